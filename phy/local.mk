@@ -1,0 +1,2 @@
+# Physical layer: pure functions (link timing, optical budget, energy).
+libtasknet_a_SOURCES +=

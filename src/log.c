@@ -1,0 +1,29 @@
+#include "log.h"
+
+#include <stdarg.h>
+#include <string.h>
+
+static void *check(void *p, size_t n)
+{
+    if (!p && n) {
+        fprintf(stderr, "tasknet: out of memory (%zu bytes)\n", n);
+        abort();
+    }
+    return p;
+}
+
+void *tn_xmalloc(size_t n) { return check(malloc(n ? n : 1), n); }
+void *tn_xcalloc(size_t n, size_t size) { return check(calloc(n ? n : 1, size ? size : 1), n * size); }
+void *tn_xrealloc(void *p, size_t n) { return check(realloc(p, n ? n : 1), n); }
+char *tn_xstrdup(const char *s) { return check(strdup(s ? s : ""), 1); }
+
+int tn_error(char *err, size_t errlen, const char *fmt, ...)
+{
+    if (err && errlen) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(err, errlen, fmt, ap);
+        va_end(ap);
+    }
+    return -1;
+}

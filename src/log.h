@@ -1,0 +1,32 @@
+/* Broken invariants abort through one macro that prints file:line, the
+ * condition and the values the caller formats (ROSS test_assert style).
+ * Recoverable errors never come here: they return a status and a message. */
+#ifndef TASKNET_LOG_H
+#define TASKNET_LOG_H
+
+#include <stdio.h>
+#include <stdlib.h>
+
+#define TN_ASSERT(cond, ...)                                                  \
+    do {                                                                      \
+        if (!(cond)) {                                                        \
+            fprintf(stderr, "%s:%d: internal error: assertion `%s' failed: ", \
+                    __FILE__, __LINE__, #cond);                               \
+            fprintf(stderr, __VA_ARGS__);                                     \
+            fputc('\n', stderr);                                              \
+            abort();                                                          \
+        }                                                                     \
+    } while (0)
+
+/* Out of memory is not recoverable for a simulator: abort with the site. */
+void *tn_xmalloc(size_t n);
+void *tn_xcalloc(size_t n, size_t size);
+void *tn_xrealloc(void *p, size_t n);
+char *tn_xstrdup(const char *s);
+
+/* Format into a caller buffer (snprintf that never overflows, returns -1 for
+ * convenience as an error status). */
+int tn_error(char *err, size_t errlen, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+#endif

@@ -1,0 +1,22 @@
+/* One run: a configuration point and a replica, wired together (fabric,
+ * workload, engine, streams) and measured into double[METRIC_COUNT]. */
+#ifndef TASKNET_RUN_H
+#define TASKNET_RUN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "config.h"
+#include "footprint.h"
+
+/* Compute the analytic footprint of c's workload and resolve derived
+ * parameters in place: bandwidth from network.zeta (B = zeta F), arrival
+ * rate from workload.load (beta = rho_x (N-1) / F_x). 0 or -1 + err. */
+int run_resolve(cfg *c, footprint *fp, load_bounds *lb, char *err, size_t errlen);
+
+/* Simulate replica `replica` of the resolved configuration c. Fills every
+ * metric in m (METRIC_COUNT entries). 0, or -1 + err. */
+int run_one(const cfg *c, const footprint *fp, uint64_t replica, double *m, struct trace *tr,
+            char *err, size_t errlen);
+
+#endif

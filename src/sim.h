@@ -1,0 +1,38 @@
+/* Discrete-event engine. Time is integer picoseconds. One event = callback +
+ * context + one integer argument; scheduling returns an id that cancels it.
+ * Events at equal times fire in the order they were scheduled. No globals:
+ * every model receives its `sim *`. No malloc once the pools have grown. */
+#ifndef TASKNET_SIM_H
+#define TASKNET_SIM_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+typedef struct sim sim;
+typedef uint64_t sim_event_id; /* 0 is never a valid id */
+typedef void (*sim_cb)(sim *s, void *ctx, uint64_t arg);
+
+#define SIM_TIME_MAX INT64_MAX
+
+sim *sim_create(void);
+void sim_destroy(sim *s);
+
+int64_t sim_now(const sim *s);             /* current time, ps */
+uint64_t sim_events_executed(const sim *s); /* callbacks run so far */
+uint64_t sim_pending(const sim *s);         /* events scheduled, not yet fired or cancelled */
+
+/* Schedule cb(s, ctx, arg) at now + delay_ps (delay_ps >= 0). */
+sim_event_id sim_schedule(sim *s, int64_t delay_ps, sim_cb cb, void *ctx, uint64_t arg);
+/* Schedule at absolute time t_ps >= now. */
+sim_event_id sim_schedule_at(sim *s, int64_t t_ps, sim_cb cb, void *ctx, uint64_t arg);
+/* Cancel a pending event; returns false if it already fired, was cancelled or id is unknown. */
+bool sim_cancel(sim *s, sim_event_id id);
+
+/* Run events in time order while their time <= until_ps and sim_stop was
+ * not called. Returns the number of events executed by this call. After the
+ * call, now = time of the last executed event (never advanced past it). */
+uint64_t sim_run(sim *s, int64_t until_ps);
+/* Ask sim_run to return after the current callback. */
+void sim_stop(sim *s);
+
+#endif

@@ -1,0 +1,40 @@
+/* Statistics accumulators: running moments (Welford) and exact quantiles
+ * over stored samples (sorted lazily, GSL quantile interpolation). */
+#ifndef TASKNET_STATS_H
+#define TASKNET_STATS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct stats_acc {
+    uint64_t n;      /* samples added */
+    double mean;     /* running mean */
+    double m2;       /* sum of squared deviations from the mean */
+    double sum;      /* plain sum */
+    double min, max; /* extremes (0 when n = 0) */
+} stats_acc;
+
+void stats_acc_init(stats_acc *a);
+void stats_acc_add(stats_acc *a, double x);
+double stats_acc_mean(const stats_acc *a);     /* 0 when empty */
+double stats_acc_variance(const stats_acc *a); /* sample variance (n-1), 0 when n < 2 */
+double stats_acc_stddev(const stats_acc *a);
+/* Half-width of the 95% confidence interval of the mean (Student t, n-1 dof); 0 when n < 2. */
+double stats_acc_ci95(const stats_acc *a);
+void stats_acc_merge(stats_acc *into, const stats_acc *other);
+
+typedef struct stats_sample {
+    double *x;     /* samples */
+    size_t n, cap; /* count, allocated */
+    int sorted;    /* x is sorted ascending */
+    stats_acc acc; /* moments of the same samples */
+} stats_sample;
+
+void stats_sample_init(stats_sample *s);
+void stats_sample_free(stats_sample *s);
+void stats_sample_clear(stats_sample *s); /* keeps the allocation */
+void stats_sample_add(stats_sample *s, double x);
+/* q in [0,1]; linear interpolation between order statistics (gsl_stats_quantile_from_sorted_data). 0 when empty. */
+double stats_sample_quantile(stats_sample *s, double q);
+
+#endif

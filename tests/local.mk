@@ -1,0 +1,56 @@
+# One Check program per module; `make check` runs them all.
+TESTS_MODULES = \
+	tests/check_sim \
+	tests/check_units \
+	tests/check_dist \
+	tests/check_stats \
+	tests/check_rng \
+	tests/check_config \
+	tests/check_tree \
+	tests/check_footprint \
+	tests/check_net \
+	tests/check_sched \
+	tests/check_cli
+check_PROGRAMS += $(TESTS_MODULES)
+TESTS += $(TESTS_MODULES)
+
+tests_check_sim_SOURCES = %D%/check_sim.c
+tests_check_units_SOURCES = %D%/check_units.c
+tests_check_dist_SOURCES = %D%/check_dist.c
+tests_check_stats_SOURCES = %D%/check_stats.c
+tests_check_rng_SOURCES = %D%/check_rng.c
+tests_check_config_SOURCES = %D%/check_config.c
+tests_check_tree_SOURCES = %D%/check_tree.c
+tests_check_footprint_SOURCES = %D%/check_footprint.c
+tests_check_net_SOURCES = %D%/check_net.c
+tests_check_sched_SOURCES = %D%/check_sched.c
+tests_check_cli_SOURCES = %D%/check_cli.c %D%/cli_helpers.h
+
+tests_check_sim_CFLAGS = $(TEST_CFLAGS)
+tests_check_units_CFLAGS = $(TEST_CFLAGS)
+tests_check_dist_CFLAGS = $(TEST_CFLAGS)
+tests_check_stats_CFLAGS = $(TEST_CFLAGS)
+tests_check_rng_CFLAGS = $(TEST_CFLAGS)
+tests_check_config_CFLAGS = $(TEST_CFLAGS)
+tests_check_tree_CFLAGS = $(TEST_CFLAGS)
+tests_check_footprint_CFLAGS = $(TEST_CFLAGS)
+tests_check_net_CFLAGS = $(TEST_CFLAGS)
+tests_check_sched_CFLAGS = $(TEST_CFLAGS)
+tests_check_cli_CFLAGS = $(TEST_CFLAGS) -DTASKNET_BIN='"$(abs_top_builddir)/tasknet"'
+
+tests_check_sim_LDADD = $(TEST_LDADD)
+tests_check_units_LDADD = $(TEST_LDADD)
+tests_check_dist_LDADD = $(TEST_LDADD)
+tests_check_stats_LDADD = $(TEST_LDADD)
+tests_check_rng_LDADD = $(TEST_LDADD)
+tests_check_config_LDADD = $(TEST_LDADD)
+tests_check_tree_LDADD = $(TEST_LDADD)
+tests_check_footprint_LDADD = $(TEST_LDADD)
+tests_check_net_LDADD = $(TEST_LDADD)
+tests_check_sched_LDADD = $(TEST_LDADD)
+tests_check_cli_LDADD = $(TEST_LDADD)
+
+# check_cli runs the built program.
+EXTRA_tests_check_cli_DEPENDENCIES = tasknet$(EXEEXT)
+
+EXTRA_DIST += %D%/fixtures %D%/expected
