@@ -1,1 +1,617 @@
-/* placeholder: being written */
+#include "cli.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "config.h"
+#include "footprint.h"
+#include "log.h"
+#include "metrics.h"
+#include "network.h"
+#include "report.h"
+#include "run.h"
+#include "workload.h"
+
+#ifndef PACKAGE_VERSION
+#define PACKAGE_VERSION "dev"
+#endif
+
+static const char usage_main[] =
+    "tasknet " PACKAGE_VERSION " - application-level simulation of HPC interconnects\n"
+    "\n"
+    "Jobs arrive as random trees of tasks; compute nodes ask a scheduler for idle nodes and\n"
+    "delegate subtasks over the simulated fabric, so the trees' dependencies drive the traffic.\n"
+    "tasknet reports speedup, node and network utilisation, synchronisation overhead and\n"
+    "message latencies next to the analytic bounds (Rumley et al., JA3 2013).\n"
+    "\n"
+    "Usage: tasknet COMMAND [ARGS]\n"
+    "\n"
+    "Commands:\n"
+    "  run CONFIG.xml       simulate every sweep point x replica; CSV/JSON results\n"
+    "  analyze CONFIG.xml   analytic footprints and bounds (n, L, d, D, F_x, F_c, F, rho_x, rho_c)\n"
+    "  validate CONFIG.xml  check a configuration, report every error, simulate nothing\n"
+    "  params               every configuration parameter: path, type, unit, default, meaning\n"
+    "  metrics              every metric a run reports, with its unit\n"
+    "  help COMMAND         details and examples for one command\n"
+    "\n"
+    "Options: --help, --version\n"
+    "\n"
+    "Examples:\n"
+    "  tasknet analyze configs/paper/fig6.xml\n"
+    "  tasknet run configs/examples/quickstart.xml --out out/quick\n"
+    "  tasknet run configs/paper/fig9.xml --set run.replicas=1 --set system.nodes=100 --json\n"
+    "\n"
+    "Parameters are named by their path in the XML (network.bandwidth is the bandwidth\n"
+    "attribute of <network>); --set PATH=VALUE overrides any of them, units included\n"
+    "(--set network.bandwidth=10Gb/s). Values without a unit are rejected.\n";
+
+static const char usage_run[] =
+    "Usage: tasknet run CONFIG.xml [--set PATH=VALUE]... [--replicas R] [--seed S]\n"
+    "                   [--out DIR] [--json] [-q]\n"
+    "\n"
+    "Simulates every point of the configuration's <sweep> (the cartesian product of its\n"
+    "axes, first axis slowest) times every replica. Replica r of every point uses the\n"
+    "random streams of (seed, r), so all points see the same jobs (common random numbers)\n"
+    "and a run is reproducible from its seed and parameters.\n"
+    "\n"
+    "  --set PATH=VALUE  override a parameter (see `tasknet params`); repeatable\n"
+    "  --replicas R      replicas per point (overrides run.replicas)\n"
+    "  --seed S          base seed (overrides run.seed)\n"
+    "  --out DIR         write DIR/runs.csv (one row per run, flushed as each run ends),\n"
+    "                    DIR/summary.csv (per point: mean and 95%% CI of every metric)\n"
+    "                    DIR/config.xml (the configuration after --set) and\n"
+    "                    DIR/timing.csv (wall time and events/s of each run)\n"
+    "  --json            print the summary as JSON on stdout\n"
+    "  -q, --quiet       no progress or table on stderr/stdout\n"
+    "\n"
+    "Without --json, a table of the main metrics per point is printed.\n"
+    "Example: tasknet run configs/paper/fig6.xml --set network.bandwidth=10Gb/s --out out/fig6\n";
+
+static const char usage_analyze[] =
+    "Usage: tasknet analyze CONFIG.xml [--set PATH=VALUE]... [--json] [--samples K]\n"
+    "\n"
+    "Prints, per sweep point, the job generator's footprints and the system's loads:\n"
+    "n (vertices), L (leaves), d (delegating vertices), D (depth), F_x = n (t_i + t_a),\n"
+    "F_c = (L-1)(s_s + s_r + eps) + eps (2 + 2d), F = F_c / F_x, beta, rho_x = beta F_x/(N-1),\n"
+    "rho_c = beta F_c / (B N), zeta = rho_x / rho_c and the speedup bound n / D.\n"
+    "Exact for deterministic trees with constant task values; otherwise a Monte Carlo of\n"
+    "the generator with K trees (run.mc-samples, default 10000), reported as mc_samples.\n"
+    "With --json: one JSON object per point (an array when there is a sweep); times and\n"
+    "sizes in SI base units (s, B, b/s).\n";
+
+static const char usage_validate[] =
+    "Usage: tasknet validate CONFIG.xml [--set PATH=VALUE]...\n"
+    "\n"
+    "Checks the file against the schema and every value (units, ranges, distributions,\n"
+    "sweep axes); prints every error as file:line:col: error: ..., exit status 1 if any.\n";
+
+static const char usage_params[] =
+    "Usage: tasknet params\n"
+    "\n"
+    "Lists every parameter: its path (as used by --set and sweep axes), type, unit,\n"
+    "default and a one-line description.\n";
+
+static int usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Usage errors exit with status 2 and point at the command's help. */
+static int usage_error(const char *cmd, const char *fmt, ...)
+{
+    va_list ap;
+    fprintf(stderr, "tasknet%s%s: ", cmd ? " " : "", cmd ? cmd : "");
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fprintf(stderr, "\nTry 'tasknet help%s%s'.\n", cmd ? " " : "", cmd ? cmd : "");
+    return 2;
+}
+
+/* Options shared by the commands that read a configuration. */
+struct opts {
+    const char *config;
+    const char **sets;
+    size_t nsets;
+    long replicas;      /* -1 = from config */
+    long long seed;     /* -1 = from config */
+    const char *out;
+    int json;
+    int quiet;
+    long samples;       /* -1 = from config */
+};
+
+static void print_errors(const cfg_errors *e)
+{
+    for (size_t i = 0; i < e->n; i++)
+        fprintf(stderr, "%s\n", e->msg[i]);
+    if (e->n > 1)
+        fprintf(stderr, "%zu errors\n", e->n);
+}
+
+/* --set on a swept parameter fixes it: the axis goes away. */
+static void drop_axis(cfg *c, const char *path)
+{
+    for (size_t a = 0; a < c->naxes; a++) {
+        if (strcmp(c->axes[a].param, path) != 0)
+            continue;
+        for (size_t v = 0; v < c->axes[a].nvalues; v++)
+            free(c->axes[a].values[v]);
+        free(c->axes[a].values);
+        memmove(&c->axes[a], &c->axes[a + 1], (c->naxes - a - 1) * sizeof c->axes[0]);
+        c->naxes--;
+        return;
+    }
+}
+
+/* Load, apply --set, check. Prints every error. 0 or -1. */
+static int load_config(const struct opts *o, cfg *c)
+{
+    cfg_errors errs;
+    cfg_errors_init(&errs);
+    cfg_defaults(c);
+    int rc = cfg_load(c, o->config, &errs);
+    if (rc == 0) {
+        for (size_t i = 0; i < o->nsets; i++) {
+            const char *eq = strchr(o->sets[i], '=');
+            char err[512];
+            if (!eq) {
+                cfg_errors_add(&errs, "error: --set %s: expected PATH=VALUE", o->sets[i]);
+                continue;
+            }
+            char path[128];
+            size_t len = (size_t)(eq - o->sets[i]);
+            if (len >= sizeof path)
+                len = sizeof path - 1;
+            memcpy(path, o->sets[i], len);
+            path[len] = '\0';
+            if (cfg_set(c, path, eq + 1, err, sizeof err) != 0)
+                cfg_errors_add(&errs, "error: --set %s: %s", o->sets[i], err);
+            else
+                drop_axis(c, path);
+        }
+        if (o->replicas > 0)
+            c->replicas = (uint32_t)o->replicas;
+        if (o->seed >= 0)
+            c->seed = (uint64_t)o->seed;
+        if (o->samples > 0)
+            c->mc_samples = (uint64_t)o->samples;
+        if (errs.n == 0)
+            cfg_check(c, &errs);
+        rc = errs.n ? -1 : 0;
+    }
+    print_errors(&errs);
+    cfg_errors_free(&errs);
+    return rc;
+}
+
+static int parse_opts(const char *cmd, int argc, char **argv, struct opts *o, int allow_run,
+                      int allow_analyze)
+{
+    static const struct option longopts[] = {
+        {"set", required_argument, NULL, 's'},   {"replicas", required_argument, NULL, 'r'},
+        {"seed", required_argument, NULL, 'S'},  {"out", required_argument, NULL, 'o'},
+        {"json", no_argument, NULL, 'j'},        {"quiet", no_argument, NULL, 'q'},
+        {"samples", required_argument, NULL, 'k'}, {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
+    };
+    memset(o, 0, sizeof *o);
+    o->replicas = -1;
+    o->seed = -1;
+    o->samples = -1;
+    o->sets = tn_xcalloc((size_t)argc + 1, sizeof *o->sets);
+    optind = 1;
+    opterr = 0;
+    int ch;
+    while ((ch = getopt_long(argc, argv, ":s:r:S:o:jqk:h", longopts, NULL)) != -1) {
+        char *end = NULL;
+        switch (ch) {
+        case 's':
+            o->sets[o->nsets++] = optarg;
+            break;
+        case 'r':
+            if (!allow_run)
+                return usage_error(cmd, "option --replicas does not apply here");
+            o->replicas = strtol(optarg, &end, 10);
+            if (!*optarg || *end || o->replicas < 1)
+                return usage_error(cmd, "--replicas needs a positive integer, not '%s'", optarg);
+            break;
+        case 'S':
+            if (!allow_run)
+                return usage_error(cmd, "option --seed does not apply here");
+            o->seed = strtoll(optarg, &end, 10);
+            if (!*optarg || *end || o->seed < 0)
+                return usage_error(cmd, "--seed needs a non-negative integer, not '%s'", optarg);
+            break;
+        case 'o':
+            if (!allow_run)
+                return usage_error(cmd, "option --out does not apply here");
+            o->out = optarg;
+            break;
+        case 'j':
+            if (!allow_run && !allow_analyze)
+                return usage_error(cmd, "option --json does not apply here");
+            o->json = 1;
+            break;
+        case 'q':
+            o->quiet = 1;
+            break;
+        case 'k':
+            if (!allow_analyze)
+                return usage_error(cmd, "option --samples does not apply here");
+            o->samples = strtol(optarg, &end, 10);
+            if (!*optarg || *end || o->samples < 1)
+                return usage_error(cmd, "--samples needs a positive integer, not '%s'", optarg);
+            break;
+        case 'h':
+            return -1;
+        case ':':
+            return usage_error(cmd, "option '%s' needs a value", argv[optind - 1]);
+        default:
+            return usage_error(cmd, "unknown option '%s'", argv[optind - 1]);
+        }
+    }
+    if (optind >= argc)
+        return usage_error(cmd, "missing CONFIG.xml");
+    if (optind + 1 < argc)
+        return usage_error(cmd, "unexpected argument '%s'", argv[optind + 1]);
+    o->config = argv[optind];
+    return 0;
+}
+
+static int cmd_validate(int argc, char **argv)
+{
+    struct opts o;
+    int rc = parse_opts("validate", argc, argv, &o, 0, 0);
+    if (rc) {
+        free(o.sets);
+        if (rc < 0)
+            fputs(usage_validate, stdout);
+        return rc < 0 ? 0 : rc;
+    }
+    cfg c;
+    rc = load_config(&o, &c);
+    if (rc == 0) {
+        size_t np = cfg_points(&c);
+        for (size_t p = 0; p < np && rc == 0; p++) {
+            cfg pc;
+            char err[512];
+            if (cfg_point(&c, p, &pc, err, sizeof err) != 0) {
+                fprintf(stderr, "%s: error: sweep point %zu: %s\n", o.config, p, err);
+                rc = -1;
+                continue;
+            }
+            footprint fp;
+            load_bounds lb;
+            if (run_resolve(&pc, &fp, &lb, err, sizeof err) != 0) {
+                fprintf(stderr, "%s: error: sweep point %zu: %s\n", o.config, p, err);
+                rc = -1;
+            }
+            cfg_free(&pc);
+        }
+        if (rc == 0 && !o.quiet)
+            printf("%s: valid (%zu point%s x %u replica%s)\n", o.config, np, np == 1 ? "" : "s",
+                   c.replicas, c.replicas == 1 ? "" : "s");
+    }
+    cfg_free(&c);
+    free(o.sets);
+    return rc ? 1 : 0;
+}
+
+static int cmd_analyze(int argc, char **argv)
+{
+    struct opts o;
+    int rc = parse_opts("analyze", argc, argv, &o, 0, 1);
+    if (rc) {
+        free(o.sets);
+        if (rc < 0)
+            fputs(usage_analyze, stdout);
+        return rc < 0 ? 0 : rc;
+    }
+    cfg c;
+    if (load_config(&o, &c) != 0) {
+        cfg_free(&c);
+        free(o.sets);
+        return 1;
+    }
+    size_t np = cfg_points(&c);
+    int array = o.json && c.naxes > 0;
+    if (array)
+        fputs("[\n", stdout);
+    for (size_t p = 0; p < np; p++) {
+        cfg pc;
+        char err[512];
+        footprint fp;
+        load_bounds lb;
+        if (cfg_point(&c, p, &pc, err, sizeof err) != 0 ||
+            run_resolve(&pc, &fp, &lb, err, sizeof err) != 0) {
+            fprintf(stderr, "%s: error: sweep point %zu: %s\n", o.config, p, err);
+            cfg_free(&pc);
+            rc = 1;
+            break;
+        }
+        if (o.json) {
+            report_analyze_json(stdout, &c, p, &pc, &fp, &lb);
+            fputs(array && p + 1 < np ? ",\n" : "\n", stdout);
+        } else {
+            report_analyze_text(stdout, &c, p, &pc, &fp, &lb);
+        }
+        cfg_free(&pc);
+    }
+    if (array)
+        fputs("]\n", stdout);
+    cfg_free(&c);
+    free(o.sets);
+    return rc;
+}
+
+static int mkdir_p(const char *dir)
+{
+    char buf[CFG_PATH_MAX];
+    snprintf(buf, sizeof buf, "%s", dir);
+    for (char *p = buf + 1; *p; p++) {
+        if (*p != '/')
+            continue;
+        *p = '\0';
+        if (mkdir(buf, 0777) != 0 && errno != EEXIST)
+            return -1;
+        *p = '/';
+    }
+    if (mkdir(buf, 0777) != 0 && errno != EEXIST)
+        return -1;
+    return 0;
+}
+
+static double monotonic_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static long peak_rss_kib(void)
+{
+    struct rusage ru;
+    getrusage(RUSAGE_SELF, &ru);
+    return ru.ru_maxrss;
+}
+
+static void print_table_header(const cfg *c)
+{
+    printf("%-6s", "point");
+    for (size_t a = 0; a < c->naxes; a++)
+        printf(" %-18s", c->axes[a].param);
+    printf(" %10s %12s %9s %9s %9s %9s %12s\n", "jobs", "job_time_s", "speedup", "node_util",
+           "net_util", "sync_ovh", "latency_s");
+}
+
+static void print_table_row(const cfg *c, size_t p, const report_point *rp)
+{
+    printf("%-6zu", p);
+    for (size_t a = 0; a < c->naxes; a++)
+        printf(" %-18s", cfg_point_value(c, p, a));
+    printf(" %10.6g %12.6g %9.4g %9.4g %9.4g %9.4g %12.6g\n",
+           stats_acc_mean(&rp->m[M_jobs_completed]), stats_acc_mean(&rp->m[M_job_time_mean_s]),
+           stats_acc_mean(&rp->m[M_speedup]), stats_acc_mean(&rp->m[M_node_utilization]),
+           stats_acc_mean(&rp->m[M_network_utilization]), stats_acc_mean(&rp->m[M_sync_overhead]),
+           stats_acc_mean(&rp->m[M_msg_latency_mean_s]));
+}
+
+static int cmd_run(int argc, char **argv)
+{
+    struct opts o;
+    int rc = parse_opts("run", argc, argv, &o, 1, 0);
+    if (rc) {
+        free(o.sets);
+        if (rc < 0)
+            fputs(usage_run, stdout);
+        return rc < 0 ? 0 : rc;
+    }
+    cfg c;
+    if (load_config(&o, &c) != 0) {
+        cfg_free(&c);
+        free(o.sets);
+        return 1;
+    }
+    size_t np = cfg_points(&c);
+    size_t total = np * c.replicas;
+    int progress = !o.quiet && isatty(STDERR_FILENO);
+    FILE *runs = NULL, *timing = NULL;
+    char path[CFG_PATH_MAX + 32];
+    if (o.out) {
+        char err[512];
+        if (mkdir_p(o.out) != 0) {
+            fprintf(stderr, "tasknet run: error: cannot create %s: %s\n", o.out, strerror(errno));
+            rc = 1;
+            goto done;
+        }
+        snprintf(path, sizeof path, "%s/config.xml", o.out);
+        if (cfg_write_xml(&c, path, err, sizeof err) != 0) {
+            fprintf(stderr, "tasknet run: error: %s\n", err);
+            rc = 1;
+            goto done;
+        }
+        snprintf(path, sizeof path, "%s/runs.csv", o.out);
+        runs = fopen(path, "w");
+        if (!runs) {
+            fprintf(stderr, "tasknet run: error: cannot write %s: %s\n", path, strerror(errno));
+            rc = 1;
+            goto done;
+        }
+        report_runs_header(runs, &c);
+        fflush(runs);
+        snprintf(path, sizeof path, "%s/timing.csv", o.out);
+        timing = fopen(path, "w");
+        if (!timing) {
+            fprintf(stderr, "tasknet run: error: cannot write %s: %s\n", path, strerror(errno));
+            rc = 1;
+            goto done;
+        }
+        fputs("run,point,replica,events,wall_s,events_per_s\n", timing);
+    }
+
+    report_point *pts = tn_xcalloc(np, sizeof *pts);
+    double t0 = monotonic_s();
+    double events = 0;
+    size_t done_runs = 0;
+    if (!o.json && !o.quiet)
+        print_table_header(&c);
+    for (size_t p = 0; p < np && rc == 0; p++) {
+        cfg pc;
+        char err[512];
+        footprint fp;
+        load_bounds lb;
+        for (int i = 0; i < METRIC_COUNT; i++)
+            stats_acc_init(&pts[p].m[i]);
+        if (cfg_point(&c, p, &pc, err, sizeof err) != 0 ||
+            run_resolve(&pc, &fp, &lb, err, sizeof err) != 0) {
+            fprintf(stderr, "tasknet run: error: sweep point %zu: %s\n", p, err);
+            cfg_free(&pc);
+            rc = 1;
+            break;
+        }
+        for (uint64_t r = 0; r < c.replicas; r++) {
+            double m[METRIC_COUNT];
+            if (run_one(&pc, &fp, r, m, NULL, err, sizeof err) != 0) {
+                fprintf(stderr, "tasknet run: error: point %zu replica %llu: %s\n", p,
+                        (unsigned long long)r, err);
+                rc = 1;
+                break;
+            }
+            for (int i = 0; i < METRIC_COUNT; i++)
+                stats_acc_add(&pts[p].m[i], m[i]);
+            if (runs) {
+                report_runs_row(runs, &c, p, r, m);
+                fflush(runs);
+                fprintf(timing, "%llu,%zu,%llu,%.17g,%.6f,%.6g\n",
+                        (unsigned long long)(p * c.replicas + r), p, (unsigned long long)r,
+                        m[M_events], m[M_wall_s], m[M_wall_s] > 0 ? m[M_events] / m[M_wall_s] : 0.0);
+                fflush(timing);
+            }
+            events += m[M_events];
+            done_runs++;
+            if (progress) {
+                double el = monotonic_s() - t0;
+                fprintf(stderr, "\r[%zu/%zu runs] %.1f s elapsed, ETA %.1f s, %.3g events/s   ",
+                        done_runs, total, el, el / (double)done_runs * (double)(total - done_runs),
+                        el > 0 ? events / el : 0.0);
+            }
+        }
+        cfg_free(&pc);
+        if (progress)
+            fputs("\r\033[K", stderr);
+        if (rc == 0 && !o.json && !o.quiet) {
+            print_table_row(&c, p, &pts[p]);
+            fflush(stdout);
+        }
+    }
+    double wall = monotonic_s() - t0;
+    if (runs && fclose(runs) != 0) {
+        fprintf(stderr, "tasknet run: error: writing %s/runs.csv failed\n", o.out);
+        rc = 1;
+    }
+    runs = NULL;
+    if (timing)
+        fclose(timing);
+    timing = NULL;
+    size_t npts_done = rc == 0 ? np : 0;
+    if (o.out && npts_done) {
+        snprintf(path, sizeof path, "%s/summary.csv", o.out);
+        if (report_summary_csv(path, &c, pts, npts_done) != 0) {
+            fprintf(stderr, "tasknet run: error: cannot write %s: %s\n", path, strerror(errno));
+            rc = 1;
+        }
+    }
+    if (o.json && rc == 0)
+        report_summary_json(stdout, &c, pts, np);
+    if (!o.quiet)
+        fprintf(stderr, "%zu run%s in %.2f s wall, %.4g events/s, peak memory %ld MiB\n", done_runs,
+                done_runs == 1 ? "" : "s", wall, wall > 0 ? events / wall : 0.0,
+                peak_rss_kib() / 1024);
+    free(pts);
+done:
+    if (runs)
+        fclose(runs);
+    if (timing)
+        fclose(timing);
+    cfg_free(&c);
+    free(o.sets);
+    return rc;
+}
+
+static int cmd_params(void)
+{
+    printf("%-34s %-22s %-5s %-22s %s\n", "PATH", "TYPE", "UNIT", "DEFAULT", "DESCRIPTION");
+    for (size_t i = 0; i < cfg_param_count(); i++) {
+        const cfg_param_info *p = cfg_param_at(i);
+        printf("%-34s %-22s %-5s %-22s %s\n", p->path, p->type, p->unit[0] ? p->unit : "-",
+               p->def[0] ? p->def : "(required)", p->description);
+    }
+    printf("\nnetwork.type: ");
+    for (size_t i = 0; net_registry[i]; i++)
+        printf("%s%s", i ? ", " : "", net_registry[i]->name);
+    printf("\nworkload.type: ");
+    for (size_t i = 0; wl_registry[i]; i++)
+        printf("%s%s", i ? ", " : "", wl_registry[i]->name);
+    printf("\n");
+    return 0;
+}
+
+static int cmd_metrics(void)
+{
+    for (int i = 0; i < METRIC_COUNT; i++)
+        printf("%-28s %s\n", metric_names[i], metric_descriptions[i]);
+    return 0;
+}
+
+static int cmd_help(const char *what)
+{
+    if (!what)
+        fputs(usage_main, stdout);
+    else if (strcmp(what, "run") == 0)
+        fputs(usage_run, stdout);
+    else if (strcmp(what, "analyze") == 0)
+        fputs(usage_analyze, stdout);
+    else if (strcmp(what, "validate") == 0)
+        fputs(usage_validate, stdout);
+    else if (strcmp(what, "params") == 0)
+        fputs(usage_params, stdout);
+    else if (strcmp(what, "metrics") == 0)
+        fputs("Usage: tasknet metrics\n\nLists every metric of runs.csv and summary.csv.\n", stdout);
+    else
+        return usage_error(NULL, "no help for '%s'", what);
+    return 0;
+}
+
+int cli_main(int argc, char **argv)
+{
+    if (argc < 2) {
+        fputs(usage_main, stderr);
+        return 2;
+    }
+    const char *cmd = argv[1];
+    if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0)
+        return cmd_help(NULL);
+    if (strcmp(cmd, "--version") == 0 || strcmp(cmd, "-V") == 0) {
+        printf("tasknet %s\n", PACKAGE_VERSION);
+        return 0;
+    }
+    if (strcmp(cmd, "help") == 0)
+        return cmd_help(argc > 2 ? argv[2] : NULL);
+    if (strcmp(cmd, "run") == 0)
+        return cmd_run(argc - 1, argv + 1);
+    if (strcmp(cmd, "analyze") == 0)
+        return cmd_analyze(argc - 1, argv + 1);
+    if (strcmp(cmd, "validate") == 0)
+        return cmd_validate(argc - 1, argv + 1);
+    if (strcmp(cmd, "params") == 0)
+        return cmd_params();
+    if (strcmp(cmd, "metrics") == 0)
+        return cmd_metrics();
+    return usage_error(NULL, "unknown command '%s'", cmd);
+}

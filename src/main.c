@@ -1,2 +1,3 @@
-/* placeholder: being written */
-int main(void) { return 0; }
+#include "cli.h"
+
+int main(int argc, char **argv) { return cli_main(argc, argv); }

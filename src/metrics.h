@@ -54,5 +54,9 @@ extern const char *const metric_names[METRIC_COUNT];
 extern const char *const metric_descriptions[METRIC_COUNT];
 /* Index of a metric by name, or -1. */
 int metric_find(const char *name);
+/* 1 when the metric depends only on the configuration and the seed (all but
+ * wall_s): only those go to runs.csv/summary.csv, so equal seeds give
+ * byte-identical files; wall time goes to timing.csv. */
+static inline int metric_is_deterministic(int i) { return i != M_wall_s; }
 
 #endif

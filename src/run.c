@@ -1,1 +1,129 @@
-/* placeholder: being written */
+#include "run.h"
+
+#include <string.h>
+#include <time.h>
+
+#include "log.h"
+#include "metrics.h"
+#include "network.h"
+#include "rng.h"
+#include "sim.h"
+#include "workload.h"
+
+int run_resolve(cfg *c, footprint *fp, load_bounds *lb, char *err, size_t errlen)
+{
+    memset(fp, 0, sizeof *fp);
+    memset(lb, 0, sizeof *lb);
+    int task_tree = strcmp(c->wl.type, "task-tree") == 0;
+    if (task_tree)
+        footprint_compute(&c->wl.tree, &c->wl.task, c->wl.control_size_bytes, c->mc_samples,
+                          c->seed, fp);
+    if (c->zeta > 0) {
+        if (!task_tree || fp->F_bps <= 0)
+            return tn_error(err, errlen,
+                            "network.zeta needs a task-tree workload with a non-zero footprint F");
+        c->net.bandwidth_bps = c->zeta * fp->F_bps;
+    }
+    if (c->load > 0) {
+        if (!task_tree || fp->F_x_s <= 0)
+            return tn_error(err, errlen,
+                            "workload.load needs a task-tree workload with a non-zero footprint F_x");
+        c->wl.arrival_rate_per_s = footprint_beta_for_load(fp, c->nodes, c->load);
+    }
+    if (!(c->net.bandwidth_bps > 0))
+        return tn_error(err, errlen, "network bandwidth is not positive (%g b/s)", c->net.bandwidth_bps);
+    c->net.nodes = c->nodes;
+    if (task_tree)
+        footprint_bounds(fp, c->nodes, c->wl.arrival_rate_per_s, c->net.bandwidth_bps, lb);
+    else
+        lb->beta_per_s = c->wl.arrival_rate_per_s;
+    return 0;
+}
+
+/* The fabric hands deliveries to the workload through this trampoline, so
+ * neither needs to know the other's type. */
+struct run_ctx {
+    const wl_ops *w;
+    void *ws;
+};
+
+static void run_deliver(void *owner, net_msg *m)
+{
+    struct run_ctx *rc = owner;
+    rc->w->deliver(rc->ws, m);
+}
+
+static double wall_now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+int run_one(const cfg *c, const footprint *fp, uint64_t replica, double *m, struct trace *tr,
+            char *err, size_t errlen)
+{
+    for (int i = 0; i < METRIC_COUNT; i++)
+        m[i] = 0.0;
+    const wl_ops *w = wl_find(c->wl.type);
+    if (!w)
+        return tn_error(err, errlen, "unknown workload type '%s'", c->wl.type);
+
+    double t0 = wall_now_s();
+    int rc = -1;
+    sim *s = sim_create();
+    gsl_rng *net_rng = rng_stream_new(c->seed, replica, "network");
+    struct run_ctx ctx = {.w = w, .ws = tn_xcalloc(1, w->state_size)};
+    net_params np = c->net;
+    np.nodes = c->nodes;
+    net *n = net_create(c->net_type, &np, s, net_rng, run_deliver, &ctx, err, errlen);
+    int wl_up = 0;
+    if (!n)
+        goto out;
+
+    wl_env env = {
+        .sim = s,
+        .net = n,
+        .nodes = c->nodes,
+        .bandwidth_bps = np.bandwidth_bps,
+        .seed = c->seed,
+        .replica = replica,
+        .p = &c->wl,
+        .trace = tr,
+    };
+    if (w->init(ctx.ws, &env, err, errlen) != 0)
+        goto out;
+    wl_up = 1;
+
+    m[M_events] = (double)sim_run(s, SIM_TIME_MAX);
+    if (w->finish(ctx.ws, m, err, errlen) != 0)
+        goto out;
+    net_metrics(n, m);
+
+    double span_s = m[M_span_s];
+    if (span_s > 0)
+        m[M_network_utilization] =
+            8.0 * m[M_bytes_delivered] / (np.bandwidth_bps * (double)c->nodes * span_s);
+    m[M_bandwidth_bps] = np.bandwidth_bps;
+    m[M_beta_per_s] = c->wl.arrival_rate_per_s;
+    if (fp && fp->F_x_s > 0) {
+        load_bounds lb;
+        footprint_bounds(fp, c->nodes, c->wl.arrival_rate_per_s, np.bandwidth_bps, &lb);
+        m[M_rho_x] = lb.rho_x;
+        m[M_rho_c] = lb.rho_c;
+        m[M_zeta] = lb.zeta;
+        m[M_F_bps] = fp->F_bps;
+        m[M_speedup_bound] = fp->speedup_bound;
+    }
+    rc = 0;
+out:
+    if (wl_up && w->fini)
+        w->fini(ctx.ws);
+    free(ctx.ws);
+    if (n)
+        net_destroy(n);
+    gsl_rng_free(net_rng);
+    sim_destroy(s);
+    m[M_wall_s] = wall_now_s() - t0;
+    return rc;
+}
