@@ -2,4 +2,6 @@
 libtasknet_a_SOURCES += \
 	%D%/network.c %D%/network.h \
 	%D%/net_ideal.c \
-	%D%/net_switch.c
+	%D%/net_switch.c \
+	%D%/net_spinet.c \
+	%D%/spinet_topology.c %D%/spinet_topology.h

@@ -58,6 +58,9 @@ typedef struct net_params {
     int64_t slot_ps;            /* slotted protocol slot length */
     int64_t ack_timeout_ps;     /* ACK protocol timeout (0 = derived) */
     uint64_t buffer_bytes;      /* edge FIFO capacity (0 = unbounded) */
+    /* resolved from the physical layer (phy/) by the run code */
+    double bit_error_rate;      /* per-bit error probability on a fabric path (0 = error-free) */
+    double energy_per_bit_j;    /* fabric energy per transmitted bit (0 = not modelled) */
 } net_params;
 
 typedef struct net net;

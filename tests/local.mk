@@ -10,6 +10,8 @@ TESTS_MODULES = \
 	tests/check_footprint \
 	tests/check_net \
 	tests/check_sched \
+	tests/check_spinet \
+	tests/check_phy \
 	tests/check_cli
 check_PROGRAMS += $(TESTS_MODULES)
 TESTS += $(TESTS_MODULES)
@@ -24,6 +26,8 @@ tests_check_tree_SOURCES = %D%/check_tree.c
 tests_check_footprint_SOURCES = %D%/check_footprint.c
 tests_check_net_SOURCES = %D%/check_net.c
 tests_check_sched_SOURCES = %D%/check_sched.c
+tests_check_spinet_SOURCES = %D%/check_spinet.c
+tests_check_phy_SOURCES = %D%/check_phy.c
 tests_check_cli_SOURCES = %D%/check_cli.c %D%/cli_helpers.h
 
 tests_check_sim_CFLAGS = $(TEST_CFLAGS)
@@ -36,6 +40,8 @@ tests_check_tree_CFLAGS = $(TEST_CFLAGS)
 tests_check_footprint_CFLAGS = $(TEST_CFLAGS)
 tests_check_net_CFLAGS = $(TEST_CFLAGS)
 tests_check_sched_CFLAGS = $(TEST_CFLAGS)
+tests_check_spinet_CFLAGS = $(TEST_CFLAGS)
+tests_check_phy_CFLAGS = $(TEST_CFLAGS)
 tests_check_cli_CFLAGS = $(TEST_CFLAGS) -DTASKNET_BIN='"$(abs_top_builddir)/tasknet"'
 
 tests_check_sim_LDADD = $(TEST_LDADD)
@@ -48,6 +54,8 @@ tests_check_tree_LDADD = $(TEST_LDADD)
 tests_check_footprint_LDADD = $(TEST_LDADD)
 tests_check_net_LDADD = $(TEST_LDADD)
 tests_check_sched_LDADD = $(TEST_LDADD)
+tests_check_spinet_LDADD = $(TEST_LDADD)
+tests_check_phy_LDADD = $(TEST_LDADD)
 tests_check_cli_LDADD = $(TEST_LDADD)
 
 # check_cli runs the built program.
