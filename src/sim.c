@@ -1,1 +1,160 @@
-/* placeholder: being written */
+#include "sim.h"
+
+#include <stdlib.h>
+
+#include "event_queue.h"
+#include "log.h"
+
+/* An event's payload lives in a pooled slot; the heap holds only the small
+ * (time, seq, slot) key so sifting moves 24 bytes, not the callback. */
+typedef struct sim_slot {
+    sim_cb cb;          /* NULL while cancelled-but-still-queued or free */
+    void *ctx;          /* callback context */
+    uint64_t arg;       /* callback argument */
+    uint32_t gen;       /* bumped when the slot is freed: makes old ids stale */
+    uint32_t next_free; /* free-list link (SLOT_NONE = end) */
+} sim_slot;
+
+#define SLOT_NONE UINT32_MAX
+#define SLOT_INITIAL_CAP 64u
+
+struct sim {
+    evq q;              /* pending (and cancelled, not yet popped) events */
+    sim_slot *slots;    /* slot pool */
+    uint32_t nslots;    /* slots ever handed out (pool high-water mark) */
+    uint32_t cap;       /* allocated slots */
+    uint32_t free_head; /* first free slot, SLOT_NONE if none */
+    int stop;           /* sim_stop called during the current sim_run */
+    int64_t now_ps;     /* current simulated time */
+    uint64_t seq;       /* next insertion sequence number */
+    uint64_t executed;  /* callbacks run since creation */
+    uint64_t pending;   /* scheduled, not fired, not cancelled */
+};
+
+/* id = generation in the high half, slot + 1 in the low half (so 0 is never
+ * an id). */
+static inline sim_event_id make_id(uint32_t slot, uint32_t gen)
+{
+    return ((uint64_t)gen << 32) | ((uint64_t)slot + 1);
+}
+
+sim *sim_create(void)
+{
+    sim *s = tn_xcalloc(1, sizeof *s);
+    evq_init(&s->q);
+    s->free_head = SLOT_NONE;
+    return s;
+}
+
+void sim_destroy(sim *s)
+{
+    if (!s)
+        return;
+    evq_free(&s->q);
+    free(s->slots);
+    free(s);
+}
+
+int64_t sim_now(const sim *s) { return s->now_ps; }
+uint64_t sim_events_executed(const sim *s) { return s->executed; }
+uint64_t sim_pending(const sim *s) { return s->pending; }
+
+static void slot_pool_grow(sim *s)
+{
+    TN_ASSERT(s->cap < SLOT_NONE / 2, "more than 2^31 pending events (%u slots)", s->cap);
+    uint32_t cap = s->cap ? 2 * s->cap : SLOT_INITIAL_CAP;
+    s->slots = tn_xrealloc(s->slots, (size_t)cap * sizeof *s->slots);
+    s->cap = cap;
+}
+
+static inline uint32_t slot_alloc(sim *s)
+{
+    uint32_t i = s->free_head;
+    if (i != SLOT_NONE) {
+        s->free_head = s->slots[i].next_free;
+        return i;
+    }
+    if (s->nslots == s->cap)
+        slot_pool_grow(s);
+    i = s->nslots++;
+    s->slots[i].gen = 0;
+    return i;
+}
+
+static inline void slot_release(sim *s, uint32_t i)
+{
+    sim_slot *e = &s->slots[i];
+    e->cb = NULL;
+    e->gen++;
+    e->next_free = s->free_head;
+    s->free_head = i;
+}
+
+sim_event_id sim_schedule_at(sim *s, int64_t t_ps, sim_cb cb, void *ctx, uint64_t arg)
+{
+    TN_ASSERT(t_ps >= s->now_ps, "event scheduled in the past: t = %lld ps < now = %lld ps",
+              (long long)t_ps, (long long)s->now_ps);
+    TN_ASSERT(cb != NULL, "event scheduled without a callback at t = %lld ps", (long long)t_ps);
+    uint32_t i = slot_alloc(s);
+    sim_slot *e = &s->slots[i];
+    e->cb = cb;
+    e->ctx = ctx;
+    e->arg = arg;
+    evq_push(&s->q, (evq_entry){.time_ps = t_ps, .seq = s->seq++, .slot = i});
+    s->pending++;
+    return make_id(i, e->gen);
+}
+
+sim_event_id sim_schedule(sim *s, int64_t delay_ps, sim_cb cb, void *ctx, uint64_t arg)
+{
+    TN_ASSERT(delay_ps >= 0, "event scheduled with a negative delay (%lld ps) at now = %lld ps",
+              (long long)delay_ps, (long long)s->now_ps);
+    TN_ASSERT(delay_ps <= SIM_TIME_MAX - s->now_ps,
+              "event time overflows: now = %lld ps + delay = %lld ps", (long long)s->now_ps,
+              (long long)delay_ps);
+    return sim_schedule_at(s, s->now_ps + delay_ps, cb, ctx, arg);
+}
+
+bool sim_cancel(sim *s, sim_event_id id)
+{
+    uint64_t low = id & 0xffffffffu;
+    if (low == 0 || low > s->nslots)
+        return false;
+    sim_slot *e = &s->slots[low - 1];
+    /* A fired slot has a newer generation; a cancelled one has no callback
+     * until it is popped and freed. */
+    if (e->gen != (uint32_t)(id >> 32) || e->cb == NULL)
+        return false;
+    e->cb = NULL;
+    s->pending--;
+    return true;
+}
+
+uint64_t sim_run(sim *s, int64_t until_ps)
+{
+    uint64_t ran = 0;
+    s->stop = 0;
+    while (!s->stop) {
+        const evq_entry *top = evq_peek(&s->q);
+        if (!top || top->time_ps > until_ps)
+            break;
+        evq_entry ev = evq_pop(&s->q);
+        sim_slot *e = &s->slots[ev.slot];
+        sim_cb cb = e->cb;
+        void *ctx = e->ctx;
+        uint64_t arg = e->arg;
+        /* Free before calling so the callback may reuse the slot and its own
+         * id already reads as fired. */
+        slot_release(s, ev.slot);
+        if (!cb)
+            continue; /* cancelled: time does not advance for it */
+        s->now_ps = ev.time_ps;
+        s->pending--;
+        s->executed++;
+        ran++;
+        cb(s, ctx, arg);
+    }
+    return ran;
+}
+
+void sim_stop(sim *s) { s->stop = 1; }

@@ -1,1 +1,122 @@
-/* placeholder: being written */
+#include "stats.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+#include <gsl/gsl_cdf.h>
+#include <gsl/gsl_sort.h>
+#include <gsl/gsl_statistics_double.h>
+
+#include "log.h"
+
+void stats_acc_init(stats_acc *a)
+{
+    a->n = 0;
+    a->mean = a->m2 = a->sum = 0;
+    a->min = a->max = 0;
+}
+
+void stats_acc_add(stats_acc *a, double x)
+{
+    /* Welford: the running mean and m2 avoid the cancellation of
+     * sum(x^2) - n mean^2 on large, tightly clustered samples. */
+    a->n++;
+    double d = x - a->mean;
+    a->mean += d / (double)a->n;
+    a->m2 += d * (x - a->mean);
+    a->sum += x;
+    if (a->n == 1 || x < a->min)
+        a->min = x;
+    if (a->n == 1 || x > a->max)
+        a->max = x;
+}
+
+double stats_acc_mean(const stats_acc *a) { return a->n ? a->mean : 0.0; }
+
+double stats_acc_variance(const stats_acc *a)
+{
+    return a->n < 2 ? 0.0 : a->m2 / (double)(a->n - 1);
+}
+
+double stats_acc_stddev(const stats_acc *a) { return sqrt(stats_acc_variance(a)); }
+
+double stats_acc_ci95(const stats_acc *a)
+{
+    if (a->n < 2)
+        return 0.0;
+    double t = gsl_cdf_tdist_Pinv(0.975, (double)(a->n - 1));
+    return t * stats_acc_stddev(a) / sqrt((double)a->n);
+}
+
+void stats_acc_merge(stats_acc *into, const stats_acc *other)
+{
+    if (other->n == 0)
+        return;
+    if (into->n == 0) {
+        *into = *other;
+        return;
+    }
+    /* Chan et al.'s pairwise update of (n, mean, m2). */
+    double na = (double)into->n, nb = (double)other->n, n = na + nb;
+    double d = other->mean - into->mean;
+    into->mean += d * nb / n;
+    into->m2 += other->m2 + d * d * na * nb / n;
+    into->n += other->n;
+    into->sum += other->sum;
+    if (other->min < into->min)
+        into->min = other->min;
+    if (other->max > into->max)
+        into->max = other->max;
+}
+
+void stats_sample_init(stats_sample *s)
+{
+    s->x = NULL;
+    s->n = s->cap = 0;
+    s->sorted = 1;
+    stats_acc_init(&s->acc);
+}
+
+void stats_sample_free(stats_sample *s)
+{
+    free(s->x);
+    stats_sample_init(s);
+}
+
+void stats_sample_clear(stats_sample *s)
+{
+    s->n = 0;
+    s->sorted = 1;
+    stats_acc_init(&s->acc);
+}
+
+void stats_sample_add(stats_sample *s, double x)
+{
+    if (s->n == s->cap) {
+        s->cap = s->cap ? 2 * s->cap : 64;
+        s->x = tn_xrealloc(s->x, s->cap * sizeof *s->x);
+    }
+    /* Appending in order keeps the sample sorted: time-ordered latencies
+     * often are, and then no sort is needed. */
+    if (s->n > 0 && x < s->x[s->n - 1])
+        s->sorted = 0;
+    s->x[s->n++] = x;
+    stats_acc_add(&s->acc, x);
+}
+
+double stats_sample_quantile(stats_sample *s, double q)
+{
+    TN_ASSERT(!isnan(q), "quantile of NaN order");
+    if (s->n == 0)
+        return 0.0;
+    if (!s->sorted) {
+        gsl_sort(s->x, 1, s->n);
+        s->sorted = 1;
+    }
+    /* GSL reads past the data for q outside [0,1]. */
+    if (q < 0)
+        q = 0;
+    if (q > 1)
+        q = 1;
+    return gsl_stats_quantile_from_sorted_data(s->x, 1, s->n, q);
+}

@@ -1,2 +1,364 @@
-/* placeholder: being written */
-int main(void) { return 77; }
+/* Event engine: time order, FIFO ties, cancellation, run-until, stop,
+ * scheduling from callbacks, and the invariants that abort. */
+#include <check.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <gsl/gsl_rng.h>
+
+#include "event_queue.h"
+#include "sim.h"
+
+/* Records every firing: its time and argument. */
+typedef struct trace {
+    size_t n, cap;
+    int64_t *t_ps;
+    uint64_t *arg;
+} trace;
+
+static void trace_init(trace *tr, size_t cap)
+{
+    tr->n = 0;
+    tr->cap = cap;
+    tr->t_ps = malloc(cap * sizeof *tr->t_ps);
+    tr->arg = malloc(cap * sizeof *tr->arg);
+}
+
+static void trace_free(trace *tr)
+{
+    free(tr->t_ps);
+    free(tr->arg);
+}
+
+static void record(sim *s, void *ctx, uint64_t arg)
+{
+    trace *tr = ctx;
+    ck_assert(tr->n < tr->cap);
+    tr->t_ps[tr->n] = sim_now(s);
+    tr->arg[tr->n] = arg;
+    tr->n++;
+}
+
+START_TEST(test_random_order)
+{
+    enum { N = 100000 };
+    sim *s = sim_create();
+    trace tr;
+    trace_init(&tr, N);
+    gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+    gsl_rng_set(r, 1);
+    /* arg = the scheduled time, so each firing can check now() against it;
+     * only 10^4 distinct times, so many ties are mixed in */
+    for (int i = 0; i < N; i++) {
+        int64_t t = (int64_t)gsl_rng_uniform_int(r, 10000) * 1000;
+        sim_schedule_at(s, t, record, &tr, (uint64_t)t);
+    }
+    ck_assert_uint_eq(sim_pending(s), N);
+    ck_assert_uint_eq(sim_run(s, SIM_TIME_MAX), N);
+    ck_assert_uint_eq(tr.n, N);
+    for (size_t i = 0; i < tr.n; i++) {
+        ck_assert_int_eq(tr.t_ps[i], (int64_t)tr.arg[i]); /* fired at its own time */
+        if (i)
+            ck_assert_int_le(tr.t_ps[i - 1], tr.t_ps[i]); /* never backwards */
+    }
+    ck_assert_uint_eq(sim_pending(s), 0);
+    ck_assert_uint_eq(sim_events_executed(s), N);
+    ck_assert_int_eq(sim_now(s), tr.t_ps[N - 1]);
+    gsl_rng_free(r);
+    trace_free(&tr);
+    sim_destroy(s);
+}
+END_TEST
+
+START_TEST(test_fifo_ties)
+{
+    sim *s = sim_create();
+    trace tr;
+    trace_init(&tr, 3000);
+    /* 1000 events at t=5 interleaved with others at 3 and 9: the t=5 ones
+     * must come out in scheduling order 0..999 */
+    for (uint64_t i = 0; i < 1000; i++) {
+        sim_schedule_at(s, 9, record, &tr, 20000 + i);
+        sim_schedule_at(s, 5, record, &tr, i);
+        sim_schedule_at(s, 3, record, &tr, 10000 + i);
+    }
+    sim_run(s, SIM_TIME_MAX);
+    ck_assert_uint_eq(tr.n, 3000);
+    for (uint64_t i = 0; i < 1000; i++) {
+        ck_assert_uint_eq(tr.arg[i], 10000 + i);
+        ck_assert_uint_eq(tr.arg[1000 + i], i);
+        ck_assert_uint_eq(tr.arg[2000 + i], 20000 + i);
+    }
+    trace_free(&tr);
+    sim_destroy(s);
+}
+END_TEST
+
+START_TEST(test_cancel)
+{
+    sim *s = sim_create();
+    trace tr;
+    trace_init(&tr, 16);
+    sim_event_id a = sim_schedule(s, 10, record, &tr, 1);
+    sim_event_id b = sim_schedule(s, 20, record, &tr, 2);
+    sim_event_id c = sim_schedule(s, 30, record, &tr, 3);
+    ck_assert(a != 0 && b != 0 && c != 0 && a != b && b != c);
+    ck_assert_uint_eq(sim_pending(s), 3);
+    ck_assert(sim_cancel(s, b));
+    ck_assert(!sim_cancel(s, b)); /* twice */
+    ck_assert_uint_eq(sim_pending(s), 2);
+    ck_assert(!sim_cancel(s, 0));                  /* never an id */
+    ck_assert(!sim_cancel(s, 0x00000007ffffffffull)); /* slot never allocated */
+    ck_assert_uint_eq(sim_run(s, SIM_TIME_MAX), 2);
+    ck_assert_uint_eq(tr.n, 2);
+    ck_assert_uint_eq(tr.arg[0], 1);
+    ck_assert_uint_eq(tr.arg[1], 3);
+    ck_assert(!sim_cancel(s, a)); /* already fired */
+    ck_assert_uint_eq(sim_pending(s), 0);
+
+    /* The freed slots are reused (LIFO free list), but ids from their old
+     * lives are stale: cancelling one must not touch the new event. */
+    sim_event_id d = sim_schedule(s, 5, record, &tr, 4);
+    sim_event_id e = sim_schedule(s, 5, record, &tr, 5);
+    sim_event_id f = sim_schedule(s, 5, record, &tr, 6);
+    ck_assert(d != a && d != b && d != c && e != a && e != b && e != c && f != a && f != b && f != c);
+    /* same slots (low 32 bits), new generations */
+    uint64_t old_slots = (1ull << (a & 0xffffffff)) | (1ull << (b & 0xffffffff)) | (1ull << (c & 0xffffffff));
+    uint64_t new_slots = (1ull << (d & 0xffffffff)) | (1ull << (e & 0xffffffff)) | (1ull << (f & 0xffffffff));
+    ck_assert_uint_eq(old_slots, new_slots);
+    ck_assert(!sim_cancel(s, a));
+    ck_assert(!sim_cancel(s, b));
+    ck_assert(!sim_cancel(s, c));
+    ck_assert_uint_eq(sim_pending(s), 3);
+    ck_assert(sim_cancel(s, e));
+    ck_assert_uint_eq(sim_pending(s), 2);
+    ck_assert_uint_eq(sim_run(s, SIM_TIME_MAX), 2);
+    ck_assert_uint_eq(tr.n, 4);
+    ck_assert_uint_eq(tr.arg[2], 4);
+    ck_assert_uint_eq(tr.arg[3], 6);
+    ck_assert_uint_eq(sim_events_executed(s), 4);
+    trace_free(&tr);
+    sim_destroy(s);
+}
+END_TEST
+
+START_TEST(test_cancelled_does_not_advance_time)
+{
+    sim *s = sim_create();
+    trace tr;
+    trace_init(&tr, 4);
+    sim_schedule_at(s, 50, record, &tr, 1);
+    sim_event_id late = sim_schedule_at(s, 100, record, &tr, 2);
+    ck_assert(sim_cancel(s, late));
+    ck_assert_uint_eq(sim_run(s, SIM_TIME_MAX), 1);
+    ck_assert_int_eq(sim_now(s), 50); /* not 100: the cancelled one is skipped */
+    trace_free(&tr);
+    sim_destroy(s);
+}
+END_TEST
+
+START_TEST(test_run_until)
+{
+    sim *s = sim_create();
+    trace tr;
+    trace_init(&tr, 4);
+    sim_schedule_at(s, 100, record, &tr, 1);
+    sim_schedule_at(s, 200, record, &tr, 2);
+    ck_assert_uint_eq(sim_run(s, 99), 0);
+    ck_assert_int_eq(sim_now(s), 0);
+    ck_assert_uint_eq(sim_run(s, 100), 1); /* exactly at until fires */
+    ck_assert_int_eq(sim_now(s), 100);
+    ck_assert_uint_eq(sim_pending(s), 1);
+    ck_assert_uint_eq(sim_run(s, 150), 0);
+    ck_assert_int_eq(sim_now(s), 100); /* never advanced past the last event */
+    ck_assert_uint_eq(sim_run(s, 200), 1);
+    ck_assert_int_eq(sim_now(s), 200);
+    ck_assert_uint_eq(sim_pending(s), 0);
+    ck_assert_uint_eq(sim_run(s, SIM_TIME_MAX), 0); /* empty queue */
+    ck_assert_uint_eq(tr.n, 2);
+    trace_free(&tr);
+    sim_destroy(s);
+}
+END_TEST
+
+static void stopper(sim *s, void *ctx, uint64_t arg)
+{
+    record(s, ctx, arg);
+    sim_stop(s);
+}
+
+START_TEST(test_stop)
+{
+    sim *s = sim_create();
+    trace tr;
+    trace_init(&tr, 8);
+    sim_schedule_at(s, 10, stopper, &tr, 1);
+    sim_schedule_at(s, 10, record, &tr, 2);
+    sim_schedule_at(s, 20, record, &tr, 3);
+    ck_assert_uint_eq(sim_run(s, SIM_TIME_MAX), 1); /* returns right after the stopper */
+    ck_assert_int_eq(sim_now(s), 10);
+    ck_assert_uint_eq(sim_pending(s), 2);
+    ck_assert_uint_eq(sim_run(s, SIM_TIME_MAX), 2); /* the next call carries on */
+    ck_assert_uint_eq(tr.arg[1], 2);
+    ck_assert_uint_eq(tr.arg[2], 3);
+    ck_assert_int_eq(sim_now(s), 20);
+    trace_free(&tr);
+    sim_destroy(s);
+}
+END_TEST
+
+/* A chain: each link checks now, schedules the next link 7 ps later and a
+ * zero-delay follower, which must run after everything already queued at
+ * the same time (FIFO), then cancels a decoy scheduled for the same time. */
+typedef struct chain {
+    trace tr;
+    int64_t expect_ps;
+    int links;
+    sim_event_id decoy;
+} chain;
+
+static void chain_follower(sim *s, void *ctx, uint64_t arg)
+{
+    chain *c = ctx;
+    record(s, &c->tr, arg);
+}
+
+static void chain_link(sim *s, void *ctx, uint64_t arg)
+{
+    chain *c = ctx;
+    ck_assert_int_eq(sim_now(s), c->expect_ps);
+    record(s, &c->tr, arg);
+    if (c->decoy) {
+        ck_assert(sim_cancel(s, c->decoy));
+        c->decoy = 0;
+    }
+    if (--c->links == 0)
+        return;
+    sim_schedule(s, 0, chain_follower, c, 1000 + arg);
+    c->expect_ps += 7;
+    sim_schedule(s, 7, chain_link, c, arg + 1);
+    c->decoy = sim_schedule(s, 7, chain_follower, c, 9999);
+}
+
+START_TEST(test_schedule_from_callback)
+{
+    sim *s = sim_create();
+    chain c = {.expect_ps = 3, .links = 5};
+    trace_init(&c.tr, 32);
+    sim_schedule_at(s, 3, chain_link, &c, 0);
+    /* already queued at t=3 before the first link runs: fires before the
+     * link's zero-delay follower */
+    sim_schedule_at(s, 3, chain_follower, &c, 500);
+    ck_assert_uint_eq(sim_run(s, SIM_TIME_MAX), 5 + 4 + 1);
+    /* t=3: link0, 500, follower 1000; t=10: link1, 1001; ... t=31: link4 */
+    const uint64_t want[] = {0, 500, 1000, 1, 1001, 2, 1002, 3, 1003, 4};
+    ck_assert_uint_eq(c.tr.n, 10);
+    for (size_t i = 0; i < 10; i++)
+        ck_assert_uint_eq(c.tr.arg[i], want[i]);
+    ck_assert_int_eq(sim_now(s), 3 + 4 * 7);
+    ck_assert_uint_eq(sim_pending(s), 0); /* every decoy was cancelled */
+    trace_free(&c.tr);
+    sim_destroy(s);
+}
+END_TEST
+
+static void nop(sim *s, void *ctx, uint64_t arg) {}
+
+START_TEST(test_now_and_schedule_relative)
+{
+    sim *s = sim_create();
+    ck_assert_int_eq(sim_now(s), 0);
+    sim_schedule(s, 1000, nop, NULL, 0);
+    sim_run(s, SIM_TIME_MAX);
+    ck_assert_int_eq(sim_now(s), 1000);
+    /* relative to the new now */
+    sim_schedule(s, 250, nop, NULL, 0);
+    sim_schedule_at(s, 1000, nop, NULL, 0); /* t = now is allowed */
+    ck_assert_uint_eq(sim_run(s, 1000), 1);
+    ck_assert_uint_eq(sim_run(s, SIM_TIME_MAX), 1);
+    ck_assert_int_eq(sim_now(s), 1250);
+    /* the far end of time is a legal time */
+    sim_schedule_at(s, SIM_TIME_MAX, nop, NULL, 0);
+    ck_assert_uint_eq(sim_run(s, SIM_TIME_MAX), 1);
+    ck_assert_int_eq(sim_now(s), SIM_TIME_MAX);
+    ck_assert_uint_eq(sim_events_executed(s), 4);
+    sim_destroy(s);
+}
+END_TEST
+
+/* Heap alone: pops sorted by (time, seq) whatever the push order. */
+START_TEST(test_evq_order)
+{
+    evq q;
+    evq_init(&q);
+    ck_assert_ptr_null(evq_peek(&q));
+    gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+    gsl_rng_set(r, 3);
+    for (uint64_t i = 0; i < 5000; i++)
+        evq_push(&q, (evq_entry){.time_ps = (int64_t)gsl_rng_uniform_int(r, 100), .seq = i, .slot = (uint32_t)i});
+    ck_assert_uint_eq(evq_len(&q), 5000);
+    evq_entry prev = evq_pop(&q);
+    for (int i = 1; i < 5000; i++) {
+        evq_entry e = evq_pop(&q);
+        ck_assert(prev.time_ps < e.time_ps || (prev.time_ps == e.time_ps && prev.seq < e.seq));
+        ck_assert_uint_eq(e.slot, e.seq);
+        prev = e;
+    }
+    ck_assert_uint_eq(evq_len(&q), 0);
+    ck_assert_uint_eq(sizeof(evq_entry), 24);
+    gsl_rng_free(r);
+    evq_free(&q);
+}
+END_TEST
+
+/* Broken invariants abort (Check runs each test in a child process). */
+START_TEST(test_past_aborts)
+{
+    sim *s = sim_create();
+    sim_schedule_at(s, 100, nop, NULL, 0);
+    sim_run(s, SIM_TIME_MAX);
+    sim_schedule_at(s, 99, nop, NULL, 0);
+}
+END_TEST
+
+START_TEST(test_negative_delay_aborts)
+{
+    sim *s = sim_create();
+    sim_schedule(s, -1, nop, NULL, 0);
+}
+END_TEST
+
+static Suite *sim_suite(void)
+{
+    Suite *s = suite_create("sim");
+    TCase *tc = tcase_create("core");
+    tcase_add_test(tc, test_random_order);
+    tcase_add_test(tc, test_fifo_ties);
+    tcase_add_test(tc, test_cancel);
+    tcase_add_test(tc, test_cancelled_does_not_advance_time);
+    tcase_add_test(tc, test_run_until);
+    tcase_add_test(tc, test_stop);
+    tcase_add_test(tc, test_schedule_from_callback);
+    tcase_add_test(tc, test_now_and_schedule_relative);
+    tcase_add_test(tc, test_evq_order);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+int main(void)
+{
+    Suite *s = sim_suite();
+    SRunner *sr = srunner_create(s);
+    /* Only where Check forks: in-process an abort would kill the runner. */
+    if (srunner_fork_status(sr) != CK_NOFORK) {
+        TCase *die = tcase_create("invariants");
+        tcase_add_test_raise_signal(die, test_past_aborts, SIGABRT);
+        tcase_add_test_raise_signal(die, test_negative_delay_aborts, SIGABRT);
+        suite_add_tcase(s, die);
+    }
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
