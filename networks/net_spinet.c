@@ -1,1 +1,560 @@
-/* placeholder: being written */
+/* SPINet-style multistage optical fabric (MODEL.md section 7).
+ *
+ * Timing model (every time an integer number of picoseconds):
+ *   t_link = link_length_m * 5 ns/m   one way, node <-> fabric
+ *   t_sw   = switching_time           decision time of one element
+ *   t_r    = reaction_time            generation of a NACK or an ACK
+ *   P      = ceil(bits / B)           payload time of a packet of `bits`
+ *   S      = log2(N) + extra_stages
+ * A try of a packet starts at t0 at the source. Its header reaches stage 1
+ * at t0 + t_link and the element of stage s (1-based) decides at
+ *   h_s = t0 + t_link + s t_sw
+ * (stages are adjacent: no propagation inside the fabric). The element needs
+ * one output (or either, where both lead to the destination: one picked at
+ * random with n->rng, the other tried if the first is busy). Accepted iff the
+ * output is free at h_s; it is then locked over [h_s, h_s + P) and the
+ * element's bar/cross state with it. Refused: the packet is dropped at s.
+ * Otherwise the header reaches the destination at t0 + F, F = 2 t_link + S t_sw,
+ * and the last bit at t_last = t0 + F + P. A packet of b bits arriving there
+ * is corrupted with probability 1 - (1 - BER)^b (drawn from n->rng).
+ * An answer (NACK/ACK) returns along the path set up, taking the time the
+ * header took to reach the point that answers:
+ *   fast-nack (default): a drop at s returns at t_n = t0 + 2 (t_link + s t_sw) + t_r;
+ *     the source stops sending (its truncated tail frees stage r's output at
+ *     h_r + min(P, t_n - t0)) and retransmits at t_n, before anything else.
+ *     The source holds its path for H = max(2 t_link + 2 S t_sw + t_r, P + S t_sw)
+ *     (MODEL.md's formula plus t_r, so a NACK from the last stage can return
+ *     while the path is held) unless a NACK frees it earlier.
+ *   nack: the drop is reported at the end of the transmission, P later:
+ *     t_n = t0 + 2 (t_link + s t_sw) + t_r + P; the whole packet is sent.
+ *     H = 2 t_link + 2 S t_sw + t_r + P (the latest NACK).
+ *   ack: the destination acknowledges an intact packet: the ACK reaches the
+ *     source at t0 + 2F + P + t_r, and frees it. Without an ACK (drop or
+ *     corruption) the source retransmits at t0 + T, T = ack_timeout (0: the
+ *     ACK time of a full packet, 2F + P_max + t_r; a shorter T is rejected,
+ *     since it would retransmit packets that were delivered).
+ *   slotted: fast-nack, but every try starts on a multiple of `slot`.
+ * Corrupted packets (fast-nack, nack, slotted): the receiver NACKs when the
+ * last bit arrives; the NACK reaches the source at t_last + t_r + F, after the
+ * path was released; the packet is queued to be retransmitted as soon as the
+ * transmitter is free, before new packets.
+ * A message is cut into packets of at most packet_size bits (a 0-byte message
+ * is one 0-bit packet) sent in order; it is delivered when all its packets
+ * have arrived intact (each counted once), at the last such arrival.
+ *
+ * Edge FIFO (buffer_bytes, 0 = unbounded): holds the bits handed over and not
+ * yet cut into packets; a packet's bits leave it when its first try starts
+ * (the transmitter keeps its copy for retransmissions). A hand-over can never
+ * be refused, so when the bits do not fit, the excess waits in host memory
+ * (a blocking send) and enters the FIFO, in order, as packets leave it. The
+ * order of transmission is the same either way, so the capacity does not
+ * change timing: what it measures is counted, in edge_full_msgs (messages
+ * whose bits did not all fit at hand-over) and edge_wait_ps (the time until
+ * their last bit entered the FIFO).
+ *
+ * Events: all the stage decisions of a try are made in the event that starts
+ * it. This is exact, not an approximation: every header reaches stage s at
+ * t0 + (fixed offset of s), so headers meet any element in the order of their
+ * t0, i.e. in the order the engine starts the tries (equal t0: FIFO order of
+ * the engine, which is also the order of stage-by-stage events); and a drop
+ * only shortens upstream locks to end after h_s, so a later try that would
+ * have looked at them before the drop was known sees the same verdict. One
+ * event per try that fails (the NACK or timeout, which starts the next try),
+ * two per packet delivered (delivery, release of the source). */
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "log.h"
+#include "metrics.h"
+#include "network.h"
+#include "spinet_topology.h"
+
+#define SPN_PS_PER_M 5000.0 /* fibre propagation, ps per metre (5 ns/m) */
+#define SPN_POOL_CHUNK 256   /* packet records allocated at once */
+
+typedef struct spn_pkt {
+    net_msg *msg;         /* message this packet belongs to */
+    struct spn_pkt *next; /* retransmission queue or free-list link */
+    uint64_t bits;        /* payload, bits */
+    int64_t payload_ps;   /* bits / B, ps, rounded up */
+    uint32_t tries;       /* transmissions started (count) */
+} spn_pkt;
+
+enum spn_src_state {
+    SRC_IDLE = 0,  /* transmitter free */
+    SRC_SLOT_WAIT, /* slotted: a start is scheduled on the next boundary */
+    SRC_BUSY       /* a try holds the path */
+};
+
+typedef struct spn_src {
+    net_msg *head, *tail; /* messages with packets not yet cut, hand-over order */
+    net_msg *host_first;  /* first message with bits still in host memory, NULL if none */
+    uint64_t head_cut;    /* packets of head already cut (count) */
+    uint64_t in_bits;     /* bits handed over since the start (cumulative, bits) */
+    uint64_t out_bits;    /* bits that left the edge FIFO (cumulative, bits) */
+    spn_pkt *rtx_head;    /* packets to retransmit, served before new ones */
+    spn_pkt *rtx_tail;    /* last of them */
+    uint8_t state;        /* enum spn_src_state */
+} spn_src;
+
+typedef struct spn_state {
+    net *n;                   /* framework handle (sim, rng, delivery) */
+    spinet_topo topo;         /* wiring and routes */
+    net_recovery recovery;    /* protocol */
+    double bandwidth_bps;     /* B, per node, the packet's aggregate rate */
+    uint64_t packet_bits;     /* maximum packet payload, bits */
+    uint64_t buffer_bits;     /* edge FIFO capacity, bits (0 = unbounded) */
+    int64_t link_ps;          /* t_link, one way, ps */
+    int64_t sw_ps;            /* t_sw, ps */
+    int64_t react_ps;         /* t_r, ps */
+    int64_t slot_ps;          /* slot length (slotted), ps */
+    int64_t ack_timeout_ps;   /* T (ack), ps */
+    int64_t fwd_ps;           /* F = 2 t_link + S t_sw: header source -> destination, ps */
+    double ber;               /* per-bit error probability */
+    double log1m_ber;         /* log(1 - BER), for the packet loss probability */
+    double energy_per_bit_j;  /* J per emitted bit (0 = not modelled) */
+    int64_t *busy_until_ps;   /* [(stage * E + elem) * 2 + out]: output locked until, ps */
+    uint8_t *cross;           /* [stage * E + elem]: last state, 1 = cross, 0 = bar */
+    uint32_t *path;           /* [S] scratch: output index taken at each stage by the try */
+    spn_src *src;             /* [N] sources */
+    spn_pkt *pkt_free;        /* free packet records */
+    void **chunks;            /* packet record chunks (freed at fini) */
+    size_t nchunks;           /* chunks allocated */
+    spinet_stats st;          /* counters */
+} spn_state;
+
+/* ---- packet records: a free list grown by chunks, no malloc once warm ---- */
+
+static spn_pkt *pkt_alloc(spn_state *st)
+{
+    if (!st->pkt_free) {
+        spn_pkt *c = tn_xcalloc(SPN_POOL_CHUNK, sizeof *c);
+        st->chunks = tn_xrealloc(st->chunks, (st->nchunks + 1) * sizeof *st->chunks);
+        st->chunks[st->nchunks++] = c;
+        for (size_t i = 0; i < SPN_POOL_CHUNK; i++) {
+            c[i].next = st->pkt_free;
+            st->pkt_free = &c[i];
+        }
+    }
+    spn_pkt *p = st->pkt_free;
+    st->pkt_free = p->next;
+    memset(p, 0, sizeof *p);
+    return p;
+}
+
+static void pkt_release(spn_state *st, spn_pkt *p)
+{
+    p->next = st->pkt_free;
+    st->pkt_free = p;
+}
+
+/* ---- timing helpers ---- */
+
+static int64_t payload_ps(const spn_state *st, uint64_t bits)
+{
+    double x = (double)bits * 1e12 / st->bandwidth_bps;
+    double r = nearbyint(x);
+    /* exact quotients (4096 b at 160 Gb/s = 25600 ps) must not round up */
+    if (fabs(x - r) < 1e-6)
+        return (int64_t)r;
+    return (int64_t)ceil(x);
+}
+
+/* Time the source holds its path after a try that reached the destination. */
+static int64_t hold_ps(const spn_state *st, int64_t p_ps)
+{
+    int64_t S = st->topo.stages;
+    int64_t rtt = 2 * st->link_ps + 2 * S * st->sw_ps + st->react_ps;
+    if (st->recovery == NET_NACK)
+        return rtt + p_ps;
+    int64_t tx = p_ps + S * st->sw_ps;
+    return rtt > tx ? rtt : tx;
+}
+
+static uint64_t packets_of(const spn_state *st, uint64_t bits)
+{
+    return bits ? bits / st->packet_bits + (bits % st->packet_bits != 0) : 1;
+}
+
+/* ---- events ---- */
+
+static void src_kick(spn_state *st, uint32_t s);
+
+static void ev_deliver(sim *sm, void *ctx, uint64_t arg)
+{
+    spn_state *st = ctx;
+    spn_pkt *p = (spn_pkt *)(uintptr_t)arg;
+    net_msg *m = p->msg;
+    st->st.packets_delivered++;
+    st->st.tries_delivered += p->tries;
+    st->st.bits_delivered += (double)p->bits;
+    pkt_release(st, p);
+    TN_ASSERT(m->aux > 0, "message %llu delivered twice", (unsigned long long)m->id);
+    if (--m->aux == 0)
+        net_delivered(st->n, m);
+}
+
+static void ev_release(sim *sm, void *ctx, uint64_t arg)
+{
+    spn_state *st = ctx;
+    spn_src *sp = &st->src[arg];
+    TN_ASSERT(sp->state == SRC_BUSY, "source %llu released while in state %d",
+              (unsigned long long)arg, sp->state);
+    sp->state = SRC_IDLE;
+    src_kick(st, (uint32_t)arg);
+}
+
+/* NACK of a drop (the source still holds the path) or ACK timeout:
+ * retransmit at once, ahead of everything else. */
+static void ev_retry(sim *sm, void *ctx, uint64_t arg)
+{
+    spn_state *st = ctx;
+    spn_pkt *p = (spn_pkt *)(uintptr_t)arg;
+    spn_src *sp = &st->src[p->msg->src];
+    TN_ASSERT(sp->state == SRC_BUSY, "NACK/timeout for source %u in state %d", p->msg->src,
+              sp->state);
+    p->next = sp->rtx_head;
+    sp->rtx_head = p;
+    if (!sp->rtx_tail)
+        sp->rtx_tail = p;
+    sp->state = SRC_IDLE;
+    src_kick(st, p->msg->src);
+}
+
+/* NACK of a corrupted packet from the receiver, after the path was released. */
+static void ev_late_nack(sim *sm, void *ctx, uint64_t arg)
+{
+    spn_state *st = ctx;
+    spn_pkt *p = (spn_pkt *)(uintptr_t)arg;
+    spn_src *sp = &st->src[p->msg->src];
+    p->next = NULL;
+    if (sp->rtx_tail)
+        sp->rtx_tail->next = p;
+    else
+        sp->rtx_head = p;
+    sp->rtx_tail = p;
+    src_kick(st, p->msg->src);
+}
+
+static void ev_slot(sim *sm, void *ctx, uint64_t arg)
+{
+    spn_state *st = ctx;
+    spn_src *sp = &st->src[arg];
+    TN_ASSERT(sp->state == SRC_SLOT_WAIT, "slot start for source %llu in state %d",
+              (unsigned long long)arg, sp->state);
+    sp->state = SRC_IDLE;
+    src_kick(st, (uint32_t)arg);
+}
+
+/* ---- the fabric ---- */
+
+/* Evaluate the whole path of a try starting now (see the header comment for
+ * why this equals stage-by-stage decisions). Returns the 1-based stage that
+ * dropped it, 0 if it reached the destination. */
+static uint32_t traverse(spn_state *st, uint32_t src, uint32_t dst, int64_t t0, int64_t p_ps)
+{
+    const spinet_topo *t = &st->topo;
+    uint32_t E = t->elems, S = t->stages;
+    uint32_t elem = src >> 1;
+    unsigned in = src & 1;
+    for (uint32_t s = 0; s < S; s++) {
+        int64_t h = t0 + st->link_ps + (int64_t)(s + 1) * st->sw_ps;
+        unsigned r = spinet_topo_route(t, s, elem, dst);
+        TN_ASSERT(r != 0, "no route from stage %u element %u to node %u", s, elem, dst);
+        size_t base = ((size_t)s * E + elem) * 2;
+        unsigned o;
+        if (r == 3) {
+            o = (unsigned)gsl_rng_uniform_int(st->n->rng, 2);
+            if (st->busy_until_ps[base + o] > h)
+                o ^= 1u;
+        } else {
+            o = r >> 1;
+        }
+        if (st->busy_until_ps[base + o] > h) {
+            /* the truncated tail frees the upstream outputs early (fast NACK) */
+            if (st->recovery == NET_FAST_NACK || st->recovery == NET_SLOTTED) {
+                int64_t cut = 2 * (st->link_ps + (int64_t)(s + 1) * st->sw_ps) + st->react_ps;
+                for (uint32_t u = 0; u < s; u++) {
+                    int64_t end = t0 + st->link_ps + (int64_t)(u + 1) * st->sw_ps + cut;
+                    if (st->busy_until_ps[st->path[u]] > end)
+                        st->busy_until_ps[st->path[u]] = end;
+                }
+            }
+            return s + 1;
+        }
+        /* 2x2 element, exclusive inputs and outputs: a packet crossing it
+         * already (other output busy) fixed the same bar/cross state, so the
+         * state lock never refuses on its own. */
+        unsigned cross = in != o;
+        TN_ASSERT(st->busy_until_ps[base + (o ^ 1u)] <= h || st->cross[s * E + elem] == cross,
+                  "stage %u element %u: state conflict", s, elem);
+        st->cross[s * E + elem] = (uint8_t)cross;
+        st->busy_until_ps[base + o] = h + p_ps;
+        st->path[s] = (uint32_t)(base + o);
+        if (s + 1 < S) {
+            elem = spinet_topo_next(t, s, elem, o);
+            in = o;
+        }
+    }
+    return 0;
+}
+
+static void start_try(spn_state *st, uint32_t s, spn_pkt *p)
+{
+    sim *sm = net_sim(st->n);
+    int64_t t0 = sim_now(sm);
+    spn_src *sp = &st->src[s];
+    sp->state = SRC_BUSY;
+    p->tries++;
+    st->st.tries++;
+    if (p->tries > 1)
+        st->st.retransmissions++;
+
+    int64_t P = p->payload_ps;
+    uint64_t parg = (uint64_t)(uintptr_t)p;
+    double emitted = (double)p->bits;
+    uint32_t drop = traverse(st, s, p->msg->dst, t0, P);
+    if (drop) {
+        st->st.dropped++;
+        int64_t back = 2 * (st->link_ps + (int64_t)drop * st->sw_ps) + st->react_ps;
+        int64_t t_ans;
+        switch (st->recovery) {
+        case NET_NACK:
+            t_ans = t0 + back + P;
+            break;
+        case NET_ACK:
+            t_ans = t0 + st->ack_timeout_ps;
+            break;
+        default: /* fast NACK, slotted: the source stops when the NACK arrives */
+            t_ans = t0 + back;
+            {
+                double sent = (double)back * st->bandwidth_bps / 1e12;
+                if (sent < emitted)
+                    emitted = sent;
+            }
+            break;
+        }
+        sim_schedule_at(sm, t_ans, ev_retry, st, parg);
+    } else {
+        int64_t t_last = t0 + st->fwd_ps + P;
+        int corrupted = 0;
+        if (st->ber > 0) {
+            double loss = -expm1((double)p->bits * st->log1m_ber);
+            corrupted = gsl_rng_uniform(st->n->rng) < loss;
+        }
+        if (corrupted) {
+            st->st.phy_losses++;
+            if (st->recovery == NET_ACK) {
+                sim_schedule_at(sm, t0 + st->ack_timeout_ps, ev_retry, st, parg);
+            } else {
+                sim_schedule_at(sm, t_last + st->react_ps + st->fwd_ps, ev_late_nack, st, parg);
+                sim_schedule_at(sm, t0 + hold_ps(st, P), ev_release, st, s);
+            }
+        } else {
+            sim_schedule_at(sm, t_last, ev_deliver, st, parg);
+            int64_t t_free = st->recovery == NET_ACK ? t_last + st->react_ps + st->fwd_ps
+                                                     : t0 + hold_ps(st, P);
+            sim_schedule_at(sm, t_free, ev_release, st, s);
+        }
+    }
+    st->st.bits_emitted += emitted;
+    st->st.energy_j += emitted * st->energy_per_bit_j;
+}
+
+/* Cut the next packet of the head message; its bits leave the edge FIFO. */
+static spn_pkt *cut_packet(spn_state *st, spn_src *sp)
+{
+    net_msg *m = sp->head;
+    uint64_t total = m->size_bytes * 8;
+    uint64_t npk = packets_of(st, total);
+    uint64_t done = sp->head_cut * st->packet_bits;
+    spn_pkt *p = pkt_alloc(st);
+    p->msg = m;
+    p->bits = total ? (total - done < st->packet_bits ? total - done : st->packet_bits) : 0;
+    p->payload_ps = payload_ps(st, p->bits);
+
+    sp->out_bits += p->bits;
+    if (st->buffer_bits) {
+        int64_t now = sim_now(net_sim(st->n));
+        /* t_aux_ps holds the message's end offset in the source's bit stream */
+        while (sp->host_first &&
+               (uint64_t)sp->host_first->t_aux_ps <= sp->out_bits + st->buffer_bits) {
+            st->st.edge_wait_ps += now - sp->host_first->t_submit_ps;
+            sp->host_first = sp->host_first->next;
+        }
+    }
+    if (++sp->head_cut == npk) {
+        sp->head = m->next;
+        if (!sp->head)
+            sp->tail = NULL;
+        sp->head_cut = 0;
+    }
+    return p;
+}
+
+static void src_kick(spn_state *st, uint32_t s)
+{
+    spn_src *sp = &st->src[s];
+    if (sp->state != SRC_IDLE || (!sp->rtx_head && !sp->head))
+        return;
+    if (st->recovery == NET_SLOTTED) {
+        int64_t now = sim_now(net_sim(st->n));
+        int64_t b = (now + st->slot_ps - 1) / st->slot_ps * st->slot_ps;
+        if (b > now) {
+            sp->state = SRC_SLOT_WAIT;
+            sim_schedule_at(net_sim(st->n), b, ev_slot, st, s);
+            return;
+        }
+    }
+    spn_pkt *p;
+    if (sp->rtx_head) {
+        p = sp->rtx_head;
+        sp->rtx_head = p->next;
+        if (!sp->rtx_head)
+            sp->rtx_tail = NULL;
+        p->next = NULL;
+    } else {
+        p = cut_packet(st, sp);
+    }
+    start_try(st, s, p);
+}
+
+static void spinet_send(void *state, net_msg *m)
+{
+    spn_state *st = state;
+    TN_ASSERT(m->src < st->topo.nodes && m->dst < st->topo.nodes,
+              "message %u -> %u outside 0..%u", m->src, m->dst, st->topo.nodes - 1);
+    spn_src *sp = &st->src[m->src];
+    uint64_t total = m->size_bytes * 8;
+    uint64_t npk = packets_of(st, total);
+    m->aux = npk;
+    m->next = NULL;
+    st->st.packets += npk;
+    sp->in_bits += total;
+    m->t_aux_ps = (int64_t)sp->in_bits;
+    if (sp->tail)
+        sp->tail->next = m;
+    else
+        sp->head = m;
+    sp->tail = m;
+    if (st->buffer_bits &&
+        (sp->host_first || sp->in_bits - sp->out_bits > st->buffer_bits)) {
+        st->st.edge_full_msgs++;
+        if (!sp->host_first)
+            sp->host_first = m;
+    }
+    src_kick(st, m->src);
+}
+
+static int spinet_init(void *state, net *n, const net_params *p, char *err, size_t errlen)
+{
+    spn_state *st = state;
+    memset(st, 0, sizeof *st);
+    st->n = n;
+    if (p->nodes < 2 || (p->nodes & (p->nodes - 1)) != 0)
+        return tn_error(err, errlen, "spinet: nodes=%u must be a power of two >= 2", p->nodes);
+    if (!(p->bandwidth_bps > 0) || isinf(p->bandwidth_bps))
+        return tn_error(err, errlen, "spinet: bandwidth must be positive and finite (got %g b/s)",
+                        p->bandwidth_bps);
+    if (p->packet_size_bits == 0)
+        return tn_error(err, errlen, "spinet: packet-size must be at least 1 bit");
+    if (p->switching_time_ps < 0)
+        return tn_error(err, errlen, "spinet: switching-time must not be negative");
+    if (p->reaction_time_ps < 0)
+        return tn_error(err, errlen, "spinet: reaction-time must not be negative");
+    if (!(p->link_length_m >= 0) || isinf(p->link_length_m))
+        return tn_error(err, errlen, "spinet: link-length must be a finite length >= 0 m (got %g)",
+                        p->link_length_m);
+    if (p->recovery != NET_FAST_NACK && p->recovery != NET_NACK && p->recovery != NET_ACK &&
+        p->recovery != NET_SLOTTED)
+        return tn_error(err, errlen, "spinet: unknown recovery protocol %d", (int)p->recovery);
+    if (p->recovery == NET_SLOTTED && p->slot_ps <= 0)
+        return tn_error(err, errlen, "spinet: slotted recovery needs a slot > 0");
+    if (p->ack_timeout_ps < 0)
+        return tn_error(err, errlen, "spinet: ack-timeout must not be negative");
+    if (!(p->bit_error_rate >= 0 && p->bit_error_rate < 1))
+        return tn_error(err, errlen, "spinet: bit error rate %g is outside [0, 1)",
+                        p->bit_error_rate);
+    if (!(p->energy_per_bit_j >= 0) || isinf(p->energy_per_bit_j))
+        return tn_error(err, errlen, "spinet: energy per bit must be finite and >= 0 (got %g J)",
+                        p->energy_per_bit_j);
+    if (spinet_topo_init(&st->topo, p->nodes, p->extra_stages, err, errlen) != 0)
+        return -1;
+
+    st->recovery = p->recovery;
+    st->bandwidth_bps = p->bandwidth_bps;
+    st->packet_bits = p->packet_size_bits;
+    st->buffer_bits = p->buffer_bytes * 8;
+    st->link_ps = (int64_t)llround(p->link_length_m * SPN_PS_PER_M);
+    st->sw_ps = p->switching_time_ps;
+    st->react_ps = p->reaction_time_ps;
+    st->slot_ps = p->slot_ps;
+    st->fwd_ps = 2 * st->link_ps + (int64_t)st->topo.stages * st->sw_ps;
+    st->ber = p->bit_error_rate;
+    st->log1m_ber = log1p(-p->bit_error_rate);
+    st->energy_per_bit_j = p->energy_per_bit_j;
+    int64_t ack_min = 2 * st->fwd_ps + payload_ps(st, st->packet_bits) + st->react_ps;
+    if (p->recovery == NET_ACK && p->ack_timeout_ps > 0 && p->ack_timeout_ps < ack_min) {
+        tn_error(err, errlen,
+                 "spinet: ack-timeout %lld ps is shorter than the ACK round trip of a full "
+                 "packet (%lld ps): delivered packets would be sent again",
+                 (long long)p->ack_timeout_ps, (long long)ack_min);
+        spinet_topo_free(&st->topo);
+        return -1;
+    }
+    st->ack_timeout_ps = p->ack_timeout_ps > 0 ? p->ack_timeout_ps : ack_min;
+
+    size_t ne = (size_t)st->topo.stages * st->topo.elems;
+    st->busy_until_ps = tn_xcalloc(ne * 2, sizeof *st->busy_until_ps);
+    st->cross = tn_xcalloc(ne, 1);
+    st->path = tn_xcalloc(st->topo.stages, sizeof *st->path);
+    st->src = tn_xcalloc(p->nodes, sizeof *st->src);
+    return 0;
+}
+
+static void spinet_metrics(void *state, double *m)
+{
+    const spn_state *st = state;
+    m[M_packets_dropped] = (double)st->st.dropped;
+    m[M_retransmissions] = (double)st->st.retransmissions;
+    m[M_tries_per_packet_mean] = st->st.packets_delivered
+                                     ? (double)st->st.tries_delivered /
+                                           (double)st->st.packets_delivered
+                                     : 0.0;
+    m[M_phy_losses] = (double)st->st.phy_losses;
+    m[M_energy_per_bit_j] = st->energy_per_bit_j > 0 && st->st.bits_delivered > 0
+                                ? st->st.energy_j / st->st.bits_delivered
+                                : 0.0;
+}
+
+static void spinet_fini(void *state)
+{
+    spn_state *st = state;
+    for (size_t i = 0; i < st->nchunks; i++)
+        free(st->chunks[i]);
+    free(st->chunks);
+    free(st->busy_until_ps);
+    free(st->cross);
+    free(st->path);
+    free(st->src);
+    spinet_topo_free(&st->topo);
+    memset(st, 0, sizeof *st);
+}
+
+void spinet_get_stats(const void *state, spinet_stats *out)
+{
+    *out = ((const spn_state *)state)->st;
+}
+
+const net_ops net_spinet_ops = {
+    .name = "spinet",
+    .description = "SPINet-style bufferless multistage optical fabric: 2x2 elements, drops, "
+                   "NACK/ACK/slotted recovery",
+    .state_size = sizeof(spn_state),
+    .init = spinet_init,
+    .send = spinet_send,
+    .metrics = spinet_metrics,
+    .fini = spinet_fini,
+};

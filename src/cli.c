@@ -6,9 +6,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
-#include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "config.h"
@@ -18,6 +15,7 @@
 #include "network.h"
 #include "report.h"
 #include "run.h"
+#include "sweep.h"
 #include "workload.h"
 
 #ifndef PACKAGE_VERSION
@@ -38,6 +36,7 @@ static const char usage_main[] =
     "  run CONFIG.xml       simulate every sweep point x replica; CSV/JSON results\n"
     "  analyze CONFIG.xml   analytic footprints and bounds (n, L, d, D, F_x, F_c, F, rho_x, rho_c)\n"
     "  validate CONFIG.xml  check a configuration, report every error, simulate nothing\n"
+    "  merge OUT DIR...     combine result folders of one sweep's shards\n"
     "  params               every configuration parameter: path, type, unit, default, meaning\n"
     "  metrics              every metric a run reports, with its unit\n"
     "  help COMMAND         details and examples for one command\n"
@@ -55,7 +54,8 @@ static const char usage_main[] =
 
 static const char usage_run[] =
     "Usage: tasknet run CONFIG.xml [--set PATH=VALUE]... [--replicas R] [--seed S]\n"
-    "                   [--out DIR] [--json] [-q]\n"
+    "                   [--out DIR] [--json] [-q] [-j N] [--runs LIST] [--shard K/N]\n"
+    "                   [--list-runs] [--progress] [-v] [--trace FILE.json]\n"
     "\n"
     "Simulates every point of the configuration's <sweep> (the cartesian product of its\n"
     "axes, first axis slowest) times every replica. Replica r of every point uses the\n"
@@ -71,6 +71,23 @@ static const char usage_run[] =
     "                    DIR/timing.csv (wall time and events/s of each run)\n"
     "  --json            print the summary as JSON on stdout\n"
     "  -q, --quiet       no progress or table on stderr/stdout\n"
+    "  -j, --jobs N      run N worker processes; results do not depend on N\n"
+    "  --runs LIST       run only these run ids, e.g. 3,5-9 (ids: --list-runs)\n"
+    "  --shard K/N       run only the ids with id %% N == K-1 (Slurm: SLURM_ARRAY_TASK_ID\n"
+    "                    and SLURM_ARRAY_TASK_COUNT select the shard when set)\n"
+    "  --list-runs, --dry-run  print the run table (id, point, replica, seed, done,\n"
+    "                    swept values) and run nothing\n"
+    "  --progress        progress on stderr even when it is not a terminal\n"
+    "  -v, --verbose     one line per finished run with its events/s\n"
+    "  --trace FILE.json timeline of the single selected run (Chrome trace events,\n"
+    "                    opens in Perfetto / chrome://tracing); select it with --runs ID\n"
+    "\n"
+    "Nothing is lost: each finished run is appended to DIR/runs.csv at once. Running the\n"
+    "same command again with the same --out skips the runs already there (matched by\n"
+    "run id and a fingerprint of the configuration) and runs the rest; a different\n"
+    "configuration in an existing DIR is refused. Ctrl-C leaves valid files.\n"
+    "Shards of a sweep run anywhere (--shard, Slurm arrays) and are combined with\n"
+    "`tasknet merge OUT DIR...`.\n"
     "\n"
     "Without --json, a table of the main metrics per point is printed.\n"
     "Example: tasknet run configs/paper/fig6.xml --set network.bandwidth=10Gb/s --out out/fig6\n";
@@ -92,6 +109,16 @@ static const char usage_validate[] =
     "\n"
     "Checks the file against the schema and every value (units, ranges, distributions,\n"
     "sweep axes); prints every error as file:line:col: error: ..., exit status 1 if any.\n";
+
+static const char usage_merge[] =
+    "Usage: tasknet merge OUT DIR...\n"
+    "\n"
+    "Combines the result folders of shards of one sweep (each written by\n"
+    "`tasknet run ... --out DIR`) into OUT/runs.csv, OUT/summary.csv and OUT/config.xml.\n"
+    "Refuses folders of different configurations and runs present twice with\n"
+    "different results.\n"
+    "Example: tasknet run fig9.xml --shard 1/2 --out a; tasknet run fig9.xml --shard 2/2\n"
+    "         --out b; tasknet merge all a b\n";
 
 static const char usage_params[] =
     "Usage: tasknet params\n"
@@ -124,6 +151,13 @@ struct opts {
     int json;
     int quiet;
     long samples;       /* -1 = from config */
+    unsigned jobs;      /* -j: worker processes */
+    const char *runs;   /* --runs */
+    unsigned shard_k, shard_n; /* --shard K/N or SLURM_ARRAY_TASK_ID */
+    int list_only;      /* --list-runs, --dry-run */
+    int progress;       /* --progress */
+    int verbose;        /* -v */
+    const char *trace;  /* --trace FILE.json */
 };
 
 static void print_errors(const cfg_errors *e)
@@ -198,17 +232,22 @@ static int parse_opts(const char *cmd, int argc, char **argv, struct opts *o, in
         {"seed", required_argument, NULL, 'S'},  {"out", required_argument, NULL, 'o'},
         {"json", no_argument, NULL, 'j'},        {"quiet", no_argument, NULL, 'q'},
         {"samples", required_argument, NULL, 'k'}, {"help", no_argument, NULL, 'h'},
+        {"jobs", required_argument, NULL, 'J'},  {"runs", required_argument, NULL, 'R'},
+        {"shard", required_argument, NULL, 'H'}, {"list-runs", no_argument, NULL, 'L'},
+        {"dry-run", no_argument, NULL, 'L'},     {"progress", no_argument, NULL, 'P'},
+        {"verbose", no_argument, NULL, 'v'},     {"trace", required_argument, NULL, 'T'},
         {NULL, 0, NULL, 0},
     };
     memset(o, 0, sizeof *o);
     o->replicas = -1;
     o->seed = -1;
     o->samples = -1;
+    o->jobs = 1;
     o->sets = tn_xcalloc((size_t)argc + 1, sizeof *o->sets);
     optind = 1;
     opterr = 0;
     int ch;
-    while ((ch = getopt_long(argc, argv, ":s:r:S:o:jqk:h", longopts, NULL)) != -1) {
+    while ((ch = getopt_long(argc, argv, ":s:r:S:o:jqk:hJ:R:H:LPvT:", longopts, NULL)) != -1) {
         char *end = NULL;
         switch (ch) {
         case 's':
@@ -250,10 +289,54 @@ static int parse_opts(const char *cmd, int argc, char **argv, struct opts *o, in
             break;
         case 'h':
             return -1;
+        case 'J':
+        case 'R':
+        case 'H':
+        case 'L':
+        case 'P':
+        case 'v':
+        case 'T':
+            if (!allow_run)
+                return usage_error(cmd, "option '%s' applies to 'tasknet run' only", argv[optind - 1]);
+            if (ch == 'J') {
+                long j = strtol(optarg, &end, 10);
+                if (!*optarg || *end || j < 1 || j > 1024)
+                    return usage_error(cmd, "-j needs a number of processes (1-1024), not '%s'", optarg);
+                o->jobs = (unsigned)j;
+            } else if (ch == 'R') {
+                o->runs = optarg;
+            } else if (ch == 'H') {
+                unsigned k, n;
+                char extra;
+                if (sscanf(optarg, "%u/%u%c", &k, &n, &extra) != 2 || n < 1 || k < 1 || k > n)
+                    return usage_error(cmd, "--shard needs K/N with 1 <= K <= N, not '%s'", optarg);
+                o->shard_k = k;
+                o->shard_n = n;
+            } else if (ch == 'L') {
+                o->list_only = 1;
+            } else if (ch == 'P') {
+                o->progress = 1;
+            } else if (ch == 'v') {
+                o->verbose = 1;
+            } else {
+                o->trace = optarg;
+            }
+            break;
         case ':':
             return usage_error(cmd, "option '%s' needs a value", argv[optind - 1]);
         default:
             return usage_error(cmd, "unknown option '%s'", argv[optind - 1]);
+        }
+    }
+    /* a Slurm job array spreads a sweep: task i of an array of n runs shard i+1/n */
+    const char *task = getenv("SLURM_ARRAY_TASK_ID"), *count = getenv("SLURM_ARRAY_TASK_COUNT");
+    const char *minid = getenv("SLURM_ARRAY_TASK_MIN");
+    if (allow_run && !o->shard_n && !o->runs && task && count) {
+        long t = strtol(task, NULL, 10) - (minid ? strtol(minid, NULL, 10) : 0);
+        long n = strtol(count, NULL, 10);
+        if (n >= 1 && t >= 0 && t < n) {
+            o->shard_k = (unsigned)t + 1;
+            o->shard_n = (unsigned)n;
         }
     }
     if (optind >= argc)
@@ -350,58 +433,6 @@ static int cmd_analyze(int argc, char **argv)
     return rc;
 }
 
-static int mkdir_p(const char *dir)
-{
-    char buf[CFG_PATH_MAX];
-    snprintf(buf, sizeof buf, "%s", dir);
-    for (char *p = buf + 1; *p; p++) {
-        if (*p != '/')
-            continue;
-        *p = '\0';
-        if (mkdir(buf, 0777) != 0 && errno != EEXIST)
-            return -1;
-        *p = '/';
-    }
-    if (mkdir(buf, 0777) != 0 && errno != EEXIST)
-        return -1;
-    return 0;
-}
-
-static double monotonic_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-static long peak_rss_kib(void)
-{
-    struct rusage ru;
-    getrusage(RUSAGE_SELF, &ru);
-    return ru.ru_maxrss;
-}
-
-static void print_table_header(const cfg *c)
-{
-    printf("%-6s", "point");
-    for (size_t a = 0; a < c->naxes; a++)
-        printf(" %-18s", c->axes[a].param);
-    printf(" %10s %12s %9s %9s %9s %9s %12s\n", "jobs", "job_time_s", "speedup", "node_util",
-           "net_util", "sync_ovh", "latency_s");
-}
-
-static void print_table_row(const cfg *c, size_t p, const report_point *rp)
-{
-    printf("%-6zu", p);
-    for (size_t a = 0; a < c->naxes; a++)
-        printf(" %-18s", cfg_point_value(c, p, a));
-    printf(" %10.6g %12.6g %9.4g %9.4g %9.4g %9.4g %12.6g\n",
-           stats_acc_mean(&rp->m[M_jobs_completed]), stats_acc_mean(&rp->m[M_job_time_mean_s]),
-           stats_acc_mean(&rp->m[M_speedup]), stats_acc_mean(&rp->m[M_node_utilization]),
-           stats_acc_mean(&rp->m[M_network_utilization]), stats_acc_mean(&rp->m[M_sync_overhead]),
-           stats_acc_mean(&rp->m[M_msg_latency_mean_s]));
-}
-
 static int cmd_run(int argc, char **argv)
 {
     struct opts o;
@@ -418,130 +449,35 @@ static int cmd_run(int argc, char **argv)
         free(o.sets);
         return 1;
     }
-    size_t np = cfg_points(&c);
-    size_t total = np * c.replicas;
-    int progress = !o.quiet && isatty(STDERR_FILENO);
-    FILE *runs = NULL, *timing = NULL;
-    char path[CFG_PATH_MAX + 32];
-    if (o.out) {
-        char err[512];
-        if (mkdir_p(o.out) != 0) {
-            fprintf(stderr, "tasknet run: error: cannot create %s: %s\n", o.out, strerror(errno));
-            rc = 1;
-            goto done;
-        }
-        snprintf(path, sizeof path, "%s/config.xml", o.out);
-        if (cfg_write_xml(&c, path, err, sizeof err) != 0) {
-            fprintf(stderr, "tasknet run: error: %s\n", err);
-            rc = 1;
-            goto done;
-        }
-        snprintf(path, sizeof path, "%s/runs.csv", o.out);
-        runs = fopen(path, "w");
-        if (!runs) {
-            fprintf(stderr, "tasknet run: error: cannot write %s: %s\n", path, strerror(errno));
-            rc = 1;
-            goto done;
-        }
-        report_runs_header(runs, &c);
-        fflush(runs);
-        snprintf(path, sizeof path, "%s/timing.csv", o.out);
-        timing = fopen(path, "w");
-        if (!timing) {
-            fprintf(stderr, "tasknet run: error: cannot write %s: %s\n", path, strerror(errno));
-            rc = 1;
-            goto done;
-        }
-        fputs("run,point,replica,events,wall_s,events_per_s\n", timing);
-    }
-
-    report_point *pts = tn_xcalloc(np, sizeof *pts);
-    double t0 = monotonic_s();
-    double events = 0;
-    size_t done_runs = 0;
-    if (!o.json && !o.quiet)
-        print_table_header(&c);
-    for (size_t p = 0; p < np && rc == 0; p++) {
-        cfg pc;
-        char err[512];
-        footprint fp;
-        load_bounds lb;
-        for (int i = 0; i < METRIC_COUNT; i++)
-            stats_acc_init(&pts[p].m[i]);
-        if (cfg_point(&c, p, &pc, err, sizeof err) != 0 ||
-            run_resolve(&pc, &fp, &lb, err, sizeof err) != 0) {
-            fprintf(stderr, "tasknet run: error: sweep point %zu: %s\n", p, err);
-            cfg_free(&pc);
-            rc = 1;
-            break;
-        }
-        for (uint64_t r = 0; r < c.replicas; r++) {
-            double m[METRIC_COUNT];
-            if (run_one(&pc, &fp, r, m, NULL, err, sizeof err) != 0) {
-                fprintf(stderr, "tasknet run: error: point %zu replica %llu: %s\n", p,
-                        (unsigned long long)r, err);
-                rc = 1;
-                break;
-            }
-            for (int i = 0; i < METRIC_COUNT; i++)
-                stats_acc_add(&pts[p].m[i], m[i]);
-            if (runs) {
-                report_runs_row(runs, &c, p, r, m);
-                fflush(runs);
-                fprintf(timing, "%llu,%zu,%llu,%.17g,%.6f,%.6g\n",
-                        (unsigned long long)(p * c.replicas + r), p, (unsigned long long)r,
-                        m[M_events], m[M_wall_s], m[M_wall_s] > 0 ? m[M_events] / m[M_wall_s] : 0.0);
-                fflush(timing);
-            }
-            events += m[M_events];
-            done_runs++;
-            if (progress) {
-                double el = monotonic_s() - t0;
-                fprintf(stderr, "\r[%zu/%zu runs] %.1f s elapsed, ETA %.1f s, %.3g events/s   ",
-                        done_runs, total, el, el / (double)done_runs * (double)(total - done_runs),
-                        el > 0 ? events / el : 0.0);
-            }
-        }
-        cfg_free(&pc);
-        if (progress)
-            fputs("\r\033[K", stderr);
-        if (rc == 0 && !o.json && !o.quiet) {
-            print_table_row(&c, p, &pts[p]);
-            fflush(stdout);
-        }
-    }
-    double wall = monotonic_s() - t0;
-    if (runs && fclose(runs) != 0) {
-        fprintf(stderr, "tasknet run: error: writing %s/runs.csv failed\n", o.out);
-        rc = 1;
-    }
-    runs = NULL;
-    if (timing)
-        fclose(timing);
-    timing = NULL;
-    size_t npts_done = rc == 0 ? np : 0;
-    if (o.out && npts_done) {
-        snprintf(path, sizeof path, "%s/summary.csv", o.out);
-        if (report_summary_csv(path, &c, pts, npts_done) != 0) {
-            fprintf(stderr, "tasknet run: error: cannot write %s: %s\n", path, strerror(errno));
-            rc = 1;
-        }
-    }
-    if (o.json && rc == 0)
-        report_summary_json(stdout, &c, pts, np);
-    if (!o.quiet)
-        fprintf(stderr, "%zu run%s in %.2f s wall, %.4g events/s, peak memory %ld MiB\n", done_runs,
-                done_runs == 1 ? "" : "s", wall, wall > 0 ? events / wall : 0.0,
-                peak_rss_kib() / 1024);
-    free(pts);
-done:
-    if (runs)
-        fclose(runs);
-    if (timing)
-        fclose(timing);
+    sweep_opts so = {
+        .out = o.out,
+        .jobs = o.jobs,
+        .runs = o.runs,
+        .shard_k = o.shard_k,
+        .shard_n = o.shard_n,
+        .json = o.json,
+        .quiet = o.quiet,
+        .progress = !o.quiet && (o.progress || isatty(STDERR_FILENO)),
+        .verbose = o.verbose && !o.quiet,
+        .list_only = o.list_only,
+        .trace = o.trace,
+        .config = o.config,
+    };
+    rc = sweep_execute(&c, &so);
     cfg_free(&c);
     free(o.sets);
     return rc;
+}
+
+static int cmd_merge(int argc, char **argv)
+{
+    if (argc >= 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
+        fputs(usage_merge, stdout);
+        return 0;
+    }
+    if (argc < 3)
+        return usage_error("merge", "needs OUT and at least one result folder");
+    return sweep_merge(argv[1], argv + 2, (size_t)argc - 2);
 }
 
 static int cmd_params(void)
@@ -581,6 +517,8 @@ static int cmd_help(const char *what)
         fputs(usage_validate, stdout);
     else if (strcmp(what, "params") == 0)
         fputs(usage_params, stdout);
+    else if (strcmp(what, "merge") == 0)
+        fputs(usage_merge, stdout);
     else if (strcmp(what, "metrics") == 0)
         fputs("Usage: tasknet metrics\n\nLists every metric of runs.csv and summary.csv.\n", stdout);
     else
@@ -611,6 +549,8 @@ int cli_main(int argc, char **argv)
         return cmd_validate(argc - 1, argv + 1);
     if (strcmp(cmd, "params") == 0)
         return cmd_params();
+    if (strcmp(cmd, "merge") == 0)
+        return cmd_merge(argc - 1, argv + 1);
     if (strcmp(cmd, "metrics") == 0)
         return cmd_metrics();
     return usage_error(NULL, "unknown command '%s'", cmd);

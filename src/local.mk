@@ -11,6 +11,8 @@ libtasknet_a_SOURCES += \
 	%D%/config.c %D%/config.h \
 	%D%/run.c %D%/run.h \
 	%D%/report.c %D%/report.h \
+	%D%/sweep.c %D%/sweep.h \
+	%D%/trace.c %D%/trace.h \
 	%D%/cli.c %D%/cli.h
 
 # The RELAX NG schema is compiled into the program (no install-path lookup).

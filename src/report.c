@@ -58,7 +58,7 @@ static void params_json(FILE *f, const cfg *base, size_t point)
 
 void report_runs_header(FILE *f, const cfg *base)
 {
-    fputs("run,point,replica,seed", f);
+    fputs("run,point,replica,seed,config_hash", f);
     for (size_t a = 0; a < base->naxes; a++) {
         fputc(',', f);
         report_csv_field(f, base->axes[a].param);
@@ -69,10 +69,12 @@ void report_runs_header(FILE *f, const cfg *base)
     fputc('\n', f);
 }
 
-void report_runs_row(FILE *f, const cfg *base, size_t point, uint64_t replica, const double *m)
+void report_runs_row(FILE *f, const cfg *base, size_t point, uint64_t replica, uint64_t config_hash,
+                     const double *m)
 {
-    fprintf(f, "%llu,%zu,%llu,%llu", (unsigned long long)(point * base->replicas + replica), point,
-            (unsigned long long)replica, (unsigned long long)base->seed);
+    fprintf(f, "%llu,%zu,%llu,%llu,%016llx", (unsigned long long)(point * base->replicas + replica),
+            point, (unsigned long long)replica, (unsigned long long)base->seed,
+            (unsigned long long)config_hash);
     for (size_t a = 0; a < base->naxes; a++) {
         fputc(',', f);
         report_csv_field(f, cfg_point_value(base, point, a));

@@ -18,7 +18,9 @@ typedef struct report_point {
 } report_point;
 
 void report_runs_header(FILE *f, const cfg *base);
-void report_runs_row(FILE *f, const cfg *base, size_t point, uint64_t replica, const double *m);
+/* config_hash: fingerprint of the point's configuration (resume and merge check it). */
+void report_runs_row(FILE *f, const cfg *base, size_t point, uint64_t replica, uint64_t config_hash,
+                     const double *m);
 /* Write summary.csv for npoints points. Returns 0 or -1 (errno set). */
 int report_summary_csv(const char *path, const cfg *base, const report_point *pts, size_t npoints);
 /* {"points":[{"params":{...},"replicas":R,"metrics":{"name":{"mean":x,"ci95":y},...}}]} */

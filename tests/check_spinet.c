@@ -1,2 +1,886 @@
-/* placeholder: being written */
-int main(void) { return 77; }
+/* SPINet fabric: wiring and routes by enumeration, timings derived by hand
+ * from the timing model at the top of networks/net_spinet.c, invariants and
+ * reproducibility under random load.
+ *
+ * Parameters of the hand-derived cases (base_params):
+ *   B = 160 Gb/s, packet = 4096 b  -> P = 4096 / 160e9 s = 25600 ps
+ *   link 1 m at 5 ns/m             -> t_link = 5000 ps
+ *   t_sw = 1000 ps, t_r = 1000 ps, N = 8 -> S = 3 (+ extra)
+ *   F = 2 t_link + S t_sw = 13000 ps (S = 3)
+ *   zero-load latency of one packet = F + P = 38600 ps
+ *   hold (fast NACK) H = max(2*5000 + 2*3*1000 + 1000, 25600 + 3*1000)
+ *                      = max(17000, 28600) = 28600 ps
+ *   fast NACK of a drop at stage s returns after 2 (5000 + s*1000) + 1000:
+ *     s = 1: 13000 ps, s = 3: 17000 ps
+ * Wiring for N = 8 (E = 4 elements, shifts 1 then 2): from element a the
+ * element b of the last stage is reached with b = a + x1 + 2 x2 (mod 4),
+ * x_s the output taken at stage s; node k is on element k/2, port k%2. */
+#include <check.h>
+#include <gsl/gsl_rng.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "metrics.h"
+#include "network.h"
+#include "sim.h"
+#include "spinet_topology.h"
+
+extern const net_ops net_spinet_ops;
+
+/* ---------------------------------------------------------------- harness */
+
+typedef struct harness {
+    net n;               /* a fabric instance built by hand, as net_create would */
+    sim *s;              /* engine */
+    gsl_rng *rng;        /* the fabric's stream */
+    net_msg *msgs;       /* [cap] messages, index in m->a */
+    int *deliveries;     /* [cap] times each message was delivered */
+    int64_t *t_deliv_ps; /* [cap] delivery time */
+    size_t cap;          /* messages available */
+} harness;
+
+static void on_deliver(void *owner, net_msg *m)
+{
+    harness *h = owner;
+    ck_assert_uint_lt(m->a, h->cap);
+    h->deliveries[m->a]++;
+    h->t_deliv_ps[m->a] = sim_now(h->s);
+}
+
+static net_params base_params(uint32_t nodes, uint32_t extra, net_recovery rec)
+{
+    net_params p;
+    memset(&p, 0, sizeof p);
+    p.nodes = nodes;
+    p.bandwidth_bps = 160e9;
+    p.extra_stages = extra;
+    p.switching_time_ps = 1000;
+    p.reaction_time_ps = 1000;
+    p.link_length_m = 1.0;
+    p.packet_size_bits = 4096;
+    p.recovery = rec;
+    p.slot_ps = 100000;
+    return p;
+}
+
+/* rng: NULL -> mt19937 seeded with `seed`; otherwise borrowed and freed by h_close. */
+static int h_open(harness *h, const net_params *p, gsl_rng *rng, unsigned long seed, size_t cap,
+                  char *err, size_t errlen)
+{
+    memset(h, 0, sizeof *h);
+    h->s = sim_create();
+    h->rng = rng ? rng : gsl_rng_alloc(gsl_rng_mt19937);
+    if (!rng)
+        gsl_rng_set(h->rng, seed);
+    h->cap = cap;
+    h->msgs = calloc(cap, sizeof *h->msgs);
+    h->deliveries = calloc(cap, sizeof *h->deliveries);
+    h->t_deliv_ps = calloc(cap, sizeof *h->t_deliv_ps);
+    h->n.ops = &net_spinet_ops;
+    h->n.state = calloc(1, net_spinet_ops.state_size);
+    h->n.sim = h->s;
+    h->n.rng = h->rng;
+    h->n.params = *p;
+    h->n.deliver = on_deliver;
+    h->n.owner = h;
+    stats_sample_init(&h->n.c.latency_s[0]);
+    stats_sample_init(&h->n.c.latency_s[1]);
+    stats_sample_init(&h->n.c.latency_all_s);
+    return net_spinet_ops.init(h->n.state, &h->n, p, err, errlen);
+}
+
+static void h_close(harness *h)
+{
+    net_spinet_ops.fini(h->n.state);
+    free(h->n.state);
+    stats_sample_free(&h->n.c.latency_s[0]);
+    stats_sample_free(&h->n.c.latency_s[1]);
+    stats_sample_free(&h->n.c.latency_all_s);
+    free(h->msgs);
+    free(h->deliveries);
+    free(h->t_deliv_ps);
+    gsl_rng_free(h->rng);
+    sim_destroy(h->s);
+}
+
+static void h_send(harness *h, uint32_t idx, uint32_t src, uint32_t dst, uint64_t bytes)
+{
+    ck_assert_uint_lt(idx, h->cap);
+    net_msg *m = &h->msgs[idx];
+    memset(m, 0, sizeof *m);
+    m->src = src;
+    m->dst = dst;
+    m->size_bytes = bytes;
+    m->cls = NET_DATA;
+    m->a = idx;
+    net_send(&h->n, m);
+}
+
+static int64_t h_latency(const harness *h, uint32_t idx)
+{
+    return h->t_deliv_ps[idx] - h->msgs[idx].t_submit_ps;
+}
+
+static spinet_stats h_stats(const harness *h)
+{
+    spinet_stats st;
+    spinet_get_stats(h->n.state, &st);
+    return st;
+}
+
+static void h_metrics(harness *h, double *m)
+{
+    for (int i = 0; i < METRIC_COUNT; i++)
+        m[i] = 0;
+    net_spinet_ops.metrics(h->n.state, m);
+}
+
+#define OPEN(h, p) \
+    do { \
+        char err_[256]; \
+        ck_assert_msg(h_open((h), (p), NULL, 1, 64, err_, sizeof err_) == 0, "%s", err_); \
+    } while (0)
+
+/* ---------------------------------------------------------------- topology */
+
+static void enum_paths(const spinet_topo *t, uint32_t s, uint32_t elem, uint32_t *per_dst)
+{
+    for (unsigned o = 0; o < 2; o++) {
+        if (s + 1 == t->stages)
+            per_dst[2 * elem + o]++;
+        else
+            enum_paths(t, s + 1, spinet_topo_next(t, s, elem, o), per_dst);
+    }
+}
+
+/* Every pair has exactly 2^extra paths, found by enumerating every output
+ * sequence from every source element through the wiring alone. */
+START_TEST(test_paths_per_pair)
+{
+    static const uint32_t sizes[] = {2, 4, 8, 16, 32, 64, 128};
+    for (size_t k = 0; k < sizeof sizes / sizeof *sizes; k++) {
+        for (uint32_t e = 0; e <= 3; e++) {
+            spinet_topo t;
+            char err[256];
+            ck_assert_msg(spinet_topo_init(&t, sizes[k], e, err, sizeof err) == 0, "%s", err);
+            uint32_t N = sizes[k];
+            ck_assert_uint_eq(t.stages, (uint32_t)log2(N) + e);
+            uint32_t *cnt = calloc(N, sizeof *cnt);
+            for (uint32_t src = 0; src < N; src++) {
+                memset(cnt, 0, N * sizeof *cnt);
+                enum_paths(&t, 0, src / 2, cnt);
+                for (uint32_t d = 0; d < N; d++)
+                    ck_assert_msg(cnt[d] == (1u << e), "N=%u e=%u %u->%u: %u paths, want %u", N,
+                                  e, src, d, cnt[d], 1u << e);
+            }
+            free(cnt);
+            spinet_topo_free(&t);
+        }
+    }
+}
+END_TEST
+
+/* Each element of a stage > 0 receives exactly one link on each input
+ * (output o feeds input o): the stages are permutations, nothing is shared. */
+START_TEST(test_wiring_inputs)
+{
+    for (uint32_t N = 2; N <= 256; N *= 2) {
+        for (uint32_t e = 0; e <= 3; e++) {
+            spinet_topo t;
+            char err[256];
+            ck_assert(spinet_topo_init(&t, N, e, err, sizeof err) == 0);
+            uint32_t E = N / 2;
+            uint32_t *in = calloc(2 * E, sizeof *in);
+            for (uint32_t s = 0; s + 1 < t.stages; s++) {
+                memset(in, 0, 2 * E * sizeof *in);
+                for (uint32_t j = 0; j < E; j++)
+                    for (unsigned o = 0; o < 2; o++)
+                        in[2 * spinet_topo_next(&t, s, j, o) + o]++;
+                for (uint32_t j = 0; j < 2 * E; j++)
+                    ck_assert_uint_eq(in[j], 1);
+            }
+            free(in);
+            spinet_topo_free(&t);
+        }
+    }
+}
+END_TEST
+
+/* The shifts of MODEL.md: normal transition t: 2^t; extra transition t:
+ * 2^((t - n + 1) mod log2(N/2)). N = 64 (n = 6, log2 E = 5), e = 2:
+ * 1 2 4 8 16, then t = 5: 2^0 = 1, t = 6: 2^1 = 2.
+ * N = 8 (n = 3, log2 E = 2), e = 3: 1 2, then 2^0, 2^1, 2^(2 mod 2) = 1 2 1.
+ * N = 2: one element, both outputs feed it (shift 0). */
+START_TEST(test_wiring_shifts)
+{
+    spinet_topo t;
+    char err[256];
+    ck_assert(spinet_topo_init(&t, 64, 2, err, sizeof err) == 0);
+    static const uint32_t want64[] = {1, 2, 4, 8, 16, 1, 2};
+    ck_assert_uint_eq(t.stages, 8);
+    for (uint32_t i = 0; i < 7; i++)
+        ck_assert_uint_eq(t.shift[i], want64[i]);
+    ck_assert_uint_eq(spinet_topo_next(&t, 4, 20, 1), (20 + 16) % 32);
+    ck_assert_uint_eq(spinet_topo_next(&t, 4, 20, 0), 20);
+    spinet_topo_free(&t);
+
+    ck_assert(spinet_topo_init(&t, 8, 3, err, sizeof err) == 0);
+    static const uint32_t want8[] = {1, 2, 1, 2, 1};
+    for (uint32_t i = 0; i < 5; i++)
+        ck_assert_uint_eq(t.shift[i], want8[i]);
+    spinet_topo_free(&t);
+
+    ck_assert(spinet_topo_init(&t, 2, 2, err, sizeof err) == 0);
+    ck_assert_uint_eq(t.shift[0], 0);
+    ck_assert_uint_eq(t.shift[1], 0);
+    spinet_topo_free(&t);
+}
+END_TEST
+
+/* The routing table built by BFS says output o of (s, j) leads to d exactly
+ * when an enumerated path through that output ends at d; every pair
+ * reachable (the entry at stage 0 is never empty). */
+START_TEST(test_routes_match_enumeration)
+{
+    for (uint32_t N = 2; N <= 64; N *= 2) {
+        for (uint32_t e = 0; e <= 2; e++) {
+            spinet_topo t;
+            char err[256];
+            ck_assert(spinet_topo_init(&t, N, e, err, sizeof err) == 0);
+            uint32_t *cnt = calloc(N, sizeof *cnt);
+            for (uint32_t s = 0; s < t.stages; s++) {
+                for (uint32_t j = 0; j < N / 2; j++) {
+                    unsigned want[64] = {0};
+                    for (unsigned o = 0; o < 2; o++) {
+                        memset(cnt, 0, N * sizeof *cnt);
+                        if (s + 1 == t.stages)
+                            cnt[2 * j + o] = 1;
+                        else
+                            enum_paths(&t, s + 1, spinet_topo_next(&t, s, j, o), cnt);
+                        for (uint32_t d = 0; d < N; d++)
+                            if (cnt[d])
+                                want[d] |= 1u << o;
+                    }
+                    for (uint32_t d = 0; d < N; d++) {
+                        ck_assert_msg(spinet_topo_route(&t, s, j, d) == want[d],
+                                      "N=%u e=%u stage %u elem %u dst %u: %u want %u", N, e, s, j,
+                                      d, spinet_topo_route(&t, s, j, d), want[d]);
+                        if (s == 0)
+                            ck_assert_uint_ne(want[d], 0);
+                    }
+                }
+            }
+            /* without extra stages the path is unique: no entry offers both */
+            if (e == 0)
+                for (uint32_t s = 0; s < t.stages; s++)
+                    for (uint32_t j = 0; j < N / 2; j++)
+                        for (uint32_t d = 0; d < N; d++)
+                            ck_assert_uint_ne(spinet_topo_route(&t, s, j, d), 3);
+            free(cnt);
+            spinet_topo_free(&t);
+        }
+    }
+}
+END_TEST
+
+/* ---------------------------------------------------------------- init */
+
+START_TEST(test_rejects)
+{
+    static const uint32_t bad_n[] = {0, 1, 3, 6, 12, 100};
+    harness h;
+    char err[256];
+    for (size_t i = 0; i < sizeof bad_n / sizeof *bad_n; i++) {
+        net_params p = base_params(bad_n[i], 0, NET_FAST_NACK);
+        ck_assert_int_eq(h_open(&h, &p, NULL, 1, 1, err, sizeof err), -1);
+        ck_assert_ptr_nonnull(strstr(err, "power of two"));
+        h_close(&h);
+    }
+    net_params p = base_params(8, 0, NET_FAST_NACK);
+    p.packet_size_bits = 0;
+    ck_assert_int_eq(h_open(&h, &p, NULL, 1, 1, err, sizeof err), -1);
+    ck_assert_ptr_nonnull(strstr(err, "packet-size"));
+    h_close(&h);
+
+    p = base_params(8, 0, NET_FAST_NACK);
+    p.bandwidth_bps = 0;
+    ck_assert_int_eq(h_open(&h, &p, NULL, 1, 1, err, sizeof err), -1);
+    ck_assert_ptr_nonnull(strstr(err, "bandwidth"));
+    h_close(&h);
+    p.bandwidth_bps = -40e9;
+    ck_assert_int_eq(h_open(&h, &p, NULL, 1, 1, err, sizeof err), -1);
+    h_close(&h);
+
+    p = base_params(8, 0, NET_SLOTTED);
+    p.slot_ps = 0;
+    ck_assert_int_eq(h_open(&h, &p, NULL, 1, 1, err, sizeof err), -1);
+    ck_assert_ptr_nonnull(strstr(err, "slot"));
+    h_close(&h);
+
+    /* ACK round trip of a full packet: 2F + P + t_r = 26000 + 25600 + 1000 = 52600 ps */
+    p = base_params(8, 0, NET_ACK);
+    p.ack_timeout_ps = 52599;
+    ck_assert_int_eq(h_open(&h, &p, NULL, 1, 1, err, sizeof err), -1);
+    ck_assert_ptr_nonnull(strstr(err, "52600"));
+    h_close(&h);
+    p.ack_timeout_ps = 52600;
+    ck_assert_int_eq(h_open(&h, &p, NULL, 1, 1, err, sizeof err), 0);
+    h_close(&h);
+
+    p = base_params(8, 0, NET_FAST_NACK);
+    p.bit_error_rate = 1.0;
+    ck_assert_int_eq(h_open(&h, &p, NULL, 1, 1, err, sizeof err), -1);
+    h_close(&h);
+    p = base_params(8, 0, NET_FAST_NACK);
+    p.switching_time_ps = -1;
+    ck_assert_int_eq(h_open(&h, &p, NULL, 1, 1, err, sizeof err), -1);
+    h_close(&h);
+}
+END_TEST
+
+/* ---------------------------------------------------------------- zero load */
+
+/* One packet alone, every pair, one after the other: F + P with
+ * F = 2 t_link + S t_sw: N = 8: 10000 + 3000 + 25600 = 38600 ps;
+ * N = 64 (S = 6 + e): 10000 + (6 + e) 1000 + 25600 = 41600, 42600, 43600 ps. */
+START_TEST(test_zero_load_every_pair)
+{
+    static const struct {
+        uint32_t n, e;
+        int64_t want_ps;
+    } cases[] = {{8, 0, 38600}, {8, 1, 39600}, {64, 0, 41600}, {64, 1, 42600}, {64, 2, 43600}};
+    for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
+        harness h;
+        char err[256];
+        net_params p = base_params(cases[c].n, cases[c].e, NET_FAST_NACK);
+        ck_assert(h_open(&h, &p, NULL, 7, 1, err, sizeof err) == 0);
+        for (uint32_t s = 0; s < p.nodes; s++) {
+            for (uint32_t d = 0; d < p.nodes; d++) {
+                h.deliveries[0] = 0;
+                h_send(&h, 0, s, d, 512);
+                sim_run(h.s, SIM_TIME_MAX);
+                ck_assert_int_eq(h.deliveries[0], 1);
+                ck_assert_int_eq(h_latency(&h, 0), cases[c].want_ps);
+            }
+        }
+        spinet_stats st = h_stats(&h);
+        ck_assert_uint_eq(st.dropped, 0);
+        ck_assert_uint_eq(st.tries, (uint64_t)p.nodes * p.nodes);
+        h_close(&h);
+    }
+}
+END_TEST
+
+/* A 1280-byte message = 10240 b = 4096 + 4096 + 2048: packets start at 0,
+ * H = 28600 and 2H = 57200; the last one has P = 2048 b / 160 Gb/s = 12800 ps
+ * and arrives at 57200 + 13000 + 12800 = 83000 ps. A 0-byte message is one
+ * 0-bit packet: F = 13000 ps. */
+START_TEST(test_zero_load_message)
+{
+    harness h;
+    net_params p = base_params(8, 0, NET_FAST_NACK);
+    OPEN(&h, &p);
+    h_send(&h, 0, 3, 6, 1280);
+    sim_run(h.s, SIM_TIME_MAX);
+    ck_assert_int_eq(h.deliveries[0], 1);
+    ck_assert_int_eq(h_latency(&h, 0), 83000);
+    h_send(&h, 1, 6, 3, 0);
+    sim_run(h.s, SIM_TIME_MAX);
+    ck_assert_int_eq(h.deliveries[1], 1);
+    ck_assert_int_eq(h_latency(&h, 1), 13000);
+    spinet_stats st = h_stats(&h);
+    ck_assert_uint_eq(st.packets, 4);
+    ck_assert_uint_eq(st.packets_delivered, 4);
+    ck_assert_uint_eq(sim_pending(h.s), 0);
+    h_close(&h);
+}
+END_TEST
+
+/* ---------------------------------------------------------------- contention */
+
+/* Fast NACK, collision at stage 1. Sources 0 and 1 share element 0 of
+ * stage 1 and both go to node 5, so both need the same output there.
+ * A = 2 packets from 0 (handed over first, wins), B = 1 packet from 1, at 0.
+ *   A1: t0 = 0, stage outputs locked [6000, 31600) [7000, 32600) [8000, 33600),
+ *       arrives 38600, source 0 free at H = 28600.
+ *   B:  decides at 6000 < 31600: drop at s = 1, NACK at 13000;
+ *       retry 13000: decides 19000 < 31600: drop, NACK at 26000;
+ *       retry 26000: 32000 >= 31600, 33000 >= 32600, 34000 >= 33600: through,
+ *       locks [32000, 57600) ...; arrives 26000 + 38600 = 64600.
+ *   A2: t0 = 28600: 34600 < 57600 drop, NACK 41600; 47600 < 57600 drop, NACK
+ *       54600; 60600 >= 57600 (and 61600, 62600 past B's 58600, 59600): arrives
+ *       54600 + 38600 = 93200 -> message A delivered once, at 93200.
+ * Drops 4, retransmissions 4, tries 1 + 3 + 3 over 3 packets = 7/3.
+ * Energy at 1 pJ/b: each dropped try is cut when its NACK arrives, after
+ * 13000 ps = 2080 b at 160 Gb/s: 3*4096 + 4*2080 = 20608 b emitted for
+ * 12288 b delivered -> 20608/12288 pJ/b. */
+START_TEST(test_collision_stage1_fast_nack)
+{
+    harness h;
+    net_params p = base_params(8, 0, NET_FAST_NACK);
+    p.energy_per_bit_j = 1e-12;
+    OPEN(&h, &p);
+    h_send(&h, 0, 0, 5, 1024);
+    h_send(&h, 1, 1, 5, 512);
+    sim_run(h.s, SIM_TIME_MAX);
+    ck_assert_int_eq(h.deliveries[0], 1);
+    ck_assert_int_eq(h.deliveries[1], 1);
+    ck_assert_int_eq(h.t_deliv_ps[1], 64600);
+    ck_assert_int_eq(h.t_deliv_ps[0], 93200);
+    double m[METRIC_COUNT];
+    h_metrics(&h, m);
+    ck_assert_double_eq(m[M_packets_dropped], 4);
+    ck_assert_double_eq(m[M_retransmissions], 4);
+    ck_assert_double_eq_tol(m[M_tries_per_packet_mean], 7.0 / 3.0, 1e-12);
+    ck_assert_double_eq(m[M_phy_losses], 0);
+    ck_assert_double_eq_tol(m[M_energy_per_bit_j], 20608e-12 / 12288.0, 1e-24);
+    h_close(&h);
+}
+END_TEST
+
+/* Fast NACK, collision at the last stage only, watched at the picosecond.
+ * Source 4 -> node 4: element 2, b - a = 0: outputs 0, 0, 0.
+ * Source 0 -> node 4: element 0, b - a = 2: x1 = 0, x2 = 1: stage 1 el 0 out 0,
+ * stage 2 el 0 out 1 -> stage 3 el 2 (input 1) out 0: meets source 4's packet
+ * only at stage 3. Source 4 first (wins): stage 3 out 0 locked [8000, 33600).
+ * Source 0: stages 1, 2 locked from 6000 and 7000, stage 3 decides at 8000:
+ * drop; NACK at 2 (5000 + 3000) + 1000 = 17000. Its truncated tail frees
+ * stage 1 at 6000 + 17000 = 23000 and stage 2 at 24000 (instead of 31600,
+ * 32600). Retry at 17000: stage 1 decides at 23000 (free exactly then),
+ * 24000, stage 3 at 25000 < 33600: drop, NACK at 17000 + 17000 = 34000.
+ * Retry at 34000: 42000 >= 33600: arrives 34000 + 38600 = 72600. */
+START_TEST(test_collision_last_stage_nack_time)
+{
+    harness h;
+    net_params p = base_params(8, 0, NET_FAST_NACK);
+    OPEN(&h, &p);
+    h_send(&h, 0, 4, 4, 512);
+    h_send(&h, 1, 0, 4, 512);
+    sim_run(h.s, 16999);
+    spinet_stats st = h_stats(&h);
+    ck_assert_uint_eq(st.dropped, 1);
+    ck_assert_uint_eq(st.retransmissions, 0);
+    sim_run(h.s, 17000);
+    st = h_stats(&h);
+    ck_assert_uint_eq(st.retransmissions, 1);
+    ck_assert_uint_eq(st.dropped, 2); /* the retry got to stage 3: freed upstream */
+    sim_run(h.s, 33999);
+    st = h_stats(&h);
+    ck_assert_uint_eq(st.retransmissions, 1);
+    sim_run(h.s, 34000);
+    st = h_stats(&h);
+    ck_assert_uint_eq(st.retransmissions, 2);
+    ck_assert_uint_eq(st.dropped, 2);
+    sim_run(h.s, SIM_TIME_MAX);
+    ck_assert_int_eq(h.t_deliv_ps[0], 38600);
+    ck_assert_int_eq(h.t_deliv_ps[1], 72600);
+    ck_assert_int_eq(h.deliveries[1], 1);
+    h_close(&h);
+}
+END_TEST
+
+/* Sources 0 -> 2 and 1 -> 6 at 0. Without extra stages both need output 1
+ * of stage-1 element 0 (b - a = 1: x1 = 1, x2 = 0; b - a = 3: x1 = 1, x2 = 1):
+ * the second is dropped twice as in test_collision_stage1_fast_nack
+ * (NACKs at 13000, 26000) and arrives at 26000 + 38600 = 64600 (its later
+ * stages use other outputs: stage 2 el 1 out 1 vs out 0, then elements 3, 1).
+ * With one extra stage (shifts 1 2 1, S = 4) both outputs of stage 1 lead
+ * to every node; whichever the rng picks, the second packet takes the
+ * other output; their paths never meet again (A: x = (0,0,1) or (1,0,0),
+ * B: (1,1,0) or (0,1,1)), so both arrive at 2*5000 + 4000 + 25600 = 39600
+ * for any seed. */
+START_TEST(test_extra_stage_avoids_block)
+{
+    harness h;
+    net_params p = base_params(8, 0, NET_FAST_NACK);
+    OPEN(&h, &p);
+    h_send(&h, 0, 0, 2, 512);
+    h_send(&h, 1, 1, 6, 512);
+    sim_run(h.s, SIM_TIME_MAX);
+    ck_assert_int_eq(h.t_deliv_ps[0], 38600);
+    ck_assert_int_eq(h.t_deliv_ps[1], 64600);
+    ck_assert_uint_eq(h_stats(&h).dropped, 2);
+    h_close(&h);
+
+    for (unsigned long seed = 1; seed <= 20; seed++) {
+        char err[256];
+        p = base_params(8, 1, NET_FAST_NACK);
+        ck_assert(h_open(&h, &p, NULL, seed, 4, err, sizeof err) == 0);
+        h_send(&h, 0, 0, 2, 512);
+        h_send(&h, 1, 1, 6, 512);
+        sim_run(h.s, SIM_TIME_MAX);
+        ck_assert_int_eq(h.t_deliv_ps[0], 39600);
+        ck_assert_int_eq(h.t_deliv_ps[1], 39600);
+        ck_assert_uint_eq(h_stats(&h).dropped, 0);
+        h_close(&h);
+    }
+}
+END_TEST
+
+/* NACK at the end of the transmission. H = 2*5000 + 2*3000 + 1000 + 25600 = 42600.
+ * A = 2 packets 0 -> 5, B = 1 packet 1 -> 5, at 0 (as in the stage-1 case).
+ *   A1 arrives 38600, locks stage 1 out until 31600; source 0 free at 42600.
+ *   B dropped at stage 1 (6000): NACK at 13000 + 25600 = 38600; retry at
+ *     38600: 44600 >= 31600: arrives 38600 + 38600 = 77200, locks stage 1
+ *     [44600, 70200), stage 2 [45600, 71200), stage 3 [46600, 72200).
+ *   A2 at 42600: 48600 < 70200: drop, NACK at 42600 + 38600 = 81200; retry:
+ *     87200, 88200, 89200 all free: arrives 81200 + 38600 = 119800.
+ * Energy: a dropped packet is sent whole: 5 tries of 4096 b for 3 delivered. */
+START_TEST(test_collision_nack_end)
+{
+    harness h;
+    net_params p = base_params(8, 0, NET_NACK);
+    p.energy_per_bit_j = 1e-12;
+    OPEN(&h, &p);
+    h_send(&h, 0, 0, 5, 1024);
+    h_send(&h, 1, 1, 5, 512);
+    sim_run(h.s, SIM_TIME_MAX);
+    ck_assert_int_eq(h.t_deliv_ps[1], 77200);
+    ck_assert_int_eq(h.t_deliv_ps[0], 119800);
+    ck_assert_int_eq(h.deliveries[0], 1);
+    ck_assert_int_eq(h.deliveries[1], 1);
+    double m[METRIC_COUNT];
+    h_metrics(&h, m);
+    ck_assert_double_eq(m[M_packets_dropped], 2);
+    ck_assert_double_eq(m[M_retransmissions], 2);
+    ck_assert_double_eq_tol(m[M_tries_per_packet_mean], 5.0 / 3.0, 1e-12);
+    ck_assert_double_eq_tol(m[M_energy_per_bit_j], 5.0 / 3.0 * 1e-12, 1e-24);
+    h_close(&h);
+}
+END_TEST
+
+/* ACK with the derived timeout T = 2F + P + t_r = 52600.
+ *   A1 (0 -> 5) at 0: arrives 38600, ACK back at 38600 + 1000 + 13000 = 52600:
+ *     source 0 free, A2 starts at 52600 (locks stage 1 [58600, 84200)).
+ *   B (1 -> 5) at 0: dropped at stage 1, no answer: timeout at 52600; its
+ *     event was scheduled after A1's ACK so A2 goes first; B decides at
+ *     58600 < 84200: dropped again, timeout at 105200; retry: 111200 free:
+ *     arrives 105200 + 38600 = 143800.
+ *   A2 arrives 52600 + 38600 = 91200. */
+START_TEST(test_collision_ack)
+{
+    harness h;
+    net_params p = base_params(8, 0, NET_ACK);
+    OPEN(&h, &p);
+    h_send(&h, 0, 0, 5, 1024);
+    h_send(&h, 1, 1, 5, 512);
+    sim_run(h.s, SIM_TIME_MAX);
+    ck_assert_int_eq(h.t_deliv_ps[0], 91200);
+    ck_assert_int_eq(h.t_deliv_ps[1], 143800);
+    double m[METRIC_COUNT];
+    h_metrics(&h, m);
+    ck_assert_double_eq(m[M_packets_dropped], 2);
+    ck_assert_double_eq(m[M_retransmissions], 2);
+    ck_assert_double_eq_tol(m[M_tries_per_packet_mean], 5.0 / 3.0, 1e-12);
+    h_close(&h);
+
+    /* explicit timeout of 60000 ps: B retries at 60000: stage 1 decides at
+     * 66000 < 84200 (A2): dropped; at 120000: 126000 free: arrives 158600 */
+    char err[256];
+    p.ack_timeout_ps = 60000;
+    ck_assert(h_open(&h, &p, NULL, 1, 4, err, sizeof err) == 0);
+    h_send(&h, 0, 0, 5, 1024);
+    h_send(&h, 1, 1, 5, 512);
+    sim_run(h.s, SIM_TIME_MAX);
+    ck_assert_int_eq(h.t_deliv_ps[0], 91200);
+    ck_assert_int_eq(h.t_deliv_ps[1], 158600);
+    h_close(&h);
+}
+END_TEST
+
+typedef struct late_send {
+    harness *h;
+    uint32_t idx, src, dst;
+    uint64_t bytes;
+} late_send;
+
+static void ev_late_send(sim *s, void *ctx, uint64_t arg)
+{
+    late_send *ls = ctx;
+    h_send(ls->h, ls->idx, ls->src, ls->dst, ls->bytes);
+}
+
+/* Slotted, slot 100000 ps. A (0 -> 5) and B (1 -> 5) at 0, a boundary:
+ * B dropped at stage 1, NACK at 13000, retry on the next boundary 100000:
+ * arrives 138600. C (2 -> 7) handed over at 30000 waits for 100000 too:
+ * element 1 -> 3 (x1 = 0, x2 = 1) shares nothing with B (element 0 -> 2),
+ * arrives 138600: latency 108600. */
+START_TEST(test_slotted)
+{
+    harness h;
+    net_params p = base_params(8, 0, NET_SLOTTED);
+    OPEN(&h, &p);
+    h_send(&h, 0, 0, 5, 512);
+    h_send(&h, 1, 1, 5, 512);
+    late_send ls = {&h, 2, 2, 7, 512};
+    sim_schedule_at(h.s, 30000, ev_late_send, &ls, 0);
+    sim_run(h.s, SIM_TIME_MAX);
+    ck_assert_int_eq(h.t_deliv_ps[0], 38600);
+    ck_assert_int_eq(h.t_deliv_ps[1], 138600);
+    ck_assert_int_eq(h.t_deliv_ps[2], 138600);
+    ck_assert_int_eq(h_latency(&h, 2), 108600);
+    ck_assert_uint_eq(h_stats(&h).dropped, 1);
+    h_close(&h);
+}
+END_TEST
+
+/* ---------------------------------------------------------------- bit errors */
+
+/* A scripted rng: gsl_rng_uniform returns the values in order. */
+typedef struct script_state {
+    double v[8]; /* values to return */
+    size_t i;    /* next one */
+} script_state;
+
+static void script_set(void *state, unsigned long seed) { (void)state; (void)seed; }
+static double script_double(void *state)
+{
+    script_state *s = state;
+    ck_assert_uint_lt(s->i, 8);
+    return s->v[s->i++];
+}
+static unsigned long script_get(void *state) { return (unsigned long)(script_double(state) * 4294967295.0); }
+static const gsl_rng_type script_type = {"script", 0xffffffffUL, 0, sizeof(script_state),
+                                         script_set, script_get, script_double};
+
+/* BER 1e-4, 4096 b: loss probability 1 - (1 - 1e-4)^4096 = 0.336: the draws
+ * 0.1 (lost) then 0.9 (intact). One packet 0 -> 5 at 0.
+ * fast NACK: arrives corrupted at 38600; the receiver's NACK reaches the
+ *   source at 38600 + 1000 + 13000 = 52600 (source idle since 28600):
+ *   retransmitted at once, arrives 52600 + 38600 = 91200.
+ * ACK: no ACK, timeout at 52600, retry arrives 91200 as well.
+ * Energy at 1 pJ/b: 2 x 4096 b emitted for 4096 delivered: 2 pJ/b. */
+START_TEST(test_phy_loss)
+{
+    static const net_recovery recs[] = {NET_FAST_NACK, NET_ACK};
+    for (size_t r = 0; r < 2; r++) {
+        harness h;
+        char err[256];
+        net_params p = base_params(8, 0, recs[r]);
+        p.bit_error_rate = 1e-4;
+        p.energy_per_bit_j = 1e-12;
+        gsl_rng *rng = gsl_rng_alloc(&script_type);
+        script_state *ss = rng->state;
+        ss->v[0] = 0.1;
+        ss->v[1] = 0.9;
+        ck_assert(h_open(&h, &p, rng, 0, 4, err, sizeof err) == 0);
+        h_send(&h, 0, 0, 5, 512);
+        sim_run(h.s, SIM_TIME_MAX);
+        ck_assert_int_eq(h.deliveries[0], 1);
+        ck_assert_int_eq(h.t_deliv_ps[0], 91200);
+        ck_assert_uint_eq(ss->i, 2);
+        double m[METRIC_COUNT];
+        h_metrics(&h, m);
+        ck_assert_double_eq(m[M_phy_losses], 1);
+        ck_assert_double_eq(m[M_packets_dropped], 0);
+        ck_assert_double_eq(m[M_retransmissions], 1);
+        ck_assert_double_eq(m[M_tries_per_packet_mean], 2);
+        ck_assert_double_eq_tol(m[M_energy_per_bit_j], 2e-12, 1e-24);
+        h_close(&h);
+    }
+}
+END_TEST
+
+/* ---------------------------------------------------------------- edge FIFO */
+
+/* Edge FIFO of 1024 B = 8192 b; source 0 hands over four 512 B messages at 0.
+ * m1 goes straight to the transmitter (FIFO 0 b), m2 and m3 fill it (8192 b),
+ * m4 does not fit: it waits in host memory until m2's packet leaves the FIFO
+ * at H = 28600: wait 28600 ps. Timing is that of an unbounded FIFO:
+ * arrivals at 38600 + k 28600 = 38600, 67200, 95800, 124400. */
+START_TEST(test_edge_fifo_full)
+{
+    static const int64_t want[] = {38600, 67200, 95800, 124400};
+    for (int bounded = 0; bounded < 2; bounded++) {
+        harness h;
+        net_params p = base_params(8, 0, NET_FAST_NACK);
+        p.buffer_bytes = bounded ? 1024 : 0;
+        OPEN(&h, &p);
+        for (uint32_t i = 0; i < 4; i++)
+            h_send(&h, i, 0, 5, 512);
+        sim_run(h.s, SIM_TIME_MAX);
+        for (uint32_t i = 0; i < 4; i++) {
+            ck_assert_int_eq(h.deliveries[i], 1);
+            ck_assert_int_eq(h.t_deliv_ps[i], want[i]);
+        }
+        spinet_stats st = h_stats(&h);
+        ck_assert_uint_eq(st.edge_full_msgs, bounded ? 1 : 0);
+        ck_assert_int_eq(st.edge_wait_ps, bounded ? 28600 : 0);
+        h_close(&h);
+    }
+    /* A 2048 B message (4 packets) is larger than the FIFO: counted; its last
+     * bit enters when 8192 b have left, i.e. when packet 2 starts at 28600. */
+    harness h;
+    net_params p = base_params(8, 0, NET_FAST_NACK);
+    p.buffer_bytes = 1024;
+    OPEN(&h, &p);
+    h_send(&h, 0, 2, 3, 2048);
+    sim_run(h.s, SIM_TIME_MAX);
+    spinet_stats st = h_stats(&h);
+    ck_assert_uint_eq(st.edge_full_msgs, 1);
+    ck_assert_int_eq(st.edge_wait_ps, 28600);
+    ck_assert_int_eq(h.t_deliv_ps[0], 3 * 28600 + 38600);
+    h_close(&h);
+}
+END_TEST
+
+/* ---------------------------------------------------------------- random load */
+
+typedef struct load_gen {
+    harness *h;
+    gsl_rng *r;          /* the test's own stream */
+    uint32_t next, total; /* messages handed over, to hand over */
+    double mean_gap_ps;  /* exponential inter-arrival (all sources) */
+} load_gen;
+
+static void ev_gen(sim *s, void *ctx, uint64_t arg)
+{
+    load_gen *g = ctx;
+    uint32_t N = g->h->n.params.nodes;
+    uint32_t src = (uint32_t)gsl_rng_uniform_int(g->r, N);
+    uint32_t dst = (uint32_t)gsl_rng_uniform_int(g->r, N - 1);
+    if (dst >= src)
+        dst++;
+    uint64_t bytes = 40 + gsl_rng_uniform_int(g->r, 1500); /* 1 to 3 packets */
+    h_send(g->h, g->next, src, dst, bytes);
+    if (++g->next < g->total) {
+        double gap = -g->mean_gap_ps * log(1.0 - gsl_rng_uniform(g->r));
+        sim_schedule(s, (int64_t)gap, ev_gen, g, 0);
+    }
+}
+
+typedef struct load_result {
+    spinet_stats st;
+    int64_t t_end_ps;
+    uint64_t events;
+    double sum_lat_ps;
+} load_result;
+
+/* Invariants under random load:
+ * - every message delivered exactly once, bytes conserved;
+ * - no packet lost without being counted: each try ends in exactly one of
+ *   delivered / dropped / corrupted, so tries = delivered + dropped + phy;
+ * - packets cut = ceil(bits / 4096) per message, all delivered;
+ *   retransmissions = tries - packets;
+ * - a message never beats its zero-load latency (packets spaced by the hold
+ *   time, or the ACK round trip, then F + P of the last packet);
+ * - no event left behind. */
+static load_result run_load(uint32_t N, uint32_t extra, net_recovery rec, double ber,
+                            unsigned long seed, uint32_t nmsg, double load)
+{
+    harness h;
+    char err[256];
+    net_params p = base_params(N, extra, rec);
+    p.bit_error_rate = ber;
+    p.buffer_bytes = 4096;
+    ck_assert_msg(h_open(&h, &p, NULL, seed, nmsg, err, sizeof err) == 0, "%s", err);
+    load_gen g = {&h, gsl_rng_alloc(gsl_rng_mt19937), 0, nmsg, 0};
+    gsl_rng_set(g.r, seed * 7919 + 1);
+    /* mean message 790 B = 6320 b; load = N * 6320 / (gap * B) */
+    g.mean_gap_ps = 6320.0 * 1e12 / (p.bandwidth_bps * load * N);
+    sim_schedule(h.s, 0, ev_gen, &g, 0);
+    uint64_t ev = sim_run(h.s, SIM_TIME_MAX);
+    ck_assert_uint_eq(sim_pending(h.s), 0);
+
+    int64_t S = (int64_t)(log2(N) + extra);
+    int64_t F = 10000 + S * 1000;
+    int64_t rtt = 10000 + 2 * S * 1000 + 1000;
+    int64_t gap_full = rec == NET_ACK ? 2 * F + 25600 + 1000
+                       : rec == NET_NACK ? rtt + 25600
+                                         : (rtt > 25600 + S * 1000 ? rtt : 25600 + S * 1000);
+    uint64_t packets = 0;
+    load_result res;
+    memset(&res, 0, sizeof res);
+    for (uint32_t i = 0; i < nmsg; i++) {
+        ck_assert_int_eq(h.deliveries[i], 1);
+        uint64_t bits = h.msgs[i].size_bytes * 8;
+        uint64_t k = (bits + 4095) / 4096;
+        packets += k;
+        uint64_t last = bits - (k - 1) * 4096;
+        int64_t zero = (int64_t)(k - 1) * gap_full + F + (int64_t)ceil(last * 1e12 / 160e9 - 1e-6);
+        ck_assert_int_ge(h_latency(&h, i), zero);
+        res.sum_lat_ps += (double)h_latency(&h, i);
+    }
+    res.st = h_stats(&h);
+    ck_assert_uint_eq(res.st.packets, packets);
+    ck_assert_uint_eq(res.st.packets_delivered, packets);
+    ck_assert_uint_eq(res.st.tries, res.st.packets_delivered + res.st.dropped + res.st.phy_losses);
+    ck_assert_uint_eq(res.st.retransmissions, res.st.tries - packets);
+    ck_assert_uint_eq(res.st.tries_delivered, res.st.tries);
+    if (ber == 0)
+        ck_assert_uint_eq(res.st.phy_losses, 0);
+    res.t_end_ps = sim_now(h.s);
+    res.events = ev;
+    gsl_rng_free(g.r);
+    h_close(&h);
+    return res;
+}
+
+START_TEST(test_random_load_invariants)
+{
+    static const net_recovery recs[] = {NET_FAST_NACK, NET_NACK, NET_ACK, NET_SLOTTED};
+    for (size_t r = 0; r < 4; r++)
+        for (uint32_t e = 0; e <= 2; e++) {
+            load_result a = run_load(64, e, recs[r], 2e-5, 11 + e, 3000, 0.3);
+            ck_assert_uint_gt(a.st.dropped, 0); /* the load does contend */
+            ck_assert_uint_gt(a.st.phy_losses, 0);
+        }
+    /* small fabric, heavy load */
+    load_result b = run_load(4, 1, NET_FAST_NACK, 0, 5, 2000, 0.9);
+    ck_assert_uint_gt(b.st.dropped, 0);
+}
+END_TEST
+
+/* The same seed gives the same run, to the picosecond; another seed does not. */
+START_TEST(test_same_seed_same_run)
+{
+    load_result a = run_load(64, 2, NET_FAST_NACK, 1e-5, 3, 2000, 0.4);
+    load_result b = run_load(64, 2, NET_FAST_NACK, 1e-5, 3, 2000, 0.4);
+    load_result c = run_load(64, 2, NET_FAST_NACK, 1e-5, 4, 2000, 0.4);
+    ck_assert_int_eq(a.t_end_ps, b.t_end_ps);
+    ck_assert_uint_eq(a.events, b.events);
+    ck_assert_double_eq(a.sum_lat_ps, b.sum_lat_ps);
+    ck_assert(memcmp(&a.st, &b.st, sizeof a.st) == 0);
+    ck_assert(a.sum_lat_ps != c.sum_lat_ps);
+}
+END_TEST
+
+static Suite *spinet_suite(void)
+{
+    Suite *s = suite_create("spinet");
+    TCase *tc = tcase_create("topology");
+    tcase_add_test(tc, test_paths_per_pair);
+    tcase_add_test(tc, test_wiring_inputs);
+    tcase_add_test(tc, test_wiring_shifts);
+    tcase_add_test(tc, test_routes_match_enumeration);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("timing");
+    tcase_add_test(tc, test_rejects);
+    tcase_add_test(tc, test_zero_load_every_pair);
+    tcase_add_test(tc, test_zero_load_message);
+    tcase_add_test(tc, test_collision_stage1_fast_nack);
+    tcase_add_test(tc, test_collision_last_stage_nack_time);
+    tcase_add_test(tc, test_extra_stage_avoids_block);
+    tcase_add_test(tc, test_collision_nack_end);
+    tcase_add_test(tc, test_collision_ack);
+    tcase_add_test(tc, test_slotted);
+    tcase_add_test(tc, test_phy_loss);
+    tcase_add_test(tc, test_edge_fifo_full);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("load");
+    tcase_set_timeout(tc, 60);
+    tcase_add_test(tc, test_random_load_invariants);
+    tcase_add_test(tc, test_same_seed_same_run);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+int main(void)
+{
+    SRunner *sr = srunner_create(spinet_suite());
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
