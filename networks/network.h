@@ -70,7 +70,8 @@ typedef struct net_ops {
     const char *name;        /* network.type value */
     const char *description; /* one line for --help / params */
     size_t state_size;       /* bytes the framework allocates for an instance */
-    /* Validate p and set up; n is the instance's framework handle. 0 or -1 + err. */
+    /* Validate p and set up; n is the instance's framework handle. 0 or -1 + err
+     * (on -1, init has released what it allocated: fini is not called). */
     int (*init)(void *state, net *n, const net_params *p, char *err, size_t errlen);
     /* Take m over at sim_now(net_sim(n)); later call net_delivered(n, m) exactly once. */
     void (*send)(void *state, net_msg *m);
@@ -100,7 +101,15 @@ struct net {
 };
 
 extern const net_ops *const net_registry[]; /* NULL-terminated */
+/* The fabrics (networks/net_<name>.c), listed in net_registry. */
+extern const net_ops net_ideal_ops;  /* "ideal": serialisation + fixed latency, no contention */
+extern const net_ops net_switch_ops; /* "electrical-switch": MODEL.md section 6 */
+extern const net_ops net_spinet_ops; /* "spinet": MODEL.md section 7 */
 const net_ops *net_find(const char *name);
+
+/* Checks every fabric shares, for its init: N >= 2, 0 < bandwidth finite,
+ * link and switch latencies >= 0. 0, or -1 + err naming `fabric`. */
+int net_check_params(const char *fabric, const net_params *p, char *err, size_t errlen);
 
 /* Create an instance of fabric `type`. rng is borrowed (owned by the caller). */
 net *net_create(const char *type, const net_params *p, sim *s, gsl_rng *rng,
@@ -113,8 +122,22 @@ static inline sim *net_sim(const net *n) { return n->sim; }
 /* Fill the generic network metrics (latencies, bytes) and the fabric's. */
 void net_metrics(net *n, double *m);
 
-/* Serialisation time of `bytes` at `bps`, in ps, rounded up. */
+/* Serialisation time of `bytes` at `bps`, in ps, rounded up (exact
+ * multiples are not: 40 B at 40 Gb/s is 8000 ps). Aborts if bps <= 0 or the
+ * time does not fit in int64_t. */
 int64_t net_serialization_ps(uint64_t bytes, double bps);
+
+/* The same computation with the rate's constants precomputed, for fabrics
+ * that serialise every message at one rate (no division by a gcd per call).
+ * For an integer rate, 8e12 / bps is kept as the reduced fraction num/den. */
+typedef struct net_rate {
+    double bps;   /* the rate, bit/s */
+    uint64_t num; /* ps per den bytes (0: rate not an integer, long double path) */
+    uint64_t den; /* bytes per num ps */
+} net_rate;
+
+void net_rate_init(net_rate *r, double bps); /* aborts if bps is not > 0 and finite */
+int64_t net_rate_ps(const net_rate *r, uint64_t bytes); /* = net_serialization_ps(bytes, r->bps) */
 
 /* Free-list pool of messages: no malloc once warmed up. */
 typedef struct net_msg_pool {

@@ -15,6 +15,7 @@
 #include "network.h"
 #include "report.h"
 #include "run.h"
+#include "plot.h"
 #include "sweep.h"
 #include "workload.h"
 
@@ -37,6 +38,8 @@ static const char usage_main[] =
     "  analyze CONFIG.xml   analytic footprints and bounds (n, L, d, D, F_x, F_c, F, rho_x, rho_c)\n"
     "  validate CONFIG.xml  check a configuration, report every error, simulate nothing\n"
     "  merge OUT DIR...     combine result folders of one sweep's shards\n"
+    "  plot DIR             figures with gnuplot (metric vs parameter, metric vs metric,\n"
+    "                       timelines); writes the editable .gp script beside the image\n"
     "  params               every configuration parameter: path, type, unit, default, meaning\n"
     "  metrics              every metric a run reports, with its unit\n"
     "  help COMMAND         details and examples for one command\n"
@@ -119,6 +122,29 @@ static const char usage_merge[] =
     "different results.\n"
     "Example: tasknet run fig9.xml --shard 1/2 --out a; tasknet run fig9.xml --shard 2/2\n"
     "         --out b; tasknet merge all a b\n";
+
+static const char usage_plot[] =
+    "Usage: tasknet plot DIR [--x PARAM] [--y METRIC] [--series PARAM] [options]\n"
+    "       tasknet plot DIR --xy METRIC_X,METRIC_Y [--series PARAM] [options]\n"
+    "       tasknet plot --timeline TRACE.json [options]\n"
+    "\n"
+    "Draws a figure with gnuplot (Debian: gnuplot-nox) from a result folder written by\n"
+    "`tasknet run --out DIR`, and writes the gnuplot script (data inline) beside the\n"
+    "image so it can be edited and re-run with `gnuplot FILE.gp`.\n"
+    "\n"
+    "  --x PARAM        swept parameter on the x axis (default: the first axis)\n"
+    "  --y METRIC       metric on the y axis, mean with 95%% CI bars (default: speedup)\n"
+    "  --series PARAM   one curve per value of this parameter (default: the other axis)\n"
+    "  --xy MX,MY       metric against metric, one point per sweep point (paper Fig. 10)\n"
+    "  --timeline FILE  per-node timeline of a trace from `tasknet run --trace` (Fig. 7)\n"
+    "  --logx, --logy   logarithmic axes\n"
+    "  --out FILE       image path, .png or .svg (default: in DIR, named after the axes)\n"
+    "  --title TEXT     figure title\n"
+    "\n"
+    "Examples:\n"
+    "  tasknet plot out/fig9 --x system.nodes --y speedup --series network.bandwidth\n"
+    "  tasknet plot out/fig10 --xy network_utilization,speedup --logx --logy\n"
+    "  tasknet plot --timeline out/fig7-n4.json --out fig7a.png\n";
 
 static const char usage_params[] =
     "Usage: tasknet params\n"
@@ -469,6 +495,57 @@ static int cmd_run(int argc, char **argv)
     return rc;
 }
 
+static int cmd_plot(int argc, char **argv)
+{
+    static const struct option longopts[] = {
+        {"x", required_argument, NULL, 'x'},      {"y", required_argument, NULL, 'y'},
+        {"series", required_argument, NULL, 's'}, {"xy", required_argument, NULL, 'X'},
+        {"timeline", required_argument, NULL, 't'}, {"logx", no_argument, NULL, 'l'},
+        {"logy", no_argument, NULL, 'L'},         {"out", required_argument, NULL, 'o'},
+        {"title", required_argument, NULL, 'T'},  {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
+    };
+    plot_opts po = {.kind = PLOT_METRIC_VS_PARAM};
+    static char xy[256];
+    optind = 1;
+    opterr = 0;
+    int ch;
+    while ((ch = getopt_long(argc, argv, ":x:y:s:X:t:lLo:T:h", longopts, NULL)) != -1) {
+        switch (ch) {
+        case 'x': po.x = optarg; break;
+        case 'y': po.y = optarg; break;
+        case 's': po.series = optarg; break;
+        case 'X': {
+            snprintf(xy, sizeof xy, "%s", optarg);
+            char *comma = strchr(xy, ',');
+            if (!comma || !comma[1] || comma == xy)
+                return usage_error("plot", "--xy needs METRIC_X,METRIC_Y, not '%s'", optarg);
+            *comma = '\0';
+            po.kind = PLOT_METRIC_VS_METRIC;
+            po.x = xy;
+            po.y = comma + 1;
+            break;
+        }
+        case 't': po.kind = PLOT_TIMELINE; po.input = optarg; break;
+        case 'l': po.logx = 1; break;
+        case 'L': po.logy = 1; break;
+        case 'o': po.out = optarg; break;
+        case 'T': po.title = optarg; break;
+        case 'h': fputs(usage_plot, stdout); return 0;
+        case ':': return usage_error("plot", "option '%s' needs a value", argv[optind - 1]);
+        default: return usage_error("plot", "unknown option '%s'", argv[optind - 1]);
+        }
+    }
+    if (po.kind != PLOT_TIMELINE) {
+        if (optind >= argc)
+            return usage_error("plot", "missing the result folder DIR");
+        po.input = argv[optind++];
+    }
+    if (optind < argc)
+        return usage_error("plot", "unexpected argument '%s'", argv[optind]);
+    return plot_make(&po);
+}
+
 static int cmd_merge(int argc, char **argv)
 {
     if (argc >= 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
@@ -519,6 +596,8 @@ static int cmd_help(const char *what)
         fputs(usage_params, stdout);
     else if (strcmp(what, "merge") == 0)
         fputs(usage_merge, stdout);
+    else if (strcmp(what, "plot") == 0)
+        fputs(usage_plot, stdout);
     else if (strcmp(what, "metrics") == 0)
         fputs("Usage: tasknet metrics\n\nLists every metric of runs.csv and summary.csv.\n", stdout);
     else
@@ -551,6 +630,8 @@ int cli_main(int argc, char **argv)
         return cmd_params();
     if (strcmp(cmd, "merge") == 0)
         return cmd_merge(argc - 1, argv + 1);
+    if (strcmp(cmd, "plot") == 0)
+        return cmd_plot(argc - 1, argv + 1);
     if (strcmp(cmd, "metrics") == 0)
         return cmd_metrics();
     return usage_error(NULL, "unknown command '%s'", cmd);

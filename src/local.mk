@@ -11,7 +11,9 @@ libtasknet_a_SOURCES += \
 	%D%/config.c %D%/config.h \
 	%D%/run.c %D%/run.h \
 	%D%/report.c %D%/report.h \
+	%D%/csv.c %D%/csv.h \
 	%D%/sweep.c %D%/sweep.h \
+	%D%/plot.c %D%/plot.h \
 	%D%/trace.c %D%/trace.h \
 	%D%/cli.c %D%/cli.h
 

@@ -146,6 +146,11 @@ uint64_t sim_run(sim *s, int64_t until_ps)
         /* Free before calling so the callback may reuse the slot and its own
          * id already reads as fired. */
         slot_release(s, ev.slot);
+        /* The next event's slot is likely the next one read, and in a large
+         * pool a cache miss: start fetching it while this callback runs. */
+        const evq_entry *next = evq_peek(&s->q);
+        if (next)
+            __builtin_prefetch(&s->slots[next->slot]);
         if (!cb)
             continue; /* cancelled: time does not advance for it */
         s->now_ps = ev.time_ps;

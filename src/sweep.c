@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "log.h"
+#include "csv.h"
 #include "metrics.h"
 #include "report.h"
 #include "run.h"
@@ -124,43 +125,6 @@ int sweep_parse_runs(const char *spec, uint64_t nruns, unsigned char *sel, char 
 
 /* ------------------------------------------------------------------- CSV */
 
-/* Split one CSV line in place (RFC 4180 quoting). Returns the field count. */
-static size_t csv_split(char *line, char **fields, size_t max)
-{
-    size_t n = 0;
-    char *r = line, *w;
-    while (n < max) {
-        fields[n++] = w = r;
-        if (*r == '"') {
-            r++;
-            for (;;) {
-                if (*r == '"' && r[1] == '"') {
-                    *w++ = '"';
-                    r += 2;
-                } else if (*r == '"') {
-                    r++;
-                    break;
-                } else if (!*r) {
-                    break;
-                } else {
-                    *w++ = *r++;
-                }
-            }
-            while (*r && *r != ',')
-                r++;
-        } else {
-            while (*r && *r != ',' && *r != '\n' && *r != '\r')
-                *w++ = *r++;
-        }
-        int more = *r == ',';
-        *w = '\0';
-        if (!more)
-            break;
-        r++;
-    }
-    return n;
-}
-
 /* The runs.csv header this configuration writes, as one string. */
 static char *runs_header(const cfg *c)
 {
@@ -170,52 +134,6 @@ static char *runs_header(const cfg *c)
     report_runs_header(f, c);
     fclose(f);
     return buf;
-}
-
-typedef struct csv_table {
-    char *header;  /* first line, with its newline */
-    char **rows;   /* complete data lines (with newline) */
-    size_t nrows;
-    int truncated; /* a last line without newline was dropped */
-} csv_table;
-
-static void csv_table_free(csv_table *t)
-{
-    free(t->header);
-    for (size_t i = 0; i < t->nrows; i++)
-        free(t->rows[i]);
-    free(t->rows);
-    memset(t, 0, sizeof *t);
-}
-
-/* Read a CSV file's lines. 1 = read, 0 = file absent, -1 = error. */
-static int csv_read(const char *path, csv_table *t)
-{
-    memset(t, 0, sizeof *t);
-    FILE *f = fopen(path, "r");
-    if (!f)
-        return errno == ENOENT ? 0 : -1;
-    char *line = NULL;
-    size_t cap = 0, rcap = 0;
-    ssize_t got;
-    while ((got = getline(&line, &cap, f)) > 0) {
-        if (line[got - 1] != '\n') {
-            t->truncated = 1; /* a writer was killed mid-line: that run is redone */
-            break;
-        }
-        if (!t->header) {
-            t->header = tn_xstrdup(line);
-            continue;
-        }
-        if (t->nrows == rcap) {
-            rcap = rcap ? 2 * rcap : 256;
-            t->rows = tn_xrealloc(t->rows, rcap * sizeof *t->rows);
-        }
-        t->rows[t->nrows++] = tn_xstrdup(line);
-    }
-    free(line);
-    fclose(f);
-    return 1;
 }
 
 /* Column layout of runs.csv: run,point,replica,seed,config_hash,<axes>,<metrics>. */
