@@ -60,7 +60,8 @@
  * only shortens upstream locks to end after h_s, so a later try that would
  * have looked at them before the drop was known sees the same verdict. One
  * event per try that fails (the NACK or timeout, which starts the next try),
- * two per packet delivered (delivery, release of the source). */
+ * one or two per packet delivered (delivery; release of the source, only
+ * when another packet waits for it). */
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -85,7 +86,8 @@ typedef struct spn_pkt {
 enum spn_src_state {
     SRC_IDLE = 0,  /* transmitter free */
     SRC_SLOT_WAIT, /* slotted: a start is scheduled on the next boundary */
-    SRC_BUSY       /* a try holds the path */
+    SRC_BUSY,      /* a try holds the path; an event (release, NACK, timeout) ends it */
+    SRC_HELD       /* a try holds the path until free_at_ps; no event: nothing waited */
 };
 
 typedef struct spn_src {
@@ -96,6 +98,7 @@ typedef struct spn_src {
     uint64_t out_bits;    /* bits that left the edge FIFO (cumulative, bits) */
     spn_pkt *rtx_head;    /* packets to retransmit, served before new ones */
     spn_pkt *rtx_tail;    /* last of them */
+    int64_t free_at_ps;   /* SRC_HELD: end of the hold, ps */
     uint8_t state;        /* enum spn_src_state */
 } spn_src;
 
@@ -301,6 +304,20 @@ static uint32_t traverse(spn_state *st, uint32_t src, uint32_t dst, int64_t t0, 
     return 0;
 }
 
+/* The source holds its path until t_free. The release event is only needed
+ * if something waits; otherwise the next hand-over schedules it (saves one
+ * event per packet at low load, same start times). */
+static void src_hold(spn_state *st, uint32_t s, int64_t t_free)
+{
+    spn_src *sp = &st->src[s];
+    sp->free_at_ps = t_free;
+    if (sp->rtx_head || sp->head) {
+        sim_schedule_at(net_sim(st->n), t_free, ev_release, st, s);
+    } else {
+        sp->state = SRC_HELD;
+    }
+}
+
 static void start_try(spn_state *st, uint32_t s, spn_pkt *p)
 {
     sim *sm = net_sim(st->n);
@@ -350,13 +367,13 @@ static void start_try(spn_state *st, uint32_t s, spn_pkt *p)
                 sim_schedule_at(sm, t0 + st->ack_timeout_ps, ev_retry, st, parg);
             } else {
                 sim_schedule_at(sm, t_last + st->react_ps + st->fwd_ps, ev_late_nack, st, parg);
-                sim_schedule_at(sm, t0 + hold_ps(st, P), ev_release, st, s);
+                src_hold(st, s, t0 + hold_ps(st, P));
             }
         } else {
             sim_schedule_at(sm, t_last, ev_deliver, st, parg);
             int64_t t_free = st->recovery == NET_ACK ? t_last + st->react_ps + st->fwd_ps
                                                      : t0 + hold_ps(st, P);
-            sim_schedule_at(sm, t_free, ev_release, st, s);
+            src_hold(st, s, t_free);
         }
     }
     st->st.bits_emitted += emitted;
@@ -397,7 +414,17 @@ static spn_pkt *cut_packet(spn_state *st, spn_src *sp)
 static void src_kick(spn_state *st, uint32_t s)
 {
     spn_src *sp = &st->src[s];
-    if (sp->state != SRC_IDLE || (!sp->rtx_head && !sp->head))
+    if (!sp->rtx_head && !sp->head)
+        return;
+    if (sp->state == SRC_HELD) {
+        if (sim_now(net_sim(st->n)) < sp->free_at_ps) {
+            sp->state = SRC_BUSY;
+            sim_schedule_at(net_sim(st->n), sp->free_at_ps, ev_release, st, s);
+            return;
+        }
+        sp->state = SRC_IDLE;
+    }
+    if (sp->state != SRC_IDLE)
         return;
     if (st->recovery == NET_SLOTTED) {
         int64_t now = sim_now(net_sim(st->n));
@@ -524,6 +551,10 @@ static void spinet_metrics(void *state, double *m)
                                            (double)st->st.packets_delivered
                                      : 0.0;
     m[M_phy_losses] = (double)st->st.phy_losses;
+    m[M_edge_fifo_full] = (double)st->st.edge_full_msgs;
+    m[M_edge_fifo_wait_mean_s] = st->st.edge_full_msgs ? (double)st->st.edge_wait_ps * 1e-12 /
+                                                             (double)st->st.edge_full_msgs
+                                                       : 0.0;
     m[M_energy_per_bit_j] = st->energy_per_bit_j > 0 && st->st.bits_delivered > 0
                                 ? st->st.energy_j / st->st.bits_delivered
                                 : 0.0;

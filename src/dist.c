@@ -445,7 +445,10 @@ double dist_sample(const dist *d, gsl_rng *r)
     case DIST_UNIFORM: return d->a + (d->b - d->a) * gsl_rng_uniform(r);
     case DIST_UNIFORM_INT: {
         unsigned long span = (unsigned long)(d->b - d->a) + 1;
-        TN_ASSERT(span - 1 <= gsl_rng_max(r) - gsl_rng_min(r), "uniform-int span %lu exceeds the generator's range", span);
+        /* gsl_rng_uniform_int needs n <= max - min; dist_parse keeps spans
+         * within mt19937's 2^32 - 1, other generators may be narrower. */
+        TN_ASSERT(span <= gsl_rng_max(r) - gsl_rng_min(r), "uniform-int span %lu exceeds the generator's range",
+                  span);
         return d->a + (double)gsl_rng_uniform_int(r, span);
     }
     case DIST_EXPONENTIAL: return d->a > 0 ? gsl_ran_exponential(r, d->a) : 0.0;

@@ -31,6 +31,8 @@
     X(retransmissions, "packet retransmissions")                                               \
     X(tries_per_packet_mean, "mean transmissions per delivered packet")                        \
     X(phy_losses, "packets lost to bit errors (physical layer)")                               \
+    X(edge_fifo_full, "messages that did not fit their source's edge FIFO and waited in host memory") \
+    X(edge_fifo_wait_mean_s, "mean time such a message waited until its last bit entered the FIFO") \
     X(energy_per_bit_j, "network energy per delivered bit")                                    \
     X(energy_per_job_j, "network energy per completed job")                                    \
     X(bandwidth_bps, "per-node access bandwidth B used by the run")                            \

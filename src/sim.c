@@ -32,7 +32,7 @@ struct sim {
 };
 
 /* id = generation in the high half, slot + 1 in the low half (so 0 is never
- * an id). */
+ * an id). A stale id could only match again after 2^32 reuses of its slot. */
 static inline sim_event_id make_id(uint32_t slot, uint32_t gen)
 {
     return ((uint64_t)gen << 32) | ((uint64_t)slot + 1);
@@ -90,7 +90,9 @@ static inline void slot_release(sim *s, uint32_t i)
     s->free_head = i;
 }
 
-sim_event_id sim_schedule_at(sim *s, int64_t t_ps, sim_cb cb, void *ctx, uint64_t arg)
+/* Shared by both entry points and inlined into each: scheduling is on the
+ * hot path of every model. */
+static inline sim_event_id schedule_abs(sim *s, int64_t t_ps, sim_cb cb, void *ctx, uint64_t arg)
 {
     TN_ASSERT(t_ps >= s->now_ps, "event scheduled in the past: t = %lld ps < now = %lld ps",
               (long long)t_ps, (long long)s->now_ps);
@@ -105,6 +107,11 @@ sim_event_id sim_schedule_at(sim *s, int64_t t_ps, sim_cb cb, void *ctx, uint64_
     return make_id(i, e->gen);
 }
 
+sim_event_id sim_schedule_at(sim *s, int64_t t_ps, sim_cb cb, void *ctx, uint64_t arg)
+{
+    return schedule_abs(s, t_ps, cb, ctx, arg);
+}
+
 sim_event_id sim_schedule(sim *s, int64_t delay_ps, sim_cb cb, void *ctx, uint64_t arg)
 {
     TN_ASSERT(delay_ps >= 0, "event scheduled with a negative delay (%lld ps) at now = %lld ps",
@@ -112,7 +119,7 @@ sim_event_id sim_schedule(sim *s, int64_t delay_ps, sim_cb cb, void *ctx, uint64
     TN_ASSERT(delay_ps <= SIM_TIME_MAX - s->now_ps,
               "event time overflows: now = %lld ps + delay = %lld ps", (long long)s->now_ps,
               (long long)delay_ps);
-    return sim_schedule_at(s, s->now_ps + delay_ps, cb, ctx, arg);
+    return schedule_abs(s, s->now_ps + delay_ps, cb, ctx, arg);
 }
 
 bool sim_cancel(sim *s, sim_event_id id)

@@ -1,7 +1,6 @@
 #include "units.h"
 
 #include <ctype.h>
-#include <errno.h>
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
@@ -222,8 +221,7 @@ int units_parse(const char *text, unit_kind kind, double *out, char *err, size_t
         return tn_error(err, errlen, "'%.*s' has too many digits", qlen, text);
     long e = exp10 + (def ? def->exp10 : 0);
     snprintf(buf, sizeof buf, "%.*se%ld", (int)mant, text, e);
-    errno = 0;
-    double v = strtod(buf, NULL);
+    double v = strtod(buf, NULL); /* overflow shows up as inf below */
     if (def)
         v *= def->mul;
     if (!isfinite(v))

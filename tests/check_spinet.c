@@ -26,7 +26,6 @@
 #include "sim.h"
 #include "spinet_topology.h"
 
-extern const net_ops net_spinet_ops;
 
 /* ---------------------------------------------------------------- harness */
 
@@ -339,6 +338,55 @@ START_TEST(test_rejects)
 }
 END_TEST
 
+/* Through the registry: net_create finds "spinet", passes its errors on,
+ * and a created fabric carries a packet in F + P (N = 16, S = 4:
+ * 10000 + 4000 + 25600 = 39600 ps). */
+typedef struct reg_rec {
+    sim *s;          /* engine */
+    int64_t t_ps;    /* delivery time */
+    int n;           /* deliveries */
+} reg_rec;
+
+static void reg_deliver(void *owner, net_msg *m)
+{
+    reg_rec *r = owner;
+    r->t_ps = sim_now(r->s);
+    r->n++;
+}
+
+START_TEST(test_registry)
+{
+    ck_assert_ptr_eq(net_find("spinet"), &net_spinet_ops);
+    char err[256];
+    sim *s = sim_create();
+    gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+    reg_rec r = {s, 0, 0};
+    net_params p = base_params(12, 0, NET_FAST_NACK);
+    ck_assert_ptr_null(net_create("spinet", &p, s, rng, reg_deliver, &r, err, sizeof err));
+    ck_assert_ptr_nonnull(strstr(err, "power of two"));
+    p = base_params(16, 0, NET_FAST_NACK);
+    net *n = net_create("spinet", &p, s, rng, reg_deliver, &r, err, sizeof err);
+    ck_assert_msg(n != NULL, "%s", err);
+    net_msg m;
+    memset(&m, 0, sizeof m);
+    m.src = 3;
+    m.dst = 12;
+    m.size_bytes = 512;
+    net_send(n, &m);
+    sim_run(s, SIM_TIME_MAX);
+    ck_assert_int_eq(r.n, 1);
+    ck_assert_int_eq(r.t_ps, 39600);
+    double met[METRIC_COUNT] = {0};
+    net_metrics(n, met);
+    ck_assert_double_eq(met[M_messages_delivered], 1);
+    ck_assert_double_eq(met[M_tries_per_packet_mean], 1);
+    ck_assert_double_eq(met[M_packets_dropped], 0);
+    net_destroy(n);
+    gsl_rng_free(rng);
+    sim_destroy(s);
+}
+END_TEST
+
 /* ---------------------------------------------------------------- zero load */
 
 /* One packet alone, every pair, one after the other: F + P with
@@ -476,6 +524,35 @@ START_TEST(test_collision_last_stage_nack_time)
     ck_assert_int_eq(h.t_deliv_ps[0], 38600);
     ck_assert_int_eq(h.t_deliv_ps[1], 72600);
     ck_assert_int_eq(h.deliveries[1], 1);
+    h_close(&h);
+}
+END_TEST
+
+/* One drop only: 128 B packets, P = 1024 b / 160 Gb/s = 6400 ps, shorter than
+ * the NACK's round trip. Same pair as above (meet at stage 3 only).
+ * Source 4 -> 4 locks stage 3 out 0 over [8000, 14400), arrives 13000 + 6400
+ * = 19400. Source 0 -> 4 is dropped at stage 3 (8000), NACK at 17000; the
+ * retry decides at 17000 + 8000 = 25000 >= 14400: arrives 17000 + 19400
+ * = 36400 ps. The hold is max(17000, 6400 + 3000) = 17000: nothing else. */
+START_TEST(test_collision_one_drop)
+{
+    harness h;
+    net_params p = base_params(8, 0, NET_FAST_NACK);
+    OPEN(&h, &p);
+    h_send(&h, 0, 4, 4, 128);
+    h_send(&h, 1, 0, 4, 128);
+    sim_run(h.s, 16999);
+    ck_assert_uint_eq(h_stats(&h).retransmissions, 0);
+    sim_run(h.s, 17000);
+    ck_assert_uint_eq(h_stats(&h).retransmissions, 1);
+    sim_run(h.s, SIM_TIME_MAX);
+    ck_assert_int_eq(h.t_deliv_ps[0], 19400);
+    ck_assert_int_eq(h.t_deliv_ps[1], 36400);
+    double m[METRIC_COUNT];
+    h_metrics(&h, m);
+    ck_assert_double_eq(m[M_packets_dropped], 1);
+    ck_assert_double_eq(m[M_retransmissions], 1);
+    ck_assert_double_eq(m[M_tries_per_packet_mean], 1.5);
     h_close(&h);
 }
 END_TEST
@@ -846,6 +923,294 @@ START_TEST(test_same_seed_same_run)
 }
 END_TEST
 
+/* ---------------------------------------------------------------- reference */
+
+/* An independent, naive model of the same timing rules with one event per
+ * stage decision, written from the physical description in the header
+ * comment of net_spinet.c: it checks the fabric's shortcut (every decision
+ * of a try taken in its start event) and its truncation of dropped packets,
+ * message by message, to the picosecond. Only the engine and the topology
+ * are shared. Ties: source i only ever acts at times = i (mod 200 ps)
+ * (arrivals so chosen; every delay is a multiple of 200 ps: sizes are
+ * multiples of 4 B, P = 50 ps per byte), so two sources never decide at the
+ * same instant and no tie-break can differ. Where both outputs lead, both
+ * models try output 0 first (the fabric's rng is a constant 0). BER = 0, so
+ * at most one try per source is in flight. */
+#define REF_MAX_STAGES 16
+
+typedef struct ref_src {
+    uint32_t *pk_msg;  /* [npk] message of each of this source's packets, in order */
+    uint64_t *pk_bits; /* [npk] their bits */
+    size_t npk;        /* packets of this source */
+    size_t arrived;    /* packets handed over so far */
+    size_t next;       /* next packet never tried */
+    size_t cur;        /* packet of the try in flight */
+    int busy;          /* the source holds its path */
+    int64_t t0_ps;     /* start of the try in flight */
+    uint32_t stage;    /* stage deciding next (0-based) */
+    uint32_t elem;     /* element at that stage */
+    unsigned in;       /* input port there */
+    size_t out[REF_MAX_STAGES];   /* outputs locked by the try, per stage */
+    int64_t h_ps[REF_MAX_STAGES]; /* their decision times */
+    uint64_t try_id;   /* owner tag of the locks */
+} ref_src;
+
+typedef struct ref_model {
+    sim *s;               /* engine */
+    spinet_topo t;        /* wiring, routes */
+    net_params p;         /* parameters */
+    int64_t link_ps;      /* t_link */
+    int64_t *busy_ps;     /* [S E 2] output busy until */
+    uint64_t *owner;      /* [S E 2] try that locked it */
+    ref_src *src;         /* [N] */
+    const uint32_t *dst;  /* [messages] destination */
+    uint32_t *left;       /* [messages] packets not yet delivered */
+    int64_t *t_deliv_ps;  /* [messages] delivery time */
+    uint64_t tries;       /* tries started */
+    uint64_t drops;       /* tries dropped */
+} ref_model;
+
+static int64_t ref_payload(uint64_t bits) { return (int64_t)(bits * 25 / 4); } /* 6.25 ps/b at 160 Gb/s */
+
+static void ref_decide(sim *s, void *ctx, uint64_t arg);
+
+static void ref_begin(ref_model *r, uint32_t i)
+{
+    ref_src *q = &r->src[i];
+    q->busy = 1;
+    q->t0_ps = sim_now(r->s);
+    q->stage = 0;
+    q->elem = i / 2;
+    q->in = i % 2;
+    q->try_id = ++r->tries;
+    sim_schedule(r->s, r->link_ps + r->p.switching_time_ps, ref_decide, r, i);
+}
+
+static void ref_next(ref_model *r, uint32_t i)
+{
+    ref_src *q = &r->src[i];
+    if (!q->busy && q->next < q->arrived) {
+        q->cur = q->next++;
+        ref_begin(r, i);
+    }
+}
+
+static void ref_release(sim *s, void *ctx, uint64_t i)
+{
+    ref_model *r = ctx;
+    r->src[i].busy = 0;
+    ref_next(r, (uint32_t)i);
+}
+
+static void ref_retry(sim *s, void *ctx, uint64_t i) { ref_begin(ctx, (uint32_t)i); }
+
+static void ref_deliver(sim *s, void *ctx, uint64_t msg)
+{
+    ref_model *r = ctx;
+    if (--r->left[msg] == 0)
+        r->t_deliv_ps[msg] = sim_now(s);
+}
+
+static void ref_decide(sim *s, void *ctx, uint64_t arg)
+{
+    ref_model *r = ctx;
+    uint32_t i = (uint32_t)arg;
+    ref_src *q = &r->src[i];
+    int64_t h = sim_now(s), t0 = q->t0_ps;
+    uint32_t msg = q->pk_msg[q->cur];
+    int64_t P = ref_payload(q->pk_bits[q->cur]);
+    int64_t sw = r->p.switching_time_ps, react = r->p.reaction_time_ps;
+    int64_t S = r->t.stages;
+    unsigned route = spinet_topo_route(&r->t, q->stage, q->elem, r->dst[msg]);
+    size_t base = ((size_t)q->stage * r->t.elems + q->elem) * 2;
+    unsigned o = route == 2 ? 1 : 0;
+    if (route == 3 && r->busy_ps[base] > h)
+        o = 1;
+    if (r->busy_ps[base + o] > h) {
+        r->drops++;
+        int64_t elapsed = h - t0; /* the NACK retraces the header's way */
+        int64_t t_ans;
+        if (r->p.recovery == NET_ACK) {
+            t_ans = t0 + 2 * (2 * r->link_ps + S * sw) + ref_payload(4096) + react;
+        } else if (r->p.recovery == NET_NACK) {
+            t_ans = h + elapsed + react + P;
+        } else {
+            t_ans = h + elapsed + react;
+            /* the source stops at t_ans: the tail passes stage u t_ans - t0 after its head */
+            for (uint32_t u = 0; u < q->stage; u++)
+                if (r->owner[q->out[u]] == q->try_id && r->busy_ps[q->out[u]] > q->h_ps[u] + (t_ans - t0))
+                    r->busy_ps[q->out[u]] = q->h_ps[u] + (t_ans - t0);
+        }
+        sim_schedule_at(s, t_ans, ref_retry, r, i);
+        return;
+    }
+    r->busy_ps[base + o] = h + P;
+    r->owner[base + o] = q->try_id;
+    q->out[q->stage] = base + o;
+    q->h_ps[q->stage] = h;
+    if ((int64_t)q->stage + 1 < S) {
+        q->elem = spinet_topo_next(&r->t, q->stage, q->elem, o);
+        q->in = o;
+        q->stage++;
+        sim_schedule(s, sw, ref_decide, r, i);
+        return;
+    }
+    int64_t t_last = h + r->link_ps + P;
+    sim_schedule_at(s, t_last, ref_deliver, r, msg);
+    int64_t rtt = 2 * r->link_ps + 2 * S * sw + react, t_free;
+    if (r->p.recovery == NET_ACK)
+        t_free = t_last + react + (2 * r->link_ps + S * sw);
+    else if (r->p.recovery == NET_NACK)
+        t_free = t0 + rtt + P;
+    else
+        t_free = t0 + (rtt > P + S * sw ? rtt : P + S * sw);
+    sim_schedule_at(s, t_free, ref_release, r, i);
+}
+
+static void ref_arrive(sim *s, void *ctx, uint64_t i)
+{
+    ref_model *r = ctx;
+    ref_src *q = &r->src[i];
+    q->arrived++;
+    /* the packets of one message arrive together: count them all */
+    while (q->arrived < q->npk && q->pk_msg[q->arrived] == q->pk_msg[q->arrived - 1])
+        q->arrived++;
+    ref_next(r, (uint32_t)i);
+}
+
+/* A constant-zero rng for the fabric: where both outputs lead, output 0 first. */
+static void zero_set(void *state, unsigned long seed) { (void)state; (void)seed; }
+static unsigned long zero_get(void *state) { (void)state; return 0; }
+static double zero_double(void *state) { (void)state; return 0.0; }
+static const gsl_rng_type zero_type = {"zero", 0xffffffffUL, 0, sizeof(int), zero_set, zero_get,
+                                       zero_double};
+
+typedef struct cmp_load {
+    harness *h;           /* the fabric */
+    const int64_t *t_ps;  /* [M] arrival times (sorted) */
+    const uint32_t *src, *dst; /* [M] */
+    const uint64_t *bytes; /* [M] */
+    uint32_t next;        /* next arrival */
+    uint32_t total;       /* M */
+} cmp_load;
+
+static void ev_cmp_send(sim *s, void *ctx, uint64_t arg)
+{
+    cmp_load *c = ctx;
+    uint32_t k = c->next++;
+    h_send(c->h, k, c->src[k], c->dst[k], c->bytes[k]);
+    if (c->next < c->total)
+        sim_schedule_at(s, c->t_ps[c->next], ev_cmp_send, c, 0);
+}
+
+static void compare_with_reference(uint32_t N, uint32_t extra, net_recovery rec, double load,
+                                   unsigned long seed, uint32_t M)
+{
+    gsl_rng *g = gsl_rng_alloc(gsl_rng_mt19937);
+    gsl_rng_set(g, seed);
+    int64_t *t = calloc(M, sizeof *t);
+    uint32_t *src = calloc(M, sizeof *src), *dst = calloc(M, sizeof *dst);
+    uint64_t *bytes = calloc(M, sizeof *bytes);
+    /* mean message ~ 772 B = 6176 b; load = N 6176 b / (gap B) */
+    double gap_ps = 6176.0 * 1e12 / (160e9 * load * N);
+    double now = 0;
+    for (uint32_t k = 0; k < M; k++) {
+        now += -gap_ps * log(1.0 - gsl_rng_uniform(g));
+        src[k] = (uint32_t)gsl_rng_uniform_int(g, N);
+        dst[k] = (uint32_t)gsl_rng_uniform_int(g, N);
+        bytes[k] = 4 * (1 + gsl_rng_uniform_int(g, 385)); /* 4 B .. 1540 B, 1 to 3 packets */
+        int64_t base = (int64_t)now / 200 * 200;
+        t[k] = base + src[k];
+        if (k && t[k] < t[k - 1]) /* keep arrivals sorted; same residue */
+            t[k] += ((t[k - 1] - t[k]) / 200 + 1) * 200;
+    }
+    /* the fabric */
+    harness h;
+    char err[256];
+    net_params p = base_params(N, extra, rec);
+    ck_assert(h_open(&h, &p, gsl_rng_alloc(&zero_type), 0, M, err, sizeof err) == 0);
+    cmp_load c = {&h, t, src, dst, bytes, 0, M};
+    sim_schedule_at(h.s, t[0], ev_cmp_send, &c, 0);
+    sim_run(h.s, SIM_TIME_MAX);
+
+    /* the reference */
+    ref_model r;
+    memset(&r, 0, sizeof r);
+    r.s = sim_create();
+    r.p = p;
+    r.link_ps = 5000;
+    ck_assert(spinet_topo_init(&r.t, N, extra, err, sizeof err) == 0);
+    ck_assert_uint_le(r.t.stages, REF_MAX_STAGES);
+    size_t nout = (size_t)r.t.stages * r.t.elems * 2;
+    r.busy_ps = calloc(nout, sizeof *r.busy_ps);
+    r.owner = calloc(nout, sizeof *r.owner);
+    r.src = calloc(N, sizeof *r.src);
+    r.dst = dst;
+    r.left = calloc(M, sizeof *r.left);
+    r.t_deliv_ps = calloc(M, sizeof *r.t_deliv_ps);
+    for (uint32_t k = 0; k < M; k++) {
+        uint64_t bits = bytes[k] * 8;
+        r.left[k] = (uint32_t)((bits + 4095) / 4096);
+        r.src[src[k]].npk += r.left[k];
+    }
+    for (uint32_t i = 0; i < N; i++) {
+        r.src[i].pk_msg = calloc(r.src[i].npk + 1, sizeof *r.src[i].pk_msg);
+        r.src[i].pk_bits = calloc(r.src[i].npk + 1, sizeof *r.src[i].pk_bits);
+        r.src[i].npk = 0;
+    }
+    for (uint32_t k = 0; k < M; k++) {
+        ref_src *q = &r.src[src[k]];
+        uint64_t bits = bytes[k] * 8;
+        for (uint64_t b = 0; b < bits; b += 4096) {
+            q->pk_msg[q->npk] = k;
+            q->pk_bits[q->npk++] = bits - b < 4096 ? bits - b : 4096;
+        }
+        sim_schedule_at(r.s, t[k], ref_arrive, &r, src[k]);
+    }
+    sim_run(r.s, SIM_TIME_MAX);
+
+    spinet_stats st = h_stats(&h);
+    ck_assert_uint_gt(r.drops, M / 10); /* contention is exercised */
+    ck_assert_uint_eq(st.tries, r.tries);
+    ck_assert_uint_eq(st.dropped, r.drops);
+    for (uint32_t k = 0; k < M; k++) {
+        ck_assert_int_eq(h.deliveries[k], 1);
+        ck_assert_msg(h.t_deliv_ps[k] == r.t_deliv_ps[k],
+                      "N=%u e=%u rec=%d message %u (%u -> %u, %llu B, at %lld): fabric %lld, "
+                      "reference %lld",
+                      N, extra, (int)rec, k, src[k], dst[k], (unsigned long long)bytes[k],
+                      (long long)t[k], (long long)h.t_deliv_ps[k], (long long)r.t_deliv_ps[k]);
+    }
+    for (uint32_t i = 0; i < N; i++) {
+        free(r.src[i].pk_msg);
+        free(r.src[i].pk_bits);
+    }
+    free(r.busy_ps);
+    free(r.owner);
+    free(r.src);
+    free(r.left);
+    free(r.t_deliv_ps);
+    spinet_topo_free(&r.t);
+    sim_destroy(r.s);
+    h_close(&h);
+    free(t);
+    free(src);
+    free(dst);
+    free(bytes);
+    gsl_rng_free(g);
+}
+
+START_TEST(test_matches_stage_by_stage_reference)
+{
+    static const net_recovery recs[] = {NET_FAST_NACK, NET_NACK, NET_ACK};
+    for (size_t k = 0; k < 3; k++)
+        for (uint32_t e = 0; e <= 2; e++) {
+            compare_with_reference(64, e, recs[k], 0.2, 100 + e, 3000);
+            compare_with_reference(16, e, recs[k], 0.5, 200 + e, 2000);
+        }
+}
+END_TEST
+
 static Suite *spinet_suite(void)
 {
     Suite *s = suite_create("spinet");
@@ -857,10 +1222,12 @@ static Suite *spinet_suite(void)
     suite_add_tcase(s, tc);
     tc = tcase_create("timing");
     tcase_add_test(tc, test_rejects);
+    tcase_add_test(tc, test_registry);
     tcase_add_test(tc, test_zero_load_every_pair);
     tcase_add_test(tc, test_zero_load_message);
     tcase_add_test(tc, test_collision_stage1_fast_nack);
     tcase_add_test(tc, test_collision_last_stage_nack_time);
+    tcase_add_test(tc, test_collision_one_drop);
     tcase_add_test(tc, test_extra_stage_avoids_block);
     tcase_add_test(tc, test_collision_nack_end);
     tcase_add_test(tc, test_collision_ack);
@@ -872,6 +1239,7 @@ static Suite *spinet_suite(void)
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, test_random_load_invariants);
     tcase_add_test(tc, test_same_seed_same_run);
+    tcase_add_test(tc, test_matches_stage_by_stage_reference);
     suite_add_tcase(s, tc);
     return s;
 }
