@@ -104,6 +104,12 @@ int run_one(const cfg *c, const footprint *fp, uint64_t replica, double *m, stru
     if (span_s > 0)
         m[M_network_utilization] =
             8.0 * m[M_bytes_delivered] / (np.bandwidth_bps * (double)c->nodes * span_s);
+    /* fabrics that do not account energy themselves (no retransmissions) pay per delivered bit */
+    if (m[M_energy_per_bit_j] == 0 && np.energy_per_bit_j > 0)
+        m[M_energy_per_bit_j] = np.energy_per_bit_j;
+    if (m[M_jobs_completed] > 0)
+        m[M_energy_per_job_j] =
+            m[M_energy_per_bit_j] * 8.0 * m[M_bytes_delivered] / m[M_jobs_completed];
     m[M_bandwidth_bps] = np.bandwidth_bps;
     m[M_beta_per_s] = c->wl.arrival_rate_per_s;
     if (fp && fp->F_x_s > 0) {
