@@ -1,3 +1,27 @@
+/* How MODEL.md 4 and paper 3.3 are read here (k > 0 granted nodes):
+ *
+ *   pending = the children; delegate pending's last to each granted node,
+ *             in grant order
+ *   while pending is not empty:
+ *       run pending's last locally (nesting: it may itself delegate)
+ *       wait round: W = every delegate holding one of our children now;
+ *           for each reply from r in W, in arrival order:
+ *               more than one child pending -> delegate the last to r
+ *                                              (r is awaited next round)
+ *               else                        -> release r
+ *           the round ends when every member of W has replied
+ *   aggregate
+ *
+ * "More than one" because the paper's node M has already assigned the next
+ * pending child to itself ("it assigns the (k+2)th subtask to itself but
+ * does not execute it until k answers are received"). A reply that arrives
+ * while M computes (its own child, or anything nested in it) is queued and
+ * handled, at no cost in time, when the next wait round begins; so is a
+ * reply, arriving during a round, to a delegation made in that same round.
+ * Rounds are told apart by a tag: a delegation carries the number of rounds
+ * begun when it left, and a reply counts in the current round iff its tag is
+ * smaller than that number now. With k = 0 every child runs locally, also
+ * from the end of the list (MODEL.md 2). */
 #include "exec_model.h"
 
 #include <stdlib.h>

@@ -34,7 +34,9 @@ typedef struct cfg {
     uint64_t seed;              /* run.seed */
     uint64_t mc_samples;        /* run.mc-samples: Monte Carlo trees for stochastic footprints */
     cfg_axis axes[CFG_MAX_AXES]; /* sweep axes, first varies slowest */
-    size_t naxes;
+    size_t naxes;               /* axes in use */
+    size_t point;               /* 1 + index for a sweep point made by cfg_point (its axes are
+                                   kept for reference and never written), 0 for a base config */
 } cfg;
 
 /* Errors gathered while loading: every one, compiler style. */
@@ -47,23 +49,35 @@ void cfg_errors_init(cfg_errors *e);
 void cfg_errors_free(cfg_errors *e);
 void cfg_errors_add(cfg_errors *e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
-/* Defaults for every parameter. */
+/* Defaults for every parameter (the table's "def" column); allocates nothing,
+ * so c must not own memory (fresh, or after cfg_free). */
 void cfg_defaults(cfg *c);
-/* Load and validate an XML file (schema, units, ranges, cross-checks).
- * 0 on success; -1 with every problem in errs. */
+/* Load and validate an XML file (schema, units, ranges, cross-checks of every
+ * sweep point). c must not own memory: it is reset to the defaults first.
+ * 0 on success; -1 with every problem in errs ("file:line:col: error: ...",
+ * in file order). On failure c may hold part of the file: cfg_free it. */
 int cfg_load(cfg *c, const char *path, cfg_errors *errs);
-/* Override one parameter by path ("network.bandwidth", "10Gb/s"). 0 or -1 + err. */
+/* Override one parameter by path ("network.bandwidth", "10Gb/s"). Setting one
+ * of network.bandwidth/network.zeta (or workload.arrival-rate/workload.load)
+ * clears the other. Relative file names resolve against c->basedir.
+ * 0, or -1 + err (c unchanged). */
 int cfg_set(cfg *c, const char *path, const char *value, char *err, size_t errlen);
-/* Cross-parameter validation after overrides (N >= 2, bandwidth or zeta...). */
+/* Cross-parameter validation after overrides (N >= 2, bandwidth or zeta...),
+ * of every sweep point. 0, or -1 with the problems appended to errs. */
 int cfg_check(const cfg *c, cfg_errors *errs);
+/* Deep copy; dst must not own memory. */
 void cfg_copy(cfg *dst, const cfg *src);
+/* Release what c owns and reset it to the defaults (so freeing twice is safe). */
 void cfg_free(cfg *c);
 
-/* Sweep: number of points (product of axis lengths, 1 without axes) and
- * the configuration of point i (axes applied; first axis varies slowest). */
+/* Sweep: number of points (product of axis lengths; 1 without axes or for a
+ * point config) and the configuration of point i (a copy of base with the
+ * axes applied, first axis varying slowest, then cross-checked). out must
+ * not own memory; on failure it owns nothing (cfg_free is optional). */
 size_t cfg_points(const cfg *c);
 int cfg_point(const cfg *base, size_t i, cfg *out, char *err, size_t errlen);
-/* "param=value" pairs of point i, in axis order (for CSV/JSON). */
+/* The value (as written) of sweep axis `axis` at point i; for a point
+ * config, its own point's value whatever i. "" when out of range. */
 const char *cfg_point_value(const cfg *base, size_t i, size_t axis);
 
 /* The parameter table (for `tasknet params`, CSV headers, expanded config). */
@@ -77,9 +91,14 @@ typedef struct cfg_param_info {
 
 size_t cfg_param_count(void);
 const cfg_param_info *cfg_param_at(size_t i);
-/* Current value of a parameter, formatted as it would be written in XML. */
+/* Current value of a parameter, formatted as it would be written in XML
+ * ("" when not set, e.g. network.zeta when bandwidth is given). 0, or -1 for
+ * an unknown path or a value longer than len (truncated). */
 int cfg_get(const cfg *c, const char *path, char *buf, size_t len);
-/* Write the configuration as a complete XML file (the expanded config). */
+/* Write the configuration as a complete XML file with every parameter
+ * explicit (defaults included) that cfg_load reads back to an equal config;
+ * relative empirical(...) files are written as absolute paths. A point
+ * config is written without its sweep. 0, or -1 + err. */
 int cfg_write_xml(const cfg *c, const char *path, char *err, size_t errlen);
 
 #endif
