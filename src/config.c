@@ -158,7 +158,7 @@ _Static_assert(TREE_DETERMINISTIC == 0 && TREE_PREFERENTIAL == 1, "generator_nam
  * written XML. */
 static const prow rows[] = {
     {INFO("system.nodes", "integer", "", "", "nodes N, node 0 being the scheduler (>= 2)"),
-     .kind = PK_U32, .off = offsetof(cfg, nodes), .imin = 2, .imax = UINT32_MAX, .example = "100",
+     .kind = PK_U32, .off = offsetof(cfg, nodes), .flags = PF_UNSET0, .imin = 2, .imax = UINT32_MAX, .example = "100",
      .note = "N counts the scheduler, node 0, and at least one compute node"},
 
     {INFO("network.type", "string", "", "electrical-switch", "fabric (one of the network types listed below)"),
@@ -691,6 +691,38 @@ static void commit(cfg *c, const prow *r, pval *v)
     c->net.nodes = c->nodes;
 }
 
+/* Drop "." and "dir/.." components of an absolute path, in place: the
+ * written configuration should name files the way a person would. */
+static void normalize_path(char *p)
+{
+    size_t n = strlen(p), o = 0;
+    size_t i = 0;
+    while (i < n) {
+        while (i < n && p[i] == '/')
+            i++;
+        size_t j = i;
+        while (j < n && p[j] != '/')
+            j++;
+        size_t len = j - i;
+        if (len == 0 || (len == 1 && p[i] == '.')) {
+            /* nothing */
+        } else if (len == 2 && p[i] == '.' && p[i + 1] == '.') {
+            while (o > 0 && p[o - 1] != '/')
+                o--;
+            if (o > 0)
+                o--;
+        } else {
+            p[o++] = '/';
+            memmove(p + o, p + i, len);
+            o += len;
+        }
+        i = j;
+    }
+    if (o == 0)
+        p[o++] = '/';
+    p[o] = '\0';
+}
+
 /* Value as written in XML (caller frees); "" when not given. absolute: a
  * relative empirical file becomes absolute (resolved from c->basedir). */
 static char *format_value(const cfg *c, const prow *r, int absolute)
@@ -701,6 +733,8 @@ static char *format_value(const cfg *c, const prow *r, int absolute)
     case PK_U32: {
         uint32_t u;
         memcpy(&u, f, sizeof u);
+        if ((r->flags & PF_UNSET0) && u == 0)
+            return tn_xstrdup("");
         return format("%lu", (unsigned long)u);
     }
     case PK_U64: {
@@ -750,8 +784,11 @@ static char *format_value(const cfg *c, const prow *r, int absolute)
         int absdir = base[0] == '/';
         if (!absdir && !getcwd(cwd, sizeof cwd))
             return tn_xstrdup(d->text);
-        return format("empirical(%s%s%s/%.*s%s", absdir ? "" : cwd, absdir ? "" : "/", base,
-                      (int)flen, fstart, fstart + strcspn(fstart, ",)"));
+        char *joined = format("%s%s%s/%.*s", absdir ? "" : cwd, absdir ? "" : "/", base, (int)flen, fstart);
+        normalize_path(joined);
+        char *s = format("empirical(%s%s", joined, fstart + strcspn(fstart, ",)"));
+        free(joined);
+        return s;
     }
     case PK_CHOICE: {
         int k;
@@ -942,7 +979,10 @@ static void offset_loc(const loader *ld, size_t off, long *line, long *col)
             hi = mid;
     }
     long c = 1;
-    for (size_t i = ld->lines[lo]; i < off; i++)
+    size_t from = ld->lines[lo];
+    if (from == 0 && ld->len >= 3 && memcmp(ld->text, "\xEF\xBB\xBF", 3) == 0 && off >= 3)
+        from = 3; /* a byte-order mark is no character of the line */
+    for (size_t i = from; i < off; i++)
         if (((unsigned char)ld->text[i] & 0xC0) != 0x80)
             c++;
     *line = (long)lo + 1;
@@ -1283,7 +1323,7 @@ static void cross_check(const cfg *c, ectx *ec)
         else if (!(c->wl.arrival_rate_per_s > 0) && !(c->load > 0))
             x_missing(ec, "workload.arrival-rate", "the job arrival rate beta, or a target load rho_x");
         if (c->wl.tree.gen == TREE_DETERMINISTIC && c->wl.tree.zlen == 0)
-            x_missing(ec, "workload.tree.z", "generator deterministic needs it");
+            x_missing(ec, "workload.tree.z", "generator deterministic, the default, needs it");
         if (c->wl.tree.gen == TREE_PREFERENTIAL && is_unset_dist(&c->wl.tree.vertices))
             x_missing(ec, "workload.tree.vertices", "generator preferential needs it");
         const struct {
@@ -1543,7 +1583,7 @@ static void walk_axis(loader *ld, xmlNodePtr n)
     const prow *r = NULL;
     int bad = 0;
     if (!param) {
-        err_at_attr(ld, n, NULL, NULL, "<axis>: missing attribute param (the parameter to sweep, e.g. param=\"system.nodes\")");
+        err_at_attr(ld, n, NULL, NULL, "missing attribute param (the parameter to sweep, e.g. param=\"system.nodes\")");
         bad = 1;
     } else if (!(r = find_row(param))) {
         char err[4096];
@@ -1559,7 +1599,7 @@ static void walk_axis(loader *ld, xmlNodePtr n)
             err_at_attr(ld, n, "values", values, "no values (whitespace-separated, e.g. values=\"1 2 4\")");
         else
             err_at_attr(ld, n, NULL, NULL,
-                        "<axis>: no values (give values=\"1 2 4\", or <value> children for values "
+                        "no values (give values=\"1 2 4\", or <value> children for values "
                         "holding spaces)");
         bad = 1;
     }
@@ -1595,13 +1635,13 @@ static void walk_axis(loader *ld, xmlNodePtr n)
         }
     }
     if (!bad && ld->c->naxes == CFG_MAX_AXES) {
-        err_at_attr(ld, n, NULL, NULL, "<axis>: too many axes (at most %d)", CFG_MAX_AXES);
+        err_at_attr(ld, n, NULL, NULL, "too many axes (at most %d)", CFG_MAX_AXES);
         bad = 1;
     }
     if (!bad) {
         double points = (double)cfg_points(ld->c) * (double)nv;
         if (points > CFG_MAX_POINTS) {
-            err_at_attr(ld, n, NULL, NULL, "<axis>: the sweep would have %.6g points (at most %.0f)", points,
+            err_at_attr(ld, n, NULL, NULL, "the sweep would have %.6g points (at most %.0f)", points,
                         CFG_MAX_POINTS);
             bad = 1;
         }
@@ -1662,6 +1702,13 @@ static void walk_children(loader *ld, xmlNodePtr n, int e)
 {
     xmlNodePtr seen[NELEM] = {0};
     for (xmlNodePtr k = n->children; k; k = k->next) {
+        if (k->type == XML_ENTITY_REF_NODE) {
+            /* its elements would be invisible to both the walk and the schema */
+            err_at_elem(ld, n, "<%s>: entity reference &%s; in element content (write its content out)",
+                        elems[e].name, (const char *)k->name);
+            ld->structural = 1;
+            continue;
+        }
         if (k->type != XML_ELEMENT_NODE)
             continue; /* text is the schema's business */
         int ke = -1;
@@ -1750,21 +1797,59 @@ static int covered(const loader *ld, xmlNodePtr n)
     return 0;
 }
 
-/* libxml2's RELAX NG wording, said the way the rest of our messages are. */
-static char *reword_schema(loader *ld, const serr *s, int *generic)
+/* Was an error of ours reported on exactly n? */
+static int flagged_itself(const loader *ld, xmlNodePtr n)
+{
+    for (size_t i = 0; i < ld->nflag; i++)
+        if (ld->flagged[i] == n)
+            return 1;
+    return 0;
+}
+
+enum { SK_SPECIFIC, SK_CASCADE, SK_GENERIC };
+
+/* First non-blank text directly inside n (caller frees), or NULL. */
+static char *stray_text(xmlNodePtr n)
+{
+    for (xmlNodePtr k = n->children; k; k = k->next)
+        if (k->type == XML_TEXT_NODE || k->type == XML_CDATA_SECTION_NODE) {
+            char *c = trimmed_content(k);
+            if (c[0])
+                return c;
+            free(c);
+        }
+    return NULL;
+}
+
+static int has_child(xmlNodePtr n, const char *name)
+{
+    for (xmlNodePtr k = n ? n->children : NULL; k; k = k->next)
+        if (k->type == XML_ELEMENT_NODE && strcmp((const char *)k->name, name) == 0)
+            return 1;
+    return 0;
+}
+
+/* libxml2's RELAX NG wording, said the way the rest of our messages are.
+ * *kind: SK_SPECIFIC (about this node alone), SK_CASCADE (may follow from
+ * an error inside it), SK_GENERIC (a "failed to validate" follow-up). */
+static char *reword_schema(const serr *s, int *kind)
 {
     char a[128], b[128];
     const char *parent = s->node && s->node->parent && s->node->parent->type == XML_ELEMENT_NODE
                              ? (const char *)s->node->parent->name
                              : "document";
-    *generic = 0;
+    *kind = SK_SPECIFIC;
+    /* libxml2 blames stray text in an interleave on a "missing" element:
+     * look for the text first. */
+    char *text = s->node ? stray_text(s->node) : NULL;
+    if (text) {
+        char *m = format("<%s>: unexpected text '%.40s' (this element takes no text)",
+                         (const char *)s->node->name, text);
+        free(text);
+        return m;
+    }
     if (sscanf(s->msg, "Element %127s has extra content: %127s", a, b) == 2) {
-        if (strcmp(b, "text") == 0) {
-            char *t = s->node ? trimmed_content(s->node) : tn_xstrdup("");
-            char *m = format("<%s>: unexpected text '%.40s' (this element takes attributes only)", a, t);
-            free(t);
-            return m;
-        }
+        *kind = SK_CASCADE;
         return format("<%s>: unexpected content <%s>", a, b);
     }
     if (sscanf(s->msg, "Invalid attribute %127s for element %127s", a, b) == 2) {
@@ -1779,14 +1864,14 @@ static char *reword_schema(loader *ld, const serr *s, int *generic)
         free(list);
         return m;
     }
+    *kind = SK_CASCADE;
     if (sscanf(s->msg, "Did not expect element %127s there", a) == 1)
         return format("unknown element <%s> in <%s>", a, parent);
-    if (sscanf(s->msg, "Expecting an element %127[^,], got nothing", a) == 1)
+    if (sscanf(s->msg, "Expecting an element %127[^,], got nothing", a) == 1 && !has_child(s->node, a))
         return format("<%s>: missing <%s> element", s->node ? (const char *)s->node->name : "document", a);
     if (sscanf(s->msg, "Expecting element %127[^,], got %127s", a, b) == 2)
         return format("<%s>: expected <%s>, found <%s>", parent, a, b);
-    (void)ld;
-    *generic = 1;
+    *kind = SK_GENERIC;
     return format("does not match the schema: %s", s->msg);
 }
 
@@ -1826,15 +1911,13 @@ static void schema_check(loader *ld)
     size_t kept = 0, generic_at = SIZE_MAX;
     for (size_t i = 0; i < ld->ns; i++) {
         serr *s = &ld->s[i];
-        if (s->node && covered(ld, s->node))
-            continue;
-        if (!s->node && ld->ne > 0)
-            continue;
-        int generic;
-        char *m = reword_schema(ld, s, &generic);
-        if (generic) {
-            if (generic_at == SIZE_MAX)
-                generic_at = i;
+        int kind;
+        char *m = reword_schema(s, &kind);
+        int drop = s->node ? (kind == SK_SPECIFIC ? flagged_itself(ld, s->node) : covered(ld, s->node))
+                           : ld->ne > 0;
+        if (!drop && kind == SK_GENERIC && generic_at == SIZE_MAX)
+            generic_at = i;
+        if (drop || kind == SK_GENERIC) {
             free(m);
             continue;
         }
@@ -1846,11 +1929,11 @@ static void schema_check(loader *ld)
     }
     if (kept == 0 && generic_at != SIZE_MAX) {
         serr *s = &ld->s[generic_at];
-        int generic;
+        int kind;
         long line = s->line, col = 0;
         if (s->node)
             elem_loc(ld, s->node, &line, &col);
-        add_err(ld, line, col, s->node, reword_schema(ld, s, &generic));
+        add_err(ld, line, col, s->node, reword_schema(s, &kind));
     }
 }
 
@@ -1951,6 +2034,9 @@ int cfg_load(cfg *c, const char *path, cfg_errors *errs)
         ld.tags_ok = k == ld.ntags;
         if (!root) {
             add_err(&ld, 1, 1, NULL, tn_xstrdup("not an XML document: no root element"));
+        } else if (root->ns && strcmp((const char *)root->name, "tasknet") == 0) {
+            err_at_elem(&ld, root, "<tasknet> is in namespace '%s': tasknet files use no namespace (remove xmlns)",
+                        root->ns->href ? (const char *)root->ns->href : "");
         } else if (root->ns || strcmp((const char *)root->name, "tasknet") != 0) {
             err_at_elem(&ld, root, "root element is <%s>, expected <tasknet version=\"1\">", (const char *)root->name);
         } else {

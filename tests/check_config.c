@@ -1,2 +1,737 @@
-/* placeholder: being written */
-int main(void) { return 77; }
+/* The configuration: every rejected input kind (a fixture each) fails with
+ * its exact file:line:col, the paper's configurations load with the
+ * paper's values, --set overrides, sweep expansion and the write/read round
+ * trip. Positions were counted by hand in the fixtures (1-based columns, in
+ * characters, of the attribute's name or of the element's '<'). */
+#include <check.h>
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "config.h"
+#include "dist.h"
+
+static const char *srcdir(void)
+{
+    const char *s = getenv("top_srcdir");
+    return s && *s ? s : "..";
+}
+
+static void path_of(char *buf, size_t len, const char *rel)
+{
+    snprintf(buf, len, "%s/%s", srcdir(), rel);
+}
+
+/* Load a file that must be valid; prints the errors otherwise. */
+static void load_ok(cfg *c, const char *rel)
+{
+    char p[1024];
+    path_of(p, sizeof p, rel);
+    cfg_errors e;
+    cfg_errors_init(&e);
+    int rc = cfg_load(c, p, &e);
+    ck_assert_msg(rc == 0 && e.n == 0, "%s: %s", rel, e.n ? e.msg[0] : "(no message)");
+    cfg_errors_free(&e);
+}
+
+static void get_eq(const cfg *c, const char *path, const char *want)
+{
+    char buf[1024];
+    ck_assert_int_eq(cfg_get(c, path, buf, sizeof buf), 0);
+    ck_assert_msg(strcmp(buf, want) == 0, "%s = '%s', expected '%s'", path, buf, want);
+}
+
+/* ------------------------------------------------------------ rejected */
+
+typedef struct bad_case {
+    const char *file;   /* under tests/fixtures/bad/ */
+    int line, col;      /* of the first error */
+    const char *words[3]; /* must all appear in the first error */
+} bad_case;
+
+static const bad_case bad_cases[] = {
+    /* <netwrk at line 3, its '<' in column 3 */
+    {"unknown_element.xml", 3, 3, {"unknown element <netwrk> in <tasknet>", "did you mean <network>", "expected one of: system, network, workload, run, sweep"}},
+    /* "  <network type=\"electrical-switch\" " is 36 characters: bandwth at 37 */
+    {"unknown_attribute.xml", 3, 37, {"<network bandwth=\"10Gb/s\">: unknown attribute", "did you mean bandwidth", "expected one of: type, bandwidth, zeta"}},
+    /* the start tag continues on line 4, "           " = 11 blanks: column 12 */
+    {"missing_unit.xml", 4, 12, {"<network bandwidth=\"40\">: missing unit (e.g. 40Gb/s)", NULL, NULL}},
+    {"wrong_unit_kind.xml", 3, 37, {"<network bandwidth=\"200ns\">", "is a time, expected a rate", NULL}},
+    /* link-latency follows bandwidth="10Gb/s" (18 characters + a blank): 37 + 19 = 56 */
+    {"negative_value.xml", 3, 56, {"<network link-latency=\"-20ns\">: must not be negative", NULL, NULL}},
+    /* "  <workload type=\"task-tree\" " is 29 characters */
+    {"zero_jobs.xml", 4, 30, {"<workload jobs=\"0\">: must be at least 1", NULL, NULL}},
+    {"zero_bandwidth.xml", 3, 37, {"<network bandwidth=\"0Gb/s\">: must be greater than 0", NULL, NULL}},
+    /* "    <task " is 10 characters */
+    {"malformed_distribution.xml", 6, 11, {"<task init-time=\"unifrm(2us,100us)\">", "malformed distribution", "unknown function 'unifrm'"}},
+    /* after init-time="10us" (16 characters + a blank): 11 + 17 = 28 */
+    {"negative_distribution.xml", 6, 28, {"<task aggregation-time=\"uniform(-2us,100us)\">", "can draw -2us", "must not be negative"}},
+    /* "    <tree generator=\"deterministic\" " is 36 characters */
+    {"z_zero.xml", 5, 37, {"<tree z=\"4 0 3\">", "z contains 0 at position 2: every level needs at least one child", NULL}},
+    /* "  <system " is 10 characters */
+    {"nodes_below_two.xml", 2, 11, {"<system nodes=\"1\">: must be at least 2", "scheduler", NULL}},
+    /* reported at the second of the pair, zeta, 37 + 19 */
+    {"bandwidth_and_zeta.xml", 3, 56, {"<network zeta=\"2\">", "give either bandwidth or zeta, not both", NULL}},
+    /* at the <workload> that lacks it */
+    {"missing_task.xml", 4, 3, {"<workload>: missing <task> element", "init-time, aggregation-time, send-size and result-size", NULL}},
+    {"missing_system.xml", 1, 1, {"<tasknet>: missing <system> element", NULL, NULL}},
+    {"missing_generator_param.xml", 5, 5, {"<tree>: missing attribute vertices", "preferential", NULL}},
+    {"no_rate.xml", 4, 3, {"<workload>: missing attribute arrival-rate or load", NULL, NULL}},
+    /* "  <network " is 11 characters */
+    {"unknown_network_type.xml", 3, 12, {"<network type=\"optical-magic\">", "unknown network type 'optical-magic'", "electrical-switch"}},
+    /* second axis, line 10; "    <axis " is 10 characters */
+    {"sweep_unknown_param.xml", 10, 11, {"<axis param=\"network.bandwith\">", "unknown parameter", "did you mean network.bandwidth"}},
+    /* at the values attribute: "    <axis param=\"network.bandwidth\" " is 36 characters */
+    {"sweep_bad_value.xml", 10, 37, {"<axis param=\"network.bandwidth\">: value '10'", "missing unit", NULL}},
+    /* send-size after init-time (17) and aggregation-time (24): 11 + 41 = 52;
+     * the message names the file looked up next to the configuration */
+    {"empirical_missing_file.xml", 6, 52, {"<task send-size=\"empirical(no-such-file.csv)\">", "fixtures/bad/no-such-file.csv", "No such file or directory"}},
+    {"not_xml.xml", 1, 1, {"not an XML document", "Start tag expected", NULL}},
+    {"empty_file.xml", 1, 1, {"not an XML document", "Document is empty", NULL}},
+    /* <tree ...> never closed: the parser notices at </workload>, line 7 column 14 */
+    {"unclosed_tag.xml", 7, 14, {"malformed XML", "tag mismatch: tree line 5 and workload", NULL}},
+    {"wrong_root.xml", 1, 1, {"root element is <config>, expected <tasknet", NULL, NULL}},
+    /* only the schema checks text content */
+    {"text_content.xml", 2, 3, {"<system>: unexpected text 'eight'", NULL, NULL}},
+    {"cdata_text.xml", 1, 1, {"<tasknet>: unexpected text '<system nodes=\"9\"/>'", NULL, NULL}},
+    {"duplicate_element.xml", 4, 3, {"<system> given twice in <tasknet> (first at line 2)", NULL, NULL}},
+    /* "<tasknet " is 9 characters */
+    {"bad_version.xml", 1, 10, {"<tasknet version=\"2\">: unsupported version", NULL, NULL}},
+    {"bad_choice.xml", 3, 56, {"<network switching=\"wormhole\">", "expected one of: cut-through, store-and-forward", NULL}},
+    /* comment, DOCTYPE and entity before it do not shift the count:
+     * "  <run replicas=\"2\" " is 20 characters */
+    {"tricky_markup.xml", 11, 21, {"<run seed=\"x1\">", "'x1' is not a number", NULL}},
+    /* two "µ" (2 bytes each) before it on the line: columns count characters.
+     * 11 + 17 (init-time="10µs" ) + 24 (aggregation-time="10µs" ) + 17 (send-size="20kB" ) = 69 */
+    {"utf8_column.xml", 6, 69, {"<task result-size=\"-40kB\">: must not be negative", NULL, NULL}},
+    /* a byte-order mark and CRLF line ends do not shift columns */
+    {"bom_crlf.xml", 2, 11, {"<system nodes=\"1\">: must be at least 2", NULL, NULL}},
+    /* elements hidden in an entity would escape every check: refused */
+    {"entity_markup.xml", 2, 1, {"<tasknet>: entity reference &r; in element content", NULL, NULL}},
+    /* seven problems, all reported (see test_multiple_errors) */
+    {"multiple_errors.xml", 2, 11, {"<system nodes=\"1\">", NULL, NULL}},
+};
+
+#define NBAD (sizeof bad_cases / sizeof bad_cases[0])
+
+START_TEST(test_bad_fixture)
+{
+    const bad_case *b = &bad_cases[_i];
+    char rel[256], p[1024], where[1100];
+    snprintf(rel, sizeof rel, "tests/fixtures/bad/%s", b->file);
+    path_of(p, sizeof p, rel);
+    cfg c;
+    cfg_errors e;
+    cfg_errors_init(&e);
+    ck_assert_int_eq(cfg_load(&c, p, &e), -1);
+    ck_assert_msg(e.n >= 1, "%s: no error reported", b->file);
+    snprintf(where, sizeof where, "%s:%d:%d: error: ", p, b->line, b->col);
+    ck_assert_msg(strncmp(e.msg[0], where, strlen(where)) == 0, "%s: first error '%s', expected it to start with '%s'",
+                  b->file, e.msg[0], where);
+    for (int k = 0; k < 3 && b->words[k]; k++)
+        ck_assert_msg(strstr(e.msg[0], b->words[k]) != NULL, "%s: '%s' lacks '%s'", b->file, e.msg[0], b->words[k]);
+    cfg_errors_free(&e);
+    cfg_free(&c);
+}
+END_TEST
+
+/* Every fixture in bad/ is in the table above (so each is asserted). */
+START_TEST(test_every_fixture_listed)
+{
+    char p[1024];
+    path_of(p, sizeof p, "tests/fixtures/bad");
+    DIR *d = opendir(p);
+    ck_assert_ptr_nonnull(d);
+    struct dirent *de;
+    size_t seen = 0;
+    while ((de = readdir(d)) != NULL) {
+        size_t n = strlen(de->d_name);
+        if (n < 5 || strcmp(de->d_name + n - 4, ".xml") != 0)
+            continue;
+        int found = 0;
+        for (size_t i = 0; i < NBAD; i++)
+            found |= strcmp(bad_cases[i].file, de->d_name) == 0;
+        ck_assert_msg(found, "fixture %s is not asserted by check_config", de->d_name);
+        seen++;
+    }
+    closedir(d);
+    ck_assert_uint_eq(seen, NBAD);
+}
+END_TEST
+
+/* multiple_errors.xml holds seven independent mistakes; each is reported at
+ * its place, in file order. */
+START_TEST(test_multiple_errors)
+{
+    char p[1024];
+    path_of(p, sizeof p, "tests/fixtures/bad/multiple_errors.xml");
+    cfg c;
+    cfg_errors e;
+    cfg_errors_init(&e);
+    ck_assert_int_eq(cfg_load(&c, p, &e), -1);
+    static const struct {
+        int line, col;
+        const char *word;
+    } want[] = {
+        {2, 11, "nodes=\"1\""},          {3, 37, "missing unit"},
+        {3, 52, "link-latency"},         {4, 30, "jobs=\"0\""},
+        {5, 37, "z contains 0 at position 2"}, {6, 28, "unknown unit 's/s'"},
+        {8, 8, "<run replicas=\"0\">: must be at least 1"},
+    };
+    size_t nw = sizeof want / sizeof want[0];
+    ck_assert_uint_eq(e.n, nw);
+    for (size_t i = 0; i < nw; i++) {
+        char where[1100];
+        snprintf(where, sizeof where, "%s:%d:%d: error: ", p, want[i].line, want[i].col);
+        ck_assert_msg(strncmp(e.msg[i], where, strlen(where)) == 0, "error %zu: '%s' (expected at %s)", i,
+                      e.msg[i], where);
+        ck_assert_msg(strstr(e.msg[i], want[i].word) != NULL, "error %zu: '%s' lacks '%s'", i, e.msg[i],
+                      want[i].word);
+    }
+    cfg_errors_free(&e);
+    cfg_free(&c);
+}
+END_TEST
+
+START_TEST(test_missing_file)
+{
+    cfg c;
+    cfg_errors e;
+    cfg_errors_init(&e);
+    ck_assert_int_eq(cfg_load(&c, "/nonexistent/nosuch.xml", &e), -1);
+    ck_assert_uint_eq(e.n, 1);
+    ck_assert_str_eq(e.msg[0], "/nonexistent/nosuch.xml: error: cannot read: No such file or directory");
+    cfg_errors_free(&e);
+    cfg_free(&c);
+    /* a folder opens but does not read */
+    char p[1024], want[1100];
+    path_of(p, sizeof p, "tests/fixtures");
+    snprintf(want, sizeof want, "%s: error: cannot read: Is a directory", p);
+    cfg_errors_init(&e);
+    ck_assert_int_eq(cfg_load(&c, p, &e), -1);
+    ck_assert_uint_eq(e.n, 1);
+    ck_assert_str_eq(e.msg[0], want);
+    cfg_errors_free(&e);
+    cfg_free(&c);
+}
+END_TEST
+
+/* ------------------------------------------------------- good configs */
+
+/* Paper 4.1: z=[4,3], t_i = t_a = 10us, s_s = 20kB, s_r = 40kB, eps = 40B,
+ * 200ns switch, 20ns links, one job. */
+START_TEST(test_fig6)
+{
+    cfg c;
+    load_ok(&c, "configs/paper/fig6.xml");
+    ck_assert_uint_eq(c.nodes, 16);
+    ck_assert_uint_eq(c.net.nodes, 16);
+    ck_assert_str_eq(c.net_type, "electrical-switch");
+    ck_assert_double_eq(c.net.bandwidth_bps, 10e9);
+    ck_assert_double_eq(c.zeta, 0);
+    ck_assert_int_eq(c.net.switch_latency_ps, 200000);
+    ck_assert_int_eq(c.net.link_latency_ps, 20000);
+    ck_assert_int_eq(c.net.switching, NET_CUT_THROUGH);
+    ck_assert_int_eq(c.net.control_first, 0);
+    ck_assert_str_eq(c.wl.type, "task-tree");
+    ck_assert_uint_eq(c.wl.jobs, 1);
+    ck_assert_double_eq(c.wl.arrival_rate_per_s, 1000);
+    ck_assert_double_eq(c.wl.control_size_bytes, 40);
+    ck_assert_int_eq(c.wl.tree.gen, TREE_DETERMINISTIC);
+    ck_assert_uint_eq(c.wl.tree.zlen, 2);
+    ck_assert_uint_eq(c.wl.tree.z[0], 4);
+    ck_assert_uint_eq(c.wl.tree.z[1], 3);
+    ck_assert(dist_is_const(&c.wl.task.init_time));
+    ck_assert(dist_is_const(&c.wl.task.aggregation_time));
+    ck_assert(dist_is_const(&c.wl.task.send_size));
+    ck_assert(dist_is_const(&c.wl.task.result_size));
+    ck_assert_double_eq_tol(dist_mean(&c.wl.task.init_time), 10e-6, 1e-18);
+    ck_assert_double_eq_tol(dist_mean(&c.wl.task.aggregation_time), 10e-6, 1e-18);
+    ck_assert_double_eq(dist_mean(&c.wl.task.send_size), 20000);
+    ck_assert_double_eq(dist_mean(&c.wl.task.result_size), 40000);
+    ck_assert_uint_eq(c.replicas, 1);
+    ck_assert_uint_eq(c.seed, 1);
+    ck_assert_uint_eq(c.mc_samples, 10000);
+    /* relative files resolve next to the configuration */
+    size_t bl = strlen(c.basedir);
+    ck_assert_msg(bl >= 13 && strcmp(c.basedir + bl - 13, "configs/paper") == 0, "basedir %s", c.basedir);
+    /* 8 node counts x 7 bandwidths */
+    ck_assert_uint_eq(c.naxes, 2);
+    ck_assert_str_eq(c.axes[0].param, "system.nodes");
+    ck_assert_str_eq(c.axes[1].param, "network.bandwidth");
+    ck_assert_uint_eq(cfg_points(&c), 56);
+    get_eq(&c, "workload.tree.z", "4 3");
+    get_eq(&c, "workload.task.send-size", "20kB");
+    get_eq(&c, "network.switch-latency", "200ns");
+    get_eq(&c, "network.zeta", "");
+    /* last point: N = 32, B = 100Gb/s */
+    cfg pc;
+    char err[512];
+    ck_assert_int_eq(cfg_point(&c, 55, &pc, err, sizeof err), 0);
+    ck_assert_uint_eq(pc.nodes, 32);
+    ck_assert_uint_eq(pc.net.nodes, 32);
+    ck_assert_double_eq(pc.net.bandwidth_bps, 100e9);
+    cfg_free(&pc);
+    /* point 7 = N index 1 (3 nodes), B index 0 (1Gb/s) */
+    ck_assert_int_eq(cfg_point(&c, 7, &pc, err, sizeof err), 0);
+    ck_assert_uint_eq(pc.nodes, 3);
+    ck_assert_double_eq(pc.net.bandwidth_bps, 1e9);
+    cfg_free(&pc);
+    cfg_free(&c);
+}
+END_TEST
+
+/* Paper 4.1, Fig. 8: N = 100, B = zeta F, beta from rho_x. */
+START_TEST(test_fig8)
+{
+    cfg c;
+    load_ok(&c, "configs/paper/fig8.xml");
+    ck_assert_uint_eq(c.nodes, 100);
+    ck_assert_double_eq(c.zeta, 1);
+    ck_assert_double_eq(c.net.bandwidth_bps, 0);
+    ck_assert_double_eq(c.load, 0.1);
+    ck_assert_double_eq(c.wl.arrival_rate_per_s, 0);
+    ck_assert_uint_eq(c.wl.jobs, 1500);
+    ck_assert_uint_eq(c.replicas, 5);
+    get_eq(&c, "network.bandwidth", "");
+    get_eq(&c, "workload.arrival-rate", "");
+    /* 3 zetas x 15 loads */
+    ck_assert_uint_eq(cfg_points(&c), 45);
+    ck_assert_str_eq(cfg_point_value(&c, 0, 0), "1");
+    ck_assert_str_eq(cfg_point_value(&c, 0, 1), "0.1");
+    ck_assert_str_eq(cfg_point_value(&c, 16, 0), "2");
+    ck_assert_str_eq(cfg_point_value(&c, 16, 1), "0.2");
+    ck_assert_str_eq(cfg_point_value(&c, 44, 0), "4");
+    ck_assert_str_eq(cfg_point_value(&c, 44, 1), "1.5");
+    cfg pc;
+    char err[512];
+    ck_assert_int_eq(cfg_point(&c, 44, &pc, err, sizeof err), 0);
+    ck_assert_double_eq(pc.zeta, 4);
+    ck_assert_double_eq(pc.load, 1.5);
+    ck_assert_double_eq(pc.net.bandwidth_bps, 0);
+    cfg_free(&pc);
+    cfg_free(&c);
+}
+END_TEST
+
+/* Paper 4.2, Fig. 9: preferential trees, n ~ U{25..175} (mean 100), times
+ * U[2us,100us] (mean 51us), sizes U[2kB,128kB] (mean 65kB), beta 5000/s. */
+START_TEST(test_fig9)
+{
+    cfg c;
+    load_ok(&c, "configs/paper/fig9.xml");
+    ck_assert_int_eq(c.wl.tree.gen, TREE_PREFERENTIAL);
+    ck_assert_int_eq(c.wl.tree.vertices.kind, DIST_UNIFORM_INT);
+    ck_assert_double_eq(c.wl.tree.vertices.a, 25);
+    ck_assert_double_eq(c.wl.tree.vertices.b, 175);
+    ck_assert_double_eq(dist_mean(&c.wl.tree.vertices), 100);
+    ck_assert_double_eq(c.wl.tree.shape, 1);
+    ck_assert_int_eq(c.wl.task.init_time.kind, DIST_UNIFORM);
+    ck_assert_double_eq_tol(dist_mean(&c.wl.task.init_time), 51e-6, 1e-18);
+    ck_assert_double_eq_tol(dist_mean(&c.wl.task.aggregation_time), 51e-6, 1e-18);
+    ck_assert_double_eq(dist_mean(&c.wl.task.send_size), 65000);
+    ck_assert_double_eq(dist_mean(&c.wl.task.result_size), 65000);
+    ck_assert_double_eq(c.wl.arrival_rate_per_s, 5000);
+    ck_assert_double_eq(c.wl.control_size_bytes, 40);
+    ck_assert_uint_eq(c.wl.jobs, 1500);
+    ck_assert_uint_eq(c.replicas, 5);
+    ck_assert_uint_eq(c.seed, 1);
+    get_eq(&c, "workload.tree.vertices", "uniform-int(25,175)");
+    get_eq(&c, "workload.task.init-time", "uniform(2us,100us)");
+    get_eq(&c, "workload.arrival-rate", "5000/s");
+    /* 5 node counts x 3 bandwidths, the last axis fastest */
+    ck_assert_uint_eq(cfg_points(&c), 15);
+    static const unsigned nodes[] = {50, 100, 200, 500, 1000};
+    static const double bw[] = {1e9, 10e9, 100e9};
+    static const char *const bws[] = {"1Gb/s", "10Gb/s", "100Gb/s"};
+    for (size_t p = 0; p < 15; p++) {
+        cfg pc;
+        char err[512];
+        ck_assert_int_eq(cfg_point(&c, p, &pc, err, sizeof err), 0);
+        ck_assert_uint_eq(pc.nodes, nodes[p / 3]);
+        ck_assert_double_eq(pc.net.bandwidth_bps, bw[p % 3]);
+        ck_assert_str_eq(cfg_point_value(&c, p, 1), bws[p % 3]);
+        /* the point keeps its axes and knows its own values */
+        ck_assert_uint_eq(pc.naxes, 2);
+        ck_assert_uint_eq(cfg_points(&pc), 1);
+        ck_assert_str_eq(cfg_point_value(&pc, 0, 1), bws[p % 3]);
+        /* everything else is the base's */
+        ck_assert_double_eq(dist_mean(&pc.wl.task.send_size), 65000);
+        cfg_free(&pc);
+    }
+    cfg pc;
+    char err[512];
+    ck_assert_int_eq(cfg_point(&c, 15, &pc, err, sizeof err), -1);
+    ck_assert_ptr_nonnull(strstr(err, "out of range"));
+    cfg_free(&pc);
+    ck_assert_str_eq(cfg_point_value(&c, 15, 0), "");
+    cfg_free(&c);
+}
+END_TEST
+
+START_TEST(test_fig10)
+{
+    cfg c;
+    load_ok(&c, "configs/paper/fig10.xml");
+    ck_assert_uint_eq(cfg_points(&c), 16); /* 2 x 4 x 2 */
+    ck_assert_str_eq(c.axes[2].param, "workload.tree.shape");
+    cfg pc;
+    char err[512];
+    ck_assert_int_eq(cfg_point(&c, 1, &pc, err, sizeof err), 0);
+    ck_assert_uint_eq(pc.nodes, 300);
+    ck_assert_double_eq(pc.net.bandwidth_bps, 10e9);
+    ck_assert_double_eq(pc.wl.tree.shape, 2);
+    cfg_free(&pc);
+    ck_assert_int_eq(cfg_point(&c, 15, &pc, err, sizeof err), 0);
+    ck_assert_uint_eq(pc.nodes, 500);
+    ck_assert_double_eq(pc.net.bandwidth_bps, 100e9);
+    ck_assert_double_eq(pc.wl.tree.shape, 2);
+    cfg_free(&pc);
+    cfg_free(&c);
+}
+END_TEST
+
+START_TEST(test_quickstart)
+{
+    cfg c;
+    load_ok(&c, "configs/examples/quickstart.xml");
+    ck_assert_uint_eq(c.nodes, 64);
+    ck_assert_double_eq(c.net.bandwidth_bps, 10e9);
+    ck_assert_uint_eq(c.wl.jobs, 200);
+    ck_assert_uint_eq(c.replicas, 2);
+    ck_assert_uint_eq(c.naxes, 0);
+    ck_assert_uint_eq(cfg_points(&c), 1);
+    /* defaults fill what the file leaves out */
+    ck_assert_int_eq(c.net.switch_latency_ps, 200000);
+    ck_assert_int_eq(c.net.link_latency_ps, 20000);
+    cfg_errors e;
+    cfg_errors_init(&e);
+    ck_assert_int_eq(cfg_check(&c, &e), 0);
+    ck_assert_uint_eq(e.n, 0);
+    cfg_errors_free(&e);
+    cfg_free(&c);
+}
+END_TEST
+
+/* Relative empirical files resolve against the configuration's folder:
+ * cdf_small.csv has step mean 340 B and linear mean 255 B. */
+START_TEST(test_empirical_relative)
+{
+    cfg c;
+    load_ok(&c, "tests/fixtures/good/empirical.xml");
+    ck_assert_int_eq(c.wl.task.send_size.kind, DIST_EMPIRICAL);
+    ck_assert_double_eq_tol(dist_mean(&c.wl.task.send_size), 340, 1e-9);
+    ck_assert_double_eq_tol(dist_mean(&c.wl.task.result_size), 255, 1e-9);
+    ck_assert_str_eq(c.net_type, "ideal");
+    ck_assert_int_eq(c.wl.task.aggregation_time.kind, DIST_NORMAL);
+    /* --set resolves against the same folder */
+    char err[512];
+    ck_assert_int_eq(cfg_set(&c, "workload.task.send-size", "empirical(../cdf_small.csv,linear)", err, sizeof err), 0);
+    ck_assert_double_eq_tol(dist_mean(&c.wl.task.send_size), 255, 1e-9);
+    ck_assert_int_eq(cfg_set(&c, "workload.task.send-size", "empirical(cdf_small.csv)", err, sizeof err), -1);
+    ck_assert_ptr_nonnull(strstr(err, "fixtures/good/cdf_small.csv"));
+    cfg_free(&c);
+}
+END_TEST
+
+/* <value> children (values with spaces), CDATA, entities, a DOCTYPE. */
+START_TEST(test_value_children)
+{
+    cfg c;
+    load_ok(&c, "tests/fixtures/good/z_axis.xml");
+    ck_assert_double_eq(c.wl.arrival_rate_per_s, 2000); /* from the entity */
+    ck_assert_int_eq(c.net.switching, NET_STORE_AND_FORWARD);
+    ck_assert_int_eq(c.net.control_first, 1);
+    ck_assert_uint_eq(c.seed, UINT64_MAX);
+    ck_assert_uint_eq(c.mc_samples, 500);
+    ck_assert_uint_eq(c.naxes, 2);
+    ck_assert_uint_eq(c.axes[0].nvalues, 2);
+    ck_assert_str_eq(c.axes[0].values[0], "4 3");
+    ck_assert_str_eq(c.axes[0].values[1], "2 2 2");
+    ck_assert_str_eq(c.axes[1].values[1], "1us");
+    ck_assert_uint_eq(cfg_points(&c), 4);
+    cfg pc;
+    char err[512];
+    ck_assert_int_eq(cfg_point(&c, 3, &pc, err, sizeof err), 0);
+    ck_assert_uint_eq(pc.wl.tree.zlen, 3);
+    ck_assert_uint_eq(pc.wl.tree.z[2], 2);
+    ck_assert_int_eq(pc.net.link_latency_ps, 1000000);
+    cfg_free(&pc);
+    cfg_free(&c);
+}
+END_TEST
+
+/* ------------------------------------------------------------- cfg_set */
+
+START_TEST(test_set)
+{
+    cfg c;
+    load_ok(&c, "configs/paper/fig6.xml");
+    char err[1024];
+    ck_assert_int_eq(cfg_set(&c, "system.nodes", "32", err, sizeof err), 0);
+    ck_assert_uint_eq(c.nodes, 32);
+    ck_assert_uint_eq(c.net.nodes, 32);
+    ck_assert_int_eq(cfg_set(&c, "network.bandwidth", "100Gb/s", err, sizeof err), 0);
+    ck_assert_double_eq(c.net.bandwidth_bps, 100e9);
+    /* one of a pair clears the other: last wins */
+    ck_assert_int_eq(cfg_set(&c, "network.zeta", "2", err, sizeof err), 0);
+    ck_assert_double_eq(c.zeta, 2);
+    ck_assert_double_eq(c.net.bandwidth_bps, 0);
+    get_eq(&c, "network.bandwidth", "");
+    get_eq(&c, "network.zeta", "2");
+    ck_assert_int_eq(cfg_set(&c, "network.bandwidth", "40Gb/s", err, sizeof err), 0);
+    ck_assert_double_eq(c.zeta, 0);
+    ck_assert_int_eq(cfg_set(&c, "workload.load", "0.1", err, sizeof err), 0);
+    ck_assert_double_eq(c.wl.arrival_rate_per_s, 0);
+    ck_assert_double_eq(c.load, 0.1);
+    ck_assert_int_eq(cfg_set(&c, "workload.tree.z", "2 2 2", err, sizeof err), 0);
+    ck_assert_uint_eq(c.wl.tree.zlen, 3);
+    ck_assert_int_eq(cfg_set(&c, "workload.task.init-time", "exponential(50us)", err, sizeof err), 0);
+    ck_assert_double_eq_tol(dist_mean(&c.wl.task.init_time), 50e-6, 1e-18);
+    ck_assert_int_eq(cfg_set(&c, "network.priority", "control-first", err, sizeof err), 0);
+    ck_assert_int_eq(c.net.control_first, 1);
+    ck_assert_int_eq(cfg_set(&c, "network.protocol", "slotted", err, sizeof err), 0);
+    ck_assert_int_eq(c.net.recovery, NET_SLOTTED);
+    ck_assert_int_eq(cfg_set(&c, "network.buffer", "1MB", err, sizeof err), 0);
+    ck_assert_uint_eq(c.net.buffer_bytes, 1000000);
+    ck_assert_int_eq(cfg_set(&c, "workload.jobs", "1e6", err, sizeof err), 0);
+    ck_assert_uint_eq(c.wl.jobs, 1000000);
+    ck_assert_int_eq(cfg_set(&c, "network.type", "ideal", err, sizeof err), 0);
+    ck_assert_str_eq(c.net_type, "ideal");
+
+    /* rejected values leave the configuration as it was */
+    ck_assert_int_eq(cfg_set(&c, "network.bandwidth", "40", err, sizeof err), -1);
+    ck_assert_str_eq(err, "missing unit (e.g. 40Gb/s)");
+    ck_assert_double_eq(c.net.bandwidth_bps, 40e9);
+    ck_assert_int_eq(cfg_set(&c, "network.bandwidth", "0Gb/s", err, sizeof err), -1);
+    ck_assert_str_eq(err, "must be greater than 0");
+    ck_assert_int_eq(cfg_set(&c, "workload.tree.z", "4 0", err, sizeof err), -1);
+    ck_assert_str_eq(err, "z contains 0 at position 2: every level needs at least one child");
+    ck_assert_uint_eq(c.wl.tree.zlen, 3);
+    ck_assert_int_eq(cfg_set(&c, "system.nodes", "1", err, sizeof err), -1);
+    ck_assert_ptr_nonnull(strstr(err, "must be at least 2"));
+    ck_assert_int_eq(cfg_set(&c, "system.nodes", "-4", err, sizeof err), -1);
+    ck_assert_ptr_nonnull(strstr(err, "must be at least 2"));
+    ck_assert_int_eq(cfg_set(&c, "system.nodes", "4294967296", err, sizeof err), -1);
+    ck_assert_ptr_nonnull(strstr(err, "must be at most 4294967295"));
+    ck_assert_int_eq(cfg_set(&c, "run.replicas", "2.5", err, sizeof err), -1);
+    ck_assert_str_eq(err, "'2.5' is not an integer");
+    ck_assert_int_eq(cfg_set(&c, "network.type", "nope", err, sizeof err), -1);
+    ck_assert_ptr_nonnull(strstr(err, "unknown network type 'nope' (expected one of:"));
+    ck_assert_int_eq(cfg_set(&c, "network.switching", "wormhole", err, sizeof err), -1);
+    ck_assert_str_eq(err, "unknown value (expected one of: cut-through, store-and-forward)");
+    ck_assert_int_eq(cfg_set(&c, "workload.task.send-size", "-20kB", err, sizeof err), -1);
+    ck_assert_str_eq(err, "must not be negative");
+    ck_assert_int_eq(cfg_set(&c, "workload.tree.vertices", "uniform-int(0,10)", err, sizeof err), -1);
+    ck_assert_ptr_nonnull(strstr(err, "below 1"));
+    /* normal() is clamped at 0, so a negative mean is allowed */
+    ck_assert_int_eq(cfg_set(&c, "workload.task.init-time", "normal(-1us,2us)", err, sizeof err), 0);
+
+    /* unknown paths: the closest one, or the list */
+    ck_assert_int_eq(cfg_set(&c, "network.bandwith", "1Gb/s", err, sizeof err), -1);
+    ck_assert_str_eq(err, "unknown parameter 'network.bandwith' (did you mean network.bandwidth?)");
+    ck_assert_int_eq(cfg_set(&c, "foo", "1", err, sizeof err), -1);
+    ck_assert_ptr_nonnull(strstr(err, "unknown parameter 'foo' (parameters: system.nodes, network.type,"));
+    ck_assert_int_eq(cfg_get(&c, "foo", err, sizeof err), -1);
+    cfg_free(&c);
+}
+END_TEST
+
+/* The defaults are the table's "def" column, and cfg_check names what a
+ * configuration built in code still lacks. */
+START_TEST(test_defaults_and_check)
+{
+    cfg c;
+    cfg_defaults(&c);
+    size_t n = cfg_param_count();
+    ck_assert_uint_ge(n, 27);
+    ck_assert_ptr_null(cfg_param_at(n));
+    for (size_t i = 0; i < n; i++) {
+        const cfg_param_info *p = cfg_param_at(i);
+        for (size_t j = 0; j < i; j++)
+            ck_assert_str_ne(cfg_param_at(j)->path, p->path);
+        char buf[256];
+        ck_assert_int_eq(cfg_get(&c, p->path, buf, sizeof buf), 0);
+        ck_assert_msg(strcmp(buf, p->def) == 0, "%s: default '%s', table says '%s'", p->path, buf, p->def);
+    }
+    ck_assert_int_eq(c.net.switch_latency_ps, 200000);
+    ck_assert_int_eq(c.net.slot_ps, 100000);
+    ck_assert_int_eq(c.net.switching_time_ps, 1000);
+    ck_assert_uint_eq(c.wl.jobs, 1500);
+    ck_assert_uint_eq(c.mc_samples, 10000);
+
+    cfg_errors e;
+    cfg_errors_init(&e);
+    ck_assert_int_eq(cfg_check(&c, &e), -1);
+    /* N, bandwidth/zeta, arrival-rate/load, z and the four task variables */
+    ck_assert_uint_eq(e.n, 8);
+    ck_assert_ptr_nonnull(strstr(e.msg[0], "error: missing system.nodes"));
+    ck_assert_ptr_nonnull(strstr(e.msg[1], "missing network.bandwidth or network.zeta"));
+    ck_assert_ptr_nonnull(strstr(e.msg[2], "missing workload.arrival-rate or workload.load"));
+    ck_assert_ptr_nonnull(strstr(e.msg[3], "missing workload.tree.z (generator deterministic, the default, needs it"));
+    cfg_errors_free(&e);
+    cfg_free(&c);
+
+    /* a loaded config made inconsistent in code */
+    load_ok(&c, "configs/examples/quickstart.xml");
+    c.zeta = 2;
+    cfg_errors_init(&e);
+    ck_assert_int_eq(cfg_check(&c, &e), -1);
+    ck_assert_uint_eq(e.n, 1);
+    ck_assert_ptr_nonnull(strstr(e.msg[0], "quickstart.xml: error: network.zeta: give either network.bandwidth or network.zeta"));
+    cfg_errors_free(&e);
+    cfg_free(&c);
+}
+END_TEST
+
+/* cfg_point reports a point that fails its cross-checks. */
+START_TEST(test_point_cross_check)
+{
+    cfg c;
+    load_ok(&c, "configs/paper/fig9.xml");
+    /* switch to deterministic trees without z: every point lacks it */
+    char err[512];
+    ck_assert_int_eq(cfg_set(&c, "workload.tree.generator", "deterministic", err, sizeof err), 0);
+    cfg pc;
+    ck_assert_int_eq(cfg_point(&c, 0, &pc, err, sizeof err), -1);
+    ck_assert_ptr_nonnull(strstr(err, "missing workload.tree.z"));
+    cfg_free(&pc);
+    cfg_errors e;
+    cfg_errors_init(&e);
+    ck_assert_int_eq(cfg_check(&c, &e), -1);
+    ck_assert_uint_eq(e.n, 1); /* the same problem at 15 points, said once */
+    cfg_errors_free(&e);
+    cfg_free(&c);
+}
+END_TEST
+
+/* ---------------------------------------------------------- round trip */
+
+/* Equal, or a relative empirical file written back as an absolute path. */
+static int same_value(const char *va, const char *vb)
+{
+    if (strcmp(va, vb) == 0)
+        return 1;
+    const char *fa = strrchr(va, '/'), *fb = strrchr(vb, '/');
+    return strncmp(va, "empirical(", 10) == 0 && va[10] != '/' && fa && fb &&
+           strncmp(vb, "empirical(/", 11) == 0 && strcmp(fa, fb) == 0;
+}
+
+static void assert_same(const cfg *a, const cfg *b, const char *what)
+{
+    for (size_t i = 0; i < cfg_param_count(); i++) {
+        const char *p = cfg_param_at(i)->path;
+        char va[1024], vb[1024];
+        ck_assert_int_eq(cfg_get(a, p, va, sizeof va), 0);
+        ck_assert_int_eq(cfg_get(b, p, vb, sizeof vb), 0);
+        ck_assert_msg(same_value(va, vb), "%s: %s '%s' became '%s'", what, p, va, vb);
+    }
+    ck_assert_uint_eq(a->naxes, b->naxes);
+    for (size_t x = 0; x < a->naxes; x++) {
+        ck_assert_str_eq(a->axes[x].param, b->axes[x].param);
+        ck_assert_uint_eq(a->axes[x].nvalues, b->axes[x].nvalues);
+        for (size_t v = 0; v < a->axes[x].nvalues; v++)
+            ck_assert_str_eq(a->axes[x].values[v], b->axes[x].values[v]);
+    }
+}
+
+static const char *const roundtrip_files[] = {
+    "configs/paper/fig6.xml", "configs/paper/fig8.xml", "configs/paper/fig9.xml", "configs/paper/fig10.xml",
+    "configs/examples/quickstart.xml", "tests/fixtures/good/z_axis.xml", "tests/fixtures/good/empirical.xml",
+};
+
+START_TEST(test_roundtrip)
+{
+    char dir[] = "/tmp/tasknet-cfg-XXXXXX";
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    char out[512], err[512];
+    snprintf(out, sizeof out, "%s/config.xml", dir);
+    cfg a, b;
+    load_ok(&a, roundtrip_files[_i]);
+    ck_assert_int_eq(cfg_write_xml(&a, out, err, sizeof err), 0);
+    cfg_errors e;
+    cfg_errors_init(&e);
+    /* read back from another folder: relative empirical files were made absolute */
+    int rc = cfg_load(&b, out, &e);
+    ck_assert_msg(rc == 0, "%s: %s", roundtrip_files[_i], e.n ? e.msg[0] : "");
+    cfg_errors_free(&e);
+    assert_same(&a, &b, roundtrip_files[_i]);
+    if (a.wl.task.send_size.kind == DIST_EMPIRICAL)
+        ck_assert_double_eq(dist_mean(&a.wl.task.send_size), dist_mean(&b.wl.task.send_size));
+    cfg_free(&b);
+
+    /* a point is written fully expanded, without the sweep */
+    size_t last = cfg_points(&a) - 1;
+    cfg pc;
+    ck_assert_int_eq(cfg_point(&a, last, &pc, err, sizeof err), 0);
+    ck_assert_int_eq(cfg_write_xml(&pc, out, err, sizeof err), 0);
+    cfg_errors_init(&e);
+    ck_assert_int_eq(cfg_load(&b, out, &e), 0);
+    cfg_errors_free(&e);
+    ck_assert_uint_eq(b.naxes, 0);
+    for (size_t i = 0; i < cfg_param_count(); i++) {
+        const char *p = cfg_param_at(i)->path;
+        char va[1024], vb[1024];
+        cfg_get(&pc, p, va, sizeof va);
+        cfg_get(&b, p, vb, sizeof vb);
+        ck_assert_msg(same_value(va, vb), "point: %s '%s' became '%s'", p, va, vb);
+    }
+    cfg_free(&b);
+    cfg_free(&a);
+    cfg_free(&pc);
+    unlink(out);
+    rmdir(dir);
+}
+END_TEST
+
+START_TEST(test_write_unwritable)
+{
+    cfg c;
+    load_ok(&c, "configs/examples/quickstart.xml");
+    char err[512];
+    ck_assert_int_eq(cfg_write_xml(&c, "/nonexistent/dir/config.xml", err, sizeof err), -1);
+    ck_assert_str_eq(err, "cannot write /nonexistent/dir/config.xml: No such file or directory");
+    cfg_free(&c);
+}
+END_TEST
+
+static Suite *config_suite(void)
+{
+    Suite *s = suite_create("config");
+    TCase *t = tcase_create("rejected");
+    tcase_add_loop_test(t, test_bad_fixture, 0, (int)NBAD);
+    tcase_add_test(t, test_every_fixture_listed);
+    tcase_add_test(t, test_multiple_errors);
+    tcase_add_test(t, test_missing_file);
+    suite_add_tcase(s, t);
+    t = tcase_create("loaded");
+    tcase_add_test(t, test_fig6);
+    tcase_add_test(t, test_fig8);
+    tcase_add_test(t, test_fig9);
+    tcase_add_test(t, test_fig10);
+    tcase_add_test(t, test_quickstart);
+    tcase_add_test(t, test_empirical_relative);
+    tcase_add_test(t, test_value_children);
+    suite_add_tcase(s, t);
+    t = tcase_create("set");
+    tcase_add_test(t, test_set);
+    tcase_add_test(t, test_defaults_and_check);
+    tcase_add_test(t, test_point_cross_check);
+    suite_add_tcase(s, t);
+    t = tcase_create("write");
+    tcase_add_loop_test(t, test_roundtrip, 0, (int)(sizeof roundtrip_files / sizeof roundtrip_files[0]));
+    tcase_add_test(t, test_write_unwritable);
+    suite_add_tcase(s, t);
+    return s;
+}
+
+int main(void)
+{
+    SRunner *r = srunner_create(config_suite());
+    srunner_run_all(r, CK_NORMAL);
+    int failed = srunner_ntests_failed(r);
+    srunner_free(r);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
