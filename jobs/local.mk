@@ -4,4 +4,5 @@ libtasknet_a_SOURCES += \
 	%D%/tree.c %D%/tree.h \
 	%D%/tree_det.c %D%/tree_pa.c \
 	%D%/footprint.c %D%/footprint.h \
-	%D%/workload.c %D%/workload.h
+	%D%/workload.c %D%/workload.h \
+	%D%/wl_uniform_random.c

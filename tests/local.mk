@@ -12,6 +12,7 @@ TESTS_MODULES = \
 	tests/check_sched \
 	tests/check_spinet \
 	tests/check_phy \
+	tests/check_uniform \
 	tests/check_cli
 check_PROGRAMS += $(TESTS_MODULES)
 TESTS += $(TESTS_MODULES)
@@ -28,6 +29,7 @@ tests_check_net_SOURCES = %D%/check_net.c
 tests_check_sched_SOURCES = %D%/check_sched.c
 tests_check_spinet_SOURCES = %D%/check_spinet.c
 tests_check_phy_SOURCES = %D%/check_phy.c
+tests_check_uniform_SOURCES = %D%/check_uniform.c
 tests_check_cli_SOURCES = %D%/check_cli.c %D%/cli_helpers.h
 
 tests_check_sim_CFLAGS = $(TEST_CFLAGS)
@@ -42,6 +44,7 @@ tests_check_net_CFLAGS = $(TEST_CFLAGS)
 tests_check_sched_CFLAGS = $(TEST_CFLAGS)
 tests_check_spinet_CFLAGS = $(TEST_CFLAGS)
 tests_check_phy_CFLAGS = $(TEST_CFLAGS)
+tests_check_uniform_CFLAGS = $(TEST_CFLAGS)
 tests_check_cli_CFLAGS = $(TEST_CFLAGS) -DTASKNET_BIN='"$(abs_top_builddir)/tasknet"'
 
 tests_check_sim_LDADD = $(TEST_LDADD)
@@ -56,6 +59,7 @@ tests_check_net_LDADD = $(TEST_LDADD)
 tests_check_sched_LDADD = $(TEST_LDADD)
 tests_check_spinet_LDADD = $(TEST_LDADD)
 tests_check_phy_LDADD = $(TEST_LDADD)
+tests_check_uniform_LDADD = $(TEST_LDADD)
 tests_check_cli_LDADD = $(TEST_LDADD)
 
 # check_cli runs the built program.
