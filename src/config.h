@@ -30,6 +30,7 @@ typedef struct cfg {
     double zeta;                /* network.zeta (> 0 when set: B = zeta F) */
     wl_params wl;               /* workload.* */
     double load;                /* workload.load (> 0 when set: beta from rho_x) */
+    uint64_t packet_bytes;      /* network.packet-size (net.packet_size_bits = 8 x this) */
     uint32_t replicas;          /* run.replicas */
     uint64_t seed;              /* run.seed */
     uint64_t mc_samples;        /* run.mc-samples: Monte Carlo trees for stochastic footprints */

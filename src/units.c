@@ -62,6 +62,19 @@ static const unit_def unit_table[] = {
     {"kHz", UNIT_FREQ, 3, 1},
     {"MHz", UNIT_FREQ, 6, 1},
     {"GHz", UNIT_FREQ, 9, 1},
+
+    {"km", UNIT_LENGTH, 3, 1},
+    {"m", UNIT_LENGTH, 0, 1},
+    {"cm", UNIT_LENGTH, -2, 1},
+    {"mm", UNIT_LENGTH, -3, 1},
+    {"um", UNIT_LENGTH, -6, 1},
+
+    {"W", UNIT_POWER, 0, 1},
+    {"mW", UNIT_POWER, -3, 1},
+    {"uW", UNIT_POWER, -6, 1},
+
+    {"dB", UNIT_DB, 0, 1},
+    {"dBm", UNIT_DBM, 0, 1},
 };
 
 static const unit_def *unit_lookup(const char *name, size_t len)
@@ -79,6 +92,10 @@ const char *units_kind_name(unit_kind kind)
     case UNIT_SIZE: return "size";
     case UNIT_RATE: return "rate";
     case UNIT_FREQ: return "frequency";
+    case UNIT_LENGTH: return "length";
+    case UNIT_POWER: return "power";
+    case UNIT_DB: return "ratio in dB";
+    case UNIT_DBM: return "power level in dBm";
     case UNIT_NONE: break;
     }
     return "number";
@@ -91,6 +108,10 @@ const char *units_example(unit_kind kind)
     case UNIT_SIZE: return "20kB";
     case UNIT_RATE: return "40Gb/s";
     case UNIT_FREQ: return "5000/s";
+    case UNIT_LENGTH: return "2m";
+    case UNIT_POWER: return "20mW";
+    case UNIT_DB: return "1dB";
+    case UNIT_DBM: return "-20dBm";
     case UNIT_NONE: break;
     }
     return "1";
@@ -103,6 +124,10 @@ const char *units_si_name(unit_kind kind)
     case UNIT_SIZE: return "B";
     case UNIT_RATE: return "b/s";
     case UNIT_FREQ: return "1/s";
+    case UNIT_LENGTH: return "m";
+    case UNIT_POWER: return "W";
+    case UNIT_DB: return "dB";
+    case UNIT_DBM: return "dBm";
     case UNIT_NONE: break;
     }
     return "";
@@ -116,6 +141,10 @@ static const char *units_list(unit_kind kind)
     case UNIT_SIZE: return "B kB MB GB TB KiB MiB GiB";
     case UNIT_RATE: return "b/s kb/s Mb/s Gb/s Tb/s B/s kB/s MB/s GB/s";
     case UNIT_FREQ: return "/s /ms /us Hz kHz MHz GHz";
+    case UNIT_LENGTH: return "km m cm mm um";
+    case UNIT_POWER: return "W mW uW";
+    case UNIT_DB: return "dB";
+    case UNIT_DBM: return "dBm";
     case UNIT_NONE: break;
     }
     return "none";
@@ -306,7 +335,9 @@ void units_format(double value, unit_kind kind, char *buf, size_t len)
     } time_u[] = {{"s", 0}, {"ms", -3}, {"us", -6}, {"ns", -9}, {"ps", -12}},
       size_u[] = {{"TB", 12}, {"GB", 9}, {"MB", 6}, {"kB", 3}, {"B", 0}},
       rate_u[] = {{"Tb/s", 12}, {"Gb/s", 9}, {"Mb/s", 6}, {"kb/s", 3}, {"b/s", 0}},
-      freq_u[] = {{"/s", 0}}, none_u[] = {{"", 0}};
+      freq_u[] = {{"/s", 0}}, none_u[] = {{"", 0}},
+      length_u[] = {{"km", 3}, {"m", 0}, {"mm", -3}, {"um", -6}},
+      power_u[] = {{"W", 0}, {"mW", -3}, {"uW", -6}}, db_u[] = {{"dB", 0}}, dbm_u[] = {{"dBm", 0}};
     const void *tab;
     size_t n;
     switch (kind) {
@@ -314,6 +345,10 @@ void units_format(double value, unit_kind kind, char *buf, size_t len)
     case UNIT_SIZE: tab = size_u, n = 5; break;
     case UNIT_RATE: tab = rate_u, n = 5; break;
     case UNIT_FREQ: tab = freq_u, n = 1; break;
+    case UNIT_LENGTH: tab = length_u, n = 4; break;
+    case UNIT_POWER: tab = power_u, n = 3; break;
+    case UNIT_DB: tab = db_u, n = 1; break;
+    case UNIT_DBM: tab = dbm_u, n = 1; break;
     default: tab = none_u, n = 1; break;
     }
     const struct {

@@ -14,6 +14,10 @@ typedef enum unit_kind {
     UNIT_SIZE, /* B kB MB GB TB KiB MiB GiB -> bytes */
     UNIT_RATE, /* b/s kb/s Mb/s Gb/s Tb/s (also bps forms) and B/s kB/s MB/s GB/s -> bit/s */
     UNIT_FREQ, /* 5000/s, 5/ms, 5/us, Hz kHz MHz GHz -> 1/s */
+    UNIT_LENGTH, /* km m cm mm um -> metres */
+    UNIT_POWER,  /* W mW uW -> watts */
+    UNIT_DB,     /* dB: a power ratio in decibels (may be negative) */
+    UNIT_DBM,    /* dBm: an absolute power in decibels over 1 mW (may be negative) */
 } unit_kind;
 
 /* Parse `text` (surrounding blanks allowed) as a quantity of `kind`.
@@ -21,9 +25,9 @@ typedef enum unit_kind {
  * "missing unit (e.g. 40Gb/s)" or "unit 'ns' is a time, expected a rate (e.g. 40Gb/s)". */
 int units_parse(const char *text, unit_kind kind, double *out, char *err, size_t errlen);
 
-const char *units_kind_name(unit_kind kind); /* "time", "size", "rate", "frequency", "number" */
-const char *units_example(unit_kind kind);   /* "200ns", "20kB", "40Gb/s", "5000/s", "1" */
-const char *units_si_name(unit_kind kind);   /* "s", "B", "b/s", "1/s", "" */
+const char *units_kind_name(unit_kind kind); /* "time", "size", "rate", "frequency", "length", "power", "ratio", "power level", "number" */
+const char *units_example(unit_kind kind);   /* "200ns", "20kB", "40Gb/s", "5000/s", "2m", "20mW", "1dB", "-20dBm", "1" */
+const char *units_si_name(unit_kind kind);   /* "s", "B", "b/s", "1/s", "m", "W", "dB", "dBm", "" */
 
 /* Seconds to integer picoseconds, rounded to nearest. */
 int64_t units_s_to_ps(double seconds);

@@ -65,4 +65,4 @@ tests_check_cli_LDADD = $(TEST_LDADD)
 # check_cli runs the built program.
 EXTRA_tests_check_cli_DEPENDENCIES = tasknet$(EXEEXT)
 
-EXTRA_DIST += %D%/fixtures %D%/expected
+EXTRA_DIST += %D%/fixtures
