@@ -34,7 +34,37 @@ for pending in $sizes; do
 done
 
 # ---------------------------------------------------------------------------
-# Paper configurations (to be added by the lead): run tasknet on
-# configs/paper/*.xml and report events/s, wall time and peak RSS per config.
+# Paper configurations: each configs/paper/*.xml swept in full in one
+# process (-j 1), as a user would run it. Wall time and peak RSS come from
+# GNU time when present; events/s is the sum of events over the sum of run
+# wall times in timing.csv (the simulation alone, no set-up or footprints).
 # --- BEGIN paper configs ---
+tasknet="$builddir/tasknet"
+srcdir=$(cd "$(dirname "$0")/.." && pwd)
+if [ ! -x "$tasknet" ]; then
+    echo "run-bench.sh: $tasknet not built" >&2
+    exit 1
+fi
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+gnutime=""
+[ -x /usr/bin/time ] && gnutime=/usr/bin/time
+for cfgfile in "$srcdir"/configs/paper/*.xml; do
+    name=$(basename "$cfgfile" .xml)
+    set --
+    [ "$quick" = "--quick" ] && set -- --replicas 1
+    out="$tmp/$name"
+    echo "== paper $name"
+    start=$(date +%s.%N)
+    if [ -n "$gnutime" ]; then
+        "$gnutime" -f "%M" -o "$tmp/rss" "$tasknet" run "$cfgfile" "$@" --out "$out" -q -j 1
+    else
+        "$tasknet" run "$cfgfile" "$@" --out "$out" -q -j 1
+    fi
+    end=$(date +%s.%N)
+    awk -F, -v start="$start" -v end="$end" 'NR > 1 { runs++; ev += $2; w += $3 }
+        END { printf "runs: %d\nwall_s: %.2f\nevents: %d\nevents_per_s: %.3g\n", runs, end - start, ev, (w > 0 ? ev / w : 0) }' \
+        "$out/timing.csv"
+    [ -n "$gnutime" ] && echo "peak_rss_MiB: $(awk '{ printf "%.1f", $1 / 1024 }' "$tmp/rss")"
+done
 # --- END paper configs ---

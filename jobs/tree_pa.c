@@ -45,7 +45,11 @@ void tree_gen_preferential(tree *t, uint32_t n, double s, gsl_rng *r)
     ensure_scratch(t, n);
     double *fen = t->scratch;         /* n+1 entries */
     double *wdeg = t->scratch + n + 1; /* weight of degree k, k = 0..n */
-    for (uint32_t k = 0; k <= n; k++)
+    /* degree 0 is only ever the lone root's, and vertex 1 takes the root
+     * without a draw: weigh it 0 so (2*0)^s = inf for s < 0 stays out of
+     * the sums (it made every vertex attach to the root) */
+    wdeg[0] = 0;
+    for (uint32_t k = 1; k <= n; k++)
         wdeg[k] = s == 0 ? 1.0 : pow(2.0 * k, s);
     for (uint32_t k = 0; k <= n; k++)
         fen[k] = 0;
