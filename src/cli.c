@@ -256,7 +256,7 @@ static int parse_opts(const char *cmd, int argc, char **argv, struct opts *o, in
     static const struct option longopts[] = {
         {"set", required_argument, NULL, 's'},   {"replicas", required_argument, NULL, 'r'},
         {"seed", required_argument, NULL, 'S'},  {"out", required_argument, NULL, 'o'},
-        {"json", no_argument, NULL, 'j'},        {"quiet", no_argument, NULL, 'q'},
+        {"json", no_argument, NULL, 'Z'},        {"quiet", no_argument, NULL, 'q'},
         {"samples", required_argument, NULL, 'k'}, {"help", no_argument, NULL, 'h'},
         {"jobs", required_argument, NULL, 'J'},  {"runs", required_argument, NULL, 'R'},
         {"shard", required_argument, NULL, 'H'}, {"list-runs", no_argument, NULL, 'L'},
@@ -273,7 +273,7 @@ static int parse_opts(const char *cmd, int argc, char **argv, struct opts *o, in
     optind = 1;
     opterr = 0;
     int ch;
-    while ((ch = getopt_long(argc, argv, ":s:r:S:o:jqk:hJ:R:H:LPvT:", longopts, NULL)) != -1) {
+    while ((ch = getopt_long(argc, argv, ":s:r:S:o:j:qk:hJ:R:H:LPvT:", longopts, NULL)) != -1) {
         char *end = NULL;
         switch (ch) {
         case 's':
@@ -298,7 +298,7 @@ static int parse_opts(const char *cmd, int argc, char **argv, struct opts *o, in
                 return usage_error(cmd, "option --out does not apply here");
             o->out = optarg;
             break;
-        case 'j':
+        case 'Z':
             if (!allow_run && !allow_analyze)
                 return usage_error(cmd, "option --json does not apply here");
             o->json = 1;
@@ -315,6 +315,7 @@ static int parse_opts(const char *cmd, int argc, char **argv, struct opts *o, in
             break;
         case 'h':
             return -1;
+        case 'j':
         case 'J':
         case 'R':
         case 'H':
@@ -324,7 +325,7 @@ static int parse_opts(const char *cmd, int argc, char **argv, struct opts *o, in
         case 'T':
             if (!allow_run)
                 return usage_error(cmd, "option '%s' applies to 'tasknet run' only", argv[optind - 1]);
-            if (ch == 'J') {
+            if (ch == 'j' || ch == 'J') {
                 long j = strtol(optarg, &end, 10);
                 if (!*optarg || *end || j < 1 || j > 1024)
                     return usage_error(cmd, "-j needs a number of processes (1-1024), not '%s'", optarg);
