@@ -194,21 +194,6 @@ static void print_errors(const cfg_errors *e)
         fprintf(stderr, "%zu errors\n", e->n);
 }
 
-/* --set on a swept parameter fixes it: the axis goes away. */
-static void drop_axis(cfg *c, const char *path)
-{
-    for (size_t a = 0; a < c->naxes; a++) {
-        if (strcmp(c->axes[a].param, path) != 0)
-            continue;
-        for (size_t v = 0; v < c->axes[a].nvalues; v++)
-            free(c->axes[a].values[v]);
-        free(c->axes[a].values);
-        memmove(&c->axes[a], &c->axes[a + 1], (c->naxes - a - 1) * sizeof c->axes[0]);
-        c->naxes--;
-        return;
-    }
-}
-
 /* Load, apply --set, check. Prints every error. 0 or -1. */
 static int load_config(const struct opts *o, cfg *c)
 {
@@ -233,7 +218,7 @@ static int load_config(const struct opts *o, cfg *c)
             if (cfg_set(c, path, eq + 1, err, sizeof err) != 0)
                 cfg_errors_add(&errs, "error: --set %s: %s", o->sets[i], err);
             else
-                drop_axis(c, path);
+                cfg_drop_axis(c, path);
         }
         if (o->replicas > 0)
             c->replicas = (uint32_t)o->replicas;

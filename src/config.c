@@ -1384,22 +1384,68 @@ static void cross_check(const cfg *c, ectx *ec)
 
 /* ------------------------------------------------------------------ sweep */
 
+/* Index of the axis sweeping `path`, or -1. */
+static int axis_of(const cfg *c, const char *path)
+{
+    for (size_t a = 0; a < c->naxes; a++)
+        if (strcmp(c->axes[a].param, path) == 0)
+            return (int)a;
+    return -1;
+}
+
+/* The axis whose position axis `a` follows: itself, or the lead it varies with. */
+static size_t axis_lead(const cfg *c, size_t a)
+{
+    int l = c->axes[a].with[0] ? axis_of(c, c->axes[a].with) : -1;
+    return l >= 0 ? (size_t)l : a;
+}
+
 size_t cfg_points(const cfg *c)
 {
     if (c->point)
         return 1;
     size_t n = 1;
     for (size_t a = 0; a < c->naxes; a++)
-        n *= c->axes[a].nvalues;
+        if (axis_lead(c, a) == a)
+            n *= c->axes[a].nvalues;
     return n;
 }
 
+/* Only lead axes span the product; the first varies slowest. */
 static size_t axis_index(const cfg *c, size_t i, size_t axis)
 {
+    axis = axis_lead(c, axis);
     size_t stride = 1;
     for (size_t a = c->naxes; a-- > axis + 1;)
-        stride *= c->axes[a].nvalues;
+        if (axis_lead(c, a) == a)
+            stride *= c->axes[a].nvalues;
     return (i / stride) % c->axes[axis].nvalues;
+}
+
+int cfg_drop_axis(cfg *c, const char *path)
+{
+    int d = axis_of(c, path);
+    if (d < 0)
+        return 0;
+    cfg_axis *ax = &c->axes[d];
+    /* its first follower leads the others */
+    char heir[64] = "";
+    for (size_t a = 0; a < c->naxes; a++) {
+        if (strcmp(c->axes[a].with, path) != 0)
+            continue;
+        if (!heir[0]) {
+            snprintf(heir, sizeof heir, "%s", c->axes[a].param);
+            c->axes[a].with[0] = '\0';
+        } else {
+            snprintf(c->axes[a].with, sizeof c->axes[a].with, "%s", heir);
+        }
+    }
+    for (size_t v = 0; v < ax->nvalues; v++)
+        free(ax->values[v]);
+    free(ax->values);
+    memmove(ax, ax + 1, (c->naxes - (size_t)d - 1) * sizeof *ax);
+    c->naxes--;
+    return 1;
 }
 
 const char *cfg_point_value(const cfg *base, size_t i, size_t axis)
@@ -1564,10 +1610,12 @@ static void walk_children(loader *ld, xmlNodePtr n, int e);
 
 static void walk_axis(loader *ld, xmlNodePtr n)
 {
-    char *param = NULL, *values = NULL;
+    char *param = NULL, *values = NULL, *with = NULL;
     for (xmlAttrPtr a = n->properties; a; a = a->next) {
         if (!a->ns && strcmp((const char *)a->name, "param") == 0) {
             param = prop(a);
+        } else if (!a->ns && strcmp((const char *)a->name, "with") == 0) {
+            with = prop(a);
         } else if (!a->ns && strcmp((const char *)a->name, "values") == 0) {
             values = prop(a);
         } else {
@@ -1671,12 +1719,31 @@ static void walk_axis(loader *ld, xmlNodePtr n)
             }
         }
     }
+    int lead = -1;
+    if (with && !bad) {
+        lead = axis_of(ld->c, with);
+        if (lead < 0) {
+            err_at_attr(ld, n, "with", with,
+                        "no earlier axis sweeps '%s' (with=\"PARAM\" names the param of an axis above "
+                        "this one, whose values this axis follows one by one)", with);
+            bad = 1;
+        } else {
+            lead = (int)axis_lead(ld->c, (size_t)lead);
+            if (ld->c->axes[lead].nvalues != nv) {
+                err_at_attr(ld, n, "with", with,
+                            "this axis has %zu values and the axis of %s has %zu: axes that vary "
+                            "together need as many values", nv, ld->c->axes[lead].param,
+                            ld->c->axes[lead].nvalues);
+                bad = 1;
+            }
+        }
+    }
     if (!bad && ld->c->naxes == CFG_MAX_AXES) {
         err_at_attr(ld, n, NULL, NULL, "too many axes (at most %d)", CFG_MAX_AXES);
         bad = 1;
     }
     if (!bad) {
-        double points = (double)cfg_points(ld->c) * (double)nv;
+        double points = (double)cfg_points(ld->c) * (lead >= 0 ? 1.0 : (double)nv);
         if (points > CFG_MAX_POINTS) {
             err_at_attr(ld, n, NULL, NULL, "the sweep would have %.6g points (at most %.0f)", points,
                         CFG_MAX_POINTS);
@@ -1695,9 +1762,13 @@ static void walk_axis(loader *ld, xmlNodePtr n)
         snprintf(ax->param, sizeof ax->param, "%s", r->info.path);
         ax->values = vals;
         ax->nvalues = nv;
+        ax->with[0] = '\0';
+        if (lead >= 0)
+            snprintf(ax->with, sizeof ax->with, "%s", ld->c->axes[lead].param);
     }
     free(vnode);
     free(param);
+    free(with);
     free(values);
 }
 
@@ -2203,6 +2274,10 @@ int cfg_write_xml(const cfg *c, const char *path, char *err, size_t errlen)
                     spaces = 1;
             fputs("    <axis param=\"", f);
             put_escaped(f, ax->param, 1);
+            if (ax->with[0]) {
+                fputs("\" with=\"", f);
+                put_escaped(f, ax->with, 1);
+            }
             if (!spaces) {
                 fputs("\" values=\"", f);
                 for (size_t v = 0; v < ax->nvalues; v++) {

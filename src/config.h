@@ -19,6 +19,8 @@ typedef struct cfg_axis {
     char param[64]; /* parameter path */
     char **values;  /* values as written (owned) */
     size_t nvalues;
+    char with[64];  /* "" or the param of an earlier axis this one varies together with
+                       (same number of values: value k goes with that axis's value k) */
 } cfg_axis;
 
 typedef struct cfg {
@@ -76,6 +78,9 @@ void cfg_free(cfg *c);
  * axes applied, first axis varying slowest, then cross-checked). out must
  * not own memory; on failure it owns nothing (cfg_free is optional). */
 size_t cfg_points(const cfg *c);
+/* Remove the axis sweeping `path` (a --set fixes it); an axis that varied
+ * with it takes its place as the lead of the others. 1 if one was removed. */
+int cfg_drop_axis(cfg *c, const char *path);
 int cfg_point(const cfg *base, size_t i, cfg *out, char *err, size_t errlen);
 /* The value (as written) of sweep axis `axis` at point i; for a point
  * config, its own point's value whatever i. "" when out of range. */

@@ -110,6 +110,9 @@ static const bad_case bad_cases[] = {
     {"bom_crlf.xml", 2, 11, {"<system nodes=\"1\">: must be at least 2", NULL, NULL}},
     /* elements hidden in an entity would escape every check: refused */
     {"entity_markup.xml", 2, 1, {"<tasknet>: entity reference &r; in element content", NULL, NULL}},
+    /* "    <axis param=\"network.bandwidth\" " is 36 characters */
+    {"sweep_with_unknown.xml", 10, 37, {"<axis with=\"network.type\">", "no earlier axis sweeps 'network.type'", NULL}},
+    {"sweep_with_length.xml", 10, 37, {"<axis with=\"system.nodes\">", "this axis has 2 values and the axis of system.nodes has 3", NULL}},
     /* seven problems, all reported (see test_multiple_errors) */
     {"multiple_errors.xml", 2, 11, {"<system nodes=\"1\">", NULL, NULL}},
 };
@@ -393,6 +396,44 @@ START_TEST(test_fig10)
 }
 END_TEST
 
+/* Axes with with="P" follow P's axis value by value: fig11 has seven
+ * fabrics, not 7^4 combinations; --set on the lead hands its role on. */
+START_TEST(test_fig11_zipped_axes)
+{
+    cfg c;
+    load_ok(&c, "configs/paper/fig11.xml");
+    ck_assert_uint_eq(c.naxes, 4);
+    ck_assert_uint_eq(cfg_points(&c), 7);
+    ck_assert_str_eq(c.axes[2].with, "network.type");
+    static const char *const type[] = {"electrical-switch", "spinet", "spinet", "spinet", "spinet", "spinet", "spinet"};
+    static const double bw[] = {40e9, 160e9, 160e9, 160e9, 160e9, 160e9, 160e9};
+    static const unsigned extra[] = {0, 0, 1, 2, 0, 1, 2};
+    static const uint64_t pkt[] = {1000, 1000, 1000, 1000, 16000, 16000, 16000};
+    for (size_t i = 0; i < 7; i++) {
+        cfg pc;
+        char err[512];
+        ck_assert_int_eq(cfg_point(&c, i, &pc, err, sizeof err), 0);
+        ck_assert_str_eq(pc.net_type, type[i]);
+        ck_assert_double_eq(pc.net.bandwidth_bps, bw[i]);
+        ck_assert_uint_eq(pc.net.extra_stages, extra[i]);
+        ck_assert_uint_eq(pc.net.packet_size_bits, 8 * pkt[i]);
+        ck_assert_str_eq(cfg_point_value(&c, i, 3), i < 4 ? "1kB" : "16kB");
+        cfg_free(&pc);
+    }
+    /* fixing the lead: the next axis leads the two others, still 7 points */
+    ck_assert_int_eq(cfg_drop_axis(&c, "network.type"), 1);
+    ck_assert_uint_eq(c.naxes, 3);
+    ck_assert_str_eq(c.axes[0].param, "network.bandwidth");
+    ck_assert_str_eq(c.axes[0].with, "");
+    ck_assert_str_eq(c.axes[1].with, "network.bandwidth");
+    ck_assert_str_eq(c.axes[2].with, "network.bandwidth");
+    ck_assert_uint_eq(cfg_points(&c), 7);
+    ck_assert_str_eq(cfg_point_value(&c, 6, 1), "2");
+    ck_assert_int_eq(cfg_drop_axis(&c, "network.type"), 0);
+    cfg_free(&c);
+}
+END_TEST
+
 START_TEST(test_quickstart)
 {
     cfg c;
@@ -632,6 +673,7 @@ static void assert_same(const cfg *a, const cfg *b, const char *what)
     for (size_t x = 0; x < a->naxes; x++) {
         ck_assert_str_eq(a->axes[x].param, b->axes[x].param);
         ck_assert_uint_eq(a->axes[x].nvalues, b->axes[x].nvalues);
+        ck_assert_str_eq(a->axes[x].with, b->axes[x].with);
         for (size_t v = 0; v < a->axes[x].nvalues; v++)
             ck_assert_str_eq(a->axes[x].values[v], b->axes[x].values[v]);
     }
@@ -639,7 +681,7 @@ static void assert_same(const cfg *a, const cfg *b, const char *what)
 
 static const char *const roundtrip_files[] = {
     "configs/paper/fig6.xml", "configs/paper/fig8.xml", "configs/paper/fig9.xml", "configs/paper/fig10.xml",
-    "configs/examples/quickstart.xml", "tests/fixtures/good/z_axis.xml", "tests/fixtures/good/empirical.xml",
+    "configs/paper/fig11.xml", "configs/examples/quickstart.xml", "tests/fixtures/good/z_axis.xml", "tests/fixtures/good/empirical.xml",
 };
 
 START_TEST(test_roundtrip)
@@ -712,6 +754,7 @@ static Suite *config_suite(void)
     tcase_add_test(t, test_fig9);
     tcase_add_test(t, test_fig10);
     tcase_add_test(t, test_quickstart);
+    tcase_add_test(t, test_fig11_zipped_axes);
     tcase_add_test(t, test_empirical_relative);
     tcase_add_test(t, test_value_children);
     suite_add_tcase(s, t);
