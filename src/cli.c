@@ -69,14 +69,14 @@ static const char usage_run[] =
     "  --replicas R      replicas per point (overrides run.replicas)\n"
     "  --seed S          base seed (overrides run.seed)\n"
     "  --out DIR         write DIR/runs.csv (one row per run, flushed as each run ends),\n"
-    "                    DIR/summary.csv (per point: mean and 95%% CI of every metric)\n"
+    "                    DIR/summary.csv (per point: mean and 95% CI of every metric)\n"
     "                    DIR/config.xml (the configuration after --set) and\n"
     "                    DIR/timing.csv (wall time and events/s of each run)\n"
     "  --json            print the summary as JSON on stdout\n"
     "  -q, --quiet       no progress or table on stderr/stdout\n"
     "  -j, --jobs N      run N worker processes; results do not depend on N\n"
     "  --runs LIST       run only these run ids, e.g. 3,5-9 (ids: --list-runs)\n"
-    "  --shard K/N       run only the ids with id %% N == K-1 (Slurm: SLURM_ARRAY_TASK_ID\n"
+    "  --shard K/N       run only the ids with id % N == K-1 (Slurm: SLURM_ARRAY_TASK_ID\n"
     "                    and SLURM_ARRAY_TASK_COUNT select the shard when set)\n"
     "  --list-runs, --dry-run  print the run table (id, point, replica, seed, done,\n"
     "                    swept values) and run nothing\n"
@@ -126,6 +126,7 @@ static const char usage_merge[] =
 static const char usage_plot[] =
     "Usage: tasknet plot DIR [--x PARAM] [--y METRIC] [--series PARAM] [options]\n"
     "       tasknet plot DIR --xy METRIC_X,METRIC_Y [--series PARAM] [options]\n"
+    "       tasknet plot DIR --latency [--class control|data|all] [options]\n"
     "       tasknet plot --timeline TRACE.json [options]\n"
     "\n"
     "Draws a figure with gnuplot (Debian: gnuplot-nox) from a result folder written by\n"
@@ -133,10 +134,13 @@ static const char usage_plot[] =
     "image so it can be edited and re-run with `gnuplot FILE.gp`.\n"
     "\n"
     "  --x PARAM        swept parameter on the x axis (default: the first axis)\n"
-    "  --y METRIC       metric on the y axis, mean with 95%% CI bars (default: speedup)\n"
+    "  --y METRIC       metric on the y axis, mean with 95% CI bars (default: speedup)\n"
     "  --series PARAM   one curve per value of this parameter (default: the other axis)\n"
     "  --xy MX,MY       metric against metric, one point per sweep point (paper Fig. 10)\n"
     "  --timeline FILE  per-node timeline of a trace from `tasknet run --trace` (Fig. 7)\n"
+    "  --latency        message latency distribution of every point, log-log (Fig. 11):\n"
+    "                   the fraction of messages slower than x, from DIR/latency/\n"
+    "  --class C        with --latency: control, data or all messages (default: all)\n"
     "  --logx, --logy   logarithmic axes\n"
     "  --out FILE       image path, .png or .svg (default: in DIR, named after the axes)\n"
     "  --title TEXT     figure title\n"
@@ -144,6 +148,7 @@ static const char usage_plot[] =
     "Examples:\n"
     "  tasknet plot out/fig9 --x system.nodes --y speedup --series network.bandwidth\n"
     "  tasknet plot out/fig10 --xy network_utilization,speedup --logx --logy\n"
+    "  tasknet plot out/fig11 --latency --class data\n"
     "  tasknet plot --timeline out/fig7-n4.json --out fig7a.png\n";
 
 static const char usage_params[] =
@@ -489,6 +494,7 @@ static int cmd_plot(int argc, char **argv)
         {"timeline", required_argument, NULL, 't'}, {"logx", no_argument, NULL, 'l'},
         {"logy", no_argument, NULL, 'L'},         {"out", required_argument, NULL, 'o'},
         {"title", required_argument, NULL, 'T'},  {"help", no_argument, NULL, 'h'},
+        {"latency", no_argument, NULL, 'D'},      {"class", required_argument, NULL, 'C'},
         {NULL, 0, NULL, 0},
     };
     plot_opts po = {.kind = PLOT_METRIC_VS_PARAM};
@@ -496,7 +502,7 @@ static int cmd_plot(int argc, char **argv)
     optind = 1;
     opterr = 0;
     int ch;
-    while ((ch = getopt_long(argc, argv, ":x:y:s:X:t:lLo:T:h", longopts, NULL)) != -1) {
+    while ((ch = getopt_long(argc, argv, ":x:y:s:X:t:lLo:T:hDC:", longopts, NULL)) != -1) {
         switch (ch) {
         case 'x': po.x = optarg; break;
         case 'y': po.y = optarg; break;
@@ -517,6 +523,8 @@ static int cmd_plot(int argc, char **argv)
         case 'L': po.logy = 1; break;
         case 'o': po.out = optarg; break;
         case 'T': po.title = optarg; break;
+        case 'D': po.kind = PLOT_LATENCY; break;
+        case 'C': po.cls = optarg; break;
         case 'h': fputs(usage_plot, stdout); return 0;
         case ':': return usage_error("plot", "option '%s' needs a value", argv[optind - 1]);
         default: return usage_error("plot", "unknown option '%s'", argv[optind - 1]);

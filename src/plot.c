@@ -1,6 +1,7 @@
 #include "plot.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,6 +10,7 @@
 #include "config.h"
 #include "csv.h"
 #include "log.h"
+#include "report.h"
 #include "units.h"
 
 #define MAXF 1024
@@ -392,9 +394,181 @@ static int plot_timeline(const plot_opts *o)
     return gp_run(script, image);
 }
 
+/* The latency distribution of every point: the histograms of its replicas
+ * (DIR/latency/run-ID.csv) summed, drawn as the fraction of messages slower
+ * than x (complementary CDF) on log-log axes, which shows the tail. */
+static int plot_latency(const plot_opts *o)
+{
+    const char *cls = o->cls ? o->cls : "all";
+    if (strcmp(cls, "all") != 0 && strcmp(cls, "control") != 0 && strcmp(cls, "data") != 0) {
+        fprintf(stderr, "tasknet plot: error: --class is control, data or all, not '%s'\n", cls);
+        return 1;
+    }
+    char path[CFG_PATH_MAX + 32];
+    snprintf(path, sizeof path, "%s/runs.csv", o->input);
+    csv_table t;
+    int rc = csv_read(path, &t);
+    if (rc <= 0 || !t.header) {
+        fprintf(stderr, "tasknet plot: error: cannot read %s%s%s\n", path, rc < 0 ? ": " : "",
+                rc < 0 ? strerror(errno) : " (run `tasknet run CONFIG --out DIR` first)");
+        csv_table_free(&t);
+        return 1;
+    }
+    /* runs.csv: run,point,replica,seed,config_hash,<axes>,<metrics> */
+    char *hcopy = tn_xstrdup(t.header), *hf[MAXF];
+    size_t nh = csv_split(hcopy, hf, MAXF);
+    size_t first_axis = 5, naxes = 0;
+    while (first_axis + naxes < nh && strcmp(hf[first_axis + naxes], "jobs_completed") != 0)
+        naxes++;
+    /* per point: label and bin counts keyed by the bin's lower edge */
+    typedef struct lpoint {
+        long point;
+        char label[512];
+        double *lo, *hi;
+        double *count;
+        size_t n, cap;
+        double total;
+    } lpoint;
+    lpoint *pts = NULL;
+    size_t npts = 0, missing = 0;
+    for (size_t r = 0; r < t.nrows; r++) {
+        char *line = tn_xstrdup(t.rows[r]), *f[MAXF];
+        size_t nf = csv_split(line, f, MAXF);
+        if (nf < first_axis + naxes) {
+            free(line);
+            continue;
+        }
+        long point = strtol(f[1], NULL, 10);
+        lpoint *p = NULL;
+        for (size_t i = 0; i < npts; i++)
+            if (pts[i].point == point)
+                p = &pts[i];
+        if (!p) {
+            pts = tn_xrealloc(pts, (npts + 1) * sizeof *pts);
+            p = &pts[npts++];
+            memset(p, 0, sizeof *p);
+            p->point = point;
+            size_t o2 = 0;
+            for (size_t a = 0; a < naxes && o2 < sizeof p->label; a++)
+                o2 += (size_t)snprintf(p->label + o2, sizeof p->label - o2, "%s%s", a ? " " : "", f[first_axis + a]);
+            if (!naxes)
+                snprintf(p->label, sizeof p->label, "point %ld", point);
+        }
+        char hp[CFG_PATH_MAX + 64];
+        report_latency_path(hp, sizeof hp, o->input, strtoull(f[0], NULL, 10));
+        csv_table h;
+        if (csv_read(hp, &h) <= 0) {
+            missing++;
+            csv_table_free(&h);
+            free(line);
+            continue;
+        }
+        for (size_t i = 0; i < h.nrows; i++) {
+            char *hl = tn_xstrdup(h.rows[i]), *g[8];
+            if (csv_split(hl, g, 8) == 4 && strcmp(g[0], cls) == 0) {
+                double lo = strtod(g[1], NULL), hi = strtod(g[2], NULL), c = strtod(g[3], NULL);
+                size_t k = 0;
+                while (k < p->n && p->lo[k] != lo)
+                    k++;
+                if (k == p->n) {
+                    if (p->n == p->cap) {
+                        p->cap = p->cap ? 2 * p->cap : 64;
+                        p->lo = tn_xrealloc(p->lo, p->cap * sizeof *p->lo);
+                        p->hi = tn_xrealloc(p->hi, p->cap * sizeof *p->hi);
+                        p->count = tn_xrealloc(p->count, p->cap * sizeof *p->count);
+                    }
+                    p->lo[k] = lo;
+                    p->hi[k] = hi;
+                    p->count[k] = 0;
+                    p->n++;
+                }
+                p->count[k] += c;
+                p->total += c;
+            }
+            free(hl);
+        }
+        csv_table_free(&h);
+        free(line);
+    }
+    csv_table_free(&t);
+    free(hcopy);
+    int status = 1;
+    size_t drawn = 0;
+    for (size_t i = 0; i < npts; i++)
+        drawn += pts[i].total > 0;
+    if (!drawn) {
+        fprintf(stderr,
+                "tasknet plot: error: no latency histograms in %s/latency/ (they are written by "
+                "`tasknet run --out DIR`)\n", o->input);
+        goto done;
+    }
+    if (missing)
+        fprintf(stderr, "tasknet plot: warning: %zu runs have no latency histogram; drawn without them\n",
+                missing);
+    char image[CFG_PATH_MAX + 64], script[CFG_PATH_MAX + 64];
+    char dflt[64];
+    snprintf(dflt, sizeof dflt, "latency_%s", cls);
+    paths(o, dflt, image, script, sizeof image);
+    FILE *f = fopen(script, "w");
+    if (!f) {
+        fprintf(stderr, "tasknet plot: error: %s: %s\n", script, strerror(errno));
+        goto done;
+    }
+    char title[512];
+    snprintf(title, sizeof title, "%s", o->title ? o->title : "");
+    if (!o->title)
+        snprintf(title, sizeof title, "Latency distribution (%s messages), %s", cls, o->input);
+    gp_preamble(f, image, title);
+    fputs("set logscale xy\nset format x '10^{%L}'\nset format y '10^{%L}'\n"
+          "set xlabel 'message latency (s)'\nset ylabel 'fraction of messages slower than x'\n", f);
+    fputs("plot ", f);
+    size_t k = 0;
+    for (size_t i = 0; i < npts; i++) {
+        if (pts[i].total <= 0)
+            continue;
+        fprintf(f, "%s'-' using 1:2 with steps lw 2 title ", k++ ? ", \\\n     " : "");
+        gp_string(f, pts[i].label);
+    }
+    fputc('\n', f);
+    for (size_t i = 0; i < npts; i++) {
+        lpoint *p = &pts[i];
+        if (p->total <= 0)
+            continue;
+        /* bins in increasing order; CCDF at each bin's upper edge */
+        for (size_t a = 1; a < p->n; a++)
+            for (size_t b = a; b > 0 && p->lo[b - 1] > p->lo[b]; b--) {
+                double tl = p->lo[b], th = p->hi[b], tc = p->count[b];
+                p->lo[b] = p->lo[b - 1], p->hi[b] = p->hi[b - 1], p->count[b] = p->count[b - 1];
+                p->lo[b - 1] = tl, p->hi[b - 1] = th, p->count[b - 1] = tc;
+            }
+        double above = p->total;
+        fprintf(f, "%.9g 1\n", p->lo[0] > 0 ? p->lo[0] : p->hi[0]);
+        for (size_t b = 0; b < p->n; b++) {
+            above -= p->count[b];
+            if (isinf(p->hi[b]))
+                break;
+            /* log axes cannot show 0: the last step ends at 1/total */
+            fprintf(f, "%.9g %.9g\n", p->hi[b], above > 0 ? above / p->total : 0.5 / p->total);
+        }
+        fputs("e\n", f);
+    }
+    fclose(f);
+    status = gp_run(script, image);
+done:
+    for (size_t i = 0; i < npts; i++) {
+        free(pts[i].lo);
+        free(pts[i].hi);
+        free(pts[i].count);
+    }
+    free(pts);
+    return status;
+}
+
 int plot_make(const plot_opts *o)
 {
     switch (o->kind) {
+    case PLOT_LATENCY:
+        return plot_latency(o);
     case PLOT_TIMELINE:
         return plot_timeline(o);
     default:

@@ -8,6 +8,7 @@ typedef enum plot_kind {
     PLOT_METRIC_VS_PARAM,  /* metric mean +- 95% CI against a swept parameter, series by another */
     PLOT_METRIC_VS_METRIC, /* one metric against another, per point, series by a parameter */
     PLOT_TIMELINE,         /* per-node timeline of a trace (compute phases, waits, messages) */
+    PLOT_LATENCY,          /* message latency distribution per point (CCDF) from DIR/latency/ */
 } plot_kind;
 
 typedef struct plot_opts {
@@ -19,6 +20,7 @@ typedef struct plot_opts {
     const char *out;    /* image path (.png or .svg); NULL = derived in the input folder */
     const char *title;  /* NULL = derived */
     int logx, logy;     /* logarithmic axes */
+    const char *cls;    /* PLOT_LATENCY: message class control, data or all (NULL = all) */
 } plot_opts;
 
 /* Returns a process exit status; prints what it wrote. */

@@ -191,3 +191,8 @@ void report_analyze_text(FILE *f, const cfg *base, size_t point, const cfg *pc, 
             pc->net.bandwidth_bps / 1e9, lb->beta_per_s);
     fprintf(f, "  loads     rho_x=%.6g  rho_c=%.6g  zeta=%.6g\n", lb->rho_x, lb->rho_c, lb->zeta);
 }
+
+void report_latency_path(char *buf, size_t len, const char *dir, uint64_t run_id)
+{
+    snprintf(buf, len, "%s/latency/run-%llu.csv", dir, (unsigned long long)run_id);
+}

@@ -32,6 +32,9 @@ void report_analyze_json(FILE *f, const cfg *base, size_t point, const cfg *pc, 
 void report_analyze_text(FILE *f, const cfg *base, size_t point, const cfg *pc, const footprint *fp,
                          const load_bounds *lb);
 
+/* DIR/latency/run-ID.csv: the latency histogram of run ID (run_outputs.latency_csv). */
+void report_latency_path(char *buf, size_t len, const char *dir, uint64_t run_id);
+
 /* JSON string with escapes. */
 void report_json_string(FILE *f, const char *s);
 /* CSV field, quoted when it holds a comma, quote or newline. */

@@ -1,13 +1,17 @@
 #include "run.h"
 
+#include <errno.h>
+#include <stdio.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "log.h"
 #include "metrics.h"
 #include "network.h"
 #include "rng.h"
 #include "sim.h"
+#include "stats.h"
 #include "workload.h"
 
 int run_resolve(cfg *c, footprint *fp, load_bounds *lb, char *err, size_t errlen)
@@ -60,9 +64,52 @@ static double wall_now_s(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
+/* The fabric's latency samples as a histogram file, written to a
+ * temporary name and renamed so a reader never sees half of it. */
+static int write_latency_hist(net *n, const char *path, char *err, size_t errlen)
+{
+    char tmp[4096];
+    if (snprintf(tmp, sizeof tmp, "%s.tmp", path) >= (int)sizeof tmp)
+        return tn_error(err, errlen, "%s: path too long", path);
+    FILE *f = fopen(tmp, "w");
+    if (!f)
+        return tn_error(err, errlen, "%s: %s", tmp, strerror(errno));
+    fputs("class,bin_lo_s,bin_hi_s,count\n", f);
+    static const char *const names[] = {"control", "data", "all"};
+    const stats_sample *cls[] = {&n->c.latency_s[NET_CONTROL], &n->c.latency_s[NET_DATA], &n->c.latency_all_s};
+    for (int k = 0; k < 3; k++) {
+        stats_loghist hg;
+        stats_loghist_init(&hg, RUN_HIST_LO_S, RUN_HIST_HI_S, RUN_HIST_PER_DECADE);
+        for (size_t i = 0; i < cls[k]->n; i++)
+            stats_loghist_add(&hg, cls[k]->x[i]);
+        for (size_t b = 0; b < stats_loghist_bins(&hg); b++) {
+            double lo, hi;
+            uint64_t cnt = stats_loghist_bin(&hg, b, &lo, &hi);
+            if (cnt)
+                fprintf(f, "%s,%.17g,%.17g,%llu\n", names[k], lo, hi, (unsigned long long)cnt);
+        }
+        stats_loghist_free(&hg);
+    }
+    int bad = ferror(f);
+    if (fclose(f) != 0 || bad || rename(tmp, path) != 0) {
+        int e = errno;
+        unlink(tmp);
+        return tn_error(err, errlen, "%s: %s", path, strerror(e));
+    }
+    return 0;
+}
+
 int run_one(const cfg *c, const footprint *fp, uint64_t replica, double *m, struct trace *tr,
             char *err, size_t errlen)
 {
+    run_outputs o = {.trace = tr};
+    return run_one_out(c, fp, replica, m, &o, err, errlen);
+}
+
+int run_one_out(const cfg *c, const footprint *fp, uint64_t replica, double *m, const run_outputs *o,
+                char *err, size_t errlen)
+{
+    struct trace *tr = o ? o->trace : NULL;
     for (int i = 0; i < METRIC_COUNT; i++)
         m[i] = 0.0;
     const wl_ops *w = wl_find(c->wl.type);
@@ -99,6 +146,8 @@ int run_one(const cfg *c, const footprint *fp, uint64_t replica, double *m, stru
     if (w->finish(ctx.ws, m, err, errlen) != 0)
         goto out;
     net_metrics(n, m);
+    if (o && o->latency_csv && write_latency_hist(n, o->latency_csv, err, errlen) != 0)
+        goto out;
 
     double span_s = m[M_span_s];
     if (span_s > 0)

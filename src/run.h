@@ -19,4 +19,21 @@ int run_resolve(cfg *c, footprint *fp, load_bounds *lb, char *err, size_t errlen
 int run_one(const cfg *c, const footprint *fp, uint64_t replica, double *m, struct trace *tr,
             char *err, size_t errlen);
 
+/* The latency histogram of a run: log bins from RUN_HIST_LO_S to
+ * RUN_HIST_HI_S, RUN_HIST_PER_DECADE per decade, plus the two open ends. */
+#define RUN_HIST_LO_S 1e-9
+#define RUN_HIST_HI_S 10.0
+#define RUN_HIST_PER_DECADE 20
+
+/* What a run writes besides its metrics (each optional). */
+typedef struct run_outputs {
+    struct trace *trace;     /* timeline recorder */
+    const char *latency_csv; /* message latency histogram: rows class,bin_lo_s,bin_hi_s,count
+                                (class control, data or all; non-empty bins), written atomically */
+} run_outputs;
+
+/* run_one with outputs; o may be NULL. */
+int run_one_out(const cfg *c, const footprint *fp, uint64_t replica, double *m, const run_outputs *o,
+                char *err, size_t errlen);
+
 #endif

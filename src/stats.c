@@ -4,6 +4,7 @@
 #include <stdlib.h>
 
 #include <gsl/gsl_cdf.h>
+#include <gsl/gsl_errno.h>
 #include <gsl/gsl_sort.h>
 #include <gsl/gsl_statistics_double.h>
 
@@ -119,4 +120,57 @@ double stats_sample_quantile(stats_sample *s, double q)
     if (q > 1)
         q = 1;
     return gsl_stats_quantile_from_sorted_data(s->x, 1, s->n, q);
+}
+
+void stats_loghist_init(stats_loghist *hg, double lo, double hi, unsigned per_decade)
+{
+    TN_ASSERT(lo > 0 && hi > lo && per_decade >= 1, "log histogram [%g, %g) with %u bins per decade", lo, hi,
+              per_decade);
+    size_t n = (size_t)ceil(log10(hi / lo) * per_decade - 1e-9);
+    double *range = tn_xmalloc((n + 1) * sizeof *range);
+    for (size_t i = 0; i <= n; i++)
+        range[i] = lo * pow(10.0, (double)i / per_decade);
+    range[n] = hi;
+    hg->h = gsl_histogram_alloc(n);
+    TN_ASSERT(hg->h, "out of memory for a histogram of %zu bins", n);
+    gsl_histogram_set_ranges(hg->h, range, n + 1);
+    free(range);
+    hg->under = hg->over = 0;
+}
+
+void stats_loghist_free(stats_loghist *hg)
+{
+    if (hg->h)
+        gsl_histogram_free(hg->h);
+    hg->h = NULL;
+}
+
+void stats_loghist_add(stats_loghist *hg, double x)
+{
+    /* gsl_histogram_increment refuses values outside [lo, hi): they go to
+     * the two open bins instead of being dropped */
+    if (x < hg->h->range[0])
+        hg->under++;
+    else if (x >= hg->h->range[hg->h->n] || gsl_histogram_increment(hg->h, x) != GSL_SUCCESS)
+        hg->over++;
+}
+
+size_t stats_loghist_bins(const stats_loghist *hg) { return hg->h->n + 2; }
+
+uint64_t stats_loghist_bin(const stats_loghist *hg, size_t i, double *lo, double *hi)
+{
+    size_t n = hg->h->n;
+    TN_ASSERT(i < n + 2, "bin %zu of %zu", i, n + 2);
+    if (i == 0) {
+        *lo = 0;
+        *hi = hg->h->range[0];
+        return hg->under;
+    }
+    if (i == n + 1) {
+        *lo = hg->h->range[n];
+        *hi = INFINITY;
+        return hg->over;
+    }
+    gsl_histogram_get_range(hg->h, i - 1, lo, hi);
+    return (uint64_t)gsl_histogram_get(hg->h, i - 1);
 }

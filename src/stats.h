@@ -6,6 +6,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <gsl/gsl_histogram.h>
+
 typedef struct stats_acc {
     uint64_t n;      /* samples added */
     double mean;     /* running mean */
@@ -36,5 +38,22 @@ void stats_sample_clear(stats_sample *s); /* keeps the allocation */
 void stats_sample_add(stats_sample *s, double x);
 /* q in [0,1]; linear interpolation between order statistics (gsl_stats_quantile_from_sorted_data). 0 when empty. */
 double stats_sample_quantile(stats_sample *s, double q);
+
+/* Histogram over logarithmic bins (a gsl_histogram): `per_decade` bins per
+ * factor 10 from lo to hi, plus an underflow bin [0, lo) and an overflow bin
+ * [hi, inf) so that no sample is lost. For latency distributions. */
+typedef struct stats_loghist {
+    gsl_histogram *h;     /* the log bins, [lo, hi) */
+    uint64_t under, over;    /* samples below lo, at or above hi */
+} stats_loghist;
+
+/* 0 < lo < hi, per_decade >= 1; aborts otherwise. */
+void stats_loghist_init(stats_loghist *hg, double lo, double hi, unsigned per_decade);
+void stats_loghist_free(stats_loghist *hg);
+void stats_loghist_add(stats_loghist *hg, double x);
+/* Bins including underflow (index 0) and overflow (last): nbins + 2. */
+size_t stats_loghist_bins(const stats_loghist *hg);
+/* Bin i's range [lo, hi) (underflow: [0, lo); overflow: [hi, inf)) and count. */
+uint64_t stats_loghist_bin(const stats_loghist *hg, size_t i, double *lo, double *hi);
 
 #endif

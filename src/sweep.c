@@ -317,6 +317,36 @@ typedef struct point_cache {
     footprint fp;
 } point_cache;
 
+/* Copy run id's latency histogram from folder `from` to folder `to`, if
+ * `from` has one (folders written before histograms existed do not). 0 or -1. */
+static int copy_latency(const char *from, const char *to, uint64_t id)
+{
+    char src[CFG_PATH_MAX + 64], dst[CFG_PATH_MAX + 64];
+    report_latency_path(src, sizeof src, from, id);
+    report_latency_path(dst, sizeof dst, to, id);
+    if (strcmp(src, dst) == 0)
+        return 0;
+    FILE *in = fopen(src, "rb");
+    if (!in)
+        return errno == ENOENT ? 0 : -1;
+    FILE *outf = fopen(dst, "wb");
+    if (!outf) {
+        fclose(in);
+        return -1;
+    }
+    char buf[8192];
+    size_t n;
+    int bad = 0;
+    while ((n = fread(buf, 1, sizeof buf, in)) > 0)
+        if (fwrite(buf, 1, n, outf) != n)
+            bad = 1;
+    bad |= ferror(in);
+    fclose(in);
+    if (fclose(outf) != 0 || bad)
+        return -1;
+    return 0;
+}
+
 static int exec_run(const sweep *sw, point_cache *pcache, uint64_t id, double *m, trace *tr,
                     char *err, size_t errlen)
 {
@@ -335,7 +365,13 @@ static int exec_run(const sweep *sw, point_cache *pcache, uint64_t id, double *m
         }
         pcache->point = point;
     }
-    return run_one(&pcache->pc, &pcache->fp, replica, m, tr, err, errlen);
+    run_outputs ro = {.trace = tr};
+    char hist[CFG_PATH_MAX + 64];
+    if (sw->o->out) {
+        report_latency_path(hist, sizeof hist, sw->o->out, id);
+        ro.latency_csv = hist;
+    }
+    return run_one_out(&pcache->pc, &pcache->fp, replica, m, &ro, err, errlen);
 }
 
 static void record(sweep *sw, uint64_t id, const double *m)
@@ -742,8 +778,9 @@ int sweep_execute(const cfg *c, const sweep_opts *o)
 
     if (o->out) {
         char path[CFG_PATH_MAX + 32];
-        if (mkdir_p(o->out) != 0) {
-            fprintf(stderr, "tasknet run: error: cannot create %s: %s\n", o->out, strerror(errno));
+        snprintf(path, sizeof path, "%s/latency", o->out);
+        if (mkdir_p(path) != 0) {
+            fprintf(stderr, "tasknet run: error: cannot create %s: %s\n", path, strerror(errno));
             rc = 1;
             goto out;
         }
@@ -892,6 +929,11 @@ int sweep_merge(const char *out, char *const *dirs, size_t ndirs)
     sw.nruns = (uint64_t)sw.npoints * c.replicas;
     sw.point_hash = tn_xcalloc(sw.npoints, sizeof *sw.point_hash);
     sw.rec = tn_xcalloc(sw.nruns, sizeof *sw.rec);
+    snprintf(path, sizeof path, "%s/latency", out);
+    if (mkdir_p(path) != 0) {
+        fprintf(stderr, "tasknet merge: error: cannot create %s: %s\n", path, strerror(errno));
+        goto out;
+    }
     char *want = runs_header(&c);
     size_t total = 0;
     for (size_t d = 0; d < ndirs; d++) {
@@ -930,8 +972,16 @@ int sweep_merge(const char *out, char *const *dirs, size_t ndirs)
             }
             free(copy);
             sw.point_hash[p] = hash;
-            if (!sw.rec[id].done)
+            if (!sw.rec[id].done) {
                 total++;
+                if (copy_latency(dirs[d], out, id) != 0) {
+                    fprintf(stderr, "tasknet merge: error: copying the latency histogram of run %llu "
+                            "from %s: %s\n", (unsigned long long)id, dirs[d], strerror(errno));
+                    csv_table_free(&t);
+                    free(want);
+                    goto out;
+                }
+            }
             sw.rec[id].done = 1;
             sw.rec[id].hash = hash;
             memcpy(sw.rec[id].m, m, sizeof m);
@@ -939,10 +989,6 @@ int sweep_merge(const char *out, char *const *dirs, size_t ndirs)
         csv_table_free(&t);
     }
     free(want);
-    if (mkdir_p(out) != 0) {
-        fprintf(stderr, "tasknet merge: error: cannot create %s: %s\n", out, strerror(errno));
-        goto out;
-    }
     snprintf(path, sizeof path, "%s/config.xml", out);
     if (cfg_write_xml(&c, path, err, sizeof err) != 0) {
         fprintf(stderr, "tasknet merge: error: %s\n", err);
