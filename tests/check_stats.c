@@ -137,6 +137,39 @@ START_TEST(test_quantiles)
 }
 END_TEST
 
+/* Log bins from 1 ns to 10 s at 20 per decade: 10 decades = 200 bins plus
+ * the two open ends. Bin k (1-based) is [1e-9 * 10^((k-1)/20), 1e-9 * 10^(k/20)). */
+START_TEST(test_loghist)
+{
+    stats_loghist hg;
+    stats_loghist_init(&hg, 1e-9, 10.0, 20);
+    ck_assert_uint_eq(stats_loghist_bins(&hg), 202);
+    double lo, hi;
+    stats_loghist_bin(&hg, 0, &lo, &hi);
+    ck_assert(lo == 0 && hi == 1e-9);
+    stats_loghist_bin(&hg, 201, &lo, &hi);
+    ck_assert(lo == 10.0 && isinf(hi));
+    stats_loghist_bin(&hg, 21, &lo, &hi); /* [1e-8, 1e-8 * 10^(1/20)) */
+    ck_assert_double_eq_tol(lo, 1e-8, 1e-20);
+    ck_assert_double_eq_tol(hi, 1e-8 * pow(10, 0.05), 1e-20);
+    /* 0.5 ns and 0 below; 10 s and 1e9 s above; 1e-8 s in bin 21;
+     * 1.2e-8 s: log10(1.2e-8 / 1e-9) * 20 = 21.58 -> bin 22 */
+    static const double x[] = {0.0, 0.5e-9, 1e-8, 1.2e-8, 10.0, 1e9};
+    for (size_t i = 0; i < sizeof x / sizeof x[0]; i++)
+        stats_loghist_add(&hg, x[i]);
+    ck_assert_uint_eq(stats_loghist_bin(&hg, 0, &lo, &hi), 2);
+    ck_assert_uint_eq(stats_loghist_bin(&hg, 21, &lo, &hi), 1);
+    ck_assert_uint_eq(stats_loghist_bin(&hg, 22, &lo, &hi), 1);
+    ck_assert_uint_eq(stats_loghist_bin(&hg, 201, &lo, &hi), 2);
+    /* nothing lost: the counts add up to the samples */
+    uint64_t total = 0;
+    for (size_t b = 0; b < stats_loghist_bins(&hg); b++)
+        total += stats_loghist_bin(&hg, b, &lo, &hi);
+    ck_assert_uint_eq(total, 6);
+    stats_loghist_free(&hg);
+}
+END_TEST
+
 static Suite *stats_suite(void)
 {
     Suite *s = suite_create("stats");
@@ -147,6 +180,7 @@ static Suite *stats_suite(void)
     tcase_add_test(tc, test_welford_stable);
     tcase_add_test(tc, test_merge);
     tcase_add_test(tc, test_quantiles);
+    tcase_add_test(tc, test_loghist);
     suite_add_tcase(s, tc);
     return s;
 }
