@@ -1,7 +1,9 @@
 #include "log.h"
 
+#include <errno.h>
 #include <stdarg.h>
 #include <string.h>
+#include <sys/stat.h>
 
 static void *check(void *p, size_t n)
 {
@@ -26,4 +28,26 @@ int tn_error(char *err, size_t errlen, const char *fmt, ...)
         va_end(ap);
     }
     return -1;
+}
+
+int tn_mkdir_p(const char *dir)
+{
+    size_t n = strlen(dir);
+    char *buf = tn_xmalloc(n + 1);
+    memcpy(buf, dir, n + 1);
+    int rc = 0;
+    for (char *p = buf + 1; *p && rc == 0; p++) {
+        if (*p != '/')
+            continue;
+        *p = '\0';
+        if (mkdir(buf, 0777) != 0 && errno != EEXIST)
+            rc = -1;
+        *p = '/';
+    }
+    if (rc == 0 && mkdir(buf, 0777) != 0 && errno != EEXIST)
+        rc = -1;
+    int e = errno;
+    free(buf);
+    errno = e;
+    return rc;
 }

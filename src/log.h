@@ -29,4 +29,7 @@ char *tn_xstrdup(const char *s);
 int tn_error(char *err, size_t errlen, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
+/* mkdir -p: create dir and its missing parents. 0, or -1 (errno set). */
+int tn_mkdir_p(const char *dir);
+
 #endif

@@ -125,6 +125,13 @@ static void paths(const plot_opts *o, const char *dflt, char *image, char *scrip
         snprintf(image, len, "%s", o->out);
     else
         snprintf(image, len, "%s/%s.png", o->input, dflt);
+    /* the folder of an image given with --out may not exist yet */
+    char *slash0 = strrchr(image, '/');
+    if (slash0 && slash0 != image) {
+        *slash0 = '\0';
+        tn_mkdir_p(image);
+        *slash0 = '/';
+    }
     snprintf(script, len, "%s", image);
     char *dot = strrchr(script, '.');
     char *slash = strrchr(script, '/');
@@ -140,13 +147,16 @@ typedef struct series {
     FILE *f;
 } series;
 
-static series *series_get(series **all, size_t *n, const char *name)
+/* Each series is allocated on its own: its memory stream keeps pointers to
+ * data and len, which must not move when the list grows. */
+static series *series_get(series ***all, size_t *n, const char *name)
 {
     for (size_t i = 0; i < *n; i++)
-        if (strcmp((*all)[i].name, name) == 0)
-            return &(*all)[i];
+        if (strcmp((*all)[i]->name, name) == 0)
+            return (*all)[i];
     *all = tn_xrealloc(*all, (*n + 1) * sizeof **all);
-    series *s = &(*all)[(*n)++];
+    series *s = tn_xmalloc(sizeof *s);
+    (*all)[(*n)++] = s;
     s->name = tn_xstrdup(name);
     s->data = NULL;
     s->len = 0;
@@ -154,13 +164,14 @@ static series *series_get(series **all, size_t *n, const char *name)
     return s;
 }
 
-static void series_free(series *all, size_t n)
+static void series_free(series **all, size_t n)
 {
     for (size_t i = 0; i < n; i++) {
-        if (all[i].f)
-            fclose(all[i].f);
-        free(all[i].data);
-        free(all[i].name);
+        if (all[i]->f)
+            fclose(all[i]->f);
+        free(all[i]->data);
+        free(all[i]->name);
+        free(all[i]);
     }
     free(all);
 }
@@ -226,7 +237,7 @@ static int plot_summary(const plot_opts *o)
     axis_scale xs;
     if (!vs_metric)
         scale_for(x, &xs);
-    series *all = NULL;
+    series **all = NULL;
     size_t ns = 0;
     int categorical = !vs_metric && !xs.numeric;
     for (size_t r = 0; r < t.nrows; r++) {
@@ -273,14 +284,14 @@ static int plot_summary(const plot_opts *o)
     if (o->logy)
         fputs("set logscale y\n", g);
     for (size_t i = 0; i < ns; i++) {
-        fflush(all[i].f);
-        fprintf(g, "$s%zu << EOD\n%sEOD\n", i, all[i].data ? all[i].data : "");
+        fflush(all[i]->f);
+        fprintf(g, "$s%zu << EOD\n%sEOD\n", i, all[i]->data ? all[i]->data : "");
     }
     fputs("plot ", g);
     for (size_t i = 0; i < ns; i++) {
         char label[300];
         if (ser)
-            snprintf(label, sizeof label, "%s=%s", ser, all[i].name);
+            snprintf(label, sizeof label, "%s=%s", ser, all[i]->name);
         else
             snprintf(label, sizeof label, "%s", y);
         if (vs_metric)

@@ -179,23 +179,6 @@ static void write_row(FILE *f, const sweep *sw, uint64_t id)
 
 /* ------------------------------------------------------------ the folder */
 
-static int mkdir_p(const char *dir)
-{
-    char buf[CFG_PATH_MAX];
-    snprintf(buf, sizeof buf, "%s", dir);
-    for (char *p = buf + 1; *p; p++) {
-        if (*p != '/')
-            continue;
-        *p = '\0';
-        if (mkdir(buf, 0777) != 0 && errno != EEXIST)
-            return -1;
-        *p = '/';
-    }
-    if (mkdir(buf, 0777) != 0 && errno != EEXIST)
-        return -1;
-    return 0;
-}
-
 /* Load earlier results from out/runs.csv; refuse a folder of another sweep. */
 static int load_previous(sweep *sw)
 {
@@ -779,7 +762,7 @@ int sweep_execute(const cfg *c, const sweep_opts *o)
     if (o->out) {
         char path[CFG_PATH_MAX + 32];
         snprintf(path, sizeof path, "%s/latency", o->out);
-        if (mkdir_p(path) != 0) {
+        if (tn_mkdir_p(path) != 0) {
             fprintf(stderr, "tasknet run: error: cannot create %s: %s\n", path, strerror(errno));
             rc = 1;
             goto out;
@@ -930,7 +913,7 @@ int sweep_merge(const char *out, char *const *dirs, size_t ndirs)
     sw.point_hash = tn_xcalloc(sw.npoints, sizeof *sw.point_hash);
     sw.rec = tn_xcalloc(sw.nruns, sizeof *sw.rec);
     snprintf(path, sizeof path, "%s/latency", out);
-    if (mkdir_p(path) != 0) {
+    if (tn_mkdir_p(path) != 0) {
         fprintf(stderr, "tasknet merge: error: cannot create %s: %s\n", path, strerror(errno));
         goto out;
     }
