@@ -131,7 +131,8 @@ static const char usage_plot[] =
     "\n"
     "Draws a figure with gnuplot (Debian: gnuplot-nox) from a result folder written by\n"
     "`tasknet run --out DIR`, and writes the gnuplot script (data inline) beside the\n"
-    "image so it can be edited and re-run with `gnuplot FILE.gp`.\n"
+    "image so it can be edited and re-run with `gnuplot FILE.gp`. Options also take one\n"
+    "dash (-series, -logx), so a command fits in an XML comment.\n"
     "\n"
     "  --x PARAM        swept parameter on the x axis (default: the first axis)\n"
     "  --y METRIC       metric on the y axis, mean with 95% CI bars (default: speedup)\n"
@@ -502,7 +503,7 @@ static int cmd_plot(int argc, char **argv)
     optind = 1;
     opterr = 0;
     int ch;
-    while ((ch = getopt_long(argc, argv, ":x:y:s:X:t:lLo:T:hDC:", longopts, NULL)) != -1) {
+    while ((ch = getopt_long_only(argc, argv, ":x:y:s:X:t:lLo:T:hDC:", longopts, NULL)) != -1) {
         switch (ch) {
         case 'x': po.x = optarg; break;
         case 'y': po.y = optarg; break;
