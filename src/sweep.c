@@ -539,7 +539,8 @@ static void retire(worker *w)
 {
     if (w->pid <= 0)
         return;
-    close(w->cmd_fd);
+    if (w->cmd_fd >= 0)
+        close(w->cmd_fd);
     close(w->res_fd);
     waitpid(w->pid, NULL, 0);
     w->pid = 0;
@@ -632,11 +633,19 @@ static int run_parallel(sweep *sw)
         }
     }
 out:
+    /* A worker inherits the command pipes of the workers forked before it,
+     * so a worker sees the end of its commands only when every later worker
+     * has exited too: close every command pipe first, then wait. */
     for (unsigned i = 0; i < nw; i++) {
         if (interrupted && w[i].pid > 0)
             kill(w[i].pid, SIGTERM);
-        retire(&w[i]);
+        if (w[i].pid > 0) {
+            close(w[i].cmd_fd);
+            w[i].cmd_fd = -1;
+        }
     }
+    for (unsigned i = 0; i < nw; i++)
+        retire(&w[i]);
     free(w);
     free(pfd);
     return rc;
