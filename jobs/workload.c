@@ -8,6 +8,7 @@ extern const wl_ops wl_uniform_random_ops; /* jobs/wl_uniform_random.c */
 
 const wl_ops *const wl_registry[] = {
     &wl_task_tree_ops,
+    &wl_uniform_random_ops,
     NULL,
 };
 

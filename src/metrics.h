@@ -15,8 +15,11 @@
     X(speedup_incl_queue, "sum of job work / sum of job time (queueing included)")             \
     X(node_utilization, "compute-phase time / ((N-1) * span): measured rho_x")                 \
     X(network_utilization, "bits delivered / (B * N * span): measured rho_c")                  \
+    X(offered_load, "uniform-random: configured offered load per node, a fraction of B")       \
+    X(throughput, "uniform-random: accepted load, bits delivered by the end T of generation / (N B T)") \
     X(sync_overhead, "1 - compute time / allocated time of compute nodes")                     \
     X(span_s, "first job arrival to last job-complete reception (or last delivery)")           \
+    X(messages_sent, "uniform-random: messages generated and handed to the network")           \
     X(messages_delivered, "messages delivered to their destination")                           \
     X(bytes_delivered, "bytes of all delivered messages")                                      \
     X(msg_latency_mean_s, "message latency, hand-over to last bit at destination: mean")       \

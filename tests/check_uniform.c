@@ -1,2 +1,737 @@
-/* placeholder: being written */
-int main(void) { return 77; }
+/* The uniform-random workload (jobs/wl_uniform_random.c): every node sends
+ * Poisson traffic of offered load rho to uniformly random other nodes.
+ *
+ * Common numbers: B = 10 Gb/s, link = 20 ns, switch = 200 ns, constant
+ * messages of 1000 B unless a test says otherwise.
+ *   ser(1000 B) = 8000 bit / 10e9 b/s = 800 ns = 800 000 ps (exact: integer rate)
+ *   zero-load latency, star (MODEL.md 6) = ser + 2 link + switch
+ *                                        = 800 + 40 + 200 ns = 1040 ns
+ *   rate per node lambda = rho B / (8 E[size]) = rho * 1e10 / 8000 /s
+ *                        = rho * 1.25e6 /s  (rho = 0.5: 625 000 /s, one per 1.6 us)
+ *
+ * Two ways in: run_one (src/run.h) for the metrics of a whole run, and a
+ * harness that wires engine + fabric + workload itself, so that every
+ * delivery passes through the test first (per-message and per-pair
+ * counts, the latency of every message). */
+#include <check.h>
+#include <gsl/gsl_cdf.h>
+#include <gsl/gsl_rng.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "config.h"
+#include "dist.h"
+#include "footprint.h"
+#include "metrics.h"
+#include "network.h"
+#include "rng.h"
+#include "run.h"
+#include "sim.h"
+#include "workload.h"
+
+#define B10 10e9
+#define LINK_PS 20000
+#define SW_PS 200000
+#define SIZE 1000.0
+#define SER_PS 800000               /* 1000 B at 10 Gb/s */
+#define L0_PS (SER_PS + 2 * LINK_PS + SW_PS) /* 1 040 000 ps */
+
+/* ---- run_one: a configuration built in code ---- */
+
+/* A uniform-random configuration: N nodes on `fabric` at B = 10 Gb/s with the
+ * default latencies (link 20 ns, switch 200 ns; SPINet: 4 m, 1 ns, 1 kB
+ * packets, fast NACK), constant 1000 B messages, `messages` per node or
+ * generation for `duration_ps`. */
+static void ur_cfg(cfg *c, const char *fabric, uint32_t nodes, double load, uint64_t messages,
+                   int64_t duration_ps, uint64_t seed)
+{
+    cfg_defaults(c);
+    c->nodes = nodes;
+    snprintf(c->net_type, sizeof c->net_type, "%s", fabric);
+    c->net.nodes = nodes;
+    c->net.bandwidth_bps = B10;
+    snprintf(c->wl.type, sizeof c->wl.type, "uniform-random");
+    dist_free(&c->wl.message_size);
+    dist_const(&c->wl.message_size, UNIT_SIZE, SIZE);
+    c->wl.offered_load = load;
+    c->wl.messages = messages;
+    c->wl.duration_ps = duration_ps;
+    c->seed = seed;
+}
+
+static void ur_run(cfg *c, double *m)
+{
+    char err[512];
+    footprint fp;
+    load_bounds lb;
+    ck_assert_msg(run_resolve(c, &fp, &lb, err, sizeof err) == 0, "resolve: %s", err);
+    int rc = run_one(c, &fp, 0, m, NULL, err, sizeof err);
+    ck_assert_msg(rc == 0, "run_one: %s", err);
+}
+
+/* ---- harness: engine + fabric + workload, deliveries seen by the test ---- */
+
+typedef struct harness {
+    sim *s;
+    gsl_rng *net_rng;
+    net *n;
+    const wl_ops *w;
+    void *ws;
+    uint32_t nodes;
+    uint64_t cap;        /* room in seen[] (message ids) */
+    uint32_t *seen;      /* [cap] deliveries per message id */
+    uint64_t *pair;      /* [N*N] deliveries src -> dst */
+    uint64_t self;       /* deliveries with src == dst */
+    int64_t lat_min_ps, lat_max_ps;
+    /* per message id: source, size, hand-over and delivery times */
+    uint32_t *src, *dst;
+    uint64_t *size;
+    int64_t *t_sub_ps, *t_dlv_ps;
+    uint64_t stop_after; /* > 0: sim_stop after this many deliveries */
+    uint64_t ndlv;       /* deliveries seen */
+    int dup_first;       /* 1: hand the first delivery to the workload twice */
+    double m[METRIC_COUNT];
+    char err[512];
+} harness;
+
+static void h_deliver(void *owner, net_msg *m)
+{
+    harness *h = owner;
+    ck_assert_uint_lt(m->id, h->cap);
+    h->seen[m->id]++;
+    h->src[m->id] = m->src;
+    h->dst[m->id] = m->dst;
+    h->size[m->id] = m->size_bytes;
+    h->t_sub_ps[m->id] = m->t_submit_ps;
+    h->t_dlv_ps[m->id] = sim_now(h->s);
+    ck_assert_uint_lt(m->src, h->nodes);
+    ck_assert_uint_lt(m->dst, h->nodes);
+    if (m->src == m->dst)
+        h->self++;
+    h->pair[(size_t)m->src * h->nodes + m->dst]++;
+    ck_assert_uint_eq(m->cls, NET_DATA);
+    ck_assert_uint_eq(m->prio, NET_PRIO_LOW);
+    int64_t lat = sim_now(h->s) - m->t_submit_ps;
+    if (lat < h->lat_min_ps)
+        h->lat_min_ps = lat;
+    if (lat > h->lat_max_ps)
+        h->lat_max_ps = lat;
+    h->w->deliver(h->ws, m); /* the workload releases m */
+    if (h->dup_first && h->ndlv == 0)
+        h->w->deliver(h->ws, m); /* a faulty fabric: the same message again */
+    if (++h->ndlv == h->stop_after)
+        sim_stop(h->s);
+}
+
+static int h_open(harness *h, const char *fabric, const net_params *np, const wl_params *p,
+                  uint64_t seed, uint64_t cap)
+{
+    memset(h, 0, sizeof *h);
+    h->w = wl_find("uniform-random");
+    ck_assert_ptr_nonnull(h->w);
+    h->nodes = np->nodes;
+    h->cap = cap;
+    h->seen = calloc(cap, sizeof *h->seen);
+    h->pair = calloc((size_t)np->nodes * np->nodes, sizeof *h->pair);
+    h->src = calloc(cap, sizeof *h->src);
+    h->dst = calloc(cap, sizeof *h->dst);
+    h->size = calloc(cap, sizeof *h->size);
+    h->t_sub_ps = calloc(cap, sizeof *h->t_sub_ps);
+    h->t_dlv_ps = calloc(cap, sizeof *h->t_dlv_ps);
+    h->lat_min_ps = INT64_MAX;
+    h->lat_max_ps = INT64_MIN;
+    h->s = sim_create();
+    h->net_rng = rng_stream_new(seed, 0, "network");
+    h->ws = calloc(1, h->w->state_size);
+    ck_assert(h->seen && h->pair && h->ws && h->src && h->dst && h->size && h->t_sub_ps &&
+              h->t_dlv_ps);
+    h->n = net_create(fabric, np, h->s, h->net_rng, h_deliver, h, h->err, sizeof h->err);
+    ck_assert_msg(h->n != NULL, "%s: %s", fabric, h->err);
+    wl_env env = {.sim = h->s,
+                  .net = h->n,
+                  .nodes = np->nodes,
+                  .bandwidth_bps = np->bandwidth_bps,
+                  .seed = seed,
+                  .replica = 0,
+                  .p = p};
+    return h->w->init(h->ws, &env, h->err, sizeof h->err);
+}
+
+/* Run to the end and finish; returns finish's status. */
+static int h_run(harness *h, int64_t until_ps)
+{
+    for (int i = 0; i < METRIC_COUNT; i++)
+        h->m[i] = 0;
+    sim_run(h->s, until_ps);
+    int rc = h->w->finish(h->ws, h->m, h->err, sizeof h->err);
+    net_metrics(h->n, h->m);
+    return rc;
+}
+
+static void h_close(harness *h, int initialised)
+{
+    if (initialised)
+        h->w->fini(h->ws);
+    free(h->ws);
+    net_destroy(h->n);
+    gsl_rng_free(h->net_rng);
+    sim_destroy(h->s);
+    free(h->seen);
+    free(h->pair);
+    free(h->src);
+    free(h->dst);
+    free(h->size);
+    free(h->t_sub_ps);
+    free(h->t_dlv_ps);
+}
+
+static net_params star(uint32_t nodes)
+{
+    net_params np;
+    memset(&np, 0, sizeof np);
+    np.nodes = nodes;
+    np.bandwidth_bps = B10;
+    np.link_latency_ps = LINK_PS;
+    np.switch_latency_ps = SW_PS;
+    return np;
+}
+
+static void wl_uniform(wl_params *p, double size_bytes, double load, uint64_t messages,
+                       int64_t duration_ps)
+{
+    memset(p, 0, sizeof *p);
+    snprintf(p->type, sizeof p->type, "uniform-random");
+    dist_const(&p->message_size, UNIT_SIZE, size_bytes);
+    p->offered_load = load;
+    p->messages = messages;
+    p->duration_ps = duration_ps;
+}
+
+#define ASSERT_REL(actual, expected, tol)                                                      \
+    ck_assert_msg(fabs((actual) - (expected)) <= (tol) * fabs(expected),                        \
+                  "%s = %.17g, expected %.17g (relative tolerance %g)", #actual, (double)(actual), \
+                  (double)(expected), (double)(tol))
+
+/* ---- 1. ideal fabric: exactly once, bytes, the exact latency ---- */
+
+/* N = 8, 200 messages of 1000 B per node: 1600 messages, 1.6 MB, each
+ * delivered once (seen[id] == 1 for ids 0..1599, the fabric numbers them in
+ * hand-over order). The ideal fabric has no contention, so every latency is
+ * ser + 2 link + switch = 1040 ns at any load: min = max = mean = p50. */
+START_TEST(test_ideal_exact)
+{
+    static const double loads[] = {0.05, 0.5, 0.95};
+    for (size_t k = 0; k < sizeof loads / sizeof loads[0]; k++) {
+        net_params np = star(8);
+        wl_params p;
+        wl_uniform(&p, SIZE, loads[k], 200, 0);
+        harness h;
+        ck_assert_msg(h_open(&h, "ideal", &np, &p, 11, 1600) == 0, "init: %s", h.err);
+        ck_assert_msg(h_run(&h, SIM_TIME_MAX) == 0, "finish: %s", h.err);
+        for (uint64_t i = 0; i < 1600; i++)
+            ck_assert_msg(h.seen[i] == 1, "message %llu delivered %u times",
+                          (unsigned long long)i, h.seen[i]);
+        ck_assert_uint_eq(h.self, 0);
+        ck_assert_double_eq(h.m[M_messages_sent], 1600);
+        ck_assert_double_eq(h.m[M_messages_delivered], 1600);
+        ck_assert_double_eq(h.m[M_bytes_delivered], 1600 * SIZE);
+        ck_assert_double_eq(h.m[M_offered_load], loads[k]);
+        ck_assert_int_eq(h.lat_min_ps, L0_PS);
+        ck_assert_int_eq(h.lat_max_ps, L0_PS);
+        ASSERT_REL(h.m[M_msg_latency_mean_s], 1040e-9, 1e-12);
+        ASSERT_REL(h.m[M_msg_latency_p50_s], 1040e-9, 1e-12);
+        ASSERT_REL(h.m[M_msg_latency_max_s], 1040e-9, 1e-12);
+        ASSERT_REL(h.m[M_msg_latency_data_mean_s], 1040e-9, 1e-12);
+        ck_assert_double_eq(h.m[M_msg_latency_control_mean_s], 0);
+        ck_assert_int_eq(sim_pending(h.s), 0);
+        h_close(&h, 1);
+        wl_params_free(&p);
+    }
+}
+END_TEST
+
+/* ---- 2. the throughput window, recomputed from every delivery ---- */
+
+/* throughput = 8 * (bytes delivered at t <= T_end) / (N B T_end), with
+ * T_end = duration, or (messages mode) the instant the first node generated
+ * its last message = min over nodes of (max hand-over time of its messages).
+ * The harness sees every message's hand-over and delivery, so it recomputes
+ * both the window and the sum independently of the workload's bookkeeping.
+ * span = last delivery - first hand-over. */
+static void check_window(harness *h, uint64_t total, int64_t t_end_ps)
+{
+    double bytes = 0;
+    int64_t first = INT64_MAX, last = INT64_MIN;
+    for (uint64_t i = 0; i < total; i++) {
+        if (h->t_dlv_ps[i] <= t_end_ps)
+            bytes += (double)h->size[i];
+        if (h->t_sub_ps[i] < first)
+            first = h->t_sub_ps[i];
+        if (h->t_dlv_ps[i] > last)
+            last = h->t_dlv_ps[i];
+    }
+    double expect = 8.0 * bytes / ((double)h->nodes * B10 * (double)t_end_ps * 1e-12);
+    ASSERT_REL(h->m[M_throughput], expect, 1e-12);
+    ASSERT_REL(h->m[M_span_s], (double)(last - first) * 1e-12, 1e-12);
+}
+
+START_TEST(test_window_exact)
+{
+    /* messages mode: N = 8, 300 messages per node at rho = 0.5 */
+    {
+        net_params np = star(8);
+        wl_params p;
+        wl_uniform(&p, SIZE, 0.5, 300, 0);
+        harness h;
+        ck_assert_msg(h_open(&h, "ideal", &np, &p, 5, 2400) == 0, "init: %s", h.err);
+        ck_assert_msg(h_run(&h, SIM_TIME_MAX) == 0, "finish: %s", h.err);
+        int64_t t_end = INT64_MAX;
+        for (uint32_t k = 0; k < 8; k++) {
+            int64_t last_gen = INT64_MIN;
+            for (uint64_t i = 0; i < 2400; i++)
+                if (h.src[i] == k && h.t_sub_ps[i] > last_gen)
+                    last_gen = h.t_sub_ps[i];
+            if (last_gen < t_end)
+                t_end = last_gen;
+        }
+        check_window(&h, 2400, t_end);
+        /* at rho = 0.5 the window holds ~0.5 of N B T_end; loosely: */
+        ck_assert(h.m[M_throughput] > 0.4 && h.m[M_throughput] < 0.6);
+        h_close(&h, 1);
+        wl_params_free(&p);
+    }
+    /* duration mode: D = 200 us, lambda = 625 000 /s: 125 per node expected */
+    {
+        const int64_t D = 200000000;
+        net_params np = star(8);
+        wl_params p;
+        wl_uniform(&p, SIZE, 0.5, 0, D);
+        harness h;
+        ck_assert_msg(h_open(&h, "ideal", &np, &p, 5, 4000) == 0, "init: %s", h.err);
+        ck_assert_msg(h_run(&h, SIM_TIME_MAX) == 0, "finish: %s", h.err);
+        uint64_t total = (uint64_t)h.m[M_messages_sent];
+        ck_assert_uint_gt(total, 0);
+        for (uint64_t i = 0; i < total; i++) {
+            ck_assert_uint_eq(h.seen[i], 1);
+            ck_assert_int_lt(h.t_sub_ps[i], D); /* generation is [0, D) */
+        }
+        check_window(&h, total, D);
+        h_close(&h, 1);
+        wl_params_free(&p);
+    }
+}
+END_TEST
+
+/* ---- 3. electrical switch, low load: the zero-load latency ---- */
+
+/* N = 16, rho = 0.05, 2000 messages per node (32 000). Zero load
+ * (MODEL.md 6): L0 = ser + 2 link + switch = 1040 ns, and no message is
+ * faster. A message waits only if its source is busy (probability rho = 0.05:
+ * the source FIFO is an M/D/1 queue, Poisson arrivals, service S = 800 ns) or
+ * its output port is (about rho again), so more than half the messages wait
+ * nowhere and the median is exactly L0.
+ * Mean: the source queue's M/D/1 mean wait is W = rho S / (2 (1 - rho))
+ * = 0.05 * 800 / 1.9 = 21.05 ns, exactly; the port adds a wait between 0 and
+ * about W (its arrivals, 15 thinned source outputs spaced >= S apart, are
+ * smoother than Poisson, and the M/D/1 value is the Poisson case). So
+ * L0 + W <= mean <= L0 + 2W = 1082.1 ns, each side widened by 3 ns for the
+ * sampling error (the wait's standard deviation is ~130 ns over 32 000
+ * messages: 0.7 ns on the mean). Measured: 1080.9 ns (the port adds 19.8 ns).
+ * messages_sent is exactly N * messages. */
+START_TEST(test_switch_low_load)
+{
+    cfg c;
+    ur_cfg(&c, "electrical-switch", 16, 0.05, 2000, 0, 1);
+    double m[METRIC_COUNT];
+    ur_run(&c, m);
+    const double L0 = 1040e-9, W = 0.05 * 800e-9 / (2 * 0.95);
+    ck_assert_double_eq(m[M_messages_sent], 32000);
+    ck_assert_double_eq(m[M_messages_delivered], 32000);
+    ck_assert_double_eq(m[M_bytes_delivered], 32000 * SIZE);
+    ASSERT_REL(m[M_msg_latency_p50_s], L0, 1e-12);
+    ck_assert_msg(m[M_msg_latency_mean_s] >= L0 + W - 3e-9 &&
+                      m[M_msg_latency_mean_s] <= L0 + 2 * W + 3e-9,
+                  "mean latency %.6g ns outside [%.6g, %.6g] ns", m[M_msg_latency_mean_s] * 1e9,
+                  (L0 + W - 3e-9) * 1e9, (L0 + 2 * W + 3e-9) * 1e9);
+    ck_assert_double_eq(m[M_offered_load], 0.05);
+    /* the window holds ~1900 messages per node (the first node to finish is
+     * ~1.8 sigma early): throughput 0.05 within a few percent */
+    ASSERT_REL(m[M_throughput], 0.05, 0.05);
+    ck_assert_double_eq(m[M_jobs_completed], 0);
+    cfg_free(&c);
+}
+END_TEST
+
+/* ---- 4. electrical switch, rho = 0.5: throughput and the Poisson count ---- */
+
+/* N = 16, D = 2 ms, lambda = 625 000 /s per node. The count of generated
+ * messages is Poisson with mean N lambda D = 16 * 625 000 * 0.002 = 20 000
+ * (sd 141): within 4 sd = 566.
+ * throughput = 8000 (X - F) / (N B D), N B D = 16 * 1e10 * 0.002 = 3.2e8 bit,
+ * X the count, F the messages in flight at D. E = 8000 * 20 000 / 3.2e8 = 0.5;
+ * the Poisson sd of 8000 X / 3.2e8 is 8000 * 141 / 3.2e8 = 0.0035, so the
+ * tolerance 0.015 is 4.2 sd. F is about N lambda * mean latency = 1e7/s *
+ * ~2 us = 20 messages = 0.0005 of throughput: the generated load
+ * 8000 X / 3.2e8 exceeds the throughput by 0 to 0.0025 (F <= 100). */
+START_TEST(test_switch_half_load)
+{
+    cfg c;
+    ur_cfg(&c, "electrical-switch", 16, 0.5, 0, 2000000000, 1);
+    double m[METRIC_COUNT];
+    ur_run(&c, m);
+    double X = m[M_messages_sent];
+    ck_assert_msg(fabs(X - 20000) <= 4 * sqrt(20000), "%g messages, expected 20000 +- 566", X);
+    ck_assert_double_eq(m[M_messages_delivered], X);
+    ck_assert_double_eq(m[M_bytes_delivered], X * SIZE);
+    ck_assert_msg(fabs(m[M_throughput] - 0.5) <= 0.015, "throughput %g", m[M_throughput]);
+    double gen = 8000 * X / 3.2e8;
+    ck_assert_msg(gen - m[M_throughput] >= 0 && gen - m[M_throughput] <= 0.0025,
+                  "generated %g, accepted %g", gen, m[M_throughput]);
+    /* every latency is at least L0 */
+    ck_assert(m[M_msg_latency_p50_s] >= 1040e-9 * (1 - 1e-12));
+    cfg_free(&c);
+}
+END_TEST
+
+/* ---- 5. destinations: never the source, uniform over the others ---- */
+
+/* N = 8, 4000 messages per node on the ideal fabric: each of the 7 other
+ * nodes expects 4000/7 = 571.4 messages from a source (binomial, sd
+ * sqrt(4000 * 1/7 * 6/7) = 22.1). Pearson's chi-square over the 8 rows has
+ * 8 * 6 = 48 degrees of freedom; it must stay below the 1e-6 upper
+ * quantile (a fixed seed: the test is deterministic, the bound says the
+ * draw is not suspicious). Every cell within 6 sd (133) as well. */
+START_TEST(test_destinations)
+{
+    const uint32_t N = 8;
+    const uint64_t M = 4000;
+    net_params np = star(N);
+    wl_params p;
+    wl_uniform(&p, 100, 0.5, M, 0);
+    harness h;
+    ck_assert_msg(h_open(&h, "ideal", &np, &p, 3, N * M) == 0, "init: %s", h.err);
+    ck_assert_msg(h_run(&h, SIM_TIME_MAX) == 0, "finish: %s", h.err);
+    ck_assert_uint_eq(h.self, 0);
+    double e = (double)M / (N - 1), chi2 = 0;
+    for (uint32_t i = 0; i < N; i++) {
+        ck_assert_uint_eq(h.pair[i * N + i], 0);
+        uint64_t row = 0;
+        for (uint32_t j = 0; j < N; j++) {
+            row += h.pair[i * N + j];
+            if (j == i)
+                continue;
+            double d = (double)h.pair[i * N + j] - e;
+            chi2 += d * d / e;
+            ck_assert_msg(fabs(d) <= 6 * sqrt(M * (1.0 / 7) * (6.0 / 7)),
+                          "%u -> %u: %llu messages", i, j, (unsigned long long)h.pair[i * N + j]);
+        }
+        ck_assert_uint_eq(row, M);
+    }
+    double bound = gsl_cdf_chisq_Qinv(1e-6, 48);
+    ck_assert_msg(chi2 < bound, "chi2 = %g >= %g", chi2, bound);
+    h_close(&h, 1);
+    wl_params_free(&p);
+}
+END_TEST
+
+/* ---- 6. the Poisson rate, with a non-constant size ---- */
+
+/* Sizes uniform(200 B, 1800 B): mean 1000 B, so lambda is the same 625 000 /s
+ * at rho = 0.5 (the rate uses the mean size). Duration mode, N = 16, D = 2 ms:
+ * X ~ Poisson(20 000), within 4 sd = 566; per node Poisson(1250), within
+ * 5 sd = 177. Mean size over X: sd 1600/sqrt(12) = 461.9 B per message,
+ * 3.3 B on the mean of 20 000: within 15 B of 1000 B.
+ * Messages mode, N = 8, 2000 per node: a node's last message comes at the
+ * sum of 2000 exponential gaps, Gamma(2000, 1/lambda), mean 2000 / 625 000 =
+ * 3.2 ms; the mean over 8 nodes has sd sqrt(2000) / lambda / sqrt(8) =
+ * 25.3 us: within 4 sd = 101 us. */
+START_TEST(test_rate)
+{
+    char err[256];
+    {
+        net_params np = star(16);
+        wl_params p;
+        wl_uniform(&p, SIZE, 0.5, 0, 2000000000);
+        dist_free(&p.message_size);
+        ck_assert_msg(dist_parse("uniform(200B,1800B)", UNIT_SIZE, ".", &p.message_size, err,
+                                 sizeof err) == 0,
+                      "%s", err);
+        harness h;
+        ck_assert_msg(h_open(&h, "ideal", &np, &p, 9, 40000) == 0, "init: %s", h.err);
+        ck_assert_msg(h_run(&h, SIM_TIME_MAX) == 0, "finish: %s", h.err);
+        double X = h.m[M_messages_sent];
+        ck_assert_msg(fabs(X - 20000) <= 4 * sqrt(20000), "%g messages", X);
+        uint64_t per[16] = {0};
+        for (uint64_t i = 0; i < (uint64_t)X; i++)
+            per[h.src[i]]++;
+        for (int k = 0; k < 16; k++)
+            ck_assert_msg(fabs((double)per[k] - 1250) <= 5 * sqrt(1250), "node %d: %llu", k,
+                          (unsigned long long)per[k]);
+        double mean_size = h.m[M_bytes_delivered] / X;
+        ck_assert_msg(fabs(mean_size - 1000) <= 15, "mean size %g B", mean_size);
+        h_close(&h, 1);
+        wl_params_free(&p);
+    }
+    {
+        net_params np = star(8);
+        wl_params p;
+        wl_uniform(&p, SIZE, 0.5, 2000, 0);
+        harness h;
+        ck_assert_msg(h_open(&h, "ideal", &np, &p, 9, 16000) == 0, "init: %s", h.err);
+        ck_assert_msg(h_run(&h, SIM_TIME_MAX) == 0, "finish: %s", h.err);
+        double sum = 0;
+        for (uint32_t k = 0; k < 8; k++) {
+            int64_t last = 0;
+            for (uint64_t i = 0; i < 16000; i++)
+                if (h.src[i] == k && h.t_sub_ps[i] > last)
+                    last = h.t_sub_ps[i];
+            sum += (double)last * 1e-12;
+        }
+        ck_assert_msg(fabs(sum / 8 - 3.2e-3) <= 4 * sqrt(2000) / 625000 / sqrt(8),
+                      "mean last generation %g s", sum / 8);
+        h_close(&h, 1);
+        wl_params_free(&p);
+    }
+}
+END_TEST
+
+/* ---- 7. seeds: reproducible, and common to every fabric ---- */
+
+/* The same seed gives identical metrics (all but wall time); another seed,
+ * other traffic (a different count in duration mode, other latencies). */
+START_TEST(test_seeds)
+{
+    double m1[METRIC_COUNT], m2[METRIC_COUNT], m3[METRIC_COUNT];
+    cfg c;
+    ur_cfg(&c, "electrical-switch", 8, 0.3, 0, 500000000, 42);
+    ur_run(&c, m1);
+    ur_run(&c, m2);
+    c.seed = 43;
+    ur_run(&c, m3);
+    for (int i = 0; i < METRIC_COUNT; i++)
+        if (metric_is_deterministic(i))
+            ck_assert_msg(m1[i] == m2[i], "%s: %.17g then %.17g", metric_names[i], m1[i], m2[i]);
+    ck_assert(m1[M_messages_sent] > 0);
+    ck_assert(m1[M_messages_sent] != m3[M_messages_sent]);
+    ck_assert(m1[M_msg_latency_mean_s] != m3[M_msg_latency_mean_s]);
+    ck_assert(m1[M_throughput] != m3[M_throughput]);
+    cfg_free(&c);
+}
+END_TEST
+
+static net_params spinet(uint32_t nodes)
+{
+    net_params np = star(nodes);
+    np.extra_stages = 0;
+    np.switching_time_ps = 1000;
+    np.reaction_time_ps = 1000;
+    np.link_length_m = 4.0; /* 20 ns */
+    np.packet_size_bits = 8000;
+    np.recovery = NET_FAST_NACK;
+    np.slot_ps = 100000;
+    return np;
+}
+
+/* Order-independent fingerprint of the traffic offered: every message's
+ * hand-over number, source, destination, size and hand-over time. */
+static uint64_t traffic_print(const harness *h, uint64_t total)
+{
+    uint64_t f = 0;
+    for (uint64_t i = 0; i < total; i++) {
+        uint64_t x = i * 0x9e3779b97f4a7c15ULL ^ ((uint64_t)h->src[i] << 48) ^
+                     ((uint64_t)h->dst[i] << 32) ^ (h->size[i] << 8) ^ (uint64_t)h->t_sub_ps[i];
+        x ^= x >> 31;
+        x *= 0xbf58476d1ce4e5b9ULL;
+        x ^= x >> 29;
+        f += x;
+    }
+    return f;
+}
+
+/* Same seed on the ideal fabric, the switch and SPINet (N = 16, rho = 0.5,
+ * 100 us): the same messages, at the same times, to the same nodes. */
+START_TEST(test_common_traffic)
+{
+    static const char *const fabrics[] = {"ideal", "electrical-switch", "spinet"};
+    uint64_t print[3], count[3];
+    wl_params p;
+    wl_uniform(&p, SIZE, 0.5, 0, 100000000);
+    for (int k = 0; k < 3; k++) {
+        net_params np = k == 2 ? spinet(16) : star(16);
+        harness h;
+        ck_assert_msg(h_open(&h, fabrics[k], &np, &p, 77, 4000) == 0, "init: %s", h.err);
+        ck_assert_msg(h_run(&h, SIM_TIME_MAX) == 0, "%s: finish: %s", fabrics[k], h.err);
+        count[k] = (uint64_t)h.m[M_messages_sent];
+        print[k] = traffic_print(&h, count[k]);
+        h_close(&h, 1);
+    }
+    ck_assert_uint_gt(count[0], 0);
+    for (int k = 1; k < 3; k++) {
+        ck_assert_uint_eq(count[k], count[0]);
+        ck_assert_uint_eq(print[k], print[0]);
+    }
+    wl_params_free(&p);
+}
+END_TEST
+
+/* ---- 8. SPINet, N = 16 ---- */
+
+/* Zero load (MODEL.md 7, networks/net_spinet.c): a 1000 B message is one
+ * packet of 8000 bits (packet size 1 kB); S = log2 16 = 4 stages; t_link =
+ * 4 m * 5 ns/m = 20 ns; header at the destination after F = 2 t_link + S t_sw
+ * = 40 + 4 = 44 ns, last bit P = 8000 / 10e9 = 800 ns later: 844 ns. No
+ * message is faster, and among thousands at rho = 0.3 some meet no one.
+ * At rho = 0.3 and 0.7 every message is delivered exactly once, bytes are
+ * conserved, and contention does drop packets (retransmitted). */
+START_TEST(test_spinet)
+{
+    static const double loads[] = {0.3, 0.7};
+    for (int k = 0; k < 2; k++) {
+        net_params np = spinet(16);
+        wl_params p;
+        wl_uniform(&p, SIZE, loads[k], 200, 0);
+        harness h;
+        ck_assert_msg(h_open(&h, "spinet", &np, &p, 21, 3200) == 0, "init: %s", h.err);
+        ck_assert_msg(h_run(&h, SIM_TIME_MAX) == 0, "finish: %s", h.err);
+        for (uint64_t i = 0; i < 3200; i++)
+            ck_assert_msg(h.seen[i] == 1, "message %llu delivered %u times",
+                          (unsigned long long)i, h.seen[i]);
+        ck_assert_uint_eq(h.self, 0);
+        ck_assert_double_eq(h.m[M_messages_sent], 3200);
+        ck_assert_double_eq(h.m[M_messages_delivered], 3200);
+        ck_assert_double_eq(h.m[M_bytes_delivered], 3200 * SIZE);
+        ck_assert_int_eq(h.lat_min_ps, 844000);
+        ck_assert_msg(h.m[M_packets_dropped] > 0, "rho %g: no drop", loads[k]);
+        ck_assert_int_eq(sim_pending(h.s), 0);
+        h_close(&h, 1);
+        wl_params_free(&p);
+    }
+    /* and through run_one with the configuration defaults (4 m, 1 ns, 1 kB) */
+    cfg c;
+    ur_cfg(&c, "spinet", 16, 0.5, 300, 0, 8);
+    double m[METRIC_COUNT];
+    ur_run(&c, m);
+    ck_assert_double_eq(m[M_messages_sent], 4800);
+    ck_assert_double_eq(m[M_messages_delivered], 4800);
+    ck_assert_double_eq(m[M_bytes_delivered], 4800 * SIZE);
+    ck_assert(m[M_msg_latency_p50_s] >= 844e-9 * (1 - 1e-12));
+    cfg_free(&c);
+}
+END_TEST
+
+/* ---- 9. bad parameters ---- */
+
+START_TEST(test_bad_params)
+{
+    static const struct {
+        uint64_t messages;
+        int64_t duration_ps;
+        double load;
+        int no_size;
+        const char *expect;
+    } cases[] = {
+        {0, 0, 0.5, 0, "a duration or a message count"},
+        {10, 1000000, 0.5, 0, "not both"},
+        {0, -5, 0.5, 0, "negative duration"},
+        {10, 0, 0, 0, "offered load"},
+        {10, 0, -1, 0, "offered load"},
+        {10, 0, 0.5, 1, "message size"},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        net_params np = star(4);
+        wl_params p;
+        wl_uniform(&p, SIZE, cases[k].load, cases[k].messages, cases[k].duration_ps);
+        if (cases[k].no_size)
+            dist_free(&p.message_size);
+        harness h;
+        ck_assert_int_eq(h_open(&h, "ideal", &np, &p, 1, 16), -1);
+        ck_assert_msg(strstr(h.err, cases[k].expect) != NULL, "case %zu: '%s' lacks '%s'", k,
+                      h.err, cases[k].expect);
+        ck_assert_int_eq(sim_pending(h.s), 0); /* nothing scheduled */
+        h_close(&h, 0);
+        wl_params_free(&p);
+    }
+}
+END_TEST
+
+/* ---- 10. finish sees a broken run ---- */
+
+/* 10 B messages (ser 8 ns) at rho = 0.95 on the ideal fabric: each node has
+ * about rho (8 + 240) / 8 = 29 messages in flight at any time, so a run
+ * stopped after 100 deliveries has undelivered messages (and, with a count,
+ * nodes that did not generate all theirs). A fabric that hands the same
+ * message over twice is caught by the marker the workload clears. */
+START_TEST(test_finish_detects)
+{
+    {
+        net_params np = star(8);
+        wl_params p;
+        wl_uniform(&p, 10, 0.95, 1000, 0);
+        harness h;
+        ck_assert_msg(h_open(&h, "ideal", &np, &p, 1, 8000) == 0, "init: %s", h.err);
+        h.stop_after = 100;
+        ck_assert_int_eq(h_run(&h, SIM_TIME_MAX), -1);
+        ck_assert_msg(strstr(h.err, "generated") != NULL, "%s", h.err);
+        h_close(&h, 1);
+        wl_params_free(&p);
+    }
+    {
+        net_params np = star(8);
+        wl_params p;
+        wl_uniform(&p, 10, 0.95, 0, 50000000);
+        harness h;
+        ck_assert_msg(h_open(&h, "ideal", &np, &p, 1, 100000) == 0, "init: %s", h.err);
+        h.stop_after = 100;
+        ck_assert_int_eq(h_run(&h, SIM_TIME_MAX), -1);
+        ck_assert_msg(strstr(h.err, "exactly once") != NULL, "%s", h.err);
+        h_close(&h, 1);
+        wl_params_free(&p);
+    }
+    {
+        net_params np = star(4);
+        wl_params p;
+        wl_uniform(&p, SIZE, 0.1, 10, 0);
+        harness h;
+        ck_assert_msg(h_open(&h, "ideal", &np, &p, 1, 40) == 0, "init: %s", h.err);
+        h.dup_first = 1;
+        ck_assert_int_eq(h_run(&h, SIM_TIME_MAX), -1);
+        ck_assert_msg(strstr(h.err, "already delivered") != NULL, "%s", h.err);
+        h_close(&h, 1);
+        wl_params_free(&p);
+    }
+}
+END_TEST
+
+/* ---- main ---- */
+
+static Suite *uniform_suite(void)
+{
+    Suite *s = suite_create("uniform");
+    TCase *tc = tcase_create("uniform");
+    tcase_set_timeout(tc, 60);
+    tcase_add_test(tc, test_ideal_exact);
+    tcase_add_test(tc, test_window_exact);
+    tcase_add_test(tc, test_switch_low_load);
+    tcase_add_test(tc, test_switch_half_load);
+    tcase_add_test(tc, test_destinations);
+    tcase_add_test(tc, test_rate);
+    tcase_add_test(tc, test_seeds);
+    tcase_add_test(tc, test_common_traffic);
+    tcase_add_test(tc, test_spinet);
+    tcase_add_test(tc, test_bad_params);
+    tcase_add_test(tc, test_finish_detects);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+int main(void)
+{
+    SRunner *sr = srunner_create(uniform_suite());
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}
