@@ -206,10 +206,34 @@ static int plot_summary(const plot_opts *o)
         }
         x = hf[first_axis];
     }
-    if (!vs_metric && !ser && naxes > 1)
-        ser = strcmp(hf[first_axis], x) == 0 ? hf[first_axis + 1] : hf[first_axis];
-    if (vs_metric && !ser && naxes > 0)
-        ser = hf[first_axis];
+    /* by default one series per combination of the other swept parameters */
+    char dser[1024] = "";
+    if (!ser) {
+        for (size_t a = 0; a < naxes; a++) {
+            if (!vs_metric && strcmp(hf[first_axis + a], x) == 0)
+                continue;
+            size_t l = strlen(dser);
+            snprintf(dser + l, sizeof dser - l, "%s%s", l ? "," : "", hf[first_axis + a]);
+        }
+        if (dser[0])
+            ser = dser;
+    }
+    /* the series parameters: one, or several separated by commas */
+    char sercopy[1024];
+    const char *sername[16];
+    int sc[16];
+    size_t nser = 0;
+    int sc_bad = -1;
+    if (ser) {
+        snprintf(sercopy, sizeof sercopy, "%s", ser);
+        for (char *tok = strtok(sercopy, ","); tok && nser < 16; tok = strtok(NULL, ",")) {
+            sername[nser] = tok;
+            sc[nser] = csv_column(t.header, tok);
+            if (sc[nser] < 0 && sc_bad < 0)
+                sc_bad = (int)nser;
+            nser++;
+        }
+    }
     char col[256];
     snprintf(col, sizeof col, "%s_mean", y);
     int ym = csv_column(t.header, col);
@@ -224,10 +248,9 @@ static int plot_summary(const plot_opts *o)
     } else {
         xc = csv_column(t.header, x);
     }
-    int sc = ser ? csv_column(t.header, ser) : -1;
-    if (ym < 0 || xc < 0 || (ser && sc < 0)) {
+    if (ym < 0 || xc < 0 || sc_bad >= 0) {
         fprintf(stderr, "tasknet plot: error: %s has no column for %s%s%s (swept:", path,
-                ym < 0 ? y : xc < 0 ? x : ser, ym < 0 || vs_metric ? " (a metric: see `tasknet metrics`)" : "",
+                ym < 0 ? y : xc < 0 ? x : sername[sc_bad], ym < 0 || vs_metric ? " (a metric: see `tasknet metrics`)" : "",
                 "");
         for (size_t a = 0; a < naxes; a++)
             fprintf(stderr, " %s", hf[first_axis + a]);
@@ -245,7 +268,17 @@ static int plot_summary(const plot_opts *o)
         size_t n = csv_split(t.rows[r], f, MAXF);
         if ((size_t)ym >= n || (size_t)xc >= n)
             continue;
-        series *s = series_get(&all, &ns, sc >= 0 ? f[sc] : "");
+        char key[1024] = "";
+        for (size_t k = 0; k < nser; k++) {
+            if ((size_t)sc[k] >= n)
+                continue;
+            size_t l = strlen(key);
+            if (nser == 1)
+                snprintf(key, sizeof key, "%s=%s", sername[0], f[sc[0]]);
+            else
+                snprintf(key + l, sizeof key - l, "%s%s", l ? " " : "", f[sc[k]]);
+        }
+        series *s = series_get(&all, &ns, key);
         double xv;
         if (vs_metric) {
             fprintf(s->f, "%s %s %s %s\n", f[xc], f[ym], xci >= 0 ? f[xci] : "0",
@@ -279,10 +312,20 @@ static int plot_summary(const plot_opts *o)
     fprintf(g, " noenhanced\nset ylabel ");
     gp_string(g, y);
     fputs(" noenhanced\n", g);
+    if (nser > 1) {
+        char kt[1024] = "";
+        for (size_t k = 0; k < nser; k++) {
+            size_t l = strlen(kt);
+            snprintf(kt + l, sizeof kt - l, "%s%s", k ? " " : "", sername[k]);
+        }
+        fputs("set key title ", g);
+        gp_string(g, kt);
+        fputs(" noenhanced\n", g);
+    }
     if (o->logx)
         fputs("set logscale x\n", g);
     if (o->logy)
-        fputs("set logscale y\n", g);
+        fputs("set logscale y\nset format y '%g'\n", g);
     for (size_t i = 0; i < ns; i++) {
         fflush(all[i]->f);
         fprintf(g, "$s%zu << EOD\n%sEOD\n", i, all[i]->data ? all[i]->data : "");
@@ -291,7 +334,7 @@ static int plot_summary(const plot_opts *o)
     for (size_t i = 0; i < ns; i++) {
         char label[300];
         if (ser)
-            snprintf(label, sizeof label, "%s=%s", ser, all[i]->name);
+            snprintf(label, sizeof label, "%s", all[i]->name);
         else
             snprintf(label, sizeof label, "%s", y);
         if (vs_metric)
