@@ -1,1 +1,34 @@
-/* placeholder: being written */
+/* Link timing of the physical layer: pure functions, integer picoseconds.
+ *
+ * Propagation: light in fibre and in a silicon/III-V waveguide is taken to
+ * travel 1 m in 5 ns (group index ~1.5, the value MODEL.md section 7 uses
+ * for node <-> fabric links); a length in metres becomes
+ * round(L * 5000) ps, to nearest, halves away from zero (llround), the
+ * rounding networks/net_spinet.c uses for its links.
+ *
+ * Serialisation of a wavelength-striped packet: the b bits are dealt over W
+ * wavelengths that are modulated in parallel, each at r bit/s, so the
+ * packet occupies ceil(b / W) bit slots of 1/r each; the time is rounded up
+ * to a whole picosecond (the last bit has left only once the slot ends).
+ * When W divides b this equals b / (W r), e.g. 1000 b on 8 x 10 Gb/s =
+ * 125 slots of 100 ps = 12500 ps. For an integer rate the result is exact
+ * (integer arithmetic); otherwise it is computed in long double.
+ *
+ * Arguments outside the domain (negative or non-finite length, W = 0,
+ * r <= 0, a time beyond 2^63 ps) are caller bugs and abort via TN_ASSERT. */
+#ifndef TASKNET_PHY_LINK_H
+#define TASKNET_PHY_LINK_H
+
+#include <stdint.h>
+
+#define PHY_PS_PER_M 5000.0 /* propagation delay, ps per metre (5 ns/m) */
+
+/* Propagation delay of a fibre or waveguide of length_m metres, ps (nearest). */
+int64_t phy_propagation_ps(double length_m);
+
+/* Time for `bits` striped over `wavelengths` lanes of rate_per_wavelength_bps
+ * each: ceil(ceil(bits / wavelengths) * 1e12 / rate) ps. 0 bits take 0 ps. */
+int64_t phy_serialization_ps(uint64_t bits, unsigned wavelengths,
+                             double rate_per_wavelength_bps);
+
+#endif

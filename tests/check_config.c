@@ -681,7 +681,7 @@ static void assert_same(const cfg *a, const cfg *b, const char *what)
 
 static const char *const roundtrip_files[] = {
     "configs/paper/fig6.xml", "configs/paper/fig8.xml", "configs/paper/fig9.xml", "configs/paper/fig10.xml",
-    "configs/paper/fig11.xml", "configs/examples/quickstart.xml", "tests/fixtures/good/z_axis.xml", "tests/fixtures/good/empirical.xml",
+    "configs/paper/fig11.xml", "configs/examples/quickstart.xml", "configs/examples/spinet-load.xml", "tests/fixtures/good/z_axis.xml", "tests/fixtures/good/empirical.xml",
 };
 
 START_TEST(test_roundtrip)
