@@ -70,21 +70,21 @@
 
 /* Parameters of the optical path (defaults: phy_optical_defaults). */
 typedef struct phy_optical {
-    double launch_power_dbm;         /* average laser power per wavelength into the modulator, dBm */
+    double launch_power_dbm;         /* average laser power per wavelength, dBm */
     unsigned wavelengths;            /* wavelengths a packet is striped over, count (>= 1) */
     double rate_per_wavelength_bps;  /* modulation rate of one wavelength, bit/s */
     double modulator_loss_db;        /* modulator insertion loss, dB */
-    double coupler_loss_db;          /* one fibre-to-chip coupler, dB (a path crosses 2: in and out) */
+    double coupler_loss_db;          /* one fibre-to-chip coupler, dB (a path crosses 2) */
     double stage_loss_db;            /* insertion loss of one 2x2 element before SOA gain, dB */
-    double soa_gain_db;              /* gain of the element's SOA gate, dB (net per stage = stage_loss - gain) */
+    double soa_gain_db;              /* gain of the element's SOA gate, dB (net = stage_loss - gain) */
     unsigned crossings_per_stage;    /* waveguide crossings a path passes per stage, count */
     double crossing_loss_db;         /* loss of one waveguide crossing, dB */
     double waveguide_loss_db_per_cm; /* on-chip waveguide propagation loss, dB/cm */
     double waveguide_cm_per_stage;   /* waveguide length per stage, cm */
-    double crosstalk_db;             /* X: crosstalk leaked in by one element, dB (< 0; -INFINITY = none) */
+    double crosstalk_db;             /* X: leak added by one element, dB (< 0; -INFINITY = none) */
     double extinction_ratio_db;      /* ER of the modulated signal, dB (> 0, finite) */
-    double osnr_per_soa_db;          /* OSNR after one SOA in PHY_OSNR_REF_BANDWIDTH_HZ, dB (+INFINITY = no ASE) */
-    double receiver_sensitivity_dbm; /* average power per wavelength giving ber_target without impairments, dBm */
+    double osnr_per_soa_db;          /* OSNR after one SOA in 0.1 nm, dB (+INFINITY = no ASE) */
+    double receiver_sensitivity_dbm; /* power/wavelength giving ber_target, no impairments, dBm */
     double ber_target;               /* BER at which the sensitivity is specified (0 < ber < 0.5) */
 } phy_optical;
 
@@ -95,7 +95,7 @@ typedef struct phy_budget {
     double received_dbm;         /* average power per wavelength at the receiver, dBm */
     double q_ref;                /* Q at ber_target (7.034 at 1e-12) */
     double crosstalk_penalty_db; /* pen_xt, dB */
-    double osnr_db;              /* OSNR at the receiver in Bo, dB (+INFINITY for S = 0) */
+    double osnr_db;              /* OSNR at the receiver in 0.1 nm, dB (+INFINITY for S = 0) */
     double q_ase;                /* Q the ASE alone allows (+INFINITY without ASE) */
     double ase_penalty_db;       /* pen_ase, dB (+INFINITY when q_ase <= q_ref) */
     double required_dbm;         /* sensitivity + penalties, dBm */
