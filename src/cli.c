@@ -379,18 +379,24 @@ static int cmd_validate(int argc, char **argv)
     rc = load_config(&o, &c);
     if (rc == 0) {
         size_t np = cfg_points(&c);
-        for (size_t p = 0; p < np && rc == 0; p++) {
+        for (size_t p = 0; p < np; p++) {
             cfg pc;
-            char err[512];
+            char err[1024], where[512] = "";
+            /* name the point by its swept values */
+            for (size_t a = 0, l = 0; a < c.naxes && l < sizeof where; a++)
+                l += (size_t)snprintf(where + l, sizeof where - l, "%s%s=%s", a ? " " : " (", c.axes[a].param,
+                                      cfg_point_value(&c, p, a));
+            if (c.naxes && strlen(where) + 1 < sizeof where)
+                strcat(where, ")");
             if (cfg_point(&c, p, &pc, err, sizeof err) != 0) {
-                fprintf(stderr, "%s: error: sweep point %zu: %s\n", o.config, p, err);
+                fprintf(stderr, "%s: error: sweep point %zu%s: %s\n", o.config, p, where, err);
                 rc = -1;
                 continue;
             }
             footprint fp;
             load_bounds lb;
             if (run_resolve(&pc, &fp, &lb, err, sizeof err) != 0) {
-                fprintf(stderr, "%s: error: sweep point %zu: %s\n", o.config, p, err);
+                fprintf(stderr, "%s: error: sweep point %zu%s: %s\n", o.config, p, where, err);
                 rc = -1;
             }
             cfg_free(&pc);

@@ -200,6 +200,45 @@ static const prow rows[] = {
     {INFO("network.ack-timeout", "time", "s", "0s", "SPINet ack protocol: retransmission timeout (0 = the shortest safe one)"),
      .kind = PK_PS, .off = offsetof(cfg, net.ack_timeout_ps), .flags = PF_NONNEG, .example = "200ns"},
 
+    {INFO("network.phy.launch-power", "power level", "dBm", "0dBm", "SPINet phy: laser power per wavelength"),
+     .kind = PK_REAL, .unit = UNIT_DBM, .off = offsetof(cfg, optical.launch_power_dbm), .example = "0dBm"},
+    {INFO("network.phy.wavelengths", "integer", "", "8", "SPINet phy: wavelengths a packet is striped over, each at B / wavelengths (>= 1)"),
+     .kind = PK_U32, .off = offsetof(cfg, optical.wavelengths), .imin = 1, .imax = 4096, .example = "16"},
+    {INFO("network.phy.modulator-loss", "ratio in dB", "dB", "4dB", "SPINet phy: modulator insertion loss"),
+     .kind = PK_REAL, .unit = UNIT_DB, .off = offsetof(cfg, optical.modulator_loss_db), .flags = PF_NONNEG, .example = "4dB"},
+    {INFO("network.phy.coupler-loss", "ratio in dB", "dB", "1dB", "SPINet phy: one fibre-to-chip coupler (a path crosses two)"),
+     .kind = PK_REAL, .unit = UNIT_DB, .off = offsetof(cfg, optical.coupler_loss_db), .flags = PF_NONNEG, .example = "1dB"},
+    {INFO("network.phy.stage-loss", "ratio in dB", "dB", "7dB", "SPINet phy: insertion loss of one 2x2 element before SOA gain"),
+     .kind = PK_REAL, .unit = UNIT_DB, .off = offsetof(cfg, optical.stage_loss_db), .flags = PF_NONNEG, .example = "7dB"},
+    {INFO("network.phy.soa-gain", "ratio in dB", "dB", "6.5dB", "SPINet phy: gain of the SOA gate of each stage"),
+     .kind = PK_REAL, .unit = UNIT_DB, .off = offsetof(cfg, optical.soa_gain_db), .flags = PF_NONNEG, .example = "6.5dB"},
+    {INFO("network.phy.crossings-per-stage", "integer", "", "16", "SPINet phy: waveguide crossings a path passes per stage"),
+     .kind = PK_U32, .off = offsetof(cfg, optical.crossings_per_stage), .imin = 0, .imax = 1000000, .example = "16"},
+    {INFO("network.phy.crossing-loss", "ratio in dB", "dB", "0.028dB", "SPINet phy: loss of one waveguide crossing"),
+     .kind = PK_REAL, .unit = UNIT_DB, .off = offsetof(cfg, optical.crossing_loss_db), .flags = PF_NONNEG, .example = "0.028dB"},
+    {INFO("network.phy.waveguide-loss", "attenuation", "dB/cm", "1dB/cm", "SPINet phy: on-chip waveguide propagation loss"),
+     .kind = PK_REAL, .unit = UNIT_ATTEN, .off = offsetof(cfg, optical.waveguide_loss_db_per_cm), .flags = PF_NONNEG, .example = "1dB/cm"},
+    {INFO("network.phy.waveguide-per-stage", "length", "m", "5mm", "SPINet phy: waveguide length a path runs per stage"),
+     .kind = PK_REAL, .unit = UNIT_LENGTH, .off = offsetof(cfg, waveguide_m_per_stage), .flags = PF_NONNEG, .example = "5mm"},
+    {INFO("network.phy.crosstalk", "ratio in dB", "dB", "-25dB", "SPINet phy: crosstalk one element leaks into a path (< 0dB)"),
+     .kind = PK_REAL, .unit = UNIT_DB, .off = offsetof(cfg, optical.crosstalk_db), .example = "-25dB"},
+    {INFO("network.phy.extinction-ratio", "ratio in dB", "dB", "10dB", "SPINet phy: extinction ratio of the modulated signal (> 0dB)"),
+     .kind = PK_REAL, .unit = UNIT_DB, .off = offsetof(cfg, optical.extinction_ratio_db), .flags = PF_POS, .example = "10dB"},
+    {INFO("network.phy.osnr-per-soa", "ratio in dB", "dB", "30dB", "SPINet phy: OSNR after one SOA in 0.1 nm (ASE adds up over the stages)"),
+     .kind = PK_REAL, .unit = UNIT_DB, .off = offsetof(cfg, optical.osnr_per_soa_db), .example = "30dB"},
+    {INFO("network.phy.sensitivity", "power level", "dBm", "-20dBm", "SPINet phy: receiver sensitivity at the BER target"),
+     .kind = PK_REAL, .unit = UNIT_DBM, .off = offsetof(cfg, optical.receiver_sensitivity_dbm), .example = "-20dBm"},
+    {INFO("network.phy.ber-target", "number", "", "1e-12", "SPINet phy: BER at which the sensitivity is specified (0 < BER < 0.5)"),
+     .kind = PK_REAL, .unit = UNIT_NONE, .off = offsetof(cfg, optical.ber_target), .flags = PF_POS, .example = "1e-12"},
+    {INFO("network.phy.laser-efficiency", "number", "", "0.1", "SPINet phy: laser wall-plug efficiency (0 < eta <= 1)"),
+     .kind = PK_REAL, .unit = UNIT_NONE, .off = offsetof(cfg, energy.wall_plug_efficiency), .flags = PF_POS, .example = "0.1"},
+    {INFO("network.phy.soa-power", "power", "W", "30mW", "SPINet phy: electrical power of one SOA gate while it passes a packet"),
+     .kind = PK_REAL, .unit = UNIT_POWER, .off = offsetof(cfg, energy.soa_power_w), .flags = PF_NONNEG, .example = "30mW"},
+    {INFO("network.phy.serdes-energy", "energy per bit", "J/b", "1.496pJ/b", "energy of one SerDes per bit, plus 0.189pJ/b per Gb/s of lane rate"),
+     .kind = PK_REAL, .unit = UNIT_EBIT, .off = offsetof(cfg, energy.serdes_j_per_bit), .flags = PF_NONNEG, .example = "1.496pJ/b"},
+    {INFO("network.phy.switch-core-energy", "energy per bit", "J/b", "8pJ/b", "electrical switch core energy per bit"),
+     .kind = PK_REAL, .unit = UNIT_EBIT, .off = offsetof(cfg, energy.switch_core_j_per_bit), .flags = PF_NONNEG, .example = "8pJ/b"},
+
     {INFO("workload.type", "string", "", "task-tree", "workload (one of the workload types listed below)"),
      .kind = PK_WLTYPE, .off = offsetof(cfg, wl.type), .example = "task-tree"},
     {INFO("workload.jobs", "integer", "", "1500", "job arrivals (>= 1)"),
@@ -288,7 +327,7 @@ typedef struct espec {
     const char *hint;   /* what to write when it is missing */
 } espec;
 
-enum { E_TASKNET, E_SYSTEM, E_NETWORK, E_WORKLOAD, E_TREE, E_TASK, E_RUN, E_SWEEP, E_AXIS, E_VALUE, NELEM };
+enum { E_TASKNET, E_SYSTEM, E_NETWORK, E_WORKLOAD, E_TREE, E_TASK, E_RUN, E_SWEEP, E_AXIS, E_VALUE, E_PHY, NELEM };
 
 static const espec elems[NELEM] = {
     [E_TASKNET] = {"tasknet", NULL, -1, 0, "<tasknet version=\"1\">"},
@@ -307,6 +346,7 @@ static const espec elems[NELEM] = {
     [E_SWEEP] = {"sweep", NULL, E_TASKNET, 0, "<sweep>"},
     [E_AXIS] = {"axis", NULL, E_SWEEP, 1, "<axis param=\"...\" values=\"...\"/>"},
     [E_VALUE] = {"value", NULL, E_AXIS, 1, "<value>...</value>"},
+    [E_PHY] = {"phy", "network.phy", E_NETWORK, 0, "e.g. <phy wavelengths=\"16\" launch-power=\"0dBm\"/>"},
 };
 
 /* Element holding a parameter's attribute. */
@@ -710,6 +750,7 @@ static void commit(cfg *c, const prow *r, pval *v)
     }
     c->net.nodes = c->nodes;
     c->net.packet_size_bits = 8 * c->packet_bytes;
+    c->optical.waveguide_cm_per_stage = 100.0 * c->waveguide_m_per_stage;
 }
 
 /* Drop "." and "dir/.." components of an absolute path, in place: the
@@ -840,6 +881,9 @@ static char *format_value(const cfg *c, const prow *r, int absolute)
 void cfg_defaults(cfg *c)
 {
     memset(c, 0, sizeof *c);
+    /* what the table does not expose keeps the physical layer's defaults */
+    phy_optical_defaults(&c->optical);
+    phy_energy_defaults(&c->energy);
     for (size_t i = 0; i < NROWS; i++) {
         if (!rows[i].info.def[0])
             continue;
@@ -2242,12 +2286,14 @@ int cfg_write_xml(const cfg *c, const char *path, char *err, size_t errlen)
     fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n", f);
     fputs("<!-- Written by tasknet: every parameter explicit, defaults included. -->\n", f);
     fputs("<tasknet version=\"1\">\n", f);
-    static const int top[] = {E_SYSTEM, E_NETWORK};
-    for (size_t i = 0; i < sizeof top / sizeof top[0]; i++) {
-        fprintf(f, "  <%s", elems[top[i]].name);
-        put_attrs(f, c, top[i]);
-        fputs("/>\n", f);
-    }
+    fputs("  <system", f);
+    put_attrs(f, c, E_SYSTEM);
+    fputs("/>\n", f);
+    fputs("  <network", f);
+    put_attrs(f, c, E_NETWORK);
+    fputs(">\n    <phy", f);
+    put_attrs(f, c, E_PHY);
+    fputs("/>\n  </network>\n", f);
     fputs("  <workload", f);
     put_attrs(f, c, E_WORKLOAD);
     fputs(">\n", f);

@@ -9,7 +9,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "energy.h"
 #include "network.h"
+#include "optical.h"
 #include "workload.h"
 
 #define CFG_MAX_AXES 8
@@ -33,6 +35,9 @@ typedef struct cfg {
     wl_params wl;               /* workload.* */
     double load;                /* workload.load (> 0 when set: beta from rho_x) */
     uint64_t packet_bytes;      /* network.packet-size (net.packet_size_bits = 8 x this) */
+    phy_optical optical;        /* network.phy.*: the optical path (rate_per_wavelength_bps = B / wavelengths) */
+    phy_energy energy;          /* network.phy.*: energy per bit of both fabrics */
+    double waveguide_m_per_stage; /* network.phy.waveguide-per-stage (optical.waveguide_cm_per_stage = 100 x this) */
     uint32_t replicas;          /* run.replicas */
     uint64_t seed;              /* run.seed */
     uint64_t mc_samples;        /* run.mc-samples: Monte Carlo trees for stochastic footprints */

@@ -161,6 +161,8 @@ void report_analyze_json(FILE *f, const cfg *base, size_t point, const cfg *pc, 
         {"rho_c", lb->rho_c},
         {"zeta", lb->zeta},
         {"speedup_bound", fp->speedup_bound},
+        {"bit_error_rate", pc->net.bit_error_rate},
+        {"energy_per_bit_j", pc->net.energy_per_bit_j},
     };
     for (size_t i = 0; i < sizeof kv / sizeof kv[0]; i++) {
         fprintf(f, ",\"%s\":", kv[i].k);
@@ -190,6 +192,9 @@ void report_analyze_text(FILE *f, const cfg *base, size_t point, const cfg *pc, 
     fprintf(f, "  system    N=%u  B=%.6g Gb/s  beta=%.6g /s\n", pc->nodes,
             pc->net.bandwidth_bps / 1e9, lb->beta_per_s);
     fprintf(f, "  loads     rho_x=%.6g  rho_c=%.6g  zeta=%.6g\n", lb->rho_x, lb->rho_c, lb->zeta);
+    if (pc->net.energy_per_bit_j > 0 || pc->net.bit_error_rate > 0)
+        fprintf(f, "  phy       path BER=%.3g  energy=%.4g pJ/bit\n", pc->net.bit_error_rate,
+                pc->net.energy_per_bit_j * 1e12);
 }
 
 void report_latency_path(char *buf, size_t len, const char *dir, uint64_t run_id)

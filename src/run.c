@@ -6,13 +6,57 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "energy.h"
 #include "log.h"
 #include "metrics.h"
 #include "network.h"
+#include "optical.h"
 #include "rng.h"
 #include "sim.h"
 #include "stats.h"
 #include "workload.h"
+
+/* Stages of the SPINet fabric for N nodes: log2(N) (rounded up; the fabric
+ * itself refuses an N that is not a power of two) plus the extra stages. */
+static unsigned spinet_stages(const cfg *c)
+{
+    unsigned s = 0;
+    while ((1ull << s) < c->nodes)
+        s++;
+    return s + c->net.extra_stages;
+}
+
+/* The physical layer's verdict on the fabric: bit error rate of a path and
+ * energy per bit. Every SPINet path crosses all S stages, so one budget is
+ * the worst path's; a path below the receiver sensitivity is refused. */
+static int resolve_phy(cfg *c, char *err, size_t errlen)
+{
+    char e2[512];
+    c->net.bit_error_rate = 0;
+    c->net.energy_per_bit_j = 0;
+    if (phy_energy_check(&c->energy, e2, sizeof e2) != 0)
+        return tn_error(err, errlen, "network.phy: %s", e2);
+    if (strcmp(c->net_type, "spinet") == 0) {
+        c->optical.rate_per_wavelength_bps = c->net.bandwidth_bps / c->optical.wavelengths;
+        unsigned stages = spinet_stages(c);
+        phy_budget b;
+        if (phy_path_budget(&c->optical, stages, &b, e2, sizeof e2) != 0)
+            return tn_error(err, errlen, "network.phy: %s", e2);
+        if (!b.ok) {
+            phy_budget_format(&b, &c->optical, e2, sizeof e2);
+            return tn_error(err, errlen,
+                            "network.phy: the optical path misses the receiver sensitivity at B = %g Gb/s "
+                            "over %u wavelengths: %s (fewer stages, more launch power or SOA gain, or "
+                            "more wavelengths would close it)",
+                            c->net.bandwidth_bps / 1e9, c->optical.wavelengths, e2);
+        }
+        c->net.bit_error_rate = b.ber;
+        c->net.energy_per_bit_j = phy_energy_optical_j_per_bit(&c->optical, &c->energy, stages, NULL);
+    } else if (strcmp(c->net_type, "electrical-switch") == 0) {
+        c->net.energy_per_bit_j = phy_energy_electrical_j_per_bit(&c->energy, c->net.bandwidth_bps, NULL);
+    }
+    return 0;
+}
 
 int run_resolve(cfg *c, footprint *fp, load_bounds *lb, char *err, size_t errlen)
 {
@@ -37,6 +81,8 @@ int run_resolve(cfg *c, footprint *fp, load_bounds *lb, char *err, size_t errlen
     if (!(c->net.bandwidth_bps > 0))
         return tn_error(err, errlen, "network bandwidth is not positive (%g b/s)", c->net.bandwidth_bps);
     c->net.nodes = c->nodes;
+    if (resolve_phy(c, err, errlen) != 0)
+        return -1;
     if (task_tree)
         footprint_bounds(fp, c->nodes, c->wl.arrival_rate_per_s, c->net.bandwidth_bps, lb);
     else

@@ -75,6 +75,15 @@ static const unit_def unit_table[] = {
 
     {"dB", UNIT_DB, 0, 1},
     {"dBm", UNIT_DBM, 0, 1},
+
+    {"dB/cm", UNIT_ATTEN, 0, 1},
+    {"dB/m", UNIT_ATTEN, -2, 1},
+    {"dB/km", UNIT_ATTEN, -5, 1},
+
+    {"J/b", UNIT_EBIT, 0, 1},
+    {"nJ/b", UNIT_EBIT, -9, 1},
+    {"pJ/b", UNIT_EBIT, -12, 1},
+    {"fJ/b", UNIT_EBIT, -15, 1},
 };
 
 static const unit_def *unit_lookup(const char *name, size_t len)
@@ -96,6 +105,8 @@ const char *units_kind_name(unit_kind kind)
     case UNIT_POWER: return "power";
     case UNIT_DB: return "ratio in dB";
     case UNIT_DBM: return "power level in dBm";
+    case UNIT_ATTEN: return "attenuation";
+    case UNIT_EBIT: return "energy per bit";
     case UNIT_NONE: break;
     }
     return "number";
@@ -112,6 +123,8 @@ const char *units_example(unit_kind kind)
     case UNIT_POWER: return "20mW";
     case UNIT_DB: return "1dB";
     case UNIT_DBM: return "-20dBm";
+    case UNIT_ATTEN: return "1dB/cm";
+    case UNIT_EBIT: return "8pJ/b";
     case UNIT_NONE: break;
     }
     return "1";
@@ -128,6 +141,8 @@ const char *units_si_name(unit_kind kind)
     case UNIT_POWER: return "W";
     case UNIT_DB: return "dB";
     case UNIT_DBM: return "dBm";
+    case UNIT_ATTEN: return "dB/cm";
+    case UNIT_EBIT: return "J/b";
     case UNIT_NONE: break;
     }
     return "";
@@ -145,6 +160,8 @@ static const char *units_list(unit_kind kind)
     case UNIT_POWER: return "W mW uW";
     case UNIT_DB: return "dB";
     case UNIT_DBM: return "dBm";
+    case UNIT_ATTEN: return "dB/cm dB/m dB/km";
+    case UNIT_EBIT: return "J/b nJ/b pJ/b fJ/b";
     case UNIT_NONE: break;
     }
     return "none";
@@ -337,7 +354,8 @@ void units_format(double value, unit_kind kind, char *buf, size_t len)
       rate_u[] = {{"Tb/s", 12}, {"Gb/s", 9}, {"Mb/s", 6}, {"kb/s", 3}, {"b/s", 0}},
       freq_u[] = {{"/s", 0}}, none_u[] = {{"", 0}},
       length_u[] = {{"km", 3}, {"m", 0}, {"mm", -3}, {"um", -6}},
-      power_u[] = {{"W", 0}, {"mW", -3}, {"uW", -6}}, db_u[] = {{"dB", 0}}, dbm_u[] = {{"dBm", 0}};
+      power_u[] = {{"W", 0}, {"mW", -3}, {"uW", -6}}, db_u[] = {{"dB", 0}}, dbm_u[] = {{"dBm", 0}},
+      atten_u[] = {{"dB/cm", 0}}, ebit_u[] = {{"J/b", 0}, {"nJ/b", -9}, {"pJ/b", -12}, {"fJ/b", -15}};
     const void *tab;
     size_t n;
     switch (kind) {
@@ -349,6 +367,8 @@ void units_format(double value, unit_kind kind, char *buf, size_t len)
     case UNIT_POWER: tab = power_u, n = 3; break;
     case UNIT_DB: tab = db_u, n = 1; break;
     case UNIT_DBM: tab = dbm_u, n = 1; break;
+    case UNIT_ATTEN: tab = atten_u, n = 1; break;
+    case UNIT_EBIT: tab = ebit_u, n = 4; break;
     default: tab = none_u, n = 1; break;
     }
     const struct {

@@ -18,6 +18,8 @@ typedef enum unit_kind {
     UNIT_POWER,  /* W mW uW -> watts */
     UNIT_DB,     /* dB: a power ratio in decibels (may be negative) */
     UNIT_DBM,    /* dBm: an absolute power in decibels over 1 mW (may be negative) */
+    UNIT_ATTEN,  /* dB/cm dB/m dB/km -> dB per cm */
+    UNIT_EBIT,   /* J/b nJ/b pJ/b fJ/b -> joules per bit */
 } unit_kind;
 
 /* Parse `text` (surrounding blanks allowed) as a quantity of `kind`.
@@ -25,9 +27,9 @@ typedef enum unit_kind {
  * "missing unit (e.g. 40Gb/s)" or "unit 'ns' is a time, expected a rate (e.g. 40Gb/s)". */
 int units_parse(const char *text, unit_kind kind, double *out, char *err, size_t errlen);
 
-const char *units_kind_name(unit_kind kind); /* "time", "size", "rate", "frequency", "length", "power", "ratio", "power level", "number" */
-const char *units_example(unit_kind kind);   /* "200ns", "20kB", "40Gb/s", "5000/s", "2m", "20mW", "1dB", "-20dBm", "1" */
-const char *units_si_name(unit_kind kind);   /* "s", "B", "b/s", "1/s", "m", "W", "dB", "dBm", "" */
+const char *units_kind_name(unit_kind kind); /* "time", "size", "rate", "frequency", "length", "power", "ratio", "power level", "attenuation", "energy per bit", "number" */
+const char *units_example(unit_kind kind);   /* "200ns", "20kB", "40Gb/s", "5000/s", "2m", "20mW", "1dB", "-20dBm", "1dB/cm", "8pJ/b", "1" */
+const char *units_si_name(unit_kind kind);   /* "s", "B", "b/s", "1/s", "m", "W", "dB", "dBm", "dB/cm", "J/b", "" */
 
 /* Seconds to integer picoseconds, rounded to nearest. */
 int64_t units_s_to_ps(double seconds);

@@ -25,9 +25,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "config.h"
 #include "energy.h"
 #include "link.h"
 #include "optical.h"
+#include "run.h"
 
 #define Q_REF 7.0344838253
 
@@ -491,6 +493,84 @@ START_TEST(test_energy_electrical)
 }
 END_TEST
 
+/* ---- the physical layer in a run: configuration and resolution ---- */
+
+/* The parameter table's defaults (what `tasknet params` shows) are the
+ * physical layer's own defaults: one source of truth, checked. */
+START_TEST(test_config_defaults_match)
+{
+    cfg c;
+    cfg_defaults(&c);
+    phy_optical o;
+    phy_energy e;
+    phy_optical_defaults(&o);
+    phy_energy_defaults(&e);
+    ck_assert(memcmp(&c.optical, &o, sizeof o) == 0);
+    ck_assert(memcmp(&c.energy, &e, sizeof e) == 0);
+    cfg_free(&c);
+}
+END_TEST
+
+static void fig11_point(cfg *pc, size_t point, const char *set_path, const char *set_value)
+{
+    const char *top = getenv("top_srcdir");
+    char path[1024];
+    snprintf(path, sizeof path, "%s/configs/paper/fig11.xml", top && *top ? top : "..");
+    cfg c;
+    cfg_errors e;
+    cfg_errors_init(&e);
+    ck_assert_msg(cfg_load(&c, path, &e) == 0, "%s", e.n ? e.msg[0] : "");
+    cfg_errors_free(&e);
+    char err[512];
+    if (set_path) { /* as --set does: the value replaces the axis */
+        ck_assert_int_eq(cfg_set(&c, set_path, set_value, err, sizeof err), 0);
+        cfg_drop_axis(&c, set_path);
+    }
+    ck_assert_int_eq(cfg_point(&c, point, pc, err, sizeof err), 0);
+    cfg_free(&c);
+}
+
+/* fig11: SPINet at 160 Gb/s over 16 wavelengths of 10 Gb/s, S = 6 + extra.
+ * The 10 Gb/s per wavelength budgets are those of test_budget_s6_by_hand
+ * and test_budget_64port_passes_and_fails (margins 4.42, 2.82, 1.22 dB);
+ * energy = laser 1 mW / 0.1 / 10 Gb/s = 1 pJ/b, SOA S x 30 mW / 160 Gb/s
+ * = 0.1875 S pJ/b, SerDes 2 x (1.496 + 0.189 x 10) = 6.772 pJ/b:
+ * S = 6: 1 + 1.125 + 6.772 = 8.897 pJ/b; S = 8: 9.272 pJ/b.
+ * The switch at 40 Gb/s: 4 x (1.496 + 0.189 x 40) + 8 = 44.224 pJ/b, BER 0. */
+START_TEST(test_resolve_fig11)
+{
+    footprint fp;
+    load_bounds lb;
+    char err[1024];
+    cfg pc;
+    fig11_point(&pc, 0, NULL, NULL);
+    ck_assert_int_eq(run_resolve(&pc, &fp, &lb, err, sizeof err), 0);
+    assert_rel(pc.net.energy_per_bit_j, 44.224e-12, 1e-12);
+    ck_assert(pc.net.bit_error_rate == 0);
+    cfg_free(&pc);
+
+    fig11_point(&pc, 1, NULL, NULL);
+    ck_assert_int_eq(run_resolve(&pc, &fp, &lb, err, sizeof err), 0);
+    ck_assert(pc.optical.rate_per_wavelength_bps == 10e9);
+    assert_rel(pc.net.energy_per_bit_j, 8.897e-12, 1e-12);
+    ck_assert(pc.net.bit_error_rate > 0 && pc.net.bit_error_rate < 1e-30); /* Q = 13.06 */
+    cfg_free(&pc);
+
+    fig11_point(&pc, 3, NULL, NULL);
+    ck_assert_int_eq(run_resolve(&pc, &fp, &lb, err, sizeof err), 0);
+    assert_rel(pc.net.energy_per_bit_j, 9.272e-12, 1e-12);
+    ck_assert(pc.net.bit_error_rate > 1e-18 && pc.net.bit_error_rate < 1e-12); /* Q = 8.50: 9.1e-18 */
+    cfg_free(&pc);
+
+    /* S = 9 misses the sensitivity by 0.39 dB: refused, with the numbers */
+    fig11_point(&pc, 3, "network.extra-stages", "3");
+    ck_assert_int_eq(run_resolve(&pc, &fp, &lb, err, sizeof err), -1);
+    ck_assert_msg(strstr(err, "misses the receiver sensitivity") && strstr(err, "S=9") &&
+                      strstr(err, "margin -0.39 dB"), "%s", err);
+    cfg_free(&pc);
+}
+END_TEST
+
 static Suite *phy_suite(void)
 {
     Suite *s = suite_create("phy");
@@ -514,6 +594,10 @@ static Suite *phy_suite(void)
     tc = tcase_create("energy");
     tcase_add_test(tc, test_energy_optical);
     tcase_add_test(tc, test_energy_electrical);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("resolve");
+    tcase_add_test(tc, test_config_defaults_match);
+    tcase_add_test(tc, test_resolve_fig11);
     suite_add_tcase(s, tc);
     return s;
 }
