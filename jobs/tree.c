@@ -19,6 +19,7 @@ void tree_destroy(tree *t)
     free(t->send_bytes);
     free(t->result_bytes);
     free(t->scratch);
+    free(t->pa_w);
     memset(t, 0, sizeof *t);
 }
 

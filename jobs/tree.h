@@ -39,6 +39,10 @@ typedef struct tree {
     /* generator scratch (preferential attachment) */
     double *scratch;
     uint32_t scratch_cap;
+    double *pa_w;      /* attachment weight (2k)^s of degree k, k < pa_wn, for s = pa_s */
+    uint32_t pa_wn;    /* weights computed (0: none) */
+    uint32_t pa_wcap;  /* allocated */
+    double pa_s;       /* shape the weights are for */
 } tree;
 
 typedef struct tree_shape {

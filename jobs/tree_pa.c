@@ -7,10 +7,10 @@
 #include "log.h"
 #include "tree.h"
 
-/* scratch layout: [0, cap] Fenwick sums (1-based), then cap+1 weights by degree */
+/* scratch: the Fenwick sums, n+1 entries (1-based) */
 static void ensure_scratch(tree *t, uint32_t n)
 {
-    uint32_t need = 2 * (n + 1);
+    uint32_t need = n + 1;
     if (t->scratch_cap < need) {
         t->scratch = tn_xrealloc(t->scratch, need * sizeof *t->scratch);
         t->scratch_cap = need;
@@ -43,14 +43,25 @@ void tree_gen_preferential(tree *t, uint32_t n, double s, gsl_rng *r)
     TN_ASSERT(n >= 1, "n=%u", n);
     tree_reserve(t, n);
     ensure_scratch(t, n);
-    double *fen = t->scratch;         /* n+1 entries */
-    double *wdeg = t->scratch + n + 1; /* weight of degree k, k = 0..n */
-    /* degree 0 is only ever the lone root's, and vertex 1 takes the root
-     * without a draw: weigh it 0 so (2*0)^s = inf for s < 0 stays out of
-     * the sums (it made every vertex attach to the root) */
-    wdeg[0] = 0;
-    for (uint32_t k = 1; k <= n; k++)
-        wdeg[k] = s == 0 ? 1.0 : pow(2.0 * k, s);
+    double *fen = t->scratch; /* n+1 entries */
+    /* Weights of degrees 0..n, kept across trees of the same shape s (a
+     * pow per degree per tree was a tenth of a fig9 sweep). Degree 0 is only
+     * ever the lone root's, and vertex 1 takes the root without a draw:
+     * weigh it 0 so (2*0)^s = inf for s < 0 stays out of the sums (it made
+     * every vertex attach to the root). */
+    if (t->pa_wn == 0 || t->pa_s != s)
+        t->pa_wn = 0;
+    if (t->pa_wn < n + 1) {
+        if (t->pa_wcap < n + 1) {
+            t->pa_wcap = n + 1 > 2 * t->pa_wcap ? n + 1 : 2 * t->pa_wcap;
+            t->pa_w = tn_xrealloc(t->pa_w, t->pa_wcap * sizeof *t->pa_w);
+        }
+        for (uint32_t k = t->pa_wn; k <= n; k++)
+            t->pa_w[k] = k == 0 ? 0.0 : s == 0 ? 1.0 : pow(2.0 * k, s);
+        t->pa_wn = n + 1;
+        t->pa_s = s;
+    }
+    const double *wdeg = t->pa_w; /* weight of degree k, k = 0..n */
     for (uint32_t k = 0; k <= n; k++)
         fen[k] = 0;
     /* degrees are kept in child_off (rebuilt as CSR at the end) */

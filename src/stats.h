@@ -1,5 +1,6 @@
 /* Statistics accumulators: running moments (Welford) and exact quantiles
- * over stored samples (sorted lazily, GSL quantile interpolation). */
+ * over stored samples (by selection, or directly when the samples arrived
+ * in order; GSL's quantile interpolation). */
 #ifndef TASKNET_STATS_H
 #define TASKNET_STATS_H
 
@@ -28,7 +29,7 @@ void stats_acc_merge(stats_acc *into, const stats_acc *other);
 typedef struct stats_sample {
     double *x;     /* samples */
     size_t n, cap; /* count, allocated */
-    int sorted;    /* x is sorted ascending */
+    int sorted;    /* x is sorted ascending (samples added in order; a quantile reorders x) */
     stats_acc acc; /* moments of the same samples */
 } stats_sample;
 
