@@ -90,7 +90,9 @@ static const char usage_run[] =
     "run id and a fingerprint of the configuration) and runs the rest; a different\n"
     "configuration in an existing DIR is refused. Ctrl-C leaves valid files.\n"
     "Shards of a sweep run anywhere (--shard, Slurm arrays) and are combined with\n"
-    "`tasknet merge OUT DIR...`.\n"
+    "`tasknet merge OUT DIR...`. Built with MPI (./configure --with-mpi),\n"
+    "`mpirun -np P tasknet run ...` has rank 0 hand out runs to the other ranks and\n"
+    "write DIR alone; results are those of -j 1.\n"
     "\n"
     "Without --json, a table of the main metrics per point is printed.\n"
     "Example: tasknet run configs/paper/fig6.xml --set network.bandwidth=10Gb/s --out out/fig6\n";

@@ -24,3 +24,10 @@ CLEANFILES += %D%/schema_rng.c
 %D%/schema_rng.c: $(top_srcdir)/configs/tasknet.rng $(top_srcdir)/scripts/embed-text.sh
 	$(AM_V_GEN)mkdir -p $(@D) && $(SHELL) $(top_srcdir)/scripts/embed-text.sh tasknet_schema_rng < $(top_srcdir)/configs/tasknet.rng > $@-t && mv $@-t $@
 EXTRA_DIST += scripts/embed-text.sh scripts/setup
+
+# The MPI sweep driver, when ./configure found MPI (--with-mpi).
+if HAVE_MPI
+libtasknet_a_SOURCES += %D%/sweep_mpi.c
+endif
+AM_CFLAGS += $(MPI_CFLAGS)
+tasknet_LDADD += $(MPI_LIBS)

@@ -28,7 +28,14 @@ typedef struct run_rec {
     double m[METRIC_COUNT];   /* metrics (wall_s only for runs of this session) */
 } run_rec;
 
-typedef struct sweep {
+/* A process's resolved point, reused across that point's replicas. */
+typedef struct point_cache {
+    size_t point; /* SIZE_MAX = empty */
+    cfg pc;
+    footprint fp;
+} point_cache;
+
+struct sweep {
     const cfg *c;
     const sweep_opts *o;
     size_t npoints;
@@ -42,7 +49,9 @@ typedef struct sweep {
     uint64_t ndone_now, ntodo;
     double events_now;
     double last_summary_s;
-} sweep;
+    uint64_t next;            /* sweep_next resumes its scan here */
+    point_cache pcache;       /* this process's resolved point */
+};
 
 enum { RUN_PENDING = 1, RUN_INFLIGHT = 2 };
 
@@ -179,6 +188,52 @@ static void write_row(FILE *f, const sweep *sw, uint64_t id)
 
 /* ------------------------------------------------------------ the folder */
 
+static void axis_text(const cfg_axis *a, char *buf, size_t len)
+{
+    size_t l = (size_t)snprintf(buf, len, "%s =", a->param);
+    for (size_t v = 0; v < a->nvalues && l < len; v++)
+        l += (size_t)snprintf(buf + l, len - l, " %s", a->values[v]);
+    if (a->with[0] && l < len)
+        snprintf(buf + l, len - l, " (with %s)", a->with);
+}
+
+/* Say what differs between the configuration of the folder's earlier
+ * results (its config.xml) and this one. */
+static void explain_change(const sweep *sw)
+{
+    char path[CFG_PATH_MAX + 32], a[512], b[512];
+    snprintf(path, sizeof path, "%s/config.xml", sw->o->out);
+    cfg old;
+    cfg_defaults(&old);
+    cfg_errors errs;
+    cfg_errors_init(&errs);
+    int loaded = cfg_load(&old, path, &errs) == 0;
+    cfg_errors_free(&errs);
+    if (!loaded) {
+        cfg_free(&old);
+        return;
+    }
+    const cfg *c = sw->c;
+    for (size_t i = 0; i < cfg_param_count(); i++) {
+        const cfg_param_info *p = cfg_param_at(i);
+        if (cfg_get(&old, p->path, a, sizeof a) != 0 || cfg_get(c, p->path, b, sizeof b) != 0)
+            continue;
+        if (strcmp(a, b) != 0)
+            fprintf(stderr, "  %s: %s in %s, %s now\n", p->path, a, path, b);
+    }
+    for (size_t i = 0; i < old.naxes || i < c->naxes; i++) {
+        a[0] = b[0] = '\0';
+        if (i < old.naxes)
+            axis_text(&old.axes[i], a, sizeof a);
+        if (i < c->naxes)
+            axis_text(&c->axes[i], b, sizeof b);
+        if (strcmp(a, b) != 0)
+            fprintf(stderr, "  sweep axis %zu: %s in %s, %s now\n", i + 1, a[0] ? a : "(none)", path,
+                    b[0] ? b : "(none)");
+    }
+    cfg_free(&old);
+}
+
 /* Load earlier results from out/runs.csv; refuse a folder of another sweep. */
 static int load_previous(sweep *sw)
 {
@@ -200,6 +255,7 @@ static int load_previous(sweep *sw)
                 "tasknet run: error: %s holds results with other columns (another sweep or "
                 "another tasknet version); use another --out or remove it\n",
                 path);
+        explain_change(sw);
         free(want);
         csv_table_free(&t);
         return -1;
@@ -222,6 +278,7 @@ static int load_previous(sweep *sw)
                     "--out or remove %s\n",
                     path, (unsigned long long)id, (unsigned long long)hash,
                     (unsigned long long)sw->point_hash[point], sw->o->out);
+            explain_change(sw);
             csv_table_free(&t);
             return -1;
         }
@@ -293,13 +350,6 @@ static int write_summary(const sweep *sw)
 
 /* ---------------------------------------------------------- running one */
 
-/* A process's resolved point, reused across that point's replicas. */
-typedef struct point_cache {
-    size_t point; /* SIZE_MAX = empty */
-    cfg pc;
-    footprint fp;
-} point_cache;
-
 /* Copy run id's latency histogram from folder `from` to folder `to`, if
  * `from` has one (folders written before histograms existed do not). 0 or -1. */
 static int copy_latency(const char *from, const char *to, uint64_t id)
@@ -330,9 +380,19 @@ static int copy_latency(const char *from, const char *to, uint64_t id)
     return 0;
 }
 
-static int exec_run(const sweep *sw, point_cache *pcache, uint64_t id, double *m, trace *tr,
+const char *sweep_latency_path(const sweep *sw, uint64_t id, char *buf, size_t len)
+{
+    if (!sw->o->out)
+        return NULL;
+    report_latency_path(buf, len, sw->o->out, id);
+    return buf;
+}
+
+/* Run id in this process, reusing the resolved point of the previous run. */
+static int exec_run(sweep *sw, uint64_t id, double *m, trace *tr, const char *latency_csv,
                     char *err, size_t errlen)
 {
+    point_cache *pcache = &sw->pcache;
     size_t point = id / sw->c->replicas;
     uint64_t replica = id % sw->c->replicas;
     if (pcache->point != point) {
@@ -348,13 +408,45 @@ static int exec_run(const sweep *sw, point_cache *pcache, uint64_t id, double *m
         }
         pcache->point = point;
     }
-    run_outputs ro = {.trace = tr};
-    char hist[CFG_PATH_MAX + 64];
-    if (sw->o->out) {
-        report_latency_path(hist, sizeof hist, sw->o->out, id);
-        ro.latency_csv = hist;
-    }
+    run_outputs ro = {.trace = tr, .latency_csv = latency_csv};
     return run_one_out(&pcache->pc, &pcache->fp, replica, m, &ro, err, errlen);
+}
+
+static void pcache_free(sweep *sw)
+{
+    if (sw->pcache.point != SIZE_MAX)
+        cfg_free(&sw->pcache.pc);
+    sw->pcache.point = SIZE_MAX;
+}
+
+int sweep_run(sweep *sw, uint64_t id, const char *latency_csv, sweep_result *r)
+{
+    memset(r, 0, sizeof *r);
+    r->id = id;
+    r->status = exec_run(sw, id, r->m, NULL, latency_csv, r->err, sizeof r->err) == 0 ? 0 : 1;
+    return r->status;
+}
+
+int sweep_next(sweep *sw, uint64_t *id)
+{
+    if (interrupted)
+        return -1;
+    while (sw->next < sw->nruns && sw->todo[sw->next] != RUN_PENDING)
+        sw->next++;
+    if (sw->next >= sw->nruns)
+        return -1;
+    sw->todo[sw->next] = RUN_INFLIGHT;
+    *id = sw->next++;
+    return 0;
+}
+
+/* A run handed out came back without a result (its process died): hand it
+ * out again. */
+static void requeue(sweep *sw, uint64_t id)
+{
+    sw->todo[id] = RUN_PENDING;
+    if (id < sw->next)
+        sw->next = id;
 }
 
 static void record(sweep *sw, uint64_t id, const double *m)
@@ -363,6 +455,7 @@ static void record(sweep *sw, uint64_t id, const double *m)
     r->done = 1;
     r->hash = sw->point_hash[id / sw->c->replicas];
     memcpy(r->m, m, sizeof r->m);
+    sw->todo[id] = 0;
     sw->ndone_now++;
     sw->events_now += m[M_events];
     if (sw->runs_csv) {
@@ -392,10 +485,21 @@ static void record(sweep *sw, uint64_t id, const double *m)
     }
 }
 
+int sweep_record(sweep *sw, const sweep_result *r)
+{
+    if (r->status != 0) {
+        sw->todo[r->id] = 0;
+        fprintf(stderr, "%stasknet run: error: run %llu: %s\n", sw->o->progress ? "\n" : "",
+                (unsigned long long)r->id, r->err);
+        return 1;
+    }
+    record(sw, r->id, r->m);
+    return 0;
+}
+
 /* In this process, in id order. */
 static int run_serial(sweep *sw)
 {
-    point_cache pcache = {.point = SIZE_MAX};
     int rc = 0;
     trace *tr = NULL;
     if (sw->o->trace) {
@@ -415,18 +519,16 @@ static int run_serial(sweep *sw)
             return 1;
         }
     }
-    for (uint64_t id = 0; id < sw->nruns && !interrupted; id++) {
-        if (!sw->todo[id])
-            continue;
-        double m[METRIC_COUNT];
-        char err[512];
-        if (exec_run(sw, &pcache, id, m, tr, err, sizeof err) != 0) {
-            fprintf(stderr, "%stasknet run: error: run %llu: %s\n", sw->o->progress ? "\n" : "",
-                    (unsigned long long)id, err);
+    uint64_t id;
+    while (sweep_next(sw, &id) == 0) {
+        sweep_result r = {.id = id};
+        char hist[CFG_PATH_MAX + 64];
+        r.status = exec_run(sw, id, r.m, tr, sweep_latency_path(sw, id, hist, sizeof hist), r.err,
+                            sizeof r.err);
+        if (sweep_record(sw, &r) != 0) {
             rc = 1;
             break;
         }
-        record(sw, id, m);
     }
     if (tr) {
         char err[512];
@@ -438,19 +540,11 @@ static int run_serial(sweep *sw)
             rc = 1;
         }
     }
-    if (pcache.point != SIZE_MAX)
-        cfg_free(&pcache.pc);
     return rc;
 }
 
 /* Worker protocol: the parent writes run ids (uint64) to the worker's
- * command pipe; the worker answers with one result record per id. */
-typedef struct wire_result {
-    uint64_t id;
-    int32_t status;             /* 0 ok */
-    double m[METRIC_COUNT];
-    char err[400];
-} wire_result;
+ * command pipe; the worker answers with one sweep_result per id. */
 
 static int read_full(int fd, void *buf, size_t n)
 {
@@ -482,32 +576,29 @@ static int write_full(int fd, const void *buf, size_t n)
     return 0;
 }
 
-static void worker_main(const sweep *sw, int cmd_fd, int res_fd)
+static void worker_main(sweep *sw, int cmd_fd, int res_fd)
 {
-    point_cache pcache = {.point = SIZE_MAX};
     signal(SIGINT, SIG_DFL);
     signal(SIGTERM, SIG_DFL);
     uint64_t id;
     while (read_full(cmd_fd, &id, sizeof id) == 0) {
-        wire_result r;
-        memset(&r, 0, sizeof r);
-        r.id = id;
-        r.status = exec_run(sw, &pcache, id, r.m, NULL, r.err, sizeof r.err) == 0 ? 0 : 1;
+        sweep_result r;
+        char hist[CFG_PATH_MAX + 64];
+        sweep_run(sw, id, sweep_latency_path(sw, id, hist, sizeof hist), &r);
         if (write_full(res_fd, &r, sizeof r) != 0)
             break;
     }
-    if (pcache.point != SIZE_MAX)
-        cfg_free(&pcache.pc);
+    pcache_free(sw);
     _exit(0);
 }
 
 typedef struct worker {
     pid_t pid;
     int cmd_fd, res_fd;
-    uint64_t busy_id; /* UINT64_MAX = idle */
+    uint64_t busy_id; /* SWEEP_NO_RUN = idle */
 } worker;
 
-static int spawn(const sweep *sw, worker *w)
+static int spawn(sweep *sw, worker *w)
 {
     int cmd[2], res[2];
     if (pipe(cmd) != 0)
@@ -531,7 +622,7 @@ static int spawn(const sweep *sw, worker *w)
     w->pid = pid;
     w->cmd_fd = cmd[1];
     w->res_fd = res[0];
-    w->busy_id = UINT64_MAX;
+    w->busy_id = SWEEP_NO_RUN;
     return 0;
 }
 
@@ -552,7 +643,6 @@ static int run_parallel(sweep *sw)
     unsigned nw = sw->o->jobs;
     worker *w = tn_xcalloc(nw, sizeof *w);
     struct pollfd *pfd = tn_xcalloc(nw, sizeof *pfd);
-    uint64_t next = 0;
     int rc = 0;
     unsigned respawns = 0;
     signal(SIGPIPE, SIG_IGN);
@@ -564,21 +654,20 @@ static int run_parallel(sweep *sw)
         }
     for (;;) {
         /* give every idle worker a run */
-        for (unsigned i = 0; i < nw && !interrupted && rc == 0; i++) {
-            if (w[i].pid <= 0 || w[i].busy_id != UINT64_MAX)
+        for (unsigned i = 0; i < nw && rc == 0; i++) {
+            if (w[i].pid <= 0 || w[i].busy_id != SWEEP_NO_RUN)
                 continue;
-            while (next < sw->nruns && sw->todo[next] != RUN_PENDING)
-                next++;
-            if (next >= sw->nruns)
+            uint64_t id;
+            if (sweep_next(sw, &id) != 0)
                 break;
-            if (write_full(w[i].cmd_fd, &next, sizeof next) == 0) {
-                sw->todo[next] = RUN_INFLIGHT;
-                w[i].busy_id = next++;
-            }
+            if (write_full(w[i].cmd_fd, &id, sizeof id) == 0)
+                w[i].busy_id = id;
+            else
+                requeue(sw, id);
         }
         unsigned busy = 0;
         for (unsigned i = 0; i < nw; i++) {
-            pfd[i].fd = w[i].pid > 0 && w[i].busy_id != UINT64_MAX ? w[i].res_fd : -1;
+            pfd[i].fd = w[i].pid > 0 && w[i].busy_id != SWEEP_NO_RUN ? w[i].res_fd : -1;
             pfd[i].events = POLLIN;
             pfd[i].revents = 0;
             busy += pfd[i].fd >= 0;
@@ -594,7 +683,7 @@ static int run_parallel(sweep *sw)
         for (unsigned i = 0; i < nw; i++) {
             if (pfd[i].fd < 0 || !(pfd[i].revents & (POLLIN | POLLHUP | POLLERR)))
                 continue;
-            wire_result r;
+            sweep_result r;
             if (read_full(w[i].res_fd, &r, sizeof r) != 0) {
                 /* the worker died: its run is lost, the run table is not */
                 int st = 0;
@@ -602,6 +691,7 @@ static int run_parallel(sweep *sw)
                 close(w[i].res_fd);
                 waitpid(w[i].pid, &st, 0);
                 w[i].pid = 0;
+                requeue(sw, w[i].busy_id);
                 if (interrupted)
                     continue;
                 fprintf(stderr, "%stasknet run: worker %d died (%s %d) during run %llu\n",
@@ -610,10 +700,6 @@ static int run_parallel(sweep *sw)
                         WIFSIGNALED(st) ? WTERMSIG(st) : WEXITSTATUS(st),
                         (unsigned long long)w[i].busy_id);
                 /* hand its run to the next free worker, up to a point */
-                uint64_t lost = w[i].busy_id;
-                sw->todo[lost] = RUN_PENDING;
-                if (lost < next)
-                    next = lost;
                 if (respawns++ >= 2 * nw || spawn(sw, &w[i]) != 0) {
                     fprintf(stderr, "tasknet run: error: workers keep dying; stopping\n");
                     rc = 1;
@@ -621,15 +707,9 @@ static int run_parallel(sweep *sw)
                 }
                 continue;
             }
-            w[i].busy_id = UINT64_MAX;
-            sw->todo[r.id] = 0;
-            if (r.status != 0) {
-                fprintf(stderr, "%stasknet run: error: run %llu: %s\n", sw->o->progress ? "\n" : "",
-                        (unsigned long long)r.id, r.err);
+            w[i].busy_id = SWEEP_NO_RUN;
+            if (sweep_record(sw, &r) != 0)
                 rc = 1;
-                continue;
-            }
-            record(sw, r.id, r.m);
         }
     }
 out:
@@ -711,7 +791,7 @@ static long peak_rss_mib(void)
 
 int sweep_execute(const cfg *c, const sweep_opts *o)
 {
-    sweep sw = {.c = c, .o = o};
+    sweep sw = {.c = c, .o = o, .pcache = {.point = SIZE_MAX}};
     sw.npoints = cfg_points(c);
     sw.nruns = (uint64_t)sw.npoints * c->replicas;
     sw.point_hash = tn_xcalloc(sw.npoints, sizeof *sw.point_hash);
@@ -719,6 +799,7 @@ int sweep_execute(const cfg *c, const sweep_opts *o)
     sw.todo = tn_xcalloc(sw.nruns, 1);
     int rc = 0;
     char err[512];
+    int mpi_rank = 0, mpi_size = 1, mpi_dispatched = 0;
 
     for (size_t p = 0; p < sw.npoints; p++) {
         cfg pc;
@@ -730,6 +811,20 @@ int sweep_execute(const cfg *c, const sweep_opts *o)
         sw.point_hash[p] = cfg_fingerprint(&pc);
         cfg_free(&pc);
     }
+
+    /* Under mpirun every rank gets here with the same configuration; rank 0
+     * goes on as a sweep without MPI would, the others only simulate. */
+#ifdef TASKNET_MPI
+    if (sweep_mpi_init(&mpi_rank, &mpi_size, err, sizeof err) != 0) {
+        fprintf(stderr, "tasknet run: error: %s\n", err);
+        rc = 1;
+        goto out;
+    }
+    if (mpi_rank > 0) {
+        rc = sweep_mpi_worker(&sw);
+        goto out;
+    }
+#endif
 
     /* selection: --runs, --shard (or a Slurm array task) */
     if (o->runs) {
@@ -814,8 +909,21 @@ int sweep_execute(const cfg *c, const sweep_opts *o)
     sweep_opts eff = *o;
     eff.jobs = jobs;
     sw.o = &eff;
-    if (sw.ntodo)
+    char procs[64];
+    snprintf(procs, sizeof procs, "%u process%s", jobs, jobs == 1 ? "" : "es");
+    if (mpi_size > 1 && !o->trace) {
+#ifdef TASKNET_MPI
+        if (o->jobs > 1 && !o->quiet)
+            fprintf(stderr, "tasknet run: -j %u ignored under mpirun: %d ranks run the runs\n",
+                    o->jobs, mpi_size - 1);
+        snprintf(procs, sizeof procs, "%d MPI ranks: rank 0 writes, %d run", mpi_size,
+                 mpi_size - 1);
+        rc = sweep_mpi_master(&sw);
+        mpi_dispatched = 1;
+#endif
+    } else if (sw.ntodo) {
         rc = (jobs > 1 && !o->trace) ? run_parallel(&sw) : run_serial(&sw);
+    }
     sigaction(SIGINT, &old_int, NULL);
     sigaction(SIGTERM, &old_term, NULL);
     double wall = monotonic_s() - sw.t0_s;
@@ -849,11 +957,20 @@ int sweep_execute(const cfg *c, const sweep_opts *o)
                        : "nothing was saved (no --out)");
         rc = 130;
     } else if (!o->quiet) {
-        fprintf(stderr, "%llu run%s in %.2f s wall (%u process%s), %.4g events/s, peak memory %ld MiB\n",
-                (unsigned long long)sw.ndone_now, sw.ndone_now == 1 ? "" : "s", wall, jobs,
-                jobs == 1 ? "" : "es", wall > 0 ? sw.events_now / wall : 0.0, peak_rss_mib());
+        fprintf(stderr, "%llu run%s in %.2f s wall (%s), %.4g events/s, peak memory %ld MiB\n",
+                (unsigned long long)sw.ndone_now, sw.ndone_now == 1 ? "" : "s", wall, procs,
+                wall > 0 ? sw.events_now / wall : 0.0, peak_rss_mib());
     }
 out:
+#ifdef TASKNET_MPI
+    if (mpi_size > 1 && mpi_rank == 0 && !mpi_dispatched)
+        sweep_mpi_stop_workers();
+    sweep_mpi_finalize();
+#else
+    (void)mpi_rank;
+    (void)mpi_dispatched;
+#endif
+    pcache_free(&sw);
     if (sw.runs_csv)
         fclose(sw.runs_csv);
     if (sw.timing_csv)

@@ -1,8 +1,14 @@
 /* End-to-end tests of the `tasknet` program: help, analyze against the
- * paper's printed numbers, validation errors, params, reproducible runs. */
+ * paper's printed numbers, validation errors, params, reproducible runs,
+ * sweeps spread over processes, shards, MPI ranks and interruptions, and
+ * the figure 7 timeline. */
 #include <check.h>
+#include <ctype.h>
 #include <math.h>
+#include <signal.h>
 #include <stdlib.h>
+#include <sys/types.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cli_helpers.h"
@@ -170,6 +176,553 @@ START_TEST(test_run_reproducible)
 }
 END_TEST
 
+/* ------------------------------------------------------------- sweeps */
+
+/* tests/fixtures/sweep_small.xml: 3 points x 2 replicas = 6 runs. */
+#define SWEEP_CFG "tests/fixtures/sweep_small.xml"
+#define SWEEP_RUNS 6
+
+/* Made once (in the runner, before the tests fork): `run -j 1` of the small
+ * sweep in sweep_root/ref, the reference every other way of running the
+ * same sweep must reproduce byte for byte. */
+static char sweep_root[] = "/tmp/tasknet-sweep-XXXXXX";
+
+static void sweep_setup(void)
+{
+    if (!mkdtemp(sweep_root)) {
+        perror("mkdtemp");
+        exit(EXIT_FAILURE);
+    }
+    char args[512];
+    snprintf(args, sizeof args, "run " SWEEP_CFG " -q -j 1 --out %s/ref", sweep_root);
+    int st;
+    char *out = run_tasknet(args, &st);
+    if (st != 0) {
+        fprintf(stderr, "reference sweep failed:\n%s\n", out);
+        exit(EXIT_FAILURE);
+    }
+    free(out);
+}
+
+static void sweep_teardown(void)
+{
+    char cmd[600];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", sweep_root);
+    if (system(cmd) != 0)
+        fprintf(stderr, "could not remove %s\n", sweep_root);
+}
+
+/* Complete rows of a CSV file (lines ending in a newline, header excluded);
+ * -1 when it cannot be read. */
+static long csv_rows(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return -1;
+    long lines = 0;
+    int ch;
+    while ((ch = fgetc(f)) != EOF)
+        lines += ch == '\n';
+    fclose(f);
+    return lines > 0 ? lines - 1 : 0;
+}
+
+/* dir/name is byte-identical to the reference's. */
+static void assert_same_as_ref(const char *dir, const char *name)
+{
+    char a[600], b[600];
+    snprintf(a, sizeof a, "%s/ref/%s", sweep_root, name);
+    snprintf(b, sizeof b, "%s/%s", dir, name);
+    char *x = slurp(a), *y = slurp(b);
+    ck_assert_msg(x != NULL, "cannot read %s", a);
+    ck_assert_msg(y != NULL, "cannot read %s", b);
+    ck_assert_msg(strcmp(x, y) == 0, "%s differs from %s:\n--- reference\n%s--- this\n%s", b, a, x, y);
+    free(x);
+    free(y);
+}
+
+/* runs.csv, summary.csv and the latency histograms equal the reference's. */
+static void assert_sweep_as_ref(const char *dir)
+{
+    assert_same_as_ref(dir, "runs.csv");
+    assert_same_as_ref(dir, "summary.csv");
+    char cmd[1400];
+    snprintf(cmd, sizeof cmd, "diff -r '%s/ref/latency' '%s/latency' >/dev/null", sweep_root, dir);
+    ck_assert_msg(system(cmd) == 0, "%s/latency differs from the reference's", dir);
+}
+
+static void run_ok(const char *args)
+{
+    int st;
+    char *out = run_tasknet(args, &st);
+    ck_assert_msg(st == 0, "tasknet %s: status %d\n%s", args, st, out);
+    free(out);
+}
+
+/* The reference is itself right: every run once, in id order, each point's
+ * swept value on its rows (ids 0-1 at 5Gb/s, 2-3 at 10Gb/s, 4-5 at 40Gb/s). */
+START_TEST(test_sweep_reference)
+{
+    char p[600];
+    snprintf(p, sizeof p, "%s/ref/runs.csv", sweep_root);
+    ck_assert_int_eq(csv_rows(p), SWEEP_RUNS);
+    char *t = slurp(p);
+    ck_assert_ptr_nonnull(strstr(t, "run,point,replica,seed,config_hash,network.bandwidth,"));
+    const char *line = strchr(t, '\n') + 1;
+    const char *bw[] = {"5Gb/s", "10Gb/s", "40Gb/s"};
+    for (int id = 0; id < SWEEP_RUNS; id++) {
+        char want[64];
+        int n = snprintf(want, sizeof want, "%d,%d,%d,7,", id, id / 2, id % 2);
+        ck_assert_msg(strncmp(line, want, (size_t)n) == 0, "row %d: %.40s", id, line);
+        const char *f = line;
+        for (int k = 0; k < 5; k++)
+            f = strchr(f, ',') + 1;
+        ck_assert_msg(strncmp(f, bw[id / 2], strlen(bw[id / 2])) == 0, "row %d: %.60s", id, line);
+        line = strchr(line, '\n') + 1;
+    }
+    free(t);
+}
+END_TEST
+
+/* Results never depend on how the sweep was spread: -j 2, and two shards
+ * merged, give the files of -j 1 byte for byte. */
+START_TEST(test_sweep_jobs_and_shards)
+{
+    char args[1024], dir[600];
+    snprintf(args, sizeof args, "run " SWEEP_CFG " -q -j 2 --out %s/j2", sweep_root);
+    run_ok(args);
+    snprintf(dir, sizeof dir, "%s/j2", sweep_root);
+    assert_sweep_as_ref(dir);
+
+    /* shard K/N runs the ids with id % N == K-1: 0,2,4 and 1,3,5 */
+    for (int k = 1; k <= 2; k++) {
+        snprintf(args, sizeof args, "run " SWEEP_CFG " -q --shard %d/2 --out %s/shard%d", k,
+                 sweep_root, k);
+        run_ok(args);
+        char p[700];
+        snprintf(p, sizeof p, "%s/shard%d/runs.csv", sweep_root, k);
+        ck_assert_int_eq(csv_rows(p), SWEEP_RUNS / 2);
+        char *t = slurp(p);
+        for (int id = 0; id < SWEEP_RUNS; id++) {
+            char row[32];
+            snprintf(row, sizeof row, "\n%d,%d,%d,", id, id / 2, id % 2);
+            ck_assert_msg((strstr(t, row) != NULL) == (id % 2 == k - 1), "shard %d, run %d", k, id);
+        }
+        free(t);
+    }
+    /* task 3 of a Slurm array 2-3 is shard 2/2: runs 1, 3 and 5 */
+    setenv("SLURM_ARRAY_TASK_ID", "3", 1);
+    setenv("SLURM_ARRAY_TASK_MIN", "2", 1);
+    setenv("SLURM_ARRAY_TASK_COUNT", "2", 1);
+    int st;
+    char *out = run_tasknet("run " SWEEP_CFG " --list-runs", &st);
+    unsetenv("SLURM_ARRAY_TASK_ID");
+    unsetenv("SLURM_ARRAY_TASK_MIN");
+    unsetenv("SLURM_ARRAY_TASK_COUNT");
+    ck_assert_msg(st == 0, "%s", out);
+    ck_assert_msg(strcmp(out, "run,point,replica,seed,done,network.bandwidth\n"
+                              "1,0,1,7,no,5Gb/s\n3,1,1,7,no,10Gb/s\n5,2,1,7,no,40Gb/s\n") == 0,
+                  "%s", out);
+    free(out);
+
+    snprintf(args, sizeof args, "merge %s/merged %s/shard2 %s/shard1", sweep_root, sweep_root,
+             sweep_root);
+    out = run_tasknet(args, &st);
+    ck_assert_msg(st == 0, "%s", out);
+    ck_assert_msg(strstr(out, "6 of 6 runs") != NULL, "%s", out);
+    free(out);
+    snprintf(dir, sizeof dir, "%s/merged", sweep_root);
+    assert_sweep_as_ref(dir);
+}
+END_TEST
+
+/* Start `tasknet ARGS` in its own process group, output to log. */
+static pid_t spawn_tasknet(const char *args, const char *log)
+{
+    char cmd[2048];
+    snprintf(cmd, sizeof cmd, "cd '%s' && exec '%s' %s >'%s' 2>&1", srcdir(), TASKNET_BIN, args, log);
+    pid_t pid = fork();
+    if (pid == 0) {
+        setpgid(0, 0);
+        execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
+        _exit(127);
+    }
+    if (pid > 0)
+        setpgid(pid, pid);
+    return pid;
+}
+
+static const struct {
+    int sig;
+    int jobs;
+} kills[] = {{SIGKILL, 1}, {SIGINT, 1}, {SIGKILL, 2}};
+
+/* Kill a sweep midway (SIGKILL to its process group, workers included, or
+ * Ctrl-C's SIGINT), then run the same command again: it resumes from the
+ * runs already in runs.csv, runs only the others, and ends with the files
+ * of an uninterrupted sweep (no run lost, none twice). */
+START_TEST(test_sweep_resume_after_kill)
+{
+    int sig = kills[_i].sig, jobs = kills[_i].jobs;
+    char dir[600], csv[700], log[700], args[1024];
+    snprintf(dir, sizeof dir, "%s/killed-%d-%d", sweep_root, sig, jobs);
+    snprintf(csv, sizeof csv, "%s/runs.csv", dir);
+    snprintf(log, sizeof log, "%s.log", dir);
+    snprintf(args, sizeof args, "run " SWEEP_CFG " -j %d --out %s", jobs, dir);
+    pid_t pid = spawn_tasknet(args, log);
+    ck_assert_int_gt(pid, 0);
+    /* wait for the first finished run (runs take ~0.1 s: poll every 2 ms) */
+    long rows = -1;
+    for (int i = 0; i < 30000; i++) {
+        rows = csv_rows(csv);
+        if (rows >= 1)
+            break;
+        struct timespec ts = {0, 2000000};
+        nanosleep(&ts, NULL);
+    }
+    ck_assert_int_ge(rows, 1);
+    ck_assert_msg(rows < SWEEP_RUNS, "the sweep ended before it could be killed");
+    ck_assert_int_eq(kill(-pid, sig), 0);
+    int st;
+    ck_assert_int_eq(waitpid(pid, &st, 0), pid);
+    char *text = slurp(log);
+    if (sig == SIGKILL) {
+        ck_assert(WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL);
+    } else {
+        /* Ctrl-C: the run under way ends and is saved, the files are rewritten */
+        ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 130, "status %d: %s", st, text);
+        ck_assert_msg(strstr(text, "interrupted after") != NULL, "%s", text);
+        ck_assert_msg(strstr(text, "run the same command again") != NULL, "%s", text);
+    }
+    free(text);
+    long kept = csv_rows(csv);
+    ck_assert_int_ge(kept, rows);
+    ck_assert_msg(kept < SWEEP_RUNS, "all runs done before the kill took effect");
+
+    char *out = run_tasknet(args, &st);
+    ck_assert_msg(st == 0, "%s", out);
+    char want[128];
+    snprintf(want, sizeof want, "%ld run%s already done, resuming", kept, kept == 1 ? "" : "s");
+    ck_assert_msg(strstr(out, want) != NULL, "expected '%s' in:\n%s", want, out);
+    /* only the missing runs ran */
+    snprintf(want, sizeof want, "\n%ld run%s in ", SWEEP_RUNS - kept, SWEEP_RUNS - kept == 1 ? "" : "s");
+    ck_assert_msg(strstr(out, want) != NULL, "expected '%s' in:\n%s", want + 1, out);
+    free(out);
+    assert_sweep_as_ref(dir);
+}
+END_TEST
+
+/* A folder holds one configuration's results: another configuration is
+ * refused, saying what differs, and the folder is left as it was. */
+START_TEST(test_sweep_refuses_changed_config)
+{
+    char dir[600], args[1200];
+    snprintf(dir, sizeof dir, "%s/changed", sweep_root);
+    snprintf(args, sizeof args, "cp -r '%s/ref' '%s'", sweep_root, dir);
+    ck_assert_int_eq(system(args), 0);
+    int st;
+    /* same columns, other parameter values */
+    snprintf(args, sizeof args, "run " SWEEP_CFG " -q --set workload.jobs=100 --out %s", dir);
+    char *out = run_tasknet(args, &st);
+    ck_assert_int_eq(st, 1);
+    ck_assert_msg(strstr(out, "was made with a different configuration") != NULL, "%s", out);
+    ck_assert_msg(strstr(out, "results are never mixed") != NULL, "%s", out);
+    ck_assert_msg(strstr(out, "workload.jobs: 2000 in ") != NULL, "%s", out);
+    ck_assert_msg(strstr(out, ", 100 now") != NULL, "%s", out);
+    free(out);
+    /* another seed is another configuration too */
+    snprintf(args, sizeof args, "run " SWEEP_CFG " -q --seed 8 --out %s", dir);
+    out = run_tasknet(args, &st);
+    ck_assert_int_eq(st, 1);
+    ck_assert_msg(strstr(out, "run.seed: 7 in ") != NULL, "%s", out);
+    free(out);
+    /* other axes: other columns */
+    snprintf(args, sizeof args, "run " SWEEP_CFG " -q --set network.bandwidth=1Gb/s --out %s", dir);
+    out = run_tasknet(args, &st);
+    ck_assert_int_eq(st, 1);
+    ck_assert_msg(strstr(out, "holds results with other columns") != NULL, "%s", out);
+    ck_assert_msg(strstr(out, "sweep axis 1: network.bandwidth = 5Gb/s 10Gb/s 40Gb/s in ") != NULL,
+                  "%s", out);
+    free(out);
+    assert_sweep_as_ref(dir);
+    assert_same_as_ref(dir, "config.xml");
+    /* and the same configuration again finds nothing to do */
+    snprintf(args, sizeof args, "run " SWEEP_CFG " --out %s", dir);
+    out = run_tasknet(args, &st);
+    ck_assert_msg(st == 0, "%s", out);
+    ck_assert_msg(strstr(out, "6 runs already done") != NULL, "%s", out);
+    ck_assert_msg(strstr(out, "\n0 runs in ") != NULL, "%s", out);
+    free(out);
+    assert_sweep_as_ref(dir);
+}
+END_TEST
+
+/* merge refuses folders of another configuration, a run present twice with
+ * different results, and folders that are not result folders. */
+START_TEST(test_merge_refuses_inconsistent)
+{
+    char args[2048];
+    int st;
+    /* a shard of another configuration (fewer jobs) */
+    snprintf(args, sizeof args,
+             "run " SWEEP_CFG " -q --set workload.jobs=50 --runs 1 --out %s/other", sweep_root);
+    run_ok(args);
+    snprintf(args, sizeof args, "merge %s/m1 %s/ref %s/other", sweep_root, sweep_root, sweep_root);
+    char *out = run_tasknet(args, &st);
+    ck_assert_int_eq(st, 1);
+    ck_assert_msg(strstr(out, "other/config.xml differs from") != NULL, "%s", out);
+    ck_assert_msg(strstr(out, "different sweeps and are not merged") != NULL, "%s", out);
+    free(out);
+
+    /* a copy of the reference whose run 3 says 1999 jobs instead of 2000 */
+    snprintf(args, sizeof args, "cp -r '%s/ref' '%s/tampered'", sweep_root, sweep_root);
+    ck_assert_int_eq(system(args), 0);
+    char p[700];
+    snprintf(p, sizeof p, "%s/tampered/runs.csv", sweep_root);
+    char *t = slurp(p);
+    char *row = strstr(t, "\n3,1,1,");
+    ck_assert_ptr_nonnull(row);
+    char *f = row + 1;
+    for (int k = 0; k < 6; k++) /* run,point,replica,seed,config_hash,network.bandwidth */
+        f = strchr(f, ',') + 1;
+    ck_assert_msg(strncmp(f, "2000,", 5) == 0, "jobs_completed of run 3: %.20s", f);
+    memcpy(f, "1999", 4);
+    FILE *w = fopen(p, "wb");
+    fputs(t, w);
+    fclose(w);
+    free(t);
+    snprintf(args, sizeof args, "merge %s/m2 %s/ref %s/tampered", sweep_root, sweep_root, sweep_root);
+    out = run_tasknet(args, &st);
+    ck_assert_int_eq(st, 1);
+    ck_assert_msg(strstr(out, "tampered/runs.csv:5: run already present elsewhere with different results") != NULL,
+                  "%s", out);
+    free(out);
+
+    /* not a result folder */
+    snprintf(args, sizeof args, "merge %s/m3 %s/ref %s/no-such-folder", sweep_root, sweep_root,
+             sweep_root);
+    out = run_tasknet(args, &st);
+    ck_assert_int_eq(st, 1);
+    ck_assert_msg(strstr(out, "no-such-folder/config.xml") != NULL, "%s", out);
+    free(out);
+    /* and a folder merged with itself is just itself */
+    snprintf(args, sizeof args, "merge %s/m4 %s/ref %s/ref", sweep_root, sweep_root, sweep_root);
+    run_ok(args);
+    snprintf(p, sizeof p, "%s/m4", sweep_root);
+    assert_sweep_as_ref(p);
+}
+END_TEST
+
+#ifdef TASKNET_MPI
+/* The MPI driver (built by ./configure --with-mpi): rank 0 hands out runs
+ * and writes, two ranks simulate; the files are those of -j 1, also when
+ * it resumes a folder that -j 1 began. Skipped when mpirun is not found. */
+START_TEST(test_sweep_mpi)
+{
+    if (system("command -v mpirun >/dev/null 2>&1") != 0) {
+        fprintf(stderr, "check_cli: mpirun not found, MPI sweep not tested\n");
+        return;
+    }
+    /* Open MPI wants to be told that root and more ranks than cores are fine */
+    const char *flags = system("mpirun --version 2>&1 | grep -q 'Open MPI'") == 0
+                            ? "--allow-run-as-root --oversubscribe "
+                            : "";
+    /* MPI libraries keep memory to the end: no leak report from sanitizer builds */
+    const char *env = "ASAN_OPTIONS=\"${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0\" ";
+    char cmd[2048], dir[600];
+    snprintf(cmd, sizeof cmd, "cd '%s' && %smpirun %s-np 3 '%s' run " SWEEP_CFG " -q --out %s/mpi 2>&1",
+             srcdir(), env, flags, TASKNET_BIN, sweep_root);
+    ck_assert_msg(system(cmd) == 0, "%s", cmd);
+    snprintf(dir, sizeof dir, "%s/mpi", sweep_root);
+    assert_sweep_as_ref(dir);
+    /* -np 1 is a sweep without MPI */
+    snprintf(cmd, sizeof cmd, "cd '%s' && %smpirun %s-np 1 '%s' run " SWEEP_CFG " -q --out %s/mpi1 2>&1",
+             srcdir(), env, flags, TASKNET_BIN, sweep_root);
+    ck_assert_msg(system(cmd) == 0, "%s", cmd);
+    snprintf(dir, sizeof dir, "%s/mpi1", sweep_root);
+    assert_sweep_as_ref(dir);
+
+    snprintf(cmd, sizeof cmd, "run " SWEEP_CFG " -q --runs 1,4 --out %s/mpi-resume", sweep_root);
+    run_ok(cmd);
+    snprintf(cmd, sizeof cmd, "cd '%s' && %smpirun %s-np 3 '%s' run " SWEEP_CFG " --out %s/mpi-resume 2>&1",
+             srcdir(), env, flags, TASKNET_BIN, sweep_root);
+    FILE *p = popen(cmd, "r");
+    ck_assert_ptr_nonnull(p);
+    char buf[1 << 14];
+    size_t n = fread(buf, 1, sizeof buf - 1, p);
+    buf[n] = '\0';
+    ck_assert_msg(pclose(p) == 0, "%s\n%s", cmd, buf);
+    ck_assert_msg(strstr(buf, "2 runs already done, resuming") != NULL, "%s", buf);
+    ck_assert_msg(strstr(buf, "4 runs in ") != NULL, "%s", buf);
+    ck_assert_msg(strstr(buf, "3 MPI ranks") != NULL, "%s", buf);
+    snprintf(dir, sizeof dir, "%s/mpi-resume", sweep_root);
+    assert_sweep_as_ref(dir);
+}
+END_TEST
+#endif
+
+/* ----------------------------------------------------------- timelines */
+
+/* A minimal JSON validator (RFC 8259 grammar; no semantics): the end of the
+ * value starting at s, or NULL. */
+static const char *json_ws(const char *s)
+{
+    while (*s == ' ' || *s == '\t' || *s == '\n' || *s == '\r')
+        s++;
+    return s;
+}
+
+static const char *json_value(const char *s, int depth);
+
+static const char *json_string(const char *s)
+{
+    if (*s++ != '"')
+        return NULL;
+    for (; *s != '"'; s++) {
+        if ((unsigned char)*s < 0x20)
+            return NULL;
+        if (*s == '\\') {
+            s++;
+            if (*s == 'u') {
+                for (int i = 1; i <= 4; i++)
+                    if (!isxdigit((unsigned char)s[i]))
+                        return NULL;
+                s += 4;
+            } else if (!strchr("\"\\/bfnrt", *s) || !*s) {
+                return NULL;
+            }
+        }
+    }
+    return s + 1;
+}
+
+static const char *json_number(const char *s)
+{
+    if (*s == '-')
+        s++;
+    if (*s == '0')
+        s++;
+    else if (isdigit((unsigned char)*s))
+        while (isdigit((unsigned char)*s))
+            s++;
+    else
+        return NULL;
+    if (*s == '.') {
+        if (!isdigit((unsigned char)*++s))
+            return NULL;
+        while (isdigit((unsigned char)*s))
+            s++;
+    }
+    if (*s == 'e' || *s == 'E') {
+        s++;
+        if (*s == '+' || *s == '-')
+            s++;
+        if (!isdigit((unsigned char)*s))
+            return NULL;
+        while (isdigit((unsigned char)*s))
+            s++;
+    }
+    return s;
+}
+
+static const char *json_value(const char *s, int depth)
+{
+    s = json_ws(s);
+    if (depth > 64)
+        return NULL;
+    if (*s == '{' || *s == '[') {
+        char close = *s == '{' ? '}' : ']';
+        s = json_ws(s + 1);
+        if (*s == close)
+            return s + 1;
+        for (;;) {
+            if (close == '}') {
+                s = json_string(json_ws(s));
+                if (!s)
+                    return NULL;
+                s = json_ws(s);
+                if (*s++ != ':')
+                    return NULL;
+            }
+            s = json_value(s, depth + 1);
+            if (!s)
+                return NULL;
+            s = json_ws(s);
+            if (*s == close)
+                return s + 1;
+            if (*s++ != ',')
+                return NULL;
+        }
+    }
+    if (*s == '"')
+        return json_string(s);
+    if (strncmp(s, "true", 4) == 0 || strncmp(s, "null", 4) == 0)
+        return s + 4;
+    if (strncmp(s, "false", 5) == 0)
+        return s + 5;
+    return json_number(s);
+}
+
+static long count_of(const char *text, const char *what)
+{
+    long n = 0;
+    for (const char *p = text; (p = strstr(p, what)) != NULL; p += strlen(what))
+        n++;
+    return n;
+}
+
+/* The paper's figure 7: the timeline of the single z=[4,3] job on N=4 and
+ * N=13 nodes at 10Gb/s. The trace is valid JSON; it has one track per node
+ * (named in both the compute and the network process); every task of the
+ * job (n = 17) shows its init and aggregation phases (2 x 17 compute
+ * slices); and every message the run delivered is there once as a slice on
+ * its sender's network track, once as a flow start and once as a flow end
+ * at its receiver, so each count equals the run's messages_delivered. */
+START_TEST(test_trace_fig7)
+{
+    const unsigned nodes = _i ? 13 : 4;
+    char dir[] = "/tmp/tasknet-trace-XXXXXX";
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    char args[1024], path[600];
+    snprintf(path, sizeof path, "%s/fig7.json", dir);
+    snprintf(args, sizeof args,
+             "run configs/paper/fig6.xml --set system.nodes=%u --set network.bandwidth=10Gb/s "
+             "--trace %s -q --json",
+             nodes, path);
+    int st;
+    char *out = run_tasknet(args, &st);
+    ck_assert_msg(st == 0, "%s", out);
+    const char *md = strstr(out, "\"messages_delivered\":");
+    ck_assert_ptr_nonnull(md);
+    double delivered = json_num(md, "mean", 0);
+    const char *jc = strstr(out, "\"jobs_completed\":");
+    ck_assert_ptr_nonnull(jc);
+    ck_assert_double_eq(json_num(jc, "mean", 0), 1);
+    ck_assert_msg(delivered > 0, "%s", out);
+
+    char *t = slurp(path);
+    ck_assert_ptr_nonnull(t);
+    const char *end = json_value(t, 0);
+    ck_assert_msg(end != NULL, "%s is not valid JSON", path);
+    ck_assert_msg(*json_ws(end) == '\0', "%s: text after the JSON value", path);
+    ck_assert_ptr_nonnull(strstr(t, "\"traceEvents\":["));
+
+    ck_assert_int_eq(count_of(t, "\"name\":\"thread_name\""), 2 * nodes);
+    ck_assert_int_eq(count_of(t, "\"cat\":\"compute\""), 2 * 17);
+    ck_assert_int_eq(count_of(t, "\"cat\":\"compute\",\"name\":\"init\""), 17);
+    ck_assert_int_eq(count_of(t, "\"cat\":\"compute\",\"name\":\"aggregation\""), 17);
+    ck_assert_int_eq(count_of(t, "\"cat\":\"message\""), (long)delivered);
+    ck_assert_int_eq(count_of(t, "\"ph\":\"s\""), (long)delivered);
+    ck_assert_int_eq(count_of(t, "\"ph\":\"f\""), (long)delivered);
+    /* one job: every event belongs to job 0 */
+    ck_assert_int_eq(count_of(t, "\"job\":0"), count_of(t, "\"job\":"));
+    free(t);
+    free(out);
+    unlink(path);
+    rmdir(dir);
+}
+END_TEST
+
 static Suite *cli_suite(void)
 {
     Suite *s = suite_create("cli");
@@ -183,7 +736,21 @@ static Suite *cli_suite(void)
     tcase_add_test(tc, test_validate_good);
     tcase_add_test(tc, test_params_lists_every_path);
     tcase_add_test(tc, test_run_reproducible);
+    tcase_add_loop_test(tc, test_trace_fig7, 0, 2);
     suite_add_tcase(s, tc);
+
+    TCase *sw = tcase_create("sweep");
+    tcase_set_timeout(sw, 120);
+    tcase_add_unchecked_fixture(sw, sweep_setup, sweep_teardown);
+    tcase_add_test(sw, test_sweep_reference);
+    tcase_add_test(sw, test_sweep_jobs_and_shards);
+    tcase_add_loop_test(sw, test_sweep_resume_after_kill, 0, (int)(sizeof kills / sizeof kills[0]));
+    tcase_add_test(sw, test_sweep_refuses_changed_config);
+    tcase_add_test(sw, test_merge_refuses_inconsistent);
+#ifdef TASKNET_MPI
+    tcase_add_test(sw, test_sweep_mpi);
+#endif
+    suite_add_tcase(s, sw);
     return s;
 }
 
