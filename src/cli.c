@@ -379,6 +379,7 @@ static int cmd_validate(int argc, char **argv)
     }
     cfg c;
     rc = load_config(&o, &c);
+    run_fp_cache fpc = {0};
     if (rc == 0) {
         size_t np = cfg_points(&c);
         for (size_t p = 0; p < np; p++) {
@@ -397,7 +398,7 @@ static int cmd_validate(int argc, char **argv)
             }
             footprint fp;
             load_bounds lb;
-            if (run_resolve(&pc, &fp, &lb, err, sizeof err) != 0) {
+            if (run_resolve_cached(&pc, &fpc, &fp, &lb, err, sizeof err) != 0) {
                 fprintf(stderr, "%s: error: sweep point %zu%s: %s\n", o.config, p, where, err);
                 rc = -1;
             }
@@ -407,6 +408,7 @@ static int cmd_validate(int argc, char **argv)
             printf("%s: valid (%zu point%s x %u replica%s)\n", o.config, np, np == 1 ? "" : "s",
                    c.replicas, c.replicas == 1 ? "" : "s");
     }
+    run_fp_cache_free(&fpc);
     cfg_free(&c);
     free(o.sets);
     return rc ? 1 : 0;
@@ -432,13 +434,14 @@ static int cmd_analyze(int argc, char **argv)
     int array = o.json && c.naxes > 0;
     if (array)
         fputs("[\n", stdout);
+    run_fp_cache fpc = {0};
     for (size_t p = 0; p < np; p++) {
         cfg pc;
         char err[512];
         footprint fp;
         load_bounds lb;
         if (cfg_point(&c, p, &pc, err, sizeof err) != 0 ||
-            run_resolve(&pc, &fp, &lb, err, sizeof err) != 0) {
+            run_resolve_cached(&pc, &fpc, &fp, &lb, err, sizeof err) != 0) {
             fprintf(stderr, "%s: error: sweep point %zu: %s\n", o.config, p, err);
             cfg_free(&pc);
             rc = 1;
@@ -454,6 +457,7 @@ static int cmd_analyze(int argc, char **argv)
     }
     if (array)
         fputs("]\n", stdout);
+    run_fp_cache_free(&fpc);
     cfg_free(&c);
     free(o.sets);
     return rc;

@@ -58,14 +58,78 @@ static int resolve_phy(cfg *c, char *err, size_t errlen)
     return 0;
 }
 
+/* The parameters a footprint depends on, as written, one per line. */
+static char *footprint_key(const cfg *c)
+{
+    static const char *const paths[] = {
+        "workload.control-size",  "workload.tree.generator",        "workload.tree.z",
+        "workload.tree.vertices", "workload.tree.shape",            "workload.task.init-time",
+        "workload.task.aggregation-time", "workload.task.send-size", "workload.task.result-size",
+        "run.mc-samples",         "run.seed",
+    };
+    size_t len = 0, cap = 256;
+    char *key = tn_xmalloc(cap);
+    key[0] = '\0';
+    for (size_t i = 0; i < sizeof paths / sizeof paths[0]; i++) {
+        char v[2048];
+        cfg_get(c, paths[i], v, sizeof v);
+        size_t l = strlen(v);
+        if (len + l + 2 > cap) {
+            cap = 2 * (len + l + 2);
+            key = tn_xrealloc(key, cap);
+        }
+        memcpy(key + len, v, l);
+        len += l;
+        key[len++] = '\n';
+        key[len] = '\0';
+    }
+    return key;
+}
+
+static void footprint_cached(const cfg *c, run_fp_cache *fc, footprint *fp)
+{
+    char *key = fc ? footprint_key(c) : NULL;
+    if (fc)
+        for (size_t i = 0; i < fc->n; i++)
+            if (strcmp(fc->key[i], key) == 0) {
+                *fp = fc->fp[i];
+                free(key);
+                return;
+            }
+    footprint_compute(&c->wl.tree, &c->wl.task, c->wl.control_size_bytes, c->mc_samples, c->seed, fp);
+    if (!fc)
+        return;
+    if (fc->n == fc->cap) {
+        fc->cap = fc->cap ? 2 * fc->cap : 8;
+        fc->key = tn_xrealloc(fc->key, fc->cap * sizeof *fc->key);
+        fc->fp = tn_xrealloc(fc->fp, fc->cap * sizeof *fc->fp);
+    }
+    fc->key[fc->n] = key;
+    fc->fp[fc->n++] = *fp;
+}
+
+void run_fp_cache_free(run_fp_cache *fc)
+{
+    for (size_t i = 0; i < fc->n; i++)
+        free(fc->key[i]);
+    free(fc->key);
+    free(fc->fp);
+    memset(fc, 0, sizeof *fc);
+}
+
 int run_resolve(cfg *c, footprint *fp, load_bounds *lb, char *err, size_t errlen)
+{
+    return run_resolve_cached(c, NULL, fp, lb, err, errlen);
+}
+
+int run_resolve_cached(cfg *c, run_fp_cache *fc, footprint *fp, load_bounds *lb, char *err,
+                       size_t errlen)
 {
     memset(fp, 0, sizeof *fp);
     memset(lb, 0, sizeof *lb);
     int task_tree = strcmp(c->wl.type, "task-tree") == 0;
     if (task_tree)
-        footprint_compute(&c->wl.tree, &c->wl.task, c->wl.control_size_bytes, c->mc_samples,
-                          c->seed, fp);
+        footprint_cached(c, fc, fp);
     if (c->zeta > 0) {
         if (!task_tree || fp->F_bps <= 0)
             return tn_error(err, errlen,

@@ -14,6 +14,21 @@
  * rate from workload.load (beta = rho_x (N-1) / F_x). 0 or -1 + err. */
 int run_resolve(cfg *c, footprint *fp, load_bounds *lb, char *err, size_t errlen);
 
+/* Footprints already computed in this process, keyed by everything a
+ * footprint depends on (the workload's tree and task parameters, eps, the
+ * Monte Carlo sample count and seed): the points of a sweep over N or B
+ * share one Monte Carlo instead of redoing it (most of a fig9 sweep). */
+typedef struct run_fp_cache {
+    char **key;
+    footprint *fp;
+    size_t n, cap;
+} run_fp_cache;
+
+void run_fp_cache_free(run_fp_cache *fc); /* a zeroed cache is empty */
+/* run_resolve, reusing and filling fc (NULL: no cache). */
+int run_resolve_cached(cfg *c, run_fp_cache *fc, footprint *fp, load_bounds *lb, char *err,
+                       size_t errlen);
+
 /* Simulate replica `replica` of the resolved configuration c. Fills every
  * metric in m (METRIC_COUNT entries). 0, or -1 + err. */
 int run_one(const cfg *c, const footprint *fp, uint64_t replica, double *m, struct trace *tr,

@@ -33,6 +33,7 @@ typedef struct point_cache {
     size_t point; /* SIZE_MAX = empty */
     cfg pc;
     footprint fp;
+    run_fp_cache fps; /* footprints of the points resolved so far */
 } point_cache;
 
 struct sweep {
@@ -402,7 +403,7 @@ static int exec_run(sweep *sw, uint64_t id, double *m, trace *tr, const char *la
         load_bounds lb;
         if (cfg_point(sw->c, point, &pcache->pc, err, errlen) != 0)
             return -1;
-        if (run_resolve(&pcache->pc, &pcache->fp, &lb, err, errlen) != 0) {
+        if (run_resolve_cached(&pcache->pc, &pcache->fps, &pcache->fp, &lb, err, errlen) != 0) {
             cfg_free(&pcache->pc);
             return -1;
         }
@@ -417,6 +418,7 @@ static void pcache_free(sweep *sw)
     if (sw->pcache.point != SIZE_MAX)
         cfg_free(&sw->pcache.pc);
     sw->pcache.point = SIZE_MAX;
+    run_fp_cache_free(&sw->pcache.fps);
 }
 
 int sweep_run(sweep *sw, uint64_t id, const char *latency_csv, sweep_result *r)
