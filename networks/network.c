@@ -3,7 +3,6 @@
  * pool. Fabrics only schedule events and call net_delivered. */
 #include "network.h"
 
-#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -151,73 +150,6 @@ void net_metrics(net *n, double *m)
 }
 
 /* ---- serialisation ---- */
-
-#define NET_PS_BITS_PER_BYTE 8000000000000ULL /* 8 bit/B * 1e12 ps/s: ps per byte at 1 b/s */
-
-static uint64_t gcd_u64(uint64_t a, uint64_t b)
-{
-    while (b) {
-        uint64_t t = a % b;
-        a = b;
-        b = t;
-    }
-    return a;
-}
-
-void net_rate_init(net_rate *r, double bps)
-{
-    TN_ASSERT(bps > 0 && isfinite(bps), "serialisation at %g b/s", bps);
-    r->bps = bps;
-    r->num = r->den = 0;
-    /* An integer rate makes the time a rational with small terms: keep it
-     * exact, so 40 B at 40 Gb/s is 8000 ps and not 8001. */
-    if (bps == floor(bps) && bps < 0x1p63) {
-        uint64_t b = (uint64_t)bps;
-        uint64_t g = gcd_u64(NET_PS_BITS_PER_BYTE, b);
-        r->num = NET_PS_BITS_PER_BYTE / g;
-        r->den = b / g;
-    }
-}
-
-/* Ceiling of x, except that a value a few ulps above an integer is taken as
- * that integer: the exact quotient was a multiple that rounding pushed up. */
-static int64_t ceil_fixed(long double x, uint64_t bytes, double bps)
-{
-    TN_ASSERT(x < 0x1p63L, "serialising %llu B at %g b/s takes more than 2^63 ps",
-              (unsigned long long)bytes, bps);
-    long double k = ceill(x);
-    if (k >= 1 && x - (k - 1) <= 8 * LDBL_EPSILON * x)
-        k -= 1;
-    return (int64_t)k;
-}
-
-int64_t net_rate_ps(const net_rate *r, uint64_t bytes)
-{
-    if (r->num == 0)
-        return ceil_fixed((long double)bytes * (long double)NET_PS_BITS_PER_BYTE / r->bps, bytes,
-                          r->bps);
-    /* bytes * num / den without forming the (possibly 100-bit) product:
-     * (q den + rem) num / den = q num + rem num / den. */
-    uint64_t q = bytes / r->den, rem = bytes % r->den;
-    TN_ASSERT(q <= (uint64_t)INT64_MAX / r->num,
-              "serialising %llu B at %g b/s takes more than 2^63 ps", (unsigned long long)bytes,
-              r->bps);
-    uint64_t whole = q * r->num, frac;
-    if (rem == 0) {
-        frac = 0;
-    } else if (rem <= UINT64_MAX / r->num) {
-        uint64_t p = rem * r->num;
-        frac = p / r->den + (p % r->den != 0);
-    } else {
-        /* num and den are coprime and 0 < rem < den, so rem num / den is
-         * never an integer: a plain ceiling of the long double is right. */
-        frac = (uint64_t)ceill((long double)rem * (long double)r->num / (long double)r->den);
-    }
-    TN_ASSERT(frac <= (uint64_t)INT64_MAX - whole,
-              "serialising %llu B at %g b/s takes more than 2^63 ps", (unsigned long long)bytes,
-              r->bps);
-    return (int64_t)(whole + frac);
-}
 
 int64_t net_serialization_ps(uint64_t bytes, double bps)
 {

@@ -12,6 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "link.h"
 #include "sim.h"
 #include "stats.h"
 
@@ -128,16 +129,11 @@ void net_metrics(net *n, double *m);
 int64_t net_serialization_ps(uint64_t bytes, double bps);
 
 /* The same computation with the rate's constants precomputed, for fabrics
- * that serialise every message at one rate (no division by a gcd per call).
- * For an integer rate, 8e12 / bps is kept as the reduced fraction num/den. */
-typedef struct net_rate {
-    double bps;   /* the rate, bit/s */
-    uint64_t num; /* ps per den bytes (0: rate not an integer, long double path) */
-    uint64_t den; /* bytes per num ps */
-} net_rate;
-
-void net_rate_init(net_rate *r, double bps); /* aborts if bps is not > 0 and finite */
-int64_t net_rate_ps(const net_rate *r, uint64_t bytes); /* = net_serialization_ps(bytes, r->bps) */
+ * that serialise every message at one rate (phy/link.h: exact for an
+ * integer rate, no division by a gcd per call). */
+typedef phy_rate net_rate;
+static inline void net_rate_init(net_rate *r, double bps) { phy_rate_init(r, bps, 8); } /* aborts if bps is not > 0 and finite */
+static inline int64_t net_rate_ps(const net_rate *r, uint64_t bytes) { return phy_rate_ps(r, bytes); } /* = net_serialization_ps(bytes, r->bps) */
 
 /* Free-list pool of messages: no malloc once warmed up. */
 typedef struct net_msg_pool {

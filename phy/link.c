@@ -1,6 +1,7 @@
 /* Link timing: see link.h. */
 #include "link.h"
 
+#include <float.h>
 #include <math.h>
 
 #include "log.h"
@@ -26,29 +27,56 @@ static uint64_t gcd_u64(uint64_t a, uint64_t b)
     return a;
 }
 
-/* ceil(slots * 1e12 / rate) for a rate that is a positive integer below
- * 2^63: with g = gcd(1e12, rate), num = 1e12/g and den = rate/g coprime,
- * slots = q den + rem gives q num + ceil(rem num / den). */
-static int64_t slots_ps_exact(uint64_t slots, uint64_t rate, double rate_d)
+void phy_rate_init(phy_rate *r, double bps, unsigned unit_bits)
 {
-    uint64_t g = gcd_u64(PHY_PS_PER_S, rate);
-    uint64_t num = PHY_PS_PER_S / g, den = rate / g;
-    uint64_t q = slots / den, rem = slots % den;
-    TN_ASSERT(q <= (uint64_t)INT64_MAX / num, "%llu bit slots at %g b/s exceed 2^63 ps",
-              (unsigned long long)slots, rate_d);
-    uint64_t whole = q * num, frac;
+    TN_ASSERT(bps > 0 && isfinite(bps), "transmission at %g b/s", bps);
+    TN_ASSERT(unit_bits >= 1, "units of %u bits", unit_bits);
+    r->bps = bps;
+    r->unit_bits = unit_bits;
+    r->num = r->den = 0;
+    uint64_t ps_unit = unit_bits * PHY_PS_PER_S; /* ps per unit at 1 b/s */
+    if (bps == floor(bps) && bps < 0x1p63) {
+        uint64_t b = (uint64_t)bps;
+        uint64_t g = gcd_u64(ps_unit, b);
+        r->num = ps_unit / g;
+        r->den = b / g;
+    }
+}
+
+/* Ceiling of x, except that a value a few ulps above an integer is taken as
+ * that integer: the exact quotient was a multiple that rounding pushed up. */
+static int64_t ceil_fixed(long double x, uint64_t units, const phy_rate *r)
+{
+    TN_ASSERT(x < 0x1p63L, "%llu units of %u bits at %g b/s take more than 2^63 ps",
+              (unsigned long long)units, r->unit_bits, r->bps);
+    long double k = ceill(x);
+    if (k >= 1 && x - (k - 1) <= 8 * LDBL_EPSILON * x)
+        k -= 1;
+    return (int64_t)k;
+}
+
+int64_t phy_rate_ps(const phy_rate *r, uint64_t units)
+{
+    if (r->num == 0)
+        return ceil_fixed((long double)units * (long double)r->unit_bits * 1e12L / r->bps, units, r);
+    /* units * num / den without forming the (possibly 100-bit) product:
+     * (q den + rem) num / den = q num + rem num / den. */
+    uint64_t q = units / r->den, rem = units % r->den;
+    TN_ASSERT(q <= (uint64_t)INT64_MAX / r->num, "%llu units of %u bits at %g b/s take more than 2^63 ps",
+              (unsigned long long)units, r->unit_bits, r->bps);
+    uint64_t whole = q * r->num, frac;
     if (rem == 0) {
         frac = 0;
-    } else if (rem <= UINT64_MAX / num) {
-        uint64_t p = rem * num;
-        frac = p / den + (p % den != 0);
+    } else if (rem <= UINT64_MAX / r->num) {
+        uint64_t p = rem * r->num;
+        frac = p / r->den + (p % r->den != 0);
     } else {
-        /* 0 < rem < den and num, den coprime: rem num / den is not an
-         * integer, so the ceiling of the long double quotient is right. */
-        frac = (uint64_t)ceill((long double)rem * (long double)num / (long double)den);
+        /* num and den are coprime and 0 < rem < den, so rem num / den is
+         * never an integer: a plain ceiling of the long double is right. */
+        frac = (uint64_t)ceill((long double)rem * (long double)r->num / (long double)r->den);
     }
-    TN_ASSERT(frac <= (uint64_t)INT64_MAX - whole, "%llu bit slots at %g b/s exceed 2^63 ps",
-              (unsigned long long)slots, rate_d);
+    TN_ASSERT(frac <= (uint64_t)INT64_MAX - whole, "%llu units of %u bits at %g b/s take more than 2^63 ps",
+              (unsigned long long)units, r->unit_bits, r->bps);
     return (int64_t)(whole + frac);
 }
 
@@ -61,10 +89,7 @@ int64_t phy_serialization_ps(uint64_t bits, unsigned wavelengths,
     uint64_t slots = bits / wavelengths + (bits % wavelengths != 0);
     if (slots == 0)
         return 0;
-    if (r == floor(r) && r < 9223372036854775808.0)
-        return slots_ps_exact(slots, (uint64_t)r, r);
-    long double t = ceill((long double)slots * 1e12L / (long double)r);
-    TN_ASSERT(t < 9223372036854775808.0L, "%llu bit slots at %g b/s exceed 2^63 ps",
-              (unsigned long long)slots, r);
-    return (int64_t)t;
+    phy_rate rate;
+    phy_rate_init(&rate, r, 1);
+    return phy_rate_ps(&rate, slots);
 }

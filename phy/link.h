@@ -26,6 +26,25 @@
 /* Propagation delay of a fibre or waveguide of length_m metres, ps (nearest). */
 int64_t phy_propagation_ps(double length_m);
 
+/* Transmission time at a fixed rate, exact: the time of n units of
+ * unit_bits bits at bps is ceil(n unit_bits 1e12 / bps) ps. For an integer
+ * rate unit_bits 1e12 / bps is kept as a reduced fraction num/den, so the
+ * result is exact (40 B at 40 Gb/s is 8000 ps, not 8001) with no division
+ * by a gcd per call; otherwise it is computed in long double, a quotient a
+ * few ulps above an integer being taken as that integer. Shared by the
+ * fabrics (bytes at B, networks/network.h) and wavelength striping here. */
+typedef struct phy_rate {
+    double bps;         /* the rate, bit/s */
+    unsigned unit_bits; /* bits per unit counted (8: bytes, 1: bits) */
+    uint64_t num;       /* ps per den units (0: rate not an integer, long double path) */
+    uint64_t den;       /* units per num ps */
+} phy_rate;
+
+/* Aborts unless 0 < bps finite and unit_bits >= 1. */
+void phy_rate_init(phy_rate *r, double bps, unsigned unit_bits);
+/* Time of `units` units at r, ps, rounded up; aborts beyond 2^63 ps. */
+int64_t phy_rate_ps(const phy_rate *r, uint64_t units);
+
 /* Time for `bits` striped over `wavelengths` lanes of rate_per_wavelength_bps
  * each: ceil(ceil(bits / wavelengths) * 1e12 / rate) ps. 0 bits take 0 ps. */
 int64_t phy_serialization_ps(uint64_t bits, unsigned wavelengths,

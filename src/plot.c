@@ -176,19 +176,27 @@ static void series_free(series **all, size_t n)
     free(all);
 }
 
+/* Read DIR/name of a result folder into t (path gets its name); says why not. 0 or -1. */
+static int read_result(const plot_opts *o, const char *name, char *path, size_t len, csv_table *t)
+{
+    snprintf(path, len, "%s/%s", o->input, name);
+    int rc = csv_read(path, t);
+    if (rc <= 0 || !t->header) {
+        fprintf(stderr, "tasknet plot: error: cannot read %s%s%s\n", path, rc < 0 ? ": " : "",
+                rc < 0 ? strerror(errno) : " (run `tasknet run CONFIG --out DIR` first)");
+        csv_table_free(t);
+        return -1;
+    }
+    return 0;
+}
+
 /* Figures from summary.csv: metric against a parameter, or against a metric. */
 static int plot_summary(const plot_opts *o)
 {
     char path[CFG_PATH_MAX + 32];
-    snprintf(path, sizeof path, "%s/summary.csv", o->input);
     csv_table t;
-    int rc = csv_read(path, &t);
-    if (rc <= 0 || !t.header) {
-        fprintf(stderr, "tasknet plot: error: cannot read %s%s%s\n", path, rc < 0 ? ": " : "",
-                rc < 0 ? strerror(errno) : " (run `tasknet run CONFIG --out DIR` first)");
-        csv_table_free(&t);
+    if (read_result(o, "summary.csv", path, sizeof path, &t) != 0)
         return 1;
-    }
     /* the swept parameters are the columns between "replicas" and the first metric */
     char *hcopy = tn_xstrdup(t.header), *hf[MAXF];
     size_t nh = csv_split(hcopy, hf, MAXF);
@@ -459,15 +467,9 @@ static int plot_latency(const plot_opts *o)
         return 1;
     }
     char path[CFG_PATH_MAX + 32];
-    snprintf(path, sizeof path, "%s/runs.csv", o->input);
     csv_table t;
-    int rc = csv_read(path, &t);
-    if (rc <= 0 || !t.header) {
-        fprintf(stderr, "tasknet plot: error: cannot read %s%s%s\n", path, rc < 0 ? ": " : "",
-                rc < 0 ? strerror(errno) : " (run `tasknet run CONFIG --out DIR` first)");
-        csv_table_free(&t);
+    if (read_result(o, "runs.csv", path, sizeof path, &t) != 0)
         return 1;
-    }
     /* runs.csv: run,point,replica,seed,config_hash,<axes>,<metrics> */
     char *hcopy = tn_xstrdup(t.header), *hf[MAXF];
     size_t nh = csv_split(hcopy, hf, MAXF);
