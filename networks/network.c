@@ -135,6 +135,7 @@ void net_delivered(net *n, net_msg *m)
 void net_metrics(net *n, double *m)
 {
     net_counters *c = &n->c;
+    m[M_messages_sent] = (double)c->sent;
     m[M_messages_delivered] = (double)c->delivered;
     m[M_bytes_delivered] = (double)c->bytes_delivered;
     m[M_msg_latency_mean_s] = stats_acc_mean(&c->latency_all_s.acc);

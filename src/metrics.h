@@ -19,7 +19,7 @@
     X(throughput, "uniform-random: accepted load, bits delivered by the end T of generation / (N B T)") \
     X(sync_overhead, "1 - compute time / allocated time of compute nodes")                     \
     X(span_s, "first job arrival to last job-complete reception (or last delivery)")           \
-    X(messages_sent, "uniform-random: messages generated and handed to the network")           \
+    X(messages_sent, "messages handed to the network")                                         \
     X(messages_delivered, "messages delivered to their destination")                           \
     X(bytes_delivered, "bytes of all delivered messages")                                      \
     X(msg_latency_mean_s, "message latency, hand-over to last bit at destination: mean")       \
