@@ -1,10 +1,11 @@
 /* SPINet-style multistage optical fabric (MODEL.md section 7).
  *
  * Timing model (every time an integer number of picoseconds):
- *   t_link = link_length_m * 5 ns/m   one way, node <-> fabric
+ *   t_link = link_length_m * 5 ns/m   one way, node <-> fabric (phy_propagation_ps)
  *   t_sw   = switching_time           decision time of one element
  *   t_r    = reaction_time            generation of a NACK or an ACK
- *   P      = ceil(bits / B)           payload time of a packet of `bits`
+ *   P      = ceil(ceil(bits / W) W / B)  payload time of a packet of `bits` striped
+ *                                     over W wavelengths at B / W each (phy_serialization_ps)
  *   S      = log2(N) + extra_stages
  * A try of a packet starts at t0 at the source. Its header reaches stage 1
  * at t0 + t_link and the element of stage s (1-based) decides at
@@ -72,14 +73,13 @@
 #include "network.h"
 #include "spinet_topology.h"
 
-#define SPN_PS_PER_M 5000.0 /* fibre propagation, ps per metre (5 ns/m) */
 #define SPN_POOL_CHUNK 256   /* packet records allocated at once */
 
 typedef struct spn_pkt {
     net_msg *msg;         /* message this packet belongs to */
     struct spn_pkt *next; /* retransmission queue or free-list link */
     uint64_t bits;        /* payload, bits */
-    int64_t payload_ps;   /* bits / B, ps, rounded up */
+    int64_t payload_ps;   /* P: ceil(bits / W) slots at B / W, ps, rounded up */
     uint32_t tries;       /* transmissions started (count) */
 } spn_pkt;
 
@@ -107,6 +107,8 @@ typedef struct spn_state {
     spinet_topo topo;         /* wiring and routes */
     net_recovery recovery;    /* protocol */
     double bandwidth_bps;     /* B, per node, the packet's aggregate rate */
+    unsigned wavelengths;     /* W, lanes a packet is striped over */
+    phy_rate lane;            /* one lane: bits at B / W */
     uint64_t packet_bits;     /* maximum packet payload, bits */
     uint64_t buffer_bits;     /* edge FIFO capacity, bits (0 = unbounded) */
     int64_t link_ps;          /* t_link, one way, ps */
@@ -157,12 +159,7 @@ static void pkt_release(spn_state *st, spn_pkt *p)
 
 static int64_t payload_ps(const spn_state *st, uint64_t bits)
 {
-    double x = (double)bits * 1e12 / st->bandwidth_bps;
-    double r = nearbyint(x);
-    /* exact quotients (4096 b at 160 Gb/s = 25600 ps) must not round up */
-    if (fabs(x - r) < 1e-6)
-        return (int64_t)r;
-    return (int64_t)ceil(x);
+    return phy_rate_ps(&st->lane, bits / st->wavelengths + (bits % st->wavelengths != 0));
 }
 
 /* Time the source holds its path after a try that reached the destination. */
@@ -512,9 +509,11 @@ static int spinet_init(void *state, net *n, const net_params *p, char *err, size
 
     st->recovery = p->recovery;
     st->bandwidth_bps = p->bandwidth_bps;
+    st->wavelengths = p->wavelengths ? p->wavelengths : 1;
+    phy_rate_init(&st->lane, p->bandwidth_bps / st->wavelengths, 1);
     st->packet_bits = p->packet_size_bits;
     st->buffer_bits = p->buffer_bytes * 8;
-    st->link_ps = (int64_t)llround(p->link_length_m * SPN_PS_PER_M);
+    st->link_ps = phy_propagation_ps(p->link_length_m);
     st->sw_ps = p->switching_time_ps;
     st->react_ps = p->reaction_time_ps;
     st->slot_ps = p->slot_ps;

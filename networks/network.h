@@ -55,6 +55,7 @@ typedef struct net_params {
     int64_t reaction_time_ps;   /* NACK/ACK generation */
     double link_length_m;       /* fibre length node<->fabric, 5 ns/m */
     uint64_t packet_size_bits;  /* maximum packet payload */
+    uint32_t wavelengths;       /* lanes a packet is striped over, each at B / W (0 or 1: serial) */
     net_recovery recovery;      /* contention recovery protocol */
     int64_t slot_ps;            /* slotted protocol slot length */
     int64_t ack_timeout_ps;     /* ACK protocol timeout (0 = derived) */

@@ -55,6 +55,39 @@ static int64_t ceil_fixed(long double x, uint64_t units, const phy_rate *r)
     return (int64_t)k;
 }
 
+/* ceil(a b / d) for a < d, so the quotient is below b and fits; exact
+ * whatever the size of the 128-bit product. */
+static uint64_t mul_div_ceil(uint64_t a, uint64_t b, uint64_t d)
+{
+#ifdef __SIZEOF_INT128__
+    unsigned __int128 p = (unsigned __int128)a * b;
+    return (uint64_t)(p / d) + (p % d != 0);
+#else
+    /* Schoolbook: walk b's bits from the top, keeping q d + r = a (bits so
+     * far) with r < d; every step avoids overflow by comparing before adding. */
+    uint64_t q = 0, r = 0;
+    for (int i = 63; i >= 0; i--) {
+        /* (q, r) <- 2 (q, r) */
+        q <<= 1;
+        if (r >= d - r) {
+            r = r - (d - r);
+            q += 1;
+        } else {
+            r <<= 1;
+        }
+        if ((b >> i) & 1) {
+            if (r >= d - a) {
+                r = r - (d - a);
+                q += 1;
+            } else {
+                r += a;
+            }
+        }
+    }
+    return q + (r != 0);
+#endif
+}
+
 int64_t phy_rate_ps(const phy_rate *r, uint64_t units)
 {
     if (r->num == 0)
@@ -71,9 +104,7 @@ int64_t phy_rate_ps(const phy_rate *r, uint64_t units)
         uint64_t p = rem * r->num;
         frac = p / r->den + (p % r->den != 0);
     } else {
-        /* num and den are coprime and 0 < rem < den, so rem num / den is
-         * never an integer: a plain ceiling of the long double is right. */
-        frac = (uint64_t)ceill((long double)rem * (long double)r->num / (long double)r->den);
+        frac = mul_div_ceil(rem, r->num, r->den);
     }
     TN_ASSERT(frac <= (uint64_t)INT64_MAX - whole, "%llu units of %u bits at %g b/s take more than 2^63 ps",
               (unsigned long long)units, r->unit_bits, r->bps);

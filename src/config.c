@@ -1004,6 +1004,8 @@ typedef struct loader {
     int structural;                 /* unknown/duplicate elements or attributes */
     unsigned char failed[NROWS];    /* parameter whose value was rejected */
     int axis_failed;                /* a sweep axis was rejected */
+    char **failed_axes;             /* param= of each rejected axis, for with= */
+    size_t nfailed_axes;
     xmlNodePtr el[NELEM];           /* first node of each element */
     xmlNodePtr axis_node[CFG_MAX_AXES]; /* element of each axis */
 } loader;
@@ -1420,6 +1422,17 @@ static void cross_check(const cfg *c, ectx *ec)
             if (is_unset_dist(task[i].d))
                 x_missing(ec, task[i].path, "a task-tree workload needs every task variable");
     }
+    /* Ranges beyond the sign flags of the table, checked for every fabric so a
+     * bad value is reported at its attribute whatever network.type is. */
+    if (!(c->optical.crosstalk_db < 0))
+        x_invalid(ec, "network.phy.crosstalk", "%gdB: the leak must be below the signal, < 0dB",
+                  c->optical.crosstalk_db);
+    if (!(c->optical.ber_target < 0.5))
+        x_invalid(ec, "network.phy.ber-target", "%g: a bit error rate target must be below 0.5",
+                  c->optical.ber_target);
+    if (!(c->energy.wall_plug_efficiency <= 1))
+        x_invalid(ec, "network.phy.laser-efficiency", "%g: a wall-plug efficiency is at most 1",
+                  c->energy.wall_plug_efficiency);
     if (c->replicas < 1)
         x_invalid(ec, "run.replicas", "must be at least 1");
     if (c->mc_samples < 1)
@@ -1766,7 +1779,12 @@ static void walk_axis(loader *ld, xmlNodePtr n)
     int lead = -1;
     if (with && !bad) {
         lead = axis_of(ld->c, with);
-        if (lead < 0) {
+        int lead_failed = 0;
+        for (size_t a = 0; a < ld->nfailed_axes; a++)
+            lead_failed |= strcmp(ld->failed_axes[a], with) == 0;
+        if (lead < 0 && lead_failed) {
+            bad = 1; /* its axis was reported already */
+        } else if (lead < 0) {
             err_at_attr(ld, n, "with", with,
                         "no earlier axis sweeps '%s' (with=\"PARAM\" names the param of an axis above "
                         "this one, whose values this axis follows one by one)", with);
@@ -1796,6 +1814,10 @@ static void walk_axis(loader *ld, xmlNodePtr n)
     }
     if (bad) {
         ld->axis_failed = 1;
+        if (param) {
+            ld->failed_axes = tn_xrealloc(ld->failed_axes, (ld->nfailed_axes + 1) * sizeof *ld->failed_axes);
+            ld->failed_axes[ld->nfailed_axes++] = tn_xstrdup(param);
+        }
         for (size_t i = 0; i < nv; i++)
             free(vals[i]);
         free(vals);
@@ -2232,6 +2254,9 @@ int cfg_load(cfg *c, const char *path, cfg_errors *errs)
     free(ld.s);
     free(ld.e);
     free(ld.flagged);
+    for (size_t a = 0; a < ld.nfailed_axes; a++)
+        free(ld.failed_axes[a]);
+    free(ld.failed_axes);
     free(ld.lines);
     free(ld.tags);
     free(ld.text);

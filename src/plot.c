@@ -486,7 +486,7 @@ static int plot_latency(const plot_opts *o)
         double total;
     } lpoint;
     lpoint *pts = NULL;
-    size_t npts = 0, missing = 0;
+    size_t npts = 0, missing = 0, found = 0;
     for (size_t r = 0; r < t.nrows; r++) {
         char *line = tn_xstrdup(t.rows[r]), *f[MAXF];
         size_t nf = csv_split(line, f, MAXF);
@@ -519,6 +519,7 @@ static int plot_latency(const plot_opts *o)
             free(line);
             continue;
         }
+        found++;
         for (size_t i = 0; i < h.nrows; i++) {
             char *hl = tn_xstrdup(h.rows[i]), *g[8];
             if (csv_split(hl, g, 8) == 4 && strcmp(g[0], cls) == 0) {
@@ -552,6 +553,12 @@ static int plot_latency(const plot_opts *o)
     size_t drawn = 0;
     for (size_t i = 0; i < npts; i++)
         drawn += pts[i].total > 0;
+    if (!drawn && found) {
+        fprintf(stderr,
+                "tasknet plot: error: no %s messages in the %zu latency histograms of %s/latency/ "
+                "(--class is one of all, control, data)\n", cls, found, o->input);
+        goto done;
+    }
     if (!drawn) {
         fprintf(stderr,
                 "tasknet plot: error: no latency histograms in %s/latency/ (they are written by "
@@ -603,7 +610,8 @@ static int plot_latency(const plot_opts *o)
             above -= p->count[b];
             if (isinf(p->hi[b]))
                 break;
-            /* log axes cannot show 0: the last step ends at 1/total */
+            /* log axes cannot show 0: the last step ends at half of 1/total,
+             * below the smallest nonzero fraction, so it still shows as a drop */
             fprintf(f, "%.9g %.9g\n", p->hi[b], above > 0 ? above / p->total : 0.5 / p->total);
         }
         fputs("e\n", f);

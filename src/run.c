@@ -38,6 +38,7 @@ static int resolve_phy(cfg *c, char *err, size_t errlen)
         return tn_error(err, errlen, "network.phy: %s", e2);
     if (strcmp(c->net_type, "spinet") == 0) {
         c->optical.rate_per_wavelength_bps = c->net.bandwidth_bps / c->optical.wavelengths;
+        c->net.wavelengths = c->optical.wavelengths;
         unsigned stages = spinet_stages(c);
         phy_budget b;
         if (phy_path_budget(&c->optical, stages, &b, e2, sizeof e2) != 0)

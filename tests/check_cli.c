@@ -723,6 +723,215 @@ START_TEST(test_trace_fig7)
 }
 END_TEST
 
+/* ------------------------------------------------------------- plots */
+
+/* Field k (0-based) of a CSV line, copied into out. */
+static void csv_field(const char *line, size_t k, char *out, size_t len)
+{
+    for (size_t i = 0; i < k && line; i++) {
+        line = strchr(line, ',');
+        line = line ? line + 1 : NULL;
+    }
+    ck_assert_ptr_nonnull(line);
+    size_t n = strcspn(line, ",\n");
+    ck_assert_uint_lt(n, len);
+    memcpy(out, line, n);
+    out[n] = '\0';
+}
+
+/* Index of column `name` in a CSV header line. */
+static size_t csv_col(const char *header, const char *name)
+{
+    char f[128];
+    for (size_t k = 0;; k++) {
+        csv_field(header, k, f, sizeof f);
+        if (strcmp(f, name) == 0)
+            return k;
+    }
+}
+
+static int have_gnuplot(void)
+{
+    return system("command -v gnuplot >/dev/null 2>&1") == 0;
+}
+
+/* plot's status: 0 with gnuplot, 1 and a note without; the script is written
+ * either way. With gnuplot the image is a PNG. */
+static void plot_ok(const char *args, const char *image)
+{
+    int st;
+    char *out = run_tasknet(args, &st);
+    if (have_gnuplot()) {
+        ck_assert_msg(st == 0, "tasknet %s: status %d\n%s", args, st, out);
+        FILE *f = fopen(image, "rb");
+        ck_assert_msg(f != NULL, "%s not written", image);
+        unsigned char sig[8] = {0};
+        ck_assert_uint_eq(fread(sig, 1, 8, f), 8);
+        fclose(f);
+        ck_assert_msg(memcmp(sig, "\x89PNG\r\n\x1a\n", 8) == 0, "%s is not a PNG", image);
+    } else {
+        ck_assert_int_eq(st, 1);
+        ck_assert_msg(strstr(out, "gnuplot is not installed") != NULL, "%s", out);
+    }
+    free(out);
+}
+
+/* A metric against a swept parameter: the script beside the image holds one
+ * row per point, x the swept value in the axis' unit, y the summary's mean
+ * and the bar its 95% half-width, exactly as summary.csv prints them. */
+START_TEST(test_plot_metric_vs_param)
+{
+    char args[1400], image[600], script[600], summary[600];
+    snprintf(image, sizeof image, "%s/plots/speedup.png", sweep_root);
+    snprintf(script, sizeof script, "%s/plots/speedup.gp", sweep_root);
+    snprintf(summary, sizeof summary, "%s/ref/summary.csv", sweep_root);
+    snprintf(args, sizeof args, "plot %s/ref --x network.bandwidth --y speedup --out %s", sweep_root, image);
+    plot_ok(args, image);
+    char *gp = slurp(script), *sum = slurp(summary);
+    ck_assert_ptr_nonnull(gp);
+    ck_assert_ptr_nonnull(sum);
+    size_t cm = csv_col(sum, "speedup_mean"), cc = csv_col(sum, "speedup_ci95");
+    const char *data = strstr(gp, "$s0 << EOD\n");
+    ck_assert_msg(data != NULL, "%s", gp);
+    data += strlen("$s0 << EOD\n");
+    const char *row = strchr(sum, '\n') + 1;
+    const char *x[] = {"5", "10", "40"}; /* 5Gb/s 10Gb/s 40Gb/s in Gb/s */
+    for (int p = 0; p < 3; p++) {
+        char mean[64], ci[64], want[200];
+        csv_field(row, cm, mean, sizeof mean);
+        csv_field(row, cc, ci, sizeof ci);
+        snprintf(want, sizeof want, "%s %s %s\n", x[p], mean, ci);
+        ck_assert_msg(strncmp(data, want, strlen(want)) == 0, "point %d: script has '%.80s', summary '%s'", p,
+                      data, want);
+        data += strlen(want);
+        row = strchr(row, '\n') + 1;
+    }
+    ck_assert_msg(strncmp(data, "EOD\n", 4) == 0, "more rows than points: %.80s", data);
+    ck_assert_ptr_nonnull(strstr(gp, "set output '"));
+    free(gp);
+    free(sum);
+
+    /* an unknown metric is refused, naming it */
+    snprintf(args, sizeof args, "plot %s/ref --y speeedup --out %s/plots/bad.png", sweep_root, sweep_root);
+    int st;
+    char *out = run_tasknet(args, &st);
+    ck_assert_int_ne(st, 0);
+    ck_assert_msg(strstr(out, "speeedup") != NULL, "%s", out);
+    free(out);
+}
+END_TEST
+
+/* Latency CCDF: each point's curve starts at 1 and never rises, and the
+ * counts behind it are the histograms' (the step after bin b is the
+ * fraction of messages in later bins). A class with no messages is named. */
+START_TEST(test_plot_latency)
+{
+    char args[1400], image[600], script[600];
+    snprintf(image, sizeof image, "%s/plots/lat.png", sweep_root);
+    snprintf(script, sizeof script, "%s/plots/lat.gp", sweep_root);
+    snprintf(args, sizeof args, "plot %s/ref --latency --class control --out %s", sweep_root, image);
+    plot_ok(args, image);
+    char *gp = slurp(script);
+    ck_assert_ptr_nonnull(gp);
+    /* after the plot command (its lines but the last end in a backslash):
+     * one block of "x y" rows per point, each ended by "e" */
+    const char *d = strstr(gp, "\nplot ");
+    ck_assert_ptr_nonnull(d);
+    d++;
+    for (;;) {
+        const char *eol = strchr(d, '\n');
+        ck_assert_ptr_nonnull(eol);
+        int more = eol > d && eol[-1] == '\\';
+        d = eol + 1;
+        if (!more)
+            break;
+    }
+    double second_y[3] = {0};
+    for (int c = 0; c < 3; c++) {
+        double prev = 2, x, y, xprev = 0;
+        int rows = 0;
+        while (strncmp(d, "e\n", 2) != 0) {
+            ck_assert_int_eq(sscanf(d, "%lf %lf", &x, &y), 2);
+            if (rows == 0)
+                ck_assert_double_eq(y, 1);
+            if (rows == 1)
+                second_y[c] = y;
+            ck_assert_msg(y <= prev && y > 0 && x > xprev, "curve %d row %d: %g %g", c, rows, x, y);
+            prev = y;
+            xprev = x;
+            rows++;
+            d = strchr(d, '\n') + 1;
+        }
+        ck_assert_int_gt(rows, 2);
+        d += 2;
+    }
+    ck_assert_msg(*d == '\0', "text after the 3 curves: %.80s", d);
+    free(gp);
+
+    /* point 0 = runs 0 and 1: the second row is the fraction of control
+     * messages above the first (lowest) bin of their merged histograms */
+    double lo_min = 1e300, first = 0, total = 0;
+    for (int pass = 0; pass < 2; pass++)
+        for (int run = 0; run < 2; run++) {
+            char path[700];
+            snprintf(path, sizeof path, "%s/ref/latency/run-%d.csv", sweep_root, run);
+            char *h = slurp(path);
+            ck_assert_ptr_nonnull(h);
+            for (char *l = strchr(h, '\n') + 1; *l; l = strchr(l, '\n') + 1) {
+                double lo, hi, cnt;
+                if (strncmp(l, "control,", 8) == 0 && sscanf(l + 8, "%lf,%lf,%lf", &lo, &hi, &cnt) == 3) {
+                    if (pass == 0 && lo < lo_min)
+                        lo_min = lo;
+                    if (pass == 1) {
+                        total += cnt;
+                        first += lo == lo_min ? cnt : 0;
+                    }
+                }
+            }
+            free(h);
+        }
+    ck_assert_double_gt(total, 0);
+    ck_assert_double_eq_tol(second_y[0], (total - first) / total, 1e-8);
+
+    /* uniform-random traffic has no control messages */
+    char dir[600];
+    snprintf(dir, sizeof dir, "%s/ur", sweep_root);
+    snprintf(args, sizeof args,
+             "run configs/examples/spinet-load.xml --set network.type=spinet --set network.extra-stages=1 "
+             "--set workload.offered-load=0.3 --set system.nodes=16 --replicas 1 -q --out %s", dir);
+    run_ok(args);
+    snprintf(args, sizeof args, "plot %s --latency --class control --out %s/c.png", dir, dir);
+    int st;
+    char *out = run_tasknet(args, &st);
+    ck_assert_int_eq(st, 1);
+    ck_assert_msg(strstr(out, "no control messages in the 1 latency histograms") != NULL, "%s", out);
+    free(out);
+    snprintf(args, sizeof args, "plot %s --latency --class data --out %s/d.png", dir, dir);
+    snprintf(image, sizeof image, "%s/d.png", dir);
+    plot_ok(args, image);
+}
+END_TEST
+
+/* Figure 7: the timeline of the traced job draws one bar per compute phase. */
+START_TEST(test_plot_timeline)
+{
+    char args[1400], trace[600], image[600], script[600];
+    snprintf(trace, sizeof trace, "%s/plots/fig7.json", sweep_root);
+    snprintf(image, sizeof image, "%s/plots/fig7.png", sweep_root);
+    snprintf(script, sizeof script, "%s/plots/fig7.gp", sweep_root);
+    snprintf(args, sizeof args,
+             "run configs/paper/fig6.xml --set system.nodes=4 --set network.bandwidth=10Gb/s --trace %s -q",
+             trace);
+    run_ok(args);
+    snprintf(args, sizeof args, "plot --timeline %s --out %s", trace, image);
+    plot_ok(args, image);
+    char *gp = slurp(script);
+    ck_assert_ptr_nonnull(gp);
+    ck_assert_msg(strstr(gp, "set output '") != NULL, "%s", gp);
+    free(gp);
+}
+END_TEST
+
 static Suite *cli_suite(void)
 {
     Suite *s = suite_create("cli");
@@ -747,6 +956,9 @@ static Suite *cli_suite(void)
     tcase_add_loop_test(sw, test_sweep_resume_after_kill, 0, (int)(sizeof kills / sizeof kills[0]));
     tcase_add_test(sw, test_sweep_refuses_changed_config);
     tcase_add_test(sw, test_merge_refuses_inconsistent);
+    tcase_add_test(sw, test_plot_metric_vs_param);
+    tcase_add_test(sw, test_plot_latency);
+    tcase_add_test(sw, test_plot_timeline);
 #ifdef TASKNET_MPI
     tcase_add_test(sw, test_sweep_mpi);
 #endif

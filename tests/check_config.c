@@ -113,6 +113,11 @@ static const bad_case bad_cases[] = {
     /* "    <axis param=\"network.bandwidth\" " is 36 characters */
     {"sweep_with_unknown.xml", 10, 37, {"<axis with=\"network.type\">", "no earlier axis sweeps 'network.type'", NULL}},
     {"sweep_with_length.xml", 10, 37, {"<axis with=\"system.nodes\">", "this axis has 2 values and the axis of system.nodes has 3", NULL}},
+    /* "    <phy " is 9 characters; ber-target and laser-efficiency follow (test_follow_on_errors) */
+    {"phy_range.xml", 4, 10, {"<phy crosstalk=\"3dB\">", "3dB: the leak must be below the signal, < 0dB", NULL}},
+    /* "    <axis param=\"system.nodes\" " is 31 characters; the axis following it
+     * is not blamed for its lead's mistake (test_follow_on_errors) */
+    {"sweep_with_failed_lead.xml", 9, 32, {"<axis param=\"system.nodes\">: value 'eight'", NULL, NULL}},
     /* seven problems, all reported (see test_multiple_errors) */
     {"multiple_errors.xml", 2, 11, {"<system nodes=\"1\">", NULL, NULL}},
 };
@@ -195,6 +200,35 @@ START_TEST(test_multiple_errors)
     }
     cfg_errors_free(&e);
     cfg_free(&c);
+}
+END_TEST
+
+/* Each mistake once: the three phy ranges at their own attributes, and no
+ * "no earlier axis" error for an axis whose lead was itself rejected. */
+START_TEST(test_follow_on_errors)
+{
+    static const struct {
+        const char *file;
+        size_t n;
+        const char *last;
+    } want[] = {
+        {"tests/fixtures/bad/phy_range.xml", 3, ":4:43: error: <phy laser-efficiency=\"1.5\">: 1.5: a wall-plug efficiency is at most 1"},
+        {"tests/fixtures/bad/sweep_with_failed_lead.xml", 1, "'eight'"},
+    };
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+        char p[1024];
+        path_of(p, sizeof p, want[i].file);
+        cfg c;
+        cfg_errors e;
+        cfg_errors_init(&e);
+        ck_assert_int_eq(cfg_load(&c, p, &e), -1);
+        ck_assert_msg(e.n == want[i].n, "%s: %zu errors, expected %zu; first: %s", want[i].file, e.n,
+                      want[i].n, e.msg[0]);
+        ck_assert_msg(strstr(e.msg[e.n - 1], want[i].last) != NULL, "%s: last error '%s' lacks '%s'",
+                      want[i].file, e.msg[e.n - 1], want[i].last);
+        cfg_errors_free(&e);
+        cfg_free(&c);
+    }
 }
 END_TEST
 
@@ -746,6 +780,7 @@ static Suite *config_suite(void)
     tcase_add_loop_test(t, test_bad_fixture, 0, (int)NBAD);
     tcase_add_test(t, test_every_fixture_listed);
     tcase_add_test(t, test_multiple_errors);
+    tcase_add_test(t, test_follow_on_errors);
     tcase_add_test(t, test_missing_file);
     suite_add_tcase(s, t);
     t = tcase_create("loaded");

@@ -150,8 +150,13 @@ START_TEST(test_serialization)
      * = 7999999999999999999) -> ...858; needs more than 64 bits in a naive product */
     ck_assert_int_eq(net_serialization_ps(1000000, 7), 1142857142857142858LL);
     /* 2.4e7 bit / 8000000000001 b/s = 2.4e19/(8e12+1) ps = 2999999.99999963 -> 3000000
-     * (the remainder times 8e12 overflows 64 bits: the long double branch) */
+     * (the remainder times 8e12 overflows 64 bits: the 128-bit branch) */
     ck_assert_int_eq(net_serialization_ps(3000000, 8000000000001.0), 3000000);
+    /* 40839286 B at 1000000007 b/s (prime, so 8e12/1000000007 does not reduce):
+     * 326714288000000000000 ps / 1000000007 = 326714285713 remainder 9, so the
+     * ceiling is 326714285714; the product needs 69 bits, and a long double
+     * quotient rounds to ...713 exactly and lost that picosecond. */
+    ck_assert_int_eq(net_serialization_ps(40839286, 1000000007.0), 326714285714LL);
     /* non-integer rates: 8 bit / 2.5 b/s = 3.2 s exactly; 8 bit / 0.3 b/s = 26.666... s */
     ck_assert_int_eq(net_serialization_ps(1, 2.5), 3200000000000LL);
     ck_assert_int_eq(net_serialization_ps(1, 0.3), 26666666666667LL);

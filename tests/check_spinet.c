@@ -445,6 +445,31 @@ START_TEST(test_zero_load_message)
 }
 END_TEST
 
+/* Wavelength striping: 81 B = 648 b over B = 160 Gb/s. Serial (W = 1):
+ * P = 648 b / 160 Gb/s = 4050 ps. W = 8 lanes of 20 Gb/s (50 ps a slot):
+ * 648 / 8 = 81 slots = 4050 ps, the same. W = 16 lanes of 10 Gb/s (100 ps):
+ * ceil(648 / 16) = 41 slots = 4100 ps, the last slot partly empty. With
+ * F = 2 x 5000 + 3 x 1000 = 13000 ps on 8 ports: 17050, 17050, 17100 ps. */
+START_TEST(test_zero_load_striped)
+{
+    static const struct {
+        uint32_t w;
+        int64_t want_ps;
+    } cases[] = {{0, 17050}, {1, 17050}, {8, 17050}, {16, 17100}};
+    for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
+        harness h;
+        net_params p = base_params(8, 0, NET_FAST_NACK);
+        p.wavelengths = cases[c].w;
+        OPEN(&h, &p);
+        h_send(&h, 0, 2, 7, 81);
+        sim_run(h.s, SIM_TIME_MAX);
+        ck_assert_int_eq(h.deliveries[0], 1);
+        ck_assert_int_eq(h_latency(&h, 0), cases[c].want_ps);
+        h_close(&h);
+    }
+}
+END_TEST
+
 /* ---------------------------------------------------------------- contention */
 
 /* Fast NACK, collision at stage 1. Sources 0 and 1 share element 0 of
@@ -1225,6 +1250,7 @@ static Suite *spinet_suite(void)
     tcase_add_test(tc, test_registry);
     tcase_add_test(tc, test_zero_load_every_pair);
     tcase_add_test(tc, test_zero_load_message);
+    tcase_add_test(tc, test_zero_load_striped);
     tcase_add_test(tc, test_collision_stage1_fast_nack);
     tcase_add_test(tc, test_collision_last_stage_nack_time);
     tcase_add_test(tc, test_collision_one_drop);
