@@ -353,31 +353,44 @@ static int write_summary(const sweep *sw)
 
 /* Copy run id's latency histogram from folder `from` to folder `to`, if
  * `from` has one (folders written before histograms existed do not). 0 or -1. */
-static int copy_latency(const char *from, const char *to, uint64_t id)
+/* Copy run id's latency histogram from folder `from` into `to` (none is
+ * fine: older or latency-less runs). The same file reached by two spellings
+ * of one folder (out/x and out/./x, a symlink) is left alone, never
+ * truncated by opening it for writing. -1 with the reason in err. */
+static int copy_latency(const char *from, const char *to, uint64_t id, char *err, size_t errlen)
 {
     char src[CFG_PATH_MAX + 64], dst[CFG_PATH_MAX + 64];
     report_latency_path(src, sizeof src, from, id);
     report_latency_path(dst, sizeof dst, to, id);
-    if (strcmp(src, dst) == 0)
+    struct stat ss, ds;
+    if (stat(src, &ss) != 0)
+        return errno == ENOENT ? 0 : tn_error(err, errlen, "%s: %s", src, strerror(errno));
+    if (stat(dst, &ds) == 0 && ds.st_dev == ss.st_dev && ds.st_ino == ss.st_ino)
         return 0;
     FILE *in = fopen(src, "rb");
     if (!in)
-        return errno == ENOENT ? 0 : -1;
+        return tn_error(err, errlen, "%s: %s", src, strerror(errno));
     FILE *outf = fopen(dst, "wb");
     if (!outf) {
+        tn_error(err, errlen, "%s: %s", dst, strerror(errno));
         fclose(in);
         return -1;
     }
     char buf[8192];
     size_t n;
-    int bad = 0;
+    int bad_in = 0, bad_out = 0;
     while ((n = fread(buf, 1, sizeof buf, in)) > 0)
         if (fwrite(buf, 1, n, outf) != n)
-            bad = 1;
-    bad |= ferror(in);
+            bad_out = errno ? errno : EIO;
+    if (ferror(in))
+        bad_in = errno ? errno : EIO;
     fclose(in);
-    if (fclose(outf) != 0 || bad)
-        return -1;
+    if (fclose(outf) != 0 && !bad_out)
+        bad_out = errno ? errno : EIO;
+    if (bad_in)
+        return tn_error(err, errlen, "reading %s: %s", src, strerror(bad_in));
+    if (bad_out)
+        return tn_error(err, errlen, "writing %s: %s", dst, strerror(bad_out));
     return 0;
 }
 
@@ -1085,9 +1098,9 @@ int sweep_merge(const char *out, char *const *dirs, size_t ndirs)
             sw.point_hash[p] = hash;
             if (!sw.rec[id].done) {
                 total++;
-                if (copy_latency(dirs[d], out, id) != 0) {
-                    fprintf(stderr, "tasknet merge: error: copying the latency histogram of run %llu "
-                            "from %s: %s\n", (unsigned long long)id, dirs[d], strerror(errno));
+                if (copy_latency(dirs[d], out, id, err, sizeof err) != 0) {
+                    fprintf(stderr, "tasknet merge: error: copying the latency histogram of run %llu: %s\n",
+                            (unsigned long long)id, err);
                     csv_table_free(&t);
                     free(want);
                     goto out;
