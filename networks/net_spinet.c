@@ -4,8 +4,8 @@
  *   t_link = link_length_m * 5 ns/m   one way, node <-> fabric (phy_propagation_ps)
  *   t_sw   = switching_time           decision time of one element
  *   t_r    = reaction_time            generation of a NACK or an ACK
- *   P      = ceil(ceil(bits / W) W / B)  payload time of a packet of `bits` striped
- *                                     over W wavelengths at B / W each (phy_serialization_ps)
+ *   P      = ceil(bits / W) W / B      payload time of a packet of `bits` striped
+ *                                     over W wavelengths at B / W each, whole ps up
  *   S      = log2(N) + extra_stages
  * A try of a packet starts at t0 at the source. Its header reaches stage 1
  * at t0 + t_link and the element of stage s (1-based) decides at

@@ -351,12 +351,10 @@ static int write_summary(const sweep *sw)
 
 /* ---------------------------------------------------------- running one */
 
-/* Copy run id's latency histogram from folder `from` to folder `to`, if
- * `from` has one (folders written before histograms existed do not). 0 or -1. */
 /* Copy run id's latency histogram from folder `from` into `to` (none is
- * fine: older or latency-less runs). The same file reached by two spellings
- * of one folder (out/x and out/./x, a symlink) is left alone, never
- * truncated by opening it for writing. -1 with the reason in err. */
+ * fine: folders written before histograms existed). The same file reached
+ * by two spellings of one folder (out/x and out/./x, a symlink) is left
+ * alone, never truncated by opening it for writing. -1, reason in err. */
 static int copy_latency(const char *from, const char *to, uint64_t id, char *err, size_t errlen)
 {
     char src[CFG_PATH_MAX + 64], dst[CFG_PATH_MAX + 64];

@@ -898,7 +898,7 @@ START_TEST(test_plot_latency)
     ck_assert_double_eq_tol(second_y[0], (total - first) / total, 1e-8);
 
     /* uniform-random traffic has no control messages */
-    char dir[600];
+    char dir[400];
     snprintf(dir, sizeof dir, "%s/ur", sweep_root);
     snprintf(args, sizeof args,
              "run configs/examples/spinet-load.xml --set network.type=spinet --set network.extra-stages=1 "
