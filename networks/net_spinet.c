@@ -344,7 +344,8 @@ static void start_try(spn_state *st, uint32_t s, spn_pkt *p)
         default: /* fast NACK, slotted: the source stops when the NACK arrives */
             t_ans = t0 + back;
             {
-                double sent = (double)back * st->bandwidth_bps / 1e12;
+                /* whole lane slots that left before the NACK stopped the source */
+                double sent = floor((double)back * st->lane.bps / 1e12) * st->wavelengths;
                 if (sent < emitted)
                     emitted = sent;
             }
