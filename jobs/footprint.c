@@ -1,8 +1,27 @@
 #include "footprint.h"
 
+#include <math.h>
 #include <string.h>
 
 #include "rng.h"
+
+/* The generator draws max(1, round(X)) vertices (tree_generate). That is X
+ * itself when every draw of X is an integer >= 1: a constant, or
+ * uniform-int(a,b) with a >= 1. Then the mean is exact: 1, with *n set;
+ * otherwise 0 and the Monte Carlo mean of the drawn trees is used. */
+static int vertices_mean_exact(const dist *d, double *n)
+{
+    if (d->kind == DIST_CONST) {
+        double r = (double)llround(d->a);
+        *n = r < 1 ? 1 : r;
+        return 1;
+    }
+    if (d->kind == DIST_UNIFORM_INT && d->a >= 1) {
+        *n = dist_mean(d);
+        return 1;
+    }
+    return 0;
+}
 
 void footprint_compute(const tree_spec *ts, const task_spec *task, double eps_bytes,
                        uint64_t samples, uint64_t seed, footprint *out)
@@ -16,25 +35,27 @@ void footprint_compute(const tree_spec *ts, const task_spec *task, double eps_by
         out->delegating = s.delegating;
         out->depth = s.depth;
     } else {
-        /* Monte Carlo over the generator: mean L, d, D of sampled trees; n from
-         * the exact mean of its distribution */
+        /* Monte Carlo over the generator: mean n, L, d, D of sampled trees;
+         * n exact where the vertex distribution allows (vertices_mean_exact) */
         if (samples == 0)
             samples = 1;
         gsl_rng *r = rng_stream_new(seed, 0, "footprint");
         tree t;
         tree_init(&t);
-        double sl = 0, sd = 0, sD = 0;
+        double sn = 0, sl = 0, sd = 0, sD = 0;
         for (uint64_t i = 0; i < samples; i++) {
             tree_generate(&t, ts, r);
             tree_shape s;
             tree_shape_of(&t, &s);
+            sn += s.n;
             sl += s.leaves;
             sd += s.delegating;
             sD += s.depth;
         }
         tree_destroy(&t);
         gsl_rng_free(r);
-        out->n = dist_mean(&ts->vertices);
+        if (!vertices_mean_exact(&ts->vertices, &out->n))
+            out->n = sn / (double)samples;
         out->leaves = sl / (double)samples;
         out->delegating = sd / (double)samples;
         out->depth = sD / (double)samples;

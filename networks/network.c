@@ -143,9 +143,13 @@ void net_metrics(net *n, double *m)
     m[M_msg_latency_p99_s] = stats_sample_quantile(&c->latency_all_s, 0.99);
     m[M_msg_latency_max_s] = c->latency_all_s.acc.max;
     m[M_msg_latency_control_mean_s] = stats_acc_mean(&c->latency_s[NET_CONTROL].acc);
+    m[M_msg_latency_control_p50_s] = stats_sample_quantile(&c->latency_s[NET_CONTROL], 0.5);
     m[M_msg_latency_control_p99_s] = stats_sample_quantile(&c->latency_s[NET_CONTROL], 0.99);
+    m[M_msg_latency_control_max_s] = c->latency_s[NET_CONTROL].acc.max;
     m[M_msg_latency_data_mean_s] = stats_acc_mean(&c->latency_s[NET_DATA].acc);
+    m[M_msg_latency_data_p50_s] = stats_sample_quantile(&c->latency_s[NET_DATA], 0.5);
     m[M_msg_latency_data_p99_s] = stats_sample_quantile(&c->latency_s[NET_DATA], 0.99);
+    m[M_msg_latency_data_max_s] = c->latency_s[NET_DATA].acc.max;
     if (n->ops->metrics)
         n->ops->metrics(n->state, m);
 }

@@ -27,9 +27,13 @@
     X(msg_latency_p99_s, "message latency: 99th percentile")                                   \
     X(msg_latency_max_s, "message latency: maximum")                                           \
     X(msg_latency_control_mean_s, "control-message latency: mean")                             \
+    X(msg_latency_control_p50_s, "control-message latency: median")                           \
     X(msg_latency_control_p99_s, "control-message latency: 99th percentile")                   \
+    X(msg_latency_control_max_s, "control-message latency: maximum")                           \
     X(msg_latency_data_mean_s, "data-message latency: mean")                                   \
+    X(msg_latency_data_p50_s, "data-message latency: median")                                  \
     X(msg_latency_data_p99_s, "data-message latency: 99th percentile")                         \
+    X(msg_latency_data_max_s, "data-message latency: maximum")                                 \
     X(packets_dropped, "packets dropped by contention in the fabric")                          \
     X(retransmissions, "packet retransmissions")                                               \
     X(tries_per_packet_mean, "mean transmissions per delivered packet")                        \

@@ -392,6 +392,54 @@ START_TEST(test_small_trees)
 }
 END_TEST
 
+/* n is the mean of what the generator draws, max(1, round(X)) vertices:
+ * exact for a constant (2.4 rounds to 2; 0.2 becomes 1) and for uniform-int
+ * with a >= 1; for anything that can draw below 1 or off the integers it is
+ * the Monte Carlo mean of the drawn trees.
+ *   uniform-int(0,3): draws 0 1 2 3 -> 1 1 2 3, mean 7/4 = 1.75, sd 0.83;
+ *     40000 trees: standard error 0.0041, tolerance 0.03 (7 SE).
+ *   normal(2,6): E[max(1, round X)] = 1 P(X < 1.5) + sum_{k>=2} k P(k-0.5 <= X
+ *     < k+0.5) = 3.92409 (Phi summed to k = 200), sd 3.848; 40000 trees: SE
+ *     0.0192, tolerance 0.1 (5 SE). The distribution's own mean (dist_mean:
+ *     E[max(X,0)] = 2 Phi(1/3) + 6 phi(1/3) = 3.525) would be 10% low, and
+ *     rho_x, and beta for a target load, with it. */
+START_TEST(test_vertices_mean_as_drawn)
+{
+    static const struct {
+        const char *v;
+        double n, tol;
+        int exact;
+    } cases[] = {
+        {"2.4", 2, 0, 1},
+        {"0.2", 1, 0, 1},
+        {"uniform-int(3,9)", 6, 0, 1},
+        {"uniform-int(0,3)", 1.75, 0.03, 0},
+        {"normal(2,6)", 3.92409, 0.1, 0},
+    };
+    task_spec ts;
+    tasks(&ts, "10us", "20kB");
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        tree_spec spec;
+        memset(&spec, 0, sizeof spec);
+        spec.gen = TREE_PREFERENTIAL;
+        spec.shape = 1;
+        parse(&spec.vertices, cases[i].v, UNIT_NONE);
+        footprint f;
+        footprint_compute(&spec, &ts, EPS_B, 40000, 11, &f);
+        if (cases[i].exact)
+            ck_assert_msg(f.n == cases[i].n, "%s: n = %.17g, expected %g exactly", cases[i].v, f.n, cases[i].n);
+        else
+            ck_assert_msg(fabs(f.n - cases[i].n) <= cases[i].tol, "%s: n = %.6g, expected %g +- %g", cases[i].v,
+                          f.n, cases[i].n, cases[i].tol);
+        /* the leaves can never outnumber the vertices */
+        ck_assert(f.leaves <= f.n);
+        REL(f.F_x_s, f.n * 20e-6, 1e-14);
+        tree_spec_free(&spec);
+    }
+    task_spec_free(&ts);
+}
+END_TEST
+
 static Suite *footprint_suite(void)
 {
     Suite *s = suite_create("footprint");
@@ -402,6 +450,7 @@ static Suite *footprint_suite(void)
     tcase_add_test(tc, test_fig9);
     tcase_add_test(tc, test_det_random_tasks_exact);
     tcase_add_test(tc, test_small_trees);
+    tcase_add_test(tc, test_vertices_mean_as_drawn);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -578,9 +578,13 @@ START_TEST(test_metrics)
     ck_assert_double_eq_tol(m[M_msg_latency_max_s], 8.24e-6, tol);
     /* one sample per class */
     ck_assert_double_eq_tol(m[M_msg_latency_control_mean_s], 4.24e-6, tol);
+    ck_assert_double_eq_tol(m[M_msg_latency_control_p50_s], 4.24e-6, tol);
     ck_assert_double_eq_tol(m[M_msg_latency_control_p99_s], 4.24e-6, tol);
+    ck_assert_double_eq_tol(m[M_msg_latency_control_max_s], 4.24e-6, tol);
     ck_assert_double_eq_tol(m[M_msg_latency_data_mean_s], 8.24e-6, tol);
+    ck_assert_double_eq_tol(m[M_msg_latency_data_p50_s], 8.24e-6, tol);
     ck_assert_double_eq_tol(m[M_msg_latency_data_p99_s], 8.24e-6, tol);
+    ck_assert_double_eq_tol(m[M_msg_latency_data_max_s], 8.24e-6, tol);
     /* every bit crosses the switch once */
     ck_assert_double_eq(m[M_energy_per_bit_j], 3e-12);
     /* not the network's: untouched */
