@@ -819,6 +819,13 @@ START_TEST(test_plot_metric_vs_param)
     free(gp);
     free(sum);
 
+    /* a path holding a quote and a semicolon is just a path (no shell runs it) */
+    snprintf(image, sizeof image, "%s/plots/it's'; touch %s/plots/INJECTED; echo '.png", sweep_root, sweep_root);
+    snprintf(args, sizeof args, "plot %s/ref --out \"%s\"", sweep_root, image);
+    plot_ok(args, image);
+    snprintf(script, sizeof script, "%s/plots/INJECTED", sweep_root);
+    ck_assert_msg(access(script, F_OK) != 0, "the image path was run by a shell");
+
     /* an unknown metric is refused, naming it */
     snprintf(args, sizeof args, "plot %s/ref --y speeedup --out %s/plots/bad.png", sweep_root, sweep_root);
     run_refused(args, "speeedup");
