@@ -1,5 +1,6 @@
 #include "cli.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
 #include <stdarg.h>
@@ -179,12 +180,12 @@ struct opts {
     const char *config;
     const char **sets;
     size_t nsets;
-    long replicas;      /* -1 = from config */
-    long long seed;     /* -1 = from config */
+    const char *replicas; /* --replicas: run.replicas (NULL = from config) */
+    const char *seed;     /* --seed: run.seed */
     const char *out;
     int json;
     int quiet;
-    long samples;       /* -1 = from config */
+    const char *samples;  /* --samples: run.mc-samples */
     unsigned jobs;      /* -j: worker processes */
     const char *runs;   /* --runs */
     unsigned shard_k, shard_n; /* --shard K/N or SLURM_ARRAY_TASK_ID */
@@ -228,12 +229,17 @@ static int load_config(const struct opts *o, cfg *c)
             else
                 cfg_drop_axis(c, path);
         }
-        if (o->replicas > 0)
-            c->replicas = (uint32_t)o->replicas;
-        if (o->seed >= 0)
-            c->seed = (uint64_t)o->seed;
-        if (o->samples > 0)
-            c->mc_samples = (uint64_t)o->samples;
+        /* the shorthands are parameters too: checked by the same rules */
+        const struct {
+            const char *opt, *path, *value;
+        } sh[] = {{"--replicas", "run.replicas", o->replicas},
+                  {"--seed", "run.seed", o->seed},
+                  {"--samples", "run.mc-samples", o->samples}};
+        for (size_t i = 0; i < sizeof sh / sizeof sh[0]; i++) {
+            char err[512];
+            if (sh[i].value && cfg_set(c, sh[i].path, sh[i].value, err, sizeof err) != 0)
+                cfg_errors_add(&errs, "error: %s %s: %s", sh[i].opt, sh[i].value, err);
+        }
         if (errs.n == 0)
             cfg_check(c, &errs);
         rc = errs.n ? -1 : 0;
@@ -258,9 +264,6 @@ static int parse_opts(const char *cmd, int argc, char **argv, struct opts *o, in
         {NULL, 0, NULL, 0},
     };
     memset(o, 0, sizeof *o);
-    o->replicas = -1;
-    o->seed = -1;
-    o->samples = -1;
     o->jobs = 1;
     o->sets = tn_xcalloc((size_t)argc + 1, sizeof *o->sets);
     optind = 1;
@@ -275,20 +278,18 @@ static int parse_opts(const char *cmd, int argc, char **argv, struct opts *o, in
         case 'r':
             if (!allow_run)
                 return usage_error(cmd, "option --replicas does not apply here");
-            o->replicas = strtol(optarg, &end, 10);
-            if (!*optarg || *end || o->replicas < 1)
-                return usage_error(cmd, "--replicas needs a positive integer, not '%s'", optarg);
+            o->replicas = optarg;
             break;
         case 'S':
             if (!allow_run)
                 return usage_error(cmd, "option --seed does not apply here");
-            o->seed = strtoll(optarg, &end, 10);
-            if (!*optarg || *end || o->seed < 0)
-                return usage_error(cmd, "--seed needs a non-negative integer, not '%s'", optarg);
+            o->seed = optarg;
             break;
         case 'o':
             if (!allow_run)
                 return usage_error(cmd, "option --out does not apply here");
+            if (!*optarg)
+                return usage_error(cmd, "--out needs a folder, not an empty string");
             o->out = optarg;
             break;
         case 'Z':
@@ -302,9 +303,7 @@ static int parse_opts(const char *cmd, int argc, char **argv, struct opts *o, in
         case 'k':
             if (!allow_analyze)
                 return usage_error(cmd, "option --samples does not apply here");
-            o->samples = strtol(optarg, &end, 10);
-            if (!*optarg || *end || o->samples < 1)
-                return usage_error(cmd, "--samples needs a positive integer, not '%s'", optarg);
+            o->samples = optarg;
             break;
         case 'h':
             return -1;
@@ -326,12 +325,15 @@ static int parse_opts(const char *cmd, int argc, char **argv, struct opts *o, in
             } else if (ch == 'R') {
                 o->runs = optarg;
             } else if (ch == 'H') {
-                unsigned k, n;
-                char extra;
-                if (sscanf(optarg, "%u/%u%c", &k, &n, &extra) != 2 || n < 1 || k < 1 || k > n)
-                    return usage_error(cmd, "--shard needs K/N with 1 <= K <= N, not '%s'", optarg);
-                o->shard_k = k;
-                o->shard_n = n;
+                char *slash = NULL;
+                errno = 0;
+                unsigned long k = isdigit((unsigned char)optarg[0]) ? strtoul(optarg, &slash, 10) : 0;
+                unsigned long n = slash && *slash == '/' && isdigit((unsigned char)slash[1])
+                                      ? strtoul(slash + 1, &end, 10) : 0;
+                if (errno || !end || *end || n < 1 || n > UINT32_MAX || k < 1 || k > n)
+                    return usage_error(cmd, "--shard needs K/N with 1 <= K <= N < 2^32, not '%s'", optarg);
+                o->shard_k = (unsigned)k;
+                o->shard_n = (unsigned)n;
             } else if (ch == 'L') {
                 o->list_only = 1;
             } else if (ch == 'P') {
@@ -550,6 +552,8 @@ static int cmd_plot(int argc, char **argv)
     }
     if (optind < argc)
         return usage_error("plot", "unexpected argument '%s'", argv[optind]);
+    if (!*po.input || (po.out && !*po.out))
+        return usage_error("plot", "an empty string is not a path");
     return plot_make(&po);
 }
 
@@ -561,6 +565,9 @@ static int cmd_merge(int argc, char **argv)
     }
     if (argc < 3)
         return usage_error("merge", "needs OUT and at least one result folder");
+    for (int i = 1; i < argc; i++)
+        if (!*argv[i])
+            return usage_error("merge", "argument %d is an empty string, not a folder", i);
     return sweep_merge(argv[1], argv + 2, (size_t)argc - 2);
 }
 

@@ -259,15 +259,45 @@ static void run_ok(const char *args)
     free(out);
 }
 
-/* `tasknet args` exits with status 1 and says `want`. */
+/* `tasknet args` refuses (exit status 1, or 2 for a usage error; not a
+ * crash) and says `want`. */
 static void run_refused(const char *args, const char *want)
 {
     int st;
     char *out = run_tasknet(args, &st);
-    ck_assert_msg(st == 1, "tasknet %s: status %d, expected 1\n%s", args, st, out);
+    ck_assert_msg(st == 1 || st == 2, "tasknet %s: status %d, expected 1 or 2\n%s", args, st, out);
     ck_assert_msg(strstr(out, want) != NULL, "tasknet %s: output lacks '%s':\n%s", args, want, out);
     free(out);
 }
+
+/* Out-of-range and empty command-line values are refused, never wrapped,
+ * saturated or taken as the file-system root. */
+START_TEST(test_option_values_refused)
+{
+    static const struct {
+        const char *args, *want;
+    } cases[] = {
+        {"run " SWEEP_CFG " --out ''", "--out needs a folder, not an empty string"},
+        {"run " SWEEP_CFG " --seed 18446744073709551616 --list-runs", "--seed 18446744073709551616: must be at most"},
+        {"run " SWEEP_CFG " --seed -1 --list-runs", "--seed -1"},
+        {"run " SWEEP_CFG " --replicas 4294967297 --list-runs", "--replicas 4294967297: must be at most 4294967295"},
+        {"run " SWEEP_CFG " --replicas 0 --list-runs", "--replicas 0: must be at least 1"},
+        {"run " SWEEP_CFG " --shard 1/-1 --list-runs", "--shard needs K/N"},
+        {"run " SWEEP_CFG " --shard 3/2 --list-runs", "--shard needs K/N"},
+        {"run " SWEEP_CFG " --shard 1/99999999999999999999 --list-runs", "--shard needs K/N"},
+        {"analyze " SWEEP_CFG " --samples 0", "--samples 0: must be at least 1"},
+        {"plot ''", "an empty string is not a path"},
+        {"merge '' x", "argument 1 is an empty string"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+        run_refused(cases[i].args, cases[i].want);
+    /* the largest seed is a seed */
+    int st;
+    char *out = run_tasknet("run " SWEEP_CFG " --seed 18446744073709551615 --list-runs", &st);
+    ck_assert_msg(st == 0 && strstr(out, "\n0,0,0,18446744073709551615,no,") != NULL, "%s", out);
+    free(out);
+}
+END_TEST
 
 /* The reference is itself right: every run once, in id order, each point's
  * swept value on its rows (ids 0-1 at 5Gb/s, 2-3 at 10Gb/s, 4-5 at 40Gb/s). */
@@ -959,6 +989,7 @@ static Suite *cli_suite(void)
     tcase_set_timeout(sw, 120);
     tcase_add_unchecked_fixture(sw, sweep_setup, sweep_teardown);
     tcase_add_test(sw, test_sweep_reference);
+    tcase_add_test(sw, test_option_values_refused);
     tcase_add_test(sw, test_sweep_jobs_and_shards);
     tcase_add_loop_test(sw, test_sweep_resume_after_kill, 0, (int)(sizeof kills / sizeof kills[0]));
     tcase_add_test(sw, test_sweep_refuses_changed_config);
