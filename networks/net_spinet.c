@@ -74,6 +74,9 @@
 #include "spinet_topology.h"
 
 #define SPN_POOL_CHUNK 256   /* packet records allocated at once */
+#define SPN_TIME_MAX_PS INT64_C(3600000000000000) /* 1 hour: bounds every time parameter */
+#define SPN_LINK_MAX_M 1e6                        /* 1000 km of fibre: 5 ms */
+#define SPN_INTACT_MIN 0.01                       /* least probability a full packet arrives intact */
 
 typedef struct spn_pkt {
     net_msg *msg;         /* message this packet belongs to */
@@ -473,38 +476,69 @@ static void spinet_send(void *state, net_msg *m)
     src_kick(st, m->src);
 }
 
-static int spinet_init(void *state, net *n, const net_params *p, char *err, size_t errlen)
+/* Every parameter the fabric needs, checked without building anything:
+ * `tasknet validate` calls it through net_ops.check, and init before it
+ * allocates. */
+static int spinet_check(const net_params *p, char *err, size_t errlen)
 {
-    spn_state *st = state;
-    memset(st, 0, sizeof *st);
-    st->n = n;
-    if (p->nodes < 2 || (p->nodes & (p->nodes - 1)) != 0)
-        return tn_error(err, errlen, "spinet: nodes=%u must be a power of two >= 2", p->nodes);
+    if (spinet_topo_check(p->nodes, p->extra_stages, err, errlen) != 0)
+        return -1;
     if (!(p->bandwidth_bps > 0) || isinf(p->bandwidth_bps))
         return tn_error(err, errlen, "spinet: bandwidth must be positive and finite (got %g b/s)",
                         p->bandwidth_bps);
     if (p->packet_size_bits == 0)
         return tn_error(err, errlen, "spinet: packet-size must be at least 1 bit");
-    if (p->switching_time_ps < 0)
-        return tn_error(err, errlen, "spinet: switching-time must not be negative");
-    if (p->reaction_time_ps < 0)
-        return tn_error(err, errlen, "spinet: reaction-time must not be negative");
-    if (!(p->link_length_m >= 0) || isinf(p->link_length_m))
-        return tn_error(err, errlen, "spinet: link-length must be a finite length >= 0 m (got %g)",
-                        p->link_length_m);
+    const struct {
+        const char *name;
+        int64_t ps;
+    } times[] = {{"switching-time", p->switching_time_ps}, {"reaction-time", p->reaction_time_ps},
+                 {"slot", p->slot_ps}, {"ack-timeout", p->ack_timeout_ps}};
+    for (size_t i = 0; i < sizeof times / sizeof times[0]; i++)
+        if (times[i].ps < 0 || times[i].ps > SPN_TIME_MAX_PS)
+            return tn_error(err, errlen, "spinet: %s must be between 0 and 1 hour (got %.6g s)", times[i].name,
+                            (double)times[i].ps * 1e-12);
+    if (!(p->link_length_m >= 0) || !(p->link_length_m <= SPN_LINK_MAX_M))
+        return tn_error(err, errlen, "spinet: link-length must be between 0 and %g km (got %g m)",
+                        SPN_LINK_MAX_M / 1e3, p->link_length_m);
     if (p->recovery != NET_FAST_NACK && p->recovery != NET_NACK && p->recovery != NET_ACK &&
         p->recovery != NET_SLOTTED)
         return tn_error(err, errlen, "spinet: unknown recovery protocol %d", (int)p->recovery);
     if (p->recovery == NET_SLOTTED && p->slot_ps <= 0)
         return tn_error(err, errlen, "spinet: slotted recovery needs a slot > 0");
-    if (p->ack_timeout_ps < 0)
-        return tn_error(err, errlen, "spinet: ack-timeout must not be negative");
     if (!(p->bit_error_rate >= 0 && p->bit_error_rate < 1))
         return tn_error(err, errlen, "spinet: bit error rate %g is outside [0, 1)",
                         p->bit_error_rate);
     if (!(p->energy_per_bit_j >= 0) || isinf(p->energy_per_bit_j))
         return tn_error(err, errlen, "spinet: energy per bit must be finite and >= 0 (got %g J)",
                         p->energy_per_bit_j);
+    /* A NACK from stage 1 returns after 2 (t_link + t_sw) + t_r: were that 0,
+     * a dropped packet would be retried at the same instant for ever. */
+    int64_t back_min = 2 * (phy_propagation_ps(p->link_length_m) + p->switching_time_ps) + p->reaction_time_ps;
+    if (back_min == 0 && p->recovery != NET_ACK)
+        return tn_error(err, errlen,
+                        "spinet: link-length, switching-time and reaction-time are all 0, so a NACK "
+                        "would return in the instant its packet left and a contended packet would be "
+                        "retried for ever at one time; give one of them a positive value");
+    /* A full packet arrives intact with probability (1 - BER)^bits; below 1%
+     * the retransmissions (100 tries a packet on average) would not end. */
+    double intact = exp((double)p->packet_size_bits * log1p(-p->bit_error_rate));
+    if (intact < SPN_INTACT_MIN)
+        return tn_error(err, errlen,
+                        "spinet: at a path bit error rate of %.3g a packet of %llu bits arrives intact "
+                        "with probability %.3g, so it would need about %.3g tries; a lower BER "
+                        "(more launch power or fewer stages) or smaller packets are needed",
+                        p->bit_error_rate, (unsigned long long)p->packet_size_bits, intact,
+                        intact > 0 ? 1 / intact : INFINITY);
+    return 0;
+}
+
+static int spinet_init(void *state, net *n, const net_params *p, char *err, size_t errlen)
+{
+    spn_state *st = state;
+    memset(st, 0, sizeof *st);
+    st->n = n;
+    if (spinet_check(p, err, errlen) != 0)
+        return -1;
     if (spinet_topo_init(&st->topo, p->nodes, p->extra_stages, err, errlen) != 0)
         return -1;
 
@@ -584,6 +618,7 @@ const net_ops net_spinet_ops = {
     .description = "SPINet-style bufferless multistage optical fabric: 2x2 elements, drops, "
                    "NACK/ACK/slotted recovery",
     .state_size = sizeof(spn_state),
+    .check = spinet_check,
     .init = spinet_init,
     .send = spinet_send,
     .metrics = spinet_metrics,

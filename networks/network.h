@@ -72,6 +72,9 @@ typedef struct net_ops {
     const char *name;        /* network.type value */
     const char *description; /* one line for --help / params */
     size_t state_size;       /* bytes the framework allocates for an instance */
+    /* Validate p without building anything (tasknet validate calls it for every
+     * point); may be NULL when init's checks are all there is. 0 or -1 + err. */
+    int (*check)(const net_params *p, char *err, size_t errlen);
     /* Validate p and set up; n is the instance's framework handle. 0 or -1 + err
      * (on -1, init has released what it allocated: fini is not called). */
     int (*init)(void *state, net *n, const net_params *p, char *err, size_t errlen);

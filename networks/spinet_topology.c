@@ -49,25 +49,36 @@ static void bfs_from(spinet_topo *t, uint32_t dst, uint8_t *reach, uint8_t *reac
     }
 }
 
+int spinet_topo_check(uint32_t nodes, uint32_t extra, char *err, size_t errlen)
+{
+    if (nodes < 2 || (nodes & (nodes - 1)) != 0)
+        return nodes < 2 ? tn_error(err, errlen, "spinet: nodes=%u must be a power of two >= 2", nodes)
+                         : tn_error(err, errlen, "spinet: nodes=%u must be a power of two (e.g. %llu or %llu)",
+                                    nodes, 1ull << log2_u32(nodes), 2ull << log2_u32(nodes));
+    if (extra > 32)
+        return tn_error(err, errlen, "spinet: extra-stages=%u is more than 32", extra);
+    size_t stages = log2_u32(nodes) + extra;
+    size_t entries = stages * (nodes / 2) * (size_t)nodes;
+    size_t bytes = (entries + 3) / 4;
+    if (bytes > SPINET_TOPO_MAX_TABLE_BYTES)
+        return tn_error(err, errlen,
+                        "spinet: routing table for nodes=%u and %zu stages needs %zu bytes "
+                        "(more than %zu)",
+                        nodes, stages, bytes, SPINET_TOPO_MAX_TABLE_BYTES);
+    return 0;
+}
+
 int spinet_topo_init(spinet_topo *t, uint32_t nodes, uint32_t extra, char *err, size_t errlen)
 {
     memset(t, 0, sizeof *t);
-    if (nodes < 2 || (nodes & (nodes - 1)) != 0)
-        return tn_error(err, errlen, "spinet: nodes=%u must be a power of two >= 2", nodes);
-    if (extra > 32)
-        return tn_error(err, errlen, "spinet: extra-stages=%u is more than 32", extra);
+    if (spinet_topo_check(nodes, extra, err, errlen) != 0)
+        return -1;
     t->nodes = nodes;
     t->elems = nodes / 2;
     t->log2_n = log2_u32(nodes);
     t->extra = extra;
     t->stages = t->log2_n + extra;
-    size_t entries = (size_t)t->stages * t->elems * t->nodes;
-    size_t bytes = (entries + 3) / 4;
-    if (bytes > SPINET_TOPO_MAX_TABLE_BYTES)
-        return tn_error(err, errlen,
-                        "spinet: routing table for nodes=%u and %u stages needs %zu bytes "
-                        "(more than %zu)",
-                        nodes, t->stages, bytes, SPINET_TOPO_MAX_TABLE_BYTES);
+    size_t bytes = ((size_t)t->stages * t->elems * t->nodes + 3) / 4;
 
     uint32_t log2_e = t->log2_n - 1;
     t->shift = tn_xcalloc(t->stages, sizeof *t->shift); /* S-1 used; S >= 1 */

@@ -41,6 +41,9 @@ typedef struct spinet_topo {
 
 /* Build wiring and routing tables. 0, or -1 with a message (N not a power of
  * two or < 2, table too large). */
+/* 0, or -1 with the reason: nodes not a power of two >= 2, extra > 32, or
+ * routing tables beyond SPINET_TOPO_MAX_TABLE_BYTES. Nothing is allocated. */
+int spinet_topo_check(uint32_t nodes, uint32_t extra, char *err, size_t errlen);
 int spinet_topo_init(spinet_topo *t, uint32_t nodes, uint32_t extra, char *err, size_t errlen);
 void spinet_topo_free(spinet_topo *t);
 

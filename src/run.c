@@ -146,7 +146,14 @@ int run_resolve_cached(cfg *c, run_fp_cache *fc, footprint *fp, load_bounds *lb,
     if (!(c->net.bandwidth_bps > 0))
         return tn_error(err, errlen, "network bandwidth is not positive (%g b/s)", c->net.bandwidth_bps);
     c->net.nodes = c->nodes;
+    /* the fabric's own checks before and after the phy: the topology first
+     * (a wrong N is not a power-budget problem), the phy's BER after */
+    const net_ops *ops = net_find(c->net_type);
+    if (ops && ops->check && ops->check(&c->net, err, errlen) != 0)
+        return -1;
     if (resolve_phy(c, err, errlen) != 0)
+        return -1;
+    if (ops && ops->check && ops->check(&c->net, err, errlen) != 0)
         return -1;
     if (task_tree)
         footprint_bounds(fp, c->nodes, c->wl.arrival_rate_per_s, c->net.bandwidth_bps, lb);

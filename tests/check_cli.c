@@ -288,6 +288,9 @@ START_TEST(test_option_values_refused)
         {"analyze " SWEEP_CFG " --samples 0", "--samples 0: must be at least 1"},
         {"plot ''", "an empty string is not a path"},
         {"merge '' x", "argument 1 is an empty string"},
+        /* the fabric's own rules are checked by validate, not first at run time */
+        {"validate configs/paper/fig11.xml --set system.nodes=100", "nodes=100 must be a power of two"},
+        {"validate configs/examples/spinet-load.xml --set network.phy.ber-target=0.35", "arrives intact"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
         run_refused(cases[i].args, cases[i].want);

@@ -338,6 +338,61 @@ START_TEST(test_rejects)
 }
 END_TEST
 
+/* The checks `tasknet validate` runs (net_ops.check), each at its bound. */
+START_TEST(test_check_bounds)
+{
+    const net_ops *ops = &net_spinet_ops;
+    char err[512];
+    net_params p = base_params(8, 0, NET_FAST_NACK);
+    ck_assert_int_eq(ops->check(&p, err, sizeof err), 0);
+
+    /* nothing to wait for between a drop and its retry: refused, except with
+     * the ACK protocol (whose timeout is at least a packet time) */
+    static const net_recovery recs[] = {NET_FAST_NACK, NET_NACK, NET_SLOTTED, NET_ACK};
+    for (size_t i = 0; i < 4; i++) {
+        p = base_params(8, 0, recs[i]);
+        p.link_length_m = 0;
+        p.switching_time_ps = 0;
+        p.reaction_time_ps = 0;
+        int rc = ops->check(&p, err, sizeof err);
+        ck_assert_int_eq(rc, recs[i] == NET_ACK ? 0 : -1);
+        if (rc)
+            ck_assert_ptr_nonnull(strstr(err, "retried for ever"));
+        p.reaction_time_ps = 1; /* 1 ps is enough for time to move on */
+        ck_assert_int_eq(ops->check(&p, err, sizeof err), 0);
+    }
+
+    /* 4096-bit packets arrive intact with (1 - BER)^4096: at 1e-3 that is
+     * exp(4096 ln 0.999) = 0.0166 >= 1% (accepted); at 1.2e-3, 0.0073 */
+    p = base_params(8, 0, NET_FAST_NACK);
+    p.bit_error_rate = 1e-3;
+    ck_assert_int_eq(ops->check(&p, err, sizeof err), 0);
+    p.bit_error_rate = 1.2e-3;
+    ck_assert_int_eq(ops->check(&p, err, sizeof err), -1);
+    ck_assert_ptr_nonnull(strstr(err, "arrives intact with probability 0.0073"));
+
+    /* times up to 1 hour, fibre up to 1000 km */
+    p = base_params(8, 0, NET_FAST_NACK);
+    p.switching_time_ps = INT64_C(3600000000000000);
+    ck_assert_int_eq(ops->check(&p, err, sizeof err), 0);
+    p.switching_time_ps++;
+    ck_assert_int_eq(ops->check(&p, err, sizeof err), -1);
+    ck_assert_ptr_nonnull(strstr(err, "switching-time must be between 0 and 1 hour"));
+    p = base_params(8, 0, NET_FAST_NACK);
+    p.link_length_m = 1e6;
+    ck_assert_int_eq(ops->check(&p, err, sizeof err), 0);
+    p.link_length_m = 1.000001e6;
+    ck_assert_int_eq(ops->check(&p, err, sizeof err), -1);
+    ck_assert_ptr_nonnull(strstr(err, "link-length"));
+    p = base_params(100, 0, NET_FAST_NACK);
+    ck_assert_int_eq(ops->check(&p, err, sizeof err), -1);
+    ck_assert_ptr_nonnull(strstr(err, "nodes=100 must be a power of two (e.g. 64 or 128)"));
+    p = base_params(8, 33, NET_FAST_NACK);
+    ck_assert_int_eq(ops->check(&p, err, sizeof err), -1);
+    ck_assert_ptr_nonnull(strstr(err, "extra-stages=33"));
+}
+END_TEST
+
 /* Through the registry: net_create finds "spinet", passes its errors on,
  * and a created fabric carries a packet in F + P (N = 16, S = 4:
  * 10000 + 4000 + 25600 = 39600 ps). */
@@ -1247,6 +1302,7 @@ static Suite *spinet_suite(void)
     suite_add_tcase(s, tc);
     tc = tcase_create("timing");
     tcase_add_test(tc, test_rejects);
+    tcase_add_test(tc, test_check_bounds);
     tcase_add_test(tc, test_registry);
     tcase_add_test(tc, test_zero_load_every_pair);
     tcase_add_test(tc, test_zero_load_message);
