@@ -1,6 +1,7 @@
 #include "run.h"
 
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -224,6 +225,23 @@ int run_one(const cfg *c, const footprint *fp, uint64_t replica, double *m, stru
     return run_one_out(c, fp, replica, m, &o, err, errlen);
 }
 
+/* The run in progress in this process, for run_abort from a signal handler. */
+static sim *volatile run_live;
+static volatile sig_atomic_t run_abort_requested;
+
+void run_abort(void)
+{
+    run_abort_requested = 1;
+    sim *s = run_live;
+    if (s)
+        sim_stop(s);
+}
+
+void run_abort_clear(void)
+{
+    run_abort_requested = 0;
+}
+
 int run_one_out(const cfg *c, const footprint *fp, uint64_t replica, double *m, const run_outputs *o,
                 char *err, size_t errlen)
 {
@@ -260,7 +278,14 @@ int run_one_out(const cfg *c, const footprint *fp, uint64_t replica, double *m, 
         goto out;
     wl_up = 1;
 
-    m[M_events] = (double)sim_run(s, SIM_TIME_MAX);
+    run_live = s;
+    if (!run_abort_requested)
+        m[M_events] = (double)sim_run(s, SIM_TIME_MAX);
+    run_live = NULL;
+    if (run_abort_requested) {
+        tn_error(err, errlen, "interrupted");
+        goto out;
+    }
     if (w->finish(ctx.ws, m, err, errlen) != 0)
         goto out;
     net_metrics(n, m);

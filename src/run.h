@@ -47,6 +47,13 @@ typedef struct run_outputs {
                                 (class control, data or all; non-empty bins), written atomically */
 } run_outputs;
 
+/* Stop the run in progress in this process, and any run started after, at
+ * once (async-signal-safe: sweep's SIGINT/SIGTERM handler calls it): it
+ * returns -1 with "interrupted" and nothing recorded. run_abort_clear
+ * re-arms runs. */
+void run_abort(void);
+void run_abort_clear(void);
+
 /* run_one with outputs; o may be NULL. */
 int run_one_out(const cfg *c, const footprint *fp, uint64_t replica, double *m, const run_outputs *o,
                 char *err, size_t errlen);

@@ -1,5 +1,6 @@
 #include "sim.h"
 
+#include <signal.h>
 #include <stdlib.h>
 
 #include "event_queue.h"
@@ -24,7 +25,7 @@ struct sim {
     uint32_t nslots;    /* slots ever handed out (pool high-water mark) */
     uint32_t cap;       /* allocated slots */
     uint32_t free_head; /* first free slot, SLOT_NONE if none */
-    int stop;           /* sim_stop called during the current sim_run */
+    volatile sig_atomic_t stop; /* sim_stop called during the current sim_run (a signal handler may) */
     int64_t now_ps;     /* current simulated time */
     uint64_t seq;       /* next insertion sequence number */
     uint64_t executed;  /* callbacks run since creation */

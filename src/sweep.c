@@ -58,10 +58,18 @@ enum { RUN_PENDING = 1, RUN_INFLIGHT = 2 };
 
 static volatile sig_atomic_t interrupted;
 
+/* First SIGINT/SIGTERM: stop handing out runs and drop the run in progress
+ * here (finished runs are on disk already; a rerun redoes the dropped one).
+ * A second: the default action, at once. */
 static void on_signal(int sig)
 {
-    (void)sig;
+    if (interrupted) {
+        signal(sig, SIG_DFL);
+        raise(sig);
+        return;
+    }
     interrupted = 1;
+    run_abort();
 }
 
 static double monotonic_s(void)
@@ -538,6 +546,10 @@ static int run_serial(sweep *sw)
         char hist[CFG_PATH_MAX + 64];
         r.status = exec_run(sw, id, r.m, tr, sweep_latency_path(sw, id, hist, sizeof hist), r.err,
                             sizeof r.err);
+        if (r.status != 0 && interrupted) {
+            requeue(sw, id); /* dropped by the signal: not a failure */
+            break;
+        }
         if (sweep_record(sw, &r) != 0) {
             rc = 1;
             break;
@@ -910,6 +922,7 @@ int sweep_execute(const cfg *c, const sweep_opts *o)
     }
 
     interrupted = 0;
+    run_abort_clear();
     struct sigaction sa = {.sa_handler = on_signal}, old_int, old_term;
     sigemptyset(&sa.sa_mask);
     sigaction(SIGINT, &sa, &old_int);

@@ -432,7 +432,7 @@ START_TEST(test_sweep_resume_after_kill)
     if (sig == SIGKILL) {
         ck_assert(WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL);
     } else {
-        /* Ctrl-C: the run under way ends and is saved, the files are rewritten */
+        /* Ctrl-C: runs under way are dropped, finished ones kept, the files rewritten */
         ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 130, "status %d: %s", st, text);
         ck_assert_msg(strstr(text, "interrupted after") != NULL, "%s", text);
         ck_assert_msg(strstr(text, "run the same command again") != NULL, "%s", text);
@@ -497,6 +497,47 @@ START_TEST(test_sweep_refuses_changed_config)
     ck_assert_msg(strstr(out, "\n0 runs in ") != NULL, "%s", out);
     free(out);
     assert_sweep_as_ref(dir);
+}
+END_TEST
+
+/* Ctrl-C stops a long run at once (the run is dropped, not waited for),
+ * and a second one is not needed. A run of 10^8 jobs takes minutes; the
+ * process must be gone within 5 s of the signal. */
+START_TEST(test_interrupt_long_run)
+{
+    char dir[600], csv[700], log[700], args[1024];
+    snprintf(dir, sizeof dir, "%s/long", sweep_root);
+    snprintf(csv, sizeof csv, "%s/runs.csv", dir);
+    snprintf(log, sizeof log, "%s.log", dir);
+    snprintf(args, sizeof args, "run " SWEEP_CFG " --set workload.jobs=100000000 --runs 0 --out %s", dir);
+    pid_t pid = spawn_tasknet(args, log);
+    ck_assert_int_gt(pid, 0);
+    /* runs.csv (its header) exists once the sweep has started */
+    for (int i = 0; i < 5000 && csv_rows(csv) < 0; i++) {
+        struct timespec ts = {0, 2000000};
+        nanosleep(&ts, NULL);
+    }
+    ck_assert_int_eq(csv_rows(csv), 0);
+    struct timespec settle = {0, 300000000};
+    nanosleep(&settle, NULL); /* well inside the simulation by now */
+    ck_assert_int_eq(kill(pid, SIGINT), 0);
+    int st = 0;
+    pid_t got = 0;
+    for (int i = 0; i < 500 && got == 0; i++) {
+        got = waitpid(pid, &st, WNOHANG);
+        struct timespec ts = {0, 10000000};
+        nanosleep(&ts, NULL);
+    }
+    if (got == 0) {
+        kill(pid, SIGKILL);
+        waitpid(pid, &st, 0);
+        ck_abort_msg("still running 5 s after SIGINT");
+    }
+    char *text = slurp(log);
+    ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 130, "status %d: %s", st, text);
+    ck_assert_msg(strstr(text, "interrupted after 0 of 1 runs") != NULL, "%s", text);
+    free(text);
+    ck_assert_int_eq(csv_rows(csv), 0);
 }
 END_TEST
 
@@ -996,6 +1037,7 @@ static Suite *cli_suite(void)
     tcase_add_test(sw, test_sweep_jobs_and_shards);
     tcase_add_loop_test(sw, test_sweep_resume_after_kill, 0, (int)(sizeof kills / sizeof kills[0]));
     tcase_add_test(sw, test_sweep_refuses_changed_config);
+    tcase_add_test(sw, test_interrupt_long_run);
     tcase_add_test(sw, test_merge_refuses_inconsistent);
     tcase_add_test(sw, test_plot_metric_vs_param);
     tcase_add_test(sw, test_plot_latency);
