@@ -52,6 +52,7 @@ struct sweep {
     double last_summary_s;
     uint64_t next;            /* sweep_next resumes its scan here */
     point_cache pcache;       /* this process's resolved point */
+    int giving_up;            /* a failure that would repeat: hand out no more runs */
 };
 
 enum { RUN_PENDING = 1, RUN_INFLIGHT = 2 };
@@ -450,7 +451,7 @@ int sweep_run(sweep *sw, uint64_t id, const char *latency_csv, sweep_result *r)
 
 int sweep_next(sweep *sw, uint64_t *id)
 {
-    if (interrupted)
+    if (interrupted || sw->giving_up)
         return -1;
     while (sw->next < sw->nruns && sw->todo[sw->next] != RUN_PENDING)
         sw->next++;
@@ -717,7 +718,7 @@ static int run_parallel(sweep *sw)
                 waitpid(w[i].pid, &st, 0);
                 w[i].pid = 0;
                 requeue(sw, w[i].busy_id);
-                if (interrupted)
+                if (interrupted || sw->giving_up)
                     continue;
                 fprintf(stderr, "%stasknet run: worker %d died (%s %d) during run %llu\n",
                         sw->o->progress ? "\n" : "", (int)i,
@@ -726,9 +727,11 @@ static int run_parallel(sweep *sw)
                         (unsigned long long)w[i].busy_id);
                 /* hand its run to the next free worker, up to a point */
                 if (respawns++ >= 2 * nw || spawn(sw, &w[i]) != 0) {
-                    fprintf(stderr, "tasknet run: error: workers keep dying; stopping\n");
+                    fprintf(stderr, "tasknet run: error: workers keep dying (%u deaths), so the cause "
+                            "is in the runs, not chance: see the first message above; stopping\n",
+                            respawns);
                     rc = 1;
-                    interrupted = 1;
+                    sw->giving_up = 1;
                 }
                 continue;
             }
@@ -982,6 +985,9 @@ int sweep_execute(const cfg *c, const sweep_opts *o)
                 o->out ? "run the same command again to finish the sweep"
                        : "nothing was saved (no --out)");
         rc = 130;
+    } else if (sw.giving_up) {
+        fprintf(stderr, "tasknet run: stopped after %llu of %llu runs (those are kept)\n",
+                (unsigned long long)sw.ndone_now, (unsigned long long)sw.ntodo);
     } else if (!o->quiet) {
         fprintf(stderr, "%llu run%s in %.2f s wall (%s), %.4g events/s, peak memory %ld MiB\n",
                 (unsigned long long)sw.ndone_now, sw.ndone_now == 1 ? "" : "s", wall, procs,
