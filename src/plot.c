@@ -293,8 +293,8 @@ static int plot_summary(const plot_opts *o)
     for (size_t r = 0; r < t.nrows; r++) {
         char *f[MAXF];
         size_t n = csv_split(t.rows[r], f, MAXF);
-        if ((size_t)ym >= n || (size_t)xc >= n)
-            continue;
+        if ((size_t)ym >= n || (size_t)xc >= n || !*f[ym] || (vs_metric && !*f[xc]))
+            continue; /* a point with no finished run has empty cells */
         char key[1024] = "";
         for (size_t k = 0; k < nser; k++) {
             if ((size_t)sc[k] >= n)

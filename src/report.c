@@ -105,10 +105,15 @@ int report_summary_csv(const char *path, const cfg *base, const report_point *pt
             fputc(',', f);
             report_csv_field(f, cfg_point_value(base, p, a));
         }
+        /* a point with no finished run (an incomplete merge or --runs
+         * subset) has no values: empty cells, not zeros */
         for (int i = 0; i < METRIC_COUNT; i++)
-            if (metric_is_deterministic(i))
-                fprintf(f, ",%.17g,%.17g", stats_acc_mean(&pts[p].m[i]),
-                        stats_acc_ci95(&pts[p].m[i]));
+            if (metric_is_deterministic(i)) {
+                if (pts[p].m[0].n)
+                    fprintf(f, ",%.17g,%.17g", stats_acc_mean(&pts[p].m[i]), stats_acc_ci95(&pts[p].m[i]));
+                else
+                    fputs(",,", f);
+            }
         fputc('\n', f);
     }
     int rc = ferror(f) ? -1 : 0;
@@ -126,10 +131,11 @@ void report_summary_json(FILE *f, const cfg *base, const report_point *pts, size
         params_json(f, base, p);
         fprintf(f, ",\"replicas\":%llu,\"metrics\":{", (unsigned long long)pts[p].m[0].n);
         for (int i = 0; i < METRIC_COUNT; i++) {
+            int any = pts[p].m[0].n > 0; /* no run: null, not 0 */
             fprintf(f, "%s\"%s\":{\"mean\":", i ? "," : "", metric_names[i]);
-            json_number(f, stats_acc_mean(&pts[p].m[i]));
+            json_number(f, any ? stats_acc_mean(&pts[p].m[i]) : NAN);
             fputs(",\"ci95\":", f);
-            json_number(f, stats_acc_ci95(&pts[p].m[i]));
+            json_number(f, any ? stats_acc_ci95(&pts[p].m[i]) : NAN);
             fputc('}', f);
         }
         fputs("}}", f);

@@ -900,6 +900,29 @@ START_TEST(test_plot_metric_vs_param)
     snprintf(script, sizeof script, "%s/plots/INJECTED", sweep_root);
     ck_assert_msg(access(script, F_OK) != 0, "the image path was run by a shell");
 
+    /* a sweep with runs of point 0 only: the other points' summary cells are
+     * empty (not zeros) and the plot has point 0 alone */
+    snprintf(args, sizeof args, "run " SWEEP_CFG " -q --runs 0,1 --out %s/partial", sweep_root);
+    run_ok(args);
+    snprintf(summary, sizeof summary, "%s/partial/summary.csv", sweep_root);
+    sum = slurp(summary);
+    ck_assert_ptr_nonnull(sum);
+    ck_assert_msg(strstr(sum, "\n0,2,5Gb/s,2000,0,") != NULL, "%s", sum);
+    ck_assert_msg(strstr(sum, "\n1,0,10Gb/s,,,,") != NULL, "%s", sum);
+    ck_assert_msg(strstr(sum, "\n2,0,40Gb/s,,,,") != NULL, "%s", sum);
+    free(sum);
+    snprintf(image, sizeof image, "%s/plots/partial.png", sweep_root);
+    snprintf(script, sizeof script, "%s/plots/partial.gp", sweep_root);
+    snprintf(args, sizeof args, "plot %s/partial --y speedup --out %s", sweep_root, image);
+    plot_ok(args, image);
+    gp = slurp(script);
+    ck_assert_ptr_nonnull(gp);
+    data = strstr(gp, "$s0 << EOD\n5 ");
+    ck_assert_msg(data != NULL, "%s", gp);
+    data = strchr(data + strlen("$s0 << EOD\n"), '\n') + 1;
+    ck_assert_msg(strncmp(data, "EOD\n", 4) == 0, "points without runs drawn: %s", gp);
+    free(gp);
+
     /* an unknown metric is refused, naming it */
     snprintf(args, sizeof args, "plot %s/ref --y speeedup --out %s/plots/bad.png", sweep_root, sweep_root);
     run_refused(args, "speeedup");
