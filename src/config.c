@@ -1732,6 +1732,15 @@ static void walk_axis(loader *ld, xmlNodePtr n)
         unknown_param(param, err, sizeof err);
         err_at_attr(ld, n, "param", param, "%s", err);
         bad = 1;
+    } else if (strcmp(r->info.path, "run.replicas") == 0 || strcmp(r->info.path, "run.seed") == 0) {
+        /* every point has the same replicas, and its own streams from
+         * (seed, point, replica): neither varies from point to point */
+        err_at_attr(ld, n, "param", param,
+                    "%s cannot be swept: it applies to the whole sweep (set it in <run> or with "
+                    "--%s; every point already draws its own random streams)",
+                    r->info.path, strcmp(r->info.path, "run.seed") == 0 ? "seed" : "replicas");
+        r = NULL;
+        bad = 1;
     }
     if (values && nchild) {
         err_at_attr(ld, n, "values", values, "give either values=\"...\" or <value> children, not both");

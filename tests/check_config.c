@@ -118,6 +118,8 @@ static const bad_case bad_cases[] = {
     /* "    <axis param=\"system.nodes\" " is 31 characters; the axis following it
      * is not blamed for its lead's mistake (test_follow_on_errors) */
     {"sweep_with_failed_lead.xml", 9, 32, {"<axis param=\"system.nodes\">: value 'eight'", NULL, NULL}},
+    /* "    <axis " is 10 characters */
+    {"sweep_run_param.xml", 9, 11, {"<axis param=\"run.replicas\">", "run.replicas cannot be swept", "--replicas"}},
     /* seven problems, all reported (see test_multiple_errors) */
     {"multiple_errors.xml", 2, 11, {"<system nodes=\"1\">", NULL, NULL}},
 };
