@@ -1004,6 +1004,7 @@ typedef struct loader {
     int structural;                 /* unknown/duplicate elements or attributes */
     unsigned char failed[NROWS];    /* parameter whose value was rejected */
     int axis_failed;                /* a sweep axis was rejected */
+    size_t suppressed;              /* errors past LD_MAX_ERRORS, counted only */
     char **failed_axes;             /* param= of each rejected axis, for with= */
     size_t nfailed_axes;
     xmlNodePtr el[NELEM];           /* first node of each element */
@@ -1021,8 +1022,25 @@ static void flag_node(loader *ld, xmlNodePtr n)
     ld->flagged[ld->nflag++] = n;
 }
 
+/* Errors kept for the report; past it they are counted only, so a file of
+ * thousands of mistakes is reported in linear time. */
+#define LD_MAX_ERRORS 100
+
+static int ld_full(loader *ld, xmlNodePtr flag)
+{
+    if (ld->ne < LD_MAX_ERRORS)
+        return 0;
+    ld->suppressed++;
+    flag_node(ld, flag);
+    return 1;
+}
+
 static void add_err(loader *ld, long line, long col, xmlNodePtr flag, char *msg)
 {
+    if (ld_full(ld, flag)) {
+        free(msg);
+        return;
+    }
     for (size_t i = 0; i < ld->ne; i++)
         if (strcmp(ld->e[i].msg, msg) == 0 && ld->e[i].line == line && ld->e[i].col == col) {
             free(msg);
@@ -1244,6 +1262,8 @@ static void err_at_attr(loader *ld, xmlNodePtr n, const char *attr, const char *
                         ...) __attribute__((format(printf, 5, 6)));
 static void err_at_attr(loader *ld, xmlNodePtr n, const char *attr, const char *value, const char *fmt, ...)
 {
+    if (ld_full(ld, n))
+        return;
     long line, col;
     if (attr)
         attr_loc(ld, n, attr, &line, &col);
@@ -1262,6 +1282,8 @@ static void err_at_attr(loader *ld, xmlNodePtr n, const char *attr, const char *
 static void err_at_elem(loader *ld, xmlNodePtr n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 static void err_at_elem(loader *ld, xmlNodePtr n, const char *fmt, ...)
 {
+    if (ld_full(ld, n))
+        return;
     long line, col;
     elem_loc(ld, n, &line, &col);
     va_list ap;
@@ -2257,6 +2279,9 @@ int cfg_load(cfg *c, const char *path, cfg_errors *errs)
             cfg_errors_add(errs, "%s: error: %s", path, ld.e[i].msg);
         free(ld.e[i].msg);
     }
+    if (ld.suppressed)
+        cfg_errors_add(errs, "%s: error: %zu more errors not shown (fix the first %d and run again)", path,
+                       ld.suppressed, LD_MAX_ERRORS);
     int rc = ld.ne ? -1 : 0;
     for (size_t i = 0; i < ld.ns; i++)
         free(ld.s[i].msg);
