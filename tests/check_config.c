@@ -234,6 +234,32 @@ START_TEST(test_follow_on_errors)
 }
 END_TEST
 
+/* 150 unknown attributes: the first 100 errors are reported, the other 50
+ * counted in one last line. */
+START_TEST(test_error_cap)
+{
+    char path[] = "/tmp/tasknet-cap-XXXXXX";
+    int fd = mkstemp(path);
+    ck_assert_int_ge(fd, 0);
+    FILE *f = fdopen(fd, "w");
+    fputs("<tasknet version=\"1\">\n  <system nodes=\"8\"", f);
+    for (int i = 0; i < 150; i++)
+        fprintf(f, " x%d=\"1\"", i);
+    fputs("/>\n</tasknet>\n", f);
+    fclose(f);
+    cfg c;
+    cfg_errors e;
+    cfg_errors_init(&e);
+    ck_assert_int_eq(cfg_load(&c, path, &e), -1);
+    ck_assert_uint_eq(e.n, 101);
+    ck_assert_ptr_nonnull(strstr(e.msg[0], "<system x0=\"1\">: unknown attribute"));
+    ck_assert_ptr_nonnull(strstr(e.msg[100], "50 more errors not shown"));
+    cfg_errors_free(&e);
+    cfg_free(&c);
+    unlink(path);
+}
+END_TEST
+
 START_TEST(test_missing_file)
 {
     cfg c;
@@ -783,6 +809,7 @@ static Suite *config_suite(void)
     tcase_add_test(t, test_every_fixture_listed);
     tcase_add_test(t, test_multiple_errors);
     tcase_add_test(t, test_follow_on_errors);
+    tcase_add_test(t, test_error_cap);
     tcase_add_test(t, test_missing_file);
     suite_add_tcase(s, t);
     t = tcase_create("loaded");
