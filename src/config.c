@@ -546,10 +546,50 @@ static int check_sign(double v, unsigned flags, char *err, size_t errlen)
     return 0;
 }
 
+/* The largest value of each kind tasknet simulates. Time is counted in
+ * integer picoseconds up to 2^63 ps = 106 days; keeping every single time,
+ * and each size at the slowest likely rate, within about a day leaves room
+ * for the sums a run makes. A value beyond is a typo (1e18B) or a unit
+ * slip, refused here rather than overflowing mid-run. */
+#define CFG_MAX_TIME_S 1e5       /* 27.8 hours */
+#define CFG_MAX_SIZE_B 1e12      /* 1 TB */
+#define CFG_MAX_LENGTH_M 1e6     /* 1000 km of fibre (5 ms) */
+#define CFG_MAX_VERTICES 1e8     /* the cap on a tree (as for z) */
+
+static int check_magnitude(const prow *r, unit_kind unit, double v, int drawn, char *err, size_t errlen)
+{
+    double max;
+    switch (unit) {
+    case UNIT_TIME: max = CFG_MAX_TIME_S; break;
+    case UNIT_SIZE: max = CFG_MAX_SIZE_B; break;
+    case UNIT_LENGTH: max = CFG_MAX_LENGTH_M; break;
+    default:
+        if (!(r->flags & PF_MIN1))
+            return 0;
+        unit = UNIT_NONE;
+        max = CFG_MAX_VERTICES;
+        break;
+    }
+    if (v <= max)
+        return 0;
+    char a[64], b[64];
+    units_format(v, unit, a, sizeof a);
+    units_format(max, unit, b, sizeof b);
+    const char *what = unit == UNIT_NONE ? "tree" : units_kind_name(unit);
+    const char *per = unit == UNIT_NONE ? " vertices" : "";
+    if (drawn)
+        return tn_error(err, errlen, "can draw up to %s%s (one draw in 10^20), more than the largest %s "
+                        "tasknet simulates, %s%s", a, per, what, b, per);
+    return tn_error(err, errlen, "%s%s is more than the largest %s tasknet simulates, %s%s", a, per, what, b, per);
+}
+
 /* Distribution bounds dist_parse leaves to the caller: only normal() may
- * draw negative values (it is clamped at 0). */
+ * draw negative values (it is clamped at 0); nothing may draw beyond
+ * check_magnitude's limits. */
 static int check_dist_range(const prow *r, const dist *d, char *err, size_t errlen)
 {
+    if (check_magnitude(r, d->unit, dist_practical_max(d), d->kind != DIST_CONST, err, errlen) != 0)
+        return -1;
     double lo;
     switch (d->kind) {
     case DIST_CONST:
@@ -644,12 +684,13 @@ static int parse_value(const prow *r, const char *text, const char *basedir, int
         }
         return 0;
     case PK_REAL:
-        if (units_parse(text, r->unit, &v->d, err, errlen) != 0)
+        if (units_parse(text, r->unit, &v->d, err, errlen) != 0 || check_sign(v->d, r->flags, err, errlen) != 0)
             return -1;
-        return check_sign(v->d, r->flags, err, errlen);
+        return check_magnitude(r, r->unit, v->d, 0, err, errlen);
     case PK_PS: {
         double s;
-        if (units_parse(text, UNIT_TIME, &s, err, errlen) != 0 || check_sign(s, r->flags, err, errlen) != 0)
+        if (units_parse(text, UNIT_TIME, &s, err, errlen) != 0 || check_sign(s, r->flags, err, errlen) != 0 ||
+            check_magnitude(r, UNIT_TIME, s, 0, err, errlen) != 0)
             return -1;
         v->ps = units_s_to_ps(s);
         if ((r->flags & PF_POS) && v->ps <= 0)
@@ -660,8 +701,8 @@ static int parse_value(const prow *r, const char *text, const char *basedir, int
         double b;
         if (units_parse(text, UNIT_SIZE, &b, err, errlen) != 0 || check_sign(b, r->flags, err, errlen) != 0)
             return -1;
-        if (b >= 18446744073709551616.0)
-            return tn_error(err, errlen, "is too large");
+        if (check_magnitude(r, UNIT_SIZE, b, 0, err, errlen) != 0)
+            return -1;
         v->u = (uint64_t)llround(b);
         return 0;
     }
@@ -1501,7 +1542,20 @@ static size_t axis_index(const cfg *c, size_t i, size_t axis)
     return (i / stride) % c->axes[axis].nvalues;
 }
 
+static int drop_one_axis(cfg *c, const char *path);
+
 int cfg_drop_axis(cfg *c, const char *path)
+{
+    /* fixing B fixes zeta too (one replaces the other), and the reverse */
+    int n = drop_one_axis(c, path);
+    const prow *r = find_row(path);
+    for (size_t i = 0; r && i < NROWS; i++)
+        if ((r->alt && strcmp(rows[i].info.path, r->alt) == 0) || (rows[i].alt && strcmp(rows[i].alt, path) == 0))
+            n |= drop_one_axis(c, rows[i].info.path);
+    return n;
+}
+
+static int drop_one_axis(cfg *c, const char *path)
 {
     int d = axis_of(c, path);
     if (d < 0)

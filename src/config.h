@@ -83,8 +83,10 @@ void cfg_free(cfg *c);
  * axes applied, first axis varying slowest, then cross-checked). out must
  * not own memory; on failure it owns nothing (cfg_free is optional). */
 size_t cfg_points(const cfg *c);
-/* Remove the axis sweeping `path` (a --set fixes it); an axis that varied
- * with it takes its place as the lead of the others. 1 if one was removed. */
+/* Remove the axis sweeping `path` (a --set fixes it), and the axis of its
+ * alternative (network.zeta for network.bandwidth, workload.load for
+ * workload.arrival-rate, and the reverse); an axis that varied with one
+ * takes its place as the lead of the others. 1 if one was removed. */
 int cfg_drop_axis(cfg *c, const char *path);
 int cfg_point(const cfg *base, size_t i, cfg *out, char *err, size_t errlen);
 /* The value (as written) of sweep axis `axis` at point i; for a point

@@ -472,6 +472,24 @@ double dist_sample(const dist *d, gsl_rng *r)
     return 0;
 }
 
+double dist_practical_max(const dist *d)
+{
+    /* P(X > x) = 1e-20: exponential exp(-x/m) -> x = 46.05 m; a standard
+     * normal's upper 1e-20 quantile is 9.26 */
+    const double tail_exp = 46.06, tail_z = 9.27;
+    switch (d->kind) {
+    case DIST_CONST: return d->a;
+    case DIST_UNIFORM:
+    case DIST_UNIFORM_INT: return d->b;
+    case DIST_EXPONENTIAL: return tail_exp * d->a;
+    case DIST_NORMAL: return d->a + tail_z * d->b;
+    case DIST_LOGNORMAL: return d->a * exp(tail_z * d->b);
+    case DIST_EMPIRICAL: return d->n ? d->x[d->n - 1] : 0;
+    }
+    TN_ASSERT(0, "unknown distribution kind %d", (int)d->kind);
+    return 0;
+}
+
 double dist_mean(const dist *d)
 {
     switch (d->kind) {

@@ -55,6 +55,11 @@ void dist_const(dist *d, unit_kind unit, double value);
 
 double dist_sample(const dist *d, gsl_rng *r);
 double dist_mean(const dist *d); /* exact mean of what dist_sample draws */
+/* The largest value dist_sample draws: exact for bounded kinds; for the
+ * others the value exceeded with probability below 1e-20 (exponential:
+ * 46 x mean; normal: mu + 9.3 sigma; lognormal: median x exp(9.3 sigma)).
+ * Used to refuse configurations whose draws would not fit in time. */
+double dist_practical_max(const dist *d);
 int dist_is_const(const dist *d);
 
 #endif

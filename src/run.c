@@ -119,6 +119,61 @@ void run_fp_cache_free(run_fp_cache *fc)
     memset(fc, 0, sizeof *fc);
 }
 
+/* Simulated time is counted in integer picoseconds up to 2^63 ps = 106
+ * days. The configuration bounds each value (a day of time, a TB); here the
+ * combinations: the largest message at B, the span of the arrivals and a
+ * mean job must each stay within RUN_HORIZON_S, or the run would overflow
+ * (or take forever) instead of answering. */
+#define RUN_HORIZON_S 1e6 /* 11.6 days */
+#define RUN_MAX_BPS 1e18  /* 1 Eb/s: a byte still takes 8e-6 ps, beyond is a unit slip */
+
+static int check_horizon(const cfg *c, const footprint *fp, char *err, size_t errlen)
+{
+    double B = c->net.bandwidth_bps, biggest = 0;
+    const char *which = "";
+    const struct {
+        const char *path;
+        double max;
+    } sizes[] = {
+        {"workload.task.send-size", fp ? dist_practical_max(&c->wl.task.send_size) : 0},
+        {"workload.task.result-size", fp ? dist_practical_max(&c->wl.task.result_size) : 0},
+        {"workload.control-size", fp ? c->wl.control_size_bytes : 0},
+        {"workload.message-size", fp ? 0 : dist_practical_max(&c->wl.message_size)},
+    };
+    for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++)
+        if (sizes[i].max > biggest) {
+            biggest = sizes[i].max;
+            which = sizes[i].path;
+        }
+    char a[64], b[64];
+    if (8 * biggest / B > RUN_HORIZON_S) {
+        units_format(biggest, UNIT_SIZE, a, sizeof a);
+        units_format(B, UNIT_RATE, b, sizeof b);
+        return tn_error(err, errlen, "%s can draw %s, which takes %.3g s at B = %s: more than the %g s "
+                        "a run can span; raise network.bandwidth or lower the size", which, a, 8 * biggest / B,
+                        b, RUN_HORIZON_S);
+    }
+    if (fp) {
+        double span = (double)c->wl.jobs / c->wl.arrival_rate_per_s;
+        if (span > RUN_HORIZON_S)
+            return tn_error(err, errlen, "%llu jobs arriving at %g/s span %.3g s: more than the %g s a run "
+                            "can span; raise the arrival rate (or load) or run fewer jobs",
+                            (unsigned long long)c->wl.jobs, c->wl.arrival_rate_per_s, span, RUN_HORIZON_S);
+        double job = fp->F_x_s + 8 * fp->F_c_bytes / B;
+        if (job > RUN_HORIZON_S)
+            return tn_error(err, errlen, "a mean job computes and transmits for %.3g s: more than the %g s "
+                            "a run can span", job, RUN_HORIZON_S);
+    } else if (c->wl.messages > 0) {
+        double per_s = c->wl.offered_load * B / (8 * dist_mean(&c->wl.message_size));
+        double span = (double)c->wl.messages / per_s;
+        if (span > RUN_HORIZON_S)
+            return tn_error(err, errlen, "%llu messages per node at an offered load of %g span %.3g s: more "
+                            "than the %g s a run can span", (unsigned long long)c->wl.messages,
+                            c->wl.offered_load, span, RUN_HORIZON_S);
+    }
+    return 0;
+}
+
 int run_resolve(cfg *c, footprint *fp, load_bounds *lb, char *err, size_t errlen)
 {
     return run_resolve_cached(c, NULL, fp, lb, err, errlen);
@@ -144,9 +199,12 @@ int run_resolve_cached(cfg *c, run_fp_cache *fc, footprint *fp, load_bounds *lb,
                             "workload.load needs a task-tree workload with a non-zero footprint F_x");
         c->wl.arrival_rate_per_s = footprint_beta_for_load(fp, c->nodes, c->load);
     }
-    if (!(c->net.bandwidth_bps > 0))
-        return tn_error(err, errlen, "network bandwidth is not positive (%g b/s)", c->net.bandwidth_bps);
+    if (!(c->net.bandwidth_bps > 0) || !(c->net.bandwidth_bps <= RUN_MAX_BPS))
+        return tn_error(err, errlen, "network bandwidth %g b/s%s is outside (0, %g b/s]", c->net.bandwidth_bps,
+                        c->zeta > 0 ? " (zeta F)" : "", RUN_MAX_BPS);
     c->net.nodes = c->nodes;
+    if (check_horizon(c, task_tree ? fp : NULL, err, errlen) != 0)
+        return -1;
     /* the fabric's own checks before and after the phy: the topology first
      * (a wrong N is not a power-budget problem), the phy's BER after */
     const net_ops *ops = net_find(c->net_type);

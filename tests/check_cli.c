@@ -291,9 +291,24 @@ START_TEST(test_option_values_refused)
         /* the fabric's own rules are checked by validate, not first at run time */
         {"validate configs/paper/fig11.xml --set system.nodes=100", "nodes=100 must be a power of two"},
         {"validate configs/examples/spinet-load.xml --set network.phy.ber-target=0.35", "arrives intact"},
+        /* values whose time would not fit in 2^63 ps: refused with the numbers */
+        {"validate " SWEEP_CFG " --set network.bandwidth=1b/s",
+         "workload.task.send-size can draw 128kB, which takes 1.02e+06 s at B = 1b/s"},
+        {"validate " SWEEP_CFG " --set workload.arrival-rate=1e-12/s", "2000 jobs arriving at 1e-12/s span 2e+15 s"},
+        {"validate configs/paper/fig8.xml --set network.zeta=1e300", "network bandwidth inf b/s (zeta F) is outside"},
+        {"validate " SWEEP_CFG " --set workload.task.init-time=1e7s", "more than the largest time tasknet simulates, 100000s"},
+        {"validate " SWEEP_CFG " --set workload.task.send-size=1e18B", "more than the largest size tasknet simulates, 1TB"},
+        {"validate " SWEEP_CFG " --set 'workload.tree.vertices=normal(5,1e8)'",
+         "can draw up to 927000005 vertices (one draw in 10^20)"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
         run_refused(cases[i].args, cases[i].want);
+    /* --set network.zeta replaces the swept bandwidth: one point, not three
+     * points silently computed at B = zeta F */
+    int st0;
+    char *o0 = run_tasknet("run " SWEEP_CFG " --set network.zeta=2 --list-runs", &st0);
+    ck_assert_msg(st0 == 0 && strstr(o0, "run,point,replica,seed,done\n0,0,0,7,no\n1,0,1,7,no\n") != NULL, "%s", o0);
+    free(o0);
     /* the largest seed is a seed */
     int st;
     char *out = run_tasknet("run " SWEEP_CFG " --seed 18446744073709551615 --list-runs", &st);
