@@ -47,7 +47,12 @@ void tree_generate(tree *t, const tree_spec *spec, gsl_rng *r)
         tree_gen_deterministic(t, spec->z, spec->zlen);
         return;
     }
-    double n = llround(dist_sample(&spec->vertices, r));
+    double x = dist_sample(&spec->vertices, r);
+    /* the configuration bounds the draws far below this (1e8, one draw in
+     * 10^20 beyond); a draw past 32 bits would be a bug, not a tree */
+    TN_ASSERT(x < 4294967295.0, "a tree of %g vertices drawn from %s", x,
+              spec->vertices.text ? spec->vertices.text : "(vertices)");
+    double n = (double)llround(x);
     tree_gen_preferential(t, n < 1 ? 1u : (uint32_t)n, spec->shape, r);
 }
 
