@@ -292,6 +292,14 @@ static int load_previous(sweep *sw)
             csv_table_free(&t);
             return -1;
         }
+        if (sw->rec[id].done && memcmp(sw->rec[id].m, m, sizeof m) != 0) {
+            fprintf(stderr,
+                    "tasknet run: error: %s:%zu: run %llu appears twice with different results (the "
+                    "file was edited or two sweeps wrote it); use another --out or remove the wrong row\n",
+                    path, i + 2, (unsigned long long)id);
+            csv_table_free(&t);
+            return -1;
+        }
         if (!sw->rec[id].done)
             reused++;
         sw->rec[id].done = 1;
@@ -363,7 +371,8 @@ static int write_summary(const sweep *sw)
 /* Copy run id's latency histogram from folder `from` into `to` (none is
  * fine: folders written before histograms existed). The same file reached
  * by two spellings of one folder (out/x and out/./x, a symlink) is left
- * alone, never truncated by opening it for writing. -1, reason in err. */
+ * alone, never truncated by opening it for writing. 0, 1 when `from` has
+ * none, or -1 with the reason in err. */
 static int copy_latency(const char *from, const char *to, uint64_t id, char *err, size_t errlen)
 {
     char src[CFG_PATH_MAX + 64], dst[CFG_PATH_MAX + 64];
@@ -371,7 +380,7 @@ static int copy_latency(const char *from, const char *to, uint64_t id, char *err
     report_latency_path(dst, sizeof dst, to, id);
     struct stat ss, ds;
     if (stat(src, &ss) != 0)
-        return errno == ENOENT ? 0 : tn_error(err, errlen, "%s: %s", src, strerror(errno));
+        return errno == ENOENT ? 1 : tn_error(err, errlen, "%s: %s", src, strerror(errno));
     if (stat(dst, &ds) == 0 && ds.st_dev == ss.st_dev && ds.st_ino == ss.st_ino)
         return 0;
     FILE *in = fopen(src, "rb");
@@ -1076,7 +1085,7 @@ int sweep_merge(const char *out, char *const *dirs, size_t ndirs)
         goto out;
     }
     char *want = runs_header(&c);
-    size_t total = 0;
+    size_t total = 0, no_hist = 0;
     for (size_t d = 0; d < ndirs; d++) {
         snprintf(path, sizeof path, "%s/runs.csv", dirs[d]);
         csv_table t;
@@ -1115,7 +1124,9 @@ int sweep_merge(const char *out, char *const *dirs, size_t ndirs)
             sw.point_hash[p] = hash;
             if (!sw.rec[id].done) {
                 total++;
-                if (copy_latency(dirs[d], out, id, err, sizeof err) != 0) {
+                int cl = copy_latency(dirs[d], out, id, err, sizeof err);
+                no_hist += cl == 1;
+                if (cl < 0) {
                     fprintf(stderr, "tasknet merge: error: copying the latency histogram of run %llu: %s\n",
                             (unsigned long long)id, err);
                     csv_table_free(&t);
@@ -1140,6 +1151,9 @@ int sweep_merge(const char *out, char *const *dirs, size_t ndirs)
         fprintf(stderr, "tasknet merge: error: cannot write %s: %s\n", path, strerror(errno));
         goto out;
     }
+    if (no_hist)
+        fprintf(stderr, "tasknet merge: warning: %zu runs have no latency histogram in their folder "
+                "(plot --latency draws without them)\n", no_hist);
     fprintf(stderr, "tasknet merge: %zu of %llu runs in %s%s\n", total,
             (unsigned long long)sw.nruns, out, total < sw.nruns ? " (incomplete sweep)" : "");
     rc = 0;

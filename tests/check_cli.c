@@ -592,6 +592,12 @@ START_TEST(test_merge_refuses_inconsistent)
     free(t);
     snprintf(args, sizeof args, "merge %s/m2 %s/ref %s/tampered", sweep_root, sweep_root, sweep_root);
     run_refused(args, "tampered/runs.csv:5: run already present elsewhere with different results");
+    /* resuming a folder whose runs.csv holds run 3 twice, once tampered */
+    snprintf(args, sizeof args, "cp -r '%s/ref' '%s/dup' && tail -n +5 '%s/tampered/runs.csv' | head -n 1 >> '%s/dup/runs.csv'",
+             sweep_root, sweep_root, sweep_root, sweep_root);
+    ck_assert_int_eq(system(args), 0);
+    snprintf(args, sizeof args, "run " SWEEP_CFG " -q --out %s/dup", sweep_root);
+    run_refused(args, "dup/runs.csv:8: run 3 appears twice with different results");
 
     /* not a result folder */
     snprintf(args, sizeof args, "merge %s/m3 %s/ref %s/no-such-folder", sweep_root, sweep_root,
