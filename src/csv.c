@@ -69,6 +69,10 @@ int csv_read(const char *path, csv_table *t)
             t->truncated = 1; /* a writer was killed mid-line: that run is redone */
             break;
         }
+        if (got >= 2 && line[got - 2] == '\r') { /* CRLF (a file saved on Windows): as LF */
+            line[got - 2] = '\n';
+            line[got - 1] = '\0';
+        }
         if (!t->header) {
             t->header = tn_xstrdup(line);
             continue;

@@ -598,6 +598,14 @@ START_TEST(test_merge_refuses_inconsistent)
     ck_assert_int_eq(system(args), 0);
     snprintf(args, sizeof args, "run " SWEEP_CFG " -q --out %s/dup", sweep_root);
     run_refused(args, "dup/runs.csv:8: run 3 appears twice with different results");
+    /* a runs.csv saved with CRLF line ends resumes as the LF one */
+    snprintf(args, sizeof args, "cp -r '%s/ref' '%s/crlf' && sed -i 's/$/\\r/' '%s/crlf/runs.csv'", sweep_root,
+             sweep_root, sweep_root);
+    ck_assert_int_eq(system(args), 0);
+    snprintf(args, sizeof args, "run " SWEEP_CFG " -q --out %s/crlf", sweep_root);
+    run_ok(args);
+    snprintf(p, sizeof p, "%s/crlf", sweep_root);
+    assert_sweep_as_ref(p);
 
     /* not a result folder */
     snprintf(args, sizeof args, "merge %s/m3 %s/ref %s/no-such-folder", sweep_root, sweep_root,
