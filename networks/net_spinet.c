@@ -294,7 +294,9 @@ static uint32_t traverse(spn_state *st, uint32_t src, uint32_t dst, int64_t t0, 
         TN_ASSERT(st->busy_until_ps[base + (o ^ 1u)] <= h || st->cross[s * E + elem] == cross,
                   "stage %u element %u: state conflict", s, elem);
         st->cross[s * E + elem] = (uint8_t)cross;
-        st->busy_until_ps[base + o] = h + p_ps;
+        /* even a 0-bit packet (a 0-byte message) holds the output for 1 ps,
+         * so two headers never share it at one instant */
+        st->busy_until_ps[base + o] = h + (p_ps > 0 ? p_ps : 1);
         st->path[s] = (uint32_t)(base + o);
         if (s + 1 < S) {
             elem = spinet_topo_next(t, s, elem, o);
@@ -467,13 +469,23 @@ static void spinet_send(void *state, net_msg *m)
     else
         sp->head = m;
     sp->tail = m;
-    if (st->buffer_bits &&
-        (sp->host_first || sp->in_bits - sp->out_bits > st->buffer_bits)) {
-        st->st.edge_full_msgs++;
-        if (!sp->host_first)
-            sp->host_first = m;
-    }
+    if (st->buffer_bits && !sp->host_first && sp->in_bits - sp->out_bits > st->buffer_bits)
+        sp->host_first = m;
     src_kick(st, m->src);
+    /* messages leave host memory in order: if any still waits once an idle
+     * source has cut its first packet, this one (the last) waits too */
+    if (st->buffer_bits && sp->host_first)
+        st->st.edge_full_msgs++;
+}
+
+/* The ACK round trip of a full packet, 2F + P + t_r: the shortest safe
+ * ack-timeout (p already checked for the topology). */
+static int64_t ack_round_trip_ps(const net_params *p)
+{
+    unsigned W = p->wavelengths ? p->wavelengths : 1;
+    int64_t S = (int64_t)__builtin_ctz(p->nodes) + (int64_t)p->extra_stages;
+    int64_t fwd = 2 * phy_propagation_ps(p->link_length_m) + S * p->switching_time_ps;
+    return 2 * fwd + phy_serialization_ps(p->packet_size_bits, W, p->bandwidth_bps / W) + p->reaction_time_ps;
 }
 
 /* Every parameter the fabric needs, checked without building anything:
@@ -511,6 +523,14 @@ static int spinet_check(const net_params *p, char *err, size_t errlen)
     if (!(p->energy_per_bit_j >= 0) || isinf(p->energy_per_bit_j))
         return tn_error(err, errlen, "spinet: energy per bit must be finite and >= 0 (got %g J)",
                         p->energy_per_bit_j);
+    if (p->control_first)
+        return tn_error(err, errlen, "spinet: priority=control-first applies to the electrical switch; "
+                        "SPINet's edge FIFOs send in order");
+    if (p->recovery == NET_ACK && p->ack_timeout_ps > 0 && p->ack_timeout_ps < ack_round_trip_ps(p))
+        return tn_error(err, errlen,
+                        "spinet: ack-timeout %lld ps is shorter than the ACK round trip of a full "
+                        "packet (%lld ps): delivered packets would be sent again",
+                        (long long)p->ack_timeout_ps, (long long)ack_round_trip_ps(p));
     /* A NACK from stage 1 returns after 2 (t_link + t_sw) + t_r: were that 0,
      * a dropped packet would be retried at the same instant for ever. */
     int64_t back_min = 2 * (phy_propagation_ps(p->link_length_m) + p->switching_time_ps) + p->reaction_time_ps;
@@ -556,16 +576,7 @@ static int spinet_init(void *state, net *n, const net_params *p, char *err, size
     st->ber = p->bit_error_rate;
     st->log1m_ber = log1p(-p->bit_error_rate);
     st->energy_per_bit_j = p->energy_per_bit_j;
-    int64_t ack_min = 2 * st->fwd_ps + payload_ps(st, st->packet_bits) + st->react_ps;
-    if (p->recovery == NET_ACK && p->ack_timeout_ps > 0 && p->ack_timeout_ps < ack_min) {
-        tn_error(err, errlen,
-                 "spinet: ack-timeout %lld ps is shorter than the ACK round trip of a full "
-                 "packet (%lld ps): delivered packets would be sent again",
-                 (long long)p->ack_timeout_ps, (long long)ack_min);
-        spinet_topo_free(&st->topo);
-        return -1;
-    }
-    st->ack_timeout_ps = p->ack_timeout_ps > 0 ? p->ack_timeout_ps : ack_min;
+    st->ack_timeout_ps = p->ack_timeout_ps > 0 ? p->ack_timeout_ps : ack_round_trip_ps(p);
 
     size_t ne = (size_t)st->topo.stages * st->topo.elems;
     st->busy_until_ps = tn_xcalloc(ne * 2, sizeof *st->busy_until_ps);

@@ -176,7 +176,7 @@ static const prow rows[] = {
     {INFO("network.switching", "choice", "", "cut-through", "electrical switch: cut-through | store-and-forward"),
      .kind = PK_CHOICE, .off = offsetof(cfg, net.switching), .choices = switching_names,
      .example = "cut-through"},
-    {INFO("network.priority", "choice", "", "fifo", "fifo | control-first (FIFOs serve control messages first)"),
+    {INFO("network.priority", "choice", "", "fifo", "electrical switch: fifo | control-first (FIFOs serve control messages first)"),
      .kind = PK_CHOICE, .off = offsetof(cfg, net.control_first), .choices = priority_names,
      .example = "fifo"},
     {INFO("network.extra-stages", "integer", "", "0", "SPINet: stages beyond log2(N) (0 to 32)"),

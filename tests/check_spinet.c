@@ -390,6 +390,18 @@ START_TEST(test_check_bounds)
     p = base_params(8, 33, NET_FAST_NACK);
     ck_assert_int_eq(ops->check(&p, err, sizeof err), -1);
     ck_assert_ptr_nonnull(strstr(err, "extra-stages=33"));
+    /* ACK round trip of a full packet, 2F + P + t_r = 52600 ps (test_rejects):
+     * a shorter timeout is refused by check, not first at run time */
+    p = base_params(8, 0, NET_ACK);
+    p.ack_timeout_ps = 52599;
+    ck_assert_int_eq(ops->check(&p, err, sizeof err), -1);
+    ck_assert_ptr_nonnull(strstr(err, "52600"));
+    p.ack_timeout_ps = 52600;
+    ck_assert_int_eq(ops->check(&p, err, sizeof err), 0);
+    p = base_params(8, 0, NET_FAST_NACK);
+    p.control_first = 1;
+    ck_assert_int_eq(ops->check(&p, err, sizeof err), -1);
+    ck_assert_ptr_nonnull(strstr(err, "control-first applies to the electrical switch"));
 }
 END_TEST
 
@@ -879,6 +891,39 @@ START_TEST(test_edge_fifo_full)
     ck_assert_int_eq(st.edge_wait_ps, 28600);
     ck_assert_int_eq(h.t_deliv_ps[0], 3 * 28600 + 38600);
     h_close(&h);
+
+    /* 1536 B (3 packets) into an idle source with a 1024 B FIFO: the first
+     * packet (512 B) is cut at the hand-over, so 1024 B remain and fit: the
+     * message never waits and is not counted */
+    OPEN(&h, &p);
+    h_send(&h, 0, 2, 3, 1536);
+    sim_run(h.s, SIM_TIME_MAX);
+    st = h_stats(&h);
+    ck_assert_uint_eq(st.edge_full_msgs, 0);
+    ck_assert_int_eq(st.edge_wait_ps, 0);
+    ck_assert_int_eq(h.deliveries[0], 1);
+    h_close(&h);
+}
+END_TEST
+
+/* Two 0-byte messages (0-bit packets) from 0 and 1 to 7 at once: the first
+ * holds the last-stage output for 1 ps, so the second is dropped there
+ * (not both delivered through one port at one instant) and retried. */
+START_TEST(test_zero_bit_packets_collide)
+{
+    harness h;
+    net_params p = base_params(8, 0, NET_FAST_NACK);
+    OPEN(&h, &p);
+    h_send(&h, 0, 0, 7, 0);
+    h_send(&h, 1, 1, 7, 0);
+    sim_run(h.s, SIM_TIME_MAX);
+    ck_assert_int_eq(h.deliveries[0], 1);
+    ck_assert_int_eq(h.deliveries[1], 1);
+    ck_assert_int_eq(h_latency(&h, 0), 13000);
+    ck_assert_int_gt(h_latency(&h, 1), 13000);
+    spinet_stats st = h_stats(&h);
+    ck_assert_uint_ge(st.dropped, 1);
+    h_close(&h);
 }
 END_TEST
 
@@ -1303,6 +1348,7 @@ static Suite *spinet_suite(void)
     tc = tcase_create("timing");
     tcase_add_test(tc, test_rejects);
     tcase_add_test(tc, test_check_bounds);
+    tcase_add_test(tc, test_zero_bit_packets_collide);
     tcase_add_test(tc, test_registry);
     tcase_add_test(tc, test_zero_load_every_pair);
     tcase_add_test(tc, test_zero_load_message);
