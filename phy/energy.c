@@ -10,7 +10,8 @@ void phy_energy_defaults(phy_energy *e)
     /* 10 % wall-plug efficiency of the laser source (issue value for phy/). */
     e->wall_plug_efficiency = 0.1;
     /* 30 mW per SOA gate (about 25 mA at 1.2 V for a short integrated gate
-     * SOA): the "tens of mW per SOA" order the issue asks for (assumed). */
+     * SOA; assumed, the issue gives no figure: integrated gate SOAs draw
+     * tens of mW). */
     e->soa_power_w = 30e-3;
     /* SerDes 1.496 pJ/bit + 0.189 pJ/bit per Gb/s of lane rate, switch
      * core 8 pJ/bit (issue values for phy/). */

@@ -45,7 +45,8 @@ void phy_optical_defaults(phy_optical *p)
      * (assumed layout: 8 stages on a ~4 cm die). */
     p->waveguide_loss_db_per_cm = 1.0;
     p->waveguide_cm_per_stage = 0.5;
-    /* -25 dB crosstalk per element (issue value). */
+    /* -25 dB crosstalk per element (assumed: a gate SOA in its off state
+     * typically blocks 25-40 dB; the low end is taken). */
     p->crosstalk_db = -25.0;
     /* 10 dB extinction ratio: a typical 10 Gb/s modulated transmitter, well
      * above the 3.5 dB minimum of 10GBASE-LR (IEEE Std 802.3ae-2002). */
@@ -56,8 +57,13 @@ void phy_optical_defaults(phy_optical *p)
      * a conservative SOA input of -20 dBm per wavelength and NF = 8 dB
      * (SOA noise figures are typically 7-10 dB): 58 - 20 - 8 = 30 dB. */
     p->osnr_per_soa_db = 30.0;
-    /* -20 dBm at BER 1e-12 (issue values; Q_ref = 7.034). */
+    /* -20 dBm at BER 1e-12 (issue values; Q_ref = 7.034), taken at the
+     * 10 Gb/s per wavelength SPINet demonstrated. A thermal-noise-limited
+     * receiver's noise grows with the square root of its bandwidth, so at a
+     * rate r it needs 5 log10(r / 10 Gb/s) dB more (1.5 dB per doubling;
+     * e.g. Agrawal, Fiber-Optic Communication Systems, 4th ed., 2010, 4.5). */
     p->receiver_sensitivity_dbm = -20.0;
+    p->sensitivity_rate_bps = 10e9;
     p->ber_target = 1e-12;
 }
 
@@ -99,6 +105,8 @@ int phy_optical_check(const phy_optical *p, char *err, size_t errlen)
     if (isnan(p->osnr_per_soa_db) || p->osnr_per_soa_db == -INFINITY)
         return bad(err, errlen, "osnr_per_soa_db", p->osnr_per_soa_db,
                    "must be a number of dB (+inf for no ASE)");
+    if (!(p->sensitivity_rate_bps >= 0) || isinf(p->sensitivity_rate_bps))
+        return bad(err, errlen, "sensitivity_rate_bps", p->sensitivity_rate_bps, "must be a finite rate >= 0");
     if (!isfinite(p->receiver_sensitivity_dbm))
         return bad(err, errlen, "receiver_sensitivity_dbm", p->receiver_sensitivity_dbm,
                    "must be finite");
@@ -186,14 +194,16 @@ int phy_path_budget(const phy_optical *p, unsigned stages, phy_budget *out, char
     b.q_ase = phy_q_ase(b.osnr_db, p->rate_per_wavelength_bps);
     b.ase_penalty_db = phy_ase_penalty_db(b.q_ref, b.q_ase);
 
-    b.required_dbm = p->receiver_sensitivity_dbm + b.crosstalk_penalty_db + b.ase_penalty_db;
+    b.sensitivity_dbm = p->receiver_sensitivity_dbm;
+    if (p->sensitivity_rate_bps > 0)
+        b.sensitivity_dbm += 5.0 * log10(p->rate_per_wavelength_bps / p->sensitivity_rate_bps);
+    b.required_dbm = b.sensitivity_dbm + b.crosstalk_penalty_db + b.ase_penalty_db;
     b.margin_db = b.received_dbm - b.required_dbm;
     b.ok = b.margin_db >= 0;
 
     /* x = I_1 / sigma_th; 2 Q_ref at the sensitivity (thermal limit). */
     double x = 2.0 * b.q_ref *
-               phy_db_to_ratio(b.received_dbm - b.crosstalk_penalty_db -
-                               p->receiver_sensitivity_dbm);
+               phy_db_to_ratio(b.received_dbm - b.crosstalk_penalty_db - b.sensitivity_dbm);
     if (isinf(b.q_ase)) {
         b.q = x / 2.0;
     } else {
@@ -208,9 +218,9 @@ int phy_path_budget(const phy_optical *p, unsigned stages, phy_budget *out, char
 int phy_budget_format(const phy_budget *b, const phy_optical *p, char *buf, size_t len)
 {
     return snprintf(buf, len,
-                    "S=%u: received %.2f dBm %s required %.2f dBm (sensitivity %g dBm + "
+                    "S=%u: received %.2f dBm %s required %.2f dBm (sensitivity %.2f dBm + "
                     "crosstalk %.2f dB + ASE %.2f dB), margin %.2f dB, Q %.3g, BER %.3g",
                     b->stages, b->received_dbm, b->ok ? ">=" : "<", b->required_dbm,
-                    p->receiver_sensitivity_dbm, b->crosstalk_penalty_db, b->ase_penalty_db,
+                    b->sensitivity_dbm, b->crosstalk_penalty_db, b->ase_penalty_db,
                     b->margin_db, b->q, b->ber);
 }

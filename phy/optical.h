@@ -47,11 +47,16 @@
  *   and +INFINITY when Q_ase <= Q_ref (a BER floor above the target: no
  *   received power is enough).
  *
- * Required power = sensitivity + pen_xt + pen_ase; margin = P_rx - required;
+ * The sensitivity holds at sensitivity_rate_bps; the thermal noise of the
+ * receiver grows as the square root of its bandwidth, so at a rate r per
+ * wavelength: sensitivity(r) = sensitivity + 5 log10(r / sensitivity_rate)
+ * dB (1.5 dB per doubling; sensitivity_rate 0: the same at every rate).
+ *
+ * Required power = sensitivity(r) + pen_xt + pen_ase; margin = P_rx - required;
  * ok = margin >= 0.
  *
  * Q at the receiver, from the same noise model: x = I_1 / sigma_th =
- * 2 Q_ref 10^((P_rx - pen_xt - sensitivity) / 10) (the crosstalk penalty
+ * 2 Q_ref 10^((P_rx - pen_xt - sensitivity(r)) / 10) (the crosstalk penalty
  * taken as lost signal power), Q = x / (1 + sqrt(1 + (x / Q_ase)^2)).
  * Without ASE (Q_ase infinite) this is the thermal-limited
  * Q = Q_ref 10^(margin / 10); with ASE it equals Q_ref exactly at margin 0
@@ -85,6 +90,7 @@ typedef struct phy_optical {
     double extinction_ratio_db;      /* ER of the modulated signal, dB (> 0, finite) */
     double osnr_per_soa_db;          /* OSNR after one SOA in 0.1 nm, dB (+INFINITY = no ASE) */
     double receiver_sensitivity_dbm; /* power/wavelength giving ber_target, no impairments, dBm */
+    double sensitivity_rate_bps;     /* rate at which that sensitivity holds (0: at every rate), bit/s */
     double ber_target;               /* BER at which the sensitivity is specified (0 < ber < 0.5) */
 } phy_optical;
 
@@ -98,6 +104,7 @@ typedef struct phy_budget {
     double osnr_db;              /* OSNR at the receiver in 0.1 nm, dB (+INFINITY for S = 0) */
     double q_ase;                /* Q the ASE alone allows (+INFINITY without ASE) */
     double ase_penalty_db;       /* pen_ase, dB (+INFINITY when q_ase <= q_ref) */
+    double sensitivity_dbm;      /* the sensitivity at this rate: + 5 log10(r / r_sens) dB */
     double required_dbm;         /* sensitivity + penalties, dBm */
     double margin_db;            /* received - required, dB (negative: the path fails) */
     double q;                    /* Q at the receiver */

@@ -228,6 +228,8 @@ static const prow rows[] = {
      .kind = PK_REAL, .unit = UNIT_DB, .off = offsetof(cfg, optical.osnr_per_soa_db), .example = "30dB"},
     {INFO("network.phy.sensitivity", "power level", "dBm", "-20dBm", "SPINet phy: receiver sensitivity at the BER target"),
      .kind = PK_REAL, .unit = UNIT_DBM, .off = offsetof(cfg, optical.receiver_sensitivity_dbm), .example = "-20dBm"},
+    {INFO("network.phy.sensitivity-rate", "rate", "b/s", "10Gb/s", "SPINet phy: per-wavelength rate at which the sensitivity holds; +5 log10(r / it) dB at rate r (0 = any rate)"),
+     .kind = PK_REAL, .unit = UNIT_RATE, .off = offsetof(cfg, optical.sensitivity_rate_bps), .flags = PF_NONNEG, .example = "10Gb/s"},
     {INFO("network.phy.ber-target", "number", "", "1e-12", "SPINet phy: BER at which the sensitivity is specified (0 < BER < 0.5)"),
      .kind = PK_REAL, .unit = UNIT_NONE, .off = offsetof(cfg, optical.ber_target), .flags = PF_POS, .example = "1e-12"},
     {INFO("network.phy.laser-efficiency", "number", "", "0.1", "SPINet phy: laser wall-plug efficiency (0 < eta <= 1)"),

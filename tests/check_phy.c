@@ -263,6 +263,46 @@ START_TEST(test_budget_s6_by_hand)
 }
 END_TEST
 
+/* The sensitivity follows the rate: 5 log10(r / 10 Gb/s) dB, so at 20 Gb/s
+ * per wavelength -20 + 5 log10 2 = -18.494850 dBm, at 5 Gb/s -21.505150;
+ * the margin falls by exactly that against a rate-independent receiver
+ * (sensitivity-rate 0) at the same rate, whose penalties are the same. */
+START_TEST(test_budget_sensitivity_rate)
+{
+    phy_optical p;
+    phy_optical_defaults(&p);
+    static const struct {
+        double rate, sens;
+    } cases[] = {{10e9, -20.0}, {20e9, -18.494850}, {5e9, -21.505150}, {40e9, -16.989700}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        p.rate_per_wavelength_bps = cases[i].rate;
+        p.sensitivity_rate_bps = 10e9;
+        phy_budget b = budget(&p, 6);
+        ck_assert_double_eq_tol(b.sensitivity_dbm, cases[i].sens, 1e-6);
+        ck_assert_double_eq_tol(b.required_dbm, b.sensitivity_dbm + b.crosstalk_penalty_db + b.ase_penalty_db,
+                                1e-12);
+        p.sensitivity_rate_bps = 0;
+        phy_budget flat = budget(&p, 6);
+        ck_assert_double_eq_tol(flat.sensitivity_dbm, -20.0, 1e-12);
+        ck_assert_double_eq_tol((flat.margin_db - b.margin_db), (cases[i].sens + 20.0), 1e-6);
+        /* a worse sensitivity never gives a better Q */
+        ck_assert(b.q <= flat.q || cases[i].rate <= 10e9);
+    }
+    /* B = 160 Gb/s over 8 wavelengths (20 Gb/s): S = 6 keeps a margin,
+     * S = 8 (-17.58 dBm received) no longer does (it did at a flat -20 dBm);
+     * over 4 (40 Gb/s) even S = 6 (-14.69 dBm) fails */
+    p.sensitivity_rate_bps = 10e9;
+    p.rate_per_wavelength_bps = 20e9;
+    ck_assert_int_eq(budget(&p, 6).ok, 1);
+    ck_assert_int_eq(budget(&p, 8).ok, 0);
+    p.sensitivity_rate_bps = 0;
+    ck_assert_int_eq(budget(&p, 8).ok, 1);
+    p.sensitivity_rate_bps = 10e9;
+    p.rate_per_wavelength_bps = 40e9;
+    ck_assert_int_eq(budget(&p, 6).ok, 0);
+}
+END_TEST
+
 START_TEST(test_budget_64port_passes_and_fails)
 {
     /* S = 7: received -6 - 10.136 = -16.136 dBm;
@@ -587,6 +627,7 @@ static Suite *phy_suite(void)
     tcase_add_test(tc, test_ase_penalty);
     tcase_add_test(tc, test_budget_s6_by_hand);
     tcase_add_test(tc, test_budget_64port_passes_and_fails);
+    tcase_add_test(tc, test_budget_sensitivity_rate);
     tcase_add_test(tc, test_budget_q_invariants);
     tcase_add_test(tc, test_budget_format);
     tcase_add_test(tc, test_invalid_params);
