@@ -22,6 +22,10 @@ void phy_energy_defaults(phy_energy *e)
     e->serdes_per_electrical_path = 4;
     /* node TX and node RX at the fabric's electronic edges */
     e->serdes_per_optical_path = 2;
+    /* 10 Gb/s lanes: a 40 Gb/s port as 4 x 10 Gb/s (IEEE 802.3ba 40GBASE-R4),
+     * the rate of one SPINet wavelength, so both fabrics pay the same SerDes
+     * per bit (assumed; 0 makes the whole port one lane at B). */
+    e->electrical_lane_bps = 10e9;
 }
 
 static int bad(char *err, size_t errlen, const char *field, double v, const char *want)
@@ -46,6 +50,7 @@ int phy_energy_check(const phy_energy *e, char *err, size_t errlen)
     NONNEG_FINITE(serdes_j_per_bit);
     NONNEG_FINITE(serdes_j_per_bit_per_bps);
     NONNEG_FINITE(switch_core_j_per_bit);
+    NONNEG_FINITE(electrical_lane_bps);
     return 0;
 }
 

@@ -11,7 +11,9 @@
  *   SerDes = serdes_per_optical_path (a + b r)      node TX and node RX, each
  *            wavelength is one lane at r (the fabric itself is all-optical)
  *   core   = 0
- * Electrical switch (MODEL.md section 6; lane rate R):
+ * Electrical switch (MODEL.md section 6; lane rate R = min(B, electrical
+ * lane rate): a port of B runs B / R lanes, as 40GBASE-R4 runs 4 x 10 Gb/s,
+ * at the lane rate the optical side uses per wavelength by default):
  *   SerDes = serdes_per_electrical_path (a + b R)   node TX, switch RX,
  *            switch TX, node RX: 2 links x 2 ends = 4
  *   core   = switch_core_j_per_bit
@@ -32,6 +34,7 @@ typedef struct phy_energy {
     double switch_core_j_per_bit;        /* electrical switch core (buffers, crossbar, control), J/bit */
     unsigned serdes_per_electrical_path; /* SerDes crossed node -> switch -> node, count */
     unsigned serdes_per_optical_path;    /* SerDes at the optical edges, count (0: leave out) */
+    double electrical_lane_bps;          /* SerDes lane rate of the switch's ports, bit/s (0: B) */
 } phy_energy;
 
 /* One energy per bit split into its terms (all J/bit). */

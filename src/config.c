@@ -238,6 +238,8 @@ static const prow rows[] = {
      .kind = PK_REAL, .unit = UNIT_POWER, .off = offsetof(cfg, energy.soa_power_w), .flags = PF_NONNEG, .example = "30mW"},
     {INFO("network.phy.serdes-energy", "energy per bit", "J/b", "1.496pJ/b", "energy of one SerDes per bit, plus 0.189pJ/b per Gb/s of lane rate"),
      .kind = PK_REAL, .unit = UNIT_EBIT, .off = offsetof(cfg, energy.serdes_j_per_bit), .flags = PF_NONNEG, .example = "1.496pJ/b"},
+    {INFO("network.phy.serdes-lane-rate", "rate", "b/s", "10Gb/s", "electrical switch: SerDes lane rate of a port (B / it lanes; 0 = one lane at B)"),
+     .kind = PK_REAL, .unit = UNIT_RATE, .off = offsetof(cfg, energy.electrical_lane_bps), .flags = PF_NONNEG, .example = "10Gb/s"},
     {INFO("network.phy.switch-core-energy", "energy per bit", "J/b", "8pJ/b", "electrical switch core energy per bit"),
      .kind = PK_REAL, .unit = UNIT_EBIT, .off = offsetof(cfg, energy.switch_core_j_per_bit), .flags = PF_NONNEG, .example = "8pJ/b"},
 

@@ -55,7 +55,10 @@ static int resolve_phy(cfg *c, char *err, size_t errlen)
         c->net.bit_error_rate = b.ber;
         c->net.energy_per_bit_j = phy_energy_optical_j_per_bit(&c->optical, &c->energy, stages, NULL);
     } else if (strcmp(c->net_type, "electrical-switch") == 0) {
-        c->net.energy_per_bit_j = phy_energy_electrical_j_per_bit(&c->energy, c->net.bandwidth_bps, NULL);
+        double lane = c->energy.electrical_lane_bps;
+        if (!(lane > 0) || lane > c->net.bandwidth_bps)
+            lane = c->net.bandwidth_bps;
+        c->net.energy_per_bit_j = phy_energy_electrical_j_per_bit(&c->energy, lane, NULL);
     }
     return 0;
 }

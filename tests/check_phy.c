@@ -576,7 +576,9 @@ static void fig11_point(cfg *pc, size_t point, const char *set_path, const char 
  * energy = laser 1 mW / 0.1 / 10 Gb/s = 1 pJ/b, SOA S x 30 mW / 160 Gb/s
  * = 0.1875 S pJ/b, SerDes 2 x (1.496 + 0.189 x 10) = 6.772 pJ/b:
  * S = 6: 1 + 1.125 + 6.772 = 8.897 pJ/b; S = 8: 9.272 pJ/b.
- * The switch at 40 Gb/s: 4 x (1.496 + 0.189 x 40) + 8 = 44.224 pJ/b, BER 0. */
+ * The switch at 40 Gb/s in 10 Gb/s lanes: 4 x (1.496 + 0.189 x 10) + 8
+ * = 21.544 pJ/b, BER 0; as one 40 Gb/s lane (serdes-lane-rate 0):
+ * 4 x (1.496 + 0.189 x 40) + 8 = 44.224 pJ/b. */
 START_TEST(test_resolve_fig11)
 {
     footprint fp;
@@ -585,8 +587,17 @@ START_TEST(test_resolve_fig11)
     cfg pc;
     fig11_point(&pc, 0, NULL, NULL);
     ck_assert_int_eq(run_resolve(&pc, &fp, &lb, err, sizeof err), 0);
-    assert_rel(pc.net.energy_per_bit_j, 44.224e-12, 1e-12);
+    assert_rel(pc.net.energy_per_bit_j, 21.544e-12, 1e-12);
     ck_assert(pc.net.bit_error_rate == 0);
+    cfg_free(&pc);
+    fig11_point(&pc, 0, "network.phy.serdes-lane-rate", "0b/s");
+    ck_assert_int_eq(run_resolve(&pc, &fp, &lb, err, sizeof err), 0);
+    assert_rel(pc.net.energy_per_bit_j, 44.224e-12, 1e-12);
+    cfg_free(&pc);
+    /* a lane faster than the port is the port: at 5 Gb/s, 4 x (1.496 + 0.945) + 8 */
+    fig11_point(&pc, 0, "network.bandwidth", "5Gb/s");
+    ck_assert_int_eq(run_resolve(&pc, &fp, &lb, err, sizeof err), 0);
+    assert_rel(pc.net.energy_per_bit_j, 17.764e-12, 1e-12);
     cfg_free(&pc);
 
     fig11_point(&pc, 1, NULL, NULL);
