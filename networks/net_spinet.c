@@ -122,7 +122,9 @@ typedef struct spn_state {
     int64_t fwd_ps;           /* F = 2 t_link + S t_sw: header source -> destination, ps */
     double ber;               /* per-bit error probability */
     double log1m_ber;         /* log(1 - BER), for the packet loss probability */
-    double energy_per_bit_j;  /* J per emitted bit (0 = not modelled) */
+    double energy_per_bit_j;  /* J per emitted bit that reaches the receiver (0 = not modelled) */
+    double drop_edge_j;       /* J per emitted bit of a dropped try: laser and TX SerDes... */
+    double drop_stage_j;      /* ...plus this per stage crossed before the drop */
     int64_t *busy_until_ps;   /* [(stage * E + elem) * 2 + out]: output locked until, ps */
     uint8_t *cross;           /* [stage * E + elem]: last state, 1 = cross, 0 = bar */
     uint32_t *path;           /* [S] scratch: output index taken at each stage by the try */
@@ -380,7 +382,10 @@ static void start_try(spn_state *st, uint32_t s, spn_pkt *p)
         }
     }
     st->st.bits_emitted += emitted;
-    st->st.energy_j += emitted * st->energy_per_bit_j;
+    if (drop && (st->drop_edge_j > 0 || st->drop_stage_j > 0))
+        st->st.energy_j += emitted * (st->drop_edge_j + (double)(drop - 1) * st->drop_stage_j);
+    else
+        st->st.energy_j += emitted * st->energy_per_bit_j;
 }
 
 /* Cut the next packet of the head message; its bits leave the edge FIFO. */
@@ -520,9 +525,10 @@ static int spinet_check(const net_params *p, char *err, size_t errlen)
     if (!(p->bit_error_rate >= 0 && p->bit_error_rate < 1))
         return tn_error(err, errlen, "spinet: bit error rate %g is outside [0, 1)",
                         p->bit_error_rate);
-    if (!(p->energy_per_bit_j >= 0) || isinf(p->energy_per_bit_j))
-        return tn_error(err, errlen, "spinet: energy per bit must be finite and >= 0 (got %g J)",
-                        p->energy_per_bit_j);
+    if (!(p->energy_per_bit_j >= 0) || isinf(p->energy_per_bit_j) || !(p->energy_edge_per_bit_j >= 0) ||
+        isinf(p->energy_edge_per_bit_j) || !(p->energy_stage_per_bit_j >= 0) || isinf(p->energy_stage_per_bit_j))
+        return tn_error(err, errlen, "spinet: energies per bit must be finite and >= 0 (got %g, %g, %g J)",
+                        p->energy_per_bit_j, p->energy_edge_per_bit_j, p->energy_stage_per_bit_j);
     if (p->control_first)
         return tn_error(err, errlen, "spinet: priority=control-first applies to the electrical switch; "
                         "SPINet's edge FIFOs send in order");
@@ -576,6 +582,8 @@ static int spinet_init(void *state, net *n, const net_params *p, char *err, size
     st->ber = p->bit_error_rate;
     st->log1m_ber = log1p(-p->bit_error_rate);
     st->energy_per_bit_j = p->energy_per_bit_j;
+    st->drop_edge_j = p->energy_edge_per_bit_j;
+    st->drop_stage_j = p->energy_stage_per_bit_j;
     st->ack_timeout_ps = p->ack_timeout_ps > 0 ? p->ack_timeout_ps : ack_round_trip_ps(p);
 
     size_t ne = (size_t)st->topo.stages * st->topo.elems;

@@ -63,6 +63,11 @@ typedef struct net_params {
     /* resolved from the physical layer (phy/) by the run code */
     double bit_error_rate;      /* per-bit error probability on a fabric path (0 = error-free) */
     double energy_per_bit_j;    /* fabric energy per transmitted bit (0 = not modelled) */
+    /* SPINet: what a bit of a dropped try costs, which never reaches the
+     * receiver: the transmitting edge (laser, TX SerDes) and the gate SOA of
+     * each stage it crossed before the drop (both 0: energy_per_bit_j) */
+    double energy_edge_per_bit_j;
+    double energy_stage_per_bit_j;
 } net_params;
 
 typedef struct net net;

@@ -53,7 +53,13 @@ static int resolve_phy(cfg *c, char *err, size_t errlen)
                             c->net.bandwidth_bps / 1e9, c->optical.wavelengths, e2);
         }
         c->net.bit_error_rate = b.ber;
-        c->net.energy_per_bit_j = phy_energy_optical_j_per_bit(&c->optical, &c->energy, stages, NULL);
+        phy_energy_parts parts;
+        c->net.energy_per_bit_j = phy_energy_optical_j_per_bit(&c->optical, &c->energy, stages, &parts);
+        /* a dropped try pays the laser, the transmitting SerDes and the SOAs it crossed */
+        c->net.energy_edge_per_bit_j =
+            parts.laser_j_per_bit +
+            (c->energy.serdes_per_optical_path ? parts.serdes_j_per_bit / c->energy.serdes_per_optical_path : 0);
+        c->net.energy_stage_per_bit_j = stages ? parts.soa_j_per_bit / stages : 0;
     } else if (strcmp(c->net_type, "electrical-switch") == 0) {
         double lane = c->energy.electrical_lane_bps;
         if (!(lane > 0) || lane > c->net.bandwidth_bps)

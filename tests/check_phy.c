@@ -604,6 +604,10 @@ START_TEST(test_resolve_fig11)
     ck_assert_int_eq(run_resolve(&pc, &fp, &lb, err, sizeof err), 0);
     ck_assert(pc.optical.rate_per_wavelength_bps == 10e9);
     assert_rel(pc.net.energy_per_bit_j, 8.897e-12, 1e-12);
+    /* a dropped bit: laser 1 + one SerDes 3.386 = 4.386 pJ/b, plus 30 mW /
+     * 160 Gb/s = 0.1875 pJ/b per stage crossed */
+    assert_rel(pc.net.energy_edge_per_bit_j, 4.386e-12, 1e-12);
+    assert_rel(pc.net.energy_stage_per_bit_j, 0.1875e-12, 1e-12);
     ck_assert(pc.net.bit_error_rate > 0 && pc.net.bit_error_rate < 1e-30); /* Q = 13.06 */
     cfg_free(&pc);
 

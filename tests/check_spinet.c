@@ -576,6 +576,20 @@ START_TEST(test_collision_stage1_fast_nack)
     ck_assert_double_eq(m[M_phy_losses], 0);
     ck_assert_double_eq_tol(m[M_energy_per_bit_j], 20608e-12 / 12288.0, 1e-24);
     h_close(&h);
+
+    /* With the drop energies split out (edge 0.25 pJ/b, 0.1 pJ/b per stage):
+     * the 4 tries dropped at stage 1 crossed no SOA before the drop, so their
+     * 4 x 2080 b cost 0.25 pJ/b each: 12288 x 1 + 8320 x 0.25 = 14368 pJ */
+    p.energy_edge_per_bit_j = 0.25e-12;
+    p.energy_stage_per_bit_j = 0.1e-12;
+    OPEN(&h, &p);
+    h_send(&h, 0, 0, 5, 1024);
+    h_send(&h, 1, 1, 5, 512);
+    sim_run(h.s, SIM_TIME_MAX);
+    h_metrics(&h, m);
+    ck_assert_double_eq(m[M_packets_dropped], 4);
+    ck_assert_double_eq_tol(m[M_energy_per_bit_j], 14368e-12 / 12288.0, 1e-24);
+    h_close(&h);
 }
 END_TEST
 
@@ -589,11 +603,18 @@ END_TEST
  * stage 1 at 6000 + 17000 = 23000 and stage 2 at 24000 (instead of 31600,
  * 32600). Retry at 17000: stage 1 decides at 23000 (free exactly then),
  * 24000, stage 3 at 25000 < 33600: drop, NACK at 17000 + 17000 = 34000.
- * Retry at 34000: 42000 >= 33600: arrives 34000 + 38600 = 72600. */
+ * Retry at 34000: 42000 >= 33600: arrives 34000 + 38600 = 72600.
+ * Energy (1 pJ/b delivered; a dropped bit 0.25 pJ + 0.1 pJ per stage crossed
+ * before the drop): each drop at stage 3 sent 17000 ps x 160 Gb/s = 2720 b
+ * through 2 SOAs: 2 x 2720 x 0.45 = 2448 pJ, plus 2 x 4096 delivered:
+ * 10640 pJ for 8192 b. */
 START_TEST(test_collision_last_stage_nack_time)
 {
     harness h;
     net_params p = base_params(8, 0, NET_FAST_NACK);
+    p.energy_per_bit_j = 1e-12;
+    p.energy_edge_per_bit_j = 0.25e-12;
+    p.energy_stage_per_bit_j = 0.1e-12;
     OPEN(&h, &p);
     h_send(&h, 0, 4, 4, 512);
     h_send(&h, 1, 0, 4, 512);
@@ -616,6 +637,9 @@ START_TEST(test_collision_last_stage_nack_time)
     ck_assert_int_eq(h.t_deliv_ps[0], 38600);
     ck_assert_int_eq(h.t_deliv_ps[1], 72600);
     ck_assert_int_eq(h.deliveries[1], 1);
+    double m[METRIC_COUNT];
+    h_metrics(&h, m);
+    ck_assert_double_eq_tol(m[M_energy_per_bit_j], 10640e-12 / 8192.0, 1e-24);
     h_close(&h);
 }
 END_TEST
