@@ -529,6 +529,12 @@ static int spinet_check(const net_params *p, char *err, size_t errlen)
         isinf(p->energy_edge_per_bit_j) || !(p->energy_stage_per_bit_j >= 0) || isinf(p->energy_stage_per_bit_j))
         return tn_error(err, errlen, "spinet: energies per bit must be finite and >= 0 (got %g, %g, %g J)",
                         p->energy_per_bit_j, p->energy_edge_per_bit_j, p->energy_stage_per_bit_j);
+    /* a full packet's time must fit (the ACK round trip adds it up) */
+    if ((double)p->packet_size_bits * 1e12 / p->bandwidth_bps > (double)SPN_TIME_MAX_PS)
+        return tn_error(err, errlen, "spinet: a packet of %llu bits takes %.3g s at %g b/s, more than 1 hour; "
+                        "smaller packets or a higher bandwidth are needed",
+                        (unsigned long long)p->packet_size_bits, (double)p->packet_size_bits / p->bandwidth_bps,
+                        p->bandwidth_bps);
     if (p->control_first)
         return tn_error(err, errlen, "spinet: priority=control-first applies to the electrical switch; "
                         "SPINet's edge FIFOs send in order");

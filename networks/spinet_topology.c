@@ -58,11 +58,11 @@ int spinet_topo_check(uint32_t nodes, uint32_t extra, char *err, size_t errlen)
     if (extra > 32)
         return tn_error(err, errlen, "spinet: extra-stages=%u is more than 32", extra);
     size_t stages = log2_u32(nodes) + extra;
-    size_t entries = stages * (nodes / 2) * (size_t)nodes;
-    size_t bytes = (entries + 3) / 4;
-    if (bytes > SPINET_TOPO_MAX_TABLE_BYTES)
+    /* in double: stages x N/2 x N reaches 2^66 for N = 2^31 */
+    double bytes = ((double)stages * (double)(nodes / 2) * (double)nodes + 3) / 4;
+    if (bytes > (double)SPINET_TOPO_MAX_TABLE_BYTES)
         return tn_error(err, errlen,
-                        "spinet: routing table for nodes=%u and %zu stages needs %zu bytes "
+                        "spinet: routing table for nodes=%u and %zu stages needs %.4g bytes "
                         "(more than %zu)",
                         nodes, stages, bytes, SPINET_TOPO_MAX_TABLE_BYTES);
     return 0;

@@ -560,6 +560,8 @@ static int check_sign(double v, unsigned flags, char *err, size_t errlen)
 #define CFG_MAX_LENGTH_M 1e6     /* 1000 km of fibre (5 ms) */
 #define CFG_MAX_VERTICES 1e8     /* the cap on a tree (as for z) */
 
+/* drawn: 0 a value, 1 the largest value of a bounded distribution, 2 the
+ * largest likely draw of an unbounded one (dist_practical_max). */
 static int check_magnitude(const prow *r, unit_kind unit, double v, int drawn, char *err, size_t errlen)
 {
     double max;
@@ -581,9 +583,12 @@ static int check_magnitude(const prow *r, unit_kind unit, double v, int drawn, c
     units_format(max, unit, b, sizeof b);
     const char *what = unit == UNIT_NONE ? "tree" : units_kind_name(unit);
     const char *per = unit == UNIT_NONE ? " vertices" : "";
-    if (drawn)
+    if (drawn == 2) /* an unbounded distribution: its largest likely draw */
         return tn_error(err, errlen, "can draw up to %s%s (one draw in 10^20), more than the largest %s "
                         "tasknet simulates, %s%s", a, per, what, b, per);
+    if (drawn == 1) /* a bounded one: its largest value */
+        return tn_error(err, errlen, "can draw %s%s, more than the largest %s tasknet simulates, %s%s", a, per, what,
+                        b, per);
     return tn_error(err, errlen, "%s%s is more than the largest %s tasknet simulates, %s%s", a, per, what, b, per);
 }
 
@@ -592,7 +597,8 @@ static int check_magnitude(const prow *r, unit_kind unit, double v, int drawn, c
  * check_magnitude's limits. */
 static int check_dist_range(const prow *r, const dist *d, char *err, size_t errlen)
 {
-    if (check_magnitude(r, d->unit, dist_practical_max(d), d->kind != DIST_CONST, err, errlen) != 0)
+    int tail = d->kind == DIST_EXPONENTIAL || d->kind == DIST_NORMAL || d->kind == DIST_LOGNORMAL;
+    if (check_magnitude(r, d->unit, dist_practical_max(d), tail ? 2 : d->kind == DIST_CONST ? 0 : 1, err, errlen) != 0)
         return -1;
     double lo;
     switch (d->kind) {

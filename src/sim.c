@@ -141,7 +141,8 @@ bool sim_cancel(sim *s, sim_event_id id)
 uint64_t sim_run(sim *s, int64_t until_ps)
 {
     uint64_t ran = 0;
-    s->stop = 0;
+    /* a stop asked before the call (a signal handler racing with it) holds:
+     * the flag is cleared on the way out, not on the way in */
     while (!s->stop) {
         const evq_entry *top = evq_peek(&s->q);
         if (!top || top->time_ps > until_ps)
@@ -167,6 +168,7 @@ uint64_t sim_run(sim *s, int64_t until_ps)
         ran++;
         cb(s, ctx, arg);
     }
+    s->stop = 0;
     return ran;
 }
 

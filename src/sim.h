@@ -32,7 +32,8 @@ bool sim_cancel(sim *s, sim_event_id id);
  * not called. Returns the number of events executed by this call. After the
  * call, now = time of the last executed event (never advanced past it). */
 uint64_t sim_run(sim *s, int64_t until_ps);
-/* Ask sim_run to return after the current callback (async-signal-safe). */
+/* Ask sim_run to return after the current callback (async-signal-safe);
+ * asked between calls, the next sim_run returns at once. */
 void sim_stop(sim *s);
 
 #endif

@@ -639,14 +639,23 @@ static int spawn(sweep *sw, worker *w)
     if (pipe(cmd) != 0)
         return -1;
     if (pipe(res) != 0) {
+        int e = errno;
         close(cmd[0]);
         close(cmd[1]);
+        errno = e;
         return -1;
     }
     fflush(NULL);
     pid_t pid = fork();
-    if (pid < 0)
+    if (pid < 0) {
+        int e = errno;
+        close(cmd[0]);
+        close(cmd[1]);
+        close(res[0]);
+        close(res[1]);
+        errno = e;
         return -1;
+    }
     if (pid == 0) {
         close(cmd[1]);
         close(res[0]);
@@ -735,10 +744,15 @@ static int run_parallel(sweep *sw)
                         WIFSIGNALED(st) ? WTERMSIG(st) : WEXITSTATUS(st),
                         (unsigned long long)w[i].busy_id);
                 /* hand its run to the next free worker, up to a point */
-                if (respawns++ >= 2 * nw || spawn(sw, &w[i]) != 0) {
+                if (respawns++ >= 2 * nw) {
                     fprintf(stderr, "tasknet run: error: workers keep dying (%u deaths), so the cause "
                             "is in the runs, not chance: see the first message above; stopping\n",
                             respawns);
+                    rc = 1;
+                    sw->giving_up = 1;
+                } else if (spawn(sw, &w[i]) != 0) {
+                    fprintf(stderr, "tasknet run: error: cannot start a worker in its place: %s; stopping\n",
+                            strerror(errno));
                     rc = 1;
                     sw->giving_up = 1;
                 }
@@ -995,8 +1009,8 @@ int sweep_execute(const cfg *c, const sweep_opts *o)
                        : "nothing was saved (no --out)");
         rc = 130;
     } else if (sw.giving_up) {
-        fprintf(stderr, "tasknet run: stopped after %llu of %llu runs (those are kept)\n",
-                (unsigned long long)sw.ndone_now, (unsigned long long)sw.ntodo);
+        fprintf(stderr, "tasknet run: stopped after %llu of %llu runs%s\n", (unsigned long long)sw.ndone_now,
+                (unsigned long long)sw.ntodo, o->out ? " (those are kept)" : "");
     } else if (!o->quiet) {
         fprintf(stderr, "%llu run%s in %.2f s wall (%s), %.4g events/s, peak memory %ld MiB\n",
                 (unsigned long long)sw.ndone_now, sw.ndone_now == 1 ? "" : "s", wall, procs,

@@ -203,6 +203,14 @@ START_TEST(test_stop)
     ck_assert_uint_eq(tr.arg[1], 2);
     ck_assert_uint_eq(tr.arg[2], 3);
     ck_assert_int_eq(sim_now(s), 20);
+    /* a stop asked between calls (as a signal handler may) is not lost: the
+     * next call returns at once, and the one after runs */
+    sim_schedule_at(s, 30, record, &tr, 4);
+    sim_stop(s);
+    ck_assert_uint_eq(sim_run(s, SIM_TIME_MAX), 0);
+    ck_assert_uint_eq(sim_pending(s), 1);
+    ck_assert_uint_eq(sim_run(s, SIM_TIME_MAX), 1);
+    ck_assert_uint_eq(tr.arg[3], 4);
     trace_free(&tr);
     sim_destroy(s);
 }

@@ -398,6 +398,17 @@ START_TEST(test_check_bounds)
     ck_assert_ptr_nonnull(strstr(err, "52600"));
     p.ack_timeout_ps = 52600;
     ck_assert_int_eq(ops->check(&p, err, sizeof err), 0);
+    /* a packet whose time would not fit: refused before any sum is formed */
+    p = base_params(8, 0, NET_ACK);
+    p.bandwidth_bps = 1e3;
+    p.packet_size_bits = UINT64_C(8000000000000);
+    ck_assert_int_eq(ops->check(&p, err, sizeof err), -1);
+    ck_assert_ptr_nonnull(strstr(err, "more than 1 hour"));
+    /* routing tables of 2^31 nodes and 32 stages: 2^66 entries, refused (the
+     * size is not wrapped around 64 bits) */
+    p = base_params(UINT32_C(2147483648), 1, NET_FAST_NACK);
+    ck_assert_int_eq(ops->check(&p, err, sizeof err), -1);
+    ck_assert_ptr_nonnull(strstr(err, "routing table"));
     p = base_params(8, 0, NET_FAST_NACK);
     p.control_first = 1;
     ck_assert_int_eq(ops->check(&p, err, sizeof err), -1);
