@@ -164,7 +164,7 @@ static void pkt_release(spn_state *st, spn_pkt *p)
 
 static int64_t payload_ps(const spn_state *st, uint64_t bits)
 {
-    return phy_rate_ps(&st->lane, bits / st->wavelengths + (bits % st->wavelengths != 0));
+    return phy_striped_ps(&st->lane, bits, st->wavelengths);
 }
 
 /* Time the source holds its path after a try that reached the destination. */
@@ -525,10 +525,16 @@ static int spinet_check(const net_params *p, char *err, size_t errlen)
     if (!(p->bit_error_rate >= 0 && p->bit_error_rate < 1))
         return tn_error(err, errlen, "spinet: bit error rate %g is outside [0, 1)",
                         p->bit_error_rate);
-    if (!(p->energy_per_bit_j >= 0) || isinf(p->energy_per_bit_j) || !(p->energy_edge_per_bit_j >= 0) ||
-        isinf(p->energy_edge_per_bit_j) || !(p->energy_stage_per_bit_j >= 0) || isinf(p->energy_stage_per_bit_j))
-        return tn_error(err, errlen, "spinet: energies per bit must be finite and >= 0 (got %g, %g, %g J)",
-                        p->energy_per_bit_j, p->energy_edge_per_bit_j, p->energy_stage_per_bit_j);
+    const struct {
+        const char *name;
+        double j;
+    } energies[] = {{"energy per bit", p->energy_per_bit_j},
+                    {"energy per bit of a dropped try's edge", p->energy_edge_per_bit_j},
+                    {"energy per bit and stage of a dropped try", p->energy_stage_per_bit_j}};
+    for (size_t i = 0; i < sizeof energies / sizeof energies[0]; i++)
+        if (!(energies[i].j >= 0) || isinf(energies[i].j))
+            return tn_error(err, errlen, "spinet: %s must be finite and >= 0 (got %g J)", energies[i].name,
+                            energies[i].j);
     /* a full packet's time must fit (the ACK round trip adds it up) */
     if ((double)p->packet_size_bits * 1e12 / p->bandwidth_bps > (double)SPN_TIME_MAX_PS)
         return tn_error(err, errlen, "spinet: a packet of %llu bits takes %.3g s at %g b/s, more than 1 hour; "

@@ -117,10 +117,7 @@ int64_t phy_serialization_ps(uint64_t bits, unsigned wavelengths,
     double r = rate_per_wavelength_bps;
     TN_ASSERT(wavelengths >= 1, "serialisation over %u wavelengths", wavelengths);
     TN_ASSERT(r > 0 && isfinite(r), "serialisation at %g b/s per wavelength", r);
-    uint64_t slots = bits / wavelengths + (bits % wavelengths != 0);
-    if (slots == 0)
-        return 0;
     phy_rate rate;
     phy_rate_init(&rate, r, 1);
-    return phy_rate_ps(&rate, slots);
+    return phy_striped_ps(&rate, bits, wavelengths);
 }

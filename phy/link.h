@@ -45,6 +45,14 @@ void phy_rate_init(phy_rate *r, double bps, unsigned unit_bits);
 /* Time of `units` units at r, ps, rounded up; aborts beyond 2^63 ps. */
 int64_t phy_rate_ps(const phy_rate *r, uint64_t units);
 
+/* Time for `bits` striped over `wavelengths` lanes of one `lane` rate each:
+ * ceil(bits / wavelengths) units of lane (unit_bits 1). For a fabric that
+ * keeps the lane rate; phy_serialization_ps below is the same, one call. */
+static inline int64_t phy_striped_ps(const phy_rate *lane, uint64_t bits, unsigned wavelengths)
+{
+    return phy_rate_ps(lane, bits / wavelengths + (bits % wavelengths != 0));
+}
+
 /* Time for `bits` striped over `wavelengths` lanes of rate_per_wavelength_bps
  * each: ceil(ceil(bits / wavelengths) * 1e12 / rate) ps. 0 bits take 0 ps. */
 int64_t phy_serialization_ps(uint64_t bits, unsigned wavelengths,

@@ -227,6 +227,22 @@ static long csv_rows(const char *path)
     return lines > 0 ? lines - 1 : 0;
 }
 
+/* Poll csv every 2 ms, at most `tries` times, until it holds at least
+ * `at_least` complete rows (0: until it exists); its rows then, or the last
+ * count seen (-1: never readable). */
+static long wait_for_rows(const char *csv, long at_least, int tries)
+{
+    long rows = -1;
+    for (int i = 0; i < tries; i++) {
+        rows = csv_rows(csv);
+        if (rows >= at_least)
+            break;
+        struct timespec ts = {0, 2000000};
+        nanosleep(&ts, NULL);
+    }
+    return rows;
+}
+
 /* dir/name is byte-identical to the reference's. */
 static void assert_same_as_ref(const char *dir, const char *name)
 {
@@ -430,14 +446,7 @@ START_TEST(test_sweep_resume_after_kill)
     pid_t pid = spawn_tasknet(args, log);
     ck_assert_int_gt(pid, 0);
     /* wait for the first finished run (runs take ~0.1 s: poll every 2 ms) */
-    long rows = -1;
-    for (int i = 0; i < 30000; i++) {
-        rows = csv_rows(csv);
-        if (rows >= 1)
-            break;
-        struct timespec ts = {0, 2000000};
-        nanosleep(&ts, NULL);
-    }
+    long rows = wait_for_rows(csv, 1, 30000);
     ck_assert_int_ge(rows, 1);
     ck_assert_msg(rows < SWEEP_RUNS, "the sweep ended before it could be killed");
     ck_assert_int_eq(kill(-pid, sig), 0);
@@ -528,11 +537,7 @@ START_TEST(test_interrupt_long_run)
     pid_t pid = spawn_tasknet(args, log);
     ck_assert_int_gt(pid, 0);
     /* runs.csv (its header) exists once the sweep has started */
-    for (int i = 0; i < 5000 && csv_rows(csv) < 0; i++) {
-        struct timespec ts = {0, 2000000};
-        nanosleep(&ts, NULL);
-    }
-    ck_assert_int_eq(csv_rows(csv), 0);
+    ck_assert_int_eq(wait_for_rows(csv, 0, 5000), 0);
     struct timespec settle = {0, 300000000};
     nanosleep(&settle, NULL); /* well inside the simulation by now */
     ck_assert_int_eq(kill(pid, SIGINT), 0);
