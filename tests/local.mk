@@ -15,7 +15,7 @@ TESTS_MODULES = \
 	tests/check_uniform \
 	tests/check_cli
 check_PROGRAMS += $(TESTS_MODULES)
-TESTS += $(TESTS_MODULES)
+TESTS += $(TESTS_MODULES) tests/check_golden.sh
 
 tests_check_sim_SOURCES = %D%/check_sim.c
 tests_check_units_SOURCES = %D%/check_units.c
@@ -65,4 +65,6 @@ tests_check_cli_LDADD = $(TEST_LDADD)
 # check_cli runs the built program.
 EXTRA_tests_check_cli_DEPENDENCIES = tasknet$(EXEEXT)
 
-EXTRA_DIST += %D%/fixtures
+EXTRA_DIST += %D%/fixtures %D%/golden %D%/check_golden.sh
+# check_golden.sh runs the built program.
+tests/check_golden.sh.log: tasknet$(EXEEXT)
