@@ -3,5 +3,5 @@ libtasknet_a_SOURCES += \
 	%D%/network.c %D%/network.h \
 	%D%/net_ideal.c \
 	%D%/net_switch.c \
-	%D%/net_spinet.c \
+	%D%/net_spinet.c %D%/net_spinet.h \
 	%D%/spinet_topology.c %D%/spinet_topology.h

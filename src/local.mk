@@ -10,4 +10,5 @@ libtasknet_a_SOURCES += \
 	%D%/dist.c %D%/dist.h \
 	%D%/stats.c %D%/stats.h \
 	%D%/csv.c %D%/csv.h \
-	%D%/trace.c %D%/trace.h
+	%D%/trace.c %D%/trace.h \
+	%D%/params.c %D%/params.h

@@ -2,6 +2,7 @@
 
 #include <gsl/gsl_randist.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -14,13 +15,292 @@
 #include "trace.h"
 #include "units.h"
 
+/* ---------------------------------------------------------- parameters */
+
+static const char *const tt_generator_names[] = {"deterministic", "preferential", NULL};
+_Static_assert(sizeof(tree_gen) == sizeof(int), "enum tree_gen is not int-sized");
+_Static_assert(TREE_DETERMINISTIC == 0 && TREE_PREFERENTIAL == 1, "tt_generator_names order");
+
+/* Largest tree accepted: vertex ids are 32-bit, and a job of more vertices
+ * would not fit in memory anyway (the same cap as drawn counts). */
+#define TT_MAX_TREE_VERTICES PARAM_MAX_COUNT
+
+#define TT_ROW(path_, type_, unit_, def_, help_) .path = path_, .type = type_, .unit = unit_, .def = def_, .help = help_
+#define TT(field) offsetof(tasktree_params, field)
+
+static const param_row tt_rows[] = {
+    {TT_ROW("workload.jobs", "integer", "", "1500", "task-tree: job arrivals (>= 1)"),
+     .kind = PARAM_U64, .off = TT(jobs), .min = 1, .max = UINT64_MAX, .example = "1500"},
+    {TT_ROW("workload.arrival-rate", "frequency", "1/s", "", "task-tree: Poisson job arrival rate beta (> 0); or workload.load"),
+     .kind = PARAM_REAL, .dim = UNIT_FREQ, .off = TT(arrival_rate_per_s),
+     .flags = PARAM_POS | PARAM_UNSET0 | PARAM_REQUIRED, .alt = "workload.load", .example = "5000/s"},
+    {TT_ROW("workload.load", "number", "",
+            "", "task-tree: target computing load rho_x: beta = rho_x (N-1) / F_x (> 0); or workload.arrival-rate"),
+     .kind = PARAM_REAL, .dim = UNIT_NONE, .off = TT(load), .flags = PARAM_POS | PARAM_UNSET0,
+     .alt = "workload.arrival-rate", .example = "0.5"},
+    {TT_ROW("workload.control-size", "size", "B", "40B", "task-tree: control message size eps (> 0)"),
+     .kind = PARAM_REAL, .dim = UNIT_SIZE, .off = TT(control_size_bytes), .flags = PARAM_POS, .example = "40B"},
+    {TT_ROW("workload.tree.generator", "choice", "", "deterministic",
+            "deterministic (needs z) | preferential (needs vertices)"),
+     .kind = PARAM_CHOICE, .off = TT(tree.gen), .choices = tt_generator_names, .example = "deterministic"},
+    {TT_ROW("workload.tree.z", "list", "", "", "deterministic: children per vertex of each level, e.g. \"4 3\" (each >= 1)"),
+     .kind = PARAM_U32_LIST, .off = TT(tree.z), .count_off = TT(tree.zlen), .min = 1, .max = TREE_MAX_LEVELS,
+     .example = "4 3", .note = "every level needs at least one child"},
+    {TT_ROW("workload.tree.vertices", "distribution(number)", "", "", "preferential: vertices n per tree (values >= 1)"),
+     .kind = PARAM_DIST, .dim = UNIT_NONE, .off = TT(tree.vertices), .flags = PARAM_MIN1,
+     .example = "uniform-int(25,175)", .note = "a tree has at least its root"},
+    {TT_ROW("workload.tree.shape", "number", "", "1", "preferential: shape s in w(u) = (2 deg u)^s"),
+     .kind = PARAM_REAL, .dim = UNIT_NONE, .off = TT(tree.shape), .example = "1"},
+    {TT_ROW("workload.task.init-time", "distribution(time)", "s", "", "initialisation time t_i of a task"),
+     .kind = PARAM_DIST, .dim = UNIT_TIME, .off = TT(task.init_time), .flags = PARAM_NONNEG | PARAM_REQUIRED,
+     .example = "10us"},
+    {TT_ROW("workload.task.aggregation-time", "distribution(time)", "s", "", "aggregation time t_a of a task"),
+     .kind = PARAM_DIST, .dim = UNIT_TIME, .off = TT(task.aggregation_time), .flags = PARAM_NONNEG | PARAM_REQUIRED,
+     .example = "10us"},
+    {TT_ROW("workload.task.send-size", "distribution(size)", "B", "", "bytes s_s sent to start a delegated task"),
+     .kind = PARAM_DIST, .dim = UNIT_SIZE, .off = TT(task.send_size), .flags = PARAM_NONNEG | PARAM_REQUIRED,
+     .example = "20kB"},
+    {TT_ROW("workload.task.result-size", "distribution(size)", "B", "", "bytes s_r of a delegated task's result"),
+     .kind = PARAM_DIST, .dim = UNIT_SIZE, .off = TT(task.result_size), .flags = PARAM_NONNEG | PARAM_REQUIRED,
+     .example = "40kB"},
+    {TT_ROW("network.zeta", "number", "", "", "task-tree: bandwidth over-provisioning, B = zeta F (> 0); or network.bandwidth"),
+     .kind = PARAM_REAL, .dim = UNIT_NONE, .off = TT(zeta), .flags = PARAM_POS | PARAM_UNSET0,
+     .alt = "network.bandwidth", .example = "1"},
+    {TT_ROW("run.mc-samples", "integer", "", "10000", "task-tree: Monte Carlo trees for the footprint of stochastic trees (>= 1)"),
+     .kind = PARAM_U64, .off = TT(mc_samples), .min = 1, .max = UINT64_MAX, .example = "10000"},
+};
+
+#define TT_NROWS (sizeof tt_rows / sizeof tt_rows[0])
+
+#define TT_METRICS(X)                                                                           \
+    X(jobs_completed, "jobs whose job-complete reached the scheduler")                         \
+    X(job_time_mean_s, "mean job time, arrival to job-complete reception")                     \
+    X(job_time_p99_s, "99th percentile of job time")                                           \
+    X(queue_time_mean_s, "mean time a job waits in the scheduler FIFO")                        \
+    X(service_time_mean_s, "mean time from root assignment to job-complete reception")         \
+    X(speedup, "sum of job work / sum of job service time")                                    \
+    X(speedup_incl_queue, "sum of job work / sum of job time (queueing included)")             \
+    X(node_utilization, "compute-phase time / ((N-1) * span): measured rho_x")                 \
+    X(sync_overhead, "1 - compute time / allocated time of compute nodes")                     \
+    X(energy_per_job_j, "network energy per completed job")                                    \
+    X(beta_per_s, "job arrival rate used by the run")                                          \
+    X(rho_x, "analytic offered computing load beta F_x / (N-1)")                               \
+    X(rho_c, "analytic communication load bound beta F_c / (B N)")                             \
+    X(zeta, "analytic asymmetry rho_x / rho_c")                                                \
+    X(F_bps, "analytic balanced bandwidth F_c / F_x")                                          \
+    X(speedup_bound, "analytic speedup bound n / D")
+enum { TT_METRICS(METRIC_ENUM) TT_NMETRICS };
+static const metric_def tt_metrics_def[] = {TT_METRICS(METRIC_DEF)};
+
+static void tt_check(const net_params *core, const void *params, param_report *rep)
+{
+    const tasktree_params *p = params;
+    (void)core;
+    if (p->tree.gen == TREE_DETERMINISTIC && p->tree.zlen == 0)
+        param_missing(rep, "workload.tree.z", "generator deterministic, the default, needs it");
+    if (p->tree.gen == TREE_PREFERENTIAL && !p->tree.vertices.text)
+        param_missing(rep, "workload.tree.vertices", "generator preferential needs it");
+    if (p->tree.zlen) {
+        double vertices = 1, level = 1;
+        for (uint32_t i = 0; i < p->tree.zlen; i++) {
+            level *= p->tree.z[i];
+            vertices += level;
+        }
+        if (vertices > TT_MAX_TREE_VERTICES)
+            param_invalid(rep, "workload.tree.z", "z gives trees of %.6g vertices (at most %.0f)", vertices,
+                          TT_MAX_TREE_VERTICES);
+    }
+}
+
+/* Footprints already computed in this process, keyed by everything a
+ * footprint depends on (the tree and task parameters, eps, the Monte Carlo
+ * sample count and seed, as written): the points of a sweep over N or B
+ * share one Monte Carlo instead of redoing it (most of a fig9 sweep). */
+typedef struct tt_cache {
+    char **key;
+    footprint *fp;
+    size_t n, cap;
+} tt_cache;
+
+static void tt_free_cache(void *cache)
+{
+    tt_cache *fc = cache;
+    if (!fc)
+        return;
+    for (size_t i = 0; i < fc->n; i++)
+        free(fc->key[i]);
+    free(fc->key);
+    free(fc->fp);
+    free(fc);
+}
+
+static int tt_in_footprint(const param_row *r)
+{
+    return strncmp(r->path, "workload.tree.", 14) == 0 || strncmp(r->path, "workload.task.", 14) == 0 ||
+           strcmp(r->path, "workload.control-size") == 0 || strcmp(r->path, "run.mc-samples") == 0;
+}
+
+static char *tt_footprint_key(const tasktree_params *p, uint64_t seed)
+{
+    size_t len = 0, cap = 256;
+    char *key = tn_xmalloc(cap);
+    key[0] = '\0';
+    for (size_t i = 0; i <= TT_NROWS; i++) {
+        char seedbuf[32];
+        char *v;
+        if (i < TT_NROWS) {
+            if (!tt_in_footprint(&tt_rows[i]))
+                continue;
+            v = param_format(p, &tt_rows[i], NULL);
+        } else {
+            snprintf(seedbuf, sizeof seedbuf, "%llu", (unsigned long long)seed);
+            v = tn_xstrdup(seedbuf);
+        }
+        size_t l = strlen(v);
+        if (len + l + 2 > cap) {
+            cap = 2 * (len + l + 2);
+            key = tn_xrealloc(key, cap);
+        }
+        memcpy(key + len, v, l);
+        len += l;
+        key[len++] = '\n';
+        key[len] = '\0';
+        free(v);
+    }
+    return key;
+}
+
+static void tt_footprint(tasktree_params *p, wl_resolve *rc)
+{
+    tt_cache *fc = rc->cache ? *rc->cache : NULL;
+    if (rc->cache && !fc)
+        *rc->cache = fc = tn_xcalloc(1, sizeof *fc);
+    char *key = fc ? tt_footprint_key(p, rc->seed) : NULL;
+    if (fc)
+        for (size_t i = 0; i < fc->n; i++)
+            if (strcmp(fc->key[i], key) == 0) {
+                p->fp = fc->fp[i];
+                free(key);
+                return;
+            }
+    footprint_compute(&p->tree, &p->task, p->control_size_bytes, p->mc_samples, rc->seed, &p->fp);
+    if (!fc)
+        return;
+    if (fc->n == fc->cap) {
+        fc->cap = fc->cap ? 2 * fc->cap : 8;
+        fc->key = tn_xrealloc(fc->key, fc->cap * sizeof *fc->key);
+        fc->fp = tn_xrealloc(fc->fp, fc->cap * sizeof *fc->fp);
+    }
+    fc->key[fc->n] = key;
+    fc->fp[fc->n++] = p->fp;
+}
+
+/* The footprint, then what depends on it: B = zeta F (network.zeta), beta =
+ * rho_x (N-1) / F_x (workload.load); then the run must fit in the clock:
+ * its biggest message at B, the span of the arrivals and a mean job each
+ * within WL_HORIZON_S. */
+static int tt_resolve(void *params, wl_resolve *rc, char *err, size_t errlen)
+{
+    tasktree_params *p = params;
+    tt_footprint(p, rc);
+    if (p->zeta > 0) {
+        if (!(p->fp.F_bps > 0))
+            return tn_error(err, errlen, "network.zeta needs a workload with a non-zero footprint F");
+        rc->net->bandwidth_bps = p->zeta * p->fp.F_bps;
+        if (!(rc->net->bandwidth_bps <= NET_MAX_BPS))
+            return tn_error(err, errlen, "network bandwidth %g b/s (zeta F) is outside (0, %g b/s]",
+                            rc->net->bandwidth_bps, NET_MAX_BPS);
+    }
+    if (p->load > 0) {
+        if (!(p->fp.F_x_s > 0))
+            return tn_error(err, errlen, "workload.load needs a workload with a non-zero footprint F_x");
+        p->arrival_rate_per_s = footprint_beta_for_load(&p->fp, rc->nodes, p->load);
+    }
+    double B = rc->net->bandwidth_bps;
+    if (!(B > 0) || !isfinite(B))
+        return 0; /* the core refuses it, naming zeta F */
+    const struct {
+        const char *path;
+        double max;
+    } sizes[] = {
+        {"workload.task.send-size", dist_practical_max(&p->task.send_size)},
+        {"workload.task.result-size", dist_practical_max(&p->task.result_size)},
+        {"workload.control-size", p->control_size_bytes},
+    };
+    double biggest = 0;
+    const char *which = "";
+    for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++)
+        if (sizes[i].max > biggest) {
+            biggest = sizes[i].max;
+            which = sizes[i].path;
+        }
+    char a[64], b[64];
+    if (8 * biggest / B > WL_HORIZON_S) {
+        units_format(biggest, UNIT_SIZE, a, sizeof a);
+        units_format(B, UNIT_RATE, b, sizeof b);
+        return tn_error(err, errlen, "%s can draw %s, which takes %.3g s at B = %s: more than the %g s "
+                        "a run can span; raise network.bandwidth or lower the size", which, a, 8 * biggest / B,
+                        b, WL_HORIZON_S);
+    }
+    double span = p->arrival_rate_per_s > 0 ? (double)p->jobs / p->arrival_rate_per_s : 0;
+    if (span > WL_HORIZON_S)
+        return tn_error(err, errlen, "%llu jobs arriving at %g/s span %.3g s: more than the %g s a run "
+                        "can span; raise the arrival rate (or load) or run fewer jobs",
+                        (unsigned long long)p->jobs, p->arrival_rate_per_s, span, WL_HORIZON_S);
+    double job = p->fp.F_x_s + 8 * p->fp.F_c_bytes / B;
+    if (job > WL_HORIZON_S)
+        return tn_error(err, errlen, "a mean job computes and transmits for %.3g s: more than the %g s "
+                        "a run can span", job, WL_HORIZON_S);
+    return 0;
+}
+
+static void tt_analyze(const void *params, const wl_resolve *rc, wl_analysis *out)
+{
+    const tasktree_params *p = params;
+    const footprint *fp = &p->fp;
+    load_bounds lb;
+    footprint_bounds(fp, rc->nodes, p->arrival_rate_per_s, rc->net->bandwidth_bps, &lb);
+    const struct {
+        const char *k;
+        double v;
+    } kv[] = {
+        {"n", fp->n},           {"leaves", fp->leaves},
+        {"delegating", fp->delegating}, {"depth", fp->depth},
+        {"F_x_s", fp->F_x_s},   {"F_c_bytes", fp->F_c_bytes},
+        {"F_bps", fp->F_bps},   {"beta_per_s", lb.beta_per_s},
+        {"rho_x", lb.rho_x},    {"rho_c", lb.rho_c},
+        {"zeta", lb.zeta},      {"speedup_bound", fp->speedup_bound},
+        {"mc_samples", (double)fp->samples},
+    };
+    for (size_t i = 0; i < sizeof kv / sizeof kv[0]; i++)
+        wl_analysis_add(out, kv[i].k, kv[i].v);
+    size_t o = 0, cap = sizeof out->text;
+    const char *how = fp->samples ? "Monte Carlo" : "exact";
+    o += (size_t)snprintf(out->text + o, cap - o, "  tree      n=%.6g  leaves L=%.6g  delegating d=%.6g  depth D=%.6g  (%s",
+                          fp->n, fp->leaves, fp->delegating, fp->depth, how);
+    if (fp->samples && o < cap)
+        o += (size_t)snprintf(out->text + o, cap - o, ", %llu trees", (unsigned long long)fp->samples);
+    if (o < cap)
+        o += (size_t)snprintf(out->text + o, cap - o, ")\n");
+    if (o < cap)
+        o += (size_t)snprintf(out->text + o, cap - o,
+                              "  footprint F_x=%.6g us  F_c=%.6g kB  F=%.6g Gb/s  speedup bound n/D=%.6g\n",
+                              fp->F_x_s * 1e6, fp->F_c_bytes / 1e3, fp->F_bps / 1e9, fp->speedup_bound);
+    if (o < cap)
+        o += (size_t)snprintf(out->text + o, cap - o, "  jobs      beta=%.6g /s\n", lb.beta_per_s);
+    if (o < cap)
+        snprintf(out->text + o, cap - o, "  loads     rho_x=%.6g  rho_c=%.6g  zeta=%.6g\n", lb.rho_x, lb.rho_c,
+                 lb.zeta);
+}
+
 /* Records are preallocated up to this many jobs; beyond, they grow by
  * doubling (rarely: O(log jobs) reallocations in a run). */
 #define RECORDS_PREALLOC_MAX (1u << 22)
 
 typedef struct tasktree {
-    const wl_params *p;           /* borrowed for the run */
+    const tasktree_params *p;     /* borrowed for the run */
     uint32_t nodes;               /* N */
+    double bandwidth_bps;         /* B (analytic bounds) */
     sched_port port;              /* fabric side: sim, net, message pool */
     sched sch;                    /* scheduler node */
     exec ex;                      /* compute nodes */
@@ -84,7 +364,7 @@ static void arrival(sim *s, void *ctx, uint64_t arg)
 {
     (void)arg;
     tasktree *w = ctx;
-    const wl_params *p = w->p;
+    const tasktree_params *p = w->p;
     sched_job *j = job_get(w);
     /* Drawn here, in arrival order, from the jobs' own stream: the same
      * seed gives the same jobs whatever the fabric does. */
@@ -147,7 +427,7 @@ static void tt_deliver(void *state, net_msg *m)
 static int setup(tasktree *w, const wl_env *env, const int64_t *given, uint64_t ngiven, char *err,
                  size_t errlen)
 {
-    const wl_params *p = env->p;
+    const tasktree_params *p = env->params;
     memset(w, 0, sizeof *w);
     if (env->nodes < 2)
         return tn_error(err, errlen,
@@ -177,6 +457,7 @@ static int setup(tasktree *w, const wl_env *env, const int64_t *given, uint64_t 
 
     w->p = p;
     w->nodes = env->nodes;
+    w->bandwidth_bps = env->bandwidth_bps;
     w->port.sim = env->sim;
     w->port.net = env->net;
     w->port.eps_bytes = (uint64_t)llround(p->control_size_bytes);
@@ -285,7 +566,7 @@ int tasktree_check_invariants(const void *state, char *err, size_t errlen)
     return 0;
 }
 
-static int tt_finish(void *state, double *m, char *err, size_t errlen)
+static int tt_finish(void *state, const wl_run_view *v, double *m, double *span_s, char *err, size_t errlen)
 {
     tasktree *w = state;
     if (tasktree_check_invariants(w, err, errlen) != 0)
@@ -321,12 +602,26 @@ static int tt_finish(void *state, double *m, char *err, size_t errlen)
         m[M_service_time_mean_s] = units_ps_to_s(service) / n;
         m[M_speedup] = service > 0 ? (double)work / (double)service : 0.0;
         m[M_speedup_incl_queue] = total > 0 ? (double)work / (double)total : 0.0;
-        m[M_span_s] = units_ps_to_s(span);
+        *span_s = units_ps_to_s(span);
         m[M_node_utilization] =
             span > 0 ? (double)compute / ((double)(w->nodes - 1) * (double)span) : 0.0;
         m[M_sync_overhead] = allocated > 0 ? 1.0 - (double)compute / (double)allocated : 0.0;
     }
     stats_sample_free(&job_time);
+    if (m[M_jobs_completed] > 0)
+        m[M_energy_per_job_j] = wl_run_metric(v, "energy_per_bit_j") * 8.0 * wl_run_metric(v, "bytes_delivered") /
+                                m[M_jobs_completed];
+    const tasktree_params *p = w->p;
+    m[M_beta_per_s] = p->arrival_rate_per_s;
+    if (p->fp.F_x_s > 0) {
+        load_bounds lb;
+        footprint_bounds(&p->fp, w->nodes, p->arrival_rate_per_s, w->bandwidth_bps, &lb);
+        m[M_rho_x] = lb.rho_x;
+        m[M_rho_c] = lb.rho_c;
+        m[M_zeta] = lb.zeta;
+        m[M_F_bps] = p->fp.F_bps;
+        m[M_speedup_bound] = p->fp.speedup_bound;
+    }
     return 0;
 }
 
@@ -373,12 +668,34 @@ void tasktree_sched_counts(const void *state, uint64_t *requested, uint64_t *gra
     *fifo_max = w->sch.fifo_max;
 }
 
+static const wl_column tt_table[] = {
+    {"jobs_completed", "jobs"},
+    {"job_time_mean_s", "job_time_s"},
+    {"speedup", "speedup"},
+    {"node_utilization", "node_util"},
+    {"network_utilization", "net_util"},
+    {"sync_overhead", "sync_ovh"},
+    {"msg_latency_mean_s", "latency_s"},
+    {NULL, NULL},
+};
+
 const wl_ops wl_task_tree_ops = {
     .name = "task-tree",
     .description = "jobs as task trees, a scheduler node and delegating compute nodes (paper 3.3)",
     .state_size = sizeof(tasktree),
+    .params = tt_rows,
+    .nparams = TT_NROWS,
+    .params_size = sizeof(tasktree_params),
+    .check = tt_check,
+    .resolve = tt_resolve,
+    .free_cache = tt_free_cache,
+    .analyze = tt_analyze,
     .init = tt_init,
     .deliver = tt_deliver,
     .finish = tt_finish,
     .fini = tt_fini,
+    .metrics = tt_metrics_def,
+    .nmetrics = TT_NMETRICS,
+    .table = tt_table,
+    .plot_y = "speedup",
 };
