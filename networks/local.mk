@@ -1,6 +1,7 @@
 # Fabrics: the net_ops contract, its registry and the plugins.
 libtasknet_a_SOURCES += \
 	%D%/network.c %D%/network.h \
+	%D%/host_nic.c %D%/host_nic.h \
 	%D%/net_ideal.c \
 	%D%/net_switch.c \
 	%D%/net_spinet.c %D%/net_spinet.h \

@@ -53,6 +53,14 @@
  * whose bits did not all fit at hand-over) and edge_wait_ps (the time until
  * their last bit entered the FIFO).
  *
+ * Host NIC (issue 12): with network.host-scheduling other than fifo, the
+ * edge FIFO is the shared host NIC of networks/host_nic.h: the next packet
+ * (network.packet-size, which plays the NIC's MTU) is cut from the message
+ * the NIC picks: round-robin, by class (priority: lowest net_msg.prio first,
+ * round-robin within a class) or srpt; retransmissions still go first. The
+ * edge FIFO's capacity (network.buffer) is counted in hand-over order only,
+ * so it needs fifo. With fifo (default) the edge FIFO is as above.
+ *
  * Events: all the stage decisions of a try are made in the event that starts
  * it. This is exact, not an approximation: every header reaches stage s at
  * t0 + (fixed offset of s), so headers meet any element in the order of their
@@ -102,6 +110,7 @@ static const param_row spn_rows[] = {
      .kind = PARAM_BYTES, .off = offsetof(spn_params, packet_bytes), .flags = PARAM_POS, .example = "1kB"},
     {SPN_ROW("network.ack-timeout", "time", "s", "0s", "SPINet ack protocol: retransmission timeout (0 = the shortest safe one)"),
      .kind = PARAM_PS, .off = offsetof(spn_params, ack_timeout_ps), .flags = PARAM_NONNEG, .example = "200ns"},
+    NIC_ROW_SCHEDULING(spn_params, nic),
 };
 
 #define SPN_METRICS(X)                                                                          \
@@ -176,6 +185,8 @@ typedef struct spn_state {
     void **chunks;            /* packet record chunks (freed at fini) */
     size_t nchunks;           /* chunks allocated */
     spinet_stats st;          /* counters */
+    int nic_on;               /* 1: the host NIC picks the next packet (host-scheduling not fifo) */
+    host_nic nic;             /* nic_on: the sources' messages */
 } spn_state;
 
 /* ---- packet records: a free list grown by chunks, no malloc once warm ---- */
@@ -224,6 +235,12 @@ static int64_t hold_ps(const spn_state *st, int64_t p_ps)
 static uint64_t packets_of(const spn_state *st, uint64_t bits)
 {
     return bits ? bits / st->packet_bits + (bits % st->packet_bits != 0) : 1;
+}
+
+/* Source s has packets not yet cut. */
+static inline int src_has_new(const spn_state *st, uint32_t s)
+{
+    return st->nic_on ? nic_pending(&st->nic, s) : st->src[s].head != NULL;
 }
 
 /* ---- events ---- */
@@ -358,7 +375,7 @@ static void src_hold(spn_state *st, uint32_t s, int64_t t_free)
 {
     spn_src *sp = &st->src[s];
     sp->free_at_ps = t_free;
-    if (sp->rtx_head || sp->head) {
+    if (sp->rtx_head || src_has_new(st, s)) {
         sim_schedule_at(net_sim(st->n), t_free, ev_release, st, s);
     } else {
         sp->state = SRC_HELD;
@@ -462,10 +479,22 @@ static spn_pkt *cut_packet(spn_state *st, spn_src *sp)
     return p;
 }
 
+/* The next packet the host NIC picks (nic_on). */
+static spn_pkt *nic_cut(spn_state *st, uint32_t s)
+{
+    nic_pkt *np = nic_pop(&st->nic, s, st->packet_bits / 8);
+    spn_pkt *p = pkt_alloc(st);
+    p->msg = np->msg;
+    p->bits = 8 * np->bytes;
+    p->payload_ps = payload_ps(st, p->bits);
+    nic_pkt_free(&st->nic, np);
+    return p;
+}
+
 static void src_kick(spn_state *st, uint32_t s)
 {
     spn_src *sp = &st->src[s];
-    if (!sp->rtx_head && !sp->head)
+    if (!sp->rtx_head && !src_has_new(st, s))
         return;
     if (sp->state == SRC_HELD) {
         if (sim_now(net_sim(st->n)) < sp->free_at_ps) {
@@ -494,7 +523,7 @@ static void src_kick(spn_state *st, uint32_t s)
             sp->rtx_tail = NULL;
         p->next = NULL;
     } else {
-        p = cut_packet(st, sp);
+        p = st->nic_on ? nic_cut(st, s) : cut_packet(st, sp);
     }
     start_try(st, s, p);
 }
@@ -510,6 +539,11 @@ static void spinet_send(void *state, net_msg *m)
     m->aux = npk;
     m->next = NULL;
     st->st.packets += npk;
+    if (st->nic_on) {
+        nic_push(&st->nic, m);
+        src_kick(st, m->src);
+        return;
+    }
     sp->in_bits += total;
     m->t_aux_ps = (int64_t)sp->in_bits;
     if (sp->tail)
@@ -576,6 +610,11 @@ static void spinet_check(const net_params *core, const void *params, param_repor
         param_invalid(rep, "network.protocol", "unknown recovery protocol %d", p->recovery);
     if (p->recovery == SPN_SLOTTED && p->slot_ps <= 0)
         param_invalid(rep, "network.slot", "slotted recovery needs a slot > 0");
+    nic_check(&p->nic, rep);
+    if (p->nic.policy != NIC_FIFO && p->buffer_bytes > 0)
+        param_invalid(rep, "network.buffer",
+                      "the edge FIFO's capacity is counted in hand-over order, which only "
+                      "network.host-scheduling=\"fifo\" keeps; give 0B (unbounded) with another policy");
     /* a full packet's time must fit (the ACK round trip adds it up) */
     int packet_ok = 1;
     if (B_ok && (double)p->packet_bytes * 8e12 / core->bandwidth_bps > (double)SPN_TIME_MAX_PS) {
@@ -698,6 +737,9 @@ static int spinet_init(void *state, net *n, const void *params, char *err, size_
     st->cross = tn_xcalloc(ne, 1);
     st->path = tn_xcalloc(st->topo.stages, sizeof *st->path);
     st->src = tn_xcalloc(core->nodes, sizeof *st->src);
+    st->nic_on = p->nic.policy != NIC_FIFO;
+    if (st->nic_on)
+        nic_init(&st->nic, core->nodes, &p->nic, 0);
     return 0;
 }
 
@@ -782,6 +824,8 @@ static void spinet_fini(void *state)
     free(st->cross);
     free(st->path);
     free(st->src);
+    if (st->nic_on)
+        nic_fini(&st->nic);
     spinet_topo_free(&st->topo);
     memset(st, 0, sizeof *st);
 }

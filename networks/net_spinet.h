@@ -6,6 +6,7 @@
 
 #include <stdint.h>
 
+#include "host_nic.h"
 #include "network.h"
 
 extern const net_ops net_spinet_ops; /* network.type = "spinet" */
@@ -23,6 +24,7 @@ typedef struct spn_params {
     int64_t slot_ps;           /* slotted protocol slot length */
     int64_t ack_timeout_ps;    /* ACK protocol timeout (0 = derived) */
     uint64_t buffer_bytes;     /* edge FIFO capacity (0 = unbounded) */
+    nic_params nic;            /* network.host-scheduling (its mtu is not used: packets are packet_bytes) */
     /* resolved from the physical layer (resolve_phy); without it: serial,
      * error-free, energy not modelled */
     int phy_resolved;              /* 1 once the fields below hold the phy's values */

@@ -1,4 +1,5 @@
-/* The electrical single switch (MODEL.md section 6), message level.
+/* The electrical single switch (MODEL.md section 6), message level, or
+ * packet level with a host NIC (networks/host_nic.h).
  *
  * A star: node -> link -> switch -> link -> node, bandwidth B on every port.
  * With ser = size*8/B (net_rate_ps), link and sw the latencies:
@@ -22,19 +23,40 @@
  * One class (default): the source FIFO is known at hand-over (t0 is fixed
  * then) and the port is a pure FIFO in event order, so two events per
  * message: head arrival at the port, delivery.
- * Control-first: each FIFO serves NET_PRIO_HIGH first, FIFO within a class,
- * never preempting the message on the wire. Whether a message starts next
+ * Control-first (or its other name, strict): each FIFO serves the lowest
+ * class first (net_msg.prio, 0 .. NET_PRIO_CLASSES - 1; the historical
+ * control-first used classes 0 and 1), FIFO within a class, never
+ * preempting the message on the wire. Whether a message starts next
  * depends on what arrives before its predecessor ends, so each node has
- * two-class queues at its source and at its output port, and a "free" event
+ * class queues at its source and at its output port, and a "free" event
  * is scheduled when a transmitter ends with messages waiting: 2 events per
  * message, plus one per message that had to wait at its source and one per
- * message that had to wait at its port. */
+ * message that had to wait at its port.
+ *
+ * Host NIC (issue 12): with network.host-scheduling other than fifo or a
+ * network.mtu > 0, the source is the shared host NIC (host_nic.c: packets
+ * of mtu bytes, served fifo, round-robin, by priority or srpt) and the unit
+ * that crosses the switch is the packet: each packet's head reaches the
+ * output port link + sw after its first bit left the host (+ its own ser,
+ * store-and-forward), the port serves packets as above (FIFO in head
+ * arrival order, or by class), and the message is delivered when its last
+ * packet's last bit reaches dst (a message's packets share a path and a
+ * class, so they arrive in order). Classes are honoured at every queue,
+ * NIC and ports, when network.priority is control-first/strict or
+ * host-scheduling is priority. Events per packet: its start at the host
+ * (when it waited), head arrival, port free (when it waited); delivery per
+ * message. With fifo and mtu 0 (the defaults) the message-level model above
+ * runs unchanged, so every historical result stays.
+ * Zero load, K packets: nic_ser (sum of the packets' ser) + 2 link + sw;
+ * store-and-forward adds the largest packet's ser (a two-stage pipeline of
+ * equal rates: sum + max), 2 ser for one packet. */
 #include <math.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 
 #include "energy.h"
+#include "host_nic.h"
 #include "log.h"
 #include "metrics.h"
 #include "network.h"
@@ -44,23 +66,27 @@ typedef enum sw_switching { SW_CUT_THROUGH = 0, SW_STORE_AND_FORWARD = 1 } sw_sw
 /* The switch's own parameters (rows below). */
 typedef struct sw_params {
     int switching;           /* enum sw_switching */
-    int control_first;       /* 1: FIFOs serve NET_PRIO_HIGH first (no preemption) */
+    int control_first;       /* 0 fifo, 1 control-first, 2 strict (= control-first): FIFOs serve low classes first */
+    nic_params nic;          /* host NIC: network.host-scheduling, network.mtu */
     /* resolved from the physical layer (resolve_phy) */
     int phy_resolved;        /* 1 once energy_per_bit_j holds the phy's value */
     double energy_per_bit_j; /* SerDes and switch core per bit crossing the switch, J */
 } sw_params;
 
 static const char *const sw_switching_names[] = {"cut-through", "store-and-forward", NULL};
-static const char *const sw_priority_names[] = {"fifo", "control-first", NULL};
+static const char *const sw_priority_names[] = {"fifo", "control-first", "strict", NULL};
 
 static const param_row sw_rows[] = {
     {.path = "network.switching", .type = "choice", .unit = "", .def = "cut-through",
      .help = "electrical switch: cut-through | store-and-forward", .kind = PARAM_CHOICE,
      .off = offsetof(sw_params, switching), .choices = sw_switching_names, .example = "cut-through"},
     {.path = "network.priority", .type = "choice", .unit = "", .def = "fifo",
-     .help = "electrical switch: fifo | control-first (FIFOs serve control messages first)",
+     .help = "electrical switch: fifo | control-first (FIFOs serve control messages first) | strict (the same "
+             "for all 8 classes: lowest net_msg.prio first)",
      .kind = PARAM_CHOICE, .off = offsetof(sw_params, control_first), .choices = sw_priority_names,
      .example = "fifo"},
+    NIC_ROW_SCHEDULING(sw_params, nic),
+    NIC_ROW_MTU(sw_params, nic),
 };
 
 #define SW_METRICS(X) X(energy_per_bit_j, "network energy per delivered bit")
@@ -71,13 +97,26 @@ typedef struct sw_fifo {
     net_msg *head, *tail; /* linked through net_msg.next; head NULL when empty */
 } sw_fifo;
 
+/* Queues by class, FIFO within a class: mask bit c set iff q[c] is not empty. */
+typedef struct sw_classq {
+    sw_fifo q[NET_PRIO_CLASSES];
+    uint32_t mask;
+} sw_classq;
+
 /* Control-first queues of one node: its source and the output port toward it. */
 typedef struct sw_cf_node {
-    sw_fifo src_q[2];  /* waiting at the source, per enum net_prio */
-    sw_fifo port_q[2]; /* waiting at the output port, per enum net_prio */
+    sw_classq src_q;   /* waiting at the source */
+    sw_classq port_q;  /* waiting at the output port */
     uint8_t src_wake;  /* a "source free" event is pending (flag; set iff src_q not empty) */
     uint8_t port_wake; /* a "port free" event is pending (flag; set iff port_q not empty) */
 } sw_cf_node;
+
+/* Packet queues of one output port (host NIC mode, classes on). */
+typedef struct sw_pkt_port {
+    nic_pkt *head[NET_PRIO_CLASSES], *tail[NET_PRIO_CLASSES];
+    uint32_t mask;  /* classes waiting */
+    uint8_t wake;   /* a "port free" event is pending (flag; set iff mask) */
+} sw_pkt_port;
 
 typedef struct sw_state {
     net *n;                /* framework handle */
@@ -90,6 +129,10 @@ typedef struct sw_state {
     int64_t *src_free_ps;  /* [N] the source's transmitter is busy until, ps */
     int64_t *port_free_ps; /* [N] the output port toward node i is busy until, ps */
     sw_cf_node *cf;        /* [N] control-first queues, NULL otherwise */
+    int nic_on;            /* 1: packets through the host NIC (flag) */
+    int classes;           /* NIC mode: classes honoured at every queue (flag) */
+    host_nic nic;          /* NIC mode: the hosts */
+    sw_pkt_port *pport;    /* [N] NIC mode with classes: packets waiting at each output port */
     double energy_per_bit_j; /* J per bit crossing the switch (NAN = not modelled) */
 } sw_state;
 
@@ -108,24 +151,30 @@ static void fifo_push(sw_fifo *q, net_msg *m)
     q->tail = m;
 }
 
-/* Head of the high class if any, else of the low class; NULL if both empty. */
-static net_msg *fifo_pop2(sw_fifo q[2])
+static void classq_push(sw_classq *c, net_msg *m)
 {
-    sw_fifo *f = q[NET_PRIO_HIGH].head ? &q[NET_PRIO_HIGH] : &q[NET_PRIO_LOW];
+    fifo_push(&c->q[m->prio], m);
+    c->mask |= 1u << m->prio;
+}
+
+/* Head of the lowest non-empty class; NULL if all are empty. */
+static net_msg *classq_pop(sw_classq *c)
+{
+    if (!c->mask)
+        return NULL;
+    unsigned k = (unsigned)__builtin_ctz(c->mask);
+    sw_fifo *f = &c->q[k];
     net_msg *m = f->head;
-    if (m) {
-        f->head = m->next;
-        if (!f->head)
-            f->tail = NULL;
-        m->next = NULL;
+    f->head = m->next;
+    if (!f->head) {
+        f->tail = NULL;
+        c->mask &= ~(1u << k);
     }
+    m->next = NULL;
     return m;
 }
 
-static inline int fifo2_empty(const sw_fifo q[2])
-{
-    return !q[NET_PRIO_HIGH].head && !q[NET_PRIO_LOW].head;
-}
+static inline int classq_empty(const sw_classq *c) { return c->mask == 0; }
 
 /* ---- events ---- */
 
@@ -147,10 +196,10 @@ static void ev_port_free(sim *s, void *ctx, uint64_t node)
 {
     sw_state *st = ctx;
     sw_cf_node *c = &st->cf[node];
-    net_msg *m = fifo_pop2(c->port_q);
+    net_msg *m = classq_pop(&c->port_q);
     TN_ASSERT(m, "port %llu freed with an empty queue", (unsigned long long)node);
     port_start(st, s, m, sim_now(s));
-    if (fifo2_empty(c->port_q))
+    if (classq_empty(&c->port_q))
         c->port_wake = 0;
     else
         sim_schedule_at(s, st->port_free_ps[node], ev_port_free, st, node);
@@ -171,7 +220,7 @@ static void ev_port_arrival(sim *s, void *ctx, uint64_t arg)
         port_start(st, s, m, now);
         return;
     }
-    fifo_push(&c->port_q[m->prio], m);
+    classq_push(&c->port_q, m);
     if (!c->port_wake) {
         c->port_wake = 1;
         sim_schedule_at(s, st->port_free_ps[m->dst], ev_port_free, st, m->dst);
@@ -190,13 +239,90 @@ static void ev_source_free(sim *s, void *ctx, uint64_t node)
 {
     sw_state *st = ctx;
     sw_cf_node *c = &st->cf[node];
-    net_msg *m = fifo_pop2(c->src_q);
+    net_msg *m = classq_pop(&c->src_q);
     TN_ASSERT(m, "source %llu freed with an empty queue", (unsigned long long)node);
     source_start(st, s, m, sim_now(s));
-    if (fifo2_empty(c->src_q))
+    if (classq_empty(&c->src_q))
         c->src_wake = 0;
     else
         sim_schedule_at(s, st->src_free_ps[node], ev_source_free, st, node);
+}
+
+/* ---- host NIC mode: packets ---- */
+
+/* The output port toward p's destination puts p's first bit on the wire now;
+ * the message is delivered with its last packet. */
+static void pkt_port_start(sw_state *st, sim *s, nic_pkt *p, int64_t now_ps)
+{
+    int64_t end_ps = now_ps + p->ser_ps;
+    net_msg *m = p->msg;
+    st->port_free_ps[m->dst] = end_ps;
+    if (p->last)
+        sim_schedule_at(s, end_ps + st->link_ps, ev_deliver, st, msg_arg(m));
+    nic_pkt_free(&st->nic, p);
+}
+
+static nic_pkt *pport_pop(sw_pkt_port *q)
+{
+    unsigned k = (unsigned)__builtin_ctz(q->mask);
+    nic_pkt *p = q->head[k];
+    q->head[k] = p->next;
+    if (!q->head[k]) {
+        q->tail[k] = NULL;
+        q->mask &= ~(1u << k);
+    }
+    p->next = NULL;
+    return p;
+}
+
+static void ev_pkt_port_free(sim *s, void *ctx, uint64_t node)
+{
+    sw_state *st = ctx;
+    sw_pkt_port *q = &st->pport[node];
+    TN_ASSERT(q->mask, "port %llu freed with no packet waiting", (unsigned long long)node);
+    pkt_port_start(st, s, pport_pop(q), sim_now(s));
+    if (q->mask)
+        sim_schedule_at(s, st->port_free_ps[node], ev_pkt_port_free, st, node);
+    else
+        q->wake = 0;
+}
+
+static void ev_pkt_port_arrival(sim *s, void *ctx, uint64_t arg)
+{
+    sw_state *st = ctx;
+    nic_pkt *p = (nic_pkt *)(uintptr_t)arg;
+    uint32_t dst = p->msg->dst;
+    int64_t now = sim_now(s);
+    if (!st->classes) {
+        pkt_port_start(st, s, p, max_ps(now, st->port_free_ps[dst]));
+        return;
+    }
+    sw_pkt_port *q = &st->pport[dst];
+    if (!q->wake && now >= st->port_free_ps[dst]) {
+        pkt_port_start(st, s, p, now);
+        return;
+    }
+    unsigned k = p->prio;
+    p->next = NULL;
+    if (q->tail[k])
+        q->tail[k]->next = p;
+    else
+        q->head[k] = p;
+    q->tail[k] = p;
+    q->mask |= 1u << k;
+    if (!q->wake) {
+        q->wake = 1;
+        sim_schedule_at(s, st->port_free_ps[dst], ev_pkt_port_free, st, dst);
+    }
+}
+
+/* The NIC put p's first bit on the uplink now. */
+static void pkt_start(void *ctx, nic_pkt *p)
+{
+    sw_state *st = ctx;
+    sim *s = net_sim(st->n);
+    int64_t ta_ps = sim_now(s) + st->head_ps + (st->store_and_forward ? p->ser_ps : 0);
+    sim_schedule_at(s, ta_ps, ev_pkt_port_arrival, st, (uint64_t)(uintptr_t)p);
 }
 
 /* ---- ops ---- */
@@ -204,6 +330,10 @@ static void ev_source_free(sim *s, void *ctx, uint64_t node)
 static void sw_send(void *state, net_msg *m)
 {
     sw_state *st = state;
+    if (st->nic_on) {
+        nic_send(&st->nic, m);
+        return;
+    }
     sim *s = net_sim(st->n);
     int64_t now = sim_now(s);
     m->t_aux_ps = net_rate_ps(&st->rate, m->size_bytes); /* ser, read at every hop */
@@ -216,7 +346,7 @@ static void sw_send(void *state, net_msg *m)
         source_start(st, s, m, now);
         return;
     }
-    fifo_push(&c->src_q[m->prio], m);
+    classq_push(&c->src_q, m);
     if (!c->src_wake) {
         c->src_wake = 1;
         sim_schedule_at(s, st->src_free_ps[m->src], ev_source_free, st, m->src);
@@ -229,8 +359,12 @@ static void sw_fini(void *state)
     free(st->src_free_ps);
     free(st->port_free_ps);
     free(st->cf);
+    free(st->pport);
+    if (st->nic_on)
+        nic_fini(&st->nic);
     st->src_free_ps = st->port_free_ps = NULL;
     st->cf = NULL;
+    st->pport = NULL;
 }
 
 static void sw_check(const net_params *core, const void *params, param_report *rep)
@@ -239,6 +373,7 @@ static void sw_check(const net_params *core, const void *params, param_report *r
     net_check_core(core, rep);
     if (p->switching != SW_CUT_THROUGH && p->switching != SW_STORE_AND_FORWARD)
         param_invalid(rep, "network.switching", "unknown switching mode %d", p->switching);
+    nic_check(&p->nic, rep);
 }
 
 /* Every bit crosses the switch once, SerDes in lanes (phy/energy.h): no
@@ -276,11 +411,21 @@ static int sw_init(void *state, net *n, const void *params, char *err, size_t er
     st->head_ps = core->link_latency_ps + core->switch_latency_ps;
     st->store_and_forward = p->switching == SW_STORE_AND_FORWARD;
     st->control_first = p->control_first != 0;
+    /* the historical message-level model unless the NIC is asked for */
+    st->nic_on = p->nic.policy != NIC_FIFO || p->nic.mtu_bytes > 0;
+    st->classes = p->control_first != 0 || p->nic.policy == NIC_PRIORITY;
     st->energy_per_bit_j = p->phy_resolved ? p->energy_per_bit_j : NAN;
     st->src_free_ps = tn_xcalloc(core->nodes, sizeof *st->src_free_ps);
     st->port_free_ps = tn_xcalloc(core->nodes, sizeof *st->port_free_ps);
-    if (st->control_first)
+    if (st->nic_on) {
+        st->control_first = 0;
+        nic_init(&st->nic, core->nodes, &p->nic, st->classes);
+        nic_link(&st->nic, net_sim(n), core->bandwidth_bps, pkt_start, st);
+        if (st->classes)
+            st->pport = tn_xcalloc(core->nodes, sizeof *st->pport);
+    } else if (st->control_first) {
         st->cf = tn_xcalloc(core->nodes, sizeof *st->cf);
+    }
     return 0;
 }
 
@@ -291,14 +436,19 @@ static void sw_fill_metrics(void *state, double *m)
 }
 
 /* Cut-through: ser + 2 link + sw; store-and-forward waits for the last bit
- * at the switch: 2 ser + 2 link + sw. */
+ * at the switch: 2 ser + 2 link + sw. In packets (NIC mode): the packets'
+ * ser summed, plus the largest packet's with store-and-forward (for one
+ * packet, ser and 2 ser: the same formulas). */
 static int64_t sw_zero_load_ps(const void *state, uint32_t src, uint32_t dst, uint64_t bytes)
 {
     (void)src;
     (void)dst;
     const sw_state *st = state;
-    int64_t ser = net_rate_ps(&st->rate, bytes);
-    return (st->store_and_forward ? 2 : 1) * ser + st->link_ps + st->head_ps;
+    uint64_t mtu = st->nic_on ? st->nic.mtu_bytes : 0;
+    int64_t ser = nic_ser_ps(&st->rate, bytes, mtu);
+    if (st->store_and_forward)
+        ser += nic_max_packet_ser_ps(&st->rate, bytes, mtu);
+    return ser + st->link_ps + st->head_ps;
 }
 
 /* Node i's uplink is link i, the output port toward node i is link N + i. */
@@ -317,7 +467,7 @@ static size_t sw_route(const void *state, uint32_t src, uint32_t dst, uint64_t *
 const net_ops net_switch_ops = {
     .name = "electrical-switch",
     .description = "single electrical switch (star): FIFO sources and output ports, "
-                   "cut-through or store-and-forward, optional control-first priority",
+                   "cut-through or store-and-forward, optional strict priority classes, host NICs",
     .state_size = sizeof(sw_state),
     .params = sw_rows,
     .nparams = sizeof sw_rows / sizeof sw_rows[0],

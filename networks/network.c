@@ -170,7 +170,7 @@ void net_send(net *n, net_msg *m)
 {
     TN_ASSERT(m->src < n->params.nodes && m->dst < n->params.nodes,
               "message %u -> %u on a %u-node network", m->src, m->dst, n->params.nodes);
-    TN_ASSERT(m->cls <= NET_DATA && m->prio <= NET_PRIO_LOW,
+    TN_ASSERT(m->cls <= NET_DATA && m->prio < NET_PRIO_CLASSES,
               "message %u -> %u with class %u, priority %u", m->src, m->dst, m->cls, m->prio);
     m->id = n->next_id++;
     m->t_submit_ps = sim_now(n->sim);

@@ -20,14 +20,17 @@
 #include "stats.h"
 
 enum net_class { NET_CONTROL = 0, NET_DATA = 1 };      /* latency class (metrics) */
-enum net_prio { NET_PRIO_HIGH = 0, NET_PRIO_LOW = 1 }; /* service class (control-first) */
+/* Service classes: 0 is served first, NET_PRIO_CLASSES - 1 last, wherever a
+ * queue honours classes (switch control-first/strict ports, host NICs under
+ * networks/host_nic.h). Control messages are class 0, data class 1. */
+enum net_prio { NET_PRIO_HIGH = 0, NET_PRIO_LOW = 1, NET_PRIO_CLASSES = 8 };
 
 typedef struct net_msg {
     /* set by the sender */
     uint32_t src, dst;    /* node ids */
     uint64_t size_bytes;  /* payload size */
     uint8_t cls;          /* enum net_class */
-    uint8_t prio;         /* enum net_prio */
+    uint8_t prio;         /* service class 0 (first) .. NET_PRIO_CLASSES - 1 */
     uint16_t kind;        /* workload's message type */
     uint32_t a;           /* workload payload */
     uint64_t b;           /* workload payload */
@@ -167,6 +170,11 @@ net *net_create(const net_ops *ops, const net_params *p, const void *params, con
                 gsl_rng *rng, net_deliver_fn deliver, void *owner, char *err, size_t errlen);
 void net_destroy(net *n);
 void net_send(net *n, net_msg *m);
+/* The fabric's zero-load time of a message (ops->zero_load_ps), ps. */
+static inline int64_t net_zero_load_ps(const net *n, uint32_t src, uint32_t dst, uint64_t bytes)
+{
+    return n->ops->zero_load_ps(n->state, src, dst, bytes);
+}
 /* Called by fabrics when the last bit of m reached m->dst, at sim_now. */
 void net_delivered(net *n, net_msg *m);
 static inline sim *net_sim(const net *n) { return n->sim; }

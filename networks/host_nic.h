@@ -1,0 +1,153 @@
+/* The host side of a fabric, shared by every fabric that has hosts: a
+ * node's NIC cuts the messages handed to it into packets and decides, each
+ * time its uplink is free, which active message sends the next packet.
+ * Issue 12 item 1; the rules are in host_nic.c's head.
+ *
+ *   network.host-scheduling  fifo | round-robin | priority | srpt
+ *   network.mtu              largest packet payload (0 = a message is one packet)
+ *
+ * A fabric embeds a nic_params in its own params struct and lists
+ * NIC_ROW_SCHEDULING / NIC_ROW_MTU among its rows (one parameter for every
+ * fabric that declares it: same kind, default and help). At run time it
+ * either
+ *   - lets the NIC drive a serialising uplink at B (nic_link + nic_send):
+ *     the NIC calls the fabric's `start` when a packet's first bit leaves
+ *     the host, with its serialisation time filled in (electrical switch,
+ *     ideal fabric, switched topologies), or
+ *   - drives its own transmitter and only asks which packet goes next
+ *     (nic_push, nic_pending, nic_pop: SPINet's edge FIFO).
+ *
+ * Priority classes: net_msg.prio, 0 (served first) .. NET_PRIO_CLASSES-1.
+ * With classes on (nic_init's `classes`), every node serves its lowest
+ * non-empty class first, then by its policy within the class; packets are
+ * never preempted once on the wire. */
+#ifndef TASKNET_HOST_NIC_H
+#define TASKNET_HOST_NIC_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "network.h"
+#include "params.h"
+#include "sim.h"
+
+typedef enum nic_policy {
+    NIC_FIFO = 0,        /* messages in hand-over order, one after another (the historical source FIFO) */
+    NIC_ROUND_ROBIN = 1, /* one packet of each active message in turn */
+    NIC_PRIORITY = 2,    /* strict classes, round-robin within a class */
+    NIC_SRPT = 3,        /* fewest bytes left to cut first (pFabric), ties by hand-over order */
+} nic_policy;
+
+extern const char *const nic_policy_names[]; /* "fifo", "round-robin", "priority", "srpt", NULL */
+
+/* The NIC's parameters, embedded in a fabric's params struct. */
+typedef struct nic_params {
+    int policy;         /* enum nic_policy (network.host-scheduling) */
+    uint64_t mtu_bytes; /* network.mtu: largest packet payload, bytes (0 = whole messages) */
+} nic_params;
+
+#define NIC_HELP_SCHEDULING                                                                                     \
+    "host NIC: which active message sends the next packet: fifo (one after another) | round-robin (a packet " \
+    "each) | priority (lowest class first, then round-robin) | srpt (fewest bytes left first)"
+#define NIC_HELP_MTU "host NIC: largest packet payload a message is cut into (0 = a message is one packet)"
+
+/* The rows, for a fabric whose params struct `owner_` has a nic_params `field_`. */
+#define NIC_ROW_SCHEDULING(owner_, field_)                                                                         \
+    {.path = "network.host-scheduling", .type = "choice", .unit = "", .def = "fifo", .help = NIC_HELP_SCHEDULING, \
+     .kind = PARAM_CHOICE, .off = offsetof(owner_, field_) + offsetof(nic_params, policy),                         \
+     .choices = nic_policy_names, .example = "round-robin"}
+#define NIC_ROW_MTU(owner_, field_)                                                                                \
+    {.path = "network.mtu", .type = "size", .unit = "B", .def = "0B", .help = NIC_HELP_MTU, .kind = PARAM_BYTES, \
+     .off = offsetof(owner_, field_) + offsetof(nic_params, mtu_bytes), .flags = PARAM_NONNEG, .example = "1500B",  \
+     .note = "0 keeps messages whole"}
+
+/* Checks of the rows' values (a fabric's check op calls it). */
+void nic_check(const nic_params *p, param_report *rep);
+
+/* A packet: a piece of one message, cut by its source's NIC. The fabric
+ * owns it from nic_pop / its start callback until nic_pkt_free. */
+typedef struct nic_pkt {
+    net_msg *msg;         /* the message it belongs to */
+    struct nic_pkt *next; /* free for the fabric's queues */
+    uint64_t bytes;       /* payload, bytes */
+    int64_t ser_ps;       /* serialisation at the uplink's rate (nic_link), ps; 0 without a link */
+    int64_t t_ps;         /* free for the fabric (e.g. head arrival at a port) */
+    uint64_t aux;         /* free for the fabric */
+    uint32_t seq;         /* index within its message, from 0 */
+    uint8_t prio;         /* the message's class */
+    uint8_t last;         /* 1: the last packet of its message */
+} nic_pkt;
+
+/* An active message at its source (private). */
+typedef struct nic_flow {
+    net_msg *msg;
+    struct nic_flow *next; /* class list, or free list */
+    uint64_t left_bytes;   /* not yet cut */
+    uint32_t cut;          /* packets cut so far */
+} nic_flow;
+
+/* One class of one node (private): a list (fifo, round-robin) or a heap (srpt). */
+typedef struct nic_queue {
+    nic_flow *head, *tail; /* list order */
+    nic_flow **heap;       /* srpt: binary heap on (left_bytes, msg id), grown by doubling */
+    uint32_t n, cap;       /* heap entries, room */
+    uint8_t rotate;        /* round-robin: the head sent the last packet; move it back before the next pick */
+} nic_queue;
+
+typedef void (*nic_start_fn)(void *ctx, nic_pkt *p);
+
+typedef struct nic_node {
+    nic_queue q[NET_PRIO_CLASSES];
+    uint32_t mask;     /* classes with active messages (bit c) */
+    uint64_t active;   /* active messages */
+    int64_t free_ps;   /* uplink: busy until (nic_link) */
+    uint8_t wake;      /* uplink: a "free" event is pending (flag) */
+} nic_node;
+
+typedef struct host_nic {
+    nic_policy policy;
+    int classes;        /* 1: strict classes (else one class) */
+    uint64_t mtu_bytes; /* 0: whole messages */
+    uint32_t nodes;
+    nic_node *node;     /* [nodes] */
+    /* pools: no malloc once warm */
+    nic_flow *flow_free;
+    nic_pkt *pkt_free;
+    void **chunks;
+    size_t nchunks;
+    uint64_t live_pkts; /* packets handed out, not freed */
+    /* the uplink (nic_link), NULL sim without */
+    sim *s;
+    net_rate rate;
+    nic_start_fn start;
+    void *ctx;
+    uint64_t packets;   /* packets cut */
+} host_nic;
+
+/* Set up n nodes' NICs: policy and MTU from p; classes 1 = strict classes at
+ * this NIC (the policy `priority` turns them on by itself). */
+void nic_init(host_nic *h, uint32_t nodes, const nic_params *p, int classes);
+void nic_fini(host_nic *h);
+
+/* A serialising uplink at bps per node: nic_send hands a message over at
+ * sim_now; start(ctx, p) is called when p's first bit leaves the host (an
+ * event of s, or nic_send itself when the uplink is idle), p->ser_ps set. */
+void nic_link(host_nic *h, sim *s, double bps, nic_start_fn start, void *ctx);
+void nic_send(host_nic *h, net_msg *m);
+
+/* Without an uplink: m becomes active at its source; nic_pop cuts the next
+ * packet of node's NIC (at most max_bytes, or the MTU when max_bytes is 0;
+ * NULL when nothing is active). */
+void nic_push(host_nic *h, net_msg *m);
+static inline int nic_pending(const host_nic *h, uint32_t node) { return h->node[node].mask != 0; }
+nic_pkt *nic_pop(host_nic *h, uint32_t node, uint64_t max_bytes);
+void nic_pkt_free(host_nic *h, nic_pkt *p);
+
+/* Packets of a message of `bytes` cut at mtu (0: 1), and the sum of their
+ * serialisation times at rate r: a lone message's time on its uplink. */
+uint64_t nic_packets(uint64_t bytes, uint64_t mtu_bytes);
+int64_t nic_ser_ps(const net_rate *r, uint64_t bytes, uint64_t mtu_bytes);
+/* The serialisation of the largest of those packets, ps. */
+int64_t nic_max_packet_ser_ps(const net_rate *r, uint64_t bytes, uint64_t mtu_bytes);
+
+#endif
