@@ -229,6 +229,7 @@ nic_pkt *nic_pop(host_nic *h, uint32_t node, uint64_t max_bytes)
     p->bytes = bytes;
     p->seq = f->cut++;
     p->prio = f->msg->prio;
+    p->left_bytes = f->left_bytes;
     f->left_bytes -= bytes;
     h->packets++;
     if (f->left_bytes == 0) {

@@ -73,6 +73,7 @@ typedef struct nic_pkt {
     int64_t ser_ps;       /* serialisation at the uplink's rate (nic_link), ps; 0 without a link */
     int64_t t_ps;         /* free for the fabric (e.g. head arrival at a port) */
     uint64_t aux;         /* free for the fabric */
+    uint64_t left_bytes;  /* its message's bytes not yet sent when it was cut, itself included (pFabric's stamp) */
     uint32_t seq;         /* index within its message, from 0 */
     uint8_t prio;         /* the message's class */
     uint8_t last;         /* 1: the last packet of its message */

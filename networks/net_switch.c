@@ -43,7 +43,20 @@
  * packet's last bit reaches dst (a message's packets share a path and a
  * class, so they arrive in order). Classes are honoured at every queue,
  * NIC and ports, when network.priority is control-first/strict or
- * host-scheduling is priority. Events per packet: its start at the host
+ * host-scheduling is priority. With host-scheduling srpt the output ports
+ * schedule by remaining size as pFabric's switches do (Alizadeh et al.,
+ * SIGCOMM 2013, sec. 4.2): every packet carries its message's bytes left
+ * when it was cut, itself included; a free port sends the earliest queued
+ * packet of the message with the fewest bytes left to cross the port, i.e.
+ * whose earliest queued packet has the smallest stamp (lowest class first
+ * when classes are on; ties to the message that queued first), so a
+ * message's packets never overtake each other. pFabric ranks a flow by its
+ * latest packet's stamp, which is the same thing in its buffers of a few
+ * packets; here buffers are unbounded and flows are not paced, so a big
+ * flow can queue megabytes at a port, and by its latest stamp its last
+ * packet would lift the whole backlog above every small flow. Ports are
+ * never preempted and never drop (pFabric's drops and retransmissions are
+ * not modelled). Events per packet: its start at the host
  * (when it waited), head arrival, port free (when it waited); delivery per
  * message. With fifo and mtu 0 (the defaults) the message-level model above
  * runs unchanged, so every historical result stays.
@@ -54,6 +67,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "energy.h"
 #include "host_nic.h"
@@ -111,6 +125,24 @@ typedef struct sw_cf_node {
     uint8_t port_wake; /* a "port free" event is pending (flag; set iff port_q not empty) */
 } sw_cf_node;
 
+/* A message's packets waiting at an output port (srpt ports). */
+typedef struct sw_srec {
+    net_msg *msg;
+    nic_pkt *head, *tail;  /* its queued packets, arrival order */
+    uint64_t key;          /* the earliest queued packet's stamp: bytes left to cross the port */
+    uint64_t seq;          /* when the message first queued here (ties) */
+    uint32_t idx;          /* position in the port's heap */
+    uint8_t prio;          /* class (used when classes are on) */
+    struct sw_srec *next;  /* free list */
+} sw_srec;
+
+/* An srpt output port: a heap of the messages with packets waiting. */
+typedef struct sw_srpt_port {
+    sw_srec **heap;
+    uint32_t n, cap;
+    uint8_t wake;          /* a "port free" event is pending (flag; set iff n) */
+} sw_srpt_port;
+
 /* Packet queues of one output port (host NIC mode, classes on). */
 typedef struct sw_pkt_port {
     nic_pkt *head[NET_PRIO_CLASSES], *tail[NET_PRIO_CLASSES];
@@ -133,6 +165,11 @@ typedef struct sw_state {
     int classes;           /* NIC mode: classes honoured at every queue (flag) */
     host_nic nic;          /* NIC mode: the hosts */
     sw_pkt_port *pport;    /* [N] NIC mode with classes: packets waiting at each output port */
+    sw_srpt_port *sport;   /* [N] NIC mode with srpt: pFabric ports */
+    sw_srec *srec_free;    /* free records */
+    void **srec_chunks;    /* record chunks (freed at fini) */
+    size_t nsrec_chunks;
+    uint64_t srec_seq;     /* records made */
     double energy_per_bit_j; /* J per bit crossing the switch (NAN = not modelled) */
 } sw_state;
 
@@ -287,12 +324,149 @@ static void ev_pkt_port_free(sim *s, void *ctx, uint64_t node)
         q->wake = 0;
 }
 
+/* ---- srpt ports (pFabric) ---- */
+
+#define SW_SREC_CHUNK 256
+
+static int srec_before(const sw_state *st, const sw_srec *a, const sw_srec *b)
+{
+    if (st->classes && a->prio != b->prio)
+        return a->prio < b->prio;
+    return a->key < b->key || (a->key == b->key && a->seq < b->seq);
+}
+
+static void srec_place(sw_srpt_port *q, sw_srec *r, uint32_t i)
+{
+    q->heap[i] = r;
+    r->idx = i;
+}
+
+static void srec_up(const sw_state *st, sw_srpt_port *q, sw_srec *r)
+{
+    uint32_t i = r->idx;
+    while (i > 0) {
+        uint32_t up = (i - 1) / 2;
+        if (!srec_before(st, r, q->heap[up]))
+            break;
+        srec_place(q, q->heap[up], i);
+        i = up;
+    }
+    srec_place(q, r, i);
+}
+
+static void srec_pop_root(const sw_state *st, sw_srpt_port *q)
+{
+    sw_srec *last = q->heap[--q->n];
+    if (!q->n)
+        return;
+    uint32_t i = 0;
+    for (;;) {
+        uint32_t c = 2 * i + 1;
+        if (c >= q->n)
+            break;
+        if (c + 1 < q->n && srec_before(st, q->heap[c + 1], q->heap[c]))
+            c++;
+        if (!srec_before(st, q->heap[c], last))
+            break;
+        srec_place(q, q->heap[c], i);
+        i = c;
+    }
+    srec_place(q, last, i);
+}
+
+static sw_srec *srec_alloc(sw_state *st)
+{
+    if (!st->srec_free) {
+        sw_srec *c = tn_xcalloc(SW_SREC_CHUNK, sizeof *c);
+        st->srec_chunks = tn_xrealloc(st->srec_chunks, (st->nsrec_chunks + 1) * sizeof *st->srec_chunks);
+        st->srec_chunks[st->nsrec_chunks++] = c;
+        for (size_t i = SW_SREC_CHUNK; i-- > 0;) {
+            c[i].next = st->srec_free;
+            st->srec_free = &c[i];
+        }
+    }
+    sw_srec *r = st->srec_free;
+    st->srec_free = r->next;
+    memset(r, 0, sizeof *r);
+    return r;
+}
+
+/* p joins its message's packets at port q (the message's record lives in
+ * msg->aux while it has packets here). */
+static void srpt_enqueue(sw_state *st, sw_srpt_port *q, nic_pkt *p)
+{
+    net_msg *m = p->msg;
+    sw_srec *r = (sw_srec *)(uintptr_t)m->aux;
+    p->next = NULL;
+    if (!r) {
+        r = srec_alloc(st);
+        r->msg = m;
+        r->prio = p->prio;
+        r->seq = st->srec_seq++;
+        r->head = r->tail = p;
+        r->key = p->left_bytes;
+        m->aux = (uint64_t)(uintptr_t)r;
+        if (q->n == q->cap) {
+            q->cap = q->cap ? 2 * q->cap : 8;
+            q->heap = tn_xrealloc(q->heap, q->cap * sizeof *q->heap);
+        }
+        r->idx = q->n++;
+        srec_up(st, q, r);
+        return;
+    }
+    r->tail->next = p;
+    r->tail = p; /* the key stays its head's */
+}
+
+/* The earliest packet of the message with the fewest bytes left here. */
+static nic_pkt *srpt_dequeue(sw_state *st, sw_srpt_port *q)
+{
+    sw_srec *r = q->heap[0];
+    nic_pkt *p = r->head;
+    r->head = p->next;
+    p->next = NULL;
+    if (!r->head) {
+        srec_pop_root(st, q);
+        r->msg->aux = 0;
+        r->next = st->srec_free;
+        st->srec_free = r;
+    } else {
+        r->key = r->head->left_bytes; /* smaller: the root stays the root */
+    }
+    return p;
+}
+
+static void ev_srpt_port_free(sim *s, void *ctx, uint64_t node)
+{
+    sw_state *st = ctx;
+    sw_srpt_port *q = &st->sport[node];
+    TN_ASSERT(q->n, "port %llu freed with no packet waiting", (unsigned long long)node);
+    pkt_port_start(st, s, srpt_dequeue(st, q), sim_now(s));
+    if (q->n)
+        sim_schedule_at(s, st->port_free_ps[node], ev_srpt_port_free, st, node);
+    else
+        q->wake = 0;
+}
+
 static void ev_pkt_port_arrival(sim *s, void *ctx, uint64_t arg)
 {
     sw_state *st = ctx;
     nic_pkt *p = (nic_pkt *)(uintptr_t)arg;
     uint32_t dst = p->msg->dst;
     int64_t now = sim_now(s);
+    if (st->sport) {
+        sw_srpt_port *q = &st->sport[dst];
+        if (!q->wake && now >= st->port_free_ps[dst]) {
+            pkt_port_start(st, s, p, now);
+            return;
+        }
+        srpt_enqueue(st, q, p);
+        if (!q->wake) {
+            q->wake = 1;
+            sim_schedule_at(s, st->port_free_ps[dst], ev_srpt_port_free, st, dst);
+        }
+        return;
+    }
     if (!st->classes) {
         pkt_port_start(st, s, p, max_ps(now, st->port_free_ps[dst]));
         return;
@@ -331,6 +505,7 @@ static void sw_send(void *state, net_msg *m)
 {
     sw_state *st = state;
     if (st->nic_on) {
+        m->aux = 0; /* srpt ports: no record yet */
         nic_send(&st->nic, m);
         return;
     }
@@ -360,6 +535,16 @@ static void sw_fini(void *state)
     free(st->port_free_ps);
     free(st->cf);
     free(st->pport);
+    if (st->sport)
+        for (uint32_t i = 0; i < st->nodes; i++)
+            free(st->sport[i].heap);
+    free(st->sport);
+    for (size_t i = 0; i < st->nsrec_chunks; i++)
+        free(st->srec_chunks[i]);
+    free(st->srec_chunks);
+    st->sport = NULL;
+    st->srec_chunks = NULL;
+    st->nsrec_chunks = 0;
     if (st->nic_on)
         nic_fini(&st->nic);
     st->src_free_ps = st->port_free_ps = NULL;
@@ -421,7 +606,9 @@ static int sw_init(void *state, net *n, const void *params, char *err, size_t er
         st->control_first = 0;
         nic_init(&st->nic, core->nodes, &p->nic, st->classes);
         nic_link(&st->nic, net_sim(n), core->bandwidth_bps, pkt_start, st);
-        if (st->classes)
+        if (p->nic.policy == NIC_SRPT)
+            st->sport = tn_xcalloc(core->nodes, sizeof *st->sport);
+        else if (st->classes)
             st->pport = tn_xcalloc(core->nodes, sizeof *st->pport);
     } else if (st->control_first) {
         st->cf = tn_xcalloc(core->nodes, sizeof *st->cf);

@@ -8,6 +8,7 @@ libtasknet_a_SOURCES += \
 	%D%/rng.c %D%/rng.h \
 	%D%/units.c %D%/units.h \
 	%D%/dist.c %D%/dist.h \
+	%D%/datadir.c %D%/datadir.h \
 	%D%/stats.c %D%/stats.h \
 	%D%/csv.c %D%/csv.h \
 	%D%/trace.c %D%/trace.h \

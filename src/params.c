@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "datadir.h"
 #include "log.h"
 
 static int is_space(char ch) { return ch == ' ' || ch == '\t' || ch == '\n' || ch == '\r'; }
@@ -218,6 +219,49 @@ static int parse_list(const param_row *r, const char *text, param_value *v, char
     return 0;
 }
 
+static void normalize_path(char *p);
+
+/* A file relative to basedir (or absolute), else a bare name in the data
+ * directory; "" is "not given". */
+static int parse_file(const char *text, const char *basedir, param_file *f, char *err, size_t errlen)
+{
+    char *t = trim_dup(text);
+    int rc = 0;
+    char cand[PARAM_PATH_MAX], e2[PARAM_PATH_MAX + 256];
+    if (!t[0]) {
+        /* not given */
+    } else if (strlen(t) >= sizeof f->text) {
+        rc = tn_error(err, errlen, "file name '%.40s...' is longer than %zu characters", t, sizeof f->text - 1);
+    } else {
+        memcpy(f->text, t, strlen(t) + 1);
+        int n = t[0] == '/' ? snprintf(cand, sizeof cand, "%s", t)
+                            : snprintf(cand, sizeof cand, "%s/%s", basedir && basedir[0] ? basedir : ".", t);
+        if (n < 0 || (size_t)n >= sizeof cand) {
+            rc = tn_error(err, errlen, "path of '%s' too long", t);
+        } else if (access(cand, R_OK) != 0 &&
+                   (strchr(t, '/') || tn_data_path(t, cand, sizeof cand, e2, sizeof e2) != 0)) {
+            rc = tn_error(err, errlen, "cannot read '%s'%s%s", t, strchr(t, '/') ? "" : " (", strchr(t, '/') ? "" : e2);
+            if (rc && !strchr(t, '/')) {
+                size_t l = strlen(err);
+                if (l + 1 < errlen) {
+                    err[l] = ')';
+                    err[l + 1] = '\0';
+                }
+            }
+        } else {
+            /* absolute, so a written configuration runs from any folder */
+            char cwd[PARAM_PATH_MAX];
+            if (cand[0] == '/' || !getcwd(cwd, sizeof cwd) ||
+                snprintf(f->path, sizeof f->path, "%s/%s", cwd, cand) >= (int)sizeof f->path)
+                snprintf(f->path, sizeof f->path, "%s", cand);
+            if (f->path[0] == '/')
+                normalize_path(f->path);
+        }
+    }
+    free(t);
+    return rc;
+}
+
 int param_parse(const param_row *r, const char *text, const char *basedir, param_value *v, char *err,
                 size_t errlen)
 {
@@ -260,14 +304,28 @@ int param_parse(const param_row *r, const char *text, const char *basedir, param
             return tn_error(err, errlen, "must be at least 1B");
         return 0;
     }
-    case PARAM_DIST:
-        if (dist_parse(text, r->dim, basedir ? basedir : ".", &v->dist, err, errlen) != 0)
+    case PARAM_DIST: {
+        /* a name the owner knows stands for its distribution, keeping the name as its text */
+        char *name = r->dist_name ? trim_dup(text) : NULL;
+        char spec[PARAM_PATH_MAX + 64];
+        int known = name ? r->dist_name(name, spec, sizeof spec, err, errlen) : 0;
+        int rc = known < 0 ? -1 : dist_parse(known ? spec : text, r->dim, basedir ? basedir : ".", &v->dist, err, errlen);
+        if (rc == 0 && known) {
+            free(v->dist.text);
+            v->dist.text = name;
+            name = NULL;
+        }
+        free(name);
+        if (rc != 0)
             return -1;
         if (check_dist_range(r, &v->dist, err, errlen) != 0) {
             dist_free(&v->dist);
             return -1;
         }
         return 0;
+    }
+    case PARAM_FILE:
+        return parse_file(text, basedir, &v->file, err, errlen);
     case PARAM_CHOICE: {
         char *t = trim_dup(text);
         size_t n = 0, len = 1;
@@ -341,6 +399,7 @@ void param_store(void *block, const param_row *r, param_value *v)
         memcpy(f, v->list, v->nlist * sizeof v->list[0]);
         memcpy((char *)block + r->count_off, &v->nlist, sizeof v->nlist);
         break;
+    case PARAM_FILE: memcpy(f, &v->file, sizeof v->file); break;
     }
 }
 
@@ -355,6 +414,7 @@ int param_is_set(const void *block, const param_row *r)
         return n > 0;
     }
     case PARAM_NAME: return f[0] != '\0';
+    case PARAM_FILE: return ((const param_file *)f)->text[0] != '\0';
     default: break;
     }
     if (!(r->flags & PARAM_UNSET0))
@@ -407,6 +467,7 @@ void param_clear(void *block, const param_row *r)
     case PARAM_CHOICE: memset(f, 0, sizeof(int)); break;
     case PARAM_NAME: memset(f, 0, PARAM_NAME_MAX); break;
     case PARAM_U32_LIST: memset((char *)block + r->count_off, 0, sizeof(uint32_t)); break;
+    case PARAM_FILE: memset(f, 0, sizeof(param_file)); break;
     }
 }
 
@@ -535,6 +596,10 @@ char *param_format(const void *block, const param_row *r, const char *absdir)
             o += (size_t)sprintf(s + o, "%s%lu", i ? " " : "", (unsigned long)x);
         }
         return s;
+    }
+    case PARAM_FILE: {
+        const param_file *pf = f;
+        return tn_xstrdup(absdir && pf->path[0] ? pf->path : pf->text);
     }
     }
     TN_ASSERT(0, "unknown parameter kind %d", (int)r->kind);

@@ -34,9 +34,18 @@ typedef enum param_kind {
     PARAM_CHOICE,   /* int-sized enum: index into `choices` */
     PARAM_NAME,     /* char[PARAM_NAME_MAX], accepted by `name_ok` */
     PARAM_U32_LIST, /* uint32_t[max] at off, its count (uint32_t) at count_off; each >= min */
+    PARAM_FILE,     /* param_file at off: a readable file (see param_file) */
 } param_kind;
 
 #define PARAM_NAME_MAX 32
+#define PARAM_PATH_MAX 1024
+
+/* A file named in a configuration: relative to the configuration's folder,
+ * or else (a bare file name) in the data directory (src/datadir.h). */
+typedef struct param_file {
+    char text[256];           /* as written ("" = not given) */
+    char path[PARAM_PATH_MAX]; /* where it was found, absolute */
+} param_file;
 #define PARAM_LIST_MAX 64 /* entries of a PARAM_U32_LIST at most */
 
 enum {
@@ -65,6 +74,11 @@ typedef struct param_row {
     const char *alt;     /* path of the parameter this one excludes (the last given wins) */
     const char *example; /* a valid value, for messages */
     const char *note;    /* why the range is what it is, appended to range errors */
+    /* PARAM_DIST: names its owner knows ("websearch"): 1 and the
+     * distribution the name stands for in spec, 0 if text is no such name,
+     * -1 + err (a known name whose data is missing). May be NULL. The value
+     * keeps the name as its text. */
+    int (*dist_name)(const char *text, char *spec, size_t speclen, char *err, size_t errlen);
 } param_row;
 
 /* A parsed value, before it is stored. */
@@ -77,6 +91,7 @@ typedef struct param_value {
     char name[PARAM_NAME_MAX];
     uint32_t list[PARAM_LIST_MAX]; /* PARAM_U32_LIST */
     uint32_t nlist;
+    param_file file; /* PARAM_FILE */
 } param_value;
 
 /* The largest value of each kind tasknet simulates. Time is counted in

@@ -249,6 +249,48 @@ START_TEST(test_srpt_small_first)
 }
 END_TEST
 
+/* pFabric ports (host-scheduling srpt): B (45 000 B = 30 packets) from node 0
+ * to 2 at t = 0, S (3000 B = 2 packets) from node 1 to 2 at 5 us. B_k
+ * holds port 2 over [0.22 + 1.2k, 1.42 + 1.2k] us. S0 reaches the port at
+ * 5.22 while B4 holds it until 6.22, and goes first then (its message has
+ * 3000 B left to cross the port, B's 39 000 B); B5, arriving at 6.22, waits;
+ * S1 arrives at 6.42 and passes B5 at 7.42: S delivered 8.62 + 0.02 =
+ * 8.64 us. With round-robin hosts the port is FIFO: S0 6.22-7.42, B5
+ * 7.42-8.62, S1 8.62-9.82: S at 9.84 us. B's last packet leaves the port
+ * after all 32 packets, back to back from 0.22 us: 38.62 us, delivered
+ * 38.64 us either way. Then a backlog: two 45 000-B flows from nodes 0 and
+ * 1 to node 2 at t = 0 queue 30 packets at the port by 36 us; S from node 3
+ * at 20 us (2 packets) passes that backlog: S0 waits only for the packet on
+ * the wire. */
+START_TEST(test_srpt_port)
+{
+    for (int srpt = 0; srpt < 2; srpt++) {
+        th_net *h = sw(4, srpt ? "srpt" : "round-robin", "1500B", "fifo", 4);
+        net_msg *b = th_at_low(h, 0, 0, 2, 45000);
+        net_msg *sm = th_at_low(h, 5000000, 1, 2, 3000);
+        th_net_go(h);
+        ck_delivered_at(sm, srpt ? 8640000 : 9840000);
+        ck_delivered_at(b, 38640000);
+        th_net_free(h);
+    }
+    /* the backlog: B1_k, B2_k both reach port 2 at 0.22 + 1.2k us, so the
+     * port runs back to back from 0.22; at 20.22 us (S0's arrival) the
+     * packet on the wire ends at 20.22 + 1.2 j for some j, and S0 goes
+     * right after it: S is delivered by 20.22 + 1.2 + 2 x 1.2 + 0.02 us
+     * at the latest (both of its packets each behind at most one packet
+     * on the wire), long before the backlog of about 16 packets drains. */
+    th_net *h = sw(4, "srpt", "1500B", "fifo", 4);
+    net_msg *b1 = th_at_low(h, 0, 0, 2, 45000);
+    net_msg *b2 = th_at_low(h, 0, 1, 2, 45000);
+    net_msg *sm = th_at_low(h, 20000000, 3, 2, 3000);
+    th_net_go(h);
+    ck_assert_int_le((int64_t)sm->b, 20220000 + 3 * PKT + 20000 + PKT);
+    /* 62 packets through the port, back to back from 0.22 us */
+    ck_assert_int_eq((int64_t)(b1->b > b2->b ? b1->b : b2->b), 220000 + 62 * (int64_t)PKT + 20000);
+    th_net_free(h);
+}
+END_TEST
+
 /* Classes at the NIC and at the output port. L (class 1, 15 000 B) from
  * node 0 to 2 at t = 0; H (class 0, 3000 B = 2 packets) from node 1 to 2 at
  * 2 us. L_k reaches port 2 at 0.22 + 1.2k us and holds it 1.2 us.
@@ -442,6 +484,7 @@ static Suite *host_nic_suite(void)
     tcase_add_test(t, test_switch_packets_alone);
     tcase_add_test(t, test_round_robin_two_flows);
     tcase_add_test(t, test_srpt_small_first);
+    tcase_add_test(t, test_srpt_port);
     tcase_add_test(t, test_priority_at_port);
     tcase_add_test(t, test_eight_classes_at_port);
     tcase_add_test(t, test_ideal_shared);

@@ -5,6 +5,7 @@
 TESTS_MODULES = \
 	tests/check_cli \
 	tests/check_config \
+	tests/check_dc_flows \
 	tests/check_conformance \
 	tests/check_dist \
 	tests/check_footprint \

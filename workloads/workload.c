@@ -8,11 +8,13 @@
 #include "log.h"
 
 extern const wl_ops wl_task_tree_ops;      /* workloads/wl_task_tree.c */
+extern const wl_ops wl_dc_flows_ops;       /* workloads/wl_dc_flows.c */
 extern const wl_ops wl_uniform_random_ops; /* workloads/wl_uniform_random.c */
 
 const wl_ops *const wl_registry[] = {
     &wl_task_tree_ops,
     &wl_uniform_random_ops,
+    &wl_dc_flows_ops,
     NULL,
 };
 

@@ -1,0 +1,713 @@
+/* The dc-flows workload: datacenter flows of published sizes (issue 12 item
+ * 2; seed 000 sec. 3.1 DCNW/CDCNW and 3.2 FLOWS; seed 002 sec. 5.4.2's
+ * background web search).
+ *
+ * A flow is one message from a source node to a destination node; the
+ * fabric cuts it into packets when it has a host NIC (network.mtu) and
+ * delivers it with its last byte. Flow completion time FCT = delivery -
+ * arrival (the flow is handed over at its arrival: open loop, no congestion
+ * control, seed 002's flows start on their Poisson schedule whatever the
+ * network does).
+ *
+ * Arrivals (seed 000 sec. 3.1 "LOAD l ... Gbps generated per each trace
+ * task"; its supplement with the arrival law is not available, so: Poisson,
+ * as seed 002's background flows and HOMA/pFabric's generators): every node
+ * 0..N-1 generates flows as a Poisson process of rate lambda per second,
+ *   lambda = load B / (8 E[size])      (workload.load, a fraction of B)
+ *          = load_rate / (8 E[size])   (workload.load-rate, bit/s per node: seed 000's LOAD)
+ *          = flow_rate                  (workload.flow-rate, flows/s per node: seed 002's 23/s..184/s)
+ * E[size] the exact mean of the size distribution as sampled (with classes,
+ * sum of share_k E[size_k]). Node i's first flow comes one exponential gap
+ * after t = 0; nodes are started in order 0..N-1. Generation stops at the
+ * first arrival at or after workload.duration (not generated), or once
+ * workload.flows flows have been generated over all nodes. Seed 000's FLOWS
+ * draws one global process of rate #Msgs / TIME over all tasks: the
+ * superposition of N Poisson processes of rate #Msgs / (TIME N) with a
+ * uniform source is that process in distribution, so FLOWS is written
+ * flow-rate = #Msgs / (TIME N), flows = #Msgs.
+ *
+ * Sizes: workload.sizes, any distribution of sizes, or a published one by
+ * name (the table below: the file of the data directory and its sampling,
+ * configs/data/README.md), rounded to the nearest byte, at least 1 B (an
+ * empty flow has no completion). FLOWS classes (seed 000 sec. 3.2): up to
+ * DCF_CLASSES <classK share= size= destinations= priority=>; a flow is of
+ * class k with probability share_k (shares sum to 1); seed 000's MIN/MAX
+ * in Kbytes are size="uniform(1kB,10kB)" (kB = 1000 B).
+ *
+ * Destinations (seed 000: uniform, Poisson, Gaussian; its supplement with
+ * their parameters is not available, so, ours): with mu = destination-mean
+ * N and sigma = destination-sigma N (defaults N/2 and N/8: seed 000 sec. 4
+ * says Gaussian traffic concentrates "around the task 64" of 128),
+ *   uniform: uniform over the N-1 other nodes;
+ *   gaussian: round(mu + sigma Z), Z standard normal, drawn again while
+ *     outside 0..N-1 or equal to the source;
+ *   poisson: a Poisson(mu) draw, drawn again while above N-1 or equal to the
+ *     source;
+ * after DCF_REDRAWS draws (a degenerate mean and sigma) the destination is
+ * uniform over the others.
+ *
+ * Priority: every flow's message carries workload.priority (a class of the
+ * fabric, 0 first; networks/host_nic.h), or its class's.
+ *
+ * Metrics (flows whose arrival lies in [warmup, duration - cooldown); all
+ * flows without a duration): FCT and slowdown = FCT / zero-load time, the
+ * fabric's own time for that flow alone (net_zero_load_ps: size*8/B + 2
+ * link + switch on the switch and the ideal fabric, packets and SPINet's
+ * holds included), mean, median and 99th percentile (GSL interpolation
+ * between order statistics), overall, per size bucket (small < small-max,
+ * large >= large-min, medium between: pFabric's and seed 002's 100 kB and
+ * 10 MB) and per class; execution_time_s = the last delivery (seed 000's
+ * "execution time": all traffic received); offered_load (fraction of B per
+ * node) and, with a duration D, throughput = 8 bytes delivered by D / (N B D).
+ *
+ * Streams (own, so every fabric sees the same flows for a seed):
+ * "dc-flows.arrivals", "dc-flows.destinations", "dc-flows.sizes",
+ * "dc-flows.classes" (drawn only with classes).
+ * Exactly once: per source, counts and sums of h(seq) of generated and
+ * delivered flows (as uniform-random). No malloc in the event loop but the
+ * pools' and samples' growth. */
+#include <gsl/gsl_randist.h>
+#include <math.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "datadir.h"
+#include "log.h"
+#include "metrics.h"
+#include "network.h"
+#include "rng.h"
+#include "sim.h"
+#include "stats.h"
+#include "units.h"
+#include "workload.h"
+
+#define DCF_CLASSES 4    /* FLOWS classes at most */
+#define DCF_REDRAWS 10000 /* gaussian/poisson draws before a uniform destination */
+
+enum { DCF_UNIFORM = 0, DCF_GAUSSIAN = 1, DCF_POISSON = 2 };
+static const char *const dcf_dest_names[] = {"uniform", "gaussian", "poisson", NULL};
+static const char *const dcf_class_dest_names[] = {"inherit", "uniform", "gaussian", "poisson", NULL};
+static const char *const dcf_class_prio_names[] = {"inherit", "0", "1", "2", "3", "4", "5", "6", "7", NULL};
+
+/* The published distributions by name (configs/data/README.md). */
+static const struct {
+    const char *name, *file;
+    int linear;
+} dcf_named[] = {
+    {"websearch", "pfabric_websearch_snkas_cdf.csv", 1},
+    {"dctcp-websearch", "homa_w5_cdf.csv", 0},
+    {"fb-keyvalue", "homa_w1_cdf.csv", 0},
+    {"fb-cachefollower", "homasim_fb_cachefollower_intracluster_cdf.csv", 0},
+    {"fb-webserver", "homasim_fb_webserver_intracluster_cdf.csv", 0},
+    {"fb-hadoop", "homa_w4_cdf.csv", 0},
+    {"google-allrpc", "homa_w3_cdf.csv", 0},
+    {"google-searchrpc", "homa_w2_cdf.csv", 0},
+    {"alistorage", "hpcc_alistorage2019_cdf.csv", 1},
+    {"datamining", "pfabric_datamining_vl2_snkas_cdf.csv", 1},
+};
+
+static int dcf_size_name(const char *text, char *spec, size_t speclen, char *err, size_t errlen)
+{
+    for (size_t i = 0; i < sizeof dcf_named / sizeof dcf_named[0]; i++) {
+        if (strcmp(text, dcf_named[i].name) != 0)
+            continue;
+        char path[PARAM_PATH_MAX];
+        if (tn_data_path(dcf_named[i].file, path, sizeof path, err, errlen) != 0)
+            return -1;
+        int n = snprintf(spec, speclen, "empirical(%s,%s)", path, dcf_named[i].linear ? "linear" : "step");
+        if (n < 0 || (size_t)n >= speclen)
+            return tn_error(err, errlen, "path of %s too long", dcf_named[i].file);
+        return 1;
+    }
+    return 0;
+}
+
+typedef struct dcf_class_params {
+    double share; /* fraction of flows (0: class unused) */
+    dist size;    /* bytes */
+    int dest;     /* 0 inherit, else 1 + DCF_* */
+    int prio;     /* 0 inherit, else 1 + class */
+} dcf_class_params;
+
+typedef struct dcf_params {
+    dist sizes;              /* bytes (or classes) */
+    double load;             /* fraction of B per node */
+    double load_rate_bps;    /* bit/s per node */
+    double flow_rate_per_s;  /* flows/s per node */
+    int64_t duration_ps;     /* generate until (0 = use flows) */
+    uint64_t flows;          /* flows over all nodes (0 = use duration) */
+    int dest;                /* DCF_* */
+    double dest_mean;        /* fraction of N */
+    double dest_sigma;       /* fraction of N */
+    uint32_t priority;       /* fabric class of the flows */
+    uint64_t small_max_bytes; /* small: size < this */
+    uint64_t large_min_bytes; /* large: size >= this */
+    int64_t warmup_ps;       /* measured: arrival >= warmup */
+    int64_t cooldown_ps;     /* measured: arrival < duration - cooldown */
+    dcf_class_params cls[DCF_CLASSES];
+} dcf_params;
+
+#define DCF_ROW(path_, type_, unit_, def_, help_) .path = path_, .type = type_, .unit = unit_, .def = def_, .help = help_
+#define DCF(field) offsetof(dcf_params, field)
+
+#define DCF_CLASS_ROWS(k)                                                                                         \
+    {DCF_ROW("workload.class" #k ".share", "number", "", "", "dc-flows class " #k ": fraction of the flows (0..1)"), \
+     .kind = PARAM_REAL, .dim = UNIT_NONE, .off = DCF(cls[k].share), .flags = PARAM_NONNEG | PARAM_UNSET0,          \
+     .example = "0.5"},                                                                                            \
+        {DCF_ROW("workload.class" #k ".size", "distribution(size)", "B", "",                                       \
+                 "dc-flows class " #k ": flow sizes (seed 000 FLOWS: uniform(MIN,MAX))"),                          \
+         .kind = PARAM_DIST, .dim = UNIT_SIZE, .off = DCF(cls[k].size), .flags = PARAM_NONNEG,                     \
+         .example = "uniform(1kB,10kB)", .dist_name = dcf_size_name},                                              \
+        {DCF_ROW("workload.class" #k ".destinations", "choice", "", "inherit",                                     \
+                 "dc-flows class " #k ": inherit | uniform | gaussian | poisson"),                                 \
+         .kind = PARAM_CHOICE, .off = DCF(cls[k].dest), .choices = dcf_class_dest_names, .example = "gaussian"},   \
+    {                                                                                                              \
+        DCF_ROW("workload.class" #k ".priority", "choice", "", "inherit",                                          \
+                "dc-flows class " #k ": inherit | 0..7 (fabric class, 0 first)"),                                  \
+            .kind = PARAM_CHOICE, .off = DCF(cls[k].prio), .choices = dcf_class_prio_names, .example = "0"         \
+    }
+
+static const param_row dcf_rows[] = {
+    {DCF_ROW("workload.sizes", "distribution(size)", "B", "",
+             "dc-flows: flow sizes: websearch | dctcp-websearch | fb-keyvalue | fb-cachefollower | fb-webserver | "
+             "fb-hadoop | google-allrpc | google-searchrpc | alistorage | datamining | any distribution, e.g. "
+             "empirical(file.csv); or classes"),
+     .kind = PARAM_DIST, .dim = UNIT_SIZE, .off = DCF(sizes), .flags = PARAM_NONNEG, .example = "google-allrpc",
+     .dist_name = dcf_size_name},
+    {DCF_ROW("workload.load", "number", "", "", "dc-flows: offered load per node, a fraction of B (> 0); or load-rate, flow-rate"),
+     .kind = PARAM_REAL, .dim = UNIT_NONE, .off = DCF(load), .flags = PARAM_POS | PARAM_UNSET0, .example = "0.5"},
+    {DCF_ROW("workload.load-rate", "rate", "b/s", "", "dc-flows: offered load per node in bit/s (seed 000's LOAD); or load, flow-rate"),
+     .kind = PARAM_REAL, .dim = UNIT_RATE, .off = DCF(load_rate_bps), .flags = PARAM_POS | PARAM_UNSET0,
+     .example = "1Gb/s"},
+    {DCF_ROW("workload.flow-rate", "frequency", "1/s", "", "dc-flows: flows per second per node (Poisson); or load, load-rate"),
+     .kind = PARAM_REAL, .dim = UNIT_FREQ, .off = DCF(flow_rate_per_s), .flags = PARAM_POS | PARAM_UNSET0,
+     .example = "23/s"},
+    {DCF_ROW("workload.duration", "time", "s", "", "dc-flows: generate flows for this long (> 0); or workload.flows"),
+     .kind = PARAM_PS, .off = DCF(duration_ps), .flags = PARAM_POS | PARAM_UNSET0 | PARAM_REQUIRED,
+     .alt = "workload.flows", .example = "100us"},
+    {DCF_ROW("workload.flows", "integer", "", "", "dc-flows: flows generated over all nodes (>= 1); or workload.duration"),
+     .kind = PARAM_U64, .off = DCF(flows), .flags = PARAM_UNSET0, .min = 1, .max = UINT64_MAX,
+     .alt = "workload.duration", .example = "1000"},
+    {DCF_ROW("workload.destinations", "choice", "", "uniform", "dc-flows: uniform | gaussian | poisson (around destination-mean)"),
+     .kind = PARAM_CHOICE, .off = DCF(dest), .choices = dcf_dest_names, .example = "gaussian"},
+    {DCF_ROW("workload.destination-mean", "number", "", "0.5", "dc-flows: gaussian/poisson destinations: mean, a fraction of N (0..1)"),
+     .kind = PARAM_REAL, .dim = UNIT_NONE, .off = DCF(dest_mean), .flags = PARAM_NONNEG, .example = "0.5"},
+    {DCF_ROW("workload.destination-sigma", "number", "", "0.125", "dc-flows: gaussian destinations: standard deviation, a fraction of N (> 0)"),
+     .kind = PARAM_REAL, .dim = UNIT_NONE, .off = DCF(dest_sigma), .flags = PARAM_POS, .example = "0.125"},
+    {DCF_ROW("workload.priority", "integer", "", "1", "fabric class of the workload's messages, 0 (served first) .. 7"),
+     .kind = PARAM_U32, .off = DCF(priority), .min = 0, .max = NET_PRIO_CLASSES - 1, .example = "1"},
+    {DCF_ROW("workload.small-max", "size", "B", "100kB", "dc-flows: small flows are below this size"),
+     .kind = PARAM_BYTES, .off = DCF(small_max_bytes), .flags = PARAM_POS, .example = "100kB"},
+    {DCF_ROW("workload.large-min", "size", "B", "10MB", "dc-flows: large flows are at least this size"),
+     .kind = PARAM_BYTES, .off = DCF(large_min_bytes), .flags = PARAM_POS, .example = "10MB"},
+    {DCF_ROW("workload.warmup", "time", "s", "0s", "dc-flows: flows arriving before this are not measured"),
+     .kind = PARAM_PS, .off = DCF(warmup_ps), .flags = PARAM_NONNEG, .example = "2s"},
+    {DCF_ROW("workload.cooldown", "time", "s", "0s", "dc-flows: flows arriving in the last cooldown of the duration are not measured"),
+     .kind = PARAM_PS, .off = DCF(cooldown_ps), .flags = PARAM_NONNEG, .example = "2s"},
+    DCF_CLASS_ROWS(0),
+    DCF_CLASS_ROWS(1),
+    DCF_CLASS_ROWS(2),
+    DCF_CLASS_ROWS(3),
+};
+
+/* Seven metrics per group of flows: count, FCT mean/p50/p99, slowdown mean/p50/p99. */
+#define DCF_GROUP(X, g, what)                                                        \
+    X(flows_##g, "measured " what " flows")                                          \
+    X(fct_##g##_mean_s, "flow completion time of " what " flows: mean")              \
+    X(fct_##g##_p50_s, "flow completion time of " what " flows: median")             \
+    X(fct_##g##_p99_s, "flow completion time of " what " flows: 99th percentile")    \
+    X(fct_slowdown_##g##_mean, "FCT / zero-load time of " what " flows: mean")       \
+    X(fct_slowdown_##g##_p50, "FCT / zero-load time of " what " flows: median")      \
+    X(fct_slowdown_##g##_p99, "FCT / zero-load time of " what " flows: 99th percentile")
+
+#define DCF_METRICS(X)                                                                                     \
+    X(flows_generated, "flows generated")                                                                 \
+    X(flows_measured, "flows in the measurement window")                                                   \
+    X(fct_mean_s, "flow completion time (arrival to last byte delivered): mean")                          \
+    X(fct_p50_s, "flow completion time: median")                                                          \
+    X(fct_p99_s, "flow completion time: 99th percentile")                                                 \
+    X(fct_slowdown_mean, "FCT / the flow's zero-load time on the fabric: mean")                           \
+    X(fct_slowdown_p50, "FCT slowdown: median")                                                           \
+    X(fct_slowdown_p99, "FCT slowdown: 99th percentile")                                                  \
+    DCF_GROUP(X, small, "small (< small-max)")                                                            \
+    DCF_GROUP(X, medium, "medium")                                                                        \
+    DCF_GROUP(X, large, "large (>= large-min)")                                                           \
+    DCF_GROUP(X, class0, "class 0")                                                                       \
+    DCF_GROUP(X, class1, "class 1")                                                                       \
+    DCF_GROUP(X, class2, "class 2")                                                                       \
+    DCF_GROUP(X, class3, "class 3")                                                                       \
+    X(execution_time_s, "time of the last delivery: all traffic received (seed 000)")                    \
+    X(offered_load, "offered load per node, a fraction of B")                                             \
+    X(throughput, "with a duration D: bits delivered by D / (N B D)")
+enum { DCF_METRICS(METRIC_ENUM) DCF_NMETRICS };
+static const metric_def dcf_metrics_def[] = {DCF_METRICS(METRIC_DEF)};
+
+#define DCF_LIVE 0x4446u /* net_msg.kind of a flow in flight ("DF") */
+#define DCF_DEAD 0xdeadu /* once delivered and released */
+
+typedef struct dcf_node {
+    double next_ps;     /* exact time of the next arrival, ps */
+    uint64_t generated; /* flows generated (the next one's seq) */
+    uint64_t delivered;
+    uint64_t gen_hash, dlv_hash; /* sums of h(seq), mod 2^64 */
+} dcf_node;
+
+typedef struct dcf_group {
+    stats_sample fct_s, slowdown;
+} dcf_group;
+
+enum { DCF_SMALL = 0, DCF_MEDIUM, DCF_LARGE, DCF_BUCKETS };
+
+typedef struct dcf {
+    const dcf_params *p;
+    sim *s;
+    net *n;
+    uint32_t nodes;
+    double bandwidth_bps;
+    double mean_gap_ps;       /* 1 / lambda */
+    double offered_load;      /* fraction of B per node */
+    int use_classes;          /* flag */
+    double cum_share[DCF_CLASSES];
+    net_msg_pool pool;
+    gsl_rng *rng_arrivals, *rng_dst, *rng_size, *rng_class;
+    dcf_node *node;           /* [N] */
+    uint64_t generated, bytes_generated, delivered, bytes_delivered, bad, measured;
+    int64_t first_gen_ps, last_dlv_ps;
+    int64_t win_lo_ps, win_hi_ps; /* measured: arrival in [lo, hi) */
+    uint64_t bytes_by_duration;
+    dcf_group all, bucket[DCF_BUCKETS], cls[DCF_CLASSES];
+    int up;
+} dcf;
+
+static uint64_t dcf_mix(uint64_t x)
+{
+    x ^= x >> 30;
+    x *= 0xbf58476d1ce4e5b9ULL;
+    x ^= x >> 27;
+    x *= 0x94d049bb133111ebULL;
+    x ^= x >> 31;
+    return x;
+}
+
+static int classes_given(const dcf_params *p)
+{
+    for (int k = 0; k < DCF_CLASSES; k++)
+        if (p->cls[k].share > 0)
+            return 1;
+    return 0;
+}
+
+/* E[size] as sampled, bytes (0 when undefined). */
+static double mean_size(const dcf_params *p)
+{
+    if (!classes_given(p))
+        return p->sizes.text ? dist_mean(&p->sizes) : 0;
+    double e = 0;
+    for (int k = 0; k < DCF_CLASSES; k++)
+        if (p->cls[k].share > 0 && p->cls[k].size.text)
+            e += p->cls[k].share * dist_mean(&p->cls[k].size);
+    return e;
+}
+
+/* Flows per second per node (0 when B is unknown and needed). */
+static double rate_per_node(const dcf_params *p, double B)
+{
+    double e = mean_size(p);
+    if (p->flow_rate_per_s > 0)
+        return p->flow_rate_per_s;
+    if (!(e > 0))
+        return 0;
+    if (p->load_rate_bps > 0)
+        return p->load_rate_bps / (8 * e);
+    return B > 0 ? p->load * B / (8 * e) : 0;
+}
+
+static void dcf_check(const net_params *core, const void *params, param_report *rep)
+{
+    const dcf_params *p = params;
+    int nload = (p->load > 0) + (p->load_rate_bps > 0) + (p->flow_rate_per_s > 0);
+    if (nload == 0)
+        param_missing(rep, "workload.load", "dc-flows: the offered load per node, or workload.load-rate or workload.flow-rate");
+    else if (nload > 1)
+        param_invalid(rep, p->flow_rate_per_s > 0 ? "workload.flow-rate" : "workload.load-rate",
+                      "give one of workload.load, workload.load-rate and workload.flow-rate");
+    int cls = classes_given(p);
+    if (!cls && !p->sizes.text)
+        param_missing(rep, "workload.sizes", "dc-flows: flow sizes, or <class0 share=.. size=..> classes");
+    if (cls) {
+        static const char *const share_path[] = {"workload.class0.share", "workload.class1.share",
+                                                 "workload.class2.share", "workload.class3.share"};
+        static const char *const size_path[] = {"workload.class0.size", "workload.class1.size",
+                                                "workload.class2.size", "workload.class3.size"};
+        if (p->sizes.text)
+            param_invalid(rep, "workload.sizes", "give flow sizes or classes, not both");
+        double sum = 0;
+        for (int k = 0; k < DCF_CLASSES; k++) {
+            sum += p->cls[k].share;
+            if (p->cls[k].share > 1)
+                param_invalid(rep, share_path[k], "a share is a fraction of the flows, at most 1 (got %g)",
+                              p->cls[k].share);
+            if (p->cls[k].share > 0 && !p->cls[k].size.text)
+                param_missing(rep, size_path[k], "dc-flows: the sizes of a class with a share");
+        }
+        if (fabs(sum - 1) > 1e-9)
+            param_invalid(rep, "workload.class0.share", "the classes' shares sum to %.12g, not 1", sum);
+    }
+    if (p->dest_mean > 1)
+        param_invalid(rep, "workload.destination-mean", "a fraction of N, at most 1 (got %g)", p->dest_mean);
+    if (p->small_max_bytes > p->large_min_bytes)
+        param_invalid(rep, "workload.small-max", "small flows (< %llu B) would overlap large ones (>= %llu B)",
+                      (unsigned long long)p->small_max_bytes, (unsigned long long)p->large_min_bytes);
+    if (p->cooldown_ps > 0 && p->duration_ps == 0)
+        param_invalid(rep, "workload.cooldown", "a cool-down is counted back from workload.duration");
+    if (p->duration_ps > 0 && p->warmup_ps + p->cooldown_ps >= p->duration_ps)
+        param_invalid(rep, "workload.warmup", "warm-up and cool-down leave no measurement window in the duration");
+    if (core->nodes > 0 && core->nodes < 2)
+        param_invalid(rep, "system.nodes", "dc-flows needs at least 2 nodes");
+}
+
+/* ---- generation ---- */
+
+static void dcf_arrival(sim *s, void *ctx, uint64_t arg);
+
+static void dcf_schedule_next(dcf *w, uint32_t i)
+{
+    dcf_node *nd = &w->node[i];
+    if (w->p->flows > 0 && w->generated >= w->p->flows)
+        return;
+    nd->next_ps += gsl_ran_exponential(w->rng_arrivals, w->mean_gap_ps);
+    TN_ASSERT(nd->next_ps < 0x1p62, "node %u: next arrival at %g ps overflows the clock", i, nd->next_ps);
+    int64_t t = llround(nd->next_ps);
+    if (w->p->duration_ps > 0 && t >= w->p->duration_ps)
+        return;
+    sim_schedule_at(w->s, t, dcf_arrival, w, i);
+}
+
+static uint32_t uniform_other(dcf *w, uint32_t src)
+{
+    uint32_t d = (uint32_t)gsl_rng_uniform_int(w->rng_dst, w->nodes - 1);
+    return d >= src ? d + 1 : d;
+}
+
+static uint32_t draw_destination(dcf *w, uint32_t src, int mode)
+{
+    if (mode == DCF_UNIFORM)
+        return uniform_other(w, src);
+    double mu = w->p->dest_mean * w->nodes, sigma = w->p->dest_sigma * w->nodes;
+    for (int k = 0; k < DCF_REDRAWS; k++) {
+        double x = mode == DCF_GAUSSIAN ? nearbyint(mu + gsl_ran_gaussian(w->rng_dst, sigma))
+                                        : (double)gsl_ran_poisson(w->rng_dst, mu);
+        if (x >= 0 && x <= (double)(w->nodes - 1) && (uint32_t)x != src)
+            return (uint32_t)x;
+    }
+    return uniform_other(w, src);
+}
+
+static void dcf_arrival(sim *s, void *ctx, uint64_t arg)
+{
+    dcf *w = ctx;
+    uint32_t src = (uint32_t)arg;
+    if (w->p->flows > 0 && w->generated >= w->p->flows)
+        return; /* another node generated the last flow */
+    dcf_node *nd = &w->node[src];
+    int k = 0;
+    const dist *size = &w->p->sizes;
+    int dest = w->p->dest;
+    unsigned prio = w->p->priority;
+    if (w->use_classes) {
+        double u = gsl_rng_uniform(w->rng_class);
+        while (k < DCF_CLASSES - 1 && (u >= w->cum_share[k] || w->p->cls[k].share <= 0))
+            k++;
+        const dcf_class_params *c = &w->p->cls[k];
+        size = &c->size;
+        if (c->dest)
+            dest = c->dest - 1;
+        if (c->prio)
+            prio = (unsigned)(c->prio - 1);
+    }
+    uint32_t dst = draw_destination(w, src, dest);
+    double x = dist_sample(size, w->rng_size);
+    uint64_t bytes = x < 1.5 ? 1 : (uint64_t)llround(x);
+
+    net_msg *m = net_msg_alloc(&w->pool);
+    m->src = src;
+    m->dst = dst;
+    m->size_bytes = bytes;
+    m->cls = NET_DATA;
+    m->prio = (uint8_t)prio;
+    m->kind = DCF_LIVE;
+    m->a = (uint32_t)k;
+    m->b = nd->generated;
+    nd->gen_hash += dcf_mix(nd->generated);
+    nd->generated++;
+    w->generated++;
+    w->bytes_generated += bytes;
+    if (w->first_gen_ps < 0)
+        w->first_gen_ps = sim_now(s);
+    net_send(w->n, m);
+    dcf_schedule_next(w, src);
+}
+
+static void group_add(dcf_group *g, double fct_s, double slowdown)
+{
+    stats_sample_add(&g->fct_s, fct_s);
+    stats_sample_add(&g->slowdown, slowdown);
+}
+
+static void dcf_deliver(void *state, net_msg *m)
+{
+    dcf *w = state;
+    int64_t now = sim_now(w->s);
+    if (m->kind != DCF_LIVE || m->src >= w->nodes || m->dst >= w->nodes || m->src == m->dst ||
+        m->a >= DCF_CLASSES) {
+        w->bad++;
+        return;
+    }
+    dcf_node *nd = &w->node[m->src];
+    nd->delivered++;
+    nd->dlv_hash += dcf_mix(m->b);
+    w->delivered++;
+    w->bytes_delivered += m->size_bytes;
+    w->last_dlv_ps = now;
+    if (w->p->duration_ps > 0 && now <= w->p->duration_ps)
+        w->bytes_by_duration += m->size_bytes;
+    int64_t t0 = m->t_submit_ps;
+    if (t0 >= w->win_lo_ps && t0 < w->win_hi_ps) {
+        int64_t fct = now - t0;
+        int64_t alone = net_zero_load_ps(w->n, m->src, m->dst, m->size_bytes);
+        double fct_s = units_ps_to_s(fct), slow = alone > 0 ? (double)fct / (double)alone : NAN;
+        int b = m->size_bytes < w->p->small_max_bytes ? DCF_SMALL
+                : m->size_bytes >= w->p->large_min_bytes ? DCF_LARGE
+                                                          : DCF_MEDIUM;
+        group_add(&w->all, fct_s, slow);
+        group_add(&w->bucket[b], fct_s, slow);
+        group_add(&w->cls[m->a], fct_s, slow);
+        w->measured++;
+    }
+    m->kind = DCF_DEAD;
+    net_msg_release(&w->pool, m);
+}
+
+/* ---- life cycle ---- */
+
+static void group_init(dcf_group *g)
+{
+    stats_sample_init(&g->fct_s);
+    stats_sample_init(&g->slowdown);
+}
+
+static void group_free(dcf_group *g)
+{
+    stats_sample_free(&g->fct_s);
+    stats_sample_free(&g->slowdown);
+}
+
+static int dcf_init(void *state, const wl_env *env, char *err, size_t errlen)
+{
+    dcf *w = state;
+    const dcf_params *p = env->params;
+    memset(w, 0, sizeof *w);
+    char e2[512];
+    param_first first;
+    net_params core = {.nodes = env->nodes, .bandwidth_bps = env->bandwidth_bps};
+    dcf_check(&core, p, param_report_first(&first, e2, sizeof e2));
+    if (first.rep.n)
+        return tn_error(err, errlen, "dc-flows: %s", e2);
+    if (!env->sim || !env->net || env->net->params.nodes != env->nodes)
+        return tn_error(err, errlen, "dc-flows needs an engine and a network of %u nodes", env->nodes);
+    double lambda = rate_per_node(p, env->bandwidth_bps);
+    double gap_ps = 1e12 / lambda;
+    if (!(lambda > 0) || !(gap_ps > 0) || !isfinite(gap_ps))
+        return tn_error(err, errlen, "dc-flows: flow rate %g /s per node is out of range", lambda);
+    w->p = p;
+    w->s = env->sim;
+    w->n = env->net;
+    w->nodes = env->nodes;
+    w->bandwidth_bps = env->bandwidth_bps;
+    w->mean_gap_ps = gap_ps;
+    w->offered_load = lambda * 8 * mean_size(p) / env->bandwidth_bps;
+    w->use_classes = classes_given(p);
+    double cum = 0;
+    for (int k = 0; k < DCF_CLASSES; k++) {
+        cum += p->cls[k].share;
+        w->cum_share[k] = cum;
+    }
+    w->first_gen_ps = -1;
+    w->last_dlv_ps = -1;
+    w->win_lo_ps = p->warmup_ps;
+    w->win_hi_ps = p->duration_ps > 0 ? p->duration_ps - p->cooldown_ps : INT64_MAX;
+    w->node = tn_xcalloc(env->nodes, sizeof *w->node);
+    net_msg_pool_init(&w->pool);
+    w->rng_arrivals = rng_stream_new(env->seed, env->replica, "dc-flows.arrivals");
+    w->rng_dst = rng_stream_new(env->seed, env->replica, "dc-flows.destinations");
+    w->rng_size = rng_stream_new(env->seed, env->replica, "dc-flows.sizes");
+    w->rng_class = rng_stream_new(env->seed, env->replica, "dc-flows.classes");
+    group_init(&w->all);
+    for (int b = 0; b < DCF_BUCKETS; b++)
+        group_init(&w->bucket[b]);
+    for (int k = 0; k < DCF_CLASSES; k++)
+        group_init(&w->cls[k]);
+    w->up = 1;
+    for (uint32_t i = 0; i < w->nodes; i++)
+        dcf_schedule_next(w, i);
+    return 0;
+}
+
+static int dcf_verify(const dcf *w, char *err, size_t errlen)
+{
+    if (w->bad)
+        return tn_error(err, errlen, "dc-flows: %llu deliveries of flows already delivered, unknown or to their source",
+                        (unsigned long long)w->bad);
+    for (uint32_t i = 0; i < w->nodes; i++) {
+        const dcf_node *nd = &w->node[i];
+        if (nd->delivered != nd->generated || nd->dlv_hash != nd->gen_hash)
+            return tn_error(err, errlen, "dc-flows: node %u generated %llu flows, %llu deliveries: not each exactly once",
+                            i, (unsigned long long)nd->generated, (unsigned long long)nd->delivered);
+    }
+    if (w->pool.live != 0)
+        return tn_error(err, errlen, "dc-flows: %llu flows still in flight", (unsigned long long)w->pool.live);
+    if (w->bytes_delivered != w->bytes_generated)
+        return tn_error(err, errlen, "dc-flows: %llu bytes generated, %llu delivered",
+                        (unsigned long long)w->bytes_generated, (unsigned long long)w->bytes_delivered);
+    if (w->p->flows > 0 && w->generated != w->p->flows)
+        return tn_error(err, errlen, "dc-flows: %llu of %llu flows generated", (unsigned long long)w->generated,
+                        (unsigned long long)w->p->flows);
+    return 0;
+}
+
+/* Count, FCT and slowdown statistics of a group into m[base..base+6] (NAN when empty). */
+static void group_fill(dcf_group *g, double *m, size_t base)
+{
+    m[base] = (double)g->fct_s.n;
+    if (!g->fct_s.n)
+        return;
+    m[base + 1] = stats_acc_mean(&g->fct_s.acc);
+    m[base + 2] = stats_sample_quantile(&g->fct_s, 0.5);
+    m[base + 3] = stats_sample_quantile(&g->fct_s, 0.99);
+    m[base + 4] = stats_acc_mean(&g->slowdown.acc);
+    m[base + 5] = stats_sample_quantile(&g->slowdown, 0.5);
+    m[base + 6] = stats_sample_quantile(&g->slowdown, 0.99);
+}
+
+static int dcf_finish(void *state, const wl_run_view *v, double *m, double *span_s, char *err, size_t errlen)
+{
+    (void)v;
+    dcf *w = state;
+    if (dcf_verify(w, err, errlen) != 0)
+        return -1;
+    m[M_flows_generated] = (double)w->generated;
+    m[M_flows_measured] = (double)w->measured;
+    if (w->all.fct_s.n) {
+        m[M_fct_mean_s] = stats_acc_mean(&w->all.fct_s.acc);
+        m[M_fct_p50_s] = stats_sample_quantile(&w->all.fct_s, 0.5);
+        m[M_fct_p99_s] = stats_sample_quantile(&w->all.fct_s, 0.99);
+        m[M_fct_slowdown_mean] = stats_acc_mean(&w->all.slowdown.acc);
+        m[M_fct_slowdown_p50] = stats_sample_quantile(&w->all.slowdown, 0.5);
+        m[M_fct_slowdown_p99] = stats_sample_quantile(&w->all.slowdown, 0.99);
+    }
+    group_fill(&w->bucket[DCF_SMALL], m, M_flows_small);
+    group_fill(&w->bucket[DCF_MEDIUM], m, M_flows_medium);
+    group_fill(&w->bucket[DCF_LARGE], m, M_flows_large);
+    static const size_t cls_base[DCF_CLASSES] = {M_flows_class0, M_flows_class1, M_flows_class2, M_flows_class3};
+    for (int k = 0; k < DCF_CLASSES; k++)
+        if (w->use_classes ? w->p->cls[k].share > 0 : k == 0)
+            group_fill(&w->cls[k], m, cls_base[k]);
+    m[M_execution_time_s] = w->last_dlv_ps >= 0 ? units_ps_to_s(w->last_dlv_ps) : 0;
+    m[M_offered_load] = w->offered_load;
+    if (w->p->duration_ps > 0)
+        m[M_throughput] = 8.0 * (double)w->bytes_by_duration /
+                          ((double)w->nodes * w->bandwidth_bps * units_ps_to_s(w->p->duration_ps));
+    *span_s = w->generated ? units_ps_to_s(w->last_dlv_ps - w->first_gen_ps) : 0;
+    return 0;
+}
+
+static void dcf_fini(void *state)
+{
+    dcf *w = state;
+    if (!w->up)
+        return;
+    free(w->node);
+    net_msg_pool_free(&w->pool);
+    gsl_rng_free(w->rng_arrivals);
+    gsl_rng_free(w->rng_dst);
+    gsl_rng_free(w->rng_size);
+    gsl_rng_free(w->rng_class);
+    group_free(&w->all);
+    for (int b = 0; b < DCF_BUCKETS; b++)
+        group_free(&w->bucket[b]);
+    for (int k = 0; k < DCF_CLASSES; k++)
+        group_free(&w->cls[k]);
+    w->up = 0;
+}
+
+/* The run must fit in the clock: the largest flow at B, and with a flow
+ * count the time the nodes need to generate them. */
+static int dcf_resolve(void *params, wl_resolve *rc, char *err, size_t errlen)
+{
+    const dcf_params *p = params;
+    double B = rc->net->bandwidth_bps;
+    if (!(B > 0))
+        return 0;
+    double biggest = p->sizes.text ? dist_practical_max(&p->sizes) : 0;
+    for (int k = 0; k < DCF_CLASSES; k++)
+        if (p->cls[k].share > 0 && p->cls[k].size.text && dist_practical_max(&p->cls[k].size) > biggest)
+            biggest = dist_practical_max(&p->cls[k].size);
+    if (8 * biggest / B > WL_HORIZON_S)
+        return tn_error(err, errlen, "dc-flows: a flow of %g B takes %.3g s at %g b/s, more than the %g s a run can span",
+                        biggest, 8 * biggest / B, B, WL_HORIZON_S);
+    double lambda = rate_per_node(p, B);
+    if (p->flows > 0 && lambda > 0 && rc->nodes > 0 && (double)p->flows / (lambda * rc->nodes) > WL_HORIZON_S)
+        return tn_error(err, errlen, "dc-flows: %llu flows at %g flows/s per node span %.3g s, more than the %g s a run "
+                        "can span", (unsigned long long)p->flows, lambda, (double)p->flows / (lambda * rc->nodes),
+                        WL_HORIZON_S);
+    return 0;
+}
+
+static void dcf_analyze(const void *params, const wl_resolve *rc, wl_analysis *out)
+{
+    const dcf_params *p = params;
+    double B = rc->net->bandwidth_bps, e = mean_size(p), lambda = rate_per_node(p, B);
+    double load = B > 0 ? lambda * 8 * e / B : NAN;
+    wl_analysis_add(out, "mean_flow_bytes", e);
+    wl_analysis_add(out, "flows_per_s_per_node", lambda);
+    wl_analysis_add(out, "offered_load", load);
+    double expected = p->duration_ps > 0 ? lambda * rc->nodes * units_ps_to_s(p->duration_ps) : (double)p->flows;
+    wl_analysis_add(out, "flows_expected", expected);
+    snprintf(out->text, sizeof out->text,
+             "  flows     E[size]=%.6g B  lambda=%.6g /s per node  offered load=%.6g of B  flows=%.6g\n", e, lambda,
+             load, expected);
+}
+
+static const wl_column dcf_table[] = {
+    {"offered_load", "offered"},
+    {"flows_measured", "flows"},
+    {"fct_mean_s", "fct_s"},
+    {"fct_p99_s", "fct_p99_s"},
+    {"fct_slowdown_mean", "slowdown"},
+    {"fct_slowdown_p99", "slowdown_p99"},
+    {NULL, NULL},
+};
+
+const wl_ops wl_dc_flows_ops = {
+    .name = "dc-flows",
+    .description = "datacenter flows: Poisson arrivals per node at a load, published size distributions or FLOWS "
+                   "classes, uniform/gaussian/poisson destinations; FCT and slowdown (seeds 000, 002)",
+    .state_size = sizeof(dcf),
+    .params = dcf_rows,
+    .nparams = sizeof dcf_rows / sizeof dcf_rows[0],
+    .params_size = sizeof(dcf_params),
+    .check = dcf_check,
+    .resolve = dcf_resolve,
+    .analyze = dcf_analyze,
+    .init = dcf_init,
+    .deliver = dcf_deliver,
+    .finish = dcf_finish,
+    .fini = dcf_fini,
+    .metrics = dcf_metrics_def,
+    .nmetrics = DCF_NMETRICS,
+    .table = dcf_table,
+    .plot_y = "fct_slowdown_mean",
+};
