@@ -1,0 +1,930 @@
+/* The training workload: data-parallel synchronous SGD with Horovod's ring
+ * allreduce of fused tensors (issue 12 item 3; seed 002 ch. 4-5, seed 000
+ * sec. 3.3).
+ *
+ * Model (seed 002 sec. 4.2-4.5 unless said):
+ *   - W workers, ranks 0..W-1 on nodes 0..W-1, on a logical ring: rank r
+ *     sends to rank (r + 1) mod W.
+ *   - L layers, layer i with P_i gradient bytes, forward time F_i, backward
+ *     time B_i. Generated as the thesis does (sec. 4.4, Table 4.1): total
+ *     compute-time T_c split forward:backward = 1:backward-ratio (1:2, sec.
+ *     3.6), both arithmetic progressions, forward decreasing and backward
+ *     increasing with the layer index: F_i = F_0 (1 - (1 - r) i / (L - 1)),
+ *     r = time-ratio = F_{L-1} / F_0 (the thesis gives no value; 0.5 is
+ *     ours), sum F_i = T_c / (1 + backward-ratio), B_i = (backward-ratio)
+ *     F_{L-1-i}. Sizes: model-size M split by layer-sizes = resnet50 (the
+ *     thesis divides M "according to the parameter size distribution" of
+ *     ResNet-50, its Fig. 3.4: here the published architecture,
+ *     configs/data/resnet50-layers.csv, resampled by depth: layer i of L
+ *     holds the parameters of the depth slice [i/L, (i+1)/L) of ResNet-50's
+ *     107 layers, each layer's parameters spread evenly over its slice,
+ *     P_i = round(M C((i+1)/L)) - round(M C(i/L)), C the cumulative
+ *     fraction, so the P_i sum to M exactly) or uniform (M / L, the
+ *     remainder one byte each to the highest layers). Or layers-file: a
+ *     CSV with a size_bytes column (forward order) and optionally
+ *     forward_s and backward_s (else the times are generated over its
+ *     rows); model-size, when given, rescales its sizes. Times are rounded
+ *     to the picosecond once.
+ *   - Tensor fusion (Horovod's; seed 002 sec. 4.5: tensors are mapped to
+ *     fusions at initialisation, and sec. 5.1: a layer is never split):
+ *     walking the layers from L-1 down to 0, a layer joins the open fusion
+ *     while the fusion stays within fusion-buffer bytes, else it opens the
+ *     next (a layer larger than the buffer is a fusion of its own;
+ *     fusion-buffer 0: one fusion per layer). A fusion's index and
+ *     priority is its lowest layer index (sec. 4.3).
+ *   - Compute, per worker: forward F_0 .. F_{L-1}, then backward B_{L-1}
+ *     .. B_0 back to back. A fusion is ready when the backward of its
+ *     lowest layer ends. Forward of layer i of iteration j > 0 starts when
+ *     the compute before it has ended and (barrier on) every allreduce of
+ *     iteration j-1 has completed, or (barrier off) the allreduce holding
+ *     layer i has (sec. 4.3.1, Fig. 4.5). Compute and communication
+ *     overlap (a worker's GPU computes while its NIC sends).
+ *   - Coordinator (Horovod's rank-0 negotiation, seed 002's "global
+ *     syncer", sec. 5.2.2: no messages, no time, unless negotiation =
+ *     vef): a fusion is eligible when it is ready on every worker. One
+ *     allreduce is on the wire at a time (sec. 4.5); when none is and some
+ *     fusion is eligible, the transmission queue picks: fifo = the first to
+ *     become eligible, priority = the lowest index (sec. 4.3), never
+ *     preempting the allreduce in progress.
+ *   - Ring allreduce of S bytes (sec. 4.2, 5.2.1): chunks c_m = floor(S/W)
+ *     (+1 for m < S mod W), m = 0..W-1; 2(W-1) steps; at step t rank r
+ *     sends chunk (r - t) mod W to rank r+1 as one message; rank r sends
+ *     step 0 when the allreduce starts and step t+1 when it has received
+ *     step t from rank r-1 (the reduction takes no time, sec. 5.2.1). The
+ *     allreduce completes when every rank has received its last step. Alone
+ *     on the switch or the ideal fabric each step takes ser(S/W) + 2 link +
+ *     switch (4 workers, 4 MB at 10 Gb/s: 6 steps of 800 us + 240 ns).
+ *   - negotiation = vef (seed 000 sec. 3.3, HOROVOD model, its listing 8
+ *     for the defaults): a ready fusion is negotiated before it becomes
+ *     eligible, one fusion at a time in the order they became ready. A
+ *     round: every rank but the master (rank 0) sends the master a 4-B
+ *     gather and a gatherv of gatherv-size bytes with probability
+ *     gatherv-prob, else an empty 25-B one; the master counts each rank's
+ *     non-empty gatherv bytes. With both messages of every rank in: if
+ *     every rank has sent at least gatherv-total bytes, the master sends
+ *     each rank a 4-B and a bcast-size broadcast (flat, rank order) and the
+ *     fusion is eligible once every rank has both; else it sends each a 4-B
+ *     and a 25-B broadcast, and each rank, with both, waits a
+ *     negotiation-loop time (a distribution: seed 000 gives a mean) and
+ *     starts the next round.
+ *   - Every message carries workload.priority (a fabric class).
+ * All workers compute the same times and every gate is a global event (an
+ * allreduce's completion on all ranks), so one compute timeline stands for
+ * all W workers (exact, not an approximation; a straggler would need one
+ * timeline each).
+ *
+ * Metrics (issue 12): iteration j runs from the start of its forward pass
+ * to the start of the next one's (the last: to the end of its last
+ * allreduce); iteration_time_mean_s over all iterations; allreduce time
+ * (start to completion) and wait (eligible to start); exposed
+ * communication = iteration time - T_c (the time of an iteration a worker
+ * does not compute); link_utilization = 8 ring bytes sent by all workers /
+ * (W B time of all iterations) (seed 002 eq. 5.2 measured); the
+ * compute-to-network ratio R = T_c B / (8 2 (1 - 1/W) M) (seed 002 eq. 5.1).
+ *
+ * Streams: "training.negotiation" (vef only). Exactly once: every message
+ * of an allreduce or a negotiation is counted against the ones expected. */
+#include <gsl/gsl_randist.h>
+#include <math.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "csv.h"
+#include "datadir.h"
+#include "log.h"
+#include "metrics.h"
+#include "network.h"
+#include "rng.h"
+#include "sim.h"
+#include "units.h"
+#include "workload.h"
+
+#define TR_DEFAULT_MODEL_BYTES 100000000ULL /* Table 4.1: 100 MB */
+#define TR_DEFAULT_LAYERS 100               /* Table 4.1 */
+#define TR_MAX_LAYERS 100000
+#define TR_RESNET50_FILE "resnet50-layers.csv"
+
+enum { TR_FIFO = 0, TR_PRIORITY = 1 };
+enum { TR_SIZES_RESNET50 = 0, TR_SIZES_UNIFORM = 1 };
+enum { TR_NEG_NONE = 0, TR_NEG_VEF = 1 };
+static const char *const tr_queue_names[] = {"fifo", "priority", NULL};
+static const char *const tr_onoff_names[] = {"on", "off", NULL};
+static const char *const tr_sizes_names[] = {"resnet50", "uniform", NULL};
+static const char *const tr_neg_names[] = {"none", "vef", NULL};
+
+typedef struct tr_params {
+    uint32_t workers;
+    uint64_t model_bytes;      /* 0: 100 MB (or the file's sizes as they are) */
+    uint32_t layers;           /* 0: 100 (or the file's rows) */
+    int layer_sizes;           /* TR_SIZES_* */
+    param_file layers_file;    /* optional CSV */
+    int64_t compute_ps;        /* T_c per iteration */
+    double backward_ratio;     /* sum B / sum F */
+    double time_ratio;         /* F_{L-1} / F_0 */
+    uint64_t fusion_bytes;     /* 0: a fusion per layer */
+    uint32_t iterations;
+    int queue;                 /* TR_FIFO | TR_PRIORITY */
+    int barrier_off;           /* 0 on, 1 off */
+    uint32_t priority;         /* fabric class */
+    int negotiation;           /* TR_NEG_* */
+    dist neg_loop;             /* time between rounds */
+    uint64_t gatherv_bytes, gatherv_total_bytes, bcast_bytes;
+    double gatherv_prob;
+} tr_params;
+
+#define TR_ROW(path_, type_, unit_, def_, help_) .path = path_, .type = type_, .unit = unit_, .def = def_, .help = help_
+#define TR(field) offsetof(tr_params, field)
+
+static const param_row tr_rows[] = {
+    {TR_ROW("workload.workers", "integer", "", "2", "training: workers on the ring, ranks 0..W-1 on nodes 0..W-1 (>= 2)"),
+     .kind = PARAM_U32, .off = TR(workers), .min = 2, .max = UINT32_MAX, .example = "4"},
+    {TR_ROW("workload.model-size", "size", "B", "", "training: gradient bytes of the whole model (default 100MB; with layers-file: rescales it)"),
+     .kind = PARAM_BYTES, .off = TR(model_bytes), .flags = PARAM_UNSET0, .example = "100MB"},
+    {TR_ROW("workload.layers", "integer", "", "", "training: layers of the generated profile (default 100; not with layers-file)"),
+     .kind = PARAM_U32, .off = TR(layers), .flags = PARAM_UNSET0, .min = 1, .max = TR_MAX_LAYERS, .example = "100"},
+    {TR_ROW("workload.layer-sizes", "choice", "", "resnet50",
+            "training: generated sizes: resnet50 (ResNet-50's parameters resampled by depth) | uniform"),
+     .kind = PARAM_CHOICE, .off = TR(layer_sizes), .choices = tr_sizes_names, .example = "uniform"},
+    {TR_ROW("workload.layers-file", "file", "", "",
+            "training: CSV of layers in forward order: size_bytes[, forward_s, backward_s] (e.g. resnet50-layers.csv)"),
+     .kind = PARAM_FILE, .off = TR(layers_file), .example = "resnet50-layers.csv"},
+    {TR_ROW("workload.compute-time", "time", "s", "900ms", "training: forward + backward compute of one iteration (>= 0)"),
+     .kind = PARAM_PS, .off = TR(compute_ps), .flags = PARAM_NONNEG, .example = "900ms"},
+    {TR_ROW("workload.backward-ratio", "number", "", "2", "training: backward time over forward time (seed 002: 2)"),
+     .kind = PARAM_REAL, .dim = UNIT_NONE, .off = TR(backward_ratio), .flags = PARAM_NONNEG, .example = "2"},
+    {TR_ROW("workload.time-ratio", "number", "", "0.5",
+            "training: last layer's forward time over the first's (arithmetic progression, > 0)"),
+     .kind = PARAM_REAL, .dim = UNIT_NONE, .off = TR(time_ratio), .flags = PARAM_POS, .example = "0.5"},
+    {TR_ROW("workload.fusion-buffer", "size", "B", "6.28MB", "training: Horovod's tensor fusion buffer (0 = a fusion per layer)"),
+     .kind = PARAM_BYTES, .off = TR(fusion_bytes), .flags = PARAM_NONNEG, .example = "6.28MB"},
+    {TR_ROW("workload.iterations", "integer", "", "2", "training: iterations (>= 1)"),
+     .kind = PARAM_U32, .off = TR(iterations), .min = 1, .max = UINT32_MAX, .example = "2"},
+    {TR_ROW("workload.queue", "choice", "", "fifo", "training: transmission queue of fused tensors: fifo | priority (lowest layer first)"),
+     .kind = PARAM_CHOICE, .off = TR(queue), .choices = tr_queue_names, .example = "priority"},
+    {TR_ROW("workload.barrier", "choice", "", "on", "training: inter-iteration barrier: on | off"),
+     .kind = PARAM_CHOICE, .off = TR(barrier_off), .choices = tr_onoff_names, .example = "off"},
+    {TR_ROW("workload.priority", "integer", "", "1", "fabric class of the workload's messages, 0 (served first) .. 7"),
+     .kind = PARAM_U32, .off = TR(priority), .min = 0, .max = NET_PRIO_CLASSES - 1, .example = "1"},
+    {TR_ROW("workload.negotiation", "choice", "", "none", "training: none (instant coordinator) | vef (seed 000's HOROVOD negotiation loop)"),
+     .kind = PARAM_CHOICE, .off = TR(negotiation), .choices = tr_neg_names, .example = "vef"},
+    {TR_ROW("workload.vef.loop", "distribution(time)", "s", "1.5ms", "training, negotiation=vef: wait between rounds"),
+     .kind = PARAM_DIST, .dim = UNIT_TIME, .off = TR(neg_loop), .flags = PARAM_NONNEG, .example = "1.5ms"},
+    {TR_ROW("workload.vef.gatherv-size", "size", "B", "60B", "training, negotiation=vef: a non-empty gatherv"),
+     .kind = PARAM_BYTES, .off = TR(gatherv_bytes), .flags = PARAM_POS, .example = "60B"},
+    {TR_ROW("workload.vef.gatherv-total", "size", "B", "600B", "training, negotiation=vef: bytes the master needs from each rank"),
+     .kind = PARAM_BYTES, .off = TR(gatherv_total_bytes), .flags = PARAM_NONNEG, .example = "600B"},
+    {TR_ROW("workload.vef.gatherv-prob", "number", "", "0.01", "training, negotiation=vef: probability a rank's gatherv is not empty"),
+     .kind = PARAM_REAL, .dim = UNIT_NONE, .off = TR(gatherv_prob), .flags = PARAM_NONNEG, .example = "0.01"},
+    {TR_ROW("workload.vef.bcast-size", "size", "B", "1kB", "training, negotiation=vef: the broadcast of the tensors to reduce"),
+     .kind = PARAM_BYTES, .off = TR(bcast_bytes), .flags = PARAM_POS, .example = "1000B"},
+};
+
+#define TR_METRICS(X)                                                                                        \
+    X(iterations_completed, "training iterations completed")                                                \
+    X(iteration_time_mean_s, "iteration time, forward start to the next forward start (last: to its last allreduce's end): mean") \
+    X(iteration_time_first_s, "the first iteration's time")                                                  \
+    X(iteration_time_max_s, "the longest iteration's time")                                                  \
+    X(allreduces, "ring allreduces of fused tensors completed")                                              \
+    X(allreduce_time_mean_s, "allreduce, start to completion on every rank: mean")                          \
+    X(allreduce_wait_mean_s, "allreduce, eligible (ready on every worker) to start: mean")                  \
+    X(exposed_comm_mean_s, "iteration time not spent computing (iteration time - compute-time): mean")      \
+    X(link_utilization, "8 ring bytes sent by all workers / (W B time of all iterations)")                  \
+    X(compute_to_network_ratio, "R = compute-time B / (8 2 (1 - 1/W) model bytes) (seed 002 eq. 5.1)")      \
+    X(fusions, "fused tensors per iteration")                                                                \
+    X(negotiation_rounds, "negotiation=vef: rounds over all fusions")
+enum { TR_METRICS(METRIC_ENUM) TR_NMETRICS };
+static const metric_def tr_metrics_def[] = {TR_METRICS(METRIC_DEF)};
+
+#define TR_RING 0x5452u /* net_msg.kind: a ring step ("TR") */
+#define TR_NEG 0x544eu  /* a negotiation message ("TN") */
+#define TR_DEAD 0xdeadu
+
+enum { NEG_GATHER = 0, NEG_GATHERV = 1, NEG_BCAST0 = 2, NEG_BCAST1 = 3 };
+
+/* ------------------------------------------------------ layer profile */
+
+typedef struct tr_profile {
+    uint32_t L;
+    uint64_t *bytes;  /* [L] */
+    int64_t *fwd_ps;  /* [L] */
+    int64_t *bwd_ps;  /* [L] */
+    uint64_t total_bytes;
+    int64_t compute_ps; /* sum of both */
+} tr_profile;
+
+static void profile_free(tr_profile *p)
+{
+    free(p->bytes);
+    free(p->fwd_ps);
+    free(p->bwd_ps);
+    memset(p, 0, sizeof *p);
+}
+
+/* A layer CSV: comment lines (#), a header naming the columns, numbers. */
+static int read_layers(const char *path, double **size, double **fwd, double **bwd, uint32_t *n, char *err,
+                       size_t errlen)
+{
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return tn_error(err, errlen, "cannot read layers file '%s'", path);
+    char *line = NULL;
+    size_t cap = 0, room = 0;
+    int cs = -1, cf = -1, cb = -1, rc = 0, header = 0;
+    long lineno = 0;
+    *n = 0;
+    *size = *fwd = *bwd = NULL;
+    while (getline(&line, &cap, f) >= 0) {
+        lineno++;
+        char *p = line;
+        while (*p == ' ' || *p == '\t')
+            p++;
+        if (*p == '#' || *p == '\n' || *p == '\r' || !*p)
+            continue;
+        char *fields[64];
+        size_t nf = csv_split(p, fields, 64);
+        if (!header) {
+            for (size_t i = 0; i < nf; i++) {
+                if (strcmp(fields[i], "size_bytes") == 0)
+                    cs = (int)i;
+                else if (strcmp(fields[i], "forward_s") == 0)
+                    cf = (int)i;
+                else if (strcmp(fields[i], "backward_s") == 0)
+                    cb = (int)i;
+            }
+            header = 1;
+            if (cs < 0) {
+                rc = tn_error(err, errlen, "%s:%ld: no size_bytes column in the header", path, lineno);
+                break;
+            }
+            if ((cf < 0) != (cb < 0)) {
+                rc = tn_error(err, errlen, "%s:%ld: give both forward_s and backward_s, or neither", path, lineno);
+                break;
+            }
+            continue;
+        }
+        double v[3];
+        int col[3] = {cs, cf, cb};
+        for (int k = 0; k < 3 && rc == 0; k++) {
+            v[k] = 0;
+            if (col[k] < 0)
+                continue;
+            char *end;
+            v[k] = (size_t)col[k] < nf ? strtod(fields[col[k]], &end) : NAN;
+            if ((size_t)col[k] >= nf || end == fields[col[k]] || !(v[k] >= 0) || !isfinite(v[k]))
+                rc = tn_error(err, errlen, "%s:%ld: column %d is not a number >= 0", path, lineno, col[k] + 1);
+        }
+        if (rc)
+            break;
+        if (*n == room) {
+            room = room ? 2 * room : 128;
+            *size = tn_xrealloc(*size, room * sizeof **size);
+            *fwd = tn_xrealloc(*fwd, room * sizeof **fwd);
+            *bwd = tn_xrealloc(*bwd, room * sizeof **bwd);
+        }
+        (*size)[*n] = v[0];
+        (*fwd)[*n] = cf >= 0 ? v[1] : NAN;
+        (*bwd)[*n] = cb >= 0 ? v[2] : NAN;
+        if (++*n > TR_MAX_LAYERS) {
+            rc = tn_error(err, errlen, "%s: more than %d layers", path, TR_MAX_LAYERS);
+            break;
+        }
+    }
+    free(line);
+    fclose(f);
+    if (rc == 0 && *n == 0)
+        rc = tn_error(err, errlen, "%s: no layers", path);
+    if (rc) {
+        free(*size);
+        free(*fwd);
+        free(*bwd);
+        *size = *fwd = *bwd = NULL;
+    }
+    return rc;
+}
+
+/* Cumulative fractions cum[0..n] of weights w[0..n-1]. */
+static void cumulate(const double *w, uint32_t n, double *cum)
+{
+    double total = 0;
+    for (uint32_t i = 0; i < n; i++)
+        total += w[i];
+    double run = 0;
+    cum[0] = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        run += w[i];
+        cum[i + 1] = total > 0 ? run / total : (double)(i + 1) / n;
+    }
+    cum[n] = 1;
+}
+
+/* C(x): the fraction of the weights in the depth [0, x) of n layers, each
+ * spread evenly over its slice [k/n, (k+1)/n). */
+static double depth_fraction(const double *cum, uint32_t n, double x)
+{
+    if (x <= 0)
+        return 0;
+    if (x >= 1)
+        return 1;
+    double k = floor(x * n);
+    uint32_t i = (uint32_t)k;
+    return cum[i] + (x * n - k) * (cum[i + 1] - cum[i]);
+}
+
+static int profile_build(const tr_params *p, tr_profile *out, char *err, size_t errlen)
+{
+    memset(out, 0, sizeof *out);
+    double *fsize = NULL, *ffwd = NULL, *fbwd = NULL;
+    uint32_t fn = 0;
+    const char *file = p->layers_file.text[0] ? p->layers_file.path : NULL;
+    char path[PARAM_PATH_MAX];
+    if (file && read_layers(file, &fsize, &ffwd, &fbwd, &fn, err, errlen) != 0)
+        return -1;
+    if (!file && p->layer_sizes == TR_SIZES_RESNET50) {
+        if (tn_data_path(TR_RESNET50_FILE, path, sizeof path, err, errlen) != 0 ||
+            read_layers(path, &fsize, &ffwd, &fbwd, &fn, err, errlen) != 0)
+            return -1;
+    }
+    uint32_t L = file ? fn : (p->layers ? p->layers : TR_DEFAULT_LAYERS);
+    uint64_t M = p->model_bytes ? p->model_bytes : TR_DEFAULT_MODEL_BYTES;
+    out->L = L;
+    out->bytes = tn_xcalloc(L, sizeof *out->bytes);
+    out->fwd_ps = tn_xcalloc(L, sizeof *out->fwd_ps);
+    out->bwd_ps = tn_xcalloc(L, sizeof *out->bwd_ps);
+    if (file && !p->model_bytes) {
+        for (uint32_t i = 0; i < L; i++)
+            out->bytes[i] = (uint64_t)llround(fsize[i]);
+    } else if (fsize) {
+        /* the file's shape (or ResNet-50's) over L layers, scaled to M */
+        double *cum = tn_xmalloc((fn + 1) * sizeof *cum);
+        cumulate(fsize, fn, cum);
+        uint64_t prev = 0;
+        for (uint32_t i = 0; i < L; i++) {
+            uint64_t upto = (uint64_t)llround((double)M * depth_fraction(cum, fn, (double)(i + 1) / L));
+            if (i + 1 == L)
+                upto = M;
+            out->bytes[i] = upto > prev ? upto - prev : 0;
+            prev = upto > prev ? upto : prev;
+        }
+        free(cum);
+    } else {
+        for (uint32_t i = 0; i < L; i++)
+            out->bytes[i] = M / L + (i >= L - M % L ? 1 : 0);
+    }
+    for (uint32_t i = 0; i < L; i++)
+        out->total_bytes += out->bytes[i];
+    if (file && ffwd && !isnan(ffwd[0])) {
+        for (uint32_t i = 0; i < L; i++) {
+            out->fwd_ps[i] = units_s_to_ps(ffwd[i]);
+            out->bwd_ps[i] = units_s_to_ps(fbwd[i]);
+        }
+    } else {
+        double Tf = (double)p->compute_ps / (1 + p->backward_ratio), r = p->time_ratio;
+        double F0 = L > 1 ? 2 * Tf / (L * (1 + r)) : Tf;
+        for (uint32_t i = 0; i < L; i++) {
+            double fi = L > 1 ? F0 * (1 - (1 - r) * i / (L - 1)) : F0;
+            double fm = L > 1 ? F0 * (1 - (1 - r) * (L - 1 - i) / (L - 1)) : F0; /* F_{L-1-i} */
+            out->fwd_ps[i] = llround(fi);
+            out->bwd_ps[i] = llround(p->backward_ratio * fm);
+        }
+    }
+    for (uint32_t i = 0; i < L; i++)
+        out->compute_ps += out->fwd_ps[i] + out->bwd_ps[i];
+    free(fsize);
+    free(ffwd);
+    free(fbwd);
+    return 0;
+}
+
+/* --------------------------------------------------------------- state */
+
+typedef struct tr_fusion {
+    uint32_t lo, hi;   /* layers lo..hi */
+    uint64_t bytes;    /* S */
+    int64_t done_iter; /* last iteration whose allreduce completed (-1: none) */
+} tr_fusion;
+
+typedef struct tr_queued {
+    uint32_t k;        /* fusion */
+    uint32_t iter;
+    int64_t eligible_ps;
+    uint64_t order;    /* eligibility order (fifo) */
+} tr_queued;
+
+typedef struct tr {
+    const tr_params *p;
+    sim *s;
+    net *n;
+    uint32_t W;
+    double bandwidth_bps;
+    tr_profile prof;
+    tr_fusion *fus;          /* [nf] in readiness order: 0 holds layer L-1 */
+    uint32_t nf;
+    uint32_t *fusion_of;     /* [L] the fusion holding layer i */
+    net_msg_pool pool;
+    /* compute timeline */
+    uint32_t iter;           /* current iteration */
+    uint32_t layer;          /* current layer */
+    int backward;            /* in the backward pass (flag) */
+    int waiting;             /* forward blocked on an allreduce (flag) */
+    int finished;            /* every iteration computed (flag) */
+    uint32_t *done_count;    /* [I] allreduces completed per iteration */
+    int64_t *iter_start_ps;  /* [I] forward start of each iteration */
+    int64_t end_ps;          /* the last allreduce's completion */
+    /* coordinator */
+    tr_queued *queue;        /* [nf] eligible, waiting */
+    uint32_t nq;
+    uint64_t order;
+    int busy;                /* an allreduce is on the wire (flag) */
+    tr_queued cur;           /* the allreduce on the wire */
+    int64_t cur_start_ps;
+    uint64_t cur_delivered;  /* its messages delivered */
+    uint64_t ar_serial;      /* allreduces started (the current one's id) */
+    /* negotiation (vef) */
+    gsl_rng *rng_neg;
+    tr_queued *neg_q;        /* [nf] ready, in ready order */
+    uint32_t neg_n;
+    int neg_busy;
+    tr_queued neg_cur;
+    uint64_t *neg_acc;       /* [W] non-empty gatherv bytes per rank */
+    uint32_t neg_in;         /* gather messages in, this round */
+    uint32_t neg_bcast_in;   /* broadcast messages delivered, this round */
+    int neg_success;         /* this round's broadcast says go */
+    uint64_t neg_round;      /* rounds started (all fusions) */
+    uint32_t *neg_rank_bc;   /* [W] broadcast messages each rank has this round */
+    /* measurements */
+    uint64_t allreduces, bad, ring_bytes;
+    double ar_time_sum_s, ar_wait_sum_s;
+    int up;
+} tr;
+
+static void compute_next(tr *w);
+
+static uint64_t chunk_bytes(uint64_t S, uint32_t W, uint32_t m)
+{
+    return S / W + (m < S % W ? 1 : 0);
+}
+
+static void send_msg(tr *w, uint32_t src, uint32_t dst, uint64_t bytes, uint16_t kind, uint8_t cls, uint32_t a,
+                     uint64_t b)
+{
+    net_msg *m = net_msg_alloc(&w->pool);
+    m->src = src;
+    m->dst = dst;
+    m->size_bytes = bytes;
+    m->cls = cls;
+    m->prio = (uint8_t)w->p->priority;
+    m->kind = kind;
+    m->a = a;
+    m->b = b;
+    net_send(w->n, m);
+}
+
+/* Rank r sends step t of the current allreduce. */
+static void ring_send(tr *w, uint32_t r, uint32_t t)
+{
+    uint32_t W = w->W, m = (r + W - t % W) % W;
+    uint64_t c = chunk_bytes(w->fus[w->cur.k].bytes, W, m);
+    w->ring_bytes += c;
+    send_msg(w, r, (r + 1) % W, c, TR_RING, NET_DATA, t, w->ar_serial);
+}
+
+/* The transmission queue's pick (index into queue). */
+static uint32_t queue_pick(const tr *w)
+{
+    uint32_t best = 0;
+    for (uint32_t q = 1; q < w->nq; q++) {
+        const tr_queued *a = &w->queue[q], *b = &w->queue[best];
+        int before = w->p->queue == TR_PRIORITY
+                         ? (a->iter < b->iter ||
+                            (a->iter == b->iter && w->fus[a->k].lo < w->fus[b->k].lo))
+                         : a->order < b->order;
+        if (before)
+            best = q;
+    }
+    return best;
+}
+
+static void coordinator_kick(tr *w)
+{
+    if (w->busy || !w->nq)
+        return;
+    uint32_t q = queue_pick(w);
+    w->cur = w->queue[q];
+    w->queue[q] = w->queue[--w->nq];
+    w->busy = 1;
+    w->ar_serial++;
+    w->cur_delivered = 0;
+    w->cur_start_ps = sim_now(w->s);
+    w->ar_wait_sum_s += units_ps_to_s(w->cur_start_ps - w->cur.eligible_ps);
+    for (uint32_t r = 0; r < w->W; r++)
+        ring_send(w, r, 0);
+}
+
+static void make_eligible(tr *w, tr_queued f)
+{
+    f.eligible_ps = sim_now(w->s);
+    f.order = w->order++;
+    w->queue[w->nq++] = f;
+    coordinator_kick(w);
+}
+
+static void allreduce_done(tr *w)
+{
+    int64_t now = sim_now(w->s);
+    tr_fusion *f = &w->fus[w->cur.k];
+    f->done_iter = w->cur.iter;
+    w->done_count[w->cur.iter]++;
+    w->allreduces++;
+    w->ar_time_sum_s += units_ps_to_s(now - w->cur_start_ps);
+    w->busy = 0;
+    if (w->cur.iter + 1 == w->p->iterations && w->done_count[w->cur.iter] == w->nf)
+        w->end_ps = now;
+    coordinator_kick(w);
+    if (w->waiting)
+        compute_next(w);
+}
+
+/* ---- negotiation (vef) ---- */
+
+static void neg_round(tr *w);
+
+static void ev_neg_loop(sim *s, void *ctx, uint64_t arg)
+{
+    (void)s;
+    (void)arg;
+    neg_round(ctx);
+}
+
+static void neg_round(tr *w)
+{
+    w->neg_round++;
+    w->neg_in = 0;
+    w->neg_bcast_in = 0;
+    for (uint32_t r = 0; r < w->W; r++)
+        w->neg_rank_bc[r] = 0;
+    for (uint32_t r = 1; r < w->W; r++) {
+        int full = gsl_rng_uniform(w->rng_neg) < w->p->gatherv_prob;
+        send_msg(w, r, 0, 4, TR_NEG, NET_CONTROL, NEG_GATHER, w->neg_round);
+        send_msg(w, r, 0, full ? w->p->gatherv_bytes : 25, TR_NEG, NET_CONTROL, NEG_GATHERV | (full ? 0x100u : 0),
+                 w->neg_round);
+    }
+}
+
+static void neg_kick(tr *w)
+{
+    if (w->neg_busy || !w->neg_n)
+        return;
+    w->neg_cur = w->neg_q[0];
+    memmove(w->neg_q, w->neg_q + 1, (w->neg_n - 1) * sizeof *w->neg_q);
+    w->neg_n--;
+    w->neg_busy = 1;
+    for (uint32_t r = 0; r < w->W; r++)
+        w->neg_acc[r] = 0;
+    neg_round(w);
+}
+
+static void neg_deliver(tr *w, net_msg *m)
+{
+    uint32_t type = m->a & 0xff;
+    if (m->b != w->neg_round || !w->neg_busy) {
+        w->bad++;
+        return;
+    }
+    if (type == NEG_GATHER || type == NEG_GATHERV) {
+        if (m->dst != 0 || m->src == 0 || m->src >= w->W) {
+            w->bad++;
+            return;
+        }
+        if (type == NEG_GATHERV && (m->a & 0x100u))
+            w->neg_acc[m->src] += m->size_bytes;
+        if (++w->neg_in < 2 * (w->W - 1))
+            return;
+        /* every rank's round is in: broadcast the verdict */
+        int go = 1;
+        for (uint32_t r = 1; r < w->W; r++)
+            go &= w->neg_acc[r] >= w->p->gatherv_total_bytes;
+        w->neg_success = go;
+        for (uint32_t r = 1; r < w->W; r++) {
+            send_msg(w, 0, r, 4, TR_NEG, NET_CONTROL, NEG_BCAST0, w->neg_round);
+            send_msg(w, 0, r, go ? w->p->bcast_bytes : 25, TR_NEG, NET_CONTROL, NEG_BCAST1, w->neg_round);
+        }
+        return;
+    }
+    if (m->src != 0 || m->dst == 0 || m->dst >= w->W) {
+        w->bad++;
+        return;
+    }
+    w->neg_rank_bc[m->dst]++;
+    if (++w->neg_bcast_in < 2 * (w->W - 1))
+        return;
+    if (w->neg_success) {
+        w->neg_busy = 0;
+        make_eligible(w, w->neg_cur);
+        neg_kick(w);
+        return;
+    }
+    /* every rank waits its loop time; the round starts when the last does
+     * (all draw the same loop: one draw per round) */
+    double loop_s = dist_sample(&w->p->neg_loop, w->rng_neg);
+    sim_schedule(w->s, units_s_to_ps(loop_s > 0 ? loop_s : 0), ev_neg_loop, w, 0);
+}
+
+static void fusion_ready(tr *w, uint32_t k)
+{
+    tr_queued f = {.k = k, .iter = w->iter};
+    if (w->p->negotiation == TR_NEG_VEF) {
+        w->neg_q[w->neg_n++] = f;
+        neg_kick(w);
+    } else {
+        make_eligible(w, f);
+    }
+}
+
+/* ---- compute ---- */
+
+static void ev_compute_done(sim *s, void *ctx, uint64_t arg)
+{
+    (void)s;
+    (void)arg;
+    tr *w = ctx;
+    uint32_t L = w->prof.L;
+    if (!w->backward) {
+        if (w->layer + 1 < L) {
+            w->layer++;
+        } else {
+            w->backward = 1;
+        }
+        compute_next(w);
+        return;
+    }
+    /* backward of w->layer ended */
+    uint32_t k = w->fusion_of[w->layer];
+    if (w->fus[k].lo == w->layer)
+        fusion_ready(w, k);
+    if (w->layer > 0) {
+        w->layer--;
+        compute_next(w);
+        return;
+    }
+    if (w->iter + 1 == w->p->iterations) {
+        w->finished = 1;
+        return;
+    }
+    w->iter++;
+    w->backward = 0;
+    w->layer = 0;
+    compute_next(w);
+}
+
+/* Start the current compute phase, or wait for its allreduce. */
+static void compute_next(tr *w)
+{
+    w->waiting = 0;
+    if (w->finished)
+        return;
+    uint32_t i = w->layer;
+    if (!w->backward && w->iter > 0) {
+        int ok = w->p->barrier_off ? w->fus[w->fusion_of[i]].done_iter >= (int64_t)w->iter - 1
+                                   : w->done_count[w->iter - 1] == w->nf;
+        if (!ok) {
+            w->waiting = 1;
+            return;
+        }
+    }
+    if (!w->backward && i == 0)
+        w->iter_start_ps[w->iter] = sim_now(w->s);
+    sim_schedule(w->s, w->backward ? w->prof.bwd_ps[i] : w->prof.fwd_ps[i], ev_compute_done, w, 0);
+}
+
+/* ---- deliveries ---- */
+
+static void tr_deliver(void *state, net_msg *m)
+{
+    tr *w = state;
+    if (m->kind == TR_NEG) {
+        neg_deliver(w, m);
+    } else if (m->kind != TR_RING || !w->busy || m->b != w->ar_serial || m->src >= w->W ||
+               m->dst != (m->src + 1) % w->W || m->a >= 2 * (w->W - 1)) {
+        w->bad++;
+        return;
+    } else {
+        uint32_t t = m->a, r = m->dst;
+        w->cur_delivered++;
+        if (t + 1 < 2 * (w->W - 1))
+            ring_send(w, r, t + 1);
+        if (w->cur_delivered == (uint64_t)w->W * 2 * (w->W - 1))
+            allreduce_done(w);
+    }
+    m->kind = TR_DEAD;
+    net_msg_release(&w->pool, m);
+}
+
+/* ---- life cycle ---- */
+
+static void tr_check(const net_params *core, const void *params, param_report *rep)
+{
+    const tr_params *p = params;
+    if (core->nodes > 0 && p->workers > core->nodes)
+        param_invalid(rep, "workload.workers", "%u workers need %u nodes (system.nodes is %u)", p->workers, p->workers,
+                      core->nodes);
+    if (p->layers_file.text[0] && p->layers)
+        param_invalid(rep, "workload.layers", "the layers come from workload.layers-file");
+    if (p->gatherv_prob > 1)
+        param_invalid(rep, "workload.vef.gatherv-prob", "a probability is at most 1 (got %g)", p->gatherv_prob);
+    if (p->negotiation == TR_NEG_VEF && p->gatherv_total_bytes > 0 && p->gatherv_prob == 0)
+        param_invalid(rep, "workload.vef.gatherv-prob",
+                      "with a probability of 0 no gatherv carries bytes, so gatherv-total is never reached");
+}
+
+static int build_fusions(tr *w)
+{
+    uint32_t L = w->prof.L;
+    w->fus = tn_xcalloc(L, sizeof *w->fus);
+    w->fusion_of = tn_xcalloc(L, sizeof *w->fusion_of);
+    uint32_t nf = 0;
+    for (uint32_t j = L; j-- > 0;) {
+        uint64_t b = w->prof.bytes[j];
+        tr_fusion *f = nf ? &w->fus[nf - 1] : NULL;
+        if (f && w->p->fusion_bytes > 0 && f->bytes + b <= w->p->fusion_bytes) {
+            f->lo = j;
+            f->bytes += b;
+        } else {
+            f = &w->fus[nf++];
+            f->lo = f->hi = j;
+            f->bytes = b;
+            f->done_iter = -1;
+        }
+        w->fusion_of[j] = nf - 1;
+    }
+    return (int)nf;
+}
+
+static int tr_init(void *state, const wl_env *env, char *err, size_t errlen)
+{
+    tr *w = state;
+    const tr_params *p = env->params;
+    memset(w, 0, sizeof *w);
+    char e2[PARAM_PATH_MAX + 256];
+    param_first first;
+    net_params core = {.nodes = env->nodes, .bandwidth_bps = env->bandwidth_bps};
+    tr_check(&core, p, param_report_first(&first, e2, sizeof e2));
+    if (first.rep.n)
+        return tn_error(err, errlen, "training: %s", e2);
+    if (!env->sim || !env->net || env->net->params.nodes != env->nodes || p->workers < 2)
+        return tn_error(err, errlen, "training needs an engine, a network of %u nodes and 2 workers", env->nodes);
+    if (profile_build(p, &w->prof, e2, sizeof e2) != 0)
+        return tn_error(err, errlen, "training: %s", e2);
+    w->p = p;
+    w->s = env->sim;
+    w->n = env->net;
+    w->W = p->workers;
+    w->bandwidth_bps = env->bandwidth_bps;
+    w->nf = (uint32_t)build_fusions(w);
+    w->queue = tn_xcalloc(w->nf, sizeof *w->queue);
+    w->neg_q = tn_xcalloc(w->nf, sizeof *w->neg_q);
+    w->neg_acc = tn_xcalloc(w->W, sizeof *w->neg_acc);
+    w->neg_rank_bc = tn_xcalloc(w->W, sizeof *w->neg_rank_bc);
+    w->done_count = tn_xcalloc(p->iterations, sizeof *w->done_count);
+    w->iter_start_ps = tn_xcalloc(p->iterations, sizeof *w->iter_start_ps);
+    for (uint32_t j = 0; j < p->iterations; j++)
+        w->iter_start_ps[j] = -1;
+    w->end_ps = -1;
+    net_msg_pool_init(&w->pool);
+    w->rng_neg = rng_stream_new(env->seed, env->replica, "training.negotiation");
+    w->up = 1;
+    compute_next(w);
+    return 0;
+}
+
+static int tr_finish(void *state, const wl_run_view *v, double *m, double *span_s, char *err, size_t errlen)
+{
+    (void)v;
+    tr *w = state;
+    uint32_t I = w->p->iterations;
+    if (w->bad)
+        return tn_error(err, errlen, "training: %llu messages that no allreduce or negotiation expected",
+                        (unsigned long long)w->bad);
+    if (w->pool.live)
+        return tn_error(err, errlen, "training: %llu messages still in flight", (unsigned long long)w->pool.live);
+    if (!w->finished || w->busy || w->nq || w->neg_busy || w->neg_n || w->end_ps < 0 ||
+        w->allreduces != (uint64_t)I * w->nf)
+        return tn_error(err, errlen, "training: %llu of %llu allreduces completed",
+                        (unsigned long long)w->allreduces, (unsigned long long)I * w->nf);
+    double sum = 0, max = 0;
+    for (uint32_t j = 0; j < I; j++) {
+        int64_t end = j + 1 < I ? w->iter_start_ps[j + 1] : w->end_ps;
+        double t = units_ps_to_s(end - w->iter_start_ps[j]);
+        sum += t;
+        max = t > max ? t : max;
+        if (j == 0)
+            m[M_iteration_time_first_s] = t;
+    }
+    double Tc = units_ps_to_s(w->prof.compute_ps), M = (double)w->prof.total_bytes;
+    m[M_iterations_completed] = I;
+    m[M_iteration_time_mean_s] = sum / I;
+    m[M_iteration_time_max_s] = max;
+    m[M_allreduces] = (double)w->allreduces;
+    m[M_allreduce_time_mean_s] = w->ar_time_sum_s / (double)w->allreduces;
+    m[M_allreduce_wait_mean_s] = w->ar_wait_sum_s / (double)w->allreduces;
+    m[M_exposed_comm_mean_s] = sum / I - Tc;
+    m[M_link_utilization] = sum > 0 ? 8.0 * (double)w->ring_bytes / ((double)w->W * w->bandwidth_bps * sum) : NAN;
+    m[M_compute_to_network_ratio] = M > 0 ? Tc * w->bandwidth_bps / (8 * 2 * (1 - 1.0 / w->W) * M) : NAN;
+    m[M_fusions] = w->nf;
+    if (w->p->negotiation == TR_NEG_VEF)
+        m[M_negotiation_rounds] = (double)w->neg_round;
+    *span_s = units_ps_to_s(w->end_ps - w->iter_start_ps[0]);
+    return 0;
+}
+
+static void tr_fini(void *state)
+{
+    tr *w = state;
+    if (!w->up)
+        return;
+    profile_free(&w->prof);
+    free(w->fus);
+    free(w->fusion_of);
+    free(w->queue);
+    free(w->neg_q);
+    free(w->neg_acc);
+    free(w->neg_rank_bc);
+    free(w->done_count);
+    free(w->iter_start_ps);
+    net_msg_pool_free(&w->pool);
+    gsl_rng_free(w->rng_neg);
+    w->up = 0;
+}
+
+/* The profile must build and the run fit in the clock: I iterations of
+ * compute and of the whole model's ring traffic at B. */
+static int tr_resolve(void *params, wl_resolve *rc, char *err, size_t errlen)
+{
+    const tr_params *p = params;
+    tr_profile prof;
+    char e2[PARAM_PATH_MAX + 256];
+    if (profile_build(p, &prof, e2, sizeof e2) != 0)
+        return tn_error(err, errlen, "training: %s", e2);
+    double B = rc->net->bandwidth_bps, I = p->iterations, W = p->workers;
+    double net_s = B > 0 ? 8 * 2 * (1 - 1 / W) * (double)prof.total_bytes / B : 0;
+    double span = I * (units_ps_to_s(prof.compute_ps) + net_s);
+    profile_free(&prof);
+    if (span > WL_HORIZON_S)
+        return tn_error(err, errlen, "training: %g iterations of compute and ring traffic span %.3g s, more than the %g s "
+                        "a run can span", I, span, WL_HORIZON_S);
+    return 0;
+}
+
+static void tr_analyze(const void *params, const wl_resolve *rc, wl_analysis *out)
+{
+    const tr_params *p = params;
+    tr_profile prof;
+    char e2[PARAM_PATH_MAX + 256];
+    if (profile_build(p, &prof, e2, sizeof e2) != 0) {
+        snprintf(out->text, sizeof out->text, "  training  %s\n", e2);
+        return;
+    }
+    double B = rc->net->bandwidth_bps, W = p->workers, M = (double)prof.total_bytes;
+    double Tc = units_ps_to_s(prof.compute_ps), Tnet = B > 0 ? 8 * 2 * (1 - 1 / W) * M / B : NAN;
+    wl_analysis_add(out, "layers", prof.L);
+    wl_analysis_add(out, "model_bytes", M);
+    wl_analysis_add(out, "compute_s", Tc);
+    wl_analysis_add(out, "ring_time_s", Tnet);
+    wl_analysis_add(out, "compute_to_network_ratio", Tc / Tnet);
+    snprintf(out->text, sizeof out->text,
+             "  training  L=%u  M=%.6g B  T_c=%.6g s  ring bytes at B: %.6g s  R=%.6g\n", prof.L, M, Tc, Tnet,
+             Tc / Tnet);
+    profile_free(&prof);
+}
+
+static const wl_column tr_table[] = {
+    {"iteration_time_mean_s", "iteration_s"},
+    {"allreduce_time_mean_s", "allreduce_s"},
+    {"exposed_comm_mean_s", "exposed_s"},
+    {"link_utilization", "link_util"},
+    {"compute_to_network_ratio", "R"},
+    {NULL, NULL},
+};
+
+const wl_ops wl_training_ops = {
+    .name = "training",
+    .description = "data-parallel training: ring allreduce of fused tensors (Horovod), fifo or priority "
+                   "transmission, inter-iteration barrier (seed 002; seed 000's negotiation optional)",
+    .state_size = sizeof(tr),
+    .params = tr_rows,
+    .nparams = sizeof tr_rows / sizeof tr_rows[0],
+    .params_size = sizeof(tr_params),
+    .check = tr_check,
+    .resolve = tr_resolve,
+    .analyze = tr_analyze,
+    .init = tr_init,
+    .deliver = tr_deliver,
+    .finish = tr_finish,
+    .fini = tr_fini,
+    .metrics = tr_metrics_def,
+    .nmetrics = TR_NMETRICS,
+    .table = tr_table,
+    .plot_y = "iteration_time_mean_s",
+};
