@@ -409,20 +409,23 @@ static void param_attrs(loader *ld, xmlNodePtr n, int e)
             continue;
         }
         const param_row *r = crow_at((size_t)ri)->row;
+        /* a workload's element: the workload being walked; a workload type's
+         * parameter elsewhere (network.zeta): the workload of that type */
+        size_t k = celem_in_workload(e) ? ld->cur : crow_is_wl((size_t)ri) ? crow_wl_home(ld->c, (size_t)ri) : 0;
         char *v = prop(a);
         long ai = r->alt ? crow_find(r->alt) : -1;
         if (ai >= 0 && crow_elem((size_t)ai) == e && xmlHasProp(n, (const xmlChar *)param_attr(crow_at((size_t)ai)->row)) &&
             ai < ri) {
             ld_err_at_attr(ld, n, param_attr(r), v, "give either %s or %s, not both",
                            param_attr(crow_at((size_t)ai)->row), param_attr(r));
-            ld->failed[ri] = ld->failed[ai] = 1;
+            ld->failed[k][ri] = ld->failed[k][ai] = 1;
             free(v);
             continue;
         }
         char err[1024];
-        if (crow_set(ld->c, (size_t)ri, v, err, sizeof err) != 0) {
+        if (crow_set(ld->c, (size_t)ri, k, v, err, sizeof err) != 0) {
             ld_err_at_attr(ld, n, param_attr(r), v, "%s", err);
-            ld->failed[ri] = 1;
+            ld->failed[k][ri] = 1;
         }
         free(v);
     }
@@ -507,14 +510,14 @@ static void walk_axis(loader *ld, xmlNodePtr n)
 
     const param_row *r = NULL;
     long ri = -1;
+    size_t rk = 0;
+    char rerr[4096];
     int bad = 0;
     if (!param) {
         ld_err_at_attr(ld, n, NULL, NULL, "missing attribute param (the parameter to sweep, e.g. param=\"system.nodes\")");
         bad = 1;
-    } else if ((ri = crow_find(param)) < 0) {
-        char err[4096];
-        cfg_unknown_param(param, err, sizeof err);
-        ld_err_at_attr(ld, n, "param", param, "%s", err);
+    } else if (crow_resolve(ld->c, param, &ri, &rk, rerr, sizeof rerr) != 0) {
+        ld_err_at_attr(ld, n, "param", param, "%s", rerr);
         bad = 1;
     } else if ((r = crow_at((size_t)ri)->row), strcmp(r->path, "run.replicas") == 0 || strcmp(r->path, "run.seed") == 0) {
         /* every point has the same replicas, and its own streams from
@@ -540,11 +543,11 @@ static void walk_axis(loader *ld, xmlNodePtr n)
     }
     if (r) {
         for (size_t a = 0; a < ld->c->naxes; a++)
-            if (strcmp(ld->c->axes[a].param, r->path) == 0) {
+            if (strcmp(ld->c->axes[a].param, param) == 0) {
                 long line, col;
                 ld_elem_loc(ld, ld->axis_node[a], &line, &col);
                 ld_err_at_attr(ld, n, "param", param, "%s is already swept by the axis at line %ld",
-                            r->path, line);
+                            param, line);
                 bad = 1;
                 break;
             }
@@ -617,7 +620,7 @@ static void walk_axis(loader *ld, xmlNodePtr n)
         cfg_axis *ax = &ld->c->axes[ld->c->naxes];
         ld->axis_node[ld->c->naxes] = n;
         ld->c->naxes++;
-        snprintf(ax->param, sizeof ax->param, "%s", r->path);
+        snprintf(ax->param, sizeof ax->param, "%s", param);
         ax->values = vals;
         ax->nvalues = nv;
         ax->with[0] = '\0';
@@ -632,8 +635,22 @@ static void walk_axis(loader *ld, xmlNodePtr n)
 
 static void walk_elem(loader *ld, xmlNodePtr n, int e)
 {
-    if (ld->el[e] == NULL)
-        ld->el[e] = n;
+    if (e == celem_workload()) {
+        /* each <workload> is a workload of its own, in document order */
+        if (ld->nwl_seen > 0) {
+            char err[256];
+            long k = cfg_add_workload(ld->c, "", err, sizeof err);
+            if (k < 0) {
+                ld_err_at_elem(ld, n, "%s", err);
+                ld->structural = 1;
+                return;
+            }
+        }
+        ld->cur = ld->nwl_seen++;
+    }
+    size_t k = celem_in_workload(e) ? ld->cur : 0;
+    if (ld->el[k][e] == NULL)
+        ld->el[k][e] = n;
     if (e == celem_axis()) {
         walk_axis(ld, n);
         return;
@@ -664,11 +681,25 @@ static void walk_elem(loader *ld, xmlNodePtr n, int e)
     walk_children(ld, n, e);
 }
 
+/* The root's children in three passes: the workloads first (their names
+ * and types decide where the other elements' workload parameters and the
+ * sweep's axes go), then the others, then the sweep; below the root, one
+ * pass. Reports are sorted by position in the file afterwards. */
 static void walk_children(loader *ld, xmlNodePtr n, int e)
 {
     xmlNodePtr seen[CFG_MAX_ELEMS] = {0};
     const char *ename = celem_at((size_t)e)->name;
+    int passes = e == CE_ROOT ? 3 : 1;
+    for (int pass = 0; pass < passes; pass++)
     for (xmlNodePtr k = n->children; k; k = k->next) {
+        if (e == CE_ROOT && k->type == XML_ELEMENT_NODE && !k->ns) {
+            int kw = celem_find_child(CE_ROOT, (const char *)k->name);
+            int want = kw == celem_workload() ? 0 : kw == celem_sweep() ? 2 : 1;
+            if (want != pass)
+                continue;
+        } else if (e == CE_ROOT ? pass != 1 : pass != 0) {
+            continue; /* text, entities and foreign elements: once, in the middle pass */
+        }
         if (k->type == XML_ENTITY_REF_NODE) {
             /* its elements would be invisible to both the walk and the schema */
             ld_err_at_elem(ld, n, "<%s>: entity reference &%s; in element content (write its content out)", ename,

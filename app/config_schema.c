@@ -118,9 +118,10 @@ static void put_content(sbuf *b, int e, int indent)
             put_attribute(b, i, indent + 2);
     for (size_t k = 0; k < celem_count(); k++)
         if (celem_at(k)->parent == e && (int)k != celem_sweep()) {
-            put(b, "%*s<optional>\n", indent + 2, "");
+            const char *wrap = celem_at(k)->many ? "zeroOrMore" : "optional";
+            put(b, "%*s<%s>\n", indent + 2, "", wrap);
             put_element(b, (int)k, indent + 4);
-            put(b, "%*s</optional>\n", indent + 2, "");
+            put(b, "%*s</%s>\n", indent + 2, "", wrap);
         }
     if (e == CE_ROOT)
         put(b, "%*s<optional><ref name=\"sweep\"/></optional>\n", indent + 2, "");

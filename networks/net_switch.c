@@ -127,6 +127,9 @@ static inline int fifo2_empty(const sw_fifo q[2])
     return !q[NET_PRIO_HIGH].head && !q[NET_PRIO_LOW].head;
 }
 
+/* Control-first serves class 0 first; every other class is "low". */
+static inline unsigned cf_class(const net_msg *m) { return m->prio == NET_PRIO_HIGH ? NET_PRIO_HIGH : NET_PRIO_LOW; }
+
 /* ---- events ---- */
 
 static void ev_deliver(sim *s, void *ctx, uint64_t arg)
@@ -171,7 +174,7 @@ static void ev_port_arrival(sim *s, void *ctx, uint64_t arg)
         port_start(st, s, m, now);
         return;
     }
-    fifo_push(&c->port_q[m->prio], m);
+    fifo_push(&c->port_q[cf_class(m)], m);
     if (!c->port_wake) {
         c->port_wake = 1;
         sim_schedule_at(s, st->port_free_ps[m->dst], ev_port_free, st, m->dst);
@@ -216,7 +219,7 @@ static void sw_send(void *state, net_msg *m)
         source_start(st, s, m, now);
         return;
     }
-    fifo_push(&c->src_q[m->prio], m);
+    fifo_push(&c->src_q[cf_class(m)], m);
     if (!c->src_wake) {
         c->src_wake = 1;
         sim_schedule_at(s, st->src_free_ps[m->src], ev_source_free, st, m->src);

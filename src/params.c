@@ -305,6 +305,20 @@ int param_parse(const param_row *r, const char *text, const char *basedir, param
     }
     case PARAM_U32_LIST:
         return parse_list(r, text, v, err, errlen);
+    case PARAM_TEXT: {
+        char *t = trim_dup(text);
+        if (r->name_ok && r->name_ok(t, err, errlen) != 0) {
+            free(t);
+            return -1;
+        }
+        if (strlen(t) >= r->max) {
+            tn_error(err, errlen, "'%.40s...' is longer than %llu characters", t, (unsigned long long)(r->max - 1));
+            free(t);
+            return -1;
+        }
+        v->text = t;
+        return 0;
+    }
     }
     TN_ASSERT(0, "unknown parameter kind %d", (int)r->kind);
     return -1;
@@ -313,6 +327,8 @@ int param_parse(const param_row *r, const char *text, const char *basedir, param
 void param_value_free(param_value *v)
 {
     dist_free(&v->dist);
+    free(v->text);
+    v->text = NULL;
 }
 
 /* ------------------------------------------------------------- storing */
@@ -337,6 +353,11 @@ void param_store(void *block, const param_row *r, param_value *v)
         break;
     case PARAM_CHOICE: memcpy(f, &v->choice, sizeof v->choice); break;
     case PARAM_NAME: memcpy(f, v->name, sizeof v->name); break;
+    case PARAM_TEXT:
+        snprintf(f, r->max, "%s", v->text ? v->text : "");
+        free(v->text);
+        v->text = NULL;
+        break;
     case PARAM_U32_LIST:
         memcpy(f, v->list, v->nlist * sizeof v->list[0]);
         memcpy((char *)block + r->count_off, &v->nlist, sizeof v->nlist);
@@ -354,7 +375,8 @@ int param_is_set(const void *block, const param_row *r)
         memcpy(&n, (const char *)block + r->count_off, sizeof n);
         return n > 0;
     }
-    case PARAM_NAME: return f[0] != '\0';
+    case PARAM_NAME:
+    case PARAM_TEXT: return f[0] != '\0';
     default: break;
     }
     if (!(r->flags & PARAM_UNSET0))
@@ -406,6 +428,7 @@ void param_clear(void *block, const param_row *r)
     case PARAM_DIST: dist_free((dist *)f); memset(f, 0, sizeof(dist)); break;
     case PARAM_CHOICE: memset(f, 0, sizeof(int)); break;
     case PARAM_NAME: memset(f, 0, PARAM_NAME_MAX); break;
+    case PARAM_TEXT: memset(f, 0, r->max); break;
     case PARAM_U32_LIST: memset((char *)block + r->count_off, 0, sizeof(uint32_t)); break;
     }
 }
@@ -522,6 +545,12 @@ char *param_format(const void *block, const param_row *r, const char *absdir)
         memcpy(name, f, sizeof name);
         name[PARAM_NAME_MAX - 1] = '\0';
         return tn_xstrdup(name);
+    }
+    case PARAM_TEXT: {
+        char *t = tn_xmalloc(r->max + 1);
+        memcpy(t, f, r->max);
+        t[r->max] = '\0';
+        return t;
     }
     case PARAM_U32_LIST: {
         uint32_t n;

@@ -8,6 +8,7 @@ TESTS_MODULES = \
 	tests/check_conformance \
 	tests/check_dist \
 	tests/check_footprint \
+	tests/check_mix \
 	tests/check_net \
 	tests/check_phy \
 	tests/check_rng \
