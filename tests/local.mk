@@ -11,6 +11,7 @@ TESTS_MODULES = \
 	tests/check_net \
 	tests/check_sched \
 	tests/check_spinet \
+	tests/check_topo \
 	tests/check_phy \
 	tests/check_uniform \
 	tests/check_cli
@@ -28,6 +29,7 @@ tests_check_footprint_SOURCES = %D%/check_footprint.c
 tests_check_net_SOURCES = %D%/check_net.c
 tests_check_sched_SOURCES = %D%/check_sched.c
 tests_check_spinet_SOURCES = %D%/check_spinet.c
+tests_check_topo_SOURCES = %D%/check_topo.c
 tests_check_phy_SOURCES = %D%/check_phy.c
 tests_check_uniform_SOURCES = %D%/check_uniform.c
 tests_check_cli_SOURCES = %D%/check_cli.c %D%/cli_helpers.h
@@ -43,6 +45,7 @@ tests_check_footprint_CFLAGS = $(TEST_CFLAGS)
 tests_check_net_CFLAGS = $(TEST_CFLAGS)
 tests_check_sched_CFLAGS = $(TEST_CFLAGS)
 tests_check_spinet_CFLAGS = $(TEST_CFLAGS)
+tests_check_topo_CFLAGS = $(TEST_CFLAGS)
 tests_check_phy_CFLAGS = $(TEST_CFLAGS)
 tests_check_uniform_CFLAGS = $(TEST_CFLAGS)
 tests_check_cli_CFLAGS = $(TEST_CFLAGS) -DTASKNET_BIN='"$(abs_top_builddir)/tasknet"'
@@ -58,6 +61,7 @@ tests_check_footprint_LDADD = $(TEST_LDADD)
 tests_check_net_LDADD = $(TEST_LDADD)
 tests_check_sched_LDADD = $(TEST_LDADD)
 tests_check_spinet_LDADD = $(TEST_LDADD)
+tests_check_topo_LDADD = $(TEST_LDADD)
 tests_check_phy_LDADD = $(TEST_LDADD)
 tests_check_uniform_LDADD = $(TEST_LDADD)
 tests_check_cli_LDADD = $(TEST_LDADD)
