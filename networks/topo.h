@@ -33,9 +33,20 @@
  *   dragonfly   class = global links crossed so far (minimal 2, Valiant and
  *               UGAL 3)
  *
- * Contract: the functions never allocate after init, never print, never exit;
- * arguments outside their domain (host >= N, port >= radix, a header from
- * another topology) are caller bugs and abort through TN_ASSERT. */
+ * A packet engine uses it so (one hop = one link):
+ *   at the source host: hdr_init(src, dst, salt); the first link is
+ *     topo_link_up(src), entering switch attach(src);
+ *   at switch sw: n = next(sw, &hdr, cand); pick one candidate c (the first
+ *     at zero load; an adaptive engine prefers a free adaptive candidate and
+ *     falls back on the escape; UGAL compares the two with
+ *     topo_ugal_minimal); take(sw, &c, &hdr); the packet leaves on link
+ *     topo_link_out(sw, c.port) in class c.vc and enters peer(sw, c.port):
+ *     a switch (on its input port .port) or the destination host.
+ *
+ * Contract: the routing functions never allocate, never print, never exit
+ * (uniform_bound may allocate scratch memory and frees it); arguments
+ * outside their domain (host >= N, port >= radix, a header from another
+ * topology) are caller bugs and abort through TN_ASSERT. */
 #ifndef TASKNET_TOPO_H
 #define TASKNET_TOPO_H
 
