@@ -3,7 +3,7 @@ libtasknet_a_SOURCES += \
 	%D%/network.c %D%/network.h \
 	%D%/net_ideal.c \
 	%D%/net_switch.c \
-	%D%/net_spinet.c \
+	%D%/net_spinet.c %D%/net_spinet.h \
 	%D%/spinet_topology.c %D%/spinet_topology.h \
 	%D%/topo.c %D%/topo.h \
 	%D%/topo_torus.c \

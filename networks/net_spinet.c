@@ -64,14 +64,56 @@
  * one or two per packet delivered (delivery; release of the source, only
  * when another packet waits for it). */
 #include <math.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "energy.h"
 #include "log.h"
 #include "metrics.h"
 #include "network.h"
+#include "optical.h"
+#include "net_spinet.h"
 #include "spinet_topology.h"
+
+static const char *const spn_protocol_names[] = {"fast-nack", "nack", "ack", "slotted", NULL};
+
+#define SPN_ROW(path_, type_, unit_, def_, help_) .path = path_, .type = type_, .unit = unit_, .def = def_, .help = help_
+
+static const param_row spn_rows[] = {
+    {SPN_ROW("network.extra-stages", "integer", "", "0", "SPINet: stages beyond log2(N) (0 to 32)"),
+     .kind = PARAM_U32, .off = offsetof(spn_params, extra_stages), .min = 0, .max = 32, .example = "1"},
+    {SPN_ROW("network.switching-time", "time", "s", "1ns", "SPINet: decision time of one switching element (>= 0)"),
+     .kind = PARAM_PS, .off = offsetof(spn_params, switching_time_ps), .flags = PARAM_NONNEG, .example = "1ns"},
+    {SPN_ROW("network.reaction-time", "time", "s", "1ns", "SPINet: time to generate a NACK or an ACK (>= 0)"),
+     .kind = PARAM_PS, .off = offsetof(spn_params, reaction_time_ps), .flags = PARAM_NONNEG, .example = "1ns"},
+    {SPN_ROW("network.protocol", "choice", "", "fast-nack", "SPINet contention recovery: fast-nack | nack | ack | slotted"),
+     .kind = PARAM_CHOICE, .off = offsetof(spn_params, recovery), .choices = spn_protocol_names,
+     .example = "fast-nack"},
+    {SPN_ROW("network.slot", "time", "s", "100ns", "SPINet: slot length of the slotted protocol (> 0)"),
+     .kind = PARAM_PS, .off = offsetof(spn_params, slot_ps), .flags = PARAM_POS, .example = "100ns"},
+    {SPN_ROW("network.buffer", "size", "B", "0B", "SPINet: edge FIFO capacity per node (0 = unbounded)"),
+     .kind = PARAM_BYTES, .off = offsetof(spn_params, buffer_bytes), .flags = PARAM_NONNEG, .example = "1MB"},
+    {SPN_ROW("network.link-length", "length", "m", "4m", "SPINet: fibre between a node and the fabric, 5 ns/m (>= 0)"),
+     .kind = PARAM_REAL, .dim = UNIT_LENGTH, .off = offsetof(spn_params, link_length_m), .flags = PARAM_NONNEG,
+     .example = "4m"},
+    {SPN_ROW("network.packet-size", "size", "B", "1kB", "SPINet: largest packet payload; messages are cut into packets (> 0)"),
+     .kind = PARAM_BYTES, .off = offsetof(spn_params, packet_bytes), .flags = PARAM_POS, .example = "1kB"},
+    {SPN_ROW("network.ack-timeout", "time", "s", "0s", "SPINet ack protocol: retransmission timeout (0 = the shortest safe one)"),
+     .kind = PARAM_PS, .off = offsetof(spn_params, ack_timeout_ps), .flags = PARAM_NONNEG, .example = "200ns"},
+};
+
+#define SPN_METRICS(X)                                                                          \
+    X(packets_dropped, "packets dropped by contention in the fabric")                          \
+    X(retransmissions, "packet retransmissions")                                               \
+    X(tries_per_packet_mean, "mean transmissions per delivered packet")                        \
+    X(phy_losses, "packets lost to bit errors (physical layer)")                               \
+    X(edge_fifo_full, "messages that did not fit their source's edge FIFO and waited in host memory") \
+    X(edge_fifo_wait_mean_s, "mean time such a message waited until its last bit entered the FIFO") \
+    X(energy_per_bit_j, "network energy per delivered bit (every try's emitted bits)")
+enum { SPN_METRICS(METRIC_ENUM) SPN_NMETRICS };
+static const metric_def spn_metrics_def[] = {SPN_METRICS(METRIC_DEF)};
 
 #define SPN_POOL_CHUNK 256   /* packet records allocated at once */
 #define SPN_TIME_MAX_PS INT64_C(3600000000000000) /* 1 hour: bounds every time parameter */
@@ -108,7 +150,7 @@ typedef struct spn_src {
 typedef struct spn_state {
     net *n;                   /* framework handle (sim, rng, delivery) */
     spinet_topo topo;         /* wiring and routes */
-    net_recovery recovery;    /* protocol */
+    int recovery;             /* enum spn_recovery */
     double bandwidth_bps;     /* B, per node, the packet's aggregate rate */
     unsigned wavelengths;     /* W, lanes a packet is striped over */
     phy_rate lane;            /* one lane: bits at B / W */
@@ -122,7 +164,8 @@ typedef struct spn_state {
     int64_t fwd_ps;           /* F = 2 t_link + S t_sw: header source -> destination, ps */
     double ber;               /* per-bit error probability */
     double log1m_ber;         /* log(1 - BER), for the packet loss probability */
-    double energy_per_bit_j;  /* J per emitted bit that reaches the receiver (0 = not modelled) */
+    double energy_per_bit_j;  /* J per emitted bit that reaches the receiver */
+    int energy_modelled;      /* 1 when the phy resolved the energies */
     double drop_edge_j;       /* J per emitted bit of a dropped try: laser and TX SerDes... */
     double drop_stage_j;      /* ...plus this per stage crossed before the drop */
     int64_t *busy_until_ps;   /* [(stage * E + elem) * 2 + out]: output locked until, ps */
@@ -172,7 +215,7 @@ static int64_t hold_ps(const spn_state *st, int64_t p_ps)
 {
     int64_t S = st->topo.stages;
     int64_t rtt = 2 * st->link_ps + 2 * S * st->sw_ps + st->react_ps;
-    if (st->recovery == NET_NACK)
+    if (st->recovery == SPN_NACK)
         return rtt + p_ps;
     int64_t tx = p_ps + S * st->sw_ps;
     return rtt > tx ? rtt : tx;
@@ -279,7 +322,7 @@ static uint32_t traverse(spn_state *st, uint32_t src, uint32_t dst, int64_t t0, 
         }
         if (st->busy_until_ps[base + o] > h) {
             /* the truncated tail frees the upstream outputs early (fast NACK) */
-            if (st->recovery == NET_FAST_NACK || st->recovery == NET_SLOTTED) {
+            if (st->recovery == SPN_FAST_NACK || st->recovery == SPN_SLOTTED) {
                 int64_t cut = 2 * (st->link_ps + (int64_t)(s + 1) * st->sw_ps) + st->react_ps;
                 for (uint32_t u = 0; u < s; u++) {
                     int64_t end = t0 + st->link_ps + (int64_t)(u + 1) * st->sw_ps + cut;
@@ -342,10 +385,10 @@ static void start_try(spn_state *st, uint32_t s, spn_pkt *p)
         int64_t back = 2 * (st->link_ps + (int64_t)drop * st->sw_ps) + st->react_ps;
         int64_t t_ans;
         switch (st->recovery) {
-        case NET_NACK:
+        case SPN_NACK:
             t_ans = t0 + back + P;
             break;
-        case NET_ACK:
+        case SPN_ACK:
             t_ans = t0 + st->ack_timeout_ps;
             break;
         default: /* fast NACK, slotted: the source stops when the NACK arrives */
@@ -368,7 +411,7 @@ static void start_try(spn_state *st, uint32_t s, spn_pkt *p)
         }
         if (corrupted) {
             st->st.phy_losses++;
-            if (st->recovery == NET_ACK) {
+            if (st->recovery == SPN_ACK) {
                 sim_schedule_at(sm, t0 + st->ack_timeout_ps, ev_retry, st, parg);
             } else {
                 sim_schedule_at(sm, t_last + st->react_ps + st->fwd_ps, ev_late_nack, st, parg);
@@ -376,7 +419,7 @@ static void start_try(spn_state *st, uint32_t s, spn_pkt *p)
             }
         } else {
             sim_schedule_at(sm, t_last, ev_deliver, st, parg);
-            int64_t t_free = st->recovery == NET_ACK ? t_last + st->react_ps + st->fwd_ps
+            int64_t t_free = st->recovery == SPN_ACK ? t_last + st->react_ps + st->fwd_ps
                                                      : t0 + hold_ps(st, P);
             src_hold(st, s, t_free);
         }
@@ -434,7 +477,7 @@ static void src_kick(spn_state *st, uint32_t s)
     }
     if (sp->state != SRC_IDLE)
         return;
-    if (st->recovery == NET_SLOTTED) {
+    if (st->recovery == SPN_SLOTTED) {
         int64_t now = sim_now(net_sim(st->n));
         int64_t b = (now + st->slot_ps - 1) / st->slot_ps * st->slot_ps;
         if (b > now) {
@@ -483,108 +526,159 @@ static void spinet_send(void *state, net_msg *m)
         st->st.edge_full_msgs++;
 }
 
+static int64_t spn_stages(const net_params *core, const spn_params *p)
+{
+    return (int64_t)__builtin_ctz(core->nodes) + (int64_t)p->extra_stages;
+}
+
 /* The ACK round trip of a full packet, 2F + P + t_r: the shortest safe
- * ack-timeout (p already checked for the topology). */
-static int64_t ack_round_trip_ps(const net_params *p)
+ * ack-timeout (topology and bandwidth already checked). */
+static int64_t ack_round_trip_ps(const net_params *core, const spn_params *p)
 {
     unsigned W = p->wavelengths ? p->wavelengths : 1;
-    int64_t S = (int64_t)__builtin_ctz(p->nodes) + (int64_t)p->extra_stages;
-    int64_t fwd = 2 * phy_propagation_ps(p->link_length_m) + S * p->switching_time_ps;
-    return 2 * fwd + phy_serialization_ps(p->packet_size_bits, W, p->bandwidth_bps / W) + p->reaction_time_ps;
+    int64_t fwd = 2 * phy_propagation_ps(p->link_length_m) + spn_stages(core, p) * p->switching_time_ps;
+    return 2 * fwd + phy_serialization_ps(8 * p->packet_bytes, W, core->bandwidth_bps / W) + p->reaction_time_ps;
 }
 
-/* Every parameter the fabric needs, checked without building anything:
- * `tasknet validate` calls it through net_ops.check, and init before it
- * allocates. */
-static int spinet_check(const net_params *p, char *err, size_t errlen)
+/* Every parameter the fabric needs, checked without building anything,
+ * each problem at its path (core->bandwidth_bps 0: not known yet). */
+static void spinet_check(const net_params *core, const void *params, param_report *rep)
 {
-    if (spinet_topo_check(p->nodes, p->extra_stages, err, errlen) != 0)
-        return -1;
-    if (!(p->bandwidth_bps > 0) || isinf(p->bandwidth_bps))
-        return tn_error(err, errlen, "spinet: bandwidth must be positive and finite (got %g b/s)",
-                        p->bandwidth_bps);
-    if (p->packet_size_bits == 0)
-        return tn_error(err, errlen, "spinet: packet-size must be at least 1 bit");
+    const spn_params *p = params;
+    char e2[512];
+    net_check_core(core, rep);
+    int topo_ok = spinet_topo_check(core->nodes, p->extra_stages, e2, sizeof e2) == 0;
+    if (!topo_ok)
+        param_invalid(rep, core->nodes >= 2 && !(core->nodes & (core->nodes - 1)) ? "network.extra-stages"
+                                                                                   : "system.nodes",
+                      "%s", e2);
+    int B_ok = core->bandwidth_bps > 0 && isfinite(core->bandwidth_bps);
     const struct {
-        const char *name;
+        const char *path;
         int64_t ps;
-    } times[] = {{"switching-time", p->switching_time_ps}, {"reaction-time", p->reaction_time_ps},
-                 {"slot", p->slot_ps}, {"ack-timeout", p->ack_timeout_ps}};
+    } times[] = {{"network.switching-time", p->switching_time_ps}, {"network.reaction-time", p->reaction_time_ps},
+                 {"network.slot", p->slot_ps}, {"network.ack-timeout", p->ack_timeout_ps}};
+    int times_ok = 1;
     for (size_t i = 0; i < sizeof times / sizeof times[0]; i++)
-        if (times[i].ps < 0 || times[i].ps > SPN_TIME_MAX_PS)
-            return tn_error(err, errlen, "spinet: %s must be between 0 and 1 hour (got %.6g s)", times[i].name,
-                            (double)times[i].ps * 1e-12);
-    if (!(p->link_length_m >= 0) || !(p->link_length_m <= SPN_LINK_MAX_M))
-        return tn_error(err, errlen, "spinet: link-length must be between 0 and %g km (got %g m)",
-                        SPN_LINK_MAX_M / 1e3, p->link_length_m);
-    if (p->recovery != NET_FAST_NACK && p->recovery != NET_NACK && p->recovery != NET_ACK &&
-        p->recovery != NET_SLOTTED)
-        return tn_error(err, errlen, "spinet: unknown recovery protocol %d", (int)p->recovery);
-    if (p->recovery == NET_SLOTTED && p->slot_ps <= 0)
-        return tn_error(err, errlen, "spinet: slotted recovery needs a slot > 0");
-    if (!(p->bit_error_rate >= 0 && p->bit_error_rate < 1))
-        return tn_error(err, errlen, "spinet: bit error rate %g is outside [0, 1)",
-                        p->bit_error_rate);
-    const struct {
-        const char *name;
-        double j;
-    } energies[] = {{"energy per bit", p->energy_per_bit_j},
-                    {"energy per bit of a dropped try's edge", p->energy_edge_per_bit_j},
-                    {"energy per bit and stage of a dropped try", p->energy_stage_per_bit_j}};
-    for (size_t i = 0; i < sizeof energies / sizeof energies[0]; i++)
-        if (!(energies[i].j >= 0) || isinf(energies[i].j))
-            return tn_error(err, errlen, "spinet: %s must be finite and >= 0 (got %g J)", energies[i].name,
-                            energies[i].j);
+        if (times[i].ps < 0 || times[i].ps > SPN_TIME_MAX_PS) {
+            param_invalid(rep, times[i].path, "must be between 0 and 1 hour (got %.6g s)",
+                          (double)times[i].ps * 1e-12);
+            times_ok = 0;
+        }
+    if (!(p->link_length_m >= 0) || !(p->link_length_m <= SPN_LINK_MAX_M)) {
+        param_invalid(rep, "network.link-length", "must be between 0 and %g km (got %g m)", SPN_LINK_MAX_M / 1e3,
+                      p->link_length_m);
+        times_ok = 0;
+    }
+    if (p->packet_bytes == 0)
+        param_invalid(rep, "network.packet-size", "must be at least 1 byte");
+    if (p->recovery < SPN_FAST_NACK || p->recovery > SPN_SLOTTED)
+        param_invalid(rep, "network.protocol", "unknown recovery protocol %d", p->recovery);
+    if (p->recovery == SPN_SLOTTED && p->slot_ps <= 0)
+        param_invalid(rep, "network.slot", "slotted recovery needs a slot > 0");
     /* a full packet's time must fit (the ACK round trip adds it up) */
-    if ((double)p->packet_size_bits * 1e12 / p->bandwidth_bps > (double)SPN_TIME_MAX_PS)
-        return tn_error(err, errlen, "spinet: a packet of %llu bits takes %.3g s at %g b/s, more than 1 hour; "
-                        "smaller packets or a higher bandwidth are needed",
-                        (unsigned long long)p->packet_size_bits, (double)p->packet_size_bits / p->bandwidth_bps,
-                        p->bandwidth_bps);
-    if (p->control_first)
-        return tn_error(err, errlen, "spinet: priority=control-first applies to the electrical switch; "
-                        "SPINet's edge FIFOs send in order");
-    if (p->recovery == NET_ACK && p->ack_timeout_ps > 0 && p->ack_timeout_ps < ack_round_trip_ps(p))
-        return tn_error(err, errlen,
-                        "spinet: ack-timeout %lld ps is shorter than the ACK round trip of a full "
-                        "packet (%lld ps): delivered packets would be sent again",
-                        (long long)p->ack_timeout_ps, (long long)ack_round_trip_ps(p));
+    int packet_ok = 1;
+    if (B_ok && (double)p->packet_bytes * 8e12 / core->bandwidth_bps > (double)SPN_TIME_MAX_PS) {
+        param_invalid(rep, "network.packet-size",
+                      "a packet of %llu bits takes %.3g s at %g b/s, more than 1 hour; smaller packets or a higher "
+                      "bandwidth are needed",
+                      (unsigned long long)(8 * p->packet_bytes), (double)p->packet_bytes * 8 / core->bandwidth_bps,
+                      core->bandwidth_bps);
+        packet_ok = 0;
+    }
+    if (topo_ok && B_ok && times_ok && packet_ok && p->packet_bytes && p->recovery == SPN_ACK &&
+        p->ack_timeout_ps > 0 && p->ack_timeout_ps < ack_round_trip_ps(core, p))
+        param_invalid(rep, "network.ack-timeout",
+                      "%lld ps is shorter than the ACK round trip of a full packet (%lld ps): delivered packets "
+                      "would be sent again",
+                      (long long)p->ack_timeout_ps, (long long)ack_round_trip_ps(core, p));
     /* A NACK from stage 1 returns after 2 (t_link + t_sw) + t_r: were that 0,
      * a dropped packet would be retried at the same instant for ever. */
-    int64_t back_min = 2 * (phy_propagation_ps(p->link_length_m) + p->switching_time_ps) + p->reaction_time_ps;
-    if (back_min == 0 && p->recovery != NET_ACK)
-        return tn_error(err, errlen,
-                        "spinet: link-length, switching-time and reaction-time are all 0, so a NACK "
-                        "would return in the instant its packet left and a contended packet would be "
-                        "retried for ever at one time; give one of them a positive value");
+    if (times_ok && p->recovery != SPN_ACK &&
+        2 * (phy_propagation_ps(p->link_length_m) + p->switching_time_ps) + p->reaction_time_ps == 0)
+        param_invalid(rep, "network.reaction-time",
+                      "link-length, switching-time and reaction-time are all 0, so a NACK would return in the "
+                      "instant its packet left and a contended packet would be retried for ever at one time; "
+                      "give one of them a positive value");
+    if (!(p->bit_error_rate >= 0 && p->bit_error_rate < 1))
+        param_invalid(rep, "network.phy.ber-target", "the path bit error rate %g is outside [0, 1)",
+                      p->bit_error_rate);
     /* A full packet arrives intact with probability (1 - BER)^bits; below 1%
      * the retransmissions (100 tries a packet on average) would not end. */
-    double intact = exp((double)p->packet_size_bits * log1p(-p->bit_error_rate));
-    if (intact < SPN_INTACT_MIN)
-        return tn_error(err, errlen,
-                        "spinet: at a path bit error rate of %.3g a packet of %llu bits arrives intact "
-                        "with probability %.3g, so it would need about %.3g tries; a lower BER "
-                        "(more launch power or fewer stages) or smaller packets are needed",
-                        p->bit_error_rate, (unsigned long long)p->packet_size_bits, intact,
-                        intact > 0 ? 1 / intact : INFINITY);
-    return 0;
+    double intact = exp((double)p->packet_bytes * 8 * log1p(-p->bit_error_rate));
+    if (p->bit_error_rate > 0 && p->bit_error_rate < 1 && intact < SPN_INTACT_MIN)
+        param_invalid(rep, "network.packet-size",
+                      "at a path bit error rate of %.3g a packet of %llu bits arrives intact with probability "
+                      "%.3g, so it would need about %.3g tries; a lower BER (more launch power or fewer stages) "
+                      "or smaller packets are needed",
+                      p->bit_error_rate, (unsigned long long)(8 * p->packet_bytes), intact,
+                      intact > 0 ? 1 / intact : INFINITY);
 }
 
-static int spinet_init(void *state, net *n, const net_params *p, char *err, size_t errlen)
+/* The physical layer's verdict on the fabric: every path crosses all S
+ * stages, so one budget is the worst path's; a path below the receiver
+ * sensitivity is refused. Energy: per delivered bit, and for the bits of a
+ * dropped try the laser, the transmitting SerDes and the SOAs it crossed. */
+static int spinet_resolve_phy(const net_params *core, void *params, const phy_params *phy, net_phy *out, char *err,
+                              size_t errlen)
+{
+    spn_params *p = params;
+    char e2[512];
+    if (phy_energy_check(&phy->energy, e2, sizeof e2) != 0)
+        return tn_error(err, errlen, "network.phy: %s", e2);
+    phy_optical o;
+    phy_params_optical(phy, core->bandwidth_bps, &o);
+    unsigned stages = 0;
+    while ((1ull << stages) < core->nodes)
+        stages++;
+    stages += p->extra_stages;
+    phy_budget b;
+    if (phy_path_budget(&o, stages, &b, e2, sizeof e2) != 0)
+        return tn_error(err, errlen, "network.phy: %s", e2);
+    if (!b.ok) {
+        phy_budget_format(&b, &o, e2, sizeof e2);
+        return tn_error(err, errlen,
+                        "network.phy: the optical path misses the receiver sensitivity at B = %g Gb/s over %u "
+                        "wavelengths: %s (fewer stages, more launch power or SOA gain, or more wavelengths would "
+                        "close it)",
+                        core->bandwidth_bps / 1e9, o.wavelengths, e2);
+    }
+    p->wavelengths = o.wavelengths;
+    p->bit_error_rate = b.ber;
+    phy_energy_parts parts;
+    p->energy_per_bit_j = phy_energy_optical_j_per_bit(&o, &phy->energy, stages, &parts);
+    p->energy_edge_per_bit_j =
+        parts.laser_j_per_bit +
+        (phy->energy.serdes_per_optical_path ? parts.serdes_j_per_bit / phy->energy.serdes_per_optical_path : 0);
+    p->energy_stage_per_bit_j = stages ? parts.soa_j_per_bit / stages : 0;
+    p->phy_resolved = 1;
+    out->bit_error_rate = p->bit_error_rate;
+    out->energy_per_bit_j = p->energy_per_bit_j;
+    /* the BER decides whether packets can get through */
+    param_first first;
+    spinet_check(core, p, param_report_first(&first, err, errlen));
+    return first.rep.n ? -1 : 0;
+}
+
+static int spinet_init(void *state, net *n, const void *params, char *err, size_t errlen)
 {
     spn_state *st = state;
+    const spn_params *p = params;
+    const net_params *core = net_core(n);
     memset(st, 0, sizeof *st);
     st->n = n;
-    if (spinet_check(p, err, errlen) != 0)
+    param_first first;
+    spinet_check(core, p, param_report_first(&first, err, errlen));
+    if (first.rep.n)
         return -1;
-    if (spinet_topo_init(&st->topo, p->nodes, p->extra_stages, err, errlen) != 0)
+    if (spinet_topo_init(&st->topo, core->nodes, p->extra_stages, err, errlen) != 0)
         return -1;
 
     st->recovery = p->recovery;
-    st->bandwidth_bps = p->bandwidth_bps;
+    st->bandwidth_bps = core->bandwidth_bps;
     st->wavelengths = p->wavelengths ? p->wavelengths : 1;
-    phy_rate_init(&st->lane, p->bandwidth_bps / st->wavelengths, 1);
-    st->packet_bits = p->packet_size_bits;
+    phy_rate_init(&st->lane, core->bandwidth_bps / st->wavelengths, 1);
+    st->packet_bits = 8 * p->packet_bytes;
     st->buffer_bits = p->buffer_bytes * 8;
     st->link_ps = phy_propagation_ps(p->link_length_m);
     st->sw_ps = p->switching_time_ps;
@@ -593,36 +687,89 @@ static int spinet_init(void *state, net *n, const net_params *p, char *err, size
     st->fwd_ps = 2 * st->link_ps + (int64_t)st->topo.stages * st->sw_ps;
     st->ber = p->bit_error_rate;
     st->log1m_ber = log1p(-p->bit_error_rate);
+    st->energy_modelled = p->phy_resolved;
     st->energy_per_bit_j = p->energy_per_bit_j;
     st->drop_edge_j = p->energy_edge_per_bit_j;
     st->drop_stage_j = p->energy_stage_per_bit_j;
-    st->ack_timeout_ps = p->ack_timeout_ps > 0 ? p->ack_timeout_ps : ack_round_trip_ps(p);
+    st->ack_timeout_ps = p->ack_timeout_ps > 0 ? p->ack_timeout_ps : ack_round_trip_ps(core, p);
 
     size_t ne = (size_t)st->topo.stages * st->topo.elems;
     st->busy_until_ps = tn_xcalloc(ne * 2, sizeof *st->busy_until_ps);
     st->cross = tn_xcalloc(ne, 1);
     st->path = tn_xcalloc(st->topo.stages, sizeof *st->path);
-    st->src = tn_xcalloc(p->nodes, sizeof *st->src);
+    st->src = tn_xcalloc(core->nodes, sizeof *st->src);
     return 0;
 }
 
-static void spinet_metrics(void *state, double *m)
+/* A message alone, handed over on a slot boundary: packets k = 0..K-1 of
+ * P_k each leave back to back, packet k+1 when the source's hold of packet k
+ * ends (hold_ps; ack: when its ACK is back, 2F + P_k + t_r; slotted: on the
+ * next boundary after that); the last arrives F + P_last after it left. */
+static int64_t spinet_zero_load_ps(const void *state, uint32_t src, uint32_t dst, uint64_t bytes)
+{
+    (void)src;
+    (void)dst;
+    const spn_state *st = state;
+    uint64_t bits = 8 * bytes, K = packets_of(st, bits);
+    uint64_t last_bits = bits ? bits - (K - 1) * st->packet_bits : 0;
+    int64_t P_full = payload_ps(st, st->packet_bits), P_last = payload_ps(st, last_bits);
+    int64_t gap = st->recovery == SPN_ACK ? 2 * st->fwd_ps + P_full + st->react_ps : hold_ps(st, P_full);
+    if (st->recovery == SPN_SLOTTED)
+        gap = (gap + st->slot_ps - 1) / st->slot_ps * st->slot_ps;
+    return (int64_t)(K - 1) * gap + st->fwd_ps + P_last;
+}
+
+/* Links: node i's uplink into stage 1 is link i, the link out of the last
+ * stage to node i is link N + i, and output o of element e of stage s is
+ * link 2N + (s E + e) 2 + o (its hop to stage s + 1). A message follows the
+ * first output that leads to dst at every stage (output 0 where both do). */
+static uint64_t spinet_link_count(const void *state)
+{
+    const spn_state *st = state;
+    return 2 * (uint64_t)st->topo.nodes + 2 * (uint64_t)(st->topo.stages - 1) * st->topo.elems;
+}
+
+static size_t spinet_route(const void *state, uint32_t src, uint32_t dst, uint64_t *links, size_t max)
+{
+    const spn_state *st = state;
+    const spinet_topo *t = &st->topo;
+    uint64_t N = t->nodes;
+    size_t k = 0, need = (size_t)t->stages + 1;
+    if (max >= need)
+        links[k] = src;
+    k++;
+    uint32_t elem = src >> 1;
+    for (uint32_t s = 0; s < t->stages; s++) {
+        unsigned r = spinet_topo_route(t, s, elem, dst);
+        unsigned o = r & 1u ? 0 : 1;
+        if (s + 1 < t->stages) {
+            if (max >= need)
+                links[k] = 2 * N + ((uint64_t)s * t->elems + elem) * 2 + o;
+            k++;
+            elem = spinet_topo_next(t, s, elem, o);
+        }
+    }
+    if (max >= need)
+        links[k] = N + dst;
+    k++;
+    return k;
+}
+
+static void spinet_fill_metrics(void *state, double *m)
 {
     const spn_state *st = state;
     m[M_packets_dropped] = (double)st->st.dropped;
     m[M_retransmissions] = (double)st->st.retransmissions;
     m[M_tries_per_packet_mean] = st->st.packets_delivered
-                                     ? (double)st->st.tries_delivered /
-                                           (double)st->st.packets_delivered
+                                     ? (double)st->st.tries_delivered / (double)st->st.packets_delivered
                                      : 0.0;
     m[M_phy_losses] = (double)st->st.phy_losses;
     m[M_edge_fifo_full] = (double)st->st.edge_full_msgs;
-    m[M_edge_fifo_wait_mean_s] = st->st.edge_full_msgs ? (double)st->st.edge_wait_ps * 1e-12 /
-                                                             (double)st->st.edge_full_msgs
-                                                       : 0.0;
-    m[M_energy_per_bit_j] = st->energy_per_bit_j > 0 && st->st.bits_delivered > 0
-                                ? st->st.energy_j / st->st.bits_delivered
-                                : 0.0;
+    m[M_edge_fifo_wait_mean_s] =
+        st->st.edge_full_msgs ? (double)st->st.edge_wait_ps * 1e-12 / (double)st->st.edge_full_msgs : 0.0;
+    if (st->energy_modelled)
+        m[M_energy_per_bit_j] = st->st.bits_delivered > 0 ? st->st.energy_j / st->st.bits_delivered
+                                                          : st->energy_per_bit_j;
 }
 
 static void spinet_fini(void *state)
@@ -649,9 +796,18 @@ const net_ops net_spinet_ops = {
     .description = "SPINet-style bufferless multistage optical fabric: 2x2 elements, drops, "
                    "NACK/ACK/slotted recovery",
     .state_size = sizeof(spn_state),
+    .params = spn_rows,
+    .nparams = sizeof spn_rows / sizeof spn_rows[0],
+    .params_size = sizeof(spn_params),
     .check = spinet_check,
+    .resolve_phy = spinet_resolve_phy,
     .init = spinet_init,
     .send = spinet_send,
-    .metrics = spinet_metrics,
+    .zero_load_ps = spinet_zero_load_ps,
+    .link_count = spinet_link_count,
+    .route = spinet_route,
+    .metrics = spn_metrics_def,
+    .nmetrics = SPN_NMETRICS,
+    .fill_metrics = spinet_fill_metrics,
     .fini = spinet_fini,
 };

@@ -29,12 +29,43 @@
  * is scheduled when a transmitter ends with messages waiting: 2 events per
  * message, plus one per message that had to wait at its source and one per
  * message that had to wait at its port. */
+#include <math.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 
+#include "energy.h"
 #include "log.h"
 #include "metrics.h"
 #include "network.h"
+
+typedef enum sw_switching { SW_CUT_THROUGH = 0, SW_STORE_AND_FORWARD = 1 } sw_switching;
+
+/* The switch's own parameters (rows below). */
+typedef struct sw_params {
+    int switching;           /* enum sw_switching */
+    int control_first;       /* 1: FIFOs serve NET_PRIO_HIGH first (no preemption) */
+    /* resolved from the physical layer (resolve_phy) */
+    int phy_resolved;        /* 1 once energy_per_bit_j holds the phy's value */
+    double energy_per_bit_j; /* SerDes and switch core per bit crossing the switch, J */
+} sw_params;
+
+static const char *const sw_switching_names[] = {"cut-through", "store-and-forward", NULL};
+static const char *const sw_priority_names[] = {"fifo", "control-first", NULL};
+
+static const param_row sw_rows[] = {
+    {.path = "network.switching", .type = "choice", .unit = "", .def = "cut-through",
+     .help = "electrical switch: cut-through | store-and-forward", .kind = PARAM_CHOICE,
+     .off = offsetof(sw_params, switching), .choices = sw_switching_names, .example = "cut-through"},
+    {.path = "network.priority", .type = "choice", .unit = "", .def = "fifo",
+     .help = "electrical switch: fifo | control-first (FIFOs serve control messages first)",
+     .kind = PARAM_CHOICE, .off = offsetof(sw_params, control_first), .choices = sw_priority_names,
+     .example = "fifo"},
+};
+
+#define SW_METRICS(X) X(energy_per_bit_j, "network energy per delivered bit")
+enum { SW_METRICS(METRIC_ENUM) SW_NMETRICS };
+static const metric_def sw_metrics_def[] = {SW_METRICS(METRIC_DEF)};
 
 typedef struct sw_fifo {
     net_msg *head, *tail; /* linked through net_msg.next; head NULL when empty */
@@ -59,7 +90,7 @@ typedef struct sw_state {
     int64_t *src_free_ps;  /* [N] the source's transmitter is busy until, ps */
     int64_t *port_free_ps; /* [N] the output port toward node i is busy until, ps */
     sw_cf_node *cf;        /* [N] control-first queues, NULL otherwise */
-    double energy_per_bit_j; /* J per bit crossing the switch (0 = not modelled) */
+    double energy_per_bit_j; /* J per bit crossing the switch (NAN = not modelled) */
 } sw_state;
 
 static inline uint64_t msg_arg(net_msg *m) { return (uint64_t)(uintptr_t)m; }
@@ -202,35 +233,85 @@ static void sw_fini(void *state)
     st->cf = NULL;
 }
 
-static int sw_init(void *state, net *n, const net_params *p, char *err, size_t errlen)
+static void sw_check(const net_params *core, const void *params, param_report *rep)
 {
-    sw_state *st = state;
-    if (net_check_params("electrical-switch", p, err, errlen) != 0)
-        return -1;
-    if (p->switching != NET_CUT_THROUGH && p->switching != NET_STORE_AND_FORWARD)
-        return tn_error(err, errlen, "electrical-switch: unknown switching mode %d",
-                        (int)p->switching);
-    st->n = n;
-    st->nodes = p->nodes;
-    net_rate_init(&st->rate, p->bandwidth_bps);
-    st->link_ps = p->link_latency_ps;
-    st->head_ps = p->link_latency_ps + p->switch_latency_ps;
-    st->store_and_forward = p->switching == NET_STORE_AND_FORWARD;
-    st->control_first = p->control_first != 0;
-    st->energy_per_bit_j = p->energy_per_bit_j;
-    st->src_free_ps = tn_xcalloc(p->nodes, sizeof *st->src_free_ps);
-    st->port_free_ps = tn_xcalloc(p->nodes, sizeof *st->port_free_ps);
-    if (st->control_first)
-        st->cf = tn_xcalloc(p->nodes, sizeof *st->cf);
+    const sw_params *p = params;
+    net_check_core(core, rep);
+    if (p->switching != SW_CUT_THROUGH && p->switching != SW_STORE_AND_FORWARD)
+        param_invalid(rep, "network.switching", "unknown switching mode %d", p->switching);
+}
+
+/* Every bit crosses the switch once, SerDes in lanes (phy/energy.h): no
+ * loss, no retransmission, so the energy per delivered bit is the path's. */
+static int sw_resolve_phy(const net_params *core, void *params, const phy_params *phy, net_phy *out, char *err,
+                          size_t errlen)
+{
+    sw_params *p = params;
+    char e2[512];
+    if (phy_energy_check(&phy->energy, e2, sizeof e2) != 0)
+        return tn_error(err, errlen, "network.phy: %s", e2);
+    double lane = phy->energy.electrical_lane_bps;
+    if (!(lane > 0) || lane > core->bandwidth_bps)
+        lane = core->bandwidth_bps;
+    p->energy_per_bit_j = phy_energy_electrical_j_per_bit(&phy->energy, lane, NULL);
+    p->phy_resolved = 1;
+    out->bit_error_rate = 0;
+    out->energy_per_bit_j = p->energy_per_bit_j;
     return 0;
 }
 
-static void sw_metrics(void *state, double *m)
+static int sw_init(void *state, net *n, const void *params, char *err, size_t errlen)
+{
+    sw_state *st = state;
+    const sw_params *p = params;
+    const net_params *core = net_core(n);
+    param_first first;
+    sw_check(core, params, param_report_first(&first, err, errlen));
+    if (first.rep.n)
+        return -1;
+    st->n = n;
+    st->nodes = core->nodes;
+    net_rate_init(&st->rate, core->bandwidth_bps);
+    st->link_ps = core->link_latency_ps;
+    st->head_ps = core->link_latency_ps + core->switch_latency_ps;
+    st->store_and_forward = p->switching == SW_STORE_AND_FORWARD;
+    st->control_first = p->control_first != 0;
+    st->energy_per_bit_j = p->phy_resolved ? p->energy_per_bit_j : NAN;
+    st->src_free_ps = tn_xcalloc(core->nodes, sizeof *st->src_free_ps);
+    st->port_free_ps = tn_xcalloc(core->nodes, sizeof *st->port_free_ps);
+    if (st->control_first)
+        st->cf = tn_xcalloc(core->nodes, sizeof *st->cf);
+    return 0;
+}
+
+static void sw_fill_metrics(void *state, double *m)
 {
     const sw_state *st = state;
-    /* Every bit crosses the switch once: no loss, no retransmission. */
-    if (st->n->c.bytes_delivered > 0)
-        m[M_energy_per_bit_j] = st->energy_per_bit_j;
+    m[M_energy_per_bit_j] = st->energy_per_bit_j;
+}
+
+/* Cut-through: ser + 2 link + sw; store-and-forward waits for the last bit
+ * at the switch: 2 ser + 2 link + sw. */
+static int64_t sw_zero_load_ps(const void *state, uint32_t src, uint32_t dst, uint64_t bytes)
+{
+    (void)src;
+    (void)dst;
+    const sw_state *st = state;
+    int64_t ser = net_rate_ps(&st->rate, bytes);
+    return (st->store_and_forward ? 2 : 1) * ser + st->link_ps + st->head_ps;
+}
+
+/* Node i's uplink is link i, the output port toward node i is link N + i. */
+static uint64_t sw_link_count(const void *state) { return 2 * (uint64_t)((const sw_state *)state)->nodes; }
+
+static size_t sw_route(const void *state, uint32_t src, uint32_t dst, uint64_t *links, size_t max)
+{
+    const sw_state *st = state;
+    if (max >= 2) {
+        links[0] = src;
+        links[1] = (uint64_t)st->nodes + dst;
+    }
+    return 2;
 }
 
 const net_ops net_switch_ops = {
@@ -238,8 +319,18 @@ const net_ops net_switch_ops = {
     .description = "single electrical switch (star): FIFO sources and output ports, "
                    "cut-through or store-and-forward, optional control-first priority",
     .state_size = sizeof(sw_state),
+    .params = sw_rows,
+    .nparams = sizeof sw_rows / sizeof sw_rows[0],
+    .params_size = sizeof(sw_params),
+    .check = sw_check,
+    .resolve_phy = sw_resolve_phy,
     .init = sw_init,
     .send = sw_send,
-    .metrics = sw_metrics,
+    .zero_load_ps = sw_zero_load_ps,
+    .link_count = sw_link_count,
+    .route = sw_route,
+    .metrics = sw_metrics_def,
+    .nmetrics = SW_NMETRICS,
+    .fill_metrics = sw_fill_metrics,
     .fini = sw_fini,
 };

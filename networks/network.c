@@ -11,12 +11,18 @@
 #include "metrics.h"
 #include "units.h"
 
+extern const net_ops net_ideal_ops;  /* networks/net_ideal.c: contention-free */
+extern const net_ops net_switch_ops; /* networks/net_switch.c: MODEL.md section 6 */
+extern const net_ops net_spinet_ops; /* networks/net_spinet.c: MODEL.md section 7 */
+
 const net_ops *const net_registry[] = {
     &net_ideal_ops,
     &net_switch_ops,
     &net_spinet_ops,
     NULL,
 };
+
+const net_ops *const net_default = &net_switch_ops;
 
 const net_ops *net_find(const char *name)
 {
@@ -28,50 +34,103 @@ const net_ops *net_find(const char *name)
     return NULL;
 }
 
+size_t net_count(void)
+{
+    size_t n = 0;
+    while (net_registry[n])
+        n++;
+    return n;
+}
+
+size_t net_index(const net_ops *ops)
+{
+    for (size_t i = 0; net_registry[i]; i++)
+        if (net_registry[i] == ops)
+            return i;
+    TN_ASSERT(0, "fabric %s is not in net_registry", ops ? ops->name : "(null)");
+    return 0;
+}
+
+int net_name_ok(const char *name, char *err, size_t errlen)
+{
+    if (net_find(name))
+        return 0;
+    /* List the known types so a typo in a configuration explains itself. */
+    char known[512] = "";
+    size_t used = 0;
+    for (size_t i = 0; net_registry[i] && used < sizeof known; i++) {
+        int w = snprintf(known + used, sizeof known - used, "%s%s", i ? ", " : "", net_registry[i]->name);
+        if (w < 0)
+            break;
+        used += (size_t)w;
+    }
+    return tn_error(err, errlen, "unknown network type '%s' (expected one of: %s)", name ? name : "(null)",
+                    known);
+}
+
 /* Bounds that keep 2 link + switch + a serialisation far from int64_t
  * overflow (a quarter of the range is still 26 days). */
 #define NET_LATENCY_MAX_PS (INT64_MAX / 4)
 
-int net_check_params(const char *fabric, const net_params *p, char *err, size_t errlen)
+void net_check_core(const net_params *p, param_report *rep)
 {
     if (p->nodes < 2)
-        return tn_error(err, errlen, "%s: needs at least 2 nodes (got %u)", fabric, p->nodes);
-    if (!(p->bandwidth_bps > 0) || !isfinite(p->bandwidth_bps))
-        return tn_error(err, errlen, "%s: bandwidth must be positive and finite (got %g b/s)",
-                        fabric, p->bandwidth_bps);
+        param_invalid(rep, "system.nodes", "N = %u: a network needs at least 2 nodes", p->nodes);
+    if (p->bandwidth_bps != 0 && (!(p->bandwidth_bps > 0) || !isfinite(p->bandwidth_bps)))
+        param_invalid(rep, "network.bandwidth", "must be positive and finite (got %g b/s)", p->bandwidth_bps);
     if (p->link_latency_ps < 0 || p->link_latency_ps > NET_LATENCY_MAX_PS)
-        return tn_error(err, errlen, "%s: link latency out of range (got %lld ps)", fabric,
-                        (long long)p->link_latency_ps);
+        param_invalid(rep, "network.link-latency", "out of range (got %lld ps)", (long long)p->link_latency_ps);
     if (p->switch_latency_ps < 0 || p->switch_latency_ps > NET_LATENCY_MAX_PS)
-        return tn_error(err, errlen, "%s: switch latency out of range (got %lld ps)", fabric,
-                        (long long)p->switch_latency_ps);
-    return 0;
+        param_invalid(rep, "network.switch-latency", "out of range (got %lld ps)",
+                      (long long)p->switch_latency_ps);
 }
 
-net *net_create(const char *type, const net_params *p, sim *s, gsl_rng *rng,
-                net_deliver_fn deliver, void *owner, char *err, size_t errlen)
+void *net_params_new(const net_ops *ops)
 {
-    TN_ASSERT(p && s && deliver, "net_create(%s) without params, engine or deliver callback",
-              type ? type : "(null)");
-    const net_ops *ops = net_find(type);
-    if (!ops) {
-        /* List the known types so a typo in a configuration explains itself. */
-        char known[256] = "";
-        size_t used = 0;
-        for (size_t i = 0; net_registry[i] && used < sizeof known; i++) {
-            int w = snprintf(known + used, sizeof known - used, "%s%s", i ? ", " : "",
-                             net_registry[i]->name);
-            if (w < 0)
-                break;
-            used += (size_t)w;
-        }
-        tn_error(err, errlen, "unknown network type '%s' (known: %s)", type ? type : "(null)",
-                 known);
+    void *p = tn_xcalloc(1, ops->params_size ? ops->params_size : 1);
+    param_block_defaults(p, ops->params, ops->nparams);
+    return p;
+}
+
+void net_params_free(const net_ops *ops, void *params)
+{
+    if (!params)
+        return;
+    param_block_free(params, ops->params, ops->nparams);
+    free(params);
+}
+
+net *net_create(const net_ops *ops, const net_params *p, const void *params, const phy_params *phy, sim *s,
+                gsl_rng *rng, net_deliver_fn deliver, void *owner, char *err, size_t errlen)
+{
+    TN_ASSERT(ops && p && s && deliver, "net_create(%s) without fabric, params, engine or deliver callback",
+              ops ? ops->name : "(null)");
+    /* the core parameters, strictly: B is known by now */
+    char e2[1024];
+    param_first first;
+    param_report *rep = param_report_first(&first, e2, sizeof e2);
+    net_check_core(p, rep);
+    if (!(p->bandwidth_bps > 0))
+        param_invalid(rep, "network.bandwidth", "must be positive and finite (got %g b/s)", p->bandwidth_bps);
+    if (first.rep.n) {
+        tn_error(err, errlen, "%s: %s", ops->name, e2);
+        return NULL;
+    }
+    void *own = tn_xcalloc(1, ops->params_size ? ops->params_size : 1);
+    if (params)
+        param_block_copy(own, params, ops->params_size, ops->params, ops->nparams);
+    else
+        param_block_defaults(own, ops->params, ops->nparams);
+    net_phy summary;
+    if (phy && ops->resolve_phy && ops->resolve_phy(p, own, phy, &summary, e2, sizeof e2) != 0) {
+        tn_error(err, errlen, "%s: %s", ops->name, e2);
+        net_params_free(ops, own);
         return NULL;
     }
     net *n = tn_xcalloc(1, sizeof *n);
     n->ops = ops;
-    n->state = tn_xcalloc(1, ops->state_size);
+    n->own = own;
+    n->state = tn_xcalloc(1, ops->state_size ? ops->state_size : 1);
     n->sim = s;
     n->rng = rng;
     n->params = *p;
@@ -80,8 +139,12 @@ net *net_create(const char *type, const net_params *p, sim *s, gsl_rng *rng,
     stats_sample_init(&n->c.latency_s[NET_CONTROL]);
     stats_sample_init(&n->c.latency_s[NET_DATA]);
     stats_sample_init(&n->c.latency_all_s);
-    /* The fabric reads the instance's own copy, so the caller's struct may go. */
-    if (ops->init(n->state, n, &n->params, err, errlen) != 0) {
+    if (ops->init(n->state, n, n->own, e2, sizeof e2) != 0) {
+        tn_error(err, errlen, "%s: %s", ops->name, e2);
+        stats_sample_free(&n->c.latency_s[NET_CONTROL]);
+        stats_sample_free(&n->c.latency_s[NET_DATA]);
+        stats_sample_free(&n->c.latency_all_s);
+        net_params_free(ops, n->own);
         free(n->state);
         free(n);
         return NULL;
@@ -96,6 +159,7 @@ void net_destroy(net *n)
     if (n->ops->fini)
         n->ops->fini(n->state);
     free(n->state);
+    net_params_free(n->ops, n->own);
     stats_sample_free(&n->c.latency_s[NET_CONTROL]);
     stats_sample_free(&n->c.latency_s[NET_DATA]);
     stats_sample_free(&n->c.latency_all_s);
@@ -132,26 +196,36 @@ void net_delivered(net *n, net_msg *m)
     n->deliver(n->owner, m);
 }
 
-void net_metrics(net *n, double *m)
+/* Mean, median, p99 and maximum of a class's latencies; NAN when the run
+ * had no message of that class (the metric does not apply). */
+static void latency_metrics(stats_sample *s, double *mean, double *p50, double *p99, double *max)
+{
+    if (s->n == 0) {
+        *mean = *p50 = *p99 = *max = NAN;
+        return;
+    }
+    *mean = stats_acc_mean(&s->acc);
+    *p50 = stats_sample_quantile(s, 0.5);
+    *p99 = stats_sample_quantile(s, 0.99);
+    *max = s->acc.max;
+}
+
+void net_metrics(net *n, double *core, double *own)
 {
     net_counters *c = &n->c;
-    m[M_messages_sent] = (double)c->sent;
-    m[M_messages_delivered] = (double)c->delivered;
-    m[M_bytes_delivered] = (double)c->bytes_delivered;
-    m[M_msg_latency_mean_s] = stats_acc_mean(&c->latency_all_s.acc);
-    m[M_msg_latency_p50_s] = stats_sample_quantile(&c->latency_all_s, 0.5);
-    m[M_msg_latency_p99_s] = stats_sample_quantile(&c->latency_all_s, 0.99);
-    m[M_msg_latency_max_s] = c->latency_all_s.acc.max;
-    m[M_msg_latency_control_mean_s] = stats_acc_mean(&c->latency_s[NET_CONTROL].acc);
-    m[M_msg_latency_control_p50_s] = stats_sample_quantile(&c->latency_s[NET_CONTROL], 0.5);
-    m[M_msg_latency_control_p99_s] = stats_sample_quantile(&c->latency_s[NET_CONTROL], 0.99);
-    m[M_msg_latency_control_max_s] = c->latency_s[NET_CONTROL].acc.max;
-    m[M_msg_latency_data_mean_s] = stats_acc_mean(&c->latency_s[NET_DATA].acc);
-    m[M_msg_latency_data_p50_s] = stats_sample_quantile(&c->latency_s[NET_DATA], 0.5);
-    m[M_msg_latency_data_p99_s] = stats_sample_quantile(&c->latency_s[NET_DATA], 0.99);
-    m[M_msg_latency_data_max_s] = c->latency_s[NET_DATA].acc.max;
-    if (n->ops->metrics)
-        n->ops->metrics(n->state, m);
+    core[M_messages_sent] = (double)c->sent;
+    core[M_messages_delivered] = (double)c->delivered;
+    core[M_bytes_delivered] = (double)c->bytes_delivered;
+    latency_metrics(&c->latency_all_s, &core[M_msg_latency_mean_s], &core[M_msg_latency_p50_s],
+                    &core[M_msg_latency_p99_s], &core[M_msg_latency_max_s]);
+    latency_metrics(&c->latency_s[NET_CONTROL], &core[M_msg_latency_control_mean_s],
+                    &core[M_msg_latency_control_p50_s], &core[M_msg_latency_control_p99_s],
+                    &core[M_msg_latency_control_max_s]);
+    latency_metrics(&c->latency_s[NET_DATA], &core[M_msg_latency_data_mean_s], &core[M_msg_latency_data_p50_s],
+                    &core[M_msg_latency_data_p99_s], &core[M_msg_latency_data_max_s]);
+    metric_unset(own, n->ops->nmetrics);
+    if (n->ops->fill_metrics)
+        n->ops->fill_metrics(n->state, own);
 }
 
 /* ---- serialisation ---- */

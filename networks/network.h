@@ -13,6 +13,9 @@
 #include <stdint.h>
 
 #include "link.h"
+#include "metrics.h"
+#include "params.h"
+#include "phy_params.h"
 #include "sim.h"
 #include "stats.h"
 
@@ -38,55 +41,81 @@ typedef struct net_msg {
     struct net_msg *next; /* intrusive queue link */
 } net_msg;
 
-typedef enum net_switching { NET_CUT_THROUGH = 0, NET_STORE_AND_FORWARD = 1 } net_switching;
-typedef enum net_recovery { NET_FAST_NACK = 0, NET_NACK, NET_ACK, NET_SLOTTED } net_recovery;
-
-/* Plain parameters of every fabric (the config fills them; a fabric reads its own). */
+/* What every fabric shares: the core network parameters (rows in
+ * app/config_rows.c). A fabric's own parameters are rows of its own
+ * (net_ops.params) in a struct of its own. */
 typedef struct net_params {
-    uint32_t nodes;             /* N */
-    double bandwidth_bps;       /* per-node access bandwidth B */
-    int64_t link_latency_ps;    /* one node<->switch link, propagation */
-    int64_t switch_latency_ps;  /* electrical switch traversal */
-    net_switching switching;    /* electrical switch: cut-through or store-and-forward */
-    int control_first;          /* 1: FIFOs serve NET_PRIO_HIGH first (no preemption) */
-    /* SPINet-style optical fabric */
-    uint32_t extra_stages;      /* stages beyond log2(N) */
-    int64_t switching_time_ps;  /* t_sw per stage */
-    int64_t reaction_time_ps;   /* NACK/ACK generation */
-    double link_length_m;       /* fibre length node<->fabric, 5 ns/m */
-    uint64_t packet_size_bits;  /* maximum packet payload */
-    uint32_t wavelengths;       /* lanes a packet is striped over, each at B / W (0 or 1: serial) */
-    net_recovery recovery;      /* contention recovery protocol */
-    int64_t slot_ps;            /* slotted protocol slot length */
-    int64_t ack_timeout_ps;     /* ACK protocol timeout (0 = derived) */
-    uint64_t buffer_bytes;      /* edge FIFO capacity (0 = unbounded) */
-    /* resolved from the physical layer (phy/) by the run code */
-    double bit_error_rate;      /* per-bit error probability on a fabric path (0 = error-free) */
-    double energy_per_bit_j;    /* fabric energy per transmitted bit (0 = not modelled) */
-    /* SPINet: what a bit of a dropped try costs, which never reaches the
-     * receiver: the transmitting edge (laser, TX SerDes) and the gate SOA of
-     * each stage it crossed before the drop (both 0: energy_per_bit_j) */
-    double energy_edge_per_bit_j;
-    double energy_stage_per_bit_j;
+    uint32_t nodes;            /* N */
+    double bandwidth_bps;      /* per-node access bandwidth B */
+    int64_t link_latency_ps;   /* one node<->switch (or switch<->switch) link, propagation */
+    int64_t switch_latency_ps; /* electrical switch traversal */
 } net_params;
+
+/* What the physical layer says of a fabric's paths (resolve_phy), for
+ * reports: the configuration's numbers, not a run's. */
+typedef struct net_phy {
+    double bit_error_rate;   /* per bit on a path (0 = error-free) */
+    double energy_per_bit_j; /* per bit that crosses the fabric without a retry, J */
+} net_phy;
+
+/* The largest access bandwidth simulated: beyond 1 Eb/s a byte takes
+ * 8e-6 ps, a unit slip rather than a network. */
+#define NET_MAX_BPS 1e18
 
 typedef struct net net;
 typedef void (*net_deliver_fn)(void *owner, net_msg *m);
 
+/* The fabric contract. Every op but name, state_size, init and send may be
+ * NULL/0; the comment of each says what its absence means. */
 typedef struct net_ops {
     const char *name;        /* network.type value */
-    const char *description; /* one line for --help / params */
-    size_t state_size;       /* bytes the framework allocates for an instance */
-    /* Validate p without building anything (tasknet validate calls it for every
-     * point); may be NULL when init's checks are all there is. 0 or -1 + err. */
-    int (*check)(const net_params *p, char *err, size_t errlen);
-    /* Validate p and set up; n is the instance's framework handle. 0 or -1 + err
-     * (on -1, init has released what it allocated: fini is not called). */
-    int (*init)(void *state, net *n, const net_params *p, char *err, size_t errlen);
+    const char *description; /* one line for `tasknet params` */
+    size_t state_size;       /* bytes the framework allocates (zeroed) for an instance */
+
+    /* Parameters (src/params.h): rows whose values live at row.off in a
+     * struct of params_size bytes, initialised from the rows' defaults. A
+     * path two fabrics declare is one parameter (same kind and default). */
+    const param_row *params;
+    size_t nparams;
+    size_t params_size;
+    /* Every rule params must meet with the core parameters, without building
+     * anything, each problem reported at its path (the application places it
+     * at the attribute: file:line:col). core->bandwidth_bps may be 0 when it
+     * is derived later (network.zeta): skip what depends on it then. NULL:
+     * nothing beyond the rows' own ranges. */
+    void (*check)(const net_params *core, const void *params, param_report *rep);
+    /* The physical layer: from phy (and B), work out this fabric's budget,
+     * bit error rate and energy per bit into its own params (which init then
+     * reads) and the summary into out; -1 + err when no path can work (a budget below the receiver's
+     * sensitivity). Called once per sweep point, after check. NULL: the
+     * fabric models no physical layer, and reports no energy. */
+    int (*resolve_phy)(const net_params *core, void *params, const phy_params *phy, net_phy *out, char *err,
+                       size_t errlen);
+
+    /* Set up for n (core parameters: net_core(n)) and params (the fabric's
+     * own, resolved; the instance keeps a copy, so they stay valid until fini).
+     * Check first (e.g. with param_report_first); 0, or -1 + err (then init
+     * has released what it allocated: fini is not called). */
+    int (*init)(void *state, net *n, const void *params, char *err, size_t errlen);
     /* Take m over at sim_now(net_sim(n)); later call net_delivered(n, m) exactly once. */
     void (*send)(void *state, net_msg *m);
-    /* Add fabric-specific metrics (packets_dropped, energy...) to m[METRIC_COUNT]; may be NULL. */
-    void (*metrics)(void *state, double *m);
+
+    /* Zero-load latency, ps: hand-over to last bit at dst of a message of
+     * `bytes` from src to dst alone in the fabric (the conformance suite
+     * checks it; workloads use it for slowdowns and bounds). */
+    int64_t (*zero_load_ps)(const void *state, uint32_t src, uint32_t dst, uint64_t bytes);
+    /* Static routes (ORCS congestion metrics): the directed links of the
+     * fabric are 0..link_count-1, host links included; route writes the
+     * links a message from src to dst crosses, in order, into links[] (at
+     * most max) and returns how many there are. NULL: no static routes. */
+    uint64_t (*link_count)(const void *state);
+    size_t (*route)(const void *state, uint32_t src, uint32_t dst, uint64_t *links, size_t max);
+
+    /* The fabric's own metrics (src/metrics.h), filled by fill_metrics into
+     * m[nmetrics] (NAN on entry: what it leaves is "not measured"). */
+    const metric_def *metrics;
+    size_t nmetrics;
+    void (*fill_metrics)(void *state, double *m);
     void (*fini)(void *state); /* may be NULL */
 } net_ops;
 
@@ -101,36 +130,50 @@ typedef struct net_counters {
 struct net {
     const net_ops *ops;
     void *state;
+    void *own;               /* the fabric's own params (a copy, params_size bytes) */
     sim *sim;
     gsl_rng *rng;            /* the fabric's own stream */
-    net_params params;
+    net_params params;       /* core parameters */
     net_deliver_fn deliver;  /* workload callback */
     void *owner;
     net_counters c;
     uint64_t next_id;
 };
 
-extern const net_ops *const net_registry[]; /* NULL-terminated */
-/* The fabrics (networks/net_<name>.c), listed in net_registry. */
-extern const net_ops net_ideal_ops;  /* "ideal": serialisation + fixed latency, no contention */
-extern const net_ops net_switch_ops; /* "electrical-switch": MODEL.md section 6 */
-extern const net_ops net_spinet_ops; /* "spinet": MODEL.md section 7 */
+/* The registry (networks/network.c): every fabric, NULL-terminated, and
+ * the one a configuration gets when it names none. */
+extern const net_ops *const net_registry[];
+extern const net_ops *const net_default;
 const net_ops *net_find(const char *name);
+size_t net_count(void);                      /* entries of net_registry */
+size_t net_index(const net_ops *ops);        /* position in net_registry */
+/* 0 if name is a registered fabric, else -1 + "unknown network type 'x' (expected one of: ...)". */
+int net_name_ok(const char *name, char *err, size_t errlen);
 
-/* Checks every fabric shares, for its init: N >= 2, 0 < bandwidth finite,
- * link and switch latencies >= 0. 0, or -1 + err naming `fabric`. */
-int net_check_params(const char *fabric, const net_params *p, char *err, size_t errlen);
+/* Checks every fabric shares, for its check op: N >= 2, 0 < bandwidth
+ * finite (when given), link and switch latencies in range. */
+void net_check_core(const net_params *p, param_report *rep);
 
-/* Create an instance of fabric `type`. rng is borrowed (owned by the caller). */
-net *net_create(const char *type, const net_params *p, sim *s, gsl_rng *rng,
-                net_deliver_fn deliver, void *owner, char *err, size_t errlen);
+/* A fabric's own params with every row's default (caller frees with
+ * net_params_free). */
+void *net_params_new(const net_ops *ops);
+void net_params_free(const net_ops *ops, void *params);
+
+/* Create an instance of fabric ops with core parameters p and its own
+ * params (NULL: its defaults), checked and phy-resolved by the caller (or
+ * resolved here when phy is given: resolve_phy runs on the instance's copy).
+ * rng is borrowed (owned by the caller). NULL + err on failure. */
+net *net_create(const net_ops *ops, const net_params *p, const void *params, const phy_params *phy, sim *s,
+                gsl_rng *rng, net_deliver_fn deliver, void *owner, char *err, size_t errlen);
 void net_destroy(net *n);
 void net_send(net *n, net_msg *m);
 /* Called by fabrics when the last bit of m reached m->dst, at sim_now. */
 void net_delivered(net *n, net_msg *m);
 static inline sim *net_sim(const net *n) { return n->sim; }
-/* Fill the generic network metrics (latencies, bytes) and the fabric's. */
-void net_metrics(net *n, double *m);
+static inline const net_params *net_core(const net *n) { return &n->params; }
+/* The core metrics net.c measures (messages, bytes, latencies) into
+ * core[METRIC_CORE_COUNT], and the fabric's own into own[ops->nmetrics]. */
+void net_metrics(net *n, double *core, double *own);
 
 /* Serialisation time of `bytes` at `bps`, in ps, rounded up (exact
  * multiples are not: 40 B at 40 Gb/s is 8000 ps). Aborts if bps <= 0 or the

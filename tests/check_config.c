@@ -12,6 +12,12 @@
 
 #include "config.h"
 #include "dist.h"
+#include "net_spinet.h"
+#include "wl_task_tree.h"
+
+/* The plugins' own params of a configuration (their tests may name them). */
+#define TT(cp) ((const tasktree_params *)(cp)->wl_block[wl_index(&wl_task_tree_ops)])
+#define SPN(cp) ((const spn_params *)(cp)->net_block[net_index(&net_spinet_ops)])
 
 static const char *srcdir(void)
 {
@@ -55,7 +61,7 @@ static const bad_case bad_cases[] = {
     /* <netwrk at line 3, its '<' in column 3 */
     {"unknown_element.xml", 3, 3, {"unknown element <netwrk> in <tasknet>", "did you mean <network>", "expected one of: system, network, workload, run, sweep"}},
     /* "  <network type=\"electrical-switch\" " is 36 characters: bandwth at 37 */
-    {"unknown_attribute.xml", 3, 37, {"<network bandwth=\"10Gb/s\">: unknown attribute", "did you mean bandwidth", "expected one of: type, bandwidth, zeta"}},
+    {"unknown_attribute.xml", 3, 37, {"<network bandwth=\"10Gb/s\">: unknown attribute", "did you mean bandwidth", "expected one of: type, bandwidth, switch-latency"}},
     /* the start tag continues on line 4, "           " = 11 blanks: column 12 */
     {"missing_unit.xml", 4, 12, {"<network bandwidth=\"40\">: missing unit (e.g. 40Gb/s)", NULL, NULL}},
     {"wrong_unit_kind.xml", 3, 37, {"<network bandwidth=\"200ns\">", "is a time, expected a rate", NULL}},
@@ -71,11 +77,11 @@ static const bad_case bad_cases[] = {
     /* "    <tree generator=\"deterministic\" " is 36 characters */
     {"z_zero.xml", 5, 37, {"<tree z=\"4 0 3\">", "z contains 0 at position 2: every level needs at least one child", NULL}},
     /* "  <system " is 10 characters */
-    {"nodes_below_two.xml", 2, 11, {"<system nodes=\"1\">: must be at least 2", "scheduler", NULL}},
+    {"nodes_below_two.xml", 2, 11, {"<system nodes=\"1\">: must be at least 2", "a network connects at least 2 nodes", NULL}},
     /* reported at the second of the pair, zeta, 37 + 19 */
     {"bandwidth_and_zeta.xml", 3, 56, {"<network zeta=\"2\">", "give either bandwidth or zeta, not both", NULL}},
     /* at the <workload> that lacks it */
-    {"missing_task.xml", 4, 3, {"<workload>: missing <task> element", "init-time, aggregation-time, send-size and result-size", NULL}},
+    {"missing_task.xml", 4, 3, {"<workload>: missing <task> element", "e.g. <task init-time=\"10us\" aggregation-time=\"10us\" send-size=\"20kB\" result-size=\"40kB\"/>", NULL}},
     {"missing_system.xml", 1, 1, {"<tasknet>: missing <system> element", NULL, NULL}},
     {"missing_generator_param.xml", 5, 5, {"<tree>: missing attribute vertices", "preferential", NULL}},
     {"no_rate.xml", 4, 3, {"<workload>: missing attribute arrival-rate or load", NULL, NULL}},
@@ -120,6 +126,9 @@ static const bad_case bad_cases[] = {
     {"sweep_with_failed_lead.xml", 9, 32, {"<axis param=\"system.nodes\">: value 'eight'", NULL, NULL}},
     /* "    <axis " is 10 characters */
     {"sweep_run_param.xml", 9, 11, {"<axis param=\"run.replicas\">", "run.replicas cannot be swept", "--replicas"}},
+    /* a fabric's parameter where no point uses that fabric: 37 + 19 */
+    {"not_applying.xml", 3, 56, {"<network extra-stages=\"1\">", "applies to spinet, and network.type is electrical-switch", NULL}},
+    {"spinet_control_first.xml", 3, 56, {"<network priority=\"control-first\">", "applies to electrical-switch, and network.type is spinet", NULL}},
     /* seven problems, all reported (see test_multiple_errors) */
     {"multiple_errors.xml", 2, 11, {"<system nodes=\"1\">", NULL, NULL}},
 };
@@ -295,30 +304,30 @@ START_TEST(test_fig6)
     ck_assert_uint_eq(c.net.nodes, 16);
     ck_assert_str_eq(c.net_type, "electrical-switch");
     ck_assert_double_eq(c.net.bandwidth_bps, 10e9);
-    ck_assert_double_eq(c.zeta, 0);
+    ck_assert_double_eq(TT(&c)->zeta, 0);
     ck_assert_int_eq(c.net.switch_latency_ps, 200000);
     ck_assert_int_eq(c.net.link_latency_ps, 20000);
-    ck_assert_int_eq(c.net.switching, NET_CUT_THROUGH);
-    ck_assert_int_eq(c.net.control_first, 0);
-    ck_assert_str_eq(c.wl.type, "task-tree");
-    ck_assert_uint_eq(c.wl.jobs, 1);
-    ck_assert_double_eq(c.wl.arrival_rate_per_s, 1000);
-    ck_assert_double_eq(c.wl.control_size_bytes, 40);
-    ck_assert_int_eq(c.wl.tree.gen, TREE_DETERMINISTIC);
-    ck_assert_uint_eq(c.wl.tree.zlen, 2);
-    ck_assert_uint_eq(c.wl.tree.z[0], 4);
-    ck_assert_uint_eq(c.wl.tree.z[1], 3);
-    ck_assert(dist_is_const(&c.wl.task.init_time));
-    ck_assert(dist_is_const(&c.wl.task.aggregation_time));
-    ck_assert(dist_is_const(&c.wl.task.send_size));
-    ck_assert(dist_is_const(&c.wl.task.result_size));
-    ck_assert_double_eq_tol(dist_mean(&c.wl.task.init_time), 10e-6, 1e-18);
-    ck_assert_double_eq_tol(dist_mean(&c.wl.task.aggregation_time), 10e-6, 1e-18);
-    ck_assert_double_eq(dist_mean(&c.wl.task.send_size), 20000);
-    ck_assert_double_eq(dist_mean(&c.wl.task.result_size), 40000);
+    get_eq(&c, "network.switching", "cut-through");
+    get_eq(&c, "network.priority", "fifo");
+    ck_assert_str_eq(c.wl_type, "task-tree");
+    ck_assert_uint_eq(TT(&c)->jobs, 1);
+    ck_assert_double_eq(TT(&c)->arrival_rate_per_s, 1000);
+    ck_assert_double_eq(TT(&c)->control_size_bytes, 40);
+    ck_assert_int_eq(TT(&c)->tree.gen, TREE_DETERMINISTIC);
+    ck_assert_uint_eq(TT(&c)->tree.zlen, 2);
+    ck_assert_uint_eq(TT(&c)->tree.z[0], 4);
+    ck_assert_uint_eq(TT(&c)->tree.z[1], 3);
+    ck_assert(dist_is_const(&TT(&c)->task.init_time));
+    ck_assert(dist_is_const(&TT(&c)->task.aggregation_time));
+    ck_assert(dist_is_const(&TT(&c)->task.send_size));
+    ck_assert(dist_is_const(&TT(&c)->task.result_size));
+    ck_assert_double_eq_tol(dist_mean(&TT(&c)->task.init_time), 10e-6, 1e-18);
+    ck_assert_double_eq_tol(dist_mean(&TT(&c)->task.aggregation_time), 10e-6, 1e-18);
+    ck_assert_double_eq(dist_mean(&TT(&c)->task.send_size), 20000);
+    ck_assert_double_eq(dist_mean(&TT(&c)->task.result_size), 40000);
     ck_assert_uint_eq(c.replicas, 1);
     ck_assert_uint_eq(c.seed, 1);
-    ck_assert_uint_eq(c.mc_samples, 10000);
+    ck_assert_uint_eq(TT(&c)->mc_samples, 10000);
     /* relative files resolve next to the configuration */
     size_t bl = strlen(c.basedir);
     ck_assert_msg(bl >= 13 && strcmp(c.basedir + bl - 13, "configs/paper") == 0, "basedir %s", c.basedir);
@@ -354,11 +363,11 @@ START_TEST(test_fig8)
     cfg c;
     load_ok(&c, "configs/paper/fig8.xml");
     ck_assert_uint_eq(c.nodes, 100);
-    ck_assert_double_eq(c.zeta, 1);
+    ck_assert_double_eq(TT(&c)->zeta, 1);
     ck_assert_double_eq(c.net.bandwidth_bps, 0);
-    ck_assert_double_eq(c.load, 0.1);
-    ck_assert_double_eq(c.wl.arrival_rate_per_s, 0);
-    ck_assert_uint_eq(c.wl.jobs, 1500);
+    ck_assert_double_eq(TT(&c)->load, 0.1);
+    ck_assert_double_eq(TT(&c)->arrival_rate_per_s, 0);
+    ck_assert_uint_eq(TT(&c)->jobs, 1500);
     ck_assert_uint_eq(c.replicas, 5);
     get_eq(&c, "network.bandwidth", "");
     get_eq(&c, "workload.arrival-rate", "");
@@ -373,8 +382,8 @@ START_TEST(test_fig8)
     cfg pc;
     char err[512];
     ck_assert_int_eq(cfg_point(&c, 44, &pc, err, sizeof err), 0);
-    ck_assert_double_eq(pc.zeta, 4);
-    ck_assert_double_eq(pc.load, 1.5);
+    ck_assert_double_eq(TT(&pc)->zeta, 4);
+    ck_assert_double_eq(TT(&pc)->load, 1.5);
     ck_assert_double_eq(pc.net.bandwidth_bps, 0);
     cfg_free(&pc);
     cfg_free(&c);
@@ -387,20 +396,20 @@ START_TEST(test_fig9)
 {
     cfg c;
     load_ok(&c, "configs/paper/fig9.xml");
-    ck_assert_int_eq(c.wl.tree.gen, TREE_PREFERENTIAL);
-    ck_assert_int_eq(c.wl.tree.vertices.kind, DIST_UNIFORM_INT);
-    ck_assert_double_eq(c.wl.tree.vertices.a, 25);
-    ck_assert_double_eq(c.wl.tree.vertices.b, 175);
-    ck_assert_double_eq(dist_mean(&c.wl.tree.vertices), 100);
-    ck_assert_double_eq(c.wl.tree.shape, 1);
-    ck_assert_int_eq(c.wl.task.init_time.kind, DIST_UNIFORM);
-    ck_assert_double_eq_tol(dist_mean(&c.wl.task.init_time), 51e-6, 1e-18);
-    ck_assert_double_eq_tol(dist_mean(&c.wl.task.aggregation_time), 51e-6, 1e-18);
-    ck_assert_double_eq(dist_mean(&c.wl.task.send_size), 65000);
-    ck_assert_double_eq(dist_mean(&c.wl.task.result_size), 65000);
-    ck_assert_double_eq(c.wl.arrival_rate_per_s, 5000);
-    ck_assert_double_eq(c.wl.control_size_bytes, 40);
-    ck_assert_uint_eq(c.wl.jobs, 1500);
+    ck_assert_int_eq(TT(&c)->tree.gen, TREE_PREFERENTIAL);
+    ck_assert_int_eq(TT(&c)->tree.vertices.kind, DIST_UNIFORM_INT);
+    ck_assert_double_eq(TT(&c)->tree.vertices.a, 25);
+    ck_assert_double_eq(TT(&c)->tree.vertices.b, 175);
+    ck_assert_double_eq(dist_mean(&TT(&c)->tree.vertices), 100);
+    ck_assert_double_eq(TT(&c)->tree.shape, 1);
+    ck_assert_int_eq(TT(&c)->task.init_time.kind, DIST_UNIFORM);
+    ck_assert_double_eq_tol(dist_mean(&TT(&c)->task.init_time), 51e-6, 1e-18);
+    ck_assert_double_eq_tol(dist_mean(&TT(&c)->task.aggregation_time), 51e-6, 1e-18);
+    ck_assert_double_eq(dist_mean(&TT(&c)->task.send_size), 65000);
+    ck_assert_double_eq(dist_mean(&TT(&c)->task.result_size), 65000);
+    ck_assert_double_eq(TT(&c)->arrival_rate_per_s, 5000);
+    ck_assert_double_eq(TT(&c)->control_size_bytes, 40);
+    ck_assert_uint_eq(TT(&c)->jobs, 1500);
     ck_assert_uint_eq(c.replicas, 5);
     ck_assert_uint_eq(c.seed, 1);
     get_eq(&c, "workload.tree.vertices", "uniform-int(25,175)");
@@ -423,7 +432,7 @@ START_TEST(test_fig9)
         ck_assert_uint_eq(cfg_points(&pc), 1);
         ck_assert_str_eq(cfg_point_value(&pc, 0, 1), bws[p % 3]);
         /* everything else is the base's */
-        ck_assert_double_eq(dist_mean(&pc.wl.task.send_size), 65000);
+        ck_assert_double_eq(dist_mean(&TT(&pc)->task.send_size), 65000);
         cfg_free(&pc);
     }
     cfg pc;
@@ -447,12 +456,12 @@ START_TEST(test_fig10)
     ck_assert_int_eq(cfg_point(&c, 1, &pc, err, sizeof err), 0);
     ck_assert_uint_eq(pc.nodes, 300);
     ck_assert_double_eq(pc.net.bandwidth_bps, 10e9);
-    ck_assert_double_eq(pc.wl.tree.shape, 2);
+    ck_assert_double_eq(TT(&pc)->tree.shape, 2);
     cfg_free(&pc);
     ck_assert_int_eq(cfg_point(&c, 15, &pc, err, sizeof err), 0);
     ck_assert_uint_eq(pc.nodes, 500);
     ck_assert_double_eq(pc.net.bandwidth_bps, 100e9);
-    ck_assert_double_eq(pc.wl.tree.shape, 2);
+    ck_assert_double_eq(TT(&pc)->tree.shape, 2);
     cfg_free(&pc);
     cfg_free(&c);
 }
@@ -477,8 +486,8 @@ START_TEST(test_fig11_zipped_axes)
         ck_assert_int_eq(cfg_point(&c, i, &pc, err, sizeof err), 0);
         ck_assert_str_eq(pc.net_type, type[i]);
         ck_assert_double_eq(pc.net.bandwidth_bps, bw[i]);
-        ck_assert_uint_eq(pc.net.extra_stages, extra[i]);
-        ck_assert_uint_eq(pc.net.packet_size_bits, 8 * pkt[i]);
+        ck_assert_uint_eq(SPN(&pc)->extra_stages, extra[i]);
+        ck_assert_uint_eq(SPN(&pc)->packet_bytes, pkt[i]);
         ck_assert_str_eq(cfg_point_value(&c, i, 3), i < 4 ? "1kB" : "16kB");
         cfg_free(&pc);
     }
@@ -502,7 +511,7 @@ START_TEST(test_quickstart)
     load_ok(&c, "configs/examples/quickstart.xml");
     ck_assert_uint_eq(c.nodes, 64);
     ck_assert_double_eq(c.net.bandwidth_bps, 10e9);
-    ck_assert_uint_eq(c.wl.jobs, 200);
+    ck_assert_uint_eq(TT(&c)->jobs, 200);
     ck_assert_uint_eq(c.replicas, 2);
     ck_assert_uint_eq(c.naxes, 0);
     ck_assert_uint_eq(cfg_points(&c), 1);
@@ -524,15 +533,15 @@ START_TEST(test_empirical_relative)
 {
     cfg c;
     load_ok(&c, "tests/fixtures/good/empirical.xml");
-    ck_assert_int_eq(c.wl.task.send_size.kind, DIST_EMPIRICAL);
-    ck_assert_double_eq_tol(dist_mean(&c.wl.task.send_size), 340, 1e-9);
-    ck_assert_double_eq_tol(dist_mean(&c.wl.task.result_size), 255, 1e-9);
+    ck_assert_int_eq(TT(&c)->task.send_size.kind, DIST_EMPIRICAL);
+    ck_assert_double_eq_tol(dist_mean(&TT(&c)->task.send_size), 340, 1e-9);
+    ck_assert_double_eq_tol(dist_mean(&TT(&c)->task.result_size), 255, 1e-9);
     ck_assert_str_eq(c.net_type, "ideal");
-    ck_assert_int_eq(c.wl.task.aggregation_time.kind, DIST_NORMAL);
+    ck_assert_int_eq(TT(&c)->task.aggregation_time.kind, DIST_NORMAL);
     /* --set resolves against the same folder */
     char err[512];
     ck_assert_int_eq(cfg_set(&c, "workload.task.send-size", "empirical(../cdf_small.csv,linear)", err, sizeof err), 0);
-    ck_assert_double_eq_tol(dist_mean(&c.wl.task.send_size), 255, 1e-9);
+    ck_assert_double_eq_tol(dist_mean(&TT(&c)->task.send_size), 255, 1e-9);
     ck_assert_int_eq(cfg_set(&c, "workload.task.send-size", "empirical(cdf_small.csv)", err, sizeof err), -1);
     ck_assert_ptr_nonnull(strstr(err, "fixtures/good/cdf_small.csv"));
     cfg_free(&c);
@@ -544,11 +553,11 @@ START_TEST(test_value_children)
 {
     cfg c;
     load_ok(&c, "tests/fixtures/good/z_axis.xml");
-    ck_assert_double_eq(c.wl.arrival_rate_per_s, 2000); /* from the entity */
-    ck_assert_int_eq(c.net.switching, NET_STORE_AND_FORWARD);
-    ck_assert_int_eq(c.net.control_first, 1);
+    ck_assert_double_eq(TT(&c)->arrival_rate_per_s, 2000); /* from the entity */
+    get_eq(&c, "network.switching", "store-and-forward");
+    get_eq(&c, "network.priority", "control-first");
     ck_assert_uint_eq(c.seed, UINT64_MAX);
-    ck_assert_uint_eq(c.mc_samples, 500);
+    ck_assert_uint_eq(TT(&c)->mc_samples, 500);
     ck_assert_uint_eq(c.naxes, 2);
     ck_assert_uint_eq(c.axes[0].nvalues, 2);
     ck_assert_str_eq(c.axes[0].values[0], "4 3");
@@ -558,8 +567,8 @@ START_TEST(test_value_children)
     cfg pc;
     char err[512];
     ck_assert_int_eq(cfg_point(&c, 3, &pc, err, sizeof err), 0);
-    ck_assert_uint_eq(pc.wl.tree.zlen, 3);
-    ck_assert_uint_eq(pc.wl.tree.z[2], 2);
+    ck_assert_uint_eq(TT(&pc)->tree.zlen, 3);
+    ck_assert_uint_eq(TT(&pc)->tree.z[2], 2);
     ck_assert_int_eq(pc.net.link_latency_ps, 1000000);
     cfg_free(&pc);
     cfg_free(&c);
@@ -580,27 +589,27 @@ START_TEST(test_set)
     ck_assert_double_eq(c.net.bandwidth_bps, 100e9);
     /* one of a pair clears the other: last wins */
     ck_assert_int_eq(cfg_set(&c, "network.zeta", "2", err, sizeof err), 0);
-    ck_assert_double_eq(c.zeta, 2);
+    ck_assert_double_eq(TT(&c)->zeta, 2);
     ck_assert_double_eq(c.net.bandwidth_bps, 0);
     get_eq(&c, "network.bandwidth", "");
     get_eq(&c, "network.zeta", "2");
     ck_assert_int_eq(cfg_set(&c, "network.bandwidth", "40Gb/s", err, sizeof err), 0);
-    ck_assert_double_eq(c.zeta, 0);
+    ck_assert_double_eq(TT(&c)->zeta, 0);
     ck_assert_int_eq(cfg_set(&c, "workload.load", "0.1", err, sizeof err), 0);
-    ck_assert_double_eq(c.wl.arrival_rate_per_s, 0);
-    ck_assert_double_eq(c.load, 0.1);
+    ck_assert_double_eq(TT(&c)->arrival_rate_per_s, 0);
+    ck_assert_double_eq(TT(&c)->load, 0.1);
     ck_assert_int_eq(cfg_set(&c, "workload.tree.z", "2 2 2", err, sizeof err), 0);
-    ck_assert_uint_eq(c.wl.tree.zlen, 3);
+    ck_assert_uint_eq(TT(&c)->tree.zlen, 3);
     ck_assert_int_eq(cfg_set(&c, "workload.task.init-time", "exponential(50us)", err, sizeof err), 0);
-    ck_assert_double_eq_tol(dist_mean(&c.wl.task.init_time), 50e-6, 1e-18);
+    ck_assert_double_eq_tol(dist_mean(&TT(&c)->task.init_time), 50e-6, 1e-18);
     ck_assert_int_eq(cfg_set(&c, "network.priority", "control-first", err, sizeof err), 0);
-    ck_assert_int_eq(c.net.control_first, 1);
+    get_eq(&c, "network.priority", "control-first");
     ck_assert_int_eq(cfg_set(&c, "network.protocol", "slotted", err, sizeof err), 0);
-    ck_assert_int_eq(c.net.recovery, NET_SLOTTED);
+    ck_assert_int_eq(SPN(&c)->recovery, SPN_SLOTTED);
     ck_assert_int_eq(cfg_set(&c, "network.buffer", "1MB", err, sizeof err), 0);
-    ck_assert_uint_eq(c.net.buffer_bytes, 1000000);
+    ck_assert_uint_eq(SPN(&c)->buffer_bytes, 1000000);
     ck_assert_int_eq(cfg_set(&c, "workload.jobs", "1e6", err, sizeof err), 0);
-    ck_assert_uint_eq(c.wl.jobs, 1000000);
+    ck_assert_uint_eq(TT(&c)->jobs, 1000000);
     ck_assert_int_eq(cfg_set(&c, "network.type", "ideal", err, sizeof err), 0);
     ck_assert_str_eq(c.net_type, "ideal");
 
@@ -612,7 +621,7 @@ START_TEST(test_set)
     ck_assert_str_eq(err, "must be greater than 0");
     ck_assert_int_eq(cfg_set(&c, "workload.tree.z", "4 0", err, sizeof err), -1);
     ck_assert_str_eq(err, "z contains 0 at position 2: every level needs at least one child");
-    ck_assert_uint_eq(c.wl.tree.zlen, 3);
+    ck_assert_uint_eq(TT(&c)->tree.zlen, 3);
     ck_assert_int_eq(cfg_set(&c, "system.nodes", "1", err, sizeof err), -1);
     ck_assert_ptr_nonnull(strstr(err, "must be at least 2"));
     ck_assert_int_eq(cfg_set(&c, "system.nodes", "-4", err, sizeof err), -1);
@@ -653,17 +662,20 @@ START_TEST(test_defaults_and_check)
     ck_assert_ptr_null(cfg_param_at(n));
     for (size_t i = 0; i < n; i++) {
         const cfg_param_info *p = cfg_param_at(i);
-        for (size_t j = 0; j < i; j++)
-            ck_assert_str_ne(cfg_param_at(j)->path, p->path);
         char buf[256];
-        ck_assert_int_eq(cfg_get(&c, p->path, buf, sizeof buf), 0);
-        ck_assert_msg(strcmp(buf, p->def) == 0, "%s: default '%s', table says '%s'", p->path, buf, p->def);
+        ck_assert_int_eq(cfg_get(&c, p->row->path, buf, sizeof buf), 0);
+        if (p->row->kind == PARAM_NAME) /* the registries' defaults */
+            continue;
+        const char *def = p->row->def ? p->row->def : "";
+        ck_assert_msg(strcmp(buf, def) == 0, "%s: default '%s', its row says '%s'", p->row->path, buf, def);
     }
+    get_eq(&c, "network.type", "electrical-switch");
+    get_eq(&c, "workload.type", "task-tree");
     ck_assert_int_eq(c.net.switch_latency_ps, 200000);
-    ck_assert_int_eq(c.net.slot_ps, 100000);
-    ck_assert_int_eq(c.net.switching_time_ps, 1000);
-    ck_assert_uint_eq(c.wl.jobs, 1500);
-    ck_assert_uint_eq(c.mc_samples, 10000);
+    ck_assert_int_eq(((const spn_params *)c.net_block[net_index(net_find("spinet"))])->slot_ps, 100000);
+    ck_assert_int_eq(((const spn_params *)c.net_block[net_index(net_find("spinet"))])->switching_time_ps, 1000);
+    ck_assert_uint_eq(TT(&c)->jobs, 1500);
+    ck_assert_uint_eq(TT(&c)->mc_samples, 10000);
 
     cfg_errors e;
     cfg_errors_init(&e);
@@ -673,13 +685,14 @@ START_TEST(test_defaults_and_check)
     ck_assert_ptr_nonnull(strstr(e.msg[0], "error: missing system.nodes"));
     ck_assert_ptr_nonnull(strstr(e.msg[1], "missing network.bandwidth or network.zeta"));
     ck_assert_ptr_nonnull(strstr(e.msg[2], "missing workload.arrival-rate or workload.load"));
-    ck_assert_ptr_nonnull(strstr(e.msg[3], "missing workload.tree.z (generator deterministic, the default, needs it"));
+    /* the workload's own check, after the rows' rules: last */
+    ck_assert_ptr_nonnull(strstr(e.msg[7], "missing workload.tree.z (generator deterministic, the default, needs it"));
     cfg_errors_free(&e);
     cfg_free(&c);
 
     /* a loaded config made inconsistent in code */
     load_ok(&c, "configs/examples/quickstart.xml");
-    c.zeta = 2;
+    ((tasktree_params *)cfg_wl_params(&c))->zeta = 2;
     cfg_errors_init(&e);
     ck_assert_int_eq(cfg_check(&c, &e), -1);
     ck_assert_uint_eq(e.n, 1);
@@ -725,7 +738,9 @@ static int same_value(const char *va, const char *vb)
 static void assert_same(const cfg *a, const cfg *b, const char *what)
 {
     for (size_t i = 0; i < cfg_param_count(); i++) {
-        const char *p = cfg_param_at(i)->path;
+        if (!cfg_param_applies(a, i))
+            continue;
+        const char *p = cfg_param_at(i)->row->path;
         char va[1024], vb[1024];
         ck_assert_int_eq(cfg_get(a, p, va, sizeof va), 0);
         ck_assert_int_eq(cfg_get(b, p, vb, sizeof vb), 0);
@@ -762,8 +777,8 @@ START_TEST(test_roundtrip)
     ck_assert_msg(rc == 0, "%s: %s", roundtrip_files[_i], e.n ? e.msg[0] : "");
     cfg_errors_free(&e);
     assert_same(&a, &b, roundtrip_files[_i]);
-    if (a.wl.task.send_size.kind == DIST_EMPIRICAL)
-        ck_assert_double_eq(dist_mean(&a.wl.task.send_size), dist_mean(&b.wl.task.send_size));
+    if (TT(&a)->task.send_size.kind == DIST_EMPIRICAL)
+        ck_assert_double_eq(dist_mean(&TT(&a)->task.send_size), dist_mean(&TT(&b)->task.send_size));
     cfg_free(&b);
 
     /* a point is written fully expanded, without the sweep */
@@ -776,7 +791,9 @@ START_TEST(test_roundtrip)
     cfg_errors_free(&e);
     ck_assert_uint_eq(b.naxes, 0);
     for (size_t i = 0; i < cfg_param_count(); i++) {
-        const char *p = cfg_param_at(i)->path;
+        if (!cfg_param_applies(&pc, i))
+            continue;
+        const char *p = cfg_param_at(i)->row->path;
         char va[1024], vb[1024];
         cfg_get(&pc, p, va, sizeof va);
         cfg_get(&b, p, vb, sizeof vb);
@@ -798,6 +815,32 @@ START_TEST(test_write_unwritable)
     ck_assert_int_eq(cfg_write_xml(&c, "/nonexistent/dir/config.xml", err, sizeof err), -1);
     ck_assert_str_eq(err, "cannot write /nonexistent/dir/config.xml: No such file or directory");
     cfg_free(&c);
+}
+END_TEST
+
+/* One truth for the schema: configs/tasknet.rng is what the program makes
+ * from the rows (`tasknet params --rng > configs/tasknet.rng` after adding a
+ * parameter), and every row's attribute is in it. */
+START_TEST(test_schema_file)
+{
+    char p[1024];
+    path_of(p, sizeof p, "configs/tasknet.rng");
+    FILE *f = fopen(p, "rb");
+    ck_assert_msg(f != NULL, "%s", p);
+    static char text[1 << 20];
+    size_t n = fread(text, 1, sizeof text - 1, f);
+    fclose(f);
+    text[n] = '\0';
+    char *rng = cfg_schema_rng();
+    ck_assert_msg(strcmp(text, rng) == 0,
+                  "configs/tasknet.rng is not what the rows make: run `./tasknet params --rng > configs/tasknet.rng`");
+    for (size_t i = 0; i < cfg_param_count(); i++) {
+        const param_row *r = cfg_param_at(i)->row;
+        char attr[128];
+        snprintf(attr, sizeof attr, "<attribute name=\"%s\">", strrchr(r->path, '.') + 1);
+        ck_assert_msg(strstr(rng, attr) != NULL, "%s is not in the schema", r->path);
+    }
+    free(rng);
 }
 END_TEST
 
@@ -826,6 +869,7 @@ static Suite *config_suite(void)
     tcase_add_test(t, test_set);
     tcase_add_test(t, test_defaults_and_check);
     tcase_add_test(t, test_point_cross_check);
+    tcase_add_test(t, test_schema_file);
     suite_add_tcase(s, t);
     t = tcase_create("write");
     tcase_add_loop_test(t, test_roundtrip, 0, (int)(sizeof roundtrip_files / sizeof roundtrip_files[0]));

@@ -16,9 +16,12 @@
 
 #include <gsl/gsl_rng.h>
 
+#include "harness.h"
 #include "metrics.h"
 #include "network.h"
 #include "sim.h"
+
+extern const net_ops net_ideal_ops, net_switch_ops; /* networks/net_ideal.c, net_switch.c */
 
 #define B40 40e9
 #define LINK_PS 20000
@@ -28,103 +31,30 @@
 #define FIXED_PS 240000     /* 2 link + switch */
 #define HEAD_PS 220000      /* link + switch */
 
-/* ---- harness: a private engine, one fabric, a recording deliver callback ---- */
+/* ---- the shared harness (tests/harness.h), in this file's words ---- */
 
-typedef struct harness {
-    sim *s;
-    net *n;
-    net_msg_pool pool;
-    int release;     /* 1: deliveries go back to the pool */
-    size_t nrec;     /* deliveries recorded */
-    size_t cap;      /* room in the arrays */
-    uint64_t *id;    /* [cap] id of the k-th delivery */
-    int64_t *t_ps;   /* [cap] its time */
-} harness;
+typedef th_net harness;
+#define star th_star
+#define at th_at
+#define at_low th_at_low
+#define run th_net_go
+#define h_free th_net_free
 
-/* Records the delivery; the message itself keeps its delivery count in `a`
- * and its delivery time in `b`, so a test reads them per message. */
-static void on_deliver(void *owner, net_msg *m)
+/* Fabric `type` with the switch's own settings: control-first and store-and-forward. */
+static harness *h_new_sw(const char *type, const net_params *p, int control_first, int saf, size_t cap)
 {
-    harness *h = owner;
-    ck_assert_uint_lt(h->nrec, h->cap);
-    h->id[h->nrec] = m->id;
-    h->t_ps[h->nrec] = sim_now(h->s);
-    h->nrec++;
-    m->a++;
-    m->b = (uint64_t)sim_now(h->s);
-    if (h->release)
-        net_msg_release(&h->pool, m);
+    const char *sets[3] = {NULL, NULL, NULL};
+    size_t k = 0;
+    if (strcmp(type, "electrical-switch") == 0) {
+        if (control_first)
+            sets[k++] = "network.priority=control-first";
+        if (saf)
+            sets[k++] = "network.switching=store-and-forward";
+    }
+    return th_net_new(type, p, sets, NULL, 1, cap);
 }
 
-static net_params star(uint32_t nodes, double bps)
-{
-    net_params p;
-    memset(&p, 0, sizeof p);
-    p.nodes = nodes;
-    p.bandwidth_bps = bps;
-    p.link_latency_ps = LINK_PS;
-    p.switch_latency_ps = SW_PS;
-    return p;
-}
-
-static harness *h_new(const char *type, const net_params *p, size_t cap)
-{
-    harness *h = calloc(1, sizeof *h);
-    char err[256] = "";
-    h->s = sim_create();
-    h->n = net_create(type, p, h->s, NULL, on_deliver, h, err, sizeof err);
-    ck_assert_msg(h->n != NULL, "net_create(%s): %s", type, err);
-    net_msg_pool_init(&h->pool);
-    h->cap = cap;
-    h->id = calloc(cap, sizeof *h->id);
-    h->t_ps = calloc(cap, sizeof *h->t_ps);
-    return h;
-}
-
-static void h_free(harness *h)
-{
-    net_destroy(h->n);
-    sim_destroy(h->s);
-    net_msg_pool_free(&h->pool);
-    free(h->id);
-    free(h->t_ps);
-    free(h);
-}
-
-static void ev_send(sim *s, void *ctx, uint64_t arg)
-{
-    harness *h = ctx;
-    net_send(h->n, (net_msg *)(uintptr_t)arg);
-}
-
-/* A message handed over at t_ps (an engine event, so equal times keep the
- * order of these calls). */
-static net_msg *at(harness *h, int64_t t_ps, uint32_t src, uint32_t dst, uint64_t bytes,
-                   uint8_t prio, uint8_t cls)
-{
-    net_msg *m = net_msg_alloc(&h->pool);
-    m->src = src;
-    m->dst = dst;
-    m->size_bytes = bytes;
-    m->prio = prio;
-    m->cls = cls;
-    sim_schedule_at(h->s, t_ps, ev_send, h, (uint64_t)(uintptr_t)m);
-    return m;
-}
-
-static net_msg *at_low(harness *h, int64_t t_ps, uint32_t src, uint32_t dst, uint64_t bytes)
-{
-    return at(h, t_ps, src, dst, bytes, NET_PRIO_LOW, NET_DATA);
-}
-
-static void run(harness *h) { sim_run(h->s, SIM_TIME_MAX); }
-
-/* Delivered exactly once, at t_ps. */
-#define ck_delivered_at(m, t)                                                                    \
-    do {                                                                                         \
-        ck_assert_uint_eq((m)->a, 1);                                                            \
-        ck_assert_int_eq((int64_t)(m)->b, (t));                                                  \
-    } while (0)
+static harness *h_new(const char *type, const net_params *p, size_t cap) { return h_new_sw(type, p, 0, 0, cap); }
 
 static const char *const fabrics[] = {"ideal", "electrical-switch"};
 
@@ -218,13 +148,14 @@ START_TEST(test_registry)
     }
     ck_assert_uint_ge(k, 2);
 
-    net_params p = star(4, B40);
-    sim *s = sim_create();
     char err[256] = "";
-    ck_assert_ptr_null(net_create("token-ring", &p, s, NULL, nop_deliver, NULL, err, sizeof err));
+    ck_assert_int_eq(net_name_ok("token-ring", err, sizeof err), -1);
     ck_assert_ptr_nonnull(strstr(err, "unknown network type 'token-ring'"));
     ck_assert_ptr_nonnull(strstr(err, "electrical-switch"));
-    sim_destroy(s);
+    ck_assert_int_eq(net_name_ok("spinet", err, sizeof err), 0);
+    ck_assert_ptr_eq(net_default, &net_switch_ops);
+    ck_assert_uint_eq(net_index(&net_switch_ops), 1);
+    ck_assert_uint_eq(net_count(), k);
 }
 END_TEST
 
@@ -232,11 +163,12 @@ START_TEST(test_bad_params)
 {
     sim *s = sim_create();
     for (size_t f = 0; f < 2; f++) {
+        const net_ops *ops = net_find(fabrics[f]);
         struct {
             net_params p;
             const char *word;
-        } bad[9];
-        for (int i = 0; i < 9; i++)
+        } bad[8];
+        for (int i = 0; i < 8; i++)
             bad[i].p = star(4, B40);
         bad[0].p.nodes = 1, bad[0].word = "nodes";
         bad[1].p.nodes = 0, bad[1].word = "nodes";
@@ -244,27 +176,33 @@ START_TEST(test_bad_params)
         bad[3].p.bandwidth_bps = -40e9, bad[3].word = "bandwidth";
         bad[4].p.bandwidth_bps = NAN, bad[4].word = "bandwidth";
         bad[5].p.bandwidth_bps = INFINITY, bad[5].word = "bandwidth";
-        bad[6].p.link_latency_ps = -1, bad[6].word = "link latency";
-        bad[7].p.switch_latency_ps = -1, bad[7].word = "switch latency";
-        bad[8].p.switching = (net_switching)7, bad[8].word = "switching";
-        int nbad = f == 0 ? 8 : 9; /* the ideal fabric ignores the switching mode */
-        for (int i = 0; i < nbad; i++) {
+        bad[6].p.link_latency_ps = -1, bad[6].word = "link-latency";
+        bad[7].p.switch_latency_ps = -1, bad[7].word = "switch-latency";
+        for (int i = 0; i < 8; i++) {
             char err[256] = "";
-            net *n = net_create(fabrics[f], &bad[i].p, s, NULL, nop_deliver, NULL, err,
-                                sizeof err);
+            net *n = net_create(ops, &bad[i].p, NULL, NULL, s, NULL, nop_deliver, NULL, err, sizeof err);
             ck_assert_msg(n == NULL, "%s accepted bad case %d", fabrics[f], i);
-            ck_assert_msg(strncmp(err, fabrics[f], strlen(fabrics[f])) == 0 &&
-                              strstr(err, bad[i].word) != NULL,
+            ck_assert_msg(strncmp(err, fabrics[f], strlen(fabrics[f])) == 0 && strstr(err, bad[i].word) != NULL,
                           "%s case %d: '%s'", fabrics[f], i, err);
         }
         /* the smallest valid network, and zero latencies, are accepted */
         net_params ok = star(2, 1);
         ok.link_latency_ps = ok.switch_latency_ps = 0;
         char err[256] = "";
-        net *n = net_create(fabrics[f], &ok, s, NULL, nop_deliver, NULL, err, sizeof err);
+        net *n = net_create(ops, &ok, NULL, NULL, s, NULL, nop_deliver, NULL, err, sizeof err);
         ck_assert_msg(n != NULL, "%s", err);
         net_destroy(n);
     }
+    /* the switch's own parameters: a switching mode out of its enum */
+    void *sp = net_params_new(&net_switch_ops);
+    int bad_mode = 7;
+    memcpy((char *)sp + net_switch_ops.params[0].off, &bad_mode, sizeof bad_mode);
+    ck_assert_str_eq(net_switch_ops.params[0].path, "network.switching");
+    char err[256] = "";
+    net_params p = star(4, B40);
+    ck_assert_ptr_null(net_create(&net_switch_ops, &p, sp, NULL, s, NULL, nop_deliver, NULL, err, sizeof err));
+    ck_assert_msg(strstr(err, "electrical-switch: network.switching") != NULL, "'%s'", err);
+    net_params_free(&net_switch_ops, sp);
     sim_destroy(s);
 }
 END_TEST
@@ -299,9 +237,7 @@ START_TEST(test_zero_load)
             net_params p = star(8, c[i].bps);
             p.link_latency_ps = c[i].link_ps;
             p.switch_latency_ps = c[i].sw_ps;
-            p.control_first = v == 2 || v == 4;
-            p.switching = v >= 3 ? NET_STORE_AND_FORWARD : NET_CUT_THROUGH;
-            harness *h = h_new(v == 0 ? "ideal" : "electrical-switch", &p, 4);
+            harness *h = h_new_sw(v == 0 ? "ideal" : "electrical-switch", &p, v == 2 || v == 4, v >= 3, 4);
             /* handed over at 1 us, from node 0 (the scheduler is a node like any other) */
             net_msg *m = at(h, 1000000, 0, 7, c[i].bytes, NET_PRIO_HIGH, NET_CONTROL);
             run(h);
@@ -328,8 +264,7 @@ START_TEST(test_same_source)
         /* v: 0 cut-through to different ports, 1 cut-through to the same port,
          *    2 store-and-forward, 3 ideal */
         net_params p = star(4, B40);
-        p.switching = v == 2 ? NET_STORE_AND_FORWARD : NET_CUT_THROUGH;
-        harness *h = h_new(v == 3 ? "ideal" : "electrical-switch", &p, 4);
+        harness *h = h_new_sw(v == 3 ? "ideal" : "electrical-switch", &p, 0, v == 2, 4);
         net_msg *a = at_low(h, 0, 1, 2, 20000);
         net_msg *b = at_low(h, 0, 1, v == 1 ? 2 : 3, 40);
         run(h);
@@ -434,8 +369,7 @@ START_TEST(test_store_and_forward)
 {
     for (int saf = 0; saf < 2; saf++) {
         net_params p = star(4, B40);
-        p.switching = saf ? NET_STORE_AND_FORWARD : NET_CUT_THROUGH;
-        harness *h = h_new("electrical-switch", &p, 8);
+        harness *h = h_new_sw("electrical-switch", &p, 0, saf, 8);
         /* contention: A (1->3, 20000 B) at 0, B (2->3, 20000 B) at 1 us */
         net_msg *a = at_low(h, 0, 1, 3, 20000);
         net_msg *b = at_low(h, 1000000, 2, 3, 20000);
@@ -473,8 +407,7 @@ START_TEST(test_control_first_source)
 {
     for (int cf = 0; cf < 2; cf++) {
         net_params p = star(8, B40);
-        p.control_first = cf;
-        harness *h = h_new("electrical-switch", &p, 8);
+        harness *h = h_new_sw("electrical-switch", &p, cf, 0, 8);
         net_msg *l1 = at(h, 0, 1, 2, 20000, NET_PRIO_LOW, NET_DATA);
         net_msg *l2 = at(h, 0, 1, 3, 20000, NET_PRIO_LOW, NET_DATA);
         net_msg *l3 = at(h, 0, 1, 4, 20000, NET_PRIO_LOW, NET_DATA);
@@ -515,8 +448,7 @@ START_TEST(test_control_first_port)
 {
     for (int cf = 0; cf < 2; cf++) {
         net_params p = star(10, B40);
-        p.control_first = cf;
-        harness *h = h_new("electrical-switch", &p, 8);
+        harness *h = h_new_sw("electrical-switch", &p, cf, 0, 8);
         net_msg *l1 = at(h, 0, 1, 9, 20000, NET_PRIO_LOW, NET_DATA);
         net_msg *l2 = at(h, 0, 2, 9, 20000, NET_PRIO_LOW, NET_DATA);
         net_msg *l3 = at(h, 100000, 3, 9, 20000, NET_PRIO_LOW, NET_DATA);
@@ -552,17 +484,23 @@ END_TEST
 START_TEST(test_metrics)
 {
     net_params p = star(4, B40);
-    p.energy_per_bit_j = 3e-12;
-    harness *h = h_new("electrical-switch", &p, 4);
+    /* energy per bit 4 SerDes x 0.5 pJ/b (no lane-rate slope) + 1 pJ/b core = 3 pJ/b */
+    phy_params phy;
+    phy_params_defaults(&phy);
+    phy.energy.serdes_j_per_bit = 0.5e-12;
+    phy.energy.serdes_j_per_bit_per_bps = 0;
+    phy.energy.switch_core_j_per_bit = 1e-12;
+    ck_assert_uint_eq(phy.energy.serdes_per_electrical_path, 4);
+    harness *h = th_net_new("electrical-switch", &p, NULL, &phy, 1, 4);
     net_msg *a = at(h, 0, 1, 3, 20000, NET_PRIO_LOW, NET_CONTROL);
     net_msg *b = at(h, 0, 2, 3, 20000, NET_PRIO_LOW, NET_DATA);
     run(h);
     ck_delivered_at(a, 4240000);
     ck_delivered_at(b, 8240000);
-    double m[METRIC_COUNT];
-    for (int i = 0; i < METRIC_COUNT; i++)
+    double m[METRIC_CORE_COUNT], own[8];
+    for (int i = 0; i < METRIC_CORE_COUNT; i++)
         m[i] = -1;
-    net_metrics(h->n, m);
+    net_metrics(h->n, m, own);
     const double tol = 1e-18; /* s: a millionth of a picosecond */
     ck_assert_uint_eq(h->n->c.sent, 2);
     ck_assert_uint_eq(h->n->c.delivered, 2);
@@ -585,11 +523,13 @@ START_TEST(test_metrics)
     ck_assert_double_eq_tol(m[M_msg_latency_data_p50_s], 8.24e-6, tol);
     ck_assert_double_eq_tol(m[M_msg_latency_data_p99_s], 8.24e-6, tol);
     ck_assert_double_eq_tol(m[M_msg_latency_data_max_s], 8.24e-6, tol);
-    /* every bit crosses the switch once */
-    ck_assert_double_eq(m[M_energy_per_bit_j], 3e-12);
-    /* not the network's: untouched */
-    ck_assert_double_eq(m[M_jobs_completed], -1);
-    ck_assert_double_eq(m[M_packets_dropped], -1);
+    /* every bit crosses the switch once: the switch's one metric */
+    ck_assert_uint_eq(net_switch_ops.nmetrics, 1);
+    ck_assert_str_eq(net_switch_ops.metrics[0].name, "energy_per_bit_j");
+    ck_assert_double_eq_tol(own[0], 3e-12, 1e-27);
+    /* not the fabric's: untouched */
+    ck_assert_double_eq(m[M_span_s], -1);
+    ck_assert_double_eq(m[M_events], -1);
     h_free(h);
 }
 END_TEST
@@ -675,10 +615,10 @@ static void random_load(rmsg *r, size_t n, unsigned long seed)
 
 /* Runs r on fabric `type` (params p); checks every message against its
  * expected delivery (if check_times), ids, counters and latency stats. */
-static void run_random(const char *type, const net_params *p, rmsg *r, size_t n, int mixed_prio,
-                       int check_times, uint64_t events_per_msg)
+static void run_random(const char *type, const net_params *p, int cf, int saf, rmsg *r, size_t n,
+                       int mixed_prio, int check_times, uint64_t events_per_msg)
 {
-    harness *h = h_new(type, p, n);
+    harness *h = h_new_sw(type, p, cf, saf, n);
     net_msg **ms = malloc(n * sizeof *ms);
     for (size_t i = 0; i < n; i++)
         ms[i] = at(h, r[i].t_ps, r[i].src, r[i].dst, r[i].bytes,
@@ -717,14 +657,14 @@ static void run_random(const char *type, const net_params *p, rmsg *r, size_t n,
             ck_assert_int_ge(h->t_ps[k], h->t_ps[k - 1]);
     }
     free(seen);
-    double m[METRIC_COUNT] = {0};
-    net_metrics(h->n, m);
+    double m[METRIC_CORE_COUNT] = {0}, own[8];
+    net_metrics(h->n, m, own);
     ck_assert_double_eq(m[M_messages_delivered], (double)n);
     ck_assert_double_eq(m[M_bytes_delivered], (double)bytes);
     ck_assert_double_eq_tol(m[M_msg_latency_mean_s], lat_sum_s / (double)n, 1e-9 * lat_sum_s / n);
     ck_assert_double_eq(m[M_msg_latency_max_s], (double)lat_max * 1e-12);
     ck_assert_double_eq(m[M_msg_latency_data_mean_s], m[M_msg_latency_mean_s]);
-    ck_assert_double_eq(m[M_msg_latency_control_mean_s], 0);
+    ck_assert(isnan(m[M_msg_latency_control_mean_s])); /* no control message: not 0, not measured */
     if (events_per_msg)
         ck_assert_uint_eq(sim_events_executed(h->s), n + events_per_msg * n);
     free(ms);
@@ -737,13 +677,11 @@ START_TEST(test_random_switch)
     random_load(r, RM, 11);
     for (int saf = 0; saf < 2; saf++) {
         net_params p = star(RN, B40);
-        p.switching = saf ? NET_STORE_AND_FORWARD : NET_CUT_THROUGH;
         reference(r, RM, B40, saf);
         /* fast path: exactly 2 events per message (plus the test's hand-over event) */
-        run_random("electrical-switch", &p, r, RM, 0, 1, 2);
+        run_random("electrical-switch", &p, 0, saf, r, RM, 0, 1, 2);
         /* control-first with a single class in use must be the same FIFO */
-        p.control_first = 1;
-        run_random("electrical-switch", &p, r, RM, 0, 1, 0);
+        run_random("electrical-switch", &p, 1, saf, r, RM, 0, 1, 0);
     }
     free(r);
 }
@@ -759,7 +697,7 @@ START_TEST(test_random_ideal)
     reference(r, RM, 15.55e9, 0);
     for (size_t i = 0; i < RM; i++)
         r[i].deliv_ps = r[i].t_ps + net_serialization_ps(r[i].bytes, 15.55e9) + FIXED_PS;
-    run_random("ideal", &p, r, RM, 0, 1, 1);
+    run_random("ideal", &p, 0, 0, r, RM, 0, 1, 1);
     free(r);
 }
 END_TEST
@@ -772,11 +710,10 @@ START_TEST(test_random_control_first)
     rmsg *r = malloc(RM * sizeof *r);
     random_load(r, RM, 13);
     net_params p = star(RN, B40);
-    p.control_first = 1;
-    run_random("electrical-switch", &p, r, RM, 1, 0, 0);
+    run_random("electrical-switch", &p, 1, 0, r, RM, 1, 0, 0);
 
     /* the port check, on the deliveries in order */
-    harness *h = h_new("electrical-switch", &p, RM);
+    harness *h = h_new_sw("electrical-switch", &p, 1, 0, RM);
     net_msg **ms = malloc(RM * sizeof *ms);
     for (size_t i = 0; i < RM; i++)
         ms[i] = at(h, r[i].t_ps, r[i].src, r[i].dst, r[i].bytes, r[i].prio, NET_DATA);

@@ -27,8 +27,13 @@
 
 #include "config.h"
 #include "energy.h"
+#include "harness.h"
 #include "link.h"
+#include "net_spinet.h"
+#include "network.h"
 #include "optical.h"
+#include "params.h"
+#include "phy_params.h"
 #include "run.h"
 
 #define Q_REF 7.0344838253
@@ -535,8 +540,10 @@ END_TEST
 
 /* ---- the physical layer in a run: configuration and resolution ---- */
 
-/* The parameter table's defaults (what `tasknet params` shows) are the
- * physical layer's own defaults: one source of truth, checked. */
+/* The parameter table's defaults (what `tasknet params` shows: the
+ * network.phy.* rows, in a configuration's phy_params) are the physical
+ * layer's own defaults: one source of truth, checked. The waveguide runs
+ * 5 mm per stage in the rows (metres) and 0.5 cm in phy_optical. */
 START_TEST(test_config_defaults_match)
 {
     cfg c;
@@ -545,8 +552,19 @@ START_TEST(test_config_defaults_match)
     phy_energy e;
     phy_optical_defaults(&o);
     phy_energy_defaults(&e);
-    ck_assert(memcmp(&c.optical, &o, sizeof o) == 0);
-    ck_assert(memcmp(&c.energy, &e, sizeof e) == 0);
+    ck_assert(memcmp(&c.phy.optical, &o, sizeof o) == 0);
+    ck_assert(memcmp(&c.phy.energy, &e, sizeof e) == 0);
+    ck_assert_double_eq_tol(c.phy.waveguide_m_per_stage, o.waveguide_cm_per_stage / 100.0, 1e-18);
+    /* the same from the physical layer's own constructor */
+    phy_params pp;
+    phy_params_defaults(&pp);
+    ck_assert(memcmp(&pp.optical, &o, sizeof o) == 0);
+    ck_assert(memcmp(&pp.energy, &e, sizeof e) == 0);
+    /* and the path a fabric gets from them: 0.5 cm per stage, B / W per wavelength */
+    phy_optical path;
+    phy_params_optical(&c.phy, 80e9, &path);
+    ck_assert_double_eq_tol(path.waveguide_cm_per_stage, 0.5, 1e-15);
+    ck_assert(path.rate_per_wavelength_bps == 10e9); /* 80 Gb/s over the default 8 */
     cfg_free(&c);
 }
 END_TEST
@@ -578,50 +596,184 @@ static void fig11_point(cfg *pc, size_t point, const char *set_path, const char 
  * S = 6: 1 + 1.125 + 6.772 = 8.897 pJ/b; S = 8: 9.272 pJ/b.
  * The switch at 40 Gb/s in 10 Gb/s lanes: 4 x (1.496 + 0.189 x 10) + 8
  * = 21.544 pJ/b, BER 0; as one 40 Gb/s lane (serdes-lane-rate 0):
- * 4 x (1.496 + 0.189 x 40) + 8 = 44.224 pJ/b. */
+ * 4 x (1.496 + 0.189 x 40) + 8 = 44.224 pJ/b.
+ * What resolve works out is the fabric's summary (run_info: BER, energy per
+ * bit) and, for SPINet, the energies of a dropped try in its own params
+ * (net_spinet.h); test_fig11_drop_energy checks them by their effect on a
+ * run. */
 START_TEST(test_resolve_fig11)
 {
-    footprint fp;
-    load_bounds lb;
+    run_info info;
     char err[1024];
     cfg pc;
     fig11_point(&pc, 0, NULL, NULL);
-    ck_assert_int_eq(run_resolve(&pc, &fp, &lb, err, sizeof err), 0);
-    assert_rel(pc.net.energy_per_bit_j, 21.544e-12, 1e-12);
-    ck_assert(pc.net.bit_error_rate == 0);
+    ck_assert_msg(run_resolve(&pc, NULL, &info, err, sizeof err) == 0, "%s", err);
+    ck_assert_int_eq(info.has_phy, 1);
+    assert_rel(info.phy.energy_per_bit_j, 21.544e-12, 1e-12);
+    ck_assert(info.phy.bit_error_rate == 0);
     cfg_free(&pc);
     fig11_point(&pc, 0, "network.phy.serdes-lane-rate", "0b/s");
-    ck_assert_int_eq(run_resolve(&pc, &fp, &lb, err, sizeof err), 0);
-    assert_rel(pc.net.energy_per_bit_j, 44.224e-12, 1e-12);
+    ck_assert_msg(run_resolve(&pc, NULL, &info, err, sizeof err) == 0, "%s", err);
+    assert_rel(info.phy.energy_per_bit_j, 44.224e-12, 1e-12);
     cfg_free(&pc);
     /* a lane faster than the port is the port: at 5 Gb/s, 4 x (1.496 + 0.945) + 8 */
     fig11_point(&pc, 0, "network.bandwidth", "5Gb/s");
-    ck_assert_int_eq(run_resolve(&pc, &fp, &lb, err, sizeof err), 0);
-    assert_rel(pc.net.energy_per_bit_j, 17.764e-12, 1e-12);
+    ck_assert_msg(run_resolve(&pc, NULL, &info, err, sizeof err) == 0, "%s", err);
+    assert_rel(info.phy.energy_per_bit_j, 17.764e-12, 1e-12);
     cfg_free(&pc);
 
     fig11_point(&pc, 1, NULL, NULL);
-    ck_assert_int_eq(run_resolve(&pc, &fp, &lb, err, sizeof err), 0);
-    ck_assert(pc.optical.rate_per_wavelength_bps == 10e9);
-    assert_rel(pc.net.energy_per_bit_j, 8.897e-12, 1e-12);
+    ck_assert_msg(run_resolve(&pc, NULL, &info, err, sizeof err) == 0, "%s", err);
+    ck_assert_int_eq(info.has_phy, 1);
+    /* 160 Gb/s over 16 wavelengths: the path SPINet's budget is made for */
+    phy_optical o;
+    phy_params_optical(&pc.phy, pc.net.bandwidth_bps, &o);
+    ck_assert(o.rate_per_wavelength_bps == 10e9);
+    assert_rel(info.phy.energy_per_bit_j, 8.897e-12, 1e-12);
     /* a dropped bit: laser 1 + one SerDes 3.386 = 4.386 pJ/b, plus 30 mW /
-     * 160 Gb/s = 0.1875 pJ/b per stage crossed */
-    assert_rel(pc.net.energy_edge_per_bit_j, 4.386e-12, 1e-12);
-    assert_rel(pc.net.energy_stage_per_bit_j, 0.1875e-12, 1e-12);
-    ck_assert(pc.net.bit_error_rate > 0 && pc.net.bit_error_rate < 1e-30); /* Q = 13.06 */
+     * 160 Gb/s = 0.1875 pJ/b per stage crossed (SPINet's own, resolved) */
+    ck_assert_str_eq(pc.net_type, "spinet");
+    const spn_params *sp = cfg_net_params(&pc);
+    ck_assert_int_eq(sp->phy_resolved, 1);
+    ck_assert_uint_eq(sp->wavelengths, 16);
+    assert_rel(sp->energy_per_bit_j, 8.897e-12, 1e-12);
+    assert_rel(sp->energy_edge_per_bit_j, 4.386e-12, 1e-12);
+    assert_rel(sp->energy_stage_per_bit_j, 0.1875e-12, 1e-12);
+    ck_assert(sp->bit_error_rate == info.phy.bit_error_rate);
+    ck_assert(info.phy.bit_error_rate > 0 && info.phy.bit_error_rate < 1e-30); /* Q = 13.06 */
     cfg_free(&pc);
 
     fig11_point(&pc, 3, NULL, NULL);
-    ck_assert_int_eq(run_resolve(&pc, &fp, &lb, err, sizeof err), 0);
-    assert_rel(pc.net.energy_per_bit_j, 9.272e-12, 1e-12);
-    ck_assert(pc.net.bit_error_rate > 1e-18 && pc.net.bit_error_rate < 1e-12); /* Q = 8.50: 9.1e-18 */
+    ck_assert_msg(run_resolve(&pc, NULL, &info, err, sizeof err) == 0, "%s", err);
+    assert_rel(info.phy.energy_per_bit_j, 9.272e-12, 1e-12);
+    ck_assert(info.phy.bit_error_rate > 1e-18 && info.phy.bit_error_rate < 1e-12); /* Q = 8.50: 9.1e-18 */
     cfg_free(&pc);
 
     /* S = 9 misses the sensitivity by 0.39 dB: refused, with the numbers */
     fig11_point(&pc, 3, "network.extra-stages", "3");
-    ck_assert_int_eq(run_resolve(&pc, &fp, &lb, err, sizeof err), -1);
+    ck_assert_int_eq(run_resolve(&pc, NULL, &info, err, sizeof err), -1);
     ck_assert_msg(strstr(err, "misses the receiver sensitivity") && strstr(err, "S=9") &&
                       strstr(err, "margin -0.39 dB"), "%s", err);
+    cfg_free(&pc);
+}
+END_TEST
+
+/* A configuration point's fabric alone, on the shared harness: its own
+ * params as the point has them (each row written out and read back as
+ * "path=value"), its physical layer resolved from the point's phy. */
+static th_net *point_fabric(const cfg *pc, size_t cap)
+{
+    const net_ops *ops = cfg_net(pc);
+    const void *own = cfg_net_params(pc);
+    ck_assert_ptr_nonnull(ops);
+    char **text = calloc(ops->nparams + 1, sizeof *text);
+    const char **sets = calloc(ops->nparams + 1, sizeof *sets);
+    ck_assert(text && sets);
+    size_t k = 0;
+    for (size_t i = 0; i < ops->nparams; i++) {
+        if (!param_is_set(own, &ops->params[i]))
+            continue;
+        char *v = param_format(own, &ops->params[i], NULL);
+        size_t len = strlen(ops->params[i].path) + strlen(v) + 2;
+        text[k] = malloc(len);
+        ck_assert_ptr_nonnull(text[k]);
+        snprintf(text[k], len, "%s=%s", ops->params[i].path, v);
+        sets[k] = text[k];
+        k++;
+        free(v);
+    }
+    sets[k] = NULL;
+    net_params core = pc->net;
+    core.nodes = pc->nodes;
+    th_net *h = th_net_new(ops->name, &core, sets, &pc->phy, 1, cap);
+    for (size_t i = 0; i < k; i++)
+        free(text[i]);
+    free(text);
+    free(sets);
+    return h;
+}
+
+/* A metric of the fabric by name, after its run. */
+static double fabric_metric(th_net *h, const char *name)
+{
+    double core[METRIC_CORE_COUNT];
+    double *own = calloc(h->n->ops->nmetrics + 1, sizeof *own);
+    ck_assert_ptr_nonnull(own);
+    net_metrics(h->n, core, own);
+    double v = NAN;
+    int found = 0;
+    for (size_t i = 0; i < h->n->ops->nmetrics; i++)
+        if (strcmp(h->n->ops->metrics[i].name, name) == 0) {
+            v = own[i];
+            found = 1;
+        }
+    free(own);
+    ck_assert_msg(found, "fabric %s has no metric %s", h->n->ops->name, name);
+    return v;
+}
+
+/* fig11 point 1 (SPINet, N = 64, S = 6, 160 Gb/s over 16 x 10 Gb/s, fibre
+ * 4 m = 20 ns, t_sw = t_r = 1 ns, fast NACK, 1 kB packets), its energies
+ * resolved from the point's phy (test_resolve_fig11): delivered bits
+ * 8.897 pJ/b; a dropped try's bits 4.386 pJ/b plus 0.1875 pJ/b per SOA
+ * crossed before the drop. One 1000 B message is one packet of 8000 b,
+ * P = 500 slots of 100 ps = 50 ns on each wavelength; F = 2 x 20 + 6 x 1
+ * = 46 ns; alone: delivered at 96 ns. The header meets stage s (0..5) at
+ * t0 + 20 + (s+1) ns and locks its output until 50 ns later; a drop at
+ * stage s sends the NACK back after 2 (20 + (s+1)) + 1 ns, and the source
+ * has emitted the whole lane slots before it: floor(t x 10 Gb/s) x 16 b.
+ * A (handed over first) always wins. */
+START_TEST(test_fig11_drop_energy)
+{
+    cfg pc;
+    char err[1024];
+    fig11_point(&pc, 1, NULL, NULL);
+    ck_assert_msg(run_resolve(&pc, NULL, NULL, err, sizeof err) == 0, "%s", err);
+
+    /* Alone: 8000 b at 8.897 pJ/b. */
+    th_net *h = point_fabric(&pc, 4);
+    net_msg *a = th_at_low(h, 0, 0, 63, 1000);
+    th_net_go(h);
+    ck_delivered_at(a, 96000);
+    ck_assert(fabric_metric(h, "packets_dropped") == 0);
+    assert_rel(fabric_metric(h, "energy_per_bit_j"), 8.897e-12, 1e-12);
+    th_net_free(h);
+
+    /* Stage 0: sources 0 and 1 share element 0 of the first stage; both
+     * send to node 63. A locks the output there over [21, 71) ns. B meets it
+     * at 21 ns: dropped before any SOA, NACK back at 2 x 21 + 1 = 43 ns,
+     * 430 slots x 16 = 6880 b emitted; again from 43 ns (meets it at 64 ns):
+     * NACK at 86 ns, 6880 b; from 86 ns it passes (107 ns >= 71 ns) and
+     * arrives at 86 + 96 = 182 ns. Energy: 16000 b delivered x 8.897 +
+     * 13760 b dropped x 4.386 = 142352 + 60351.36 = 202703.36 pJ over
+     * 16000 b = 12.66896 pJ/b. */
+    h = point_fabric(&pc, 4);
+    a = th_at_low(h, 0, 0, 63, 1000);
+    net_msg *b = th_at_low(h, 0, 1, 63, 1000);
+    th_net_go(h);
+    ck_delivered_at(a, 96000);
+    ck_delivered_at(b, 182000);
+    ck_assert(fabric_metric(h, "packets_dropped") == 2);
+    assert_rel(fabric_metric(h, "energy_per_bit_j"), 202703.36e-12 / 16000, 1e-12);
+    th_net_free(h);
+
+    /* Last stage: to node 0, source 0 stays on element 0 through all six
+     * stages, source 32 (element 16) goes on output 1 only from stage 4
+     * (shift 16) and meets source 0's path at stage 5 alone. A locks stage 5
+     * over [26, 76) ns; B reaches it at 26 ns: dropped after 5 SOAs, NACK
+     * at 2 x 26 + 1 = 53 ns, by when the whole 8000 b packet has left (530
+     * slots x 16 > 8000); from 53 ns it passes (stage 5 at 79 ns) and
+     * arrives at 53 + 96 = 149 ns. Energy: 16000 x 8.897 + 8000 x (4.386 +
+     * 5 x 0.1875) = 142352 + 42588 = 184940 pJ over 16000 b = 11.55875 pJ/b. */
+    h = point_fabric(&pc, 4);
+    a = th_at_low(h, 0, 0, 0, 1000);
+    b = th_at_low(h, 0, 32, 0, 1000);
+    th_net_go(h);
+    ck_delivered_at(a, 96000);
+    ck_delivered_at(b, 149000);
+    ck_assert(fabric_metric(h, "packets_dropped") == 1);
+    assert_rel(fabric_metric(h, "energy_per_bit_j"), 184940e-12 / 16000, 1e-12);
+    th_net_free(h);
     cfg_free(&pc);
 }
 END_TEST
@@ -654,6 +806,7 @@ static Suite *phy_suite(void)
     tc = tcase_create("resolve");
     tcase_add_test(tc, test_config_defaults_match);
     tcase_add_test(tc, test_resolve_fig11);
+    tcase_add_test(tc, test_fig11_drop_energy);
     suite_add_tcase(s, tc);
     return s;
 }

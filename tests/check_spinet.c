@@ -24,13 +24,24 @@
 #include "metrics.h"
 #include "network.h"
 #include "sim.h"
+#include "harness.h"
+#include "net_spinet.h"
+#include "params.h"
 #include "spinet_topology.h"
 
 
 /* ---------------------------------------------------------------- harness */
 
+/* A SPINet instance's parameters as a test sets them: the core's and the
+ * fabric's own (networks/net_spinet.h; the physical layer's results set by
+ * hand where a test needs them). */
+typedef struct sp_params {
+    net_params core;
+    spn_params own;
+} sp_params;
+
 typedef struct harness {
-    net n;               /* a fabric instance built by hand, as net_create would */
+    net *n;              /* the fabric, made by net_create */
     sim *s;              /* engine */
     gsl_rng *rng;        /* the fabric's stream */
     net_msg *msgs;       /* [cap] messages, index in m->a */
@@ -47,25 +58,33 @@ static void on_deliver(void *owner, net_msg *m)
     h->t_deliv_ps[m->a] = sim_now(h->s);
 }
 
-static net_params base_params(uint32_t nodes, uint32_t extra, net_recovery rec)
+static sp_params base_params(uint32_t nodes, uint32_t extra, spn_recovery rec)
 {
-    net_params p;
+    sp_params p;
     memset(&p, 0, sizeof p);
-    p.nodes = nodes;
-    p.bandwidth_bps = 160e9;
-    p.extra_stages = extra;
-    p.switching_time_ps = 1000;
-    p.reaction_time_ps = 1000;
-    p.link_length_m = 1.0;
-    p.packet_size_bits = 4096;
-    p.recovery = rec;
-    p.slot_ps = 100000;
+    p.core.nodes = nodes;
+    p.core.bandwidth_bps = 160e9;
+    p.own.extra_stages = extra;
+    p.own.switching_time_ps = 1000;
+    p.own.reaction_time_ps = 1000;
+    p.own.link_length_m = 1.0;
+    p.own.packet_bytes = 512;
+    p.own.recovery = rec;
+    p.own.slot_ps = 100000;
     return p;
 }
 
+/* The fabric's check (what `tasknet validate` runs): 0, or -1 with the first problem. */
+static int chk(const sp_params *p, char *err, size_t errlen)
+{
+    param_first first;
+    net_spinet_ops.check(&p->core, &p->own, param_report_first(&first, err, errlen));
+    return first.rep.n ? -1 : 0;
+}
+
 /* rng: NULL -> mt19937 seeded with `seed`; otherwise borrowed and freed by h_close. */
-static int h_open(harness *h, const net_params *p, gsl_rng *rng, unsigned long seed, size_t cap,
-                  char *err, size_t errlen)
+static int h_open(harness *h, const sp_params *p, gsl_rng *rng, unsigned long seed, size_t cap, char *err,
+                  size_t errlen)
 {
     memset(h, 0, sizeof *h);
     h->s = sim_create();
@@ -76,31 +95,35 @@ static int h_open(harness *h, const net_params *p, gsl_rng *rng, unsigned long s
     h->msgs = calloc(cap, sizeof *h->msgs);
     h->deliveries = calloc(cap, sizeof *h->deliveries);
     h->t_deliv_ps = calloc(cap, sizeof *h->t_deliv_ps);
-    h->n.ops = &net_spinet_ops;
-    h->n.state = calloc(1, net_spinet_ops.state_size);
-    h->n.sim = h->s;
-    h->n.rng = h->rng;
-    h->n.params = *p;
-    h->n.deliver = on_deliver;
-    h->n.owner = h;
-    stats_sample_init(&h->n.c.latency_s[0]);
-    stats_sample_init(&h->n.c.latency_s[1]);
-    stats_sample_init(&h->n.c.latency_all_s);
-    return net_spinet_ops.init(h->n.state, &h->n, p, err, errlen);
+    h->n = net_create(&net_spinet_ops, &p->core, &p->own, NULL, h->s, h->rng, on_deliver, h, err, errlen);
+    return h->n ? 0 : -1;
 }
 
 static void h_close(harness *h)
 {
-    net_spinet_ops.fini(h->n.state);
-    free(h->n.state);
-    stats_sample_free(&h->n.c.latency_s[0]);
-    stats_sample_free(&h->n.c.latency_s[1]);
-    stats_sample_free(&h->n.c.latency_all_s);
+    if (h->n)
+        net_destroy(h->n);
     free(h->msgs);
     free(h->deliveries);
     free(h->t_deliv_ps);
     gsl_rng_free(h->rng);
     sim_destroy(h->s);
+}
+
+/* A metric of the fabric's own list, by name (after the run). */
+static double spn_metric(net *n, const char *name)
+{
+    double core[METRIC_CORE_COUNT], own[16];
+    ck_assert_uint_le(net_spinet_ops.nmetrics, 16);
+    net_metrics(n, core, own);
+    for (size_t i = 0; i < net_spinet_ops.nmetrics; i++)
+        if (strcmp(net_spinet_ops.metrics[i].name, name) == 0)
+            return own[i];
+    for (size_t i = 0; i < METRIC_CORE_COUNT; i++)
+        if (strcmp(metric_core[i].name, name) == 0)
+            return core[i];
+    ck_abort_msg("no metric %s", name);
+    return NAN;
 }
 
 static void h_send(harness *h, uint32_t idx, uint32_t src, uint32_t dst, uint64_t bytes)
@@ -113,7 +136,7 @@ static void h_send(harness *h, uint32_t idx, uint32_t src, uint32_t dst, uint64_
     m->size_bytes = bytes;
     m->cls = NET_DATA;
     m->a = idx;
-    net_send(&h->n, m);
+    net_send(h->n, m);
 }
 
 static int64_t h_latency(const harness *h, uint32_t idx)
@@ -124,15 +147,27 @@ static int64_t h_latency(const harness *h, uint32_t idx)
 static spinet_stats h_stats(const harness *h)
 {
     spinet_stats st;
-    spinet_get_stats(h->n.state, &st);
+    spinet_get_stats(h->n->state, &st);
     return st;
 }
 
+/* Index of a metric in the fabric's own list. */
+static size_t spn_index(const char *name)
+{
+    for (size_t i = 0; i < net_spinet_ops.nmetrics; i++)
+        if (strcmp(net_spinet_ops.metrics[i].name, name) == 0)
+            return i;
+    ck_abort_msg("spinet has no metric %s", name);
+    return 0;
+}
+#define M(name) spn_index(#name)
+
+/* The fabric's own metrics (m has room for 16). */
 static void h_metrics(harness *h, double *m)
 {
-    for (int i = 0; i < METRIC_COUNT; i++)
-        m[i] = 0;
-    net_spinet_ops.metrics(h->n.state, m);
+    ck_assert_uint_le(net_spinet_ops.nmetrics, 16);
+    metric_unset(m, net_spinet_ops.nmetrics);
+    net_spinet_ops.fill_metrics(h->n->state, m);
 }
 
 #define OPEN(h, p) \
@@ -438,48 +473,49 @@ START_TEST(test_rejects)
     harness h;
     char err[256];
     for (size_t i = 0; i < sizeof bad_n / sizeof *bad_n; i++) {
-        net_params p = base_params(bad_n[i], 0, NET_FAST_NACK);
+        sp_params p = base_params(bad_n[i], 0, SPN_FAST_NACK);
         ck_assert_int_eq(h_open(&h, &p, NULL, 1, 1, err, sizeof err), -1);
-        ck_assert_ptr_nonnull(strstr(err, "power of two"));
+        /* fewer than 2 nodes is no network at all (the framework says so first) */
+        ck_assert_msg(strstr(err, bad_n[i] < 2 ? "at least 2 nodes" : "power of two"), "%s", err);
         h_close(&h);
     }
-    net_params p = base_params(8, 0, NET_FAST_NACK);
-    p.packet_size_bits = 0;
+    sp_params p = base_params(8, 0, SPN_FAST_NACK);
+    p.own.packet_bytes = 0;
     ck_assert_int_eq(h_open(&h, &p, NULL, 1, 1, err, sizeof err), -1);
     ck_assert_ptr_nonnull(strstr(err, "packet-size"));
     h_close(&h);
 
-    p = base_params(8, 0, NET_FAST_NACK);
-    p.bandwidth_bps = 0;
+    p = base_params(8, 0, SPN_FAST_NACK);
+    p.core.bandwidth_bps = 0;
     ck_assert_int_eq(h_open(&h, &p, NULL, 1, 1, err, sizeof err), -1);
     ck_assert_ptr_nonnull(strstr(err, "bandwidth"));
     h_close(&h);
-    p.bandwidth_bps = -40e9;
+    p.core.bandwidth_bps = -40e9;
     ck_assert_int_eq(h_open(&h, &p, NULL, 1, 1, err, sizeof err), -1);
     h_close(&h);
 
-    p = base_params(8, 0, NET_SLOTTED);
-    p.slot_ps = 0;
+    p = base_params(8, 0, SPN_SLOTTED);
+    p.own.slot_ps = 0;
     ck_assert_int_eq(h_open(&h, &p, NULL, 1, 1, err, sizeof err), -1);
     ck_assert_ptr_nonnull(strstr(err, "slot"));
     h_close(&h);
 
     /* ACK round trip of a full packet: 2F + P + t_r = 26000 + 25600 + 1000 = 52600 ps */
-    p = base_params(8, 0, NET_ACK);
-    p.ack_timeout_ps = 52599;
+    p = base_params(8, 0, SPN_ACK);
+    p.own.ack_timeout_ps = 52599;
     ck_assert_int_eq(h_open(&h, &p, NULL, 1, 1, err, sizeof err), -1);
     ck_assert_ptr_nonnull(strstr(err, "52600"));
     h_close(&h);
-    p.ack_timeout_ps = 52600;
+    p.own.ack_timeout_ps = 52600;
     ck_assert_int_eq(h_open(&h, &p, NULL, 1, 1, err, sizeof err), 0);
     h_close(&h);
 
-    p = base_params(8, 0, NET_FAST_NACK);
-    p.bit_error_rate = 1.0;
+    p = base_params(8, 0, SPN_FAST_NACK);
+    p.own.bit_error_rate = 1.0;
     ck_assert_int_eq(h_open(&h, &p, NULL, 1, 1, err, sizeof err), -1);
     h_close(&h);
-    p = base_params(8, 0, NET_FAST_NACK);
-    p.switching_time_ps = -1;
+    p = base_params(8, 0, SPN_FAST_NACK);
+    p.own.switching_time_ps = -1;
     ck_assert_int_eq(h_open(&h, &p, NULL, 1, 1, err, sizeof err), -1);
     h_close(&h);
 }
@@ -488,127 +524,104 @@ END_TEST
 /* The checks `tasknet validate` runs (net_ops.check), each at its bound. */
 START_TEST(test_check_bounds)
 {
-    const net_ops *ops = &net_spinet_ops;
     char err[512];
-    net_params p = base_params(8, 0, NET_FAST_NACK);
-    ck_assert_int_eq(ops->check(&p, err, sizeof err), 0);
+    sp_params p = base_params(8, 0, SPN_FAST_NACK);
+    ck_assert_int_eq(chk(&p, err, sizeof err), 0);
 
     /* nothing to wait for between a drop and its retry: refused, except with
      * the ACK protocol (whose timeout is at least a packet time) */
-    static const net_recovery recs[] = {NET_FAST_NACK, NET_NACK, NET_SLOTTED, NET_ACK};
+    static const spn_recovery recs[] = {SPN_FAST_NACK, SPN_NACK, SPN_SLOTTED, SPN_ACK};
     for (size_t i = 0; i < 4; i++) {
         p = base_params(8, 0, recs[i]);
-        p.link_length_m = 0;
-        p.switching_time_ps = 0;
-        p.reaction_time_ps = 0;
-        int rc = ops->check(&p, err, sizeof err);
-        ck_assert_int_eq(rc, recs[i] == NET_ACK ? 0 : -1);
+        p.own.link_length_m = 0;
+        p.own.switching_time_ps = 0;
+        p.own.reaction_time_ps = 0;
+        int rc = chk(&p, err, sizeof err);
+        ck_assert_int_eq(rc, recs[i] == SPN_ACK ? 0 : -1);
         if (rc)
             ck_assert_ptr_nonnull(strstr(err, "retried for ever"));
-        p.reaction_time_ps = 1; /* 1 ps is enough for time to move on */
-        ck_assert_int_eq(ops->check(&p, err, sizeof err), 0);
+        p.own.reaction_time_ps = 1; /* 1 ps is enough for time to move on */
+        ck_assert_int_eq(chk(&p, err, sizeof err), 0);
     }
 
     /* 4096-bit packets arrive intact with (1 - BER)^4096: at 1e-3 that is
      * exp(4096 ln 0.999) = 0.0166 >= 1% (accepted); at 1.2e-3, 0.0073 */
-    p = base_params(8, 0, NET_FAST_NACK);
-    p.bit_error_rate = 1e-3;
-    ck_assert_int_eq(ops->check(&p, err, sizeof err), 0);
-    p.bit_error_rate = 1.2e-3;
-    ck_assert_int_eq(ops->check(&p, err, sizeof err), -1);
+    p = base_params(8, 0, SPN_FAST_NACK);
+    p.own.bit_error_rate = 1e-3;
+    ck_assert_int_eq(chk(&p, err, sizeof err), 0);
+    p.own.bit_error_rate = 1.2e-3;
+    ck_assert_int_eq(chk(&p, err, sizeof err), -1);
     ck_assert_ptr_nonnull(strstr(err, "arrives intact with probability 0.0073"));
 
     /* times up to 1 hour, fibre up to 1000 km */
-    p = base_params(8, 0, NET_FAST_NACK);
-    p.switching_time_ps = INT64_C(3600000000000000);
-    ck_assert_int_eq(ops->check(&p, err, sizeof err), 0);
-    p.switching_time_ps++;
-    ck_assert_int_eq(ops->check(&p, err, sizeof err), -1);
-    ck_assert_ptr_nonnull(strstr(err, "switching-time must be between 0 and 1 hour"));
-    p = base_params(8, 0, NET_FAST_NACK);
-    p.link_length_m = 1e6;
-    ck_assert_int_eq(ops->check(&p, err, sizeof err), 0);
-    p.link_length_m = 1.000001e6;
-    ck_assert_int_eq(ops->check(&p, err, sizeof err), -1);
+    p = base_params(8, 0, SPN_FAST_NACK);
+    p.own.switching_time_ps = INT64_C(3600000000000000);
+    ck_assert_int_eq(chk(&p, err, sizeof err), 0);
+    p.own.switching_time_ps++;
+    ck_assert_int_eq(chk(&p, err, sizeof err), -1);
+    ck_assert_ptr_nonnull(strstr(err, "switching-time: must be between 0 and 1 hour"));
+    p = base_params(8, 0, SPN_FAST_NACK);
+    p.own.link_length_m = 1e6;
+    ck_assert_int_eq(chk(&p, err, sizeof err), 0);
+    p.own.link_length_m = 1.000001e6;
+    ck_assert_int_eq(chk(&p, err, sizeof err), -1);
     ck_assert_ptr_nonnull(strstr(err, "link-length"));
-    p = base_params(100, 0, NET_FAST_NACK);
-    ck_assert_int_eq(ops->check(&p, err, sizeof err), -1);
+    p = base_params(100, 0, SPN_FAST_NACK);
+    ck_assert_int_eq(chk(&p, err, sizeof err), -1);
     ck_assert_ptr_nonnull(strstr(err, "nodes=100 must be a power of two (e.g. 64 or 128)"));
-    p = base_params(8, 33, NET_FAST_NACK);
-    ck_assert_int_eq(ops->check(&p, err, sizeof err), -1);
+    p = base_params(8, 33, SPN_FAST_NACK);
+    ck_assert_int_eq(chk(&p, err, sizeof err), -1);
     ck_assert_ptr_nonnull(strstr(err, "extra-stages=33"));
     /* ACK round trip of a full packet, 2F + P + t_r = 52600 ps (test_rejects):
      * a shorter timeout is refused by check, not first at run time */
-    p = base_params(8, 0, NET_ACK);
-    p.ack_timeout_ps = 52599;
-    ck_assert_int_eq(ops->check(&p, err, sizeof err), -1);
+    p = base_params(8, 0, SPN_ACK);
+    p.own.ack_timeout_ps = 52599;
+    ck_assert_int_eq(chk(&p, err, sizeof err), -1);
     ck_assert_ptr_nonnull(strstr(err, "52600"));
-    p.ack_timeout_ps = 52600;
-    ck_assert_int_eq(ops->check(&p, err, sizeof err), 0);
+    p.own.ack_timeout_ps = 52600;
+    ck_assert_int_eq(chk(&p, err, sizeof err), 0);
     /* a packet whose time would not fit: refused before any sum is formed */
-    p = base_params(8, 0, NET_ACK);
-    p.bandwidth_bps = 1e3;
-    p.packet_size_bits = UINT64_C(8000000000000);
-    ck_assert_int_eq(ops->check(&p, err, sizeof err), -1);
+    p = base_params(8, 0, SPN_ACK);
+    p.core.bandwidth_bps = 1e3;
+    p.own.packet_bytes = UINT64_C(1000000000000);
+    ck_assert_int_eq(chk(&p, err, sizeof err), -1);
     ck_assert_ptr_nonnull(strstr(err, "more than 1 hour"));
     /* routing tables of 2^31 nodes and 32 stages: 2^66 entries, refused (the
      * size is not wrapped around 64 bits) */
-    p = base_params(UINT32_C(2147483648), 1, NET_FAST_NACK);
-    ck_assert_int_eq(ops->check(&p, err, sizeof err), -1);
+    p = base_params(UINT32_C(2147483648), 1, SPN_FAST_NACK);
+    ck_assert_int_eq(chk(&p, err, sizeof err), -1);
     ck_assert_ptr_nonnull(strstr(err, "routing table"));
-    p = base_params(8, 0, NET_FAST_NACK);
-    p.control_first = 1;
-    ck_assert_int_eq(ops->check(&p, err, sizeof err), -1);
-    ck_assert_ptr_nonnull(strstr(err, "control-first applies to the electrical switch"));
+    /* (priority=control-first on SPINet: the switch's parameter, refused by
+     * the configuration as not applying to spinet; tests/check_config.c) */
 }
 END_TEST
 
 /* Through the registry: net_create finds "spinet", passes its errors on,
  * and a created fabric carries a packet in F + P (N = 16, S = 4:
  * 10000 + 4000 + 25600 = 39600 ps). */
-typedef struct reg_rec {
-    sim *s;          /* engine */
-    int64_t t_ps;    /* delivery time */
-    int n;           /* deliveries */
-} reg_rec;
-
-static void reg_deliver(void *owner, net_msg *m)
-{
-    reg_rec *r = owner;
-    r->t_ps = sim_now(r->s);
-    r->n++;
-}
-
 START_TEST(test_registry)
 {
     ck_assert_ptr_eq(net_find("spinet"), &net_spinet_ops);
+    /* the same parameters as base_params, set through the fabric's rows */
+    static const char *const sets[] = {"network.link-length=1m", "network.packet-size=512B",
+                                       "network.switching-time=1ns", "network.reaction-time=1ns", NULL};
     char err[256];
-    sim *s = sim_create();
-    gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
-    reg_rec r = {s, 0, 0};
-    net_params p = base_params(12, 0, NET_FAST_NACK);
-    ck_assert_ptr_null(net_create("spinet", &p, s, rng, reg_deliver, &r, err, sizeof err));
-    ck_assert_ptr_nonnull(strstr(err, "power of two"));
-    p = base_params(16, 0, NET_FAST_NACK);
-    net *n = net_create("spinet", &p, s, rng, reg_deliver, &r, err, sizeof err);
-    ck_assert_msg(n != NULL, "%s", err);
-    net_msg m;
-    memset(&m, 0, sizeof m);
-    m.src = 3;
-    m.dst = 12;
-    m.size_bytes = 512;
-    net_send(n, &m);
-    sim_run(s, SIM_TIME_MAX);
-    ck_assert_int_eq(r.n, 1);
-    ck_assert_int_eq(r.t_ps, 39600);
-    double met[METRIC_COUNT] = {0};
-    net_metrics(n, met);
-    ck_assert_double_eq(met[M_messages_delivered], 1);
-    ck_assert_double_eq(met[M_tries_per_packet_mean], 1);
-    ck_assert_double_eq(met[M_packets_dropped], 0);
-    net_destroy(n);
-    gsl_rng_free(rng);
-    sim_destroy(s);
+    net_params core = th_star(12, 160e9);
+    ck_assert_ptr_null(th_net_try("spinet", &core, sets, NULL, 1, 4, err, sizeof err));
+    ck_assert_msg(strstr(err, "spinet: system.nodes: ") && strstr(err, "power of two"), "%s", err);
+    core = th_star(16, 160e9);
+    th_net *h = th_net_new("spinet", &core, sets, NULL, 1, 4);
+    net_msg *m = th_at_low(h, 0, 3, 12, 512);
+    th_net_go(h);
+    ck_delivered_at(m, 39600);
+    ck_assert_double_eq(spn_metric(h->n, "messages_delivered"), 1);
+    ck_assert_double_eq(spn_metric(h->n, "tries_per_packet_mean"), 1);
+    ck_assert_double_eq(spn_metric(h->n, "packets_dropped"), 0);
+    /* no physical layer resolved: energy is not modelled, not 0 */
+    ck_assert(isnan(spn_metric(h->n, "energy_per_bit_j")));
+    /* the fabric's own zero-load formula says the same: F + P */
+    ck_assert_int_eq(net_spinet_ops.zero_load_ps(h->n->state, 3, 12, 512), 39600);
+    th_net_free(h);
 }
 END_TEST
 
@@ -626,10 +639,10 @@ START_TEST(test_zero_load_every_pair)
     for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
         harness h;
         char err[256];
-        net_params p = base_params(cases[c].n, cases[c].e, NET_FAST_NACK);
+        sp_params p = base_params(cases[c].n, cases[c].e, SPN_FAST_NACK);
         ck_assert(h_open(&h, &p, NULL, 7, 1, err, sizeof err) == 0);
-        for (uint32_t s = 0; s < p.nodes; s++) {
-            for (uint32_t d = 0; d < p.nodes; d++) {
+        for (uint32_t s = 0; s < p.core.nodes; s++) {
+            for (uint32_t d = 0; d < p.core.nodes; d++) {
                 h.deliveries[0] = 0;
                 h_send(&h, 0, s, d, 512);
                 sim_run(h.s, SIM_TIME_MAX);
@@ -639,7 +652,7 @@ START_TEST(test_zero_load_every_pair)
         }
         spinet_stats st = h_stats(&h);
         ck_assert_uint_eq(st.dropped, 0);
-        ck_assert_uint_eq(st.tries, (uint64_t)p.nodes * p.nodes);
+        ck_assert_uint_eq(st.tries, (uint64_t)p.core.nodes * p.core.nodes);
         h_close(&h);
     }
 }
@@ -652,7 +665,7 @@ END_TEST
 START_TEST(test_zero_load_message)
 {
     harness h;
-    net_params p = base_params(8, 0, NET_FAST_NACK);
+    sp_params p = base_params(8, 0, SPN_FAST_NACK);
     OPEN(&h, &p);
     h_send(&h, 0, 3, 6, 1280);
     sim_run(h.s, SIM_TIME_MAX);
@@ -683,8 +696,8 @@ START_TEST(test_zero_load_striped)
     } cases[] = {{0, 17050}, {1, 17050}, {8, 17050}, {16, 17100}};
     for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
         harness h;
-        net_params p = base_params(8, 0, NET_FAST_NACK);
-        p.wavelengths = cases[c].w;
+        sp_params p = base_params(8, 0, SPN_FAST_NACK);
+        p.own.wavelengths = cases[c].w;
         OPEN(&h, &p);
         h_send(&h, 0, 2, 7, 81);
         sim_run(h.s, SIM_TIME_MAX);
@@ -716,8 +729,9 @@ END_TEST
 START_TEST(test_collision_stage1_fast_nack)
 {
     harness h;
-    net_params p = base_params(8, 0, NET_FAST_NACK);
-    p.energy_per_bit_j = 1e-12;
+    sp_params p = base_params(8, 0, SPN_FAST_NACK);
+    p.own.energy_per_bit_j = 1e-12;
+    p.own.phy_resolved = 1; /* as resolve_phy would */
     OPEN(&h, &p);
     h_send(&h, 0, 0, 5, 1024);
     h_send(&h, 1, 1, 5, 512);
@@ -726,27 +740,27 @@ START_TEST(test_collision_stage1_fast_nack)
     ck_assert_int_eq(h.deliveries[1], 1);
     ck_assert_int_eq(h.t_deliv_ps[1], 64600);
     ck_assert_int_eq(h.t_deliv_ps[0], 93200);
-    double m[METRIC_COUNT];
+    double m[16];
     h_metrics(&h, m);
-    ck_assert_double_eq(m[M_packets_dropped], 4);
-    ck_assert_double_eq(m[M_retransmissions], 4);
-    ck_assert_double_eq_tol(m[M_tries_per_packet_mean], 7.0 / 3.0, 1e-12);
-    ck_assert_double_eq(m[M_phy_losses], 0);
-    ck_assert_double_eq_tol(m[M_energy_per_bit_j], 20608e-12 / 12288.0, 1e-24);
+    ck_assert_double_eq(m[M(packets_dropped)], 4);
+    ck_assert_double_eq(m[M(retransmissions)], 4);
+    ck_assert_double_eq_tol(m[M(tries_per_packet_mean)], 7.0 / 3.0, 1e-12);
+    ck_assert_double_eq(m[M(phy_losses)], 0);
+    ck_assert_double_eq_tol(m[M(energy_per_bit_j)], 20608e-12 / 12288.0, 1e-24);
     h_close(&h);
 
     /* With the drop energies split out (edge 0.25 pJ/b, 0.1 pJ/b per stage):
      * the 4 tries dropped at stage 1 crossed no SOA before the drop, so their
      * 4 x 2080 b cost 0.25 pJ/b each: 12288 x 1 + 8320 x 0.25 = 14368 pJ */
-    p.energy_edge_per_bit_j = 0.25e-12;
-    p.energy_stage_per_bit_j = 0.1e-12;
+    p.own.energy_edge_per_bit_j = 0.25e-12;
+    p.own.energy_stage_per_bit_j = 0.1e-12;
     OPEN(&h, &p);
     h_send(&h, 0, 0, 5, 1024);
     h_send(&h, 1, 1, 5, 512);
     sim_run(h.s, SIM_TIME_MAX);
     h_metrics(&h, m);
-    ck_assert_double_eq(m[M_packets_dropped], 4);
-    ck_assert_double_eq_tol(m[M_energy_per_bit_j], 14368e-12 / 12288.0, 1e-24);
+    ck_assert_double_eq(m[M(packets_dropped)], 4);
+    ck_assert_double_eq_tol(m[M(energy_per_bit_j)], 14368e-12 / 12288.0, 1e-24);
     h_close(&h);
 }
 END_TEST
@@ -769,10 +783,11 @@ END_TEST
 START_TEST(test_collision_last_stage_nack_time)
 {
     harness h;
-    net_params p = base_params(8, 0, NET_FAST_NACK);
-    p.energy_per_bit_j = 1e-12;
-    p.energy_edge_per_bit_j = 0.25e-12;
-    p.energy_stage_per_bit_j = 0.1e-12;
+    sp_params p = base_params(8, 0, SPN_FAST_NACK);
+    p.own.energy_per_bit_j = 1e-12;
+    p.own.phy_resolved = 1; /* as resolve_phy would */
+    p.own.energy_edge_per_bit_j = 0.25e-12;
+    p.own.energy_stage_per_bit_j = 0.1e-12;
     OPEN(&h, &p);
     h_send(&h, 0, 4, 4, 512);
     h_send(&h, 1, 0, 4, 512);
@@ -795,9 +810,9 @@ START_TEST(test_collision_last_stage_nack_time)
     ck_assert_int_eq(h.t_deliv_ps[0], 38600);
     ck_assert_int_eq(h.t_deliv_ps[1], 72600);
     ck_assert_int_eq(h.deliveries[1], 1);
-    double m[METRIC_COUNT];
+    double m[16];
     h_metrics(&h, m);
-    ck_assert_double_eq_tol(m[M_energy_per_bit_j], 10640e-12 / 8192.0, 1e-24);
+    ck_assert_double_eq_tol(m[M(energy_per_bit_j)], 10640e-12 / 8192.0, 1e-24);
     h_close(&h);
 }
 END_TEST
@@ -811,7 +826,7 @@ END_TEST
 START_TEST(test_collision_one_drop)
 {
     harness h;
-    net_params p = base_params(8, 0, NET_FAST_NACK);
+    sp_params p = base_params(8, 0, SPN_FAST_NACK);
     OPEN(&h, &p);
     h_send(&h, 0, 4, 4, 128);
     h_send(&h, 1, 0, 4, 128);
@@ -822,11 +837,11 @@ START_TEST(test_collision_one_drop)
     sim_run(h.s, SIM_TIME_MAX);
     ck_assert_int_eq(h.t_deliv_ps[0], 19400);
     ck_assert_int_eq(h.t_deliv_ps[1], 36400);
-    double m[METRIC_COUNT];
+    double m[16];
     h_metrics(&h, m);
-    ck_assert_double_eq(m[M_packets_dropped], 1);
-    ck_assert_double_eq(m[M_retransmissions], 1);
-    ck_assert_double_eq(m[M_tries_per_packet_mean], 1.5);
+    ck_assert_double_eq(m[M(packets_dropped)], 1);
+    ck_assert_double_eq(m[M(retransmissions)], 1);
+    ck_assert_double_eq(m[M(tries_per_packet_mean)], 1.5);
     h_close(&h);
 }
 END_TEST
@@ -844,7 +859,7 @@ END_TEST
 START_TEST(test_extra_stage_avoids_block)
 {
     harness h;
-    net_params p = base_params(8, 0, NET_FAST_NACK);
+    sp_params p = base_params(8, 0, SPN_FAST_NACK);
     OPEN(&h, &p);
     h_send(&h, 0, 0, 2, 512);
     h_send(&h, 1, 1, 6, 512);
@@ -856,7 +871,7 @@ START_TEST(test_extra_stage_avoids_block)
 
     for (unsigned long seed = 1; seed <= 20; seed++) {
         char err[256];
-        p = base_params(8, 1, NET_FAST_NACK);
+        p = base_params(8, 1, SPN_FAST_NACK);
         ck_assert(h_open(&h, &p, NULL, seed, 4, err, sizeof err) == 0);
         h_send(&h, 0, 0, 2, 512);
         h_send(&h, 1, 1, 6, 512);
@@ -881,8 +896,9 @@ END_TEST
 START_TEST(test_collision_nack_end)
 {
     harness h;
-    net_params p = base_params(8, 0, NET_NACK);
-    p.energy_per_bit_j = 1e-12;
+    sp_params p = base_params(8, 0, SPN_NACK);
+    p.own.energy_per_bit_j = 1e-12;
+    p.own.phy_resolved = 1; /* as resolve_phy would */
     OPEN(&h, &p);
     h_send(&h, 0, 0, 5, 1024);
     h_send(&h, 1, 1, 5, 512);
@@ -891,12 +907,12 @@ START_TEST(test_collision_nack_end)
     ck_assert_int_eq(h.t_deliv_ps[0], 119800);
     ck_assert_int_eq(h.deliveries[0], 1);
     ck_assert_int_eq(h.deliveries[1], 1);
-    double m[METRIC_COUNT];
+    double m[16];
     h_metrics(&h, m);
-    ck_assert_double_eq(m[M_packets_dropped], 2);
-    ck_assert_double_eq(m[M_retransmissions], 2);
-    ck_assert_double_eq_tol(m[M_tries_per_packet_mean], 5.0 / 3.0, 1e-12);
-    ck_assert_double_eq_tol(m[M_energy_per_bit_j], 5.0 / 3.0 * 1e-12, 1e-24);
+    ck_assert_double_eq(m[M(packets_dropped)], 2);
+    ck_assert_double_eq(m[M(retransmissions)], 2);
+    ck_assert_double_eq_tol(m[M(tries_per_packet_mean)], 5.0 / 3.0, 1e-12);
+    ck_assert_double_eq_tol(m[M(energy_per_bit_j)], 5.0 / 3.0 * 1e-12, 1e-24);
     h_close(&h);
 }
 END_TEST
@@ -912,24 +928,24 @@ END_TEST
 START_TEST(test_collision_ack)
 {
     harness h;
-    net_params p = base_params(8, 0, NET_ACK);
+    sp_params p = base_params(8, 0, SPN_ACK);
     OPEN(&h, &p);
     h_send(&h, 0, 0, 5, 1024);
     h_send(&h, 1, 1, 5, 512);
     sim_run(h.s, SIM_TIME_MAX);
     ck_assert_int_eq(h.t_deliv_ps[0], 91200);
     ck_assert_int_eq(h.t_deliv_ps[1], 143800);
-    double m[METRIC_COUNT];
+    double m[16];
     h_metrics(&h, m);
-    ck_assert_double_eq(m[M_packets_dropped], 2);
-    ck_assert_double_eq(m[M_retransmissions], 2);
-    ck_assert_double_eq_tol(m[M_tries_per_packet_mean], 5.0 / 3.0, 1e-12);
+    ck_assert_double_eq(m[M(packets_dropped)], 2);
+    ck_assert_double_eq(m[M(retransmissions)], 2);
+    ck_assert_double_eq_tol(m[M(tries_per_packet_mean)], 5.0 / 3.0, 1e-12);
     h_close(&h);
 
     /* explicit timeout of 60000 ps: B retries at 60000: stage 1 decides at
      * 66000 < 84200 (A2): dropped; at 120000: 126000 free: arrives 158600 */
     char err[256];
-    p.ack_timeout_ps = 60000;
+    p.own.ack_timeout_ps = 60000;
     ck_assert(h_open(&h, &p, NULL, 1, 4, err, sizeof err) == 0);
     h_send(&h, 0, 0, 5, 1024);
     h_send(&h, 1, 1, 5, 512);
@@ -960,7 +976,7 @@ static void ev_late_send(sim *s, void *ctx, uint64_t arg)
 START_TEST(test_slotted)
 {
     harness h;
-    net_params p = base_params(8, 0, NET_SLOTTED);
+    sp_params p = base_params(8, 0, SPN_SLOTTED);
     OPEN(&h, &p);
     h_send(&h, 0, 0, 5, 512);
     h_send(&h, 1, 1, 5, 512);
@@ -1004,13 +1020,14 @@ static const gsl_rng_type script_type = {"script", 0xffffffffUL, 0, sizeof(scrip
  * Energy at 1 pJ/b: 2 x 4096 b emitted for 4096 delivered: 2 pJ/b. */
 START_TEST(test_phy_loss)
 {
-    static const net_recovery recs[] = {NET_FAST_NACK, NET_ACK};
+    static const spn_recovery recs[] = {SPN_FAST_NACK, SPN_ACK};
     for (size_t r = 0; r < 2; r++) {
         harness h;
         char err[256];
-        net_params p = base_params(8, 0, recs[r]);
-        p.bit_error_rate = 1e-4;
-        p.energy_per_bit_j = 1e-12;
+        sp_params p = base_params(8, 0, recs[r]);
+        p.own.bit_error_rate = 1e-4;
+        p.own.energy_per_bit_j = 1e-12;
+        p.own.phy_resolved = 1; /* as resolve_phy would */
         gsl_rng *rng = gsl_rng_alloc(&script_type);
         script_state *ss = rng->state;
         ss->v[0] = 0.1;
@@ -1021,13 +1038,13 @@ START_TEST(test_phy_loss)
         ck_assert_int_eq(h.deliveries[0], 1);
         ck_assert_int_eq(h.t_deliv_ps[0], 91200);
         ck_assert_uint_eq(ss->i, 2);
-        double m[METRIC_COUNT];
+        double m[16];
         h_metrics(&h, m);
-        ck_assert_double_eq(m[M_phy_losses], 1);
-        ck_assert_double_eq(m[M_packets_dropped], 0);
-        ck_assert_double_eq(m[M_retransmissions], 1);
-        ck_assert_double_eq(m[M_tries_per_packet_mean], 2);
-        ck_assert_double_eq_tol(m[M_energy_per_bit_j], 2e-12, 1e-24);
+        ck_assert_double_eq(m[M(phy_losses)], 1);
+        ck_assert_double_eq(m[M(packets_dropped)], 0);
+        ck_assert_double_eq(m[M(retransmissions)], 1);
+        ck_assert_double_eq(m[M(tries_per_packet_mean)], 2);
+        ck_assert_double_eq_tol(m[M(energy_per_bit_j)], 2e-12, 1e-24);
         h_close(&h);
     }
 }
@@ -1045,8 +1062,8 @@ START_TEST(test_edge_fifo_full)
     static const int64_t want[] = {38600, 67200, 95800, 124400};
     for (int bounded = 0; bounded < 2; bounded++) {
         harness h;
-        net_params p = base_params(8, 0, NET_FAST_NACK);
-        p.buffer_bytes = bounded ? 1024 : 0;
+        sp_params p = base_params(8, 0, SPN_FAST_NACK);
+        p.own.buffer_bytes = bounded ? 1024 : 0;
         OPEN(&h, &p);
         for (uint32_t i = 0; i < 4; i++)
             h_send(&h, i, 0, 5, 512);
@@ -1063,8 +1080,8 @@ START_TEST(test_edge_fifo_full)
     /* A 2048 B message (4 packets) is larger than the FIFO: counted; its last
      * bit enters when 8192 b have left, i.e. when packet 2 starts at 28600. */
     harness h;
-    net_params p = base_params(8, 0, NET_FAST_NACK);
-    p.buffer_bytes = 1024;
+    sp_params p = base_params(8, 0, SPN_FAST_NACK);
+    p.own.buffer_bytes = 1024;
     OPEN(&h, &p);
     h_send(&h, 0, 2, 3, 2048);
     sim_run(h.s, SIM_TIME_MAX);
@@ -1094,7 +1111,7 @@ END_TEST
 START_TEST(test_zero_bit_packets_collide)
 {
     harness h;
-    net_params p = base_params(8, 0, NET_FAST_NACK);
+    sp_params p = base_params(8, 0, SPN_FAST_NACK);
     OPEN(&h, &p);
     h_send(&h, 0, 0, 7, 0);
     h_send(&h, 1, 1, 7, 0);
@@ -1121,7 +1138,7 @@ typedef struct load_gen {
 static void ev_gen(sim *s, void *ctx, uint64_t arg)
 {
     load_gen *g = ctx;
-    uint32_t N = g->h->n.params.nodes;
+    uint32_t N = net_core(g->h->n)->nodes;
     uint32_t src = (uint32_t)gsl_rng_uniform_int(g->r, N);
     uint32_t dst = (uint32_t)gsl_rng_uniform_int(g->r, N - 1);
     if (dst >= src)
@@ -1150,19 +1167,19 @@ typedef struct load_result {
  * - a message never beats its zero-load latency (packets spaced by the hold
  *   time, or the ACK round trip, then F + P of the last packet);
  * - no event left behind. */
-static load_result run_load(uint32_t N, uint32_t extra, net_recovery rec, double ber,
+static load_result run_load(uint32_t N, uint32_t extra, spn_recovery rec, double ber,
                             unsigned long seed, uint32_t nmsg, double load)
 {
     harness h;
     char err[256];
-    net_params p = base_params(N, extra, rec);
-    p.bit_error_rate = ber;
-    p.buffer_bytes = 4096;
+    sp_params p = base_params(N, extra, rec);
+    p.own.bit_error_rate = ber;
+    p.own.buffer_bytes = 4096;
     ck_assert_msg(h_open(&h, &p, NULL, seed, nmsg, err, sizeof err) == 0, "%s", err);
     load_gen g = {&h, gsl_rng_alloc(gsl_rng_mt19937), 0, nmsg, 0};
     gsl_rng_set(g.r, seed * 7919 + 1);
     /* mean message 790 B = 6320 b; load = N * 6320 / (gap * B) */
-    g.mean_gap_ps = 6320.0 * 1e12 / (p.bandwidth_bps * load * N);
+    g.mean_gap_ps = 6320.0 * 1e12 / (p.core.bandwidth_bps * load * N);
     sim_schedule(h.s, 0, ev_gen, &g, 0);
     uint64_t ev = sim_run(h.s, SIM_TIME_MAX);
     ck_assert_uint_eq(sim_pending(h.s), 0);
@@ -1170,8 +1187,8 @@ static load_result run_load(uint32_t N, uint32_t extra, net_recovery rec, double
     int64_t S = (int64_t)(log2(N) + extra);
     int64_t F = 10000 + S * 1000;
     int64_t rtt = 10000 + 2 * S * 1000 + 1000;
-    int64_t gap_full = rec == NET_ACK ? 2 * F + 25600 + 1000
-                       : rec == NET_NACK ? rtt + 25600
+    int64_t gap_full = rec == SPN_ACK ? 2 * F + 25600 + 1000
+                       : rec == SPN_NACK ? rtt + 25600
                                          : (rtt > 25600 + S * 1000 ? rtt : 25600 + S * 1000);
     uint64_t packets = 0;
     load_result res;
@@ -1203,7 +1220,7 @@ static load_result run_load(uint32_t N, uint32_t extra, net_recovery rec, double
 
 START_TEST(test_random_load_invariants)
 {
-    static const net_recovery recs[] = {NET_FAST_NACK, NET_NACK, NET_ACK, NET_SLOTTED};
+    static const spn_recovery recs[] = {SPN_FAST_NACK, SPN_NACK, SPN_ACK, SPN_SLOTTED};
     for (size_t r = 0; r < 4; r++)
         for (uint32_t e = 0; e <= 2; e++) {
             load_result a = run_load(64, e, recs[r], 2e-5, 11 + e, 3000, 0.3);
@@ -1211,7 +1228,7 @@ START_TEST(test_random_load_invariants)
             ck_assert_uint_gt(a.st.phy_losses, 0);
         }
     /* small fabric, heavy load */
-    load_result b = run_load(4, 1, NET_FAST_NACK, 0, 5, 2000, 0.9);
+    load_result b = run_load(4, 1, SPN_FAST_NACK, 0, 5, 2000, 0.9);
     ck_assert_uint_gt(b.st.dropped, 0);
 }
 END_TEST
@@ -1219,9 +1236,9 @@ END_TEST
 /* The same seed gives the same run, to the picosecond; another seed does not. */
 START_TEST(test_same_seed_same_run)
 {
-    load_result a = run_load(64, 2, NET_FAST_NACK, 1e-5, 3, 2000, 0.4);
-    load_result b = run_load(64, 2, NET_FAST_NACK, 1e-5, 3, 2000, 0.4);
-    load_result c = run_load(64, 2, NET_FAST_NACK, 1e-5, 4, 2000, 0.4);
+    load_result a = run_load(64, 2, SPN_FAST_NACK, 1e-5, 3, 2000, 0.4);
+    load_result b = run_load(64, 2, SPN_FAST_NACK, 1e-5, 3, 2000, 0.4);
+    load_result c = run_load(64, 2, SPN_FAST_NACK, 1e-5, 4, 2000, 0.4);
     ck_assert_int_eq(a.t_end_ps, b.t_end_ps);
     ck_assert_uint_eq(a.events, b.events);
     ck_assert_double_eq(a.sum_lat_ps, b.sum_lat_ps);
@@ -1265,7 +1282,7 @@ typedef struct ref_src {
 typedef struct ref_model {
     sim *s;               /* engine */
     spinet_topo t;        /* wiring, routes */
-    net_params p;         /* parameters */
+    sp_params p;          /* parameters */
     int64_t link_ps;      /* t_link */
     int64_t *busy_ps;     /* [S E 2] output busy until */
     uint64_t *owner;      /* [S E 2] try that locked it */
@@ -1290,7 +1307,7 @@ static void ref_begin(ref_model *r, uint32_t i)
     q->elem = i / 2;
     q->in = i % 2;
     q->try_id = ++r->tries;
-    sim_schedule(r->s, r->link_ps + r->p.switching_time_ps, ref_decide, r, i);
+    sim_schedule(r->s, r->link_ps + r->p.own.switching_time_ps, ref_decide, r, i);
 }
 
 static void ref_next(ref_model *r, uint32_t i)
@@ -1326,7 +1343,7 @@ static void ref_decide(sim *s, void *ctx, uint64_t arg)
     int64_t h = sim_now(s), t0 = q->t0_ps;
     uint32_t msg = q->pk_msg[q->cur];
     int64_t P = ref_payload(q->pk_bits[q->cur]);
-    int64_t sw = r->p.switching_time_ps, react = r->p.reaction_time_ps;
+    int64_t sw = r->p.own.switching_time_ps, react = r->p.own.reaction_time_ps;
     int64_t S = r->t.stages;
     unsigned route = spinet_topo_route(&r->t, q->stage, q->elem, r->dst[msg]);
     size_t base = ((size_t)q->stage * r->t.elems + q->elem) * 2;
@@ -1337,9 +1354,9 @@ static void ref_decide(sim *s, void *ctx, uint64_t arg)
         r->drops++;
         int64_t elapsed = h - t0; /* the NACK retraces the header's way */
         int64_t t_ans;
-        if (r->p.recovery == NET_ACK) {
+        if (r->p.own.recovery == SPN_ACK) {
             t_ans = t0 + 2 * (2 * r->link_ps + S * sw) + ref_payload(4096) + react;
-        } else if (r->p.recovery == NET_NACK) {
+        } else if (r->p.own.recovery == SPN_NACK) {
             t_ans = h + elapsed + react + P;
         } else {
             t_ans = h + elapsed + react;
@@ -1365,9 +1382,9 @@ static void ref_decide(sim *s, void *ctx, uint64_t arg)
     int64_t t_last = h + r->link_ps + P;
     sim_schedule_at(s, t_last, ref_deliver, r, msg);
     int64_t rtt = 2 * r->link_ps + 2 * S * sw + react, t_free;
-    if (r->p.recovery == NET_ACK)
+    if (r->p.own.recovery == SPN_ACK)
         t_free = t_last + react + (2 * r->link_ps + S * sw);
-    else if (r->p.recovery == NET_NACK)
+    else if (r->p.own.recovery == SPN_NACK)
         t_free = t0 + rtt + P;
     else
         t_free = t0 + (rtt > P + S * sw ? rtt : P + S * sw);
@@ -1410,7 +1427,7 @@ static void ev_cmp_send(sim *s, void *ctx, uint64_t arg)
         sim_schedule_at(s, c->t_ps[c->next], ev_cmp_send, c, 0);
 }
 
-static void compare_with_reference(uint32_t N, uint32_t extra, net_recovery rec, double load,
+static void compare_with_reference(uint32_t N, uint32_t extra, spn_recovery rec, double load,
                                    unsigned long seed, uint32_t M)
 {
     gsl_rng *g = gsl_rng_alloc(gsl_rng_mt19937);
@@ -1434,7 +1451,7 @@ static void compare_with_reference(uint32_t N, uint32_t extra, net_recovery rec,
     /* the fabric */
     harness h;
     char err[256];
-    net_params p = base_params(N, extra, rec);
+    sp_params p = base_params(N, extra, rec);
     ck_assert(h_open(&h, &p, gsl_rng_alloc(&zero_type), 0, M, err, sizeof err) == 0);
     cmp_load c = {&h, t, src, dst, bytes, 0, M};
     sim_schedule_at(h.s, t[0], ev_cmp_send, &c, 0);
@@ -1509,7 +1526,7 @@ static void compare_with_reference(uint32_t N, uint32_t extra, net_recovery rec,
 
 START_TEST(test_matches_stage_by_stage_reference)
 {
-    static const net_recovery recs[] = {NET_FAST_NACK, NET_NACK, NET_ACK};
+    static const spn_recovery recs[] = {SPN_FAST_NACK, SPN_NACK, SPN_ACK};
     for (size_t k = 0; k < 3; k++)
         for (uint32_t e = 0; e <= 2; e++) {
             compare_with_reference(64, e, recs[k], 0.2, 100 + e, 3000);

@@ -14,8 +14,13 @@ TESTS_MODULES = \
 	tests/check_topo \
 	tests/check_phy \
 	tests/check_uniform \
+	tests/check_conformance \
 	tests/check_cli
 check_PROGRAMS += $(TESTS_MODULES)
+# The one harness every check program links (tests/harness.h).
+check_LIBRARIES = tests/libharness.a
+tests_libharness_a_SOURCES = %D%/harness.c %D%/harness.h
+tests_libharness_a_CFLAGS = $(TEST_CFLAGS)
 TESTS += $(TESTS_MODULES) tests/check_golden.sh
 
 tests_check_sim_SOURCES = %D%/check_sim.c
@@ -32,6 +37,7 @@ tests_check_spinet_SOURCES = %D%/check_spinet.c
 tests_check_topo_SOURCES = %D%/check_topo.c
 tests_check_phy_SOURCES = %D%/check_phy.c
 tests_check_uniform_SOURCES = %D%/check_uniform.c
+tests_check_conformance_SOURCES = %D%/check_conformance.c
 tests_check_cli_SOURCES = %D%/check_cli.c %D%/cli_helpers.h
 
 tests_check_sim_CFLAGS = $(TEST_CFLAGS)
@@ -48,6 +54,7 @@ tests_check_spinet_CFLAGS = $(TEST_CFLAGS)
 tests_check_topo_CFLAGS = $(TEST_CFLAGS)
 tests_check_phy_CFLAGS = $(TEST_CFLAGS)
 tests_check_uniform_CFLAGS = $(TEST_CFLAGS)
+tests_check_conformance_CFLAGS = $(TEST_CFLAGS)
 tests_check_cli_CFLAGS = $(TEST_CFLAGS) -DTASKNET_BIN='"$(abs_top_builddir)/tasknet"'
 
 tests_check_sim_LDADD = $(TEST_LDADD)
@@ -64,6 +71,7 @@ tests_check_spinet_LDADD = $(TEST_LDADD)
 tests_check_topo_LDADD = $(TEST_LDADD)
 tests_check_phy_LDADD = $(TEST_LDADD)
 tests_check_uniform_LDADD = $(TEST_LDADD)
+tests_check_conformance_LDADD = $(TEST_LDADD)
 tests_check_cli_LDADD = $(TEST_LDADD)
 
 # check_cli runs the built program.

@@ -1,6 +1,7 @@
 #include "plot.h"
 
 #include <errno.h>
+#include <stdarg.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,6 +17,19 @@
 #include "units.h"
 
 extern char **environ;
+
+static void plot_note(const plot_opts *o, int kind, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void plot_note(const plot_opts *o, int kind, const char *fmt, ...)
+{
+    if (!o->note)
+        return;
+    char text[4096];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(text, sizeof text, fmt, ap);
+    va_end(ap);
+    o->note(o->ctx, kind, text);
+}
 
 #define MAXF 1024
 
@@ -34,7 +48,7 @@ static void scale_for(const char *param, axis_scale *a)
     snprintf(a->label, sizeof a->label, "%s", param);
     for (size_t i = 0; i < cfg_param_count(); i++) {
         const cfg_param_info *p = cfg_param_at(i);
-        if (strcmp(p->path, param) != 0)
+        if (strcmp(p->row->path, param) != 0)
             continue;
         struct {
             const char *type;
@@ -47,7 +61,7 @@ static void scale_for(const char *param, axis_scale *a)
             {"integer", UNIT_NONE, 1, NULL},     {"number", UNIT_NONE, 1, NULL},
         };
         for (size_t k = 0; k < sizeof map / sizeof map[0]; k++) {
-            if (strcmp(p->type, map[k].type) != 0)
+            if (strcmp(p->row->type, map[k].type) != 0)
                 continue;
             a->numeric = 1;
             a->unit = map[k].unit;
@@ -104,7 +118,7 @@ static void gp_preamble(FILE *f, const char *image, const char *title)
 
 /* Run gnuplot on the script, with no shell between (any path is safe); say
  * what was written. */
-static int gp_run(const char *script, const char *image)
+static int gp_run(const plot_opts *o, const char *script, const char *image)
 {
     /* a path that starts with '-' would read as an option */
     char arg[CFG_PATH_MAX + 8];
@@ -113,27 +127,27 @@ static int gp_run(const char *script, const char *image)
     pid_t pid;
     int rc = posix_spawnp(&pid, "gnuplot", NULL, NULL, argv, environ);
     if (rc == ENOENT) {
-        fprintf(stderr,
-                "tasknet plot: gnuplot is not installed (Debian: apt-get install gnuplot-nox); "
-                "the script is written: %s — run `gnuplot %s` where gnuplot is available\n",
-                script, script);
+        plot_note(o, PLOT_NOTE_INFO,
+                  "gnuplot is not installed (Debian: apt-get install gnuplot-nox); the script is written: %s — "
+                  "run `gnuplot %s` where gnuplot is available", script, script);
         return 1;
     }
     if (rc != 0) {
-        fprintf(stderr, "tasknet plot: error: cannot start gnuplot: %s\n", strerror(rc));
+        plot_note(o, PLOT_NOTE_ERROR, "cannot start gnuplot: %s", strerror(rc));
         return 1;
     }
     int st;
     while (waitpid(pid, &st, 0) < 0)
         if (errno != EINTR) {
-            fprintf(stderr, "tasknet plot: error: waiting for gnuplot: %s\n", strerror(errno));
+            plot_note(o, PLOT_NOTE_ERROR, "waiting for gnuplot: %s", strerror(errno));
             return 1;
         }
     if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) {
-        fprintf(stderr, "tasknet plot: error: gnuplot failed on %s\n", script);
+        plot_note(o, PLOT_NOTE_ERROR, "gnuplot failed on %s", script);
         return 1;
     }
-    printf("%s\n%s\n", image, script);
+    plot_note(o, PLOT_NOTE_WROTE, "%s", image);
+    plot_note(o, PLOT_NOTE_WROTE, "%s", script);
     return 0;
 }
 
@@ -201,12 +215,35 @@ static int read_result(const plot_opts *o, const char *name, char *path, size_t 
     snprintf(path, len, "%s/%s", o->input, name);
     int rc = csv_read(path, t);
     if (rc <= 0 || !t->header) {
-        fprintf(stderr, "tasknet plot: error: cannot read %s%s%s\n", path, rc < 0 ? ": " : "",
+        plot_note(o, PLOT_NOTE_ERROR, "cannot read %s%s%s", path, rc < 0 ? ": " : "",
                 rc < 0 ? strerror(errno) : " (run `tasknet run CONFIG --out DIR` first)");
         csv_table_free(t);
         return -1;
     }
     return 0;
+}
+
+/* The metric drawn when --y is not given: the one the folder's workload
+ * names (DIR/config.xml), else the first metric of summary.csv. Caller frees. */
+static char *default_y(const plot_opts *o, char *const *hf, size_t nh, size_t first_metric)
+{
+    char path[CFG_PATH_MAX + 32];
+    snprintf(path, sizeof path, "%s/config.xml", o->input);
+    cfg c;
+    cfg_errors errs;
+    cfg_errors_init(&errs);
+    char *y = NULL;
+    if (cfg_load(&c, path, &errs) == 0 && cfg_wl(&c) && cfg_wl(&c)->plot_y)
+        y = tn_xstrdup(cfg_wl(&c)->plot_y);
+    cfg_errors_free(&errs);
+    cfg_free(&c);
+    if (!y && first_metric < nh) {
+        size_t l = strlen(hf[first_metric]);
+        y = tn_xstrdup(hf[first_metric]);
+        if (l > 5)
+            y[l - 5] = '\0'; /* drop "_mean" */
+    }
+    return y ? y : tn_xstrdup("");
 }
 
 /* Figures from summary.csv: metric against a parameter, or against a metric. */
@@ -222,12 +259,13 @@ static int plot_summary(const plot_opts *o)
     size_t first_axis = 2, naxes = 0;
     while (first_axis + naxes < nh && !has_suffix(hf[first_axis + naxes], "_mean"))
         naxes++;
-    const char *y = o->y ? o->y : "speedup";
+    char *ydef = o->y ? NULL : default_y(o, hf, nh, first_axis + naxes);
+    const char *y = o->y ? o->y : ydef;
     const char *x = o->x, *ser = o->series;
     int vs_metric = o->kind == PLOT_METRIC_VS_METRIC;
     if (!vs_metric && !x) {
         if (!naxes) {
-            fprintf(stderr, "tasknet plot: error: %s has no swept parameter; name one with --x\n",
+            plot_note(o, PLOT_NOTE_ERROR, "%s has no swept parameter; name one with --x",
                     path);
             goto fail;
         }
@@ -276,12 +314,12 @@ static int plot_summary(const plot_opts *o)
         xc = csv_column(t.header, x);
     }
     if (ym < 0 || xc < 0 || sc_bad >= 0) {
-        fprintf(stderr, "tasknet plot: error: %s has no column for %s%s%s (swept:", path,
-                ym < 0 ? y : xc < 0 ? x : sername[sc_bad], ym < 0 || vs_metric ? " (a metric: see `tasknet metrics`)" : "",
-                "");
-        for (size_t a = 0; a < naxes; a++)
-            fprintf(stderr, " %s", hf[first_axis + a]);
-        fputs(")\n", stderr);
+        char swept[2048] = "";
+        for (size_t a = 0, l = 0; a < naxes && l < sizeof swept; a++)
+            l += (size_t)snprintf(swept + l, sizeof swept - l, " %s", hf[first_axis + a]);
+        plot_note(o, PLOT_NOTE_ERROR, "%s has no column for %s%s (swept:%s)", path,
+                  ym < 0 ? y : xc < 0 ? x : sername[sc_bad],
+                  ym < 0 || vs_metric ? " (a metric: see `tasknet metrics`)" : "", swept);
         goto fail;
     }
     axis_scale xs;
@@ -329,7 +367,7 @@ static int plot_summary(const plot_opts *o)
         snprintf(title, sizeof title, "%s vs %s (%s)", y, x, o->input);
     FILE *g = fopen(script, "w");
     if (!g) {
-        fprintf(stderr, "tasknet plot: error: cannot write %s: %s\n", script, strerror(errno));
+        plot_note(o, PLOT_NOTE_ERROR, "cannot write %s: %s", script, strerror(errno));
         series_free(all, ns);
         goto fail;
     }
@@ -376,10 +414,12 @@ static int plot_summary(const plot_opts *o)
     fclose(g);
     series_free(all, ns);
     free(hcopy);
+    free(ydef);
     csv_table_free(&t);
-    return gp_run(script, image);
+    return gp_run(o, script, image);
 fail:
     free(hcopy);
+    free(ydef);
     csv_table_free(&t);
     return 1;
 }
@@ -389,7 +429,7 @@ static int plot_timeline(const plot_opts *o)
 {
     FILE *in = fopen(o->input, "r");
     if (!in) {
-        fprintf(stderr, "tasknet plot: error: cannot read %s: %s\n", o->input, strerror(errno));
+        plot_note(o, PLOT_NOTE_ERROR, "cannot read %s: %s", o->input, strerror(errno));
         return 1;
     }
     char *phases = NULL, *msgs = NULL;
@@ -427,7 +467,7 @@ static int plot_timeline(const plot_opts *o)
     fclose(pf);
     fclose(mf);
     if (!nphase && !nmsg) {
-        fprintf(stderr, "tasknet plot: error: %s holds no tasknet trace events\n", o->input);
+        plot_note(o, PLOT_NOTE_ERROR, "%s holds no tasknet trace events", o->input);
         free(phases);
         free(msgs);
         return 1;
@@ -450,7 +490,7 @@ static int plot_timeline(const plot_opts *o)
     snprintf(title, sizeof title, "%s", o->title ? o->title : o->input);
     FILE *g = fopen(script, "w");
     if (!g) {
-        fprintf(stderr, "tasknet plot: error: cannot write %s: %s\n", script, strerror(errno));
+        plot_note(o, PLOT_NOTE_ERROR, "cannot write %s: %s", script, strerror(errno));
         free(phases);
         free(msgs);
         return 1;
@@ -472,7 +512,7 @@ static int plot_timeline(const plot_opts *o)
     fclose(g);
     free(phases);
     free(msgs);
-    return gp_run(script, image);
+    return gp_run(o, script, image);
 }
 
 /* The latency distribution of every point: the histograms of its replicas
@@ -482,7 +522,7 @@ static int plot_latency(const plot_opts *o)
 {
     const char *cls = o->cls ? o->cls : "all";
     if (strcmp(cls, "all") != 0 && strcmp(cls, "control") != 0 && strcmp(cls, "data") != 0) {
-        fprintf(stderr, "tasknet plot: error: --class is control, data or all, not '%s'\n", cls);
+        plot_note(o, PLOT_NOTE_ERROR, "--class is control, data or all, not '%s'", cls);
         return 1;
     }
     char path[CFG_PATH_MAX + 32];
@@ -573,19 +613,17 @@ static int plot_latency(const plot_opts *o)
     for (size_t i = 0; i < npts; i++)
         drawn += pts[i].total > 0;
     if (!drawn && found) {
-        fprintf(stderr,
-                "tasknet plot: error: no %s messages in the %zu latency histograms of %s/latency/ "
-                "(--class is one of all, control, data)\n", cls, found, o->input);
+        plot_note(o, PLOT_NOTE_ERROR, "no %s messages in the %zu latency histograms of %s/latency/ "
+                "(--class is one of all, control, data)", cls, found, o->input);
         goto done;
     }
     if (!drawn) {
-        fprintf(stderr,
-                "tasknet plot: error: no latency histograms in %s/latency/ (they are written by "
-                "`tasknet run --out DIR`)\n", o->input);
+        plot_note(o, PLOT_NOTE_ERROR, "no latency histograms in %s/latency/ (they are written by "
+                "`tasknet run --out DIR`)", o->input);
         goto done;
     }
     if (missing)
-        fprintf(stderr, "tasknet plot: warning: %zu runs have no latency histogram; drawn without them\n",
+        plot_note(o, PLOT_NOTE_WARNING, "%zu runs have no latency histogram; drawn without them",
                 missing);
     char image[CFG_PATH_MAX + 64], script[CFG_PATH_MAX + 64];
     char dflt[64];
@@ -593,7 +631,7 @@ static int plot_latency(const plot_opts *o)
     paths(o, dflt, image, script, sizeof image);
     FILE *f = fopen(script, "w");
     if (!f) {
-        fprintf(stderr, "tasknet plot: error: %s: %s\n", script, strerror(errno));
+        plot_note(o, PLOT_NOTE_ERROR, "%s: %s", script, strerror(errno));
         goto done;
     }
     char title[512];
@@ -636,7 +674,7 @@ static int plot_latency(const plot_opts *o)
         fputs("e\n", f);
     }
     fclose(f);
-    status = gp_run(script, image);
+    status = gp_run(o, script, image);
 done:
     for (size_t i = 0; i < npts; i++) {
         free(pts[i].lo);

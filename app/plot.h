@@ -1,6 +1,6 @@
 /* Figures through gnuplot: the command writes a self-contained, editable
  * gnuplot script (data inline) beside the image and runs gnuplot on it.
- * Part of the command-line layer. */
+ * It never prints: the caller shows its notes. */
 #ifndef TASKNET_PLOT_H
 #define TASKNET_PLOT_H
 
@@ -15,15 +15,25 @@ typedef struct plot_opts {
     plot_kind kind;
     const char *input;  /* result folder, or the trace file for PLOT_TIMELINE */
     const char *x;      /* parameter path (or metric for METRIC_VS_METRIC); NULL = first axis */
-    const char *y;      /* metric name; NULL = speedup */
+    const char *y;      /* metric name; NULL = the workload's own (its plot_y) */
     const char *series; /* parameter path; NULL = the other axis, if any */
     const char *out;    /* image path (.png or .svg); NULL = derived in the input folder */
     const char *title;  /* NULL = derived */
     int logx, logy;     /* logarithmic axes */
     const char *cls;    /* PLOT_LATENCY: message class control, data or all (NULL = all) */
+    /* where plot reports, one line at a time (the CLI prints: plot never does) */
+    void (*note)(void *ctx, int kind, const char *text); /* enum plot_note */
+    void *ctx;
 } plot_opts;
 
-/* Returns a process exit status; prints what it wrote. */
+enum plot_note {
+    PLOT_NOTE_ERROR,   /* the figure was not made */
+    PLOT_NOTE_WARNING, /* made, with something missing */
+    PLOT_NOTE_INFO,    /* e.g. gnuplot is not installed: the script is written */
+    PLOT_NOTE_WROTE,   /* a file written (the image, then its script) */
+};
+
+/* Returns a process exit status; reports through o->note. */
 int plot_make(const plot_opts *o);
 
 #endif

@@ -10,13 +10,13 @@
 #include <unistd.h>
 
 #include "config.h"
-#include "footprint.h"
 #include "log.h"
 #include "metrics.h"
 #include "network.h"
 #include "report.h"
 #include "run.h"
 #include "plot.h"
+#include "stats.h"
 #include "sweep.h"
 #include "workload.h"
 
@@ -139,7 +139,8 @@ static const char usage_plot[] =
     "dash (-series, -logx), so a command fits in an XML comment.\n"
     "\n"
     "  --x PARAM        swept parameter on the x axis (default: the first axis)\n"
-    "  --y METRIC       metric on the y axis, mean with 95% CI bars (default: speedup)\n"
+    "  --y METRIC       metric on the y axis, mean with 95% CI bars (default: the\n"
+    "                   metric the workload names as its own)\n"
     "  --series PARAM   one curve per value of this parameter (default: the other axis)\n"
     "  --xy MX,MY       metric against metric, one point per sweep point (paper Fig. 10)\n"
     "  --timeline FILE  per-node timeline of a trace from `tasknet run --trace` (Fig. 7)\n"
@@ -157,10 +158,13 @@ static const char usage_plot[] =
     "  tasknet plot --timeline out/fig7-n4.json --out fig7a.png\n";
 
 static const char usage_params[] =
-    "Usage: tasknet params\n"
+    "Usage: tasknet params [--rng]\n"
     "\n"
     "Lists every parameter: its path (as used by --set and sweep axes), type, unit,\n"
-    "default and a one-line description.\n";
+    "default and a one-line description; those every configuration has first, then\n"
+    "those of each fabric and each workload.\n"
+    "  --rng   print the RELAX NG schema of configuration files instead (made from\n"
+    "          the same parameters; configs/tasknet.rng is a copy)\n";
 
 static int usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
@@ -209,7 +213,6 @@ static int load_config(const struct opts *o, cfg *c)
 {
     cfg_errors errs;
     cfg_errors_init(&errs);
-    cfg_defaults(c);
     int rc = cfg_load(c, o->config, &errs);
     if (rc == 0) {
         for (size_t i = 0; i < o->nsets; i++) {
@@ -382,7 +385,7 @@ static int cmd_validate(int argc, char **argv)
     }
     cfg c;
     rc = load_config(&o, &c);
-    run_fp_cache fpc = {0};
+    run_cache fpc = {0};
     if (rc == 0) {
         size_t np = cfg_points(&c);
         for (size_t p = 0; p < np; p++) {
@@ -399,9 +402,7 @@ static int cmd_validate(int argc, char **argv)
                 rc = -1;
                 continue;
             }
-            footprint fp;
-            load_bounds lb;
-            if (run_resolve_cached(&pc, &fpc, &fp, &lb, err, sizeof err) != 0) {
+            if (run_resolve(&pc, &fpc, NULL, err, sizeof err) != 0) {
                 fprintf(stderr, "%s: error: sweep point %zu%s: %s\n", o.config, p, where, err);
                 rc = -1;
             }
@@ -411,7 +412,7 @@ static int cmd_validate(int argc, char **argv)
             printf("%s: valid (%zu point%s x %u replica%s)\n", o.config, np, np == 1 ? "" : "s",
                    c.replicas, c.replicas == 1 ? "" : "s");
     }
-    run_fp_cache_free(&fpc);
+    run_cache_free(&fpc);
     cfg_free(&c);
     free(o.sets);
     return rc ? 1 : 0;
@@ -437,33 +438,145 @@ static int cmd_analyze(int argc, char **argv)
     int array = o.json && c.naxes > 0;
     if (array)
         fputs("[\n", stdout);
-    run_fp_cache fpc = {0};
+    run_cache fpc = {0};
     for (size_t p = 0; p < np; p++) {
         cfg pc;
         char err[512];
-        footprint fp;
-        load_bounds lb;
-        if (cfg_point(&c, p, &pc, err, sizeof err) != 0 ||
-            run_resolve_cached(&pc, &fpc, &fp, &lb, err, sizeof err) != 0) {
+        run_info info;
+        if (cfg_point(&c, p, &pc, err, sizeof err) != 0 || run_resolve(&pc, &fpc, &info, err, sizeof err) != 0) {
             fprintf(stderr, "%s: error: sweep point %zu: %s\n", o.config, p, err);
             cfg_free(&pc);
             rc = 1;
             break;
         }
+        wl_analysis a;
+        run_analyze(&pc, &a);
         if (o.json) {
-            report_analyze_json(stdout, &c, p, &pc, &fp, &lb);
+            report_analyze_json(stdout, &c, p, &pc, &info, &a);
             fputs(array && p + 1 < np ? ",\n" : "\n", stdout);
         } else {
-            report_analyze_text(stdout, &c, p, &pc, &fp, &lb);
+            report_analyze_text(stdout, &c, p, &pc, &info, &a);
         }
         cfg_free(&pc);
     }
     if (array)
         fputs("]\n", stdout);
-    run_fp_cache_free(&fpc);
+    run_cache_free(&fpc);
     cfg_free(&c);
     free(o.sets);
     return rc;
+}
+
+/* ---- what a sweep says, on the terminal ---- */
+
+typedef struct run_ui {
+    const char *cmd;  /* "run", "merge" */
+    int progress;     /* a progress line on stderr */
+    int verbose;      /* one line per run */
+    int line_open;    /* the progress line is on screen */
+} run_ui;
+
+static void clear_progress(run_ui *u)
+{
+    if (u->line_open) {
+        fputs("\r\033[K", stderr);
+        u->line_open = 0;
+    }
+}
+
+static void ui_note(void *ctx, sweep_note_kind kind, const char *text)
+{
+    run_ui *u = ctx;
+    clear_progress(u);
+    static const char *const what[] = {"error: ", "warning: ", "", ""};
+    if (kind == SWEEP_DETAIL)
+        fprintf(stderr, "%s\n", text);
+    else
+        fprintf(stderr, "tasknet %s: %s%s\n", u->cmd, what[kind], text);
+}
+
+static void ui_progress(void *ctx, uint64_t done, uint64_t todo, double el)
+{
+    run_ui *u = ctx;
+    if (!u->progress)
+        return;
+    double rate = el > 0 ? (double)done / el : 0;
+    double eta = rate > 0 ? (double)(todo - done) / rate : 0;
+    fprintf(stderr, "\r\033[K[%llu/%llu runs] %.2f runs/s, %.1f s elapsed, ETA %.1f s", (unsigned long long)done,
+            (unsigned long long)todo, rate, el, eta);
+    fflush(stderr);
+    u->line_open = 1;
+}
+
+static void ui_run_done(void *ctx, uint64_t id, size_t point, uint64_t replica, double events, double wall)
+{
+    run_ui *u = ctx;
+    if (!u->verbose)
+        return;
+    clear_progress(u);
+    fprintf(stderr, "run %llu (point %zu replica %llu): %.0f events in %.3f s, %.4g events/s\n",
+            (unsigned long long)id, point, (unsigned long long)replica, events, wall, wall > 0 ? events / wall : 0.0);
+}
+
+/* The terminal table: per point, the workload's own columns. */
+static void print_table(const cfg *c, const sweep_outcome *r)
+{
+    const run_layout *l = &r->layout;
+    long col[16];
+    const char *head[16];
+    size_t ncol = 0;
+    for (size_t k = 0; l->table && l->table[k].metric && ncol < 16; k++) {
+        col[ncol] = run_layout_find(l, l->table[k].metric);
+        head[ncol] = l->table[k].header;
+        if (col[ncol] >= 0)
+            ncol++;
+    }
+    printf("%-6s", "point");
+    for (size_t a = 0; a < c->naxes; a++)
+        printf(" %-18s", c->axes[a].param);
+    printf(" %4s", "reps");
+    for (size_t j = 0; j < ncol; j++)
+        printf(" %12s", head[j]);
+    putchar('\n');
+    for (size_t p = 0; p < r->npoints; p++) {
+        const report_point *rp = &r->pts[p];
+        if (!rp->runs)
+            continue;
+        printf("%-6zu", p);
+        for (size_t a = 0; a < c->naxes; a++)
+            printf(" %-18s", cfg_point_value(c, p, a));
+        printf(" %4llu", (unsigned long long)rp->runs);
+        for (size_t j = 0; j < ncol; j++) {
+            if (rp->m[col[j]].n)
+                printf(" %12.6g", stats_acc_mean(&rp->m[col[j]]));
+            else
+                printf(" %12s", "-");
+        }
+        putchar('\n');
+    }
+}
+
+/* --list-runs: id, point, replica, seed, done and the swept values. */
+static void list_runs(const cfg *c, const sweep_outcome *r)
+{
+    printf("run,point,replica,seed,done");
+    for (size_t a = 0; a < c->naxes; a++) {
+        putchar(',');
+        report_csv_field(stdout, c->axes[a].param);
+    }
+    putchar('\n');
+    for (uint64_t id = 0; id < r->nruns; id++) {
+        if (!r->selected[id] && !r->done[id])
+            continue;
+        size_t p = id / c->replicas;
+        printf("%llu,%zu,%llu,%llu,%s", (unsigned long long)id, p, (unsigned long long)(id % c->replicas),
+               (unsigned long long)c->seed, r->done[id] ? "yes" : "no");
+        for (size_t a = 0; a < c->naxes; a++) {
+            putchar(',');
+            report_csv_field(stdout, cfg_point_value(c, p, a));
+        }
+        putchar('\n');
+    }
 }
 
 static int cmd_run(int argc, char **argv)
@@ -488,18 +601,58 @@ static int cmd_run(int argc, char **argv)
         .runs = o.runs,
         .shard_k = o.shard_k,
         .shard_n = o.shard_n,
-        .json = o.json,
         .quiet = o.quiet,
-        .progress = !o.quiet && (o.progress || isatty(STDERR_FILENO)),
-        .verbose = o.verbose && !o.quiet,
         .list_only = o.list_only,
         .trace = o.trace,
         .config = o.config,
     };
-    rc = sweep_execute(&c, &so);
+    run_ui u = {
+        .cmd = "run",
+        .progress = !o.quiet && !o.list_only && (o.progress || isatty(STDERR_FILENO)),
+        .verbose = o.verbose && !o.quiet,
+    };
+    sweep_ui ui = {.ctx = &u, .note = ui_note, .progress = ui_progress, .run_done = ui_run_done};
+    sweep_outcome r;
+    sweep_execute(&c, &so, &ui, &r);
+    clear_progress(&u);
+    rc = r.status;
+    if (r.have_results) {
+        if (o.list_only)
+            list_runs(&c, &r);
+        else if (o.json)
+            report_summary_json(stdout, &c, &r.layout, r.pts, r.npoints);
+        else if (!o.quiet)
+            print_table(&c, &r);
+        if (o.list_only) {
+            /* nothing ran */
+        } else if (r.interrupted) {
+            fprintf(stderr, "tasknet run: interrupted after %llu of %llu runs; %s\n", (unsigned long long)r.ndone,
+                    (unsigned long long)r.ntodo,
+                    o.out ? "run the same command again to finish the sweep" : "nothing was saved (no --out)");
+        } else if (r.gave_up) {
+            fprintf(stderr, "tasknet run: stopped after %llu of %llu runs%s\n", (unsigned long long)r.ndone,
+                    (unsigned long long)r.ntodo, o.out ? " (those are kept)" : "");
+        } else if (!o.quiet) {
+            fprintf(stderr, "%llu run%s in %.2f s wall (%s), %.4g events/s, peak memory %ld MiB\n",
+                    (unsigned long long)r.ndone, r.ndone == 1 ? "" : "s", r.wall_s, r.procs,
+                    r.wall_s > 0 ? r.events / r.wall_s : 0.0, r.peak_rss_mib);
+        }
+    }
+    sweep_outcome_free(&r);
     cfg_free(&c);
     free(o.sets);
     return rc;
+}
+
+static void plot_note_print(void *ctx, int kind, const char *text)
+{
+    (void)ctx;
+    switch (kind) {
+    case PLOT_NOTE_WROTE: printf("%s\n", text); break;
+    case PLOT_NOTE_ERROR: fprintf(stderr, "tasknet plot: error: %s\n", text); break;
+    case PLOT_NOTE_WARNING: fprintf(stderr, "tasknet plot: warning: %s\n", text); break;
+    default: fprintf(stderr, "tasknet plot: %s\n", text); break;
+    }
 }
 
 static int cmd_plot(int argc, char **argv)
@@ -513,7 +666,7 @@ static int cmd_plot(int argc, char **argv)
         {"latency", no_argument, NULL, 'D'},      {"class", required_argument, NULL, 'C'},
         {NULL, 0, NULL, 0},
     };
-    plot_opts po = {.kind = PLOT_METRIC_VS_PARAM};
+    plot_opts po = {.kind = PLOT_METRIC_VS_PARAM, .note = plot_note_print};
     static char xy[256];
     optind = 1;
     opterr = 0;
@@ -569,31 +722,87 @@ static int cmd_merge(int argc, char **argv)
     for (int i = 1; i < argc; i++)
         if (!*argv[i])
             return usage_error("merge", "argument %d is an empty string, not a folder", i);
-    return sweep_merge(argv[1], argv + 2, (size_t)argc - 2);
+    run_ui u = {.cmd = "merge"};
+    sweep_ui ui = {.ctx = &u, .note = ui_note};
+    return sweep_merge(argv[1], argv + 2, (size_t)argc - 2, &ui);
 }
 
-static int cmd_params(void)
+static void print_rows(cfg_owner owner, const char *plugin)
 {
-    printf("%-34s %-22s %-5s %-22s %s\n", "PATH", "TYPE", "UNIT", "DEFAULT", "DESCRIPTION");
     for (size_t i = 0; i < cfg_param_count(); i++) {
         const cfg_param_info *p = cfg_param_at(i);
-        printf("%-34s %-22s %-5s %-22s %s\n", p->path, p->type, p->unit[0] ? p->unit : "-",
-               p->def[0] ? p->def : "(required)", p->description);
+        if (p->owner != owner || (plugin && (!p->plugin || strcmp(p->plugin, plugin) != 0)))
+            continue;
+        const param_row *r = p->row;
+        const char *def = r->def && r->def[0] ? r->def : (r->flags & PARAM_REQUIRED) ? "(required)" : "(none)";
+        if (r->kind == PARAM_NAME)
+            def = strcmp(r->path, "network.type") == 0 ? net_default->name : wl_default->name;
+        printf("  %-34s %-22s %-5s %-22s %s\n", r->path, r->type, r->unit && r->unit[0] ? r->unit : "-", def,
+               r->help);
     }
-    printf("\nnetwork.type: ");
-    for (size_t i = 0; net_registry[i]; i++)
-        printf("%s%s", i ? ", " : "", net_registry[i]->name);
-    printf("\nworkload.type: ");
-    for (size_t i = 0; wl_registry[i]; i++)
-        printf("%s%s", i ? ", " : "", wl_registry[i]->name);
-    printf("\n");
+}
+
+static int cmd_params(int argc, char **argv)
+{
+    if (argc >= 2 && (strcmp(argv[1], "--rng") == 0 || strcmp(argv[1], "-rng") == 0)) {
+        char *rng = cfg_schema_rng();
+        fputs(rng, stdout);
+        free(rng);
+        return 0;
+    }
+    if (argc >= 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
+        fputs(usage_params, stdout);
+        return 0;
+    }
+    if (argc >= 2)
+        return usage_error("params", "unknown argument '%s'", argv[1]);
+    printf("  %-34s %-22s %-5s %-22s %s\n", "PATH", "TYPE", "UNIT", "DEFAULT", "DESCRIPTION");
+    printf("Every configuration:\n");
+    print_rows(CFG_OWN_CORE, NULL);
+    printf("\nThe physical layer (fabrics that model optics or energy):\n");
+    print_rows(CFG_OWN_PHY, NULL);
+    for (size_t i = 0; net_registry[i]; i++) {
+        printf("\nnetwork.type=\"%s\": %s\n", net_registry[i]->name, net_registry[i]->description);
+        if (net_registry[i]->nparams)
+            print_rows(CFG_OWN_NET, net_registry[i]->name);
+        else
+            printf("  (no parameters of its own)\n");
+    }
+    for (size_t i = 0; wl_registry[i]; i++) {
+        printf("\nworkload.type=\"%s\": %s\n", wl_registry[i]->name, wl_registry[i]->description);
+        if (wl_registry[i]->nparams)
+            print_rows(CFG_OWN_WL, wl_registry[i]->name);
+        else
+            printf("  (no parameters of its own)\n");
+    }
+    printf("\nA path several fabrics or workloads list is one parameter. Random variables\n"
+           "(distribution types) are written as a constant (20kB), uniform(a,b), uniform-int(a,b),\n"
+           "exponential(mean), normal(mu,sigma), lognormal(median,sigma) or empirical(file.csv[,linear]).\n");
     return 0;
+}
+
+static void print_metrics(const metric_def *m, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        printf("  %-28s %s\n", m[i].name, m[i].desc);
 }
 
 static int cmd_metrics(void)
 {
-    for (int i = 0; i < METRIC_COUNT; i++)
-        printf("%-28s %s\n", metric_names[i], metric_descriptions[i]);
+    printf("Every run:\n");
+    print_metrics(metric_core, METRIC_CORE_COUNT);
+    for (size_t i = 0; net_registry[i]; i++)
+        if (net_registry[i]->nmetrics) {
+            printf("\nnetwork.type=\"%s\":\n", net_registry[i]->name);
+            print_metrics(net_registry[i]->metrics, net_registry[i]->nmetrics);
+        }
+    for (size_t i = 0; wl_registry[i]; i++)
+        if (wl_registry[i]->nmetrics) {
+            printf("\nworkload.type=\"%s\":\n", wl_registry[i]->name);
+            print_metrics(wl_registry[i]->metrics, wl_registry[i]->nmetrics);
+        }
+    printf("\nA metric that does not apply to a run is an empty cell in runs.csv and summary.csv\n"
+           "(null in JSON), never 0.\n");
     return 0;
 }
 
@@ -642,7 +851,7 @@ int cli_main(int argc, char **argv)
     if (strcmp(cmd, "validate") == 0)
         return cmd_validate(argc - 1, argv + 1);
     if (strcmp(cmd, "params") == 0)
-        return cmd_params();
+        return cmd_params(argc - 1, argv + 1);
     if (strcmp(cmd, "merge") == 0)
         return cmd_merge(argc - 1, argv + 1);
     if (strcmp(cmd, "plot") == 0)

@@ -5,7 +5,7 @@
  * writer of DIR. The other ranks simulate, writing a run's latency
  * histogram to a file of their own and sending its bytes with the metrics.
  * Built only when ./configure finds MPI (TASKNET_MPI). */
-#include "sweep.h"
+#include "sweep_impl.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -68,10 +68,10 @@ void sweep_mpi_finalize(void)
 
 /* Receive the next result from any worker without spinning rank 0's core
  * (the workers may share it): poll, sleeping up to 1 ms between tries. */
-static void recv_result(sweep_result *r, MPI_Status *st)
+static void recv_result(const sweep *sw, sweep_result *r, MPI_Status *st)
 {
     MPI_Request req;
-    MPI_Irecv(r, (int)sizeof *r, MPI_BYTE, MPI_ANY_SOURCE, TAG_RESULT, MPI_COMM_WORLD, &req);
+    MPI_Irecv(r, (int)sweep_result_size(sw), MPI_BYTE, MPI_ANY_SOURCE, TAG_RESULT, MPI_COMM_WORLD, &req);
     long nap_ns = 20000;
     for (;;) {
         int done = 0;
@@ -111,17 +111,18 @@ static void send_work(int rank, uint64_t id)
     MPI_Send(&id, 1, MPI_UINT64_T, rank, TAG_WORK, MPI_COMM_WORLD);
 }
 
-int sweep_mpi_master(sweep *sw)
+static int mpi_master(sweep *sw)
 {
     int size = 1, rc = 0;
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     int active = size - 1;
+    sweep_result *res = sweep_result_new(sw);
     while (active > 0) {
-        sweep_result r;
+        sweep_result *r = res;
         MPI_Status st;
-        recv_result(&r, &st);
+        recv_result(sw, r, &st);
         int src = st.MPI_SOURCE;
-        if (r.id != SWEEP_NO_RUN) {
+        if (r->id != SWEEP_NO_RUN) {
             int n = 0;
             MPI_Probe(src, TAG_HIST, MPI_COMM_WORLD, &st);
             MPI_Get_count(&st, MPI_BYTE, &n);
@@ -129,13 +130,13 @@ int sweep_mpi_master(sweep *sw)
             MPI_Recv(hist, n, MPI_BYTE, src, TAG_HIST, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
             char path[4096];
             /* the histogram is in place before the run's row, as with -j */
-            if (r.status == 0 && n > 0 && sweep_latency_path(sw, r.id, path, sizeof path) &&
+            if (r->status == 0 && n > 0 && sweep_latency_path(sw, r->id, path, sizeof path) &&
                 write_file(path, hist, (size_t)n) != 0) {
-                r.status = 1;
-                tn_error(r.err, sizeof r.err, "cannot write %s: %s", path, strerror(errno));
+                r->status = 1;
+                tn_error(r->err, sizeof r->err, "cannot write %s: %s", path, strerror(errno));
             }
             free(hist);
-            if (sweep_record(sw, &r) != 0)
+            if (sweep_record(sw, r) != 0)
                 rc = 1;
         }
         uint64_t id = SWEEP_NO_RUN;
@@ -146,19 +147,21 @@ int sweep_mpi_master(sweep *sw)
         }
         send_work(src, id);
     }
+    free(res);
     return rc;
 }
 
-void sweep_mpi_stop_workers(void)
+void sweep_mpi_stop_workers(const sweep *sw)
 {
     int size = 1;
     MPI_Comm_size(MPI_COMM_WORLD, &size);
+    sweep_result *r = sweep_result_new(sw);
     for (int i = 1; i < size; i++) {
-        sweep_result r;
         MPI_Status st;
-        recv_result(&r, &st); /* each worker's first request carries no result */
+        recv_result(sw, r, &st); /* each worker's first request carries no result */
         send_work(st.MPI_SOURCE, SWEEP_NO_RUN);
     }
+    free(r);
 }
 
 /* The whole file at path (caller frees), or NULL + errno. */
@@ -206,10 +209,9 @@ int sweep_mpi_worker(sweep *sw)
         }
         snprintf(hist, sizeof hist, "%s/run.csv", dir);
     }
-    sweep_result r;
-    memset(&r, 0, sizeof r);
-    r.id = SWEEP_NO_RUN;
-    MPI_Send(&r, (int)sizeof r, MPI_BYTE, 0, TAG_RESULT, MPI_COMM_WORLD);
+    size_t rsize = sweep_result_size(sw);
+    sweep_result *r = sweep_result_new(sw);
+    MPI_Send(r, (int)rsize, MPI_BYTE, 0, TAG_RESULT, MPI_COMM_WORLD);
     for (;;) {
         uint64_t id;
         MPI_Recv(&id, 1, MPI_UINT64_T, 0, TAG_WORK, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
@@ -218,25 +220,28 @@ int sweep_mpi_worker(sweep *sw)
         char *bytes = NULL;
         size_t len = 0;
         if (want_hist && !dir[0]) {
-            memset(&r, 0, sizeof r);
-            r.id = id;
-            r.status = 1;
-            tn_error(r.err, sizeof r.err, "MPI rank %d: cannot create a temporary folder: %s",
+            memset(r, 0, rsize);
+            r->id = id;
+            r->status = 1;
+            tn_error(r->err, sizeof r->err, "MPI rank %d: cannot create a temporary folder: %s",
                      rank, strerror(dir_errno));
-        } else if (sweep_run(sw, id, want_hist ? hist : NULL, &r) == 0 && want_hist) {
+        } else if (sweep_run(sw, id, NULL, want_hist ? hist : NULL, r) == 0 && want_hist) {
             bytes = slurp(hist, &len);
             if (!bytes) {
-                r.status = 1;
-                tn_error(r.err, sizeof r.err, "MPI rank %d: cannot read %s: %s", rank, hist,
+                r->status = 1;
+                tn_error(r->err, sizeof r->err, "MPI rank %d: cannot read %s: %s", rank, hist,
                          strerror(errno));
             }
             unlink(hist);
         }
-        MPI_Send(&r, (int)sizeof r, MPI_BYTE, 0, TAG_RESULT, MPI_COMM_WORLD);
+        MPI_Send(r, (int)rsize, MPI_BYTE, 0, TAG_RESULT, MPI_COMM_WORLD);
         MPI_Send(bytes ? bytes : "", (int)len, MPI_BYTE, 0, TAG_HIST, MPI_COMM_WORLD);
         free(bytes);
     }
     if (dir[0])
         rmdir(dir);
+    free(r);
     return 0;
 }
+
+const sweep_driver sweep_mpi_driver = {.name = "mpi", .run = mpi_master};

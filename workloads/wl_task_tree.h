@@ -7,9 +7,27 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "footprint.h"
+#include "task.h"
+#include "tree.h"
 #include "workload.h"
 
 extern const wl_ops wl_task_tree_ops; /* workload.type = "task-tree" */
+
+/* The workload's parameters (rows in wl_task_tree.c) and what resolve
+ * derives from them. */
+typedef struct tasktree_params {
+    uint64_t jobs;             /* job arrivals */
+    double arrival_rate_per_s; /* Poisson rate beta (given, or resolved from load) */
+    double load;               /* target computing load rho_x (> 0 when given) */
+    double control_size_bytes; /* eps */
+    tree_spec tree;            /* job shape */
+    task_spec task;            /* task values */
+    double zeta;               /* network.zeta (> 0 when given: B = zeta F) */
+    uint64_t mc_samples;       /* run.mc-samples: Monte Carlo trees for stochastic footprints */
+    /* resolved */
+    footprint fp;              /* the generator's analytic footprint */
+} tasktree_params;
 
 /* ---- Test and diagnostic access (the run code does not use these). ---- */
 

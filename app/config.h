@@ -1,0 +1,146 @@
+/* The configuration: parsed and validated in one place (app/config_*.c, the
+ * only files that include libxml2) into plain structs. Every parameter is a
+ * row (src/params.h) with a path mirroring the XML (`network.bandwidth`,
+ * `workload.tree.z`); the rows are composed from the core's (below), the
+ * physical layer's (phy/phy_params.c) and every registered plugin's, and
+ * the same composition drives XML attributes, --set, sweep axes, `tasknet
+ * params`, the RELAX NG schema and the written configuration. A plugin's
+ * values live in its own params struct (one per registered plugin, so that
+ * a sweep over network.type keeps every fabric's values).
+ *
+ * Files: config_rows.c (composition, values, defaults, set/get),
+ * config_check.c (errors and cross-checks), config_axes.c (sweep points),
+ * config_load.c (XML and positions), config_schema.c (the schema),
+ * config_write.c (the written configuration). */
+#ifndef TASKNET_CONFIG_H
+#define TASKNET_CONFIG_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "network.h"
+#include "params.h"
+#include "phy_params.h"
+#include "workload.h"
+
+#define CFG_MAX_AXES 8
+#define CFG_PATH_MAX 4096
+#define CFG_MAX_ROWS 512 /* composed rows at most (core, phy, every plugin) */
+
+typedef struct cfg_axis {
+    char param[64]; /* parameter path */
+    char **values;  /* values as written (owned) */
+    size_t nvalues;
+    char with[64];  /* "" or the param of an earlier axis this one varies together with
+                       (same number of values: value k goes with that axis's value k) */
+} cfg_axis;
+
+typedef struct cfg {
+    char file[CFG_PATH_MAX];    /* the XML file as given ("" when built in code) */
+    char basedir[CFG_PATH_MAX]; /* folder relative paths resolve against */
+    uint32_t nodes;             /* system.nodes: N */
+    char net_type[PARAM_NAME_MAX]; /* network.type */
+    net_params net;             /* network.*: the core's (net.nodes mirrors nodes) */
+    phy_params phy;             /* network.phy.* */
+    void **net_block;           /* [net_count()]: each fabric's own params */
+    char wl_type[PARAM_NAME_MAX]; /* workload.type */
+    void **wl_block;            /* [wl_count()]: each workload's own params */
+    uint32_t replicas;          /* run.replicas */
+    uint64_t seed;              /* run.seed */
+    unsigned char *given;       /* [CFG_MAX_ROWS]: parameter given (XML, --set, axis), by row index */
+    cfg_axis axes[CFG_MAX_AXES]; /* sweep axes, first varies slowest */
+    size_t naxes;               /* axes in use */
+    size_t point;               /* 1 + index for a sweep point made by cfg_point (its axes are
+                                   kept for reference and never written), 0 for a base config */
+} cfg;
+
+/* Errors gathered while loading: every one, compiler style. */
+typedef struct cfg_errors {
+    char **msg; /* "file:line:col: error: ..." */
+    size_t n, cap;
+} cfg_errors;
+
+void cfg_errors_init(cfg_errors *e);
+void cfg_errors_free(cfg_errors *e);
+void cfg_errors_add(cfg_errors *e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Defaults for every parameter. c must own nothing (fresh, or after
+ * cfg_free); afterwards it owns its plugins' params: cfg_free it. */
+void cfg_defaults(cfg *c);
+/* Load and validate an XML file (schema, units, ranges, cross-checks of every
+ * sweep point). c must own nothing: it gets the defaults first. 0 on
+ * success; -1 with every problem in errs ("file:line:col: error: ...", in
+ * file order). Either way c owns memory afterwards: cfg_free it. */
+int cfg_load(cfg *c, const char *path, cfg_errors *errs);
+/* Override one parameter by path ("network.bandwidth", "10Gb/s"). Setting a
+ * parameter clears the one it excludes (network.bandwidth/network.zeta,
+ * workload.arrival-rate/workload.load, ...). Relative file names resolve
+ * against c->basedir. 0, or -1 + err (c unchanged). */
+int cfg_set(cfg *c, const char *path, const char *value, char *err, size_t errlen);
+/* Cross-parameter validation after overrides (required parameters,
+ * exclusions, every plugin's check), of every sweep point. 0, or -1 with the
+ * problems appended to errs. */
+int cfg_check(const cfg *c, cfg_errors *errs);
+/* Deep copy; dst must own nothing. */
+void cfg_copy(cfg *dst, const cfg *src);
+/* Release what c owns; c is then zeroed (freeing twice is safe). */
+void cfg_free(cfg *c);
+
+/* The plugins a configuration selects (at its own point; for a base config
+ * of a sweep, its base values) and their params. */
+const net_ops *cfg_net(const cfg *c);
+void *cfg_net_params(const cfg *c);
+const wl_ops *cfg_wl(const cfg *c);
+void *cfg_wl_params(const cfg *c);
+/* The plugins any point of c's sweep selects, in registry order: *n set, at
+ * most max written. */
+size_t cfg_used_nets(const cfg *c, const net_ops **out, size_t max);
+size_t cfg_used_wls(const cfg *c, const wl_ops **out, size_t max);
+
+/* Sweep: number of points (product of axis lengths; 1 without axes or for a
+ * point config) and the configuration of point i (a copy of base with the
+ * axes applied, first axis varying slowest, then cross-checked). out must
+ * not own memory; on failure it owns nothing (cfg_free is optional). */
+size_t cfg_points(const cfg *c);
+/* Remove the axis sweeping `path` (a --set fixes it), and the axis of its
+ * alternative (network.zeta for network.bandwidth, workload.load for
+ * workload.arrival-rate, and the reverse); an axis that varied with one
+ * takes its place as the lead of the others. 1 if one was removed. */
+int cfg_drop_axis(cfg *c, const char *path);
+int cfg_point(const cfg *base, size_t i, cfg *out, char *err, size_t errlen);
+/* The value (as written) of sweep axis `axis` at point i; for a point
+ * config, its own point's value whatever i. "" when out of range. */
+const char *cfg_point_value(const cfg *base, size_t i, size_t axis);
+
+/* The composed parameter table (for `tasknet params`, fingerprints, the
+ * expanded config): core rows, then the physical layer's, then each
+ * fabric's, then each workload's, in registry order. A path several
+ * plugins declare appears once per plugin. */
+typedef enum cfg_owner { CFG_OWN_CORE, CFG_OWN_PHY, CFG_OWN_NET, CFG_OWN_WL } cfg_owner;
+typedef struct cfg_param_info {
+    const param_row *row;
+    cfg_owner owner;
+    const char *plugin; /* the fabric's or workload's name; NULL for the core and the phy */
+} cfg_param_info;
+
+size_t cfg_param_count(void);
+const cfg_param_info *cfg_param_at(size_t i);
+/* 1 when parameter i applies to c's point (core, phy, or a row of the
+ * fabric or workload it selects). */
+int cfg_param_applies(const cfg *c, size_t i);
+/* Current value of a parameter, formatted as it would be written in XML
+ * ("" when not set, e.g. network.zeta when bandwidth is given); for a path
+ * several plugins declare, the value of the plugin c selects. 0, or -1 for
+ * an unknown path or a value longer than len (truncated). */
+int cfg_get(const cfg *c, const char *path, char *buf, size_t len);
+/* Write the configuration as a complete XML file with every parameter that
+ * applies explicit (defaults included) that cfg_load reads back to an
+ * equal config; relative empirical(...) files are written as absolute
+ * paths. A point config is written without its sweep. 0, or -1 + err. */
+int cfg_write_xml(const cfg *c, const char *path, char *err, size_t errlen);
+/* The RELAX NG schema of every configuration this build reads, made from
+ * the rows (configs/tasknet.rng is a copy; a test keeps them equal).
+ * Caller frees. */
+char *cfg_schema_rng(void);
+
+#endif

@@ -1,0 +1,146 @@
+/* Sweep axes and points: the cartesian product of the lead axes (first
+ * varying slowest), axes that vary together with a lead, and the
+ * configuration of one point. */
+#include "config_impl.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "log.h"
+
+int cfg_axis_of(const cfg *c, const char *path)
+{
+    for (size_t a = 0; a < c->naxes; a++)
+        if (strcmp(c->axes[a].param, path) == 0)
+            return (int)a;
+    return -1;
+}
+
+/* The axis whose position axis `a` follows: itself, or the lead it varies with. */
+size_t cfg_axis_lead(const cfg *c, size_t a)
+{
+    int l = c->axes[a].with[0] ? cfg_axis_of(c, c->axes[a].with) : -1;
+    return l >= 0 ? (size_t)l : a;
+}
+
+size_t cfg_points(const cfg *c)
+{
+    if (c->point)
+        return 1;
+    size_t n = 1;
+    for (size_t a = 0; a < c->naxes; a++)
+        if (cfg_axis_lead(c, a) == a)
+            n *= c->axes[a].nvalues;
+    return n;
+}
+
+/* Only lead axes span the product; the first varies slowest. */
+static size_t axis_index(const cfg *c, size_t i, size_t axis)
+{
+    axis = cfg_axis_lead(c, axis);
+    size_t stride = 1;
+    for (size_t a = c->naxes; a-- > axis + 1;)
+        if (cfg_axis_lead(c, a) == a)
+            stride *= c->axes[a].nvalues;
+    return (i / stride) % c->axes[axis].nvalues;
+}
+
+void cfg_axes_free(cfg *c)
+{
+    for (size_t a = 0; a < c->naxes; a++) {
+        for (size_t v = 0; v < c->axes[a].nvalues; v++)
+            free(c->axes[a].values[v]);
+        free(c->axes[a].values);
+    }
+    c->naxes = 0;
+}
+
+static int drop_one_axis(cfg *c, const char *path)
+{
+    int d = cfg_axis_of(c, path);
+    if (d < 0)
+        return 0;
+    cfg_axis *ax = &c->axes[d];
+    /* its first follower leads the others */
+    char heir[64] = "";
+    for (size_t a = 0; a < c->naxes; a++) {
+        if (strcmp(c->axes[a].with, path) != 0)
+            continue;
+        if (!heir[0]) {
+            snprintf(heir, sizeof heir, "%s", c->axes[a].param);
+            c->axes[a].with[0] = '\0';
+        } else {
+            snprintf(c->axes[a].with, sizeof c->axes[a].with, "%s", heir);
+        }
+    }
+    for (size_t v = 0; v < ax->nvalues; v++)
+        free(ax->values[v]);
+    free(ax->values);
+    memmove(ax, ax + 1, (c->naxes - (size_t)d - 1) * sizeof *ax);
+    c->naxes--;
+    return 1;
+}
+
+int cfg_drop_axis(cfg *c, const char *path)
+{
+    /* fixing B fixes zeta too (one replaces the other), and the reverse */
+    int n = drop_one_axis(c, path);
+    long r = crow_find(path);
+    const char *alt = r >= 0 ? crow_at((size_t)r)->row->alt : NULL;
+    for (size_t i = 0; r >= 0 && i < crow_count(); i++) {
+        const param_row *row = crow_at(i)->row;
+        if ((alt && strcmp(row->path, alt) == 0) || (row->alt && strcmp(row->alt, path) == 0))
+            n |= drop_one_axis(c, row->path);
+    }
+    return n;
+}
+
+const char *cfg_point_value(const cfg *base, size_t i, size_t axis)
+{
+    if (axis >= base->naxes || base->axes[axis].nvalues == 0)
+        return "";
+    if (base->point)
+        i = base->point - 1;
+    else if (i >= cfg_points(base))
+        return "";
+    return base->axes[axis].values[axis_index(base, i, axis)];
+}
+
+int cfg_build_point(const cfg *base, size_t i, cfg *out, char *err, size_t errlen)
+{
+    cfg_copy(out, base);
+    out->point = i + 1;
+    for (size_t a = 0; a < base->naxes; a++) {
+        const char *v = base->axes[a].values[axis_index(base, i, a)];
+        char e2[1024];
+        if (cfg_set(out, base->axes[a].param, v, e2, sizeof e2) != 0) {
+            cfg_free(out);
+            return tn_error(err, errlen, "sweep axis %s, value '%s': %s", base->axes[a].param, v, e2);
+        }
+    }
+    return 0;
+}
+
+int cfg_point(const cfg *base, size_t i, cfg *out, char *err, size_t errlen)
+{
+    memset(out, 0, sizeof *out);
+    if (base->point) {
+        if (i != 0)
+            return tn_error(err, errlen, "a sweep point has one point (asked for %zu)", i);
+        cfg_copy(out, base);
+        return 0;
+    }
+    size_t np = cfg_points(base);
+    if (i >= np)
+        return tn_error(err, errlen, "sweep point %zu out of range (%zu points)", i, np);
+    if (cfg_build_point(base, i, out, err, errlen) != 0)
+        return -1;
+    ectx ec = {.mode = EC_FIRST, .buf = err, .buflen = errlen};
+    cfg_cross_check(out, &ec);
+    if (ec.n) {
+        cfg_free(out);
+        return -1;
+    }
+    return 0;
+}

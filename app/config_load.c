@@ -1,0 +1,905 @@
+/* Loading a configuration file. Checks in three layers, reporting every
+ * problem:
+ *  1. the XML parser (well-formedness), with its own line:col;
+ *  2. a walk of the document against the composed rows (unknown elements
+ *     and attributes, units, ranges, distributions, sweep axes), then the
+ *     cross-checks of every sweep point (required parameters, exclusions,
+ *     each plugin's own check);
+ *  3. the closed RELAX NG schema (config_schema.c, made from the same rows).
+ *     It is authoritative, but its messages are poor, so its errors on
+ *     elements the walk already reported are dropped and the others are
+ *     reworded.
+ * libxml2 gives no column for attributes, so the file's bytes are kept and
+ * each element's start tag is found in them (the n-th start tag of the text
+ * is the n-th element in document order). */
+#include "config_impl.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <libxml/parser.h>
+#include <libxml/tree.h>
+#include <libxml/xmlerror.h>
+
+#include "log.h"
+
+static int is_space(char ch) { return ch == ' ' || ch == '\t' || ch == '\n' || ch == '\r'; }
+
+static char *trim_dup(const char *s)
+{
+    while (is_space(*s))
+        s++;
+    size_t n = strlen(s);
+    while (n > 0 && is_space(s[n - 1]))
+        n--;
+    char *r = tn_xmalloc(n + 1);
+    memcpy(r, s, n);
+    r[n] = '\0';
+    return r;
+}
+
+void ld_flag_node(loader *ld, xmlNodePtr n)
+{
+    if (!n)
+        return;
+    if (ld->nflag == ld->capflag) {
+        ld->capflag = ld->capflag ? 2 * ld->capflag : 16;
+        ld->flagged = tn_xrealloc(ld->flagged, ld->capflag * sizeof *ld->flagged);
+    }
+    ld->flagged[ld->nflag++] = n;
+}
+
+/* Errors kept for the report; past it they are counted only, so a file of
+ * thousands of mistakes is reported in linear time. */
+#define LD_MAX_ERRORS 100
+
+static int ld_full(loader *ld, xmlNodePtr flag)
+{
+    if (ld->ne < LD_MAX_ERRORS)
+        return 0;
+    ld->suppressed++;
+    ld_flag_node(ld, flag);
+    return 1;
+}
+
+void ld_add_err(loader *ld, long line, long col, xmlNodePtr flag, char *msg)
+{
+    if (ld_full(ld, flag)) {
+        free(msg);
+        return;
+    }
+    for (size_t i = 0; i < ld->ne; i++)
+        if (strcmp(ld->e[i].msg, msg) == 0 && ld->e[i].line == line && ld->e[i].col == col) {
+            free(msg);
+            ld_flag_node(ld, flag);
+            return;
+        }
+    if (ld->ne == ld->cape) {
+        ld->cape = ld->cape ? 2 * ld->cape : 16;
+        ld->e = tn_xrealloc(ld->e, ld->cape * sizeof *ld->e);
+    }
+    ld->e[ld->ne] = (lerr){line, col, ld->ne, msg};
+    ld->ne++;
+    ld_flag_node(ld, flag);
+}
+
+/* Line and 1-based column (in characters) of a byte offset. */
+static void offset_loc(const loader *ld, size_t off, long *line, long *col)
+{
+    size_t lo = 0, hi = ld->nlines;
+    while (hi - lo > 1) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (ld->lines[mid] <= off)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    long c = 1;
+    size_t from = ld->lines[lo];
+    if (from == 0 && ld->len >= 3 && memcmp(ld->text, "\xEF\xBB\xBF", 3) == 0 && off >= 3)
+        from = 3; /* a byte-order mark is no character of the line */
+    for (size_t i = from; i < off; i++)
+        if (((unsigned char)ld->text[i] & 0xC0) != 0x80)
+            c++;
+    *line = (long)lo + 1;
+    *col = c;
+}
+
+static int tag_of(const loader *ld, xmlNodePtr n, size_t *off)
+{
+    uintptr_t k = (uintptr_t)n->_private;
+    if (!ld->tags_ok || k == 0 || k > ld->ntags)
+        return -1;
+    *off = ld->tags[k - 1];
+    return 0;
+}
+
+void ld_elem_loc(const loader *ld, xmlNodePtr n, long *line, long *col)
+{
+    size_t off;
+    if (tag_of(ld, n, &off) == 0) {
+        offset_loc(ld, off, line, col);
+        return;
+    }
+    /* Fallback: libxml2's line, and the first "<name" on it. */
+    long l = xmlGetLineNo(n);
+    *line = l > 0 ? l : 0;
+    *col = 0;
+    if (l > 0 && (size_t)l <= ld->nlines) {
+        size_t start = ld->lines[l - 1], end = (size_t)l < ld->nlines ? ld->lines[l] : ld->len;
+        size_t nl = strlen((const char *)n->name);
+        for (size_t i = start; i + nl < end; i++)
+            if (ld->text[i] == '<' && strncmp(ld->text + i + 1, (const char *)n->name, nl) == 0) {
+                offset_loc(ld, i, line, col);
+                break;
+            }
+    }
+}
+
+/* Column of attribute `name` in the start tag of element n. */
+static void attr_loc(const loader *ld, xmlNodePtr n, const char *name, long *line, long *col)
+{
+    size_t i;
+    if (tag_of(ld, n, &i) != 0) {
+        ld_elem_loc(ld, n, line, col);
+        return;
+    }
+    const char *t = ld->text;
+    size_t len = ld->len, nl = strlen(name);
+    i++;
+    while (i < len && !is_space(t[i]) && t[i] != '>' && t[i] != '/')
+        i++;
+    for (;;) {
+        while (i < len && is_space(t[i]))
+            i++;
+        if (i >= len || t[i] == '>' || t[i] == '/')
+            break;
+        size_t start = i;
+        while (i < len && !is_space(t[i]) && t[i] != '=' && t[i] != '>' && t[i] != '/')
+            i++;
+        size_t alen = i - start;
+        while (i < len && is_space(t[i]))
+            i++;
+        if (i < len && t[i] == '=')
+            i++;
+        while (i < len && is_space(t[i]))
+            i++;
+        if (i < len && (t[i] == '"' || t[i] == '\'')) {
+            char q = t[i++];
+            while (i < len && t[i] != q)
+                i++;
+            i++;
+        }
+        if (alen == nl && strncmp(t + start, name, nl) == 0) {
+            offset_loc(ld, start, line, col);
+            return;
+        }
+    }
+    ld_elem_loc(ld, n, line, col);
+}
+
+/* The file's lines and start tags. */
+static void scan_text(loader *ld)
+{
+    const char *t = ld->text;
+    size_t n = ld->len, cap = 64;
+    ld->lines = tn_xmalloc(cap * sizeof *ld->lines);
+    ld->lines[ld->nlines++] = 0;
+    for (size_t i = 0; i < n; i++)
+        if (t[i] == '\n') {
+            if (ld->nlines == cap) {
+                cap *= 2;
+                ld->lines = tn_xrealloc(ld->lines, cap * sizeof *ld->lines);
+            }
+            ld->lines[ld->nlines++] = i + 1;
+        }
+    size_t tcap = 32;
+    ld->tags = tn_xmalloc(tcap * sizeof *ld->tags);
+    size_t i = 0;
+    while (i < n) {
+        if (t[i] != '<') {
+            i++;
+            continue;
+        }
+        const char *end = NULL;
+        if (strncmp(t + i, "<!--", 4) == 0) {
+            end = strstr(t + i + 4, "-->");
+            i = end ? (size_t)(end - t) + 3 : n;
+        } else if (strncmp(t + i, "<![CDATA[", 9) == 0) {
+            end = strstr(t + i + 9, "]]>");
+            i = end ? (size_t)(end - t) + 3 : n;
+        } else if (strncmp(t + i, "<?", 2) == 0) {
+            end = strstr(t + i + 2, "?>");
+            i = end ? (size_t)(end - t) + 2 : n;
+        } else if (t[i + 1] == '!') {
+            /* DOCTYPE with an optional internal subset */
+            int depth = 0;
+            char q = 0;
+            for (i += 2; i < n; i++) {
+                char ch = t[i];
+                if (q) {
+                    if (ch == q)
+                        q = 0;
+                } else if (ch == '"' || ch == '\'') {
+                    q = ch;
+                } else if (ch == '[') {
+                    depth++;
+                } else if (ch == ']') {
+                    depth--;
+                } else if (ch == '>' && depth <= 0) {
+                    i++;
+                    break;
+                }
+            }
+        } else if (t[i + 1] == '/') {
+            i += 2;
+        } else {
+            if (ld->ntags == tcap) {
+                tcap *= 2;
+                ld->tags = tn_xrealloc(ld->tags, tcap * sizeof *ld->tags);
+            }
+            ld->tags[ld->ntags++] = i;
+            char q = 0;
+            for (i++; i < n; i++) {
+                if (q) {
+                    if (t[i] == q)
+                        q = 0;
+                } else if (t[i] == '"' || t[i] == '\'') {
+                    q = t[i];
+                } else if (t[i] == '>') {
+                    i++;
+                    break;
+                }
+            }
+        }
+    }
+}
+
+/* Number the elements in document order (node->_private = 1 + index). */
+static void index_elements(xmlNodePtr n, size_t *k)
+{
+    for (; n; n = n->next) {
+        if (n->type != XML_ELEMENT_NODE)
+            continue;
+        n->_private = (void *)(uintptr_t)(++*k);
+        index_elements(n->children, k);
+    }
+}
+
+static char *prop(xmlAttrPtr a)
+{
+    xmlChar *v = xmlNodeListGetString(a->doc, a->children, 1);
+    char *s = tn_xstrdup(v ? (const char *)v : "");
+    xmlFree(v);
+    return s;
+}
+
+char *ld_prop_of(xmlNodePtr n, const char *name)
+{
+    xmlAttrPtr a = xmlHasProp(n, (const xmlChar *)name);
+    return a ? prop(a) : NULL;
+}
+
+/* Does an error of ours sit on n or below it? */
+int ld_covered(const loader *ld, xmlNodePtr n)
+{
+    for (size_t i = 0; i < ld->nflag; i++)
+        for (xmlNodePtr f = ld->flagged[i]; f; f = f->parent)
+            if (f == n)
+                return 1;
+    return 0;
+}
+
+/* Was an error of ours reported on exactly n? */
+int ld_flagged_itself(const loader *ld, xmlNodePtr n)
+{
+    for (size_t i = 0; i < ld->nflag; i++)
+        if (ld->flagged[i] == n)
+            return 1;
+    return 0;
+}
+
+/* `<elem attr="value">` for messages, long values shortened. */
+static char *tag_text(const char *elem, const char *attr, const char *value)
+{
+    if (!attr)
+        return cfg_format("<%s>", elem);
+    size_t n = strlen(value);
+    if (n > 60)
+        return cfg_format("<%s %s=\"%.50s...\">", elem, attr, value);
+    return cfg_format("<%s %s=\"%s\">", elem, attr, value);
+}
+
+void ld_err_at_attr(loader *ld, xmlNodePtr n, const char *attr, const char *value, const char *fmt, ...)
+{
+    if (ld_full(ld, n))
+        return;
+    long line, col;
+    if (attr)
+        attr_loc(ld, n, attr, &line, &col);
+    else
+        ld_elem_loc(ld, n, &line, &col);
+    va_list ap;
+    va_start(ap, fmt);
+    char *body = cfg_vformat(fmt, ap);
+    va_end(ap);
+    char *tag = tag_text((const char *)n->name, attr, value);
+    ld_add_err(ld, line, col, n, cfg_format("%s: %s", tag, body));
+    free(tag);
+    free(body);
+}
+
+void ld_err_at_elem(loader *ld, xmlNodePtr n, const char *fmt, ...)
+{
+    if (ld_full(ld, n))
+        return;
+    long line, col;
+    ld_elem_loc(ld, n, &line, &col);
+    va_list ap;
+    va_start(ap, fmt);
+    ld_add_err(ld, line, col, n, cfg_vformat(fmt, ap));
+    va_end(ap);
+}
+
+
+/* Attribute names an element accepts, for "expected one of" lists (caller frees the array). */
+static size_t elem_attrs(int e, const char ***out)
+{
+    size_t n = 0, cap = crow_count() + 4;
+    const char **names = tn_xmalloc(cap * sizeof *names);
+    if (e == CE_ROOT)
+        names[n++] = "version";
+    if (e == celem_axis()) {
+        names[n++] = "param";
+        names[n++] = "values";
+        names[n++] = "with";
+    }
+    for (size_t i = 0; i < crow_count(); i++)
+        if (crow_canon(i) == i && crow_elem(i) == e)
+            names[n++] = param_attr(crow_at(i)->row);
+    *out = names;
+    return n;
+}
+
+static void unknown_attr(loader *ld, xmlNodePtr n, int e, xmlAttrPtr a)
+{
+    const char **names;
+    size_t k = elem_attrs(e, &names);
+    const char *name = (const char *)a->name;
+    char *v = prop(a);
+    char *list = cfg_join(names, k);
+    const char *near = cfg_closest(name, names, k);
+    char qname[128];
+    if (a->ns && a->ns->prefix)
+        snprintf(qname, sizeof qname, "%s:%s", (const char *)a->ns->prefix, name);
+    else
+        snprintf(qname, sizeof qname, "%s", name);
+    if (k == 0)
+        ld_err_at_attr(ld, n, qname, v, "unknown attribute (<%s> takes none)", celem_at((size_t)e)->name);
+    else if (near && !a->ns)
+        ld_err_at_attr(ld, n, qname, v, "unknown attribute (did you mean %s? expected one of: %s)", near, list);
+    else
+        ld_err_at_attr(ld, n, qname, v, "unknown attribute (expected one of: %s)", list);
+    ld->structural = 1;
+    free(list);
+    free(names);
+    free(v);
+}
+
+/* The row of attribute `name` of element e, or -1. */
+static long attr_row(int e, const char *name)
+{
+    for (size_t i = 0; i < crow_count(); i++)
+        if (crow_canon(i) == i && crow_elem(i) == e && strcmp(param_attr(crow_at(i)->row), name) == 0)
+            return (long)i;
+    return -1;
+}
+
+static void param_attrs(loader *ld, xmlNodePtr n, int e)
+{
+    for (xmlAttrPtr a = n->properties; a; a = a->next) {
+        long ri = a->ns ? -1 : attr_row(e, (const char *)a->name);
+        if (ri < 0) {
+            unknown_attr(ld, n, e, a);
+            continue;
+        }
+        const param_row *r = crow_at((size_t)ri)->row;
+        char *v = prop(a);
+        long ai = r->alt ? crow_find(r->alt) : -1;
+        if (ai >= 0 && crow_elem((size_t)ai) == e && xmlHasProp(n, (const xmlChar *)param_attr(crow_at((size_t)ai)->row)) &&
+            ai < ri) {
+            ld_err_at_attr(ld, n, param_attr(r), v, "give either %s or %s, not both",
+                           param_attr(crow_at((size_t)ai)->row), param_attr(r));
+            ld->failed[ri] = ld->failed[ai] = 1;
+            free(v);
+            continue;
+        }
+        char err[1024];
+        if (crow_set(ld->c, (size_t)ri, v, err, sizeof err) != 0) {
+            ld_err_at_attr(ld, n, param_attr(r), v, "%s", err);
+            ld->failed[ri] = 1;
+        }
+        free(v);
+    }
+}
+
+static char *trimmed_content(xmlNodePtr n)
+{
+    xmlChar *s = xmlNodeGetContent(n);
+    char *t = trim_dup(s ? (const char *)s : "");
+    xmlFree(s);
+    return t;
+}
+
+static void add_value(char ***vals, size_t *n, size_t *cap, char *v)
+{
+    if (*n == *cap) {
+        *cap = *cap ? 2 * *cap : 8;
+        *vals = tn_xrealloc(*vals, *cap * sizeof **vals);
+    }
+    (*vals)[(*n)++] = v;
+}
+
+static void walk_children(loader *ld, xmlNodePtr n, int e);
+static void walk_elem(loader *ld, xmlNodePtr n, int e);
+
+static void walk_axis(loader *ld, xmlNodePtr n)
+{
+    char *param = NULL, *values = NULL, *with = NULL;
+    for (xmlAttrPtr a = n->properties; a; a = a->next) {
+        if (!a->ns && strcmp((const char *)a->name, "param") == 0) {
+            param = prop(a);
+        } else if (!a->ns && strcmp((const char *)a->name, "with") == 0) {
+            with = prop(a);
+        } else if (!a->ns && strcmp((const char *)a->name, "values") == 0) {
+            values = prop(a);
+        } else {
+            unknown_attr(ld, n, celem_axis(), a);
+        }
+    }
+    /* the values, with the node and attribute to report each at */
+    char **vals = NULL;
+    xmlNodePtr *vnode = NULL;
+    size_t nv = 0, cap = 0, nchild = 0;
+    for (xmlNodePtr k = n->children; k; k = k->next)
+        if (k->type == XML_ELEMENT_NODE && !k->ns && strcmp((const char *)k->name, "value") == 0)
+            nchild++;
+    vnode = tn_xmalloc((nchild + 1) * sizeof *vnode);
+    if (values) {
+        const char *p = values;
+        for (;;) {
+            while (is_space(*p))
+                p++;
+            if (!*p)
+                break;
+            size_t l = 0;
+            while (p[l] && !is_space(p[l]))
+                l++;
+            char *v = tn_xmalloc(l + 1);
+            memcpy(v, p, l);
+            v[l] = '\0';
+            add_value(&vals, &nv, &cap, v);
+            p += l;
+        }
+    }
+    size_t nvattr = nv, iv = 0;
+    for (xmlNodePtr k = n->children; k; k = k->next) {
+        if (k->type != XML_ELEMENT_NODE)
+            continue;
+        if (k->ns || strcmp((const char *)k->name, "value") != 0)
+            continue; /* reported by walk_children */
+        for (xmlAttrPtr a = k->properties; a; a = a->next)
+            unknown_attr(ld, k, celem_value(), a);
+        for (xmlNodePtr g = k->children; g; g = g->next)
+            if (g->type == XML_ELEMENT_NODE) {
+                ld_err_at_elem(ld, g, "unknown element <%s> in <value> (it holds text only)", (const char *)g->name);
+                ld->structural = 1;
+            }
+        vnode[iv++] = k;
+        add_value(&vals, &nv, &cap, trimmed_content(k));
+    }
+    walk_children(ld, n, celem_axis());
+
+    const param_row *r = NULL;
+    long ri = -1;
+    int bad = 0;
+    if (!param) {
+        ld_err_at_attr(ld, n, NULL, NULL, "missing attribute param (the parameter to sweep, e.g. param=\"system.nodes\")");
+        bad = 1;
+    } else if ((ri = crow_find(param)) < 0) {
+        char err[4096];
+        cfg_unknown_param(param, err, sizeof err);
+        ld_err_at_attr(ld, n, "param", param, "%s", err);
+        bad = 1;
+    } else if ((r = crow_at((size_t)ri)->row), strcmp(r->path, "run.replicas") == 0 || strcmp(r->path, "run.seed") == 0) {
+        /* every point has the same replicas, and its own streams from
+         * (seed, point, replica): neither varies from point to point */
+        ld_err_at_attr(ld, n, "param", param,
+                    "%s cannot be swept: it applies to the whole sweep (set it in <run> or with "
+                    "--%s; every point already draws its own random streams)",
+                    r->path, strcmp(r->path, "run.seed") == 0 ? "seed" : "replicas");
+        r = NULL;
+        bad = 1;
+    }
+    if (values && nchild) {
+        ld_err_at_attr(ld, n, "values", values, "give either values=\"...\" or <value> children, not both");
+        bad = 1;
+    } else if (nv == 0) {
+        if (values)
+            ld_err_at_attr(ld, n, "values", values, "no values (whitespace-separated, e.g. values=\"1 2 4\")");
+        else
+            ld_err_at_attr(ld, n, NULL, NULL,
+                        "no values (give values=\"1 2 4\", or <value> children for values "
+                        "holding spaces)");
+        bad = 1;
+    }
+    if (r) {
+        for (size_t a = 0; a < ld->c->naxes; a++)
+            if (strcmp(ld->c->axes[a].param, r->path) == 0) {
+                long line, col;
+                ld_elem_loc(ld, ld->axis_node[a], &line, &col);
+                ld_err_at_attr(ld, n, "param", param, "%s is already swept by the axis at line %ld",
+                            r->path, line);
+                bad = 1;
+                break;
+            }
+    }
+    if (r && !bad) {
+        for (size_t i = 0; i < nv; i++) {
+            param_value pv;
+            char err[1024];
+            if (param_parse(r, vals[i], ld->c->basedir, &pv, err, sizeof err) != 0) {
+                char *tag = tag_text("axis", "param", param);
+                long line, col;
+                if (i < nvattr)
+                    attr_loc(ld, n, "values", &line, &col);
+                else
+                    ld_elem_loc(ld, vnode[i - nvattr], &line, &col);
+                ld_add_err(ld, line, col, n, cfg_format("%s: value '%s': %s", tag, vals[i], err));
+                free(tag);
+                bad = 1;
+            } else {
+                param_value_free(&pv);
+            }
+        }
+    }
+    int lead = -1;
+    if (with && !bad) {
+        lead = cfg_axis_of(ld->c, with);
+        int lead_failed = 0;
+        for (size_t a = 0; a < ld->nfailed_axes; a++)
+            lead_failed |= strcmp(ld->failed_axes[a], with) == 0;
+        if (lead < 0 && lead_failed) {
+            bad = 1; /* its axis was reported already */
+        } else if (lead < 0) {
+            ld_err_at_attr(ld, n, "with", with,
+                        "no earlier axis sweeps '%s' (with=\"PARAM\" names the param of an axis above "
+                        "this one, whose values this axis follows one by one)", with);
+            bad = 1;
+        } else {
+            lead = (int)cfg_axis_lead(ld->c, (size_t)lead);
+            if (ld->c->axes[lead].nvalues != nv) {
+                ld_err_at_attr(ld, n, "with", with,
+                            "this axis has %zu values and the axis of %s has %zu: axes that vary "
+                            "together need as many values", nv, ld->c->axes[lead].param,
+                            ld->c->axes[lead].nvalues);
+                bad = 1;
+            }
+        }
+    }
+    if (!bad && ld->c->naxes == CFG_MAX_AXES) {
+        ld_err_at_attr(ld, n, NULL, NULL, "too many axes (at most %d)", CFG_MAX_AXES);
+        bad = 1;
+    }
+    if (!bad) {
+        double points = (double)cfg_points(ld->c) * (lead >= 0 ? 1.0 : (double)nv);
+        if (points > CFG_MAX_POINTS) {
+            ld_err_at_attr(ld, n, NULL, NULL, "the sweep would have %.6g points (at most %.0f)", points,
+                        CFG_MAX_POINTS);
+            bad = 1;
+        }
+    }
+    if (bad) {
+        ld->axis_failed = 1;
+        if (param) {
+            ld->failed_axes = tn_xrealloc(ld->failed_axes, (ld->nfailed_axes + 1) * sizeof *ld->failed_axes);
+            ld->failed_axes[ld->nfailed_axes++] = tn_xstrdup(param);
+        }
+        for (size_t i = 0; i < nv; i++)
+            free(vals[i]);
+        free(vals);
+    } else {
+        cfg_axis *ax = &ld->c->axes[ld->c->naxes];
+        ld->axis_node[ld->c->naxes] = n;
+        ld->c->naxes++;
+        snprintf(ax->param, sizeof ax->param, "%s", r->path);
+        ax->values = vals;
+        ax->nvalues = nv;
+        ax->with[0] = '\0';
+        if (lead >= 0)
+            snprintf(ax->with, sizeof ax->with, "%s", ld->c->axes[lead].param);
+    }
+    free(vnode);
+    free(param);
+    free(with);
+    free(values);
+}
+
+static void walk_elem(loader *ld, xmlNodePtr n, int e)
+{
+    if (ld->el[e] == NULL)
+        ld->el[e] = n;
+    if (e == celem_axis()) {
+        walk_axis(ld, n);
+        return;
+    }
+    if (e == CE_ROOT) {
+        int version = 0;
+        for (xmlAttrPtr a = n->properties; a; a = a->next) {
+            if (!a->ns && strcmp((const char *)a->name, "version") == 0) {
+                char *v = prop(a);
+                char *t = trim_dup(v);
+                if (strcmp(t, "1") != 0)
+                    ld_err_at_attr(ld, n, "version", v, "unsupported version (this tasknet reads version 1)");
+                version = 1;
+                free(t);
+                free(v);
+            } else {
+                unknown_attr(ld, n, e, a);
+            }
+        }
+        if (!version)
+            ld_err_at_elem(ld, n, "<tasknet>: missing attribute version=\"1\"");
+    } else if (celem_at((size_t)e)->prefix[0]) {
+        param_attrs(ld, n, e);
+    } else {
+        for (xmlAttrPtr a = n->properties; a; a = a->next)
+            unknown_attr(ld, n, e, a);
+    }
+    walk_children(ld, n, e);
+}
+
+static void walk_children(loader *ld, xmlNodePtr n, int e)
+{
+    xmlNodePtr seen[CFG_MAX_ELEMS] = {0};
+    const char *ename = celem_at((size_t)e)->name;
+    for (xmlNodePtr k = n->children; k; k = k->next) {
+        if (k->type == XML_ENTITY_REF_NODE) {
+            /* its elements would be invisible to both the walk and the schema */
+            ld_err_at_elem(ld, n, "<%s>: entity reference &%s; in element content (write its content out)", ename,
+                           (const char *)k->name);
+            ld->structural = 1;
+            continue;
+        }
+        if (k->type != XML_ELEMENT_NODE)
+            continue; /* text is the schema's business */
+        int ke = k->ns ? -1 : celem_find_child(e, (const char *)k->name);
+        if (e == celem_axis() && ke == celem_value())
+            continue; /* read by walk_axis */
+        if (ke < 0) {
+            const char *names[CFG_MAX_ELEMS];
+            size_t m = 0;
+            for (size_t i = 0; i < celem_count(); i++)
+                if (celem_at(i)->parent == e)
+                    names[m++] = celem_at(i)->name;
+            char *list = cfg_join(names, m);
+            const char *near = cfg_closest((const char *)k->name, names, m);
+            if (m == 0)
+                ld_err_at_elem(ld, k, "unknown element <%s> in <%s> (<%s> takes no elements)", (const char *)k->name,
+                               ename, ename);
+            else if (near)
+                ld_err_at_elem(ld, k, "unknown element <%s> in <%s> (did you mean <%s>? expected one of: %s)",
+                               (const char *)k->name, ename, near, list);
+            else
+                ld_err_at_elem(ld, k, "unknown element <%s> in <%s> (expected one of: %s)", (const char *)k->name,
+                               ename, list);
+            free(list);
+            ld->structural = 1;
+            continue;
+        }
+        if (!celem_at((size_t)ke)->many && seen[ke]) {
+            long line, col;
+            ld_elem_loc(ld, seen[ke], &line, &col);
+            ld_err_at_elem(ld, k, "<%s> given twice in <%s> (first at line %ld)", celem_at((size_t)ke)->name, ename,
+                           line);
+            ld->structural = 1;
+            continue;
+        }
+        seen[ke] = k;
+        walk_elem(ld, k, ke);
+    }
+}
+
+/* ------------------------------------------------------ libxml2 errors */
+
+void ld_on_xml_error(void *data, xml_error_ptr e)
+{
+    loader *ld = data;
+    if (!ld || !e || e->level < XML_ERR_ERROR)
+        return;
+    char *msg = trim_dup(e->message ? e->message : "");
+    if (ld->phase == 0) {
+        /* well-formedness: the parser's own position is right */
+        const char *why = msg;
+        char *m = e->code == XML_ERR_DOCUMENT_EMPTY || e->code == XML_ERR_DOCUMENT_START
+                      ? cfg_format("not an XML document: %s", why)
+                      : cfg_format("malformed XML: %s", why);
+        ld_add_err(ld, e->line > 0 ? e->line : 0, e->line > 0 ? (e->int2 > 0 ? e->int2 : 1) : 0, NULL, m);
+        free(msg);
+        return;
+    }
+    xmlNodePtr node = e->node;
+    while (node && node->type != XML_ELEMENT_NODE)
+        node = node->parent;
+    if (ld->ns == ld->caps) {
+        ld->caps = ld->caps ? 2 * ld->caps : 8;
+        ld->s = tn_xrealloc(ld->s, ld->caps * sizeof *ld->s);
+    }
+    ld->s[ld->ns++] = (serr){node, e->line, msg};
+}
+
+static void xml_silent(void *ctx, const char *msg, ...)
+{
+    (void)ctx;
+    (void)msg;
+}
+
+
+static int read_file(const char *path, char **text, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return errno ? errno : EIO;
+    size_t cap = 4096, n = 0;
+    char *buf = tn_xmalloc(cap);
+    for (;;) {
+        if (cap - n < 2) {
+            cap *= 2;
+            buf = tn_xrealloc(buf, cap);
+        }
+        size_t got = fread(buf + n, 1, cap - n - 1, f);
+        n += got;
+        if (got == 0)
+            break;
+    }
+    int e = ferror(f) ? (errno ? errno : EIO) : 0;
+    fclose(f);
+    if (e) {
+        free(buf);
+        return e;
+    }
+    buf[n] = '\0';
+    *text = buf;
+    *len = n;
+    return 0;
+}
+
+static int cmp_lerr(const void *pa, const void *pb)
+{
+    const lerr *a = pa, *b = pb;
+    /* unlocated errors last */
+    long la = a->line ? a->line : LONG_MAX, lb = b->line ? b->line : LONG_MAX;
+    if (la != lb)
+        return la < lb ? -1 : 1;
+    if (a->col != b->col)
+        return a->col < b->col ? -1 : 1;
+    return a->seq < b->seq ? -1 : a->seq > b->seq;
+}
+
+static void set_paths(cfg *c, const char *path)
+{
+    snprintf(c->file, sizeof c->file, "%s", path);
+    const char *slash = strrchr(path, '/');
+    if (!slash)
+        snprintf(c->basedir, sizeof c->basedir, ".");
+    else if (slash == path)
+        snprintf(c->basedir, sizeof c->basedir, "/");
+    else
+        snprintf(c->basedir, sizeof c->basedir, "%.*s", (int)(slash - path), path);
+}
+
+int cfg_load(cfg *c, const char *path, cfg_errors *errs)
+{
+    cfg_defaults(c);
+    set_paths(c, path);
+    loader ld;
+    memset(&ld, 0, sizeof ld);
+    ld.file = path;
+    ld.c = c;
+    int e = read_file(path, &ld.text, &ld.len);
+    if (e) {
+        cfg_errors_add(errs, "%s: error: cannot read: %s", path, strerror(e));
+        return -1;
+    }
+    scan_text(&ld);
+
+    xmlInitParser();
+    /* libxml2 prints to stderr unless told otherwise; models never print. */
+    xmlStructuredErrorFunc old_serror = xmlStructuredError;
+    void *old_sctx = xmlStructuredErrorContext;
+    xmlGenericErrorFunc old_gerror = xmlGenericError;
+    void *old_gctx = xmlGenericErrorContext;
+    xmlSetStructuredErrorFunc(&ld, ld_on_xml_error);
+    xmlSetGenericErrorFunc(NULL, xml_silent);
+
+    xmlParserCtxtPtr pctx = xmlNewParserCtxt();
+    if (pctx) {
+        if (ld.len > (size_t)INT32_MAX)
+            ld_add_err(&ld, 0, 0, NULL, tn_xstrdup("file too large"));
+        else
+            ld.doc = xmlCtxtReadMemory(pctx, ld.text, (int)ld.len, path, NULL,
+                                       XML_PARSE_NONET | XML_PARSE_NOWARNING);
+        xmlFreeParserCtxt(pctx);
+    } else {
+        ld_add_err(&ld, 0, 0, NULL, tn_xstrdup("internal error: cannot create an XML parser"));
+    }
+    if (ld.doc && ld.ne == 0) {
+        xmlNodePtr root = xmlDocGetRootElement(ld.doc);
+        size_t k = 0;
+        index_elements(ld.doc->children, &k);
+        ld.tags_ok = k == ld.ntags;
+        if (!root) {
+            ld_add_err(&ld, 1, 1, NULL, tn_xstrdup("not an XML document: no root element"));
+        } else if (root->ns && strcmp((const char *)root->name, "tasknet") == 0) {
+            ld_err_at_elem(&ld, root, "<tasknet> is in namespace '%s': tasknet files use no namespace (remove xmlns)",
+                        root->ns->href ? (const char *)root->ns->href : "");
+        } else if (root->ns || strcmp((const char *)root->name, "tasknet") != 0) {
+            ld_err_at_elem(&ld, root, "root element is <%s>, expected <tasknet version=\"1\">", (const char *)root->name);
+        } else {
+            walk_elem(&ld, root, CE_ROOT);
+            if (!ld.structural) {
+                ectx ec = {.mode = EC_LOAD, .ld = &ld};
+                if (ld.axis_failed) {
+                    /* the swept values are unusable: check what does not depend on them */
+                    size_t naxes = c->naxes;
+                    c->naxes = 0;
+                    cfg_sweep_check(c, &ec);
+                    cfg_cross_check(c, &ec);
+                    c->naxes = naxes;
+                } else {
+                    cfg_check_points(c, &ec);
+                }
+            }
+            ld_schema_check(&ld);
+        }
+    } else if (ld.ne == 0) {
+        ld_add_err(&ld, 0, 0, NULL, tn_xstrdup("malformed XML"));
+    }
+    if (ld.doc)
+        xmlFreeDoc(ld.doc);
+    xmlSetStructuredErrorFunc(old_sctx, old_serror);
+    xmlSetGenericErrorFunc(old_gctx, old_gerror);
+
+    if (ld.ne)
+        qsort(ld.e, ld.ne, sizeof *ld.e, cmp_lerr);
+    for (size_t i = 0; i < ld.ne; i++) {
+        if (ld.e[i].line > 0 && ld.e[i].col > 0)
+            cfg_errors_add(errs, "%s:%ld:%ld: error: %s", path, ld.e[i].line, ld.e[i].col, ld.e[i].msg);
+        else if (ld.e[i].line > 0)
+            cfg_errors_add(errs, "%s:%ld: error: %s", path, ld.e[i].line, ld.e[i].msg);
+        else
+            cfg_errors_add(errs, "%s: error: %s", path, ld.e[i].msg);
+        free(ld.e[i].msg);
+    }
+    if (ld.suppressed)
+        cfg_errors_add(errs, "%s: error: %zu more errors not shown (fix the first %d and run again)", path,
+                       ld.suppressed, LD_MAX_ERRORS);
+    int rc = ld.ne ? -1 : 0;
+    for (size_t i = 0; i < ld.ns; i++)
+        free(ld.s[i].msg);
+    free(ld.s);
+    free(ld.e);
+    free(ld.flagged);
+    for (size_t a = 0; a < ld.nfailed_axes; a++)
+        free(ld.failed_axes[a]);
+    free(ld.failed_axes);
+    free(ld.lines);
+    free(ld.tags);
+    free(ld.text);
+    return rc;
+}

@@ -1,0 +1,221 @@
+#include "report.h"
+
+#include <errno.h>
+#include <math.h>
+#include <string.h>
+
+#include "log.h"
+
+void report_json_string(FILE *f, const char *s)
+{
+    fputc('"', f);
+    for (; *s; s++) {
+        unsigned char ch = (unsigned char)*s;
+        if (ch == '"' || ch == '\\')
+            fprintf(f, "\\%c", ch);
+        else if (ch < 0x20)
+            fprintf(f, "\\u%04x", ch);
+        else
+            fputc(ch, f);
+    }
+    fputc('"', f);
+}
+
+void report_csv_field(FILE *f, const char *s)
+{
+    if (!strpbrk(s, ",\"\n")) {
+        fputs(s, f);
+        return;
+    }
+    fputc('"', f);
+    for (; *s; s++) {
+        if (*s == '"')
+            fputc('"', f);
+        fputc(*s, f);
+    }
+    fputc('"', f);
+}
+
+/* JSON has no NaN/inf: write null for them. */
+static void json_number(FILE *f, double x)
+{
+    if (isfinite(x))
+        fprintf(f, "%.17g", x);
+    else
+        fputs("null", f);
+}
+
+static void params_json(FILE *f, const cfg *base, size_t point)
+{
+    fputc('{', f);
+    for (size_t a = 0; a < base->naxes; a++) {
+        if (a)
+            fputc(',', f);
+        report_json_string(f, base->axes[a].param);
+        fputc(':', f);
+        report_json_string(f, cfg_point_value(base, point, a));
+    }
+    fputc('}', f);
+}
+
+report_point *report_points_new(size_t npoints, const run_layout *l)
+{
+    report_point *pts = tn_xcalloc(npoints ? npoints : 1, sizeof *pts);
+    for (size_t p = 0; p < npoints; p++) {
+        pts[p].m = tn_xcalloc(l->n ? l->n : 1, sizeof *pts[p].m);
+        for (size_t i = 0; i < l->n; i++)
+            stats_acc_init(&pts[p].m[i]);
+    }
+    return pts;
+}
+
+void report_points_free(report_point *pts, size_t npoints)
+{
+    if (!pts)
+        return;
+    for (size_t p = 0; p < npoints; p++)
+        free(pts[p].m);
+    free(pts);
+}
+
+void report_point_add(report_point *p, const run_layout *l, const double *m)
+{
+    p->runs++;
+    for (size_t i = 0; i < l->n; i++)
+        if (!isnan(m[i]))
+            stats_acc_add(&p->m[i], m[i]);
+}
+
+void report_runs_header(FILE *f, const cfg *base, const run_layout *l)
+{
+    fputs("run,point,replica,seed,config_hash", f);
+    for (size_t a = 0; a < base->naxes; a++) {
+        fputc(',', f);
+        report_csv_field(f, base->axes[a].param);
+    }
+    for (size_t i = 0; i < l->n; i++)
+        if (metric_is_deterministic(l->col[i].name))
+            fprintf(f, ",%s", l->col[i].name);
+    fputc('\n', f);
+}
+
+void report_runs_row(FILE *f, const cfg *base, const run_layout *l, size_t point, uint64_t replica,
+                     uint64_t config_hash, const double *m)
+{
+    fprintf(f, "%llu,%zu,%llu,%llu,%016llx", (unsigned long long)(point * base->replicas + replica),
+            point, (unsigned long long)replica, (unsigned long long)base->seed,
+            (unsigned long long)config_hash);
+    for (size_t a = 0; a < base->naxes; a++) {
+        fputc(',', f);
+        report_csv_field(f, cfg_point_value(base, point, a));
+    }
+    for (size_t i = 0; i < l->n; i++)
+        if (metric_is_deterministic(l->col[i].name)) {
+            if (isnan(m[i]))
+                fputc(',', f);
+            else
+                fprintf(f, ",%.17g", m[i]);
+        }
+    fputc('\n', f);
+}
+
+int report_summary_csv(const char *path, const cfg *base, const run_layout *l, const report_point *pts,
+                       size_t npoints)
+{
+    FILE *f = fopen(path, "w");
+    if (!f)
+        return -1;
+    fputs("point,replicas", f);
+    for (size_t a = 0; a < base->naxes; a++) {
+        fputc(',', f);
+        report_csv_field(f, base->axes[a].param);
+    }
+    for (size_t i = 0; i < l->n; i++)
+        if (metric_is_deterministic(l->col[i].name))
+            fprintf(f, ",%s_mean,%s_ci95", l->col[i].name, l->col[i].name);
+    fputc('\n', f);
+    for (size_t p = 0; p < npoints; p++) {
+        fprintf(f, "%zu,%llu", p, (unsigned long long)pts[p].runs);
+        for (size_t a = 0; a < base->naxes; a++) {
+            fputc(',', f);
+            report_csv_field(f, cfg_point_value(base, p, a));
+        }
+        /* a point with no finished run (an incomplete merge or --runs
+         * subset), or a metric none of its runs measured, has no value:
+         * empty cells, not zeros */
+        for (size_t i = 0; i < l->n; i++)
+            if (metric_is_deterministic(l->col[i].name)) {
+                if (pts[p].m[i].n)
+                    fprintf(f, ",%.17g,%.17g", stats_acc_mean(&pts[p].m[i]), stats_acc_ci95(&pts[p].m[i]));
+                else
+                    fputs(",,", f);
+            }
+        fputc('\n', f);
+    }
+    int rc = ferror(f) ? -1 : 0;
+    if (fclose(f) != 0)
+        rc = -1;
+    return rc;
+}
+
+void report_summary_json(FILE *f, const cfg *base, const run_layout *l, const report_point *pts, size_t npoints)
+{
+    fputs("{\"points\":[", f);
+    for (size_t p = 0; p < npoints; p++) {
+        fputs(p ? ",\n{" : "\n{", f);
+        fputs("\"params\":", f);
+        params_json(f, base, p);
+        fprintf(f, ",\"replicas\":%llu,\"metrics\":{", (unsigned long long)pts[p].runs);
+        for (size_t i = 0; i < l->n; i++) {
+            int any = pts[p].m[i].n > 0; /* nothing measured: null, not 0 */
+            fprintf(f, "%s\"%s\":{\"mean\":", i ? "," : "", l->col[i].name);
+            json_number(f, any ? stats_acc_mean(&pts[p].m[i]) : NAN);
+            fputs(",\"ci95\":", f);
+            json_number(f, any ? stats_acc_ci95(&pts[p].m[i]) : NAN);
+            fputc('}', f);
+        }
+        fputs("}}", f);
+    }
+    fputs("\n]}\n", f);
+}
+
+void report_analyze_json(FILE *f, const cfg *base, size_t point, const cfg *pc, const run_info *info,
+                         const wl_analysis *a)
+{
+    fputs("{\"params\":", f);
+    params_json(f, base, point);
+    fprintf(f, ",\"nodes\":%u", pc->nodes);
+    fputs(",\"bandwidth_bps\":", f);
+    json_number(f, pc->net.bandwidth_bps);
+    for (size_t i = 0; i < a->n; i++) {
+        fprintf(f, ",\"%s\":", a->kv[i].key);
+        json_number(f, a->kv[i].value);
+    }
+    fputs(",\"bit_error_rate\":", f);
+    json_number(f, info->has_phy ? info->phy.bit_error_rate : NAN);
+    fputs(",\"energy_per_bit_j\":", f);
+    json_number(f, info->has_phy ? info->phy.energy_per_bit_j : NAN);
+    fputc('}', f);
+}
+
+void report_analyze_text(FILE *f, const cfg *base, size_t point, const cfg *pc, const run_info *info,
+                         const wl_analysis *a)
+{
+    if (base->naxes) {
+        fprintf(f, "point %zu:", point);
+        for (size_t k = 0; k < base->naxes; k++)
+            fprintf(f, " %s=%s", base->axes[k].param, cfg_point_value(base, point, k));
+        fputc('\n', f);
+    }
+    fputs(a->text, f);
+    fprintf(f, "  system    N=%u  B=%.6g Gb/s  %s over %s\n", pc->nodes, pc->net.bandwidth_bps / 1e9, pc->wl_type,
+            pc->net_type);
+    if (info->has_phy)
+        fprintf(f, "  phy       path BER=%.3g  energy=%.4g pJ/bit\n", info->phy.bit_error_rate,
+                info->phy.energy_per_bit_j * 1e12);
+}
+
+void report_latency_path(char *buf, size_t len, const char *dir, uint64_t run_id)
+{
+    snprintf(buf, len, "%s/latency/run-%llu.csv", dir, (unsigned long long)run_id);
+}

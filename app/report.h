@@ -1,0 +1,52 @@
+/* Result files and machine-readable output: runs.csv (one row per run),
+ * summary.csv (one row per point: mean and 95% CI half-width per metric),
+ * JSON. Numbers are printed with %.17g (exact round trip); a metric that
+ * does not apply to a run (NAN) is an empty cell, and null in JSON. */
+#ifndef TASKNET_REPORT_H
+#define TASKNET_REPORT_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "config.h"
+#include "metrics.h"
+#include "run.h"
+#include "stats.h"
+
+/* Per point: the runs it has and, per metric, the accumulator of the
+ * values its runs measured (a run's NAN is left out). */
+typedef struct report_point {
+    uint64_t runs;
+    stats_acc *m; /* [layout n] */
+} report_point;
+
+report_point *report_points_new(size_t npoints, const run_layout *l);
+void report_points_free(report_point *pts, size_t npoints);
+void report_point_add(report_point *p, const run_layout *l, const double *m);
+
+void report_runs_header(FILE *f, const cfg *base, const run_layout *l);
+/* config_hash: fingerprint of the point's configuration (resume and merge check it). */
+void report_runs_row(FILE *f, const cfg *base, const run_layout *l, size_t point, uint64_t replica,
+                     uint64_t config_hash, const double *m);
+/* Write summary.csv for npoints points. Returns 0 or -1 (errno set). */
+int report_summary_csv(const char *path, const cfg *base, const run_layout *l, const report_point *pts,
+                       size_t npoints);
+/* {"points":[{"params":{...},"replicas":R,"metrics":{"name":{"mean":x,"ci95":y},...}}]} */
+void report_summary_json(FILE *f, const cfg *base, const run_layout *l, const report_point *pts, size_t npoints);
+
+/* One analyze record of a resolved point pc of base: its swept values, N,
+ * B, the fabric's physical layer and the workload's analytic model. */
+void report_analyze_json(FILE *f, const cfg *base, size_t point, const cfg *pc, const run_info *info,
+                         const wl_analysis *a);
+void report_analyze_text(FILE *f, const cfg *base, size_t point, const cfg *pc, const run_info *info,
+                         const wl_analysis *a);
+
+/* DIR/latency/run-ID.csv: the latency histogram of run ID (run_outputs.latency_csv). */
+void report_latency_path(char *buf, size_t len, const char *dir, uint64_t run_id);
+
+/* JSON string with escapes. */
+void report_json_string(FILE *f, const char *s);
+/* CSV field, quoted when it holds a comma, quote or newline. */
+void report_csv_field(FILE *f, const char *s);
+
+#endif

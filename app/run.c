@@ -1,0 +1,320 @@
+/* One run: resolve a point (workload, fabric, physical layer), lay its
+ * metrics out, wire a fabric and a workload over an engine, measure. */
+#include "run.h"
+
+#include <errno.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "log.h"
+#include "network.h"
+#include "rng.h"
+#include "sim.h"
+#include "stats.h"
+#include "workload.h"
+
+/* ---------------------------------------------------------------- layout */
+
+static long col_of(const metric_def *col, size_t n, const char *name)
+{
+    for (size_t i = 0; i < n; i++)
+        if (strcmp(col[i].name, name) == 0)
+            return (long)i;
+    return -1;
+}
+
+/* Add a plugin's metrics (shared names share a column) and its map. */
+static size_t *add_metrics(run_layout *l, size_t *cap, const metric_def *m, size_t nm)
+{
+    size_t *map = tn_xcalloc(nm ? nm : 1, sizeof *map);
+    for (size_t k = 0; k < nm; k++) {
+        long c = col_of(l->col, l->n, m[k].name);
+        if (c < 0) {
+            if (l->n == *cap) {
+                *cap = *cap ? 2 * *cap : 64;
+                l->col = tn_xrealloc(l->col, *cap * sizeof *l->col);
+            }
+            l->col[l->n] = m[k];
+            c = (long)l->n++;
+        }
+        map[k] = (size_t)c;
+    }
+    return map;
+}
+
+void run_layout_init(run_layout *l, const cfg *base)
+{
+    memset(l, 0, sizeof *l);
+    size_t cap = 0, nn = net_count(), nw = wl_count();
+    l->net_map = tn_xcalloc(nn ? nn : 1, sizeof *l->net_map);
+    l->wl_map = tn_xcalloc(nw ? nw : 1, sizeof *l->wl_map);
+    const wl_ops *wl[64];
+    size_t nwl = cfg_used_wls(base, wl, 64);
+    for (size_t i = 0; i < nwl && i < 64; i++)
+        l->wl_map[wl_index(wl[i])] = add_metrics(l, &cap, wl[i]->metrics, wl[i]->nmetrics);
+    size_t *core = add_metrics(l, &cap, metric_core, METRIC_CORE_COUNT);
+    l->core0 = core[0];
+    for (size_t k = 0; k < METRIC_CORE_COUNT; k++)
+        TN_ASSERT(core[k] == l->core0 + k, "core metric %s shares a column with a workload's", metric_core[k].name);
+    free(core);
+    const net_ops *nets[64];
+    size_t nnet = cfg_used_nets(base, nets, 64);
+    for (size_t i = 0; i < nnet && i < 64; i++)
+        l->net_map[net_index(nets[i])] = add_metrics(l, &cap, nets[i]->metrics, nets[i]->nmetrics);
+    const wl_ops *w = cfg_wl(base);
+    l->table = w ? w->table : NULL;
+    l->plot_y = w ? w->plot_y : NULL;
+}
+
+void run_layout_free(run_layout *l)
+{
+    if (l->net_map)
+        for (size_t i = 0; i < net_count(); i++)
+            free(l->net_map[i]);
+    if (l->wl_map)
+        for (size_t i = 0; i < wl_count(); i++)
+            free(l->wl_map[i]);
+    free(l->net_map);
+    free(l->wl_map);
+    free(l->col);
+    memset(l, 0, sizeof *l);
+}
+
+long run_layout_find(const run_layout *l, const char *name) { return col_of(l->col, l->n, name); }
+
+/* -------------------------------------------------------------- resolve */
+
+void run_cache_free(run_cache *rc)
+{
+    if (!rc->wl)
+        return;
+    for (size_t i = 0; wl_registry[i]; i++)
+        if (rc->wl[i] && wl_registry[i]->free_cache)
+            wl_registry[i]->free_cache(rc->wl[i]);
+    free(rc->wl);
+    rc->wl = NULL;
+}
+
+int run_resolve(cfg *c, run_cache *rc, run_info *info, char *err, size_t errlen)
+{
+    run_info dummy;
+    if (!info)
+        info = &dummy;
+    memset(info, 0, sizeof *info);
+    const net_ops *nops = cfg_net(c);
+    const wl_ops *wops = cfg_wl(c);
+    if (!nops || !wops)
+        return tn_error(err, errlen, "unknown %s type '%s'", nops ? "workload" : "network",
+                        nops ? c->wl_type : c->net_type);
+    c->net.nodes = c->nodes;
+    if (rc && !rc->wl)
+        rc->wl = tn_xcalloc(wl_count() ? wl_count() : 1, sizeof *rc->wl);
+    wl_resolve wr = {
+        .nodes = c->nodes,
+        .net = &c->net,
+        .seed = c->seed,
+        .cache = rc ? &rc->wl[wl_index(wops)] : NULL,
+    };
+    if (wops->resolve && wops->resolve(cfg_wl_params(c), &wr, err, errlen) != 0)
+        return -1;
+    if (!(c->net.bandwidth_bps > 0) || !(c->net.bandwidth_bps <= NET_MAX_BPS))
+        return tn_error(err, errlen, "network bandwidth %g b/s is outside (0, %g b/s]", c->net.bandwidth_bps,
+                        NET_MAX_BPS);
+    /* the fabric's own checks before the phy (a wrong N is not a power
+     * budget problem); its resolve_phy checks what depends on the BER */
+    if (nops->check) {
+        param_first first;
+        nops->check(&c->net, cfg_net_params(c), param_report_first(&first, err, errlen));
+        if (first.rep.n)
+            return -1;
+    }
+    if (nops->resolve_phy) {
+        if (nops->resolve_phy(&c->net, cfg_net_params(c), &c->phy, &info->phy, err, errlen) != 0)
+            return -1;
+        info->has_phy = 1;
+    }
+    return 0;
+}
+
+void run_analyze(const cfg *c, wl_analysis *out)
+{
+    memset(out, 0, sizeof *out);
+    const wl_ops *w = cfg_wl(c);
+    if (!w || !w->analyze)
+        return;
+    net_params core = c->net;
+    wl_resolve wr = {.nodes = c->nodes, .net = &core, .seed = c->seed};
+    w->analyze(cfg_wl_params(c), &wr, out);
+}
+
+/* ------------------------------------------------------------------ run */
+
+/* The fabric hands deliveries to the workload through this trampoline, so
+ * neither needs to know the other's type. */
+struct run_ctx {
+    const wl_ops *w;
+    void *ws;
+};
+
+static void run_deliver(void *owner, net_msg *m)
+{
+    struct run_ctx *rc = owner;
+    rc->w->deliver(rc->ws, m);
+}
+
+struct wl_run_view {
+    const run_layout *l;
+    const double *m;
+};
+
+double wl_run_metric(const wl_run_view *v, const char *name)
+{
+    if (!v)
+        return NAN;
+    long k = run_layout_find(v->l, name);
+    return k >= 0 ? v->m[k] : NAN;
+}
+
+static double wall_now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* The fabric's latency samples as a histogram file, written to a
+ * temporary name and renamed so a reader never sees half of it. */
+static int write_latency_hist(net *n, const char *path, char *err, size_t errlen)
+{
+    char tmp[4096];
+    if (snprintf(tmp, sizeof tmp, "%s.tmp", path) >= (int)sizeof tmp)
+        return tn_error(err, errlen, "%s: path too long", path);
+    FILE *f = fopen(tmp, "w");
+    if (!f)
+        return tn_error(err, errlen, "%s: %s", tmp, strerror(errno));
+    fputs("class,bin_lo_s,bin_hi_s,count\n", f);
+    static const char *const names[] = {"control", "data", "all"};
+    const stats_sample *cls[] = {&n->c.latency_s[NET_CONTROL], &n->c.latency_s[NET_DATA], &n->c.latency_all_s};
+    for (int k = 0; k < 3; k++) {
+        stats_loghist hg;
+        stats_loghist_init(&hg, RUN_HIST_LO_S, RUN_HIST_HI_S, RUN_HIST_PER_DECADE);
+        for (size_t i = 0; i < cls[k]->n; i++)
+            stats_loghist_add(&hg, cls[k]->x[i]);
+        for (size_t b = 0; b < stats_loghist_bins(&hg); b++) {
+            double lo, hi;
+            uint64_t cnt = stats_loghist_bin(&hg, b, &lo, &hi);
+            if (cnt)
+                fprintf(f, "%s,%.17g,%.17g,%llu\n", names[k], lo, hi, (unsigned long long)cnt);
+        }
+        stats_loghist_free(&hg);
+    }
+    int bad = ferror(f);
+    if (fclose(f) != 0 || bad || rename(tmp, path) != 0) {
+        int e = errno;
+        unlink(tmp);
+        return tn_error(err, errlen, "%s: %s", path, strerror(e));
+    }
+    return 0;
+}
+
+/* The run in progress in this process, for run_abort from a signal handler. */
+static sim *volatile run_live;
+static volatile sig_atomic_t run_abort_requested;
+
+void run_abort(void)
+{
+    run_abort_requested = 1;
+    sim *s = run_live;
+    if (s)
+        sim_stop(s);
+}
+
+void run_abort_clear(void) { run_abort_requested = 0; }
+
+static void scatter(double *m, const size_t *map, const double *own, size_t n)
+{
+    for (size_t k = 0; k < n; k++)
+        m[map[k]] = own[k];
+}
+
+int run_one(const cfg *c, const run_layout *l, uint64_t replica, double *m, const run_outputs *o, char *err,
+            size_t errlen)
+{
+    struct trace *tr = o ? o->trace : NULL;
+    metric_unset(m, l->n);
+    const wl_ops *w = cfg_wl(c);
+    const net_ops *nops = cfg_net(c);
+    if (!w || !nops)
+        return tn_error(err, errlen, "unknown %s type '%s'", nops ? "workload" : "network",
+                        nops ? c->wl_type : c->net_type);
+    const size_t *net_map = l->net_map[net_index(nops)], *wl_map = l->wl_map[wl_index(w)];
+    TN_ASSERT(net_map && wl_map, "the layout has no columns for %s over %s", w->name, nops->name);
+    double *core = m + l->core0;
+
+    double t0 = wall_now_s();
+    int rc = -1;
+    sim *s = sim_create();
+    gsl_rng *net_rng = rng_stream_new(c->seed, replica, "network");
+    struct run_ctx ctx = {.w = w, .ws = tn_xcalloc(1, w->state_size ? w->state_size : 1)};
+    double *own = tn_xcalloc(1 + nops->nmetrics + w->nmetrics, sizeof *own);
+    net_params np = c->net;
+    np.nodes = c->nodes;
+    net *n = net_create(nops, &np, cfg_net_params(c), NULL, s, net_rng, run_deliver, &ctx, err, errlen);
+    int wl_up = 0;
+    if (!n)
+        goto out;
+
+    wl_env env = {
+        .sim = s,
+        .net = n,
+        .nodes = c->nodes,
+        .bandwidth_bps = np.bandwidth_bps,
+        .seed = c->seed,
+        .replica = replica,
+        .params = cfg_wl_params(c),
+        .trace = tr,
+    };
+    if (w->init(ctx.ws, &env, err, errlen) != 0)
+        goto out;
+    wl_up = 1;
+
+    run_live = s;
+    if (!run_abort_requested)
+        core[M_events] = (double)sim_run(s, SIM_TIME_MAX);
+    run_live = NULL;
+    if (run_abort_requested) {
+        tn_error(err, errlen, "interrupted");
+        goto out;
+    }
+    /* the fabric's and the core's first: the workload's may use them */
+    net_metrics(n, core, own);
+    scatter(m, net_map, own, nops->nmetrics);
+    core[M_bandwidth_bps] = np.bandwidth_bps;
+    struct wl_run_view view = {.l = l, .m = m};
+    double span_s = 0;
+    metric_unset(own, w->nmetrics);
+    if (w->finish(ctx.ws, &view, own, &span_s, err, errlen) != 0)
+        goto out;
+    scatter(m, wl_map, own, w->nmetrics);
+    core[M_span_s] = span_s;
+    core[M_network_utilization] =
+        span_s > 0 ? 8.0 * core[M_bytes_delivered] / (np.bandwidth_bps * (double)c->nodes * span_s) : 0.0;
+    if (o && o->latency_csv && write_latency_hist(n, o->latency_csv, err, errlen) != 0)
+        goto out;
+    rc = 0;
+out:
+    if (wl_up && w->fini)
+        w->fini(ctx.ws);
+    free(ctx.ws);
+    free(own);
+    if (n)
+        net_destroy(n);
+    gsl_rng_free(net_rng);
+    sim_destroy(s);
+    core[M_wall_s] = wall_now_s() - t0;
+    return rc;
+}

@@ -1,0 +1,82 @@
+/* One run: a configuration point and a replica, wired together (fabric,
+ * workload, engine, streams) and measured into the metrics of a layout. */
+#ifndef TASKNET_RUN_H
+#define TASKNET_RUN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "config.h"
+#include "metrics.h"
+#include "workload.h"
+
+/* The metrics of every run of a sweep, in one order: the workload's (of
+ * every workload type the sweep uses), the core's, the fabrics' (of every
+ * fabric type it uses); a name two plugins declare is one column. A run
+ * fills the columns that apply to it and leaves the others NAN. */
+typedef struct run_layout {
+    size_t n;          /* columns */
+    metric_def *col;   /* [n] */
+    size_t core0;      /* column of core metric 0 (the core's are contiguous) */
+    size_t **net_map;  /* [net_count()]: column of each metric of that fabric (NULL: unused) */
+    size_t **wl_map;   /* [wl_count()]: column of each metric of that workload (NULL: unused) */
+    const wl_column *table; /* columns of the terminal table (the base workload's) */
+    const char *plot_y;     /* the base workload's default metric to plot */
+} run_layout;
+
+void run_layout_init(run_layout *l, const cfg *base);
+void run_layout_free(run_layout *l);
+/* Column of a metric by name, or -1. */
+long run_layout_find(const run_layout *l, const char *name);
+/* Index of a core metric. */
+static inline size_t run_core(const run_layout *l, metric_id id) { return l->core0 + (size_t)id; }
+
+/* What a process keeps between the points it resolves (each workload's
+ * cache, e.g. analytic footprints); zero-initialised = empty. */
+typedef struct run_cache {
+    void **wl; /* [wl_count()] */
+} run_cache;
+void run_cache_free(run_cache *rc);
+
+/* What run_resolve worked out besides the parameters, for reports. */
+typedef struct run_info {
+    int has_phy;  /* the fabric models a physical layer */
+    net_phy phy;  /* its summary */
+} run_info;
+
+/* Resolve a point in place: the workload's derived values (B from
+ * network.zeta, beta from workload.load, horizons), B's range, the fabric's
+ * checks and physical layer. rc (may be NULL) caches across points; info
+ * may be NULL. 0 or -1 + err. */
+int run_resolve(cfg *c, run_cache *rc, run_info *info, char *err, size_t errlen);
+/* The workload's analytic model of a resolved point (out->n = 0 and an
+ * empty text when it has none). */
+void run_analyze(const cfg *c, wl_analysis *out);
+
+/* The latency histogram of a run: log bins from RUN_HIST_LO_S to
+ * RUN_HIST_HI_S, RUN_HIST_PER_DECADE per decade, plus the two open ends. */
+#define RUN_HIST_LO_S 1e-9
+#define RUN_HIST_HI_S 10.0
+#define RUN_HIST_PER_DECADE 20
+
+/* What a run writes besides its metrics (each optional). */
+typedef struct run_outputs {
+    struct trace *trace;     /* timeline recorder */
+    const char *latency_csv; /* message latency histogram: rows class,bin_lo_s,bin_hi_s,count
+                                (class control, data or all; non-empty bins), written atomically */
+} run_outputs;
+
+/* Stop the run in progress in this process, and any run started after, at
+ * once (async-signal-safe: sweep's SIGINT/SIGTERM handler calls it): it
+ * returns -1 with "interrupted" and nothing recorded. run_abort_clear
+ * re-arms runs. */
+void run_abort(void);
+void run_abort_clear(void);
+
+/* Simulate replica `replica` of the resolved point c into m[l->n]
+ * (columns that do not apply: NAN; wall time in the core's wall_s).
+ * o may be NULL. 0, or -1 + err. */
+int run_one(const cfg *c, const run_layout *l, uint64_t replica, double *m, const run_outputs *o, char *err,
+            size_t errlen);
+
+#endif

@@ -1,0 +1,140 @@
+/* Internals shared by the app/sweep*.c files: the sweep's state, the seam
+ * between running a run and recording it (for the drivers), the result
+ * folder, and the drivers' table. */
+#ifndef TASKNET_SWEEP_IMPL_H
+#define TASKNET_SWEEP_IMPL_H
+
+#include <stdio.h>
+
+#include "sweep.h"
+#include "trace.h"
+
+typedef struct run_rec {
+    int done;      /* result present (this session or an earlier one) */
+    uint64_t hash; /* fingerprint of the point's configuration */
+    double *m;     /* metrics [layout n] (wall_s only for runs of this session) */
+} run_rec;
+
+/* A process's resolved point, reused across that point's replicas. */
+typedef struct point_cache {
+    size_t point; /* SIZE_MAX = empty */
+    cfg pc;
+    run_cache rc; /* what the workloads keep between points (e.g. footprints) */
+} point_cache;
+
+typedef struct sweep {
+    const cfg *c;
+    const sweep_opts *o;
+    const sweep_ui *ui;
+    unsigned jobs;            /* worker processes this time (-j, at most the runs to do) */
+    run_layout layout;        /* the runs' metrics */
+    double *mstore;           /* [nruns * layout.n]: rec[id].m */
+    size_t npoints;
+    uint64_t nruns;
+    uint64_t *point_hash;     /* per point */
+    run_rec *rec;             /* per run id */
+    unsigned char *todo;      /* per run id: RUN_PENDING, RUN_INFLIGHT or 0 (done or not selected) */
+    unsigned char *selected;  /* per run id: selected by --runs/--shard */
+    FILE *runs_csv;           /* appended as runs finish */
+    FILE *timing_csv;
+    double t0_s;
+    uint64_t ndone_now, ntodo;
+    double events_now;
+    double last_summary_s;
+    uint64_t next;            /* sweep_next resumes its scan here */
+    point_cache pcache;       /* this process's resolved point */
+    int giving_up;            /* a failure that would repeat: hand out no more runs */
+    char procs[80];           /* how the runs ran, for the last line */
+} sweep;
+
+enum { RUN_PENDING = 1, RUN_INFLIGHT = 2 };
+
+/* Column layout of runs.csv: run,point,replica,seed,config_hash,<axes>,<metrics>. */
+#define RUNS_FIXED_COLS 5
+
+/* A note for the user through the caller's ui (never printed here). */
+void sweep_note(const sweep *sw, sweep_note_kind kind, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+double sweep_now_s(void);
+/* SIGINT/SIGTERM arrived during this sweep. */
+int sweep_interrupted(void);
+
+/* ---- the seam between running a run and recording it ----
+ * A driver asks sweep_next for run ids, has them simulated (sweep_run, in
+ * any process holding the same sweep) and hands each result to
+ * sweep_record in the one process that writes the folder. */
+
+#define SWEEP_NO_RUN UINT64_MAX
+
+/* One run's outcome, sent as plain bytes between processes of one binary:
+ * sweep_result_size(sw) bytes, its metrics in the sweep's layout. */
+typedef struct sweep_result {
+    uint64_t id;    /* run id, or SWEEP_NO_RUN */
+    int32_t status; /* 0 = ok, else err holds the message */
+    char err[400];
+    double m[];     /* metrics of the run, [layout n] */
+} sweep_result;
+
+size_t sweep_result_size(const sweep *sw);
+sweep_result *sweep_result_new(const sweep *sw); /* zeroed, id SWEEP_NO_RUN; free() it */
+/* Simulate run id in this process into r (tr: a timeline, may be NULL);
+ * its latency histogram goes to latency_csv (NULL = none). Returns r->status. */
+int sweep_run(sweep *sw, uint64_t id, trace *tr, const char *latency_csv, sweep_result *r);
+/* Where run id's latency histogram belongs in the result folder (buf), or
+ * NULL without --out. */
+const char *sweep_latency_path(const sweep *sw, uint64_t id, char *buf, size_t len);
+/* The next run to hand out, marked in flight: 0, or -1 when none is left or
+ * the sweep was interrupted (SIGINT, SIGTERM). */
+int sweep_next(sweep *sw, uint64_t *id);
+/* A run handed out came back without a result (its process died, or a
+ * signal dropped it): hand it out again. */
+void sweep_requeue(sweep *sw, uint64_t id);
+/* Record a finished run (runs.csv row, progress), or report its failure;
+ * only in the process that writes the folder. 0, or 1 if the run failed. */
+int sweep_record(sweep *sw, const sweep_result *r);
+void sweep_pcache_free(sweep *sw);
+
+/* ---- drivers: how the selected runs are executed ---- */
+
+typedef struct sweep_driver {
+    const char *name;
+    /* run every selected run (sweep_next until none is left); exit status */
+    int (*run)(sweep *sw);
+} sweep_driver;
+
+extern const sweep_driver sweep_serial_driver; /* sweep.c: in this process, in id order */
+extern const sweep_driver sweep_fork_driver;   /* sweep_fork.c: -j worker processes */
+
+#ifdef TASKNET_MPI
+/* MPI (sweep_mpi.c, built by ./configure --with-mpi). sweep_mpi_init starts
+ * MPI only when the environment says an MPI launcher started more than one
+ * process; *size = 1 otherwise and the sweep runs as without MPI (-j
+ * included). Rank 0 is the only writer of the folder: it hands out one run
+ * id at a time to whichever rank asks (sweep_mpi_driver) and records every
+ * result; the other ranks simulate (sweep_mpi_worker) and send their
+ * metrics and latency histograms back. Every rank must reach
+ * sweep_mpi_finalize. */
+extern const sweep_driver sweep_mpi_driver;
+int sweep_mpi_init(int *rank, int *size, char *err, size_t errlen);
+int sweep_mpi_worker(sweep *sw);              /* exit status */
+void sweep_mpi_stop_workers(const sweep *sw); /* rank 0 without runs to hand out */
+void sweep_mpi_finalize(void);
+#endif
+
+/* ---- the result folder (sweep_store.c) ---- */
+
+/* The layout of the runs' metrics and one record per run. */
+void sweep_records_init(sweep *sw);
+void sweep_records_free(sweep *sw);
+/* Earlier results from out/runs.csv; a folder of another sweep is refused. 0 or -1. */
+int store_load(sweep *sw);
+/* Open the folder for this session: latency/, config.xml, runs.csv (what is
+ * kept, rewritten) and timing.csv opened for appending. 0 or -1. */
+int store_open(sweep *sw);
+/* A finished run's row, timing and (every 2 s) the summary. */
+void store_append(sweep *sw, uint64_t id);
+/* Close the folder: runs.csv sorted by id, summary.csv. 0 or -1. */
+int store_close(sweep *sw);
+/* Per-point accumulators over the done runs. */
+report_point *sweep_accumulate(const sweep *sw);
+
+#endif

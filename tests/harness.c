@@ -1,0 +1,259 @@
+/* The one test harness (see harness.h). */
+#include "harness.h"
+
+#include <check.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "log.h"
+#include "rng.h"
+
+net_params th_star(uint32_t nodes, double bandwidth_bps)
+{
+    net_params p;
+    memset(&p, 0, sizeof p);
+    p.nodes = nodes;
+    p.bandwidth_bps = bandwidth_bps;
+    p.link_latency_ps = TH_LINK_PS;
+    p.switch_latency_ps = TH_SW_PS;
+    return p;
+}
+
+void th_set(const param_row *rows, size_t n, void *block, const char *assign)
+{
+    const char *eq = strchr(assign, '=');
+    ck_assert_msg(eq != NULL, "setting '%s' is not path=value", assign);
+    size_t plen = (size_t)(eq - assign);
+    for (size_t i = 0; i < n; i++)
+        if (strlen(rows[i].path) == plen && strncmp(rows[i].path, assign, plen) == 0) {
+            param_value v;
+            char err[512];
+            ck_assert_msg(param_parse(&rows[i], eq + 1, ".", &v, err, sizeof err) == 0, "%s: %s", assign, err);
+            param_store(block, &rows[i], &v);
+            return;
+        }
+    ck_abort_msg("no parameter %.*s here", (int)plen, assign);
+}
+
+const net_ops *th_net_ops(const char *name)
+{
+    const net_ops *ops = net_find(name);
+    ck_assert_msg(ops != NULL, "no fabric %s", name);
+    return ops;
+}
+
+const wl_ops *th_wl_ops(const char *name)
+{
+    const wl_ops *ops = wl_find(name);
+    ck_assert_msg(ops != NULL, "no workload %s", name);
+    return ops;
+}
+
+void *th_net_params(const net_ops *ops, const char *const *sets)
+{
+    void *p = net_params_new(ops);
+    for (size_t i = 0; sets && sets[i]; i++)
+        th_set(ops->params, ops->nparams, p, sets[i]);
+    return p;
+}
+
+void *th_wl_params(const wl_ops *ops, const char *const *sets)
+{
+    void *p = wl_params_new(ops);
+    for (size_t i = 0; sets && sets[i]; i++)
+        th_set(ops->params, ops->nparams, p, sets[i]);
+    return p;
+}
+
+/* ---- a fabric alone ---- */
+
+static void on_deliver(void *owner, net_msg *m)
+{
+    th_net *h = owner;
+    ck_assert_uint_lt(h->nrec, h->cap);
+    h->id[h->nrec] = m->id;
+    h->t_ps[h->nrec] = sim_now(h->s);
+    h->nrec++;
+    h->bytes += m->size_bytes;
+    m->a++;
+    m->b = (uint64_t)sim_now(h->s);
+    if (h->release)
+        net_msg_release(&h->pool, m);
+}
+
+th_net *th_net_try(const char *name, const net_params *core, const char *const *sets, const phy_params *phy,
+                   uint64_t seed, size_t cap, char *err, size_t errlen)
+{
+    const net_ops *ops = th_net_ops(name);
+    th_net *h = calloc(1, sizeof *h);
+    h->s = sim_create();
+    h->rng = gsl_rng_alloc(gsl_rng_mt19937);
+    gsl_rng_set(h->rng, seed);
+    void *params = th_net_params(ops, sets);
+    h->n = net_create(ops, core, params, phy, h->s, h->rng, on_deliver, h, err, errlen);
+    net_params_free(ops, params);
+    if (!h->n) {
+        gsl_rng_free(h->rng);
+        sim_destroy(h->s);
+        free(h);
+        return NULL;
+    }
+    net_msg_pool_init(&h->pool);
+    h->cap = cap;
+    h->id = calloc(cap ? cap : 1, sizeof *h->id);
+    h->t_ps = calloc(cap ? cap : 1, sizeof *h->t_ps);
+    return h;
+}
+
+th_net *th_net_new(const char *name, const net_params *core, const char *const *sets, const phy_params *phy,
+                   uint64_t seed, size_t cap)
+{
+    char err[1024] = "";
+    th_net *h = th_net_try(name, core, sets, phy, seed, cap, err, sizeof err);
+    ck_assert_msg(h != NULL, "net_create(%s): %s", name, err);
+    return h;
+}
+
+void th_net_free(th_net *h)
+{
+    if (!h)
+        return;
+    net_destroy(h->n);
+    sim_destroy(h->s);
+    gsl_rng_free(h->rng);
+    net_msg_pool_free(&h->pool);
+    free(h->id);
+    free(h->t_ps);
+    free(h);
+}
+
+static void ev_send(sim *s, void *ctx, uint64_t arg)
+{
+    (void)s;
+    th_net *h = ctx;
+    net_send(h->n, (net_msg *)(uintptr_t)arg);
+}
+
+net_msg *th_at(th_net *h, int64_t t_ps, uint32_t src, uint32_t dst, uint64_t bytes, uint8_t prio, uint8_t cls)
+{
+    net_msg *m = net_msg_alloc(&h->pool);
+    m->src = src;
+    m->dst = dst;
+    m->size_bytes = bytes;
+    m->prio = prio;
+    m->cls = cls;
+    sim_schedule_at(h->s, t_ps, ev_send, h, (uint64_t)(uintptr_t)m);
+    return m;
+}
+
+uint64_t th_net_go(th_net *h) { return sim_run(h->s, SIM_TIME_MAX); }
+
+/* ---- a workload over a fabric ---- */
+
+static void run_deliver(void *owner, net_msg *m)
+{
+    th_run *h = owner;
+    if (h->tap)
+        h->tap(h->tap_ctx, m);
+    h->w->deliver(h->ws, m);
+}
+
+static int open_common(th_run *h, const char *fabric, const net_params *core, const char *const *net_sets,
+                       const char *workload, void *wp, uint64_t seed, uint64_t replica,
+                       int (*init)(void *, const wl_env *, const void *, char *, size_t), const void *arg)
+{
+    h->w = th_wl_ops(workload);
+    h->wp = wp;
+    h->s = sim_create();
+    h->net_rng = rng_stream_new(seed, replica, "network");
+    h->ws = calloc(1, h->w->state_size ? h->w->state_size : 1);
+    net_params np = *core;
+    if (h->w->resolve) {
+        wl_resolve wr = {.nodes = np.nodes, .net = &np, .seed = seed};
+        if (h->w->resolve(h->wp, &wr, h->err, sizeof h->err) != 0)
+            return -1;
+    }
+    const net_ops *ops = th_net_ops(fabric);
+    void *params = th_net_params(ops, net_sets);
+    h->n = net_create(ops, &np, params, h->phy, h->s, h->net_rng, run_deliver, h, h->err, sizeof h->err);
+    net_params_free(ops, params);
+    if (!h->n)
+        return -1;
+    wl_env env = {
+        .sim = h->s,
+        .net = h->n,
+        .nodes = np.nodes,
+        .bandwidth_bps = np.bandwidth_bps,
+        .seed = seed,
+        .replica = replica,
+        .params = h->wp,
+        .trace = h->trace,
+    };
+    int rc = init ? init(h->ws, &env, arg, h->err, sizeof h->err) : h->w->init(h->ws, &env, h->err, sizeof h->err);
+    h->up = rc == 0;
+    return rc;
+}
+
+int th_run_open(th_run *h, const char *fabric, const net_params *core, const char *const *net_sets,
+                const char *workload, void *wp, uint64_t seed, uint64_t replica)
+{
+    return open_common(h, fabric, core, net_sets, workload, wp, seed, replica, NULL, NULL);
+}
+
+int th_run_open_with(th_run *h, const char *fabric, const net_params *core, const char *const *net_sets,
+                     const char *workload, void *wp, uint64_t seed, uint64_t replica,
+                     int (*init)(void *state, const wl_env *env, const void *arg, char *err, size_t errlen),
+                     const void *arg)
+{
+    return open_common(h, fabric, core, net_sets, workload, wp, seed, replica, init, arg);
+}
+
+uint64_t th_run_go(th_run *h) { return sim_run(h->s, SIM_TIME_MAX); }
+
+int th_run_finish(th_run *h)
+{
+    free(h->m);
+    h->m = calloc(h->w->nmetrics + 1, sizeof *h->m);
+    metric_unset(h->m, h->w->nmetrics);
+    return h->w->finish(h->ws, NULL, h->m, &h->span_s, h->err, sizeof h->err);
+}
+
+double th_metric(const th_run *h, const char *name)
+{
+    for (size_t i = 0; h->m && i < h->w->nmetrics; i++)
+        if (strcmp(h->w->metrics[i].name, name) == 0)
+            return h->m[i];
+    return NAN;
+}
+
+void th_run_close(th_run *h)
+{
+    if (h->up && h->w->fini)
+        h->w->fini(h->ws);
+    free(h->ws);
+    if (h->n)
+        net_destroy(h->n);
+    if (h->w && h->wp)
+        wl_params_free(h->w, h->wp);
+    gsl_rng_free(h->net_rng);
+    if (h->s)
+        sim_destroy(h->s);
+    free(h->m);
+    memset(h, 0, sizeof *h);
+}
+
+double th_net_metric(net *n, const char *name)
+{
+    double core[METRIC_CORE_COUNT], *own = calloc(n->ops->nmetrics + 1, sizeof *own);
+    net_metrics(n, core, own);
+    double v = NAN;
+    for (size_t i = 0; i < METRIC_CORE_COUNT; i++)
+        if (strcmp(metric_core[i].name, name) == 0)
+            v = core[i];
+    for (size_t i = 0; i < n->ops->nmetrics; i++)
+        if (strcmp(n->ops->metrics[i].name, name) == 0)
+            v = own[i];
+    free(own);
+    return v;
+}

@@ -1,0 +1,121 @@
+/* The one test harness: fabrics and workloads taken from the registries and
+ * set up through their parameter rows, as the application does, without a
+ * configuration file. Every check program links it (tests/libharness.a).
+ *
+ *   th_net    a fabric alone: the test hands messages over at given times,
+ *             deliveries are recorded (time, count per message);
+ *   th_run    a workload over a fabric, driven to the end;
+ *   th_params a plugin's own params from its defaults and "path=value"
+ *             settings (parsed by its rows, units and ranges checked). */
+#ifndef TASKNET_TESTS_HARNESS_H
+#define TASKNET_TESTS_HARNESS_H
+
+#include <gsl/gsl_rng.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "network.h"
+#include "params.h"
+#include "sim.h"
+#include "workload.h"
+
+/* The paper's star: link 20 ns, switch 200 ns. */
+#define TH_LINK_PS 20000
+#define TH_SW_PS 200000
+
+net_params th_star(uint32_t nodes, double bandwidth_bps);
+
+/* Set "path=value" in a params struct of `rows`; aborts the test on error. */
+void th_set(const param_row *rows, size_t n, void *block, const char *assign);
+/* A plugin's params: defaults, then the NULL-terminated settings (sets may be NULL). */
+void *th_net_params(const net_ops *ops, const char *const *sets);
+void *th_wl_params(const wl_ops *ops, const char *const *sets);
+/* A registered plugin by name (aborts the test if unknown). */
+const net_ops *th_net_ops(const char *name);
+const wl_ops *th_wl_ops(const char *name);
+
+/* ---- a fabric alone ---- */
+
+typedef struct th_net {
+    sim *s;
+    net *n;
+    gsl_rng *rng;       /* the fabric's stream (mt19937 seeded with th_net_new's seed) */
+    net_msg_pool pool;
+    int release;        /* 1: deliveries go back to the pool */
+    size_t nrec, cap;   /* deliveries recorded, room */
+    uint64_t *id;       /* [cap] id of the k-th delivery */
+    int64_t *t_ps;      /* [cap] its time */
+    uint64_t bytes;     /* bytes delivered */
+} th_net;
+
+/* Fabric `name` with core parameters and its own settings (NULL: defaults);
+ * phy non-NULL: its physical layer resolved from it. Aborts the test on
+ * failure. The fabric's stream is a mt19937 seeded with `seed`. */
+th_net *th_net_new(const char *name, const net_params *core, const char *const *sets, const phy_params *phy,
+                   uint64_t seed, size_t cap);
+/* The same, returning NULL and the error instead of aborting. */
+th_net *th_net_try(const char *name, const net_params *core, const char *const *sets, const phy_params *phy,
+                   uint64_t seed, size_t cap, char *err, size_t errlen);
+void th_net_free(th_net *h);
+/* A message handed over at t_ps (an engine event: equal times keep the
+ * order of these calls). Its delivery count goes to m->a, its delivery
+ * time to m->b. */
+net_msg *th_at(th_net *h, int64_t t_ps, uint32_t src, uint32_t dst, uint64_t bytes, uint8_t prio, uint8_t cls);
+static inline net_msg *th_at_low(th_net *h, int64_t t_ps, uint32_t src, uint32_t dst, uint64_t bytes)
+{
+    return th_at(h, t_ps, src, dst, bytes, NET_PRIO_LOW, NET_DATA);
+}
+uint64_t th_net_go(th_net *h); /* run to the end; events */
+
+/* Delivered exactly once, at t_ps. */
+#define ck_delivered_at(m, t)                                                                    \
+    do {                                                                                         \
+        ck_assert_uint_eq((m)->a, 1);                                                            \
+        ck_assert_int_eq((int64_t)(m)->b, (t));                                                  \
+    } while (0)
+
+/* ---- a workload over a fabric ---- */
+
+/* Zero-initialise a th_run (th_run h = {0}); before open, the caller may
+ * set trace (a timeline), phy (the fabric's physical layer is resolved
+ * from it) and tap (called with each delivery before the workload sees it). */
+typedef struct th_run {
+    struct trace *trace;     /* optional, set by the caller */
+    const phy_params *phy;   /* optional */
+    void (*tap)(void *ctx, const net_msg *m); /* optional */
+    void *tap_ctx;
+    sim *s;
+    net *n;
+    gsl_rng *net_rng;
+    const wl_ops *w;
+    void *ws;          /* workload state */
+    void *wp;          /* workload params (owned) */
+    int up;            /* init succeeded */
+    double *m;         /* [w->nmetrics] after th_run_finish */
+    double span_s;
+    char err[1024];
+} th_run;
+
+/* Fabric `fabric` (core, settings) and workload `workload` with params wp
+ * (taken over: freed at close), resolved (its resolve op, e.g. a footprint)
+ * and initialised for (seed, replica); the fabric's stream is the one
+ * run_one gives it, rng_stream_new(seed, replica, "network"). Returns the first failing step's
+ * status (0: ready); h->err says why. A failure still needs th_run_close. */
+int th_run_open(th_run *h, const char *fabric, const net_params *core, const char *const *net_sets,
+                const char *workload, void *wp, uint64_t seed, uint64_t replica);
+/* As th_run_open, with the workload initialised by `init` instead of its
+ * ops' init (tests that drive a workload through a special entry point). */
+int th_run_open_with(th_run *h, const char *fabric, const net_params *core, const char *const *net_sets,
+                     const char *workload, void *wp, uint64_t seed, uint64_t replica,
+                     int (*init)(void *state, const wl_env *env, const void *arg, char *err, size_t errlen),
+                     const void *arg);
+uint64_t th_run_go(th_run *h);  /* simulate to the end: events */
+int th_run_finish(th_run *h);   /* the workload's finish into h->m, h->span_s; 0 or -1 (h->err) */
+void th_run_close(th_run *h);
+
+/* A metric of h's workload by name, after th_run_finish (NAN if unknown). */
+double th_metric(const th_run *h, const char *name);
+/* A core or fabric metric of a fabric instance by name, measured now (NAN if unknown). */
+double th_net_metric(net *n, const char *name);
+
+#endif

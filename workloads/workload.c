@@ -1,0 +1,85 @@
+/* The workload registry and the small helpers every workload shares. */
+#include "workload.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "log.h"
+
+extern const wl_ops wl_task_tree_ops;      /* workloads/wl_task_tree.c */
+extern const wl_ops wl_uniform_random_ops; /* workloads/wl_uniform_random.c */
+
+const wl_ops *const wl_registry[] = {
+    &wl_task_tree_ops,
+    &wl_uniform_random_ops,
+    NULL,
+};
+
+const wl_ops *const wl_default = &wl_task_tree_ops;
+
+const wl_ops *wl_find(const char *name)
+{
+    if (!name)
+        return NULL;
+    for (size_t i = 0; wl_registry[i]; i++)
+        if (strcmp(wl_registry[i]->name, name) == 0)
+            return wl_registry[i];
+    return NULL;
+}
+
+size_t wl_count(void)
+{
+    size_t n = 0;
+    while (wl_registry[n])
+        n++;
+    return n;
+}
+
+size_t wl_index(const wl_ops *ops)
+{
+    for (size_t i = 0; wl_registry[i]; i++)
+        if (wl_registry[i] == ops)
+            return i;
+    TN_ASSERT(0, "workload %s is not in wl_registry", ops ? ops->name : "(null)");
+    return 0;
+}
+
+int wl_name_ok(const char *name, char *err, size_t errlen)
+{
+    if (wl_find(name))
+        return 0;
+    char known[512] = "";
+    size_t used = 0;
+    for (size_t i = 0; wl_registry[i] && used < sizeof known; i++) {
+        int w = snprintf(known + used, sizeof known - used, "%s%s", i ? ", " : "", wl_registry[i]->name);
+        if (w < 0)
+            break;
+        used += (size_t)w;
+    }
+    return tn_error(err, errlen, "unknown workload type '%s' (expected one of: %s)", name ? name : "(null)",
+                    known);
+}
+
+void *wl_params_new(const wl_ops *ops)
+{
+    void *p = tn_xcalloc(1, ops->params_size ? ops->params_size : 1);
+    param_block_defaults(p, ops->params, ops->nparams);
+    return p;
+}
+
+void wl_params_free(const wl_ops *ops, void *params)
+{
+    if (!params)
+        return;
+    param_block_free(params, ops->params, ops->nparams);
+    free(params);
+}
+
+void wl_analysis_add(wl_analysis *a, const char *key, double value)
+{
+    TN_ASSERT(a->n < WL_ANALYSIS_MAX, "more than %d analysis values (adding %s)", WL_ANALYSIS_MAX, key);
+    a->kv[a->n].key = key;
+    a->kv[a->n].value = value;
+    a->n++;
+}

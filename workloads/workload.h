@@ -1,0 +1,122 @@
+/* The workload contract. A workload drives a fabric: it hands messages over
+ * (net_send) and reacts to deliveries, until it has nothing more to do (the
+ * event queue empties). Workloads are plugins: `const wl_ops wl_<name>_ops`
+ * in workloads/wl_<name>.c, listed in the registry in workloads/workload.c
+ * (DESIGN rule 1). A plugin owns everything about itself: its parameter
+ * rows, checks, derived values, analytic model and metrics. It never prints
+ * and never exits. */
+#ifndef TASKNET_WORKLOAD_H
+#define TASKNET_WORKLOAD_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "metrics.h"
+#include "network.h"
+#include "params.h"
+
+struct trace;
+
+/* Simulated time is counted in integer picoseconds up to 2^63 ps = 106
+ * days. A workload's resolve refuses a point whose run could not fit: its
+ * largest message at B, the span of its arrivals, a mean job... each
+ * within WL_HORIZON_S (11.6 days), so sums of them cannot overflow. */
+#define WL_HORIZON_S 1e6
+
+/* What a workload instance sees of its run. */
+typedef struct wl_env {
+    sim *sim;
+    net *net;
+    uint32_t nodes;
+    double bandwidth_bps;
+    uint64_t seed;       /* base seed of the run */
+    uint64_t replica;    /* replica index */
+    const void *params;  /* the workload's own params (resolved), valid for the run */
+    struct trace *trace; /* optional timeline recorder, may be NULL */
+} wl_env;
+
+/* What resolve sees and may change: one sweep point. */
+typedef struct wl_resolve {
+    uint32_t nodes;   /* N */
+    net_params *net;  /* core network parameters: a workload may derive B here */
+    uint64_t seed;    /* run.seed */
+    void **cache;     /* the workload's own per-process cache (NULL at first; freed with free_cache) */
+} wl_resolve;
+
+/* What `tasknet analyze` shows of a point: numbers for JSON (SI units),
+ * and lines of text for people, both made by the plugin. */
+#define WL_ANALYSIS_MAX 32
+typedef struct wl_analysis {
+    size_t n;
+    struct {
+        const char *key; /* "F_x_s" */
+        double value;
+    } kv[WL_ANALYSIS_MAX];
+    char text[2048]; /* "  tree      n=17 ...\n" lines */
+} wl_analysis;
+void wl_analysis_add(wl_analysis *a, const char *key, double value);
+
+/* What finish sees of the rest of the run: the core's and the fabric's
+ * metrics, already measured (NAN if absent or not measured; a NULL view,
+ * as tests pass, has none). */
+typedef struct wl_run_view wl_run_view;
+double wl_run_metric(const wl_run_view *v, const char *name);
+
+/* A column of the terminal table `tasknet run` prints. */
+typedef struct wl_column {
+    const char *metric; /* a metric of the run (the workload's or the core's) */
+    const char *header; /* short header */
+} wl_column;
+
+typedef struct wl_ops {
+    const char *name;        /* workload.type value */
+    const char *description; /* one line for `tasknet params` */
+    size_t state_size;       /* bytes the framework allocates (zeroed) for an instance */
+
+    /* Parameters (src/params.h): rows whose values live in a struct of
+     * params_size bytes, initialised from the rows' defaults. The struct may
+     * hold derived values besides (set by resolve); it owns memory only
+     * through its PARAM_DIST rows. */
+    const param_row *params;
+    size_t nparams;
+    size_t params_size;
+    /* Rules across parameters (with the core's: N, B; B may be 0 when it
+     * is derived by resolve), each problem at its path. May be NULL. */
+    void (*check)(const net_params *core, const void *params, param_report *rep);
+    /* Derived values of one sweep point, into params (and rc->net): 0, or
+     * -1 + err (e.g. a horizon the run cannot simulate). May be NULL. */
+    int (*resolve)(void *params, wl_resolve *rc, char *err, size_t errlen);
+    void (*free_cache)(void *cache); /* may be NULL */
+    /* `tasknet analyze` of a resolved point. May be NULL: no analytic model. */
+    void (*analyze)(const void *params, const wl_resolve *rc, wl_analysis *out);
+
+    int (*init)(void *state, const wl_env *env, char *err, size_t errlen);
+    /* Deliveries from the fabric; the workload owns and releases m. */
+    void (*deliver)(void *state, net_msg *m);
+    /* After the run: fill the workload's metrics into m[nmetrics] (NAN on
+     * entry) and *span_s (its first activity to its last, seconds: the
+     * core's span and network_utilization); 0, or -1 + err if an invariant
+     * failed. */
+    int (*finish)(void *state, const wl_run_view *v, double *m, double *span_s, char *err, size_t errlen);
+    void (*fini)(void *state);
+
+    const metric_def *metrics; /* the workload's own metrics */
+    size_t nmetrics;
+    const wl_column *table;    /* the terminal table's columns, NULL-metric terminated */
+    const char *plot_y;        /* the metric `tasknet plot` draws by default */
+} wl_ops;
+
+/* The registry (workloads/workload.c), NULL-terminated, and the default. */
+extern const wl_ops *const wl_registry[];
+extern const wl_ops *const wl_default;
+const wl_ops *wl_find(const char *name);
+size_t wl_count(void);
+size_t wl_index(const wl_ops *ops);
+/* 0 if name is a registered workload, else -1 + "unknown workload type ...". */
+int wl_name_ok(const char *name, char *err, size_t errlen);
+
+/* A workload's own params with every row's default; free with wl_params_free. */
+void *wl_params_new(const wl_ops *ops);
+void wl_params_free(const wl_ops *ops, void *params);
+
+#endif
