@@ -92,22 +92,24 @@ void spinet_topo_free(spinet_topo *t)
     memset(t, 0, sizeof *t);
 }
 
-uint32_t spinet_topo_path(const spinet_topo *t, uint32_t src, uint32_t dst, uint32_t *links,
-                          size_t cap)
+size_t spinet_topo_path(const spinet_topo *t, uint32_t src, uint32_t dst, uint64_t *links, size_t max)
 {
-    uint32_t N = t->nodes, E = t->elems, S = t->stages;
-    TN_ASSERT(src < N && dst < N, "path %u -> %u outside 0..%u", src, dst, N - 1);
-    TN_ASSERT(cap >= (size_t)S + 1, "path buffer of %zu links, %u needed", cap, S + 1);
+    uint64_t N = t->nodes;
+    uint32_t E = t->elems, S = t->stages;
+    TN_ASSERT(src < N && dst < N, "path %u -> %u outside 0..%llu", src, dst, (unsigned long long)N - 1);
+    size_t need = (size_t)S + 1;
+    if (max < need)
+        return need;
     links[0] = src;
     uint32_t elem = src >> 1;
     for (uint32_t s = 0; s + 1 < S; s++) {
         unsigned r = spinet_topo_route(t, s, elem, dst);
         TN_ASSERT(r != 0, "no route from stage %u element %u to node %u", s, elem, dst);
         unsigned o = (r & 1u) ? 0u : 1u; /* the first path: output 0 where both lead there */
-        links[s + 1] = N + (s * E + elem) * 2 + o;
+        links[s + 1] = 2 * N + ((uint64_t)s * E + elem) * 2 + o;
         elem = spinet_topo_next(t, s, elem, o);
     }
     TN_ASSERT(elem == dst >> 1, "path %u -> %u ends on element %u", src, dst, elem);
-    links[S] = N + (S - 1) * N + dst;
-    return S + 1;
+    links[S] = N + dst;
+    return need;
 }

@@ -32,11 +32,12 @@
  * Memory: 65,536 nodes, S = 16: 15 x 32768 B = 480 KiB (the full table of
  * S x E x N 2-bit entries was 8 GiB; 8,192 nodes took 104 MiB).
  *
- * Static paths (for congestion metrics): directed link ids, host links
- * included, all in [0, (S+1) N):
+ * Static paths (for congestion metrics), in the link layout of
+ * net_spinet.c's route op: directed link ids, host links included, all in
+ * [0, (S+1) N):
  *   uplink of node k (node -> stage 0, element k/2, input k%2):  k
- *   transition t, element j, output o (stage t -> t+1):         N + (t E + j) 2 + o
- *   downlink (stage S-1, element k/2, output k%2 -> node k):     N + (S-1) N + k
+ *   downlink (stage S-1, element k/2, output k%2 -> node k):     N + k
+ *   output o of element j of stage s < S-1 (its hop to s+1):     2N + (s E + j) 2 + o
  * spinet_topo_path: the uplink, the S-1 inter-stage links of the first path
  * (output 0 wherever both outputs lead to the destination) and the downlink:
  * S + 1 links crossing S elements. */
@@ -95,10 +96,9 @@ static inline uint64_t spinet_topo_links(const spinet_topo *t)
 }
 
 /* The static path from node src to node dst (both < N): writes its S + 1
- * link ids (layout above) to links[0..S] and returns S + 1, the number of
- * links; the elements crossed are S. Aborts if cap < S + 1. */
-uint32_t spinet_topo_path(const spinet_topo *t, uint32_t src, uint32_t dst, uint32_t *links,
-                          size_t cap);
+ * link ids (layout above) to links[] if they fit in max, and returns S + 1,
+ * the number of links (net_ops.route's contract); the elements crossed are S. */
+size_t spinet_topo_path(const spinet_topo *t, uint32_t src, uint32_t dst, uint64_t *links, size_t max);
 
 /* Counters of one SPINet instance (the standard ones also go to the metrics). */
 typedef struct spinet_stats {

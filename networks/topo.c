@@ -29,13 +29,13 @@ uint32_t topo_link_down(const topo *t, uint32_t host)
     return topo_link_out(t, sw, port);
 }
 
-void topo_link_ends(const topo *t, uint32_t link, topo_end *from, topo_end *to)
+void topo_link_ends(const topo *t, uint64_t link, topo_end *from, topo_end *to)
 {
-    TN_ASSERT(link < t->links, "%s: link %u of %u", t->ops->name, link, t->links);
+    TN_ASSERT(link < t->links, "%s: link %llu of %u", t->ops->name, (unsigned long long)link, t->links);
     if (link < t->hosts) {
         uint32_t sw, port;
-        t->ops->attach(t, link, &sw, &port);
-        *from = (topo_end){.kind = TOPO_HOST, .id = link, .port = 0};
+        t->ops->attach(t, (uint32_t)link, &sw, &port);
+        *from = (topo_end){.kind = TOPO_HOST, .id = (uint32_t)link, .port = 0};
         *to = (topo_end){.kind = TOPO_SWITCH, .id = sw, .port = port};
         return;
     }
@@ -46,30 +46,35 @@ void topo_link_ends(const topo *t, uint32_t link, topo_end *from, topo_end *to)
     *to = t->ops->peer(t, sw, port);
 }
 
-uint32_t topo_route(const topo *t, uint32_t a, uint32_t b, uint64_t salt, uint32_t *links,
-                    uint8_t *vcs, size_t cap)
+size_t topo_route(const topo *t, uint32_t a, uint32_t b, uint64_t salt, uint64_t *links, uint8_t *vcs,
+                  size_t max)
 {
     TN_ASSERT(a < t->hosts && b < t->hosts, "%s: route %u -> %u of %u hosts", t->ops->name, a, b,
               t->hosts);
     topo_hdr h;
     t->ops->hdr_init(t, a, b, salt, &h);
-    uint32_t n = 0, sw, in;
+    uint32_t sw, in;
     t->ops->attach(t, a, &sw, &in);
-    TN_ASSERT(cap >= 1, "%s: route buffer of 0 links", t->ops->name);
-    links[n] = topo_link_up(t, a);
-    if (vcs)
-        vcs[n] = 0;
+    size_t n = 0;
+    if (n < max) {
+        links[n] = topo_link_up(t, a);
+        if (vcs)
+            vcs[n] = 0;
+    }
     n++;
     for (;;) {
         topo_hop c[TOPO_MAX_CAND];
         unsigned nc = t->ops->next(t, sw, &h, c);
         TN_ASSERT(nc >= 1, "%s: switch %u offers no hop toward %u", t->ops->name, sw, b);
         t->ops->take(t, sw, &c[0], &h);
-        TN_ASSERT(n < cap, "%s: route %u -> %u longer than %zu links", t->ops->name, a, b, cap);
-        links[n] = topo_link_out(t, sw, c[0].port);
-        if (vcs)
-            vcs[n] = c[0].vc;
+        if (n < max) {
+            links[n] = topo_link_out(t, sw, c[0].port);
+            if (vcs)
+                vcs[n] = c[0].vc;
+        }
         n++;
+        TN_ASSERT(n <= t->max_route_links, "%s: route %u -> %u longer than %u links", t->ops->name, a,
+                  b, t->max_route_links);
         topo_end e = t->ops->peer(t, sw, c[0].port);
         if (e.kind == TOPO_HOST) {
             TN_ASSERT(e.id == b, "%s: route %u -> %u delivered to %u", t->ops->name, a, b, e.id);

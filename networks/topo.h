@@ -147,16 +147,18 @@ uint32_t topo_link_out(const topo *t, uint32_t sw, uint32_t port);
 uint32_t topo_link_down(const topo *t, uint32_t host); /* the link into host */
 /* Both ends of a directed link: from = (host, or switch and output port),
  * to = what it enters (host, or switch and input port). */
-void topo_link_ends(const topo *t, uint32_t link, topo_end *from, topo_end *to);
+void topo_link_ends(const topo *t, uint64_t link, topo_end *from, topo_end *to);
 
-/* The static route of a message a -> b with salt: the ordered directed links
- * it crosses, host links included (a's uplink first, b's downlink last),
- * each with the VC class it uses (vcs may be NULL; a host link has class 0),
- * following the first candidate at every switch. Writes at most cap links
- * and returns their number L; the message crosses h = L - 1 switches.
- * Aborts if cap < the route's links (t->max_route_links is always enough). */
-uint32_t topo_route(const topo *t, uint32_t a, uint32_t b, uint64_t salt, uint32_t *links,
-                    uint8_t *vcs, size_t cap);
+/* The static route of a message a -> b with salt, with net_ops.route's
+ * contract: the ordered directed links it crosses, host links included (a's
+ * uplink first, b's downlink last), written to links[] (and each one's VC
+ * class to vcs[], which may be NULL; a host link has class 0) as far as max
+ * allows; returns their number L (t->max_route_links at most). The message
+ * crosses h = L - 1 switches. The route follows the first candidate at
+ * every switch. A fabric without a salt of its own for static routes (ORCS
+ * metrics) can pass a hash of (a, b): one fixed path per flow. */
+size_t topo_route(const topo *t, uint32_t a, uint32_t b, uint64_t salt, uint64_t *links,
+                  uint8_t *vcs, size_t max);
 
 /* Zero-load latency of an unsegmented message crossing h switches:
  * ser + (h + 1) link + h switch, ps (ser = b/B, the serialisation time). */

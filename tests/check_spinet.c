@@ -379,62 +379,71 @@ START_TEST(test_routes_translation_invariant)
 }
 END_TEST
 
-/* Static paths. N = 8, no extra stage (E = 4, shifts 1 then 2; element b of
- * the last stage is a + x1 + 2 x2 mod 4 from element a, x_s the output taken
- * at stage s). Node 1 -> node 6: element 0 -> element 3: 3 = 0 + 1 + 2, so
- * output 1 at stages 0 and 1; links: uplink 1; stage 0 element 0 output 1:
- * 8 + (0 + 0) 2 + 1 = 9; stage 1 element 1 output 1: 8 + (4 + 1) 2 + 1 = 19;
- * downlink: 8 + 2 x 8 + 6 = 30. Four links, three elements.
+/* Static paths, in the layout of the fabric's route op (uplink k, downlink
+ * N + k, output o of element j of stage s: 2N + (s E + j) 2 + o). N = 8, no
+ * extra stage (E = 4, shifts 1 then 2; element b of the last stage is
+ * a + x1 + 2 x2 mod 4 from element a, x_s the output taken at stage s).
+ * Node 1 -> node 6: element 0 -> element 3: 3 = 0 + 1 + 2, so output 1 at
+ * stages 0 and 1; links: uplink 1; stage 0 element 0 output 1:
+ * 16 + (0 + 0) 2 + 1 = 17; stage 1 element 1 output 1: 16 + (4 + 1) 2 + 1 =
+ * 27; downlink 8 + 6 = 14. Four links, three elements.
  * With one extra stage (shift 1 again) 1 -> 6 has two paths, 0 + 1 + 2 + 0
  * and 0 + 0 + 2 + 1; the first path takes output 0 at the first branch:
- * stage 0 element 0 output 0: 8; stage 1 element 0 output 1: 8 + 8 + 1 = 17;
- * stage 2 element 2 output 1: 8 + (8 + 2) 2 + 1 = 29; downlink
- * 8 + 3 x 8 + 6 = 38. Every path of every pair starts at its uplink, ends at
- * its downlink, and crosses from each stage to the next on links whose ids
- * decode to the element the previous link fed. */
+ * stage 0 element 0 output 0: 16; stage 1 element 0 output 1: 16 + 8 + 1 =
+ * 25; stage 2 element 2 output 1: 16 + (8 + 2) 2 + 1 = 37; downlink 14.
+ * Every path of every pair starts at its uplink, ends at its downlink, and
+ * crosses from each stage to the next on links whose ids decode to the
+ * element the previous link fed; it equals the fabric's route op. */
 START_TEST(test_static_path)
 {
     spinet_topo t;
     char err[256];
-    uint32_t l[64];
+    uint64_t l[64], r[64];
     ck_assert(spinet_topo_init(&t, 8, 0, err, sizeof err) == 0);
     ck_assert_uint_eq(spinet_topo_links(&t), 32);
     ck_assert_uint_eq(spinet_topo_path(&t, 1, 6, l, 64), 4);
     ck_assert_uint_eq(l[0], 1);
-    ck_assert_uint_eq(l[1], 9);
-    ck_assert_uint_eq(l[2], 19);
-    ck_assert_uint_eq(l[3], 30);
+    ck_assert_uint_eq(l[1], 17);
+    ck_assert_uint_eq(l[2], 27);
+    ck_assert_uint_eq(l[3], 14);
+    ck_assert_uint_eq(spinet_topo_path(&t, 1, 6, l, 3), 4); /* too small: the count only */
     spinet_topo_free(&t);
 
     ck_assert(spinet_topo_init(&t, 8, 1, err, sizeof err) == 0);
     ck_assert_uint_eq(spinet_topo_path(&t, 1, 6, l, 64), 5);
     ck_assert_uint_eq(l[0], 1);
-    ck_assert_uint_eq(l[1], 8);
-    ck_assert_uint_eq(l[2], 17);
-    ck_assert_uint_eq(l[3], 29);
-    ck_assert_uint_eq(l[4], 38);
+    ck_assert_uint_eq(l[1], 16);
+    ck_assert_uint_eq(l[2], 25);
+    ck_assert_uint_eq(l[3], 37);
+    ck_assert_uint_eq(l[4], 14);
     spinet_topo_free(&t);
 
     for (uint32_t N = 2; N <= 64; N *= 2) {
         for (uint32_t e = 0; e <= 2; e++) {
             ck_assert(spinet_topo_init(&t, N, e, err, sizeof err) == 0);
+            harness h;
+            sp_params p = base_params(N, e, SPN_FAST_NACK);
+            ck_assert_msg(h_open(&h, &p, NULL, 1, 1, err, sizeof err) == 0, "%s", err);
+            ck_assert_uint_eq(net_spinet_ops.link_count(h.n->state), spinet_topo_links(&t));
             uint32_t E = N / 2, S = t.stages;
             for (uint32_t a = 0; a < N; a++) {
                 for (uint32_t b = 0; b < N; b++) {
-                    ck_assert_uint_eq(spinet_topo_path(&t, a, b, l, 64), S + 1);
-                    ck_assert_uint_eq(l[0], a);
-                    ck_assert_uint_eq(l[S], N + (S - 1) * N + b);
+                    int ok = spinet_topo_path(&t, a, b, l, 64) == S + 1 && l[0] == a &&
+                             l[S] == N + b &&
+                             net_spinet_ops.route(h.n->state, a, b, r, 64) == S + 1 &&
+                             memcmp(l, r, (S + 1) * sizeof *l) == 0;
                     uint32_t elem = a / 2;
-                    for (uint32_t s = 0; s + 1 < S; s++) {
-                        uint32_t x = l[s + 1] - N;
-                        ck_assert_uint_lt(x, (S - 1) * N);
-                        ck_assert_uint_eq(x / 2 / E, s);
-                        ck_assert_uint_eq(x / 2 % E, elem);
+                    for (uint32_t s = 0; ok && s + 1 < S; s++) {
+                        uint64_t x = l[s + 1] - 2 * (uint64_t)N;
+                        ok = l[s + 1] >= 2 * (uint64_t)N && x < (uint64_t)(S - 1) * N &&
+                             x / 2 / E == s && x / 2 % E == elem;
                         elem = spinet_topo_next(&t, s, elem, x & 1);
                     }
-                    ck_assert_uint_eq(elem, b / 2);
+                    if (!ok || elem != b / 2)
+                        ck_abort_msg("N=%u e=%u: path %u -> %u", N, e, a, b);
                 }
             }
+            h_close(&h);
             spinet_topo_free(&t);
         }
     }

@@ -47,13 +47,13 @@ static int64_t zero_load(uint32_t h)
 static void expect_route(const topo *t, uint32_t a, uint32_t b, uint64_t salt, const uint32_t *want,
                          const uint8_t *want_vc, uint32_t n)
 {
-    uint32_t l[64];
+    uint64_t l[64];
     uint8_t v[64];
-    uint32_t got = topo_route(t, a, b, salt, l, v, 64);
+    uint32_t got = (uint32_t)topo_route(t, a, b, salt, l, v, 64);
     ck_assert_msg(got == n, "%s %u -> %u: %u links, want %u", t->ops->name, a, b, got, n);
     for (uint32_t i = 0; i < n; i++) {
-        ck_assert_msg(l[i] == want[i], "%s %u -> %u: link %u is %u, want %u", t->ops->name, a, b, i,
-                      l[i], want[i]);
+        ck_assert_msg(l[i] == want[i], "%s %u -> %u: link %u is %llu, want %u", t->ops->name, a, b,
+                      i, (unsigned long long)l[i], want[i]);
         if (want_vc)
             ck_assert_msg(v[i] == want_vc[i], "%s %u -> %u: link %u class %u, want %u",
                           t->ops->name, a, b, i, v[i], want_vc[i]);
@@ -123,8 +123,13 @@ START_TEST(test_torus_routes)
     static const uint32_t r2[] = {6, 63, 68, 33, 37};
     static const uint8_t v2[] = {0, 1, 1, 0, 0};
     expect_route(&t, 6, 1, 0, r2, v2, 5);
-    uint32_t l[64];
+    uint64_t l[64];
     ck_assert_int_eq(zero_load(topo_route(&t, 0, 11, 0, l, NULL, 64) - 1), 1100000);
+    /* a buffer too small for the route: nothing past max written, the count returned */
+    uint64_t two[2] = {UINT64_MAX, UINT64_MAX};
+    ck_assert_uint_eq(topo_route(&t, 0, 11, 0, two, NULL, 1), 6);
+    ck_assert_uint_eq(two[0], 0);
+    ck_assert_uint_eq(two[1], UINT64_MAX);
     /* a message to itself: up and down at its own switch, h = 1 */
     static const uint32_t r3[] = {5, 32 + 25};
     expect_route(&t, 5, 5, 0, r3, NULL, 2);
@@ -155,7 +160,7 @@ START_TEST(test_twisted_routes)
     static const uint32_t r2[] = {9, 78, 86, 46, 182};
     static const uint8_t v2[] = {0, 0, 1, 1, 0};
     expect_route(&t, 9, 30, 0, r2, v2, 5);
-    uint32_t l[64];
+    uint64_t l[64];
     ck_assert_int_eq(zero_load(topo_route(&t, 0, 28, 0, l, NULL, 64) - 1), 575000);
     ck_assert_int_eq(zero_load(topo_route(&t, 9, 30, 0, l, NULL, 64) - 1), 925000);
     /* the wrap link's far end: switch 0 port 4 enters switch 28 on its Y+ port 3 */
@@ -225,7 +230,7 @@ START_TEST(test_fattree_routes)
     ck_assert_uint_eq(t.links, 2 * 3 * 8);
     static const uint32_t r1[] = {0, 11, 30, 43, 36, 17};
     expect_route(&t, 0, 5, 0, r1, NULL, 6);
-    uint32_t l[64];
+    uint64_t l[64];
     ck_assert_int_eq(zero_load(topo_route(&t, 0, 5, 0, l, NULL, 64) - 1), 1100000);
     static const uint32_t r2[] = {1, 11, 30, 43, 36, 17};
     expect_route(&t, 1, 5, 0, r2, NULL, 6);
@@ -266,7 +271,7 @@ START_TEST(test_leafspine_routes)
     ck_assert_uint_eq(t.links, 24 + 16);
     static const uint32_t r1[] = {1, 16, 39, 28};
     expect_route(&t, 1, 10, 0, r1, NULL, 4);
-    uint32_t l[64];
+    uint64_t l[64];
     ck_assert_int_eq(zero_load(topo_route(&t, 1, 10, 0, l, NULL, 64) - 1), 750000);
     topo_free(&t);
 
@@ -316,7 +321,7 @@ START_TEST(test_dragonfly_routes)
     static const uint32_t r1[] = {1, 44, 63, 139, 149};
     static const uint8_t v1[] = {0, 0, 0, 1, 0};
     expect_route(&t, 1, 37, 0, r1, v1, 5);
-    uint32_t l[64];
+    uint64_t l[64];
     ck_assert_int_eq(zero_load(topo_route(&t, 1, 37, 0, l, NULL, 64) - 1), 925000);
     topo_free(&t);
 
@@ -447,7 +452,7 @@ enum shape { SHAPE_SHORTEST, SHAPE_UPDOWN, SHAPE_DRAGONFLY };
 static void check_routes(const topo *t, enum shape shape, unsigned salts, uint32_t level_size)
 {
     uint32_t *dist = malloc(t->switches * sizeof *dist);
-    uint32_t *l = malloc(t->max_route_links * sizeof *l);
+    uint64_t *l = malloc(t->max_route_links * sizeof *l);
     uint8_t *v = malloc(t->max_route_links);
     for (uint32_t a = 0; a < t->hosts; a++) {
         uint32_t sa, pa;
@@ -458,7 +463,7 @@ static void check_routes(const topo *t, enum shape shape, unsigned salts, uint32
             uint32_t sb, pb;
             t->ops->attach(t, b, &sb, &pb);
             for (uint64_t salt = 0; salt < salts; salt++) {
-                uint32_t n = topo_route(t, a, b, salt * 0x9e3779b97f4a7c15u, l, v, t->max_route_links);
+                uint32_t n = (uint32_t)topo_route(t, a, b, salt * 0x9e3779b97f4a7c15u, l, v, t->max_route_links);
                 REQUIRE(n >= 2);
                 REQUIRE(l[0] == topo_link_up(t, a));
                 REQUIRE(l[n - 1] == topo_link_down(t, b));
@@ -550,12 +555,12 @@ static void check_dragonfly(uint32_t g, uint32_t a, uint32_t p, uint32_t h)
         check_graph(&t);
         check_routes(&t, SHAPE_DRAGONFLY, 8, 0);
         uint32_t first_global = p + a - 1;
-        uint32_t l[16];
+        uint64_t l[16];
         uint8_t v[16];
         for (uint32_t x = 0; x < t.hosts; x++) {
             for (uint32_t y = 0; y < t.hosts; y++) {
                 for (uint64_t salt = 0; salt < 8; salt++) {
-                    uint32_t n = topo_route(&t, x, y, salt, l, v, 16);
+                    uint32_t n = (uint32_t)topo_route(&t, x, y, salt, l, v, 16);
                     int same = x / (a * p) == y / (a * p);
                     uint32_t globals = 0, locals_here = 0, locals = 0;
                     for (uint32_t i = 1; i + 1 < n; i++) {
@@ -649,12 +654,12 @@ static int cdg_acyclic(const cdg *g)
  * channels; classes folded to 0 when `fold` (the negative control). */
 static void cdg_routes(cdg *g, const topo *t, unsigned salts, int fold)
 {
-    uint32_t l[64];
+    uint64_t l[64];
     uint8_t v[64];
     for (uint32_t a = 0; a < t->hosts; a++)
         for (uint32_t b = 0; b < t->hosts; b++)
             for (uint64_t s = 0; s < salts; s++) {
-                uint32_t n = topo_route(t, a, b, s * 0x9e3779b97f4a7c15u, l, v, 64);
+                uint32_t n = (uint32_t)topo_route(t, a, b, s * 0x9e3779b97f4a7c15u, l, v, 64);
                 for (uint32_t i = 0; i + 1 < n; i++)
                     cdg_edge(g, l[i] * g->vcs + (fold ? 0 : v[i]),
                              l[i + 1] * g->vcs + (fold ? 0 : v[i + 1]));
@@ -806,12 +811,12 @@ END_TEST
 static double max_load(const topo *t)
 {
     double *load = calloc(t->links, sizeof *load);
-    uint32_t l[64];
+    uint64_t l[64];
     for (uint32_t a = 0; a < t->hosts; a++)
         for (uint32_t b = 0; b < t->hosts; b++) {
             if (a == b)
                 continue;
-            uint32_t n = topo_route(t, a, b, 0, l, NULL, 64);
+            uint32_t n = (uint32_t)topo_route(t, a, b, 0, l, NULL, 64);
             for (uint32_t i = 0; i < n; i++)
                 load[l[i]] += 1.0 / (t->hosts - 1);
         }
@@ -991,9 +996,9 @@ START_TEST(test_scale)
     static const uint32_t want[] = {258, 8, 4, 0};
     for (int i = 0; i < 4; i++) {
         ck_assert_uint_ge(ts[i].hosts, 65536);
-        uint32_t *l = malloc(ts[i].max_route_links * sizeof *l);
+        uint64_t *l = malloc(ts[i].max_route_links * sizeof *l);
         uint32_t far = ts[i].hosts / 2 + (i == 0 ? 128 : 0); /* torus: (128, 128) */
-        uint32_t n = topo_route(&ts[i], 0, far, 1, l, NULL, ts[i].max_route_links);
+        uint32_t n = (uint32_t)topo_route(&ts[i], 0, far, 1, l, NULL, ts[i].max_route_links);
         if (want[i])
             ck_assert_uint_eq(n, want[i]);
         else
