@@ -1,80 +1,40 @@
-# One Check program per module; `make check` runs them all.
+# One Check program per module (tests/check_<module>.c); `make check` runs
+# them all. A new test is one line in TESTS_MODULES (alphabetical order):
+# its source is tests/check_<module>.c by default, compiled with
+# TEST_CFLAGS and linked with the harness and the library (LDADD below).
 TESTS_MODULES = \
-	tests/check_sim \
-	tests/check_units \
-	tests/check_dist \
-	tests/check_stats \
-	tests/check_rng \
+	tests/check_cli \
 	tests/check_config \
-	tests/check_tree \
+	tests/check_conformance \
+	tests/check_dist \
 	tests/check_footprint \
 	tests/check_net \
-	tests/check_sched \
-	tests/check_spinet \
-	tests/check_topo \
 	tests/check_phy \
+	tests/check_rng \
+	tests/check_sched \
+	tests/check_sim \
+	tests/check_spinet \
+	tests/check_stats \
+	tests/check_topo \
+	tests/check_tree \
 	tests/check_uniform \
-	tests/check_conformance \
-	tests/check_cli
+	tests/check_units
 check_PROGRAMS += $(TESTS_MODULES)
+TESTS += $(TESTS_MODULES) tests/check_golden.sh
+
 # The one harness every check program links (tests/harness.h).
 check_LIBRARIES = tests/libharness.a
 tests_libharness_a_SOURCES = %D%/harness.c %D%/harness.h
-tests_libharness_a_CFLAGS = $(TEST_CFLAGS)
-TESTS += $(TESTS_MODULES) tests/check_golden.sh
 
-tests_check_sim_SOURCES = %D%/check_sim.c
-tests_check_units_SOURCES = %D%/check_units.c
-tests_check_dist_SOURCES = %D%/check_dist.c
-tests_check_stats_SOURCES = %D%/check_stats.c
-tests_check_rng_SOURCES = %D%/check_rng.c
-tests_check_config_SOURCES = %D%/check_config.c
-tests_check_tree_SOURCES = %D%/check_tree.c
-tests_check_footprint_SOURCES = %D%/check_footprint.c
-tests_check_net_SOURCES = %D%/check_net.c
-tests_check_sched_SOURCES = %D%/check_sched.c
-tests_check_spinet_SOURCES = %D%/check_spinet.c
-tests_check_topo_SOURCES = %D%/check_topo.c
-tests_check_phy_SOURCES = %D%/check_phy.c
-tests_check_uniform_SOURCES = %D%/check_uniform.c
-tests_check_conformance_SOURCES = %D%/check_conformance.c
-tests_check_cli_SOURCES = %D%/check_cli.c %D%/cli_helpers.h
-
-tests_check_sim_CFLAGS = $(TEST_CFLAGS)
-tests_check_units_CFLAGS = $(TEST_CFLAGS)
-tests_check_dist_CFLAGS = $(TEST_CFLAGS)
-tests_check_stats_CFLAGS = $(TEST_CFLAGS)
-tests_check_rng_CFLAGS = $(TEST_CFLAGS)
-tests_check_config_CFLAGS = $(TEST_CFLAGS)
-tests_check_tree_CFLAGS = $(TEST_CFLAGS)
-tests_check_footprint_CFLAGS = $(TEST_CFLAGS)
-tests_check_net_CFLAGS = $(TEST_CFLAGS)
-tests_check_sched_CFLAGS = $(TEST_CFLAGS)
-tests_check_spinet_CFLAGS = $(TEST_CFLAGS)
-tests_check_topo_CFLAGS = $(TEST_CFLAGS)
-tests_check_phy_CFLAGS = $(TEST_CFLAGS)
-tests_check_uniform_CFLAGS = $(TEST_CFLAGS)
-tests_check_conformance_CFLAGS = $(TEST_CFLAGS)
-tests_check_cli_CFLAGS = $(TEST_CFLAGS) -DTASKNET_BIN='"$(abs_top_builddir)/tasknet"'
-
-tests_check_sim_LDADD = $(TEST_LDADD)
-tests_check_units_LDADD = $(TEST_LDADD)
-tests_check_dist_LDADD = $(TEST_LDADD)
-tests_check_stats_LDADD = $(TEST_LDADD)
-tests_check_rng_LDADD = $(TEST_LDADD)
-tests_check_config_LDADD = $(TEST_LDADD)
-tests_check_tree_LDADD = $(TEST_LDADD)
-tests_check_footprint_LDADD = $(TEST_LDADD)
-tests_check_net_LDADD = $(TEST_LDADD)
-tests_check_sched_LDADD = $(TEST_LDADD)
-tests_check_spinet_LDADD = $(TEST_LDADD)
-tests_check_topo_LDADD = $(TEST_LDADD)
-tests_check_phy_LDADD = $(TEST_LDADD)
-tests_check_uniform_LDADD = $(TEST_LDADD)
-tests_check_conformance_LDADD = $(TEST_LDADD)
-tests_check_cli_LDADD = $(TEST_LDADD)
+# Every program without its own _LDADD is a test (tasknet and the benches
+# have theirs).
+LDADD = $(TEST_LDADD)
+AM_CFLAGS += $(CHECK_CFLAGS)
+AM_CPPFLAGS += -I$(top_srcdir)/tests
 
 # check_cli runs the built program.
+tests_check_cli_SOURCES = %D%/check_cli.c %D%/cli_helpers.h
+tests_check_cli_CFLAGS = $(TEST_CFLAGS) -DTASKNET_BIN='"$(abs_top_builddir)/tasknet"'
 EXTRA_tests_check_cli_DEPENDENCIES = tasknet$(EXEEXT)
 
 EXTRA_DIST += %D%/fixtures %D%/golden %D%/check_golden.sh
