@@ -18,6 +18,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <gsl/gsl_rng.h>
+
 #include "network.h"
 #include "params.h"
 #include "phy_params.h"
@@ -35,6 +37,21 @@ typedef struct cfg_axis {
                        (same number of values: value k goes with that axis's value k) */
 } cfg_axis;
 
+#define CFG_MAX_WORKLOADS 16
+#define CFG_NODES_MAX 256
+
+/* One workload of a configuration (a <workload> element). */
+typedef struct cfg_workload {
+    char name[PARAM_NAME_MAX];     /* workload.name: "" for a workload alone and unnamed */
+    char type[PARAM_NAME_MAX];     /* workload.type */
+    char nodes[CFG_NODES_MAX];     /* workload.nodes as written: "all", "0-7,12", "contiguous(o,n)",
+                                      "interleaved(o,s,n)", "random(n)" */
+    char priority[PARAM_NAME_MAX]; /* workload.priority: "" (its own classes), 0..7, high (0) or low (7) */
+    int role;                      /* workload.role: 0 foreground, 1 background */
+    int exclusive;                 /* workload.exclusive: 0 auto (the workload's own), 1 yes, 2 no */
+    void **block;                  /* [wl_count()]: each workload type's own params */
+} cfg_workload;
+
 typedef struct cfg {
     char file[CFG_PATH_MAX];    /* the XML file as given ("" when built in code) */
     char basedir[CFG_PATH_MAX]; /* folder relative paths resolve against */
@@ -43,11 +60,12 @@ typedef struct cfg {
     net_params net;             /* network.*: the core's (net.nodes mirrors nodes) */
     phy_params phy;             /* network.phy.* */
     void **net_block;           /* [net_count()]: each fabric's own params */
-    char wl_type[PARAM_NAME_MAX]; /* workload.type */
-    void **wl_block;            /* [wl_count()]: each workload's own params */
+    cfg_workload wl[CFG_MAX_WORKLOADS]; /* the workloads, in document order */
+    size_t nwl;                 /* workloads (>= 1) */
     uint32_t replicas;          /* run.replicas */
     uint64_t seed;              /* run.seed */
-    unsigned char *given;       /* [CFG_MAX_ROWS]: parameter given (XML, --set, axis), by row index */
+    unsigned char *given;       /* [CFG_MAX_WORKLOADS * CFG_MAX_ROWS]: parameter given (XML, --set,
+                                   axis), by workload (0 for the others) and row index */
     cfg_axis axes[CFG_MAX_AXES]; /* sweep axes, first varies slowest */
     size_t naxes;               /* axes in use */
     size_t point;               /* 1 + index for a sweep point made by cfg_point (its axes are
@@ -87,11 +105,26 @@ void cfg_copy(cfg *dst, const cfg *src);
 void cfg_free(cfg *c);
 
 /* The plugins a configuration selects (at its own point; for a base config
- * of a sweep, its base values) and their params. */
+ * of a sweep, its base values) and their params; cfg_wl/cfg_wl_params are
+ * those of the first workload. */
 const net_ops *cfg_net(const cfg *c);
 void *cfg_net_params(const cfg *c);
 const wl_ops *cfg_wl(const cfg *c);
 void *cfg_wl_params(const cfg *c);
+const wl_ops *cfg_wl_at(const cfg *c, size_t k);
+void *cfg_wl_params_at(const cfg *c, size_t k);
+/* Add a workload (with every default) named `name`; its index, or -1 + err. */
+long cfg_add_workload(cfg *c, const char *name, char *err, size_t errlen);
+/* Workload k's ranks on the fabric's nodes: n ranks, rank r on node
+ * map[r] (map has room for c->nodes), given the nodes the earlier exclusive
+ * workloads hold (taken[] of c->nodes, updated); random(n) draws from rng
+ * (may be NULL when the form draws nothing). 0, or -1 + err. */
+int cfg_wl_nodes(const cfg *c, size_t k, unsigned char *taken, gsl_rng *rng, uint32_t *map, uint32_t *n,
+                 char *err, size_t errlen);
+/* The priority class of workload k's messages, -1 for the workload's own. */
+int cfg_wl_priority(const cfg *c, size_t k);
+/* Workload k is exclusive (no other exclusive workload on its nodes). */
+int cfg_wl_exclusive(const cfg *c, size_t k);
 /* The plugins any point of c's sweep selects, in registry order: *n set, at
  * most max written. */
 size_t cfg_used_nets(const cfg *c, const net_ops **out, size_t max);
@@ -116,7 +149,9 @@ const char *cfg_point_value(const cfg *base, size_t i, size_t axis);
  * expanded config): core rows, then the physical layer's, then each
  * fabric's, then each workload's, in registry order. A path several
  * plugins declare appears once per plugin. */
-typedef enum cfg_owner { CFG_OWN_CORE, CFG_OWN_PHY, CFG_OWN_NET, CFG_OWN_WL } cfg_owner;
+/* owners: the core, the physical layer, a fabric, a workload's own
+ * parameters (CFG_OWN_WLI: name, type, nodes, ...) or a workload type's. */
+typedef enum cfg_owner { CFG_OWN_CORE, CFG_OWN_PHY, CFG_OWN_NET, CFG_OWN_WL, CFG_OWN_WLI } cfg_owner;
 typedef struct cfg_param_info {
     const param_row *row;
     cfg_owner owner;
@@ -126,12 +161,18 @@ typedef struct cfg_param_info {
 size_t cfg_param_count(void);
 const cfg_param_info *cfg_param_at(size_t i);
 /* 1 when parameter i applies to c's point (core, phy, or a row of the
- * fabric or workload it selects). */
+ * fabric or of a workload it selects). */
 int cfg_param_applies(const cfg *c, size_t i);
+/* The same for workload k's copy of parameter i, and its value as written
+ * (for fingerprints and comparisons; rows outside workloads: k = 0). 0, or
+ * -1 when buf is too short. */
+int cfg_param_applies_at(const cfg *c, size_t i, size_t k);
+int cfg_param_get_at(const cfg *c, size_t i, size_t k, char *buf, size_t len);
 /* Current value of a parameter, formatted as it would be written in XML
  * ("" when not set, e.g. network.zeta when bandwidth is given); for a path
- * several plugins declare, the value of the plugin c selects. 0, or -1 for
- * an unknown path or a value longer than len (truncated). */
+ * several plugins declare, the value of the plugin c selects. A workload's
+ * parameter is `workload.<name>.<attr>` when there are several workloads.
+ * 0, or -1 for an unknown path or a value longer than len (truncated). */
 int cfg_get(const cfg *c, const char *path, char *buf, size_t len);
 /* Write the configuration as a complete XML file with every parameter that
  * applies explicit (defaults included) that cfg_load reads back to an

@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <gsl/gsl_rng.h>
+
 #include "log.h"
 
 static void ec_emit(ectx *ec, char *msg)
@@ -31,88 +33,135 @@ static void ec_emit(ectx *ec, char *msg)
     cfg_errors_push(ec->errs, line);
 }
 
-/* The alternative of row r that c can use instead (its owner selected), or -1. */
-static long usable_alt(const cfg *c, const param_row *r)
+/* A path as messages name it: a workload's parameter qualified when there
+ * are several workloads (caller frees). */
+static char *msg_path(const cfg *c, const char *path, size_t k)
+{
+    long r = crow_find(path);
+    if (r >= 0 && crow_is_wl((size_t)r) && strncmp(path, "workload.", 9) == 0 &&
+        (c->nwl > 1 || c->wl[k].name[0]))
+        return cfg_format("workload.%s.%s", c->wl[k].name, path + 9);
+    return tn_xstrdup(path);
+}
+
+/* The row of an unqualified path that applies to workload k of c, or -1. */
+static long row_at(const cfg *c, const char *path, size_t k)
+{
+    long first = crow_find(path);
+    if (first < 0)
+        return -1;
+    for (size_t i = (size_t)first; i < crow_count(); i++)
+        if (crow_canon(i) == (size_t)first && crow_selected(c, i, k))
+            return (long)i;
+    return first;
+}
+
+/* The workload a row's value is held by when reported for workload k. */
+static size_t home_of(const cfg *c, size_t row, size_t k)
+{
+    if (!crow_is_wl(row))
+        return 0;
+    return strncmp(crow_at(row)->row->path, "workload.", 9) == 0 ? k : crow_wl_home(c, row);
+}
+
+/* The alternative of row r that workload k can use instead (its owner selected), or -1. */
+static long usable_alt(const cfg *c, const param_row *r, size_t k)
 {
     if (!r->alt)
         return -1;
-    long a = crow_for(c, r->alt);
-    return a >= 0 && crow_selected(c, (size_t)a) ? a : -1;
+    long a = row_at(c, r->alt, k);
+    return a >= 0 && crow_selected(c, (size_t)a, home_of(c, (size_t)a, k)) ? a : -1;
 }
 
-/* A required parameter (or one of a pair) is missing. */
-static void x_missing(const cfg *c, ectx *ec, const char *path, const char *reason)
+/* The loader's node of element e for workload k. */
+xmlNodePtr ld_node(const loader *ld, int e, size_t k)
 {
-    long ri = crow_for(c, path);
+    return ld->el[celem_in_workload(e) ? k : 0][e];
+}
+
+/* A required parameter (or one of a pair) of workload k is missing. */
+static void x_missing(const cfg *c, ectx *ec, size_t k, const char *path, const char *reason)
+{
+    long ri = row_at(c, path, k);
+    char *mp = msg_path(c, path, k);
     if (ri < 0) {
-        ec_emit(ec, cfg_format("missing %s (%s)", path, reason));
+        ec_emit(ec, cfg_format("missing %s (%s)", mp, reason));
+        free(mp);
         return;
     }
     const param_row *r = crow_at((size_t)ri)->row;
-    long ai = usable_alt(c, r);
+    long ai = usable_alt(c, r, k);
     const param_row *alt = ai >= 0 ? crow_at((size_t)ai)->row : NULL;
     const char *ex = r->example ? r->example : "...";
     if (ec->mode != EC_LOAD) {
+        char *ap = alt ? msg_path(c, alt->path, k) : NULL;
         if (alt)
-            ec_emit(ec, cfg_format("missing %s or %s (%s; e.g. %s=%s)", path, alt->path, reason, path, ex));
+            ec_emit(ec, cfg_format("missing %s or %s (%s; e.g. %s=%s)", mp, ap, reason, mp, ex));
         else
-            ec_emit(ec, cfg_format("missing %s (%s; e.g. %s=%s)", path, reason, path, ex));
+            ec_emit(ec, cfg_format("missing %s (%s; e.g. %s=%s)", mp, reason, mp, ex));
+        free(ap);
+        free(mp);
         return;
     }
+    free(mp);
     loader *ld = ec->ld;
-    if (ld->failed[crow_canon((size_t)ri)] || (ai >= 0 && ld->failed[crow_canon((size_t)ai)]))
+    size_t kr = home_of(c, (size_t)ri, k), ka = ai >= 0 ? home_of(c, (size_t)ai, k) : 0;
+    if (ld->failed[kr][crow_canon((size_t)ri)] || (ai >= 0 && ld->failed[ka][crow_canon((size_t)ai)]))
         return; /* its value was rejected: already reported */
     ec->n++;
     int e = crow_elem((size_t)ri);
-    if (ld->el[e]) {
+    if (ld_node(ld, e, kr)) {
         if (alt)
-            ld_err_at_attr(ld, ld->el[e], NULL, NULL, "missing attribute %s or %s (%s; e.g. %s=\"%s\")",
+            ld_err_at_attr(ld, ld_node(ld, e, kr), NULL, NULL, "missing attribute %s or %s (%s; e.g. %s=\"%s\")",
                            param_attr(r), param_attr(alt), reason, param_attr(r), ex);
         else
-            ld_err_at_attr(ld, ld->el[e], NULL, NULL, "missing attribute %s (%s; e.g. %s=\"%s\")", param_attr(r),
-                           reason, param_attr(r), ex);
+            ld_err_at_attr(ld, ld_node(ld, e, kr), NULL, NULL, "missing attribute %s (%s; e.g. %s=\"%s\")",
+                           param_attr(r), reason, param_attr(r), ex);
         return;
     }
     /* The element itself is absent: report the outermost absent one, once. */
-    while (celem_at((size_t)e)->parent >= 0 && !ld->el[celem_at((size_t)e)->parent])
+    while (celem_at((size_t)e)->parent >= 0 && !ld_node(ld, celem_at((size_t)e)->parent, kr))
         e = celem_at((size_t)e)->parent;
     int parent = celem_at((size_t)e)->parent;
-    if (parent < 0 || !ld->el[parent])
+    if (parent < 0 || !ld_node(ld, parent, kr))
         return; /* no root: reported by the walk */
     char *hint = celem_hint(e);
-    ld_err_at_elem(ld, ld->el[parent], "<%s>: missing <%s> element (%s)", celem_at((size_t)parent)->name,
+    ld_err_at_elem(ld, ld_node(ld, parent, kr), "<%s>: missing <%s> element (%s)", celem_at((size_t)parent)->name,
                    celem_at((size_t)e)->name, hint);
     free(hint);
 }
 
-/* A parameter's value is wrong in combination with others. */
-static void x_invalid(const cfg *c, ectx *ec, const char *path, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
-static void x_invalid(const cfg *c, ectx *ec, const char *path, const char *fmt, ...)
+/* A parameter's value (of workload k) is wrong in combination with others. */
+static void x_invalid(const cfg *c, ectx *ec, size_t k, const char *path, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
+static void x_invalid(const cfg *c, ectx *ec, size_t k, const char *path, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
     char *body = cfg_vformat(fmt, ap);
     va_end(ap);
-    long ri = crow_for(c, path);
+    long ri = row_at(c, path, k);
     if (ec->mode != EC_LOAD || ri < 0) {
-        if (ec->mode == EC_LOAD && ec->ld->el[CE_ROOT]) {
+        char *mp = msg_path(c, path, k);
+        if (ec->mode == EC_LOAD && ec->ld->el[0][CE_ROOT]) {
             ec->n++;
-            ld_err_at_elem(ec->ld, ec->ld->el[CE_ROOT], "%s: %s", path, body);
+            ld_err_at_elem(ec->ld, ec->ld->el[0][CE_ROOT], "%s: %s", mp, body);
         } else {
-            ec_emit(ec, cfg_format("%s: %s", path, body));
+            ec_emit(ec, cfg_format("%s: %s", mp, body));
         }
+        free(mp);
         free(body);
         return;
     }
     loader *ld = ec->ld;
-    if (ld->failed[crow_canon((size_t)ri)]) {
+    size_t kr = home_of(c, (size_t)ri, k);
+    if (ld->failed[kr][crow_canon((size_t)ri)]) {
         free(body);
         return;
     }
     ec->n++;
     int e = crow_elem((size_t)ri);
-    xmlNodePtr n = ld->el[e];
+    xmlNodePtr n = ld_node(ld, e, kr);
     const char *attr = param_attr(crow_at((size_t)ri)->row);
     char *v = n ? ld_prop_of(n, attr) : NULL;
     if (v) {
@@ -120,97 +169,181 @@ static void x_invalid(const cfg *c, ectx *ec, const char *path, const char *fmt,
         free(v);
     } else if (n) {
         ld_err_at_elem(ld, n, "<%s>: %s", celem_at((size_t)e)->name, body);
-    } else if (ld->el[CE_ROOT]) {
-        ld_err_at_elem(ld, ld->el[CE_ROOT], "%s: %s", path, body);
+    } else if (ld->el[0][CE_ROOT]) {
+        char *mp = msg_path(c, path, k);
+        ld_err_at_elem(ld, ld->el[0][CE_ROOT], "%s: %s", mp, body);
+        free(mp);
     }
     free(body);
 }
 
-/* A plugin's param_report, placed by x_invalid / x_missing. */
+/* A plugin's param_report, placed by x_invalid / x_missing for workload k. */
 typedef struct report_ctx {
     const cfg *c;
     ectx *ec;
+    size_t k;
 } report_ctx;
 
 static void rep_invalid(void *ctx, const char *path, const char *msg)
 {
     report_ctx *r = ctx;
-    x_invalid(r->c, r->ec, path, "%s", msg);
+    x_invalid(r->c, r->ec, r->k, path, "%s", msg);
 }
 
 static void rep_missing(void *ctx, const char *path, const char *why)
 {
     report_ctx *r = ctx;
-    x_missing(r->c, r->ec, path, why);
+    x_missing(r->c, r->ec, r->k, path, why);
+}
+
+/* The rows' own rules for what workload k (or, k = SIZE_MAX, the rest)
+ * selects: required parameters and exclusive pairs. */
+static void row_rules(const cfg *c, ectx *ec, size_t k)
+{
+    for (size_t i = 0; i < crow_count(); i++) {
+        int wl = crow_is_wl(i) && strncmp(crow_at(i)->row->path, "workload.", 9) == 0;
+        size_t kk = k == SIZE_MAX ? (crow_is_wl(i) ? crow_wl_home(c, i) : 0) : k;
+        if ((k == SIZE_MAX) == wl || !crow_selected(c, i, kk))
+            continue;
+        if (k == SIZE_MAX && crow_is_wl(i) && kk != crow_wl_home(c, i))
+            continue;
+        const param_row *r = crow_at(i)->row;
+        const void *blk = crow_block(c, i, kk);
+        long ai = usable_alt(c, r, kk);
+        int alt_set = ai >= 0 && param_is_set(crow_block(c, (size_t)ai, home_of(c, (size_t)ai, kk)),
+                                              crow_at((size_t)ai)->row);
+        if (param_is_set(blk, r)) {
+            /* both of an exclusive pair: report it once, at the later row */
+            if (alt_set && (size_t)ai < i)
+                x_invalid(c, ec, kk, r->path, "give either %s or %s, not both", r->alt, r->path);
+        } else if ((r->flags & PARAM_REQUIRED) && !alt_set && !(ai >= 0 && (size_t)ai < i)) {
+            x_missing(c, ec, kk, r->path, r->help);
+        }
+    }
+}
+
+/* The workloads' own attributes: names, nodes, classes, roles. */
+static void workload_rules(const cfg *c, ectx *ec, const net_params *core)
+{
+    unsigned char *taken = tn_xcalloc(c->nodes ? c->nodes : 1, 1);
+    uint32_t *map = tn_xmalloc((c->nodes ? c->nodes : 1) * sizeof *map);
+    int foreground = 0, can_end = 0;
+    for (size_t k = 0; k < c->nwl; k++) {
+        const cfg_workload *w = &c->wl[k];
+        const wl_ops *ops = cfg_wl_at(c, k);
+        if (c->nwl > 1 && !w->name[0])
+            x_missing(c, ec, k, "workload.name", "several workloads share this configuration: each needs a name");
+        for (size_t j = 0; j < k; j++)
+            if (w->name[0] && strcmp(c->wl[j].name, w->name) == 0)
+                x_invalid(c, ec, k, "workload.name", "'%s' names two workloads", w->name);
+        int sub = -1;
+        for (size_t e = 0; e < celem_count() && w->name[0]; e++)
+            if (celem_at(e)->parent == celem_workload() && strcmp(celem_at(e)->name, w->name) == 0)
+                sub = (int)e;
+        if (sub >= 0)
+            x_invalid(c, ec, k, "workload.name", "'%s' is the name of an element of <workload>; choose another",
+                      w->name);
+        if (c->nodes >= 2) {
+            char err[512];
+            uint32_t n = 0;
+            int random = strncmp(w->nodes, "random(", 7) == 0;
+            /* random(n) is drawn per run: here only its count is checked */
+            gsl_rng *g = random ? gsl_rng_alloc(gsl_rng_mt19937) : NULL;
+            if (cfg_wl_nodes(c, k, taken, g, map, &n, err, sizeof err) != 0)
+                x_invalid(c, ec, k, "workload.nodes", "%s", err);
+            else if (n < 2 && ops && strcmp(w->nodes, "all") != 0)
+                x_invalid(c, ec, k, "workload.nodes", "'%s' gives %u node; a workload needs at least 2", w->nodes, n);
+            if (g)
+                gsl_rng_free(g);
+        }
+        if (w->role == 1 && ops && !ops->stop)
+            x_invalid(c, ec, k, "workload.role", "a %s workload cannot be stopped, so it cannot be a background one",
+                      ops->name);
+        if (w->role == 0) {
+            foreground = 1;
+            can_end |= ops && ops->finished != NULL;
+        }
+    }
+    if (c->nwl > 1 || c->wl[0].role == 1) {
+        int background = 0;
+        for (size_t k = 0; k < c->nwl; k++)
+            background |= c->wl[k].role == 1;
+        if (background && !foreground)
+            x_invalid(c, ec, c->nwl - 1, "workload.role", "every workload is a background one: the run would never "
+                      "stop them; make one a foreground workload");
+        else if (background && !can_end)
+            x_invalid(c, ec, 0, "workload.role", "no foreground workload can tell when it has finished, so the "
+                      "background ones would never stop");
+    }
+    (void)core;
+    free(taken);
+    free(map);
 }
 
 void cfg_cross_check(const cfg *c, ectx *ec)
 {
-    report_ctx rc = {c, ec};
-    param_report rep = {.invalid = rep_invalid, .missing = rep_missing, .ctx = &rc};
     const net_ops *nops = cfg_net(c);
-    const wl_ops *wops = cfg_wl(c);
     if (!nops) {
         char err[512];
         net_name_ok(c->net_type, err, sizeof err);
-        x_invalid(c, ec, "network.type", "%s", err);
+        x_invalid(c, ec, 0, "network.type", "%s", err);
     }
-    if (!wops) {
-        char err[512];
-        wl_name_ok(c->wl_type, err, sizeof err);
-        x_invalid(c, ec, "workload.type", "%s", err);
-    }
-    /* the rows' own rules, for the rows that apply at this point */
-    for (size_t i = 0; i < crow_count(); i++) {
-        if (!crow_selected(c, i))
-            continue;
-        const param_row *r = crow_at(i)->row;
-        const void *blk = crow_block(c, i);
-        long ai = usable_alt(c, r);
-        int alt_set = ai >= 0 && param_is_set(crow_block(c, (size_t)ai), crow_at((size_t)ai)->row);
-        if (param_is_set(blk, r)) {
-            /* both of an exclusive pair: report it once, at the later row */
-            if (alt_set && (size_t)ai < i)
-                x_invalid(c, ec, r->path, "give either %s or %s, not both", r->alt, r->path);
-        } else if ((r->flags & PARAM_REQUIRED) && !alt_set && !(ai >= 0 && (size_t)ai < i)) {
-            x_missing(c, ec, r->path, r->help);
+    for (size_t k = 0; k < c->nwl; k++)
+        if (!cfg_wl_at(c, k)) {
+            char err[512];
+            wl_name_ok(c->wl[k].type, err, sizeof err);
+            x_invalid(c, ec, k, "workload.type", "%s", err);
         }
-    }
+    row_rules(c, ec, SIZE_MAX);
+    for (size_t k = 0; k < c->nwl; k++)
+        row_rules(c, ec, k);
     net_params core = c->net;
     core.nodes = c->nodes;
+    report_ctx rc = {c, ec, 0};
+    param_report rep = {.invalid = rep_invalid, .missing = rep_missing, .ctx = &rc};
     phy_params_check(&c->phy, &rep);
     /* a fabric's rules involve N: without a valid N they would only echo its error */
     if (nops && nops->check && c->nodes >= 2)
         nops->check(&core, cfg_net_params(c), &rep);
-    if (wops && wops->check)
-        wops->check(&core, cfg_wl_params(c), &rep);
+    for (size_t k = 0; k < c->nwl; k++) {
+        const wl_ops *w = cfg_wl_at(c, k);
+        rc.k = k;
+        if (w && w->check)
+            w->check(&core, cfg_wl_params_at(c, k), &rep);
+    }
+    workload_rules(c, ec, &core);
     if (c->replicas < 1)
-        x_invalid(c, ec, "run.replicas", "must be at least 1");
+        x_invalid(c, ec, 0, "run.replicas", "must be at least 1");
 }
 
 void cfg_sweep_check(const cfg *c, ectx *ec)
 {
     for (size_t i = 0; i < crow_count(); i++) {
-        if (crow_canon(i) != i || !c->given[i])
+        if (crow_canon(i) != i)
             continue;
-        int used = 0;
-        for (size_t k = i; k < crow_count() && !used; k++)
-            used = crow_canon(k) == i && crow_used(c, k);
-        if (used)
-            continue;
-        /* the owners that would use it */
-        const char *owners[64];
-        size_t n = 0;
-        for (size_t k = i; k < crow_count() && n < 64; k++)
-            if (crow_canon(k) == i)
-                owners[n++] = crow_owner_name(k);
-        char *list = cfg_join(owners, n);
-        const cfg_param_info *p = crow_at(i);
-        x_invalid(c, ec, p->row->path, "applies to %s, and %s is %s%s", list,
-                  p->owner == CFG_OWN_NET ? "network.type" : "workload.type",
-                  p->owner == CFG_OWN_NET ? c->net_type : c->wl_type,
-                  c->naxes ? " at every point of the sweep" : "");
-        free(list);
+        size_t nk = crow_is_wl(i) ? c->nwl : 1;
+        for (size_t k = 0; k < nk; k++) {
+            if (!*crow_given(c, i, k))
+                continue;
+            int used = 0;
+            for (size_t j = i; j < crow_count() && !used; j++)
+                used = crow_canon(j) == i && crow_used(c, j, k);
+            if (used)
+                continue;
+            /* the owners that would use it */
+            const char *owners[64];
+            size_t n = 0;
+            for (size_t j = i; j < crow_count() && n < 64; j++)
+                if (crow_canon(j) == i)
+                    owners[n++] = crow_owner_name(j);
+            char *list = cfg_join(owners, n);
+            const cfg_param_info *p = crow_at(i);
+            char *tp = p->owner == CFG_OWN_NET ? tn_xstrdup("network.type") : msg_path(c, "workload.type", k);
+            x_invalid(c, ec, k, p->row->path, "applies to %s, and %s is %s%s", list, tp,
+                      p->owner == CFG_OWN_NET ? c->net_type : c->wl[k].type, c->naxes ? " at every point of the sweep" : "");
+            free(tp);
+            free(list);
+        }
     }
 }
 

@@ -27,26 +27,39 @@ typedef xmlErrorPtr xml_error_ptr;
 /* ---- composed rows (config_rows.c) ---- */
 
 /* Row i of the composed table; its canonical index is that of the first
- * row with the same path (the index `given` and failures are kept by). */
+ * row with the same path (the index `given` and failures are kept by). A
+ * workload's row (crow_is_wl) exists once per workload k of a
+ * configuration; for the other rows k is 0. */
 const cfg_param_info *crow_at(size_t i);
 size_t crow_count(void);
 size_t crow_canon(size_t i);
-/* First row of a path, or -1. */
+int crow_is_wl(size_t i);
+/* First row of a path (unqualified: "workload.jobs"), or -1. */
 long crow_find(const char *path);
-/* Where row i's value lives in c (its owner's params struct). */
-void *crow_block(const cfg *c, size_t i);
-/* 1 when row i's owner is selected by c (core and phy always). */
-int crow_selected(const cfg *c, size_t i);
-/* Row i's owner is selected at some point of c's sweep. */
-int crow_used(const cfg *c, size_t i);
-/* The row of `path` that applies to c: the selected owner's, else the
- * first. -1 for an unknown path. */
-long crow_for(const cfg *c, const char *path);
+/* Where workload k's value of row i lives in c (its owner's params struct). */
+void *crow_block(const cfg *c, size_t i, size_t k);
+/* 1 when row i's owner is selected by c (core and phy always; a workload
+ * type's row: by workload k). */
+int crow_selected(const cfg *c, size_t i, size_t k);
+/* Row i's owner is selected (by workload k) at some point of c's sweep. */
+int crow_used(const cfg *c, size_t i, size_t k);
+/* A path as written ("workload.train.priority", "network.bandwidth") to
+ * the row that applies to c (the selected owner's, else the first) and its
+ * workload: 0, or -1 + err (unknown path, unknown workload, a workload's
+ * parameter unqualified with several workloads). */
+int crow_resolve(const cfg *c, const char *path, long *row, size_t *k, char *err, size_t errlen);
+/* The path of row i of workload k as a user writes it (caller frees). */
+char *crow_path(const cfg *c, size_t i, size_t k);
+/* The workload that holds a workload type's row outside <workload> (as
+ * task-tree's network.zeta): the first whose type declares it. */
+size_t crow_wl_home(const cfg *c, size_t i);
 /* "owner" words for messages: the plugin's name, "the physical layer" or "the core". */
 const char *crow_owner_name(size_t i);
-/* Parse value for every row of path r (each owner gets its own copy) and
- * clear its alternative: 0, or -1 + err (nothing changed). */
-int crow_set(cfg *c, size_t canon, const char *value, char *err, size_t errlen);
+/* Parse value for every row of path canon (each owner gets its own copy)
+ * of workload k and clear its alternative: 0, or -1 + err (nothing changed). */
+int crow_set(cfg *c, size_t canon, size_t k, const char *value, char *err, size_t errlen);
+/* The given flag of (canon, k). */
+unsigned char *crow_given(const cfg *c, size_t canon, size_t k);
 
 /* ---- elements, from the rows' paths ---- */
 
@@ -62,6 +75,8 @@ enum { CE_ROOT = 0 };
 size_t celem_count(void);
 const celem *celem_at(size_t i);
 int celem_find_child(int parent, const char *name); /* -1 if none */
+int celem_workload(void);                           /* the <workload> element */
+int celem_in_workload(int e);                       /* e is <workload> or below it */
 int celem_sweep(void);                              /* the structural <sweep>, <axis>, <value> */
 int celem_axis(void);
 int celem_value(void);
@@ -114,12 +129,15 @@ typedef struct loader {
     struct _xmlNode **flagged;    /* elements with an error of ours */
     size_t nflag, capflag;
     int structural;               /* unknown/duplicate elements or attributes */
-    unsigned char failed[CFG_MAX_ROWS]; /* parameter whose value was rejected (canonical index) */
+    unsigned char failed[CFG_MAX_WORKLOADS][CFG_MAX_ROWS]; /* value rejected (workload, canonical index) */
     int axis_failed;              /* a sweep axis was rejected */
     size_t suppressed;            /* errors past LD_MAX_ERRORS, counted only */
     char **failed_axes;           /* param= of each rejected axis, for with= */
     size_t nfailed_axes;
-    struct _xmlNode *el[CFG_MAX_ELEMS];          /* first node of each element */
+    struct _xmlNode *el[CFG_MAX_WORKLOADS][CFG_MAX_ELEMS]; /* first node of each element, per
+                                                           workload for <workload> and below (else [0]) */
+    size_t cur;                   /* the workload whose element is being walked */
+    size_t nwl_seen;              /* <workload> elements walked */
     struct _xmlNode *axis_node[CFG_MAX_AXES];    /* element of each axis */
 } loader;
 
@@ -156,6 +174,8 @@ typedef struct ectx {
 
 /* Checks of one concrete configuration (a point). */
 void cfg_cross_check(const cfg *c, ectx *ec);
+/* The loader's element node for element e of workload k (NULL if absent). */
+struct _xmlNode *ld_node(const loader *ld, int e, size_t k);
 /* Checks of the whole sweep: parameters given that no point uses. */
 void cfg_sweep_check(const cfg *c, ectx *ec);
 /* Cross-check every point of c (or c itself). */

@@ -28,20 +28,6 @@
 
 #include "log.h"
 
-static int is_space(char ch) { return ch == ' ' || ch == '\t' || ch == '\n' || ch == '\r'; }
-
-static char *trim_dup(const char *s)
-{
-    while (is_space(*s))
-        s++;
-    size_t n = strlen(s);
-    while (n > 0 && is_space(s[n - 1]))
-        n--;
-    char *r = tn_xmalloc(n + 1);
-    memcpy(r, s, n);
-    r[n] = '\0';
-    return r;
-}
 
 void ld_flag_node(loader *ld, xmlNodePtr n)
 {
@@ -152,22 +138,22 @@ static void attr_loc(const loader *ld, xmlNodePtr n, const char *name, long *lin
     const char *t = ld->text;
     size_t len = ld->len, nl = strlen(name);
     i++;
-    while (i < len && !is_space(t[i]) && t[i] != '>' && t[i] != '/')
+    while (i < len && !tn_is_space(t[i]) && t[i] != '>' && t[i] != '/')
         i++;
     for (;;) {
-        while (i < len && is_space(t[i]))
+        while (i < len && tn_is_space(t[i]))
             i++;
         if (i >= len || t[i] == '>' || t[i] == '/')
             break;
         size_t start = i;
-        while (i < len && !is_space(t[i]) && t[i] != '=' && t[i] != '>' && t[i] != '/')
+        while (i < len && !tn_is_space(t[i]) && t[i] != '=' && t[i] != '>' && t[i] != '/')
             i++;
         size_t alen = i - start;
-        while (i < len && is_space(t[i]))
+        while (i < len && tn_is_space(t[i]))
             i++;
         if (i < len && t[i] == '=')
             i++;
-        while (i < len && is_space(t[i]))
+        while (i < len && tn_is_space(t[i]))
             i++;
         if (i < len && (t[i] == '"' || t[i] == '\'')) {
             char q = t[i++];
@@ -409,20 +395,23 @@ static void param_attrs(loader *ld, xmlNodePtr n, int e)
             continue;
         }
         const param_row *r = crow_at((size_t)ri)->row;
+        /* a workload's element: the workload being walked; a workload type's
+         * parameter elsewhere (network.zeta): the workload of that type */
+        size_t k = celem_in_workload(e) ? ld->cur : crow_is_wl((size_t)ri) ? crow_wl_home(ld->c, (size_t)ri) : 0;
         char *v = prop(a);
         long ai = r->alt ? crow_find(r->alt) : -1;
         if (ai >= 0 && crow_elem((size_t)ai) == e && xmlHasProp(n, (const xmlChar *)param_attr(crow_at((size_t)ai)->row)) &&
             ai < ri) {
             ld_err_at_attr(ld, n, param_attr(r), v, "give either %s or %s, not both",
                            param_attr(crow_at((size_t)ai)->row), param_attr(r));
-            ld->failed[ri] = ld->failed[ai] = 1;
+            ld->failed[k][ri] = ld->failed[k][ai] = 1;
             free(v);
             continue;
         }
         char err[1024];
-        if (crow_set(ld->c, (size_t)ri, v, err, sizeof err) != 0) {
+        if (crow_set(ld->c, (size_t)ri, k, v, err, sizeof err) != 0) {
             ld_err_at_attr(ld, n, param_attr(r), v, "%s", err);
-            ld->failed[ri] = 1;
+            ld->failed[k][ri] = 1;
         }
         free(v);
     }
@@ -431,7 +420,7 @@ static void param_attrs(loader *ld, xmlNodePtr n, int e)
 static char *trimmed_content(xmlNodePtr n)
 {
     xmlChar *s = xmlNodeGetContent(n);
-    char *t = trim_dup(s ? (const char *)s : "");
+    char *t = tn_xstrdup_trim(s ? (const char *)s : "");
     xmlFree(s);
     return t;
 }
@@ -473,12 +462,12 @@ static void walk_axis(loader *ld, xmlNodePtr n)
     if (values) {
         const char *p = values;
         for (;;) {
-            while (is_space(*p))
+            while (tn_is_space(*p))
                 p++;
             if (!*p)
                 break;
             size_t l = 0;
-            while (p[l] && !is_space(p[l]))
+            while (p[l] && !tn_is_space(p[l]))
                 l++;
             char *v = tn_xmalloc(l + 1);
             memcpy(v, p, l);
@@ -507,14 +496,14 @@ static void walk_axis(loader *ld, xmlNodePtr n)
 
     const param_row *r = NULL;
     long ri = -1;
+    size_t rk = 0;
+    char rerr[4096];
     int bad = 0;
     if (!param) {
         ld_err_at_attr(ld, n, NULL, NULL, "missing attribute param (the parameter to sweep, e.g. param=\"system.nodes\")");
         bad = 1;
-    } else if ((ri = crow_find(param)) < 0) {
-        char err[4096];
-        cfg_unknown_param(param, err, sizeof err);
-        ld_err_at_attr(ld, n, "param", param, "%s", err);
+    } else if (crow_resolve(ld->c, param, &ri, &rk, rerr, sizeof rerr) != 0) {
+        ld_err_at_attr(ld, n, "param", param, "%s", rerr);
         bad = 1;
     } else if ((r = crow_at((size_t)ri)->row), strcmp(r->path, "run.replicas") == 0 || strcmp(r->path, "run.seed") == 0) {
         /* every point has the same replicas, and its own streams from
@@ -540,11 +529,11 @@ static void walk_axis(loader *ld, xmlNodePtr n)
     }
     if (r) {
         for (size_t a = 0; a < ld->c->naxes; a++)
-            if (strcmp(ld->c->axes[a].param, r->path) == 0) {
+            if (strcmp(ld->c->axes[a].param, param) == 0) {
                 long line, col;
                 ld_elem_loc(ld, ld->axis_node[a], &line, &col);
                 ld_err_at_attr(ld, n, "param", param, "%s is already swept by the axis at line %ld",
-                            r->path, line);
+                            param, line);
                 bad = 1;
                 break;
             }
@@ -617,7 +606,7 @@ static void walk_axis(loader *ld, xmlNodePtr n)
         cfg_axis *ax = &ld->c->axes[ld->c->naxes];
         ld->axis_node[ld->c->naxes] = n;
         ld->c->naxes++;
-        snprintf(ax->param, sizeof ax->param, "%s", r->path);
+        snprintf(ax->param, sizeof ax->param, "%s", param);
         ax->values = vals;
         ax->nvalues = nv;
         ax->with[0] = '\0';
@@ -632,8 +621,22 @@ static void walk_axis(loader *ld, xmlNodePtr n)
 
 static void walk_elem(loader *ld, xmlNodePtr n, int e)
 {
-    if (ld->el[e] == NULL)
-        ld->el[e] = n;
+    if (e == celem_workload()) {
+        /* each <workload> is a workload of its own, in document order */
+        if (ld->nwl_seen > 0) {
+            char err[256];
+            long k = cfg_add_workload(ld->c, "", err, sizeof err);
+            if (k < 0) {
+                ld_err_at_elem(ld, n, "%s", err);
+                ld->structural = 1;
+                return;
+            }
+        }
+        ld->cur = ld->nwl_seen++;
+    }
+    size_t k = celem_in_workload(e) ? ld->cur : 0;
+    if (ld->el[k][e] == NULL)
+        ld->el[k][e] = n;
     if (e == celem_axis()) {
         walk_axis(ld, n);
         return;
@@ -643,7 +646,7 @@ static void walk_elem(loader *ld, xmlNodePtr n, int e)
         for (xmlAttrPtr a = n->properties; a; a = a->next) {
             if (!a->ns && strcmp((const char *)a->name, "version") == 0) {
                 char *v = prop(a);
-                char *t = trim_dup(v);
+                char *t = tn_xstrdup_trim(v);
                 if (strcmp(t, "1") != 0)
                     ld_err_at_attr(ld, n, "version", v, "unsupported version (this tasknet reads version 1)");
                 version = 1;
@@ -664,11 +667,25 @@ static void walk_elem(loader *ld, xmlNodePtr n, int e)
     walk_children(ld, n, e);
 }
 
+/* The root's children in three passes: the workloads first (their names
+ * and types decide where the other elements' workload parameters and the
+ * sweep's axes go), then the others, then the sweep; below the root, one
+ * pass. Reports are sorted by position in the file afterwards. */
 static void walk_children(loader *ld, xmlNodePtr n, int e)
 {
     xmlNodePtr seen[CFG_MAX_ELEMS] = {0};
     const char *ename = celem_at((size_t)e)->name;
+    int passes = e == CE_ROOT ? 3 : 1;
+    for (int pass = 0; pass < passes; pass++)
     for (xmlNodePtr k = n->children; k; k = k->next) {
+        if (e == CE_ROOT && k->type == XML_ELEMENT_NODE && !k->ns) {
+            int kw = celem_find_child(CE_ROOT, (const char *)k->name);
+            int want = kw == celem_workload() ? 0 : kw == celem_sweep() ? 2 : 1;
+            if (want != pass)
+                continue;
+        } else if (e == CE_ROOT ? pass != 1 : pass != 0) {
+            continue; /* text, entities and foreign elements: once, in the middle pass */
+        }
         if (k->type == XML_ENTITY_REF_NODE) {
             /* its elements would be invisible to both the walk and the schema */
             ld_err_at_elem(ld, n, "<%s>: entity reference &%s; in element content (write its content out)", ename,
@@ -722,7 +739,7 @@ void ld_on_xml_error(void *data, xml_error_ptr e)
     loader *ld = data;
     if (!ld || !e || e->level < XML_ERR_ERROR)
         return;
-    char *msg = trim_dup(e->message ? e->message : "");
+    char *msg = tn_xstrdup_trim(e->message ? e->message : "");
     if (ld->phase == 0) {
         /* well-formedness: the parser's own position is right */
         const char *why = msg;

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "log.h"
+#include <gsl/gsl_rng.h>
 
 /* ------------------------------------------------------------ core rows */
 
@@ -32,12 +33,61 @@ static const param_row core_rows[] = {
      .off = offsetof(cfg, net.switch_latency_ps), .flags = PARAM_NONNEG, .example = "200ns"},
     {ROW("network.link-latency", "time", "s", "20ns", "propagation on one electrical link (>= 0)"),
      .kind = PARAM_PS, .off = offsetof(cfg, net.link_latency_ps), .flags = PARAM_NONNEG, .example = "20ns"},
-    {ROW("workload.type", "string", "", NULL, "workload (one of the workload types listed below)"),
-     .kind = PARAM_NAME, .off = offsetof(cfg, wl_type), .name_ok = wl_name_ok},
     {ROW("run.replicas", "integer", "", "1", "independent replicas of every sweep point (>= 1)"), .kind = PARAM_U32,
      .off = offsetof(cfg, replicas), .min = 1, .max = UINT32_MAX, .example = "5"},
     {ROW("run.seed", "integer", "", "1", "base seed of the random streams (0 .. 2^64-1)"), .kind = PARAM_U64,
      .off = offsetof(cfg, seed), .min = 0, .max = UINT64_MAX, .example = "1"},
+};
+
+/* A workload's own parameters (a <workload> element's, whatever its type). */
+static const char *const wl_role_names[] = {"foreground", "background", NULL};
+static const char *const wl_exclusive_names[] = {"auto", "yes", "no", NULL};
+
+static int wl_name_valid(const char *name, char *err, size_t errlen)
+{
+    if (!name[0])
+        return 0;
+    if (!((name[0] >= 'a' && name[0] <= 'z') || (name[0] >= 'A' && name[0] <= 'Z')))
+        return tn_error(err, errlen, "'%s': a name starts with a letter", name);
+    for (const char *p = name; *p; p++)
+        if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') || *p == '-' ||
+              *p == '_'))
+            return tn_error(err, errlen, "'%s': a name has letters, digits, '-' and '_' only", name);
+    return 0;
+}
+
+static int wl_priority_valid(const char *v, char *err, size_t errlen)
+{
+    if (!v[0] || strcmp(v, "high") == 0 || strcmp(v, "low") == 0)
+        return 0;
+    if (v[0] >= '0' && v[0] < '0' + NET_PRIO_CLASSES && !v[1])
+        return 0;
+    return tn_error(err, errlen, "'%s': a priority class is 0 (first) to %d, high (0) or low (%d)", v,
+                    NET_PRIO_CLASSES - 1, NET_PRIO_CLASSES - 1);
+}
+
+static int wl_nodes_valid(const char *v, char *err, size_t errlen);
+
+static const param_row wl_inst_rows[] = {
+    {ROW("workload.type", "string", "", NULL, "workload (one of the workload types listed below)"),
+     .kind = PARAM_NAME, .off = offsetof(cfg_workload, type), .name_ok = wl_name_ok},
+    {ROW("workload.name", "string", "", "", "the workload's name (required with several workloads: their "
+                                            "parameters are workload.<name>.<attr>, their metrics <name>.<metric>)"),
+     .kind = PARAM_NAME, .off = offsetof(cfg_workload, name), .name_ok = wl_name_valid, .example = "train"},
+    {ROW("workload.nodes", "string", "", "all",
+         "the nodes it runs on, its ranks in order: all | 0-7,12 | contiguous(o,n) | interleaved(o,s,n) | random(n)"),
+     .kind = PARAM_TEXT, .off = offsetof(cfg_workload, nodes), .max = CFG_NODES_MAX, .name_ok = wl_nodes_valid,
+     .example = "0-7"},
+    {ROW("workload.priority", "string", "", "", "service class of all its messages: 0 (first) to 7, high, low "
+                                                "(unset: the workload's own classes)"),
+     .kind = PARAM_NAME, .off = offsetof(cfg_workload, priority), .name_ok = wl_priority_valid, .example = "low"},
+    {ROW("workload.role", "choice", "", "foreground",
+         "foreground | background (stops generating once every foreground workload has finished)"),
+     .kind = PARAM_CHOICE, .off = offsetof(cfg_workload, role), .choices = wl_role_names, .example = "background"},
+    {ROW("workload.exclusive", "choice", "", "auto",
+         "auto (the workload type's own) | yes (no other exclusive workload on its nodes) | no"),
+     .kind = PARAM_CHOICE, .off = offsetof(cfg_workload, exclusive), .choices = wl_exclusive_names,
+     .example = "yes"},
 };
 
 /* --------------------------------------------------------- the table */
@@ -55,6 +105,7 @@ typedef struct ctable {
     celem elem[CFG_MAX_ELEMS];
     size_t nelems;
     int sweep, axis, value; /* structural elements */
+    int workload;           /* the <workload> element (may repeat) */
 } ctable;
 
 static ctable table;
@@ -130,12 +181,21 @@ static void build(void)
     table.elem[0].prefix[0] = '\0';
     table.elem[0].parent = -1;
     table.nelems = 1;
-    add_rows(core_rows, sizeof core_rows / sizeof core_rows[0], CFG_OWN_CORE, NULL);
+    add_rows(core_rows, 3, CFG_OWN_CORE, NULL); /* system.nodes, network.type, network.bandwidth */
+    add_rows(core_rows + 3, sizeof core_rows / sizeof core_rows[0] - 5, CFG_OWN_CORE, NULL);
+    add_rows(wl_inst_rows, sizeof wl_inst_rows / sizeof wl_inst_rows[0], CFG_OWN_WLI, NULL);
+    add_rows(core_rows + sizeof core_rows / sizeof core_rows[0] - 2, 2, CFG_OWN_CORE, NULL); /* run.* */
     add_rows(phy_param_rows, phy_param_nrows, CFG_OWN_PHY, NULL);
     for (size_t i = 0; net_registry[i]; i++)
         add_rows(net_registry[i]->params, net_registry[i]->nparams, CFG_OWN_NET, net_registry[i]->name);
     for (size_t i = 0; wl_registry[i]; i++)
         add_rows(wl_registry[i]->params, wl_registry[i]->nparams, CFG_OWN_WL, wl_registry[i]->name);
+    table.workload = -1;
+    for (size_t e = 0; e < table.nelems; e++)
+        if (table.elem[e].parent == CE_ROOT && strcmp(table.elem[e].name, "workload") == 0)
+            table.workload = (int)e;
+    TN_ASSERT(table.workload >= 0, "no <workload> element among the rows");
+    table.elem[table.workload].many = 1;
     table.sweep = add_struct_elem("sweep", CE_ROOT, 0);
     table.axis = add_struct_elem("axis", table.sweep, 1);
     table.value = add_struct_elem("value", table.axis, 1);
@@ -219,34 +279,55 @@ int celem_value(void)
 
 /* ------------------------------------------------------------ owners */
 
-void *crow_block(const cfg *c, size_t i)
+int crow_is_wl(size_t i)
+{
+    cfg_owner o = crow_at(i)->owner;
+    return o == CFG_OWN_WL || o == CFG_OWN_WLI;
+}
+
+int celem_workload(void)
+{
+    build();
+    return table.workload;
+}
+
+int celem_in_workload(int e)
+{
+    for (; e >= 0; e = table.elem[e].parent)
+        if (e == table.workload)
+            return 1;
+    return 0;
+}
+
+void *crow_block(const cfg *c, size_t i, size_t k)
 {
     const cfg_param_info *p = crow_at(i);
+    TN_ASSERT(k < c->nwl || !crow_is_wl(i), "workload %zu of %zu", k, c->nwl);
     switch (p->owner) {
     case CFG_OWN_CORE: return (void *)c;
     case CFG_OWN_PHY: return (void *)&c->phy;
     case CFG_OWN_NET: return c->net_block[net_index(net_find(p->plugin))];
-    case CFG_OWN_WL: return c->wl_block[wl_index(wl_find(p->plugin))];
+    case CFG_OWN_WL: return c->wl[k].block[wl_index(wl_find(p->plugin))];
+    case CFG_OWN_WLI: return (void *)&c->wl[k];
     }
     TN_ASSERT(0, "row %zu has no owner", i);
     return NULL;
 }
 
-int crow_selected(const cfg *c, size_t i)
+int crow_selected(const cfg *c, size_t i, size_t k)
 {
     const cfg_param_info *p = crow_at(i);
     switch (p->owner) {
     case CFG_OWN_NET: return strcmp(p->plugin, c->net_type) == 0;
-    case CFG_OWN_WL: return strcmp(p->plugin, c->wl_type) == 0;
+    case CFG_OWN_WL: return k < c->nwl && strcmp(p->plugin, c->wl[k].type) == 0;
     default: return 1;
     }
 }
 
-/* Does some point of c select plugin `name` for the parameter `type_path`? */
+/* Does some point of c select plugin `name` for the parameter `type_path`
+ * (whose base value is `base`)? */
 static int used_somewhere(const cfg *c, const char *type_path, const char *base, const char *name)
 {
-    if (strcmp(base, name) == 0 && cfg_axis_of(c, type_path) < 0)
-        return 1;
     int a = cfg_axis_of(c, type_path);
     if (a < 0 || c->point)
         return strcmp(base, name) == 0;
@@ -256,28 +337,111 @@ static int used_somewhere(const cfg *c, const char *type_path, const char *base,
     return 0;
 }
 
-int crow_used(const cfg *c, size_t i)
+/* The path of workload k's type as an axis names it. */
+static void wl_type_path(const cfg *c, size_t k, char *buf, size_t len)
+{
+    if (c->nwl > 1 || c->wl[k].name[0])
+        snprintf(buf, len, "workload.%s.type", c->wl[k].name);
+    else
+        snprintf(buf, len, "workload.type");
+}
+
+int crow_used(const cfg *c, size_t i, size_t k)
 {
     const cfg_param_info *p = crow_at(i);
     switch (p->owner) {
     case CFG_OWN_NET: return used_somewhere(c, "network.type", c->net_type, p->plugin);
-    case CFG_OWN_WL: return used_somewhere(c, "workload.type", c->wl_type, p->plugin);
+    case CFG_OWN_WL: {
+        char tp[PARAM_NAME_MAX + 32];
+        wl_type_path(c, k, tp, sizeof tp);
+        /* a single workload's type may be swept as workload.type too */
+        return used_somewhere(c, tp, c->wl[k].type, p->plugin) ||
+               (c->nwl == 1 && used_somewhere(c, "workload.type", c->wl[k].type, p->plugin));
+    }
     default: return 1;
     }
 }
 
-long crow_for(const cfg *c, const char *path)
+size_t crow_wl_home(const cfg *c, size_t i)
 {
-    long first = crow_find(path);
-    if (first < 0)
-        return -1;
+    const cfg_param_info *p = crow_at(i);
+    if (p->owner == CFG_OWN_WL)
+        for (size_t k = 0; k < c->nwl; k++)
+            if (strcmp(c->wl[k].type, p->plugin) == 0)
+                return k;
+    return 0;
+}
+
+unsigned char *crow_given(const cfg *c, size_t canon, size_t k)
+{
+    return &c->given[(crow_is_wl(canon) ? k : 0) * CFG_MAX_ROWS + canon];
+}
+
+/* The row of canonical row `first` that applies to workload k of c: the
+ * selected owner's, else the first. */
+static long row_for(const cfg *c, long first, size_t k)
+{
     for (size_t i = (size_t)first; i < crow_count(); i++)
-        if (crow_canon(i) == (size_t)first && crow_selected(c, i))
+        if (crow_canon(i) == (size_t)first && crow_selected(c, i, k))
             return (long)i;
     return first;
 }
 
-int cfg_param_applies(const cfg *c, size_t i) { return crow_selected(c, i); }
+/* A workload's element path: "workload." and its attribute or sub-element. */
+static int is_wl_path(const char *path) { return strncmp(path, "workload.", 9) == 0; }
+
+int crow_resolve(const cfg *c, const char *path, long *row, size_t *k, char *err, size_t errlen)
+{
+    *k = 0;
+    long first = crow_find(path);
+    if (first >= 0 && is_wl_path(path) && c->nwl > 1)
+        return tn_error(err, errlen, "'%s': %zu workloads share this configuration; name one, e.g. "
+                        "workload.%s.%s", path, c->nwl, c->wl[0].name, path + 9);
+    if (first < 0 && is_wl_path(path)) {
+        /* workload.<name>.<rest> */
+        const char *nm = path + 9, *dot = strchr(nm, '.');
+        if (dot) {
+            char rest[CFG_PATH_MAX];
+            snprintf(rest, sizeof rest, "workload.%s", dot + 1);
+            long r = crow_find(rest);
+            for (size_t w = 0; r >= 0 && w < c->nwl; w++)
+                if (c->wl[w].name[0] && strlen(c->wl[w].name) == (size_t)(dot - nm) &&
+                    strncmp(c->wl[w].name, nm, (size_t)(dot - nm)) == 0) {
+                    *k = w;
+                    *row = row_for(c, r, w);
+                    return 0;
+                }
+            if (r >= 0)
+                return tn_error(err, errlen, "'%s': no workload is named '%.*s'", path, (int)(dot - nm), nm);
+        }
+    }
+    if (first < 0)
+        return cfg_unknown_param(path, err, errlen);
+    if (crow_is_wl((size_t)first) && !is_wl_path(path))
+        *k = crow_wl_home(c, (size_t)first);
+    *row = row_for(c, first, *k);
+    return 0;
+}
+
+char *crow_path(const cfg *c, size_t i, size_t k)
+{
+    const char *path = crow_at(i)->row->path;
+    if (crow_is_wl(i) && is_wl_path(path) && (c->nwl > 1 || (k < c->nwl && c->wl[k].name[0])))
+        return cfg_format("workload.%s.%s", c->wl[k].name, path + 9);
+    return tn_xstrdup(path);
+}
+
+int cfg_param_applies(const cfg *c, size_t i) { return crow_selected(c, i, crow_wl_home(c, i)); }
+
+int cfg_param_applies_at(const cfg *c, size_t i, size_t k) { return crow_selected(c, i, k); }
+
+int cfg_param_get_at(const cfg *c, size_t i, size_t k, char *buf, size_t len)
+{
+    char *s = param_format(crow_block(c, i, k), crow_at(i)->row, NULL);
+    int n = snprintf(buf, len, "%s", s);
+    free(s);
+    return n < 0 || (size_t)n >= len ? -1 : 0;
+}
 
 const char *crow_owner_name(size_t i)
 {
@@ -300,17 +464,26 @@ size_t cfg_used_nets(const cfg *c, const net_ops **out, size_t max)
 size_t cfg_used_wls(const cfg *c, const wl_ops **out, size_t max)
 {
     size_t n = 0;
-    for (size_t i = 0; wl_registry[i]; i++)
-        if (used_somewhere(c, "workload.type", c->wl_type, wl_registry[i]->name)) {
+    for (size_t i = 0; wl_registry[i]; i++) {
+        int used = 0;
+        for (size_t k = 0; k < c->nwl && !used; k++) {
+            char tp[PARAM_NAME_MAX + 32];
+            wl_type_path(c, k, tp, sizeof tp);
+            used = used_somewhere(c, tp, c->wl[k].type, wl_registry[i]->name) ||
+                   (c->nwl == 1 && used_somewhere(c, "workload.type", c->wl[k].type, wl_registry[i]->name));
+        }
+        if (used) {
             if (n < max)
                 out[n] = wl_registry[i];
             n++;
         }
+    }
     return n;
 }
 
 const net_ops *cfg_net(const cfg *c) { return net_find(c->net_type); }
-const wl_ops *cfg_wl(const cfg *c) { return wl_find(c->wl_type); }
+const wl_ops *cfg_wl(const cfg *c) { return cfg_wl_at(c, 0); }
+const wl_ops *cfg_wl_at(const cfg *c, size_t k) { return k < c->nwl ? wl_find(c->wl[k].type) : NULL; }
 
 void *cfg_net_params(const cfg *c)
 {
@@ -318,13 +491,223 @@ void *cfg_net_params(const cfg *c)
     return ops && c->net_block ? c->net_block[net_index(ops)] : NULL;
 }
 
-void *cfg_wl_params(const cfg *c)
+void *cfg_wl_params(const cfg *c) { return cfg_wl_params_at(c, 0); }
+
+void *cfg_wl_params_at(const cfg *c, size_t k)
 {
-    const wl_ops *ops = cfg_wl(c);
-    return ops && c->wl_block ? c->wl_block[wl_index(ops)] : NULL;
+    const wl_ops *ops = cfg_wl_at(c, k);
+    return ops && c->wl[k].block ? c->wl[k].block[wl_index(ops)] : NULL;
+}
+
+int cfg_wl_priority(const cfg *c, size_t k)
+{
+    const char *p = c->wl[k].priority;
+    if (!p[0])
+        return -1;
+    if (strcmp(p, "high") == 0)
+        return 0;
+    if (strcmp(p, "low") == 0)
+        return NET_PRIO_CLASSES - 1;
+    return p[0] - '0';
+}
+
+int cfg_wl_exclusive(const cfg *c, size_t k)
+{
+    if (c->wl[k].exclusive)
+        return c->wl[k].exclusive == 1;
+    const wl_ops *ops = cfg_wl_at(c, k);
+    return ops ? !ops->shares_nodes : 1;
+}
+
+/* ------------------------------------------------- workloads' nodes */
+
+/* Read an unsigned integer at *p (advancing); -1 if none. */
+static long long read_uint(const char **p)
+{
+    while (**p == ' ')
+        (*p)++;
+    if (**p < '0' || **p > '9')
+        return -1;
+    long long v = 0;
+    while (**p >= '0' && **p <= '9' && v < 1000000000LL)
+        v = 10 * v + (*(*p)++ - '0');
+    while (**p == ' ')
+        (*p)++;
+    return v;
+}
+
+/* Parse a nodes form into its kind and numbers (up to 3) or, for a range
+ * list, call add(node) per node. Returns the kind: 0 all, 1 list,
+ * 2 contiguous, 3 interleaved, 4 random; -1 + err when malformed. */
+static int nodes_form(const char *v, long long *a, int (*add)(void *ctx, long long node), void *ctx, char *err,
+                      size_t errlen)
+{
+    static const struct {
+        const char *name;
+        int kind, nargs;
+    } fn[] = {{"contiguous(", 2, 2}, {"interleaved(", 3, 3}, {"random(", 4, 1}};
+    if (!v[0] || strcmp(v, "all") == 0)
+        return 0;
+    for (size_t f = 0; f < sizeof fn / sizeof fn[0]; f++) {
+        size_t l = strlen(fn[f].name);
+        if (strncmp(v, fn[f].name, l) != 0)
+            continue;
+        const char *p = v + l;
+        for (int i = 0; i < fn[f].nargs; i++) {
+            a[i] = read_uint(&p);
+            if (a[i] < 0 || (i + 1 < fn[f].nargs ? *p != ',' : *p != ')'))
+                return tn_error(err, errlen, "'%s': expected %s%s)", v, fn[f].name,
+                                fn[f].nargs == 1 ? "n" : fn[f].nargs == 2 ? "o,n" : "o,s,n");
+            p++;
+        }
+        if (*p)
+            return tn_error(err, errlen, "'%s': unexpected text after ')'", v);
+        if (a[fn[f].nargs - 1] < 1)
+            return tn_error(err, errlen, "'%s': at least one node", v);
+        return fn[f].kind;
+    }
+    /* a range list: 0-7,12 14 */
+    const char *p = v;
+    int any = 0;
+    while (*p) {
+        long long lo = read_uint(&p), hi = lo;
+        if (lo < 0)
+            return tn_error(err, errlen, "'%s': expected all, node ids and ranges (0-7,12), contiguous(o,n), "
+                            "interleaved(o,s,n) or random(n)", v);
+        if (*p == '-') {
+            p++;
+            hi = read_uint(&p);
+            if (hi < lo)
+                return tn_error(err, errlen, "'%s': bad range", v);
+        }
+        for (long long x = lo; x <= hi; x++)
+            if (add && add(ctx, x) != 0)
+                return tn_error(err, errlen, "'%s': node %lld given twice, or too many nodes", v, x);
+        any = 1;
+        if (*p == ',')
+            p++;
+    }
+    if (!any)
+        return tn_error(err, errlen, "'%s': no node", v);
+    return 1;
+}
+
+static int wl_nodes_valid(const char *v, char *err, size_t errlen)
+{
+    long long a[3];
+    return nodes_form(v, a, NULL, NULL, err, errlen) < 0 ? -1 : 0;
+}
+
+typedef struct node_list {
+    uint32_t *map;
+    uint32_t n, N;
+    unsigned char *seen;
+} node_list;
+
+static int node_add(void *ctx, long long node)
+{
+    node_list *l = ctx;
+    if (node < 0 || node >= l->N || l->seen[node] || l->n >= l->N)
+        return -1;
+    l->seen[node] = 1;
+    l->map[l->n++] = (uint32_t)node;
+    return 0;
+}
+
+int cfg_wl_nodes(const cfg *c, size_t k, unsigned char *taken, gsl_rng *rng, uint32_t *map, uint32_t *n,
+                 char *err, size_t errlen)
+{
+    uint32_t N = c->nodes;
+    long long a[3] = {0, 0, 0};
+    unsigned char *seen = tn_xcalloc(N ? N : 1, 1);
+    node_list l = {map, 0, N, seen};
+    int kind = nodes_form(c->wl[k].nodes, a, node_add, &l, err, errlen);
+    int rc = 0;
+    switch (kind) {
+    case 0:
+        for (uint32_t r = 0; r < N; r++)
+            map[r] = r;
+        l.n = N;
+        break;
+    case 1:
+        if (l.n == 0 || l.n > N || (l.n && map[l.n - 1] >= N))
+            rc = tn_error(err, errlen, "nodes '%s': ids must be below N = %u", c->wl[k].nodes, N);
+        break;
+    case 2:
+    case 3: {
+        long long o = a[0], s = kind == 2 ? 1 : a[1], cnt = kind == 2 ? a[1] : a[2];
+        if (s < 1 || o + s * (cnt - 1) >= N)
+            rc = tn_error(err, errlen, "nodes '%s': reaches node %lld, beyond N - 1 = %u", c->wl[k].nodes,
+                          o + s * (cnt - 1), N - 1);
+        for (long long r = 0; rc == 0 && r < cnt; r++)
+            map[r] = (uint32_t)(o + s * r);
+        l.n = rc == 0 ? (uint32_t)cnt : 0;
+        break;
+    }
+    case 4: {
+        /* n ids drawn without replacement from the nodes no earlier
+         * exclusive workload holds, Fisher-Yates, the drawn order the ranks' */
+        uint32_t free_n = 0;
+        uint32_t *pool = tn_xmalloc((N ? N : 1) * sizeof *pool);
+        for (uint32_t x = 0; x < N; x++)
+            if (!taken || !taken[x])
+                pool[free_n++] = x;
+        if ((long long)free_n < a[0]) {
+            rc = tn_error(err, errlen, "nodes '%s': only %u nodes are free of the workloads before it",
+                          c->wl[k].nodes, free_n);
+        } else {
+            TN_ASSERT(rng, "random nodes without a stream");
+            for (uint32_t r = 0; r < (uint32_t)a[0]; r++) {
+                uint32_t j = r + (uint32_t)gsl_rng_uniform_int(rng, free_n - r);
+                uint32_t t = pool[r];
+                pool[r] = pool[j];
+                pool[j] = t;
+                map[r] = pool[r];
+            }
+            l.n = (uint32_t)a[0];
+        }
+        free(pool);
+        break;
+    }
+    default: rc = -1; break;
+    }
+    free(seen);
+    if (rc == 0 && taken && cfg_wl_exclusive(c, k))
+        for (uint32_t r = 0; r < l.n; r++) {
+            if (taken[map[r]]) {
+                rc = tn_error(err, errlen, "node %u is given to two exclusive workloads (exclusive=\"no\" lets a "
+                              "workload share nodes)", map[r]);
+                break;
+            }
+        }
+    if (rc == 0 && taken && cfg_wl_exclusive(c, k))
+        for (uint32_t r = 0; r < l.n; r++)
+            taken[map[r]] = 1;
+    *n = l.n;
+    return rc;
 }
 
 /* ------------------------------------------------ defaults and copies */
+
+static void wl_init(cfg_workload *w)
+{
+    memset(w, 0, sizeof *w);
+    param_block_defaults(w, wl_inst_rows, sizeof wl_inst_rows / sizeof wl_inst_rows[0]);
+    snprintf(w->type, sizeof w->type, "%s", wl_default->name);
+    size_t nw = wl_count();
+    w->block = tn_xcalloc(nw ? nw : 1, sizeof *w->block);
+    for (size_t i = 0; i < nw; i++)
+        w->block[i] = wl_params_new(wl_registry[i]);
+}
+
+static void wl_release(cfg_workload *w)
+{
+    if (w->block)
+        for (size_t i = 0; wl_registry[i]; i++)
+            wl_params_free(wl_registry[i], w->block[i]);
+    free(w->block);
+    w->block = NULL;
+}
 
 void cfg_defaults(cfg *c)
 {
@@ -333,16 +716,24 @@ void cfg_defaults(cfg *c)
     phy_params_defaults(&c->phy);
     param_block_defaults(c, core_rows, sizeof core_rows / sizeof core_rows[0]);
     snprintf(c->net_type, sizeof c->net_type, "%s", net_default->name);
-    snprintf(c->wl_type, sizeof c->wl_type, "%s", wl_default->name);
-    size_t nn = net_count(), nw = wl_count();
+    size_t nn = net_count();
     c->net_block = tn_xcalloc(nn ? nn : 1, sizeof *c->net_block);
     for (size_t i = 0; i < nn; i++)
         c->net_block[i] = net_params_new(net_registry[i]);
-    c->wl_block = tn_xcalloc(nw ? nw : 1, sizeof *c->wl_block);
-    for (size_t i = 0; i < nw; i++)
-        c->wl_block[i] = wl_params_new(wl_registry[i]);
-    c->given = tn_xcalloc(CFG_MAX_ROWS, 1);
+    c->nwl = 1;
+    wl_init(&c->wl[0]);
+    c->given = tn_xcalloc(CFG_MAX_WORKLOADS * CFG_MAX_ROWS, 1);
     c->net.nodes = c->nodes;
+}
+
+long cfg_add_workload(cfg *c, const char *name, char *err, size_t errlen)
+{
+    if (c->nwl == CFG_MAX_WORKLOADS)
+        return tn_error(err, errlen, "more than %d workloads", CFG_MAX_WORKLOADS);
+    size_t k = c->nwl++;
+    wl_init(&c->wl[k]);
+    snprintf(c->wl[k].name, sizeof c->wl[k].name, "%s", name ? name : "");
+    return (long)k;
 }
 
 void cfg_free(cfg *c)
@@ -352,11 +743,9 @@ void cfg_free(cfg *c)
     if (c->net_block)
         for (size_t i = 0; net_registry[i]; i++)
             net_params_free(net_registry[i], c->net_block[i]);
-    if (c->wl_block)
-        for (size_t i = 0; wl_registry[i]; i++)
-            wl_params_free(wl_registry[i], c->wl_block[i]);
+    for (size_t k = 0; k < c->nwl; k++)
+        wl_release(&c->wl[k]);
     free(c->net_block);
-    free(c->wl_block);
     free(c->given);
     cfg_axes_free(c);
     memset(c, 0, sizeof *c);
@@ -372,14 +761,16 @@ void cfg_copy(cfg *dst, const cfg *src)
         dst->net_block[i] = tn_xcalloc(1, o->params_size ? o->params_size : 1);
         param_block_copy(dst->net_block[i], src->net_block[i], o->params_size, o->params, o->nparams);
     }
-    dst->wl_block = tn_xcalloc(nw ? nw : 1, sizeof *dst->wl_block);
-    for (size_t i = 0; i < nw; i++) {
-        const wl_ops *o = wl_registry[i];
-        dst->wl_block[i] = tn_xcalloc(1, o->params_size ? o->params_size : 1);
-        param_block_copy(dst->wl_block[i], src->wl_block[i], o->params_size, o->params, o->nparams);
+    for (size_t k = 0; k < src->nwl; k++) {
+        dst->wl[k].block = tn_xcalloc(nw ? nw : 1, sizeof *dst->wl[k].block);
+        for (size_t i = 0; i < nw; i++) {
+            const wl_ops *o = wl_registry[i];
+            dst->wl[k].block[i] = tn_xcalloc(1, o->params_size ? o->params_size : 1);
+            param_block_copy(dst->wl[k].block[i], src->wl[k].block[i], o->params_size, o->params, o->nparams);
+        }
     }
-    dst->given = tn_xmalloc(CFG_MAX_ROWS);
-    memcpy(dst->given, src->given, CFG_MAX_ROWS);
+    dst->given = tn_xmalloc(CFG_MAX_WORKLOADS * CFG_MAX_ROWS);
+    memcpy(dst->given, src->given, CFG_MAX_WORKLOADS * CFG_MAX_ROWS);
     for (size_t a = 0; a < src->naxes; a++) {
         dst->axes[a].values = tn_xmalloc((src->axes[a].nvalues ? src->axes[a].nvalues : 1) * sizeof(char *));
         for (size_t v = 0; v < src->axes[a].nvalues; v++)
@@ -389,7 +780,7 @@ void cfg_copy(cfg *dst, const cfg *src)
 
 /* ------------------------------------------------------------ set, get */
 
-int crow_set(cfg *c, size_t canon, const char *value, char *err, size_t errlen)
+int crow_set(cfg *c, size_t canon, size_t k, const char *value, char *err, size_t errlen)
 {
     size_t n = crow_count();
     /* parse for every owner first, so a failure changes nothing */
@@ -402,20 +793,22 @@ int crow_set(cfg *c, size_t canon, const char *value, char *err, size_t errlen)
         if (crow_canon(i) != canon)
             continue;
         if (rc == 0)
-            param_store(crow_block(c, i), crow_at(i)->row, &vals[i]);
+            param_store(crow_block(c, i, k), crow_at(i)->row, &vals[i]);
         param_value_free(&vals[i]);
     }
     free(vals);
     if (rc != 0)
         return -1;
-    c->given[canon] = 1;
+    *crow_given(c, canon, k) = 1;
     const char *alt = crow_at(canon)->row->alt;
     long a = alt ? crow_find(alt) : -1;
     if (a >= 0) {
+        /* the alternative of a workload's row outside <workload> (network.zeta) is its home workload's */
+        size_t ka = crow_is_wl((size_t)a) ? (crow_is_wl(canon) ? k : crow_wl_home(c, (size_t)a)) : 0;
         for (size_t i = (size_t)a; i < n; i++)
             if (crow_canon(i) == (size_t)a)
-                param_clear(crow_block(c, i), crow_at(i)->row);
-        c->given[a] = 0;
+                param_clear(crow_block(c, i, ka), crow_at(i)->row);
+        *crow_given(c, (size_t)a, ka) = 0;
     }
     c->net.nodes = c->nodes;
     return 0;
@@ -423,24 +816,24 @@ int crow_set(cfg *c, size_t canon, const char *value, char *err, size_t errlen)
 
 int cfg_set(cfg *c, const char *path, const char *value, char *err, size_t errlen)
 {
-    long r = crow_find(path);
-    if (r < 0)
-        return cfg_unknown_param(path, err, errlen);
-    return crow_set(c, (size_t)r, value ? value : "", err, errlen);
+    long r;
+    size_t k;
+    if (crow_resolve(c, path, &r, &k, err, errlen) != 0)
+        return -1;
+    return crow_set(c, crow_canon((size_t)r), k, value ? value : "", err, errlen);
 }
 
 int cfg_get(const cfg *c, const char *path, char *buf, size_t len)
 {
-    long r = crow_for(c, path);
-    if (r < 0) {
+    long r;
+    size_t k;
+    char err[512];
+    if (crow_resolve(c, path, &r, &k, err, sizeof err) != 0) {
         if (len)
             buf[0] = '\0';
         return -1;
     }
-    char *s = param_format(crow_block(c, (size_t)r), crow_at((size_t)r)->row, NULL);
-    int n = snprintf(buf, len, "%s", s);
-    free(s);
-    return n < 0 || (size_t)n >= len ? -1 : 0;
+    return cfg_param_get_at(c, (size_t)r, k, buf, len);
 }
 
 /* ------------------------------------------------------------- hints */

@@ -118,9 +118,10 @@ static void put_content(sbuf *b, int e, int indent)
             put_attribute(b, i, indent + 2);
     for (size_t k = 0; k < celem_count(); k++)
         if (celem_at(k)->parent == e && (int)k != celem_sweep()) {
-            put(b, "%*s<optional>\n", indent + 2, "");
+            const char *wrap = celem_at(k)->many ? "zeroOrMore" : "optional";
+            put(b, "%*s<%s>\n", indent + 2, "", wrap);
             put_element(b, (int)k, indent + 4);
-            put(b, "%*s</optional>\n", indent + 2, "");
+            put(b, "%*s</%s>\n", indent + 2, "", wrap);
         }
     if (e == CE_ROOT)
         put(b, "%*s<optional><ref name=\"sweep\"/></optional>\n", indent + 2, "");
@@ -194,17 +195,11 @@ static char *stray_text(xmlNodePtr n)
     for (xmlNodePtr k = n->children; k; k = k->next)
         if (k->type == XML_TEXT_NODE || k->type == XML_CDATA_SECTION_NODE) {
             xmlChar *s = xmlNodeGetContent(k);
-            const char *t = s ? (const char *)s : "";
-            while (*t == ' ' || *t == '\t' || *t == '\n' || *t == '\r')
-                t++;
-            char *c = *t ? tn_xstrdup(t) : NULL;
+            char *c = tn_xstrdup_trim(s ? (const char *)s : "");
             xmlFree(s);
-            if (c) {
-                size_t l = strlen(c);
-                while (l > 0 && (c[l - 1] == ' ' || c[l - 1] == '\t' || c[l - 1] == '\n' || c[l - 1] == '\r'))
-                    c[--l] = '\0';
+            if (c[0])
                 return c;
-            }
+            free(c);
         }
     return NULL;
 }

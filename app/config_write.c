@@ -26,24 +26,29 @@ static void put_escaped(FILE *f, const char *s, int attr)
     }
 }
 
-/* The row of canonical row i whose value c writes: the owner c selects, or
- * (for a sweep) the first owner some point uses; -1 if none applies. */
-static long row_to_write(const cfg *c, size_t i)
+/* The row of canonical row i whose value c writes for workload k: the
+ * owner selected, or (for a sweep) the first owner some point uses; -1 if
+ * none applies. */
+static long row_to_write(const cfg *c, size_t i, size_t k)
 {
     long fallback = -1;
-    for (size_t k = i; k < crow_count(); k++) {
-        if (crow_canon(k) != i)
+    for (size_t j = i; j < crow_count(); j++) {
+        if (crow_canon(j) != i)
             continue;
-        if (crow_selected(c, k))
-            return (long)k;
-        if (fallback < 0 && !c->point && crow_used(c, k))
-            fallback = (long)k;
+        if (crow_selected(c, j, k))
+            return (long)j;
+        if (fallback < 0 && !c->point && crow_used(c, j, k))
+            fallback = (long)j;
     }
     return fallback;
 }
 
-/* Element e's attributes (f NULL: only tell whether any would be written). 1 if any. */
-static int put_attrs(FILE *f, const cfg *c, int e)
+/* The workload whose value of row i an element outside <workload> holds. */
+static size_t wl_of(const cfg *c, size_t i) { return crow_is_wl(i) ? crow_wl_home(c, i) : 0; }
+
+/* Element e's attributes for workload k (f NULL: only tell whether any
+ * would be written). 1 if any. */
+static int put_attrs(FILE *f, const cfg *c, int e, size_t k)
 {
     int any = 0;
     char absdir[CFG_PATH_MAX];
@@ -51,10 +56,11 @@ static int put_attrs(FILE *f, const cfg *c, int e)
     for (size_t i = 0; i < crow_count(); i++) {
         if (crow_canon(i) != i || crow_elem(i) != e)
             continue;
-        long k = row_to_write(c, i);
-        if (k < 0)
+        size_t kk = celem_in_workload(e) ? k : wl_of(c, i);
+        long j = row_to_write(c, i, kk);
+        if (j < 0)
             continue;
-        char *v = param_format(crow_block(c, (size_t)k), crow_at((size_t)k)->row, absdir);
+        char *v = param_format(crow_block(c, (size_t)j, kk), crow_at((size_t)j)->row, absdir);
         if (v[0]) {
             any = 1;
             if (f) {
@@ -69,28 +75,28 @@ static int put_attrs(FILE *f, const cfg *c, int e)
 }
 
 /* Anything to write in e or below? */
-static int has_content(const cfg *c, int e)
+static int has_content(const cfg *c, int e, size_t k)
 {
-    if (put_attrs(NULL, c, e))
+    if (put_attrs(NULL, c, e, k))
         return 1;
-    for (size_t k = 0; k < celem_count(); k++)
-        if (celem_at(k)->parent == e && celem_at(k)->prefix[0] && has_content(c, (int)k))
+    for (size_t j = 0; j < celem_count(); j++)
+        if (celem_at(j)->parent == e && celem_at(j)->prefix[0] && has_content(c, (int)j, k))
             return 1;
     return 0;
 }
 
-static void put_elem(FILE *f, const cfg *c, int e, int indent)
+static void put_elem(FILE *f, const cfg *c, int e, size_t k, int indent)
 {
     fprintf(f, "%*s<%s", indent, "", celem_at((size_t)e)->name);
-    put_attrs(f, c, e);
+    put_attrs(f, c, e, k);
     int children = 0;
-    for (size_t k = 0; k < celem_count(); k++) {
-        if (celem_at(k)->parent != e || !celem_at(k)->prefix[0] || !has_content(c, (int)k))
+    for (size_t j = 0; j < celem_count(); j++) {
+        if (celem_at(j)->parent != e || !celem_at(j)->prefix[0] || !has_content(c, (int)j, k))
             continue;
         if (!children)
             fputs(">\n", f);
         children = 1;
-        put_elem(f, c, (int)k, indent + 2);
+        put_elem(f, c, (int)j, k, indent + 2);
     }
     if (children)
         fprintf(f, "%*s</%s>\n", indent, "", celem_at((size_t)e)->name);
@@ -106,9 +112,16 @@ int cfg_write_xml(const cfg *c, const char *path, char *err, size_t errlen)
     fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n", f);
     fputs("<!-- Written by tasknet: every parameter explicit, defaults included. -->\n", f);
     fputs("<tasknet version=\"1\">\n", f);
-    for (size_t k = 0; k < celem_count(); k++)
-        if (celem_at(k)->parent == CE_ROOT && celem_at(k)->prefix[0] && has_content(c, (int)k))
-            put_elem(f, c, (int)k, 2);
+    for (size_t e = 0; e < celem_count(); e++) {
+        if (celem_at(e)->parent != CE_ROOT || !celem_at(e)->prefix[0])
+            continue;
+        if ((int)e == celem_workload()) {
+            for (size_t k = 0; k < c->nwl; k++)
+                put_elem(f, c, (int)e, k, 2);
+        } else if (has_content(c, (int)e, 0)) {
+            put_elem(f, c, (int)e, 0, 2);
+        }
+    }
     if (!c->point && c->naxes) {
         fputs("  <sweep>\n", f);
         for (size_t a = 0; a < c->naxes; a++) {

@@ -208,7 +208,7 @@ void report_analyze_text(FILE *f, const cfg *base, size_t point, const cfg *pc, 
         fputc('\n', f);
     }
     fputs(a->text, f);
-    fprintf(f, "  system    N=%u  B=%.6g Gb/s  %s over %s\n", pc->nodes, pc->net.bandwidth_bps / 1e9, pc->wl_type,
+    fprintf(f, "  system    N=%u  B=%.6g Gb/s  %s over %s\n", pc->nodes, pc->net.bandwidth_bps / 1e9, pc->wl[0].type,
             pc->net_type);
     if (info->has_phy)
         fprintf(f, "  phy       path BER=%.3g  energy=%.4g pJ/bit\n", info->phy.bit_error_rate,

@@ -46,16 +46,94 @@ static size_t *add_metrics(run_layout *l, size_t *cap, const metric_def *m, size
     return map;
 }
 
+/* "<name>.<metric>" (caller frees). */
+static char *cfg_format_metric(const char *name, const char *metric)
+{
+    char *s = tn_xmalloc(strlen(name) + strlen(metric) + 2);
+    sprintf(s, "%s.%s", name, metric);
+    return s;
+}
+
+/* A name the layout owns. */
+static const char *own_name(run_layout *l, char *name)
+{
+    l->names = tn_xrealloc(l->names, (l->nnames + 1) * sizeof *l->names);
+    l->names[l->nnames++] = name;
+    return name;
+}
+
+/* Workload k's metrics as columns: its own names alone, "<name>.<metric>"
+ * with several workloads. */
+static size_t *add_wl_metrics(run_layout *l, size_t *cap, const cfg *base, size_t k, const wl_ops *w)
+{
+    if (base->nwl == 1)
+        return add_metrics(l, cap, w->metrics, w->nmetrics);
+    metric_def *m = tn_xcalloc(w->nmetrics + 1, sizeof *m);
+    for (size_t i = 0; i < w->nmetrics; i++) {
+        char *nm = tn_xmalloc(strlen(base->wl[k].name) + strlen(w->metrics[i].name) + 2);
+        sprintf(nm, "%s.%s", base->wl[k].name, w->metrics[i].name);
+        m[i].name = own_name(l, nm);
+        m[i].desc = w->metrics[i].desc;
+    }
+    size_t *map = add_metrics(l, cap, m, w->nmetrics);
+    free(m);
+    return map;
+}
+
+/* The terminal table: each workload's columns (prefixed with several). */
+static void layout_table(run_layout *l, const cfg *base)
+{
+    size_t n = 0, cap = 8;
+    l->table = tn_xcalloc(cap, sizeof *l->table);
+    for (size_t k = 0; k < base->nwl; k++) {
+        const wl_ops *w = cfg_wl_at(base, k);
+        for (size_t t = 0; w && w->table && w->table[t].metric; t++) {
+            const char *metric = w->table[t].metric, *header = w->table[t].header;
+            int core = 0;
+            for (size_t i = 0; i < METRIC_CORE_COUNT; i++)
+                core |= strcmp(metric_core[i].name, metric) == 0;
+            if (base->nwl > 1 && !core) {
+                char *mn = tn_xmalloc(strlen(base->wl[k].name) + strlen(metric) + 2);
+                char *hn = tn_xmalloc(strlen(base->wl[k].name) + strlen(header) + 2);
+                sprintf(mn, "%s.%s", base->wl[k].name, metric);
+                sprintf(hn, "%s.%s", base->wl[k].name, header);
+                metric = own_name(l, mn);
+                header = own_name(l, hn);
+            }
+            int dup = 0;
+            for (size_t j = 0; j < n; j++)
+                dup |= strcmp(l->table[j].metric, metric) == 0;
+            if (dup)
+                continue;
+            if (n + 2 > cap) {
+                cap *= 2;
+                l->table = tn_xrealloc(l->table, cap * sizeof *l->table);
+            }
+            l->table[n].metric = metric;
+            l->table[n].header = header;
+            n++;
+        }
+    }
+    l->table[n].metric = NULL;
+    l->table[n].header = NULL;
+}
+
 void run_layout_init(run_layout *l, const cfg *base)
 {
     memset(l, 0, sizeof *l);
     size_t cap = 0, nn = net_count(), nw = wl_count();
+    l->nwl = base->nwl;
     l->net_map = tn_xcalloc(nn ? nn : 1, sizeof *l->net_map);
-    l->wl_map = tn_xcalloc(nw ? nw : 1, sizeof *l->wl_map);
-    const wl_ops *wl[64];
-    size_t nwl = cfg_used_wls(base, wl, 64);
-    for (size_t i = 0; i < nwl && i < 64; i++)
-        l->wl_map[wl_index(wl[i])] = add_metrics(l, &cap, wl[i]->metrics, wl[i]->nmetrics);
+    l->wl_map = tn_xcalloc(base->nwl * (nw ? nw : 1), sizeof *l->wl_map);
+    const wl_ops *used[64];
+    size_t nused = cfg_used_wls(base, used, 64);
+    for (size_t k = 0; k < base->nwl; k++)
+        for (size_t i = 0; i < nused && i < 64; i++) {
+            /* with several workloads, each its own type's columns only */
+            if (base->nwl > 1 && strcmp(base->wl[k].type, used[i]->name) != 0)
+                continue;
+            l->wl_map[k * nw + wl_index(used[i])] = add_wl_metrics(l, &cap, base, k, used[i]);
+        }
     size_t *core = add_metrics(l, &cap, metric_core, METRIC_CORE_COUNT);
     l->core0 = core[0];
     for (size_t k = 0; k < METRIC_CORE_COUNT; k++)
@@ -65,9 +143,10 @@ void run_layout_init(run_layout *l, const cfg *base)
     size_t nnet = cfg_used_nets(base, nets, 64);
     for (size_t i = 0; i < nnet && i < 64; i++)
         l->net_map[net_index(nets[i])] = add_metrics(l, &cap, nets[i]->metrics, nets[i]->nmetrics);
+    layout_table(l, base);
     const wl_ops *w = cfg_wl(base);
-    l->table = w ? w->table : NULL;
-    l->plot_y = w ? w->plot_y : NULL;
+    if (w && w->plot_y)
+        l->plot_y = base->nwl > 1 ? own_name(l, cfg_format_metric(base->wl[0].name, w->plot_y)) : w->plot_y;
 }
 
 void run_layout_free(run_layout *l)
@@ -76,11 +155,15 @@ void run_layout_free(run_layout *l)
         for (size_t i = 0; i < net_count(); i++)
             free(l->net_map[i]);
     if (l->wl_map)
-        for (size_t i = 0; i < wl_count(); i++)
+        for (size_t i = 0; i < l->nwl * wl_count(); i++)
             free(l->wl_map[i]);
+    for (size_t i = 0; i < l->nnames; i++)
+        free(l->names[i]);
+    free(l->names);
     free(l->net_map);
     free(l->wl_map);
     free(l->col);
+    free(l->table);
     memset(l, 0, sizeof *l);
 }
 
@@ -106,21 +189,40 @@ int run_resolve(cfg *c, run_cache *rc, run_info *info, char *err, size_t errlen)
         info = &dummy;
     memset(info, 0, sizeof *info);
     const net_ops *nops = cfg_net(c);
-    const wl_ops *wops = cfg_wl(c);
-    if (!nops || !wops)
-        return tn_error(err, errlen, "unknown %s type '%s'", nops ? "workload" : "network",
-                        nops ? c->wl_type : c->net_type);
+    if (!nops)
+        return tn_error(err, errlen, "unknown network type '%s'", c->net_type);
     c->net.nodes = c->nodes;
     if (rc && !rc->wl)
         rc->wl = tn_xcalloc(wl_count() ? wl_count() : 1, sizeof *rc->wl);
-    wl_resolve wr = {
-        .nodes = c->nodes,
-        .net = &c->net,
-        .seed = c->seed,
-        .cache = rc ? &rc->wl[wl_index(wops)] : NULL,
-    };
-    if (wops->resolve && wops->resolve(cfg_wl_params(c), &wr, err, errlen) != 0)
-        return -1;
+    uint32_t *map = tn_xmalloc((c->nodes ? c->nodes : 1) * sizeof *map);
+    for (size_t k = 0; k < c->nwl; k++) {
+        const wl_ops *wops = cfg_wl_at(c, k);
+        if (!wops) {
+            free(map);
+            return tn_error(err, errlen, "unknown workload type '%s'", c->wl[k].type);
+        }
+        /* its ranks: a count only (random(n) draws per run) */
+        uint32_t nranks = c->nodes;
+        gsl_rng *g = gsl_rng_alloc(gsl_rng_mt19937);
+        char e2[512];
+        int bad = cfg_wl_nodes(c, k, NULL, g, map, &nranks, e2, sizeof e2);
+        gsl_rng_free(g);
+        if (bad) {
+            free(map);
+            return tn_error(err, errlen, "%s", e2);
+        }
+        wl_resolve wr = {
+            .nodes = nranks,
+            .net = &c->net,
+            .seed = c->seed,
+            .cache = rc ? &rc->wl[wl_index(wops)] : NULL,
+        };
+        if (wops->resolve && wops->resolve(cfg_wl_params_at(c, k), &wr, err, errlen) != 0) {
+            free(map);
+            return -1;
+        }
+    }
+    free(map);
     if (!(c->net.bandwidth_bps > 0) || !(c->net.bandwidth_bps <= NET_MAX_BPS))
         return tn_error(err, errlen, "network bandwidth %g b/s is outside (0, %g b/s]", c->net.bandwidth_bps,
                         NET_MAX_BPS);
@@ -153,17 +255,41 @@ void run_analyze(const cfg *c, wl_analysis *out)
 
 /* ------------------------------------------------------------------ run */
 
-/* The fabric hands deliveries to the workload through this trampoline, so
- * neither needs to know the other's type. */
-struct run_ctx {
+/* The workloads of a run: each its state and, with several, its handle on
+ * the fabric; deliveries reach each through this trampoline, so neither
+ * fabric nor workload needs to know the other's type. */
+struct run_wl {
     const wl_ops *w;
     void *ws;
+    int up;             /* init succeeded */
+    int background;     /* role background: stopped when the foreground has finished */
+    struct run_state *rs;
 };
+
+struct run_state {
+    struct run_wl wl[CFG_MAX_WORKLOADS];
+    size_t nwl;
+    int bg_pending;     /* background workloads not yet stopped */
+};
+
+/* Once every foreground workload has finished, stop the background ones. */
+static void check_foreground(struct run_state *rs)
+{
+    for (size_t k = 0; k < rs->nwl; k++)
+        if (!rs->wl[k].background && !(rs->wl[k].w->finished && rs->wl[k].w->finished(rs->wl[k].ws)))
+            return;
+    for (size_t k = 0; k < rs->nwl; k++)
+        if (rs->wl[k].background)
+            rs->wl[k].w->stop(rs->wl[k].ws);
+    rs->bg_pending = 0;
+}
 
 static void run_deliver(void *owner, net_msg *m)
 {
-    struct run_ctx *rc = owner;
-    rc->w->deliver(rc->ws, m);
+    struct run_wl *rw = owner;
+    rw->w->deliver(rw->ws, m);
+    if (rw->rs->bg_pending && !rw->background)
+        check_foreground(rw->rs);
 }
 
 struct wl_run_view {
@@ -246,41 +372,73 @@ int run_one(const cfg *c, const run_layout *l, uint64_t replica, double *m, cons
 {
     struct trace *tr = o ? o->trace : NULL;
     metric_unset(m, l->n);
-    const wl_ops *w = cfg_wl(c);
     const net_ops *nops = cfg_net(c);
-    if (!w || !nops)
-        return tn_error(err, errlen, "unknown %s type '%s'", nops ? "workload" : "network",
-                        nops ? c->wl_type : c->net_type);
-    const size_t *net_map = l->net_map[net_index(nops)], *wl_map = l->wl_map[wl_index(w)];
-    TN_ASSERT(net_map && wl_map, "the layout has no columns for %s over %s", w->name, nops->name);
+    if (!nops)
+        return tn_error(err, errlen, "unknown network type '%s'", c->net_type);
+    for (size_t k = 0; k < c->nwl; k++)
+        if (!cfg_wl_at(c, k))
+            return tn_error(err, errlen, "unknown workload type '%s'", c->wl[k].type);
+    const size_t *net_map = l->net_map[net_index(nops)];
+    TN_ASSERT(net_map && l->nwl == c->nwl, "the layout has no columns for %s", nops->name);
     double *core = m + l->core0;
 
     double t0 = wall_now_s();
     int rc = -1;
     sim *s = sim_create();
     gsl_rng *net_rng = rng_stream_new(c->seed, replica, "network");
-    struct run_ctx ctx = {.w = w, .ws = tn_xcalloc(1, w->state_size ? w->state_size : 1)};
-    double *own = tn_xcalloc(1 + nops->nmetrics + w->nmetrics, sizeof *own);
+    struct run_state rs = {.nwl = c->nwl};
+    size_t maxm = nops->nmetrics;
+    for (size_t k = 0; k < c->nwl; k++) {
+        rs.wl[k].w = cfg_wl_at(c, k);
+        rs.wl[k].ws = tn_xcalloc(1, rs.wl[k].w->state_size ? rs.wl[k].w->state_size : 1);
+        rs.wl[k].background = c->wl[k].role == 1;
+        rs.wl[k].rs = &rs;
+        rs.bg_pending |= rs.wl[k].background;
+        if (rs.wl[k].w->nmetrics > maxm)
+            maxm = rs.wl[k].w->nmetrics;
+    }
+    double *own = tn_xcalloc(1 + maxm, sizeof *own);
+    uint32_t *map = tn_xmalloc((c->nodes ? c->nodes : 1) * sizeof *map);
+    unsigned char *taken = tn_xcalloc(c->nodes ? c->nodes : 1, 1);
     net_params np = c->net;
     np.nodes = c->nodes;
-    net *n = net_create(nops, &np, cfg_net_params(c), NULL, s, net_rng, run_deliver, &ctx, err, errlen);
-    int wl_up = 0;
+    /* a workload alone on all the nodes, with its own classes, sends
+     * through the fabric's handle itself (no mapping at all) */
+    int alone = c->nwl == 1 && strcmp(c->wl[0].nodes, "all") == 0 && cfg_wl_priority(c, 0) < 0;
+    net *n = net_create(nops, &np, cfg_net_params(c), NULL, s, net_rng, run_deliver, &rs.wl[0], err, errlen);
     if (!n)
         goto out;
 
-    wl_env env = {
-        .sim = s,
-        .net = n,
-        .nodes = c->nodes,
-        .bandwidth_bps = np.bandwidth_bps,
-        .seed = c->seed,
-        .replica = replica,
-        .params = cfg_wl_params(c),
-        .trace = tr,
-    };
-    if (w->init(ctx.ws, &env, err, errlen) != 0)
-        goto out;
-    wl_up = 1;
+    for (size_t k = 0; k < c->nwl; k++) {
+        net *h = n;
+        uint32_t nranks = c->nodes;
+        if (!alone) {
+            char stream[PARAM_NAME_MAX + 8];
+            snprintf(stream, sizeof stream, "map.%s", c->wl[k].name);
+            gsl_rng *g = rng_stream_new(c->seed, replica, stream);
+            int bad = cfg_wl_nodes(c, k, taken, g, map, &nranks, err, errlen);
+            gsl_rng_free(g);
+            if (bad)
+                goto out;
+            h = net_attach(n, nranks, map, cfg_wl_priority(c, k), run_deliver, &rs.wl[k], err, errlen);
+            if (!h)
+                goto out;
+        }
+        wl_env env = {
+            .sim = s,
+            .net = h,
+            .nodes = nranks,
+            .bandwidth_bps = np.bandwidth_bps,
+            .seed = c->seed,
+            .replica = replica,
+            .params = cfg_wl_params_at(c, k),
+            .trace = k == 0 ? tr : NULL,
+            .name = c->nwl > 1 ? c->wl[k].name : "",
+        };
+        if (rs.wl[k].w->init(rs.wl[k].ws, &env, err, errlen) != 0)
+            goto out;
+        rs.wl[k].up = 1;
+    }
 
     run_live = s;
     if (!run_abort_requested)
@@ -290,16 +448,24 @@ int run_one(const cfg *c, const run_layout *l, uint64_t replica, double *m, cons
         tn_error(err, errlen, "interrupted");
         goto out;
     }
-    /* the fabric's and the core's first: the workload's may use them */
+    /* the fabric's and the core's first: the workloads' may use them */
     net_metrics(n, core, own);
     scatter(m, net_map, own, nops->nmetrics);
     core[M_bandwidth_bps] = np.bandwidth_bps;
     struct wl_run_view view = {.l = l, .m = m};
     double span_s = 0;
-    metric_unset(own, w->nmetrics);
-    if (w->finish(ctx.ws, &view, own, &span_s, err, errlen) != 0)
-        goto out;
-    scatter(m, wl_map, own, w->nmetrics);
+    for (size_t k = 0; k < c->nwl; k++) {
+        const wl_ops *w = rs.wl[k].w;
+        const size_t *wl_map = l->wl_map[k * wl_count() + wl_index(w)];
+        TN_ASSERT(wl_map, "the layout has no columns for workload %zu (%s)", k, w->name);
+        double span_k = 0;
+        metric_unset(own, w->nmetrics);
+        if (w->finish(rs.wl[k].ws, &view, own, &span_k, err, errlen) != 0)
+            goto out;
+        scatter(m, wl_map, own, w->nmetrics);
+        if (span_k > span_s)
+            span_s = span_k;
+    }
     core[M_span_s] = span_s;
     core[M_network_utilization] =
         span_s > 0 ? 8.0 * core[M_bytes_delivered] / (np.bandwidth_bps * (double)c->nodes * span_s) : 0.0;
@@ -307,10 +473,14 @@ int run_one(const cfg *c, const run_layout *l, uint64_t replica, double *m, cons
         goto out;
     rc = 0;
 out:
-    if (wl_up && w->fini)
-        w->fini(ctx.ws);
-    free(ctx.ws);
+    for (size_t k = 0; k < c->nwl; k++) {
+        if (rs.wl[k].up && rs.wl[k].w->fini)
+            rs.wl[k].w->fini(rs.wl[k].ws);
+        free(rs.wl[k].ws);
+    }
     free(own);
+    free(map);
+    free(taken);
     if (n)
         net_destroy(n);
     gsl_rng_free(net_rng);

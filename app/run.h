@@ -19,9 +19,13 @@ typedef struct run_layout {
     metric_def *col;   /* [n] */
     size_t core0;      /* column of core metric 0 (the core's are contiguous) */
     size_t **net_map;  /* [net_count()]: column of each metric of that fabric (NULL: unused) */
-    size_t **wl_map;   /* [wl_count()]: column of each metric of that workload (NULL: unused) */
-    const wl_column *table; /* columns of the terminal table (the base workload's) */
-    const char *plot_y;     /* the base workload's default metric to plot */
+    size_t **wl_map;   /* [nwl * wl_count()]: column of each metric of workload k of that type
+                          (index k * wl_count() + type; NULL: unused) */
+    size_t nwl;        /* workloads of the configuration */
+    wl_column *table;  /* columns of the terminal table, {NULL} terminated (owned) */
+    const char *plot_y; /* the first workload's default metric to plot */
+    char **names;      /* metric names made for several workloads ("<name>.<metric>"), owned */
+    size_t nnames;
 } run_layout;
 
 void run_layout_init(run_layout *l, const cfg *base);
@@ -44,7 +48,7 @@ typedef struct run_info {
     net_phy phy;  /* its summary */
 } run_info;
 
-/* Resolve a point in place: the workload's derived values (B from
+/* Resolve a point in place: each workload's derived values (B from
  * network.zeta, beta from workload.load, horizons), B's range, the fabric's
  * checks and physical layer. rc (may be NULL) caches across points; info
  * may be NULL. 0 or -1 + err. */

@@ -5,4 +5,9 @@ libtasknet_a_SOURCES += \
 	%D%/net_ideal.c \
 	%D%/net_switch.c \
 	%D%/net_spinet.c %D%/net_spinet.h \
-	%D%/spinet_topology.c %D%/spinet_topology.h
+	%D%/spinet_topology.c %D%/spinet_topology.h \
+	%D%/topo.c %D%/topo.h \
+	%D%/topo_torus.c \
+	%D%/topo_fattree.c \
+	%D%/topo_leafspine.c \
+	%D%/topo_dragonfly.c

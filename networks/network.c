@@ -136,6 +136,8 @@ net *net_create(const net_ops *ops, const net_params *p, const void *params, con
     n->params = *p;
     n->deliver = deliver;
     n->owner = owner;
+    n->root = n;
+    n->prio = -1;
     stats_sample_init(&n->c.latency_s[NET_CONTROL]);
     stats_sample_init(&n->c.latency_s[NET_DATA]);
     stats_sample_init(&n->c.latency_all_s);
@@ -152,10 +154,25 @@ net *net_create(const net_ops *ops, const net_params *p, const void *params, con
     return n;
 }
 
+static void free_counters(net_counters *c)
+{
+    stats_sample_free(&c->latency_s[NET_CONTROL]);
+    stats_sample_free(&c->latency_s[NET_DATA]);
+    stats_sample_free(&c->latency_all_s);
+}
+
 void net_destroy(net *n)
 {
     if (!n)
         return;
+    TN_ASSERT(n->root == n, "net_destroy of a client handle (the fabric's frees them)");
+    for (unsigned i = 1; i <= n->nclients; i++) {
+        net *c = n->clients[i];
+        free_counters(&c->c);
+        free(c->rank_node);
+        free(c->node_rank);
+        free(c);
+    }
     if (n->ops->fini)
         n->ops->fini(n->state);
     free(n->state);
@@ -166,23 +183,79 @@ void net_destroy(net *n)
     free(n);
 }
 
+net *net_attach(net *root, uint32_t ranks, const uint32_t *rank_node, int prio, net_deliver_fn deliver, void *owner,
+                char *err, size_t errlen)
+{
+    TN_ASSERT(root && root->root == root && deliver, "net_attach to a client handle or without a callback");
+    if (root->nclients + 1 >= NET_MAX_CLIENTS)
+        return tn_error(err, errlen, "more than %d workloads on one fabric", NET_MAX_CLIENTS - 1), NULL;
+    if (ranks < 1 || ranks > root->params.nodes)
+        return tn_error(err, errlen, "a workload of %u ranks on a fabric of %u nodes", ranks, root->params.nodes), NULL;
+    if (prio >= NET_PRIO_CLASSES)
+        return tn_error(err, errlen, "priority class %d (classes are 0 to %d)", prio, NET_PRIO_CLASSES - 1), NULL;
+    net *c = tn_xcalloc(1, sizeof *c);
+    c->ops = root->ops;
+    c->state = root->state;
+    c->own = root->own;
+    c->sim = root->sim;
+    c->rng = root->rng;
+    c->params = root->params;
+    c->params.nodes = ranks;
+    c->deliver = deliver;
+    c->owner = owner;
+    c->root = root;
+    c->prio = prio;
+    c->rank_node = tn_xcalloc(ranks, sizeof *c->rank_node);
+    c->node_rank = tn_xmalloc(root->params.nodes * sizeof *c->node_rank);
+    for (uint32_t k = 0; k < root->params.nodes; k++)
+        c->node_rank[k] = -1;
+    for (uint32_t r = 0; r < ranks; r++) {
+        uint32_t node = rank_node ? rank_node[r] : r;
+        if (node >= root->params.nodes || c->node_rank[node] >= 0) {
+            tn_error(err, errlen, "rank %u on node %u: %s", r, node,
+                     node >= root->params.nodes ? "no such node" : "a node of another rank");
+            free(c->rank_node);
+            free(c->node_rank);
+            free(c);
+            return NULL;
+        }
+        c->rank_node[r] = node;
+        c->node_rank[node] = (int32_t)r;
+    }
+    stats_sample_init(&c->c.latency_s[NET_CONTROL]);
+    stats_sample_init(&c->c.latency_s[NET_DATA]);
+    stats_sample_init(&c->c.latency_all_s);
+    c->client = (uint8_t)++root->nclients;
+    root->clients[c->client] = c;
+    return c;
+}
+
 void net_send(net *n, net_msg *m)
 {
     TN_ASSERT(m->src < n->params.nodes && m->dst < n->params.nodes,
               "message %u -> %u on a %u-node network", m->src, m->dst, n->params.nodes);
     TN_ASSERT(m->cls <= NET_DATA && m->prio < NET_PRIO_CLASSES,
               "message %u -> %u with class %u, priority %u", m->src, m->dst, m->cls, m->prio);
-    m->id = n->next_id++;
-    m->t_submit_ps = sim_now(n->sim);
+    net *root = n->root;
+    m->client = n->client;
+    if (n != root) {
+        m->src = n->rank_node[m->src];
+        m->dst = n->rank_node[m->dst];
+        if (n->prio >= 0)
+            m->prio = (uint8_t)n->prio;
+        n->c.sent++;
+        n->c.bytes_sent += m->size_bytes;
+    }
+    m->id = root->next_id++;
+    m->t_submit_ps = sim_now(root->sim);
     m->next = NULL;
-    n->c.sent++;
-    n->c.bytes_sent += m->size_bytes;
-    n->ops->send(n->state, m);
+    root->c.sent++;
+    root->c.bytes_sent += m->size_bytes;
+    root->ops->send(root->state, m);
 }
 
-void net_delivered(net *n, net_msg *m)
+static void count_delivery(net *n, const net_msg *m, int64_t lat_ps)
 {
-    int64_t lat_ps = sim_now(n->sim) - m->t_submit_ps;
     TN_ASSERT(lat_ps >= 0 && n->c.delivered < n->c.sent,
               "message %llu delivered %lld ps after its hand-over (%llu of %llu delivered)",
               (unsigned long long)m->id, (long long)lat_ps, (unsigned long long)n->c.delivered,
@@ -192,8 +265,44 @@ void net_delivered(net *n, net_msg *m)
     double lat_s = units_ps_to_s(lat_ps);
     stats_sample_add(&n->c.latency_all_s, lat_s);
     stats_sample_add(&n->c.latency_s[m->cls], lat_s);
+}
+
+void net_delivered(net *n, net_msg *m)
+{
+    TN_ASSERT(n->root == n, "a fabric reports deliveries on its own handle");
+    int64_t lat_ps = sim_now(n->sim) - m->t_submit_ps;
+    count_delivery(n, m, lat_ps);
+    net *c = n;
+    if (m->client) {
+        TN_ASSERT(m->client <= n->nclients, "message %llu of client %u (%u attached)", (unsigned long long)m->id,
+                  m->client, n->nclients);
+        c = n->clients[m->client];
+        count_delivery(c, m, lat_ps);
+        m->src = (uint32_t)c->node_rank[m->src];
+        m->dst = (uint32_t)c->node_rank[m->dst];
+    }
     /* Last: the workload may release or resend m. */
-    n->deliver(n->owner, m);
+    c->deliver(c->owner, m);
+}
+
+int64_t net_zero_load_ps(const net *n, uint32_t src, uint32_t dst, uint64_t bytes)
+{
+    if (n != n->root) {
+        src = n->rank_node[src];
+        dst = n->rank_node[dst];
+    }
+    return n->ops->zero_load_ps(n->root->state, src, dst, bytes);
+}
+
+size_t net_route(const net *n, uint32_t src, uint32_t dst, uint64_t *links, size_t max)
+{
+    if (!n->ops->route)
+        return 0;
+    if (n != n->root) {
+        src = n->rank_node[src];
+        dst = n->rank_node[dst];
+    }
+    return n->ops->route(n->root->state, src, dst, links, max);
 }
 
 /* Mean, median, p99 and maximum of a class's latencies; NAN when the run

@@ -23,7 +23,8 @@ enum net_class { NET_CONTROL = 0, NET_DATA = 1 };      /* latency class (metrics
 /* Service classes: 0 is served first, NET_PRIO_CLASSES - 1 last, wherever a
  * queue honours classes (switch control-first/strict ports, host NICs under
  * networks/host_nic.h). Control messages are class 0, data class 1. */
-enum net_prio { NET_PRIO_HIGH = 0, NET_PRIO_LOW = 1, NET_PRIO_CLASSES = 8 };
+enum net_prio { NET_PRIO_HIGH = 0, NET_PRIO_LOW = 1 };
+#define NET_PRIO_CLASSES 8 /* service classes 0 (first) .. 7 a message may carry */
 
 typedef struct net_msg {
     /* set by the sender */
@@ -38,6 +39,7 @@ typedef struct net_msg {
     /* set by net_send */
     uint64_t id;          /* sequence number of the hand-over, unique per run */
     int64_t t_submit_ps;  /* hand-over time */
+    uint8_t client;       /* set by net_send: the client handle it was sent through (0: the fabric's own) */
     /* private to the fabric */
     int64_t t_aux_ps;     /* e.g. arrival of the head at a port */
     uint64_t aux;         /* e.g. packets outstanding */
@@ -130,17 +132,32 @@ typedef struct net_counters {
     stats_sample latency_all_s;           /* all messages, seconds */
 } net_counters;
 
+/* A fabric instance (net_create), or a client's handle on one (net_attach).
+ * Several workloads share one fabric through client handles: each sends
+ * through its own, in its own node numbering (its ranks 0..n-1, mapped to
+ * the fabric's nodes), with its own counters and deliveries; the fabric
+ * sees nodes and calls net_delivered on its own handle, which hands each
+ * message back to the client that sent it. With one workload the workload
+ * uses the fabric's handle itself (no mapping). */
+#define NET_MAX_CLIENTS 32
 struct net {
     const net_ops *ops;
     void *state;
     void *own;               /* the fabric's own params (a copy, params_size bytes) */
     sim *sim;
     gsl_rng *rng;            /* the fabric's own stream */
-    net_params params;       /* core parameters */
+    net_params params;       /* core parameters (a client's: nodes = its ranks) */
     net_deliver_fn deliver;  /* workload callback */
     void *owner;
-    net_counters c;
-    uint64_t next_id;
+    net_counters c;          /* this handle's traffic (the fabric's: all of it) */
+    uint64_t next_id;        /* the fabric's: message ids */
+    struct net *root;        /* the fabric's handle (itself for the fabric's) */
+    uint8_t client;          /* index in root->clients (0: the fabric's own handle) */
+    uint32_t *rank_node;     /* client: its rank r runs on node rank_node[r] */
+    int32_t *node_rank;      /* client: node -> rank, -1 if none (N entries) */
+    int prio;                /* client: the class its messages get, -1 = the sender's */
+    struct net *clients[NET_MAX_CLIENTS]; /* the fabric's: [1..nclients] */
+    unsigned nclients;
 };
 
 /* The registry (networks/network.c): every fabric, NULL-terminated, and
@@ -169,12 +186,19 @@ void net_params_free(const net_ops *ops, void *params);
 net *net_create(const net_ops *ops, const net_params *p, const void *params, const phy_params *phy, sim *s,
                 gsl_rng *rng, net_deliver_fn deliver, void *owner, char *err, size_t errlen);
 void net_destroy(net *n);
+/* A client handle on fabric root for a workload of `ranks` ranks, rank r on
+ * node rank_node[r] (distinct nodes; NULL: rank r on node r), its messages
+ * in class prio (-1: as sent), deliveries to deliver(owner, m) with m's
+ * ids in its ranks. Freed with the fabric (net_destroy of the root). NULL
+ * + err when NET_MAX_CLIENTS are attached or the mapping is invalid. */
+net *net_attach(net *root, uint32_t ranks, const uint32_t *rank_node, int prio, net_deliver_fn deliver, void *owner,
+                char *err, size_t errlen);
+/* Hand m over (at sim_now) through handle n: its src and dst are n's ranks. */
 void net_send(net *n, net_msg *m);
-/* The fabric's zero-load time of a message (ops->zero_load_ps), ps. */
-static inline int64_t net_zero_load_ps(const net *n, uint32_t src, uint32_t dst, uint64_t bytes)
-{
-    return n->ops->zero_load_ps(n->state, src, dst, bytes);
-}
+/* The fabric's zero-load time and static route for n's ranks (the fabric's
+ * ops with the ranks mapped to nodes). */
+int64_t net_zero_load_ps(const net *n, uint32_t src, uint32_t dst, uint64_t bytes);
+size_t net_route(const net *n, uint32_t src, uint32_t dst, uint64_t *links, size_t max);
 /* Called by fabrics when the last bit of m reached m->dst, at sim_now. */
 void net_delivered(net *n, net_msg *m);
 static inline sim *net_sim(const net *n) { return n->sim; }

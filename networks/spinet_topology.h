@@ -1,6 +1,6 @@
 /* SPINet fabric: the wiring of the multistage network of bufferless 2x2
- * elements, its routing tables, and the fabric's counters (read by tests and
- * by the metrics op of net_spinet.c).
+ * elements, its routing table, its static paths, and the fabric's counters
+ * (read by tests and by the metrics op of net_spinet.c).
  *
  * Layout: N = 2^n nodes, E = N/2 elements per stage, S = n + extra stages,
  * stages 0..S-1. Node k enters stage 0 element k/2 on input k%2 and leaves
@@ -17,9 +17,30 @@
  * doubles the paths of every pair (checked by enumeration in check_spinet).
  * The first extra shift is 1, then 2, 4, ... so extra paths differ in many
  * elements, not only in one link.
+ *
  * Routing: route(s, j, d) has bit o set when output o of element j at stage s
- * leads to node d; built by a backward breadth-first search from every
- * destination (the graph is layered, so BFS visits it stage by stage). */
+ * leads to node d (LWSim builds it by a breadth-first search from every
+ * destination). The wiring is translation-invariant: j -> j + c (mod E) maps
+ * every link of every transition onto a link of the same transition and the
+ * same output index, since both outputs of j feed j and j + d_t. So output o
+ * of (s, j) reaches the last-stage element d/2 exactly when output o of
+ * (s, j - d/2) reaches element 0: route(s, j, d) = R[s][(j - d/2) mod E] for
+ * s < S-1, with R the table of destination 0 (one backward search, O(S E)
+ * time and (S-1) E bytes), and at the last stage route = 1 << (d % 2) on
+ * element d/2, 0 elsewhere. check_spinet compares it with the full per-
+ * destination BFS tables for 4 to 1024 nodes and 0 to 3 extra stages.
+ * Memory: 65,536 nodes, S = 16: 15 x 32768 B = 480 KiB (the full table of
+ * S x E x N 2-bit entries was 8 GiB; 8,192 nodes took 104 MiB).
+ *
+ * Static paths (for congestion metrics), in the link layout of
+ * net_spinet.c's route op: directed link ids, host links included, all in
+ * [0, (S+1) N):
+ *   uplink of node k (node -> stage 0, element k/2, input k%2):  k
+ *   downlink (stage S-1, element k/2, output k%2 -> node k):     N + k
+ *   output o of element j of stage s < S-1 (its hop to s+1):     2N + (s E + j) 2 + o
+ * spinet_topo_path: the uplink, the S-1 inter-stage links of the first path
+ * (output 0 wherever both outputs lead to the destination) and the downlink:
+ * S + 1 links crossing S elements. */
 #ifndef TASKNET_SPINET_TOPOLOGY_H
 #define TASKNET_SPINET_TOPOLOGY_H
 
@@ -33,17 +54,21 @@ typedef struct spinet_topo {
     uint32_t extra;    /* extra stages */
     uint32_t stages;   /* S = n + extra */
     uint32_t *shift;   /* [S-1] d_t: element offset reached by output 1 of transition t */
-    uint8_t *route;    /* packed 2 bits per (stage, element, destination), 4 per byte */
+    uint8_t *route;    /* [(S-1) E] R[s][r]: outputs of (s, r) leading to element 0 of stage S-1 */
 } spinet_topo;
 
 /* Largest routing table accepted (bytes), so a typo in `nodes` fails cleanly. */
 #define SPINET_TOPO_MAX_TABLE_BYTES ((size_t)1 << 28)
+/* Largest fabric accepted (nodes): at 2^20 a fabric's per-element state
+ * (net_spinet.c keeps 18 B per element) is 20 x 2^19 x 18 B = 189 MB. */
+#define SPINET_TOPO_MAX_NODES (UINT32_C(1) << 20)
 
-/* Build wiring and routing tables. 0, or -1 with a message (N not a power of
- * two or < 2, table too large). */
-/* 0, or -1 with the reason: nodes not a power of two >= 2, extra > 32, or
- * routing tables beyond SPINET_TOPO_MAX_TABLE_BYTES. Nothing is allocated. */
+/* 0, or -1 with the reason: nodes not a power of two >= 2, extra > 32,
+ * routing table beyond SPINET_TOPO_MAX_TABLE_BYTES, or nodes beyond
+ * SPINET_TOPO_MAX_NODES. Nothing is allocated. */
 int spinet_topo_check(uint32_t nodes, uint32_t extra, char *err, size_t errlen);
+/* Build wiring and routing table: 0, or -1 with the reason of
+ * spinet_topo_check (nothing is then allocated). */
 int spinet_topo_init(spinet_topo *t, uint32_t nodes, uint32_t extra, char *err, size_t errlen);
 void spinet_topo_free(spinet_topo *t);
 
@@ -58,9 +83,22 @@ static inline uint32_t spinet_topo_next(const spinet_topo *t, uint32_t stage, ui
 static inline unsigned spinet_topo_route(const spinet_topo *t, uint32_t stage, uint32_t elem,
                                          uint32_t dst)
 {
-    size_t i = ((size_t)stage * t->elems + elem) * t->nodes + dst;
-    return (t->route[i >> 2] >> ((i & 3) * 2)) & 3u;
+    uint32_t rel = (elem - (dst >> 1)) & (t->elems - 1);
+    if (stage + 1 == t->stages)
+        return rel == 0 ? 1u << (dst & 1) : 0u;
+    return t->route[(size_t)stage * t->elems + rel];
 }
+
+/* Directed links of the fabric, host links included: (S + 1) N. */
+static inline uint64_t spinet_topo_links(const spinet_topo *t)
+{
+    return ((uint64_t)t->stages + 1) * t->nodes;
+}
+
+/* The static path from node src to node dst (both < N): writes its S + 1
+ * link ids (layout above) to links[] if they fit in max, and returns S + 1,
+ * the number of links (net_ops.route's contract); the elements crossed are S. */
+size_t spinet_topo_path(const spinet_topo *t, uint32_t src, uint32_t dst, uint64_t *links, size_t max);
 
 /* Counters of one SPINet instance (the standard ones also go to the metrics). */
 typedef struct spinet_stats {

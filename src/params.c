@@ -13,20 +13,6 @@
 #include "datadir.h"
 #include "log.h"
 
-static int is_space(char ch) { return ch == ' ' || ch == '\t' || ch == '\n' || ch == '\r'; }
-
-static char *trim_dup(const char *s)
-{
-    while (is_space(*s))
-        s++;
-    size_t n = strlen(s);
-    while (n > 0 && is_space(s[n - 1]))
-        n--;
-    char *r = tn_xmalloc(n + 1);
-    memcpy(r, s, n);
-    r[n] = '\0';
-    return r;
-}
 
 static char *format(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static char *format(const char *fmt, ...)
@@ -53,7 +39,7 @@ const char *param_attr(const param_row *r)
 static int parse_integer(const char *text, uint64_t min, uint64_t max, uint64_t *out, char *err,
                          size_t errlen)
 {
-    char *t = trim_dup(text);
+    char *t = tn_xstrdup_trim(text);
     int rc = 0;
     size_t n = strlen(t), digits = strspn(t, "0123456789");
     if (n == 0) {
@@ -182,12 +168,12 @@ static int parse_list(const param_row *r, const char *text, param_value *v, char
     uint32_t n = 0, cap = r->max && r->max < PARAM_LIST_MAX ? (uint32_t)r->max : PARAM_LIST_MAX;
     const char *ex = r->example ? r->example : "1 2";
     for (;;) {
-        while (is_space(*p) || *p == ',')
+        while (tn_is_space(*p) || *p == ',')
             p++;
         if (!*p)
             break;
         size_t len = 0;
-        while (p[len] && !is_space(p[len]) && p[len] != ',')
+        while (p[len] && !tn_is_space(p[len]) && p[len] != ',')
             len++;
         if (n == cap)
             return tn_error(err, errlen, "%s has more than %u entries", name, cap);
@@ -225,7 +211,7 @@ static void normalize_path(char *p);
  * directory; "" is "not given". */
 static int parse_file(const char *text, const char *basedir, param_file *f, char *err, size_t errlen)
 {
-    char *t = trim_dup(text);
+    char *t = tn_xstrdup_trim(text);
     int rc = 0;
     char cand[PARAM_PATH_MAX], e2[PARAM_PATH_MAX + 256];
     if (!t[0]) {
@@ -306,7 +292,7 @@ int param_parse(const param_row *r, const char *text, const char *basedir, param
     }
     case PARAM_DIST: {
         /* a name the owner knows stands for its distribution, keeping the name as its text */
-        char *name = r->dist_name ? trim_dup(text) : NULL;
+        char *name = r->dist_name ? tn_xstrdup_trim(text) : NULL;
         char spec[PARAM_PATH_MAX + 64];
         int known = name ? r->dist_name(name, spec, sizeof spec, err, errlen) : 0;
         int rc = known < 0 ? -1 : dist_parse(known ? spec : text, r->dim, basedir ? basedir : ".", &v->dist, err, errlen);
@@ -327,7 +313,7 @@ int param_parse(const param_row *r, const char *text, const char *basedir, param
     case PARAM_FILE:
         return parse_file(text, basedir, &v->file, err, errlen);
     case PARAM_CHOICE: {
-        char *t = trim_dup(text);
+        char *t = tn_xstrdup_trim(text);
         size_t n = 0, len = 1;
         while (r->choices[n])
             len += strlen(r->choices[n++]) + 2;
@@ -350,7 +336,7 @@ int param_parse(const param_row *r, const char *text, const char *basedir, param
         return -1;
     }
     case PARAM_NAME: {
-        char *t = trim_dup(text);
+        char *t = tn_xstrdup_trim(text);
         int rc = 0;
         if (r->name_ok && r->name_ok(t, err, errlen) != 0)
             rc = -1;
@@ -363,6 +349,20 @@ int param_parse(const param_row *r, const char *text, const char *basedir, param
     }
     case PARAM_U32_LIST:
         return parse_list(r, text, v, err, errlen);
+    case PARAM_TEXT: {
+        char *t = tn_xstrdup_trim(text);
+        if (r->name_ok && r->name_ok(t, err, errlen) != 0) {
+            free(t);
+            return -1;
+        }
+        if (strlen(t) >= r->max) {
+            tn_error(err, errlen, "'%.40s...' is longer than %llu characters", t, (unsigned long long)(r->max - 1));
+            free(t);
+            return -1;
+        }
+        v->text = t;
+        return 0;
+    }
     }
     TN_ASSERT(0, "unknown parameter kind %d", (int)r->kind);
     return -1;
@@ -371,6 +371,8 @@ int param_parse(const param_row *r, const char *text, const char *basedir, param
 void param_value_free(param_value *v)
 {
     dist_free(&v->dist);
+    free(v->text);
+    v->text = NULL;
 }
 
 /* ------------------------------------------------------------- storing */
@@ -395,6 +397,11 @@ void param_store(void *block, const param_row *r, param_value *v)
         break;
     case PARAM_CHOICE: memcpy(f, &v->choice, sizeof v->choice); break;
     case PARAM_NAME: memcpy(f, v->name, sizeof v->name); break;
+    case PARAM_TEXT:
+        snprintf(f, r->max, "%s", v->text ? v->text : "");
+        free(v->text);
+        v->text = NULL;
+        break;
     case PARAM_U32_LIST:
         memcpy(f, v->list, v->nlist * sizeof v->list[0]);
         memcpy((char *)block + r->count_off, &v->nlist, sizeof v->nlist);
@@ -413,7 +420,8 @@ int param_is_set(const void *block, const param_row *r)
         memcpy(&n, (const char *)block + r->count_off, sizeof n);
         return n > 0;
     }
-    case PARAM_NAME: return f[0] != '\0';
+    case PARAM_NAME:
+    case PARAM_TEXT: return f[0] != '\0';
     case PARAM_FILE: return ((const param_file *)f)->text[0] != '\0';
     default: break;
     }
@@ -466,6 +474,7 @@ void param_clear(void *block, const param_row *r)
     case PARAM_DIST: dist_free((dist *)f); memset(f, 0, sizeof(dist)); break;
     case PARAM_CHOICE: memset(f, 0, sizeof(int)); break;
     case PARAM_NAME: memset(f, 0, PARAM_NAME_MAX); break;
+    case PARAM_TEXT: memset(f, 0, r->max); break;
     case PARAM_U32_LIST: memset((char *)block + r->count_off, 0, sizeof(uint32_t)); break;
     case PARAM_FILE: memset(f, 0, sizeof(param_file)); break;
     }
@@ -511,12 +520,12 @@ static char *absolute_empirical(const dist *d, const char *absdir)
 {
     const char *open = strchr(d->text, '(');
     const char *fstart = open ? open + 1 : NULL;
-    while (fstart && is_space(*fstart))
+    while (fstart && tn_is_space(*fstart))
         fstart++;
     if (!fstart || *fstart == '/')
         return tn_xstrdup(d->text);
     size_t flen = strcspn(fstart, ",)");
-    while (flen > 0 && is_space(fstart[flen - 1]))
+    while (flen > 0 && tn_is_space(fstart[flen - 1]))
         flen--;
     char cwd[4096];
     const char *base = absdir[0] ? absdir : ".";
@@ -583,6 +592,12 @@ char *param_format(const void *block, const param_row *r, const char *absdir)
         memcpy(name, f, sizeof name);
         name[PARAM_NAME_MAX - 1] = '\0';
         return tn_xstrdup(name);
+    }
+    case PARAM_TEXT: {
+        char *t = tn_xmalloc(r->max + 1);
+        memcpy(t, f, r->max);
+        t[r->max] = '\0';
+        return t;
     }
     case PARAM_U32_LIST: {
         uint32_t n;

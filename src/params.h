@@ -33,6 +33,7 @@ typedef enum param_kind {
     PARAM_DIST,     /* dist of unit kind `dim` (owns memory) */
     PARAM_CHOICE,   /* int-sized enum: index into `choices` */
     PARAM_NAME,     /* char[PARAM_NAME_MAX], accepted by `name_ok` */
+    PARAM_TEXT,     /* char[max] (longer text), accepted by `name_ok` */
     PARAM_U32_LIST, /* uint32_t[max] at off, its count (uint32_t) at count_off; each >= min */
     PARAM_FILE,     /* param_file at off: a readable file (see param_file) */
 } param_kind;
@@ -69,7 +70,7 @@ typedef struct param_row {
     uint64_t min, max;   /* integer kinds: accepted range; PARAM_U32_LIST: min per element, max entries */
     unsigned flags;      /* PARAM_* */
     const char *const *choices; /* PARAM_CHOICE: names, NULL-terminated, index = stored value */
-    /* PARAM_NAME: 0 if the name is acceptable, else -1 + err */
+    /* PARAM_NAME, PARAM_TEXT: 0 if the text is acceptable, else -1 + err */
     int (*name_ok)(const char *name, char *err, size_t errlen);
     const char *alt;     /* path of the parameter this one excludes (the last given wins) */
     const char *example; /* a valid value, for messages */
@@ -89,6 +90,7 @@ typedef struct param_value {
     int choice;     /* PARAM_CHOICE */
     dist dist;      /* PARAM_DIST (owned until stored or freed) */
     char name[PARAM_NAME_MAX];
+    char *text;     /* PARAM_TEXT (owned until stored or freed) */
     uint32_t list[PARAM_LIST_MAX]; /* PARAM_U32_LIST */
     uint32_t nlist;
     param_file file; /* PARAM_FILE */

@@ -16,7 +16,7 @@
 #include "wl_task_tree.h"
 
 /* The plugins' own params of a configuration (their tests may name them). */
-#define TT(cp) ((const tasktree_params *)(cp)->wl_block[wl_index(&wl_task_tree_ops)])
+#define TT(cp) ((const tasktree_params *)(cp)->wl[0].block[wl_index(&wl_task_tree_ops)])
 #define SPN(cp) ((const spn_params *)(cp)->net_block[net_index(&net_spinet_ops)])
 
 static const char *srcdir(void)
@@ -129,6 +129,14 @@ static const bad_case bad_cases[] = {
     /* a fabric's parameter where no point uses that fabric: 37 + 19 */
     {"not_applying.xml", 3, 56, {"<network extra-stages=\"1\">", "applies to spinet, and network.type is electrical-switch", NULL}},
     {"spinet_control_first.xml", 3, 56, {"<network priority=\"control-first\">", "applies to electrical-switch, and network.type is spinet", NULL}},
+    /* several workloads: "  <workload " is 12 characters; the second one lacks its name */
+    {"workload_unnamed.xml", 8, 3, {"<workload>: missing attribute name", "several workloads share this configuration", NULL}},
+    {"workload_same_name.xml", 5, 13, {"<workload name=\"a\">: 'a' names two workloads", NULL, NULL}},
+    /* after name="b" type="task-tree" (9 + 1 + 16 + 1 characters): 13 + 26 */
+    {"workload_nodes_overlap.xml", 8, 39, {"<workload nodes=\"4-11\">", "node 4 is given to two exclusive workloads", NULL}},
+    /* after name="a" type="uniform-random" (9 + 1 + 21 + 1): 13 + 31 */
+    {"workload_only_background.xml", 4, 44, {"<workload role=\"background\">", "every workload is a background one", NULL}},
+    {"sweep_unknown_workload.xml", 7, 11, {"<axis param=\"workload.c.offered-load\">", "no workload is named 'c'", NULL}},
     /* seven problems, all reported (see test_multiple_errors) */
     {"multiple_errors.xml", 2, 11, {"<system nodes=\"1\">", NULL, NULL}},
 };
@@ -309,7 +317,7 @@ START_TEST(test_fig6)
     ck_assert_int_eq(c.net.link_latency_ps, 20000);
     get_eq(&c, "network.switching", "cut-through");
     get_eq(&c, "network.priority", "fifo");
-    ck_assert_str_eq(c.wl_type, "task-tree");
+    ck_assert_str_eq(c.wl[0].type, "task-tree");
     ck_assert_uint_eq(TT(&c)->jobs, 1);
     ck_assert_double_eq(TT(&c)->arrival_rate_per_s, 1000);
     ck_assert_double_eq(TT(&c)->control_size_bytes, 40);
@@ -735,17 +743,24 @@ static int same_value(const char *va, const char *vb)
            strncmp(vb, "empirical(/", 11) == 0 && strcmp(fa, fb) == 0;
 }
 
-static void assert_same(const cfg *a, const cfg *b, const char *what)
+static void assert_same(const cfg *a, const cfg *b, const char *what, int axes)
 {
+    ck_assert_uint_eq(a->nwl, b->nwl);
     for (size_t i = 0; i < cfg_param_count(); i++) {
-        if (!cfg_param_applies(a, i))
-            continue;
-        const char *p = cfg_param_at(i)->row->path;
-        char va[1024], vb[1024];
-        ck_assert_int_eq(cfg_get(a, p, va, sizeof va), 0);
-        ck_assert_int_eq(cfg_get(b, p, vb, sizeof vb), 0);
-        ck_assert_msg(same_value(va, vb), "%s: %s '%s' became '%s'", what, p, va, vb);
+        cfg_owner o = cfg_param_at(i)->owner;
+        size_t nk = o == CFG_OWN_WL || o == CFG_OWN_WLI ? a->nwl : 1;
+        for (size_t k = 0; k < nk; k++) {
+            if (!cfg_param_applies_at(a, i, k))
+                continue;
+            const char *p = cfg_param_at(i)->row->path;
+            char va[1024], vb[1024];
+            ck_assert_int_eq(cfg_param_get_at(a, i, k, va, sizeof va), 0);
+            ck_assert_int_eq(cfg_param_get_at(b, i, k, vb, sizeof vb), 0);
+            ck_assert_msg(same_value(va, vb), "%s: %s (workload %zu) '%s' became '%s'", what, p, k, va, vb);
+        }
     }
+    if (!axes)
+        return;
     ck_assert_uint_eq(a->naxes, b->naxes);
     for (size_t x = 0; x < a->naxes; x++) {
         ck_assert_str_eq(a->axes[x].param, b->axes[x].param);
@@ -759,6 +774,7 @@ static void assert_same(const cfg *a, const cfg *b, const char *what)
 static const char *const roundtrip_files[] = {
     "configs/paper/fig6.xml", "configs/paper/fig8.xml", "configs/paper/fig9.xml", "configs/paper/fig10.xml",
     "configs/paper/fig11.xml", "configs/examples/quickstart.xml", "configs/examples/spinet-load.xml", "tests/fixtures/good/z_axis.xml", "tests/fixtures/good/empirical.xml",
+    "tests/fixtures/good/two_workloads.xml",
 };
 
 START_TEST(test_roundtrip)
@@ -776,7 +792,7 @@ START_TEST(test_roundtrip)
     int rc = cfg_load(&b, out, &e);
     ck_assert_msg(rc == 0, "%s: %s", roundtrip_files[_i], e.n ? e.msg[0] : "");
     cfg_errors_free(&e);
-    assert_same(&a, &b, roundtrip_files[_i]);
+    assert_same(&a, &b, roundtrip_files[_i], 1);
     if (TT(&a)->task.send_size.kind == DIST_EMPIRICAL)
         ck_assert_double_eq(dist_mean(&TT(&a)->task.send_size), dist_mean(&TT(&b)->task.send_size));
     cfg_free(&b);
@@ -790,15 +806,7 @@ START_TEST(test_roundtrip)
     ck_assert_int_eq(cfg_load(&b, out, &e), 0);
     cfg_errors_free(&e);
     ck_assert_uint_eq(b.naxes, 0);
-    for (size_t i = 0; i < cfg_param_count(); i++) {
-        if (!cfg_param_applies(&pc, i))
-            continue;
-        const char *p = cfg_param_at(i)->row->path;
-        char va[1024], vb[1024];
-        cfg_get(&pc, p, va, sizeof va);
-        cfg_get(&b, p, vb, sizeof vb);
-        ck_assert_msg(same_value(va, vb), "point: %s '%s' became '%s'", p, va, vb);
-    }
+    assert_same(&pc, &b, "point", 0);
     cfg_free(&b);
     cfg_free(&a);
     cfg_free(&pc);
@@ -814,6 +822,106 @@ START_TEST(test_write_unwritable)
     char err[512];
     ck_assert_int_eq(cfg_write_xml(&c, "/nonexistent/dir/config.xml", err, sizeof err), -1);
     ck_assert_str_eq(err, "cannot write /nonexistent/dir/config.xml: No such file or directory");
+    cfg_free(&c);
+}
+END_TEST
+
+/* Several workloads: each its own element, parameters and paths. */
+START_TEST(test_two_workloads)
+{
+    cfg c;
+    load_ok(&c, "tests/fixtures/good/two_workloads.xml");
+    ck_assert_uint_eq(c.nwl, 2);
+    ck_assert_str_eq(c.wl[0].name, "jobs");
+    ck_assert_str_eq(c.wl[0].type, "task-tree");
+    ck_assert_str_eq(c.wl[1].name, "noise");
+    ck_assert_str_eq(c.wl[1].type, "uniform-random");
+    ck_assert_int_eq(c.wl[1].role, 1);
+    ck_assert_int_eq(cfg_wl_priority(&c, 1), 7);
+    ck_assert_int_eq(cfg_wl_priority(&c, 0), -1);
+    ck_assert(cfg_wl_exclusive(&c, 0));  /* task-tree: its nodes are its own */
+    ck_assert(!cfg_wl_exclusive(&c, 1)); /* uniform-random shares */
+    get_eq(&c, "workload.jobs.jobs", "50");
+    get_eq(&c, "workload.noise.offered-load", "0.3");
+    get_eq(&c, "workload.jobs.tree.z", "4 3");
+    get_eq(&c, "workload.noise.nodes", "8-15");
+    char buf[64], err[512];
+    /* unqualified, a workload's parameter is ambiguous */
+    ck_assert_int_eq(cfg_get(&c, "workload.jobs", buf, sizeof buf), -1);
+    ck_assert_int_eq(cfg_set(&c, "workload.offered-load", "0.2", err, sizeof err), -1);
+    ck_assert_ptr_nonnull(strstr(err, "name one, e.g. workload.jobs.offered-load"));
+    ck_assert_int_eq(cfg_set(&c, "workload.noise.offered-load", "0.2", err, sizeof err), 0);
+    get_eq(&c, "workload.noise.offered-load", "0.2");
+    ck_assert_int_eq(cfg_set(&c, "workload.nobody.jobs", "2", err, sizeof err), -1);
+    ck_assert_ptr_nonnull(strstr(err, "no workload is named 'nobody'"));
+    /* the nodes each workload's ranks run on */
+    uint32_t map[16], n;
+    unsigned char taken[16] = {0};
+    ck_assert_int_eq(cfg_wl_nodes(&c, 0, taken, NULL, map, &n, err, sizeof err), 0);
+    ck_assert_uint_eq(n, 8);
+    ck_assert_uint_eq(map[7], 7);
+    ck_assert_int_eq(cfg_wl_nodes(&c, 1, taken, NULL, map, &n, err, sizeof err), 0);
+    ck_assert_uint_eq(n, 8);
+    ck_assert_uint_eq(map[0], 8);
+    /* the sweep's axis is the second workload's */
+    cfg pc;
+    ck_assert_int_eq(cfg_point(&c, 1, &pc, err, sizeof err), 0);
+    get_eq(&pc, "workload.noise.offered-load", "0.5");
+    get_eq(&pc, "workload.jobs.arrival-rate", "2000/s");
+    cfg_free(&pc);
+    cfg_free(&c);
+}
+END_TEST
+
+/* The forms of workload.nodes, and random(n) drawn from the free nodes. */
+START_TEST(test_workload_nodes)
+{
+    cfg c;
+    cfg_defaults(&c);
+    char err[512];
+    ck_assert_int_eq(cfg_set(&c, "system.nodes", "10", err, sizeof err), 0);
+    uint32_t map[10], n;
+    static const struct {
+        const char *v;
+        uint32_t n, first, last;
+    } ok[] = {
+        {"all", 10, 0, 9},
+        {"2-4,7", 4, 2, 7},
+        {"contiguous(3,4)", 4, 3, 6},
+        {"interleaved(1,2,5)", 5, 1, 9},
+        {"9 0", 2, 9, 0},
+    };
+    for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++) {
+        ck_assert_int_eq(cfg_set(&c, "workload.nodes", ok[i].v, err, sizeof err), 0);
+        ck_assert_msg(cfg_wl_nodes(&c, 0, NULL, NULL, map, &n, err, sizeof err) == 0, "%s: %s", ok[i].v, err);
+        ck_assert_uint_eq(n, ok[i].n);
+        ck_assert_uint_eq(map[0], ok[i].first);
+        ck_assert_uint_eq(map[n - 1], ok[i].last);
+    }
+    static const char *const bad_text[] = {"contiguous(3)", "random()", "1-", "x", "interleaved(1,2,0)"};
+    for (size_t i = 0; i < sizeof bad_text / sizeof bad_text[0]; i++)
+        ck_assert_msg(cfg_set(&c, "workload.nodes", bad_text[i], err, sizeof err) == -1, "%s accepted", bad_text[i]);
+    /* forms that parse but do not fit N = 10 */
+    static const char *const too_far[] = {"contiguous(8,3)", "interleaved(0,3,5)", "4-10", "random(11)"};
+    for (size_t i = 0; i < sizeof too_far / sizeof too_far[0]; i++) {
+        ck_assert_int_eq(cfg_set(&c, "workload.nodes", too_far[i], err, sizeof err), 0);
+        ck_assert_msg(cfg_wl_nodes(&c, 0, NULL, NULL, map, &n, err, sizeof err) == -1, "%s fits", too_far[i]);
+    }
+    /* random(4) from the 7 nodes not taken: distinct, none taken, the same for the same stream */
+    unsigned char taken[10] = {1, 0, 0, 1, 0, 0, 1, 0, 0, 0};
+    ck_assert_int_eq(cfg_set(&c, "workload.nodes", "random(4)", err, sizeof err), 0);
+    gsl_rng *g = gsl_rng_alloc(gsl_rng_mt19937);
+    gsl_rng_set(g, 3);
+    unsigned char t1[10];
+    memcpy(t1, taken, 10);
+    ck_assert_int_eq(cfg_wl_nodes(&c, 0, t1, g, map, &n, err, sizeof err), 0);
+    ck_assert_uint_eq(n, 4);
+    for (uint32_t r = 0; r < n; r++) {
+        ck_assert(!taken[map[r]]);
+        for (uint32_t q = 0; q < r; q++)
+            ck_assert_uint_ne(map[q], map[r]);
+    }
+    gsl_rng_free(g);
     cfg_free(&c);
 }
 END_TEST
@@ -870,6 +978,8 @@ static Suite *config_suite(void)
     tcase_add_test(t, test_defaults_and_check);
     tcase_add_test(t, test_point_cross_check);
     tcase_add_test(t, test_schema_file);
+    tcase_add_test(t, test_two_workloads);
+    tcase_add_test(t, test_workload_nodes);
     suite_add_tcase(s, t);
     t = tcase_create("write");
     tcase_add_loop_test(t, test_roundtrip, 0, (int)(sizeof roundtrip_files / sizeof roundtrip_files[0]));

@@ -841,6 +841,90 @@ END_TEST
 START_TEST(test_zero_rate_aborts) { net_serialization_ps(1, 0); }
 END_TEST
 
+/* ---- clients: several workloads on one fabric ---- */
+
+typedef struct client_rec {
+    sim *s;
+    int n;
+    uint32_t src, dst;   /* as the client saw the delivery */
+    uint8_t prio;
+    int64_t t_ps;
+} client_rec;
+
+static void client_deliver(void *owner, net_msg *m)
+{
+    client_rec *r = owner;
+    r->n++;
+    r->src = m->src;
+    r->dst = m->dst;
+    r->prio = m->prio;
+    r->t_ps = sim_now(r->s);
+}
+
+static void root_deliver(void *owner, net_msg *m)
+{
+    (void)m;
+    ck_abort_msg("a client's message reached the fabric's own callback (%p)", owner);
+}
+
+/* A client's ranks are mapped to the fabric's nodes both ways, its counters
+ * are its own, its class overrides the sender's, and the fabric's zero-load
+ * time and route are those of the mapped nodes. Switch, B = 40 Gb/s: 40 B
+ * from rank 0 (node 5) to rank 1 (node 2) arrives 248 ns later. */
+START_TEST(test_clients)
+{
+    sim *s = sim_create();
+    net_params p = star(8, B40);
+    char err[256] = "";
+    net *n = net_create(&net_switch_ops, &p, NULL, NULL, s, NULL, root_deliver, NULL, err, sizeof err);
+    ck_assert_msg(n != NULL, "%s", err);
+    client_rec a = {s, 0, 0, 0, 0, 0}, b = {s, 0, 0, 0, 0, 0};
+    static const uint32_t map_a[] = {5, 2}, map_b[] = {2, 7, 0};
+    ck_assert_ptr_null(net_attach(n, 2, (const uint32_t[]){5, 5}, -1, client_deliver, &a, err, sizeof err));
+    ck_assert_ptr_nonnull(strstr(err, "a node of another rank"));
+    ck_assert_ptr_null(net_attach(n, 2, (const uint32_t[]){5, 8}, -1, client_deliver, &a, err, sizeof err));
+    ck_assert_ptr_nonnull(strstr(err, "no such node"));
+    net *ca = net_attach(n, 2, map_a, 7, client_deliver, &a, err, sizeof err);
+    net *cb = net_attach(n, 3, map_b, -1, client_deliver, &b, err, sizeof err);
+    ck_assert(ca && cb);
+    ck_assert_uint_eq(ca->params.nodes, 2);
+    ck_assert_uint_eq(cb->params.nodes, 3);
+    /* the fabric's formula for the mapped pair: 8 ns + 40 ns + 200 ns */
+    ck_assert_int_eq(net_zero_load_ps(ca, 0, 1, 40), 248000);
+    uint64_t links[4];
+    ck_assert_uint_eq(net_route(ca, 0, 1, links, 4), 2);
+    ck_assert_uint_eq(links[0], 5);     /* node 5's uplink */
+    ck_assert_uint_eq(links[1], 8 + 2); /* the port toward node 2 */
+    net_msg ma, mb;
+    memset(&ma, 0, sizeof ma);
+    memset(&mb, 0, sizeof mb);
+    ma.src = 0, ma.dst = 1, ma.size_bytes = 40, ma.prio = NET_PRIO_HIGH;
+    mb.src = 2, mb.dst = 1, mb.size_bytes = 20000, mb.prio = NET_PRIO_LOW; /* node 0 -> node 7 */
+    net_send(ca, &ma);
+    net_send(cb, &mb);
+    sim_run(s, SIM_TIME_MAX);
+    ck_assert_int_eq(a.n, 1);
+    ck_assert_int_eq(b.n, 1);
+    ck_assert_uint_eq(a.src, 0); /* back in the client's ranks */
+    ck_assert_uint_eq(a.dst, 1);
+    ck_assert_uint_eq(a.prio, 7); /* the client's class, not the sender's */
+    ck_assert_int_eq(a.t_ps, 248000);
+    ck_assert_uint_eq(b.src, 2);
+    ck_assert_uint_eq(b.dst, 1);
+    ck_assert_uint_eq(b.prio, NET_PRIO_LOW);
+    ck_assert_int_eq(b.t_ps, 4240000); /* disjoint ports: alone */
+    /* counters: each client its own, the fabric's all */
+    ck_assert_uint_eq(ca->c.sent, 1);
+    ck_assert_uint_eq(ca->c.bytes_delivered, 40);
+    ck_assert_uint_eq(cb->c.delivered, 1);
+    ck_assert_uint_eq(cb->c.bytes_delivered, 20000);
+    ck_assert_uint_eq(n->c.delivered, 2);
+    ck_assert_uint_eq(n->c.bytes_delivered, 20040);
+    net_destroy(n); /* frees the clients */
+    sim_destroy(s);
+}
+END_TEST
+
 static Suite *net_suite(void)
 {
     Suite *s = suite_create("net");
@@ -862,6 +946,7 @@ static Suite *net_suite(void)
     tcase_add_test(tc, test_random_control_first);
     tcase_add_test(tc, test_pool);
     tcase_add_test(tc, test_pool_through_fabric);
+    tcase_add_test(tc, test_clients);
     suite_add_tcase(s, tc);
     return s;
 }

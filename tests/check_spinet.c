@@ -318,6 +318,162 @@ START_TEST(test_routes_match_enumeration)
 }
 END_TEST
 
+/* Today's tables (before the translation-invariant slice): LWSim's backward
+ * BFS from every destination, one entry per (stage, element, destination).
+ * The graph is layered, so the frontier at distance k is a set of elements
+ * of stage S-1-k, swept stage by stage. full[(s E + j) N + d] = outputs. */
+static uint8_t *bfs_tables(const spinet_topo *t)
+{
+    uint32_t N = t->nodes, E = t->elems, S = t->stages;
+    uint8_t *full = calloc((size_t)S * E * N, 1);
+    uint8_t *reach = malloc(E), *reach_next = malloc(E);
+    for (uint32_t d = 0; d < N; d++) {
+        memset(reach, 0, E);
+        full[((size_t)(S - 1) * E + d / 2) * N + d] = (uint8_t)(1u << (d & 1));
+        reach[d / 2] = 1;
+        for (uint32_t s = S - 1; s-- > 0;) {
+            memset(reach_next, 0, E);
+            for (uint32_t j = 0; j < E; j++) {
+                unsigned bits = 0;
+                for (unsigned o = 0; o < 2; o++)
+                    if (reach[spinet_topo_next(t, s, j, o)])
+                        bits |= 1u << o;
+                if (bits) {
+                    full[((size_t)s * E + j) * N + d] = (uint8_t)bits;
+                    reach_next[j] = 1;
+                }
+            }
+            uint8_t *tmp = reach;
+            reach = reach_next;
+            reach_next = tmp;
+        }
+    }
+    free(reach);
+    free(reach_next);
+    return full;
+}
+
+/* One slice serves every destination: the lookups through the slice equal
+ * the per-destination BFS tables entry by entry, for 4 to 1024 nodes and 0
+ * to 3 extra stages (the wiring is invariant under j -> j + c mod E). */
+START_TEST(test_routes_translation_invariant)
+{
+    for (uint32_t N = 4; N <= 1024; N *= 2) {
+        for (uint32_t e = 0; e <= 3; e++) {
+            spinet_topo t;
+            char err[256];
+            ck_assert_msg(spinet_topo_init(&t, N, e, err, sizeof err) == 0, "%s", err);
+            uint8_t *full = bfs_tables(&t);
+            uint32_t E = N / 2;
+            for (uint32_t s = 0; s < t.stages; s++)
+                for (uint32_t j = 0; j < E; j++)
+                    for (uint32_t d = 0; d < N; d++)
+                        if (spinet_topo_route(&t, s, j, d) != full[((size_t)s * E + j) * N + d])
+                            ck_abort_msg("N=%u e=%u stage %u elem %u dst %u: slice %u, BFS %u", N, e,
+                                         s, j, d, spinet_topo_route(&t, s, j, d),
+                                         full[((size_t)s * E + j) * N + d]);
+            free(full);
+            spinet_topo_free(&t);
+        }
+    }
+}
+END_TEST
+
+/* Static paths, in the layout of the fabric's route op (uplink k, downlink
+ * N + k, output o of element j of stage s: 2N + (s E + j) 2 + o). N = 8, no
+ * extra stage (E = 4, shifts 1 then 2; element b of the last stage is
+ * a + x1 + 2 x2 mod 4 from element a, x_s the output taken at stage s).
+ * Node 1 -> node 6: element 0 -> element 3: 3 = 0 + 1 + 2, so output 1 at
+ * stages 0 and 1; links: uplink 1; stage 0 element 0 output 1:
+ * 16 + (0 + 0) 2 + 1 = 17; stage 1 element 1 output 1: 16 + (4 + 1) 2 + 1 =
+ * 27; downlink 8 + 6 = 14. Four links, three elements.
+ * With one extra stage (shift 1 again) 1 -> 6 has two paths, 0 + 1 + 2 + 0
+ * and 0 + 0 + 2 + 1; the first path takes output 0 at the first branch:
+ * stage 0 element 0 output 0: 16; stage 1 element 0 output 1: 16 + 8 + 1 =
+ * 25; stage 2 element 2 output 1: 16 + (8 + 2) 2 + 1 = 37; downlink 14.
+ * Every path of every pair starts at its uplink, ends at its downlink, and
+ * crosses from each stage to the next on links whose ids decode to the
+ * element the previous link fed; it equals the fabric's route op. */
+START_TEST(test_static_path)
+{
+    spinet_topo t;
+    char err[256];
+    uint64_t l[64], r[64];
+    ck_assert(spinet_topo_init(&t, 8, 0, err, sizeof err) == 0);
+    ck_assert_uint_eq(spinet_topo_links(&t), 32);
+    ck_assert_uint_eq(spinet_topo_path(&t, 1, 6, l, 64), 4);
+    ck_assert_uint_eq(l[0], 1);
+    ck_assert_uint_eq(l[1], 17);
+    ck_assert_uint_eq(l[2], 27);
+    ck_assert_uint_eq(l[3], 14);
+    ck_assert_uint_eq(spinet_topo_path(&t, 1, 6, l, 3), 4); /* too small: the count only */
+    spinet_topo_free(&t);
+
+    ck_assert(spinet_topo_init(&t, 8, 1, err, sizeof err) == 0);
+    ck_assert_uint_eq(spinet_topo_path(&t, 1, 6, l, 64), 5);
+    ck_assert_uint_eq(l[0], 1);
+    ck_assert_uint_eq(l[1], 16);
+    ck_assert_uint_eq(l[2], 25);
+    ck_assert_uint_eq(l[3], 37);
+    ck_assert_uint_eq(l[4], 14);
+    spinet_topo_free(&t);
+
+    for (uint32_t N = 2; N <= 64; N *= 2) {
+        for (uint32_t e = 0; e <= 2; e++) {
+            ck_assert(spinet_topo_init(&t, N, e, err, sizeof err) == 0);
+            harness h;
+            sp_params p = base_params(N, e, SPN_FAST_NACK);
+            ck_assert_msg(h_open(&h, &p, NULL, 1, 1, err, sizeof err) == 0, "%s", err);
+            ck_assert_uint_eq(net_spinet_ops.link_count(h.n->state), spinet_topo_links(&t));
+            uint32_t E = N / 2, S = t.stages;
+            for (uint32_t a = 0; a < N; a++) {
+                for (uint32_t b = 0; b < N; b++) {
+                    int ok = spinet_topo_path(&t, a, b, l, 64) == S + 1 && l[0] == a &&
+                             l[S] == N + b &&
+                             net_spinet_ops.route(h.n->state, a, b, r, 64) == S + 1 &&
+                             memcmp(l, r, (S + 1) * sizeof *l) == 0;
+                    uint32_t elem = a / 2;
+                    for (uint32_t s = 0; ok && s + 1 < S; s++) {
+                        uint64_t x = l[s + 1] - 2 * (uint64_t)N;
+                        ok = l[s + 1] >= 2 * (uint64_t)N && x < (uint64_t)(S - 1) * N &&
+                             x / 2 / E == s && x / 2 % E == elem;
+                        elem = spinet_topo_next(&t, s, elem, x & 1);
+                    }
+                    if (!ok || elem != b / 2)
+                        ck_abort_msg("N=%u e=%u: path %u -> %u", N, e, a, b);
+                }
+            }
+            h_close(&h);
+            spinet_topo_free(&t);
+        }
+    }
+}
+END_TEST
+
+/* The slice at 65,536 nodes: (S-1) E = 15 x 32768 bytes; 2^20 nodes accepted,
+ * 2^21 refused by size. */
+START_TEST(test_large_fabric)
+{
+    spinet_topo t;
+    char err[256];
+    ck_assert_msg(spinet_topo_init(&t, 65536, 0, err, sizeof err) == 0, "%s", err);
+    ck_assert_uint_eq(t.stages, 16);
+    /* node 0 -> node 65535: element 0 -> 32767 = all ones: output 1 at every
+     * normal stage; at the last stage output 1 of element 32767 */
+    for (uint32_t s = 0; s + 1 < 16; s++) {
+        uint32_t elem = s ? (1u << s) - 1 : 0;
+        ck_assert_uint_eq(spinet_topo_route(&t, s, elem, 65535), 2);
+    }
+    ck_assert_uint_eq(spinet_topo_route(&t, 15, 32767, 65535), 2);
+    ck_assert_uint_eq(spinet_topo_route(&t, 15, 32767, 65534), 1);
+    ck_assert_uint_eq(spinet_topo_route(&t, 15, 32766, 65535), 0);
+    spinet_topo_free(&t);
+    ck_assert_int_eq(spinet_topo_check(UINT32_C(1) << 20, 3, err, sizeof err), 0);
+    ck_assert_int_eq(spinet_topo_check(UINT32_C(1) << 21, 0, err, sizeof err), -1);
+    ck_assert_ptr_nonnull(strstr(err, "sized for"));
+}
+END_TEST
+
 /* ---------------------------------------------------------------- init */
 
 START_TEST(test_rejects)
@@ -1396,6 +1552,9 @@ static Suite *spinet_suite(void)
     tcase_add_test(tc, test_wiring_inputs);
     tcase_add_test(tc, test_wiring_shifts);
     tcase_add_test(tc, test_routes_match_enumeration);
+    tcase_add_test(tc, test_routes_translation_invariant);
+    tcase_add_test(tc, test_static_path);
+    tcase_add_test(tc, test_large_fabric);
     suite_add_tcase(s, tc);
     tc = tcase_create("timing");
     tcase_add_test(tc, test_rejects);

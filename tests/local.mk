@@ -5,11 +5,12 @@
 TESTS_MODULES = \
 	tests/check_cli \
 	tests/check_config \
-	tests/check_dc_flows \
 	tests/check_conformance \
+	tests/check_dc_flows \
 	tests/check_dist \
 	tests/check_footprint \
 	tests/check_host_nic \
+	tests/check_mix \
 	tests/check_net \
 	tests/check_phy \
 	tests/check_rng \
@@ -17,6 +18,7 @@ TESTS_MODULES = \
 	tests/check_sim \
 	tests/check_spinet \
 	tests/check_stats \
+	tests/check_topo \
 	tests/check_training \
 	tests/check_tree \
 	tests/check_uniform \

@@ -46,8 +46,9 @@
  * after DCF_REDRAWS draws (a degenerate mean and sigma) the destination is
  * uniform over the others.
  *
- * Priority: every flow's message carries workload.priority (a class of the
- * fabric, 0 first; networks/host_nic.h), or its class's.
+ * Priority: a flow's message is of the fabric's data class (NET_PRIO_LOW,
+ * 1), or its FLOWS class's priority; the configuration's <workload
+ * priority=> (several workloads) overrides both for all its messages.
  *
  * Metrics (flows whose arrival lies in [warmup, duration - cooldown); all
  * flows without a duration): FCT and slowdown = FCT / zero-load time, the
@@ -60,9 +61,12 @@
  * "execution time": all traffic received); offered_load (fraction of B per
  * node) and, with a duration D, throughput = 8 bytes delivered by D / (N B D).
  *
- * Streams (own, so every fabric sees the same flows for a seed):
- * "dc-flows.arrivals", "dc-flows.destinations", "dc-flows.sizes",
- * "dc-flows.classes" (drawn only with classes).
+ * Streams (wl_stream: own, so every fabric and every other workload leaves
+ * the flows of a seed the same): "dc-flows.arrivals", "dc-flows.destinations",
+ * "dc-flows.sizes", "dc-flows.classes" (drawn only with classes).
+ * Several workloads: it shares its nodes (a traffic source); as a
+ * background workload it stops generating when told (stop), and it has
+ * finished once every node's generation has ended and every flow arrived.
  * Exactly once: per source, counts and sums of h(seq) of generated and
  * delivered flows (as uniform-random). No malloc in the event loop but the
  * pools' and samples' growth. */
@@ -142,7 +146,6 @@ typedef struct dcf_params {
     int dest;                /* DCF_* */
     double dest_mean;        /* fraction of N */
     double dest_sigma;       /* fraction of N */
-    uint32_t priority;       /* fabric class of the flows */
     uint64_t small_max_bytes; /* small: size < this */
     uint64_t large_min_bytes; /* large: size >= this */
     int64_t warmup_ps;       /* measured: arrival >= warmup */
@@ -166,7 +169,7 @@ typedef struct dcf_params {
          .kind = PARAM_CHOICE, .off = DCF(cls[k].dest), .choices = dcf_class_dest_names, .example = "gaussian"},   \
     {                                                                                                              \
         DCF_ROW("workload.class" #k ".priority", "choice", "", "inherit",                                          \
-                "dc-flows class " #k ": inherit | 0..7 (fabric class, 0 first)"),                                  \
+                "dc-flows class " #k ": inherit (the data class, 1) | 0..7 (fabric class, 0 first)"),                                  \
             .kind = PARAM_CHOICE, .off = DCF(cls[k].prio), .choices = dcf_class_prio_names, .example = "0"         \
     }
 
@@ -197,8 +200,6 @@ static const param_row dcf_rows[] = {
      .kind = PARAM_REAL, .dim = UNIT_NONE, .off = DCF(dest_mean), .flags = PARAM_NONNEG, .example = "0.5"},
     {DCF_ROW("workload.destination-sigma", "number", "", "0.125", "dc-flows: gaussian destinations: standard deviation, a fraction of N (> 0)"),
      .kind = PARAM_REAL, .dim = UNIT_NONE, .off = DCF(dest_sigma), .flags = PARAM_POS, .example = "0.125"},
-    {DCF_ROW("workload.priority", "integer", "", "1", "fabric class of the workload's messages, 0 (served first) .. 7"),
-     .kind = PARAM_U32, .off = DCF(priority), .min = 0, .max = NET_PRIO_CLASSES - 1, .example = "1"},
     {DCF_ROW("workload.small-max", "size", "B", "100kB", "dc-flows: small flows are below this size"),
      .kind = PARAM_BYTES, .off = DCF(small_max_bytes), .flags = PARAM_POS, .example = "100kB"},
     {DCF_ROW("workload.large-min", "size", "B", "10MB", "dc-flows: large flows are at least this size"),
@@ -276,6 +277,8 @@ typedef struct dcf {
     dcf_node *node;           /* [N] */
     uint64_t generated, bytes_generated, delivered, bytes_delivered, bad, measured;
     int64_t first_gen_ps, last_dlv_ps;
+    uint32_t sources_ended;   /* nodes whose generation has ended */
+    int stopped;              /* stop(): generate nothing more (a background workload) */
     int64_t win_lo_ps, win_hi_ps; /* measured: arrival in [lo, hi) */
     uint64_t bytes_by_duration;
     dcf_group all, bucket[DCF_BUCKETS], cls[DCF_CLASSES];
@@ -373,16 +376,21 @@ static void dcf_check(const net_params *core, const void *params, param_report *
 
 static void dcf_arrival(sim *s, void *ctx, uint64_t arg);
 
+/* Node i's next arrival, or the end of its generation. */
 static void dcf_schedule_next(dcf *w, uint32_t i)
 {
     dcf_node *nd = &w->node[i];
-    if (w->p->flows > 0 && w->generated >= w->p->flows)
+    if (w->stopped || (w->p->flows > 0 && w->generated >= w->p->flows)) {
+        w->sources_ended++;
         return;
+    }
     nd->next_ps += gsl_ran_exponential(w->rng_arrivals, w->mean_gap_ps);
     TN_ASSERT(nd->next_ps < 0x1p62, "node %u: next arrival at %g ps overflows the clock", i, nd->next_ps);
     int64_t t = llround(nd->next_ps);
-    if (w->p->duration_ps > 0 && t >= w->p->duration_ps)
+    if (w->p->duration_ps > 0 && t >= w->p->duration_ps) {
+        w->sources_ended++;
         return;
+    }
     sim_schedule_at(w->s, t, dcf_arrival, w, i);
 }
 
@@ -410,13 +418,15 @@ static void dcf_arrival(sim *s, void *ctx, uint64_t arg)
 {
     dcf *w = ctx;
     uint32_t src = (uint32_t)arg;
-    if (w->p->flows > 0 && w->generated >= w->p->flows)
-        return; /* another node generated the last flow */
+    if (w->stopped || (w->p->flows > 0 && w->generated >= w->p->flows)) {
+        w->sources_ended++; /* another node generated the last flow, or a background stop */
+        return;
+    }
     dcf_node *nd = &w->node[src];
     int k = 0;
     const dist *size = &w->p->sizes;
     int dest = w->p->dest;
-    unsigned prio = w->p->priority;
+    unsigned prio = NET_PRIO_LOW;
     if (w->use_classes) {
         double u = gsl_rng_uniform(w->rng_class);
         while (k < DCF_CLASSES - 1 && (u >= w->cum_share[k] || w->p->cls[k].share <= 0))
@@ -541,10 +551,10 @@ static int dcf_init(void *state, const wl_env *env, char *err, size_t errlen)
     w->win_hi_ps = p->duration_ps > 0 ? p->duration_ps - p->cooldown_ps : INT64_MAX;
     w->node = tn_xcalloc(env->nodes, sizeof *w->node);
     net_msg_pool_init(&w->pool);
-    w->rng_arrivals = rng_stream_new(env->seed, env->replica, "dc-flows.arrivals");
-    w->rng_dst = rng_stream_new(env->seed, env->replica, "dc-flows.destinations");
-    w->rng_size = rng_stream_new(env->seed, env->replica, "dc-flows.sizes");
-    w->rng_class = rng_stream_new(env->seed, env->replica, "dc-flows.classes");
+    w->rng_arrivals = wl_stream(env, "dc-flows.arrivals");
+    w->rng_dst = wl_stream(env, "dc-flows.destinations");
+    w->rng_size = wl_stream(env, "dc-flows.sizes");
+    w->rng_class = wl_stream(env, "dc-flows.classes");
     group_init(&w->all);
     for (int b = 0; b < DCF_BUCKETS; b++)
         group_init(&w->bucket[b]);
@@ -623,6 +633,15 @@ static int dcf_finish(void *state, const wl_run_view *v, double *m, double *span
     *span_s = w->generated ? units_ps_to_s(w->last_dlv_ps - w->first_gen_ps) : 0;
     return 0;
 }
+
+/* Every node's generation has ended and every flow arrived. */
+static int dcf_finished(const void *state)
+{
+    const dcf *w = state;
+    return w->sources_ended == w->nodes && w->delivered == w->generated;
+}
+
+static void dcf_stop(void *state) { ((dcf *)state)->stopped = 1; }
 
 static void dcf_fini(void *state)
 {
@@ -706,6 +725,9 @@ const wl_ops wl_dc_flows_ops = {
     .deliver = dcf_deliver,
     .finish = dcf_finish,
     .fini = dcf_fini,
+    .finished = dcf_finished,
+    .stop = dcf_stop,
+    .shares_nodes = 1,
     .metrics = dcf_metrics_def,
     .nmetrics = DCF_NMETRICS,
     .table = dcf_table,

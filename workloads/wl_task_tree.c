@@ -318,6 +318,7 @@ typedef struct tasktree {
     sched_job **all_jobs;         /* every job ever allocated */
     uint64_t njobs_alloc, all_cap; /* jobs allocated, capacity of all_jobs */
     int up;                       /* init succeeded: fini has something to free */
+    int stopped;                  /* stop(): no more job arrivals (a background workload) */
 } tasktree;
 
 static sched_job *job_get(tasktree *w)
@@ -348,7 +349,7 @@ static void arrival(sim *s, void *ctx, uint64_t arg);
 
 static void schedule_next_arrival(tasktree *w)
 {
-    if (w->jobs_arrived >= w->jobs_total)
+    if (w->jobs_arrived >= w->jobs_total || w->stopped)
         return;
     sim *s = w->port.sim;
     if (w->given_arrival_ps) {
@@ -463,9 +464,9 @@ static int setup(tasktree *w, const wl_env *env, const int64_t *given, uint64_t 
     w->port.eps_bytes = (uint64_t)llround(p->control_size_bytes);
     w->port.trace = env->trace;
     net_msg_pool_init(&w->port.pool);
-    w->rng_arrivals = rng_stream_new(env->seed, env->replica, "arrivals");
-    w->rng_jobs = rng_stream_new(env->seed, env->replica, "jobs");
-    w->rng_sched = rng_stream_new(env->seed, env->replica, "scheduler");
+    w->rng_arrivals = wl_stream(env, "arrivals");
+    w->rng_jobs = wl_stream(env, "jobs");
+    w->rng_sched = wl_stream(env, "scheduler");
     sched_init(&w->sch, &w->port, w->rng_sched, env->nodes);
     exec_init(&w->ex, &w->port, env->nodes);
     if (given) {
@@ -494,6 +495,18 @@ int tasktree_init_arrivals(void *state, const wl_env *env, const int64_t *arriva
     return setup(state, env, arrival_ps ? arrival_ps : &none, n, err, errlen);
 }
 
+/* Every job arrived and completed, every message delivered and released. */
+static int tt_finished(const void *state)
+{
+    const tasktree *w = state;
+    return (w->jobs_arrived == w->jobs_total || w->stopped) && w->jobs_done == w->jobs_arrived &&
+           w->port.pool.live == 0;
+}
+
+/* A background task-tree workload: no job arrives after this (those in
+ * progress complete). */
+static void tt_stop(void *state) { ((tasktree *)state)->stopped = 1; }
+
 static void tt_fini(void *state)
 {
     tasktree *w = state;
@@ -518,7 +531,7 @@ static void tt_fini(void *state)
 int tasktree_check_invariants(const void *state, char *err, size_t errlen)
 {
     const tasktree *w = state;
-    if (w->jobs_arrived != w->jobs_total)
+    if (!w->stopped && w->jobs_arrived != w->jobs_total)
         return tn_error(err, errlen, "%llu of %llu jobs arrived",
                         (unsigned long long)w->jobs_arrived, (unsigned long long)w->jobs_total);
     for (uint64_t i = 0; i < w->jobs_arrived; i++)
@@ -609,8 +622,9 @@ static int tt_finish(void *state, const wl_run_view *v, double *m, double *span_
     }
     stats_sample_free(&job_time);
     if (m[M_jobs_completed] > 0)
-        m[M_energy_per_job_j] = wl_run_metric(v, "energy_per_bit_j") * 8.0 * wl_run_metric(v, "bytes_delivered") /
-                                m[M_jobs_completed];
+        /* its own bytes (another workload may share the fabric) */
+        m[M_energy_per_job_j] = wl_run_metric(v, "energy_per_bit_j") * 8.0 *
+                                (double)w->port.net->c.bytes_delivered / m[M_jobs_completed];
     const tasktree_params *p = w->p;
     m[M_beta_per_s] = p->arrival_rate_per_s;
     if (p->fp.F_x_s > 0) {
@@ -694,6 +708,8 @@ const wl_ops wl_task_tree_ops = {
     .deliver = tt_deliver,
     .finish = tt_finish,
     .fini = tt_fini,
+    .finished = tt_finished,
+    .stop = tt_stop,
     .metrics = tt_metrics_def,
     .nmetrics = TT_NMETRICS,
     .table = tt_table,

@@ -3,8 +3,9 @@
  * sec. 3.3).
  *
  * Model (seed 002 sec. 4.2-4.5 unless said):
- *   - W workers, ranks 0..W-1 on nodes 0..W-1, on a logical ring: rank r
- *     sends to rank (r + 1) mod W.
+ *   - W workers, its ranks 0..W-1 (nodes 0..W-1 alone, or the nodes its
+ *     <workload nodes=> maps them to), on a logical ring: rank r sends to
+ *     rank (r + 1) mod W.
  *   - L layers, layer i with P_i gradient bytes, forward time F_i, backward
  *     time B_i. Generated as the thesis does (sec. 4.4, Table 4.1): total
  *     compute-time T_c split forward:backward = 1:backward-ratio (1:2, sec.
@@ -67,7 +68,9 @@
  *     and a 25-B broadcast, and each rank, with both, waits a
  *     negotiation-loop time (a distribution: seed 000 gives a mean) and
  *     starts the next round.
- *   - Every message carries workload.priority (a fabric class).
+ *   - Every message is of the fabric's data class (NET_PRIO_LOW); the
+ *     configuration's <workload priority=> (several workloads: seed 002's
+ *     Horovod at the same or a lower priority than the web search) sets it.
  * All workers compute the same times and every gate is a global event (an
  * allreduce's completion on all ranks), so one compute timeline stands for
  * all W workers (exact, not an approximation; a straggler would need one
@@ -82,8 +85,10 @@
  * (W B time of all iterations) (seed 002 eq. 5.2 measured); the
  * compute-to-network ratio R = T_c B / (8 2 (1 - 1/W) M) (seed 002 eq. 5.1).
  *
- * Streams: "training.negotiation" (vef only). Exactly once: every message
- * of an allreduce or a negotiation is counted against the ones expected. */
+ * Streams: wl_stream "training.negotiation" (vef only). Exactly once: every
+ * message of an allreduce or a negotiation is counted against the ones
+ * expected. Several workloads: its ranks are its own (exclusive); it has
+ * finished with its last allreduce; it cannot be a background workload. */
 #include <gsl/gsl_randist.h>
 #include <math.h>
 #include <stddef.h>
@@ -128,7 +133,6 @@ typedef struct tr_params {
     uint32_t iterations;
     int queue;                 /* TR_FIFO | TR_PRIORITY */
     int barrier_off;           /* 0 on, 1 off */
-    uint32_t priority;         /* fabric class */
     int negotiation;           /* TR_NEG_* */
     dist neg_loop;             /* time between rounds */
     uint64_t gatherv_bytes, gatherv_total_bytes, bcast_bytes;
@@ -139,7 +143,7 @@ typedef struct tr_params {
 #define TR(field) offsetof(tr_params, field)
 
 static const param_row tr_rows[] = {
-    {TR_ROW("workload.workers", "integer", "", "2", "training: workers on the ring, ranks 0..W-1 on nodes 0..W-1 (>= 2)"),
+    {TR_ROW("workload.workers", "integer", "", "2", "training: workers on the ring, its ranks 0..W-1 (>= 2)"),
      .kind = PARAM_U32, .off = TR(workers), .min = 2, .max = UINT32_MAX, .example = "4"},
     {TR_ROW("workload.model-size", "size", "B", "", "training: gradient bytes of the whole model (default 100MB; with layers-file: rescales it)"),
      .kind = PARAM_BYTES, .off = TR(model_bytes), .flags = PARAM_UNSET0, .example = "100MB"},
@@ -166,8 +170,6 @@ static const param_row tr_rows[] = {
      .kind = PARAM_CHOICE, .off = TR(queue), .choices = tr_queue_names, .example = "priority"},
     {TR_ROW("workload.barrier", "choice", "", "on", "training: inter-iteration barrier: on | off"),
      .kind = PARAM_CHOICE, .off = TR(barrier_off), .choices = tr_onoff_names, .example = "off"},
-    {TR_ROW("workload.priority", "integer", "", "1", "fabric class of the workload's messages, 0 (served first) .. 7"),
-     .kind = PARAM_U32, .off = TR(priority), .min = 0, .max = NET_PRIO_CLASSES - 1, .example = "1"},
     {TR_ROW("workload.negotiation", "choice", "", "none", "training: none (instant coordinator) | vef (seed 000's HOROVOD negotiation loop)"),
      .kind = PARAM_CHOICE, .off = TR(negotiation), .choices = tr_neg_names, .example = "vef"},
     {TR_ROW("workload.vef.loop", "distribution(time)", "s", "1.5ms", "training, negotiation=vef: wait between rounds"),
@@ -475,7 +477,7 @@ static void send_msg(tr *w, uint32_t src, uint32_t dst, uint64_t bytes, uint16_t
     m->dst = dst;
     m->size_bytes = bytes;
     m->cls = cls;
-    m->prio = (uint8_t)w->p->priority;
+    m->prio = NET_PRIO_LOW;
     m->kind = kind;
     m->a = a;
     m->b = b;
@@ -793,7 +795,7 @@ static int tr_init(void *state, const wl_env *env, char *err, size_t errlen)
         w->iter_start_ps[j] = -1;
     w->end_ps = -1;
     net_msg_pool_init(&w->pool);
-    w->rng_neg = rng_stream_new(env->seed, env->replica, "training.negotiation");
+    w->rng_neg = wl_stream(env, "training.negotiation");
     w->up = 1;
     compute_next(w);
     return 0;
@@ -837,6 +839,13 @@ static int tr_finish(void *state, const wl_run_view *v, double *m, double *span_
         m[M_negotiation_rounds] = (double)w->neg_round;
     *span_s = units_ps_to_s(w->end_ps - w->iter_start_ps[0]);
     return 0;
+}
+
+/* Every iteration computed and every allreduce completed. */
+static int tr_finished(const void *state)
+{
+    const tr *w = state;
+    return w->finished && w->end_ps >= 0 && !w->busy;
 }
 
 static void tr_fini(void *state)
@@ -923,6 +932,7 @@ const wl_ops wl_training_ops = {
     .deliver = tr_deliver,
     .finish = tr_finish,
     .fini = tr_fini,
+    .finished = tr_finished,
     .metrics = tr_metrics_def,
     .nmetrics = TR_NMETRICS,
     .table = tr_table,

@@ -131,6 +131,8 @@ typedef struct ur {
     int64_t window_end_ps;    /* T_end; INT64_MAX until known (messages mode) */
     uint64_t window_bytes;    /* bytes delivered at times <= T_end */
     int up;                   /* init succeeded */
+    uint32_t sources_ended;   /* nodes whose generation has ended */
+    int stopped;              /* stop(): generate nothing more (a background workload) */
 } ur;
 
 static uint64_t ur_mix(uint64_t x)
@@ -149,14 +151,18 @@ static void ur_arrival(sim *s, void *ctx, uint64_t arg);
 static void ur_schedule_next(ur *w, uint32_t i)
 {
     ur_node *nd = &w->node[i];
-    if (w->messages > 0 && nd->generated >= w->messages)
+    if (w->messages > 0 && nd->generated >= w->messages) {
+        w->sources_ended++;
         return;
+    }
     nd->next_ps += gsl_ran_exponential(w->rng_arrivals, w->mean_gap_ps);
     TN_ASSERT(nd->next_ps < 0x1p62, "node %u: next arrival at %g ps overflows the clock", i,
               nd->next_ps);
     int64_t t = llround(nd->next_ps);
-    if (w->duration_ps > 0 && t >= w->duration_ps)
+    if (w->duration_ps > 0 && t >= w->duration_ps) {
+        w->sources_ended++;
         return;
+    }
     sim_schedule_at(w->s, t, ur_arrival, w, i);
 }
 
@@ -166,6 +172,10 @@ static void ur_arrival(sim *s, void *ctx, uint64_t arg)
     uint32_t src = (uint32_t)arg;
     ur_node *nd = &w->node[src];
     int64_t now = sim_now(s);
+    if (w->stopped) { /* a background workload whose foreground has finished */
+        w->sources_ended++;
+        return;
+    }
 
     uint32_t dst = (uint32_t)gsl_rng_uniform_int(w->rng_dst, w->nodes - 1);
     if (dst >= src)
@@ -271,9 +281,9 @@ static int ur_init(void *state, const wl_env *env, char *err, size_t errlen)
     w->window_end_ps = w->duration_ps > 0 ? w->duration_ps : INT64_MAX;
     w->node = tn_xcalloc(env->nodes, sizeof *w->node);
     net_msg_pool_init(&w->pool);
-    w->rng_arrivals = rng_stream_new(env->seed, env->replica, "uniform-arrivals");
-    w->rng_dst = rng_stream_new(env->seed, env->replica, "uniform-destinations");
-    w->rng_size = rng_stream_new(env->seed, env->replica, "uniform-sizes");
+    w->rng_arrivals = wl_stream(env, "uniform-arrivals");
+    w->rng_dst = wl_stream(env, "uniform-destinations");
+    w->rng_size = wl_stream(env, "uniform-sizes");
     w->up = 1;
     /* Node order: the engine fires equal times in scheduling order. */
     for (uint32_t i = 0; i < w->nodes; i++)
@@ -361,6 +371,15 @@ static int ur_resolve(void *params, wl_resolve *rc, char *err, size_t errlen)
     return 0;
 }
 
+/* Every source has ended and every message arrived. */
+static int ur_finished(const void *state)
+{
+    const ur *w = state;
+    return w->sources_ended == w->nodes && w->delivered == w->generated;
+}
+
+static void ur_stop(void *state) { ((ur *)state)->stopped = 1; }
+
 static void ur_fini(void *state)
 {
     ur *w = state;
@@ -395,6 +414,9 @@ const wl_ops wl_uniform_random_ops = {
     .deliver = ur_deliver,
     .finish = ur_finish,
     .fini = ur_fini,
+    .finished = ur_finished,
+    .stop = ur_stop,
+    .shares_nodes = 1,
     .metrics = ur_metrics_def,
     .nmetrics = UR_NMETRICS,
     .table = ur_table,

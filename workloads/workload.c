@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "log.h"
+#include "rng.h"
 
 extern const wl_ops wl_task_tree_ops;      /* workloads/wl_task_tree.c */
 extern const wl_ops wl_dc_flows_ops;       /* workloads/wl_dc_flows.c */
@@ -86,4 +87,13 @@ void wl_analysis_add(wl_analysis *a, const char *key, double value)
     a->kv[a->n].key = key;
     a->kv[a->n].value = value;
     a->n++;
+}
+
+gsl_rng *wl_stream(const wl_env *env, const char *purpose)
+{
+    if (!env->name || !env->name[0])
+        return rng_stream_new(env->seed, env->replica, purpose);
+    char name[160];
+    snprintf(name, sizeof name, "%s.%s", env->name, purpose);
+    return rng_stream_new(env->seed, env->replica, name);
 }

@@ -11,6 +11,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <gsl/gsl_rng.h>
+
 #include "metrics.h"
 #include "network.h"
 #include "params.h"
@@ -23,17 +25,27 @@ struct trace;
  * within WL_HORIZON_S (11.6 days), so sums of them cannot overflow. */
 #define WL_HORIZON_S 1e6
 
-/* What a workload instance sees of its run. */
+/* What a workload instance sees of its run. Several workloads may share
+ * one fabric: each then has its own handle on it (net: its ranks 0..nodes-1
+ * mapped to some of the fabric's nodes, its own counters), its own name and
+ * its own random streams (wl_stream). */
 typedef struct wl_env {
     sim *sim;
-    net *net;
-    uint32_t nodes;
+    net *net;            /* send through it, in ranks 0..nodes-1 */
+    uint32_t nodes;      /* the workload's ranks */
     double bandwidth_bps;
     uint64_t seed;       /* base seed of the run */
     uint64_t replica;    /* replica index */
     const void *params;  /* the workload's own params (resolved), valid for the run */
     struct trace *trace; /* optional timeline recorder, may be NULL */
+    const char *name;    /* the workload's name in the configuration, "" when it is alone and unnamed */
 } wl_env;
+
+/* The workload's random stream `purpose`: rng_stream_new(seed, replica,
+ * purpose) for a workload alone and unnamed (so its numbers are the same as
+ * ever), and "<name>.<purpose>" for a named one, so that a workload's
+ * traffic does not depend on what else shares the fabric. */
+gsl_rng *wl_stream(const wl_env *env, const char *purpose);
 
 /* What resolve sees and may change: one sweep point. */
 typedef struct wl_resolve {
@@ -99,6 +111,14 @@ typedef struct wl_ops {
      * failed. */
     int (*finish)(void *state, const wl_run_view *v, double *m, double *span_s, char *err, size_t errlen);
     void (*fini)(void *state);
+    /* Several workloads on one fabric: 1 once this one has nothing more to
+     * send and everything it sent was delivered (a foreground workload's end;
+     * may be NULL: then it never ends the background's traffic), and stop
+     * generating new traffic (a background workload, role="background", once
+     * every foreground one has finished; may be NULL: it cannot be one). */
+    int (*finished)(const void *state);
+    void (*stop)(void *state);
+    int shares_nodes; /* 1: its nodes may also run another workload (traffic sources); 0: exclusive */
 
     const metric_def *metrics; /* the workload's own metrics */
     size_t nmetrics;

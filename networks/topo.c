@@ -1,0 +1,101 @@
+/* The functions every topology shares: link ids, static routes, the salt's
+ * choices (contract in topo.h). */
+#include "topo.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "log.h"
+
+void topo_free(topo *t)
+{
+    if (t->ops && t->ops->fini)
+        t->ops->fini(t);
+    memset(t, 0, sizeof *t);
+}
+
+uint32_t topo_link_out(const topo *t, uint32_t sw, uint32_t port)
+{
+    TN_ASSERT(sw < t->switches && port < t->ops->radix(t, sw), "%s: switch %u port %u out of range",
+              t->ops->name, sw, port);
+    return t->hosts + (uint32_t)t->ops->port_base(t, sw) + port;
+}
+
+uint32_t topo_link_down(const topo *t, uint32_t host)
+{
+    TN_ASSERT(host < t->hosts, "%s: host %u of %u", t->ops->name, host, t->hosts);
+    uint32_t sw, port;
+    t->ops->attach(t, host, &sw, &port);
+    return topo_link_out(t, sw, port);
+}
+
+void topo_link_ends(const topo *t, uint64_t link, topo_end *from, topo_end *to)
+{
+    TN_ASSERT(link < t->links, "%s: link %llu of %u", t->ops->name, (unsigned long long)link, t->links);
+    if (link < t->hosts) {
+        uint32_t sw, port;
+        t->ops->attach(t, (uint32_t)link, &sw, &port);
+        *from = (topo_end){.kind = TOPO_HOST, .id = (uint32_t)link, .port = 0};
+        *to = (topo_end){.kind = TOPO_SWITCH, .id = sw, .port = port};
+        return;
+    }
+    uint64_t x = link - t->hosts;
+    uint32_t sw = t->ops->locate(t, x);
+    uint32_t port = (uint32_t)(x - t->ops->port_base(t, sw));
+    *from = (topo_end){.kind = TOPO_SWITCH, .id = sw, .port = port};
+    *to = t->ops->peer(t, sw, port);
+}
+
+size_t topo_route(const topo *t, uint32_t a, uint32_t b, uint64_t salt, uint64_t *links, uint8_t *vcs,
+                  size_t max)
+{
+    TN_ASSERT(a < t->hosts && b < t->hosts, "%s: route %u -> %u of %u hosts", t->ops->name, a, b,
+              t->hosts);
+    topo_hdr h;
+    t->ops->hdr_init(t, a, b, salt, &h);
+    uint32_t sw, in;
+    t->ops->attach(t, a, &sw, &in);
+    size_t n = 0;
+    if (n < max) {
+        links[n] = topo_link_up(t, a);
+        if (vcs)
+            vcs[n] = 0;
+    }
+    n++;
+    for (;;) {
+        topo_hop c[TOPO_MAX_CAND];
+        unsigned nc = t->ops->next(t, sw, &h, c);
+        TN_ASSERT(nc >= 1, "%s: switch %u offers no hop toward %u", t->ops->name, sw, b);
+        t->ops->take(t, sw, &c[0], &h);
+        if (n < max) {
+            links[n] = topo_link_out(t, sw, c[0].port);
+            if (vcs)
+                vcs[n] = c[0].vc;
+        }
+        n++;
+        TN_ASSERT(n <= t->max_route_links, "%s: route %u -> %u longer than %u links", t->ops->name, a,
+                  b, t->max_route_links);
+        topo_end e = t->ops->peer(t, sw, c[0].port);
+        if (e.kind == TOPO_HOST) {
+            TN_ASSERT(e.id == b, "%s: route %u -> %u delivered to %u", t->ops->name, a, b, e.id);
+            return n;
+        }
+        sw = e.id;
+    }
+}
+
+/* splitmix64's finalizer (Steele, Lea and Flood, OOPSLA 2014) */
+static uint64_t mix64(uint64_t z)
+{
+    z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
+    z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
+    return z ^ (z >> 31);
+}
+
+uint32_t topo_pick(uint64_t salt, uint32_t i, uint32_t n)
+{
+    TN_ASSERT(n >= 1, "topo_pick among 0 choices");
+    uint64_t x = mix64(salt + ((uint64_t)i + 1) * UINT64_C(0x9e3779b97f4a7c15));
+    /* multiply-shift on the high 32 bits: bias below n / 2^32 */
+    return (uint32_t)(((x >> 32) * (uint64_t)n) >> 32);
+}

@@ -1,0 +1,243 @@
+/* Topologies of multi-switch fabrics: graphs and routing as pure functions.
+ *
+ * A topology connects N hosts (0..N-1) through switches (0..S-1). Every link
+ * is full duplex and is counted as two directed links, each with an id:
+ *   [0, N)                       the uplink of host h (host -> its switch): id h
+ *   [N, links)                   the output of port p of switch s:
+ *                                N + port_base(s) + p (dense: the ports of
+ *                                switches 0..s-1 come first)
+ * A switch port connects either a host (the port's output is that host's
+ * downlink) or a port of another switch (the link enters the peer switch on
+ * the port whose own output comes back: full duplex pairs). Everything is
+ * computed arithmetically from the parameters: no per-pair table, memory
+ * O(1) per topology beyond its parameters.
+ *
+ * Routing works on a per-packet header (topo_hdr, the routing record a real
+ * router carries, as INSEE's routing_r): hdr_init sets it at the source from
+ * (src, dst, salt); at each switch `next` lists the candidate output ports,
+ * each with the virtual channel class it must use (the deadlock-avoidance
+ * scheme of the topology); the caller picks one and calls `take` before
+ * sending the packet on. `salt` is a per-message value the caller draws from
+ * its own stream (or derives from the message): every random choice of a
+ * routing (ties between equal minimal paths, ECMP, random up-ports, Valiant's
+ * intermediate) is a function of it, so the same salt gives the same route.
+ * The candidates are listed in the order a message takes at zero load (the
+ * first one), so the static route (topo_route) is "always the first".
+ *
+ * Deadlock freedom (each file's head proves its scheme and check_topo builds
+ * the channel dependency graph of small instances and checks it is acyclic):
+ *   torus       dateline VCs per ring, DOR (2 classes); minimal adaptive adds
+ *               an adaptive class 2 over a DOR escape (Duato), 3 classes
+ *   fat tree,   up*-then-down* routes: the channel dependency graph is
+ *   leaf-spine  acyclic with one class
+ *   dragonfly   class = global links crossed so far (minimal 2, Valiant and
+ *               UGAL 3)
+ *
+ * A packet engine uses it so (one hop = one link):
+ *   at the source host: hdr_init(src, dst, salt); the first link is
+ *     topo_link_up(src), entering switch attach(src);
+ *   at switch sw: n = next(sw, &hdr, cand); pick one candidate c (the first
+ *     at zero load; an adaptive engine prefers a free adaptive candidate and
+ *     falls back on the escape; UGAL compares the two with
+ *     topo_ugal_minimal); take(sw, &c, &hdr); the packet leaves on link
+ *     topo_link_out(sw, c.port) in class c.vc and enters peer(sw, c.port):
+ *     a switch (on its input port .port) or the destination host.
+ *
+ * Contract: the routing functions never allocate, never print, never exit
+ * (uniform_bound may allocate scratch memory and frees it); arguments
+ * outside their domain (host >= N, port >= radix, a header from another
+ * topology) are caller bugs and abort through TN_ASSERT. */
+#ifndef TASKNET_TOPO_H
+#define TASKNET_TOPO_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define TOPO_MAX_DIMS 16 /* torus dimensions (2^16 hosts as a 2-ary 16-cube) */
+#define TOPO_MAX_CAND (TOPO_MAX_DIMS + 2) /* candidates one switch can offer */
+#define TOPO_MAX_HOSTS (UINT32_C(1) << 26) /* 67,108,864: link ids stay in 32 bits */
+
+typedef struct topo topo;
+
+/* What the output link of a port (or of a host) enters. */
+enum topo_end_kind { TOPO_HOST = 0, TOPO_SWITCH = 1 };
+typedef struct topo_end {
+    uint8_t kind; /* enum topo_end_kind */
+    uint32_t id;  /* host or switch id */
+    uint32_t port; /* TOPO_SWITCH: the input port the link enters; TOPO_HOST: 0 */
+} topo_end;
+
+/* One candidate next hop offered by a switch. */
+enum topo_hop_kind {
+    TOPO_HOP_ONLY = 0,     /* the one hop of an oblivious routing (or the ejection) */
+    TOPO_HOP_ADAPTIVE = 1, /* torus minimal adaptive: a productive port on the adaptive class */
+    TOPO_HOP_ESCAPE = 2,   /* torus minimal adaptive: the DOR escape, always offered */
+    TOPO_HOP_MINIMAL = 3,  /* UGAL at the source: the first hop of the minimal path */
+    TOPO_HOP_VALIANT = 4   /* UGAL at the source: the first hop of the Valiant path */
+};
+typedef struct topo_hop {
+    uint32_t port;      /* output port of the current switch */
+    uint8_t vc;         /* virtual channel class the hop must use (< topo.vcs; 0 into a host) */
+    uint8_t kind;       /* enum topo_hop_kind */
+    uint16_t hops_left; /* switch-to-switch links still to cross along this candidate's
+                           path, this hop included (UGAL's H; 0: the hop ejects;
+                           saturates at 65535) */
+} topo_hop;
+
+/* Routing record carried by a packet (or by all packets of a message, for
+ * the oblivious routings). Set by hdr_init, updated by take only. */
+typedef struct topo_hdr {
+    uint32_t src, dst;   /* hosts */
+    uint64_t salt;       /* per-message value every random choice derives from */
+    uint32_t mid;        /* dragonfly Valiant: intermediate group (or router, within a group) */
+    uint8_t mode;        /* dragonfly: 0 minimal, 1 Valiant, 2 UGAL not yet decided */
+    uint8_t phase;       /* dragonfly Valiant: 0 heading to mid, 1 to dst */
+    uint8_t vc;          /* dragonfly: class of the next local or global hop */
+    int32_t off[TOPO_MAX_DIMS]; /* torus: signed hops still to go per dimension */
+} topo_hdr;
+
+typedef struct topo_ops {
+    const char *name; /* "torus", "fat-tree", "leaf-spine", "dragonfly" */
+    /* ports of switch sw (its radix) */
+    uint32_t (*radix)(const topo *t, uint32_t sw);
+    /* ports of switches 0..sw-1: the link id offset of switch sw is N + port_base */
+    uint64_t (*port_base)(const topo *t, uint32_t sw);
+    /* the switch whose ports contain index x of [0, links - N) */
+    uint32_t (*locate)(const topo *t, uint64_t x);
+    /* the switch and port host h is attached to */
+    void (*attach)(const topo *t, uint32_t host, uint32_t *sw, uint32_t *port);
+    /* what the output link of (sw, port) enters */
+    topo_end (*peer)(const topo *t, uint32_t sw, uint32_t port);
+    /* the routing record of a message src -> dst (src may equal dst) */
+    void (*hdr_init)(const topo *t, uint32_t src, uint32_t dst, uint64_t salt, topo_hdr *h);
+    /* candidates at switch sw for a packet with record h, first = zero-load
+     * choice; returns their number (1..TOPO_MAX_CAND). The switch must be on
+     * the packet's route. */
+    unsigned (*next)(const topo *t, uint32_t sw, const topo_hdr *h, topo_hop *out);
+    /* the packet leaves sw by candidate c (one `next` returned): update h */
+    void (*take)(const topo *t, uint32_t sw, const topo_hop *c, topo_hdr *h);
+    /* accepted throughput per host, as a fraction of B, above which uniform
+     * random traffic (each message to one of the N-1 other hosts, uniformly;
+     * random routing choices uniform) overloads some link: 1 / the largest
+     * channel load per unit of offered load, at most 1 (each file's head
+     * derives it) */
+    double (*uniform_bound)(const topo *t);
+    void (*fini)(topo *t); /* frees priv */
+} topo_ops;
+
+struct topo {
+    const topo_ops *ops;
+    void *priv;               /* the topology's own parameters and derived values */
+    uint32_t hosts;           /* N */
+    uint32_t switches;        /* S */
+    uint32_t max_radix;       /* most ports of one switch */
+    uint32_t links;           /* directed links, host links included */
+    uint32_t max_route_links; /* links of the longest route (host links included) */
+    uint8_t vcs;              /* virtual channel classes the routing needs */
+    uint8_t routing;          /* the topology's routing enum */
+};
+
+/* ---- generic functions over any topology (topo.c) ---- */
+
+void topo_free(topo *t); /* releases what init allocated; t may be zeroed or freed */
+
+/* Link ids (see the head). */
+static inline uint32_t topo_link_up(const topo *t, uint32_t host) { (void)t; return host; }
+uint32_t topo_link_out(const topo *t, uint32_t sw, uint32_t port);
+uint32_t topo_link_down(const topo *t, uint32_t host); /* the link into host */
+/* Both ends of a directed link: from = (host, or switch and output port),
+ * to = what it enters (host, or switch and input port). */
+void topo_link_ends(const topo *t, uint64_t link, topo_end *from, topo_end *to);
+
+/* The static route of a message a -> b with salt, with net_ops.route's
+ * contract: the ordered directed links it crosses, host links included (a's
+ * uplink first, b's downlink last), written to links[] (and each one's VC
+ * class to vcs[], which may be NULL; a host link has class 0) as far as max
+ * allows; returns their number L (t->max_route_links at most). The message
+ * crosses h = L - 1 switches. The route follows the first candidate at
+ * every switch. A fabric without a salt of its own for static routes (ORCS
+ * metrics) can pass a hash of (a, b): one fixed path per flow. */
+size_t topo_route(const topo *t, uint32_t a, uint32_t b, uint64_t salt, uint64_t *links,
+                  uint8_t *vcs, size_t max);
+
+/* Zero-load latency of an unsegmented message crossing h switches:
+ * ser + (h + 1) link + h switch, ps (ser = b/B, the serialisation time). */
+static inline int64_t topo_zero_load_ps(int64_t ser_ps, int64_t link_ps, int64_t switch_ps,
+                                        uint32_t h)
+{
+    return ser_ps + ((int64_t)h + 1) * link_ps + (int64_t)h * switch_ps;
+}
+
+/* The i-th independent uniform choice in [0, n) derived from salt (n >= 1):
+ * splitmix64 of salt + (i + 1) golden-ratio increments, scaled by
+ * multiply-shift. Pure: the same (salt, i, n) always gives the same value. */
+uint32_t topo_pick(uint64_t salt, uint32_t i, uint32_t n);
+
+/* UGAL-L's choice at the source router (Kim et al., ISCA 2008, section 4.2;
+ * Singh's UGAL): the minimal path unless its output queue times its hops
+ * exceeds the Valiant path's: q_min H_min <= q_val H_val -> 1 (minimal). */
+static inline int topo_ugal_minimal(uint64_t q_min, uint32_t h_min, uint64_t q_val,
+                                    uint32_t h_val)
+{
+    return (double)q_min * h_min <= (double)q_val * h_val;
+}
+
+/* ---- the topologies: parameters, checks (nothing allocated), init ---- */
+/* init: 0, or -1 with the check's message (nothing allocated); on 0 the
+ * caller releases t with topo_free. Routing names index the enums below
+ * (NULL-terminated lists for the parameter rows). */
+
+/* torus (topo_torus.c): k_0 x ... x k_{n-1}, one host per switch; with
+ * twist t, the wrap-around links of dimension 1 also shift dimension 0 by t
+ * (the twisted torus of Camara et al., seed 003's 8x4 with twist 4). */
+typedef enum { TOPO_TORUS_DOR = 0, TOPO_TORUS_ADAPTIVE = 1 } topo_torus_routing;
+extern const char *const topo_torus_routing_names[]; /* "dor", "adaptive" */
+typedef struct topo_torus_params {
+    uint32_t ndims;               /* n, 1..TOPO_MAX_DIMS */
+    uint32_t dims[TOPO_MAX_DIMS]; /* k_d >= 2; dimension 0 varies fastest in host ids */
+    uint32_t twist;               /* t < k_0 (0: plain torus; else n >= 2 and k_0 <= 2 k_1) */
+    topo_torus_routing routing;
+} topo_torus_params;
+int topo_torus_check(const topo_torus_params *p, char *err, size_t errlen);
+int topo_torus_init(topo *t, const topo_torus_params *p, char *err, size_t errlen);
+
+/* fat tree (topo_fattree.c): k-ary n-tree of Petrini and Vanneschi, k^n hosts,
+ * n levels of k^(n-1) switches. */
+typedef enum { TOPO_FT_DMODK = 0, TOPO_FT_RANDOM_UP = 1 } topo_fattree_routing;
+extern const char *const topo_fattree_routing_names[]; /* "d-mod-k", "random-up" */
+typedef struct topo_fattree_params {
+    uint32_t arity;  /* k >= 2: hosts per leaf switch, up and down ports of a switch */
+    uint32_t levels; /* n >= 1 (1: a single switch of k hosts) */
+    topo_fattree_routing routing;
+} topo_fattree_params;
+int topo_fattree_check(const topo_fattree_params *p, char *err, size_t errlen);
+int topo_fattree_init(topo *t, const topo_fattree_params *p, char *err, size_t errlen);
+
+/* leaf-spine (topo_leafspine.c): every leaf linked once to every spine. */
+typedef enum { TOPO_LS_ECMP = 0, TOPO_LS_DMODK = 1 } topo_leafspine_routing;
+extern const char *const topo_leafspine_routing_names[]; /* "ecmp", "d-mod-k" */
+typedef struct topo_leafspine_params {
+    uint32_t leaves;         /* L >= 1 */
+    uint32_t spines;         /* S >= 1 */
+    uint32_t hosts_per_leaf; /* H >= 1; oversubscription H : S */
+    topo_leafspine_routing routing;
+} topo_leafspine_params;
+int topo_leafspine_check(const topo_leafspine_params *p, char *err, size_t errlen);
+int topo_leafspine_init(topo *t, const topo_leafspine_params *p, char *err, size_t errlen);
+
+/* dragonfly (topo_dragonfly.c): g groups of a routers, all-to-all inside a
+ * group, p hosts and h global links per router; every pair of groups is
+ * joined by n = a h / (g - 1) global links. */
+typedef enum { TOPO_DF_MINIMAL = 0, TOPO_DF_VALIANT = 1, TOPO_DF_UGAL = 2 } topo_dragonfly_routing;
+extern const char *const topo_dragonfly_routing_names[]; /* "minimal", "valiant", "ugal" */
+typedef struct topo_dragonfly_params {
+    uint32_t groups;            /* g >= 2 */
+    uint32_t routers_per_group; /* a >= 1 */
+    uint32_t hosts_per_router;  /* p >= 1 */
+    uint32_t global_links;      /* h >= 1 per router; g - 1 must divide a h */
+    topo_dragonfly_routing routing;
+} topo_dragonfly_params;
+int topo_dragonfly_check(const topo_dragonfly_params *p, char *err, size_t errlen);
+int topo_dragonfly_init(topo *t, const topo_dragonfly_params *p, char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,405 @@
+/* Torus and twisted torus: k_0 x ... x k_{n-1} switches, one host per switch
+ * (contract in topo.h).
+ *
+ * Graph. Switch (and host) v has coordinates c_d = (v / (k_0 ... k_{d-1})) mod
+ * k_d, dimension 0 fastest. Ports: 0 the host, 1 + 2d the + direction of
+ * dimension d, 2 + 2d the - direction (radix 2n + 1). The + link of c_d =
+ * k_d - 1 wraps to c_d = 0 (and the - link of 0 to k_d - 1). With k_d = 2 the
+ * + and - ports reach the same neighbour over two links, as in BookSim.
+ * Twist t (seed 003: "an 8x4 mesh ... twisted torus 8x4 with twist 4",
+ * "twisting wrap-around Y links"; Camara et al., IPDPS 2007): a wrap-around
+ * link of dimension 1 also moves dimension 0, by +t going + and by -t going
+ * - (INSEE's dtt_neighbor with skew sk_yx = t): (x, k_1 - 1) -> (x + t, 0).
+ * In the plane the torus is Z^n modulo the lattice spanned by k_d e_d for
+ * d != 1 and by k_1 e_1 - t e_0; a route is a lattice displacement, walked
+ * one hop at a time; the wrap links are ordinary hops of it.
+ * Links: host uplinks [0, N), then N + v (2n + 1) + port.
+ *
+ * Routing record: the signed hops still to go per dimension, off[d], fixed at
+ * the source (as INSEE's routing record rr, and as BlueGene and Cray routers
+ * carry them); each hop decrements |off[d]| of its dimension. The source
+ * picks a minimal displacement:
+ *   every dimension d >= 2 (and 0, 1 when t = 0): the offset of least |.|
+ *     modulo k_d; when it is exactly k_d / 2 both directions are minimal and
+ *     a bit of the salt picks one (BookSim's dor_next_torus draws it at
+ *     random, RandomInt(1)).
+ *   dimensions 0, 1 of a twisted torus, as INSEE's dtt_rr: with dy0 = y_b -
+ *     y_a and dx0 = x_b - x_a, the candidates are (mesh) (min_k0(dx0), dy0)
+ *     and, if dy0 != 0, (wrap) (min_k0(dx0 - s t), dy0 - sign(dy0) k_1) with
+ *     s = -sign(dy0) the direction the wrap link is crossed in; the one of
+ *     least |dx| + |dy| is taken, a salt bit breaking a tie (INSEE: rand() %
+ *     num). With k_0 <= 2 k_1 (checked) this is a shortest path: a route
+ *     crossing the wrap twice has |dy| >= k_1 + 1 while (mesh) or (wrap) has
+ *     |dy| <= k_1 / 2 and |dx| <= k_0 / 2 <= k_1; check_topo compares every
+ *     route length with a breadth-first search. Every candidate has |dy| <=
+ *     k_1 - 1, so a route crosses at most one wrap link per dimension.
+ * dor: the lowest dimension with off[d] != 0 (BookSim's dim_order_torus).
+ * adaptive (minimal adaptive, Duato's protocol, as INSEE's adaptive bubble
+ *   router pairs an adaptive channel with a DOR escape): every dimension with
+ *   off[d] != 0 in its productive direction on class 2, lowest dimension
+ *   first, then the escape: the highest such dimension (DOR in descending
+ *   order) on its dateline class.
+ *
+ * Deadlock freedom. Dateline classes (Dally and Towles, PPIN section 14.2;
+ * BookSim's deterministic partition "cur > dest" for the + direction): a hop
+ * of dimension d uses class 1 while the hops still to go in d, this one
+ * included, cross the wrap link (going +: c_d + off[d] >= k_d; going -:
+ * c_d + off[d] < 0), class 0 otherwise. BookSim fixes the class when the
+ * packet turns into the dimension; evaluating it at every hop is the same
+ * scheme read from the position, which the adaptive escape needs. Order the
+ * + links of a ring by c_d, the wrap (c_d = k_d - 1) last: a class-1 hop
+ * is followed in d by a class-1 hop one position further or, after the
+ * wrap, by a class-0 hop; a class-0 hop by a class-0 hop further on, never
+ * the wrap. So inside one class positions only grow: no cycle within a
+ * ring; DOR adds dependencies from lower to higher dimensions only, so the
+ * channel dependency graph is acyclic (2 classes). The - direction mirrors
+ * it. Twisted Y rings pass several wrap links, but a route crosses at most
+ * one, and the class depends on c_1 only: the same order by c_1 holds.
+ * Adaptive: the escape subnetwork (classes 0, 1) is DOR in descending
+ * dimension order; its extended dependency graph (Duato: escape hops that
+ * follow one another with adaptive hops between) stays acyclic because an
+ * escape hop of dimension d is offered only when every higher dimension is
+ * done, so between two escape hops of d only hops of dimensions <= d occur,
+ * which keep c_d + off[d] (or move past the wrap, to class 0); and a wrap of
+ * dimension 1 that moves c_0 only happens before any escape hop of
+ * dimension 0. check_topo builds both graphs on small tori and twisted tori.
+ *
+ * Uniform-random bound. A message to a uniformly random host (self
+ * included) has its offset in dimension d uniform over Z_{k_d},
+ * independently of the other dimensions. With ties split evenly, the
+ * expected hops in the + direction of d are
+ *   even k: (1 + 2 + ... + (k/2 - 1) + (k/2)/2) / k = k / 8
+ *   odd k:  (1 + ... + (k-1)/2) / k = (k^2 - 1) / (8 k)
+ * and as many in the - direction. Each switch owns one + link of d, and the
+ * torus is vertex-transitive, so every + link of d carries lambda E_d when
+ * each host injects lambda (a fraction of B). Destinations among the N - 1
+ * others (the uniform-random workload) raise the mean by N / (N - 1):
+ *   bound = min(1, (N - 1) / (N max_d E_d)) = min(1, 8 (N - 1) / (N k_max))
+ *   for even k_max (Dally and Towles' 8/k, times (N-1)/N); the 1 is the
+ *   host link. A twisted torus is vertex-transitive too (translations of
+ *   the plane map the lattice onto itself), so every X+ link carries the
+ *   same load: E_X+ etc. are summed over the k_0 k_1 destinations of the
+ *   plane with the routing's probabilities (mesh/wrap tie 1/2, x tie 1/2).
+ *   8x4 with twist 4 by hand: the lattice is {(x, y): 4 | y, x = y mod 8},
+ *   spanned by (4, 4) and (4, -4), so distances are L1 norms in a diamond:
+ *   the 25 points with |x| + |y| <= 3 are alone in their class; on the
+ *   ring |x| + |y| = 4 the four axis points are one class and the twelve
+ *   others pair up (e.g. (3, 1) ~ (-1, -3)). X+ hops: the diamond gives
+ *   sum over x > 0 of x = 14; each pair is taken either way with 1/2:
+ *   (3+3+2+2+1+1)/2 = 6; (4, 0) is reached by 4 X hops (the mesh and wrap
+ *   candidates coincide), + or - with 1/2: 2. E_X+ = 22/32; Y+: 14 + 6 + 0
+ *   = 20/32. Load 22/31 < 1: bound 1 (the plain 8x4 torus: E = 8/8 = 1 in
+ *   X, bound 31/32). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "log.h"
+#include "topo.h"
+
+const char *const topo_torus_routing_names[] = {"dor", "adaptive", NULL};
+
+#define VC_ADAPTIVE 2
+
+typedef struct torus {
+    uint32_t n;                     /* dimensions */
+    uint32_t k[TOPO_MAX_DIMS];      /* ring sizes */
+    uint32_t stride[TOPO_MAX_DIMS]; /* k_0 ... k_{d-1} */
+    uint32_t twist;                 /* shift of dimension 0 across a wrap of dimension 1 */
+    topo_torus_routing routing;
+} torus;
+
+static const torus *T(const topo *t) { return t->priv; }
+
+static uint32_t coord(const torus *q, uint32_t v, uint32_t d) { return v / q->stride[d] % q->k[d]; }
+
+static uint32_t radix(const topo *t, uint32_t sw)
+{
+    (void)sw;
+    return 2 * T(t)->n + 1;
+}
+
+static uint64_t port_base(const topo *t, uint32_t sw) { return (uint64_t)sw * (2 * T(t)->n + 1); }
+
+static uint32_t locate(const topo *t, uint64_t x) { return (uint32_t)(x / (2 * T(t)->n + 1)); }
+
+static void attach(const topo *t, uint32_t host, uint32_t *sw, uint32_t *port)
+{
+    TN_ASSERT(host < t->hosts, "torus: host %u of %u", host, t->hosts);
+    *sw = host;
+    *port = 0;
+}
+
+/* Neighbour of v one hop in dimension d, direction dir (+1 or -1). */
+static uint32_t neighbour(const torus *q, uint32_t v, uint32_t d, int dir)
+{
+    uint32_t c = coord(q, v, d), k = q->k[d];
+    uint32_t nc = dir > 0 ? (c + 1 == k ? 0 : c + 1) : (c == 0 ? k - 1 : c - 1);
+    uint32_t w = v - c * q->stride[d] + nc * q->stride[d];
+    int wrapped = dir > 0 ? c + 1 == k : c == 0;
+    if (d == 1 && q->twist && wrapped) {
+        uint32_t x = coord(q, w, 0), k0 = q->k[0];
+        uint32_t nx = dir > 0 ? (x + q->twist) % k0 : (x + k0 - q->twist) % k0;
+        w = w - x + nx;
+    }
+    return w;
+}
+
+static topo_end peer(const topo *t, uint32_t sw, uint32_t port)
+{
+    const torus *q = T(t);
+    TN_ASSERT(sw < t->switches && port < 2 * q->n + 1, "torus: switch %u port %u", sw, port);
+    if (port == 0)
+        return (topo_end){.kind = TOPO_HOST, .id = sw, .port = 0};
+    uint32_t d = (port - 1) / 2;
+    int plus = (port - 1) % 2 == 0;
+    /* the link enters on the port of the opposite direction, whose output returns */
+    return (topo_end){.kind = TOPO_SWITCH,
+                      .id = neighbour(q, sw, d, plus ? 1 : -1),
+                      .port = plus ? port + 1 : port - 1};
+}
+
+/* Offset of least |.| congruent to diff modulo k; the tie k/2 goes - when bit. */
+static int32_t ring_min(int64_t diff, uint32_t k, unsigned bit)
+{
+    int64_t r = ((diff % (int64_t)k) + (int64_t)k) % (int64_t)k;
+    int64_t back = r - (int64_t)k;
+    if (r < -back)
+        return (int32_t)r;
+    if (r > -back)
+        return (int32_t)back;
+    return (int32_t)(bit ? back : r);
+}
+
+static int32_t iabs32(int32_t x) { return x < 0 ? -x : x; }
+
+/* The (dx, dy) of the twisted plane (dimensions 0, 1) as INSEE's dtt_rr picks it. */
+static void plane_offsets(const torus *q, int64_t dx0, int64_t dy0, uint64_t salt, int32_t *dx,
+                          int32_t *dy)
+{
+    int32_t ax = ring_min(dx0, q->k[0], topo_pick(salt, 0, 2));
+    int32_t ay = (int32_t)dy0;
+    *dx = ax;
+    *dy = ay;
+    if (dy0 == 0)
+        return;
+    int s = dy0 > 0 ? -1 : 1; /* direction the wrap link is crossed in */
+    int32_t by = (int32_t)(dy0 + s * (int64_t)q->k[1]);
+    int32_t bx = ring_min(dx0 - s * (int64_t)q->twist, q->k[0], topo_pick(salt, 1, 2));
+    int32_t la = iabs32(ax) + iabs32(ay), lb = iabs32(bx) + iabs32(by);
+    if (lb < la || (lb == la && topo_pick(salt, 2, 2))) {
+        *dx = bx;
+        *dy = by;
+    }
+}
+
+static void hdr_init(const topo *t, uint32_t src, uint32_t dst, uint64_t salt, topo_hdr *h)
+{
+    const torus *q = T(t);
+    TN_ASSERT(src < t->hosts && dst < t->hosts, "torus: %u -> %u of %u hosts", src, dst, t->hosts);
+    memset(h, 0, sizeof *h);
+    h->src = src;
+    h->dst = dst;
+    h->salt = salt;
+    uint32_t d0 = 0;
+    if (q->n >= 2) {
+        plane_offsets(q, (int64_t)coord(q, dst, 0) - coord(q, src, 0),
+                      (int64_t)coord(q, dst, 1) - coord(q, src, 1), salt, &h->off[0], &h->off[1]);
+        d0 = 2;
+    }
+    for (uint32_t d = d0; d < q->n; d++)
+        h->off[d] = ring_min((int64_t)coord(q, dst, d) - coord(q, src, d), q->k[d],
+                             topo_pick(salt, 3 + d, 2));
+}
+
+/* Dateline class of a hop of dimension d from v with off hops to go (off != 0). */
+static uint8_t dateline_vc(const torus *q, uint32_t v, uint32_t d, int32_t off)
+{
+    int64_t end = (int64_t)coord(q, v, d) + off;
+    return (uint8_t)(end >= (int64_t)q->k[d] || end < 0);
+}
+
+static unsigned next(const topo *t, uint32_t sw, const topo_hdr *h, topo_hop *out)
+{
+    const torus *q = T(t);
+    uint32_t left = 0;
+    int lo = -1, hi = -1;
+    for (uint32_t d = 0; d < q->n; d++) {
+        if (h->off[d]) {
+            left += (uint32_t)iabs32(h->off[d]);
+            if (lo < 0)
+                lo = (int)d;
+            hi = (int)d;
+        }
+    }
+    if (lo < 0) {
+        TN_ASSERT(sw == h->dst, "torus: packet for %u has no hop left at %u", h->dst, sw);
+        out[0] = (topo_hop){.port = 0, .vc = 0, .kind = TOPO_HOP_ONLY, .hops_left = 0};
+        return 1;
+    }
+    uint16_t hl = (uint16_t)(left > UINT16_MAX ? UINT16_MAX : left);
+    if (q->routing == TOPO_TORUS_DOR) {
+        int32_t o = h->off[lo];
+        out[0] = (topo_hop){.port = (uint32_t)(1 + 2 * lo + (o < 0)),
+                            .vc = dateline_vc(q, sw, (uint32_t)lo, o),
+                            .kind = TOPO_HOP_ONLY,
+                            .hops_left = hl};
+        return 1;
+    }
+    unsigned n = 0;
+    for (uint32_t d = 0; d < q->n; d++)
+        if (h->off[d])
+            out[n++] = (topo_hop){.port = 1 + 2 * d + (h->off[d] < 0),
+                                  .vc = VC_ADAPTIVE,
+                                  .kind = TOPO_HOP_ADAPTIVE,
+                                  .hops_left = hl};
+    int32_t o = h->off[hi];
+    out[n++] = (topo_hop){.port = (uint32_t)(1 + 2 * hi + (o < 0)),
+                          .vc = dateline_vc(q, sw, (uint32_t)hi, o),
+                          .kind = TOPO_HOP_ESCAPE,
+                          .hops_left = hl};
+    return n;
+}
+
+static void take(const topo *t, uint32_t sw, const topo_hop *c, topo_hdr *h)
+{
+    (void)sw;
+    if (c->port == 0)
+        return;
+    uint32_t d = (c->port - 1) / 2;
+    TN_ASSERT(d < T(t)->n, "torus: port %u", c->port);
+    if ((c->port - 1) % 2 == 0) {
+        TN_ASSERT(h->off[d] > 0, "torus: + hop in dimension %u with %d to go", d, h->off[d]);
+        h->off[d]--;
+    } else {
+        TN_ASSERT(h->off[d] < 0, "torus: - hop in dimension %u with %d to go", d, h->off[d]);
+        h->off[d]++;
+    }
+}
+
+/* Expected + hops of one ring of k under a uniform offset, ties split. */
+static double ring_plus_hops(uint32_t k)
+{
+    return k % 2 == 0 ? k / 8.0 : ((double)k * k - 1) / (8.0 * k);
+}
+
+static double uniform_bound(const topo *t)
+{
+    const torus *q = T(t);
+    double worst = 0;
+    uint32_t d0 = 0;
+    if (q->n >= 2) {
+        /* the plane of dimensions 0 and 1, enumerated with the routing's
+         * probabilities (closed form k/8 when t = 0) */
+        double e[4] = {0, 0, 0, 0}; /* X+, X-, Y+, Y- hops summed over destinations */
+        uint32_t k0 = q->k[0], k1 = q->k[1];
+        for (uint32_t y = 0; y < k1; y++) {
+            for (uint32_t x = 0; x < k0; x++) {
+                /* every outcome of the three salt bits has probability 1/8 */
+                for (unsigned b = 0; b < 8; b++) {
+                    int32_t dx, dy;
+                    int32_t ax = ring_min(x, k0, b & 1);
+                    dx = ax;
+                    dy = (int32_t)y;
+                    if (y != 0) {
+                        int32_t by = (int32_t)y - (int32_t)k1; /* s = -1 */
+                        int32_t bx = ring_min((int64_t)x + q->twist, k0, (b >> 1) & 1);
+                        int32_t la = iabs32(ax) + (int32_t)y, lb = iabs32(bx) + iabs32(by);
+                        if (lb < la || (lb == la && (b >> 2))) {
+                            dx = bx;
+                            dy = by;
+                        }
+                    }
+                    e[dx > 0 ? 0 : 1] += iabs32(dx) / 8.0;
+                    e[dy > 0 ? 2 : 3] += iabs32(dy) / 8.0;
+                }
+            }
+        }
+        for (int i = 0; i < 4; i++)
+            if (e[i] / ((double)k0 * k1) > worst)
+                worst = e[i] / ((double)k0 * k1);
+        d0 = 2;
+    }
+    for (uint32_t d = d0; d < q->n; d++)
+        if (ring_plus_hops(q->k[d]) > worst)
+            worst = ring_plus_hops(q->k[d]);
+    double N = t->hosts;
+    double load = worst * N / (N - 1);
+    return load > 1 ? 1 / load : 1;
+}
+
+static void fini(topo *t) { free(t->priv); }
+
+static const topo_ops torus_ops = {
+    .name = "torus",
+    .radix = radix,
+    .port_base = port_base,
+    .locate = locate,
+    .attach = attach,
+    .peer = peer,
+    .hdr_init = hdr_init,
+    .next = next,
+    .take = take,
+    .uniform_bound = uniform_bound,
+    .fini = fini,
+};
+
+int topo_torus_check(const topo_torus_params *p, char *err, size_t errlen)
+{
+    if (p->ndims < 1 || p->ndims > TOPO_MAX_DIMS)
+        return tn_error(err, errlen, "torus: dims has %u sizes; 1 to %d are supported", p->ndims,
+                        TOPO_MAX_DIMS);
+    uint64_t n = 1;
+    for (uint32_t d = 0; d < p->ndims; d++) {
+        if (p->dims[d] < 2)
+            return tn_error(err, errlen, "torus: dimension %u has size %u; each needs at least 2",
+                            d, p->dims[d]);
+        n *= p->dims[d];
+        if (n > TOPO_MAX_HOSTS)
+            return tn_error(err, errlen, "torus: more than %u hosts", TOPO_MAX_HOSTS);
+    }
+    if (n < 2)
+        return tn_error(err, errlen, "torus: needs at least 2 hosts");
+    if (p->twist) {
+        if (p->ndims < 2)
+            return tn_error(err, errlen, "torus: twist=%u needs at least 2 dimensions", p->twist);
+        if (p->twist >= p->dims[0])
+            return tn_error(err, errlen, "torus: twist=%u must be less than the first size %u",
+                            p->twist, p->dims[0]);
+        if (p->dims[0] > 2 * (uint64_t)p->dims[1])
+            return tn_error(err, errlen,
+                            "torus: twist needs the first size (%u) at most twice the second (%u) "
+                            "for its routes to be shortest paths",
+                            p->dims[0], p->dims[1]);
+    }
+    if (p->routing != TOPO_TORUS_DOR && p->routing != TOPO_TORUS_ADAPTIVE)
+        return tn_error(err, errlen, "torus: unknown routing %d", (int)p->routing);
+    return 0;
+}
+
+int topo_torus_init(topo *t, const topo_torus_params *p, char *err, size_t errlen)
+{
+    memset(t, 0, sizeof *t);
+    if (topo_torus_check(p, err, errlen) != 0)
+        return -1;
+    torus *q = tn_xcalloc(1, sizeof *q);
+    q->n = p->ndims;
+    q->twist = p->twist;
+    q->routing = p->routing;
+    uint32_t stride = 1, hops = 0;
+    for (uint32_t d = 0; d < q->n; d++) {
+        q->k[d] = p->dims[d];
+        q->stride[d] = stride;
+        stride *= p->dims[d];
+        hops += p->dims[d] / 2;
+    }
+    t->ops = &torus_ops;
+    t->priv = q;
+    t->hosts = stride;
+    t->switches = stride;
+    t->max_radix = 2 * q->n + 1;
+    t->links = stride + stride * (2 * q->n + 1);
+    t->max_route_links = hops + 2;
+    t->vcs = p->routing == TOPO_TORUS_DOR ? 2 : 3;
+    t->routing = (uint8_t)p->routing;
+    return 0;
+}

@@ -1,0 +1,171 @@
+/* Several workloads on one fabric (app/run.c, networks/network.c clients):
+ * a workload's results do not depend on another that shares no node and no
+ * queue with it, a background workload stops once the foreground has
+ * finished, and the same seed gives the same runs. The configuration is
+ * tests/fixtures/good/two_workloads.xml: task-tree "jobs" on nodes 0-7 and
+ * uniform-random "noise" on nodes 8-15 (background, priority low). */
+#include <check.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "config.h"
+#include "run.h"
+
+static const char *srcdir(void)
+{
+    const char *s = getenv("top_srcdir");
+    return s && *s ? s : "..";
+}
+
+static void load(cfg *c)
+{
+    char p[1024];
+    snprintf(p, sizeof p, "%s/tests/fixtures/good/two_workloads.xml", srcdir());
+    cfg_errors e;
+    cfg_errors_init(&e);
+    ck_assert_msg(cfg_load(c, p, &e) == 0, "%s", e.n ? e.msg[0] : "");
+    cfg_errors_free(&e);
+}
+
+static void set(cfg *c, const char *path, const char *v)
+{
+    char err[512];
+    ck_assert_msg(cfg_set(c, path, v, err, sizeof err) == 0, "%s: %s", path, err);
+}
+
+/* Point 0 of c (with its sets), replica r: metrics into *m (caller frees), layout into l. */
+static void run(const cfg *c, uint64_t r, run_layout *l, double **m)
+{
+    cfg pc;
+    char err[1024];
+    ck_assert_msg(cfg_point(c, 0, &pc, err, sizeof err) == 0, "%s", err);
+    ck_assert_msg(run_resolve(&pc, NULL, NULL, err, sizeof err) == 0, "%s", err);
+    run_layout_init(l, c);
+    *m = calloc(l->n, sizeof **m);
+    ck_assert_msg(run_one(&pc, l, r, *m, NULL, err, sizeof err) == 0, "%s", err);
+    cfg_free(&pc);
+}
+
+static double metric(const run_layout *l, const double *m, const char *name)
+{
+    long k = run_layout_find(l, name);
+    ck_assert_msg(k >= 0, "no column %s", name);
+    return m[k];
+}
+
+/* On the ideal fabric nothing queues: the jobs workload's every metric is
+ * the same whatever the noise does (its load, its sizes), since each draws
+ * from its own streams ("jobs.arrivals", "noise.uniform-sizes", ...). On
+ * the switch the two use disjoint ports (the star's output port toward a
+ * node serves only that node's traffic), so the same holds. */
+START_TEST(test_isolation)
+{
+    static const char *const fabrics[] = {"ideal", "electrical-switch"};
+    for (size_t f = 0; f < 2; f++) {
+        double *ref = NULL;
+        run_layout lref;
+        static const char *const loads[] = {"0.1", "0.6", "0.6"};
+        static const char *const sizes[] = {"1kB", "1kB", "uniform(100B,8kB)"};
+        for (size_t v = 0; v < 3; v++) {
+            cfg c;
+            load(&c);
+            cfg_drop_axis(&c, "workload.noise.offered-load");
+            set(&c, "network.type", fabrics[f]);
+            set(&c, "workload.noise.offered-load", loads[v]);
+            set(&c, "workload.noise.message-size", sizes[v]);
+            run_layout l;
+            double *m;
+            run(&c, 0, &l, &m);
+            ck_assert_double_eq(metric(&l, m, "jobs.jobs_completed"), 50);
+            if (!ref) {
+                ref = m;
+                lref = l;
+            } else {
+                for (size_t i = 0; i < l.n; i++)
+                    if (strncmp(l.col[i].name, "jobs.", 5) == 0) {
+                        double a = metric(&lref, ref, l.col[i].name), b = m[i];
+                        ck_assert_msg(a == b || (isnan(a) && isnan(b)), "%s: %s %.17g with noise %s/%s, %.17g before",
+                                      fabrics[f], l.col[i].name, b, loads[v], sizes[v], a);
+                    }
+                free(m);
+                run_layout_free(&l);
+            }
+            cfg_free(&c);
+        }
+        free(ref);
+        run_layout_free(&lref);
+    }
+}
+END_TEST
+
+/* The noise is a background workload with a duration of 1 s; the jobs
+ * (50 arrivals at 2000/s, about 25 ms) finish long before: the noise stops
+ * then, so the run spans about the jobs' span, not 1 s, and the noise
+ * offered 1kB messages at 0.3 x 10 Gb/s per node (375000/s per node) only
+ * for that time. */
+START_TEST(test_background_stops)
+{
+    cfg c;
+    load(&c);
+    cfg_drop_axis(&c, "workload.noise.offered-load");
+    run_layout l;
+    double *m;
+    run(&c, 0, &l, &m);
+    double span = metric(&l, m, "span_s");
+    ck_assert_msg(span > 0.01 && span < 0.1, "span %g s", span);
+    /* messages: the noise's, about 8 x 375000/s x span, and the jobs' few:
+     * far fewer than the noise's 3 million of a whole second */
+    double msgs = metric(&l, m, "messages_delivered");
+    ck_assert_msg(msgs < 8 * 375000.0 * 0.1, "%g messages delivered", msgs);
+    ck_assert_double_eq(metric(&l, m, "messages_delivered"), metric(&l, m, "messages_sent"));
+    /* same seed, same run */
+    run_layout l2;
+    double *m2;
+    run(&c, 0, &l2, &m2);
+    for (size_t i = 0; i < l.n; i++)
+        if (strcmp(l.col[i].name, "wall_s") != 0)
+            ck_assert_msg(m[i] == m2[i] || (isnan(m[i]) && isnan(m2[i])), "%s differs", l.col[i].name);
+    free(m);
+    free(m2);
+    run_layout_free(&l);
+    run_layout_free(&l2);
+    cfg_free(&c);
+}
+END_TEST
+
+/* Each workload's metrics are its own columns, <name>.<metric>; the core's
+ * and the fabric's keep their names. */
+START_TEST(test_columns)
+{
+    cfg c;
+    load(&c);
+    run_layout l;
+    run_layout_init(&l, &c);
+    ck_assert_int_ge(run_layout_find(&l, "jobs.speedup"), 0);
+    ck_assert_int_ge(run_layout_find(&l, "noise.throughput"), 0);
+    ck_assert_int_ge(run_layout_find(&l, "msg_latency_mean_s"), 0);
+    ck_assert_int_ge(run_layout_find(&l, "energy_per_bit_j"), 0);
+    ck_assert_int_lt(run_layout_find(&l, "speedup"), 0);
+    ck_assert_int_lt(run_layout_find(&l, "jobs.throughput"), 0); /* not the task-tree's */
+    ck_assert_str_eq(l.plot_y, "jobs.speedup");
+    run_layout_free(&l);
+    cfg_free(&c);
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("mix");
+    TCase *t = tcase_create("several workloads");
+    tcase_set_timeout(t, 120);
+    tcase_add_test(t, test_columns);
+    tcase_add_test(t, test_isolation);
+    tcase_add_test(t, test_background_stops);
+    suite_add_tcase(s, t);
+    SRunner *r = srunner_create(s);
+    srunner_run_all(r, CK_NORMAL);
+    int failed = srunner_ntests_failed(r);
+    srunner_free(r);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
