@@ -68,3 +68,23 @@ for cfgfile in "$srcdir"/configs/paper/*.xml; do
     [ -n "$gnutime" ] && echo "peak_rss_MiB: $(awk '{ printf "%.1f", $1 / 1024 }' "$tmp/rss")"
 done
 # --- END paper configs ---
+
+# ---------------------------------------------------------------------------
+# Host NIC at scale (issue 12): a 1,000-node web-search run (bench/websearch-1000.xml,
+# 1500-B packets served round-robin); thesis-coexistence (training and web search
+# sharing a switch) runs above with the paper configurations.
+# --- BEGIN websearch-1000 ---
+echo "== websearch-1000"
+out="$tmp/websearch-1000"
+start=$(date +%s.%N)
+if [ -n "$gnutime" ]; then
+    "$gnutime" -f "%M" -o "$tmp/rss" "$tasknet" run "$srcdir/bench/websearch-1000.xml" --out "$out" -q -j 1
+else
+    "$tasknet" run "$srcdir/bench/websearch-1000.xml" --out "$out" -q -j 1
+fi
+end=$(date +%s.%N)
+awk -F, -v start="$start" -v end="$end" 'NR > 1 { runs++; ev += $2; w += $3 }
+    END { printf "runs: %d\nwall_s: %.2f\nevents: %d\nevents_per_s: %.3g\n", runs, end - start, ev, (w > 0 ? ev / w : 0) }' \
+    "$out/timing.csv"
+if [ -n "$gnutime" ]; then echo "peak_rss_MiB: $(awk '{ printf "%.1f", $1 / 1024 }' "$tmp/rss")"; fi
+# --- END websearch-1000 ---

@@ -129,6 +129,30 @@ START_TEST(test_fusion_order_three_layers)
 }
 END_TEST
 
+/* stop-time: the 3-layer fifo case above with 10 iterations and stop-time
+ * 3 ms: iteration 1 starts at 2901.44 us (< 3 ms), iteration 2 would start
+ * at 5802.88 us: the run is the 2-iteration one (2901.44 us each); with
+ * stop-time 2.9 ms only iteration 0 runs. */
+START_TEST(test_stop_time)
+{
+    static const struct {
+        const char *stop;
+        double iters;
+    } cases[] = {{"workload.stop-time=3ms", 2}, {"workload.stop-time=2.9ms", 1}};
+    for (int k = 0; k < 2; k++) {
+        const char *wl[] = {"workload.workers=2",       "workload.layers=3",        "workload.model-size=3MB",
+                            "workload.layer-sizes=uniform", "workload.compute-time=900us", "workload.time-ratio=1",
+                            "workload.fusion-buffer=1MB", "workload.iterations=10",   cases[k].stop,
+                            NULL};
+        th_run *h = run_training("ideal", 2, B10, NULL, wl);
+        ck_assert_double_eq(th_metric(h, "iterations_completed"), cases[k].iters);
+        ck_assert_double_eq(th_metric(h, "allreduces"), 3 * cases[k].iters);
+        ck_near(th_metric(h, "iteration_time_mean_s"), 2901.44 * US);
+        done(h);
+    }
+}
+END_TEST
+
 /* A 2-layer model (1 MB, F 100 us, B 200 us per layer), fifo and priority,
  * barrier on and off: AR1 is eligible at 400 us (B1 ends) and starts at
  * once (400-1200.48), AR0 at 600 and waits for it (1200.48-2000.96).
@@ -329,6 +353,7 @@ static Suite *training_suite(void)
     tcase_set_timeout(t, 300);
     tcase_add_test(t, test_ring_allreduce_switch);
     tcase_add_test(t, test_fusion_order_three_layers);
+    tcase_add_test(t, test_stop_time);
     tcase_add_test(t, test_barrier_two_layers);
     tcase_add_test(t, test_four_layers);
     tcase_add_test(t, test_negotiation_vef);

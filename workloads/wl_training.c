@@ -76,6 +76,9 @@
  * all W workers (exact, not an approximation; a straggler would need one
  * timeline each).
  *
+ * stop-time (ours; seed 002 counts the iterations of a 12-s run): no
+ * iteration starts at or after it; the run's iterations are those started.
+ *
  * Metrics (issue 12): iteration j runs from the start of its forward pass
  * to the start of the next one's (the last: to the end of its last
  * allreduce); iteration_time_mean_s over all iterations; allreduce time
@@ -131,6 +134,7 @@ typedef struct tr_params {
     double time_ratio;         /* F_{L-1} / F_0 */
     uint64_t fusion_bytes;     /* 0: a fusion per layer */
     uint32_t iterations;
+    int64_t stop_ps;           /* no iteration starts at or after it (0 = none) */
     int queue;                 /* TR_FIFO | TR_PRIORITY */
     int barrier_off;           /* 0 on, 1 off */
     int negotiation;           /* TR_NEG_* */
@@ -166,6 +170,9 @@ static const param_row tr_rows[] = {
      .kind = PARAM_BYTES, .off = TR(fusion_bytes), .flags = PARAM_NONNEG, .example = "6.28MB"},
     {TR_ROW("workload.iterations", "integer", "", "2", "training: iterations (>= 1)"),
      .kind = PARAM_U32, .off = TR(iterations), .min = 1, .max = UINT32_MAX, .example = "2"},
+    {TR_ROW("workload.stop-time", "time", "s", "0s",
+            "training: no iteration starts at or after this time (0 = run every iteration)"),
+     .kind = PARAM_PS, .off = TR(stop_ps), .flags = PARAM_NONNEG, .example = "12s"},
     {TR_ROW("workload.queue", "choice", "", "fifo", "training: transmission queue of fused tensors: fifo | priority (lowest layer first)"),
      .kind = PARAM_CHOICE, .off = TR(queue), .choices = tr_queue_names, .example = "priority"},
     {TR_ROW("workload.barrier", "choice", "", "on", "training: inter-iteration barrier: on | off"),
@@ -434,7 +441,9 @@ typedef struct tr {
     int finished;            /* every iteration computed (flag) */
     uint32_t *done_count;    /* [I] allreduces completed per iteration */
     int64_t *iter_start_ps;  /* [I] forward start of each iteration */
-    int64_t end_ps;          /* the last allreduce's completion */
+    uint32_t niter;          /* iterations run: workload.iterations, or fewer (stop-time) */
+    int64_t *iter_end_ps;    /* [I] its last allreduce's completion (-1 before) */
+    int64_t end_ps;          /* the last iteration's last allreduce (-1 before) */
     /* coordinator */
     tr_queued *queue;        /* [nf] eligible, waiting */
     uint32_t nq;
@@ -542,8 +551,11 @@ static void allreduce_done(tr *w)
     w->allreduces++;
     w->ar_time_sum_s += units_ps_to_s(now - w->cur_start_ps);
     w->busy = 0;
-    if (w->cur.iter + 1 == w->p->iterations && w->done_count[w->cur.iter] == w->nf)
-        w->end_ps = now;
+    if (w->done_count[w->cur.iter] == w->nf) {
+        w->iter_end_ps[w->cur.iter] = now;
+        if (w->cur.iter + 1 == w->niter)
+            w->end_ps = now;
+    }
     coordinator_kick(w);
     if (w->waiting)
         compute_next(w);
@@ -671,7 +683,7 @@ static void ev_compute_done(sim *s, void *ctx, uint64_t arg)
         compute_next(w);
         return;
     }
-    if (w->iter + 1 == w->p->iterations) {
+    if (w->iter + 1 == w->niter) {
         w->finished = 1;
         return;
     }
@@ -696,8 +708,17 @@ static void compute_next(tr *w)
             return;
         }
     }
-    if (!w->backward && i == 0)
-        w->iter_start_ps[w->iter] = sim_now(w->s);
+    if (!w->backward && i == 0) {
+        int64_t now = sim_now(w->s);
+        if (w->iter > 0 && w->p->stop_ps > 0 && now >= w->p->stop_ps) {
+            /* stop-time: iteration iter does not start; the run ends with its predecessor's allreduces */
+            w->niter = w->iter;
+            w->finished = 1;
+            w->end_ps = w->iter_end_ps[w->niter - 1];
+            return;
+        }
+        w->iter_start_ps[w->iter] = now;
+    }
     sim_schedule(w->s, w->backward ? w->prof.bwd_ps[i] : w->prof.fwd_ps[i], ev_compute_done, w, 0);
 }
 
@@ -791,6 +812,10 @@ static int tr_init(void *state, const wl_env *env, char *err, size_t errlen)
     w->neg_rank_bc = tn_xcalloc(w->W, sizeof *w->neg_rank_bc);
     w->done_count = tn_xcalloc(p->iterations, sizeof *w->done_count);
     w->iter_start_ps = tn_xcalloc(p->iterations, sizeof *w->iter_start_ps);
+    w->iter_end_ps = tn_xcalloc(p->iterations, sizeof *w->iter_end_ps);
+    w->niter = p->iterations;
+    for (uint32_t j = 0; j < p->iterations; j++)
+        w->iter_end_ps[j] = -1;
     for (uint32_t j = 0; j < p->iterations; j++)
         w->iter_start_ps[j] = -1;
     w->end_ps = -1;
@@ -805,7 +830,7 @@ static int tr_finish(void *state, const wl_run_view *v, double *m, double *span_
 {
     (void)v;
     tr *w = state;
-    uint32_t I = w->p->iterations;
+    uint32_t I = w->niter;
     if (w->bad)
         return tn_error(err, errlen, "training: %llu messages that no allreduce or negotiation expected",
                         (unsigned long long)w->bad);
@@ -862,6 +887,7 @@ static void tr_fini(void *state)
     free(w->neg_rank_bc);
     free(w->done_count);
     free(w->iter_start_ps);
+    free(w->iter_end_ps);
     net_msg_pool_free(&w->pool);
     gsl_rng_free(w->rng_neg);
     w->up = 0;
