@@ -7,6 +7,7 @@ TESTS_MODULES = \
 	tests/check_config \
 	tests/check_conformance \
 	tests/check_dc_flows \
+	tests/check_dc_mix \
 	tests/check_dist \
 	tests/check_footprint \
 	tests/check_host_nic \

@@ -1,0 +1,202 @@
+/* dc-flows and training sharing a fabric (issue 12's invariants on random
+ * mixes): every flow and every allreduce completes and bytes are conserved
+ * whatever the host policy, classes and sizes; a workload's results are
+ * unchanged by the other's parameters and random draws when they share no
+ * node and no queue; a background dc-flows stops when the training ends.
+ * The base configuration is tests/fixtures/good/train_and_flows.xml:
+ * training on nodes 0-3, web-server flows on nodes 4-7. */
+#include <check.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <gsl/gsl_rng.h>
+
+#include "config.h"
+#include "run.h"
+
+static void load(cfg *c)
+{
+    const char *s = getenv("top_srcdir");
+    char p[1024];
+    snprintf(p, sizeof p, "%s/tests/fixtures/good/train_and_flows.xml", s && *s ? s : "..");
+    cfg_errors e;
+    cfg_errors_init(&e);
+    ck_assert_msg(cfg_load(c, p, &e) == 0, "%s", e.n ? e.msg[0] : "");
+    cfg_errors_free(&e);
+}
+
+static void set(cfg *c, const char *path, const char *v)
+{
+    char err[512];
+    ck_assert_msg(cfg_set(c, path, v, err, sizeof err) == 0, "%s=%s: %s", path, v, err);
+}
+
+static void run(const cfg *c, run_layout *l, double **m)
+{
+    cfg pc;
+    char err[1024];
+    ck_assert_msg(cfg_point(c, 0, &pc, err, sizeof err) == 0, "%s", err);
+    ck_assert_msg(run_resolve(&pc, NULL, NULL, err, sizeof err) == 0, "%s", err);
+    run_layout_init(l, c);
+    *m = calloc(l->n, sizeof **m);
+    ck_assert_msg(run_one(&pc, l, 0, *m, NULL, err, sizeof err) == 0, "%s", err);
+    cfg_free(&pc);
+}
+
+static double metric(const run_layout *l, const double *m, const char *name)
+{
+    long k = run_layout_find(l, name);
+    ck_assert_msg(k >= 0, "no column %s", name);
+    return m[k];
+}
+
+/* Disjoint nodes: on the ideal fabric nothing queues, and on the switch
+ * (sources and output ports per node, in whole messages or in packets)
+ * the two workloads meet in no queue: the training's every metric is the
+ * same whatever the flows do, and the flows' whatever the training does. */
+START_TEST(test_isolation)
+{
+    static const char *const fabrics[] = {"ideal", "electrical-switch", "electrical-switch"};
+    for (size_t f = 0; f < 3; f++)
+        for (int who = 0; who < 2; who++) {
+            const char *mine = who ? "bg." : "train.";
+            double *ref = NULL;
+            run_layout lref;
+            for (int v = 0; v < 3; v++) {
+                cfg c;
+                load(&c);
+                set(&c, "network.type", fabrics[f]);
+                if (f == 2) {
+                    set(&c, "network.mtu", "1500B");
+                    set(&c, "network.host-scheduling", "round-robin");
+                }
+                if (who == 0 && v > 0) { /* the flows change */
+                    set(&c, "workload.bg.load", v == 1 ? "0.6" : "0.1");
+                    set(&c, "workload.bg.sizes", v == 1 ? "websearch" : "uniform(1kB,2MB)");
+                    set(&c, "workload.bg.destinations", v == 1 ? "gaussian" : "poisson");
+                }
+                if (who == 1 && v > 0) { /* the training changes */
+                    set(&c, "workload.train.queue", "priority");
+                    set(&c, "workload.train.compute-time", v == 1 ? "100us" : "7ms");
+                    set(&c, "workload.train.model-size", v == 1 ? "20MB" : "1MB");
+                }
+                run_layout l;
+                double *m;
+                run(&c, &l, &m);
+                if (!ref) {
+                    ref = m;
+                    lref = l;
+                } else {
+                    size_t same = 0;
+                    for (size_t i = 0; i < l.n; i++)
+                        if (strncmp(l.col[i].name, mine, strlen(mine)) == 0) {
+                            double a = metric(&lref, ref, l.col[i].name), b = m[i];
+                            ck_assert_msg(a == b || (isnan(a) && isnan(b)), "%s: %s %.17g, %.17g alone", fabrics[f],
+                                          l.col[i].name, b, a);
+                            same++;
+                        }
+                    ck_assert_uint_gt(same, 5);
+                    free(m);
+                    run_layout_free(&l);
+                }
+                cfg_free(&c);
+            }
+            free(ref);
+            run_layout_free(&lref);
+        }
+}
+END_TEST
+
+/* Random mixes on shared nodes: both workloads on all 8 nodes, random host
+ * policy, packet size, classes (the training at the flows' class or below),
+ * sizes and loads, on the switch and the ideal fabric: every run completes
+ * its invariants (each workload's finish checks that every flow arrived
+ * exactly once and every allreduce of every iteration completed), and the
+ * fabric delivered every message and byte it took. */
+START_TEST(test_random_mixes)
+{
+    gsl_rng *g = gsl_rng_alloc(gsl_rng_mt19937);
+    gsl_rng_set(g, 42);
+    static const char *const pol[] = {"fifo", "round-robin", "priority", "srpt"};
+    static const char *const sizes[] = {"websearch", "fb-hadoop", "google-allrpc", "uniform(1kB,1MB)"};
+    for (int k = 0; k < 16; k++) {
+        cfg c;
+        load(&c);
+        char b[64];
+        set(&c, "workload.train.nodes", "all");
+        set(&c, "workload.bg.nodes", "all");
+        set(&c, "workload.train.exclusive", "no");
+        snprintf(b, sizeof b, "%u", 2 + (unsigned)gsl_rng_uniform_int(g, 7));
+        set(&c, "workload.train.workers", b);
+        int ideal = k % 4 == 3;
+        set(&c, "network.type", ideal ? "ideal" : "electrical-switch");
+        if (ideal)
+            set(&c, "network.host-link", "shared");
+        set(&c, "network.host-scheduling", pol[gsl_rng_uniform_int(g, 4)]);
+        set(&c, "network.mtu", gsl_rng_uniform_int(g, 2) ? "1500B" : "64kB");
+        if (!ideal && gsl_rng_uniform_int(g, 2))
+            set(&c, "network.priority", "strict");
+        snprintf(b, sizeof b, "%lu", gsl_rng_uniform_int(g, 3));
+        set(&c, "workload.train.priority", b);
+        set(&c, "workload.bg.priority", "0");
+        set(&c, "workload.bg.sizes", sizes[gsl_rng_uniform_int(g, 4)]);
+        snprintf(b, sizeof b, "%g", 0.05 + 0.5 * gsl_rng_uniform(g));
+        set(&c, "workload.bg.load", b);
+        set(&c, "workload.train.queue", gsl_rng_uniform_int(g, 2) ? "priority" : "fifo");
+        set(&c, "workload.train.barrier", gsl_rng_uniform_int(g, 2) ? "off" : "on");
+        run_layout l;
+        double *m;
+        run(&c, &l, &m);
+        ck_assert_double_eq(metric(&l, m, "messages_delivered"), metric(&l, m, "messages_sent"));
+        ck_assert_double_eq(metric(&l, m, "train.allreduces"),
+                            metric(&l, m, "train.iterations_completed") * metric(&l, m, "train.fusions"));
+        ck_assert_double_eq(metric(&l, m, "train.iterations_completed"), 3);
+        ck_assert_double_gt(metric(&l, m, "bg.flows_generated"), 0);
+        free(m);
+        run_layout_free(&l);
+        cfg_free(&c);
+    }
+    gsl_rng_free(g);
+}
+END_TEST
+
+/* The flows as a background workload with a 1-s duration: they stop when
+ * the training's 3 iterations end (a few ms), so the run spans milliseconds
+ * and the flows generated are those of that time, not of a second. */
+START_TEST(test_background_stops)
+{
+    cfg c;
+    load(&c);
+    set(&c, "workload.bg.role", "background");
+    set(&c, "workload.bg.duration", "1s");
+    run_layout l;
+    double *m;
+    run(&c, &l, &m);
+    double span = metric(&l, m, "span_s");
+    ck_assert_msg(span > 1e-3 && span < 0.1, "span %g s", span);
+    /* 4 nodes x 0.3 x 10 Gb/s / (8 x 62 874 B) = 23 854 flows/s: a second's
+     * worth would be 23 854 */
+    ck_assert_double_lt(metric(&l, m, "bg.flows_generated"), 23854 * 0.1);
+    free(m);
+    run_layout_free(&l);
+    cfg_free(&c);
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("dc_mix");
+    TCase *t = tcase_create("dc_mix");
+    tcase_set_timeout(t, 300);
+    tcase_add_test(t, test_isolation);
+    tcase_add_test(t, test_random_mixes);
+    tcase_add_test(t, test_background_stops);
+    suite_add_tcase(s, t);
+    SRunner *r = srunner_create(s);
+    srunner_run_all(r, CK_NORMAL);
+    int failed = srunner_ntests_failed(r);
+    srunner_free(r);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
