@@ -800,9 +800,15 @@ int crow_set(cfg *c, size_t canon, size_t k, const char *value, char *err, size_
     if (rc != 0)
         return -1;
     *crow_given(c, canon, k) = 1;
-    const char *alt = crow_at(canon)->row->alt;
-    long a = alt ? crow_find(alt) : -1;
-    if (a >= 0) {
+    /* the alternative of every plugin that declares the path (workload.duration
+     * excludes uniform-random's workload.messages and dc-flows' workload.flows) */
+    for (size_t j = canon; j < n; j++) {
+        if (crow_canon(j) != canon)
+            continue;
+        const char *alt = crow_at(j)->row->alt;
+        long a = alt ? crow_find(alt) : -1;
+        if (a < 0)
+            continue;
         /* the alternative of a workload's row outside <workload> (network.zeta) is its home workload's */
         size_t ka = crow_is_wl((size_t)a) ? (crow_is_wl(canon) ? k : crow_wl_home(c, (size_t)a)) : 0;
         for (size_t i = (size_t)a; i < n; i++)

@@ -185,6 +185,31 @@ START_TEST(test_background_stops)
 }
 END_TEST
 
+/* --set of a parameter clears the alternative of every plugin that shares
+ * its path: workload.duration (declared by uniform-random, alternative
+ * workload.messages, and by dc-flows, alternative workload.flows) given to
+ * a dc-flows configuration with a flow count replaces the count. */
+START_TEST(test_shared_alternative)
+{
+    cfg c;
+    load(&c);
+    char buf[64];
+    set(&c, "workload.bg.flows", "500");
+    ck_assert_int_eq(cfg_get(&c, "workload.bg.duration", buf, sizeof buf), 0);
+    ck_assert_str_eq(buf, "");
+    set(&c, "workload.bg.duration", "2ms");
+    ck_assert_int_eq(cfg_get(&c, "workload.bg.flows", buf, sizeof buf), 0);
+    ck_assert_str_eq(buf, "");
+    run_layout l;
+    double *m;
+    run(&c, &l, &m);
+    ck_assert_double_gt(metric(&l, m, "bg.flows_generated"), 0);
+    free(m);
+    run_layout_free(&l);
+    cfg_free(&c);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("dc_mix");
@@ -193,6 +218,7 @@ int main(void)
     tcase_add_test(t, test_isolation);
     tcase_add_test(t, test_random_mixes);
     tcase_add_test(t, test_background_stops);
+    tcase_add_test(t, test_shared_alternative);
     suite_add_tcase(s, t);
     SRunner *r = srunner_create(s);
     srunner_run_all(r, CK_NORMAL);
