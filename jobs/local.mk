@@ -1,8 +1,6 @@
-# Job generation: trees, task values, analytic footprints, workload registry.
+# Job generation, pure: trees, task values, analytic footprints.
 libtasknet_a_SOURCES += \
 	%D%/task.c %D%/task.h \
 	%D%/tree.c %D%/tree.h \
 	%D%/tree_det.c %D%/tree_pa.c \
-	%D%/footprint.c %D%/footprint.h \
-	%D%/workload.c %D%/workload.h \
-	%D%/wl_uniform_random.c
+	%D%/footprint.c %D%/footprint.h

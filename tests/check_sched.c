@@ -17,7 +17,7 @@
 #include "rng.h"
 #include "scheduler.h"
 #include "sim.h"
-#include "tasktree.h"
+#include "wl_task_tree.h"
 #include "trace.h"
 #include "tree.h"
 #include "workload.h"

@@ -2,7 +2,7 @@
 
 #include <string.h>
 
-#include "tasktree.h"
+#include "wl_task_tree.h"
 
 extern const wl_ops wl_uniform_random_ops; /* jobs/wl_uniform_random.c */
 

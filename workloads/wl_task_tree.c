@@ -1,4 +1,4 @@
-#include "tasktree.h"
+#include "wl_task_tree.h"
 
 #include <gsl/gsl_randist.h>
 #include <math.h>

@@ -1,0 +1,5 @@
+# Workloads: the wl_ops contract, its registry and one file per workload.
+libtasknet_a_SOURCES += \
+	%D%/workload.c %D%/workload.h \
+	%D%/wl_task_tree.c %D%/wl_task_tree.h \
+	%D%/wl_uniform_random.c
