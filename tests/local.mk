@@ -13,6 +13,10 @@ TESTS_MODULES = \
 	tests/check_spinet \
 	tests/check_phy \
 	tests/check_uniform \
+	tests/check_prog_exec \
+	tests/check_kernels \
+	tests/check_patterns \
+	tests/check_congestion \
 	tests/check_cli
 check_PROGRAMS += $(TESTS_MODULES)
 TESTS += $(TESTS_MODULES) tests/check_golden.sh
@@ -30,6 +34,10 @@ tests_check_sched_SOURCES = %D%/check_sched.c
 tests_check_spinet_SOURCES = %D%/check_spinet.c
 tests_check_phy_SOURCES = %D%/check_phy.c
 tests_check_uniform_SOURCES = %D%/check_uniform.c
+tests_check_prog_exec_SOURCES = %D%/check_prog_exec.c %D%/exec_harness.h
+tests_check_kernels_SOURCES = %D%/check_kernels.c %D%/exec_harness.h
+tests_check_patterns_SOURCES = %D%/check_patterns.c %D%/exec_harness.h
+tests_check_congestion_SOURCES = %D%/check_congestion.c
 tests_check_cli_SOURCES = %D%/check_cli.c %D%/cli_helpers.h
 
 tests_check_sim_CFLAGS = $(TEST_CFLAGS)
@@ -45,6 +53,10 @@ tests_check_sched_CFLAGS = $(TEST_CFLAGS)
 tests_check_spinet_CFLAGS = $(TEST_CFLAGS)
 tests_check_phy_CFLAGS = $(TEST_CFLAGS)
 tests_check_uniform_CFLAGS = $(TEST_CFLAGS)
+tests_check_prog_exec_CFLAGS = $(TEST_CFLAGS)
+tests_check_kernels_CFLAGS = $(TEST_CFLAGS)
+tests_check_patterns_CFLAGS = $(TEST_CFLAGS)
+tests_check_congestion_CFLAGS = $(TEST_CFLAGS)
 tests_check_cli_CFLAGS = $(TEST_CFLAGS) -DTASKNET_BIN='"$(abs_top_builddir)/tasknet"'
 
 tests_check_sim_LDADD = $(TEST_LDADD)
@@ -60,6 +72,10 @@ tests_check_sched_LDADD = $(TEST_LDADD)
 tests_check_spinet_LDADD = $(TEST_LDADD)
 tests_check_phy_LDADD = $(TEST_LDADD)
 tests_check_uniform_LDADD = $(TEST_LDADD)
+tests_check_prog_exec_LDADD = $(TEST_LDADD)
+tests_check_kernels_LDADD = $(TEST_LDADD)
+tests_check_patterns_LDADD = $(TEST_LDADD)
+tests_check_congestion_LDADD = $(TEST_LDADD)
 tests_check_cli_LDADD = $(TEST_LDADD)
 
 # check_cli runs the built program.
