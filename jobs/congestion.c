@@ -40,6 +40,13 @@ double cong_acc_link_scaled(const cong_acc *a, uint32_t link)
     return mx ? (double)a->link_load[link] / (double)mx : 0.0;
 }
 
+/* A link's counters during one evaluation. */
+typedef struct cong_link {
+    uint32_t load;  /* flows of level `level - 1` crossing it */
+    uint32_t level; /* 1 + the level `load` counts (0: none yet) */
+    uint64_t total; /* flows crossing it, all levels */
+} cong_link;
+
 /* Histogram indexed by weight, grown on demand. */
 static void hist_add(uint64_t **h, size_t *len, uint64_t w, uint64_t n)
 {
@@ -73,13 +80,16 @@ int cong_eval(const pat_set *s, const uint32_t *node_of_rank, uint32_t nlinks, s
     uint32_t *links = tn_xmalloc((size_t)(widest ? widest : 1) * stride * sizeof *links);
     uint32_t *rlen = tn_xmalloc((size_t)(widest ? widest : 1) * sizeof *rlen);
     uint64_t *cf = tn_xmalloc((size_t)(widest ? widest : 1) * sizeof *cf);
-    uint32_t *load = tn_xcalloc(nlinks ? nlinks : 1, sizeof *load);
-    uint64_t *stamp = tn_xcalloc(nlinks ? nlinks : 1, sizeof *stamp);
-    uint64_t *delta = tn_xcalloc(nlinks ? nlinks : 1, sizeof *delta);
+    /* One record per link, so a flow's visit touches one cache line: its
+     * load in the level being counted (stale when `level` is an earlier
+     * one, which spares a clearing pass) and the flows over all levels
+     * (= sum of load(e) over levels, added to acc only at the end so acc
+     * stays unchanged on an error). */
+    cong_link *lk = tn_xcalloc(nlinks ? nlinks : 1, sizeof *lk);
     uint64_t *ready = tn_xcalloc(s->ranks ? s->ranks : 1, sizeof *ready);
     uint64_t *hist = NULL;
     size_t hist_len = 0;
-    uint64_t uid = 0, sum_c = 0, sum_max = 0, c_max = 0, dep_max = 0, flows = 0;
+    uint64_t sum_c = 0, sum_max = 0, c_max = 0, dep_max = 0, flows = 0;
     int rc = 0;
 
     for (uint32_t l = 0; l < L && rc == 0; l++) {
@@ -92,7 +102,6 @@ int cong_eval(const pat_set *s, const uint32_t *node_of_rank, uint32_t nlinks, s
                 uint32_t a = node_of_rank[lv->pairs[i].src], b = node_of_rank[lv->pairs[i].dst];
                 uint32_t *r = links + n * stride;
                 int k = route(ctx, a, b, r, max_route);
-                uid++;
                 if (k < 0) {
                     rc = tn_error(err, errlen, "no route from node %u to node %u", a, b);
                     break;
@@ -106,20 +115,33 @@ int cong_eval(const pat_set *s, const uint32_t *node_of_rank, uint32_t nlinks, s
                 rlen[n] = (uint32_t)k;
                 for (int j = 0; j < k && rc == 0; j++) {
                     uint32_t e = r[j];
-                    if (e >= nlinks)
+                    if (e >= nlinks) {
                         rc = tn_error(err, errlen,
                                       "route from node %u to node %u uses link %u of %u", a, b, e,
                                       nlinks);
-                    else if (stamp[e] == uid)
-                        rc = tn_error(err, errlen,
-                                      "route from node %u to node %u uses link %u twice "
-                                      "(routing loop)",
-                                      a, b, e);
-                    else {
-                        stamp[e] = uid;
-                        load[e]++;
+                        break;
                     }
+                    /* Routes are short (a few links): a quadratic scan finds a
+                     * loop without a per-link array to touch. */
+                    for (int q = 0; q < j; q++)
+                        if (r[q] == e) {
+                            rc = tn_error(err, errlen,
+                                          "route from node %u to node %u uses link %u twice "
+                                          "(routing loop)",
+                                          a, b, e);
+                            break;
+                        }
                 }
+                if (rc == 0)
+                    for (int j = 0; j < k; j++) {
+                        cong_link *e = &lk[r[j]];
+                        if (e->level != l + 1) {
+                            e->level = l + 1;
+                            e->load = 0;
+                        }
+                        e->load++;
+                        e->total++;
+                    }
                 if (rc != 0)
                     break;
             }
@@ -133,14 +155,17 @@ int cong_eval(const pat_set *s, const uint32_t *node_of_rank, uint32_t nlinks, s
             if (rlen[f] > 0) {
                 c = 0;
                 for (uint32_t j = 0; j < rlen[f]; j++)
-                    if (load[links[f * stride + j]] > c)
-                        c = load[links[f * stride + j]];
+                    if (lk[links[f * stride + j]].load > c)
+                        c = lk[links[f * stride + j]].load;
             }
             cf[f] = c;
             sum_c += c;
             if (c > level_max)
                 level_max = c;
-            hist_add(&hist, &hist_len, c, 1);
+            if (c < hist_len)
+                hist[c]++;
+            else
+                hist_add(&hist, &hist_len, c, 1);
         }
         sum_max += level_max;
         if (level_max > c_max)
@@ -161,13 +186,6 @@ int cong_eval(const pat_set *s, const uint32_t *node_of_rank, uint32_t nlinks, s
                     dep_max = cf[f];
             }
         }
-        /* Sum of load(e) over levels, then clear for the next level. */
-        for (uint64_t f = 0; f < n; f++)
-            for (uint32_t j = 0; j < rlen[f]; j++) {
-                uint32_t e = links[f * stride + j];
-                delta[e] += load[e];
-                load[e] = 0;
-            }
     }
 
     if (rc == 0) {
@@ -183,16 +201,14 @@ int cong_eval(const pat_set *s, const uint32_t *node_of_rank, uint32_t nlinks, s
                 if (hist[w])
                     hist_add(&acc->hist, &acc->hist_len, w, hist[w]);
             for (uint32_t e = 0; e < nlinks; e++)
-                acc->link_load[e] += delta[e];
+                acc->link_load[e] += lk[e].total;
             acc->runs++;
         }
     }
     free(links);
     free(rlen);
     free(cf);
-    free(load);
-    free(stamp);
-    free(delta);
+    free(lk);
     free(ready);
     free(hist);
     return rc;

@@ -205,6 +205,11 @@ int kern_build(const kern_params *p, const dist *size, gsl_rng *sizes, const dis
     if (sr && compute && !dist_is_const(compute) && !compute_rng)
         return tn_error(err, errlen, "%s: a random compute-time needs a stream",
                         kern_names[p->kernel]);
+    /* A compute op per task per wave can outgrow the messages' ops. */
+    if (sr && compute && !(dist_is_const(compute) && compute->a == 0) &&
+        kern_waves(p) > (TP_OPS_MAX - 2 * p->total_messages) / p->tasks)
+        return tn_error(err, errlen, "%s: %llu waves x %u tasks compute phases are too many",
+                        kern_names[p->kernel], (unsigned long long)kern_waves(p), p->tasks);
     tp_builder b;
     tp_builder_init(&b, p->tasks, 1);
     switch (p->kernel) {

@@ -266,8 +266,11 @@ int pat_generate(pat_kind k, uint32_t C, uint32_t arg, gsl_rng *rng, pat_levels 
                         "receivers: r = %u must be between 1 and floor(C/2) = %u", arg, C / 2);
     if (pat_is_random(k) && !rng)
         return tn_error(err, errlen, "%s: needs the pattern-rand stream", name);
-    /* Pair counts stay below C (C - 1) + C log2 C, far from 2^64; the big
-     * ones (bruck C log2 C, neighbor C k) are what the caller asked for. */
+    /* Pair counts are at most C log2 C (bruck) or C k (neighbor): only the
+     * latter can outgrow a program. */
+    if (k == PAT_NEIGHBOR && (uint64_t)C * (arg < C ? arg : C - 1) > TP_OPS_MAX / 2)
+        return tn_error(err, errlen, "neighbor: %u ranks x %u neighbors is more than %llu pairs",
+                        C, arg, (unsigned long long)(TP_OPS_MAX / 2));
     lv_init(out, C);
     switch (k) {
     case PAT_NULL: break;
