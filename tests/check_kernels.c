@@ -22,6 +22,7 @@
 #include "exec_harness.h"
 #include "kernels.h"
 #include "mapping.h"
+#include "units.h"
 
 /* Build kernel p with constant 1000 B messages (and constant compute). */
 static void build(const kern_params *p, double compute_s, uint64_t seed, tp_prog *out)
@@ -386,6 +387,81 @@ START_TEST(test_kern_check)
 }
 END_TEST
 
+/* ---- draw order (kernels.h) ---- */
+
+/* Sizes: one draw per message in generation order (iteration, then
+ * destination for O2A): the root's 2 x 4 sends carry draws 0..7 of
+ * "kernel-sizes", rounded to bytes. SR: message m's pair is the m-th
+ * kern_draw_pair of "kernel-pairs" and lands, in order, in its sender's
+ * list; compute: draw w T + t of "kernel-compute" is task t's compute op of
+ * wave w (T = 3, M = 4, W = 2: two waves). */
+START_TEST(test_draw_order)
+{
+    char err[256];
+    dist size, comp;
+    ck_assert(dist_parse("uniform(1B,5kB)", UNIT_SIZE, ".", &size, err, sizeof err) == 0);
+    ck_assert(dist_parse("uniform(1us,2us)", UNIT_TIME, ".", &comp, err, sizeof err) == 0);
+
+    kern_params p = kp(KERN_ONE_TO_ALL, 5);
+    p.iterations = 2;
+    gsl_rng *sizes = rng_stream_new(8, 0, "kernel-sizes");
+    tp_prog prog;
+    ck_assert(kern_build(&p, &size, sizes, NULL, NULL, NULL, &prog, err, sizeof err) == 0);
+    gsl_rng_free(sizes);
+    sizes = rng_stream_new(8, 0, "kernel-sizes");
+    ck_assert_uint_eq(prog.start[1] - prog.start[0], 8);
+    for (uint64_t i = prog.start[0]; i < prog.start[1]; i++) {
+        double x = dist_sample(&size, sizes);
+        ck_assert_uint_eq(prog.ops[i].arg, (uint64_t)llround(x));
+        ck_assert_uint_eq(tp_op_peer(&prog.ops[i]), 1 + (i - prog.start[0]) % 4);
+        ck_assert_uint_eq(prog.ops[i].tag, (i - prog.start[0]) / 4);
+    }
+    gsl_rng_free(sizes);
+    tp_prog_free(&prog);
+
+    p = kp(KERN_SYNC_RANDOM, 3);
+    p.total_messages = 4;
+    p.wave = 2;
+    gsl_rng *pairs = rng_stream_new(8, 0, "kernel-pairs");
+    gsl_rng *crng = rng_stream_new(8, 0, "kernel-compute");
+    ck_assert(kern_build(&p, &size, NULL, &comp, crng, pairs, &prog, err, sizeof err) == -1);
+    ck_assert_str_eq(err, "sync-random: a random message-size needs a stream");
+    dist_free(&size);
+    dist_const(&size, UNIT_SIZE, 1000);
+    ck_assert(kern_build(&p, &size, NULL, &comp, crng, pairs, &prog, err, sizeof err) == 0);
+    gsl_rng_free(pairs);
+    gsl_rng_free(crng);
+    pairs = rng_stream_new(8, 0, "kernel-pairs");
+    crng = rng_stream_new(8, 0, "kernel-compute");
+    uint64_t next_send[3], next_comp[3];
+    for (uint32_t t = 0; t < 3; t++)
+        next_send[t] = next_comp[t] = prog.start[t];
+    for (uint32_t w = 0; w < 2; w++) {
+        for (uint32_t m = 0; m < 2; m++) {
+            uint32_t s, d;
+            kern_draw_pair(pairs, 3, &s, &d);
+            while (tp_op_kind(&prog.ops[next_send[s]]) != TP_SEND)
+                next_send[s]++;
+            ck_assert_uint_eq(tp_op_peer(&prog.ops[next_send[s]]), d);
+            ck_assert_uint_eq(prog.ops[next_send[s]].tag, w);
+            next_send[s]++;
+        }
+        for (uint32_t t = 0; t < 3; t++) {
+            int64_t want = units_s_to_ps(dist_sample(&comp, crng));
+            while (tp_op_kind(&prog.ops[next_comp[t]]) != TP_COMPUTE)
+                next_comp[t]++;
+            ck_assert_uint_eq(prog.ops[next_comp[t]].arg, (uint64_t)want);
+            next_comp[t]++;
+        }
+    }
+    gsl_rng_free(pairs);
+    gsl_rng_free(crng);
+    tp_prog_free(&prog);
+    dist_free(&size);
+    dist_free(&comp);
+}
+END_TEST
+
 /* ---- invariants on random kernels ---- */
 
 /* Random kernel, T in 2..16 on N = 16 nodes, random mapping, sizes
@@ -475,6 +551,7 @@ static Suite *suite(void)
     tcase_add_test(tc, test_k6_sync_random_two_tasks);
     tcase_add_test(tc, test_sr_compute);
     tcase_add_test(tc, test_kern_check);
+    tcase_add_test(tc, test_draw_order);
     suite_add_tcase(s, tc);
     TCase *tr = tcase_create("random");
     tcase_add_test(tr, test_random_invariants);
