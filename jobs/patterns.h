@@ -12,7 +12,8 @@
  *                  (s', d') becomes (s', C-1) and (C-1, d') is added (ORCS's
  *                  swap; not uniform over derangements, kept to compare
  *                  with ORCS). Draws: gsl_rng_uniform_int on the caller's
- *                  "pattern-rand" stream, one per rank (the swap: one more).
+ *                  "pattern-rand" stream, one per rank in rank order (the
+ *                  last rank's picks the earlier pair when it must swap).
  *   bisect         1: (2i, 2i+1), i < floor(C/2) (Deviation: ORCS's
  *                  unsequenced counter++, spec §2)
  *   bisect_fb_sym  1: (2i, 2i+1) then (2i+1, 2i)

@@ -60,6 +60,7 @@ struct pexec {
     int64_t *group_done_ps; /* [groups] latest done time so far */
     uint32_t *group_left;   /* [groups] tasks not done */
     pexec_counts c;
+    int releasing;          /* release_phases is running (flag) */
 };
 
 static inline uint32_t slot_hash(uint32_t src, uint32_t tag)
@@ -299,9 +300,13 @@ static void ev_task_start(sim *s, void *ctx, uint64_t task)
 }
 
 /* Release phase k and, iteratively, every phase it completes at once (a
- * phase without messages) and those that follow it. */
+ * phase without messages) and those that follow it. The worklist is shared:
+ * a fabric delivers from its own events, never inside net_send (network.h),
+ * so this is never re-entered; the flag checks it. */
 static void release_phases(pexec *x, uint32_t k)
 {
+    TN_ASSERT(!x->releasing, "phase %u released from inside a hand-over", k);
+    x->releasing = 1;
     uint32_t top = 0;
     x->work[top++] = k;
     while (top > 0) {
@@ -317,6 +322,7 @@ static void release_phases(pexec *x, uint32_t k)
             for (uint32_t d = x->dep_start[q + 1]; d-- > x->dep_start[q];)
                 x->work[top++] = x->dep[d];
     }
+    x->releasing = 0;
 }
 
 static void ev_release_start(sim *s, void *ctx, uint64_t unused)
