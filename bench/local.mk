@@ -7,3 +7,8 @@ CLEANFILES += bench/bench_engine
 bench: bench/bench_engine tasknet
 	$(SHELL) $(srcdir)/bench/run-bench.sh $(builddir)
 .PHONY: bench
+# Task programs (kernels, patterns, static congestion): bench/bench_progs [--quick].
+EXTRA_PROGRAMS += bench/bench_progs
+bench_bench_progs_SOURCES = %D%/bench_progs.c
+bench_bench_progs_LDADD = libtasknet.a $(GSL_LIBS) $(XML_LIBS) -lm
+CLEANFILES += bench/bench_progs

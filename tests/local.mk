@@ -6,10 +6,14 @@ TESTS_MODULES = \
 	tests/check_cli \
 	tests/check_config \
 	tests/check_conformance \
+	tests/check_congestion \
 	tests/check_dist \
 	tests/check_footprint \
+	tests/check_kernels \
 	tests/check_net \
+	tests/check_patterns \
 	tests/check_phy \
+	tests/check_prog_exec \
 	tests/check_rng \
 	tests/check_sched \
 	tests/check_sim \
@@ -36,5 +40,5 @@ tests_check_cli_SOURCES = %D%/check_cli.c %D%/cli_helpers.h
 tests_check_cli_CFLAGS = $(TEST_CFLAGS) -DTASKNET_BIN='"$(abs_top_builddir)/tasknet"'
 EXTRA_tests_check_cli_DEPENDENCIES = tasknet$(EXEEXT)
 
-EXTRA_DIST += %D%/fixtures %D%/golden %D%/check_golden.sh
+EXTRA_DIST += %D%/fixtures %D%/golden %D%/check_golden.sh %D%/exec_harness.h
 # check_golden.sh runs the built program (make check builds `all` first).
