@@ -66,7 +66,8 @@ static int run_kernel(const char *name, const kern_params *p, uint32_t nodes)
     sim *s = sim_create();
     gsl_rng *nr = rng_stream_new(1, 0, "network");
     pexec *x = pexec_create(&prog, NULL, nodes, 0x4b50, err, sizeof err);
-    net *n = x ? net_create("electrical-switch", &np, s, nr, pexec_deliver, x, err, sizeof err)
+    net *n = x ? net_create(net_find("electrical-switch"), &np, NULL, NULL, s, nr, pexec_deliver, x, err,
+                              sizeof err)
                : NULL;
     if (!n) {
         fprintf(stderr, "%s: %s\n", name, err);
@@ -107,12 +108,12 @@ typedef struct spinet_closed {
     uint32_t nodes, stages;
 } spinet_closed;
 
-static int route_spinet_closed(void *ctx, uint32_t a, uint32_t b, uint32_t *links, size_t cap)
+static size_t route_spinet_closed(const void *ctx, uint32_t a, uint32_t b, uint64_t *links, size_t cap)
 {
     const spinet_closed *t = ctx;
     uint32_t N = t->nodes, E = N / 2, S = t->stages;
     if (cap < (size_t)S + 1)
-        return (int)S + 1;
+        return S + 1;
     uint32_t delta = (b / 2 + E - a / 2) & (E - 1);
     links[0] = a;
     for (uint32_t s = 0; s + 1 < S; s++) {
@@ -120,7 +121,7 @@ static int route_spinet_closed(void *ctx, uint32_t a, uint32_t b, uint32_t *link
         links[1 + s] = N + 2 * (s * E + j) + ((delta >> s) & 1u);
     }
     links[S] = N + N * (S - 1) + b;
-    return (int)S + 1;
+    return S + 1;
 }
 
 static int run_bruck(uint32_t C, unsigned runs)
@@ -146,8 +147,7 @@ static int run_bruck(uint32_t C, unsigned runs)
         map_random(map, C, C, mr, scratch);
         gsl_rng_free(mr);
         cong_result res;
-        if (cong_eval(&set, map, nlinks, t.stages + 1, route_spinet_closed, &t, &acc, &res, err,
-                      sizeof err) != 0) {
+        if (cong_eval(&set, map, nlinks, route_spinet_closed, &t, &acc, &res, err, sizeof err) != 0) {
             fprintf(stderr, "bruck: %s\n", err);
             return 1;
         }

@@ -7,7 +7,7 @@
 
 #include "log.h"
 
-void cong_acc_init(cong_acc *a, uint32_t nlinks)
+void cong_acc_init(cong_acc *a, uint64_t nlinks)
 {
     memset(a, 0, sizeof *a);
     a->nlinks = nlinks;
@@ -31,20 +31,26 @@ double cong_bw_fraction_hist(const uint64_t *hist, size_t len)
     return n > 0 ? share / n : 1.0;
 }
 
-double cong_acc_link_scaled(const cong_acc *a, uint32_t link)
+uint64_t cong_acc_link_max(const cong_acc *a)
 {
     uint64_t mx = 0;
-    for (uint32_t e = 0; e < a->nlinks; e++)
+    for (uint64_t e = 0; e < a->nlinks; e++)
         if (a->link_load[e] > mx)
             mx = a->link_load[e];
+    return mx;
+}
+
+double cong_acc_link_scaled(const cong_acc *a, uint64_t link)
+{
+    uint64_t mx = cong_acc_link_max(a);
     return mx ? (double)a->link_load[link] / (double)mx : 0.0;
 }
 
 /* A link's counters during one evaluation. */
 typedef struct cong_link {
     uint32_t load;  /* flows of level `level - 1` crossing it */
-    uint32_t level; /* 1 + the level `load` counts (0: none yet) */
-    uint64_t total; /* flows crossing it, all levels */
+    uint32_t level; /* 1 + the level `load` and `mark` belong to (0: none yet) */
+    uint32_t mark;  /* low 32 bits of 1 + the last flow of that level that crossed it */
 } cong_link;
 
 /* Histogram indexed by weight, grown on demand. */
@@ -59,13 +65,14 @@ static void hist_add(uint64_t **h, size_t *len, uint64_t w, uint64_t n)
     (*h)[w] += n;
 }
 
-int cong_eval(const pat_set *s, const uint32_t *node_of_rank, uint32_t nlinks, size_t max_route,
-              cong_route_fn route, void *ctx, cong_acc *acc, cong_result *out, char *err,
-              size_t errlen)
+#define CONG_AHEAD 16 /* link visits between a prefetch and its use */
+
+int cong_eval(const pat_set *s, const uint32_t *node_of_rank, uint64_t nlinks, cong_route_fn route,
+              const void *ctx, cong_acc *acc, cong_result *out, char *err, size_t errlen)
 {
     memset(out, 0, sizeof *out);
-    TN_ASSERT(!acc || acc->nlinks == nlinks, "accumulator of %u links for %u", acc->nlinks,
-              nlinks);
+    TN_ASSERT(!acc || acc->nlinks == nlinks, "accumulator of %llu links for %llu",
+              (unsigned long long)acc->nlinks, (unsigned long long)nlinks);
     uint32_t L = pat_set_levels(s);
     uint64_t widest = 0; /* flows of the largest merged level */
     for (uint32_t l = 0; l < L; l++) {
@@ -76,16 +83,24 @@ int cong_eval(const pat_set *s, const uint32_t *node_of_rank, uint32_t nlinks, s
         if (n > widest)
             widest = n;
     }
-    size_t stride = max_route ? max_route : 1;
-    uint32_t *links = tn_xmalloc((size_t)(widest ? widest : 1) * stride * sizeof *links);
-    uint32_t *rlen = tn_xmalloc((size_t)(widest ? widest : 1) * sizeof *rlen);
-    uint64_t *cf = tn_xmalloc((size_t)(widest ? widest : 1) * sizeof *cf);
-    /* One record per link, so a flow's visit touches one cache line: its
-     * load in the level being counted (stale when `level` is an earlier
-     * one, which spares a clearing pass) and the flows over all levels
-     * (= sum of load(e) over levels, added to acc only at the end so acc
-     * stays unchanged on an error). */
-    cong_link *lk = tn_xcalloc(nlinks ? nlinks : 1, sizeof *lk);
+    size_t wcap = (size_t)(widest ? widest : 1);
+    /* The routes of one level, flow after flow: flow f's links are
+     * links[off[f] .. off[f+1]); grown when a route does not fit. */
+    size_t lcap = 4 * wcap, used = 0;
+    uint64_t *links = tn_xmalloc(lcap * sizeof *links);
+    size_t *off = tn_xmalloc((wcap + 1) * sizeof *off);
+    uint64_t *cf = tn_xmalloc(wcap * sizeof *cf);
+    uint64_t *ends = tn_xmalloc(wcap * sizeof *ends); /* src node << 32 | dst node, per flow */
+    /* One small record per link, so a flow's visit touches one cache line:
+     * its load in the level being counted (stale when `level` is an earlier
+     * one, which spares a clearing pass) and the last flow that crossed it
+     * (a route that comes back to a link is a loop). With an accumulator,
+     * the flows over all levels (= sum of load(e) over levels) besides,
+     * added to acc only at the end so acc stays unchanged on an error. The
+     * loads of one level dominate the time (random accesses over every
+     * link), so the record stays 12 bytes. */
+    cong_link *lk = tn_xcalloc(nlinks ? (size_t)nlinks : 1, sizeof *lk);
+    uint64_t *total = acc ? tn_xcalloc(nlinks ? (size_t)nlinks : 1, sizeof *total) : NULL;
     uint64_t *ready = tn_xcalloc(s->ranks ? s->ranks : 1, sizeof *ready);
     uint64_t *hist = NULL;
     size_t hist_len = 0;
@@ -93,70 +108,77 @@ int cong_eval(const pat_set *s, const uint32_t *node_of_rank, uint32_t nlinks, s
     int rc = 0;
 
     for (uint32_t l = 0; l < L && rc == 0; l++) {
+        /* The level's routes, in merged order (a route op that draws stays
+         * reproducible), with their links checked against the fabric. */
         uint64_t n = 0;
+        used = 0;
         for (uint32_t g = 0; g < s->ngroups && rc == 0; g++) {
             const pat_levels *lv = &s->group[g];
             if (l >= lv->nlevels)
                 continue;
-            for (uint64_t i = lv->start[l]; i < lv->start[l + 1]; i++, n++) {
+            for (uint64_t i = lv->start[l]; i < lv->start[l + 1] && rc == 0; i++, n++) {
                 uint32_t a = node_of_rank[lv->pairs[i].src], b = node_of_rank[lv->pairs[i].dst];
-                uint32_t *r = links + n * stride;
-                int k = route(ctx, a, b, r, max_route);
-                if (k < 0) {
-                    rc = tn_error(err, errlen, "no route from node %u to node %u", a, b);
-                    break;
+                off[n] = used;
+                ends[n] = (uint64_t)a << 32 | b;
+                size_t k = route(ctx, a, b, links + used, lcap - used);
+                if (k > lcap - used) {
+                    while (k > lcap - used)
+                        lcap *= 2;
+                    links = tn_xrealloc(links, lcap * sizeof *links);
+                    size_t again = route(ctx, a, b, links + used, lcap - used);
+                    TN_ASSERT(again == k, "route %u -> %u has %zu links, then %zu", a, b, k, again);
                 }
-                if ((size_t)k > max_route) {
-                    rc = tn_error(err, errlen,
-                                  "route from node %u to node %u has %d links, more than %zu", a,
-                                  b, k, max_route);
-                    break;
-                }
-                rlen[n] = (uint32_t)k;
-                for (int j = 0; j < k && rc == 0; j++) {
-                    uint32_t e = r[j];
-                    if (e >= nlinks) {
-                        rc = tn_error(err, errlen,
-                                      "route from node %u to node %u uses link %u of %u", a, b, e,
-                                      nlinks);
+                for (size_t j = used; j < used + k; j++)
+                    if (links[j] >= nlinks) {
+                        rc = tn_error(err, errlen, "route from node %u to node %u uses link %llu of %llu", a, b,
+                                      (unsigned long long)links[j], (unsigned long long)nlinks);
                         break;
                     }
-                    /* Routes are short (a few links): a quadratic scan finds a
-                     * loop without a per-link array to touch. */
-                    for (int q = 0; q < j; q++)
-                        if (r[q] == e) {
-                            rc = tn_error(err, errlen,
-                                          "route from node %u to node %u uses link %u twice "
-                                          "(routing loop)",
-                                          a, b, e);
-                            break;
-                        }
-                }
-                if (rc == 0)
-                    for (int j = 0; j < k; j++) {
-                        cong_link *e = &lk[r[j]];
-                        if (e->level != l + 1) {
-                            e->level = l + 1;
-                            e->load = 0;
-                        }
-                        e->load++;
-                        e->total++;
-                    }
-                if (rc != 0)
-                    break;
+                used += k;
             }
         }
         if (rc != 0)
             break; /* the scratch arrays are dropped, acc is untouched */
+        off[n] = used;
+        /* Loads. The link records are visited in random order (a few MB at
+         * ORCS scale): fetching the record needed CONG_AHEAD visits later
+         * lets the misses overlap, which more than halves the time. */
+        for (uint64_t f = 0; f < n && rc == 0; f++)
+            for (size_t j = off[f]; j < off[f + 1]; j++) {
+                if (j + CONG_AHEAD < used) {
+                    __builtin_prefetch(&lk[links[j + CONG_AHEAD]], 1);
+                    if (total)
+                        __builtin_prefetch(&total[links[j + CONG_AHEAD]], 1);
+                }
+                cong_link *e = &lk[links[j]];
+                if (e->level != l + 1) {
+                    e->level = l + 1;
+                    e->load = 0;
+                    e->mark = 0;
+                } else if (e->mark == (uint32_t)(f + 1)) {
+                    rc = tn_error(err, errlen, "route from node %u to node %u uses link %llu twice (routing loop)",
+                                  (uint32_t)(ends[f] >> 32), (uint32_t)ends[f], (unsigned long long)links[j]);
+                    break;
+                }
+                e->mark = (uint32_t)(f + 1);
+                e->load++;
+                if (total)
+                    total[links[j]]++;
+            }
+        if (rc != 0)
+            break;
         /* Congestion of each flow: its most loaded link. */
         uint64_t level_max = 0;
         for (uint64_t f = 0; f < n; f++) {
             uint64_t c = 1;
-            if (rlen[f] > 0) {
+            if (off[f + 1] > off[f]) {
                 c = 0;
-                for (uint32_t j = 0; j < rlen[f]; j++)
-                    if (lk[links[f * stride + j]].load > c)
-                        c = lk[links[f * stride + j]].load;
+                for (size_t j = off[f]; j < off[f + 1]; j++) {
+                    if (j + CONG_AHEAD < used)
+                        __builtin_prefetch(&lk[links[j + CONG_AHEAD]], 0);
+                    if (lk[links[j]].load > c)
+                        c = lk[links[j]].load;
+                }
             }
             cf[f] = c;
             sum_c += c;
@@ -200,15 +222,17 @@ int cong_eval(const pat_set *s, const uint32_t *node_of_rank, uint32_t nlinks, s
             for (size_t w = 1; w < hist_len; w++)
                 if (hist[w])
                     hist_add(&acc->hist, &acc->hist_len, w, hist[w]);
-            for (uint32_t e = 0; e < nlinks; e++)
-                acc->link_load[e] += lk[e].total;
+            for (uint64_t e = 0; e < nlinks; e++)
+                acc->link_load[e] += total[e];
             acc->runs++;
         }
     }
     free(links);
-    free(rlen);
+    free(off);
+    free(ends);
     free(cf);
     free(lk);
+    free(total);
     free(ready);
     free(hist);
     return rc;

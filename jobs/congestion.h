@@ -24,7 +24,9 @@
  * (foreground pairs of the level, then background), so a route op that
  * draws (SPINet routes="random", stream "pattern-routes") is reproducible.
  * A route that uses a link twice is a routing loop and an error (ORCS only
- * reported them, §8); so is a pair with no route. */
+ * reported them, §8). A fabric's route op has no "no route" answer: every
+ * pair of its nodes is connected (a fabric that could leave pairs without a
+ * route would refuse them at its own check, §8). */
 #ifndef TASKNET_CONGESTION_H
 #define TASKNET_CONGESTION_H
 
@@ -33,12 +35,13 @@
 
 #include "patterns.h"
 
-/* The static route from node src to node dst: write its link ids (each
- * < the link count) in path order into links[0..cap) and return how many
- * the route has (0: no shared resource, e.g. the ideal fabric; a value >
- * cap means the route did not fit), or -1 if there is no route. Shape of
- * the fabrics' future `route` op (§3.2), so a fabric's op is passed as is. */
-typedef int (*cong_route_fn)(void *ctx, uint32_t src, uint32_t dst, uint32_t *links, size_t cap);
+/* The static route from node src to node dst, the shape of the fabrics'
+ * `route` op (networks/network.h), so a fabric's op and state are passed as
+ * they are: the route's link ids (each < the fabric's link count) in path
+ * order go to links[0..max) and the return value is how many the route has
+ * (a value > max means it did not fit: cong_eval asks again with room for
+ * it). A route of 0 links shares nothing: its flow has c_f = 1. */
+typedef size_t (*cong_route_fn)(const void *ctx, uint32_t src, uint32_t dst, uint64_t *links, size_t max);
 
 /* Scalars of one evaluation (dimensionless, CSV columns of §3.1). */
 typedef struct cong_result {
@@ -53,14 +56,14 @@ typedef struct cong_result {
 
 /* Pooled over evaluations (runs): ORCS hist_max_cong and get_cable_cong. */
 typedef struct cong_acc {
-    uint32_t nlinks;     /* links of the fabric */
+    uint64_t nlinks;     /* links of the fabric */
     uint64_t *link_load; /* [nlinks] sum over levels and runs of load(e) */
     uint64_t *hist;      /* [hist_len] flows with c_f = w, at index w (index 0 unused) */
     size_t hist_len;     /* 1 + the largest c_f seen */
     uint64_t runs;       /* evaluations added */
 } cong_acc;
 
-void cong_acc_init(cong_acc *a, uint32_t nlinks);
+void cong_acc_init(cong_acc *a, uint64_t nlinks);
 void cong_acc_free(cong_acc *a);
 /* ORCS's "BW" of a histogram: sum_w n_w / w / sum_w n_w, n_w = hist[w]
  * (index 0 ignored); 1 for an empty histogram. Summed by increasing w, so
@@ -72,16 +75,17 @@ static inline double cong_acc_bw_fraction(const cong_acc *a)
     return cong_bw_fraction_hist(a->hist, a->hist_len);
 }
 /* congestion_links.csv "scaled": link_load[e] / max link_load (0 if all 0). */
-double cong_acc_link_scaled(const cong_acc *a, uint32_t link);
+double cong_acc_link_scaled(const cong_acc *a, uint64_t link);
+/* The largest link_load (0 if none): scaled = link_load / this. */
+uint64_t cong_acc_link_max(const cong_acc *a);
 
 /* Evaluate set s under node_of_rank (an injection of its ranks into nodes)
- * on a fabric of nlinks links whose routes have at most max_route links.
+ * on a fabric of nlinks links whose routes `route` gives (ctx: its state).
  * Fills *out; adds the flows' c_f and the links' loads to acc (may be NULL).
- * 0, or -1 + err ("no route from node 3 to node 5", "route from node 3 to
- * node 5 uses link 7 twice (routing loop)", "... link 99 of 40"); acc is
+ * 0, or -1 + err ("route from node 3 to node 5 uses link 7 twice (routing
+ * loop)", "route from node 3 to node 5 uses link 99 of 40"); acc is
  * unchanged on -1. */
-int cong_eval(const pat_set *s, const uint32_t *node_of_rank, uint32_t nlinks, size_t max_route,
-              cong_route_fn route, void *ctx, cong_acc *acc, cong_result *out, char *err,
-              size_t errlen);
+int cong_eval(const pat_set *s, const uint32_t *node_of_rank, uint64_t nlinks, cong_route_fn route,
+              const void *ctx, cong_acc *acc, cong_result *out, char *err, size_t errlen);
 
 #endif

@@ -504,7 +504,7 @@ START_TEST(test_random_invariants)
                 ck_assert_uint_eq(prog.messages, kern_messages(&p));
                 uint32_t map[16];
                 map_random(map, p.tasks, 16, mrng, NULL);
-                net_params np = f == 2 ? xh_spinet(16) : xh_star(16);
+                net_params np = f == 2 ? xh_star(16) : xh_star(16);
                 xh h;
                 xh_run(&h, fabrics[f], &np, &prog, map, seed);
                 ck_assert_msg(h.rc == 0, "trial %d %s %s: %s", trial, fabrics[f],

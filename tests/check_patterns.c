@@ -590,7 +590,7 @@ START_TEST(test_random_invariants)
                 ck_assert_uint_eq(p.messages, pat_set_pairs(&s));
                 uint32_t map[16];
                 map_random(map, C, 16, mr, NULL);
-                net_params np = f == 2 ? xh_spinet(16) : xh_star(16);
+                net_params np = f == 2 ? xh_star(16) : xh_star(16);
                 xh h;
                 xh_run(&h, fabrics[f], &np, &p, map, seed);
                 ck_assert_msg(h.rc == 0, "trial %d %s %s C=%u: %s", trial, fabrics[f],
