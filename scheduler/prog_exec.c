@@ -456,6 +456,38 @@ int pexec_finish(pexec *x, char *err, size_t errlen)
 
 void pexec_get_counts(const pexec *x, pexec_counts *c) { *c = x->c; }
 
+int64_t pexec_fixed_ps(const pexec *x, const net *n)
+{
+    const tp_prog *p = x->p;
+    if (!n->ops->zero_load_ps || p->messages == 0)
+        return 0;
+    int64_t best = INT64_MAX;
+    uint32_t last_a = UINT32_MAX, last_b = UINT32_MAX; /* consecutive sends often share a pair */
+    for (uint32_t i = 0; i < p->tasks; i++)
+        for (uint64_t k = p->start[i]; k < p->start[i + 1]; k++) {
+            const tp_op *o = &p->ops[k];
+            if (tp_op_kind(o) != TP_SEND)
+                continue;
+            uint32_t a = x->task[i].node, b = x->task[tp_op_peer(o)].node;
+            if (a == last_a && b == last_b)
+                continue;
+            last_a = a, last_b = b;
+            int64_t z = n->ops->zero_load_ps(n->state, a, b, 0);
+            if (z < best)
+                best = z;
+        }
+    for (uint64_t k = 0; k < p->npsend; k++) {
+        uint32_t a = x->task[p->psend[k].src].node, b = x->task[p->psend[k].dst].node;
+        if (a == last_a && b == last_b)
+            continue;
+        last_a = a, last_b = b;
+        int64_t z = n->ops->zero_load_ps(n->state, a, b, 0);
+        if (z < best)
+            best = z;
+    }
+    return best;
+}
+
 int64_t pexec_task_done_ps(const pexec *x, uint32_t task)
 {
     TN_ASSERT(task < x->p->tasks, "task %u of %u", task, x->p->tasks);

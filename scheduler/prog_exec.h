@@ -68,6 +68,12 @@ void pexec_deliver(void *owner, net_msg *m);
  * tasks not finished)". */
 int pexec_finish(pexec *x, char *err, size_t errlen);
 
+/* The fixed latency L0 of tp_lower_bound_ps on fabric n: the least
+ * zero-load latency of a 0-byte message (n's zero_load_ps op) between the
+ * nodes of any message of the program, ps (0 without messages or without
+ * the op). 2 link + switch on the switch and the ideal fabric. */
+int64_t pexec_fixed_ps(const pexec *x, const net *n);
+
 /* Counters of the run. Times are engine times (ps); the program started at
  * the time pexec_start was called (0 in a run). */
 typedef struct pexec_counts {
