@@ -47,6 +47,7 @@ typedef struct cfg {
     void **wl_block;            /* [wl_count()]: each workload's own params */
     uint32_t replicas;          /* run.replicas */
     uint64_t seed;              /* run.seed */
+    double confidence;          /* run.confidence: level of summary.csv's confidence intervals, in (0, 1) */
     unsigned char *given;       /* [CFG_MAX_ROWS]: parameter given (XML, --set, axis), by row index */
     cfg_axis axes[CFG_MAX_AXES]; /* sweep axes, first varies slowest */
     size_t naxes;               /* axes in use */

@@ -184,6 +184,9 @@ void cfg_cross_check(const cfg *c, ectx *ec)
         nops->check(&core, cfg_net_params(c), &rep);
     if (wops && wops->check)
         wops->check(&core, cfg_wl_params(c), &rep);
+    if (!(c->confidence > 0 && c->confidence < 1))
+        x_invalid(c, ec, "run.confidence", "the confidence level must be between 0 and 1 (e.g. 0.99), not %g",
+                  c->confidence);
     if (c->replicas < 1)
         x_invalid(c, ec, "run.replicas", "must be at least 1");
 }

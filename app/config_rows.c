@@ -38,6 +38,11 @@ static const param_row core_rows[] = {
      .off = offsetof(cfg, replicas), .min = 1, .max = UINT32_MAX, .example = "5"},
     {ROW("run.seed", "integer", "", "1", "base seed of the random streams (0 .. 2^64-1)"), .kind = PARAM_U64,
      .off = offsetof(cfg, seed), .min = 0, .max = UINT64_MAX, .example = "1"},
+    {ROW("run.confidence", "number", "", "0.95",
+         "level of the confidence intervals of summary.csv and plots, in (0, 1): columns <metric>_ci95 at 0.95, "
+         "_ci99 at 0.99"),
+     .kind = PARAM_REAL, .dim = UNIT_NONE, .off = offsetof(cfg, confidence), .flags = PARAM_POS | PARAM_REPORT,
+     .example = "0.99"},
 };
 
 /* --------------------------------------------------------- the table */
