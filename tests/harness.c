@@ -290,6 +290,17 @@ int th_run_open_with(th_run *h, const char *fabric, const net_params *core, cons
 
 uint64_t th_run_go(th_run *h) { return sim_run(h->s, SIM_TIME_MAX); }
 
+int th_run_all(th_run *h, const char *fabric, const net_params *core, const char *const *net_sets,
+               const char *workload, const char *const *wl_sets, uint64_t seed, uint64_t replica, th_log *log)
+{
+    h->log = log;
+    void *wp = th_wl_params(th_wl_ops(workload), wl_sets);
+    if (th_run_open(h, fabric, core, net_sets, workload, wp, seed, replica) != 0)
+        return -1;
+    th_run_go(h);
+    return th_run_finish(h);
+}
+
 int th_run_finish(th_run *h)
 {
     free(h->m);

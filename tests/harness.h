@@ -153,6 +153,13 @@ int th_run_open_with(th_run *h, const char *fabric, const net_params *core, cons
                      const void *arg);
 uint64_t th_run_go(th_run *h);  /* simulate to the end: events */
 int th_run_finish(th_run *h);   /* the workload's finish into h->m, h->span_s; 0 or -1 (h->err) */
+/* All of it at once: workload `workload` with its own settings wl_sets
+ * ("path=value", NULL-terminated; NULL: defaults) over fabric `fabric`,
+ * every delivery logged into *log (may be NULL), opened, simulated and
+ * finished. 0, or -1 at the first failing step (h->err says why). The
+ * caller zero-initialises h and closes it whatever the result. */
+int th_run_all(th_run *h, const char *fabric, const net_params *core, const char *const *net_sets,
+               const char *workload, const char *const *wl_sets, uint64_t seed, uint64_t replica, th_log *log);
 void th_run_close(th_run *h);
 
 /* A metric of h's workload by name, after th_run_finish (NAN if unknown). */
