@@ -4,7 +4,7 @@ bench_bench_engine_SOURCES = %D%/bench_engine.c
 bench_bench_engine_LDADD = libtasknet.a $(GSL_LIBS) $(XML_LIBS) -lm
 EXTRA_DIST += %D%/run-bench.sh
 CLEANFILES += bench/bench_engine
-bench: bench/bench_engine tasknet
+bench: bench/bench_engine bench/bench_progs tasknet
 	$(SHELL) $(srcdir)/bench/run-bench.sh $(builddir)
 .PHONY: bench
 # Task programs (kernels, patterns, static congestion): bench/bench_progs [--quick].
