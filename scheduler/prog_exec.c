@@ -375,17 +375,19 @@ void pexec_deliver(void *owner, net_msg *m)
     m->kind = PX_DEAD;
     net_msg_release(&x->pool, m);
 
-    /* Matching (§0): the receiver resumes now if it waits for exactly this. */
+    /* Matching (§0): the receiver resumes now if it waits for exactly this
+     * (checked first: the table is not touched then, and it is the common
+     * case of an ordered exchange); else the message waits in the table. */
     px_task *t = &x->task[di];
-    px_slot *e = slot_find(x, t, si, tag);
-    if (!e) {
-        x->c.bad++; /* no recv of di ever takes it */
-    } else if (t->state == PX_RECV && tp_op_peer(&x->p->ops[t->pc]) == si &&
-               x->p->ops[t->pc].tag == tag) {
+    if (t->state == PX_RECV && tp_op_peer(&x->p->ops[t->pc]) == si && x->p->ops[t->pc].tag == tag) {
         t->pc++;
         run_task(x, di);
     } else {
-        e->count++;
+        px_slot *e = slot_find(x, t, si, tag);
+        if (!e)
+            x->c.bad++; /* no recv of di ever takes it */
+        else
+            e->count++;
     }
 
     /* A phase's last delivery releases the phases that follow it. */
