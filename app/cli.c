@@ -148,9 +148,9 @@ static const char usage_plot[] =
     "  --latency        message latency distribution of every point, log-log (Fig. 11):\n"
     "                   the fraction of messages slower than x, from DIR/latency/\n"
     "  --class C        with --latency: control, data or all messages (default: all)\n"
-    "  --counts FILE    a count file a workload wrote in DIR (rows point,x,count), as the\n"
-    "                   fraction per x of every point, e.g. congestion_hist: ORCS's\n"
-    "                   congestion histogram over the mappings (pattern workload)\n"
+    "  --counts FILE    a count file a workload wrote in DIR (rows point,x,count), drawn\n"
+    "                   as the fraction per x of every point: a histogram pooled over\n"
+    "                   each point's replicas (README names the workloads' files)\n"
     "  --logx, --logy   logarithmic axes\n"
     "  --out FILE       image path, .png or .svg (default: in DIR, named after the axes)\n"
     "  --title TEXT     figure title\n"
@@ -159,7 +159,7 @@ static const char usage_plot[] =
     "  tasknet plot out/fig9 --x system.nodes --y speedup --series network.bandwidth\n"
     "  tasknet plot out/fig10 --xy network_utilization,speedup --logx --logy\n"
     "  tasknet plot out/fig11 --latency --class data\n"
-    "  tasknet plot out/orcs-patterns --counts congestion_hist\n"
+
     "  tasknet plot --timeline out/fig7-n4.json --out fig7a.png\n";
 
 static const char usage_params[] =

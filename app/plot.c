@@ -701,9 +701,8 @@ done:
 /* A count file a workload wrote in the result folder (wl_ops.write_files):
  * a header `point,X,COUNT[,...]` and rows of integers or numbers. Each
  * point's counts are drawn as fractions of its total against X, one curve
- * per point, labelled with the point's swept values (summary.csv). ORCS's
- * congestion histogram over mappings: congestion_hist.csv, weight against
- * the fraction of flows. */
+ * per point, labelled with the point's swept values (summary.csv): a
+ * histogram pooled over the replicas of each point. */
 static int plot_counts(const plot_opts *o)
 {
     char name[512], path[CFG_PATH_MAX + 600];

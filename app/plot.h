@@ -22,7 +22,7 @@ typedef struct plot_opts {
     const char *title;  /* NULL = derived */
     int logx, logy;     /* logarithmic axes */
     const char *cls;    /* PLOT_LATENCY: message class control, data or all (NULL = all) */
-    const char *counts; /* PLOT_COUNTS: the file in DIR ("congestion_hist" or "congestion_hist.csv") */
+    const char *counts; /* PLOT_COUNTS: the file in DIR ("NAME" or "NAME.csv") */
     /* where plot reports, one line at a time (the CLI prints: plot never does) */
     void (*note)(void *ctx, int kind, const char *text); /* enum plot_note */
     void *ctx;

@@ -554,7 +554,8 @@ static const wl_column wp_table[] = {
 const wl_ops wl_pattern_ops = {
     .name = "pattern",
     .description = "ORCS communication patterns (bruck, recdbl, tree, rand, ..., ptrnvsptrn) in levels, timed "
-                   "(barrier, dependency, free) or not, with ORCS's congestion metrics on static routes (seed 001)",
+                   "(barrier, dependency, free) or not, with ORCS's congestion metrics on static routes (seed 001); "
+                   "with --out also congestion_runs.csv, congestion_hist.csv (plot --counts) and congestion_links.csv",
     .state_size = sizeof(wp),
     .params = wp_rows,
     .nparams = sizeof wp_rows / sizeof wp_rows[0],
