@@ -69,6 +69,18 @@ for cfgfile in "$srcdir"/configs/paper/*.xml; do
 done
 # --- END paper configs ---
 
+# --- BEGIN task programs ---
+# The kernel and pattern workloads (bench/bench_progs.c): all-to-all on 1024
+# switch ports, SR10 of seed 003's Table 1, bruck's static congestion over
+# random mappings at ORCS scale.
+progs="$builddir/bench/bench_progs"
+if [ -x "$progs" ]; then
+    "$progs" $quick
+else
+    echo "run-bench.sh: $progs not built (run 'make bench/bench_progs' in $builddir)" >&2
+fi
+# --- END task programs ---
+
 # ---------------------------------------------------------------------------
 # Host NIC at scale (issue 12): a 1,000-node web-search run (bench/websearch-1000.xml,
 # 1500-B packets served round-robin); thesis-coexistence (training and web search

@@ -172,6 +172,7 @@ START_TEST(test_barrier_two_layers)
                             "workload.compute-time=600us",
                             "workload.time-ratio=1",
                             "workload.fusion-buffer=1MB",
+                            "workload.iterations=2",
                             k & 1 ? "workload.barrier=off" : "workload.barrier=on",
                             k & 2 ? "workload.queue=priority" : "workload.queue=fifo",
                             NULL};
@@ -198,20 +199,23 @@ END_TEST
  * R = 1.2 ms x 100 Gb/s / (8 x 2 x (1 - 1/2) x 4 MB) = 3.75. */
 START_TEST(test_four_layers)
 {
-    const char *base[] = {"workload.workers=2", "workload.layers=4", "workload.model-size=4MB",
-                          "workload.layer-sizes=uniform", "workload.compute-time=1200us", "workload.time-ratio=1"};
-    const char *wl1[] = {base[0], base[1], base[2], base[3], base[4], base[5], "workload.fusion-buffer=1MB", NULL};
+    const char *base[] = {"workload.workers=2",           "workload.layers=4",           "workload.model-size=4MB",
+                          "workload.layer-sizes=uniform", "workload.compute-time=1200us", "workload.time-ratio=1",
+                          "workload.iterations=2"};
+    const char *wl1[] = {base[0], base[1], base[2], base[3], base[4], base[5], base[6], "workload.fusion-buffer=1MB",
+                         NULL};
     th_run *h = run_training("ideal", 2, B10, NULL, wl1);
     ck_near(th_metric(h, "iteration_time_mean_s"), 3801.92 * US);
     ck_near(th_metric(h, "allreduce_wait_mean_s"), 900.72 * US);
     done(h);
-    const char *wl2[] = {base[0], base[1], base[2], base[3], base[4], base[5], "workload.fusion-buffer=1MB",
+    const char *wl2[] = {base[0], base[1], base[2], base[3], base[4], base[5], base[6], "workload.fusion-buffer=1MB",
                          "workload.queue=priority", "workload.barrier=off", NULL};
     h = run_training("ideal", 2, B10, NULL, wl2);
     ck_near(th_metric(h, "iteration_time_first_s"), 2200.96 * US);
     ck_near(th_metric(h, "iteration_time_mean_s"), 3701.92 * US);
     done(h);
-    const char *wl3[] = {base[0], base[1], base[2], base[3], base[4], base[5], "workload.fusion-buffer=2MB", NULL};
+    const char *wl3[] = {base[0], base[1], base[2], base[3], base[4], base[5], base[6], "workload.fusion-buffer=2MB",
+                         NULL};
     h = run_training("ideal", 2, B10, NULL, wl3);
     ck_assert_double_eq(th_metric(h, "fusions"), 2);
     ck_near(th_metric(h, "iteration_time_mean_s"), 4000.96 * US);
@@ -256,7 +260,7 @@ END_TEST
  * 100 MB / 100 = 1 MB a layer: 6 layers per 6.28-MB fusion, 17 fusions. */
 START_TEST(test_profiles)
 {
-    const char *f[] = {"workload.layers-file=resnet50-layers.csv", NULL};
+    const char *f[] = {"workload.layers-file=resnet50-layers.csv", "workload.compute-time=900ms", NULL};
     th_run *h = run_training("ideal", 2, B10, NULL, f);
     /* 214 layer times each rounded to the picosecond: T_c within 1e-9 */
     ck_assert_double_eq_tol(th_metric(h, "compute_to_network_ratio"), 0.9 * 1e10 / (8 * 102228128.0), 1e-8);
@@ -266,7 +270,8 @@ START_TEST(test_profiles)
     h = run_training("ideal", 2, B10, NULL, g);
     ck_assert_double_eq(th_metric(h, "fusions"), fus);
     done(h);
-    const char *s[] = {"workload.layers-file=resnet50-layers.csv", "workload.model-size=50MB", NULL};
+    const char *s[] = {"workload.layers-file=resnet50-layers.csv", "workload.model-size=50MB",
+                       "workload.compute-time=900ms", NULL};
     h = run_training("ideal", 2, B10, NULL, s);
     ck_assert_double_eq_tol(th_metric(h, "compute_to_network_ratio"), 0.9 * 1e10 / (8 * 50e6), 1e-8);
     done(h);

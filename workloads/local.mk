@@ -3,5 +3,7 @@ libtasknet_a_SOURCES += \
 	%D%/workload.c %D%/workload.h \
 	%D%/wl_task_tree.c %D%/wl_task_tree.h \
 	%D%/wl_uniform_random.c \
+	%D%/wl_kernel.c \
+	%D%/wl_pattern.c \
 	%D%/wl_dc_flows.c \
 	%D%/wl_training.c

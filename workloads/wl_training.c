@@ -8,7 +8,9 @@
  *     rank (r + 1) mod W.
  *   - L layers, layer i with P_i gradient bytes, forward time F_i, backward
  *     time B_i. Generated as the thesis does (sec. 4.4, Table 4.1): total
- *     compute-time T_c split forward:backward = 1:backward-ratio (1:2, sec.
+ *     compute-time T_c (a constant: the row is shared with the kernel
+ *     workload, which takes a distribution) split forward:backward =
+ *     1:backward-ratio (1:2, sec.
  *     3.6), both arithmetic progressions, forward decreasing and backward
  *     increasing with the layer index: F_i = F_0 (1 - (1 - r) i / (L - 1)),
  *     r = time-ratio = F_{L-1} / F_0 (the thesis gives no value; 0.5 is
@@ -129,7 +131,7 @@ typedef struct tr_params {
     uint32_t layers;           /* 0: 100 (or the file's rows) */
     int layer_sizes;           /* TR_SIZES_* */
     param_file layers_file;    /* optional CSV */
-    int64_t compute_ps;        /* T_c per iteration */
+    dist compute_time;         /* T_c per iteration, s (a constant) */
     double backward_ratio;     /* sum B / sum F */
     double time_ratio;         /* F_{L-1} / F_0 */
     uint64_t fusion_bytes;     /* 0: a fusion per layer */
@@ -159,8 +161,9 @@ static const param_row tr_rows[] = {
     {TR_ROW("workload.layers-file", "file", "", "",
             "training: CSV of layers in forward order: size_bytes[, forward_s, backward_s] (e.g. resnet50-layers.csv)"),
      .kind = PARAM_FILE, .off = TR(layers_file), .example = "resnet50-layers.csv"},
-    {TR_ROW("workload.compute-time", "time", "s", "900ms", "training: forward + backward compute of one iteration (>= 0)"),
-     .kind = PARAM_PS, .off = TR(compute_ps), .flags = PARAM_NONNEG, .example = "900ms"},
+    {TR_ROW("workload.compute-time", "distribution(time)", "s", "0s",
+            "training: forward + backward compute of one iteration, a constant (seed 002 Table 4.1: 900ms)"),
+     .kind = PARAM_DIST, .dim = UNIT_TIME, .off = TR(compute_time), .flags = PARAM_NONNEG, .example = "900ms"},
     {TR_ROW("workload.backward-ratio", "number", "", "2", "training: backward time over forward time (seed 002: 2)"),
      .kind = PARAM_REAL, .dim = UNIT_NONE, .off = TR(backward_ratio), .flags = PARAM_NONNEG, .example = "2"},
     {TR_ROW("workload.time-ratio", "number", "", "0.5",
@@ -168,7 +171,7 @@ static const param_row tr_rows[] = {
      .kind = PARAM_REAL, .dim = UNIT_NONE, .off = TR(time_ratio), .flags = PARAM_POS, .example = "0.5"},
     {TR_ROW("workload.fusion-buffer", "size", "B", "6.28MB", "training: Horovod's tensor fusion buffer (0 = a fusion per layer)"),
      .kind = PARAM_BYTES, .off = TR(fusion_bytes), .flags = PARAM_NONNEG, .example = "6.28MB"},
-    {TR_ROW("workload.iterations", "integer", "", "2", "training: iterations (>= 1)"),
+    {TR_ROW("workload.iterations", "integer", "", "1", "training: iterations (>= 1; seed 002 Table 4.1: 2)"),
      .kind = PARAM_U32, .off = TR(iterations), .min = 1, .max = UINT32_MAX, .example = "2"},
     {TR_ROW("workload.stop-time", "time", "s", "0s",
             "training: no iteration starts at or after this time (0 = run every iteration)"),
@@ -390,7 +393,8 @@ static int profile_build(const tr_params *p, tr_profile *out, char *err, size_t 
             out->bwd_ps[i] = units_s_to_ps(fbwd[i]);
         }
     } else {
-        double Tf = (double)p->compute_ps / (1 + p->backward_ratio), r = p->time_ratio;
+        double Tc_ps = p->compute_time.text ? 1e12 * dist_mean(&p->compute_time) : 0;
+        double Tf = Tc_ps / (1 + p->backward_ratio), r = p->time_ratio;
         double F0 = L > 1 ? 2 * Tf / (L * (1 + r)) : Tf;
         for (uint32_t i = 0; i < L; i++) {
             double fi = L > 1 ? F0 * (1 - (1 - r) * i / (L - 1)) : F0;
@@ -753,6 +757,9 @@ static void tr_check(const net_params *core, const void *params, param_report *r
     if (core->nodes > 0 && p->workers > core->nodes)
         param_invalid(rep, "workload.workers", "%u workers need %u nodes (system.nodes is %u)", p->workers, p->workers,
                       core->nodes);
+    if (p->compute_time.text && !dist_is_const(&p->compute_time))
+        param_invalid(rep, "workload.compute-time", "training computes the same time every iteration: a constant "
+                      "(e.g. 900ms), not %s", p->compute_time.text);
     if (p->layers_file.text[0] && p->layers)
         param_invalid(rep, "workload.layers", "the layers come from workload.layers-file");
     if (p->gatherv_prob > 1)

@@ -8,6 +8,8 @@
 #include "log.h"
 #include "rng.h"
 
+extern const wl_ops wl_kernel_ops;         /* workloads/wl_kernel.c */
+extern const wl_ops wl_pattern_ops;        /* workloads/wl_pattern.c */
 extern const wl_ops wl_task_tree_ops;      /* workloads/wl_task_tree.c */
 extern const wl_ops wl_dc_flows_ops;       /* workloads/wl_dc_flows.c */
 extern const wl_ops wl_training_ops;       /* workloads/wl_training.c */
@@ -16,6 +18,8 @@ extern const wl_ops wl_uniform_random_ops; /* workloads/wl_uniform_random.c */
 const wl_ops *const wl_registry[] = {
     &wl_task_tree_ops,
     &wl_uniform_random_ops,
+    &wl_kernel_ops,
+    &wl_pattern_ops,
     &wl_dc_flows_ops,
     &wl_training_ops,
     NULL,
