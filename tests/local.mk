@@ -16,6 +16,7 @@ TESTS_MODULES = \
 	tests/check_sim \
 	tests/check_spinet \
 	tests/check_stats \
+	tests/check_swnet \
 	tests/check_topo \
 	tests/check_tree \
 	tests/check_uniform \
