@@ -94,8 +94,10 @@
  * in time order since every credit travels one link latency from the
  * instant its event runs; tokens due are added when the sender looks.
  * No malloc in the event loop once warm: packets and tokens come from free
- * lists grown by chunks; per-link arrays are sized at init. Memory: per
- * directed link 48 + 16 nq + (credit) 32 vcs bytes, nothing per pair. */
+ * lists grown by chunks; per-link blocks are sized at init. Memory: per
+ * directed link 48 + 16 nq + (credit) 40 vcs bytes in one block (a hop
+ * touches the block of its output and that of the link it came by),
+ * nothing per pair. */
 #include "swnet.h"
 
 #include <math.h>
@@ -147,16 +149,27 @@ typedef struct swnet_tok {
     uint64_t bytes; /* bytes freed */
 } swnet_tok;
 
+/* Credits of one VC of the buffer a link enters, at its sender. The first
+ * credit on its way back is kept inline (most of the time it is the only
+ * one: no pool access per packet and hop), the later ones in a list. */
 typedef struct swnet_credit {
-    int64_t free;           /* bytes free in the buffer as the sender knows it, tokens due excluded */
-    swnet_tok *head, *tail; /* credits on their way back, in time order */
+    int64_t free;           /* bytes free in the buffer as the sender knows it, credits due excluded */
+    int64_t t0_ps;          /* the first credit on its way back arrives (if n0) */
+    uint32_t b0;            /* its bytes */
+    uint8_t n0;             /* 1: t0_ps, b0 hold a credit */
+    uint8_t waiting;        /* 1: the sender waits for credit here with no wake-up pending */
+    swnet_tok *head, *tail; /* the credits after the first, in time order */
 } swnet_credit;
 
+/* The output side of a directed link; its FIFOs (nq) and credits (vcs)
+ * follow it in memory (st->stride bytes per link), so one packet's hop
+ * touches one block. */
 typedef struct swnet_port {
     int64_t busy_until_ps; /* the packet on the wire ends */
     int64_t wake_ps;       /* the pending wake-up, if wake_id */
     sim_event_id wake_id;  /* 0: none pending */
     uint64_t qbytes;       /* bytes waiting in its FIFOs (switch ports) */
+    int64_t busy_ps;       /* transmission time so far (utilisation), ps */
     uint32_t wire_bytes;   /* bytes of the packet it sent last */
     uint32_t nqueued;      /* packets waiting (switch port) or messages (host uplink) */
 } swnet_port;
@@ -227,28 +240,40 @@ static uint64_t mix64(uint64_t z)
     return z ^ (z >> 31);
 }
 
-static inline swnet_fifo *fifo_at(swnet *st, uint32_t l, unsigned cls, unsigned vc)
+static inline swnet_port *port_at(const swnet *st, uint32_t l)
 {
-    return &st->q[(size_t)l * st->nq + cls * st->vcs + vc];
+    return (swnet_port *)(st->lk + (size_t)l * st->stride);
 }
 
-static inline swnet_credit *credit_at(swnet *st, uint32_t l, unsigned vc)
+static inline swnet_fifo *fifo_at(const swnet *st, uint32_t l, unsigned cls, unsigned vc)
 {
-    return &st->cr[(size_t)l * st->vcs + vc];
+    return (swnet_fifo *)(st->lk + (size_t)l * st->stride + sizeof(swnet_port)) + cls * st->vcs + vc;
 }
 
-/* Free bytes of (l, vc) now: the tokens due are added first. */
+static inline swnet_credit *credit_at(const swnet *st, uint32_t l, unsigned vc)
+{
+    return (swnet_credit *)(st->lk + (size_t)l * st->stride + sizeof(swnet_port) + st->nq * sizeof(swnet_fifo)) +
+           vc;
+}
+
+/* Free bytes of (l, vc) now: the credits due are added first. */
 static int64_t credit_now(swnet *st, uint32_t l, unsigned vc, int64_t now)
 {
     swnet_credit *c = credit_at(st, l, vc);
-    while (c->head && c->head->t_ps <= now) {
+    while (c->n0 && c->t0_ps <= now) {
+        c->free += c->b0;
+        c->n0 = 0;
         swnet_tok *k = c->head;
-        c->free += (int64_t)k->bytes;
-        c->head = k->next;
-        if (!c->head)
-            c->tail = NULL;
-        k->next = st->tok_free;
-        st->tok_free = k;
+        if (k) {
+            c->t0_ps = k->t_ps;
+            c->b0 = (uint32_t)k->bytes;
+            c->n0 = 1;
+            c->head = k->next;
+            if (!c->head)
+                c->tail = NULL;
+            k->next = st->tok_free;
+            st->tok_free = k;
+        }
     }
     return c->free;
 }
@@ -256,7 +281,7 @@ static int64_t credit_now(swnet *st, uint32_t l, unsigned vc, int64_t now)
 /* Bytes waiting and on the wire at output l (adaptive and UGAL choices). */
 static inline uint64_t port_load(const swnet *st, uint32_t l, int64_t now)
 {
-    const swnet_port *pt = &st->port[l];
+    const swnet_port *pt = port_at(st, l);
     return pt->qbytes + (pt->busy_until_ps > now ? pt->wire_bytes : 0);
 }
 
@@ -266,7 +291,7 @@ static void ev_wake(sim *s, void *ctx, uint64_t arg);
  * the earliest asked for. */
 static void wake_at(swnet *st, uint32_t l, int64_t t)
 {
-    swnet_port *pt = &st->port[l];
+    swnet_port *pt = port_at(st, l);
     sim *s = net_sim(st->n);
     if (pt->wake_id) {
         if (pt->wake_ps <= t)
@@ -283,17 +308,30 @@ static void wake_at(swnet *st, uint32_t l, int64_t t)
 static void credit_return(swnet *st, uint32_t l, unsigned vc, uint32_t bytes, int64_t t)
 {
     swnet_credit *c = credit_at(st, l, vc);
-    swnet_tok *k = tok_alloc(st);
-    k->t_ps = t;
-    k->bytes = bytes;
-    if (c->tail)
-        c->tail->next = k;
-    else
-        c->head = k;
-    c->tail = k;
-    swnet_port *pt = &st->port[l];
-    if (pt->nqueued && !pt->wake_id)
-        wake_at(st, l, t);
+    if (!c->n0) {
+        c->t0_ps = t;
+        c->b0 = bytes;
+        c->n0 = 1;
+    } else {
+        swnet_tok *k = tok_alloc(st);
+        k->t_ps = t;
+        k->bytes = bytes;
+        if (c->tail)
+            c->tail->next = k;
+        else
+            c->head = k;
+        c->tail = k;
+    }
+    /* A sender marked waiting has no wake-up pending, or one at the end of
+     * its packet on the wire or at an earlier credit: credits are returned
+     * in time order (each a link latency after its event), so none pending
+     * can be later than this one. */
+    if (c->waiting) {
+        c->waiting = 0;
+        swnet_port *pt = port_at(st, l);
+        if (pt->nqueued && !pt->wake_id)
+            wake_at(st, l, t);
+    }
 }
 
 /* ---- delivery ---- */
@@ -331,11 +369,11 @@ static void ev_arrive(sim *s, void *ctx, uint64_t arg);
 /* Port l puts p's first bit on the wire now. */
 static void port_start(swnet *st, uint32_t l, swnet_pkt *p, int64_t now)
 {
-    swnet_port *pt = &st->port[l];
+    swnet_port *pt = port_at(st, l);
     int64_t ser = ser_ps(st, p->bytes);
     pt->busy_until_ps = now + ser;
     pt->wire_bytes = p->bytes;
-    st->busy_ps[l] += ser;
+    pt->busy_ps += ser;
     if (st->credit && p->in_link != NONE)
         credit_return(st, p->in_link, p->in_vc, p->fp, now + st->link_ps);
     if (p->next_sw == NONE) {
@@ -377,7 +415,7 @@ static swnet_pkt *switch_pick(swnet *st, uint32_t l, int64_t now)
             if (!best->head)
                 best->tail = NULL;
             p->next = NULL;
-            swnet_port *pt = &st->port[l];
+            swnet_port *pt = port_at(st, l);
             pt->nqueued--;
             pt->qbytes -= p->bytes;
             return p;
@@ -422,7 +460,7 @@ static swnet_pkt *host_pick(swnet *st, uint32_t h, int64_t now)
                 f->tail = NULL;
             m->next = NULL;
             *off = 0;
-            st->port[h].nqueued--;
+            port_at(st, h)->nqueued--;
         }
         return p;
     }
@@ -430,7 +468,8 @@ static swnet_pkt *host_pick(swnet *st, uint32_t h, int64_t now)
 }
 
 /* Earliest time a credit on its way back lets a head of port l leave, or
- * INT64_MAX if none will without more credits. */
+ * INT64_MAX if none will without more credits; the VCs whose credits on
+ * their way do not suffice are marked waiting (their next credit wakes l). */
 static int64_t blocked_until(swnet *st, uint32_t l)
 {
     int64_t best = INT64_MAX;
@@ -456,16 +495,22 @@ static int64_t blocked_until(swnet *st, uint32_t l)
         }
         if (need == UINT64_MAX)
             continue;
-        const swnet_credit *cr = credit_at(st, l, v);
-        int64_t have = cr->free;
-        for (const swnet_tok *k = cr->head; k; k = k->next) {
-            have += (int64_t)k->bytes;
-            if (have >= (int64_t)need) {
-                if (k->t_ps < best)
-                    best = k->t_ps;
-                break;
-            }
+        swnet_credit *cr = credit_at(st, l, v);
+        int64_t have = cr->free, t = INT64_MAX;
+        if (cr->n0) {
+            have += cr->b0;
+            if (have >= (int64_t)need)
+                t = cr->t0_ps;
         }
+        for (const swnet_tok *k = cr->head; k && t == INT64_MAX; k = k->next) {
+            have += (int64_t)k->bytes;
+            if (have >= (int64_t)need)
+                t = k->t_ps;
+        }
+        if (t == INT64_MAX)
+            cr->waiting = 1; /* wait for a credit not yet on its way */
+        else if (t < best)
+            best = t;
     }
     return best;
 }
@@ -474,7 +519,7 @@ static int64_t blocked_until(swnet *st, uint32_t l)
  * when the one on the wire ends or when credit lets one go. */
 static void port_try(swnet *st, uint32_t l, int64_t now)
 {
-    swnet_port *pt = &st->port[l];
+    swnet_port *pt = port_at(st, l);
     while (pt->busy_until_ps <= now && pt->nqueued) {
         swnet_pkt *p = l < st->hosts ? host_pick(st, l, now) : switch_pick(st, l, now);
         if (!p) {
@@ -494,7 +539,7 @@ static void ev_wake(sim *s, void *ctx, uint64_t arg)
 {
     swnet *st = ctx;
     uint32_t l = (uint32_t)arg;
-    st->port[l].wake_id = 0;
+    port_at(st, l)->wake_id = 0;
     st->st.wakes++;
     port_try(st, l, sim_now(s));
 }
@@ -563,7 +608,7 @@ static void ev_arrive(sim *s, void *ctx, uint64_t arg)
     else
         f->head = p;
     f->tail = p;
-    swnet_port *pt = &st->port[l];
+    swnet_port *pt = port_at(st, l);
     pt->nqueued++;
     pt->qbytes += p->bytes;
     port_try(st, l, now);
@@ -588,7 +633,7 @@ void swnet_send(void *state, net_msg *m)
     else
         f->head = m;
     f->tail = m;
-    st->port[m->src].nqueued++;
+    port_at(st, m->src)->nqueued++;
     port_try(st, m->src, now);
 }
 
@@ -648,7 +693,7 @@ void swnet_fill_metrics(void *state, double *m)
     if (st->t_first_ps >= 0 && span > 0) {
         double sum = 0, max = 0;
         for (uint32_t l = 0; l < st->links; l++) {
-            double u = (double)st->busy_ps[l];
+            double u = (double)port_at(st, l)->busy_ps;
             sum += u;
             if (u > max)
                 max = u;
@@ -670,12 +715,9 @@ void swnet_fini(void *state)
     for (size_t i = 0; i < st->nchunks; i++)
         free(st->chunks[i]);
     free(st->chunks);
-    free(st->port);
-    free(st->q);
-    free(st->cr);
+    free(st->lk);
     free(st->hostq);
     free(st->host_off);
-    free(st->busy_ps);
     topo_free(&st->t);
     memset(st, 0, sizeof *st);
 }
@@ -793,16 +835,13 @@ int swnet_init(void *state, net *n, topo *t, const swnet_params *p, char *err, s
     st->adaptive = p->routing == SWNET_RT_ADAPTIVE;
     st->ugal = p->routing == SWNET_RT_UGAL;
     st->salt_key = ((uint64_t)gsl_rng_get(n->rng) << 32) ^ (uint64_t)gsl_rng_get(n->rng);
-    st->port = tn_xcalloc(st->links, sizeof *st->port);
-    st->q = tn_xcalloc((size_t)st->links * st->nq, sizeof *st->q);
-    if (st->credit) {
-        st->cr = tn_xcalloc((size_t)st->links * st->vcs, sizeof *st->cr);
-        for (size_t i = 0; i < (size_t)st->links * st->vcs; i++)
-            st->cr[i].free = st->cap_bytes;
-    }
+    st->stride = sizeof(swnet_port) + st->nq * sizeof(swnet_fifo) + (st->credit ? st->vcs * sizeof(swnet_credit) : 0);
+    st->lk = tn_xcalloc(st->links, st->stride);
+    for (uint32_t l = 0; st->credit && l < st->links; l++)
+        for (unsigned v = 0; v < st->vcs; v++)
+            credit_at(st, l, v)->free = st->cap_bytes;
     st->hostq = tn_xcalloc((size_t)st->hosts * st->nclass, sizeof *st->hostq);
     st->host_off = tn_xcalloc((size_t)st->hosts * st->nclass, sizeof *st->host_off);
-    st->busy_ps = tn_xcalloc(st->links, sizeof *st->busy_ps);
     st->t_first_ps = st->t_last_ps = -1;
     st->bound = st->t.ops->uniform_bound(&st->t);
     st->energy_modelled = p->phy_resolved;

@@ -141,12 +141,11 @@ typedef struct swnet {
     int adaptive;                 /* 1: torus minimal adaptive (candidates beyond the first) */
     int ugal;                     /* 1: dragonfly UGAL (choice at the source router) */
     uint64_t salt_key;            /* drawn from the fabric's stream: message salts */
-    struct swnet_port *port;      /* [links] output side of every directed link */
-    struct swnet_fifo *q;         /* [links x nq] packets waiting at an output, per class and VC */
-    struct swnet_credit *cr;      /* [links x vcs] credits of the buffer a link enters (credit only) */
+    unsigned char *lk;            /* [links] blocks of `stride` bytes: the output side of a link (port,
+                                     its FIFOs per class and VC, the credits of the buffer it enters) */
+    size_t stride;                /* bytes of one link's block */
     struct swnet_mfifo *hostq;    /* [hosts x nclass] messages waiting at their source */
     uint64_t *host_off;           /* [hosts x nclass] bytes of the head message already cut */
-    int64_t *busy_ps;             /* [links] transmission time, ps (link utilisation) */
     struct swnet_pkt *pkt_free;   /* packet free list */
     struct swnet_tok *tok_free;   /* credit token free list */
     void **chunks;                /* pool chunks (freed at fini) */
