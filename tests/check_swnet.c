@@ -394,6 +394,16 @@ START_TEST(test_metrics)
     ck_assert(isnan(own_metric(h, "link_utilization_mean")));
     ck_assert(isnan(own_metric(h, "energy_per_bit_j"))); /* no physical layer resolved */
     th_net_free(h);
+
+    /* UGAL's bound is the global links' (net_dragonfly.c): 4 groups of 4
+     * routers, 4 hosts and 3 global links each, N = 64: g a h (N-1) / (N (N
+     * - a p)) = 48 x 63 / (64 x 48) = 63/64; minimal routing's own is lower */
+    net_params c64 = th_star(64, B_BPS);
+    const char *ug[] = {"network.groups=4", "network.routers-per-group=4", "network.hosts-per-router=4",
+                        "network.global-links=3", "network.routing=ugal", NULL};
+    h = th_net_new("dragonfly", &c64, ug, NULL, 1, 4);
+    ck_assert_double_eq_tol(own_metric(h, "saturation_bound"), 63.0 / 64, 1e-15);
+    th_net_free(h);
 }
 END_TEST
 
