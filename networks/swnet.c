@@ -118,6 +118,8 @@ const metric_def swnet_metrics_def[SWNET_NMETRICS] = {SWNET_METRICS(METRIC_DEF)}
 #define NONE UINT32_MAX
 #define POOL_CHUNK 256
 
+/* 64-byte aligned (chunk_new): the fields a hop reads, and the head of the
+ * routing record (hosts, salt), share the first cache line. */
 typedef struct swnet_pkt {
     struct swnet_pkt *next; /* FIFO or free-list link */
     net_msg *msg;           /* the message it belongs to */
@@ -133,7 +135,7 @@ typedef struct swnet_pkt {
     uint8_t reserved;       /* 1: room in the next buffer already taken (adaptive) */
     uint32_t hops;          /* switches crossed so far */
     topo_hdr hdr;           /* routing record */
-} swnet_pkt;
+} __attribute__((aligned(64))) swnet_pkt;
 
 typedef struct swnet_fifo {
     swnet_pkt *head, *tail;
@@ -176,9 +178,12 @@ typedef struct swnet_port {
 
 /* ---- pools ---- */
 
+/* A chunk of POOL_CHUNK records of `bytes` (a multiple of 64), 64-byte aligned. */
 static void *chunk_new(swnet *st, size_t bytes)
 {
-    void *c = tn_xcalloc(POOL_CHUNK, bytes);
+    void *c = aligned_alloc(64, POOL_CHUNK * bytes);
+    TN_ASSERT(c, "out of memory: %zu bytes of packets", POOL_CHUNK * bytes);
+    memset(c, 0, POOL_CHUNK * bytes);
     st->chunks = tn_xrealloc(st->chunks, (st->nchunks + 1) * sizeof *st->chunks);
     st->chunks[st->nchunks++] = c;
     return c;
@@ -210,8 +215,8 @@ static void pkt_release(swnet *st, swnet_pkt *p)
 static swnet_tok *tok_alloc(swnet *st)
 {
     if (!st->tok_free) {
-        swnet_tok *c = chunk_new(st, sizeof *c);
-        for (size_t i = POOL_CHUNK; i-- > 0;) {
+        swnet_tok *c = chunk_new(st, 64);
+        for (size_t i = POOL_CHUNK * (64 / sizeof *c); i-- > 0;) {
             c[i].next = st->tok_free;
             st->tok_free = &c[i];
         }
@@ -591,12 +596,17 @@ static void ev_arrive(sim *s, void *ctx, uint64_t arg)
     int64_t now = sim_now(s);
     const topo *t = &st->t;
     uint32_t sw = p->sw;
+    /* at scale every block a hop touches is a cache miss: start fetching the
+     * credits this packet will give back while it is routed */
+    if (st->credit)
+        __builtin_prefetch(credit_at(st, p->in_link, p->in_vc), 1);
     p->hops++;
     topo_hop c[TOPO_MAX_CAND];
     unsigned n = t->ops->next(t, sw, &p->hdr, c);
     unsigned k = n > 1 ? choose(st, sw, p, c, n, now) : 0;
-    t->ops->take(t, sw, &c[k], &p->hdr);
     uint32_t l = topo_link_out(t, sw, c[k].port);
+    __builtin_prefetch(port_at(st, l), 1);
+    t->ops->take(t, sw, &c[k], &p->hdr);
     topo_end e = t->ops->peer(t, sw, c[k].port);
     p->next_sw = e.kind == TOPO_SWITCH ? e.id : NONE;
     p->vc = e.kind == TOPO_SWITCH ? c[k].vc : 0;
@@ -835,8 +845,12 @@ int swnet_init(void *state, net *n, topo *t, const swnet_params *p, char *err, s
     st->adaptive = p->routing == SWNET_RT_ADAPTIVE;
     st->ugal = p->routing == SWNET_RT_UGAL;
     st->salt_key = ((uint64_t)gsl_rng_get(n->rng) << 32) ^ (uint64_t)gsl_rng_get(n->rng);
+    /* whole cache lines per link: the port and its first FIFOs share the first */
     st->stride = sizeof(swnet_port) + st->nq * sizeof(swnet_fifo) + (st->credit ? st->vcs * sizeof(swnet_credit) : 0);
-    st->lk = tn_xcalloc(st->links, st->stride);
+    st->stride = (st->stride + 63) / 64 * 64;
+    st->lk = aligned_alloc(64, (size_t)st->links * st->stride);
+    TN_ASSERT(st->lk, "out of memory: %u links of %zu bytes", st->links, st->stride);
+    memset(st->lk, 0, (size_t)st->links * st->stride);
     for (uint32_t l = 0; st->credit && l < st->links; l++)
         for (unsigned v = 0; v < st->vcs; v++)
             credit_at(st, l, v)->free = st->cap_bytes;
