@@ -15,7 +15,7 @@
  * global links each (g = a h + 1: one link between each pair of groups).
  * Zero load: ser + (h+1) link + h switch for one packet, h = the switches
  * of the minimal route (a Valiant message's own route is longer: the
- * formula is then a lower bound, swnet.c).
+ * formula is then its lower bound, swnet.c).
  * Saturation bound (topo_dragonfly.c): from the global (and, minimal, the
  * local) channel loads of the routing's paths. UGAL's paths are chosen by
  * the queues, and it does beat the minimal paths' bound (64 hosts, g = a =
@@ -115,6 +115,14 @@ static int df_init(void *state, net *n, const void *params, char *err, size_t er
         return -1;
     if (swnet_init(state, n, &t, &p->sw, err, errlen) != 0)
         return -1;
+    if (p->sw.routing == SWNET_RT_VALIANT) { /* zero load: the minimal route (a lower bound) */
+        topo_dragonfly_params tp;
+        df_topo_params(p, &tp);
+        tp.routing = TOPO_DF_MINIMAL;
+        topo zl;
+        TN_ASSERT(topo_dragonfly_init(&zl, &tp, err, errlen) == 0, "dragonfly: %s", err);
+        swnet_set_zero_load_topo(state, &zl);
+    }
     if (p->sw.routing == SWNET_RT_UGAL) {
         double N = (double)p->groups * p->routers_per_group * p->hosts_per_router;
         double ap = (double)p->routers_per_group * p->hosts_per_router;

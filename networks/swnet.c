@@ -81,9 +81,13 @@
  * = ser(b) + (h+1) link + h sw for one packet; for K packets with n P >= R
  * (the buffer covers the credit round trip) (K-1) P + ser(last) + (h+1)
  * link + h sw. infinite: A(K-1) = (K-1) P. check_conformance and
- * check_swnet compare it with lone messages. A Valiant route is longer than
- * the minimal one the formula takes (zero_load_ps is then a lower bound);
- * adaptive routing at zero load takes the first candidate, as the formula.
+ * check_swnet compare it with lone messages. h is that of the route a
+ * message alone takes (topo_route: the first candidate at every switch),
+ * except under Valiant routing, whose route depends on the message's
+ * intermediate: there the minimal route's h (swnet_set_zero_load_topo), a
+ * lower bound. Adaptive routing alone takes the first candidate; with
+ * buffers that do not cover the credit round trip its later packets may
+ * take another minimal path around their own credit stalls.
  *
  * Events: one per packet and hop (joining the next output FIFO; on the
  * last hop the arrival is computed, not an event), one per message (its
@@ -676,10 +680,19 @@ int64_t swnet_zero_load_h_ps(const void *state, uint32_t h, uint64_t bytes)
     return A + (int64_t)h * (st->link_ps + st->sw_ps) + st->link_ps + ser_ps(st, last);
 }
 
+void swnet_set_zero_load_topo(void *state, topo *zl)
+{
+    swnet *st = state;
+    TN_ASSERT(zl->hosts == st->hosts, "zero-load topology of %u hosts for %u", zl->hosts, st->hosts);
+    topo_free(&st->zl);
+    st->zl = *zl;
+    memset(zl, 0, sizeof *zl);
+}
+
 int64_t swnet_zero_load_ps(const void *state, uint32_t src, uint32_t dst, uint64_t bytes)
 {
     const swnet *st = state;
-    size_t L = topo_route(&st->t, src, dst, 0, NULL, NULL, 0);
+    size_t L = topo_route(st->zl.ops ? &st->zl : &st->t, src, dst, 0, NULL, NULL, 0);
     return swnet_zero_load_h_ps(state, (uint32_t)(L - 1), bytes);
 }
 
@@ -729,6 +742,7 @@ void swnet_fini(void *state)
     free(st->hostq);
     free(st->host_off);
     topo_free(&st->t);
+    topo_free(&st->zl);
     memset(st, 0, sizeof *st);
 }
 

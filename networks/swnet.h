@@ -126,6 +126,7 @@ struct swnet_tok;
 typedef struct swnet {
     net *n;                       /* framework handle */
     topo t;                       /* graph and routing, owned */
+    topo zl;                      /* zero-load routes when they differ from t's (zl.ops NULL: t), owned */
     uint32_t hosts;               /* N */
     uint32_t links;               /* directed links, host links included */
     net_rate rate;                /* B on every link */
@@ -167,6 +168,12 @@ typedef struct swnet {
 /* Set up the core on topology t (taken over: released by swnet_fini, also
  * on failure) with the shared params p. 0, or -1 + err. */
 int swnet_init(void *state, net *n, topo *t, const swnet_params *p, char *err, size_t errlen);
+
+/* Zero-load times on the routes of topology zl instead (taken over): the
+ * dragonfly's minimal routes under Valiant routing, whose own routes depend
+ * on each message's intermediate group (zero_load_ps is then their lower
+ * bound). */
+void swnet_set_zero_load_topo(void *state, topo *zl);
 
 void swnet_send(void *state, net_msg *m);
 int64_t swnet_zero_load_ps(const void *state, uint32_t src, uint32_t dst, uint64_t bytes);

@@ -132,6 +132,28 @@ START_TEST(test_zero_load_dragonfly)
     ck_assert_int_eq(lone("dragonfly", 36, NULL, 0, 4, 1000), 660 * NS);
     const char *ug[] = {"network.routing=ugal", NULL};
     ck_assert_int_eq(lone("dragonfly", 36, ug, 0, 35, 1000), 1100 * NS); /* alone, minimal wins */
+    /* Valiant: through a random third group, so zero_load_ps is the
+     * minimal route's time, a lower bound; each message takes zl(h) of its
+     * own route: 0 -> 35 through group G crosses 4 to 6 switches (a local
+     * hop before each global one and after the last, unless the slot is on
+     * the router already) */
+    net_params core = th_star(36, B_BPS);
+    const char *va[] = {"network.routing=valiant", NULL};
+    th_net *h = th_net_new("dragonfly", &core, va, NULL, 1, 64);
+    net_msg *m[32];
+    for (int i = 0; i < 32; i++)
+        m[i] = th_at_low(h, (int64_t)i * 100000 * NS, 0, 35, 1000); /* 100 us apart: each alone */
+    th_net_go(h);
+    int longer = 0;
+    for (int i = 0; i < 32; i++) {
+        int64_t t = (int64_t)m[i]->b - (int64_t)i * 100000 * NS;
+        ck_assert_int_eq(m[i]->a, 1);
+        ck_assert_msg(t == zl(4) || t == zl(5) || t == zl(6), "Valiant message %d took %lld ps", i, (long long)t);
+        longer += t > zl(4);
+    }
+    ck_assert_int_gt(longer, 0);
+    ck_assert_int_eq(h->n->ops->zero_load_ps(h->n->state, 0, 35, 1000), zl(4));
+    th_net_free(h);
 }
 END_TEST
 
