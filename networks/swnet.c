@@ -433,20 +433,65 @@ static swnet_pkt *switch_pick(swnet *st, uint32_t l, int64_t now)
     return NULL;
 }
 
-/* The next packet of host h's messages, cut now if the first switch has
- * room for it (the first class that can send), or NULL. */
+/* ---- sources: the host NIC seam ----
+ * What a host does with its messages is these three functions: src_enqueue
+ * takes a message over, src_next says how many bytes the packet it would
+ * send next carries (class by class, -1: nothing in that class), src_cut
+ * cuts that packet. Today: a FIFO per service class, packets of at most
+ * mtu, the first class first. The host NIC module (packetisation at
+ * network.mtu, fifo / round-robin / priority / srpt scheduling, 8 classes)
+ * replaces them; the engine around them (credits of the first switch's
+ * buffer, the uplink's wake-ups, packet records) stays. */
+
+static void src_enqueue(swnet *st, net_msg *m)
+{
+    swnet_mfifo *f = &st->hostq[(size_t)m->src * st->nclass + st->class_of_prio[m->prio]];
+    if (f->tail)
+        f->tail->next = m;
+    else
+        f->head = m;
+    f->tail = m;
+    port_at(st, m->src)->nqueued++; /* messages with packets still to cut */
+}
+
+static int64_t src_next(const swnet *st, uint32_t h, unsigned c)
+{
+    const net_msg *m = st->hostq[(size_t)h * st->nclass + c].head;
+    if (!m)
+        return -1;
+    uint64_t left = m->size_bytes - st->host_off[(size_t)h * st->nclass + c];
+    return (int64_t)(left < st->mtu ? left : st->mtu);
+}
+
+static net_msg *src_cut(swnet *st, uint32_t h, unsigned c, uint32_t bytes)
+{
+    swnet_mfifo *f = &st->hostq[(size_t)h * st->nclass + c];
+    uint64_t *off = &st->host_off[(size_t)h * st->nclass + c];
+    net_msg *m = f->head;
+    *off += bytes;
+    if (*off >= m->size_bytes) { /* the whole message is cut */
+        f->head = m->next;
+        if (!f->head)
+            f->tail = NULL;
+        m->next = NULL;
+        *off = 0;
+        port_at(st, h)->nqueued--;
+    }
+    return m;
+}
+
+/* The next packet of host h, cut now if the first switch has room for it
+ * (the first class that can send), or NULL. */
 static swnet_pkt *host_pick(swnet *st, uint32_t h, int64_t now)
 {
     for (unsigned c = 0; c < st->nclass; c++) {
-        swnet_mfifo *f = &st->hostq[(size_t)h * st->nclass + c];
-        net_msg *m = f->head;
-        if (!m)
+        int64_t next = src_next(st, h, c);
+        if (next < 0)
             continue;
-        uint64_t *off = &st->host_off[(size_t)h * st->nclass + c];
-        uint64_t left = m->size_bytes - *off;
-        uint32_t bytes = (uint32_t)(left < st->mtu ? left : st->mtu);
+        uint32_t bytes = (uint32_t)next;
         if (st->credit && credit_now(st, h, 0, now) < footprint(bytes))
             continue;
+        net_msg *m = src_cut(st, h, c, bytes);
         swnet_pkt *p = pkt_alloc(st);
         p->msg = m;
         p->bytes = bytes;
@@ -462,15 +507,6 @@ static swnet_pkt *host_pick(swnet *st, uint32_t h, int64_t now)
         p->next_sw = sw;
         st->t.ops->hdr_init(&st->t, m->src, m->dst, mix64(st->salt_key ^ m->id), &p->hdr);
         st->st.packets++;
-        *off += bytes;
-        if (*off >= m->size_bytes) { /* the whole message is cut */
-            f->head = m->next;
-            if (!f->head)
-                f->tail = NULL;
-            m->next = NULL;
-            *off = 0;
-            port_at(st, h)->nqueued--;
-        }
         return p;
     }
     return NULL;
@@ -488,12 +524,9 @@ static int64_t blocked_until(swnet *st, uint32_t l)
             if (v > 0)
                 break;
             for (unsigned c = 0; c < st->nclass; c++) {
-                const net_msg *m = st->hostq[(size_t)l * st->nclass + c].head;
-                if (m) {
-                    uint64_t left = m->size_bytes - st->host_off[(size_t)l * st->nclass + c];
-                    uint64_t f = footprint((uint32_t)(left < st->mtu ? left : st->mtu));
-                    need = f < need ? f : need;
-                }
+                int64_t next = src_next(st, l, c);
+                if (next >= 0 && footprint((uint32_t)next) < need)
+                    need = footprint((uint32_t)next);
             }
         } else {
             for (unsigned c = 0; c < st->nclass; c++) {
@@ -641,13 +674,7 @@ void swnet_send(void *state, net_msg *m)
     m->aux = packets_of(st, m->size_bytes);
     m->t_aux_ps = 0;
     m->next = NULL;
-    swnet_mfifo *f = &st->hostq[(size_t)m->src * st->nclass + st->class_of_prio[m->prio]];
-    if (f->tail)
-        f->tail->next = m;
-    else
-        f->head = m;
-    f->tail = m;
-    port_at(st, m->src)->nqueued++;
+    src_enqueue(st, m);
     port_try(st, m->src, now);
 }
 
