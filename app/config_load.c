@@ -28,20 +28,6 @@
 
 #include "log.h"
 
-static int is_space(char ch) { return ch == ' ' || ch == '\t' || ch == '\n' || ch == '\r'; }
-
-static char *trim_dup(const char *s)
-{
-    while (is_space(*s))
-        s++;
-    size_t n = strlen(s);
-    while (n > 0 && is_space(s[n - 1]))
-        n--;
-    char *r = tn_xmalloc(n + 1);
-    memcpy(r, s, n);
-    r[n] = '\0';
-    return r;
-}
 
 void ld_flag_node(loader *ld, xmlNodePtr n)
 {
@@ -152,22 +138,22 @@ static void attr_loc(const loader *ld, xmlNodePtr n, const char *name, long *lin
     const char *t = ld->text;
     size_t len = ld->len, nl = strlen(name);
     i++;
-    while (i < len && !is_space(t[i]) && t[i] != '>' && t[i] != '/')
+    while (i < len && !tn_is_space(t[i]) && t[i] != '>' && t[i] != '/')
         i++;
     for (;;) {
-        while (i < len && is_space(t[i]))
+        while (i < len && tn_is_space(t[i]))
             i++;
         if (i >= len || t[i] == '>' || t[i] == '/')
             break;
         size_t start = i;
-        while (i < len && !is_space(t[i]) && t[i] != '=' && t[i] != '>' && t[i] != '/')
+        while (i < len && !tn_is_space(t[i]) && t[i] != '=' && t[i] != '>' && t[i] != '/')
             i++;
         size_t alen = i - start;
-        while (i < len && is_space(t[i]))
+        while (i < len && tn_is_space(t[i]))
             i++;
         if (i < len && t[i] == '=')
             i++;
-        while (i < len && is_space(t[i]))
+        while (i < len && tn_is_space(t[i]))
             i++;
         if (i < len && (t[i] == '"' || t[i] == '\'')) {
             char q = t[i++];
@@ -434,7 +420,7 @@ static void param_attrs(loader *ld, xmlNodePtr n, int e)
 static char *trimmed_content(xmlNodePtr n)
 {
     xmlChar *s = xmlNodeGetContent(n);
-    char *t = trim_dup(s ? (const char *)s : "");
+    char *t = tn_xstrdup_trim(s ? (const char *)s : "");
     xmlFree(s);
     return t;
 }
@@ -476,12 +462,12 @@ static void walk_axis(loader *ld, xmlNodePtr n)
     if (values) {
         const char *p = values;
         for (;;) {
-            while (is_space(*p))
+            while (tn_is_space(*p))
                 p++;
             if (!*p)
                 break;
             size_t l = 0;
-            while (p[l] && !is_space(p[l]))
+            while (p[l] && !tn_is_space(p[l]))
                 l++;
             char *v = tn_xmalloc(l + 1);
             memcpy(v, p, l);
@@ -660,7 +646,7 @@ static void walk_elem(loader *ld, xmlNodePtr n, int e)
         for (xmlAttrPtr a = n->properties; a; a = a->next) {
             if (!a->ns && strcmp((const char *)a->name, "version") == 0) {
                 char *v = prop(a);
-                char *t = trim_dup(v);
+                char *t = tn_xstrdup_trim(v);
                 if (strcmp(t, "1") != 0)
                     ld_err_at_attr(ld, n, "version", v, "unsupported version (this tasknet reads version 1)");
                 version = 1;
@@ -753,7 +739,7 @@ void ld_on_xml_error(void *data, xml_error_ptr e)
     loader *ld = data;
     if (!ld || !e || e->level < XML_ERR_ERROR)
         return;
-    char *msg = trim_dup(e->message ? e->message : "");
+    char *msg = tn_xstrdup_trim(e->message ? e->message : "");
     if (ld->phase == 0) {
         /* well-formedness: the parser's own position is right */
         const char *why = msg;

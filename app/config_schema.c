@@ -195,17 +195,11 @@ static char *stray_text(xmlNodePtr n)
     for (xmlNodePtr k = n->children; k; k = k->next)
         if (k->type == XML_TEXT_NODE || k->type == XML_CDATA_SECTION_NODE) {
             xmlChar *s = xmlNodeGetContent(k);
-            const char *t = s ? (const char *)s : "";
-            while (*t == ' ' || *t == '\t' || *t == '\n' || *t == '\r')
-                t++;
-            char *c = *t ? tn_xstrdup(t) : NULL;
+            char *c = tn_xstrdup_trim(s ? (const char *)s : "");
             xmlFree(s);
-            if (c) {
-                size_t l = strlen(c);
-                while (l > 0 && (c[l - 1] == ' ' || c[l - 1] == '\t' || c[l - 1] == '\n' || c[l - 1] == '\r'))
-                    c[--l] = '\0';
+            if (c[0])
                 return c;
-            }
+            free(c);
         }
     return NULL;
 }

@@ -19,6 +19,19 @@ void *tn_xcalloc(size_t n, size_t size) { return check(calloc(n ? n : 1, size ? 
 void *tn_xrealloc(void *p, size_t n) { return check(realloc(p, n ? n : 1), n); }
 char *tn_xstrdup(const char *s) { return check(strdup(s ? s : ""), 1); }
 
+char *tn_xstrdup_trim(const char *s)
+{
+    while (tn_is_space(*s))
+        s++;
+    size_t n = strlen(s);
+    while (n > 0 && tn_is_space(s[n - 1]))
+        n--;
+    char *r = tn_xmalloc(n + 1);
+    memcpy(r, s, n);
+    r[n] = '\0';
+    return r;
+}
+
 int tn_error(char *err, size_t errlen, const char *fmt, ...)
 {
     if (err && errlen) {

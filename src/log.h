@@ -23,6 +23,10 @@ void *tn_xmalloc(size_t n);
 void *tn_xcalloc(size_t n, size_t size);
 void *tn_xrealloc(void *p, size_t n);
 char *tn_xstrdup(const char *s);
+/* A copy of s without its leading and trailing blanks (space, tab, CR, LF). */
+char *tn_xstrdup_trim(const char *s);
+/* Space, tab, CR or LF. */
+static inline int tn_is_space(char ch) { return ch == ' ' || ch == '\t' || ch == '\n' || ch == '\r'; }
 
 /* Format into a caller buffer (snprintf that never overflows, returns -1 for
  * convenience as an error status). */

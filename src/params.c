@@ -12,20 +12,6 @@
 
 #include "log.h"
 
-static int is_space(char ch) { return ch == ' ' || ch == '\t' || ch == '\n' || ch == '\r'; }
-
-static char *trim_dup(const char *s)
-{
-    while (is_space(*s))
-        s++;
-    size_t n = strlen(s);
-    while (n > 0 && is_space(s[n - 1]))
-        n--;
-    char *r = tn_xmalloc(n + 1);
-    memcpy(r, s, n);
-    r[n] = '\0';
-    return r;
-}
 
 static char *format(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static char *format(const char *fmt, ...)
@@ -52,7 +38,7 @@ const char *param_attr(const param_row *r)
 static int parse_integer(const char *text, uint64_t min, uint64_t max, uint64_t *out, char *err,
                          size_t errlen)
 {
-    char *t = trim_dup(text);
+    char *t = tn_xstrdup_trim(text);
     int rc = 0;
     size_t n = strlen(t), digits = strspn(t, "0123456789");
     if (n == 0) {
@@ -181,12 +167,12 @@ static int parse_list(const param_row *r, const char *text, param_value *v, char
     uint32_t n = 0, cap = r->max && r->max < PARAM_LIST_MAX ? (uint32_t)r->max : PARAM_LIST_MAX;
     const char *ex = r->example ? r->example : "1 2";
     for (;;) {
-        while (is_space(*p) || *p == ',')
+        while (tn_is_space(*p) || *p == ',')
             p++;
         if (!*p)
             break;
         size_t len = 0;
-        while (p[len] && !is_space(p[len]) && p[len] != ',')
+        while (p[len] && !tn_is_space(p[len]) && p[len] != ',')
             len++;
         if (n == cap)
             return tn_error(err, errlen, "%s has more than %u entries", name, cap);
@@ -269,7 +255,7 @@ int param_parse(const param_row *r, const char *text, const char *basedir, param
         }
         return 0;
     case PARAM_CHOICE: {
-        char *t = trim_dup(text);
+        char *t = tn_xstrdup_trim(text);
         size_t n = 0, len = 1;
         while (r->choices[n])
             len += strlen(r->choices[n++]) + 2;
@@ -292,7 +278,7 @@ int param_parse(const param_row *r, const char *text, const char *basedir, param
         return -1;
     }
     case PARAM_NAME: {
-        char *t = trim_dup(text);
+        char *t = tn_xstrdup_trim(text);
         int rc = 0;
         if (r->name_ok && r->name_ok(t, err, errlen) != 0)
             rc = -1;
@@ -306,7 +292,7 @@ int param_parse(const param_row *r, const char *text, const char *basedir, param
     case PARAM_U32_LIST:
         return parse_list(r, text, v, err, errlen);
     case PARAM_TEXT: {
-        char *t = trim_dup(text);
+        char *t = tn_xstrdup_trim(text);
         if (r->name_ok && r->name_ok(t, err, errlen) != 0) {
             free(t);
             return -1;
@@ -473,12 +459,12 @@ static char *absolute_empirical(const dist *d, const char *absdir)
 {
     const char *open = strchr(d->text, '(');
     const char *fstart = open ? open + 1 : NULL;
-    while (fstart && is_space(*fstart))
+    while (fstart && tn_is_space(*fstart))
         fstart++;
     if (!fstart || *fstart == '/')
         return tn_xstrdup(d->text);
     size_t flen = strcspn(fstart, ",)");
-    while (flen > 0 && is_space(fstart[flen - 1]))
+    while (flen > 0 && tn_is_space(fstart[flen - 1]))
         flen--;
     char cwd[4096];
     const char *base = absdir[0] ? absdir : ".";
