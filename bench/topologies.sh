@@ -87,8 +87,11 @@ run dragonfly-16.16.16 4096 $m4k --set network.type=dragonfly --set network.grou
     --set network.routers-per-group=16 --set network.hosts-per-router=16 --set network.global-links=15
 
 echo "== scaling: SPINet and k-ary n-trees, 16 messages per node (hops: switches a message crosses;"
-echo "   tries: SPINet's transmissions per packet)"
+echo "   tries: SPINet's transmissions per packet; the single switch is the engine and workload alone)"
 header
+for n in $sizes; do # the engine and the workload alone: 3 events per message
+    run electrical-switch "$n" 16
+done
 for n in $sizes; do
     run spinet "$n" 16 $spinet
 done
