@@ -70,7 +70,7 @@ static const char usage_run[] =
     "  --replicas R      replicas per point (overrides run.replicas)\n"
     "  --seed S          base seed (overrides run.seed)\n"
     "  --out DIR         write DIR/runs.csv (one row per run, flushed as each run ends),\n"
-    "                    DIR/summary.csv (per point: mean and 95% CI of every metric)\n"
+    "                    DIR/summary.csv (per point: mean and CI of every metric, run.confidence)\n"
     "                    DIR/config.xml (the configuration after --set) and\n"
     "                    DIR/timing.csv (wall time and events/s of each run)\n"
     "  --json            print the summary as JSON on stdout\n"
@@ -131,6 +131,7 @@ static const char usage_plot[] =
     "Usage: tasknet plot DIR [--x PARAM] [--y METRIC] [--series PARAM] [options]\n"
     "       tasknet plot DIR --xy METRIC_X,METRIC_Y [--series PARAM] [options]\n"
     "       tasknet plot DIR --latency [--class control|data|all] [options]\n"
+    "       tasknet plot DIR --counts FILE [options]\n"
     "       tasknet plot --timeline TRACE.json [options]\n"
     "\n"
     "Draws a figure with gnuplot (Debian: gnuplot-nox) from a result folder written by\n"
@@ -139,7 +140,7 @@ static const char usage_plot[] =
     "dash (-series, -logx), so a command fits in an XML comment.\n"
     "\n"
     "  --x PARAM        swept parameter on the x axis (default: the first axis)\n"
-    "  --y METRIC       metric on the y axis, mean with 95% CI bars (default: the\n"
+    "  --y METRIC       metric on the y axis, mean with CI bars (default: the\n"
     "                   metric the workload names as its own)\n"
     "  --series PARAM   one curve per value of this parameter (default: the other axis)\n"
     "  --xy MX,MY       metric against metric, one point per sweep point (paper Fig. 10)\n"
@@ -147,6 +148,9 @@ static const char usage_plot[] =
     "  --latency        message latency distribution of every point, log-log (Fig. 11):\n"
     "                   the fraction of messages slower than x, from DIR/latency/\n"
     "  --class C        with --latency: control, data or all messages (default: all)\n"
+    "  --counts FILE    a count file a workload wrote in DIR (rows point,x,count), drawn\n"
+    "                   as the fraction per x of every point: a histogram pooled over\n"
+    "                   each point's replicas (README names the workloads' files)\n"
     "  --logx, --logy   logarithmic axes\n"
     "  --out FILE       image path, .png or .svg (default: in DIR, named after the axes)\n"
     "  --title TEXT     figure title\n"
@@ -155,6 +159,7 @@ static const char usage_plot[] =
     "  tasknet plot out/fig9 --x system.nodes --y speedup --series network.bandwidth\n"
     "  tasknet plot out/fig10 --xy network_utilization,speedup --logx --logy\n"
     "  tasknet plot out/fig11 --latency --class data\n"
+
     "  tasknet plot --timeline out/fig7-n4.json --out fig7a.png\n";
 
 static const char usage_params[] =
@@ -664,6 +669,7 @@ static int cmd_plot(int argc, char **argv)
         {"logy", no_argument, NULL, 'L'},         {"out", required_argument, NULL, 'o'},
         {"title", required_argument, NULL, 'T'},  {"help", no_argument, NULL, 'h'},
         {"latency", no_argument, NULL, 'D'},      {"class", required_argument, NULL, 'C'},
+        {"counts", required_argument, NULL, 'K'},
         {NULL, 0, NULL, 0},
     };
     plot_opts po = {.kind = PLOT_METRIC_VS_PARAM, .note = plot_note_print};
@@ -671,7 +677,7 @@ static int cmd_plot(int argc, char **argv)
     optind = 1;
     opterr = 0;
     int ch;
-    while ((ch = getopt_long_only(argc, argv, ":x:y:s:X:t:lLo:T:hDC:", longopts, NULL)) != -1) {
+    while ((ch = getopt_long_only(argc, argv, ":x:y:s:X:t:lLo:T:hDC:K:", longopts, NULL)) != -1) {
         switch (ch) {
         case 'x': po.x = optarg; break;
         case 'y': po.y = optarg; break;
@@ -694,6 +700,7 @@ static int cmd_plot(int argc, char **argv)
         case 'T': po.title = optarg; break;
         case 'D': po.kind = PLOT_LATENCY; break;
         case 'C': po.cls = optarg; break;
+        case 'K': po.kind = PLOT_COUNTS; po.counts = optarg; break;
         case 'h': fputs(usage_plot, stdout); return 0;
         case ':': return usage_error("plot", "option '%s' needs a value", argv[optind - 1]);
         default: return usage_error("plot", "unknown option '%s'", argv[optind - 1]);

@@ -64,6 +64,7 @@ typedef struct cfg {
     size_t nwl;                 /* workloads (>= 1) */
     uint32_t replicas;          /* run.replicas */
     uint64_t seed;              /* run.seed */
+    double confidence;          /* run.confidence: level of summary.csv's confidence intervals, in (0, 1) */
     unsigned char *given;       /* [CFG_MAX_WORKLOADS * CFG_MAX_ROWS]: parameter given (XML, --set,
                                    axis), by workload (0 for the others) and row index */
     cfg_axis axes[CFG_MAX_AXES]; /* sweep axes, first varies slowest */

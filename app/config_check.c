@@ -312,6 +312,9 @@ void cfg_cross_check(const cfg *c, ectx *ec)
             w->check(&core, cfg_wl_params_at(c, k), &rep);
     }
     workload_rules(c, ec, &core);
+    if (!(c->confidence > 0 && c->confidence < 1))
+        x_invalid(c, ec, 0, "run.confidence", "the confidence level must be between 0 and 1 (e.g. 0.99), not %g",
+                  c->confidence);
     if (c->replicas < 1)
         x_invalid(c, ec, 0, "run.replicas", "must be at least 1");
 }

@@ -37,6 +37,11 @@ static const param_row core_rows[] = {
      .off = offsetof(cfg, replicas), .min = 1, .max = UINT32_MAX, .example = "5"},
     {ROW("run.seed", "integer", "", "1", "base seed of the random streams (0 .. 2^64-1)"), .kind = PARAM_U64,
      .off = offsetof(cfg, seed), .min = 0, .max = UINT64_MAX, .example = "1"},
+    {ROW("run.confidence", "number", "", "0.95",
+         "level of the confidence intervals of summary.csv and plots, in (0, 1): columns <metric>_ci95 at 0.95, "
+         "_ci99 at 0.99"),
+     .kind = PARAM_REAL, .dim = UNIT_NONE, .off = offsetof(cfg, confidence), .flags = PARAM_POS | PARAM_REPORT,
+     .example = "0.99"},
 };
 
 /* A workload's own parameters (a <workload> element's, whatever its type). */
@@ -181,10 +186,15 @@ static void build(void)
     table.elem[0].prefix[0] = '\0';
     table.elem[0].parent = -1;
     table.nelems = 1;
-    add_rows(core_rows, 3, CFG_OWN_CORE, NULL); /* system.nodes, network.type, network.bandwidth */
-    add_rows(core_rows + 3, sizeof core_rows / sizeof core_rows[0] - 5, CFG_OWN_CORE, NULL);
+    /* the core's rows, the workloads' own just before the first run.* row
+     * (the order of elements in `tasknet params` and written files:
+     * system, network, workload, run) */
+    size_t ncore = sizeof core_rows / sizeof core_rows[0], run0 = 0;
+    while (run0 < ncore && strncmp(core_rows[run0].path, "run.", 4) != 0)
+        run0++;
+    add_rows(core_rows, run0, CFG_OWN_CORE, NULL);
     add_rows(wl_inst_rows, sizeof wl_inst_rows / sizeof wl_inst_rows[0], CFG_OWN_WLI, NULL);
-    add_rows(core_rows + sizeof core_rows / sizeof core_rows[0] - 2, 2, CFG_OWN_CORE, NULL); /* run.* */
+    add_rows(core_rows + run0, ncore - run0, CFG_OWN_CORE, NULL);
     add_rows(phy_param_rows, phy_param_nrows, CFG_OWN_PHY, NULL);
     for (size_t i = 0; net_registry[i]; i++)
         add_rows(net_registry[i]->params, net_registry[i]->nparams, CFG_OWN_NET, net_registry[i]->name);

@@ -246,6 +246,21 @@ static char *default_y(const plot_opts *o, char *const *hf, size_t nh, size_t fi
     return y ? y : tn_xstrdup("");
 }
 
+/* The confidence column of metric m in a summary.csv header: m_ci95, or
+ * m_ci99 ... at another run.confidence; -1 if none. */
+static int ci_column(const char *header, const char *m)
+{
+    char *h = tn_xstrdup(header), *f[MAXF];
+    size_t n = csv_split(h, f, MAXF), len = strlen(m);
+    int col = -1;
+    for (size_t i = 0; i < n && col < 0; i++)
+        if (strncmp(f[i], m, len) == 0 && strncmp(f[i] + len, "_ci", 3) == 0 && f[i][len + 3] >= '0' &&
+            f[i][len + 3] <= '9')
+            col = (int)i;
+    free(h);
+    return col;
+}
+
 /* Figures from summary.csv: metric against a parameter, or against a metric. */
 static int plot_summary(const plot_opts *o)
 {
@@ -302,14 +317,12 @@ static int plot_summary(const plot_opts *o)
     char col[256];
     snprintf(col, sizeof col, "%s_mean", y);
     int ym = csv_column(t.header, col);
-    snprintf(col, sizeof col, "%s_ci95", y);
-    int yc = csv_column(t.header, col);
+    int yc = ci_column(t.header, y);
     int xc = -1, xci = -1;
     if (vs_metric) {
         snprintf(col, sizeof col, "%s_mean", x);
         xc = csv_column(t.header, col);
-        snprintf(col, sizeof col, "%s_ci95", x);
-        xci = csv_column(t.header, col);
+        xci = ci_column(t.header, x);
     } else {
         xc = csv_column(t.header, x);
     }
@@ -685,9 +698,134 @@ done:
     return status;
 }
 
+/* A count file a workload wrote in the result folder (wl_ops.write_files):
+ * a header `point,X,COUNT[,...]` and rows of integers or numbers. Each
+ * point's counts are drawn as fractions of its total against X, one curve
+ * per point, labelled with the point's swept values (summary.csv): a
+ * histogram pooled over the replicas of each point. */
+static int plot_counts(const plot_opts *o)
+{
+    char name[512], path[CFG_PATH_MAX + 600];
+    snprintf(name, sizeof name, "%s%s", o->counts, has_suffix(o->counts, ".csv") ? "" : ".csv");
+    csv_table t;
+    if (read_result(o, name, path, sizeof path, &t) != 0)
+        return 1;
+    char *hcopy = tn_xstrdup(t.header), *hf[MAXF];
+    size_t nh = csv_split(hcopy, hf, MAXF);
+    int status = 1;
+    series **all = NULL;
+    size_t ns = 0;
+    double *total = NULL;
+    if (nh < 3 || strcmp(hf[0], "point") != 0) {
+        plot_note(o, PLOT_NOTE_ERROR, "%s is not a count file (its header must start with point,X,COUNT)", path);
+        goto done;
+    }
+    /* labels from summary.csv: the swept values of each point */
+    char spath[CFG_PATH_MAX + 32];
+    snprintf(spath, sizeof spath, "%s/summary.csv", o->input);
+    csv_table st;
+    int have_sum = csv_read(spath, &st) > 0 && st.header;
+    size_t naxes = 0;
+    char *shcopy = have_sum ? tn_xstrdup(st.header) : NULL, *sf[MAXF];
+    if (have_sum) {
+        size_t sn = csv_split(shcopy, sf, MAXF);
+        while (2 + naxes < sn && !has_suffix(sf[2 + naxes], "_mean"))
+            naxes++;
+    }
+    /* totals per point first, then the fractions */
+    size_t maxp = 0;
+    for (size_t r = 0; r < t.nrows; r++) {
+        char *line = tn_xstrdup(t.rows[r]), *f[MAXF];
+        if (csv_split(line, f, MAXF) >= 3) {
+            size_t p = strtoull(f[0], NULL, 10);
+            if (p + 1 > maxp) {
+                total = tn_xrealloc(total, (p + 1) * sizeof *total);
+                memset(total + maxp, 0, (p + 1 - maxp) * sizeof *total);
+                maxp = p + 1;
+            }
+            total[p] += strtod(f[2], NULL);
+        }
+        free(line);
+    }
+    for (size_t r = 0; r < t.nrows; r++) {
+        char *line = tn_xstrdup(t.rows[r]), *f[MAXF];
+        if (csv_split(line, f, MAXF) < 3) {
+            free(line);
+            continue;
+        }
+        size_t p = strtoull(f[0], NULL, 10);
+        char label[1024] = "";
+        for (size_t i = 0; have_sum && i < st.nrows && !label[0]; i++) {
+            char *sl = tn_xstrdup(st.rows[i]), *g[MAXF];
+            size_t gn = csv_split(sl, g, MAXF);
+            if (gn > 0 && strtoull(g[0], NULL, 10) == p)
+                for (size_t a = 0, l = 0; a < naxes && 2 + a < gn && l < sizeof label; a++)
+                    l += (size_t)snprintf(label + l, sizeof label - l, "%s%s", a ? " " : "", g[2 + a]);
+            free(sl);
+        }
+        if (!label[0])
+            snprintf(label, sizeof label, "point %zu", p);
+        series *s = series_get(&all, &ns, label);
+        fprintf(s->f, "%s %.17g\n", f[1], total[p] > 0 ? strtod(f[2], NULL) / total[p] : 0.0);
+        free(line);
+    }
+    if (have_sum)
+        csv_table_free(&st);
+    free(shcopy);
+    if (!ns) {
+        plot_note(o, PLOT_NOTE_ERROR, "%s has no rows", path);
+        goto done;
+    }
+    char image[CFG_PATH_MAX + 64], script[CFG_PATH_MAX + 64], title[1024], dflt[600];
+    snprintf(dflt, sizeof dflt, "%s", name);
+    dflt[strlen(dflt) - 4] = '\0';
+    paths(o, dflt, image, script, sizeof image);
+    FILE *g = fopen(script, "w");
+    if (!g) {
+        plot_note(o, PLOT_NOTE_ERROR, "cannot write %s: %s", script, strerror(errno));
+        goto done;
+    }
+    if (o->title)
+        snprintf(title, sizeof title, "%s", o->title);
+    else
+        snprintf(title, sizeof title, "%s: %s distribution (%s)", name, hf[1], o->input);
+    gp_preamble(g, image, title);
+    fputs("set xlabel ", g);
+    gp_string(g, hf[1]);
+    fputs(" noenhanced\nset ylabel ", g);
+    char yl[300];
+    snprintf(yl, sizeof yl, "fraction of %s", hf[2]);
+    gp_string(g, yl);
+    fputs(" noenhanced\nset style data linespoints\nset yrange [0:*]\n", g);
+    if (o->logx)
+        fputs("set logscale x\n", g);
+    if (o->logy)
+        fputs("set logscale y\nset format y '%g'\n", g);
+    for (size_t i = 0; i < ns; i++) {
+        fflush(all[i]->f);
+        fprintf(g, "$s%zu << EOD\n%sEOD\n", i, all[i]->data ? all[i]->data : "");
+    }
+    fputs("plot ", g);
+    for (size_t i = 0; i < ns; i++) {
+        fprintf(g, "%s$s%zu using 1:2 pt 7 title ", i ? ", \\\n     " : "", i);
+        gp_string(g, all[i]->name);
+    }
+    fputc('\n', g);
+    fclose(g);
+    status = gp_run(o, script, image);
+done:
+    series_free(all, ns);
+    free(total);
+    free(hcopy);
+    csv_table_free(&t);
+    return status;
+}
+
 int plot_make(const plot_opts *o)
 {
     switch (o->kind) {
+    case PLOT_COUNTS:
+        return plot_counts(o);
     case PLOT_LATENCY:
         return plot_latency(o);
     case PLOT_TIMELINE:

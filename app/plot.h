@@ -5,10 +5,11 @@
 #define TASKNET_PLOT_H
 
 typedef enum plot_kind {
-    PLOT_METRIC_VS_PARAM,  /* metric mean +- 95% CI against a swept parameter, series by another */
+    PLOT_METRIC_VS_PARAM,  /* metric mean +- CI (run.confidence) against a swept parameter, series by another */
     PLOT_METRIC_VS_METRIC, /* one metric against another, per point, series by a parameter */
     PLOT_TIMELINE,         /* per-node timeline of a trace (compute phases, waits, messages) */
     PLOT_LATENCY,          /* message latency distribution per point (CCDF) from DIR/latency/ */
+    PLOT_COUNTS,           /* a count file of DIR (point,x,count rows): the fraction per x, per point */
 } plot_kind;
 
 typedef struct plot_opts {
@@ -21,6 +22,7 @@ typedef struct plot_opts {
     const char *title;  /* NULL = derived */
     int logx, logy;     /* logarithmic axes */
     const char *cls;    /* PLOT_LATENCY: message class control, data or all (NULL = all) */
+    const char *counts; /* PLOT_COUNTS: the file in DIR ("NAME" or "NAME.csv") */
     /* where plot reports, one line at a time (the CLI prints: plot never does) */
     void (*note)(void *ctx, int kind, const char *text); /* enum plot_note */
     void *ctx;

@@ -119,6 +119,15 @@ void report_runs_row(FILE *f, const cfg *base, const run_layout *l, size_t point
     fputc('\n', f);
 }
 
+void report_ci_name(double level, char *buf, size_t len)
+{
+    double pct = 100.0 * level;
+    if (fabs(pct - round(pct)) < 1e-9)
+        snprintf(buf, len, "ci%.0f", pct);
+    else
+        snprintf(buf, len, "ci%.6g", pct);
+}
+
 int report_summary_csv(const char *path, const cfg *base, const run_layout *l, const report_point *pts,
                        size_t npoints)
 {
@@ -130,9 +139,11 @@ int report_summary_csv(const char *path, const cfg *base, const run_layout *l, c
         fputc(',', f);
         report_csv_field(f, base->axes[a].param);
     }
+    char ci[32];
+    report_ci_name(base->confidence, ci, sizeof ci);
     for (size_t i = 0; i < l->n; i++)
         if (metric_is_deterministic(l->col[i].name))
-            fprintf(f, ",%s_mean,%s_ci95", l->col[i].name, l->col[i].name);
+            fprintf(f, ",%s_mean,%s_%s", l->col[i].name, l->col[i].name, ci);
     fputc('\n', f);
     for (size_t p = 0; p < npoints; p++) {
         fprintf(f, "%zu,%llu", p, (unsigned long long)pts[p].runs);
@@ -146,7 +157,8 @@ int report_summary_csv(const char *path, const cfg *base, const run_layout *l, c
         for (size_t i = 0; i < l->n; i++)
             if (metric_is_deterministic(l->col[i].name)) {
                 if (pts[p].m[i].n)
-                    fprintf(f, ",%.17g,%.17g", stats_acc_mean(&pts[p].m[i]), stats_acc_ci95(&pts[p].m[i]));
+                    fprintf(f, ",%.17g,%.17g", stats_acc_mean(&pts[p].m[i]),
+                            stats_acc_ci(&pts[p].m[i], base->confidence));
                 else
                     fputs(",,", f);
             }
@@ -160,6 +172,8 @@ int report_summary_csv(const char *path, const cfg *base, const run_layout *l, c
 
 void report_summary_json(FILE *f, const cfg *base, const run_layout *l, const report_point *pts, size_t npoints)
 {
+    char ci[32];
+    report_ci_name(base->confidence, ci, sizeof ci);
     fputs("{\"points\":[", f);
     for (size_t p = 0; p < npoints; p++) {
         fputs(p ? ",\n{" : "\n{", f);
@@ -170,8 +184,8 @@ void report_summary_json(FILE *f, const cfg *base, const run_layout *l, const re
             int any = pts[p].m[i].n > 0; /* nothing measured: null, not 0 */
             fprintf(f, "%s\"%s\":{\"mean\":", i ? "," : "", l->col[i].name);
             json_number(f, any ? stats_acc_mean(&pts[p].m[i]) : NAN);
-            fputs(",\"ci95\":", f);
-            json_number(f, any ? stats_acc_ci95(&pts[p].m[i]) : NAN);
+            fprintf(f, ",\"%s\":", ci);
+            json_number(f, any ? stats_acc_ci(&pts[p].m[i], base->confidence) : NAN);
             fputc('}', f);
         }
         fputs("}}", f);

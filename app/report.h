@@ -1,5 +1,6 @@
 /* Result files and machine-readable output: runs.csv (one row per run),
- * summary.csv (one row per point: mean and 95% CI half-width per metric),
+ * summary.csv (one row per point: mean and confidence half-width per
+ * metric, at run.confidence),
  * JSON. Numbers are printed with %.17g (exact round trip); a metric that
  * does not apply to a run (NAN) is an empty cell, and null in JSON. */
 #ifndef TASKNET_REPORT_H
@@ -28,10 +29,16 @@ void report_runs_header(FILE *f, const cfg *base, const run_layout *l);
 /* config_hash: fingerprint of the point's configuration (resume and merge check it). */
 void report_runs_row(FILE *f, const cfg *base, const run_layout *l, size_t point, uint64_t replica,
                      uint64_t config_hash, const double *m);
-/* Write summary.csv for npoints points. Returns 0 or -1 (errno set). */
+/* The name of the confidence-interval columns of summary.csv at level
+ * (run.confidence): "ci95" at 0.95, "ci99" at 0.99, "ci99.9" at 0.999. */
+void report_ci_name(double level, char *buf, size_t len);
+/* Write summary.csv for npoints points: per metric <name>_mean and its
+ * confidence half-width <name>_<report_ci_name(base->confidence)>.
+ * Returns 0 or -1 (errno set). */
 int report_summary_csv(const char *path, const cfg *base, const run_layout *l, const report_point *pts,
                        size_t npoints);
-/* {"points":[{"params":{...},"replicas":R,"metrics":{"name":{"mean":x,"ci95":y},...}}]} */
+/* {"points":[{"params":{...},"replicas":R,"metrics":{"name":{"mean":x,"ci95":y},...}}]}
+ * (the key follows run.confidence, as the CSV columns do) */
 void report_summary_json(FILE *f, const cfg *base, const run_layout *l, const report_point *pts, size_t npoints);
 
 /* One analyze record of a resolved point pc of base: its swept values, N,

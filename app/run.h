@@ -70,6 +70,11 @@ typedef struct run_outputs {
                                 (class control, data or all; non-empty bins), written atomically */
 } run_outputs;
 
+/* The workloads' own files in result folder dir (wl_ops.write_files), for
+ * the runs of base's sweep with done[run id] set (run id = point x
+ * replicas + replica). app/run_files.c. 0, or -1 + err. */
+int run_write_files(const cfg *base, const char *dir, const unsigned char *done, char *err, size_t errlen);
+
 /* Stop the run in progress in this process, and any run started after, at
  * once (async-signal-safe: sweep's SIGINT/SIGTERM handler calls it): it
  * returns -1 with "interrupted" and nothing recorded. run_abort_clear

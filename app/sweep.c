@@ -77,7 +77,7 @@ static uint64_t cfg_fingerprint(const cfg *c)
     char buf[1024];
     for (size_t i = 0; i < cfg_param_count(); i++) {
         const cfg_param_info *p = cfg_param_at(i);
-        if (!cfg_param_applies(c, i))
+        if (!cfg_param_applies(c, i) || (p->row->flags & PARAM_REPORT))
             continue;
         if (cfg_get(c, p->row->path, buf, sizeof buf) != 0)
             buf[0] = '\0';

@@ -326,6 +326,20 @@ const char *sweep_latency_path(const sweep *sw, uint64_t id, char *buf, size_t l
     return buf;
 }
 
+/* The workloads' own files (wl_ops.write_files) for the done runs. */
+static int write_plugin_files(const sweep *sw)
+{
+    unsigned char *done = tn_xcalloc(sw->nruns ? sw->nruns : 1, 1);
+    for (uint64_t id = 0; id < sw->nruns; id++)
+        done[id] = (unsigned char)sw->rec[id].done;
+    char err[512];
+    int rc = run_write_files(sw->c, sw->o->out, done, err, sizeof err);
+    if (rc != 0)
+        sweep_note(sw, SWEEP_ERROR, "%s", err);
+    free(done);
+    return rc;
+}
+
 /* ----------------------------------------------------- this session */
 
 int store_open(sweep *sw)
@@ -390,6 +404,8 @@ int store_close(sweep *sw)
         rc = -1;
     }
     if (write_summary(sw) != 0)
+        rc = -1;
+    if (write_plugin_files(sw) != 0)
         rc = -1;
     return rc;
 }
@@ -524,6 +540,8 @@ int sweep_merge(const char *out, char *const *dirs, size_t ndirs, const sweep_ui
         sweep_note(&sw, SWEEP_ERROR, "cannot write %s: %s", path, strerror(errno));
         goto out;
     }
+    if (write_plugin_files(&sw) != 0)
+        goto out;
     if (no_hist)
         sweep_note(&sw, SWEEP_WARNING, "%zu runs have no latency histogram in their folder "
                 "(plot --latency draws without them)", no_hist);

@@ -4,7 +4,12 @@ bench_bench_engine_SOURCES = %D%/bench_engine.c
 bench_bench_engine_LDADD = libtasknet.a $(GSL_LIBS) $(XML_LIBS) -lm
 EXTRA_DIST += %D%/run-bench.sh %D%/topologies.sh %D%/uniform.xml
 CLEANFILES += bench/bench_engine
-bench: bench/bench_engine tasknet
+bench: bench/bench_engine bench/bench_progs tasknet
 	$(SHELL) $(srcdir)/bench/run-bench.sh $(builddir)
 	$(SHELL) $(srcdir)/bench/topologies.sh $(builddir)
 .PHONY: bench
+# Task programs (kernels, patterns, static congestion): bench/bench_progs [--quick].
+EXTRA_PROGRAMS += bench/bench_progs
+bench_bench_progs_SOURCES = %D%/bench_progs.c
+bench_bench_progs_LDADD = libtasknet.a $(GSL_LIBS) $(XML_LIBS) -lm
+CLEANFILES += bench/bench_progs

@@ -68,3 +68,15 @@ for cfgfile in "$srcdir"/configs/paper/*.xml; do
     [ -n "$gnutime" ] && echo "peak_rss_MiB: $(awk '{ printf "%.1f", $1 / 1024 }' "$tmp/rss")"
 done
 # --- END paper configs ---
+
+# --- BEGIN task programs ---
+# The kernel and pattern workloads (bench/bench_progs.c): all-to-all on 1024
+# switch ports, SR10 of seed 003's Table 1, bruck's static congestion over
+# random mappings at ORCS scale.
+progs="$builddir/bench/bench_progs"
+if [ -x "$progs" ]; then
+    "$progs" $quick
+else
+    echo "run-bench.sh: $progs not built (run 'make bench/bench_progs' in $builddir)" >&2
+fi
+# --- END task programs ---

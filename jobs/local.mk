@@ -4,3 +4,11 @@ libtasknet_a_SOURCES += \
 	%D%/tree.c %D%/tree.h \
 	%D%/tree_det.c %D%/tree_pa.c \
 	%D%/footprint.c %D%/footprint.h
+# Task programs of the kernel and pattern workloads (specs/kernels-patterns.md):
+# the program representation, mappings, the generators, static congestion.
+libtasknet_a_SOURCES += \
+	%D%/taskprog.c %D%/taskprog.h \
+	%D%/mapping.c %D%/mapping.h \
+	%D%/kernels.c %D%/kernels.h \
+	%D%/patterns.c %D%/patterns.h \
+	%D%/congestion.c %D%/congestion.h

@@ -46,6 +46,7 @@ enum {
     PARAM_UNSET0 = 4u,   /* 0 means "not given" (written as nothing) */
     PARAM_MIN1 = 8u,     /* distribution values must be >= 1 (a count); `note` says why */
     PARAM_REQUIRED = 16u, /* must be given (or its `alt`) whenever its owner is in use */
+    PARAM_REPORT = 32u,   /* changes how results are reported, not what is simulated (left out of fingerprints) */
 };
 
 typedef struct param_row {

@@ -40,13 +40,15 @@ double stats_acc_variance(const stats_acc *a)
 
 double stats_acc_stddev(const stats_acc *a) { return sqrt(stats_acc_variance(a)); }
 
-double stats_acc_ci95(const stats_acc *a)
+double stats_acc_ci(const stats_acc *a, double level)
 {
     if (a->n < 2)
         return 0.0;
-    double t = gsl_cdf_tdist_Pinv(0.975, (double)(a->n - 1));
+    double t = gsl_cdf_tdist_Pinv((1.0 + level) / 2.0, (double)(a->n - 1));
     return t * stats_acc_stddev(a) / sqrt((double)a->n);
 }
+
+double stats_acc_ci95(const stats_acc *a) { return stats_acc_ci(a, 0.95); }
 
 void stats_acc_merge(stats_acc *into, const stats_acc *other)
 {

@@ -24,6 +24,8 @@ double stats_acc_variance(const stats_acc *a); /* sample variance (n-1), 0 when 
 double stats_acc_stddev(const stats_acc *a);
 /* Half-width of the 95% confidence interval of the mean (Student t, n-1 dof); 0 when n < 2. */
 double stats_acc_ci95(const stats_acc *a);
+/* The same at confidence level 0 < level < 1 (t quantile (1 + level) / 2). */
+double stats_acc_ci(const stats_acc *a, double level);
 void stats_acc_merge(stats_acc *into, const stats_acc *other);
 
 typedef struct stats_sample {

@@ -116,6 +116,13 @@ static const bad_case bad_cases[] = {
     {"bom_crlf.xml", 2, 11, {"<system nodes=\"1\">: must be at least 2", NULL, NULL}},
     /* elements hidden in an entity would escape every check: refused */
     {"entity_markup.xml", 2, 1, {"<tasknet>: entity reference &r; in element content", NULL, NULL}},
+    /* run.confidence is a level in (0, 1): "  <run replicas=\"10\" " is 21 characters */
+    {"bad_confidence.xml", 5, 22, {"<run confidence=\"1.5\">", "must be between 0 and 1 (e.g. 0.99), not 1.5", NULL}},
+    /* the kernel and pattern workloads' own checks, at their attributes */
+    {"kernel_wave_too_big.xml", 4, 88, {"<workload wave=\"200\">: wave (200) is larger than total-messages (100)", NULL, NULL}},
+    {"pattern_too_many_tasks.xml", 4, 44, {"<workload tasks=\"40\">: more tasks than system nodes (32)", NULL, NULL}},
+    {"ptrnvsptrn_no_foreground.xml", 4, 3, {"<workload>: missing <foreground> element", NULL, NULL}},
+    {"pattern_receivers_too_many.xml", 4, 48, {"<workload receivers=\"9\">", "r = 9 must be at most floor(C/2) = 8", NULL}},
     /* "    <axis param=\"network.bandwidth\" " is 36 characters */
     {"sweep_with_unknown.xml", 10, 37, {"<axis with=\"network.type\">", "no earlier axis sweeps 'network.type'", NULL}},
     {"sweep_with_length.xml", 10, 37, {"<axis with=\"system.nodes\">", "this axis has 2 values and the axis of system.nodes has 3", NULL}},

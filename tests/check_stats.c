@@ -39,6 +39,9 @@ START_TEST(test_one_to_four)
     CLOSE(stats_acc_variance(&a), 5.0 / 3.0, 1e-15);
     CLOSE(stats_acc_stddev(&a), sqrt(5.0 / 3.0), 1e-15);
     CLOSE(stats_acc_ci95(&a), 3.182446305284263 * sqrt(5.0 / 3.0) / 2.0, 1e-9);
+    /* run.confidence 0.99: t(0.995, 3 dof) = 5.840909309733 (tables) */
+    CLOSE(stats_acc_ci(&a, 0.99), 5.840909309733 * sqrt(5.0 / 3.0) / 2.0, 1e-9);
+    CLOSE(stats_acc_ci(&a, 0.95), stats_acc_ci95(&a), 0);
     ck_assert(a.sum == 10.0);
     ck_assert(a.min == 1.0 && a.max == 4.0);
 }

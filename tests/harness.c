@@ -66,11 +66,78 @@ void *th_wl_params(const wl_ops *ops, const char *const *sets)
     return p;
 }
 
+/* ---- a delivery log ---- */
+
+void th_log_add(th_log *l, const net_msg *m, int64_t now_ps)
+{
+    if (l->n == l->cap) {
+        l->cap = l->cap ? 2 * l->cap : 256;
+        l->d = realloc(l->d, l->cap * sizeof *l->d);
+        ck_assert_ptr_nonnull(l->d);
+    }
+    l->d[l->n++] = (th_dlv){m->src, m->dst, m->a, m->id, now_ps, m->t_submit_ps};
+    if (m->id >= l->nseen) {
+        size_t nc = 2 * (size_t)m->id + 16;
+        l->seen = realloc(l->seen, nc * sizeof *l->seen);
+        ck_assert_ptr_nonnull(l->seen);
+        memset(l->seen + l->nseen, 0, (nc - l->nseen) * sizeof *l->seen);
+        l->nseen = nc;
+    }
+    l->seen[m->id]++;
+}
+
+void th_log_free(th_log *l)
+{
+    free(l->d);
+    free(l->seen);
+    memset(l, 0, sizeof *l);
+}
+
+int64_t th_log_at(const th_log *l, uint32_t src, uint32_t dst, uint32_t a)
+{
+    int64_t t = -1;
+    int n = 0;
+    for (size_t i = 0; i < l->n; i++)
+        if (l->d[i].src == src && l->d[i].dst == dst && l->d[i].a == a) {
+            t = l->d[i].t_ps;
+            n++;
+        }
+    ck_assert_msg(n == 1, "%d deliveries %u -> %u (a = %u)", n, src, dst, a);
+    return t;
+}
+
+void th_log_once(const th_log *l, uint64_t count)
+{
+    ck_assert_uint_eq(l->n, count);
+    for (uint64_t i = 0; i < count; i++)
+        ck_assert_msg(i < l->nseen && l->seen[i] == 1, "message %llu delivered %u times", (unsigned long long)i,
+                      i < l->nseen ? l->seen[i] : 0);
+}
+
+uint64_t th_log_digest(const th_log *l)
+{
+    uint64_t x = 1469598103934665603ULL; /* FNV-1a over the fields */
+    for (size_t i = 0; i < l->n; i++) {
+        const th_dlv *d = &l->d[i];
+        uint64_t v[4] = {d->src, d->dst, d->a, (uint64_t)d->t_ps};
+        for (int k = 0; k < 4; k++) {
+            x ^= v[k];
+            x *= 1099511628211ULL;
+        }
+    }
+    return x;
+}
+
 /* ---- a fabric alone ---- */
 
 static void on_deliver(void *owner, net_msg *m)
 {
     th_net *h = owner;
+    if (h->to) {
+        th_log_add(&h->log, m, sim_now(h->s));
+        h->to(h->to_owner, m);
+        return;
+    }
     ck_assert_uint_lt(h->nrec, h->cap);
     h->id[h->nrec] = m->id;
     h->t_ps[h->nrec] = sim_now(h->s);
@@ -115,10 +182,20 @@ th_net *th_net_new(const char *name, const net_params *core, const char *const *
     return h;
 }
 
+th_net *th_net_to(const char *name, const net_params *core, const char *const *sets, const phy_params *phy,
+                  uint64_t seed, net_deliver_fn deliver, void *owner)
+{
+    th_net *h = th_net_new(name, core, sets, phy, seed, 0);
+    h->to = deliver;
+    h->to_owner = owner;
+    return h;
+}
+
 void th_net_free(th_net *h)
 {
     if (!h)
         return;
+    th_log_free(&h->log);
     net_destroy(h->n);
     sim_destroy(h->s);
     gsl_rng_free(h->rng);
@@ -154,6 +231,8 @@ uint64_t th_net_go(th_net *h) { return sim_run(h->s, SIM_TIME_MAX); }
 static void run_deliver(void *owner, net_msg *m)
 {
     th_run *h = owner;
+    if (h->log)
+        th_log_add(h->log, m, sim_now(h->s));
     if (h->tap)
         h->tap(h->tap_ctx, m);
     h->w->deliver(h->ws, m);
@@ -210,6 +289,17 @@ int th_run_open_with(th_run *h, const char *fabric, const net_params *core, cons
 }
 
 uint64_t th_run_go(th_run *h) { return sim_run(h->s, SIM_TIME_MAX); }
+
+int th_run_all(th_run *h, const char *fabric, const net_params *core, const char *const *net_sets,
+               const char *workload, const char *const *wl_sets, uint64_t seed, uint64_t replica, th_log *log)
+{
+    h->log = log;
+    void *wp = th_wl_params(th_wl_ops(workload), wl_sets);
+    if (th_run_open(h, fabric, core, net_sets, workload, wp, seed, replica) != 0)
+        return -1;
+    th_run_go(h);
+    return th_run_finish(h);
+}
 
 int th_run_finish(th_run *h)
 {

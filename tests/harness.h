@@ -34,6 +34,37 @@ void *th_wl_params(const wl_ops *ops, const char *const *sets);
 const net_ops *th_net_ops(const char *name);
 const wl_ops *th_wl_ops(const char *name);
 
+/* ---- a delivery log (any fabric, any workload) ---- */
+
+/* One delivery as the fabric handed it over (the message itself untouched). */
+typedef struct th_dlv {
+    uint32_t src, dst;  /* nodes */
+    uint32_t a;         /* the message's workload payload `a` (e.g. a tag) */
+    uint64_t id;        /* the fabric's message id (net_send order) */
+    int64_t t_ps;       /* delivery time */
+    int64_t submit_ps;  /* hand-over time */
+} th_dlv;
+
+/* Deliveries in order, and how often each message id was delivered.
+ * Zero-initialise (th_log l = {0}); th_log_free releases it. */
+typedef struct th_log {
+    th_dlv *d;
+    size_t n, cap;
+    uint32_t *seen;    /* [nseen] deliveries per message id */
+    size_t nseen;
+} th_log;
+
+void th_log_add(th_log *l, const net_msg *m, int64_t now_ps);
+void th_log_free(th_log *l);
+/* Time of the one delivery src -> dst with payload a, ps; fails the test
+ * unless exactly one such delivery was logged. */
+int64_t th_log_at(const th_log *l, uint32_t src, uint32_t dst, uint32_t a);
+/* count deliveries, and ids 0..count-1 each delivered exactly once. */
+void th_log_once(const th_log *l, uint64_t count);
+/* Order-sensitive digest of (src, dst, a, time) of every delivery: same
+ * seed, same log. */
+uint64_t th_log_digest(const th_log *l);
+
 /* ---- a fabric alone ---- */
 
 typedef struct th_net {
@@ -46,6 +77,9 @@ typedef struct th_net {
     uint64_t *id;       /* [cap] id of the k-th delivery */
     int64_t *t_ps;      /* [cap] its time */
     uint64_t bytes;     /* bytes delivered */
+    net_deliver_fn to;  /* th_net_to: deliveries go there (logged in `log`, not recorded above) */
+    void *to_owner;
+    th_log log;         /* th_net_to's deliveries */
 } th_net;
 
 /* Fabric `name` with core parameters and its own settings (NULL: defaults);
@@ -56,6 +90,12 @@ th_net *th_net_new(const char *name, const net_params *core, const char *const *
 /* The same, returning NULL and the error instead of aborting. */
 th_net *th_net_try(const char *name, const net_params *core, const char *const *sets, const phy_params *phy,
                    uint64_t seed, size_t cap, char *err, size_t errlen);
+/* A fabric whose deliveries go to deliver(owner, m), logged in h->log
+ * first and otherwise untouched (for tests that drive a fabric with their
+ * own machinery, e.g. the task-program executor). Aborts the test on
+ * failure. */
+th_net *th_net_to(const char *name, const net_params *core, const char *const *sets, const phy_params *phy,
+                  uint64_t seed, net_deliver_fn deliver, void *owner);
 void th_net_free(th_net *h);
 /* A message handed over at t_ps (an engine event: equal times keep the
  * order of these calls). Its delivery count goes to m->a, its delivery
@@ -78,12 +118,14 @@ uint64_t th_net_go(th_net *h); /* run to the end; events */
 
 /* Zero-initialise a th_run (th_run h = {0}); before open, the caller may
  * set trace (a timeline), phy (the fabric's physical layer is resolved
- * from it) and tap (called with each delivery before the workload sees it). */
+ * from it), log (a delivery log) and tap (called with each delivery before
+ * the workload sees it). */
 typedef struct th_run {
     struct trace *trace;     /* optional, set by the caller */
     const phy_params *phy;   /* optional */
     void (*tap)(void *ctx, const net_msg *m); /* optional */
     void *tap_ctx;
+    th_log *log;             /* optional: every delivery logged (before tap) */
     sim *s;
     net *n;
     gsl_rng *net_rng;
@@ -111,6 +153,13 @@ int th_run_open_with(th_run *h, const char *fabric, const net_params *core, cons
                      const void *arg);
 uint64_t th_run_go(th_run *h);  /* simulate to the end: events */
 int th_run_finish(th_run *h);   /* the workload's finish into h->m, h->span_s; 0 or -1 (h->err) */
+/* All of it at once: workload `workload` with its own settings wl_sets
+ * ("path=value", NULL-terminated; NULL: defaults) over fabric `fabric`,
+ * every delivery logged into *log (may be NULL), opened, simulated and
+ * finished. 0, or -1 at the first failing step (h->err says why). The
+ * caller zero-initialises h and closes it whatever the result. */
+int th_run_all(th_run *h, const char *fabric, const net_params *core, const char *const *net_sets,
+               const char *workload, const char *const *wl_sets, uint64_t seed, uint64_t replica, th_log *log);
 void th_run_close(th_run *h);
 
 /* A metric of h's workload by name, after th_run_finish (NAN if unknown). */

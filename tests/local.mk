@@ -6,11 +6,16 @@ TESTS_MODULES = \
 	tests/check_cli \
 	tests/check_config \
 	tests/check_conformance \
+	tests/check_congestion \
 	tests/check_dist \
 	tests/check_footprint \
+	tests/check_kernels \
 	tests/check_mix \
 	tests/check_net \
+	tests/check_patterns \
 	tests/check_phy \
+	tests/check_prog_exec \
+	tests/check_programs_cli \
 	tests/check_rng \
 	tests/check_sched \
 	tests/check_sim \
@@ -38,6 +43,10 @@ AM_CPPFLAGS += -I$(top_srcdir)/tests
 tests_check_cli_SOURCES = %D%/check_cli.c %D%/cli_helpers.h
 tests_check_cli_CFLAGS = $(TEST_CFLAGS) -DTASKNET_BIN='"$(abs_top_builddir)/tasknet"'
 EXTRA_tests_check_cli_DEPENDENCIES = tasknet$(EXEEXT)
+# check_programs_cli too (the kernel and pattern workloads end to end).
+tests_check_programs_cli_SOURCES = %D%/check_programs_cli.c %D%/cli_helpers.h
+tests_check_programs_cli_CFLAGS = $(TEST_CFLAGS) -DTASKNET_BIN='"$(abs_top_builddir)/tasknet"'
+EXTRA_tests_check_programs_cli_DEPENDENCIES = tasknet$(EXEEXT)
 
 EXTRA_DIST += %D%/fixtures %D%/golden %D%/check_golden.sh
 # check_golden.sh runs the built program (make check builds `all` first).

@@ -2,4 +2,6 @@
 libtasknet_a_SOURCES += \
 	%D%/workload.c %D%/workload.h \
 	%D%/wl_task_tree.c %D%/wl_task_tree.h \
-	%D%/wl_uniform_random.c
+	%D%/wl_uniform_random.c \
+	%D%/wl_kernel.c \
+	%D%/wl_pattern.c

@@ -8,12 +8,16 @@
 #include "log.h"
 #include "rng.h"
 
+extern const wl_ops wl_kernel_ops;         /* workloads/wl_kernel.c */
+extern const wl_ops wl_pattern_ops;        /* workloads/wl_pattern.c */
 extern const wl_ops wl_task_tree_ops;      /* workloads/wl_task_tree.c */
 extern const wl_ops wl_uniform_random_ops; /* workloads/wl_uniform_random.c */
 
 const wl_ops *const wl_registry[] = {
     &wl_task_tree_ops,
     &wl_uniform_random_ops,
+    &wl_kernel_ops,
+    &wl_pattern_ops,
     NULL,
 };
 

@@ -74,6 +74,21 @@ void wl_analysis_add(wl_analysis *a, const char *key, double value);
 typedef struct wl_run_view wl_run_view;
 double wl_run_metric(const wl_run_view *v, const char *name);
 
+/* What a workload's write_files op sees of a sweep: one point that uses
+ * the workload, resolved as its runs were, and the replicas of it that are
+ * done (in this session or an earlier one). A run is reproducible from
+ * (point, seed, replica), so the op may rebuild what it needs of a run. */
+typedef struct wl_point_runs {
+    size_t point;              /* index of the point in the sweep (runs.csv `point`) */
+    const void *params;        /* the workload's own params at the point (resolved) */
+    const net_ops *net;        /* the point's fabric */
+    const void *net_params;    /* the fabric's own params at the point */
+    const net_params *core;    /* N, B, latencies */
+    uint64_t seed;             /* run.seed */
+    const uint64_t *replicas;  /* done replicas, increasing */
+    size_t nreplicas;
+} wl_point_runs;
+
 /* A column of the terminal table `tasknet run` prints. */
 typedef struct wl_column {
     const char *metric; /* a metric of the run (the workload's or the core's) */
@@ -119,6 +134,15 @@ typedef struct wl_ops {
     int (*finished)(const void *state);
     void (*stop)(void *state);
     int shares_nodes; /* 1: its nodes may also run another workload (traffic sources); 0: exclusive */
+
+    /* Files of its own in a result folder (optional): called by the
+     * application in the process that writes the folder, once the runs of a
+     * sweep are recorded (end of `tasknet run --out`, resume, merge), with
+     * every point of the sweep that uses this workload (npts may be 0).
+     * Writes dir/<its files>.csv (a point column first, so `tasknet plot
+     * DIR --counts FILE` can draw a file of point,x,count rows); 0, or -1 +
+     * err. NULL: no files. */
+    int (*write_files)(const char *dir, const wl_point_runs *pts, size_t npts, char *err, size_t errlen);
 
     const metric_def *metrics; /* the workload's own metrics */
     size_t nmetrics;

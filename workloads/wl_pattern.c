@@ -1,0 +1,574 @@
+/* The pattern workload: ORCS communication patterns (seed 001;
+ * specs/kernels-patterns.md §2, B1-B3, §3) over any fabric, timed by the
+ * event engine and measured by ORCS's congestion metrics on the fabric's
+ * static routes.
+ *
+ * Model. A pattern on C ranks (workload.tasks, default N; §9.1) is a list of
+ * levels of (src, dst) pairs (jobs/patterns.c, every generator of §2:
+ * rand, bisect, bisect_fb_sym, tree, bruck, recdbl, gather, scatter, ring,
+ * neighbor-1d/2d/3d, neighbor (workload.neighbors = k), receivers
+ * (workload.receivers = r)), every message of workload.message-size.
+ * pattern="ptrnvsptrn" (B2): a foreground on ranks 0..z-1 (<foreground
+ * pattern tasks=z>) and a background on ranks z..C-1 (<background
+ * pattern>, default null), the background's levels repeating for as long as
+ * the foreground runs (Deviation, B2: ORCS runs the background's cycle out
+ * and leaks its counter between runs; tasknet stops with the foreground).
+ * Rank i runs on node map(i): a uniformly random injection drawn once per
+ * run (mapping="random", the default, as ORCS re-maps every run; stream
+ * "pattern-mapping") or the identity.
+ *
+ * Timing (B1, workload.levels), run on scheduler/prog_exec.c:
+ *   barrier     (default) level l+1's sends are handed over, in list order,
+ *               at the instant level l's last message is delivered (per
+ *               sub-pattern under ptrnvsptrn);
+ *   dependency  MPI program order: rank r sends its pairs of level l, then
+ *               receives its pairs of level l (tag l) (Deviation from ORCS's
+ *               dep_max_delay graph, B1: every earlier reception precedes a
+ *               send, not only the previous level's);
+ *   free        every pair handed over at t = 0.
+ * workload.timing="off": no event is simulated; the fabric is created for
+ * its routes only and the run gives the static metrics (§3.1: ORCS-scale
+ * studies in seconds). A fabric without static routes refuses it.
+ *
+ * Static metrics (§3.1, jobs/congestion.c), each run, timing on or off,
+ * whenever the fabric has routes (its `route` op: the switch's and the
+ * ideal fabric's star, SPINet's first-output path): per level, load(e) =
+ * flows crossing link e, c_f = max load on f's route;
+ *   sum_max_cong  sum over levels of max c_f;  bw_fraction mean of 1/c_f;
+ *   cong_max, cong_mean  max and mean c_f;
+ *   dep_max_delay longest path of the dependency DAG, foreground flows,
+ *                 c_f per flow (loads count the background too, B2).
+ * Timed metrics (§0, B3): kernel_time_s = the foreground's completion from
+ * t = 0, kernel_time_lb_s (barrier: sum over levels of the level's
+ * endpoint bound; else the endpoint bound; + L0 per level, the fabric's
+ * zero-load latency of a 0-byte message), kernel_slowdown,
+ * kernel_throughput (foreground bytes), background_time_s (ptrnvsptrn),
+ * levels, level_time_mean_s / level_time_max_s (foreground: first hand-over
+ * to last delivery of each level; the level's duration under barrier).
+ *
+ * Files (write_files, in the result folder, rebuilt from (point, seed,
+ * replica) by the static evaluation, §3.1 "across runs"):
+ *   congestion_runs.csv   point,replica,seed,sum_max_cong,bw_fraction,
+ *                         cong_max,cong_mean,dep_max_delay (ORCS's per-run
+ *                         histograms: their distribution over mappings);
+ *   congestion_hist.csv   point,weight,flows,fraction,bw_fraction_pooled:
+ *                         flows with c_f = weight pooled over levels and
+ *                         runs (ORCS hist_max_cong; `tasknet plot DIR
+ *                         --counts congestion_hist`);
+ *   congestion_links.csv  point,link,load_sum,scaled: per link, load summed
+ *                         over levels and runs, and scaled by the point's
+ *                         largest (ORCS get_cable_cong; fabrics have no link
+ *                         names yet, so links are the fabric's ids).
+ *
+ * Streams: "pattern-rand" (rand, receivers: the foreground's draws, then
+ * the background's), "pattern-mapping", "pattern-sizes" (one size per pair
+ * in merged order; the spec names no stream for sizes: this one is ours).
+ * Not implemented: workload.routes (§6, Decision 5: a random choice among
+ * SPINet's paths with extra stages): the fabrics' route op returns one
+ * path (SPINet: output 0 where both lead on), so routes are always "first".
+ *
+ * Exactly once: as the kernel workload (the executor's sequence marks and
+ * end checks). No malloc in event callbacks. */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "congestion.h"
+#include "log.h"
+#include "mapping.h"
+#include "metrics.h"
+#include "network.h"
+#include "patterns.h"
+#include "prog_exec.h"
+#include "rng.h"
+#include "taskprog.h"
+#include "units.h"
+#include "workload.h"
+
+#define WP_KIND 0x5054u /* net_msg.kind of the pattern workload's messages ("PT") */
+
+/* Shared with the kernel workload (workloads/wl_kernel.c): index 0 = not
+ * given, each workload's own default (random here). */
+static const char *const wp_mapping_names[] = {"default", "identity", "random", NULL};
+enum { WP_MAP_DEFAULT = 0, WP_MAP_IDENTITY = 1, WP_MAP_RANDOM = 2 };
+static const char *const wp_timing_names[] = {"on", "off", NULL};
+
+typedef struct wp_sub {
+    int pattern;        /* pat_kind (0 = null: not given) */
+    uint32_t tasks;     /* foreground: z */
+    uint32_t neighbors; /* neighbor: k */
+    uint32_t receivers; /* receivers: r */
+} wp_sub;
+
+typedef struct wp_params {
+    int pattern;        /* pat_kind (0 = null: not given) */
+    uint32_t tasks;     /* C (0: N) */
+    dist message_size;  /* bytes */
+    uint32_t neighbors; /* neighbor: k */
+    uint32_t receivers; /* receivers: r */
+    int levels;         /* pat_timing */
+    int timing_off;     /* 1: static metrics only */
+    int mapping;        /* WP_MAP_* */
+    wp_sub fg, bg;      /* ptrnvsptrn */
+} wp_params;
+
+_Static_assert(sizeof(pat_kind) == sizeof(int) && sizeof(pat_timing) == sizeof(int), "pattern enums are not int-sized");
+
+#define WP(f) offsetof(wp_params, f)
+#define WP_ROW(path_, type_, unit_, def_, help_) .path = path_, .type = type_, .unit = unit_, .def = def_, .help = help_
+#define WP_PATTERNS "rand | bisect | bisect_fb_sym | tree | bruck | recdbl | gather | scatter | ring | neighbor-1d | " \
+                    "neighbor-2d | neighbor-3d | neighbor | receivers"
+
+static const param_row wp_rows[] = {
+    {WP_ROW("workload.pattern", "choice", "", "", "pattern: ORCS pattern, " WP_PATTERNS " | ptrnvsptrn"),
+     .kind = PARAM_CHOICE, .off = WP(pattern), .choices = pat_names, .flags = PARAM_UNSET0 | PARAM_REQUIRED,
+     .example = "bruck"},
+    {WP_ROW("workload.tasks", "integer", "", "", "kernel, pattern: tasks T (2 .. N; default N)"),
+     .kind = PARAM_U32, .off = WP(tasks), .flags = PARAM_UNSET0, .min = 2, .max = TP_TASKS_MAX, .example = "32",
+     .note = "a kernel needs a sender and a receiver"},
+    {WP_ROW("workload.message-size", "distribution(size)", "B", "",
+            "kernel, pattern, uniform-random: bytes of each message (values >= 1)"),
+     .kind = PARAM_DIST, .dim = UNIT_SIZE, .off = WP(message_size), .flags = PARAM_MIN1 | PARAM_REQUIRED,
+     .example = "1kB", .note = "a message carries at least one byte"},
+    {WP_ROW("workload.neighbors", "integer", "", "", "pattern neighbor: neighbours k of every rank (>= 1)"),
+     .kind = PARAM_U32, .off = WP(neighbors), .flags = PARAM_UNSET0, .min = 1, .max = UINT32_MAX, .example = "4"},
+    {WP_ROW("workload.receivers", "integer", "", "", "pattern receivers: receiving ranks r (1 .. floor(C/2))"),
+     .kind = PARAM_U32, .off = WP(receivers), .flags = PARAM_UNSET0, .min = 1, .max = UINT32_MAX, .example = "2"},
+    {WP_ROW("workload.levels", "choice", "", "barrier",
+            "pattern: level timing, barrier (a level starts when the previous one is delivered) | dependency (MPI "
+            "program order) | free (all at t = 0)"),
+     .kind = PARAM_CHOICE, .off = WP(levels), .choices = pat_timing_names, .example = "barrier"},
+    {WP_ROW("workload.timing", "choice", "", "on",
+            "pattern: on (simulate) | off (static congestion metrics only, no event: ORCS-scale studies)"),
+     .kind = PARAM_CHOICE, .off = WP(timing_off), .choices = wp_timing_names, .example = "off"},
+    {WP_ROW("workload.mapping", "choice", "", "",
+            "kernel, pattern: task-to-node mapping, identity | random (default: identity for kernel, random for "
+            "pattern)"),
+     .kind = PARAM_CHOICE, .off = WP(mapping), .choices = wp_mapping_names, .flags = PARAM_UNSET0,
+     .example = "random"},
+    {WP_ROW("workload.foreground.pattern", "choice", "", "", "pattern ptrnvsptrn: the foreground's pattern, " WP_PATTERNS),
+     .kind = PARAM_CHOICE, .off = WP(fg.pattern), .choices = pat_names, .flags = PARAM_UNSET0, .example = "tree"},
+    {WP_ROW("workload.foreground.tasks", "integer", "", "",
+            "pattern ptrnvsptrn: the foreground's ranks z (2 .. C-1; the background has the other C - z)"),
+     .kind = PARAM_U32, .off = WP(fg.tasks), .flags = PARAM_UNSET0, .min = 2, .max = TP_TASKS_MAX, .example = "48"},
+    {WP_ROW("workload.foreground.neighbors", "integer", "", "", "pattern ptrnvsptrn: the foreground neighbor's k"),
+     .kind = PARAM_U32, .off = WP(fg.neighbors), .flags = PARAM_UNSET0, .min = 1, .max = UINT32_MAX, .example = "4"},
+    {WP_ROW("workload.foreground.receivers", "integer", "", "", "pattern ptrnvsptrn: the foreground receivers' r"),
+     .kind = PARAM_U32, .off = WP(fg.receivers), .flags = PARAM_UNSET0, .min = 1, .max = UINT32_MAX, .example = "2"},
+    {WP_ROW("workload.background.pattern", "choice", "", "",
+            "pattern ptrnvsptrn: the background's pattern, repeated while the foreground runs (default: none)"),
+     .kind = PARAM_CHOICE, .off = WP(bg.pattern), .choices = pat_names, .flags = PARAM_UNSET0, .example = "bisect"},
+    {WP_ROW("workload.background.neighbors", "integer", "", "", "pattern ptrnvsptrn: the background neighbor's k"),
+     .kind = PARAM_U32, .off = WP(bg.neighbors), .flags = PARAM_UNSET0, .min = 1, .max = UINT32_MAX, .example = "4"},
+    {WP_ROW("workload.background.receivers", "integer", "", "", "pattern ptrnvsptrn: the background receivers' r"),
+     .kind = PARAM_U32, .off = WP(bg.receivers), .flags = PARAM_UNSET0, .min = 1, .max = UINT32_MAX, .example = "2"},
+};
+
+#define WP_METRICS(X)                                                                                        \
+    X(kernel_time_s, "kernel/pattern: completion of the last task (foreground), from t = 0")              \
+    X(kernel_time_lb_s, "kernel/pattern: injection/consumption bound, max endpoint bytes 8/B + fixed latency") \
+    X(kernel_slowdown, "kernel/pattern: kernel_time / kernel_time_lb (>= 1 on the switch)")                \
+    X(kernel_throughput, "kernel/pattern: bits delivered / (tasks B kernel_time), a fraction of B")        \
+    X(background_time_s, "pattern ptrnvsptrn: completion of the background, from t = 0")                   \
+    X(levels, "pattern: levels (the foreground's)")                                                        \
+    X(level_time_mean_s, "pattern: mean over levels of first hand-over to last delivery (foreground)")     \
+    X(level_time_max_s, "pattern: longest level, first hand-over to last delivery (foreground)")           \
+    X(sum_max_cong, "pattern, static routes: sum over levels of the largest flow congestion c_f (ORCS)")   \
+    X(bw_fraction, "pattern, static routes: mean over flows of 1/c_f, the fraction of peak bandwidth")     \
+    X(cong_max, "pattern, static routes: largest flow congestion c_f")                                     \
+    X(cong_mean, "pattern, static routes: mean flow congestion c_f")                                       \
+    X(dep_max_delay, "pattern, static routes: longest dependency chain of foreground flows, in c_f units")
+enum { WP_METRICS(METRIC_ENUM) WP_NMETRICS };
+static const metric_def wp_metrics_def[] = {WP_METRICS(METRIC_DEF)};
+
+typedef struct wp {
+    const wp_params *p;
+    uint32_t ranks;     /* C */
+    uint32_t fg_ranks;  /* z (C without a background) */
+    double bandwidth_bps;
+    pat_set set;
+    uint32_t *map;      /* [C] node of each rank */
+    int have_static;    /* the fabric has routes: res is valid */
+    cong_result res;
+    int timed;          /* a program runs */
+    tp_prog prog;
+    pexec *x;
+    int64_t fixed_ps;
+    int up;
+} wp;
+
+static uint32_t sub_arg(int pattern, uint32_t neighbors, uint32_t receivers)
+{
+    return pattern == PAT_NEIGHBOR ? neighbors : pattern == PAT_RECEIVERS ? receivers : 0;
+}
+
+/* The rules of one generator's argument, reported at its path. */
+static void check_sub(param_report *rep, const char *prefix, int pattern, uint32_t C, uint32_t neighbors,
+                      uint32_t receivers)
+{
+    char path[64];
+    if (pattern == PAT_NEIGHBOR && neighbors == 0) {
+        snprintf(path, sizeof path, "%s.neighbors", prefix);
+        param_missing(rep, path, "pattern neighbor needs its k (e.g. 4)");
+    }
+    if (pattern == PAT_RECEIVERS) {
+        snprintf(path, sizeof path, "%s.receivers", prefix);
+        if (receivers == 0)
+            param_missing(rep, path, "pattern receivers needs its r (e.g. 2)");
+        else if (C >= 2 && receivers > C / 2)
+            param_invalid(rep, path, "r = %u must be at most floor(C/2) = %u for C = %u ranks", receivers, C / 2, C);
+    }
+}
+
+static void wp_check(const net_params *core, const void *params, param_report *rep)
+{
+    const wp_params *p = params;
+    uint32_t C = p->tasks ? p->tasks : core->nodes;
+    if (p->tasks && core->nodes >= 2 && p->tasks > core->nodes)
+        param_invalid(rep, "workload.tasks", "more tasks than system nodes (%u)", core->nodes);
+    if (p->pattern != PAT_PTRNVSPTRN) {
+        check_sub(rep, "workload", p->pattern, C, p->neighbors, p->receivers);
+        return;
+    }
+    /* ptrnvsptrn: the foreground's and the background's own rules */
+    if (p->fg.pattern == PAT_NULL)
+        param_missing(rep, "workload.foreground.pattern", "pattern=\"ptrnvsptrn\" needs a foreground pattern");
+    else if (p->fg.pattern == PAT_PTRNVSPTRN)
+        param_invalid(rep, "workload.foreground.pattern", "ptrnvsptrn does not nest");
+    if (p->bg.pattern == PAT_PTRNVSPTRN)
+        param_invalid(rep, "workload.background.pattern", "ptrnvsptrn does not nest");
+    uint32_t z = p->fg.tasks;
+    if (z == 0) {
+        param_missing(rep, "workload.foreground.tasks", "pattern=\"ptrnvsptrn\" needs the foreground's ranks z");
+        return;
+    }
+    if (C >= 2 && z >= C) {
+        param_invalid(rep, "workload.foreground.tasks", "z = %u must be below the %u tasks (the background has the "
+                      "others)", z, C);
+        return;
+    }
+    if (p->bg.pattern != PAT_NULL && C - z < 2)
+        param_invalid(rep, "workload.background.pattern", "a %s background needs at least 2 ranks (it has C - z = %u)",
+                      pat_names[p->bg.pattern], C - z);
+    check_sub(rep, "workload.foreground", p->fg.pattern, z, p->fg.neighbors, p->fg.receivers);
+    check_sub(rep, "workload.background", p->bg.pattern, C - z, p->bg.neighbors, p->bg.receivers);
+}
+
+/* Timed runs must fit in the clock: every message one after the other at B. */
+static int wp_resolve(void *params, wl_resolve *rc, char *err, size_t errlen)
+{
+    const wp_params *p = params;
+    double B = rc->net->bandwidth_bps;
+    if (!(B > 0) || !p->message_size.text || p->timing_off)
+        return 0;
+    double C = p->tasks ? p->tasks : rc->nodes;
+    /* the largest pattern has C (C-1) pairs (neighbor, k = C-1); bruck C log2 C */
+    double pairs = C * (C - 1), biggest = dist_practical_max(&p->message_size);
+    if (pairs * 8 * biggest / B > WL_HORIZON_S)
+        return tn_error(err, errlen, "%.0f messages of up to %g B may span %.3g s at B: more than the %g s a run "
+                        "can span", pairs, biggest, pairs * 8 * biggest / B, WL_HORIZON_S);
+    return 0;
+}
+
+/* The pattern set of one run (draws from "pattern-rand"). */
+static int build_set(const wp_params *p, uint32_t C, uint64_t seed, uint64_t replica, pat_set *out, char *err,
+                     size_t errlen)
+{
+    gsl_rng *rr = rng_stream_new(seed, replica, "pattern-rand");
+    int rc = -1;
+    pat_levels fg, bg;
+    memset(&fg, 0, sizeof fg);
+    memset(&bg, 0, sizeof bg);
+    if (p->pattern != PAT_PTRNVSPTRN) {
+        if (pat_generate((pat_kind)p->pattern, C, sub_arg(p->pattern, p->neighbors, p->receivers), rr, &fg, err,
+                         errlen) == 0) {
+            pat_single(&fg, out);
+            rc = 0;
+        }
+    } else if (pat_generate((pat_kind)p->fg.pattern, p->fg.tasks, sub_arg(p->fg.pattern, p->fg.neighbors,
+                                                                        p->fg.receivers), rr, &fg, err, errlen) == 0 &&
+               pat_generate((pat_kind)p->bg.pattern, C - p->fg.tasks,
+                            sub_arg(p->bg.pattern, p->bg.neighbors, p->bg.receivers), rr, &bg, err, errlen) == 0) {
+        pat_compose(&fg, &bg, out);
+        rc = 0;
+    }
+    pat_levels_free(&fg);
+    pat_levels_free(&bg);
+    gsl_rng_free(rr);
+    return rc;
+}
+
+static void build_map(const wp_params *p, uint32_t C, uint32_t nodes, uint64_t seed, uint64_t replica,
+                      uint32_t *map)
+{
+    if (p->mapping == WP_MAP_IDENTITY) {
+        map_identity(map, C);
+        return;
+    }
+    gsl_rng *mr = rng_stream_new(seed, replica, "pattern-mapping");
+    map_random(map, C, nodes, mr, NULL);
+    gsl_rng_free(mr);
+}
+
+static int eval_static(const net *n, const pat_set *s, const uint32_t *map, cong_acc *acc, cong_result *res,
+                       char *err, size_t errlen)
+{
+    return cong_eval(s, map, n->ops->link_count(n->state), n->ops->route, n->state, acc, res, err, errlen);
+}
+
+static int wp_init(void *state, const wl_env *env, char *err, size_t errlen)
+{
+    wp *w = state;
+    const wp_params *p = env->params;
+    memset(w, 0, sizeof *w);
+    if (!env->sim || !env->net)
+        return tn_error(err, errlen, "pattern: needs an engine and a network");
+    uint32_t C = p->tasks ? p->tasks : env->nodes;
+    if (C > env->nodes)
+        return tn_error(err, errlen, "pattern: %u tasks on %u nodes", C, env->nodes);
+    const net *n = env->net;
+    int routes = n->ops->route && n->ops->link_count;
+    if (p->timing_off && !routes)
+        return tn_error(err, errlen, "pattern timing=\"off\" needs static routes, and the %s fabric has none",
+                        n->ops->name);
+    if (build_set(p, C, env->seed, env->replica, &w->set, err, errlen) != 0)
+        return -1;
+    w->map = tn_xmalloc((size_t)C * sizeof *w->map);
+    build_map(p, C, env->nodes, env->seed, env->replica, w->map);
+    w->p = p;
+    w->ranks = C;
+    w->fg_ranks = w->set.ngroups > 1 ? w->set.first[1] : C;
+    w->bandwidth_bps = env->bandwidth_bps;
+    w->up = 1;
+    if (routes) {
+        if (eval_static(n, &w->set, w->map, NULL, &w->res, err, errlen) != 0)
+            return -1;
+        w->have_static = 1;
+    }
+    if (p->timing_off)
+        return 0;
+    gsl_rng *sizes = rng_stream_new(env->seed, env->replica, "pattern-sizes");
+    int rc = pat_program(&w->set, (pat_timing)p->levels, &p->message_size, sizes, &w->prog, err, errlen);
+    gsl_rng_free(sizes);
+    if (rc != 0)
+        return -1;
+    w->timed = 1;
+    w->x = pexec_create(&w->prog, w->map, env->nodes, WP_KIND, err, errlen);
+    if (!w->x)
+        return -1;
+    w->fixed_ps = pexec_fixed_ps(w->x, env->net);
+    pexec_start(w->x, env->sim, env->net);
+    return 0;
+}
+
+static void wp_deliver(void *state, net_msg *m) { pexec_deliver(((wp *)state)->x, m); }
+
+static int wp_finish(void *state, const wl_run_view *v, double *m, double *span_s, char *err, size_t errlen)
+{
+    (void)v;
+    wp *w = state;
+    m[M_levels] = (double)pat_set_levels(&w->set);
+    if (w->have_static) {
+        m[M_sum_max_cong] = w->res.sum_max_cong;
+        m[M_bw_fraction] = w->res.bw_fraction;
+        m[M_cong_max] = w->res.cong_max;
+        m[M_cong_mean] = w->res.cong_mean;
+        m[M_dep_max_delay] = w->res.dep_max_delay;
+    }
+    *span_s = 0;
+    if (!w->timed)
+        return 0;
+    if (pexec_finish(w->x, err, errlen) != 0)
+        return -1;
+    int64_t done = pexec_group_done_ps(w->x, 0);
+    int64_t lb = tp_lower_bound_ps(&w->prog, 0, w->bandwidth_bps, w->fixed_ps);
+    double t_s = units_ps_to_s(done);
+    m[M_kernel_time_s] = t_s;
+    m[M_kernel_time_lb_s] = units_ps_to_s(lb);
+    m[M_kernel_slowdown] = lb > 0 ? (double)done / (double)lb : NAN;
+    m[M_kernel_throughput] = done > 0 ? 8.0 * (double)tp_group_bytes(&w->prog, 0) /
+                                            ((double)w->fg_ranks * w->bandwidth_bps * t_s)
+                                      : NAN;
+    if (w->set.ngroups > 1)
+        m[M_background_time_s] = units_ps_to_s(pexec_group_done_ps(w->x, 1));
+    pexec_spans sp;
+    pexec_tag_spans(w->x, 0, &sp);
+    if (sp.tags) {
+        m[M_level_time_mean_s] = units_ps_to_s((int64_t)llround(sp.mean_ps));
+        m[M_level_time_max_s] = units_ps_to_s(sp.max_ps);
+    }
+    *span_s = units_ps_to_s(pexec_done_ps(w->x));
+    return 0;
+}
+
+static void wp_fini(void *state)
+{
+    wp *w = state;
+    if (!w->up)
+        return;
+    if (w->x)
+        pexec_destroy(w->x);
+    if (w->timed)
+        tp_prog_free(&w->prog);
+    pat_set_free(&w->set);
+    free(w->map);
+    w->up = 0;
+}
+
+/* ------------------------------------------------------------ the files */
+
+typedef struct wp_file {
+    char path[4096], tmp[4200];
+    FILE *f;
+} wp_file;
+
+static int file_open(wp_file *wf, const char *dir, const char *name, const char *header, char *err, size_t errlen)
+{
+    snprintf(wf->path, sizeof wf->path, "%s/%s", dir, name);
+    snprintf(wf->tmp, sizeof wf->tmp, "%s.tmp", wf->path);
+    wf->f = fopen(wf->tmp, "w");
+    if (!wf->f)
+        return tn_error(err, errlen, "%s: %s", wf->tmp, strerror(errno));
+    fputs(header, wf->f);
+    return 0;
+}
+
+/* Close and rename into place (keep = 1), or drop. 0, or -1 + err. */
+static int file_close(wp_file *wf, int keep, char *err, size_t errlen)
+{
+    if (!wf->f)
+        return 0;
+    int bad = ferror(wf->f);
+    int rc = fclose(wf->f);
+    wf->f = NULL;
+    if (keep && (rc != 0 || bad || rename(wf->tmp, wf->path) != 0)) {
+        int e = errno;
+        unlink(wf->tmp);
+        return tn_error(err, errlen, "%s: %s", wf->path, strerror(e ? e : EIO));
+    }
+    if (!keep)
+        unlink(wf->tmp);
+    return 0;
+}
+
+static void no_delivery(void *owner, net_msg *m)
+{
+    (void)owner;
+    TN_ASSERT(0, "a fabric built for its routes delivered message %llu", (unsigned long long)m->id);
+}
+
+/* The static evaluation of every done replica of one point, its rows. */
+static int point_files(const wl_point_runs *pt, FILE *runs, FILE *hist, FILE *links, char *err, size_t errlen)
+{
+    const wp_params *p = pt->params;
+    uint32_t N = pt->core->nodes, C = p->tasks ? p->tasks : N;
+    sim *s = sim_create();
+    gsl_rng *nr = rng_stream_new(pt->seed, 0, "network");
+    net *n = net_create(pt->net, pt->core, pt->net_params, NULL, s, nr, no_delivery, NULL, err, errlen);
+    int rc = -1;
+    uint32_t *map = tn_xmalloc((size_t)C * sizeof *map);
+    cong_acc acc;
+    memset(&acc, 0, sizeof acc);
+    if (!n)
+        goto out;
+    if (!n->ops->route || !n->ops->link_count) {
+        rc = 0; /* no static routes: no rows */
+        goto out;
+    }
+    cong_acc_init(&acc, n->ops->link_count(n->state));
+    for (size_t k = 0; k < pt->nreplicas; k++) {
+        uint64_t r = pt->replicas[k];
+        pat_set set;
+        if (build_set(p, C, pt->seed, r, &set, err, errlen) != 0)
+            goto out;
+        build_map(p, C, N, pt->seed, r, map);
+        cong_result res;
+        int e = eval_static(n, &set, map, &acc, &res, err, errlen);
+        pat_set_free(&set);
+        if (e != 0)
+            goto out;
+        fprintf(runs, "%zu,%llu,%llu,%.17g,%.17g,%.17g,%.17g,%.17g\n", pt->point, (unsigned long long)r,
+                (unsigned long long)pt->seed, res.sum_max_cong, res.bw_fraction, res.cong_max, res.cong_mean,
+                res.dep_max_delay);
+    }
+    uint64_t flows = 0;
+    for (size_t w = 1; w < acc.hist_len; w++)
+        flows += acc.hist[w];
+    double pooled = cong_acc_bw_fraction(&acc);
+    for (size_t w = 1; w < acc.hist_len; w++)
+        if (acc.hist[w])
+            fprintf(hist, "%zu,%zu,%llu,%.17g,%.17g\n", pt->point, w, (unsigned long long)acc.hist[w],
+                    (double)acc.hist[w] / (double)flows, pooled);
+    uint64_t mx = cong_acc_link_max(&acc);
+    for (uint64_t e = 0; e < acc.nlinks; e++)
+        fprintf(links, "%zu,%llu,%llu,%.17g\n", pt->point, (unsigned long long)e,
+                (unsigned long long)acc.link_load[e], mx ? (double)acc.link_load[e] / (double)mx : 0.0);
+    rc = 0;
+out:
+    cong_acc_free(&acc);
+    free(map);
+    if (n)
+        net_destroy(n);
+    gsl_rng_free(nr);
+    sim_destroy(s);
+    return rc;
+}
+
+static int wp_write_files(const char *dir, const wl_point_runs *pts, size_t npts, char *err, size_t errlen)
+{
+    if (npts == 0)
+        return 0;
+    wp_file f[3];
+    memset(f, 0, sizeof f);
+    int rc = file_open(&f[0], dir, "congestion_runs.csv",
+                       "point,replica,seed,sum_max_cong,bw_fraction,cong_max,cong_mean,dep_max_delay\n", err, errlen);
+    if (rc == 0)
+        rc = file_open(&f[1], dir, "congestion_hist.csv", "point,weight,flows,fraction,bw_fraction_pooled\n", err,
+                       errlen);
+    if (rc == 0)
+        rc = file_open(&f[2], dir, "congestion_links.csv", "point,link,load_sum,scaled\n", err, errlen);
+    for (size_t i = 0; i < npts && rc == 0; i++)
+        rc = point_files(&pts[i], f[0].f, f[1].f, f[2].f, err, errlen);
+    for (int k = 0; k < 3; k++) {
+        char e2[512];
+        if (file_close(&f[k], rc == 0, e2, sizeof e2) != 0 && rc == 0) {
+            rc = -1;
+            snprintf(err, errlen, "%s", e2);
+        }
+    }
+    return rc;
+}
+
+static const wl_column wp_table[] = {
+    {"kernel_time_s", "time_s"},
+    {"kernel_slowdown", "slowdown"},
+    {"sum_max_cong", "sum_max_cong"},
+    {"bw_fraction", "bw_fraction"},
+    {"dep_max_delay", "dep_delay"},
+    {NULL, NULL},
+};
+
+const wl_ops wl_pattern_ops = {
+    .name = "pattern",
+    .description = "ORCS communication patterns (bruck, recdbl, tree, rand, ..., ptrnvsptrn) in levels, timed "
+                   "(barrier, dependency, free) or not, with ORCS's congestion metrics on static routes (seed 001); "
+                   "with --out also congestion_runs.csv, congestion_hist.csv (plot --counts) and congestion_links.csv",
+    .state_size = sizeof(wp),
+    .params = wp_rows,
+    .nparams = sizeof wp_rows / sizeof wp_rows[0],
+    .params_size = sizeof(wp_params),
+    .check = wp_check,
+    .resolve = wp_resolve,
+    .init = wp_init,
+    .deliver = wp_deliver,
+    .finish = wp_finish,
+    .fini = wp_fini,
+    .write_files = wp_write_files,
+    .metrics = wp_metrics_def,
+    .nmetrics = WP_NMETRICS,
+    .table = wp_table,
+    .plot_y = "kernel_time_s",
+};
