@@ -8,7 +8,8 @@
  *
  * A fabric embeds a nic_params in its own params struct and lists
  * NIC_ROW_SCHEDULING / NIC_ROW_MTU among its rows (one parameter for every
- * fabric that declares it: same kind, default and help). At run time it
+ * fabric that declares it: same kind and flags; a fabric may give its own
+ * default, as the switched topologies do for network.mtu). At run time it
  * either
  *   - lets the NIC drive a serialising uplink at B (nic_link + nic_send):
  *     the NIC calls the fabric's `start` when a packet's first bit leaves

@@ -6,6 +6,11 @@ libtasknet_a_SOURCES += \
 	%D%/net_switch.c \
 	%D%/net_spinet.c %D%/net_spinet.h \
 	%D%/spinet_topology.c %D%/spinet_topology.h \
+	%D%/swnet.c %D%/swnet.h \
+	%D%/net_torus.c \
+	%D%/net_fattree.c \
+	%D%/net_leafspine.c \
+	%D%/net_dragonfly.c \
 	%D%/topo.c %D%/topo.h \
 	%D%/topo_torus.c \
 	%D%/topo_fattree.c \

@@ -764,37 +764,13 @@ static int64_t spinet_zero_load_ps(const void *state, uint32_t src, uint32_t dst
 /* Links: node i's uplink into stage 1 is link i, the link out of the last
  * stage to node i is link N + i, and output o of element e of stage s is
  * link 2N + (s E + e) 2 + o (its hop to stage s + 1). A message follows the
- * first output that leads to dst at every stage (output 0 where both do). */
-static uint64_t spinet_link_count(const void *state)
-{
-    const spn_state *st = state;
-    return 2 * (uint64_t)st->topo.nodes + 2 * (uint64_t)(st->topo.stages - 1) * st->topo.elems;
-}
+ * first output that leads to dst at every stage (output 0 where both do):
+ * spinet_topo_path (spinet_topology.h) computes it. */
+static uint64_t spinet_link_count(const void *state) { return spinet_topo_links(&((const spn_state *)state)->topo); }
 
 static size_t spinet_route(const void *state, uint32_t src, uint32_t dst, uint64_t *links, size_t max)
 {
-    const spn_state *st = state;
-    const spinet_topo *t = &st->topo;
-    uint64_t N = t->nodes;
-    size_t k = 0, need = (size_t)t->stages + 1;
-    if (max >= need)
-        links[k] = src;
-    k++;
-    uint32_t elem = src >> 1;
-    for (uint32_t s = 0; s < t->stages; s++) {
-        unsigned r = spinet_topo_route(t, s, elem, dst);
-        unsigned o = r & 1u ? 0 : 1;
-        if (s + 1 < t->stages) {
-            if (max >= need)
-                links[k] = 2 * N + ((uint64_t)s * t->elems + elem) * 2 + o;
-            k++;
-            elem = spinet_topo_next(t, s, elem, o);
-        }
-    }
-    if (max >= need)
-        links[k] = N + dst;
-    k++;
-    return k;
+    return spinet_topo_path(&((const spn_state *)state)->topo, src, dst, links, max);
 }
 
 static void spinet_fill_metrics(void *state, double *m)

@@ -14,11 +14,19 @@
 extern const net_ops net_ideal_ops;  /* networks/net_ideal.c: contention-free */
 extern const net_ops net_switch_ops; /* networks/net_switch.c: MODEL.md section 6 */
 extern const net_ops net_spinet_ops; /* networks/net_spinet.c: MODEL.md section 7 */
+extern const net_ops net_torus_ops;     /* networks/net_torus.c: over the switched core (swnet.c) */
+extern const net_ops net_fattree_ops;   /* networks/net_fattree.c */
+extern const net_ops net_leafspine_ops; /* networks/net_leafspine.c */
+extern const net_ops net_dragonfly_ops; /* networks/net_dragonfly.c */
 
 const net_ops *const net_registry[] = {
     &net_ideal_ops,
     &net_switch_ops,
     &net_spinet_ops,
+    &net_torus_ops,
+    &net_fattree_ops,
+    &net_leafspine_ops,
+    &net_dragonfly_ops,
     NULL,
 };
 

@@ -79,7 +79,8 @@ typedef struct net_ops {
 
     /* Parameters (src/params.h): rows whose values live at row.off in a
      * struct of params_size bytes, initialised from the rows' defaults. A
-     * path two fabrics declare is one parameter (same kind and default). */
+     * path two fabrics declare is one parameter (same kind and flags; each
+     * fabric its own default). */
     const param_row *params;
     size_t nparams;
     size_t params_size;

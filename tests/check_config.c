@@ -135,7 +135,7 @@ static const bad_case bad_cases[] = {
     {"sweep_run_param.xml", 9, 11, {"<axis param=\"run.replicas\">", "run.replicas cannot be swept", "--replicas"}},
     /* a fabric's parameter where no point uses that fabric: 37 + 19 */
     {"not_applying.xml", 3, 56, {"<network extra-stages=\"1\">", "applies to spinet, and network.type is electrical-switch", NULL}},
-    {"spinet_control_first.xml", 3, 56, {"<network priority=\"control-first\">", "applies to electrical-switch, and network.type is spinet", NULL}},
+    {"spinet_control_first.xml", 3, 56, {"<network priority=\"control-first\">", "applies to electrical-switch, torus, fat-tree, leaf-spine, dragonfly, and network.type is spinet", NULL}},
     /* several workloads: "  <workload " is 12 characters; the second one lacks its name */
     {"workload_unnamed.xml", 8, 3, {"<workload>: missing attribute name", "several workloads share this configuration", NULL}},
     {"workload_same_name.xml", 5, 13, {"<workload name=\"a\">: 'a' names two workloads", NULL, NULL}},
@@ -681,8 +681,18 @@ START_TEST(test_defaults_and_check)
         ck_assert_int_eq(cfg_get(&c, p->row->path, buf, sizeof buf), 0);
         if (p->row->kind == PARAM_NAME) /* the registries' defaults */
             continue;
+        /* a fabric's own default shows once it is selected (network.mtu:
+         * whole messages on the switch, packets on the topologies) */
+        if (p->owner == CFG_OWN_NET && strcmp(p->plugin, "electrical-switch") != 0) {
+            cfg d;
+            cfg_defaults(&d);
+            ck_assert_int_eq(cfg_set(&d, "network.type", p->plugin, buf, sizeof buf), 0);
+            ck_assert_int_eq(cfg_get(&d, p->row->path, buf, sizeof buf), 0);
+            cfg_free(&d);
+        }
         const char *def = p->row->def ? p->row->def : "";
-        ck_assert_msg(strcmp(buf, def) == 0, "%s: default '%s', its row says '%s'", p->row->path, buf, def);
+        ck_assert_msg(strcmp(buf, def) == 0, "%s (%s): default '%s', its row says '%s'", p->row->path,
+                      p->plugin ? p->plugin : "core", buf, def);
     }
     get_eq(&c, "network.type", "electrical-switch");
     get_eq(&c, "workload.type", "task-tree");

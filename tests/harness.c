@@ -3,6 +3,7 @@
 
 #include <check.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -34,6 +35,71 @@ void th_set(const param_row *rows, size_t n, void *block, const char *assign)
             return;
         }
     ck_abort_msg("no parameter %.*s here", (int)plen, assign);
+}
+
+static int has_row(const net_ops *ops, const char *assign)
+{
+    size_t plen = strcspn(assign, "=");
+    for (size_t i = 0; i < ops->nparams; i++)
+        if (strlen(ops->params[i].path) == plen && strncmp(ops->params[i].path, assign, plen) == 0)
+            return 1;
+    return 0;
+}
+
+int th_net_takes(const net_ops *ops, uint32_t N, const char *const *sets)
+{
+    for (size_t i = 0; sets && sets[i]; i++)
+        if (!has_row(ops, sets[i]))
+            return 0;
+    void *p = th_net_params(ops, sets);
+    net_params core = th_star(N, 10e9);
+    char err[512];
+    param_first first;
+    if (ops->check)
+        ops->check(&core, p, param_report_first(&first, err, sizeof err));
+    else
+        first.rep.n = 0;
+    net_params_free(ops, p);
+    return first.rep.n == 0;
+}
+
+const char *const *th_net_shape(const net_ops *ops, uint32_t N)
+{
+    static char txt[4][64];
+    static const char *sets[5];
+    unsigned k = 1;
+    while ((k + 1) * (k + 1) <= N)
+        k++;
+    /* path=value, the value NULL standing for the shape's one number */
+    static const struct {
+        const char *path, *value;
+    } cand[][5] = {
+        {{NULL, NULL}},
+        {{"network.dims", NULL}, {NULL, NULL}}, /* N/4 4 */
+        {{"network.arity", NULL}, {"network.levels", "2"}, {NULL, NULL}},
+        {{"network.hosts-per-leaf", NULL}, {"network.leaves", "4"}, {NULL, NULL}},
+        {{"network.hosts-per-router", NULL},
+         {"network.groups", "4"},
+         {"network.routers-per-group", "2"},
+         {"network.global-links", "3"},
+         {NULL, NULL}},
+    };
+    const unsigned arg[] = {0, N / 4, k, N / 4, N / 8};
+    for (size_t c = 0; c < sizeof cand / sizeof cand[0]; c++) {
+        size_t i = 0;
+        for (; cand[c][i].path; i++) {
+            if (cand[c][i].value)
+                snprintf(txt[i], sizeof txt[i], "%s=%s", cand[c][i].path, cand[c][i].value);
+            else
+                snprintf(txt[i], sizeof txt[i], "%s=%u%s", cand[c][i].path, arg[c], c == 1 ? " 4" : "");
+            sets[i] = txt[i];
+        }
+        sets[i] = NULL;
+        if (th_net_takes(ops, N, sets))
+            return sets;
+    }
+    ck_abort_msg("%s takes %u hosts in none of the usual shapes", ops->name, N);
+    return NULL;
 }
 
 const net_ops *th_net_ops(const char *name)

@@ -30,6 +30,14 @@ void th_set(const param_row *rows, size_t n, void *block, const char *assign);
 /* A plugin's params: defaults, then the NULL-terminated settings (sets may be NULL). */
 void *th_net_params(const net_ops *ops, const char *const *sets);
 void *th_wl_params(const wl_ops *ops, const char *const *sets);
+/* Settings that give fabric `ops` exactly N hosts with its other defaults
+ * (NULL-terminated, static until the next call; {NULL} when its defaults
+ * accept N): the first of a few usual shapes whose rows it has and that its
+ * check accepts (a ring of N/4 x 4, a k-ary 2-tree, N/4 hosts on 4 leaves,
+ * 4 groups of 2 routers). Fails the test if none does. */
+const char *const *th_net_shape(const net_ops *ops, uint32_t N);
+/* Whether ops's defaults take N hosts. */
+int th_net_takes(const net_ops *ops, uint32_t N, const char *const *sets);
 /* A registered plugin by name (aborts the test if unknown). */
 const net_ops *th_net_ops(const char *name);
 const wl_ops *th_wl_ops(const char *name);

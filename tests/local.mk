@@ -24,6 +24,7 @@ TESTS_MODULES = \
 	tests/check_sim \
 	tests/check_spinet \
 	tests/check_stats \
+	tests/check_swnet \
 	tests/check_topo \
 	tests/check_training \
 	tests/check_tree \

@@ -1,0 +1,147 @@
+/* Dragonfly fabric (Kim, Dally, Scott and Abts, ISCA 2008): g groups of a
+ * routers, all-to-all inside a group, p hosts and h global links per
+ * router, over the switched-network core (networks/swnet.c: packets of at
+ * most network.mtu, virtual cut-through, output FIFOs, credits).
+ *
+ * Graph, routing and deadlock freedom: networks/topo_dragonfly.c (SST-
+ * merlin's layout and global slices; VC class = global links crossed;
+ * minimal, the default, Valiant through a random intermediate group, or
+ * UGAL-L: the core compares queue x hops of the minimal and Valiant first
+ * hops at the source router for every packet). Parameters: network.groups,
+ * network.routers-per-group, network.hosts-per-router,
+ * network.global-links (g - 1 must divide a h), network.routing and the
+ * core's shared rows. system.nodes must be g a p. The defaults, g = 9, a =
+ * 4, p = 1, h = 2, are the largest dragonfly of 4-router groups with 2
+ * global links each (g = a h + 1: one link between each pair of groups).
+ * Zero load: ser + (h+1) link + h switch for one packet, h = the switches
+ * of the minimal route (a Valiant message's own route is longer: the
+ * formula is then its lower bound, swnet.c).
+ * Saturation bound (topo_dragonfly.c): from the global (and, minimal, the
+ * local) channel loads of the routing's paths. UGAL's paths are chosen by
+ * the queues, and it does beat the minimal paths' bound (64 hosts, g = a =
+ * p = 4, h = 3: 0.58 of B against 0.5625 at offered load 1), so its bound is
+ * one no routing can pass: a message between groups crosses at least one of
+ * the g a h directed global links, and uniform traffic sends a fraction
+ * (N - a p) / (N - 1) of N lambda between groups:
+ *   lambda <= min(1, g a h (N - 1) / (N (N - a p)))   (0.984 for that case). */
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "log.h"
+#include "network.h"
+#include "swnet.h"
+#include "topo.h"
+
+typedef struct df_params {
+    swnet_params sw;            /* the core's shared rows */
+    uint32_t groups;            /* g */
+    uint32_t routers_per_group; /* a */
+    uint32_t hosts_per_router;  /* p */
+    uint32_t global_links;      /* h, per router */
+} df_params;
+
+static const param_row df_rows[] = {
+    SWNET_ROWS(df_params, sw),
+    {.path = "network.groups", .type = "integer", .unit = "", .def = "9", .help = "dragonfly: groups (>= 2)",
+     .kind = PARAM_U32, .off = offsetof(df_params, groups), .min = 2, .max = TOPO_MAX_HOSTS, .example = "9"},
+    {.path = "network.routers-per-group", .type = "integer", .unit = "", .def = "4",
+     .help = "dragonfly: routers in a group, all linked to each other (>= 1)", .kind = PARAM_U32,
+     .off = offsetof(df_params, routers_per_group), .min = 1, .max = TOPO_MAX_HOSTS, .example = "4"},
+    {.path = "network.hosts-per-router", .type = "integer", .unit = "", .def = "1",
+     .help = "dragonfly: hosts on each router (>= 1)", .kind = PARAM_U32,
+     .off = offsetof(df_params, hosts_per_router), .min = 1, .max = TOPO_MAX_HOSTS, .example = "1"},
+    {.path = "network.global-links", .type = "integer", .unit = "", .def = "2",
+     .help = "dragonfly: global links of each router (>= 1; groups - 1 must divide routers-per-group x global-links)",
+     .kind = PARAM_U32, .off = offsetof(df_params, global_links), .min = 1, .max = TOPO_MAX_HOSTS, .example = "2"},
+};
+
+static const swnet_routing df_routings[] = {SWNET_RT_MINIMAL, SWNET_RT_VALIANT, SWNET_RT_UGAL};
+#define DF_NROUTINGS (sizeof df_routings / sizeof df_routings[0])
+
+static void df_topo_params(const df_params *p, topo_dragonfly_params *tp)
+{
+    *tp = (topo_dragonfly_params){.groups = p->groups, .routers_per_group = p->routers_per_group,
+                                  .hosts_per_router = p->hosts_per_router, .global_links = p->global_links};
+    tp->routing = (topo_dragonfly_routing)swnet_routing_index(&p->sw, df_routings, DF_NROUTINGS);
+}
+
+static void df_check(const net_params *core, const void *params, param_report *rep)
+{
+    const df_params *p = params;
+    net_check_core(core, rep);
+    topo_dragonfly_params tp;
+    df_topo_params(p, &tp);
+    char e2[512];
+    uint64_t hosts = 0;
+    if (topo_dragonfly_check(&tp, e2, sizeof e2) != 0)
+        param_invalid(rep, p->groups < 2 ? "network.groups" : "network.global-links", "%s", e2);
+    else
+        hosts = (uint64_t)p->groups * p->routers_per_group * p->hosts_per_router;
+    char shape[160];
+    snprintf(shape, sizeof shape, "the dragonfly of %u groups of %u routers of %u hosts", p->groups,
+             p->routers_per_group, p->hosts_per_router);
+    swnet_check(core, &p->sw, df_routings, DF_NROUTINGS, hosts, shape, rep);
+}
+
+static int df_build(const df_params *p, topo *t, char *err, size_t errlen)
+{
+    topo_dragonfly_params tp;
+    df_topo_params(p, &tp);
+    return topo_dragonfly_init(t, &tp, err, errlen);
+}
+
+static int df_resolve_phy(const net_params *core, void *params, const phy_params *phy, net_phy *out, char *err,
+                          size_t errlen)
+{
+    df_params *p = params;
+    topo t;
+    if (df_build(p, &t, err, errlen) != 0)
+        return -1;
+    int rc = swnet_resolve_phy(core, &p->sw, phy, &t, out, err, errlen);
+    topo_free(&t);
+    return rc;
+}
+
+static int df_init(void *state, net *n, const void *params, char *err, size_t errlen)
+{
+    const df_params *p = params;
+    param_first first;
+    df_check(net_core(n), p, param_report_first(&first, err, errlen));
+    if (first.rep.n)
+        return -1;
+    topo t;
+    if (df_build(p, &t, err, errlen) != 0)
+        return -1;
+    if (swnet_init(state, n, &t, &p->sw, err, errlen) != 0)
+        return -1;
+    if (p->sw.routing == SWNET_RT_VALIANT) { /* zero load: the minimal route (a lower bound) */
+        topo_dragonfly_params tp;
+        df_topo_params(p, &tp);
+        tp.routing = TOPO_DF_MINIMAL;
+        topo zl;
+        TN_ASSERT(topo_dragonfly_init(&zl, &tp, err, errlen) == 0, "dragonfly: %s", err);
+        swnet_set_zero_load_topo(state, &zl);
+    }
+    if (p->sw.routing == SWNET_RT_UGAL) {
+        double N = (double)p->groups * p->routers_per_group * p->hosts_per_router;
+        double ap = (double)p->routers_per_group * p->hosts_per_router;
+        double global = (double)p->groups * p->routers_per_group * p->global_links;
+        double b = global * (N - 1) / (N * (N - ap));
+        ((swnet *)state)->bound = b < 1 ? b : 1;
+    }
+    return 0;
+}
+
+const net_ops net_dragonfly_ops = {
+    .name = "dragonfly",
+    .description = "dragonfly (groups of all-to-all routers joined by global links): packets, virtual "
+                   "cut-through, credits; minimal, Valiant or UGAL routing",
+    .params = df_rows,
+    .nparams = sizeof df_rows / sizeof df_rows[0],
+    .params_size = sizeof(df_params),
+    .check = df_check,
+    .resolve_phy = df_resolve_phy,
+    .init = df_init,
+    SWNET_OPS,
+};

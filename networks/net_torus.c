@@ -1,0 +1,140 @@
+/* Torus and twisted torus fabric: k_0 x ... x k_{n-1} switches, one host
+ * each, over the switched-network core (networks/swnet.c: packets of at most
+ * network.mtu, virtual cut-through, output FIFOs per VC, credits).
+ *
+ * Graph, routing and deadlock freedom: networks/topo_torus.c (dimension
+ * order with dateline VCs, or minimal adaptive over a DOR escape, Duato;
+ * the twisted torus of Camara et al. as INSEE builds it, seed 003's 8x4
+ * with twist 4). Parameters: network.dims (the ring sizes, dimension 0
+ * first, "8 4"), network.twist (shift of dimension 0 across a wrap-around
+ * link of dimension 1; 0 = plain torus), network.routing (dor, the default,
+ * or adaptive) and the core's shared rows. system.nodes must be the product
+ * of the sizes.
+ * Zero load: ser + (h+1) link + h switch for one packet, h = 1 + the
+ * minimal hop count (swnet.c gives the packetised formula).
+ * Saturation bound (topo_torus.c): 8 (N-1) / (N k_max) of B per node for
+ * an even largest ring; the twisted plane by enumeration. */
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "log.h"
+#include "network.h"
+#include "swnet.h"
+#include "topo.h"
+
+typedef struct tor_params {
+    swnet_params sw;                /* the core's shared rows */
+    uint32_t dims[PARAM_LIST_MAX];  /* ring sizes, dimension 0 first */
+    uint32_t ndims;                 /* entries of dims */
+    uint32_t twist;                 /* shift of dimension 0 across a wrap of dimension 1 */
+} tor_params;
+
+static const param_row tor_rows[] = {
+    SWNET_ROWS(tor_params, sw),
+    {.path = "network.dims", .type = "list", .unit = "", .def = "8 4",
+     .help = "torus: ring sizes, dimension 0 first (each >= 2; one host per switch)", .kind = PARAM_U32_LIST,
+     .off = offsetof(tor_params, dims), .count_off = offsetof(tor_params, ndims), .min = 2, .max = TOPO_MAX_DIMS,
+     .example = "8 4", .note = "a ring needs at least 2 switches"},
+    {.path = "network.twist", .type = "integer", .unit = "", .def = "0",
+     .help = "torus: shift of dimension 0 across a wrap-around link of dimension 1 (twisted torus; 0 = plain)",
+     .kind = PARAM_U32, .off = offsetof(tor_params, twist), .min = 0, .max = TOPO_MAX_HOSTS, .example = "4"},
+};
+
+static const swnet_routing tor_routings[] = {SWNET_RT_DOR, SWNET_RT_ADAPTIVE};
+#define TOR_NROUTINGS (sizeof tor_routings / sizeof tor_routings[0])
+
+static void tor_topo_params(const tor_params *p, topo_torus_params *tp)
+{
+    *tp = (topo_torus_params){.ndims = p->ndims, .twist = p->twist};
+    for (uint32_t d = 0; d < p->ndims && d < TOPO_MAX_DIMS; d++)
+        tp->dims[d] = p->dims[d];
+    tp->routing = (topo_torus_routing)swnet_routing_index(&p->sw, tor_routings, TOR_NROUTINGS);
+}
+
+static void tor_shape(const tor_params *p, char *buf, size_t len)
+{
+    size_t o = (size_t)snprintf(buf, len, "the %s", p->twist ? "twisted " : "");
+    for (uint32_t d = 0; d < p->ndims && o < len; d++)
+        o += (size_t)snprintf(buf + o, len - o, "%s%u", d ? "x" : "", p->dims[d]);
+    if (o < len)
+        snprintf(buf + o, len - o, " torus");
+}
+
+static void tor_check(const net_params *core, const void *params, param_report *rep)
+{
+    const tor_params *p = params;
+    net_check_core(core, rep);
+    uint64_t hosts = 0;
+    char e2[512];
+    if (p->ndims < 1 || p->ndims > TOPO_MAX_DIMS) {
+        param_invalid(rep, "network.dims", "has %u sizes; 1 to %d are supported", p->ndims, TOPO_MAX_DIMS);
+    } else {
+        topo_torus_params tp;
+        tor_topo_params(p, &tp);
+        tp.routing = TOPO_TORUS_DOR;
+        tp.twist = 0;
+        int bad = topo_torus_check(&tp, e2, sizeof e2) != 0;
+        if (bad) {
+            param_invalid(rep, "network.dims", "%s", e2);
+        } else if (p->twist) {
+            tp.twist = p->twist;
+            bad = topo_torus_check(&tp, e2, sizeof e2) != 0;
+            if (bad)
+                param_invalid(rep, "network.twist", "%s", e2);
+        }
+        if (!bad) {
+            hosts = 1;
+            for (uint32_t d = 0; d < p->ndims; d++)
+                hosts *= p->dims[d];
+        }
+    }
+    char shape[128];
+    tor_shape(p, shape, sizeof shape);
+    swnet_check(core, &p->sw, tor_routings, TOR_NROUTINGS, hosts, shape, rep);
+}
+
+static int tor_build(const tor_params *p, topo *t, char *err, size_t errlen)
+{
+    topo_torus_params tp;
+    tor_topo_params(p, &tp);
+    return topo_torus_init(t, &tp, err, errlen);
+}
+
+static int tor_resolve_phy(const net_params *core, void *params, const phy_params *phy, net_phy *out, char *err,
+                           size_t errlen)
+{
+    tor_params *p = params;
+    topo t;
+    if (tor_build(p, &t, err, errlen) != 0)
+        return -1;
+    int rc = swnet_resolve_phy(core, &p->sw, phy, &t, out, err, errlen);
+    topo_free(&t);
+    return rc;
+}
+
+static int tor_init(void *state, net *n, const void *params, char *err, size_t errlen)
+{
+    const tor_params *p = params;
+    param_first first;
+    tor_check(net_core(n), p, param_report_first(&first, err, errlen));
+    if (first.rep.n)
+        return -1;
+    topo t;
+    if (tor_build(p, &t, err, errlen) != 0)
+        return -1;
+    return swnet_init(state, n, &t, &p->sw, err, errlen);
+}
+
+const net_ops net_torus_ops = {
+    .name = "torus",
+    .description = "torus or twisted torus of switches (one host each): packets, virtual cut-through, "
+                   "credits; dimension-order or minimal adaptive routing",
+    .params = tor_rows,
+    .nparams = sizeof tor_rows / sizeof tor_rows[0],
+    .params_size = sizeof(tor_params),
+    .check = tor_check,
+    .resolve_phy = tor_resolve_phy,
+    .init = tor_init,
+    SWNET_OPS,
+};

@@ -1,0 +1,910 @@
+/* The switched-network core: packets over a topology (networks/topo.h),
+ * virtual cut-through, output FIFOs per virtual channel and service class,
+ * credit flow control. Contract in swnet.h.
+ *
+ * Model (times in integer ps; B on every link, `link` its propagation, `sw`
+ * one switch traversal: routing, VC and switch allocation, crossbar):
+ *   Packets. A message of b bytes is cut at its source into K = max(1,
+ *     ceil(b / mtu)) packets, all of mtu bytes but the last (a 0-byte message
+ *     is one 0-byte packet); ser(x) = x 8 / B rounded up (net_rate_ps). No
+ *     header bytes are added: the zero-load time stays the issue's b/B + (h+1)
+ *     link + h switch for one packet.
+ *   Sources. Each host holds its messages in a FIFO per service class and
+ *     cuts a packet only when its link can take it (so packets exist only in
+ *     the network): the first class with a packet that may leave sends it.
+ *   Hops (virtual cut-through, as BookSim2's and SST-merlin's routers with a
+ *     packet's buffer space reserved whole, INSEE's VCT): a packet whose
+ *     first bit leaves on a link at s reaches the next switch at s + link and
+ *     is routed and crossed in sw: it joins an output FIFO there at s + link
+ *     + sw (one event), whether or not its tail has arrived (input and output
+ *     run at B, so the tail never catches up). An output port sends one
+ *     packet at a time, busy for ser; the last bit reaches a host ser + link
+ *     after the port started it.
+ *   Output FIFOs (MODEL.md section 6 generalised): one per (service class,
+ *     virtual channel) at every output. When the port is free it takes the
+ *     first class that has a head allowed to leave (below) and, in it, the
+ *     head that joined first across the VCs (the single switch's FIFO when
+ *     there is one VC; BookSim2 and merlin arbitrate round robin or by age,
+ *     we take age); never preempting the packet on the wire. Service classes:
+ *     network.priority fifo = one class; control-first (or strict) = the
+ *     single switch's NET_PRIO_CLASSES classes (net_msg.prio, lowest
+ *     first), at sources and output ports alike.
+ *   Credits (network.flow-control = credit, lossless; BookSim2 and merlin
+ *     count credits per flit and VC): the buffer a link enters holds
+ *     vc-buffer bytes per VC; the sender of a link keeps the free bytes of
+ *     each VC and a packet leaves only if its whole size fits (VCT, a
+ *     0-byte packet counts as 1 byte), consuming them. The bytes are given
+ *     back when the packet's head leaves that buffer (its next hop starts)
+ *     and reach the sender a link later: the tail leaves at the rate the
+ *     next packet fills the buffer (both at B), which is when per-flit
+ *     credits would have let that packet in, at packet granularity (ours:
+ *     merlin and BookSim2 return each flit's credit as it leaves). A sender
+ *     with waiting packets and no credit for any waits for the credit that
+ *     lets one go. network.flow-control = infinite: unbounded buffers, no
+ *     credits (a bound and a test aid). Buffers toward hosts: hosts take
+ *     every packet at once (no credit).
+ *   Routing (topo.h): the topology's `next` at every switch, with the
+ *     message's salt (a hash of its id with a key drawn once from the
+ *     fabric's stream: ECMP, random up-ports, Valiant's intermediate and
+ *     tie breaks are per message). Oblivious routings have one candidate.
+ *     Torus minimal adaptive (Duato; INSEE pairs its adaptive channels with
+ *     a bubble escape, we with the DOR escape of topo_torus.c): the packet
+ *     takes the adaptive candidate (class-2 VC) with the least bytes waiting
+ *     and on the wire among those whose buffer has room for it now,
+ *     reserving that room at once, so a packet on an adaptive VC never waits
+ *     for credit; with none, the DOR escape, which waits in its FIFO.
+ *     Dragonfly UGAL-L (Kim et al. 2008, merlin's dragonfly): at the source
+ *     router each packet compares (bytes waiting and on the wire) x hops
+ *     of the minimal and the Valiant first hop (topo_ugal_minimal).
+ *   Deadlock freedom: the topology's classes are the VCs (dateline on tori,
+ *     up*-down* on trees with one class, a class per global hop on
+ *     dragonflies; proofs in each topo_*.c head): a packet waiting for
+ *     credit holds only buffers of lower order than the one it waits for.
+ *     Adaptive packets never wait for credit. So every packet arrives
+ *     (check_swnet saturates each topology).
+ *
+ * Zero load (swnet_zero_load_h_ps): a message alone of K packets over h
+ * switches. Packet k starts on the first link at A(k) and on the j-th at
+ * A(k) + j (link + sw): every hop sees the same pipeline shifted, since all
+ * packets but the last have one size, so no packet waits for a port. P =
+ * ser(mtu). Credits: a buffer holds n = floor(vc-buffer / mtu) full
+ * packets, and the bytes of packet k - n come back to the sender R = 2 link
+ * + sw after it left (head to the next switch, crossing, the credit's link
+ * back), so
+ *   A(0) = 0, A(k) = max(A(k-1) + P, A(k-n) + R) = max(k P, floor(k/n) R
+ *   + (k mod n) P)
+ * (the maximum over paths of the recurrence is linear in the number of R
+ * steps). The last packet, of f = max(1, its bytes) in the buffer, waits for
+ * the packet n' + 1 before it, n' = floor((vc-buffer - f) / mtu): A(K-1) =
+ * max(A(K-2) + P, A(K-2-n') + R). Its last bit arrives at
+ *   A(K-1) + h (link + sw) + link + ser(last)
+ * = ser(b) + (h+1) link + h sw for one packet; for K packets with n P >= R
+ * (the buffer covers the credit round trip) (K-1) P + ser(last) + (h+1)
+ * link + h sw. infinite: A(K-1) = (K-1) P. check_conformance and
+ * check_swnet compare it with lone messages. h is that of the route a
+ * message alone takes (topo_route: the first candidate at every switch),
+ * except under Valiant routing, whose route depends on the message's
+ * intermediate: there the minimal route's h (swnet_set_zero_load_topo), a
+ * lower bound. Adaptive routing alone takes the first candidate; with
+ * buffers that do not cover the credit round trip its later packets may
+ * take another minimal path around their own credit stalls.
+ *
+ * Events: one per packet and hop (joining the next output FIFO; on the
+ * last hop the arrival is computed, not an event), one per message (its
+ * delivery, at the latest last-bit arrival of its packets), and a wake-up of
+ * an output port only when it has waiting packets: when the packet on the
+ * wire ends, or when the credit it waits for returns. Credits are returned
+ * lazily: each link's sender keeps per VC a FIFO of (time, bytes) tokens,
+ * in time order since every credit travels one link latency from the
+ * instant its event runs; tokens due are added when the sender looks.
+ * No malloc in the event loop once warm: packets and tokens come from free
+ * lists grown by chunks; per-link blocks are sized at init. Memory: per
+ * directed link 48 + 16 nq + (credit) 40 vcs bytes in one block (a hop
+ * touches the block of its output and that of the link it came by),
+ * nothing per pair. */
+#include "swnet.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "energy.h"
+#include "log.h"
+#include "metrics.h"
+
+const char *const swnet_flow_names[] = {"credit", "infinite", NULL};
+const char *const swnet_routing_names[] = {"default", "dor",     "adaptive", "d-mod-k", "random-up",
+                                           "ecmp",    "minimal", "valiant",  "ugal",    NULL};
+const char *const swnet_priority_names[] = {"fifo", "control-first", "strict", NULL};
+
+const metric_def swnet_metrics_def[SWNET_NMETRICS] = {SWNET_METRICS(METRIC_DEF)};
+
+#define NONE UINT32_MAX
+#define POOL_CHUNK 256
+
+/* 64-byte aligned (chunk_new): the fields a hop reads, and the head of the
+ * routing record (hosts, salt), share the first cache line. */
+typedef struct swnet_pkt {
+    struct swnet_pkt *next; /* FIFO or free-list link */
+    net_msg *msg;           /* the message it belongs to */
+    uint64_t seq;           /* order of joining its current output FIFO */
+    uint32_t bytes;         /* payload, bytes */
+    uint32_t fp;            /* bytes it takes in a buffer: max(1, bytes) */
+    uint32_t sw;            /* switch it is crossing (after its arrival) */
+    uint32_t next_sw;       /* switch its current output leads to, NONE: its destination host */
+    uint32_t in_link;       /* link it entered the current switch by, NONE: at its source */
+    uint8_t in_vc;          /* VC of the buffer it occupies there */
+    uint8_t vc;             /* VC of the buffer its current output leads to */
+    uint8_t cls;            /* service class */
+    uint8_t reserved;       /* 1: room in the next buffer already taken (adaptive) */
+    uint32_t hops;          /* switches crossed so far */
+    topo_hdr hdr;           /* routing record */
+} __attribute__((aligned(64))) swnet_pkt;
+
+typedef struct swnet_fifo {
+    swnet_pkt *head, *tail;
+} swnet_fifo;
+
+typedef struct swnet_mfifo {
+    net_msg *head, *tail; /* linked through net_msg.next */
+} swnet_mfifo;
+
+typedef struct swnet_tok {
+    struct swnet_tok *next;
+    int64_t t_ps;   /* the credit reaches the sender */
+    uint64_t bytes; /* bytes freed */
+} swnet_tok;
+
+/* Credits of one VC of the buffer a link enters, at its sender. The first
+ * credit on its way back is kept inline (most of the time it is the only
+ * one: no pool access per packet and hop), the later ones in a list. */
+typedef struct swnet_credit {
+    int64_t free;           /* bytes free in the buffer as the sender knows it, credits due excluded */
+    int64_t t0_ps;          /* the first credit on its way back arrives (if n0) */
+    uint32_t b0;            /* its bytes */
+    uint8_t n0;             /* 1: t0_ps, b0 hold a credit */
+    uint8_t waiting;        /* 1: the sender waits for credit here with no wake-up pending */
+    swnet_tok *head, *tail; /* the credits after the first, in time order */
+} swnet_credit;
+
+/* The output side of a directed link; its FIFOs (nq) and credits (vcs)
+ * follow it in memory (st->stride bytes per link), so one packet's hop
+ * touches one block. */
+typedef struct swnet_port {
+    int64_t busy_until_ps; /* the packet on the wire ends */
+    int64_t wake_ps;       /* the pending wake-up, if wake_id */
+    sim_event_id wake_id;  /* 0: none pending */
+    uint64_t qbytes;       /* bytes waiting in its FIFOs (switch ports) */
+    int64_t busy_ps;       /* transmission time so far (utilisation), ps */
+    uint32_t wire_bytes;   /* bytes of the packet it sent last */
+    uint32_t nqueued;      /* packets waiting (switch port) or messages (host uplink) */
+} swnet_port;
+
+/* ---- pools ---- */
+
+/* A chunk of POOL_CHUNK records of `bytes` (a multiple of 64), 64-byte aligned. */
+static void *chunk_new(swnet *st, size_t bytes)
+{
+    void *c = aligned_alloc(64, POOL_CHUNK * bytes);
+    TN_ASSERT(c, "out of memory: %zu bytes of packets", POOL_CHUNK * bytes);
+    memset(c, 0, POOL_CHUNK * bytes);
+    st->chunks = tn_xrealloc(st->chunks, (st->nchunks + 1) * sizeof *st->chunks);
+    st->chunks[st->nchunks++] = c;
+    return c;
+}
+
+static swnet_pkt *pkt_alloc(swnet *st)
+{
+    if (!st->pkt_free) {
+        swnet_pkt *c = chunk_new(st, sizeof *c);
+        for (size_t i = POOL_CHUNK; i-- > 0;) {
+            c[i].next = st->pkt_free;
+            st->pkt_free = &c[i];
+        }
+    }
+    swnet_pkt *p = st->pkt_free;
+    st->pkt_free = p->next;
+    p->next = NULL;
+    st->st.live_packets++;
+    return p;
+}
+
+static void pkt_release(swnet *st, swnet_pkt *p)
+{
+    p->next = st->pkt_free;
+    st->pkt_free = p;
+    st->st.live_packets--;
+}
+
+static swnet_tok *tok_alloc(swnet *st)
+{
+    if (!st->tok_free) {
+        swnet_tok *c = chunk_new(st, 64);
+        for (size_t i = POOL_CHUNK * (64 / sizeof *c); i-- > 0;) {
+            c[i].next = st->tok_free;
+            st->tok_free = &c[i];
+        }
+    }
+    swnet_tok *k = st->tok_free;
+    st->tok_free = k->next;
+    k->next = NULL;
+    return k;
+}
+
+/* ---- small helpers ---- */
+
+static inline int64_t ser_ps(const swnet *st, uint64_t bytes) { return net_rate_ps(&st->rate, bytes); }
+static inline uint32_t footprint(uint32_t bytes) { return bytes ? bytes : 1; }
+
+static inline uint64_t packets_of(const swnet *st, uint64_t bytes)
+{
+    return bytes ? (bytes - 1) / st->mtu + 1 : 1;
+}
+
+/* splitmix64's finalizer (Steele, Lea and Flood, OOPSLA 2014) */
+static uint64_t mix64(uint64_t z)
+{
+    z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
+    z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
+    return z ^ (z >> 31);
+}
+
+static inline swnet_port *port_at(const swnet *st, uint32_t l)
+{
+    return (swnet_port *)(st->lk + (size_t)l * st->stride);
+}
+
+static inline swnet_fifo *fifo_at(const swnet *st, uint32_t l, unsigned cls, unsigned vc)
+{
+    return (swnet_fifo *)(st->lk + (size_t)l * st->stride + sizeof(swnet_port)) + cls * st->vcs + vc;
+}
+
+static inline swnet_credit *credit_at(const swnet *st, uint32_t l, unsigned vc)
+{
+    return (swnet_credit *)(st->lk + (size_t)l * st->stride + sizeof(swnet_port) + st->nq * sizeof(swnet_fifo)) +
+           vc;
+}
+
+/* Free bytes of (l, vc) now: the credits due are added first. */
+static int64_t credit_now(swnet *st, uint32_t l, unsigned vc, int64_t now)
+{
+    swnet_credit *c = credit_at(st, l, vc);
+    while (c->n0 && c->t0_ps <= now) {
+        c->free += c->b0;
+        c->n0 = 0;
+        swnet_tok *k = c->head;
+        if (k) {
+            c->t0_ps = k->t_ps;
+            c->b0 = (uint32_t)k->bytes;
+            c->n0 = 1;
+            c->head = k->next;
+            if (!c->head)
+                c->tail = NULL;
+            k->next = st->tok_free;
+            st->tok_free = k;
+        }
+    }
+    return c->free;
+}
+
+/* Bytes waiting and on the wire at output l (adaptive and UGAL choices). */
+static inline uint64_t port_load(const swnet *st, uint32_t l, int64_t now)
+{
+    const swnet_port *pt = port_at(st, l);
+    return pt->qbytes + (pt->busy_until_ps > now ? pt->wire_bytes : 0);
+}
+
+static void ev_wake(sim *s, void *ctx, uint64_t arg);
+
+/* Make sure port l looks again at t (>= now): one pending wake-up per port,
+ * the earliest asked for. */
+static void wake_at(swnet *st, uint32_t l, int64_t t)
+{
+    swnet_port *pt = port_at(st, l);
+    sim *s = net_sim(st->n);
+    if (pt->wake_id) {
+        if (pt->wake_ps <= t)
+            return;
+        sim_cancel(s, pt->wake_id);
+    }
+    pt->wake_ps = t;
+    pt->wake_id = sim_schedule_at(s, t, ev_wake, st, l);
+}
+
+/* The buffer packet p occupied gives its bytes back: they reach the sender
+ * of link l at t. A sender waiting for credit with nothing pending looks
+ * again then. */
+static void credit_return(swnet *st, uint32_t l, unsigned vc, uint32_t bytes, int64_t t)
+{
+    swnet_credit *c = credit_at(st, l, vc);
+    if (!c->n0) {
+        c->t0_ps = t;
+        c->b0 = bytes;
+        c->n0 = 1;
+    } else {
+        swnet_tok *k = tok_alloc(st);
+        k->t_ps = t;
+        k->bytes = bytes;
+        if (c->tail)
+            c->tail->next = k;
+        else
+            c->head = k;
+        c->tail = k;
+    }
+    /* A sender marked waiting has no wake-up pending, or one at the end of
+     * its packet on the wire or at an earlier credit: credits are returned
+     * in time order (each a link latency after its event), so none pending
+     * can be later than this one. */
+    if (c->waiting) {
+        c->waiting = 0;
+        swnet_port *pt = port_at(st, l);
+        if (pt->nqueued && !pt->wake_id)
+            wake_at(st, l, t);
+    }
+}
+
+/* ---- delivery ---- */
+
+static void ev_deliver(sim *s, void *ctx, uint64_t arg)
+{
+    swnet *st = ctx;
+    net_msg *m = (net_msg *)(uintptr_t)arg;
+    st->msgs_delivered++;
+    st->t_last_ps = sim_now(s);
+    net_delivered(st->n, m);
+}
+
+/* The last bit of p reaches its destination at t_ps. */
+static void packet_arrived(swnet *st, swnet_pkt *p, int64_t t_ps)
+{
+    net_msg *m = p->msg;
+    if (t_ps > m->t_aux_ps)
+        m->t_aux_ps = t_ps;
+    double bits = 8.0 * p->bytes;
+    st->bits_delivered += bits;
+    st->energy_j += bits * ((p->hops + 1) * st->serdes_link_j + p->hops * st->core_j);
+    st->hops_acc += (double)p->hops / (double)packets_of(st, m->size_bytes);
+    st->st.packet_hops += p->hops;
+    pkt_release(st, p);
+    TN_ASSERT(m->aux > 0, "message %llu: more packets arrived than were cut", (unsigned long long)m->id);
+    if (--m->aux == 0)
+        sim_schedule_at(net_sim(st->n), m->t_aux_ps, ev_deliver, st, (uint64_t)(uintptr_t)m);
+}
+
+/* ---- output ports ---- */
+
+static void ev_arrive(sim *s, void *ctx, uint64_t arg);
+
+/* Port l puts p's first bit on the wire now. */
+static void port_start(swnet *st, uint32_t l, swnet_pkt *p, int64_t now)
+{
+    swnet_port *pt = port_at(st, l);
+    int64_t ser = ser_ps(st, p->bytes);
+    pt->busy_until_ps = now + ser;
+    pt->wire_bytes = p->bytes;
+    pt->busy_ps += ser;
+    if (st->credit && p->in_link != NONE)
+        credit_return(st, p->in_link, p->in_vc, p->fp, now + st->link_ps);
+    if (p->next_sw == NONE) {
+        packet_arrived(st, p, now + ser + st->link_ps);
+        return;
+    }
+    if (st->credit && !p->reserved) {
+        swnet_credit *c = credit_at(st, l, p->vc);
+        c->free -= p->fp;
+        TN_ASSERT(c->free >= 0, "link %u VC %u: %lld bytes of credit after a packet of %u", l, p->vc,
+                  (long long)c->free, p->fp);
+    }
+    p->reserved = 0;
+    p->in_link = l;
+    p->in_vc = p->vc;
+    p->sw = p->next_sw;
+    sim_schedule_at(net_sim(st->n), now + st->link_ps + st->sw_ps, ev_arrive, st, (uint64_t)(uintptr_t)p);
+}
+
+/* May p leave on l now? */
+static inline int may_leave(swnet *st, uint32_t l, const swnet_pkt *p, int64_t now)
+{
+    return !st->credit || p->next_sw == NONE || p->reserved || credit_now(st, l, p->vc, now) >= p->fp;
+}
+
+/* The packet switch port l sends next (removed from its FIFO), or NULL. */
+static swnet_pkt *switch_pick(swnet *st, uint32_t l, int64_t now)
+{
+    for (unsigned c = 0; c < st->nclass; c++) {
+        swnet_fifo *best = NULL;
+        for (unsigned v = 0; v < st->vcs; v++) {
+            swnet_fifo *f = fifo_at(st, l, c, v);
+            if (f->head && (!best || f->head->seq < best->head->seq) && may_leave(st, l, f->head, now))
+                best = f;
+        }
+        if (best) {
+            swnet_pkt *p = best->head;
+            best->head = p->next;
+            if (!best->head)
+                best->tail = NULL;
+            p->next = NULL;
+            swnet_port *pt = port_at(st, l);
+            pt->nqueued--;
+            pt->qbytes -= p->bytes;
+            return p;
+        }
+    }
+    return NULL;
+}
+
+/* ---- sources: the host NIC seam ----
+ * What a host does with its messages is these three functions: src_enqueue
+ * takes a message over, src_next says how many bytes the packet it would
+ * send next carries (class by class, -1: nothing in that class), src_cut
+ * cuts that packet. Today: a FIFO per service class, packets of at most
+ * mtu, the first class first. The host NIC module (packetisation at
+ * network.mtu, fifo / round-robin / priority / srpt scheduling, 8 classes)
+ * replaces them; the engine around them (credits of the first switch's
+ * buffer, the uplink's wake-ups, packet records) stays. */
+
+static void src_enqueue(swnet *st, net_msg *m)
+{
+    swnet_mfifo *f = &st->hostq[(size_t)m->src * st->nclass + st->class_of_prio[m->prio]];
+    if (f->tail)
+        f->tail->next = m;
+    else
+        f->head = m;
+    f->tail = m;
+    port_at(st, m->src)->nqueued++; /* messages with packets still to cut */
+}
+
+static int64_t src_next(const swnet *st, uint32_t h, unsigned c)
+{
+    const net_msg *m = st->hostq[(size_t)h * st->nclass + c].head;
+    if (!m)
+        return -1;
+    uint64_t left = m->size_bytes - st->host_off[(size_t)h * st->nclass + c];
+    return (int64_t)(left < st->mtu ? left : st->mtu);
+}
+
+static net_msg *src_cut(swnet *st, uint32_t h, unsigned c, uint32_t bytes)
+{
+    swnet_mfifo *f = &st->hostq[(size_t)h * st->nclass + c];
+    uint64_t *off = &st->host_off[(size_t)h * st->nclass + c];
+    net_msg *m = f->head;
+    *off += bytes;
+    if (*off >= m->size_bytes) { /* the whole message is cut */
+        f->head = m->next;
+        if (!f->head)
+            f->tail = NULL;
+        m->next = NULL;
+        *off = 0;
+        port_at(st, h)->nqueued--;
+    }
+    return m;
+}
+
+/* The next packet of host h, cut now if the first switch has room for it
+ * (the first class that can send), or NULL. */
+static swnet_pkt *host_pick(swnet *st, uint32_t h, int64_t now)
+{
+    for (unsigned c = 0; c < st->nclass; c++) {
+        int64_t next = src_next(st, h, c);
+        if (next < 0)
+            continue;
+        uint32_t bytes = (uint32_t)next;
+        if (st->credit && credit_now(st, h, 0, now) < footprint(bytes))
+            continue;
+        net_msg *m = src_cut(st, h, c, bytes);
+        swnet_pkt *p = pkt_alloc(st);
+        p->msg = m;
+        p->bytes = bytes;
+        p->fp = footprint(bytes);
+        p->cls = (uint8_t)c;
+        p->in_link = NONE;
+        p->in_vc = 0;
+        p->vc = 0;
+        p->reserved = 0;
+        p->hops = 0;
+        uint32_t sw, port;
+        st->t.ops->attach(&st->t, m->src, &sw, &port);
+        p->next_sw = sw;
+        st->t.ops->hdr_init(&st->t, m->src, m->dst, mix64(st->salt_key ^ m->id), &p->hdr);
+        st->st.packets++;
+        return p;
+    }
+    return NULL;
+}
+
+/* Earliest time a credit on its way back lets a head of port l leave, or
+ * INT64_MAX if none will without more credits; the VCs whose credits on
+ * their way do not suffice are marked waiting (their next credit wakes l). */
+static int64_t blocked_until(swnet *st, uint32_t l)
+{
+    int64_t best = INT64_MAX;
+    for (unsigned v = 0; v < st->vcs; v++) {
+        uint64_t need = UINT64_MAX;
+        if (l < st->hosts) {
+            if (v > 0)
+                break;
+            for (unsigned c = 0; c < st->nclass; c++) {
+                int64_t next = src_next(st, l, c);
+                if (next >= 0 && footprint((uint32_t)next) < need)
+                    need = footprint((uint32_t)next);
+            }
+        } else {
+            for (unsigned c = 0; c < st->nclass; c++) {
+                const swnet_pkt *p = fifo_at(st, l, c, v)->head;
+                if (p && p->fp < need)
+                    need = p->fp;
+            }
+        }
+        if (need == UINT64_MAX)
+            continue;
+        swnet_credit *cr = credit_at(st, l, v);
+        int64_t have = cr->free, t = INT64_MAX;
+        if (cr->n0) {
+            have += cr->b0;
+            if (have >= (int64_t)need)
+                t = cr->t0_ps;
+        }
+        for (const swnet_tok *k = cr->head; k && t == INT64_MAX; k = k->next) {
+            have += (int64_t)k->bytes;
+            if (have >= (int64_t)need)
+                t = k->t_ps;
+        }
+        if (t == INT64_MAX)
+            cr->waiting = 1; /* wait for a credit not yet on its way */
+        else if (t < best)
+            best = t;
+    }
+    return best;
+}
+
+/* Port l sends whatever it can now; if packets still wait, it is woken
+ * when the one on the wire ends or when credit lets one go. */
+static void port_try(swnet *st, uint32_t l, int64_t now)
+{
+    swnet_port *pt = port_at(st, l);
+    while (pt->busy_until_ps <= now && pt->nqueued) {
+        swnet_pkt *p = l < st->hosts ? host_pick(st, l, now) : switch_pick(st, l, now);
+        if (!p) {
+            st->st.credit_stalls++;
+            int64_t t = blocked_until(st, l);
+            if (t != INT64_MAX)
+                wake_at(st, l, t);
+            return; /* else a credit's return wakes it (credit_return) */
+        }
+        port_start(st, l, p, now);
+    }
+    if (pt->nqueued)
+        wake_at(st, l, pt->busy_until_ps);
+}
+
+static void ev_wake(sim *s, void *ctx, uint64_t arg)
+{
+    swnet *st = ctx;
+    uint32_t l = (uint32_t)arg;
+    port_at(st, l)->wake_id = 0;
+    st->st.wakes++;
+    port_try(st, l, sim_now(s));
+}
+
+/* Which of the n candidates switch sw offers packet p takes (n > 1). */
+static unsigned choose(swnet *st, uint32_t sw, swnet_pkt *p, const topo_hop *c, unsigned n, int64_t now)
+{
+    if (st->ugal) {
+        TN_ASSERT(n == 2 && c[0].kind == TOPO_HOP_MINIMAL && c[1].kind == TOPO_HOP_VALIANT,
+                  "UGAL candidates at switch %u", sw);
+        uint64_t qm = port_load(st, topo_link_out(&st->t, sw, c[0].port), now);
+        uint64_t qv = port_load(st, topo_link_out(&st->t, sw, c[1].port), now);
+        if (topo_ugal_minimal(qm, c[0].hops_left, qv, c[1].hops_left))
+            return 0;
+        st->st.valiant_packets++;
+        return 1;
+    }
+    TN_ASSERT(st->adaptive && c[n - 1].kind == TOPO_HOP_ESCAPE, "%u candidates at switch %u", n, sw);
+    unsigned best = n;
+    uint64_t best_q = 0;
+    uint32_t best_l = 0;
+    for (unsigned i = 0; i + 1 < n; i++) {
+        uint32_t l = topo_link_out(&st->t, sw, c[i].port);
+        if (st->credit && credit_now(st, l, c[i].vc, now) < p->fp)
+            continue;
+        uint64_t q = port_load(st, l, now);
+        if (best == n || q < best_q) {
+            best = i;
+            best_q = q;
+            best_l = l;
+        }
+    }
+    if (best == n) {
+        st->st.adaptive_escape++;
+        return n - 1;
+    }
+    if (st->credit) { /* an adaptive packet never waits for credit: take the room now */
+        credit_at(st, best_l, c[best].vc)->free -= p->fp;
+        p->reserved = 1;
+    }
+    return best;
+}
+
+/* p's head has crossed switch p->sw: route it and join an output FIFO. */
+static void ev_arrive(sim *s, void *ctx, uint64_t arg)
+{
+    swnet *st = ctx;
+    swnet_pkt *p = (swnet_pkt *)(uintptr_t)arg;
+    int64_t now = sim_now(s);
+    const topo *t = &st->t;
+    uint32_t sw = p->sw;
+    /* at scale every block a hop touches is a cache miss: start fetching the
+     * credits this packet will give back while it is routed */
+    if (st->credit)
+        __builtin_prefetch(credit_at(st, p->in_link, p->in_vc), 1);
+    p->hops++;
+    topo_hop c[TOPO_MAX_CAND];
+    unsigned n = t->ops->next(t, sw, &p->hdr, c);
+    unsigned k = n > 1 ? choose(st, sw, p, c, n, now) : 0;
+    uint32_t l = topo_link_out(t, sw, c[k].port);
+    __builtin_prefetch(port_at(st, l), 1);
+    t->ops->take(t, sw, &c[k], &p->hdr);
+    topo_end e = t->ops->peer(t, sw, c[k].port);
+    p->next_sw = e.kind == TOPO_SWITCH ? e.id : NONE;
+    p->vc = e.kind == TOPO_SWITCH ? c[k].vc : 0;
+    p->seq = st->seq++;
+    swnet_fifo *f = fifo_at(st, l, p->cls, p->vc);
+    p->next = NULL;
+    if (f->tail)
+        f->tail->next = p;
+    else
+        f->head = p;
+    f->tail = p;
+    swnet_port *pt = port_at(st, l);
+    pt->nqueued++;
+    pt->qbytes += p->bytes;
+    port_try(st, l, now);
+}
+
+/* ---- ops ---- */
+
+void swnet_send(void *state, net_msg *m)
+{
+    swnet *st = state;
+    int64_t now = sim_now(net_sim(st->n));
+    TN_ASSERT(m->src < st->hosts && m->dst < st->hosts, "message %u -> %u on %u hosts", m->src, m->dst,
+              st->hosts);
+    if (st->t_first_ps < 0)
+        st->t_first_ps = now;
+    m->aux = packets_of(st, m->size_bytes);
+    m->t_aux_ps = 0;
+    m->next = NULL;
+    src_enqueue(st, m);
+    port_try(st, m->src, now);
+}
+
+int64_t swnet_zero_load_h_ps(const void *state, uint32_t h, uint64_t bytes)
+{
+    const swnet *st = state;
+    uint64_t K = packets_of(st, bytes);
+    uint64_t last = bytes - (K - 1) * st->mtu;
+    int64_t A = 0; /* A(K-1): the last packet leaves its source */
+    if (K >= 2) {
+        int64_t P = ser_ps(st, st->mtu);
+        A = (int64_t)(K - 1) * P;
+        if (st->credit) {
+            int64_t R = 2 * st->link_ps + st->sw_ps;
+            uint64_t n = (uint64_t)st->cap_bytes / st->mtu;
+            uint64_t k = K - 2; /* A(K-2) */
+            int64_t a2 = (int64_t)k * P, b2 = (int64_t)(k / n) * R + (int64_t)(k % n) * P;
+            A = (a2 > b2 ? a2 : b2) + P;
+            uint64_t f = footprint((uint32_t)last);
+            uint64_t n2 = ((uint64_t)st->cap_bytes - f) / st->mtu;
+            if (K >= n2 + 2) {
+                uint64_t j = K - 2 - n2; /* A(j) + R */
+                int64_t aj = (int64_t)j * P, bj = (int64_t)(j / n) * R + (int64_t)(j % n) * P;
+                int64_t c = (aj > bj ? aj : bj) + R;
+                if (c > A)
+                    A = c;
+            }
+        }
+    }
+    return A + (int64_t)h * (st->link_ps + st->sw_ps) + st->link_ps + ser_ps(st, last);
+}
+
+void swnet_set_zero_load_topo(void *state, topo *zl)
+{
+    swnet *st = state;
+    TN_ASSERT(zl->hosts == st->hosts, "zero-load topology of %u hosts for %u", zl->hosts, st->hosts);
+    topo_free(&st->zl);
+    st->zl = *zl;
+    memset(zl, 0, sizeof *zl);
+}
+
+int64_t swnet_zero_load_ps(const void *state, uint32_t src, uint32_t dst, uint64_t bytes)
+{
+    const swnet *st = state;
+    size_t L = topo_route(st->zl.ops ? &st->zl : &st->t, src, dst, 0, NULL, NULL, 0);
+    return swnet_zero_load_h_ps(state, (uint32_t)(L - 1), bytes);
+}
+
+uint64_t swnet_link_count(const void *state) { return ((const swnet *)state)->links; }
+
+/* One fixed path per pair (a salt hashed from it): the route of a message
+ * alone whose routing choices that salt makes. */
+size_t swnet_route(const void *state, uint32_t src, uint32_t dst, uint64_t *links, size_t max)
+{
+    const swnet *st = state;
+    return topo_route(&st->t, src, dst, mix64(((uint64_t)src << 32) | dst), links, NULL, max);
+}
+
+void swnet_fill_metrics(void *state, double *m)
+{
+    const swnet *st = state;
+    m[M_saturation_bound] = st->bound;
+    if (st->msgs_delivered)
+        m[M_hops_mean] = st->hops_acc / (double)st->msgs_delivered;
+    int64_t span = st->t_last_ps - st->t_first_ps;
+    if (st->t_first_ps >= 0 && span > 0) {
+        double sum = 0, max = 0;
+        for (uint32_t l = 0; l < st->links; l++) {
+            double u = (double)port_at(st, l)->busy_ps;
+            sum += u;
+            if (u > max)
+                max = u;
+        }
+        m[M_link_utilization_mean] = sum / ((double)st->links * (double)span);
+        m[M_link_utilization_max] = max / (double)span;
+    }
+    if (st->energy_modelled)
+        m[M_energy_per_bit_j] = st->bits_delivered > 0 ? st->energy_j / st->bits_delivered : st->energy_zero_j;
+}
+
+void swnet_get_stats(const void *state, swnet_stats *out) { *out = ((const swnet *)state)->st; }
+
+const topo *swnet_topo(const void *state) { return &((const swnet *)state)->t; }
+
+void swnet_fini(void *state)
+{
+    swnet *st = state;
+    for (size_t i = 0; i < st->nchunks; i++)
+        free(st->chunks[i]);
+    free(st->chunks);
+    free(st->lk);
+    free(st->hostq);
+    free(st->host_off);
+    topo_free(&st->t);
+    topo_free(&st->zl);
+    memset(st, 0, sizeof *st);
+}
+
+/* Mean switches crossed from host 0 to the others (at most 4096 of them,
+ * evenly spaced): the summary path of the energy per bit. */
+static double mean_hops(const topo *t)
+{
+    uint32_t N = t->hosts, step = N > 4097 ? (N - 1) / 4096 : 1;
+    double sum = 0;
+    uint32_t n = 0;
+    for (uint32_t b = 1; b < N; b += step) {
+        sum += (double)(topo_route(t, 0, b, 0, NULL, NULL, 0) - 1);
+        n++;
+    }
+    return n ? sum / n : 1.0;
+}
+
+int swnet_resolve_phy(const net_params *core, swnet_params *p, const phy_params *phy, const topo *t,
+                      net_phy *out, char *err, size_t errlen)
+{
+    char e2[512];
+    if (phy_energy_check(&phy->energy, e2, sizeof e2) != 0)
+        return tn_error(err, errlen, "network.phy: %s", e2);
+    double lane = phy->energy.electrical_lane_bps;
+    if (!(lane > 0) || lane > core->bandwidth_bps)
+        lane = core->bandwidth_bps;
+    /* the single switch's path is 2 links: half its SerDes are one link's */
+    p->serdes_link_j_per_bit = phy->energy.serdes_per_electrical_path / 2.0 * phy_serdes_j_per_bit(&phy->energy, lane);
+    p->core_j_per_bit = phy->energy.switch_core_j_per_bit;
+    p->phy_resolved = 1;
+    double h = mean_hops(t);
+    out->bit_error_rate = 0;
+    out->energy_per_bit_j = (h + 1) * p->serdes_link_j_per_bit + h * p->core_j_per_bit;
+    return 0;
+}
+
+int swnet_routing_index(const swnet_params *p, const swnet_routing *allowed, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if ((int)allowed[i] == p->routing)
+            return (int)i;
+    return 0;
+}
+
+void swnet_check(const net_params *core, const swnet_params *p, const swnet_routing *allowed, size_t n,
+                 uint64_t hosts, const char *shape, param_report *rep)
+{
+    if (p->mtu_bytes < 1 || p->mtu_bytes > SWNET_MAX_MTU_BYTES)
+        param_invalid(rep, "network.mtu", "must be between 1B and 1GiB (got %llu B)",
+                      (unsigned long long)p->mtu_bytes);
+    if (p->flow_control != SWNET_CREDIT && p->flow_control != SWNET_INFINITE)
+        param_invalid(rep, "network.flow-control", "unknown flow control %d", p->flow_control);
+    if (p->flow_control == SWNET_CREDIT && p->vc_buffer_bytes < p->mtu_bytes)
+        param_invalid(rep, "network.vc-buffer",
+                      "%llu B cannot hold one packet of network.mtu = %llu B (virtual cut-through reserves a whole "
+                      "packet)",
+                      (unsigned long long)p->vc_buffer_bytes, (unsigned long long)p->mtu_bytes);
+    if (p->vc_buffer_bytes > (uint64_t)INT64_MAX / 4)
+        param_invalid(rep, "network.vc-buffer", "too large (%llu B)", (unsigned long long)p->vc_buffer_bytes);
+    if (p->control_first < 0 || p->control_first > 2)
+        param_invalid(rep, "network.priority", "unknown priority mode %d", p->control_first);
+    int ok = p->routing == SWNET_RT_DEFAULT;
+    for (size_t i = 0; i < n && !ok; i++)
+        ok = (int)allowed[i] == p->routing;
+    if (!ok) {
+        char list[256] = "";
+        size_t used = 0;
+        for (size_t i = 0; i < n && used < sizeof list; i++) {
+            int w = snprintf(list + used, sizeof list - used, "%s%s", i ? ", " : "", swnet_routing_names[allowed[i]]);
+            if (w < 0)
+                break;
+            used += (size_t)w;
+        }
+        const char *name = p->routing >= 0 && p->routing <= SWNET_RT_UGAL ? swnet_routing_names[p->routing] : "?";
+        param_invalid(rep, "network.routing", "%s does not route with %s (expected one of: %s)", shape, name, list);
+    }
+    /* a mtu's time must fit, as every other time (1 hour) */
+    if (core->bandwidth_bps > 0 && (double)p->mtu_bytes * 8e12 / core->bandwidth_bps > 3.6e15)
+        param_invalid(rep, "network.mtu", "a packet of %llu B takes more than 1 hour at %g b/s",
+                      (unsigned long long)p->mtu_bytes, core->bandwidth_bps);
+    if (hosts && core->nodes != hosts)
+        param_invalid(rep, "system.nodes", "N = %u, but %s has %llu hosts", core->nodes, shape,
+                      (unsigned long long)hosts);
+}
+
+int swnet_init(void *state, net *n, topo *t, const swnet_params *p, char *err, size_t errlen)
+{
+    swnet *st = state;
+    memset(st, 0, sizeof *st);
+    st->t = *t;
+    memset(t, 0, sizeof *t);
+    st->n = n;
+    const net_params *core = net_core(n);
+    if (core->nodes != st->t.hosts) {
+        tn_error(err, errlen, "system.nodes: N = %u, but the %s has %u hosts", core->nodes, st->t.ops->name,
+                 st->t.hosts);
+        swnet_fini(st);
+        return -1;
+    }
+    TN_ASSERT(st->t.vcs >= 1 && st->t.vcs <= 255, "%s: %u VC classes", st->t.ops->name, st->t.vcs);
+    st->hosts = st->t.hosts;
+    st->links = st->t.links;
+    net_rate_init(&st->rate, core->bandwidth_bps);
+    st->link_ps = core->link_latency_ps;
+    st->sw_ps = core->switch_latency_ps;
+    st->mtu = p->mtu_bytes;
+    st->credit = p->flow_control == SWNET_CREDIT;
+    st->cap_bytes = (int64_t)p->vc_buffer_bytes;
+    st->vcs = st->t.vcs;
+    st->nclass = p->control_first ? NET_PRIO_CLASSES : 1;
+    for (unsigned c = 0; c < NET_PRIO_CLASSES; c++)
+        st->class_of_prio[c] = (uint8_t)(p->control_first ? c : 0);
+    st->nq = st->nclass * st->vcs;
+    st->adaptive = p->routing == SWNET_RT_ADAPTIVE;
+    st->ugal = p->routing == SWNET_RT_UGAL;
+    st->salt_key = ((uint64_t)gsl_rng_get(n->rng) << 32) ^ (uint64_t)gsl_rng_get(n->rng);
+    /* whole cache lines per link: the port and its first FIFOs share the first */
+    st->stride = sizeof(swnet_port) + st->nq * sizeof(swnet_fifo) + (st->credit ? st->vcs * sizeof(swnet_credit) : 0);
+    st->stride = (st->stride + 63) / 64 * 64;
+    st->lk = aligned_alloc(64, (size_t)st->links * st->stride);
+    TN_ASSERT(st->lk, "out of memory: %u links of %zu bytes", st->links, st->stride);
+    memset(st->lk, 0, (size_t)st->links * st->stride);
+    for (uint32_t l = 0; st->credit && l < st->links; l++)
+        for (unsigned v = 0; v < st->vcs; v++)
+            credit_at(st, l, v)->free = st->cap_bytes;
+    st->hostq = tn_xcalloc((size_t)st->hosts * st->nclass, sizeof *st->hostq);
+    st->host_off = tn_xcalloc((size_t)st->hosts * st->nclass, sizeof *st->host_off);
+    st->t_first_ps = st->t_last_ps = -1;
+    st->bound = st->t.ops->uniform_bound(&st->t);
+    st->energy_modelled = p->phy_resolved;
+    if (p->phy_resolved) {
+        st->serdes_link_j = p->serdes_link_j_per_bit;
+        st->core_j = p->core_j_per_bit;
+        double h = mean_hops(&st->t);
+        st->energy_zero_j = (h + 1) * st->serdes_link_j + h * st->core_j;
+    }
+    return 0;
+}

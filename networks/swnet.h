@@ -1,0 +1,211 @@
+/* The packet-level switched-network core shared by the multi-switch fabrics
+ * (net_torus.c, net_fattree.c, net_leafspine.c, net_dragonfly.c): each of
+ * them builds its graph and routing (networks/topo.h) and hands it to this
+ * core, which moves packets over it. The model, its sources and the events
+ * it costs are in the head of swnet.c; HACKING.md has the summary.
+ *
+ * A fabric plugin over the core:
+ *   - its params struct starts with (or holds) a swnet_params, whose rows
+ *     SWNET_ROWS(type, member) declares (the shared parameters: every
+ *     topology declares them with the same kind and default, so they are one
+ *     parameter each; network.mtu and network.priority are also the single
+ *     switch's, network.mtu with its own default there), followed by its own rows;
+ *   - check: net_check_core, its own rows, then swnet_check (the shared rows,
+ *     the routing the topology accepts and system.nodes against its hosts);
+ *   - resolve_phy: builds its topology and calls swnet_resolve_phy;
+ *   - init: builds its topology and hands it over to swnet_init;
+ *   - every other op is the core's (send, zero_load_ps, link_count, route,
+ *     metrics, fill_metrics, fini): SWNET_OPS fills them in. */
+#ifndef TASKNET_SWNET_H
+#define TASKNET_SWNET_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "network.h"
+#include "topo.h"
+
+/* network.flow-control */
+typedef enum swnet_flow { SWNET_CREDIT = 0, SWNET_INFINITE = 1 } swnet_flow;
+extern const char *const swnet_flow_names[]; /* "credit", "infinite" */
+
+/* network.routing: one list for every topology; each accepts its own
+ * (torus: dor, adaptive; fat-tree: d-mod-k, random-up; leaf-spine: ecmp,
+ * d-mod-k; dragonfly: minimal, valiant, ugal) and "default", its first. */
+typedef enum swnet_routing {
+    SWNET_RT_DEFAULT = 0,
+    SWNET_RT_DOR,
+    SWNET_RT_ADAPTIVE,
+    SWNET_RT_DMODK,
+    SWNET_RT_RANDOM_UP,
+    SWNET_RT_ECMP,
+    SWNET_RT_MINIMAL,
+    SWNET_RT_VALIANT,
+    SWNET_RT_UGAL,
+} swnet_routing;
+extern const char *const swnet_routing_names[];
+
+/* network.priority, the electrical switch's names and default. */
+extern const char *const swnet_priority_names[]; /* "fifo", "control-first", "strict" */
+
+/* The shared parameters (rows: SWNET_ROWS) and what resolve_phy derives. */
+typedef struct swnet_params {
+    uint64_t mtu_bytes;       /* largest packet payload; messages are cut into packets */
+    int flow_control;         /* enum swnet_flow */
+    uint64_t vc_buffer_bytes; /* credit: input buffer of each port and virtual channel, bytes */
+    int control_first;        /* network.priority: 0 fifo, 1 control-first, 2 strict (the same): lowest class first (no preemption) */
+    int routing;              /* enum swnet_routing */
+    /* resolved from the physical layer (swnet_resolve_phy) */
+    int phy_resolved;              /* 1 once the two energies below hold the phy's values */
+    double serdes_link_j_per_bit;  /* the SerDes at both ends of one link, J per bit */
+    double core_j_per_bit;         /* one crossing of a switch core, J per bit */
+} swnet_params;
+
+/* Largest MTU: packet sizes are kept in 32 bits. */
+#define SWNET_MAX_MTU_BYTES (UINT64_C(1) << 30)
+
+#define SWNET_ROW_(path_, type_, unit_, def_, help_) \
+    .path = path_, .type = type_, .unit = unit_, .def = def_, .help = help_
+
+/* The shared rows, for a params struct `T` whose swnet_params is member `m`. */
+#define SWNET_ROWS(T, m)                                                                                      \
+    {SWNET_ROW_("network.mtu", "size", "B", "4.096kB",                                                             \
+                "switched fabrics: largest packet payload; messages are cut into packets (> 0)"),             \
+     .kind = PARAM_BYTES, .off = offsetof(T, m.mtu_bytes), .flags = PARAM_NONNEG, .example = "4KiB"},             \
+    {SWNET_ROW_("network.flow-control", "choice", "", "credit",                                                \
+                "switched fabrics: credit (lossless, finite buffers) | infinite (unbounded buffers)"),        \
+     .kind = PARAM_CHOICE, .off = offsetof(T, m.flow_control), .choices = swnet_flow_names,                     \
+     .example = "credit"},                                                                                      \
+    {SWNET_ROW_("network.vc-buffer", "size", "B", "16.384kB",                                                     \
+                "switched fabrics: input buffer per port and virtual channel (credit flow control; >= mtu)"), \
+     .kind = PARAM_BYTES, .off = offsetof(T, m.vc_buffer_bytes), .flags = PARAM_POS, .example = "16KiB"},      \
+    {SWNET_ROW_("network.priority", "choice", "", "fifo",                                                      \
+                "switched fabrics: fifo | control-first or strict (sources and FIFOs serve the lowest class first)"),             \
+     .kind = PARAM_CHOICE, .off = offsetof(T, m.control_first), .choices = swnet_priority_names,               \
+     .example = "fifo"},                                                                                        \
+    {SWNET_ROW_("network.routing", "choice", "", "default",                                                    \
+                "switched fabrics: default | dor | adaptive (torus) | d-mod-k | random-up (fat-tree) | "      \
+                "ecmp | d-mod-k (leaf-spine) | minimal | valiant | ugal (dragonfly)"),                        \
+     .kind = PARAM_CHOICE, .off = offsetof(T, m.routing), .choices = swnet_routing_names,                      \
+     .example = "default"}
+
+/* The shared rules: mtu, vc-buffer (>= mtu with credits, so a packet always
+ * fits), the routing among `allowed` (a SWNET_RT_* list of n entries; the
+ * topology's routing enum is the index in it, "default" being index 0) and
+ * system.nodes equal to the topology's `hosts` (0: unknown, its own check
+ * failed). Reported at their paths. */
+void swnet_check(const net_params *core, const swnet_params *p, const swnet_routing *allowed, size_t n,
+                 uint64_t hosts, const char *shape, param_report *rep);
+/* The topology's routing enum for p->routing among `allowed` (0 for "default"). */
+int swnet_routing_index(const swnet_params *p, const swnet_routing *allowed, size_t n);
+
+/* Energy per bit of the electrical links and switch cores (phy/energy.h,
+ * SerDes in lanes as the single switch's): into p; the summary for a path
+ * of the mean number of switches from host 0 to every other host of t. */
+int swnet_resolve_phy(const net_params *core, swnet_params *p, const phy_params *phy, const topo *t,
+                      net_phy *out, char *err, size_t errlen);
+
+/* Counters of an instance (tests, tools). */
+typedef struct swnet_stats {
+    uint64_t packets;         /* packets cut from messages */
+    uint64_t packet_hops;     /* switch crossings of delivered packets */
+    uint64_t credit_stalls;   /* times a port had packets but no credit for any of them */
+    uint64_t wakes;           /* port wake-up events run */
+    uint64_t valiant_packets; /* UGAL: packets that took the Valiant path */
+    uint64_t adaptive_escape; /* torus adaptive: packets that took the DOR escape */
+    uint64_t live_packets;    /* packets in the fabric now */
+} swnet_stats;
+
+/* The core's state (a fabric's state_size is sizeof(swnet)); its fields
+ * are the core's own (swnet.c). */
+struct swnet_port;
+struct swnet_fifo;
+struct swnet_mfifo;
+struct swnet_credit;
+struct swnet_pkt;
+struct swnet_tok;
+typedef struct swnet {
+    net *n;                       /* framework handle */
+    topo t;                       /* graph and routing, owned */
+    topo zl;                      /* zero-load routes when they differ from t's (zl.ops NULL: t), owned */
+    uint32_t hosts;               /* N */
+    uint32_t links;               /* directed links, host links included */
+    net_rate rate;                /* B on every link */
+    int64_t link_ps;              /* one link, propagation, ps */
+    int64_t sw_ps;                /* one switch traversal (routing and crossbar), ps */
+    uint64_t mtu;                 /* largest packet payload, bytes */
+    int64_t cap_bytes;            /* input buffer per port and VC, bytes (credit flow control) */
+    int credit;                   /* 1: credit flow control, 0: unbounded buffers */
+    unsigned vcs;                 /* virtual channels per port: the topology's classes */
+    unsigned nclass;              /* service classes: 1 (fifo) or 2 (control-first) */
+    unsigned nq;                  /* packet queues per output port: nclass x vcs */
+    uint8_t class_of_prio[NET_PRIO_CLASSES]; /* message priority -> service class */
+    int adaptive;                 /* 1: torus minimal adaptive (candidates beyond the first) */
+    int ugal;                     /* 1: dragonfly UGAL (choice at the source router) */
+    uint64_t salt_key;            /* drawn from the fabric's stream: message salts */
+    unsigned char *lk;            /* [links] blocks of `stride` bytes: the output side of a link (port,
+                                     its FIFOs per class and VC, the credits of the buffer it enters) */
+    size_t stride;                /* bytes of one link's block */
+    struct swnet_mfifo *hostq;    /* [hosts x nclass] messages waiting at their source */
+    uint64_t *host_off;           /* [hosts x nclass] bytes of the head message already cut */
+    struct swnet_pkt *pkt_free;   /* packet free list */
+    struct swnet_tok *tok_free;   /* credit token free list */
+    void **chunks;                /* pool chunks (freed at fini) */
+    size_t nchunks;
+    uint64_t seq;                 /* queue-join order (oldest first across VCs) */
+    double bound;                 /* topology's uniform-random bound, fraction of B */
+    int energy_modelled;          /* 1 when the phy resolved the energies */
+    double serdes_link_j;         /* J/bit, both ends of one link */
+    double core_j;                /* J/bit, one switch core */
+    double energy_zero_j;         /* J/bit of the summary path (no bit delivered yet) */
+    double energy_j;              /* energy of delivered packets, J */
+    double bits_delivered;        /* payload bits of delivered packets */
+    double hops_acc;              /* sum over delivered packets of hops / packets of its message */
+    uint64_t msgs_delivered;      /* messages delivered */
+    int64_t t_first_ps, t_last_ps; /* first hand-over, last delivery (-1: none yet) */
+    swnet_stats st;               /* counters */
+} swnet;
+
+/* Set up the core on topology t (taken over: released by swnet_fini, also
+ * on failure) with the shared params p. 0, or -1 + err. */
+int swnet_init(void *state, net *n, topo *t, const swnet_params *p, char *err, size_t errlen);
+
+/* Zero-load times on the routes of topology zl instead (taken over): the
+ * dragonfly's minimal routes under Valiant routing, whose own routes depend
+ * on each message's intermediate group (zero_load_ps is then their lower
+ * bound). */
+void swnet_set_zero_load_topo(void *state, topo *zl);
+
+void swnet_send(void *state, net_msg *m);
+int64_t swnet_zero_load_ps(const void *state, uint32_t src, uint32_t dst, uint64_t bytes);
+uint64_t swnet_link_count(const void *state);
+size_t swnet_route(const void *state, uint32_t src, uint32_t dst, uint64_t *links, size_t max);
+void swnet_fill_metrics(void *state, double *m);
+void swnet_fini(void *state);
+
+/* The zero-load time of a message of `bytes` crossing h switches, with the
+ * core's packetisation and credits (the formula is derived in swnet.c's
+ * head): exposed for the tests. */
+int64_t swnet_zero_load_h_ps(const void *state, uint32_t h, uint64_t bytes);
+
+/* The topology under the core (tests, tools). */
+const topo *swnet_topo(const void *state);
+
+void swnet_get_stats(const void *state, swnet_stats *out);
+
+#define SWNET_METRICS(X)                                                                                      \
+    X(hops_mean, "switches crossed per message, mean (its packets' mean)")                                   \
+    X(link_utilization_mean, "busy time of a directed link (host links included) / span, mean over links")   \
+    X(link_utilization_max, "busy time of a directed link / span, the busiest link")                        \
+    X(saturation_bound, "analytic uniform-random saturation throughput per node, a fraction of B")           \
+    X(energy_per_bit_j, "network energy per delivered bit (SerDes of every link and core of every switch)")
+enum { SWNET_METRICS(METRIC_ENUM) SWNET_NMETRICS };
+extern const metric_def swnet_metrics_def[SWNET_NMETRICS];
+
+/* The ops every fabric over the core shares. */
+#define SWNET_OPS                                                                                             \
+    .state_size = sizeof(swnet), .send = swnet_send, .zero_load_ps = swnet_zero_load_ps,            \
+    .link_count = swnet_link_count, .route = swnet_route, .metrics = swnet_metrics_def,                      \
+    .nmetrics = SWNET_NMETRICS, .fill_metrics = swnet_fill_metrics, .fini = swnet_fini
+
+#endif
