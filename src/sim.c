@@ -7,7 +7,7 @@
 #include "log.h"
 
 /* An event's payload lives in a pooled slot; the heap holds only the small
- * (time, seq, slot) key so sifting moves 24 bytes, not the callback. */
+ * (time, seq, slot) key so sifting moves 16 bytes, not the callback. */
 typedef struct sim_slot {
     sim_cb cb;          /* NULL while cancelled-but-still-queued or free */
     void *ctx;          /* callback context */
@@ -27,7 +27,6 @@ struct sim {
     uint32_t free_head; /* first free slot, SLOT_NONE if none */
     volatile sig_atomic_t stop; /* sim_stop called during the current sim_run (a signal handler may) */
     int64_t now_ps;     /* current simulated time */
-    uint64_t seq;       /* next insertion sequence number */
     uint64_t executed;  /* callbacks run since creation */
     uint64_t pending;   /* scheduled, not fired, not cancelled */
 };
@@ -103,7 +102,7 @@ static inline sim_event_id schedule_abs(sim *s, int64_t t_ps, sim_cb cb, void *c
     e->cb = cb;
     e->ctx = ctx;
     e->arg = arg;
-    evq_push(&s->q, (evq_entry){.time_ps = t_ps, .seq = s->seq++, .slot = i});
+    evq_push(&s->q, t_ps, i);
     s->pending++;
     return make_id(i, e->gen);
 }
@@ -144,8 +143,7 @@ uint64_t sim_run(sim *s, int64_t until_ps)
     /* a stop asked before the call (a signal handler racing with it) holds:
      * the flag is cleared on the way out, not on the way in */
     while (!s->stop) {
-        const evq_entry *top = evq_peek(&s->q);
-        if (!top || top->time_ps > until_ps)
+        if (evq_len(&s->q) == 0 || evq_key_time(evq_top(&s->q)) > until_ps)
             break;
         evq_entry ev = evq_pop(&s->q);
         sim_slot *e = &s->slots[ev.slot];
@@ -157,9 +155,8 @@ uint64_t sim_run(sim *s, int64_t until_ps)
         slot_release(s, ev.slot);
         /* The next event's slot is likely the next one read, and in a large
          * pool a cache miss: start fetching it while this callback runs. */
-        const evq_entry *next = evq_peek(&s->q);
-        if (next)
-            __builtin_prefetch(&s->slots[next->slot]);
+        if (evq_len(&s->q))
+            __builtin_prefetch(&s->slots[evq_key_slot(evq_top(&s->q))]);
         if (!cb)
             continue; /* cancelled: time does not advance for it */
         s->now_ps = ev.time_ps;
