@@ -20,13 +20,13 @@ typedef struct sim_slot {
 #define SLOT_INITIAL_CAP 64u
 
 struct sim {
+    struct sim_clock clock; /* first, so that sim_now (sim.h) reads it through the sim pointer */
     evq q;              /* pending (and cancelled, not yet popped) events */
     sim_slot *slots;    /* slot pool */
     uint32_t nslots;    /* slots ever handed out (pool high-water mark) */
     uint32_t cap;       /* allocated slots */
     uint32_t free_head; /* first free slot, SLOT_NONE if none */
     volatile sig_atomic_t stop; /* sim_stop called during the current sim_run (a signal handler may) */
-    int64_t now_ps;     /* current simulated time */
     uint64_t executed;  /* callbacks run since creation */
     uint64_t pending;   /* scheduled, not fired, not cancelled */
 };
@@ -55,7 +55,6 @@ void sim_destroy(sim *s)
     free(s);
 }
 
-int64_t sim_now(const sim *s) { return s->now_ps; }
 uint64_t sim_events_executed(const sim *s) { return s->executed; }
 uint64_t sim_pending(const sim *s) { return s->pending; }
 
@@ -94,8 +93,8 @@ static inline void slot_release(sim *s, uint32_t i)
  * hot path of every model. */
 static inline sim_event_id schedule_abs(sim *s, int64_t t_ps, sim_cb cb, void *ctx, uint64_t arg)
 {
-    TN_ASSERT(t_ps >= s->now_ps, "event scheduled in the past: t = %lld ps < now = %lld ps",
-              (long long)t_ps, (long long)s->now_ps);
+    TN_ASSERT(t_ps >= s->clock.now_ps, "event scheduled in the past: t = %lld ps < now = %lld ps",
+              (long long)t_ps, (long long)s->clock.now_ps);
     TN_ASSERT(cb != NULL, "event scheduled without a callback at t = %lld ps", (long long)t_ps);
     uint32_t i = slot_alloc(s);
     sim_slot *e = &s->slots[i];
@@ -115,11 +114,11 @@ sim_event_id sim_schedule_at(sim *s, int64_t t_ps, sim_cb cb, void *ctx, uint64_
 sim_event_id sim_schedule(sim *s, int64_t delay_ps, sim_cb cb, void *ctx, uint64_t arg)
 {
     TN_ASSERT(delay_ps >= 0, "event scheduled with a negative delay (%lld ps) at now = %lld ps",
-              (long long)delay_ps, (long long)s->now_ps);
-    TN_ASSERT(delay_ps <= SIM_TIME_MAX - s->now_ps,
-              "event time overflows: now = %lld ps + delay = %lld ps", (long long)s->now_ps,
+              (long long)delay_ps, (long long)s->clock.now_ps);
+    TN_ASSERT(delay_ps <= SIM_TIME_MAX - s->clock.now_ps,
+              "event time overflows: now = %lld ps + delay = %lld ps", (long long)s->clock.now_ps,
               (long long)delay_ps);
-    return schedule_abs(s, s->now_ps + delay_ps, cb, ctx, arg);
+    return schedule_abs(s, s->clock.now_ps + delay_ps, cb, ctx, arg);
 }
 
 bool sim_cancel(sim *s, sim_event_id id)
@@ -159,7 +158,7 @@ uint64_t sim_run(sim *s, int64_t until_ps)
             __builtin_prefetch(&s->slots[evq_key_slot(evq_top(&s->q))]);
         if (!cb)
             continue; /* cancelled: time does not advance for it */
-        s->now_ps = ev.time_ps;
+        s->clock.now_ps = ev.time_ps;
         s->pending--;
         s->executed++;
         ran++;
