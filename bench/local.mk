@@ -2,10 +2,11 @@
 EXTRA_PROGRAMS = bench/bench_engine
 bench_bench_engine_SOURCES = %D%/bench_engine.c
 bench_bench_engine_LDADD = libtasknet.a $(GSL_LIBS) $(XML_LIBS) -lm
-EXTRA_DIST += %D%/run-bench.sh %D%/websearch-1000.xml %D%/topologies.sh %D%/uniform.xml
+EXTRA_DIST += %D%/run-bench.sh %D%/baseline.txt %D%/websearch-1000.xml %D%/topologies.sh %D%/uniform.xml
 CLEANFILES += bench/bench_engine
+# make bench BENCH_FLAGS='--runs 5 -j 2' (see bench/run-bench.sh for the flags)
 bench: bench/bench_engine bench/bench_progs tasknet
-	$(SHELL) $(srcdir)/bench/run-bench.sh $(builddir)
+	$(SHELL) $(srcdir)/bench/run-bench.sh $(builddir) $(BENCH_FLAGS)
 	$(SHELL) $(srcdir)/bench/topologies.sh $(builddir)
 .PHONY: bench
 # Task programs (kernels, patterns, static congestion): bench/bench_progs [--quick].

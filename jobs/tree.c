@@ -20,6 +20,8 @@ void tree_destroy(tree *t)
     free(t->result_bytes);
     free(t->scratch);
     free(t->pa_w);
+    free(t->pa_isum);
+    free(t->pa_ends);
     memset(t, 0, sizeof *t);
 }
 

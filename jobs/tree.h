@@ -43,6 +43,11 @@ typedef struct tree {
     uint32_t pa_wn;    /* weights computed (0: none) */
     uint32_t pa_wcap;  /* allocated */
     double pa_s;       /* shape the weights are for */
+    uint32_t pa_wint;  /* weights 0 .. pa_wint-1 are integers >= 0 */
+    uint32_t *pa_isum; /* integer Fenwick sums, then CSR cursors: pa_isum_cap entries */
+    uint32_t pa_isum_cap;
+    uint16_t *pa_ends; /* s = 1: every vertex once per unit of degree, in vertex order */
+    uint32_t pa_ends_cap;
 } tree;
 
 typedef struct tree_shape {
@@ -62,6 +67,10 @@ void tree_gen_deterministic(tree *t, const uint32_t *z, uint32_t zlen);
 /* Preferential attachment (n, s): add n-1 vertices, each to an existing u
  * drawn with probability proportional to (2 deg u)^s. */
 void tree_gen_preferential(tree *t, uint32_t n, double s, gsl_rng *r);
+/* The same draws through the general floating-point search only (what
+ * tree_gen_preferential does when the weights are not small integers);
+ * for tests, which check both give the same trees. */
+void tree_gen_preferential_float(tree *t, uint32_t n, double s, gsl_rng *r);
 /* Dispatch on spec->gen (samples n for preferential). */
 void tree_generate(tree *t, const tree_spec *spec, gsl_rng *r);
 /* Sample the four task values of every vertex (in vertex order: t_i, t_a, s_s, s_r). */

@@ -24,7 +24,9 @@
  * from the end of the list (MODEL.md 2). */
 #include "exec_model.h"
 
+#include <stddef.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "log.h"
 #include "trace.h"
@@ -52,28 +54,47 @@ enum frame_mode {
     MODE_DELEGATE,  /* k > 0 delegates */
 };
 
+/* Laid out for compute_done, the model's hottest event: the task's phase
+ * ends long after it began, when its frame and tree are out of cache, and
+ * each field read was a dependent miss (node -> frame -> job -> tree).
+ * Everything an ending phase reads for a leaf, a one-child task and a
+ * local return sits in the frame's first cache line (frames are 64-byte
+ * aligned), the tree's values copied there when the task starts, where
+ * its t_i is read from the same tree anyway; delegation state and what a
+ * delegated task's end sends back fill the second. */
 struct exec_frame {
+    /* first cache line */
+    int64_t mark_ps;       /* start of the current phase (compute time, traces) */
+    int64_t t_agg_ps;      /* the task's t_a (copied from the tree at start) */
     sched_job *job;        /* the job the task belongs to */
+    exec_frame *below;     /* next frame down this node's stack; free-list link */
     uint32_t vertex;       /* the task */
+    uint32_t nchild;       /* its children (copied from the tree at start) */
+    uint32_t child_base;   /* they are t->child[child_base .. + nchild) */
+    uint32_t npend;        /* children not yet started: child[0 .. npend) */
     uint8_t origin;        /* enum frame_origin */
     uint8_t phase;         /* enum frame_phase */
     uint8_t mode;          /* enum frame_mode */
+    uint32_t depth;        /* frames on this node's stack up to this one */
+    uint32_t working;      /* delegates holding one of our children */
+    uint32_t dq_len;       /* ring of deferred replies: entries */
+    /* second cache line: delegation */
+    uint64_t result_bytes; /* s_r of the task (copied from the tree at start) */
     uint32_t ret_node;     /* delegated: node to send the result to */
     exec_frame *ret_frame; /* delegated: the delegating frame on ret_node */
     uint64_t ret_tag;      /* delegated: round tag to echo in the result */
-    uint32_t npend;        /* children not yet started: child[0 .. npend) */
-    uint32_t working;      /* delegates holding one of our children */
     uint32_t round;        /* wait rounds started */
     uint32_t round_left;   /* replies still expected in the current round */
     uint32_t *granted;     /* grant buffer, cap entries (the request's payload) */
     uint32_t *deferred;    /* ring of delegates whose reply waits to be handled, cap entries */
     uint32_t dq_head;      /* ring: oldest entry */
-    uint32_t dq_len;       /* ring: entries */
     uint32_t cap;          /* entries of granted[] and deferred[] */
-    int64_t mark_ps;       /* start of the current phase (traces) */
-    uint32_t depth;        /* frames on this node's stack up to this one */
-    exec_frame *below;     /* next frame down this node's stack; free-list link */
 };
+
+#define FRAME_ALIGN 64
+_Static_assert(offsetof(exec_frame, dq_len) + sizeof(uint32_t) <= FRAME_ALIGN,
+               "the fields an ending phase reads fit the frame's first cache line");
+#define FRAME_BYTES ((sizeof(exec_frame) + FRAME_ALIGN - 1) / FRAME_ALIGN * FRAME_ALIGN)
 
 void exec_init(exec *e, sched_port *port, uint32_t nodes)
 {
@@ -106,7 +127,9 @@ static exec_frame *frame_get(exec *e)
     if (f) {
         e->free_frames = f->below;
     } else {
-        f = tn_xcalloc(1, sizeof *f);
+        f = aligned_alloc(FRAME_ALIGN, FRAME_BYTES);
+        TN_ASSERT(f != NULL, "out of memory for a task frame");
+        memset(f, 0, FRAME_BYTES);
         if (e->nall == e->all_cap) {
             e->all_cap = e->all_cap ? 2 * e->all_cap : 64;
             e->all_frames = tn_xrealloc(e->all_frames, e->all_cap * sizeof *e->all_frames);
@@ -163,14 +186,19 @@ static void start_task(exec *e, uint32_t node, exec_frame *f)
     n->top = f;
     if (f->depth > n->depth_max)
         n->depth_max = f->depth;
-    start_compute(e, node, f, PHASE_INIT, f->job->t.t_init_ps[f->vertex]);
+    const tree *t = &f->job->t;
+    uint32_t v = f->vertex;
+    f->t_agg_ps = t->t_agg_ps[v];
+    f->result_bytes = t->result_bytes[v];
+    f->child_base = t->child_off[v];
+    f->nchild = t->child_off[v + 1] - f->child_base;
+    start_compute(e, node, f, PHASE_INIT, t->t_init_ps[v]);
 }
 
 static void run_next_local(exec *e, uint32_t node, exec_frame *f)
 {
     TN_ASSERT(f->npend > 0, "no pending child to run locally");
-    const tree *t = &f->job->t;
-    uint32_t c = tree_child(t, f->vertex, --f->npend);
+    uint32_t c = f->job->t.child[f->child_base + --f->npend];
     f->phase = PHASE_LOCAL;
     exec_frame *cf = frame_get(e);
     cf->job = f->job;
@@ -185,7 +213,7 @@ static void delegate(exec *e, uint32_t node, exec_frame *f, uint32_t to)
     TN_ASSERT(f->npend > 0, "no pending child to delegate");
     TN_ASSERT(to != node && to != 0, "node %u delegating to node %u", node, to);
     const tree *t = &f->job->t;
-    uint32_t c = tree_child(t, f->vertex, --f->npend);
+    uint32_t c = t->child[f->child_base + --f->npend];
     /* The tag is the round in which the delegation left: its reply belongs
      * to the first wait that starts after it (see on_result). */
     sched_send(e->port, node, to, t->send_bytes[c], NET_DATA, NET_PRIO_LOW, SCHED_DELEGATE, c,
@@ -201,7 +229,7 @@ static void trace_wait(exec *e, uint32_t node, exec_frame *f, const char *name)
 
 static void start_agg(exec *e, uint32_t node, exec_frame *f)
 {
-    start_compute(e, node, f, PHASE_AGG, f->job->t.t_agg_ps[f->vertex]);
+    start_compute(e, node, f, PHASE_AGG, f->t_agg_ps);
 }
 
 /* A reply counted in the current round: re-delegate while more than one
@@ -275,8 +303,7 @@ static void child_returned(exec *e, uint32_t node, exec_frame *f)
 
 static void after_init(exec *e, uint32_t node, exec_frame *f)
 {
-    const tree *t = &f->job->t;
-    uint32_t m = tree_nchildren(t, f->vertex);
+    uint32_t m = f->nchild;
     if (m == 0) {
         f->mode = MODE_NONE;
         start_agg(e, node, f);
@@ -303,7 +330,6 @@ static void finish_task(exec *e, uint32_t node, exec_frame *f)
     n->top = f->below;
     n->tasks++;
     sched_job *j = f->job;
-    const tree *t = &j->t;
     switch (f->origin) {
     case ORIGIN_ROOT:
         TN_ASSERT(n->top == NULL, "root task finished above another frame");
@@ -313,7 +339,7 @@ static void finish_task(exec *e, uint32_t node, exec_frame *f)
         break;
     case ORIGIN_DELEGATED:
         TN_ASSERT(n->top == NULL, "delegated task finished above another frame");
-        sched_send(e->port, node, f->ret_node, t->result_bytes[f->vertex], NET_DATA,
+        sched_send(e->port, node, f->ret_node, f->result_bytes, NET_DATA,
                    NET_PRIO_HIGH, SCHED_RESULT, f->vertex, f->ret_tag, f->ret_frame);
         frame_put(e, f);
         break;
@@ -351,7 +377,7 @@ static void on_grant(exec *e, uint32_t node, exec_frame *f, uint32_t k)
 {
     TN_ASSERT(f->phase == PHASE_WAIT_GRANT, "grant reached node %u in phase %u", node, f->phase);
     trace_wait(e, node, f, "wait grant");
-    uint32_t m = tree_nchildren(&f->job->t, f->vertex);
+    uint32_t m = f->nchild;
     TN_ASSERT(k < m, "granted %u nodes for %u children", k, m);
     f->npend = m;
     if (k == 0) {

@@ -7,7 +7,7 @@
 #include "log.h"
 
 /* An event's payload lives in a pooled slot; the heap holds only the small
- * (time, seq, slot) key so sifting moves 24 bytes, not the callback. */
+ * (time, seq, slot) key so sifting moves 16 bytes, not the callback. */
 typedef struct sim_slot {
     sim_cb cb;          /* NULL while cancelled-but-still-queued or free */
     void *ctx;          /* callback context */
@@ -20,14 +20,13 @@ typedef struct sim_slot {
 #define SLOT_INITIAL_CAP 64u
 
 struct sim {
+    struct sim_clock clock; /* first, so that sim_now (sim.h) reads it through the sim pointer */
     evq q;              /* pending (and cancelled, not yet popped) events */
     sim_slot *slots;    /* slot pool */
     uint32_t nslots;    /* slots ever handed out (pool high-water mark) */
     uint32_t cap;       /* allocated slots */
     uint32_t free_head; /* first free slot, SLOT_NONE if none */
     volatile sig_atomic_t stop; /* sim_stop called during the current sim_run (a signal handler may) */
-    int64_t now_ps;     /* current simulated time */
-    uint64_t seq;       /* next insertion sequence number */
     uint64_t executed;  /* callbacks run since creation */
     uint64_t pending;   /* scheduled, not fired, not cancelled */
 };
@@ -56,7 +55,6 @@ void sim_destroy(sim *s)
     free(s);
 }
 
-int64_t sim_now(const sim *s) { return s->now_ps; }
 uint64_t sim_events_executed(const sim *s) { return s->executed; }
 uint64_t sim_pending(const sim *s) { return s->pending; }
 
@@ -95,15 +93,15 @@ static inline void slot_release(sim *s, uint32_t i)
  * hot path of every model. */
 static inline sim_event_id schedule_abs(sim *s, int64_t t_ps, sim_cb cb, void *ctx, uint64_t arg)
 {
-    TN_ASSERT(t_ps >= s->now_ps, "event scheduled in the past: t = %lld ps < now = %lld ps",
-              (long long)t_ps, (long long)s->now_ps);
+    TN_ASSERT(t_ps >= s->clock.now_ps, "event scheduled in the past: t = %lld ps < now = %lld ps",
+              (long long)t_ps, (long long)s->clock.now_ps);
     TN_ASSERT(cb != NULL, "event scheduled without a callback at t = %lld ps", (long long)t_ps);
     uint32_t i = slot_alloc(s);
     sim_slot *e = &s->slots[i];
     e->cb = cb;
     e->ctx = ctx;
     e->arg = arg;
-    evq_push(&s->q, (evq_entry){.time_ps = t_ps, .seq = s->seq++, .slot = i});
+    evq_push(&s->q, t_ps, i);
     s->pending++;
     return make_id(i, e->gen);
 }
@@ -116,11 +114,11 @@ sim_event_id sim_schedule_at(sim *s, int64_t t_ps, sim_cb cb, void *ctx, uint64_
 sim_event_id sim_schedule(sim *s, int64_t delay_ps, sim_cb cb, void *ctx, uint64_t arg)
 {
     TN_ASSERT(delay_ps >= 0, "event scheduled with a negative delay (%lld ps) at now = %lld ps",
-              (long long)delay_ps, (long long)s->now_ps);
-    TN_ASSERT(delay_ps <= SIM_TIME_MAX - s->now_ps,
-              "event time overflows: now = %lld ps + delay = %lld ps", (long long)s->now_ps,
+              (long long)delay_ps, (long long)s->clock.now_ps);
+    TN_ASSERT(delay_ps <= SIM_TIME_MAX - s->clock.now_ps,
+              "event time overflows: now = %lld ps + delay = %lld ps", (long long)s->clock.now_ps,
               (long long)delay_ps);
-    return schedule_abs(s, s->now_ps + delay_ps, cb, ctx, arg);
+    return schedule_abs(s, s->clock.now_ps + delay_ps, cb, ctx, arg);
 }
 
 bool sim_cancel(sim *s, sim_event_id id)
@@ -144,8 +142,7 @@ uint64_t sim_run(sim *s, int64_t until_ps)
     /* a stop asked before the call (a signal handler racing with it) holds:
      * the flag is cleared on the way out, not on the way in */
     while (!s->stop) {
-        const evq_entry *top = evq_peek(&s->q);
-        if (!top || top->time_ps > until_ps)
+        if (evq_len(&s->q) == 0 || evq_key_time(evq_top(&s->q)) > until_ps)
             break;
         evq_entry ev = evq_pop(&s->q);
         sim_slot *e = &s->slots[ev.slot];
@@ -157,12 +154,11 @@ uint64_t sim_run(sim *s, int64_t until_ps)
         slot_release(s, ev.slot);
         /* The next event's slot is likely the next one read, and in a large
          * pool a cache miss: start fetching it while this callback runs. */
-        const evq_entry *next = evq_peek(&s->q);
-        if (next)
-            __builtin_prefetch(&s->slots[next->slot]);
+        if (evq_len(&s->q))
+            __builtin_prefetch(&s->slots[evq_key_slot(evq_top(&s->q))]);
         if (!cb)
             continue; /* cancelled: time does not advance for it */
-        s->now_ps = ev.time_ps;
+        s->clock.now_ps = ev.time_ps;
         s->pending--;
         s->executed++;
         ran++;

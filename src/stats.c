@@ -2,6 +2,7 @@
 
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include <gsl/gsl_cdf.h>
 #include <gsl/gsl_errno.h>
@@ -14,21 +15,6 @@ void stats_acc_init(stats_acc *a)
     a->n = 0;
     a->mean = a->m2 = a->sum = 0;
     a->min = a->max = 0;
-}
-
-void stats_acc_add(stats_acc *a, double x)
-{
-    /* Welford: the running mean and m2 avoid the cancellation of
-     * sum(x^2) - n mean^2 on large, tightly clustered samples. */
-    a->n++;
-    double d = x - a->mean;
-    a->mean += d / (double)a->n;
-    a->m2 += d * (x - a->mean);
-    a->sum += x;
-    if (a->n == 1 || x < a->min)
-        a->min = x;
-    if (a->n == 1 || x > a->max)
-        a->max = x;
 }
 
 double stats_acc_mean(const stats_acc *a) { return a->n ? a->mean : 0.0; }
@@ -76,12 +62,17 @@ void stats_sample_init(stats_sample *s)
     s->x = NULL;
     s->n = s->cap = 0;
     s->sorted = 1;
+    s->rcum = NULL;
+    s->rbase = 0;
+    s->rshift = 0;
+    s->rvalid = 0;
     stats_acc_init(&s->acc);
 }
 
 void stats_sample_free(stats_sample *s)
 {
     free(s->x);
+    free(s->rcum);
     stats_sample_init(s);
 }
 
@@ -89,21 +80,163 @@ void stats_sample_clear(stats_sample *s)
 {
     s->n = 0;
     s->sorted = 1;
+    s->rvalid = 0;
     stats_acc_init(&s->acc);
 }
 
-void stats_sample_add(stats_sample *s, double x)
+void stats_sample_grow(stats_sample *s)
 {
-    if (s->n == s->cap) {
-        s->cap = s->cap ? 2 * s->cap : 64;
-        s->x = tn_xrealloc(s->x, s->cap * sizeof *s->x);
+    s->cap = s->cap ? 2 * s->cap : 64;
+    s->x = tn_xrealloc(s->x, s->cap * sizeof *s->x);
+}
+
+static int dbl_cmp(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static inline void dswap(double *x, size_t i, size_t j)
+{
+    double t = x[i];
+    x[i] = x[j];
+    x[j] = t;
+}
+
+/* Puts the k-th smallest of x[lo..hi) at x[k], nothing larger before it and
+ * nothing smaller after it (lo <= k < hi). Quickselect with a median-of-3
+ * pivot and a three-way partition (latencies repeat a lot: equal keys end
+ * the search instead of being swapped back and forth); after 2 log2(n) + 8
+ * rounds the rest is sorted, so adversarial input costs O(n log n). */
+static void select_kth(double *x, size_t lo, size_t hi, size_t k)
+{
+    unsigned budget = 8;
+    for (size_t m = hi - lo; m > 1; m >>= 1)
+        budget += 2;
+    while (hi - lo > 16) {
+        if (budget-- == 0) {
+            qsort(x + lo, hi - lo, sizeof *x, dbl_cmp);
+            return;
+        }
+        size_t mid = lo + (hi - lo) / 2;
+        if (x[mid] < x[lo])
+            dswap(x, mid, lo);
+        if (x[hi - 1] < x[mid]) {
+            dswap(x, hi - 1, mid);
+            if (x[mid] < x[lo])
+                dswap(x, mid, lo);
+        }
+        double p = x[mid];
+        /* [lo, lt) < p, [lt, i) == p, (gt, hi) > p; [i, gt] unread */
+        size_t lt = lo, i = lo, gt = hi - 1;
+        while (i <= gt) {
+            double v = x[i];
+            if (v < p) {
+                x[i++] = x[lt];
+                x[lt++] = v;
+            } else if (v > p) {
+                x[i] = x[gt];
+                x[gt--] = v;
+            } else {
+                i++;
+            }
+        }
+        if (k < lt)
+            hi = lt;
+        else if (k > gt)
+            lo = gt + 1;
+        else
+            return; /* x[k] == p, partitioned */
     }
-    /* Appending in order keeps the sample sorted: time-ordered latencies
-     * often are, and then no sort is needed. */
-    if (s->n > 0 && x < s->x[s->n - 1])
-        s->sorted = 0;
-    s->x[s->n++] = x;
-    stats_acc_add(&s->acc, x);
+    /* Insertion sort of the last few. */
+    for (size_t i = lo + 1; i < hi; i++) {
+        double v = x[i];
+        size_t j = i;
+        for (; j > lo && v < x[j - 1]; j--)
+            x[j] = x[j - 1];
+        x[j] = v;
+    }
+}
+
+/* A double's bits as an unsigned key in the double's order: a positive
+ * number gets its sign bit set, a negative one all its bits flipped (the
+ * larger its magnitude, the smaller the key). Equal doubles have equal
+ * keys, except -0 < +0: both are the same order statistic's value. */
+static inline uint64_t dkey(double x)
+{
+    uint64_t b;
+    memcpy(&b, &x, sizeof b);
+    return b ^ ((uint64_t)((int64_t)b >> 63) | (UINT64_C(1) << 63));
+}
+
+static inline size_t bucket_of(const stats_sample *s, double x)
+{
+    return (size_t)((dkey(x) - s->rbase) >> s->rshift);
+}
+
+/* Counts the samples per bucket, the buckets spanning the keys from the
+ * smallest to the largest in STATS_RADIX_BUCKETS equal power-of-two
+ * widths. Latencies spread over a few binades, so a bucket holds about a
+ * thousandth of them. */
+static void radix_build(stats_sample *s)
+{
+    if (!s->rcum)
+        s->rcum = tn_xmalloc((STATS_RADIX_BUCKETS + 1) * sizeof *s->rcum);
+    TN_ASSERT(s->n < UINT32_MAX, "%zu samples for a quantile", s->n);
+    uint64_t lo = UINT64_MAX, hi = 0;
+    for (size_t i = 0; i < s->n; i++) {
+        uint64_t k = dkey(s->x[i]);
+        lo = k < lo ? k : lo;
+        hi = k > hi ? k : hi;
+    }
+    unsigned shift = 0;
+    while (((hi - lo) >> shift) >= STATS_RADIX_BUCKETS)
+        shift++;
+    s->rbase = lo;
+    s->rshift = shift;
+    uint32_t *cnt = s->rcum + 1;
+    memset(s->rcum, 0, (STATS_RADIX_BUCKETS + 1) * sizeof *s->rcum);
+    for (size_t i = 0; i < s->n; i++)
+        cnt[bucket_of(s, s->x[i])]++;
+    /* cnt[b] = rcum[b + 1] becomes the count of buckets 0..b */
+    for (size_t b = 1; b < STATS_RADIX_BUCKETS; b++)
+        cnt[b] += cnt[b - 1];
+    s->rvalid = 1;
+}
+
+/* The bucket holding the k-th smallest: rcum[b] <= k < rcum[b + 1]. */
+static size_t radix_bucket(const stats_sample *s, size_t k)
+{
+    size_t lo = 0, hi = STATS_RADIX_BUCKETS; /* the answer is in [lo, hi) */
+    while (hi - lo > 1) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (s->rcum[mid] <= k)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/* Bucket b's samples, copied into a new array of rcum[b+1] - rcum[b]. */
+static double *radix_gather(const stats_sample *s, size_t b)
+{
+    size_t m = s->rcum[b + 1] - s->rcum[b], j = 0;
+    double *g = tn_xmalloc(m * sizeof *g);
+    for (size_t i = 0; i < s->n; i++)
+        if (bucket_of(s, s->x[i]) == b)
+            g[j++] = s->x[i];
+    TN_ASSERT(j == m, "bucket %zu holds %zu samples, counted %zu", b, j, m);
+    return g;
+}
+
+static double min_of(const double *x, size_t n)
+{
+    double m = x[0];
+    for (size_t i = 1; i < n; i++)
+        if (x[i] < m)
+            m = x[i];
+    return m;
 }
 
 double stats_sample_quantile(stats_sample *s, double q)
@@ -118,21 +251,36 @@ double stats_sample_quantile(stats_sample *s, double q)
         q = 1;
     if (s->sorted)
         return gsl_stats_quantile_from_sorted_data(s->x, 1, s->n, q);
-    /* The same interpolation between order statistics i and i+1 as
-     * gsl_stats_quantile_from_sorted_data, found by selection (quickselect,
-     * O(n)) instead of a sort: sorting the latency samples was a quarter of
-     * a fig9 sweep. After the selection every element past i is >= x_(i),
-     * so x_(i+1) is their minimum. */
+    /* The same interpolation between order statistics lhs and lhs+1 as
+     * gsl_stats_quantile_from_sorted_data. An order statistic is one value
+     * whatever finds it, so this equals the sort (a quarter of a fig9
+     * sweep once) and the gsl_stats_select (a tenth, run afresh for p50 and
+     * p99, with a mispredicted branch per sample) it replaces. */
     double index = q * (double)(s->n - 1);
     size_t lhs = (size_t)index;
     double delta = index - (double)lhs;
-    double lo = gsl_stats_select(s->x, 1, s->n, lhs);
-    if (lhs == s->n - 1)
+    if (!s->rvalid)
+        radix_build(s);
+    size_t b = radix_bucket(s, lhs);
+    size_t base = s->rcum[b], m = s->rcum[b + 1] - base;
+    double *g = radix_gather(s, b);
+    select_kth(g, 0, m, lhs - base);
+    double lo = g[lhs - base], hi;
+    if (lhs == s->n - 1) {
+        free(g);
         return lo;
-    double hi = s->x[lhs + 1];
-    for (size_t k = lhs + 2; k < s->n; k++)
-        if (s->x[k] < hi)
-            hi = s->x[k];
+    }
+    if (lhs + 1 < base + m) {
+        /* after the selection the rest of the bucket is no smaller */
+        hi = min_of(g + (lhs - base) + 1, m - (lhs - base) - 1);
+    } else {
+        /* the smallest of the next bucket that holds any */
+        size_t b2 = radix_bucket(s, lhs + 1);
+        double *g2 = radix_gather(s, b2);
+        hi = min_of(g2, s->rcum[b2 + 1] - s->rcum[b2]);
+        free(g2);
+    }
+    free(g);
     return (1 - delta) * lo + delta * hi;
 }
 
@@ -150,6 +298,41 @@ void stats_loghist_init(stats_loghist *hg, double lo, double hi, unsigned per_de
     gsl_histogram_set_ranges(hg->h, range, n + 1);
     free(range);
     hg->under = hg->over = 0;
+    /* Cells: the widest power-of-two slice of the bit patterns such that
+     * every cell is thinner than half the thinnest bin (a cell may straddle
+     * a power of two, where the ulp doubles), so it holds at most one edge;
+     * 2^20 cells at most (a finer histogram takes a few more steps to
+     * settle, still exactly). The default 1 ns .. 10 s at 20 per decade
+     * takes 1088 cells. */
+    const double *r = hg->h->range;
+    double thinnest = INFINITY;
+    for (size_t i = 0; i < n; i++) {
+        TN_ASSERT(r[i + 1] > r[i], "log histogram edges %zu and %zu not increasing", i, i + 1);
+        double rel = (r[i + 1] - r[i]) / r[i + 1]; /* relative width, seen from its top */
+        if (rel < thinnest)
+            thinnest = rel;
+    }
+    memcpy(&hg->lo_bits, &r[0], sizeof hg->lo_bits);
+    uint64_t hi_bits;
+    memcpy(&hi_bits, &r[n], sizeof hi_bits);
+    /* a cell of 2^shift ulps spans a relative width of at most 2^(shift-52) */
+    unsigned shift = 52;
+    while (shift > 0 && ldexp(1.0, (int)shift - 52) >= thinnest / 2)
+        shift--;
+    while (((hi_bits - hg->lo_bits) >> shift) >= (1u << 20))
+        shift++;
+    hg->shift = shift;
+    hg->ncells = (size_t)((hi_bits - hg->lo_bits) >> shift) + 1;
+    hg->cell_bin = tn_xmalloc(hg->ncells * sizeof *hg->cell_bin);
+    size_t b = 0;
+    for (size_t c = 0; c < hg->ncells; c++) {
+        uint64_t first_bits = hg->lo_bits + ((uint64_t)c << shift);
+        double first;
+        memcpy(&first, &first_bits, sizeof first);
+        while (b + 1 < n && first >= r[b + 1])
+            b++;
+        hg->cell_bin[c] = (uint32_t)b;
+    }
 }
 
 void stats_loghist_free(stats_loghist *hg)
@@ -157,18 +340,32 @@ void stats_loghist_free(stats_loghist *hg)
     if (hg->h)
         gsl_histogram_free(hg->h);
     hg->h = NULL;
+    free(hg->cell_bin);
+    hg->cell_bin = NULL;
 }
 
 void stats_loghist_add(stats_loghist *hg, double x)
 {
-    /* gsl_histogram_increment refuses values outside [lo, hi): they go to
-     * the two open bins instead of being dropped */
-    if (x < hg->h->range[0])
+    const double *r = hg->h->range;
+    size_t n = hg->h->n;
+    if (x < r[0]) {
         hg->under++;
-    else if (x >= hg->h->range[hg->h->n] || gsl_histogram_increment(hg->h, x) != GSL_SUCCESS)
+        return;
+    }
+    if (!(x < r[n])) { /* at or above hi, or NaN */
         hg->over++;
+        return;
+    }
+    uint64_t bits;
+    memcpy(&bits, &x, sizeof bits);
+    size_t b = hg->cell_bin[(bits - hg->lo_bits) >> hg->shift];
+    /* x is at or after its cell's first value, so never below bin b; a cell
+     * holds at most one edge, so this runs once at most (more only for a
+     * histogram too fine for 2^20 cells) */
+    while (x >= r[b + 1])
+        b++;
+    hg->h->bin[b] += 1;
 }
-
 size_t stats_loghist_bins(const stats_loghist *hg) { return hg->h->n + 2; }
 
 uint64_t stats_loghist_bin(const stats_loghist *hg, size_t i, double *lo, double *hi)

@@ -18,7 +18,6 @@ typedef struct stats_acc {
 } stats_acc;
 
 void stats_acc_init(stats_acc *a);
-void stats_acc_add(stats_acc *a, double x);
 double stats_acc_mean(const stats_acc *a);     /* 0 when empty */
 double stats_acc_variance(const stats_acc *a); /* sample variance (n-1), 0 when n < 2 */
 double stats_acc_stddev(const stats_acc *a);
@@ -28,31 +27,86 @@ double stats_acc_ci95(const stats_acc *a);
 double stats_acc_ci(const stats_acc *a, double level);
 void stats_acc_merge(stats_acc *into, const stats_acc *other);
 
+/* Inline: every delivered message adds twice (its class and "all"). */
+static inline void stats_acc_add(stats_acc *a, double x)
+{
+    /* Welford: the running mean and m2 avoid the cancellation of
+     * sum(x^2) - n mean^2 on large, tightly clustered samples. */
+    a->n++;
+    double d = x - a->mean;
+    a->mean += d / (double)a->n;
+    a->m2 += d * (x - a->mean);
+    a->sum += x;
+    if (a->n == 1 || x < a->min)
+        a->min = x;
+    if (a->n == 1 || x > a->max)
+        a->max = x;
+}
+
 typedef struct stats_sample {
-    double *x;     /* samples */
+    double *x;     /* samples, in the order added */
     size_t n, cap; /* count, allocated */
-    int sorted;    /* x is sorted ascending (samples added in order; a quantile reorders x) */
+    int sorted;    /* x is sorted ascending (samples added in order) */
     stats_acc acc; /* moments of the same samples */
+    /* Radix index for quantiles, built by the first one after an add: the
+     * samples' order-preserving 64-bit keys (see stats.c) minus rbase,
+     * shifted right by rshift, fall into STATS_RADIX_BUCKETS buckets;
+     * rcum[b] samples lie in buckets before b. */
+    uint32_t *rcum;  /* [STATS_RADIX_BUCKETS + 1], NULL until needed */
+    uint64_t rbase;  /* smallest key */
+    unsigned rshift; /* bucket width, log2 */
+    int rvalid;      /* rcum describes x (cleared by add and clear) */
 } stats_sample;
+
+#define STATS_RADIX_BUCKETS 4096
 
 void stats_sample_init(stats_sample *s);
 void stats_sample_free(stats_sample *s);
 void stats_sample_clear(stats_sample *s); /* keeps the allocation */
-void stats_sample_add(stats_sample *s, double x);
-/* q in [0,1]; linear interpolation between order statistics (gsl_stats_quantile_from_sorted_data). 0 when empty. */
+void stats_sample_grow(stats_sample *s);  /* room for one more (stats_sample_add's slow path) */
+/* q in [0,1]; linear interpolation between order statistics
+ * (gsl_stats_quantile_from_sorted_data), the same value bit for bit. 0 when
+ * empty. x is left as it is. When x is not sorted, the order statistics
+ * come from the radix index (one counting pass, shared by every quantile
+ * until the next add) and a selection among the few samples of one
+ * bucket, so p50 then p99 cost about three light passes over x. */
 double stats_sample_quantile(stats_sample *s, double q);
+
+static inline void stats_sample_add(stats_sample *s, double x)
+{
+    if (s->n == s->cap)
+        stats_sample_grow(s);
+    /* Appending in order keeps the sample sorted: time-ordered latencies
+     * often are, and then no selection is needed. */
+    if (s->n > 0 && x < s->x[s->n - 1])
+        s->sorted = 0;
+    s->x[s->n++] = x;
+    s->rvalid = 0;
+    stats_acc_add(&s->acc, x);
+}
 
 /* Histogram over logarithmic bins (a gsl_histogram): `per_decade` bins per
  * factor 10 from lo to hi, plus an underflow bin [0, lo) and an overflow bin
  * [hi, inf) so that no sample is lost. For latency distributions. */
 typedef struct stats_loghist {
-    gsl_histogram *h;     /* the log bins, [lo, hi) */
-    uint64_t under, over;    /* samples below lo, at or above hi */
+    gsl_histogram *h;      /* the log bins, [lo, hi) */
+    uint64_t under, over;  /* samples below lo, at or above hi (and NaN) */
+    /* O(1) bin lookup: positive doubles order as their bit patterns, so
+     * (bits(x) - lo_bits) >> shift names a cell, a slice of [lo, hi) thin
+     * enough to hold at most one bin edge; cell_bin[] is the bin of the
+     * cell's first value, and one comparison with the next edge settles x. */
+    uint32_t *cell_bin;    /* [ncells] */
+    size_t ncells;
+    uint64_t lo_bits;      /* bit pattern of lo */
+    unsigned shift;        /* log2 of a cell's width in units in the last place */
 } stats_loghist;
 
 /* 0 < lo < hi, per_decade >= 1; aborts otherwise. */
 void stats_loghist_init(stats_loghist *hg, double lo, double hi, unsigned per_decade);
 void stats_loghist_free(stats_loghist *hg);
+/* Counts x in bin i with range[i] <= x < range[i+1] (gsl_histogram_increment's
+ * bin, found without a search), below lo in the underflow bin, at or above
+ * hi or NaN in the overflow bin. */
 void stats_loghist_add(stats_loghist *hg, double x);
 /* Bins including underflow (index 0) and overflow (last): nbins + 2. */
 size_t stats_loghist_bins(const stats_loghist *hg);

@@ -300,11 +300,11 @@ START_TEST(test_evq_order)
 {
     evq q;
     evq_init(&q);
-    ck_assert_ptr_null(evq_peek(&q));
+    ck_assert_uint_eq(evq_len(&q), 0);
     gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
     gsl_rng_set(r, 3);
     for (uint64_t i = 0; i < 5000; i++)
-        evq_push(&q, (evq_entry){.time_ps = (int64_t)gsl_rng_uniform_int(r, 100), .seq = i, .slot = (uint32_t)i});
+        evq_push(&q, (int64_t)gsl_rng_uniform_int(r, 100), (uint32_t)i);
     ck_assert_uint_eq(evq_len(&q), 5000);
     evq_entry prev = evq_pop(&q);
     for (int i = 1; i < 5000; i++) {
@@ -314,9 +314,189 @@ START_TEST(test_evq_order)
         prev = e;
     }
     ck_assert_uint_eq(evq_len(&q), 0);
-    ck_assert_uint_eq(sizeof(evq_entry), 24);
     gsl_rng_free(r);
     evq_free(&q);
+}
+END_TEST
+
+/* (time, insertion index) pairs, sorted independently of the heap. */
+typedef struct ti {
+    int64_t t;
+    uint32_t i;
+} ti;
+
+static int ti_cmp(const void *a, const void *b)
+{
+    const ti *x = a, *y = b;
+    if (x->t != y->t)
+        return x->t < y->t ? -1 : 1;
+    return (x->i > y->i) - (x->i < y->i);
+}
+
+/* The heap changes layout at EVQ_WIDE_ON entries (4-ary) and back at
+ * EVQ_WIDE_OFF (binary): across both switches the pops are exactly the
+ * qsort order of (time, insertion index), ties included. */
+START_TEST(test_evq_layouts)
+{
+    enum { N = EVQ_WIDE_ON + 7000 };
+    evq q;
+    evq_init(&q);
+    ti *ref = malloc(N * sizeof *ref);
+    gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+    gsl_rng_set(r, 11);
+    for (uint32_t i = 0; i < N; i++) {
+        ref[i] = (ti){.t = (int64_t)gsl_rng_uniform_int(r, 5000) - 2500, .i = i}; /* ties, negatives */
+        evq_push(&q, ref[i].t, i);
+        ck_assert_uint_eq(q.wide, i + 1 > EVQ_WIDE_ON ? 1 : 0);
+    }
+    qsort(ref, N, sizeof *ref, ti_cmp);
+    for (uint32_t k = 0; k < N; k++) {
+        evq_entry e = evq_pop(&q);
+        ck_assert_int_eq(e.time_ps, ref[k].t);
+        ck_assert_uint_eq(e.slot, ref[k].i);
+        ck_assert_uint_eq(e.seq, ref[k].i); /* no renumbering yet: seq = insertion index */
+        ck_assert_uint_eq(q.wide, N - k - 1 > EVQ_WIDE_OFF ? 1 : 0);
+    }
+    ck_assert_uint_eq(evq_len(&q), 0);
+    gsl_rng_free(r);
+    free(ref);
+    evq_free(&q);
+}
+END_TEST
+
+/* The hold pattern of a simulation (pop one, push one no earlier) at a size
+ * that crosses the layout border both ways: pops never go back in
+ * (time, seq), and every key pushed comes out exactly once. */
+START_TEST(test_evq_hold_across_layouts)
+{
+    evq q;
+    evq_init(&q);
+    gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+    gsl_rng_set(r, 12);
+    uint32_t pushed = 0, popped = 0;
+    uint64_t slot_sum_in = 0, slot_sum_out = 0;
+    int64_t prev_t = INT64_MIN;
+    uint32_t prev_seq = 0;
+    /* grow to 1.5 x EVQ_WIDE_ON, shrink to EVQ_WIDE_OFF / 2, grow again */
+    const uint32_t target[] = {EVQ_WIDE_ON + EVQ_WIDE_ON / 2, EVQ_WIDE_OFF / 2, EVQ_WIDE_ON + 100};
+    int64_t now = 0;
+    for (int phase = 0; phase < 3; phase++) {
+        while (evq_len(&q) != target[phase]) {
+            int grow = evq_len(&q) < target[phase];
+            /* mostly hold (pop + push), drifting towards the target */
+            if (evq_len(&q) > 0 && (gsl_rng_uniform(r) < 0.5 || !grow)) {
+                evq_entry e = evq_pop(&q);
+                ck_assert(e.time_ps > prev_t || (e.time_ps == prev_t && e.seq > prev_seq));
+                prev_t = e.time_ps;
+                prev_seq = e.seq;
+                now = e.time_ps;
+                slot_sum_out += e.slot;
+                popped++;
+            }
+            if (grow || gsl_rng_uniform(r) < 0.5) {
+                evq_push(&q, now + (int64_t)gsl_rng_uniform_int(r, 50), pushed);
+                slot_sum_in += pushed++;
+            }
+        }
+    }
+    while (evq_len(&q) > 0) {
+        evq_entry e = evq_pop(&q);
+        ck_assert(e.time_ps > prev_t || (e.time_ps == prev_t && e.seq > prev_seq));
+        prev_t = e.time_ps;
+        prev_seq = e.seq;
+        slot_sum_out += e.slot;
+        popped++;
+    }
+    ck_assert_uint_eq(popped, pushed);
+    ck_assert_uint_eq(slot_sum_out, slot_sum_in);
+    gsl_rng_free(r);
+    evq_free(&q);
+}
+END_TEST
+
+/* seq is 32 bits: when it would wrap the queue renumbers what it holds.
+ * Equal times keep their push order across the wrap, in both layouts. */
+START_TEST(test_evq_seq_wrap)
+{
+    for (int wide = 0; wide < 2; wide++) {
+        evq q;
+        evq_init(&q);
+        uint32_t n = 0, filler = wide ? EVQ_WIDE_ON + 1 : 10;
+        for (uint32_t i = 0; i < filler; i++) /* later keys, to fill the heap */
+            evq_push(&q, 1000 + (int64_t)(i % 97), 100000 + i);
+        ck_assert_uint_eq(q.wide, (unsigned)wide);
+        q.seq = UINT32_MAX - 20; /* as after 2^32 - 21 pushes */
+        for (; n < 60; n++) {    /* slots 0..59 at t = 7 cross the wrap */
+            evq_push(&q, 7, n);
+            if (n % 3 == 0)
+                evq_push(&q, 7 - (int64_t)(n % 2), 50000 + n); /* at 6 or 7 */
+        }
+        ck_assert_uint_lt(q.seq, 2 * (filler + 100)); /* renumbered once, from the count */
+        /* t = 6 first (in push order), then t = 7 in push order */
+        uint32_t expect6[] = {50003, 50009, 50015, 50021, 50027, 50033, 50039, 50045, 50051, 50057};
+        for (size_t k = 0; k < sizeof expect6 / sizeof *expect6; k++) {
+            evq_entry e = evq_pop(&q);
+            ck_assert_int_eq(e.time_ps, 6);
+            ck_assert_uint_eq(e.slot, expect6[k]);
+        }
+        for (uint32_t i = 0; i < 60; i++) {
+            evq_entry e = evq_pop(&q);
+            ck_assert_int_eq(e.time_ps, 7);
+            ck_assert_uint_eq(e.slot, i);
+            if (i % 3 == 0 && i % 2 == 0) {
+                e = evq_pop(&q);
+                ck_assert_int_eq(e.time_ps, 7);
+                ck_assert_uint_eq(e.slot, 50000 + i);
+            }
+        }
+        ck_assert_uint_eq(evq_len(&q), filler);
+        ck_assert_int_eq(evq_key_time(evq_top(&q)), 1000);
+        evq_free(&q);
+    }
+}
+END_TEST
+
+static void record_fire(sim *s, void *ctx, uint64_t arg)
+{
+    ti **out = ctx;
+    **out = (ti){.t = sim_now(s), .i = (uint32_t)arg};
+    (*out)++;
+}
+
+/* Cancelling a random third of a queue large enough to change layout:
+ * exactly the others fire, in (time, scheduling order). */
+START_TEST(test_cancel_many)
+{
+    enum { N = 3 * EVQ_WIDE_ON / 2 };
+    sim *s = sim_create();
+    ti *ref = malloc(N * sizeof *ref), *fired = malloc(N * sizeof *fired), *cur = fired;
+    sim_event_id *id = malloc(N * sizeof *id);
+    gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+    gsl_rng_set(r, 13);
+    uint32_t kept = 0;
+    for (uint32_t i = 0; i < N; i++) {
+        int64_t t = (int64_t)gsl_rng_uniform_int(r, 3000);
+        id[i] = sim_schedule_at(s, t, record_fire, &cur, i);
+        if (gsl_rng_uniform(r) < 2.0 / 3.0)
+            ref[kept++] = (ti){.t = t, .i = i};
+        else
+            ck_assert(sim_cancel(s, id[i]));
+    }
+    ck_assert_uint_eq(sim_pending(s), kept);
+    ck_assert_uint_eq(sim_run(s, SIM_TIME_MAX), kept);
+    ck_assert_uint_eq((size_t)(cur - fired), kept);
+    qsort(ref, kept, sizeof *ref, ti_cmp);
+    for (uint32_t k = 0; k < kept; k++) {
+        ck_assert_int_eq(fired[k].t, ref[k].t);
+        ck_assert_uint_eq(fired[k].i, ref[k].i);
+    }
+    for (uint32_t i = 0; i < N; i++)
+        ck_assert(!sim_cancel(s, id[i])); /* fired or cancelled: stale either way */
+    gsl_rng_free(r);
+    free(ref);
+    free(fired);
+    free(id);
+    sim_destroy(s);
 }
 END_TEST
 
@@ -350,6 +530,10 @@ static Suite *sim_suite(void)
     tcase_add_test(tc, test_schedule_from_callback);
     tcase_add_test(tc, test_now_and_schedule_relative);
     tcase_add_test(tc, test_evq_order);
+    tcase_add_test(tc, test_evq_layouts);
+    tcase_add_test(tc, test_evq_hold_across_layouts);
+    tcase_add_test(tc, test_evq_seq_wrap);
+    tcase_add_test(tc, test_cancel_many);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -345,6 +345,113 @@ START_TEST(test_pa_determinism)
 }
 END_TEST
 
+/* A generator that replays a script of uniforms (for draws worked out by
+ * hand), as a GSL type so the tree code draws through gsl_rng_uniform. */
+typedef struct script_state {
+    const double *u;
+    size_t n, next;
+} script_state;
+static void script_set(void *st, unsigned long seed) { (void)st, (void)seed; }
+static unsigned long script_get(void *st) { (void)st; return 0; }
+static double script_get_double(void *vst)
+{
+    script_state *st = vst;
+    ck_assert_uint_lt(st->next, st->n);
+    return st->u[st->next++];
+}
+static const gsl_rng_type script_type = {"script", 0xffffffffUL, 0, sizeof(script_state), script_set, script_get,
+                                         script_get_double};
+
+/* The attachment rule at its boundaries, by hand. s = 1: w = 2 deg.
+ *   v=1: the root, no draw.                  w = (2, 2), total 4
+ *   v=2: U=0.5  -> 2.0: prefix(0) = 2 is not > 2, prefix(1) = 4 -> u = 1
+ *                                             w = (2, 4, 2), total 8
+ *   v=3: U=0.25 -> 2.0 again -> u = 1        w = (2, 6, 2, 2), total 12
+ *   v=4: U=0    -> 0: prefix(0) = 2 > 0 -> u = 0   w = (4, 6, 2, 2, 2), 16
+ *   v=5: U=0.999 -> 15.984: prefixes 4, 10, 12, 14, 16 -> u = 4
+ * s = 0: w = 1 once attached.
+ *   v=2: U=0.5 -> 1.0 of 2: prefix(0) = 1 is not > 1 -> u = 1
+ *   v=3: U=0.999 -> 2.997 of 3 -> u = 2;  v=4: U=0.3 -> 1.2 of 4 -> u = 1
+ * U = 1 (beyond GSL's [0,1), standing for U * total rounded up to total)
+ * attaches to the newest vertex, s = 1 and s = 2 (w = 4 deg^2) alike:
+ *   v=2: target = total -> u = 1;  v=3: again -> u = 2
+ * Every search (the s = 1 list, the integer Fenwick tree for s = 2, the
+ * floating-point one) must agree with the hand. */
+START_TEST(test_pa_boundaries_by_hand)
+{
+    static const double u1[] = {0.5, 0.25, 0.0, 0.999};
+    static const uint32_t p1[] = {TREE_NONE, 0, 1, 1, 0, 4};
+    static const double u0[] = {0.5, 0.999, 0.3};
+    static const uint32_t p0[] = {TREE_NONE, 0, 1, 2, 1};
+    for (int path = 0; path < 2; path++) {
+        tree t;
+        tree_init(&t);
+        gsl_rng *r = gsl_rng_alloc(&script_type);
+        script_state *st = r->state;
+        *st = (script_state){.u = u1, .n = 4};
+        (path ? tree_gen_preferential_float : tree_gen_preferential)(&t, 6, 1.0, r);
+        ck_assert_uint_eq(st->next, 4);
+        for (int v = 0; v < 6; v++)
+            ck_assert_uint_eq(t.parent[v], p1[v]);
+        *st = (script_state){.u = u0, .n = 3};
+        (path ? tree_gen_preferential_float : tree_gen_preferential)(&t, 5, 0.0, r);
+        for (int v = 0; v < 5; v++)
+            ck_assert_uint_eq(t.parent[v], p0[v]);
+        static const double top[] = {1.0, 1.0};
+        static const uint32_t ptop[] = {TREE_NONE, 0, 1, 2};
+        for (double shape = 1; shape <= 2; shape++) {
+            *st = (script_state){.u = top, .n = 2};
+            (path ? tree_gen_preferential_float : tree_gen_preferential)(&t, 4, shape, r);
+            for (int v = 0; v < 4; v++)
+                ck_assert_uint_eq(t.parent[v], ptop[v]);
+        }
+        gsl_rng_free(r);
+        tree_destroy(&t);
+    }
+}
+END_TEST
+
+/* The s = 1 list (up to 1024 vertices) and the integer search (small
+ * integer weights: s = 0, 1, 2, 3) give the very trees of the
+ * floating-point search for the same stream, at sizes around powers of
+ * two; shapes whose weights are not integers, or too big
+ * for 31 bits (s = 4 at n = 5000), take the floating-point search in both
+ * calls (s = 3 from n = 175, s = 2 from n = 1000 too). The integer
+ * path never touches the floating-point scratch. */
+START_TEST(test_pa_int_equals_float)
+{
+    static const double shapes[] = {0, 1, 2, 3, 4, 0.5, -1, 1.5};
+    static const uint32_t sizes[] = {1, 2, 3, 4, 5, 63, 64, 65, 175, 1000, 1024, 1025, 5000};
+    for (size_t k = 0; k < sizeof shapes / sizeof *shapes; k++)
+        for (size_t i = 0; i < sizeof sizes / sizeof *sizes; i++)
+            for (uint64_t seed = 1; seed <= 3; seed++) {
+                uint32_t n = sizes[i];
+                tree a, b;
+                tree_init(&a);
+                tree_init(&b);
+                gsl_rng *r1 = rng_stream_new(seed, k, "check-tree-int");
+                gsl_rng *r2 = rng_stream_new(seed, k, "check-tree-int");
+                tree_gen_preferential(&a, n, shapes[k], r1);
+                tree_gen_preferential_float(&b, n, shapes[k], r2);
+                ck_assert(memcmp(a.parent, b.parent, n * sizeof *a.parent) == 0);
+                ck_assert(memcmp(a.child_off, b.child_off, (n + 1) * sizeof *a.child_off) == 0);
+                if (n > 1)
+                    ck_assert(memcmp(a.child, b.child, (n - 1) * sizeof *a.child) == 0);
+                ck_assert(memcmp(a.level, b.level, n * sizeof *a.level) == 0);
+                ck_assert(gsl_rng_get(r1) == gsl_rng_get(r2)); /* as many draws */
+                /* integer weights up to w(n - 1) = (2(n - 1))^s, n of them within 31 bits */
+                double wmax = shapes[k] == 0 ? 1 : pow(2.0 * (n - 1), shapes[k]);
+                int integral = shapes[k] >= 0 && shapes[k] == floor(shapes[k]) && wmax * n < 2147483648.0;
+                if (n > 2)
+                    ck_assert((a.scratch == NULL) == integral);
+                gsl_rng_free(r1);
+                gsl_rng_free(r2);
+                tree_destroy(&a);
+                tree_destroy(&b);
+            }
+}
+END_TEST
+
 START_TEST(test_pa_small_probabilities)
 {
     /* Exact small-tree probabilities from w(u) = (2 deg u)^s.
@@ -650,6 +757,8 @@ static Suite *tree_suite(void)
     tcase_add_test(pa, test_pa_small_n);
     tcase_add_test(pa, test_pa_determinism);
     tcase_add_test(pa, test_pa_small_probabilities);
+    tcase_add_test(pa, test_pa_boundaries_by_hand);
+    tcase_add_test(pa, test_pa_int_equals_float);
     tcase_add_test(pa, test_pa_leaves_s0);
     tcase_add_test(pa, test_pa_leaves_s1);
     tcase_add_test(pa, test_pa_star_s4);
