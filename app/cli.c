@@ -829,7 +829,31 @@ static int cmd_help(const char *what)
     return 0;
 }
 
-int cli_main(int argc, char **argv)
+/* What a command wrote on standard output must have reached it: a full
+ * disk, a closed pipe or /dev/full is an error (exit status 1 when the
+ * command had succeeded), never a silent success. */
+static int close_stdout(int rc)
+{
+    int bad = ferror(stdout);
+    errno = 0;
+    if (fflush(stdout) != 0)
+        bad = 1;
+    if (bad) {
+        /* errno tells why only when this flush failed, not an earlier write */
+        if (errno)
+            fprintf(stderr, "tasknet: error writing standard output: %s\n", strerror(errno));
+        else
+            fprintf(stderr, "tasknet: error writing standard output (output lost)\n");
+        return rc ? rc : 1;
+    }
+    return rc;
+}
+
+static int dispatch(int argc, char **argv);
+
+int cli_main(int argc, char **argv) { return close_stdout(dispatch(argc, argv)); }
+
+static int dispatch(int argc, char **argv)
 {
     if (argc < 2) {
         fputs(usage_main, stderr);

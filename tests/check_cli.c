@@ -40,6 +40,31 @@ START_TEST(test_help_and_version)
 }
 END_TEST
 
+/* Output that cannot be written is an error: every command writing to a
+ * full device (/dev/full takes nothing) exits 1 and says so on stderr,
+ * instead of a silent 0. */
+START_TEST(test_stdout_write_errors)
+{
+    static const char *const cmds[] = {
+        "run configs/examples/quickstart.xml --json -q --set workload.jobs=5",
+        "run configs/examples/quickstart.xml --set workload.jobs=5",
+        "run configs/examples/quickstart.xml --list-runs",
+        "params", "params --rng", "metrics", "--help", "help run", "run --help", "--version",
+        "analyze configs/paper/fig6.xml", "validate configs/paper/fig6.xml",
+    };
+    for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++) {
+        char frag[512];
+        snprintf(frag, sizeof frag, "\"$TASKNET\" %s 2>&1 >/dev/full; echo \"status $?\"", cmds[i]);
+        int st;
+        char *out = run_sh(frag, &st);
+        ck_assert_msg(strstr(out, "tasknet: error writing standard output") != NULL,
+                      "tasknet %s > /dev/full: %s", cmds[i], out);
+        ck_assert_msg(strstr(out, "status 1\n") != NULL, "tasknet %s > /dev/full: %s", cmds[i], out);
+        free(out);
+    }
+}
+END_TEST
+
 /* Paper section 4.1: z=[4,3] gives n=17, L=12, d=5, F_x=340us, F_c=660.92kB,
  * F=15.55Gb/s; D=3 so the bound is 17/3. */
 START_TEST(test_analyze_fig6)
@@ -1076,6 +1101,7 @@ static Suite *cli_suite(void)
     TCase *tc = tcase_create("cli");
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, test_help_and_version);
+    tcase_add_test(tc, test_stdout_write_errors);
     tcase_add_test(tc, test_analyze_fig6);
     tcase_add_test(tc, test_analyze_beta_from_load);
     tcase_add_test(tc, test_analyze_fig9);
