@@ -115,7 +115,8 @@ static const char usage_validate[] =
     "Usage: tasknet validate CONFIG.xml [--set PATH=VALUE]...\n"
     "\n"
     "Checks the file against the schema and every value (units, ranges, distributions,\n"
-    "sweep axes); prints every error as file:line:col: error: ..., exit status 1 if any.\n";
+    "sweep axes); prints every error as file:line:col: error: ..., exit status 1 if any.\n"
+    "CONFIG.xml may be - for standard input (so may that of run and analyze).\n";
 
 static const char usage_merge[] =
     "Usage: tasknet merge OUT DIR...\n"
@@ -148,7 +149,8 @@ static const char usage_plot[] =
     "                   the fraction of messages slower than x, from DIR/latency/\n"
     "  --class C        with --latency: control, data or all messages (default: all)\n"
     "  --logx, --logy   logarithmic axes\n"
-    "  --out FILE       image path, .png or .svg (default: in DIR, named after the axes)\n"
+    "  --out FILE       image path; its extension picks the format: .png, .svg or .pdf\n"
+    "                   (default: a .png in DIR, named after the axes)\n"
     "  --title TEXT     figure title\n"
     "\n"
     "Examples:\n"
@@ -208,6 +210,102 @@ static void print_errors(const cfg_errors *e)
         fprintf(stderr, "%zu errors\n", e->n);
 }
 
+/* What the command line changed in the configuration: --set and the
+ * shorthands, each as written ("--set network.type=spinet", "--replicas 3")
+ * with the parameter it sets. */
+typedef struct cli_set {
+    char label[320];
+    char path[128];
+} cli_set;
+
+static size_t cli_sets(const struct opts *o, cli_set *out, size_t max)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < o->nsets && n < max; i++, n++) {
+        const char *eq = strchr(o->sets[i], '=');
+        size_t len = eq ? (size_t)(eq - o->sets[i]) : strlen(o->sets[i]);
+        snprintf(out[n].label, sizeof out[n].label, "--set %s", o->sets[i]);
+        snprintf(out[n].path, sizeof out[n].path, "%.*s", (int)(len < 127 ? len : 127), o->sets[i]);
+    }
+    const struct {
+        const char *opt, *path, *value;
+    } sh[] = {{"--replicas", "run.replicas", o->replicas},
+              {"--seed", "run.seed", o->seed},
+              {"--samples", "run.mc-samples", o->samples}};
+    for (size_t i = 0; i < sizeof sh / sizeof sh[0] && n < max; i++)
+        if (sh[i].value) {
+            snprintf(out[n].label, sizeof out[n].label, "%s %s", sh[i].opt, sh[i].value);
+            snprintf(out[n].path, sizeof out[n].path, "%s", sh[i].path);
+            n++;
+        }
+    return n;
+}
+
+/* Where a problem of the configuration comes from: the file, or the file
+ * as the command line changed it ("fig9.xml (with --set a=b)"). */
+static void blame_prefix(const struct opts *o, const cfg *c, char *buf, size_t len)
+{
+    cli_set sets[64];
+    size_t n = cli_sets(o, sets, 64);
+    size_t l = (size_t)snprintf(buf, len, "%s", c->file[0] ? c->file : o->config);
+    for (size_t i = 0; i < n && l < len; i++)
+        l += (size_t)snprintf(buf + l, len - l, "%s%s", i ? ", " : " (with ", sets[i].label);
+    if (n && l < len)
+        snprintf(buf + l, len - l, ")");
+}
+
+/* 1 when `path` appears in text as a whole parameter path. */
+static int names_path(const char *text, const char *path)
+{
+    size_t pl = strlen(path);
+    for (const char *p = text; (p = strstr(p, path)) != NULL; p += pl) {
+        int before = p == text || !(isalnum((unsigned char)p[-1]) || p[-1] == '.' || p[-1] == '-');
+        char after = p[pl];
+        if (before && !(isalnum((unsigned char)after) || after == '.' || after == '-'))
+            return 1;
+    }
+    return 0;
+}
+
+/* The file alone was valid (cfg_load checked it), so every problem the
+ * checks find afterwards comes from the command line: say which option,
+ * not the file. errs[from..] are "FILE: error: TEXT". */
+static void blame_sets(const struct opts *o, const cfg *c, cfg_errors *errs, size_t from)
+{
+    cli_set sets[64];
+    size_t n = cli_sets(o, sets, 64);
+    char file[CFG_PATH_MAX + 16];
+    snprintf(file, sizeof file, "%s: error: ", c->file);
+    for (size_t i = from; i < errs->n && n; i++) {
+        const char *text = errs->msg[i];
+        if (strncmp(text, file, strlen(file)) == 0)
+            text += strlen(file);
+        else if (strncmp(text, "error: ", 7) == 0)
+            text += 7;
+        const cli_set *who = NULL;
+        for (size_t k = n; k-- > 0 && !who;) /* the last option naming it set it */
+            if (names_path(text, sets[k].path))
+                who = &sets[k];
+        char *line;
+        if (who) {
+            size_t pl = strlen(who->path);
+            if (strncmp(text, who->path, pl) == 0 && strncmp(text + pl, ": ", 2) == 0)
+                text += pl + 2;
+            size_t len = strlen(who->label) + strlen(text) + 16;
+            line = tn_xmalloc(len);
+            snprintf(line, len, "error: %s: %s", who->label, text);
+        } else {
+            char prefix[CFG_PATH_MAX + 4096];
+            blame_prefix(o, c, prefix, sizeof prefix);
+            size_t len = strlen(prefix) + strlen(text) + 16;
+            line = tn_xmalloc(len);
+            snprintf(line, len, "%s: error: %s", prefix, text);
+        }
+        free(errs->msg[i]);
+        errs->msg[i] = line;
+    }
+}
+
 /* Load, apply --set, check. Prints every error. 0 or -1. */
 static int load_config(const struct opts *o, cfg *c)
 {
@@ -244,13 +342,58 @@ static int load_config(const struct opts *o, cfg *c)
             if (sh[i].value && cfg_set(c, sh[i].path, sh[i].value, err, sizeof err) != 0)
                 cfg_errors_add(&errs, "error: %s %s: %s", sh[i].opt, sh[i].value, err);
         }
-        if (errs.n == 0)
+        if (errs.n == 0) {
             cfg_check(c, &errs);
+            blame_sets(o, c, &errs, 0);
+        }
         rc = errs.n ? -1 : 0;
     }
     print_errors(&errs);
     cfg_errors_free(&errs);
     return rc;
+}
+
+/* A Slurm environment variable as a non-negative integer: 1 when set and
+ * valid, 0 when unset, -1 when set to something else. */
+static int slurm_var(const char *name, unsigned long long *v)
+{
+    const char *s = getenv(name);
+    if (!s)
+        return 0;
+    char *end;
+    errno = 0;
+    *v = isdigit((unsigned char)s[0]) ? strtoull(s, &end, 10) : 0;
+    return isdigit((unsigned char)s[0]) && !*end && !errno ? 1 : -1;
+}
+
+/* The shard of this task of a Slurm job array: task ids MIN, MIN+STEP, ...
+ * (COUNT of them) are shards 1..COUNT. Variables that do not describe such
+ * an array (a task id outside it, a missing count) are refused: running the
+ * whole sweep in every task would silently do the work COUNT times. */
+static int slurm_shard(unsigned *k, unsigned *n, char *err, size_t errlen)
+{
+    unsigned long long id = 0, count = 0, min = 0, step = 1;
+    int hid = slurm_var("SLURM_ARRAY_TASK_ID", &id), hcount = slurm_var("SLURM_ARRAY_TASK_COUNT", &count);
+    int hmin = slurm_var("SLURM_ARRAY_TASK_MIN", &min), hstep = slurm_var("SLURM_ARRAY_TASK_STEP", &step);
+    const char *bad = hid < 0 ? "SLURM_ARRAY_TASK_ID" : hcount < 0 ? "SLURM_ARRAY_TASK_COUNT"
+                    : hmin < 0 ? "SLURM_ARRAY_TASK_MIN" : hstep < 0 ? "SLURM_ARRAY_TASK_STEP" : NULL;
+    if (bad)
+        return tn_error(err, errlen, "%s='%s' is not a task number; choose the part with --shard K/N or --runs",
+                        bad, getenv(bad));
+    if (hcount == 0)
+        return tn_error(err, errlen, "SLURM_ARRAY_TASK_ID=%llu is set but SLURM_ARRAY_TASK_COUNT is not, so the "
+                        "shard of this task is unknown; choose it with --shard K/N (or run all with --shard 1/1)", id);
+    if (step == 0)
+        step = 1;
+    unsigned long long t = id >= min ? (id - min) / step : 0;
+    if (count < 1 || count > UINT32_MAX || id < min || (id - min) % step != 0 || t >= count)
+        return tn_error(err, errlen, "SLURM_ARRAY_TASK_ID=%llu is not a task of an array of "
+                        "SLURM_ARRAY_TASK_COUNT=%llu tasks numbered from SLURM_ARRAY_TASK_MIN=%llu by %llu "
+                        "(the variables disagree), so the shard of this task is unknown; choose it with "
+                        "--shard K/N", id, count, min, step);
+    *k = (unsigned)t + 1;
+    *n = (unsigned)count;
+    return 0;
 }
 
 static int parse_opts(const char *cmd, int argc, char **argv, struct opts *o, int allow_run,
@@ -355,15 +498,10 @@ static int parse_opts(const char *cmd, int argc, char **argv, struct opts *o, in
         }
     }
     /* a Slurm job array spreads a sweep: task i of an array of n runs shard i+1/n */
-    const char *task = getenv("SLURM_ARRAY_TASK_ID"), *count = getenv("SLURM_ARRAY_TASK_COUNT");
-    const char *minid = getenv("SLURM_ARRAY_TASK_MIN");
-    if (allow_run && !o->shard_n && !o->runs && task && count) {
-        long t = strtol(task, NULL, 10) - (minid ? strtol(minid, NULL, 10) : 0);
-        long n = strtol(count, NULL, 10);
-        if (n >= 1 && t >= 0 && t < n) {
-            o->shard_k = (unsigned)t + 1;
-            o->shard_n = (unsigned)n;
-        }
+    if (allow_run && !o->shard_n && !o->runs && getenv("SLURM_ARRAY_TASK_ID")) {
+        char err[512];
+        if (slurm_shard(&o->shard_k, &o->shard_n, err, sizeof err) != 0)
+            return usage_error(cmd, "%s", err);
     }
     if (optind >= argc)
         return usage_error(cmd, "missing CONFIG.xml");
@@ -386,6 +524,8 @@ static int cmd_validate(int argc, char **argv)
     cfg c;
     rc = load_config(&o, &c);
     run_cache fpc = {0};
+    char blame[CFG_PATH_MAX + 4096];
+    blame_prefix(&o, &c, blame, sizeof blame);
     if (rc == 0) {
         size_t np = cfg_points(&c);
         for (size_t p = 0; p < np; p++) {
@@ -397,19 +537,14 @@ static int cmd_validate(int argc, char **argv)
                                       cfg_point_value(&c, p, a));
             if (c.naxes && strlen(where) + 1 < sizeof where)
                 strcat(where, ")");
-            if (cfg_point(&c, p, &pc, err, sizeof err) != 0) {
-                fprintf(stderr, "%s: error: sweep point %zu%s: %s\n", o.config, p, where, err);
-                rc = -1;
-                continue;
-            }
-            if (run_resolve(&pc, &fpc, NULL, err, sizeof err) != 0) {
-                fprintf(stderr, "%s: error: sweep point %zu%s: %s\n", o.config, p, where, err);
+            if (cfg_point(&c, p, &pc, err, sizeof err) != 0 || run_resolve(&pc, &fpc, NULL, err, sizeof err) != 0) {
+                fprintf(stderr, "%s: error: sweep point %zu%s: %s\n", blame, p, where, err);
                 rc = -1;
             }
             cfg_free(&pc);
         }
         if (rc == 0 && !o.quiet)
-            printf("%s: valid (%zu point%s x %u replica%s)\n", o.config, np, np == 1 ? "" : "s",
+            printf("%s: valid (%zu point%s x %u replica%s)\n", blame, np, np == 1 ? "" : "s",
                    c.replicas, c.replicas == 1 ? "" : "s");
     }
     run_cache_free(&fpc);
@@ -444,7 +579,9 @@ static int cmd_analyze(int argc, char **argv)
         char err[512];
         run_info info;
         if (cfg_point(&c, p, &pc, err, sizeof err) != 0 || run_resolve(&pc, &fpc, &info, err, sizeof err) != 0) {
-            fprintf(stderr, "%s: error: sweep point %zu: %s\n", o.config, p, err);
+            char blame[CFG_PATH_MAX + 4096];
+            blame_prefix(&o, &c, blame, sizeof blame);
+            fprintf(stderr, "%s: error: sweep point %zu: %s\n", blame, p, err);
             cfg_free(&pc);
             rc = 1;
             break;

@@ -68,7 +68,8 @@ void cfg_errors_add(cfg_errors *e, const char *fmt, ...) __attribute__((format(p
  * cfg_free); afterwards it owns its plugins' params: cfg_free it. */
 void cfg_defaults(cfg *c);
 /* Load and validate an XML file (schema, units, ranges, cross-checks of every
- * sweep point). c must own nothing: it gets the defaults first. 0 on
+ * sweep point); "-" reads standard input, named "<stdin>" in messages and
+ * c->file, its relative files resolving against the working folder. c must own nothing: it gets the defaults first. 0 on
  * success; -1 with every problem in errs ("file:line:col: error: ...", in
  * file order). Either way c owns memory afterwards: cfg_free it. */
 int cfg_load(cfg *c, const char *path, cfg_errors *errs);

@@ -4,6 +4,7 @@
  * of a driver, and the seam the drivers use (next, run, record). */
 #include "sweep_impl.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -30,7 +31,7 @@ static void on_signal(int sig)
         raise(sig);
         return;
     }
-    interrupted = 1;
+    interrupted = sig; /* the exit status says which: 128 + sig, as the shell reports a death by it */
     run_abort();
 }
 
@@ -96,15 +97,17 @@ int sweep_parse_runs(const char *spec, uint64_t nruns, unsigned char *sel, char 
     while (*p) {
         char *end;
         errno = 0;
-        unsigned long long a = strtoull(p, &end, 10), b;
-        if (end == p || errno)
-            return tn_error(err, errlen, "--runs '%s': expected ids and ranges like 3,5-9", spec);
+        /* digits only: strtoull would take "-1" as 2^64 - 1 */
+        unsigned long long a = isdigit((unsigned char)*p) ? strtoull(p, &end, 10) : 0, b;
+        if (!isdigit((unsigned char)*p) || errno)
+            return tn_error(err, errlen, "--runs '%s': expected run ids and ranges like 3,5-9 (ids from 0: see "
+                            "--list-runs)", spec);
         b = a;
         p = end;
         if (*p == '-') {
             const char *q = p + 1;
-            b = strtoull(q, &end, 10);
-            if (end == q || b < a)
+            b = isdigit((unsigned char)*q) ? strtoull(q, &end, 10) : 0;
+            if (!isdigit((unsigned char)*q) || errno || b < a)
                 return tn_error(err, errlen, "--runs '%s': bad range at '%s'", spec, p);
             p = end;
         }
@@ -412,7 +415,7 @@ void sweep_execute(const cfg *c, const sweep_opts *o, const sweep_ui *ui, sweep_
     if (sw.runs_csv && store_close(&sw) != 0)
         rc = 1;
     if (interrupted)
-        rc = 130;
+        rc = 128 + (int)interrupted; /* 130 for SIGINT, 143 for SIGTERM */
 
 results:
     out->have_results = 1;

@@ -50,7 +50,8 @@ typedef struct sweep_ui {
 
 /* What a sweep did, for the caller to show. */
 typedef struct sweep_outcome {
-    int status;            /* process exit status: 0, 1 failure, 2 usage, 130 interrupted */
+    int status;            /* process exit status: 0, 1 failure, 2 usage, 128 + signal when interrupted
+                              (130 SIGINT, 143 SIGTERM) */
     int interrupted;       /* SIGINT/SIGTERM stopped it */
     int gave_up;           /* failures stopped it */
     uint64_t nruns;        /* runs of the table */

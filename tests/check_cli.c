@@ -341,9 +341,20 @@ START_TEST(test_option_values_refused)
         {"validate " SWEEP_CFG " --set workload.task.send-size=1e18B", "more than the largest size tasknet simulates, 1TB"},
         {"validate " SWEEP_CFG " --set 'workload.tree.vertices=normal(5,1e8)'",
          "can draw up to 927000005 vertices (one draw in 10^20)"},
+        /* run ids are counted from 0: "-1" is not 2^64 - 1 */
+        {"run " SWEEP_CFG " --runs -1 --list-runs", "--runs '-1': expected run ids and ranges like 3,5-9"},
+        {"run " SWEEP_CFG " --runs 1--1 --list-runs", "--runs '1--1': bad range at '--1'"},
+        {"run " SWEEP_CFG " --runs ' 1' --list-runs", "--runs ' 1': expected run ids"},
+        /* the bound of a uniform-random message is its own, not a tree's */
+        {"validate configs/examples/spinet-load.xml --set workload.message-size=0B",
+         "--set workload.message-size=0B: must be at least 1B (a message carries at least one byte)"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
         run_refused(cases[i].args, cases[i].want);
+    int st1;
+    char *o1 = run_tasknet("validate configs/examples/spinet-load.xml --set workload.message-size=0B", &st1);
+    ck_assert_msg(strstr(o1, "root") == NULL, "%s", o1);
+    free(o1);
     /* --set network.zeta replaces the swept bandwidth: one point, not three
      * points silently computed at B = zeta F */
     int st0;
@@ -354,6 +365,100 @@ START_TEST(test_option_values_refused)
     int st;
     char *out = run_tasknet("run " SWEEP_CFG " --seed 18446744073709551615 --list-runs", &st);
     ck_assert_msg(st == 0 && strstr(out, "\n0,0,0,18446744073709551615,no,") != NULL, "%s", out);
+    free(out);
+}
+END_TEST
+
+/* A Slurm array task takes its shard from the array's variables (ids MIN,
+ * MIN+STEP, ... are shards 1..COUNT); variables that contradict each other
+ * are refused rather than running the whole sweep in every task. */
+START_TEST(test_slurm_variables)
+{
+    static const struct {
+        const char *env, *want;
+    } bad[] = {
+        {"SLURM_ARRAY_TASK_ID=5 SLURM_ARRAY_TASK_COUNT=2", "SLURM_ARRAY_TASK_ID=5 is not a task of an array of "
+                                                           "SLURM_ARRAY_TASK_COUNT=2 tasks"},
+        {"SLURM_ARRAY_TASK_ID=1 SLURM_ARRAY_TASK_MIN=2 SLURM_ARRAY_TASK_COUNT=2", "SLURM_ARRAY_TASK_ID=1 is not a task"},
+        {"SLURM_ARRAY_TASK_ID=3 SLURM_ARRAY_TASK_STEP=2 SLURM_ARRAY_TASK_COUNT=4", "SLURM_ARRAY_TASK_ID=3 is not a task"},
+        {"SLURM_ARRAY_TASK_ID=3", "SLURM_ARRAY_TASK_COUNT is not"},
+        {"SLURM_ARRAY_TASK_ID=x SLURM_ARRAY_TASK_COUNT=2", "SLURM_ARRAY_TASK_ID='x' is not a task number"},
+        {"SLURM_ARRAY_TASK_ID=1 SLURM_ARRAY_TASK_COUNT=-2", "SLURM_ARRAY_TASK_COUNT='-2' is not a task number"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        char frag[600];
+        snprintf(frag, sizeof frag, "env %s \"$TASKNET\" run " SWEEP_CFG " --list-runs 2>&1; echo \"status $?\"",
+                 bad[i].env);
+        int st;
+        char *out = run_sh(frag, &st);
+        ck_assert_msg(strstr(out, bad[i].want) != NULL, "%s: %s", bad[i].env, out);
+        ck_assert_msg(strstr(out, "status 2\n") != NULL, "%s: %s", bad[i].env, out);
+        ck_assert_msg(strstr(out, "run,point") == NULL, "%s ran: %s", bad[i].env, out);
+        free(out);
+    }
+    /* --array=0-4:2 is tasks 0, 2, 4: task 4 is shard 3/3, runs 2 and 5 of 6;
+     * --shard given explicitly wins over the environment */
+    int st;
+    char *out = run_sh("env SLURM_ARRAY_TASK_ID=4 SLURM_ARRAY_TASK_MIN=0 SLURM_ARRAY_TASK_STEP=2 "
+                       "SLURM_ARRAY_TASK_COUNT=3 \"$TASKNET\" run " SWEEP_CFG " --list-runs 2>&1", &st);
+    ck_assert_msg(st == 0 && strcmp(out, "run,point,replica,seed,done,network.bandwidth\n2,1,0,7,no,10Gb/s\n"
+                                         "5,2,1,7,no,40Gb/s\n") == 0, "%s", out);
+    free(out);
+    out = run_sh("env SLURM_ARRAY_TASK_ID=5 SLURM_ARRAY_TASK_COUNT=2 \"$TASKNET\" run " SWEEP_CFG
+                 " --shard 1/3 --list-runs 2>&1", &st);
+    ck_assert_msg(st == 0 && strstr(out, "\n0,0,0,7,no,5Gb/s\n3,1,1,7,no,10Gb/s\n") != NULL, "%s", out);
+    free(out);
+}
+END_TEST
+
+/* An error caused by --set is blamed on the option, not on the file (which
+ * was valid on its own), whether the option's value itself is wrong or only
+ * with the rest; a problem the option causes elsewhere names both. */
+START_TEST(test_set_errors_blame_the_option)
+{
+    static const struct {
+        const char *args, *want;
+    } cases[] = {
+        {"validate configs/examples/quickstart.xml --set network.extra-stages=1",
+         "error: --set network.extra-stages=1: applies to spinet, and network.type is electrical-switch\n"},
+        {"validate configs/examples/quickstart.xml --set network.type=spinet --set system.nodes=100",
+         "error: --set system.nodes=100: spinet: nodes=100 must be a power of two"},
+        {"validate configs/examples/quickstart.xml --set network.bandwidth=1b/s",
+         "configs/examples/quickstart.xml (with --set network.bandwidth=1b/s): error: sweep point 0: "
+         "workload.task.send-size can draw 128kB"},
+        {"validate configs/examples/quickstart.xml --set workload.tree.generator=deterministic",
+         "configs/examples/quickstart.xml (with --set workload.tree.generator=deterministic): error: missing "
+         "workload.tree.z"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        int st;
+        char *out = run_tasknet(cases[i].args, &st);
+        ck_assert_msg(st == 1 && strstr(out, cases[i].want) != NULL, "tasknet %s: status %d\n%s", cases[i].args, st,
+                      out);
+        ck_assert_msg(strstr(out, "quickstart.xml: error") == NULL, "tasknet %s blames the file:\n%s", cases[i].args,
+                      out);
+        free(out);
+    }
+}
+END_TEST
+
+/* `validate -` (and run, analyze) read the configuration from standard
+ * input: named <stdin> in messages, relative files from the working folder. */
+START_TEST(test_config_from_stdin)
+{
+    int st;
+    char *out = run_sh("\"$TASKNET\" validate - < configs/paper/fig9.xml 2>&1", &st);
+    ck_assert_msg(st == 0 && strcmp(out, "<stdin>: valid (15 points x 5 replicas)\n") == 0, "%s", out);
+    free(out);
+    out = run_sh("printf '<tasknet version=\"1\">\\n<system nodes=\"x\"/>\\n</tasknet>\\n' | \"$TASKNET\" validate - "
+                 "2>&1", &st);
+    ck_assert_msg(st == 1 && strstr(out, "<stdin>:2:9: error: <system nodes=\"x\">: 'x' is not a number") != NULL,
+                  "%s", out);
+    free(out);
+    out = run_sh("\"$TASKNET\" run - --json -q --set workload.jobs=20 --replicas 1 < configs/examples/quickstart.xml "
+                 "2>&1", &st);
+    ck_assert_msg(st == 0 && strstr(out, "\"jobs_completed\":{\"mean\":20,") != NULL,
+                  "%s", out);
     free(out);
 }
 END_TEST
@@ -454,7 +559,7 @@ static pid_t spawn_tasknet(const char *args, const char *log)
 static const struct {
     int sig;
     int jobs;
-} kills[] = {{SIGKILL, 1}, {SIGINT, 1}, {SIGKILL, 2}};
+} kills[] = {{SIGKILL, 1}, {SIGINT, 1}, {SIGTERM, 1}, {SIGKILL, 2}, {SIGINT, 2}, {SIGTERM, 2}};
 
 /* Kill a sweep midway (SIGKILL to its process group, workers included, or
  * Ctrl-C's SIGINT), then run the same command again: it resumes from the
@@ -481,8 +586,10 @@ START_TEST(test_sweep_resume_after_kill)
     if (sig == SIGKILL) {
         ck_assert(WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL);
     } else {
-        /* Ctrl-C: runs under way are dropped, finished ones kept, the files rewritten */
-        ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 130, "status %d: %s", st, text);
+        /* Ctrl-C or kill: runs under way are dropped, finished ones kept, the
+         * files rewritten; the status is the shell's for a death by that
+         * signal, 128 + signal (130 for SIGINT, 143 for SIGTERM) */
+        ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 128 + sig, "signal %d: status %d: %s", sig, st, text);
         ck_assert_msg(strstr(text, "interrupted after") != NULL, "%s", text);
         ck_assert_msg(strstr(text, "run the same command again") != NULL, "%s", text);
     }
@@ -1075,6 +1182,65 @@ START_TEST(test_plot_latency)
 }
 END_TEST
 
+/* Every string in a gnuplot script is data, never code: a title holding a
+ * line break (whose next line would run as gnuplot commands, system()
+ * included) is refused, and a result cell holding control characters is
+ * written without them. The image format follows the name's extension:
+ * .pdf through pdfcairo (a PDF, not PNG bytes), an unknown one refused. */
+START_TEST(test_plot_strings_and_formats)
+{
+    char args[2400], image[700], script[700], dir[400];
+    snprintf(dir, sizeof dir, "%s/plotsafe", sweep_root);
+    snprintf(args, sizeof args, "mkdir -p '%s' && cp '%s/ref/summary.csv' '%s/ref/config.xml' '%s/'", dir, sweep_root,
+             sweep_root, dir);
+    ck_assert_int_eq(system(args), 0);
+    snprintf(args, sizeof args, "plot %s --title \"$(printf 'fig\\nsystem \"touch %s/INJECTED\" #')\" --out %s/t.png",
+             dir, dir, dir);
+    run_refused(args, "--title holds a control character (code 10 at offset 3)");
+    snprintf(image, sizeof image, "%s/INJECTED", dir);
+    ck_assert_msg(access(image, F_OK) != 0, "the title ran as gnuplot code");
+    snprintf(image, sizeof image, "%s/t.gp", dir);
+    ck_assert_msg(access(image, F_OK) != 0, "a script was written");
+
+    /* a hand-edited summary cell with an escape sequence and a quote */
+    snprintf(args, sizeof args, "sed -i 's/,10Gb\\/s,/,\"10G\\x1b[31m\"\"b\\/s\",/' '%s/summary.csv' && grep -q "
+             "'31m' '%s/summary.csv'", dir, dir);
+    ck_assert_int_eq(system(args), 0);
+    snprintf(image, sizeof image, "%s/esc.png", dir);
+    snprintf(script, sizeof script, "%s/esc.gp", dir);
+    snprintf(args, sizeof args, "plot %s --y speedup --out %s", dir, image);
+    plot_ok(args, image);
+    char *gp = slurp(script);
+    ck_assert_ptr_nonnull(gp);
+    for (const char *c = gp; *c; c++)
+        ck_assert_msg((unsigned char)*c >= 0x20 || *c == '\n', "control character %d in %s", *c, script);
+    ck_assert_msg(strstr(gp, "\"10G [31m b/s\" ") != NULL, "%s", gp);
+    free(gp);
+
+    /* formats */
+    snprintf(args, sizeof args, "plot %s/ref --y speedup --out %s/f.jpg", sweep_root, dir);
+    run_refused(args, "--out");
+    run_refused(args, "plot writes .png (pngcairo), .svg or .pdf (pdfcairo) images");
+    snprintf(args, sizeof args, "plot %s/ref --y speedup --out %s/noext", sweep_root, dir);
+    run_refused(args, "the name has no extension");
+    snprintf(image, sizeof image, "%s/f.pdf", dir);
+    snprintf(args, sizeof args, "plot %s/ref --y speedup --out %s", sweep_root, image);
+    int st;
+    char *out = run_tasknet(args, &st);
+    if (have_gnuplot()) {
+        ck_assert_msg(st == 0, "%s", out);
+        char *pdf = slurp(image);
+        ck_assert_msg(pdf && strncmp(pdf, "%PDF-", 5) == 0, "%s is not a PDF", image);
+        free(pdf);
+    }
+    free(out);
+    snprintf(script, sizeof script, "%s/f.gp", dir);
+    gp = slurp(script);
+    ck_assert_msg(gp && strstr(gp, "set terminal pdfcairo ") != NULL, "%s", gp ? gp : script);
+    free(gp);
+}
+END_TEST
+
 /* Figure 7: the timeline of the traced job draws one bar per compute phase. */
 START_TEST(test_plot_timeline)
 {
@@ -1117,6 +1283,9 @@ static Suite *cli_suite(void)
     tcase_add_unchecked_fixture(sw, sweep_setup, sweep_teardown);
     tcase_add_test(sw, test_sweep_reference);
     tcase_add_test(sw, test_option_values_refused);
+    tcase_add_test(sw, test_slurm_variables);
+    tcase_add_test(sw, test_set_errors_blame_the_option);
+    tcase_add_test(sw, test_config_from_stdin);
     tcase_add_test(sw, test_sweep_jobs_and_shards);
     tcase_add_loop_test(sw, test_sweep_resume_after_kill, 0, (int)(sizeof kills / sizeof kills[0]));
     tcase_add_test(sw, test_sweep_refuses_changed_config);
@@ -1125,6 +1294,7 @@ static Suite *cli_suite(void)
     tcase_add_test(sw, test_plot_metric_vs_param);
     tcase_add_test(sw, test_plot_latency);
     tcase_add_test(sw, test_plot_timeline);
+    tcase_add_test(sw, test_plot_strings_and_formats);
 #ifdef TASKNET_MPI
     tcase_add_test(sw, test_sweep_mpi);
 #endif
