@@ -134,6 +134,10 @@ int cfg_param_applies(const cfg *c, size_t i);
  * several plugins declare, the value of the plugin c selects. 0, or -1 for
  * an unknown path or a value longer than len (truncated). */
 int cfg_get(const cfg *c, const char *path, char *buf, size_t len);
+/* What a parameter's value reads besides its text: a digest of the file
+ * contents of an empirical(FILE) distribution (0: nothing), so that
+ * fingerprints of results notice an edited file. */
+uint64_t cfg_input_digest(const cfg *c, const char *path);
 /* Write the configuration as a complete XML file with every parameter that
  * applies explicit (defaults included) that cfg_load reads back to an
  * equal config; relative empirical(...) files are written as absolute

@@ -443,6 +443,12 @@ int cfg_get(const cfg *c, const char *path, char *buf, size_t len)
     return n < 0 || (size_t)n >= len ? -1 : 0;
 }
 
+uint64_t cfg_input_digest(const cfg *c, const char *path)
+{
+    long r = crow_for(c, path);
+    return r < 0 ? 0 : param_digest(crow_block(c, (size_t)r), crow_at((size_t)r)->row);
+}
+
 /* ------------------------------------------------------------- hints */
 
 char *celem_hint(int e)

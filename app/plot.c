@@ -607,12 +607,25 @@ static int plot_latency(const plot_opts *o)
     csv_table t;
     if (read_result(o, "runs.csv", path, sizeof path, &t) != 0)
         return 1;
-    /* runs.csv: run,point,replica,seed,config_hash,<axes>,<metrics> */
+    /* runs.csv: run,point,replica,seed,config_hash,<axes>,<metrics>,latency_csv_fnv1a64;
+     * the folder's config.xml says how many axes */
     char *hcopy = tn_xstrdup(t.header), *hf[MAXF];
     size_t nh = csv_split(hcopy, hf, MAXF);
     size_t first_axis = 5, naxes = 0;
-    while (first_axis + naxes < nh && strcmp(hf[first_axis + naxes], "jobs_completed") != 0)
-        naxes++;
+    char cpath[CFG_PATH_MAX + 32];
+    snprintf(cpath, sizeof cpath, "%s/config.xml", o->input);
+    cfg fc;
+    cfg_errors errs;
+    cfg_errors_init(&errs);
+    if (cfg_load(&fc, cpath, &errs) == 0 && first_axis + fc.naxes <= nh)
+        naxes = fc.naxes;
+    else
+        while (first_axis + naxes < nh && strcmp(hf[first_axis + naxes], "jobs_completed") != 0)
+            naxes++;
+    cfg_errors_free(&errs);
+    cfg_free(&fc);
+    int digest_col = csv_column(t.header, "latency_csv_fnv1a64");
+    char bad_ids[200] = "";
     /* per point: label and bin counts keyed by the bin's lower edge */
     typedef struct lpoint {
         long point;
@@ -649,10 +662,33 @@ static int plot_latency(const plot_opts *o)
         }
         char hp[CFG_PATH_MAX + 64];
         report_latency_path(hp, sizeof hp, o->input, strtoull(f[0], NULL, 10));
+        /* the file must be the one the run's row describes */
+        int intact = 1;
+        if (digest_col >= 0 && (size_t)digest_col < nf && f[digest_col][0]) {
+            uint64_t want = strtoull(f[digest_col], NULL, 16), h = 0;
+            FILE *hf2 = fopen(hp, "rb");
+            intact = hf2 != NULL;
+            if (hf2) {
+                int ch;
+                h = 1469598103934665603ULL;
+                while ((ch = fgetc(hf2)) != EOF) {
+                    h ^= (unsigned char)ch;
+                    h *= 1099511628211ULL;
+                }
+                fclose(hf2);
+                intact = h == want;
+            }
+        }
         csv_table h;
-        if (csv_read(hp, &h) <= 0) {
+        if (!intact || csv_read(hp, &h) <= 0) {
+            size_t l = strlen(bad_ids);
+            if (missing < 8)
+                snprintf(bad_ids + l, sizeof bad_ids - l, "%s%s", missing ? ", " : "", f[0]);
+            else if (missing == 8)
+                snprintf(bad_ids + l, sizeof bad_ids - l, ", ...");
             missing++;
-            csv_table_free(&h);
+            if (intact)
+                csv_table_free(&h);
             free(line);
             continue;
         }
@@ -701,8 +737,10 @@ static int plot_latency(const plot_opts *o)
         goto done;
     }
     if (missing)
-        plot_note(o, PLOT_NOTE_WARNING, "%zu runs have no latency histogram; drawn without them",
-                missing);
+        plot_note(o, PLOT_NOTE_WARNING, "%zu run%s of %s (run%s %s) %s no intact latency histogram (missing, or not "
+                  "matching the checksum in runs.csv); drawn without them: `tasknet run` on the folder redoes "
+                  "those runs", missing, missing == 1 ? "" : "s", o->input, missing == 1 ? "" : "s", bad_ids,
+                  missing == 1 ? "has" : "have");
     char image[CFG_PATH_MAX + 64], script[CFG_PATH_MAX + 64];
     char dflt[64];
     snprintf(dflt, sizeof dflt, "latency_%s", cls);

@@ -96,11 +96,11 @@ void report_runs_header(FILE *f, const cfg *base, const run_layout *l)
     for (size_t i = 0; i < l->n; i++)
         if (metric_is_deterministic(l->col[i].name))
             fprintf(f, ",%s", l->col[i].name);
-    fputc('\n', f);
+    fputs(",latency_csv_fnv1a64\n", f);
 }
 
 void report_runs_row(FILE *f, const cfg *base, const run_layout *l, size_t point, uint64_t replica,
-                     uint64_t config_hash, const double *m)
+                     uint64_t config_hash, const double *m, const uint64_t *latency_digest)
 {
     fprintf(f, "%llu,%zu,%llu,%llu,%016llx", (unsigned long long)(point * base->replicas + replica),
             point, (unsigned long long)replica, (unsigned long long)base->seed,
@@ -116,7 +116,10 @@ void report_runs_row(FILE *f, const cfg *base, const run_layout *l, size_t point
             else
                 fprintf(f, ",%.17g", m[i]);
         }
-    fputc('\n', f);
+    if (latency_digest)
+        fprintf(f, ",%016llx\n", (unsigned long long)*latency_digest);
+    else
+        fputs(",\n", f);
 }
 
 int report_summary_csv(const char *path, const cfg *base, const run_layout *l, const report_point *pts,

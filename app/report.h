@@ -24,10 +24,13 @@ report_point *report_points_new(size_t npoints, const run_layout *l);
 void report_points_free(report_point *pts, size_t npoints);
 void report_point_add(report_point *p, const run_layout *l, const double *m);
 
+/* runs.csv: run,point,replica,seed,config_hash,<swept values>,<metrics>,latency_csv_fnv1a64. */
 void report_runs_header(FILE *f, const cfg *base, const run_layout *l);
-/* config_hash: fingerprint of the point's configuration (resume and merge check it). */
+/* config_hash: fingerprint of the point's configuration (resume and merge
+ * check it); latency_digest: FNV-1a 64 of the run's latency/run-ID.csv
+ * (resume redoes a run whose file does not match it), NULL = none. */
 void report_runs_row(FILE *f, const cfg *base, const run_layout *l, size_t point, uint64_t replica,
-                     uint64_t config_hash, const double *m);
+                     uint64_t config_hash, const double *m, const uint64_t *latency_digest);
 /* Write summary.csv for npoints points. Returns 0 or -1 (errno set). */
 int report_summary_csv(const char *path, const cfg *base, const run_layout *l, const report_point *pts,
                        size_t npoints);

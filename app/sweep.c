@@ -69,22 +69,46 @@ uint64_t sweep_hash(const void *data, size_t len, uint64_t h)
 }
 
 /* The canonical value of every parameter that applies to the point (the
- * core's, the physical layer's, its fabric's and its workload's): two
+ * core's, the physical layer's, its fabric's and its workload's), and the
+ * contents of the input files values read (empirical(FILE)): two
  * configurations with the same fingerprint simulate the same thing, and a
- * plugin added to tasknet changes no existing fingerprint. */
-static uint64_t cfg_fingerprint(const cfg *c)
+ * plugin added to tasknet changes no existing fingerprint. run.replicas is
+ * left out: replica r of a point is the same run whatever the number of
+ * replicas (its streams come from the seed and r), so replicas can be added
+ * to a folder later. A file enters by its contents, not its path. */
+void sweep_strip_input_path(char *text)
+{
+    char *open = strchr(text, '(');
+    if (!open || strncmp(text, "empirical(", 10) != 0)
+        return;
+    char *end = open + 1 + strcspn(open + 1, ",)");
+    memmove(open + 1, end, strlen(end) + 1);
+}
+
+uint64_t sweep_fingerprint(const cfg *c)
 {
     uint64_t h = 0;
     char buf[1024];
     for (size_t i = 0; i < cfg_param_count(); i++) {
         const cfg_param_info *p = cfg_param_at(i);
-        if (!cfg_param_applies(c, i))
+        if (!cfg_param_applies(c, i) || strcmp(p->row->path, "run.replicas") == 0)
             continue;
         if (cfg_get(c, p->row->path, buf, sizeof buf) != 0)
             buf[0] = '\0';
+        /* a file's contents count, not where it is (config.xml names it by its absolute path) */
+        uint64_t digest = cfg_input_digest(c, p->row->path);
+        if (digest)
+            sweep_strip_input_path(buf);
         h = sweep_hash(p->row->path, strlen(p->row->path), h);
         h = sweep_hash("=", 1, h);
         h = sweep_hash(buf, strlen(buf), h);
+        if (digest) {
+            unsigned char d[8];
+            for (int k = 0; k < 8; k++)
+                d[k] = (unsigned char)(digest >> (8 * k));
+            h = sweep_hash("#", 1, h);
+            h = sweep_hash(d, sizeof d, h);
+        }
         h = sweep_hash("\n", 1, h);
     }
     return h;
@@ -219,6 +243,20 @@ int sweep_record(sweep *sw, const sweep_result *r)
         sweep_note(sw, SWEEP_ERROR, "run %llu: %s", (unsigned long long)r->id, r->err);
         return 1;
     }
+    /* the row carries the checksum of the histogram the run left (a resume
+     * redoes the run if the file is later lost or damaged) */
+    run_rec *rec = &sw->rec[r->id];
+    char hist[CFG_PATH_MAX + 64];
+    if (sweep_latency_path(sw, r->id, hist, sizeof hist)) {
+        if (store_file_digest(hist, &rec->hist) != 0) {
+            sw->todo[r->id] = 0;
+            sweep_note(sw, SWEEP_ERROR, "run %llu: its latency histogram %s cannot be read: %s",
+                       (unsigned long long)r->id, hist, strerror(errno));
+            return 1;
+        }
+        rec->has_hist = 1;
+    }
+    rec->from = r->id;
     record(sw, r->id, r->m);
     return 0;
 }
@@ -332,7 +370,7 @@ static const sweep_driver *choose_driver(sweep *sw, int mpi_size)
 void sweep_execute(const cfg *c, const sweep_opts *o, const sweep_ui *ui, sweep_outcome *out)
 {
     memset(out, 0, sizeof *out);
-    sweep sw = {.c = c, .o = o, .ui = ui, .pcache = {.point = SIZE_MAX}};
+    sweep sw = {.c = c, .o = o, .ui = ui, .pcache = {.point = SIZE_MAX}, .lock_fd = -1};
     sw.npoints = cfg_points(c);
     sw.nruns = (uint64_t)sw.npoints * c->replicas;
     sw.point_hash = tn_xcalloc(sw.npoints ? sw.npoints : 1, sizeof *sw.point_hash);
@@ -351,7 +389,7 @@ void sweep_execute(const cfg *c, const sweep_opts *o, const sweep_ui *ui, sweep_
             rc = 1;
             goto out;
         }
-        sw.point_hash[p] = cfg_fingerprint(&pc);
+        sw.point_hash[p] = sweep_fingerprint(&pc);
         cfg_free(&pc);
     }
 
@@ -371,6 +409,11 @@ void sweep_execute(const cfg *c, const sweep_opts *o, const sweep_ui *ui, sweep_
 
     if ((rc = select_runs(&sw)) != 0)
         goto out;
+    /* one writer per folder: from reading what it holds to the last write */
+    if (o->out && !o->list_only && store_lock(&sw) != 0) {
+        rc = 1;
+        goto out;
+    }
     if (o->out && store_load(&sw) != 0) {
         rc = 1;
         goto out;
@@ -449,6 +492,7 @@ out:
         fclose(sw.runs_csv);
     if (sw.timing_csv)
         fclose(sw.timing_csv);
+    store_unlock(&sw);
     free(sw.point_hash);
     sweep_records_free(&sw);
     free(sw.todo);

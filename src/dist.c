@@ -107,7 +107,13 @@ static int load_empirical(dist *d, const char *text, const char *path, char *err
     size_t linecap = 0;
     long lineno = 0;
     int seen_data_line = 0, rc = 0;
-    while (getline(&line, &linecap, f) >= 0) {
+    uint64_t digest = 1469598103934665603ULL; /* FNV-1a 64 of the file's bytes */
+    ssize_t got;
+    while ((got = getline(&line, &linecap, f)) >= 0) {
+        for (ssize_t i = 0; i < got; i++) {
+            digest ^= (unsigned char)line[i];
+            digest *= 1099511628211ULL;
+        }
         lineno++;
         char *p = line;
         while (is_blank(*p))
@@ -188,6 +194,7 @@ static int load_empirical(dist *d, const char *text, const char *path, char *err
     d->n = n;
     d->x = x;
     d->cdf = c;
+    d->digest = digest;
     return 0;
 }
 
@@ -409,6 +416,7 @@ void dist_free(dist *d)
     d->x = d->cdf = NULL;
     d->text = NULL;
     d->n = 0;
+    d->digest = 0;
 }
 
 void dist_const(dist *d, unit_kind unit, double value)

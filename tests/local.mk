@@ -14,7 +14,8 @@ TESTS_MODULES = \
 	tests/check_phy \
 	tests/check_uniform \
 	tests/check_conformance \
-	tests/check_cli
+	tests/check_cli \
+	tests/check_sweep
 check_PROGRAMS += $(TESTS_MODULES)
 # The one harness every check program links (tests/harness.h).
 check_LIBRARIES = tests/libharness.a
@@ -37,6 +38,7 @@ tests_check_phy_SOURCES = %D%/check_phy.c
 tests_check_uniform_SOURCES = %D%/check_uniform.c
 tests_check_conformance_SOURCES = %D%/check_conformance.c
 tests_check_cli_SOURCES = %D%/check_cli.c %D%/cli_helpers.h
+tests_check_sweep_SOURCES = %D%/check_sweep.c %D%/cli_helpers.h
 
 tests_check_sim_CFLAGS = $(TEST_CFLAGS)
 tests_check_units_CFLAGS = $(TEST_CFLAGS)
@@ -53,6 +55,7 @@ tests_check_phy_CFLAGS = $(TEST_CFLAGS)
 tests_check_uniform_CFLAGS = $(TEST_CFLAGS)
 tests_check_conformance_CFLAGS = $(TEST_CFLAGS)
 tests_check_cli_CFLAGS = $(TEST_CFLAGS) -DTASKNET_BIN='"$(abs_top_builddir)/tasknet"'
+tests_check_sweep_CFLAGS = $(TEST_CFLAGS) -DTASKNET_BIN='"$(abs_top_builddir)/tasknet"'
 
 tests_check_sim_LDADD = $(TEST_LDADD)
 tests_check_units_LDADD = $(TEST_LDADD)
@@ -69,9 +72,11 @@ tests_check_phy_LDADD = $(TEST_LDADD)
 tests_check_uniform_LDADD = $(TEST_LDADD)
 tests_check_conformance_LDADD = $(TEST_LDADD)
 tests_check_cli_LDADD = $(TEST_LDADD)
+tests_check_sweep_LDADD = $(TEST_LDADD)
 
 # check_cli runs the built program.
 EXTRA_tests_check_cli_DEPENDENCIES = tasknet$(EXEEXT)
+EXTRA_tests_check_sweep_DEPENDENCIES = tasknet$(EXEEXT)
 
 EXTRA_DIST += %D%/fixtures %D%/golden %D%/check_golden.sh
 # check_golden.sh runs the built program (make check builds `all` first).
