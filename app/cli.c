@@ -537,7 +537,8 @@ static int cmd_validate(int argc, char **argv)
                                       cfg_point_value(&c, p, a));
             if (c.naxes && strlen(where) + 1 < sizeof where)
                 strcat(where, ")");
-            if (cfg_point(&c, p, &pc, err, sizeof err) != 0 || run_resolve(&pc, &fpc, NULL, err, sizeof err) != 0) {
+            if (cfg_point(&c, p, &pc, err, sizeof err) != 0 || run_resolve(&pc, &fpc, NULL, err, sizeof err) != 0 ||
+                run_check_memory(&pc, 1, 0, err, sizeof err) != 0) {
                 fprintf(stderr, "%s: error: sweep point %zu%s: %s\n", blame, p, where, err);
                 rc = -1;
             }
@@ -611,6 +612,8 @@ typedef struct run_ui {
     int progress;     /* a progress line on stderr */
     int verbose;      /* one line per run */
     int line_open;    /* the progress line is on screen */
+    int tty;          /* stderr is a terminal: progress rewrites one line, else a line each */
+    uint64_t done, todo; /* runs, as last reported */
 } run_ui;
 
 static void clear_progress(run_ui *u)
@@ -637,12 +640,34 @@ static void ui_progress(void *ctx, uint64_t done, uint64_t todo, double el)
     run_ui *u = ctx;
     if (!u->progress)
         return;
+    u->done = done;
+    u->todo = todo;
     double rate = el > 0 ? (double)done / el : 0;
     double eta = rate > 0 ? (double)(todo - done) / rate : 0;
     fprintf(stderr, "\r\033[K[%llu/%llu runs] %.2f runs/s, %.1f s elapsed, ETA %.1f s", (unsigned long long)done,
             (unsigned long long)todo, rate, el, eta);
     fflush(stderr);
     u->line_open = 1;
+}
+
+/* Inside a long run: how far it got in simulated time, how fast, and when
+ * it should end (from the fraction of its work done). */
+static void ui_run_progress(void *ctx, uint64_t id, const run_progress *p)
+{
+    run_ui *u = ctx;
+    if (!u->progress)
+        return;
+    char eta[64] = "ETA unknown";
+    if (p->fraction > 0 && p->fraction <= 1)
+        snprintf(eta, sizeof eta, "%.0f%%, ETA %.1f s", 100 * p->fraction,
+                 p->wall_s * (1 - p->fraction) / p->fraction);
+    fprintf(stderr, "\r\033[K[%llu/%llu runs] run %llu: %.6g s simulated, %.4g events/s, %s",
+            (unsigned long long)u->done, (unsigned long long)u->todo, (unsigned long long)id, p->sim_s,
+            p->wall_s > 0 ? p->events / p->wall_s : 0.0, eta);
+    if (!u->tty)
+        fputc('\n', stderr);
+    fflush(stderr);
+    u->line_open = u->tty;
 }
 
 static void ui_run_done(void *ctx, uint64_t id, size_t point, uint64_t replica, double events, double wall)
@@ -747,8 +772,15 @@ static int cmd_run(int argc, char **argv)
         .cmd = "run",
         .progress = !o.quiet && !o.list_only && (o.progress || isatty(STDERR_FILENO)),
         .verbose = o.verbose && !o.quiet,
+        .tty = isatty(STDERR_FILENO),
     };
-    sweep_ui ui = {.ctx = &u, .note = ui_note, .progress = ui_progress, .run_done = ui_run_done};
+    /* inside each run too, every second */
+    so.run_progress_every_s = u.progress ? 1.0 : 0;
+    sweep_ui ui = {.ctx = &u,
+                   .note = ui_note,
+                   .progress = ui_progress,
+                   .run_done = ui_run_done,
+                   .run_progress = ui_run_progress};
     sweep_outcome r;
     sweep_execute(&c, &so, &ui, &r);
     clear_progress(&u);

@@ -198,6 +198,14 @@ void report_analyze_json(FILE *f, const cfg *base, size_t point, const cfg *pc, 
     json_number(f, info->has_phy ? info->phy.bit_error_rate : NAN);
     fputs(",\"energy_per_bit_j\":", f);
     json_number(f, info->has_phy ? info->phy.energy_per_bit_j : NAN);
+    run_estimate e;
+    run_estimate_point(pc, &e);
+    fputs(",\"run_memory_bytes\":", f);
+    json_number(f, e.mem_bytes);
+    fputs(",\"run_messages\":", f);
+    json_number(f, e.messages > 0 ? e.messages : NAN);
+    fputs(",\"run_horizon_s\":", f);
+    json_number(f, e.horizon_s > 0 ? e.horizon_s : NAN);
     fputc('}', f);
 }
 
@@ -216,6 +224,16 @@ void report_analyze_text(FILE *f, const cfg *base, size_t point, const cfg *pc, 
     if (info->has_phy)
         fprintf(f, "  phy       path BER=%.3g  energy=%.4g pJ/bit\n", info->phy.bit_error_rate,
                 info->phy.energy_per_bit_j * 1e12);
+    run_estimate e;
+    run_estimate_point(pc, &e);
+    char mem[32];
+    run_format_bytes(e.mem_bytes, mem, sizeof mem);
+    fprintf(f, "  a run     ~%s of memory", mem);
+    if (e.messages > 0)
+        fprintf(f, ", ~%.3g messages", e.messages);
+    if (e.horizon_s > 0)
+        fprintf(f, ", ~%.3g s simulated", e.horizon_s);
+    fputs(" (estimates)\n", f);
 }
 
 void report_latency_path(char *buf, size_t len, const char *dir, uint64_t run_id)

@@ -150,6 +150,37 @@ int sweep_parse_runs(const char *spec, uint64_t nruns, unsigned char *sel, char 
 
 /* ---------------------------------------------------------------- runs */
 
+/* A run's progress, to wherever this process sends it. */
+typedef struct progress_to {
+    sweep *sw;
+    uint64_t id;
+} progress_to;
+
+static void progress_relay(void *ctx, const run_progress *p)
+{
+    progress_to *t = ctx;
+    t->sw->progress_sink(t->sw, t->id, p);
+}
+
+/* Resolve point p into the process's point cache (kept for its runs). 0 or -1 + err. */
+static int cache_point(sweep *sw, size_t point, char *err, size_t errlen)
+{
+    point_cache *pcache = &sw->pcache;
+    if (pcache->point == point)
+        return 0;
+    if (pcache->point != SIZE_MAX)
+        cfg_free(&pcache->pc);
+    pcache->point = SIZE_MAX;
+    if (cfg_point(sw->c, point, &pcache->pc, err, errlen) != 0)
+        return -1;
+    if (run_resolve(&pcache->pc, &pcache->rc, NULL, err, errlen) != 0) {
+        cfg_free(&pcache->pc);
+        return -1;
+    }
+    pcache->point = point;
+    return 0;
+}
+
 /* Run id in this process, reusing the resolved point of the previous run. */
 static int exec_run(sweep *sw, uint64_t id, double *m, trace *tr, const char *latency_csv, char *err,
                     size_t errlen)
@@ -157,19 +188,15 @@ static int exec_run(sweep *sw, uint64_t id, double *m, trace *tr, const char *la
     point_cache *pcache = &sw->pcache;
     size_t point = id / sw->c->replicas;
     uint64_t replica = id % sw->c->replicas;
-    if (pcache->point != point) {
-        if (pcache->point != SIZE_MAX)
-            cfg_free(&pcache->pc);
-        pcache->point = SIZE_MAX;
-        if (cfg_point(sw->c, point, &pcache->pc, err, errlen) != 0)
-            return -1;
-        if (run_resolve(&pcache->pc, &pcache->rc, NULL, err, errlen) != 0) {
-            cfg_free(&pcache->pc);
-            return -1;
-        }
-        pcache->point = point;
-    }
+    if (cache_point(sw, point, err, errlen) != 0)
+        return -1;
+    progress_to to = {sw, id};
     run_outputs ro = {.trace = tr, .latency_csv = latency_csv};
+    if (sw->progress_sink && sw->o->run_progress_every_s > 0) {
+        ro.progress = progress_relay;
+        ro.progress_ctx = &to;
+        ro.progress_every_s = sw->o->run_progress_every_s;
+    }
     return run_one(&pcache->pc, &sw->layout, replica, m, &ro, err, errlen);
 }
 
@@ -261,6 +288,13 @@ int sweep_record(sweep *sw, const sweep_result *r)
     return 0;
 }
 
+/* Progress inside a run of this process, to the caller's ui. */
+static void progress_to_ui(sweep *sw, uint64_t id, const run_progress *p)
+{
+    if (sw->ui && sw->ui->run_progress)
+        sw->ui->run_progress(sw->ui->ctx, id, p);
+}
+
 /* ------------------------------------------------------ serial driver */
 
 /* In this process, in id order (the only driver that records a trace). */
@@ -326,6 +360,17 @@ static long peak_rss_mib(void)
     return kib / 1024;
 }
 
+/* Memory of the run table: a result (every metric) and a record per run, a
+ * fingerprint per point. */
+static double sweep_table_bytes(const cfg *c, uint64_t nruns, size_t npoints)
+{
+    run_layout l;
+    run_layout_init(&l, c);
+    double per_run = (double)l.n * sizeof(double) + sizeof(run_rec) + 2;
+    run_layout_free(&l);
+    return (double)nruns * per_run + (double)npoints * sizeof(uint64_t);
+}
+
 /* The runs this invocation selects: --runs, --shard (or a Slurm array task). 0 or exit status. */
 static int select_runs(sweep *sw)
 {
@@ -373,14 +418,33 @@ void sweep_execute(const cfg *c, const sweep_opts *o, const sweep_ui *ui, sweep_
     sweep sw = {.c = c, .o = o, .ui = ui, .pcache = {.point = SIZE_MAX}, .lock_fd = -1};
     sw.npoints = cfg_points(c);
     sw.nruns = (uint64_t)sw.npoints * c->replicas;
-    sw.point_hash = tn_xcalloc(sw.npoints ? sw.npoints : 1, sizeof *sw.point_hash);
-    sweep_records_init(&sw);
-    sw.todo = tn_xcalloc(sw.nruns ? sw.nruns : 1, 1);
-    sw.selected = tn_xcalloc(sw.nruns ? sw.nruns : 1, 1);
+    sw.progress_sink = progress_to_ui;
+    sw.progress_fd = -1;
     int rc = 0, ran = 0;
     char err[512];
     int mpi_rank = 0, mpi_size = 1;
     const sweep_driver *driver = NULL;
+    /* the run table is held in memory (a result per run): refuse one that cannot be */
+    double table_bytes = sweep_table_bytes(c, sw.nruns, sw.npoints);
+    {
+        char how[128], a[64], b[64];
+        double avail = run_memory_available(how, sizeof how);
+        if (table_bytes > avail) {
+            run_format_bytes(table_bytes, a, sizeof a);
+            run_format_bytes(avail, b, sizeof b);
+            sweep_note(&sw, SWEEP_ERROR, "the run table of %llu runs (%zu points x %u replicas) needs about %s of "
+                       "memory, more than the %s this process may use (%s); fewer replicas or points would fit",
+                       (unsigned long long)sw.nruns, sw.npoints, c->replicas, a, b, how);
+            memset(&sw.layout, 0, sizeof sw.layout);
+            sw.nruns = 0;
+            rc = 1;
+            goto out;
+        }
+    }
+    sw.point_hash = tn_xcalloc(sw.npoints ? sw.npoints : 1, sizeof *sw.point_hash);
+    sweep_records_init(&sw);
+    sw.todo = tn_xcalloc(sw.nruns ? sw.nruns : 1, 1);
+    sw.selected = tn_xcalloc(sw.nruns ? sw.nruns : 1, 1);
 
     for (size_t p = 0; p < sw.npoints; p++) {
         cfg pc;
@@ -402,6 +466,7 @@ void sweep_execute(const cfg *c, const sweep_opts *o, const sweep_ui *ui, sweep_
         goto out;
     }
     if (mpi_rank > 0) {
+        sw.progress_sink = NULL; /* only rank 0 talks to the user */
         rc = sweep_mpi_worker(&sw);
         goto out;
     }
@@ -425,6 +490,34 @@ void sweep_execute(const cfg *c, const sweep_opts *o, const sweep_ui *ui, sweep_
     }
     if (o->list_only)
         goto results;
+    /* every point with runs to do resolves and fits in memory before any
+     * runs (the resolved points stay cached for this process and, by fork,
+     * its workers) */
+    {
+        unsigned copies = o->jobs > 1 && mpi_size <= 1 ? o->jobs : 1;
+        if (copies > sw.ntodo)
+            copies = sw.ntodo ? (unsigned)sw.ntodo : 1;
+        for (size_t p = 0; p < sw.npoints && rc == 0; p++) {
+            int any = 0;
+            for (uint64_t r = 0; r < c->replicas && !any; r++)
+                any = sw.todo[(uint64_t)p * c->replicas + r] != 0;
+            if (!any)
+                continue;
+            char where[600] = "";
+            for (size_t a = 0, l = 0; a < c->naxes && l < sizeof where; a++)
+                l += (size_t)snprintf(where + l, sizeof where - l, "%s%s=%s", a ? " " : " (", c->axes[a].param,
+                                      cfg_point_value(c, p, a));
+            if (c->naxes && strlen(where) + 1 < sizeof where)
+                strcat(where, ")");
+            if (cache_point(&sw, p, err, sizeof err) != 0 ||
+                run_check_memory(&sw.pcache.pc, copies, table_bytes, err, sizeof err) != 0) {
+                sweep_note(&sw, SWEEP_ERROR, "sweep point %zu%s: %s", p, where, err);
+                rc = 1;
+            }
+        }
+        if (rc)
+            goto out;
+    }
     if (o->trace && sw.ntodo != 1) {
         sweep_note(&sw, SWEEP_ERROR,
                    "--trace records one run, and %llu are selected; choose one with --runs ID (see --list-runs)",
@@ -449,6 +542,8 @@ void sweep_execute(const cfg *c, const sweep_opts *o, const sweep_ui *ui, sweep_
     if (sw.jobs > sw.ntodo)
         sw.jobs = sw.ntodo ? (unsigned)sw.ntodo : 1;
     driver = choose_driver(&sw, mpi_size);
+    if (ui && ui->progress && sw.ntodo)
+        ui->progress(ui->ctx, 0, sw.ntodo, 0); /* the total, before the first run ends */
     if (sw.ntodo || driver != &sweep_serial_driver)
         rc = driver->run(&sw);
     ran = 1;

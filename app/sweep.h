@@ -31,6 +31,8 @@ typedef struct sweep_opts {
     int list_only;       /* work out the run table and run nothing */
     const char *trace;   /* Chrome trace-event JSON of the (single) selected run */
     const char *config;  /* the configuration file, for messages */
+    double run_progress_every_s; /* progress inside each run this often (ui->run_progress; 0 = none;
+                                    in this process and -j workers, not MPI ranks) */
 } sweep_opts;
 
 /* An error, a warning, information (not shown with -q), or a detail line
@@ -46,6 +48,8 @@ typedef struct sweep_ui {
     void (*progress)(void *ctx, uint64_t done, uint64_t todo, double elapsed_s);
     /* after each finished run, its id, point, replica, events and wall time */
     void (*run_done)(void *ctx, uint64_t id, size_t point, uint64_t replica, double events, double wall_s);
+    /* inside a long run, every sweep_opts.run_progress_every_s */
+    void (*run_progress)(void *ctx, uint64_t id, const run_progress *p);
 } sweep_ui;
 
 /* What a sweep did, for the caller to show. */

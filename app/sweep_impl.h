@@ -49,6 +49,10 @@ typedef struct sweep {
     point_cache pcache;       /* this process's resolved point */
     int giving_up;            /* a failure that would repeat: hand out no more runs */
     int lock_fd;              /* the folder's lock (store_lock), -1 when not held */
+    /* where progress inside a run goes in this process (NULL: nowhere): the
+     * ui in the process that owns it, the parent's pipe in a -j worker */
+    void (*progress_sink)(struct sweep *sw, uint64_t id, const run_progress *p);
+    int progress_fd;          /* a -j worker's result pipe */
     int remapped;             /* some kept run has another id in the folder (rec.from != id) */
     char procs[80];           /* how the runs ran, for the last line */
 } sweep;
@@ -82,10 +86,14 @@ int sweep_interrupted(void);
  * sweep_result_size(sw) bytes, its metrics in the sweep's layout. */
 typedef struct sweep_result {
     uint64_t id;    /* run id, or SWEEP_NO_RUN */
-    int32_t status; /* 0 = ok, else err holds the message */
+    int32_t status; /* 0 = ok, SWEEP_PROGRESS = prog holds where run id stands (it goes on), else
+                       err holds the message */
     char err[400];
+    run_progress prog;
     double m[];     /* metrics of the run, [layout n] */
 } sweep_result;
+
+#define SWEEP_PROGRESS 2
 
 size_t sweep_result_size(const sweep *sw);
 sweep_result *sweep_result_new(const sweep *sw); /* zeroed, id SWEEP_NO_RUN; free() it */

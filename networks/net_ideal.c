@@ -72,6 +72,14 @@ static size_t ideal_route(const void *state, uint32_t src, uint32_t dst, uint64_
     return 2;
 }
 
+/* One pending delivery per message, in the engine: nothing per node. */
+static double ideal_mem_bytes(const net_params *core, const void *params)
+{
+    (void)core;
+    (void)params;
+    return sizeof(ideal_state);
+}
+
 const net_ops net_ideal_ops = {
     .name = "ideal",
     .description = "contention-free: serialisation + 2 link + switch latency for every message",
@@ -82,4 +90,5 @@ const net_ops net_ideal_ops = {
     .zero_load_ps = ideal_zero_load_ps,
     .link_count = ideal_link_count,
     .route = ideal_route,
+    .mem_bytes = ideal_mem_bytes,
 };

@@ -314,6 +314,14 @@ static size_t sw_route(const void *state, uint32_t src, uint32_t dst, uint64_t *
     return 2;
 }
 
+/* Two times per node, and the control-first queues. */
+static double sw_mem_bytes(const net_params *core, const void *params)
+{
+    const sw_params *p = params;
+    double per_node = 2 * sizeof(int64_t) + (p->control_first ? sizeof(sw_cf_node) : 0);
+    return sizeof(sw_state) + per_node * (double)core->nodes;
+}
+
 const net_ops net_switch_ops = {
     .name = "electrical-switch",
     .description = "single electrical switch (star): FIFO sources and output ports, "
@@ -333,4 +341,5 @@ const net_ops net_switch_ops = {
     .nmetrics = SW_NMETRICS,
     .fill_metrics = sw_fill_metrics,
     .fini = sw_fini,
+    .mem_bytes = sw_mem_bytes,
 };

@@ -85,6 +85,20 @@ void net_check_core(const net_params *p, param_report *rep)
                       (long long)p->switch_latency_ps);
 }
 
+int64_t net_fixed_latency_ps(const net_ops *ops, const net_params *core, const void *params)
+{
+    if (ops->fixed_latency_ps)
+        return ops->fixed_latency_ps(core, params);
+    return 2 * core->link_latency_ps + core->switch_latency_ps;
+}
+
+double net_mem_bytes(const net_ops *ops, const net_params *core, const void *params)
+{
+    if (ops->mem_bytes)
+        return ops->mem_bytes(core, params);
+    return NET_MEM_PER_NODE_B * (double)core->nodes;
+}
+
 void *net_params_new(const net_ops *ops)
 {
     void *p = tn_xcalloc(1, ops->params_size ? ops->params_size : 1);

@@ -117,7 +117,19 @@ typedef struct net_ops {
     size_t nmetrics;
     void (*fill_metrics)(void *state, double *m);
     void (*fini)(void *state); /* may be NULL */
+
+    /* Estimates for the checks before a run, from the parameters alone (B
+     * may be 0: not known yet). Each may be NULL: the core's default then.
+     * fixed_latency_ps: what a lone message spends besides its serialisation
+     *   (default: 2 link + switch latency, the star of the core parameters);
+     * mem_bytes: memory an instance holds besides the messages it is handed
+     *   (default: NET_MEM_PER_NODE_B per node). */
+    int64_t (*fixed_latency_ps)(const net_params *core, const void *params);
+    double (*mem_bytes)(const net_params *core, const void *params);
 } net_ops;
+
+/* Memory per node the core assumes of a fabric without a mem_bytes op. */
+#define NET_MEM_PER_NODE_B 256.0
 
 /* Counters and latency samples every fabric gets from net.c. */
 typedef struct net_counters {
@@ -149,6 +161,10 @@ size_t net_count(void);                      /* entries of net_registry */
 size_t net_index(const net_ops *ops);        /* position in net_registry */
 /* 0 if name is a registered fabric, else -1 + "unknown network type 'x' (expected one of: ...)". */
 int net_name_ok(const char *name, char *err, size_t errlen);
+
+/* The estimates of a fabric (its op, or the core's default). */
+int64_t net_fixed_latency_ps(const net_ops *ops, const net_params *core, const void *params);
+double net_mem_bytes(const net_ops *ops, const net_params *core, const void *params);
 
 /* Checks every fabric shares, for its check op: N >= 2, 0 < bandwidth
  * finite (when given), link and switch latencies in range. */

@@ -463,6 +463,118 @@ START_TEST(test_config_from_stdin)
 }
 END_TEST
 
+/* Issue 13 defect 2: picosecond sums over a run's jobs overflowed. 50
+ * jobs of one vertex arrive at once (1e9/s) on 50 compute nodes of the
+ * ideal fabric with 1e5 s links: each job is its root assignment and its
+ * job-complete, each 2 x 1e5 s + 200 ns + 40 B at 10 Gb/s (32 ns), plus
+ * t_i + t_a = 3 ms: 400000.003000464 s, no queueing. The 50 sum to 2e19 ps,
+ * beyond 2^63 (the old sum wrapped: 31065 s); summed in 128 bits the mean
+ * is exact. */
+START_TEST(test_job_sums_do_not_overflow)
+{
+    int st;
+    char *out = run_tasknet("run configs/examples/quickstart.xml --set system.nodes=51 --set workload.jobs=50 "
+                            "--set workload.arrival-rate=1e9/s --set workload.tree.vertices=1 "
+                            "--set workload.task.init-time=1ms --set workload.task.aggregation-time=2ms "
+                            "--set network.type=ideal --set network.link-latency=1e5s --replicas 1 --json -q",
+                            &st);
+    ck_assert_msg(st == 0, "%s", out);
+    const char *jt = strstr(out, "\"job_time_mean_s\":");
+    ck_assert_ptr_nonnull(jt);
+    ck_assert_double_eq_tol(json_num(jt, "mean", 0), 400000.003000464, 1e-9);
+    ck_assert_double_eq_tol(json_num(strstr(out, "\"service_time_mean_s\":"), "mean", 0), 400000.003000464, 1e-9);
+    ck_assert_double_eq(json_num(strstr(out, "\"queue_time_mean_s\":"), "mean", 0), 0);
+    /* speedup = work / service = 3 ms / 400000.003000464 s */
+    ck_assert_double_eq_tol(json_num(strstr(out, "\"speedup\":"), "mean", 0), 3e-3 / 400000.003000464, 1e-20);
+    free(out);
+}
+END_TEST
+
+/* Issue 13 defect 2: a horizon that cannot fit in the clock is refused
+ * before anything runs, with its numbers (was: a negative mean job time
+ * with 20 jobs, an abort with 200). Each message of a job takes 1e5 s. */
+START_TEST(test_horizon_refused_before_the_run)
+{
+    for (int jobs = 20; jobs <= 200; jobs *= 10) {
+        char args[600];
+        snprintf(args, sizeof args,
+                 "run configs/examples/quickstart.xml --set network.switch-latency=1e5s --set workload.jobs=%d "
+                 "--set run.replicas=1 --json", jobs);
+        int st;
+        char *out = run_tasknet(args, &st);
+        ck_assert_msg(st == 1, "status %d: %s", st, out);
+        ck_assert_msg(strstr(out, "error: sweep point 0: a mean job computes for ") != NULL &&
+                          strstr(out, "more than the 1e+06 s a run can span") != NULL,
+                      "%s", out);
+        ck_assert_msg(strstr(out, "internal error") == NULL && strstr(out, "\"points\"") == NULL, "%s", out);
+        free(out);
+    }
+}
+END_TEST
+
+/* Issue 13 defect 8: what would not fit in memory is refused before it
+ * runs, with the estimate (was: an abort after allocating, or 10 GB of
+ * growth). The memory tasknet may use is set with TASKNET_MEMORY. */
+START_TEST(test_memory_refused_before_the_run)
+{
+    int st;
+    /* 15 points x 1e9 replicas: a result per run cannot be held */
+    char *out = run_sh("TASKNET_MEMORY=1GB \"$TASKNET\" run configs/paper/fig9.xml --set run.replicas=1000000000 "
+                       "-q 2>&1; echo \"status $?\"", &st);
+    ck_assert_msg(strstr(out, "error: the run table of 15000000000 runs (15 points x 1000000000 replicas) needs "
+                              "about ") != NULL &&
+                      strstr(out, "more than the 1 GB this process may use (TASKNET_MEMORY=1GB)") != NULL &&
+                      strstr(out, "status 1\n") != NULL,
+                  "%s", out);
+    free(out);
+    /* 10^8 nodes on the switch: its two times per node are 1.6 GB by hand */
+    out = run_sh("TASKNET_MEMORY=4GB \"$TASKNET\" run configs/examples/quickstart.xml --set system.nodes=100000000 "
+                 "-q 2>&1; echo \"status $?\"", &st);
+    ck_assert_msg(strstr(out, "sweep point 0: a run needs about ") != NULL && strstr(out, "(fabric 1.6 GB,") != NULL &&
+                      strstr(out, "more than the 4 GB this process may use") != NULL && strstr(out, "status 1\n"),
+                  "%s", out);
+    free(out);
+    /* uniform traffic at 3e8 times B: 64 nodes x 3e8 x 40 Gb/s x 200 us / 8 kb
+     * = 1.92e13 messages, more than any machine holds; validate says so too */
+    out = run_tasknet("validate configs/examples/spinet-load.xml --set workload.offered-load=3e8", &st);
+    ck_assert_msg(st == 1 && strstr(out, "latencies of 1.92e+13 messages") != NULL, "%s", out);
+    free(out);
+    out = run_tasknet("run configs/examples/spinet-load.xml --set workload.offered-load=3e8 -q", &st);
+    ck_assert_msg(st == 1 && strstr(out, "latencies of 1.92e+13 messages") != NULL, "%s", out);
+    free(out);
+    /* -j N holds N runs at once */
+    out = run_sh("TASKNET_MEMORY=1GB \"$TASKNET\" run " SWEEP_CFG " --set workload.jobs=20000 -j 4 -q --list-runs "
+                 ">/dev/null 2>&1 && TASKNET_MEMORY=60MB \"$TASKNET\" run " SWEEP_CFG
+                 " --set workload.jobs=20000 -j 4 -q 2>&1; echo \"status $?\"", &st);
+    ck_assert_msg(strstr(out, "(4 runs at once") != NULL && strstr(out, "status 1\n"), "%s", out);
+    free(out);
+}
+END_TEST
+
+/* Issue 13 defect 8: --progress shows progress inside a long run too:
+ * simulated time, events/s and an ETA, every second, with -j 1 and -j 2. */
+START_TEST(test_progress_inside_a_run)
+{
+    for (int jobs = 1; jobs <= 2; jobs++) {
+        char frag[800];
+        snprintf(frag, sizeof frag,
+                 "timeout --preserve-status -s INT 2.6 \"$TASKNET\" run " SWEEP_CFG " --set workload.jobs=300000 --runs 0,2 -j %d "
+                 "--progress 2>&1 >/dev/null; echo \"status $?\"",
+                 jobs);
+        int st;
+        char *out = run_sh(frag, &st);
+        ck_assert_msg(strstr(out, "[0/2 runs] run 0: ") != NULL, "-j %d: %s", jobs, out);
+        ck_assert_msg(strstr(out, " s simulated, ") != NULL && strstr(out, " events/s, ") != NULL &&
+                          strstr(out, "%, ETA ") != NULL,
+                      "-j %d: %s", jobs, out);
+        if (jobs == 2)
+            ck_assert_msg(strstr(out, "[0/2 runs] run 2: ") != NULL, "-j 2: %s", out);
+        ck_assert_msg(strstr(out, "interrupted after 0 of 2 runs") != NULL && strstr(out, "status 130\n"), "%s", out);
+        free(out);
+    }
+}
+END_TEST
+
 /* The reference is itself right: every run once, in id order, each point's
  * swept value on its rows (ids 0-1 at 5Gb/s, 2-3 at 10Gb/s, 4-5 at 40Gb/s). */
 START_TEST(test_sweep_reference)
@@ -657,7 +769,7 @@ START_TEST(test_sweep_refuses_changed_config)
 END_TEST
 
 /* Ctrl-C stops a long run at once (the run is dropped, not waited for),
- * and a second one is not needed. A run of 10^8 jobs takes minutes; the
+ * and a second one is not needed. A run of 3 10^5 jobs takes a minute; the
  * process must be gone within 5 s of the signal. */
 START_TEST(test_interrupt_long_run)
 {
@@ -665,7 +777,7 @@ START_TEST(test_interrupt_long_run)
     snprintf(dir, sizeof dir, "%s/long", sweep_root);
     snprintf(csv, sizeof csv, "%s/runs.csv", dir);
     snprintf(log, sizeof log, "%s.log", dir);
-    snprintf(args, sizeof args, "run " SWEEP_CFG " --set workload.jobs=100000000 --runs 0 --out %s", dir);
+    snprintf(args, sizeof args, "run " SWEEP_CFG " --set workload.jobs=300000 --runs 0 --out %s", dir);
     pid_t pid = spawn_tasknet(args, log);
     ck_assert_int_gt(pid, 0);
     /* runs.csv (its header) exists once the sweep has started */
@@ -1286,6 +1398,10 @@ static Suite *cli_suite(void)
     tcase_add_test(sw, test_slurm_variables);
     tcase_add_test(sw, test_set_errors_blame_the_option);
     tcase_add_test(sw, test_config_from_stdin);
+    tcase_add_test(sw, test_job_sums_do_not_overflow);
+    tcase_add_test(sw, test_horizon_refused_before_the_run);
+    tcase_add_test(sw, test_memory_refused_before_the_run);
+    tcase_add_test(sw, test_progress_inside_a_run);
     tcase_add_test(sw, test_sweep_jobs_and_shards);
     tcase_add_loop_test(sw, test_sweep_resume_after_kill, 0, (int)(sizeof kills / sizeof kills[0]));
     tcase_add_test(sw, test_sweep_refuses_changed_config);

@@ -138,8 +138,8 @@ START_TEST(test_one_writer_per_folder)
     snprintf(dir, sizeof dir, "%s/locked", root);
     snprintf(log, sizeof log, "%s/locked.log", root);
     snprintf(csv, sizeof csv, "%s/runs.csv", dir);
-    /* shard 1/2 with a run of 10^8 jobs (minutes) */
-    snprintf(args, sizeof args, "run " CFG " --set workload.jobs=100000000 --shard 1/2 --out %s", dir);
+    /* shard 1/2 with a run of 3 10^5 jobs (a minute) */
+    snprintf(args, sizeof args, "run " CFG " --set workload.jobs=300000 --shard 1/2 --out %s", dir);
     pid_t pid = spawn(args, log);
     ck_assert_int_gt(pid, 0);
     for (int i = 0; i < 2500 && lines_of(csv) < 1; i++) {
@@ -149,9 +149,9 @@ START_TEST(test_one_writer_per_folder)
     ck_assert_int_eq(lines_of(csv), 1); /* its header: the first is under way */
     char want[200];
     snprintf(want, sizeof want, "is being written by another tasknet (process %ld)", (long)pid);
-    /* (under `timeout`: a tasknet that did not refuse would run for minutes) */
+    /* (under `timeout`: a tasknet that did not refuse would run for a minute) */
     snprintf(args, sizeof args,
-             "timeout 60 \"$TASKNET\" run " CFG " --set workload.jobs=100000000 --shard 2/2 -q --out %s 2>&1; "
+             "timeout 60 \"$TASKNET\" run " CFG " --set workload.jobs=300000 --shard 2/2 -q --out %s 2>&1; "
              "echo \"status $?\"", dir);
     int st;
     char *out = run_sh(args, &st);
@@ -174,7 +174,7 @@ START_TEST(test_one_writer_per_folder)
 
     /* a lock left by a process killed with SIGKILL does not outlive it */
     snprintf(dir, sizeof dir, "%s/killed", root);
-    snprintf(args, sizeof args, "run " CFG " --set workload.jobs=100000000 --runs 0 --out %s", dir);
+    snprintf(args, sizeof args, "run " CFG " --set workload.jobs=300000 --runs 0 --out %s", dir);
     pid = spawn(args, log);
     snprintf(csv, sizeof csv, "%s/runs.csv", dir);
     for (int i = 0; i < 2500 && lines_of(csv) < 1; i++) {

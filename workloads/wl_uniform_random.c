@@ -335,6 +335,8 @@ static int ur_finish(void *state, const wl_run_view *v, double *m, double *span_
 
 /* The run must fit in the clock: its biggest message at B, and in messages
  * mode the time every node needs to generate its messages. */
+static double ur_generation_s(const ur_params *p, double B);
+
 static int ur_resolve(void *params, wl_resolve *rc, char *err, size_t errlen)
 {
     const ur_params *p = params;
@@ -358,7 +360,58 @@ static int ur_resolve(void *params, wl_resolve *rc, char *err, size_t errlen)
                             "than the %g s a run can span", (unsigned long long)p->messages, p->offered_load,
                             span, WL_HORIZON_S);
     }
+    /* above a load of 1 a source needs load x T to send what it generated in T */
+    double T = ur_generation_s(p, B), drain = T * (p->offered_load > 1 ? p->offered_load : 1);
+    if (drain > WL_HORIZON_S)
+        return tn_error(err, errlen, "an offered load of %g for %.3g s takes every source %.3g s to send: more "
+                        "than the %g s a run can span", p->offered_load, T, drain, WL_HORIZON_S);
     return 0;
+}
+
+/* Messages a node generates on average, and for how long (s). */
+static double ur_per_node(const ur_params *p, double B)
+{
+    if (p->messages > 0)
+        return (double)p->messages;
+    double mean = dist_mean(&p->message_size);
+    return mean > 0 ? p->offered_load * B / (8 * mean) * (double)p->duration_ps * 1e-12 : 0;
+}
+
+static double ur_generation_s(const ur_params *p, double B)
+{
+    if (p->duration_ps > 0)
+        return (double)p->duration_ps * 1e-12;
+    double mean = dist_mean(&p->message_size), per_s = p->offered_load * B / (8 * (mean > 0 ? mean : 1));
+    return per_s > 0 ? (double)p->messages / per_s : 0;
+}
+
+/* Every message is alive from its generation to its delivery; below a load
+ * of 1 few are at once, above it the sources fall behind and a fraction
+ * 1 - 1/load of all of them wait at the end of generation. */
+static void ur_estimate(const void *params, const wl_resolve *rc, wl_estimate *out)
+{
+    const ur_params *p = params;
+    double B = rc->net->bandwidth_bps, N = rc->nodes;
+    if (!(B > 0))
+        return;
+    double total = N * ur_per_node(p, B);
+    double live = 4 * N + (p->offered_load > 1 ? total * (1 - 1 / p->offered_load) : 0);
+    if (live > total)
+        live = total;
+    out->messages = total;
+    out->mem_bytes = sizeof(ur) + N * sizeof(ur_node) + live * sizeof(net_msg);
+    double T = ur_generation_s(p, B);
+    out->horizon_s = T * (p->offered_load > 1 ? p->offered_load : 1) + (double)rc->msg_fixed_ps * 1e-12;
+}
+
+/* Messages delivered of those to generate (messages mode), or simulated
+ * time over the duration (the core's default would do the same). */
+static double ur_progress(const void *state)
+{
+    const ur *w = state;
+    if (w->messages > 0)
+        return (double)w->delivered / ((double)w->messages * w->nodes);
+    return w->duration_ps > 0 ? (double)sim_now(w->s) / (double)w->duration_ps : NAN;
 }
 
 static void ur_fini(void *state)
@@ -395,6 +448,8 @@ const wl_ops wl_uniform_random_ops = {
     .deliver = ur_deliver,
     .finish = ur_finish,
     .fini = ur_fini,
+    .estimate = ur_estimate,
+    .progress = ur_progress,
     .metrics = ur_metrics_def,
     .nmetrics = UR_NMETRICS,
     .table = ur_table,
