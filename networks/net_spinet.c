@@ -404,6 +404,11 @@ static void start_try(spn_state *st, uint32_t s, spn_pkt *p)
         sim_schedule_at(sm, t_ans, ev_retry, st, parg);
     } else {
         int64_t t_last = t0 + st->fwd_ps + P;
+        /* the first try of the message to reach dst (tries start in time
+         * order) brings its first bit, the header, at t0 + F; a corrupted
+         * one too: its bits arrived, the receiver discards them */
+        if (p->msg->t_head_ps < 0)
+            p->msg->t_head_ps = t0 + st->fwd_ps;
         int corrupted = 0;
         if (st->ber > 0) {
             double loss = -expm1((double)p->bits * st->log1m_ber);

@@ -139,6 +139,7 @@ static void ev_deliver(sim *s, void *ctx, uint64_t arg)
 static void port_start(sw_state *st, sim *s, net_msg *m, int64_t now_ps)
 {
     int64_t end_ps = now_ps + m->t_aux_ps;
+    m->t_head_ps = now_ps + st->link_ps; /* its first bit reaches dst a link after the port starts it */
     st->port_free_ps[m->dst] = end_ps;
     sim_schedule_at(s, end_ps + st->link_ps, ev_deliver, st, msg_arg(m));
 }

@@ -153,6 +153,9 @@ net *net_create(const net_ops *ops, const net_params *p, const void *params, con
     stats_sample_init(&n->c.latency_s[NET_CONTROL]);
     stats_sample_init(&n->c.latency_s[NET_DATA]);
     stats_sample_init(&n->c.latency_all_s);
+    stats_acc_init(&n->c.head_s[NET_CONTROL]);
+    stats_acc_init(&n->c.head_s[NET_DATA]);
+    stats_acc_init(&n->c.head_all_s);
     if (ops->init(n->state, n, n->own, e2, sizeof e2) != 0) {
         tn_error(err, errlen, "%s: %s", ops->name, e2);
         stats_sample_free(&n->c.latency_s[NET_CONTROL]);
@@ -188,6 +191,7 @@ void net_send(net *n, net_msg *m)
               "message %u -> %u with class %u, priority %u", m->src, m->dst, m->cls, m->prio);
     m->id = n->next_id++;
     m->t_submit_ps = sim_now(n->sim);
+    m->t_head_ps = -1;
     m->next = NULL;
     n->c.sent++;
     n->c.bytes_sent += m->size_bytes;
@@ -206,6 +210,16 @@ void net_delivered(net *n, net_msg *m)
     double lat_s = units_ps_to_s(lat_ps);
     stats_sample_add(&n->c.latency_all_s, lat_s);
     stats_sample_add(&n->c.latency_s[m->cls], lat_s);
+    if (m->t_head_ps >= 0) {
+        int64_t head_ps = m->t_head_ps - m->t_submit_ps;
+        TN_ASSERT(head_ps >= 0 && head_ps <= lat_ps, "message %llu: first bit %lld ps, last bit %lld ps after its "
+                  "hand-over", (unsigned long long)m->id, (long long)head_ps, (long long)lat_ps);
+        double head_s = units_ps_to_s(head_ps);
+        stats_acc_add(&n->c.head_all_s, head_s);
+        stats_acc_add(&n->c.head_s[m->cls], head_s);
+    } else {
+        n->c.head_untold++;
+    }
     /* Last: the workload may release or resend m. */
     n->deliver(n->owner, m);
 }
@@ -237,6 +251,13 @@ void net_metrics(net *n, double *core, double *own)
                     &core[M_msg_latency_control_max_s]);
     latency_metrics(&c->latency_s[NET_DATA], &core[M_msg_latency_data_mean_s], &core[M_msg_latency_data_p50_s],
                     &core[M_msg_latency_data_p99_s], &core[M_msg_latency_data_max_s]);
+    /* head latency: only when the fabric told it for every message */
+    const stats_acc *head[] = {&c->head_all_s, &c->head_s[NET_CONTROL], &c->head_s[NET_DATA]};
+    double *mean[] = {&core[M_msg_head_latency_mean_s], &core[M_msg_head_latency_control_mean_s],
+                      &core[M_msg_head_latency_data_mean_s]};
+    for (int k = 0; k < 3; k++)
+        *mean[k] = head[k]->n && !c->head_untold ? stats_acc_mean(head[k]) : NAN;
+    core[M_msg_head_latency_max_s] = c->head_all_s.n && !c->head_untold ? c->head_all_s.max : NAN;
     metric_unset(own, n->ops->nmetrics);
     if (n->ops->fill_metrics)
         n->ops->fill_metrics(n->state, own);

@@ -35,6 +35,8 @@ typedef struct net_msg {
     /* set by net_send */
     uint64_t id;          /* sequence number of the hand-over, unique per run */
     int64_t t_submit_ps;  /* hand-over time */
+    /* set by the fabric before net_delivered (net_send sets -1) */
+    int64_t t_head_ps;    /* when the message's first bit reached dst (its head latency) */
     /* private to the fabric */
     int64_t t_aux_ps;     /* e.g. arrival of the head at a port */
     uint64_t aux;         /* e.g. packets outstanding */
@@ -97,7 +99,9 @@ typedef struct net_ops {
      * Check first (e.g. with param_report_first); 0, or -1 + err (then init
      * has released what it allocated: fini is not called). */
     int (*init)(void *state, net *n, const void *params, char *err, size_t errlen);
-    /* Take m over at sim_now(net_sim(n)); later call net_delivered(n, m) exactly once. */
+    /* Take m over at sim_now(net_sim(n)); later set m->t_head_ps, the time
+     * its first bit reached m->dst, and call net_delivered(n, m) exactly once
+     * (at the time its last bit arrives). */
     void (*send)(void *state, net_msg *m);
 
     /* Zero-load latency, ps: hand-over to last bit at dst of a message of
@@ -137,6 +141,9 @@ typedef struct net_counters {
     uint64_t bytes_sent, bytes_delivered; /* payload bytes */
     stats_sample latency_s[2];            /* per enum net_class, seconds */
     stats_sample latency_all_s;           /* all messages, seconds */
+    stats_acc head_s[2];                  /* head latency (first bit at dst) per enum net_class, seconds */
+    stats_acc head_all_s;                 /* head latency of all messages, seconds */
+    uint64_t head_untold;                 /* delivered without t_head_ps (the metric is then NAN) */
 } net_counters;
 
 struct net {

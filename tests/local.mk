@@ -14,6 +14,7 @@ TESTS_MODULES = \
 	tests/check_phy \
 	tests/check_uniform \
 	tests/check_conformance \
+	tests/check_head \
 	tests/check_cli \
 	tests/check_sweep
 check_PROGRAMS += $(TESTS_MODULES)
@@ -37,6 +38,7 @@ tests_check_spinet_SOURCES = %D%/check_spinet.c
 tests_check_phy_SOURCES = %D%/check_phy.c
 tests_check_uniform_SOURCES = %D%/check_uniform.c
 tests_check_conformance_SOURCES = %D%/check_conformance.c
+tests_check_head_SOURCES = %D%/check_head.c
 tests_check_cli_SOURCES = %D%/check_cli.c %D%/cli_helpers.h
 tests_check_sweep_SOURCES = %D%/check_sweep.c %D%/cli_helpers.h
 
@@ -54,6 +56,7 @@ tests_check_spinet_CFLAGS = $(TEST_CFLAGS)
 tests_check_phy_CFLAGS = $(TEST_CFLAGS)
 tests_check_uniform_CFLAGS = $(TEST_CFLAGS)
 tests_check_conformance_CFLAGS = $(TEST_CFLAGS)
+tests_check_head_CFLAGS = $(TEST_CFLAGS)
 tests_check_cli_CFLAGS = $(TEST_CFLAGS) -DTASKNET_BIN='"$(abs_top_builddir)/tasknet"'
 tests_check_sweep_CFLAGS = $(TEST_CFLAGS) -DTASKNET_BIN='"$(abs_top_builddir)/tasknet"'
 
@@ -71,6 +74,7 @@ tests_check_spinet_LDADD = $(TEST_LDADD)
 tests_check_phy_LDADD = $(TEST_LDADD)
 tests_check_uniform_LDADD = $(TEST_LDADD)
 tests_check_conformance_LDADD = $(TEST_LDADD)
+tests_check_head_LDADD = $(TEST_LDADD)
 tests_check_cli_LDADD = $(TEST_LDADD)
 tests_check_sweep_LDADD = $(TEST_LDADD)
 
