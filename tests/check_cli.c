@@ -65,6 +65,66 @@ START_TEST(test_stdout_write_errors)
 }
 END_TEST
 
+/* Docs that teach (issue 13, item 12): `run --help` explains zipped axes
+ * and <value> children and lists every short option the shipped
+ * configurations' headers use (found by reading them); `params` gives every
+ * distribution form with its parameters; `metrics` says what the ideal
+ * fabric can exceed 1 on. */
+START_TEST(test_docs_teach)
+{
+    int st;
+    char *help = run_tasknet("help run", &st);
+    ck_assert_int_eq(st, 0);
+    const char *want[] = {"with=\"PARAM\" varies together with the earlier axis", "<value> children",
+                          "<value>4 3</value>", "(3 x 2 = 6 points)", "--replicas 5 on a folder of 2"};
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++)
+        ck_assert_msg(strstr(help, want[i]) != NULL, "run --help lacks '%s'", want[i]);
+    /* every "tasknet run ... -X" in a shipped configuration's header */
+    int nshort = 0;
+    char *opts = run_sh("cat configs/*/*.xml | grep -o 'tasknet run [^&]*' | grep -o ' -[A-Za-z]\\b' | sort -u", &st);
+    for (char *line = strtok(opts, "\n"); line; line = strtok(NULL, "\n")) {
+        char want2[16];
+        snprintf(want2, sizeof want2, "(%s)", line + 1);
+        if (strcmp(line + 1, "-q") == 0 || strcmp(line + 1, "-j") == 0 || strcmp(line + 1, "-v") == 0)
+            snprintf(want2, sizeof want2, "  %s, --", line + 1);
+        ck_assert_msg(strstr(help, want2) != NULL, "run --help lacks the short option %s used in configs/", line + 1);
+        nshort++;
+    }
+    ck_assert_int_ge(nshort, 3); /* -o, -s, -T at least */
+    free(opts);
+    free(help);
+
+    char *params = run_tasknet("params", &st);
+    ck_assert_int_eq(st, 0);
+    const char *forms[] = {"uniform(a,b)              continuous uniform on [a, b]",
+                           "uniform-int(a,b)          integer uniform on {a, ..., b}",
+                           "exponential(mean)         exponential with that mean",
+                           "normal(mu,sigma)          normal; draws below 0 are taken as 0",
+                           "lognormal(median,sigma)   median e^mu with the unit, sigma of ln X",
+                           "empirical(file.csv[,step|linear])  a CDF table, lines value,cumulative_fraction",
+                           "20kB                      a constant"};
+    for (size_t i = 0; i < sizeof forms / sizeof forms[0]; i++)
+        ck_assert_msg(strstr(params, forms[i]) != NULL, "params lacks '%s'", forms[i]);
+    free(params);
+    char *metrics = run_tasknet("metrics", &st);
+    ck_assert_msg(strstr(metrics, "On the ideal fabric") && strstr(metrics, "network_utilization and throughput can "
+                                                                             "exceed 1"),
+                  "%s", metrics);
+    ck_assert_msg(strstr(metrics, "msg_head_latency_mean_s") != NULL, "%s", metrics);
+    free(metrics);
+    /* and the README says the same */
+    char path[600];
+    snprintf(path, sizeof path, "%s/README.md", srcdir());
+    char *readme = slurp(path);
+    ck_assert_ptr_nonnull(readme);
+    const char *rwant[] = {"`lognormal(median,sigma)`", "`empirical(file.csv[,step\\|linear])`", "with=\"PARAM\"",
+                           "`<value>` children", "can exceed 1", "`--replicas 5` on a folder"};
+    for (size_t i = 0; i < sizeof rwant / sizeof rwant[0]; i++)
+        ck_assert_msg(strstr(readme, rwant[i]) != NULL, "README.md lacks '%s'", rwant[i]);
+    free(readme);
+}
+END_TEST
+
 /* Paper section 4.1: z=[4,3] gives n=17, L=12, d=5, F_x=340us, F_c=660.92kB,
  * F=15.55Gb/s; D=3 so the bound is 17/3. */
 START_TEST(test_analyze_fig6)
@@ -1380,6 +1440,7 @@ static Suite *cli_suite(void)
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, test_help_and_version);
     tcase_add_test(tc, test_stdout_write_errors);
+    tcase_add_test(tc, test_docs_teach);
     tcase_add_test(tc, test_analyze_fig6);
     tcase_add_test(tc, test_analyze_beta_from_load);
     tcase_add_test(tc, test_analyze_fig9);
