@@ -551,6 +551,16 @@ static int cmd_validate(int argc, char **argv)
     blame_prefix(&o, &c, blame, sizeof blame);
     if (rc == 0) {
         size_t np = cfg_points(&c);
+        char how[128], need_text[32], avail_text[32];
+        double table = sweep_table_bytes(&c), avail = run_memory_available(how, sizeof how);
+        if (table > avail) {
+            run_format_bytes(table, need_text, sizeof need_text);
+            run_format_bytes(avail, avail_text, sizeof avail_text);
+            fprintf(stderr, "%s: error: the run table of %zu points x %u replicas needs about %s of memory, more than "
+                    "the %s this process may use (%s)\n", blame, np, c.replicas, need_text, avail_text, how);
+            rc = -1;
+            np = 0;
+        }
         for (size_t p = 0; p < np; p++) {
             cfg pc;
             char err[1024], where[512] = "";

@@ -362,8 +362,10 @@ static long peak_rss_mib(void)
 
 /* Memory of the run table: a result (every metric) and a record per run, a
  * fingerprint per point. */
-static double sweep_table_bytes(const cfg *c, uint64_t nruns, size_t npoints)
+double sweep_table_bytes(const cfg *c)
 {
+    size_t npoints = cfg_points(c);
+    uint64_t nruns = (uint64_t)npoints * c->replicas;
     run_layout l;
     run_layout_init(&l, c);
     double per_run = (double)l.n * sizeof(double) + sizeof(run_rec) + 2;
@@ -425,7 +427,7 @@ void sweep_execute(const cfg *c, const sweep_opts *o, const sweep_ui *ui, sweep_
     int mpi_rank = 0, mpi_size = 1;
     const sweep_driver *driver = NULL;
     /* the run table is held in memory (a result per run): refuse one that cannot be */
-    double table_bytes = sweep_table_bytes(c, sw.nruns, sw.npoints);
+    double table_bytes = sweep_table_bytes(c);
     {
         char how[128], a[64], b[64];
         double avail = run_memory_available(how, sizeof how);

@@ -85,6 +85,10 @@ int sweep_merge(const char *out, char *const *dirs, size_t ndirs, const sweep_ui
  * sel must hold nruns bytes. */
 int sweep_parse_runs(const char *spec, uint64_t nruns, unsigned char *sel, char *err, size_t errlen);
 
+/* Memory a sweep of c holds for its run table (a result per run), bytes:
+ * checked before anything is allocated. */
+double sweep_table_bytes(const cfg *c);
+
 /* FNV-1a 64 of a byte string (configuration fingerprints). */
 uint64_t sweep_hash(const void *data, size_t len, uint64_t h);
 

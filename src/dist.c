@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include <gsl/gsl_cdf.h>
 #include <gsl/gsl_randist.h>
@@ -99,6 +100,14 @@ static int load_empirical(dist *d, const char *text, const char *path, char *err
     FILE *f = fopen(path, "r");
     if (!f) {
         snprintf(reason, sizeof reason, "cannot read '%s': %s", path, strerror(errno));
+        return dist_fail(err, errlen, text, reason);
+    }
+    /* a table is a file: a device or a pipe (/dev/zero, /dev/stdin) would be
+     * read without end */
+    struct stat st;
+    if (fstat(fileno(f), &st) != 0 || !S_ISREG(st.st_mode)) {
+        fclose(f);
+        snprintf(reason, sizeof reason, "'%s' is not a regular file", path);
         return dist_fail(err, errlen, text, reason);
     }
     size_t cap = 16, n = 0;

@@ -84,3 +84,15 @@ EXTRA_tests_check_sweep_DEPENDENCIES = tasknet$(EXEEXT)
 
 EXTRA_DIST += %D%/fixtures %D%/golden %D%/check_golden.sh
 # check_golden.sh runs the built program (make check builds `all` first).
+
+# The configuration loader for a fuzzer (.ci/run), built with the tests.
+check_PROGRAMS += tests/fuzz_config
+tests_fuzz_config_SOURCES = %D%/fuzz_config.c
+tests_fuzz_config_LDADD = libtasknet.a $(GSL_LIBS) $(XML_LIBS) -lm
+
+# The slow check, not part of `make check` (a few minutes): random
+# configurations over every plugin, every invariant (bench/random-configs.py).
+check-random: tasknet$(EXEEXT)
+	python3 $(srcdir)/bench/random-configs.py --tasknet $(builddir)/tasknet --count 500
+.PHONY: check-random
+EXTRA_DIST += bench/random-configs.py

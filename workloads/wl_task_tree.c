@@ -386,8 +386,13 @@ static void schedule_next_arrival(tasktree *w)
         sim_schedule_at(s, w->given_arrival_ps[w->jobs_arrived], arrival, w, 0);
         return;
     }
-    /* Rounded to the picosecond: the error is far below any latency. */
+    /* Rounded to the picosecond: the error is far below any latency. A draw
+     * past the clock's reach goes just past 2^62 ps, where run_one stops the
+     * run with a message instead of the clock wrapping. */
     int64_t gap_ps = units_s_to_ps(gsl_ran_exponential(w->rng_arrivals, w->mean_gap_s));
+    int64_t limit = (INT64_C(1) << 62) + 1;
+    if (gap_ps > limit - sim_now(s))
+        gap_ps = sim_now(s) < limit ? limit - sim_now(s) : 0;
     sim_schedule(s, gap_ps, arrival, w, 0);
 }
 

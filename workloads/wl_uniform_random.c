@@ -152,9 +152,11 @@ static void ur_schedule_next(ur *w, uint32_t i)
     if (w->messages > 0 && nd->generated >= w->messages)
         return;
     nd->next_ps += gsl_ran_exponential(w->rng_arrivals, w->mean_gap_ps);
-    TN_ASSERT(nd->next_ps < 0x1p62, "node %u: next arrival at %g ps overflows the clock", i,
-              nd->next_ps);
-    int64_t t = llround(nd->next_ps);
+    if (w->duration_ps > 0 && nd->next_ps >= (double)w->duration_ps)
+        return; /* generation has ended (however far the draw went) */
+    /* a draw past the clock's reach (a gap of days at 1 b/s) goes just past
+     * 2^62 ps, where run_one stops the run with a message, never wrapping */
+    int64_t t = nd->next_ps < 0x1p62 ? llround(nd->next_ps) : (INT64_C(1) << 62) + 1;
     if (w->duration_ps > 0 && t >= w->duration_ps)
         return;
     sim_schedule_at(w->s, t, ur_arrival, w, i);
