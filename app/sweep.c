@@ -20,17 +20,26 @@
 #include "trace.h"
 
 static volatile sig_atomic_t interrupted;
+static struct timespec interrupted_at; /* when the first signal came */
 
 /* First SIGINT/SIGTERM: stop handing out runs and drop the run in progress
  * here (finished runs are on disk already; a rerun redoes the dropped one).
- * A second: the default action, at once. */
+ * A second: the default action, at once, unless it comes within 0.5 s of
+ * the first: tools that signal a process and then its group (GNU timeout,
+ * some batch systems) deliver one request twice at once. */
 static void on_signal(int sig)
 {
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now); /* async-signal-safe */
     if (interrupted) {
+        double since = (double)(now.tv_sec - interrupted_at.tv_sec) + 1e-9 * (double)(now.tv_nsec - interrupted_at.tv_nsec);
+        if (since < 0.5)
+            return;
         signal(sig, SIG_DFL);
         raise(sig);
         return;
     }
+    interrupted_at = now;
     interrupted = sig; /* the exit status says which: 128 + sig, as the shell reports a death by it */
     run_abort();
 }

@@ -888,6 +888,42 @@ START_TEST(test_interrupt_long_run)
 }
 END_TEST
 
+/* One request to stop delivered twice at once (GNU timeout signals the
+ * process, then its group) is one request: the sweep stops cleanly (status
+ * 130, its message); a second Ctrl-C 0.5 s later or more quits at once. */
+START_TEST(test_signal_twice_at_once)
+{
+    char dir[600], csv[700], log[700], args[1024];
+    snprintf(dir, sizeof dir, "%s/twice", sweep_root);
+    snprintf(csv, sizeof csv, "%s/runs.csv", dir);
+    snprintf(log, sizeof log, "%s.log", dir);
+    snprintf(args, sizeof args, "run " SWEEP_CFG " --set workload.jobs=300000 --runs 0 --out %s", dir);
+    pid_t pid = spawn_tasknet(args, log);
+    ck_assert_int_eq(wait_for_rows(csv, 0, 5000), 0);
+    struct timespec apart = {0, 50000000}; /* delivered separately (pending signals merge), well within 0.5 s */
+    ck_assert_int_eq(kill(pid, SIGINT), 0);
+    nanosleep(&apart, NULL);
+    kill(pid, SIGINT);
+    int st;
+    ck_assert_int_eq(waitpid(pid, &st, 0), pid);
+    char *text = slurp(log);
+    ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 130 && strstr(text, "interrupted after 0 of 1 runs"),
+                  "status %d: %s", st, text);
+    free(text);
+    /* a second one later is a decision: the default action */
+    pid = spawn_tasknet(args, log);
+    ck_assert_int_eq(wait_for_rows(csv, 0, 5000), 0);
+    struct timespec settle = {0, 300000000}, gap = {0, 700000000};
+    nanosleep(&settle, NULL);
+    ck_assert_int_eq(kill(pid, SIGINT), 0);
+    nanosleep(&gap, NULL);
+    kill(pid, SIGINT); /* (it may have finished cleaning up already) */
+    ck_assert_int_eq(waitpid(pid, &st, 0), pid);
+    ck_assert_msg((WIFSIGNALED(st) && WTERMSIG(st) == SIGINT) || (WIFEXITED(st) && WEXITSTATUS(st) == 130),
+                  "status %d", st);
+}
+END_TEST
+
 /* merge refuses folders of another configuration, a run present twice with
  * different results, and folders that are not result folders. */
 START_TEST(test_merge_refuses_inconsistent)
@@ -1491,6 +1527,7 @@ static Suite *cli_suite(void)
     tcase_add_loop_test(sw, test_sweep_resume_after_kill, 0, (int)(sizeof kills / sizeof kills[0]));
     tcase_add_test(sw, test_sweep_refuses_changed_config);
     tcase_add_test(sw, test_interrupt_long_run);
+    tcase_add_test(sw, test_signal_twice_at_once);
     tcase_add_test(sw, test_merge_refuses_inconsistent);
     tcase_add_test(sw, test_plot_metric_vs_param);
     tcase_add_test(sw, test_plot_latency);
