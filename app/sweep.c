@@ -431,7 +431,8 @@ void sweep_execute(const cfg *c, const sweep_opts *o, const sweep_ui *ui, sweep_
     sw.nruns = (uint64_t)sw.npoints * c->replicas;
     sw.progress_sink = progress_to_ui;
     sw.progress_fd = -1;
-    int rc = 0, ran = 0;
+    int rc = 0, ran = 0, handlers = 0;
+    struct sigaction old_int, old_term;
     char err[512];
     int mpi_rank = 0, mpi_size = 1;
     const sweep_driver *driver = NULL;
@@ -485,6 +486,16 @@ void sweep_execute(const cfg *c, const sweep_opts *o, const sweep_ui *ui, sweep_
 
     if ((rc = select_runs(&sw)) != 0)
         goto out;
+    /* from here a SIGINT/SIGTERM stops the sweep cleanly, whenever it comes */
+    if (!o->list_only) {
+        interrupted = 0;
+        run_abort_clear();
+        struct sigaction sa = {.sa_handler = on_signal};
+        sigemptyset(&sa.sa_mask);
+        sigaction(SIGINT, &sa, &old_int);
+        sigaction(SIGTERM, &sa, &old_term);
+        handlers = 1;
+    }
     /* one writer per folder: from reading what it holds to the last write */
     if (o->out && !o->list_only && store_lock(&sw) != 0) {
         rc = 1;
@@ -508,7 +519,7 @@ void sweep_execute(const cfg *c, const sweep_opts *o, const sweep_ui *ui, sweep_
         unsigned copies = o->jobs > 1 && mpi_size <= 1 ? o->jobs : 1;
         if (copies > sw.ntodo)
             copies = sw.ntodo ? (unsigned)sw.ntodo : 1;
-        for (size_t p = 0; p < sw.npoints && rc == 0; p++) {
+        for (size_t p = 0; p < sw.npoints && rc == 0 && !interrupted; p++) {
             int any = 0;
             for (uint64_t r = 0; r < c->replicas && !any; r++)
                 any = sw.todo[(uint64_t)p * c->replicas + r] != 0;
@@ -526,6 +537,10 @@ void sweep_execute(const cfg *c, const sweep_opts *o, const sweep_ui *ui, sweep_
                 rc = 1;
             }
         }
+        if (interrupted && !rc) {
+            sweep_note(&sw, SWEEP_WARNING, "interrupted before the first run; nothing was run");
+            rc = 128 + (int)interrupted;
+        }
         if (rc)
             goto out;
     }
@@ -541,12 +556,6 @@ void sweep_execute(const cfg *c, const sweep_opts *o, const sweep_ui *ui, sweep_
         goto out;
     }
 
-    interrupted = 0;
-    run_abort_clear();
-    struct sigaction sa = {.sa_handler = on_signal}, old_int, old_term;
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGINT, &sa, &old_int);
-    sigaction(SIGTERM, &sa, &old_term);
     sw.t0_s = sweep_now_s();
     sw.last_summary_s = sw.t0_s;
     sw.jobs = o->jobs ? o->jobs : 1;
@@ -558,8 +567,6 @@ void sweep_execute(const cfg *c, const sweep_opts *o, const sweep_ui *ui, sweep_
     if (sw.ntodo || driver != &sweep_serial_driver)
         rc = driver->run(&sw);
     ran = 1;
-    sigaction(SIGINT, &old_int, NULL);
-    sigaction(SIGTERM, &old_term, NULL);
     out->wall_s = sweep_now_s() - sw.t0_s;
     if (sw.runs_csv && store_close(&sw) != 0)
         rc = 1;
@@ -578,6 +585,10 @@ results:
     for (uint64_t id = 0; id < sw.nruns; id++)
         out->done[id] = (unsigned char)sw.rec[id].done;
 out:
+    if (handlers) {
+        sigaction(SIGINT, &old_int, NULL);
+        sigaction(SIGTERM, &old_term, NULL);
+    }
 #ifdef TASKNET_MPI
     if (mpi_size > 1 && mpi_rank == 0 && driver != &sweep_mpi_driver)
         sweep_mpi_stop_workers(&sw);
