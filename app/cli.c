@@ -61,43 +61,67 @@ static const char usage_run[] =
     "                   [--out DIR] [--json] [-q] [-j N] [--runs LIST] [--shard K/N]\n"
     "                   [--list-runs] [--progress] [-v] [--trace FILE.json]\n"
     "\n"
-    "Simulates every point of the configuration's <sweep> (the cartesian product of its\n"
-    "axes, first axis slowest) times every replica. Replica r of every point uses the\n"
-    "random streams of (seed, r), so all points see the same jobs (common random numbers)\n"
-    "and a run is reproducible from its seed and parameters.\n"
+    "Simulates every point of the configuration's <sweep> times every replica. Replica r\n"
+    "of every point uses the random streams of (seed, r), so all points see the same jobs\n"
+    "(common random numbers) and a run is reproducible from its seed and parameters.\n"
+    "CONFIG.xml may be - (standard input).\n"
     "\n"
-    "  --set PATH=VALUE  override a parameter (see `tasknet params`); repeatable\n"
-    "  --replicas R      replicas per point (overrides run.replicas)\n"
-    "  --seed S          base seed (overrides run.seed)\n"
-    "  --out DIR         write DIR/runs.csv (one row per run, flushed as each run ends),\n"
-    "                    DIR/summary.csv (per point: mean and CI of every metric, run.confidence)\n"
-    "                    DIR/config.xml (the configuration after --set) and\n"
-    "                    DIR/timing.csv (wall time and events/s of each run)\n"
+    "Sweeps: the points are the cartesian product of the <axis> elements, the first\n"
+    "varying slowest. An axis with with=\"PARAM\" varies together with the earlier axis\n"
+    "of PARAM instead (value k with value k, as many values): it adds no points. Values\n"
+    "holding spaces are written as <value> children instead of values=\"...\":\n"
+    "    <sweep>\n"
+    "      <axis param=\"network.type\" values=\"electrical-switch spinet spinet\"/>\n"
+    "      <axis param=\"network.extra-stages\" with=\"network.type\" values=\"0 0 1\"/>\n"
+    "      <axis param=\"workload.tree.z\"><value>4 3</value><value>2 2 2</value></axis>\n"
+    "    </sweep>                                           (3 x 2 = 6 points)\n"
+    "\n"
+    "Options (short forms, as configuration headers use them, in parentheses):\n"
+    "  --set PATH=VALUE  (-s) override a parameter (see `tasknet params`); repeatable\n"
+    "  --replicas R      (-r) replicas per point (overrides run.replicas)\n"
+    "  --seed S          (-S) base seed (overrides run.seed)\n"
+    "  --out DIR         (-o) write DIR/runs.csv (one row per run, flushed as each run\n"
+    "                    ends), DIR/summary.csv (per point: mean and CI of every\n"
+    "                    metric at run.confidence), DIR/config.xml (the configuration\n"
+    "                    after --set),\n"
+    "                    DIR/timing.csv (wall time and events/s of each run) and\n"
+    "                    DIR/latency/run-ID.csv (each run's latency histogram)\n"
     "  --json            print the summary as JSON on stdout\n"
     "  -q, --quiet       no progress or table on stderr/stdout\n"
-    "  -j, --jobs N      run N worker processes; results do not depend on N\n"
-    "  --runs LIST       run only these run ids, e.g. 3,5-9 (ids: --list-runs)\n"
-    "  --shard K/N       run only the ids with id % N == K-1 (Slurm: SLURM_ARRAY_TASK_ID\n"
-    "                    and SLURM_ARRAY_TASK_COUNT select the shard when set)\n"
-    "  --list-runs, --dry-run  print the run table (id, point, replica, seed, done,\n"
+    "  -j, --jobs N      (-J) run N worker processes; results do not depend on N\n"
+    "  --runs LIST       (-R) run only these run ids, e.g. 3,5-9 (ids: --list-runs)\n"
+    "  --shard K/N       (-H) run only the ids with id % N == K-1 (in a Slurm array,\n"
+    "                    SLURM_ARRAY_TASK_ID, _COUNT, _MIN and _STEP choose it)\n"
+    "  --list-runs, --dry-run  (-L) print the run table (id, point, replica, seed, done,\n"
     "                    swept values) and run nothing\n"
-    "  --progress        progress on stderr even when it is not a terminal\n"
+    "  --progress        (-P) progress on stderr even when it is not a terminal: runs\n"
+    "                    done, and every second inside a run its simulated time,\n"
+    "                    events/s and ETA\n"
     "  -v, --verbose     one line per finished run with its events/s\n"
-    "  --trace FILE.json timeline of the single selected run (Chrome trace events,\n"
+    "  --trace FILE.json (-T) timeline of the single selected run (Chrome trace events,\n"
     "                    opens in Perfetto / chrome://tracing); select it with --runs ID\n"
     "\n"
     "Nothing is lost: each finished run is appended to DIR/runs.csv at once. Running the\n"
-    "same command again with the same --out skips the runs already there (matched by\n"
-    "run id and a fingerprint of the configuration) and runs the rest; a different\n"
-    "configuration in an existing DIR is refused. Ctrl-C stops at once and leaves valid\n"
-    "files: only the runs in progress are dropped, and rerunning redoes them.\n"
+    "same command again with the same --out skips the runs already there and runs the\n"
+    "rest. Each kept row is checked: it must be the run its id says (point, replica,\n"
+    "seed, swept values), of this configuration (a fingerprint of every parameter and of\n"
+    "the files values read), with the latency histogram its checksum names (a damaged\n"
+    "one is redone). A different configuration in an existing DIR is refused. More\n"
+    "replicas (--replicas 5 on a folder of 2) or more axis values run only the new runs,\n"
+    "keep the others (renamed to the ids of the sweep as it is now: point x replicas +\n"
+    "replica) and end as the sweep run at once. One process writes a DIR at a time.\n"
+    "Ctrl-C or SIGTERM stops at once (exit status 130 or 143) and leaves valid files:\n"
+    "only the runs in progress are dropped, and rerunning redoes them.\n"
+    "Before running, every point is resolved and a run's memory estimated (see `tasknet\n"
+    "analyze`); what would not fit in the memory this process may use (x -j) is refused\n"
+    "(TASKNET_MEMORY=SIZE sets that memory), as is a run too long for the clock.\n"
     "Shards of a sweep run anywhere (--shard, Slurm arrays) and are combined with\n"
     "`tasknet merge OUT DIR...`. Built with MPI (./configure --with-mpi),\n"
     "`mpirun -np P tasknet run ...` has rank 0 hand out runs to the other ranks and\n"
     "write DIR alone; results are those of -j 1.\n"
     "\n"
     "Without --json, a table of the main metrics per point is printed.\n"
-    "Example: tasknet run configs/paper/fig6.xml --set network.bandwidth=10Gb/s --out out/fig6\n";
+    "Example: tasknet run configs/paper/fig6.xml -s network.bandwidth=10Gb/s -o out/fig6\n";
 
 static const char usage_analyze[] =
     "Usage: tasknet analyze CONFIG.xml [--set PATH=VALUE]... [--json] [--samples K]\n"
@@ -115,7 +139,8 @@ static const char usage_validate[] =
     "Usage: tasknet validate CONFIG.xml [--set PATH=VALUE]...\n"
     "\n"
     "Checks the file against the schema and every value (units, ranges, distributions,\n"
-    "sweep axes); prints every error as file:line:col: error: ..., exit status 1 if any.\n";
+    "sweep axes); prints every error as file:line:col: error: ..., exit status 1 if any.\n"
+    "CONFIG.xml may be - for standard input (so may that of run and analyze).\n";
 
 static const char usage_merge[] =
     "Usage: tasknet merge OUT DIR...\n"
@@ -152,7 +177,8 @@ static const char usage_plot[] =
     "                   as the fraction per x of every point: a histogram pooled over\n"
     "                   each point's replicas (README names the workloads' files)\n"
     "  --logx, --logy   logarithmic axes\n"
-    "  --out FILE       image path, .png or .svg (default: in DIR, named after the axes)\n"
+    "  --out FILE       image path; its extension picks the format: .png, .svg or .pdf\n"
+    "                   (default: a .png in DIR, named after the axes)\n"
     "  --title TEXT     figure title\n"
     "\n"
     "Examples:\n"
@@ -213,6 +239,102 @@ static void print_errors(const cfg_errors *e)
         fprintf(stderr, "%zu errors\n", e->n);
 }
 
+/* What the command line changed in the configuration: --set and the
+ * shorthands, each as written ("--set network.type=spinet", "--replicas 3")
+ * with the parameter it sets. */
+typedef struct cli_set {
+    char label[320];
+    char path[128];
+} cli_set;
+
+static size_t cli_sets(const struct opts *o, cli_set *out, size_t max)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < o->nsets && n < max; i++, n++) {
+        const char *eq = strchr(o->sets[i], '=');
+        size_t len = eq ? (size_t)(eq - o->sets[i]) : strlen(o->sets[i]);
+        snprintf(out[n].label, sizeof out[n].label, "--set %s", o->sets[i]);
+        snprintf(out[n].path, sizeof out[n].path, "%.*s", (int)(len < 127 ? len : 127), o->sets[i]);
+    }
+    const struct {
+        const char *opt, *path, *value;
+    } sh[] = {{"--replicas", "run.replicas", o->replicas},
+              {"--seed", "run.seed", o->seed},
+              {"--samples", "run.mc-samples", o->samples}};
+    for (size_t i = 0; i < sizeof sh / sizeof sh[0] && n < max; i++)
+        if (sh[i].value) {
+            snprintf(out[n].label, sizeof out[n].label, "%s %s", sh[i].opt, sh[i].value);
+            snprintf(out[n].path, sizeof out[n].path, "%s", sh[i].path);
+            n++;
+        }
+    return n;
+}
+
+/* Where a problem of the configuration comes from: the file, or the file
+ * as the command line changed it ("fig9.xml (with --set a=b)"). */
+static void blame_prefix(const struct opts *o, const cfg *c, char *buf, size_t len)
+{
+    cli_set sets[64];
+    size_t n = cli_sets(o, sets, 64);
+    size_t l = (size_t)snprintf(buf, len, "%s", c->file[0] ? c->file : o->config);
+    for (size_t i = 0; i < n && l < len; i++)
+        l += (size_t)snprintf(buf + l, len - l, "%s%s", i ? ", " : " (with ", sets[i].label);
+    if (n && l < len)
+        snprintf(buf + l, len - l, ")");
+}
+
+/* 1 when `path` appears in text as a whole parameter path. */
+static int names_path(const char *text, const char *path)
+{
+    size_t pl = strlen(path);
+    for (const char *p = text; (p = strstr(p, path)) != NULL; p += pl) {
+        int before = p == text || !(isalnum((unsigned char)p[-1]) || p[-1] == '.' || p[-1] == '-');
+        char after = p[pl];
+        if (before && !(isalnum((unsigned char)after) || after == '.' || after == '-'))
+            return 1;
+    }
+    return 0;
+}
+
+/* The file alone was valid (cfg_load checked it), so every problem the
+ * checks find afterwards comes from the command line: say which option,
+ * not the file. errs[from..] are "FILE: error: TEXT". */
+static void blame_sets(const struct opts *o, const cfg *c, cfg_errors *errs, size_t from)
+{
+    cli_set sets[64];
+    size_t n = cli_sets(o, sets, 64);
+    char file[CFG_PATH_MAX + 16];
+    snprintf(file, sizeof file, "%s: error: ", c->file);
+    for (size_t i = from; i < errs->n && n; i++) {
+        const char *text = errs->msg[i];
+        if (strncmp(text, file, strlen(file)) == 0)
+            text += strlen(file);
+        else if (strncmp(text, "error: ", 7) == 0)
+            text += 7;
+        const cli_set *who = NULL;
+        for (size_t k = n; k-- > 0 && !who;) /* the last option naming it set it */
+            if (names_path(text, sets[k].path))
+                who = &sets[k];
+        char *line;
+        if (who) {
+            size_t pl = strlen(who->path);
+            if (strncmp(text, who->path, pl) == 0 && strncmp(text + pl, ": ", 2) == 0)
+                text += pl + 2;
+            size_t len = strlen(who->label) + strlen(text) + 16;
+            line = tn_xmalloc(len);
+            snprintf(line, len, "error: %s: %s", who->label, text);
+        } else {
+            char prefix[CFG_PATH_MAX + 4096];
+            blame_prefix(o, c, prefix, sizeof prefix);
+            size_t len = strlen(prefix) + strlen(text) + 16;
+            line = tn_xmalloc(len);
+            snprintf(line, len, "%s: error: %s", prefix, text);
+        }
+        free(errs->msg[i]);
+        errs->msg[i] = line;
+    }
+}
+
 /* Load, apply --set, check. Prints every error. 0 or -1. */
 static int load_config(const struct opts *o, cfg *c)
 {
@@ -249,13 +371,58 @@ static int load_config(const struct opts *o, cfg *c)
             if (sh[i].value && cfg_set(c, sh[i].path, sh[i].value, err, sizeof err) != 0)
                 cfg_errors_add(&errs, "error: %s %s: %s", sh[i].opt, sh[i].value, err);
         }
-        if (errs.n == 0)
+        if (errs.n == 0) {
             cfg_check(c, &errs);
+            blame_sets(o, c, &errs, 0);
+        }
         rc = errs.n ? -1 : 0;
     }
     print_errors(&errs);
     cfg_errors_free(&errs);
     return rc;
+}
+
+/* A Slurm environment variable as a non-negative integer: 1 when set and
+ * valid, 0 when unset, -1 when set to something else. */
+static int slurm_var(const char *name, unsigned long long *v)
+{
+    const char *s = getenv(name);
+    if (!s)
+        return 0;
+    char *end;
+    errno = 0;
+    *v = isdigit((unsigned char)s[0]) ? strtoull(s, &end, 10) : 0;
+    return isdigit((unsigned char)s[0]) && !*end && !errno ? 1 : -1;
+}
+
+/* The shard of this task of a Slurm job array: task ids MIN, MIN+STEP, ...
+ * (COUNT of them) are shards 1..COUNT. Variables that do not describe such
+ * an array (a task id outside it, a missing count) are refused: running the
+ * whole sweep in every task would silently do the work COUNT times. */
+static int slurm_shard(unsigned *k, unsigned *n, char *err, size_t errlen)
+{
+    unsigned long long id = 0, count = 0, min = 0, step = 1;
+    int hid = slurm_var("SLURM_ARRAY_TASK_ID", &id), hcount = slurm_var("SLURM_ARRAY_TASK_COUNT", &count);
+    int hmin = slurm_var("SLURM_ARRAY_TASK_MIN", &min), hstep = slurm_var("SLURM_ARRAY_TASK_STEP", &step);
+    const char *bad = hid < 0 ? "SLURM_ARRAY_TASK_ID" : hcount < 0 ? "SLURM_ARRAY_TASK_COUNT"
+                    : hmin < 0 ? "SLURM_ARRAY_TASK_MIN" : hstep < 0 ? "SLURM_ARRAY_TASK_STEP" : NULL;
+    if (bad)
+        return tn_error(err, errlen, "%s='%s' is not a task number; choose the part with --shard K/N or --runs",
+                        bad, getenv(bad));
+    if (hcount == 0)
+        return tn_error(err, errlen, "SLURM_ARRAY_TASK_ID=%llu is set but SLURM_ARRAY_TASK_COUNT is not, so the "
+                        "shard of this task is unknown; choose it with --shard K/N (or run all with --shard 1/1)", id);
+    if (step == 0)
+        step = 1;
+    unsigned long long t = id >= min ? (id - min) / step : 0;
+    if (count < 1 || count > UINT32_MAX || id < min || (id - min) % step != 0 || t >= count)
+        return tn_error(err, errlen, "SLURM_ARRAY_TASK_ID=%llu is not a task of an array of "
+                        "SLURM_ARRAY_TASK_COUNT=%llu tasks numbered from SLURM_ARRAY_TASK_MIN=%llu by %llu "
+                        "(the variables disagree), so the shard of this task is unknown; choose it with "
+                        "--shard K/N", id, count, min, step);
+    *k = (unsigned)t + 1;
+    *n = (unsigned)count;
+    return 0;
 }
 
 static int parse_opts(const char *cmd, int argc, char **argv, struct opts *o, int allow_run,
@@ -360,15 +527,10 @@ static int parse_opts(const char *cmd, int argc, char **argv, struct opts *o, in
         }
     }
     /* a Slurm job array spreads a sweep: task i of an array of n runs shard i+1/n */
-    const char *task = getenv("SLURM_ARRAY_TASK_ID"), *count = getenv("SLURM_ARRAY_TASK_COUNT");
-    const char *minid = getenv("SLURM_ARRAY_TASK_MIN");
-    if (allow_run && !o->shard_n && !o->runs && task && count) {
-        long t = strtol(task, NULL, 10) - (minid ? strtol(minid, NULL, 10) : 0);
-        long n = strtol(count, NULL, 10);
-        if (n >= 1 && t >= 0 && t < n) {
-            o->shard_k = (unsigned)t + 1;
-            o->shard_n = (unsigned)n;
-        }
+    if (allow_run && !o->shard_n && !o->runs && getenv("SLURM_ARRAY_TASK_ID")) {
+        char err[512];
+        if (slurm_shard(&o->shard_k, &o->shard_n, err, sizeof err) != 0)
+            return usage_error(cmd, "%s", err);
     }
     if (optind >= argc)
         return usage_error(cmd, "missing CONFIG.xml");
@@ -391,8 +553,20 @@ static int cmd_validate(int argc, char **argv)
     cfg c;
     rc = load_config(&o, &c);
     run_cache fpc = {0};
+    char blame[CFG_PATH_MAX + 4096];
+    blame_prefix(&o, &c, blame, sizeof blame);
     if (rc == 0) {
         size_t np = cfg_points(&c);
+        char how[128], need_text[32], avail_text[32];
+        double table = sweep_table_bytes(&c), avail = run_memory_available(how, sizeof how);
+        if (table > avail) {
+            run_format_bytes(table, need_text, sizeof need_text);
+            run_format_bytes(avail, avail_text, sizeof avail_text);
+            fprintf(stderr, "%s: error: the run table of %zu points x %u replicas needs about %s of memory, more than "
+                    "the %s this process may use (%s)\n", blame, np, c.replicas, need_text, avail_text, how);
+            rc = -1;
+            np = 0;
+        }
         for (size_t p = 0; p < np; p++) {
             cfg pc;
             char err[1024], where[512] = "";
@@ -402,19 +576,15 @@ static int cmd_validate(int argc, char **argv)
                                       cfg_point_value(&c, p, a));
             if (c.naxes && strlen(where) + 1 < sizeof where)
                 strcat(where, ")");
-            if (cfg_point(&c, p, &pc, err, sizeof err) != 0) {
-                fprintf(stderr, "%s: error: sweep point %zu%s: %s\n", o.config, p, where, err);
-                rc = -1;
-                continue;
-            }
-            if (run_resolve(&pc, &fpc, NULL, err, sizeof err) != 0) {
-                fprintf(stderr, "%s: error: sweep point %zu%s: %s\n", o.config, p, where, err);
+            if (cfg_point(&c, p, &pc, err, sizeof err) != 0 || run_resolve(&pc, &fpc, NULL, err, sizeof err) != 0 ||
+                run_check_memory(&pc, 1, 0, err, sizeof err) != 0) {
+                fprintf(stderr, "%s: error: sweep point %zu%s: %s\n", blame, p, where, err);
                 rc = -1;
             }
             cfg_free(&pc);
         }
         if (rc == 0 && !o.quiet)
-            printf("%s: valid (%zu point%s x %u replica%s)\n", o.config, np, np == 1 ? "" : "s",
+            printf("%s: valid (%zu point%s x %u replica%s)\n", blame, np, np == 1 ? "" : "s",
                    c.replicas, c.replicas == 1 ? "" : "s");
     }
     run_cache_free(&fpc);
@@ -449,7 +619,9 @@ static int cmd_analyze(int argc, char **argv)
         char err[512];
         run_info info;
         if (cfg_point(&c, p, &pc, err, sizeof err) != 0 || run_resolve(&pc, &fpc, &info, err, sizeof err) != 0) {
-            fprintf(stderr, "%s: error: sweep point %zu: %s\n", o.config, p, err);
+            char blame[CFG_PATH_MAX + 4096];
+            blame_prefix(&o, &c, blame, sizeof blame);
+            fprintf(stderr, "%s: error: sweep point %zu: %s\n", blame, p, err);
             cfg_free(&pc);
             rc = 1;
             break;
@@ -479,6 +651,8 @@ typedef struct run_ui {
     int progress;     /* a progress line on stderr */
     int verbose;      /* one line per run */
     int line_open;    /* the progress line is on screen */
+    int tty;          /* stderr is a terminal: progress rewrites one line, else a line each */
+    uint64_t done, todo; /* runs, as last reported */
 } run_ui;
 
 static void clear_progress(run_ui *u)
@@ -505,12 +679,34 @@ static void ui_progress(void *ctx, uint64_t done, uint64_t todo, double el)
     run_ui *u = ctx;
     if (!u->progress)
         return;
+    u->done = done;
+    u->todo = todo;
     double rate = el > 0 ? (double)done / el : 0;
     double eta = rate > 0 ? (double)(todo - done) / rate : 0;
     fprintf(stderr, "\r\033[K[%llu/%llu runs] %.2f runs/s, %.1f s elapsed, ETA %.1f s", (unsigned long long)done,
             (unsigned long long)todo, rate, el, eta);
     fflush(stderr);
     u->line_open = 1;
+}
+
+/* Inside a long run: how far it got in simulated time, how fast, and when
+ * it should end (from the fraction of its work done). */
+static void ui_run_progress(void *ctx, uint64_t id, const run_progress *p)
+{
+    run_ui *u = ctx;
+    if (!u->progress)
+        return;
+    char eta[64] = "ETA unknown";
+    if (p->fraction > 0 && p->fraction <= 1)
+        snprintf(eta, sizeof eta, "%.0f%%, ETA %.1f s", 100 * p->fraction,
+                 p->wall_s * (1 - p->fraction) / p->fraction);
+    fprintf(stderr, "\r\033[K[%llu/%llu runs] run %llu: %.6g s simulated, %.4g events/s, %s",
+            (unsigned long long)u->done, (unsigned long long)u->todo, (unsigned long long)id, p->sim_s,
+            p->wall_s > 0 ? p->events / p->wall_s : 0.0, eta);
+    if (!u->tty)
+        fputc('\n', stderr);
+    fflush(stderr);
+    u->line_open = u->tty;
 }
 
 static void ui_run_done(void *ctx, uint64_t id, size_t point, uint64_t replica, double events, double wall)
@@ -615,8 +811,15 @@ static int cmd_run(int argc, char **argv)
         .cmd = "run",
         .progress = !o.quiet && !o.list_only && (o.progress || isatty(STDERR_FILENO)),
         .verbose = o.verbose && !o.quiet,
+        .tty = isatty(STDERR_FILENO),
     };
-    sweep_ui ui = {.ctx = &u, .note = ui_note, .progress = ui_progress, .run_done = ui_run_done};
+    /* inside each run too, every second */
+    so.run_progress_every_s = u.progress ? 1.0 : 0;
+    sweep_ui ui = {.ctx = &u,
+                   .note = ui_note,
+                   .progress = ui_progress,
+                   .run_done = ui_run_done,
+                   .run_progress = ui_run_progress};
     sweep_outcome r;
     sweep_execute(&c, &so, &ui, &r);
     clear_progress(&u);
@@ -782,9 +985,21 @@ static int cmd_params(int argc, char **argv)
         else
             printf("  (no parameters of its own)\n");
     }
-    printf("\nA path several fabrics or workloads list is one parameter. Random variables\n"
-           "(distribution types) are written as a constant (20kB), uniform(a,b), uniform-int(a,b),\n"
-           "exponential(mean), normal(mu,sigma), lognormal(median,sigma) or empirical(file.csv[,linear]).\n");
+    printf("\nA path several fabrics or workloads list is one parameter.\n"
+           "\nRandom variables (type distribution(...)): each number with the variable's unit\n"
+           "  20kB                      a constant\n"
+           "  uniform(a,b)              continuous uniform on [a, b]            uniform(2us,100us)\n"
+           "  uniform-int(a,b)          integer uniform on {a, ..., b}          uniform-int(25,175)\n"
+           "  exponential(mean)         exponential with that mean              exponential(50us)\n"
+           "  normal(mu,sigma)          normal; draws below 0 are taken as 0    normal(50us,10us)\n"
+           "  lognormal(median,sigma)   median e^mu with the unit, sigma of ln X without one\n"
+           "                                                                    lognormal(20kB,0.5)\n"
+           "  empirical(file.csv[,step|linear])  a CDF table, lines value,cumulative_fraction\n"
+           "                            (values in s or B; # comments and a header line allowed):\n"
+           "                            the first value whose fraction reaches the draw (step, the\n"
+           "                            default) or linear interpolation; a relative path is from\n"
+           "                            the configuration's folder; the file's contents are part of\n"
+           "                            the results' fingerprint\n");
     return 0;
 }
 
@@ -809,7 +1024,11 @@ static int cmd_metrics(void)
             print_metrics(wl_registry[i]->metrics, wl_registry[i]->nmetrics);
         }
     printf("\nA metric that does not apply to a run is an empty cell in runs.csv and summary.csv\n"
-           "(null in JSON), never 0.\n");
+           "(null in JSON), never 0. msg_latency_* run from a message's hand-over to its last bit\n"
+           "at the destination, msg_head_latency_* to its first bit (the paper's latency).\n"
+           "On the ideal fabric (no contention: a node receives and sends several messages at\n"
+           "once) network_utilization and throughput can exceed 1; rho_x, rho_c and zeta are\n"
+           "offered loads and exceed 1 on any fabric when the offer does.\n");
     return 0;
 }
 
@@ -836,7 +1055,31 @@ static int cmd_help(const char *what)
     return 0;
 }
 
-int cli_main(int argc, char **argv)
+/* What a command wrote on standard output must have reached it: a full
+ * disk, a closed pipe or /dev/full is an error (exit status 1 when the
+ * command had succeeded), never a silent success. */
+static int close_stdout(int rc)
+{
+    int bad = ferror(stdout);
+    errno = 0;
+    if (fflush(stdout) != 0)
+        bad = 1;
+    if (bad) {
+        /* errno tells why only when this flush failed, not an earlier write */
+        if (errno)
+            fprintf(stderr, "tasknet: error writing standard output: %s\n", strerror(errno));
+        else
+            fprintf(stderr, "tasknet: error writing standard output (output lost)\n");
+        return rc ? rc : 1;
+    }
+    return rc;
+}
+
+static int dispatch(int argc, char **argv);
+
+int cli_main(int argc, char **argv) { return close_stdout(dispatch(argc, argv)); }
+
+static int dispatch(int argc, char **argv)
 {
     if (argc < 2) {
         fputs(usage_main, stderr);

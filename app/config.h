@@ -87,7 +87,8 @@ void cfg_errors_add(cfg_errors *e, const char *fmt, ...) __attribute__((format(p
  * cfg_free); afterwards it owns its plugins' params: cfg_free it. */
 void cfg_defaults(cfg *c);
 /* Load and validate an XML file (schema, units, ranges, cross-checks of every
- * sweep point). c must own nothing: it gets the defaults first. 0 on
+ * sweep point); "-" reads standard input, named "<stdin>" in messages and
+ * c->file, its relative files resolving against the working folder. c must own nothing: it gets the defaults first. 0 on
  * success; -1 with every problem in errs ("file:line:col: error: ...", in
  * file order). Either way c owns memory afterwards: cfg_free it. */
 int cfg_load(cfg *c, const char *path, cfg_errors *errs);
@@ -169,12 +170,22 @@ int cfg_param_applies(const cfg *c, size_t i);
  * -1 when buf is too short. */
 int cfg_param_applies_at(const cfg *c, size_t i, size_t k);
 int cfg_param_get_at(const cfg *c, size_t i, size_t k, char *buf, size_t len);
+/* The copies of parameter i in c: c->nwl for a workload's row, else 1; and
+ * copy k's path as --set takes it (workload.<name>.<attr> for a named
+ * workload; the caller frees it). */
+size_t cfg_param_copies(const cfg *c, size_t i);
+char *cfg_param_path_at(const cfg *c, size_t i, size_t k);
 /* Current value of a parameter, formatted as it would be written in XML
  * ("" when not set, e.g. network.zeta when bandwidth is given); for a path
  * several plugins declare, the value of the plugin c selects. A workload's
  * parameter is `workload.<name>.<attr>` when there are several workloads.
  * 0, or -1 for an unknown path or a value longer than len (truncated). */
 int cfg_get(const cfg *c, const char *path, char *buf, size_t len);
+/* What a parameter's value reads besides its text: a digest of the file
+ * contents of an empirical(FILE) distribution (0: nothing), so that
+ * fingerprints of results notice an edited file. */
+uint64_t cfg_input_digest(const cfg *c, const char *path);
+uint64_t cfg_input_digest_at(const cfg *c, size_t i, size_t k);
 /* Write the configuration as a complete XML file with every parameter that
  * applies explicit (defaults included) that cfg_load reads back to an
  * equal config; relative empirical(...) files are written as absolute

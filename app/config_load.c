@@ -767,9 +767,11 @@ static void xml_silent(void *ctx, const char *msg, ...)
 }
 
 
+/* "-" is standard input (`tasknet validate -`). */
 static int read_file(const char *path, char **text, size_t *len)
 {
-    FILE *f = fopen(path, "rb");
+    int is_stdin = strcmp(path, "-") == 0;
+    FILE *f = is_stdin ? stdin : fopen(path, "rb");
     if (!f)
         return errno ? errno : EIO;
     size_t cap = 4096, n = 0;
@@ -785,7 +787,8 @@ static int read_file(const char *path, char **text, size_t *len)
             break;
     }
     int e = ferror(f) ? (errno ? errno : EIO) : 0;
-    fclose(f);
+    if (!is_stdin)
+        fclose(f);
     if (e) {
         free(buf);
         return e;
@@ -808,9 +811,16 @@ static int cmp_lerr(const void *pa, const void *pb)
     return a->seq < b->seq ? -1 : a->seq > b->seq;
 }
 
+/* The name messages use for a configuration file: standard input is "<stdin>". */
+static const char *display_name(const char *path) { return strcmp(path, "-") == 0 ? "<stdin>" : path; }
+
 static void set_paths(cfg *c, const char *path)
 {
-    snprintf(c->file, sizeof c->file, "%s", path);
+    snprintf(c->file, sizeof c->file, "%s", display_name(path));
+    if (strcmp(path, "-") == 0) {
+        snprintf(c->basedir, sizeof c->basedir, "."); /* relative files: from the working folder */
+        return;
+    }
     const char *slash = strrchr(path, '/');
     if (!slash)
         snprintf(c->basedir, sizeof c->basedir, ".");
@@ -820,15 +830,16 @@ static void set_paths(cfg *c, const char *path)
         snprintf(c->basedir, sizeof c->basedir, "%.*s", (int)(slash - path), path);
 }
 
-int cfg_load(cfg *c, const char *path, cfg_errors *errs)
+int cfg_load(cfg *c, const char *file, cfg_errors *errs)
 {
     cfg_defaults(c);
-    set_paths(c, path);
+    set_paths(c, file);
+    const char *path = display_name(file);
     loader ld;
     memset(&ld, 0, sizeof ld);
     ld.file = path;
     ld.c = c;
-    int e = read_file(path, &ld.text, &ld.len);
+    int e = read_file(file, &ld.text, &ld.len);
     if (e) {
         cfg_errors_add(errs, "%s: error: cannot read: %s", path, strerror(e));
         return -1;

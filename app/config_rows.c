@@ -447,6 +447,10 @@ int cfg_param_applies(const cfg *c, size_t i) { return crow_selected(c, i, crow_
 
 int cfg_param_applies_at(const cfg *c, size_t i, size_t k) { return crow_selected(c, i, k); }
 
+size_t cfg_param_copies(const cfg *c, size_t i) { return crow_is_wl(i) ? c->nwl : 1; }
+
+char *cfg_param_path_at(const cfg *c, size_t i, size_t k) { return crow_path(c, i, k); }
+
 int cfg_param_get_at(const cfg *c, size_t i, size_t k, char *buf, size_t len)
 {
     char *s = param_format(crow_block(c, i, k), crow_at(i)->row, NULL);
@@ -852,6 +856,21 @@ int cfg_get(const cfg *c, const char *path, char *buf, size_t len)
         return -1;
     }
     return cfg_param_get_at(c, (size_t)r, k, buf, len);
+}
+
+uint64_t cfg_input_digest(const cfg *c, const char *path)
+{
+    long r;
+    size_t k;
+    char err[512];
+    if (crow_resolve(c, path, &r, &k, err, sizeof err) != 0)
+        return 0;
+    return cfg_input_digest_at(c, (size_t)r, k);
+}
+
+uint64_t cfg_input_digest_at(const cfg *c, size_t i, size_t k)
+{
+    return param_digest(crow_block(c, i, k), crow_at(i)->row);
 }
 
 /* ------------------------------------------------------------- hints */

@@ -4,7 +4,7 @@ libtasknet_a_SOURCES += \
 	%D%/config.h %D%/config_impl.h \
 	%D%/config_rows.c %D%/config_check.c %D%/config_axes.c \
 	%D%/config_load.c %D%/config_schema.c %D%/config_write.c \
-	%D%/run.c %D%/run.h %D%/run_files.c \
+	%D%/run.c %D%/run.h %D%/run_files.c %D%/run_budget.c \
 	%D%/report.c %D%/report.h \
 	%D%/sweep.c %D%/sweep.h %D%/sweep_impl.h \
 	%D%/sweep_store.c %D%/sweep_fork.c \

@@ -96,11 +96,11 @@ void report_runs_header(FILE *f, const cfg *base, const run_layout *l)
     for (size_t i = 0; i < l->n; i++)
         if (metric_is_deterministic(l->col[i].name))
             fprintf(f, ",%s", l->col[i].name);
-    fputc('\n', f);
+    fputs(",latency_csv_fnv1a64\n", f);
 }
 
 void report_runs_row(FILE *f, const cfg *base, const run_layout *l, size_t point, uint64_t replica,
-                     uint64_t config_hash, const double *m)
+                     uint64_t config_hash, const double *m, const uint64_t *latency_digest)
 {
     fprintf(f, "%llu,%zu,%llu,%llu,%016llx", (unsigned long long)(point * base->replicas + replica),
             point, (unsigned long long)replica, (unsigned long long)base->seed,
@@ -116,7 +116,10 @@ void report_runs_row(FILE *f, const cfg *base, const run_layout *l, size_t point
             else
                 fprintf(f, ",%.17g", m[i]);
         }
-    fputc('\n', f);
+    if (latency_digest)
+        fprintf(f, ",%016llx\n", (unsigned long long)*latency_digest);
+    else
+        fputs(",\n", f);
 }
 
 void report_ci_name(double level, char *buf, size_t len)
@@ -209,6 +212,14 @@ void report_analyze_json(FILE *f, const cfg *base, size_t point, const cfg *pc, 
     json_number(f, info->has_phy ? info->phy.bit_error_rate : NAN);
     fputs(",\"energy_per_bit_j\":", f);
     json_number(f, info->has_phy ? info->phy.energy_per_bit_j : NAN);
+    run_estimate e;
+    run_estimate_point(pc, &e);
+    fputs(",\"run_memory_bytes\":", f);
+    json_number(f, e.mem_bytes);
+    fputs(",\"run_messages\":", f);
+    json_number(f, e.messages > 0 ? e.messages : NAN);
+    fputs(",\"run_horizon_s\":", f);
+    json_number(f, e.horizon_s > 0 ? e.horizon_s : NAN);
     fputc('}', f);
 }
 
@@ -227,6 +238,16 @@ void report_analyze_text(FILE *f, const cfg *base, size_t point, const cfg *pc, 
     if (info->has_phy)
         fprintf(f, "  phy       path BER=%.3g  energy=%.4g pJ/bit\n", info->phy.bit_error_rate,
                 info->phy.energy_per_bit_j * 1e12);
+    run_estimate e;
+    run_estimate_point(pc, &e);
+    char mem[32];
+    run_format_bytes(e.mem_bytes, mem, sizeof mem);
+    fprintf(f, "  a run     ~%s of memory", mem);
+    if (e.messages > 0)
+        fprintf(f, ", ~%.3g messages", e.messages);
+    if (e.horizon_s > 0)
+        fprintf(f, ", ~%.3g s simulated", e.horizon_s);
+    fputs(" (estimates)\n", f);
 }
 
 void report_latency_path(char *buf, size_t len, const char *dir, uint64_t run_id)

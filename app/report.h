@@ -25,10 +25,13 @@ report_point *report_points_new(size_t npoints, const run_layout *l);
 void report_points_free(report_point *pts, size_t npoints);
 void report_point_add(report_point *p, const run_layout *l, const double *m);
 
+/* runs.csv: run,point,replica,seed,config_hash,<swept values>,<metrics>,latency_csv_fnv1a64. */
 void report_runs_header(FILE *f, const cfg *base, const run_layout *l);
-/* config_hash: fingerprint of the point's configuration (resume and merge check it). */
+/* config_hash: fingerprint of the point's configuration (resume and merge
+ * check it); latency_digest: FNV-1a 64 of the run's latency/run-ID.csv
+ * (resume redoes a run whose file does not match it), NULL = none. */
 void report_runs_row(FILE *f, const cfg *base, const run_layout *l, size_t point, uint64_t replica,
-                     uint64_t config_hash, const double *m);
+                     uint64_t config_hash, const double *m, const uint64_t *latency_digest);
 /* The name of the confidence-interval columns of summary.csv at level
  * (run.confidence): "ci95" at 0.95, "ci99" at 0.99, "ci99.9" at 0.999. */
 void report_ci_name(double level, char *buf, size_t len);

@@ -7,6 +7,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/time.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -216,6 +217,7 @@ int run_resolve(cfg *c, run_cache *rc, run_info *info, char *err, size_t errlen)
             .net = &c->net,
             .seed = c->seed,
             .cache = rc ? &rc->wl[wl_index(wops)] : NULL,
+            .msg_fixed_ps = net_fixed_latency_ps(nops, &c->net, cfg_net_params(c)),
         };
         if (wops->resolve && wops->resolve(cfg_wl_params_at(c, k), &wr, err, errlen) != 0) {
             free(map);
@@ -361,6 +363,28 @@ void run_abort(void)
 
 void run_abort_clear(void) { run_abort_requested = 0; }
 
+/* --progress inside a run: an interval timer's SIGALRM stops the engine
+ * between two events (sim_stop is async-signal-safe), run_one reports and
+ * runs on. The run is the same: sim_run resumes where it stopped. Off, no
+ * timer runs and the engine loop is untouched. */
+static volatile sig_atomic_t run_progress_due;
+
+static void on_progress_alarm(int sig)
+{
+    (void)sig;
+    run_progress_due = 1;
+    sim *s = run_live;
+    if (s)
+        sim_stop(s);
+}
+
+/* Events beyond this time are not run: 2^62 ps (53 days) leaves a margin
+ * of the same again under the clock's 2^63 ps for every time a model adds
+ * to now (each bounded far below it), so the clock never wraps; a run that
+ * gets there fails with a message instead (resolve refuses what is
+ * expected to, this catches what was not). */
+#define RUN_TIME_LIMIT_PS (INT64_C(1) << 62)
+
 static void scatter(double *m, const size_t *map, const double *own, size_t n)
 {
     for (size_t k = 0; k < n; k++)
@@ -440,12 +464,63 @@ int run_one(const cfg *c, const run_layout *l, uint64_t replica, double *m, cons
         rs.wl[k].up = 1;
     }
 
+    int timed = o && o->progress && o->progress_every_s > 0;
+    struct sigaction alarm_old;
+    double horizon_s = 0;
+    if (timed) {
+        run_estimate e;
+        run_estimate_point(c, &e);
+        horizon_s = e.horizon_s;
+        struct sigaction sa = {.sa_handler = on_progress_alarm};
+        sigemptyset(&sa.sa_mask);
+        sa.sa_flags = SA_RESTART;
+        sigaction(SIGALRM, &sa, &alarm_old);
+        double every = o->progress_every_s;
+        struct itimerval it = {.it_interval = {(time_t)every, (suseconds_t)(fmod(every, 1.0) * 1e6)}};
+        it.it_value = it.it_interval;
+        run_progress_due = 0;
+        setitimer(ITIMER_REAL, &it, NULL);
+    }
+    double events = 0;
     run_live = s;
-    if (!run_abort_requested)
-        core[M_events] = (double)sim_run(s, SIM_TIME_MAX);
+    while (!run_abort_requested) {
+        events += (double)sim_run(s, RUN_TIME_LIMIT_PS);
+        if (!run_progress_due)
+            break;
+        run_progress_due = 0;
+        if (run_abort_requested)
+            break;
+        /* the least advanced workload's fraction (the run ends with the last) */
+        double f = NAN;
+        for (size_t k = 0; k < c->nwl; k++) {
+            double fk = rs.wl[k].w->progress ? rs.wl[k].w->progress(rs.wl[k].ws) : NAN;
+            if (!isnan(fk) && (isnan(f) || fk < f))
+                f = fk;
+        }
+        if (isnan(f) && horizon_s > 0)
+            f = units_ps_to_s(sim_now(s)) / horizon_s;
+        run_progress rp = {.sim_s = units_ps_to_s(sim_now(s)),
+                           .events = events,
+                           .wall_s = wall_now_s() - t0,
+                           .fraction = isnan(f) ? f : f < 0 ? 0 : f > 1 ? 1 : f};
+        o->progress(o->progress_ctx, &rp);
+    }
     run_live = NULL;
+    if (timed) {
+        struct itimerval off = {{0, 0}, {0, 0}};
+        setitimer(ITIMER_REAL, &off, NULL);
+        sigaction(SIGALRM, &alarm_old, NULL);
+        run_progress_due = 0;
+    }
+    core[M_events] = events;
     if (run_abort_requested) {
         tn_error(err, errlen, "interrupted");
+        goto out;
+    }
+    if (sim_pending(s) > 0) {
+        tn_error(err, errlen, "the run reached %.3g s of simulated time (2^62 ps) with events still to come, "
+                 "the longest tasknet simulates; fewer jobs or messages, or shorter times, would end sooner",
+                 units_ps_to_s(sim_now(s)));
         goto out;
     }
     /* the fabric's and the core's first: the workloads' may use them */

@@ -63,17 +63,53 @@ void run_analyze(const cfg *c, wl_analysis *out);
 #define RUN_HIST_HI_S 10.0
 #define RUN_HIST_PER_DECADE 20
 
+/* Where a run stands, for --progress (run_outputs.progress). */
+typedef struct run_progress {
+    double sim_s;    /* simulated time reached, s */
+    double events;   /* events executed so far */
+    double wall_s;   /* wall-clock seconds since the run started */
+    double fraction; /* of the run's work done, in [0, 1] (the workload's progress op, else
+                        simulated time over the estimated horizon); NAN when not known */
+} run_progress;
+
 /* What a run writes besides its metrics (each optional). */
 typedef struct run_outputs {
     struct trace *trace;     /* timeline recorder */
     const char *latency_csv; /* message latency histogram: rows class,bin_lo_s,bin_hi_s,count
                                 (class control, data or all; non-empty bins), written atomically */
+    /* called every progress_every_s of wall time inside the run (a timer
+     * stops the engine between two events; nothing is done while off) */
+    void (*progress)(void *ctx, const run_progress *p);
+    void *progress_ctx;
+    double progress_every_s; /* 0 = no progress */
 } run_outputs;
 
 /* The workloads' own files in result folder dir (wl_ops.write_files), for
  * the runs of base's sweep with done[run id] set (run id = point x
  * replicas + replica). app/run_files.c. 0, or -1 + err. */
 int run_write_files(const cfg *base, const char *dir, const unsigned char *done, char *err, size_t errlen);
+
+/* ---- before a run: what it will take (app/run_budget.c) ---- */
+
+/* One run of a resolved point, as estimated from its parameters. */
+typedef struct run_estimate {
+    double mem_bytes;  /* peak memory: fabric + workload + the core's latency samples */
+    double net_bytes, wl_bytes, samples_bytes; /* its parts */
+    double messages;   /* messages the workload sends (0: not known) */
+    double horizon_s;  /* simulated time the run lasts (0: not known) */
+} run_estimate;
+void run_estimate_point(const cfg *c, run_estimate *out);
+
+/* The memory this process may use, bytes: the machine's physical memory,
+ * lowered by a cgroup limit (containers, Slurm) and by RLIMIT_AS/DATA;
+ * TASKNET_MEMORY (a size: "8GB") overrides them. `how` says where it came
+ * from. */
+double run_memory_available(char *how, size_t howlen);
+/* 0, or -1 with the estimate and the memory in err when `copies` runs of
+ * the resolved point c at once, with `extra` bytes besides, would not fit. */
+int run_check_memory(const cfg *c, unsigned copies, double extra_bytes, char *err, size_t errlen);
+/* "1.23 GB": bytes with 3 digits, for messages. */
+void run_format_bytes(double bytes, char *buf, size_t len);
 
 /* Stop the run in progress in this process, and any run started after, at
  * once (async-signal-safe: sweep's SIGINT/SIGTERM handler calls it): it

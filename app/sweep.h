@@ -31,6 +31,8 @@ typedef struct sweep_opts {
     int list_only;       /* work out the run table and run nothing */
     const char *trace;   /* Chrome trace-event JSON of the (single) selected run */
     const char *config;  /* the configuration file, for messages */
+    double run_progress_every_s; /* progress inside each run this often (ui->run_progress; 0 = none;
+                                    in this process and -j workers, not MPI ranks) */
 } sweep_opts;
 
 /* An error, a warning, information (not shown with -q), or a detail line
@@ -46,11 +48,14 @@ typedef struct sweep_ui {
     void (*progress)(void *ctx, uint64_t done, uint64_t todo, double elapsed_s);
     /* after each finished run, its id, point, replica, events and wall time */
     void (*run_done)(void *ctx, uint64_t id, size_t point, uint64_t replica, double events, double wall_s);
+    /* inside a long run, every sweep_opts.run_progress_every_s */
+    void (*run_progress)(void *ctx, uint64_t id, const run_progress *p);
 } sweep_ui;
 
 /* What a sweep did, for the caller to show. */
 typedef struct sweep_outcome {
-    int status;            /* process exit status: 0, 1 failure, 2 usage, 130 interrupted */
+    int status;            /* process exit status: 0, 1 failure, 2 usage, 128 + signal when interrupted
+                              (130 SIGINT, 143 SIGTERM) */
     int interrupted;       /* SIGINT/SIGTERM stopped it */
     int gave_up;           /* failures stopped it */
     uint64_t nruns;        /* runs of the table */
@@ -79,6 +84,10 @@ int sweep_merge(const char *out, char *const *dirs, size_t ndirs, const sweep_ui
 /* Parse "3,5-9" into a membership test over [0, nruns). Returns 0 or -1 + err.
  * sel must hold nruns bytes. */
 int sweep_parse_runs(const char *spec, uint64_t nruns, unsigned char *sel, char *err, size_t errlen);
+
+/* Memory a sweep of c holds for its run table (a result per run), bytes:
+ * checked before anything is allocated. */
+double sweep_table_bytes(const cfg *c);
 
 /* FNV-1a 64 of a byte string (configuration fingerprints). */
 uint64_t sweep_hash(const void *data, size_t len, uint64_t h);

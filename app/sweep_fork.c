@@ -48,10 +48,29 @@ static int write_full(int fd, const void *buf, size_t n)
     return 0;
 }
 
+/* In a worker, progress inside a run goes to the parent as a result record
+ * of status SWEEP_PROGRESS (the parent shows it and waits on). */
+static void worker_progress(sweep *sw, uint64_t id, const run_progress *p)
+{
+    static sweep_result *rec;
+    static size_t size;
+    if (!rec || size != sweep_result_size(sw)) {
+        free(rec);
+        size = sweep_result_size(sw);
+        rec = tn_xcalloc(1, size);
+    }
+    rec->id = id;
+    rec->status = SWEEP_PROGRESS;
+    rec->prog = *p;
+    write_full(sw->progress_fd, rec, size); /* a parent gone is noticed at the result */
+}
+
 static void worker_main(sweep *sw, int cmd_fd, int res_fd)
 {
     signal(SIGINT, SIG_DFL);
     signal(SIGTERM, SIG_DFL);
+    sw->progress_sink = worker_progress;
+    sw->progress_fd = res_fd;
     uint64_t id;
     sweep_result *r = sweep_result_new(sw);
     while (read_full(cmd_fd, &id, sizeof id) == 0) {
@@ -191,6 +210,11 @@ static int run_forked(sweep *sw)
                     rc = 1;
                     sw->giving_up = 1;
                 }
+                continue;
+            }
+            if (res->status == SWEEP_PROGRESS) {
+                if (sw->ui && sw->ui->run_progress)
+                    sw->ui->run_progress(sw->ui->ctx, res->id, &res->prog);
                 continue;
             }
             w[i].busy_id = SWEEP_NO_RUN;

@@ -13,6 +13,10 @@ typedef struct run_rec {
     int done;      /* result present (this session or an earlier one) */
     uint64_t hash; /* fingerprint of the point's configuration */
     double *m;     /* metrics [layout n] (wall_s only for runs of this session) */
+    uint64_t from; /* the id its row and histogram have in the folder: this id, unless the folder
+                      was written by a sweep with other replicas or axis values (store_open renames) */
+    uint64_t hist; /* FNV-1a 64 of its latency histogram file's bytes (has_hist) */
+    int has_hist;  /* the run has a histogram in the folder (every run written with --out) */
 } run_rec;
 
 /* A process's resolved point, reused across that point's replicas. */
@@ -44,13 +48,26 @@ typedef struct sweep {
     uint64_t next;            /* sweep_next resumes its scan here */
     point_cache pcache;       /* this process's resolved point */
     int giving_up;            /* a failure that would repeat: hand out no more runs */
+    int lock_fd;              /* the folder's lock (store_lock), -1 when not held */
+    /* where progress inside a run goes in this process (NULL: nowhere): the
+     * ui in the process that owns it, the parent's pipe in a -j worker */
+    void (*progress_sink)(struct sweep *sw, uint64_t id, const run_progress *p);
+    int progress_fd;          /* a -j worker's result pipe */
+    int remapped;             /* some kept run has another id in the folder (rec.from != id) */
     char procs[80];           /* how the runs ran, for the last line */
 } sweep;
 
 enum { RUN_PENDING = 1, RUN_INFLIGHT = 2 };
 
-/* Column layout of runs.csv: run,point,replica,seed,config_hash,<axes>,<metrics>. */
+/* Column layout of runs.csv: run,point,replica,seed,config_hash,<axes>,<metrics>,latency_csv_fnv1a64. */
 #define RUNS_FIXED_COLS 5
+
+/* The fingerprint of a point's configuration (sweep.c): every parameter
+ * that applies but run.replicas, and the contents of the files values read. */
+uint64_t sweep_fingerprint(const cfg *c);
+/* "empirical(PATH,linear)" -> "empirical(,linear)": a value without the
+ * file it reads (which the fingerprint takes by its contents). */
+void sweep_strip_input_path(char *text);
 
 /* A note for the user through the caller's ui (never printed here). */
 void sweep_note(const sweep *sw, sweep_note_kind kind, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -69,10 +86,14 @@ int sweep_interrupted(void);
  * sweep_result_size(sw) bytes, its metrics in the sweep's layout. */
 typedef struct sweep_result {
     uint64_t id;    /* run id, or SWEEP_NO_RUN */
-    int32_t status; /* 0 = ok, else err holds the message */
+    int32_t status; /* 0 = ok, SWEEP_PROGRESS = prog holds where run id stands (it goes on), else
+                       err holds the message */
     char err[400];
+    run_progress prog;
     double m[];     /* metrics of the run, [layout n] */
 } sweep_result;
+
+#define SWEEP_PROGRESS 2
 
 size_t sweep_result_size(const sweep *sw);
 sweep_result *sweep_result_new(const sweep *sw); /* zeroed, id SWEEP_NO_RUN; free() it */
@@ -125,11 +146,26 @@ void sweep_mpi_finalize(void);
 /* The layout of the runs' metrics and one record per run. */
 void sweep_records_init(sweep *sw);
 void sweep_records_free(sweep *sw);
-/* Earlier results from out/runs.csv; a folder of another sweep is refused. 0 or -1. */
+/* Take the folder for this process alone (creating it): a lock on
+ * out/.lock held until store_unlock or the process ends (a POSIX record
+ * lock: it dies with the process, even SIGKILLed, and works over NFS). A
+ * folder another process holds is refused, naming that process. 0 or -1. */
+int store_lock(sweep *sw);
+void store_unlock(sweep *sw);
+/* Earlier results from out/runs.csv, each row checked against the folder's
+ * own run table (its config.xml) and attributed to this sweep's run of the
+ * same point configuration (fingerprint) and replica, so a folder resumes
+ * with more replicas or more axis values; a folder holding results this
+ * sweep would not keep (another configuration, a point or replica it no
+ * longer has) is refused. A run whose latency histogram is missing or does
+ * not match its checksum is dropped (and so redone). 0 or -1. */
 int store_load(sweep *sw);
-/* Open the folder for this session: latency/, config.xml, runs.csv (what is
- * kept, rewritten) and timing.csv opened for appending. 0 or -1. */
+/* Open the folder for this session: latency/ (histograms of kept runs
+ * renamed to their ids in this sweep), runs.csv (what is kept, rewritten),
+ * then config.xml, and timing.csv opened for appending. 0 or -1. */
 int store_open(sweep *sw);
+/* FNV-1a 64 of a file's bytes: 0, or -1 when it cannot be read. */
+int store_file_digest(const char *path, uint64_t *digest);
 /* A finished run's row, timing and (every 2 s) the summary. */
 void store_append(sweep *sw, uint64_t id);
 /* Close the folder: runs.csv sorted by id, summary.csv. 0 or -1. */

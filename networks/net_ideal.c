@@ -72,6 +72,8 @@ static void ideal_check(const net_params *core, const void *params, param_report
 static void ideal_pkt_start(void *ctx, nic_pkt *p)
 {
     ideal_state *st = ctx;
+    if (p->msg->t_head_ps < 0) /* its first packet's first bit crosses the star at once */
+        p->msg->t_head_ps = sim_now(net_sim(st->n)) + st->fixed_ps;
     if (p->last)
         sim_schedule(net_sim(st->n), p->ser_ps + st->fixed_ps, ideal_deliver, st, (uint64_t)(uintptr_t)p->msg);
     nic_pkt_free(&st->nic, p);
@@ -112,6 +114,8 @@ static void ideal_send(void *state, net_msg *m)
         return;
     }
     int64_t d_ps = net_rate_ps(&st->rate, m->size_bytes) + st->fixed_ps;
+    /* the first bit crosses the star at once: 2 link + switch; the last, ser later */
+    m->t_head_ps = sim_now(net_sim(st->n)) + st->fixed_ps;
     sim_schedule(net_sim(st->n), d_ps, ideal_deliver, st, (uint64_t)(uintptr_t)m);
 }
 
@@ -140,6 +144,14 @@ static size_t ideal_route(const void *state, uint32_t src, uint32_t dst, uint64_
     return 2;
 }
 
+/* One pending delivery per message, in the engine: nothing per node. */
+static double ideal_mem_bytes(const net_params *core, const void *params)
+{
+    (void)core;
+    (void)params;
+    return sizeof(ideal_state);
+}
+
 const net_ops net_ideal_ops = {
     .name = "ideal",
     .description = "contention-free: serialisation + 2 link + switch latency for every message "
@@ -155,4 +167,5 @@ const net_ops net_ideal_ops = {
     .link_count = ideal_link_count,
     .route = ideal_route,
     .fini = ideal_fini,
+    .mem_bytes = ideal_mem_bytes,
 };

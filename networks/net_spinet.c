@@ -421,6 +421,11 @@ static void start_try(spn_state *st, uint32_t s, spn_pkt *p)
         sim_schedule_at(sm, t_ans, ev_retry, st, parg);
     } else {
         int64_t t_last = t0 + st->fwd_ps + P;
+        /* the first try of the message to reach dst (tries start in time
+         * order) brings its first bit, the header, at t0 + F; a corrupted
+         * one too: its bits arrived, the receiver discards them */
+        if (p->msg->t_head_ps < 0)
+            p->msg->t_head_ps = t0 + st->fwd_ps;
         int corrupted = 0;
         if (st->ber > 0) {
             double loss = -expm1((double)p->bits * st->log1m_ber);
@@ -806,6 +811,29 @@ static void spinet_fini(void *state)
     memset(st, 0, sizeof *st);
 }
 
+/* A message's header reaches its destination F = 2 t_link + S t_sw after
+ * it leaves (its payload follows): the least time besides serialisation. */
+static int64_t spinet_fixed_latency_ps(const net_params *core, const void *params)
+{
+    const spn_params *p = params;
+    if (core->nodes < 2 || (core->nodes & (core->nodes - 1)))
+        return 0;
+    return 2 * phy_propagation_ps(p->link_length_m) + spn_stages(core, p) * p->switching_time_ps;
+}
+
+/* Per stage and element: two output locks and a state; per node a source;
+ * the routing tables (2 bits per stage, element and destination); a packet
+ * record per source in flight. */
+static double spinet_mem_bytes(const net_params *core, const void *params)
+{
+    const spn_params *p = params;
+    double N = core->nodes, E = N / 2, S = (double)spn_stages(core, p);
+    if (core->nodes < 2 || (core->nodes & (core->nodes - 1)))
+        return 0;
+    return sizeof(spn_state) + S * E * (2 * sizeof(int64_t) + 1) + S * sizeof(uint32_t) +
+           N * (sizeof(spn_src) + 2 * sizeof(spn_pkt)) + S * E * N / 4;
+}
+
 void spinet_get_stats(const void *state, spinet_stats *out)
 {
     *out = ((const spn_state *)state)->st;
@@ -830,4 +858,6 @@ const net_ops net_spinet_ops = {
     .nmetrics = SPN_NMETRICS,
     .fill_metrics = spinet_fill_metrics,
     .fini = spinet_fini,
+    .fixed_latency_ps = spinet_fixed_latency_ps,
+    .mem_bytes = spinet_mem_bytes,
 };

@@ -225,6 +225,7 @@ static void ev_deliver(sim *s, void *ctx, uint64_t arg)
 static void port_start(sw_state *st, sim *s, net_msg *m, int64_t now_ps)
 {
     int64_t end_ps = now_ps + m->t_aux_ps;
+    m->t_head_ps = now_ps + st->link_ps; /* its first bit reaches dst a link after the port starts it */
     st->port_free_ps[m->dst] = end_ps;
     sim_schedule_at(s, end_ps + st->link_ps, ev_deliver, st, msg_arg(m));
 }
@@ -294,6 +295,8 @@ static void pkt_port_start(sw_state *st, sim *s, nic_pkt *p, int64_t now_ps)
     int64_t end_ps = now_ps + p->ser_ps;
     net_msg *m = p->msg;
     st->port_free_ps[m->dst] = end_ps;
+    if (m->t_head_ps < 0) /* its first packet's first bit reaches dst a link after the port starts it */
+        m->t_head_ps = now_ps + st->link_ps;
     if (p->last)
         sim_schedule_at(s, end_ps + st->link_ps, ev_deliver, st, msg_arg(m));
     nic_pkt_free(&st->nic, p);
@@ -651,6 +654,14 @@ static size_t sw_route(const void *state, uint32_t src, uint32_t dst, uint64_t *
     return 2;
 }
 
+/* Two times per node, and the control-first queues. */
+static double sw_mem_bytes(const net_params *core, const void *params)
+{
+    const sw_params *p = params;
+    double per_node = 2 * sizeof(int64_t) + (p->control_first ? sizeof(sw_cf_node) : 0);
+    return sizeof(sw_state) + per_node * (double)core->nodes;
+}
+
 const net_ops net_switch_ops = {
     .name = "electrical-switch",
     .description = "single electrical switch (star): FIFO sources and output ports, "
@@ -670,4 +681,5 @@ const net_ops net_switch_ops = {
     .nmetrics = SW_NMETRICS,
     .fill_metrics = sw_fill_metrics,
     .fini = sw_fini,
+    .mem_bytes = sw_mem_bytes,
 };

@@ -93,6 +93,20 @@ void net_check_core(const net_params *p, param_report *rep)
                       (long long)p->switch_latency_ps);
 }
 
+int64_t net_fixed_latency_ps(const net_ops *ops, const net_params *core, const void *params)
+{
+    if (ops->fixed_latency_ps)
+        return ops->fixed_latency_ps(core, params);
+    return 2 * core->link_latency_ps + core->switch_latency_ps;
+}
+
+double net_mem_bytes(const net_ops *ops, const net_params *core, const void *params)
+{
+    if (ops->mem_bytes)
+        return ops->mem_bytes(core, params);
+    return NET_MEM_PER_NODE_B * (double)core->nodes;
+}
+
 void *net_params_new(const net_ops *ops)
 {
     void *p = tn_xcalloc(1, ops->params_size ? ops->params_size : 1);
@@ -149,6 +163,9 @@ net *net_create(const net_ops *ops, const net_params *p, const void *params, con
     stats_sample_init(&n->c.latency_s[NET_CONTROL]);
     stats_sample_init(&n->c.latency_s[NET_DATA]);
     stats_sample_init(&n->c.latency_all_s);
+    stats_acc_init(&n->c.head_s[NET_CONTROL]);
+    stats_acc_init(&n->c.head_s[NET_DATA]);
+    stats_acc_init(&n->c.head_all_s);
     if (ops->init(n->state, n, n->own, e2, sizeof e2) != 0) {
         tn_error(err, errlen, "%s: %s", ops->name, e2);
         stats_sample_free(&n->c.latency_s[NET_CONTROL]);
@@ -256,6 +273,7 @@ void net_send(net *n, net_msg *m)
     }
     m->id = root->next_id++;
     m->t_submit_ps = sim_now(root->sim);
+    m->t_head_ps = -1;
     m->next = NULL;
     root->c.sent++;
     root->c.bytes_sent += m->size_bytes;
@@ -273,6 +291,16 @@ static void count_delivery(net *n, const net_msg *m, int64_t lat_ps)
     double lat_s = units_ps_to_s(lat_ps);
     stats_sample_add(&n->c.latency_all_s, lat_s);
     stats_sample_add(&n->c.latency_s[m->cls], lat_s);
+    if (m->t_head_ps >= 0) {
+        int64_t head_ps = m->t_head_ps - m->t_submit_ps;
+        TN_ASSERT(head_ps >= 0 && head_ps <= lat_ps, "message %llu: first bit %lld ps, last bit %lld ps after its "
+                  "hand-over", (unsigned long long)m->id, (long long)head_ps, (long long)lat_ps);
+        double head_s = units_ps_to_s(head_ps);
+        stats_acc_add(&n->c.head_all_s, head_s);
+        stats_acc_add(&n->c.head_s[m->cls], head_s);
+    } else {
+        n->c.head_untold++;
+    }
 }
 
 void net_delivered(net *n, net_msg *m)
@@ -340,6 +368,13 @@ void net_metrics(net *n, double *core, double *own)
                     &core[M_msg_latency_control_max_s]);
     latency_metrics(&c->latency_s[NET_DATA], &core[M_msg_latency_data_mean_s], &core[M_msg_latency_data_p50_s],
                     &core[M_msg_latency_data_p99_s], &core[M_msg_latency_data_max_s]);
+    /* head latency: only when the fabric told it for every message */
+    const stats_acc *head[] = {&c->head_all_s, &c->head_s[NET_CONTROL], &c->head_s[NET_DATA]};
+    double *mean[] = {&core[M_msg_head_latency_mean_s], &core[M_msg_head_latency_control_mean_s],
+                      &core[M_msg_head_latency_data_mean_s]};
+    for (int k = 0; k < 3; k++)
+        *mean[k] = head[k]->n && !c->head_untold ? stats_acc_mean(head[k]) : NAN;
+    core[M_msg_head_latency_max_s] = c->head_all_s.n && !c->head_untold ? c->head_all_s.max : NAN;
     metric_unset(own, n->ops->nmetrics);
     if (n->ops->fill_metrics)
         n->ops->fill_metrics(n->state, own);

@@ -40,6 +40,8 @@ typedef struct net_msg {
     uint64_t id;          /* sequence number of the hand-over, unique per run */
     int64_t t_submit_ps;  /* hand-over time */
     uint8_t client;       /* set by net_send: the client handle it was sent through (0: the fabric's own) */
+    /* set by the fabric before net_delivered (net_send sets -1) */
+    int64_t t_head_ps;    /* when the message's first bit reached dst (its head latency) */
     /* private to the fabric */
     int64_t t_aux_ps;     /* e.g. arrival of the head at a port */
     uint64_t aux;         /* e.g. packets outstanding */
@@ -103,7 +105,9 @@ typedef struct net_ops {
      * Check first (e.g. with param_report_first); 0, or -1 + err (then init
      * has released what it allocated: fini is not called). */
     int (*init)(void *state, net *n, const void *params, char *err, size_t errlen);
-    /* Take m over at sim_now(net_sim(n)); later call net_delivered(n, m) exactly once. */
+    /* Take m over at sim_now(net_sim(n)); later set m->t_head_ps, the time
+     * its first bit reached m->dst, and call net_delivered(n, m) exactly once
+     * (at the time its last bit arrives). */
     void (*send)(void *state, net_msg *m);
 
     /* Zero-load latency, ps: hand-over to last bit at dst of a message of
@@ -123,7 +127,19 @@ typedef struct net_ops {
     size_t nmetrics;
     void (*fill_metrics)(void *state, double *m);
     void (*fini)(void *state); /* may be NULL */
+
+    /* Estimates for the checks before a run, from the parameters alone (B
+     * may be 0: not known yet). Each may be NULL: the core's default then.
+     * fixed_latency_ps: what a lone message spends besides its serialisation
+     *   (default: 2 link + switch latency, the star of the core parameters);
+     * mem_bytes: memory an instance holds besides the messages it is handed
+     *   (default: NET_MEM_PER_NODE_B per node). */
+    int64_t (*fixed_latency_ps)(const net_params *core, const void *params);
+    double (*mem_bytes)(const net_params *core, const void *params);
 } net_ops;
+
+/* Memory per node the core assumes of a fabric without a mem_bytes op. */
+#define NET_MEM_PER_NODE_B 256.0
 
 /* Counters and latency samples every fabric gets from net.c. */
 typedef struct net_counters {
@@ -131,6 +147,9 @@ typedef struct net_counters {
     uint64_t bytes_sent, bytes_delivered; /* payload bytes */
     stats_sample latency_s[2];            /* per enum net_class, seconds */
     stats_sample latency_all_s;           /* all messages, seconds */
+    stats_acc head_s[2];                  /* head latency (first bit at dst) per enum net_class, seconds */
+    stats_acc head_all_s;                 /* head latency of all messages, seconds */
+    uint64_t head_untold;                 /* delivered without t_head_ps (the metric is then NAN) */
 } net_counters;
 
 /* A fabric instance (net_create), or a client's handle on one (net_attach).
@@ -170,6 +189,10 @@ size_t net_count(void);                      /* entries of net_registry */
 size_t net_index(const net_ops *ops);        /* position in net_registry */
 /* 0 if name is a registered fabric, else -1 + "unknown network type 'x' (expected one of: ...)". */
 int net_name_ok(const char *name, char *err, size_t errlen);
+
+/* The estimates of a fabric (its op, or the core's default). */
+int64_t net_fixed_latency_ps(const net_ops *ops, const net_params *core, const void *params);
+double net_mem_bytes(const net_ops *ops, const net_params *core, const void *params);
 
 /* Checks every fabric shares, for its check op: N >= 2, 0 < bandwidth
  * finite (when given), link and switch latencies in range. */

@@ -386,6 +386,11 @@ static void port_start(swnet *st, uint32_t l, swnet_pkt *p, int64_t now)
     if (st->credit && p->in_link != NONE)
         credit_return(st, p->in_link, p->in_vc, p->fp, now + st->link_ps);
     if (p->next_sw == NONE) {
+        /* the message's head: the first bit of its first packet to reach
+         * dst (adaptive routes may reorder packets) */
+        int64_t head = now + st->link_ps;
+        if (p->msg->t_head_ps < 0 || head < p->msg->t_head_ps)
+            p->msg->t_head_ps = head;
         packet_arrived(st, p, now + ser + st->link_ps);
         return;
     }

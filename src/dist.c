@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include <gsl/gsl_cdf.h>
 #include <gsl/gsl_randist.h>
@@ -101,13 +102,27 @@ static int load_empirical(dist *d, const char *text, const char *path, char *err
         snprintf(reason, sizeof reason, "cannot read '%s': %s", path, strerror(errno));
         return dist_fail(err, errlen, text, reason);
     }
+    /* a table is a file: a device or a pipe (/dev/zero, /dev/stdin) would be
+     * read without end */
+    struct stat st;
+    if (fstat(fileno(f), &st) != 0 || !S_ISREG(st.st_mode)) {
+        fclose(f);
+        snprintf(reason, sizeof reason, "'%s' is not a regular file", path);
+        return dist_fail(err, errlen, text, reason);
+    }
     size_t cap = 16, n = 0;
     double *x = tn_xmalloc(cap * sizeof *x), *c = tn_xmalloc(cap * sizeof *c);
     char *line = NULL;
     size_t linecap = 0;
     long lineno = 0;
     int seen_data_line = 0, rc = 0;
-    while (getline(&line, &linecap, f) >= 0) {
+    uint64_t digest = 1469598103934665603ULL; /* FNV-1a 64 of the file's bytes */
+    ssize_t got;
+    while ((got = getline(&line, &linecap, f)) >= 0) {
+        for (ssize_t i = 0; i < got; i++) {
+            digest ^= (unsigned char)line[i];
+            digest *= 1099511628211ULL;
+        }
         lineno++;
         char *p = line;
         while (is_blank(*p))
@@ -188,6 +203,7 @@ static int load_empirical(dist *d, const char *text, const char *path, char *err
     d->n = n;
     d->x = x;
     d->cdf = c;
+    d->digest = digest;
     return 0;
 }
 
@@ -409,6 +425,7 @@ void dist_free(dist *d)
     d->x = d->cdf = NULL;
     d->text = NULL;
     d->n = 0;
+    d->digest = 0;
 }
 
 void dist_const(dist *d, unit_kind unit, double value)

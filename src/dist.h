@@ -19,6 +19,7 @@
 
 #include <gsl/gsl_rng.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "units.h"
 
@@ -40,6 +41,8 @@ typedef struct dist {
     size_t n;           /* empirical: points */
     double *x, *cdf;    /* empirical: values (ascending) and cumulative fractions (last = 1) */
     char *text;         /* the specification as written (owned) */
+    uint64_t digest;    /* empirical: FNV-1a 64 of the file's bytes as read (0 otherwise): the
+                           text names the file, this says what it held (result fingerprints) */
 } dist;
 
 /* Parse `text` for a variable of unit kind `unit`. Returns 0, or -1 with an

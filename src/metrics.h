@@ -42,6 +42,10 @@ typedef struct metric_def {
     X(msg_latency_data_p50_s, "data-message latency: median")                                  \
     X(msg_latency_data_p99_s, "data-message latency: 99th percentile")                         \
     X(msg_latency_data_max_s, "data-message latency: maximum")                                 \
+    X(msg_head_latency_mean_s, "message head latency, hand-over to first bit at destination: mean") \
+    X(msg_head_latency_max_s, "message head latency: maximum")                                 \
+    X(msg_head_latency_control_mean_s, "control-message head latency: mean")                   \
+    X(msg_head_latency_data_mean_s, "data-message head latency: mean")                         \
     X(bandwidth_bps, "per-node access bandwidth B used by the run")                            \
     X(events, "simulation events executed")                                                    \
     X(wall_s, "wall-clock seconds of the run")

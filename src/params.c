@@ -410,6 +410,13 @@ void param_store(void *block, const param_row *r, param_value *v)
     }
 }
 
+uint64_t param_digest(const void *block, const param_row *r)
+{
+    if (r->kind != PARAM_DIST)
+        return 0;
+    return ((const dist *)((const char *)block + r->off))->digest;
+}
+
 int param_is_set(const void *block, const param_row *r)
 {
     const char *f = (const char *)block + r->off;

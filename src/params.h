@@ -120,6 +120,9 @@ void param_store(void *block, const param_row *r, param_value *v);
  * absdir, a relative empirical(FILE) is written with FILE resolved against
  * absdir (made absolute from the working directory if needed). */
 char *param_format(const void *block, const param_row *r, const char *absdir);
+/* A digest of the input the value reads besides its text (an empirical
+ * distribution's file contents), 0 when it reads none. */
+uint64_t param_digest(const void *block, const param_row *r);
 /* 1 when the value is given: not a PARAM_UNSET0 zero, not an unset distribution or empty list. */
 int param_is_set(const void *block, const param_row *r);
 /* Reset the value to unset (zero; a distribution freed). */

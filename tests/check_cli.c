@@ -40,6 +40,91 @@ START_TEST(test_help_and_version)
 }
 END_TEST
 
+/* Output that cannot be written is an error: every command writing to a
+ * full device (/dev/full takes nothing) exits 1 and says so on stderr,
+ * instead of a silent 0. */
+START_TEST(test_stdout_write_errors)
+{
+    static const char *const cmds[] = {
+        "run configs/examples/quickstart.xml --json -q --set workload.jobs=5",
+        "run configs/examples/quickstart.xml --set workload.jobs=5",
+        "run configs/examples/quickstart.xml --list-runs",
+        "params", "params --rng", "metrics", "--help", "help run", "run --help", "--version",
+        "analyze configs/paper/fig6.xml", "validate configs/paper/fig6.xml",
+    };
+    for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++) {
+        char frag[512];
+        snprintf(frag, sizeof frag, "\"$TASKNET\" %s 2>&1 >/dev/full; echo \"status $?\"", cmds[i]);
+        int st;
+        char *out = run_sh(frag, &st);
+        ck_assert_msg(strstr(out, "tasknet: error writing standard output") != NULL,
+                      "tasknet %s > /dev/full: %s", cmds[i], out);
+        ck_assert_msg(strstr(out, "status 1\n") != NULL, "tasknet %s > /dev/full: %s", cmds[i], out);
+        free(out);
+    }
+}
+END_TEST
+
+/* Docs that teach (issue 13, item 12): `run --help` explains zipped axes
+ * and <value> children and lists every short option the shipped
+ * configurations' headers use (found by reading them); `params` gives every
+ * distribution form with its parameters; `metrics` says what the ideal
+ * fabric can exceed 1 on. */
+START_TEST(test_docs_teach)
+{
+    int st;
+    char *help = run_tasknet("help run", &st);
+    ck_assert_int_eq(st, 0);
+    const char *want[] = {"with=\"PARAM\" varies together with the earlier axis", "<value> children",
+                          "<value>4 3</value>", "(3 x 2 = 6 points)", "--replicas 5 on a folder of 2"};
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++)
+        ck_assert_msg(strstr(help, want[i]) != NULL, "run --help lacks '%s'", want[i]);
+    /* every "tasknet run ... -X" in a shipped configuration's header */
+    int nshort = 0;
+    char *opts = run_sh("cat configs/*/*.xml | grep -o 'tasknet run [^&]*' | grep -o ' -[A-Za-z]\\b' | sort -u", &st);
+    for (char *line = strtok(opts, "\n"); line; line = strtok(NULL, "\n")) {
+        char want2[16];
+        snprintf(want2, sizeof want2, "(%s)", line + 1);
+        if (strcmp(line + 1, "-q") == 0 || strcmp(line + 1, "-j") == 0 || strcmp(line + 1, "-v") == 0)
+            snprintf(want2, sizeof want2, "  %s, --", line + 1);
+        ck_assert_msg(strstr(help, want2) != NULL, "run --help lacks the short option %s used in configs/", line + 1);
+        nshort++;
+    }
+    ck_assert_int_ge(nshort, 3); /* -o, -s, -T at least */
+    free(opts);
+    free(help);
+
+    char *params = run_tasknet("params", &st);
+    ck_assert_int_eq(st, 0);
+    const char *forms[] = {"uniform(a,b)              continuous uniform on [a, b]",
+                           "uniform-int(a,b)          integer uniform on {a, ..., b}",
+                           "exponential(mean)         exponential with that mean",
+                           "normal(mu,sigma)          normal; draws below 0 are taken as 0",
+                           "lognormal(median,sigma)   median e^mu with the unit, sigma of ln X",
+                           "empirical(file.csv[,step|linear])  a CDF table, lines value,cumulative_fraction",
+                           "20kB                      a constant"};
+    for (size_t i = 0; i < sizeof forms / sizeof forms[0]; i++)
+        ck_assert_msg(strstr(params, forms[i]) != NULL, "params lacks '%s'", forms[i]);
+    free(params);
+    char *metrics = run_tasknet("metrics", &st);
+    ck_assert_msg(strstr(metrics, "On the ideal fabric") && strstr(metrics, "network_utilization and throughput can "
+                                                                             "exceed 1"),
+                  "%s", metrics);
+    ck_assert_msg(strstr(metrics, "msg_head_latency_mean_s") != NULL, "%s", metrics);
+    free(metrics);
+    /* and the README says the same */
+    char path[600];
+    snprintf(path, sizeof path, "%s/README.md", srcdir());
+    char *readme = slurp(path);
+    ck_assert_ptr_nonnull(readme);
+    const char *rwant[] = {"`lognormal(median,sigma)`", "`empirical(file.csv[,step\\|linear])`", "with=\"PARAM\"",
+                           "`<value>` children", "can exceed 1", "`--replicas 5` on a folder"};
+    for (size_t i = 0; i < sizeof rwant / sizeof rwant[0]; i++)
+        ck_assert_msg(strstr(readme, rwant[i]) != NULL, "README.md lacks '%s'", rwant[i]);
+    free(readme);
+}
+END_TEST
+
 /* Paper section 4.1: z=[4,3] gives n=17, L=12, d=5, F_x=340us, F_c=660.92kB,
  * F=15.55Gb/s; D=3 so the bound is 17/3. */
 START_TEST(test_analyze_fig6)
@@ -316,9 +401,22 @@ START_TEST(test_option_values_refused)
         {"validate " SWEEP_CFG " --set workload.task.send-size=1e18B", "more than the largest size tasknet simulates, 1TB"},
         {"validate " SWEEP_CFG " --set 'workload.tree.vertices=normal(5,1e8)'",
          "can draw up to 927000005 vertices (one draw in 10^20)"},
+        /* a table is a file: /dev/zero would be read without end */
+        {"validate " SWEEP_CFG " --set 'workload.task.send-size=empirical(/dev/zero)'", "'/dev/zero' is not a regular file"},
+        /* run ids are counted from 0: "-1" is not 2^64 - 1 */
+        {"run " SWEEP_CFG " --runs -1 --list-runs", "--runs '-1': expected run ids and ranges like 3,5-9"},
+        {"run " SWEEP_CFG " --runs 1--1 --list-runs", "--runs '1--1': bad range at '--1'"},
+        {"run " SWEEP_CFG " --runs ' 1' --list-runs", "--runs ' 1': expected run ids"},
+        /* the bound of a uniform-random message is its own, not a tree's */
+        {"validate configs/examples/spinet-load.xml --set workload.message-size=0B",
+         "--set workload.message-size=0B: must be at least 1B (a message carries at least one byte)"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
         run_refused(cases[i].args, cases[i].want);
+    int st1;
+    char *o1 = run_tasknet("validate configs/examples/spinet-load.xml --set workload.message-size=0B", &st1);
+    ck_assert_msg(strstr(o1, "root") == NULL, "%s", o1);
+    free(o1);
     /* --set network.zeta replaces the swept bandwidth: one point, not three
      * points silently computed at B = zeta F */
     int st0;
@@ -330,6 +428,233 @@ START_TEST(test_option_values_refused)
     char *out = run_tasknet("run " SWEEP_CFG " --seed 18446744073709551615 --list-runs", &st);
     ck_assert_msg(st == 0 && strstr(out, "\n0,0,0,18446744073709551615,no,") != NULL, "%s", out);
     free(out);
+}
+END_TEST
+
+/* A Slurm array task takes its shard from the array's variables (ids MIN,
+ * MIN+STEP, ... are shards 1..COUNT); variables that contradict each other
+ * are refused rather than running the whole sweep in every task. */
+START_TEST(test_slurm_variables)
+{
+    static const struct {
+        const char *env, *want;
+    } bad[] = {
+        {"SLURM_ARRAY_TASK_ID=5 SLURM_ARRAY_TASK_COUNT=2", "SLURM_ARRAY_TASK_ID=5 is not a task of an array of "
+                                                           "SLURM_ARRAY_TASK_COUNT=2 tasks"},
+        {"SLURM_ARRAY_TASK_ID=1 SLURM_ARRAY_TASK_MIN=2 SLURM_ARRAY_TASK_COUNT=2", "SLURM_ARRAY_TASK_ID=1 is not a task"},
+        {"SLURM_ARRAY_TASK_ID=3 SLURM_ARRAY_TASK_STEP=2 SLURM_ARRAY_TASK_COUNT=4", "SLURM_ARRAY_TASK_ID=3 is not a task"},
+        {"SLURM_ARRAY_TASK_ID=3", "SLURM_ARRAY_TASK_COUNT is not"},
+        {"SLURM_ARRAY_TASK_ID=x SLURM_ARRAY_TASK_COUNT=2", "SLURM_ARRAY_TASK_ID='x' is not a task number"},
+        {"SLURM_ARRAY_TASK_ID=1 SLURM_ARRAY_TASK_COUNT=-2", "SLURM_ARRAY_TASK_COUNT='-2' is not a task number"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        char frag[600];
+        snprintf(frag, sizeof frag, "env %s \"$TASKNET\" run " SWEEP_CFG " --list-runs 2>&1; echo \"status $?\"",
+                 bad[i].env);
+        int st;
+        char *out = run_sh(frag, &st);
+        ck_assert_msg(strstr(out, bad[i].want) != NULL, "%s: %s", bad[i].env, out);
+        ck_assert_msg(strstr(out, "status 2\n") != NULL, "%s: %s", bad[i].env, out);
+        ck_assert_msg(strstr(out, "run,point") == NULL, "%s ran: %s", bad[i].env, out);
+        free(out);
+    }
+    /* --array=0-4:2 is tasks 0, 2, 4: task 4 is shard 3/3, runs 2 and 5 of 6;
+     * --shard given explicitly wins over the environment */
+    int st;
+    char *out = run_sh("env SLURM_ARRAY_TASK_ID=4 SLURM_ARRAY_TASK_MIN=0 SLURM_ARRAY_TASK_STEP=2 "
+                       "SLURM_ARRAY_TASK_COUNT=3 \"$TASKNET\" run " SWEEP_CFG " --list-runs 2>&1", &st);
+    ck_assert_msg(st == 0 && strcmp(out, "run,point,replica,seed,done,network.bandwidth\n2,1,0,7,no,10Gb/s\n"
+                                         "5,2,1,7,no,40Gb/s\n") == 0, "%s", out);
+    free(out);
+    out = run_sh("env SLURM_ARRAY_TASK_ID=5 SLURM_ARRAY_TASK_COUNT=2 \"$TASKNET\" run " SWEEP_CFG
+                 " --shard 1/3 --list-runs 2>&1", &st);
+    ck_assert_msg(st == 0 && strstr(out, "\n0,0,0,7,no,5Gb/s\n3,1,1,7,no,10Gb/s\n") != NULL, "%s", out);
+    free(out);
+}
+END_TEST
+
+/* An error caused by --set is blamed on the option, not on the file (which
+ * was valid on its own), whether the option's value itself is wrong or only
+ * with the rest; a problem the option causes elsewhere names both. */
+START_TEST(test_set_errors_blame_the_option)
+{
+    static const struct {
+        const char *args, *want;
+    } cases[] = {
+        {"validate configs/examples/quickstart.xml --set network.extra-stages=1",
+         "error: --set network.extra-stages=1: applies to spinet, and network.type is electrical-switch\n"},
+        {"validate configs/examples/quickstart.xml --set network.type=spinet --set system.nodes=100",
+         "error: --set system.nodes=100: spinet: nodes=100 must be a power of two"},
+        {"validate configs/examples/quickstart.xml --set network.bandwidth=1b/s",
+         "configs/examples/quickstart.xml (with --set network.bandwidth=1b/s): error: sweep point 0: "
+         "workload.task.send-size can draw 128kB"},
+        {"validate configs/examples/quickstart.xml --set workload.tree.generator=deterministic",
+         "configs/examples/quickstart.xml (with --set workload.tree.generator=deterministic): error: missing "
+         "workload.tree.z"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        int st;
+        char *out = run_tasknet(cases[i].args, &st);
+        ck_assert_msg(st == 1 && strstr(out, cases[i].want) != NULL, "tasknet %s: status %d\n%s", cases[i].args, st,
+                      out);
+        ck_assert_msg(strstr(out, "quickstart.xml: error") == NULL, "tasknet %s blames the file:\n%s", cases[i].args,
+                      out);
+        free(out);
+    }
+}
+END_TEST
+
+/* `validate -` (and run, analyze) read the configuration from standard
+ * input: named <stdin> in messages, relative files from the working folder. */
+START_TEST(test_config_from_stdin)
+{
+    int st;
+    char *out = run_sh("\"$TASKNET\" validate - < configs/paper/fig9.xml 2>&1", &st);
+    ck_assert_msg(st == 0 && strcmp(out, "<stdin>: valid (15 points x 5 replicas)\n") == 0, "%s", out);
+    free(out);
+    out = run_sh("printf '<tasknet version=\"1\">\\n<system nodes=\"x\"/>\\n</tasknet>\\n' | \"$TASKNET\" validate - "
+                 "2>&1", &st);
+    ck_assert_msg(st == 1 && strstr(out, "<stdin>:2:9: error: <system nodes=\"x\">: 'x' is not a number") != NULL,
+                  "%s", out);
+    free(out);
+    out = run_sh("\"$TASKNET\" run - --json -q --set workload.jobs=20 --replicas 1 < configs/examples/quickstart.xml "
+                 "2>&1", &st);
+    ck_assert_msg(st == 0 && strstr(out, "\"jobs_completed\":{\"mean\":20,") != NULL,
+                  "%s", out);
+    free(out);
+}
+END_TEST
+
+/* Issue 13 defect 2: picosecond sums over a run's jobs overflowed. 50
+ * jobs of one vertex arrive at once (1e9/s) on 50 compute nodes of the
+ * ideal fabric with 1e5 s links: each job is its root assignment and its
+ * job-complete, each 2 x 1e5 s + 200 ns + 40 B at 10 Gb/s (32 ns), plus
+ * t_i + t_a = 3 ms: 400000.003000464 s, no queueing. The 50 sum to 2e19 ps,
+ * beyond 2^63 (the old sum wrapped: 31065 s); summed in 128 bits the mean
+ * is exact. */
+START_TEST(test_job_sums_do_not_overflow)
+{
+    int st;
+    char *out = run_tasknet("run configs/examples/quickstart.xml --set system.nodes=51 --set workload.jobs=50 "
+                            "--set workload.arrival-rate=1e9/s --set workload.tree.vertices=1 "
+                            "--set workload.task.init-time=1ms --set workload.task.aggregation-time=2ms "
+                            "--set network.type=ideal --set network.link-latency=1e5s --replicas 1 --json -q",
+                            &st);
+    ck_assert_msg(st == 0, "%s", out);
+    const char *jt = strstr(out, "\"job_time_mean_s\":");
+    ck_assert_ptr_nonnull(jt);
+    ck_assert_double_eq_tol(json_num(jt, "mean", 0), 400000.003000464, 1e-9);
+    ck_assert_double_eq_tol(json_num(strstr(out, "\"service_time_mean_s\":"), "mean", 0), 400000.003000464, 1e-9);
+    ck_assert_double_eq(json_num(strstr(out, "\"queue_time_mean_s\":"), "mean", 0), 0);
+    /* speedup = work / service = 3 ms / 400000.003000464 s */
+    ck_assert_double_eq_tol(json_num(strstr(out, "\"speedup\":"), "mean", 0), 3e-3 / 400000.003000464, 1e-20);
+    free(out);
+}
+END_TEST
+
+/* Issue 13 defect 2: a horizon that cannot fit in the clock is refused
+ * before anything runs, with its numbers (was: a negative mean job time
+ * with 20 jobs, an abort with 200). Each message of a job takes 1e5 s. */
+START_TEST(test_horizon_refused_before_the_run)
+{
+    for (int jobs = 20; jobs <= 200; jobs *= 10) {
+        char args[600];
+        snprintf(args, sizeof args,
+                 "run configs/examples/quickstart.xml --set network.switch-latency=1e5s --set workload.jobs=%d "
+                 "--set run.replicas=1 --json", jobs);
+        int st;
+        char *out = run_tasknet(args, &st);
+        ck_assert_msg(st == 1, "status %d: %s", st, out);
+        ck_assert_msg(strstr(out, "error: sweep point 0: a mean job computes for ") != NULL &&
+                          strstr(out, "more than the 1e+06 s a run can span") != NULL,
+                      "%s", out);
+        ck_assert_msg(strstr(out, "internal error") == NULL && strstr(out, "\"points\"") == NULL, "%s", out);
+        free(out);
+    }
+}
+END_TEST
+
+/* Found by the random configurations: uniform traffic at B = 1 b/s draws
+ * arrival gaps of days (mean 8 x 51 kB / (0.05 x 1 b/s) = 8.16e6 s), past
+ * the clock's reach; with a 2 us duration no node generates anything (a
+ * draw below 2 us: probability 2.5e-13 a node), a run of nothing, not an
+ * abort. */
+START_TEST(test_arrivals_past_the_clock)
+{
+    char frag[1200];
+    snprintf(frag, sizeof frag,
+             "printf '<tasknet version=\"1\"><system nodes=\"68\"/><network type=\"ideal\" bandwidth=\"1b/s\"/>"
+             "<workload type=\"uniform-random\" message-size=\"uniform-int(2000B,100000B)\" offered-load=\"0.05\" "
+             "duration=\"2us\"/><run replicas=\"1\" seed=\"923970716\"/></tasknet>' | \"$TASKNET\" run - --json -q 2>&1");
+    int st;
+    char *out = run_sh(frag, &st);
+    ck_assert_msg(st == 0 && strstr(out, "\"messages_sent\":{\"mean\":0,") != NULL &&
+                      strstr(out, "\"throughput\":{\"mean\":0,") != NULL,
+                  "%s", out);
+    free(out);
+}
+END_TEST
+
+/* Issue 13 defect 8: what would not fit in memory is refused before it
+ * runs, with the estimate (was: an abort after allocating, or 10 GB of
+ * growth). The memory tasknet may use is set with TASKNET_MEMORY. */
+START_TEST(test_memory_refused_before_the_run)
+{
+    int st;
+    /* 15 points x 1e9 replicas: a result per run cannot be held */
+    char *out = run_sh("TASKNET_MEMORY=1GB \"$TASKNET\" run configs/paper/fig9.xml --set run.replicas=1000000000 "
+                       "-q 2>&1; echo \"status $?\"", &st);
+    ck_assert_msg(strstr(out, "error: the run table of 15000000000 runs (15 points x 1000000000 replicas) needs "
+                              "about ") != NULL &&
+                      strstr(out, "more than the 1 GB this process may use (TASKNET_MEMORY=1GB)") != NULL &&
+                      strstr(out, "status 1\n") != NULL,
+                  "%s", out);
+    free(out);
+    /* 10^8 nodes on the switch: its two times per node are 1.6 GB by hand */
+    out = run_sh("TASKNET_MEMORY=4GB \"$TASKNET\" run configs/examples/quickstart.xml --set system.nodes=100000000 "
+                 "-q 2>&1; echo \"status $?\"", &st);
+    ck_assert_msg(strstr(out, "sweep point 0: a run needs about ") != NULL && strstr(out, "(fabric 1.6 GB,") != NULL &&
+                      strstr(out, "more than the 4 GB this process may use") != NULL && strstr(out, "status 1\n"),
+                  "%s", out);
+    free(out);
+    /* uniform traffic at 3e8 times B: 64 nodes x 3e8 x 40 Gb/s x 200 us / 8 kb
+     * = 1.92e13 messages, more than any machine holds; validate says so too */
+    out = run_tasknet("validate configs/examples/spinet-load.xml --set workload.offered-load=3e8", &st);
+    ck_assert_msg(st == 1 && strstr(out, "latencies of 1.92e+13 messages") != NULL, "%s", out);
+    free(out);
+    out = run_tasknet("run configs/examples/spinet-load.xml --set workload.offered-load=3e8 -q", &st);
+    ck_assert_msg(st == 1 && strstr(out, "latencies of 1.92e+13 messages") != NULL, "%s", out);
+    free(out);
+    /* -j N holds N runs at once */
+    out = run_sh("TASKNET_MEMORY=1GB \"$TASKNET\" run " SWEEP_CFG " --set workload.jobs=20000 -j 4 -q --list-runs "
+                 ">/dev/null 2>&1 && TASKNET_MEMORY=60MB \"$TASKNET\" run " SWEEP_CFG
+                 " --set workload.jobs=20000 -j 4 -q 2>&1; echo \"status $?\"", &st);
+    ck_assert_msg(strstr(out, "(4 runs at once") != NULL && strstr(out, "status 1\n"), "%s", out);
+    free(out);
+}
+END_TEST
+
+/* Issue 13 defect 8: --progress shows progress inside a long run too:
+ * simulated time, events/s and an ETA, every second, with -j 1 and -j 2. */
+START_TEST(test_progress_inside_a_run)
+{
+    for (int jobs = 1; jobs <= 2; jobs++) {
+        char frag[800];
+        snprintf(frag, sizeof frag,
+                 "timeout --preserve-status -s INT 3.5 \"$TASKNET\" run " SWEEP_CFG " --set workload.jobs=300000 --runs 0,2 -j %d "
+                 "--progress 2>&1 >/dev/null; echo \"status $?\"",
+                 jobs);
+        int st;
+        char *out = run_sh(frag, &st);
+        /* (with -j 2 either run may report first on a loaded machine) */
+        ck_assert_msg(strstr(out, "[0/2 runs] run 0: ") != NULL || strstr(out, "[0/2 runs] run 2: ") != NULL,
+                      "-j %d: %s", jobs, out);
+        ck_assert_msg(strstr(out, " s simulated, ") != NULL && strstr(out, " events/s, ") != NULL &&
+                          strstr(out, "%, ETA ") != NULL,
+                      "-j %d: %s", jobs, out);
+        ck_assert_msg(strstr(out, "interrupted after 0 of 2 runs") != NULL && strstr(out, "status 130\n"), "%s", out);
+        free(out);
+    }
 }
 END_TEST
 
@@ -429,7 +754,7 @@ static pid_t spawn_tasknet(const char *args, const char *log)
 static const struct {
     int sig;
     int jobs;
-} kills[] = {{SIGKILL, 1}, {SIGINT, 1}, {SIGKILL, 2}};
+} kills[] = {{SIGKILL, 1}, {SIGINT, 1}, {SIGTERM, 1}, {SIGKILL, 2}, {SIGINT, 2}, {SIGTERM, 2}};
 
 /* Kill a sweep midway (SIGKILL to its process group, workers included, or
  * Ctrl-C's SIGINT), then run the same command again: it resumes from the
@@ -456,8 +781,10 @@ START_TEST(test_sweep_resume_after_kill)
     if (sig == SIGKILL) {
         ck_assert(WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL);
     } else {
-        /* Ctrl-C: runs under way are dropped, finished ones kept, the files rewritten */
-        ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 130, "status %d: %s", st, text);
+        /* Ctrl-C or kill: runs under way are dropped, finished ones kept, the
+         * files rewritten; the status is the shell's for a death by that
+         * signal, 128 + signal (130 for SIGINT, 143 for SIGTERM) */
+        ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 128 + sig, "signal %d: status %d: %s", sig, st, text);
         ck_assert_msg(strstr(text, "interrupted after") != NULL, "%s", text);
         ck_assert_msg(strstr(text, "run the same command again") != NULL, "%s", text);
     }
@@ -525,7 +852,7 @@ START_TEST(test_sweep_refuses_changed_config)
 END_TEST
 
 /* Ctrl-C stops a long run at once (the run is dropped, not waited for),
- * and a second one is not needed. A run of 10^8 jobs takes minutes; the
+ * and a second one is not needed. A run of 3 10^5 jobs takes a minute; the
  * process must be gone within 5 s of the signal. */
 START_TEST(test_interrupt_long_run)
 {
@@ -533,7 +860,7 @@ START_TEST(test_interrupt_long_run)
     snprintf(dir, sizeof dir, "%s/long", sweep_root);
     snprintf(csv, sizeof csv, "%s/runs.csv", dir);
     snprintf(log, sizeof log, "%s.log", dir);
-    snprintf(args, sizeof args, "run " SWEEP_CFG " --set workload.jobs=100000000 --runs 0 --out %s", dir);
+    snprintf(args, sizeof args, "run " SWEEP_CFG " --set workload.jobs=300000 --runs 0 --out %s", dir);
     pid_t pid = spawn_tasknet(args, log);
     ck_assert_int_gt(pid, 0);
     /* runs.csv (its header) exists once the sweep has started */
@@ -558,6 +885,42 @@ START_TEST(test_interrupt_long_run)
     ck_assert_msg(strstr(text, "interrupted after 0 of 1 runs") != NULL, "%s", text);
     free(text);
     ck_assert_int_eq(csv_rows(csv), 0);
+}
+END_TEST
+
+/* One request to stop delivered twice at once (GNU timeout signals the
+ * process, then its group) is one request: the sweep stops cleanly (status
+ * 130, its message); a second Ctrl-C 0.5 s later or more quits at once. */
+START_TEST(test_signal_twice_at_once)
+{
+    char dir[600], csv[700], log[700], args[1024];
+    snprintf(dir, sizeof dir, "%s/twice", sweep_root);
+    snprintf(csv, sizeof csv, "%s/runs.csv", dir);
+    snprintf(log, sizeof log, "%s.log", dir);
+    snprintf(args, sizeof args, "run " SWEEP_CFG " --set workload.jobs=300000 --runs 0 --out %s", dir);
+    pid_t pid = spawn_tasknet(args, log);
+    ck_assert_int_eq(wait_for_rows(csv, 0, 5000), 0);
+    struct timespec apart = {0, 50000000}; /* delivered separately (pending signals merge), well within 0.5 s */
+    ck_assert_int_eq(kill(pid, SIGINT), 0);
+    nanosleep(&apart, NULL);
+    kill(pid, SIGINT);
+    int st;
+    ck_assert_int_eq(waitpid(pid, &st, 0), pid);
+    char *text = slurp(log);
+    ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 130 && strstr(text, "interrupted after 0 of 1 runs"),
+                  "status %d: %s", st, text);
+    free(text);
+    /* a second one later is a decision: the default action */
+    pid = spawn_tasknet(args, log);
+    ck_assert_int_eq(wait_for_rows(csv, 0, 5000), 0);
+    struct timespec settle = {0, 300000000}, gap = {0, 700000000};
+    nanosleep(&settle, NULL);
+    ck_assert_int_eq(kill(pid, SIGINT), 0);
+    nanosleep(&gap, NULL);
+    kill(pid, SIGINT); /* (it may have finished cleaning up already) */
+    ck_assert_int_eq(waitpid(pid, &st, 0), pid);
+    ck_assert_msg((WIFSIGNALED(st) && WTERMSIG(st) == SIGINT) || (WIFEXITED(st) && WEXITSTATUS(st) == 130),
+                  "status %d", st);
 }
 END_TEST
 
@@ -1050,6 +1413,65 @@ START_TEST(test_plot_latency)
 }
 END_TEST
 
+/* Every string in a gnuplot script is data, never code: a title holding a
+ * line break (whose next line would run as gnuplot commands, system()
+ * included) is refused, and a result cell holding control characters is
+ * written without them. The image format follows the name's extension:
+ * .pdf through pdfcairo (a PDF, not PNG bytes), an unknown one refused. */
+START_TEST(test_plot_strings_and_formats)
+{
+    char args[2400], image[700], script[700], dir[400];
+    snprintf(dir, sizeof dir, "%s/plotsafe", sweep_root);
+    snprintf(args, sizeof args, "mkdir -p '%s' && cp '%s/ref/summary.csv' '%s/ref/config.xml' '%s/'", dir, sweep_root,
+             sweep_root, dir);
+    ck_assert_int_eq(system(args), 0);
+    snprintf(args, sizeof args, "plot %s --title \"$(printf 'fig\\nsystem \"touch %s/INJECTED\" #')\" --out %s/t.png",
+             dir, dir, dir);
+    run_refused(args, "--title holds a control character (code 10 at offset 3)");
+    snprintf(image, sizeof image, "%s/INJECTED", dir);
+    ck_assert_msg(access(image, F_OK) != 0, "the title ran as gnuplot code");
+    snprintf(image, sizeof image, "%s/t.gp", dir);
+    ck_assert_msg(access(image, F_OK) != 0, "a script was written");
+
+    /* a hand-edited summary cell with an escape sequence and a quote */
+    snprintf(args, sizeof args, "sed -i 's/,10Gb\\/s,/,\"10G\\x1b[31m\"\"b\\/s\",/' '%s/summary.csv' && grep -q "
+             "'31m' '%s/summary.csv'", dir, dir);
+    ck_assert_int_eq(system(args), 0);
+    snprintf(image, sizeof image, "%s/esc.png", dir);
+    snprintf(script, sizeof script, "%s/esc.gp", dir);
+    snprintf(args, sizeof args, "plot %s --y speedup --out %s", dir, image);
+    plot_ok(args, image);
+    char *gp = slurp(script);
+    ck_assert_ptr_nonnull(gp);
+    for (const char *c = gp; *c; c++)
+        ck_assert_msg((unsigned char)*c >= 0x20 || *c == '\n', "control character %d in %s", *c, script);
+    ck_assert_msg(strstr(gp, "\"10G [31m b/s\" ") != NULL, "%s", gp);
+    free(gp);
+
+    /* formats */
+    snprintf(args, sizeof args, "plot %s/ref --y speedup --out %s/f.jpg", sweep_root, dir);
+    run_refused(args, "--out");
+    run_refused(args, "plot writes .png (pngcairo), .svg or .pdf (pdfcairo) images");
+    snprintf(args, sizeof args, "plot %s/ref --y speedup --out %s/noext", sweep_root, dir);
+    run_refused(args, "the name has no extension");
+    snprintf(image, sizeof image, "%s/f.pdf", dir);
+    snprintf(args, sizeof args, "plot %s/ref --y speedup --out %s", sweep_root, image);
+    int st;
+    char *out = run_tasknet(args, &st);
+    if (have_gnuplot()) {
+        ck_assert_msg(st == 0, "%s", out);
+        char *pdf = slurp(image);
+        ck_assert_msg(pdf && strncmp(pdf, "%PDF-", 5) == 0, "%s is not a PDF", image);
+        free(pdf);
+    }
+    free(out);
+    snprintf(script, sizeof script, "%s/f.gp", dir);
+    gp = slurp(script);
+    ck_assert_msg(gp && strstr(gp, "set terminal pdfcairo ") != NULL, "%s", gp ? gp : script);
+    free(gp);
+}
+END_TEST
+
 /* Figure 7: the timeline of the traced job draws one bar per compute phase. */
 START_TEST(test_plot_timeline)
 {
@@ -1076,6 +1498,8 @@ static Suite *cli_suite(void)
     TCase *tc = tcase_create("cli");
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, test_help_and_version);
+    tcase_add_test(tc, test_stdout_write_errors);
+    tcase_add_test(tc, test_docs_teach);
     tcase_add_test(tc, test_analyze_fig6);
     tcase_add_test(tc, test_analyze_beta_from_load);
     tcase_add_test(tc, test_analyze_fig9);
@@ -1091,14 +1515,24 @@ static Suite *cli_suite(void)
     tcase_add_unchecked_fixture(sw, sweep_setup, sweep_teardown);
     tcase_add_test(sw, test_sweep_reference);
     tcase_add_test(sw, test_option_values_refused);
+    tcase_add_test(sw, test_slurm_variables);
+    tcase_add_test(sw, test_set_errors_blame_the_option);
+    tcase_add_test(sw, test_config_from_stdin);
+    tcase_add_test(sw, test_job_sums_do_not_overflow);
+    tcase_add_test(sw, test_horizon_refused_before_the_run);
+    tcase_add_test(sw, test_memory_refused_before_the_run);
+    tcase_add_test(sw, test_arrivals_past_the_clock);
+    tcase_add_test(sw, test_progress_inside_a_run);
     tcase_add_test(sw, test_sweep_jobs_and_shards);
     tcase_add_loop_test(sw, test_sweep_resume_after_kill, 0, (int)(sizeof kills / sizeof kills[0]));
     tcase_add_test(sw, test_sweep_refuses_changed_config);
     tcase_add_test(sw, test_interrupt_long_run);
+    tcase_add_test(sw, test_signal_twice_at_once);
     tcase_add_test(sw, test_merge_refuses_inconsistent);
     tcase_add_test(sw, test_plot_metric_vs_param);
     tcase_add_test(sw, test_plot_latency);
     tcase_add_test(sw, test_plot_timeline);
+    tcase_add_test(sw, test_plot_strings_and_formats);
 #ifdef TASKNET_MPI
     tcase_add_test(sw, test_sweep_mpi);
 #endif

@@ -43,6 +43,33 @@ static inline char *run_tasknet(const char *args, int *status)
     return buf;
 }
 
+/* Run a shell fragment in the source folder with $TASKNET set to the built
+ * program; its stdout (stderr only if the fragment redirects it) is
+ * returned (caller frees) and *status gets the shell's exit status. */
+static inline char *run_sh(const char *fragment, int *status)
+{
+    char cmd[8192];
+    snprintf(cmd, sizeof cmd, "cd '%s' && TASKNET='%s' && export TASKNET && { %s ; }", srcdir(), TASKNET_BIN,
+             fragment);
+    FILE *p = popen(cmd, "r");
+    if (!p)
+        return NULL;
+    size_t cap = 1 << 16, len = 0;
+    char *buf = malloc(cap);
+    size_t got;
+    while ((got = fread(buf + len, 1, cap - len - 1, p)) > 0) {
+        len += got;
+        if (cap - len < 4096) {
+            cap *= 2;
+            buf = realloc(buf, cap);
+        }
+    }
+    buf[len] = '\0';
+    int st = pclose(p);
+    *status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+    return buf;
+}
+
 /* The number after the k-th (0-based) occurrence of "key": in text; NAN if absent. */
 static inline double json_num(const char *text, const char *key, int k)
 {

@@ -11,6 +11,7 @@ TESTS_MODULES = \
 	tests/check_dc_mix \
 	tests/check_dist \
 	tests/check_footprint \
+	tests/check_head \
 	tests/check_host_nic \
 	tests/check_kernels \
 	tests/check_mix \
@@ -24,6 +25,7 @@ TESTS_MODULES = \
 	tests/check_sim \
 	tests/check_spinet \
 	tests/check_stats \
+	tests/check_sweep \
 	tests/check_swnet \
 	tests/check_topo \
 	tests/check_training \
@@ -51,6 +53,22 @@ EXTRA_tests_check_cli_DEPENDENCIES = tasknet$(EXEEXT)
 tests_check_programs_cli_SOURCES = %D%/check_programs_cli.c %D%/cli_helpers.h
 tests_check_programs_cli_CFLAGS = $(TEST_CFLAGS) -DTASKNET_BIN='"$(abs_top_builddir)/tasknet"'
 EXTRA_tests_check_programs_cli_DEPENDENCIES = tasknet$(EXEEXT)
+# check_sweep too (resume, locks, signals, merges through the program).
+tests_check_sweep_SOURCES = %D%/check_sweep.c %D%/cli_helpers.h
+tests_check_sweep_CFLAGS = $(TEST_CFLAGS) -DTASKNET_BIN='"$(abs_top_builddir)/tasknet"'
+EXTRA_tests_check_sweep_DEPENDENCIES = tasknet$(EXEEXT)
 
 EXTRA_DIST += %D%/fixtures %D%/golden %D%/check_golden.sh
 # check_golden.sh runs the built program (make check builds `all` first).
+
+# The configuration loader for a fuzzer (.ci/run), built with the tests.
+check_PROGRAMS += tests/fuzz_config
+tests_fuzz_config_SOURCES = %D%/fuzz_config.c
+tests_fuzz_config_LDADD = libtasknet.a $(GSL_LIBS) $(XML_LIBS) -lm
+
+# The slow check, not part of `make check` (a few minutes): random
+# configurations over every plugin, every invariant (bench/random-configs.py).
+check-random: tasknet$(EXEEXT)
+	python3 $(srcdir)/bench/random-configs.py --tasknet $(builddir)/tasknet --count 500
+.PHONY: check-random
+EXTRA_DIST += bench/random-configs.py

@@ -15,6 +15,16 @@
 #include "trace.h"
 #include "units.h"
 
+/* Sums of picosecond times over every job or node of a run: a run of
+ * 2^63 ps of simulated time can sum to far more than 2^63 (20 jobs of 4e6 s
+ * each), so they add up in 128 bits, exactly; converted to double only at
+ * the end (the same double as an int64_t sum wherever that one fits). */
+#ifdef __SIZEOF_INT128__
+typedef __int128 tt_sum;
+#else
+typedef long double tt_sum;
+#endif
+
 /* ---------------------------------------------------------- parameters */
 
 static const char *const tt_generator_names[] = {"deterministic", "preferential", NULL};
@@ -199,6 +209,12 @@ static void tt_footprint(tasktree_params *p, wl_resolve *rc)
  * rho_x (N-1) / F_x (workload.load); then the run must fit in the clock:
  * its biggest message at B, the span of the arrivals and a mean job each
  * within WL_HORIZON_S. */
+static double tt_messages_per_job(const footprint *fp)
+{
+    double m = 3 * (fp->leaves - 1) + 2 + 2 * fp->delegating;
+    return m > 2 ? m : 2;
+}
+
 static int tt_resolve(void *params, wl_resolve *rc, char *err, size_t errlen)
 {
     tasktree_params *p = params;
@@ -247,12 +263,27 @@ static int tt_resolve(void *params, wl_resolve *rc, char *err, size_t errlen)
         return tn_error(err, errlen, "%llu jobs arriving at %g/s span %.3g s: more than the %g s a run "
                         "can span; raise the arrival rate (or load) or run fewer jobs",
                         (unsigned long long)p->jobs, p->arrival_rate_per_s, span, WL_HORIZON_S);
-    double job = p->fp.F_x_s + 8 * p->fp.F_c_bytes / B;
+    /* A job, alone: its work, all its bytes and every message's fixed
+     * latency one after the other (an upper bound without contention). The
+     * run ends about a job after the last arrival, or, when N-1 nodes
+     * cannot keep up, after jobs x job / (N-1). */
+    double msgs = tt_messages_per_job(&p->fp), fixed_s = (double)rc->msg_fixed_ps * 1e-12;
+    double job = p->fp.F_x_s + 8 * p->fp.F_c_bytes / B + msgs * fixed_s;
     if (job > WL_HORIZON_S)
-        return tn_error(err, errlen, "a mean job computes and transmits for %.3g s: more than the %g s "
-                        "a run can span", job, WL_HORIZON_S);
+        return tn_error(err, errlen, "a mean job computes for %.3g s, transmits for %.3g s and its %.0f messages "
+                        "wait %.3g s for the fabric: %.3g s, more than the %g s a run can span", p->fp.F_x_s,
+                        8 * p->fp.F_c_bytes / B, msgs, msgs * fixed_s, job, WL_HORIZON_S);
+    double busy = (double)p->jobs * job / (rc->nodes > 1 ? rc->nodes - 1 : 1);
+    double horizon = (span > busy ? span : busy) + job;
+    if (horizon > WL_HORIZON_S)
+        return tn_error(err, errlen, "%llu jobs of up to %.3g s each (work %.3g s, transmission %.3g s, %.0f "
+                        "messages of %.3g s fixed latency) end after about %.3g s: more than the %g s a run can "
+                        "span; run fewer jobs, or lower the latencies or the work",
+                        (unsigned long long)p->jobs, job, p->fp.F_x_s, 8 * p->fp.F_c_bytes / B, msgs, fixed_s,
+                        horizon, WL_HORIZON_S);
     return 0;
 }
+
 
 static void tt_analyze(const void *params, const wl_resolve *rc, wl_analysis *out)
 {
@@ -356,8 +387,13 @@ static void schedule_next_arrival(tasktree *w)
         sim_schedule_at(s, w->given_arrival_ps[w->jobs_arrived], arrival, w, 0);
         return;
     }
-    /* Rounded to the picosecond: the error is far below any latency. */
+    /* Rounded to the picosecond: the error is far below any latency. A draw
+     * past the clock's reach goes just past 2^62 ps, where run_one stops the
+     * run with a message instead of the clock wrapping. */
     int64_t gap_ps = units_s_to_ps(gsl_ran_exponential(w->rng_arrivals, w->mean_gap_s));
+    int64_t limit = (INT64_C(1) << 62) + 1;
+    if (gap_ps > limit - sim_now(s))
+        gap_ps = sim_now(s) < limit ? limit - sim_now(s) : 0;
     sim_schedule(s, gap_ps, arrival, w, 0);
 }
 
@@ -561,7 +597,7 @@ int tasktree_check_invariants(const void *state, char *err, size_t errlen)
     if (c->bytes_sent != c->bytes_delivered)
         return tn_error(err, errlen, "%llu bytes sent but %llu delivered",
                         (unsigned long long)c->bytes_sent, (unsigned long long)c->bytes_delivered);
-    int64_t compute = 0, work = 0;
+    tt_sum compute = 0, work = 0;
     for (uint32_t k = 1; k < w->nodes; k++) {
         const exec_node *n = &w->ex.node[k];
         if (n->top)
@@ -574,8 +610,8 @@ int tasktree_check_invariants(const void *state, char *err, size_t errlen)
     for (uint64_t i = 0; i < w->jobs_arrived; i++)
         work += w->rec[i].work_ps;
     if (compute != work)
-        return tn_error(err, errlen, "nodes computed %lld ps for %lld ps of work",
-                        (long long)compute, (long long)work);
+        return tn_error(err, errlen, "nodes computed %.17g ps for %.17g ps of work", (double)compute,
+                        (double)work);
     return 0;
 }
 
@@ -586,7 +622,7 @@ static int tt_finish(void *state, const wl_run_view *v, double *m, double *span_
         return -1;
     stats_sample job_time;
     stats_sample_init(&job_time);
-    int64_t work = 0, service = 0, total = 0, queue = 0;
+    tt_sum work = 0, service = 0, total = 0, queue = 0;
     int64_t first = INT64_MAX, last = INT64_MIN;
     for (uint64_t i = 0; i < w->jobs_arrived; i++) {
         const tasktree_job_record *r = &w->rec[i];
@@ -600,7 +636,7 @@ static int tt_finish(void *state, const wl_run_view *v, double *m, double *span_
         if (r->completed_ps > last)
             last = r->completed_ps;
     }
-    int64_t compute = 0, allocated = 0;
+    tt_sum compute = 0, allocated = 0;
     for (uint32_t k = 1; k < w->nodes; k++) {
         compute += w->ex.node[k].compute_ps;
         allocated += w->sch.alloc_total_ps[k];
@@ -609,10 +645,11 @@ static int tt_finish(void *state, const wl_run_view *v, double *m, double *span_
     m[M_jobs_completed] = (double)w->jobs_done;
     if (w->jobs_arrived > 0) {
         int64_t span = last - first;
-        m[M_job_time_mean_s] = units_ps_to_s(total) / n;
+        /* as units_ps_to_s of an int64_t sum: (double)ps * 1e-12 */
+        m[M_job_time_mean_s] = (double)total * 1e-12 / n;
         m[M_job_time_p99_s] = stats_sample_quantile(&job_time, 0.99);
-        m[M_queue_time_mean_s] = units_ps_to_s(queue) / n;
-        m[M_service_time_mean_s] = units_ps_to_s(service) / n;
+        m[M_queue_time_mean_s] = (double)queue * 1e-12 / n;
+        m[M_service_time_mean_s] = (double)service * 1e-12 / n;
         m[M_speedup] = service > 0 ? (double)work / (double)service : 0.0;
         m[M_speedup_incl_queue] = total > 0 ? (double)work / (double)total : 0.0;
         *span_s = units_ps_to_s(span);
@@ -637,6 +674,48 @@ static int tt_finish(void *state, const wl_run_view *v, double *m, double *span_
         m[M_speedup_bound] = p->fp.speedup_bound;
     }
     return 0;
+}
+
+/* The run as resolve sees it. A job sends 2 + 2d control messages (the
+ * root assignment and job-complete; per delegating vertex a request and a
+ * grant) and 3 per subtask delegated (its data, its result and a release),
+ * L - 1 of them when nodes are always free; busy nodes refuse delegations,
+ * which the estimate takes as a fraction rho_x of them (measured on the
+ * quick start's trees: 74 estimated for 52 sent a job at rho_x = 0.81, 182
+ * for 153 at 0.26, 222 for 231 at 0.05). A job's tree lives from its arrival
+ * to its completion, so when arrivals outpace the N-1 compute nodes
+ * (rho_x > 1) the queued jobs' trees pile up: a fraction 1 - 1/rho_x of
+ * them at the end. */
+static void tt_estimate(const void *params, const wl_resolve *rc, wl_estimate *out)
+{
+    const tasktree_params *p = params;
+    const footprint *fp = &p->fp;
+    double N = rc->nodes, jobs = (double)p->jobs;
+    double msgs = tt_messages_per_job(fp);
+    double rho = N > 1 && p->arrival_rate_per_s > 0 ? p->arrival_rate_per_s * fp->F_x_s / (N - 1) : 0;
+    double delegated = rho < 1 ? 1 - rho : 0, control = 2 + 2 * fp->delegating;
+    out->messages = jobs * (control + (msgs - control) * delegated);
+    double live = N + (rho > 1 ? jobs * (1 - 1 / rho) : 0);
+    if (live > jobs)
+        live = jobs;
+    /* a vertex: parent, children, level (4 x 4 B) and four task values (4 x 8 B), and its frame */
+    double per_job = sizeof(sched_job) + fp->n * (16 + 32 + 24) + msgs * sizeof(net_msg) / 4;
+    double per_node = 5 * sizeof(int64_t) + sizeof(exec_node);
+    /* records of every job (growing by doubling) and the job-time sample of finish */
+    out->mem_bytes = sizeof(tasktree) + N * per_node + live * per_job +
+                     jobs * (1.5 * sizeof(tasktree_job_record) + sizeof(double));
+    double B = rc->net->bandwidth_bps > 0 ? rc->net->bandwidth_bps : 0;
+    double job = fp->F_x_s + (B > 0 ? 8 * fp->F_c_bytes / B : 0) + msgs * (double)rc->msg_fixed_ps * 1e-12;
+    double span = p->arrival_rate_per_s > 0 ? jobs / p->arrival_rate_per_s : 0;
+    double busy = N > 1 ? jobs * fp->F_x_s / (N - 1) : 0;
+    out->horizon_s = (span > busy ? span : busy) + job;
+}
+
+/* Jobs completed of the run's jobs. */
+static double tt_progress(const void *state)
+{
+    const tasktree *w = state;
+    return w->jobs_total ? (double)w->jobs_done / (double)w->jobs_total : NAN;
 }
 
 uint64_t tasktree_jobs_arrived(const void *state)
@@ -710,6 +789,8 @@ const wl_ops wl_task_tree_ops = {
     .fini = tt_fini,
     .finished = tt_finished,
     .stop = tt_stop,
+    .estimate = tt_estimate,
+    .progress = tt_progress,
     .metrics = tt_metrics_def,
     .nmetrics = TT_NMETRICS,
     .table = tt_table,

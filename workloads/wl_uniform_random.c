@@ -156,9 +156,13 @@ static void ur_schedule_next(ur *w, uint32_t i)
         return;
     }
     nd->next_ps += gsl_ran_exponential(w->rng_arrivals, w->mean_gap_ps);
-    TN_ASSERT(nd->next_ps < 0x1p62, "node %u: next arrival at %g ps overflows the clock", i,
-              nd->next_ps);
-    int64_t t = llround(nd->next_ps);
+    if (w->duration_ps > 0 && nd->next_ps >= (double)w->duration_ps) {
+        w->sources_ended++; /* generation has ended (however far the draw went) */
+        return;
+    }
+    /* a draw past the clock's reach (a gap of days at 1 b/s) goes just past
+     * 2^62 ps, where run_one stops the run with a message, never wrapping */
+    int64_t t = nd->next_ps < 0x1p62 ? llround(nd->next_ps) : (INT64_C(1) << 62) + 1;
     if (w->duration_ps > 0 && t >= w->duration_ps) {
         w->sources_ended++;
         return;
@@ -345,6 +349,8 @@ static int ur_finish(void *state, const wl_run_view *v, double *m, double *span_
 
 /* The run must fit in the clock: its biggest message at B, and in messages
  * mode the time every node needs to generate its messages. */
+static double ur_generation_s(const ur_params *p, double B);
+
 static int ur_resolve(void *params, wl_resolve *rc, char *err, size_t errlen)
 {
     const ur_params *p = params;
@@ -368,6 +374,11 @@ static int ur_resolve(void *params, wl_resolve *rc, char *err, size_t errlen)
                             "than the %g s a run can span", (unsigned long long)p->messages, p->offered_load,
                             span, WL_HORIZON_S);
     }
+    /* above a load of 1 a source needs load x T to send what it generated in T */
+    double T = ur_generation_s(p, B), drain = T * (p->offered_load > 1 ? p->offered_load : 1);
+    if (drain > WL_HORIZON_S)
+        return tn_error(err, errlen, "an offered load of %g for %.3g s takes every source %.3g s to send: more "
+                        "than the %g s a run can span", p->offered_load, T, drain, WL_HORIZON_S);
     return 0;
 }
 
@@ -379,6 +390,52 @@ static int ur_finished(const void *state)
 }
 
 static void ur_stop(void *state) { ((ur *)state)->stopped = 1; }
+
+/* Messages a node generates on average, and for how long (s). */
+static double ur_per_node(const ur_params *p, double B)
+{
+    if (p->messages > 0)
+        return (double)p->messages;
+    double mean = dist_mean(&p->message_size);
+    return mean > 0 ? p->offered_load * B / (8 * mean) * (double)p->duration_ps * 1e-12 : 0;
+}
+
+static double ur_generation_s(const ur_params *p, double B)
+{
+    if (p->duration_ps > 0)
+        return (double)p->duration_ps * 1e-12;
+    double mean = dist_mean(&p->message_size), per_s = p->offered_load * B / (8 * (mean > 0 ? mean : 1));
+    return per_s > 0 ? (double)p->messages / per_s : 0;
+}
+
+/* Every message is alive from its generation to its delivery; below a load
+ * of 1 few are at once, above it the sources fall behind and a fraction
+ * 1 - 1/load of all of them wait at the end of generation. */
+static void ur_estimate(const void *params, const wl_resolve *rc, wl_estimate *out)
+{
+    const ur_params *p = params;
+    double B = rc->net->bandwidth_bps, N = rc->nodes;
+    if (!(B > 0))
+        return;
+    double total = N * ur_per_node(p, B);
+    double live = 4 * N + (p->offered_load > 1 ? total * (1 - 1 / p->offered_load) : 0);
+    if (live > total)
+        live = total;
+    out->messages = total;
+    out->mem_bytes = sizeof(ur) + N * sizeof(ur_node) + live * sizeof(net_msg);
+    double T = ur_generation_s(p, B);
+    out->horizon_s = T * (p->offered_load > 1 ? p->offered_load : 1) + (double)rc->msg_fixed_ps * 1e-12;
+}
+
+/* Messages delivered of those to generate (messages mode), or simulated
+ * time over the duration (the core's default would do the same). */
+static double ur_progress(const void *state)
+{
+    const ur *w = state;
+    if (w->messages > 0)
+        return (double)w->delivered / ((double)w->messages * w->nodes);
+    return w->duration_ps > 0 ? (double)sim_now(w->s) / (double)w->duration_ps : NAN;
+}
 
 static void ur_fini(void *state)
 {
@@ -417,6 +474,8 @@ const wl_ops wl_uniform_random_ops = {
     .finished = ur_finished,
     .stop = ur_stop,
     .shares_nodes = 1,
+    .estimate = ur_estimate,
+    .progress = ur_progress,
     .metrics = ur_metrics_def,
     .nmetrics = UR_NMETRICS,
     .table = ur_table,

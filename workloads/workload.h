@@ -53,7 +53,22 @@ typedef struct wl_resolve {
     net_params *net;  /* core network parameters: a workload may derive B here */
     uint64_t seed;    /* run.seed */
     void **cache;     /* the workload's own per-process cache (NULL at first; freed with free_cache) */
+    int64_t msg_fixed_ps; /* the fabric's latency of a message besides its serialisation, ps
+                             (net_fixed_latency_ps; 0 when not known), for horizon checks */
 } wl_resolve;
+
+/* What a workload expects of one run of a resolved point: for the checks
+ * before it runs (memory, horizon) and the progress shown during it.
+ * Estimates, not bounds: the expected peak, on the generous side. */
+typedef struct wl_estimate {
+    double messages;  /* messages it hands to the fabric in the run */
+    double mem_bytes; /* memory its instance holds at its peak, bytes: per-node state, records,
+                         jobs and messages alive at once (messages waiting in a fabric included) */
+    double horizon_s; /* simulated time until the run ends, s (0: not known) */
+} wl_estimate;
+
+/* Memory per node the core assumes of a workload without an estimate op. */
+#define WL_MEM_PER_NODE_B 256.0
 
 /* What `tasknet analyze` shows of a point: numbers for JSON (SI units),
  * and lines of text for people, both made by the plugin. */
@@ -143,6 +158,14 @@ typedef struct wl_ops {
      * DIR --counts FILE` can draw a file of point,x,count rows); 0, or -1 +
      * err. NULL: no files. */
     int (*write_files)(const char *dir, const wl_point_runs *pts, size_t npts, char *err, size_t errlen);
+    /* Estimate a run of a resolved point into out (zeroed on entry). May be
+     * NULL: the core then assumes WL_MEM_PER_NODE_B per node and knows no
+     * message count or horizon. */
+    void (*estimate)(const void *params, const wl_resolve *rc, wl_estimate *out);
+    /* The fraction of the run's work done, in [0, 1], read between events
+     * for --progress. May be NULL: the core uses simulated time over the
+     * estimated horizon. */
+    double (*progress)(const void *state);
 
     const metric_def *metrics; /* the workload's own metrics */
     size_t nmetrics;
