@@ -11,6 +11,7 @@
 
 #include "config.h"
 #include "run.h"
+#include "sweep_impl.h"
 
 static const char *srcdir(void)
 {
@@ -154,6 +155,31 @@ START_TEST(test_columns)
 }
 END_TEST
 
+/* A result folder's fingerprint covers every workload's own parameters:
+ * points that differ only in one workload's value (the swept noise load, a
+ * --set of the jobs' send size) differ, and equal points agree. */
+START_TEST(test_fingerprint)
+{
+    cfg c;
+    load(&c);
+    cfg p0, p1, q0;
+    char err[1024];
+    ck_assert_msg(cfg_point(&c, 0, &p0, err, sizeof err) == 0, "%s", err);
+    ck_assert_msg(cfg_point(&c, 1, &p1, err, sizeof err) == 0, "%s", err);
+    ck_assert_msg(cfg_point(&c, 0, &q0, err, sizeof err) == 0, "%s", err);
+    ck_assert_uint_eq(sweep_fingerprint(&p0), sweep_fingerprint(&q0));
+    ck_assert_uint_ne(sweep_fingerprint(&p0), sweep_fingerprint(&p1)); /* noise load 0.1 vs 0.5 */
+    set(&q0, "workload.jobs.task.send-size", "30kB");
+    ck_assert_uint_ne(sweep_fingerprint(&p0), sweep_fingerprint(&q0));
+    set(&q0, "workload.jobs.task.send-size", "20kB");
+    ck_assert_uint_eq(sweep_fingerprint(&p0), sweep_fingerprint(&q0));
+    cfg_free(&p0);
+    cfg_free(&p1);
+    cfg_free(&q0);
+    cfg_free(&c);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("mix");
@@ -162,6 +188,7 @@ int main(void)
     tcase_add_test(t, test_columns);
     tcase_add_test(t, test_isolation);
     tcase_add_test(t, test_background_stops);
+    tcase_add_test(t, test_fingerprint);
     suite_add_tcase(s, t);
     SRunner *r = srunner_create(s);
     srunner_run_all(r, CK_NORMAL);
