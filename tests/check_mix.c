@@ -135,6 +135,33 @@ START_TEST(test_background_stops)
 }
 END_TEST
 
+/* Roles swapped, the jobs arriving at 1/s: the noise (one 1kB message a
+ * node) ends within microseconds, before the jobs' first arrival, drawn at
+ * init (exponential, mean 1 s: before 1 ms with probability 0.1%). That
+ * arrival was scheduled before the stop, but no job arrives after it: none
+ * runs, and the run does not span the gap to it. */
+START_TEST(test_background_pending_arrival)
+{
+    cfg c;
+    load(&c);
+    cfg_drop_axis(&c, "workload.noise.offered-load");
+    set(&c, "workload.jobs.role", "background");
+    set(&c, "workload.jobs.arrival-rate", "1/s");
+    set(&c, "workload.noise.role", "foreground");
+    set(&c, "workload.noise.messages", "1");
+    run_layout l;
+    double *m;
+    run(&c, 0, &l, &m);
+    ck_assert_double_eq(metric(&l, m, "messages_sent"), 8);
+    ck_assert_double_eq(metric(&l, m, "jobs.jobs_completed"), 0);
+    double span = metric(&l, m, "span_s");
+    ck_assert_msg(span < 1e-3, "span %g s", span);
+    free(m);
+    run_layout_free(&l);
+    cfg_free(&c);
+}
+END_TEST
+
 /* Each workload's metrics are its own columns, <name>.<metric>; the core's
  * and the fabric's keep their names. */
 START_TEST(test_columns)
@@ -188,6 +215,7 @@ int main(void)
     tcase_add_test(t, test_columns);
     tcase_add_test(t, test_isolation);
     tcase_add_test(t, test_background_stops);
+    tcase_add_test(t, test_background_pending_arrival);
     tcase_add_test(t, test_fingerprint);
     suite_add_tcase(s, t);
     SRunner *r = srunner_create(s);

@@ -401,6 +401,8 @@ static void arrival(sim *s, void *ctx, uint64_t arg)
 {
     (void)arg;
     tasktree *w = ctx;
+    if (w->stopped) /* drawn before stop(): it does not arrive */
+        return;
     const tasktree_params *p = w->p;
     sched_job *j = job_get(w);
     /* Drawn here, in arrival order, from the jobs' own stream: the same
