@@ -162,6 +162,33 @@ START_TEST(test_background_pending_arrival)
 }
 END_TEST
 
+/* Roles swapped: the jobs are the background, the noise the foreground with
+ * a duration of 1 ns. Its first gaps are exponential with mean 1kB x 8 /
+ * (0.3 x 10 Gb/s) = 2.67 us, so every source ends at its first draw (P(gap
+ * < 1 ns) = 1 - exp(-1/2667), 0.04% a node) and it sends nothing: finished
+ * at t = 0, before any delivery. The jobs must stop then (none arrives
+ * after), not run all 50 (about 25 ms, at 2000/s). */
+START_TEST(test_background_stops_silent_foreground)
+{
+    cfg c;
+    load(&c);
+    cfg_drop_axis(&c, "workload.noise.offered-load");
+    set(&c, "workload.jobs.role", "background");
+    set(&c, "workload.noise.role", "foreground");
+    set(&c, "workload.noise.duration", "1ns");
+    run_layout l;
+    double *m;
+    run(&c, 0, &l, &m);
+    ck_assert_double_eq(metric(&l, m, "messages_sent"), 0);
+    ck_assert_double_eq(metric(&l, m, "jobs.jobs_completed"), 0);
+    double span = metric(&l, m, "span_s");
+    ck_assert_msg(!(span > 1e-6), "span %g s", span);
+    free(m);
+    run_layout_free(&l);
+    cfg_free(&c);
+}
+END_TEST
+
 /* Each workload's metrics are its own columns, <name>.<metric>; the core's
  * and the fabric's keep their names. */
 START_TEST(test_columns)
@@ -215,6 +242,7 @@ int main(void)
     tcase_add_test(t, test_columns);
     tcase_add_test(t, test_isolation);
     tcase_add_test(t, test_background_stops);
+    tcase_add_test(t, test_background_stops_silent_foreground);
     tcase_add_test(t, test_background_pending_arrival);
     tcase_add_test(t, test_fingerprint);
     suite_add_tcase(s, t);
