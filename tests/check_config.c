@@ -143,6 +143,9 @@ static const bad_case bad_cases[] = {
     {"workload_nodes_overlap.xml", 8, 39, {"<workload nodes=\"4-11\">", "node 4 is given to two exclusive workloads", NULL}},
     /* after name="a" type="uniform-random" (9 + 1 + 21 + 1): 13 + 31 */
     {"workload_only_background.xml", 4, 44, {"<workload role=\"background\">", "every workload is a background one", NULL}},
+    /* a background stops once every foreground workload has finished: the
+     * kernel cannot tell, even beside one that can */
+    {"workload_background_silent_foreground.xml", 6, 22, {"<workload type=\"kernel\">", "cannot tell when it has finished", NULL}},
     {"sweep_unknown_workload.xml", 7, 11, {"<axis param=\"workload.c.offered-load\">", "no workload is named 'c'", NULL}},
     /* seven problems, all reported (see test_multiple_errors) */
     {"multiple_errors.xml", 2, 11, {"<system nodes=\"1\">", NULL, NULL}},
