@@ -200,40 +200,56 @@ void nic_push(host_nic *h, net_msg *m)
     nd->active++;
 }
 
-nic_pkt *nic_pop(host_nic *h, uint32_t node, uint64_t max_bytes)
+/* The flow whose packet node's NIC cuts next, and its class queue (mask != 0). */
+static nic_flow *pick(const nic_node *nd, const host_nic *h, unsigned *cls)
+{
+    unsigned c = (unsigned)__builtin_ctz(nd->mask);
+    const nic_queue *q = &nd->q[c];
+    *cls = c;
+    if (h->policy == NIC_SRPT)
+        return q->heap[0];
+    /* round-robin: the head sent the last packet, so it is served after the others */
+    return q->rotate && q->head != q->tail ? q->head->next : q->head;
+}
+
+static inline uint64_t cut_bytes(uint64_t left, uint64_t cap) { return cap && left > cap ? cap : left; }
+
+int64_t nic_peek_bytes(const host_nic *h, uint32_t node)
+{
+    const nic_node *nd = &h->node[node];
+    if (!nd->mask)
+        return -1;
+    unsigned c;
+    return (int64_t)cut_bytes(pick(nd, h, &c)->left_bytes, h->mtu_bytes);
+}
+
+int nic_take(host_nic *h, uint32_t node, uint64_t max_bytes, nic_piece *out)
 {
     nic_node *nd = &h->node[node];
     if (!nd->mask)
-        return NULL;
-    unsigned c = (unsigned)__builtin_ctz(nd->mask);
+        return 0;
+    unsigned c;
+    nic_flow *f = pick(nd, h, &c);
     nic_queue *q = &nd->q[c];
-    nic_flow *f;
-    if (h->policy == NIC_SRPT) {
-        f = q->heap[0];
-    } else {
-        /* round-robin: the head sent the last packet, so it goes back now */
-        if (q->rotate && q->head != q->tail) {
-            nic_flow *r = q->head;
-            q->head = r->next;
-            r->next = NULL;
-            q->tail->next = r;
-            q->tail = r;
-        }
-        q->rotate = 0;
-        f = q->head;
+    if (h->policy != NIC_SRPT && f != q->head) { /* round-robin: move the head back now */
+        nic_flow *r = q->head;
+        q->head = r->next;
+        r->next = NULL;
+        q->tail->next = r;
+        q->tail = r;
     }
-    uint64_t cap = max_bytes ? max_bytes : h->mtu_bytes;
-    uint64_t bytes = cap && f->left_bytes > cap ? cap : f->left_bytes;
-    nic_pkt *p = pkt_alloc(h);
-    p->msg = f->msg;
-    p->bytes = bytes;
-    p->seq = f->cut++;
-    p->prio = f->msg->prio;
-    p->left_bytes = f->left_bytes;
+    q->rotate = 0;
+    uint64_t bytes = cut_bytes(f->left_bytes, max_bytes ? max_bytes : h->mtu_bytes);
+    out->msg = f->msg;
+    out->bytes = bytes;
+    out->left_bytes = f->left_bytes;
+    out->seq = f->cut++;
+    out->prio = f->msg->prio;
+    out->last = 0;
     f->left_bytes -= bytes;
     h->packets++;
     if (f->left_bytes == 0) {
-        p->last = 1;
+        out->last = 1;
         if (h->policy == NIC_SRPT) {
             heap_pop(q);
         } else {
@@ -249,6 +265,21 @@ nic_pkt *nic_pop(host_nic *h, uint32_t node, uint64_t max_bytes)
         q->rotate = 1;
     }
     /* srpt: the root only shrank, so the heap still holds */
+    return 1;
+}
+
+nic_pkt *nic_pop(host_nic *h, uint32_t node, uint64_t max_bytes)
+{
+    nic_piece pc;
+    if (!nic_take(h, node, max_bytes, &pc))
+        return NULL;
+    nic_pkt *p = pkt_alloc(h);
+    p->msg = pc.msg;
+    p->bytes = pc.bytes;
+    p->seq = pc.seq;
+    p->prio = pc.prio;
+    p->left_bytes = pc.left_bytes;
+    p->last = pc.last;
     return p;
 }
 
