@@ -107,6 +107,12 @@ void nic_pkt_free(host_nic *h, nic_pkt *p)
     h->pkt_free = p;
 }
 
+/* Class c's queue of node's NIC (c < h->ncls). */
+static inline nic_queue *qat(const host_nic *h, uint32_t node, unsigned c)
+{
+    return &h->q[(size_t)node * h->ncls + c];
+}
+
 /* ---- srpt heap: min on (left_bytes, msg id) ---- */
 
 static int flow_before(const nic_flow *a, const nic_flow *b)
@@ -160,14 +166,16 @@ void nic_init(host_nic *h, uint32_t nodes, const nic_params *p, int classes)
     h->mtu_bytes = p->mtu_bytes;
     h->nodes = nodes;
     h->node = tn_xcalloc(nodes, sizeof *h->node);
+    h->ncls = h->classes ? NET_PRIO_CLASSES : 1;
+    h->q = tn_xcalloc((size_t)nodes * h->ncls, sizeof *h->q);
 }
 
 void nic_fini(host_nic *h)
 {
-    if (h->node)
-        for (uint32_t i = 0; i < h->nodes; i++)
-            for (int c = 0; c < NET_PRIO_CLASSES; c++)
-                free(h->node[i].q[c].heap);
+    if (h->q)
+        for (size_t i = 0; i < (size_t)h->nodes * h->ncls; i++)
+            free(h->q[i].heap);
+    free(h->q);
     free(h->node);
     for (size_t i = 0; i < h->nchunks; i++)
         free(h->chunks[i]);
@@ -183,7 +191,7 @@ void nic_push(host_nic *h, net_msg *m)
               m->src, m->dst, m->prio, h->nodes);
     nic_node *nd = &h->node[m->src];
     unsigned c = h->classes ? m->prio : 0;
-    nic_queue *q = &nd->q[c];
+    nic_queue *q = qat(h, m->src, c);
     nic_flow *f = flow_alloc(h);
     f->msg = m;
     f->left_bytes = m->size_bytes;
@@ -201,10 +209,10 @@ void nic_push(host_nic *h, net_msg *m)
 }
 
 /* The flow whose packet node's NIC cuts next, and its class queue (mask != 0). */
-static nic_flow *pick(const nic_node *nd, const host_nic *h, unsigned *cls)
+static nic_flow *pick(const host_nic *h, uint32_t node, unsigned *cls)
 {
-    unsigned c = (unsigned)__builtin_ctz(nd->mask);
-    const nic_queue *q = &nd->q[c];
+    unsigned c = (unsigned)__builtin_ctz(h->node[node].mask);
+    const nic_queue *q = qat(h, node, c);
     *cls = c;
     if (h->policy == NIC_SRPT)
         return q->heap[0];
@@ -220,7 +228,7 @@ int64_t nic_peek_bytes(const host_nic *h, uint32_t node)
     if (!nd->mask)
         return -1;
     unsigned c;
-    return (int64_t)cut_bytes(pick(nd, h, &c)->left_bytes, h->mtu_bytes);
+    return (int64_t)cut_bytes(pick(h, node, &c)->left_bytes, h->mtu_bytes);
 }
 
 int nic_take(host_nic *h, uint32_t node, uint64_t max_bytes, nic_piece *out)
@@ -229,8 +237,8 @@ int nic_take(host_nic *h, uint32_t node, uint64_t max_bytes, nic_piece *out)
     if (!nd->mask)
         return 0;
     unsigned c;
-    nic_flow *f = pick(nd, h, &c);
-    nic_queue *q = &nd->q[c];
+    nic_flow *f = pick(h, node, &c);
+    nic_queue *q = qat(h, node, c);
     if (h->policy != NIC_SRPT && f != q->head) { /* round-robin: move the head back now */
         nic_flow *r = q->head;
         q->head = r->next;

@@ -103,11 +103,10 @@ typedef struct nic_queue {
 typedef void (*nic_start_fn)(void *ctx, nic_pkt *p);
 
 typedef struct nic_node {
-    nic_queue q[NET_PRIO_CLASSES];
     uint32_t mask;     /* classes with active messages (bit c) */
+    uint8_t wake;      /* uplink: a "free" event is pending (flag) */
     uint64_t active;   /* active messages */
     int64_t free_ps;   /* uplink: busy until (nic_link) */
-    uint8_t wake;      /* uplink: a "free" event is pending (flag) */
 } nic_node;
 
 typedef struct host_nic {
@@ -116,6 +115,8 @@ typedef struct host_nic {
     uint64_t mtu_bytes; /* 0: whole messages */
     uint32_t nodes;
     nic_node *node;     /* [nodes] */
+    unsigned ncls;      /* class queues per node: NET_PRIO_CLASSES with classes, else 1 */
+    nic_queue *q;       /* [nodes x ncls] class queues, node by node */
     /* pools: no malloc once warm */
     nic_flow *flow_free;
     nic_pkt *pkt_free;
