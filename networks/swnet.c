@@ -145,10 +145,6 @@ typedef struct swnet_fifo {
     swnet_pkt *head, *tail;
 } swnet_fifo;
 
-typedef struct swnet_mfifo {
-    net_msg *head, *tail; /* linked through net_msg.next */
-} swnet_mfifo;
-
 typedef struct swnet_tok {
     struct swnet_tok *next;
     int64_t t_ps;   /* the credit reaches the sender */
@@ -177,7 +173,7 @@ typedef struct swnet_port {
     uint64_t qbytes;       /* bytes waiting in its FIFOs (switch ports) */
     int64_t busy_ps;       /* transmission time so far (utilisation), ps */
     uint32_t wire_bytes;   /* bytes of the packet it sent last */
-    uint32_t nqueued;      /* packets waiting (switch port) or messages (host uplink) */
+    uint32_t nqueued;      /* packets waiting (switch port; a host's wait in its NIC) */
 } swnet_port;
 
 /* ---- pools ---- */
@@ -265,6 +261,12 @@ static inline swnet_credit *credit_at(const swnet *st, uint32_t l, unsigned vc)
            vc;
 }
 
+/* Port l has packets waiting (a switch's output) or a host l messages. */
+static inline int port_waiting(const swnet *st, uint32_t l, const swnet_port *pt)
+{
+    return l < st->hosts ? nic_pending(&st->nic, l) : pt->nqueued != 0;
+}
+
 /* Free bytes of (l, vc) now: the credits due are added first. */
 static int64_t credit_now(swnet *st, uint32_t l, unsigned vc, int64_t now)
 {
@@ -338,7 +340,7 @@ static void credit_return(swnet *st, uint32_t l, unsigned vc, uint32_t bytes, in
     if (c->waiting) {
         c->waiting = 0;
         swnet_port *pt = port_at(st, l);
-        if (pt->nqueued && !pt->wake_id)
+        if (port_waiting(st, l, pt) && !pt->wake_id)
             wake_at(st, l, t);
     }
 }
@@ -433,83 +435,39 @@ static swnet_pkt *switch_pick(swnet *st, uint32_t l, int64_t now)
     return NULL;
 }
 
-/* ---- sources: the host NIC seam ----
- * What a host does with its messages is these three functions: src_enqueue
- * takes a message over, src_next says how many bytes the packet it would
- * send next carries (class by class, -1: nothing in that class), src_cut
- * cuts that packet. Today: a FIFO per service class, packets of at most
- * mtu, the first class first. The host NIC module (packetisation at
- * network.mtu, fifo / round-robin / priority / srpt scheduling, 8 classes)
- * replaces them; the engine around them (credits of the first switch's
- * buffer, the uplink's wake-ups, packet records) stays. */
+/* ---- sources: the host NIC ----
+ * A host's messages wait in its NIC (host_nic.c), which decides which
+ * message's packet goes next (network.host-scheduling, classes) and cuts
+ * it; the core keeps the uplink: its credits, wake-ups and the packet
+ * record. The packet is cut only once the first switch's buffer has room
+ * for it (nic_peek_bytes gives its size first), so packets exist only in
+ * the network and the NIC's choice is never bent to fit the credit. */
 
-static void src_enqueue(swnet *st, net_msg *m)
-{
-    swnet_mfifo *f = &st->hostq[(size_t)m->src * st->nclass + st->class_of_prio[m->prio]];
-    if (f->tail)
-        f->tail->next = m;
-    else
-        f->head = m;
-    f->tail = m;
-    port_at(st, m->src)->nqueued++; /* messages with packets still to cut */
-}
-
-static int64_t src_next(const swnet *st, uint32_t h, unsigned c)
-{
-    const net_msg *m = st->hostq[(size_t)h * st->nclass + c].head;
-    if (!m)
-        return -1;
-    uint64_t left = m->size_bytes - st->host_off[(size_t)h * st->nclass + c];
-    return (int64_t)(left < st->mtu ? left : st->mtu);
-}
-
-static net_msg *src_cut(swnet *st, uint32_t h, unsigned c, uint32_t bytes)
-{
-    swnet_mfifo *f = &st->hostq[(size_t)h * st->nclass + c];
-    uint64_t *off = &st->host_off[(size_t)h * st->nclass + c];
-    net_msg *m = f->head;
-    *off += bytes;
-    if (*off >= m->size_bytes) { /* the whole message is cut */
-        f->head = m->next;
-        if (!f->head)
-            f->tail = NULL;
-        m->next = NULL;
-        *off = 0;
-        port_at(st, h)->nqueued--;
-    }
-    return m;
-}
-
-/* The next packet of host h, cut now if the first switch has room for it
- * (the first class that can send), or NULL. */
+/* The next packet of host h, cut now if the first switch has room for it,
+ * or NULL (the NIC has an active message). */
 static swnet_pkt *host_pick(swnet *st, uint32_t h, int64_t now)
 {
-    for (unsigned c = 0; c < st->nclass; c++) {
-        int64_t next = src_next(st, h, c);
-        if (next < 0)
-            continue;
-        uint32_t bytes = (uint32_t)next;
-        if (st->credit && credit_now(st, h, 0, now) < footprint(bytes))
-            continue;
-        net_msg *m = src_cut(st, h, c, bytes);
-        swnet_pkt *p = pkt_alloc(st);
-        p->msg = m;
-        p->bytes = bytes;
-        p->fp = footprint(bytes);
-        p->cls = (uint8_t)c;
-        p->in_link = NONE;
-        p->in_vc = 0;
-        p->vc = 0;
-        p->reserved = 0;
-        p->hops = 0;
-        uint32_t sw, port;
-        st->t.ops->attach(&st->t, m->src, &sw, &port);
-        p->next_sw = sw;
-        st->t.ops->hdr_init(&st->t, m->src, m->dst, mix64(st->salt_key ^ m->id), &p->hdr);
-        st->st.packets++;
-        return p;
-    }
-    return NULL;
+    if (st->credit && credit_now(st, h, 0, now) < footprint((uint32_t)nic_peek_bytes(&st->nic, h)))
+        return NULL;
+    nic_piece pc;
+    nic_take(&st->nic, h, 0, &pc);
+    net_msg *m = pc.msg;
+    swnet_pkt *p = pkt_alloc(st);
+    p->msg = m;
+    p->bytes = (uint32_t)pc.bytes;
+    p->fp = footprint(p->bytes);
+    p->cls = st->class_of_prio[pc.prio];
+    p->in_link = NONE;
+    p->in_vc = 0;
+    p->vc = 0;
+    p->reserved = 0;
+    p->hops = 0;
+    uint32_t sw, port;
+    st->t.ops->attach(&st->t, m->src, &sw, &port);
+    p->next_sw = sw;
+    st->t.ops->hdr_init(&st->t, m->src, m->dst, mix64(st->salt_key ^ m->id), &p->hdr);
+    st->st.packets++;
+    return p;
 }
 
 /* Earliest time a credit on its way back lets a head of port l leave, or
@@ -523,11 +481,7 @@ static int64_t blocked_until(swnet *st, uint32_t l)
         if (l < st->hosts) {
             if (v > 0)
                 break;
-            for (unsigned c = 0; c < st->nclass; c++) {
-                int64_t next = src_next(st, l, c);
-                if (next >= 0 && footprint((uint32_t)next) < need)
-                    need = footprint((uint32_t)next);
-            }
+            need = footprint((uint32_t)nic_peek_bytes(&st->nic, l));
         } else {
             for (unsigned c = 0; c < st->nclass; c++) {
                 const swnet_pkt *p = fifo_at(st, l, c, v)->head;
@@ -562,7 +516,7 @@ static int64_t blocked_until(swnet *st, uint32_t l)
 static void port_try(swnet *st, uint32_t l, int64_t now)
 {
     swnet_port *pt = port_at(st, l);
-    while (pt->busy_until_ps <= now && pt->nqueued) {
+    while (pt->busy_until_ps <= now && port_waiting(st, l, pt)) {
         swnet_pkt *p = l < st->hosts ? host_pick(st, l, now) : switch_pick(st, l, now);
         if (!p) {
             st->st.credit_stalls++;
@@ -573,7 +527,7 @@ static void port_try(swnet *st, uint32_t l, int64_t now)
         }
         port_start(st, l, p, now);
     }
-    if (pt->nqueued)
+    if (port_waiting(st, l, pt))
         wake_at(st, l, pt->busy_until_ps);
 }
 
@@ -674,7 +628,7 @@ void swnet_send(void *state, net_msg *m)
     m->aux = packets_of(st, m->size_bytes);
     m->t_aux_ps = 0;
     m->next = NULL;
-    src_enqueue(st, m);
+    nic_push(&st->nic, m);
     port_try(st, m->src, now);
 }
 
@@ -766,8 +720,8 @@ void swnet_fini(void *state)
         free(st->chunks[i]);
     free(st->chunks);
     free(st->lk);
-    free(st->hostq);
-    free(st->host_off);
+    if (st->nic.node)
+        nic_fini(&st->nic);
     topo_free(&st->t);
     topo_free(&st->zl);
     memset(st, 0, sizeof *st);
@@ -817,16 +771,21 @@ int swnet_routing_index(const swnet_params *p, const swnet_routing *allowed, siz
 void swnet_check(const net_params *core, const swnet_params *p, const swnet_routing *allowed, size_t n,
                  uint64_t hosts, const char *shape, param_report *rep)
 {
-    if (p->mtu_bytes < 1 || p->mtu_bytes > SWNET_MAX_MTU_BYTES)
-        param_invalid(rep, "network.mtu", "must be between 1B and 1GiB (got %llu B)",
-                      (unsigned long long)p->mtu_bytes);
+    uint64_t mtu = p->nic.mtu_bytes;
+    if (mtu == 0)
+        param_invalid(rep, "network.mtu", "0 (whole messages) cannot be used on a switched fabric: virtual cut-through "
+                                          "reserves a whole packet in a vc-buffer, so messages must be cut into "
+                                          "packets (e.g. 4KiB)");
+    else if (mtu > SWNET_MAX_MTU_BYTES)
+        param_invalid(rep, "network.mtu", "must be between 1B and 1GiB (got %llu B)", (unsigned long long)mtu);
+    nic_check(&p->nic, rep);
     if (p->flow_control != SWNET_CREDIT && p->flow_control != SWNET_INFINITE)
         param_invalid(rep, "network.flow-control", "unknown flow control %d", p->flow_control);
-    if (p->flow_control == SWNET_CREDIT && p->vc_buffer_bytes < p->mtu_bytes)
+    if (p->flow_control == SWNET_CREDIT && p->vc_buffer_bytes < mtu)
         param_invalid(rep, "network.vc-buffer",
                       "%llu B cannot hold one packet of network.mtu = %llu B (virtual cut-through reserves a whole "
                       "packet)",
-                      (unsigned long long)p->vc_buffer_bytes, (unsigned long long)p->mtu_bytes);
+                      (unsigned long long)p->vc_buffer_bytes, (unsigned long long)mtu);
     if (p->vc_buffer_bytes > (uint64_t)INT64_MAX / 4)
         param_invalid(rep, "network.vc-buffer", "too large (%llu B)", (unsigned long long)p->vc_buffer_bytes);
     if (p->control_first < 0 || p->control_first > 2)
@@ -847,9 +806,9 @@ void swnet_check(const net_params *core, const swnet_params *p, const swnet_rout
         param_invalid(rep, "network.routing", "%s does not route with %s (expected one of: %s)", shape, name, list);
     }
     /* a mtu's time must fit, as every other time (1 hour) */
-    if (core->bandwidth_bps > 0 && (double)p->mtu_bytes * 8e12 / core->bandwidth_bps > 3.6e15)
+    if (core->bandwidth_bps > 0 && (double)mtu * 8e12 / core->bandwidth_bps > 3.6e15)
         param_invalid(rep, "network.mtu", "a packet of %llu B takes more than 1 hour at %g b/s",
-                      (unsigned long long)p->mtu_bytes, core->bandwidth_bps);
+                      (unsigned long long)mtu, core->bandwidth_bps);
     if (hosts && core->nodes != hosts)
         param_invalid(rep, "system.nodes", "N = %u, but %s has %llu hosts", core->nodes, shape,
                       (unsigned long long)hosts);
@@ -875,13 +834,15 @@ int swnet_init(void *state, net *n, topo *t, const swnet_params *p, char *err, s
     net_rate_init(&st->rate, core->bandwidth_bps);
     st->link_ps = core->link_latency_ps;
     st->sw_ps = core->switch_latency_ps;
-    st->mtu = p->mtu_bytes;
+    st->mtu = p->nic.mtu_bytes;
     st->credit = p->flow_control == SWNET_CREDIT;
     st->cap_bytes = (int64_t)p->vc_buffer_bytes;
     st->vcs = st->t.vcs;
-    st->nclass = p->control_first ? NET_PRIO_CLASSES : 1;
+    /* classes as the electrical switch's: network.priority or a priority NIC */
+    int classes = p->control_first != 0 || p->nic.policy == NIC_PRIORITY;
+    st->nclass = classes ? NET_PRIO_CLASSES : 1;
     for (unsigned c = 0; c < NET_PRIO_CLASSES; c++)
-        st->class_of_prio[c] = (uint8_t)(p->control_first ? c : 0);
+        st->class_of_prio[c] = (uint8_t)(classes ? c : 0);
     st->nq = st->nclass * st->vcs;
     st->adaptive = p->routing == SWNET_RT_ADAPTIVE;
     st->ugal = p->routing == SWNET_RT_UGAL;
@@ -895,8 +856,7 @@ int swnet_init(void *state, net *n, topo *t, const swnet_params *p, char *err, s
     for (uint32_t l = 0; st->credit && l < st->links; l++)
         for (unsigned v = 0; v < st->vcs; v++)
             credit_at(st, l, v)->free = st->cap_bytes;
-    st->hostq = tn_xcalloc((size_t)st->hosts * st->nclass, sizeof *st->hostq);
-    st->host_off = tn_xcalloc((size_t)st->hosts * st->nclass, sizeof *st->host_off);
+    nic_init(&st->nic, st->hosts, &p->nic, classes);
     st->t_first_ps = st->t_last_ps = -1;
     st->bound = st->t.ops->uniform_bound(&st->t);
     st->energy_modelled = p->phy_resolved;

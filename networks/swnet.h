@@ -22,6 +22,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "host_nic.h"
 #include "network.h"
 #include "topo.h"
 
@@ -50,7 +51,7 @@ extern const char *const swnet_priority_names[]; /* "fifo", "control-first", "st
 
 /* The shared parameters (rows: SWNET_ROWS) and what resolve_phy derives. */
 typedef struct swnet_params {
-    uint64_t mtu_bytes;       /* largest packet payload; messages are cut into packets */
+    nic_params nic;           /* the hosts' NICs: network.host-scheduling, network.mtu (largest packet payload, > 0) */
     int flow_control;         /* enum swnet_flow */
     uint64_t vc_buffer_bytes; /* credit: input buffer of each port and virtual channel, bytes */
     int control_first;        /* network.priority: 0 fifo, 1 control-first, 2 strict (the same): lowest class first (no preemption) */
@@ -71,7 +72,8 @@ typedef struct swnet_params {
 #define SWNET_ROWS(T, m)                                                                                      \
     {SWNET_ROW_("network.mtu", "size", "B", "4.096kB",                                                             \
                 "switched fabrics: largest packet payload; messages are cut into packets (> 0)"),             \
-     .kind = PARAM_BYTES, .off = offsetof(T, m.mtu_bytes), .flags = PARAM_NONNEG, .example = "4KiB"},             \
+     .kind = PARAM_BYTES, .off = offsetof(T, m.nic.mtu_bytes), .flags = PARAM_NONNEG, .example = "4KiB"},        \
+    NIC_ROW_SCHEDULING(T, m.nic),                                                                              \
     {SWNET_ROW_("network.flow-control", "choice", "", "credit",                                                \
                 "switched fabrics: credit (lossless, finite buffers) | infinite (unbounded buffers)"),        \
      .kind = PARAM_CHOICE, .off = offsetof(T, m.flow_control), .choices = swnet_flow_names,                     \
@@ -120,7 +122,6 @@ typedef struct swnet_stats {
  * are the core's own (swnet.c). */
 struct swnet_port;
 struct swnet_fifo;
-struct swnet_mfifo;
 struct swnet_credit;
 struct swnet_pkt;
 struct swnet_tok;
@@ -137,7 +138,8 @@ typedef struct swnet {
     int64_t cap_bytes;            /* input buffer per port and VC, bytes (credit flow control) */
     int credit;                   /* 1: credit flow control, 0: unbounded buffers */
     unsigned vcs;                 /* virtual channels per port: the topology's classes */
-    unsigned nclass;              /* service classes: 1 (fifo) or 2 (control-first) */
+    unsigned nclass;              /* service classes: 1, or NET_PRIO_CLASSES (control-first, strict, or
+                                     host-scheduling priority) */
     unsigned nq;                  /* packet queues per output port: nclass x vcs */
     uint8_t class_of_prio[NET_PRIO_CLASSES]; /* message priority -> service class */
     int adaptive;                 /* 1: torus minimal adaptive (candidates beyond the first) */
@@ -146,8 +148,7 @@ typedef struct swnet {
     unsigned char *lk;            /* [links] blocks of `stride` bytes: the output side of a link (port,
                                      its FIFOs per class and VC, the credits of the buffer it enters) */
     size_t stride;                /* bytes of one link's block */
-    struct swnet_mfifo *hostq;    /* [hosts x nclass] messages waiting at their source */
-    uint64_t *host_off;           /* [hosts x nclass] bytes of the head message already cut */
+    host_nic nic;                 /* the hosts: messages waiting at their source, the next packet's choice */
     struct swnet_pkt *pkt_free;   /* packet free list */
     struct swnet_tok *tok_free;   /* credit token free list */
     void **chunks;                /* pool chunks (freed at fini) */
