@@ -8,8 +8,10 @@
  *   - its params struct starts with (or holds) a swnet_params, whose rows
  *     SWNET_ROWS(type, member) declares (the shared parameters: every
  *     topology declares them with the same kind and default, so they are one
- *     parameter each; network.mtu and network.priority are also the single
- *     switch's, network.mtu with its own default there), followed by its own rows;
+ *     parameter each; network.mtu, network.host-scheduling (the host NIC's
+ *     rows, host_nic.h) and network.priority are also the single switch's,
+ *     network.mtu with its own default there: 0, whole messages, which a
+ *     switched fabric refuses), followed by its own rows;
  *   - check: net_check_core, its own rows, then swnet_check (the shared rows,
  *     the routing the topology accepts and system.nodes against its hosts);
  *   - resolve_phy: builds its topology and calls swnet_resolve_phy;
@@ -82,7 +84,7 @@ typedef struct swnet_params {
                 "switched fabrics: input buffer per port and virtual channel (credit flow control; >= mtu)"), \
      .kind = PARAM_BYTES, .off = offsetof(T, m.vc_buffer_bytes), .flags = PARAM_POS, .example = "16KiB"},      \
     {SWNET_ROW_("network.priority", "choice", "", "fifo",                                                      \
-                "switched fabrics: fifo | control-first or strict (sources and FIFOs serve the lowest class first)"),             \
+                "switched fabrics: fifo | control-first or strict (sources and FIFOs serve the lowest class first)"), \
      .kind = PARAM_CHOICE, .off = offsetof(T, m.control_first), .choices = swnet_priority_names,               \
      .example = "fifo"},                                                                                        \
     {SWNET_ROW_("network.routing", "choice", "", "default",                                                    \
@@ -141,6 +143,7 @@ typedef struct swnet {
     unsigned nclass;              /* service classes: 1, or NET_PRIO_CLASSES (control-first, strict, or
                                      host-scheduling priority) */
     unsigned nq;                  /* packet queues per output port: nclass x vcs */
+    int srpt;                     /* 1: output ports serve the message with the fewest bytes left (host-scheduling srpt) */
     uint8_t class_of_prio[NET_PRIO_CLASSES]; /* message priority -> service class */
     int adaptive;                 /* 1: torus minimal adaptive (candidates beyond the first) */
     int ugal;                     /* 1: dragonfly UGAL (choice at the source router) */

@@ -25,6 +25,7 @@ TESTS_MODULES = \
 	tests/check_spinet \
 	tests/check_stats \
 	tests/check_swnet \
+	tests/check_swnet_nic \
 	tests/check_topo \
 	tests/check_training \
 	tests/check_tree \
