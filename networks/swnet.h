@@ -143,7 +143,8 @@ typedef struct swnet {
     unsigned nclass;              /* service classes: 1, or NET_PRIO_CLASSES (control-first, strict, or
                                      host-scheduling priority) */
     unsigned nq;                  /* packet queues per output port: nclass x vcs */
-    int srpt;                     /* 1: output ports serve the message with the fewest bytes left (host-scheduling srpt) */
+    int srpt;                     /* 1: output ports serve the message with the fewest bytes left (host-scheduling
+                                     srpt and flow-control infinite) */
     uint8_t class_of_prio[NET_PRIO_CLASSES]; /* message priority -> service class */
     int adaptive;                 /* 1: torus minimal adaptive (candidates beyond the first) */
     int ugal;                     /* 1: dragonfly UGAL (choice at the source router) */

@@ -142,7 +142,8 @@ END_TEST
 
 /* ------------------------------------------------------------- output ports */
 
-/* pFabric ports (host-scheduling srpt) on one leaf: Big = 30 000 B (30
+/* pFabric ports (host-scheduling srpt, flow-control infinite: the
+ * switch's unbounded buffers) on one leaf: Big = 30 000 B (30
  * packets) from host 0 to 2 at 0, Small = 2000 B (2 packets) from host 1 to
  * 2 at 1050 ns. Big_k joins the port toward 2 at 220 + 200 k and the port
  * runs back to back from 220: Big_5 holds it over [1220, 1420]. S0 leaves
@@ -155,34 +156,41 @@ END_TEST
  * to back from 220: Big's last at 220 + 32 x 200 = 6620, at 6640 ns either
  * way. The same with classes (priority NIC, or fifo and network.priority =
  * strict): Small in class 0 and Big in class 1 gives srpt's times; with one
- * class round-robin gives FIFO's. */
+ * class round-robin gives FIFO's. With credits (16.384 kB buffers: no
+ * stall here) srpt stays at the hosts and the ports are FIFOs: 2040 ns. */
 START_TEST(test_srpt_port_small_passes)
 {
-    const char *one[] = {"network.leaves=1", "network.spines=1", "network.mtu=1kB", NULL};
-    const char *cls[] = {"network.leaves=1", "network.spines=1", "network.mtu=1kB", "network.priority=strict", NULL};
+    const char *one[] = {"network.leaves=1", "network.spines=1", "network.mtu=1kB", "network.flow-control=infinite",
+                         NULL};
+    const char *cls[] = {"network.leaves=1", "network.spines=1", "network.mtu=1kB", "network.flow-control=infinite",
+                         "network.priority=strict", NULL};
+    const char *cr[] = {"network.leaves=1", "network.spines=1", "network.mtu=1kB", NULL};
     static const struct {
         const char *policy;
-        int strict;
+        int sets; /* 0: one, 1: cls, 2: cr */
         uint8_t big_prio;
         int64_t small_ns;
     } cases[] = {
-        {"srpt", 0, 0, 1840},  {"fifo", 0, 0, 2040}, {"round-robin", 0, 0, 2040}, {"priority", 0, 0, 2040},
-        {"priority", 0, 1, 1840}, {"fifo", 1, 1, 1840}, {"srpt", 1, 1, 1840},
+        {"srpt", 0, 0, 1840},     {"fifo", 0, 0, 2040}, {"round-robin", 0, 0, 2040}, {"priority", 0, 0, 2040},
+        {"priority", 0, 1, 1840}, {"fifo", 1, 1, 1840}, {"srpt", 1, 1, 1840},        {"srpt", 2, 0, 2040},
+        {"priority", 2, 1, 1840},
     };
     for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
-        th_net *h = fab("leaf-spine", 4, cases[k].policy, cases[k].strict ? cls : one, 4);
+        const char *const *sets = cases[k].sets == 0 ? one : cases[k].sets == 1 ? cls : cr;
+        th_net *h = fab("leaf-spine", 4, cases[k].policy, sets, 4);
         net_msg *big = th_at(h, 0, 0, 2, 30000, cases[k].big_prio, NET_DATA);
         net_msg *small = th_at(h, 1050 * NS, 1, 2, 2000, 0, NET_DATA);
         th_net_go(h);
-        REQUIRE((int64_t)small->b == cases[k].small_ns * NS, "%s (strict %d, Big class %u): Small at %lld ps",
-                cases[k].policy, cases[k].strict, cases[k].big_prio, (long long)small->b);
+        REQUIRE((int64_t)small->b == cases[k].small_ns * NS, "%s (sets %d, Big class %u): Small at %lld ps",
+                cases[k].policy, cases[k].sets, cases[k].big_prio, (long long)small->b);
         ck_delivered_at(big, 6640 * NS);
         th_net_free(h);
     }
 }
 END_TEST
 
-/* A backlog served by remaining size: one leaf of 8 hosts, mtu 4 kB (every
+/* A backlog served by remaining size (srpt ports: flow-control infinite):
+ * one leaf of 8 hosts, mtu 4 kB (every
  * message one packet), hosts 1..7 send 4000, 3000, 1000, 2500, 500, 3500
  * and 1500 B to host 0, all at 0 in that order. All heads join the port
  * toward 0 at 220; the first (4000 B, 800 ns) finds it free: [220, 1020].
@@ -190,23 +198,26 @@ END_TEST
  * ends: 500 [1020, 1120] at 1140, 1000 at 1340, 1500 at 1640, 2500 at 2140,
  * 3000 at 2740, 3500 at 3440 ns. FIFO: in joining order, 3000 [1020, 1620]
  * at 1640, 1000 at 1840, 2500 at 2340, 500 at 2440, 3500 at 3140, 1500 at
- * 3440 ns. */
+ * 3440 ns, which srpt with credits gives too (its ports are FIFOs). */
 START_TEST(test_srpt_port_backlog)
 {
-    const char *one[] = {"network.leaves=1", "network.spines=1", "network.hosts-per-leaf=8", NULL};
+    const char *inf[] = {"network.leaves=1", "network.spines=1", "network.hosts-per-leaf=8",
+                         "network.flow-control=infinite", NULL};
+    const char *cr[] = {"network.leaves=1", "network.spines=1", "network.hosts-per-leaf=8", NULL};
     static const uint64_t size[8] = {0, 4000, 3000, 1000, 2500, 500, 3500, 1500};
     static const int64_t srpt_ns[8] = {0, 1040, 2740, 1340, 2140, 1140, 3440, 1640};
     static const int64_t fifo_ns[8] = {0, 1040, 1640, 1840, 2340, 2440, 3140, 3440};
-    for (int srpt = 0; srpt < 2; srpt++) {
-        th_net *h = fab("leaf-spine", 8, srpt ? "srpt" : "fifo", one, 8);
+    for (int k = 0; k < 4; k++) {
+        int srpt = k & 1, credit = k >> 1;
+        th_net *h = fab("leaf-spine", 8, srpt ? "srpt" : "fifo", credit ? cr : inf, 8);
         net_msg *m[8];
         for (uint32_t i = 1; i < 8; i++)
             m[i] = th_at_low(h, 0, i, 0, size[i]);
         th_net_go(h);
         for (uint32_t i = 1; i < 8; i++)
-            REQUIRE((int64_t)m[i]->b == (srpt ? srpt_ns : fifo_ns)[i] * NS && m[i]->a == 1,
-                    "%s: %llu B from %u at %lld ps", srpt ? "srpt" : "fifo", (unsigned long long)size[i], i,
-                    (long long)m[i]->b);
+            REQUIRE((int64_t)m[i]->b == (srpt && !credit ? srpt_ns : fifo_ns)[i] * NS && m[i]->a == 1,
+                    "%s (credit %d): %llu B from %u at %lld ps", srpt ? "srpt" : "fifo", credit,
+                    (unsigned long long)size[i], i, (long long)m[i]->b);
         th_net_free(h);
     }
 }
@@ -226,6 +237,7 @@ START_TEST(test_zero_load_every_policy)
         {NULL},
         {"network.priority=strict", NULL},
         {"network.mtu=1kB", "network.vc-buffer=1kB", NULL},
+        {"network.flow-control=infinite", NULL},
     };
     const char *tp = topologies[_i];
     const net_ops *ops = th_net_ops(tp);
@@ -236,7 +248,7 @@ START_TEST(test_zero_load_every_policy)
     for (; shape[ns] && ns < 7; ns++)
         sh[ns] = shape[ns];
     for (size_t p = 0; p < 4; p++)
-        for (size_t e = 0; e < 3; e++)
+        for (size_t e = 0; e < 4; e++)
             for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
                 const char *sets[12];
                 size_t k = 0;
@@ -320,20 +332,29 @@ static int64_t mix(const char *tp, const char *policy, const char *const *extra,
 }
 
 /* Every policy on every topology: the defaults, classes (strict) with small
- * buffers (a packet per VC: credits everywhere), and each topology's other
- * routings (torus adaptive, dragonfly UGAL and Valiant, fat-tree random-up). */
+ * buffers (a packet per VC: credits everywhere), unbounded buffers (srpt
+ * ports) with and without classes, and each topology's other routings
+ * (torus adaptive, dragonfly UGAL and Valiant, fat-tree random-up). */
 START_TEST(test_random_mixes)
 {
     const char *tp = topologies[_i];
     static const char *const small[] = {"network.mtu=1kB", "network.vc-buffer=1kB", "network.priority=strict", NULL};
-    const char *alt[3][4] = {{NULL}};
+    static const char *const inf[] = {"network.flow-control=infinite", NULL};
+    static const char *const inf_cls[] = {"network.flow-control=infinite", "network.priority=strict",
+                                          "network.mtu=1kB", NULL};
+    const char *alt[4][4] = {{NULL}};
     size_t nalt = 0;
     if (strcmp(tp, "torus") == 0) {
         alt[nalt][0] = "network.routing=adaptive";
         alt[nalt++][1] = "network.mtu=1kB";
+        alt[nalt][0] = "network.routing=adaptive"; /* srpt ports over paths that may reorder */
+        alt[nalt][1] = "network.mtu=1kB";
+        alt[nalt++][2] = "network.flow-control=infinite";
     } else if (strcmp(tp, "dragonfly") == 0) {
         alt[nalt++][0] = "network.routing=ugal";
         alt[nalt++][0] = "network.routing=valiant";
+        alt[nalt][0] = "network.routing=ugal";
+        alt[nalt++][1] = "network.flow-control=infinite";
     } else if (strcmp(tp, "fat-tree") == 0) {
         alt[nalt++][0] = "network.routing=random-up";
     }
@@ -341,6 +362,8 @@ START_TEST(test_random_mixes)
         int64_t a = mix(tp, policies[p], NULL, 7);
         ck_assert_int_eq(a, mix(tp, policies[p], NULL, 7));
         mix(tp, policies[p], small, 8);
+        mix(tp, policies[p], inf, 10);
+        mix(tp, policies[p], inf_cls, 11);
         for (size_t r = 0; r < nalt; r++)
             mix(tp, policies[p], alt[r], 9);
     }
