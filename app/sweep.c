@@ -213,7 +213,7 @@ static int exec_run(sweep *sw, uint64_t id, double *m, trace *tr, const char *la
         ro.progress_ctx = &to;
         ro.progress_every_s = sw->o->run_progress_every_s;
     }
-    return run_one(&pcache->pc, &sw->layout, replica, m, &ro, err, errlen);
+    return run_one(&pcache->pc, &sw->layout, replica, &pcache->rc, m, &ro, err, errlen);
 }
 
 void sweep_pcache_free(sweep *sw)
