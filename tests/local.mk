@@ -13,6 +13,7 @@ TESTS_MODULES = \
 	tests/check_footprint \
 	tests/check_head \
 	tests/check_host_nic \
+	tests/check_joblist \
 	tests/check_kernels \
 	tests/check_mix \
 	tests/check_net \
