@@ -167,7 +167,11 @@ static const char usage_plot[] =
     "  --x PARAM        swept parameter on the x axis (default: the first axis)\n"
     "  --y METRIC       metric on the y axis, mean with CI bars (default: the\n"
     "                   metric the workload names as its own)\n"
-    "  --series PARAM   one curve per value of this parameter (default: the other axis)\n"
+    "  --series PARAM   one curve per value of this parameter (default: the other axes);\n"
+    "                   swept parameters not on x, in --series or in --where split the\n"
+    "                   curves too, so no curve runs through several of their values\n"
+    "  --where P=V      only the points where swept parameter P has value V (as in\n"
+    "                   summary.csv); repeatable\n"
     "  --xy MX,MY       metric against metric, one point per sweep point (paper Fig. 10)\n"
     "  --timeline FILE  per-node timeline of a trace from `tasknet run --trace` (Fig. 7)\n"
     "  --latency        message latency distribution of every point, log-log (Fig. 11):\n"
@@ -872,7 +876,7 @@ static int cmd_plot(int argc, char **argv)
         {"logy", no_argument, NULL, 'L'},         {"out", required_argument, NULL, 'o'},
         {"title", required_argument, NULL, 'T'},  {"help", no_argument, NULL, 'h'},
         {"latency", no_argument, NULL, 'D'},      {"class", required_argument, NULL, 'C'},
-        {"counts", required_argument, NULL, 'K'},
+        {"counts", required_argument, NULL, 'K'}, {"where", required_argument, NULL, 'W'},
         {NULL, 0, NULL, 0},
     };
     plot_opts po = {.kind = PLOT_METRIC_VS_PARAM, .note = plot_note_print};
@@ -880,11 +884,16 @@ static int cmd_plot(int argc, char **argv)
     optind = 1;
     opterr = 0;
     int ch;
-    while ((ch = getopt_long_only(argc, argv, ":x:y:s:X:t:lLo:T:hDC:K:", longopts, NULL)) != -1) {
+    while ((ch = getopt_long_only(argc, argv, ":x:y:s:X:t:lLo:T:hDC:K:W:", longopts, NULL)) != -1) {
         switch (ch) {
         case 'x': po.x = optarg; break;
         case 'y': po.y = optarg; break;
         case 's': po.series = optarg; break;
+        case 'W':
+            if (po.nwhere == PLOT_MAX_WHERE)
+                return usage_error("plot", "at most %d --where options", PLOT_MAX_WHERE);
+            po.where[po.nwhere++] = optarg;
+            break;
         case 'X': {
             snprintf(xy, sizeof xy, "%s", optarg);
             char *comma = strchr(xy, ',');

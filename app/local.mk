@@ -7,7 +7,7 @@ libtasknet_a_SOURCES += \
 	%D%/run.c %D%/run.h %D%/run_files.c %D%/run_budget.c \
 	%D%/report.c %D%/report.h \
 	%D%/sweep.c %D%/sweep.h %D%/sweep_impl.h \
-	%D%/sweep_store.c %D%/sweep_fork.c \
+	%D%/sweep_store.c %D%/sweep_order.c %D%/sweep_fork.c \
 	%D%/plot.c %D%/plot.h \
 	%D%/cli.c %D%/cli.h
 

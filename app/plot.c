@@ -353,18 +353,54 @@ static int plot_summary(const plot_opts *o)
         }
         x = hf[first_axis];
     }
-    /* by default one series per combination of the other swept parameters */
-    char dser[1024] = "";
-    if (!ser) {
-        for (size_t a = 0; a < naxes; a++) {
-            if (!vs_metric && strcmp(hf[first_axis + a], x) == 0)
-                continue;
-            size_t l = strlen(dser);
-            snprintf(dser + l, sizeof dser - l, "%s%s", l ? "," : "", hf[first_axis + a]);
+    /* --where PARAM=VALUE: the swept column and its value */
+    int wc[PLOT_MAX_WHERE];
+    const char *wv[PLOT_MAX_WHERE];
+    for (size_t k = 0; k < o->nwhere; k++) {
+        const char *eq = strchr(o->where[k], '=');
+        wc[k] = -1;
+        wv[k] = eq ? eq + 1 : "";
+        for (size_t a = 0; eq && a < naxes; a++)
+            if (strlen(hf[first_axis + a]) == (size_t)(eq - o->where[k]) &&
+                strncmp(hf[first_axis + a], o->where[k], (size_t)(eq - o->where[k])) == 0)
+                wc[k] = (int)(first_axis + a);
+        if (wc[k] < 0) {
+            char swept[2048] = "";
+            for (size_t a = 0, l = 0; a < naxes && l < sizeof swept; a++)
+                l += (size_t)snprintf(swept + l, sizeof swept - l, " %s", hf[first_axis + a]);
+            plot_note(o, PLOT_NOTE_ERROR, "--where %s: %s (swept:%s)", o->where[k],
+                      eq ? "not a swept parameter of this folder" : "expected PARAM=VALUE", swept[0] ? swept : " none");
+            goto fail;
         }
-        if (dser[0])
-            ser = dser;
     }
+    /* one series per combination of the swept parameters that are not x
+     * and not fixed by --where: by default all of them; with --series, the
+     * ones it names first, then any other (a curve never runs through
+     * several values of a parameter it does not show) */
+    char dser[1024] = "", extra[1024] = "";
+    if (ser)
+        snprintf(dser, sizeof dser, "%s", ser);
+    for (size_t a = 0; a < naxes; a++) {
+        const char *h = hf[first_axis + a];
+        int skip = !vs_metric && strcmp(h, x) == 0;
+        for (size_t k = 0; k < o->nwhere && !skip; k++)
+            skip = wc[k] == (int)(first_axis + a);
+        if (ser) { /* named already? */
+            char named[1024];
+            snprintf(named, sizeof named, "%s", ser);
+            for (char *tok = strtok(named, ","); tok && !skip; tok = strtok(NULL, ","))
+                skip = strcmp(tok, h) == 0;
+        }
+        if (skip)
+            continue;
+        size_t l = strlen(dser), le = strlen(extra);
+        snprintf(dser + l, sizeof dser - l, "%s%s", l ? "," : "", h);
+        snprintf(extra + le, sizeof extra - le, "%s%s", le ? ", " : "", h);
+    }
+    if (ser && extra[0])
+        plot_note(o, PLOT_NOTE_INFO, "the series are split by %s too (swept; --where PARAM=VALUE draws one value)",
+                  extra);
+    ser = dser[0] ? dser : NULL;
     /* the series parameters: one, or several separated by commas */
     char sercopy[1024];
     const char *sername[16];
@@ -406,11 +442,17 @@ static int plot_summary(const plot_opts *o)
     if (!vs_metric)
         scale_for(x, &xs);
     series **all = NULL;
-    size_t ns = 0, bad_cells = 0;
+    size_t ns = 0, bad_cells = 0, matched = 0;
     int categorical = !vs_metric && !xs.numeric;
     for (size_t r = 0; r < t.nrows; r++) {
         char *f[MAXF];
         size_t n = csv_split(t.rows[r], f, MAXF);
+        int keep = 1;
+        for (size_t k = 0; k < o->nwhere && keep; k++)
+            keep = (size_t)wc[k] < n && strcmp(f[wc[k]], wv[k]) == 0;
+        if (!keep)
+            continue;
+        matched++;
         if ((size_t)ym >= n || (size_t)xc >= n || !*f[ym] || (vs_metric && !*f[xc]))
             continue; /* a point with no finished run has empty cells */
         if (!gp_number_ok(f[ym]) || (yc >= 0 && !gp_number_ok(f[yc])) ||
@@ -440,6 +482,12 @@ static int plot_summary(const plot_opts *o)
             gp_datum(s->f, f[xc]);
             fprintf(s->f, " %s %s\n", f[ym], yc >= 0 ? f[yc] : "0");
         }
+    }
+    if (o->nwhere && !matched) {
+        plot_note(o, PLOT_NOTE_ERROR, "%s: no point has %s%s (values as summary.csv writes them)", path,
+                  o->where[0], o->nwhere > 1 ? " and the other --where values" : "");
+        series_free(all, ns);
+        goto fail;
     }
     if (bad_cells)
         plot_note(o, PLOT_NOTE_WARNING, "%s: %zu rows hold cells that are not numbers (edited?); drawn without "

@@ -4,6 +4,8 @@
 #ifndef TASKNET_PLOT_H
 #define TASKNET_PLOT_H
 
+#include <stddef.h>
+
 typedef enum plot_kind {
     PLOT_METRIC_VS_PARAM,  /* metric mean +- CI (run.confidence) against a swept parameter, series by another */
     PLOT_METRIC_VS_METRIC, /* one metric against another, per point, series by a parameter */
@@ -17,7 +19,13 @@ typedef struct plot_opts {
     const char *input;  /* result folder, or the trace file for PLOT_TIMELINE */
     const char *x;      /* parameter path (or metric for METRIC_VS_METRIC); NULL = first axis */
     const char *y;      /* metric name; NULL = the workload's own (its plot_y) */
-    const char *series; /* parameter path; NULL = the other axis, if any */
+    const char *series; /* parameter path(s), comma-separated; NULL = the other axes, if any */
+    /* PARAM=VALUE: only the points where swept PARAM has VALUE (as written
+     * in summary.csv); swept axes neither x, series nor fixed here split
+     * the series too, never one curve through several of their values */
+#define PLOT_MAX_WHERE 8
+    const char *where[PLOT_MAX_WHERE];
+    size_t nwhere;
     const char *out;    /* image path (.png or .svg); NULL = derived in the input folder */
     const char *title;  /* NULL = derived */
     int logx, logy;     /* logarithmic axes */

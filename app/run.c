@@ -391,8 +391,8 @@ static void scatter(double *m, const size_t *map, const double *own, size_t n)
         m[map[k]] = own[k];
 }
 
-int run_one(const cfg *c, const run_layout *l, uint64_t replica, double *m, const run_outputs *o, char *err,
-            size_t errlen)
+int run_one(const cfg *c, const run_layout *l, uint64_t replica, run_cache *rcache, double *m, const run_outputs *o,
+            char *err, size_t errlen)
 {
     struct trace *tr = o ? o->trace : NULL;
     metric_unset(m, l->n);
@@ -405,6 +405,9 @@ int run_one(const cfg *c, const run_layout *l, uint64_t replica, double *m, cons
     const size_t *net_map = l->net_map[net_index(nops)];
     TN_ASSERT(net_map && l->nwl == c->nwl, "the layout has no columns for %s", nops->name);
     double *core = m + l->core0;
+
+    if (rcache && !rcache->wl)
+        rcache->wl = tn_xcalloc(wl_count() ? wl_count() : 1, sizeof *rcache->wl);
 
     double t0 = wall_now_s();
     int rc = -1;
@@ -458,6 +461,7 @@ int run_one(const cfg *c, const run_layout *l, uint64_t replica, double *m, cons
             .params = cfg_wl_params_at(c, k),
             .trace = k == 0 ? tr : NULL,
             .name = c->nwl > 1 ? c->wl[k].name : "",
+            .cache = rcache ? &rcache->wl[wl_index(rs.wl[k].w)] : NULL,
         };
         if (rs.wl[k].w->init(rs.wl[k].ws, &env, err, errlen) != 0)
             goto out;

@@ -35,8 +35,9 @@ long run_layout_find(const run_layout *l, const char *name);
 /* Index of a core metric. */
 static inline size_t run_core(const run_layout *l, metric_id id) { return l->core0 + (size_t)id; }
 
-/* What a process keeps between the points it resolves (each workload's
- * cache, e.g. analytic footprints); zero-initialised = empty. */
+/* What a process keeps between the points it resolves and the runs it
+ * simulates (each workload's cache, e.g. analytic footprints, the jobs of a
+ * replica); zero-initialised = empty. */
 typedef struct run_cache {
     void **wl; /* [wl_count()] */
 } run_cache;
@@ -120,8 +121,9 @@ void run_abort_clear(void);
 
 /* Simulate replica `replica` of the resolved point c into m[l->n]
  * (columns that do not apply: NAN; wall time in the core's wall_s).
- * o may be NULL. 0, or -1 + err. */
-int run_one(const cfg *c, const run_layout *l, uint64_t replica, double *m, const run_outputs *o, char *err,
-            size_t errlen);
+ * rc (may be NULL): the process's cache, handed to each workload as
+ * wl_env.cache (results do not depend on it). o may be NULL. 0, or -1 + err. */
+int run_one(const cfg *c, const run_layout *l, uint64_t replica, run_cache *rc, double *m, const run_outputs *o,
+            char *err, size_t errlen);
 
 #endif

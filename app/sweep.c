@@ -215,7 +215,7 @@ static int exec_run(sweep *sw, uint64_t id, double *m, trace *tr, const char *la
         ro.progress_ctx = &to;
         ro.progress_every_s = sw->o->run_progress_every_s;
     }
-    return run_one(&pcache->pc, &sw->layout, replica, m, &ro, err, errlen);
+    return run_one(&pcache->pc, &sw->layout, replica, &pcache->rc, m, &ro, err, errlen);
 }
 
 void sweep_pcache_free(sweep *sw)
@@ -241,26 +241,6 @@ int sweep_run(sweep *sw, uint64_t id, trace *tr, const char *latency_csv, sweep_
     r->id = id;
     r->status = exec_run(sw, id, r->m, tr, latency_csv, r->err, sizeof r->err) == 0 ? 0 : 1;
     return r->status;
-}
-
-int sweep_next(sweep *sw, uint64_t *id)
-{
-    if (interrupted || sw->giving_up)
-        return -1;
-    while (sw->next < sw->nruns && sw->todo[sw->next] != RUN_PENDING)
-        sw->next++;
-    if (sw->next >= sw->nruns)
-        return -1;
-    sw->todo[sw->next] = RUN_INFLIGHT;
-    *id = sw->next++;
-    return 0;
-}
-
-void sweep_requeue(sweep *sw, uint64_t id)
-{
-    sw->todo[id] = RUN_PENDING;
-    if (id < sw->next)
-        sw->next = id;
 }
 
 static void record(sweep *sw, uint64_t id, const double *m)
@@ -302,6 +282,7 @@ int sweep_record(sweep *sw, const sweep_result *r)
         rec->has_hist = 1;
     }
     rec->from = r->id;
+    sweep_order_measured(sw, r->id, r->m[run_core(&sw->layout, M_wall_s)]);
     record(sw, r->id, r->m);
     return 0;
 }
@@ -339,7 +320,7 @@ static int run_serial(sweep *sw)
     }
     uint64_t id;
     sweep_result *r = sweep_result_new(sw);
-    while (sweep_next(sw, &id) == 0) {
+    while (sweep_next(sw, 0, &id) == 0) {
         char hist[CFG_PATH_MAX + 64];
         sweep_run(sw, id, tr, sweep_latency_path(sw, id, hist, sizeof hist), r);
         if (r->status != 0 && interrupted) {
@@ -544,6 +525,10 @@ void sweep_execute(const cfg *c, const sweep_opts *o, const sweep_ui *ui, sweep_
                 run_check_memory(&sw.pcache.pc, copies, table_bytes, err, sizeof err) != 0) {
                 sweep_note(&sw, SWEEP_ERROR, "sweep point %zu%s: %s", p, where, err);
                 rc = 1;
+            } else if (copies > 1 || mpi_size > 1) {
+                run_estimate e;
+                run_estimate_point(&sw.pcache.pc, &e);
+                sweep_order_estimate(&sw, p, e.messages);
             }
         }
         if (interrupted && !rc) {
@@ -571,6 +556,7 @@ void sweep_execute(const cfg *c, const sweep_opts *o, const sweep_ui *ui, sweep_
     if (sw.jobs > sw.ntodo)
         sw.jobs = sw.ntodo ? (unsigned)sw.ntodo : 1;
     driver = choose_driver(&sw, mpi_size);
+    sweep_order_init(&sw, driver != &sweep_serial_driver, driver == &sweep_fork_driver ? sw.jobs : (unsigned)mpi_size);
     if (ui && ui->progress && sw.ntodo)
         ui->progress(ui->ctx, 0, sw.ntodo, 0); /* the total, before the first run ends */
     if (sw.ntodo || driver != &sweep_serial_driver)
@@ -614,6 +600,7 @@ out:
     out->peak_rss_mib = peak_rss_mib();
     snprintf(out->procs, sizeof out->procs, "%s", sw.procs);
     sweep_pcache_free(&sw);
+    sweep_order_free(&sw);
     if (sw.runs_csv)
         fclose(sw.runs_csv);
     if (sw.timing_csv)

@@ -160,7 +160,7 @@ static int run_forked(sweep *sw)
             if (w[i].pid <= 0 || w[i].busy_id != SWEEP_NO_RUN)
                 continue;
             uint64_t id;
-            if (sweep_next(sw, &id) != 0)
+            if (sweep_next(sw, i, &id) != 0)
                 break;
             if (write_full(w[i].cmd_fd, &id, sizeof id) == 0)
                 w[i].busy_id = id;
@@ -193,6 +193,7 @@ static int run_forked(sweep *sw)
                 waitpid(w[i].pid, &st, 0);
                 w[i].pid = 0;
                 sweep_requeue(sw, w[i].busy_id);
+                sweep_worker_lost(sw, i);
                 if (sweep_interrupted() || sw->giving_up)
                     continue;
                 sweep_note(sw, SWEEP_WARNING, "worker %d died (%s %d) during run %llu", (int)i,

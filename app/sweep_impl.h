@@ -26,6 +26,23 @@ typedef struct point_cache {
     run_cache rc; /* what the workloads keep between points (e.g. footprints) */
 } point_cache;
 
+/* Which run next with several processes (app/sweep_order.c). */
+#define SWEEP_HELD 8 /* replicas remembered per worker, most recent first */
+typedef struct sweep_order {
+    int by_cost;          /* 1: the costliest point first (several processes); 0: id order */
+    double *est;          /* [npoints] static cost: messages the point's runs send (1 when unknown) */
+    double *meas_s;       /* [npoints] wall time of its first finished run, s (NAN: none yet) */
+    double sum_est, sum_meas; /* over the measured points: scales the unmeasured ones' estimates */
+    uint64_t *npend;      /* [npoints] runs pending */
+    uint64_t *rep_next;   /* [npoints] no replica below is pending */
+    size_t *pos;          /* [npoints] place in its heap (SIZE_MAX: in none) */
+    size_t *heap[2];      /* points with runs pending: [0] not measured, by est; [1] measured, by meas_s */
+    size_t len[2];
+    unsigned workers;
+    uint64_t *held;       /* [workers * SWEEP_HELD] replicas each worker ran, most recent first
+                             (UINT64_MAX: empty) */
+} sweep_order;
+
 typedef struct sweep {
     const cfg *c;
     const sweep_opts *o;
@@ -45,7 +62,8 @@ typedef struct sweep {
     uint64_t ndone_now, ntodo;
     double events_now;
     double last_summary_s;
-    uint64_t next;            /* sweep_next resumes its scan here */
+    uint64_t next;            /* sweep_next resumes its scan here (id order) */
+    sweep_order ord;          /* which run next (several processes) */
     point_cache pcache;       /* this process's resolved point */
     int giving_up;            /* a failure that would repeat: hand out no more runs */
     int lock_fd;              /* the folder's lock (store_lock), -1 when not held */
@@ -103,12 +121,26 @@ int sweep_run(sweep *sw, uint64_t id, trace *tr, const char *latency_csv, sweep_
 /* Where run id's latency histogram belongs in the result folder (buf), or
  * NULL without --out. */
 const char *sweep_latency_path(const sweep *sw, uint64_t id, char *buf, size_t len);
-/* The next run to hand out, marked in flight: 0, or -1 when none is left or
- * the sweep was interrupted (SIGINT, SIGTERM). */
-int sweep_next(sweep *sw, uint64_t *id);
+/* ---- which run next (sweep_order.c) ---- */
+
+/* The static cost of a point's runs (before sweep_order_init): the
+ * messages its workload expects to send (0 or unknown: 1). */
+void sweep_order_estimate(sweep *sw, size_t point, double cost);
+/* Hand out by cost to `workers` processes (by_cost), or in id order,
+ * over the runs todo holds pending now. */
+void sweep_order_init(sweep *sw, int by_cost, unsigned workers);
+void sweep_order_free(sweep *sw);
+/* The next run for worker `worker` (0 .. workers-1) to run, marked in
+ * flight: 0, or -1 when none is left or the sweep was interrupted (SIGINT,
+ * SIGTERM). Results do not depend on the order. */
+int sweep_next(sweep *sw, unsigned worker, uint64_t *id);
 /* A run handed out came back without a result (its process died, or a
  * signal dropped it): hand it out again. */
 void sweep_requeue(sweep *sw, uint64_t id);
+/* Worker `worker`'s process was replaced: it holds nothing any more. */
+void sweep_worker_lost(sweep *sw, unsigned worker);
+/* Run id finished in wall_s: the first of its point measures the point. */
+void sweep_order_measured(sweep *sw, uint64_t id, double wall_s);
 /* Record a finished run (runs.csv row, progress), or report its failure;
  * only in the process that writes the folder. 0, or 1 if the run failed. */
 int sweep_record(sweep *sw, const sweep_result *r);

@@ -141,7 +141,7 @@ static int mpi_master(sweep *sw)
         }
         uint64_t id = SWEEP_NO_RUN;
         /* after a failed run, finish what is in flight and hand out nothing more */
-        if (rc != 0 || sweep_next(sw, &id) != 0) {
+        if (rc != 0 || sweep_next(sw, (unsigned)src, &id) != 0) {
             id = SWEEP_NO_RUN;
             active--;
         }

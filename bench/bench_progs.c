@@ -92,7 +92,7 @@ static int bench(const char *title, const char *const *sets, unsigned runs, cons
     double events = 0, run_wall = 0, t0 = now_s();
     int status = 0;
     for (unsigned r = 0; r < runs; r++) {
-        if (run_one(&c, &l, r, m, NULL, err, sizeof err) != 0) {
+        if (run_one(&c, &l, r, &rc, m, NULL, err, sizeof err) != 0) {
             fprintf(stderr, "%s, replica %u: %s\n", title, r, err);
             status = 1;
             break;

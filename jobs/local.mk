@@ -3,6 +3,7 @@ libtasknet_a_SOURCES += \
 	%D%/task.c %D%/task.h \
 	%D%/tree.c %D%/tree.h \
 	%D%/tree_det.c %D%/tree_pa.c \
+	%D%/joblist.c %D%/joblist.h \
 	%D%/footprint.c %D%/footprint.h
 # Task programs of the kernel and pattern workloads (specs/kernels-patterns.md):
 # the program representation, mappings, the generators, static congestion.

@@ -107,6 +107,12 @@ void nic_pkt_free(host_nic *h, nic_pkt *p)
     h->pkt_free = p;
 }
 
+/* Class c's queue of node's NIC (c < h->ncls). */
+static inline nic_queue *qat(const host_nic *h, uint32_t node, unsigned c)
+{
+    return &h->q[(size_t)node * h->ncls + c];
+}
+
 /* ---- srpt heap: min on (left_bytes, msg id) ---- */
 
 static int flow_before(const nic_flow *a, const nic_flow *b)
@@ -160,14 +166,16 @@ void nic_init(host_nic *h, uint32_t nodes, const nic_params *p, int classes)
     h->mtu_bytes = p->mtu_bytes;
     h->nodes = nodes;
     h->node = tn_xcalloc(nodes, sizeof *h->node);
+    h->ncls = h->classes ? NET_PRIO_CLASSES : 1;
+    h->q = tn_xcalloc((size_t)nodes * h->ncls, sizeof *h->q);
 }
 
 void nic_fini(host_nic *h)
 {
-    if (h->node)
-        for (uint32_t i = 0; i < h->nodes; i++)
-            for (int c = 0; c < NET_PRIO_CLASSES; c++)
-                free(h->node[i].q[c].heap);
+    if (h->q)
+        for (size_t i = 0; i < (size_t)h->nodes * h->ncls; i++)
+            free(h->q[i].heap);
+    free(h->q);
     free(h->node);
     for (size_t i = 0; i < h->nchunks; i++)
         free(h->chunks[i]);
@@ -183,7 +191,7 @@ void nic_push(host_nic *h, net_msg *m)
               m->src, m->dst, m->prio, h->nodes);
     nic_node *nd = &h->node[m->src];
     unsigned c = h->classes ? m->prio : 0;
-    nic_queue *q = &nd->q[c];
+    nic_queue *q = qat(h, m->src, c);
     nic_flow *f = flow_alloc(h);
     f->msg = m;
     f->left_bytes = m->size_bytes;
@@ -200,40 +208,56 @@ void nic_push(host_nic *h, net_msg *m)
     nd->active++;
 }
 
-nic_pkt *nic_pop(host_nic *h, uint32_t node, uint64_t max_bytes)
+/* The flow whose packet node's NIC cuts next, and its class queue (mask != 0). */
+static nic_flow *pick(const host_nic *h, uint32_t node, unsigned *cls)
+{
+    unsigned c = (unsigned)__builtin_ctz(h->node[node].mask);
+    const nic_queue *q = qat(h, node, c);
+    *cls = c;
+    if (h->policy == NIC_SRPT)
+        return q->heap[0];
+    /* round-robin: the head sent the last packet, so it is served after the others */
+    return q->rotate && q->head != q->tail ? q->head->next : q->head;
+}
+
+static inline uint64_t cut_bytes(uint64_t left, uint64_t cap) { return cap && left > cap ? cap : left; }
+
+int64_t nic_peek_bytes(const host_nic *h, uint32_t node)
+{
+    const nic_node *nd = &h->node[node];
+    if (!nd->mask)
+        return -1;
+    unsigned c;
+    return (int64_t)cut_bytes(pick(h, node, &c)->left_bytes, h->mtu_bytes);
+}
+
+int nic_take(host_nic *h, uint32_t node, uint64_t max_bytes, nic_piece *out)
 {
     nic_node *nd = &h->node[node];
     if (!nd->mask)
-        return NULL;
-    unsigned c = (unsigned)__builtin_ctz(nd->mask);
-    nic_queue *q = &nd->q[c];
-    nic_flow *f;
-    if (h->policy == NIC_SRPT) {
-        f = q->heap[0];
-    } else {
-        /* round-robin: the head sent the last packet, so it goes back now */
-        if (q->rotate && q->head != q->tail) {
-            nic_flow *r = q->head;
-            q->head = r->next;
-            r->next = NULL;
-            q->tail->next = r;
-            q->tail = r;
-        }
-        q->rotate = 0;
-        f = q->head;
+        return 0;
+    unsigned c;
+    nic_flow *f = pick(h, node, &c);
+    nic_queue *q = qat(h, node, c);
+    if (h->policy != NIC_SRPT && f != q->head) { /* round-robin: move the head back now */
+        nic_flow *r = q->head;
+        q->head = r->next;
+        r->next = NULL;
+        q->tail->next = r;
+        q->tail = r;
     }
-    uint64_t cap = max_bytes ? max_bytes : h->mtu_bytes;
-    uint64_t bytes = cap && f->left_bytes > cap ? cap : f->left_bytes;
-    nic_pkt *p = pkt_alloc(h);
-    p->msg = f->msg;
-    p->bytes = bytes;
-    p->seq = f->cut++;
-    p->prio = f->msg->prio;
-    p->left_bytes = f->left_bytes;
+    q->rotate = 0;
+    uint64_t bytes = cut_bytes(f->left_bytes, max_bytes ? max_bytes : h->mtu_bytes);
+    out->msg = f->msg;
+    out->bytes = bytes;
+    out->left_bytes = f->left_bytes;
+    out->seq = f->cut++;
+    out->prio = f->msg->prio;
+    out->last = 0;
     f->left_bytes -= bytes;
     h->packets++;
     if (f->left_bytes == 0) {
-        p->last = 1;
+        out->last = 1;
         if (h->policy == NIC_SRPT) {
             heap_pop(q);
         } else {
@@ -249,6 +273,21 @@ nic_pkt *nic_pop(host_nic *h, uint32_t node, uint64_t max_bytes)
         q->rotate = 1;
     }
     /* srpt: the root only shrank, so the heap still holds */
+    return 1;
+}
+
+nic_pkt *nic_pop(host_nic *h, uint32_t node, uint64_t max_bytes)
+{
+    nic_piece pc;
+    if (!nic_take(h, node, max_bytes, &pc))
+        return NULL;
+    nic_pkt *p = pkt_alloc(h);
+    p->msg = pc.msg;
+    p->bytes = pc.bytes;
+    p->seq = pc.seq;
+    p->prio = pc.prio;
+    p->left_bytes = pc.left_bytes;
+    p->last = pc.last;
     return p;
 }
 

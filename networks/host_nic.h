@@ -14,9 +14,13 @@
  *   - lets the NIC drive a serialising uplink at B (nic_link + nic_send):
  *     the NIC calls the fabric's `start` when a packet's first bit leaves
  *     the host, with its serialisation time filled in (electrical switch,
- *     ideal fabric, switched topologies), or
+ *     ideal fabric), or
  *   - drives its own transmitter and only asks which packet goes next
- *     (nic_push, nic_pending, nic_pop: SPINet's edge FIFO).
+ *     (nic_push, nic_pending, nic_pop: SPINet's edge FIFO; nic_peek_bytes
+ *     tells the size of that packet before it is cut and nic_take cuts it
+ *     into the fabric's own packet record: the switched topologies, whose
+ *     uplink sends a packet only when the first switch's buffer has room
+ *     for all of it).
  *
  * Priority classes: net_msg.prio, 0 (served first) .. NET_PRIO_CLASSES-1.
  * With classes on (nic_init's `classes`), every node serves its lowest
@@ -99,11 +103,10 @@ typedef struct nic_queue {
 typedef void (*nic_start_fn)(void *ctx, nic_pkt *p);
 
 typedef struct nic_node {
-    nic_queue q[NET_PRIO_CLASSES];
     uint32_t mask;     /* classes with active messages (bit c) */
+    uint8_t wake;      /* uplink: a "free" event is pending (flag) */
     uint64_t active;   /* active messages */
     int64_t free_ps;   /* uplink: busy until (nic_link) */
-    uint8_t wake;      /* uplink: a "free" event is pending (flag) */
 } nic_node;
 
 typedef struct host_nic {
@@ -112,6 +115,8 @@ typedef struct host_nic {
     uint64_t mtu_bytes; /* 0: whole messages */
     uint32_t nodes;
     nic_node *node;     /* [nodes] */
+    unsigned ncls;      /* class queues per node: NET_PRIO_CLASSES with classes, else 1 */
+    nic_queue *q;       /* [nodes x ncls] class queues, node by node */
     /* pools: no malloc once warm */
     nic_flow *flow_free;
     nic_pkt *pkt_free;
@@ -143,6 +148,26 @@ void nic_send(host_nic *h, net_msg *m);
 void nic_push(host_nic *h, net_msg *m);
 static inline int nic_pending(const host_nic *h, uint32_t node) { return h->node[node].mask != 0; }
 nic_pkt *nic_pop(host_nic *h, uint32_t node, uint64_t max_bytes);
+
+/* Bytes of the packet nic_pop(h, node, 0) would cut now (the policy's and
+ * the classes' choice, min(mtu, its message's bytes left)); -1 when nothing
+ * is active. Changes nothing: a fabric whose transmitter needs room for a
+ * packet before it cuts it (credits) asks first, then cuts that packet. */
+int64_t nic_peek_bytes(const host_nic *h, uint32_t node);
+
+/* What nic_pop hands out, without a packet record: for a fabric that keeps
+ * packets in records of its own (the switched core). */
+typedef struct nic_piece {
+    net_msg *msg;        /* the message it belongs to */
+    uint64_t bytes;      /* payload, bytes */
+    uint64_t left_bytes; /* its message's bytes not yet sent when it was cut, itself included */
+    uint32_t seq;        /* index within its message, from 0 */
+    uint8_t prio;        /* the message's class */
+    uint8_t last;        /* 1: the last packet of its message */
+} nic_piece;
+
+/* nic_pop's choice and cut into *out: 1, or 0 when nothing is active. */
+int nic_take(host_nic *h, uint32_t node, uint64_t max_bytes, nic_piece *out);
 void nic_pkt_free(host_nic *h, nic_pkt *p);
 
 /* Packets of a message of `bytes` cut at mtu (0: 1), and the sum of their

@@ -45,7 +45,10 @@ typedef struct net_msg {
     /* private to the fabric */
     int64_t t_aux_ps;     /* e.g. arrival of the head at a port */
     uint64_t aux;         /* e.g. packets outstanding */
-    struct net_msg *next; /* intrusive queue link */
+    union {
+        struct net_msg *next; /* intrusive queue link */
+        void *aux_ptr;        /* or a pointer of the fabric's own (e.g. its latest packet) */
+    };
 } net_msg;
 
 /* What every fabric shares: the core network parameters (rows in

@@ -1,6 +1,7 @@
 /* The switched-network core: packets over a topology (networks/topo.h),
- * virtual cut-through, output FIFOs per virtual channel and service class,
- * credit flow control. Contract in swnet.h.
+ * virtual cut-through, output FIFOs per virtual channel and service class
+ * (or pFabric's srpt queues), credit flow control, the host NIC at the
+ * sources. Contract in swnet.h.
  *
  * Model (times in integer ps; B on every link, `link` its propagation, `sw`
  * one switch traversal: routing, VC and switch allocation, crossbar):
@@ -9,9 +10,22 @@
  *     is one 0-byte packet); ser(x) = x 8 / B rounded up (net_rate_ps). No
  *     header bytes are added: the zero-load time stays the issue's b/B + (h+1)
  *     link + h switch for one packet.
- *   Sources. Each host holds its messages in a FIFO per service class and
- *     cuts a packet only when its link can take it (so packets exist only in
- *     the network): the first class with a packet that may leave sends it.
+ *   Sources: the host NIC (host_nic.c, network.host-scheduling). A message
+ *     is active at its source's NIC from its hand-over; whenever the uplink
+ *     is free the NIC names the packet it sends next: within the lowest
+ *     class with an active message (classes on, below; else one class),
+ *     fifo: the oldest message, all its packets first; round-robin: a
+ *     packet of each active message in turn (DRR with a one-packet
+ *     quantum, Shreedhar and Varghese 1995); priority: classes on,
+ *     round-robin within; srpt: the message with the fewest bytes left to
+ *     send (pFabric's end host, Alizadeh et al., SIGCOMM 2013, sec. 4.1),
+ *     preemptive at packet boundaries. The packet is cut (so it exists only
+ *     in the network) when the first switch's buffer has room for all of it
+ *     (credits, below); until then the uplink waits for that credit: it
+ *     does not send another class's or message's packet that would fit
+ *     (the policy alone decides the order, credit only when; the NIC does
+ *     not cut smaller packets to fit either). With the default fifo and one
+ *     class this is exactly the source FIFO of before, packet for packet.
  *   Hops (virtual cut-through, as BookSim2's and SST-merlin's routers with a
  *     packet's buffer space reserved whole, INSEE's VCT): a packet whose
  *     first bit leaves on a link at s reaches the next switch at s + link and
@@ -25,10 +39,52 @@
  *     first class that has a head allowed to leave (below) and, in it, the
  *     head that joined first across the VCs (the single switch's FIFO when
  *     there is one VC; BookSim2 and merlin arbitrate round robin or by age,
- *     we take age); never preempting the packet on the wire. Service classes:
- *     network.priority fifo = one class; control-first (or strict) = the
- *     single switch's NET_PRIO_CLASSES classes (net_msg.prio, lowest
- *     first), at sources and output ports alike.
+ *     we take age); never preempting the packet on the wire. Service classes
+ *     as the electrical switch's: one class, or its NET_PRIO_CLASSES classes
+ *     (net_msg.prio, lowest first) at sources and output ports alike when
+ *     network.priority is control-first (or strict) or host-scheduling is
+ *     priority.
+ *   srpt ports (host-scheduling = srpt with flow-control = infinite: the
+ *     electrical switch's ports under srpt, pFabric's switches, Alizadeh et
+ *     al. sec. 4.2; with credits, below, the ports stay FIFOs): each packet
+ *     carries its message's bytes left when it was cut, itself included (its
+ *     stamp). Each (class, VC) queue of an output keeps the messages with
+ *     packets waiting there in a binary heap keyed by the stamp of their
+ *     earliest waiting packet, ties to the message that queued there first;
+ *     the later packets of a message wait behind its earliest one, so a
+ *     message's packets never overtake each other (a packet joins behind
+ *     the packet of its message cut just before it when that one waits in
+ *     the same queue; only adaptive paths can break that run, and then the
+ *     later packet heads an entry of its own). A free port takes, in the
+ *     first class with a packet allowed to leave, the root with the smallest
+ *     stamp across the VCs (as the FIFOs' oldest head, but by stamp). When a
+ *     root leaves, the next packet of its message takes its place: its stamp
+ *     is smaller, so it stays the root, O(1); a new message costs O(log n)
+ *     in the n messages waiting at that queue. As at the switch, a message
+ *     is ranked by its earliest waiting packet, not (as pFabric) its latest:
+ *     the two differ by the message's other bytes waiting there, which the
+ *     credits bound (a queue holds only packets in the buffers feeding the
+ *     port, vc-buffer per input and VC), as pFabric's buffers of a few
+ *     packets do; and it keeps a message in order. Not modelled: pFabric's drops, retransmissions and rate control
+ *     (the fabric is lossless); only the root of a queue is checked for
+ *     credit, as a FIFO's head.
+ *     Why not with credits (the default): pFabric's ports rely on tiny
+ *     buffers that drop the lowest-priority packet (sec. 4.2-4.3). In a
+ *     lossless fabric a big message's packet that srpt keeps starving at an
+ *     output still holds its bytes in the buffer it arrived in, so the link
+ *     feeding that buffer stops for every message behind it on that VC,
+ *     the small ones srpt meant to serve first included: head-of-line
+ *     blocking spreading back through the credits. Measured (dc-flows, web
+ *     search sizes, 16 hosts at 10 Gb/s, 1500-B packets, 16.384-kB buffers,
+ *     100 ms, 3 replicas), the small flows' mean slowdown at 60% load with
+ *     srpt ports against FIFO ports (srpt at the hosts in both) and with
+ *     round-robin hosts: 4-ary 2-tree 38.3 / 2.81 / 5.75, leaf-spine 4 x
+ *     4, 2 spines 145 / 5.17 / 9.81, 4 x 4 torus 42.1 / 3.19 / 5.22; with
+ *     unbounded buffers the other way round, srpt ports 1.07-1.11 against
+ *     FIFO ports 112-486 (the single switch's srpt: 1.06). So with credits
+ *     srpt lives at the hosts and the ports serve FIFO (per class); with
+ *     flow-control = infinite, the switch's conditions (unbounded buffers,
+ *     no drops), the ports are pFabric's as the switch's are.
  *   Credits (network.flow-control = credit, lossless; BookSim2 and merlin
  *     count credits per flit and VC): the buffer a link enters holds
  *     vc-buffer bytes per VC; the sender of a link keeps the free bytes of
@@ -81,7 +137,10 @@
  * = ser(b) + (h+1) link + h sw for one packet; for K packets with n P >= R
  * (the buffer covers the credit round trip) (K-1) P + ser(last) + (h+1)
  * link + h sw. infinite: A(K-1) = (K-1) P. check_conformance and
- * check_swnet compare it with lone messages. h is that of the route a
+ * check_swnet compare it with lone messages. The NIC's policy and classes
+ * and srpt ports change nothing for a message alone (its packets leave
+ * its host in order, back to back as credit allows, and meet no other
+ * message): check_swnet_nic checks every policy on every topology. h is that of the route a
  * message alone takes (topo_route: the first candidate at every switch),
  * except under Valiant routing, whose route depends on the message's
  * intermediate: there the minimal route's h (swnet_set_zero_load_topo), a
@@ -98,10 +157,12 @@
  * in time order since every credit travels one link latency from the
  * instant its event runs; tokens due are added when the sender looks.
  * No malloc in the event loop once warm: packets and tokens come from free
- * lists grown by chunks; per-link blocks are sized at init. Memory: per
- * directed link 48 + 16 nq + (credit) 40 vcs bytes in one block (a hop
- * touches the block of its output and that of the link it came by),
- * nothing per pair. */
+ * lists grown by chunks; per-link blocks are sized at init; srpt heaps
+ * grow by doubling and are kept. Memory: per directed link 48 + 16 nq +
+ * (credit) 40 vcs bytes in one block (a hop touches the block of its output
+ * and that of the link it came by), with srpt a heap of a pointer per
+ * message waiting at each queue; per host the NIC's 24 + 40 per class
+ * bytes; nothing per pair. */
 #include "swnet.h"
 
 #include <math.h>
@@ -139,15 +200,29 @@ typedef struct swnet_pkt {
     uint8_t reserved;       /* 1: room in the next buffer already taken (adaptive) */
     uint32_t hops;          /* switches crossed so far */
     topo_hdr hdr;           /* routing record */
+    /* srpt output ports only (the padding of the third cache line) */
+    uint64_t left;            /* its message's bytes not yet cut when it was cut, itself included (pFabric's stamp) */
+    struct swnet_pkt *mprev;  /* the packet of its message cut just before it (maybe gone since: see mseq) */
+    uint32_t mseq;            /* index within its message */
+    uint32_t qlink;           /* the output whose queue holds it, NONE */
 } __attribute__((aligned(64))) swnet_pkt;
 
+/* One packet queue of an output, per (class, VC): a FIFO, or with srpt
+ * ports a heap of the earliest packet of each message waiting there, each
+ * with the later packets of its message behind it (through `next`). */
 typedef struct swnet_fifo {
     swnet_pkt *head, *tail;
 } swnet_fifo;
 
-typedef struct swnet_mfifo {
-    net_msg *head, *tail; /* linked through net_msg.next */
-} swnet_mfifo;
+typedef struct swnet_heap {
+    swnet_pkt **a;   /* binary min-heap on (left, seq), grown by doubling */
+    uint32_t n, cap; /* entries, room */
+} swnet_heap;
+
+typedef union swnet_queue {
+    swnet_fifo f;
+    swnet_heap h;
+} swnet_queue;
 
 typedef struct swnet_tok {
     struct swnet_tok *next;
@@ -177,7 +252,7 @@ typedef struct swnet_port {
     uint64_t qbytes;       /* bytes waiting in its FIFOs (switch ports) */
     int64_t busy_ps;       /* transmission time so far (utilisation), ps */
     uint32_t wire_bytes;   /* bytes of the packet it sent last */
-    uint32_t nqueued;      /* packets waiting (switch port) or messages (host uplink) */
+    uint32_t nqueued;      /* packets waiting (switch port; a host's wait in its NIC) */
 } swnet_port;
 
 /* ---- pools ---- */
@@ -254,15 +329,36 @@ static inline swnet_port *port_at(const swnet *st, uint32_t l)
     return (swnet_port *)(st->lk + (size_t)l * st->stride);
 }
 
+static inline swnet_queue *queue_at(const swnet *st, uint32_t l, unsigned cls, unsigned vc)
+{
+    return (swnet_queue *)(st->lk + (size_t)l * st->stride + sizeof(swnet_port)) + cls * st->vcs + vc;
+}
+
 static inline swnet_fifo *fifo_at(const swnet *st, uint32_t l, unsigned cls, unsigned vc)
 {
-    return (swnet_fifo *)(st->lk + (size_t)l * st->stride + sizeof(swnet_port)) + cls * st->vcs + vc;
+    return &queue_at(st, l, cls, vc)->f;
+}
+
+/* The packet queue (l, cls, vc) sends next if it sends: its FIFO's head or
+ * its heap's root. */
+static inline swnet_pkt *queue_head(const swnet *st, uint32_t l, unsigned cls, unsigned vc)
+{
+    const swnet_queue *q = queue_at(st, l, cls, vc);
+    if (st->srpt)
+        return q->h.n ? q->h.a[0] : NULL;
+    return q->f.head;
 }
 
 static inline swnet_credit *credit_at(const swnet *st, uint32_t l, unsigned vc)
 {
-    return (swnet_credit *)(st->lk + (size_t)l * st->stride + sizeof(swnet_port) + st->nq * sizeof(swnet_fifo)) +
+    return (swnet_credit *)(st->lk + (size_t)l * st->stride + sizeof(swnet_port) + st->nq * sizeof(swnet_queue)) +
            vc;
+}
+
+/* Port l has packets waiting (a switch's output) or a host l messages. */
+static inline int port_waiting(const swnet *st, uint32_t l, const swnet_port *pt)
+{
+    return l < st->hosts ? nic_pending(&st->nic, l) : pt->nqueued != 0;
 }
 
 /* Free bytes of (l, vc) now: the credits due are added first. */
@@ -338,7 +434,7 @@ static void credit_return(swnet *st, uint32_t l, unsigned vc, uint32_t bytes, in
     if (c->waiting) {
         c->waiting = 0;
         swnet_port *pt = port_at(st, l);
-        if (pt->nqueued && !pt->wake_id)
+        if (port_waiting(st, l, pt) && !pt->wake_id)
             wake_at(st, l, t);
     }
 }
@@ -413,9 +509,104 @@ static inline int may_leave(swnet *st, uint32_t l, const swnet_pkt *p, int64_t n
     return !st->credit || p->next_sw == NONE || p->reserved || credit_now(st, l, p->vc, now) >= p->fp;
 }
 
+/* ---- srpt output ports (pFabric) ---- */
+
+/* a goes before b: fewer bytes left, then the message that queued first */
+static inline int srpt_before(const swnet_pkt *a, const swnet_pkt *b)
+{
+    return a->left < b->left || (a->left == b->left && a->seq < b->seq);
+}
+
+/* p (seq set) joins queue (l, p->cls, p->vc): behind the packet of its
+ * message cut just before it if that one waits there, else as its message's
+ * earliest packet in the heap. */
+static void srpt_join(swnet *st, uint32_t l, swnet_pkt *p)
+{
+    swnet_pkt *pr = p->mprev;
+    p->qlink = l;
+    if (pr && pr->qlink == l && pr->msg == p->msg && pr->mseq + 1 == p->mseq && pr->vc == p->vc) {
+        p->next = pr->next;
+        pr->next = p;
+        return;
+    }
+    p->next = NULL;
+    swnet_heap *q = &queue_at(st, l, p->cls, p->vc)->h;
+    if (q->n == q->cap) {
+        q->cap = q->cap ? 2 * q->cap : 8;
+        q->a = tn_xrealloc(q->a, q->cap * sizeof *q->a);
+    }
+    uint32_t i = q->n++;
+    while (i > 0) {
+        uint32_t up = (i - 1) / 2;
+        if (!srpt_before(p, q->a[up]))
+            break;
+        q->a[i] = q->a[up];
+        i = up;
+    }
+    q->a[i] = p;
+}
+
+/* Remove the root r of heap q: the next packet of its message takes its
+ * place (fewer bytes left, the same seq: still the root), else the heap
+ * shrinks. */
+static void srpt_pop(swnet_heap *q, swnet_pkt *r)
+{
+    swnet_pkt *f = r->next;
+    r->next = NULL;
+    r->qlink = NONE;
+    if (f) {
+        TN_ASSERT(f->msg == r->msg && f->mseq > r->mseq && f->left < r->left,
+                  "srpt queue: packet %u of message %llu behind packet %u of message %llu", f->mseq,
+                  (unsigned long long)f->msg->id, r->mseq, (unsigned long long)r->msg->id);
+        f->seq = r->seq; /* ties keep the message's first queuing here */
+        q->a[0] = f;
+        return;
+    }
+    swnet_pkt *last = q->a[--q->n];
+    uint32_t i = 0;
+    for (;;) {
+        uint32_t c = 2 * i + 1;
+        if (c >= q->n)
+            break;
+        if (c + 1 < q->n && srpt_before(q->a[c + 1], q->a[c]))
+            c++;
+        if (!srpt_before(q->a[c], last))
+            break;
+        q->a[i] = q->a[c];
+        i = c;
+    }
+    if (q->n)
+        q->a[i] = last;
+}
+
+/* The packet srpt port l sends next, or NULL: in the first class that has
+ * one allowed to leave, the root with the fewest bytes left across the VCs. */
+static swnet_pkt *srpt_pick(swnet *st, uint32_t l, int64_t now)
+{
+    for (unsigned c = 0; c < st->nclass; c++) {
+        swnet_heap *best = NULL;
+        for (unsigned v = 0; v < st->vcs; v++) {
+            swnet_heap *q = &queue_at(st, l, c, v)->h;
+            if (q->n && (!best || srpt_before(q->a[0], best->a[0])) && may_leave(st, l, q->a[0], now))
+                best = q;
+        }
+        if (best) {
+            swnet_pkt *p = best->a[0];
+            srpt_pop(best, p);
+            swnet_port *pt = port_at(st, l);
+            pt->nqueued--;
+            pt->qbytes -= p->bytes;
+            return p;
+        }
+    }
+    return NULL;
+}
+
 /* The packet switch port l sends next (removed from its FIFO), or NULL. */
 static swnet_pkt *switch_pick(swnet *st, uint32_t l, int64_t now)
 {
+    if (st->srpt)
+        return srpt_pick(st, l, now);
     for (unsigned c = 0; c < st->nclass; c++) {
         swnet_fifo *best = NULL;
         for (unsigned v = 0; v < st->vcs; v++) {
@@ -438,83 +629,46 @@ static swnet_pkt *switch_pick(swnet *st, uint32_t l, int64_t now)
     return NULL;
 }
 
-/* ---- sources: the host NIC seam ----
- * What a host does with its messages is these three functions: src_enqueue
- * takes a message over, src_next says how many bytes the packet it would
- * send next carries (class by class, -1: nothing in that class), src_cut
- * cuts that packet. Today: a FIFO per service class, packets of at most
- * mtu, the first class first. The host NIC module (packetisation at
- * network.mtu, fifo / round-robin / priority / srpt scheduling, 8 classes)
- * replaces them; the engine around them (credits of the first switch's
- * buffer, the uplink's wake-ups, packet records) stays. */
+/* ---- sources: the host NIC ----
+ * A host's messages wait in its NIC (host_nic.c), which decides which
+ * message's packet goes next (network.host-scheduling, classes) and cuts
+ * it; the core keeps the uplink: its credits, wake-ups and the packet
+ * record. The packet is cut only once the first switch's buffer has room
+ * for it (nic_peek_bytes gives its size first), so packets exist only in
+ * the network and the NIC's choice is never bent to fit the credit. */
 
-static void src_enqueue(swnet *st, net_msg *m)
-{
-    swnet_mfifo *f = &st->hostq[(size_t)m->src * st->nclass + st->class_of_prio[m->prio]];
-    if (f->tail)
-        f->tail->next = m;
-    else
-        f->head = m;
-    f->tail = m;
-    port_at(st, m->src)->nqueued++; /* messages with packets still to cut */
-}
-
-static int64_t src_next(const swnet *st, uint32_t h, unsigned c)
-{
-    const net_msg *m = st->hostq[(size_t)h * st->nclass + c].head;
-    if (!m)
-        return -1;
-    uint64_t left = m->size_bytes - st->host_off[(size_t)h * st->nclass + c];
-    return (int64_t)(left < st->mtu ? left : st->mtu);
-}
-
-static net_msg *src_cut(swnet *st, uint32_t h, unsigned c, uint32_t bytes)
-{
-    swnet_mfifo *f = &st->hostq[(size_t)h * st->nclass + c];
-    uint64_t *off = &st->host_off[(size_t)h * st->nclass + c];
-    net_msg *m = f->head;
-    *off += bytes;
-    if (*off >= m->size_bytes) { /* the whole message is cut */
-        f->head = m->next;
-        if (!f->head)
-            f->tail = NULL;
-        m->next = NULL;
-        *off = 0;
-        port_at(st, h)->nqueued--;
-    }
-    return m;
-}
-
-/* The next packet of host h, cut now if the first switch has room for it
- * (the first class that can send), or NULL. */
+/* The next packet of host h, cut now if the first switch has room for it,
+ * or NULL (the NIC has an active message). */
 static swnet_pkt *host_pick(swnet *st, uint32_t h, int64_t now)
 {
-    for (unsigned c = 0; c < st->nclass; c++) {
-        int64_t next = src_next(st, h, c);
-        if (next < 0)
-            continue;
-        uint32_t bytes = (uint32_t)next;
-        if (st->credit && credit_now(st, h, 0, now) < footprint(bytes))
-            continue;
-        net_msg *m = src_cut(st, h, c, bytes);
-        swnet_pkt *p = pkt_alloc(st);
-        p->msg = m;
-        p->bytes = bytes;
-        p->fp = footprint(bytes);
-        p->cls = (uint8_t)c;
-        p->in_link = NONE;
-        p->in_vc = 0;
-        p->vc = 0;
-        p->reserved = 0;
-        p->hops = 0;
-        uint32_t sw, port;
-        st->t.ops->attach(&st->t, m->src, &sw, &port);
-        p->next_sw = sw;
-        st->t.ops->hdr_init(&st->t, m->src, m->dst, mix64(st->salt_key ^ m->id), &p->hdr);
-        st->st.packets++;
-        return p;
+    if (st->credit && credit_now(st, h, 0, now) < footprint((uint32_t)nic_peek_bytes(&st->nic, h)))
+        return NULL;
+    nic_piece pc;
+    nic_take(&st->nic, h, 0, &pc);
+    net_msg *m = pc.msg;
+    swnet_pkt *p = pkt_alloc(st);
+    p->msg = m;
+    p->bytes = (uint32_t)pc.bytes;
+    p->fp = footprint(p->bytes);
+    p->cls = st->class_of_prio[pc.prio];
+    p->in_link = NONE;
+    p->in_vc = 0;
+    p->vc = 0;
+    p->reserved = 0;
+    p->hops = 0;
+    if (st->srpt) {
+        p->left = pc.left_bytes;
+        p->mseq = pc.seq;
+        p->mprev = pc.seq ? m->aux_ptr : NULL;
+        p->qlink = NONE;
+        m->aux_ptr = p;
     }
-    return NULL;
+    uint32_t sw, port;
+    st->t.ops->attach(&st->t, m->src, &sw, &port);
+    p->next_sw = sw;
+    st->t.ops->hdr_init(&st->t, m->src, m->dst, mix64(st->salt_key ^ m->id), &p->hdr);
+    st->st.packets++;
+    return p;
 }
 
 /* Earliest time a credit on its way back lets a head of port l leave, or
@@ -528,14 +682,10 @@ static int64_t blocked_until(swnet *st, uint32_t l)
         if (l < st->hosts) {
             if (v > 0)
                 break;
-            for (unsigned c = 0; c < st->nclass; c++) {
-                int64_t next = src_next(st, l, c);
-                if (next >= 0 && footprint((uint32_t)next) < need)
-                    need = footprint((uint32_t)next);
-            }
+            need = footprint((uint32_t)nic_peek_bytes(&st->nic, l));
         } else {
             for (unsigned c = 0; c < st->nclass; c++) {
-                const swnet_pkt *p = fifo_at(st, l, c, v)->head;
+                const swnet_pkt *p = queue_head(st, l, c, v);
                 if (p && p->fp < need)
                     need = p->fp;
             }
@@ -567,7 +717,7 @@ static int64_t blocked_until(swnet *st, uint32_t l)
 static void port_try(swnet *st, uint32_t l, int64_t now)
 {
     swnet_port *pt = port_at(st, l);
-    while (pt->busy_until_ps <= now && pt->nqueued) {
+    while (pt->busy_until_ps <= now && port_waiting(st, l, pt)) {
         swnet_pkt *p = l < st->hosts ? host_pick(st, l, now) : switch_pick(st, l, now);
         if (!p) {
             st->st.credit_stalls++;
@@ -578,7 +728,7 @@ static void port_try(swnet *st, uint32_t l, int64_t now)
         }
         port_start(st, l, p, now);
     }
-    if (pt->nqueued)
+    if (port_waiting(st, l, pt))
         wake_at(st, l, pt->busy_until_ps);
 }
 
@@ -653,13 +803,17 @@ static void ev_arrive(sim *s, void *ctx, uint64_t arg)
     p->next_sw = e.kind == TOPO_SWITCH ? e.id : NONE;
     p->vc = e.kind == TOPO_SWITCH ? c[k].vc : 0;
     p->seq = st->seq++;
-    swnet_fifo *f = fifo_at(st, l, p->cls, p->vc);
-    p->next = NULL;
-    if (f->tail)
-        f->tail->next = p;
-    else
-        f->head = p;
-    f->tail = p;
+    if (st->srpt) {
+        srpt_join(st, l, p);
+    } else {
+        swnet_fifo *f = fifo_at(st, l, p->cls, p->vc);
+        p->next = NULL;
+        if (f->tail)
+            f->tail->next = p;
+        else
+            f->head = p;
+        f->tail = p;
+    }
     swnet_port *pt = port_at(st, l);
     pt->nqueued++;
     pt->qbytes += p->bytes;
@@ -679,7 +833,7 @@ void swnet_send(void *state, net_msg *m)
     m->aux = packets_of(st, m->size_bytes);
     m->t_aux_ps = 0;
     m->next = NULL;
-    src_enqueue(st, m);
+    nic_push(&st->nic, m);
     port_try(st, m->src, now);
 }
 
@@ -770,9 +924,12 @@ void swnet_fini(void *state)
     for (size_t i = 0; i < st->nchunks; i++)
         free(st->chunks[i]);
     free(st->chunks);
+    for (uint32_t l = st->hosts; st->srpt && st->lk && l < st->links; l++)
+        for (unsigned q = 0; q < st->nq; q++)
+            free(((swnet_queue *)(st->lk + (size_t)l * st->stride + sizeof(swnet_port)))[q].h.a);
     free(st->lk);
-    free(st->hostq);
-    free(st->host_off);
+    if (st->nic.node)
+        nic_fini(&st->nic);
     topo_free(&st->t);
     topo_free(&st->zl);
     memset(st, 0, sizeof *st);
@@ -822,16 +979,21 @@ int swnet_routing_index(const swnet_params *p, const swnet_routing *allowed, siz
 void swnet_check(const net_params *core, const swnet_params *p, const swnet_routing *allowed, size_t n,
                  uint64_t hosts, const char *shape, param_report *rep)
 {
-    if (p->mtu_bytes < 1 || p->mtu_bytes > SWNET_MAX_MTU_BYTES)
-        param_invalid(rep, "network.mtu", "must be between 1B and 1GiB (got %llu B)",
-                      (unsigned long long)p->mtu_bytes);
+    uint64_t mtu = p->nic.mtu_bytes;
+    if (mtu == 0)
+        param_invalid(rep, "network.mtu", "0 (whole messages) cannot be used on a switched fabric: virtual cut-through "
+                                          "reserves a whole packet in a vc-buffer, so messages must be cut into "
+                                          "packets (e.g. 4KiB)");
+    else if (mtu > SWNET_MAX_MTU_BYTES)
+        param_invalid(rep, "network.mtu", "must be between 1B and 1GiB (got %llu B)", (unsigned long long)mtu);
+    nic_check(&p->nic, rep);
     if (p->flow_control != SWNET_CREDIT && p->flow_control != SWNET_INFINITE)
         param_invalid(rep, "network.flow-control", "unknown flow control %d", p->flow_control);
-    if (p->flow_control == SWNET_CREDIT && p->vc_buffer_bytes < p->mtu_bytes)
+    if (p->flow_control == SWNET_CREDIT && p->vc_buffer_bytes < mtu)
         param_invalid(rep, "network.vc-buffer",
                       "%llu B cannot hold one packet of network.mtu = %llu B (virtual cut-through reserves a whole "
                       "packet)",
-                      (unsigned long long)p->vc_buffer_bytes, (unsigned long long)p->mtu_bytes);
+                      (unsigned long long)p->vc_buffer_bytes, (unsigned long long)mtu);
     if (p->vc_buffer_bytes > (uint64_t)INT64_MAX / 4)
         param_invalid(rep, "network.vc-buffer", "too large (%llu B)", (unsigned long long)p->vc_buffer_bytes);
     if (p->control_first < 0 || p->control_first > 2)
@@ -852,9 +1014,9 @@ void swnet_check(const net_params *core, const swnet_params *p, const swnet_rout
         param_invalid(rep, "network.routing", "%s does not route with %s (expected one of: %s)", shape, name, list);
     }
     /* a mtu's time must fit, as every other time (1 hour) */
-    if (core->bandwidth_bps > 0 && (double)p->mtu_bytes * 8e12 / core->bandwidth_bps > 3.6e15)
+    if (core->bandwidth_bps > 0 && (double)mtu * 8e12 / core->bandwidth_bps > 3.6e15)
         param_invalid(rep, "network.mtu", "a packet of %llu B takes more than 1 hour at %g b/s",
-                      (unsigned long long)p->mtu_bytes, core->bandwidth_bps);
+                      (unsigned long long)mtu, core->bandwidth_bps);
     if (hosts && core->nodes != hosts)
         param_invalid(rep, "system.nodes", "N = %u, but %s has %llu hosts", core->nodes, shape,
                       (unsigned long long)hosts);
@@ -880,19 +1042,24 @@ int swnet_init(void *state, net *n, topo *t, const swnet_params *p, char *err, s
     net_rate_init(&st->rate, core->bandwidth_bps);
     st->link_ps = core->link_latency_ps;
     st->sw_ps = core->switch_latency_ps;
-    st->mtu = p->mtu_bytes;
+    st->mtu = p->nic.mtu_bytes;
     st->credit = p->flow_control == SWNET_CREDIT;
     st->cap_bytes = (int64_t)p->vc_buffer_bytes;
     st->vcs = st->t.vcs;
-    st->nclass = p->control_first ? NET_PRIO_CLASSES : 1;
+    /* classes as the electrical switch's: network.priority or a priority NIC */
+    int classes = p->control_first != 0 || p->nic.policy == NIC_PRIORITY;
+    st->nclass = classes ? NET_PRIO_CLASSES : 1;
     for (unsigned c = 0; c < NET_PRIO_CLASSES; c++)
-        st->class_of_prio[c] = (uint8_t)(p->control_first ? c : 0);
+        st->class_of_prio[c] = (uint8_t)(classes ? c : 0);
     st->nq = st->nclass * st->vcs;
+    /* pFabric's ports need its lossy buffers: with credits a starved packet
+     * pins its upstream buffer (head comment) */
+    st->srpt = p->nic.policy == NIC_SRPT && !st->credit;
     st->adaptive = p->routing == SWNET_RT_ADAPTIVE;
     st->ugal = p->routing == SWNET_RT_UGAL;
     st->salt_key = ((uint64_t)gsl_rng_get(n->rng) << 32) ^ (uint64_t)gsl_rng_get(n->rng);
     /* whole cache lines per link: the port and its first FIFOs share the first */
-    st->stride = sizeof(swnet_port) + st->nq * sizeof(swnet_fifo) + (st->credit ? st->vcs * sizeof(swnet_credit) : 0);
+    st->stride = sizeof(swnet_port) + st->nq * sizeof(swnet_queue) + (st->credit ? st->vcs * sizeof(swnet_credit) : 0);
     st->stride = (st->stride + 63) / 64 * 64;
     st->lk = aligned_alloc(64, (size_t)st->links * st->stride);
     TN_ASSERT(st->lk, "out of memory: %u links of %zu bytes", st->links, st->stride);
@@ -900,8 +1067,7 @@ int swnet_init(void *state, net *n, topo *t, const swnet_params *p, char *err, s
     for (uint32_t l = 0; st->credit && l < st->links; l++)
         for (unsigned v = 0; v < st->vcs; v++)
             credit_at(st, l, v)->free = st->cap_bytes;
-    st->hostq = tn_xcalloc((size_t)st->hosts * st->nclass, sizeof *st->hostq);
-    st->host_off = tn_xcalloc((size_t)st->hosts * st->nclass, sizeof *st->host_off);
+    nic_init(&st->nic, st->hosts, &p->nic, classes);
     st->t_first_ps = st->t_last_ps = -1;
     st->bound = st->t.ops->uniform_bound(&st->t);
     st->energy_modelled = p->phy_resolved;

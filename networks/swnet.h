@@ -8,8 +8,10 @@
  *   - its params struct starts with (or holds) a swnet_params, whose rows
  *     SWNET_ROWS(type, member) declares (the shared parameters: every
  *     topology declares them with the same kind and default, so they are one
- *     parameter each; network.mtu and network.priority are also the single
- *     switch's, network.mtu with its own default there), followed by its own rows;
+ *     parameter each; network.mtu, network.host-scheduling (the host NIC's
+ *     rows, host_nic.h) and network.priority are also the single switch's,
+ *     network.mtu with its own default there: 0, whole messages, which a
+ *     switched fabric refuses), followed by its own rows;
  *   - check: net_check_core, its own rows, then swnet_check (the shared rows,
  *     the routing the topology accepts and system.nodes against its hosts);
  *   - resolve_phy: builds its topology and calls swnet_resolve_phy;
@@ -22,6 +24,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "host_nic.h"
 #include "network.h"
 #include "topo.h"
 
@@ -50,7 +53,7 @@ extern const char *const swnet_priority_names[]; /* "fifo", "control-first", "st
 
 /* The shared parameters (rows: SWNET_ROWS) and what resolve_phy derives. */
 typedef struct swnet_params {
-    uint64_t mtu_bytes;       /* largest packet payload; messages are cut into packets */
+    nic_params nic;           /* the hosts' NICs: network.host-scheduling, network.mtu (largest packet payload, > 0) */
     int flow_control;         /* enum swnet_flow */
     uint64_t vc_buffer_bytes; /* credit: input buffer of each port and virtual channel, bytes */
     int control_first;        /* network.priority: 0 fifo, 1 control-first, 2 strict (the same): lowest class first (no preemption) */
@@ -71,7 +74,8 @@ typedef struct swnet_params {
 #define SWNET_ROWS(T, m)                                                                                      \
     {SWNET_ROW_("network.mtu", "size", "B", "4.096kB",                                                             \
                 "switched fabrics: largest packet payload; messages are cut into packets (> 0)"),             \
-     .kind = PARAM_BYTES, .off = offsetof(T, m.mtu_bytes), .flags = PARAM_NONNEG, .example = "4KiB"},             \
+     .kind = PARAM_BYTES, .off = offsetof(T, m.nic.mtu_bytes), .flags = PARAM_NONNEG, .example = "4KiB"},        \
+    NIC_ROW_SCHEDULING(T, m.nic),                                                                              \
     {SWNET_ROW_("network.flow-control", "choice", "", "credit",                                                \
                 "switched fabrics: credit (lossless, finite buffers) | infinite (unbounded buffers)"),        \
      .kind = PARAM_CHOICE, .off = offsetof(T, m.flow_control), .choices = swnet_flow_names,                     \
@@ -80,7 +84,7 @@ typedef struct swnet_params {
                 "switched fabrics: input buffer per port and virtual channel (credit flow control; >= mtu)"), \
      .kind = PARAM_BYTES, .off = offsetof(T, m.vc_buffer_bytes), .flags = PARAM_POS, .example = "16KiB"},      \
     {SWNET_ROW_("network.priority", "choice", "", "fifo",                                                      \
-                "switched fabrics: fifo | control-first or strict (sources and FIFOs serve the lowest class first)"),             \
+                "switched fabrics: fifo | control-first or strict (sources and FIFOs serve the lowest class first)"), \
      .kind = PARAM_CHOICE, .off = offsetof(T, m.control_first), .choices = swnet_priority_names,               \
      .example = "fifo"},                                                                                        \
     {SWNET_ROW_("network.routing", "choice", "", "default",                                                    \
@@ -120,7 +124,6 @@ typedef struct swnet_stats {
  * are the core's own (swnet.c). */
 struct swnet_port;
 struct swnet_fifo;
-struct swnet_mfifo;
 struct swnet_credit;
 struct swnet_pkt;
 struct swnet_tok;
@@ -137,8 +140,11 @@ typedef struct swnet {
     int64_t cap_bytes;            /* input buffer per port and VC, bytes (credit flow control) */
     int credit;                   /* 1: credit flow control, 0: unbounded buffers */
     unsigned vcs;                 /* virtual channels per port: the topology's classes */
-    unsigned nclass;              /* service classes: 1 (fifo) or 2 (control-first) */
+    unsigned nclass;              /* service classes: 1, or NET_PRIO_CLASSES (control-first, strict, or
+                                     host-scheduling priority) */
     unsigned nq;                  /* packet queues per output port: nclass x vcs */
+    int srpt;                     /* 1: output ports serve the message with the fewest bytes left (host-scheduling
+                                     srpt and flow-control infinite) */
     uint8_t class_of_prio[NET_PRIO_CLASSES]; /* message priority -> service class */
     int adaptive;                 /* 1: torus minimal adaptive (candidates beyond the first) */
     int ugal;                     /* 1: dragonfly UGAL (choice at the source router) */
@@ -146,8 +152,7 @@ typedef struct swnet {
     unsigned char *lk;            /* [links] blocks of `stride` bytes: the output side of a link (port,
                                      its FIFOs per class and VC, the credits of the buffer it enters) */
     size_t stride;                /* bytes of one link's block */
-    struct swnet_mfifo *hostq;    /* [hosts x nclass] messages waiting at their source */
-    uint64_t *host_off;           /* [hosts x nclass] bytes of the head message already cut */
+    host_nic nic;                 /* the hosts: messages waiting at their source, the next packet's choice */
     struct swnet_pkt *pkt_free;   /* packet free list */
     struct swnet_tok *tok_free;   /* credit token free list */
     void **chunks;                /* pool chunks (freed at fini) */

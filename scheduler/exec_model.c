@@ -186,7 +186,7 @@ static void start_task(exec *e, uint32_t node, exec_frame *f)
     n->top = f;
     if (f->depth > n->depth_max)
         n->depth_max = f->depth;
-    const tree *t = &f->job->t;
+    const tree *t = f->job->t;
     uint32_t v = f->vertex;
     f->t_agg_ps = t->t_agg_ps[v];
     f->result_bytes = t->result_bytes[v];
@@ -198,7 +198,7 @@ static void start_task(exec *e, uint32_t node, exec_frame *f)
 static void run_next_local(exec *e, uint32_t node, exec_frame *f)
 {
     TN_ASSERT(f->npend > 0, "no pending child to run locally");
-    uint32_t c = f->job->t.child[f->child_base + --f->npend];
+    uint32_t c = f->job->t->child[f->child_base + --f->npend];
     f->phase = PHASE_LOCAL;
     exec_frame *cf = frame_get(e);
     cf->job = f->job;
@@ -212,7 +212,7 @@ static void delegate(exec *e, uint32_t node, exec_frame *f, uint32_t to)
 {
     TN_ASSERT(f->npend > 0, "no pending child to delegate");
     TN_ASSERT(to != node && to != 0, "node %u delegating to node %u", node, to);
-    const tree *t = &f->job->t;
+    const tree *t = f->job->t;
     uint32_t c = t->child[f->child_base + --f->npend];
     /* The tag is the round in which the delegation left: its reply belongs
      * to the first wait that starts after it (see on_result). */

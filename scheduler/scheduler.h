@@ -35,9 +35,11 @@ enum sched_msg_kind {
 /* Name of a message kind for traces ("assign", "grant", ...). */
 const char *sched_kind_name(unsigned kind);
 
-/* One job in flight (pooled; its tree storage is reused by the next job). */
+/* One job in flight (pooled). Its tree is read-only while it runs: a job
+ * list's (jobs/joblist.h, shared by the runs of a process) or own. */
 typedef struct sched_job {
-    tree t;                 /* shape and task values */
+    const tree *t;          /* shape and task values */
+    tree own;               /* storage of a job the run drew itself (reused by the next such job) */
     uint64_t seq;           /* arrival index, 0-based */
     int64_t arrival_ps;     /* arrival at the scheduler */
     int64_t assigned_ps;    /* root assignment sent (-1 while queued) */

@@ -7,6 +7,7 @@
 #include <math.h>
 #include <signal.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 #include <sys/types.h>
 #include <time.h>
 #include <unistd.h>
@@ -1326,6 +1327,53 @@ START_TEST(test_plot_metric_vs_param)
 }
 END_TEST
 
+/* Three swept parameters a, b, c (2 values each): with --x a --series b
+ * the curves are split by c too (4 curves of 2 points, never one curve
+ * through both values of c), --where c=1 keeps the 2 curves of c = 1, and a
+ * --where naming no swept parameter or no value is refused. */
+START_TEST(test_plot_where)
+{
+    char dir[600], path[700], args[1600], image[700], script[700];
+    snprintf(dir, sizeof dir, "%s/three", sweep_root);
+    ck_assert_int_eq(mkdir(dir, 0755), 0);
+    snprintf(path, sizeof path, "%s/summary.csv", dir);
+    FILE *f = fopen(path, "w");
+    ck_assert_ptr_nonnull(f);
+    fputs("point,replicas,a,b,c,m_mean,m_ci95\n", f);
+    for (int p = 0; p < 8; p++)
+        fprintf(f, "%d,1,%d,%d,%d,%d,0\n", p, p >> 2 & 1, p >> 1 & 1, p & 1, 10 * p);
+    fclose(f);
+    snprintf(image, sizeof image, "%s/all.png", dir);
+    snprintf(script, sizeof script, "%s/all.gp", dir);
+    snprintf(args, sizeof args, "plot %s --x a --y m --series b --out %s", dir, image);
+    plot_ok(args, image);
+    char *gp = slurp(script);
+    ck_assert_ptr_nonnull(gp);
+    /* curve (b, c): the points a = 0 and a = 1 (categories: a has no unit),
+     * m = 10 p with p = 4a + 2b + c */
+    const char *want[] = {"$s0 << EOD\n\"0\" 0 0\n\"1\" 40 0\nEOD", "$s1 << EOD\n\"0\" 10 0\n\"1\" 50 0\nEOD",
+                          "$s2 << EOD\n\"0\" 20 0\n\"1\" 60 0\nEOD", "$s3 << EOD\n\"0\" 30 0\n\"1\" 70 0\nEOD"};
+    for (int s = 0; s < 4; s++)
+        ck_assert_msg(strstr(gp, want[s]) != NULL, "curve %d: no '%s' in\n%s", s, want[s], gp);
+    ck_assert_ptr_null(strstr(gp, "$s4"));
+    free(gp);
+    snprintf(image, sizeof image, "%s/c1.png", dir);
+    snprintf(script, sizeof script, "%s/c1.gp", dir);
+    snprintf(args, sizeof args, "plot %s --x a --y m --series b --where c=1 --out %s", dir, image);
+    plot_ok(args, image);
+    gp = slurp(script);
+    ck_assert_ptr_nonnull(gp);
+    ck_assert_msg(strstr(gp, "$s0 << EOD\n\"0\" 10 0\n\"1\" 50 0\nEOD") && strstr(gp, "$s1 << EOD\n\"0\" 30 0\n\"1\" 70 0\nEOD") &&
+                      !strstr(gp, "$s2"),
+                  "%s", gp);
+    free(gp);
+    snprintf(args, sizeof args, "plot %s --x a --y m --where c=7 --out %s/no.png", dir, dir);
+    run_refused(args, "no point has c=7");
+    snprintf(args, sizeof args, "plot %s --x a --y m --where d=1 --out %s/no.png", dir, dir);
+    run_refused(args, "not a swept parameter");
+}
+END_TEST
+
 /* Latency CCDF: each point's curve starts at 1 and never rises, and the
  * counts behind it are the histograms' (the step after bin b is the
  * fraction of messages in later bins). A class with no messages is named. */
@@ -1530,6 +1578,7 @@ static Suite *cli_suite(void)
     tcase_add_test(sw, test_signal_twice_at_once);
     tcase_add_test(sw, test_merge_refuses_inconsistent);
     tcase_add_test(sw, test_plot_metric_vs_param);
+    tcase_add_test(sw, test_plot_where);
     tcase_add_test(sw, test_plot_latency);
     tcase_add_test(sw, test_plot_timeline);
     tcase_add_test(sw, test_plot_strings_and_formats);

@@ -41,7 +41,7 @@ static void run(const cfg *c, run_layout *l, double **m)
     ck_assert_msg(run_resolve(&pc, NULL, NULL, err, sizeof err) == 0, "%s", err);
     run_layout_init(l, c);
     *m = calloc(l->n, sizeof **m);
-    ck_assert_msg(run_one(&pc, l, 0, *m, NULL, err, sizeof err) == 0, "%s", err);
+    ck_assert_msg(run_one(&pc, l, 0, NULL, *m, NULL, err, sizeof err) == 0, "%s", err);
     cfg_free(&pc);
 }
 

@@ -22,6 +22,13 @@
 #define PKT 1200000 /* ps: 1500 B at 10 Gb/s */
 #define FIX 240000  /* ps: 2 links + switch */
 
+/* Check records a checkpoint per ck_assert; loops use this instead. */
+#define REQUIRE(cond, ...)                                                                                         \
+    do {                                                                                                           \
+        if (!(cond))                                                                                               \
+            ck_abort_msg(__VA_ARGS__);                                                                             \
+    } while (0)
+
 /* ---------------------------------------------------------- the NIC alone */
 
 static net_msg mk(uint64_t id, uint32_t src, uint64_t bytes, uint8_t prio)
@@ -85,6 +92,87 @@ START_TEST(test_nic_policies)
         ck_assert_uint_eq(h.node[0].active, 0);
         nic_fini(&h);
     }
+}
+END_TEST
+
+/* nic_peek_bytes says what the next nic_pop cuts, under every policy, with
+ * and without classes, while messages keep arriving between the cuts
+ * (round-robin's rotation included); nic_take cuts the same packets as
+ * nic_pop, without a record. A hand case first: round-robin, mtu 1500, A =
+ * 3000 B, B = 1000 B: A0 (1500) is cut, then B's 1000 comes next (A goes
+ * to the back), then A's last 1500. */
+START_TEST(test_nic_peek)
+{
+    host_nic h;
+    nic_params p = {.policy = NIC_ROUND_ROBIN, .mtu_bytes = 1500};
+    nic_init(&h, 1, &p, 0);
+    ck_assert_int_eq(nic_peek_bytes(&h, 0), -1);
+    net_msg ab[2] = {mk(0, 0, 3000, 1), mk(1, 0, 1000, 1)};
+    nic_push(&h, &ab[0]);
+    nic_push(&h, &ab[1]);
+    static const int64_t want[] = {1500, 1000, 1500};
+    for (int i = 0; i < 3; i++) {
+        ck_assert_int_eq(nic_peek_bytes(&h, 0), want[i]);
+        nic_piece pc;
+        ck_assert_int_eq(nic_take(&h, 0, 0, &pc), 1);
+        ck_assert_uint_eq(pc.bytes, (uint64_t)want[i]);
+        ck_assert_ptr_eq(pc.msg, &ab[i == 1]);
+    }
+    ck_assert_int_eq(nic_peek_bytes(&h, 0), -1);
+    nic_fini(&h);
+
+    enum { M = 400 };
+    net_msg *ms = calloc(2 * M, sizeof *ms);
+    gsl_rng *g = gsl_rng_alloc(gsl_rng_mt19937);
+    for (int pol = NIC_FIFO; pol <= NIC_SRPT; pol++)
+        for (int cl = 0; cl < 2; cl++) {
+            host_nic a, b;
+            nic_params q = {.policy = pol, .mtu_bytes = 1000};
+            nic_init(&a, 1, &q, cl);
+            nic_init(&b, 1, &q, cl);
+            gsl_rng_set(g, (unsigned long)(10 * pol + cl + 1));
+            size_t pushed = 0;
+            uint64_t bytes_in = 0, bytes_out = 0;
+            for (;;) {
+                /* 0 to 2 new messages before each cut */
+                unsigned k = pushed < M ? (unsigned)gsl_rng_uniform_int(g, 3) : 0;
+                for (unsigned j = 0; j < k && pushed < M; j++, pushed++) {
+                    uint64_t sz = gsl_rng_uniform_int(g, 5) == 0 ? 0 : gsl_rng_uniform_int(g, 4500);
+                    uint8_t pr = (uint8_t)gsl_rng_uniform_int(g, NET_PRIO_CLASSES);
+                    ms[pushed] = mk(pushed, 0, sz, pr);
+                    ms[M + pushed] = ms[pushed];
+                    nic_push(&a, &ms[pushed]);
+                    nic_push(&b, &ms[M + pushed]);
+                    bytes_in += sz;
+                }
+                int64_t peek = nic_peek_bytes(&a, 0);
+                nic_pkt *pk = nic_pop(&a, 0, 0);
+                nic_piece pc;
+                int got = nic_take(&b, 0, 0, &pc);
+                if (!pk) {
+                    ck_assert_int_eq(peek, -1);
+                    ck_assert_int_eq(got, 0);
+                    if (pushed == M)
+                        break;
+                    continue;
+                }
+                REQUIRE(peek == (int64_t)pk->bytes, "%s classes %d: peek %lld, cut %llu", nic_policy_names[pol], cl,
+                        (long long)peek, (unsigned long long)pk->bytes);
+                REQUIRE(got && pc.msg - ms == M + (pk->msg - ms) && pc.bytes == pk->bytes && pc.seq == pk->seq &&
+                            pc.last == pk->last && pc.left_bytes == pk->left_bytes && pc.prio == pk->prio,
+                        "%s classes %d: nic_take differs from nic_pop", nic_policy_names[pol], cl);
+                bytes_out += pk->bytes;
+                nic_pkt_free(&a, pk);
+            }
+            ck_assert_uint_eq(bytes_out, bytes_in);
+            ck_assert_uint_eq(a.live_pkts, 0);
+            ck_assert_uint_eq(b.live_pkts, 0);
+            ck_assert_uint_eq(a.node[0].active, 0);
+            nic_fini(&a);
+            nic_fini(&b);
+        }
+    gsl_rng_free(g);
+    free(ms);
 }
 END_TEST
 
@@ -478,6 +566,7 @@ static Suite *host_nic_suite(void)
     TCase *t = tcase_create("nic");
     tcase_add_test(t, test_nic_policies);
     tcase_add_test(t, test_nic_edges);
+    tcase_add_test(t, test_nic_peek);
     suite_add_tcase(s, t);
     t = tcase_create("fabrics");
     tcase_set_timeout(t, 300);

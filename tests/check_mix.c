@@ -44,7 +44,7 @@ static void run(const cfg *c, uint64_t r, run_layout *l, double **m)
     ck_assert_msg(run_resolve(&pc, NULL, NULL, err, sizeof err) == 0, "%s", err);
     run_layout_init(l, c);
     *m = calloc(l->n, sizeof **m);
-    ck_assert_msg(run_one(&pc, l, r, *m, NULL, err, sizeof err) == 0, "%s", err);
+    ck_assert_msg(run_one(&pc, l, r, NULL, *m, NULL, err, sizeof err) == 0, "%s", err);
     cfg_free(&pc);
 }
 

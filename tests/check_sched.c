@@ -142,11 +142,13 @@ static int init_arrivals(void *state, const wl_env *env, const void *arg, char *
 /* Set up (taking p over: freed by h_end); explicit arrivals when given
  * (n > 0), else Poisson from p. Cut-through, one FIFO class unless `sets`
  * say otherwise. */
-static void h_start_traced(harness *h, const char *fabric, const char *const *sets, const net_params *np,
-                           tasktree_params *p, uint64_t seed, const int64_t *arr, uint64_t n, trace *tr)
+static void h_start_full(harness *h, const char *fabric, const char *const *sets, const net_params *np,
+                         tasktree_params *p, uint64_t seed, const int64_t *arr, uint64_t n, trace *tr,
+                         void **cache)
 {
     memset(h, 0, sizeof *h);
     h->r.trace = tr;
+    h->r.cache = cache;
     h->r.tap = h_tap;
     h->r.tap_ctx = h;
     h->sh.nodes = np->nodes;
@@ -159,10 +161,16 @@ static void h_start_traced(harness *h, const char *fabric, const char *const *se
     ck_assert_msg(rc == 0, "%s: open: %s", fabric, h->r.err);
 }
 
+static void h_start_traced(harness *h, const char *fabric, const char *const *sets, const net_params *np,
+                           tasktree_params *p, uint64_t seed, const int64_t *arr, uint64_t n, trace *tr)
+{
+    h_start_full(h, fabric, sets, np, p, seed, arr, n, tr, NULL);
+}
+
 static void h_start(harness *h, const char *fabric, const char *const *sets, const net_params *np,
                     tasktree_params *p, uint64_t seed, const int64_t *arr, uint64_t n)
 {
-    h_start_traced(h, fabric, sets, np, p, seed, arr, n, NULL);
+    h_start_full(h, fabric, sets, np, p, seed, arr, n, NULL, NULL);
 }
 
 /* Run to the end and finish (asserting success). */
@@ -719,13 +727,14 @@ typedef struct coverage {
 
 #define RUN_VEC 64 /* room for what run_random measures */
 
-static void run_random(const rnd_cfg *c, uint64_t seed, double *m_out, coverage *cov)
+/* cache: the workload's cache slot (NULL: none) */
+static void run_random_cached(const rnd_cfg *c, uint64_t seed, double *m_out, coverage *cov, void **cache)
 {
     tasktree_params *p = params_random(c);
     net_params np = th_star(c->nodes, c->bps);
     fabric_sets fs = sets_for(c->fabric, c->control_first, c->store_forward);
     harness h;
-    h_start(&h, c->fabric, fs.v, &np, p, seed, NULL, 0);
+    h_start_full(&h, c->fabric, fs.v, &np, p, seed, NULL, 0, NULL, cache);
     h_run(&h);
     char err[256];
     ck_assert_msg(tasktree_check_invariants(h.r.ws, err, sizeof err) == 0, "%s", err);
@@ -787,6 +796,11 @@ static void run_random(const rnd_cfg *c, uint64_t seed, double *m_out, coverage 
     h_end(&h);
 }
 
+static void run_random(const rnd_cfg *c, uint64_t seed, double *m_out, coverage *cov)
+{
+    run_random_cached(c, seed, m_out, cov, NULL);
+}
+
 START_TEST(test_random_invariants)
 {
     gsl_rng *r = rng_stream_new(2024, 0, "check_sched");
@@ -844,6 +858,38 @@ START_TEST(test_common_random_numbers)
         ASSERT_PS(arr[1][i], arr[0][i]);
         ASSERT_PS(work[1][i], work[0][i]);
     }
+}
+END_TEST
+
+/* The jobs of a (seed, replica) drawn once per process (wl_env.cache):
+ * runs with the cache measure exactly what runs without it do, whatever
+ * the order of the runs: a later run asking for more jobs than the list
+ * holds draws them onto it (the rest of the same stream), a run asking
+ * for fewer takes a prefix, another load or fabric reuses the list, and
+ * another seed or replica has its own. */
+START_TEST(test_job_cache)
+{
+    static const rnd_cfg cfgs[] = {
+        {.fabric = "electrical-switch", .nodes = 12, .bps = 10e9, .shape = 1.0, .load = 0.5, .jobs = 30},
+        {.fabric = "electrical-switch", .nodes = 12, .bps = 10e9, .shape = 1.0, .load = 0.5, .jobs = 70},
+        {.fabric = "electrical-switch", .nodes = 7, .bps = 1e9, .shape = 1.0, .load = 1.5, .jobs = 20},
+        {.fabric = "ideal", .nodes = 16, .bps = 40e9, .shape = 1.0, .load = 0.3, .jobs = 70},
+        {.fabric = "electrical-switch", .nodes = 12, .bps = 10e9, .shape = 2.0, .load = 0.5, .jobs = 40},
+    };
+    static const uint64_t seeds[] = {5, 6};
+    void *cache = NULL;
+    coverage cov = {0};
+    for (int pass = 0; pass < 2; pass++)
+        for (size_t i = 0; i < sizeof cfgs / sizeof cfgs[0]; i++)
+            for (size_t k = 0; k < sizeof seeds / sizeof seeds[0]; k++) {
+                double plain[RUN_VEC], cached[RUN_VEC];
+                run_random(&cfgs[i], seeds[k], plain, &cov);
+                run_random_cached(&cfgs[i], seeds[k], cached, &cov, &cache);
+                ck_assert_msg(memcmp(plain, cached, sizeof plain) == 0, "pass %d config %zu seed %llu: the cached "
+                              "run differs", pass, i, (unsigned long long)seeds[k]);
+            }
+    ck_assert_ptr_nonnull(cache);
+    wl_task_tree_ops.free_cache(cache);
 }
 END_TEST
 
@@ -968,6 +1014,7 @@ static Suite *sched_suite(void)
     tcase_add_test(tc, test_z43_n4_n13);
     tcase_add_test(tc, test_random_invariants);
     tcase_add_test(tc, test_common_random_numbers);
+    tcase_add_test(tc, test_job_cache);
     tcase_add_test(tc, test_large_trees);
     tcase_add_test(tc, test_trace_counts);
     tcase_add_test(tc, test_bad_params);

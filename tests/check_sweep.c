@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "cli_helpers.h"
+#include "sweep_impl.h"
 
 /* tests/fixtures/sweep_small.xml with 200 jobs: 3 points x 2 replicas, runs
  * of a few ms. */
@@ -440,6 +441,122 @@ START_TEST(test_axis_values_added_later)
 }
 END_TEST
 
+/* ---- which run next with several processes (app/sweep_order.c) ---- */
+
+/* A sweep of `points` points x `reps` replicas, every run pending, as
+ * sweep_execute hands it to a driver. */
+static sweep *order_sweep(size_t points, uint32_t reps)
+{
+    static cfg c;
+    c.replicas = reps;
+    sweep *sw = calloc(1, sizeof *sw);
+    ck_assert_ptr_nonnull(sw);
+    sw->c = &c;
+    sw->npoints = points;
+    sw->nruns = (uint64_t)points * reps;
+    sw->todo = malloc(sw->nruns);
+    memset(sw->todo, RUN_PENDING, sw->nruns);
+    return sw;
+}
+
+static void order_free(sweep *sw)
+{
+    sweep_order_free(sw);
+    free(sw->todo);
+    free(sw);
+}
+
+static uint64_t next_of(sweep *sw, unsigned worker)
+{
+    uint64_t id = SWEEP_NO_RUN;
+    ck_assert_int_eq(sweep_next(sw, worker, &id), 0);
+    ck_assert_int_eq(sw->todo[id], RUN_INFLIGHT);
+    return id;
+}
+
+START_TEST(test_order_costliest_first)
+{
+    /* Points 0, 1, 2 expected to send 100, 500 and 300 messages, 2
+     * replicas each (run id = point x 2 + replica): point 1's runs (2, 3)
+     * first, then point 2's (4, 5), then point 0's (0, 1); replicas of a
+     * point lowest first. */
+    sweep *sw = order_sweep(3, 2);
+    sweep_order_estimate(sw, 0, 100);
+    sweep_order_estimate(sw, 1, 500);
+    sweep_order_estimate(sw, 2, 300);
+    sweep_order_init(sw, 1, 2);
+    static const uint64_t want[] = {2, 3, 4, 5, 0, 1};
+    for (size_t i = 0; i < 6; i++)
+        ck_assert_uint_eq(next_of(sw, (unsigned)(i % 2)), want[i]);
+    uint64_t id;
+    ck_assert_int_eq(sweep_next(sw, 0, &id), -1);
+    /* a run handed out again after its worker died */
+    sweep_requeue(sw, 4);
+    sweep_worker_lost(sw, 1);
+    ck_assert_uint_eq(next_of(sw, 1), 4);
+    ck_assert_int_eq(sweep_next(sw, 1, &id), -1);
+    order_free(sw);
+}
+END_TEST
+
+START_TEST(test_order_measured_and_held)
+{
+    /* 4 points of 3 replicas, estimates 100, 400, 200, 300 messages.
+     * Worker 0 takes point 1 replica 0 (run 3), worker 1 point 1 replica 1
+     * (run 4). Run 3 ends after 2 s: 2 s for 400 estimated messages, so
+     * point 3 is expected to take 300 x 2 / 400 = 1.5 s a run, point 2
+     * 1 s, point 0 0.5 s. */
+    sweep *sw = order_sweep(4, 3);
+    static const double est[] = {100, 400, 200, 300};
+    for (size_t p = 0; p < 4; p++)
+        sweep_order_estimate(sw, p, est[p]);
+    sweep_order_init(sw, 1, 2);
+    ck_assert_uint_eq(next_of(sw, 0), 3);
+    ck_assert_uint_eq(next_of(sw, 1), 4);
+    sweep_order_measured(sw, 3, 2.0);
+    sw->todo[3] = 0;
+    /* point 1 (2 s) still has replica 2: worker 0 takes it */
+    ck_assert_uint_eq(next_of(sw, 0), 5);
+    /* then point 3 (1.5 s): worker 0 ran replica 2 last and gets it (run
+     * 11), worker 1 ran replica 1 last and gets that one (run 10) */
+    ck_assert_uint_eq(next_of(sw, 0), 11);
+    ck_assert_uint_eq(next_of(sw, 1), 10);
+    /* point 3's replica 0 is left; run 10 measures point 3 at 0.2 s, and
+     * the estimates now scale by (2 + 0.2) s / (400 + 300) messages:
+     * point 2 at 0.63 s, point 0 at 0.31 s, both above point 3 */
+    sweep_order_measured(sw, 10, 0.2);
+    ck_assert_uint_eq(next_of(sw, 1), 7);  /* point 2: worker 1 ran replica 1 last */
+    ck_assert_uint_eq(next_of(sw, 0), 8);  /* point 2: worker 0 ran replica 2 last */
+    ck_assert_uint_eq(next_of(sw, 0), 6);  /* point 2, the last replica */
+    ck_assert_uint_eq(next_of(sw, 1), 1);  /* point 0: replica 1 again for worker 1 */
+    ck_assert_uint_eq(next_of(sw, 1), 0);  /* then the lowest pending */
+    ck_assert_uint_eq(next_of(sw, 1), 2);
+    ck_assert_uint_eq(next_of(sw, 1), 9);  /* point 3 (0.2 s) last */
+    uint64_t id;
+    ck_assert_int_eq(sweep_next(sw, 0, &id), -1);
+    order_free(sw);
+}
+END_TEST
+
+START_TEST(test_order_one_process_by_id)
+{
+    /* In one process: id order whatever the estimates; a requeued run
+     * comes back first. */
+    sweep *sw = order_sweep(3, 2);
+    sweep_order_estimate(sw, 2, 1000);
+    sweep_order_init(sw, 0, 1);
+    for (uint64_t i = 0; i < 4; i++)
+        ck_assert_uint_eq(next_of(sw, 0), i);
+    sweep_requeue(sw, 1);
+    ck_assert_uint_eq(next_of(sw, 0), 1);
+    ck_assert_uint_eq(next_of(sw, 0), 4);
+    ck_assert_uint_eq(next_of(sw, 0), 5);
+    uint64_t id;
+    ck_assert_int_eq(sweep_next(sw, 0, &id), -1);
+    order_free(sw);
+}
+END_TEST
+
 static Suite *store_suite(void)
 {
     Suite *s = suite_create("sweep");
@@ -454,6 +571,11 @@ static Suite *store_suite(void)
     tcase_add_test(tc, test_replicas_added_later);
     tcase_add_test(tc, test_axis_values_added_later);
     suite_add_tcase(s, tc);
+    TCase *order = tcase_create("order");
+    tcase_add_test(order, test_order_costliest_first);
+    tcase_add_test(order, test_order_measured_and_held);
+    tcase_add_test(order, test_order_one_process_by_id);
+    suite_add_tcase(s, order);
     return s;
 }
 

@@ -457,6 +457,10 @@ START_TEST(test_checks)
     const char *df[] = {"network.global-links=3", NULL};
     expect_refused("dragonfly", 36, df, "network.global-links: dragonfly: the 12 global links of a group");
     expect_refused("fat-tree", 16, NULL, "but the 4-ary 3-tree has 64 hosts");
+    /* whole messages are the other fabrics' mtu, not a switched one's */
+    const char *m0[] = {"network.mtu=0B", NULL};
+    expect_refused("leaf-spine", 16, m0, "network.mtu: 0 (whole messages) cannot be used on a switched fabric: "
+                                         "virtual cut-through reserves a whole packet in a vc-buffer");
     /* infinite buffers need no room for a packet */
     const char *inf[] = {"network.vc-buffer=1kB", "network.flow-control=infinite", NULL};
     net_params core = th_star(64, B_BPS);

@@ -89,7 +89,7 @@ static void ur_run(cfg *c, ur_result *r)
     run_layout_init(&r->l, c);
     r->m = calloc(r->l.n ? r->l.n : 1, sizeof *r->m);
     ck_assert_ptr_nonnull(r->m);
-    int rc = run_one(c, &r->l, 0, r->m, NULL, err, sizeof err);
+    int rc = run_one(c, &r->l, 0, NULL, r->m, NULL, err, sizeof err);
     ck_assert_msg(rc == 0, "run_one: %s", err);
 }
 

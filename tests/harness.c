@@ -315,7 +315,7 @@ static int open_common(th_run *h, const char *fabric, const net_params *core, co
     h->ws = calloc(1, h->w->state_size ? h->w->state_size : 1);
     net_params np = *core;
     if (h->w->resolve) {
-        wl_resolve wr = {.nodes = np.nodes, .net = &np, .seed = seed};
+        wl_resolve wr = {.nodes = np.nodes, .net = &np, .seed = seed, .cache = h->cache};
         if (h->w->resolve(h->wp, &wr, h->err, sizeof h->err) != 0)
             return -1;
     }
@@ -334,6 +334,7 @@ static int open_common(th_run *h, const char *fabric, const net_params *core, co
         .replica = replica,
         .params = h->wp,
         .trace = h->trace,
+        .cache = h->cache,
     };
     int rc = init ? init(h->ws, &env, arg, h->err, sizeof h->err) : h->w->init(h->ws, &env, h->err, sizeof h->err);
     h->up = rc == 0;

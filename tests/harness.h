@@ -126,14 +126,16 @@ uint64_t th_net_go(th_net *h); /* run to the end; events */
 
 /* Zero-initialise a th_run (th_run h = {0}); before open, the caller may
  * set trace (a timeline), phy (the fabric's physical layer is resolved
- * from it), log (a delivery log) and tap (called with each delivery before
- * the workload sees it). */
+ * from it), log (a delivery log), tap (called with each delivery before
+ * the workload sees it) and cache (the workload's cache slot, as run_one
+ * hands it over; the caller frees it with the workload's free_cache). */
 typedef struct th_run {
     struct trace *trace;     /* optional, set by the caller */
     const phy_params *phy;   /* optional */
     void (*tap)(void *ctx, const net_msg *m); /* optional */
     void *tap_ctx;
     th_log *log;             /* optional: every delivery logged (before tap) */
+    void **cache;            /* optional: the workload's per-process cache (wl_env.cache) */
     sim *s;
     net *n;
     gsl_rng *net_rng;

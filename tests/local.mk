@@ -13,6 +13,7 @@ TESTS_MODULES = \
 	tests/check_footprint \
 	tests/check_head \
 	tests/check_host_nic \
+	tests/check_joblist \
 	tests/check_kernels \
 	tests/check_mix \
 	tests/check_net \
@@ -27,6 +28,7 @@ TESTS_MODULES = \
 	tests/check_stats \
 	tests/check_sweep \
 	tests/check_swnet \
+	tests/check_swnet_nic \
 	tests/check_topo \
 	tests/check_training \
 	tests/check_tree \

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "exec_model.h"
+#include "joblist.h"
 #include "log.h"
 #include "metrics.h"
 #include "rng.h"
@@ -122,14 +123,40 @@ static void tt_check(const net_params *core, const void *params, param_report *r
     }
 }
 
-/* Footprints already computed in this process, keyed by everything a
+/* The jobs of one (seed, replica, stream) kept for the runs of a process
+ * (jobs/joblist.h): every point of a sweep draws the same jobs for replica
+ * r, so fig9's 15 points drew each replica's 1,500 trees 15 times. */
+typedef struct tt_jobs {
+    char *key;      /* the rows that define a job (tree and task), seed, replica, stream name */
+    joblist *list;
+    uint64_t used;  /* the cache's tick when a run last took it: the least recent goes first */
+    unsigned pins;  /* runs holding it now (never evicted then) */
+} tt_jobs;
+
+/* The job lists a process keeps, bytes: the least recently used list goes
+ * when more would be held (after a run, and before a new list is drawn, by
+ * what that run will draw), and one list stops growing there (a run then
+ * draws the rest of its jobs itself). fig9 holds its 5 replicas' lists
+ * (7 MB each), fig10 its 10 (2 shapes). */
+#define TT_JOBS_CACHE_BYTES ((size_t)128 << 20)
+/* A kept job: its tree header and per vertex 4 task values of 8 bytes and
+ * 2 child entries of 4 (jobs/joblist.c). */
+#define TT_JOB_HEAD_BYTES 176.0
+#define TT_JOB_VERTEX_BYTES 40.0
+
+/* What a task-tree workload keeps in a process (wl_resolve.cache and
+ * wl_env.cache): footprints already computed, keyed by everything a
  * footprint depends on (the tree and task parameters, eps, the Monte Carlo
- * sample count and seed, as written): the points of a sweep over N or B
- * share one Monte Carlo instead of redoing it (most of a fig9 sweep). */
+ * sample count and seed, as written), so the points of a sweep over N or B
+ * share one Monte Carlo instead of redoing it (most of a fig9 sweep once);
+ * and job lists. */
 typedef struct tt_cache {
     char **key;
     footprint *fp;
     size_t n, cap;
+    tt_jobs **jobs;
+    size_t njobs, jobs_cap;
+    uint64_t tick;
 } tt_cache;
 
 static void tt_free_cache(void *cache)
@@ -141,6 +168,13 @@ static void tt_free_cache(void *cache)
         free(fc->key[i]);
     free(fc->key);
     free(fc->fp);
+    for (size_t i = 0; i < fc->njobs; i++) {
+        TN_ASSERT(fc->jobs[i]->pins == 0, "a job list freed while %u runs hold it", fc->jobs[i]->pins);
+        free(fc->jobs[i]->key);
+        joblist_free(fc->jobs[i]->list);
+        free(fc->jobs[i]);
+    }
+    free(fc->jobs);
     free(fc);
 }
 
@@ -150,21 +184,25 @@ static int tt_in_footprint(const param_row *r)
            strcmp(r->path, "workload.control-size") == 0 || strcmp(r->path, "run.mc-samples") == 0;
 }
 
-static char *tt_footprint_key(const tasktree_params *p, uint64_t seed)
+static int tt_in_job(const param_row *r)
+{
+    return strncmp(r->path, "workload.tree.", 14) == 0 || strncmp(r->path, "workload.task.", 14) == 0;
+}
+
+/* The rows `in` selects, as written, one a line, then `tail`. */
+static char *tt_key(const tasktree_params *p, int (*in)(const param_row *), const char *tail)
 {
     size_t len = 0, cap = 256;
     char *key = tn_xmalloc(cap);
     key[0] = '\0';
     for (size_t i = 0; i <= TT_NROWS; i++) {
-        char seedbuf[32];
         char *v;
         if (i < TT_NROWS) {
-            if (!tt_in_footprint(&tt_rows[i]))
+            if (!in(&tt_rows[i]))
                 continue;
             v = param_format(p, &tt_rows[i], NULL);
         } else {
-            snprintf(seedbuf, sizeof seedbuf, "%llu", (unsigned long long)seed);
-            v = tn_xstrdup(seedbuf);
+            v = tn_xstrdup(tail);
         }
         size_t l = strlen(v);
         if (len + l + 2 > cap) {
@@ -178,6 +216,83 @@ static char *tt_footprint_key(const tasktree_params *p, uint64_t seed)
         free(v);
     }
     return key;
+}
+
+static char *tt_footprint_key(const tasktree_params *p, uint64_t seed)
+{
+    char seedbuf[32];
+    snprintf(seedbuf, sizeof seedbuf, "%llu", (unsigned long long)seed);
+    return tt_key(p, tt_in_footprint, seedbuf);
+}
+
+static size_t tt_jobs_bytes(const tt_cache *fc)
+{
+    size_t b = 0;
+    for (size_t i = 0; i < fc->njobs; i++)
+        b += joblist_bytes(fc->jobs[i]->list);
+    return b;
+}
+
+/* Drop the least recently used lists no run holds until the others and
+ * `more` bytes fit in TT_JOBS_CACHE_BYTES. */
+static void tt_jobs_trim(tt_cache *fc, size_t more)
+{
+    size_t held = tt_jobs_bytes(fc);
+    while (held + more > TT_JOBS_CACHE_BYTES) {
+        size_t lru = SIZE_MAX;
+        for (size_t i = 0; i < fc->njobs; i++)
+            if (fc->jobs[i]->pins == 0 && (lru == SIZE_MAX || fc->jobs[i]->used < fc->jobs[lru]->used))
+                lru = i;
+        if (lru == SIZE_MAX)
+            return;
+        tt_jobs *e = fc->jobs[lru];
+        held -= joblist_bytes(e->list);
+        free(e->key);
+        joblist_free(e->list);
+        free(e);
+        fc->jobs[lru] = fc->jobs[--fc->njobs];
+    }
+}
+
+/* Bytes a list of the run's jobs takes (at most the cache's size). */
+static double tt_list_bytes(const tasktree_params *p)
+{
+    double b = (double)p->jobs * (TT_JOB_HEAD_BYTES + p->fp.n * TT_JOB_VERTEX_BYTES);
+    return b < (double)TT_JOBS_CACHE_BYTES ? b : (double)TT_JOBS_CACHE_BYTES;
+}
+
+/* The list of this run's jobs, pinned: the one in the process's cache if
+ * an earlier run of the same (seed, replica, stream) and job rows drew it,
+ * else a new one on the run's "jobs" stream. */
+static tt_jobs *tt_jobs_take(void **cache, const tasktree_params *p, const wl_env *env)
+{
+    tt_cache *fc = *cache;
+    if (!fc)
+        *cache = fc = tn_xcalloc(1, sizeof *fc);
+    char tail[256];
+    snprintf(tail, sizeof tail, "seed %llu replica %llu stream %s%sjobs", (unsigned long long)env->seed,
+             (unsigned long long)env->replica, env->name ? env->name : "", env->name && env->name[0] ? "." : "");
+    char *key = tt_key(p, tt_in_job, tail);
+    tt_jobs *e = NULL;
+    for (size_t i = 0; i < fc->njobs && !e; i++)
+        if (strcmp(fc->jobs[i]->key, key) == 0)
+            e = fc->jobs[i];
+    if (e) {
+        free(key);
+    } else {
+        tt_jobs_trim(fc, (size_t)tt_list_bytes(p));
+        e = tn_xcalloc(1, sizeof *e);
+        e->key = key;
+        e->list = joblist_new(&p->tree, &p->task, wl_stream(env, "jobs"), TT_JOBS_CACHE_BYTES);
+        if (fc->njobs == fc->jobs_cap) {
+            fc->jobs_cap = fc->jobs_cap ? 2 * fc->jobs_cap : 8;
+            fc->jobs = tn_xrealloc(fc->jobs, fc->jobs_cap * sizeof *fc->jobs);
+        }
+        fc->jobs[fc->njobs++] = e;
+    }
+    e->pins++;
+    e->used = ++fc->tick;
+    return e;
 }
 
 static void tt_footprint(tasktree_params *p, wl_resolve *rc)
@@ -336,7 +451,10 @@ typedef struct tasktree {
     sched sch;                    /* scheduler node */
     exec ex;                      /* compute nodes */
     gsl_rng *rng_arrivals;        /* inter-arrival times */
-    gsl_rng *rng_jobs;            /* tree shapes and task values, one job per arrival */
+    gsl_rng *rng_jobs;            /* tree shapes and task values, one job per arrival, when the run
+                                     draws them itself (NULL while a job list serves them) */
+    void **cache;                 /* env->cache (NULL: none) */
+    tt_jobs *jobs;                /* the process's list of this run's jobs, pinned (NULL: none) */
     gsl_rng *rng_sched;           /* the scheduler's choices */
     uint64_t jobs_total;          /* arrivals to generate */
     uint64_t jobs_arrived;        /* arrivals so far */
@@ -361,7 +479,7 @@ static sched_job *job_get(tasktree *w)
         return j;
     }
     j = tn_xcalloc(1, sizeof *j);
-    tree_init(&j->t);
+    tree_init(&j->own);
     if (w->njobs_alloc == w->all_cap) {
         w->all_cap = w->all_cap ? 2 * w->all_cap : 16;
         w->all_jobs = tn_xrealloc(w->all_jobs, w->all_cap * sizeof *w->all_jobs);
@@ -405,13 +523,21 @@ static void arrival(sim *s, void *ctx, uint64_t arg)
         return;
     const tasktree_params *p = w->p;
     sched_job *j = job_get(w);
-    /* Drawn here, in arrival order, from the jobs' own stream: the same
-     * seed gives the same jobs whatever the fabric does. */
-    tree_generate(&j->t, &p->tree, w->rng_jobs);
-    tree_sample_tasks(&j->t, &p->task, w->rng_jobs);
+    /* The i-th draw from the jobs' own stream, in arrival order: the same
+     * seed gives the same jobs whatever the fabric does. A job list draws
+     * it once for every run of the process; past the list's end the run
+     * draws the rest from the stream where the list stopped. */
     int64_t work_ps = 0;
-    for (uint32_t v = 0; v < j->t.n; v++)
-        work_ps += j->t.t_init_ps[v] + j->t.t_agg_ps[v];
+    j->t = NULL;
+    if (!w->rng_jobs) {
+        j->t = joblist_get(w->jobs->list, w->jobs_arrived, &work_ps);
+        if (!j->t)
+            w->rng_jobs = joblist_stream(w->jobs->list);
+    }
+    if (!j->t) {
+        work_ps = joblist_draw(&j->own, &p->tree, &p->task, w->rng_jobs);
+        j->t = &j->own;
+    }
     j->seq = w->jobs_arrived++;
     j->arrival_ps = sim_now(s);
     j->work_ps = work_ps;
@@ -426,7 +552,7 @@ static void arrival(sim *s, void *ctx, uint64_t arg)
     r->completed_ps = -1;
     r->work_ps = work_ps;
     r->root_node = 0;
-    r->tasks = j->t.n;
+    r->tasks = j->t->n;
 
     sched_job_arrival(&w->sch, j);
     if (j->assigned_ps >= 0) {
@@ -503,7 +629,11 @@ static int setup(tasktree *w, const wl_env *env, const int64_t *given, uint64_t 
     w->port.trace = env->trace;
     net_msg_pool_init(&w->port.pool);
     w->rng_arrivals = wl_stream(env, "arrivals");
-    w->rng_jobs = wl_stream(env, "jobs");
+    w->cache = env->cache;
+    if (env->cache)
+        w->jobs = tt_jobs_take(env->cache, p, env);
+    else
+        w->rng_jobs = wl_stream(env, "jobs");
     w->rng_sched = wl_stream(env, "scheduler");
     sched_init(&w->sch, &w->port, w->rng_sched, env->nodes);
     exec_init(&w->ex, &w->port, env->nodes);
@@ -553,15 +683,20 @@ static void tt_fini(void *state)
     exec_fini(&w->ex);
     sched_fini(&w->sch);
     for (uint64_t i = 0; i < w->njobs_alloc; i++) {
-        tree_destroy(&w->all_jobs[i]->t);
+        tree_destroy(&w->all_jobs[i]->own);
         free(w->all_jobs[i]);
+    }
+    if (w->jobs) {
+        w->jobs->pins--;
+        tt_jobs_trim(*w->cache, 0);
     }
     free(w->all_jobs);
     free(w->rec);
     free(w->given_arrival_ps);
     net_msg_pool_free(&w->port.pool);
     gsl_rng_free(w->rng_arrivals);
-    gsl_rng_free(w->rng_jobs);
+    if (w->rng_jobs)
+        gsl_rng_free(w->rng_jobs);
     gsl_rng_free(w->rng_sched);
     w->up = 0;
 }
@@ -703,9 +838,11 @@ static void tt_estimate(const void *params, const wl_resolve *rc, wl_estimate *o
     /* a vertex: parent, children, level (4 x 4 B) and four task values (4 x 8 B), and its frame */
     double per_job = sizeof(sched_job) + fp->n * (16 + 32 + 24) + msgs * sizeof(net_msg) / 4;
     double per_node = 5 * sizeof(int64_t) + sizeof(exec_node);
-    /* records of every job (growing by doubling) and the job-time sample of finish */
+    /* records of every job (growing by doubling) and the job-time sample of
+     * finish; and the list of the run's jobs in the process's cache, which
+     * the run holds whole (a sweep's runs have one) */
     out->mem_bytes = sizeof(tasktree) + N * per_node + live * per_job +
-                     jobs * (1.5 * sizeof(tasktree_job_record) + sizeof(double));
+                     jobs * (1.5 * sizeof(tasktree_job_record) + sizeof(double)) + tt_list_bytes(p);
     double B = rc->net->bandwidth_bps > 0 ? rc->net->bandwidth_bps : 0;
     double job = fp->F_x_s + (B > 0 ? 8 * fp->F_c_bytes / B : 0) + msgs * (double)rc->msg_fixed_ps * 1e-12;
     double span = p->arrival_rate_per_s > 0 ? jobs / p->arrival_rate_per_s : 0;

@@ -39,6 +39,9 @@ typedef struct wl_env {
     const void *params;  /* the workload's own params (resolved), valid for the run */
     struct trace *trace; /* optional timeline recorder, may be NULL */
     const char *name;    /* the workload's name in the configuration, "" when it is alone and unnamed */
+    void **cache;        /* the workload's per-process cache, the slot wl_resolve.cache points at (NULL at
+                            first; freed with free_cache), kept between the runs of a process: what runs of
+                            one (seed, replica) share (task-tree: its jobs). NULL: no cache (tests) */
 } wl_env;
 
 /* The workload's random stream `purpose`: rng_stream_new(seed, replica,
