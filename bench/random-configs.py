@@ -344,6 +344,10 @@ def fabric(r, kind=None, maxn=64):
         if r.random() < 0.3:
             phy["wavelengths"] = str(r.choice([1, 4, 16]))
         nic_options(r, net, kind)
+        # a bounded edge FIFO only under fifo host scheduling (refused
+        # otherwise: kept now and then to see the refusal)
+        if net.get("host-scheduling", "fifo") != "fifo" and net["buffer"] != "0B" and r.random() < 0.9:
+            net["buffer"] = "0B"
         info["pkt"] = ps
     else:
         shape, hops = SHAPES[kind]
@@ -1074,6 +1078,10 @@ def mix(r, d, c, info):
     if stoppable and r.random() < 0.4:
         bg = r.choice(stoppable)
         if bg >= 0 and all(i == bg for i in range(k)):
+            bg = -1
+        # a kernel or pattern cannot tell when it has finished: a background
+        # beside one is refused (kept now and then to see the refusal)
+        if bg >= 0 and any(t in ("kernel", "pattern") for t in types) and r.random() < 0.9:
             bg = -1
     # exclusive workloads on disjoint blocks of nodes
     ex = [i for i in range(k) if exclusive[i]]
