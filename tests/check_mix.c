@@ -189,6 +189,34 @@ START_TEST(test_background_stops_silent_foreground)
 }
 END_TEST
 
+/* A task program's bound counts the zero-load latency between its nodes,
+ * not between its ranks taken as nodes (tests/fixtures/good/
+ * pattern_in_mix.xml): recdbl of 2 tasks on nodes 29, 30 of a dragonfly
+ * with 2 hosts a router, 4 routers a group: routers 14 and 15, both in
+ * group 3, so host -> r14 -> r15 -> host: 2 x 50 ns + 40 B x 8 / 40 Gb/s
+ * (cut through, links of 0 ns) = 108 ns, the time and the bound
+ * (40 B x 8 / B + L0, L0 = 100 ns). Ranks 0, 1 taken as nodes share router
+ * 0: L0 = 50 ns, a bound of 58 ns. */
+START_TEST(test_program_bound_in_mix)
+{
+    cfg c;
+    char p[1024];
+    snprintf(p, sizeof p, "%s/tests/fixtures/good/pattern_in_mix.xml", srcdir());
+    cfg_errors e;
+    cfg_errors_init(&e);
+    ck_assert_msg(cfg_load(&c, p, &e) == 0, "%s", e.n ? e.msg[0] : "");
+    cfg_errors_free(&e);
+    run_layout l;
+    double *m;
+    run(&c, 0, &l, &m);
+    ck_assert_double_eq_tol(metric(&l, m, "b.kernel_time_s"), 108e-9, 1e-15);
+    ck_assert_double_eq_tol(metric(&l, m, "b.kernel_time_lb_s"), 108e-9, 1e-15);
+    free(m);
+    run_layout_free(&l);
+    cfg_free(&c);
+}
+END_TEST
+
 /* Each workload's metrics are its own columns, <name>.<metric>; the core's
  * and the fabric's keep their names. */
 START_TEST(test_columns)
@@ -244,6 +272,7 @@ int main(void)
     tcase_add_test(t, test_background_stops);
     tcase_add_test(t, test_background_stops_silent_foreground);
     tcase_add_test(t, test_background_pending_arrival);
+    tcase_add_test(t, test_program_bound_in_mix);
     tcase_add_test(t, test_fingerprint);
     suite_add_tcase(s, t);
     SRunner *r = srunner_create(s);
