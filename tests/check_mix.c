@@ -217,6 +217,38 @@ START_TEST(test_program_bound_in_mix)
 }
 END_TEST
 
+/* A pattern's static congestion is of the routes between its nodes, not
+ * between its ranks taken as nodes (pattern_in_mix.xml, recdbl of 4 tasks
+ * on nodes 0, 8, 16, 24: routers 0, 4, 8, 12, one in each of groups 0-3).
+ * Level 1 pairs 0-8 and 16-24, level 2 0-16 and 8-24: each level's four
+ * flows join disjoint pairs of groups, each by its own global link, so
+ * every c_f is 1: sum_max_cong 2, cong_mean 1, dep_max_delay 2. Ranks 0-3
+ * taken as nodes are two routers of group 0: level 2's flows 0>2 and 1>3
+ * share the local link r0>r1 (c_f 2): 3, 1.5, 3. */
+START_TEST(test_pattern_routes_in_mix)
+{
+    cfg c;
+    char p[1024];
+    snprintf(p, sizeof p, "%s/tests/fixtures/good/pattern_in_mix.xml", srcdir());
+    cfg_errors e;
+    cfg_errors_init(&e);
+    ck_assert_msg(cfg_load(&c, p, &e) == 0, "%s", e.n ? e.msg[0] : "");
+    cfg_errors_free(&e);
+    set(&c, "workload.b.nodes", "0,8,16,24");
+    set(&c, "workload.b.tasks", "4");
+    set(&c, "workload.c.nodes", "33-35");
+    run_layout l;
+    double *m;
+    run(&c, 0, &l, &m);
+    ck_assert_double_eq(metric(&l, m, "b.sum_max_cong"), 2);
+    ck_assert_double_eq(metric(&l, m, "b.cong_mean"), 1);
+    ck_assert_double_eq(metric(&l, m, "b.dep_max_delay"), 2);
+    free(m);
+    run_layout_free(&l);
+    cfg_free(&c);
+}
+END_TEST
+
 /* Each workload's metrics are its own columns, <name>.<metric>; the core's
  * and the fabric's keep their names. */
 START_TEST(test_columns)
@@ -273,6 +305,7 @@ int main(void)
     tcase_add_test(t, test_background_stops_silent_foreground);
     tcase_add_test(t, test_background_pending_arrival);
     tcase_add_test(t, test_program_bound_in_mix);
+    tcase_add_test(t, test_pattern_routes_in_mix);
     tcase_add_test(t, test_fingerprint);
     suite_add_tcase(s, t);
     SRunner *r = srunner_create(s);
