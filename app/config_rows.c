@@ -799,18 +799,25 @@ void cfg_copy(cfg *dst, const cfg *src)
 int crow_set(cfg *c, size_t canon, size_t k, const char *value, char *err, size_t errlen)
 {
     size_t n = crow_count();
-    /* parse for every owner first, so a failure changes nothing */
-    param_value *vals = tn_xcalloc(n, sizeof *vals);
+    /* parse for every owner first, so a failure changes nothing. One value
+     * per owner of the path, not per row: a param_value is 1.7 kB and there
+     * are 178 rows, so a value per row zeroed 300 kB per --set and per
+     * swept parameter of every run (callgrind: 1.5% of spinet-load). */
+    size_t owners = 0;
+    for (size_t i = canon; i < n; i++)
+        owners += crow_canon(i) == canon;
+    param_value *vals = tn_xcalloc(owners, sizeof *vals);
     int rc = 0;
-    for (size_t i = canon; i < n && rc == 0; i++)
-        if (crow_canon(i) == canon && param_parse(crow_at(i)->row, value, c->basedir, &vals[i], err, errlen) != 0)
+    for (size_t i = canon, j = 0; i < n && rc == 0; i++)
+        if (crow_canon(i) == canon &&
+            param_parse(crow_at(i)->row, value, c->basedir, &vals[j++], err, errlen) != 0)
             rc = -1;
-    for (size_t i = canon; i < n; i++) {
+    for (size_t i = canon, j = 0; i < n; i++) {
         if (crow_canon(i) != canon)
             continue;
         if (rc == 0)
-            param_store(crow_block(c, i, k), crow_at(i)->row, &vals[i]);
-        param_value_free(&vals[i]);
+            param_store(crow_block(c, i, k), crow_at(i)->row, &vals[j]);
+        param_value_free(&vals[j++]);
     }
     free(vals);
     if (rc != 0)

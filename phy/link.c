@@ -88,7 +88,7 @@ static uint64_t mul_div_ceil(uint64_t a, uint64_t b, uint64_t d)
 #endif
 }
 
-int64_t phy_rate_ps(const phy_rate *r, uint64_t units)
+int64_t phy_rate_ps_slow(const phy_rate *r, uint64_t units)
 {
     if (r->num == 0)
         return ceil_fixed((long double)units * (long double)r->unit_bits * 1e12L / r->bps, units, r);

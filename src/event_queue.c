@@ -13,6 +13,7 @@ void evq_init(evq *q)
     q->cap = 0;
     q->seq = 0;
     q->wide = 0;
+    q->hole = 0;
 }
 
 void evq_free(evq *q)

@@ -144,25 +144,32 @@ uint64_t sim_run(sim *s, int64_t until_ps)
     while (!s->stop) {
         if (evq_len(&s->q) == 0 || evq_key_time(evq_top(&s->q)) > until_ps)
             break;
-        evq_entry ev = evq_pop(&s->q);
-        sim_slot *e = &s->slots[ev.slot];
+        /* Deferred pop (event_queue.h): the key stays at the root while
+         * the callback runs, so the callback's first schedule replaces it. */
+        evq_key k = evq_take_top(&s->q);
+        uint32_t slot = evq_key_slot(k);
+        sim_slot *e = &s->slots[slot];
         sim_cb cb = e->cb;
         void *ctx = e->ctx;
         uint64_t arg = e->arg;
         /* Free before calling so the callback may reuse the slot and its own
          * id already reads as fired. */
-        slot_release(s, ev.slot);
+        slot_release(s, slot);
         /* The next event's slot is likely the next one read, and in a large
          * pool a cache miss: start fetching it while this callback runs. */
-        if (evq_len(&s->q))
-            __builtin_prefetch(&s->slots[evq_key_slot(evq_top(&s->q))]);
-        if (!cb)
+        uint32_t next = evq_next_slot_hint(&s->q);
+        if (next != UINT32_MAX)
+            __builtin_prefetch(&s->slots[next]);
+        if (!cb) {
+            evq_settle(&s->q);
             continue; /* cancelled: time does not advance for it */
-        s->clock.now_ps = ev.time_ps;
+        }
+        s->clock.now_ps = evq_key_time(k);
         s->pending--;
         s->executed++;
         ran++;
         cb(s, ctx, arg);
+        evq_settle(&s->q);
     }
     s->stop = 0;
     return ran;

@@ -414,6 +414,58 @@ START_TEST(test_evq_hold_across_layouts)
 }
 END_TEST
 
+/* The engine's deferred pop (evq_take_top, then 0, 1 or 2 pushes, then
+ * evq_settle) against the plain pop-then-push on a twin queue: the same keys
+ * in the same order, across a seq wrap (the push during a deferred pop
+ * renumbers only a whole heap) and both layouts. */
+START_TEST(test_evq_deferred_pop)
+{
+    evq a, b;
+    evq_init(&a);
+    evq_init(&b);
+    gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+    gsl_rng_set(r, 13);
+    uint32_t slot = 0;
+    for (; slot < 200; slot++) {
+        int64_t t = (int64_t)gsl_rng_uniform_int(r, 1000);
+        evq_push(&a, t, slot);
+        evq_push(&b, t, slot);
+    }
+    for (int step = 0; step < 200000; step++) {
+        if (step == 1000)
+            a.seq = b.seq = UINT32_MAX - 500; /* wrap within the next steps */
+        if (evq_len(&a) == 0)
+            break;
+        evq_key ka = evq_take_top(&a);
+        evq_key kb = evq_pop_key(&b);
+        ck_assert(ka == kb);
+        int64_t now = evq_key_time(ka);
+        /* grow to past EVQ_WIDE_ON, then drain */
+        unsigned pushes = step < 120000 ? (unsigned)gsl_rng_uniform_int(r, 3) + (step % 3 == 0)
+                                        : (unsigned)gsl_rng_uniform_int(r, 2);
+        for (unsigned k = 0; k < pushes; k++) {
+            int64_t t = now + (int64_t)gsl_rng_uniform_int(r, k ? 2000 : 40); /* ties too */
+            evq_push(&a, t, slot);
+            evq_push(&b, t, slot);
+            slot++;
+        }
+        evq_settle(&a);
+        ck_assert_uint_eq(evq_len(&a), evq_len(&b));
+        ck_assert_uint_eq(a.wide, b.wide);
+    }
+    ck_assert(b.seq < UINT32_MAX - 500); /* the wrap happened */
+    while (evq_len(&b) > 0) {
+        evq_key kb = evq_pop_key(&b);
+        ck_assert(evq_take_top(&a) == kb);
+        evq_settle(&a);
+    }
+    ck_assert_uint_eq(evq_len(&a), 0);
+    gsl_rng_free(r);
+    evq_free(&a);
+    evq_free(&b);
+}
+END_TEST
+
 /* seq is 32 bits: when it would wrap the queue renumbers what it holds.
  * Equal times keep their push order across the wrap, in both layouts. */
 START_TEST(test_evq_seq_wrap)
@@ -533,6 +585,7 @@ static Suite *sim_suite(void)
     tcase_add_test(tc, test_evq_layouts);
     tcase_add_test(tc, test_evq_hold_across_layouts);
     tcase_add_test(tc, test_evq_seq_wrap);
+    tcase_add_test(tc, test_evq_deferred_pop);
     tcase_add_test(tc, test_cancel_many);
     suite_add_tcase(s, tc);
     return s;
