@@ -227,7 +227,8 @@ static void workload_rules(const cfg *c, ectx *ec, const net_params *core)
 {
     unsigned char *taken = tn_xcalloc(c->nodes ? c->nodes : 1, 1);
     uint32_t *map = tn_xmalloc((c->nodes ? c->nodes : 1) * sizeof *map);
-    int foreground = 0, can_end = 0;
+    int foreground = 0;
+    long silent = -1; /* a foreground workload that cannot tell when it has finished */
     for (size_t k = 0; k < c->nwl; k++) {
         const cfg_workload *w = &c->wl[k];
         const wl_ops *ops = cfg_wl_at(c, k);
@@ -261,7 +262,8 @@ static void workload_rules(const cfg *c, ectx *ec, const net_params *core)
                       ops->name);
         if (w->role == 0) {
             foreground = 1;
-            can_end |= ops && ops->finished != NULL;
+            if (ops && !ops->finished && silent < 0)
+                silent = (long)k;
         }
     }
     if (c->nwl > 1 || c->wl[0].role == 1) {
@@ -271,9 +273,12 @@ static void workload_rules(const cfg *c, ectx *ec, const net_params *core)
         if (background && !foreground)
             x_invalid(c, ec, c->nwl - 1, "workload.role", "every workload is a background one: the run would never "
                       "stop them; make one a foreground workload");
-        else if (background && !can_end)
-            x_invalid(c, ec, 0, "workload.role", "no foreground workload can tell when it has finished, so the "
-                      "background ones would never stop");
+        else if (background && silent >= 0)
+            /* the background stops once every foreground workload has
+             * finished (app/run.c): one that cannot tell holds it forever */
+            x_invalid(c, ec, (size_t)silent, "workload.type", "a %s workload cannot tell when it has finished, so "
+                      "the background ones would never stop; run it without a background workload",
+                      c->wl[silent].type);
     }
     (void)core;
     free(taken);

@@ -43,6 +43,26 @@ static long row_to_write(const cfg *c, size_t i, size_t k)
     return fallback;
 }
 
+/* A parameter not given whose owners across the sweep hold different
+ * values (their own defaults: network.mtu is 0B on the switch, 4.096kB on
+ * the topologies) is left out: written, it would be given to every owner
+ * when read back, and a point of another fabric would change (or be
+ * refused). Read back without it, each owner takes its own default again. */
+static int defaults_differ(const cfg *c, size_t i, size_t k, const char *v, const char *absdir)
+{
+    if (c->point || *crow_given(c, i, k))
+        return 0;
+    int differ = 0;
+    for (size_t j = i; j < crow_count() && !differ; j++) {
+        if (crow_canon(j) != i || !crow_used(c, j, k))
+            continue;
+        char *w = param_format(crow_block(c, j, k), crow_at(j)->row, absdir);
+        differ = strcmp(v, w) != 0;
+        free(w);
+    }
+    return differ;
+}
+
 /* The workload whose value of row i an element outside <workload> holds. */
 static size_t wl_of(const cfg *c, size_t i) { return crow_is_wl(i) ? crow_wl_home(c, i) : 0; }
 
@@ -61,7 +81,7 @@ static int put_attrs(FILE *f, const cfg *c, int e, size_t k)
         if (j < 0)
             continue;
         char *v = param_format(crow_block(c, (size_t)j, kk), crow_at((size_t)j)->row, absdir);
-        if (v[0]) {
+        if (v[0] && !defaults_differ(c, i, kk, v, absdir)) {
             any = 1;
             if (f) {
                 fprintf(f, " %s=\"", param_attr(crow_at(i)->row));

@@ -467,6 +467,11 @@ int run_one(const cfg *c, const run_layout *l, uint64_t replica, run_cache *rcac
             goto out;
         rs.wl[k].up = 1;
     }
+    /* a foreground workload may have nothing to send at all (a duration
+     * shorter than its first gap): finished before any delivery, it must
+     * stop the background now, or the background runs its whole course */
+    if (rs.bg_pending)
+        check_foreground(&rs);
 
     int timed = o && o->progress && o->progress_every_s > 0;
     struct sigaction alarm_old;

@@ -110,7 +110,9 @@ uint64_t sweep_fingerprint(const cfg *c)
                 buf[0] = '\0';
             /* a file's contents count, not where it is (config.xml names it by its absolute path) */
             uint64_t digest = cfg_input_digest_at(c, i, k);
-            if (digest)
+            if (digest && p->row->kind == PARAM_FILE)
+                buf[0] = '\0'; /* the value is the path itself */
+            else if (digest)
                 sweep_strip_input_path(buf);
             char *path = cfg_param_path_at(c, i, k);
             h = sweep_hash(path, strlen(path), h);

@@ -259,6 +259,10 @@ static void explain_change(const sweep *sw)
             }
             if (cfg_input_digest(&old, pk) && cfg_input_digest(c, pk)) {
                 /* the same file named relatively here and absolutely in config.xml is no change */
+                if (p->row->kind == PARAM_FILE) {
+                    free(pk);
+                    continue;
+                }
                 sweep_strip_input_path(a);
                 char b2[512];
                 snprintf(b2, sizeof b2, "%s", b);

@@ -474,7 +474,7 @@ int64_t pexec_fixed_ps(const pexec *x, const net *n)
             if (a == last_a && b == last_b)
                 continue;
             last_a = a, last_b = b;
-            int64_t z = n->ops->zero_load_ps(n->state, a, b, 0);
+            int64_t z = net_zero_load_ps(n, a, b, 0); /* ranks: a workload's handle maps them to nodes */
             if (z < best)
                 best = z;
         }
@@ -483,7 +483,7 @@ int64_t pexec_fixed_ps(const pexec *x, const net *n)
         if (a == last_a && b == last_b)
             continue;
         last_a = a, last_b = b;
-        int64_t z = n->ops->zero_load_ps(n->state, a, b, 0);
+        int64_t z = net_zero_load_ps(n, a, b, 0); /* ranks: a workload's handle maps them to nodes */
         if (z < best)
             best = z;
     }

@@ -242,6 +242,23 @@ static int parse_file(const char *text, const char *basedir, param_file *f, char
                 snprintf(f->path, sizeof f->path, "%s", cand);
             if (f->path[0] == '/')
                 normalize_path(f->path);
+            /* its contents, not its name, make a run (a file named relatively
+             * here and absolutely in a written config.xml is the same input) */
+            FILE *in = fopen(cand, "rb");
+            if (!in) {
+                rc = tn_error(err, errlen, "cannot read '%s': %s", t, strerror(errno));
+            } else {
+                uint64_t h = 1469598103934665603ULL;
+                unsigned char buf[4096];
+                size_t got;
+                while ((got = fread(buf, 1, sizeof buf, in)) > 0)
+                    for (size_t i = 0; i < got; i++)
+                        h = (h ^ buf[i]) * 1099511628211ULL;
+                if (ferror(in))
+                    rc = tn_error(err, errlen, "cannot read '%s': %s", t, strerror(errno));
+                fclose(in);
+                f->digest = h ? h : 1;
+            }
         }
     }
     free(t);
@@ -412,6 +429,8 @@ void param_store(void *block, const param_row *r, param_value *v)
 
 uint64_t param_digest(const void *block, const param_row *r)
 {
+    if (r->kind == PARAM_FILE)
+        return ((const param_file *)((const char *)block + r->off))->digest;
     if (r->kind != PARAM_DIST)
         return 0;
     return ((const dist *)((const char *)block + r->off))->digest;

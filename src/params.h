@@ -46,6 +46,7 @@ typedef enum param_kind {
 typedef struct param_file {
     char text[256];           /* as written ("" = not given) */
     char path[PARAM_PATH_MAX]; /* where it was found, absolute */
+    uint64_t digest;           /* FNV-1a 64 of its bytes, nonzero once found: what fingerprints hold */
 } param_file;
 #define PARAM_LIST_MAX 64 /* entries of a PARAM_U32_LIST at most */
 
@@ -121,7 +122,7 @@ void param_store(void *block, const param_row *r, param_value *v);
  * absdir (made absolute from the working directory if needed). */
 char *param_format(const void *block, const param_row *r, const char *absdir);
 /* A digest of the input the value reads besides its text (an empirical
- * distribution's file contents), 0 when it reads none. */
+ * distribution's file contents, a PARAM_FILE's), 0 when it reads none. */
 uint64_t param_digest(const void *block, const param_row *r);
 /* 1 when the value is given: not a PARAM_UNSET0 zero, not an unset distribution or empty list. */
 int param_is_set(const void *block, const param_row *r);

@@ -575,6 +575,27 @@ START_TEST(test_horizon_refused_before_the_run)
 }
 END_TEST
 
+/* Found by the random configurations: training counted compute and ring
+ * bytes against the horizon, not the fabric's latency of each ring step,
+ * so a configuration the clock cannot hold was valid and its run died at
+ * 2^62 ps. train_and_flows.xml's training with layer-sizes="uniform": 8
+ * layers of 4MB / 8 = 500 kB, fusion-buffer 1MB: 4 fusions, each a ring of
+ * 2 (W - 1) = 6 steps one after another; 3 iterations: 72 steps of at least
+ * 1e5 s (the switch latency): 7.2e6 s. */
+START_TEST(test_training_horizon_counts_latency)
+{
+    int st;
+    char *out = run_tasknet("validate tests/fixtures/good/train_and_flows.xml --set network.switch-latency=1e5s "
+                            "--set workload.train.layer-sizes=uniform",
+                            &st);
+    ck_assert_msg(st == 1, "status %d: %s", st, out);
+    ck_assert_msg(strstr(out, "training: 3 iterations of compute and ring traffic (with the fabric's latency of "
+                              "each ring step) span 7.2e+06 s, more than the 1e+06 s a run can span") != NULL,
+                  "%s", out);
+    free(out);
+}
+END_TEST
+
 /* Found by the random configurations: uniform traffic at B = 1 b/s draws
  * arrival gaps of days (mean 8 x 51 kB / (0.05 x 1 b/s) = 8.16e6 s), past
  * the clock's reach; with a 2 us duration no node generates anything (a
@@ -1568,6 +1589,7 @@ static Suite *cli_suite(void)
     tcase_add_test(sw, test_config_from_stdin);
     tcase_add_test(sw, test_job_sums_do_not_overflow);
     tcase_add_test(sw, test_horizon_refused_before_the_run);
+    tcase_add_test(sw, test_training_horizon_counts_latency);
     tcase_add_test(sw, test_memory_refused_before_the_run);
     tcase_add_test(sw, test_arrivals_past_the_clock);
     tcase_add_test(sw, test_progress_inside_a_run);

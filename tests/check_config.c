@@ -143,6 +143,9 @@ static const bad_case bad_cases[] = {
     {"workload_nodes_overlap.xml", 8, 39, {"<workload nodes=\"4-11\">", "node 4 is given to two exclusive workloads", NULL}},
     /* after name="a" type="uniform-random" (9 + 1 + 21 + 1): 13 + 31 */
     {"workload_only_background.xml", 4, 44, {"<workload role=\"background\">", "every workload is a background one", NULL}},
+    /* a background stops once every foreground workload has finished: the
+     * kernel cannot tell, even beside one that can */
+    {"workload_background_silent_foreground.xml", 6, 22, {"<workload type=\"kernel\">", "cannot tell when it has finished", NULL}},
     {"sweep_unknown_workload.xml", 7, 11, {"<axis param=\"workload.c.offered-load\">", "no workload is named 'c'", NULL}},
     /* seven problems, all reported (see test_multiple_errors) */
     {"multiple_errors.xml", 2, 11, {"<system nodes=\"1\">", NULL, NULL}},
@@ -791,7 +794,8 @@ static void assert_same(const cfg *a, const cfg *b, const char *what, int axes)
 static const char *const roundtrip_files[] = {
     "configs/paper/fig6.xml", "configs/paper/fig8.xml", "configs/paper/fig9.xml", "configs/paper/fig10.xml",
     "configs/paper/fig11.xml", "configs/examples/quickstart.xml", "configs/examples/spinet-load.xml", "tests/fixtures/good/z_axis.xml", "tests/fixtures/good/empirical.xml",
-    "tests/fixtures/good/two_workloads.xml",
+    "tests/fixtures/good/two_workloads.xml", "tests/fixtures/good/fabric_defaults.xml",
+    "configs/examples/topologies.xml",
 };
 
 START_TEST(test_roundtrip)
@@ -812,6 +816,23 @@ START_TEST(test_roundtrip)
     assert_same(&a, &b, roundtrip_files[_i], 1);
     if (TT(&a)->task.send_size.kind == DIST_EMPIRICAL)
         ck_assert_double_eq(dist_mean(&TT(&a)->task.send_size), dist_mean(&TT(&b)->task.send_size));
+    /* every point as it was: a parameter whose owners have defaults of their
+     * own (network.mtu) keeps each fabric's (fabric_defaults.xml: written as
+     * the torus's 4.096kB, the ideal fabric's points were refused and the
+     * switch's cut their messages) */
+    for (size_t p = 0; p < cfg_points(&a); p++) {
+        cfg pa, pb;
+        char what[64];
+        snprintf(what, sizeof what, "point %zu", p);
+        ck_assert_int_eq(cfg_point(&a, p, &pa, err, sizeof err), 0);
+        ck_assert_msg(cfg_point(&b, p, &pb, err, sizeof err) == 0, "%s read back: %s", what, err);
+        cfg_errors_init(&e);
+        ck_assert_msg(cfg_check(&pb, &e) == 0, "%s read back: %s", what, e.n ? e.msg[0] : "");
+        cfg_errors_free(&e);
+        assert_same(&pa, &pb, what, 0);
+        cfg_free(&pa);
+        cfg_free(&pb);
+    }
     cfg_free(&b);
 
     /* a point is written fully expanded, without the sweep */

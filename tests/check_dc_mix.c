@@ -185,6 +185,37 @@ START_TEST(test_background_stops)
 }
 END_TEST
 
+/* A foreground dc-flows of 4 flows and a background task-tree of 1000 jobs
+ * at 2000/s (0.5 s) on the ideal fabric (tests/fixtures/good/
+ * flows_then_jobs.xml). Once the 4th flow is generated the other nodes'
+ * arrivals already drawn send nothing; the flows have finished with the
+ * 4th delivery (0.28 ms here, fb-webserver flows of 62 874 B on average at
+ * 10 Gb/s take 50 us each). The jobs stop then: those in progress complete
+ * (a job takes tens of us), no other arrives, so the run spans well under
+ * 10 ms, not the 0.5 s of 1000 jobs. */
+START_TEST(test_background_stops_flow_count)
+{
+    const char *s = getenv("top_srcdir");
+    char p[1024];
+    snprintf(p, sizeof p, "%s/tests/fixtures/good/flows_then_jobs.xml", s && *s ? s : "..");
+    cfg c;
+    cfg_errors e;
+    cfg_errors_init(&e);
+    ck_assert_msg(cfg_load(&c, p, &e) == 0, "%s", e.n ? e.msg[0] : "");
+    cfg_errors_free(&e);
+    run_layout l;
+    double *m;
+    run(&c, &l, &m);
+    ck_assert_double_eq(metric(&l, m, "flows.flows_generated"), 4);
+    double span = metric(&l, m, "span_s");
+    ck_assert_msg(span < 10e-3, "span %g s", span);
+    ck_assert_double_lt(metric(&l, m, "jobs.jobs_completed"), 20);
+    free(m);
+    run_layout_free(&l);
+    cfg_free(&c);
+}
+END_TEST
+
 /* --set of a parameter clears the alternative of every plugin that shares
  * its path: workload.duration (declared by uniform-random, alternative
  * workload.messages, and by dc-flows, alternative workload.flows) given to
@@ -218,6 +249,7 @@ int main(void)
     tcase_add_test(t, test_isolation);
     tcase_add_test(t, test_random_mixes);
     tcase_add_test(t, test_background_stops);
+    tcase_add_test(t, test_background_stops_flow_count);
     tcase_add_test(t, test_shared_alternative);
     suite_add_tcase(s, t);
     SRunner *r = srunner_create(s);

@@ -135,6 +135,120 @@ START_TEST(test_background_stops)
 }
 END_TEST
 
+/* Roles swapped, the jobs arriving at 1/s: the noise (one 1kB message a
+ * node) ends within microseconds, before the jobs' first arrival, drawn at
+ * init (exponential, mean 1 s: before 1 ms with probability 0.1%). That
+ * arrival was scheduled before the stop, but no job arrives after it: none
+ * runs, and the run does not span the gap to it. */
+START_TEST(test_background_pending_arrival)
+{
+    cfg c;
+    load(&c);
+    cfg_drop_axis(&c, "workload.noise.offered-load");
+    set(&c, "workload.jobs.role", "background");
+    set(&c, "workload.jobs.arrival-rate", "1/s");
+    set(&c, "workload.noise.role", "foreground");
+    set(&c, "workload.noise.messages", "1");
+    run_layout l;
+    double *m;
+    run(&c, 0, &l, &m);
+    ck_assert_double_eq(metric(&l, m, "messages_sent"), 8);
+    ck_assert_double_eq(metric(&l, m, "jobs.jobs_completed"), 0);
+    double span = metric(&l, m, "span_s");
+    ck_assert_msg(span < 1e-3, "span %g s", span);
+    free(m);
+    run_layout_free(&l);
+    cfg_free(&c);
+}
+END_TEST
+
+/* Roles swapped: the jobs are the background, the noise the foreground with
+ * a duration of 1 ns. Its first gaps are exponential with mean 1kB x 8 /
+ * (0.3 x 10 Gb/s) = 2.67 us, so every source ends at its first draw (P(gap
+ * < 1 ns) = 1 - exp(-1/2667), 0.04% a node) and it sends nothing: finished
+ * at t = 0, before any delivery. The jobs must stop then (none arrives
+ * after), not run all 50 (about 25 ms, at 2000/s). */
+START_TEST(test_background_stops_silent_foreground)
+{
+    cfg c;
+    load(&c);
+    cfg_drop_axis(&c, "workload.noise.offered-load");
+    set(&c, "workload.jobs.role", "background");
+    set(&c, "workload.noise.role", "foreground");
+    set(&c, "workload.noise.duration", "1ns");
+    run_layout l;
+    double *m;
+    run(&c, 0, &l, &m);
+    ck_assert_double_eq(metric(&l, m, "messages_sent"), 0);
+    ck_assert_double_eq(metric(&l, m, "jobs.jobs_completed"), 0);
+    double span = metric(&l, m, "span_s");
+    ck_assert_msg(!(span > 1e-6), "span %g s", span);
+    free(m);
+    run_layout_free(&l);
+    cfg_free(&c);
+}
+END_TEST
+
+/* A task program's bound counts the zero-load latency between its nodes,
+ * not between its ranks taken as nodes (tests/fixtures/good/
+ * pattern_in_mix.xml): recdbl of 2 tasks on nodes 29, 30 of a dragonfly
+ * with 2 hosts a router, 4 routers a group: routers 14 and 15, both in
+ * group 3, so host -> r14 -> r15 -> host: 2 x 50 ns + 40 B x 8 / 40 Gb/s
+ * (cut through, links of 0 ns) = 108 ns, the time and the bound
+ * (40 B x 8 / B + L0, L0 = 100 ns). Ranks 0, 1 taken as nodes share router
+ * 0: L0 = 50 ns, a bound of 58 ns. */
+START_TEST(test_program_bound_in_mix)
+{
+    cfg c;
+    char p[1024];
+    snprintf(p, sizeof p, "%s/tests/fixtures/good/pattern_in_mix.xml", srcdir());
+    cfg_errors e;
+    cfg_errors_init(&e);
+    ck_assert_msg(cfg_load(&c, p, &e) == 0, "%s", e.n ? e.msg[0] : "");
+    cfg_errors_free(&e);
+    run_layout l;
+    double *m;
+    run(&c, 0, &l, &m);
+    ck_assert_double_eq_tol(metric(&l, m, "b.kernel_time_s"), 108e-9, 1e-15);
+    ck_assert_double_eq_tol(metric(&l, m, "b.kernel_time_lb_s"), 108e-9, 1e-15);
+    free(m);
+    run_layout_free(&l);
+    cfg_free(&c);
+}
+END_TEST
+
+/* A pattern's static congestion is of the routes between its nodes, not
+ * between its ranks taken as nodes (pattern_in_mix.xml, recdbl of 4 tasks
+ * on nodes 0, 8, 16, 24: routers 0, 4, 8, 12, one in each of groups 0-3).
+ * Level 1 pairs 0-8 and 16-24, level 2 0-16 and 8-24: each level's four
+ * flows join disjoint pairs of groups, each by its own global link, so
+ * every c_f is 1: sum_max_cong 2, cong_mean 1, dep_max_delay 2. Ranks 0-3
+ * taken as nodes are two routers of group 0: level 2's flows 0>2 and 1>3
+ * share the local link r0>r1 (c_f 2): 3, 1.5, 3. */
+START_TEST(test_pattern_routes_in_mix)
+{
+    cfg c;
+    char p[1024];
+    snprintf(p, sizeof p, "%s/tests/fixtures/good/pattern_in_mix.xml", srcdir());
+    cfg_errors e;
+    cfg_errors_init(&e);
+    ck_assert_msg(cfg_load(&c, p, &e) == 0, "%s", e.n ? e.msg[0] : "");
+    cfg_errors_free(&e);
+    set(&c, "workload.b.nodes", "0,8,16,24");
+    set(&c, "workload.b.tasks", "4");
+    set(&c, "workload.c.nodes", "33-35");
+    run_layout l;
+    double *m;
+    run(&c, 0, &l, &m);
+    ck_assert_double_eq(metric(&l, m, "b.sum_max_cong"), 2);
+    ck_assert_double_eq(metric(&l, m, "b.cong_mean"), 1);
+    ck_assert_double_eq(metric(&l, m, "b.dep_max_delay"), 2);
+    free(m);
+    run_layout_free(&l);
+    cfg_free(&c);
+}
+END_TEST
+
 /* Each workload's metrics are its own columns, <name>.<metric>; the core's
  * and the fabric's keep their names. */
 START_TEST(test_columns)
@@ -188,6 +302,10 @@ int main(void)
     tcase_add_test(t, test_columns);
     tcase_add_test(t, test_isolation);
     tcase_add_test(t, test_background_stops);
+    tcase_add_test(t, test_background_stops_silent_foreground);
+    tcase_add_test(t, test_background_pending_arrival);
+    tcase_add_test(t, test_program_bound_in_mix);
+    tcase_add_test(t, test_pattern_routes_in_mix);
     tcase_add_test(t, test_fingerprint);
     suite_add_tcase(s, t);
     SRunner *r = srunner_create(s);

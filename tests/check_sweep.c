@@ -230,6 +230,45 @@ START_TEST(test_input_file_contents_in_fingerprint)
 }
 END_TEST
 
+/* A PARAM_FILE (training's layers-file) enters the fingerprint by its
+ * contents, as an empirical(...) file does: config.xml names it absolutely,
+ * the configuration relatively, and a resume from either is the same folder
+ * (config.xml was refused: its text differed); an edited file is refused
+ * (it resumed, mixing both profiles: only the name counted). */
+START_TEST(test_param_file_contents_in_fingerprint)
+{
+    char dir[600], cmd[4000], args[1400];
+    snprintf(dir, sizeof dir, "%s/layers", root);
+    snprintf(cmd, sizeof cmd,
+             "mkdir -p '%s' && printf 'size_bytes,forward_s,backward_s\\n1000,1e-06,2e-06\\n3000,1e-06,2e-06\\n' "
+             "> '%s/layers.csv' && printf '<tasknet version=\"1\">\\n<system nodes=\"4\"/>\\n"
+             "<network type=\"ideal\" bandwidth=\"10Gb/s\"/>\\n<workload type=\"training\" workers=\"4\" "
+             "iterations=\"2\" layers-file=\"layers.csv\"/>\\n<run replicas=\"3\" seed=\"1\"/>\\n</tasknet>\\n' "
+             "> '%s/cfg.xml'",
+             dir, dir, dir);
+    sh_ok(cmd);
+    snprintf(args, sizeof args, "run %s/cfg.xml --runs 0 -q --out %s/out", dir, dir);
+    run_ok(args);
+    /* config.xml names /tmp/.../layers.csv */
+    snprintf(args, sizeof args, "run %s/out/config.xml --runs 1 --out %s/out", dir, dir);
+    int st;
+    char *out = run_tasknet(args, &st);
+    ck_assert_msg(st == 0 && strstr(out, "1 run already done, resuming") != NULL, "%s", out);
+    free(out);
+    /* another profile under the same name */
+    snprintf(cmd, sizeof cmd, "printf 'size_bytes,forward_s,backward_s\\n1000,1e-06,2e-06\\n5000,1e-06,2e-06\\n' "
+             "> '%s/layers.csv'", dir);
+    sh_ok(cmd);
+    snprintf(args, sizeof args, "run %s/cfg.xml -q --out %s/out", dir, dir);
+    out = run_tasknet(args, &st);
+    ck_assert_msg(st == 1 && strstr(out, "was made with a different configuration") != NULL, "%s", out);
+    ck_assert_msg(strstr(out, "workload.layers-file = layers.csv: the file's contents are part of the fingerprint") !=
+                      NULL,
+                  "%s", out);
+    free(out);
+}
+END_TEST
+
 /* Issue 13 defect 6: a deleted or damaged latency/run-N.csv was never
  * redone, and plot --latency drew what was left without a word. Each row
  * carries its histogram's checksum: plot names the runs without an intact
@@ -526,6 +565,7 @@ static Suite *store_suite(void)
     tcase_add_unchecked_fixture(tc, setup, teardown);
     tcase_add_test(tc, test_one_writer_per_folder);
     tcase_add_test(tc, test_input_file_contents_in_fingerprint);
+    tcase_add_test(tc, test_param_file_contents_in_fingerprint);
     tcase_add_test(tc, test_latency_histograms_verified);
     tcase_add_test(tc, test_rows_checked_against_run_table);
     tcase_add_test(tc, test_replicas_added_later);

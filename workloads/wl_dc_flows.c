@@ -634,11 +634,14 @@ static int dcf_finish(void *state, const wl_run_view *v, double *m, double *span
     return 0;
 }
 
-/* Every node's generation has ended and every flow arrived. */
+/* Every node's generation has ended (or the flow count is reached: the
+ * other nodes' arrivals still pending send nothing, and none of them comes
+ * with a delivery, where run.c asks) and every flow arrived. */
 static int dcf_finished(const void *state)
 {
     const dcf *w = state;
-    return w->sources_ended == w->nodes && w->delivered == w->generated;
+    int ended = w->sources_ended == w->nodes || (w->p->flows > 0 && w->generated >= w->p->flows);
+    return ended && w->delivered == w->generated;
 }
 
 static void dcf_stop(void *state) { ((dcf *)state)->stopped = 1; }

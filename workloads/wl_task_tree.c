@@ -519,6 +519,8 @@ static void arrival(sim *s, void *ctx, uint64_t arg)
 {
     (void)arg;
     tasktree *w = ctx;
+    if (w->stopped) /* drawn before stop(): it does not arrive */
+        return;
     const tasktree_params *p = w->p;
     sched_job *j = job_get(w);
     /* The i-th draw from the jobs' own stream, in arrival order: the same

@@ -900,8 +900,26 @@ static void tr_fini(void *state)
     w->up = 0;
 }
 
+/* Fusions of the profile as build_fusions packs them (from the last layer,
+ * a layer joins the previous fusion while it fits in fusion_bytes). */
+static uint64_t count_fusions(const tr_profile *prof, uint64_t fusion_bytes)
+{
+    uint64_t nf = 0, fill = 0;
+    for (uint32_t j = prof->L; j-- > 0;) {
+        if (nf && fusion_bytes > 0 && fill + prof->bytes[j] <= fusion_bytes) {
+            fill += prof->bytes[j];
+        } else {
+            nf++;
+            fill = prof->bytes[j];
+        }
+    }
+    return nf;
+}
+
 /* The profile must build and the run fit in the clock: I iterations of
- * compute and of the whole model's ring traffic at B. */
+ * compute and of the whole model's ring traffic at B, and of the fabric's
+ * fixed latency of every ring step (the allreduces run one at a time, each
+ * 2 (W - 1) steps after one another). */
 static int tr_resolve(void *params, wl_resolve *rc, char *err, size_t errlen)
 {
     const tr_params *p = params;
@@ -911,11 +929,12 @@ static int tr_resolve(void *params, wl_resolve *rc, char *err, size_t errlen)
         return tn_error(err, errlen, "training: %s", e2);
     double B = rc->net->bandwidth_bps, I = p->iterations, W = p->workers;
     double net_s = B > 0 ? 8 * 2 * (1 - 1 / W) * (double)prof.total_bytes / B : 0;
-    double span = I * (units_ps_to_s(prof.compute_ps) + net_s);
+    double steps = (double)count_fusions(&prof, p->fusion_bytes) * 2 * (W - 1);
+    double span = I * (units_ps_to_s(prof.compute_ps) + net_s + steps * (double)rc->msg_fixed_ps * 1e-12);
     profile_free(&prof);
     if (span > WL_HORIZON_S)
-        return tn_error(err, errlen, "training: %g iterations of compute and ring traffic span %.3g s, more than the %g s "
-                        "a run can span", I, span, WL_HORIZON_S);
+        return tn_error(err, errlen, "training: %g iterations of compute and ring traffic (with the fabric's latency of "
+                        "each ring step) span %.3g s, more than the %g s a run can span", I, span, WL_HORIZON_S);
     return 0;
 }
 
