@@ -537,19 +537,28 @@ int run_one(const cfg *c, const run_layout *l, uint64_t replica, run_cache *rcac
     scatter(m, net_map, own, nops->nmetrics);
     core[M_bandwidth_bps] = np.bandwidth_bps;
     struct wl_run_view view = {.l = l, .m = m};
-    double span_s = 0;
+    /* The run's span: from the earliest first activity of any workload to
+     * the latest last one (one workload: its own span). Several workloads
+     * start at different times, so the longest single span would be too
+     * short and network_utilization could pass 1. */
+    int64_t first_ps = INT64_MAX, last_ps = -1;
     for (size_t k = 0; k < c->nwl; k++) {
         const wl_ops *w = rs.wl[k].w;
         const size_t *wl_map = l->wl_map[k * wl_count() + wl_index(w)];
         TN_ASSERT(wl_map, "the layout has no columns for workload %zu (%s)", k, w->name);
-        double span_k = 0;
+        wl_span sp = {-1, -1};
         metric_unset(own, w->nmetrics);
-        if (w->finish(rs.wl[k].ws, &view, own, &span_k, err, errlen) != 0)
+        if (w->finish(rs.wl[k].ws, &view, own, &sp, err, errlen) != 0)
             goto out;
         scatter(m, wl_map, own, w->nmetrics);
-        if (span_k > span_s)
-            span_s = span_k;
+        if (sp.first_ps >= 0 && sp.last_ps >= sp.first_ps) {
+            if (sp.first_ps < first_ps)
+                first_ps = sp.first_ps;
+            if (sp.last_ps > last_ps)
+                last_ps = sp.last_ps;
+        }
     }
+    double span_s = last_ps >= 0 ? units_ps_to_s(last_ps - first_ps) : 0.0;
     core[M_span_s] = span_s;
     core[M_network_utilization] =
         span_s > 0 ? 8.0 * core[M_bytes_delivered] / (np.bandwidth_bps * (double)c->nodes * span_s) : 0.0;

@@ -25,7 +25,7 @@ typedef struct metric_def {
 #define METRIC_DEF(name, desc) {#name, desc},
 
 #define TN_METRICS(X)                                                                          \
-    X(span_s, "first activity to last (job arrival to job completion, generation to delivery)") \
+    X(span_s, "first activity to last (job arrival to job completion, generation to delivery; several workloads: the earliest first to the latest last)") \
     X(network_utilization, "bits delivered / (B * N * span): measured rho_c")                  \
     X(messages_sent, "messages handed to the network")                                         \
     X(messages_delivered, "messages delivered to their destination")                           \

@@ -420,11 +420,15 @@ static void run_workload(const wl_ops *w, const net_ops *f, uint64_t seed, doubl
                   f ? f->name : fake_ops.name, err);
     sim_run(s, SIM_TIME_MAX);
     metric_unset(m, w->nmetrics);
-    ck_assert_msg(w->finish(ws, NULL, m, span, err, sizeof err) == 0, "%s over %s: %s", w->name,
+    wl_span sp = {-1, -1};
+    ck_assert_msg(w->finish(ws, NULL, m, &sp, err, sizeof err) == 0, "%s over %s: %s", w->name,
                   f ? f->name : fake_ops.name, err);
     ck_assert_uint_gt(n->c.sent, 0);
     ck_assert_uint_eq(n->c.delivered, n->c.sent);
     ck_assert_uint_eq(n->c.bytes_delivered, n->c.bytes_sent);
+    ck_assert_msg(sp.first_ps >= 0 && sp.last_ps >= sp.first_ps, "%s over %s: span [%lld, %lld] ps", w->name,
+                  f ? f->name : fake_ops.name, (long long)sp.first_ps, (long long)sp.last_ps);
+    *span = units_ps_to_s(sp.last_ps - sp.first_ps);
     ck_assert_msg(*span > 0, "%s over %s: span %g s", w->name, f ? f->name : fake_ops.name, *span);
     if (w->fini)
         w->fini(ws);

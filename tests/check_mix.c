@@ -249,6 +249,36 @@ START_TEST(test_pattern_routes_in_mix)
 }
 END_TEST
 
+/* The run's span covers every workload, from the earliest first activity
+ * to the latest last one (tests/fixtures/good/span_mix.xml: a kernel from
+ * 0, two uniform-random workloads from their first Poisson arrivals, on a
+ * 2-host fat tree whose host links each serialise at B). The longest
+ * single span was shorter than that window: network_utilization came out
+ * 1.023 in replica 0. Now it is at most 1, and the span holds the kernel's
+ * whole time (it starts at 0, so the window does too). */
+START_TEST(test_span_of_a_mix)
+{
+    cfg c;
+    char p[1024];
+    snprintf(p, sizeof p, "%s/tests/fixtures/good/span_mix.xml", srcdir());
+    cfg_errors e;
+    cfg_errors_init(&e);
+    ck_assert_msg(cfg_load(&c, p, &e) == 0, "%s", e.n ? e.msg[0] : "");
+    cfg_errors_free(&e);
+    for (uint64_t r = 0; r < 2; r++) {
+        run_layout l;
+        double *m;
+        run(&c, r, &l, &m);
+        double span = metric(&l, m, "span_s"), u = metric(&l, m, "network_utilization");
+        ck_assert_msg(u > 0 && u <= 1, "replica %d: network_utilization %.17g", (int)r, u);
+        ck_assert_msg(span >= metric(&l, m, "b.kernel_time_s"), "replica %d: span %g s", (int)r, span);
+        free(m);
+        run_layout_free(&l);
+    }
+    cfg_free(&c);
+}
+END_TEST
+
 /* Each workload's metrics are its own columns, <name>.<metric>; the core's
  * and the fabric's keep their names. */
 START_TEST(test_columns)
@@ -306,6 +336,7 @@ int main(void)
     tcase_add_test(t, test_background_pending_arrival);
     tcase_add_test(t, test_program_bound_in_mix);
     tcase_add_test(t, test_pattern_routes_in_mix);
+    tcase_add_test(t, test_span_of_a_mix);
     tcase_add_test(t, test_fingerprint);
     suite_add_tcase(s, t);
     SRunner *r = srunner_create(s);

@@ -373,7 +373,10 @@ int th_run_finish(th_run *h)
     free(h->m);
     h->m = calloc(h->w->nmetrics + 1, sizeof *h->m);
     metric_unset(h->m, h->w->nmetrics);
-    return h->w->finish(h->ws, NULL, h->m, &h->span_s, h->err, sizeof h->err);
+    wl_span sp = {-1, -1};
+    int rc = h->w->finish(h->ws, NULL, h->m, &sp, h->err, sizeof h->err);
+    h->span_s = sp.first_ps >= 0 && sp.last_ps >= sp.first_ps ? units_ps_to_s(sp.last_ps - sp.first_ps) : 0.0;
+    return rc;
 }
 
 double th_metric(const th_run *h, const char *name)

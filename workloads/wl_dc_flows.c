@@ -602,7 +602,7 @@ static void group_fill(dcf_group *g, double *m, size_t base)
     m[base + 6] = stats_sample_quantile(&g->slowdown, 0.99);
 }
 
-static int dcf_finish(void *state, const wl_run_view *v, double *m, double *span_s, char *err, size_t errlen)
+static int dcf_finish(void *state, const wl_run_view *v, double *m, wl_span *span, char *err, size_t errlen)
 {
     (void)v;
     dcf *w = state;
@@ -630,7 +630,10 @@ static int dcf_finish(void *state, const wl_run_view *v, double *m, double *span
     if (w->p->duration_ps > 0)
         m[M_throughput] = 8.0 * (double)w->bytes_by_duration /
                           ((double)w->nodes * w->bandwidth_bps * units_ps_to_s(w->p->duration_ps));
-    *span_s = w->generated ? units_ps_to_s(w->last_dlv_ps - w->first_gen_ps) : 0;
+    if (w->generated) {
+        span->first_ps = w->first_gen_ps;
+        span->last_ps = w->last_dlv_ps;
+    }
     return 0;
 }
 

@@ -257,7 +257,7 @@ static int wk_init(void *state, const wl_env *env, char *err, size_t errlen)
 
 static void wk_deliver(void *state, net_msg *m) { pexec_deliver(((wk *)state)->x, m); }
 
-static int wk_finish(void *state, const wl_run_view *v, double *m, double *span_s, char *err, size_t errlen)
+static int wk_finish(void *state, const wl_run_view *v, double *m, wl_span *span, char *err, size_t errlen)
 {
     (void)v;
     wk *w = state;
@@ -279,7 +279,8 @@ static int wk_finish(void *state, const wl_run_view *v, double *m, double *span_
         m[M_waves] = (double)kern_waves(&w->kp);
         m[M_wave_time_mean_s] = units_ps_to_s((int64_t)llround(sp.mean_ps));
     }
-    *span_s = t_s;
+    span->first_ps = 0;
+    span->last_ps = done;
     return 0;
 }
 

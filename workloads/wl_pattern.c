@@ -377,7 +377,7 @@ static int wp_init(void *state, const wl_env *env, char *err, size_t errlen)
 
 static void wp_deliver(void *state, net_msg *m) { pexec_deliver(((wp *)state)->x, m); }
 
-static int wp_finish(void *state, const wl_run_view *v, double *m, double *span_s, char *err, size_t errlen)
+static int wp_finish(void *state, const wl_run_view *v, double *m, wl_span *span, char *err, size_t errlen)
 {
     (void)v;
     wp *w = state;
@@ -389,7 +389,6 @@ static int wp_finish(void *state, const wl_run_view *v, double *m, double *span_
         m[M_cong_mean] = w->res.cong_mean;
         m[M_dep_max_delay] = w->res.dep_max_delay;
     }
-    *span_s = 0;
     if (!w->timed)
         return 0;
     if (pexec_finish(w->x, err, errlen) != 0)
@@ -411,7 +410,8 @@ static int wp_finish(void *state, const wl_run_view *v, double *m, double *span_
         m[M_level_time_mean_s] = units_ps_to_s((int64_t)llround(sp.mean_ps));
         m[M_level_time_max_s] = units_ps_to_s(sp.max_ps);
     }
-    *span_s = units_ps_to_s(pexec_done_ps(w->x));
+    span->first_ps = 0;
+    span->last_ps = pexec_done_ps(w->x);
     return 0;
 }
 

@@ -752,7 +752,7 @@ int tasktree_check_invariants(const void *state, char *err, size_t errlen)
     return 0;
 }
 
-static int tt_finish(void *state, const wl_run_view *v, double *m, double *span_s, char *err, size_t errlen)
+static int tt_finish(void *state, const wl_run_view *v, double *m, wl_span *sp, char *err, size_t errlen)
 {
     tasktree *w = state;
     if (tasktree_check_invariants(w, err, errlen) != 0)
@@ -789,7 +789,8 @@ static int tt_finish(void *state, const wl_run_view *v, double *m, double *span_
         m[M_service_time_mean_s] = (double)service * 1e-12 / n;
         m[M_speedup] = service > 0 ? (double)work / (double)service : 0.0;
         m[M_speedup_incl_queue] = total > 0 ? (double)work / (double)total : 0.0;
-        *span_s = units_ps_to_s(span);
+        sp->first_ps = first;
+        sp->last_ps = last;
         m[M_node_utilization] =
             span > 0 ? (double)compute / ((double)(w->nodes - 1) * (double)span) : 0.0;
         m[M_sync_overhead] = allocated > 0 ? 1.0 - (double)compute / (double)allocated : 0.0;

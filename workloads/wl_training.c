@@ -833,7 +833,7 @@ static int tr_init(void *state, const wl_env *env, char *err, size_t errlen)
     return 0;
 }
 
-static int tr_finish(void *state, const wl_run_view *v, double *m, double *span_s, char *err, size_t errlen)
+static int tr_finish(void *state, const wl_run_view *v, double *m, wl_span *span, char *err, size_t errlen)
 {
     (void)v;
     tr *w = state;
@@ -869,7 +869,8 @@ static int tr_finish(void *state, const wl_run_view *v, double *m, double *span_
     m[M_fusions] = w->nf;
     if (w->p->negotiation == TR_NEG_VEF)
         m[M_negotiation_rounds] = (double)w->neg_round;
-    *span_s = units_ps_to_s(w->end_ps - w->iter_start_ps[0]);
+    span->first_ps = w->iter_start_ps[0];
+    span->last_ps = w->end_ps;
     return 0;
 }
 

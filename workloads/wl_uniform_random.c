@@ -332,14 +332,17 @@ static int ur_check(const ur *w, char *err, size_t errlen)
     return 0;
 }
 
-static int ur_finish(void *state, const wl_run_view *v, double *m, double *span_s, char *err, size_t errlen)
+static int ur_finish(void *state, const wl_run_view *v, double *m, wl_span *span, char *err, size_t errlen)
 {
     (void)v;
     ur *w = state;
     if (ur_check(w, err, errlen) != 0)
         return -1;
     m[M_offered_load] = w->p->offered_load;
-    *span_s = w->generated > 0 ? units_ps_to_s(w->last_dlv_ps - w->first_gen_ps) : 0.0;
+    if (w->generated > 0) {
+        span->first_ps = w->first_gen_ps;
+        span->last_ps = w->last_dlv_ps;
+    }
     m[M_throughput] = 0.0;
     if (w->window_end_ps > 0 && w->window_end_ps < INT64_MAX)
         m[M_throughput] = 8.0 * (double)w->window_bytes /

@@ -113,6 +113,13 @@ typedef struct wl_column {
     const char *header; /* short header */
 } wl_column;
 
+/* A workload's activity in a run (finish): the simulated times of its first
+ * activity (first message generated, first job arrival, time 0 for a task
+ * program) and its last (last delivery or job end), in ps; -1 for none. */
+typedef struct wl_span {
+    int64_t first_ps, last_ps;
+} wl_span;
+
 typedef struct wl_ops {
     const char *name;        /* workload.type value */
     const char *description; /* one line for `tasknet params` */
@@ -139,10 +146,11 @@ typedef struct wl_ops {
     /* Deliveries from the fabric; the workload owns and releases m. */
     void (*deliver)(void *state, net_msg *m);
     /* After the run: fill the workload's metrics into m[nmetrics] (NAN on
-     * entry) and *span_s (its first activity to its last, seconds: the
-     * core's span and network_utilization); 0, or -1 + err if an invariant
-     * failed. */
-    int (*finish)(void *state, const wl_run_view *v, double *m, double *span_s, char *err, size_t errlen);
+     * entry) and *span (its first activity and its last, absolute
+     * simulated times; left at -1 when it did nothing: the core's span_s,
+     * from the earliest first to the latest last over the workloads, and
+     * network_utilization); 0, or -1 + err if an invariant failed. */
+    int (*finish)(void *state, const wl_run_view *v, double *m, wl_span *span, char *err, size_t errlen);
     void (*fini)(void *state);
     /* Several workloads on one fabric: 1 once this one has nothing more to
      * send and everything it sent was delivered (a foreground workload's end;
