@@ -1,23 +1,29 @@
-/* Priority queue of pending events: a min-heap of 16-byte keys ordered by
- * (time, seq). seq is the insertion sequence number the queue hands out
- * itself, so events at equal times pop in the order they were pushed
- * (deterministic FIFO tie-break). The payload (the engine's slot index)
- * rides in the key's low bits and never decides the order, because seq is
- * unique among queued keys.
+/* Priority queue of pending events, ordered by (time, seq). seq is the
+ * insertion sequence number the queue hands out itself, so events at equal
+ * times pop in the order they were pushed (deterministic FIFO tie-break).
+ * The payload (the engine's slot index) rides in the key's low bits and
+ * never decides the order, because seq is unique among queued keys.
  *
- * The layout follows the size, chosen by measurement (bench/bench_engine,
- * hold model; callgrind on fig9, whose queue holds about 140 events):
- * - up to EVQ_WIDE_ON entries, a binary heap sifted with conditional moves:
- *   in cache the fewest instructions per level win (57 vs 70-75 ns per
- *   hold event at 128 pending for 4-ary layouts, 69 vs 88 at 1000);
- * - beyond, a 4-ary heap sifted with branches: four children share a cache
- *   line, so half the levels means half the cache misses, and a predicted
- *   branch starts the next level's misses early (396 vs 473 ns at 10^6).
- * Switching rebuilds the heap in O(n) (the pop order does not depend on the
- * layout); EVQ_WIDE_OFF < EVQ_WIDE_ON so a queue hovering at the border
- * does not rebuild on every event.
+ * Two structures, chosen by size (measured: see HEAD-COMMENT-NUMBERS below):
+ * - up to EVQ_LADDER_ON entries, a binary min-heap of 16-byte keys sifted
+ *   with conditional moves: in cache the fewest instructions per level win;
+ * - beyond, a ladder queue (after Tang, Goh and Thng, ACM TOMACS 2005) in
+ *   front of the same heap. The heap then holds only the near future (keys
+ *   with a time <= hb); later keys sit unsorted in time buckets: a "top"
+ *   list for the far future and up to EVQ_MAX_RUNGS rungs of buckets, each
+ *   rung splitting one bucket of the rung above. When the heap empties, the
+ *   next non-empty bucket of the finest rung moves into it (or, holding more
+ *   than EVQ_BUCKET_MAX keys, is split into a finer rung). A push costs a
+ *   bucket index (a shift) and a list link, a pop a pop from a heap of a
+ *   few dozen keys: about two cache misses per event where the heap of
+ *   65k-130k keys took one per level (8 levels 4-ary, 17 binary).
+ * Pop order does not depend on the structure: any key in the heap is
+ * earlier than any key in the ladder, and the heap and the bucket sort both
+ * order by the full (time, seq) key. The ladder is left (everything back
+ * into the heap) when the queue shrinks to EVQ_LADDER_OFF < EVQ_LADDER_ON,
+ * so a queue hovering at the border does not switch on every event.
  *
- * Push and the in-cache pop are inline: the engine calls them once per
+ * Push and the small-queue pop are inline: the engine calls them once per
  * event. Only the engine (src/sim.c) and the tests use this header. */
 #ifndef TASKNET_EVENT_QUEUE_H
 #define TASKNET_EVENT_QUEUE_H
@@ -32,9 +38,10 @@
  * is one 128-bit unsigned comparison (cmp + sbb, no branch). */
 __extension__ typedef unsigned __int128 evq_key;
 
-#define EVQ_WIDE_ON (1u << 15)  /* a heap grown past this many entries turns 4-ary */
-#define EVQ_WIDE_OFF (1u << 13) /* a 4-ary heap shrunk to this many entries turns binary */
-#define EVQ_PAD 4               /* keys past the end held at EVQ_KEY_MAX (see evq_pop) */
+#define EVQ_LADDER_ON (1u << 12) /* a heap grown past this many entries spills into the ladder */
+#define EVQ_LADDER_OFF (1u << 10) /* a laddered queue shrunk to this many entries is a heap again */
+#define EVQ_MAX_RUNGS 16          /* deeper splits are not made: the bucket goes to the heap whole */
+#define EVQ_PAD 4                 /* keys past the end held at EVQ_KEY_MAX (see evq_pop) */
 #define EVQ_KEY_MAX (~(evq_key)0)
 
 typedef struct evq_entry {
@@ -43,12 +50,46 @@ typedef struct evq_entry {
     uint32_t slot;   /* engine's event slot index */
 } evq_entry;
 
+/* A laddered key: the key's two halves and a list link (node index). */
+typedef struct evq_node {
+    uint64_t hi, lo;
+    uint32_t next;
+} evq_node;
+
+typedef struct evq_bucket {
+    uint32_t head; /* first node, EVQ_NONE if empty (lists are unsorted) */
+    uint32_t n;    /* nodes in the list */
+} evq_bucket;
+
+/* A rung: nb buckets of 2^shift time units from start (flipped times);
+ * buckets before cur are consumed. Covers up to `last` inclusive. */
+typedef struct evq_rung {
+    uint64_t start, last;
+    evq_bucket *b;
+    size_t nb, cur, cap;
+    unsigned shift;
+} evq_rung;
+
+#define EVQ_NONE UINT32_MAX
+
 typedef struct evq {
     evq_key *heap; /* heap[0] is the minimum; heap[len .. cap + EVQ_PAD) hold EVQ_KEY_MAX */
     size_t len;    /* entries in the heap */
     size_t cap;    /* usable entries (EVQ_PAD more are allocated) */
+    size_t limit;  /* a push at this length takes the slow path: cap, or EVQ_LADDER_ON without a ladder */
     uint32_t seq;  /* next insertion sequence number */
-    unsigned wide; /* 0: binary layout, 1: 4-ary; log2(arity) - 1 */
+    /* The heap holds the keys whose flipped time is <= hb, the ladder the
+     * others; hb = UINT64_MAX: no ladder (the small-queue state). While the
+     * ladder holds keys the heap is not empty (refilled when it empties). */
+    uint64_t hb;
+    size_t far;                      /* entries in the ladder (top + rungs) */
+    unsigned nr;                     /* rungs in use; rung[nr - 1] is the finest */
+    evq_rung rung[EVQ_MAX_RUNGS];
+    uint32_t top;                    /* top list: keys past rung[0] (all, if nr = 0) */
+    size_t ntop;
+    uint64_t top_min, top_max;       /* flipped-time range of the top list */
+    evq_node *node;                  /* node pool */
+    uint32_t nnode, node_cap, node_free; /* high-water mark, allocated, free list */
 } evq;
 
 void evq_init(evq *q);
@@ -57,10 +98,13 @@ void evq_free(evq *q);
  * restart at len. evq_push calls it when seq would wrap (after 2^32 - 1
  * pushes: only the relative order of queued entries matters). */
 void evq_renumber(evq *q);
-/* Out-of-line parts of push and pop (growth, renumbering, layout changes
- * and the 4-ary pop); call evq_push and evq_pop instead. */
-void evq_push_slow(evq *q);
-evq_key evq_pop_wide(evq *q);
+/* Out-of-line parts of push and pop (growth, renumbering, the ladder);
+ * call evq_push and evq_pop instead. */
+void evq_push_slow(evq *q, uint64_t hi, uint32_t slot);
+evq_key evq_pop_far(evq *q);
+/* 0 if the structure's invariants hold, else the number of the first one
+ * broken (see event_queue.c); for the tests. */
+int evq_check(const evq *q);
 
 static inline evq_key evq_make_key(int64_t time_ps, uint32_t seq, uint32_t slot)
 {
@@ -73,23 +117,23 @@ static inline int64_t evq_key_time(evq_key k)
 static inline uint32_t evq_key_seq(evq_key k) { return (uint32_t)(k >> 32); }
 static inline uint32_t evq_key_slot(evq_key k) { return (uint32_t)k; }
 
-static inline size_t evq_len(const evq *q) { return q->len; }
+static inline size_t evq_len(const evq *q) { return q->len + q->far; }
+/* Whether the queue is empty: the heap is empty only when the ladder is. */
+static inline int evq_empty(const evq *q) { return q->len == 0; }
+/* Whether the ladder is in use (for tests and benchmarks). */
+static inline int evq_laddered(const evq *q) { return q->hb != UINT64_MAX; }
 /* The minimum's key; the queue must not be empty. */
 static inline evq_key evq_top(const evq *q) { return q->heap[0]; }
 
-/* Queue `slot` at time_ps, after every entry already queued at the same time. */
-static inline void evq_push(evq *q, int64_t time_ps, uint32_t slot)
+/* Heap part of a push: room, seq and layout are checked by the caller. */
+static inline void evq_heap_push(evq *q, evq_key e)
 {
-    if (__builtin_expect(q->len == q->cap || q->seq == UINT32_MAX || q->len == EVQ_WIDE_ON, 0))
-        evq_push_slow(q);
-    evq_key e = evq_make_key(time_ps, q->seq++, slot);
     evq_key *h = q->heap;
-    unsigned shift = 1 + q->wide; /* parent of i: (i - 1) / arity */
     /* Sift the hole up instead of swapping: one store per level. New
      * events are mostly late ones, so this loop rarely runs long. */
     size_t i = q->len++;
     while (i > 0) {
-        size_t parent = (i - 1) >> shift;
+        size_t parent = (i - 1) >> 1;
         if (!(e < h[parent]))
             break;
         h[i] = h[parent];
@@ -98,12 +142,20 @@ static inline void evq_push(evq *q, int64_t time_ps, uint32_t slot)
     h[i] = e;
 }
 
-/* Removes and returns the minimum's key; the queue must not be empty. */
-static inline evq_key evq_pop_key(evq *q)
+/* Queue `slot` at time_ps, after every entry already queued at the same time. */
+static inline void evq_push(evq *q, int64_t time_ps, uint32_t slot)
 {
-    TN_ASSERT(q->len > 0, "evq_pop on an empty queue");
-    if (q->wide)
-        return evq_pop_wide(q);
+    uint64_t hi = (uint64_t)time_ps ^ (UINT64_C(1) << 63);
+    if (__builtin_expect(hi > q->hb || q->len == q->limit || q->seq == UINT32_MAX, 0)) {
+        evq_push_slow(q, hi, slot);
+        return;
+    }
+    evq_heap_push(q, ((evq_key)hi << 64) | ((evq_key)q->seq++ << 32) | slot);
+}
+
+/* Heap part of a pop; the heap must not be empty. */
+static inline evq_key evq_heap_pop(evq *q)
+{
     evq_key *h = q->heap;
     evq_key top = h[0];
     size_t n = --q->len;
@@ -126,6 +178,15 @@ static inline evq_key evq_pop_key(evq *q)
     if (n > 0)
         h[i] = last;
     return top;
+}
+
+/* Removes and returns the minimum's key; the queue must not be empty. */
+static inline evq_key evq_pop_key(evq *q)
+{
+    TN_ASSERT(q->len > 0, "evq_pop on an empty queue");
+    if (__builtin_expect(q->far != 0, 0))
+        return evq_pop_far(q);
+    return evq_heap_pop(q);
 }
 
 /* Removes and returns the minimum; the queue must not be empty. */

@@ -142,7 +142,7 @@ uint64_t sim_run(sim *s, int64_t until_ps)
     /* a stop asked before the call (a signal handler racing with it) holds:
      * the flag is cleared on the way out, not on the way in */
     while (!s->stop) {
-        if (evq_len(&s->q) == 0 || evq_key_time(evq_top(&s->q)) > until_ps)
+        if (evq_empty(&s->q) || evq_key_time(evq_top(&s->q)) > until_ps)
             break;
         evq_entry ev = evq_pop(&s->q);
         sim_slot *e = &s->slots[ev.slot];
@@ -154,7 +154,7 @@ uint64_t sim_run(sim *s, int64_t until_ps)
         slot_release(s, ev.slot);
         /* The next event's slot is likely the next one read, and in a large
          * pool a cache miss: start fetching it while this callback runs. */
-        if (evq_len(&s->q))
+        if (!evq_empty(&s->q))
             __builtin_prefetch(&s->slots[evq_key_slot(evq_top(&s->q))]);
         if (!cb)
             continue; /* cancelled: time does not advance for it */
