@@ -13,14 +13,15 @@ void evq_init(evq *q)
 {
     memset(q, 0, sizeof *q);
     q->hb = UINT64_MAX;
-    q->top = EVQ_NONE;
-    q->node_free = EVQ_NONE;
+    q->top.head = EVQ_NONE;
+    q->chunk_free = EVQ_NONE;
 }
 
 void evq_free(evq *q)
 {
     free(q->heap);
-    free(q->node);
+    free(q->chunk);
+    free(q->chunk_next);
     for (unsigned r = 0; r < EVQ_MAX_RUNGS; r++)
         free(q->rung[r].b);
     evq_init(q);
@@ -69,54 +70,91 @@ static void sort_keys(evq_key *h, size_t n)
     }
 }
 
-static inline evq_key node_key(const evq_node *e) { return ((evq_key)e->hi << 64) | e->lo; }
-
-static uint32_t node_alloc(evq *q)
+static uint32_t chunk_alloc(evq *q)
 {
-    uint32_t i = q->node_free;
-    if (i != EVQ_NONE) {
-        q->node_free = q->node[i].next;
-        return i;
+    uint32_t c = q->chunk_free;
+    if (c != EVQ_NONE) {
+        q->chunk_free = q->chunk_next[c];
+        return c;
     }
-    if (q->nnode == q->node_cap) {
-        TN_ASSERT(q->node_cap < EVQ_NONE / 2, "more than 2^31 laddered events");
-        q->node_cap = q->node_cap ? 2 * q->node_cap : 1024;
-        q->node = tn_xrealloc(q->node, (size_t)q->node_cap * sizeof *q->node);
+    if (q->nchunk == q->chunk_cap) {
+        TN_ASSERT(q->chunk_cap < EVQ_NONE / 2, "more than 2^31 chunks of laddered events");
+        uint32_t cap = q->chunk_cap ? 2 * q->chunk_cap : 256;
+        /* line-aligned, so that a chunk is one cache line */
+        void *mem = NULL;
+        TN_ASSERT(posix_memalign(&mem, 64, (size_t)cap * EVQ_CHUNK * sizeof(evq_key)) == 0,
+                  "out of memory (%u chunks)", cap);
+        if (q->nchunk)
+            memcpy(mem, q->chunk, (size_t)q->nchunk * EVQ_CHUNK * sizeof(evq_key));
+        free(q->chunk);
+        q->chunk = mem;
+        q->chunk_next = tn_xrealloc(q->chunk_next, (size_t)cap * sizeof *q->chunk_next);
+        q->chunk_cap = cap;
     }
-    return q->nnode++;
+    return q->nchunk++;
+}
+
+/* Adds a key to a bucket list: into its head chunk, or a new head chunk if
+ * that one is full. */
+static inline void bucket_add(evq *q, evq_bucket *b, evq_key k)
+{
+    if (b->n % EVQ_CHUNK == 0) {
+        uint32_t c = chunk_alloc(q);
+        q->chunk_next[c] = b->head;
+        b->head = c;
+    }
+    q->chunk[(size_t)b->head * EVQ_CHUNK + b->n % EVQ_CHUNK] = k;
+    b->n++;
+}
+
+/* Calls `body` with `k` set to each key of bucket list `b` (head chunk
+ * first, then the full ones); `c` and `m` are scratch. */
+#define BUCKET_FOREACH(q, b, k, body)                                                                  \
+    do {                                                                                               \
+        uint32_t fe_c = (b).head, fe_m = (b).n ? ((b).n - 1) % EVQ_CHUNK + 1 : 0;                      \
+        for (; fe_c != EVQ_NONE; fe_c = (q)->chunk_next[fe_c], fe_m = EVQ_CHUNK)                       \
+            for (uint32_t fe_j = 0; fe_j < fe_m; fe_j++) {                                             \
+                evq_key k = (q)->chunk[(size_t)fe_c * EVQ_CHUNK + fe_j];                               \
+                body;                                                                                  \
+            }                                                                                          \
+    } while (0)
+
+/* Returns a bucket list's chunks to the free list. */
+static void bucket_release(evq *q, evq_bucket b)
+{
+    uint32_t c = b.head;
+    while (c != EVQ_NONE) {
+        uint32_t next = q->chunk_next[c];
+        q->chunk_next[c] = q->chunk_free;
+        q->chunk_free = c;
+        c = next;
+    }
 }
 
 /* Adds a key to the ladder: the finest rung that covers its time, else top. */
 static void ladder_insert(evq *q, uint64_t hi, uint64_t lo)
 {
-    uint32_t i = node_alloc(q);
-    evq_node *e = &q->node[i];
-    e->hi = hi;
-    e->lo = lo;
+    evq_key k = ((evq_key)hi << 64) | lo;
     q->far++;
     for (unsigned r = q->nr; r-- > 0;) {
         evq_rung *g = &q->rung[r];
         if (hi <= g->last) {
-            evq_bucket *b = &g->b[(hi - g->start) >> g->shift];
-            e->next = b->head;
-            b->head = i;
-            b->n++;
+            bucket_add(q, &g->b[(hi - g->start) >> g->shift], k);
             return;
         }
     }
-    e->next = q->top;
-    q->top = i;
-    if (q->ntop++ == 0)
+    if (q->top.n == 0)
         q->top_min = q->top_max = hi;
     else if (hi < q->top_min)
         q->top_min = hi;
     else if (hi > q->top_max)
         q->top_max = hi;
+    bucket_add(q, &q->top, k);
 }
 
-/* Makes rung q->nr over [start, last] with buckets of 2^shift, and pours the
- * list `head` into it. */
-static void rung_make(evq *q, uint64_t start, uint64_t last, unsigned shift, uint32_t head)
+/* Makes rung q->nr over [start, last] with buckets of 2^shift, and pours
+ * the bucket list `from` into it. */
+static void rung_make(evq *q, uint64_t start, uint64_t last, unsigned shift, evq_bucket from)
 {
     evq_rung *g = &q->rung[q->nr++];
     size_t nb = (size_t)((last - start) >> shift) + 1;
@@ -132,15 +170,8 @@ static void rung_make(evq *q, uint64_t start, uint64_t last, unsigned shift, uin
     g->shift = shift;
     g->nb = nb;
     g->cur = 0;
-    while (head != EVQ_NONE) {
-        evq_node *e = &q->node[head];
-        uint32_t next = e->next;
-        evq_bucket *b = &g->b[(e->hi - start) >> shift];
-        e->next = b->head;
-        b->head = head;
-        b->n++;
-        head = next;
-    }
+    BUCKET_FOREACH(q, from, k, bucket_add(q, &g->b[((uint64_t)(k >> 64) - start) >> shift], k));
+    bucket_release(q, from);
 }
 
 /* Bucket width (log2) so that about `want` buckets span `range` + 1. */
@@ -171,11 +202,10 @@ static void refill(evq *q)
         if (q->nr == 0) {
             /* Everything is in top: it becomes rung 0, about EVQ_PER_BUCKET keys a bucket. */
             uint64_t range = q->top_max - q->top_min;
-            unsigned s = width_shift(range, q->ntop / EVQ_PER_BUCKET);
-            uint32_t head = q->top;
-            q->top = EVQ_NONE;
-            q->ntop = 0;
-            rung_make(q, q->top_min, span_last(q->top_min, range, s), s, head);
+            unsigned s = width_shift(range, q->top.n / EVQ_PER_BUCKET);
+            evq_bucket top = q->top;
+            q->top = (evq_bucket){.head = EVQ_NONE, .n = 0};
+            rung_make(q, q->top_min, span_last(q->top_min, range, s), s, top);
         }
         evq_rung *g = &q->rung[q->nr - 1];
         while (g->cur < g->nb && g->b[g->cur].n == 0)
@@ -191,19 +221,13 @@ static void refill(evq *q)
         g->cur++;
         if (b.n > EVQ_BUCKET_MAX && g->shift > 0 && q->nr < EVQ_MAX_RUNGS) {
             unsigned s = width_shift(hi - lo, b.n / EVQ_PER_BUCKET); /* < g->shift */
-            rung_make(q, lo, hi, s, b.head);
+            rung_make(q, lo, hi, s, b);
             continue;
         }
         heap_reserve(q, b.n);
-        uint32_t i = b.head;
-        for (size_t k = 0; k < b.n; k++) {
-            evq_node *e = &q->node[i];
-            uint32_t next = e->next;
-            q->heap[k] = node_key(e);
-            e->next = q->node_free;
-            q->node_free = i;
-            i = next;
-        }
+        size_t n = 0;
+        BUCKET_FOREACH(q, b, k, q->heap[n++] = k);
+        bucket_release(q, b);
         sort_keys(q->heap, b.n);
         q->len = b.n;
         q->far -= b.n;
@@ -223,20 +247,17 @@ static void ladder_drain(evq *q)
     size_t n = q->len;
     for (unsigned r = 0; r < q->nr; r++) {
         evq_rung *g = &q->rung[r];
-        for (size_t k = g->cur; k < g->nb; k++)
-            for (uint32_t i = g->b[k].head; i != EVQ_NONE; i = q->node[i].next)
-                q->heap[n++] = node_key(&q->node[i]);
+        for (size_t b = g->cur; b < g->nb; b++)
+            BUCKET_FOREACH(q, g->b[b], k, q->heap[n++] = k);
     }
-    for (uint32_t i = q->top; i != EVQ_NONE; i = q->node[i].next)
-        q->heap[n++] = node_key(&q->node[i]);
+    BUCKET_FOREACH(q, q->top, k, q->heap[n++] = k);
     TN_ASSERT(n == q->len + q->far, "ladder held %zu keys, counted %zu", n - q->len, q->far);
     q->len = n;
     q->far = 0;
     q->nr = 0;
-    q->top = EVQ_NONE;
-    q->ntop = 0;
-    q->nnode = 0;
-    q->node_free = EVQ_NONE;
+    q->top = (evq_bucket){.head = EVQ_NONE, .n = 0};
+    q->nchunk = 0;
+    q->chunk_free = EVQ_NONE;
     q->hb = UINT64_MAX;
     set_limit(q);
 }
@@ -311,6 +332,16 @@ evq_key evq_pop_far(evq *q)
     return top;
 }
 
+/* Keys and chunks of a bucket list consistent with its count. */
+static int bucket_ok(const evq *q, evq_bucket b)
+{
+    uint32_t chunks = 0;
+    for (uint32_t c = b.head; c != EVQ_NONE; c = q->chunk_next[c])
+        if (++chunks > q->nchunk)
+            return 0; /* a cycle */
+    return chunks == (b.n + EVQ_CHUNK - 1) / EVQ_CHUNK;
+}
+
 int evq_check(const evq *q)
 {
     for (size_t i = 0; i < q->len; i++) {
@@ -330,27 +361,33 @@ int evq_check(const evq *q)
         const evq_rung *g = &q->rung[r];
         if (g->cur < g->nb && g->start + ((uint64_t)g->cur << g->shift) != lo + 1)
             return 5; /* a gap or an overlap between rungs */
-        for (size_t k = 0; k < g->nb; k++) {
-            size_t m = 0;
-            for (uint32_t i = g->b[k].head; i != EVQ_NONE; i = q->node[i].next, m++) {
-                uint64_t t = q->node[i].hi;
-                if (k < g->cur || t < g->start || t > g->last || (t - g->start) >> g->shift != k || t <= q->hb)
-                    return 6; /* a key in the wrong bucket (consumed buckets are empty) */
-            }
-            if (m != g->b[k].n)
-                return 7; /* bucket count */
-            n += m;
+        for (size_t b = 0; b < g->nb; b++) {
+            int bad = 0;
+            if (!bucket_ok(q, g->b[b]))
+                return 7; /* chunks and count disagree */
+            BUCKET_FOREACH(q, g->b[b], k, {
+                uint64_t t = (uint64_t)(k >> 64);
+                if (b < g->cur || t < g->start || t > g->last || (t - g->start) >> g->shift != b || t <= q->hb)
+                    bad = 1;
+            });
+            if (bad)
+                return 6; /* a key in the wrong bucket (consumed buckets are empty) */
+            n += g->b[b].n;
         }
         if (g->cur < g->nb)
             lo = g->last;
     }
-    size_t m = 0;
-    for (uint32_t i = q->top; i != EVQ_NONE; i = q->node[i].next, m++) {
-        uint64_t t = q->node[i].hi;
+    if (!bucket_ok(q, q->top))
+        return 7;
+    int bad = 0;
+    BUCKET_FOREACH(q, q->top, k, {
+        uint64_t t = (uint64_t)(k >> 64);
         if (t <= lo || t < q->top_min || t > q->top_max)
-            return 8; /* a top key inside a rung, or outside top's range */
-    }
-    if (m != q->ntop || n + m != q->far)
+            bad = 1;
+    });
+    if (bad)
+        return 8; /* a top key inside a rung, or outside top's range */
+    if (n + q->top.n != q->far)
         return 9; /* counts */
     return 0;
 }

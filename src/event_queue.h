@@ -4,19 +4,31 @@
  * The payload (the engine's slot index) rides in the key's low bits and
  * never decides the order, because seq is unique among queued keys.
  *
- * Two structures, chosen by size (measured: see HEAD-COMMENT-NUMBERS below):
+ * Two structures, chosen by size:
  * - up to EVQ_LADDER_ON entries, a binary min-heap of 16-byte keys sifted
- *   with conditional moves: in cache the fewest instructions per level win;
+ *   with conditional moves: in cache the fewest instructions per level win
+ *   (fig9 keeps about 140 events pending);
  * - beyond, a ladder queue (after Tang, Goh and Thng, ACM TOMACS 2005) in
  *   front of the same heap. The heap then holds only the near future (keys
- *   with a time <= hb); later keys sit unsorted in time buckets: a "top"
- *   list for the far future and up to EVQ_MAX_RUNGS rungs of buckets, each
- *   rung splitting one bucket of the rung above. When the heap empties, the
- *   next non-empty bucket of the finest rung moves into it (or, holding more
- *   than EVQ_BUCKET_MAX keys, is split into a finer rung). A push costs a
- *   bucket index (a shift) and a list link, a pop a pop from a heap of a
- *   few dozen keys: about two cache misses per event where the heap of
- *   65k-130k keys took one per level (8 levels 4-ary, 17 binary).
+ *   whose time is <= hb); later keys sit unsorted in time buckets: a "top"
+ *   list for the far future and up to EVQ_MAX_RUNGS rungs of power-of-two
+ *   buckets, each rung splitting one bucket of the rung above. When the
+ *   heap empties, the next non-empty bucket of the finest rung is sorted
+ *   into it (or, holding more than EVQ_BUCKET_MAX keys, split into a finer
+ *   rung). A push costs a shift and an append, a pop a pop from a heap of a
+ *   few keys. Keys are stored in 64-byte chunks of four, so a bucket is read
+ *   a cache line at a time: one-key linked nodes measured no faster than the
+ *   heap (a miss per key, chased serially).
+ * Why: with one pending arrival per node (65k-130k events) each heap pop
+ * walked 8-17 levels, a cache miss each (perf: 43.5% of the 65,536-port
+ * switch's cycles in the 4-ary pop). Hold model (bench/bench_engine),
+ * callgrind/cachegrind, 2M events at 131,072 pending: heap 1,720M
+ * instructions and 19.8M D1 misses (scattered), ladder 997M and 8.9M
+ * (mostly sequential lines); wall 186-250 vs 277-319 ns per event, and
+ * 262-318 vs 717-884 at 10^6 pending (shared 2-core machine: ranges).
+ * EVQ_LADDER_ON: at 8,192 pending the ladder already takes 601M
+ * instructions and 2.9M D1 misses per 1M events against the heap's 676M
+ * and 4.8M; at 2,048 the heap is in L1/L2 and as cheap.
  * Pop order does not depend on the structure: any key in the heap is
  * earlier than any key in the ladder, and the heap and the bucket sort both
  * order by the full (time, seq) key. The ladder is left (everything back
@@ -50,15 +62,13 @@ typedef struct evq_entry {
     uint32_t slot;   /* engine's event slot index */
 } evq_entry;
 
-/* A laddered key: the key's two halves and a list link (node index). */
-typedef struct evq_node {
-    uint64_t hi, lo;
-    uint32_t next;
-} evq_node;
+/* Laddered keys are kept in chunks of EVQ_CHUNK keys (one 64-byte cache
+ * line), chained into unsorted bucket lists. */
+#define EVQ_CHUNK 4
 
 typedef struct evq_bucket {
-    uint32_t head; /* first node, EVQ_NONE if empty (lists are unsorted) */
-    uint32_t n;    /* nodes in the list */
+    uint32_t head; /* first chunk, EVQ_NONE if empty; only it may be part full */
+    uint32_t n;    /* keys in the list */
 } evq_bucket;
 
 /* A rung: nb buckets of 2^shift time units from start (flipped times);
@@ -85,11 +95,11 @@ typedef struct evq {
     size_t far;                      /* entries in the ladder (top + rungs) */
     unsigned nr;                     /* rungs in use; rung[nr - 1] is the finest */
     evq_rung rung[EVQ_MAX_RUNGS];
-    uint32_t top;                    /* top list: keys past rung[0] (all, if nr = 0) */
-    size_t ntop;
+    evq_bucket top;                  /* keys past rung[0] (all, if nr = 0) */
     uint64_t top_min, top_max;       /* flipped-time range of the top list */
-    evq_node *node;                  /* node pool */
-    uint32_t nnode, node_cap, node_free; /* high-water mark, allocated, free list */
+    evq_key *chunk;                  /* chunk pool: chunk c is chunk[EVQ_CHUNK * c ...] */
+    uint32_t *chunk_next;            /* list links (and the free list's) */
+    uint32_t nchunk, chunk_cap, chunk_free; /* high-water mark, allocated, free list */
 } evq;
 
 void evq_init(evq *q);
