@@ -17,18 +17,23 @@
  *   into it (or, holding more than EVQ_BUCKET_MAX keys, split into a finer
  *   rung). A push costs a shift and an append, a pop a pop from a heap of a
  *   few keys. Keys are stored in 64-byte chunks of four, so a bucket is read
- *   a cache line at a time: one-key linked nodes measured no faster than the
- *   heap (a miss per key, chased serially).
+ *   a cache line at a time: with one linked node per key (a miss per key,
+ *   chased serially) the ladder halved the heap's instructions and D1
+ *   misses but gained little wall time.
  * Why: with one pending arrival per node (65k-130k events) each heap pop
  * walked 8-17 levels, a cache miss each (perf: 43.5% of the 65,536-port
- * switch's cycles in the 4-ary pop). Hold model (bench/bench_engine),
- * callgrind/cachegrind, 2M events at 131,072 pending: heap 1,720M
- * instructions and 19.8M D1 misses (scattered), ladder 997M and 8.9M
- * (mostly sequential lines); wall 186-250 vs 277-319 ns per event, and
- * 262-318 vs 717-884 at 10^6 pending (shared 2-core machine: ranges).
+ * switch's cycles in the 4-ary pop). Measured against that heap:
+ * - hold model (bench/bench_engine, 5M events, ns per event): 72 vs 72 at
+ *   10^3 pending (a heap either way), 108 vs 106 at 10^4, 171 vs 211 at
+ *   10^5, 340 vs 675 at 10^6; cachegrind at 131,072 pending, 2M events:
+ *   997M instructions and 8.9M D1 misses (mostly sequential lines) vs
+ *   1,720M and 19.8M (scattered);
+ * - the 65,536-port switch (bench/uniform.xml, 16 messages a node):
+ *   2,356M instructions and 24.6M D1 misses vs 3,345M and 42.2M, 1.00 vs
+ *   1.39 us of CPU per message; the 4-ary fat tree 12.5 vs 16.4.
  * EVQ_LADDER_ON: at 8,192 pending the ladder already takes 601M
- * instructions and 2.9M D1 misses per 1M events against the heap's 676M
- * and 4.8M; at 2,048 the heap is in L1/L2 and as cheap.
+ * instructions and 2.9M D1 misses per 1M hold events against the heap's
+ * 676M and 4.8M; at 2,048 the heap is in L1/L2 and as cheap.
  * Pop order does not depend on the structure: any key in the heap is
  * earlier than any key in the ladder, and the heap and the bucket sort both
  * order by the full (time, seq) key. The ladder is left (everything back
