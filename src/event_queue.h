@@ -1,23 +1,46 @@
-/* Priority queue of pending events: a min-heap of 16-byte keys ordered by
- * (time, seq). seq is the insertion sequence number the queue hands out
- * itself, so events at equal times pop in the order they were pushed
- * (deterministic FIFO tie-break). The payload (the engine's slot index)
- * rides in the key's low bits and never decides the order, because seq is
- * unique among queued keys.
+/* Priority queue of pending events, ordered by (time, seq). seq is the
+ * insertion sequence number the queue hands out itself, so events at equal
+ * times pop in the order they were pushed (deterministic FIFO tie-break).
+ * The payload (the engine's slot index) rides in the key's low bits and
+ * never decides the order, because seq is unique among queued keys.
  *
- * The layout follows the size, chosen by measurement (bench/bench_engine,
- * hold model; callgrind on fig9, whose queue holds about 140 events):
- * - up to EVQ_WIDE_ON entries, a binary heap sifted with conditional moves:
- *   in cache the fewest instructions per level win (57 vs 70-75 ns per
- *   hold event at 128 pending for 4-ary layouts, 69 vs 88 at 1000);
- * - beyond, a 4-ary heap sifted with branches: four children share a cache
- *   line, so half the levels means half the cache misses, and a predicted
- *   branch starts the next level's misses early (396 vs 473 ns at 10^6).
- * Switching rebuilds the heap in O(n) (the pop order does not depend on the
- * layout); EVQ_WIDE_OFF < EVQ_WIDE_ON so a queue hovering at the border
- * does not rebuild on every event.
+ * Two structures, chosen by size:
+ * - up to EVQ_LADDER_ON entries, a binary min-heap of 16-byte keys sifted
+ *   with conditional moves: in cache the fewest instructions per level win
+ *   (fig9 keeps about 140 events pending);
+ * - beyond, a ladder queue (after Tang, Goh and Thng, ACM TOMACS 2005) in
+ *   front of the same heap. The heap then holds only the near future (keys
+ *   whose time is <= hb); later keys sit unsorted in time buckets: a "top"
+ *   list for the far future and up to EVQ_MAX_RUNGS rungs of power-of-two
+ *   buckets, each rung splitting one bucket of the rung above. When the
+ *   heap empties, the next non-empty bucket of the finest rung is sorted
+ *   into it (or, holding more than EVQ_BUCKET_MAX keys, split into a finer
+ *   rung). A push costs a shift and an append, a pop a pop from a heap of a
+ *   few keys. Keys are stored in 64-byte chunks of four, so a bucket is read
+ *   a cache line at a time: with one linked node per key (a miss per key,
+ *   chased serially) the ladder halved the heap's instructions and D1
+ *   misses but gained little wall time.
+ * Why: with one pending arrival per node (65k-130k events) each heap pop
+ * walked 8-17 levels, a cache miss each (perf: 43.5% of the 65,536-port
+ * switch's cycles in the 4-ary pop). Measured against that heap:
+ * - hold model (bench/bench_engine, 5M events, ns per event): 72 vs 72 at
+ *   10^3 pending (a heap either way), 108 vs 106 at 10^4, 171 vs 211 at
+ *   10^5, 340 vs 675 at 10^6; cachegrind at 131,072 pending, 2M events:
+ *   997M instructions and 8.9M D1 misses (mostly sequential lines) vs
+ *   1,720M and 19.8M (scattered);
+ * - the 65,536-port switch (bench/uniform.xml, 16 messages a node):
+ *   2,356M instructions and 24.6M D1 misses vs 3,345M and 42.2M, 1.00 vs
+ *   1.39 us of CPU per message; the 4-ary fat tree 12.5 vs 16.4.
+ * EVQ_LADDER_ON: at 8,192 pending the ladder already takes 601M
+ * instructions and 2.9M D1 misses per 1M hold events against the heap's
+ * 676M and 4.8M; at 2,048 the heap is in L1/L2 and as cheap.
+ * Pop order does not depend on the structure: any key in the heap is
+ * earlier than any key in the ladder, and the heap and the bucket sort both
+ * order by the full (time, seq) key. The ladder is left (everything back
+ * into the heap) when the queue shrinks to EVQ_LADDER_OFF < EVQ_LADDER_ON,
+ * so a queue hovering at the border does not switch on every event.
  *
- * Push and the in-cache pop are inline: the engine calls them once per
+ * Push and the small-queue pop are inline: the engine calls them once per
  * event. Only the engine (src/sim.c) and the tests use this header.
  *
  * Deferred pop (evq_take_top, evq_settle): the engine takes the minimum
@@ -25,12 +48,12 @@
  * callback's first push then fills the root and sifts down from there
  * (one sift instead of the pop's sift-down of the last leaf plus the
  * push's sift-up). A callback that schedules nothing pays the ordinary pop
- * afterwards (evq_settle). Most callbacks schedule one event, often a
- * near one (SPINet's NACK 45 ns ahead, a port's next departure) that
- * settles near the root. The order of the pops is that of the keys, unique
- * by seq, whatever the heap's shape, so nothing else changes. Measured by
- * callgrind, --replicas 1: see the commit that added it. Binary layout
- * only; a 4-ary heap pops at once. */
+ * afterwards (evq_settle). Most callbacks schedule one event, often a near
+ * one (SPINet's NACK 45 ns ahead, a port's next departure) that settles
+ * near the root: fig9 -14% instructions, fig11 -6.4% (callgrind, one
+ * replica). Heap only: a laddered queue pops at once (its push may refill
+ * or rebuild the heap). The order of the pops is that of the keys, unique
+ * by seq, whatever the heap's shape, so nothing else changes. */
 #ifndef TASKNET_EVENT_QUEUE_H
 #define TASKNET_EVENT_QUEUE_H
 
@@ -44,9 +67,10 @@
  * is one 128-bit unsigned comparison (cmp + sbb, no branch). */
 __extension__ typedef unsigned __int128 evq_key;
 
-#define EVQ_WIDE_ON (1u << 15)  /* a heap grown past this many entries turns 4-ary */
-#define EVQ_WIDE_OFF (1u << 13) /* a 4-ary heap shrunk to this many entries turns binary */
-#define EVQ_PAD 4               /* keys past the end held at EVQ_KEY_MAX (see evq_pop) */
+#define EVQ_LADDER_ON (1u << 12) /* a heap grown past this many entries spills into the ladder */
+#define EVQ_LADDER_OFF (1u << 10) /* a laddered queue shrunk to this many entries is a heap again */
+#define EVQ_MAX_RUNGS 16          /* deeper splits are not made: the bucket goes to the heap whole */
+#define EVQ_PAD 4                 /* keys past the end held at EVQ_KEY_MAX (see evq_pop) */
 #define EVQ_KEY_MAX (~(evq_key)0)
 
 typedef struct evq_entry {
@@ -55,13 +79,45 @@ typedef struct evq_entry {
     uint32_t slot;   /* engine's event slot index */
 } evq_entry;
 
+/* Laddered keys are kept in chunks of EVQ_CHUNK keys (one 64-byte cache
+ * line), chained into unsorted bucket lists. */
+#define EVQ_CHUNK 4
+
+typedef struct evq_bucket {
+    uint32_t head; /* first chunk, EVQ_NONE if empty; only it may be part full */
+    uint32_t n;    /* keys in the list */
+} evq_bucket;
+
+/* A rung: nb buckets of 2^shift time units from start (flipped times);
+ * buckets before cur are consumed. Covers up to `last` inclusive. */
+typedef struct evq_rung {
+    uint64_t start, last;
+    evq_bucket *b;
+    size_t nb, cur, cap;
+    unsigned shift;
+} evq_rung;
+
+#define EVQ_NONE UINT32_MAX
+
 typedef struct evq {
     evq_key *heap; /* heap[0] is the minimum; heap[len .. cap + EVQ_PAD) hold EVQ_KEY_MAX */
     size_t len;    /* entries in the heap */
     size_t cap;    /* usable entries (EVQ_PAD more are allocated) */
+    size_t limit;  /* a push at this length takes the slow path: cap, or EVQ_LADDER_ON without a ladder */
     uint32_t seq;  /* next insertion sequence number */
-    unsigned wide; /* 0: binary layout, 1: 4-ary; log2(arity) - 1 */
     unsigned hole; /* 1: heap[0] was taken (evq_take_top) and awaits a push or evq_settle */
+    /* The heap holds the keys whose flipped time is <= hb, the ladder the
+     * others; hb = UINT64_MAX: no ladder (the small-queue state). While the
+     * ladder holds keys the heap is not empty (refilled when it empties). */
+    uint64_t hb;
+    size_t far;                      /* entries in the ladder (top + rungs) */
+    unsigned nr;                     /* rungs in use; rung[nr - 1] is the finest */
+    evq_rung rung[EVQ_MAX_RUNGS];
+    evq_bucket top;                  /* keys past rung[0] (all, if nr = 0) */
+    uint64_t top_min, top_max;       /* flipped-time range of the top list */
+    evq_key *chunk;                  /* chunk pool: chunk c is chunk[EVQ_CHUNK * c ...] */
+    uint32_t *chunk_next;            /* list links (and the free list's) */
+    uint32_t nchunk, chunk_cap, chunk_free; /* high-water mark, allocated, free list */
 } evq;
 
 void evq_init(evq *q);
@@ -70,10 +126,13 @@ void evq_free(evq *q);
  * restart at len. evq_push calls it when seq would wrap (after 2^32 - 1
  * pushes: only the relative order of queued entries matters). */
 void evq_renumber(evq *q);
-/* Out-of-line parts of push and pop (growth, renumbering, layout changes
- * and the 4-ary pop); call evq_push and evq_pop instead. */
-void evq_push_slow(evq *q);
-evq_key evq_pop_wide(evq *q);
+/* Out-of-line parts of push and pop (growth, renumbering, the ladder);
+ * call evq_push and evq_pop instead. */
+void evq_push_slow(evq *q, uint64_t hi, uint32_t slot);
+evq_key evq_pop_far(evq *q);
+/* 0 if the structure's invariants hold, else the number of the first one
+ * broken (see event_queue.c); for the tests. */
+int evq_check(const evq *q);
 
 static inline evq_key evq_make_key(int64_t time_ps, uint32_t seq, uint32_t slot)
 {
@@ -86,7 +145,11 @@ static inline int64_t evq_key_time(evq_key k)
 static inline uint32_t evq_key_seq(evq_key k) { return (uint32_t)(k >> 32); }
 static inline uint32_t evq_key_slot(evq_key k) { return (uint32_t)k; }
 
-static inline size_t evq_len(const evq *q) { return q->len; }
+static inline size_t evq_len(const evq *q) { return q->len + q->far; }
+/* Whether the queue is empty: the heap is empty only when the ladder is. */
+static inline int evq_empty(const evq *q) { return q->len == 0; }
+/* Whether the ladder is in use (for tests and benchmarks). */
+static inline int evq_laddered(const evq *q) { return q->hb != UINT64_MAX; }
 /* The minimum's key; the queue must not be empty. */
 static inline evq_key evq_top(const evq *q) { return q->heap[0]; }
 
@@ -108,12 +171,15 @@ static inline void evq_sift_root(evq_key *h, size_t n, evq_key x)
     h[i] = x;
 }
 
-/* Removes the root, taken by evq_take_top (binary layout). */
+/* Removes the root of the heap (taken by evq_take_top, or popped). */
 static inline void evq_settle_slow(evq *q)
 {
     evq_key *h = q->heap;
     size_t n = --q->len;
     evq_key last = h[n];
+    /* The former last entry refills the root; its old place becomes
+     * padding, so a node's second child always exists (a missing one is
+     * EVQ_KEY_MAX and loses) and the loop needs no bounds check on it. */
     h[n] = EVQ_KEY_MAX;
     q->hole = 0;
     /* With n = 0 the root is padding now and stays so. */
@@ -128,28 +194,15 @@ static inline void evq_settle(evq *q)
         evq_settle_slow(q);
 }
 
-/* Queue `slot` at time_ps, after every entry already queued at the same time. */
-static inline void evq_push(evq *q, int64_t time_ps, uint32_t slot)
+/* Heap part of a push: room, seq and layout are checked by the caller. */
+static inline void evq_heap_push(evq *q, evq_key e)
 {
-    if (q->hole) {
-        if (__builtin_expect(q->seq != UINT32_MAX, 1)) {
-            /* the root was taken: the new key replaces it */
-            q->hole = 0;
-            evq_sift_root(q->heap, q->len, evq_make_key(time_ps, q->seq++, slot));
-            return;
-        }
-        evq_settle_slow(q); /* renumbering needs a whole heap */
-    }
-    if (__builtin_expect(q->len == q->cap || q->seq == UINT32_MAX || q->len == EVQ_WIDE_ON, 0))
-        evq_push_slow(q);
-    evq_key e = evq_make_key(time_ps, q->seq++, slot);
     evq_key *h = q->heap;
-    unsigned shift = 1 + q->wide; /* parent of i: (i - 1) / arity */
     /* Sift the hole up instead of swapping: one store per level. New
      * events are mostly late ones, so this loop rarely runs long. */
     size_t i = q->len++;
     while (i > 0) {
-        size_t parent = (i - 1) >> shift;
+        size_t parent = (i - 1) >> 1;
         if (!(e < h[parent]))
             break;
         h[i] = h[parent];
@@ -158,23 +211,47 @@ static inline void evq_push(evq *q, int64_t time_ps, uint32_t slot)
     h[i] = e;
 }
 
-/* Removes and returns the minimum's key; the queue must not be empty. */
-static inline evq_key evq_pop_key(evq *q)
+/* Queue `slot` at time_ps, after every entry already queued at the same time. */
+static inline void evq_push(evq *q, int64_t time_ps, uint32_t slot)
 {
-    TN_ASSERT(q->len > 0 && !q->hole, "evq_pop on an empty queue or during a deferred pop");
-    if (q->wide)
-        return evq_pop_wide(q);
-    /* The former last entry refills the root; its old place becomes
-     * padding, so a node's second child always exists (a missing one is
-     * EVQ_KEY_MAX and loses) and the loop needs no bounds check on it. */
+    uint64_t hi = (uint64_t)time_ps ^ (UINT64_C(1) << 63);
+    if (q->hole) {
+        /* a deferred pop (never while laddered: hb is UINT64_MAX) */
+        if (__builtin_expect(q->seq != UINT32_MAX, 1)) {
+            /* the root was taken: the new key replaces it */
+            q->hole = 0;
+            evq_sift_root(q->heap, q->len, ((evq_key)hi << 64) | ((evq_key)q->seq++ << 32) | slot);
+            return;
+        }
+        evq_settle_slow(q); /* renumbering needs a whole heap */
+    }
+    if (__builtin_expect(hi > q->hb || q->len == q->limit || q->seq == UINT32_MAX, 0)) {
+        evq_push_slow(q, hi, slot);
+        return;
+    }
+    evq_heap_push(q, ((evq_key)hi << 64) | ((evq_key)q->seq++ << 32) | slot);
+}
+
+/* Heap part of a pop; the heap must not be empty. */
+static inline evq_key evq_heap_pop(evq *q)
+{
     evq_key top = q->heap[0];
     evq_settle_slow(q);
     return top;
 }
 
+/* Removes and returns the minimum's key; the queue must not be empty. */
+static inline evq_key evq_pop_key(evq *q)
+{
+    TN_ASSERT(q->len > 0 && !q->hole, "evq_pop on an empty queue or during a deferred pop");
+    if (__builtin_expect(q->far != 0, 0))
+        return evq_pop_far(q);
+    return evq_heap_pop(q);
+}
+
 /* The slot of the entry likely to be the minimum once a deferred pop has
- * settled (the smaller child of the taken root; the root in a 4-ary
- * heap), for prefetching; UINT32_MAX if none. */
+ * settled (the smaller child of the taken root), for prefetching;
+ * UINT32_MAX if none. */
 static inline uint32_t evq_next_slot_hint(const evq *q)
 {
     const evq_key *h = q->heap;
@@ -185,15 +262,15 @@ static inline uint32_t evq_next_slot_hint(const evq *q)
     return evq_key_slot(h[1 + (h[2] < h[1])]); /* h[2] is padding if len is 2 */
 }
 
-/* Deferred pop: returns the minimum's key and, in the binary layout, leaves
- * it at the root until the next push replaces it or evq_settle removes it
- * (nothing else may touch the queue meanwhile). The queue must not be
- * empty. */
+/* Deferred pop: returns the minimum's key and, in a queue without a ladder,
+ * leaves it at the root until the next push replaces it or evq_settle
+ * removes it (nothing else may touch the queue meanwhile). The queue must
+ * not be empty. */
 static inline evq_key evq_take_top(evq *q)
 {
     TN_ASSERT(q->len > 0 && !q->hole, "evq_take_top on an empty queue or during a deferred pop");
-    if (q->wide)
-        return evq_pop_wide(q);
+    if (__builtin_expect(evq_laddered(q), 0))
+        return evq_pop_key(q);
     q->hole = 1;
     return q->heap[0];
 }

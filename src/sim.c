@@ -142,7 +142,7 @@ uint64_t sim_run(sim *s, int64_t until_ps)
     /* a stop asked before the call (a signal handler racing with it) holds:
      * the flag is cleared on the way out, not on the way in */
     while (!s->stop) {
-        if (evq_len(&s->q) == 0 || evq_key_time(evq_top(&s->q)) > until_ps)
+        if (evq_empty(&s->q) || evq_key_time(evq_top(&s->q)) > until_ps)
             break;
         /* Deferred pop (event_queue.h): the key stays at the root while
          * the callback runs, so the callback's first schedule replaces it. */

@@ -1,6 +1,7 @@
 /* Event engine: time order, FIFO ties, cancellation, run-until, stop,
  * scheduling from callbacks, and the invariants that abort. */
 #include <check.h>
+#include <inttypes.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -333,12 +334,12 @@ static int ti_cmp(const void *a, const void *b)
     return (x->i > y->i) - (x->i < y->i);
 }
 
-/* The heap changes layout at EVQ_WIDE_ON entries (4-ary) and back at
- * EVQ_WIDE_OFF (binary): across both switches the pops are exactly the
+/* The queue turns into a ladder past EVQ_LADDER_ON entries and back into a
+ * heap at EVQ_LADDER_OFF: across both switches the pops are exactly the
  * qsort order of (time, insertion index), ties included. */
 START_TEST(test_evq_layouts)
 {
-    enum { N = EVQ_WIDE_ON + 7000 };
+    enum { N = 3 * EVQ_LADDER_ON + 7000 };
     evq q;
     evq_init(&q);
     ti *ref = malloc(N * sizeof *ref);
@@ -347,7 +348,8 @@ START_TEST(test_evq_layouts)
     for (uint32_t i = 0; i < N; i++) {
         ref[i] = (ti){.t = (int64_t)gsl_rng_uniform_int(r, 5000) - 2500, .i = i}; /* ties, negatives */
         evq_push(&q, ref[i].t, i);
-        ck_assert_uint_eq(q.wide, i + 1 > EVQ_WIDE_ON ? 1 : 0);
+        ck_assert_int_eq(evq_laddered(&q), i + 1 > EVQ_LADDER_ON);
+        ck_assert_uint_eq(evq_len(&q), i + 1);
     }
     qsort(ref, N, sizeof *ref, ti_cmp);
     for (uint32_t k = 0; k < N; k++) {
@@ -355,11 +357,158 @@ START_TEST(test_evq_layouts)
         ck_assert_int_eq(e.time_ps, ref[k].t);
         ck_assert_uint_eq(e.slot, ref[k].i);
         ck_assert_uint_eq(e.seq, ref[k].i); /* no renumbering yet: seq = insertion index */
-        ck_assert_uint_eq(q.wide, N - k - 1 > EVQ_WIDE_OFF ? 1 : 0);
+        /* laddered down to EVQ_LADDER_OFF, then a heap (or an empty ladder) */
+        if (N - k - 1 > EVQ_LADDER_OFF)
+            ck_assert(evq_laddered(&q));
+        else
+            ck_assert(!evq_laddered(&q) || q.far == 0);
     }
     ck_assert_uint_eq(evq_len(&q), 0);
     gsl_rng_free(r);
     free(ref);
+    evq_free(&q);
+}
+END_TEST
+
+/* Reference priority queue for test_evq_reference: a plain binary heap of
+ * (time, insertion index) pairs, unrelated to the queue's code. */
+typedef struct refpq {
+    ti *h;
+    size_t n, cap;
+} refpq;
+
+static void refpq_push(refpq *p, ti x)
+{
+    if (p->n == p->cap) {
+        p->cap = p->cap ? 2 * p->cap : 1024;
+        p->h = realloc(p->h, p->cap * sizeof *p->h);
+    }
+    size_t i = p->n++;
+    while (i > 0 && ti_cmp(&x, &p->h[(i - 1) / 2]) < 0) {
+        p->h[i] = p->h[(i - 1) / 2];
+        i = (i - 1) / 2;
+    }
+    p->h[i] = x;
+}
+
+static ti refpq_pop(refpq *p)
+{
+    ti top = p->h[0], x = p->h[--p->n];
+    size_t i = 0;
+    for (;;) {
+        size_t c = 2 * i + 1;
+        if (c >= p->n)
+            break;
+        if (c + 1 < p->n && ti_cmp(&p->h[c + 1], &p->h[c]) < 0)
+            c++;
+        if (ti_cmp(&p->h[c], &x) >= 0)
+            break;
+        p->h[i] = p->h[c];
+        i = c;
+    }
+    if (p->n > 0)
+        p->h[i] = x;
+    return top;
+}
+
+/* Long random push/pop sequences against the reference queue: sizes that
+ * cross EVQ_LADDER_ON and EVQ_LADDER_OFF both ways, many equal times (zero
+ * increments, bursts at one time), time jumps (up to the end of time),
+ * pushes before the last pop, and seq wrapping (renumbering) both as a heap
+ * and as a ladder. Every pop must be the reference's, time and slot. */
+START_TEST(test_evq_reference)
+{
+    evq q;
+    evq_init(&q);
+    refpq p = {0};
+    gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+    gsl_rng_set(r, 29);
+    uint32_t pushed = 0;
+    uint64_t iter = 0;
+    int64_t now = 0;
+    int was_ladder = 0, back_to_heap = 0, renumbered_ladder = 0, renumbered_heap = 0;
+    /* the sizes to drift to, one phase each */
+    const uint32_t target[] = {EVQ_LADDER_ON * 5, 100, EVQ_LADDER_ON + 1, EVQ_LADDER_OFF - 1, EVQ_LADDER_ON * 3,
+                               EVQ_LADDER_ON * 2, 10, EVQ_LADDER_ON * 4, 0};
+    const size_t nphase = sizeof target / sizeof *target;
+    for (size_t phase = 0; phase < nphase; phase++) {
+        uint64_t steps = 0;
+        /* drift to the target, then hold there a while */
+        while (evq_len(&q) != target[phase] || steps++ < 20000) {
+            int grow = evq_len(&q) < target[phase];
+            int shrink = evq_len(&q) > target[phase];
+            double u = gsl_rng_uniform(r);
+            if (evq_len(&q) > 0 && (shrink ? u < 0.7 : grow ? u < 0.3 : u < 0.5)) {
+                evq_entry e = evq_pop(&q);
+                ti x = refpq_pop(&p);
+                /* plain tests first: a Check assertion per pop costs more than the queue */
+                if (e.time_ps != x.t || e.slot != x.i)
+                    ck_abort_msg("pop %" PRIu64 ": (%" PRId64 ", slot %u), expected (%" PRId64 ", slot %u)", iter,
+                                 e.time_ps, e.slot, x.t, x.i);
+                if (e.time_ps > now)
+                    now = e.time_ps;
+            } else if (!shrink || gsl_rng_uniform(r) < 0.3) {
+                int64_t t;
+                double v = gsl_rng_uniform(r);
+                if (v < 0.25)
+                    t = now; /* equal times */
+                else if (v < 0.9)
+                    t = now + (int64_t)gsl_rng_uniform_int(r, 1000 * (1 + phase));
+                else if (v < 0.95)
+                    t = now - (int64_t)gsl_rng_uniform_int(r, 100); /* before the last pop */
+                else if (v < 0.99)
+                    t = now + (int64_t)gsl_rng_uniform_int(r, 1u << 30) * 1000000; /* a jump */
+                else
+                    t = INT64_MAX - (int64_t)gsl_rng_uniform_int(r, 3); /* the end of time */
+                if (v > 0.999 && target[phase] > 1000) { /* a burst at one time */
+                    uint32_t burst = 200 + (uint32_t)gsl_rng_uniform_int(r, 3000);
+                    for (uint32_t k = 0; k < burst; k++) {
+                        refpq_push(&p, (ti){.t = t, .i = pushed});
+                        evq_push(&q, t, pushed++);
+                    }
+                }
+                refpq_push(&p, (ti){.t = t, .i = pushed});
+                evq_push(&q, t, pushed++);
+            }
+            if (evq_len(&q) != p.n)
+                ck_assert_uint_eq(evq_len(&q), p.n);
+            if (++iter % 4096 == 0 || evq_len(&q) == 1) {
+                int broken = evq_check(&q);
+                if (broken)
+                    ck_abort_msg("step %" PRIu64 ": invariant %d broken", iter, broken);
+            }
+            if (evq_laddered(&q) && q.far > 0)
+                was_ladder = 1;
+            else if (was_ladder && !evq_laddered(&q))
+                back_to_heap = 1;
+            /* wrap seq now and then, in either state */
+            if (gsl_rng_uniform(r) < 0.0002) {
+                if (evq_laddered(&q) && q.far > 0)
+                    renumbered_ladder++;
+                else
+                    renumbered_heap++;
+                q.seq = UINT32_MAX - (uint32_t)gsl_rng_uniform_int(r, 5);
+            }
+        }
+        /* Far times drift `now` towards the end of time: start afresh
+         * below it when a phase has emptied the queue. */
+        if (evq_len(&q) == 0)
+            now = 0;
+        if (now > INT64_MAX / 2 && evq_len(&q) < 1000)
+            while (evq_len(&q) > 0) {
+                evq_entry e = evq_pop(&q);
+                ti x = refpq_pop(&p);
+                ck_assert_int_eq(e.time_ps, x.t);
+                ck_assert_uint_eq(e.slot, x.i);
+                now = 0;
+            }
+    }
+    ck_assert_uint_eq(evq_len(&q), 0);
+    ck_assert(was_ladder && back_to_heap);
+    ck_assert_int_gt(renumbered_ladder, 0);
+    ck_assert_int_gt(renumbered_heap, 0);
+    free(p.h);
+    gsl_rng_free(r);
     evq_free(&q);
 }
 END_TEST
@@ -377,8 +526,8 @@ START_TEST(test_evq_hold_across_layouts)
     uint64_t slot_sum_in = 0, slot_sum_out = 0;
     int64_t prev_t = INT64_MIN;
     uint32_t prev_seq = 0;
-    /* grow to 1.5 x EVQ_WIDE_ON, shrink to EVQ_WIDE_OFF / 2, grow again */
-    const uint32_t target[] = {EVQ_WIDE_ON + EVQ_WIDE_ON / 2, EVQ_WIDE_OFF / 2, EVQ_WIDE_ON + 100};
+    /* grow to 3 x EVQ_LADDER_ON, shrink to EVQ_LADDER_OFF / 2, grow again */
+    const uint32_t target[] = {EVQ_LADDER_ON * 3, EVQ_LADDER_OFF / 2, EVQ_LADDER_ON + 100};
     int64_t now = 0;
     for (int phase = 0; phase < 3; phase++) {
         while (evq_len(&q) != target[phase]) {
@@ -417,7 +566,8 @@ END_TEST
 /* The engine's deferred pop (evq_take_top, then 0, 1 or 2 pushes, then
  * evq_settle) against the plain pop-then-push on a twin queue: the same keys
  * in the same order, across a seq wrap (the push during a deferred pop
- * renumbers only a whole heap) and both layouts. */
+ * renumbers only a whole heap) and both structures (a laddered queue pops
+ * at once). */
 START_TEST(test_evq_deferred_pop)
 {
     evq a, b;
@@ -426,6 +576,7 @@ START_TEST(test_evq_deferred_pop)
     gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
     gsl_rng_set(r, 13);
     uint32_t slot = 0;
+    int laddered = 0;
     for (; slot < 200; slot++) {
         int64_t t = (int64_t)gsl_rng_uniform_int(r, 1000);
         evq_push(&a, t, slot);
@@ -440,7 +591,7 @@ START_TEST(test_evq_deferred_pop)
         evq_key kb = evq_pop_key(&b);
         ck_assert(ka == kb);
         int64_t now = evq_key_time(ka);
-        /* grow to past EVQ_WIDE_ON, then drain */
+        /* grow to past EVQ_LADDER_ON, then drain */
         unsigned pushes = step < 120000 ? (unsigned)gsl_rng_uniform_int(r, 3) + (step % 3 == 0)
                                         : (unsigned)gsl_rng_uniform_int(r, 2);
         for (unsigned k = 0; k < pushes; k++) {
@@ -451,8 +602,12 @@ START_TEST(test_evq_deferred_pop)
         }
         evq_settle(&a);
         ck_assert_uint_eq(evq_len(&a), evq_len(&b));
-        ck_assert_uint_eq(a.wide, b.wide);
+        ck_assert_int_eq(evq_laddered(&a), evq_laddered(&b));
+        laddered |= evq_laddered(&a);
+        if (step % 1024 == 0)
+            ck_assert_int_eq(evq_check(&a), 0);
     }
+    ck_assert(laddered);
     ck_assert(b.seq < UINT32_MAX - 500); /* the wrap happened */
     while (evq_len(&b) > 0) {
         evq_key kb = evq_pop_key(&b);
@@ -467,16 +622,16 @@ START_TEST(test_evq_deferred_pop)
 END_TEST
 
 /* seq is 32 bits: when it would wrap the queue renumbers what it holds.
- * Equal times keep their push order across the wrap, in both layouts. */
+ * Equal times keep their push order across the wrap, as a heap and as a ladder. */
 START_TEST(test_evq_seq_wrap)
 {
-    for (int wide = 0; wide < 2; wide++) {
+    for (int ladder = 0; ladder < 2; ladder++) {
         evq q;
         evq_init(&q);
-        uint32_t n = 0, filler = wide ? EVQ_WIDE_ON + 1 : 10;
+        uint32_t n = 0, filler = ladder ? 2 * EVQ_LADDER_ON : 10;
         for (uint32_t i = 0; i < filler; i++) /* later keys, to fill the heap */
             evq_push(&q, 1000 + (int64_t)(i % 97), 100000 + i);
-        ck_assert_uint_eq(q.wide, (unsigned)wide);
+        ck_assert_int_eq(evq_laddered(&q), ladder);
         q.seq = UINT32_MAX - 20; /* as after 2^32 - 21 pushes */
         for (; n < 60; n++) {    /* slots 0..59 at t = 7 cross the wrap */
             evq_push(&q, 7, n);
@@ -519,7 +674,7 @@ static void record_fire(sim *s, void *ctx, uint64_t arg)
  * exactly the others fire, in (time, scheduling order). */
 START_TEST(test_cancel_many)
 {
-    enum { N = 3 * EVQ_WIDE_ON / 2 };
+    enum { N = 3 * EVQ_LADDER_ON };
     sim *s = sim_create();
     ti *ref = malloc(N * sizeof *ref), *fired = malloc(N * sizeof *fired), *cur = fired;
     sim_event_id *id = malloc(N * sizeof *id);
@@ -584,6 +739,7 @@ static Suite *sim_suite(void)
     tcase_add_test(tc, test_evq_order);
     tcase_add_test(tc, test_evq_layouts);
     tcase_add_test(tc, test_evq_hold_across_layouts);
+    tcase_add_test(tc, test_evq_reference);
     tcase_add_test(tc, test_evq_seq_wrap);
     tcase_add_test(tc, test_evq_deferred_pop);
     tcase_add_test(tc, test_cancel_many);
