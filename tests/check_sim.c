@@ -411,6 +411,10 @@ static ti refpq_pop(refpq *p)
     return top;
 }
 
+/* a + b for b >= 0, held at INT64_MAX (once an end-of-time key has popped,
+ * now is near it: a plain sum would overflow) */
+static int64_t sat_add(int64_t a, int64_t b) { return a > INT64_MAX - b ? INT64_MAX : a + b; }
+
 /* Long random push/pop sequences against the reference queue: sizes that
  * cross EVQ_LADDER_ON and EVQ_LADDER_OFF both ways, many equal times (zero
  * increments, bursts at one time), time jumps (up to the end of time),
@@ -453,11 +457,11 @@ START_TEST(test_evq_reference)
                 if (v < 0.25)
                     t = now; /* equal times */
                 else if (v < 0.9)
-                    t = now + (int64_t)gsl_rng_uniform_int(r, 1000 * (1 + phase));
+                    t = sat_add(now, (int64_t)gsl_rng_uniform_int(r, 1000 * (1 + phase)));
                 else if (v < 0.95)
                     t = now - (int64_t)gsl_rng_uniform_int(r, 100); /* before the last pop */
                 else if (v < 0.99)
-                    t = now + (int64_t)gsl_rng_uniform_int(r, 1u << 30) * 1000000; /* a jump */
+                    t = sat_add(now, (int64_t)gsl_rng_uniform_int(r, 1u << 30) * 1000000); /* a jump */
                 else
                     t = INT64_MAX - (int64_t)gsl_rng_uniform_int(r, 3); /* the end of time */
                 if (v > 0.999 && target[phase] > 1000) { /* a burst at one time */
