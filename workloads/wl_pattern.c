@@ -313,21 +313,17 @@ static void build_map(const wp_params *p, uint32_t C, uint32_t nodes, uint64_t s
     gsl_rng_free(mr);
 }
 
-static int eval_static(const net *n, const pat_set *s, const uint32_t *map, uint32_t tasks, cong_acc *acc,
-                       cong_result *res, char *err, size_t errlen)
+/* The fabric's routes between a handle's ranks: net_route takes a
+ * workload's rank r to its node (several workloads on one fabric). */
+static size_t route_ranks(const void *ctx, uint32_t src, uint32_t dst, uint64_t *links, size_t max)
 {
-    /* the fabric's routes are between nodes: a workload's handle (several
-     * workloads on one fabric) runs its rank r on node rank_node[r] */
-    uint32_t *nodes = NULL;
-    if (n != n->root && n->rank_node) {
-        nodes = tn_xmalloc((size_t)(tasks ? tasks : 1) * sizeof *nodes);
-        for (uint32_t i = 0; i < tasks; i++)
-            nodes[i] = n->rank_node[map[i]];
-        map = nodes;
-    }
-    int rc = cong_eval(s, map, n->ops->link_count(n->state), n->ops->route, n->state, acc, res, err, errlen);
-    free(nodes);
-    return rc;
+    return net_route(ctx, src, dst, links, max);
+}
+
+static int eval_static(const net *n, const pat_set *s, const uint32_t *map, cong_acc *acc, cong_result *res,
+                       char *err, size_t errlen)
+{
+    return cong_eval(s, map, n->ops->link_count(n->state), route_ranks, n, acc, res, err, errlen);
 }
 
 static int wp_init(void *state, const wl_env *env, char *err, size_t errlen)
@@ -355,7 +351,7 @@ static int wp_init(void *state, const wl_env *env, char *err, size_t errlen)
     w->bandwidth_bps = env->bandwidth_bps;
     w->up = 1;
     if (routes) {
-        if (eval_static(n, &w->set, w->map, C, NULL, &w->res, err, errlen) != 0)
+        if (eval_static(n, &w->set, w->map, NULL, &w->res, err, errlen) != 0)
             return -1;
         w->have_static = 1;
     }
@@ -497,7 +493,7 @@ static int point_files(const wl_point_runs *pt, FILE *runs, FILE *hist, FILE *li
             goto out;
         build_map(p, C, N, pt->seed, r, map);
         cong_result res;
-        int e = eval_static(n, &set, map, C, &acc, &res, err, errlen);
+        int e = eval_static(n, &set, map, &acc, &res, err, errlen);
         pat_set_free(&set);
         if (e != 0)
             goto out;
