@@ -19,15 +19,18 @@ static const char *srcdir(void)
     return s && *s ? s : "..";
 }
 
-static void load(cfg *c)
+/* tests/fixtures/good/<name> into c. */
+static void load_fixture(cfg *c, const char *name)
 {
     char p[1024];
-    snprintf(p, sizeof p, "%s/tests/fixtures/good/two_workloads.xml", srcdir());
+    snprintf(p, sizeof p, "%s/tests/fixtures/good/%s", srcdir(), name);
     cfg_errors e;
     cfg_errors_init(&e);
     ck_assert_msg(cfg_load(c, p, &e) == 0, "%s", e.n ? e.msg[0] : "");
     cfg_errors_free(&e);
 }
+
+static void load(cfg *c) { load_fixture(c, "two_workloads.xml"); }
 
 static void set(cfg *c, const char *path, const char *v)
 {
@@ -200,12 +203,7 @@ END_TEST
 START_TEST(test_program_bound_in_mix)
 {
     cfg c;
-    char p[1024];
-    snprintf(p, sizeof p, "%s/tests/fixtures/good/pattern_in_mix.xml", srcdir());
-    cfg_errors e;
-    cfg_errors_init(&e);
-    ck_assert_msg(cfg_load(&c, p, &e) == 0, "%s", e.n ? e.msg[0] : "");
-    cfg_errors_free(&e);
+    load_fixture(&c, "pattern_in_mix.xml");
     run_layout l;
     double *m;
     run(&c, 0, &l, &m);
@@ -228,12 +226,7 @@ END_TEST
 START_TEST(test_pattern_routes_in_mix)
 {
     cfg c;
-    char p[1024];
-    snprintf(p, sizeof p, "%s/tests/fixtures/good/pattern_in_mix.xml", srcdir());
-    cfg_errors e;
-    cfg_errors_init(&e);
-    ck_assert_msg(cfg_load(&c, p, &e) == 0, "%s", e.n ? e.msg[0] : "");
-    cfg_errors_free(&e);
+    load_fixture(&c, "pattern_in_mix.xml");
     set(&c, "workload.b.nodes", "0,8,16,24");
     set(&c, "workload.b.tasks", "4");
     set(&c, "workload.c.nodes", "33-35");
@@ -259,12 +252,7 @@ END_TEST
 START_TEST(test_span_of_a_mix)
 {
     cfg c;
-    char p[1024];
-    snprintf(p, sizeof p, "%s/tests/fixtures/good/span_mix.xml", srcdir());
-    cfg_errors e;
-    cfg_errors_init(&e);
-    ck_assert_msg(cfg_load(&c, p, &e) == 0, "%s", e.n ? e.msg[0] : "");
-    cfg_errors_free(&e);
+    load_fixture(&c, "span_mix.xml");
     for (uint64_t r = 0; r < 2; r++) {
         run_layout l;
         double *m;
