@@ -126,6 +126,7 @@ static const metric_def spn_metrics_def[] = {SPN_METRICS(METRIC_DEF)};
 
 #define SPN_POOL_CHUNK 256   /* packet records allocated at once */
 #define SPN_TIME_MAX_PS INT64_C(3600000000000000) /* 1 hour: bounds every time parameter */
+#define SPN_LOCK_TIME_MAX_PS (INT64_C(1) << 62)   /* 53 days: a lock word holds a time << 1 */
 #define SPN_LINK_MAX_M 1e6                        /* 1000 km of fibre: 5 ms */
 #define SPN_INTACT_MIN 0.01                       /* least probability a full packet arrives intact */
 
@@ -171,13 +172,16 @@ typedef struct spn_state {
     int64_t slot_ps;          /* slot length (slotted), ps */
     int64_t ack_timeout_ps;   /* T (ack), ps */
     int64_t fwd_ps;           /* F = 2 t_link + S t_sw: header source -> destination, ps */
+    int64_t t0_max_ps;        /* latest try start whose locks fit a lock word, ps */
     double ber;               /* per-bit error probability */
     double log1m_ber;         /* log(1 - BER), for the packet loss probability */
     double energy_per_bit_j;  /* J per emitted bit that reaches the receiver */
     int energy_modelled;      /* 1 when the phy resolved the energies */
     double drop_edge_j;       /* J per emitted bit of a dropped try: laser and TX SerDes... */
     double drop_stage_j;      /* ...plus this per stage crossed before the drop */
-    int64_t *busy_until_ps;   /* [(stage * E + elem) * 2 + out]: output locked until, ps */
+    /* [(stage * E + elem) * 2 + out]: the output's lock, (until_ps << 1) |
+     * the input it was taken from (lock_word); 0: never locked */
+    uint64_t *lock;
     /* Per drop stage d = 1..S ([0] unused), what start_try needs after a
      * drop, computed once at init with the very expressions it used per try
      * (same doubles): at saturation nine tries in ten drop (spinet-load:
@@ -188,7 +192,6 @@ typedef struct spn_state {
     double *drop_j_per_bit;   /* energy per emitted bit of a try dropped at d, J */
     unsigned long rng_off;    /* n->rng's type min: rng_bit */
     unsigned long rng_scale;  /* (max - min) / 2: rng_bit */
-    uint8_t *cross;           /* [stage * E + elem]: last state, 1 = cross, 0 = bar */
     uint32_t *path;           /* [S] scratch: output index taken at each stage by the try */
     spn_src *src;             /* [N] sources */
     spn_pkt *pkt_free;        /* free packet records */
@@ -340,6 +343,16 @@ static inline unsigned rng_bit(const spn_state *st)
     return v >= st->rng_scale;
 }
 
+/* An output's lock word: the end of its lock and the input its packet came
+ * in on, (until_ps << 1) | input, so that the element's state (bar or
+ * cross) is known from the words of its two outputs and needs no store of
+ * its own. The output is busy at h iff until_ps > h, i.e. iff the word is
+ * above lock_word(h, 1); times stay below SPN_LOCK_TIME_MAX_PS. */
+static inline uint64_t lock_word(int64_t until_ps, unsigned input)
+{
+    return (uint64_t)until_ps << 1 | input;
+}
+
 /* Evaluate the whole path of a try starting now (see the header comment for
  * why this equals stage-by-stage decisions). Returns the 1-based stage that
  * dropped it, 0 if it reached the destination. */
@@ -349,47 +362,53 @@ static uint32_t traverse(spn_state *st, uint32_t src, uint32_t dst, int64_t t0, 
     uint32_t E = t->elems, S = t->stages, mask = E - 1, dhalf = dst >> 1;
     uint32_t elem = src >> 1;
     unsigned in = src & 1;
-    int64_t *busy = st->busy_until_ps;
+    uint64_t *lock = st->lock;
     /* even a 0-bit packet (a 0-byte message) holds the output for 1 ps,
      * so two headers never share it at one instant */
-    int64_t lock = p_ps > 0 ? p_ps : 1;
+    int64_t hold = p_ps > 0 ? p_ps : 1;
     int64_t h = t0 + st->link_ps; /* h_s = t0 + t_link + (s + 1) t_sw, summed stage by stage */
+    TN_ASSERT(t0 <= st->t0_max_ps, "SPINet: a try at %lld ps, beyond the %lld ps its lock words hold",
+              (long long)t0, (long long)st->t0_max_ps);
     for (uint32_t s = 0; s < S; s++) {
         h += st->sw_ps;
+        uint64_t free_at_h = lock_word(h, 1); /* a word above it is busy at h */
         /* spinet_topo_route, its stage test hoisted */
         uint32_t rel = (elem - dhalf) & mask;
         unsigned r = s + 1 < S ? t->route[(size_t)s * E + rel] : rel == 0 ? 1u << (dst & 1) : 0u;
-        TN_ASSERT(r != 0, "no route from stage %u element %u to node %u", s, elem, dst);
+        /* every element a route leads to has a route on (check_spinet: the
+         * table against a search per destination, 4 to 1024 nodes) */
+        TN_CHECK(r != 0, "no route from stage %u element %u to node %u", s, elem, dst);
         size_t base = ((size_t)s * E + elem) * 2;
         unsigned o;
         if (r == 3) {
             o = rng_bit(st);
-            if (busy[base + o] > h)
+            if (lock[base + o] > free_at_h)
                 o ^= 1u;
         } else {
             o = r >> 1;
         }
-        if (busy[base + o] > h) {
+        if (lock[base + o] > free_at_h) {
             /* the truncated tail frees the upstream outputs early (fast NACK) */
             if (st->recovery == SPN_FAST_NACK || st->recovery == SPN_SLOTTED) {
                 int64_t cut = 2 * (h - t0) + st->react_ps;
                 int64_t end = t0 + st->link_ps + cut;
                 for (uint32_t u = 0; u < s; u++) {
                     end += st->sw_ps; /* t0 + t_link + (u + 1) t_sw + cut */
-                    if (busy[st->path[u]] > end)
-                        busy[st->path[u]] = end;
+                    uint64_t w = lock[st->path[u]];
+                    if (w > lock_word(end, 1))
+                        lock[st->path[u]] = lock_word(end, w & 1u);
                 }
             }
             return s + 1;
         }
         /* 2x2 element, exclusive inputs and outputs: a packet crossing it
-         * already (other output busy) fixed the same bar/cross state, so the
-         * state lock never refuses on its own. */
-        unsigned cross = in != o;
-        TN_ASSERT(busy[base + (o ^ 1u)] <= h || st->cross[s * E + elem] == cross,
-                  "stage %u element %u: state conflict", s, elem);
-        st->cross[s * E + elem] = (uint8_t)cross;
-        busy[base + o] = h + lock;
+         * already (the other output busy) came in on the other input, so it
+         * set the same bar/cross state and the state lock never refuses on
+         * its own (TN_CHECK: the inputs are exclusive because the outputs
+         * feeding them are). */
+        TN_CHECK(!(lock[base + (o ^ 1u)] > free_at_h && (unsigned)(lock[base + (o ^ 1u)] & 1u) == in),
+                 "stage %u element %u: state conflict", s, elem);
+        lock[base + o] = lock_word(h + hold, in);
         st->path[s] = (uint32_t)(base + o);
         if (s + 1 < S) {
             elem = spinet_topo_next(t, s, elem, o);
@@ -760,6 +779,9 @@ static int spinet_init(void *state, net *n, const void *params, char *err, size_
     st->react_ps = p->reaction_time_ps;
     st->slot_ps = p->slot_ps;
     st->fwd_ps = 2 * st->link_ps + (int64_t)st->topo.stages * st->sw_ps;
+    /* a try's lock words hold at most t0 + 3 (t_link + S t_sw) + t_r + P
+     * (a fast NACK's truncated end; a lock is shorter) */
+    st->t0_max_ps = SPN_LOCK_TIME_MAX_PS - 3 * st->fwd_ps - st->react_ps - payload_ps(st, st->packet_bits) - 1;
     st->ber = p->bit_error_rate;
     st->log1m_ber = log1p(-p->bit_error_rate);
     st->energy_modelled = p->phy_resolved;
@@ -769,8 +791,7 @@ static int spinet_init(void *state, net *n, const void *params, char *err, size_
     st->ack_timeout_ps = p->ack_timeout_ps > 0 ? p->ack_timeout_ps : ack_round_trip_ps(core, p);
 
     size_t ne = (size_t)st->topo.stages * st->topo.elems;
-    st->busy_until_ps = tn_xcalloc(ne * 2, sizeof *st->busy_until_ps);
-    st->cross = tn_xcalloc(ne, 1);
+    st->lock = tn_xcalloc(ne * 2, sizeof *st->lock);
     st->path = tn_xcalloc(st->topo.stages, sizeof *st->path);
     uint32_t S = st->topo.stages;
     st->drop_back_ps = tn_xcalloc((size_t)S + 1, sizeof *st->drop_back_ps);
@@ -846,8 +867,7 @@ static void spinet_fini(void *state)
     for (size_t i = 0; i < st->nchunks; i++)
         free(st->chunks[i]);
     free(st->chunks);
-    free(st->busy_until_ps);
-    free(st->cross);
+    free(st->lock);
     free(st->path);
     free(st->drop_back_ps);
     free(st->drop_sent_bits);
