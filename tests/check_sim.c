@@ -728,6 +728,27 @@ START_TEST(test_negative_delay_aborts)
 }
 END_TEST
 
+/* TN_CHECK (src/log.h): in the checking build (--enable-checks) a false
+ * condition aborts like TN_ASSERT; in the ordinary build the condition is
+ * not even evaluated. */
+static int check_calls;
+static int counted_false(void)
+{
+    check_calls++;
+    return 0;
+}
+
+START_TEST(test_check_compiled_per_build)
+{
+    TN_CHECK(counted_false(), "a checked invariant");
+#ifdef TN_CHECKS
+    ck_abort_msg("TN_CHECK of a false condition returned in the checking build");
+#else
+    ck_assert_int_eq(check_calls, 0);
+#endif
+}
+END_TEST
+
 static Suite *sim_suite(void)
 {
     Suite *s = suite_create("sim");
@@ -760,6 +781,11 @@ int main(void)
         TCase *die = tcase_create("invariants");
         tcase_add_test_raise_signal(die, test_past_aborts, SIGABRT);
         tcase_add_test_raise_signal(die, test_negative_delay_aborts, SIGABRT);
+#ifdef TN_CHECKS
+        tcase_add_test_raise_signal(die, test_check_compiled_per_build, SIGABRT);
+#else
+        tcase_add_test(die, test_check_compiled_per_build);
+#endif
         suite_add_tcase(s, die);
     }
     srunner_run_all(sr, CK_NORMAL);
