@@ -259,6 +259,7 @@ static inline int src_has_new(const spn_state *st, uint32_t s)
 /* ---- events ---- */
 
 static void src_kick(spn_state *st, uint32_t s);
+static void start_try(spn_state *st, uint32_t s, spn_pkt *p);
 
 static void ev_deliver(sim *sm, void *ctx, uint64_t arg)
 {
@@ -291,14 +292,23 @@ static void ev_retry(sim *sm, void *ctx, uint64_t arg)
     spn_state *st = ctx;
     spn_pkt *p = (spn_pkt *)(uintptr_t)arg;
     spn_src *sp = &st->src[p->msg->src];
-    TN_ASSERT(sp->state == SRC_BUSY, "NACK/timeout for source %u in state %d", p->msg->src,
-              sp->state);
+    uint32_t src = p->msg->src;
+    TN_ASSERT(sp->state == SRC_BUSY, "NACK/timeout for source %u in state %d", src, sp->state);
+    if (st->recovery != SPN_SLOTTED) {
+        /* what src_kick would do: the packet at the head of the
+         * retransmissions goes at once (the 9 tries in 10 that drop at
+         * saturation come here) */
+        sp->state = SRC_IDLE;
+        p->next = NULL;
+        start_try(st, src, p);
+        return;
+    }
     p->next = sp->rtx_head;
     sp->rtx_head = p;
     if (!sp->rtx_tail)
         sp->rtx_tail = p;
     sp->state = SRC_IDLE;
-    src_kick(st, p->msg->src);
+    src_kick(st, src);
 }
 
 /* NACK of a corrupted packet from the receiver, after the path was released. */
@@ -508,11 +518,13 @@ static spn_pkt *cut_packet(spn_state *st, spn_src *sp)
 {
     net_msg *m = sp->head;
     uint64_t total = m->size_bytes * 8;
-    uint64_t npk = packets_of(st, total);
     uint64_t done = sp->head_cut * st->packet_bits;
+    /* the last of packets_of(total) packets (cut while done < total, or the
+     * one 0-bit packet): no division per packet */
+    int last = total - done <= st->packet_bits;
     spn_pkt *p = pkt_alloc(st);
     p->msg = m;
-    p->bits = total ? (total - done < st->packet_bits ? total - done : st->packet_bits) : 0;
+    p->bits = last ? total - done : st->packet_bits;
     p->payload_ps = payload_ps(st, p->bits);
 
     sp->out_bits += p->bits;
@@ -525,7 +537,8 @@ static spn_pkt *cut_packet(spn_state *st, spn_src *sp)
             sp->host_first = sp->host_first->next;
         }
     }
-    if (++sp->head_cut == npk) {
+    sp->head_cut++;
+    if (last) {
         sp->head = m->next;
         if (!sp->head)
             sp->tail = NULL;
