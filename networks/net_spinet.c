@@ -190,6 +190,7 @@ typedef struct spn_state {
     int64_t *drop_back_ps;    /* 2 (t_link + d t_sw) + t_r: the NACK's round trip, ps */
     double *drop_sent_bits;   /* fast NACK, slotted: bits sent before the NACK stops the source */
     double *drop_j_per_bit;   /* energy per emitted bit of a try dropped at d, J */
+    int *drop_lane;           /* fast NACK, slotted: the engine lane of delay drop_back_ps[d], -1 if none */
     unsigned long rng_off;    /* n->rng's type min: rng_bit */
     unsigned long rng_scale;  /* (max - min) / 2: rng_bit */
     uint32_t *path;           /* [S] scratch: output index taken at each stage by the try */
@@ -478,7 +479,10 @@ static void start_try(spn_state *st, uint32_t s, spn_pkt *p)
             }
             break;
         }
-        sim_schedule_at(sm, t_ans, ev_retry, st, parg);
+        if (st->drop_lane[drop] >= 0 && t_ans == t0 + back)
+            sim_schedule_lane(sm, st->drop_lane[drop], ev_retry, st, parg);
+        else
+            sim_schedule_at(sm, t_ans, ev_retry, st, parg);
     } else {
         int64_t t_last = t0 + st->fwd_ps + P;
         /* the first try of the message to reach dst (tries start in time
@@ -810,11 +814,17 @@ static int spinet_init(void *state, net *n, const void *params, char *err, size_
     st->drop_back_ps = tn_xcalloc((size_t)S + 1, sizeof *st->drop_back_ps);
     st->drop_sent_bits = tn_xcalloc((size_t)S + 1, sizeof *st->drop_sent_bits);
     st->drop_j_per_bit = tn_xcalloc((size_t)S + 1, sizeof *st->drop_j_per_bit);
+    st->drop_lane = tn_xcalloc((size_t)S + 1, sizeof *st->drop_lane);
     for (uint32_t d = 1; d <= S; d++) {
         int64_t back = 2 * (st->link_ps + (int64_t)d * st->sw_ps) + st->react_ps;
         st->drop_back_ps[d] = back;
         st->drop_sent_bits[d] = floor((double)back * st->lane.bps / 1e12) * st->wavelengths;
         st->drop_j_per_bit[d] = st->drop_edge_j + (double)(d - 1) * st->drop_stage_j;
+        /* the NACK of a drop at d is scheduled at now + back: a lane each
+         * (sim.h; the same order of events, a cheaper queue) */
+        st->drop_lane[d] = st->recovery == SPN_FAST_NACK || st->recovery == SPN_SLOTTED
+                               ? sim_lane(net_sim(n), back)
+                               : -1;
     }
     if (n->rng) {
         st->rng_off = n->rng->type->min;
@@ -885,6 +895,7 @@ static void spinet_fini(void *state)
     free(st->drop_back_ps);
     free(st->drop_sent_bits);
     free(st->drop_j_per_bit);
+    free(st->drop_lane);
     free(st->src);
     if (st->nic_on)
         nic_fini(&st->nic);

@@ -15,10 +15,15 @@ void evq_init(evq *q)
     q->hb = UINT64_MAX;
     q->top.head = EVQ_NONE;
     q->chunk_free = EVQ_NONE;
+    for (unsigned i = 0; i < EVQ_MAX_LANES; i++)
+        q->lhead[i] = EVQ_KEY_MAX;
+    q->lleaves = 1;
 }
 
 void evq_free(evq *q)
 {
+    for (unsigned i = 0; i < q->nlanes; i++)
+        free(q->lane[i].buf);
     free(q->heap);
     free(q->chunk);
     free(q->chunk_next);
@@ -275,21 +280,100 @@ static void ladder_enter(evq *q)
     refill(q);
 }
 
+int evq_lane_add(evq *q)
+{
+    if (q->nlanes == EVQ_MAX_LANES)
+        return -1;
+    heap_reserve(q, 1); /* evq_min_key reads heap[0] */
+    evq_lane *l = &q->lane[q->nlanes];
+    memset(l, 0, sizeof *l);
+    l->cap = 16;
+    l->buf = tn_xrealloc(NULL, l->cap * sizeof *l->buf);
+    q->lhead[q->nlanes] = EVQ_KEY_MAX;
+    int i = (int)q->nlanes++;
+    while (q->lleaves < q->nlanes)
+        q->lleaves *= 2;
+    evq_lane_rescan(q);
+    return i;
+}
+
+void evq_lane_grow(evq *q, unsigned i)
+{
+    evq_lane *l = &q->lane[i];
+    TN_ASSERT(l->cap < UINT32_MAX / 2 + 1, "lane %u holds %u keys", i, l->cap);
+    evq_key *b = tn_xrealloc(NULL, 2 * (size_t)l->cap * sizeof *b);
+    uint32_t n = l->tail - l->head;
+    for (uint32_t k = 0; k < n; k++)
+        b[k] = l->buf[(l->head + k) & (l->cap - 1)];
+    free(l->buf);
+    l->buf = b;
+    l->cap *= 2;
+    l->head = 0;
+    l->tail = n;
+}
+
+/* A key and where it came from (EVQ_MAX_LANES: the heap or the ladder). */
+typedef struct tagged_key {
+    evq_key k;
+    unsigned from;
+} tagged_key;
+
+static int tagged_cmp(const void *a, const void *b)
+{
+    return key_cmp(&((const tagged_key *)a)->k, &((const tagged_key *)b)->k);
+}
+
 void evq_renumber(evq *q)
 {
     TN_ASSERT(evq_len(q) < UINT32_MAX, "%zu queued events", evq_len(q));
     int laddered = evq_laddered(q);
     ladder_drain(q);
-    /* A sorted array is a heap: sort, then number in that order, which is
-     * the order the keys had. */
-    qsort(q->heap, q->len, sizeof *q->heap, key_cmp);
-    for (size_t i = 0; i < q->len; i++) {
-        evq_key k = q->heap[i];
-        q->heap[i] = evq_make_key(evq_key_time(k), (uint32_t)i, evq_key_slot(k));
+    if (q->lanes_len == 0) {
+        /* A sorted array is a heap: sort, then number in that order, which
+         * is the order the keys had. */
+        qsort(q->heap, q->len, sizeof *q->heap, key_cmp);
+        for (size_t i = 0; i < q->len; i++) {
+            evq_key k = q->heap[i];
+            q->heap[i] = evq_make_key(evq_key_time(k), (uint32_t)i, evq_key_slot(k));
+        }
+        q->seq = (uint32_t)q->len;
+    } else {
+        /* Heap and lanes numbered together in the keys' order; each lane's
+         * keys come back in their order, so it stays sorted. */
+        size_t n = q->len + q->lanes_len, m = 0;
+        tagged_key *all = tn_xrealloc(NULL, n * sizeof *all);
+        for (size_t i = 0; i < q->len; i++)
+            all[m++] = (tagged_key){q->heap[i], EVQ_MAX_LANES};
+        for (unsigned i = 0; i < q->nlanes; i++) {
+            evq_lane *l = &q->lane[i];
+            for (uint32_t j = l->head; j != l->tail; j++)
+                all[m++] = (tagged_key){l->buf[j & (l->cap - 1)], i};
+            l->head = l->tail = 0;
+        }
+        qsort(all, n, sizeof *all, tagged_cmp);
+        size_t h = 0;
+        for (size_t i = 0; i < n; i++) {
+            evq_key k = evq_make_key(evq_key_time(all[i].k), (uint32_t)i, evq_key_slot(all[i].k));
+            if (all[i].from == EVQ_MAX_LANES)
+                q->heap[h++] = k;
+            else
+                q->lane[all[i].from].buf[q->lane[all[i].from].tail++] = k;
+        }
+        free(all);
+        for (unsigned i = 0; i < q->nlanes; i++)
+            q->lhead[i] = q->lane[i].tail ? q->lane[i].buf[0] : EVQ_KEY_MAX;
+        evq_lane_rescan(q);
+        q->seq = (uint32_t)n;
     }
-    q->seq = (uint32_t)q->len;
     if (laddered && q->len > EVQ_LADDER_OFF)
         ladder_enter(q);
+}
+
+void evq_lane_wrap(evq *q)
+{
+    if (q->hole)
+        evq_settle_slow(q); /* renumbering needs a whole heap */
+    evq_renumber(q);
 }
 
 void evq_push_slow(evq *q, uint64_t hi, uint32_t slot)
@@ -389,5 +473,32 @@ int evq_check(const evq *q)
         return 8; /* a top key inside a rung, or outside top's range */
     if (n + q->top.n != q->far)
         return 9; /* counts */
+    size_t nl = 0;
+    for (unsigned i = 0; i < EVQ_MAX_LANES; i++) {
+        const evq_lane *l = &q->lane[i];
+        if (i >= q->nlanes) {
+            if (q->lhead[i] != EVQ_KEY_MAX)
+                return 10; /* a head for a lane not made */
+            continue;
+        }
+        if (l->tail - l->head > l->cap)
+            return 11; /* ring overrun */
+        for (uint32_t j = l->head; j != l->tail; j++) {
+            evq_key k = l->buf[j & (l->cap - 1)];
+            if (j != l->head && !(l->buf[(j - 1) & (l->cap - 1)] < k))
+                return 12; /* a lane out of order */
+            if ((uint64_t)(k >> 64) > l->last_hi)
+                return 13; /* a key after the last pushed */
+        }
+        if (q->lhead[i] != (l->head != l->tail ? l->buf[l->head & (l->cap - 1)] : EVQ_KEY_MAX))
+            return 14; /* stale head */
+        if (q->lhead[i] < q->lhead[q->lmin])
+            return 15; /* lmin is not the least head */
+        if (q->lhead[i] != EVQ_KEY_MAX && q->lwin[q->lleaves + i] != i)
+            return 17; /* winner tree leaves */
+        nl += l->tail - l->head;
+    }
+    if (nl != q->lanes_len)
+        return 16; /* lane count */
     return 0;
 }

@@ -517,6 +517,157 @@ START_TEST(test_evq_reference)
 }
 END_TEST
 
+
+/* Lanes beside the heap (and the ladder): pops in the engine's way (the
+ * least of the heap's root and the lane heads; from the heap a deferred
+ * pop, settled after the pushes) must be the reference queue's, time and
+ * slot. Lanes of equal delays (ties between lanes), delay 0 (ties with the
+ * key just popped), heap pushes at the same times, sizes across the ladder
+ * border, and seq wrapping with keys in the lanes. */
+START_TEST(test_evq_lanes)
+{
+    evq q;
+    evq_init(&q);
+    refpq p = {0};
+    gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+    gsl_rng_set(r, 31);
+    const int64_t delay[] = {45, 50, 50, 0, 7, 60, 1000};
+    const unsigned nl = sizeof delay / sizeof *delay;
+    for (unsigned i = 0; i < nl; i++)
+        ck_assert_int_eq(evq_lane_add(&q), (int)i);
+    uint32_t pushed = 0;
+    int64_t now = 0;
+    int wraps = 0, from_lane = 0, from_heap = 0, laddered = 0;
+    for (uint64_t step = 0; step < 400000; step++) {
+        /* the queue's size drifts up to beyond the ladder border and back */
+        size_t want = (step / 50000) % 2 ? EVQ_LADDER_ON * 2 : 50;
+        unsigned npush = evq_len(&q) < want ? 1 + (unsigned)gsl_rng_uniform_int(r, 3)
+                                            : (unsigned)gsl_rng_uniform_int(r, 2);
+        int hole = 0;
+        if (evq_len(&q) > 0) {
+            evq_key k = evq_min_key(&q);
+            ti x = refpq_pop(&p);
+            if (k != q.heap[0]) {
+                ck_assert(evq_lane_pop(&q) == k);
+                from_lane++;
+            } else {
+                ck_assert(evq_take_top(&q) == k);
+                hole = q.hole;
+                from_heap++;
+            }
+            if (evq_key_time(k) != x.t || evq_key_slot(k) != x.i)
+                ck_abort_msg("step %" PRIu64 ": (%" PRId64 ", slot %u), expected (%" PRId64 ", slot %u)", step,
+                             evq_key_time(k), evq_key_slot(k), x.t, x.i);
+            ck_assert_int_ge(evq_key_time(k), now);
+            now = evq_key_time(k);
+        }
+        (void)hole;
+        for (unsigned j = 0; j < npush; j++) {
+            if (gsl_rng_uniform(r) < 0.00005) {
+                q.seq = UINT32_MAX - (uint32_t)gsl_rng_uniform_int(r, 3);
+                wraps++;
+            }
+            double v = gsl_rng_uniform(r);
+            int64_t t;
+            if (v < 0.6) {
+                unsigned i = (unsigned)gsl_rng_uniform_int(r, nl);
+                t = now + delay[i];
+                evq_lane_push(&q, i, t, pushed);
+            } else {
+                t = now + (v < 0.7 ? 0 : v < 0.8 ? 50 : (int64_t)gsl_rng_uniform_int(r, 3000));
+                evq_push(&q, t, pushed);
+            }
+            refpq_push(&p, (ti){.t = t, .i = pushed});
+            pushed++;
+        }
+        evq_settle(&q);
+        laddered |= evq_laddered(&q) && q.far > 0;
+        if (evq_len(&q) != p.n)
+            ck_assert_uint_eq(evq_len(&q), p.n);
+        if (step % 997 == 0) {
+            int broken = evq_check(&q);
+            if (broken)
+                ck_abort_msg("step %" PRIu64 ": invariant %d broken", step, broken);
+        }
+    }
+    while (evq_len(&q) > 0) {
+        evq_key k = evq_pop_any(&q);
+        ti x = refpq_pop(&p);
+        ck_assert_int_eq(evq_key_time(k), x.t);
+        ck_assert_uint_eq(evq_key_slot(k), x.i);
+    }
+    ck_assert(evq_min_key(&q) == EVQ_KEY_MAX);
+    ck_assert_int_eq(evq_check(&q), 0);
+    ck_assert_int_gt(wraps, 3);
+    ck_assert_int_gt(from_lane, 1000);
+    ck_assert_int_gt(from_heap, 1000);
+    ck_assert(laddered);
+    free(p.h);
+    gsl_rng_free(r);
+    evq_free(&q);
+}
+END_TEST
+
+/* The engine with lanes fires the events of a random model in the order
+ * (and at the times) of the same model scheduling through sim_schedule. */
+typedef struct lane_model {
+    sim *s;
+    gsl_rng *r;
+    int use_lanes;
+    int lane[4];
+    uint64_t fired, log_hash;
+} lane_model;
+
+static const int64_t lane_model_delay[4] = {45, 50, 0, 45};
+
+static void lane_model_ev(sim *s, void *ctx, uint64_t arg)
+{
+    lane_model *m = ctx;
+    m->log_hash = m->log_hash * 1000003u ^ ((uint64_t)sim_now(s) * 31u + arg);
+    if (++m->fired > 200000)
+        return;
+    unsigned n = (unsigned)gsl_rng_uniform_int(m->r, 3);
+    for (unsigned j = 0; j < n; j++) {
+        uint64_t a = m->fired * 4 + j;
+        if (gsl_rng_uniform(m->r) < 0.7) {
+            unsigned i = (unsigned)gsl_rng_uniform_int(m->r, 4);
+            if (m->use_lanes)
+                sim_schedule_lane(s, m->lane[i], lane_model_ev, m, a);
+            else
+                sim_schedule(s, lane_model_delay[i], lane_model_ev, m, a);
+        } else {
+            sim_schedule(s, (int64_t)gsl_rng_uniform_int(m->r, 200), lane_model_ev, m, a);
+        }
+    }
+}
+
+START_TEST(test_sim_lanes_same_order)
+{
+    uint64_t hash[2], fired[2];
+    for (int use = 0; use < 2; use++) {
+        lane_model m = {.s = sim_create(), .r = gsl_rng_alloc(gsl_rng_mt19937), .use_lanes = use};
+        gsl_rng_set(m.r, 5);
+        if (use) {
+            for (int i = 0; i < 4; i++)
+                m.lane[i] = sim_lane(m.s, lane_model_delay[i]);
+            ck_assert_int_eq(m.lane[3], m.lane[0]); /* the same delay, the same lane */
+        }
+        for (uint64_t i = 0; i < 40; i++)
+            sim_schedule(m.s, (int64_t)i % 7, lane_model_ev, &m, 1000000000 + i);
+        sim_run(m.s, 1000000); /* in two calls: the loop restarts with keys in the lanes */
+        sim_run(m.s, SIM_TIME_MAX);
+        hash[use] = m.log_hash;
+        fired[use] = m.fired;
+        ck_assert_uint_eq(sim_pending(m.s), 0);
+        gsl_rng_free(m.r);
+        sim_destroy(m.s);
+    }
+    ck_assert_uint_gt(fired[0], 200000);
+    ck_assert_uint_eq(fired[0], fired[1]);
+    ck_assert_uint_eq(hash[0], hash[1]);
+}
+END_TEST
+
 /* The hold pattern of a simulation (pop one, push one no earlier) at a size
  * that crosses the layout border both ways: pops never go back in
  * (time, seq), and every key pushed comes out exactly once. */
@@ -765,6 +916,8 @@ static Suite *sim_suite(void)
     tcase_add_test(tc, test_evq_layouts);
     tcase_add_test(tc, test_evq_hold_across_layouts);
     tcase_add_test(tc, test_evq_reference);
+    tcase_add_test(tc, test_evq_lanes);
+    tcase_add_test(tc, test_sim_lanes_same_order);
     tcase_add_test(tc, test_evq_seq_wrap);
     tcase_add_test(tc, test_evq_deferred_pop);
     tcase_add_test(tc, test_cancel_many);
