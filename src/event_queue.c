@@ -18,6 +18,7 @@ void evq_init(evq *q)
     for (unsigned i = 0; i < EVQ_MAX_LANES; i++)
         q->lhead[i] = EVQ_KEY_MAX;
     q->lleaves = 1;
+    q->lmin_key = EVQ_KEY_MAX;
 }
 
 void evq_free(evq *q)
@@ -492,7 +493,7 @@ int evq_check(const evq *q)
         }
         if (q->lhead[i] != (l->head != l->tail ? l->buf[l->head & (l->cap - 1)] : EVQ_KEY_MAX))
             return 14; /* stale head */
-        if (q->lhead[i] < q->lhead[q->lmin])
+        if (q->lhead[i] < q->lhead[q->lmin] || q->lmin_key != q->lhead[q->lmin])
             return 15; /* lmin is not the least head */
         if (q->lhead[i] != EVQ_KEY_MAX && q->lwin[q->lleaves + i] != i)
             return 17; /* winner tree leaves */

@@ -139,6 +139,7 @@ typedef struct evq {
     uint32_t nchunk, chunk_cap, chunk_free; /* high-water mark, allocated, free list */
     unsigned nlanes;                 /* lanes made (evq_lane_add) */
     unsigned lmin;                   /* lane whose head is least (lhead[lmin] = EVQ_KEY_MAX: none queued) */
+    evq_key lmin_key;                /* lhead[lmin] */
     unsigned lleaves;                /* leaves of the winner tree: a power of two >= nlanes (1 if none) */
     uint8_t lwin[2 * EVQ_MAX_LANES]; /* winner tree: lwin[n] is the lane of least head under node n
                                       * (leaves lwin[lleaves + i] = i; lwin[1] = lmin) */
@@ -319,7 +320,7 @@ static inline evq_entry evq_pop(evq *q)
  * during a deferred pop. */
 static inline evq_key evq_min_key(const evq *q)
 {
-    evq_key h = q->heap[0], l = q->lhead[q->lmin]; /* heap[0] is padding when the heap is empty */
+    evq_key h = q->heap[0], l = q->lmin_key; /* heap[0] is padding when the heap is empty */
     return l < h ? l : h;
 }
 
@@ -340,6 +341,7 @@ static inline void evq_lane_update(evq *q, unsigned i)
         q->lwin[n >> 1] = (uint8_t)cur;
     }
     q->lmin = cur;
+    q->lmin_key = ck;
 }
 
 /* Rebuilds the winner tree from the heads. */
@@ -352,8 +354,7 @@ static inline void evq_lane_rescan(evq *q)
         q->lwin[n] = (uint8_t)(q->lhead[b] < q->lhead[a] ? b : a);
     }
     q->lmin = q->lwin[1];
-    if (q->lleaves == 1)
-        q->lmin = 0;
+    q->lmin_key = q->lhead[q->lmin];
 }
 
 /* Queue `slot` in lane i at time_ps, which must not be earlier than the
@@ -395,7 +396,7 @@ static inline evq_key evq_lane_pop(evq *q)
  * empty. */
 static inline evq_key evq_pop_any(evq *q)
 {
-    if (q->lhead[q->lmin] < q->heap[0])
+    if (q->lmin_key < q->heap[0])
         return evq_lane_pop(q);
     return evq_pop_key(q);
 }

@@ -138,11 +138,10 @@ int sim_lane(sim *s, int64_t delay_ps)
 
 sim_event_id sim_schedule_lane(sim *s, int lane, sim_cb cb, void *ctx, uint64_t arg)
 {
-    TN_ASSERT(lane >= 0 && (unsigned)lane < s->q.nlanes, "no lane %d", lane);
+    TN_ASSERT((unsigned)lane < s->q.nlanes && cb != NULL, "no lane %d or no callback", lane);
     int64_t d = s->lane_delay_ps[lane];
     TN_ASSERT(d <= SIM_TIME_MAX - s->clock.now_ps, "event time overflows: now = %lld ps + delay = %lld ps",
               (long long)s->clock.now_ps, (long long)d);
-    TN_ASSERT(cb != NULL, "event scheduled without a callback");
     uint32_t i = slot_alloc(s);
     sim_slot *e = &s->slots[i];
     e->cb = cb;
@@ -173,15 +172,22 @@ bool sim_cancel(sim *s, sim_event_id id)
 static inline __attribute__((always_inline)) uint64_t run_loop(sim *s, int64_t until_ps, const int lanes)
 {
     uint64_t ran = 0;
+    const uint64_t until_hi = (uint64_t)until_ps ^ (UINT64_C(1) << 63); /* flipped, as in the keys */
+    (void)until_hi;
     /* a stop asked before the call (a signal handler racing with it) holds:
      * the flag is cleared on the way out, not on the way in */
     while (!s->stop) {
         evq_key k;
         if (lanes) {
-            k = evq_min_key(&s->q);
-            if (k == EVQ_KEY_MAX || evq_key_time(k) > until_ps)
+            evq_key h = s->q.heap[0], l = s->q.lmin_key; /* heap[0]: padding if the heap is empty */
+            int lane = l < h;
+            k = lane ? l : h;
+            /* one comparison while the time is before until_ps's (the
+             * empty queue's EVQ_KEY_MAX has the last time) */
+            if (__builtin_expect((uint64_t)(k >> 64) >= until_hi, 0) &&
+                (k == EVQ_KEY_MAX || evq_key_time(k) > until_ps))
                 break;
-            if (k != s->q.heap[0])
+            if (lane)
                 evq_lane_pop(&s->q); /* from a lane: nothing deferred */
             else
                 evq_take_top(&s->q);
