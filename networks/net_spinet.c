@@ -189,7 +189,9 @@ typedef struct spn_state {
      * were 3% of its instructions. */
     int64_t *drop_back_ps;    /* 2 (t_link + d t_sw) + t_r: the NACK's round trip, ps */
     double *drop_sent_bits;   /* fast NACK, slotted: bits sent before the NACK stops the source */
-    double *drop_j_per_bit;   /* energy per emitted bit of a try dropped at d, J */
+    double *drop_j_per_bit;   /* energy per emitted bit of a try dropped at d, J; [0]: of one
+                               * that arrived, energy_per_bit_j (also every d when the drop
+                               * energies are not modelled) */
     int *drop_lane;           /* fast NACK, slotted: the engine lane of delay drop_back_ps[d], -1 if none */
     unsigned long rng_off;    /* n->rng's type min: rng_bit */
     unsigned long rng_scale;  /* (max - min) / 2: rng_bit */
@@ -511,10 +513,7 @@ static void start_try(spn_state *st, uint32_t s, spn_pkt *p)
         }
     }
     st->st.bits_emitted += emitted;
-    if (drop && (st->drop_edge_j > 0 || st->drop_stage_j > 0))
-        st->st.energy_j += emitted * st->drop_j_per_bit[drop];
-    else
-        st->st.energy_j += emitted * st->energy_per_bit_j;
+    st->st.energy_j += emitted * st->drop_j_per_bit[drop];
 }
 
 /* Cut the next packet of the head message; its bits leave the edge FIFO. */
@@ -814,12 +813,15 @@ static int spinet_init(void *state, net *n, const void *params, char *err, size_
     st->drop_back_ps = tn_xcalloc((size_t)S + 1, sizeof *st->drop_back_ps);
     st->drop_sent_bits = tn_xcalloc((size_t)S + 1, sizeof *st->drop_sent_bits);
     st->drop_j_per_bit = tn_xcalloc((size_t)S + 1, sizeof *st->drop_j_per_bit);
+    st->drop_j_per_bit[0] = st->energy_per_bit_j;
     st->drop_lane = tn_xcalloc((size_t)S + 1, sizeof *st->drop_lane);
     for (uint32_t d = 1; d <= S; d++) {
         int64_t back = 2 * (st->link_ps + (int64_t)d * st->sw_ps) + st->react_ps;
         st->drop_back_ps[d] = back;
         st->drop_sent_bits[d] = floor((double)back * st->lane.bps / 1e12) * st->wavelengths;
-        st->drop_j_per_bit[d] = st->drop_edge_j + (double)(d - 1) * st->drop_stage_j;
+        st->drop_j_per_bit[d] = st->drop_edge_j > 0 || st->drop_stage_j > 0
+                                    ? st->drop_edge_j + (double)(d - 1) * st->drop_stage_j
+                                    : st->energy_per_bit_j;
         /* the NACK of a drop at d is scheduled at now + back: a lane each
          * (sim.h; the same order of events, a cheaper queue) */
         st->drop_lane[d] = st->recovery == SPN_FAST_NACK || st->recovery == SPN_SLOTTED
