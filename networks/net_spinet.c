@@ -136,6 +136,8 @@ typedef struct spn_pkt {
     uint64_t bits;        /* payload, bits */
     int64_t payload_ps;   /* P: ceil(bits / W) slots at B / W, ps, rounded up */
     uint32_t tries;       /* transmissions started (count) */
+    uint32_t src, dst;    /* msg's nodes, copied: a retry then reads no message (a cache miss
+                           * at 65,536 ports, where a NACK comes back after thousands of events) */
 } spn_pkt;
 
 enum spn_src_state {
@@ -294,8 +296,8 @@ static void ev_retry(sim *sm, void *ctx, uint64_t arg)
 {
     spn_state *st = ctx;
     spn_pkt *p = (spn_pkt *)(uintptr_t)arg;
-    spn_src *sp = &st->src[p->msg->src];
-    uint32_t src = p->msg->src;
+    uint32_t src = p->src;
+    spn_src *sp = &st->src[src];
     TN_ASSERT(sp->state == SRC_BUSY, "NACK/timeout for source %u in state %d", src, sp->state);
     if (st->recovery != SPN_SLOTTED) {
         /* what src_kick would do: the packet at the head of the
@@ -459,7 +461,7 @@ static void start_try(spn_state *st, uint32_t s, spn_pkt *p)
     int64_t P = p->payload_ps;
     uint64_t parg = (uint64_t)(uintptr_t)p;
     double emitted = (double)p->bits;
-    uint32_t drop = traverse(st, s, p->msg->dst, t0, P);
+    uint32_t drop = traverse(st, s, p->dst, t0, P);
     if (drop) {
         st->st.dropped++;
         int64_t back = st->drop_back_ps[drop];
@@ -527,6 +529,8 @@ static spn_pkt *cut_packet(spn_state *st, spn_src *sp)
     int last = total - done <= st->packet_bits;
     spn_pkt *p = pkt_alloc(st);
     p->msg = m;
+    p->src = m->src;
+    p->dst = m->dst;
     p->bits = last ? total - done : st->packet_bits;
     p->payload_ps = payload_ps(st, p->bits);
 
@@ -556,6 +560,8 @@ static spn_pkt *nic_cut(spn_state *st, uint32_t s)
     nic_pkt *np = nic_pop(&st->nic, s, st->packet_bits / 8);
     spn_pkt *p = pkt_alloc(st);
     p->msg = np->msg;
+    p->src = np->msg->src;
+    p->dst = np->msg->dst;
     p->bits = 8 * np->bytes;
     p->payload_ps = payload_ps(st, p->bits);
     nic_pkt_free(&st->nic, np);
