@@ -138,6 +138,7 @@ typedef struct spn_pkt {
     uint32_t tries;       /* transmissions started (count) */
     uint32_t src, dst;    /* msg's nodes, copied: a retry then reads no message (a cache miss
                            * at 65,536 ports, where a NACK comes back after thousands of events) */
+    uint32_t id;          /* chunk * SPN_POOL_CHUNK + index: the 32-bit argument of a lane event */
 } spn_pkt;
 
 enum spn_src_state {
@@ -212,18 +213,28 @@ typedef struct spn_state {
 static spn_pkt *pkt_alloc(spn_state *st)
 {
     if (!st->pkt_free) {
+        TN_ASSERT(st->nchunks < UINT32_MAX / SPN_POOL_CHUNK, "SPINet: more than 2^32 packets in flight");
         spn_pkt *c = tn_xcalloc(SPN_POOL_CHUNK, sizeof *c);
         st->chunks = tn_xrealloc(st->chunks, (st->nchunks + 1) * sizeof *st->chunks);
         st->chunks[st->nchunks++] = c;
         for (size_t i = 0; i < SPN_POOL_CHUNK; i++) {
+            c[i].id = (uint32_t)((st->nchunks - 1) * SPN_POOL_CHUNK + i);
             c[i].next = st->pkt_free;
             st->pkt_free = &c[i];
         }
     }
     spn_pkt *p = st->pkt_free;
     st->pkt_free = p->next;
+    uint32_t id = p->id;
     memset(p, 0, sizeof *p);
+    p->id = id;
     return p;
+}
+
+/* The packet of a lane event's argument. */
+static inline spn_pkt *pkt_of_id(const spn_state *st, uint32_t id)
+{
+    return (spn_pkt *)st->chunks[id / SPN_POOL_CHUNK] + id % SPN_POOL_CHUNK;
 }
 
 static void pkt_release(spn_state *st, spn_pkt *p)
@@ -265,6 +276,7 @@ static inline int src_has_new(const spn_state *st, uint32_t s)
 
 static void src_kick(spn_state *st, uint32_t s);
 static void start_try(spn_state *st, uint32_t s, spn_pkt *p);
+static void ev_retry_lane(sim *sm, void *ctx, uint64_t arg);
 
 static void ev_deliver(sim *sm, void *ctx, uint64_t arg)
 {
@@ -292,10 +304,8 @@ static void ev_release(sim *sm, void *ctx, uint64_t arg)
 
 /* NACK of a drop (the source still holds the path) or ACK timeout:
  * retransmit at once, ahead of everything else. */
-static void ev_retry(sim *sm, void *ctx, uint64_t arg)
+static void retry(spn_state *st, spn_pkt *p)
 {
-    spn_state *st = ctx;
-    spn_pkt *p = (spn_pkt *)(uintptr_t)arg;
     uint32_t src = p->src;
     spn_src *sp = &st->src[src];
     TN_ASSERT(sp->state == SRC_BUSY, "NACK/timeout for source %u in state %d", src, sp->state);
@@ -314,6 +324,17 @@ static void ev_retry(sim *sm, void *ctx, uint64_t arg)
         sp->rtx_tail = p;
     sp->state = SRC_IDLE;
     src_kick(st, src);
+}
+
+static void ev_retry(sim *sm, void *ctx, uint64_t arg)
+{
+    retry(ctx, (spn_pkt *)(uintptr_t)arg);
+}
+
+/* The same from a NACK lane (sim_lane), whose argument is the packet's id. */
+static void ev_retry_lane(sim *sm, void *ctx, uint64_t arg)
+{
+    retry(ctx, pkt_of_id(ctx, (uint32_t)arg));
 }
 
 /* NACK of a corrupted packet from the receiver, after the path was released. */
@@ -484,7 +505,7 @@ static void start_try(spn_state *st, uint32_t s, spn_pkt *p)
             break;
         }
         if (st->drop_lane[drop] >= 0 && t_ans == t0 + back)
-            sim_schedule_lane(sm, st->drop_lane[drop], ev_retry, st, parg);
+            sim_schedule_lane(sm, st->drop_lane[drop], p->id);
         else
             sim_schedule_at(sm, t_ans, ev_retry, st, parg);
     } else {
@@ -831,7 +852,7 @@ static int spinet_init(void *state, net *n, const void *params, char *err, size_
         /* the NACK of a drop at d is scheduled at now + back: a lane each
          * (sim.h; the same order of events, a cheaper queue) */
         st->drop_lane[d] = st->recovery == SPN_FAST_NACK || st->recovery == SPN_SLOTTED
-                               ? sim_lane(net_sim(n), back)
+                               ? sim_lane(net_sim(n), back, ev_retry_lane, st)
                                : -1;
     }
     if (n->rng) {

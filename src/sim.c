@@ -30,7 +30,9 @@ struct sim {
     uint64_t executed;  /* callbacks run since creation */
     uint64_t pending;   /* scheduled, not fired, not cancelled */
     int running;        /* inside sim_run */
-    int64_t lane_delay_ps[EVQ_MAX_LANES]; /* delay of each lane (sim_lane) */
+    int64_t lane_delay_ps[EVQ_MAX_LANES]; /* each lane's delay, callback and context (sim_lane) */
+    sim_cb lane_cb[EVQ_MAX_LANES];
+    void *lane_ctx[EVQ_MAX_LANES];
 };
 
 /* id = generation in the high half, slot + 1 in the low half (so 0 is never
@@ -123,33 +125,31 @@ sim_event_id sim_schedule(sim *s, int64_t delay_ps, sim_cb cb, void *ctx, uint64
     return schedule_abs(s, s->clock.now_ps + delay_ps, cb, ctx, arg);
 }
 
-int sim_lane(sim *s, int64_t delay_ps)
+int sim_lane(sim *s, int64_t delay_ps, sim_cb cb, void *ctx)
 {
     TN_ASSERT(!s->running, "sim_lane during sim_run");
-    TN_ASSERT(delay_ps >= 0, "lane with a negative delay (%lld ps)", (long long)delay_ps);
+    TN_ASSERT(delay_ps >= 0 && cb != NULL, "lane with a negative delay (%lld ps) or no callback",
+              (long long)delay_ps);
     for (unsigned i = 0; i < s->q.nlanes; i++)
-        if (s->lane_delay_ps[i] == delay_ps)
+        if (s->lane_delay_ps[i] == delay_ps && s->lane_cb[i] == cb && s->lane_ctx[i] == ctx)
             return (int)i;
     int i = evq_lane_add(&s->q);
-    if (i >= 0)
+    if (i >= 0) {
         s->lane_delay_ps[i] = delay_ps;
+        s->lane_cb[i] = cb;
+        s->lane_ctx[i] = ctx;
+    }
     return i;
 }
 
-sim_event_id sim_schedule_lane(sim *s, int lane, sim_cb cb, void *ctx, uint64_t arg)
+void sim_schedule_lane(sim *s, int lane, uint32_t arg)
 {
-    TN_ASSERT((unsigned)lane < s->q.nlanes && cb != NULL, "no lane %d or no callback", lane);
+    TN_ASSERT((unsigned)lane < s->q.nlanes, "no lane %d", lane);
     int64_t d = s->lane_delay_ps[lane];
     TN_ASSERT(d <= SIM_TIME_MAX - s->clock.now_ps, "event time overflows: now = %lld ps + delay = %lld ps",
               (long long)s->clock.now_ps, (long long)d);
-    uint32_t i = slot_alloc(s);
-    sim_slot *e = &s->slots[i];
-    e->cb = cb;
-    e->ctx = ctx;
-    e->arg = arg;
-    evq_lane_push(&s->q, (unsigned)lane, s->clock.now_ps + d, i);
+    evq_lane_push(&s->q, (unsigned)lane, s->clock.now_ps + d, arg);
     s->pending++;
-    return make_id(i, e->gen);
 }
 
 bool sim_cancel(sim *s, sim_event_id id)
@@ -187,10 +187,18 @@ static inline __attribute__((always_inline)) uint64_t run_loop(sim *s, int64_t u
             if (__builtin_expect((uint64_t)(k >> 64) >= until_hi, 0) &&
                 (k == EVQ_KEY_MAX || evq_key_time(k) > until_ps))
                 break;
-            if (lane)
-                evq_lane_pop(&s->q); /* from a lane: nothing deferred */
-            else
-                evq_take_top(&s->q);
+            if (lane) {
+                /* from a lane: no slot, the argument is in the key */
+                unsigned i = s->q.lmin;
+                evq_lane_pop(&s->q);
+                s->clock.now_ps = evq_key_time(k);
+                s->pending--;
+                s->executed++;
+                ran++;
+                s->lane_cb[i](s, s->lane_ctx[i], evq_key_slot(k));
+                continue;
+            }
+            evq_take_top(&s->q);
         } else {
             if (evq_empty(&s->q) || evq_key_time(evq_top(&s->q)) > until_ps)
                 break;
@@ -211,10 +219,6 @@ static inline __attribute__((always_inline)) uint64_t run_loop(sim *s, int64_t u
         uint32_t next = evq_next_slot_hint(&s->q);
         if (next != UINT32_MAX)
             __builtin_prefetch(&s->slots[next]);
-        /* and the least lane head's, the other candidate (SPINet's NACKs at
-         * 65,536 ports: the slot was 65% of sim_run's samples) */
-        if (lanes && s->q.lmin_key != EVQ_KEY_MAX)
-            __builtin_prefetch(&s->slots[evq_key_slot(s->q.lmin_key)]);
         if (!cb) {
             evq_settle(&s->q);
             continue; /* cancelled: time does not advance for it */

@@ -32,15 +32,18 @@ uint64_t sim_pending(const sim *s);         /* events scheduled, not yet fired o
 sim_event_id sim_schedule(sim *s, int64_t delay_ps, sim_cb cb, void *ctx, uint64_t arg);
 /* Schedule at absolute time t_ps >= now. */
 sim_event_id sim_schedule_at(sim *s, int64_t t_ps, sim_cb cb, void *ctx, uint64_t arg);
-/* Lanes: a model that schedules many events at now + d for a few fixed
- * delays d may give each d a lane; events in a lane fire exactly when and
- * in the order they would through sim_schedule (ties included), for less
- * work. sim_lane returns the lane of delay_ps >= 0 (the same one for the
- * same delay), or -1 if there are no lanes left (then use sim_schedule);
- * not during sim_run. */
-int sim_lane(sim *s, int64_t delay_ps);
-/* Schedule cb(s, ctx, arg) at now + the lane's delay, like sim_schedule. */
-sim_event_id sim_schedule_lane(sim *s, int lane, sim_cb cb, void *ctx, uint64_t arg);
+/* Lanes: a model that schedules many events of one callback at now + d
+ * for a few fixed delays d may give each (d, cb, ctx) a lane; events in a
+ * lane fire exactly when and in the order they would through sim_schedule
+ * (ties included), for less work: an append to a FIFO, and no slot (the
+ * argument rides in the queue's key, so it is 32 bits, and a lane event
+ * cannot be cancelled). sim_lane returns the lane of delay_ps >= 0, cb and
+ * ctx (the same one for the same three), or -1 if there are no lanes left
+ * (then use sim_schedule); not during sim_run. */
+int sim_lane(sim *s, int64_t delay_ps, sim_cb cb, void *ctx);
+/* Schedule the lane's cb(s, ctx, arg) at now + the lane's delay, like
+ * sim_schedule. */
+void sim_schedule_lane(sim *s, int lane, uint32_t arg);
 /* Cancel a pending event; returns false if it already fired, was cancelled or id is unknown. */
 bool sim_cancel(sim *s, sim_event_id id);
 

@@ -632,7 +632,7 @@ static void lane_model_ev(sim *s, void *ctx, uint64_t arg)
         if (gsl_rng_uniform(m->r) < 0.7) {
             unsigned i = (unsigned)gsl_rng_uniform_int(m->r, 4);
             if (m->use_lanes)
-                sim_schedule_lane(s, m->lane[i], lane_model_ev, m, a);
+                sim_schedule_lane(s, m->lane[i], (uint32_t)a);
             else
                 sim_schedule(s, lane_model_delay[i], lane_model_ev, m, a);
         } else {
@@ -649,8 +649,10 @@ START_TEST(test_sim_lanes_same_order)
         gsl_rng_set(m.r, 5);
         if (use) {
             for (int i = 0; i < 4; i++)
-                m.lane[i] = sim_lane(m.s, lane_model_delay[i]);
+                m.lane[i] = sim_lane(m.s, lane_model_delay[i], lane_model_ev, &m);
             ck_assert_int_eq(m.lane[3], m.lane[0]); /* the same delay, the same lane */
+            /* another callback or context: another lane */
+            ck_assert_int_ne(sim_lane(m.s, lane_model_delay[0], lane_model_ev, NULL), m.lane[0]);
         }
         for (uint64_t i = 0; i < 40; i++)
             sim_schedule(m.s, (int64_t)i % 7, lane_model_ev, &m, 1000000000 + i);
