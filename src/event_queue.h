@@ -1,8 +1,9 @@
 /* Priority queue of pending events, ordered by (time, seq). seq is the
  * insertion sequence number the queue hands out itself, so events at equal
  * times pop in the order they were pushed (deterministic FIFO tie-break).
- * The payload (the engine's slot index) rides in the key's low bits and
- * never decides the order, because seq is unique among queued keys.
+ * The payload (the engine's slot index; in a lane, the event's own 32-bit
+ * argument) rides in the key's low bits and never decides the order,
+ * because seq is unique among queued keys.
  *
  * Two structures, chosen by size:
  * - up to EVQ_LADDER_ON entries, a binary min-heap of 16-byte keys sifted
