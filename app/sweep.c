@@ -588,6 +588,8 @@ out:
     if (mpi_size > 1 && mpi_rank == 0 && driver != &sweep_mpi_driver)
         sweep_mpi_stop_workers(&sw);
     sweep_mpi_finalize();
+#else
+    (void)mpi_rank;
 #endif
     (void)ran;
     out->status = rc;
