@@ -166,6 +166,7 @@
 #include "swnet.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -182,23 +183,29 @@ const metric_def swnet_metrics_def[SWNET_NMETRICS] = {SWNET_METRICS(METRIC_DEF)}
 
 #define NONE UINT32_MAX
 #define POOL_CHUNK 256
+#ifndef SWNET_LOOKAHEAD
+#define SWNET_LOOKAHEAD 8
+#endif
 
-/* 64-byte aligned (chunk_new): the fields a hop reads, and the head of the
- * routing record (hosts, salt), share the first cache line. */
+/* 64-byte aligned (chunk_new): the fields a hop reads share the first
+ * cache line (with lookahead routing the hop reads nothing else). */
 typedef struct swnet_pkt {
     struct swnet_pkt *next; /* FIFO or free-list link */
     net_msg *msg;           /* the message it belongs to */
     uint64_t seq;           /* order of joining its current output FIFO */
     uint32_t bytes;         /* payload, bytes */
-    uint32_t fp;            /* bytes it takes in a buffer: max(1, bytes) */
+    uint32_t id;            /* chunk * POOL_CHUNK + index: the 32-bit argument of its hop events */
     uint32_t sw;            /* switch it is crossing (after its arrival) */
     uint32_t next_sw;       /* switch its current output leads to, NONE: its destination host */
     uint32_t in_link;       /* link it entered the current switch by, NONE: at its source */
+    uint32_t hops;          /* switches crossed so far */
+    uint32_t la_link;       /* lookahead: the output it takes at next_sw (routed as it left for it) */
+    uint32_t la_next;       /* lookahead: what that output leads to (a switch, NONE: the destination) */
     uint8_t in_vc;          /* VC of the buffer it occupies there */
     uint8_t vc;             /* VC of the buffer its current output leads to */
     uint8_t cls;            /* service class */
     uint8_t reserved;       /* 1: room in the next buffer already taken (adaptive) */
-    uint32_t hops;          /* switches crossed so far */
+    uint8_t la_vc;          /* lookahead: the VC of la_link's buffer */
     topo_hdr hdr;           /* routing record */
     /* srpt output ports only (the padding of the third cache line) */
     uint64_t left;            /* its message's bytes not yet cut when it was cut, itself included (pFabric's stamp) */
@@ -206,6 +213,7 @@ typedef struct swnet_pkt {
     uint32_t mseq;            /* index within its message */
     uint32_t qlink;           /* the output whose queue holds it, NONE */
 } __attribute__((aligned(64))) swnet_pkt;
+_Static_assert(offsetof(swnet_pkt, la_vc) < 64, "a hop's fields fill the packet's first cache line");
 
 /* One packet queue of an output, per (class, VC): a FIFO, or with srpt
  * ports a heap of the earliest packet of each message waiting there, each
@@ -271,8 +279,12 @@ static void *chunk_new(swnet *st, size_t bytes)
 static swnet_pkt *pkt_alloc(swnet *st)
 {
     if (!st->pkt_free) {
+        TN_ASSERT(st->npchunks < UINT32_MAX / POOL_CHUNK, "more than 2^32 packets in the fabric");
         swnet_pkt *c = chunk_new(st, sizeof *c);
+        st->pchunks = tn_xrealloc(st->pchunks, (st->npchunks + 1) * sizeof *st->pchunks);
+        st->pchunks[st->npchunks++] = c;
         for (size_t i = POOL_CHUNK; i-- > 0;) {
+            c[i].id = (uint32_t)((st->npchunks - 1) * POOL_CHUNK + i);
             c[i].next = st->pkt_free;
             st->pkt_free = &c[i];
         }
@@ -282,6 +294,12 @@ static swnet_pkt *pkt_alloc(swnet *st)
     p->next = NULL;
     st->st.live_packets++;
     return p;
+}
+
+/* The packet of a lane event's argument. */
+static inline swnet_pkt *pkt_of_id(const swnet *st, uint32_t id)
+{
+    return st->pchunks[id / POOL_CHUNK] + id % POOL_CHUNK;
 }
 
 static void pkt_release(swnet *st, swnet_pkt *p)
@@ -309,6 +327,7 @@ static swnet_tok *tok_alloc(swnet *st)
 /* ---- small helpers ---- */
 
 static inline int64_t ser_ps(const swnet *st, uint64_t bytes) { return net_rate_ps(&st->rate, bytes); }
+/* bytes a packet takes in a buffer: a 0-byte packet counts as 1 */
 static inline uint32_t footprint(uint32_t bytes) { return bytes ? bytes : 1; }
 
 static inline uint64_t packets_of(const swnet *st, uint64_t bytes)
@@ -470,6 +489,7 @@ static void packet_arrived(swnet *st, swnet_pkt *p, int64_t t_ps)
 /* ---- output ports ---- */
 
 static void ev_arrive(sim *s, void *ctx, uint64_t arg);
+static inline uint32_t route_at(swnet *st, swnet_pkt *p, uint32_t sw, int64_t now, uint32_t *next, uint8_t *vc);
 
 /* Port l puts p's first bit on the wire now. */
 static void port_start(swnet *st, uint32_t l, swnet_pkt *p, int64_t now)
@@ -480,7 +500,7 @@ static void port_start(swnet *st, uint32_t l, swnet_pkt *p, int64_t now)
     pt->wire_bytes = p->bytes;
     pt->busy_ps += ser;
     if (st->credit && p->in_link != NONE)
-        credit_return(st, p->in_link, p->in_vc, p->fp, now + st->link_ps);
+        credit_return(st, p->in_link, p->in_vc, footprint(p->bytes), now + st->link_ps);
     if (p->next_sw == NONE) {
         /* the message's head: the first bit of its first packet to reach
          * dst (adaptive routes may reorder packets) */
@@ -492,21 +512,26 @@ static void port_start(swnet *st, uint32_t l, swnet_pkt *p, int64_t now)
     }
     if (st->credit && !p->reserved) {
         swnet_credit *c = credit_at(st, l, p->vc);
-        c->free -= p->fp;
+        c->free -= footprint(p->bytes);
         TN_ASSERT(c->free >= 0, "link %u VC %u: %lld bytes of credit after a packet of %u", l, p->vc,
-                  (long long)c->free, p->fp);
+                  (long long)c->free, footprint(p->bytes));
     }
     p->reserved = 0;
     p->in_link = l;
     p->in_vc = p->vc;
     p->sw = p->next_sw;
-    sim_schedule_at(net_sim(st->n), now + st->link_ps + st->sw_ps, ev_arrive, st, (uint64_t)(uintptr_t)p);
+    if (st->lookahead)
+        p->la_link = route_at(st, p, p->sw, now, &p->la_next, &p->la_vc);
+    if (st->arrive_lane >= 0)
+        sim_schedule_lane(net_sim(st->n), st->arrive_lane, p->id);
+    else
+        sim_schedule_at(net_sim(st->n), now + st->link_ps + st->sw_ps, ev_arrive, st, p->id);
 }
 
 /* May p leave on l now? */
 static inline int may_leave(swnet *st, uint32_t l, const swnet_pkt *p, int64_t now)
 {
-    return !st->credit || p->next_sw == NONE || p->reserved || credit_now(st, l, p->vc, now) >= p->fp;
+    return !st->credit || p->next_sw == NONE || p->reserved || credit_now(st, l, p->vc, now) >= footprint(p->bytes);
 }
 
 /* ---- srpt output ports (pFabric) ---- */
@@ -649,7 +674,6 @@ static swnet_pkt *host_pick(swnet *st, uint32_t h, int64_t now)
     swnet_pkt *p = pkt_alloc(st);
     p->msg = m;
     p->bytes = (uint32_t)pc.bytes;
-    p->fp = footprint(p->bytes);
     p->cls = st->class_of_prio[pc.prio];
     p->in_link = NONE;
     p->in_vc = 0;
@@ -686,8 +710,8 @@ static int64_t blocked_until(swnet *st, uint32_t l)
         } else {
             for (unsigned c = 0; c < st->nclass; c++) {
                 const swnet_pkt *p = queue_head(st, l, c, v);
-                if (p && p->fp < need)
-                    need = p->fp;
+                if (p && footprint(p->bytes) < need)
+                    need = footprint(p->bytes);
             }
         }
         if (need == UINT64_MAX)
@@ -760,7 +784,7 @@ static unsigned choose(swnet *st, uint32_t sw, swnet_pkt *p, const topo_hop *c, 
     uint32_t best_l = 0;
     for (unsigned i = 0; i + 1 < n; i++) {
         uint32_t l = topo_link_out(&st->t, sw, c[i].port);
-        if (st->credit && credit_now(st, l, c[i].vc, now) < p->fp)
+        if (st->credit && credit_now(st, l, c[i].vc, now) < footprint(p->bytes))
             continue;
         uint64_t q = port_load(st, l, now);
         if (best == n || q < best_q) {
@@ -774,34 +798,55 @@ static unsigned choose(swnet *st, uint32_t sw, swnet_pkt *p, const topo_hop *c, 
         return n - 1;
     }
     if (st->credit) { /* an adaptive packet never waits for credit: take the room now */
-        credit_at(st, best_l, c[best].vc)->free -= p->fp;
+        credit_at(st, best_l, c[best].vc)->free -= footprint(p->bytes);
         p->reserved = 1;
     }
     return best;
 }
 
-/* p's head has crossed switch p->sw: route it and join an output FIFO. */
-static void ev_arrive(sim *s, void *ctx, uint64_t arg)
+/* Routes p at switch sw: the output link it takes there, with what that
+ * link enters (*next: a switch, NONE: the destination host) and the VC of
+ * the buffer there. p's head is at sw now, or, with lookahead routing, p
+ * is leaving for sw. */
+static inline uint32_t route_at(swnet *st, swnet_pkt *p, uint32_t sw, int64_t now, uint32_t *next, uint8_t *vc)
 {
-    swnet *st = ctx;
-    swnet_pkt *p = (swnet_pkt *)(uintptr_t)arg;
-    int64_t now = sim_now(s);
     const topo *t = &st->t;
-    uint32_t sw = p->sw;
-    /* at scale every block a hop touches is a cache miss: start fetching the
-     * credits this packet will give back while it is routed */
-    if (st->credit)
-        __builtin_prefetch(credit_at(st, p->in_link, p->in_vc), 1);
-    p->hops++;
     topo_hop c[TOPO_MAX_CAND];
     unsigned n = t->ops->next(t, sw, &p->hdr, c);
     unsigned k = n > 1 ? choose(st, sw, p, c, n, now) : 0;
     uint32_t l = topo_link_out(t, sw, c[k].port);
-    __builtin_prefetch(port_at(st, l), 1);
     t->ops->take(t, sw, &c[k], &p->hdr);
     topo_end e = t->ops->peer(t, sw, c[k].port);
-    p->next_sw = e.kind == TOPO_SWITCH ? e.id : NONE;
-    p->vc = e.kind == TOPO_SWITCH ? c[k].vc : 0;
+    *next = e.kind == TOPO_SWITCH ? e.id : NONE;
+    *vc = e.kind == TOPO_SWITCH ? c[k].vc : 0;
+    return l;
+}
+
+/* p's head has crossed switch p->sw: route it (or take the route found as
+ * it left the switch before) and join an output FIFO. */
+static void ev_arrive(sim *s, void *ctx, uint64_t arg)
+{
+    swnet *st = ctx;
+    swnet_pkt *p = pkt_of_id(st, (uint32_t)arg);
+    int64_t now = sim_now(s);
+    p->hops++;
+    uint32_t l;
+    if (st->lookahead) {
+        l = p->la_link;
+        p->next_sw = p->la_next;
+        p->vc = p->la_vc;
+    } else {
+        /* every block a hop touches is a cache miss at scale: start
+         * fetching the credits this packet will give back while it is routed */
+        if (st->credit)
+            __builtin_prefetch(credit_at(st, p->in_link, p->in_vc), 1);
+        uint32_t next;
+        uint8_t vc;
+        l = route_at(st, p, p->sw, now, &next, &vc);
+        __builtin_prefetch(port_at(st, l), 1);
+        p->next_sw = next;
+        p->vc = vc;
+    }
     p->seq = st->seq++;
     if (st->srpt) {
         srpt_join(st, l, p);
@@ -818,6 +863,34 @@ static void ev_arrive(sim *s, void *ctx, uint64_t arg)
     pt->nqueued++;
     pt->qbytes += p->bytes;
     port_try(st, l, now);
+}
+
+/* Lookahead (sim_lane_prefetch, two stages): packet id's hop event comes
+ * soon. At scale, where thousands of events ran since it was sent, its
+ * record is out of the caches, and so are the blocks of the links its hop
+ * touches: stage 0 fetches the record, stage 1 (the record in cache by
+ * then) the output's port, FIFOs and credits (known before the hop with
+ * lookahead routing), the credits of the link it came by (given back when
+ * it leaves), and on its last hop its message. */
+static void pf_arrive(void *ctx, uint32_t id, unsigned stage)
+{
+    const swnet *st = ctx;
+    const swnet_pkt *p = pkt_of_id(st, id);
+    if (stage == 0) {
+        __builtin_prefetch(p, 1);
+        __builtin_prefetch((const char *)p + 64, 1); /* the routing record */
+        return;
+    }
+    if (st->credit && p->in_link != NONE)
+        __builtin_prefetch(credit_at(st, p->in_link, p->in_vc), 1);
+    if (!st->lookahead)
+        return;
+    const unsigned char *b = (const unsigned char *)port_at(st, p->la_link);
+    __builtin_prefetch(b, 1);
+    if (st->stride > 64)
+        __builtin_prefetch(b + 64, 1);
+    if (p->la_next == NONE)
+        __builtin_prefetch(p->msg, 1);
 }
 
 /* ---- ops ---- */
@@ -924,6 +997,7 @@ void swnet_fini(void *state)
     for (size_t i = 0; i < st->nchunks; i++)
         free(st->chunks[i]);
     free(st->chunks);
+    free(st->pchunks);
     for (uint32_t l = st->hosts; st->srpt && st->lk && l < st->links; l++)
         for (unsigned q = 0; q < st->nq; q++)
             free(((swnet_queue *)(st->lk + (size_t)l * st->stride + sizeof(swnet_port)))[q].h.a);
@@ -1057,17 +1131,21 @@ int swnet_init(void *state, net *n, topo *t, const swnet_params *p, char *err, s
     st->srpt = p->nic.policy == NIC_SRPT && !st->credit;
     st->adaptive = p->routing == SWNET_RT_ADAPTIVE;
     st->ugal = p->routing == SWNET_RT_UGAL;
+    /* oblivious routings decide a hop from the packet's record alone */
+    st->lookahead = !st->adaptive && !st->ugal;
     st->salt_key = ((uint64_t)gsl_rng_get(n->rng) << 32) ^ (uint64_t)gsl_rng_get(n->rng);
     /* whole cache lines per link: the port and its first FIFOs share the first */
     st->stride = sizeof(swnet_port) + st->nq * sizeof(swnet_queue) + (st->credit ? st->vcs * sizeof(swnet_credit) : 0);
     st->stride = (st->stride + 63) / 64 * 64;
-    st->lk = aligned_alloc(64, (size_t)st->links * st->stride);
-    TN_ASSERT(st->lk, "out of memory: %u links of %zu bytes", st->links, st->stride);
-    memset(st->lk, 0, (size_t)st->links * st->stride);
+    st->lk = tn_xalloc_big((size_t)st->links * st->stride);
     for (uint32_t l = 0; st->credit && l < st->links; l++)
         for (unsigned v = 0; v < st->vcs; v++)
             credit_at(st, l, v)->free = st->cap_bytes;
     nic_init(&st->nic, st->hosts, &p->nic, classes);
+    /* every hop event is one link and one switch ahead: a lane */
+    st->arrive_lane = sim_lane(net_sim(n), st->link_ps + st->sw_ps, ev_arrive, st);
+    if (st->arrive_lane >= 0)
+        sim_lane_prefetch(net_sim(n), st->arrive_lane, pf_arrive, SWNET_LOOKAHEAD, 2);
     st->t_first_ps = st->t_last_ps = -1;
     st->bound = st->t.ops->uniform_bound(&st->t);
     st->energy_modelled = p->phy_resolved;

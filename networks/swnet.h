@@ -148,6 +148,8 @@ typedef struct swnet {
     uint8_t class_of_prio[NET_PRIO_CLASSES]; /* message priority -> service class */
     int adaptive;                 /* 1: torus minimal adaptive (candidates beyond the first) */
     int ugal;                     /* 1: dragonfly UGAL (choice at the source router) */
+    int lookahead;                /* 1: a packet's output at a switch is found as it leaves for it (oblivious
+                                     routings: every choice is the record's) */
     uint64_t salt_key;            /* drawn from the fabric's stream: message salts */
     unsigned char *lk;            /* [links] blocks of `stride` bytes: the output side of a link (port,
                                      its FIFOs per class and VC, the credits of the buffer it enters) */
@@ -157,6 +159,9 @@ typedef struct swnet {
     struct swnet_tok *tok_free;   /* credit token free list */
     void **chunks;                /* pool chunks (freed at fini) */
     size_t nchunks;
+    struct swnet_pkt **pchunks;   /* the packet chunks among them, by id / POOL_CHUNK (a lane event's packet) */
+    uint32_t npchunks;
+    int arrive_lane;              /* engine lane of the hop event (delay link + switch), -1: none left */
     uint64_t seq;                 /* queue-join order (oldest first across VCs) */
     double bound;                 /* topology's uniform-random bound, fraction of B */
     int energy_modelled;          /* 1 when the phy resolved the energies */

@@ -1,9 +1,14 @@
+/* madvise's MADV_HUGEPAGE is Linux's, outside POSIX */
+#define _DEFAULT_SOURCE
 #include "log.h"
 
 #include <errno.h>
 #include <stdarg.h>
 #include <string.h>
 #include <sys/stat.h>
+#ifdef __linux__
+#include <sys/mman.h>
+#endif
 
 static void *check(void *p, size_t n)
 {
@@ -17,6 +22,23 @@ static void *check(void *p, size_t n)
 void *tn_xmalloc(size_t n) { return check(malloc(n ? n : 1), n); }
 void *tn_xcalloc(size_t n, size_t size) { return check(calloc(n ? n : 1, size ? size : 1), n * size); }
 void *tn_xrealloc(void *p, size_t n) { return check(realloc(p, n ? n : 1), n); }
+#define HUGE_PAGE ((size_t)2 << 20)
+
+void *tn_xalloc_big(size_t bytes)
+{
+    size_t align = bytes >= HUGE_PAGE ? HUGE_PAGE : 64;
+    size_t n = bytes ? (bytes + align - 1) / align * align : align; /* aligned_alloc: a multiple */
+    void *p = check(aligned_alloc(align, n), n);
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+    /* before the first touch, so the faults below take huge pages; a
+     * kernel without them (or with them off) refuses, harmlessly */
+    if (align == HUGE_PAGE)
+        (void)madvise(p, n, MADV_HUGEPAGE);
+#endif
+    memset(p, 0, n);
+    return p;
+}
+
 char *tn_xstrdup(const char *s) { return check(strdup(s ? s : ""), 1); }
 
 char *tn_xstrdup_trim(const char *s)

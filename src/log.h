@@ -37,6 +37,13 @@ void *tn_xmalloc(size_t n);
 void *tn_xcalloc(size_t n, size_t size);
 void *tn_xrealloc(void *p, size_t n);
 char *tn_xstrdup(const char *s);
+/* Zeroed memory for a large table a model reads at random (per link, per
+ * switch element): 64-byte aligned, and from 2 MiB on aligned to 2 MiB and
+ * advised for transparent huge pages (Linux madvise), so that a random
+ * access costs no page walk: at 65,536 ports a hop's blocks lie megabytes
+ * apart, and with 4 KiB pages nearly every one missed the TLB too. Release
+ * with free(). */
+void *tn_xalloc_big(size_t bytes);
 /* A copy of s without its leading and trailing blanks (space, tab, CR, LF). */
 char *tn_xstrdup_trim(const char *s);
 /* Space, tab, CR or LF. */

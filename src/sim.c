@@ -33,6 +33,9 @@ struct sim {
     int64_t lane_delay_ps[EVQ_MAX_LANES]; /* each lane's delay, callback and context (sim_lane) */
     sim_cb lane_cb[EVQ_MAX_LANES];
     void *lane_ctx[EVQ_MAX_LANES];
+    sim_lane_pf lane_pf[EVQ_MAX_LANES]; /* lookahead prefetcher, NULL if none (sim_lane_prefetch) */
+    uint32_t lane_ahead[EVQ_MAX_LANES]; /* its distance behind the head, per stage */
+    uint32_t lane_stages[EVQ_MAX_LANES]; /* its stages */
 };
 
 /* id = generation in the high half, slot + 1 in the low half (so 0 is never
@@ -152,6 +155,28 @@ void sim_schedule_lane(sim *s, int lane, uint32_t arg)
     s->pending++;
 }
 
+void sim_lane_prefetch(sim *s, int lane, sim_lane_pf pf, unsigned ahead, unsigned stages)
+{
+    TN_ASSERT(!s->running, "sim_lane_prefetch during sim_run");
+    TN_ASSERT((unsigned)lane < s->q.nlanes && ahead >= 1 && stages >= 1 && stages <= 4,
+              "no lane %d, or lookahead %u in %u stages", lane, ahead, stages);
+    s->lane_pf[lane] = pf;
+    s->lane_ahead[lane] = ahead;
+    s->lane_stages[lane] = stages;
+}
+
+/* Lane i's head is about to fire: its prefetcher's stages, farthest first. */
+static inline void lane_lookahead(sim *s, unsigned i)
+{
+    const evq_lane *ln = &s->q.lane[i];
+    uint32_t held = ln->tail - ln->head, ahead = s->lane_ahead[i], stages = s->lane_stages[i];
+    for (uint32_t k = 0; k < stages; k++) {
+        uint32_t d = (stages - k) * ahead;
+        if (held > d)
+            s->lane_pf[i](s->lane_ctx[i], evq_key_slot(ln->buf[(ln->head + d) & (ln->cap - 1)]), k);
+    }
+}
+
 bool sim_cancel(sim *s, sim_event_id id)
 {
     uint64_t low = id & 0xffffffffu;
@@ -190,6 +215,8 @@ static inline __attribute__((always_inline)) uint64_t run_loop(sim *s, int64_t u
             if (lane) {
                 /* from a lane: no slot, the argument is in the key */
                 unsigned i = s->q.lmin;
+                if (s->lane_pf[i])
+                    lane_lookahead(s, i);
                 evq_lane_pop(&s->q);
                 s->clock.now_ps = evq_key_time(k);
                 s->pending--;

@@ -44,6 +44,18 @@ int sim_lane(sim *s, int64_t delay_ps, sim_cb cb, void *ctx);
 /* Schedule the lane's cb(s, ctx, arg) at now + the lane's delay, like
  * sim_schedule. */
 void sim_schedule_lane(sim *s, int lane, uint32_t arg);
+/* Lookahead: a lane's events are known in firing order before they fire,
+ * so the engine can tell its model which ones come soon. With a prefetcher
+ * of `stages` stages set, each time the lane's head event fires the engine
+ * first calls pf(ctx, arg, k), for k = 0 .. stages - 1, with the argument
+ * of the event (stages - k) x ahead places behind it in the lane (if the
+ * lane holds one): stage 0 sees an event first, the last stage last, so a
+ * model can fetch a record at stage 0 and, at a later stage, what the
+ * record points to (a packet at 65,536 ports is a cache miss by the time
+ * it fires, and so is the port it goes to). A hint only: pf must change
+ * nothing but timing. ahead >= 1, 1 <= stages <= 4; not during sim_run. */
+typedef void (*sim_lane_pf)(void *ctx, uint32_t arg, unsigned stage);
+void sim_lane_prefetch(sim *s, int lane, sim_lane_pf pf, unsigned ahead, unsigned stages);
 /* Cancel a pending event; returns false if it already fired, was cancelled or id is unknown. */
 bool sim_cancel(sim *s, sim_event_id id);
 

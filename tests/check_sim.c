@@ -670,6 +670,76 @@ START_TEST(test_sim_lanes_same_order)
 }
 END_TEST
 
+/* A lane's lookahead prefetcher sees, before each head fires, the events
+ * (stages - k) x ahead behind it, farthest stage first, and only those the
+ * lane holds: 20 events of one lane, ahead 3, 2 stages. */
+typedef struct pf_log {
+    int lane;
+    char log[512];
+    size_t n;
+} pf_log;
+
+static void pf_log_add(pf_log *l, const char *what, uint32_t a, unsigned k)
+{
+    l->n += (size_t)snprintf(l->log + l->n, sizeof l->log - l->n, "%s%u.%u ", what, a, k);
+}
+
+static void pf_log_pf(void *ctx, uint32_t arg, unsigned stage) { pf_log_add(ctx, "p", arg, stage); }
+
+static void pf_log_ev(sim *s, void *ctx, uint64_t arg)
+{
+    (void)s;
+    pf_log_add(ctx, "f", (uint32_t)arg, 0);
+}
+
+static void pf_log_start(sim *s, void *ctx, uint64_t arg)
+{
+    (void)arg;
+    pf_log *l = ctx;
+    for (uint32_t i = 0; i < 20; i++)
+        sim_schedule_lane(s, l->lane, i);
+}
+
+START_TEST(test_sim_lane_prefetch)
+{
+    sim *s = sim_create();
+    pf_log l = {0};
+    l.lane = sim_lane(s, 10, pf_log_ev, &l);
+    ck_assert_int_ge(l.lane, 0);
+    sim_lane_prefetch(s, l.lane, pf_log_pf, 3, 2);
+    sim_schedule(s, 0, pf_log_start, &l, 0);
+    sim_run(s, SIM_TIME_MAX);
+    char want[512];
+    size_t n = 0;
+    for (uint32_t a = 0; a < 20; a++) {
+        if (a + 6 < 20)
+            n += (size_t)snprintf(want + n, sizeof want - n, "p%u.0 ", a + 6);
+        if (a + 3 < 20)
+            n += (size_t)snprintf(want + n, sizeof want - n, "p%u.1 ", a + 3);
+        n += (size_t)snprintf(want + n, sizeof want - n, "f%u.0 ", a);
+    }
+    ck_assert_str_eq(l.log, want);
+    sim_destroy(s);
+}
+END_TEST
+
+/* tn_xalloc_big: zeroed, 64-byte aligned, and 2 MiB aligned from 2 MiB on
+ * (the huge pages themselves are the kernel's to give). */
+START_TEST(test_alloc_big)
+{
+    const size_t sizes[] = {0, 1, 100, 4096, (size_t)2 << 20, ((size_t)3 << 20) + 5};
+    for (size_t i = 0; i < sizeof sizes / sizeof *sizes; i++) {
+        unsigned char *p = tn_xalloc_big(sizes[i]);
+        ck_assert_uint_eq((uintptr_t)p % (sizes[i] >= ((size_t)2 << 20) ? ((size_t)2 << 20) : 64), 0);
+        for (size_t j = 0; j < sizes[i]; j++)
+            ck_assert_uint_eq(p[j], 0);
+        if (sizes[i])
+            p[sizes[i] - 1] = 1; /* writable to its last byte */
+        free(p);
+    }
+}
+END_TEST
+
 /* The hold pattern of a simulation (pop one, push one no earlier) at a size
  * that crosses the layout border both ways: pops never go back in
  * (time, seq), and every key pushed comes out exactly once. */
@@ -920,6 +990,8 @@ static Suite *sim_suite(void)
     tcase_add_test(tc, test_evq_reference);
     tcase_add_test(tc, test_evq_lanes);
     tcase_add_test(tc, test_sim_lanes_same_order);
+    tcase_add_test(tc, test_sim_lane_prefetch);
+    tcase_add_test(tc, test_alloc_big);
     tcase_add_test(tc, test_evq_seq_wrap);
     tcase_add_test(tc, test_evq_deferred_pop);
     tcase_add_test(tc, test_cancel_many);
