@@ -61,12 +61,14 @@ typedef struct fattree {
     uint32_t k, n;                    /* arity, levels */
     uint32_t per_level;               /* k^(n-1) switches per level */
     uint32_t pow[TOPO_MAX_DIMS * 2 + 2]; /* k^0 .. k^n */
+    topo_div dk, dper;                /* divisions by k and by per_level (topo_div) */
+    topo_div dpow[TOPO_MAX_DIMS * 2 + 2]; /* by k^0 .. k^n */
     topo_fattree_routing routing;
 } fattree;
 
 static const fattree *F(const topo *t) { return t->priv; }
 
-static uint32_t level_of(const fattree *f, uint32_t sw) { return sw / f->per_level; }
+static uint32_t level_of(const fattree *f, uint32_t sw) { return topo_div_q(f->dper, sw); }
 
 static uint32_t radix(const topo *t, uint32_t sw)
 {
@@ -95,27 +97,28 @@ static uint32_t locate(const topo *t, uint64_t x)
 static void attach(const topo *t, uint32_t host, uint32_t *sw, uint32_t *port)
 {
     TN_ASSERT(host < t->hosts, "fat-tree: host %u of %u", host, t->hosts);
-    *sw = host / F(t)->k;
-    *port = host % F(t)->k;
+    *sw = topo_div_q(F(t)->dk, host);
+    *port = topo_div_r(F(t)->dk, host);
 }
 
 static topo_end peer(const topo *t, uint32_t sw, uint32_t port)
 {
     const fattree *f = F(t);
     TN_ASSERT(sw < t->switches && port < radix(t, sw), "fat-tree: switch %u port %u", sw, port);
-    uint32_t k = f->k, l = level_of(f, sw), i = sw % f->per_level;
-    uint32_t p = i / f->pow[l], q = i % f->pow[l];
+    uint32_t k = f->k, l = level_of(f, sw), i = sw - l * f->per_level;
+    uint32_t p = topo_div_q(f->dpow[l], i), q = i - p * f->pow[l];
     if (port < k) {
         if (l == 0)
             return (topo_end){.kind = TOPO_HOST, .id = p * k + port, .port = 0};
-        uint32_t lo = (p * k + port) * f->pow[l - 1] + q % f->pow[l - 1];
+        uint32_t qh = topo_div_q(f->dpow[l - 1], q);
+        uint32_t lo = (p * k + port) * f->pow[l - 1] + (q - qh * f->pow[l - 1]);
         return (topo_end){.kind = TOPO_SWITCH,
                           .id = (l - 1) * f->per_level + lo,
-                          .port = k + q / f->pow[l - 1]};
+                          .port = k + qh};
     }
-    uint32_t j = port - k;
-    uint32_t up = (p / k) * f->pow[l + 1] + q + j * f->pow[l];
-    return (topo_end){.kind = TOPO_SWITCH, .id = (l + 1) * f->per_level + up, .port = p % k};
+    uint32_t j = port - k, pk = topo_div_q(f->dk, p);
+    uint32_t up = pk * f->pow[l + 1] + q + j * f->pow[l];
+    return (topo_end){.kind = TOPO_SWITCH, .id = (l + 1) * f->per_level + up, .port = p - pk * k};
 }
 
 static void hdr_init(const topo *t, uint32_t src, uint32_t dst, uint64_t salt, topo_hdr *h)
@@ -128,11 +131,12 @@ static void hdr_init(const topo *t, uint32_t src, uint32_t dst, uint64_t salt, t
     h->salt = salt;
 }
 
-/* Level of the nearest common ancestor of hosts a and b. */
-static uint32_t nca_level(const fattree *f, uint32_t a, uint32_t b)
+/* Level of the nearest common ancestor of hosts a and b, known to be at
+ * least `from`. */
+static uint32_t nca_level(const fattree *f, uint32_t a, uint32_t b, uint32_t from)
 {
-    uint32_t l = 0;
-    while (a / f->pow[l + 1] != b / f->pow[l + 1])
+    uint32_t l = from;
+    while (topo_div_q(f->dpow[l + 1], a) != topo_div_q(f->dpow[l + 1], b))
         l++;
     return l;
 }
@@ -140,17 +144,17 @@ static uint32_t nca_level(const fattree *f, uint32_t a, uint32_t b)
 static unsigned next(const topo *t, uint32_t sw, const topo_hdr *h, topo_hop *out)
 {
     const fattree *f = F(t);
-    uint32_t k = f->k, l = level_of(f, sw), i = sw % f->per_level;
-    uint32_t p = i / f->pow[l], b = h->dst;
-    if (p == b / f->pow[l + 1]) { /* b is below: go down */
-        out[0] = (topo_hop){.port = b / f->pow[l] % k, .vc = 0, .kind = TOPO_HOP_ONLY,
-                            .hops_left = (uint16_t)l};
+    uint32_t l = level_of(f, sw), i = sw - l * f->per_level;
+    uint32_t p = topo_div_q(f->dpow[l], i), b = h->dst;
+    uint32_t bl = topo_div_q(f->dpow[l], b), digit = topo_div_r(f->dk, bl); /* b / k^l, (b / k^l) mod k */
+    if (p == topo_div_q(f->dk, bl)) { /* b is below (b / k^(l+1) = p): go down */
+        out[0] = (topo_hop){.port = digit, .vc = 0, .kind = TOPO_HOP_ONLY, .hops_left = (uint16_t)l};
         return 1;
     }
     TN_ASSERT(l + 1 < f->n, "fat-tree: top switch %u does not hold %u", sw, b);
-    uint32_t j = f->routing == TOPO_FT_DMODK ? b / f->pow[l] % k : topo_pick(h->salt, l, k);
+    uint32_t k = f->k, j = f->routing == TOPO_FT_DMODK ? digit : topo_pick(h->salt, l, k);
     /* climb to the common ancestor of this subtree and b, then down to b's leaf */
-    uint32_t L = nca_level(f, p * f->pow[l + 1], b);
+    uint32_t L = nca_level(f, p * f->pow[l + 1], b, l + 1); /* b is outside subtree p of level l */
     out[0] = (topo_hop){.port = k + j, .vc = 0, .kind = TOPO_HOP_ONLY,
                         .hops_left = (uint16_t)(2 * L - l)};
     return 1;
@@ -217,6 +221,10 @@ int topo_fattree_init(topo *t, const topo_fattree_params *p, char *err, size_t e
     for (uint32_t l = 1; l <= f->n; l++)
         f->pow[l] = f->pow[l - 1] * f->k;
     f->per_level = f->pow[f->n - 1];
+    f->dk = topo_div_make(f->k);
+    f->dper = topo_div_make(f->per_level);
+    for (uint32_t l = 0; l <= f->n; l++)
+        f->dpow[l] = topo_div_make(f->pow[l]);
     t->ops = &fattree_ops;
     t->priv = f;
     t->hosts = f->pow[f->n];

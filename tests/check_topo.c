@@ -13,6 +13,7 @@
 #include <check.h>
 #include <stdlib.h>
 #include <string.h>
+#include <gsl/gsl_rng.h>
 
 #include "link.h"
 #include "spinet_topology.h"
@@ -111,6 +112,31 @@ static topo make_dragonfly(uint32_t g, uint32_t a, uint32_t p, uint32_t h, topo_
  *   7 + 2 >= 8: 1; at 0, 0 + 1 < 8: 0. links 6, 32+30+1 = 63, 32+35+1 =
  *   68, 33, 32+5+0 = 37. h = 4.
  * Zero load of 0 -> 11: 200000 + 6 x 25000 + 5 x 150000 = 1100000 ps. */
+/* topo_div against the hardware's / and %: every divisor that matters
+ * (1, powers, odd, near 2^32), each with edge and random numerators. */
+START_TEST(test_fast_division)
+{
+    gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+    gsl_rng_set(r, 3);
+    uint32_t ds[64] = {1, 2, 3, 4, 5, 7, 16, 17, 64, 1000, 65535, 65536, 65537, 1u << 31, (1u << 31) + 1,
+                       UINT32_MAX - 1, UINT32_MAX};
+    for (unsigned i = 17; i < 64; i++)
+        ds[i] = (uint32_t)gsl_rng_get(r) >> (gsl_rng_uniform_int(r, 32));
+    for (unsigned i = 0; i < 64; i++) {
+        uint32_t d = ds[i] ? ds[i] : 1;
+        topo_div v = topo_div_make(d);
+        uint32_t ns[] = {0, 1, d - 1, d, d + 1, 2 * d - 1, UINT32_MAX, UINT32_MAX - 1, UINT32_MAX / d * d,
+                         UINT32_MAX / d * d - 1};
+        for (unsigned j = 0; j < sizeof ns / sizeof *ns + 20000; j++) {
+            uint32_t n = j < sizeof ns / sizeof *ns ? ns[j] : (uint32_t)gsl_rng_get(r) >> gsl_rng_uniform_int(r, 32);
+            ck_assert_uint_eq(topo_div_q(v, n), n / d);
+            ck_assert_uint_eq(topo_div_r(v, n), n % d);
+        }
+    }
+    gsl_rng_free(r);
+}
+END_TEST
+
 START_TEST(test_torus_routes)
 {
     topo t = make_torus(8, 4, 0, TOPO_TORUS_DOR);
@@ -1017,6 +1043,7 @@ static Suite *topo_suite(void)
     Suite *s = suite_create("topo");
     TCase *tc = tcase_create("core");
     tcase_set_timeout(tc, 120);
+    tcase_add_test(tc, test_fast_division);
     tcase_add_test(tc, test_torus_routes);
     tcase_add_test(tc, test_twisted_routes);
     tcase_add_test(tc, test_torus_adaptive_candidates);
