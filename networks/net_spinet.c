@@ -125,6 +125,9 @@ enum { SPN_METRICS(METRIC_ENUM) SPN_NMETRICS };
 static const metric_def spn_metrics_def[] = {SPN_METRICS(METRIC_DEF)};
 
 #define SPN_POOL_CHUNK 256   /* packet records allocated at once */
+#ifndef SPN_LOOKAHEAD
+#define SPN_LOOKAHEAD 4      /* a NACK lane's events fetched ahead (per stage of pf_retry) */
+#endif
 #define SPN_TIME_MAX_PS INT64_C(3600000000000000) /* 1 hour: bounds every time parameter */
 #define SPN_LOCK_TIME_MAX_PS (INT64_C(1) << 62)   /* 53 days: a lock word holds a time << 1 */
 #define SPN_LINK_MAX_M 1e6                        /* 1000 km of fibre: 5 ms */
@@ -335,6 +338,21 @@ static void ev_retry(sim *sm, void *ctx, uint64_t arg)
 static void ev_retry_lane(sim *sm, void *ctx, uint64_t arg)
 {
     retry(ctx, pkt_of_id(ctx, (uint32_t)arg));
+}
+
+/* Lookahead of a NACK lane (sim_lane_prefetch, two stages): the packet of
+ * a retry that comes soon (stage 0), then its source and the lock words of
+ * its first elements (stage 1), out of the caches at scale. */
+static void pf_retry(void *ctx, uint32_t id, unsigned stage)
+{
+    const spn_state *st = ctx;
+    const spn_pkt *p = pkt_of_id(st, id);
+    if (stage == 0) {
+        __builtin_prefetch(p);
+        return;
+    }
+    __builtin_prefetch(&st->src[p->src], 1);
+    __builtin_prefetch(&st->lock[(size_t)(p->src >> 1) * 2], 1);
 }
 
 /* NACK of a corrupted packet from the receiver, after the path was released. */
@@ -834,7 +852,7 @@ static int spinet_init(void *state, net *n, const void *params, char *err, size_
     st->ack_timeout_ps = p->ack_timeout_ps > 0 ? p->ack_timeout_ps : ack_round_trip_ps(core, p);
 
     size_t ne = (size_t)st->topo.stages * st->topo.elems;
-    st->lock = tn_xcalloc(ne * 2, sizeof *st->lock);
+    st->lock = tn_xalloc_big(ne * 2 * sizeof *st->lock);
     st->path = tn_xcalloc(st->topo.stages, sizeof *st->path);
     uint32_t S = st->topo.stages;
     st->drop_back_ps = tn_xcalloc((size_t)S + 1, sizeof *st->drop_back_ps);
@@ -854,12 +872,14 @@ static int spinet_init(void *state, net *n, const void *params, char *err, size_
         st->drop_lane[d] = st->recovery == SPN_FAST_NACK || st->recovery == SPN_SLOTTED
                                ? sim_lane(net_sim(n), back, ev_retry_lane, st)
                                : -1;
+        if (st->drop_lane[d] >= 0)
+            sim_lane_prefetch(net_sim(n), st->drop_lane[d], pf_retry, SPN_LOOKAHEAD, 2);
     }
     if (n->rng) {
         st->rng_off = n->rng->type->min;
         st->rng_scale = (n->rng->type->max - st->rng_off) / 2;
     }
-    st->src = tn_xcalloc(core->nodes, sizeof *st->src);
+    st->src = tn_xalloc_big((size_t)core->nodes * sizeof *st->src);
     st->nic_on = p->nic.policy != NIC_FIFO;
     if (st->nic_on)
         nic_init(&st->nic, core->nodes, &p->nic, 0);
