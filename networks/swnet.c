@@ -152,7 +152,18 @@
  * last hop the arrival is computed, not an event), one per message (its
  * delivery, at the latest last-bit arrival of its packets), and a wake-up of
  * an output port only when it has waiting packets: when the packet on the
- * wire ends, or when the credit it waits for returns. Credits are returned
+ * wire ends, or when the credit it waits for returns. Every hop event is
+ * one link and one switch after the packet left, so hops go through an
+ * engine lane (sim_lane: the same order as the heap, argument the packet's
+ * 32-bit id) whose lookahead (pf_arrive) fetches a packet's record some
+ * events before its hop and then the blocks the hop touches. With an
+ * oblivious routing the output a packet takes at a switch is found as it
+ * leaves for that switch (lookahead routing, as BookSim2's routers can and
+ * as pipelined routers do: the route is a function of the packet's record,
+ * so finding it one hop early changes nothing), so those blocks are known
+ * in advance; adaptive and UGAL choices read the ports at the hop itself.
+ * Measured on the 4-ary 8-tree at 65,536 hosts (1 kB messages at 10%):
+ * 10.3-12.7 s of CPU for 2^20 messages before, 4.4-5.4 after. Credits are returned
  * lazily: each link's sender keeps per VC a FIFO of (time, bytes) tokens,
  * in time order since every credit travels one link latency from the
  * instant its event runs; tokens due are added when the sender looks.
