@@ -2,11 +2,21 @@
 # Switched fabrics, one table row per run:
 #  1. uniform random on each topology (and the single switch and SPINet for
 #     reference) at 64 and 4,096 nodes: messages/s (simulated messages per
-#     wall second) and peak memory;
-#  2. SPINet and the fat tree (4-ary and 16-ary n-trees) from 256 to 65,536 ports with
-#     as many messages per node: wall time per message against log2 N (it
-#     must grow no faster: a message crosses log N stages or 2 log4 N - 1
-#     switches) and peak memory (under 1 GB at 65,536).
+#     CPU second) and peak memory;
+#  2. scaling: the single switch (the engine and the workload alone), SPINet
+#     and the 4-ary and 16-ary n-trees from 256 to 65,536 ports. Each size
+#     runs twice, with M and 2M messages in all (M = 2^19, spread over the
+#     nodes), and the row gives the marginal CPU time per message, (T(2M) -
+#     T(M)) / M: set-up (tables, link blocks) and the first and last
+#     messages' transients cancel, so sizes compare at equal work. Beside it
+#     the work a message makes (hops: switches crossed; tries: SPINet's
+#     transmissions per packet, each crossing up to log2 N stages), the time
+#     per hop or per try, and the growth of each from the smallest size
+#     against log2 N's: a message crosses log N stages or 2 log_k N - 1
+#     switches, so with no per-message work growing with N, time per
+#     message grows as its hops (or tries x stages) do, times what the
+#     memory hierarchy adds once a fabric's state leaves the caches. Peak
+#     memory is that of the 2M run (under 1 GB at 65,536).
 #   bench/topologies.sh BUILDDIR [--quick]
 # Rates are per CPU second of the whole process (GNU time's user + system,
 # set-up included: wall times on shared machines are noisy; wall_s is the
@@ -58,9 +68,9 @@ header() {
 }
 
 if [ "$quick" = "--quick" ]; then
-    m64=20 m4k=2 sizes="256 4096" sizes16="256 4096"
+    m64=20 m4k=2 sizes="256 4096" sizes16="256 4096" total=65536
 else
-    m64=200 m4k=20 sizes="256 1024 4096 16384 65536" sizes16="256 4096 65536"
+    m64=200 m4k=20 sizes="256 1024 4096 16384 65536" sizes16="256 4096 65536" total=524288
 fi
 
 # SPINet's optics at 100 Gb/s over 8 wavelengths need SOAs that make up
@@ -86,20 +96,60 @@ run leaf-spine-64x64 4096 $m4k --set network.type=leaf-spine --set network.leave
 run dragonfly-16.16.16 4096 $m4k --set network.type=dragonfly --set network.groups=16 \
     --set network.routers-per-group=16 --set network.hosts-per-router=16 --set network.global-links=15
 
-echo "== scaling: SPINet and k-ary n-trees, 16 messages per node (hops: switches a message crosses;"
-echo "   tries: SPINet's transmissions per packet; the single switch is the engine and workload alone)"
-header
-for n in $sizes; do # the engine and the workload alone: 3 events per message
-    run electrical-switch "$n" 16
+# one_run NODES MESSAGES_PER_NODE SET...: "cpu_s peak_MiB work" of one run
+# (work: hops_mean, or tries_per_packet_mean on SPINet, or -)
+one_run() {
+    nodes=$1 msgs=$2
+    shift 2
+    runs=$((runs + 1))
+    out="$tmp/run$runs"
+    "$gnutime" -f "%M %U %S" -o "$tmp/rss" "$tasknet" run "$cfg" --set system.nodes="$nodes" \
+        --set workload.messages="$msgs" "$@" --out "$out" -q -j 1
+    work=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
+        { if ("tries_per_packet_mean" in col) print $col["tries_per_packet_mean"];
+          else if ("hops_mean" in col) print $col["hops_mean"]; else print "-" }' "$out/runs.csv")
+    awk -v w="$work" '{ printf "%.3f %.1f %s\n", $2 + $3, $1 / 1024, w }' "$tmp/rss"
+    rm -rf "$out"
+}
+
+# scale NAME NODES SET...: the marginal row of one size (see the head)
+scale() {
+    name=$1 nodes=$2
+    shift 2
+    per=$((total / nodes))
+    [ "$per" -ge 1 ] || per=1
+    r1=$(one_run "$nodes" "$per" "$@")
+    r2=$(one_run "$nodes" $((2 * per)) "$@")
+    echo "$name $nodes $((per * nodes)) $r1 $r2" >>"$tmp/scale"
+    # the last row, with its growth from the first row of the same fabric
+    awk '{ name = $1; n = $2; m = $3; t = ($7 - $4) / m * 1e6; w = $9; mem = $8; lg = log(n) / log(2)
+           if (!(name in t0)) { t0[name] = t; w0[name] = w; l0[name] = lg } }
+         END { unit = w == "-" ? "-" : sprintf("%.3f", t / w)
+               printf "%-16s %7d %9d %10.3f %7s %9s %8.2f %8s %7.2f %8.1f\n", name, n, m, t,
+                      w == "-" ? "-" : sprintf("%.2f", w), unit,
+                      t / t0[name], w == "-" ? "-" : sprintf("%.2f", w / w0[name]), lg / l0[name], mem }' "$tmp/scale"
+}
+
+echo "== scaling: marginal CPU time per message, 2^19 messages more (see the head; work: hops, or SPINet's"
+echo "   tries per packet; growth from the smallest size of each fabric)"
+if [ -z "$gnutime" ]; then
+    echo "GNU time (/usr/bin/time) is needed for the scaling part"
+    exit 0
+fi
+printf "%-16s %7s %9s %10s %7s %9s %8s %8s %7s %8s\n" fabric nodes messages us_per_msg work us_per_work \
+    growth work_gr log2N_gr peak_MiB
+: >"$tmp/scale"
+for n in $sizes; do
+    scale electrical-switch "$n"
 done
 for n in $sizes; do
-    run spinet "$n" 16 $spinet
+    scale spinet "$n" $spinet
 done
 for n in $sizes; do
     levels=$(awk -v n="$n" 'BEGIN { l = 0; while (n > 1) { n /= 4; l++ }; print l }')
-    run fat-tree-4ary "$n" 16 --set network.type=fat-tree --set network.arity=4 --set network.levels="$levels"
+    scale fat-tree-4ary "$n" --set network.type=fat-tree --set network.arity=4 --set network.levels="$levels"
 done
 for n in $sizes16; do
     levels=$(awk -v n="$n" 'BEGIN { l = 0; while (n > 1) { n /= 16; l++ }; print l }')
-    run fat-tree-16ary "$n" 16 --set network.type=fat-tree --set network.arity=16 --set network.levels="$levels"
+    scale fat-tree-16ary "$n" --set network.type=fat-tree --set network.arity=16 --set network.levels="$levels"
 done
