@@ -87,8 +87,12 @@ typedef struct dragonfly {
     uint32_t g, a, p, h; /* groups, routers per group, hosts and global links per router */
     uint32_t n;          /* links between two groups: a h / (g - 1) */
     uint32_t radix;      /* p + a - 1 + h */
+    topo_div da, dp, dh, dg1, dn, dap; /* divisions by a, p, h, g - 1, n and a p (topo_div) */
     topo_dragonfly_routing routing;
 } dragonfly;
+
+static inline uint32_t Q(topo_div v, uint32_t x) { return topo_div_q(v, x); }
+static inline uint32_t R(topo_div v, uint32_t x) { return topo_div_r(v, x); }
 
 static const dragonfly *DF(const topo *t) { return t->priv; }
 
@@ -105,8 +109,8 @@ static uint32_t locate(const topo *t, uint64_t x) { return (uint32_t)(x / DF(t)-
 static void attach(const topo *t, uint32_t host, uint32_t *sw, uint32_t *port)
 {
     TN_ASSERT(host < t->hosts, "dragonfly: host %u of %u", host, t->hosts);
-    *sw = host / DF(t)->p;
-    *port = host % DF(t)->p;
+    *sw = Q(DF(t)->dp, host);
+    *port = R(DF(t)->dp, host);
 }
 
 /* Global slot of group G toward group D (!= G) with link number m. */
@@ -118,7 +122,7 @@ static uint32_t slot_for(const dragonfly *q, uint32_t G, uint32_t D, uint32_t m)
 /* Group a slot of group G leads to. */
 static uint32_t slot_group(const dragonfly *q, uint32_t G, uint32_t s)
 {
-    uint32_t rel = s % (q->g - 1);
+    uint32_t rel = R(q->dg1, s);
     return rel < G ? rel : rel + 1;
 }
 
@@ -131,7 +135,7 @@ static topo_end peer(const topo *t, uint32_t sw, uint32_t port)
 {
     const dragonfly *q = DF(t);
     TN_ASSERT(sw < t->switches && port < q->radix, "dragonfly: switch %u port %u", sw, port);
-    uint32_t G = sw / q->a, r = sw % q->a;
+    uint32_t G = Q(q->da, sw), r = sw - G * q->a;
     if (port < q->p)
         return (topo_end){.kind = TOPO_HOST, .id = sw * q->p + port, .port = 0};
     if (port < q->p + q->a - 1) {
@@ -139,21 +143,21 @@ static topo_end peer(const topo *t, uint32_t sw, uint32_t port)
         return (topo_end){.kind = TOPO_SWITCH, .id = G * q->a + to, .port = local_port(q, to, r)};
     }
     uint32_t s = r * q->h + (port - q->p - q->a + 1);
-    uint32_t D = slot_group(q, G, s), m = s / (q->g - 1);
+    uint32_t D = slot_group(q, G, s), m = Q(q->dg1, s);
     uint32_t s2 = slot_for(q, D, G, m);
     return (topo_end){.kind = TOPO_SWITCH,
-                      .id = D * q->a + s2 / q->h,
-                      .port = q->p + q->a - 1 + s2 % q->h};
+                      .id = D * q->a + Q(q->dh, s2),
+                      .port = q->p + q->a - 1 + R(q->dh, s2)};
 }
 
-static uint32_t slice_of(const dragonfly *q, const topo_hdr *h) { return h->src % q->n; }
+static uint32_t slice_of(const dragonfly *q, const topo_hdr *h) { return R(q->dn, h->src); }
 
 /* Is the packet heading to its intermediate (group, or router within a group)? */
 static int to_mid(const topo_hdr *h) { return h->mode != MODE_MIN && h->phase == 0; }
 
 static int intra(const dragonfly *q, const topo_hdr *h)
 {
-    return h->src / (q->a * q->p) == h->dst / (q->a * q->p);
+    return Q(q->dap, h->src) == Q(q->dap, h->dst);
 }
 
 /* Switch-to-switch hops from router (G, r) to router (D, rd) in slice m. */
@@ -163,20 +167,20 @@ static uint32_t hops_to_router(const dragonfly *q, uint32_t G, uint32_t r, uint3
     if (G == D)
         return r != rd;
     uint32_t out = slot_for(q, G, D, m), in = slot_for(q, D, G, m);
-    return (r != out / q->h) + 1 + (in / q->h != rd);
+    return (r != Q(q->dh, out)) + 1 + (Q(q->dh, in) != rd);
 }
 
 /* Hops from (G, r) to the router of hop `dst`, through group `mid` first when
  * via_group (arriving on the router holding mid's slot back toward G). */
 static uint32_t hops_left(const dragonfly *q, uint32_t G, uint32_t r, const topo_hdr *h, int mode)
 {
-    uint32_t D = h->dst / (q->a * q->p), rd = h->dst / q->p % q->a, m = slice_of(q, h);
+    uint32_t D = Q(q->dap, h->dst), rd = R(q->da, Q(q->dp, h->dst)), m = slice_of(q, h);
     if (mode == MODE_MIN || h->phase == 1)
         return hops_to_router(q, G, r, D, rd, m);
     if (intra(q, h))
         return (r != h->mid) + (h->mid != rd);
     uint32_t out = slot_for(q, G, h->mid, m), in = slot_for(q, h->mid, G, m);
-    return (r != out / q->h) + 1 + hops_to_router(q, h->mid, in / q->h, D, rd, m);
+    return (r != Q(q->dh, out)) + 1 + hops_to_router(q, h->mid, Q(q->dh, in), D, rd, m);
 }
 
 /* The port from (G, r) one step toward router (D, rd) in slice m (not there yet). */
@@ -186,23 +190,25 @@ static uint32_t port_toward(const dragonfly *q, uint32_t G, uint32_t r, uint32_t
     if (G == D)
         return local_port(q, r, rd);
     uint32_t s = slot_for(q, G, D, m);
-    if (s / q->h == r)
-        return q->p + q->a - 1 + s % q->h;
-    return local_port(q, r, s / q->h);
+    uint32_t sr = Q(q->dh, s); /* the router holding slot s */
+    if (sr == r)
+        return q->p + q->a - 1 + (s - sr * q->h);
+    return local_port(q, r, sr);
 }
 
 /* The port from sw along the path of `mode` (minimal or Valiant). */
 static uint32_t port_for(const dragonfly *q, uint32_t sw, const topo_hdr *h, int mode)
 {
-    uint32_t G = sw / q->a, r = sw % q->a, m = slice_of(q, h);
-    uint32_t D = h->dst / (q->a * q->p), rd = h->dst / q->p % q->a;
+    uint32_t G = Q(q->da, sw), r = sw - G * q->a, m = slice_of(q, h);
+    uint32_t dr = Q(q->dp, h->dst); /* the destination's router */
+    uint32_t D = Q(q->dap, h->dst), rd = R(q->da, dr);
     if (mode != MODE_MIN && h->phase == 0) {
         if (intra(q, h))
             return local_port(q, r, h->mid);
         return port_toward(q, G, r, h->mid, 0, m); /* rd unused: G != mid */
     }
-    if (sw == h->dst / q->p)
-        return h->dst % q->p;
+    if (sw == dr)
+        return h->dst - dr * q->p;
     return port_toward(q, G, r, D, rd, m);
 }
 
@@ -218,8 +224,8 @@ static void hdr_init(const topo *t, uint32_t src, uint32_t dst, uint64_t salt, t
     h->mode = MODE_MIN;
     if (q->routing == TOPO_DF_MINIMAL)
         return;
-    uint32_t Gs = src / (q->a * q->p), Gd = dst / (q->a * q->p);
-    uint32_t rs = src / q->p % q->a, rd = dst / q->p % q->a;
+    uint32_t Gs = Q(q->dap, src), Gd = Q(q->dap, dst);
+    uint32_t rs = R(q->da, Q(q->dp, src)), rd = R(q->da, Q(q->dp, dst));
     if (Gs != Gd) {
         if (q->g <= 2)
             return; /* no third group: minimal (merlin) */
@@ -243,7 +249,7 @@ static void hdr_init(const topo *t, uint32_t src, uint32_t dst, uint64_t salt, t
 static unsigned next(const topo *t, uint32_t sw, const topo_hdr *h, topo_hop *out)
 {
     const dragonfly *q = DF(t);
-    uint32_t G = sw / q->a, r = sw % q->a;
+    uint32_t G = Q(q->da, sw), r = sw - G * q->a;
     if (h->mode == MODE_UGAL) {
         out[0] = (topo_hop){.port = port_for(q, sw, h, MODE_MIN), .vc = h->vc,
                             .kind = TOPO_HOP_MINIMAL,
@@ -415,6 +421,12 @@ int topo_dragonfly_init(topo *t, const topo_dragonfly_params *p, char *err, size
     q->p = p->hosts_per_router;
     q->h = p->global_links;
     q->n = q->a * q->h / (q->g - 1);
+    q->da = topo_div_make(q->a);
+    q->dp = topo_div_make(q->p);
+    q->dh = topo_div_make(q->h);
+    q->dg1 = topo_div_make(q->g - 1);
+    q->dn = topo_div_make(q->n);
+    q->dap = topo_div_make(q->a * q->p);
     q->radix = q->p + q->a - 1 + q->h;
     q->routing = p->routing;
     t->ops = &dragonfly_ops;

@@ -44,6 +44,7 @@ const char *const topo_leafspine_routing_names[] = {"ecmp", "d-mod-k", NULL};
 
 typedef struct leafspine {
     uint32_t L, S, H;
+    topo_div dH, dS; /* divisions by H and S (topo_div) */
     topo_leafspine_routing routing;
 } leafspine;
 
@@ -75,8 +76,8 @@ static uint32_t locate(const topo *t, uint64_t x)
 static void attach(const topo *t, uint32_t host, uint32_t *sw, uint32_t *port)
 {
     TN_ASSERT(host < t->hosts, "leaf-spine: host %u of %u", host, t->hosts);
-    *sw = host / LS(t)->H;
-    *port = host % LS(t)->H;
+    *sw = topo_div_q(LS(t)->dH, host);
+    *port = topo_div_r(LS(t)->dH, host);
 }
 
 static topo_end peer(const topo *t, uint32_t sw, uint32_t port)
@@ -103,13 +104,13 @@ static void hdr_init(const topo *t, uint32_t src, uint32_t dst, uint64_t salt, t
 static unsigned next(const topo *t, uint32_t sw, const topo_hdr *h, topo_hop *out)
 {
     const leafspine *q = LS(t);
-    uint32_t leaf = h->dst / q->H;
+    uint32_t leaf = topo_div_q(q->dH, h->dst), place = h->dst - leaf * q->H; /* dst / H, dst mod H */
     if (sw >= q->L) {
         out[0] = (topo_hop){.port = leaf, .vc = 0, .kind = TOPO_HOP_ONLY, .hops_left = 1};
     } else if (sw == leaf) {
-        out[0] = (topo_hop){.port = h->dst % q->H, .vc = 0, .kind = TOPO_HOP_ONLY, .hops_left = 0};
+        out[0] = (topo_hop){.port = place, .vc = 0, .kind = TOPO_HOP_ONLY, .hops_left = 0};
     } else {
-        uint32_t s = q->routing == TOPO_LS_ECMP ? topo_pick(h->salt, 0, q->S) : h->dst % q->H % q->S;
+        uint32_t s = q->routing == TOPO_LS_ECMP ? topo_pick(h->salt, 0, q->S) : topo_div_r(q->dS, place);
         out[0] = (topo_hop){.port = q->H + s, .vc = 0, .kind = TOPO_HOP_ONLY, .hops_left = 2};
     }
     return 1;
@@ -182,6 +183,8 @@ int topo_leafspine_init(topo *t, const topo_leafspine_params *p, char *err, size
     q->L = p->leaves;
     q->S = p->spines;
     q->H = p->hosts_per_leaf;
+    q->dH = topo_div_make(q->H);
+    q->dS = topo_div_make(q->S);
     q->routing = p->routing;
     t->ops = &leafspine_ops;
     t->priv = q;

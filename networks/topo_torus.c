@@ -105,12 +105,16 @@ typedef struct torus {
     uint32_t k[TOPO_MAX_DIMS];      /* ring sizes */
     uint32_t stride[TOPO_MAX_DIMS]; /* k_0 ... k_{d-1} */
     uint32_t twist;                 /* shift of dimension 0 across a wrap of dimension 1 */
+    topo_div dstride[TOPO_MAX_DIMS], dk[TOPO_MAX_DIMS]; /* divisions by them (topo_div) */
     topo_torus_routing routing;
 } torus;
 
 static const torus *T(const topo *t) { return t->priv; }
 
-static uint32_t coord(const torus *q, uint32_t v, uint32_t d) { return v / q->stride[d] % q->k[d]; }
+static uint32_t coord(const torus *q, uint32_t v, uint32_t d)
+{
+    return topo_div_r(q->dk[d], topo_div_q(q->dstride[d], v));
+}
 
 static uint32_t radix(const topo *t, uint32_t sw)
 {
@@ -389,6 +393,8 @@ int topo_torus_init(topo *t, const topo_torus_params *p, char *err, size_t errle
     for (uint32_t d = 0; d < q->n; d++) {
         q->k[d] = p->dims[d];
         q->stride[d] = stride;
+        q->dk[d] = topo_div_make(p->dims[d]);
+        q->dstride[d] = topo_div_make(stride);
         stride *= p->dims[d];
         hops += p->dims[d] / 2;
     }
