@@ -17,12 +17,16 @@
 #     message grows as its hops (or tries x stages) do, times what the
 #     memory hierarchy adds once a fabric's state leaves the caches. Peak
 #     memory is that of the 2M run (under 1 GB at 65,536).
-#   bench/topologies.sh BUILDDIR [--quick]
+#  With --instructions, only part 2, counting instructions (valgrind's
+#  callgrind) instead of CPU time, M = 2^16, three sizes: deterministic,
+#  the same on any machine, and blind to the caches, so it shows the work
+#  per message apart from the memory hierarchy (about 10 minutes).
+#   bench/topologies.sh BUILDDIR [--quick | --instructions]
 # Rates are per CPU second of the whole process (GNU time's user + system,
 # set-up included: wall times on shared machines are noisy; wall_s is the
 # simulation's own); peak memory is GNU time's.
 set -eu
-builddir=${1:?usage: topologies.sh BUILDDIR [--quick]}
+builddir=${1:?usage: topologies.sh BUILDDIR [--quick | --instructions]}
 quick=${2:-}
 srcdir=$(cd "$(dirname "$0")/.." && pwd)
 tasknet="$builddir/tasknet"
@@ -67,8 +71,12 @@ header() {
         us_per_msg events_s hops tries peak_MiB
 }
 
+counting=""
 if [ "$quick" = "--quick" ]; then
     m64=20 m4k=2 sizes="256 4096" sizes16="256 4096" total=65536
+elif [ "$quick" = "--instructions" ]; then
+    command -v valgrind >/dev/null || { echo "topologies.sh: --instructions needs valgrind" >&2; exit 1; }
+    counting=1 sizes="256 4096 65536" sizes16="256 4096 65536" total=65536
 else
     m64=200 m4k=20 sizes="256 1024 4096 16384 65536" sizes16="256 4096 65536" total=524288
 fi
@@ -77,24 +85,26 @@ fi
 # each stage's loss (8 dB for 7.95 dB) to close 12 or 16 stages
 spinet="--set network.type=spinet --set network.phy.soa-gain=8dB"
 
-echo "== switched fabrics: uniform random at 64 and 4096 nodes (10% load, 1kB messages)"
-header
-run electrical-switch 64 $m64
-run spinet 64 $m64 $spinet
-run torus-4x4x4 64 $m64 --set network.type=torus --set "network.dims=4 4 4"
-run fat-tree-4ary3 64 $m64 --set network.type=fat-tree --set network.arity=4 --set network.levels=3
-run leaf-spine-8x8 64 $m64 --set network.type=leaf-spine --set network.leaves=8 --set network.hosts-per-leaf=8 \
-    --set network.spines=8
-run dragonfly-4.4.4.3 64 $m64 --set network.type=dragonfly --set network.groups=4 --set network.routers-per-group=4 \
-    --set network.hosts-per-router=4 --set network.global-links=3
-run electrical-switch 4096 $m4k
-run spinet 4096 $m4k $spinet
-run torus-16x16x16 4096 $m4k --set network.type=torus --set "network.dims=16 16 16"
-run fat-tree-16ary3 4096 $m4k --set network.type=fat-tree --set network.arity=16 --set network.levels=3
-run leaf-spine-64x64 4096 $m4k --set network.type=leaf-spine --set network.leaves=64 --set network.hosts-per-leaf=64 \
-    --set network.spines=64
-run dragonfly-16.16.16 4096 $m4k --set network.type=dragonfly --set network.groups=16 \
-    --set network.routers-per-group=16 --set network.hosts-per-router=16 --set network.global-links=15
+if [ -z "$counting" ]; then
+    echo "== switched fabrics: uniform random at 64 and 4096 nodes (10% load, 1kB messages)"
+    header
+    run electrical-switch 64 $m64
+    run spinet 64 $m64 $spinet
+    run torus-4x4x4 64 $m64 --set network.type=torus --set "network.dims=4 4 4"
+    run fat-tree-4ary3 64 $m64 --set network.type=fat-tree --set network.arity=4 --set network.levels=3
+    run leaf-spine-8x8 64 $m64 --set network.type=leaf-spine --set network.leaves=8 --set network.hosts-per-leaf=8 \
+        --set network.spines=8
+    run dragonfly-4.4.4.3 64 $m64 --set network.type=dragonfly --set network.groups=4 --set network.routers-per-group=4 \
+        --set network.hosts-per-router=4 --set network.global-links=3
+    run electrical-switch 4096 $m4k
+    run spinet 4096 $m4k $spinet
+    run torus-16x16x16 4096 $m4k --set network.type=torus --set "network.dims=16 16 16"
+    run fat-tree-16ary3 4096 $m4k --set network.type=fat-tree --set network.arity=16 --set network.levels=3
+    run leaf-spine-64x64 4096 $m4k --set network.type=leaf-spine --set network.leaves=64 --set network.hosts-per-leaf=64 \
+        --set network.spines=64
+    run dragonfly-16.16.16 4096 $m4k --set network.type=dragonfly --set network.groups=16 \
+        --set network.routers-per-group=16 --set network.hosts-per-router=16 --set network.global-links=15
+fi
 
 # one_run NODES MESSAGES_PER_NODE SET...: "cpu_s peak_MiB work" of one run
 # (work: hops_mean, or tries_per_packet_mean on SPINet, or -)
@@ -103,8 +113,15 @@ one_run() {
     shift 2
     runs=$((runs + 1))
     out="$tmp/run$runs"
-    "$gnutime" -f "%M %U %S" -o "$tmp/rss" "$tasknet" run "$cfg" --set system.nodes="$nodes" \
-        --set workload.messages="$msgs" "$@" --out "$out" -q -j 1
+    if [ -n "$counting" ]; then
+        # instructions in millions where the CPU time goes, in the same columns
+        valgrind --tool=callgrind --callgrind-out-file=/dev/null "$tasknet" run "$cfg" --set system.nodes="$nodes" \
+            --set workload.messages="$msgs" "$@" --out "$out" -q -j 1 2>"$tmp/vg"
+        awk '/Collected :/ { printf "0 %.6f 0\n", $4 / 1e6 }' "$tmp/vg" >"$tmp/rss"
+    else
+        "$gnutime" -f "%M %U %S" -o "$tmp/rss" "$tasknet" run "$cfg" --set system.nodes="$nodes" \
+            --set workload.messages="$msgs" "$@" --out "$out" -q -j 1
+    fi
     work=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
         { if ("tries_per_packet_mean" in col) print $col["tries_per_packet_mean"];
           else if ("hops_mean" in col) print $col["hops_mean"]; else print "-" }' "$out/runs.csv")
@@ -130,9 +147,14 @@ scale() {
                       t / t0[name], w == "-" ? "-" : sprintf("%.2f", w / w0[name]), lg / l0[name], mem }' "$tmp/scale"
 }
 
-echo "== scaling: marginal CPU time per message, 2^19 messages more (see the head; work: hops, or SPINet's"
-echo "   tries per packet; growth from the smallest size of each fabric)"
-if [ -z "$gnutime" ]; then
+if [ -n "$counting" ]; then
+    echo "== scaling: marginal instructions per message (callgrind), 2^16 messages more; us_per_msg and"
+    echo "   us_per_work read as instructions per message and per unit of work; peak_MiB not measured"
+else
+    echo "== scaling: marginal CPU time per message, 2^19 messages more (see the head; work: hops, or SPINet's"
+    echo "   tries per packet; growth from the smallest size of each fabric)"
+fi
+if [ -z "$gnutime" ] && [ -z "$counting" ]; then
     echo "GNU time (/usr/bin/time) is needed for the scaling part"
     exit 0
 fi
