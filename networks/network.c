@@ -417,7 +417,18 @@ net_msg *net_msg_alloc(net_msg_pool *p)
     }
     net_msg *m = p->free;
     p->free = m->next;
-    memset(m, 0, sizeof *m);
+    /* Six 16-byte stores, not memset (nor a compound literal), which the
+     * compiler makes a rep stos for 96 bytes: its start-up was most of
+     * net_msg_alloc, 3% of fig9's cycles (perf). */
+    typedef uint64_t msg_words __attribute__((vector_size(16), may_alias, aligned(8)));
+    _Static_assert(sizeof(net_msg) == 6 * sizeof(msg_words), "net_msg is six 16-byte words");
+    msg_words *w = (msg_words *)(void *)m, z = {0, 0};
+    w[0] = z;
+    w[1] = z;
+    w[2] = z;
+    w[3] = z;
+    w[4] = z;
+    w[5] = z;
     p->live++;
     return m;
 }
