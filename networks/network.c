@@ -350,8 +350,11 @@ static void latency_metrics(stats_sample *s, double *mean, double *p50, double *
         return;
     }
     *mean = stats_acc_mean(&s->acc);
-    *p50 = stats_sample_quantile(s, 0.5);
-    *p99 = stats_sample_quantile(s, 0.99);
+    static const double q[2] = {0.5, 0.99};
+    double v[2];
+    stats_sample_quantiles(s, 2, q, v);
+    *p50 = v[0];
+    *p99 = v[1];
     *max = s->acc.max;
 }
 

@@ -71,6 +71,9 @@ void stats_sample_grow(stats_sample *s);  /* room for one more (stats_sample_add
  * until the next add) and a selection among the few samples of one
  * bucket, so p50 then p99 cost about three light passes over x. */
 double stats_sample_quantile(stats_sample *s, double q);
+/* out[i] = stats_sample_quantile(s, q[i]) for i < k, the same values, with
+ * the samples read once for all of them (k <= 4; more take a pass each). */
+void stats_sample_quantiles(stats_sample *s, size_t k, const double *q, double *out);
 
 static inline void stats_sample_add(stats_sample *s, double x)
 {

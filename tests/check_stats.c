@@ -237,9 +237,24 @@ START_TEST(test_quantiles_equal_old_method)
                 size_t m = n;
                 for (int round = 0; round < 2; round++) {
                     qsort(sorted, m, sizeof *sorted, dbl_cmp);
+                    /* all the row's orders at once (up to 4 in one pass over
+                     * the samples, more one at a time), before the index
+                     * exists: the same values as one at a time after it */
+                    size_t nq = 0;
+                    while (nq < 8 && orders[oi][nq] >= 0)
+                        nq++;
+                    double batch[8];
+                    stats_sample_quantiles(&s, nq, orders[oi], batch);
+                    if (nq >= 2) {
+                        double two[2];
+                        stats_sample_quantiles(&s, 2, orders[oi] + nq - 2, two);
+                        ck_assert(two[0] == batch[nq - 2] && two[1] == batch[nq - 1]);
+                    }
                     for (int k = 0; k < 8 && orders[oi][k] >= 0; k++) {
                         double q = orders[oi][k];
                         double got = stats_sample_quantile(&s, q);
+                        ck_assert_msg(got == batch[k], "n=%zu dup=%d q=%g: %.17g one at a time, %.17g together", m,
+                                      dup, q, got, batch[k]);
                         double want = s.sorted ? gsl_stats_quantile_from_sorted_data(old, 1, m, q)
                                                : old_quantile(old, m, q);
                         ck_assert_msg(got == want, "n=%zu dup=%d q=%g: %.17g vs old %.17g", m, dup, q, got, want);
@@ -265,12 +280,12 @@ END_TEST
 /* Samples that stress the radix index: all equal (one bucket), both
  * signs and both zeros, infinities, magnitudes from 1e-300 to 1e300, and
  * two far clusters (the order statistic after the median in another
- * bucket than the median). Each quantile equals the sorted data's, x is
+ * bucket than the median), zeros of both signs as the smallest. Each quantile equals the sorted data's, x is
  * left in the order added, and an add in between is seen. */
 START_TEST(test_quantiles_radix_cases)
 {
     static const double orders[] = {0.0, 0.25, 0.5, 0.75, 0.99, 1.0, 0.3333};
-    for (int c = 0; c < 5; c++) {
+    for (int c = 0; c < 6; c++) {
         enum { N = 999 };
         double x[N + 1], sorted[N + 1];
         for (int i = 0; i < N; i++) {
@@ -279,6 +294,9 @@ START_TEST(test_quantiles_radix_cases)
             case 1: x[i] = (i % 7 - 3) * (i % 2 ? 0.0 : 1.5) + (i % 5 == 0 ? -0.0 : 0.0); break;
             case 2: x[i] = i % 11 == 0 ? (i % 2 ? INFINITY : -INFINITY) : (double)(i % 13) - 6; break;
             case 3: x[i] = pow(10.0, (double)((i * 37) % 601) - 300); break;
+            /* +0 first, -0 later: the moments' minimum is +0, above -0's
+             * key, so the range of the index must be scanned */
+            case 5: x[i] = i % 3 == 0 ? -0.0 : i % 3 == 1 ? 0.0 : 1e-9 * i; break;
             default: x[i] = i % 2 ? 1e-7 + i * 1e-12 : 5e3 + i; /* 499 low, 500 high; then -7 makes 500 low */
             }
         }
