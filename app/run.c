@@ -327,8 +327,8 @@ static int write_latency_hist(net *n, const char *path, char *err, size_t errlen
     fputs("class,bin_lo_s,bin_hi_s,count\n", f);
     static const char *const names[] = {"control", "data", "all"};
     /* Every message is of one class, so "all" counts the sum of the two
-     * classes' bins: binning latency_all_s again was half of this
-     * function, 1.3% of fig9's cycles (perf). */
+     * classes' bins (binning every latency again was half of this
+     * function, 1.3% of fig9's cycles, perf). */
     _Static_assert(NET_CONTROL == 0 && NET_DATA == 1, "two latency classes, 0 and 1");
     stats_loghist hg[2];
     for (int k = 0; k < 2; k++) {
@@ -338,8 +338,8 @@ static int write_latency_hist(net *n, const char *path, char *err, size_t errlen
             stats_loghist_add(&hg[k], x->x[i]);
     }
     TN_ASSERT(n->c.latency_all_s.n == n->c.latency_s[0].n + n->c.latency_s[1].n,
-              "%zu latencies, %zu control and %zu data", n->c.latency_all_s.n, n->c.latency_s[0].n,
-              n->c.latency_s[1].n);
+              "%llu latencies, %zu control and %zu data", (unsigned long long)n->c.latency_all_s.n,
+              n->c.latency_s[0].n, n->c.latency_s[1].n);
     for (int k = 0; k < 3; k++) {
         for (size_t b = 0; b < stats_loghist_bins(&hg[0]); b++) {
             double lo, hi;

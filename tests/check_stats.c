@@ -83,6 +83,24 @@ START_TEST(test_welford_stable)
 }
 END_TEST
 
+/* stats_mean takes stats_acc's Welford steps: the same mean bit for bit,
+ * the same extremes, 0 when empty. */
+START_TEST(test_mean_equals_acc)
+{
+    stats_acc a;
+    stats_mean m;
+    stats_acc_init(&a);
+    stats_mean_init(&m);
+    ck_assert(stats_mean_value(&m) == 0 && m.n == 0);
+    for (int i = 0; i < 1000; i++) {
+        double x = 1e-6 * (1.0 + sin(i * 0.7)) + (i % 17) * 1e-9;
+        stats_acc_add(&a, x);
+        stats_mean_add(&m, x);
+        ck_assert(m.n == a.n && stats_mean_value(&m) == stats_acc_mean(&a) && m.min == a.min && m.max == a.max);
+    }
+}
+END_TEST
+
 START_TEST(test_merge)
 {
     stats_acc all, a, b, empty;
@@ -222,8 +240,10 @@ START_TEST(test_quantiles_equal_old_method)
         for (int dup = 0; dup < 3; dup++)
             for (size_t oi = 0; oi < sizeof orders / sizeof *orders; oi++) {
                 size_t n = sizes[si];
-                stats_sample s;
+                stats_sample s, part[2]; /* part[i % 3 == 0]: the same samples split in two */
                 stats_sample_init(&s);
+                stats_sample_init(&part[0]);
+                stats_sample_init(&part[1]);
                 double *sorted = malloc((n + 20) * sizeof *sorted);
                 double *old = malloc((n + 20) * sizeof *old);
                 for (size_t i = 0; i < n; i++) {
@@ -232,6 +252,7 @@ START_TEST(test_quantiles_equal_old_method)
                                : dup == 1 ? (double)gsl_rng_uniform_int(r, 40) * 1e-7
                                           : (gsl_rng_uniform(r) < 0.01 ? gsl_rng_uniform(r) : 5e-6);
                     stats_sample_add(&s, v);
+                    stats_sample_add(&part[i % 3 == 0], v);
                     sorted[i] = old[i] = v;
                 }
                 size_t m = n;
@@ -245,6 +266,13 @@ START_TEST(test_quantiles_equal_old_method)
                         nq++;
                     double batch[8];
                     stats_sample_quantiles(&s, nq, orders[oi], batch);
+                    /* the same from the two parts together */
+                    stats_sample *parts[] = {&part[0], &part[1]};
+                    double joint[8];
+                    stats_samples_quantiles(parts, 2, nq, orders[oi], joint);
+                    for (size_t k = 0; k < nq; k++)
+                        ck_assert_msg(joint[k] == batch[k], "n=%zu dup=%d q=%g: %.17g in two parts, %.17g in one",
+                                      m, dup, orders[oi][k], joint[k], batch[k]);
                     if (nq >= 2) {
                         double two[2];
                         stats_sample_quantiles(&s, 2, orders[oi] + nq - 2, two);
@@ -265,6 +293,7 @@ START_TEST(test_quantiles_equal_old_method)
                     for (int j = 0; j < 10; j++) {
                         double v = j % 2 ? -1.0 - j : gsl_rng_uniform(r);
                         stats_sample_add(&s, v);
+                        stats_sample_add(&part[j % 3 == 0], v);
                         sorted[m] = old[m] = v;
                         m++;
                     }
@@ -272,6 +301,8 @@ START_TEST(test_quantiles_equal_old_method)
                 free(sorted);
                 free(old);
                 stats_sample_free(&s);
+                stats_sample_free(&part[0]);
+                stats_sample_free(&part[1]);
             }
     gsl_rng_free(r);
 }
@@ -452,6 +483,7 @@ static Suite *stats_suite(void)
     tcase_add_test(tc, test_ci95_large_n);
     tcase_add_test(tc, test_welford_stable);
     tcase_add_test(tc, test_merge);
+    tcase_add_test(tc, test_mean_equals_acc);
     tcase_add_test(tc, test_quantiles);
     tcase_add_test(tc, test_loghist);
     tcase_add_test(tc, test_quantiles_equal_old_method);
