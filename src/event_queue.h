@@ -245,8 +245,9 @@ static inline void evq_heap_push(evq *q, evq_key e)
     h[i] = e;
 }
 
-/* Queue `slot` at time_ps, after every entry already queued at the same time. */
-static inline void evq_push(evq *q, int64_t time_ps, uint32_t slot)
+/* Queue `slot` at time_ps, after every entry already queued at the same time.
+ * Always inline: the engine's schedule calls it once per event (sim.c). */
+static inline __attribute__((always_inline)) void evq_push(evq *q, int64_t time_ps, uint32_t slot)
 {
     uint64_t hi = (uint64_t)time_ps ^ (UINT64_C(1) << 63);
     if (q->hole) {
