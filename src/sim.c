@@ -218,10 +218,18 @@ static inline __attribute__((always_inline)) uint64_t run_loop(sim *s, int64_t u
          * id already reads as fired. */
         slot_release(s, slot);
         /* The next event's slot is likely the next one read, and in a large
-         * pool a cache miss: start fetching it while this callback runs. */
-        uint32_t next = evq_next_slot_hint(&s->q);
-        if (next != UINT32_MAX)
-            __builtin_prefetch(&s->slots[next]);
+         * pool a cache miss: start fetching it while this callback runs.
+         * After a deferred pop it is one of the taken root's children: both
+         * are fetched rather than their keys compared (evq_next_slot_hint's
+         * comparison was 1.3% of fig9's instructions). */
+        if (s->q.hole) {
+            if (s->q.len > 2) {
+                __builtin_prefetch(&s->slots[evq_key_slot(s->q.heap[1])]);
+                __builtin_prefetch(&s->slots[evq_key_slot(s->q.heap[2])]);
+            }
+        } else if (s->q.len) {
+            __builtin_prefetch(&s->slots[evq_key_slot(s->q.heap[0])]);
+        }
         if (!cb) {
             evq_settle(&s->q);
             continue; /* cancelled: time does not advance for it */
