@@ -326,20 +326,31 @@ static int write_latency_hist(net *n, const char *path, char *err, size_t errlen
         return tn_error(err, errlen, "%s: %s", tmp, strerror(errno));
     fputs("class,bin_lo_s,bin_hi_s,count\n", f);
     static const char *const names[] = {"control", "data", "all"};
-    const stats_sample *cls[] = {&n->c.latency_s[NET_CONTROL], &n->c.latency_s[NET_DATA], &n->c.latency_all_s};
+    /* Every message is of one class, so "all" counts the sum of the two
+     * classes' bins (binning every latency again was half of this
+     * function, 1.3% of fig9's cycles, perf). */
+    _Static_assert(NET_CONTROL == 0 && NET_DATA == 1, "two latency classes, 0 and 1");
+    stats_loghist hg[2];
+    for (int k = 0; k < 2; k++) {
+        const stats_sample *x = &n->c.latency_s[k];
+        stats_loghist_init(&hg[k], RUN_HIST_LO_S, RUN_HIST_HI_S, RUN_HIST_PER_DECADE);
+        for (size_t i = 0; i < x->n; i++)
+            stats_loghist_add(&hg[k], x->x[i]);
+    }
+    TN_ASSERT(n->c.latency_all_s.n == n->c.latency_s[0].n + n->c.latency_s[1].n,
+              "%llu latencies, %zu control and %zu data", (unsigned long long)n->c.latency_all_s.n,
+              n->c.latency_s[0].n, n->c.latency_s[1].n);
     for (int k = 0; k < 3; k++) {
-        stats_loghist hg;
-        stats_loghist_init(&hg, RUN_HIST_LO_S, RUN_HIST_HI_S, RUN_HIST_PER_DECADE);
-        for (size_t i = 0; i < cls[k]->n; i++)
-            stats_loghist_add(&hg, cls[k]->x[i]);
-        for (size_t b = 0; b < stats_loghist_bins(&hg); b++) {
+        for (size_t b = 0; b < stats_loghist_bins(&hg[0]); b++) {
             double lo, hi;
-            uint64_t cnt = stats_loghist_bin(&hg, b, &lo, &hi);
+            uint64_t cnt = k < 2 ? stats_loghist_bin(&hg[k], b, &lo, &hi)
+                                 : stats_loghist_bin(&hg[0], b, &lo, &hi) + stats_loghist_bin(&hg[1], b, &lo, &hi);
             if (cnt)
                 fprintf(f, "%s,%.17g,%.17g,%llu\n", names[k], lo, hi, (unsigned long long)cnt);
         }
-        stats_loghist_free(&hg);
     }
+    stats_loghist_free(&hg[0]);
+    stats_loghist_free(&hg[1]);
     int bad = ferror(f);
     if (fclose(f) != 0 || bad || rename(tmp, path) != 0) {
         int e = errno;

@@ -79,6 +79,23 @@ void tree_sample_tasks(tree *t, const task_spec *ts, gsl_rng *r);
 static inline uint32_t tree_nchildren(const tree *t, uint32_t v) { return t->child_off[v + 1] - t->child_off[v]; }
 static inline uint32_t tree_child(const tree *t, uint32_t v, uint32_t i) { return t->child[t->child_off[v] + i]; }
 
+/* Asks the cache for what executing t reads (children and task values),
+ * into L2, a line at a time: a job's tree was last read a run ago and
+ * comes from far away, and its tasks read it scattered over the job's life,
+ * each read a miss the task's event waits on. */
+static inline void tree_prefetch(const tree *t)
+{
+    const char *const lo[] = {(const char *)t->t_init_ps, (const char *)t->t_agg_ps,
+                              (const char *)t->send_bytes, (const char *)t->result_bytes,
+                              (const char *)t->child_off, (const char *)t->child};
+    const size_t len[] = {t->n * sizeof *t->t_init_ps, t->n * sizeof *t->t_agg_ps,
+                          t->n * sizeof *t->send_bytes, t->n * sizeof *t->result_bytes,
+                          (t->n + 1) * sizeof *t->child_off, (t->n ? t->n - 1 : 0) * sizeof *t->child};
+    for (size_t a = 0; a < sizeof lo / sizeof lo[0]; a++)
+        for (size_t off = 0; off < len[a]; off += 64)
+            __builtin_prefetch(lo[a] + off, 0, 2);
+}
+
 void tree_shape_of(const tree *t, tree_shape *out);
 /* Closed forms for z: n = 1 + sum_k prod_{m<=k} z_m, L = prod z, d = number of
  * vertices with >= 2 children, D = zlen + 1. */

@@ -148,10 +148,10 @@ typedef struct net_ops {
 typedef struct net_counters {
     uint64_t sent, delivered;             /* messages */
     uint64_t bytes_sent, bytes_delivered; /* payload bytes */
-    stats_sample latency_s[2];            /* per enum net_class, seconds */
-    stats_sample latency_all_s;           /* all messages, seconds */
-    stats_acc head_s[2];                  /* head latency (first bit at dst) per enum net_class, seconds */
-    stats_acc head_all_s;                 /* head latency of all messages, seconds */
+    stats_sample latency_s[2];            /* per enum net_class, seconds (their samples are all messages') */
+    stats_mean latency_all_s;             /* all messages, seconds */
+    stats_mean head_s[2];                 /* head latency (first bit at dst) per enum net_class, seconds */
+    stats_mean head_all_s;                /* head latency of all messages, seconds */
     uint64_t head_untold;                 /* delivered without t_head_ps (the metric is then NAN) */
 } net_counters;
 

@@ -205,6 +205,24 @@ static inline void evq_sift_root(evq_key *h, size_t n, evq_key x)
     h[i] = x;
 }
 
+/* evq_sift_root for a key x pushed now: its seq is the largest queued
+ * (seq only grows; evq_renumber keeps the order), so a key is before x iff
+ * its time is not after x's, one 64-bit comparison instead of two words'
+ * (fig9: 1.3% fewer instructions, most pushes being deferred pops' fills). */
+static inline void evq_sift_root_new(evq_key *h, size_t n, evq_key x)
+{
+    const uint64_t xhi = (uint64_t)(x >> 64);
+    size_t i = 0, c;
+    while ((c = 2 * i + 1) < n) {
+        c += (size_t)(h[c + 1] < h[c]);
+        if ((uint64_t)(h[c] >> 64) > xhi)
+            break;
+        h[i] = h[c];
+        i = c;
+    }
+    h[i] = x;
+}
+
 /* Removes the root of the heap (taken by evq_take_top, or popped). */
 static inline void evq_settle_slow(evq *q)
 {
@@ -245,8 +263,26 @@ static inline void evq_heap_push(evq *q, evq_key e)
     h[i] = e;
 }
 
-/* Queue `slot` at time_ps, after every entry already queued at the same time. */
-static inline void evq_push(evq *q, int64_t time_ps, uint32_t slot)
+/* evq_heap_push for a key pushed now (seq the largest queued, as
+ * evq_sift_root_new): it goes before a key iff its time is earlier. */
+static inline void evq_heap_push_new(evq *q, evq_key e)
+{
+    evq_key *h = q->heap;
+    const uint64_t ehi = (uint64_t)(e >> 64);
+    size_t i = q->len++;
+    while (i > 0) {
+        size_t parent = (i - 1) >> 1;
+        if (!(ehi < (uint64_t)(h[parent] >> 64)))
+            break;
+        h[i] = h[parent];
+        i = parent;
+    }
+    h[i] = e;
+}
+
+/* Queue `slot` at time_ps, after every entry already queued at the same time.
+ * Always inline: the engine's schedule calls it once per event (sim.c). */
+static inline __attribute__((always_inline)) void evq_push(evq *q, int64_t time_ps, uint32_t slot)
 {
     uint64_t hi = (uint64_t)time_ps ^ (UINT64_C(1) << 63);
     if (q->hole) {
@@ -254,7 +290,7 @@ static inline void evq_push(evq *q, int64_t time_ps, uint32_t slot)
         if (__builtin_expect(q->seq != UINT32_MAX, 1)) {
             /* the root was taken: the new key replaces it */
             q->hole = 0;
-            evq_sift_root(q->heap, q->len, ((evq_key)hi << 64) | ((evq_key)q->seq++ << 32) | slot);
+            evq_sift_root_new(q->heap, q->len, ((evq_key)hi << 64) | ((evq_key)q->seq++ << 32) | slot);
             return;
         }
         evq_settle_slow(q); /* renumbering needs a whole heap */
@@ -263,7 +299,7 @@ static inline void evq_push(evq *q, int64_t time_ps, uint32_t slot)
         evq_push_slow(q, hi, slot);
         return;
     }
-    evq_heap_push(q, ((evq_key)hi << 64) | ((evq_key)q->seq++ << 32) | slot);
+    evq_heap_push_new(q, ((evq_key)hi << 64) | ((evq_key)q->seq++ << 32) | slot);
 }
 
 /* Heap part of a pop; the heap must not be empty. */

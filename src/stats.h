@@ -43,6 +43,28 @@ static inline void stats_acc_add(stats_acc *a, double x)
         a->max = x;
 }
 
+/* Count, mean and extremes of a series, without the variance: the mean is
+ * stats_acc's bit for bit (the same Welford steps), for counters that
+ * report only these (each delivered message adds to four). */
+typedef struct stats_mean {
+    uint64_t n;      /* samples added */
+    double mean;     /* running mean */
+    double min, max; /* extremes (0 when n = 0) */
+} stats_mean;
+
+static inline void stats_mean_init(stats_mean *a) { *a = (stats_mean){0, 0.0, 0.0, 0.0}; }
+static inline double stats_mean_value(const stats_mean *a) { return a->n ? a->mean : 0.0; }
+
+static inline void stats_mean_add(stats_mean *a, double x)
+{
+    a->n++;
+    a->mean += (x - a->mean) / (double)a->n;
+    if (a->n == 1 || x < a->min)
+        a->min = x;
+    if (a->n == 1 || x > a->max)
+        a->max = x;
+}
+
 typedef struct stats_sample {
     double *x;     /* samples, in the order added */
     size_t n, cap; /* count, allocated */
@@ -71,6 +93,13 @@ void stats_sample_grow(stats_sample *s);  /* room for one more (stats_sample_add
  * until the next add) and a selection among the few samples of one
  * bucket, so p50 then p99 cost about three light passes over x. */
 double stats_sample_quantile(stats_sample *s, double q);
+/* out[i] = stats_sample_quantile(s, q[i]) for i < k, the same values, with
+ * the samples read once for up to four of them. */
+void stats_sample_quantiles(stats_sample *s, size_t k, const double *q, double *out);
+/* The same quantiles of the samples of parts[0 .. np) together (np <= 8),
+ * as one stats_sample holding them all in any order would give, without
+ * copying them (the index is built afresh unless one part holds them all). */
+void stats_samples_quantiles(stats_sample *const *parts, size_t np, size_t k, const double *q, double *out);
 
 static inline void stats_sample_add(stats_sample *s, double x)
 {

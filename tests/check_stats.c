@@ -83,6 +83,24 @@ START_TEST(test_welford_stable)
 }
 END_TEST
 
+/* stats_mean takes stats_acc's Welford steps: the same mean bit for bit,
+ * the same extremes, 0 when empty. */
+START_TEST(test_mean_equals_acc)
+{
+    stats_acc a;
+    stats_mean m;
+    stats_acc_init(&a);
+    stats_mean_init(&m);
+    ck_assert(stats_mean_value(&m) == 0 && m.n == 0);
+    for (int i = 0; i < 1000; i++) {
+        double x = 1e-6 * (1.0 + sin(i * 0.7)) + (i % 17) * 1e-9;
+        stats_acc_add(&a, x);
+        stats_mean_add(&m, x);
+        ck_assert(m.n == a.n && stats_mean_value(&m) == stats_acc_mean(&a) && m.min == a.min && m.max == a.max);
+    }
+}
+END_TEST
+
 START_TEST(test_merge)
 {
     stats_acc all, a, b, empty;
@@ -222,8 +240,10 @@ START_TEST(test_quantiles_equal_old_method)
         for (int dup = 0; dup < 3; dup++)
             for (size_t oi = 0; oi < sizeof orders / sizeof *orders; oi++) {
                 size_t n = sizes[si];
-                stats_sample s;
+                stats_sample s, part[2]; /* part[i % 3 == 0]: the same samples split in two */
                 stats_sample_init(&s);
+                stats_sample_init(&part[0]);
+                stats_sample_init(&part[1]);
                 double *sorted = malloc((n + 20) * sizeof *sorted);
                 double *old = malloc((n + 20) * sizeof *old);
                 for (size_t i = 0; i < n; i++) {
@@ -232,14 +252,37 @@ START_TEST(test_quantiles_equal_old_method)
                                : dup == 1 ? (double)gsl_rng_uniform_int(r, 40) * 1e-7
                                           : (gsl_rng_uniform(r) < 0.01 ? gsl_rng_uniform(r) : 5e-6);
                     stats_sample_add(&s, v);
+                    stats_sample_add(&part[i % 3 == 0], v);
                     sorted[i] = old[i] = v;
                 }
                 size_t m = n;
                 for (int round = 0; round < 2; round++) {
                     qsort(sorted, m, sizeof *sorted, dbl_cmp);
+                    /* all the row's orders at once (up to 4 in one pass over
+                     * the samples, more one at a time), before the index
+                     * exists: the same values as one at a time after it */
+                    size_t nq = 0;
+                    while (nq < 8 && orders[oi][nq] >= 0)
+                        nq++;
+                    double batch[8];
+                    stats_sample_quantiles(&s, nq, orders[oi], batch);
+                    /* the same from the two parts together */
+                    stats_sample *parts[] = {&part[0], &part[1]};
+                    double joint[8];
+                    stats_samples_quantiles(parts, 2, nq, orders[oi], joint);
+                    for (size_t k = 0; k < nq; k++)
+                        ck_assert_msg(joint[k] == batch[k], "n=%zu dup=%d q=%g: %.17g in two parts, %.17g in one",
+                                      m, dup, orders[oi][k], joint[k], batch[k]);
+                    if (nq >= 2) {
+                        double two[2];
+                        stats_sample_quantiles(&s, 2, orders[oi] + nq - 2, two);
+                        ck_assert(two[0] == batch[nq - 2] && two[1] == batch[nq - 1]);
+                    }
                     for (int k = 0; k < 8 && orders[oi][k] >= 0; k++) {
                         double q = orders[oi][k];
                         double got = stats_sample_quantile(&s, q);
+                        ck_assert_msg(got == batch[k], "n=%zu dup=%d q=%g: %.17g one at a time, %.17g together", m,
+                                      dup, q, got, batch[k]);
                         double want = s.sorted ? gsl_stats_quantile_from_sorted_data(old, 1, m, q)
                                                : old_quantile(old, m, q);
                         ck_assert_msg(got == want, "n=%zu dup=%d q=%g: %.17g vs old %.17g", m, dup, q, got, want);
@@ -250,6 +293,7 @@ START_TEST(test_quantiles_equal_old_method)
                     for (int j = 0; j < 10; j++) {
                         double v = j % 2 ? -1.0 - j : gsl_rng_uniform(r);
                         stats_sample_add(&s, v);
+                        stats_sample_add(&part[j % 3 == 0], v);
                         sorted[m] = old[m] = v;
                         m++;
                     }
@@ -257,6 +301,8 @@ START_TEST(test_quantiles_equal_old_method)
                 free(sorted);
                 free(old);
                 stats_sample_free(&s);
+                stats_sample_free(&part[0]);
+                stats_sample_free(&part[1]);
             }
     gsl_rng_free(r);
 }
@@ -265,12 +311,12 @@ END_TEST
 /* Samples that stress the radix index: all equal (one bucket), both
  * signs and both zeros, infinities, magnitudes from 1e-300 to 1e300, and
  * two far clusters (the order statistic after the median in another
- * bucket than the median). Each quantile equals the sorted data's, x is
+ * bucket than the median), zeros of both signs as the smallest. Each quantile equals the sorted data's, x is
  * left in the order added, and an add in between is seen. */
 START_TEST(test_quantiles_radix_cases)
 {
     static const double orders[] = {0.0, 0.25, 0.5, 0.75, 0.99, 1.0, 0.3333};
-    for (int c = 0; c < 5; c++) {
+    for (int c = 0; c < 6; c++) {
         enum { N = 999 };
         double x[N + 1], sorted[N + 1];
         for (int i = 0; i < N; i++) {
@@ -279,6 +325,9 @@ START_TEST(test_quantiles_radix_cases)
             case 1: x[i] = (i % 7 - 3) * (i % 2 ? 0.0 : 1.5) + (i % 5 == 0 ? -0.0 : 0.0); break;
             case 2: x[i] = i % 11 == 0 ? (i % 2 ? INFINITY : -INFINITY) : (double)(i % 13) - 6; break;
             case 3: x[i] = pow(10.0, (double)((i * 37) % 601) - 300); break;
+            /* +0 first, -0 later: the moments' minimum is +0, above -0's
+             * key, so the range of the index must be scanned */
+            case 5: x[i] = i % 3 == 0 ? -0.0 : i % 3 == 1 ? 0.0 : 1e-9 * i; break;
             default: x[i] = i % 2 ? 1e-7 + i * 1e-12 : 5e3 + i; /* 499 low, 500 high; then -7 makes 500 low */
             }
         }
@@ -434,6 +483,7 @@ static Suite *stats_suite(void)
     tcase_add_test(tc, test_ci95_large_n);
     tcase_add_test(tc, test_welford_stable);
     tcase_add_test(tc, test_merge);
+    tcase_add_test(tc, test_mean_equals_acc);
     tcase_add_test(tc, test_quantiles);
     tcase_add_test(tc, test_loghist);
     tcase_add_test(tc, test_quantiles_equal_old_method);
