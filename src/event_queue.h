@@ -319,19 +319,6 @@ static inline evq_key evq_pop_key(evq *q)
     return evq_heap_pop(q);
 }
 
-/* The slot of the entry likely to be the minimum once a deferred pop has
- * settled (the smaller child of the taken root), for prefetching;
- * UINT32_MAX if none. */
-static inline uint32_t evq_next_slot_hint(const evq *q)
-{
-    const evq_key *h = q->heap;
-    if (!q->hole)
-        return q->len ? evq_key_slot(h[0]) : UINT32_MAX;
-    if (q->len < 2)
-        return UINT32_MAX;
-    return evq_key_slot(h[1 + (h[2] < h[1])]); /* h[2] is padding if len is 2 */
-}
-
 /* Deferred pop: returns the minimum's key and, in a queue without a ladder,
  * leaves it at the root until the next push replaces it or evq_settle
  * removes it (nothing else may touch the queue meanwhile). The queue must

@@ -250,8 +250,8 @@ static inline __attribute__((always_inline)) uint64_t run_loop(sim *s, int64_t u
         /* The next event's slot is likely the next one read, and in a large
          * pool a cache miss: start fetching it while this callback runs.
          * After a deferred pop it is one of the taken root's children: both
-         * are fetched rather than their keys compared (evq_next_slot_hint's
-         * comparison was 1.3% of fig9's instructions). */
+         * are fetched rather than their keys compared (the comparison was 1.3%
+         * of fig9's instructions). */
         if (s->q.hole) {
             if (s->q.len > 2) {
                 __builtin_prefetch(&s->slots[evq_key_slot(s->q.heap[1])]);
