@@ -181,6 +181,9 @@ typedef struct spn_state {
     int64_t t0_max_ps;        /* latest try start whose locks fit a lock word, ps */
     double ber;               /* per-bit error probability */
     double log1m_ber;         /* log(1 - BER), for the packet loss probability */
+    uint64_t loss_bits;       /* the packet size whose loss probability is loss (all packets of a
+                               * message but its last have one size: expm1 per try was 3.8% of fig11) */
+    double loss;              /* 1 - (1 - BER)^loss_bits; loss_bits UINT64_MAX: none yet */
     double energy_per_bit_j;  /* J per emitted bit that reaches the receiver */
     int energy_modelled;      /* 1 when the phy resolved the energies */
     double drop_edge_j;       /* J per emitted bit of a dropped try: laser and TX SerDes... */
@@ -199,6 +202,13 @@ typedef struct spn_state {
                                * that arrived, energy_per_bit_j (also every d when the drop
                                * energies are not modelled) */
     int *drop_lane;           /* fast NACK, slotted: the engine lane of delay drop_back_ps[d], -1 if none */
+    /* Full packets (payload full_ps) are delivered fwd_ps + full_ps after
+     * their try starts and, outside ack, release their source hold_ps(full)
+     * after it: fixed delays, so lanes (-1: none left; then the heap). */
+    int64_t full_ps;          /* P of a packet of packet_bits */
+    int deliver_lane;         /* delay fwd_ps + full_ps, argument the packet's id */
+    int release_lane;         /* delay release_ps, argument the source */
+    int64_t release_ps;       /* hold_ps(full_ps) */
     unsigned long rng_off;    /* n->rng's type min: rng_bit */
     unsigned long rng_scale;  /* (max - min) / 2: rng_bit */
     uint32_t *path;           /* [S] scratch: output index taken at each stage by the try */
@@ -293,6 +303,11 @@ static void ev_deliver(sim *sm, void *ctx, uint64_t arg)
     TN_ASSERT(m->aux > 0, "message %llu delivered twice", (unsigned long long)m->id);
     if (--m->aux == 0)
         net_delivered(st->n, m);
+}
+
+static void ev_deliver_lane(sim *sm, void *ctx, uint64_t arg)
+{
+    ev_deliver(sm, ctx, (uint64_t)(uintptr_t)pkt_of_id(ctx, (uint32_t)arg));
 }
 
 static void ev_release(sim *sm, void *ctx, uint64_t arg)
@@ -480,7 +495,11 @@ static void src_hold(spn_state *st, uint32_t s, int64_t t_free)
     spn_src *sp = &st->src[s];
     sp->free_at_ps = t_free;
     if (sp->rtx_head || src_has_new(st, s)) {
-        sim_schedule_at(net_sim(st->n), t_free, ev_release, st, s);
+        sim *sm = net_sim(st->n);
+        if (st->release_lane >= 0 && t_free - sim_now(sm) == st->release_ps)
+            sim_schedule_lane(sm, st->release_lane, s);
+        else
+            sim_schedule_at(sm, t_free, ev_release, st, s);
     } else {
         sp->state = SRC_HELD;
     }
@@ -535,7 +554,11 @@ static void start_try(spn_state *st, uint32_t s, spn_pkt *p)
             p->msg->t_head_ps = t0 + st->fwd_ps;
         int corrupted = 0;
         if (st->ber > 0) {
-            double loss = -expm1((double)p->bits * st->log1m_ber);
+            if (p->bits != st->loss_bits) {
+                st->loss_bits = p->bits;
+                st->loss = -expm1((double)p->bits * st->log1m_ber);
+            }
+            double loss = st->loss;
             corrupted = gsl_rng_uniform(st->n->rng) < loss;
         }
         if (corrupted) {
@@ -547,7 +570,10 @@ static void start_try(spn_state *st, uint32_t s, spn_pkt *p)
                 src_hold(st, s, t0 + hold_ps(st, P));
             }
         } else {
-            sim_schedule_at(sm, t_last, ev_deliver, st, parg);
+            if (st->deliver_lane >= 0 && P == st->full_ps)
+                sim_schedule_lane(sm, st->deliver_lane, p->id);
+            else
+                sim_schedule_at(sm, t_last, ev_deliver, st, parg);
             int64_t t_free = st->recovery == SPN_ACK ? t_last + st->react_ps + st->fwd_ps
                                                      : t0 + hold_ps(st, P);
             src_hold(st, s, t_free);
@@ -845,6 +871,7 @@ static int spinet_init(void *state, net *n, const void *params, char *err, size_
     st->t0_max_ps = SPN_LOCK_TIME_MAX_PS - 3 * st->fwd_ps - st->react_ps - payload_ps(st, st->packet_bits) - 1;
     st->ber = p->bit_error_rate;
     st->log1m_ber = log1p(-p->bit_error_rate);
+    st->loss_bits = UINT64_MAX;
     st->energy_modelled = p->phy_resolved;
     st->energy_per_bit_j = p->energy_per_bit_j;
     st->drop_edge_j = p->energy_edge_per_bit_j;
@@ -872,9 +899,14 @@ static int spinet_init(void *state, net *n, const void *params, char *err, size_
         st->drop_lane[d] = st->recovery == SPN_FAST_NACK || st->recovery == SPN_SLOTTED
                                ? sim_lane(net_sim(n), back, ev_retry_lane, st)
                                : -1;
-        if (st->drop_lane[d] >= 0)
+        if (st->drop_lane[d] >= 0 &&
+            ne * 2 * sizeof *st->lock + (size_t)core->nodes * sizeof *st->src >= SIM_LOOKAHEAD_MIN_BYTES)
             sim_lane_prefetch(net_sim(n), st->drop_lane[d], pf_retry, SPN_LOOKAHEAD, 2);
     }
+    st->full_ps = payload_ps(st, st->packet_bits);
+    st->deliver_lane = sim_lane(net_sim(n), st->fwd_ps + st->full_ps, ev_deliver_lane, st);
+    st->release_ps = hold_ps(st, st->full_ps);
+    st->release_lane = st->recovery != SPN_ACK ? sim_lane(net_sim(n), st->release_ps, ev_release, st) : -1;
     if (n->rng) {
         st->rng_off = n->rng->type->min;
         st->rng_scale = (n->rng->type->max - st->rng_off) / 2;

@@ -1155,7 +1155,7 @@ int swnet_init(void *state, net *n, topo *t, const swnet_params *p, char *err, s
     nic_init(&st->nic, st->hosts, &p->nic, classes);
     /* every hop event is one link and one switch ahead: a lane */
     st->arrive_lane = sim_lane(net_sim(n), st->link_ps + st->sw_ps, ev_arrive, st);
-    if (st->arrive_lane >= 0)
+    if (st->arrive_lane >= 0 && (size_t)st->links * st->stride >= SIM_LOOKAHEAD_MIN_BYTES)
         sim_lane_prefetch(net_sim(n), st->arrive_lane, pf_arrive, SWNET_LOOKAHEAD, 2);
     st->t_first_ps = st->t_last_ps = -1;
     st->bound = st->t.ops->uniform_bound(&st->t);
