@@ -70,7 +70,10 @@
  * have looked at them before the drop was known sees the same verdict. One
  * event per try that fails (the NACK or timeout, which starts the next try),
  * one or two per packet delivered (delivery; release of the source, only
- * when another packet waits for it). */
+ * when another packet waits for it). The NACKs (one delay per drop stage),
+ * and the deliveries and releases of full packets (fwd + P and hold(P)),
+ * come a fixed delay after the try: they go through engine lanes (sim.h),
+ * the heap's order at less cost. */
 #include <math.h>
 #include <stddef.h>
 #include <stdint.h>
