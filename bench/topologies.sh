@@ -2,7 +2,9 @@
 # Switched fabrics, one table row per run:
 #  1. uniform random on each topology (and the single switch and SPINet for
 #     reference) at 64 and 4,096 nodes: messages/s (simulated messages per
-#     CPU second) and peak memory;
+#     CPU second), peak memory, and beside it the memory tasknet estimated
+#     for the run before running it (`tasknet analyze`: what -j and
+#     TASKNET_MEMORY are checked against);
 #  2. scaling: the single switch (the engine and the workload alone), SPINet
 #     and the 4-ary and 16-ary n-trees from 256 to 65,536 ports. Each size
 #     runs twice, with M and 2M messages in all (M = 2^19, spread over the
@@ -54,21 +56,25 @@ run() {
         rss=NA
         cpu=""
     fi
-    awk -F, -v name="$name" -v nodes="$nodes" -v rss="$rss" -v cpu="$cpu" '
+    # the memory tasknet estimates for the run before running it (what -j and
+    # TASKNET_MEMORY are checked against), beside the peak it reached
+    est=$("$tasknet" analyze "$cfg" --json --set system.nodes="$nodes" --set workload.messages="$msgs" "$@" |
+        sed -n 's/.*"run_memory_bytes":\([0-9.e+]*\).*/\1/p' | awk '{ printf "%.1f", $1 / 1048576 }')
+    awk -F, -v name="$name" -v nodes="$nodes" -v rss="$rss" -v cpu="$cpu" -v est="${est:-NA}" '
         FNR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
         FILENAME ~ /runs.csv$/ { msgs = $col["messages_delivered"]; hops = ("hops_mean" in col) ? $col["hops_mean"] : ""
                                  tries = ("tries_per_packet_mean" in col) ? $col["tries_per_packet_mean"] : ""; next }
         { wall = $col["wall_s"]; ev = $col["events"] }
         END { t = cpu != "" && cpu > 0 ? cpu : wall
-              printf "%-18s %7d %9d %8.3f %8.3f %11.4g %9.3f %8.3g %7s %7s %6s\n", name, nodes, msgs, wall, t,
+              printf "%-18s %7d %9d %8.3f %8.3f %11.4g %9.3f %8.3g %7s %7s %8s %7s\n", name, nodes, msgs, wall, t,
               msgs / t, t / msgs * 1e6, ev / t, hops == "" ? "-" : sprintf("%.2f", hops),
-              tries == "" ? "-" : sprintf("%.3f", tries), rss }' \
+              tries == "" ? "-" : sprintf("%.3f", tries), rss, est }' \
         "$out/runs.csv" "$out/timing.csv"
 }
 
 header() {
-    printf "%-18s %7s %9s %8s %8s %11s %9s %8s %7s %7s %6s\n" fabric nodes messages wall_s cpu_s msgs_per_s \
-        us_per_msg events_s hops tries peak_MiB
+    printf "%-18s %7s %9s %8s %8s %11s %9s %8s %7s %7s %8s %7s\n" fabric nodes messages wall_s cpu_s msgs_per_s \
+        us_per_msg events_s hops tries peak_MiB est_MiB
 }
 
 counting=""

@@ -170,6 +170,12 @@ void nic_init(host_nic *h, uint32_t nodes, const nic_params *p, int classes)
     h->q = tn_xcalloc((size_t)nodes * h->ncls, sizeof *h->q);
 }
 
+double nic_mem_bytes(uint32_t nodes, const nic_params *p, int classes)
+{
+    unsigned ncls = classes || p->policy == NIC_PRIORITY ? NET_PRIO_CLASSES : 1;
+    return (double)nodes * (sizeof(nic_node) + ncls * sizeof(nic_queue));
+}
+
 void nic_fini(host_nic *h)
 {
     if (h->q)

@@ -135,6 +135,8 @@ typedef struct host_nic {
  * this NIC (the policy `priority` turns them on by itself). */
 void nic_init(host_nic *h, uint32_t nodes, const nic_params *p, int classes);
 void nic_fini(host_nic *h);
+/* The bytes nic_init allocates for these arguments (net_ops.mem_bytes). */
+double nic_mem_bytes(uint32_t nodes, const nic_params *p, int classes);
 
 /* A serialising uplink at bps per node: nic_send hands a message over at
  * sim_now; start(ctx, p) is called when p's first bit leaves the host (an

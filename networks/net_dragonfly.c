@@ -91,17 +91,7 @@ static int df_build(const df_params *p, topo *t, char *err, size_t errlen)
     return topo_dragonfly_init(t, &tp, err, errlen);
 }
 
-static int df_resolve_phy(const net_params *core, void *params, const phy_params *phy, net_phy *out, char *err,
-                          size_t errlen)
-{
-    df_params *p = params;
-    topo t;
-    if (df_build(p, &t, err, errlen) != 0)
-        return -1;
-    int rc = swnet_resolve_phy(core, &p->sw, phy, &t, out, err, errlen);
-    topo_free(&t);
-    return rc;
-}
+SWNET_BUILT_OPS(df, df_params)
 
 static int df_init(void *state, net *n, const void *params, char *err, size_t errlen)
 {
@@ -142,6 +132,7 @@ const net_ops net_dragonfly_ops = {
     .params_size = sizeof(df_params),
     .check = df_check,
     .resolve_phy = df_resolve_phy,
+    .mem_bytes = df_mem_bytes,
     .init = df_init,
     SWNET_OPS,
 };

@@ -73,17 +73,7 @@ static int ft_build(const ft_params *p, topo *t, char *err, size_t errlen)
     return topo_fattree_init(t, &tp, err, errlen);
 }
 
-static int ft_resolve_phy(const net_params *core, void *params, const phy_params *phy, net_phy *out, char *err,
-                          size_t errlen)
-{
-    ft_params *p = params;
-    topo t;
-    if (ft_build(p, &t, err, errlen) != 0)
-        return -1;
-    int rc = swnet_resolve_phy(core, &p->sw, phy, &t, out, err, errlen);
-    topo_free(&t);
-    return rc;
-}
+SWNET_BUILT_OPS(ft, ft_params)
 
 static int ft_init(void *state, net *n, const void *params, char *err, size_t errlen)
 {
@@ -106,6 +96,7 @@ const net_ops net_fattree_ops = {
     .params_size = sizeof(ft_params),
     .check = ft_check,
     .resolve_phy = ft_resolve_phy,
+    .mem_bytes = ft_mem_bytes,
     .init = ft_init,
     SWNET_OPS,
 };

@@ -144,12 +144,12 @@ static size_t ideal_route(const void *state, uint32_t src, uint32_t dst, uint64_
     return 2;
 }
 
-/* One pending delivery per message, in the engine: nothing per node. */
+/* One pending delivery per message, in the engine: nothing per node but
+ * the host NICs of shared uplinks. */
 static double ideal_mem_bytes(const net_params *core, const void *params)
 {
-    (void)core;
-    (void)params;
-    return sizeof(ideal_state);
+    const ideal_params *p = params;
+    return sizeof(ideal_state) + (p->host_link == IDEAL_HOST_SHARED ? nic_mem_bytes(core->nodes, &p->nic, 0) : 0);
 }
 
 const net_ops net_ideal_ops = {

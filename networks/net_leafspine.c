@@ -76,17 +76,7 @@ static int ls_build(const ls_params *p, topo *t, char *err, size_t errlen)
     return topo_leafspine_init(t, &tp, err, errlen);
 }
 
-static int ls_resolve_phy(const net_params *core, void *params, const phy_params *phy, net_phy *out, char *err,
-                          size_t errlen)
-{
-    ls_params *p = params;
-    topo t;
-    if (ls_build(p, &t, err, errlen) != 0)
-        return -1;
-    int rc = swnet_resolve_phy(core, &p->sw, phy, &t, out, err, errlen);
-    topo_free(&t);
-    return rc;
-}
+SWNET_BUILT_OPS(ls, ls_params)
 
 static int ls_init(void *state, net *n, const void *params, char *err, size_t errlen)
 {
@@ -109,6 +99,7 @@ const net_ops net_leafspine_ops = {
     .params_size = sizeof(ls_params),
     .check = ls_check,
     .resolve_phy = ls_resolve_phy,
+    .mem_bytes = ls_mem_bytes,
     .init = ls_init,
     SWNET_OPS,
 };

@@ -997,17 +997,22 @@ static int64_t spinet_fixed_latency_ps(const net_params *core, const void *param
     return 2 * phy_propagation_ps(p->link_length_m) + spn_stages(core, p) * p->switching_time_ps;
 }
 
-/* Per stage and element: two output locks and a state; per node a source;
- * the routing tables (2 bits per stage, element and destination); a packet
- * record per source in flight. */
+/* What spinet_init allocates: per stage and element two lock words (the
+ * element's state is theirs); the routing table's one slice, a byte per
+ * element of stages 1..S-1 (spinet_topo.h: the same seen from every
+ * element, so O(N log N), not a table per destination), and a shift per
+ * stage; per node a source and the host NICs if on; a packet record per
+ * source in flight. */
 static double spinet_mem_bytes(const net_params *core, const void *params)
 {
     const spn_params *p = params;
     double N = core->nodes, E = N / 2, S = (double)spn_stages(core, p);
     if (core->nodes < 2 || (core->nodes & (core->nodes - 1)))
         return 0;
-    return sizeof(spn_state) + S * E * (2 * sizeof(int64_t) + 1) + S * sizeof(uint32_t) +
-           N * (sizeof(spn_src) + 2 * sizeof(spn_pkt)) + S * E * N / 4;
+    return sizeof(spn_state) + (double)tn_xalloc_big_bytes((size_t)(S * E) * 2 * sizeof(uint64_t)) + (S - 1) * E +
+           S * 2 * sizeof(uint32_t) + (double)tn_xalloc_big_bytes((size_t)N * sizeof(spn_src)) +
+           N * sizeof(spn_pkt) +
+           (p->nic.policy != NIC_FIFO ? nic_mem_bytes(core->nodes, &p->nic, 0) : 0);
 }
 
 void spinet_get_stats(const void *state, spinet_stats *out)

@@ -654,12 +654,23 @@ static size_t sw_route(const void *state, uint32_t src, uint32_t dst, uint64_t *
     return 2;
 }
 
-/* Two times per node, and the control-first queues. */
+/* Two times per node, and the control-first queues, or (NIC mode, as
+ * sw_init) the host NICs and the output ports' queues. */
 static double sw_mem_bytes(const net_params *core, const void *params)
 {
     const sw_params *p = params;
-    double per_node = 2 * sizeof(int64_t) + (p->control_first ? sizeof(sw_cf_node) : 0);
-    return sizeof(sw_state) + per_node * (double)core->nodes;
+    double N = core->nodes, bytes = sizeof(sw_state) + 2 * sizeof(int64_t) * N;
+    int classes = p->control_first != 0 || p->nic.policy == NIC_PRIORITY;
+    if (p->nic.policy != NIC_FIFO || p->nic.mtu_bytes > 0) {
+        bytes += nic_mem_bytes(core->nodes, &p->nic, classes);
+        if (p->nic.policy == NIC_SRPT)
+            bytes += sizeof(sw_srpt_port) * N;
+        else if (classes)
+            bytes += sizeof(sw_pkt_port) * N;
+    } else if (p->control_first) {
+        bytes += sizeof(sw_cf_node) * N;
+    }
+    return bytes;
 }
 
 const net_ops net_switch_ops = {

@@ -101,17 +101,7 @@ static int tor_build(const tor_params *p, topo *t, char *err, size_t errlen)
     return topo_torus_init(t, &tp, err, errlen);
 }
 
-static int tor_resolve_phy(const net_params *core, void *params, const phy_params *phy, net_phy *out, char *err,
-                           size_t errlen)
-{
-    tor_params *p = params;
-    topo t;
-    if (tor_build(p, &t, err, errlen) != 0)
-        return -1;
-    int rc = swnet_resolve_phy(core, &p->sw, phy, &t, out, err, errlen);
-    topo_free(&t);
-    return rc;
-}
+SWNET_BUILT_OPS(tor, tor_params)
 
 static int tor_init(void *state, net *n, const void *params, char *err, size_t errlen)
 {
@@ -135,6 +125,7 @@ const net_ops net_torus_ops = {
     .params_size = sizeof(tor_params),
     .check = tor_check,
     .resolve_phy = tor_resolve_phy,
+    .mem_bytes = tor_mem_bytes,
     .init = tor_init,
     SWNET_OPS,
 };

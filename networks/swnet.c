@@ -1107,6 +1107,30 @@ void swnet_check(const net_params *core, const swnet_params *p, const swnet_rout
                       (unsigned long long)hosts);
 }
 
+/* 1: service classes as the electrical switch's (network.priority or a
+ * priority NIC), NET_PRIO_CLASSES FIFOs per VC; 0: one. */
+static int swnet_classes(const swnet_params *p)
+{
+    return p->control_first != 0 || p->nic.policy == NIC_PRIORITY;
+}
+
+/* Bytes of one link's block: the port, a FIFO per class and VC, and with
+ * credits the credits of each VC, in whole cache lines (the port and its
+ * first FIFOs share the first). */
+static size_t link_stride(const swnet_params *p, const topo *t)
+{
+    size_t nq = (swnet_classes(p) ? NET_PRIO_CLASSES : 1) * (size_t)t->vcs;
+    size_t credits = p->flow_control == SWNET_CREDIT ? t->vcs * sizeof(swnet_credit) : 0;
+    return (sizeof(swnet_port) + nq * sizeof(swnet_queue) + credits + 63) / 64 * 64;
+}
+
+double swnet_mem_bytes(const net_params *core, const swnet_params *p, const topo *t)
+{
+    (void)core;
+    return sizeof(swnet) + (double)tn_xalloc_big_bytes((size_t)t->links * link_stride(p, t)) +
+           nic_mem_bytes(t->hosts, &p->nic, swnet_classes(p)) + (double)t->hosts * sizeof(swnet_pkt);
+}
+
 int swnet_init(void *state, net *n, topo *t, const swnet_params *p, char *err, size_t errlen)
 {
     swnet *st = state;
@@ -1131,8 +1155,7 @@ int swnet_init(void *state, net *n, topo *t, const swnet_params *p, char *err, s
     st->credit = p->flow_control == SWNET_CREDIT;
     st->cap_bytes = (int64_t)p->vc_buffer_bytes;
     st->vcs = st->t.vcs;
-    /* classes as the electrical switch's: network.priority or a priority NIC */
-    int classes = p->control_first != 0 || p->nic.policy == NIC_PRIORITY;
+    int classes = swnet_classes(p);
     st->nclass = classes ? NET_PRIO_CLASSES : 1;
     for (unsigned c = 0; c < NET_PRIO_CLASSES; c++)
         st->class_of_prio[c] = (uint8_t)(classes ? c : 0);
@@ -1145,9 +1168,7 @@ int swnet_init(void *state, net *n, topo *t, const swnet_params *p, char *err, s
     /* oblivious routings decide a hop from the packet's record alone */
     st->lookahead = !st->adaptive && !st->ugal;
     st->salt_key = ((uint64_t)gsl_rng_get(n->rng) << 32) ^ (uint64_t)gsl_rng_get(n->rng);
-    /* whole cache lines per link: the port and its first FIFOs share the first */
-    st->stride = sizeof(swnet_port) + st->nq * sizeof(swnet_queue) + (st->credit ? st->vcs * sizeof(swnet_credit) : 0);
-    st->stride = (st->stride + 63) / 64 * 64;
+    st->stride = link_stride(p, &st->t);
     st->lk = tn_xalloc_big((size_t)st->links * st->stride);
     for (uint32_t l = 0; st->credit && l < st->links; l++)
         for (unsigned v = 0; v < st->vcs; v++)

@@ -212,6 +212,40 @@ void swnet_get_stats(const void *state, swnet_stats *out);
 enum { SWNET_METRICS(METRIC_ENUM) SWNET_NMETRICS };
 extern const metric_def swnet_metrics_def[SWNET_NMETRICS];
 
+/* Memory an instance on topology t holds besides the messages it is
+ * handed (net_ops.mem_bytes): the link blocks (swnet_init's layout), the
+ * host NICs, and a packet record per host in flight. */
+double swnet_mem_bytes(const net_params *core, const swnet_params *p, const topo *t);
+
+/* A topology file's resolve_phy and mem_bytes ops, PFX##_resolve_phy and
+ * PFX##_mem_bytes: each builds the topology with the file's own
+ * `static int PFX##_build(const T *p, topo *t, char *err, size_t errlen)`
+ * (T: its params type, whose swnet_params is member `sw`), asks the core,
+ * and frees it. */
+#define SWNET_BUILT_OPS(PFX, T)                                                                               \
+    static int PFX##_resolve_phy(const net_params *core, void *params, const phy_params *phy, net_phy *out,   \
+                                 char *err, size_t errlen)                                                    \
+    {                                                                                                         \
+        T *p = params;                                                                                        \
+        topo t;                                                                                               \
+        if (PFX##_build(p, &t, err, errlen) != 0)                                                             \
+            return -1;                                                                                        \
+        int rc = swnet_resolve_phy(core, &p->sw, phy, &t, out, err, errlen);                                  \
+        topo_free(&t);                                                                                        \
+        return rc;                                                                                            \
+    }                                                                                                         \
+    static double PFX##_mem_bytes(const net_params *core, const void *params)                                 \
+    {                                                                                                         \
+        const T *p = params;                                                                                  \
+        topo t;                                                                                               \
+        char err[256];                                                                                        \
+        if (PFX##_build(p, &t, err, sizeof err) != 0)                                                         \
+            return 0; /* the checks report it */                                                              \
+        double bytes = swnet_mem_bytes(core, &p->sw, &t);                                                     \
+        topo_free(&t);                                                                                        \
+        return bytes;                                                                                         \
+    }
+
 /* The ops every fabric over the core shares. */
 #define SWNET_OPS                                                                                             \
     .state_size = sizeof(swnet), .send = swnet_send, .zero_load_ps = swnet_zero_load_ps,            \

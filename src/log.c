@@ -24,10 +24,16 @@ void *tn_xcalloc(size_t n, size_t size) { return check(calloc(n ? n : 1, size ? 
 void *tn_xrealloc(void *p, size_t n) { return check(realloc(p, n ? n : 1), n); }
 #define HUGE_PAGE ((size_t)2 << 20)
 
+size_t tn_xalloc_big_bytes(size_t bytes)
+{
+    size_t align = bytes >= HUGE_PAGE ? HUGE_PAGE : 64;
+    return bytes ? (bytes + align - 1) / align * align : align; /* aligned_alloc: a multiple */
+}
+
 void *tn_xalloc_big(size_t bytes)
 {
     size_t align = bytes >= HUGE_PAGE ? HUGE_PAGE : 64;
-    size_t n = bytes ? (bytes + align - 1) / align * align : align; /* aligned_alloc: a multiple */
+    size_t n = tn_xalloc_big_bytes(bytes);
     void *p = check(aligned_alloc(align, n), n);
 #if defined(__linux__) && defined(MADV_HUGEPAGE)
     /* before the first touch, so the faults below take huge pages; a

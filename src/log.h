@@ -44,6 +44,9 @@ char *tn_xstrdup(const char *s);
  * apart, and with 4 KiB pages nearly every one missed the TLB too. Release
  * with free(). */
 void *tn_xalloc_big(size_t bytes);
+/* The bytes tn_xalloc_big(bytes) zeroes, hence holds (its size rounded up
+ * to its alignment): what a model's memory estimate counts for it. */
+size_t tn_xalloc_big_bytes(size_t bytes);
 /* A copy of s without its leading and trailing blanks (space, tab, CR, LF). */
 char *tn_xstrdup_trim(const char *s);
 /* Space, tab, CR or LF. */

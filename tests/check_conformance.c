@@ -23,6 +23,14 @@
 
 #include <gsl/gsl_rng.h>
 
+/* mallinfo2 (glibc 2.33), not under AddressSanitizer's allocator */
+#if defined(__GLIBC__) && !defined(__SANITIZE_ADDRESS__)
+#include <malloc.h>
+#if __GLIBC_PREREQ(2, 33)
+#define HAVE_MALLINFO2 1
+#endif
+#endif
+
 #include "harness.h"
 #include "log.h"
 #include "metrics.h"
@@ -270,6 +278,52 @@ START_TEST(test_fabric_routes)
 }
 END_TEST
 
+/* The memory a fabric declares before a run (net_ops.mem_bytes through
+ * net_mem_bytes: what the run's budget refuses a run on) grows no faster
+ * than N log N, covers what its init allocates and is not far above it.
+ * Growth: from 4,096 to 65,536 nodes, at most 16 times the nodes, 16/12
+ * times log N and 1.5 for rounding (a table of 2 MiB and more rounds up to
+ * 2 MiB); SPINet's once counted a routing table per destination (8.8 GB
+ * at 65,536 ports, which hold 45 MB). Allocation: at 4,096 nodes in the usual
+ * shape, mallinfo2's bytes in use grow, over th_net_new, by at most the
+ * estimate plus MEM_SLACK_B and by at least a third of it less that slack
+ * (the estimate adds a packet record per node in flight, which init does
+ * not allocate). The slack: the engine, the stream and the harness, and
+ * the 2 MiB alignment of one table of tn_xalloc_big (mapped, never
+ * touched), the most any fabric makes at this size. Not under
+ * AddressSanitizer, whose allocator mallinfo2 does not see. */
+#define MEM_SLACK_B (512.0 * 1024 + 2.0 * 1024 * 1024)
+static double fabric_estimate(const net_ops *ops, uint32_t N)
+{
+    net_params core = th_star(N, B_BPS);
+    void *params = th_net_params(ops, th_net_shape(ops, N));
+    double est = net_mem_bytes(ops, &core, params);
+    net_params_free(ops, params);
+    return est;
+}
+
+START_TEST(test_fabric_memory)
+{
+    const net_ops *ops = net_registry[_i];
+    const uint32_t N = 4096;
+    double est = fabric_estimate(ops, N);
+    double big = fabric_estimate(ops, 16 * N);
+    ck_assert_msg(big <= est * 16 * 16 / 12 * 1.5 + MEM_SLACK_B,
+                  "%s: the estimate grows from %.0f B at %u nodes to %.0f B at %u", ops->name, est, N, big, 16 * N);
+#ifdef HAVE_MALLINFO2
+    const char *const *sets = th_net_shape(ops, N);
+    net_params core = th_star(N, B_BPS);
+    struct mallinfo2 before = mallinfo2();
+    th_net *h = th_net_new(ops->name, &core, sets, NULL, 1, 1);
+    struct mallinfo2 after = mallinfo2();
+    double used = ((double)after.uordblks + (double)after.hblkhd) - ((double)before.uordblks + (double)before.hblkhd);
+    ck_assert_msg(used <= est + MEM_SLACK_B && est <= 3 * used + MEM_SLACK_B,
+                  "%s at %u nodes: init allocated %.0f B, its estimate says %.0f B", ops->name, N, used, est);
+    th_net_free(h);
+#endif
+}
+END_TEST
+
 /* The physical layer resolves from its defaults and energy is reported; a
  * fabric without one reports no energy (an empty cell), never 0. */
 START_TEST(test_fabric_phy)
@@ -469,6 +523,7 @@ static Suite *conformance_suite(void)
     tcase_add_loop_test(t, test_fabric_random_load, 0, nf);
     tcase_add_loop_test(t, test_fabric_routes, 0, nf);
     tcase_add_loop_test(t, test_fabric_phy, 0, nf);
+    tcase_add_loop_test(t, test_fabric_memory, 0, nf);
     suite_add_tcase(s, t);
     t = tcase_create("workloads");
     tcase_set_timeout(t, 300);

@@ -730,6 +730,9 @@ START_TEST(test_alloc_big)
     const size_t sizes[] = {0, 1, 100, 4096, (size_t)2 << 20, ((size_t)3 << 20) + 5};
     for (size_t i = 0; i < sizeof sizes / sizeof *sizes; i++) {
         unsigned char *p = tn_xalloc_big(sizes[i]);
+        size_t held = tn_xalloc_big_bytes(sizes[i]);
+        ck_assert_uint_ge(held, sizes[i] ? sizes[i] : 1);
+        ck_assert_uint_lt(held, (sizes[i] ? sizes[i] : 1) + (sizes[i] >= ((size_t)2 << 20) ? ((size_t)2 << 20) : 64));
         ck_assert_uint_eq((uintptr_t)p % (sizes[i] >= ((size_t)2 << 20) ? ((size_t)2 << 20) : 64), 0);
         for (size_t j = 0; j < sizes[i]; j++)
             ck_assert_uint_eq(p[j], 0);
