@@ -6,7 +6,9 @@
 #     for the run before running it (`tasknet analyze`: what -j and
 #     TASKNET_MEMORY are checked against);
 #  2. scaling: the single switch (the engine and the workload alone), SPINet
-#     and the 4-ary and 16-ary n-trees from 256 to 65,536 ports. Each size
+#     (at the bench's 10% load, and at 1%, where its tries per packet stay
+#     near 1 at every size) and the 4-ary and 16-ary n-trees from 256 to
+#     65,536 ports. Each size
 #     runs twice, with M and 2M messages in all (M = 2^19, spread over the
 #     nodes), and the row gives the marginal CPU time per message, (T(2M) -
 #     T(M)) / M: set-up (tables, link blocks) and the first and last
@@ -23,12 +25,18 @@
 #  callgrind) instead of CPU time, M = 2^16, three sizes: deterministic,
 #  the same on any machine, and blind to the caches, so it shows the work
 #  per message apart from the memory hierarchy (about 10 minutes).
-#   bench/topologies.sh BUILDDIR [--quick | --instructions]
+#  With --large, only part 2, from 16,384 to 262,144 ports (M = 2^21; the
+#  16-ary tree has no size between 65,536 and 1,048,576): the growth within
+#  one level of the memory hierarchy and across the next (about 7 minutes,
+#  1 GB at most).
+#  step_gr and step_lg: the growth of the time per message and of log2 N
+#  from the size before.
+#   bench/topologies.sh BUILDDIR [--quick | --instructions | --large]
 # Rates are per CPU second of the whole process (GNU time's user + system,
 # set-up included: wall times on shared machines are noisy; wall_s is the
 # simulation's own); peak memory is GNU time's.
 set -eu
-builddir=${1:?usage: topologies.sh BUILDDIR [--quick | --instructions]}
+builddir=${1:?usage: topologies.sh BUILDDIR [--quick | --instructions | --large]}
 quick=${2:-}
 srcdir=$(cd "$(dirname "$0")/.." && pwd)
 tasknet="$builddir/tasknet"
@@ -77,12 +85,14 @@ header() {
         us_per_msg events_s hops tries peak_MiB est_MiB
 }
 
-counting=""
+counting="" large=""
 if [ "$quick" = "--quick" ]; then
     m64=20 m4k=2 sizes="256 4096" sizes16="256 4096" total=65536
 elif [ "$quick" = "--instructions" ]; then
     command -v valgrind >/dev/null || { echo "topologies.sh: --instructions needs valgrind" >&2; exit 1; }
     counting=1 sizes="256 4096 65536" sizes16="256 4096 65536" total=65536
+elif [ "$quick" = "--large" ]; then
+    large=1 sizes="16384 65536 262144" sizes16="" total=2097152
 else
     m64=200 m4k=20 sizes="256 1024 4096 16384 65536" sizes16="256 4096 65536" total=524288
 fi
@@ -91,7 +101,7 @@ fi
 # each stage's loss (8 dB for 7.95 dB) to close 12 or 16 stages
 spinet="--set network.type=spinet --set network.phy.soa-gain=8dB"
 
-if [ -z "$counting" ]; then
+if [ -z "$counting" ] && [ -z "$large" ]; then
     echo "== switched fabrics: uniform random at 64 and 4096 nodes (10% load, 1kB messages)"
     header
     run electrical-switch 64 $m64
@@ -146,32 +156,40 @@ scale() {
     echo "$name $nodes $((per * nodes)) $r1 $r2" >>"$tmp/scale"
     # the last row, with its growth from the first row of the same fabric
     awk '{ name = $1; n = $2; m = $3; t = ($7 - $4) / m * 1e6; w = $9; mem = $8; lg = log(n) / log(2)
-           if (!(name in t0)) { t0[name] = t; w0[name] = w; l0[name] = lg } }
+           if (!(name in t0)) { t0[name] = t; w0[name] = w; l0[name] = lg; tp = t; lp = lg }
+           else { tp = tl[name]; lp = ll[name] }
+           tl[name] = t; ll[name] = lg }
          END { unit = w == "-" ? "-" : sprintf("%.3f", t / w)
-               printf "%-16s %7d %9d %10.3f %7s %9s %8.2f %8s %7.2f %8.1f\n", name, n, m, t,
+               printf "%-16s %7d %9d %10.3f %7s %9s %8.2f %8s %7.2f %7.2f %7.2f %8.1f\n", name, n, m, t,
                       w == "-" ? "-" : sprintf("%.2f", w), unit,
-                      t / t0[name], w == "-" ? "-" : sprintf("%.2f", w / w0[name]), lg / l0[name], mem }' "$tmp/scale"
+                      t / t0[name], w == "-" ? "-" : sprintf("%.2f", w / w0[name]), lg / l0[name],
+                      t / tp, lg / lp, mem }' "$tmp/scale"
 }
 
 if [ -n "$counting" ]; then
-    echo "== scaling: marginal instructions per message (callgrind), 2^16 messages more; us_per_msg and"
+    echo "== scaling: marginal instructions per message (callgrind), $total messages more; us_per_msg and"
     echo "   us_per_work read as instructions per message and per unit of work; peak_MiB not measured"
 else
-    echo "== scaling: marginal CPU time per message, 2^19 messages more (see the head; work: hops, or SPINet's"
+    echo "== scaling: marginal CPU time per message, $total messages more (see the head; work: hops, or SPINet's"
     echo "   tries per packet; growth from the smallest size of each fabric)"
 fi
 if [ -z "$gnutime" ] && [ -z "$counting" ]; then
     echo "GNU time (/usr/bin/time) is needed for the scaling part"
     exit 0
 fi
-printf "%-16s %7s %9s %10s %7s %9s %8s %8s %7s %8s\n" fabric nodes messages us_per_msg work us_per_work \
-    growth work_gr log2N_gr peak_MiB
+printf "%-16s %7s %9s %10s %7s %9s %8s %8s %7s %7s %7s %8s\n" fabric nodes messages us_per_msg work us_per_work \
+    growth work_gr log2N_gr step_gr step_lg peak_MiB
 : >"$tmp/scale"
 for n in $sizes; do
     scale electrical-switch "$n"
 done
 for n in $sizes; do
     scale spinet "$n" $spinet
+done
+# at 1% load SPINet's tries per packet stay near 1 at every size: its work
+# per message is then the stages a try crosses, log2 N
+for n in $sizes; do
+    scale spinet-1% "$n" $spinet --set workload.offered-load=0.01
 done
 for n in $sizes; do
     levels=$(awk -v n="$n" 'BEGIN { l = 0; while (n > 1) { n /= 4; l++ }; print l }')
