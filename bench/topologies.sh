@@ -199,3 +199,20 @@ for n in $sizes16; do
     levels=$(awk -v n="$n" 'BEGIN { l = 0; while (n > 1) { n /= 16; l++ }; print l }')
     scale fat-tree-16ary "$n" --set network.type=fat-tree --set network.arity=16 --set network.levels="$levels"
 done
+# the verdict, per fabric from its smallest to its largest size: the growth
+# of what the rows count per message (instructions with --instructions, CPU
+# time otherwise) against log2 N's, and beside it the growth of its work
+# (hops or tries): a k-ary n-tree's mean hops, about 2 log_k N - 1.7, are
+# O(log N) but grow faster than log N itself (6.37 -> 14.33 for the 4-ary
+# tree from 256 to 65,536 ports, 2.25x), so a cost per message that grows
+# as the hops do is said so, with the growth per hop
+echo "== growth per message from the smallest size to the largest, against log2 N's"
+awk '{ t = ($7 - $4) / $3; lg = log($2) / log(2)
+       if (!($1 in t0)) { order[++n] = $1; t0[$1] = t; n0[$1] = $2; l0[$1] = lg; w0[$1] = $9 }
+       t1[$1] = t; n1[$1] = $2; l1[$1] = lg; w1[$1] = $9 }
+     END { for (i = 1; i <= n; i++) { f = order[i]; g = t1[f] / t0[f]; l = l1[f] / l0[f]
+             work = w0[f] != "-" && w0[f] > 0; wg = work ? w1[f] / w0[f] : 0
+             v = g <= l ? "no faster than log N" : \
+                 work && g / wg <= l ? sprintf("as its work, x%.2f per unit of work", g / wg) : "faster than log N"
+             printf "%-16s %7d -> %7d: x%.2f, log2 N x%.2f%s: %s\n", f, n0[f], n1[f], g, l,
+                    work ? sprintf(", work x%.2f", wg) : "", v } }' "$tmp/scale"
