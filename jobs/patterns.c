@@ -337,6 +337,65 @@ int pat_generate(pat_kind k, uint32_t C, uint32_t arg, gsl_rng *rng, pat_levels 
     return 0;
 }
 
+pat_count_t pat_count(pat_kind k, uint32_t C, uint32_t arg)
+{
+    pat_count_t c = {0, 0, 0};
+    if ((unsigned)k >= PAT_COUNT || k == PAT_NULL || k == PAT_PTRNVSPTRN || C < 2 || C > TP_TASKS_MAX)
+        return c;
+    uint64_t n = C;
+    switch (k) {
+    case PAT_RAND: c = (pat_count_t){1, n, n}; break;
+    case PAT_BISECT: c = (pat_count_t){1, n / 2, n / 2}; break;
+    case PAT_BISECT_FB_SYM: c = (pat_count_t){1, 2 * (n / 2), 2 * (n / 2)}; break;
+    case PAT_TREE: /* level l: i < d = 2^l with i + d < C, so every rank 1..C-1 once */
+        c.levels = ceil_log2(C);
+        c.pairs = n - 1;
+        for (uint32_t l = 0; l < c.levels; l++) {
+            uint64_t d = UINT64_C(1) << l, m = d < n - d ? d : n - d;
+            c.max_level = m > c.max_level ? m : c.max_level;
+        }
+        break;
+    case PAT_BRUCK: c = (pat_count_t){ceil_log2(C), n * ceil_log2(C), n}; break;
+    case PAT_RECDBL: { /* P = 2^floor(log2 C): log2 P levels of P pairs, and C - P more */
+        uint32_t lp = 0;
+        while ((UINT64_C(2) << lp) <= n)
+            lp++;
+        uint64_t P = UINT64_C(1) << lp;
+        c = (pat_count_t){lp + (n > P), P * lp + (n - P), lp ? P : n - P};
+        if (n - P > c.max_level)
+            c.max_level = n - P;
+        break;
+    }
+    case PAT_GATHER:
+    case PAT_SCATTER: c = (pat_count_t){1, n - 1, n - 1}; break;
+    case PAT_RING: c = (pat_count_t){C, n, 1}; break;
+    case PAT_NEIGHBOR_1D: c = (pat_count_t){1, 2 * n, 2 * n}; break;
+    case PAT_NEIGHBOR_2D: c = (pat_count_t){1, 4 * n, 4 * n}; break;
+    case PAT_NEIGHBOR_3D: c = (pat_count_t){1, 6 * n, 6 * n}; break;
+    case PAT_NEIGHBOR:
+        if (arg >= 1)
+            c = (pat_count_t){1, n * (arg < C ? arg : C - 1), n * (arg < C ? arg : C - 1)};
+        break;
+    case PAT_RECEIVERS:
+        if (arg >= 1 && arg <= C / 2)
+            c = (pat_count_t){1, n - arg, n - arg};
+        break;
+    default: break;
+    }
+    return c;
+}
+
+pat_count_t pat_count_compose(pat_count_t fg, pat_count_t bg)
+{
+    pat_count_t c = fg;
+    if (bg.levels == 0)
+        return c;
+    uint64_t cycles = (fg.levels + bg.levels - 1) / bg.levels, by_level = bg.max_level * fg.levels;
+    c.pairs += cycles * bg.pairs < by_level ? cycles * bg.pairs : by_level;
+    c.max_level += bg.max_level;
+    return c;
+}
+
 /* ---- sets ---- */
 
 void pat_single(pat_levels *lv, pat_set *out)

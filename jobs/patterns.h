@@ -107,6 +107,24 @@ int pat_generate(pat_kind k, uint32_t ranks, uint32_t arg, gsl_rng *rng, pat_lev
                  char *err, size_t errlen);
 void pat_levels_free(pat_levels *lv);
 
+/* What pat_generate(k, C, arg) would make, without making it (for a
+ * workload's estimate before a run, where C (C - 1) pairs may not fit):
+ * its levels exactly, its pairs and the size of its largest level exactly
+ * for every generator but the neighbor ones, whose self pairs and
+ * duplicates are not counted off (2C, 4C, 6C, C min(k, C-1): at most those).
+ * Arguments pat_generate would refuse give 0 levels and pairs. */
+typedef struct pat_count_t {
+    uint32_t levels;
+    uint64_t pairs;     /* all levels */
+    uint64_t max_level; /* pairs of the largest level */
+} pat_count_t;
+pat_count_t pat_count(pat_kind k, uint32_t ranks, uint32_t arg);
+/* The same for ptrnvsptrn: fg on z ranks, bg on C - z, merged as
+ * pat_compose does (the background's levels repeat over the foreground's):
+ * at most the background's largest level per foreground level, and at most
+ * its pairs per full cycle. */
+pat_count_t pat_count_compose(pat_count_t fg, pat_count_t bg);
+
 /* Sub-patterns sharing the machine. Group 0 is the foreground (the whole
  * pattern when there is one group), group 1 the background of ptrnvsptrn.
  * Group g owns ranks first[g] .. first[g+1]-1 and its levels use global

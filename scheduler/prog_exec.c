@@ -97,6 +97,13 @@ static void slot_insert(pexec *x, const px_task *t, uint32_t src, uint32_t tag)
     }
 }
 
+double pexec_mem_bytes(double messages, double tasks, double buckets)
+{
+    return messages * (2 * 2 * sizeof(tp_op) + 2 * sizeof(uint32_t) + 4 * sizeof(px_slot) + 0.125 + sizeof(net_msg)) +
+           tasks * (sizeof(px_task) + 2 * sizeof(uint64_t) + sizeof(uint8_t)) + buckets * sizeof(px_bucket) +
+           sizeof(pexec);
+}
+
 pexec *pexec_create(const tp_prog *prog, const uint32_t *map, uint32_t nodes, uint16_t kind,
                     char *err, size_t errlen)
 {

@@ -53,6 +53,13 @@ typedef struct pexec pexec;
 pexec *pexec_create(const tp_prog *prog, const uint32_t *map, uint32_t nodes, uint16_t kind,
                     char *err, size_t errlen);
 void pexec_destroy(pexec *x);
+/* Memory a program of `messages` point-to-point messages among `tasks`
+ * tasks, with `buckets` (group, tag) pairs, holds with its executor at
+ * their peak, generous (for a workload's estimate): per message its send
+ * and recv ops (twice, as the builder grows them by doubling), its recv's
+ * table slots (at most four), its bit and its net_msg (sends never block,
+ * so all may be alive at once); per task and bucket their records. */
+double pexec_mem_bytes(double messages, double tasks, double buckets);
 
 /* Schedule the start of the program at sim_now(s) on fabric n (whose
  * deliver callback must lead to pexec_deliver). Call once. */

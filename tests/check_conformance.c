@@ -117,6 +117,10 @@ START_TEST(test_workload_declarations)
     ck_assert_ptr_nonnull(ops->init);
     ck_assert_ptr_nonnull(ops->deliver);
     ck_assert_ptr_nonnull(ops->finish);
+    /* the memory check before a run counts its messages' latency samples
+     * and its own records: every shipped workload says what they are
+     * (run_workload holds the count to what a run sends) */
+    ck_assert_msg(ops->estimate != NULL, "%s gives no estimate of a run", ops->name);
     check_rows(ops->name, ops->params, ops->nparams, ops->params_size, NULL);
     check_metric_names(ops->name, ops->metrics, ops->nmetrics);
     /* its table names metrics a run has */
@@ -479,6 +483,18 @@ static void run_workload(const wl_ops *w, const net_ops *f, uint64_t seed, doubl
                   f ? f->name : fake_ops.name, err);
     ck_assert_uint_gt(n->c.sent, 0);
     ck_assert_uint_eq(n->c.delivered, n->c.sent);
+    /* what it expects of a run before it runs (the memory check counts the
+     * latency samples of these messages): within a factor of 2 of what it
+     * sent, and some memory */
+    if (w->estimate) {
+        wl_estimate we = {0};
+        wl_resolve wr = {.nodes = N, .net = &core, .seed = seed};
+        w->estimate(wp, &wr, &we);
+        double sent = (double)n->c.sent;
+        ck_assert_msg(we.messages >= sent / 2 && we.messages <= 2 * sent && we.mem_bytes > 0,
+                      "%s over %s: %.0f messages sent, its estimate says %g messages and %g B", w->name,
+                      f ? f->name : fake_ops.name, sent, we.messages, we.mem_bytes);
+    }
     ck_assert_uint_eq(n->c.bytes_delivered, n->c.bytes_sent);
     ck_assert_msg(sp.first_ps >= 0 && sp.last_ps >= sp.first_ps, "%s over %s: span [%lld, %lld] ps", w->name,
                   f ? f->name : fake_ops.name, (long long)sp.first_ps, (long long)sp.last_ps);

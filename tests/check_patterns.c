@@ -735,6 +735,64 @@ START_TEST(test_random_invariants)
 }
 END_TEST
 
+/* pat_count against what pat_generate makes, every generator, 2 to 80
+ * ranks and the arguments it takes: levels exact; pairs and the largest
+ * level exact but for the neighbor generators, which it bounds from above
+ * (at most twice what they make from 32 ranks on; below, the small grids
+ * make many self pairs and duplicates); and a composition within its
+ * bound. */
+START_TEST(test_count)
+{
+    for (int k = PAT_RAND; k < PAT_PTRNVSPTRN; k++)
+        for (uint32_t C = 2; C <= 80; C++)
+            for (uint32_t arg = 1; arg <= (pat_takes_arg((pat_kind)k) ? C : 1); arg++) {
+                if (k == PAT_RECEIVERS && arg > C / 2)
+                    break;
+                pat_levels lv;
+                gen((pat_kind)k, C, arg, 7, &lv);
+                pat_count_t c = pat_count((pat_kind)k, C, arg);
+                uint64_t maxl = 0;
+                for (uint32_t l = 0; l < lv.nlevels; l++)
+                    maxl = pat_level_size(&lv, l) > maxl ? pat_level_size(&lv, l) : maxl;
+                int bound = k == PAT_NEIGHBOR_1D || k == PAT_NEIGHBOR_2D || k == PAT_NEIGHBOR_3D || k == PAT_NEIGHBOR;
+                ck_assert_msg(c.levels == lv.nlevels, "%s C=%u arg=%u: %u levels counted, %u made", pat_names[k], C,
+                              arg, c.levels, lv.nlevels);
+                if (bound)
+                    ck_assert_msg(c.pairs >= pat_npairs(&lv) && c.max_level >= maxl &&
+                                      (C < 32 || c.pairs <= 2 * pat_npairs(&lv)),
+                                  "%s C=%u arg=%u: %llu pairs counted, %llu made", pat_names[k], C, arg,
+                                  (unsigned long long)c.pairs, (unsigned long long)pat_npairs(&lv));
+                else
+                    ck_assert_msg(c.pairs == pat_npairs(&lv) && c.max_level == maxl,
+                                  "%s C=%u arg=%u: %llu pairs (largest level %llu) counted, %llu (%llu) made",
+                                  pat_names[k], C, arg, (unsigned long long)c.pairs,
+                                  (unsigned long long)c.max_level, (unsigned long long)pat_npairs(&lv),
+                                  (unsigned long long)maxl);
+                pat_levels_free(&lv);
+            }
+    /* a tree foreground of 8 ranks (3 levels) over a ring background of 5
+     * (5 levels of one pair): 7 + 3 pairs; bruck of 4 (2 levels) over the
+     * same ring: 8 + 2 */
+    static const int fgk[] = {PAT_TREE, PAT_BRUCK, PAT_RING};
+    static const uint32_t fgc[] = {8, 4, 3};
+    for (int i = 0; i < 3; i++) {
+        pat_levels fg, bg;
+        gen((pat_kind)fgk[i], fgc[i], 1, 1, &fg);
+        gen(PAT_RING, 5, 1, 1, &bg);
+        pat_set set;
+        pat_compose(&fg, &bg, &set);
+        pat_count_t c = pat_count_compose(pat_count((pat_kind)fgk[i], fgc[i], 1), pat_count(PAT_RING, 5, 1));
+        ck_assert_uint_ge(c.pairs, pat_set_pairs(&set));
+        ck_assert_uint_eq(c.levels, pat_set_levels(&set));
+        pat_set_free(&set);
+        pat_levels_free(&fg);
+        pat_levels_free(&bg);
+    }
+    ck_assert_uint_eq(pat_count_compose(pat_count(PAT_TREE, 8, 1), pat_count(PAT_RING, 5, 1)).pairs, 10);
+    ck_assert_uint_eq(pat_count_compose(pat_count(PAT_BRUCK, 4, 1), pat_count(PAT_RING, 5, 1)).pairs, 10);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("patterns");
@@ -760,6 +818,7 @@ static Suite *suite(void)
     tcase_add_test(tt, test_mapping_per_run);
     tcase_add_test(tt, test_sizes_common);
     tcase_add_test(tt, test_random_invariants);
+    tcase_add_test(tt, test_count);
     suite_add_tcase(s, tt);
     return s;
 }

@@ -691,6 +691,37 @@ static int dcf_resolve(void *params, wl_resolve *rc, char *err, size_t errlen)
     return 0;
 }
 
+/* Flows expected in a run: workload.flows, or lambda N D for a duration. */
+static double dcf_flows_expected(const dcf_params *p, double lambda, double N)
+{
+    return p->duration_ps > 0 ? lambda * N * units_ps_to_s(p->duration_ps) : (double)p->flows;
+}
+
+/* Every flow is alive from its arrival to its delivery: below a load of 1
+ * a few per node at once, above it a fraction 1 - 1/load of all of them
+ * waits at the end of generation (as uniform-random). Each measured flow
+ * keeps its FCT and slowdown in `all`, in its size bucket and in its class
+ * (two doubles each, in arrays grown by doubling: 1.5 times that on
+ * average). Generation lasts flows / (lambda N), or the
+ * duration; an overloaded fabric takes load times as long to drain it. */
+static void dcf_estimate(const void *params, const wl_resolve *rc, wl_estimate *out)
+{
+    const dcf_params *p = params;
+    double B = rc->net->bandwidth_bps, N = rc->nodes, lambda = rate_per_node(p, B), e = mean_size(p);
+    if (!(lambda > 0) || !(N > 0))
+        return;
+    double total = dcf_flows_expected(p, lambda, N), load = B > 0 ? lambda * 8 * e / B : 0;
+    double live = 4 * N + (load > 1 ? total * (1 - 1 / load) : 0);
+    if (live > total)
+        live = total;
+    double groups = classes_given(p) ? 3 : 2;
+    out->messages = total;
+    out->mem_bytes =
+        sizeof(dcf) + N * sizeof(dcf_node) + live * sizeof(net_msg) + total * groups * 2 * 1.5 * sizeof(double);
+    double T = p->duration_ps > 0 ? units_ps_to_s(p->duration_ps) : total / (lambda * N);
+    out->horizon_s = T * (load > 1 ? load : 1) + (double)rc->msg_fixed_ps * 1e-12;
+}
+
 static void dcf_analyze(const void *params, const wl_resolve *rc, wl_analysis *out)
 {
     const dcf_params *p = params;
@@ -699,7 +730,7 @@ static void dcf_analyze(const void *params, const wl_resolve *rc, wl_analysis *o
     wl_analysis_add(out, "mean_flow_bytes", e);
     wl_analysis_add(out, "flows_per_s_per_node", lambda);
     wl_analysis_add(out, "offered_load", load);
-    double expected = p->duration_ps > 0 ? lambda * rc->nodes * units_ps_to_s(p->duration_ps) : (double)p->flows;
+    double expected = dcf_flows_expected(p, lambda, rc->nodes);
     wl_analysis_add(out, "flows_expected", expected);
     snprintf(out->text, sizeof out->text,
              "  flows     E[size]=%.6g B  lambda=%.6g /s per node  offered load=%.6g of B  flows=%.6g\n", e, lambda,
@@ -727,6 +758,7 @@ const wl_ops wl_dc_flows_ops = {
     .check = dcf_check,
     .resolve = dcf_resolve,
     .analyze = dcf_analyze,
+    .estimate = dcf_estimate,
     .init = dcf_init,
     .deliver = dcf_deliver,
     .finish = dcf_finish,

@@ -206,6 +206,22 @@ static int wk_resolve(void *params, wl_resolve *rc, char *err, size_t errlen)
     return 0;
 }
 
+/* Messages: the kernel's own count (kern_messages); memory: its program
+ * and executor (pexec_mem_bytes; tags: a bucket per iteration or wave) and
+ * the task map. */
+static void wk_estimate(const void *params, const wl_resolve *rc, wl_estimate *out)
+{
+    const wk_params *p = params;
+    uint32_t T = p->tasks ? p->tasks : rc->nodes;
+    if (T < 2)
+        return;
+    kern_params k = wk_kern(p, T);
+    double msgs = (double)kern_messages(&k);
+    double tags = p->kernel == KERN_SYNC_RANDOM || p->kernel == KERN_GUPS ? (double)kern_waves(&k) : p->iterations;
+    out->messages = msgs;
+    out->mem_bytes = sizeof(wk) + pexec_mem_bytes(msgs, T, tags + 1) + (double)T * sizeof(uint32_t);
+}
+
 static int wk_init(void *state, const wl_env *env, char *err, size_t errlen)
 {
     wk *w = state;
@@ -313,6 +329,7 @@ const wl_ops wl_kernel_ops = {
     .params_size = sizeof(wk_params),
     .check = wk_check,
     .resolve = wk_resolve,
+    .estimate = wk_estimate,
     .init = wk_init,
     .deliver = wk_deliver,
     .finish = wk_finish,

@@ -273,6 +273,31 @@ static int wp_resolve(void *params, wl_resolve *rc, char *err, size_t errlen)
     return 0;
 }
 
+/* Messages: one per pair of the pattern (pat_count: exact, or at most, as
+ * it says; none with timing off). Memory: the pairs, the map, the static
+ * evaluation's routes of its largest level (16 links each) and the
+ * timed program with its executor (pexec_mem_bytes, a bucket per level). */
+static void wp_estimate(const void *params, const wl_resolve *rc, wl_estimate *out)
+{
+    const wp_params *p = params;
+    uint32_t C = p->tasks ? p->tasks : rc->nodes;
+    pat_count_t c;
+    if (p->pattern != PAT_PTRNVSPTRN) {
+        c = pat_count((pat_kind)p->pattern, C, sub_arg(p->pattern, p->neighbors, p->receivers));
+    } else {
+        uint32_t z = p->fg.tasks < C ? p->fg.tasks : C;
+        c = pat_count_compose(pat_count((pat_kind)p->fg.pattern, z, sub_arg(p->fg.pattern, p->fg.neighbors,
+                                                                                p->fg.receivers)),
+                              pat_count((pat_kind)p->bg.pattern, C - z,
+                                        sub_arg(p->bg.pattern, p->bg.neighbors, p->bg.receivers)));
+    }
+    double pairs = (double)c.pairs;
+    out->messages = p->timing_off ? 0 : pairs;
+    out->mem_bytes = sizeof(wp) + (double)C * (sizeof(uint32_t) + sizeof(uint64_t)) + pairs * sizeof(pat_pair) +
+                     (double)c.levels * sizeof(uint64_t) + (double)c.max_level * (16 * sizeof(uint64_t) + 24) +
+                     (p->timing_off ? 0 : pexec_mem_bytes(pairs, C, c.levels + 1.0));
+}
+
 /* The pattern set of one run (draws from "pattern-rand"). */
 static int build_set(const wp_params *p, uint32_t C, uint64_t seed, uint64_t replica, pat_set *out, char *err,
                      size_t errlen)
@@ -569,6 +594,7 @@ const wl_ops wl_pattern_ops = {
     .params_size = sizeof(wp_params),
     .check = wp_check,
     .resolve = wp_resolve,
+    .estimate = wp_estimate,
     .init = wp_init,
     .deliver = wp_deliver,
     .finish = wp_finish,

@@ -939,6 +939,46 @@ static int tr_resolve(void *params, wl_resolve *rc, char *err, size_t errlen)
     return 0;
 }
 
+/* Negotiation rounds of one fusion (vef), generous: a rank needs
+ * k = ceil(gatherv-total / gatherv-size) non-empty gathervs, one per round
+ * with probability q, so k / q rounds on average (negative binomial, sd
+ * sqrt(k (1 - q)) / q); the round count is the largest of W - 1 ranks':
+ * the mean plus sqrt(2 ln W) sd, plus one. */
+static double neg_rounds(const tr_params *p)
+{
+    if (p->negotiation != TR_NEG_VEF)
+        return 0;
+    double q = p->gatherv_prob, k = p->gatherv_bytes > 0 ? ceil((double)p->gatherv_total_bytes / p->gatherv_bytes) : 1;
+    if (!(q > 0))
+        return 1; /* never succeeds: resolve's horizon check has the say */
+    if (k < 1)
+        return 1;
+    return (k + sqrt(k * (1 - q)) * sqrt(2 * log((double)p->workers))) / q + 1;
+}
+
+/* Messages: per iteration and fusion an allreduce, 2 (W - 1) steps of W
+ * messages, and with vef its negotiation rounds, 4 (W - 1) messages each.
+ * At most W ring messages and 2 (W - 1) negotiation messages are alive at
+ * once. Memory: the layer profile and fusions, per iteration its records,
+ * per rank its counters. Horizon: resolve's span. */
+static void tr_estimate(const void *params, const wl_resolve *rc, wl_estimate *out)
+{
+    const tr_params *p = params;
+    tr_profile prof;
+    char e2[PARAM_PATH_MAX + 256];
+    if (p->workers < 2 || profile_build(p, &prof, e2, sizeof e2) != 0)
+        return;
+    double I = p->iterations, W = p->workers, L = prof.L, nf = (double)count_fusions(&prof, p->fusion_bytes);
+    double B = rc->net->bandwidth_bps;
+    out->messages = I * nf * (2 * (W - 1) * W + neg_rounds(p) * 4 * (W - 1));
+    out->mem_bytes = sizeof(tr) + L * (sizeof(uint64_t) + 2 * sizeof(int64_t) + sizeof(tr_fusion) + sizeof(uint32_t)) +
+                     nf * 2 * sizeof(tr_queued) + I * (sizeof(uint32_t) + 2 * sizeof(int64_t)) +
+                     W * 2 * sizeof(uint64_t) + 3 * W * sizeof(net_msg);
+    double net_s = B > 0 ? 8 * 2 * (1 - 1 / W) * (double)prof.total_bytes / B : 0;
+    out->horizon_s = I * (units_ps_to_s(prof.compute_ps) + net_s + nf * 2 * (W - 1) * (double)rc->msg_fixed_ps * 1e-12);
+    profile_free(&prof);
+}
+
 static void tr_analyze(const void *params, const wl_resolve *rc, wl_analysis *out)
 {
     const tr_params *p = params;
@@ -981,6 +1021,7 @@ const wl_ops wl_training_ops = {
     .check = tr_check,
     .resolve = tr_resolve,
     .analyze = tr_analyze,
+    .estimate = tr_estimate,
     .init = tr_init,
     .deliver = tr_deliver,
     .finish = tr_finish,

@@ -169,9 +169,11 @@ typedef struct wl_ops {
      * DIR --counts FILE` can draw a file of point,x,count rows); 0, or -1 +
      * err. NULL: no files. */
     int (*write_files)(const char *dir, const wl_point_runs *pts, size_t npts, char *err, size_t errlen);
-    /* Estimate a run of a resolved point into out (zeroed on entry). May be
-     * NULL: the core then assumes WL_MEM_PER_NODE_B per node and knows no
-     * message count or horizon. */
+    /* Estimate a run of a resolved point into out (zeroed on entry). Every
+     * shipped workload has one (the conformance suite requires it and holds
+     * its message count to what a run sends); NULL (a test's plugin): the
+     * core assumes WL_MEM_PER_NODE_B per node and knows no message count or
+     * horizon. */
     void (*estimate)(const void *params, const wl_resolve *rc, wl_estimate *out);
     /* The fraction of the run's work done, in [0, 1], read between events
      * for --progress. May be NULL: the core uses simulated time over the
