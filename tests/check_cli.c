@@ -639,6 +639,14 @@ START_TEST(test_memory_refused_before_the_run)
                       strstr(out, "more than the 4 GB this process may use") != NULL && strstr(out, "status 1\n"),
                   "%s", out);
     free(out);
+    /* 1e8 datacenter flows: their latencies alone are 24 B each, 2.4 GB by
+     * hand (dc-flows had no estimate: the run started and grew to 7 GB) */
+    out = run_sh("TASKNET_MEMORY=1GB \"$TASKNET\" run configs/paper/vef-dcnw.xml --set workload.flows=100000000 "
+                 "-q 2>&1; echo \"status $?\"", &st);
+    ck_assert_msg(strstr(out, "latencies of 1e+08 messages 2.4 GB)") != NULL &&
+                      strstr(out, "more than the 1 GB this process may use") != NULL && strstr(out, "status 1\n"),
+                  "%s", out);
+    free(out);
     /* uniform traffic at 3e8 times B: 64 nodes x 3e8 x 40 Gb/s x 200 us / 8 kb
      * = 1.92e13 messages, more than any machine holds; validate says so too */
     out = run_tasknet("validate configs/examples/spinet-load.xml --set workload.offered-load=3e8", &st);
