@@ -583,6 +583,19 @@ static int sw_resolve_phy(const net_params *core, void *params, const phy_params
     return 0;
 }
 
+/* 1: strict priority classes (network.priority, or a priority NIC). */
+static int sw_classes(const sw_params *p)
+{
+    return p->control_first != 0 || p->nic.policy == NIC_PRIORITY;
+}
+
+/* 1: packets through host NICs; 0: the historical message-level model
+ * (unless the NIC is asked for: a policy or an MTU). */
+static int sw_nic_on(const sw_params *p)
+{
+    return p->nic.policy != NIC_FIFO || p->nic.mtu_bytes > 0;
+}
+
 static int sw_init(void *state, net *n, const void *params, char *err, size_t errlen)
 {
     sw_state *st = state;
@@ -599,9 +612,8 @@ static int sw_init(void *state, net *n, const void *params, char *err, size_t er
     st->head_ps = core->link_latency_ps + core->switch_latency_ps;
     st->store_and_forward = p->switching == SW_STORE_AND_FORWARD;
     st->control_first = p->control_first != 0;
-    /* the historical message-level model unless the NIC is asked for */
-    st->nic_on = p->nic.policy != NIC_FIFO || p->nic.mtu_bytes > 0;
-    st->classes = p->control_first != 0 || p->nic.policy == NIC_PRIORITY;
+    st->nic_on = sw_nic_on(p);
+    st->classes = sw_classes(p);
     st->energy_per_bit_j = p->phy_resolved ? p->energy_per_bit_j : NAN;
     st->src_free_ps = tn_xcalloc(core->nodes, sizeof *st->src_free_ps);
     st->port_free_ps = tn_xcalloc(core->nodes, sizeof *st->port_free_ps);
@@ -660,8 +672,8 @@ static double sw_mem_bytes(const net_params *core, const void *params)
 {
     const sw_params *p = params;
     double N = core->nodes, bytes = sizeof(sw_state) + 2 * sizeof(int64_t) * N;
-    int classes = p->control_first != 0 || p->nic.policy == NIC_PRIORITY;
-    if (p->nic.policy != NIC_FIFO || p->nic.mtu_bytes > 0) {
+    int classes = sw_classes(p);
+    if (sw_nic_on(p)) {
         bytes += nic_mem_bytes(core->nodes, &p->nic, classes);
         if (p->nic.policy == NIC_SRPT)
             bytes += sizeof(sw_srpt_port) * N;
