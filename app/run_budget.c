@@ -33,8 +33,13 @@ void run_estimate_point(const cfg *c, run_estimate *out)
     const net_ops *nops = cfg_net(c);
     net_params core = c->net;
     core.nodes = c->nodes;
-    if (nops)
+    int64_t fixed_ps = 0;
+    double bound = 0;
+    if (nops) {
         out->net_bytes = net_mem_bytes(nops, &core, cfg_net_params(c));
+        fixed_ps = net_fixed_latency_ps(nops, &core, cfg_net_params(c));
+        bound = net_uniform_bound(nops, &core, cfg_net_params(c));
+    }
     /* every workload on the fabric: memory and messages add up, the run
      * lasts as long as the longest */
     uint32_t *map = tn_xmalloc((c->nodes ? c->nodes : 1) * sizeof *map);
@@ -51,7 +56,8 @@ void run_estimate_point(const cfg *c, run_estimate *out)
             wl_resolve wr = {.nodes = nranks,
                              .net = &core,
                              .seed = c->seed,
-                             .msg_fixed_ps = nops ? net_fixed_latency_ps(nops, &core, cfg_net_params(c)) : 0};
+                             .msg_fixed_ps = fixed_ps,
+                             .fabric_bound = bound};
             wops->estimate(cfg_wl_params_at(c, k), &wr, &we);
         } else {
             we.mem_bytes = WL_MEM_PER_NODE_B * (double)nranks;

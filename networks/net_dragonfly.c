@@ -131,8 +131,7 @@ const net_ops net_dragonfly_ops = {
     .nparams = sizeof df_rows / sizeof df_rows[0],
     .params_size = sizeof(df_params),
     .check = df_check,
-    .resolve_phy = df_resolve_phy,
-    .mem_bytes = df_mem_bytes,
+    SWNET_BUILT_FIELDS(df),
     .init = df_init,
     SWNET_OPS,
 };

@@ -95,8 +95,7 @@ const net_ops net_fattree_ops = {
     .nparams = sizeof ft_rows / sizeof ft_rows[0],
     .params_size = sizeof(ft_params),
     .check = ft_check,
-    .resolve_phy = ft_resolve_phy,
-    .mem_bytes = ft_mem_bytes,
+    SWNET_BUILT_FIELDS(ft),
     .init = ft_init,
     SWNET_OPS,
 };

@@ -98,8 +98,7 @@ const net_ops net_leafspine_ops = {
     .nparams = sizeof ls_rows / sizeof ls_rows[0],
     .params_size = sizeof(ls_params),
     .check = ls_check,
-    .resolve_phy = ls_resolve_phy,
-    .mem_bytes = ls_mem_bytes,
+    SWNET_BUILT_FIELDS(ls),
     .init = ls_init,
     SWNET_OPS,
 };

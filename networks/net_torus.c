@@ -124,8 +124,7 @@ const net_ops net_torus_ops = {
     .nparams = sizeof tor_rows / sizeof tor_rows[0],
     .params_size = sizeof(tor_params),
     .check = tor_check,
-    .resolve_phy = tor_resolve_phy,
-    .mem_bytes = tor_mem_bytes,
+    SWNET_BUILT_FIELDS(tor),
     .init = tor_init,
     SWNET_OPS,
 };

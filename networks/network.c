@@ -107,6 +107,12 @@ double net_mem_bytes(const net_ops *ops, const net_params *core, const void *par
     return NET_MEM_PER_NODE_B * (double)core->nodes;
 }
 
+double net_uniform_bound(const net_ops *ops, const net_params *core, const void *params)
+{
+    double b = ops->uniform_bound ? ops->uniform_bound(core, params) : 1;
+    return b > 0 && b <= 1 ? b : 1;
+}
+
 void *net_params_new(const net_ops *ops)
 {
     void *p = tn_xcalloc(1, ops->params_size ? ops->params_size : 1);

@@ -136,9 +136,16 @@ typedef struct net_ops {
      * fixed_latency_ps: what a lone message spends besides its serialisation
      *   (default: 2 link + switch latency, the star of the core parameters);
      * mem_bytes: memory an instance holds besides the messages it is handed
-     *   (default: NET_MEM_PER_NODE_B per node). */
+     *   (default: NET_MEM_PER_NODE_B per node);
+     * uniform_bound: the accepted throughput per node, a fraction of B,
+     *   above which uniform random traffic overloads some link (the
+     *   saturation_bound an instance reports; default 1: the star of the
+     *   core parameters, and fabrics that do not derive theirs). A workload
+     *   offering more sees its messages queue at their sources, which its
+     *   memory estimate counts (wl_resolve.fabric_bound). */
     int64_t (*fixed_latency_ps)(const net_params *core, const void *params);
     double (*mem_bytes)(const net_params *core, const void *params);
+    double (*uniform_bound)(const net_params *core, const void *params);
 } net_ops;
 
 /* Memory per node the core assumes of a fabric without a mem_bytes op. */
@@ -196,6 +203,7 @@ int net_name_ok(const char *name, char *err, size_t errlen);
 /* The estimates of a fabric (its op, or the core's default). */
 int64_t net_fixed_latency_ps(const net_ops *ops, const net_params *core, const void *params);
 double net_mem_bytes(const net_ops *ops, const net_params *core, const void *params);
+double net_uniform_bound(const net_ops *ops, const net_params *core, const void *params);
 
 /* Checks every fabric shares, for its check op: N >= 2, 0 < bandwidth
  * finite (when given), link and switch latencies in range. */

@@ -217,11 +217,12 @@ extern const metric_def swnet_metrics_def[SWNET_NMETRICS];
  * host NICs, and a packet record per host in flight. */
 double swnet_mem_bytes(const net_params *core, const swnet_params *p, const topo *t);
 
-/* A topology file's resolve_phy and mem_bytes ops, PFX##_resolve_phy and
- * PFX##_mem_bytes: each builds the topology with the file's own
+/* A topology file's ops that need its topology, PFX##_resolve_phy,
+ * PFX##_mem_bytes and PFX##_uniform_bound (SWNET_BUILT_FIELDS(PFX) names
+ * them in its net_ops): each builds the topology with the file's own
  * `static int PFX##_build(const T *p, topo *t, char *err, size_t errlen)`
- * (T: its params type, whose swnet_params is member `sw`), asks the core,
- * and frees it. */
+ * (T: its params type, whose swnet_params is member `sw`), asks the core
+ * or the topology, and frees it. */
 #define SWNET_BUILT_OPS(PFX, T)                                                                               \
     static int PFX##_resolve_phy(const net_params *core, void *params, const phy_params *phy, net_phy *out,   \
                                  char *err, size_t errlen)                                                    \
@@ -244,7 +245,20 @@ double swnet_mem_bytes(const net_params *core, const swnet_params *p, const topo
         double bytes = swnet_mem_bytes(core, &p->sw, &t);                                                     \
         topo_free(&t);                                                                                        \
         return bytes;                                                                                         \
+    }                                                                                                         \
+    static double PFX##_uniform_bound(const net_params *core, const void *params)                             \
+    {                                                                                                         \
+        (void)core;                                                                                           \
+        topo t;                                                                                               \
+        char err[256];                                                                                        \
+        if (PFX##_build(params, &t, err, sizeof err) != 0)                                                    \
+            return 1; /* the checks report it */                                                              \
+        double bound = t.ops->uniform_bound(&t);                                                              \
+        topo_free(&t);                                                                                        \
+        return bound;                                                                                         \
     }
+#define SWNET_BUILT_FIELDS(PFX)                                                                               \
+    .resolve_phy = PFX##_resolve_phy, .mem_bytes = PFX##_mem_bytes, .uniform_bound = PFX##_uniform_bound
 
 /* The ops every fabric over the core shares. */
 #define SWNET_OPS                                                                                             \

@@ -328,6 +328,33 @@ START_TEST(test_fabric_memory)
 }
 END_TEST
 
+/* The saturation bound a fabric gives before a run (net_uniform_bound,
+ * for the workloads' estimates) is the one its instance reports
+ * (saturation_bound), in several shapes; 1 for a fabric that reports
+ * none. */
+START_TEST(test_fabric_bound)
+{
+    const net_ops *ops = net_registry[_i];
+    static const uint32_t sizes[] = {16, 64, 256};
+    for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
+        uint32_t N = sizes[i];
+        if (!th_net_takes(ops, N, th_net_shape(ops, N)))
+            continue;
+        const char *const *sets = th_net_shape(ops, N);
+        net_params core = th_star(N, B_BPS);
+        void *params = th_net_params(ops, sets);
+        double before = net_uniform_bound(ops, &core, params);
+        net_params_free(ops, params);
+        th_net *h = th_net_new(ops->name, &core, sets, NULL, 1, 1);
+        double reported = th_net_metric(h->n, "saturation_bound");
+        ck_assert_msg(before > 0 && before <= 1, "%s at %u nodes: bound %g", ops->name, N, before);
+        ck_assert_msg(isnan(reported) ? before == 1 : before == reported,
+                      "%s at %u nodes: %g before the run, %g reported by it", ops->name, N, before, reported);
+        th_net_free(h);
+    }
+}
+END_TEST
+
 /* The physical layer resolves from its defaults and energy is reported; a
  * fabric without one reports no energy (an empty cell), never 0. */
 START_TEST(test_fabric_phy)
@@ -540,6 +567,7 @@ static Suite *conformance_suite(void)
     tcase_add_loop_test(t, test_fabric_routes, 0, nf);
     tcase_add_loop_test(t, test_fabric_phy, 0, nf);
     tcase_add_loop_test(t, test_fabric_memory, 0, nf);
+    tcase_add_loop_test(t, test_fabric_bound, 0, nf);
     suite_add_tcase(s, t);
     t = tcase_create("workloads");
     tcase_set_timeout(t, 300);

@@ -688,6 +688,35 @@ static void assert_row_refuses(const wl_ops *w, const char *assign)
  * aborted on, and nothing is scheduled. A negative duration and a load of 0
  * or below no longer get past the rows (asserted); stored behind their
  * backs, the workload still refuses them. */
+/* The estimate counts the messages that queue at their sources once the
+ * load passes the fabric's saturation throughput u (wl_resolve's
+ * fabric_bound), not B: N = 100, 10 messages of 1 kB per node at half of B,
+ * 1000 in all. With u = 1 (or unknown) none queue: 4N = 400 alive; with
+ * u = 0.25 the overload is x = 2 and 1000 (1 - 1/2) = 500 more are alive
+ * at the end of generation, which drains in x = 2 times as long. */
+START_TEST(test_estimate_bound)
+{
+    const wl_ops *w = th_wl_ops("uniform-random");
+    void *p = wl_uniform(1000, 0.5, 10, 0);
+    net_params core = star(100);
+    wl_estimate e1 = {0}, e0 = {0}, eq = {0};
+    wl_resolve rc = {.nodes = 100, .net = &core, .seed = 1, .fabric_bound = 1};
+    w->estimate(p, &rc, &e1);
+    rc.fabric_bound = 0;
+    w->estimate(p, &rc, &e0);
+    rc.fabric_bound = 0.25;
+    w->estimate(p, &rc, &eq);
+    ck_assert_double_eq(e1.messages, 1000);
+    ck_assert_double_eq(eq.messages, 1000);
+    ck_assert_double_eq(e0.mem_bytes, e1.mem_bytes);
+    ck_assert_double_eq(eq.mem_bytes - e1.mem_bytes, 500.0 * sizeof(net_msg));
+    /* generation: 10 messages of 8 kb at 5 Gb/s per node, 16 us */
+    ASSERT_REL(e1.horizon_s, 16e-6, 1e-12);
+    ASSERT_REL(eq.horizon_s, 32e-6, 1e-12);
+    wl_params_free(w, p);
+}
+END_TEST
+
 START_TEST(test_bad_params)
 {
     static const struct {
@@ -788,6 +817,7 @@ static Suite *uniform_suite(void)
     tcase_add_test(tc, test_common_traffic);
     tcase_add_test(tc, test_spinet);
     tcase_add_test(tc, test_bad_params);
+    tcase_add_test(tc, test_estimate_bound);
     tcase_add_test(tc, test_finish_detects);
     suite_add_tcase(s, tc);
     return s;

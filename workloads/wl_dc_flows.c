@@ -697,13 +697,14 @@ static double dcf_flows_expected(const dcf_params *p, double lambda, double N)
     return p->duration_ps > 0 ? lambda * N * units_ps_to_s(p->duration_ps) : (double)p->flows;
 }
 
-/* Every flow is alive from its arrival to its delivery: below a load of 1
- * a few per node at once, above it a fraction 1 - 1/load of all of them
- * waits at the end of generation (as uniform-random). Each measured flow
+/* Every flow is alive from its arrival to its delivery: below the fabric's
+ * saturation throughput (its uniform-random bound u) a few per node at
+ * once, above it, at an overload x = load / u, a fraction 1 - 1/x of all
+ * of them waits at the end of generation (as uniform-random). Each measured flow
  * keeps its FCT and slowdown in `all`, in its size bucket and in its class
  * (two doubles each, in arrays grown by doubling: 1.5 times that on
  * average). Generation lasts flows / (lambda N), or the
- * duration; an overloaded fabric takes load times as long to drain it. */
+ * duration; an overloaded fabric takes x times as long to drain it. */
 static void dcf_estimate(const void *params, const wl_resolve *rc, wl_estimate *out)
 {
     const dcf_params *p = params;
@@ -711,7 +712,8 @@ static void dcf_estimate(const void *params, const wl_resolve *rc, wl_estimate *
     if (!(lambda > 0) || !(N > 0))
         return;
     double total = dcf_flows_expected(p, lambda, N), load = B > 0 ? lambda * 8 * e / B : 0;
-    double live = 4 * N + (load > 1 ? total * (1 - 1 / load) : 0);
+    double x = load / (rc->fabric_bound > 0 ? rc->fabric_bound : 1);
+    double live = 4 * N + (x > 1 ? total * (1 - 1 / x) : 0);
     if (live > total)
         live = total;
     double groups = classes_given(p) ? 3 : 2;
@@ -719,7 +721,7 @@ static void dcf_estimate(const void *params, const wl_resolve *rc, wl_estimate *
     out->mem_bytes =
         sizeof(dcf) + N * sizeof(dcf_node) + live * sizeof(net_msg) + total * groups * 2 * 1.5 * sizeof(double);
     double T = p->duration_ps > 0 ? units_ps_to_s(p->duration_ps) : total / (lambda * N);
-    out->horizon_s = T * (load > 1 ? load : 1) + (double)rc->msg_fixed_ps * 1e-12;
+    out->horizon_s = T * (x > 1 ? x : 1) + (double)rc->msg_fixed_ps * 1e-12;
 }
 
 static void dcf_analyze(const void *params, const wl_resolve *rc, wl_analysis *out)

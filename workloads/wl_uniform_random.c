@@ -411,23 +411,26 @@ static double ur_generation_s(const ur_params *p, double B)
     return per_s > 0 ? (double)p->messages / per_s : 0;
 }
 
-/* Every message is alive from its generation to its delivery; below a load
- * of 1 few are at once, above it the sources fall behind and a fraction
- * 1 - 1/load of all of them wait at the end of generation. */
+/* Every message is alive from its generation to its delivery. Below the
+ * fabric's saturation throughput (its uniform-random bound u, a fraction
+ * of B: 1 on a full crossbar, 8/k on a k-ary 2-cube) few are at once;
+ * above it, at an overload x = load / u, the sources fall behind and a
+ * fraction 1 - 1/x of all of them wait at the end of generation, which
+ * takes x times as long to drain. */
 static void ur_estimate(const void *params, const wl_resolve *rc, wl_estimate *out)
 {
     const ur_params *p = params;
     double B = rc->net->bandwidth_bps, N = rc->nodes;
     if (!(B > 0))
         return;
-    double total = N * ur_per_node(p, B);
-    double live = 4 * N + (p->offered_load > 1 ? total * (1 - 1 / p->offered_load) : 0);
+    double total = N * ur_per_node(p, B), x = p->offered_load / (rc->fabric_bound > 0 ? rc->fabric_bound : 1);
+    double live = 4 * N + (x > 1 ? total * (1 - 1 / x) : 0);
     if (live > total)
         live = total;
     out->messages = total;
     out->mem_bytes = sizeof(ur) + N * sizeof(ur_node) + live * sizeof(net_msg);
     double T = ur_generation_s(p, B);
-    out->horizon_s = T * (p->offered_load > 1 ? p->offered_load : 1) + (double)rc->msg_fixed_ps * 1e-12;
+    out->horizon_s = T * (x > 1 ? x : 1) + (double)rc->msg_fixed_ps * 1e-12;
 }
 
 /* Messages delivered of those to generate (messages mode), or simulated

@@ -58,6 +58,8 @@ typedef struct wl_resolve {
     void **cache;     /* the workload's own per-process cache (NULL at first; freed with free_cache) */
     int64_t msg_fixed_ps; /* the fabric's latency of a message besides its serialisation, ps
                              (net_fixed_latency_ps; 0 when not known), for horizon checks */
+    double fabric_bound;  /* the fabric's uniform-random saturation throughput per node, a fraction
+                             of B (net_uniform_bound), for estimates; 0: not known (take 1) */
 } wl_resolve;
 
 /* What a workload expects of one run of a resolved point: for the checks
