@@ -196,6 +196,18 @@ void report_summary_json(FILE *f, const cfg *base, const run_layout *l, const re
     fputs("\n]}\n", f);
 }
 
+/* The point's fabric's uniform-random saturation throughput, a fraction of
+ * B per node, or NAN if the fabric derives none (net_ops.uniform_bound). */
+static double point_bound(const cfg *pc)
+{
+    const net_ops *nops = cfg_net(pc);
+    if (!nops || !nops->uniform_bound)
+        return NAN;
+    net_params core = pc->net;
+    core.nodes = pc->nodes;
+    return net_uniform_bound(nops, &core, cfg_net_params(pc));
+}
+
 void report_analyze_json(FILE *f, const cfg *base, size_t point, const cfg *pc, const run_info *info,
                          const wl_analysis *a)
 {
@@ -208,12 +220,10 @@ void report_analyze_json(FILE *f, const cfg *base, size_t point, const cfg *pc, 
         fprintf(f, ",\"%s\":", a->kv[i].key);
         json_number(f, a->kv[i].value);
     }
-    const net_ops *nops = cfg_net(pc);
-    if (nops && nops->uniform_bound) {
-        net_params core = pc->net;
-        core.nodes = pc->nodes;
+    double bound = point_bound(pc);
+    if (!isnan(bound)) {
         fputs(",\"saturation_bound\":", f);
-        json_number(f, net_uniform_bound(nops, &core, cfg_net_params(pc)));
+        json_number(f, bound);
     }
     fputs(",\"bit_error_rate\":", f);
     json_number(f, info->has_phy ? info->phy.bit_error_rate : NAN);
@@ -242,13 +252,9 @@ void report_analyze_text(FILE *f, const cfg *base, size_t point, const cfg *pc, 
     fputs(a->text, f);
     fprintf(f, "  system    N=%u  B=%.6g Gb/s  %s over %s\n", pc->nodes, pc->net.bandwidth_bps / 1e9, pc->wl[0].type,
             pc->net_type);
-    const net_ops *nops = cfg_net(pc);
-    if (nops && nops->uniform_bound) {
-        net_params core = pc->net;
-        core.nodes = pc->nodes;
-        fprintf(f, "  fabric    uniform-random saturation throughput %.4g of B per node\n",
-                net_uniform_bound(nops, &core, cfg_net_params(pc)));
-    }
+    double bound = point_bound(pc);
+    if (!isnan(bound))
+        fprintf(f, "  fabric    uniform-random saturation throughput %.4g of B per node\n", bound);
     if (info->has_phy)
         fprintf(f, "  phy       path BER=%.3g  energy=%.4g pJ/bit\n", info->phy.bit_error_rate,
                 info->phy.energy_per_bit_j * 1e12);

@@ -148,6 +148,20 @@ START_TEST(test_stop_time)
         ck_assert_double_eq(th_metric(h, "iterations_completed"), cases[k].iters);
         ck_assert_double_eq(th_metric(h, "allreduces"), 3 * cases[k].iters);
         ck_near(th_metric(h, "iteration_time_mean_s"), 2901.44 * US);
+        /* the estimate before the run: an iteration lasts at least
+         * max(T_c, ring at B) = max(900 us, 8 x 2 (1/2) 3 MB / 10 Gb/s =
+         * 2.4 ms), so floor(stop / 2.4 ms) + 1 = 2 iterations start (3 ms:
+         * the two that do; 2.9 ms: one does, the estimate is generous), of
+         * 3 fusions x 2 (W - 1) W = 4 messages: 24 */
+        const wl_ops *w = th_wl_ops("training");
+        void *wp = th_wl_params(w, wl);
+        net_params core = th_star(2, B10);
+        wl_resolve rc = {.nodes = 2, .net = &core, .seed = 1};
+        wl_estimate e = {0};
+        w->estimate(wp, &rc, &e);
+        ck_assert_double_eq(e.messages, 24);
+        ck_assert_double_ge(e.messages, (double)h->n->c.sent);
+        wl_params_free(w, wp);
         done(h);
     }
 }

@@ -700,10 +700,10 @@ static double dcf_flows_expected(const dcf_params *p, double lambda, double N)
 /* Every flow is alive from its arrival to its delivery: below the fabric's
  * saturation throughput (its uniform-random bound u) a few per node at
  * once, above it, at an overload x = load / u, a fraction 1 - 1/x of all
- * of them waits at the end of generation (as uniform-random). Each measured flow
- * keeps its FCT and slowdown in `all`, in its size bucket and in its class
- * (two doubles each, in arrays grown by doubling: 1.5 times that on
- * average). Generation lasts flows / (lambda N), or the
+ * of them waits at the end of generation (as uniform-random). Each
+ * measured flow keeps its FCT and slowdown in `all`, in its size bucket
+ * and in its class (two doubles each, in arrays grown by doubling: 1.5
+ * times that on average). Generation lasts flows / (lambda N), or the
  * duration; an overloaded fabric takes x times as long to drain it. */
 static void dcf_estimate(const void *params, const wl_resolve *rc, wl_estimate *out)
 {

@@ -917,10 +917,36 @@ static uint64_t count_fusions(const tr_profile *prof, uint64_t fusion_bytes)
     return nf;
 }
 
-/* The profile must build and the run fit in the clock: I iterations of
- * compute and of the whole model's ring traffic at B, and of the fabric's
- * fixed latency of every ring step (the allreduces run one at a time, each
- * 2 (W - 1) steps after one another). */
+/* What I iterations span at most: compute, the whole model's ring
+ * traffic at B, and the fabric's fixed latency of every ring step (the
+ * allreduces run one at a time, each 2 (W - 1) steps after one another). */
+static double tr_span_s(const tr_params *p, const tr_profile *prof, const wl_resolve *rc, double I)
+{
+    double B = rc->net->bandwidth_bps, W = p->workers;
+    double net_s = B > 0 ? 8 * 2 * (1 - 1 / W) * (double)prof->total_bytes / B : 0;
+    double steps = (double)count_fusions(prof, p->fusion_bytes) * 2 * (W - 1);
+    return I * (units_ps_to_s(prof->compute_ps) + net_s + steps * (double)rc->msg_fixed_ps * 1e-12);
+}
+
+/* Iterations a run starts: workload.iterations, or with a stop-time the
+ * fewer that can start before it. An iteration lasts at least its compute
+ * T_c and, on average, its ring traffic at B (each worker's uplink carries
+ * 2 (W - 1) / W of the model per iteration, whatever the overlap): at most
+ * floor(stop / max(T_c, ring)) + 1 start. */
+static double tr_iterations_expected(const tr_params *p, const tr_profile *prof, double B)
+{
+    double I = p->iterations, W = p->workers;
+    double ring_s = B > 0 ? 8 * 2 * (1 - 1 / W) * (double)prof->total_bytes / B : 0;
+    double least_s = units_ps_to_s(prof->compute_ps) > ring_s ? units_ps_to_s(prof->compute_ps) : ring_s;
+    if (p->stop_ps > 0 && least_s > 0) {
+        double n = floor(units_ps_to_s(p->stop_ps) / least_s) + 1;
+        if (n < I)
+            I = n;
+    }
+    return I;
+}
+
+/* The profile must build and the run fit in the clock (tr_span_s). */
 static int tr_resolve(void *params, wl_resolve *rc, char *err, size_t errlen)
 {
     const tr_params *p = params;
@@ -928,10 +954,7 @@ static int tr_resolve(void *params, wl_resolve *rc, char *err, size_t errlen)
     char e2[PARAM_PATH_MAX + 256];
     if (profile_build(p, &prof, e2, sizeof e2) != 0)
         return tn_error(err, errlen, "training: %s", e2);
-    double B = rc->net->bandwidth_bps, I = p->iterations, W = p->workers;
-    double net_s = B > 0 ? 8 * 2 * (1 - 1 / W) * (double)prof.total_bytes / B : 0;
-    double steps = (double)count_fusions(&prof, p->fusion_bytes) * 2 * (W - 1);
-    double span = I * (units_ps_to_s(prof.compute_ps) + net_s + steps * (double)rc->msg_fixed_ps * 1e-12);
+    double I = p->iterations, span = tr_span_s(p, &prof, rc, I);
     profile_free(&prof);
     if (span > WL_HORIZON_S)
         return tn_error(err, errlen, "training: %g iterations of compute and ring traffic (with the fabric's latency of "
@@ -956,11 +979,12 @@ static double neg_rounds(const tr_params *p)
     return (k + sqrt(k * (1 - q)) * sqrt(2 * log((double)p->workers))) / q + 1;
 }
 
-/* Messages: per iteration and fusion an allreduce, 2 (W - 1) steps of W
- * messages, and with vef its negotiation rounds, 4 (W - 1) messages each.
- * At most W ring messages and 2 (W - 1) negotiation messages are alive at
- * once. Memory: the layer profile and fusions, per iteration its records,
- * per rank its counters. Horizon: resolve's span. */
+/* Per iteration started (tr_iterations_expected) and per fusion: an
+ * allreduce, 2 (W - 1) steps of W messages, and with vef its negotiation
+ * rounds, 4 (W - 1) messages each. At most W ring messages and 2 (W - 1)
+ * negotiation messages are alive at once. Memory: the layer profile and
+ * fusions, per iteration of workload.iterations its records, per rank its
+ * counters. Horizon: tr_span_s of the iterations started. */
 static void tr_estimate(const void *params, const wl_resolve *rc, wl_estimate *out)
 {
     const tr_params *p = params;
@@ -968,14 +992,13 @@ static void tr_estimate(const void *params, const wl_resolve *rc, wl_estimate *o
     char e2[PARAM_PATH_MAX + 256];
     if (p->workers < 2 || profile_build(p, &prof, e2, sizeof e2) != 0)
         return;
-    double I = p->iterations, W = p->workers, L = prof.L, nf = (double)count_fusions(&prof, p->fusion_bytes);
-    double B = rc->net->bandwidth_bps;
+    double I = tr_iterations_expected(p, &prof, rc->net->bandwidth_bps), W = p->workers, L = prof.L;
+    double nf = (double)count_fusions(&prof, p->fusion_bytes);
     out->messages = I * nf * (2 * (W - 1) * W + neg_rounds(p) * 4 * (W - 1));
     out->mem_bytes = sizeof(tr) + L * (sizeof(uint64_t) + 2 * sizeof(int64_t) + sizeof(tr_fusion) + sizeof(uint32_t)) +
-                     nf * 2 * sizeof(tr_queued) + I * (sizeof(uint32_t) + 2 * sizeof(int64_t)) +
+                     nf * 2 * sizeof(tr_queued) + (double)p->iterations * (sizeof(uint32_t) + 2 * sizeof(int64_t)) +
                      W * 2 * sizeof(uint64_t) + 3 * W * sizeof(net_msg);
-    double net_s = B > 0 ? 8 * 2 * (1 - 1 / W) * (double)prof.total_bytes / B : 0;
-    out->horizon_s = I * (units_ps_to_s(prof.compute_ps) + net_s + nf * 2 * (W - 1) * (double)rc->msg_fixed_ps * 1e-12);
+    out->horizon_s = tr_span_s(p, &prof, rc, I);
     profile_free(&prof);
 }
 
