@@ -162,7 +162,7 @@ void nic_init(host_nic *h, uint32_t nodes, const nic_params *p, int classes)
 {
     memset(h, 0, sizeof *h);
     h->policy = (nic_policy)p->policy;
-    h->classes = classes || p->policy == NIC_PRIORITY;
+    h->classes = nic_classes_on(p, classes);
     h->mtu_bytes = p->mtu_bytes;
     h->nodes = nodes;
     h->node = tn_xcalloc(nodes, sizeof *h->node);
@@ -172,7 +172,7 @@ void nic_init(host_nic *h, uint32_t nodes, const nic_params *p, int classes)
 
 double nic_mem_bytes(uint32_t nodes, const nic_params *p, int classes)
 {
-    unsigned ncls = classes || p->policy == NIC_PRIORITY ? NET_PRIO_CLASSES : 1;
+    unsigned ncls = nic_classes_on(p, classes) ? NET_PRIO_CLASSES : 1;
     return (double)nodes * (sizeof(nic_node) + ncls * sizeof(nic_queue));
 }
 

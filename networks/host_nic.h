@@ -131,6 +131,13 @@ typedef struct host_nic {
     uint64_t packets;   /* packets cut */
 } host_nic;
 
+/* Whether a fabric's hosts serve strict priority classes: the fabric's
+ * own (network.priority, `classes`) or the NIC policy `priority`. */
+static inline int nic_classes_on(const nic_params *p, int classes)
+{
+    return classes != 0 || p->policy == NIC_PRIORITY;
+}
+
 /* Set up n nodes' NICs: policy and MTU from p; classes 1 = strict classes at
  * this NIC (the policy `priority` turns them on by itself). */
 void nic_init(host_nic *h, uint32_t nodes, const nic_params *p, int classes);

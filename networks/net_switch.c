@@ -583,12 +583,6 @@ static int sw_resolve_phy(const net_params *core, void *params, const phy_params
     return 0;
 }
 
-/* 1: strict priority classes (network.priority, or a priority NIC). */
-static int sw_classes(const sw_params *p)
-{
-    return p->control_first != 0 || p->nic.policy == NIC_PRIORITY;
-}
-
 /* 1: packets through host NICs; 0: the historical message-level model
  * (unless the NIC is asked for: a policy or an MTU). */
 static int sw_nic_on(const sw_params *p)
@@ -613,7 +607,7 @@ static int sw_init(void *state, net *n, const void *params, char *err, size_t er
     st->store_and_forward = p->switching == SW_STORE_AND_FORWARD;
     st->control_first = p->control_first != 0;
     st->nic_on = sw_nic_on(p);
-    st->classes = sw_classes(p);
+    st->classes = nic_classes_on(&p->nic, p->control_first);
     st->energy_per_bit_j = p->phy_resolved ? p->energy_per_bit_j : NAN;
     st->src_free_ps = tn_xcalloc(core->nodes, sizeof *st->src_free_ps);
     st->port_free_ps = tn_xcalloc(core->nodes, sizeof *st->port_free_ps);
@@ -672,7 +666,7 @@ static double sw_mem_bytes(const net_params *core, const void *params)
 {
     const sw_params *p = params;
     double N = core->nodes, bytes = sizeof(sw_state) + 2 * sizeof(int64_t) * N;
-    int classes = sw_classes(p);
+    int classes = nic_classes_on(&p->nic, p->control_first);
     if (sw_nic_on(p)) {
         bytes += nic_mem_bytes(core->nodes, &p->nic, classes);
         if (p->nic.policy == NIC_SRPT)

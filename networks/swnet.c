@@ -1107,19 +1107,12 @@ void swnet_check(const net_params *core, const swnet_params *p, const swnet_rout
                       (unsigned long long)hosts);
 }
 
-/* 1: service classes as the electrical switch's (network.priority or a
- * priority NIC), NET_PRIO_CLASSES FIFOs per VC; 0: one. */
-static int swnet_classes(const swnet_params *p)
-{
-    return p->control_first != 0 || p->nic.policy == NIC_PRIORITY;
-}
-
 /* Bytes of one link's block: the port, a FIFO per class and VC, and with
  * credits the credits of each VC, in whole cache lines (the port and its
  * first FIFOs share the first). */
 static size_t link_stride(const swnet_params *p, const topo *t)
 {
-    size_t nq = (swnet_classes(p) ? NET_PRIO_CLASSES : 1) * (size_t)t->vcs;
+    size_t nq = (nic_classes_on(&p->nic, p->control_first) ? NET_PRIO_CLASSES : 1) * (size_t)t->vcs;
     size_t credits = p->flow_control == SWNET_CREDIT ? t->vcs * sizeof(swnet_credit) : 0;
     return (sizeof(swnet_port) + nq * sizeof(swnet_queue) + credits + 63) / 64 * 64;
 }
@@ -1128,7 +1121,7 @@ double swnet_mem_bytes(const net_params *core, const swnet_params *p, const topo
 {
     (void)core;
     return sizeof(swnet) + (double)tn_xalloc_big_bytes((size_t)t->links * link_stride(p, t)) +
-           nic_mem_bytes(t->hosts, &p->nic, swnet_classes(p)) + (double)t->hosts * sizeof(swnet_pkt);
+           nic_mem_bytes(t->hosts, &p->nic, p->control_first) + (double)t->hosts * sizeof(swnet_pkt);
 }
 
 int swnet_init(void *state, net *n, topo *t, const swnet_params *p, char *err, size_t errlen)
@@ -1155,7 +1148,7 @@ int swnet_init(void *state, net *n, topo *t, const swnet_params *p, char *err, s
     st->credit = p->flow_control == SWNET_CREDIT;
     st->cap_bytes = (int64_t)p->vc_buffer_bytes;
     st->vcs = st->t.vcs;
-    int classes = swnet_classes(p);
+    int classes = nic_classes_on(&p->nic, p->control_first);
     st->nclass = classes ? NET_PRIO_CLASSES : 1;
     for (unsigned c = 0; c < NET_PRIO_CLASSES; c++)
         st->class_of_prio[c] = (uint8_t)(classes ? c : 0);
