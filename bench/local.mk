@@ -1,7 +1,7 @@
 # Benchmarks: built with `make bench`, not part of `make check`.
 EXTRA_PROGRAMS = bench/bench_engine
 bench_bench_engine_SOURCES = %D%/bench_engine.c
-bench_bench_engine_LDADD = libtasknet.a $(GSL_LIBS) $(XML_LIBS) -lm
+bench_bench_engine_LDADD = libtasknet.a $(DEP_LIBS)
 EXTRA_DIST += %D%/run-bench.sh %D%/baseline.txt %D%/websearch-1000.xml %D%/topologies.sh %D%/uniform.xml
 CLEANFILES += bench/bench_engine
 # make bench BENCH_FLAGS='--runs 5 -j 2' (see bench/run-bench.sh for the flags)
@@ -12,5 +12,5 @@ bench: bench/bench_engine bench/bench_progs tasknet
 # Task programs (kernels, patterns, static congestion): bench/bench_progs [--quick].
 EXTRA_PROGRAMS += bench/bench_progs
 bench_bench_progs_SOURCES = %D%/bench_progs.c
-bench_bench_progs_LDADD = libtasknet.a $(GSL_LIBS) $(XML_LIBS) -lm
+bench_bench_progs_LDADD = libtasknet.a $(DEP_LIBS)
 CLEANFILES += bench/bench_progs

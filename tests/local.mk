@@ -66,7 +66,7 @@ EXTRA_DIST += %D%/fixtures %D%/golden %D%/check_golden.sh
 # The configuration loader for a fuzzer (.ci/run), built with the tests.
 check_PROGRAMS += tests/fuzz_config
 tests_fuzz_config_SOURCES = %D%/fuzz_config.c
-tests_fuzz_config_LDADD = libtasknet.a $(GSL_LIBS) $(XML_LIBS) -lm
+tests_fuzz_config_LDADD = libtasknet.a $(DEP_LIBS)
 
 # The slow check, not part of `make check` (a few minutes): random
 # configurations over every plugin, every invariant (bench/random-configs.py).
