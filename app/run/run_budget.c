@@ -48,7 +48,7 @@ void run_estimate_point(const cfg *c, run_estimate *out)
         uint32_t nranks = c->nodes;
         char err[256];
         gsl_rng *g = gsl_rng_alloc(gsl_rng_mt19937);
-        if (cfg_wl_nodes(c, k, NULL, g, map, &nranks, err, sizeof err) != 0)
+        if (run_wl_nodes(c, k, NULL, g, map, &nranks, err, sizeof err) != 0)
             nranks = c->nodes;
         gsl_rng_free(g);
         wl_estimate we = {0};
