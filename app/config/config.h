@@ -116,6 +116,13 @@ const wl_ops *cfg_wl_at(const cfg *c, size_t k);
 void *cfg_wl_params_at(const cfg *c, size_t k);
 /* Add a workload (with every default) named `name`; its index, or -1 + err. */
 long cfg_add_workload(cfg *c, const char *name, char *err, size_t errlen);
+/* Whether a point fits in the memory this process may use (nonzero: it
+ * does): the checks ask before they build anything proportional to
+ * system.nodes (the workloads' node maps), so 10^9 nodes are refused by
+ * the estimate instead of allocating gigabytes to check them. The program
+ * sets it to the run wiring's estimate (run_check_memory); NULL (tests,
+ * libraries): every point is taken to fit. */
+extern int (*cfg_point_fits)(const cfg *c);
 /* The priority class of workload k's messages, -1 for the workload's own. */
 int cfg_wl_priority(const cfg *c, size_t k);
 /* Workload k is exclusive (no other exclusive workload on its nodes). */

@@ -123,7 +123,8 @@ void run_abort_clear(void);
  * workloads/placement.h): n ranks, rank r on node map[r] (map has room for
  * c->nodes), given the nodes the earlier exclusive workloads hold (taken[]
  * of c->nodes, updated; NULL: none); random(n) draws from rng (may be NULL
- * when the form draws nothing). 0, or -1 + err. */
+ * when the form draws nothing); map NULL (and taken NULL): the count only,
+ * nothing allocated per node. 0, or -1 + err. */
 int run_wl_nodes(const cfg *c, size_t k, unsigned char *taken, gsl_rng *rng, uint32_t *map, uint32_t *n,
                  char *err, size_t errlen);
 
