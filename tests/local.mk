@@ -34,7 +34,8 @@ TESTS_MODULES = \
 	tests/check_training \
 	tests/check_tree \
 	tests/check_uniform \
-	tests/check_units
+	tests/check_units \
+	tests/check_vef
 check_PROGRAMS += $(TESTS_MODULES)
 TESTS += $(TESTS_MODULES) tests/check_golden.sh
 

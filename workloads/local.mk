@@ -5,5 +5,6 @@ libtasknet_a_SOURCES += \
 	%D%/wl_uniform_random.c \
 	%D%/wl_kernel.c \
 	%D%/wl_pattern.c \
-	%D%/wl_dc_flows.c \
-	%D%/wl_training.c
+	%D%/wl_dc_flows.c %D%/dc_flows.h \
+	%D%/wl_training.c \
+	%D%/wl_vef.c
