@@ -16,5 +16,6 @@ dist_tasknetdata_DATA = \
 	%D%/data/hpcc_alistorage2019_cdf.csv \
 	%D%/data/pfabric_datamining_vl2_snkas_cdf.csv \
 	%D%/data/pfabric_websearch_snkas_cdf.csv \
-	%D%/data/resnet50-layers.csv
+	%D%/data/resnet50-layers.csv \
+	%D%/data/fabric.dot
 EXTRA_DIST += scripts/resnet50-layers.sh

@@ -12,4 +12,5 @@ libtasknet_a_SOURCES += \
 	%D%/stats.c %D%/stats.h \
 	%D%/csv.c %D%/csv.h \
 	%D%/trace.c %D%/trace.h \
-	%D%/params.c %D%/params.h
+	%D%/params.c %D%/params.h \
+	%D%/dotio.c %D%/dotio.h
