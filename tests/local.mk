@@ -35,7 +35,8 @@ TESTS_MODULES = \
 	tests/check_training \
 	tests/check_tree \
 	tests/check_uniform \
-	tests/check_units
+	tests/check_units \
+	tests/check_vef
 check_PROGRAMS += $(TESTS_MODULES)
 TESTS += $(TESTS_MODULES) tests/check_golden.sh
 
@@ -71,6 +72,14 @@ tests_check_sweep_CFLAGS = $(TEST_CFLAGS) -DTASKNET_BIN='"$(abs_top_builddir)/ta
 EXTRA_tests_check_sweep_DEPENDENCIES = tasknet$(EXEEXT)
 
 EXTRA_DIST += %D%/fixtures %D%/golden %D%/check_golden.sh
+
+# The layers (scripts/check-layers): includes and symbols of every layered
+# folder; `make check-layers` runs it alone.
+TESTS += tests/check_layers.sh
+EXTRA_DIST += %D%/check_layers.sh scripts/check-layers
+check-layers: $(libtasknet_a_OBJECTS) $(tasknet_OBJECTS)
+	$(srcdir)/scripts/check-layers $(srcdir) $(builddir)
+.PHONY: check-layers
 # check_golden.sh runs the built program (make check builds `all` first).
 
 # The configuration loader for a fuzzer (.ci/run), built with the tests.

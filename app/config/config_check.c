@@ -13,6 +13,7 @@
 #include <gsl/gsl_rng.h>
 
 #include "log.h"
+#include "placement.h"
 
 static void ec_emit(ectx *ec, char *msg)
 {
@@ -255,7 +256,7 @@ static void workload_rules(const cfg *c, ectx *ec, const net_params *core)
             int random = strncmp(w->nodes, "random(", 7) == 0;
             /* random(n) is drawn per run: here only its count is checked */
             gsl_rng *g = random ? gsl_rng_alloc(gsl_rng_mt19937) : NULL;
-            if (cfg_wl_nodes(c, k, taken, g, map, &n, err, sizeof err) != 0)
+            if (wl_nodes_place(w->nodes, c->nodes, cfg_wl_exclusive(c, k), taken, g, map, &n, err, sizeof err) != 0)
                 x_invalid(c, ec, k, "workload.nodes", "%s", err);
             else if (n < 2 && ops && strcmp(w->nodes, "all") != 0)
                 x_invalid(c, ec, k, "workload.nodes", "'%s' gives %u node; a workload needs at least 2", w->nodes, n);
