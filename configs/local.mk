@@ -18,5 +18,12 @@ dist_tasknetdata_DATA = \
 	%D%/data/pfabric_websearch_snkas_cdf.csv \
 	%D%/data/resnet50-layers.csv \
 	%D%/data/fabric.dot \
-	%D%/data/vef-example.vef
+	%D%/data/vef-example.vef \
+	%D%/data/mpi-ring.otf2 \
+	%D%/data/mpi-ring.def
+# the OTF2 archive's per-rank files (mpi-ring.otf2 is its anchor)
+tasknetmpiringdir = $(pkgdatadir)/data/mpi-ring
+dist_tasknetmpiring_DATA = \
+	%D%/data/mpi-ring/0.def %D%/data/mpi-ring/0.evt %D%/data/mpi-ring/1.def %D%/data/mpi-ring/1.evt \
+	%D%/data/mpi-ring/2.def %D%/data/mpi-ring/2.evt %D%/data/mpi-ring/3.def %D%/data/mpi-ring/3.evt
 EXTRA_DIST += scripts/resnet50-layers.sh

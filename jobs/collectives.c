@@ -27,6 +27,27 @@ const char *const coll_alg_names[] = {"auto",
                                       "recursive-halving",
                                       NULL};
 
+const char *const coll_choice_names[] = {"auto",
+                                         "linear",
+                                         "binomial",
+                                         "pipeline",
+                                         "scatter-allgather",
+                                         "ring",
+                                         "recursive-doubling",
+                                         "rabenseifner",
+                                         "direct",
+                                         "tree",
+                                         "hierarchical",
+                                         "nonoverlapping",
+                                         "bruck",
+                                         "neighbor-exchange",
+                                         "pairwise",
+                                         "recursive-halving",
+                                         "halving-doubling",
+                                         NULL};
+
+coll_alg coll_choice_alg(int i) { return i >= COLL_NALGS ? COLL_RABENSEIFNER : (coll_alg)i; }
+
 int coll_alg_find(const char *name)
 {
     if (!name)

@@ -162,6 +162,12 @@ extern const char *const coll_op_names[];
  * "nonoverlapping", "bruck", "neighbor-exchange", "pairwise",
  * "recursive-halving"; NULL-terminated. */
 extern const char *const coll_alg_names[];
+/* The choices of a configuration's algorithm attributes (training's and
+ * mpi-trace's allreduce=, mpi-trace's bcast=, ...): coll_alg_names and
+ * "halving-doubling" (Rabenseifner's, ASTRA-sim's name); NULL-terminated.
+ * coll_choice_alg: the algorithm of choice i. */
+extern const char *const coll_choice_names[];
+coll_alg coll_choice_alg(int i);
 /* An algorithm by name ("halving-doubling" is rabenseifner); -1 if unknown. */
 int coll_alg_find(const char *name);
 /* Whether op has algorithm alg (COLL_AUTO: always). */

@@ -13,4 +13,5 @@ libtasknet_a_SOURCES += \
 	%D%/kernels.c %D%/kernels.h \
 	%D%/patterns.c %D%/patterns.h \
 	%D%/collectives.c %D%/collectives.h \
+	%D%/mpitrace.c %D%/mpitrace.h %D%/mpitrace_write.c \
 	%D%/congestion.c %D%/congestion.h

@@ -100,3 +100,9 @@ check-random: tasknet$(EXEEXT)
 	python3 $(srcdir)/bench/random-configs.py --tasknet $(builddir)/tasknet --count 500
 .PHONY: check-random
 EXTRA_DIST += bench/random-configs.py
+
+# MPI trace replay (OTF2 only).
+if HAVE_OTF2
+check_PROGRAMS += tests/check_mpi_trace
+TESTS += tests/check_mpi_trace
+endif

@@ -136,9 +136,16 @@ static const char *const tr_queue_names[] = {"fifo", "priority", NULL};
 static const char *const tr_onoff_names[] = {"on", "off", NULL};
 static const char *const tr_sizes_names[] = {"resnet50", "uniform", NULL};
 static const char *const tr_neg_names[] = {"none", "vef", NULL};
-/* allreduce= choices and the module's algorithm of each (ring: the steps above) */
-static const char *const tr_ar_names[] = {"ring", "tree", "halving-doubling", "direct", "hierarchical", NULL};
-static const coll_alg tr_ar_algs[] = {COLL_RING, COLL_TREE, COLL_RABENSEIFNER, COLL_DIRECT, COLL_HIERARCHICAL};
+/* allreduce=: the collectives module's choices (shared with mpi-trace's
+ * attribute of the same name), of which training takes ring (its own
+ * steps above), tree, halving-doubling (rabenseifner), direct and
+ * hierarchical */
+#define TR_AR_RING COLL_RING
+static int tr_ar_ok(int i)
+{
+    coll_alg a = coll_choice_alg(i);
+    return a == COLL_RING || a == COLL_TREE || a == COLL_RABENSEIFNER || a == COLL_DIRECT || a == COLL_HIERARCHICAL;
+}
 
 typedef struct tr_params {
     uint32_t workers;
@@ -158,7 +165,7 @@ typedef struct tr_params {
     dist neg_loop;             /* time between rounds */
     uint64_t gatherv_bytes, gatherv_total_bytes, bcast_bytes;
     double gatherv_prob;
-    int allreduce;             /* index into tr_ar_names */
+    int allreduce;             /* index into coll_choice_names */
     uint32_t ar_group;         /* hierarchical: workers per group (0: the module's default) */
 } tr_params;
 
@@ -212,7 +219,7 @@ static const param_row tr_rows[] = {
     {TR_ROW("workload.allreduce", "choice", "", "ring",
             "training: allreduce algorithm: ring (Horovod) | tree (double binary tree) | halving-doubling "
             "(Rabenseifner) | direct | hierarchical (two-level ring)"),
-     .kind = PARAM_CHOICE, .off = TR(allreduce), .choices = tr_ar_names, .example = "halving-doubling"},
+     .kind = PARAM_CHOICE, .off = TR(allreduce), .choices = coll_choice_names, .example = "halving-doubling"},
     {TR_ROW("workload.allreduce-group", "integer", "", "",
             "training, allreduce=hierarchical: workers per group, dividing workers (default: the largest divisor <= sqrt W)"),
      .kind = PARAM_U32, .off = TR(ar_group), .flags = PARAM_UNSET0, .min = 1, .max = UINT32_MAX, .example = "4"},
@@ -628,7 +635,7 @@ static void coll_start(tr *w)
 static void coll_build(tr *w)
 {
     const tr_params *p = w->p;
-    w->cs = (coll_spec){.op = COLL_ALLREDUCE, .alg = tr_ar_algs[p->allreduce], .ranks = w->W, .group = p->ar_group};
+    w->cs = (coll_spec){.op = COLL_ALLREDUCE, .alg = coll_choice_alg(p->allreduce), .ranks = w->W, .group = p->ar_group};
     w->cstart = tn_xcalloc((size_t)w->W + 1, sizeof *w->cstart);
     cop_fill f = {w, 0, 1};
     for (uint32_t r = 0; r < w->W; r++) {
@@ -665,7 +672,7 @@ static void coll_build(tr *w)
             uint64_t h = COP_KEY(o->peer, r, o->tag) & (cap - 1);
             for (;; h = (h + 1) & (cap - 1)) {
                 TN_ASSERT(slot[h] != UINT64_MAX, "allreduce %s: rank %u's send to %u (tag %u) has no receive",
-                          tr_ar_names[p->allreduce], r, o->peer, o->tag);
+                          coll_choice_names[p->allreduce], r, o->peer, o->tag);
                 uint64_t j = slot[h];
                 if (w->cops[j].peer == r && w->cops[j].tag == o->tag && j >= w->cstart[o->peer] &&
                     j < w->cstart[o->peer + 1])
@@ -941,10 +948,13 @@ static void tr_check(const net_params *core, const void *params, param_report *r
         param_invalid(rep, "workload.layers", "the layers come from workload.layers-file");
     if (p->gatherv_prob > 1)
         param_invalid(rep, "workload.vef.gatherv-prob", "a probability is at most 1 (got %g)", p->gatherv_prob);
-    if (p->allreduce == 4 && p->ar_group && p->workers % p->ar_group)
+    if (!tr_ar_ok(p->allreduce))
+        param_invalid(rep, "workload.allreduce", "training's allreduce is ring, tree, halving-doubling, direct or "
+                      "hierarchical (got %s)", coll_choice_names[p->allreduce]);
+    if (coll_choice_alg(p->allreduce) == COLL_HIERARCHICAL && p->ar_group && p->workers % p->ar_group)
         param_invalid(rep, "workload.allreduce-group", "groups of %u workers do not divide %u workers", p->ar_group,
                       p->workers);
-    if (p->ar_group && p->allreduce != 4)
+    if (p->ar_group && coll_choice_alg(p->allreduce) != COLL_HIERARCHICAL)
         param_invalid(rep, "workload.allreduce-group", "only allreduce=hierarchical has groups");
     if (p->negotiation == TR_NEG_VEF && p->gatherv_total_bytes > 0 && p->gatherv_prob == 0)
         param_invalid(rep, "workload.vef.gatherv-prob",
@@ -1010,7 +1020,7 @@ static int tr_init(void *state, const wl_env *env, char *err, size_t errlen)
     w->end_ps = -1;
     net_msg_pool_init(&w->pool);
     w->rng_neg = wl_stream(env, "training.negotiation");
-    if (p->allreduce != 0)
+    if (p->allreduce != TR_AR_RING)
         coll_build(w);
     w->up = 1;
     compute_next(w);
@@ -1128,9 +1138,9 @@ static void rank_bytes_fn(void *ctx, int send, uint32_t peer, uint64_t bytes, ui
 static tr_ar_shape tr_ar_shape_of(const tr_params *p, double S)
 {
     double W = p->workers;
-    if (p->allreduce == 0)
+    if (p->allreduce == TR_AR_RING)
         return (tr_ar_shape){2 * (W - 1) * W, 2 * (1 - 1 / W) * S, 2 * (W - 1)};
-    coll_spec cs = {.op = COLL_ALLREDUCE, .alg = tr_ar_algs[p->allreduce], .ranks = p->workers,
+    coll_spec cs = {.op = COLL_ALLREDUCE, .alg = coll_choice_alg(p->allreduce), .ranks = p->workers,
                     .group = p->ar_group, .bytes = S > 0 ? (uint64_t)S : 0};
     uint64_t m, b, worst = 0;
     coll_count(&cs, &m, &b);
@@ -1152,7 +1162,7 @@ static double tr_span_s(const tr_params *p, const tr_profile *prof, const wl_res
     double B = rc->net->bandwidth_bps, W = p->workers;
     double net_s = B > 0 ? 8 * 2 * (1 - 1 / W) * (double)prof->total_bytes / B : 0;
     double steps = (double)count_fusions(prof, p->fusion_bytes) * 2 * (W - 1);
-    if (p->allreduce != 0) { /* the module's algorithms (the ring's expression kept as it was) */
+    if (p->allreduce != TR_AR_RING) { /* the module's algorithms (the ring's expression kept as it was) */
         tr_ar_shape sh = tr_ar_shape_of(p, (double)prof->total_bytes);
         net_s = B > 0 ? 8 * sh.rank_bytes / B : 0;
         steps = (double)count_fusions(prof, p->fusion_bytes) * sh.steps;
@@ -1226,7 +1236,7 @@ static void tr_estimate(const void *params, const wl_resolve *rc, wl_estimate *o
         return;
     double I = tr_iterations_expected(p, &prof, rc->net->bandwidth_bps), W = p->workers, L = prof.L;
     double nf = (double)count_fusions(&prof, p->fusion_bytes);
-    double ar_msgs = p->allreduce == 0 ? 2 * (W - 1) * W : tr_ar_shape_of(p, 0).messages;
+    double ar_msgs = p->allreduce == TR_AR_RING ? 2 * (W - 1) * W : tr_ar_shape_of(p, 0).messages;
     out->messages = I * nf * (ar_msgs + neg_rounds(p) * 4 * (W - 1));
     out->mem_bytes = sizeof(tr) + L * (sizeof(uint64_t) + 2 * sizeof(int64_t) + sizeof(tr_fusion) + sizeof(uint32_t)) +
                      nf * 2 * sizeof(tr_queued) + (double)p->iterations * (sizeof(uint32_t) + 2 * sizeof(int64_t)) +

@@ -1,6 +1,10 @@
 /* The workload registry and the small helpers every workload shares. */
 #include "workload.h"
 
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +19,9 @@ extern const wl_ops wl_dc_flows_ops;       /* workloads/wl_dc_flows.c */
 extern const wl_ops wl_training_ops;       /* workloads/wl_training.c */
 extern const wl_ops wl_uniform_random_ops; /* workloads/wl_uniform_random.c */
 extern const wl_ops wl_vef_ops;            /* workloads/wl_vef.c */
+#ifdef TASKNET_OTF2
+extern const wl_ops wl_mpi_trace_ops;      /* workloads/wl_mpi_trace.c (needs OTF2 to read traces) */
+#endif
 
 const wl_ops *const wl_registry[] = {
     &wl_task_tree_ops,
@@ -24,6 +31,9 @@ const wl_ops *const wl_registry[] = {
     &wl_dc_flows_ops,
     &wl_training_ops,
     &wl_vef_ops,
+#ifdef TASKNET_OTF2
+    &wl_mpi_trace_ops,
+#endif
     NULL,
 };
 
@@ -60,6 +70,11 @@ int wl_name_ok(const char *name, char *err, size_t errlen)
 {
     if (wl_find(name))
         return 0;
+#ifndef TASKNET_OTF2
+    if (name && strcmp(name, "mpi-trace") == 0)
+        return tn_error(err, errlen, "workload type 'mpi-trace' needs OTF2, which this tasknet was built without: "
+                        "install libotf2-trace-dev (Debian) and rebuild (./configure --with-otf2)");
+#endif
     char known[512] = "";
     size_t used = 0;
     for (size_t i = 0; wl_registry[i] && used < sizeof known; i++) {
