@@ -650,8 +650,8 @@ START_TEST(test_set)
     ck_assert_str_eq(err, "'2.5' is not an integer");
     ck_assert_int_eq(cfg_set(&c, "network.type", "nope", err, sizeof err), -1);
     ck_assert_ptr_nonnull(strstr(err, "unknown network type 'nope' (expected one of:"));
-    ck_assert_int_eq(cfg_set(&c, "network.switching", "wormhole", err, sizeof err), -1);
-    ck_assert_str_eq(err, "unknown value (expected one of: cut-through, store-and-forward)");
+    ck_assert_int_eq(cfg_set(&c, "network.switching", "bufferless", err, sizeof err), -1);
+    ck_assert_str_eq(err, "unknown value (expected one of: cut-through, store-and-forward, wormhole)");
     ck_assert_int_eq(cfg_set(&c, "workload.task.send-size", "-20kB", err, sizeof err), -1);
     ck_assert_str_eq(err, "must not be negative");
     ck_assert_int_eq(cfg_set(&c, "workload.tree.vertices", "uniform-int(0,10)", err, sizeof err), -1);
