@@ -1089,7 +1089,7 @@ void swnet_check(const net_params *core, const swnet_params *p, const swnet_rout
     nic_check(&p->nic, rep);
     if (p->flow_control != SWNET_CREDIT && p->flow_control != SWNET_INFINITE)
         param_invalid(rep, "network.flow-control", "unknown flow control %d", p->flow_control);
-    if (p->flow_control == SWNET_CREDIT && p->vc_buffer_bytes < mtu)
+    if (p->flow_control == SWNET_CREDIT && p->vc_buffer_bytes < mtu && p->router != SWNET_IQ)
         param_invalid(rep, "network.vc-buffer",
                       "%llu B cannot hold one packet of network.mtu = %llu B (virtual cut-through reserves a whole "
                       "packet)",

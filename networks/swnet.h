@@ -151,7 +151,7 @@ typedef struct swnet_params {
     {SWNET_ROW_("network.st-delay", "time", "s", "1ns",                                                        \
                 "input-queued routers: crossbar traversal (BookSim2's st_prepare_delay + st_final_delay)"),    \
      .kind = PARAM_PS, .off = offsetof(T, m.st_delay_ps), .flags = PARAM_NONNEG, .example = "1ns"},             \
-    {SWNET_ROW_("network.credit-delay", "time", "s", "0ns",                                                    \
+    {SWNET_ROW_("network.credit-delay", "time", "s", "0s",                                                    \
                 "input-queued routers: a credit's processing before its link (BookSim2's credit_delay)"),      \
      .kind = PARAM_PS, .off = offsetof(T, m.credit_delay_ps), .flags = PARAM_NONNEG, .example = "2ns"},        \
     {SWNET_ROW_("network.host-link-latency", "time", "s", "-1ps",                                              \

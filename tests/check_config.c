@@ -105,7 +105,7 @@ static const bad_case bad_cases[] = {
     {"duplicate_element.xml", 4, 3, {"<system> given twice in <tasknet> (first at line 2)", NULL, NULL}},
     /* "<tasknet " is 9 characters */
     {"bad_version.xml", 1, 10, {"<tasknet version=\"2\">: unsupported version", NULL, NULL}},
-    {"bad_choice.xml", 3, 56, {"<network switching=\"wormhole\">", "expected one of: cut-through, store-and-forward", NULL}},
+    {"bad_choice.xml", 3, 56, {"<network switching=\"bufferless\">", "expected one of: cut-through, store-and-forward, wormhole", NULL}},
     /* comment, DOCTYPE and entity before it do not shift the count:
      * "  <run replicas=\"2\" " is 20 characters */
     {"tricky_markup.xml", 11, 21, {"<run seed=\"x1\">", "'x1' is not a number", NULL}},
