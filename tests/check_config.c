@@ -13,6 +13,7 @@
 #include "config.h"
 #include "dist.h"
 #include "net_spinet.h"
+#include "run.h"
 #include "wl_task_tree.h"
 
 /* The plugins' own params of a configuration (their tests may name them). */
@@ -297,10 +298,10 @@ START_TEST(test_missing_file)
     ck_assert_str_eq(e.msg[0], "/nonexistent/nosuch.xml: error: cannot read: No such file or directory");
     cfg_errors_free(&e);
     cfg_free(&c);
-    /* a folder opens but does not read */
-    char p[1024], want[1100];
+    /* a folder is not a file (refused before reading, as devices and pipes are) */
+    char p[1024], want[2200];
     path_of(p, sizeof p, "tests/fixtures");
-    snprintf(want, sizeof want, "%s: error: cannot read: Is a directory", p);
+    snprintf(want, sizeof want, "%s: error: '%s' is not a regular file (a folder): tasknet reads files", p, p);
     cfg_errors_init(&e);
     ck_assert_int_eq(cfg_load(&c, p, &e), -1);
     ck_assert_uint_eq(e.n, 1);
@@ -895,10 +896,10 @@ START_TEST(test_two_workloads)
     /* the nodes each workload's ranks run on */
     uint32_t map[16], n;
     unsigned char taken[16] = {0};
-    ck_assert_int_eq(cfg_wl_nodes(&c, 0, taken, NULL, map, &n, err, sizeof err), 0);
+    ck_assert_int_eq(run_wl_nodes(&c, 0, taken, NULL, map, &n, err, sizeof err), 0);
     ck_assert_uint_eq(n, 8);
     ck_assert_uint_eq(map[7], 7);
-    ck_assert_int_eq(cfg_wl_nodes(&c, 1, taken, NULL, map, &n, err, sizeof err), 0);
+    ck_assert_int_eq(run_wl_nodes(&c, 1, taken, NULL, map, &n, err, sizeof err), 0);
     ck_assert_uint_eq(n, 8);
     ck_assert_uint_eq(map[0], 8);
     /* the sweep's axis is the second workload's */
@@ -931,7 +932,7 @@ START_TEST(test_workload_nodes)
     };
     for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++) {
         ck_assert_int_eq(cfg_set(&c, "workload.nodes", ok[i].v, err, sizeof err), 0);
-        ck_assert_msg(cfg_wl_nodes(&c, 0, NULL, NULL, map, &n, err, sizeof err) == 0, "%s: %s", ok[i].v, err);
+        ck_assert_msg(run_wl_nodes(&c, 0, NULL, NULL, map, &n, err, sizeof err) == 0, "%s: %s", ok[i].v, err);
         ck_assert_uint_eq(n, ok[i].n);
         ck_assert_uint_eq(map[0], ok[i].first);
         ck_assert_uint_eq(map[n - 1], ok[i].last);
@@ -943,7 +944,7 @@ START_TEST(test_workload_nodes)
     static const char *const too_far[] = {"contiguous(8,3)", "interleaved(0,3,5)", "4-10", "random(11)"};
     for (size_t i = 0; i < sizeof too_far / sizeof too_far[0]; i++) {
         ck_assert_int_eq(cfg_set(&c, "workload.nodes", too_far[i], err, sizeof err), 0);
-        ck_assert_msg(cfg_wl_nodes(&c, 0, NULL, NULL, map, &n, err, sizeof err) == -1, "%s fits", too_far[i]);
+        ck_assert_msg(run_wl_nodes(&c, 0, NULL, NULL, map, &n, err, sizeof err) == -1, "%s fits", too_far[i]);
     }
     /* random(4) from the 7 nodes not taken: distinct, none taken, the same for the same stream */
     unsigned char taken[10] = {1, 0, 0, 1, 0, 0, 1, 0, 0, 0};
@@ -952,7 +953,7 @@ START_TEST(test_workload_nodes)
     gsl_rng_set(g, 3);
     unsigned char t1[10];
     memcpy(t1, taken, 10);
-    ck_assert_int_eq(cfg_wl_nodes(&c, 0, t1, g, map, &n, err, sizeof err), 0);
+    ck_assert_int_eq(run_wl_nodes(&c, 0, t1, g, map, &n, err, sizeof err), 0);
     ck_assert_uint_eq(n, 4);
     for (uint32_t r = 0; r < n; r++) {
         ck_assert(!taken[map[r]]);

@@ -13,6 +13,7 @@ TESTS_MODULES = \
 	tests/check_footprint \
 	tests/check_head \
 	tests/check_host_nic \
+	tests/check_input \
 	tests/check_joblist \
 	tests/check_kernels \
 	tests/check_mix \
@@ -34,7 +35,8 @@ TESTS_MODULES = \
 	tests/check_training \
 	tests/check_tree \
 	tests/check_uniform \
-	tests/check_units
+	tests/check_units \
+	tests/check_vef
 check_PROGRAMS += $(TESTS_MODULES)
 TESTS += $(TESTS_MODULES) tests/check_golden.sh
 
@@ -56,12 +58,24 @@ EXTRA_tests_check_cli_DEPENDENCIES = tasknet$(EXEEXT)
 tests_check_programs_cli_SOURCES = %D%/check_programs_cli.c %D%/cli_helpers.h
 tests_check_programs_cli_CFLAGS = $(TEST_CFLAGS) -DTASKNET_BIN='"$(abs_top_builddir)/tasknet"'
 EXTRA_tests_check_programs_cli_DEPENDENCIES = tasknet$(EXEEXT)
+# check_input too (bad input fails fast).
+tests_check_input_SOURCES = %D%/check_input.c %D%/cli_helpers.h
+tests_check_input_CFLAGS = $(TEST_CFLAGS) -DTASKNET_BIN='"$(abs_top_builddir)/tasknet"'
+EXTRA_tests_check_input_DEPENDENCIES = tasknet$(EXEEXT)
 # check_sweep too (resume, locks, signals, merges through the program).
 tests_check_sweep_SOURCES = %D%/check_sweep.c %D%/cli_helpers.h
 tests_check_sweep_CFLAGS = $(TEST_CFLAGS) -DTASKNET_BIN='"$(abs_top_builddir)/tasknet"'
 EXTRA_tests_check_sweep_DEPENDENCIES = tasknet$(EXEEXT)
 
 EXTRA_DIST += %D%/fixtures %D%/golden %D%/check_golden.sh
+
+# The layers (scripts/check-layers): includes and symbols of every layered
+# folder; `make check-layers` runs it alone.
+TESTS += tests/check_layers.sh
+EXTRA_DIST += %D%/check_layers.sh scripts/check-layers
+check-layers: $(libtasknet_a_OBJECTS) $(tasknet_OBJECTS)
+	$(srcdir)/scripts/check-layers $(srcdir) $(builddir)
+.PHONY: check-layers
 # check_golden.sh runs the built program (make check builds `all` first).
 
 # The configuration loader for a fuzzer (.ci/run), built with the tests.

@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "log.h"
-#include <gsl/gsl_rng.h>
+#include "placement.h"
 
 /* ------------------------------------------------------------ core rows */
 
@@ -70,8 +70,6 @@ static int wl_priority_valid(const char *v, char *err, size_t errlen)
     return tn_error(err, errlen, "'%s': a priority class is 0 (first) to %d, high (0) or low (%d)", v,
                     NET_PRIO_CLASSES - 1, NET_PRIO_CLASSES - 1);
 }
-
-static int wl_nodes_valid(const char *v, char *err, size_t errlen);
 
 static const param_row wl_inst_rows[] = {
     {ROW("workload.type", "string", "", NULL, "workload (one of the workload types listed below)"),
@@ -533,174 +531,6 @@ int cfg_wl_exclusive(const cfg *c, size_t k)
         return c->wl[k].exclusive == 1;
     const wl_ops *ops = cfg_wl_at(c, k);
     return ops ? !ops->shares_nodes : 1;
-}
-
-/* ------------------------------------------------- workloads' nodes */
-
-/* Read an unsigned integer at *p (advancing); -1 if none. */
-static long long read_uint(const char **p)
-{
-    while (**p == ' ')
-        (*p)++;
-    if (**p < '0' || **p > '9')
-        return -1;
-    long long v = 0;
-    while (**p >= '0' && **p <= '9' && v < 1000000000LL)
-        v = 10 * v + (*(*p)++ - '0');
-    while (**p == ' ')
-        (*p)++;
-    return v;
-}
-
-/* Parse a nodes form into its kind and numbers (up to 3) or, for a range
- * list, call add(node) per node. Returns the kind: 0 all, 1 list,
- * 2 contiguous, 3 interleaved, 4 random; -1 + err when malformed. */
-static int nodes_form(const char *v, long long *a, int (*add)(void *ctx, long long node), void *ctx, char *err,
-                      size_t errlen)
-{
-    static const struct {
-        const char *name;
-        int kind, nargs;
-    } fn[] = {{"contiguous(", 2, 2}, {"interleaved(", 3, 3}, {"random(", 4, 1}};
-    if (!v[0] || strcmp(v, "all") == 0)
-        return 0;
-    for (size_t f = 0; f < sizeof fn / sizeof fn[0]; f++) {
-        size_t l = strlen(fn[f].name);
-        if (strncmp(v, fn[f].name, l) != 0)
-            continue;
-        const char *p = v + l;
-        for (int i = 0; i < fn[f].nargs; i++) {
-            a[i] = read_uint(&p);
-            if (a[i] < 0 || (i + 1 < fn[f].nargs ? *p != ',' : *p != ')'))
-                return tn_error(err, errlen, "'%s': expected %s%s)", v, fn[f].name,
-                                fn[f].nargs == 1 ? "n" : fn[f].nargs == 2 ? "o,n" : "o,s,n");
-            p++;
-        }
-        if (*p)
-            return tn_error(err, errlen, "'%s': unexpected text after ')'", v);
-        if (a[fn[f].nargs - 1] < 1)
-            return tn_error(err, errlen, "'%s': at least one node", v);
-        return fn[f].kind;
-    }
-    /* a range list: 0-7,12 14 */
-    const char *p = v;
-    int any = 0;
-    while (*p) {
-        long long lo = read_uint(&p), hi = lo;
-        if (lo < 0)
-            return tn_error(err, errlen, "'%s': expected all, node ids and ranges (0-7,12), contiguous(o,n), "
-                            "interleaved(o,s,n) or random(n)", v);
-        if (*p == '-') {
-            p++;
-            hi = read_uint(&p);
-            if (hi < lo)
-                return tn_error(err, errlen, "'%s': bad range", v);
-        }
-        for (long long x = lo; x <= hi; x++)
-            if (add && add(ctx, x) != 0)
-                return tn_error(err, errlen, "'%s': node %lld given twice, or too many nodes", v, x);
-        any = 1;
-        if (*p == ',')
-            p++;
-    }
-    if (!any)
-        return tn_error(err, errlen, "'%s': no node", v);
-    return 1;
-}
-
-static int wl_nodes_valid(const char *v, char *err, size_t errlen)
-{
-    long long a[3];
-    return nodes_form(v, a, NULL, NULL, err, errlen) < 0 ? -1 : 0;
-}
-
-typedef struct node_list {
-    uint32_t *map;
-    uint32_t n, N;
-    unsigned char *seen;
-} node_list;
-
-static int node_add(void *ctx, long long node)
-{
-    node_list *l = ctx;
-    if (node < 0 || node >= l->N || l->seen[node] || l->n >= l->N)
-        return -1;
-    l->seen[node] = 1;
-    l->map[l->n++] = (uint32_t)node;
-    return 0;
-}
-
-int cfg_wl_nodes(const cfg *c, size_t k, unsigned char *taken, gsl_rng *rng, uint32_t *map, uint32_t *n,
-                 char *err, size_t errlen)
-{
-    uint32_t N = c->nodes;
-    long long a[3] = {0, 0, 0};
-    unsigned char *seen = tn_xcalloc(N ? N : 1, 1);
-    node_list l = {map, 0, N, seen};
-    int kind = nodes_form(c->wl[k].nodes, a, node_add, &l, err, errlen);
-    int rc = 0;
-    switch (kind) {
-    case 0:
-        for (uint32_t r = 0; r < N; r++)
-            map[r] = r;
-        l.n = N;
-        break;
-    case 1:
-        if (l.n == 0 || l.n > N || (l.n && map[l.n - 1] >= N))
-            rc = tn_error(err, errlen, "nodes '%s': ids must be below N = %u", c->wl[k].nodes, N);
-        break;
-    case 2:
-    case 3: {
-        long long o = a[0], s = kind == 2 ? 1 : a[1], cnt = kind == 2 ? a[1] : a[2];
-        if (s < 1 || o + s * (cnt - 1) >= N)
-            rc = tn_error(err, errlen, "nodes '%s': reaches node %lld, beyond N - 1 = %u", c->wl[k].nodes,
-                          o + s * (cnt - 1), N - 1);
-        for (long long r = 0; rc == 0 && r < cnt; r++)
-            map[r] = (uint32_t)(o + s * r);
-        l.n = rc == 0 ? (uint32_t)cnt : 0;
-        break;
-    }
-    case 4: {
-        /* n ids drawn without replacement from the nodes no earlier
-         * exclusive workload holds, Fisher-Yates, the drawn order the ranks' */
-        uint32_t free_n = 0;
-        uint32_t *pool = tn_xmalloc((N ? N : 1) * sizeof *pool);
-        for (uint32_t x = 0; x < N; x++)
-            if (!taken || !taken[x])
-                pool[free_n++] = x;
-        if ((long long)free_n < a[0]) {
-            rc = tn_error(err, errlen, "nodes '%s': only %u nodes are free of the workloads before it",
-                          c->wl[k].nodes, free_n);
-        } else {
-            TN_ASSERT(rng, "random nodes without a stream");
-            for (uint32_t r = 0; r < (uint32_t)a[0]; r++) {
-                uint32_t j = r + (uint32_t)gsl_rng_uniform_int(rng, free_n - r);
-                uint32_t t = pool[r];
-                pool[r] = pool[j];
-                pool[j] = t;
-                map[r] = pool[r];
-            }
-            l.n = (uint32_t)a[0];
-        }
-        free(pool);
-        break;
-    }
-    default: rc = -1; break;
-    }
-    free(seen);
-    if (rc == 0 && taken && cfg_wl_exclusive(c, k))
-        for (uint32_t r = 0; r < l.n; r++) {
-            if (taken[map[r]]) {
-                rc = tn_error(err, errlen, "node %u is given to two exclusive workloads (exclusive=\"no\" lets a "
-                              "workload share nodes)", map[r]);
-                break;
-            }
-        }
-    if (rc == 0 && taken && cfg_wl_exclusive(c, k))
-        for (uint32_t r = 0; r < l.n; r++)
-            taken[map[r]] = 1;
-    *n = l.n;
-    return rc;
 }
 
 /* ------------------------------------------------ defaults and copies */

@@ -13,6 +13,7 @@
 #include <gsl/gsl_rng.h>
 
 #include "log.h"
+#include "placement.h"
 
 static void ec_emit(ectx *ec, char *msg)
 {
@@ -223,10 +224,15 @@ static void row_rules(const cfg *c, ectx *ec, size_t k)
 }
 
 /* The workloads' own attributes: names, nodes, classes, roles. */
+int (*cfg_point_fits)(const cfg *c);
+
 static void workload_rules(const cfg *c, ectx *ec, const net_params *core)
 {
-    unsigned char *taken = tn_xcalloc(c->nodes ? c->nodes : 1, 1);
-    uint32_t *map = tn_xmalloc((c->nodes ? c->nodes : 1) * sizeof *map);
+    /* the node checks below hold 5 B per node: a point that does not fit is
+     * refused by its estimate (validate, run), not checked here */
+    int per_node = c->nodes >= 2 && (!cfg_point_fits || cfg_point_fits(c));
+    unsigned char *taken = tn_xcalloc(per_node ? c->nodes : 1, 1);
+    uint32_t *map = tn_xmalloc((per_node ? c->nodes : 1) * sizeof *map);
     int foreground = 0;
     long silent = -1; /* a foreground workload that cannot tell when it has finished */
     for (size_t k = 0; k < c->nwl; k++) {
@@ -244,13 +250,13 @@ static void workload_rules(const cfg *c, ectx *ec, const net_params *core)
         if (sub >= 0)
             x_invalid(c, ec, k, "workload.name", "'%s' is the name of an element of <workload>; choose another",
                       w->name);
-        if (c->nodes >= 2) {
+        if (per_node) {
             char err[512];
             uint32_t n = 0;
             int random = strncmp(w->nodes, "random(", 7) == 0;
             /* random(n) is drawn per run: here only its count is checked */
             gsl_rng *g = random ? gsl_rng_alloc(gsl_rng_mt19937) : NULL;
-            if (cfg_wl_nodes(c, k, taken, g, map, &n, err, sizeof err) != 0)
+            if (wl_nodes_place(w->nodes, c->nodes, cfg_wl_exclusive(c, k), taken, g, map, &n, err, sizeof err) != 0)
                 x_invalid(c, ec, k, "workload.nodes", "%s", err);
             else if (n < 2 && ops && strcmp(w->nodes, "all") != 0)
                 x_invalid(c, ec, k, "workload.nodes", "'%s' gives %u node; a workload needs at least 2", w->nodes, n);
