@@ -9,9 +9,7 @@
 
 #include "log.h"
 
-#ifdef HAVE_CONFIG_H
-#include "config.h"
-#endif
+/* TASKNET_OTF2 comes from configure (DEFS) */
 
 /* ---- the lists ---- */
 

@@ -8,9 +8,7 @@
 
 #include "log.h"
 
-#ifdef HAVE_CONFIG_H
-#include "config.h"
-#endif
+/* TASKNET_OTF2 comes from configure (DEFS) */
 
 #ifdef TASKNET_OTF2
 #include <otf2/otf2.h>

@@ -27,7 +27,8 @@
  *     at once and a Wait (where the trace completed the request: Wait,
  *     Waitall, Test) blocks until the request is complete.
  *   - Collectives: the collectives module's algorithm (one attribute per
- *     operation, `auto` = Open MPI's default rules by size) among the
+ *     operation, named after it, but barrier-algorithm: training's
+ *     workload.barrier is on/off; `auto` = Open MPI's default rules by size) among the
  *     communicator's members, its messages sent at once (no rendezvous) and
  *     matched on (communicator instance, step, source); the rank goes on
  *     when its own list is run.
@@ -88,7 +89,7 @@ static const param_row mp_rows[] = {
      .kind = PARAM_BYTES, .off = MP(control_bytes), .flags = PARAM_NONNEG, .example = "64B"},
     {MP_ROW("workload.compute-scale", "number", "", "1", "mpi-trace: factor on the trace's computation between MPI calls (0: none)"),
      .kind = PARAM_REAL, .dim = UNIT_NONE, .off = MP(compute_scale), .flags = PARAM_NONNEG, .example = "0.5"},
-    MP_ALG_ROW(COLL_BARRIER, "barrier"),
+    MP_ALG_ROW(COLL_BARRIER, "barrier-algorithm"), /* "barrier" is training's on/off */
     MP_ALG_ROW(COLL_BCAST, "bcast"),
     MP_ALG_ROW(COLL_REDUCE, "reduce"),
     MP_ALG_ROW(COLL_ALLREDUCE, "allreduce"),
@@ -581,7 +582,7 @@ static void mp_check(const net_params *core, const void *params, param_report *r
         coll_alg a = mp_alg(p->alg[op]);
         if (!coll_alg_valid((coll_op)op, a)) {
             char path[64];
-            snprintf(path, sizeof path, "workload.%s", coll_op_names[op]);
+            snprintf(path, sizeof path, "workload.%s%s", coll_op_names[op], op == COLL_BARRIER ? "-algorithm" : "");
             param_invalid(rep, path, "%s has no algorithm '%s' (auto or one of %s)", coll_op_names[op],
                           coll_choice_names[p->alg[op]], coll_alg_list((coll_op)op));
         }

@@ -140,11 +140,13 @@ static const char *const tr_neg_names[] = {"none", "vef", NULL};
  * attribute of the same name), of which training takes ring (its own
  * steps above), tree, halving-doubling (rabenseifner), direct and
  * hierarchical */
-#define TR_AR_RING COLL_RING
+/* auto (the default, shared with mpi-trace, where it means Open MPI's
+ * rules) is training's own: the ring */
+static int tr_ring(int i) { return coll_choice_alg(i) == COLL_RING || coll_choice_alg(i) == COLL_AUTO; }
 static int tr_ar_ok(int i)
 {
     coll_alg a = coll_choice_alg(i);
-    return a == COLL_RING || a == COLL_TREE || a == COLL_RABENSEIFNER || a == COLL_DIRECT || a == COLL_HIERARCHICAL;
+    return tr_ring(i) || a == COLL_TREE || a == COLL_RABENSEIFNER || a == COLL_DIRECT || a == COLL_HIERARCHICAL;
 }
 
 typedef struct tr_params {
@@ -216,8 +218,8 @@ static const param_row tr_rows[] = {
      .kind = PARAM_REAL, .dim = UNIT_NONE, .off = TR(gatherv_prob), .flags = PARAM_NONNEG, .example = "0.01"},
     {TR_ROW("workload.vef.bcast-size", "size", "B", "1kB", "training, negotiation=vef: the broadcast of the tensors to reduce"),
      .kind = PARAM_BYTES, .off = TR(bcast_bytes), .flags = PARAM_POS, .example = "1000B"},
-    {TR_ROW("workload.allreduce", "choice", "", "ring",
-            "training: allreduce algorithm: ring (Horovod) | tree (double binary tree) | halving-doubling "
+    {TR_ROW("workload.allreduce", "choice", "", "auto",
+            "training: allreduce algorithm: auto = ring (Horovod) | tree (double binary tree) | halving-doubling "
             "(Rabenseifner) | direct | hierarchical (two-level ring)"),
      .kind = PARAM_CHOICE, .off = TR(allreduce), .choices = coll_choice_names, .example = "halving-doubling"},
     {TR_ROW("workload.allreduce-group", "integer", "", "",
@@ -1020,7 +1022,7 @@ static int tr_init(void *state, const wl_env *env, char *err, size_t errlen)
     w->end_ps = -1;
     net_msg_pool_init(&w->pool);
     w->rng_neg = wl_stream(env, "training.negotiation");
-    if (p->allreduce != TR_AR_RING)
+    if (!tr_ring(p->allreduce))
         coll_build(w);
     w->up = 1;
     compute_next(w);
@@ -1138,7 +1140,7 @@ static void rank_bytes_fn(void *ctx, int send, uint32_t peer, uint64_t bytes, ui
 static tr_ar_shape tr_ar_shape_of(const tr_params *p, double S)
 {
     double W = p->workers;
-    if (p->allreduce == TR_AR_RING)
+    if (tr_ring(p->allreduce))
         return (tr_ar_shape){2 * (W - 1) * W, 2 * (1 - 1 / W) * S, 2 * (W - 1)};
     coll_spec cs = {.op = COLL_ALLREDUCE, .alg = coll_choice_alg(p->allreduce), .ranks = p->workers,
                     .group = p->ar_group, .bytes = S > 0 ? (uint64_t)S : 0};
@@ -1162,7 +1164,7 @@ static double tr_span_s(const tr_params *p, const tr_profile *prof, const wl_res
     double B = rc->net->bandwidth_bps, W = p->workers;
     double net_s = B > 0 ? 8 * 2 * (1 - 1 / W) * (double)prof->total_bytes / B : 0;
     double steps = (double)count_fusions(prof, p->fusion_bytes) * 2 * (W - 1);
-    if (p->allreduce != TR_AR_RING) { /* the module's algorithms (the ring's expression kept as it was) */
+    if (!tr_ring(p->allreduce)) { /* the module's algorithms (the ring's expression kept as it was) */
         tr_ar_shape sh = tr_ar_shape_of(p, (double)prof->total_bytes);
         net_s = B > 0 ? 8 * sh.rank_bytes / B : 0;
         steps = (double)count_fusions(prof, p->fusion_bytes) * sh.steps;
@@ -1236,7 +1238,7 @@ static void tr_estimate(const void *params, const wl_resolve *rc, wl_estimate *o
         return;
     double I = tr_iterations_expected(p, &prof, rc->net->bandwidth_bps), W = p->workers, L = prof.L;
     double nf = (double)count_fusions(&prof, p->fusion_bytes);
-    double ar_msgs = p->allreduce == TR_AR_RING ? 2 * (W - 1) * W : tr_ar_shape_of(p, 0).messages;
+    double ar_msgs = tr_ring(p->allreduce) ? 2 * (W - 1) * W : tr_ar_shape_of(p, 0).messages;
     out->messages = I * nf * (ar_msgs + neg_rounds(p) * 4 * (W - 1));
     out->mem_bytes = sizeof(tr) + L * (sizeof(uint64_t) + 2 * sizeof(int64_t) + sizeof(tr_fusion) + sizeof(uint32_t)) +
                      nf * 2 * sizeof(tr_queued) + (double)p->iterations * (sizeof(uint32_t) + 2 * sizeof(int64_t)) +

@@ -1,9 +1,7 @@
 /* The workload registry and the small helpers every workload shares. */
 #include "workload.h"
 
-#ifdef HAVE_CONFIG_H
-#include "config.h"
-#endif
+/* TASKNET_OTF2 comes from configure (DEFS) */
 
 #include <stdio.h>
 #include <stdlib.h>
