@@ -746,7 +746,17 @@ START_TEST(test_point_cross_check)
     cfg_errors e;
     cfg_errors_init(&e);
     ck_assert_int_eq(cfg_check(&c, &e), -1);
-    ck_assert_uint_eq(e.n, 1); /* the same problem at 15 points, said once */
+    /* the same problem at 15 points, said once; and fig9's vertices and
+     * shape, which only the preferential generator reads, are refused too */
+    ck_assert_uint_eq(e.n, 3);
+    int missing = 0, unused = 0;
+    for (size_t i = 0; i < e.n; i++) {
+        missing += strstr(e.msg[i], "missing workload.tree.z") != NULL;
+        unused += strstr(e.msg[i], "applies where workload.tree.generator is preferential, and it is deterministic") !=
+                  NULL;
+    }
+    ck_assert_int_eq(missing, 1);
+    ck_assert_int_eq(unused, 2);
     cfg_errors_free(&e);
     cfg_free(&c);
 }

@@ -372,6 +372,40 @@ int crow_used(const cfg *c, size_t i, size_t k)
     }
 }
 
+int crow_when_holds(const cfg *c, size_t i, size_t k, char *seen, size_t len)
+{
+    const cfg_param_info *p = crow_at(i);
+    const char *when = p->row->when, *eq = when ? strchr(when, '=') : NULL;
+    if (!eq)
+        return 1;
+    /* the row it depends on: same path, same owner */
+    long j = -1;
+    for (size_t x = 0; x < crow_count() && j < 0; x++)
+        if (strncmp(crow_at(x)->row->path, when, (size_t)(eq - when)) == 0 &&
+            crow_at(x)->row->path[eq - when] == '\0' && crow_at(x)->owner == p->owner &&
+            (!p->plugin || (crow_at(x)->plugin && strcmp(crow_at(x)->plugin, p->plugin) == 0)))
+            j = (long)x;
+    if (j < 0)
+        return 1;
+    char base[256];
+    if (cfg_param_get_at(c, (size_t)j, k, base, sizeof base) != 0)
+        return 1;
+    char *path = crow_path(c, (size_t)j, k);
+    int holds = used_somewhere(c, path, base, eq + 1);
+    int a = cfg_axis_of(c, path);
+    if (!holds && a >= 0 && !c->point) {
+        size_t l = 0;
+        seen[0] = '\0';
+        for (size_t v = 0; v < c->axes[a].nvalues && l < len; v++)
+            l += (size_t)snprintf(seen + l, len - l, "%s%s", v ? (v + 1 == c->axes[a].nvalues ? " or " : ", ") : "",
+                                  c->axes[a].values[v]);
+    } else if (!holds) {
+        snprintf(seen, len, "%s", base);
+    }
+    free(path);
+    return holds;
+}
+
 size_t crow_wl_home(const cfg *c, size_t i)
 {
     const cfg_param_info *p = crow_at(i);
