@@ -17,5 +17,6 @@ dist_tasknetdata_DATA = \
 	%D%/data/pfabric_datamining_vl2_snkas_cdf.csv \
 	%D%/data/pfabric_websearch_snkas_cdf.csv \
 	%D%/data/resnet50-layers.csv \
+	%D%/data/fabric.dot \
 	%D%/data/vef-example.vef
 EXTRA_DIST += scripts/resnet50-layers.sh
