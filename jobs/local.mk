@@ -13,3 +13,6 @@ libtasknet_a_SOURCES += \
 	%D%/kernels.c %D%/kernels.h \
 	%D%/patterns.c %D%/patterns.h \
 	%D%/congestion.c %D%/congestion.h
+# Task graphs read from DOT files with Graphviz's cgraph (the dag workload).
+libtasknet_a_SOURCES += \
+	%D%/dag.c %D%/dag.h

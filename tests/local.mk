@@ -4,6 +4,7 @@
 # TEST_CFLAGS and linked with the harness and the library (LDADD below).
 TESTS_MODULES = \
 	tests/check_cli \
+	tests/check_dag \
 	tests/check_config \
 	tests/check_conformance \
 	tests/check_congestion \

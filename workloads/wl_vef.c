@@ -60,6 +60,7 @@
 #include <string.h>
 
 #include "dc_flows.h"
+#include "infile.h"
 #include "log.h"
 #include "metrics.h"
 #include "network.h"
@@ -276,9 +277,10 @@ static int read_dcnw(vef_reader *r, vef_trace *t, char **tok, int n, const char 
                                      : snprintf(path, sizeof path, "%s/%s", dir, tok[i]);
             if (k < 0 || (size_t)k >= sizeof path)
                 return rd_error(r, "size distribution file name too long");
-            FILE *g = fopen(path, "r");
+            char why[512];
+            FILE *g = tn_open_input(path, "r", why, sizeof why);
             if (!g)
-                return rd_error(r, "cannot read the size distribution file '%s'", path);
+                return rd_error(r, "cannot read the size distribution file: %s", why);
             fclose(g);
             snprintf(t->sizes, sizeof t->sizes, "empirical(%s)", path);
             have_sizes = 1;
@@ -387,9 +389,10 @@ static int vef_read(const char *path, vef_trace *t, char *err, size_t errlen)
     memset(t, 0, sizeof *t);
     snprintf(t->path, sizeof t->path, "%s", path);
     vef_reader r = {.path = path, .err = err, .errlen = errlen};
-    FILE *f = fopen(path, "r");
+    char why[512];
+    FILE *f = tn_open_input(path, "r", why, sizeof why);
     if (!f)
-        return rd_error(&r, "cannot read the trace");
+        return tn_error(err, errlen, "%s", why);
     char dir[PARAM_PATH_MAX];
     snprintf(dir, sizeof dir, "%s", path);
     char *slash = strrchr(dir, '/');
