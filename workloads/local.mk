@@ -1,6 +1,6 @@
 # Workloads: the wl_ops contract, its registry and one file per workload.
 libtasknet_a_SOURCES += \
-	%D%/workload.c %D%/workload.h \
+	%D%/workload.c %D%/workload.h %D%/placement.c %D%/placement.h \
 	%D%/wl_task_tree.c %D%/wl_task_tree.h \
 	%D%/wl_uniform_random.c \
 	%D%/wl_kernel.c \

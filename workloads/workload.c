@@ -97,6 +97,14 @@ void wl_analysis_add(wl_analysis *a, const char *key, double value)
     a->n++;
 }
 
+double wl_run_metric(const wl_run_view *v, const char *name)
+{
+    if (!v)
+        return NAN;
+    long k = metric_find(v->col, v->n, name);
+    return k >= 0 ? v->m[k] : NAN;
+}
+
 gsl_rng *wl_stream(const wl_env *env, const char *purpose)
 {
     if (!env->name || !env->name[0])

@@ -702,7 +702,12 @@ static void ui_run_progress(void *ctx, uint64_t id, const run_progress *p)
     if (!u->progress)
         return;
     char eta[64] = "ETA unknown";
-    if (p->fraction > 0 && p->fraction <= 1)
+    /* a run still going at 100% has outlived its estimate (a workload
+     * draining its last messages, a horizon passed): "ETA 0.0 s" for
+     * seconds would be false, so it says so */
+    if (p->fraction >= 1)
+        snprintf(eta, sizeof eta, "past its estimate, ETA unknown");
+    else if (p->fraction > 0)
         snprintf(eta, sizeof eta, "%.0f%%, ETA %.1f s", 100 * p->fraction,
                  p->wall_s * (1 - p->fraction) / p->fraction);
     fprintf(stderr, "\r\033[K[%llu/%llu runs] run %llu: %.6g s simulated, %.4g events/s, %s",

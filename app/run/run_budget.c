@@ -47,7 +47,7 @@ void run_estimate_point(const cfg *c, run_estimate *out)
         uint32_t nranks = c->nodes;
         char err[256];
         /* a count only: nothing per node before the estimate says it fits */
-        if (cfg_wl_nodes(c, k, NULL, NULL, NULL, &nranks, err, sizeof err) != 0)
+        if (run_wl_nodes(c, k, NULL, NULL, NULL, &nranks, err, sizeof err) != 0)
             nranks = c->nodes;
         wl_estimate we = {0};
         if (wops && wops->estimate) {
