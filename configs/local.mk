@@ -17,6 +17,7 @@ dist_tasknetdata_DATA = \
 	%D%/data/pfabric_datamining_vl2_snkas_cdf.csv \
 	%D%/data/pfabric_websearch_snkas_cdf.csv \
 	%D%/data/resnet50-layers.csv \
+	%D%/data/fabric.dot \
 	%D%/data/vef-example.vef \
 	%D%/data/dag-example.dot
 EXTRA_DIST += scripts/resnet50-layers.sh

@@ -1,13 +1,12 @@
-/* Task graphs from DOT files, read with cgraph (jobs/dag.h). */
+/* Task graphs from DOT files, read with cgraph through src/dotio.h (jobs/dag.h). */
 #include "dag.h"
 
-#include <ctype.h>
-#include <graphviz/cgraph.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "dotio.h"
 #include "infile.h"
 #include "log.h"
 #include "units.h"
@@ -19,18 +18,6 @@ typedef struct dag_rec {
     Agrec_t h;
     uint32_t id;
 } dag_rec;
-
-/* cgraph reports through a callback (agseterrf); the message of the last
- * error is kept here while agread runs (a process reads one file at a time). */
-static char dag_cgraph_msg[512];
-
-static int dag_cgraph_err(char *msg)
-{
-    size_t n = strlen(dag_cgraph_msg);
-    if (n + 1 < sizeof dag_cgraph_msg)
-        snprintf(dag_cgraph_msg + n, sizeof dag_cgraph_msg - n, "%s", msg);
-    return 0;
-}
 
 void dag_free(dag *d)
 {
@@ -47,75 +34,12 @@ void dag_free(dag *d)
     memset(d, 0, sizeof *d);
 }
 
-/* The first line of text that names `name` as a node (a token of its own,
- * bare or quoted, not an attribute's value after '='), 0 when none does. */
-static long line_of(const char *text, const char *name)
-{
-    long line = 1;
-    size_t nl = strlen(name);
-    int block = 0;
-    for (const char *p = text; *p;) {
-        if (block) {
-            if (p[0] == '*' && p[1] == '/') {
-                block = 0;
-                p += 2;
-            } else {
-                line += *p == '\n';
-                p++;
-            }
-            continue;
-        }
-        if (*p == '\n') {
-            line++;
-            p++;
-        } else if (p[0] == '/' && p[1] == '*') {
-            block = 1;
-            p += 2;
-        } else if ((p[0] == '/' && p[1] == '/') || (p[0] == '#' && (p == text || p[-1] == '\n'))) {
-            while (*p && *p != '\n')
-                p++;
-        } else if (*p == '"' || isalnum((unsigned char)*p) || *p == '_' || *p == '.' || *p == '-') {
-            const char *s = p, *e;
-            int quoted = *p == '"';
-            if (quoted) {
-                s = ++p;
-                while (*p && *p != '"') {
-                    if (*p == '\\' && p[1])
-                        p++;
-                    line += *p == '\n';
-                    p++;
-                }
-                e = p;
-                if (*p)
-                    p++;
-            } else {
-                while (isalnum((unsigned char)*p) || *p == '_' || *p == '.' || (*p == '-' && p[1] != '>'))
-                    p++;
-                e = p;
-                if (e == s) { /* a lone '-' of "->" */
-                    p++;
-                    continue;
-                }
-            }
-            /* a value after '=' is an attribute's, not a node's */
-            const char *b = s - (quoted ? 2 : 1);
-            while (b >= text && (*b == ' ' || *b == '\t'))
-                b--;
-            int value = b >= text && *b == '=';
-            if (!value && (size_t)(e - s) == nl && strncmp(s, name, nl) == 0)
-                return line;
-        } else
-            p++;
-    }
-    return 0;
-}
-
 /* "path:line: " for task name (just "path: " when not found). */
-static void where(char *out, size_t len, const char *path, const char *text, const char *name)
+static void where(char *out, size_t len, const char *path, const char *name)
 {
-    long l = text ? line_of(text, name) : 0;
+    int l = dot_line_of(path, name);
     if (l > 0)
-        snprintf(out, len, "%s:%ld: ", path, l);
+        snprintf(out, len, "%s:%d: ", path, l);
     else
         snprintf(out, len, "%s: ", path);
 }
@@ -172,62 +96,18 @@ int dag_read(const char *path, dag *d, char *err, size_t errlen)
 {
     memset(d, 0, sizeof *d);
     char why[512];
-    FILE *f = tn_open_input(path, "r", why, sizeof why);
+    FILE *f = tn_open_input(path, "r", why, sizeof why); /* no FIFO or device: refused without blocking */
     if (!f)
         return tn_error(err, errlen, "%s", why);
-    char *text = NULL;
-    size_t tlen = 0;
-    int rd = tn_read_all(f, (size_t)64 << 20, &text, &tlen);
-    if (rd != 0) {
-        fclose(f);
-        return tn_error(err, errlen, "%s: cannot read it whole (%s)", path, strerror(rd));
-    }
-    rewind(f);
-    dag_cgraph_msg[0] = '\0';
-    agusererrf old = agseterrf(dag_cgraph_err);
-    agerrlevel_t oldlvl = agseterr(AGERR);
-    agreseterrors();
-    /* cgraph's line count starts again, and its messages name the file
-     * (it keeps the pointer: a buffer that outlives the call) */
-    static char cgraph_file[1024];
-    snprintf(cgraph_file, sizeof cgraph_file, "%s", path);
-    agsetfile(cgraph_file);
-    Agraph_t *g = agread(f, NULL);
-    int nerr = agerrors();
-    agseterrf(old);
-    agseterr(oldlvl);
     fclose(f);
+    Agraph_t *g = dot_open(path, err, errlen);
+    if (!g)
+        return -1;
     int rc = 0;
-    if (!g || nerr) {
-        /* cgraph: "syntax error in line 3 near 'x'" */
-        char *m = dag_cgraph_msg;
-        while (*m == ' ' || *m == '\n')
-            m++;
-        size_t k = strlen(m);
-        while (k && (m[k - 1] == '\n' || m[k - 1] == ' '))
-            m[--k] = '\0';
-        const char *ln = strstr(m, "line ");
-        long line = ln ? strtol(ln + 5, NULL, 10) : 0;
-        char *msg = strncmp(m, "Error: ", 7) == 0 ? m + 7 : m;
-        size_t pl = strlen(path);
-        if (strncmp(msg, path, pl) == 0 && msg[pl] == ':')
-            msg += pl + 1 + (msg[pl + 1] == ' ');
-        char *in = strstr(msg, " in line ");
-        if (in) { /* the line goes in front, as file:line */
-            char *e = in + 9;
-            while (*e >= '0' && *e <= '9')
-                e++;
-            memmove(in, e, strlen(e) + 1);
-        }
-        if (line > 0)
-            rc = tn_error(err, errlen, "%s:%ld: %s", path, line, msg[0] ? msg : "not a DOT graph");
-        else
-            rc = tn_error(err, errlen, "%s: %s", path, msg[0] ? msg : "no DOT graph in it");
-        goto out;
-    }
     if (!agisdirected(g)) {
-        rc = tn_error(err, errlen, "%s:%ld: a task graph is a digraph (got 'graph': its edges need a direction)",
-                      path, line_of(text, "graph") > 0 ? line_of(text, "graph") : 1);
+        int l = dot_line_of(path, "graph");
+        rc = tn_error(err, errlen, "%s:%d: a task graph is a digraph (got 'graph': its edges need a direction)",
+                      path, l > 0 ? l : 1);
         goto out;
     }
     uint32_t T = (uint32_t)agnnodes(g), E = (uint32_t)agnedges(g);
@@ -261,38 +141,32 @@ int dag_read(const char *path, dag *d, char *err, size_t errlen)
             edges[ne++] = e;
     TN_ASSERT(ne == E, "cgraph counted %u edges and listed %u", E, ne);
     qsort(edges, E, sizeof *edges, cmp_seq);
-    char at[DAG_AT_MAX];
     for (uint32_t t = 0; t < T && rc == 0; t++) {
         Agnode_t *n = nodes[t];
         const char *nm = agnameof(n);
         snprintf(d->name[t], DAG_NAME_MAX, "%s", nm);
-        char *c = agget(n, "compute");
-        char *pl = agget(n, "node");
-        d->node[t] = DAG_UNPLACED;
-        if (c && c[0]) {
-            double s;
-            char e2[256];
-            if (units_parse(c, UNIT_TIME, &s, e2, sizeof e2) != 0 || !(s >= 0) || s > 1e5) {
-                where(at, sizeof at, path, text, nm);
-                rc = tn_error(err, errlen, "%snode '%s': compute=\"%s\": %s", at, nm, c,
-                              s < 0 || s > 1e5 ? "a time from 0 to 1e5 s" : e2);
-                break;
-            }
-            d->compute_ps[t] = units_s_to_ps(s);
+        double sec = 0;
+        char e2[256];
+        int got = dot_attr_unit(n, "compute", UNIT_TIME, &sec, e2, sizeof e2);
+        if (got == 0 && !(sec >= 0 && sec <= 1e5))
+            got = tn_error(e2, sizeof e2, "compute=\"%s\": a time from 0 to 1e5 s", dot_attr(n, "compute"));
+        if (got < 0) {
+            rc = dot_node_error(err, errlen, path, nm, "%s", e2);
+            break;
         }
-        if (pl && pl[0]) {
-            char *end;
-            long v = strtol(pl, &end, 10);
-            if (*end || end == pl || v < 1 || v > (long)UINT32_MAX - 1) {
-                where(at, sizeof at, path, text, nm);
-                rc = tn_error(err, errlen, "%snode '%s': node=\"%s\": a rank from 1 (rank 0 is the scheduler)", at,
-                              nm, pl);
-                break;
-            }
-            d->node[t] = (uint32_t)v;
-            if ((uint32_t)v > d->max_node)
-                d->max_node = (uint32_t)v;
-        } else
+        d->compute_ps[t] = got == 0 ? units_s_to_ps(sec) : 0;
+        uint32_t rank = 0;
+        got = dot_attr_u32(n, "node", UINT32_MAX, &rank, e2, sizeof e2);
+        if (got == 0 && rank == 0)
+            got = tn_error(e2, sizeof e2, "node=\"0\": a rank from 1 (rank 0 is the scheduler)");
+        if (got < 0) {
+            rc = dot_node_error(err, errlen, path, nm, "%s", e2);
+            break;
+        }
+        d->node[t] = got == 0 ? rank : DAG_UNPLACED;
+        if (got == 0 && rank > d->max_node)
+            d->max_node = rank;
+        if (got != 0)
             d->unplaced++;
         d->work_ps += d->compute_ps[t];
     }
@@ -302,18 +176,16 @@ int dag_read(const char *path, dag *d, char *err, size_t errlen)
         uint32_t t = ((dag_rec *)aggetrec(aghead(e), "tasknet-dag", 0))->id;
         d->esrc[k] = s;
         d->edst[k] = t;
-        char *sz = agget(e, "size");
-        if (sz && sz[0]) {
-            double b;
-            char e2[256];
-            if (units_parse(sz, UNIT_SIZE, &b, e2, sizeof e2) != 0 || !(b >= 0) || b > 1e12) {
-                where(at, sizeof at, path, text, d->name[s]);
-                rc = tn_error(err, errlen, "%sedge '%s' -> '%s': size=\"%s\": %s", at, d->name[s], d->name[t], sz,
-                              b < 0 || b > 1e12 ? "a size from 0 to 1TB" : e2);
-                break;
-            }
-            d->ebytes[k] = (uint64_t)llround(b);
+        double bytes = 0;
+        char e2[256];
+        int got = dot_attr_unit(e, "size", UNIT_SIZE, &bytes, e2, sizeof e2);
+        if (got == 0 && !(bytes >= 0 && bytes <= 1e12))
+            got = tn_error(e2, sizeof e2, "size=\"%s\": a size from 0 to 1TB", dot_attr(e, "size"));
+        if (got < 0) {
+            rc = dot_node_error(err, errlen, path, d->name[s], "edge %s -> %s: %s", d->name[s], d->name[t], e2);
+            break;
         }
+        d->ebytes[k] = got == 0 ? (uint64_t)llround(bytes) : 0;
         d->bytes += d->ebytes[k];
         d->out_off[s + 1]++;
         d->indeg[t]++;
@@ -354,33 +226,19 @@ int dag_read(const char *path, dag *d, char *err, size_t errlen)
             uint32_t first = 0;
             while (first < T && !left[first])
                 first++;
-            where(at2, sizeof at2, path, text, d->name[first]);
+            where(at2, sizeof at2, path, d->name[first]);
             rc = tn_error(err, errlen, "%sthe graph has a cycle (%s): a task graph is acyclic", at2, cyc);
         }
         free(left);
     }
 out:
-    if (g)
-        agclose(g);
-    free(text);
+    agclose(g);
     if (rc)
         dag_free(d);
     return rc;
 }
 
-long dag_task_line(const char *path, const char *name)
-{
-    char why[512];
-    FILE *f = tn_open_input(path, "r", why, sizeof why);
-    if (!f)
-        return 0;
-    char *text = NULL;
-    size_t len = 0;
-    long l = tn_read_all(f, (size_t)64 << 20, &text, &len) == 0 ? line_of(text, name) : 0;
-    fclose(f);
-    free(text);
-    return l;
-}
+long dag_task_line(const char *path, const char *name) { return dot_line_of(path, name); }
 
 int64_t dag_critical_path_ps(const dag *d, double bandwidth_bps, int64_t fixed_ps)
 {

@@ -1,6 +1,7 @@
 /* Task graphs read from a Graphviz DOT file (issue 20 item 5; seed 004's
  * future work: "general task graphs"): pure, no engine, no fabric. Read
- * with Graphviz's own cgraph library (agread), once per file.
+ * with Graphviz's own cgraph library through src/dotio.h, tasknet's one
+ * DOT reader (the graph fabric's too), once per file.
  *
  * A digraph; every node is a task, every edge a dependency carrying data:
  *   node attribute compute="10us"  the task's compute time (a time with its
@@ -18,10 +19,10 @@
  * in the order cgraph created them (their first mention in the file), edges
  * likewise (AGSEQ); several edges between two tasks are several messages.
  * A cycle is refused, naming it. Errors name the file, the line and the
- * node: cgraph's syntax errors carry its line (its error callback,
- * agseterrf); a node's or an edge's value is placed at the first line that
- * names the node (cgraph keeps no line per object, so the file is scanned
- * for it). Units as everywhere: ps, bytes. */
+ * node: cgraph's syntax errors carry its line (dot_open); a node's or an
+ * edge's value is placed at the first line that names the node
+ * (dot_line_of: cgraph keeps no line per object). Units as everywhere: ps,
+ * bytes. */
 #ifndef TASKNET_DAG_H
 #define TASKNET_DAG_H
 

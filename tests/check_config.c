@@ -136,7 +136,7 @@ static const bad_case bad_cases[] = {
     {"sweep_run_param.xml", 9, 11, {"<axis param=\"run.replicas\">", "run.replicas cannot be swept", "--replicas"}},
     /* a fabric's parameter where no point uses that fabric: 37 + 19 */
     {"not_applying.xml", 3, 56, {"<network extra-stages=\"1\">", "applies to spinet, and network.type is electrical-switch", NULL}},
-    {"spinet_control_first.xml", 3, 56, {"<network priority=\"control-first\">", "applies to electrical-switch, torus, fat-tree, leaf-spine, dragonfly, and network.type is spinet", NULL}},
+    {"spinet_control_first.xml", 3, 56, {"<network priority=\"control-first\">", "applies to electrical-switch, torus, fat-tree, leaf-spine, dragonfly, graph, and network.type is spinet", NULL}},
     /* several workloads: "  <workload " is 12 characters; the second one lacks its name */
     {"workload_unnamed.xml", 8, 3, {"<workload>: missing attribute name", "several workloads share this configuration", NULL}},
     {"workload_same_name.xml", 5, 13, {"<workload name=\"a\">: 'a' names two workloads", NULL, NULL}},

@@ -158,9 +158,9 @@ static const struct {
 } bad[] = {
     {"cycle.dot", "cycle.dot:3: the graph has a cycle (a -> b -> c -> a): a task graph is acyclic"},
     {"self.dot", "self.dot:2: the graph has a cycle (a -> a)"},
-    {"bad_unit.dot", "bad_unit.dot:4: node 'b': compute=\"10\": missing unit"},
-    {"bad_node.dot", "bad_node.dot:3: node 'b': node=\"0\": a rank from 1 (rank 0 is the scheduler)"},
-    {"bad_size.dot", "bad_size.dot:3: edge 'a' -> 'b': size=\"lots\""},
+    {"bad_unit.dot", "bad_unit.dot:4: node b: compute=\"10\": missing unit"},
+    {"bad_node.dot", "bad_node.dot:3: node b: node=\"0\": a rank from 1 (rank 0 is the scheduler)"},
+    {"bad_size.dot", "bad_size.dot:3: node a: edge a -> b: size=\"lots\""},
     {"bad_syntax.dot", "bad_syntax.dot:3: syntax error"},
     {"bad_undirected.dot", "bad_undirected.dot:1: a task graph is a digraph"},
 };

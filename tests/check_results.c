@@ -4,6 +4,7 @@
  * refused; an edited runs.csv number is detected; the README's numbers are
  * the runs'; the progress line does not claim "ETA 0.0 s" past the
  * estimate. */
+#define _GNU_SOURCE /* strcasestr */
 #include <check.h>
 #include <math.h>
 #include <stdlib.h>
@@ -332,6 +333,112 @@ START_TEST(test_progress_past_the_estimate)
 }
 END_TEST
 
+
+/* ------------------------------------------------------------ everyday use */
+
+/* `tasknet params` lists every parameter, the workload element's own too
+ * (name, nodes, priority, role, exclusive), with its default. */
+START_TEST(test_params_lists_workload_attributes)
+{
+    int st;
+    char *out = run_tasknet("params", &st);
+    ck_assert_int_eq(st, 0);
+    ck_assert_ptr_nonnull(strstr(out, "Every workload (each <workload> element"));
+    const char *want[] = {"\n  workload.type ", "\n  workload.name ", "\n  workload.nodes ", "\n  workload.priority ",
+                          "\n  workload.role ", "\n  workload.exclusive "};
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++)
+        ck_assert_msg(strstr(out, want[i]) != NULL, "params lacks%s", want[i]);
+    /* workload.name has no default (it was shown as "task-tree") */
+    const char *name = strstr(out, "\n  workload.name ");
+    char line[400];
+    snprintf(line, sizeof line, "%.*s", (int)strcspn(name + 1, "\n"), name + 1);
+    ck_assert_msg(strstr(line, " (none) ") != NULL && strstr(line, "task-tree") == NULL, "%s", line);
+    free(out);
+}
+END_TEST
+
+/* The top-level help describes every workload and fabric the program has:
+ * each workload.type="X" and network.type="X" that `params` lists (the
+ * registries) is in --help with its description. */
+START_TEST(test_help_lists_every_plugin)
+{
+    int st;
+    char *help = run_tasknet("--help", &st);
+    ck_assert_int_eq(st, 0);
+    char *params = run_tasknet("params", &st);
+    int n = 0;
+    for (char *p = params; (p = strstr(p, "\n")) != NULL; p++) {
+        const char *kinds[] = {"workload.type=\"", "network.type=\""};
+        for (int k = 0; k < 2; k++) {
+            if (strncmp(p + 1, kinds[k], strlen(kinds[k])) != 0)
+                continue;
+            char name[64], desc[200];
+            const char *q = p + 1 + strlen(kinds[k]);
+            size_t l = strcspn(q, "\"");
+            snprintf(name, sizeof name, "%.*s", (int)l, q);
+            const char *d = q + l + 3; /* past `": ` */
+            snprintf(desc, sizeof desc, "%.*s", (int)(strcspn(d, "\n") < 60 ? strcspn(d, "\n") : 60), d);
+            char line[300];
+            snprintf(line, sizeof line, "\n  %-17s %s", name, desc);
+            ck_assert_msg(strstr(help, line) != NULL, "--help lacks '%s'", line + 1);
+            n++;
+        }
+    }
+    ck_assert_int_ge(n, 14); /* 7 workloads and 7 fabrics at least */
+    free(params);
+    free(help);
+}
+END_TEST
+
+/* The README names no file outside the repository and says how long the
+ * tests take; no user-facing text names a source document "seed 00N": the
+ * README, HACKING, the configurations' comments, --help, params, metrics. */
+START_TEST(test_docs_name_sources_by_title)
+{
+    char path[700];
+    const char *files[] = {"README.md", "HACKING.md", "configs/data/README.md"};
+    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+        snprintf(path, sizeof path, "%s/%s", srcdir(), files[i]);
+        char *t = slurp(path);
+        ck_assert_ptr_nonnull(t);
+        ck_assert_msg(strstr(t, "../shared") == NULL, "%s names ../shared", files[i]);
+        ck_assert_msg(strcasestr(t, "seed 00") == NULL && strcasestr(t, "seeds 00") == NULL, "%s: %.80s", files[i],
+                      strcasestr(t, "seed 00"));
+        if (i == 0) {
+            ck_assert_ptr_nonnull(strstr(t, "`make -j2 check` takes 3 to 6 minutes on a 2-core machine"));
+            ck_assert_ptr_nonnull(strstr(t, "\"Making DDNNs Friendlier In The Data Center\""));
+            ck_assert_ptr_nonnull(strstr(t, "\"Realistic Evaluation of Interconnection Networks Using Synthetic"));
+        }
+        free(t);
+    }
+    int st;
+    char *out = run_sh("cat configs/*/*.xml; \"$TASKNET\" --help; \"$TASKNET\" params; \"$TASKNET\" metrics", &st);
+    ck_assert_msg(strcasestr(out, "seed 00") == NULL && strcasestr(out, "seeds 00") == NULL, "%.120s",
+                  strcasestr(out, "seed 00"));
+    free(out);
+}
+END_TEST
+
+/* analyze prints each workload's share of the estimate (two workloads on
+ * 16 nodes, 8 ranks each): text lines and a JSON array. */
+START_TEST(test_analyze_every_workload)
+{
+    int st;
+    char *out = run_tasknet("analyze tests/fixtures/good/two_workloads.xml", &st);
+    ck_assert_int_eq(st, 0);
+    ck_assert_msg(strstr(out, "task-tree + uniform-random over electrical-switch") &&
+                      strstr(out, "\n  workload  jobs (task-tree, 8 ranks): ~") &&
+                      strstr(out, "\n  workload  noise (uniform-random, 8 ranks): ~"),
+                  "%s", out);
+    free(out);
+    out = run_tasknet("analyze tests/fixtures/good/two_workloads.xml --json", &st);
+    ck_assert_msg(st == 0 && strstr(out, "\"workloads\":[{\"name\":\"jobs\",\"type\":\"task-tree\",\"ranks\":8,") &&
+                      strstr(out, "{\"name\":\"noise\",\"type\":\"uniform-random\",\"ranks\":8,"),
+                  "%s", out);
+    free(out);
+}
+END_TEST
+
 static Suite *results_suite(void)
 {
     Suite *s = suite_create("results");
@@ -346,6 +453,12 @@ static Suite *results_suite(void)
     tcase_add_test(tc, test_readme_leaf_spine);
     tcase_add_test(tc, test_progress_past_the_estimate);
     suite_add_tcase(s, tc);
+    TCase *ev = tcase_create("everyday");
+    tcase_add_test(ev, test_params_lists_workload_attributes);
+    tcase_add_test(ev, test_help_lists_every_plugin);
+    tcase_add_test(ev, test_docs_name_sources_by_title);
+    tcase_add_test(ev, test_analyze_every_workload);
+    suite_add_tcase(s, ev);
     return s;
 }
 

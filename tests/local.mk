@@ -12,6 +12,7 @@ TESTS_MODULES = \
 	tests/check_dc_mix \
 	tests/check_dist \
 	tests/check_footprint \
+	tests/check_graph \
 	tests/check_head \
 	tests/check_host_nic \
 	tests/check_input \

@@ -64,7 +64,7 @@ typedef struct dcf_params {
     DCF_GROUP(X, class1, "class 1")                                                                       \
     DCF_GROUP(X, class2, "class 2")                                                                       \
     DCF_GROUP(X, class3, "class 3")                                                                       \
-    X(execution_time_s, "time of the last delivery: all traffic received (seed 000)")                    \
+    X(execution_time_s, "time of the last delivery: all traffic received (Andujar et al.)")                    \
     X(offered_load, "offered load per node, a fraction of B")                                             \
     X(throughput, "with a duration D: bits delivered by D / (N B D)")
 

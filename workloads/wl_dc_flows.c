@@ -142,7 +142,7 @@ static int dcf_size_name(const char *text, char *spec, size_t speclen, char *err
      .kind = PARAM_REAL, .dim = UNIT_NONE, .off = DCF(cls[k].share), .flags = PARAM_NONNEG | PARAM_UNSET0,          \
      .example = "0.5"},                                                                                            \
         {DCF_ROW("workload.class" #k ".size", "distribution(size)", "B", "",                                       \
-                 "dc-flows class " #k ": flow sizes (seed 000 FLOWS: uniform(MIN,MAX))"),                          \
+                 "dc-flows class " #k ": flow sizes (Andujar et al. FLOWS: uniform(MIN,MAX))"),                          \
          .kind = PARAM_DIST, .dim = UNIT_SIZE, .off = DCF(cls[k].size), .flags = PARAM_NONNEG,                     \
          .example = "uniform(1kB,10kB)", .dist_name = dcf_size_name},                                              \
         {DCF_ROW("workload.class" #k ".destinations", "choice", "", "inherit",                                     \
@@ -163,7 +163,7 @@ static const param_row dcf_rows[] = {
      .dist_name = dcf_size_name},
     {DCF_ROW("workload.load", "number", "", "", "dc-flows: offered load per node, a fraction of B (> 0); or load-rate, flow-rate"),
      .kind = PARAM_REAL, .dim = UNIT_NONE, .off = DCF(load), .flags = PARAM_POS | PARAM_UNSET0, .example = "0.5"},
-    {DCF_ROW("workload.load-rate", "rate", "b/s", "", "dc-flows: offered load per node in bit/s (seed 000's LOAD); or load, flow-rate"),
+    {DCF_ROW("workload.load-rate", "rate", "b/s", "", "dc-flows: offered load per node in bit/s (Andujar et al.'s LOAD); or load, flow-rate"),
      .kind = PARAM_REAL, .dim = UNIT_RATE, .off = DCF(load_rate_bps), .flags = PARAM_POS | PARAM_UNSET0,
      .example = "1Gb/s"},
     {DCF_ROW("workload.flow-rate", "frequency", "1/s", "", "dc-flows: flows per second per node (Poisson); or load, load-rate"),
@@ -735,7 +735,7 @@ static const wl_column dcf_table[] = {
 const wl_ops wl_dc_flows_ops = {
     .name = "dc-flows",
     .description = "datacenter flows: Poisson arrivals per node at a load, published size distributions or FLOWS "
-                   "classes, uniform/gaussian/poisson destinations; FCT and slowdown (seeds 000, 002)",
+                   "classes, uniform/gaussian/poisson destinations; FCT and slowdown (Andujar et al.; Gao 2020)",
     .state_size = sizeof(dcf),
     .params = dcf_rows,
     .nparams = sizeof dcf_rows / sizeof dcf_rows[0],

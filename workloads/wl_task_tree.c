@@ -921,7 +921,7 @@ static const wl_column tt_table[] = {
 
 const wl_ops wl_task_tree_ops = {
     .name = "task-tree",
-    .description = "jobs as task trees, a scheduler node and delegating compute nodes (paper 3.3)",
+    .description = "jobs as task trees, a scheduler node and delegating compute nodes (Rumley et al. 2013, sec. 3.3)",
     .state_size = sizeof(tasktree),
     .params = tt_rows,
     .nparams = TT_NROWS,

@@ -110,7 +110,7 @@ typedef struct vef_params {
 
 static const param_row vef_rows[] = {
     {.path = "workload.file", .type = "file", .unit = "", .def = "",
-     .help = "vef: an extended VEF trace (seed 000: VEF3 header, EXT DCNW | CDCNW | FLOWS records)",
+     .help = "vef: an extended VEF trace (Andujar et al.: VEF3 header, EXT DCNW | CDCNW | FLOWS records)",
      .kind = PARAM_FILE, .off = offsetof(vef_params, file), .flags = PARAM_REQUIRED, .example = "vef-example.vef"},
 };
 
@@ -774,7 +774,7 @@ static const wl_column vef_table[] = {
 
 const wl_ops wl_vef_ops = {
     .name = "vef",
-    .description = "an extended VEF trace file (seed 000: DCNW, CDCNW, FLOWS), run as dc-flows",
+    .description = "an extended VEF trace file (Andujar et al.: DCNW, CDCNW, FLOWS), run as dc-flows",
     .state_size = sizeof(vef),
     .params = vef_rows,
     .nparams = sizeof vef_rows / sizeof vef_rows[0],

@@ -272,7 +272,22 @@ void report_analyze_json(FILE *f, const cfg *base, size_t point, const cfg *pc, 
     json_number(f, e.messages > 0 ? e.messages : NAN);
     fputs(",\"run_horizon_s\":", f);
     json_number(f, e.horizon_s > 0 ? e.horizon_s : NAN);
-    fputc('}', f);
+    /* each workload's share of the estimate */
+    fputs(",\"workloads\":[", f);
+    for (size_t k = 0; k < e.nwl; k++) {
+        fputs(k ? ",{\"name\":" : "{\"name\":", f);
+        report_json_string(f, pc->wl[k].name);
+        fputs(",\"type\":", f);
+        report_json_string(f, pc->wl[k].type);
+        fprintf(f, ",\"ranks\":%u,\"memory_bytes\":", e.wl[k].ranks);
+        json_number(f, e.wl[k].mem_bytes);
+        fputs(",\"messages\":", f);
+        json_number(f, e.wl[k].messages > 0 ? e.wl[k].messages : NAN);
+        fputs(",\"horizon_s\":", f);
+        json_number(f, e.wl[k].horizon_s > 0 ? e.wl[k].horizon_s : NAN);
+        fputc('}', f);
+    }
+    fputs("]}", f);
 }
 
 void report_analyze_text(FILE *f, const cfg *base, size_t point, const cfg *pc, const run_info *info,
@@ -285,8 +300,10 @@ void report_analyze_text(FILE *f, const cfg *base, size_t point, const cfg *pc, 
         fputc('\n', f);
     }
     fputs(a->text, f);
-    fprintf(f, "  system    N=%u  B=%.6g Gb/s  %s over %s\n", pc->nodes, pc->net.bandwidth_bps / 1e9, pc->wl[0].type,
-            pc->net_type);
+    fprintf(f, "  system    N=%u  B=%.6g Gb/s  ", pc->nodes, pc->net.bandwidth_bps / 1e9);
+    for (size_t k = 0; k < pc->nwl; k++)
+        fprintf(f, "%s%s", k ? " + " : "", pc->wl[k].type);
+    fprintf(f, " over %s\n", pc->net_type);
     double bound = point_bound(pc);
     if (!isnan(bound))
         fprintf(f, "  fabric    uniform-random saturation throughput %.4g of B per node\n", bound);
@@ -303,6 +320,17 @@ void report_analyze_text(FILE *f, const cfg *base, size_t point, const cfg *pc, 
     if (e.horizon_s > 0)
         fprintf(f, ", ~%.3g s simulated", e.horizon_s);
     fputs(" (estimates)\n", f);
+    /* with several workloads, each one's share (the run lasts as the longest) */
+    for (size_t k = 0; e.nwl > 1 && k < e.nwl; k++) {
+        run_format_bytes(e.wl[k].mem_bytes, mem, sizeof mem);
+        fprintf(f, "  workload  %s (%s, %u ranks): ~%s of memory", pc->wl[k].name[0] ? pc->wl[k].name : "-",
+                pc->wl[k].type, e.wl[k].ranks, mem);
+        if (e.wl[k].messages > 0)
+            fprintf(f, ", ~%.3g messages", e.wl[k].messages);
+        if (e.wl[k].horizon_s > 0)
+            fprintf(f, ", ~%.3g s simulated", e.wl[k].horizon_s);
+        fputc('\n', f);
+    }
 }
 
 void report_latency_path(char *buf, size_t len, const char *dir, uint64_t run_id)

@@ -98,6 +98,11 @@ typedef struct run_estimate {
     double net_bytes, wl_bytes, samples_bytes; /* its parts */
     double messages;   /* messages the workload sends (0: not known) */
     double horizon_s;  /* simulated time the run lasts (0: not known) */
+    size_t nwl;        /* each workload's own share (analyze prints them) */
+    struct {
+        uint32_t ranks;
+        double mem_bytes, messages, horizon_s;
+    } wl[CFG_MAX_WORKLOADS];
 } run_estimate;
 void run_estimate_point(const cfg *c, run_estimate *out);
 

@@ -60,6 +60,13 @@ void run_estimate_point(const cfg *c, run_estimate *out)
         } else {
             we.mem_bytes = WL_MEM_PER_NODE_B * (double)nranks;
         }
+        if (k < CFG_MAX_WORKLOADS) {
+            out->wl[k].ranks = nranks;
+            out->wl[k].mem_bytes = we.mem_bytes;
+            out->wl[k].messages = we.messages;
+            out->wl[k].horizon_s = we.horizon_s;
+            out->nwl = k + 1;
+        }
         out->wl_bytes += we.mem_bytes;
         out->messages += we.messages;
         if (we.horizon_s > out->horizon_s)
