@@ -7,6 +7,7 @@ libtasknet_a_SOURCES += \
 	%D%/net_spinet.c %D%/net_spinet.h \
 	%D%/spinet_topology.c %D%/spinet_topology.h \
 	%D%/swnet.c %D%/swnet.h \
+	%D%/iqrouter.c %D%/iqrouter.h \
 	%D%/net_torus.c \
 	%D%/net_fattree.c \
 	%D%/net_leafspine.c \

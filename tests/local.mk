@@ -4,6 +4,7 @@
 # TEST_CFLAGS and linked with the harness and the library (LDADD below).
 TESTS_MODULES = \
 	tests/check_cli \
+	tests/check_collectives \
 	tests/check_dag \
 	tests/check_config \
 	tests/check_conformance \
@@ -33,6 +34,7 @@ TESTS_MODULES = \
 	tests/check_stats \
 	tests/check_sweep \
 	tests/check_swnet \
+	tests/check_iqrouter \
 	tests/check_swnet_nic \
 	tests/check_topo \
 	tests/check_training \
