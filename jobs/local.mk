@@ -15,3 +15,6 @@ libtasknet_a_SOURCES += \
 	%D%/collectives.c %D%/collectives.h \
 	%D%/mpitrace.c %D%/mpitrace.h %D%/mpitrace_write.c \
 	%D%/congestion.c %D%/congestion.h
+# Task graphs read from DOT files with Graphviz's cgraph (the dag workload).
+libtasknet_a_SOURCES += \
+	%D%/dag.c %D%/dag.h

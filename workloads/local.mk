@@ -8,4 +8,5 @@ libtasknet_a_SOURCES += \
 	%D%/wl_dc_flows.c %D%/dc_flows.h \
 	%D%/wl_training.c \
 	%D%/wl_vef.c \
+	%D%/wl_dag.c \
 	%D%/wl_mpi_trace.c

@@ -17,6 +17,7 @@ extern const wl_ops wl_dc_flows_ops;       /* workloads/wl_dc_flows.c */
 extern const wl_ops wl_training_ops;       /* workloads/wl_training.c */
 extern const wl_ops wl_uniform_random_ops; /* workloads/wl_uniform_random.c */
 extern const wl_ops wl_vef_ops;            /* workloads/wl_vef.c */
+extern const wl_ops wl_dag_ops;            /* workloads/wl_dag.c */
 #ifdef TASKNET_OTF2
 extern const wl_ops wl_mpi_trace_ops;      /* workloads/wl_mpi_trace.c (needs OTF2 to read traces) */
 #endif
@@ -29,6 +30,7 @@ const wl_ops *const wl_registry[] = {
     &wl_dc_flows_ops,
     &wl_training_ops,
     &wl_vef_ops,
+    &wl_dag_ops,
 #ifdef TASKNET_OTF2
     &wl_mpi_trace_ops,
 #endif
