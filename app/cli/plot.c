@@ -1053,11 +1053,32 @@ static int plot_timeline(const plot_opts *o)
     unsigned long long open_id = 0;
     int open = 0;
     char rowname[8][40] = {{0}};
+    /* the nodes the trace has tracks for (its metadata, written first:
+     * all of them, or those --trace-nodes kept), each on its own row, in
+     * order; a message to or from a node without a track is not drawn */
+    int *row_of = NULL;
+    unsigned nrow_of = 0, ntracks = 0;
     while (getline(&line, &cap, in) > 0) {
         unsigned pid, tid, src, dst;
         char cat[32], name[64], ph;
         double ts, dur;
         unsigned long long id;
+        if (sscanf(line, "{\"ph\":\"M\",\"pid\":%u,\"tid\":%u,\"name\":\"thread_name\"", &pid, &tid) == 2) {
+            if (pid == 0 && tid < (1u << 24)) {
+                if (tid >= nrow_of) {
+                    row_of = tn_xrealloc(row_of, (tid + 1) * sizeof *row_of);
+                    for (unsigned k = nrow_of; k <= tid; k++)
+                        row_of[k] = -1;
+                    nrow_of = tid + 1;
+                }
+                row_of[tid] = 0;
+            }
+            continue;
+        }
+        if (ntracks == 0 && nrow_of) /* metadata done: number the rows */
+            for (unsigned k = 0; k < nrow_of; k++)
+                if (row_of[k] == 0 || row_of[k] > 0)
+                    row_of[k] = (int)ntracks++;
         if (sscanf(line, "{\"ph\":\"%c\",\"pid\":%u,\"tid\":%u,\"cat\":\"%31[^\"]\",\"name\":\"%63[^\"]\",\"id\":%llu,\"ts\":%lf",
                    &ph, &pid, &tid, cat, name, &id, &ts) == 7 && pid == 2 && (ph == 'b' || ph == 'e')) {
             if (ph == 'b') {
@@ -1083,6 +1104,11 @@ static int plot_timeline(const plot_opts *o)
             int color = strcmp(cat, "compute") != 0                                          ? 3
                         : strcmp(name, "aggregation") == 0 || strncmp(name, "backward", 8) == 0 ? 2
                                                                                               : 1;
+            if (ntracks) {
+                if (tid >= nrow_of || row_of[tid] < 0)
+                    continue;
+                tid = (unsigned)row_of[tid];
+            }
             fprintf(pf, "%.6f %.6f %u %d\n", ts, ts + dur, tid, color);
             if (tid > maxnode)
                 maxnode = tid;
@@ -1092,6 +1118,12 @@ static int plot_timeline(const plot_opts *o)
             const char *a = strstr(line, "\"src\":"), *b = strstr(line, "\"dst\":");
             if (!a || !b || sscanf(a, "\"src\":%u", &src) != 1 || sscanf(b, "\"dst\":%u", &dst) != 1)
                 continue;
+            if (ntracks) {
+                if (src >= nrow_of || dst >= nrow_of || row_of[src] < 0 || row_of[dst] < 0)
+                    continue;
+                src = (unsigned)row_of[src];
+                dst = (unsigned)row_of[dst];
+            }
             fprintf(mf, "%.6f %u %.6f %d\n", ts, src, dur, (int)dst - (int)src);
             if (dst > maxnode)
                 maxnode = dst;
@@ -1111,6 +1143,7 @@ static int plot_timeline(const plot_opts *o)
         free(phases);
         free(msgs);
         free(spans);
+        free(row_of);
         return 1;
     }
     char image[CFG_PATH_MAX], script[CFG_PATH_MAX + 8];
@@ -1130,6 +1163,7 @@ static int plot_timeline(const plot_opts *o)
         free(phases);
         free(msgs);
         free(spans);
+        free(row_of);
         return 1;
     }
     gp_preamble_rows(g, image, o->title, maxnode + (nspan ? maxrow + 2 : 0) > 16 ? maxnode + maxrow + 2 : 0);
@@ -1144,8 +1178,13 @@ static int plot_timeline(const plot_opts *o)
             -below - 0.8, maxnode);
     fputs("set ytics (", g);
     unsigned step = maxnode > 24 ? (maxnode + 23) / 24 : 1;
-    for (unsigned n = 0; n <= maxnode; n += step)
-        fprintf(g, "%s'%u' %u", n ? ", " : "", n, n);
+    for (unsigned n = 0; n <= maxnode; n += step) {
+        unsigned id = n; /* the node on row n */
+        for (unsigned k = 0; ntracks && k < nrow_of; k++)
+            if (row_of[k] == (int)n)
+                id = k;
+        fprintf(g, "%s'%u' %u", n ? ", " : "", id, n);
+    }
     for (int r = 0; r < below; r++) {
         fputs(", ", g);
         gp_string(g, rowname[r][0] ? rowname[r] : "");
@@ -1169,6 +1208,7 @@ static int plot_timeline(const plot_opts *o)
     free(phases);
     free(msgs);
     free(spans);
+    free(row_of);
     if (gp_close(o, g, script) != 0)
         return 1;
     return gp_run(o, script, image);
