@@ -45,7 +45,15 @@ static int run_serial(sweep *sw)
             sweep_note(sw, SWEEP_ERROR, "%s", err);
             return 1;
         }
-        tr = trace_open(sw->o->trace, pc.nodes, err, sizeof err);
+        trace_filter flt;
+        if (trace_filter_parse(&flt, sw->o->trace_nodes, sw->o->trace_window, sw->o->trace_jobs, err,
+                               sizeof err) != 0) {
+            cfg_free(&pc);
+            sweep_note(sw, SWEEP_ERROR, "%s", err);
+            return 1;
+        }
+        tr = trace_open(sw->o->trace, pc.nodes, &flt, err, sizeof err);
+        trace_filter_free(&flt);
         cfg_free(&pc);
         if (!tr) {
             sweep_note(sw, SWEEP_ERROR, "--trace: %s", err);
@@ -266,6 +274,11 @@ void sweep_execute(const cfg *c, const sweep_opts *o, const sweep_ui *ui, sweep_
         }
         if (rc)
             goto out;
+    }
+    if (!o->trace && (o->trace_nodes || o->trace_window || o->trace_jobs)) {
+        sweep_note(&sw, SWEEP_ERROR, "--trace-nodes, --trace-window and --trace-jobs limit a trace: give --trace FILE.json");
+        rc = 2;
+        goto out;
     }
     if (o->trace && sw.ntodo != 1) {
         sweep_note(&sw, SWEEP_ERROR,
