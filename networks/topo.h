@@ -302,4 +302,10 @@ double topo_graph_mem_bytes(const topo *t);
  * t). 0, or -1 + err. */
 int topo_export_dot(const topo *t, FILE *out, const char *title, uint64_t *conflicts, char *err, size_t errlen);
 
+/* ORCS's get_cable_cong as a DOT graph: every directed link of t (load[]
+ * indexed by link id) with its load, its load scaled by the largest
+ * (cong) and a colour from green (0) to red (the largest). 0, or -1 on a
+ * write error. */
+int topo_write_congestion_dot(const topo *t, FILE *out, const char *title, const uint64_t *load);
+
 #endif

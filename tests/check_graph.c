@@ -399,6 +399,38 @@ START_TEST(test_export_import)
 }
 END_TEST
 
+
+/* ORCS's get_cable_cong as a dot graph: bisect under M on orcs8.dot loads
+ * S1->T1, T1->S2, S3->T2, T2->S4 with 2 flows (the largest: cong 1, red
+ * #ff0000), each sender's uplink with 1 (cong 0.5: #80 red, #7f green) and
+ * the idle T2->S1 with 0 (green #00ff00). */
+START_TEST(test_congestion_dot)
+{
+    net_params core = th_star(8, 10e9);
+    const char *sets[] = {"network.file=" ORCS8, NULL};
+    th_net *h = th_net_new("graph", &core, sets, NULL, 1, 0);
+    uint32_t M[8] = {0, 2, 4, 6, 1, 3, 5, 7};
+    pat_set s = single(PAT_BISECT, 8);
+    cong_acc acc;
+    cong_acc_init(&acc, h->n->ops->link_count(h->n->state));
+    cong_result r;
+    char err[256];
+    ck_assert_int_eq(cong_eval(&s, M, acc.nlinks, h->n->ops->route, h->n->state, &acc, &r, err, sizeof err), 0);
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    ck_assert_int_eq(topo_write_congestion_dot(h->n->ops->topology(h->n->state), f, "t", acc.link_load), 0);
+    fclose(f);
+    ck_assert_ptr_nonnull(strstr(buf, "\"S1\" -> \"T1\" [link=10, load=2, cong=\"1.000000\", color=\"#ff0000\"]"));
+    ck_assert_ptr_nonnull(strstr(buf, "\"H1\" -> \"S1\" [link=0, load=1, cong=\"0.500000\", color=\"#807f00\"]"));
+    ck_assert_ptr_nonnull(strstr(buf, "\"T2\" -> \"S1\" [link=28, load=0, cong=\"0.000000\", color=\"#00ff00\"]"));
+    free(buf);
+    cong_acc_free(&acc);
+    pat_set_free(&s);
+    th_net_free(h);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("graph");
@@ -412,6 +444,7 @@ static Suite *suite(void)
     tcase_add_test(tc, test_explicit_ports);
     tcase_add_test(tc, test_zero_load);
     tcase_add_test(tc, test_export_import);
+    tcase_add_test(tc, test_congestion_dot);
     suite_add_tcase(s, tc);
     return s;
 }
