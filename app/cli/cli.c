@@ -873,8 +873,8 @@ static void list_runs(const cfg *c, const sweep_outcome *r)
     for (uint64_t id = 0; id < r->nruns; id++) {
         if (!r->selected[id] && !r->done[id])
             continue;
-        size_t p = id / c->replicas;
-        printf("%llu,%zu,%llu,%llu,%s", (unsigned long long)id, p, (unsigned long long)(id % c->replicas),
+        size_t p = run_point(c, id);
+        printf("%llu,%zu,%llu,%llu,%s", (unsigned long long)id, p, (unsigned long long)run_replica(c, id),
                (unsigned long long)c->seed, r->done[id] ? "yes" : "no");
         for (size_t a = 0; a < c->naxes; a++) {
             putchar(',');
