@@ -240,6 +240,20 @@ typedef struct topo_fattree_params {
 int topo_fattree_check(const topo_fattree_params *p, char *err, size_t errlen);
 int topo_fattree_init(topo *t, const topo_fattree_params *p, char *err, size_t errlen);
 
+/* three-tier k-port fat tree (topo_fattree3.c) of Al-Fares et al.: k pods
+ * of k/2 edge and u aggregation switches, u k/2 cores, every switch k
+ * ports; edges with h = k - u hosts, oversubscription o = h / u (1: u =
+ * k/2, k^3/4 hosts). Routing as the k-ary n-tree's (d-mod-k, random-up). */
+typedef struct topo_fattree3_params {
+    uint32_t ports;            /* k, even, >= 4 */
+    uint32_t oversubscription; /* o >= 1; o + 1 divides k */
+    topo_fattree_routing routing;
+} topo_fattree3_params;
+int topo_fattree3_check(const topo_fattree3_params *p, char *err, size_t errlen);
+int topo_fattree3_init(topo *t, const topo_fattree3_params *p, char *err, size_t errlen);
+/* Hosts of the three-tier tree of k ports and oversubscription o (0: none can be built). */
+uint64_t topo_fattree3_hosts(uint32_t k, uint32_t o);
+
 /* leaf-spine (topo_leafspine.c): every leaf linked once to every spine. */
 typedef enum { TOPO_LS_ECMP = 0, TOPO_LS_DMODK = 1 } topo_leafspine_routing;
 extern const char *const topo_leafspine_routing_names[]; /* "ecmp", "d-mod-k" */
