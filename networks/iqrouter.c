@@ -138,6 +138,7 @@ typedef struct iq_ivc {
     uint32_t out;      /* after routing: output port at this router */
     uint32_t act;      /* position in the router's active list, NONE */
     uint16_t vc_base;  /* first VC of the class asked for */
+    uint16_t pin, vin; /* its input port at its router and its VC (fixed) */
     uint16_t out_vc;   /* after VC allocation: output VC (< V) */
     uint8_t state;
 } iq_ivc;
@@ -185,6 +186,7 @@ typedef struct iqr {
     int64_t rd, va, sa, stx, cd, link, hlink; /* hlink: host links' latency */
     int wormhole;
     int islip;
+    int oblivious;       /* 1: one candidate per hop (routed as a head becomes whole) */
     unsigned iters;
     iq_router *r;        /* [switches] */
     uint32_t *peer;      /* [X] what the output of port x enters: a port index, or HOSTBIT | host */
@@ -208,10 +210,12 @@ typedef struct iqr {
 /* ---- small helpers ---- */
 
 static inline int64_t grid(const iqr *q, int64_t t) { return (t + q->T - 1) / q->T * q->T; }
+static inline uint32_t ring_i(const iqr *q, uint32_t i) { return i >= q->depth ? i - q->depth : i; }
 static inline iq_ivc *ivc_at(const iqr *q, uint32_t x, uint32_t v) { return &q->ivc[(size_t)x * q->V + v]; }
 static inline iq_flit *ring_at(const iqr *q, size_t ivc_idx, uint32_t i)
 {
-    return &q->ring[ivc_idx * q->depth + i % q->depth];
+    /* i < 2 depth: a front index plus a count, no division */
+    return &q->ring[ivc_idx * q->depth + (i >= q->depth ? i - q->depth : i)];
 }
 /* output VC index: switch port x, or host h as X + h */
 static inline iq_ovc *ovc_at(const iqr *q, uint32_t xo, uint32_t v) { return &q->ovc[(size_t)xo * q->V + v]; }
@@ -302,8 +306,10 @@ static void credit_back(iqr *q, uint32_t xo, uint32_t v, int64_t t)
     }
 }
 
-/* flit of p is whole in input VC (x, v) at t */
-static void flit_in(iqr *q, uint32_t x, uint32_t v, iq_pkt *p, int64_t t)
+static void route(iqr *q, uint32_t sw, iq_ivc *c, iq_pkt *p, int64_t now);
+
+/* flit of p (its head: head) is whole in input VC (x, v) at t */
+static void flit_in(iqr *q, uint32_t x, uint32_t v, iq_pkt *p, int64_t t, int head)
 {
     size_t idx = (size_t)x * q->V + v;
     iq_ivc *c = &q->ivc[idx];
@@ -314,6 +320,15 @@ static void flit_in(iqr *q, uint32_t x, uint32_t v, iq_pkt *p, int64_t t)
     c->n++;
     uint32_t sw = q->rid[x];
     iq_router *r = &q->r[sw];
+    if (head && c->n == 1 && c->state == VC_IDLE && q->oblivious) {
+        /* a head that will be at the front of an idle VC: its oblivious
+         * route is known routing-delay after it is whole (no tick at t) */
+        c->state = VC_VA;
+        c->ready = grid(q, t) + q->rd;
+        c->sent = 0;
+        route(q, sw, c, p, t);
+        t = c->ready;
+    }
     if (c->act == NONE) {
         uint32_t li = x - r->x0;
         c->act = r->nact;
@@ -363,6 +378,23 @@ static void allocate(iqr *q, uint32_t nr, uint32_t nin, uint32_t nout, uint32_t 
 {
     iq_req *rq = q->rq;
     uint32_t *m_in = q->m_in, *m_out = q->m_out, *ch = q->choice;
+    /* no two requests share an input or an output (the common case): both
+     * allocators grant them all, and move the pointers as below */
+    int clash = 0;
+    for (uint32_t r = 1; r < nr && !clash; r++)
+        for (uint32_t k = 0; k < r; k++)
+            if (rq[k].in == rq[r].in || rq[k].out == rq[r].out) {
+                clash = 1;
+                break;
+            }
+    if (!clash) {
+        for (uint32_t r = 0; r < nr; r++) {
+            q->granted[r] = 1;
+            pin[rq[r].in] = (uint16_t)(q->islip ? (rq[r].out + 1) % nout : (rq[r].key + 1) % nkey);
+            pout[rq[r].out] = (uint16_t)((rq[r].in + 1) % nin);
+        }
+        return;
+    }
     for (uint32_t i = 0; i < nin; i++)
         m_in[i] = NONE;
     for (uint32_t o = 0; o < nout; o++)
@@ -523,7 +555,9 @@ static void ev_tick(sim *s, void *ctx, uint64_t arg)
             c->ready = now + q->rd;
             c->sent = 0;
         }
-        if (c->ready <= now) {
+        /* an oblivious routing's choice depends on the packet alone: it is
+         * made now and known routing-delay later (no tick of its own) */
+        if (c->ready <= now || q->oblivious) {
             route(q, sw, c, f->p, now);
             c->state = VC_VA;
         }
@@ -589,7 +623,7 @@ static void ev_tick(sim *s, void *ctx, uint64_t arg)
                 continue;
             }
         }
-        q->rq[nr++] = (iq_req){.in = li / V, .out = c->out, .key = li % V, .who = li};
+        q->rq[nr++] = (iq_req){.in = c->pin, .out = c->out, .key = c->vin, .who = li};
     }
     if (nr) {
         if (q->islip) { /* narrow each (input, output) to one VC, round robin */
@@ -634,8 +668,8 @@ static void ev_tick(sim *s, void *ctx, uint64_t arg)
             int64_t whole = wire + q->T + ((dn & HOSTBIT) ? q->hlink : q->link); /* whole at the far end */
             q->busy[xo]++;
             /* its credit back upstream */
-            uint32_t xin = x0 + li / V, up = q->peer[xin];
-            credit_back(q, (up & HOSTBIT) ? q->X + (up & ~HOSTBIT) : up, li % V,
+            uint32_t xin = x0 + c->pin, up = q->peer[xin];
+            credit_back(q, (up & HOSTBIT) ? q->X + (up & ~HOSTBIT) : up, c->vin,
                         leave + q->cd + ((up & HOSTBIT) ? q->hlink : q->link));
             if (tail)
                 p->hops++;
@@ -649,7 +683,7 @@ static void ev_tick(sim *s, void *ctx, uint64_t arg)
                     packet_arrived(q, p, whole);
             } else {
                 ovc_at(q, xo, c->out_vc)->credits--;
-                flit_in(q, dn, c->out_vc, p, whole);
+                flit_in(q, dn, c->out_vc, p, whole, k_flit == 0);
             }
             c->ready = now + q->T;
             if (tail) {
@@ -661,6 +695,10 @@ static void ev_tick(sim *s, void *ctx, uint64_t arg)
                     c->state = VC_ROUTING;
                     c->ready = now + q->rd;
                     c->sent = 0;
+                    if (q->oblivious) {
+                        route(q, sw, c, ring_at(q, idx, c->head)->p, now);
+                        c->state = VC_VA;
+                    }
                 }
             }
         }
@@ -695,7 +733,7 @@ static void ev_tick(sim *s, void *ctx, uint64_t arg)
             else if (o->cn) {
                 /* the credit that lets it go */
                 uint32_t miss = (uint32_t)(need - o->credits);
-                t = miss <= o->cn ? q->cring[((size_t)xo * V + c->out_vc) * q->depth + (o->ch + miss - 1) % q->depth]
+                t = miss <= o->cn ? q->cring[((size_t)xo * V + c->out_vc) * q->depth + ring_i(q, o->ch + miss - 1)]
                                   : INT64_MAX;
                 if (t == INT64_MAX)
                     o->waiting = 1;
@@ -745,7 +783,7 @@ static void host_try(iqr *q, uint32_t h, int64_t now)
                 iq_ovc *o = ovc_at(q, xo, v);
                 uint32_t miss = (uint32_t)(need - o->credits);
                 if (miss <= o->cn) {
-                    int64_t tv = q->cring[((size_t)xo * q->V + v) * q->depth + (o->ch + miss - 1) % q->depth];
+                    int64_t tv = q->cring[((size_t)xo * q->V + v) * q->depth + ring_i(q, o->ch + miss - 1)];
                     if (tv < t)
                         t = tv;
                 } else
@@ -782,7 +820,7 @@ static void host_try(iqr *q, uint32_t h, int64_t now)
     hs->sent++;
     hs->last_ps = now;
     q->busy[xo]++;
-    flit_in(q, hs->x, hs->vc, p, now + q->T + q->hlink);
+    flit_in(q, hs->x, hs->vc, p, now + q->T + q->hlink, hs->sent == 1);
     if (hs->sent == p->nflits)
         hs->p = NULL;
     if (hs->p || nic_pending(&st->nic, h))
@@ -960,6 +998,7 @@ int iqr_init(swnet *st, const swnet_params *p, char *err, size_t errlen)
     q->link = st->link_ps;
     q->hlink = p->host_link_ps >= 0 ? p->host_link_ps : st->link_ps;
     q->wormhole = p->switching == SWNET_WORMHOLE;
+    q->oblivious = !st->adaptive && !st->ugal;
     q->islip = p->allocator == SWNET_ISLIP;
     q->iters = p->alloc_iters ? p->alloc_iters : 1;
     uint32_t S = t->switches, V = q->V, X = q->X, N = t->hosts;
@@ -984,8 +1023,11 @@ int iqr_init(swnet *st, const swnet_params *p, char *err, size_t errlen)
     }
     size_t nv = (size_t)X * V;
     q->ivc = tn_xmalloc(nv * sizeof *q->ivc);
-    for (size_t i = 0; i < nv; i++)
-        q->ivc[i] = (iq_ivc){.act = NONE, .state = VC_IDLE};
+    for (uint32_t s = 0; s < S; s++)
+        for (uint32_t pt = 0; pt < q->r[s].radix; pt++)
+            for (uint32_t v = 0; v < V; v++)
+                q->ivc[(size_t)(q->r[s].x0 + pt) * V + v] =
+                    (iq_ivc){.act = NONE, .state = VC_IDLE, .pin = (uint16_t)pt, .vin = (uint16_t)v};
     q->ring = tn_xalloc_big(nv * q->depth * sizeof *q->ring);
     size_t no = (size_t)(X + N) * V;
     q->ovc = tn_xmalloc(no * sizeof *q->ovc);
