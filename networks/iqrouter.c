@@ -20,7 +20,9 @@
  *   Virtual channels. Every input port has V = classes x vcs VCs (classes:
  *     the routing's deadlock classes, topo.h; vcs: network.vcs per class),
  *     each a FIFO of vc-buffer / f flits. A packet whose route asks class c
- *     may take any of VCs c vcs .. c vcs + vcs - 1 of the next buffer. An
+ *     may take any of VCs c vcs .. c vcs + vcs - 1 of the next buffer, and
+ *     any of the V toward a host (BookSim2's ejection: hosts sink every
+ *     flit, no class is needed there). An
  *     output port has an output VC per VC of the buffer it feeds: its owner
  *     (the input VC whose packet holds it, from VC allocation until its tail
  *     has crossed the crossbar) and its credits.
@@ -62,10 +64,12 @@
  *     upstream sender credit-delay + link later. Buffers toward hosts take
  *     every flit (BookSim2's ejection).
  *   Sources. A host's NIC (network.host-scheduling) names its next packet;
- *     the host sends it flit by flit on its uplink, one per flit time, in an
- *     input VC of class 0 of its switch that no packet of its holds, chosen
- *     round robin among those with credit (cut-through: room for the
- *     packet), as BookSim2's sources do.
+ *     the host sends it flit by flit on its uplink, one per flit time, in
+ *     an input VC of its switch (any of the V: an injection buffer is on no
+ *     cycle of channel dependencies, whatever its class), chosen round
+ *     robin from the one after its last among those with credit
+ *     (cut-through: room for the packet), as BookSim2's sources do
+ *     (trafficmanager.cpp: the first available VC after the last used).
  *   Routing: the topology's `next` at route computation; with several
  *     candidates: torus minimal adaptive takes the adaptive candidate with a
  *     free output VC and the most credits, else the DOR escape; dragonfly
@@ -138,6 +142,7 @@ typedef struct iq_ivc {
     uint32_t out;      /* after routing: output port at this router */
     uint32_t act;      /* position in the router's active list, NONE */
     uint16_t vc_base;  /* first VC of the class asked for */
+    uint16_t nvc;      /* VCs it may take from vc_base: vcs, or all V toward a host */
     uint16_t pin, vin; /* its input port at its router and its VC (fixed) */
     uint16_t out_vc;   /* after VC allocation: output VC (< V) */
     uint8_t state;
@@ -179,6 +184,7 @@ typedef struct iqr {
     uint32_t X;          /* switch ports */
     uint32_t V;          /* VCs per port */
     uint32_t vpc;        /* VCs per class */
+    uint32_t ninj;       /* VCs a host injects into: all V (BookSim2 injects into any) */
     uint32_t depth;      /* flits per VC buffer */
     uint32_t maxr;       /* largest radix */
     int64_t T;           /* flit time, ps */
@@ -524,7 +530,13 @@ static void route(iqr *q, uint32_t sw, iq_ivc *c, iq_pkt *p, int64_t now)
     }
     t->ops->take(t, sw, &cand[k], &p->hdr);
     c->out = cand[k].port;
-    c->vc_base = (uint16_t)(cand[k].vc * q->vpc);
+    if (q->peer[x0 + c->out] & HOSTBIT) { /* a host takes every VC: no class toward it */
+        c->vc_base = 0;
+        c->nvc = (uint16_t)q->V;
+    } else {
+        c->vc_base = (uint16_t)(cand[k].vc * q->vpc);
+        c->nvc = (uint16_t)q->vpc;
+    }
 }
 
 /* ---- a router's tick ---- */
@@ -570,7 +582,7 @@ static void ev_tick(sim *s, void *ctx, uint64_t arg)
         if (c->state != VC_VA || c->ready > now)
             continue;
         uint32_t xo = x0 + c->out, any = 0;
-        for (uint32_t v = c->vc_base; v < c->vc_base + q->vpc; v++) {
+        for (uint32_t v = c->vc_base; v < (uint32_t)c->vc_base + c->nvc; v++) {
             if (ovc_at(q, xo, v)->owner != NONE)
                 continue;
             q->rq[nr++] = (iq_req){.in = li, .out = c->out * V + v, .key = v, .who = li};
@@ -690,10 +702,11 @@ static void ev_tick(sim *s, void *ctx, uint64_t arg)
                 ovc_at(q, xo, c->out_vc)->owner = NONE;
                 c->state = VC_IDLE;
                 /* the next head, if whole here, starts route computation at
-                 * once (BookSim2's _SWAllocUpdate) */
+                 * the next tick (BookSim2's _SWAllocUpdate queues it for
+                 * routing after this cycle's route evaluation) */
                 if (c->n && ring_at(q, idx, c->head)->t <= now) {
                     c->state = VC_ROUTING;
-                    c->ready = now + q->rd;
+                    c->ready = now + q->T + q->rd;
                     c->sent = 0;
                     if (q->oblivious) {
                         route(q, sw, c, ring_at(q, idx, c->head)->p, now);
@@ -769,8 +782,8 @@ static void host_try(iqr *q, uint32_t h, int64_t now)
         uint64_t bytes = (uint64_t)nic_peek_bytes(&st->nic, h);
         int32_t need = q->wormhole ? 1 : (int32_t)(bytes ? (bytes - 1) / q->flit + 1 : 1);
         uint32_t pick = NONE;
-        for (uint32_t i = 0; i < q->vpc; i++) {
-            uint32_t v = (hs->rr + i) % q->vpc;
+        for (uint32_t i = 0; i < q->ninj; i++) {
+            uint32_t v = (hs->rr + i) % q->ninj;
             if (credits_now(q, xo, v, now) >= need) {
                 pick = v;
                 break;
@@ -779,7 +792,7 @@ static void host_try(iqr *q, uint32_t h, int64_t now)
         if (pick == NONE) {
             /* the earliest credit on its way that lets one VC go */
             int64_t t = INT64_MAX;
-            for (uint32_t v = 0; v < q->vpc; v++) {
+            for (uint32_t v = 0; v < q->ninj; v++) {
                 iq_ovc *o = ovc_at(q, xo, v);
                 uint32_t miss = (uint32_t)(need - o->credits);
                 if (miss <= o->cn) {
@@ -793,7 +806,7 @@ static void host_try(iqr *q, uint32_t h, int64_t now)
                 host_tick_at(q, h, t);
             return;
         }
-        hs->rr = (uint16_t)((pick + 1) % q->vpc);
+        hs->rr = (uint16_t)((pick + 1) % q->ninj);
         nic_piece pc;
         nic_take(&st->nic, h, 0, &pc);
         iq_pkt *p = pkt_alloc(q);
@@ -983,6 +996,7 @@ int iqr_init(swnet *st, const swnet_params *p, char *err, size_t errlen)
     const topo *t = &st->t;
     q->X = t->links - t->hosts;
     q->vpc = p->vcs;
+    q->ninj = t->vcs * p->vcs;
     q->V = t->vcs * p->vcs;
     TN_ASSERT(q->V <= 65535, "%u VCs per port", q->V);
     q->depth = depth_of(p);
@@ -1053,7 +1067,7 @@ int iqr_init(swnet *st, const swnet_params *p, char *err, size_t errlen)
         t->ops->attach(t, h, &sw, &port);
         q->h[h] = (iq_host){.tick_at = INT64_MAX, .x = q->r[sw].x0 + port, .last_ps = -1};
     }
-    size_t nrq = (size_t)q->maxr * V * (V > 1 ? q->vpc : 1) + q->maxr * V;
+    size_t nrq = (size_t)q->maxr * V * V + q->maxr * V;
     q->rq = tn_xmalloc(nrq * sizeof *q->rq);
     q->granted = tn_xmalloc(nrq);
     q->m_in = tn_xmalloc((size_t)q->maxr * V * sizeof *q->m_in);
