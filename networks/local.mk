@@ -18,4 +18,5 @@ libtasknet_a_SOURCES += \
 	%D%/topo_leafspine.c \
 	%D%/topo_dragonfly.c \
 	%D%/topo_graph.c \
+	%D%/topo_export.c \
 	%D%/net_graph.c

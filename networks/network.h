@@ -146,6 +146,9 @@ typedef struct net_ops {
     int64_t (*fixed_latency_ps)(const net_params *core, const void *params);
     double (*mem_bytes)(const net_params *core, const void *params);
     double (*uniform_bound)(const net_params *core, const void *params);
+    /* topology (optional): the graph and routes of an instance (networks/topo.h),
+     * for tasknet export-topology; NULL for fabrics without one */
+    const struct topo *(*topology)(const void *state);
 } net_ops;
 
 /* Memory per node the core assumes of a fabric without a mem_bytes op. */

@@ -339,6 +339,6 @@ double swnet_mem_bytes(const net_params *core, const swnet_params *p, const topo
 #define SWNET_OPS                                                                                             \
     .state_size = sizeof(swnet), .send = swnet_send, .zero_load_ps = swnet_zero_load_ps,            \
     .link_count = swnet_link_count, .route = swnet_route, .metrics = swnet_metrics_def,                      \
-    .nmetrics = SWNET_NMETRICS, .fill_metrics = swnet_fill_metrics, .fini = swnet_fini
+    .nmetrics = SWNET_NMETRICS, .fill_metrics = swnet_fill_metrics, .fini = swnet_fini, .topology = swnet_topo
 
 #endif

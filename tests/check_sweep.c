@@ -458,7 +458,28 @@ START_TEST(test_axis_values_added_later)
 }
 END_TEST
 
-/* ---- which run next with several processes (app/sweep_order.c) ---- */
+/* A run's id and its point and replica (run.h): id = point x replicas +
+ * replica, replica-major within a point. By hand with 3 replicas: point 2
+ * replica 1 is run 7 (2 x 3 + 1), run 5 is point 1 replica 2; and every id
+ * of 4 points x 3 replicas comes back to itself. */
+START_TEST(test_run_ids)
+{
+    cfg c = {.replicas = 3};
+    ck_assert_uint_eq(run_id(&c, 2, 1), 7);
+    ck_assert_uint_eq(run_point(&c, 5), 1);
+    ck_assert_uint_eq(run_replica(&c, 5), 2);
+    for (uint64_t id = 0; id < 12; id++) {
+        ck_assert_uint_eq(run_id(&c, run_point(&c, id), run_replica(&c, id)), id);
+        ck_assert_uint_lt(run_replica(&c, id), 3);
+    }
+    /* beyond 32 bits: point 2^32 of 5 replicas */
+    c.replicas = 5;
+    ck_assert_uint_eq(run_id(&c, (size_t)1 << 32, 4), ((uint64_t)5 << 32) + 4);
+    ck_assert_uint_eq(run_point(&c, ((uint64_t)5 << 32) + 4), (size_t)1 << 32);
+}
+END_TEST
+
+/* ---- which run next with several processes (app/sweep/sweep_order.c) ---- */
 
 /* A sweep of `points` points x `reps` replicas, every run pending, as
  * sweep_execute hands it to a driver. */
@@ -587,6 +608,7 @@ static Suite *store_suite(void)
     tcase_add_test(tc, test_rows_checked_against_run_table);
     tcase_add_test(tc, test_replicas_added_later);
     tcase_add_test(tc, test_axis_values_added_later);
+    tcase_add_test(tc, test_run_ids);
     suite_add_tcase(s, tc);
     TCase *order = tcase_create("order");
     tcase_add_test(order, test_order_costliest_first);

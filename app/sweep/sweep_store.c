@@ -167,9 +167,12 @@ static int parse_row(const sweep *sw, char *line, row_info *r, double *m)
     size_t n = csv_split(line, f, MAXF);
     const run_layout *l = &sw->layout;
     size_t naxes = sw->c->naxes;
-    size_t want = RUNS_FIXED_COLS + naxes + 2;
+    size_t want = RUNS_FIXED_COLS + naxes + 2, nsi = 0;
     for (size_t i = 0; i < l->n; i++)
         want += metric_is_deterministic(l->col[i].name);
+    for (size_t a = 0; a < naxes; a++)
+        nsi += cfg_axis_si_unit(sw->c, a) != NULL;
+    want += nsi;
     if (n != want)
         return -1;
     if (parse_u64(f[0], 10, &r->id) || parse_u64(f[1], 10, &r->point) || parse_u64(f[2], 10, &r->replica) ||
@@ -193,6 +196,7 @@ static int parse_row(const sweep *sw, char *line, row_info *r, double *m)
         if (*end)
             return -1;
     }
+    k += nsi; /* the swept values in SI units: derived, covered by the row's checksum */
     r->has_hist = f[k][0] != '\0';
     if (r->has_hist && parse_u64(f[k], 16, &r->hist))
         return -1;
@@ -212,8 +216,8 @@ static int same_metrics(const double *a, const double *b, size_t n)
 
 static void write_row(FILE *f, const sweep *sw, uint64_t id)
 {
-    size_t point = id / sw->c->replicas;
-    uint64_t replica = id % sw->c->replicas;
+    size_t point = run_point(sw->c, id);
+    uint64_t replica = run_replica(sw->c, id);
     const run_rec *r = &sw->rec[id];
     report_runs_row(f, sw->c, &sw->layout, point, replica, sw->point_hash[point], r->m,
                     r->has_hist ? &r->hist : NULL);
@@ -542,7 +546,7 @@ int store_load(sweep *sw)
                 break;
             }
         }
-        uint64_t id = (uint64_t)p * c->replicas + r.replica;
+        uint64_t id = run_id(c, p, r.replica);
         run_rec *rec = &sw->rec[id];
         if (rec->done && (!same_metrics(rec->m, m, sw->layout.n) || rec->has_hist != r.has_hist ||
                           rec->hist != r.hist)) {
@@ -634,7 +638,7 @@ report_point *sweep_accumulate(const sweep *sw)
     report_point *pts = report_points_new(sw->npoints, &sw->layout);
     for (uint64_t id = 0; id < sw->nruns; id++)
         if (sw->rec[id].done)
-            report_point_add(&pts[id / sw->c->replicas], &sw->layout, sw->rec[id].m);
+            report_point_add(&pts[run_point(sw->c, id)], &sw->layout, sw->rec[id].m);
     return pts;
 }
 
@@ -1022,7 +1026,7 @@ int sweep_merge(const char *out, char *const *dirs, size_t ndirs, const sweep_ui
             row_info r;
             int bad = parse_row(&sw, t.rows[i], &r, m) != 0 ? 1 : !r.row_ok ? 5 : !row_fits_table(&c, &r) ? 4 : 0;
             uint64_t id = bad ? 0 : r.id;
-            size_t p = bad ? 0 : (size_t)(id / c.replicas);
+            size_t p = bad ? 0 : run_point(&c, id);
             if (!bad && sw.point_hash[p] && sw.point_hash[p] != r.hash)
                 bad = 2;
             run_rec *rec = &sw.rec[id];
