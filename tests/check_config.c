@@ -15,6 +15,7 @@
 #include "net_spinet.h"
 #include "run.h"
 #include "wl_task_tree.h"
+#include "harness.h"
 
 /* The plugins' own params of a configuration (their tests may name them). */
 #define TT(cp) ((const tasktree_params *)(cp)->wl[0].block[wl_index(&wl_task_tree_ops)])
@@ -694,6 +695,14 @@ START_TEST(test_defaults_and_check)
             ck_assert_int_eq(cfg_get(&d, p->row->path, buf, sizeof buf), 0);
             cfg_free(&d);
         }
+        /* and a workload's (workload.jobs: 1500 task trees, one task graph) */
+        if (p->owner == CFG_OWN_WL && p->plugin && strcmp(p->plugin, "task-tree") != 0) {
+            cfg d;
+            cfg_defaults(&d);
+            ck_assert_int_eq(cfg_set(&d, "workload.type", p->plugin, buf, sizeof buf), 0);
+            ck_assert_int_eq(cfg_get(&d, p->row->path, buf, sizeof buf), 0);
+            cfg_free(&d);
+        }
         const char *def = p->row->def ? p->row->def : "";
         ck_assert_msg(strcmp(buf, def) == 0, "%s (%s): default '%s', its row says '%s'", p->row->path,
                       p->plugin ? p->plugin : "core", buf, def);
@@ -1037,11 +1046,4 @@ static Suite *config_suite(void)
     return s;
 }
 
-int main(void)
-{
-    SRunner *r = srunner_create(config_suite());
-    srunner_run_all(r, CK_NORMAL);
-    int failed = srunner_ntests_failed(r);
-    srunner_free(r);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
-}
+TH_MAIN(config_suite)

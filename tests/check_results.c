@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "cli_helpers.h"
+#include "harness.h"
 
 static char root[] = "/tmp/tasknet-results-XXXXXX";
 
@@ -598,11 +599,4 @@ static Suite *results_suite(void)
     return s;
 }
 
-int main(void)
-{
-    SRunner *sr = srunner_create(results_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
-}
+TH_MAIN(results_suite)

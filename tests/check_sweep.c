@@ -1,4 +1,4 @@
-/* End-to-end tests of result folders (app/sweep_store.c): one writer at a
+/* End-to-end tests of result folders (app/sweep/sweep_store.c): one writer at a
  * time, resume that trusts nothing it cannot check (rows against the run
  * table, latency histograms against their checksums, input files against
  * the fingerprint), and folders that grow: replicas and axis values added
@@ -13,6 +13,7 @@
 
 #include "cli_helpers.h"
 #include "sweep_impl.h"
+#include "harness.h"
 
 /* tests/fixtures/sweep_small.xml with 200 jobs: 3 points x 2 replicas, runs
  * of a few ms. */
@@ -618,11 +619,4 @@ static Suite *store_suite(void)
     return s;
 }
 
-int main(void)
-{
-    SRunner *sr = srunner_create(store_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
-}
+TH_MAIN(store_suite)

@@ -1,4 +1,4 @@
-/* The configuration: parsed and validated in one place (app/config_*.c, the
+/* The configuration: parsed and validated in one place (app/config/config_*.c, the
  * only files that include libxml2) into plain structs. Every parameter is a
  * row (src/params.h) with a path mirroring the XML (`network.bandwidth`,
  * `workload.tree.z`); the rows are composed from the core's (below), the

@@ -99,7 +99,7 @@ static inline uint64_t run_replica(const cfg *c, uint64_t id) { return id % c->r
  * 0, or -1 + err. */
 int run_write_files(const cfg *base, const char *dir, const unsigned char *done, char *err, size_t errlen);
 
-/* ---- before a run: what it will take (app/run_budget.c) ---- */
+/* ---- before a run: what it will take (app/run/run_budget.c) ---- */
 
 /* One run of a resolved point, as estimated from its parameters. */
 typedef struct run_estimate {
