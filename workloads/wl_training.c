@@ -121,6 +121,7 @@
 #include "network.h"
 #include "rng.h"
 #include "sim.h"
+#include "trace.h"
 #include "units.h"
 #include "training.h"
 #include "workload.h"
@@ -516,6 +517,12 @@ typedef struct tr {
     uint8_t *arrived;        /* [ncops] a receive's message has come */
     uint64_t *cpc;           /* [W] next op of each rank */
     uint32_t cdone;          /* ranks whose list is run */
+    /* the timeline (--trace; NULL: none): every worker computes the same
+     * phases, so each kept rank's track shows each layer's forward and
+     * backward and the waits for an allreduce; each fusion's allreduce is
+     * a span from its start to its completion, its queueing another */
+    struct trace *trace;
+    int64_t phase_ps;        /* start of the compute phase or wait in progress */
     /* measurements */
     uint64_t allreduces, bad, ring_bytes;
     double ar_time_sum_s, ar_wait_sum_s;
@@ -523,6 +530,14 @@ typedef struct tr {
 } tr;
 
 static void compute_next(tr *w);
+
+/* A phase of every worker on the kept ranks' tracks; iteration as the job. */
+static void trace_phase(tr *w, const char *cat, const char *name, int64_t t0, int64_t t1)
+{
+    for (uint32_t r = 0; r < w->W; r++)
+        if (trace_wants_node(w->trace, r))
+            trace_slice(w->trace, r, cat, name, t0, t1, w->iter, UINT32_MAX);
+}
 
 typedef struct tr_cop {
     uint32_t peer;  /* send: destination; recv: source (ranks) */
@@ -742,6 +757,15 @@ static void allreduce_done(tr *w)
     w->allreduces++;
     w->ar_time_sum_s += units_ps_to_s(now - w->cur_start_ps);
     w->busy = 0;
+    if (w->trace) {
+        char name[96];
+        snprintf(name, sizeof name, "allreduce layers %u-%u (iteration %u)", f->lo, f->hi, w->cur.iter);
+        trace_span(w->trace, 0, "allreduce", name, w->ar_serial, UINT32_MAX, w->cur_start_ps, now, f->bytes);
+        if (w->cur_start_ps > w->cur.eligible_ps) {
+            snprintf(name, sizeof name, "queued layers %u-%u (iteration %u)", f->lo, f->hi, w->cur.iter);
+            trace_span(w->trace, 1, "queue", name, w->ar_serial, UINT32_MAX, w->cur.eligible_ps, w->cur_start_ps, 0);
+        }
+    }
     if (w->done_count[w->cur.iter] == w->nf) {
         w->iter_end_ps[w->cur.iter] = now;
         if (w->cur.iter + 1 == w->niter)
@@ -873,6 +897,11 @@ static void ev_compute_done(sim *s, void *ctx, uint64_t arg)
     (void)arg;
     tr *w = ctx;
     uint32_t L = w->prof.L;
+    if (w->trace) {
+        char name[48];
+        snprintf(name, sizeof name, "%s %u", w->backward ? "backward" : "forward", w->layer);
+        trace_phase(w, "compute", name, w->phase_ps, sim_now(w->s));
+    }
     if (!w->backward) {
         if (w->layer + 1 < L) {
             w->layer++;
@@ -904,6 +933,7 @@ static void ev_compute_done(sim *s, void *ctx, uint64_t arg)
 /* Start the current compute phase, or wait for its allreduce. */
 static void compute_next(tr *w)
 {
+    int was_waiting = w->waiting;
     w->waiting = 0;
     if (w->finished)
         return;
@@ -912,10 +942,15 @@ static void compute_next(tr *w)
         int ok = w->p->barrier_off ? w->fus[w->fusion_of[i]].done_iter >= (int64_t)w->iter - 1
                                    : w->done_count[w->iter - 1] == w->nf;
         if (!ok) {
+            if (!was_waiting)
+                w->phase_ps = sim_now(w->s); /* the wait starts */
             w->waiting = 1;
             return;
         }
     }
+    if (w->trace && was_waiting)
+        trace_phase(w, "wait", "wait allreduce", w->phase_ps, sim_now(w->s));
+    w->phase_ps = sim_now(w->s);
     if (!w->backward && i == 0) {
         int64_t now = sim_now(w->s);
         if (w->iter > 0 && w->p->stop_ps > 0 && now >= w->p->stop_ps) {
@@ -935,6 +970,10 @@ static void compute_next(tr *w)
 static void tr_deliver(void *state, net_msg *m)
 {
     tr *w = state;
+    if (w->trace)
+        trace_message(w->trace, m->src, m->dst,
+                      m->kind == TR_RING ? "ring step" : m->kind == TR_COLL ? "allreduce" : "negotiation",
+                      m->size_bytes, TRACE_NO_JOB, m->t_submit_ps, sim_now(w->s));
     if (m->kind == TR_NEG) {
         neg_deliver(w, m);
     } else if (m->kind == TR_COLL) {
@@ -1021,6 +1060,7 @@ static int tr_init(void *state, const wl_env *env, char *err, size_t errlen)
     w->p = p;
     w->s = env->sim;
     w->n = env->net;
+    w->trace = env->trace;
     w->W = p->workers;
     w->bandwidth_bps = env->bandwidth_bps;
     w->nf = (uint32_t)build_fusions(w);
