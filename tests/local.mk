@@ -109,4 +109,8 @@ EXTRA_DIST += bench/random-configs.py
 if HAVE_OTF2
 check_PROGRAMS += tests/check_mpi_trace
 TESTS += tests/check_mpi_trace
+# the tracer on tests/mpi/'s programs under mpirun (skips itself without MPI)
+check_PROGRAMS += tests/check_mpi_tracer
 endif
+TESTS += tests/check_mpi_tracer.sh
+EXTRA_DIST += tests/check_mpi_tracer.sh tests/mpi
