@@ -2,6 +2,7 @@
 libtasknet_a_SOURCES += \
 	%D%/network.c %D%/network.h \
 	%D%/host_nic.c %D%/host_nic.h \
+	%D%/port.h \
 	%D%/net_ideal.c \
 	%D%/net_switch.c \
 	%D%/net_spinet.c %D%/net_spinet.h \

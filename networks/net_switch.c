@@ -74,6 +74,7 @@
 #include "log.h"
 #include "metrics.h"
 #include "network.h"
+#include "port.h"
 
 typedef enum sw_switching { SW_CUT_THROUGH = 0, SW_STORE_AND_FORWARD = 1 } sw_switching;
 
@@ -107,20 +108,10 @@ static const param_row sw_rows[] = {
 enum { SW_METRICS(METRIC_ENUM) SW_NMETRICS };
 static const metric_def sw_metrics_def[] = {SW_METRICS(METRIC_DEF)};
 
-typedef struct sw_fifo {
-    net_msg *head, *tail; /* linked through net_msg.next; head NULL when empty */
-} sw_fifo;
-
-/* Queues by class, FIFO within a class: mask bit c set iff q[c] is not empty. */
-typedef struct sw_classq {
-    sw_fifo q[NET_PRIO_CLASSES];
-    uint32_t mask;
-} sw_classq;
-
 /* Control-first queues of one node: its source and the output port toward it. */
 typedef struct sw_cf_node {
-    sw_classq src_q;   /* waiting at the source */
-    sw_classq port_q;  /* waiting at the output port */
+    port_bands src_q;  /* waiting at the source (net_msg, linked through next) */
+    port_bands port_q; /* waiting at the output port */
     uint8_t src_wake;  /* a "source free" event is pending (flag; set iff src_q not empty) */
     uint8_t port_wake; /* a "port free" event is pending (flag; set iff port_q not empty) */
 } sw_cf_node;
@@ -145,9 +136,8 @@ typedef struct sw_srpt_port {
 
 /* Packet queues of one output port (host NIC mode, classes on). */
 typedef struct sw_pkt_port {
-    nic_pkt *head[NET_PRIO_CLASSES], *tail[NET_PRIO_CLASSES];
-    uint32_t mask;  /* classes waiting */
-    uint8_t wake;   /* a "port free" event is pending (flag; set iff mask) */
+    port_bands b;   /* nic_pkt, linked through next, band = class */
+    uint8_t wake;   /* a "port free" event is pending (flag; set iff b not empty) */
 } sw_pkt_port;
 
 typedef struct sw_state {
@@ -178,40 +168,12 @@ static inline net_msg *arg_msg(uint64_t a) { return (net_msg *)(uintptr_t)a; }
 
 static inline int64_t max_ps(int64_t a, int64_t b) { return a > b ? a : b; }
 
-static void fifo_push(sw_fifo *q, net_msg *m)
-{
-    m->next = NULL;
-    if (q->tail)
-        q->tail->next = m;
-    else
-        q->head = m;
-    q->tail = m;
-}
+#define MSG_LINK offsetof(net_msg, next)
+#define PKT_LINK offsetof(nic_pkt, next)
 
-static void classq_push(sw_classq *c, net_msg *m)
-{
-    fifo_push(&c->q[m->prio], m);
-    c->mask |= 1u << m->prio;
-}
-
+static inline void classq_push(port_bands *c, net_msg *m) { port_bands_push(c, m->prio, m, MSG_LINK); }
 /* Head of the lowest non-empty class; NULL if all are empty. */
-static net_msg *classq_pop(sw_classq *c)
-{
-    if (!c->mask)
-        return NULL;
-    unsigned k = (unsigned)__builtin_ctz(c->mask);
-    sw_fifo *f = &c->q[k];
-    net_msg *m = f->head;
-    f->head = m->next;
-    if (!f->head) {
-        f->tail = NULL;
-        c->mask &= ~(1u << k);
-    }
-    m->next = NULL;
-    return m;
-}
-
-static inline int classq_empty(const sw_classq *c) { return c->mask == 0; }
+static inline net_msg *classq_pop(port_bands *c) { return port_bands_pop(c, MSG_LINK); }
 
 /* ---- events ---- */
 
@@ -237,7 +199,7 @@ static void ev_port_free(sim *s, void *ctx, uint64_t node)
     net_msg *m = classq_pop(&c->port_q);
     TN_ASSERT(m, "port %llu freed with an empty queue", (unsigned long long)node);
     port_start(st, s, m, sim_now(s));
-    if (classq_empty(&c->port_q))
+    if (port_bands_empty(&c->port_q))
         c->port_wake = 0;
     else
         sim_schedule_at(s, st->port_free_ps[node], ev_port_free, st, node);
@@ -280,7 +242,7 @@ static void ev_source_free(sim *s, void *ctx, uint64_t node)
     net_msg *m = classq_pop(&c->src_q);
     TN_ASSERT(m, "source %llu freed with an empty queue", (unsigned long long)node);
     source_start(st, s, m, sim_now(s));
-    if (classq_empty(&c->src_q))
+    if (port_bands_empty(&c->src_q))
         c->src_wake = 0;
     else
         sim_schedule_at(s, st->src_free_ps[node], ev_source_free, st, node);
@@ -302,26 +264,13 @@ static void pkt_port_start(sw_state *st, sim *s, nic_pkt *p, int64_t now_ps)
     nic_pkt_free(&st->nic, p);
 }
 
-static nic_pkt *pport_pop(sw_pkt_port *q)
-{
-    unsigned k = (unsigned)__builtin_ctz(q->mask);
-    nic_pkt *p = q->head[k];
-    q->head[k] = p->next;
-    if (!q->head[k]) {
-        q->tail[k] = NULL;
-        q->mask &= ~(1u << k);
-    }
-    p->next = NULL;
-    return p;
-}
-
 static void ev_pkt_port_free(sim *s, void *ctx, uint64_t node)
 {
     sw_state *st = ctx;
     sw_pkt_port *q = &st->pport[node];
-    TN_ASSERT(q->mask, "port %llu freed with no packet waiting", (unsigned long long)node);
-    pkt_port_start(st, s, pport_pop(q), sim_now(s));
-    if (q->mask)
+    TN_ASSERT(!port_bands_empty(&q->b), "port %llu freed with no packet waiting", (unsigned long long)node);
+    pkt_port_start(st, s, port_bands_pop(&q->b, PKT_LINK), sim_now(s));
+    if (!port_bands_empty(&q->b))
         sim_schedule_at(s, st->port_free_ps[node], ev_pkt_port_free, st, node);
     else
         q->wake = 0;
@@ -479,14 +428,7 @@ static void ev_pkt_port_arrival(sim *s, void *ctx, uint64_t arg)
         pkt_port_start(st, s, p, now);
         return;
     }
-    unsigned k = p->prio;
-    p->next = NULL;
-    if (q->tail[k])
-        q->tail[k]->next = p;
-    else
-        q->head[k] = p;
-    q->tail[k] = p;
-    q->mask |= 1u << k;
+    port_bands_push(&q->b, p->prio, p, PKT_LINK);
     if (!q->wake) {
         q->wake = 1;
         sim_schedule_at(s, st->port_free_ps[dst], ev_pkt_port_free, st, dst);

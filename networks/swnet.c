@@ -184,6 +184,7 @@
 #include "energy.h"
 #include "log.h"
 #include "metrics.h"
+#include "port.h"
 
 const char *const swnet_flow_names[] = {"credit", "infinite", NULL};
 const char *const swnet_routing_names[] = {"default", "dor",     "adaptive", "d-mod-k", "random-up",
@@ -229,9 +230,7 @@ _Static_assert(offsetof(swnet_pkt, la_vc) < 64, "a hop's fields fill the packet'
 /* One packet queue of an output, per (class, VC): a FIFO, or with srpt
  * ports a heap of the earliest packet of each message waiting there, each
  * with the later packets of its message behind it (through `next`). */
-typedef struct swnet_fifo {
-    swnet_pkt *head, *tail;
-} swnet_fifo;
+#define PKT_LINK offsetof(swnet_pkt, next) /* the link of a packet in a port_fifo */
 
 typedef struct swnet_heap {
     swnet_pkt **a;   /* binary min-heap on (left, seq), grown by doubling */
@@ -239,7 +238,7 @@ typedef struct swnet_heap {
 } swnet_heap;
 
 typedef union swnet_queue {
-    swnet_fifo f;
+    port_fifo f; /* swnet_pkt, linked through next (port.h) */
     swnet_heap h;
 } swnet_queue;
 
@@ -265,14 +264,12 @@ typedef struct swnet_credit {
  * follow it in memory (st->stride bytes per link), so one packet's hop
  * touches one block. */
 typedef struct swnet_port {
-    int64_t busy_until_ps; /* the packet on the wire ends */
+    port_out o;            /* the transmitter: busy until, busy time, bytes and packets waiting in its FIFOs
+                              (switch ports), the packet on the wire's bytes (port.h) */
     int64_t wake_ps;       /* the pending wake-up, if wake_id */
     sim_event_id wake_id;  /* 0: none pending */
-    uint64_t qbytes;       /* bytes waiting in its FIFOs (switch ports) */
-    int64_t busy_ps;       /* transmission time so far (utilisation), ps */
-    uint32_t wire_bytes;   /* bytes of the packet it sent last */
-    uint32_t nqueued;      /* packets waiting (switch port; a host's wait in its NIC) */
 } swnet_port;
+_Static_assert(sizeof(swnet_port) == 48, "a port's block keeps its layout");
 
 /* ---- pools ---- */
 
@@ -364,7 +361,7 @@ static inline swnet_queue *queue_at(const swnet *st, uint32_t l, unsigned cls, u
     return (swnet_queue *)(st->lk + (size_t)l * st->stride + sizeof(swnet_port)) + cls * st->vcs + vc;
 }
 
-static inline swnet_fifo *fifo_at(const swnet *st, uint32_t l, unsigned cls, unsigned vc)
+static inline port_fifo *fifo_at(const swnet *st, uint32_t l, unsigned cls, unsigned vc)
 {
     return &queue_at(st, l, cls, vc)->f;
 }
@@ -376,7 +373,7 @@ static inline swnet_pkt *queue_head(const swnet *st, uint32_t l, unsigned cls, u
     const swnet_queue *q = queue_at(st, l, cls, vc);
     if (st->srpt)
         return q->h.n ? q->h.a[0] : NULL;
-    return q->f.head;
+    return (swnet_pkt *)q->f.head;
 }
 
 static inline swnet_credit *credit_at(const swnet *st, uint32_t l, unsigned vc)
@@ -388,7 +385,7 @@ static inline swnet_credit *credit_at(const swnet *st, uint32_t l, unsigned vc)
 /* Port l has packets waiting (a switch's output) or a host l messages. */
 static inline int port_waiting(const swnet *st, uint32_t l, const swnet_port *pt)
 {
-    return l < st->hosts ? nic_pending(&st->nic, l) : pt->nqueued != 0;
+    return l < st->hosts ? nic_pending(&st->nic, l) : pt->o.nqueued != 0;
 }
 
 /* Free bytes of (l, vc) now: the credits due are added first. */
@@ -414,10 +411,9 @@ static int64_t credit_now(swnet *st, uint32_t l, unsigned vc, int64_t now)
 }
 
 /* Bytes waiting and on the wire at output l (adaptive and UGAL choices). */
-static inline uint64_t port_load(const swnet *st, uint32_t l, int64_t now)
+static inline uint64_t link_load(const swnet *st, uint32_t l, int64_t now)
 {
-    const swnet_port *pt = port_at(st, l);
-    return pt->qbytes + (pt->busy_until_ps > now ? pt->wire_bytes : 0);
+    return port_load(&port_at(st, l)->o, now);
 }
 
 static void ev_wake(sim *s, void *ctx, uint64_t arg);
@@ -507,9 +503,7 @@ static void port_start(swnet *st, uint32_t l, swnet_pkt *p, int64_t now)
 {
     swnet_port *pt = port_at(st, l);
     int64_t ser = ser_ps(st, p->bytes);
-    pt->busy_until_ps = now + ser;
-    pt->wire_bytes = p->bytes;
-    pt->busy_ps += ser;
+    port_transmit(&pt->o, now, ser, p->bytes);
     if (st->credit && p->in_link != NONE)
         credit_return(st, p->in_link, p->in_vc, footprint(p->bytes), now + st->link_ps);
     if (p->next_sw == NONE) {
@@ -630,8 +624,7 @@ static swnet_pkt *srpt_pick(swnet *st, uint32_t l, int64_t now)
             swnet_pkt *p = best->a[0];
             srpt_pop(best, p);
             swnet_port *pt = port_at(st, l);
-            pt->nqueued--;
-            pt->qbytes -= p->bytes;
+            port_dequeued(&pt->o, p->bytes);
             return p;
         }
     }
@@ -644,21 +637,17 @@ static swnet_pkt *switch_pick(swnet *st, uint32_t l, int64_t now)
     if (st->srpt)
         return srpt_pick(st, l, now);
     for (unsigned c = 0; c < st->nclass; c++) {
-        swnet_fifo *best = NULL;
+        port_fifo *best = NULL;
         for (unsigned v = 0; v < st->vcs; v++) {
-            swnet_fifo *f = fifo_at(st, l, c, v);
-            if (f->head && (!best || f->head->seq < best->head->seq) && may_leave(st, l, f->head, now))
+            port_fifo *f = fifo_at(st, l, c, v);
+            if (f->head && (!best || ((const swnet_pkt *)f->head)->seq < ((const swnet_pkt *)best->head)->seq) &&
+                may_leave(st, l, f->head, now))
                 best = f;
         }
         if (best) {
-            swnet_pkt *p = best->head;
-            best->head = p->next;
-            if (!best->head)
-                best->tail = NULL;
-            p->next = NULL;
+            swnet_pkt *p = port_fifo_pop(best, PKT_LINK);
             swnet_port *pt = port_at(st, l);
-            pt->nqueued--;
-            pt->qbytes -= p->bytes;
+            port_dequeued(&pt->o, p->bytes);
             return p;
         }
     }
@@ -752,7 +741,7 @@ static int64_t blocked_until(swnet *st, uint32_t l)
 static void port_try(swnet *st, uint32_t l, int64_t now)
 {
     swnet_port *pt = port_at(st, l);
-    while (pt->busy_until_ps <= now && port_waiting(st, l, pt)) {
+    while (pt->o.busy_until_ps <= now && port_waiting(st, l, pt)) {
         swnet_pkt *p = l < st->hosts ? host_pick(st, l, now) : switch_pick(st, l, now);
         if (!p) {
             st->st.credit_stalls++;
@@ -764,7 +753,7 @@ static void port_try(swnet *st, uint32_t l, int64_t now)
         port_start(st, l, p, now);
     }
     if (port_waiting(st, l, pt))
-        wake_at(st, l, pt->busy_until_ps);
+        wake_at(st, l, pt->o.busy_until_ps);
 }
 
 static void ev_wake(sim *s, void *ctx, uint64_t arg)
@@ -782,8 +771,8 @@ static unsigned choose(swnet *st, uint32_t sw, swnet_pkt *p, const topo_hop *c, 
     if (st->ugal) {
         TN_ASSERT(n == 2 && c[0].kind == TOPO_HOP_MINIMAL && c[1].kind == TOPO_HOP_VALIANT,
                   "UGAL candidates at switch %u", sw);
-        uint64_t qm = port_load(st, topo_link_out(&st->t, sw, c[0].port), now);
-        uint64_t qv = port_load(st, topo_link_out(&st->t, sw, c[1].port), now);
+        uint64_t qm = link_load(st, topo_link_out(&st->t, sw, c[0].port), now);
+        uint64_t qv = link_load(st, topo_link_out(&st->t, sw, c[1].port), now);
         if (topo_ugal_minimal(qm, c[0].hops_left, qv, c[1].hops_left))
             return 0;
         st->st.valiant_packets++;
@@ -797,7 +786,7 @@ static unsigned choose(swnet *st, uint32_t sw, swnet_pkt *p, const topo_hop *c, 
         uint32_t l = topo_link_out(&st->t, sw, c[i].port);
         if (st->credit && credit_now(st, l, c[i].vc, now) < footprint(p->bytes))
             continue;
-        uint64_t q = port_load(st, l, now);
+        uint64_t q = link_load(st, l, now);
         if (best == n || q < best_q) {
             best = i;
             best_q = q;
@@ -862,17 +851,10 @@ static void ev_arrive(sim *s, void *ctx, uint64_t arg)
     if (st->srpt) {
         srpt_join(st, l, p);
     } else {
-        swnet_fifo *f = fifo_at(st, l, p->cls, p->vc);
-        p->next = NULL;
-        if (f->tail)
-            f->tail->next = p;
-        else
-            f->head = p;
-        f->tail = p;
+        port_fifo_push(fifo_at(st, l, p->cls, p->vc), p, PKT_LINK);
     }
     swnet_port *pt = port_at(st, l);
-    pt->nqueued++;
-    pt->qbytes += p->bytes;
+    port_enqueued(&pt->o, p->bytes);
     port_try(st, l, now);
 }
 
@@ -986,7 +968,7 @@ void swnet_fill_metrics(void *state, double *m)
     if (st->t_first_ps >= 0 && span > 0) {
         double sum = 0, max = 0;
         for (uint32_t l = 0; l < st->links; l++) {
-            double u = (double)port_at(st, l)->busy_ps;
+            double u = (double)port_at(st, l)->o.busy_ps;
             sum += u;
             if (u > max)
                 max = u;

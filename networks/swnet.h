@@ -123,7 +123,6 @@ typedef struct swnet_stats {
 /* The core's state (a fabric's state_size is sizeof(swnet)); its fields
  * are the core's own (swnet.c). */
 struct swnet_port;
-struct swnet_fifo;
 struct swnet_credit;
 struct swnet_pkt;
 struct swnet_tok;
