@@ -1,21 +1,24 @@
-# The application: configuration, one run's wiring, sweeps, reports, plots
-# and the command line (the only layer that prints).
+# The application, in its modules (each folder may use only the ones before
+# it): config/ (the configuration: rows, XML load, checks, axes), run/ (one
+# run's wiring, its budget and files), report/ (result files and analyze
+# records), sweep/ (sweeps and the result folder), cli/ (the command line and
+# plots: the only module that prints).
 libtasknet_a_SOURCES += \
-	%D%/config.h %D%/config_impl.h \
-	%D%/config_rows.c %D%/config_check.c %D%/config_axes.c \
-	%D%/config_load.c %D%/config_schema.c %D%/config_write.c \
-	%D%/run.c %D%/run.h %D%/run_files.c %D%/run_budget.c \
-	%D%/report.c %D%/report.h \
-	%D%/sweep.c %D%/sweep.h %D%/sweep_impl.h \
-	%D%/sweep_store.c %D%/sweep_order.c %D%/sweep_fork.c \
-	%D%/plot.c %D%/plot.h \
-	%D%/cli.c %D%/cli.h
+	%D%/config/config.h %D%/config/config_impl.h \
+	%D%/config/config_rows.c %D%/config/config_check.c %D%/config/config_axes.c \
+	%D%/config/config_load.c %D%/config/config_schema.c %D%/config/config_write.c \
+	%D%/run/run.c %D%/run/run.h %D%/run/run_files.c %D%/run/run_budget.c \
+	%D%/report/report.c %D%/report/report.h \
+	%D%/sweep/sweep.c %D%/sweep/sweep.h %D%/sweep/sweep_impl.h \
+	%D%/sweep/sweep_store.c %D%/sweep/sweep_order.c %D%/sweep/sweep_fork.c \
+	%D%/cli/plot.c %D%/cli/plot.h \
+	%D%/cli/cli.c %D%/cli/cli.h
 
 EXTRA_DIST += scripts/setup
 
 # The MPI sweep driver, when ./configure found MPI (--with-mpi).
 if HAVE_MPI
-libtasknet_a_SOURCES += %D%/sweep_mpi.c
+libtasknet_a_SOURCES += %D%/sweep/sweep_mpi.c
 endif
 AM_CFLAGS += $(MPI_CFLAGS)
 tasknet_LDADD += $(MPI_LIBS)

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <sys/types.h>
 
+#include "infile.h"
 #include "log.h"
 
 /* Split one CSV line in place (RFC 4180 quoting). Returns the field count. */
@@ -58,7 +59,8 @@ void csv_table_free(csv_table *t)
 int csv_read(const char *path, csv_table *t)
 {
     memset(t, 0, sizeof *t);
-    FILE *f = fopen(path, "r");
+    char why[64];
+    FILE *f = tn_open_input(path, "r", why, sizeof why); /* not a device nor a pipe (errno EINVAL) */
     if (!f)
         return errno == ENOENT ? 0 : -1;
     char *line = NULL;

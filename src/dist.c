@@ -10,6 +10,7 @@
 #include <gsl/gsl_cdf.h>
 #include <gsl/gsl_randist.h>
 
+#include "infile.h"
 #include "log.h"
 
 #define DIST_FUNCS                                                                               \
@@ -97,19 +98,11 @@ static int csv_number(const char *field, double *out)
 static int load_empirical(dist *d, const char *text, const char *path, char *err, size_t errlen)
 {
     char reason[1024];
-    FILE *f = fopen(path, "r");
-    if (!f) {
-        snprintf(reason, sizeof reason, "cannot read '%s': %s", path, strerror(errno));
-        return dist_fail(err, errlen, text, reason);
-    }
     /* a table is a file: a device or a pipe (/dev/zero, /dev/stdin) would be
-     * read without end */
-    struct stat st;
-    if (fstat(fileno(f), &st) != 0 || !S_ISREG(st.st_mode)) {
-        fclose(f);
-        snprintf(reason, sizeof reason, "'%s' is not a regular file", path);
+     * read without end, and fopen of a FIFO waits for a writer forever */
+    FILE *f = tn_open_input(path, "r", reason, sizeof reason);
+    if (!f)
         return dist_fail(err, errlen, text, reason);
-    }
     size_t cap = 16, n = 0;
     double *x = tn_xmalloc(cap * sizeof *x), *c = tn_xmalloc(cap * sizeof *c);
     char *line = NULL;

@@ -11,5 +11,6 @@ libtasknet_a_SOURCES += \
 	%D%/datadir.c %D%/datadir.h \
 	%D%/stats.c %D%/stats.h \
 	%D%/csv.c %D%/csv.h \
+	%D%/infile.c %D%/infile.h \
 	%D%/trace.c %D%/trace.h \
 	%D%/params.c %D%/params.h

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "datadir.h"
+#include "infile.h"
 #include "log.h"
 
 
@@ -244,9 +245,11 @@ static int parse_file(const char *text, const char *basedir, param_file *f, char
                 normalize_path(f->path);
             /* its contents, not its name, make a run (a file named relatively
              * here and absolutely in a written config.xml is the same input) */
-            FILE *in = fopen(cand, "rb");
+            char why[PARAM_PATH_MAX + 128];
+            FILE *in = tn_open_input(cand, "rb", why, sizeof why);
             if (!in) {
-                rc = tn_error(err, errlen, "cannot read '%s': %s", t, strerror(errno));
+                rc = errno == EINVAL ? tn_error(err, errlen, "%s", why)
+                                     : tn_error(err, errlen, "cannot read '%s': %s", t, strerror(errno));
             } else {
                 uint64_t h = 1469598103934665603ULL;
                 unsigned char buf[4096];

@@ -297,10 +297,10 @@ START_TEST(test_missing_file)
     ck_assert_str_eq(e.msg[0], "/nonexistent/nosuch.xml: error: cannot read: No such file or directory");
     cfg_errors_free(&e);
     cfg_free(&c);
-    /* a folder opens but does not read */
-    char p[1024], want[1100];
+    /* a folder is not a file (refused before reading, as devices and pipes are) */
+    char p[1024], want[2200];
     path_of(p, sizeof p, "tests/fixtures");
-    snprintf(want, sizeof want, "%s: error: cannot read: Is a directory", p);
+    snprintf(want, sizeof want, "%s: error: '%s' is not a regular file (a folder): tasknet reads files", p, p);
     cfg_errors_init(&e);
     ck_assert_int_eq(cfg_load(&c, p, &e), -1);
     ck_assert_uint_eq(e.n, 1);

@@ -13,6 +13,7 @@ TESTS_MODULES = \
 	tests/check_footprint \
 	tests/check_head \
 	tests/check_host_nic \
+	tests/check_input \
 	tests/check_joblist \
 	tests/check_kernels \
 	tests/check_mix \
@@ -55,6 +56,10 @@ EXTRA_tests_check_cli_DEPENDENCIES = tasknet$(EXEEXT)
 tests_check_programs_cli_SOURCES = %D%/check_programs_cli.c %D%/cli_helpers.h
 tests_check_programs_cli_CFLAGS = $(TEST_CFLAGS) -DTASKNET_BIN='"$(abs_top_builddir)/tasknet"'
 EXTRA_tests_check_programs_cli_DEPENDENCIES = tasknet$(EXEEXT)
+# check_input too (bad input fails fast).
+tests_check_input_SOURCES = %D%/check_input.c %D%/cli_helpers.h
+tests_check_input_CFLAGS = $(TEST_CFLAGS) -DTASKNET_BIN='"$(abs_top_builddir)/tasknet"'
+EXTRA_tests_check_input_DEPENDENCIES = tasknet$(EXEEXT)
 # check_sweep too (resume, locks, signals, merges through the program).
 tests_check_sweep_SOURCES = %D%/check_sweep.c %D%/cli_helpers.h
 tests_check_sweep_CFLAGS = $(TEST_CFLAGS) -DTASKNET_BIN='"$(abs_top_builddir)/tasknet"'

@@ -104,6 +104,7 @@
 
 #include "csv.h"
 #include "datadir.h"
+#include "infile.h"
 #include "log.h"
 #include "metrics.h"
 #include "network.h"
@@ -239,9 +240,10 @@ static void profile_free(tr_profile *p)
 static int read_layers(const char *path, double **size, double **fwd, double **bwd, uint32_t *n, char *err,
                        size_t errlen)
 {
-    FILE *f = fopen(path, "r");
+    char why[1200];
+    FILE *f = tn_open_input(path, "r", why, sizeof why);
     if (!f)
-        return tn_error(err, errlen, "cannot read layers file '%s'", path);
+        return tn_error(err, errlen, "layers file: %s", why);
     char *line = NULL;
     size_t cap = 0, room = 0;
     int cs = -1, cf = -1, cb = -1, rc = 0, header = 0;

@@ -120,9 +120,18 @@ long cfg_add_workload(cfg *c, const char *name, char *err, size_t errlen);
 /* Workload k's ranks on the fabric's nodes: n ranks, rank r on node
  * map[r] (map has room for c->nodes), given the nodes the earlier exclusive
  * workloads hold (taken[] of c->nodes, updated); random(n) draws from rng
- * (may be NULL when the form draws nothing). 0, or -1 + err. */
+ * (may be NULL when the form draws nothing). map NULL (and taken NULL):
+ * the count only, allocating nothing proportional to c->nodes (the memory
+ * estimate counts ranks before any per-node array exists). 0, or -1 + err. */
 int cfg_wl_nodes(const cfg *c, size_t k, unsigned char *taken, gsl_rng *rng, uint32_t *map, uint32_t *n,
                  char *err, size_t errlen);
+/* Whether a point fits in the memory this process may use (nonzero: it
+ * does): the checks ask before they build anything proportional to
+ * system.nodes (the workloads' node maps), so 10^9 nodes are refused by
+ * the estimate instead of allocating gigabytes to check them. The program
+ * sets it to the run wiring's estimate (run_check_memory); NULL (tests,
+ * libraries): every point is taken to fit. */
+extern int (*cfg_point_fits)(const cfg *c);
 /* The priority class of workload k's messages, -1 for the workload's own. */
 int cfg_wl_priority(const cfg *c, size_t k);
 /* Workload k is exclusive (no other exclusive workload on its nodes). */

@@ -12,6 +12,7 @@
 
 #include "config.h"
 #include "csv.h"
+#include "infile.h"
 #include "log.h"
 #include "report.h"
 #include "units.h"
@@ -565,9 +566,10 @@ fail:
 /* The per-node timeline of a trace written by `tasknet run --trace`. */
 static int plot_timeline(const plot_opts *o)
 {
-    FILE *in = fopen(o->input, "r");
+    char why[1200];
+    FILE *in = tn_open_input(o->input, "r", why, sizeof why); /* not /dev/zero nor a FIFO */
     if (!in) {
-        plot_note(o, PLOT_NOTE_ERROR, "cannot read %s: %s", o->input, strerror(errno));
+        plot_note(o, PLOT_NOTE_ERROR, "%s", why);
         return 1;
     }
     char *phases = NULL, *msgs = NULL;

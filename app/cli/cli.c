@@ -580,8 +580,9 @@ static int cmd_validate(int argc, char **argv)
                                       cfg_point_value(&c, p, a));
             if (c.naxes && strlen(where) + 1 < sizeof where)
                 strcat(where, ")");
-            if (cfg_point(&c, p, &pc, err, sizeof err) != 0 || run_resolve(&pc, &fpc, NULL, err, sizeof err) != 0 ||
-                run_check_memory(&pc, 1, 0, err, sizeof err) != 0) {
+            /* the estimate first: resolving may build what it sizes */
+            if (cfg_point(&c, p, &pc, err, sizeof err) != 0 || run_check_memory(&pc, 1, 0, err, sizeof err) != 0 ||
+                run_resolve(&pc, &fpc, NULL, err, sizeof err) != 0) {
                 fprintf(stderr, "%s: error: sweep point %zu%s: %s\n", blame, p, where, err);
                 rc = -1;
             }
@@ -1086,7 +1087,18 @@ static int close_stdout(int rc)
 
 static int dispatch(int argc, char **argv);
 
-int cli_main(int argc, char **argv) { return close_stdout(dispatch(argc, argv)); }
+/* The configuration's checks ask this before building per-node maps. */
+static int point_fits(const cfg *c)
+{
+    char err[1024];
+    return run_check_memory(c, 1, 0, err, sizeof err) == 0;
+}
+
+int cli_main(int argc, char **argv)
+{
+    cfg_point_fits = point_fits;
+    return close_stdout(dispatch(argc, argv));
+}
 
 static int dispatch(int argc, char **argv)
 {

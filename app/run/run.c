@@ -195,23 +195,15 @@ int run_resolve(cfg *c, run_cache *rc, run_info *info, char *err, size_t errlen)
     c->net.nodes = c->nodes;
     if (rc && !rc->wl)
         rc->wl = tn_xcalloc(wl_count() ? wl_count() : 1, sizeof *rc->wl);
-    uint32_t *map = tn_xmalloc((c->nodes ? c->nodes : 1) * sizeof *map);
     for (size_t k = 0; k < c->nwl; k++) {
         const wl_ops *wops = cfg_wl_at(c, k);
-        if (!wops) {
-            free(map);
+        if (!wops)
             return tn_error(err, errlen, "unknown workload type '%s'", c->wl[k].type);
-        }
         /* its ranks: a count only (random(n) draws per run) */
         uint32_t nranks = c->nodes;
-        gsl_rng *g = gsl_rng_alloc(gsl_rng_mt19937);
         char e2[512];
-        int bad = cfg_wl_nodes(c, k, NULL, g, map, &nranks, e2, sizeof e2);
-        gsl_rng_free(g);
-        if (bad) {
-            free(map);
+        if (cfg_wl_nodes(c, k, NULL, NULL, NULL, &nranks, e2, sizeof e2) != 0)
             return tn_error(err, errlen, "%s", e2);
-        }
         wl_resolve wr = {
             .nodes = nranks,
             .net = &c->net,
@@ -219,12 +211,9 @@ int run_resolve(cfg *c, run_cache *rc, run_info *info, char *err, size_t errlen)
             .cache = rc ? &rc->wl[wl_index(wops)] : NULL,
             .msg_fixed_ps = net_fixed_latency_ps(nops, &c->net, cfg_net_params(c)),
         };
-        if (wops->resolve && wops->resolve(cfg_wl_params_at(c, k), &wr, err, errlen) != 0) {
-            free(map);
+        if (wops->resolve && wops->resolve(cfg_wl_params_at(c, k), &wr, err, errlen) != 0)
             return -1;
-        }
     }
-    free(map);
     if (!(c->net.bandwidth_bps > 0) || !(c->net.bandwidth_bps <= NET_MAX_BPS))
         return tn_error(err, errlen, "network bandwidth %g b/s is outside (0, %g b/s]", c->net.bandwidth_bps,
                         NET_MAX_BPS);

@@ -42,15 +42,13 @@ void run_estimate_point(const cfg *c, run_estimate *out)
     }
     /* every workload on the fabric: memory and messages add up, the run
      * lasts as long as the longest */
-    uint32_t *map = tn_xmalloc((c->nodes ? c->nodes : 1) * sizeof *map);
     for (size_t k = 0; k < c->nwl; k++) {
         const wl_ops *wops = cfg_wl_at(c, k);
         uint32_t nranks = c->nodes;
         char err[256];
-        gsl_rng *g = gsl_rng_alloc(gsl_rng_mt19937);
-        if (cfg_wl_nodes(c, k, NULL, g, map, &nranks, err, sizeof err) != 0)
+        /* a count only: nothing per node before the estimate says it fits */
+        if (cfg_wl_nodes(c, k, NULL, NULL, NULL, &nranks, err, sizeof err) != 0)
             nranks = c->nodes;
-        gsl_rng_free(g);
         wl_estimate we = {0};
         if (wops && wops->estimate) {
             wl_resolve wr = {.nodes = nranks,
@@ -67,7 +65,6 @@ void run_estimate_point(const cfg *c, run_estimate *out)
         if (we.horizon_s > out->horizon_s)
             out->horizon_s = we.horizon_s;
     }
-    free(map);
     out->samples_bytes = RUN_SAMPLE_BYTES_PER_MSG * out->messages;
     out->mem_bytes = RUN_BASE_BYTES + out->net_bytes + out->wl_bytes + out->samples_bytes;
 }

@@ -223,10 +223,15 @@ static void row_rules(const cfg *c, ectx *ec, size_t k)
 }
 
 /* The workloads' own attributes: names, nodes, classes, roles. */
+int (*cfg_point_fits)(const cfg *c);
+
 static void workload_rules(const cfg *c, ectx *ec, const net_params *core)
 {
-    unsigned char *taken = tn_xcalloc(c->nodes ? c->nodes : 1, 1);
-    uint32_t *map = tn_xmalloc((c->nodes ? c->nodes : 1) * sizeof *map);
+    /* the node checks below hold 5 B per node: a point that does not fit is
+     * refused by its estimate (validate, run), not checked here */
+    int per_node = c->nodes >= 2 && (!cfg_point_fits || cfg_point_fits(c));
+    unsigned char *taken = tn_xcalloc(per_node ? c->nodes : 1, 1);
+    uint32_t *map = tn_xmalloc((per_node ? c->nodes : 1) * sizeof *map);
     int foreground = 0;
     long silent = -1; /* a foreground workload that cannot tell when it has finished */
     for (size_t k = 0; k < c->nwl; k++) {
@@ -244,7 +249,7 @@ static void workload_rules(const cfg *c, ectx *ec, const net_params *core)
         if (sub >= 0)
             x_invalid(c, ec, k, "workload.name", "'%s' is the name of an element of <workload>; choose another",
                       w->name);
-        if (c->nodes >= 2) {
+        if (per_node) {
             char err[512];
             uint32_t n = 0;
             int random = strncmp(w->nodes, "random(", 7) == 0;

@@ -553,10 +553,12 @@ static long long read_uint(const char **p)
 }
 
 /* Parse a nodes form into its kind and numbers (up to 3) or, for a range
- * list, call add(node) per node. Returns the kind: 0 all, 1 list,
- * 2 contiguous, 3 interleaved, 4 random; -1 + err when malformed. */
-static int nodes_form(const char *v, long long *a, int (*add)(void *ctx, long long node), void *ctx, char *err,
-                      size_t errlen)
+ * list, call add(lo, hi) per range (a single id is lo = hi). Returns the
+ * kind: 0 all, 1 list, 2 contiguous, 3 interleaved, 4 random; -1 + err
+ * when malformed. Nothing here is proportional to the number of nodes: a
+ * list is kept as its ranges, so "0-999999999" costs two numbers. */
+static int nodes_form(const char *v, long long *a, int (*add)(void *ctx, long long lo, long long hi), void *ctx,
+                      char *err, size_t errlen)
 {
     static const struct {
         const char *name;
@@ -596,9 +598,8 @@ static int nodes_form(const char *v, long long *a, int (*add)(void *ctx, long lo
             if (hi < lo)
                 return tn_error(err, errlen, "'%s': bad range", v);
         }
-        for (long long x = lo; x <= hi; x++)
-            if (add && add(ctx, x) != 0)
-                return tn_error(err, errlen, "'%s': node %lld given twice, or too many nodes", v, x);
+        if (add && add(ctx, lo, hi) != 0)
+            return tn_error(err, errlen, "'%s': node %lld given twice, or too many nodes", v, lo);
         any = 1;
         if (*p == ',')
             p++;
@@ -614,20 +615,48 @@ static int wl_nodes_valid(const char *v, char *err, size_t errlen)
     return nodes_form(v, a, NULL, NULL, err, errlen) < 0 ? -1 : 0;
 }
 
+/* A range list as its ranges, in the order written (rank order). */
 typedef struct node_list {
-    uint32_t *map;
-    uint32_t n, N;
-    unsigned char *seen;
+    long long (*r)[2];
+    size_t nr, cap;
+    long long n, N;
 } node_list;
 
-static int node_add(void *ctx, long long node)
+static int node_add(void *ctx, long long lo, long long hi)
 {
     node_list *l = ctx;
-    if (node < 0 || node >= l->N || l->seen[node] || l->n >= l->N)
+    l->n += hi - lo + 1;
+    if (hi >= l->N || l->n > l->N)
         return -1;
-    l->seen[node] = 1;
-    l->map[l->n++] = (uint32_t)node;
+    if (l->nr == l->cap) {
+        l->cap = l->cap ? 2 * l->cap : 8;
+        l->r = tn_xrealloc(l->r, l->cap * sizeof *l->r);
+    }
+    l->r[l->nr][0] = lo;
+    l->r[l->nr][1] = hi;
+    l->nr++;
     return 0;
+}
+
+static int cmp_range(const void *pa, const void *pb)
+{
+    const long long *a = pa, *b = pb;
+    return a[0] < b[0] ? -1 : a[0] > b[0];
+}
+
+/* The first node two ranges of l share, or -1 (sorting a copy: a list
+ * is as long as its text, not as the machine). */
+static long long node_list_twice(const node_list *l)
+{
+    long long (*s)[2] = tn_xmalloc((l->nr ? l->nr : 1) * sizeof *s);
+    memcpy(s, l->r, l->nr * sizeof *s);
+    qsort(s, l->nr, sizeof *s, cmp_range);
+    long long twice = -1;
+    for (size_t i = 1; i < l->nr && twice < 0; i++)
+        if (s[i][0] <= s[i - 1][1])
+            twice = s[i][0];
+    free(s);
+    return twice;
 }
 
 int cfg_wl_nodes(const cfg *c, size_t k, unsigned char *taken, gsl_rng *rng, uint32_t *map, uint32_t *n,
@@ -635,32 +664,52 @@ int cfg_wl_nodes(const cfg *c, size_t k, unsigned char *taken, gsl_rng *rng, uin
 {
     uint32_t N = c->nodes;
     long long a[3] = {0, 0, 0};
-    unsigned char *seen = tn_xcalloc(N ? N : 1, 1);
-    node_list l = {map, 0, N, seen};
+    node_list l = {NULL, 0, 0, 0, N};
     int kind = nodes_form(c->wl[k].nodes, a, node_add, &l, err, errlen);
+    uint32_t count = 0;
     int rc = 0;
     switch (kind) {
     case 0:
-        for (uint32_t r = 0; r < N; r++)
-            map[r] = r;
-        l.n = N;
+        if (map)
+            for (uint32_t r = 0; r < N; r++)
+                map[r] = r;
+        count = N;
         break;
-    case 1:
-        if (l.n == 0 || l.n > N || (l.n && map[l.n - 1] >= N))
-            rc = tn_error(err, errlen, "nodes '%s': ids must be below N = %u", c->wl[k].nodes, N);
+    case 1: {
+        long long twice = node_list_twice(&l);
+        if (twice >= 0) {
+            rc = tn_error(err, errlen, "'%s': node %lld given twice, or too many nodes", c->wl[k].nodes, twice);
+            break;
+        }
+        for (size_t i = 0; i < l.nr; i++)
+            if (map)
+                for (long long x = l.r[i][0]; x <= l.r[i][1]; x++)
+                    map[count++] = (uint32_t)x;
+            else
+                count += (uint32_t)(l.r[i][1] - l.r[i][0] + 1);
         break;
+    }
     case 2:
     case 3: {
         long long o = a[0], s = kind == 2 ? 1 : a[1], cnt = kind == 2 ? a[1] : a[2];
         if (s < 1 || o + s * (cnt - 1) >= N)
             rc = tn_error(err, errlen, "nodes '%s': reaches node %lld, beyond N - 1 = %u", c->wl[k].nodes,
                           o + s * (cnt - 1), N - 1);
-        for (long long r = 0; rc == 0 && r < cnt; r++)
+        for (long long r = 0; map && rc == 0 && r < cnt; r++)
             map[r] = (uint32_t)(o + s * r);
-        l.n = rc == 0 ? (uint32_t)cnt : 0;
+        count = rc == 0 ? (uint32_t)cnt : 0;
         break;
     }
     case 4: {
+        if (!map && !taken) {
+            /* a count only: what random(n) draws is decided per run */
+            if (a[0] > (long long)N)
+                rc = tn_error(err, errlen, "nodes '%s': only %u nodes are free of the workloads before it",
+                              c->wl[k].nodes, N);
+            else
+                count = (uint32_t)a[0];
+            break;
+        }
         /* n ids drawn without replacement from the nodes no earlier
          * exclusive workload holds, Fisher-Yates, the drawn order the ranks' */
         uint32_t free_n = 0;
@@ -678,28 +727,29 @@ int cfg_wl_nodes(const cfg *c, size_t k, unsigned char *taken, gsl_rng *rng, uin
                 uint32_t t = pool[r];
                 pool[r] = pool[j];
                 pool[j] = t;
-                map[r] = pool[r];
+                if (map)
+                    map[r] = pool[r];
             }
-            l.n = (uint32_t)a[0];
+            count = (uint32_t)a[0];
         }
         free(pool);
         break;
     }
     default: rc = -1; break;
     }
-    free(seen);
-    if (rc == 0 && taken && cfg_wl_exclusive(c, k))
-        for (uint32_t r = 0; r < l.n; r++) {
+    free(l.r);
+    if (rc == 0 && taken && map && cfg_wl_exclusive(c, k))
+        for (uint32_t r = 0; r < count; r++) {
             if (taken[map[r]]) {
                 rc = tn_error(err, errlen, "node %u is given to two exclusive workloads (exclusive=\"no\" lets a "
                               "workload share nodes)", map[r]);
                 break;
             }
         }
-    if (rc == 0 && taken && cfg_wl_exclusive(c, k))
-        for (uint32_t r = 0; r < l.n; r++)
+    if (rc == 0 && taken && map && cfg_wl_exclusive(c, k))
+        for (uint32_t r = 0; r < count; r++)
             taken[map[r]] = 1;
-    *n = l.n;
+    *n = count;
     return rc;
 }
 

@@ -756,15 +756,17 @@ static int remap_rename(sweep *sw)
     return 0;
 }
 
-/* timing.csv after a remap: its rows under the new ids, those of runs not
- * kept dropped. */
+/* timing.csv on opening a folder: the rows of the runs kept, under this
+ * sweep's ids (after a remap), one row a run (the last written); those of
+ * runs not kept (damaged, redone) are dropped, so a run redone after a
+ * resume is not listed twice. */
 static int cmp_u64_pair(const void *pa, const void *pb)
 {
     const uint64_t *a = pa, *b = pb;
     return a[0] < b[0] ? -1 : a[0] > b[0];
 }
 
-static void remap_timing(const sweep *sw, const char *path)
+static void keep_timing(const sweep *sw, const char *path)
 {
     csv_table t;
     if (csv_read(path, &t) <= 0 || !t.header) {
@@ -780,32 +782,44 @@ static void remap_timing(const sweep *sw, const char *path)
             map[n++][1] = id;
         }
     qsort(map, n, sizeof *map, cmp_u64_pair);
+    /* the row each kept run keeps: its last */
+    size_t *last = tn_xmalloc((n ? n : 1) * sizeof *last), *hit_of = tn_xmalloc((t.nrows ? t.nrows : 1) * sizeof *hit_of);
+    for (size_t h = 0; h < n; h++)
+        last[h] = SIZE_MAX;
+    for (size_t i = 0; i < t.nrows; i++) {
+        const char *comma = strchr(t.rows[i], ',');
+        char idtext[32];
+        size_t len = comma ? (size_t)(comma - t.rows[i]) : 0;
+        uint64_t key[2];
+        hit_of[i] = SIZE_MAX;
+        if (!comma || len >= sizeof idtext)
+            continue;
+        memcpy(idtext, t.rows[i], len);
+        idtext[len] = '\0';
+        if (parse_u64(idtext, 10, &key[0]) != 0)
+            continue;
+        const uint64_t(*hit)[2] = bsearch(key, map, n, sizeof *map, cmp_u64_pair);
+        if (hit) {
+            hit_of[i] = (size_t)(hit - map);
+            last[hit_of[i]] = i;
+        }
+    }
     char tmp[CFG_PATH_MAX + 48];
     snprintf(tmp, sizeof tmp, "%s.tmp", path);
     FILE *f = fopen(tmp, "w");
     if (f) {
         fputs(t.header, f);
-        for (size_t i = 0; i < t.nrows; i++) {
-            const char *comma = strchr(t.rows[i], ',');
-            char idtext[32];
-            size_t len = comma ? (size_t)(comma - t.rows[i]) : 0;
-            uint64_t key[2];
-            if (!comma || len >= sizeof idtext)
-                continue;
-            memcpy(idtext, t.rows[i], len);
-            idtext[len] = '\0';
-            if (parse_u64(idtext, 10, &key[0]) != 0)
-                continue;
-            const uint64_t(*hit)[2] = bsearch(key, map, n, sizeof *map, cmp_u64_pair);
-            if (hit)
-                fprintf(f, "%llu%s", (unsigned long long)(*hit)[1], comma);
-        }
+        for (size_t i = 0; i < t.nrows; i++)
+            if (hit_of[i] != SIZE_MAX && last[hit_of[i]] == i)
+                fprintf(f, "%llu%s", (unsigned long long)map[hit_of[i]][1], strchr(t.rows[i], ','));
         int bad = ferror(f);
         if (fclose(f) == 0 && !bad)
             rename(tmp, path);
         else
             unlink(tmp);
     }
+    free(last);
+    free(hit_of);
     free(map);
     csv_table_free(&t);
 }
@@ -835,11 +849,9 @@ int store_open(sweep *sw)
         return -1;
     }
     snprintf(path, sizeof path, "%s/timing.csv", out);
-    if (remapped) {
-        remap_timing(sw, path);
-        if (remap_rename(sw) != 0)
-            return -1;
-    }
+    keep_timing(sw, path);
+    if (remapped && remap_rename(sw) != 0)
+        return -1;
     snprintf(path, sizeof path, "%s/runs.csv", out);
     if (!(sw->runs_csv = fopen(path, "a"))) {
         sweep_note(sw, SWEEP_ERROR, "cannot write %s: %s", path, strerror(errno));
