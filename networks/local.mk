@@ -2,7 +2,10 @@
 libtasknet_a_SOURCES += \
 	%D%/network.c %D%/network.h \
 	%D%/host_nic.c %D%/host_nic.h \
-	%D%/port.h \
+	%D%/port.c %D%/port.h \
+	%D%/transport.c %D%/transport.h \
+	%D%/tp_tcp.c \
+	%D%/tp_dctcp.c \
 	%D%/net_ideal.c \
 	%D%/net_switch.c \
 	%D%/net_spinet.c %D%/net_spinet.h \

@@ -124,7 +124,10 @@ static const param_row spn_rows[] = {
     X(edge_fifo_full, "messages that did not fit their source's edge FIFO and waited in host memory") \
     X(edge_fifo_wait_mean_s, "mean time such a message waited until its last bit entered the FIFO") \
     X(energy_per_bit_j, "network energy per delivered bit (every try's emitted bits)")
-enum { SPN_METRICS(METRIC_ENUM) SPN_NMETRICS };
+/* its own enumerators (SPM_*): retransmissions is also a core metric's name
+ * (the transport's; one column, this fabric's value on SPINet) */
+#define SPN_METRIC_ENUM(name, desc) SPM_##name,
+enum { SPN_METRICS(SPN_METRIC_ENUM) SPN_NMETRICS };
 static const metric_def spn_metrics_def[] = {SPN_METRICS(METRIC_DEF)};
 
 #define SPN_POOL_CHUNK 256   /* packet records allocated at once */
@@ -954,17 +957,17 @@ static size_t spinet_route(const void *state, uint32_t src, uint32_t dst, uint64
 static void spinet_fill_metrics(void *state, double *m)
 {
     const spn_state *st = state;
-    m[M_packets_dropped] = (double)st->st.dropped;
-    m[M_retransmissions] = (double)st->st.retransmissions;
-    m[M_tries_per_packet_mean] = st->st.packets_delivered
+    m[SPM_packets_dropped] = (double)st->st.dropped;
+    m[SPM_retransmissions] = (double)st->st.retransmissions;
+    m[SPM_tries_per_packet_mean] = st->st.packets_delivered
                                      ? (double)st->st.tries_delivered / (double)st->st.packets_delivered
                                      : 0.0;
-    m[M_phy_losses] = (double)st->st.phy_losses;
-    m[M_edge_fifo_full] = (double)st->st.edge_full_msgs;
-    m[M_edge_fifo_wait_mean_s] =
+    m[SPM_phy_losses] = (double)st->st.phy_losses;
+    m[SPM_edge_fifo_full] = (double)st->st.edge_full_msgs;
+    m[SPM_edge_fifo_wait_mean_s] =
         st->st.edge_full_msgs ? (double)st->st.edge_wait_ps * 1e-12 / (double)st->st.edge_full_msgs : 0.0;
     if (st->energy_modelled)
-        m[M_energy_per_bit_j] = st->st.bits_delivered > 0 ? st->st.energy_j / st->st.bits_delivered
+        m[SPM_energy_per_bit_j] = st->st.bits_delivered > 0 ? st->st.energy_j / st->st.bits_delivered
                                                           : st->energy_per_bit_j;
 }
 

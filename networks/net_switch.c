@@ -83,6 +83,7 @@ typedef struct sw_params {
     int switching;           /* enum sw_switching */
     int control_first;       /* 0 fifo, 1 control-first, 2 strict (= control-first): FIFOs serve low classes first */
     nic_params nic;          /* host NIC: network.host-scheduling, network.mtu */
+    port_cfg buf;            /* output buffers, drop-tail, ECN (networks/port.h): network.buffer, ... */
     /* resolved from the physical layer (resolve_phy) */
     int phy_resolved;        /* 1 once energy_per_bit_j holds the phy's value */
     double energy_per_bit_j; /* SerDes and switch core per bit crossing the switch, J */
@@ -102,6 +103,7 @@ static const param_row sw_rows[] = {
      .example = "fifo"},
     NIC_ROW_SCHEDULING(sw_params, nic),
     NIC_ROW_MTU(sw_params, nic),
+    PORT_ROWS(sw_params, buf),
 };
 
 #define SW_METRICS(X) X(energy_per_bit_j, "network energy per delivered bit")
@@ -134,6 +136,14 @@ typedef struct sw_srpt_port {
     uint8_t wake;          /* a "port free" event is pending (flag; set iff n) */
 } sw_srpt_port;
 
+/* A buffered output port (network.buffer / ECN): its bytes waiting, queue
+ * statistics and RED state. */
+typedef struct sw_bport {
+    port_out o;
+    port_stats stats;
+    port_red red;
+} sw_bport;
+
 /* Packet queues of one output port (host NIC mode, classes on). */
 typedef struct sw_pkt_port {
     port_bands b;   /* nic_pkt, linked through next, band = class */
@@ -161,6 +171,11 @@ typedef struct sw_state {
     size_t nsrec_chunks;
     uint64_t srec_seq;     /* records made */
     double energy_per_bit_j; /* J per bit crossing the switch (NAN = not modelled) */
+    int buffered;          /* 1: finite buffers or ECN at the output ports (packet queues always explicit) */
+    port_cfg buf;          /* their configuration */
+    sw_bport *bport;       /* [N] buffered mode: each output's accounting */
+    uint64_t qtotal;       /* buffered mode: bytes waiting at all outputs (the shared memory) */
+    uint64_t drops, marks; /* buffered mode */
 } sw_state;
 
 static inline uint64_t msg_arg(net_msg *m) { return (uint64_t)(uintptr_t)m; }
@@ -269,7 +284,14 @@ static void ev_pkt_port_free(sim *s, void *ctx, uint64_t node)
     sw_state *st = ctx;
     sw_pkt_port *q = &st->pport[node];
     TN_ASSERT(!port_bands_empty(&q->b), "port %llu freed with no packet waiting", (unsigned long long)node);
-    pkt_port_start(st, s, port_bands_pop(&q->b, PKT_LINK), sim_now(s));
+    nic_pkt *p = port_bands_pop(&q->b, PKT_LINK);
+    if (st->buffered) {
+        sw_bport *b = &st->bport[node];
+        port_stats_change(&b->stats, b->o.qbytes, sim_now(s));
+        port_dequeued(&b->o, p->bytes);
+        st->qtotal -= p->bytes;
+    }
+    pkt_port_start(st, s, p, sim_now(s));
     if (!port_bands_empty(&q->b))
         sim_schedule_at(s, st->port_free_ps[node], ev_pkt_port_free, st, node);
     else
@@ -400,12 +422,60 @@ static void ev_srpt_port_free(sim *s, void *ctx, uint64_t node)
         q->wake = 0;
 }
 
+/* Buffered mode: p arrives at the output toward dst, which admits it
+ * (port_admit: drop-tail, ECN) and queues it by class (one band without
+ * classes). A message whose packet was dropped is dropped whole: its later
+ * packets are discarded as they arrive (they share the port), and the
+ * fabric reports it with its last (net_dropped). msg->aux flags it. */
+static void buffered_arrival(sw_state *st, sim *s, nic_pkt *p, uint32_t dst, int64_t now)
+{
+    net_msg *m = p->msg;
+    sw_pkt_port *q = &st->pport[dst];
+    sw_bport *b = &st->bport[dst];
+    int v = PORT_DROP;
+    if (!m->aux) {
+        v = port_admit(&st->buf, b->o.qbytes, st->qtotal, p->bytes, m->ecn != NET_ECN_NOT_ECT, &b->red,
+                       st->n->rng);
+        if (v == PORT_DROP)
+            st->drops++;
+    }
+    if (v == PORT_DROP) {
+        int last = p->last;
+        nic_pkt_free(&st->nic, p);
+        m->aux = 1;
+        if (last)
+            net_dropped(st->n, m);
+        return;
+    }
+    if (v == PORT_MARK && m->ecn != NET_ECN_CE) {
+        m->ecn = NET_ECN_CE;
+        st->marks++;
+    }
+    if (!q->wake && now >= st->port_free_ps[dst]) {
+        pkt_port_start(st, s, p, now);
+        return;
+    }
+    port_stats_change(&b->stats, b->o.qbytes, now);
+    port_enqueued(&b->o, p->bytes);
+    port_stats_max(&b->stats, b->o.qbytes);
+    st->qtotal += p->bytes;
+    port_bands_push(&q->b, st->classes ? p->prio : 0, p, PKT_LINK);
+    if (!q->wake) {
+        q->wake = 1;
+        sim_schedule_at(s, st->port_free_ps[dst], ev_pkt_port_free, st, dst);
+    }
+}
+
 static void ev_pkt_port_arrival(sim *s, void *ctx, uint64_t arg)
 {
     sw_state *st = ctx;
     nic_pkt *p = (nic_pkt *)(uintptr_t)arg;
     uint32_t dst = p->msg->dst;
     int64_t now = sim_now(s);
+    if (st->buffered) {
+        buffered_arrival(st, s, p, dst, now);
+        return;
+    }
     if (st->sport) {
         sw_srpt_port *q = &st->sport[dst];
         if (!q->wake && now >= st->port_free_ps[dst]) {
@@ -480,6 +550,8 @@ static void sw_fini(void *state)
     free(st->port_free_ps);
     free(st->cf);
     free(st->pport);
+    free(st->bport);
+    st->bport = NULL;
     if (st->sport)
         for (uint32_t i = 0; i < st->nodes; i++)
             free(st->sport[i].heap);
@@ -504,6 +576,10 @@ static void sw_check(const net_params *core, const void *params, param_report *r
     if (p->switching != SW_CUT_THROUGH && p->switching != SW_STORE_AND_FORWARD)
         param_invalid(rep, "network.switching", "unknown switching mode %d", p->switching);
     nic_check(&p->nic, rep);
+    port_cfg_check(&p->buf, p->nic.mtu_bytes, rep);
+    if (port_cfg_on(&p->buf) && p->nic.policy == NIC_SRPT)
+        param_invalid(rep, "network.buffer", "finite buffers and ECN are not modelled with pFabric's srpt ports "
+                                             "(network.host-scheduling = srpt): use fifo, round-robin or priority");
 }
 
 /* Every bit crosses the switch once, SerDes in lanes (phy/energy.h): no
@@ -529,7 +605,7 @@ static int sw_resolve_phy(const net_params *core, void *params, const phy_params
  * (unless the NIC is asked for: a policy or an MTU). */
 static int sw_nic_on(const sw_params *p)
 {
-    return p->nic.policy != NIC_FIFO || p->nic.mtu_bytes > 0;
+    return p->nic.policy != NIC_FIFO || p->nic.mtu_bytes > 0 || port_cfg_on(&p->buf);
 }
 
 static int sw_init(void *state, net *n, const void *params, char *err, size_t errlen)
@@ -557,10 +633,17 @@ static int sw_init(void *state, net *n, const void *params, char *err, size_t er
         st->control_first = 0;
         nic_init(&st->nic, core->nodes, &p->nic, st->classes);
         nic_link(&st->nic, net_sim(n), core->bandwidth_bps, pkt_start, st);
-        if (p->nic.policy == NIC_SRPT)
-            st->sport = tn_xcalloc(core->nodes, sizeof *st->sport);
-        else if (st->classes)
+        st->buffered = port_cfg_on(&p->buf);
+        if (st->buffered) {
+            st->buf = p->buf;
             st->pport = tn_xcalloc(core->nodes, sizeof *st->pport);
+            st->bport = tn_xcalloc(core->nodes, sizeof *st->bport);
+            n->lossy = p->buf.buffer_bytes > 0 || p->buf.ecn == PORT_ECN_RED;
+        } else if (p->nic.policy == NIC_SRPT) {
+            st->sport = tn_xcalloc(core->nodes, sizeof *st->sport);
+        } else if (st->classes) {
+            st->pport = tn_xcalloc(core->nodes, sizeof *st->pport);
+        }
     } else if (st->control_first) {
         st->cf = tn_xcalloc(core->nodes, sizeof *st->cf);
     }
@@ -611,7 +694,9 @@ static double sw_mem_bytes(const net_params *core, const void *params)
     int classes = nic_classes_on(&p->nic, p->control_first);
     if (sw_nic_on(p)) {
         bytes += nic_mem_bytes(core->nodes, &p->nic, classes);
-        if (p->nic.policy == NIC_SRPT)
+        if (port_cfg_on(&p->buf))
+            bytes += (sizeof(sw_pkt_port) + sizeof(sw_bport)) * N;
+        else if (p->nic.policy == NIC_SRPT)
             bytes += sizeof(sw_srpt_port) * N;
         else if (classes)
             bytes += sizeof(sw_pkt_port) * N;
@@ -619,6 +704,23 @@ static double sw_mem_bytes(const net_params *core, const void *params)
         bytes += sizeof(sw_cf_node) * N;
     }
     return bytes;
+}
+
+static int sw_queue_report(void *state, int64_t t_end_ps, net_queue_report *r)
+{
+    const sw_state *st = state;
+    if (!st->buffered)
+        return 0;
+    port_report pr = {0};
+    int64_t now = t_end_ps;
+    for (uint32_t i = 0; i < st->nodes; i++)
+        port_report_fold(&pr, &st->bport[i].stats, st->bport[i].o.qbytes, now);
+    r->drops = st->drops;
+    r->marks = st->marks;
+    r->queue_max = (double)pr.queue_max;
+    r->queue_mean = pr.queue_mean;
+    r->queue_now = (double)pr.queue_now;
+    return 1;
 }
 
 const net_ops net_switch_ops = {
@@ -641,4 +743,5 @@ const net_ops net_switch_ops = {
     .fill_metrics = sw_fill_metrics,
     .fini = sw_fini,
     .mem_bytes = sw_mem_bytes,
+    .queue_report = sw_queue_report,
 };

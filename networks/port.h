@@ -29,7 +29,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <gsl/gsl_rng.h>
+
 #include "network.h"
+#include "params.h"
 
 /* ---- intrusive FIFOs ---- */
 
@@ -133,5 +136,147 @@ static inline uint64_t port_load(const port_out *o, int64_t now)
 {
     return o->qbytes + (o->busy_until_ps > now ? o->wire_bytes : 0);
 }
+
+/* ---- finite buffers, drop-tail and ECN (issue 22) ----
+ *
+ * Opt-in by the fabric's parameters (the rows below; defaults: unbounded,
+ * no marking, so nothing changes). A record joining a queue of an output
+ * is first admitted (port_admit), against the bytes waiting there (the
+ * record on the wire excluded: ns-3's queue discs hold what waits, the
+ * device holds what is sent):
+ *   - drop-tail, static: per output port, it is dropped if the bytes
+ *     waiting plus its own would exceed network.buffer;
+ *   - drop-tail, dynamic (buffer-policy="dynamic"): network.buffer is the
+ *     switch's shared memory B; a port may hold up to alpha (B - Q) bytes,
+ *     Q the switch's bytes waiting at all its ports (Choudhury and Hahne,
+ *     IEEE/ACM ToN 1998, the dynamic threshold of shared-memory switches),
+ *     and never more than B - Q;
+ *   - ECN, threshold: an ECN-capable record is marked CE if the bytes
+ *     waiting when it arrives are at least network.ecn-threshold (K):
+ *     DCTCP's marking on the instantaneous queue (Alizadeh et al., SIGCOMM
+ *     2010, sec. 3.1; RFC 8257 sec. 3.1); ns-3's RedQueueDisc with MinTh =
+ *     MaxTh = K and QW = 1 does the same;
+ *   - ECN, red (ecn="red"): Floyd and Jacobson (1993): avg <- (1 - w) avg +
+ *     w q at each arrival (w = network.red-weight, q the bytes waiting);
+ *     below red-min nothing, at or above red-max every arrival is marked
+ *     (ECN-capable) or dropped (not), between them with probability p_a =
+ *     p_b / (1 - count p_b), p_b = red-max-probability (avg - min) / (max -
+ *     min), count the arrivals since the last mark or drop (the gentle
+ *     spacing of RED's paper). Not ECN-capable records are dropped where an
+ *     ECN-capable one would be marked (RED's early drop).
+ * A fabric keeps a port_stats per output to report the queue: its largest
+ * waiting bytes and its time-weighted mean (port_stats_change at every
+ * change of qbytes). */
+
+enum port_policy { PORT_STATIC = 0, PORT_DYNAMIC = 1 };
+enum port_ecn { PORT_ECN_THRESHOLD = 0, PORT_ECN_RED = 1 };
+extern const char *const port_policy_names[]; /* "static", "dynamic" */
+extern const char *const port_ecn_names[];    /* "threshold", "red" */
+
+/* The buffer parameters, embedded in a fabric's params struct. */
+typedef struct port_cfg {
+    uint64_t buffer_bytes;        /* network.buffer: per port (static) or per switch (dynamic); 0 = unbounded */
+    int policy;                   /* enum port_policy (network.buffer-policy) */
+    double alpha;                 /* network.buffer-alpha: dynamic threshold factor */
+    int ecn;                      /* enum port_ecn (network.ecn) */
+    uint64_t ecn_threshold_bytes; /* network.ecn-threshold: K; 0 = no threshold marking */
+    uint64_t red_min_bytes, red_max_bytes; /* network.red-min, network.red-max */
+    double red_pmax;              /* network.red-max-probability */
+    double red_weight;            /* network.red-weight: w of the average */
+} port_cfg;
+
+/* 1 when the configuration asks for anything of this section. */
+static inline int port_cfg_on(const port_cfg *c)
+{
+    return c->buffer_bytes > 0 || c->ecn_threshold_bytes > 0 || c->ecn == PORT_ECN_RED;
+}
+
+#define PORT_ROW_(path_, type_, unit_, def_, help_) \
+    .path = path_, .type = type_, .unit = unit_, .def = def_, .help = help_
+
+/* The rows, for a params struct T whose port_cfg is member m (one parameter
+ * for every fabric that declares them). */
+#define PORT_ROWS(T, m)                                                                                        \
+    {PORT_ROW_("network.buffer", "size", "B", "0B",                                                            \
+               "output buffers: bytes waiting per output port (buffer-policy static) or per switch (dynamic), " \
+               "drop-tail; 0 = unbounded (no drops)"),                                                          \
+     .kind = PARAM_BYTES, .off = offsetof(T, m.buffer_bytes), .flags = PARAM_NONNEG, .example = "300kB"},     \
+    {PORT_ROW_("network.buffer-policy", "choice", "", "static",                                                \
+               "output buffers: static (network.buffer per port) | dynamic (shared per switch, a port takes up " \
+               "to buffer-alpha x the free memory: Choudhury-Hahne)"),                                         \
+     .kind = PARAM_CHOICE, .off = offsetof(T, m.policy), .choices = port_policy_names, .example = "dynamic"},   \
+    {PORT_ROW_("network.buffer-alpha", "number", "", "1", "output buffers: the dynamic threshold's alpha (> 0)"), \
+     .kind = PARAM_REAL, .dim = UNIT_NONE, .off = offsetof(T, m.alpha), .flags = PARAM_POS, .example = "0.5"}, \
+    {PORT_ROW_("network.ecn", "choice", "", "threshold",                                                       \
+               "ECN marking at output ports: threshold (CE when the bytes waiting are >= ecn-threshold, if > 0) " \
+               "| red (RED on the average queue: red-min, red-max, red-max-probability, red-weight)"),         \
+     .kind = PARAM_CHOICE, .off = offsetof(T, m.ecn), .choices = port_ecn_names, .example = "red"},            \
+    {PORT_ROW_("network.ecn-threshold", "size", "B", "0B",                                                     \
+               "ECN: mark ECN-capable packets arriving at a port with this many bytes waiting (DCTCP's K; 0 = off)"), \
+     .kind = PARAM_BYTES, .off = offsetof(T, m.ecn_threshold_bytes), .flags = PARAM_NONNEG, .example = "97.5kB"}, \
+    {PORT_ROW_("network.red-min", "size", "B", "30kB", "ECN red: average queue where marking starts"),         \
+     .kind = PARAM_BYTES, .off = offsetof(T, m.red_min_bytes), .flags = PARAM_NONNEG, .example = "30kB"},     \
+    {PORT_ROW_("network.red-max", "size", "B", "90kB", "ECN red: average queue from which every packet is marked"), \
+     .kind = PARAM_BYTES, .off = offsetof(T, m.red_max_bytes), .flags = PARAM_POS, .example = "90kB"},        \
+    {PORT_ROW_("network.red-max-probability", "number", "", "0.1", "ECN red: marking probability at red-max"), \
+     .kind = PARAM_REAL, .dim = UNIT_NONE, .off = offsetof(T, m.red_pmax), .flags = PARAM_POS, .example = "0.1"}, \
+    {PORT_ROW_("network.red-weight", "number", "", "0.002", "ECN red: weight of a sample in the average queue"), \
+     .kind = PARAM_REAL, .dim = UNIT_NONE, .off = offsetof(T, m.red_weight), .flags = PARAM_POS,              \
+     .example = "0.002"}
+
+/* Checks of the rows' values (a fabric's check op calls it); mtu: the
+ * largest record a port queues (0: unknown). */
+void port_cfg_check(const port_cfg *c, uint64_t mtu, param_report *rep);
+
+/* What a port does with an arriving record. */
+enum port_verdict { PORT_ENQUEUE = 0, PORT_MARK = 1, PORT_DROP = 2 };
+
+/* RED state of one output. */
+typedef struct port_red {
+    double avg;     /* average bytes waiting */
+    uint32_t count; /* arrivals since the last mark or drop (-1 below min: 0) */
+} port_red;
+
+/* The verdict for a record of `bytes` (ect: ECN-capable) arriving at an
+ * output with `qbytes` waiting, `shared` the switch's bytes waiting at all
+ * its ports (dynamic policy), red its RED state (ecn red), rng the fabric's
+ * stream (RED's draws). */
+int port_admit(const port_cfg *c, uint64_t qbytes, uint64_t shared, uint64_t bytes, int ect, port_red *red,
+               gsl_rng *rng);
+
+/* Queue statistics of one output: the largest bytes waiting and their
+ * integral over time. */
+typedef struct port_stats {
+    int64_t t_ps;     /* last change */
+    double area;      /* sum of qbytes x duration, byte ps */
+    uint64_t max;     /* largest qbytes */
+} port_stats;
+
+/* qbytes of the output is about to change at now (call before changing it). */
+static inline void port_stats_change(port_stats *s, uint64_t qbytes, int64_t now)
+{
+    s->area += (double)qbytes * (double)(now - s->t_ps);
+    s->t_ps = now;
+}
+
+/* After the change: the new qbytes. */
+static inline void port_stats_max(port_stats *s, uint64_t qbytes)
+{
+    if (qbytes > s->max)
+        s->max = qbytes;
+}
+
+/* The counters a buffered fabric reports (the core metrics drops, ecn_marks,
+ * queue_max_bytes, queue_mean_bytes): over its outputs. */
+typedef struct port_report {
+    uint64_t drops, marks;
+    uint64_t queue_max;   /* largest bytes waiting at any output, any time */
+    double queue_mean;    /* the busiest output's time-weighted mean bytes waiting over [0, now] */
+    uint64_t queue_now;   /* the largest bytes waiting at an output now */
+} port_report;
+
+/* Fold one output's stats (qbytes waiting since its last change) into r,
+ * its mean taken over [0, now]. */
+void port_report_fold(port_report *r, const port_stats *s, uint64_t qbytes, int64_t now);
 
 #endif

@@ -1,0 +1,372 @@
+/* The host transport (networks/transport.[ch], tp_tcp.c, tp_dctcp.c) over
+ * the electrical switch's finite, ECN-marking output buffers
+ * (networks/port.[ch]), with numbers worked by hand.
+ *
+ * The star of these tests: B = 10 Gb/s (1 B = 800 ps), links 10 us, no
+ * switch latency, cut-through, mss 1460 B + 40 B header: a data segment is
+ * 1500 B, ser 1 200 000 ps; an ACK is 40 B, ser 32 000 ps. A segment whose
+ * first bit leaves its host at t reaches the receiver (last bit) at
+ * t + 10 us + 1.2 us + 10 us = t + 21.2 us (switch.c head: head at the port
+ * link + sw after t, port busy ser, a link to dst); its ACK, sent at once
+ * (delayed-ack 1), reaches the sender 10 us + 0.032 us + 10 us later: one
+ * round trip RTT = 41.232 us from the segment's first bit, 41 232 000 ps.
+ * Pipe: C x RTT = 41.232 / 1.2 = 34.36 segments, so the window that fills
+ * it is W* = 35 segments. */
+#include <check.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <gsl/gsl_rng.h>
+
+#include "harness.h"
+#include "network.h"
+#include "transport.h"
+
+#define MSS 1460
+#define SER 1200000          /* ps: a 1500-B segment at 10 Gb/s */
+#define RTT 41232000         /* ps: see the head */
+#define ONE_WAY 21200000     /* ps: first bit out to last bit in, a data segment */
+
+#define REQUIRE(cond, ...)                                                                                         \
+    do {                                                                                                           \
+        if (!(cond))                                                                                               \
+            ck_abort_msg(__VA_ARGS__);                                                                             \
+    } while (0)
+
+static net_params star(uint32_t nodes)
+{
+    net_params p = th_star(nodes, 10e9);
+    p.link_latency_ps = 10000000;
+    p.switch_latency_ps = 0;
+    return p;
+}
+
+static tp_params tparams(const char *type)
+{
+    tp_params p = {0};
+    for (int i = 0; tp_names[i]; i++)
+        if (strcmp(tp_names[i], type) == 0)
+            p.type = i;
+    p.init_cwnd = 10;
+    p.min_rto_ps = 10000000000;  /* 10 ms */
+    p.init_rto_ps = 1000000000000; /* 1 s */
+    p.delayed_ack = 1;
+    p.delack_timeout_ps = 200000000000;
+    p.mss_bytes = MSS;
+    p.header_bytes = 40;
+    p.g = 1.0 / 16;
+    return p;
+}
+
+static tp_inst *attach(th_net *h, const tp_params *p)
+{
+    tp_inst *t = tp_create(h->n, p);
+    ck_assert_ptr_nonnull(t);
+    net_set_transport(h->n, t);
+    return t;
+}
+
+/* ---- a probe recording the sender's window after every ACK ---- */
+
+#define MAXREC 100000
+typedef struct rec {
+    size_t n;
+    int64_t t[MAXREC];
+    uint64_t cwnd[MAXREC], ssthresh[MAXREC];
+    int ev[MAXREC];
+    sim *s;
+} rec;
+
+static void probe(void *ctx, const tp_flow *f, int ev)
+{
+    rec *r = ctx;
+    if (r->n < MAXREC) {
+        r->t[r->n] = sim_now(r->s);
+        r->cwnd[r->n] = f->cwnd;
+        r->ssthresh[r->n] = f->ssthresh;
+        r->ev[r->n] = ev;
+        r->n++;
+    }
+}
+
+/* Slow start: 10 segments in the first round trip, each ACK adds a segment
+ * (ns-3's NewReno; RFC 5681 3.1), so the window doubles every RTT: 10 ->
+ * 20 -> 40. It first covers the pipe (35 segments) on the 25th ACK, the
+ * 15th of the second round. Times: round 1's segments k = 0..9 leave at k
+ * SER and are acked at RTT + k SER; each ACK lets 2 segments go, faster
+ * than the uplink drains them, so round 2's segments 10 + j leave back to
+ * back from the first ACK: at RTT + j SER, acked at 2 RTT + j SER. The 25th
+ * ACK is segment 24's (j = 14): 2 x 41.232 + 14 x 1.2 = 99.264 us. The
+ * 10th ACK (end of round 1) finds 20 segments: RTT + 9 SER = 52.032 us. */
+START_TEST(test_slow_start)
+{
+    net_params core = star(2);
+    const char *sets[] = {"network.mtu=1500B", "network.buffer=10MB", NULL};
+    th_net *h = th_net_new("electrical-switch", &core, sets, NULL, 1, 4);
+    tp_params tp = tparams("tcp");
+    tp_inst *t = attach(h, &tp);
+    static rec r;
+    memset(&r, 0, sizeof r);
+    r.s = h->s;
+    tp_set_probe(t, probe, &r);
+    net_msg *m = th_at_low(h, 0, 0, 1, 200 * MSS);
+    th_net_go(h);
+    ck_assert_uint_eq(m->a, 1);
+    ck_assert_uint_ge(r.n, 25);
+    ck_assert_uint_eq(r.cwnd[9], 20 * MSS);
+    ck_assert_int_eq(r.t[9], RTT + 9 * SER);
+    size_t k = 0;
+    while (k < r.n && r.cwnd[k] < 35 * MSS)
+        k++;
+    ck_assert_uint_eq(k, 24); /* the 25th ACK */
+    ck_assert_int_eq(r.t[k], 2 * RTT + 14 * SER);
+    tp_counters c;
+    tp_get_counters(t, &c);
+    ck_assert_uint_eq(c.retransmissions, 0);
+    ck_assert_uint_eq(c.timeouts, 0);
+    th_net_free(h);
+}
+END_TEST
+
+/* One drop, recovered by fast retransmit: segment 30 is lost on its first
+ * transmission. Segments 0..29 are acked in slow start (cwnd 10 + 30 = 40
+ * segments once ack 30 arrives, with una = 30 and segments up to 69 sent:
+ * max = 70). Segments 31, 32, 33 bring three duplicate ACKs (no new data
+ * sent meanwhile): FlightSize = 70 - 30 = 40 segments, so ssthresh = 40 x
+ * 1460 / 2 = 20 segments (RFC 5681 eq. 4), cwnd = ssthresh + 3 = 23
+ * segments, and after the full ACK cwnd = ssthresh = 20 segments: the
+ * window halved (40 -> 20). One retransmission, no timeout. */
+START_TEST(test_fast_retransmit)
+{
+    net_params core = star(2);
+    const char *sets[] = {"network.mtu=1500B", "network.buffer=10MB", NULL};
+    th_net *h = th_net_new("electrical-switch", &core, sets, NULL, 1, 4);
+    tp_params tp = tparams("tcp");
+    tp_inst *t = attach(h, &tp);
+    static rec r;
+    memset(&r, 0, sizeof r);
+    r.s = h->s;
+    tp_set_probe(t, probe, &r);
+    uint32_t lost = 30;
+    tp_set_loss(t, &lost, 1);
+    net_msg *m = th_at_low(h, 0, 0, 1, 200 * MSS);
+    th_net_go(h);
+    ck_assert_uint_eq(m->a, 1);
+    size_t k = 0;
+    while (k < r.n && r.ev[k] != TP_EV_FAST_RETRANSMIT)
+        k++;
+    ck_assert_uint_lt(k, r.n);
+    ck_assert_uint_eq(r.cwnd[k - 1], 40 * MSS); /* the window when the loss was found */
+    ck_assert_uint_eq(r.ssthresh[k], 20 * MSS);
+    ck_assert_uint_eq(r.cwnd[k], 23 * MSS);
+    /* the full ACK ends recovery at ssthresh */
+    size_t j = k + 1;
+    while (j < r.n && r.cwnd[j] != 20 * MSS)
+        j++;
+    ck_assert_uint_lt(j, r.n);
+    ck_assert_uint_eq(r.ssthresh[j], 20 * MSS);
+    tp_counters c;
+    tp_get_counters(t, &c);
+    ck_assert_uint_eq(c.fast_retransmits, 1);
+    ck_assert_uint_eq(c.retransmissions, 1);
+    ck_assert_uint_eq(c.timeouts, 0);
+    th_net_free(h);
+}
+END_TEST
+
+/* A tail drop: the last of 20 segments is lost, so no duplicate ACK comes
+ * and only the timer recovers it. Segments 0..9 leave at k SER, 10..19 at
+ * RTT + (k - 10) SER (as in slow start above); the last new ACK, segment
+ * 18's, arrives at RTT + 8 SER + RTT = 92.064 us. The RTT samples (41.232
+ * us) put SRTT + 4 RTTVAR far below min-rto = 10 ms, so the timer, restarted
+ * by that ACK, fires at 92.064 us + 10 ms; the retransmission reaches the
+ * receiver one way later and the message is delivered then:
+ * 2 RTT + 8 SER + 10 ms + ONE_WAY = 10 113.264 us. */
+START_TEST(test_tail_drop_rto)
+{
+    net_params core = star(2);
+    const char *sets[] = {"network.mtu=1500B", "network.buffer=10MB", NULL};
+    th_net *h = th_net_new("electrical-switch", &core, sets, NULL, 1, 4);
+    tp_params tp = tparams("tcp");
+    tp_inst *t = attach(h, &tp);
+    uint32_t lost = 19;
+    tp_set_loss(t, &lost, 1);
+    net_msg *m = th_at_low(h, 0, 0, 1, 20 * MSS);
+    th_net_go(h);
+    ck_delivered_at(m, 2 * (int64_t)RTT + 8 * (int64_t)SER + tp.min_rto_ps + ONE_WAY);
+    tp_counters c;
+    tp_get_counters(t, &c);
+    ck_assert_uint_eq(c.timeouts, 1);
+    ck_assert_uint_eq(c.retransmissions, 1);
+    ck_assert_uint_eq(c.fast_retransmits, 0);
+    th_net_free(h);
+}
+END_TEST
+
+/* Drop-tail at a real buffer: 8 senders of 1 MB to one receiver through
+ * 300 kB: the port drops (drops counted by the fabric equal the segments
+ * lost), every flow completes, every byte is delivered once, and the queue
+ * never holds more than the buffer. */
+static void sample_queue(sim *s, void *ctx, uint64_t arg);
+typedef struct qs {
+    th_net *h;
+    int64_t from, to, every;
+    double qmin, qmax, sum;
+    uint64_t n;
+} qs;
+
+static void sample_queue(sim *s, void *ctx, uint64_t arg)
+{
+    (void)arg;
+    qs *q = ctx;
+    net_queue_report r = {0};
+    q->h->n->ops->queue_report(q->h->n->state, sim_now(s), &r);
+    if (r.queue_now < q->qmin)
+        q->qmin = r.queue_now;
+    if (r.queue_now > q->qmax)
+        q->qmax = r.queue_now;
+    q->sum += r.queue_now;
+    q->n++;
+    if (sim_now(s) + q->every <= q->to)
+        sim_schedule_at(s, sim_now(s) + q->every, sample_queue, q, 0);
+}
+
+START_TEST(test_incast_drop_tail)
+{
+    net_params core = star(9);
+    const char *sets[] = {"network.mtu=1500B", "network.buffer=300kB", NULL};
+    th_net *h = th_net_new("electrical-switch", &core, sets, NULL, 1, 16);
+    tp_params tp = tparams("tcp");
+    tp_inst *t = attach(h, &tp);
+    net_msg *m[8];
+    for (uint32_t i = 0; i < 8; i++)
+        m[i] = th_at_low(h, 0, i + 1, 0, 1000000);
+    th_net_go(h);
+    for (int i = 0; i < 8; i++)
+        ck_assert_uint_eq(m[i]->a, 1);
+    ck_assert_uint_eq(h->bytes, 8000000);
+    net_queue_report r = {0};
+    ck_assert_int_eq(h->n->ops->queue_report(h->n->state, sim_now(h->s), &r), 1);
+    tp_counters c;
+    tp_get_counters(t, &c);
+    ck_assert_uint_gt(r.drops, 0);
+    ck_assert_uint_eq(r.drops, c.dropped);
+    ck_assert_uint_ge(c.retransmissions, r.drops); /* every lost segment was sent again */
+    ck_assert(r.queue_max <= 300000);
+    ck_assert_uint_eq(c.flows_live, 0);
+    th_net_free(h);
+}
+END_TEST
+
+/* DCTCP with N = 2 long flows to one receiver, K = 20 packets (30 kB at
+ * 1500 B; K > C x RTT / 7 = 34.4 / 7 = 4.9, so the link stays busy).
+ * Alizadeh et al. (SIGCOMM 2010, sec. 3.3): the queue saw-tooths between
+ * Q_max = K + N = 22 packets and Q_max - A, A = (1/2) sqrt(2 N (C RTT + K))
+ * = (1/2) sqrt(4 x (34.36 + 20)) = 7.37, so Q_min = 14.63 packets. Sampled
+ * every 1 us over 20..60 ms (slow start long gone): max and min within two
+ * packets of them, and the receiver's link busy (goodput >= 95% of B). */
+START_TEST(test_dctcp_queue)
+{
+    net_params core = star(3);
+    const char *sets[] = {"network.mtu=1500B", "network.buffer=10MB", "network.ecn-threshold=30kB", NULL};
+    th_net *h = th_net_new("electrical-switch", &core, sets, NULL, 1, 4);
+    tp_params tp = tparams("dctcp");
+    tp_inst *t = attach(h, &tp);
+    (void)t;
+    /* 2 x 50 MB: 80 ms at 10 Gb/s shared */
+    net_msg *a = th_at_low(h, 0, 0, 2, 50000000);
+    net_msg *b = th_at_low(h, 0, 1, 2, 50000000);
+    static qs q;
+    memset(&q, 0, sizeof q);
+    q.h = h;
+    q.from = 20000000000;
+    q.to = 60000000000;
+    q.every = 1000000;
+    q.qmin = 1e300;
+    sim_schedule_at(h->s, q.from, sample_queue, &q, 0);
+    th_net_go(h);
+    ck_assert_uint_eq(a->a, 1);
+    ck_assert_uint_eq(b->a, 1);
+    double pk = 1500.0;
+    double K = 20, N = 2, crtt = (double)RTT / SER;
+    double qmax = K + N, qmin = qmax - 0.5 * sqrt(2 * N * (crtt + K));
+    ck_assert_msg(fabs(q.qmax / pk - qmax) <= 2, "queue max %.2f packets, Q_max %.2f", q.qmax / pk, qmax);
+    ck_assert_msg(fabs(q.qmin / pk - qmin) <= 2, "queue min %.2f packets, Q_min %.2f", q.qmin / pk, qmin);
+    /* both done by 100 MB / B + a few RTT: full throughput */
+    int64_t last = (int64_t)(a->b > b->b ? a->b : b->b);
+    ck_assert_msg(last <= (int64_t)(100e6 * 8 / 10e9 / 0.95 * 1e12), "last delivery at %lld ps", (long long)last);
+    th_net_free(h);
+}
+END_TEST
+
+/* Invariants on random mixes, every transport: every message completes,
+ * exactly once, bytes conserved, no flow record left; with drop-tail
+ * buffers of 30 kB (drops) and with ECN marking. */
+START_TEST(test_random_mixes)
+{
+    const char *types[] = {"tcp", "dctcp"};
+    const char *bufs[][5] = {{"network.mtu=1500B", "network.buffer=30kB", NULL, NULL},
+                             {"network.mtu=1500B", "network.buffer=100kB", "network.ecn-threshold=20kB", NULL},
+                             {"network.mtu=1500B", "network.buffer=200kB", "network.buffer-policy=dynamic",
+                              "network.ecn-threshold=30kB"}};
+    for (int ti = 0; ti < 2; ti++)
+        for (int bi = 0; bi < 3; bi++) {
+            net_params core = star(8);
+            core.link_latency_ps = 1000000;
+            th_net *h = th_net_new("electrical-switch", &core, bufs[bi], NULL, 7, 512);
+            tp_params tp = tparams(types[ti]);
+            tp.delayed_ack = 2;
+            tp.min_rto_ps = 1000000000; /* 1 ms */
+            tp_inst *t = attach(h, &tp);
+            gsl_rng *g = gsl_rng_alloc(gsl_rng_mt19937);
+            gsl_rng_set(g, 11 + (unsigned long)(ti * 3 + bi));
+            net_msg *ms[300];
+            uint64_t total = 0;
+            for (int i = 0; i < 300; i++) {
+                uint32_t s = (uint32_t)gsl_rng_uniform_int(g, 8), d = (uint32_t)gsl_rng_uniform_int(g, 7);
+                if (d >= s)
+                    d++;
+                uint64_t bytes = 1 + gsl_rng_uniform_int(g, 200000);
+                total += bytes;
+                ms[i] = th_at_low(h, (int64_t)gsl_rng_uniform_int(g, 2000) * 1000000, s, d, bytes);
+            }
+            th_net_go(h);
+            for (int i = 0; i < 300; i++)
+                REQUIRE(ms[i]->a == 1, "%s, buffers %d: message %d delivered %llu times", types[ti], bi, i,
+                        (unsigned long long)ms[i]->a);
+            REQUIRE(h->bytes == total, "%s: %llu bytes of %llu delivered", types[ti], (unsigned long long)h->bytes,
+                    (unsigned long long)total);
+            tp_counters c;
+            tp_get_counters(t, &c);
+            REQUIRE(c.flows_live == 0, "%s: %llu flow records left", types[ti], (unsigned long long)c.flows_live);
+            gsl_rng_free(g);
+            th_net_free(h);
+        }
+}
+END_TEST
+
+static Suite *transport_suite(void)
+{
+    Suite *s = suite_create("transport");
+    TCase *t = tcase_create("core");
+    tcase_set_timeout(t, 120);
+    tcase_add_test(t, test_slow_start);
+    tcase_add_test(t, test_fast_retransmit);
+    tcase_add_test(t, test_tail_drop_rto);
+    tcase_add_test(t, test_incast_drop_tail);
+    tcase_add_test(t, test_dctcp_queue);
+    tcase_add_test(t, test_random_mixes);
+    suite_add_tcase(s, t);
+    return s;
+}
+
+int main(void)
+{
+    SRunner *r = srunner_create(transport_suite());
+    srunner_run_all(r, CK_NORMAL);
+    int failed = srunner_ntests_failed(r);
+    srunner_free(r);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
