@@ -271,6 +271,17 @@ typedef struct swnet_port {
 } swnet_port;
 _Static_assert(sizeof(swnet_port) == 48, "a port's block keeps its layout");
 
+/* Buffered outputs (network.buffer / ECN with flow-control infinite): the
+ * queue statistics and RED state of each directed link's output. */
+typedef struct swnet_bq {
+    port_stats stats;
+    port_red red;
+} swnet_bq;
+
+/* msg->aux's top bit: a packet of the message was dropped (buffered mode);
+ * the low bits still count its packets in the fabric. */
+#define MSG_DROPPED (UINT64_C(1) << 63)
+
 /* ---- pools ---- */
 
 /* A chunk of POOL_CHUNK records of `bytes` (a multiple of 64), 64-byte aligned. */
@@ -491,6 +502,19 @@ static void packet_arrived(swnet *st, swnet_pkt *p, int64_t t_ps)
     TN_ASSERT(m->aux > 0, "message %llu: more packets arrived than were cut", (unsigned long long)m->id);
     if (--m->aux == 0)
         sim_schedule_at(net_sim(st->n), m->t_aux_ps, ev_deliver, st, (uint64_t)(uintptr_t)m);
+    else if (m->aux == MSG_DROPPED)
+        net_dropped(st->n, m); /* its last packet in the fabric arrived: the message is lost */
+}
+
+/* Buffered mode: p is dropped (or discarded: its message lost one already);
+ * the message is reported lost when its last packet in the fabric is gone. */
+static void packet_dropped(swnet *st, swnet_pkt *p)
+{
+    net_msg *m = p->msg;
+    pkt_release(st, p);
+    m->aux = (m->aux - 1) | MSG_DROPPED;
+    if (m->aux == MSG_DROPPED)
+        net_dropped(st->n, m);
 }
 
 /* ---- output ports ---- */
@@ -647,6 +671,10 @@ static swnet_pkt *switch_pick(swnet *st, uint32_t l, int64_t now)
         if (best) {
             swnet_pkt *p = port_fifo_pop(best, PKT_LINK);
             swnet_port *pt = port_at(st, l);
+            if (st->buffered) {
+                port_stats_change(&st->bq[l].stats, pt->o.qbytes, now);
+                st->qsw[p->sw] -= p->bytes;
+            }
             port_dequeued(&pt->o, p->bytes);
             return p;
         }
@@ -847,6 +875,29 @@ static void ev_arrive(sim *s, void *ctx, uint64_t arg)
         p->next_sw = next;
         p->vc = vc;
     }
+    if (st->buffered) {
+        net_msg *m = p->msg;
+        swnet_port *bp = port_at(st, l);
+        int v = PORT_DROP;
+        if (!(m->aux & MSG_DROPPED)) {
+            v = port_admit(&st->buf, bp->o.qbytes, st->qsw[p->sw], p->bytes, m->ecn != NET_ECN_NOT_ECT,
+                           &st->bq[l].red, st->n->rng);
+            if (v == PORT_DROP)
+                st->drops++;
+        }
+        if (v == PORT_DROP) {
+            packet_dropped(st, p);
+            return;
+        }
+        if (v == PORT_MARK && m->ecn != NET_ECN_CE) {
+            m->ecn = NET_ECN_CE;
+            st->marks++;
+        }
+        port_stats_change(&st->bq[l].stats, bp->o.qbytes, now);
+        st->qsw[p->sw] += p->bytes;
+        if (bp->o.busy_until_ps > now) /* it waits (an idle port sends it at once) */
+            port_stats_max(&st->bq[l].stats, bp->o.qbytes + p->bytes);
+    }
     p->seq = st->seq++;
     if (st->srpt) {
         srpt_join(st, l, p);
@@ -980,6 +1031,22 @@ void swnet_fill_metrics(void *state, double *m)
         m[M_energy_per_bit_j] = st->bits_delivered > 0 ? st->energy_j / st->bits_delivered : st->energy_zero_j;
 }
 
+int swnet_queue_report(void *state, int64_t t_end_ps, net_queue_report *r)
+{
+    const swnet *st = state;
+    if (!st->buffered)
+        return 0;
+    port_report pr = {0};
+    for (uint32_t l = st->hosts; l < st->links; l++)
+        port_report_fold(&pr, &st->bq[l].stats, port_at(st, l)->o.qbytes, t_end_ps);
+    r->drops = st->drops;
+    r->marks = st->marks;
+    r->queue_max = (double)pr.queue_max;
+    r->queue_mean = pr.queue_mean;
+    r->queue_now = (double)pr.queue_now;
+    return 1;
+}
+
 void swnet_get_stats(const void *state, swnet_stats *out) { *out = ((const swnet *)state)->st; }
 
 const topo *swnet_topo(const void *state) { return &((const swnet *)state)->t; }
@@ -995,6 +1062,8 @@ void swnet_fini(void *state)
         for (unsigned q = 0; q < st->nq; q++)
             free(((swnet_queue *)(st->lk + (size_t)l * st->stride + sizeof(swnet_port)))[q].h.a);
     free(st->lk);
+    free(st->bq);
+    free(st->qsw);
     if (st->nic.node)
         nic_fini(&st->nic);
     topo_free(&st->t);
@@ -1061,6 +1130,13 @@ void swnet_check(const net_params *core, const swnet_params *p, const swnet_rout
                       "%llu B cannot hold one packet of network.mtu = %llu B (virtual cut-through reserves a whole "
                       "packet)",
                       (unsigned long long)p->vc_buffer_bytes, (unsigned long long)mtu);
+    port_cfg_check(&p->buf, mtu, rep);
+    if (port_cfg_on(&p->buf) && p->flow_control == SWNET_CREDIT)
+        param_invalid(rep, "network.buffer", "finite output buffers and ECN need flow-control=\"infinite\" "
+                                             "(credit flow control is lossless: its buffers never overflow)");
+    if (port_cfg_on(&p->buf) && p->nic.policy == NIC_SRPT)
+        param_invalid(rep, "network.buffer", "finite buffers and ECN are not modelled with pFabric's srpt ports "
+                                             "(network.host-scheduling = srpt)");
     if (p->vc_buffer_bytes > (uint64_t)INT64_MAX / 4)
         param_invalid(rep, "network.vc-buffer", "too large (%llu B)", (unsigned long long)p->vc_buffer_bytes);
     if (p->control_first < 0 || p->control_first > 2)
@@ -1103,7 +1179,8 @@ double swnet_mem_bytes(const net_params *core, const swnet_params *p, const topo
 {
     (void)core;
     return sizeof(swnet) + (double)tn_xalloc_big_bytes((size_t)t->links * link_stride(p, t)) +
-           nic_mem_bytes(t->hosts, &p->nic, p->control_first) + (double)t->hosts * sizeof(swnet_pkt);
+           nic_mem_bytes(t->hosts, &p->nic, p->control_first) + (double)t->hosts * sizeof(swnet_pkt) +
+           (port_cfg_on(&p->buf) ? (double)t->links * sizeof(swnet_bq) + (double)t->switches * sizeof(uint64_t) : 0);
 }
 
 int swnet_init(void *state, net *n, topo *t, const swnet_params *p, char *err, size_t errlen)
@@ -1153,6 +1230,13 @@ int swnet_init(void *state, net *n, topo *t, const swnet_params *p, char *err, s
     st->arrive_lane = sim_lane(net_sim(n), st->link_ps + st->sw_ps, ev_arrive, st);
     if (st->arrive_lane >= 0 && (size_t)st->links * st->stride >= SIM_LOOKAHEAD_MIN_BYTES)
         sim_lane_prefetch(net_sim(n), st->arrive_lane, pf_arrive, SWNET_LOOKAHEAD, 2);
+    st->buffered = port_cfg_on(&p->buf) && !st->credit && !st->srpt;
+    if (st->buffered) {
+        st->buf = p->buf;
+        st->bq = tn_xcalloc(st->links, sizeof *st->bq);
+        st->qsw = tn_xcalloc(st->t.switches ? st->t.switches : 1, sizeof *st->qsw);
+        n->lossy = p->buf.buffer_bytes > 0 || p->buf.ecn == PORT_ECN_RED;
+    }
     st->t_first_ps = st->t_last_ps = -1;
     st->bound = st->t.ops->uniform_bound(&st->t);
     st->energy_modelled = p->phy_resolved;

@@ -26,6 +26,7 @@
 
 #include "host_nic.h"
 #include "network.h"
+#include "port.h"
 #include "topo.h"
 
 /* network.flow-control */
@@ -58,6 +59,7 @@ typedef struct swnet_params {
     uint64_t vc_buffer_bytes; /* credit: input buffer of each port and virtual channel, bytes */
     int control_first;        /* network.priority: 0 fifo, 1 control-first, 2 strict (the same): lowest class first (no preemption) */
     int routing;              /* enum swnet_routing */
+    port_cfg buf;             /* output buffers, drop-tail, ECN (flow-control infinite): networks/port.h */
     /* resolved from the physical layer (swnet_resolve_phy) */
     int phy_resolved;              /* 1 once the two energies below hold the phy's values */
     double serdes_link_j_per_bit;  /* the SerDes at both ends of one link, J per bit */
@@ -91,7 +93,8 @@ typedef struct swnet_params {
                 "switched fabrics: default | dor | adaptive (torus) | d-mod-k | random-up (fat-tree) | "      \
                 "ecmp | d-mod-k (leaf-spine) | minimal | valiant | ugal (dragonfly)"),                        \
      .kind = PARAM_CHOICE, .off = offsetof(T, m.routing), .choices = swnet_routing_names,                      \
-     .example = "default"}
+     .example = "default"},                                                                                     \
+    PORT_ROWS(T, m.buf)
 
 /* The shared rules: mtu, vc-buffer (>= mtu with credits, so a packet always
  * fits), the routing among `allowed` (a SWNET_RT_* list of n entries; the
@@ -173,6 +176,11 @@ typedef struct swnet {
     uint64_t msgs_delivered;      /* messages delivered */
     int64_t t_first_ps, t_last_ps; /* first hand-over, last delivery (-1: none yet) */
     swnet_stats st;               /* counters */
+    int buffered;                 /* 1: finite buffers / ECN at switch outputs (flow-control infinite) */
+    port_cfg buf;                 /* their configuration */
+    struct swnet_bq *bq;          /* [links] buffered: queue statistics and RED state per output */
+    uint64_t *qsw;                /* [switches] buffered: bytes waiting at each switch's outputs */
+    uint64_t drops, marks;        /* buffered */
 } swnet;
 
 /* Set up the core on topology t (taken over: released by swnet_fini, also
@@ -190,6 +198,7 @@ int64_t swnet_zero_load_ps(const void *state, uint32_t src, uint32_t dst, uint64
 uint64_t swnet_link_count(const void *state);
 size_t swnet_route(const void *state, uint32_t src, uint32_t dst, uint64_t *links, size_t max);
 void swnet_fill_metrics(void *state, double *m);
+int swnet_queue_report(void *state, int64_t t_end_ps, net_queue_report *r);
 void swnet_fini(void *state);
 
 /* The zero-load time of a message of `bytes` crossing h switches, with the
@@ -263,6 +272,7 @@ double swnet_mem_bytes(const net_params *core, const swnet_params *p, const topo
 #define SWNET_OPS                                                                                             \
     .state_size = sizeof(swnet), .send = swnet_send, .zero_load_ps = swnet_zero_load_ps,            \
     .link_count = swnet_link_count, .route = swnet_route, .metrics = swnet_metrics_def,                      \
-    .nmetrics = SWNET_NMETRICS, .fill_metrics = swnet_fill_metrics, .fini = swnet_fini
+    .nmetrics = SWNET_NMETRICS, .fill_metrics = swnet_fill_metrics, .fini = swnet_fini,                     \
+    .queue_report = swnet_queue_report
 
 #endif

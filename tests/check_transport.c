@@ -347,6 +347,57 @@ START_TEST(test_random_mixes)
 }
 END_TEST
 
+/* The same invariants on the switched topologies' buffered outputs
+ * (flow-control infinite): a 2-ary 3-tree (8 hosts) and a 2 x 4 leaf-spine
+ * with 20-kB drop-tail ports (drops on the way up and down), tcp and dctcp
+ * (marking at 6 kB). */
+START_TEST(test_random_mixes_topologies)
+{
+    const char *types[] = {"tcp", "dctcp"};
+    const char *fabrics[][8] = {
+        {"fat-tree", "network.arity=2", "network.levels=3", "network.mtu=1500B", "network.flow-control=infinite",
+         "network.buffer=20kB", "network.ecn-threshold=6kB", NULL},
+        {"leaf-spine", "network.leaves=2", "network.spines=2", "network.hosts-per-leaf=4", "network.mtu=1500B",
+         "network.flow-control=infinite", "network.buffer=20kB", NULL}};
+    for (int ti = 0; ti < 2; ti++)
+        for (int fi = 0; fi < 2; fi++) {
+            net_params core = star(8);
+            core.link_latency_ps = 1000000;
+            th_net *h = th_net_new(fabrics[fi][0], &core, fabrics[fi] + 1, NULL, 5, 512);
+            tp_params tp = tparams(types[ti]);
+            tp.min_rto_ps = 1000000000; /* 1 ms */
+            tp_inst *t = attach(h, &tp);
+            gsl_rng *g = gsl_rng_alloc(gsl_rng_mt19937);
+            gsl_rng_set(g, 3 + (unsigned long)(ti * 2 + fi));
+            net_msg *ms[200];
+            uint64_t total = 0;
+            for (int i = 0; i < 200; i++) {
+                uint32_t s = (uint32_t)gsl_rng_uniform_int(g, 8), d = (uint32_t)gsl_rng_uniform_int(g, 7);
+                if (d >= s)
+                    d++;
+                uint64_t bytes = 1 + gsl_rng_uniform_int(g, 100000);
+                total += bytes;
+                ms[i] = th_at_low(h, (int64_t)gsl_rng_uniform_int(g, 1000) * 1000000, s, d, bytes);
+            }
+            th_net_go(h);
+            for (int i = 0; i < 200; i++)
+                REQUIRE(ms[i]->a == 1, "%s on %s: message %d delivered %llu times", types[ti], fabrics[fi][0], i,
+                        (unsigned long long)ms[i]->a);
+            REQUIRE(h->bytes == total, "%s on %s: bytes", types[ti], fabrics[fi][0]);
+            net_queue_report r = {0};
+            ck_assert_int_eq(h->n->ops->queue_report(h->n->state, sim_now(h->s), &r), 1);
+            tp_counters c;
+            tp_get_counters(t, &c);
+            REQUIRE(r.drops > 0 && r.drops == c.dropped, "%s on %s: %llu drops, %llu seen by the transport",
+                    types[ti], fabrics[fi][0], (unsigned long long)r.drops, (unsigned long long)c.dropped);
+            REQUIRE(r.queue_max <= 20000, "%s on %s: %g bytes queued", types[ti], fabrics[fi][0], r.queue_max);
+            REQUIRE(c.flows_live == 0, "flow records left");
+            gsl_rng_free(g);
+            th_net_free(h);
+        }
+}
+END_TEST
+
 static Suite *transport_suite(void)
 {
     Suite *s = suite_create("transport");
@@ -358,6 +409,7 @@ static Suite *transport_suite(void)
     tcase_add_test(t, test_incast_drop_tail);
     tcase_add_test(t, test_dctcp_queue);
     tcase_add_test(t, test_random_mixes);
+    tcase_add_test(t, test_random_mixes_topologies);
     suite_add_tcase(s, t);
     return s;
 }
