@@ -1,6 +1,6 @@
 # Schema and shipped configurations.
 dist_pkgdata_DATA += %D%/tasknet.rng
-EXTRA_DIST += %D%/paper %D%/examples
+EXTRA_DIST += %D%/paper %D%/examples %D%/vef
 # Data files configurations name without a path (src/datadir.h): installed
 # in $(pkgdatadir)/data, found in the source tree before installation.
 tasknetdatadir = $(pkgdatadir)/data
@@ -16,5 +16,7 @@ dist_tasknetdata_DATA = \
 	%D%/data/hpcc_alistorage2019_cdf.csv \
 	%D%/data/pfabric_datamining_vl2_snkas_cdf.csv \
 	%D%/data/pfabric_websearch_snkas_cdf.csv \
-	%D%/data/resnet50-layers.csv
+	%D%/data/resnet50-layers.csv \
+	%D%/data/fabric.dot \
+	%D%/data/vef-example.vef
 EXTRA_DIST += scripts/resnet50-layers.sh

@@ -19,4 +19,6 @@ libtasknet_a_SOURCES += \
 	%D%/topo_torus.c \
 	%D%/topo_fattree.c \
 	%D%/topo_leafspine.c \
-	%D%/topo_dragonfly.c
+	%D%/topo_dragonfly.c \
+	%D%/topo_graph.c \
+	%D%/net_graph.c

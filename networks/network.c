@@ -19,6 +19,7 @@ extern const net_ops net_torus_ops;     /* networks/net_torus.c: over the switch
 extern const net_ops net_fattree_ops;   /* networks/net_fattree.c */
 extern const net_ops net_leafspine_ops; /* networks/net_leafspine.c */
 extern const net_ops net_dragonfly_ops; /* networks/net_dragonfly.c */
+extern const net_ops net_graph_ops;     /* networks/net_graph.c */
 
 const net_ops *const net_registry[] = {
     &net_ideal_ops,
@@ -28,6 +29,7 @@ const net_ops *const net_registry[] = {
     &net_fattree_ops,
     &net_leafspine_ops,
     &net_dragonfly_ops,
+    &net_graph_ops,
     NULL,
 };
 

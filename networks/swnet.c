@@ -188,7 +188,8 @@
 
 const char *const swnet_flow_names[] = {"credit", "infinite", NULL};
 const char *const swnet_routing_names[] = {"default", "dor",     "adaptive", "d-mod-k", "random-up",
-                                           "ecmp",    "minimal", "valiant",  "ugal",    NULL};
+                                           "ecmp",    "minimal", "valiant",  "ugal",    "file",
+                                           "shortest", "up-down", NULL};
 const char *const swnet_priority_names[] = {"fifo", "control-first", "strict", NULL};
 
 const metric_def swnet_metrics_def[SWNET_NMETRICS] = {SWNET_METRICS(METRIC_DEF)};
@@ -1153,7 +1154,7 @@ void swnet_check(const net_params *core, const swnet_params *p, const swnet_rout
                 break;
             used += (size_t)w;
         }
-        const char *name = p->routing >= 0 && p->routing <= SWNET_RT_UGAL ? swnet_routing_names[p->routing] : "?";
+        const char *name = p->routing >= 0 && p->routing <= SWNET_RT_UPDOWN ? swnet_routing_names[p->routing] : "?";
         param_invalid(rep, "network.routing", "%s does not route with %s (expected one of: %s)", shape, name, list);
     }
     /* a mtu's time must fit, as every other time (1 hour) */

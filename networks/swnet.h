@@ -35,7 +35,8 @@ extern const char *const swnet_flow_names[]; /* "credit", "infinite" */
 
 /* network.routing: one list for every topology; each accepts its own
  * (torus: dor, adaptive; fat-tree: d-mod-k, random-up; leaf-spine: ecmp,
- * d-mod-k; dragonfly: minimal, valiant, ugal) and "default", its first. */
+ * d-mod-k; dragonfly: minimal, valiant, ugal; graph: file, shortest,
+ * up-down, ecmp) and "default", its first. */
 typedef enum swnet_routing {
     SWNET_RT_DEFAULT = 0,
     SWNET_RT_DOR,
@@ -46,6 +47,9 @@ typedef enum swnet_routing {
     SWNET_RT_MINIMAL,
     SWNET_RT_VALIANT,
     SWNET_RT_UGAL,
+    SWNET_RT_FILE,     /* graph: the routes of the DOT file */
+    SWNET_RT_SHORTEST, /* graph */
+    SWNET_RT_UPDOWN,   /* graph */
 } swnet_routing;
 extern const char *const swnet_routing_names[];
 
@@ -91,7 +95,8 @@ typedef struct swnet_params {
      .example = "fifo"},                                                                                        \
     {SWNET_ROW_("network.routing", "choice", "", "default",                                                    \
                 "switched fabrics: default | dor | adaptive (torus) | d-mod-k | random-up (fat-tree) | "      \
-                "ecmp | d-mod-k (leaf-spine) | minimal | valiant | ugal (dragonfly)"),                        \
+                "ecmp | d-mod-k (leaf-spine) | minimal | valiant | ugal (dragonfly) | "                           \
+                "file | shortest | up-down | ecmp (graph)"),                        \
      .kind = PARAM_CHOICE, .off = offsetof(T, m.routing), .choices = swnet_routing_names,                      \
      .example = "default"},                                                                                     \
     PORT_ROWS(T, m.buf)

@@ -266,4 +266,31 @@ typedef struct topo_dragonfly_params {
 int topo_dragonfly_check(const topo_dragonfly_params *p, char *err, size_t errlen);
 int topo_dragonfly_init(topo *t, const topo_dragonfly_params *p, char *err, size_t errlen);
 
+/* graph (topo_graph.c): a fabric read from a DOT file (ORCS's format, seed
+ * 001), its routes from the file or computed; one virtual channel. */
+typedef enum {
+    TOPO_GRAPH_FILE = 0,
+    TOPO_GRAPH_SHORTEST = 1,
+    TOPO_GRAPH_UPDOWN = 2,
+    TOPO_GRAPH_ECMP = 3
+} topo_graph_routing;
+extern const char *const topo_graph_routing_names[]; /* "file", "shortest", "up-down", "ecmp" */
+typedef struct topo_graph_params {
+    const char *path;          /* the DOT file */
+    topo_graph_routing routing;
+    double bandwidth_bps;      /* the fabric's link rate: an edge's bandwidth must equal it (0: not checked) */
+    int64_t link_ps;           /* the fabric's link latency: an edge's latency must equal it (0: not checked) */
+} topo_graph_params;
+/* Reads and checks the file and its routes (allocates; errors name the
+ * file, line and node). */
+int topo_graph_init(topo *t, const topo_graph_params *p, char *err, size_t errlen);
+/* The channel dependency cycle of t's routing ("S1 -> S2, S2 -> S3, S3 ->
+ * S1"), or NULL when it is acyclic (or t is not a graph). */
+const char *topo_graph_cycle(const topo *t);
+int topo_is_graph(const topo *t);
+const char *topo_graph_host_name(const topo *t, uint32_t host);
+const char *topo_graph_switch_name(const topo *t, uint32_t sw);
+/* Bytes t holds: links, names, routing tables. */
+double topo_graph_mem_bytes(const topo *t);
+
 #endif

@@ -13,4 +13,5 @@ libtasknet_a_SOURCES += \
 	%D%/csv.c %D%/csv.h \
 	%D%/infile.c %D%/infile.h \
 	%D%/trace.c %D%/trace.h \
-	%D%/params.c %D%/params.h
+	%D%/params.c %D%/params.h \
+	%D%/dotio.c %D%/dotio.h

@@ -69,6 +69,9 @@ static inline int metric_is_deterministic(const char *name)
     return strcmp(name, "wall_s") != 0;
 }
 
+/* Index of the metric called name among n definitions, or -1. */
+long metric_find(const metric_def *defs, size_t n, const char *name);
+
 /* Fill n metrics with NAN ("not measured"). */
 static inline void metric_unset(double *m, size_t n)
 {

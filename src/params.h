@@ -82,6 +82,11 @@ typedef struct param_row {
      * -1 + err (a known name whose data is missing). May be NULL. The value
      * keeps the name as its text. */
     int (*dist_name)(const char *text, char *spec, size_t speclen, char *err, size_t errlen);
+    /* Applies only where another parameter of the same owner has a value:
+     * "workload.tree.generator=preferential". NULL: wherever its owner is
+     * used. One given where that never holds changes nothing and is refused
+     * (as a fabric's parameter under another fabric is). */
+    const char *when;
 } param_row;
 
 /* A parsed value, before it is stored. */

@@ -987,8 +987,24 @@ START_TEST(test_merge_refuses_inconsistent)
     FILE *w = fopen(p, "wb");
     fputs(t, w);
     fclose(w);
-    free(t);
     snprintf(args, sizeof args, "merge %s/m2 %s/ref %s/tampered", sweep_root, sweep_root, sweep_root);
+    /* the edit alone breaks the row's own checksum (row_fnv1a64, issue 23) */
+    run_refused(args, "tampered/runs.csv:5: the row's cells do not match its checksum (row_fnv1a64)");
+    /* a row with its checksum made anew (two sweeps wrote the folder, say):
+     * FNV-1a 64 of the text before the last comma */
+    char *end = strchr(row + 1, '\n'), *last = end;
+    while (*last != ',')
+        last--;
+    uint64_t h = 1469598103934665603ULL;
+    for (const char *c = row + 1; c < last; c++)
+        h = (h ^ (unsigned char)*c) * 1099511628211ULL;
+    char hex[17];
+    snprintf(hex, sizeof hex, "%016llx", (unsigned long long)h);
+    memcpy(last + 1, hex, 16);
+    w = fopen(p, "wb");
+    fputs(t, w);
+    fclose(w);
+    free(t);
     run_refused(args, "tampered/runs.csv:5: run already present elsewhere with different results");
     /* resuming a folder whose runs.csv holds run 3 twice, once tampered */
     snprintf(args, sizeof args, "cp -r '%s/ref' '%s/dup' && tail -n +5 '%s/tampered/runs.csv' | head -n 1 >> '%s/dup/runs.csv'",

@@ -13,6 +13,7 @@
 #include "config.h"
 #include "dist.h"
 #include "net_spinet.h"
+#include "run.h"
 #include "wl_task_tree.h"
 
 /* The plugins' own params of a configuration (their tests may name them). */
@@ -135,7 +136,7 @@ static const bad_case bad_cases[] = {
     {"sweep_run_param.xml", 9, 11, {"<axis param=\"run.replicas\">", "run.replicas cannot be swept", "--replicas"}},
     /* a fabric's parameter where no point uses that fabric: 37 + 19 */
     {"not_applying.xml", 3, 56, {"<network extra-stages=\"1\">", "applies to spinet, and network.type is electrical-switch", NULL}},
-    {"spinet_control_first.xml", 3, 56, {"<network priority=\"control-first\">", "applies to electrical-switch, torus, fat-tree, leaf-spine, dragonfly, and network.type is spinet", NULL}},
+    {"spinet_control_first.xml", 3, 56, {"<network priority=\"control-first\">", "applies to electrical-switch, torus, fat-tree, leaf-spine, dragonfly, graph, and network.type is spinet", NULL}},
     /* several workloads: "  <workload " is 12 characters; the second one lacks its name */
     {"workload_unnamed.xml", 8, 3, {"<workload>: missing attribute name", "several workloads share this configuration", NULL}},
     {"workload_same_name.xml", 5, 13, {"<workload name=\"a\">: 'a' names two workloads", NULL, NULL}},
@@ -745,7 +746,17 @@ START_TEST(test_point_cross_check)
     cfg_errors e;
     cfg_errors_init(&e);
     ck_assert_int_eq(cfg_check(&c, &e), -1);
-    ck_assert_uint_eq(e.n, 1); /* the same problem at 15 points, said once */
+    /* the same problem at 15 points, said once; and fig9's vertices and
+     * shape, which only the preferential generator reads, are refused too */
+    ck_assert_uint_eq(e.n, 3);
+    int missing = 0, unused = 0;
+    for (size_t i = 0; i < e.n; i++) {
+        missing += strstr(e.msg[i], "missing workload.tree.z") != NULL;
+        unused += strstr(e.msg[i], "applies where workload.tree.generator is preferential, and it is deterministic") !=
+                  NULL;
+    }
+    ck_assert_int_eq(missing, 1);
+    ck_assert_int_eq(unused, 2);
     cfg_errors_free(&e);
     cfg_free(&c);
 }
@@ -895,10 +906,10 @@ START_TEST(test_two_workloads)
     /* the nodes each workload's ranks run on */
     uint32_t map[16], n;
     unsigned char taken[16] = {0};
-    ck_assert_int_eq(cfg_wl_nodes(&c, 0, taken, NULL, map, &n, err, sizeof err), 0);
+    ck_assert_int_eq(run_wl_nodes(&c, 0, taken, NULL, map, &n, err, sizeof err), 0);
     ck_assert_uint_eq(n, 8);
     ck_assert_uint_eq(map[7], 7);
-    ck_assert_int_eq(cfg_wl_nodes(&c, 1, taken, NULL, map, &n, err, sizeof err), 0);
+    ck_assert_int_eq(run_wl_nodes(&c, 1, taken, NULL, map, &n, err, sizeof err), 0);
     ck_assert_uint_eq(n, 8);
     ck_assert_uint_eq(map[0], 8);
     /* the sweep's axis is the second workload's */
@@ -931,7 +942,7 @@ START_TEST(test_workload_nodes)
     };
     for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++) {
         ck_assert_int_eq(cfg_set(&c, "workload.nodes", ok[i].v, err, sizeof err), 0);
-        ck_assert_msg(cfg_wl_nodes(&c, 0, NULL, NULL, map, &n, err, sizeof err) == 0, "%s: %s", ok[i].v, err);
+        ck_assert_msg(run_wl_nodes(&c, 0, NULL, NULL, map, &n, err, sizeof err) == 0, "%s: %s", ok[i].v, err);
         ck_assert_uint_eq(n, ok[i].n);
         ck_assert_uint_eq(map[0], ok[i].first);
         ck_assert_uint_eq(map[n - 1], ok[i].last);
@@ -943,7 +954,7 @@ START_TEST(test_workload_nodes)
     static const char *const too_far[] = {"contiguous(8,3)", "interleaved(0,3,5)", "4-10", "random(11)"};
     for (size_t i = 0; i < sizeof too_far / sizeof too_far[0]; i++) {
         ck_assert_int_eq(cfg_set(&c, "workload.nodes", too_far[i], err, sizeof err), 0);
-        ck_assert_msg(cfg_wl_nodes(&c, 0, NULL, NULL, map, &n, err, sizeof err) == -1, "%s fits", too_far[i]);
+        ck_assert_msg(run_wl_nodes(&c, 0, NULL, NULL, map, &n, err, sizeof err) == -1, "%s fits", too_far[i]);
     }
     /* random(4) from the 7 nodes not taken: distinct, none taken, the same for the same stream */
     unsigned char taken[10] = {1, 0, 0, 1, 0, 0, 1, 0, 0, 0};
@@ -952,7 +963,7 @@ START_TEST(test_workload_nodes)
     gsl_rng_set(g, 3);
     unsigned char t1[10];
     memcpy(t1, taken, 10);
-    ck_assert_int_eq(cfg_wl_nodes(&c, 0, t1, g, map, &n, err, sizeof err), 0);
+    ck_assert_int_eq(run_wl_nodes(&c, 0, t1, g, map, &n, err, sizeof err), 0);
     ck_assert_uint_eq(n, 4);
     for (uint32_t r = 0; r < n; r++) {
         ck_assert(!taken[map[r]]);

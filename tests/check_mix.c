@@ -312,12 +312,28 @@ START_TEST(test_fingerprint)
 }
 END_TEST
 
+/* What a workload's finish sees of the rest of the run (wl_run_view,
+ * workloads/workload.h; the run wiring fills it with the run's columns):
+ * a column by its name, NAN for a name the run has not and for no view. */
+START_TEST(test_run_view)
+{
+    static const metric_def col[] = {{"energy_per_bit_j", "J/b"}, {"bytes_delivered", "B"}};
+    const double m[] = {2.5e-12, 7.0};
+    wl_run_view v = {.col = col, .m = m, .n = 2};
+    ck_assert_double_eq(wl_run_metric(&v, "energy_per_bit_j"), 2.5e-12);
+    ck_assert_double_eq(wl_run_metric(&v, "bytes_delivered"), 7.0);
+    ck_assert(isnan(wl_run_metric(&v, "wall_s")));
+    ck_assert(isnan(wl_run_metric(NULL, "bytes_delivered")));
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("mix");
     TCase *t = tcase_create("several workloads");
     tcase_set_timeout(t, 120);
     tcase_add_test(t, test_columns);
+    tcase_add_test(t, test_run_view);
     tcase_add_test(t, test_isolation);
     tcase_add_test(t, test_background_stops);
     tcase_add_test(t, test_background_stops_silent_foreground);

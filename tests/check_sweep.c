@@ -290,9 +290,26 @@ START_TEST(test_latency_histograms_verified)
     free(h);
     snprintf(path, sizeof path, "%s/runs.csv", dir);
     char *runs = slurp(path), want[64];
-    snprintf(want, sizeof want, ",%016llx\n4,2,0,", (unsigned long long)fnv);
-    ck_assert_msg(strstr(runs, want) != NULL, "run 3's row does not end with %s:\n%s", want, runs);
-    ck_assert_msg(strstr(runs, ",latency_csv_fnv1a64\n") != NULL, "%s", runs);
+    snprintf(want, sizeof want, ",%016llx,", (unsigned long long)fnv);
+    ck_assert_msg(strstr(runs, want) != NULL, "run 3's row lacks %s:\n%s", want, runs);
+    ck_assert_msg(strstr(runs, ",latency_csv_fnv1a64,row_fnv1a64\n") != NULL, "%s", runs);
+    /* and the row's own checksum (issue 23) is the FNV-1a 64 of the row's
+     * text before its last comma, by hand */
+    char *row3 = strstr(runs, "\n3,1,1,");
+    ck_assert_ptr_nonnull(row3);
+    row3++;
+    char *end3 = strchr(row3, '\n'), *last = end3;
+    while (*last != ',')
+        last--;
+    fnv = 1469598103934665603ULL;
+    for (const char *c = row3; c < last; c++) {
+        fnv ^= (unsigned char)*c;
+        fnv *= 1099511628211ULL;
+    }
+    char stated[17];
+    snprintf(stated, sizeof stated, "%016llx", (unsigned long long)fnv);
+    ck_assert_msg(strncmp(last + 1, stated, 16) == 0 && last + 17 == end3, "row 3 ends %.*s, by hand %s",
+                  (int)(end3 - last), last, stated);
     free(runs);
 
     snprintf(cmd, sizeof cmd, "rm '%s/latency/run-1.csv' && sed -i '3s/,[0-9]*$/,999999/' '%s/latency/run-4.csv'",

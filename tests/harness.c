@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "log.h"
 #include "rng.h"
@@ -85,6 +86,29 @@ const char *const *th_net_shape(const net_ops *ops, uint32_t N)
          {NULL, NULL}},
     };
     const unsigned arg[] = {0, N / 4, k, N / 4, N / 8};
+    for (size_t r = 0; r < ops->nparams; r++)
+        if (strcmp(ops->params[r].path, "network.file") == 0) {
+            /* a DOT fabric (the graph): L = min(4, N) leaves with the hosts
+             * dealt round-robin, each leaf linked to two spines; up-down */
+            static char path[64];
+            snprintf(path, sizeof path, "/tmp/tasknet-th-graph-%ld-%u.dot", (long)getpid(), N);
+            FILE *f = fopen(path, "w");
+            ck_assert_ptr_nonnull(f);
+            unsigned L = N < 4 ? N : 4;
+            fprintf(f, "graph g {\n");
+            for (unsigned h = 0; h < N; h++)
+                fprintf(f, "  H%u -- L%u;\n", h, h % L);
+            for (unsigned l = 0; l < L; l++)
+                fprintf(f, "  L%u -- T0;\n  L%u -- T1;\n", l, l);
+            fprintf(f, "}\n");
+            fclose(f);
+            snprintf(txt[0], sizeof txt[0], "network.file=%s", path);
+            sets[0] = txt[0];
+            sets[1] = "network.routing=up-down";
+            sets[2] = NULL;
+            if (th_net_takes(ops, N, sets))
+                return sets;
+        }
     for (size_t c = 0; c < sizeof cand / sizeof cand[0]; c++) {
         size_t i = 0;
         for (; cand[c][i].path; i++) {

@@ -30,9 +30,14 @@
  * name (the table below: the file of the data directory and its sampling,
  * configs/data/README.md), rounded to the nearest byte, at least 1 B (an
  * empty flow has no completion). FLOWS classes (seed 000 sec. 3.2): up to
- * DCF_CLASSES <classK share= size= destinations= priority=>; a flow is of
- * class k with probability share_k (shares sum to 1); seed 000's MIN/MAX
- * in Kbytes are size="uniform(1kB,10kB)" (kB = 1000 B).
+ * DCF_CLASSES <classK share= size= destinations= priority=> in a
+ * configuration, any number from a VEF FLOWS trace (workloads/wl_vef.c sets
+ * dcf_params.classes; the per-class metrics are the first four's); a flow
+ * is of class k with probability share_k (shares sum to 1): one uniform u,
+ * the first class whose cumulative share exceeds u; seed 000's MIN/MAX in
+ * Kbytes are size="uniform(1kB,10kB)" (kB = 1000 B). A trace's #Task sets
+ * dcf_params.tasks: ranks 0..tasks-1 generate and receive, the rest of the
+ * workload's nodes idle.
  *
  * Destinations (seed 000: uniform, Poisson, Gaussian; its supplement with
  * their parameters is not available, so, ours): with mu = destination-mean
@@ -79,6 +84,7 @@
 #include <string.h>
 
 #include "datadir.h"
+#include "dc_flows.h"
 #include "log.h"
 #include "metrics.h"
 #include "network.h"
@@ -88,7 +94,6 @@
 #include "units.h"
 #include "workload.h"
 
-#define DCF_CLASSES 4    /* FLOWS classes at most */
 #define DCF_REDRAWS 10000 /* gaussian/poisson draws before a uniform destination */
 
 enum { DCF_UNIFORM = 0, DCF_GAUSSIAN = 1, DCF_POISSON = 2 };
@@ -129,30 +134,6 @@ static int dcf_size_name(const char *text, char *spec, size_t speclen, char *err
     return 0;
 }
 
-typedef struct dcf_class_params {
-    double share; /* fraction of flows (0: class unused) */
-    dist size;    /* bytes */
-    int dest;     /* 0 inherit, else 1 + DCF_* */
-    int prio;     /* 0 inherit, else 1 + class */
-} dcf_class_params;
-
-typedef struct dcf_params {
-    dist sizes;              /* bytes (or classes) */
-    double load;             /* fraction of B per node */
-    double load_rate_bps;    /* bit/s per node */
-    double flow_rate_per_s;  /* flows/s per node */
-    int64_t duration_ps;     /* generate until (0 = use flows) */
-    uint64_t flows;          /* flows over all nodes (0 = use duration) */
-    int dest;                /* DCF_* */
-    double dest_mean;        /* fraction of N */
-    double dest_sigma;       /* fraction of N */
-    uint64_t small_max_bytes; /* small: size < this */
-    uint64_t large_min_bytes; /* large: size >= this */
-    int64_t warmup_ps;       /* measured: arrival >= warmup */
-    int64_t cooldown_ps;     /* measured: arrival < duration - cooldown */
-    dcf_class_params cls[DCF_CLASSES];
-} dcf_params;
-
 #define DCF_ROW(path_, type_, unit_, def_, help_) .path = path_, .type = type_, .unit = unit_, .def = def_, .help = help_
 #define DCF(field) offsetof(dcf_params, field)
 
@@ -161,7 +142,7 @@ typedef struct dcf_params {
      .kind = PARAM_REAL, .dim = UNIT_NONE, .off = DCF(cls[k].share), .flags = PARAM_NONNEG | PARAM_UNSET0,          \
      .example = "0.5"},                                                                                            \
         {DCF_ROW("workload.class" #k ".size", "distribution(size)", "B", "",                                       \
-                 "dc-flows class " #k ": flow sizes (seed 000 FLOWS: uniform(MIN,MAX))"),                          \
+                 "dc-flows class " #k ": flow sizes (Andujar et al. FLOWS: uniform(MIN,MAX))"),                          \
          .kind = PARAM_DIST, .dim = UNIT_SIZE, .off = DCF(cls[k].size), .flags = PARAM_NONNEG,                     \
          .example = "uniform(1kB,10kB)", .dist_name = dcf_size_name},                                              \
         {DCF_ROW("workload.class" #k ".destinations", "choice", "", "inherit",                                     \
@@ -182,7 +163,7 @@ static const param_row dcf_rows[] = {
      .dist_name = dcf_size_name},
     {DCF_ROW("workload.load", "number", "", "", "dc-flows: offered load per node, a fraction of B (> 0); or load-rate, flow-rate"),
      .kind = PARAM_REAL, .dim = UNIT_NONE, .off = DCF(load), .flags = PARAM_POS | PARAM_UNSET0, .example = "0.5"},
-    {DCF_ROW("workload.load-rate", "rate", "b/s", "", "dc-flows: offered load per node in bit/s (seed 000's LOAD); or load, flow-rate"),
+    {DCF_ROW("workload.load-rate", "rate", "b/s", "", "dc-flows: offered load per node in bit/s (Andujar et al.'s LOAD); or load, flow-rate"),
      .kind = PARAM_REAL, .dim = UNIT_RATE, .off = DCF(load_rate_bps), .flags = PARAM_POS | PARAM_UNSET0,
      .example = "1Gb/s"},
     {DCF_ROW("workload.flow-rate", "frequency", "1/s", "", "dc-flows: flows per second per node (Poisson); or load, load-rate"),
@@ -214,35 +195,6 @@ static const param_row dcf_rows[] = {
     DCF_CLASS_ROWS(3),
 };
 
-/* Seven metrics per group of flows: count, FCT mean/p50/p99, slowdown mean/p50/p99. */
-#define DCF_GROUP(X, g, what)                                                        \
-    X(flows_##g, "measured " what " flows")                                          \
-    X(fct_##g##_mean_s, "flow completion time of " what " flows: mean")              \
-    X(fct_##g##_p50_s, "flow completion time of " what " flows: median")             \
-    X(fct_##g##_p99_s, "flow completion time of " what " flows: 99th percentile")    \
-    X(fct_slowdown_##g##_mean, "FCT / zero-load time of " what " flows: mean")       \
-    X(fct_slowdown_##g##_p50, "FCT / zero-load time of " what " flows: median")      \
-    X(fct_slowdown_##g##_p99, "FCT / zero-load time of " what " flows: 99th percentile")
-
-#define DCF_METRICS(X)                                                                                     \
-    X(flows_generated, "flows generated")                                                                 \
-    X(flows_measured, "flows in the measurement window")                                                   \
-    X(fct_mean_s, "flow completion time (arrival to last byte delivered): mean")                          \
-    X(fct_p50_s, "flow completion time: median")                                                          \
-    X(fct_p99_s, "flow completion time: 99th percentile")                                                 \
-    X(fct_slowdown_mean, "FCT / the flow's zero-load time on the fabric: mean")                           \
-    X(fct_slowdown_p50, "FCT slowdown: median")                                                           \
-    X(fct_slowdown_p99, "FCT slowdown: 99th percentile")                                                  \
-    DCF_GROUP(X, small, "small (< small-max)")                                                            \
-    DCF_GROUP(X, medium, "medium")                                                                        \
-    DCF_GROUP(X, large, "large (>= large-min)")                                                           \
-    DCF_GROUP(X, class0, "class 0")                                                                       \
-    DCF_GROUP(X, class1, "class 1")                                                                       \
-    DCF_GROUP(X, class2, "class 2")                                                                       \
-    DCF_GROUP(X, class3, "class 3")                                                                       \
-    X(execution_time_s, "time of the last delivery: all traffic received (seed 000)")                    \
-    X(offered_load, "offered load per node, a fraction of B")                                             \
-    X(throughput, "with a duration D: bits delivered by D / (N B D)")
 enum { DCF_METRICS(METRIC_ENUM) DCF_NMETRICS };
 static const metric_def dcf_metrics_def[] = {DCF_METRICS(METRIC_DEF)};
 
@@ -271,7 +223,9 @@ typedef struct dcf {
     double mean_gap_ps;       /* 1 / lambda */
     double offered_load;      /* fraction of B per node */
     int use_classes;          /* flag */
-    double cum_share[DCF_CLASSES];
+    const dcf_class_params *cls_p; /* [ncls]: the configuration's cls or a trace's classes */
+    uint32_t ncls;
+    double *cum_share;        /* [ncls] */
     net_msg_pool pool;
     gsl_rng *rng_arrivals, *rng_dst, *rng_size, *rng_class;
     dcf_node *node;           /* [N] */
@@ -281,7 +235,7 @@ typedef struct dcf {
     int stopped;              /* stop(): generate nothing more (a background workload) */
     int64_t win_lo_ps, win_hi_ps; /* measured: arrival in [lo, hi) */
     uint64_t bytes_by_duration;
-    dcf_group all, bucket[DCF_BUCKETS], cls[DCF_CLASSES];
+    dcf_group all, bucket[DCF_BUCKETS], *cls; /* cls[ncls] */
     int up;
 } dcf;
 
@@ -295,13 +249,25 @@ static uint64_t dcf_mix(uint64_t x)
     return x;
 }
 
+/* The classes: a trace's list, else the configuration's <classK> rows. */
+static const dcf_class_params *class_list(const dcf_params *p, uint32_t *n)
+{
+    *n = p->classes ? p->nclasses : DCF_CLASSES;
+    return p->classes ? p->classes : p->cls;
+}
+
 static int classes_given(const dcf_params *p)
 {
-    for (int k = 0; k < DCF_CLASSES; k++)
-        if (p->cls[k].share > 0)
+    uint32_t n;
+    const dcf_class_params *c = class_list(p, &n);
+    for (uint32_t k = 0; k < n; k++)
+        if (c[k].share > 0)
             return 1;
     return 0;
 }
+
+/* The ranks that take part: tasks, else all of the workload's. */
+static uint32_t dcf_ranks(const dcf_params *p, uint32_t nodes) { return p->tasks ? p->tasks : nodes; }
 
 /* E[size] as sampled, bytes (0 when undefined). */
 static double mean_size(const dcf_params *p)
@@ -309,9 +275,11 @@ static double mean_size(const dcf_params *p)
     if (!classes_given(p))
         return p->sizes.text ? dist_mean(&p->sizes) : 0;
     double e = 0;
-    for (int k = 0; k < DCF_CLASSES; k++)
-        if (p->cls[k].share > 0 && p->cls[k].size.text)
-            e += p->cls[k].share * dist_mean(&p->cls[k].size);
+    uint32_t n;
+    const dcf_class_params *c = class_list(p, &n);
+    for (uint32_t k = 0; k < n; k++)
+        if (c[k].share > 0 && c[k].size.text)
+            e += c[k].share * dist_mean(&c[k].size);
     return e;
 }
 
@@ -348,16 +316,19 @@ static void dcf_check(const net_params *core, const void *params, param_report *
         if (p->sizes.text)
             param_invalid(rep, "workload.sizes", "give flow sizes or classes, not both");
         double sum = 0;
-        for (int k = 0; k < DCF_CLASSES; k++) {
-            sum += p->cls[k].share;
-            if (p->cls[k].share > 1)
-                param_invalid(rep, share_path[k], "a share is a fraction of the flows, at most 1 (got %g)",
-                              p->cls[k].share);
-            if (p->cls[k].share > 0 && !p->cls[k].size.text)
-                param_missing(rep, size_path[k], "dc-flows: the sizes of a class with a share");
+        uint32_t n;
+        const dcf_class_params *c = class_list(p, &n);
+        for (uint32_t k = 0; k < n; k++) {
+            sum += c[k].share;
+            /* a trace's classes (p->classes) are the trace file's */
+            const char *sp = p->classes ? "workload.file" : share_path[k], *zp = p->classes ? "workload.file" : size_path[k];
+            if (c[k].share > 1)
+                param_invalid(rep, sp, "a share is a fraction of the flows, at most 1 (got %g)", c[k].share);
+            if (c[k].share > 0 && !c[k].size.text)
+                param_missing(rep, zp, "dc-flows: the sizes of a class with a share");
         }
         if (fabs(sum - 1) > 1e-9)
-            param_invalid(rep, "workload.class0.share", "the classes' shares sum to %.12g, not 1", sum);
+            param_invalid(rep, p->classes ? "workload.file" : "workload.class0.share", "the classes' shares sum to %.12g, not 1", sum);
     }
     if (p->dest_mean > 1)
         param_invalid(rep, "workload.destination-mean", "a fraction of N, at most 1 (got %g)", p->dest_mean);
@@ -370,6 +341,9 @@ static void dcf_check(const net_params *core, const void *params, param_report *
         param_invalid(rep, "workload.warmup", "warm-up and cool-down leave no measurement window in the duration");
     if (core->nodes > 0 && core->nodes < 2)
         param_invalid(rep, "system.nodes", "dc-flows needs at least 2 nodes");
+    if (p->tasks == 1 || (p->tasks > 0 && core->nodes > 0 && p->tasks > core->nodes))
+        param_invalid(rep, "workload.file", "%u tasks: dc-flows needs 2 to %u (the workload's nodes)", p->tasks,
+                      core->nodes);
 }
 
 /* ---- generation ---- */
@@ -429,9 +403,9 @@ static void dcf_arrival(sim *s, void *ctx, uint64_t arg)
     unsigned prio = NET_PRIO_LOW;
     if (w->use_classes) {
         double u = gsl_rng_uniform(w->rng_class);
-        while (k < DCF_CLASSES - 1 && (u >= w->cum_share[k] || w->p->cls[k].share <= 0))
+        while ((uint32_t)k < w->ncls - 1 && (u >= w->cum_share[k] || w->cls_p[k].share <= 0))
             k++;
-        const dcf_class_params *c = &w->p->cls[k];
+        const dcf_class_params *c = &w->cls_p[k];
         size = &c->size;
         if (c->dest)
             dest = c->dest - 1;
@@ -472,7 +446,7 @@ static void dcf_deliver(void *state, net_msg *m)
     dcf *w = state;
     int64_t now = sim_now(w->s);
     if (m->kind != DCF_LIVE || m->src >= w->nodes || m->dst >= w->nodes || m->src == m->dst ||
-        m->a >= DCF_CLASSES) {
+        m->a >= w->ncls) {
         w->bad++;
         return;
     }
@@ -528,6 +502,7 @@ static int dcf_init(void *state, const wl_env *env, char *err, size_t errlen)
         return tn_error(err, errlen, "dc-flows: %s", e2);
     if (!env->sim || !env->net || env->net->params.nodes != env->nodes)
         return tn_error(err, errlen, "dc-flows needs an engine and a network of %u nodes", env->nodes);
+    uint32_t nodes = dcf_ranks(p, env->nodes);
     double lambda = rate_per_node(p, env->bandwidth_bps);
     double gap_ps = 1e12 / lambda;
     if (!(lambda > 0) || !(gap_ps > 0) || !isfinite(gap_ps))
@@ -535,21 +510,24 @@ static int dcf_init(void *state, const wl_env *env, char *err, size_t errlen)
     w->p = p;
     w->s = env->sim;
     w->n = env->net;
-    w->nodes = env->nodes;
+    w->nodes = nodes;
     w->bandwidth_bps = env->bandwidth_bps;
     w->mean_gap_ps = gap_ps;
     w->offered_load = lambda * 8 * mean_size(p) / env->bandwidth_bps;
     w->use_classes = classes_given(p);
+    w->cls_p = class_list(p, &w->ncls);
+    w->cum_share = tn_xcalloc(w->ncls, sizeof *w->cum_share);
+    w->cls = tn_xcalloc(w->ncls, sizeof *w->cls);
     double cum = 0;
-    for (int k = 0; k < DCF_CLASSES; k++) {
-        cum += p->cls[k].share;
+    for (uint32_t k = 0; k < w->ncls; k++) {
+        cum += w->cls_p[k].share;
         w->cum_share[k] = cum;
     }
     w->first_gen_ps = -1;
     w->last_dlv_ps = -1;
     w->win_lo_ps = p->warmup_ps;
     w->win_hi_ps = p->duration_ps > 0 ? p->duration_ps - p->cooldown_ps : INT64_MAX;
-    w->node = tn_xcalloc(env->nodes, sizeof *w->node);
+    w->node = tn_xcalloc(nodes, sizeof *w->node);
     net_msg_pool_init(&w->pool);
     w->rng_arrivals = wl_stream(env, "dc-flows.arrivals");
     w->rng_dst = wl_stream(env, "dc-flows.destinations");
@@ -558,7 +536,7 @@ static int dcf_init(void *state, const wl_env *env, char *err, size_t errlen)
     group_init(&w->all);
     for (int b = 0; b < DCF_BUCKETS; b++)
         group_init(&w->bucket[b]);
-    for (int k = 0; k < DCF_CLASSES; k++)
+    for (uint32_t k = 0; k < w->ncls; k++)
         group_init(&w->cls[k]);
     w->up = 1;
     for (uint32_t i = 0; i < w->nodes; i++)
@@ -622,8 +600,8 @@ static int dcf_finish(void *state, const wl_run_view *v, double *m, wl_span *spa
     group_fill(&w->bucket[DCF_MEDIUM], m, M_flows_medium);
     group_fill(&w->bucket[DCF_LARGE], m, M_flows_large);
     static const size_t cls_base[DCF_CLASSES] = {M_flows_class0, M_flows_class1, M_flows_class2, M_flows_class3};
-    for (int k = 0; k < DCF_CLASSES; k++)
-        if (w->use_classes ? w->p->cls[k].share > 0 : k == 0)
+    for (uint32_t k = 0; k < DCF_CLASSES && k < w->ncls; k++) /* per class metrics: the first four */
+        if (w->use_classes ? w->cls_p[k].share > 0 : k == 0)
             group_fill(&w->cls[k], m, cls_base[k]);
     m[M_execution_time_s] = w->last_dlv_ps >= 0 ? units_ps_to_s(w->last_dlv_ps) : 0;
     m[M_offered_load] = w->offered_load;
@@ -663,8 +641,10 @@ static void dcf_fini(void *state)
     group_free(&w->all);
     for (int b = 0; b < DCF_BUCKETS; b++)
         group_free(&w->bucket[b]);
-    for (int k = 0; k < DCF_CLASSES; k++)
+    for (uint32_t k = 0; k < w->ncls; k++)
         group_free(&w->cls[k]);
+    free(w->cls);
+    free(w->cum_share);
     w->up = 0;
 }
 
@@ -677,16 +657,19 @@ static int dcf_resolve(void *params, wl_resolve *rc, char *err, size_t errlen)
     if (!(B > 0))
         return 0;
     double biggest = p->sizes.text ? dist_practical_max(&p->sizes) : 0;
-    for (int k = 0; k < DCF_CLASSES; k++)
-        if (p->cls[k].share > 0 && p->cls[k].size.text && dist_practical_max(&p->cls[k].size) > biggest)
-            biggest = dist_practical_max(&p->cls[k].size);
+    uint32_t ncls;
+    const dcf_class_params *c = class_list(p, &ncls);
+    for (uint32_t k = 0; k < ncls; k++)
+        if (c[k].share > 0 && c[k].size.text && dist_practical_max(&c[k].size) > biggest)
+            biggest = dist_practical_max(&c[k].size);
+    uint32_t N = dcf_ranks(p, rc->nodes);
     if (8 * biggest / B > WL_HORIZON_S)
         return tn_error(err, errlen, "dc-flows: a flow of %g B takes %.3g s at %g b/s, more than the %g s a run can span",
                         biggest, 8 * biggest / B, B, WL_HORIZON_S);
     double lambda = rate_per_node(p, B);
-    if (p->flows > 0 && lambda > 0 && rc->nodes > 0 && (double)p->flows / (lambda * rc->nodes) > WL_HORIZON_S)
+    if (p->flows > 0 && lambda > 0 && N > 0 && (double)p->flows / (lambda * N) > WL_HORIZON_S)
         return tn_error(err, errlen, "dc-flows: %llu flows at %g flows/s per node span %.3g s, more than the %g s a run "
-                        "can span", (unsigned long long)p->flows, lambda, (double)p->flows / (lambda * rc->nodes),
+                        "can span", (unsigned long long)p->flows, lambda, (double)p->flows / (lambda * N),
                         WL_HORIZON_S);
     return 0;
 }
@@ -708,7 +691,7 @@ static double dcf_flows_expected(const dcf_params *p, double lambda, double N)
 static void dcf_estimate(const void *params, const wl_resolve *rc, wl_estimate *out)
 {
     const dcf_params *p = params;
-    double B = rc->net->bandwidth_bps, N = rc->nodes, lambda = rate_per_node(p, B), e = mean_size(p);
+    double B = rc->net->bandwidth_bps, N = dcf_ranks(p, rc->nodes), lambda = rate_per_node(p, B), e = mean_size(p);
     if (!(lambda > 0) || !(N > 0))
         return;
     double total = dcf_flows_expected(p, lambda, N), load = B > 0 ? lambda * 8 * e / B : 0;
@@ -732,7 +715,7 @@ static void dcf_analyze(const void *params, const wl_resolve *rc, wl_analysis *o
     wl_analysis_add(out, "mean_flow_bytes", e);
     wl_analysis_add(out, "flows_per_s_per_node", lambda);
     wl_analysis_add(out, "offered_load", load);
-    double expected = dcf_flows_expected(p, lambda, rc->nodes);
+    double expected = dcf_flows_expected(p, lambda, dcf_ranks(p, rc->nodes));
     wl_analysis_add(out, "flows_expected", expected);
     snprintf(out->text, sizeof out->text,
              "  flows     E[size]=%.6g B  lambda=%.6g /s per node  offered load=%.6g of B  flows=%.6g\n", e, lambda,
@@ -752,7 +735,7 @@ static const wl_column dcf_table[] = {
 const wl_ops wl_dc_flows_ops = {
     .name = "dc-flows",
     .description = "datacenter flows: Poisson arrivals per node at a load, published size distributions or FLOWS "
-                   "classes, uniform/gaussian/poisson destinations; FCT and slowdown (seeds 000, 002)",
+                   "classes, uniform/gaussian/poisson destinations; FCT and slowdown (Andujar et al.; Gao 2020)",
     .state_size = sizeof(dcf),
     .params = dcf_rows,
     .nparams = sizeof dcf_rows / sizeof dcf_rows[0],

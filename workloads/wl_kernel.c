@@ -322,7 +322,7 @@ static const wl_column wk_table[] = {
 const wl_ops wl_kernel_ops = {
     .name = "kernel",
     .description = "Navaridas communication micro-kernels: one-to-all, all-to-one, all-to-all, synchronised "
-                   "random waves, GUPS, as task programs with point-to-point causality (seed 003)",
+                   "random waves, GUPS, as task programs with point-to-point causality (Navaridas and Miguel-Alonso 2009)",
     .state_size = sizeof(wk),
     .params = wk_rows,
     .nparams = sizeof wk_rows / sizeof wk_rows[0],

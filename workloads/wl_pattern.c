@@ -586,7 +586,7 @@ static const wl_column wp_table[] = {
 const wl_ops wl_pattern_ops = {
     .name = "pattern",
     .description = "ORCS communication patterns (bruck, recdbl, tree, rand, ..., ptrnvsptrn) in levels, timed "
-                   "(barrier, dependency, free) or not, with ORCS's congestion metrics on static routes (seed 001); "
+                   "(barrier, dependency, free) or not, with ORCS's congestion metrics on static routes (ORCS, Schneider and Hoefler); "
                    "with --out also congestion_runs.csv, congestion_hist.csv (plot --counts) and congestion_links.csv",
     .state_size = sizeof(wp),
     .params = wp_rows,

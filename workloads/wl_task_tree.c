@@ -56,12 +56,14 @@ static const param_row tt_rows[] = {
      .kind = PARAM_CHOICE, .off = TT(tree.gen), .choices = tt_generator_names, .example = "deterministic"},
     {TT_ROW("workload.tree.z", "list", "", "", "deterministic: children per vertex of each level, e.g. \"4 3\" (each >= 1)"),
      .kind = PARAM_U32_LIST, .off = TT(tree.z), .count_off = TT(tree.zlen), .min = 1, .max = TREE_MAX_LEVELS,
-     .example = "4 3", .note = "every level needs at least one child"},
+     .example = "4 3", .note = "every level needs at least one child", .when = "workload.tree.generator=deterministic"},
     {TT_ROW("workload.tree.vertices", "distribution(number)", "", "", "preferential: vertices n per tree (values >= 1)"),
      .kind = PARAM_DIST, .dim = UNIT_NONE, .off = TT(tree.vertices), .flags = PARAM_MIN1,
-     .example = "uniform-int(25,175)", .note = "a tree has at least its root"},
+     .example = "uniform-int(25,175)", .note = "a tree has at least its root",
+     .when = "workload.tree.generator=preferential"},
     {TT_ROW("workload.tree.shape", "number", "", "1", "preferential: shape s in w(u) = (2 deg u)^s"),
-     .kind = PARAM_REAL, .dim = UNIT_NONE, .off = TT(tree.shape), .example = "1"},
+     .kind = PARAM_REAL, .dim = UNIT_NONE, .off = TT(tree.shape), .example = "1",
+     .when = "workload.tree.generator=preferential"},
     {TT_ROW("workload.task.init-time", "distribution(time)", "s", "", "initialisation time t_i of a task"),
      .kind = PARAM_DIST, .dim = UNIT_TIME, .off = TT(task.init_time), .flags = PARAM_NONNEG | PARAM_REQUIRED,
      .example = "10us"},
@@ -111,6 +113,11 @@ static void tt_check(const net_params *core, const void *params, param_report *r
         param_missing(rep, "workload.tree.z", "generator deterministic, the default, needs it");
     if (p->tree.gen == TREE_PREFERENTIAL && !p->tree.vertices.text)
         param_missing(rep, "workload.tree.vertices", "generator preferential needs it");
+    /* a message is whole bytes: 0.4B was sent as 0 bytes (llround) while
+     * the footprint counted 0.4, and 0B is refused; refused the same way */
+    if (p->control_size_bytes > 0 && p->control_size_bytes != floor(p->control_size_bytes))
+        param_invalid(rep, "workload.control-size", "%.6gB is not a whole number of bytes (a message carries whole "
+                      "bytes; e.g. %.0fB)", p->control_size_bytes, ceil(p->control_size_bytes));
     if (p->tree.zlen) {
         double vertices = 1, level = 1;
         for (uint32_t i = 0; i < p->tree.zlen; i++) {
@@ -914,7 +921,7 @@ static const wl_column tt_table[] = {
 
 const wl_ops wl_task_tree_ops = {
     .name = "task-tree",
-    .description = "jobs as task trees, a scheduler node and delegating compute nodes (paper 3.3)",
+    .description = "jobs as task trees, a scheduler node and delegating compute nodes (Rumley et al. 2013, sec. 3.3)",
     .state_size = sizeof(tasktree),
     .params = tt_rows,
     .nparams = TT_NROWS,

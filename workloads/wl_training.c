@@ -163,16 +163,16 @@ static const param_row tr_rows[] = {
             "training: CSV of layers in forward order: size_bytes[, forward_s, backward_s] (e.g. resnet50-layers.csv)"),
      .kind = PARAM_FILE, .off = TR(layers_file), .example = "resnet50-layers.csv"},
     {TR_ROW("workload.compute-time", "distribution(time)", "s", "0s",
-            "training: forward + backward compute of one iteration, a constant (seed 002 Table 4.1: 900ms)"),
+            "training: forward + backward compute of one iteration, a constant (Gao 2020 Table 4.1: 900ms)"),
      .kind = PARAM_DIST, .dim = UNIT_TIME, .off = TR(compute_time), .flags = PARAM_NONNEG, .example = "900ms"},
-    {TR_ROW("workload.backward-ratio", "number", "", "2", "training: backward time over forward time (seed 002: 2)"),
+    {TR_ROW("workload.backward-ratio", "number", "", "2", "training: backward time over forward time (Gao 2020: 2)"),
      .kind = PARAM_REAL, .dim = UNIT_NONE, .off = TR(backward_ratio), .flags = PARAM_NONNEG, .example = "2"},
     {TR_ROW("workload.time-ratio", "number", "", "0.5",
             "training: last layer's forward time over the first's (arithmetic progression, > 0)"),
      .kind = PARAM_REAL, .dim = UNIT_NONE, .off = TR(time_ratio), .flags = PARAM_POS, .example = "0.5"},
     {TR_ROW("workload.fusion-buffer", "size", "B", "6.28MB", "training: Horovod's tensor fusion buffer (0 = a fusion per layer)"),
      .kind = PARAM_BYTES, .off = TR(fusion_bytes), .flags = PARAM_NONNEG, .example = "6.28MB"},
-    {TR_ROW("workload.iterations", "integer", "", "1", "training: iterations (>= 1; seed 002 Table 4.1: 2)"),
+    {TR_ROW("workload.iterations", "integer", "", "1", "training: iterations (>= 1; Gao 2020 Table 4.1: 2)"),
      .kind = PARAM_U32, .off = TR(iterations), .min = 1, .max = UINT32_MAX, .example = "2"},
     {TR_ROW("workload.stop-time", "time", "s", "0s",
             "training: no iteration starts at or after this time (0 = run every iteration)"),
@@ -181,7 +181,7 @@ static const param_row tr_rows[] = {
      .kind = PARAM_CHOICE, .off = TR(queue), .choices = tr_queue_names, .example = "priority"},
     {TR_ROW("workload.barrier", "choice", "", "on", "training: inter-iteration barrier: on | off"),
      .kind = PARAM_CHOICE, .off = TR(barrier_off), .choices = tr_onoff_names, .example = "off"},
-    {TR_ROW("workload.negotiation", "choice", "", "none", "training: none (instant coordinator) | vef (seed 000's HOROVOD negotiation loop)"),
+    {TR_ROW("workload.negotiation", "choice", "", "none", "training: none (instant coordinator) | vef (Andujar et al.'s HOROVOD negotiation loop)"),
      .kind = PARAM_CHOICE, .off = TR(negotiation), .choices = tr_neg_names, .example = "vef"},
     {TR_ROW("workload.vef.loop", "distribution(time)", "s", "1.5ms", "training, negotiation=vef: wait between rounds"),
      .kind = PARAM_DIST, .dim = UNIT_TIME, .off = TR(neg_loop), .flags = PARAM_NONNEG, .example = "1.5ms"},
@@ -205,7 +205,7 @@ static const param_row tr_rows[] = {
     X(allreduce_wait_mean_s, "allreduce, eligible (ready on every worker) to start: mean")                  \
     X(exposed_comm_mean_s, "iteration time not spent computing (iteration time - compute-time): mean")      \
     X(link_utilization, "8 ring bytes sent by all workers / (W B time of all iterations)")                  \
-    X(compute_to_network_ratio, "R = compute-time B / (8 2 (1 - 1/W) model bytes) (seed 002 eq. 5.1)")      \
+    X(compute_to_network_ratio, "R = compute-time B / (8 2 (1 - 1/W) model bytes) (Gao 2020 eq. 5.1)")      \
     X(fusions, "fused tensors per iteration")                                                                \
     X(negotiation_rounds, "negotiation=vef: rounds over all fusions")
 enum { TR_METRICS(METRIC_ENUM) TR_NMETRICS };
@@ -1038,7 +1038,7 @@ static const wl_column tr_table[] = {
 const wl_ops wl_training_ops = {
     .name = "training",
     .description = "data-parallel training: ring allreduce of fused tensors (Horovod), fifo or priority "
-                   "transmission, inter-iteration barrier (seed 002; seed 000's negotiation optional)",
+                   "transmission, inter-iteration barrier (Gao 2020; Andujar et al.'s negotiation optional)",
     .state_size = sizeof(tr),
     .params = tr_rows,
     .nparams = sizeof tr_rows / sizeof tr_rows[0],

@@ -14,6 +14,7 @@ extern const wl_ops wl_task_tree_ops;      /* workloads/wl_task_tree.c */
 extern const wl_ops wl_dc_flows_ops;       /* workloads/wl_dc_flows.c */
 extern const wl_ops wl_training_ops;       /* workloads/wl_training.c */
 extern const wl_ops wl_uniform_random_ops; /* workloads/wl_uniform_random.c */
+extern const wl_ops wl_vef_ops;            /* workloads/wl_vef.c */
 
 const wl_ops *const wl_registry[] = {
     &wl_task_tree_ops,
@@ -22,6 +23,7 @@ const wl_ops *const wl_registry[] = {
     &wl_pattern_ops,
     &wl_dc_flows_ops,
     &wl_training_ops,
+    &wl_vef_ops,
     NULL,
 };
 
@@ -91,6 +93,14 @@ void wl_analysis_add(wl_analysis *a, const char *key, double value)
     a->kv[a->n].key = key;
     a->kv[a->n].value = value;
     a->n++;
+}
+
+double wl_run_metric(const wl_run_view *v, const char *name)
+{
+    if (!v)
+        return NAN;
+    long k = metric_find(v->col, v->n, name);
+    return k >= 0 ? v->m[k] : NAN;
 }
 
 gsl_rng *wl_stream(const wl_env *env, const char *purpose)

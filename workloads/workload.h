@@ -89,9 +89,15 @@ typedef struct wl_analysis {
 void wl_analysis_add(wl_analysis *a, const char *key, double value);
 
 /* What finish sees of the rest of the run: the core's and the fabric's
- * metrics, already measured (NAN if absent or not measured; a NULL view,
- * as tests pass, has none). */
-typedef struct wl_run_view wl_run_view;
+ * metrics, already measured (NAN if absent or not measured). The run
+ * wiring fills it with the run's columns; a NULL view, as tests pass, has
+ * none. */
+typedef struct wl_run_view {
+    const metric_def *col; /* [n] the run's metric columns */
+    const double *m;       /* [n] their values so far */
+    size_t n;
+} wl_run_view;
+/* The value of the run's metric called name, or NAN. */
 double wl_run_metric(const wl_run_view *v, const char *name);
 
 /* What a workload's write_files op sees of a sweep: one point that uses

@@ -24,14 +24,15 @@
 #define PACKAGE_VERSION "dev"
 #endif
 
+static const char usage_intro[] =
+    "tasknet " PACKAGE_VERSION " - application-level simulation of HPC and datacenter interconnects\n"
+    "\n"
+    "A configuration puts one or more workloads (the traffic and its dependencies) on one\n"
+    "fabric (the network); every run reports the workloads' own metrics (speedup, flow\n"
+    "completion times, iteration times, congestion) and the fabric's (latencies,\n"
+    "utilisation, throughput) next to the analytic bounds where the model has them.\n";
+
 static const char usage_main[] =
-    "tasknet " PACKAGE_VERSION " - application-level simulation of HPC interconnects\n"
-    "\n"
-    "Jobs arrive as random trees of tasks; compute nodes ask a scheduler for idle nodes and\n"
-    "delegate subtasks over the simulated fabric, so the trees' dependencies drive the traffic.\n"
-    "tasknet reports speedup, node and network utilisation, synchronisation overhead and\n"
-    "message latencies next to the analytic bounds (Rumley et al., JA3 2013).\n"
-    "\n"
     "Usage: tasknet COMMAND [ARGS]\n"
     "\n"
     "Commands:\n"
@@ -702,7 +703,12 @@ static void ui_run_progress(void *ctx, uint64_t id, const run_progress *p)
     if (!u->progress)
         return;
     char eta[64] = "ETA unknown";
-    if (p->fraction > 0 && p->fraction <= 1)
+    /* a run still going at 100% has outlived its estimate (a workload
+     * draining its last messages, a horizon passed): "ETA 0.0 s" for
+     * seconds would be false, so it says so */
+    if (p->fraction >= 1)
+        snprintf(eta, sizeof eta, "past its estimate, ETA unknown");
+    else if (p->fraction > 0)
         snprintf(eta, sizeof eta, "%.0f%%, ETA %.1f s", 100 * p->fraction,
                  p->wall_s * (1 - p->fraction) / p->fraction);
     fprintf(stderr, "\r\033[K[%llu/%llu runs] run %llu: %.6g s simulated, %.4g events/s, %s",
@@ -955,8 +961,12 @@ static void print_rows(cfg_owner owner, const char *plugin)
             continue;
         const param_row *r = p->row;
         const char *def = r->def && r->def[0] ? r->def : (r->flags & PARAM_REQUIRED) ? "(required)" : "(none)";
-        if (r->kind == PARAM_NAME)
-            def = strcmp(r->path, "network.type") == 0 ? net_default->name : wl_default->name;
+        if (strcmp(r->path, "network.type") == 0)
+            def = net_default->name;
+        else if (strcmp(r->path, "workload.type") == 0)
+            def = wl_default->name;
+        else if (r->kind == PARAM_NAME && !(r->def && r->def[0]))
+            def = "(none)";
         printf("  %-34s %-22s %-5s %-22s %s\n", r->path, r->type, r->unit && r->unit[0] ? r->unit : "-", def,
                r->help);
     }
@@ -979,6 +989,8 @@ static int cmd_params(int argc, char **argv)
     printf("  %-34s %-22s %-5s %-22s %s\n", "PATH", "TYPE", "UNIT", "DEFAULT", "DESCRIPTION");
     printf("Every configuration:\n");
     print_rows(CFG_OWN_CORE, NULL);
+    printf("\nEvery workload (each <workload> element; with several, workload.<name>.<attr>):\n");
+    print_rows(CFG_OWN_WLI, NULL);
     printf("\nThe physical layer (fabrics that model optics or energy):\n");
     print_rows(CFG_OWN_PHY, NULL);
     for (size_t i = 0; net_registry[i]; i++) {
@@ -1042,10 +1054,26 @@ static int cmd_metrics(void)
     return 0;
 }
 
+/* The top-level help: what tasknet is, every workload and fabric (from
+ * their registries, so a new one is listed without editing this), then the
+ * commands. */
+static void print_usage_main(FILE *f)
+{
+    fputs(usage_intro, f);
+    fputs("\nWorkloads (workload.type; `tasknet params` lists each one's parameters):\n", f);
+    for (size_t i = 0; wl_registry[i]; i++)
+        fprintf(f, "  %-17s %s\n", wl_registry[i]->name, wl_registry[i]->description);
+    fputs("\nFabrics (network.type):\n", f);
+    for (size_t i = 0; net_registry[i]; i++)
+        fprintf(f, "  %-17s %s\n", net_registry[i]->name, net_registry[i]->description);
+    fputc('\n', f);
+    fputs(usage_main, f);
+}
+
 static int cmd_help(const char *what)
 {
     if (!what)
-        fputs(usage_main, stdout);
+        print_usage_main(stdout);
     else if (strcmp(what, "run") == 0)
         fputs(usage_run, stdout);
     else if (strcmp(what, "analyze") == 0)
@@ -1103,7 +1131,7 @@ int cli_main(int argc, char **argv)
 static int dispatch(int argc, char **argv)
 {
     if (argc < 2) {
-        fputs(usage_main, stderr);
+        print_usage_main(stderr);
         return 2;
     }
     const char *cmd = argv[1];

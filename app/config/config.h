@@ -18,7 +18,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include <gsl/gsl_rng.h>
 
 #include "network.h"
 #include "params.h"
@@ -119,14 +118,6 @@ const wl_ops *cfg_wl_at(const cfg *c, size_t k);
 void *cfg_wl_params_at(const cfg *c, size_t k);
 /* Add a workload (with every default) named `name`; its index, or -1 + err. */
 long cfg_add_workload(cfg *c, const char *name, char *err, size_t errlen);
-/* Workload k's ranks on the fabric's nodes: n ranks, rank r on node
- * map[r] (map has room for c->nodes), given the nodes the earlier exclusive
- * workloads hold (taken[] of c->nodes, updated); random(n) draws from rng
- * (may be NULL when the form draws nothing). map NULL (and taken NULL):
- * the count only, allocating nothing proportional to c->nodes (the memory
- * estimate counts ranks before any per-node array exists). 0, or -1 + err. */
-int cfg_wl_nodes(const cfg *c, size_t k, unsigned char *taken, gsl_rng *rng, uint32_t *map, uint32_t *n,
-                 char *err, size_t errlen);
 /* Whether a point fits in the memory this process may use (nonzero: it
  * does): the checks ask before they build anything proportional to
  * system.nodes (the workloads' node maps), so 10^9 nodes are refused by

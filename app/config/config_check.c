@@ -13,6 +13,7 @@
 #include <gsl/gsl_rng.h>
 
 #include "log.h"
+#include "placement.h"
 
 static void ec_emit(ectx *ec, char *msg)
 {
@@ -255,7 +256,7 @@ static void workload_rules(const cfg *c, ectx *ec, const net_params *core)
             int random = strncmp(w->nodes, "random(", 7) == 0;
             /* random(n) is drawn per run: here only its count is checked */
             gsl_rng *g = random ? gsl_rng_alloc(gsl_rng_mt19937) : NULL;
-            if (cfg_wl_nodes(c, k, taken, g, map, &n, err, sizeof err) != 0)
+            if (wl_nodes_place(w->nodes, c->nodes, cfg_wl_exclusive(c, k), taken, g, map, &n, err, sizeof err) != 0)
                 x_invalid(c, ec, k, "workload.nodes", "%s", err);
             else if (n < 2 && ops && strcmp(w->nodes, "all") != 0)
                 x_invalid(c, ec, k, "workload.nodes", "'%s' gives %u node; a workload needs at least 2", w->nodes, n);
@@ -330,6 +331,66 @@ void cfg_cross_check(const cfg *c, ectx *ec)
         x_invalid(c, ec, 0, "run.replicas", "must be at least 1");
 }
 
+/* Why canonical row i of workload k, given or swept, changes nothing at
+ * any point of the sweep (caller frees), or NULL when it applies
+ * somewhere: its owner (a fabric, a workload type) is never used, or it is
+ * used but the row's `when` (a tree generator) never holds. */
+static char *not_applied(const cfg *c, size_t i, size_t k)
+{
+    int used = 0, holds = 0;
+    char seen[512] = "";
+    long cond = -1;
+    for (size_t j = i; j < crow_count(); j++)
+        if (crow_canon(j) == i && crow_used(c, j, k)) {
+            used = 1;
+            if (crow_when_holds(c, j, k, seen, sizeof seen))
+                holds = 1;
+            else
+                cond = (long)j;
+        }
+    if (used && (holds || cond < 0))
+        return NULL;
+    const char *every = c->naxes ? " at every point of the sweep" : "";
+    if (used) {
+        /* used by its owner, but only where another of its parameters
+         * has a value it never has here */
+        const char *when = crow_at((size_t)cond)->row->when, *eq = strchr(when, '=');
+        char wpath[PARAM_NAME_MAX + 64];
+        snprintf(wpath, sizeof wpath, "%.*s", (int)(eq - when), when);
+        char *wp = msg_path(c, wpath, k);
+        char *m = cfg_format("applies where %s is %s, and it is %s%s", wp, eq + 1, seen, every);
+        free(wp);
+        return m;
+    }
+    /* the owners that would use it */
+    const char *owners[64];
+    size_t n = 0;
+    for (size_t j = i; j < crow_count() && n < 64; j++)
+        if (crow_canon(j) == i)
+            owners[n++] = crow_owner_name(j);
+    char *list = cfg_join(owners, n);
+    const cfg_param_info *p = crow_at(i);
+    char *tp = p->owner == CFG_OWN_NET ? tn_xstrdup("network.type") : msg_path(c, "workload.type", k);
+    /* the types the sweep does use: an axis's values, else the one given */
+    char types[512];
+    int ta = cfg_axis_of(c, tp);
+    if (ta < 0 && p->owner != CFG_OWN_NET && c->nwl == 1)
+        ta = cfg_axis_of(c, "workload.type");
+    if (ta >= 0 && !c->point) {
+        size_t l = 0;
+        types[0] = '\0';
+        for (size_t v = 0; v < c->axes[ta].nvalues && l < sizeof types; v++)
+            l += (size_t)snprintf(types + l, sizeof types - l, "%s%s",
+                                  v ? (v + 1 == c->axes[ta].nvalues ? " or " : ", ") : "", c->axes[ta].values[v]);
+    } else {
+        snprintf(types, sizeof types, "%s", p->owner == CFG_OWN_NET ? c->net_type : c->wl[k].type);
+    }
+    char *m = cfg_format("applies to %s, and %s is %s%s", list, tp, types, every);
+    free(tp);
+    free(list);
+    return m;
+}
+
 void cfg_sweep_check(const cfg *c, ectx *ec)
 {
     for (size_t i = 0; i < crow_count(); i++) {
@@ -339,25 +400,33 @@ void cfg_sweep_check(const cfg *c, ectx *ec)
         for (size_t k = 0; k < nk; k++) {
             if (!*crow_given(c, i, k))
                 continue;
-            int used = 0;
-            for (size_t j = i; j < crow_count() && !used; j++)
-                used = crow_canon(j) == i && crow_used(c, j, k);
-            if (used)
-                continue;
-            /* the owners that would use it */
-            const char *owners[64];
-            size_t n = 0;
-            for (size_t j = i; j < crow_count() && n < 64; j++)
-                if (crow_canon(j) == i)
-                    owners[n++] = crow_owner_name(j);
-            char *list = cfg_join(owners, n);
-            const cfg_param_info *p = crow_at(i);
-            char *tp = p->owner == CFG_OWN_NET ? tn_xstrdup("network.type") : msg_path(c, "workload.type", k);
-            x_invalid(c, ec, k, p->row->path, "applies to %s, and %s is %s%s", list, tp,
-                      p->owner == CFG_OWN_NET ? c->net_type : c->wl[k].type, c->naxes ? " at every point of the sweep" : "");
-            free(tp);
-            free(list);
+            char *why = not_applied(c, i, k);
+            if (why)
+                x_invalid(c, ec, k, crow_at(i)->row->path, "%s", why);
+            free(why);
         }
+    }
+    /* a swept parameter that changes nothing is refused as a given one is */
+    for (size_t a = 0; a < c->naxes; a++) {
+        long row;
+        size_t k;
+        char err[512];
+        if (crow_resolve(c, c->axes[a].param, &row, &k, err, sizeof err) != 0 || row < 0)
+            continue;
+        size_t i = crow_canon((size_t)row);
+        if (*crow_given(c, i, k))
+            continue; /* reported above */
+        char *why = not_applied(c, i, k);
+        if (!why)
+            continue;
+        if (ec->mode == EC_LOAD && ec->ld->axis_node[a]) {
+            ec->n++;
+            ld_err_at_attr(ec->ld, ec->ld->axis_node[a], "param", c->axes[a].param, "axis %s: %s", c->axes[a].param,
+                           why);
+        } else {
+            ec_emit(ec, cfg_format("axis %s: %s", c->axes[a].param, why));
+        }
+        free(why);
     }
 }
 

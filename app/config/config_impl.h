@@ -53,6 +53,10 @@ char *crow_path(const cfg *c, size_t i, size_t k);
 /* The workload that holds a workload type's row outside <workload> (as
  * task-tree's network.zeta): the first whose type declares it. */
 size_t crow_wl_home(const cfg *c, size_t i);
+/* Row i's `when` condition (param_row.when) holds at some point of the
+ * sweep for workload k (1; also when it has none), else 0 and seen gets
+ * the values the other parameter takes ("deterministic"). */
+int crow_when_holds(const cfg *c, size_t i, size_t k, char *seen, size_t len);
 /* "owner" words for messages: the plugin's name, "the physical layer" or "the core". */
 const char *crow_owner_name(size_t i);
 /* Parse value for every row of path canon (each owner gets its own copy)

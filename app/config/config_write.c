@@ -80,6 +80,9 @@ static int put_attrs(FILE *f, const cfg *c, int e, size_t k)
         long j = row_to_write(c, i, kk);
         if (j < 0)
             continue;
+        char seen[256];
+        if (!*crow_given(c, i, kk) && !crow_when_holds(c, (size_t)j, kk, seen, sizeof seen))
+            continue; /* a default that applies nowhere here (shape under the deterministic generator) */
         char *v = param_format(crow_block(c, (size_t)j, kk), crow_at((size_t)j)->row, absdir);
         if (v[0] && !defaults_differ(c, i, kk, v, absdir)) {
             any = 1;

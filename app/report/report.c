@@ -96,30 +96,48 @@ void report_runs_header(FILE *f, const cfg *base, const run_layout *l)
     for (size_t i = 0; i < l->n; i++)
         if (metric_is_deterministic(l->col[i].name))
             fprintf(f, ",%s", l->col[i].name);
-    fputs(",latency_csv_fnv1a64\n", f);
+    fputs(",latency_csv_fnv1a64,row_fnv1a64\n", f);
+}
+
+uint64_t report_row_digest(const char *text, size_t len)
+{
+    uint64_t h = 1469598103934665603ULL; /* FNV-1a 64 */
+    for (size_t i = 0; i < len; i++)
+        h = (h ^ (unsigned char)text[i]) * 1099511628211ULL;
+    return h;
 }
 
 void report_runs_row(FILE *f, const cfg *base, const run_layout *l, size_t point, uint64_t replica,
                      uint64_t config_hash, const double *m, const uint64_t *latency_digest)
 {
-    fprintf(f, "%llu,%zu,%llu,%llu,%016llx", (unsigned long long)(point * base->replicas + replica),
+    /* the row is written to memory first: its last cell is the digest of
+     * the text before it */
+    char *row = NULL;
+    size_t len = 0;
+    FILE *g = open_memstream(&row, &len);
+    TN_ASSERT(g, "open_memstream");
+    fprintf(g, "%llu,%zu,%llu,%llu,%016llx", (unsigned long long)(point * base->replicas + replica),
             point, (unsigned long long)replica, (unsigned long long)base->seed,
             (unsigned long long)config_hash);
     for (size_t a = 0; a < base->naxes; a++) {
-        fputc(',', f);
-        report_csv_field(f, cfg_point_value(base, point, a));
+        fputc(',', g);
+        report_csv_field(g, cfg_point_value(base, point, a));
     }
     for (size_t i = 0; i < l->n; i++)
         if (metric_is_deterministic(l->col[i].name)) {
             if (isnan(m[i]))
-                fputc(',', f);
+                fputc(',', g);
             else
-                fprintf(f, ",%.17g", m[i]);
+                fprintf(g, ",%.17g", m[i]);
         }
     if (latency_digest)
-        fprintf(f, ",%016llx\n", (unsigned long long)*latency_digest);
+        fprintf(g, ",%016llx", (unsigned long long)*latency_digest);
     else
-        fputs(",\n", f);
+        fputc(',', g);
+    TN_ASSERT(fclose(g) == 0, "open_memstream");
+    fputs(row, f);
+    fprintf(f, ",%016llx\n", (unsigned long long)report_row_digest(row, len));
+    free(row);
 }
 
 void report_ci_name(double level, char *buf, size_t len)
@@ -144,9 +162,18 @@ int report_summary_csv(const char *path, const cfg *base, const run_layout *l, c
     }
     char ci[32];
     report_ci_name(base->confidence, ci, sizeof ci);
+    /* a metric some point averages over fewer runs than it has (a
+     * dc-flows run that finished no flow has no fct): its count too */
+    unsigned char *partial = tn_xcalloc(l->n ? l->n : 1, 1);
     for (size_t i = 0; i < l->n; i++)
-        if (metric_is_deterministic(l->col[i].name))
+        for (size_t p = 0; p < npoints && !partial[i]; p++)
+            partial[i] = pts[p].m[i].n > 0 && pts[p].m[i].n < pts[p].runs;
+    for (size_t i = 0; i < l->n; i++)
+        if (metric_is_deterministic(l->col[i].name)) {
             fprintf(f, ",%s_mean,%s_%s", l->col[i].name, l->col[i].name, ci);
+            if (partial[i])
+                fprintf(f, ",%s_replicas", l->col[i].name);
+        }
     fputc('\n', f);
     for (size_t p = 0; p < npoints; p++) {
         fprintf(f, "%zu,%llu", p, (unsigned long long)pts[p].runs);
@@ -159,14 +186,20 @@ int report_summary_csv(const char *path, const cfg *base, const run_layout *l, c
          * empty cells, not zeros */
         for (size_t i = 0; i < l->n; i++)
             if (metric_is_deterministic(l->col[i].name)) {
-                if (pts[p].m[i].n)
+                /* one value has no interval: an empty cell, not 0 */
+                if (pts[p].m[i].n >= 2)
                     fprintf(f, ",%.17g,%.17g", stats_acc_mean(&pts[p].m[i]),
                             stats_acc_ci(&pts[p].m[i], base->confidence));
+                else if (pts[p].m[i].n)
+                    fprintf(f, ",%.17g,", stats_acc_mean(&pts[p].m[i]));
                 else
                     fputs(",,", f);
+                if (partial[i])
+                    fprintf(f, ",%llu", (unsigned long long)pts[p].m[i].n);
             }
         fputc('\n', f);
     }
+    free(partial);
     int rc = ferror(f) ? -1 : 0;
     if (fclose(f) != 0)
         rc = -1;
@@ -188,7 +221,9 @@ void report_summary_json(FILE *f, const cfg *base, const run_layout *l, const re
             fprintf(f, "%s\"%s\":{\"mean\":", i ? "," : "", l->col[i].name);
             json_number(f, any ? stats_acc_mean(&pts[p].m[i]) : NAN);
             fprintf(f, ",\"%s\":", ci);
-            json_number(f, any ? stats_acc_ci(&pts[p].m[i], base->confidence) : NAN);
+            json_number(f, pts[p].m[i].n >= 2 ? stats_acc_ci(&pts[p].m[i], base->confidence) : NAN);
+            if (any && pts[p].m[i].n < pts[p].runs) /* averaged over fewer runs than the point has */
+                fprintf(f, ",\"replicas\":%llu", (unsigned long long)pts[p].m[i].n);
             fputc('}', f);
         }
         fputs("}}", f);
@@ -237,7 +272,22 @@ void report_analyze_json(FILE *f, const cfg *base, size_t point, const cfg *pc, 
     json_number(f, e.messages > 0 ? e.messages : NAN);
     fputs(",\"run_horizon_s\":", f);
     json_number(f, e.horizon_s > 0 ? e.horizon_s : NAN);
-    fputc('}', f);
+    /* each workload's share of the estimate */
+    fputs(",\"workloads\":[", f);
+    for (size_t k = 0; k < e.nwl; k++) {
+        fputs(k ? ",{\"name\":" : "{\"name\":", f);
+        report_json_string(f, pc->wl[k].name);
+        fputs(",\"type\":", f);
+        report_json_string(f, pc->wl[k].type);
+        fprintf(f, ",\"ranks\":%u,\"memory_bytes\":", e.wl[k].ranks);
+        json_number(f, e.wl[k].mem_bytes);
+        fputs(",\"messages\":", f);
+        json_number(f, e.wl[k].messages > 0 ? e.wl[k].messages : NAN);
+        fputs(",\"horizon_s\":", f);
+        json_number(f, e.wl[k].horizon_s > 0 ? e.wl[k].horizon_s : NAN);
+        fputc('}', f);
+    }
+    fputs("]}", f);
 }
 
 void report_analyze_text(FILE *f, const cfg *base, size_t point, const cfg *pc, const run_info *info,
@@ -250,8 +300,10 @@ void report_analyze_text(FILE *f, const cfg *base, size_t point, const cfg *pc, 
         fputc('\n', f);
     }
     fputs(a->text, f);
-    fprintf(f, "  system    N=%u  B=%.6g Gb/s  %s over %s\n", pc->nodes, pc->net.bandwidth_bps / 1e9, pc->wl[0].type,
-            pc->net_type);
+    fprintf(f, "  system    N=%u  B=%.6g Gb/s  ", pc->nodes, pc->net.bandwidth_bps / 1e9);
+    for (size_t k = 0; k < pc->nwl; k++)
+        fprintf(f, "%s%s", k ? " + " : "", pc->wl[k].type);
+    fprintf(f, " over %s\n", pc->net_type);
     double bound = point_bound(pc);
     if (!isnan(bound))
         fprintf(f, "  fabric    uniform-random saturation throughput %.4g of B per node\n", bound);
@@ -268,6 +320,17 @@ void report_analyze_text(FILE *f, const cfg *base, size_t point, const cfg *pc, 
     if (e.horizon_s > 0)
         fprintf(f, ", ~%.3g s simulated", e.horizon_s);
     fputs(" (estimates)\n", f);
+    /* with several workloads, each one's share (the run lasts as the longest) */
+    for (size_t k = 0; e.nwl > 1 && k < e.nwl; k++) {
+        run_format_bytes(e.wl[k].mem_bytes, mem, sizeof mem);
+        fprintf(f, "  workload  %s (%s, %u ranks): ~%s of memory", pc->wl[k].name[0] ? pc->wl[k].name : "-",
+                pc->wl[k].type, e.wl[k].ranks, mem);
+        if (e.wl[k].messages > 0)
+            fprintf(f, ", ~%.3g messages", e.wl[k].messages);
+        if (e.wl[k].horizon_s > 0)
+            fprintf(f, ", ~%.3g s simulated", e.wl[k].horizon_s);
+        fputc('\n', f);
+    }
 }
 
 void report_latency_path(char *buf, size_t len, const char *dir, uint64_t run_id)

@@ -25,8 +25,13 @@ report_point *report_points_new(size_t npoints, const run_layout *l);
 void report_points_free(report_point *pts, size_t npoints);
 void report_point_add(report_point *p, const run_layout *l, const double *m);
 
-/* runs.csv: run,point,replica,seed,config_hash,<swept values>,<metrics>,latency_csv_fnv1a64. */
+/* runs.csv: run,point,replica,seed,config_hash,<swept values>,<metrics>,latency_csv_fnv1a64,row_fnv1a64.
+ * row_fnv1a64 is the FNV-1a 64 of the row's text before its last comma:
+ * an edited cell (a plausible number) no longer matches it, and resume
+ * redoes that run, merge refuses it. */
 void report_runs_header(FILE *f, const cfg *base, const run_layout *l);
+/* FNV-1a 64 of text (row_fnv1a64). */
+uint64_t report_row_digest(const char *text, size_t len);
 /* config_hash: fingerprint of the point's configuration (resume and merge
  * check it); latency_digest: FNV-1a 64 of the run's latency/run-ID.csv
  * (resume redoes a run whose file does not match it), NULL = none. */

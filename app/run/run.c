@@ -13,6 +13,7 @@
 
 #include "log.h"
 #include "network.h"
+#include "placement.h"
 #include "rng.h"
 #include "sim.h"
 #include "stats.h"
@@ -20,20 +21,12 @@
 
 /* ---------------------------------------------------------------- layout */
 
-static long col_of(const metric_def *col, size_t n, const char *name)
-{
-    for (size_t i = 0; i < n; i++)
-        if (strcmp(col[i].name, name) == 0)
-            return (long)i;
-    return -1;
-}
-
 /* Add a plugin's metrics (shared names share a column) and its map. */
 static size_t *add_metrics(run_layout *l, size_t *cap, const metric_def *m, size_t nm)
 {
     size_t *map = tn_xcalloc(nm ? nm : 1, sizeof *map);
     for (size_t k = 0; k < nm; k++) {
-        long c = col_of(l->col, l->n, m[k].name);
+        long c = metric_find(l->col, l->n, m[k].name);
         if (c < 0) {
             if (l->n == *cap) {
                 *cap = *cap ? 2 * *cap : 64;
@@ -168,7 +161,7 @@ void run_layout_free(run_layout *l)
     memset(l, 0, sizeof *l);
 }
 
-long run_layout_find(const run_layout *l, const char *name) { return col_of(l->col, l->n, name); }
+long run_layout_find(const run_layout *l, const char *name) { return metric_find(l->col, l->n, name); }
 
 /* -------------------------------------------------------------- resolve */
 
@@ -202,7 +195,7 @@ int run_resolve(cfg *c, run_cache *rc, run_info *info, char *err, size_t errlen)
         /* its ranks: a count only (random(n) draws per run) */
         uint32_t nranks = c->nodes;
         char e2[512];
-        if (cfg_wl_nodes(c, k, NULL, NULL, NULL, &nranks, e2, sizeof e2) != 0)
+        if (run_wl_nodes(c, k, NULL, NULL, NULL, &nranks, e2, sizeof e2) != 0)
             return tn_error(err, errlen, "%s", e2);
         wl_resolve wr = {
             .nodes = nranks,
@@ -264,6 +257,12 @@ struct run_state {
 };
 
 /* Once every foreground workload has finished, stop the background ones. */
+int run_wl_nodes(const cfg *c, size_t k, unsigned char *taken, gsl_rng *rng, uint32_t *map, uint32_t *n,
+                 char *err, size_t errlen)
+{
+    return wl_nodes_place(c->wl[k].nodes, c->nodes, cfg_wl_exclusive(c, k), taken, rng, map, n, err, errlen);
+}
+
 static void check_foreground(struct run_state *rs)
 {
     for (size_t k = 0; k < rs->nwl; k++)
@@ -281,19 +280,6 @@ static void run_deliver(void *owner, net_msg *m)
     rw->w->deliver(rw->ws, m);
     if (rw->rs->bg_pending && !rw->background)
         check_foreground(rw->rs);
-}
-
-struct wl_run_view {
-    const run_layout *l;
-    const double *m;
-};
-
-double wl_run_metric(const wl_run_view *v, const char *name)
-{
-    if (!v)
-        return NAN;
-    long k = run_layout_find(v->l, name);
-    return k >= 0 ? v->m[k] : NAN;
 }
 
 static double wall_now_s(void)
@@ -449,7 +435,7 @@ int run_one(const cfg *c, const run_layout *l, uint64_t replica, run_cache *rcac
             char stream[PARAM_NAME_MAX + 8];
             snprintf(stream, sizeof stream, "map.%s", c->wl[k].name);
             gsl_rng *g = rng_stream_new(c->seed, replica, stream);
-            int bad = cfg_wl_nodes(c, k, taken, g, map, &nranks, err, errlen);
+            int bad = run_wl_nodes(c, k, taken, g, map, &nranks, err, errlen);
             gsl_rng_free(g);
             if (bad)
                 goto out;
@@ -542,7 +528,7 @@ int run_one(const cfg *c, const run_layout *l, uint64_t replica, run_cache *rcac
     net_metrics(n, core, own);
     scatter(m, net_map, own, nops->nmetrics);
     core[M_bandwidth_bps] = np.bandwidth_bps;
-    struct wl_run_view view = {.l = l, .m = m};
+    wl_run_view view = {.col = l->col, .m = m, .n = l->n};
     /* The run's span: from the earliest first activity of any workload to
      * the latest last one (one workload: its own span). Several workloads
      * start at different times, so the longest single span would be too

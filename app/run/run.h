@@ -98,6 +98,11 @@ typedef struct run_estimate {
     double net_bytes, wl_bytes, samples_bytes; /* its parts */
     double messages;   /* messages the workload sends (0: not known) */
     double horizon_s;  /* simulated time the run lasts (0: not known) */
+    size_t nwl;        /* each workload's own share (analyze prints them) */
+    struct {
+        uint32_t ranks;
+        double mem_bytes, messages, horizon_s;
+    } wl[CFG_MAX_WORKLOADS];
 } run_estimate;
 void run_estimate_point(const cfg *c, run_estimate *out);
 
@@ -118,6 +123,15 @@ void run_format_bytes(double bytes, char *buf, size_t len);
  * re-arms runs. */
 void run_abort(void);
 void run_abort_clear(void);
+
+/* Workload k of c's ranks on the fabric's nodes (its `nodes` attribute,
+ * workloads/placement.h): n ranks, rank r on node map[r] (map has room for
+ * c->nodes), given the nodes the earlier exclusive workloads hold (taken[]
+ * of c->nodes, updated; NULL: none); random(n) draws from rng (may be NULL
+ * when the form draws nothing); map NULL (and taken NULL): the count only,
+ * nothing allocated per node. 0, or -1 + err. */
+int run_wl_nodes(const cfg *c, size_t k, unsigned char *taken, gsl_rng *rng, uint32_t *map, uint32_t *n,
+                 char *err, size_t errlen);
 
 /* Simulate replica `replica` of the resolved point c into m[l->n]
  * (columns that do not apply: NAN; wall time in the core's wall_s).

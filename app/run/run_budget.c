@@ -47,7 +47,7 @@ void run_estimate_point(const cfg *c, run_estimate *out)
         uint32_t nranks = c->nodes;
         char err[256];
         /* a count only: nothing per node before the estimate says it fits */
-        if (cfg_wl_nodes(c, k, NULL, NULL, NULL, &nranks, err, sizeof err) != 0)
+        if (run_wl_nodes(c, k, NULL, NULL, NULL, &nranks, err, sizeof err) != 0)
             nranks = c->nodes;
         wl_estimate we = {0};
         if (wops && wops->estimate) {
@@ -59,6 +59,13 @@ void run_estimate_point(const cfg *c, run_estimate *out)
             wops->estimate(cfg_wl_params_at(c, k), &wr, &we);
         } else {
             we.mem_bytes = WL_MEM_PER_NODE_B * (double)nranks;
+        }
+        if (k < CFG_MAX_WORKLOADS) {
+            out->wl[k].ranks = nranks;
+            out->wl[k].mem_bytes = we.mem_bytes;
+            out->wl[k].messages = we.messages;
+            out->wl[k].horizon_s = we.horizon_s;
+            out->nwl = k + 1;
         }
         out->wl_bytes += we.mem_bytes;
         out->messages += we.messages;

@@ -142,6 +142,7 @@ static char *runs_header(const cfg *c, const run_layout *l)
 typedef struct row_info {
     uint64_t id, point, replica, seed, hash, hist;
     int has_hist;
+    int row_ok; /* its cells match its row_fnv1a64 */
     const char *value[CFG_MAX_AXES]; /* the swept values as written */
 } row_info;
 
@@ -160,10 +161,13 @@ static int parse_row(const sweep *sw, char *line, row_info *r, double *m)
 {
     enum { MAXF = 1024 };
     char *f[MAXF];
+    /* row_fnv1a64: of the text before the last comma (before splitting) */
+    const char *last = strrchr(line, ',');
+    uint64_t digest = last ? report_row_digest(line, (size_t)(last - line)) : 0;
     size_t n = csv_split(line, f, MAXF);
     const run_layout *l = &sw->layout;
     size_t naxes = sw->c->naxes;
-    size_t want = RUNS_FIXED_COLS + naxes + 1;
+    size_t want = RUNS_FIXED_COLS + naxes + 2;
     for (size_t i = 0; i < l->n; i++)
         want += metric_is_deterministic(l->col[i].name);
     if (n != want)
@@ -192,6 +196,8 @@ static int parse_row(const sweep *sw, char *line, row_info *r, double *m)
     r->has_hist = f[k][0] != '\0';
     if (r->has_hist && parse_u64(f[k], 16, &r->hist))
         return -1;
+    uint64_t stated;
+    r->row_ok = parse_u64(f[k + 1], 16, &stated) == 0 && stated == digest;
     return 0;
 }
 
@@ -447,7 +453,8 @@ int store_load(sweep *sw)
         hp[p] = (hash_point){sw->point_hash[p], p};
     qsort(hp, sw->npoints, sizeof *hp, cmp_hash_point);
 
-    size_t reused = 0, line = 0;
+    size_t reused = 0, line = 0, edited = 0;
+    char edited_lines[256] = "";
     double *m = tn_xcalloc(sw->layout.n ? sw->layout.n : 1, sizeof *m);
     int fail = 0;
     char a[1024], b[1024];
@@ -513,6 +520,17 @@ int store_load(sweep *sw)
             fail = 1;
             break;
         }
+        if (!r.row_ok) {
+            /* a row that names its run right but whose cells were edited (a
+             * plausible number): its results are not trusted, its run is redone */
+            size_t l = strlen(edited_lines);
+            if (edited < 8)
+                snprintf(edited_lines + l, sizeof edited_lines - l, "%s%zu", edited ? ", " : "", line);
+            else if (edited == 8)
+                snprintf(edited_lines + l, sizeof edited_lines - l, ", ...");
+            edited++;
+            continue;
+        }
         /* identical points share a fingerprint: the one of the row's values, else the first */
         size_t p = hp[first].point;
         for (size_t k = first; k < first + nsame; k++) {
@@ -551,6 +569,11 @@ int store_load(sweep *sw)
         csv_table_free(&t);
         return -1;
     }
+    if (edited)
+        sweep_note(sw, SWEEP_WARNING, "%s: %zu row%s (line%s %s) do%s not match %s checksum (row_fnv1a64): "
+                   "edited after the run, so %s redone",
+                   path, edited, edited == 1 ? "" : "s", edited == 1 ? "" : "s", edited_lines, edited == 1 ? "es" : "",
+                   edited == 1 ? "its" : "their", edited == 1 ? "that run is" : "those runs are");
     /* every kept run's histogram must be the one its row describes */
     size_t bad = 0;
     char ids[256] = "";
@@ -997,7 +1020,7 @@ int sweep_merge(const char *out, char *const *dirs, size_t ndirs, const sweep_ui
         }
         for (size_t i = 0; i < t.nrows; i++) {
             row_info r;
-            int bad = parse_row(&sw, t.rows[i], &r, m) != 0 ? 1 : !row_fits_table(&c, &r) ? 4 : 0;
+            int bad = parse_row(&sw, t.rows[i], &r, m) != 0 ? 1 : !r.row_ok ? 5 : !row_fits_table(&c, &r) ? 4 : 0;
             uint64_t id = bad ? 0 : r.id;
             size_t p = bad ? 0 : (size_t)(id / c.replicas);
             if (!bad && sw.point_hash[p] && sw.point_hash[p] != r.hash)
@@ -1009,6 +1032,8 @@ int sweep_merge(const char *out, char *const *dirs, size_t ndirs, const sweep_ui
             if (bad) {
                 sweep_note(&sw, SWEEP_ERROR, "%s:%zu: %s", path, i + 2,
                         bad == 1   ? "not a row of this sweep"
+                        : bad == 5 ? "the row's cells do not match its checksum (row_fnv1a64): it was edited after "
+                                     "the run; remove the row from that folder and run it there again"
                         : bad == 4 ? "the row's point, replica, seed or swept values are not those of its run id "
                                      "(the row was edited)"
                         : bad == 2 ? "made with a different configuration than other rows of its point"

@@ -1,0 +1,1199 @@
+/* Graph topology: an arbitrary fabric read from a DOT file (contract in
+ * topo.h), in the format of ORCS (seed 001: Schneider and Hoefler's
+ * Oblivious Routing Congestion Simulator, whose get_network_graph script
+ * writes it from an InfiniBand installation's ibnetdiscover and ibdiagnet
+ * dumps).
+ *
+ * Nodes. A node is a host when its name starts with "H" (ORCS: "All nodes
+ * that have a name starting with the letter H are recognized as hosts, all
+ * other nodes are regarded as switches"), unless its attribute
+ * kind="host" or kind="switch" says otherwise. Hosts are numbered 0..N-1
+ * and switches 0..S-1 in the order the file first names them (cgraph's node
+ * sequence). A host has exactly one link, to a switch.
+ *
+ * Links. Every link is full duplex. In a digraph (ORCS) each direction is
+ * its own edge, u -> v and v -> u, and the k-th u -> v edge is paired with
+ * the k-th v -> u edge (file order) unless the edges carry ports; in an
+ * undirected graph each edge u -- v is one link. A switch's ports are its
+ * outgoing edges in file order (undirected: its edges in file order), or
+ * the edge attributes tport (port at the tail) and hport (port at the
+ * head), which then every edge carries: u -> v [tport=3, hport=1] leaves u
+ * by port 3 and enters v on port 1, v's port 1 leading back to u.
+ * tasknet export-topology writes the ports, so an exported fabric is read
+ * back with the same switch, port, host and link ids. Per-link bandwidth
+ * and latency (edge attributes bandwidth and latency) are refused unless
+ * equal to the fabric's network.bandwidth and network.link-latency: the
+ * switched core (swnet.c) runs every link at one rate and one latency.
+ *
+ * Routing (topo_graph_params.routing; each is destination-based, as
+ * InfiniBand's linear forwarding tables, and uses one virtual channel):
+ *   file      ORCS's routes: the comment of edge u -> v lists the
+ *             destination hosts (names, comma-separated) routed from u over
+ *             it; "*" matches every host not listed on another edge of u.
+ *             A switch always delivers its own hosts on their links. Table
+ *             [S x N] of ports (2 bytes each).
+ *   shortest  breadth-first distances between switches; at each switch the
+ *             lowest port toward a neighbour one hop nearer the destination.
+ *   ecmp      the same distances; one of the ports toward a nearer
+ *             neighbour drawn uniformly per hop from the message's salt
+ *             (topo_pick(salt, hops left, n)): equal-cost multipath.
+ *   up-down   up*-down* of Autonet (Schroeder et al., IEEE JSAC 1991):
+ *             a breadth-first tree from the root switch (graph attribute
+ *             root=NAME, else the first switch of the file) orders the
+ *             switches by (tree level, id); a link toward a smaller one goes
+ *             up. A legal route is zero or more up links then zero or more
+ *             down links; the route is the shortest legal one (ties: lowest
+ *             port), the header's phase recording that it went down.
+ *             Distances: down[s][t] by a backward breadth-first search over
+ *             down links from t; any[s][t] = min(down[s][t], 1 + min over
+ *             up neighbours u of any[u][t]), computed in increasing order.
+ *             Every pair is connected (up the tree to the root, down to t),
+ *             and the channel dependency graph is acyclic (Autonet: up
+ *             links in decreasing order, then down links in increasing
+ *             order, a total order every route follows).
+ * The computed routings keep their distances per (switch, destination
+ * switch with hosts): tables [S x S_h] of 2 bytes (two for up-down).
+ *
+ * Checks at build time, by walking every destination's routes from every
+ * source switch (states: switch and up-down phase): a route that reaches a
+ * switch without an entry for its destination (an unreachable pair), that
+ * comes back to a switch it crossed (a routing loop) or that leaves on a
+ * host other than its destination is an error naming the file, line and
+ * node. The same walk gives the longest route, the uniform-random bound
+ * (each source's 1/(N-1) share of every destination pushed along the routes,
+ * split evenly among ECMP's choices; bound = min(1, (N-1) / the largest load
+ * of a link between switches), and the channel dependency graph of the
+ * links between switches (Dally and Seitz: a routing with one virtual
+ * channel is deadlock-free iff it is acyclic). A cycle is kept as a
+ * message naming its links (topo_graph_cycle); the fabric refuses it under
+ * credit flow control before the run.
+ *
+ * Memory: the links (12 B a port), names, and the routing tables above. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dotio.h"
+#include "log.h"
+#include "topo.h"
+
+const char *const topo_graph_routing_names[] = {"file", "shortest", "up-down", "ecmp", NULL};
+
+#define GR_NONE UINT16_MAX
+
+typedef struct gport {
+    uint32_t id;   /* peer host or switch */
+    uint32_t port; /* peer switch's input port (its output back here); 0 for a host */
+    uint8_t kind;  /* enum topo_end_kind */
+    uint8_t up;    /* up-down: 1 when the link goes up */
+} gport;
+
+typedef struct graph {
+    char *path;
+    uint32_t nh, ns;
+    uint64_t *base;  /* [ns + 1] first port index of each switch */
+    gport *pt;       /* [P] */
+    uint32_t *hsw;   /* [nh] switch of each host */
+    uint32_t *hport; /* [nh] its port there */
+    char **hname, **sname;
+    topo_graph_routing routing;
+    uint16_t *nxt;   /* file: [ns * nh] output port toward each host */
+    uint32_t *dix;   /* computed: [ns] destination index of a switch with hosts, else UINT32_MAX */
+    uint32_t ndst;   /* switches with hosts */
+    uint16_t *dist;  /* computed: [ns * ndst] (up-down: any) */
+    uint16_t *ddown; /* up-down: [ns * ndst] down-only distance */
+    uint32_t root;
+    double bound;
+    char *cycle; /* the channel dependency cycle found, or NULL */
+    uint32_t maxsw;
+} graph;
+
+static const graph *G(const topo *t) { return t->priv; }
+
+static uint32_t radix(const topo *t, uint32_t sw)
+{
+    const graph *g = G(t);
+    return (uint32_t)(g->base[sw + 1] - g->base[sw]);
+}
+
+static uint64_t port_base(const topo *t, uint32_t sw) { return G(t)->base[sw]; }
+
+static uint32_t locate(const topo *t, uint64_t x)
+{
+    const graph *g = G(t);
+    uint32_t lo = 0, hi = g->ns; /* base[lo] <= x < base[hi] */
+    while (hi - lo > 1) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (g->base[mid] <= x)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+static void attach(const topo *t, uint32_t host, uint32_t *sw, uint32_t *port)
+{
+    const graph *g = G(t);
+    TN_ASSERT(host < g->nh, "graph: host %u of %u", host, g->nh);
+    *sw = g->hsw[host];
+    *port = g->hport[host];
+}
+
+static topo_end peer(const topo *t, uint32_t sw, uint32_t port)
+{
+    const graph *g = G(t);
+    TN_ASSERT(sw < g->ns && port < radix(t, sw), "graph: switch %u port %u", sw, port);
+    const gport *p = &g->pt[g->base[sw] + port];
+    return (topo_end){.kind = p->kind, .id = p->id, .port = p->port};
+}
+
+static void hdr_init(const topo *t, uint32_t src, uint32_t dst, uint64_t salt, topo_hdr *h)
+{
+    TN_ASSERT(src < t->hosts && dst < t->hosts, "graph: %u -> %u of %u hosts", src, dst, t->hosts);
+    memset(h, 0, sizeof *h);
+    h->src = src;
+    h->dst = dst;
+    h->salt = salt;
+}
+
+/* The candidate ports of switch s (not the destination's switch) toward
+ * destination host d (file) or destination index x (computed) in up-down
+ * phase ph: every one for ECMP (n), else the route's one. Returns their
+ * number (0: no entry); ports[i], and the phase after each. Never
+ * allocates: at most the switch's radix. */
+static unsigned cands(const graph *g, uint32_t s, uint32_t d, uint32_t x, int ph, uint32_t *ports, uint8_t *phs,
+                      unsigned max)
+{
+    uint64_t b = g->base[s];
+    uint32_t r = (uint32_t)(g->base[s + 1] - b);
+    if (g->routing == TOPO_GRAPH_FILE) {
+        uint16_t p = g->nxt[(uint64_t)s * g->nh + d];
+        if (p == GR_NONE)
+            return 0;
+        ports[0] = p;
+        phs[0] = 0;
+        return 1;
+    }
+    unsigned n = 0;
+    if (g->routing == TOPO_GRAPH_UPDOWN) {
+        uint32_t any = g->dist[(uint64_t)s * g->ndst + x], down = g->ddown[(uint64_t)s * g->ndst + x];
+        for (uint32_t p = 0; p < r && n < max; p++) {
+            const gport *q = &g->pt[b + p];
+            if (q->kind != TOPO_SWITCH)
+                continue;
+            if (q->up) {
+                if (ph == 0 && (uint32_t)g->dist[(uint64_t)q->id * g->ndst + x] + 1 == any) {
+                    ports[n] = p;
+                    phs[n++] = 0;
+                    return n; /* first legal shortest */
+                }
+            } else {
+                uint32_t want = ph ? down : any;
+                if ((uint32_t)g->ddown[(uint64_t)q->id * g->ndst + x] + 1 == want) {
+                    ports[n] = p;
+                    phs[n++] = 1;
+                    return n;
+                }
+            }
+        }
+        return n;
+    }
+    uint32_t here = g->dist[(uint64_t)s * g->ndst + x];
+    for (uint32_t p = 0; p < r && n < max; p++) {
+        const gport *q = &g->pt[b + p];
+        if (q->kind == TOPO_SWITCH && (uint32_t)g->dist[(uint64_t)q->id * g->ndst + x] + 1 == here) {
+            ports[n] = p;
+            phs[n++] = 0;
+            if (g->routing == TOPO_GRAPH_SHORTEST)
+                return n;
+        }
+    }
+    return n;
+}
+
+static uint16_t hops_from(const graph *g, uint32_t s, uint32_t d, int ph)
+{
+    uint32_t t = g->hsw[d];
+    if (g->routing == TOPO_GRAPH_FILE) {
+        uint32_t h = 0;
+        while (s != t && h < g->maxsw) {
+            const gport *q = &g->pt[g->base[s] + g->nxt[(uint64_t)s * g->nh + d]];
+            s = q->id;
+            h++;
+        }
+        return (uint16_t)h;
+    }
+    uint32_t x = g->dix[t];
+    if (g->routing == TOPO_GRAPH_UPDOWN && ph)
+        return g->ddown[(uint64_t)s * g->ndst + x];
+    return g->dist[(uint64_t)s * g->ndst + x];
+}
+
+static unsigned next(const topo *t, uint32_t sw, const topo_hdr *h, topo_hop *out)
+{
+    const graph *g = G(t);
+    uint32_t d = h->dst;
+    if (g->hsw[d] == sw) {
+        out[0] = (topo_hop){.port = g->hport[d], .vc = 0, .kind = TOPO_HOP_ONLY, .hops_left = 0};
+        return 1;
+    }
+    uint32_t x = g->routing == TOPO_GRAPH_FILE ? 0 : g->dix[g->hsw[d]];
+    uint32_t ports[64];
+    uint8_t phs[64];
+    unsigned n = cands(g, sw, d, x, h->phase, ports, phs, 64);
+    TN_ASSERT(n >= 1, "graph: switch %u has no route to host %u", sw, d);
+    unsigned i = 0;
+    if (g->routing == TOPO_GRAPH_ECMP && n > 1)
+        i = topo_pick(h->salt, hops_from(g, sw, d, 0), n);
+    uint32_t p = ports[i];
+    const gport *q = &g->pt[g->base[sw] + p];
+    uint16_t left = (uint16_t)(1 + hops_from(g, q->id, d, phs[i]));
+    out[0] = (topo_hop){.port = p, .vc = 0, .kind = TOPO_HOP_ONLY, .hops_left = left};
+    return 1;
+}
+
+static void take(const topo *t, uint32_t sw, const topo_hop *c, topo_hdr *h)
+{
+    const graph *g = G(t);
+    if (g->routing == TOPO_GRAPH_UPDOWN) {
+        const gport *q = &g->pt[g->base[sw] + c->port];
+        if (q->kind == TOPO_SWITCH && !q->up)
+            h->phase = 1;
+    }
+}
+
+static double uniform_bound(const topo *t) { return G(t)->bound; }
+
+static void graph_free(graph *g)
+{
+    if (!g)
+        return;
+    for (uint32_t i = 0; g->hname && i < g->nh; i++)
+        free(g->hname[i]);
+    for (uint32_t i = 0; g->sname && i < g->ns; i++)
+        free(g->sname[i]);
+    free(g->hname);
+    free(g->sname);
+    free(g->path);
+    free(g->base);
+    free(g->pt);
+    free(g->hsw);
+    free(g->hport);
+    free(g->nxt);
+    free(g->dix);
+    free(g->dist);
+    free(g->ddown);
+    free(g->cycle);
+    free(g);
+}
+
+static void fini(topo *t) { graph_free(t->priv); }
+
+static const topo_ops graph_ops = {
+    .name = "graph",
+    .radix = radix,
+    .port_base = port_base,
+    .locate = locate,
+    .attach = attach,
+    .peer = peer,
+    .hdr_init = hdr_init,
+    .next = next,
+    .take = take,
+    .uniform_bound = uniform_bound,
+    .fini = fini,
+};
+
+/* ---- reading the file ---- */
+
+typedef struct half {
+    Agedge_t *e;
+    uint32_t tail, head; /* node indexes (by AGSEQ) */
+    uint32_t tport;      /* the tail's port (switch tail), or 0 */
+    uint32_t hport;      /* explicit head port, or UINT32_MAX */
+    uint32_t rev;        /* paired half */
+    uint64_t seq;
+} half;
+
+typedef struct reader {
+    const char *path;
+    graph *g;
+    Agraph_t *ag;
+    uint32_t nn;        /* nodes */
+    uint32_t *of_seq;   /* node index by AGSEQ */
+    Agnode_t **node;    /* [nn] by index */
+    uint8_t *is_host;   /* [nn] */
+    uint32_t *id;       /* [nn] host or switch id */
+    half *hv;
+    size_t nhv;
+    char *err;
+    size_t errlen;
+} reader;
+
+static const char *nname(const reader *r, uint32_t i) { return agnameof(r->node[i]); }
+
+static int cmp_half_pair(const void *a, const void *b)
+{
+    const half *x = a, *y = b;
+    uint32_t xa = x->tail < x->head ? x->tail : x->head, xb = x->tail < x->head ? x->head : x->tail;
+    uint32_t ya = y->tail < y->head ? y->tail : y->head, yb = y->tail < y->head ? y->head : y->tail;
+    if (xa != ya)
+        return xa < ya ? -1 : 1;
+    if (xb != yb)
+        return xb < yb ? -1 : 1;
+    if (x->tail != y->tail)
+        return x->tail < y->tail ? -1 : 1;
+    return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/* Nodes: kinds, ids, names. */
+static int read_nodes(reader *r)
+{
+    graph *g = r->g;
+    uint32_t nn = (uint32_t)agnnodes(r->ag);
+    r->nn = nn;
+    r->node = tn_xcalloc(nn ? nn : 1, sizeof *r->node);
+    r->is_host = tn_xcalloc(nn ? nn : 1, 1);
+    r->id = tn_xcalloc(nn ? nn : 1, sizeof *r->id);
+    uint64_t maxseq = 0;
+    for (Agnode_t *n = agfstnode(r->ag); n; n = agnxtnode(r->ag, n))
+        if ((uint64_t)AGSEQ(n) > maxseq)
+            maxseq = (uint64_t)AGSEQ(n);
+    r->of_seq = tn_xcalloc(maxseq + 1, sizeof *r->of_seq);
+    uint32_t i = 0;
+    for (Agnode_t *n = agfstnode(r->ag); n; n = agnxtnode(r->ag, n), i++) {
+        r->of_seq[AGSEQ(n)] = i;
+        r->node[i] = n;
+        const char *name = agnameof(n);
+        const char *kind = dot_attr(n, "kind");
+        int host = name[0] == 'H';
+        if (kind) {
+            if (strcmp(kind, "host") == 0)
+                host = 1;
+            else if (strcmp(kind, "switch") == 0)
+                host = 0;
+            else
+                return dot_node_error(r->err, r->errlen, r->path, name,
+                                      "kind=\"%s\": expected host or switch", kind);
+        }
+        r->is_host[i] = (uint8_t)host;
+        r->id[i] = host ? g->nh++ : g->ns++;
+    }
+    if (g->nh < 1)
+        return tn_error(r->err, r->errlen,
+                        "%s: no host (hosts are nodes whose name starts with H, or kind=\"host\")", r->path);
+    if (g->ns < 1)
+        return tn_error(r->err, r->errlen, "%s: no switch (every node is a host)", r->path);
+    if (g->nh > TOPO_MAX_HOSTS)
+        return tn_error(r->err, r->errlen, "%s: %u hosts, at most %u", r->path, g->nh, TOPO_MAX_HOSTS);
+    g->hname = tn_xcalloc(g->nh, sizeof *g->hname);
+    g->sname = tn_xcalloc(g->ns, sizeof *g->sname);
+    for (i = 0; i < nn; i++) {
+        char **slot = r->is_host[i] ? &g->hname[r->id[i]] : &g->sname[r->id[i]];
+        *slot = tn_xstrdup(nname(r, i));
+    }
+    return 0;
+}
+
+static int rerr(reader *r, uint32_t node, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static int rerr(reader *r, uint32_t node, const char *fmt, ...)
+{
+    char msg[600];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    return dot_node_error(r->err, r->errlen, r->path, nname(r, node), "%s", msg);
+}
+
+static int cmp_half_tail(const void *a, const void *b)
+{
+    const half *x = *(half *const *)a, *y = *(half *const *)b;
+    if (x->tail != y->tail)
+        return x->tail < y->tail ? -1 : 1;
+    return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/* Halves of links: every directed use of a link, paired with its reverse;
+ * ports; the peers of every port and the hosts' attachments. */
+static int read_links(reader *r, const topo_graph_params *p)
+{
+    graph *g = r->g;
+    int directed = agisdirected(r->ag);
+    size_t ne = (size_t)agnedges(r->ag);
+    r->hv = tn_xcalloc(2 * ne + 1, sizeof *r->hv);
+    int explicit_ports = -1; /* 1: every edge gives its switch ports, 0: none does */
+    char e2[256];
+    for (uint32_t i = 0; i < r->nn; i++) {
+        for (Agedge_t *e = agfstout(r->ag, r->node[i]); e; e = agnxtout(r->ag, e)) {
+            uint32_t a = i, b = r->of_seq[AGSEQ(aghead(e))];
+            const char *bn = nname(r, b);
+            if (a == b)
+                return rerr(r, a, "edge to itself");
+            if (r->is_host[a] && r->is_host[b])
+                return rerr(r, a, "linked to host %s (a host links to a switch)", bn);
+            uint32_t tp = 0, hp = 0;
+            int rt = dot_attr_u32(e, "tport", 1u << 20, &tp, e2, sizeof e2);
+            int rh = rt < 0 ? 0 : dot_attr_u32(e, "hport", 1u << 20, &hp, e2, sizeof e2);
+            if (rt < 0 || rh < 0)
+                return rerr(r, a, "edge to %s: %s", bn, e2);
+            int ta = !r->is_host[a] && rt == 0, hb = !r->is_host[b] && rh == 0;
+            int mine = ta || hb;
+            if ((!r->is_host[a] && !ta && mine) || (!r->is_host[b] && !hb && mine))
+                return rerr(r, a, "edge to %s gives one port: a switch end needs its port (tport at the tail, "
+                                  "hport at the head)", bn);
+            if (explicit_ports < 0)
+                explicit_ports = mine;
+            else if (explicit_ports != mine)
+                return rerr(r, a, "edge to %s %s: give ports (tport, hport) on every edge or on none", bn,
+                            mine ? "gives ports while earlier edges do not" : "gives no port while earlier edges do");
+            for (int k = 0; k < 2; k++) {
+                double v;
+                const char *attr = k ? "latency" : "bandwidth";
+                int rc = dot_attr_unit(e, attr, k ? UNIT_TIME : UNIT_RATE, &v, e2, sizeof e2);
+                if (rc < 0)
+                    return rerr(r, a, "edge to %s: %s", bn, e2);
+                if (rc == 0) {
+                    double want = k ? (double)p->link_ps * 1e-12 : p->bandwidth_bps;
+                    if (want > 0 && (v > want * (1 + 1e-9) || v < want * (1 - 1e-9)))
+                        return rerr(r, a, "edge to %s: %s: per-link values other than the network's are not "
+                                          "modelled (the switched core runs every link at network.bandwidth and "
+                                          "network.link-latency)", bn, attr);
+                }
+            }
+            half h = {.e = e, .tail = a, .head = b, .tport = ta ? tp : 0, .hport = hb ? hp : UINT32_MAX,
+                      .rev = UINT32_MAX, .seq = (uint64_t)AGSEQ(e)};
+            r->hv[r->nhv++] = h;
+            if (!directed) {
+                half h2 = {.e = e, .tail = b, .head = a, .tport = hb ? hp : 0, .hport = ta ? tp : UINT32_MAX,
+                           .rev = (uint32_t)r->nhv - 1, .seq = (uint64_t)AGSEQ(e)};
+                r->hv[r->nhv - 1].rev = (uint32_t)r->nhv;
+                r->hv[r->nhv++] = h2;
+            }
+        }
+    }
+    if (explicit_ports < 0)
+        explicit_ports = 0;
+    /* ports: file order of the tail's halves, or tport */
+    half **byt = tn_xcalloc(r->nhv + 1, sizeof *byt);
+    for (size_t i = 0; i < r->nhv; i++)
+        byt[i] = &r->hv[i];
+    qsort(byt, r->nhv, sizeof *byt, cmp_half_tail);
+    uint32_t *rad = tn_xcalloc(g->ns, sizeof *rad);
+    uint32_t *hcount = tn_xcalloc(g->nh, sizeof *hcount);
+    for (size_t i = 0; i < r->nhv; i++) {
+        half *h = byt[i];
+        if (r->is_host[h->tail]) {
+            hcount[r->id[h->tail]]++;
+            continue;
+        }
+        uint32_t s = r->id[h->tail];
+        if (!explicit_ports)
+            h->tport = rad[s]++;
+        else if (h->tport + 1 > rad[s])
+            rad[s] = h->tport + 1;
+    }
+    free(byt);
+    int rc = 0;
+    for (uint32_t i = 0; i < r->nn && rc == 0; i++) {
+        if (r->is_host[i] && hcount[r->id[i]] != 1)
+            rc = rerr(r, i, "has %s: a host has exactly one link, to a switch",
+                      hcount[r->id[i]] ? "several links" : "no link");
+    }
+    free(hcount);
+    if (rc) {
+        free(rad);
+        return -1;
+    }
+    g->base = tn_xcalloc((size_t)g->ns + 1, sizeof *g->base);
+    for (uint32_t s = 0; s < g->ns; s++)
+        g->base[s + 1] = g->base[s] + rad[s];
+    uint64_t P = g->base[g->ns];
+    if ((uint64_t)g->nh + P > UINT32_MAX / 2) {
+        free(rad);
+        return tn_error(r->err, r->errlen, "%s: %llu ports: too many links", r->path, (unsigned long long)P);
+    }
+    /* the half on each switch port */
+    uint32_t *onport = tn_xcalloc(P + 1, sizeof *onport);
+    for (uint64_t x = 0; x < P; x++)
+        onport[x] = UINT32_MAX;
+    for (size_t i = 0; i < r->nhv && rc == 0; i++) {
+        half *h = &r->hv[i];
+        if (r->is_host[h->tail])
+            continue;
+        uint64_t x = g->base[r->id[h->tail]] + h->tport;
+        if (onport[x] != UINT32_MAX) {
+            rc = rerr(r, h->tail, "two edges leave by port %u", h->tport);
+        }
+        onport[x] = (uint32_t)i;
+    }
+    for (uint32_t s = 0; s < g->ns && rc == 0; s++)
+        for (uint64_t x = g->base[s]; x < g->base[s + 1] && rc == 0; x++)
+            if (onport[x] == UINT32_MAX) {
+                char pn[32];
+                snprintf(pn, sizeof pn, "%llu", (unsigned long long)(x - g->base[s]));
+                rc = dot_node_error(r->err, r->errlen, r->path, g->sname[s],
+                                    "port %s has no edge (ports are numbered from 0 without gaps)", pn);
+            }
+    free(rad);
+    /* pairing */
+    if (rc == 0 && directed && !explicit_ports) {
+        half *tmp = tn_xcalloc(r->nhv + 1, sizeof *tmp);
+        uint32_t *idx = tn_xcalloc(r->nhv + 1, sizeof *idx);
+        /* sort indexes by unordered pair, tail, seq */
+        for (size_t i = 0; i < r->nhv; i++)
+            tmp[i] = r->hv[i], tmp[i].rev = (uint32_t)i; /* rev: original index */
+        qsort(tmp, r->nhv, sizeof *tmp, cmp_half_pair);
+        for (size_t i = 0; i < r->nhv; i++)
+            idx[i] = tmp[i].rev;
+        size_t i = 0;
+        while (i < r->nhv && rc == 0) {
+            size_t j = i;
+            uint32_t lo = tmp[i].tail < tmp[i].head ? tmp[i].tail : tmp[i].head;
+            uint32_t hi = tmp[i].tail < tmp[i].head ? tmp[i].head : tmp[i].tail;
+            while (j < r->nhv && ((tmp[j].tail == lo && tmp[j].head == hi) || (tmp[j].tail == hi && tmp[j].head == lo)))
+                j++;
+            size_t nlo = 0;
+            while (i + nlo < j && tmp[i + nlo].tail == lo)
+                nlo++;
+            if (nlo * 2 != j - i) {
+                rc = rerr(r, nlo * 2 > j - i ? lo : hi,
+                          "has more edges to %s than %s has back: links are full duplex, give both directions in a "
+                          "digraph (or use an undirected graph)",
+                          nname(r, nlo * 2 > j - i ? hi : lo), nname(r, nlo * 2 > j - i ? hi : lo));
+                break;
+            }
+            for (size_t k = 0; k < nlo; k++) {
+                r->hv[idx[i + k]].rev = idx[i + nlo + k];
+                r->hv[idx[i + nlo + k]].rev = idx[i + k];
+            }
+            i = j;
+        }
+        free(tmp);
+        free(idx);
+    } else if (rc == 0 && directed) {
+        uint32_t *hosthalf = tn_xcalloc(g->nh, sizeof *hosthalf);
+        for (size_t i = 0; i < r->nhv; i++)
+            if (r->is_host[r->hv[i].tail])
+                hosthalf[r->id[r->hv[i].tail]] = (uint32_t)i;
+        for (size_t i = 0; i < r->nhv && rc == 0; i++) {
+            half *h = &r->hv[i];
+            uint32_t rv = UINT32_MAX;
+            if (!r->is_host[h->head]) {
+                uint64_t x = g->base[r->id[h->head]] + h->hport;
+                rv = h->hport < g->base[r->id[h->head] + 1] - g->base[r->id[h->head]] ? onport[x] : UINT32_MAX;
+            } else {
+                rv = hosthalf[r->id[h->head]];
+            }
+            if (rv == UINT32_MAX || r->hv[rv].head != h->tail ||
+                (!r->is_host[h->tail] && r->hv[rv].hport != h->tport)) {
+                rc = rerr(r, h->tail, "the edge leaving by port %u to %s has no matching edge back (its hport must "
+                                      "name a port of the head whose edge comes back with this port as hport)",
+                          h->tport, nname(r, h->head));
+            }
+            h->rev = rv;
+        }
+        free(hosthalf);
+    }
+    if (rc == 0) {
+        g->pt = tn_xcalloc(P + 1, sizeof *g->pt);
+        g->hsw = tn_xcalloc(g->nh, sizeof *g->hsw);
+        g->hport = tn_xcalloc(g->nh, sizeof *g->hport);
+        for (uint32_t s = 0; s < g->ns; s++)
+            for (uint64_t x = g->base[s]; x < g->base[s + 1]; x++) {
+                const half *h = &r->hv[onport[x]];
+                const half *rv = &r->hv[h->rev];
+                if (r->is_host[h->head]) {
+                    g->pt[x] = (gport){.id = r->id[h->head], .port = 0, .kind = TOPO_HOST};
+                    g->hsw[r->id[h->head]] = s;
+                    g->hport[r->id[h->head]] = (uint32_t)(x - g->base[s]);
+                } else {
+                    g->pt[x] = (gport){.id = r->id[h->head], .port = rv->tport, .kind = TOPO_SWITCH};
+                }
+            }
+    }
+    free(onport);
+    return rc;
+}
+
+/* ORCS's routes: the comment of every switch's outgoing edge. */
+static int read_routes(reader *r)
+{
+    graph *g = r->g;
+    if (!agisdirected(r->ag))
+        return tn_error(r->err, r->errlen,
+                        "%s: routing=\"file\" reads each direction's routes from its own edge: the graph must be a "
+                        "digraph (or choose routing=\"shortest\", \"up-down\" or \"ecmp\")",
+                        r->path);
+    if ((uint64_t)g->ns * g->nh > (UINT64_C(1) << 36))
+        return tn_error(r->err, r->errlen, "%s: a routing table of %u switches x %u hosts is too large", r->path,
+                        g->ns, g->nh);
+    size_t cells = (size_t)g->ns * g->nh;
+    g->nxt = tn_xmalloc(cells * sizeof *g->nxt + 2);
+    for (size_t i = 0; i < cells; i++)
+        g->nxt[i] = GR_NONE;
+    uint16_t *wild = tn_xmalloc((size_t)g->ns * sizeof *wild + 2);
+    for (uint32_t s = 0; s < g->ns; s++)
+        wild[s] = GR_NONE;
+    int rc = 0;
+    int any = 0;
+    for (uint32_t s = 0; s < g->ns && rc == 0; s++) {
+        if (g->base[s + 1] - g->base[s] >= GR_NONE) {
+            rc = dot_node_error(r->err, r->errlen, r->path, g->sname[s], "more than 65534 ports");
+            break;
+        }
+    }
+    for (size_t i = 0; i < r->nhv && rc == 0; i++) {
+        const half *h = &r->hv[i];
+        if (r->is_host[h->tail])
+            continue;
+        const char *c = dot_attr(h->e, "comment");
+        if (!c)
+            continue;
+        any = 1;
+        uint32_t s = r->id[h->tail];
+        const char *q = c;
+        while (*q && rc == 0) {
+            while (*q == ',' || tn_is_space(*q))
+                q++;
+            const char *e = q;
+            while (*e && *e != ',')
+                e++;
+            const char *f = e;
+            while (f > q && tn_is_space(f[-1]))
+                f--;
+            if (f > q) {
+                char nm[256];
+                size_t len = (size_t)(f - q) < sizeof nm - 1 ? (size_t)(f - q) : sizeof nm - 1;
+                memcpy(nm, q, len);
+                nm[len] = '\0';
+                if (strcmp(nm, "*") == 0) {
+                    if (wild[s] != GR_NONE && wild[s] != h->tport)
+                        rc = rerr(r, h->tail, "two edges carry \"*\" (one of them to %s)", nname(r, r->hv[i].head));
+                    wild[s] = (uint16_t)h->tport;
+                } else {
+                    Agnode_t *n = agnode(r->ag, nm, 0);
+                    uint32_t ni = n ? r->of_seq[AGSEQ(n)] : UINT32_MAX;
+                    if (ni == UINT32_MAX || !r->is_host[ni]) {
+                        rc = rerr(r, h->tail, "the comment of the edge to %s names %s, which is not a host",
+                                  nname(r, h->head), nm);
+                    } else {
+                        uint16_t *cell = &g->nxt[(size_t)s * g->nh + r->id[ni]];
+                        if (*cell != GR_NONE && *cell != h->tport) {
+                            rc = rerr(r, h->tail, "routes host %s over two edges (one of them to %s)", nm,
+                                      nname(r, h->head));
+                        }
+                        *cell = (uint16_t)h->tport;
+                    }
+                }
+            }
+            q = e;
+        }
+    }
+    if (rc == 0 && !any)
+        rc = tn_error(r->err, r->errlen,
+                      "%s: routing=\"file\" but no edge has a comment listing destination hosts (ORCS's routes); "
+                      "choose routing=\"shortest\", \"up-down\" or \"ecmp\"",
+                      r->path);
+    if (rc == 0) {
+        for (uint32_t s = 0; s < g->ns; s++)
+            if (wild[s] != GR_NONE)
+                for (uint32_t d = 0; d < g->nh; d++)
+                    if (g->nxt[(size_t)s * g->nh + d] == GR_NONE)
+                        g->nxt[(size_t)s * g->nh + d] = wild[s];
+        /* a switch delivers its own hosts */
+        for (uint32_t d = 0; d < g->nh; d++)
+            g->nxt[(size_t)g->hsw[d] * g->nh + d] = (uint16_t)g->hport[d];
+    }
+    free(wild);
+    return rc;
+}
+
+/* ---- computed routings: distances ---- */
+
+static int compute_tables(graph *g, const char *root_name, char *err, size_t errlen)
+{
+    uint32_t ns = g->ns;
+    g->dix = tn_xmalloc((size_t)ns * sizeof *g->dix);
+    for (uint32_t s = 0; s < ns; s++)
+        g->dix[s] = UINT32_MAX;
+    g->ndst = 0;
+    for (uint32_t h = 0; h < g->nh; h++)
+        if (g->dix[g->hsw[h]] == UINT32_MAX)
+            g->dix[g->hsw[h]] = g->ndst++;
+    size_t cells = (size_t)ns * g->ndst;
+    if ((uint64_t)ns * g->ndst > (UINT64_C(1) << 36))
+        return tn_error(err, errlen, "%s: distance tables of %u x %u switches are too large", g->path, ns, g->ndst);
+    g->dist = tn_xmalloc(cells * sizeof *g->dist + 2);
+    uint32_t *queue = tn_xmalloc(((size_t)ns + 1) * sizeof *queue);
+    uint32_t *lvl = NULL;
+    int updown = g->routing == TOPO_GRAPH_UPDOWN;
+    int rc = 0;
+    if (updown) {
+        /* the root, the BFS levels, the up bit of every switch link */
+        g->root = 0;
+        if (root_name) {
+            g->root = UINT32_MAX;
+            for (uint32_t s = 0; s < ns; s++)
+                if (strcmp(g->sname[s], root_name) == 0)
+                    g->root = s;
+            if (g->root == UINT32_MAX) {
+                free(queue);
+                return tn_error(err, errlen, "%s: root=\"%s\" names no switch", g->path, root_name);
+            }
+        }
+        lvl = tn_xmalloc((size_t)ns * sizeof *lvl);
+        for (uint32_t s = 0; s < ns; s++)
+            lvl[s] = UINT32_MAX;
+        size_t qh = 0, qt = 0;
+        lvl[g->root] = 0;
+        queue[qt++] = g->root;
+        while (qh < qt) {
+            uint32_t s = queue[qh++];
+            for (uint64_t x = g->base[s]; x < g->base[s + 1]; x++)
+                if (g->pt[x].kind == TOPO_SWITCH && lvl[g->pt[x].id] == UINT32_MAX) {
+                    lvl[g->pt[x].id] = lvl[s] + 1;
+                    queue[qt++] = g->pt[x].id;
+                }
+        }
+        for (uint32_t s = 0; s < ns; s++)
+            for (uint64_t x = g->base[s]; x < g->base[s + 1]; x++) {
+                uint32_t u = g->pt[x].id;
+                if (g->pt[x].kind == TOPO_SWITCH)
+                    g->pt[x].up = (uint8_t)(lvl[u] < lvl[s] || (lvl[u] == lvl[s] && u < s));
+            }
+        g->ddown = tn_xmalloc(cells * sizeof *g->ddown + 2);
+    }
+    /* switches in up-down order (level, id): the root first */
+    uint32_t *ord = NULL;
+    if (updown) {
+        ord = tn_xmalloc((size_t)ns * sizeof *ord);
+        size_t k = 0;
+        /* levels are a BFS order already: queue holds them by level, ids increasing within a level? not
+         * necessarily; sort by (level, id) with counting by level */
+        uint32_t maxl = 0;
+        for (uint32_t s = 0; s < ns; s++)
+            if (lvl[s] != UINT32_MAX && lvl[s] > maxl)
+                maxl = lvl[s];
+        for (uint32_t l = 0; l <= maxl; l++)
+            for (uint32_t s = 0; s < ns; s++)
+                if (lvl[s] == l)
+                    ord[k++] = s;
+        if (k != ns) {
+            for (uint32_t s = 0; s < ns; s++)
+                if (lvl[s] == UINT32_MAX) {
+                    rc = dot_node_error(err, errlen, g->path, g->sname[s], "not connected to switch %s",
+                                        g->sname[g->root]);
+                    break;
+                }
+        }
+    }
+    uint16_t *col = tn_xmalloc(((size_t)ns + 1) * sizeof *col);
+    for (uint32_t t = 0; t < ns && rc == 0; t++) {
+        uint32_t x = g->dix[t];
+        if (x == UINT32_MAX)
+            continue;
+        /* breadth-first from t: all links (shortest, ecmp) or down links walked backward (up-down) */
+        for (uint32_t s = 0; s < ns; s++)
+            col[s] = GR_NONE;
+        size_t qh = 0, qt = 0;
+        col[t] = 0;
+        queue[qt++] = t;
+        while (qh < qt) {
+            uint32_t u = queue[qh++];
+            for (uint64_t y = g->base[u]; y < g->base[u + 1]; y++) {
+                const gport *q = &g->pt[y];
+                if (q->kind != TOPO_SWITCH || col[q->id] != GR_NONE)
+                    continue;
+                /* the link q->id -> u goes down iff u -> q->id goes up */
+                if (updown && !q->up)
+                    continue;
+                if (col[u] + 1 >= GR_NONE) {
+                    rc = tn_error(err, errlen, "%s: a route longer than %u switches", g->path, GR_NONE - 1);
+                    break;
+                }
+                col[q->id] = (uint16_t)(col[u] + 1);
+                queue[qt++] = q->id;
+            }
+        }
+        if (!updown) {
+            for (uint32_t s = 0; s < ns && rc == 0; s++) {
+                if (col[s] == GR_NONE)
+                    rc = dot_node_error(err, errlen, g->path, g->sname[s], "no path to switch %s (not connected)",
+                                        g->sname[t]);
+                g->dist[(size_t)s * g->ndst + x] = col[s];
+            }
+            continue;
+        }
+        for (uint32_t s = 0; s < ns; s++)
+            g->ddown[(size_t)s * g->ndst + x] = col[s];
+        for (uint32_t k = 0; k < ns; k++) {
+            uint32_t s = ord[k];
+            uint32_t best = col[s];
+            for (uint64_t y = g->base[s]; y < g->base[s + 1]; y++) {
+                const gport *q = &g->pt[y];
+                if (q->kind == TOPO_SWITCH && q->up) {
+                    uint32_t v = (uint32_t)g->dist[(size_t)q->id * g->ndst + x] + 1;
+                    if (v < best)
+                        best = v;
+                }
+            }
+            if (best >= GR_NONE) {
+                rc = tn_error(err, errlen, "%s: up-down: switch %s has no legal route to %s", g->path, g->sname[s],
+                              g->sname[t]);
+                break;
+            }
+            g->dist[(size_t)s * g->ndst + x] = (uint16_t)best;
+        }
+    }
+    free(col);
+    free(ord);
+    free(lvl);
+    free(queue);
+    return rc;
+}
+
+/* ---- the walk: unreachable pairs, loops, longest route, bound, channel dependencies ---- */
+
+typedef struct walker {
+    graph *g;
+    uint32_t *mark;   /* [2 ns] epoch * 2 + done */
+    uint16_t *depth;  /* [2 ns] switches from the state to the destination, inclusive */
+    double *cnt;      /* [2 ns] pairs reaching the state */
+    uint32_t *post;   /* [2 ns] post-order */
+    uint32_t *stk;    /* [2 ns] DFS stack of states */
+    uint32_t *stki;   /* [2 ns] next candidate index of each stacked state */
+    double *load;     /* [P] pairs over each switch port's link */
+    uint64_t *boff;   /* [P + 1] bit offsets of each switch link's dependencies (over its peer's ports) */
+    uint64_t *bits;   /* dependency bit sets */
+    uint32_t *cp;     /* candidate buffer */
+    uint8_t *cph;
+    uint32_t maxr;
+} walker;
+
+static unsigned wcands(const walker *w, uint32_t st, uint32_t d, uint32_t x, uint32_t *ports, uint8_t *phs)
+{
+    const graph *g = w->g;
+    uint32_t s = st >> 1;
+    if (s == g->hsw[d])
+        return 0;
+    return cands(g, s, d, x, (int)(st & 1), ports, phs, w->maxr);
+}
+
+static const char *hname_of(const graph *g, uint32_t d) { return g->hname[d]; }
+
+/* One destination: host d (file) or every host of switch t, standing for d. */
+static int walk_dest(walker *w, uint32_t d, uint32_t epoch, double srcw_dst, char *err, size_t errlen)
+{
+    graph *g = w->g;
+    uint32_t t = g->hsw[d];
+    uint32_t x = g->routing == TOPO_GRAPH_FILE ? 0 : g->dix[t];
+    size_t np = 0;
+    uint32_t E = epoch * 2;
+    /* sources: each host's switch in phase 0 */
+    for (uint32_t a = 0; a < g->nh; a++) {
+        uint32_t st0 = g->hsw[a] * 2;
+        if (g->hsw[a] == t)
+            continue;
+        if (w->mark[st0] != E + 1 && w->mark[st0] != E) {
+            w->cnt[st0] = 0;
+            /* DFS from st0 */
+            size_t sp = 0;
+            w->stk[sp] = st0;
+            w->stki[sp++] = 0;
+            w->mark[st0] = E;
+            while (sp) {
+                uint32_t st = w->stk[sp - 1];
+                unsigned nc = wcands(w, st, d, x, w->cp, w->cph);
+                if ((st >> 1) != t && nc == 0) {
+                    return dot_node_error(err, errlen, g->path, g->sname[st >> 1],
+                                          "no route to host %s (a route from host %s reaches this switch)",
+                                          hname_of(g, d), g->hname[a]);
+                }
+                uint32_t i = w->stki[sp - 1];
+                if (i < nc) {
+                    w->stki[sp - 1] = i + 1;
+                    const gport *q = &g->pt[g->base[st >> 1] + w->cp[i]];
+                    if (q->kind == TOPO_HOST)
+                        return dot_node_error(err, errlen, g->path, g->sname[st >> 1],
+                                              "routes host %s to host %s", hname_of(g, d), g->hname[q->id]);
+                    uint32_t nx = q->id * 2 + w->cph[i];
+                    if (w->mark[nx] == E)
+                        return dot_node_error(err, errlen, g->path, g->sname[st >> 1],
+                                              "routing loop toward host %s (back to switch %s)", hname_of(g, d),
+                                              g->sname[q->id]);
+                    if (w->mark[nx] != E + 1) {
+                        w->mark[nx] = E;
+                        w->cnt[nx] = 0;
+                        w->stk[sp] = nx;
+                        w->stki[sp++] = 0;
+                    }
+                    continue;
+                }
+                /* done: depth */
+                uint32_t dep = 1;
+                for (unsigned k = 0; k < nc; k++) {
+                    const gport *q = &g->pt[g->base[st >> 1] + w->cp[k]];
+                    uint32_t v = 1u + w->depth[q->id * 2 + w->cph[k]];
+                    if (v > dep)
+                        dep = v;
+                }
+                w->depth[st] = (uint16_t)(dep < GR_NONE ? dep : GR_NONE - 1);
+                if (dep > g->maxsw)
+                    g->maxsw = dep;
+                w->mark[st] = E + 1;
+                w->post[np++] = st;
+                sp--;
+            }
+        }
+        w->cnt[st0] += srcw_dst;
+    }
+    /* reverse post-order is a topological order: push the pairs along, and record dependencies */
+    for (size_t k = np; k-- > 0;) {
+        uint32_t st = w->post[k];
+        uint32_t s = st >> 1;
+        unsigned nc = wcands(w, st, d, x, w->cp, w->cph);
+        if (nc == 0)
+            continue;
+        uint32_t cp[64];
+        uint8_t cph[64];
+        unsigned n1 = nc < 64 ? nc : 64;
+        memcpy(cp, w->cp, n1 * sizeof *cp);
+        memcpy(cph, w->cph, n1);
+        double share = w->cnt[st] / nc;
+        for (unsigned i = 0; i < n1; i++) {
+            uint64_t lx = g->base[s] + cp[i];
+            const gport *q = &g->pt[lx];
+            uint32_t nx = q->id * 2 + cph[i];
+            w->load[lx] += share;
+            w->cnt[nx] += share;
+            /* dependencies of link lx: the candidates of the next state */
+            unsigned n2 = wcands(w, nx, d, x, w->cp, w->cph);
+            for (unsigned j = 0; j < n2; j++) {
+                uint64_t b = w->boff[lx] + w->cp[j];
+                w->bits[b >> 6] |= UINT64_C(1) << (b & 63);
+            }
+        }
+    }
+    return 0;
+}
+
+/* A cycle of the channel dependency graph (nodes: the switch ports whose
+ * link enters a switch), or 0. */
+static int find_cycle(graph *g, walker *w)
+{
+    uint64_t P = g->base[g->ns];
+    uint8_t *color = tn_xcalloc(P + 1, 1);
+    uint64_t *stk = tn_xmalloc((P + 1) * sizeof *stk);
+    uint32_t *it = tn_xmalloc((P + 1) * sizeof *it);
+    uint32_t *sw_of = tn_xmalloc((P + 1) * sizeof *sw_of);
+    for (uint32_t s = 0; s < g->ns; s++)
+        for (uint64_t x = g->base[s]; x < g->base[s + 1]; x++)
+            sw_of[x] = s;
+    int found = 0;
+    for (uint64_t r0 = 0; r0 < P && !found; r0++) {
+        if (color[r0] || g->pt[r0].kind != TOPO_SWITCH)
+            continue;
+        size_t sp = 0;
+        stk[sp] = r0;
+        it[sp++] = 0;
+        color[r0] = 1;
+        while (sp && !found) {
+            uint64_t lx = stk[sp - 1];
+            uint32_t u = g->pt[lx].id;
+            uint32_t ru = (uint32_t)(g->base[u + 1] - g->base[u]);
+            uint32_t j = it[sp - 1];
+            while (j < ru) {
+                uint64_t b = w->boff[lx] + j;
+                if (w->bits[b >> 6] >> (b & 63) & 1)
+                    break;
+                j++;
+            }
+            if (j >= ru) {
+                color[lx] = 2;
+                sp--;
+                continue;
+            }
+            it[sp - 1] = j + 1;
+            uint64_t nx = g->base[u] + j;
+            if (color[nx] == 1) {
+                /* the cycle: from nx's place on the stack to the top */
+                size_t from = 0;
+                while (stk[from] != nx)
+                    from++;
+                char buf[1024];
+                size_t len = 0;
+                for (size_t k = from; k < sp && len < sizeof buf - 80; k++) {
+                    uint64_t y = stk[k];
+                    len += (size_t)snprintf(buf + len, sizeof buf - len, "%s%s -> %s", k > from ? ", " : "",
+                                            g->sname[sw_of[y]], g->sname[g->pt[y].id]);
+                }
+                if (len >= sizeof buf - 80)
+                    snprintf(buf + len, sizeof buf - len, ", ...");
+                g->cycle = tn_xstrdup(buf);
+                found = 1;
+                break;
+            }
+            if (color[nx] == 0) {
+                color[nx] = 1;
+                stk[sp] = nx;
+                it[sp++] = 0;
+            }
+        }
+    }
+    free(color);
+    free(stk);
+    free(it);
+    free(sw_of);
+    return found;
+}
+
+static int walk_all(graph *g, char *err, size_t errlen)
+{
+    walker w = {.g = g};
+    size_t ns2 = (size_t)g->ns * 2;
+    uint64_t P = g->base[g->ns];
+    w.mark = tn_xcalloc(ns2, sizeof *w.mark);
+    w.depth = tn_xcalloc(ns2, sizeof *w.depth);
+    w.cnt = tn_xcalloc(ns2, sizeof *w.cnt);
+    w.post = tn_xcalloc(ns2, sizeof *w.post);
+    w.stk = tn_xcalloc(ns2 + 1, sizeof *w.stk);
+    w.stki = tn_xcalloc(ns2 + 1, sizeof *w.stki);
+    w.load = tn_xcalloc(P + 1, sizeof *w.load);
+    w.boff = tn_xcalloc(P + 1, sizeof *w.boff);
+    uint32_t maxr = 1;
+    for (uint32_t s = 0; s < g->ns; s++) {
+        uint32_t r = (uint32_t)(g->base[s + 1] - g->base[s]);
+        if (r > maxr)
+            maxr = r;
+    }
+    w.maxr = maxr < 64 ? maxr : 64;
+    w.cp = tn_xcalloc(maxr + 1, sizeof *w.cp);
+    w.cph = tn_xcalloc(maxr + 1, 1);
+    uint64_t nb = 0;
+    for (uint64_t x = 0; x < P; x++) {
+        w.boff[x] = nb;
+        if (g->pt[x].kind == TOPO_SWITCH)
+            nb += g->base[g->pt[x].id + 1] - g->base[g->pt[x].id];
+    }
+    w.bits = tn_xcalloc(nb / 64 + 1, sizeof *w.bits);
+    int rc = 0;
+    uint32_t epoch = 1;
+    g->maxsw = 1;
+    if (g->routing == TOPO_GRAPH_FILE) {
+        for (uint32_t d = 0; d < g->nh && rc == 0; d++)
+            rc = walk_dest(&w, d, epoch++, 1.0, err, errlen);
+    } else {
+        /* one walk per destination switch, its hosts' pairs weighing m each source */
+        uint32_t *m = tn_xcalloc(g->ns, sizeof *m);
+        uint32_t *rep = tn_xmalloc((size_t)g->ns * sizeof *rep);
+        for (uint32_t h = 0; h < g->nh; h++) {
+            if (m[g->hsw[h]]++ == 0)
+                rep[g->hsw[h]] = h;
+        }
+        for (uint32_t t = 0; t < g->ns && rc == 0; t++)
+            if (m[t])
+                rc = walk_dest(&w, rep[t], epoch++, (double)m[t], err, errlen);
+        free(m);
+        free(rep);
+    }
+    if (rc == 0) {
+        double mx = 0;
+        for (uint64_t x = 0; x < P; x++)
+            if (g->pt[x].kind == TOPO_SWITCH && w.load[x] > mx)
+                mx = w.load[x];
+        /* each source sends 1/(N-1) of its rate to each other host */
+        double b = mx > 0 ? (double)(g->nh - 1) / mx : 1.0;
+        g->bound = b < 1 ? b : 1;
+        find_cycle(g, &w);
+    }
+    free(w.mark);
+    free(w.depth);
+    free(w.cnt);
+    free(w.post);
+    free(w.stk);
+    free(w.stki);
+    free(w.load);
+    free(w.boff);
+    free(w.bits);
+    free(w.cp);
+    free(w.cph);
+    return rc;
+}
+
+/* ---- init ---- */
+
+int topo_graph_init(topo *t, const topo_graph_params *p, char *err, size_t errlen)
+{
+    memset(t, 0, sizeof *t);
+    if ((unsigned)p->routing > TOPO_GRAPH_ECMP)
+        return tn_error(err, errlen, "graph: unknown routing %d", (int)p->routing);
+    Agraph_t *ag = dot_open(p->path, err, errlen);
+    if (!ag)
+        return -1;
+    graph *g = tn_xcalloc(1, sizeof *g);
+    g->path = tn_xstrdup(p->path);
+    g->routing = p->routing;
+    reader r = {.path = p->path, .g = g, .ag = ag, .err = err, .errlen = errlen};
+    int rc = read_nodes(&r);
+    if (rc == 0)
+        rc = read_links(&r, p);
+    if (rc == 0 && p->routing == TOPO_GRAPH_FILE)
+        rc = read_routes(&r);
+    const char *root = rc == 0 ? dot_attr(ag, "root") : NULL;
+    char *root_copy = root ? tn_xstrdup(root) : NULL;
+    free(r.node);
+    free(r.is_host);
+    free(r.id);
+    free(r.of_seq);
+    free(r.hv);
+    agclose(ag);
+    if (rc == 0 && p->routing != TOPO_GRAPH_FILE)
+        rc = compute_tables(g, root_copy, err, errlen);
+    free(root_copy);
+    if (rc == 0)
+        rc = walk_all(g, err, errlen);
+    if (rc != 0) {
+        graph_free(g);
+        return -1;
+    }
+    t->ops = &graph_ops;
+    t->priv = g;
+    t->hosts = g->nh;
+    t->switches = g->ns;
+    uint32_t mr = 0;
+    for (uint32_t s = 0; s < g->ns; s++)
+        if (g->base[s + 1] - g->base[s] > mr)
+            mr = (uint32_t)(g->base[s + 1] - g->base[s]);
+    t->max_radix = mr;
+    t->links = (uint32_t)(g->nh + g->base[g->ns]);
+    t->max_route_links = g->maxsw + 1;
+    t->vcs = 1;
+    t->routing = (uint8_t)p->routing;
+    return 0;
+}
+
+const char *topo_graph_cycle(const topo *t) { return t->ops == &graph_ops ? G(t)->cycle : NULL; }
+
+int topo_is_graph(const topo *t) { return t->ops == &graph_ops; }
+
+const char *topo_graph_host_name(const topo *t, uint32_t h) { return G(t)->hname[h]; }
+const char *topo_graph_switch_name(const topo *t, uint32_t s) { return G(t)->sname[s]; }
+
+double topo_graph_mem_bytes(const topo *t)
+{
+    const graph *g = G(t);
+    double b = (double)g->base[g->ns] * sizeof(gport) + ((double)g->ns + 1) * 8 + (double)g->nh * 8;
+    for (uint32_t i = 0; i < g->nh; i++)
+        b += (double)strlen(g->hname[i]) + 1 + sizeof(char *);
+    for (uint32_t i = 0; i < g->ns; i++)
+        b += (double)strlen(g->sname[i]) + 1 + sizeof(char *);
+    if (g->nxt)
+        b += (double)g->ns * g->nh * sizeof *g->nxt;
+    if (g->dist)
+        b += (double)g->ns * g->ndst * sizeof *g->dist + (double)g->ns * 4;
+    if (g->ddown)
+        b += (double)g->ns * g->ndst * sizeof *g->ddown;
+    return b;
+}

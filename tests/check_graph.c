@@ -1,0 +1,355 @@
+/* The graph fabric (networks/topo_graph.c, net_graph.c): ORCS's routes and
+ * congestion rules on a hand-written dot file, computed routings and their
+ * channel dependency graphs, errors that name the file, line and node.
+ * Every expected value is derived by hand beside its assertion.
+ *
+ * orcs8.dot (tests/fixtures/graph): leaves S1..S4 with hosts H1,H2 | H3,H4
+ * | H5,H6 | H7,H8 (hosts 0..7 in file order), spines T1, T2. S1 and S2
+ * send every other destination up to T1 ("*"), S3 and S4 up to T2; each
+ * spine sends H(2i-1), H(2i) down to leaf Si. */
+#include <check.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "congestion.h"
+#include "harness.h"
+#include "mapping.h"
+#include "patterns.h"
+#include "rng.h"
+#include "swnet.h"
+#include "topo.h"
+
+#define ORCS8 TASKNET_SRCDIR "/tests/fixtures/graph/orcs8.dot"
+
+static char tmp_path[128];
+static long base_pid; /* main's: the forked tests write the same file */
+
+/* Write text to a temporary dot file; its path. */
+static const char *dot_file(const char *text)
+{
+    snprintf(tmp_path, sizeof tmp_path, "/tmp/tasknet-check-graph-%ld.dot", base_pid);
+    FILE *f = fopen(tmp_path, "w");
+    ck_assert_ptr_nonnull(f);
+    fputs(text, f);
+    fclose(f);
+    return tmp_path;
+}
+
+static int build(const char *path, topo_graph_routing r, topo *t, char *err, size_t errlen)
+{
+    topo_graph_params p = {.path = path, .routing = r};
+    return topo_graph_init(t, &p, err, errlen);
+}
+
+static void build_ok(const char *path, topo_graph_routing r, topo *t)
+{
+    char err[1024];
+    int rc = build(path, r, t, err, sizeof err);
+    ck_assert_msg(rc == 0, "%s", err);
+}
+
+static void build_fails(const char *path, topo_graph_routing r, const char *want)
+{
+    topo t;
+    char err[1024] = "";
+    int rc = build(path, r, &t, err, sizeof err);
+    ck_assert_msg(rc != 0, "accepted, expected '%s'", want);
+    ck_assert_msg(strstr(err, want) != NULL, "'%s' lacks '%s'", err, want);
+}
+
+static pat_set single(pat_kind k, uint32_t C)
+{
+    pat_levels lv;
+    pat_set s;
+    char err[256];
+    ck_assert_msg(pat_generate(k, C, 0, NULL, &lv, err, sizeof err) == 0, "%s", err);
+    pat_single(&lv, &s);
+    return s;
+}
+
+static cong_result eval_on(th_net *h, pat_kind k, const uint32_t *map)
+{
+    pat_set s = single(k, 8);
+    cong_result r;
+    char err[256];
+    int rc = cong_eval(&s, map, h->n->ops->link_count(h->n->state), h->n->ops->route, h->n->state, NULL, &r, err,
+                       sizeof err);
+    ck_assert_msg(rc == 0, "%s", err);
+    pat_set_free(&s);
+    return r;
+}
+
+/* ORCS's rules (seed 001; jobs/congestion.h) on orcs8.dot.
+ * Mapping M = rank r on host {0,2,4,6,1,3,5,7}[r]: ranks 0..3 on the first
+ * host of leaves S1..S4, ranks 4..7 on the second; leaf(r) = S(1 + r mod 4).
+ * bisect (pairs (0,1),(2,3),(4,5),(6,7)):
+ *   identity: each pair on one leaf (H1->H2, ...): only host links, each
+ *     carrying one flow: c_f = 1: sum_max_cong 1, bw 1, max 1, mean 1, dep 1.
+ *   M: 0->1 is S1->S2 via T1, 2->3 S3->S4 via T2, 4->5 S1->S2 via T1, 6->7
+ *     S3->S4 via T2: S1->T1, T1->S2, S3->T2, T2->S4 carry 2 flows each:
+ *     every c_f = 2: sum 2, bw 1/2, max 2, mean 2, dep 2.
+ * bruck (levels d = 1, 2, 4: (r, r+d mod 8)) under M:
+ *   d=1: leaf(r) -> leaf(r+1): S1->S2 twice (ranks 0, 4) via T1, S2->S3
+ *     twice via T1, S3->S4 twice via T2, S4->S1 twice via T2: each up and
+ *     down link used carries 2: all 8 flows c_f = 2;
+ *   d=2: S1->S3, S2->S4 (via T1), S3->S1, S4->S2 (via T2), twice each:
+ *     c_f = 2 for all 8;
+ *   d=4: leaf(r+4) = leaf(r): local, host links carry 1: c_f = 1.
+ *   sum_max_cong = 2 + 2 + 1 = 5; bw = (16/2 + 8) / 24 = 2/3; max 2;
+ *   mean = (16 x 2 + 8) / 24 = 5/3; dep: level 0 finishes at 2, level 1
+ *   at 2 + 2 = 4, level 2 at 4 + 1 = 5. */
+START_TEST(test_orcs8_congestion)
+{
+    net_params core = th_star(8, 10e9);
+    const char *sets[] = {"network.file=" ORCS8, NULL};
+    th_net *h = th_net_new("graph", &core, sets, NULL, 1, 0);
+    /* 8 host uplinks + 8 leaf->host + 8 leaf->spine + 8 spine->leaf */
+    ck_assert_uint_eq(h->n->ops->link_count(h->n->state), 32);
+    uint32_t id[8], M[8] = {0, 2, 4, 6, 1, 3, 5, 7};
+    map_identity(id, 8);
+    cong_result r = eval_on(h, PAT_BISECT, id);
+    ck_assert_double_eq(r.sum_max_cong, 1);
+    ck_assert_double_eq(r.bw_fraction, 1);
+    ck_assert_double_eq(r.dep_max_delay, 1);
+    r = eval_on(h, PAT_BISECT, M);
+    ck_assert_double_eq(r.sum_max_cong, 2);
+    ck_assert_double_eq(r.bw_fraction, 0.5);
+    ck_assert_double_eq(r.cong_max, 2);
+    ck_assert_double_eq(r.cong_mean, 2);
+    ck_assert_double_eq(r.dep_max_delay, 2);
+    r = eval_on(h, PAT_BRUCK, M);
+    ck_assert_uint_eq(r.flows, 24);
+    ck_assert_double_eq(r.sum_max_cong, 5);
+    ck_assert_double_eq_tol(r.bw_fraction, 2.0 / 3.0, 1e-15);
+    ck_assert_double_eq(r.cong_max, 2);
+    ck_assert_double_eq_tol(r.cong_mean, 5.0 / 3.0, 1e-15);
+    ck_assert_double_eq(r.dep_max_delay, 5);
+    th_net_free(h);
+}
+END_TEST
+
+/* The routes themselves and the bound of orcs8.dot.
+ * H1 -> H3 (0 -> 2): H1's uplink (link 0), S1 port 2 (to T1), T1 port 1
+ * (to S2), S2 port 0 (to H3). Link ids: hosts 0..7, then switch ports in
+ * switch order: switches in file order S1, S2, S3, S4, T1, T2 (S1..S4 have
+ * 4 ports: 2 hosts, T1, T2; T1, T2 have 4): S1 = 8.., S2 = 12.., T1 = 24..;
+ * so [0, 8 + 2, 24 + 1, 12 + 0] and 3 switches.
+ * Uniform bound: S1 -> T1 carries every pair from H1, H2 to the 6 hosts
+ * off S1: 12 pairs; T1 -> S3 only 4 x 2 = 8; so the busiest carries 12
+ * and bound = (N - 1) / 12 = 7/12. */
+START_TEST(test_orcs8_routes)
+{
+    topo t;
+    build_ok(ORCS8, TOPO_GRAPH_FILE, &t);
+    ck_assert_uint_eq(t.hosts, 8);
+    ck_assert_uint_eq(t.switches, 6);
+    uint64_t links[8];
+    size_t n = topo_route(&t, 0, 2, 0, links, NULL, 8);
+    ck_assert_uint_eq(n, 4);
+    ck_assert_uint_eq(links[0], 0);
+    ck_assert_uint_eq(links[1], 10);
+    ck_assert_uint_eq(links[2], 25);
+    ck_assert_uint_eq(links[3], 12);
+    ck_assert_double_eq_tol(t.ops->uniform_bound(&t), 7.0 / 12.0, 1e-15);
+    ck_assert_ptr_null(topo_graph_cycle(&t));
+    ck_assert_uint_eq(t.max_route_links, 4);
+    topo_free(&t);
+}
+END_TEST
+
+/* A ring of five switches A..E (A-B-C-D-E-A), one host on each,
+ * undirected. Between switches two apart the shortest route is unique (the
+ * other way round is 3 hops), whatever the port order: A->C is A->B->C,
+ * B->D is B->C->D, C->E is C->D->E, D->A is D->E->A, E->B is E->A->B. Their
+ * dependencies AB->BC, BC->CD, CD->DE, DE->EA, EA->AB close a cycle of five
+ * links (and its mirror the other way round): shortest routing can
+ * deadlock here, and is reported. */
+static const char RING5[] = "graph ring {\n"
+                            "  Ha -- A; Hb -- B; Hc -- C; Hd -- D; He -- E;\n"
+                            "  A -- B; B -- C; C -- D; D -- E; E -- A;\n"
+                            "}\n";
+
+START_TEST(test_cycle_reported)
+{
+    topo t;
+    build_ok(dot_file(RING5), TOPO_GRAPH_SHORTEST, &t);
+    const char *c = topo_graph_cycle(&t);
+    ck_assert_ptr_nonnull(c);
+    /* the cycle names five links of the ring */
+    int arrows = 0;
+    for (const char *p = c; (p = strstr(p, " -> ")); p++)
+        arrows++;
+    ck_assert_int_eq(arrows, 5);
+    topo_free(&t);
+    /* the fabric refuses it under credit flow control, before the run */
+    const net_ops *ops = th_net_ops("graph");
+    char fsets[200];
+    snprintf(fsets, sizeof fsets, "network.file=%s", tmp_path);
+    const char *sets[] = {fsets, "network.routing=shortest", NULL};
+    ck_assert(!th_net_takes(ops, 5, sets));
+    const char *inf[] = {fsets, "network.routing=shortest", "network.flow-control=infinite", NULL};
+    ck_assert(th_net_takes(ops, 5, inf));
+    const char *ud[] = {fsets, "network.routing=up-down", NULL};
+    ck_assert(th_net_takes(ops, 5, ud));
+}
+END_TEST
+
+/* up-down on the same ring (root A, the first switch; breadth-first levels
+ * A 0, B and E 1, C and D 2): a link goes up toward a smaller (level, id).
+ * Every route, checked hop by hop, is up links then down links, so no
+ * dependency leads from a down link to an up one: the channel dependency
+ * graph is acyclic (Autonet's argument), and the build found no cycle. */
+START_TEST(test_updown_acyclic)
+{
+    topo t;
+    build_ok(dot_file(RING5), TOPO_GRAPH_UPDOWN, &t);
+    ck_assert_ptr_null(topo_graph_cycle(&t));
+    for (uint32_t a = 0; a < 5; a++)
+        for (uint32_t b = 0; b < 5; b++) {
+            uint64_t links[16];
+            size_t n = topo_route(&t, a, b, 0, links, NULL, 16);
+            ck_assert_uint_ge(n, 2);
+            /* up (to a smaller BFS level, or the same level and a smaller id) then down only */
+            int down = 0;
+            for (size_t i = 1; i + 1 < n; i++) {
+                topo_end from, to;
+                topo_link_ends(&t, links[i], &from, &to);
+                ck_assert_uint_eq(to.kind, TOPO_SWITCH);
+                static const uint32_t lvl[5] = {0, 1, 2, 2, 1}; /* A B C D E */
+                int up = lvl[to.id] < lvl[from.id] || (lvl[to.id] == lvl[from.id] && to.id < from.id);
+                if (!up)
+                    down = 1;
+                ck_assert_msg(!(down && up), "route %u -> %u goes up after going down", a, b);
+            }
+        }
+    topo_free(&t);
+}
+END_TEST
+
+/* A deliberately cyclic routing from the file: four switches in a ring,
+ * every switch sending the host two hops away clockwise. */
+static const char CYCLIC4[] = "digraph c {\n"
+                              "  Ha -> A [comment=\"*\"]; A -> Ha [comment=\"Ha\"];\n"
+                              "  Hb -> B [comment=\"*\"]; B -> Hb [comment=\"Hb\"];\n"
+                              "  Hc -> C [comment=\"*\"]; C -> Hc [comment=\"Hc\"];\n"
+                              "  Hd -> D [comment=\"*\"]; D -> Hd [comment=\"Hd\"];\n"
+                              "  A -> B [comment=\"*\"]; B -> A [comment=\"\"];\n"
+                              "  B -> C [comment=\"*\"]; C -> B [comment=\"\"];\n"
+                              "  C -> D [comment=\"*\"]; D -> C [comment=\"\"];\n"
+                              "  D -> A [comment=\"*\"]; A -> D [comment=\"\"];\n"
+                              "}\n";
+
+START_TEST(test_file_cycle)
+{
+    topo t;
+    build_ok(dot_file(CYCLIC4), TOPO_GRAPH_FILE, &t);
+    /* A->B->C carries Ha->Hc: AB then BC; likewise BC->CD, CD->DA, DA->AB */
+    ck_assert_ptr_nonnull(topo_graph_cycle(&t));
+    ck_assert_ptr_nonnull(strstr(topo_graph_cycle(&t), "A -> B"));
+    topo_free(&t);
+}
+END_TEST
+
+/* Errors name the file, the line and the node. */
+START_TEST(test_errors)
+{
+    char want[256];
+    /* line 3: host Hx with two links */
+    const char *p = dot_file("digraph g {\n  H1 -> S [comment=\"*\"]; S -> H1 [comment=\"H1\"];\n"
+                             "  Hx -> S; S -> Hx; Hx -> T; T -> Hx;\n  S -> T; T -> S;\n}\n");
+    snprintf(want, sizeof want, "%s:3: node Hx: has several links", p);
+    build_fails(p, TOPO_GRAPH_SHORTEST, want);
+    /* an unknown destination in a comment (line 3, node S) */
+    p = dot_file("digraph g {\n  H1 -> S [comment=\"*\"]; S -> H1 [comment=\"H1\"];\n"
+                 "  S -> T [comment=\"H9\"]; T -> S [comment=\"*\"];\n  H2 -> T; T -> H2;\n}\n");
+    snprintf(want, sizeof want, "%s:2: node S: the comment of the edge to T names H9, which is not a host", p);
+    build_fails(p, TOPO_GRAPH_FILE, want);
+    /* an unreachable pair: S has no route to H2 (its edge to T lists nothing) */
+    p = dot_file("digraph g {\n  H1 -> S [comment=\"*\"]; S -> H1 [comment=\"H1\"];\n"
+                 "  S -> T [comment=\"\"]; T -> S [comment=\"*\"];\n  H2 -> T; T -> H2 [comment=\"H2\"];\n}\n");
+    snprintf(want, sizeof want, "%s:2: node S: no route to host H2 (a route from host H1 reaches this switch)", p);
+    build_fails(p, TOPO_GRAPH_FILE, want);
+    /* a routing loop: S sends H2 to T, T sends it back */
+    p = dot_file("digraph g {\n  H1 -> S [comment=\"*\"]; S -> H1 [comment=\"H1\"];\n"
+                 "  S -> T [comment=\"*\"]; T -> S [comment=\"*\"];\n  H2 -> U; U -> H2 [comment=\"H2\"];\n"
+                 "  U -> T [comment=\"*\"]; T -> U [comment=\"\"];\n}\n");
+    snprintf(want, sizeof want, "routing loop toward host H2");
+    build_fails(p, TOPO_GRAPH_FILE, want);
+    /* a one-way link */
+    p = dot_file("digraph g {\n  H1 -> S; S -> H1;\n  S -> T;\n  H2 -> T; T -> H2;\n}\n");
+    build_fails(p, TOPO_GRAPH_SHORTEST, "links are full duplex");
+    /* cgraph's syntax error, with its line */
+    p = dot_file("digraph g {\n  H1 -> S;\n  S -> -> H1;\n}\n");
+    snprintf(want, sizeof want, "%s:3: syntax error", p);
+    build_fails(p, TOPO_GRAPH_SHORTEST, want);
+}
+END_TEST
+
+/* Ports written out (tport, hport) fix the ids whatever the file order:
+ * S's port 1 is the link to T even though the host edge comes later. */
+START_TEST(test_explicit_ports)
+{
+    const char *p = dot_file("digraph g {\n"
+                             "  S -> T [tport=1, hport=0]; T -> S [tport=0, hport=1];\n"
+                             "  H1 -> S [hport=0]; S -> H1 [tport=0];\n"
+                             "  H2 -> T [hport=1]; T -> H2 [tport=1];\n}\n");
+    topo t;
+    build_ok(p, TOPO_GRAPH_SHORTEST, &t);
+    topo_end e = t.ops->peer(&t, 0, 1); /* S port 1 */
+    ck_assert_uint_eq(e.kind, TOPO_SWITCH);
+    ck_assert_uint_eq(e.id, 1);
+    ck_assert_uint_eq(e.port, 0);
+    uint32_t sw, port;
+    t.ops->attach(&t, 1, &sw, &port); /* H2 on T port 1 */
+    ck_assert_uint_eq(sw, 1);
+    ck_assert_uint_eq(port, 1);
+    topo_free(&t);
+}
+END_TEST
+
+/* A timed run: bisect under credit flow control on orcs8.dot delivers every
+ * message (the executor checks exactly-once) in the time of the congested
+ * route: not a deadlock, not a hang. Zero load H1 -> H3: 3 switches. */
+START_TEST(test_zero_load)
+{
+    net_params core = th_star(8, 10e9);
+    const char *sets[] = {"network.file=" ORCS8, NULL};
+    th_net *h = th_net_new("graph", &core, sets, NULL, 1, 1);
+    /* 1000 B at 10 Gb/s = 800 ns; 4 links x 20 ns + 3 switches x 200 ns */
+    int64_t want = 800000 + 4 * TH_LINK_PS + 3 * TH_SW_PS;
+    ck_assert_int_eq(h->n->ops->zero_load_ps(h->n->state, 0, 2, 1000), want);
+    net_msg *m = th_at_low(h, 0, 0, 2, 1000);
+    th_net_go(h);
+    ck_delivered_at(m, want);
+    th_net_free(h);
+}
+END_TEST
+
+static Suite *suite(void)
+{
+    Suite *s = suite_create("graph");
+    TCase *tc = tcase_create("graph");
+    tcase_add_test(tc, test_orcs8_congestion);
+    tcase_add_test(tc, test_orcs8_routes);
+    tcase_add_test(tc, test_cycle_reported);
+    tcase_add_test(tc, test_updown_acyclic);
+    tcase_add_test(tc, test_file_cycle);
+    tcase_add_test(tc, test_errors);
+    tcase_add_test(tc, test_explicit_ports);
+    tcase_add_test(tc, test_zero_load);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+int main(void)
+{
+    base_pid = (long)getpid();
+    snprintf(tmp_path, sizeof tmp_path, "/tmp/tasknet-check-graph-%ld.dot", base_pid);
+    SRunner *sr = srunner_create(suite());
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    unlink(tmp_path);
+    return failed ? 1 : 0;
+}

@@ -1,0 +1,75 @@
+#!/bin/sh
+# The build keeps the layers (scripts/check-layers): the tree as it is
+# passes, and each way of breaking them is caught, with the file and line.
+# Fixtures: small trees with one violation each.
+set -u
+top_srcdir=${top_srcdir:-..}
+top_builddir=${top_builddir:-..}
+check=$top_srcdir/scripts/check-layers
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+
+# the tree: its includes and the symbols of its objects
+if ! "$check" "$top_srcdir" "$top_builddir" >"$tmp/tree.log" 2>&1; then
+    echo "FAIL the tree breaks its layers:"
+    cat "$tmp/tree.log"
+    fail=1
+fi
+
+# a fixture tree: $1 = name; files are written by the caller under $tmp/$1
+expect() { # name, text the report must hold
+    if "$check" "$tmp/$1" "$tmp/$1" >"$tmp/$1.log" 2>&1; then
+        echo "FAIL $1: check-layers passed"
+        fail=1
+    elif ! grep -F -q -- "$2" "$tmp/$1.log"; then
+        echo "FAIL $1: the report does not say '$2':"
+        cat "$tmp/$1.log"
+        fail=1
+    fi
+}
+mk() { # name, file, text
+    mkdir -p "$(dirname "$tmp/$1/$2")"
+    printf '%s\n' "$3" >"$tmp/$1/$2"
+}
+
+# the core includes the command line's header
+mk up src/core.h '/* core */'
+mk up app/cli/cli.h '/* cli */'
+mk up src/core.c '#include "core.h"
+#include "cli.h"'
+expect up 'src/core.c:2: includes "cli.h" of app/cli/, above src/'
+
+# networks and jobs stand side by side: neither includes the other
+mk side jobs/tree.h '/* jobs */'
+mk side networks/net.c '#include <stdio.h>
+  # include "tree.h"'
+expect side 'networks/net.c:2: includes "tree.h" of jobs/, above networks/ (which may use only: src phy)'
+
+# within app: configuration below the sweeps
+mk app app/sweep/sweep.h '/* sweep */'
+mk app app/config/config.h '#include "sweep.h"'
+expect app 'app/config/config.h:1: includes "sweep.h" of app/sweep/, above app/config/'
+
+# a header of no layer
+mk none phy/link.c '#include "nowhere.h"'
+expect none 'phy/link.c:1: includes "nowhere.h", a header of no layer'
+
+# one header name in two folders
+mk twice src/util.h '/* */'
+mk twice workloads/util.h '/* */'
+expect twice 'util.h: src workloads'
+
+# a function declared low and defined high: caught in the objects
+mk sym workloads/w.c 'double up(void); double w(void) { return up(); }'
+mk sym app/run/r.c 'double up(void) { return 1.0; }'
+if ${CC:-cc} -c -o "$tmp/sym/workloads/w.o" "$tmp/sym/workloads/w.c" &&
+    ${CC:-cc} -c -o "$tmp/sym/app/run/r.o" "$tmp/sym/app/run/r.c"; then
+    expect sym 'workloads/w.o: uses up, defined in'
+else
+    echo "FAIL sym: the fixture does not compile with ${CC:-cc}"
+    fail=1
+fi
+
+[ "$fail" -eq 0 ] && echo "PASS the tree keeps its layers; 6 broken trees caught"
+exit "$fail"
