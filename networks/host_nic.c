@@ -217,7 +217,7 @@ void nic_push(host_nic *h, net_msg *m)
 /* The flow whose packet node's NIC cuts next, and its class queue (mask != 0). */
 static nic_flow *pick(const host_nic *h, uint32_t node, unsigned *cls)
 {
-    unsigned c = (unsigned)__builtin_ctz(h->node[node].mask);
+    unsigned c = (unsigned)__builtin_ctz(h->node[node].mask & ~(uint32_t)h->node[node].paused);
     const nic_queue *q = qat(h, node, c);
     *cls = c;
     if (h->policy == NIC_SRPT)
@@ -231,7 +231,7 @@ static inline uint64_t cut_bytes(uint64_t left, uint64_t cap) { return cap && le
 int64_t nic_peek_bytes(const host_nic *h, uint32_t node)
 {
     const nic_node *nd = &h->node[node];
-    if (!nd->mask)
+    if (!(nd->mask & ~(uint32_t)nd->paused))
         return -1;
     unsigned c;
     return (int64_t)cut_bytes(pick(h, node, &c)->left_bytes, h->mtu_bytes);
@@ -240,7 +240,7 @@ int64_t nic_peek_bytes(const host_nic *h, uint32_t node)
 int nic_take(host_nic *h, uint32_t node, uint64_t max_bytes, nic_piece *out)
 {
     nic_node *nd = &h->node[node];
-    if (!nd->mask)
+    if (!(nd->mask & ~(uint32_t)nd->paused))
         return 0;
     unsigned c;
     nic_flow *f = pick(h, node, &c);
@@ -314,11 +314,33 @@ static void ev_uplink_free(sim *s, void *ctx, uint64_t node)
     host_nic *h = ctx;
     nic_node *nd = &h->node[node];
     nd->wake = 0;
+    if (!(nd->mask & ~(uint32_t)nd->paused))
+        return; /* every class with a message is paused: resuming restarts it */
     uplink_start(h, (uint32_t)node, sim_now(s));
-    if (nd->mask) {
+    if (nd->mask & ~(uint32_t)nd->paused) {
         nd->wake = 1;
         sim_schedule_at(s, nd->free_ps, ev_uplink_free, h, node);
     }
+}
+
+void nic_pause(host_nic *h, uint32_t node, unsigned c, int on)
+{
+    nic_node *nd = &h->node[node];
+    if (on) {
+        nd->paused |= (uint8_t)(1u << c);
+        return;
+    }
+    nd->paused &= (uint8_t) ~(1u << c);
+    if (nd->wake || !(nd->mask & ~(uint32_t)nd->paused))
+        return;
+    int64_t now = sim_now(h->s);
+    if (now >= nd->free_ps) {
+        uplink_start(h, node, now);
+        if (!(nd->mask & ~(uint32_t)nd->paused))
+            return;
+    }
+    nd->wake = 1;
+    sim_schedule_at(h->s, nd->free_ps, ev_uplink_free, h, node);
 }
 
 void nic_link(host_nic *h, sim *s, double bps, nic_start_fn start, void *ctx)
@@ -337,10 +359,12 @@ void nic_send(host_nic *h, net_msg *m)
     nic_node *nd = &h->node[i];
     if (nd->wake)
         return; /* the pending "free" event picks among all, this one included */
+    if (!(nd->mask & ~(uint32_t)nd->paused))
+        return; /* its class is paused (PFC): resuming starts it */
     int64_t now = sim_now(h->s);
     if (now >= nd->free_ps) {
         uplink_start(h, i, now);
-        if (!nd->mask)
+        if (!(nd->mask & ~(uint32_t)nd->paused))
             return;
     }
     nd->wake = 1;

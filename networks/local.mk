@@ -6,6 +6,7 @@ libtasknet_a_SOURCES += \
 	%D%/transport.c %D%/transport.h \
 	%D%/tp_tcp.c \
 	%D%/tp_dctcp.c \
+	%D%/tp_dcqcn.c \
 	%D%/net_ideal.c \
 	%D%/net_switch.c \
 	%D%/net_spinet.c %D%/net_spinet.h \

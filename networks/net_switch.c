@@ -75,6 +75,11 @@
 #include "metrics.h"
 #include "network.h"
 #include "port.h"
+#include "units.h"
+
+/* network.flow-control: the switched core's list (swnet.c), one parameter */
+extern const char *const swnet_flow_names[];
+enum { SWNET_CREDIT = 0, SWNET_INFINITE = 1, SWNET_PFC = 2 };
 
 typedef enum sw_switching { SW_CUT_THROUGH = 0, SW_STORE_AND_FORWARD = 1 } sw_switching;
 
@@ -84,6 +89,8 @@ typedef struct sw_params {
     int control_first;       /* 0 fifo, 1 control-first, 2 strict (= control-first): FIFOs serve low classes first */
     nic_params nic;          /* host NIC: network.host-scheduling, network.mtu */
     port_cfg buf;            /* output buffers, drop-tail, ECN (networks/port.h): network.buffer, ... */
+    int flow_control;        /* network.flow-control: swnet_flow (infinite, the default, or pfc) */
+    uint64_t pfc_xoff, pfc_xon; /* PFC thresholds per ingress port and class, bytes */
     /* resolved from the physical layer (resolve_phy) */
     int phy_resolved;        /* 1 once energy_per_bit_j holds the phy's value */
     double energy_per_bit_j; /* SerDes and switch core per bit crossing the switch, J */
@@ -104,6 +111,16 @@ static const param_row sw_rows[] = {
     NIC_ROW_SCHEDULING(sw_params, nic),
     NIC_ROW_MTU(sw_params, nic),
     PORT_ROWS(sw_params, buf),
+    {.path = "network.flow-control", .type = "choice", .unit = "", .def = "infinite",
+     .help = "electrical switch: infinite (no flow control: buffers drop when finite) | pfc (priority flow control: "
+             "a pause frame per ingress port and class above pfc-xoff, resume below pfc-xon; never drops)",
+     .kind = PARAM_CHOICE, .off = offsetof(sw_params, flow_control), .choices = swnet_flow_names, .example = "pfc"},
+    {.path = "network.pfc-xoff", .type = "size", .unit = "B", .def = "40kB",
+     .help = "PFC: bytes of one ingress port and class waiting in the switch above which it sends a pause frame",
+     .kind = PARAM_BYTES, .off = offsetof(sw_params, pfc_xoff), .flags = PARAM_POS, .example = "40kB"},
+    {.path = "network.pfc-xon", .type = "size", .unit = "B", .def = "20kB",
+     .help = "PFC: bytes at or below which a paused ingress port and class is resumed (< pfc-xoff)",
+     .kind = PARAM_BYTES, .off = offsetof(sw_params, pfc_xon), .flags = PARAM_NONNEG, .example = "20kB"},
 };
 
 #define SW_METRICS(X) X(energy_per_bit_j, "network energy per delivered bit")
@@ -176,6 +193,15 @@ typedef struct sw_state {
     sw_bport *bport;       /* [N] buffered mode: each output's accounting */
     uint64_t qtotal;       /* buffered mode: bytes waiting at all outputs (the shared memory) */
     uint64_t drops, marks; /* buffered mode */
+    int pfc;               /* 1: priority flow control (buffered mode, never drops) */
+    uint64_t xoff, xon;    /* PFC thresholds */
+    unsigned ncls;         /* PFC: classes per ingress port (the NIC's queue classes) */
+    uint64_t *ingress;     /* [N x ncls] PFC: bytes from host i, class c, waiting in the switch */
+    uint8_t *xoff_sent;    /* [N x ncls] PFC: a pause is in force (sent, no resume since) */
+    int64_t *paused_at;    /* [N x ncls] PFC: when the host's class was paused */
+    uint64_t pause_frames; /* PFC: pause frames sent */
+    int64_t paused_ps;     /* PFC: time host classes spent paused, summed */
+    uint64_t ingress_max;  /* PFC: the largest ingress occupancy seen */
 } sw_state;
 
 static inline uint64_t msg_arg(net_msg *m) { return (uint64_t)(uintptr_t)m; }
@@ -279,6 +305,8 @@ static void pkt_port_start(sw_state *st, sim *s, nic_pkt *p, int64_t now_ps)
     nic_pkt_free(&st->nic, p);
 }
 
+static inline void pfc_sub(sw_state *st, const nic_pkt *p, int64_t now);
+
 static void ev_pkt_port_free(sim *s, void *ctx, uint64_t node)
 {
     sw_state *st = ctx;
@@ -290,6 +318,8 @@ static void ev_pkt_port_free(sim *s, void *ctx, uint64_t node)
         port_stats_change(&b->stats, b->o.qbytes, sim_now(s));
         port_dequeued(&b->o, p->bytes);
         st->qtotal -= p->bytes;
+        if (st->pfc)
+            pfc_sub(st, p, sim_now(s));
     }
     pkt_port_start(st, s, p, sim_now(s));
     if (!port_bands_empty(&q->b))
@@ -422,6 +452,52 @@ static void ev_srpt_port_free(sim *s, void *ctx, uint64_t node)
         q->wake = 0;
 }
 
+/* PFC (IEEE 802.1Qbb; the switch-MMU accounting of the HPCC ns-3 code with
+ * static thresholds): the bytes of each (ingress host, class) waiting at
+ * the switch's outputs are counted; when they rise above pfc-xoff the
+ * switch sends a pause frame for that class back to the host, when they
+ * fall to pfc-xon a resume; each takes effect at the host's NIC one link
+ * latency later (the frame's own 64 B are not modelled). Meanwhile at most
+ * the link's bytes in flight both ways and one packet arrive: headroom
+ * 2 link x B + mtu above pfc-xoff, which the switch holds without a drop
+ * (no buffer limit applies under PFC). */
+static void ev_pfc(sim *s, void *ctx, uint64_t arg)
+{
+    sw_state *st = ctx;
+    uint64_t idx = arg >> 1;
+    int on = (int)(arg & 1);
+    uint32_t host = (uint32_t)(idx / st->ncls);
+    unsigned c = (unsigned)(idx % st->ncls);
+    if (on)
+        st->paused_at[idx] = sim_now(s);
+    else
+        st->paused_ps += sim_now(s) - st->paused_at[idx];
+    nic_pause(&st->nic, host, c, on);
+}
+
+static inline void pfc_add(sw_state *st, const nic_pkt *p, int64_t now)
+{
+    size_t idx = (size_t)p->msg->src * st->ncls + nic_queue_class(&st->nic, p->prio);
+    st->ingress[idx] += p->bytes;
+    if (st->ingress[idx] > st->ingress_max)
+        st->ingress_max = st->ingress[idx];
+    if (!st->xoff_sent[idx] && st->ingress[idx] > st->xoff) {
+        st->xoff_sent[idx] = 1;
+        st->pause_frames++;
+        sim_schedule_at(net_sim(st->n), now + st->link_ps, ev_pfc, st, ((uint64_t)idx << 1) | 1);
+    }
+}
+
+static inline void pfc_sub(sw_state *st, const nic_pkt *p, int64_t now)
+{
+    size_t idx = (size_t)p->msg->src * st->ncls + nic_queue_class(&st->nic, p->prio);
+    st->ingress[idx] -= p->bytes;
+    if (st->xoff_sent[idx] && st->ingress[idx] <= st->xon) {
+        st->xoff_sent[idx] = 0;
+        sim_schedule_at(net_sim(st->n), now + st->link_ps, ev_pfc, st, (uint64_t)idx << 1);
+    }
+}
+
 /* Buffered mode: p arrives at the output toward dst, which admits it
  * (port_admit: drop-tail, ECN) and queues it by class (one band without
  * classes). A message whose packet was dropped is dropped whole: its later
@@ -436,6 +512,8 @@ static void buffered_arrival(sw_state *st, sim *s, nic_pkt *p, uint32_t dst, int
     if (!m->aux) {
         v = port_admit(&st->buf, b->o.qbytes, st->qtotal, p->bytes, m->ecn != NET_ECN_NOT_ECT, &b->red,
                        st->n->rng);
+        if (v == PORT_DROP && st->pfc)
+            v = PORT_ENQUEUE; /* lossless: PFC holds the sender instead (its headroom) */
         if (v == PORT_DROP)
             st->drops++;
     }
@@ -459,6 +537,8 @@ static void buffered_arrival(sw_state *st, sim *s, nic_pkt *p, uint32_t dst, int
     port_enqueued(&b->o, p->bytes);
     port_stats_max(&b->stats, b->o.qbytes);
     st->qtotal += p->bytes;
+    if (st->pfc)
+        pfc_add(st, p, now);
     port_bands_push(&q->b, st->classes ? p->prio : 0, p, PKT_LINK);
     if (!q->wake) {
         q->wake = 1;
@@ -552,6 +632,12 @@ static void sw_fini(void *state)
     free(st->pport);
     free(st->bport);
     st->bport = NULL;
+    free(st->ingress);
+    free(st->xoff_sent);
+    free(st->paused_at);
+    st->ingress = NULL;
+    st->xoff_sent = NULL;
+    st->paused_at = NULL;
     if (st->sport)
         for (uint32_t i = 0; i < st->nodes; i++)
             free(st->sport[i].heap);
@@ -580,6 +666,14 @@ static void sw_check(const net_params *core, const void *params, param_report *r
     if (port_cfg_on(&p->buf) && p->nic.policy == NIC_SRPT)
         param_invalid(rep, "network.buffer", "finite buffers and ECN are not modelled with pFabric's srpt ports "
                                              "(network.host-scheduling = srpt): use fifo, round-robin or priority");
+    if (p->flow_control == SWNET_CREDIT)
+        param_invalid(rep, "network.flow-control", "credit flow control is the switched topologies' (the single "
+                                                   "switch's ports have no input buffers): infinite or pfc");
+    if (p->flow_control == SWNET_PFC && p->nic.policy == NIC_SRPT)
+        param_invalid(rep, "network.flow-control", "pfc is not modelled with srpt ports");
+    if (p->flow_control == SWNET_PFC && p->pfc_xon >= p->pfc_xoff)
+        param_invalid(rep, "network.pfc-xon", "pfc-xon (%llu B) must be below pfc-xoff (%llu B)",
+                      (unsigned long long)p->pfc_xon, (unsigned long long)p->pfc_xoff);
 }
 
 /* Every bit crosses the switch once, SerDes in lanes (phy/energy.h): no
@@ -605,7 +699,8 @@ static int sw_resolve_phy(const net_params *core, void *params, const phy_params
  * (unless the NIC is asked for: a policy or an MTU). */
 static int sw_nic_on(const sw_params *p)
 {
-    return p->nic.policy != NIC_FIFO || p->nic.mtu_bytes > 0 || port_cfg_on(&p->buf);
+    return p->nic.policy != NIC_FIFO || p->nic.mtu_bytes > 0 || port_cfg_on(&p->buf) ||
+           p->flow_control == SWNET_PFC;
 }
 
 static int sw_init(void *state, net *n, const void *params, char *err, size_t errlen)
@@ -633,12 +728,21 @@ static int sw_init(void *state, net *n, const void *params, char *err, size_t er
         st->control_first = 0;
         nic_init(&st->nic, core->nodes, &p->nic, st->classes);
         nic_link(&st->nic, net_sim(n), core->bandwidth_bps, pkt_start, st);
-        st->buffered = port_cfg_on(&p->buf);
+        st->pfc = p->flow_control == SWNET_PFC;
+        st->buffered = port_cfg_on(&p->buf) || st->pfc;
         if (st->buffered) {
             st->buf = p->buf;
             st->pport = tn_xcalloc(core->nodes, sizeof *st->pport);
             st->bport = tn_xcalloc(core->nodes, sizeof *st->bport);
-            n->lossy = p->buf.buffer_bytes > 0 || p->buf.ecn == PORT_ECN_RED;
+            n->lossy = !st->pfc && (p->buf.buffer_bytes > 0 || p->buf.ecn == PORT_ECN_RED);
+            if (st->pfc) {
+                st->xoff = p->pfc_xoff;
+                st->xon = p->pfc_xon;
+                st->ncls = st->nic.ncls;
+                st->ingress = tn_xcalloc((size_t)core->nodes * st->ncls, sizeof *st->ingress);
+                st->xoff_sent = tn_xcalloc((size_t)core->nodes * st->ncls, 1);
+                st->paused_at = tn_xcalloc((size_t)core->nodes * st->ncls, sizeof *st->paused_at);
+            }
         } else if (p->nic.policy == NIC_SRPT) {
             st->sport = tn_xcalloc(core->nodes, sizeof *st->sport);
         } else if (st->classes) {
@@ -720,6 +824,16 @@ static int sw_queue_report(void *state, int64_t t_end_ps, net_queue_report *r)
     r->queue_max = (double)pr.queue_max;
     r->queue_mean = pr.queue_mean;
     r->queue_now = (double)pr.queue_now;
+    if (st->pfc) {
+        r->pfc = 1;
+        r->pause_frames = st->pause_frames;
+        int64_t paused = st->paused_ps;
+        for (size_t i = 0; i < (size_t)st->nodes * st->ncls; i++)
+            if (st->nic.node[i / st->ncls].paused & (1u << (i % st->ncls)))
+                paused += t_end_ps - st->paused_at[i]; /* still paused at the end */
+        r->paused_s = units_ps_to_s(paused);
+        r->ingress_max = (double)st->ingress_max;
+    }
     return 1;
 }
 

@@ -431,6 +431,7 @@ void net_metrics(net *n, double *core, double *own)
         *mean[k] = head[k]->n && !c->head_untold ? stats_mean_value(head[k]) : NAN;
     core[M_msg_head_latency_max_s] = c->head_all_s.n && !c->head_untold ? c->head_all_s.max : NAN;
     core[M_drops] = core[M_ecn_marks] = core[M_queue_max_bytes] = core[M_queue_mean_bytes] = NAN;
+    core[M_pause_frames] = core[M_paused_time_s] = NAN;
     net_queue_report qr = {0};
     int64_t t_end = n->t_last_ps > 0 ? n->t_last_ps : sim_now(n->sim);
     if (n->root == n && n->ops->queue_report && n->ops->queue_report(n->state, t_end, &qr)) {
@@ -438,6 +439,10 @@ void net_metrics(net *n, double *core, double *own)
         core[M_ecn_marks] = (double)qr.marks;
         core[M_queue_max_bytes] = qr.queue_max;
         core[M_queue_mean_bytes] = qr.queue_mean;
+        if (qr.pfc) {
+            core[M_pause_frames] = (double)qr.pause_frames;
+            core[M_paused_time_s] = qr.paused_s;
+        }
     }
     core[M_retransmissions] = core[M_timeouts] = core[M_goodput_bps] = NAN;
     if (n->root == n && n->tp) {

@@ -170,6 +170,10 @@ typedef struct net_queue_report {
     double queue_max;    /* largest bytes waiting at an output, any time */
     double queue_mean;   /* the busiest output's time-weighted mean bytes waiting over [0, t_end] */
     double queue_now;    /* the largest bytes waiting at an output now (tests sample it) */
+    int pfc;             /* 1: priority flow control on (the next three apply) */
+    uint64_t pause_frames; /* pause frames sent */
+    double paused_s;     /* time host classes spent paused, summed over hosts and classes */
+    double ingress_max;  /* the largest bytes of one ingress port and class held (PFC headroom use) */
 } net_queue_report;
 
 /* Memory per node the core assumes of a fabric without a mem_bytes op. */

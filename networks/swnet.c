@@ -186,7 +186,7 @@
 #include "metrics.h"
 #include "port.h"
 
-const char *const swnet_flow_names[] = {"credit", "infinite", NULL};
+const char *const swnet_flow_names[] = {"credit", "infinite", "pfc", NULL};
 const char *const swnet_routing_names[] = {"default", "dor",     "adaptive", "d-mod-k", "random-up",
                                            "ecmp",    "minimal", "valiant",  "ugal",    "file",
                                            "shortest", "up-down", NULL};
@@ -1124,7 +1124,10 @@ void swnet_check(const net_params *core, const swnet_params *p, const swnet_rout
     else if (mtu > SWNET_MAX_MTU_BYTES)
         param_invalid(rep, "network.mtu", "must be between 1B and 1GiB (got %llu B)", (unsigned long long)mtu);
     nic_check(&p->nic, rep);
-    if (p->flow_control != SWNET_CREDIT && p->flow_control != SWNET_INFINITE)
+    if (p->flow_control == SWNET_PFC)
+        param_invalid(rep, "network.flow-control", "pfc is modelled on the electrical switch only (so far): use credit "
+                                                   "(lossless) or infinite here");
+    else if (p->flow_control != SWNET_CREDIT && p->flow_control != SWNET_INFINITE)
         param_invalid(rep, "network.flow-control", "unknown flow control %d", p->flow_control);
     if (p->flow_control == SWNET_CREDIT && p->vc_buffer_bytes < mtu)
         param_invalid(rep, "network.vc-buffer",

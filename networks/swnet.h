@@ -30,8 +30,8 @@
 #include "topo.h"
 
 /* network.flow-control */
-typedef enum swnet_flow { SWNET_CREDIT = 0, SWNET_INFINITE = 1 } swnet_flow;
-extern const char *const swnet_flow_names[]; /* "credit", "infinite" */
+typedef enum swnet_flow { SWNET_CREDIT = 0, SWNET_INFINITE = 1, SWNET_PFC = 2 } swnet_flow;
+extern const char *const swnet_flow_names[]; /* "credit", "infinite", "pfc" (the electrical switch's only, so far) */
 
 /* network.routing: one list for every topology; each accepts its own
  * (torus: dor, adaptive; fat-tree: d-mod-k, random-up; leaf-spine: ecmp,
@@ -83,7 +83,8 @@ typedef struct swnet_params {
      .kind = PARAM_BYTES, .off = offsetof(T, m.nic.mtu_bytes), .flags = PARAM_NONNEG, .example = "4KiB"},        \
     NIC_ROW_SCHEDULING(T, m.nic),                                                                              \
     {SWNET_ROW_("network.flow-control", "choice", "", "credit",                                                \
-                "switched fabrics: credit (lossless, finite buffers) | infinite (unbounded buffers)"),        \
+                "switched fabrics: credit (lossless, finite buffers) | infinite (unbounded buffers) | pfc "     \
+                "(electrical switch: priority flow control, pause frames per class)"),                         \
      .kind = PARAM_CHOICE, .off = offsetof(T, m.flow_control), .choices = swnet_flow_names,                     \
      .example = "credit"},                                                                                      \
     {SWNET_ROW_("network.vc-buffer", "size", "B", "16.384kB",                                                     \

@@ -10,8 +10,8 @@
  *   Receiver (RFC 5681 sec. 4.2, RFC 1122): a cumulative ACK names the next
  *     in-order segment expected; an in-order segment is acked once
  *     `delayed-ack` of them are unacked or after delayed-ack-timeout; an
- *     out-of-order or duplicate segment, and one that fills a hole, is
- *     acked at once (the duplicate ACKs fast retransmit counts). ECN-capable
+ *     out-of-order or duplicate segment, one that fills a hole, and the last
+ *     of the message (its FIN, which a receiver acks at once) are acked at once (the duplicate ACKs fast retransmit counts). ECN-capable
  *     transports (dctcp): RFC 8257 sec. 3.2's two-state machine: when a
  *     segment's CE differs from the state, the segments held back are acked
  *     at once with the old state's ECE, then the state flips; every ACK
@@ -40,19 +40,20 @@
  * come from pools grown by chunks: no malloc once warm. */
 #include "transport.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "log.h"
 
-extern const tp_cc_ops tp_tcp_ops, tp_dctcp_ops;
+extern const tp_cc_ops tp_tcp_ops, tp_dctcp_ops, tp_dcqcn_ops;
 
-const tp_cc_ops *const tp_registry[] = {NULL, &tp_tcp_ops, &tp_dctcp_ops};
-const char *const tp_names[] = {"none", "tcp", "dctcp", NULL};
+const tp_cc_ops *const tp_registry[] = {NULL, &tp_tcp_ops, &tp_dctcp_ops, &tp_dcqcn_ops};
+const char *const tp_names[] = {"none", "tcp", "dctcp", "dcqcn", NULL};
 
 size_t tp_count(void) { return sizeof tp_registry / sizeof tp_registry[0]; }
 
-enum { TP_DATA = 1, TP_ACK = 2 };
+enum { TP_DATA = 1, TP_ACK = 2, TP_CNP = 3 };
 #define TP_CHUNK 128
 #define TP_MAX_RTO_PS INT64_C(60000000000000) /* 60 s (RFC 6298 2.5) */
 
@@ -70,6 +71,7 @@ struct tp_inst {
     void *probe_ctx;
     uint32_t loss[16]; /* tp_set_loss */
     size_t nloss;
+    uint64_t cnps;     /* CNPs sent by receivers */
 };
 
 void tp_check(const tp_params *p, param_report *rep)
@@ -240,9 +242,47 @@ static void send_seg(tp_inst *t, tp_flow *f, uint32_t seq)
     t->root->ops->send(t->root->state, m);
 }
 
+static void ev_pace(sim *s, void *ctx, uint64_t arg);
+
+/* Rate-based: the pacer sends the next segment when its time comes
+ * (segment k + 1 leaves ser(its bytes at rate_bps) after segment k). */
+static void output_paced(tp_inst *t, tp_flow *f)
+{
+    if (f->pace_ev)
+        return;
+    int64_t now = sim_now(t->s);
+    while (f->nxt < f->nseg && f->nxt - f->una < TP_RWND && now >= f->next_avail_ps) {
+        uint64_t wire = seg_payload(f, f->nxt) + t->p.header_bytes;
+        int64_t gap = (int64_t)ceil((double)wire * 8e12 / f->rate_bps);
+        f->next_avail_ps = now + (gap > 0 ? gap : 1);
+        send_seg(t, f, f->nxt);
+        f->nxt++;
+    }
+    if (f->nxt < f->nseg && f->nxt - f->una < TP_RWND) {
+        f->pace_ev = sim_schedule_at(t->s, f->next_avail_ps, ev_pace, t, (uint64_t)(uintptr_t)f);
+        f->live++;
+    }
+}
+
+static void ev_pace(sim *s, void *ctx, uint64_t arg)
+{
+    (void)s;
+    tp_inst *t = ctx;
+    tp_flow *f = (tp_flow *)(uintptr_t)arg;
+    f->pace_ev = 0;
+    f->live--;
+    if (!f->done_snd)
+        output_paced(t, f);
+    flow_maybe_free(t, f);
+}
+
 /* Send what the window allows. */
 static void output(tp_inst *t, tp_flow *f)
 {
+    if (t->ops->rate_based) {
+        output_paced(t, f);
+        return;
+    }
     uint64_t w = f->cwnd / f->mss;
     if (w < 1)
         w = 1;
@@ -346,7 +386,16 @@ static void data_arrived(tp_inst *t, tp_flow *f, const net_msg *m)
     uint32_t seq = m->a;
     if (m->t_head_ps >= 0 && (f->t_head_ps < 0 || m->t_head_ps < f->t_head_ps))
         f->t_head_ps = m->t_head_ps;
-    if (t->ops->ect) { /* RFC 8257 sec. 3.2 */
+    if (t->ops->rate_based && m->ecn == NET_ECN_CE &&
+        (f->last_cnp_ps < 0 || sim_now(t->s) - f->last_cnp_ps >= t->p.cnp_interval_ps)) {
+        /* DCQCN's notification point (Zhu et al. sec. 3.2): one CNP per flow per interval */
+        f->last_cnp_ps = sim_now(t->s);
+        const net_msg *a = f->msg;
+        net_msg *c = new_msg(t, f, a->dst, a->src, t->p.header_bytes, TP_CNP);
+        t->cnps++;
+        t->root->ops->send(t->root->state, c);
+    }
+    if (t->ops->ect && !t->ops->rate_based) { /* RFC 8257 sec. 3.2 */
         uint8_t ce = m->ecn == NET_ECN_CE;
         if (ce != f->ce_state) {
             if (f->pending)
@@ -379,7 +428,8 @@ static void data_arrived(tp_inst *t, tp_flow *f, const net_msg *m)
         app->t_head_ps = f->t_head_ps;
         net_app_delivered(t->root, app);
     }
-    if (filled || f->pending >= t->p.delayed_ack) {
+    /* the last segment carries the FIN of a real connection: acked at once */
+    if (filled || f->pending >= t->p.delayed_ack || f->rcv_nxt == f->nseg) {
         send_ack(t, f);
     } else if (!f->delack_ev) {
         f->delack_ev = sim_schedule_at(t->s, sim_now(t->s) + t->p.delack_timeout_ps, ev_delack, t,
@@ -427,6 +477,13 @@ static void ack_arrived(tp_inst *t, tp_flow *f, const net_msg *m)
         if (f->una >= f->nseg) {
             f->done_snd = 1;
             rto_stop(t, f);
+            if (f->pace_ev) {
+                sim_cancel(t->s, f->pace_ev);
+                f->pace_ev = 0;
+                f->live--;
+            }
+            if (t->ops->on_done)
+                t->ops->on_done(f);
             return;
         }
         if (!f->in_fr) {
@@ -500,6 +557,9 @@ void tp_send(tp_inst *t, net_msg *m)
     f->ssthresh = UINT64_MAX / 4;
     f->rto = t->p.init_rto_ps;
     f->t_head_ps = -1;
+    f->last_cnp_ps = -1;
+    f->rate_bps = f->target_bps = net_core(t->root)->bandwidth_bps;
+    f->next_avail_ps = sim_now(t->s);
     t->ops->init(f);
     output(t, f);
 }
@@ -509,6 +569,8 @@ void tp_arrived(tp_inst *t, net_msg *seg)
     tp_flow *f = seg->p;
     if (seg->kind == TP_DATA)
         data_arrived(t, f, seg);
+    else if (seg->kind == TP_CNP)
+        tp_flow_cnp(f);
     else
         ack_arrived(t, f, seg);
     f->live--;
@@ -537,6 +599,29 @@ void tp_set_loss(tp_inst *t, const uint32_t *seqs, size_t n)
     memcpy(t->loss, seqs, n * sizeof *seqs);
     t->nloss = n;
 }
+
+sim *tp_flow_sim(const tp_flow *f) { return f->t->s; }
+void tp_flow_hold(tp_flow *f, int d)
+{
+    if (d > 0) {
+        f->live += (uint32_t)d;
+        return;
+    }
+    f->live -= (uint32_t)-d;
+    flow_maybe_free(f->t, f);
+}
+void tp_flow_output(tp_flow *f)
+{
+    if (!f->done_snd)
+        output(f->t, f);
+}
+double tp_flow_line_bps(const tp_flow *f) { return net_core(f->t->root)->bandwidth_bps; }
+void tp_flow_cnp(tp_flow *f)
+{
+    if (!f->done_snd && f->t->ops->on_cnp)
+        f->t->ops->on_cnp(f);
+}
+uint64_t tp_cnps(const tp_inst *t) { return t->cnps; }
 
 const tp_params *tp_flow_params(const tp_flow *f) { return &f->t->p; }
 

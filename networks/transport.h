@@ -52,6 +52,15 @@ typedef struct tp_params {
     uint64_t mss_bytes;       /* segment payload */
     uint64_t header_bytes;    /* bytes a segment adds on the wire; an ACK's size */
     double g;                 /* dctcp: gain of alpha's moving average */
+    /* dcqcn (Zhu et al., SIGCOMM 2015; defaults of the HPCC ns-3 code's dcqcn) */
+    double dcqcn_g;           /* gain of alpha (1/256) */
+    int64_t alpha_interval_ps;    /* alpha update period (1 us) */
+    int64_t decrease_interval_ps; /* rate decrease check period (4 us) */
+    int64_t increase_timer_ps;    /* rate increase timer (300 us) */
+    uint32_t fast_recovery;       /* fast recovery stages F (1) */
+    double rate_ai_bps, rate_hai_bps; /* additive / hyper increase (0: HPCC's 5 and 50 Mb/s per 25 Gb/s of B) */
+    double min_rate_bps;          /* floor of the rate (1 Gb/s) */
+    int64_t cnp_interval_ps;      /* receiver: at most one CNP per flow this often (50 us) */
 } tp_params;
 
 typedef struct tp_flow tp_flow;
@@ -66,6 +75,12 @@ typedef struct tp_cc_ops {
     /* the slow-start threshold after a loss (3 dupACKs or a timeout) */
     uint64_t (*ssthresh)(const tp_flow *f);
     void (*on_timeout)(tp_flow *f); /* may be NULL */
+    /* rate-based transports (dcqcn): segments are paced at f->rate_bps, no
+     * window; the receiver sends a CNP for CE-marked segments (at most one
+     * per cnp-interval) and on_cnp runs at the sender when it arrives. */
+    int rate_based;
+    void (*on_cnp)(tp_flow *f);
+    void (*on_done)(tp_flow *f); /* the sender's last byte acked: stop timers (may be NULL) */
 } tp_cc_ops;
 
 /* Receive window: segments beyond the next expected one a receiver keeps
@@ -102,6 +117,15 @@ struct tp_flow {
     uint64_t win_acked, win_marked; /* dctcp: bytes acked / with ECE in the observation window */
     uint32_t win_end, cwr_end;      /* dctcp: window ends when una passes these */
     uint8_t in_cwr;
+    /* rate-based (dcqcn) */
+    double rate_bps, target_bps;  /* current and target rate */
+    int64_t next_avail_ps;        /* the pacer lets the next segment go then */
+    sim_event_id pace_ev;         /* pending pacer event (0: none) */
+    uint8_t first_cnp, alpha_cnp, dec_cnp; /* dcqcn reaction point flags */
+    uint32_t stage;               /* dcqcn: rate increase stage */
+    sim_event_id inc_ev;          /* dcqcn: the rate increase timer */
+    uint8_t timers;               /* dcqcn: its periodic timers are running */
+    int64_t last_cnp_ps;          /* receiver: last CNP sent (-1: none) */
     /* receiver */
     uint8_t ce_state;       /* RFC 8257's CE state */
     uint8_t done_snd, done_rcv;
@@ -161,6 +185,16 @@ void tp_set_loss(tp_inst *t, const uint32_t *seqs, size_t n);
 void tp_reno_grow(tp_flow *f);
 /* RFC 5681 eq. 4: max(FlightSize / 2, 2 mss), FlightSize the bytes outstanding. */
 uint64_t tp_reno_ssthresh(const tp_flow *f);
+/* For congestion ops with timers of their own (dcqcn): the engine; hold
+ * (+1) / release (-1) the flow record while an event of theirs points at it
+ * (release may free it); output: send what the rate or window now allows;
+ * the access bandwidth B; what a CNP's arrival does (tests inject one). */
+sim *tp_flow_sim(const tp_flow *f);
+void tp_flow_hold(tp_flow *f, int d);
+void tp_flow_output(tp_flow *f);
+double tp_flow_line_bps(const tp_flow *f);
+void tp_flow_cnp(tp_flow *f);
+uint64_t tp_cnps(const tp_inst *t);
 /* The parameters of f's transport. */
 const tp_params *tp_flow_params(const tp_flow *f);
 /* Bytes of segments [a, b) of f. */

@@ -57,6 +57,13 @@ static tp_params tparams(const char *type)
     p.mss_bytes = MSS;
     p.header_bytes = 40;
     p.g = 1.0 / 16;
+    p.dcqcn_g = 1.0 / 256;
+    p.alpha_interval_ps = 1000000;
+    p.decrease_interval_ps = 4000000;
+    p.increase_timer_ps = 300000000;
+    p.fast_recovery = 1;
+    p.min_rate_bps = 1e9;
+    p.cnp_interval_ps = 50000000;
     return p;
 }
 
@@ -301,6 +308,111 @@ START_TEST(test_dctcp_queue)
 }
 END_TEST
 
+/* PFC: hosts 0 and 1 send 1 MB each to host 2 at once, no transport (PFC
+ * makes the switch lossless by itself), pfc-xoff 60 kB, pfc-xon 30 kB.
+ * The port toward host 2 drains at B while both feed it at B, so each
+ * sender's bytes held at the switch grow until they pass xoff; the pause
+ * reaches the sender a link (10 us) later, when up to 10 us x B = 12.5 kB
+ * more are on the wire toward the switch, plus the packet it had started
+ * (1.5 kB), plus 10 us x B already in flight: headroom = 2 x 12.5 kB + 1.5
+ * kB, so a sender's bytes never exceed 60 + 26.5 = 86.5 kB (without the
+ * pause they would reach about 500 kB: half of its megabyte queues). No
+ * packet is lost, and since xon (30 kB) covers the 25 kB of a pause's round
+ * trip the bottleneck never idles: the last byte arrives exactly when it
+ * does without flow control (2 MB behind one port either way). */
+START_TEST(test_pfc_pause)
+{
+    net_params core = star(3);
+    int64_t last[2];
+    for (int pfc = 0; pfc < 2; pfc++) {
+        const char *sets_pfc[] = {"network.mtu=1500B", "network.flow-control=pfc", "network.pfc-xoff=60kB",
+                                  "network.pfc-xon=30kB", NULL};
+        const char *sets_inf[] = {"network.mtu=1500B", NULL};
+        th_net *h = th_net_new("electrical-switch", &core, pfc ? sets_pfc : sets_inf, NULL, 1, 4);
+        net_msg *a = th_at_low(h, 0, 0, 2, 1000000);
+        net_msg *b = th_at_low(h, 0, 1, 2, 1000000);
+        th_net_go(h);
+        ck_assert_uint_eq(a->a, 1);
+        ck_assert_uint_eq(b->a, 1);
+        ck_assert_uint_eq(h->bytes, 2000000);
+        last[pfc] = (int64_t)(a->b > b->b ? a->b : b->b);
+        if (pfc) {
+            net_queue_report r = {0};
+            ck_assert_int_eq(h->n->ops->queue_report(h->n->state, sim_now(h->s), &r), 1);
+            ck_assert_int_eq(r.pfc, 1);
+            ck_assert_uint_eq(r.drops, 0);
+            ck_assert_uint_ge(r.pause_frames, 2);
+            ck_assert(r.paused_s > 0);
+            ck_assert_msg(r.ingress_max <= 60000 + 2 * 12500 + 1500, "ingress max %g B", r.ingress_max);
+            ck_assert_msg(r.ingress_max > 60000, "ingress max %g B", r.ingress_max);
+        }
+        th_net_free(h);
+    }
+    ck_assert_int_eq(last[1], last[0]);
+}
+END_TEST
+
+/* DCQCN's reaction point on one CNP, by hand (HPCC ns-3 defaults: g =
+ * 1/256, alpha every 1 us, decrease check every 4 us, increase timer 300
+ * us, F = 1, AI 2 Mb/s at 10 Gb/s): a flow at line rate R0 = 10 Gb/s gets a
+ * CNP at t0 = 100 us. alpha = 1, then decays with no further CNP at t0 + 1,
+ * 2, 3, 4 us: (255/256)^4; the decrease check at t0 + 4 us + 1 ns cuts
+ * R1 = R0 (1 - (255/256)^4 / 2) = 5.07767 Gb/s ((255/256)^4 = 0.984466) (target stays R0: stage 0).
+ * The increase timer, started then, fires 300 us later: fast recovery R2 =
+ * (R1 + R0) / 2; 300 us later (stage = F) additive increase, the target
+ * capped at R0: R3 = (R2 + R0) / 2; then hyper increase R4 = (R3 + R0) / 2. */
+static tp_flow *dq_flow;
+static void dq_probe(void *ctx, const tp_flow *f, int ev)
+{
+    (void)ctx;
+    (void)ev;
+    dq_flow = (tp_flow *)f;
+}
+static double dq_rate[5];
+static void dq_sample(sim *s, void *ctx, uint64_t k)
+{
+    (void)s;
+    (void)ctx;
+    dq_rate[k] = dq_flow->rate_bps;
+}
+static void dq_cnp(sim *s, void *ctx, uint64_t k)
+{
+    (void)s;
+    (void)ctx;
+    (void)k;
+    tp_flow_cnp(dq_flow);
+}
+
+START_TEST(test_dcqcn_one_cnp)
+{
+    net_params core = star(2);
+    const char *sets[] = {"network.mtu=1500B", "network.flow-control=pfc", NULL};
+    th_net *h = th_net_new("electrical-switch", &core, sets, NULL, 1, 4);
+    tp_params tp = tparams("dcqcn");
+    tp_inst *t = attach(h, &tp);
+    dq_flow = NULL;
+    tp_set_probe(t, dq_probe, NULL);
+    net_msg *m = th_at_low(h, 0, 0, 1, 20000000);
+    int64_t t0 = 100000000, dec = t0 + 4000000 + 1000;
+    sim_schedule_at(h->s, t0 - 1, dq_sample, NULL, 0);
+    sim_schedule_at(h->s, t0, dq_cnp, NULL, 0);
+    sim_schedule_at(h->s, dec + 1, dq_sample, NULL, 1);
+    for (int k = 1; k <= 3; k++)
+        sim_schedule_at(h->s, dec + k * 300000000 + 1, dq_sample, NULL, (uint64_t)k + 1);
+    th_net_go(h);
+    ck_assert_uint_eq(m->a, 1);
+    double R0 = 10e9, a4 = pow(255.0 / 256.0, 4);
+    double R1 = R0 * (1 - a4 / 2), R2 = (R1 + R0) / 2, R3 = (R2 + R0) / 2, R4 = (R3 + R0) / 2;
+    ck_assert_double_eq_tol(dq_rate[0], R0, 1);
+    ck_assert_double_eq_tol(dq_rate[1], R1, 1);
+    ck_assert_double_eq_tol(R1, 5.07767e9, 1e5);
+    ck_assert_double_eq_tol(dq_rate[2], R2, 1);
+    ck_assert_double_eq_tol(dq_rate[3], R3, 1);
+    ck_assert_double_eq_tol(dq_rate[4], R4, 1);
+    th_net_free(h);
+}
+END_TEST
+
 /* Invariants on random mixes, every transport: every message completes,
  * exactly once, bytes conserved, no flow record left; with drop-tail
  * buffers of 30 kB (drops) and with ECN marking. */
@@ -398,6 +510,54 @@ START_TEST(test_random_mixes_topologies)
 }
 END_TEST
 
+/* Under PFC nothing is lost, whatever the transport: random mixes of tcp,
+ * dctcp and dcqcn (marking at 20 kB) over a switch with pfc-xoff 30 kB
+ * complete exactly once with no drop and no retransmission. */
+START_TEST(test_random_mixes_pfc)
+{
+    const char *types[] = {"tcp", "dctcp", "dcqcn"};
+    for (int ti = 0; ti < 3; ti++) {
+        net_params core = star(8);
+        core.link_latency_ps = 1000000;
+        const char *sets[] = {"network.mtu=1500B", "network.flow-control=pfc", "network.pfc-xoff=30kB",
+                              "network.pfc-xon=15kB", "network.ecn-threshold=20kB", NULL};
+        th_net *h = th_net_new("electrical-switch", &core, sets, NULL, 9, 512);
+        tp_params tp = tparams(types[ti]);
+        tp.delayed_ack = 2;
+        tp_inst *t = attach(h, &tp);
+        gsl_rng *g = gsl_rng_alloc(gsl_rng_mt19937);
+        gsl_rng_set(g, 21 + (unsigned long)ti);
+        net_msg *ms[200];
+        uint64_t total = 0;
+        for (int i = 0; i < 200; i++) {
+            uint32_t s = (uint32_t)gsl_rng_uniform_int(g, 8), d = (uint32_t)gsl_rng_uniform_int(g, 7);
+            if (d >= s)
+                d++;
+            uint64_t bytes = 1 + gsl_rng_uniform_int(g, 200000);
+            total += bytes;
+            ms[i] = th_at_low(h, (int64_t)gsl_rng_uniform_int(g, 500) * 1000000, s, d, bytes);
+        }
+        th_net_go(h);
+        for (int i = 0; i < 200; i++)
+            REQUIRE(ms[i]->a == 1, "%s under pfc: message %d delivered %llu times", types[ti], i,
+                    (unsigned long long)ms[i]->a);
+        REQUIRE(h->bytes == total, "%s under pfc: bytes", types[ti]);
+        net_queue_report r = {0};
+        h->n->ops->queue_report(h->n->state, sim_now(h->s), &r);
+        tp_counters c;
+        tp_get_counters(t, &c);
+        REQUIRE(r.drops == 0 && c.dropped == 0 && c.retransmissions == 0, "%s under pfc: %llu drops, %llu "
+                "retransmissions, %llu timeouts, %llu fast", types[ti], (unsigned long long)r.drops,
+                (unsigned long long)c.retransmissions, (unsigned long long)c.timeouts,
+                (unsigned long long)c.fast_retransmits);
+        REQUIRE(r.pause_frames > 0, "%s under pfc: no pause", types[ti]);
+        REQUIRE(c.flows_live == 0, "flow records left");
+        gsl_rng_free(g);
+        th_net_free(h);
+    }
+}
+END_TEST
+
 static Suite *transport_suite(void)
 {
     Suite *s = suite_create("transport");
@@ -410,6 +570,9 @@ static Suite *transport_suite(void)
     tcase_add_test(t, test_dctcp_queue);
     tcase_add_test(t, test_random_mixes);
     tcase_add_test(t, test_random_mixes_topologies);
+    tcase_add_test(t, test_pfc_pause);
+    tcase_add_test(t, test_dcqcn_one_cnp);
+    tcase_add_test(t, test_random_mixes_pfc);
     suite_add_tcase(s, t);
     return s;
 }
