@@ -12,4 +12,5 @@ libtasknet_a_SOURCES += \
 	%D%/mapping.c %D%/mapping.h \
 	%D%/kernels.c %D%/kernels.h \
 	%D%/patterns.c %D%/patterns.h \
+	%D%/collectives.c %D%/collectives.h \
 	%D%/congestion.c %D%/congestion.h

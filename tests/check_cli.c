@@ -1308,7 +1308,7 @@ START_TEST(test_plot_metric_vs_param)
 {
     char args[1400], image[600], script[600], summary[600];
     snprintf(image, sizeof image, "%s/plots/speedup.png", sweep_root);
-    snprintf(script, sizeof script, "%s/plots/speedup.gp", sweep_root);
+    snprintf(script, sizeof script, "%s/plots/speedup.png.gp", sweep_root);
     snprintf(summary, sizeof summary, "%s/ref/summary.csv", sweep_root);
     snprintf(args, sizeof args, "plot %s/ref --x network.bandwidth --y speedup --out %s", sweep_root, image);
     plot_ok(args, image);
@@ -1355,7 +1355,7 @@ START_TEST(test_plot_metric_vs_param)
     ck_assert_msg(strstr(sum, "\n2,0,40Gb/s,,,,") != NULL, "%s", sum);
     free(sum);
     snprintf(image, sizeof image, "%s/plots/partial.png", sweep_root);
-    snprintf(script, sizeof script, "%s/plots/partial.gp", sweep_root);
+    snprintf(script, sizeof script, "%s/plots/partial.png.gp", sweep_root);
     snprintf(args, sizeof args, "plot %s/partial --y speedup --out %s", sweep_root, image);
     plot_ok(args, image);
     gp = slurp(script);
@@ -1389,26 +1389,32 @@ START_TEST(test_plot_where)
         fprintf(f, "%d,1,%d,%d,%d,%d,0\n", p, p >> 2 & 1, p >> 1 & 1, p & 1, 10 * p);
     fclose(f);
     snprintf(image, sizeof image, "%s/all.png", dir);
-    snprintf(script, sizeof script, "%s/all.gp", dir);
+    snprintf(script, sizeof script, "%s/all.png.gp", dir);
     snprintf(args, sizeof args, "plot %s --x a --y m --series b --out %s", dir, image);
     plot_ok(args, image);
     char *gp = slurp(script);
     ck_assert_ptr_nonnull(gp);
-    /* curve (b, c): the points a = 0 and a = 1 (categories: a has no unit),
-     * m = 10 p with p = 4a + 2b + c */
-    const char *want[] = {"$s0 << EOD\n\"0\" 0 0\n\"1\" 40 0\nEOD", "$s1 << EOD\n\"0\" 10 0\n\"1\" 50 0\nEOD",
-                          "$s2 << EOD\n\"0\" 20 0\n\"1\" 60 0\nEOD", "$s3 << EOD\n\"0\" 30 0\n\"1\" 70 0\nEOD"};
+    /* curve (b, c): the points a = 0 and a = 1 (categories: a is no
+     * parameter tasknet knows, so its values are names), m = 10 p with
+     * p = 4a + 2b + c; the 4 curves side by side around each category,
+     * 0.8 / 4 = 0.2 apart: offsets -0.3, -0.1, 0.1, 0.3 */
+    const char *want[] = {"$s0 << EOD\n-0.3 \"0\" 0 0\n0.7 \"1\" 40 0\nEOD",
+                          "$s1 << EOD\n-0.1 \"0\" 10 0\n0.9 \"1\" 50 0\nEOD",
+                          "$s2 << EOD\n0.1 \"0\" 20 0\n1.1 \"1\" 60 0\nEOD",
+                          "$s3 << EOD\n0.3 \"0\" 30 0\n1.3 \"1\" 70 0\nEOD"};
     for (int s = 0; s < 4; s++)
         ck_assert_msg(strstr(gp, want[s]) != NULL, "curve %d: no '%s' in\n%s", s, want[s], gp);
     ck_assert_ptr_null(strstr(gp, "$s4"));
     free(gp);
     snprintf(image, sizeof image, "%s/c1.png", dir);
-    snprintf(script, sizeof script, "%s/c1.gp", dir);
+    snprintf(script, sizeof script, "%s/c1.png.gp", dir);
     snprintf(args, sizeof args, "plot %s --x a --y m --series b --where c=1 --out %s", dir, image);
     plot_ok(args, image);
     gp = slurp(script);
     ck_assert_ptr_nonnull(gp);
-    ck_assert_msg(strstr(gp, "$s0 << EOD\n\"0\" 10 0\n\"1\" 50 0\nEOD") && strstr(gp, "$s1 << EOD\n\"0\" 30 0\n\"1\" 70 0\nEOD") &&
+    /* two curves 0.4 apart: offsets -0.2 and 0.2 */
+    ck_assert_msg(strstr(gp, "$s0 << EOD\n-0.2 \"0\" 10 0\n0.8 \"1\" 50 0\nEOD") &&
+                      strstr(gp, "$s1 << EOD\n0.2 \"0\" 30 0\n1.2 \"1\" 70 0\nEOD") &&
                       !strstr(gp, "$s2"),
                   "%s", gp);
     free(gp);
@@ -1426,7 +1432,7 @@ START_TEST(test_plot_latency)
 {
     char args[1400], image[600], script[600];
     snprintf(image, sizeof image, "%s/plots/lat.png", sweep_root);
-    snprintf(script, sizeof script, "%s/plots/lat.gp", sweep_root);
+    snprintf(script, sizeof script, "%s/plots/lat.png.gp", sweep_root);
     snprintf(args, sizeof args, "plot %s/ref --latency --class control --out %s", sweep_root, image);
     plot_ok(args, image);
     char *gp = slurp(script);
@@ -1523,7 +1529,7 @@ START_TEST(test_plot_strings_and_formats)
     run_refused(args, "--title holds a control character (code 10 at offset 3)");
     snprintf(image, sizeof image, "%s/INJECTED", dir);
     ck_assert_msg(access(image, F_OK) != 0, "the title ran as gnuplot code");
-    snprintf(image, sizeof image, "%s/t.gp", dir);
+    snprintf(image, sizeof image, "%s/t.png.gp", dir);
     ck_assert_msg(access(image, F_OK) != 0, "a script was written");
 
     /* a hand-edited summary cell with an escape sequence and a quote */
@@ -1531,7 +1537,7 @@ START_TEST(test_plot_strings_and_formats)
              "'31m' '%s/summary.csv'", dir, dir);
     ck_assert_int_eq(system(args), 0);
     snprintf(image, sizeof image, "%s/esc.png", dir);
-    snprintf(script, sizeof script, "%s/esc.gp", dir);
+    snprintf(script, sizeof script, "%s/esc.png.gp", dir);
     snprintf(args, sizeof args, "plot %s --y speedup --out %s", dir, image);
     plot_ok(args, image);
     char *gp = slurp(script);
@@ -1558,7 +1564,7 @@ START_TEST(test_plot_strings_and_formats)
         free(pdf);
     }
     free(out);
-    snprintf(script, sizeof script, "%s/f.gp", dir);
+    snprintf(script, sizeof script, "%s/f.pdf.gp", dir);
     gp = slurp(script);
     ck_assert_msg(gp && strstr(gp, "set terminal pdfcairo ") != NULL, "%s", gp ? gp : script);
     free(gp);
@@ -1571,7 +1577,7 @@ START_TEST(test_plot_timeline)
     char args[1400], trace[600], image[600], script[600];
     snprintf(trace, sizeof trace, "%s/plots/fig7.json", sweep_root);
     snprintf(image, sizeof image, "%s/plots/fig7.png", sweep_root);
-    snprintf(script, sizeof script, "%s/plots/fig7.gp", sweep_root);
+    snprintf(script, sizeof script, "%s/plots/fig7.png.gp", sweep_root);
     snprintf(args, sizeof args,
              "run configs/paper/fig6.xml --set system.nodes=4 --set network.bandwidth=10Gb/s --trace %s -q",
              trace);

@@ -261,7 +261,7 @@ START_TEST(test_plot_counts)
     char *out = run_tasknet(args, &st);
     ck_assert_msg(st == 0 || strstr(out, "gnuplot is not installed"), "%s", out);
     free(out);
-    char *gp = read_in(dir, "congestion_hist.gp");
+    char *gp = read_in(dir, "congestion_hist.png.gp");
     ck_assert_msg(strstr(gp, "$s0 << EOD\n1 0.5\n2 0.5\nEOD\n") != NULL, "%s", gp);
     ck_assert_msg(strstr(gp, "set ylabel 'fraction of flows'") != NULL, "%s", gp);
     free(gp);

@@ -79,6 +79,47 @@ START_TEST(test_ring_allreduce_switch)
 }
 END_TEST
 
+/* allreduce= (issue 20): 4 workers, one 4-MB fusion alone on the switch
+ * (T(m) = ser(m) + 240 ns, ser(1 MB) = 800 us):
+ *   ring: 6 steps of 1 MB: 6 x 800.24 = 4801.44 us, 24 messages;
+ *   halving-doubling: 2 MB, 1 MB, then 1 MB, 2 MB: 2 (1600.24 + 800.24) =
+ *     4800.96 us, 16 messages;
+ *   direct: 3 sends of 1 MB back to back per rank, each port fed by one at a
+ *     time: 2400.24 per phase, 4800.48 us, 24 messages;
+ *   hierarchical (groups of 2): reduce-scatter 2 MB (1600.24), ring of 2 MB
+ *     over 2 groups (2 x 800.24), allgather 2 MB (1600.24): 4800.96 us, 16
+ *     messages; groups of 4: one group, the ring's 4801.44 us, 24 messages;
+ *   tree (halves of 2 MB, T = 1600.24, ser 1600): trees 0 -> 2 -> {1, 3} and
+ *     3 -> 1 -> {2, 0}: leaves send (T), the second into the same port waits a
+ *     ser, inner nodes forward (T), roots answer (T), inner nodes send two
+ *     (T, then a ser later): 4 T + 2 ser = 9600.96 us, 12 messages.
+ * Every algorithm moves 24 MB here (each rank sends 6 MB). */
+START_TEST(test_allreduce_algorithms)
+{
+    struct {
+        const char *alg, *group;
+        double us, msgs;
+    } cases[] = {{"ring", NULL, 4801.44, 24},         {"halving-doubling", NULL, 4800.96, 16},
+                 {"direct", NULL, 4800.48, 24},       {"hierarchical", NULL, 4800.96, 16},
+                 {"hierarchical", "4", 4801.44, 24},  {"tree", NULL, 9600.96, 12}};
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        char alg[64], grp[64];
+        snprintf(alg, sizeof alg, "workload.allreduce=%s", cases[k].alg);
+        snprintf(grp, sizeof grp, "workload.allreduce-group=%s", cases[k].group ? cases[k].group : "2");
+        const char *wl[] = {"workload.workers=4", "workload.layers=1", "workload.model-size=4MB",
+                            "workload.layer-sizes=uniform", "workload.compute-time=0s", "workload.iterations=2",
+                            alg, strcmp(cases[k].alg, "hierarchical") == 0 ? grp : NULL, NULL};
+        th_run *h = run_training("electrical-switch", 4, B10, NULL, wl);
+        ck_near(th_metric(h, "allreduce_time_mean_s"), cases[k].us * US);
+        ck_assert_double_eq(th_metric(h, "allreduces"), 2);
+        ck_assert_double_eq(th_net_metric(h->n, "messages_delivered"), 2 * cases[k].msgs);
+        ck_assert_double_eq(th_net_metric(h->n, "bytes_delivered"), 2 * 24e6);
+        ck_near(th_metric(h, "link_utilization"), 8 * 48e6 / (4 * B10 * th_metric(h, "iteration_time_mean_s") * 2));
+        done(h);
+    }
+}
+END_TEST
+
 /* A 3-layer model (1 MB, F = 100 us, B = 200 us per layer: compute-time
  * 900 us, forward:backward 1:2, time-ratio 1), a fusion per layer, 2
  * workers on the ideal fabric, 2 iterations.
@@ -371,6 +412,7 @@ static Suite *training_suite(void)
     TCase *t = tcase_create("training");
     tcase_set_timeout(t, 300);
     tcase_add_test(t, test_ring_allreduce_switch);
+    tcase_add_test(t, test_allreduce_algorithms);
     tcase_add_test(t, test_fusion_order_three_layers);
     tcase_add_test(t, test_stop_time);
     tcase_add_test(t, test_barrier_two_layers);

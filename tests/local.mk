@@ -4,6 +4,7 @@
 # TEST_CFLAGS and linked with the harness and the library (LDADD below).
 TESTS_MODULES = \
 	tests/check_cli \
+	tests/check_collectives \
 	tests/check_config \
 	tests/check_conformance \
 	tests/check_congestion \
@@ -21,6 +22,7 @@ TESTS_MODULES = \
 	tests/check_net \
 	tests/check_patterns \
 	tests/check_phy \
+	tests/check_plot \
 	tests/check_prog_exec \
 	tests/check_programs_cli \
 	tests/check_results \
@@ -60,6 +62,10 @@ EXTRA_tests_check_cli_DEPENDENCIES = tasknet$(EXEEXT)
 tests_check_programs_cli_SOURCES = %D%/check_programs_cli.c %D%/cli_helpers.h
 tests_check_programs_cli_CFLAGS = $(TEST_CFLAGS) -DTASKNET_BIN='"$(abs_top_builddir)/tasknet"'
 EXTRA_tests_check_programs_cli_DEPENDENCIES = tasknet$(EXEEXT)
+# check_plot too (the scripts tasknet plot writes).
+tests_check_plot_SOURCES = %D%/check_plot.c %D%/cli_helpers.h
+tests_check_plot_CFLAGS = $(TEST_CFLAGS) -DTASKNET_BIN='"$(abs_top_builddir)/tasknet"'
+EXTRA_tests_check_plot_DEPENDENCIES = tasknet$(EXEEXT)
 # check_input too (bad input fails fast).
 tests_check_input_SOURCES = %D%/check_input.c %D%/cli_helpers.h
 tests_check_input_CFLAGS = $(TEST_CFLAGS) -DTASKNET_BIN='"$(abs_top_builddir)/tasknet"'

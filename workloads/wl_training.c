@@ -57,6 +57,16 @@
  *     allreduce completes when every rank has received its last step. Alone
  *     on the switch or the ideal fabric each step takes ser(S/W) + 2 link +
  *     switch (4 workers, 4 MB at 10 Gb/s: 6 steps of 800 us + 240 ns).
+ *   - allreduce = tree | halving-doubling | direct | hierarchical (issue 20:
+ *     ASTRA-sim's choices): the allreduce of S bytes is instead the
+ *     collectives module's algorithm of that name (jobs/collectives.h:
+ *     NCCL's double binary tree, Rabenseifner's reduce-scatter +
+ *     allgather, ASTRA-sim's direct and two-level ring with groups of
+ *     allreduce-group workers), each rank running its list of sends and
+ *     receives (sends never block, a receive waits for its message; the
+ *     reduction takes no time); it completes when every rank has run its
+ *     list. ring keeps the steps above (the module's ring is the same
+ *     algorithm, checked against it in check_training).
  *   - negotiation = vef (seed 000 sec. 3.3, HOROVOD model, its listing 8
  *     for the defaults): a ready fusion is negotiated before it becomes
  *     eligible, one fusion at a time in the order they became ready. A
@@ -102,6 +112,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "collectives.h"
 #include "csv.h"
 #include "datadir.h"
 #include "infile.h"
@@ -125,6 +136,9 @@ static const char *const tr_queue_names[] = {"fifo", "priority", NULL};
 static const char *const tr_onoff_names[] = {"on", "off", NULL};
 static const char *const tr_sizes_names[] = {"resnet50", "uniform", NULL};
 static const char *const tr_neg_names[] = {"none", "vef", NULL};
+/* allreduce= choices and the module's algorithm of each (ring: the steps above) */
+static const char *const tr_ar_names[] = {"ring", "tree", "halving-doubling", "direct", "hierarchical", NULL};
+static const coll_alg tr_ar_algs[] = {COLL_RING, COLL_TREE, COLL_RABENSEIFNER, COLL_DIRECT, COLL_HIERARCHICAL};
 
 typedef struct tr_params {
     uint32_t workers;
@@ -144,6 +158,8 @@ typedef struct tr_params {
     dist neg_loop;             /* time between rounds */
     uint64_t gatherv_bytes, gatherv_total_bytes, bcast_bytes;
     double gatherv_prob;
+    int allreduce;             /* index into tr_ar_names */
+    uint32_t ar_group;         /* hierarchical: workers per group (0: the module's default) */
 } tr_params;
 
 #define TR_ROW(path_, type_, unit_, def_, help_) .path = path_, .type = type_, .unit = unit_, .def = def_, .help = help_
@@ -193,6 +209,13 @@ static const param_row tr_rows[] = {
      .kind = PARAM_REAL, .dim = UNIT_NONE, .off = TR(gatherv_prob), .flags = PARAM_NONNEG, .example = "0.01"},
     {TR_ROW("workload.vef.bcast-size", "size", "B", "1kB", "training, negotiation=vef: the broadcast of the tensors to reduce"),
      .kind = PARAM_BYTES, .off = TR(bcast_bytes), .flags = PARAM_POS, .example = "1000B"},
+    {TR_ROW("workload.allreduce", "choice", "", "ring",
+            "training: allreduce algorithm: ring (Horovod) | tree (double binary tree) | halving-doubling "
+            "(Rabenseifner) | direct | hierarchical (two-level ring)"),
+     .kind = PARAM_CHOICE, .off = TR(allreduce), .choices = tr_ar_names, .example = "halving-doubling"},
+    {TR_ROW("workload.allreduce-group", "integer", "", "",
+            "training, allreduce=hierarchical: workers per group, dividing workers (default: the largest divisor <= sqrt W)"),
+     .kind = PARAM_U32, .off = TR(ar_group), .flags = PARAM_UNSET0, .min = 1, .max = UINT32_MAX, .example = "4"},
 };
 
 #define TR_METRICS(X)                                                                                        \
@@ -213,6 +236,7 @@ static const metric_def tr_metrics_def[] = {TR_METRICS(METRIC_DEF)};
 
 #define TR_RING 0x5452u /* net_msg.kind: a ring step ("TR") */
 #define TR_NEG 0x544eu  /* a negotiation message ("TN") */
+#define TR_COLL 0x5443u /* a message of a module allreduce ("TC") */
 #define TR_DEAD 0xdeadu
 
 enum { NEG_GATHER = 0, NEG_GATHERV = 1, NEG_BCAST0 = 2, NEG_BCAST1 = 3 };
@@ -471,6 +495,15 @@ typedef struct tr {
     int neg_success;         /* this round's broadcast says go */
     uint64_t neg_round;      /* rounds started (all fusions) */
     uint32_t *neg_rank_bc;   /* [W] broadcast messages each rank has this round */
+    /* a module allreduce (allreduce != ring): every rank's list, built once
+     * (its structure does not depend on S), sizes written at each start */
+    coll_spec cs;
+    uint64_t *cstart;        /* [W + 1] rank r's ops are cops[cstart[r] .. cstart[r+1]) */
+    struct tr_cop *cops;     /* [ncops] */
+    uint64_t ncops;
+    uint8_t *arrived;        /* [ncops] a receive's message has come */
+    uint64_t *cpc;           /* [W] next op of each rank */
+    uint32_t cdone;          /* ranks whose list is run */
     /* measurements */
     uint64_t allreduces, bad, ring_bytes;
     double ar_time_sum_s, ar_wait_sum_s;
@@ -478,6 +511,14 @@ typedef struct tr {
 } tr;
 
 static void compute_next(tr *w);
+
+typedef struct tr_cop {
+    uint32_t peer;  /* send: destination; recv: source (ranks) */
+    uint32_t tag;   /* the module's step tag (build only) */
+    uint64_t match; /* send: index of the receive that takes it */
+    uint64_t bytes; /* send: this allreduce's size */
+    uint8_t send;
+} tr_cop;
 
 static uint64_t chunk_bytes(uint64_t S, uint32_t W, uint32_t m)
 {
@@ -524,6 +565,134 @@ static uint32_t queue_pick(const tr *w)
     return best;
 }
 
+static void allreduce_done(tr *w);
+
+/* ---- module allreduce ---- */
+
+typedef struct cop_fill {
+    tr *w;
+    uint64_t k;   /* next op slot */
+    int build;    /* 1: count/record ops; 0: write sizes */
+} cop_fill;
+
+static void cop_emit(void *ctx, int send, uint32_t peer, uint64_t bytes, uint32_t tag)
+{
+    cop_fill *f = ctx;
+    if (f->build) {
+        if (f->w->cops)
+            f->w->cops[f->k] = (tr_cop){.peer = peer, .tag = tag, .send = (uint8_t)send};
+    } else if (send) {
+        f->w->cops[f->k].bytes = bytes;
+    }
+    f->k++;
+}
+
+/* Run rank r's list until it waits for a message or ends. */
+static void coll_run(tr *w, uint32_t r)
+{
+    uint64_t k = w->cpc[r], end = w->cstart[r + 1];
+    while (k < end) {
+        const tr_cop *o = &w->cops[k];
+        if (o->send) {
+            w->ring_bytes += o->bytes;
+            send_msg(w, r, o->peer, o->bytes, TR_COLL, NET_DATA, 0, o->match);
+            k++;
+        } else if (w->arrived[k]) {
+            k++;
+        } else {
+            break;
+        }
+    }
+    w->cpc[r] = k;
+    if (k == end && ++w->cdone == w->W)
+        allreduce_done(w);
+}
+
+static void coll_start(tr *w)
+{
+    coll_spec s = w->cs;
+    s.bytes = w->fus[w->cur.k].bytes;
+    cop_fill f = {w, 0, 0};
+    for (uint32_t r = 0; r < w->W; r++)
+        coll_rank(&s, r, cop_emit, &f);
+    memset(w->arrived, 0, w->ncops);
+    w->cdone = 0;
+    for (uint32_t r = 0; r < w->W; r++)
+        w->cpc[r] = w->cstart[r];
+    for (uint32_t r = 0; r < w->W && w->busy; r++)
+        coll_run(w, r);
+}
+
+/* Every rank's list, and for each send the receive that takes it: within
+ * one allreduce of the module's (src, dst, tag) is unique. */
+static void coll_build(tr *w)
+{
+    const tr_params *p = w->p;
+    w->cs = (coll_spec){.op = COLL_ALLREDUCE, .alg = tr_ar_algs[p->allreduce], .ranks = w->W, .group = p->ar_group};
+    w->cstart = tn_xcalloc((size_t)w->W + 1, sizeof *w->cstart);
+    cop_fill f = {w, 0, 1};
+    for (uint32_t r = 0; r < w->W; r++) {
+        coll_rank(&w->cs, r, cop_emit, &f);
+        w->cstart[r + 1] = f.k;
+    }
+    w->ncops = f.k;
+    w->cops = tn_xcalloc(w->ncops ? w->ncops : 1, sizeof *w->cops);
+    f.k = 0;
+    for (uint32_t r = 0; r < w->W; r++)
+        coll_rank(&w->cs, r, cop_emit, &f);
+    /* receives by (dst, src, tag) in an open-addressing table */
+    uint64_t cap = 2;
+    while (cap < 2 * w->ncops)
+        cap *= 2;
+    uint64_t *slot = tn_xmalloc(cap * sizeof *slot);
+    for (uint64_t i = 0; i < cap; i++)
+        slot[i] = UINT64_MAX;
+#define COP_KEY(d, s_, t) ((((uint64_t)(d) * 0x9e3779b97f4a7c15ULL) ^ ((uint64_t)(s_) << 20) ^ (t)) * 0xff51afd7ed558ccdULL)
+    for (uint32_t r = 0; r < w->W; r++)
+        for (uint64_t k = w->cstart[r]; k < w->cstart[r + 1]; k++) {
+            if (w->cops[k].send)
+                continue;
+            uint64_t h = COP_KEY(r, w->cops[k].peer, w->cops[k].tag) & (cap - 1);
+            while (slot[h] != UINT64_MAX)
+                h = (h + 1) & (cap - 1);
+            slot[h] = k;
+        }
+    for (uint32_t r = 0; r < w->W; r++)
+        for (uint64_t k = w->cstart[r]; k < w->cstart[r + 1]; k++) {
+            tr_cop *o = &w->cops[k];
+            if (!o->send)
+                continue;
+            uint64_t h = COP_KEY(o->peer, r, o->tag) & (cap - 1);
+            for (;; h = (h + 1) & (cap - 1)) {
+                TN_ASSERT(slot[h] != UINT64_MAX, "allreduce %s: rank %u's send to %u (tag %u) has no receive",
+                          tr_ar_names[p->allreduce], r, o->peer, o->tag);
+                uint64_t j = slot[h];
+                if (w->cops[j].peer == r && w->cops[j].tag == o->tag && j >= w->cstart[o->peer] &&
+                    j < w->cstart[o->peer + 1])
+                    break;
+            }
+            o->match = slot[h];
+        }
+#undef COP_KEY
+    free(slot);
+    w->arrived = tn_xcalloc(w->ncops ? w->ncops : 1, 1);
+    w->cpc = tn_xcalloc(w->W, sizeof *w->cpc);
+}
+
+static void coll_deliver(tr *w, net_msg *m)
+{
+    uint64_t k = m->b;
+    if (!w->busy || !w->cops || k >= w->ncops || w->cops[k].send || w->arrived[k] || m->dst >= w->W ||
+        k < w->cstart[m->dst] || k >= w->cstart[m->dst + 1] || w->cops[k].peer != m->src) {
+        w->bad++;
+        return;
+    }
+    w->arrived[k] = 1;
+    w->cur_delivered++;
+    if (w->cpc[m->dst] == k)
+        coll_run(w, m->dst);
+}
+
 static void coordinator_kick(tr *w)
 {
     if (w->busy || !w->nq)
@@ -536,6 +705,10 @@ static void coordinator_kick(tr *w)
     w->cur_delivered = 0;
     w->cur_start_ps = sim_now(w->s);
     w->ar_wait_sum_s += units_ps_to_s(w->cur_start_ps - w->cur.eligible_ps);
+    if (w->cops) {
+        coll_start(w);
+        return;
+    }
     for (uint32_t r = 0; r < w->W; r++)
         ring_send(w, r, 0);
 }
@@ -735,6 +908,8 @@ static void tr_deliver(void *state, net_msg *m)
     tr *w = state;
     if (m->kind == TR_NEG) {
         neg_deliver(w, m);
+    } else if (m->kind == TR_COLL) {
+        coll_deliver(w, m);
     } else if (m->kind != TR_RING || !w->busy || m->b != w->ar_serial || m->src >= w->W ||
                m->dst != (m->src + 1) % w->W || m->a >= 2 * (w->W - 1)) {
         w->bad++;
@@ -766,6 +941,11 @@ static void tr_check(const net_params *core, const void *params, param_report *r
         param_invalid(rep, "workload.layers", "the layers come from workload.layers-file");
     if (p->gatherv_prob > 1)
         param_invalid(rep, "workload.vef.gatherv-prob", "a probability is at most 1 (got %g)", p->gatherv_prob);
+    if (p->allreduce == 4 && p->ar_group && p->workers % p->ar_group)
+        param_invalid(rep, "workload.allreduce-group", "groups of %u workers do not divide %u workers", p->ar_group,
+                      p->workers);
+    if (p->ar_group && p->allreduce != 4)
+        param_invalid(rep, "workload.allreduce-group", "only allreduce=hierarchical has groups");
     if (p->negotiation == TR_NEG_VEF && p->gatherv_total_bytes > 0 && p->gatherv_prob == 0)
         param_invalid(rep, "workload.vef.gatherv-prob",
                       "with a probability of 0 no gatherv carries bytes, so gatherv-total is never reached");
@@ -830,6 +1010,8 @@ static int tr_init(void *state, const wl_env *env, char *err, size_t errlen)
     w->end_ps = -1;
     net_msg_pool_init(&w->pool);
     w->rng_neg = wl_stream(env, "training.negotiation");
+    if (p->allreduce != 0)
+        coll_build(w);
     w->up = 1;
     compute_next(w);
     return 0;
@@ -900,6 +1082,10 @@ static void tr_fini(void *state)
     free(w->iter_end_ps);
     net_msg_pool_free(&w->pool);
     gsl_rng_free(w->rng_neg);
+    free(w->cstart);
+    free(w->cops);
+    free(w->arrived);
+    free(w->cpc);
     w->up = 0;
 }
 
@@ -919,14 +1105,58 @@ static uint64_t count_fusions(const tr_profile *prof, uint64_t fusion_bytes)
     return nf;
 }
 
-/* What I iterations span at most: compute, the whole model's ring
- * traffic at B, and the fabric's fixed latency of every ring step (the
- * allreduces run one at a time, each 2 (W - 1) steps after one another). */
+/* One allreduce of S bytes: its messages, the bytes the busiest rank sends
+ * (ring: 2 (1 - 1/W) S; the module's algorithms: counted rank by rank), and
+ * the steps of its longest chain (ring: 2 (W - 1); the module's: its tags
+ * plus twice the depth of a tree, generous). */
+typedef struct tr_ar_shape {
+    double messages, rank_bytes, steps;
+} tr_ar_shape;
+
+typedef struct rank_bytes_ctx {
+    uint64_t bytes;
+} rank_bytes_ctx;
+
+static void rank_bytes_fn(void *ctx, int send, uint32_t peer, uint64_t bytes, uint32_t tag)
+{
+    (void)peer;
+    (void)tag;
+    if (send)
+        ((rank_bytes_ctx *)ctx)->bytes += bytes;
+}
+
+static tr_ar_shape tr_ar_shape_of(const tr_params *p, double S)
+{
+    double W = p->workers;
+    if (p->allreduce == 0)
+        return (tr_ar_shape){2 * (W - 1) * W, 2 * (1 - 1 / W) * S, 2 * (W - 1)};
+    coll_spec cs = {.op = COLL_ALLREDUCE, .alg = tr_ar_algs[p->allreduce], .ranks = p->workers,
+                    .group = p->ar_group, .bytes = S > 0 ? (uint64_t)S : 0};
+    uint64_t m, b, worst = 0;
+    coll_count(&cs, &m, &b);
+    for (uint32_t r = 0; r < p->workers; r++) {
+        rank_bytes_ctx c = {0};
+        coll_rank(&cs, r, rank_bytes_fn, &c);
+        worst = c.bytes > worst ? c.bytes : worst;
+    }
+    double depth = ceil(log2(W));
+    return (tr_ar_shape){(double)m, (double)worst, coll_tags(&cs) + 2 * depth};
+}
+
+/* What I iterations span at most: compute, the busiest rank's allreduce
+ * traffic of the whole model at B, and the fabric's fixed latency of every
+ * step (the allreduces run one at a time, each its steps after one
+ * another). */
 static double tr_span_s(const tr_params *p, const tr_profile *prof, const wl_resolve *rc, double I)
 {
     double B = rc->net->bandwidth_bps, W = p->workers;
     double net_s = B > 0 ? 8 * 2 * (1 - 1 / W) * (double)prof->total_bytes / B : 0;
     double steps = (double)count_fusions(prof, p->fusion_bytes) * 2 * (W - 1);
+    if (p->allreduce != 0) { /* the module's algorithms (the ring's expression kept as it was) */
+        tr_ar_shape sh = tr_ar_shape_of(p, (double)prof->total_bytes);
+        net_s = B > 0 ? 8 * sh.rank_bytes / B : 0;
+        steps = (double)count_fusions(prof, p->fusion_bytes) * sh.steps;
+    }
     return I * (units_ps_to_s(prof->compute_ps) + net_s + steps * (double)rc->msg_fixed_ps * 1e-12);
 }
 
@@ -996,7 +1226,8 @@ static void tr_estimate(const void *params, const wl_resolve *rc, wl_estimate *o
         return;
     double I = tr_iterations_expected(p, &prof, rc->net->bandwidth_bps), W = p->workers, L = prof.L;
     double nf = (double)count_fusions(&prof, p->fusion_bytes);
-    out->messages = I * nf * (2 * (W - 1) * W + neg_rounds(p) * 4 * (W - 1));
+    double ar_msgs = p->allreduce == 0 ? 2 * (W - 1) * W : tr_ar_shape_of(p, 0).messages;
+    out->messages = I * nf * (ar_msgs + neg_rounds(p) * 4 * (W - 1));
     out->mem_bytes = sizeof(tr) + L * (sizeof(uint64_t) + 2 * sizeof(int64_t) + sizeof(tr_fusion) + sizeof(uint32_t)) +
                      nf * 2 * sizeof(tr_queued) + (double)p->iterations * (sizeof(uint32_t) + 2 * sizeof(int64_t)) +
                      W * 2 * sizeof(uint64_t) + 3 * W * sizeof(net_msg);

@@ -165,7 +165,9 @@ static const char usage_plot[] =
     "image so it can be edited and re-run with `gnuplot FILE.gp`. Options also take one\n"
     "dash (-series, -logx), so a command fits in an XML comment.\n"
     "\n"
-    "  --x PARAM        swept parameter on the x axis (default: the first axis)\n"
+    "  --x PARAM        swept parameter on the x axis (default: the first axis); one whose\n"
+    "                   values are names (network.type, a policy, a pattern) is drawn as\n"
+    "                   categories: each series' point beside the others', CI bars, no lines\n"
     "  --y METRIC       metric on the y axis, mean with CI bars (default: the\n"
     "                   metric the workload names as its own)\n"
     "  --series PARAM   one curve per value of this parameter (default: the other axes);\n"
@@ -181,10 +183,18 @@ static const char usage_plot[] =
     "  --counts FILE    a count file a workload wrote in DIR (rows point,x,count), drawn\n"
     "                   as the fraction per x of every point: a histogram pooled over\n"
     "                   each point's replicas (README names the workloads' files)\n"
-    "  --logx, --logy   logarithmic axes\n"
+    "  --heatmap        the metric as colours over --x and one --series parameter (an\n"
+    "                   operating map); with --counts, one row per point (many series)\n"
+    "  --bars           categorical x: bars with CI bars instead of points\n"
+    "  --lines          numeric x with two values: join them (default: points only, no\n"
+    "                   line through values nobody measured)\n"
+    "  --logx, --logy   logarithmic axes (--logy with --heatmap: logarithmic colours)\n"
     "  --out FILE       image path; its extension picks the format: .png, .svg or .pdf\n"
-    "                   (default: a .png in DIR, named after the axes)\n"
-    "  --title TEXT     figure title\n"
+    "                   (default: a .png in DIR, named after the axes); the script is\n"
+    "                   FILE.gp beside it and runs from that folder\n"
+    "  --title TEXT     figure title (default: none; a paper's figure has a caption)\n"
+    "  --xlabel TEXT, --ylabel TEXT  axis labels (default: the quantity and its unit with\n"
+    "                   the SI prefix that suits the data, e.g. 'mean job time (ms)')\n"
     "\n"
     "Examples:\n"
     "  tasknet plot out/fig9 --x system.nodes --y speedup --series network.bandwidth\n"
@@ -884,6 +894,9 @@ static int cmd_plot(int argc, char **argv)
         {"title", required_argument, NULL, 'T'},  {"help", no_argument, NULL, 'h'},
         {"latency", no_argument, NULL, 'D'},      {"class", required_argument, NULL, 'C'},
         {"counts", required_argument, NULL, 'K'}, {"where", required_argument, NULL, 'W'},
+        {"xlabel", required_argument, NULL, 1},   {"ylabel", required_argument, NULL, 2},
+        {"heatmap", no_argument, NULL, 3},        {"bars", no_argument, NULL, 4},
+        {"lines", no_argument, NULL, 5},
         {NULL, 0, NULL, 0},
     };
     plot_opts po = {.kind = PLOT_METRIC_VS_PARAM, .note = plot_note_print};
@@ -917,6 +930,11 @@ static int cmd_plot(int argc, char **argv)
         case 'L': po.logy = 1; break;
         case 'o': po.out = optarg; break;
         case 'T': po.title = optarg; break;
+        case 1: po.xlabel = optarg; break;
+        case 2: po.ylabel = optarg; break;
+        case 3: po.heatmap = 1; break;
+        case 4: po.bars = 1; break;
+        case 5: po.lines = 1; break;
         case 'D': po.kind = PLOT_LATENCY; break;
         case 'C': po.cls = optarg; break;
         case 'K': po.kind = PLOT_COUNTS; po.counts = optarg; break;

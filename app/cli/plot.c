@@ -1,3 +1,4 @@
+#define _GNU_SOURCE /* posix_spawn_file_actions_addchdir_np (glibc 2.29) */
 #include "plot.h"
 
 #include <errno.h>
@@ -34,54 +35,155 @@ static void plot_note(const plot_opts *o, int kind, const char *fmt, ...)
 
 #define MAXF 1024
 
-/* How a swept parameter's values become numbers on an axis. */
-typedef struct axis_scale {
-    unit_kind unit; /* UNIT_NONE also for plain numbers */
-    int numeric;    /* 0: categories */
-    double factor;  /* SI value * factor = plotted value */
-    char label[160];
-} axis_scale;
+/* ---------------------------------------------------------- quantities */
 
-static void scale_for(const char *param, axis_scale *a)
+/* Axis labels name the quantity and its unit with the SI prefix that puts
+ * the largest value drawn in [1, 1000) ("job time, mean (ms)", "energy per
+ * bit (pJ)"), so no tic reads 1x10^-11 and no label is a column name.
+ * Metrics carry their SI unit in the name's last word (tasknet metrics:
+ * _s seconds, _j joules, _bps bits per second, _per_s per second, bytes_
+ * bytes); parameters in their row's type (tasknet params). */
+static const struct {
+    const char *from, *to;
+} plot_words[] = {
+    {"msg", "message"},     {"fct", "FCT"},          {"bw", "bandwidth"},   {"cong", "congestion"},
+    {"lb", "lower bound"},  {"dep", "dependency"},   {"incl", "including"}, {"utilization", "utilisation"},
+    {"ci95", "CI"},         {"tries", "tries"},      {"phy", "physical-layer"},
+};
+
+/* Words that say which statistic: put first ("mean job time"). */
+static const struct {
+    const char *word, *shown;
+} plot_stats[] = {
+    {"mean", "mean"}, {"p50", "median"}, {"p99", "99th-percentile"}, {"max", "maximum"},
+    {"min", "minimum"}, {"first", "first"}, {"last", "last"},
+};
+
+/* Words that say which messages or flows: put last (", small flows"). */
+static const struct {
+    const char *word, *shown;
+} plot_quals[] = {
+    {"small", "small flows"}, {"medium", "medium flows"}, {"large", "large flows"},
+    {"control", "control messages"}, {"data", "data messages"},
+};
+
+void plot_metric_quantity(const char *metric, char *name, size_t len, const char **unit)
 {
-    memset(a, 0, sizeof *a);
-    a->factor = 1;
-    snprintf(a->label, sizeof a->label, "%s", param);
+    char buf[256];
+    snprintf(buf, sizeof buf, "%s", metric);
+    size_t l = strlen(buf);
+    *unit = "";
+    if (l > 6 && strcmp(buf + l - 6, "_per_s") == 0) {
+        *unit = "1/s";
+        buf[l - 6] = '\0';
+    } else if (l > 4 && strcmp(buf + l - 4, "_bps") == 0) {
+        *unit = "b/s";
+        buf[l - 4] = '\0';
+    } else if (l > 2 && strcmp(buf + l - 2, "_s") == 0) {
+        *unit = "s";
+        buf[l - 2] = '\0';
+    } else if (l > 2 && strcmp(buf + l - 2, "_j") == 0) {
+        *unit = "J";
+        buf[l - 2] = '\0';
+    } else if (strncmp(buf, "bytes_", 6) == 0) {
+        *unit = "B";
+    }
+    char *tok[32];
+    size_t n = 0;
+    for (char *t = strtok(buf, "_"); t && n < 32; t = strtok(NULL, "_"))
+        tok[n++] = t;
+    const char *stat = NULL, *qual = NULL;
+    char classq[64] = "";
+    char words[512] = "";
+    for (size_t i = 0; i < n; i++) {
+        const char *w = tok[i];
+        int used = 0;
+        for (size_t k = 0; k < sizeof plot_stats / sizeof plot_stats[0] && !used; k++)
+            if (!stat && strcmp(w, plot_stats[k].word) == 0 && n > 1)
+                stat = plot_stats[k].shown, used = 1;
+        for (size_t k = 0; k < sizeof plot_quals / sizeof plot_quals[0] && !used; k++)
+            if (!qual && strcmp(w, plot_quals[k].word) == 0 && n > 1)
+                qual = plot_quals[k].shown, used = 1;
+        if (!used && !qual && strncmp(w, "class", 5) == 0 && w[5] >= '0' && w[5] <= '9') {
+            snprintf(classq, sizeof classq, "class %s flows", w + 5);
+            qual = classq;
+            used = 1;
+        }
+        if (used)
+            continue;
+        for (size_t k = 0; k < sizeof plot_words / sizeof plot_words[0]; k++)
+            if (strcmp(w, plot_words[k].from) == 0)
+                w = plot_words[k].to;
+        size_t wl = strlen(words);
+        snprintf(words + wl, sizeof words - wl, "%s%s", wl ? " " : "", w);
+    }
+    snprintf(name, len, "%s%s%s%s%s", stat ? stat : "", stat ? " " : "", words, qual ? ", " : "",
+             qual ? qual : "");
+}
+
+void plot_param_quantity(const char *path, char *name, size_t len, const char **unit, int *numeric)
+{
+    *unit = "";
+    *numeric = 0;
+    const char *dot = strrchr(path, '.');
+    const char *last = dot ? dot + 1 : path;
+    if (strcmp(path, "network.type") == 0)
+        snprintf(name, len, "fabric");
+    else if (strcmp(path, "workload.type") == 0)
+        snprintf(name, len, "workload");
+    else
+        snprintf(name, len, "%s", last);
+    for (char *p = name; *p; p++)
+        if (*p == '-' || *p == '_')
+            *p = ' ';
+    static const struct {
+        const char *type, *unit;
+    } map[] = {{"rate", "b/s"},   {"time", "s"},      {"size", "B"},
+               {"frequency", "1/s"}, {"length", "m"}, {"integer", ""}, {"number", ""}};
     for (size_t i = 0; i < cfg_param_count(); i++) {
         const cfg_param_info *p = cfg_param_at(i);
-        if (strcmp(p->row->path, param) != 0)
+        if (strcmp(p->row->path, path) != 0)
             continue;
-        struct {
-            const char *type;
-            unit_kind unit;
-            double factor;
-            const char *shown;
-        } map[] = {
-            {"rate", UNIT_RATE, 1e-9, "Gb/s"},   {"time", UNIT_TIME, 1e6, "us"},
-            {"size", UNIT_SIZE, 1e-3, "kB"},     {"frequency", UNIT_FREQ, 1, "1/s"},
-            {"integer", UNIT_NONE, 1, NULL},     {"number", UNIT_NONE, 1, NULL},
-        };
-        for (size_t k = 0; k < sizeof map / sizeof map[0]; k++) {
-            if (strcmp(p->row->type, map[k].type) != 0)
-                continue;
-            a->numeric = 1;
-            a->unit = map[k].unit;
-            a->factor = map[k].factor;
-            if (map[k].shown)
-                snprintf(a->label, sizeof a->label, "%s [%s]", param, map[k].shown);
-        }
+        for (size_t k = 0; k < sizeof map / sizeof map[0]; k++)
+            if (strcmp(p->row->type, map[k].type) == 0) {
+                *numeric = 1;
+                *unit = map[k].unit;
+                return;
+            }
     }
 }
 
-static int axis_value(const axis_scale *a, const char *text, double *v)
+double plot_axis_label(const char *name, const char *unit, double maxabs, char *label, size_t len)
 {
-    char err[256];
-    if (!a->numeric)
-        return -1;
-    if (units_parse(text, a->unit, v, err, sizeof err) != 0)
-        return -1;
-    *v *= a->factor;
-    return 0;
+    static const struct {
+        int exp;
+        const char *prefix;
+    } si[] = {{-15, "f"}, {-12, "p"}, {-9, "n"}, {-6, "µ"}, {-3, "m"}, {0, ""},
+              {3, "k"},   {6, "M"},   {9, "G"},  {12, "T"}};
+    /* the prefixes a unit takes: seconds and joules down to femto, not
+     * above (ks reads oddly); bytes and bits per second up, not below */
+    int lo = 0, hi = 0;
+    if (strcmp(unit, "s") == 0 || strcmp(unit, "J") == 0)
+        lo = -15, hi = 0;
+    else if (strcmp(unit, "B") == 0 || strcmp(unit, "b/s") == 0)
+        lo = 0, hi = 12;
+    else if (strcmp(unit, "m") == 0)
+        lo = -6, hi = 3;
+    if (!*unit) {
+        snprintf(label, len, "%s", name);
+        return 1;
+    }
+    int e = 0;
+    if (maxabs > 0 && isfinite(maxabs)) {
+        e = (int)floor(log10(maxabs) / 3 + 1e-9) * 3;
+        e = e < lo ? lo : e > hi ? hi : e;
+    }
+    const char *prefix = "";
+    for (size_t k = 0; k < sizeof si / sizeof si[0]; k++)
+        if (si[k].exp == e)
+            prefix = si[k].prefix;
+    snprintf(label, len, "%s (%s%s)", name, prefix, unit);
+    return pow(10, -e);
 }
 
 /* A control character (newline, carriage return, tab, escape, DEL...):
@@ -146,33 +248,51 @@ static int has_suffix(const char *s, const char *suffix)
 /* The image formats plot writes, by the extension of the image's name:
  * the terminal gnuplot draws it with (the same size everywhere). */
 static const struct {
-    const char *ext, *terminal;
+    const char *ext, *terminal, *unit, *rest;
+    double w, h;
 } formats[] = {
-    {".png", "pngcairo size 960,640 enhanced font 'sans,11'"},
-    {".svg", "svg size 960,640 dynamic enhanced font 'sans,12'"},
-    {".pdf", "pdfcairo size 10in,6.67in enhanced font 'sans,11'"},
+    {".png", "pngcairo", "", "enhanced font 'sans,15' linewidth 2", 900, 600},
+    {".svg", "svg", "", "dynamic enhanced font 'sans,15' linewidth 2", 900, 600},
+    {".pdf", "pdfcairo", "in", "enhanced font 'sans,9' linewidth 1.5", 5, 3.33},
 };
 
-static const char *terminal_for(const char *image)
+static int format_of(const char *image)
 {
     for (size_t i = 0; i < sizeof formats / sizeof formats[0]; i++)
         if (has_suffix(image, formats[i].ext))
-            return formats[i].terminal;
-    return NULL;
+            return (int)i;
+    return -1;
 }
 
-/* Terminal, output and common settings. */
-static void gp_preamble(FILE *f, const char *image, const char *title)
+static const char *terminal_for(const char *image) { return format_of(image) < 0 ? NULL : formats[format_of(image)].terminal; }
+
+/* Terminal, output and common settings. The script runs from its own
+ * folder (`cd DIR && gnuplot NAME.gp`; plot runs gnuplot there too): the
+ * output is the image's name alone, which sits beside the script. A title
+ * only when asked for: a paper's figure has a caption. */
+static void gp_preamble_rows(FILE *f, const char *image, const char *title, size_t rows)
 {
-    fputs("# Generated by `tasknet plot`: edit freely and re-run with `gnuplot THIS.gp`.\n", f);
-    const char *term = terminal_for(image);
-    fprintf(f, "set terminal %s\n", term ? term : formats[0].terminal);
+    fputs("# Generated by `tasknet plot`: edit freely and re-run with `gnuplot THIS.gp` in this folder.\n", f);
+    int k = format_of(image);
+    k = k < 0 ? 0 : k;
+    /* a figure of many rows (a heat map of 30 points) grows taller: 1/24
+     * of the usual height per row past 16 */
+    double h = formats[k].h * (rows > 16 ? 1 + (double)(rows - 16) / 24 : 1);
+    fprintf(f, "set terminal %s size %g%s,%.3g%s %s\n", formats[k].terminal, formats[k].w, formats[k].unit, h,
+            formats[k].unit, formats[k].rest);
+    const char *slash = strrchr(image, '/');
     fputs("set output ", f);
-    gp_string(f, image);
-    fputs("\nset title ", f);
-    gp_string(f, title);
-    fputs(" noenhanced\nset grid\nset key outside right top noenhanced\n", f);
+    gp_string(f, slash ? slash + 1 : image);
+    fputc('\n', f);
+    if (title && *title) {
+        fputs("set title ", f);
+        gp_string(f, title);
+        fputs(" noenhanced\n", f);
+    }
+    fputs("set grid\nset key outside right top noenhanced\n", f);
 }
+
+static void gp_preamble(FILE *f, const char *image, const char *title) { gp_preamble_rows(f, image, title, 0); }
 
 static int gp_close(const plot_opts *o, FILE *g, const char *script)
 {
@@ -188,16 +308,32 @@ static int gp_close(const plot_opts *o, FILE *g, const char *script)
  * what was written. */
 static int gp_run(const plot_opts *o, const char *script, const char *image)
 {
-    /* a path that starts with '-' would read as an option */
-    char arg[CFG_PATH_MAX + 8];
-    snprintf(arg, sizeof arg, "%s%s", script[0] == '-' ? "./" : "", script);
+    /* gnuplot runs in the script's folder, on the script's name: a name
+     * that starts with '-' would read as an option */
+    char dir[CFG_PATH_MAX], arg[CFG_PATH_MAX + 8];
+    snprintf(dir, sizeof dir, "%s", script);
+    char *slash = strrchr(dir, '/');
+    const char *base = script;
+    if (slash) {
+        base = script + (slash - dir) + 1;
+        if (slash == dir)
+            slash[1] = '\0';
+        else
+            *slash = '\0';
+    }
+    snprintf(arg, sizeof arg, "%s%s", base[0] == '-' ? "./" : "", base);
     char *argv[] = {"gnuplot", arg, NULL};
+    posix_spawn_file_actions_t fa;
+    posix_spawn_file_actions_init(&fa);
+    if (slash)
+        posix_spawn_file_actions_addchdir_np(&fa, dir);
     pid_t pid;
-    int rc = posix_spawnp(&pid, "gnuplot", NULL, NULL, argv, environ);
+    int rc = posix_spawnp(&pid, "gnuplot", &fa, NULL, argv, environ);
+    posix_spawn_file_actions_destroy(&fa);
     if (rc == ENOENT) {
         plot_note(o, PLOT_NOTE_INFO,
                   "gnuplot is not installed (Debian: apt-get install gnuplot-nox); the script is written: %s — "
-                  "run `gnuplot %s` where gnuplot is available", script, script);
+                  "run `gnuplot %s` in its folder where gnuplot is available", script, arg);
         return 1;
     }
     if (rc != 0) {
@@ -220,6 +356,7 @@ static int gp_run(const plot_opts *o, const char *script, const char *image)
 }
 
 /* The image path and its script (image with .gp instead of the extension). */
+/* script holds len + 8 bytes */
 static void paths(const plot_opts *o, const char *dflt, char *image, char *script, size_t len)
 {
     if (o->out)
@@ -233,12 +370,8 @@ static void paths(const plot_opts *o, const char *dflt, char *image, char *scrip
         tn_mkdir_p(image);
         *slash0 = '/';
     }
-    snprintf(script, len, "%s", image);
-    char *dot = strrchr(script, '.');
-    char *slash = strrchr(script, '/');
-    if (dot && (!slash || dot > slash))
-        *dot = '\0';
-    strncat(script, ".gp", len - strlen(script) - 1);
+    /* the script is the image's name and .gp: x.pdf and x.svg have their own */
+    snprintf(script, len + 8, "%s.gp", image);
 }
 
 typedef struct series {
@@ -329,6 +462,88 @@ static int ci_column(const char *header, const char *m)
     return col;
 }
 
+/* The unit kind units_parse reads for an SI unit symbol. */
+static unit_kind unit_of(const char *u)
+{
+    return strcmp(u, "b/s") == 0   ? UNIT_RATE
+           : strcmp(u, "s") == 0   ? UNIT_TIME
+           : strcmp(u, "B") == 0   ? UNIT_SIZE
+           : strcmp(u, "1/s") == 0 ? UNIT_FREQ
+           : strcmp(u, "m") == 0   ? UNIT_LENGTH
+                                   : UNIT_NONE;
+}
+
+/* One drawn point of summary.csv. */
+typedef struct prow {
+    size_t s;     /* series */
+    size_t cat;   /* category of x (its index in first-appearance order) */
+    double x;     /* x in SI (a numeric parameter, or the x metric's mean) */
+    char *xtext;  /* x as summary.csv writes it */
+    char *xci;    /* --xy: x's CI half-width as written ("0" when none) */
+    char *y, *yci; /* y's mean and CI half-width as written ("0" when none) */
+} prow;
+
+/* Index of s in list (appended when new). */
+static size_t intern(char ***list, size_t *n, const char *s)
+{
+    for (size_t i = 0; i < *n; i++)
+        if (strcmp((*list)[i], s) == 0)
+            return i;
+    *list = tn_xrealloc(*list, (*n + 1) * sizeof **list);
+    (*list)[*n] = tn_xstrdup(s);
+    return (*n)++;
+}
+
+static void free_list(char **list, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        free(list[i]);
+    free(list);
+}
+
+/* `using` column k scaled by factor f: "k" or "($k*f)". */
+static void gp_col(FILE *g, int k, double f)
+{
+    if (f == 1)
+        fprintf(g, "%d", k);
+    else
+        fprintf(g, "($%d*%.17g)", k, f);
+}
+
+/* Category tics: one per category at 0, 1, ...; rotated when they would
+ * not fit side by side (about 100 characters across the plot). */
+static void gp_category_tics(FILE *g, const char *axis, char **cats, size_t n, size_t every)
+{
+    size_t chars = 0;
+    for (size_t i = 0; i < n; i += every)
+        chars += strlen(cats[i]) + 3;
+    fprintf(g, "set %stics (", axis);
+    for (size_t i = 0; i < n; i++) {
+        if (i % every != 0 && i + 1 != n) /* every k-th, and the last */
+            continue;
+        fputs(i ? ", " : "", g);
+        gp_string(g, cats[i]);
+        fprintf(g, " %zu", i);
+    }
+    fputs(") noenhanced\n", g);
+    if (axis[0] == 'x' && chars > 90)
+        fputs("set xtics rotate by 45 right\n", g);
+}
+
+/* Series s's point type: filled circle, square, diamond, triangles, then
+ * open ones, so series that coincide still show each other. */
+static int gp_point(size_t s)
+{
+    static const int pt[] = {7, 5, 13, 9, 11, 6, 4, 12, 8, 10};
+    return pt[s % (sizeof pt / sizeof pt[0])];
+}
+
+/* A perceptual colour map (viridis' stops) for heat maps. */
+static void gp_palette(FILE *g)
+{
+    fputs("set palette defined (0 '#440154', 0.25 '#3b528b', 0.5 '#21918c', 0.75 '#5ec962', 1 '#fde725')\n", g);
+}
+
 /* Figures from summary.csv: metric against a parameter, or against a metric. */
 static int plot_summary(const plot_opts *o)
 {
@@ -346,6 +561,10 @@ static int plot_summary(const plot_opts *o)
     const char *y = o->y ? o->y : ydef;
     const char *x = o->x, *ser = o->series;
     int vs_metric = o->kind == PLOT_METRIC_VS_METRIC;
+    prow *rows = NULL;
+    size_t nrows = 0;
+    char **sname = NULL, **cats = NULL;
+    size_t ns = 0, ncats = 0;
     if (!vs_metric && !x) {
         if (!naxes) {
             plot_note(o, PLOT_NOTE_ERROR, "%s has no swept parameter; name one with --x",
@@ -439,12 +658,27 @@ static int plot_summary(const plot_opts *o)
                   ym < 0 || vs_metric ? " (a metric: see `tasknet metrics`)" : "", swept);
         goto fail;
     }
-    axis_scale xs;
-    if (!vs_metric)
-        scale_for(x, &xs);
-    series **all = NULL;
-    size_t ns = 0, bad_cells = 0, matched = 0;
-    int categorical = !vs_metric && !xs.numeric;
+    if (o->heatmap && vs_metric) {
+        plot_note(o, PLOT_NOTE_ERROR, "--heatmap draws a metric over two swept parameters (--x and --series), "
+                  "not with --xy");
+        goto fail;
+    }
+    if (o->heatmap && nser != 1) {
+        plot_note(o, PLOT_NOTE_ERROR, "--heatmap needs exactly one swept parameter besides --x (the map's rows): "
+                  "%s; name it with --series and fix the others with --where",
+                  nser ? "there are several" : "there is none");
+        goto fail;
+    }
+    /* the quantities on the axes */
+    char xname[256], yname[256];
+    const char *xunit, *yunit;
+    int xnumeric = 1;
+    if (vs_metric)
+        plot_metric_quantity(x, xname, sizeof xname, &xunit);
+    else
+        plot_param_quantity(x, xname, sizeof xname, &xunit, &xnumeric);
+    plot_metric_quantity(y, yname, sizeof yname, &yunit);
+    size_t bad_cells = 0, matched = 0, no_ci = 0;
     for (size_t r = 0; r < t.nrows; r++) {
         char *f[MAXF];
         size_t n = csv_split(t.rows[r], f, MAXF);
@@ -456,100 +690,283 @@ static int plot_summary(const plot_opts *o)
         matched++;
         if ((size_t)ym >= n || (size_t)xc >= n || !*f[ym] || (vs_metric && !*f[xc]))
             continue; /* a point with no finished run has empty cells */
-        if (!gp_number_ok(f[ym]) || (yc >= 0 && !gp_number_ok(f[yc])) ||
-            (vs_metric && (!gp_number_ok(f[xc]) || (xci >= 0 && !gp_number_ok(f[xci]))))) {
+        /* an empty CI cell (one replica: the interval is undefined) draws no bar */
+        const char *ycit = yc >= 0 && (size_t)yc < n ? f[yc] : "";
+        const char *xcit = xci >= 0 && (size_t)xci < n ? f[xci] : "";
+        if (!gp_number_ok(f[ym]) || (*ycit && !gp_number_ok(ycit)) ||
+            (vs_metric && (!gp_number_ok(f[xc]) || (*xcit && !gp_number_ok(xcit))))) {
             bad_cells++;
             continue;
         }
+        no_ci += !*ycit || (vs_metric && !*xcit);
         char key[1024] = "";
         for (size_t k = 0; k < nser; k++) {
             if ((size_t)sc[k] >= n)
                 continue;
             size_t l = strlen(key);
-            if (nser == 1)
-                snprintf(key, sizeof key, "%s=%s", sername[0], f[sc[0]]);
-            else
-                snprintf(key + l, sizeof key - l, "%s%s", l ? " " : "", f[sc[k]]);
+            snprintf(key + l, sizeof key - l, "%s%s", l ? ", " : "", f[sc[k]]);
         }
-        series *s = series_get(&all, &ns, key);
-        double xv;
-        if (vs_metric) {
-            fprintf(s->f, "%s %s %s %s\n", f[xc], f[ym], xci >= 0 ? f[xci] : "0",
-                    yc >= 0 ? f[yc] : "0");
-        } else if (!categorical && axis_value(&xs, f[xc], &xv) == 0) {
-            fprintf(s->f, "%.17g %s %s\n", xv, f[ym], yc >= 0 ? f[yc] : "0");
-        } else {
-            categorical = 1;
-            gp_datum(s->f, f[xc]);
-            fprintf(s->f, " %s %s\n", f[ym], yc >= 0 ? f[yc] : "0");
-        }
+        rows = tn_xrealloc(rows, (nrows + 1) * sizeof *rows);
+        prow *p = &rows[nrows++];
+        p->s = intern(&sname, &ns, key);
+        p->cat = intern(&cats, &ncats, f[xc]);
+        p->xtext = tn_xstrdup(f[xc]);
+        p->y = tn_xstrdup(f[ym]);
+        p->yci = tn_xstrdup(*ycit ? ycit : "0");
+        p->xci = tn_xstrdup(*xcit ? xcit : "0");
+        char err[256];
+        if (vs_metric)
+            p->x = strtod(f[xc], NULL);
+        else if (!xnumeric || units_parse(f[xc], unit_of(xunit), &p->x, err, sizeof err) != 0)
+            xnumeric = 0; /* a value that is not a number of the parameter's kind: categories */
     }
     if (o->nwhere && !matched) {
         plot_note(o, PLOT_NOTE_ERROR, "%s: no point has %s%s (values as summary.csv writes them)", path,
                   o->where[0], o->nwhere > 1 ? " and the other --where values" : "");
-        series_free(all, ns);
+        goto fail;
+    }
+    if (!nrows) {
+        plot_note(o, PLOT_NOTE_ERROR, "%s: no point has a finished run to draw", path);
         goto fail;
     }
     if (bad_cells)
         plot_note(o, PLOT_NOTE_WARNING, "%s: %zu rows hold cells that are not numbers (edited?); drawn without "
                   "them", path, bad_cells);
-    char image[CFG_PATH_MAX], script[CFG_PATH_MAX], title[512], dflt[300];
-    snprintf(dflt, sizeof dflt, "%s_vs_%s", y, x);
+    if (no_ci)
+        plot_note(o, PLOT_NOTE_INFO, "%zu point%s without a confidence interval (one replica): no bar", no_ci,
+                  no_ci == 1 ? "" : "s");
+    /* SI prefixes for the data */
+    double xmax = 0, ymax = 0;
+    for (size_t i = 0; i < nrows; i++) {
+        double yv = fabs(strtod(rows[i].y, NULL));
+        ymax = yv > ymax ? yv : ymax;
+        if (vs_metric || xnumeric)
+            xmax = fabs(rows[i].x) > xmax ? fabs(rows[i].x) : xmax;
+    }
+    char xlabel[400], ylabel[400];
+    double fx = plot_axis_label(xname, xnumeric ? xunit : "", xmax, xlabel, sizeof xlabel);
+    double fy = plot_axis_label(yname, yunit, ymax, ylabel, sizeof ylabel);
+    /* the categories in order: first appearance (the sweep's order), or by
+     * value when they are numbers (a heat map of numeric parameters) */
+    size_t *rank = tn_xcalloc(ncats ? ncats : 1, sizeof *rank);
+    for (size_t c = 0; c < ncats; c++)
+        rank[c] = c;
+    if (o->heatmap && xnumeric) {
+        double *cv = tn_xcalloc(ncats, sizeof *cv);
+        for (size_t i = 0; i < nrows; i++)
+            cv[rows[i].cat] = rows[i].x;
+        for (size_t a = 1; a < ncats; a++) /* rank[] is the order; insertion sort on values */
+            for (size_t b = a; b > 0 && cv[rank[b - 1]] > cv[rank[b]]; b--) {
+                size_t tmp = rank[b];
+                rank[b] = rank[b - 1];
+                rank[b - 1] = tmp;
+            }
+        char **sorted = tn_xcalloc(ncats, sizeof *sorted);
+        size_t *pos = tn_xcalloc(ncats, sizeof *pos);
+        for (size_t k = 0; k < ncats; k++) {
+            sorted[k] = cats[rank[k]];
+            pos[rank[k]] = k;
+        }
+        for (size_t i = 0; i < nrows; i++)
+            rows[i].cat = pos[rows[i].cat];
+        memcpy(cats, sorted, ncats * sizeof *cats);
+        free(sorted);
+        free(pos);
+        free(cv);
+    }
+    free(rank);
+    int categorical = !vs_metric && (!xnumeric || o->heatmap);
+    /* distinct x values: a numeric axis with two or fewer is drawn as
+     * points (a line would run through values nobody measured) */
+    int lines = !categorical && !vs_metric && (ncats > 2 || o->lines);
+
+    char image[CFG_PATH_MAX], script[CFG_PATH_MAX + 8], dflt[300];
+    snprintf(dflt, sizeof dflt, "%s_vs_%s%s", y, x, o->heatmap ? "_map" : "");
     for (char *p = dflt; *p; p++)
-        if (*p == '.' || *p == '/')
+        if (*p == '.' || *p == '/' || *p == ',')
             *p = '_';
     paths(o, dflt, image, script, sizeof image);
-    if (o->title)
-        snprintf(title, sizeof title, "%s", o->title);
-    else
-        snprintf(title, sizeof title, "%s vs %s (%s)", y, x, o->input);
     FILE *g = fopen(script, "w");
     if (!g) {
         plot_note(o, PLOT_NOTE_ERROR, "cannot write %s: %s", script, strerror(errno));
-        series_free(all, ns);
         goto fail;
     }
-    gp_preamble(g, image, title);
-    fprintf(g, "set xlabel ");
-    gp_string(g, vs_metric ? x : xs.label);
-    fprintf(g, " noenhanced\nset ylabel ");
-    gp_string(g, y);
+    /* taller for a heat map of many rows, or a key of many series below the plot */
+    gp_preamble_rows(g, image, o->title, o->heatmap ? ns : ns > 6 ? 16 + 2 * ((ns + 2) / 3) : 0);
+    fputs("set xlabel ", g);
+    gp_string(g, o->xlabel ? o->xlabel : xlabel);
     fputs(" noenhanced\n", g);
-    if (nser > 1) {
-        char kt[1024] = "";
-        for (size_t k = 0; k < nser; k++) {
-            size_t l = strlen(kt);
-            snprintf(kt + l, sizeof kt - l, "%s%s", k ? " " : "", sername[k]);
-        }
-        fputs("set key title ", g);
-        gp_string(g, kt);
+    if (o->heatmap) {
+        char sl[300];
+        const char *su;
+        int snum;
+        plot_param_quantity(sername[0], sl, sizeof sl, &su, &snum);
+        fputs("set ylabel ", g);
+        gp_string(g, sl);
+        fputs(" noenhanced\nset cblabel ", g);
+        gp_string(g, o->ylabel ? o->ylabel : ylabel);
         fputs(" noenhanced\n", g);
+        gp_palette(g);
+        gp_category_tics(g, "x", cats, ncats, 1);
+        gp_category_tics(g, "y", sname, ns, 1);
+        fprintf(g, "set xrange [-0.5:%zu.5]\nset yrange [-0.5:%zu.5]\nunset grid\nunset key\n", ncats - 1,
+                ns - 1);
+        if (o->logy)
+            fputs("set logscale cb\n", g);
+        /* every cell: column, row, value (as summary.csv writes it); a cell
+         * nobody ran is left out (the background shows through) */
+        fputs("$map << EOD\n", g);
+        for (size_t i = 0; i < nrows; i++)
+            fprintf(g, "%zu %zu %s\n", rows[i].cat, rows[i].s, rows[i].y);
+        fputs("EOD\nplot $map using 1:2:(0.5):(0.5):", g);
+        gp_col(g, 3, fy);
+        fputs(" with boxxyerror fillstyle solid 1.0 noborder fillcolor palette", g);
+        if (ncats * ns <= 120) {
+            fputs(", \\\n     $map using 1:2:(sprintf('%.3g', ", g);
+            gp_col(g, 3, fy);
+            fputs(")) with labels textcolor rgb '#ffffff' font ',9'", g);
+        }
+        fputc('\n', g);
+    } else {
+        fputs("set ylabel ", g);
+        gp_string(g, o->ylabel ? o->ylabel : ylabel);
+        fputs(" noenhanced\n", g);
+        /* the key: titled by the series parameters' names, an entry per
+         * combination of their values; inside the plot unless crowded */
+        if (nser) {
+            char kt[1024] = "";
+            for (size_t k = 0; k < nser; k++) {
+                char qn[256];
+                const char *qu;
+                int qnum;
+                plot_param_quantity(sername[k], qn, sizeof qn, &qu, &qnum);
+                size_t l = strlen(kt);
+                snprintf(kt + l, sizeof kt - l, "%s%s", k ? ", " : "", qn);
+            }
+            fputs("set key title ", g);
+            gp_string(g, kt);
+            fputs(" noenhanced\n", g);
+            if (ns <= 6)
+                fputs("set key outside top center horizontal\n", g);
+            else
+                fputs("set key below center horizontal maxcols 3\n", g);
+        } else {
+            fputs("unset key\n", g);
+        }
+        if (o->logx && !categorical)
+            fputs("set logscale x\nset format x '%g'\n", g);
+        if (o->logy)
+            fputs("set logscale y\nset format y '%g'\n", g);
+        /* a category's series side by side around it, 0.8 wide in all */
+        double step = categorical && ns > 1 ? 0.8 / (double)ns : 0;
+        if (categorical) {
+            gp_category_tics(g, "x", cats, ncats, 1);
+            /* room above the highest point (one at the top would sit on the border) */
+            fprintf(g, "set xrange [-0.6:%zu.6]\nset grid noxtics ytics\nset offsets 0, 0, graph 0.05, 0\n",
+                    ncats - 1);
+            if (o->bars)
+                fprintf(g, "set boxwidth %.6g absolute\nset style fill solid 0.7 border -1\n",
+                        ns > 1 ? step * 0.9 : 0.6);
+        }
+        if (!categorical && !vs_metric && o->logx && ncats <= 12) {
+            /* a log axis over a few measured values: tics at them, and the
+             * range they span (gnuplot would widen it to whole decades) */
+            double lo = 0, hi = 0;
+            fputs("set xtics (", g);
+            for (size_t c = 0; c < ncats; c++) {
+                double v = 0;
+                for (size_t i = 0; i < nrows; i++)
+                    if (rows[i].cat == c)
+                        v = rows[i].x * fx;
+                lo = c == 0 || v < lo ? v : lo;
+                hi = c == 0 || v > hi ? v : hi;
+                fprintf(g, "%s%.17g", c ? ", " : "", v);
+            }
+            fputs(")\n", g);
+            if (lo > 0)
+                fprintf(g, "set xrange [%.6g:%.6g]\n", lo / 1.2, hi * 1.2);
+        } else if (!categorical && !lines && !vs_metric) {
+            /* two measured values (or one): tics at them, room either side */
+            fputs("set xtics (", g);
+            for (size_t c = 0; c < ncats; c++) {
+                double v = 0;
+                for (size_t i = 0; i < nrows; i++)
+                    if (rows[i].cat == c)
+                        v = rows[i].x * fx;
+                fprintf(g, "%s%.17g", c ? ", " : "", v);
+            }
+            fputs(")\nset offsets graph 0.15, graph 0.15, graph 0.05, graph 0.05\n", g);
+        }
+        for (size_t s = 0; s < ns; s++) {
+            fprintf(g, "$s%zu << EOD\n", s);
+            for (size_t i = 0; i < nrows; i++) {
+                prow *p = &rows[i];
+                if (p->s != s)
+                    continue;
+                if (vs_metric) {
+                    fprintf(g, "%s %s %s %s\n", p->xtext, p->y, p->xci, p->yci);
+                } else if (categorical) {
+                    fprintf(g, "%.6g ", (double)p->cat + step * ((double)s - (double)(ns - 1) / 2));
+                    gp_datum(g, p->xtext);
+                    fprintf(g, " %s %s\n", p->y, p->yci);
+                } else {
+                    fprintf(g, "%.17g %s %s\n", p->x * fx, p->y, p->yci);
+                }
+            }
+            fputs("EOD\n", g);
+        }
+        fputs("plot ", g);
+        for (size_t s = 0; s < ns; s++) {
+            const char *label = ser ? sname[s] : yname;
+            const char *sep = s ? ", \\\n     " : "";
+            if (vs_metric) {
+                fprintf(g, "%s$s%zu using ", sep, s);
+                gp_col(g, 1, fx);
+                fputc(':', g);
+                gp_col(g, 2, fy);
+                fputc(':', g);
+                gp_col(g, 3, fx);
+                fputc(':', g);
+                gp_col(g, 4, fy);
+                fprintf(g, " with xyerrorbars lc %zu pt %d ps 1.3 title ", s + 1, gp_point(s));
+            } else if (categorical && o->bars) {
+                fprintf(g, "%s$s%zu using 1:", sep, s);
+                gp_col(g, 3, fy);
+                fprintf(g, " with boxes lc %zu title ", s + 1);
+                gp_string(g, label);
+                fprintf(g, ", \\\n     $s%zu using 1:", s);
+                gp_col(g, 3, fy);
+                fputc(':', g);
+                gp_col(g, 4, fy);
+                fputs(" with yerrorbars lc rgb 'black' pt 0 notitle", g);
+                continue;
+            } else if (categorical) {
+                fprintf(g, "%s$s%zu using 1:", sep, s);
+                gp_col(g, 3, fy);
+                fputc(':', g);
+                gp_col(g, 4, fy);
+                fprintf(g, " with yerrorbars lc %zu pt %d ps 1.5 title ", s + 1, gp_point(s));
+            } else {
+                fprintf(g, "%s$s%zu using 1:", sep, s);
+                gp_col(g, 2, fy);
+                fputc(':', g);
+                gp_col(g, 3, fy);
+                fprintf(g, " with %s lc %zu pt %d ps 1.3 title ", lines ? "yerrorlines" : "yerrorbars", s + 1,
+                        gp_point(s));
+            }
+            gp_string(g, label);
+        }
+        fputc('\n', g);
     }
-    if (o->logx)
-        fputs("set logscale x\n", g);
-    if (o->logy)
-        fputs("set logscale y\nset format y '%g'\n", g);
-    for (size_t i = 0; i < ns; i++) {
-        fflush(all[i]->f);
-        fprintf(g, "$s%zu << EOD\n%sEOD\n", i, all[i]->data ? all[i]->data : "");
+    for (size_t i = 0; i < nrows; i++) {
+        free(rows[i].xtext);
+        free(rows[i].y);
+        free(rows[i].yci);
+        free(rows[i].xci);
     }
-    fputs("plot ", g);
-    for (size_t i = 0; i < ns; i++) {
-        char label[300];
-        if (ser)
-            snprintf(label, sizeof label, "%s", all[i]->name);
-        else
-            snprintf(label, sizeof label, "%s", y);
-        if (vs_metric)
-            fprintf(g, "%s$s%zu using 1:2:3:4 with xyerrorbars pt 7 title ", i ? ", \\\n     " : "", i);
-        else if (categorical)
-            fprintf(g, "%s$s%zu using 0:2:3:xtic(1) with yerrorlines pt 7 title ", i ? ", \\\n     " : "", i);
-        else
-            fprintf(g, "%s$s%zu using 1:2:3 with yerrorlines pt 7 title ", i ? ", \\\n     " : "", i);
-        gp_string(g, label);
-    }
-    fputc('\n', g);
-    series_free(all, ns);
+    free(rows);
+    free_list(sname, ns);
+    free_list(cats, ncats);
     free(hcopy);
     free(ydef);
     csv_table_free(&t);
@@ -557,6 +974,15 @@ static int plot_summary(const plot_opts *o)
         return 1;
     return gp_run(o, script, image);
 fail:
+    for (size_t i = 0; i < nrows; i++) {
+        free(rows[i].xtext);
+        free(rows[i].y);
+        free(rows[i].yci);
+        free(rows[i].xci);
+    }
+    free(rows);
+    free_list(sname, ns);
+    free_list(cats, ncats);
     free(hcopy);
     free(ydef);
     csv_table_free(&t);
@@ -612,7 +1038,7 @@ static int plot_timeline(const plot_opts *o)
         free(msgs);
         return 1;
     }
-    char image[CFG_PATH_MAX], script[CFG_PATH_MAX], title[512];
+    char image[CFG_PATH_MAX], script[CFG_PATH_MAX + 8];
     if (o->out) {
         snprintf(image, sizeof image, "%s", o->out);
     } else {
@@ -622,12 +1048,7 @@ static int plot_timeline(const plot_opts *o)
             *dot = '\0';
         strncat(image, "-timeline.png", sizeof image - strlen(image) - 1);
     }
-    snprintf(script, sizeof script, "%s", image);
-    char *dot = strrchr(script, '.');
-    if (dot)
-        *dot = '\0';
-    strncat(script, ".gp", sizeof script - strlen(script) - 1);
-    snprintf(title, sizeof title, "%s", o->title ? o->title : o->input);
+    snprintf(script, sizeof script, "%s.gp", image);
     FILE *g = fopen(script, "w");
     if (!g) {
         plot_note(o, PLOT_NOTE_ERROR, "cannot write %s: %s", script, strerror(errno));
@@ -635,7 +1056,7 @@ static int plot_timeline(const plot_opts *o)
         free(msgs);
         return 1;
     }
-    gp_preamble(g, image, title);
+    gp_preamble(g, image, o->title);
     fprintf(g,
             "set xlabel 'time [us]'\nset ylabel 'node'\nset yrange [-0.8:%u.8]\nset ytics 1\n"
             "set style fill solid 0.85 border -1\n",
@@ -804,7 +1225,7 @@ static int plot_latency(const plot_opts *o)
                   "matching the checksum in runs.csv); drawn without them: `tasknet run` on the folder redoes "
                   "those runs", missing, missing == 1 ? "" : "s", o->input, missing == 1 ? "" : "s", bad_ids,
                   missing == 1 ? "has" : "have");
-    char image[CFG_PATH_MAX + 64], script[CFG_PATH_MAX + 64];
+    char image[CFG_PATH_MAX + 64], script[CFG_PATH_MAX + 72];
     char dflt[64];
     snprintf(dflt, sizeof dflt, "latency_%s", cls);
     paths(o, dflt, image, script, sizeof image);
@@ -813,11 +1234,7 @@ static int plot_latency(const plot_opts *o)
         plot_note(o, PLOT_NOTE_ERROR, "%s: %s", script, strerror(errno));
         goto done;
     }
-    char title[512];
-    snprintf(title, sizeof title, "%s", o->title ? o->title : "");
-    if (!o->title)
-        snprintf(title, sizeof title, "Latency distribution (%s messages), %s", cls, o->input);
-    gp_preamble(f, image, title);
+    gp_preamble(f, image, o->title);
     fputs("set logscale xy\nset format x '10^{%L}'\nset format y '10^{%L}'\n"
           "set xlabel 'message latency (s)'\nset ylabel 'fraction of messages slower than x'\n", f);
     fputs("plot ", f);
@@ -898,6 +1315,10 @@ static int plot_counts(const plot_opts *o)
         while (2 + naxes < sn && !has_suffix(sf[2 + naxes], "_mean"))
             naxes++;
     }
+    char axname[16][128];
+    for (size_t a = 0; a < naxes && a < 16; a++)
+        snprintf(axname[a], sizeof axname[a], "%s", sf[2 + a]);
+    naxes = naxes > 16 ? 16 : naxes;
     /* totals per point first, then the fractions */
     size_t maxp = 0;
     for (size_t r = 0; r < t.nrows; r++) {
@@ -942,7 +1363,7 @@ static int plot_counts(const plot_opts *o)
         plot_note(o, PLOT_NOTE_ERROR, "%s has no rows", path);
         goto done;
     }
-    char image[CFG_PATH_MAX + 64], script[CFG_PATH_MAX + 64], title[1024], dflt[600];
+    char image[CFG_PATH_MAX + 64], script[CFG_PATH_MAX + 72], dflt[600];
     snprintf(dflt, sizeof dflt, "%s", name);
     dflt[strlen(dflt) - 4] = '\0';
     paths(o, dflt, image, script, sizeof image);
@@ -951,32 +1372,125 @@ static int plot_counts(const plot_opts *o)
         plot_note(o, PLOT_NOTE_ERROR, "cannot write %s: %s", script, strerror(errno));
         goto done;
     }
-    if (o->title)
-        snprintf(title, sizeof title, "%s", o->title);
-    else
-        snprintf(title, sizeof title, "%s: %s distribution (%s)", name, hf[1], o->input);
-    gp_preamble(g, image, title);
-    fputs("set xlabel ", g);
-    gp_string(g, hf[1]);
-    fputs(" noenhanced\nset ylabel ", g);
-    char yl[300];
+    gp_preamble_rows(g, image, o->title, o->heatmap ? ns : 0);
+    char xl[300], yl[300];
+    snprintf(xl, sizeof xl, "%s", hf[1]);
+    for (char *p = xl; *p; p++)
+        *p = *p == '_' ? ' ' : *p;
     snprintf(yl, sizeof yl, "fraction of %s", hf[2]);
-    gp_string(g, yl);
-    fputs(" noenhanced\nset style data linespoints\nset yrange [0:*]\n", g);
-    if (o->logx)
-        fputs("set logscale x\n", g);
-    if (o->logy)
-        fputs("set logscale y\nset format y '%g'\n", g);
-    for (size_t i = 0; i < ns; i++) {
+    for (char *p = yl; *p; p++)
+        *p = *p == '_' ? ' ' : *p;
+    fputs("set xlabel ", g);
+    gp_string(g, o->xlabel ? o->xlabel : xl);
+    fputs(" noenhanced\n", g);
+    for (size_t i = 0; i < ns; i++)
         fflush(all[i]->f);
-        fprintf(g, "$s%zu << EOD\n%sEOD\n", i, all[i]->data ? all[i]->data : "");
+    if (o->heatmap) {
+        /* one row per point (the first at the top), a column per x value
+         * (sorted; numbered columns when there are many), colour the
+         * fraction: readable with dozens of points (ORCS's histogram over
+         * 30 patterns) where curves would pile up */
+        double *xs = NULL;
+        size_t nx = 0;
+        for (size_t i = 0; i < ns; i++)
+            for (const char *l = all[i]->data; l && *l; l = strchr(l, '\n') + 1) {
+                double xv = strtod(l, NULL);
+                size_t k = 0;
+                while (k < nx && xs[k] != xv)
+                    k++;
+                if (k == nx) {
+                    xs = tn_xrealloc(xs, (nx + 1) * sizeof *xs);
+                    xs[nx++] = xv;
+                }
+            }
+        for (size_t a = 1; a < nx; a++)
+            for (size_t b = a; b > 0 && xs[b - 1] > xs[b]; b--) {
+                double tmp = xs[b];
+                xs[b] = xs[b - 1];
+                xs[b - 1] = tmp;
+            }
+        int columns = nx <= 60; /* one column per value, labelled with it */
+        double gap = 0;
+        for (size_t a = 1; a < nx; a++)
+            if (gap == 0 || xs[a] - xs[a - 1] < gap)
+                gap = xs[a] - xs[a - 1];
+        if (gap <= 0)
+            gap = 1;
+        /* rows are named by the swept parameters (summary.csv) */
+        char ylab[512] = "";
+        for (size_t a = 0; a < naxes; a++) {
+            char qn[256];
+            const char *qu;
+            int qnum;
+            plot_param_quantity(axname[a], qn, sizeof qn, &qu, &qnum);
+            size_t l = strlen(ylab);
+            snprintf(ylab + l, sizeof ylab - l, "%s%s", a ? ", " : "", qn);
+        }
+        fputs("set ylabel ", g);
+        gp_string(g, ylab[0] ? ylab : "point");
+        fputs(" noenhanced\nset cblabel ", g);
+        gp_string(g, o->ylabel ? o->ylabel : yl);
+        fputs(" noenhanced\n", g);
+        gp_palette(g);
+        char **names = tn_xcalloc(ns, sizeof *names);
+        for (size_t i = 0; i < ns; i++)
+            names[i] = all[i]->name;
+        gp_category_tics(g, "y", names, ns, 1);
+        free(names);
+        if (columns) {
+            char **xl2 = tn_xcalloc(nx, sizeof *xl2);
+            for (size_t a = 0; a < nx; a++) {
+                char v[64];
+                snprintf(v, sizeof v, "%g", xs[a]);
+                xl2[a] = tn_xstrdup(v);
+            }
+            /* every value labelled up to 25 columns, then every k-th */
+            gp_category_tics(g, "x", xl2, nx, nx > 12 ? (nx + 11) / 12 : 1);
+            free_list(xl2, nx);
+            fprintf(g, "set xrange [-0.5:%zu.5]\n", nx - 1);
+        } else if (o->logx) {
+            fputs("set logscale x\n", g);
+        }
+        fprintf(g, "set yrange [%zu.5:-0.5]\nunset grid\nunset key\nset cbrange [0:*]\nset ytics font ',%d'\n",
+                ns - 1, ns > 16 ? 11 : 14);
+        if (o->logy)
+            fputs("set logscale cb\nset cbrange [*:*]\n", g);
+        fputs("$map << EOD\n", g);
+        for (size_t i = 0; i < ns; i++)
+            for (const char *l = all[i]->data; l && *l; l = strchr(l, '\n') + 1) {
+                double xv, fv;
+                if (sscanf(l, "%lf %lf", &xv, &fv) != 2)
+                    continue;
+                size_t k = 0;
+                while (k < nx && xs[k] != xv)
+                    k++;
+                if (columns)
+                    fprintf(g, "%zu %zu %.17g\n", k, i, fv);
+                else
+                    fprintf(g, "%.17g %zu %.17g\n", xv, i, fv);
+            }
+        fprintf(g, "EOD\nplot $map using 1:2:(%.17g):(0.5):3 with boxxyerror fillstyle solid 1.0 noborder "
+                   "fillcolor palette\n", columns ? 0.5 : gap / 2);
+        free(xs);
+    } else {
+        fputs("set ylabel ", g);
+        gp_string(g, o->ylabel ? o->ylabel : yl);
+        fputs(" noenhanced\nset style data linespoints\nset yrange [0:*]\n", g);
+        if (o->logx)
+            fputs("set logscale x\n", g);
+        if (o->logy)
+            fputs("set logscale y\nset format y '%g'\n", g);
+        if (ns > 10)
+            plot_note(o, PLOT_NOTE_INFO, "%zu curves: --heatmap draws one row per point instead", ns);
+        for (size_t i = 0; i < ns; i++)
+            fprintf(g, "$s%zu << EOD\n%sEOD\n", i, all[i]->data ? all[i]->data : "");
+        fputs("plot ", g);
+        for (size_t i = 0; i < ns; i++) {
+            fprintf(g, "%s$s%zu using 1:2 pt 7 title ", i ? ", \\\n     " : "", i);
+            gp_string(g, all[i]->name);
+        }
+        fputc('\n', g);
     }
-    fputs("plot ", g);
-    for (size_t i = 0; i < ns; i++) {
-        fprintf(g, "%s$s%zu using 1:2 pt 7 title ", i ? ", \\\n     " : "", i);
-        gp_string(g, all[i]->name);
-    }
-    fputc('\n', g);
     fclose(g);
     status = gp_run(o, script, image);
 done:
@@ -993,7 +1507,8 @@ int plot_make(const plot_opts *o)
     const struct {
         const char *opt, *value;
     } typed[] = {{"--title", o->title}, {"--out", o->out},   {"--x", o->x},         {"--y", o->y},
-                 {"--series", o->series}, {"--class", o->cls}, {"the input path", o->input}};
+                 {"--series", o->series}, {"--class", o->cls}, {"the input path", o->input},
+                 {"--xlabel", o->xlabel}, {"--ylabel", o->ylabel}};
     for (size_t i = 0; i < sizeof typed / sizeof typed[0]; i++) {
         const char *c = first_control(typed[i].value);
         if (c) {

@@ -27,7 +27,12 @@ typedef struct plot_opts {
     const char *where[PLOT_MAX_WHERE];
     size_t nwhere;
     const char *out;    /* image path (.png or .svg); NULL = derived in the input folder */
-    const char *title;  /* NULL = derived */
+    const char *title;  /* NULL = none (a paper's figure has a caption) */
+    const char *xlabel, *ylabel; /* NULL = the quantity and its unit, derived */
+    int heatmap;        /* metric over --x and one --series parameter as colours;
+                         * PLOT_COUNTS: one row per point, colour the fraction */
+    int bars;           /* categorical x: bars (with CI bars) rather than points */
+    int lines;          /* numeric x with two values: join them all the same */
     int logx, logy;     /* logarithmic axes */
     const char *cls;    /* PLOT_LATENCY: message class control, data or all (NULL = all) */
     const char *counts; /* PLOT_COUNTS: the file in DIR ("NAME" or "NAME.csv") */
@@ -42,6 +47,18 @@ enum plot_note {
     PLOT_NOTE_INFO,    /* e.g. gnuplot is not installed: the script is written */
     PLOT_NOTE_WROTE,   /* a file written (the image, then its script) */
 };
+
+/* The quantity a metric measures, named for an axis ("mean job time" for
+ * job_time_mean_s), and its SI unit ("s", "J", "b/s", "1/s", "B"; "" for a
+ * ratio or a count), read from the name's unit suffix. */
+void plot_metric_quantity(const char *metric, char *name, size_t len, const char **unit);
+/* The same for a configuration parameter ("bandwidth", "b/s"); numeric is 0
+ * for a parameter whose values are names (network.type, a policy). */
+void plot_param_quantity(const char *path, char *name, size_t len, const char **unit, int *numeric);
+/* "NAME (PREFIX UNIT)" with the SI prefix that puts maxabs in [1, 1000)
+ * ("job time (ms)" for 0.0042 s), or NAME alone without a unit; returns
+ * the factor a value in SI units is multiplied by on this axis. */
+double plot_axis_label(const char *name, const char *unit, double maxabs, char *label, size_t len);
 
 /* Returns a process exit status; reports through o->note. */
 int plot_make(const plot_opts *o);

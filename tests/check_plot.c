@@ -1,0 +1,325 @@
+/* Figures a paper can use: the gnuplot scripts `tasknet plot` writes, read
+ * back. Axis labels name the quantity and its unit with the SI prefix the
+ * data calls for; categorical axes are categories (series side by side, CI
+ * bars, no lines); a numeric axis with two values is not a line; --xy has
+ * x error bars; heat maps for many series; the script runs from its own
+ * folder and each image has its own script. Every expected string below is
+ * derived by hand from the fixture written beside it. */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cli_helpers.h"
+#include "plot.h"
+
+static char dir[64];
+
+static void write_file(const char *name, const char *text)
+{
+    char path[256];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    FILE *f = fopen(path, "w");
+    ck_assert_ptr_nonnull(f);
+    fputs(text, f);
+    fclose(f);
+}
+
+static int have_gnuplot(void) { return system("command -v gnuplot >/dev/null 2>&1") == 0; }
+
+/* Run `tasknet plot ARGS`, return the script NAME.gp (caller frees); the
+ * command's output in *out when asked. */
+static char *plot_script(const char *args, const char *image, char **out)
+{
+    char cmd[2048], script[300];
+    snprintf(cmd, sizeof cmd, "plot %s --out %s/%s", args, dir, image);
+    int st = -1;
+    char *o = run_tasknet(cmd, &st);
+    ck_assert_msg(st == 0 || (st == 1 && !have_gnuplot()), "tasknet %s: %d\n%s", cmd, st, o);
+    snprintf(script, sizeof script, "%s/%s.gp", dir, image);
+    char *gp = slurp(script);
+    ck_assert_msg(gp != NULL, "%s not written\n%s", script, o);
+    if (out)
+        *out = o;
+    else
+        free(o);
+    return gp;
+}
+
+#define HAS(gp, s) ck_assert_msg(strstr((gp), (s)) != NULL, "no '%s' in\n%s", (s), (gp))
+#define HASNT(gp, s) ck_assert_msg(strstr((gp), (s)) == NULL, "'%s' in\n%s", (s), (gp))
+
+static void setup(void)
+{
+    snprintf(dir, sizeof dir, "/tmp/tasknet-plot-XXXXXX");
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+}
+
+static void teardown(void)
+{
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    ck_assert_int_eq(system(cmd), 0);
+}
+
+/* Labels: the metric's name read as words, its statistic first, its
+ * message or flow class last, its unit from the name's suffix; the prefix
+ * puts the largest value in [1, 1000). */
+START_TEST(test_labels)
+{
+    char name[256], label[300];
+    const char *unit;
+    plot_metric_quantity("job_time_mean_s", name, sizeof name, &unit);
+    ck_assert_str_eq(name, "mean job time");
+    ck_assert_str_eq(unit, "s");
+    /* 0.0042 s = 4.2 ms: factor 10^3 */
+    ck_assert_double_eq(plot_axis_label(name, unit, 0.0042, label, sizeof label), 1e3);
+    ck_assert_str_eq(label, "mean job time (ms)");
+    plot_metric_quantity("energy_per_bit_j", name, sizeof name, &unit);
+    ck_assert_str_eq(unit, "J");
+    /* 1.2e-11 J = 12 pJ: factor 10^12 */
+    ck_assert_double_eq(plot_axis_label(name, unit, 1.2e-11, label, sizeof label), 1e12);
+    ck_assert_str_eq(label, "energy per bit (pJ)");
+    plot_metric_quantity("msg_latency_control_p99_s", name, sizeof name, &unit);
+    /* 3.1e-6 s = 3.1 us */
+    ck_assert_double_eq(plot_axis_label(name, unit, 3.1e-6, label, sizeof label), 1e6);
+    ck_assert_str_eq(label, "99th-percentile message latency, control messages (µs)");
+    plot_metric_quantity("fct_slowdown_small_mean", name, sizeof name, &unit);
+    ck_assert_str_eq(unit, "");
+    ck_assert_double_eq(plot_axis_label(name, unit, 292.9, label, sizeof label), 1);
+    ck_assert_str_eq(label, "mean FCT slowdown, small flows");
+    plot_metric_quantity("iteration_time_first_s", name, sizeof name, &unit);
+    /* 1.1 s stays in seconds; 2400 s too (no ks) */
+    ck_assert_double_eq(plot_axis_label(name, unit, 2400, label, sizeof label), 1);
+    ck_assert_str_eq(label, "first iteration time (s)");
+    plot_metric_quantity("bytes_delivered", name, sizeof name, &unit);
+    ck_assert_str_eq(unit, "B");
+    /* 3.5e6 B = 3.5 MB: factor 10^-6; bytes have no sub-unit: 0.5 B stays B */
+    ck_assert_double_eq_tol(plot_axis_label(name, unit, 3.5e6, label, sizeof label), 1e-6, 1e-20);
+    ck_assert_str_eq(label, "bytes delivered (MB)");
+    ck_assert_double_eq(plot_axis_label(name, unit, 0.5, label, sizeof label), 1);
+    plot_metric_quantity("bandwidth_bps", name, sizeof name, &unit);
+    ck_assert_str_eq(unit, "b/s");
+    plot_metric_quantity("beta_per_s", name, sizeof name, &unit);
+    ck_assert_str_eq(unit, "1/s");
+    ck_assert_str_eq(name, "beta");
+    plot_metric_quantity("speedup", name, sizeof name, &unit);
+    ck_assert_str_eq(name, "speedup");
+    ck_assert_str_eq(unit, "");
+    /* parameters: the unit from the row's type; names are categories */
+    int numeric;
+    plot_param_quantity("network.bandwidth", name, sizeof name, &unit, &numeric);
+    ck_assert_str_eq(name, "bandwidth");
+    ck_assert_str_eq(unit, "b/s");
+    ck_assert_int_eq(numeric, 1);
+    /* 4e10 b/s = 40 Gb/s */
+    ck_assert_double_eq_tol(plot_axis_label(name, unit, 4e10, label, sizeof label), 1e-9, 1e-24);
+    ck_assert_str_eq(label, "bandwidth (Gb/s)");
+    plot_param_quantity("network.type", name, sizeof name, &unit, &numeric);
+    ck_assert_str_eq(name, "fabric");
+    ck_assert_int_eq(numeric, 0);
+    plot_param_quantity("system.nodes", name, sizeof name, &unit, &numeric);
+    ck_assert_str_eq(name, "nodes");
+    ck_assert_int_eq(numeric, 1);
+    ck_assert_str_eq(unit, "");
+    plot_param_quantity("workload.offered-load", name, sizeof name, &unit, &numeric);
+    ck_assert_str_eq(name, "offered load");
+}
+END_TEST
+
+/* A categorical x (network.type) with two series (workload.queue): the
+ * categories at 0 and 1 in the sweep's order, each series 0.8 / 2 = 0.4
+ * apart around them (offsets -0.2 and +0.2), error bars and no lines; the
+ * y axis in ms (largest mean 0.0042 s), so columns 3 and 4 are scaled by
+ * 1000; the empty CI cell (one replica) is drawn as no bar (0) and said. */
+START_TEST(test_categories)
+{
+    write_file("summary.csv", "point,replicas,network.type,workload.queue,job_time_mean_s_mean,job_time_mean_s_ci95\n"
+                              "0,5,spinet,fifo,0.0042,0.0003\n"
+                              "1,5,spinet,priority,0.0031,0.0002\n"
+                              "2,5,electrical-switch,fifo,0.0025,0.0001\n"
+                              "3,1,electrical-switch,priority,0.0020,\n");
+    char args[300], *out;
+    snprintf(args, sizeof args, "%s --x network.type --y job_time_mean_s --series workload.queue", dir);
+    char *gp = plot_script(args, "cat.png", &out);
+    HAS(gp, "set xlabel 'fabric' noenhanced\n");
+    HAS(gp, "set ylabel 'mean job time (ms)' noenhanced\n");
+    HAS(gp, "set xtics ('spinet' 0, 'electrical-switch' 1) noenhanced\n");
+    HAS(gp, "set key title 'queue' noenhanced\n");
+    HAS(gp, "$s0 << EOD\n-0.2 \"spinet\" 0.0042 0.0003\n0.8 \"electrical-switch\" 0.0025 0.0001\nEOD\n");
+    HAS(gp, "$s1 << EOD\n0.2 \"spinet\" 0.0031 0.0002\n1.2 \"electrical-switch\" 0.0020 0\nEOD\n");
+    HAS(gp, "$s0 using 1:($3*1000):($4*1000) with yerrorbars ");
+    HAS(gp, " title 'fifo'");
+    HAS(gp, " title 'priority'");
+    HASNT(gp, "lines");
+    /* no result folder anywhere (the output is the image's name alone), no title */
+    HASNT(gp, dir);
+    HASNT(gp, "set title");
+    HAS(gp, "set output 'cat.png'\n");
+    ck_assert_msg(strstr(out, "1 point without a confidence interval") != NULL, "%s", out);
+    free(out);
+    free(gp);
+    /* --bars: boxes at the same places, their CI bars over them */
+    snprintf(args, sizeof args, "%s --x network.type --y job_time_mean_s --series workload.queue --bars", dir);
+    gp = plot_script(args, "bars.png", NULL);
+    HAS(gp, "set boxwidth 0.36 absolute\n"); /* 0.9 x 0.4 */
+    HAS(gp, "$s0 using 1:($3*1000) with boxes lc 1 title 'fifo', \\\n     $s0 using 1:($3*1000):($4*1000) with "
+            "yerrorbars");
+    free(gp);
+}
+END_TEST
+
+/* A numeric axis with two measured values is drawn as points with tics
+ * at the two values, not as a line through values nobody measured; --lines
+ * joins them. Energy per bit 1.2e-11 J is 12 pJ: factor 10^12. Bandwidths in
+ * Gb/s (4e10 b/s is the largest). */
+START_TEST(test_two_values)
+{
+    write_file("summary.csv", "point,replicas,network.bandwidth,energy_per_bit_j_mean,energy_per_bit_j_ci95\n"
+                              "0,3,10Gb/s,1.2e-11,1e-12\n"
+                              "1,3,40Gb/s,8e-12,5e-13\n");
+    char args[300];
+    snprintf(args, sizeof args, "%s --x network.bandwidth --y energy_per_bit_j", dir);
+    char *gp = plot_script(args, "two.png", NULL);
+    HAS(gp, "set xlabel 'bandwidth (Gb/s)' noenhanced\n");
+    HAS(gp, "set ylabel 'energy per bit (pJ)' noenhanced\n");
+    HAS(gp, "set xtics (10, 40)\n");
+    HAS(gp, "$s0 << EOD\n10 1.2e-11 1e-12\n40 8e-12 5e-13\nEOD\n");
+    HAS(gp, "$s0 using 1:($2*1000000000000):($3*1000000000000) with yerrorbars ");
+    HASNT(gp, "yerrorlines");
+    HAS(gp, "unset key\n"); /* one curve: its name is the y label */
+    free(gp);
+    snprintf(args, sizeof args, "%s --x network.bandwidth --y energy_per_bit_j --lines", dir);
+    gp = plot_script(args, "two-lines.png", NULL);
+    HAS(gp, " with yerrorlines ");
+    free(gp);
+}
+END_TEST
+
+/* --xy: the x metric's CI as x error bars; x is a ratio (no unit), y a
+ * latency of at most 2.5e-6 s, in us. */
+START_TEST(test_xy)
+{
+    write_file("summary.csv",
+               "point,replicas,network.bandwidth,network_utilization_mean,network_utilization_ci95,"
+               "msg_latency_mean_s_mean,msg_latency_mean_s_ci95\n"
+               "0,3,10Gb/s,0.5,0.05,2.5e-6,1e-7\n"
+               "1,3,40Gb/s,0.125,0.01,1e-6,2e-8\n");
+    char args[300];
+    snprintf(args, sizeof args, "%s --xy network_utilization,msg_latency_mean_s", dir);
+    char *gp = plot_script(args, "xy.png", NULL);
+    HAS(gp, "set xlabel 'network utilisation' noenhanced\n");
+    HAS(gp, "set ylabel 'mean message latency (µs)' noenhanced\n");
+    HAS(gp, "$s0 << EOD\n0.5 2.5e-6 0.05 1e-7\nEOD\n$s1 << EOD\n0.125 1e-6 0.01 2e-8\nEOD\n");
+    HAS(gp, "$s0 using 1:($2*1000000):3:($4*1000000) with xyerrorbars ");
+    HAS(gp, " title '10Gb/s'");
+    free(gp);
+}
+END_TEST
+
+/* --heatmap: the metric over two swept parameters, as colours; numeric
+ * columns sorted by value (4 before 16 although the summary lists 16
+ * first), rows in the sweep's order. */
+START_TEST(test_heatmap)
+{
+    write_file("summary.csv", "point,replicas,system.nodes,network.bandwidth,speedup_mean,speedup_ci95\n"
+                              "0,3,16,10Gb/s,1.5,0.1\n"
+                              "1,3,16,40Gb/s,2.5,0.1\n"
+                              "2,3,4,10Gb/s,1.1,0.1\n"
+                              "3,3,4,40Gb/s,1.2,0.1\n");
+    char args[300];
+    snprintf(args, sizeof args, "%s --x system.nodes --series network.bandwidth --y speedup --heatmap", dir);
+    char *gp = plot_script(args, "map.png", NULL);
+    HAS(gp, "set xtics ('4' 0, '16' 1) noenhanced\n");
+    HAS(gp, "set ytics ('10Gb/s' 0, '40Gb/s' 1) noenhanced\n");
+    HAS(gp, "set ylabel 'bandwidth' noenhanced\nset cblabel 'speedup' noenhanced\n");
+    HAS(gp, "$map << EOD\n1 0 1.5\n1 1 2.5\n0 0 1.1\n0 1 1.2\nEOD\n");
+    HAS(gp, "with boxxyerror fillstyle solid 1.0 noborder fillcolor palette");
+    free(gp);
+    /* two parameters besides x: refused (which one makes the rows?) */
+    write_file("summary.csv", "point,replicas,a,b,c,m_mean,m_ci95\n0,1,0,0,0,1,0\n");
+    int st;
+    char cmd[400];
+    snprintf(cmd, sizeof cmd, "plot %s --x a --y m --heatmap --out %s/no.png", dir, dir);
+    char *out = run_tasknet(cmd, &st);
+    ck_assert_int_eq(st, 1);
+    ck_assert_msg(strstr(out, "--heatmap needs exactly one swept parameter besides --x") != NULL, "%s", out);
+    free(out);
+}
+END_TEST
+
+/* --counts --heatmap: one row per point (labelled by its swept values,
+ * the first at the top), a column per x value, the colour the point's
+ * fraction: point 0 has 3 + 1 = 4 flows (3/4 at weight 1, 1/4 at 2),
+ * point 1 has 2 + 2 (1/2 at 2, 1/2 at 5); columns 1, 2, 5 -> 0, 1, 2. */
+START_TEST(test_counts_heatmap)
+{
+    write_file("summary.csv", "point,replicas,workload.pattern,m_mean,m_ci95\n0,1,ring,1,0\n1,1,rand,2,0\n");
+    write_file("hist.csv", "point,weight,flows\n0,1,3\n0,2,1\n1,2,2\n1,5,2\n");
+    char args[300];
+    snprintf(args, sizeof args, "%s --counts hist --heatmap", dir);
+    char *gp = plot_script(args, "hist.png", NULL);
+    HAS(gp, "set ytics ('ring' 0, 'rand' 1) noenhanced\n");
+    HAS(gp, "set xtics ('1' 0, '2' 1, '5' 2) noenhanced\n");
+    HAS(gp, "set ylabel 'pattern' noenhanced\nset cblabel 'fraction of flows' noenhanced\n");
+    HAS(gp, "set yrange [1.5:-0.5]\n");
+    HAS(gp, "$map << EOD\n0 0 0.75\n1 0 0.25\n1 1 0.5\n2 1 0.5\nEOD\n");
+    free(gp);
+}
+END_TEST
+
+/* The script is NAME.EXT.gp: a .pdf and a .svg of the same name keep their
+ * own; it names the image alone and runs from its own folder. */
+START_TEST(test_script_files)
+{
+    write_file("summary.csv", "point,replicas,network.bandwidth,speedup_mean,speedup_ci95\n"
+                              "0,3,10Gb/s,1.5,0.1\n1,3,20Gb/s,1.7,0.1\n2,3,40Gb/s,2,0.1\n");
+    char args[300];
+    snprintf(args, sizeof args, "%s --y speedup", dir);
+    char *svg = plot_script(args, "x.svg", NULL), *pdf = plot_script(args, "x.pdf", NULL);
+    HAS(svg, "set terminal svg ");
+    HAS(svg, "set output 'x.svg'\n");
+    HAS(pdf, "set terminal pdfcairo ");
+    HAS(pdf, "set output 'x.pdf'\n");
+    /* three values: a line through them */
+    HAS(svg, " with yerrorlines ");
+    free(svg);
+    free(pdf);
+    char *png = plot_script(args, "x.png", NULL);
+    free(png);
+    if (have_gnuplot()) {
+        char cmd[300];
+        snprintf(cmd, sizeof cmd, "cd / && rm '%s/x.png' && cd '%s' && gnuplot x.png.gp 2>&1 && test -s x.png", dir,
+                 dir);
+        ck_assert_int_eq(system(cmd), 0);
+    }
+}
+END_TEST
+
+static Suite *plot_suite(void)
+{
+    Suite *s = suite_create("plot");
+    TCase *tc = tcase_create("scripts");
+    tcase_set_timeout(tc, 60);
+    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_add_test(tc, test_labels);
+    tcase_add_test(tc, test_categories);
+    tcase_add_test(tc, test_two_values);
+    tcase_add_test(tc, test_xy);
+    tcase_add_test(tc, test_heatmap);
+    tcase_add_test(tc, test_counts_heatmap);
+    tcase_add_test(tc, test_script_files);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+int main(void)
+{
+    SRunner *sr = srunner_create(plot_suite());
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
