@@ -210,14 +210,17 @@ void nic_push(host_nic *h, net_msg *m)
             q->head = f;
         q->tail = f;
     }
-    nd->mask |= 1u << c;
+    if (nd->paused & (1u << c))
+        nd->held |= (uint8_t)(1u << c); /* PFC: joins mask on resume */
+    else
+        nd->mask |= 1u << c;
     nd->active++;
 }
 
 /* The flow whose packet node's NIC cuts next, and its class queue (mask != 0). */
 static nic_flow *pick(const host_nic *h, uint32_t node, unsigned *cls)
 {
-    unsigned c = (unsigned)__builtin_ctz(h->node[node].mask & ~(uint32_t)h->node[node].paused);
+    unsigned c = (unsigned)__builtin_ctz(h->node[node].mask);
     const nic_queue *q = qat(h, node, c);
     *cls = c;
     if (h->policy == NIC_SRPT)
@@ -231,7 +234,7 @@ static inline uint64_t cut_bytes(uint64_t left, uint64_t cap) { return cap && le
 int64_t nic_peek_bytes(const host_nic *h, uint32_t node)
 {
     const nic_node *nd = &h->node[node];
-    if (!(nd->mask & ~(uint32_t)nd->paused))
+    if (!nd->mask)
         return -1;
     unsigned c;
     return (int64_t)cut_bytes(pick(h, node, &c)->left_bytes, h->mtu_bytes);
@@ -240,7 +243,7 @@ int64_t nic_peek_bytes(const host_nic *h, uint32_t node)
 int nic_take(host_nic *h, uint32_t node, uint64_t max_bytes, nic_piece *out)
 {
     nic_node *nd = &h->node[node];
-    if (!(nd->mask & ~(uint32_t)nd->paused))
+    if (!nd->mask)
         return 0;
     unsigned c;
     nic_flow *f = pick(h, node, &c);
@@ -314,10 +317,10 @@ static void ev_uplink_free(sim *s, void *ctx, uint64_t node)
     host_nic *h = ctx;
     nic_node *nd = &h->node[node];
     nd->wake = 0;
-    if (!(nd->mask & ~(uint32_t)nd->paused))
-        return; /* every class with a message is paused: resuming restarts it */
+    if (!nd->mask)
+        return; /* every class with a message was paused since (PFC): resuming restarts it */
     uplink_start(h, (uint32_t)node, sim_now(s));
-    if (nd->mask & ~(uint32_t)nd->paused) {
+    if (nd->mask) {
         nd->wake = 1;
         sim_schedule_at(s, nd->free_ps, ev_uplink_free, h, node);
     }
@@ -326,17 +329,26 @@ static void ev_uplink_free(sim *s, void *ctx, uint64_t node)
 void nic_pause(host_nic *h, uint32_t node, unsigned c, int on)
 {
     nic_node *nd = &h->node[node];
+    uint32_t b = 1u << c;
     if (on) {
-        nd->paused |= (uint8_t)(1u << c);
+        nd->paused |= (uint8_t)b;
+        if (nd->mask & b) { /* its messages leave mask: no pick sees them */
+            nd->mask &= ~b;
+            nd->held |= (uint8_t)b;
+        }
         return;
     }
-    nd->paused &= (uint8_t) ~(1u << c);
-    if (nd->wake || !(nd->mask & ~(uint32_t)nd->paused))
+    nd->paused &= (uint8_t)~b;
+    if (!(nd->held & b))
+        return;
+    nd->held &= (uint8_t)~b;
+    nd->mask |= b;
+    if (nd->wake)
         return;
     int64_t now = sim_now(h->s);
     if (now >= nd->free_ps) {
         uplink_start(h, node, now);
-        if (!(nd->mask & ~(uint32_t)nd->paused))
+        if (!nd->mask)
             return;
     }
     nd->wake = 1;
@@ -359,12 +371,12 @@ void nic_send(host_nic *h, net_msg *m)
     nic_node *nd = &h->node[i];
     if (nd->wake)
         return; /* the pending "free" event picks among all, this one included */
-    if (!(nd->mask & ~(uint32_t)nd->paused))
+    if (!nd->mask)
         return; /* its class is paused (PFC): resuming starts it */
     int64_t now = sim_now(h->s);
     if (now >= nd->free_ps) {
         uplink_start(h, i, now);
-        if (!(nd->mask & ~(uint32_t)nd->paused))
+        if (!nd->mask)
             return;
     }
     nd->wake = 1;

@@ -106,6 +106,7 @@ typedef struct nic_node {
     uint32_t mask;     /* classes with active messages (bit c) */
     uint8_t wake;      /* uplink: a "free" event is pending (flag) */
     uint8_t paused;    /* classes paused by PFC (bit c: NIC queue class c; nic_pause) */
+    uint8_t held;      /* paused classes with active messages: their bits are out of mask until resumed */
     uint64_t active;   /* active messages */
     int64_t free_ps;   /* uplink: busy until (nic_link) */
 } nic_node;

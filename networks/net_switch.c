@@ -193,6 +193,7 @@ typedef struct sw_state {
     sw_bport *bport;       /* [N] buffered mode: each output's accounting */
     uint64_t qtotal;       /* buffered mode: bytes waiting at all outputs (the shared memory) */
     uint64_t drops, marks; /* buffered mode */
+    sim_cb arrival;        /* NIC mode: the event of a packet's head at its output port */
     int pfc;               /* 1: priority flow control (buffered mode, never drops) */
     uint64_t xoff, xon;    /* PFC thresholds */
     unsigned ncls;         /* PFC: classes per ingress port (the NIC's queue classes) */
@@ -498,6 +499,8 @@ static inline void pfc_sub(sw_state *st, const nic_pkt *p, int64_t now)
     }
 }
 
+static void ev_buffered_arrival(sim *s, void *ctx, uint64_t arg);
+
 /* Buffered mode: p arrives at the output toward dst, which admits it
  * (port_admit: drop-tail, ECN) and queues it by class (one band without
  * classes). A message whose packet was dropped is dropped whole: its later
@@ -546,16 +549,19 @@ static void buffered_arrival(sw_state *st, sim *s, nic_pkt *p, uint32_t dst, int
     }
 }
 
+static void ev_buffered_arrival(sim *s, void *ctx, uint64_t arg)
+{
+    sw_state *st = ctx;
+    nic_pkt *p = (nic_pkt *)(uintptr_t)arg;
+    buffered_arrival(st, s, p, p->msg->dst, sim_now(s));
+}
+
 static void ev_pkt_port_arrival(sim *s, void *ctx, uint64_t arg)
 {
     sw_state *st = ctx;
     nic_pkt *p = (nic_pkt *)(uintptr_t)arg;
     uint32_t dst = p->msg->dst;
     int64_t now = sim_now(s);
-    if (st->buffered) {
-        buffered_arrival(st, s, p, dst, now);
-        return;
-    }
     if (st->sport) {
         sw_srpt_port *q = &st->sport[dst];
         if (!q->wake && now >= st->port_free_ps[dst]) {
@@ -591,7 +597,7 @@ static void pkt_start(void *ctx, nic_pkt *p)
     sw_state *st = ctx;
     sim *s = net_sim(st->n);
     int64_t ta_ps = sim_now(s) + st->head_ps + (st->store_and_forward ? p->ser_ps : 0);
-    sim_schedule_at(s, ta_ps, ev_pkt_port_arrival, st, (uint64_t)(uintptr_t)p);
+    sim_schedule_at(s, ta_ps, st->arrival, st, (uint64_t)(uintptr_t)p);
 }
 
 /* ---- ops ---- */
@@ -728,6 +734,7 @@ static int sw_init(void *state, net *n, const void *params, char *err, size_t er
         st->control_first = 0;
         nic_init(&st->nic, core->nodes, &p->nic, st->classes);
         nic_link(&st->nic, net_sim(n), core->bandwidth_bps, pkt_start, st);
+        st->arrival = ev_pkt_port_arrival;
         st->pfc = p->flow_control == SWNET_PFC;
         st->buffered = port_cfg_on(&p->buf) || st->pfc;
         if (st->buffered) {
@@ -735,6 +742,7 @@ static int sw_init(void *state, net *n, const void *params, char *err, size_t er
             st->pport = tn_xcalloc(core->nodes, sizeof *st->pport);
             st->bport = tn_xcalloc(core->nodes, sizeof *st->bport);
             n->lossy = !st->pfc && (p->buf.buffer_bytes > 0 || p->buf.ecn == PORT_ECN_RED);
+            st->arrival = ev_buffered_arrival;
             if (st->pfc) {
                 st->xoff = p->pfc_xoff;
                 st->xon = p->pfc_xon;

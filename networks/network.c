@@ -434,7 +434,8 @@ void net_metrics(net *n, double *core, double *own)
     core[M_pause_frames] = core[M_paused_time_s] = NAN;
     net_queue_report qr = {0};
     int64_t t_end = n->t_last_ps > 0 ? n->t_last_ps : sim_now(n->sim);
-    if (n->root == n && n->ops->queue_report && n->ops->queue_report(n->state, t_end, &qr)) {
+    int buffered = n->root == n && n->ops->queue_report && n->ops->queue_report(n->state, t_end, &qr);
+    if (buffered) {
         core[M_drops] = (double)qr.drops;
         core[M_ecn_marks] = (double)qr.marks;
         core[M_queue_max_bytes] = qr.queue_max;
@@ -445,6 +446,8 @@ void net_metrics(net *n, double *core, double *own)
         }
     }
     core[M_retransmissions] = core[M_timeouts] = core[M_goodput_bps] = NAN;
+    if (qr.has_retx)
+        core[M_retransmissions] = (double)qr.retx;
     if (n->root == n && n->tp) {
         tp_counters tc;
         tp_get_counters(n->tp, &tc);

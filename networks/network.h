@@ -159,7 +159,8 @@ typedef struct net_ops {
      * lengths of its outputs into r (core metrics drops, ecn_marks,
      * queue_max_bytes, queue_mean_bytes) and returns 1, or 0 when this
      * instance has no buffers configured (the metrics stay NAN); the mean
-     * is over [0, t_end_ps] (the last delivery to an application). */
+     * is over [0, t_end_ps] (the last delivery to an application). A
+     * fabric with retries of its own sets has_retx and retx either way. */
     int (*queue_report)(void *state, int64_t t_end_ps, struct net_queue_report *r);
 } net_ops;
 
@@ -174,6 +175,8 @@ typedef struct net_queue_report {
     uint64_t pause_frames; /* pause frames sent */
     double paused_s;     /* time host classes spent paused, summed over hosts and classes */
     double ingress_max;  /* the largest bytes of one ingress port and class held (PFC headroom use) */
+    int has_retx;        /* a fabric that retransmits by itself (SPINet) reports its retries here, */
+    uint64_t retx;       /* with or without buffers: the core metric retransmissions without a transport */
 } net_queue_report;
 
 /* Memory per node the core assumes of a fabric without a mem_bytes op. */
