@@ -12,6 +12,7 @@ libtasknet_a_SOURCES += \
 	%D%/net_spinet.c %D%/net_spinet.h \
 	%D%/spinet_topology.c %D%/spinet_topology.h \
 	%D%/swnet.c %D%/swnet.h \
+	%D%/iqrouter.c %D%/iqrouter.h \
 	%D%/net_torus.c \
 	%D%/net_fattree.c \
 	%D%/net_leafspine.c \
@@ -22,4 +23,5 @@ libtasknet_a_SOURCES += \
 	%D%/topo_leafspine.c \
 	%D%/topo_dragonfly.c \
 	%D%/topo_graph.c \
+	%D%/topo_export.c \
 	%D%/net_graph.c

@@ -96,12 +96,14 @@ typedef struct sw_params {
     double energy_per_bit_j; /* SerDes and switch core per bit crossing the switch, J */
 } sw_params;
 
-static const char *const sw_switching_names[] = {"cut-through", "store-and-forward", NULL};
+/* one list with the switched fabrics' network.switching (one parameter):
+ * wormhole is the input-queued router's (swnet.h) */
+static const char *const sw_switching_names[] = {"cut-through", "store-and-forward", "wormhole", NULL};
 static const char *const sw_priority_names[] = {"fifo", "control-first", "strict", NULL};
 
 static const param_row sw_rows[] = {
     {.path = "network.switching", .type = "choice", .unit = "", .def = "cut-through",
-     .help = "electrical switch: cut-through | store-and-forward", .kind = PARAM_CHOICE,
+     .help = "electrical switch: cut-through | store-and-forward; input-queued routers: cut-through | wormhole", .kind = PARAM_CHOICE,
      .off = offsetof(sw_params, switching), .choices = sw_switching_names, .example = "cut-through"},
     {.path = "network.priority", .type = "choice", .unit = "", .def = "fifo",
      .help = "electrical switch: fifo | control-first (FIFOs serve control messages first) | strict (the same "
@@ -665,7 +667,11 @@ static void sw_check(const net_params *core, const void *params, param_report *r
 {
     const sw_params *p = params;
     net_check_core(core, rep);
-    if (p->switching != SW_CUT_THROUGH && p->switching != SW_STORE_AND_FORWARD)
+    if (p->switching == 2)
+        param_invalid(rep, "network.switching", "wormhole is the input-queued router's (switched topologies, "
+                                                "network.router=\"input-queued\"); the single switch is cut-through "
+                                                "or store-and-forward");
+    else if (p->switching != SW_CUT_THROUGH && p->switching != SW_STORE_AND_FORWARD)
         param_invalid(rep, "network.switching", "unknown switching mode %d", p->switching);
     nic_check(&p->nic, rep);
     port_cfg_check(&p->buf, p->nic.mtu_bytes, rep);

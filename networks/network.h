@@ -162,6 +162,9 @@ typedef struct net_ops {
      * is over [0, t_end_ps] (the last delivery to an application). A
      * fabric with retries of its own sets has_retx and retx either way. */
     int (*queue_report)(void *state, int64_t t_end_ps, struct net_queue_report *r);
+    /* topology (optional): the graph and routes of an instance (networks/topo.h),
+     * for tasknet export-topology; NULL for fabrics without one */
+    const struct topo *(*topology)(const void *state);
 } net_ops;
 
 /* What a buffered fabric reports of its output queues. */

@@ -182,6 +182,7 @@
 #include <string.h>
 
 #include "energy.h"
+#include "iqrouter.h"
 #include "log.h"
 #include "metrics.h"
 #include "port.h"
@@ -191,6 +192,9 @@ const char *const swnet_routing_names[] = {"default", "dor",     "adaptive", "d-
                                            "ecmp",    "minimal", "valiant",  "ugal",    "file",
                                            "shortest", "up-down", NULL};
 const char *const swnet_priority_names[] = {"fifo", "control-first", "strict", NULL};
+const char *const swnet_router_names[] = {"output-queued", "input-queued", NULL};
+const char *const swnet_switching_names[] = {"cut-through", "store-and-forward", "wormhole", NULL};
+const char *const swnet_alloc_names[] = {"islip", "separable-input-first", NULL};
 
 const metric_def swnet_metrics_def[SWNET_NMETRICS] = {SWNET_METRICS(METRIC_DEF)};
 
@@ -362,6 +366,8 @@ static uint64_t mix64(uint64_t z)
     z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
     return z ^ (z >> 31);
 }
+
+uint64_t swnet_salt(const swnet *st, const net_msg *m) { return mix64(st->salt_key ^ m->id); }
 
 static inline swnet_port *port_at(const swnet *st, uint32_t l)
 {
@@ -943,6 +949,10 @@ static void pf_arrive(void *ctx, uint32_t id, unsigned stage)
 void swnet_send(void *state, net_msg *m)
 {
     swnet *st = state;
+    if (st->iq) {
+        iqr_send(st, m);
+        return;
+    }
     int64_t now = sim_now(net_sim(st->n));
     TN_ASSERT(m->src < st->hosts && m->dst < st->hosts, "message %u -> %u on %u hosts", m->src, m->dst,
               st->hosts);
@@ -958,6 +968,8 @@ void swnet_send(void *state, net_msg *m)
 int64_t swnet_zero_load_h_ps(const void *state, uint32_t h, uint64_t bytes)
 {
     const swnet *st = state;
+    if (st->iq)
+        return iqr_zero_load_h_ps(st, h, bytes);
     uint64_t K = packets_of(st, bytes);
     uint64_t last = bytes - (K - 1) * st->mtu;
     int64_t A = 0; /* A(K-1): the last packet leaves its source */
@@ -1017,7 +1029,9 @@ void swnet_fill_metrics(void *state, double *m)
     if (st->msgs_delivered)
         m[M_hops_mean] = st->hops_acc / (double)st->msgs_delivered;
     int64_t span = st->t_last_ps - st->t_first_ps;
-    if (st->t_first_ps >= 0 && span > 0) {
+    if (st->iq)
+        iqr_fill_metrics(st, m);
+    else if (st->t_first_ps >= 0 && span > 0) {
         double sum = 0, max = 0;
         for (uint32_t l = 0; l < st->links; l++) {
             double u = (double)port_at(st, l)->o.busy_ps;
@@ -1055,6 +1069,7 @@ const topo *swnet_topo(const void *state) { return &((const swnet *)state)->t; }
 void swnet_fini(void *state)
 {
     swnet *st = state;
+    iqr_fini(st);
     for (size_t i = 0; i < st->nchunks; i++)
         free(st->chunks[i]);
     free(st->chunks);
@@ -1129,7 +1144,7 @@ void swnet_check(const net_params *core, const swnet_params *p, const swnet_rout
                                                    "(lossless) or infinite here");
     else if (p->flow_control != SWNET_CREDIT && p->flow_control != SWNET_INFINITE)
         param_invalid(rep, "network.flow-control", "unknown flow control %d", p->flow_control);
-    if (p->flow_control == SWNET_CREDIT && p->vc_buffer_bytes < mtu)
+    if (p->flow_control == SWNET_CREDIT && p->vc_buffer_bytes < mtu && p->router != SWNET_IQ)
         param_invalid(rep, "network.vc-buffer",
                       "%llu B cannot hold one packet of network.mtu = %llu B (virtual cut-through reserves a whole "
                       "packet)",
@@ -1141,10 +1156,14 @@ void swnet_check(const net_params *core, const swnet_params *p, const swnet_rout
     if (port_cfg_on(&p->buf) && p->nic.policy == NIC_SRPT)
         param_invalid(rep, "network.buffer", "finite buffers and ECN are not modelled with pFabric's srpt ports "
                                              "(network.host-scheduling = srpt)");
+    if (port_cfg_on(&p->buf) && p->router != SWNET_OQ)
+        param_invalid(rep, "network.buffer", "finite output buffers and ECN are the output-queued router's "
+                                             "(network.router = output-queued)");
     if (p->vc_buffer_bytes > (uint64_t)INT64_MAX / 4)
         param_invalid(rep, "network.vc-buffer", "too large (%llu B)", (unsigned long long)p->vc_buffer_bytes);
     if (p->control_first < 0 || p->control_first > 2)
         param_invalid(rep, "network.priority", "unknown priority mode %d", p->control_first);
+    iqr_check(core, p, rep);
     int ok = p->routing == SWNET_RT_DEFAULT;
     for (size_t i = 0; i < n && !ok; i++)
         ok = (int)allowed[i] == p->routing;
@@ -1182,6 +1201,9 @@ static size_t link_stride(const swnet_params *p, const topo *t)
 double swnet_mem_bytes(const net_params *core, const swnet_params *p, const topo *t)
 {
     (void)core;
+    if (p->router == SWNET_IQ)
+        return sizeof(swnet) + iqr_mem_bytes(p, t) + nic_mem_bytes(t->hosts, &p->nic, 0) +
+               (double)t->hosts * 96;
     return sizeof(swnet) + (double)tn_xalloc_big_bytes((size_t)t->links * link_stride(p, t)) +
            nic_mem_bytes(t->hosts, &p->nic, p->control_first) + (double)t->hosts * sizeof(swnet_pkt) +
            (port_cfg_on(&p->buf) ? (double)t->links * sizeof(swnet_bq) + (double)t->switches * sizeof(uint64_t) : 0);
@@ -1224,6 +1246,23 @@ int swnet_init(void *state, net *n, topo *t, const swnet_params *p, char *err, s
     /* oblivious routings decide a hop from the packet's record alone */
     st->lookahead = !st->adaptive && !st->ugal;
     st->salt_key = ((uint64_t)gsl_rng_get(n->rng) << 32) ^ (uint64_t)gsl_rng_get(n->rng);
+    if (p->router == SWNET_IQ) {
+        nic_init(&st->nic, st->hosts, &p->nic, classes);
+        st->t_first_ps = st->t_last_ps = -1;
+        st->bound = st->t.ops->uniform_bound(&st->t);
+        st->energy_modelled = p->phy_resolved;
+        if (p->phy_resolved) {
+            st->serdes_link_j = p->serdes_link_j_per_bit;
+            st->core_j = p->core_j_per_bit;
+            double h = mean_hops(&st->t);
+            st->energy_zero_j = (h + 1) * st->serdes_link_j + h * st->core_j;
+        }
+        if (iqr_init(st, p, err, errlen) != 0) {
+            swnet_fini(st);
+            return -1;
+        }
+        return 0;
+    }
     st->stride = link_stride(p, &st->t);
     st->lk = tn_xalloc_big((size_t)st->links * st->stride);
     for (uint32_t l = 0; st->credit && l < st->links; l++)
@@ -1234,7 +1273,7 @@ int swnet_init(void *state, net *n, topo *t, const swnet_params *p, char *err, s
     st->arrive_lane = sim_lane(net_sim(n), st->link_ps + st->sw_ps, ev_arrive, st);
     if (st->arrive_lane >= 0 && (size_t)st->links * st->stride >= SIM_LOOKAHEAD_MIN_BYTES)
         sim_lane_prefetch(net_sim(n), st->arrive_lane, pf_arrive, SWNET_LOOKAHEAD, 2);
-    st->buffered = port_cfg_on(&p->buf) && !st->credit && !st->srpt;
+    st->buffered = port_cfg_on(&p->buf) && !st->credit && !st->srpt && p->router == SWNET_OQ;
     if (st->buffered) {
         st->buf = p->buf;
         st->bq = tn_xcalloc(st->links, sizeof *st->bq);

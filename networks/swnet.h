@@ -53,6 +53,19 @@ typedef enum swnet_routing {
 } swnet_routing;
 extern const char *const swnet_routing_names[];
 
+/* network.router: the switches' model (output-queued: this file's core;
+ * input-queued: iqrouter.h) */
+typedef enum swnet_router { SWNET_OQ = 0, SWNET_IQ = 1 } swnet_router;
+extern const char *const swnet_router_names[]; /* "output-queued", "input-queued" */
+/* network.switching (input-queued routers) */
+typedef enum swnet_switching { SWNET_CUT_THROUGH = 0, SWNET_SAF = 1, SWNET_WORMHOLE = 2 } swnet_switching;
+/* "cut-through", "store-and-forward" (the single switch's), "wormhole": one
+ * list with the electrical switch's row of the same path */
+extern const char *const swnet_switching_names[];
+/* network.allocator (input-queued routers) */
+typedef enum swnet_alloc { SWNET_ISLIP = 0, SWNET_INPUT_FIRST = 1 } swnet_alloc;
+extern const char *const swnet_alloc_names[]; /* "islip", "separable-input-first" */
+
 /* network.priority, the electrical switch's names and default. */
 extern const char *const swnet_priority_names[]; /* "fifo", "control-first", "strict" */
 
@@ -64,6 +77,15 @@ typedef struct swnet_params {
     int control_first;        /* network.priority: 0 fifo, 1 control-first, 2 strict (the same): lowest class first (no preemption) */
     int routing;              /* enum swnet_routing */
     port_cfg buf;             /* output buffers, drop-tail, ECN (flow-control infinite): networks/port.h */
+    /* the router model (input-queued only but vcs, which both read) */
+    int router;               /* enum swnet_router */
+    int switching;            /* enum swnet_switching */
+    uint64_t flit_bytes;      /* flit size, bytes */
+    uint32_t vcs;             /* virtual channels per deadlock class */
+    int allocator;            /* enum swnet_alloc: VC and switch allocators */
+    uint32_t alloc_iters;     /* allocator iterations */
+    int64_t routing_delay_ps, vc_alloc_delay_ps, sw_alloc_delay_ps, st_delay_ps, credit_delay_ps;
+    int64_t host_link_ps;     /* host <-> switch links' latency, < 0: network.link-latency */
     /* resolved from the physical layer (swnet_resolve_phy) */
     int phy_resolved;              /* 1 once the two energies below hold the phy's values */
     double serdes_link_j_per_bit;  /* the SerDes at both ends of one link, J per bit */
@@ -100,7 +122,50 @@ typedef struct swnet_params {
                 "file | shortest | up-down | ecmp (graph)"),                        \
      .kind = PARAM_CHOICE, .off = offsetof(T, m.routing), .choices = swnet_routing_names,                      \
      .example = "default"},                                                                                     \
-    PORT_ROWS(T, m.buf)
+    PORT_ROWS(T, m.buf),                                                                                   \
+    {SWNET_ROW_("network.router", "choice", "", "output-queued",                                               \
+                "switched fabrics: output-queued (packets join output FIFOs, no allocators) | input-queued "   \
+                "(BookSim2's VC router: input VC buffers of flits, VC and switch allocation, crossbar)"),      \
+     .kind = PARAM_CHOICE, .off = offsetof(T, m.router), .choices = swnet_router_names,                        \
+     .example = "input-queued"},                                                                                \
+    {SWNET_ROW_("network.switching", "choice", "", "cut-through",                                              \
+                "input-queued routers: cut-through (a head leaves only when the next buffer holds its whole "  \
+                "packet) | wormhole (credit per flit)"),                                                        \
+     .kind = PARAM_CHOICE, .off = offsetof(T, m.switching), .choices = swnet_switching_names,                  \
+     .example = "wormhole"},                                                                                    \
+    {SWNET_ROW_("network.flit-size", "size", "B", "16B",                                                       \
+                "input-queued routers: flit size; a flit time is flit-size / bandwidth (BookSim2's cycle)"),    \
+     .kind = PARAM_BYTES, .off = offsetof(T, m.flit_bytes), .flags = PARAM_POS, .example = "1B"},               \
+    {SWNET_ROW_("network.vcs", "integer", "", "1",                                                             \
+                "input-queued routers: virtual channels per deadlock class of the routing (BookSim2's "        \
+                "num_vcs / the classes; output-queued: 1 only)"),                                               \
+     .kind = PARAM_U32, .off = offsetof(T, m.vcs), .min = 1, .max = 64, .example = "4"},                        \
+    {SWNET_ROW_("network.allocator", "choice", "", "islip",                                                    \
+                "input-queued routers: VC and switch allocators: islip | separable-input-first (round-robin " \
+                "arbiters)"),                                                                                   \
+     .kind = PARAM_CHOICE, .off = offsetof(T, m.allocator), .choices = swnet_alloc_names,                      \
+     .example = "separable-input-first"},                                                                       \
+    {SWNET_ROW_("network.allocator-iterations", "integer", "", "1",                                            \
+                "input-queued routers: iterations of the allocators (BookSim2's alloc_iters)"),                 \
+     .kind = PARAM_U32, .off = offsetof(T, m.alloc_iters), .min = 1, .max = 16, .example = "2"},                \
+    {SWNET_ROW_("network.routing-delay", "time", "s", "1ns",                                                   \
+                "input-queued routers: route computation of a head flit (BookSim2's routing_delay)"),          \
+     .kind = PARAM_PS, .off = offsetof(T, m.routing_delay_ps), .flags = PARAM_NONNEG, .example = "0ns"},        \
+    {SWNET_ROW_("network.vc-alloc-delay", "time", "s", "1ns",                                                  \
+                "input-queued routers: VC allocation, waited again after a lost one (vc_alloc_delay)"),        \
+     .kind = PARAM_PS, .off = offsetof(T, m.vc_alloc_delay_ps), .flags = PARAM_NONNEG, .example = "1ns"},       \
+    {SWNET_ROW_("network.sw-alloc-delay", "time", "s", "1ns",                                                  \
+                "input-queued routers: switch allocation, waited again after a lost one (sw_alloc_delay)"),    \
+     .kind = PARAM_PS, .off = offsetof(T, m.sw_alloc_delay_ps), .flags = PARAM_NONNEG, .example = "1ns"},       \
+    {SWNET_ROW_("network.st-delay", "time", "s", "1ns",                                                        \
+                "input-queued routers: crossbar traversal (BookSim2's st_prepare_delay + st_final_delay)"),    \
+     .kind = PARAM_PS, .off = offsetof(T, m.st_delay_ps), .flags = PARAM_NONNEG, .example = "1ns"},             \
+    {SWNET_ROW_("network.credit-delay", "time", "s", "0s",                                                    \
+                "input-queued routers: a credit's processing before its link (BookSim2's credit_delay)"),      \
+     .kind = PARAM_PS, .off = offsetof(T, m.credit_delay_ps), .flags = PARAM_NONNEG, .example = "2ns"},        \
+    {SWNET_ROW_("network.host-link-latency", "time", "s", "-1ps",                                              \
+                "input-queued routers: latency of the host <-> switch links (negative: network.link-latency)"), \
+     .kind = PARAM_PS, .off = offsetof(T, m.host_link_ps), .example = "0ns"}
 
 /* The shared rules: mtu, vc-buffer (>= mtu with credits, so a packet always
  * fits), the routing among `allowed` (a SWNET_RT_* list of n entries; the
@@ -135,6 +200,7 @@ struct swnet_port;
 struct swnet_credit;
 struct swnet_pkt;
 struct swnet_tok;
+struct iqr;
 typedef struct swnet {
     net *n;                       /* framework handle */
     topo t;                       /* graph and routing, owned */
@@ -187,6 +253,7 @@ typedef struct swnet {
     struct swnet_bq *bq;          /* [links] buffered: queue statistics and RED state per output */
     uint64_t *qsw;                /* [switches] buffered: bytes waiting at each switch's outputs */
     uint64_t drops, marks;        /* buffered */
+    struct iqr *iq;               /* the input-queued router model (iqrouter.c), NULL: output-queued */
 } swnet;
 
 /* Set up the core on topology t (taken over: released by swnet_fini, also
@@ -200,6 +267,9 @@ int swnet_init(void *state, net *n, topo *t, const swnet_params *p, char *err, s
 void swnet_set_zero_load_topo(void *state, topo *zl);
 
 void swnet_send(void *state, net_msg *m);
+/* The salt of message m's routing choices (a hash of its id with the
+ * fabric's key): the same for both router models. */
+uint64_t swnet_salt(const swnet *st, const net_msg *m);
 int64_t swnet_zero_load_ps(const void *state, uint32_t src, uint32_t dst, uint64_t bytes);
 uint64_t swnet_link_count(const void *state);
 size_t swnet_route(const void *state, uint32_t src, uint32_t dst, uint64_t *links, size_t max);
@@ -278,7 +348,7 @@ double swnet_mem_bytes(const net_params *core, const swnet_params *p, const topo
 #define SWNET_OPS                                                                                             \
     .state_size = sizeof(swnet), .send = swnet_send, .zero_load_ps = swnet_zero_load_ps,            \
     .link_count = swnet_link_count, .route = swnet_route, .metrics = swnet_metrics_def,                      \
-    .nmetrics = SWNET_NMETRICS, .fill_metrics = swnet_fill_metrics, .fini = swnet_fini,                     \
+    .nmetrics = SWNET_NMETRICS, .fill_metrics = swnet_fill_metrics, .fini = swnet_fini, .topology = swnet_topo, \
     .queue_report = swnet_queue_report
 
 #endif

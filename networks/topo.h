@@ -52,6 +52,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #define TOPO_MAX_DIMS 16 /* torus dimensions (2^16 hosts as a 2-ary 16-cube) */
 #define TOPO_MAX_CAND (TOPO_MAX_DIMS + 2) /* candidates one switch can offer */
@@ -292,5 +293,13 @@ const char *topo_graph_host_name(const topo *t, uint32_t host);
 const char *topo_graph_switch_name(const topo *t, uint32_t sw);
 /* Bytes t holds: links, names, routing tables. */
 double topo_graph_mem_bytes(const topo *t);
+
+/* Write t as a DOT file the graph topology reads back with the same host,
+ * switch, port and link ids and, where t's routing is destination-based,
+ * the same routes and classes (topo_export.c's head); `title` goes into a
+ * comment line. *conflicts (may be NULL): the (switch, destination) choices
+ * that differed between sources or messages (0: the file routes exactly as
+ * t). 0, or -1 + err. */
+int topo_export_dot(const topo *t, FILE *out, const char *title, uint64_t *conflicts, char *err, size_t errlen);
 
 #endif

@@ -81,6 +81,9 @@
 const char *const topo_graph_routing_names[] = {"file", "shortest", "up-down", "ecmp", NULL};
 
 #define GR_NONE UINT16_MAX
+#define GR_VC_SHIFT 12 /* a file table entry: port (12 bits), class (4 bits) */
+#define GR_PORT_MASK ((1u << GR_VC_SHIFT) - 1)
+#define GR_MAX_VC 7
 
 typedef struct gport {
     uint32_t id;   /* peer host or switch */
@@ -98,7 +101,8 @@ typedef struct graph {
     uint32_t *hport; /* [nh] its port there */
     char **hname, **sname;
     topo_graph_routing routing;
-    uint16_t *nxt;   /* file: [ns * nh] output port toward each host */
+    uint16_t *nxt;   /* file: [ns * nh] output port toward each host | its class << GR_VC_SHIFT */
+    unsigned nvc;    /* virtual channel classes (file: 1 + the largest vcN used) */
     uint32_t *dix;   /* computed: [ns] destination index of a switch with hosts, else UINT32_MAX */
     uint32_t ndst;   /* switches with hosts */
     uint16_t *dist;  /* computed: [ns * ndst] (up-down: any) */
@@ -172,7 +176,7 @@ static unsigned cands(const graph *g, uint32_t s, uint32_t d, uint32_t x, int ph
         uint16_t p = g->nxt[(uint64_t)s * g->nh + d];
         if (p == GR_NONE)
             return 0;
-        ports[0] = p;
+        ports[0] = p & GR_PORT_MASK;
         phs[0] = 0;
         return 1;
     }
@@ -219,7 +223,7 @@ static uint16_t hops_from(const graph *g, uint32_t s, uint32_t d, int ph)
     if (g->routing == TOPO_GRAPH_FILE) {
         uint32_t h = 0;
         while (s != t && h < g->maxsw) {
-            const gport *q = &g->pt[g->base[s] + g->nxt[(uint64_t)s * g->nh + d]];
+            const gport *q = &g->pt[g->base[s] + (g->nxt[(uint64_t)s * g->nh + d] & GR_PORT_MASK)];
             s = q->id;
             h++;
         }
@@ -250,7 +254,8 @@ static unsigned next(const topo *t, uint32_t sw, const topo_hdr *h, topo_hop *ou
     uint32_t p = ports[i];
     const gport *q = &g->pt[g->base[sw] + p];
     uint16_t left = (uint16_t)(1 + hops_from(g, q->id, d, phs[i]));
-    out[0] = (topo_hop){.port = p, .vc = 0, .kind = TOPO_HOP_ONLY, .hops_left = left};
+    uint8_t vc = g->routing == TOPO_GRAPH_FILE ? (uint8_t)(g->nxt[(uint64_t)sw * g->nh + d] >> GR_VC_SHIFT) : 0;
+    out[0] = (topo_hop){.port = p, .vc = vc, .kind = TOPO_HOP_ONLY, .hops_left = left};
     return 1;
 }
 
@@ -617,7 +622,10 @@ static int read_links(reader *r, const topo_graph_params *p)
     return rc;
 }
 
-/* ORCS's routes: the comment of every switch's outgoing edge. */
+/* ORCS's routes: the comment of every switch's outgoing edge (class 0),
+ * and the lists vc1 .. vc7 (the destinations that cross the edge on that
+ * virtual channel class, tasknet's extension: export-topology writes the
+ * classes of the torus's datelines). */
 static int read_routes(reader *r)
 {
     graph *g = r->g;
@@ -639,8 +647,9 @@ static int read_routes(reader *r)
     int rc = 0;
     int any = 0;
     for (uint32_t s = 0; s < g->ns && rc == 0; s++) {
-        if (g->base[s + 1] - g->base[s] >= GR_NONE) {
-            rc = dot_node_error(r->err, r->errlen, r->path, g->sname[s], "more than 65534 ports");
+        if (g->base[s + 1] - g->base[s] > GR_PORT_MASK) {
+            rc = dot_node_error(r->err, r->errlen, r->path, g->sname[s],
+                                "more than %u ports (routing=\"file\" keeps a port in 12 bits)", GR_PORT_MASK);
             break;
         }
     }
@@ -648,11 +657,17 @@ static int read_routes(reader *r)
         const half *h = &r->hv[i];
         if (r->is_host[h->tail])
             continue;
-        const char *c = dot_attr(h->e, "comment");
+        for (unsigned vc = 0; vc <= GR_MAX_VC && rc == 0; vc++) {
+        char an[8];
+        snprintf(an, sizeof an, "vc%u", vc);
+        const char *c = dot_attr(h->e, vc ? an : "comment");
         if (!c)
             continue;
         any = 1;
+        if (vc + 1 > g->nvc)
+            g->nvc = vc + 1;
         uint32_t s = r->id[h->tail];
+        uint16_t entry = (uint16_t)(h->tport | vc << GR_VC_SHIFT);
         const char *q = c;
         while (*q && rc == 0) {
             while (*q == ',' || tn_is_space(*q))
@@ -669,26 +684,30 @@ static int read_routes(reader *r)
                 memcpy(nm, q, len);
                 nm[len] = '\0';
                 if (strcmp(nm, "*") == 0) {
-                    if (wild[s] != GR_NONE && wild[s] != h->tport)
+                    if (vc)
+                        rc = rerr(r, h->tail, "the edge to %s: \"*\" in vc%u (only comment takes \"*\")",
+                                  nname(r, h->head), vc);
+                    else if (wild[s] != GR_NONE && wild[s] != entry)
                         rc = rerr(r, h->tail, "two edges carry \"*\" (one of them to %s)", nname(r, r->hv[i].head));
-                    wild[s] = (uint16_t)h->tport;
+                    wild[s] = entry;
                 } else {
                     Agnode_t *n = agnode(r->ag, nm, 0);
                     uint32_t ni = n ? r->of_seq[AGSEQ(n)] : UINT32_MAX;
                     if (ni == UINT32_MAX || !r->is_host[ni]) {
-                        rc = rerr(r, h->tail, "the comment of the edge to %s names %s, which is not a host",
-                                  nname(r, h->head), nm);
+                        rc = rerr(r, h->tail, "the %s of the edge to %s names %s, which is not a host",
+                                  vc ? an : "comment", nname(r, h->head), nm);
                     } else {
                         uint16_t *cell = &g->nxt[(size_t)s * g->nh + r->id[ni]];
-                        if (*cell != GR_NONE && *cell != h->tport) {
-                            rc = rerr(r, h->tail, "routes host %s over two edges (one of them to %s)", nm,
+                        if (*cell != GR_NONE && *cell != entry) {
+                            rc = rerr(r, h->tail, "routes host %s over two edges or classes (one of them to %s)", nm,
                                       nname(r, h->head));
                         }
-                        *cell = (uint16_t)h->tport;
+                        *cell = entry;
                     }
                 }
             }
             q = e;
+        }
         }
     }
     if (rc == 0 && !any)
@@ -883,6 +902,14 @@ static unsigned wcands(const walker *w, uint32_t st, uint32_t d, uint32_t x, uin
 
 static const char *hname_of(const graph *g, uint32_t d) { return g->hname[d]; }
 
+/* The class of the hop leaving switch s toward host d. */
+static unsigned hop_vc(const graph *g, uint32_t s, uint32_t d)
+{
+    if (g->routing != TOPO_GRAPH_FILE || s == g->hsw[d])
+        return 0;
+    return g->nxt[(uint64_t)s * g->nh + d] >> GR_VC_SHIFT;
+}
+
 /* One destination: host d (file) or every host of switch t, standing for d. */
 static int walk_dest(walker *w, uint32_t d, uint32_t epoch, double srcw_dst, char *err, size_t errlen)
 {
@@ -962,16 +989,19 @@ static int walk_dest(walker *w, uint32_t d, uint32_t epoch, double srcw_dst, cha
         memcpy(cp, w->cp, n1 * sizeof *cp);
         memcpy(cph, w->cph, n1);
         double share = w->cnt[st] / nc;
+        unsigned V = g->nvc;
         for (unsigned i = 0; i < n1; i++) {
             uint64_t lx = g->base[s] + cp[i];
             const gport *q = &g->pt[lx];
             uint32_t nx = q->id * 2 + cph[i];
             w->load[lx] += share;
             w->cnt[nx] += share;
-            /* dependencies of link lx: the candidates of the next state */
+            /* dependencies of channel (lx, its class): the candidates of the next state */
+            uint64_t c1 = lx * V + hop_vc(g, s, d);
             unsigned n2 = wcands(w, nx, d, x, w->cp, w->cph);
+            unsigned v2 = hop_vc(g, q->id, d);
             for (unsigned j = 0; j < n2; j++) {
-                uint64_t b = w->boff[lx] + w->cp[j];
+                uint64_t b = w->boff[c1] + (uint64_t)w->cp[j] * V + v2;
                 w->bits[b >> 6] |= UINT64_C(1) << (b & 63);
             }
         }
@@ -984,39 +1014,41 @@ static int walk_dest(walker *w, uint32_t d, uint32_t epoch, double srcw_dst, cha
 static int find_cycle(graph *g, walker *w)
 {
     uint64_t P = g->base[g->ns];
-    uint8_t *color = tn_xcalloc(P + 1, 1);
-    uint64_t *stk = tn_xmalloc((P + 1) * sizeof *stk);
-    uint32_t *it = tn_xmalloc((P + 1) * sizeof *it);
+    unsigned V = g->nvc;
+    uint64_t C = P * V;
+    uint8_t *color = tn_xcalloc(C + 1, 1);
+    uint64_t *stk = tn_xmalloc((C + 1) * sizeof *stk);
+    uint64_t *it = tn_xmalloc((C + 1) * sizeof *it);
     uint32_t *sw_of = tn_xmalloc((P + 1) * sizeof *sw_of);
     for (uint32_t s = 0; s < g->ns; s++)
         for (uint64_t x = g->base[s]; x < g->base[s + 1]; x++)
             sw_of[x] = s;
     int found = 0;
-    for (uint64_t r0 = 0; r0 < P && !found; r0++) {
-        if (color[r0] || g->pt[r0].kind != TOPO_SWITCH)
+    for (uint64_t r0 = 0; r0 < C && !found; r0++) {
+        if (color[r0] || g->pt[r0 / V].kind != TOPO_SWITCH)
             continue;
         size_t sp = 0;
         stk[sp] = r0;
         it[sp++] = 0;
         color[r0] = 1;
         while (sp && !found) {
-            uint64_t lx = stk[sp - 1];
-            uint32_t u = g->pt[lx].id;
-            uint32_t ru = (uint32_t)(g->base[u + 1] - g->base[u]);
-            uint32_t j = it[sp - 1];
+            uint64_t ch = stk[sp - 1];
+            uint32_t u = g->pt[ch / V].id;
+            uint64_t ru = (g->base[u + 1] - g->base[u]) * V;
+            uint64_t j = it[sp - 1];
             while (j < ru) {
-                uint64_t b = w->boff[lx] + j;
+                uint64_t b = w->boff[ch] + j;
                 if (w->bits[b >> 6] >> (b & 63) & 1)
                     break;
                 j++;
             }
             if (j >= ru) {
-                color[lx] = 2;
+                color[ch] = 2;
                 sp--;
                 continue;
             }
             it[sp - 1] = j + 1;
-            uint64_t nx = g->base[u] + j;
+            uint64_t nx = (g->base[u] + j / V) * V + j % V;
             if (color[nx] == 1) {
                 /* the cycle: from nx's place on the stack to the top */
                 size_t from = 0;
@@ -1025,9 +1057,11 @@ static int find_cycle(graph *g, walker *w)
                 char buf[1024];
                 size_t len = 0;
                 for (size_t k = from; k < sp && len < sizeof buf - 80; k++) {
-                    uint64_t y = stk[k];
+                    uint64_t y = stk[k] / V;
                     len += (size_t)snprintf(buf + len, sizeof buf - len, "%s%s -> %s", k > from ? ", " : "",
                                             g->sname[sw_of[y]], g->sname[g->pt[y].id]);
+                    if (V > 1)
+                        len += (size_t)snprintf(buf + len, sizeof buf - len, " (class %u)", (unsigned)(stk[k] % V));
                 }
                 if (len >= sizeof buf - 80)
                     snprintf(buf + len, sizeof buf - len, ", ...");
@@ -1061,7 +1095,10 @@ static int walk_all(graph *g, char *err, size_t errlen)
     w.stk = tn_xcalloc(ns2 + 1, sizeof *w.stk);
     w.stki = tn_xcalloc(ns2 + 1, sizeof *w.stki);
     w.load = tn_xcalloc(P + 1, sizeof *w.load);
-    w.boff = tn_xcalloc(P + 1, sizeof *w.boff);
+    if (g->nvc < 1)
+        g->nvc = 1;
+    unsigned V = g->nvc;
+    w.boff = tn_xcalloc(P * V + 1, sizeof *w.boff);
     uint32_t maxr = 1;
     for (uint32_t s = 0; s < g->ns; s++) {
         uint32_t r = (uint32_t)(g->base[s + 1] - g->base[s]);
@@ -1072,10 +1109,11 @@ static int walk_all(graph *g, char *err, size_t errlen)
     w.cp = tn_xcalloc(maxr + 1, sizeof *w.cp);
     w.cph = tn_xcalloc(maxr + 1, 1);
     uint64_t nb = 0;
-    for (uint64_t x = 0; x < P; x++) {
-        w.boff[x] = nb;
+    for (uint64_t c = 0; c < P * V; c++) {
+        w.boff[c] = nb;
+        uint64_t x = c / V;
         if (g->pt[x].kind == TOPO_SWITCH)
-            nb += g->base[g->pt[x].id + 1] - g->base[g->pt[x].id];
+            nb += (g->base[g->pt[x].id + 1] - g->base[g->pt[x].id]) * V;
     }
     w.bits = tn_xcalloc(nb / 64 + 1, sizeof *w.bits);
     int rc = 0;
@@ -1169,7 +1207,7 @@ int topo_graph_init(topo *t, const topo_graph_params *p, char *err, size_t errle
     t->max_radix = mr;
     t->links = (uint32_t)(g->nh + g->base[g->ns]);
     t->max_route_links = g->maxsw + 1;
-    t->vcs = 1;
+    t->vcs = (uint8_t)g->nvc;
     t->routing = (uint8_t)p->routing;
     return 0;
 }

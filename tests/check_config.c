@@ -106,7 +106,7 @@ static const bad_case bad_cases[] = {
     {"duplicate_element.xml", 4, 3, {"<system> given twice in <tasknet> (first at line 2)", NULL, NULL}},
     /* "<tasknet " is 9 characters */
     {"bad_version.xml", 1, 10, {"<tasknet version=\"2\">: unsupported version", NULL, NULL}},
-    {"bad_choice.xml", 3, 56, {"<network switching=\"wormhole\">", "expected one of: cut-through, store-and-forward", NULL}},
+    {"bad_choice.xml", 3, 56, {"<network switching=\"bufferless\">", "expected one of: cut-through, store-and-forward, wormhole", NULL}},
     /* comment, DOCTYPE and entity before it do not shift the count:
      * "  <run replicas=\"2\" " is 20 characters */
     {"tricky_markup.xml", 11, 21, {"<run seed=\"x1\">", "'x1' is not a number", NULL}},
@@ -651,8 +651,8 @@ START_TEST(test_set)
     ck_assert_str_eq(err, "'2.5' is not an integer");
     ck_assert_int_eq(cfg_set(&c, "network.type", "nope", err, sizeof err), -1);
     ck_assert_ptr_nonnull(strstr(err, "unknown network type 'nope' (expected one of:"));
-    ck_assert_int_eq(cfg_set(&c, "network.switching", "wormhole", err, sizeof err), -1);
-    ck_assert_str_eq(err, "unknown value (expected one of: cut-through, store-and-forward)");
+    ck_assert_int_eq(cfg_set(&c, "network.switching", "bufferless", err, sizeof err), -1);
+    ck_assert_str_eq(err, "unknown value (expected one of: cut-through, store-and-forward, wormhole)");
     ck_assert_int_eq(cfg_set(&c, "workload.task.send-size", "-20kB", err, sizeof err), -1);
     ck_assert_str_eq(err, "must not be negative");
     ck_assert_int_eq(cfg_set(&c, "workload.tree.vertices", "uniform-int(0,10)", err, sizeof err), -1);

@@ -90,6 +90,10 @@ START_TEST(test_labels)
     ck_assert_str_eq(unit, "");
     ck_assert_double_eq(plot_axis_label(name, unit, 292.9, label, sizeof label), 1);
     ck_assert_str_eq(label, "mean FCT slowdown, small flows");
+    /* a metric of the workload named bg among several */
+    plot_metric_quantity("bg.fct_small_mean_s", name, sizeof name, &unit);
+    ck_assert_str_eq(name, "bg: mean FCT, small flows");
+    ck_assert_str_eq(unit, "s");
     plot_metric_quantity("iteration_time_first_s", name, sizeof name, &unit);
     /* 1.1 s stays in seconds; 2400 s too (no ks) */
     ck_assert_double_eq(plot_axis_label(name, unit, 2400, label, sizeof label), 1);

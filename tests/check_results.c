@@ -8,6 +8,7 @@
 #include <check.h>
 #include <math.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli_helpers.h"
@@ -16,6 +17,15 @@ static char root[] = "/tmp/tasknet-results-XXXXXX";
 
 static void setup(void)
 {
+    /* each test case: the same folder, made anew */
+    static int made;
+    if (made++) {
+        if (mkdir(root, 0700) != 0) {
+            perror(root);
+            exit(EXIT_FAILURE);
+        }
+        return;
+    }
     if (!mkdtemp(root)) {
         perror("mkdtemp");
         exit(EXIT_FAILURE);
@@ -439,6 +449,91 @@ START_TEST(test_analyze_every_workload)
 }
 END_TEST
 
+/* ------------------------------------------------------------ pandas */
+
+/* The README's pandas example runs as written on a result folder (the
+ * sweep of tests/fixtures/sweep_small.xml: bandwidths 5, 10 and 40 Gb/s),
+ * with its `out` pointed there: runs.csv and summary.csv load, the swept
+ * bandwidth is a number in b/s, and the example's own assertion (its
+ * per-point means from runs.csv equal summary.csv's) holds. Skipped, with
+ * the reason, where no python3 imports pandas. */
+START_TEST(test_readme_pandas)
+{
+    int st;
+    char *py = run_sh("for p in python3 /usr/bin/python3; do \"$p\" -c 'import pandas' >/dev/null 2>&1 && "
+                      "{ echo \"$p\"; break; }; done",
+                      &st);
+    py[strcspn(py, "\n")] = '\0';
+    if (!py[0]) {
+        printf("check_results: SKIP test_readme_pandas: no python3 with pandas (Debian: python3-pandas)\n");
+        free(py);
+        return;
+    }
+    char path[700], cmd[2048];
+    snprintf(path, sizeof path, "%s/README.md", srcdir());
+    char *readme = slurp(path);
+    ck_assert_ptr_nonnull(readme);
+    const char *mark = strstr(readme, "<!-- pandas-example");
+    ck_assert_ptr_nonnull(mark);
+    const char *code = strstr(mark, "```python\n");
+    ck_assert_ptr_nonnull(code);
+    code += strlen("```python\n");
+    const char *end = strstr(code, "```");
+    ck_assert_ptr_nonnull(end);
+    const char *outline = strstr(code, "out = \"out/fig9\"");
+    ck_assert_msg(outline && outline < end, "the example names its folder as out = \"out/fig9\"");
+    snprintf(path, sizeof path, "%s/example.py", root);
+    FILE *f = fopen(path, "w");
+    fprintf(f, "%.*sout = \"%s/pd\"%.*s", (int)(outline - code), code, root,
+            (int)(end - outline - strlen("out = \"out/fig9\"")), outline + strlen("out = \"out/fig9\""));
+    fclose(f);
+    free(readme);
+    snprintf(cmd, sizeof cmd,
+             "\"$TASKNET\" run tests/fixtures/sweep_small.xml --set workload.jobs=200 -q -o %s/pd && %s %s/example.py 2>&1",
+             root, py, root);
+    char *out = run_sh(cmd, &st);
+    ck_assert_msg(st == 0, "%s", out);
+    ck_assert_msg(strstr(out, "network.bandwidth_bps") && strstr(out, "5000000000") && strstr(out, "40000000000"),
+                  "%s", out);
+    free(out);
+    free(py);
+}
+END_TEST
+
+/* Swept quantities as numbers in SI base units (issue 23): z_axis.xml
+ * sweeps workload.tree.z (a list: no number) and network.link-latency
+ * "20ns 1us": runs.csv and summary.csv gain network.link-latency_s with
+ * 2e-08 and 1e-06 (by hand: 20 x 10^-9 s, 10^-6 s), the JSON params too;
+ * the values as written stay in their columns. */
+START_TEST(test_si_columns)
+{
+    char args[1024], path[700], buf[64];
+    snprintf(args, sizeof args, "run tests/fixtures/good/z_axis.xml --set run.replicas=1 -q -o %s/si", root);
+    free(run_ok(args));
+    const char *files[] = {"runs.csv", "summary.csv"};
+    for (int i = 0; i < 2; i++) {
+        snprintf(path, sizeof path, "%s/si/%s", root, files[i]);
+        char *t = slurp(path);
+        ck_assert_ptr_nonnull(t);
+        int written = col_of(t, "network.link-latency"), si = col_of(t, "network.link-latency_s");
+        ck_assert_msg(written >= 0 && si > written, "%s: %.300s", files[i], t);
+        ck_assert_int_eq(col_of(t, "workload.tree.z_s"), -1);
+        ck_assert_int_eq(col_of(t, "workload.tree.z"), written - 1);
+        const char *want_w[] = {"20ns", "1us", "20ns", "1us"}, *want_si[] = {"2e-08", "9.9999999999999995e-07",
+                                                                              "2e-08", "9.9999999999999995e-07"};
+        for (int r = 0; r < 4; r++) {
+            char *row = line_n(t, r + 1);
+            ck_assert_str_eq(cell(row, written, buf, sizeof buf), want_w[r]);
+            ck_assert_str_eq(cell(row, si, buf, sizeof buf), want_si[r]);
+        }
+        free(t);
+    }
+    char *js = run_ok("run tests/fixtures/good/z_axis.xml --set run.replicas=1 -q --json");
+    ck_assert_msg(strstr(js, "\"network.link-latency\":\"20ns\",\"network.link-latency_s\":2e-08"), "%.400s", js);
+    free(js);
+}
+END_TEST
+
 static Suite *results_suite(void)
 {
     Suite *s = suite_create("results");
@@ -454,10 +549,14 @@ static Suite *results_suite(void)
     tcase_add_test(tc, test_progress_past_the_estimate);
     suite_add_tcase(s, tc);
     TCase *ev = tcase_create("everyday");
+    tcase_set_timeout(ev, 120);
+    tcase_add_unchecked_fixture(ev, setup, teardown);
     tcase_add_test(ev, test_params_lists_workload_attributes);
     tcase_add_test(ev, test_help_lists_every_plugin);
     tcase_add_test(ev, test_docs_name_sources_by_title);
     tcase_add_test(ev, test_analyze_every_workload);
+    tcase_add_test(ev, test_si_columns);
+    tcase_add_test(ev, test_readme_pandas);
     suite_add_tcase(s, ev);
     return s;
 }

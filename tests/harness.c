@@ -66,7 +66,7 @@ int th_net_takes(const net_ops *ops, uint32_t N, const char *const *sets)
 
 const char *const *th_net_shape(const net_ops *ops, uint32_t N)
 {
-    static char txt[4][64];
+    static char txt[4][128];
     static const char *sets[5];
     unsigned k = 1;
     while ((k + 1) * (k + 1) <= N)

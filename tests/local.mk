@@ -33,6 +33,7 @@ TESTS_MODULES = \
 	tests/check_stats \
 	tests/check_sweep \
 	tests/check_swnet \
+	tests/check_iqrouter \
 	tests/check_swnet_nic \
 	tests/check_topo \
 	tests/check_training \

@@ -69,6 +69,15 @@ static const struct {
 
 void plot_metric_quantity(const char *metric, char *name, size_t len, const char **unit)
 {
+    /* a metric of one of several workloads is NAME.metric: "NAME: ..." */
+    const char *dot = strchr(metric, '.');
+    if (dot && len > 2) {
+        size_t k = (size_t)(dot - metric) + 2 < len ? (size_t)(dot - metric) : len - 3;
+        memcpy(name, metric, k);
+        memcpy(name + k, ": ", 2);
+        plot_metric_quantity(dot + 1, name + k + 2, len - k - 2, unit);
+        return;
+    }
     char buf[256];
     snprintf(buf, sizeof buf, "%s", metric);
     size_t l = strlen(buf);
@@ -849,7 +858,7 @@ static int plot_summary(const plot_opts *o)
             if (ns <= 6)
                 fputs("set key outside top center horizontal\n", g);
             else
-                fputs("set key below center horizontal maxcols 3\n", g);
+                fputs("set key below center horizontal maxcols 3 height 1\n", g);
         } else {
             fputs("unset key\n", g);
         }
@@ -857,6 +866,39 @@ static int plot_summary(const plot_opts *o)
             fputs("set logscale x\nset format x '%g'\n", g);
         if (o->logy)
             fputs("set logscale y\nset format y '%g'\n", g);
+        /* a log axis spans the data (gnuplot would widen it to whole
+         * decades, leaving most of the plot empty): the smallest positive
+         * mean / 1.3 to the largest x 1.3, in the axis' unit */
+        for (int axis = 0; axis < 2; axis++) {
+            if (!(axis == 0 ? o->logx && !categorical : o->logy))
+                continue;
+            double lo = 0, hi = 0;
+            for (size_t i = 0; i < nrows; i++) {
+                double v = axis == 0 ? rows[i].x : strtod(rows[i].y, NULL);
+                if (v > 0 && (lo == 0 || v < lo))
+                    lo = v;
+                hi = v > hi ? v : hi;
+            }
+            double fa = axis == 0 ? fx : fy;
+            if (lo <= 0)
+                continue;
+            char ax = axis == 0 ? 'x' : 'y';
+            double a = lo * fa / 1.3, b = hi * fa * 1.3;
+            fprintf(g, "set %crange [%.6g:%.6g]\n", ax, a, b);
+            /* three decades or fewer: tics at 1, 2 and 5 of each (not
+             * only the powers of ten, which may be one or none) */
+            if (b / a <= 1000) {
+                fprintf(g, "set %ctics (", ax);
+                int n = 0;
+                for (double d = pow(10, floor(log10(a))); d <= b; d *= 10)
+                    for (int m = 0; m < 3; m++) {
+                        double v = d * (m == 0 ? 1 : m == 1 ? 2 : 5);
+                        if (v >= a && v <= b)
+                            fprintf(g, "%s%.6g", n++ ? ", " : "", v);
+                    }
+                fputs(")\n", g);
+            }
+        }
         /* a category's series side by side around it, 0.8 wide in all */
         double step = categorical && ns > 1 ? 0.8 / (double)ns : 0;
         if (categorical) {
@@ -1140,7 +1182,7 @@ static int plot_latency(const plot_opts *o)
             p->point = point;
             size_t o2 = 0;
             for (size_t a = 0; a < naxes && o2 < sizeof p->label; a++)
-                o2 += (size_t)snprintf(p->label + o2, sizeof p->label - o2, "%s%s", a ? " " : "", f[first_axis + a]);
+                o2 += (size_t)snprintf(p->label + o2, sizeof p->label - o2, "%s%s", a ? ", " : "", f[first_axis + a]);
             if (!naxes)
                 snprintf(p->label, sizeof p->label, "point %ld", point);
         }
@@ -1204,6 +1246,16 @@ static int plot_latency(const plot_opts *o)
         csv_table_free(&h);
         free(line);
     }
+    /* the key's title: the swept parameters' names */
+    char keytitle[512] = "";
+    for (size_t a = 0; a < naxes && first_axis + a < nh; a++) {
+        char qn[256];
+        const char *qu;
+        int qnum;
+        plot_param_quantity(hf[first_axis + a], qn, sizeof qn, &qu, &qnum);
+        size_t l = strlen(keytitle);
+        snprintf(keytitle + l, sizeof keytitle - l, "%s%s", a ? ", " : "", qn);
+    }
     csv_table_free(&t);
     free(hcopy);
     int status = 1;
@@ -1234,15 +1286,39 @@ static int plot_latency(const plot_opts *o)
         plot_note(o, PLOT_NOTE_ERROR, "%s: %s", script, strerror(errno));
         goto done;
     }
-    gp_preamble(f, image, o->title);
-    fputs("set logscale xy\nset format x '10^{%L}'\nset format y '10^{%L}'\n"
-          "set xlabel 'message latency (s)'\nset ylabel 'fraction of messages slower than x'\n", f);
+    gp_preamble_rows(f, image, o->title, drawn > 4 ? 16 + 2 * ((drawn + 1) / 2) : 0);
+    /* latencies in the unit the slowest bin's upper edge calls for */
+    double lmax = 0;
+    for (size_t i = 0; i < npts; i++)
+        for (size_t b = 0; b < pts[i].n; b++)
+            if (pts[i].count[b] > 0 && isfinite(pts[i].hi[b]) && pts[i].hi[b] > lmax)
+                lmax = pts[i].hi[b];
+    char xlab[300];
+    double fx = plot_axis_label("message latency", "s", lmax, xlab, sizeof xlab);
+    fputs("set logscale xy\nset format x '%g'\nset format y '10^{%L}'\nset xlabel ", f);
+    gp_string(f, o->xlabel ? o->xlabel : xlab);
+    fputs(" noenhanced\nset ylabel ", f);
+    gp_string(f, o->ylabel ? o->ylabel : "fraction of messages slower than x");
+    fputs(" noenhanced\n", f);
+    /* the curves fall from the top left to the bottom right: the bottom left is free */
+    if (drawn <= 4)
+        fputs("set key inside bottom left box opaque noenhanced\n", f);
+    else
+        fputs("set key below center horizontal maxcols 2 height 1 noenhanced\n", f);
+    if (naxes) {
+        fputs("set key title ", f);
+        gp_string(f, keytitle);
+        fputc('\n', f);
+    } else {
+        fputs("unset key\n", f);
+    }
     fputs("plot ", f);
     size_t k = 0;
     for (size_t i = 0; i < npts; i++) {
         if (pts[i].total <= 0)
             continue;
-        fprintf(f, "%s'-' using 1:2 with steps lw 2 title ", k++ ? ", \\\n     " : "");
+        fprintf(f, "%s'-' using ($1*%.17g):2 with steps lw 2 lc %zu title ", k ? ", \\\n     " : "", fx, k + 1);
+        k++;
         gp_string(f, pts[i].label);
     }
     fputc('\n', f);

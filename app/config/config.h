@@ -148,6 +148,13 @@ int cfg_point(const cfg *base, size_t i, cfg *out, char *err, size_t errlen);
 /* The value (as written) of sweep axis `axis` at point i; for a point
  * config, its own point's value whatever i. "" when out of range. */
 const char *cfg_point_value(const cfg *base, size_t i, size_t axis);
+/* A swept quantity with a unit as a number for analysis (pandas, R): the
+ * SI base unit of axis a's values ("bps" for network.bandwidth, "s",
+ * "bytes", "per_s", ...), NULL when its values are not such a quantity; and
+ * point i's value in it (0, or -1: not a quantity). Result files add a
+ * column <param>_<unit> beside the value as written. */
+const char *cfg_axis_si_unit(const cfg *c, size_t a);
+int cfg_point_si(const cfg *c, size_t i, size_t a, double *v);
 
 /* The composed parameter table (for `tasknet params`, fingerprints, the
  * expanded config): core rows, then the physical layer's, then each

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "log.h"
+#include "units.h"
 
 int cfg_axis_of(const cfg *c, const char *path)
 {
@@ -142,5 +143,49 @@ int cfg_point(const cfg *base, size_t i, cfg *out, char *err, size_t errlen)
         cfg_free(out);
         return -1;
     }
+    return 0;
+}
+
+/* The unit kind of axis a's values, or -1 when they are not a quantity
+ * with a unit (plain numbers, names, lists, distributions). */
+static int axis_unit(const cfg *c, size_t a)
+{
+    long row;
+    size_t k;
+    char err[256];
+    if (a >= c->naxes || crow_resolve(c, c->axes[a].param, &row, &k, err, sizeof err) != 0 || row < 0)
+        return -1;
+    const param_row *r = crow_at((size_t)row)->row;
+    switch (r->kind) {
+    case PARAM_PS: return UNIT_TIME;
+    case PARAM_BYTES: return UNIT_SIZE;
+    case PARAM_REAL: return r->dim == UNIT_NONE ? -1 : (int)r->dim;
+    default: return -1;
+    }
+}
+
+const char *cfg_axis_si_unit(const cfg *c, size_t a)
+{
+    switch (axis_unit(c, a)) {
+    case UNIT_TIME: return "s";
+    case UNIT_SIZE: return "bytes";
+    case UNIT_RATE: return "bps";
+    case UNIT_FREQ: return "per_s";
+    case UNIT_LENGTH: return "m";
+    case UNIT_POWER: return "w";
+    case UNIT_DB: return "db";
+    case UNIT_DBM: return "dbm";
+    case UNIT_ATTEN: return "db_per_cm";
+    case UNIT_EBIT: return "j_per_bit";
+    default: return NULL;
+    }
+}
+
+int cfg_point_si(const cfg *c, size_t p, size_t a, double *v)
+{
+    int u = axis_unit(c, a);
+    char err[256];
+    if (u < 0 || units_parse(cfg_point_value(c, p, a), (unit_kind)u, v, err, sizeof err) != 0)
+        return -1;
     return 0;
 }

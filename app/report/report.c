@@ -54,6 +54,16 @@ static void params_json(FILE *f, const cfg *base, size_t point)
         report_json_string(f, base->axes[a].param);
         fputc(':', f);
         report_json_string(f, cfg_point_value(base, point, a));
+        double v;
+        const char *u = cfg_axis_si_unit(base, a);
+        if (u && cfg_point_si(base, point, a, &v) == 0) {
+            char name[CFG_PATH_MAX];
+            snprintf(name, sizeof name, "%s_%s", base->axes[a].param, u);
+            fputc(',', f);
+            report_json_string(f, name);
+            fputc(':', f);
+            json_number(f, v);
+        }
     }
     fputc('}', f);
 }
@@ -86,6 +96,35 @@ void report_point_add(report_point *p, const run_layout *l, const double *m)
             stats_acc_add(&p->m[i], m[i]);
 }
 
+/* The swept quantities as numbers in SI base units, one column each,
+ * "<param>_<unit>" (network.bandwidth_bps), after the metrics: pandas and R
+ * read them as numbers; the column of the value as written stays. */
+static void si_header(FILE *f, const cfg *base)
+{
+    for (size_t a = 0; a < base->naxes; a++) {
+        const char *u = cfg_axis_si_unit(base, a);
+        if (u) {
+            char name[CFG_PATH_MAX];
+            snprintf(name, sizeof name, "%s_%s", base->axes[a].param, u);
+            fputc(',', f);
+            report_csv_field(f, name);
+        }
+    }
+}
+
+static void si_cells(FILE *f, const cfg *base, size_t point)
+{
+    for (size_t a = 0; a < base->naxes; a++) {
+        double v;
+        if (!cfg_axis_si_unit(base, a))
+            continue;
+        if (cfg_point_si(base, point, a, &v) == 0)
+            fprintf(f, ",%.17g", v);
+        else
+            fputc(',', f);
+    }
+}
+
 void report_runs_header(FILE *f, const cfg *base, const run_layout *l)
 {
     fputs("run,point,replica,seed,config_hash", f);
@@ -96,6 +135,7 @@ void report_runs_header(FILE *f, const cfg *base, const run_layout *l)
     for (size_t i = 0; i < l->n; i++)
         if (metric_is_deterministic(l->col[i].name))
             fprintf(f, ",%s", l->col[i].name);
+    si_header(f, base);
     fputs(",latency_csv_fnv1a64,row_fnv1a64\n", f);
 }
 
@@ -130,6 +170,7 @@ void report_runs_row(FILE *f, const cfg *base, const run_layout *l, size_t point
             else
                 fprintf(g, ",%.17g", m[i]);
         }
+    si_cells(g, base, point);
     if (latency_digest)
         fprintf(g, ",%016llx", (unsigned long long)*latency_digest);
     else
@@ -174,6 +215,7 @@ int report_summary_csv(const char *path, const cfg *base, const run_layout *l, c
             if (partial[i])
                 fprintf(f, ",%s_replicas", l->col[i].name);
         }
+    si_header(f, base);
     fputc('\n', f);
     for (size_t p = 0; p < npoints; p++) {
         fprintf(f, "%zu,%llu", p, (unsigned long long)pts[p].runs);
@@ -197,6 +239,7 @@ int report_summary_csv(const char *path, const cfg *base, const run_layout *l, c
                 if (partial[i])
                     fprintf(f, ",%llu", (unsigned long long)pts[p].m[i].n);
             }
+        si_cells(f, base, p);
         fputc('\n', f);
     }
     free(partial);

@@ -167,9 +167,12 @@ static int parse_row(const sweep *sw, char *line, row_info *r, double *m)
     size_t n = csv_split(line, f, MAXF);
     const run_layout *l = &sw->layout;
     size_t naxes = sw->c->naxes;
-    size_t want = RUNS_FIXED_COLS + naxes + 2;
+    size_t want = RUNS_FIXED_COLS + naxes + 2, nsi = 0;
     for (size_t i = 0; i < l->n; i++)
         want += metric_is_deterministic(l->col[i].name);
+    for (size_t a = 0; a < naxes; a++)
+        nsi += cfg_axis_si_unit(sw->c, a) != NULL;
+    want += nsi;
     if (n != want)
         return -1;
     if (parse_u64(f[0], 10, &r->id) || parse_u64(f[1], 10, &r->point) || parse_u64(f[2], 10, &r->replica) ||
@@ -193,6 +196,7 @@ static int parse_row(const sweep *sw, char *line, row_info *r, double *m)
         if (*end)
             return -1;
     }
+    k += nsi; /* the swept values in SI units: derived, covered by the row's checksum */
     r->has_hist = f[k][0] != '\0';
     if (r->has_hist && parse_u64(f[k], 16, &r->hist))
         return -1;

@@ -1,0 +1,1021 @@
+/* The input-queued virtual-channel router of the switched fabrics
+ * (network.router = "input-queued"). Contract in iqrouter.h.
+ *
+ * Model: BookSim2's input-queued router (Dally and Towles, "Principles and
+ * Practices of Interconnection Networks", 2004, chapters 16-19; BookSim2's
+ * routers/iq_router.cpp, whose parameter names we keep), on the switched
+ * core's topologies (topo.h), hosts (host_nic.h) and units. Times are
+ * integer ps; a flit of f = network.flit-size bytes takes T = f 8 / B on a
+ * link, the flit time (BookSim2's cycle: 1 B flits at 8 Gb/s give 1 ns).
+ *   Clock. Every router acts at multiples of T only (its "ticks"), as
+ *     BookSim2's routers act once per cycle; an event falling between two
+ *     ticks is seen at the next. A flit sent on a link at tick w (its first
+ *     bit) is whole at the far end at w + T + link and takes part in the far
+ *     router's tick from then (flit-level store and forward: a router reads
+ *     whole flits).
+ *   Flits and packets. The host NIC cuts messages into packets of at most
+ *     network.mtu bytes (swnet.c); a packet of b bytes is F = max(1,
+ *     ceil(b / f)) flits, the first its head, the last its tail. No header
+ *     flit is added (a 1-flit packet of 1 B is BookSim2's 1-flit packet).
+ *   Virtual channels. Every input port has V = classes x vcs VCs (classes:
+ *     the routing's deadlock classes, topo.h; vcs: network.vcs per class),
+ *     each a FIFO of vc-buffer / f flits. A packet whose route asks class c
+ *     may take any of VCs c vcs .. c vcs + vcs - 1 of the next buffer. An
+ *     output port has an output VC per VC of the buffer it feeds: its owner
+ *     (the input VC whose packet holds it, from VC allocation until its tail
+ *     has crossed the crossbar) and its credits.
+ *   Pipeline of a head flit at the front of its input VC (whole there at a):
+ *     route computation ends at a + routing-delay (the topology's `next`,
+ *     with its adaptive choice below); it then requests VC allocation: the
+ *     free output VCs of its class at the chosen output; a grant is known
+ *     vc-alloc-delay after the request, a refusal too, and the packet then
+ *     requests again (a packet losing an allocation waits the delay again);
+ *     with an output VC it requests switch allocation, again known
+ *     sw-alloc-delay after the request; a granted flit crosses the crossbar
+ *     in st-delay and goes on the link. Body and tail flits request switch
+ *     allocation as soon as they are at the front and their VC's previous
+ *     flit was granted (one per flit time). An input VC holds one packet at
+ *     a time: the next head behind a tail starts route computation at the
+ *     tick after that tail was granted (BookSim2's VC states: idle, routing,
+ *     vc_alloc, active).
+ *   Allocation. Each tick the router allocates output VCs among the heads
+ *     waiting for one, then the crossbar among the VCs with a flit ready and
+ *     credit for it. network.allocator: separable-input-first (each input
+ *     picks one request by a round-robin pointer over its VCs, then each
+ *     output one of the inputs that picked it by a round-robin pointer over
+ *     the inputs; pointers move past the winners) or islip (McKeown, IEEE/ACM
+ *     ToN 1999: each output grants the requesting input nearest its pointer,
+ *     each input accepts the granting output nearest its; pointers move only
+ *     on acceptance in the first iteration); network.allocator-iterations
+ *     rounds among the inputs and outputs still unmatched. VC allocation's
+ *     inputs are input VCs and outputs output VCs; switch allocation's are
+ *     ports, and an input port's requests to one output are first narrowed to
+ *     one VC by a round-robin pointer of that input (islip). The crossbar
+ *     moves at most one flit per input port and per output port per tick.
+ *   Credits (credit flow control; BookSim2 counts credits per flit). The
+ *     sender of a link knows the free flits of every VC of the buffer the
+ *     link enters. Wormhole: a flit may be granted with one credit;
+ *     cut-through (network.switching): a head only when the whole packet's
+ *     flits are free in the VC (virtual cut-through, Kermani and Kleinrock
+ *     1979), its other flits then always have theirs. A flit granted at tick
+ *     x leaves its input buffer at x + sw-alloc-delay; the credit reaches the
+ *     upstream sender credit-delay + link later. Buffers toward hosts take
+ *     every flit (BookSim2's ejection).
+ *   Sources. A host's NIC (network.host-scheduling) names its next packet;
+ *     the host sends it flit by flit on its uplink, one per flit time, in an
+ *     input VC of class 0 of its switch that no packet of its holds, chosen
+ *     round robin among those with credit (cut-through: room for the
+ *     packet), as BookSim2's sources do.
+ *   Routing: the topology's `next` at route computation; with several
+ *     candidates: torus minimal adaptive takes the adaptive candidate with a
+ *     free output VC and the most credits, else the DOR escape; dragonfly
+ *     UGAL compares (flits held in the next buffers) x hops of the minimal
+ *     and the Valiant first hop (topo_ugal_minimal), as BookSim2's
+ *     credit-count UGAL.
+ *   Deadlock freedom: the topology's classes (topo.h); a packet holds
+ *     output VCs only of its class order, as the output-queued core.
+ *   Not modelled: speculation, input and output speedup, output buffers,
+ *     priority classes in the allocators (refused: swnet_check), flow-control
+ *     infinite (refused: the input VC buffers are the model).
+ *
+ * Zero load (iqr_zero_load_h_ps): one packet of F flits alone over h
+ * switches, D = routing + vc-alloc + sw-alloc + st delays, each a multiple
+ * of T, link a multiple of T: its head is whole at the first switch at
+ * T + link, leaves each switch D after it is whole there and is whole at
+ * the next T + link later; the tail follows (F - 1) T behind (a VC buffer of
+ * at least F flits whose credit round trip is covered), so the tail is
+ * whole at the destination at
+ *   (h + 1)(T + link) + h D + (F - 1) T.
+ * Times not on the grid of T are rounded up to it at every tick (the
+ * formula then is a lower bound), as are messages of several packets,
+ * whose packets may wait for the VC behind the one before.
+ *
+ * Events: a router ticks only when one of its input VCs can act (a flit
+ * becomes whole, a delay ends, a credit it waits for arrives): per packet
+ * and hop about one tick per pipeline stage and one per flit crossing, per
+ * flit time only while flits stream or contend. A flit's crossing is no
+ * event: it is written at once into the next input VC with the time it is
+ * whole there, and the next router is asked to tick then. Credits come back
+ * lazily: a FIFO of arrival times per output VC, added when the sender
+ * looks (they arrive in time order); a sender whose VC waits for a credit
+ * not yet on its way is ticked by its return. No malloc in the event loop
+ * once warm: packets come from a free list grown by chunks; buffers, credit
+ * FIFOs and allocator scratch are sized at init. Memory: per switch port
+ * V (40 + 32 depth) bytes plus 16 for pointers, per host V (16 + 8 depth). */
+#include "iqrouter.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "log.h"
+#include "metrics.h"
+
+#define NONE UINT32_MAX
+#define HOSTBIT 0x80000000u
+#define POOL_CHUNK 256
+
+enum { VC_IDLE = 0, VC_ROUTING = 1, VC_VA = 2, VC_ACTIVE = 3 };
+
+typedef struct iq_pkt {
+    struct iq_pkt *next; /* free list */
+    net_msg *msg;
+    uint32_t bytes;
+    uint32_t nflits;
+    uint32_t hops; /* switches whose crossbar its tail crossed */
+    topo_hdr hdr;
+} iq_pkt;
+
+typedef struct iq_flit {
+    int64_t t;    /* whole in this buffer */
+    iq_pkt *p;    /* its packet */
+} iq_flit;
+
+/* an input VC: a ring of flits and its packet's state */
+typedef struct iq_ivc {
+    int64_t ready;     /* the current stage's request may be made (VC_ROUTING: its route is known) */
+    uint32_t head, n;  /* ring: front index, flits held */
+    uint32_t sent;     /* flits of its packet granted so far (the front flit's index) */
+    uint32_t out;      /* after routing: output port at this router */
+    uint32_t act;      /* position in the router's active list, NONE */
+    uint16_t vc_base;  /* first VC of the class asked for */
+    uint16_t out_vc;   /* after VC allocation: output VC (< V) */
+    uint8_t state;
+} iq_ivc;
+
+/* an output VC at a sender: owner and credits */
+typedef struct iq_ovc {
+    int32_t credits;  /* free flits of the buffer it feeds, credits on their way excluded */
+    uint32_t owner;   /* the local input VC holding it, NONE: free */
+    uint32_t ch, cn;  /* credit FIFO: front, entries */
+    uint8_t waiting;  /* the sender waits for a credit not yet on its way */
+} iq_ovc;
+
+typedef struct iq_router {
+    int64_t tick_at;  /* pending tick, INT64_MAX: none */
+    sim_event_id ev;
+    uint32_t x0;      /* global index of its port 0 */
+    uint32_t radix;
+    uint32_t nact;    /* active input VCs */
+} iq_router;
+
+typedef struct iq_host {
+    int64_t tick_at;
+    sim_event_id ev;
+    iq_pkt *p;        /* packet on its uplink, NULL */
+    uint32_t sent;    /* its flits sent */
+    uint32_t x;       /* global index of the switch port it enters */
+    uint16_t vc;      /* its VC */
+    uint16_t rr;      /* next VC tried */
+    int64_t last_ps;  /* its last flit went on the uplink */
+} iq_host;
+
+typedef struct iq_req {
+    uint32_t in, out, key, who;
+} iq_req;
+
+typedef struct iqr {
+    swnet *st;
+    uint32_t X;          /* switch ports */
+    uint32_t V;          /* VCs per port */
+    uint32_t vpc;        /* VCs per class */
+    uint32_t depth;      /* flits per VC buffer */
+    uint32_t maxr;       /* largest radix */
+    int64_t T;           /* flit time, ps */
+    uint64_t flit;       /* bytes */
+    int64_t rd, va, sa, stx, cd, link, hlink; /* hlink: host links' latency */
+    int wormhole;
+    int islip;
+    unsigned iters;
+    iq_router *r;        /* [switches] */
+    uint32_t *peer;      /* [X] what the output of port x enters: a port index, or HOSTBIT | host */
+    uint32_t *rid;       /* [X] the switch of port x */
+    iq_ivc *ivc;         /* [X V] */
+    iq_flit *ring;       /* [X V depth] */
+    iq_ovc *ovc;         /* [X V] switch outputs, then [hosts V] host uplinks */
+    int64_t *cring;      /* [(X + hosts) V depth] credit arrival times */
+    uint32_t *act;       /* [X V] active lists, a router's at x0 V */
+    uint16_t *va_in, *va_out, *sa_in, *sa_out, *sa_vc; /* round-robin pointers */
+    uint64_t *busy;      /* [X + hosts] flits sent on each link */
+    iq_host *h;          /* [hosts] */
+    iq_pkt *free;
+    /* scratch for one tick */
+    iq_req *rq;
+    uint32_t *m_in, *m_out, *choice;
+    uint8_t *granted;
+    iqr_stats s;
+} iqr;
+
+/* ---- small helpers ---- */
+
+static inline int64_t grid(const iqr *q, int64_t t) { return (t + q->T - 1) / q->T * q->T; }
+static inline iq_ivc *ivc_at(const iqr *q, uint32_t x, uint32_t v) { return &q->ivc[(size_t)x * q->V + v]; }
+static inline iq_flit *ring_at(const iqr *q, size_t ivc_idx, uint32_t i)
+{
+    return &q->ring[ivc_idx * q->depth + i % q->depth];
+}
+/* output VC index: switch port x, or host h as X + h */
+static inline iq_ovc *ovc_at(const iqr *q, uint32_t xo, uint32_t v) { return &q->ovc[(size_t)xo * q->V + v]; }
+
+static iq_pkt *pkt_alloc(iqr *q)
+{
+    if (!q->free) {
+        swnet *st = q->st;
+        iq_pkt *c = tn_xmalloc(POOL_CHUNK * sizeof *c);
+        st->chunks = tn_xrealloc(st->chunks, (st->nchunks + 1) * sizeof *st->chunks);
+        st->chunks[st->nchunks++] = c;
+        for (size_t i = POOL_CHUNK; i-- > 0;) {
+            c[i].next = q->free;
+            q->free = &c[i];
+        }
+    }
+    iq_pkt *p = q->free;
+    q->free = p->next;
+    q->st->st.live_packets++;
+    return p;
+}
+
+static void pkt_release(iqr *q, iq_pkt *p)
+{
+    p->next = q->free;
+    q->free = p;
+    q->st->st.live_packets--;
+}
+
+/* credits of output VC (xo, v) now: those arrived are added first */
+static int32_t credits_now(iqr *q, uint32_t xo, uint32_t v, int64_t now)
+{
+    iq_ovc *o = ovc_at(q, xo, v);
+    const int64_t *cr = &q->cring[((size_t)xo * q->V + v) * q->depth];
+    while (o->cn && cr[o->ch] <= now) {
+        o->credits++;
+        o->ch = o->ch + 1 == q->depth ? 0 : o->ch + 1;
+        o->cn--;
+    }
+    return o->credits;
+}
+
+static void ev_tick(sim *s, void *ctx, uint64_t arg);
+static void ev_host(sim *s, void *ctx, uint64_t arg);
+
+static void router_tick_at(iqr *q, uint32_t sw, int64_t t)
+{
+    iq_router *r = &q->r[sw];
+    t = grid(q, t);
+    if (r->tick_at <= t)
+        return;
+    sim *s = net_sim(q->st->n);
+    if (r->ev)
+        sim_cancel(s, r->ev);
+    r->tick_at = t;
+    r->ev = sim_schedule_at(s, t, ev_tick, q, sw);
+}
+
+static void host_tick_at(iqr *q, uint32_t h, int64_t t)
+{
+    iq_host *hs = &q->h[h];
+    t = grid(q, t);
+    if (hs->tick_at <= t)
+        return;
+    sim *s = net_sim(q->st->n);
+    if (hs->ev)
+        sim_cancel(s, hs->ev);
+    hs->tick_at = t;
+    hs->ev = sim_schedule_at(s, t, ev_host, q, h);
+}
+
+/* a credit for output VC (xo, v) reaches its sender at t */
+static void credit_back(iqr *q, uint32_t xo, uint32_t v, int64_t t)
+{
+    iq_ovc *o = ovc_at(q, xo, v);
+    TN_ASSERT(o->cn < q->depth, "credit FIFO of port %u VC %u overflows", xo, v);
+    uint32_t i = o->ch + o->cn;
+    if (i >= q->depth)
+        i -= q->depth;
+    q->cring[((size_t)xo * q->V + v) * q->depth + i] = t;
+    o->cn++;
+    if (o->waiting) {
+        o->waiting = 0;
+        if (xo >= q->X)
+            host_tick_at(q, xo - q->X, t);
+        else
+            router_tick_at(q, q->rid[xo], t);
+    }
+}
+
+/* flit of p is whole in input VC (x, v) at t */
+static void flit_in(iqr *q, uint32_t x, uint32_t v, iq_pkt *p, int64_t t)
+{
+    size_t idx = (size_t)x * q->V + v;
+    iq_ivc *c = &q->ivc[idx];
+    TN_ASSERT(c->n < q->depth, "input buffer of port %u VC %u overflows", x, v);
+    iq_flit *f = ring_at(q, idx, c->head + c->n);
+    f->t = t;
+    f->p = p;
+    c->n++;
+    uint32_t sw = q->rid[x];
+    iq_router *r = &q->r[sw];
+    if (c->act == NONE) {
+        uint32_t li = x - r->x0;
+        c->act = r->nact;
+        q->act[(size_t)r->x0 * q->V + r->nact++] = li * q->V + v;
+    }
+    router_tick_at(q, sw, t);
+}
+
+/* ---- delivery (as swnet.c's) ---- */
+
+static void ev_deliver(sim *s, void *ctx, uint64_t arg)
+{
+    iqr *q = ctx;
+    net_msg *m = (net_msg *)(uintptr_t)arg;
+    q->st->msgs_delivered++;
+    q->st->t_last_ps = sim_now(s);
+    net_delivered(q->st->n, m);
+}
+
+static void packet_arrived(iqr *q, iq_pkt *p, int64_t t_ps)
+{
+    swnet *st = q->st;
+    net_msg *m = p->msg;
+    if (t_ps > m->t_aux_ps)
+        m->t_aux_ps = t_ps;
+    double bits = 8.0 * p->bytes;
+    st->bits_delivered += bits;
+    st->energy_j += bits * ((p->hops + 1) * st->serdes_link_j + p->hops * st->core_j);
+    uint64_t K = m->size_bytes ? (m->size_bytes - 1) / st->mtu + 1 : 1;
+    st->hops_acc += (double)p->hops / (double)K;
+    st->st.packet_hops += p->hops;
+    pkt_release(q, p);
+    TN_ASSERT(m->aux > 0, "message %llu: more packets arrived than were cut", (unsigned long long)m->id);
+    if (--m->aux == 0)
+        sim_schedule_at(net_sim(st->n), m->t_aux_ps, ev_deliver, q, (uint64_t)(uintptr_t)m);
+}
+
+/* ---- allocators ---- */
+
+static inline uint32_t rr_dist(uint32_t a, uint32_t ptr, uint32_t n) { return a >= ptr ? a - ptr : a + n - ptr; }
+
+/* Match requests rq[0..nr) (in < nin, out < nout, key < nkey) with at most one
+ * grant per input and per output: granted[r] = 1 for the winners. pin[in]
+ * is the input's pointer (over keys: input-first; over outputs: islip),
+ * pout[out] the output's over inputs. */
+static void allocate(iqr *q, uint32_t nr, uint32_t nin, uint32_t nout, uint32_t nkey, uint16_t *pin, uint16_t *pout)
+{
+    iq_req *rq = q->rq;
+    uint32_t *m_in = q->m_in, *m_out = q->m_out, *ch = q->choice;
+    for (uint32_t i = 0; i < nin; i++)
+        m_in[i] = NONE;
+    for (uint32_t o = 0; o < nout; o++)
+        m_out[o] = NONE;
+    memset(q->granted, 0, nr);
+    for (unsigned it = 0; it < q->iters; it++) {
+        int any = 0;
+        if (!q->islip) {
+            /* inputs pick one request each */
+            for (uint32_t i = 0; i < nin; i++)
+                ch[i] = NONE;
+            for (uint32_t r = 0; r < nr; r++) {
+                const iq_req *a = &rq[r];
+                if (m_in[a->in] != NONE || m_out[a->out] != NONE)
+                    continue;
+                uint32_t c = ch[a->in];
+                if (c == NONE || rr_dist(a->key, pin[a->in], nkey) < rr_dist(rq[c].key, pin[a->in], nkey))
+                    ch[a->in] = r;
+            }
+            /* outputs pick one input among those that picked them */
+            for (uint32_t i = 0; i < nin; i++) {
+                uint32_t r = ch[i];
+                if (r == NONE)
+                    continue;
+                uint32_t o = rq[r].out, w = m_out[o];
+                if (w == NONE || rr_dist(i, pout[o], nin) < rr_dist(rq[w].in, pout[o], nin)) {
+                    if (w != NONE)
+                        m_in[rq[w].in] = NONE;
+                    m_out[o] = r;
+                    m_in[i] = r;
+                }
+            }
+            for (uint32_t o = 0; o < nout; o++) {
+                uint32_t r = m_out[o];
+                if (r == NONE || q->granted[r])
+                    continue;
+                q->granted[r] = 1;
+                any = 1;
+                pin[rq[r].in] = (uint16_t)((rq[r].key + 1) % nkey);
+                pout[o] = (uint16_t)((rq[r].in + 1) % nin);
+            }
+        } else {
+            /* grant: each free output the free input nearest its pointer */
+            for (uint32_t o = 0; o < nout; o++)
+                ch[o] = NONE;
+            for (uint32_t r = 0; r < nr; r++) {
+                const iq_req *a = &rq[r];
+                if (m_in[a->in] != NONE || m_out[a->out] != NONE)
+                    continue;
+                uint32_t c = ch[a->out];
+                if (c == NONE || rr_dist(a->in, pout[a->out], nin) < rr_dist(rq[c].in, pout[a->out], nin))
+                    ch[a->out] = r;
+            }
+            /* accept: each input the granting output nearest its pointer */
+            for (uint32_t o = 0; o < nout; o++) {
+                uint32_t r = ch[o];
+                if (r == NONE)
+                    continue;
+                uint32_t i = rq[r].in, w = m_in[i];
+                if (w == NONE || rr_dist(o, pin[i], nout) < rr_dist(rq[w].out, pin[i], nout))
+                    m_in[i] = r;
+            }
+            for (uint32_t i = 0; i < nin; i++) {
+                uint32_t r = m_in[i];
+                if (r == NONE || q->granted[r])
+                    continue;
+                q->granted[r] = 1;
+                m_out[rq[r].out] = r;
+                any = 1;
+                if (it == 0) {
+                    pin[i] = (uint16_t)((rq[r].out + 1) % nout);
+                    pout[rq[r].out] = (uint16_t)((i + 1) % nin);
+                }
+            }
+        }
+        if (!any)
+            break;
+    }
+}
+
+/* ---- routing ---- */
+
+/* flits held downstream of output VC range (xo, b..b+n): UGAL's queue */
+static uint64_t port_held(iqr *q, uint32_t xo, int64_t now)
+{
+    uint64_t held = 0;
+    for (uint32_t v = 0; v < q->V; v++)
+        held += (uint64_t)(q->depth - (uint32_t)credits_now(q, xo, v, now));
+    return held;
+}
+
+/* route the head of input VC c (of port x at switch sw) */
+static void route(iqr *q, uint32_t sw, iq_ivc *c, iq_pkt *p, int64_t now)
+{
+    swnet *st = q->st;
+    const topo *t = &st->t;
+    topo_hop cand[TOPO_MAX_CAND];
+    unsigned n = t->ops->next(t, sw, &p->hdr, cand);
+    unsigned k = 0;
+    uint32_t x0 = q->r[sw].x0;
+    if (n > 1 && st->ugal) {
+        TN_ASSERT(n == 2 && cand[0].kind == TOPO_HOP_MINIMAL && cand[1].kind == TOPO_HOP_VALIANT,
+                  "UGAL candidates at switch %u", sw);
+        uint64_t qm = port_held(q, x0 + cand[0].port, now), qv = port_held(q, x0 + cand[1].port, now);
+        if (!topo_ugal_minimal(qm, cand[0].hops_left, qv, cand[1].hops_left)) {
+            k = 1;
+            st->st.valiant_packets++;
+        }
+    } else if (n > 1) {
+        TN_ASSERT(st->adaptive && cand[n - 1].kind == TOPO_HOP_ESCAPE, "%u candidates at switch %u", n, sw);
+        int32_t best = -1;
+        k = n - 1;
+        for (unsigned i = 0; i + 1 < n; i++) {
+            uint32_t xo = x0 + cand[i].port;
+            for (uint32_t v = cand[i].vc * q->vpc; v < (cand[i].vc + 1u) * q->vpc; v++) {
+                if (ovc_at(q, xo, v)->owner != NONE)
+                    continue;
+                int32_t cr = credits_now(q, xo, v, now);
+                if (cr > best) {
+                    best = cr;
+                    k = i;
+                }
+            }
+        }
+        if (k == n - 1)
+            st->st.adaptive_escape++;
+    }
+    t->ops->take(t, sw, &cand[k], &p->hdr);
+    c->out = cand[k].port;
+    c->vc_base = (uint16_t)(cand[k].vc * q->vpc);
+}
+
+/* ---- a router's tick ---- */
+
+static void ev_tick(sim *s, void *ctx, uint64_t arg)
+{
+    iqr *q = ctx;
+    uint32_t sw = (uint32_t)arg;
+    iq_router *r = &q->r[sw];
+    int64_t now = sim_now(s);
+    r->tick_at = INT64_MAX;
+    r->ev = 0;
+    q->s.ticks++;
+    const uint32_t V = q->V, x0 = r->x0;
+    uint32_t *act = &q->act[(size_t)x0 * V];
+    /* route computation (and idle heads entering it) */
+    for (uint32_t a = 0; a < r->nact; a++) {
+        uint32_t li = act[a];
+        size_t idx = (size_t)x0 * V + li;
+        iq_ivc *c = &q->ivc[idx];
+        if (!c->n || c->state > VC_ROUTING)
+            continue;
+        iq_flit *f = ring_at(q, idx, c->head);
+        if (f->t > now)
+            continue;
+        if (c->state == VC_IDLE) {
+            c->state = VC_ROUTING;
+            c->ready = now + q->rd;
+            c->sent = 0;
+        }
+        if (c->ready <= now) {
+            route(q, sw, c, f->p, now);
+            c->state = VC_VA;
+        }
+    }
+    /* VC allocation */
+    uint32_t nr = 0;
+    for (uint32_t a = 0; a < r->nact; a++) {
+        uint32_t li = act[a];
+        iq_ivc *c = &q->ivc[(size_t)x0 * V + li];
+        if (c->state != VC_VA || c->ready > now)
+            continue;
+        uint32_t xo = x0 + c->out, any = 0;
+        for (uint32_t v = c->vc_base; v < c->vc_base + q->vpc; v++) {
+            if (ovc_at(q, xo, v)->owner != NONE)
+                continue;
+            q->rq[nr++] = (iq_req){.in = li, .out = c->out * V + v, .key = v, .who = li};
+            any = 1;
+        }
+        if (!any) { /* no output VC free: it loses this round */
+            c->ready = now + (q->va ? q->va : q->T);
+            q->s.va_lost++;
+        }
+    }
+    if (nr) {
+        uint32_t nin = r->radix * V;
+        allocate(q, nr, nin, nin, q->islip ? nin : V, q->islip ? &q->va_in[(size_t)x0 * V] : &q->va_in[(size_t)x0 * V],
+                 &q->va_out[(size_t)x0 * V]);
+        for (uint32_t k = 0; k < nr; k++) {
+            iq_ivc *c = &q->ivc[(size_t)x0 * V + q->rq[k].who];
+            if (c->state != VC_VA)
+                continue; /* granted by an earlier request of its own */
+            if (q->granted[k]) {
+                c->out_vc = (uint16_t)q->rq[k].key;
+                ovc_at(q, x0 + c->out, c->out_vc)->owner = q->rq[k].who;
+                c->state = VC_ACTIVE;
+                c->ready = now + q->va;
+            }
+        }
+        for (uint32_t k = 0; k < nr; k++) {
+            iq_ivc *c = &q->ivc[(size_t)x0 * V + q->rq[k].who];
+            if (c->state == VC_VA && c->ready <= now) {
+                c->ready = now + (q->va ? q->va : q->T);
+                q->s.va_lost++;
+            }
+        }
+    }
+    /* switch allocation: one request per input VC with a flit ready and credit */
+    nr = 0;
+    for (uint32_t a = 0; a < r->nact; a++) {
+        uint32_t li = act[a];
+        size_t idx = (size_t)x0 * V + li;
+        iq_ivc *c = &q->ivc[idx];
+        if (c->state != VC_ACTIVE || c->ready > now || !c->n)
+            continue;
+        iq_flit *f = ring_at(q, idx, c->head);
+        if (f->t > now)
+            continue;
+        uint32_t xo = x0 + c->out;
+        if (!(q->peer[xo] & HOSTBIT)) {
+            int32_t need = (!q->wormhole && c->sent == 0) ? (int32_t)f->p->nflits : 1;
+            if (credits_now(q, xo, c->out_vc, now) < need) {
+                q->s.credit_waits++;
+                continue;
+            }
+        }
+        q->rq[nr++] = (iq_req){.in = li / V, .out = c->out, .key = li % V, .who = li};
+    }
+    if (nr) {
+        if (q->islip) { /* narrow each (input, output) to one VC, round robin */
+            uint32_t k = 0;
+            for (uint32_t i = 0; i < nr; i++) {
+                iq_req a = q->rq[i];
+                uint32_t j;
+                for (j = 0; j < k; j++)
+                    if (q->rq[j].in == a.in && q->rq[j].out == a.out)
+                        break;
+                uint16_t ptr = q->sa_vc[x0 + a.in];
+                if (j == k)
+                    q->rq[k++] = a;
+                else if (rr_dist(a.key, ptr, V) < rr_dist(q->rq[j].key, ptr, V))
+                    q->rq[j] = a;
+            }
+            nr = k;
+        }
+        allocate(q, nr, r->radix, r->radix, q->islip ? r->radix : V, &q->sa_in[x0], &q->sa_out[x0]);
+        for (uint32_t k = 0; k < nr; k++) {
+            uint32_t li = q->rq[k].who;
+            size_t idx = (size_t)x0 * V + li;
+            iq_ivc *c = &q->ivc[idx];
+            if (!q->granted[k]) {
+                c->ready = now + (q->sa ? q->sa : q->T);
+                q->s.sa_lost++;
+                continue;
+            }
+            if (q->islip)
+                q->sa_vc[x0 + q->rq[k].in] = (uint16_t)((q->rq[k].key + 1) % V);
+            iq_flit *f = ring_at(q, idx, c->head);
+            iq_pkt *p = f->p;
+            c->head = c->head + 1 == q->depth ? 0 : c->head + 1;
+            c->n--;
+            uint32_t k_flit = c->sent++;
+            int tail = c->sent == p->nflits;
+            q->s.flits++;
+            int64_t leave = now + q->sa;          /* the flit leaves its input buffer */
+            int64_t wire = leave + q->stx;        /* its first bit on the output link */
+            uint32_t xo = x0 + c->out;
+            uint32_t dn = q->peer[xo];
+            int64_t whole = wire + q->T + ((dn & HOSTBIT) ? q->hlink : q->link); /* whole at the far end */
+            q->busy[xo]++;
+            /* its credit back upstream */
+            uint32_t xin = x0 + li / V, up = q->peer[xin];
+            credit_back(q, (up & HOSTBIT) ? q->X + (up & ~HOSTBIT) : up, li % V,
+                        leave + q->cd + ((up & HOSTBIT) ? q->hlink : q->link));
+            if (tail)
+                p->hops++;
+            if (dn & HOSTBIT) {
+                if (k_flit == 0) {
+                    int64_t head = wire + q->hlink;
+                    if (p->msg->t_head_ps < 0 || head < p->msg->t_head_ps)
+                        p->msg->t_head_ps = head;
+                }
+                if (tail)
+                    packet_arrived(q, p, whole);
+            } else {
+                ovc_at(q, xo, c->out_vc)->credits--;
+                flit_in(q, dn, c->out_vc, p, whole);
+            }
+            c->ready = now + q->T;
+            if (tail) {
+                ovc_at(q, xo, c->out_vc)->owner = NONE;
+                c->state = VC_IDLE;
+                /* the next head, if whole here, starts route computation at
+                 * once (BookSim2's _SWAllocUpdate) */
+                if (c->n && ring_at(q, idx, c->head)->t <= now) {
+                    c->state = VC_ROUTING;
+                    c->ready = now + q->rd;
+                    c->sent = 0;
+                }
+            }
+        }
+    }
+    /* next tick, and VCs with nothing left leave the active list */
+    int64_t next = INT64_MAX;
+    for (uint32_t a = r->nact; a-- > 0;) {
+        uint32_t li = act[a];
+        size_t idx = (size_t)x0 * V + li;
+        iq_ivc *c = &q->ivc[idx];
+        if (!c->n) {
+            if (c->state == VC_IDLE) {
+                uint32_t lj = act[--r->nact];
+                act[a] = lj;
+                q->ivc[(size_t)x0 * V + lj].act = a;
+                c->act = NONE;
+            }
+            continue; /* a flit's arrival ticks it */
+        }
+        iq_flit *f = ring_at(q, idx, c->head);
+        int64_t t;
+        if (f->t > now)
+            t = f->t;
+        else if (c->state == VC_IDLE)
+            t = now + q->T;
+        else if (c->state == VC_ACTIVE && !(q->peer[x0 + c->out] & HOSTBIT)) {
+            int32_t need = (!q->wormhole && c->sent == 0) ? (int32_t)f->p->nflits : 1;
+            uint32_t xo = x0 + c->out;
+            iq_ovc *o = ovc_at(q, xo, c->out_vc);
+            if (credits_now(q, xo, c->out_vc, now) >= need)
+                t = c->ready > now ? c->ready : now + q->T;
+            else if (o->cn) {
+                /* the credit that lets it go */
+                uint32_t miss = (uint32_t)(need - o->credits);
+                t = miss <= o->cn ? q->cring[((size_t)xo * V + c->out_vc) * q->depth + (o->ch + miss - 1) % q->depth]
+                                  : INT64_MAX;
+                if (t == INT64_MAX)
+                    o->waiting = 1;
+                if (t < c->ready)
+                    t = c->ready;
+            } else {
+                o->waiting = 1;
+                t = INT64_MAX;
+            }
+        } else
+            t = c->ready > now ? c->ready : now + q->T;
+        if (t < next)
+            next = t;
+    }
+    if (next != INT64_MAX)
+        router_tick_at(q, sw, next);
+}
+
+/* ---- hosts ---- */
+
+static void host_try(iqr *q, uint32_t h, int64_t now)
+{
+    swnet *st = q->st;
+    iq_host *hs = &q->h[h];
+    if (hs->last_ps >= 0 && now < hs->last_ps + q->T) {
+        host_tick_at(q, h, hs->last_ps + q->T);
+        return;
+    }
+    uint32_t xo = q->X + h;
+    if (!hs->p) {
+        if (!nic_pending(&st->nic, h))
+            return;
+        uint64_t bytes = (uint64_t)nic_peek_bytes(&st->nic, h);
+        int32_t need = q->wormhole ? 1 : (int32_t)(bytes ? (bytes - 1) / q->flit + 1 : 1);
+        uint32_t pick = NONE;
+        for (uint32_t i = 0; i < q->vpc; i++) {
+            uint32_t v = (hs->rr + i) % q->vpc;
+            if (credits_now(q, xo, v, now) >= need) {
+                pick = v;
+                break;
+            }
+        }
+        if (pick == NONE) {
+            /* the earliest credit on its way that lets one VC go */
+            int64_t t = INT64_MAX;
+            for (uint32_t v = 0; v < q->vpc; v++) {
+                iq_ovc *o = ovc_at(q, xo, v);
+                uint32_t miss = (uint32_t)(need - o->credits);
+                if (miss <= o->cn) {
+                    int64_t tv = q->cring[((size_t)xo * q->V + v) * q->depth + (o->ch + miss - 1) % q->depth];
+                    if (tv < t)
+                        t = tv;
+                } else
+                    o->waiting = 1;
+            }
+            if (t != INT64_MAX)
+                host_tick_at(q, h, t);
+            return;
+        }
+        hs->rr = (uint16_t)((pick + 1) % q->vpc);
+        nic_piece pc;
+        nic_take(&st->nic, h, 0, &pc);
+        iq_pkt *p = pkt_alloc(q);
+        p->msg = pc.msg;
+        p->bytes = (uint32_t)pc.bytes;
+        p->nflits = (uint32_t)(pc.bytes ? (pc.bytes - 1) / q->flit + 1 : 1);
+        p->hops = 0;
+        st->t.ops->hdr_init(&st->t, pc.msg->src, pc.msg->dst, swnet_salt(st, pc.msg), &p->hdr);
+        st->st.packets++;
+        hs->p = p;
+        hs->vc = (uint16_t)pick;
+        hs->sent = 0;
+    }
+    if (credits_now(q, xo, hs->vc, now) < 1) {
+        iq_ovc *o = ovc_at(q, xo, hs->vc);
+        if (o->cn)
+            host_tick_at(q, h, q->cring[((size_t)xo * q->V + hs->vc) * q->depth + o->ch]);
+        else
+            o->waiting = 1;
+        return;
+    }
+    ovc_at(q, xo, hs->vc)->credits--;
+    iq_pkt *p = hs->p;
+    hs->sent++;
+    hs->last_ps = now;
+    q->busy[xo]++;
+    flit_in(q, hs->x, hs->vc, p, now + q->T + q->hlink);
+    if (hs->sent == p->nflits)
+        hs->p = NULL;
+    if (hs->p || nic_pending(&st->nic, h))
+        host_tick_at(q, h, now + q->T);
+}
+
+static void ev_host(sim *s, void *ctx, uint64_t arg)
+{
+    iqr *q = ctx;
+    uint32_t h = (uint32_t)arg;
+    q->h[h].tick_at = INT64_MAX;
+    q->h[h].ev = 0;
+    host_try(q, h, sim_now(s));
+}
+
+/* ---- ops ---- */
+
+void iqr_send(swnet *st, net_msg *m)
+{
+    iqr *q = st->iq;
+    int64_t now = sim_now(net_sim(st->n));
+    TN_ASSERT(m->src < st->hosts && m->dst < st->hosts, "message %u -> %u on %u hosts", m->src, m->dst, st->hosts);
+    if (st->t_first_ps < 0)
+        st->t_first_ps = now;
+    m->aux = m->size_bytes ? (m->size_bytes - 1) / st->mtu + 1 : 1;
+    m->t_aux_ps = 0;
+    m->next = NULL;
+    nic_push(&st->nic, m);
+    iq_host *hs = &q->h[m->src];
+    if (!hs->p && hs->tick_at == INT64_MAX) {
+        if (grid(q, now) == now)
+            host_try(q, m->src, now);
+        else
+            host_tick_at(q, m->src, now);
+    }
+}
+
+int64_t iqr_zero_load_h_ps(const swnet *st, uint32_t h, uint64_t bytes)
+{
+    const iqr *q = st->iq;
+    uint64_t K = bytes ? (bytes - 1) / st->mtu + 1 : 1;
+    uint64_t last = bytes - (K - 1) * st->mtu;
+    int64_t F = (int64_t)(bytes ? (bytes - 1) / q->flit + 1 : 1);
+    if (K > 1)
+        F = (int64_t)((K - 1) * ((st->mtu - 1) / q->flit + 1) + (last ? (last - 1) / q->flit + 1 : 1));
+    int64_t D = q->rd + q->va + q->sa + q->stx;
+    return 2 * (q->T + q->hlink) + ((int64_t)h - 1) * (q->T + q->link) + (int64_t)h * D + (F - 1) * q->T;
+}
+
+void iqr_fill_metrics(const swnet *st, double *m)
+{
+    const iqr *q = st->iq;
+    int64_t span = st->t_last_ps - st->t_first_ps;
+    if (st->t_first_ps >= 0 && span > 0) {
+        double sum = 0, max = 0;
+        /* links: host uplinks (X + h) and switch outputs (x) */
+        for (uint32_t l = 0; l < q->X + st->hosts; l++) {
+            double u = (double)q->busy[l] * (double)q->T;
+            sum += u;
+            if (u > max)
+                max = u;
+        }
+        m[M_link_utilization_mean] = sum / ((double)st->links * (double)span);
+        m[M_link_utilization_max] = max / (double)span;
+    }
+}
+
+void iqr_get_stats(const swnet *st, iqr_stats *out) { *out = st->iq->s; }
+
+void iqr_fini(swnet *st)
+{
+    iqr *q = st->iq;
+    if (!q)
+        return;
+    free(q->r);
+    free(q->peer);
+    free(q->rid);
+    free(q->ivc);
+    free(q->ring);
+    free(q->ovc);
+    free(q->cring);
+    free(q->act);
+    free(q->va_in);
+    free(q->va_out);
+    free(q->sa_in);
+    free(q->sa_out);
+    free(q->sa_vc);
+    free(q->busy);
+    free(q->h);
+    free(q->rq);
+    free(q->m_in);
+    free(q->m_out);
+    free(q->choice);
+    free(q->granted);
+    free(q);
+    st->iq = NULL;
+}
+
+static uint32_t depth_of(const swnet_params *p) { return (uint32_t)(p->vc_buffer_bytes / p->flit_bytes); }
+
+double iqr_mem_bytes(const swnet_params *p, const topo *t)
+{
+    double V = (double)t->vcs * p->vcs, X = (double)(t->links - t->hosts), d = depth_of(p);
+    return X * V * (sizeof(iq_ivc) + sizeof(iq_ovc) + 4 + 10 + d * (sizeof(iq_flit) + 8)) + X * 16 +
+           (double)t->hosts * (sizeof(iq_host) + V * (sizeof(iq_ovc) + 8 * d)) + (double)t->switches * sizeof(iq_router);
+}
+
+void iqr_check(const net_params *core, const swnet_params *p, param_report *rep)
+{
+    if (p->router != SWNET_IQ) {
+        if (p->switching != SWNET_CUT_THROUGH)
+            param_invalid(rep, "network.switching", "the output-queued router is virtual cut-through; set "
+                                                    "network.router=\"input-queued\" for wormhole");
+        if (p->host_link_ps >= 0)
+            param_invalid(rep, "network.host-link-latency", "the output-queued router's links all take "
+                                                            "network.link-latency; set network.router=\"input-queued\"");
+        if (p->vcs != 1)
+            param_invalid(rep, "network.vcs", "%u: the output-queued router has one VC per deadlock class; set "
+                                              "network.router=\"input-queued\" for more", p->vcs);
+        return;
+    }
+    if (p->flow_control != SWNET_CREDIT)
+        param_invalid(rep, "network.flow-control",
+                      "the input-queued router needs credit flow control (its input VC buffers are the model)");
+    if (p->control_first != 0 || p->nic.policy == NIC_PRIORITY)
+        param_invalid(rep, "network.priority",
+                      "priority classes are not modelled by the input-queued router's allocators yet (use "
+                      "network.priority=\"fifo\" and a host-scheduling other than priority)");
+    if (p->switching == SWNET_SAF)
+        param_invalid(rep, "network.switching", "store-and-forward is the single switch's; the input-queued router "
+                                                "is cut-through or wormhole");
+    if (p->flit_bytes == 0 || p->flit_bytes > (1u << 20))
+        param_invalid(rep, "network.flit-size", "must be between 1B and 1MiB");
+    else {
+        uint64_t d = p->vc_buffer_bytes / p->flit_bytes;
+        if (d < 1 || d > (1u << 20))
+            param_invalid(rep, "network.vc-buffer", "holds %llu flits of %llu B; 1 to 2^20 are supported",
+                          (unsigned long long)d, (unsigned long long)p->flit_bytes);
+        uint64_t F = (p->nic.mtu_bytes + p->flit_bytes - 1) / p->flit_bytes;
+        if (p->switching == SWNET_CUT_THROUGH && F > d)
+            param_invalid(rep, "network.vc-buffer",
+                          "cut-through needs a whole packet in a VC buffer: %llu flits of network.mtu, the buffer "
+                          "holds %llu (or network.switching=\"wormhole\")",
+                          (unsigned long long)F, (unsigned long long)d);
+        if (F > UINT32_MAX / 2)
+            param_invalid(rep, "network.flit-size", "too many flits per packet");
+    }
+    if (core->bandwidth_bps > 0 && p->flit_bytes && (double)p->flit_bytes * 8e12 / core->bandwidth_bps < 1)
+        param_invalid(rep, "network.flit-size", "a flit takes less than 1 ps at %g b/s", core->bandwidth_bps);
+}
+
+int iqr_init(swnet *st, const swnet_params *p, char *err, size_t errlen)
+{
+    (void)err;
+    (void)errlen;
+    iqr *q = tn_xmalloc(sizeof *q);
+    memset(q, 0, sizeof *q);
+    st->iq = q;
+    q->st = st;
+    const topo *t = &st->t;
+    q->X = t->links - t->hosts;
+    q->vpc = p->vcs;
+    q->V = t->vcs * p->vcs;
+    TN_ASSERT(q->V <= 65535, "%u VCs per port", q->V);
+    q->depth = depth_of(p);
+    q->flit = p->flit_bytes;
+    q->T = net_rate_ps(&st->rate, p->flit_bytes);
+    if (q->T < 1)
+        q->T = 1;
+    q->rd = p->routing_delay_ps;
+    q->va = p->vc_alloc_delay_ps;
+    q->sa = p->sw_alloc_delay_ps;
+    q->stx = p->st_delay_ps;
+    q->cd = p->credit_delay_ps;
+    q->link = st->link_ps;
+    q->hlink = p->host_link_ps >= 0 ? p->host_link_ps : st->link_ps;
+    q->wormhole = p->switching == SWNET_WORMHOLE;
+    q->islip = p->allocator == SWNET_ISLIP;
+    q->iters = p->alloc_iters ? p->alloc_iters : 1;
+    uint32_t S = t->switches, V = q->V, X = q->X, N = t->hosts;
+    q->r = tn_xmalloc(S * sizeof *q->r);
+    q->peer = tn_xmalloc((size_t)X * sizeof *q->peer);
+    q->rid = tn_xmalloc((size_t)X * sizeof *q->rid);
+    q->maxr = 0;
+    for (uint32_t s = 0; s < S; s++) {
+        iq_router *r = &q->r[s];
+        r->tick_at = INT64_MAX;
+        r->ev = 0;
+        r->x0 = (uint32_t)t->ops->port_base(t, s);
+        r->radix = t->ops->radix(t, s);
+        r->nact = 0;
+        if (r->radix > q->maxr)
+            q->maxr = r->radix;
+        for (uint32_t pt = 0; pt < r->radix; pt++) {
+            topo_end e = t->ops->peer(t, s, pt);
+            q->peer[r->x0 + pt] = e.kind == TOPO_HOST ? (HOSTBIT | e.id) : (uint32_t)t->ops->port_base(t, e.id) + e.port;
+            q->rid[r->x0 + pt] = s;
+        }
+    }
+    size_t nv = (size_t)X * V;
+    q->ivc = tn_xmalloc(nv * sizeof *q->ivc);
+    for (size_t i = 0; i < nv; i++)
+        q->ivc[i] = (iq_ivc){.act = NONE, .state = VC_IDLE};
+    q->ring = tn_xalloc_big(nv * q->depth * sizeof *q->ring);
+    size_t no = (size_t)(X + N) * V;
+    q->ovc = tn_xmalloc(no * sizeof *q->ovc);
+    for (size_t i = 0; i < no; i++)
+        q->ovc[i] = (iq_ovc){.credits = (int32_t)q->depth, .owner = NONE};
+    q->cring = tn_xalloc_big(no * q->depth * sizeof *q->cring);
+    q->act = tn_xmalloc(nv * sizeof *q->act);
+    q->va_in = tn_xmalloc(nv * sizeof(uint16_t));
+    q->va_out = tn_xmalloc(nv * sizeof(uint16_t));
+    q->sa_in = tn_xmalloc((size_t)X * sizeof(uint16_t));
+    q->sa_out = tn_xmalloc((size_t)X * sizeof(uint16_t));
+    q->sa_vc = tn_xmalloc((size_t)X * sizeof(uint16_t));
+    memset(q->va_in, 0, nv * sizeof(uint16_t));
+    memset(q->va_out, 0, nv * sizeof(uint16_t));
+    memset(q->sa_in, 0, (size_t)X * sizeof(uint16_t));
+    memset(q->sa_out, 0, (size_t)X * sizeof(uint16_t));
+    memset(q->sa_vc, 0, (size_t)X * sizeof(uint16_t));
+    q->busy = tn_xmalloc((size_t)(X + N) * sizeof *q->busy);
+    memset(q->busy, 0, (size_t)(X + N) * sizeof *q->busy);
+    q->h = tn_xmalloc((size_t)N * sizeof *q->h);
+    for (uint32_t h = 0; h < N; h++) {
+        uint32_t sw, port;
+        t->ops->attach(t, h, &sw, &port);
+        q->h[h] = (iq_host){.tick_at = INT64_MAX, .x = q->r[sw].x0 + port, .last_ps = -1};
+    }
+    size_t nrq = (size_t)q->maxr * V * (V > 1 ? q->vpc : 1) + q->maxr * V;
+    q->rq = tn_xmalloc(nrq * sizeof *q->rq);
+    q->granted = tn_xmalloc(nrq);
+    q->m_in = tn_xmalloc((size_t)q->maxr * V * sizeof *q->m_in);
+    q->m_out = tn_xmalloc((size_t)q->maxr * V * sizeof *q->m_out);
+    q->choice = tn_xmalloc((size_t)q->maxr * V * sizeof *q->choice);
+    return 0;
+}

@@ -1,0 +1,44 @@
+/* The input-queued virtual-channel router (network.router = "input-queued"),
+ * a router model of the switched core (swnet.h) beside its output-queued
+ * default: per-input-port VC buffers of flits, route computation, VC
+ * allocation, switch allocation (separable input-first round robin or
+ * iSLIP), a crossbar moving one flit per input and per output per flit
+ * time, BookSim2's pipeline delays, credits per flit, wormhole or virtual
+ * cut-through switching. The model, its sources and its events are in
+ * iqrouter.c's head; HACKING.md "Router models" says how to add one.
+ *
+ * swnet_init hands an instance over to iqr_init when p->router says so;
+ * every swnet op then forwards to the iqr_* function of the same name. */
+#ifndef TASKNET_IQROUTER_H
+#define TASKNET_IQROUTER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "swnet.h"
+
+/* Set up the router model on swnet st (its topology, NIC, rates and
+ * counters set by swnet_init). 0, or -1 + err. */
+int iqr_init(swnet *st, const swnet_params *p, char *err, size_t errlen);
+void iqr_send(swnet *st, net_msg *m);
+/* A lone message of `bytes` over h switches (iqrouter.c's head derives it):
+ * exact for one packet, a lower bound for more. */
+int64_t iqr_zero_load_h_ps(const swnet *st, uint32_t h, uint64_t bytes);
+void iqr_fill_metrics(const swnet *st, double *m);
+void iqr_fini(swnet *st);
+/* Memory init allocates for these parameters on topology t. */
+double iqr_mem_bytes(const swnet_params *p, const topo *t);
+/* The shared rules of the router rows (swnet_check calls it). */
+void iqr_check(const net_params *core, const swnet_params *p, param_report *rep);
+
+/* Counters of the router model (tests). */
+typedef struct iqr_stats {
+    uint64_t flits;        /* flits that crossed a crossbar */
+    uint64_t ticks;        /* router tick events */
+    uint64_t va_lost;      /* VC allocation requests that lost */
+    uint64_t sa_lost;      /* switch allocation requests that lost */
+    uint64_t credit_waits; /* switch allocation requests held back for credit */
+} iqr_stats;
+void iqr_get_stats(const swnet *st, iqr_stats *out);
+
+#endif

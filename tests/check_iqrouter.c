@@ -1,0 +1,304 @@
+/* The input-queued router (networks/iqrouter.c, network.router =
+ * "input-queued"): zero-load latency of each pipeline by hand, a 2-input
+ * contention case of the VC and of the switch allocator worked by hand,
+ * wormhole blocking across two routers worked flit by flit, every message
+ * delivered at saturation on every topology (credits, deadlock freedom).
+ *
+ * Units throughout (BookSim2's): B = 8 Gb/s and 1-byte flits, so a flit
+ * time T = 8 b / 8 Gb/s = 1 ns; links 1 ns, host links 0 ns (unless a test
+ * says otherwise); every message is handed over at 5 ns (on the 1 ns grid)
+ * and its latency is its delivery time minus 5 ns.
+ * Model rules used below (iqrouter.c's head): a flit sent at tick w is whole
+ * at the far end at w + T + link (host links: + T + host-link); a head whole
+ * at a finishes route computation at a + routing-delay, a VC allocation
+ * requested at x is known at x + vc-alloc-delay (a refusal too, then it asks
+ * again), a switch allocation requested at y is known at y + sw-alloc-delay
+ * and the flit leaves the buffer then, goes on the link st-delay later; its
+ * credit reaches the sender credit-delay + link after it left; VC
+ * allocation is done before switch allocation within a tick. */
+#include <check.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "harness.h"
+#include "iqrouter.h"
+#include "network.h"
+#include "swnet.h"
+
+#define NS 1000 /* ps */
+#define T0 (5 * NS)
+
+static net_params core_bs(uint32_t N)
+{
+    net_params c = th_star(N, 8e9);
+    c.link_latency_ps = 1 * NS;
+    c.switch_latency_ps = 0;
+    return c;
+}
+
+/* latency of one message a -> b of `bytes` alone on `name` */
+static int64_t alone(const char *name, uint32_t N, const char *const *sets, uint32_t a, uint32_t b, uint64_t bytes)
+{
+    net_params core = core_bs(N);
+    th_net *h = th_net_new(name, &core, sets, NULL, 1, 4);
+    net_msg *m = th_at_low(h, T0, a, b, bytes);
+    th_net_go(h);
+    ck_assert_uint_eq(m->a, 1);
+    int64_t t = (int64_t)m->b - T0;
+    /* the model's own zero-load formula agrees with the run */
+    ck_assert_int_eq(h->n->ops->zero_load_ps(h->n->state, a, b, bytes), t);
+    th_net_free(h);
+    return t;
+}
+
+/* Zero load, 4x4 torus, host 0 -> host 1: h = 2 switches (one link in
+ * dimension 0), a 4-byte message of one packet = F = 4 flits (mtu 4 B).
+ * Head: whole at switch 0 at T + 0 = 1; leaves it D = rd + va + sa + st
+ * later and is whole at switch 1 T + link = 2 after that; leaves switch 1 D
+ * later and is whole at the host T + 0 = 1 after; the tail F - 1 = 3 flit
+ * times behind (a buffer of 8 flits covers the credit round trip):
+ *   1 + D + 2 + D + 1 + 3 = 7 + 2 D. */
+START_TEST(test_zero_load_pipelines)
+{
+    const char *s1111[] = {"network.router=input-queued", "network.flit-size=1B", "network.mtu=4B",
+                           "network.vc-buffer=8B", "network.host-link-latency=0ns", "network.dims=4 4", NULL};
+    /* BookSim2's defaults: 1 ns each, D = 4: 7 + 8 = 15 ns */
+    ck_assert_int_eq(alone("torus", 16, s1111, 0, 1, 4), 15 * NS);
+    /* routing-delay 0 (BookSim2's lookahead routing), D = 3: 7 + 6 = 13 ns */
+    const char *s0111[] = {"network.router=input-queued", "network.flit-size=1B", "network.mtu=4B",
+                           "network.vc-buffer=8B", "network.host-link-latency=0ns", "network.dims=4 4",
+                           "network.routing-delay=0ns", NULL};
+    ck_assert_int_eq(alone("torus", 16, s0111, 0, 1, 4), 13 * NS);
+    /* rd 2, va 3, sa 1, st 2: D = 8: 7 + 16 = 23 ns */
+    const char *s2312[] = {"network.router=input-queued", "network.flit-size=1B", "network.mtu=4B",
+                           "network.vc-buffer=8B", "network.host-link-latency=0ns", "network.dims=4 4",
+                           "network.routing-delay=2ns", "network.vc-alloc-delay=3ns", "network.st-delay=2ns", NULL};
+    ck_assert_int_eq(alone("torus", 16, s2312, 0, 1, 4), 23 * NS);
+    /* host links of 1 ns (the default: link-latency) add 1 at each end, and
+     * wormhole changes nothing alone: 15 + 2 = 17 ns */
+    const char *swh[] = {"network.router=input-queued", "network.flit-size=1B", "network.mtu=4B",
+                         "network.vc-buffer=8B", "network.switching=wormhole", "network.dims=4 4", NULL};
+    ck_assert_int_eq(alone("torus", 16, swh, 0, 1, 4), 17 * NS);
+    /* 16-byte flits at 8 Gb/s: T = 16 ns, a 64-byte packet is F = 4 flits;
+     * delays of 1 ns wait for the next 16 ns tick. Sent at 16 ns (times
+     * relative to it): flit 0 whole at switch 0 at T + 0 = 16, routed at 17
+     * -> tick 32, VC at 33 -> tick 48: granted, leaves at 49, on the link at
+     * 50, whole at switch 1 at 50 + 16 + 1 = 67 -> tick 80, routed -> tick
+     * 96, VC -> tick 112: granted, flits 1..3 at 128, 144, 160 (each whole
+     * there by then: sw0 granted them at 64, 80, 96); the tail on the link
+     * at 162, whole at the host at 162 + 16 + 0 = 178 ns; the formula (ticks
+     * not waited for) is a lower bound: 2 (16) + 17 + 2 (4) + 3 (16) = 105. */
+    const char *s16[] = {"network.router=input-queued", "network.flit-size=16B", "network.mtu=64B",
+                         "network.vc-buffer=128B", "network.host-link-latency=0ns", "network.dims=4 4", NULL};
+    net_params core = core_bs(16);
+    th_net *h = th_net_new("torus", &core, s16, NULL, 1, 4);
+    net_msg *m = th_at_low(h, 16 * NS, 0, 1, 64);
+    th_net_go(h);
+    ck_delivered_at(m, 16 * NS + 178 * NS);
+    ck_assert_int_eq(h->n->ops->zero_load_ps(h->n->state, 0, 1, 64), 105 * NS);
+    th_net_free(h);
+}
+END_TEST
+
+/* Two inputs, one output: a 1-level 4-ary fat tree is one switch with host
+ * p on port p (one deadlock class). Hosts 0 and 1 each send a 1-byte
+ * message (one flit) to host 2 at 5 ns; rd = va = sa = st = 1 ns, host
+ * links 0 ns. Both heads are whole at the switch at 5 + T = 6 (relative: 1),
+ * routed at 2, and request VC allocation at 2 (times relative to 5 ns).
+ *  one VC: one output VC at port 2; islip's output pointer starts at input
+ *    0, so host 0 wins (known at 3), requests the switch at 3, leaves the
+ *    buffer at 4, is on the link at 5 and whole at host 2 at 6. Host 1 lost
+ *    at 2, asks again at 3: the VC is still held (VC allocation comes before
+ *    switch allocation in a tick, and host 0's tail is granted at 3), loses,
+ *    asks at 4 and wins (known at 5), switch at 5, on the link at 7, whole
+ *    at 8.
+ *  two VCs, one iteration: islip's two output VCs both have their pointer
+ *    at input VC 0 (host 0's), so both grant host 0, which accepts VC 0;
+ *    host 1 gets nothing (iSLIP's synchronised pointers, McKeown 1999), asks
+ *    again at 3 and wins VC 1 (VC 0 is still held at 3), known at 4, switch
+ *    at 4: leaves at 5, on the link at 6, whole at 7 (host 0 used the output
+ *    at 3: no switch conflict). One VC allocation lost.
+ *  two VCs, two iterations: the second iteration matches host 1 with VC 1
+ *    at 2: both request the switch at 3 for the same output; islip grants
+ *    input 0 (host 0: whole at 6 as above); host 1 lost at 3, asks at 4,
+ *    wins: leaves at 5, link at 6, whole at 7. One switch allocation lost.
+ *  separable input-first, two iterations: both inputs pick VC 0 (their
+ *    pointers at 0), VC 0's arbiter takes input 0; the second iteration
+ *    gives host 1 VC 1: then as islip with two iterations. */
+START_TEST(test_contention_two_inputs)
+{
+    const char *v1[] = {"network.router=input-queued", "network.flit-size=1B", "network.mtu=1B",
+                        "network.vc-buffer=4B", "network.host-link-latency=0ns", "network.arity=4",
+                        "network.levels=1", NULL};
+    const char *v2[] = {"network.router=input-queued", "network.flit-size=1B", "network.mtu=1B",
+                        "network.vc-buffer=4B", "network.host-link-latency=0ns", "network.arity=4",
+                        "network.levels=1", "network.vcs=2", NULL};
+    const char *v2s[] = {"network.router=input-queued", "network.flit-size=1B", "network.mtu=1B",
+                         "network.vc-buffer=4B", "network.host-link-latency=0ns", "network.arity=4",
+                         "network.levels=1", "network.vcs=2", "network.allocator=separable-input-first",
+                         "network.allocator-iterations=2", NULL};
+    const char *v2i[] = {"network.router=input-queued", "network.flit-size=1B", "network.mtu=1B",
+                         "network.vc-buffer=4B", "network.host-link-latency=0ns", "network.arity=4",
+                         "network.levels=1", "network.vcs=2", "network.allocator-iterations=2", NULL};
+    const char *const *sets[] = {v1, v2, v2i, v2s};
+    const int64_t want1[] = {8, 7, 7, 7};
+    const uint64_t va_lost[] = {2, 1, 0, 0}, sa_lost[] = {0, 0, 1, 1};
+    for (int i = 0; i < 4; i++) {
+        net_params core = core_bs(4);
+        th_net *h = th_net_new("fat-tree", &core, sets[i], NULL, 1, 4);
+        net_msg *a = th_at_low(h, T0, 0, 2, 1);
+        net_msg *b = th_at_low(h, T0, 1, 2, 1);
+        th_net_go(h);
+        ck_delivered_at(a, T0 + 6 * NS);
+        ck_delivered_at(b, T0 + want1[i] * NS);
+        iqr_stats s;
+        iqr_get_stats(h->n->state, &s);
+        ck_assert_uint_eq(s.va_lost, va_lost[i]);
+        ck_assert_uint_eq(s.sa_lost, sa_lost[i]);
+        th_net_free(h);
+    }
+}
+END_TEST
+
+/* Wormhole blocking across two routers. 2-ary 2-tree (hosts 0, 1 on leaf A,
+ * 2, 3 on leaf C, d-mod-k: 0 -> 2 goes A -> top B -> C), one VC, buffers of
+ * 2 flits, wormhole, 1-byte flits, rd = va = sa = st = 1 ns, links 1 ns,
+ * host links 0. Times relative to 5 ns.
+ * Y: host 3 -> host 2, 32 flits, through C alone. Its flits 0, 1 are whole
+ *   at C at 1, 2; the head routed at 2, VC at 3, granted at 3; from then
+ *   flit k (whole at k + 3, its credit back at the host as flit k - 2
+ *   leaves) is granted at k + 3: the tail (k = 31) at 34, on the link at 36,
+ *   whole at host 2 at 37.
+ * X: host 0 -> host 2, 4 flits. Alone: the host sends flits 0, 1 at 0, 1
+ *   (two credits), A grants them at 3, 4 (whole at 1, routed at 2, VC at
+ *   3), their credits are back at the host at 4, 5 (host link 0), B grants
+ *   flit 0 at 9 (whole at 3 + 2 + 2 = 7, routed 8, VC 9) and flit 1 at 10,
+ *   their credits back at A at 11, 12, so A grants flits 2, 3 at 11, 12
+ *   (whole at B at 15, 16); C: flit 0 whole at 13, routed 14, VC 15,
+ *   granted 15, flit 1 at 16, credits at B at 17, 18, so B grants flits 2, 3
+ *   at 17, 18 (whole at C at 21, 22), C at 21, 22: the tail on the link at
+ *   24, whole at host 2 at 25 (the buffers of 2 flits do not cover the
+ *   credit round trip: the formula's 21 is a lower bound).
+ *   With Y: at A flits 0, 1 granted at 3, 4 (whole at B at 7, 8); flits 2, 3
+ *   wait for B's credits: B grants flit 0 at 9 (leaves its buffer at 10, the
+ *   credit at A at 11) and flit 1 at 10, so A grants flits 2, 3 at 11, 12
+ *   (whole at B at 15, 16). At C flits 0, 1 are whole at 13, 14; the head is
+ *   routed at 14 and loses VC allocation at 14 .. 34 (Y holds the one output
+ *   VC to host 2 until its tail is granted at 34), wins at 35 (known at 36);
+ *   meanwhile flits 2, 3 wait in B, which has no credit: X spans B and C,
+ *   blocked. C grants flits 0, 1 at 36, 37 (credits back at B at 38, 39); B
+ *   grants flits 2, 3 at 38, 39 (whole at C at 42, 43); C grants them at 42,
+ *   43: the tail on the link at 45, whole at host 2 at 46. */
+START_TEST(test_wormhole_blocking)
+{
+    const char *s[] = {"network.router=input-queued", "network.flit-size=1B", "network.mtu=32B",
+                       "network.vc-buffer=2B", "network.switching=wormhole", "network.host-link-latency=0ns",
+                       "network.arity=2", "network.levels=2", "network.routing=d-mod-k", NULL};
+    net_params core = core_bs(4);
+    /* the routes the derivation assumes */
+    th_net *h0 = th_net_new("fat-tree", &core, s, NULL, 1, 4);
+    uint64_t links[8];
+    ck_assert_uint_eq(h0->n->ops->route(h0->n->state, 0, 2, links, 8), 4); /* 3 switches */
+    ck_assert_uint_eq(h0->n->ops->route(h0->n->state, 3, 2, links, 8), 2); /* 1 switch */
+    net_msg *x0 = th_at_low(h0, T0, 0, 2, 4);
+    th_net_go(h0);
+    ck_delivered_at(x0, T0 + 25 * NS);
+    ck_assert_int_eq(h0->n->ops->zero_load_ps(h0->n->state, 0, 2, 4), 21 * NS);
+    th_net_free(h0);
+
+    th_net *h = th_net_new("fat-tree", &core, s, NULL, 1, 4);
+    net_msg *y = th_at_low(h, T0, 3, 2, 32);
+    net_msg *x = th_at_low(h, T0, 0, 2, 4);
+    th_net_go(h);
+    ck_delivered_at(y, T0 + 37 * NS);
+    ck_delivered_at(x, T0 + 46 * NS);
+    iqr_stats st;
+    iqr_get_stats(h->n->state, &st);
+    ck_assert_uint_eq(st.va_lost, 21); /* X's head at C, 14 .. 34 */
+    th_net_free(h);
+}
+END_TEST
+
+/* Saturation on every topology, both switchings: every message arrives
+ * (the run's own exactly-once accounting) with buffers of 2 flits. */
+START_TEST(test_saturation_all)
+{
+    static const struct {
+        const char *name;
+        uint32_t N;
+        const char *shape[4];
+    } f[] = {
+        {"torus", 16, {"network.dims=4 4", NULL}},
+        {"torus", 16, {"network.dims=4 4", "network.routing=adaptive", NULL}},
+        {"fat-tree", 16, {"network.arity=4", "network.levels=2", "network.routing=random-up", NULL}},
+        {"leaf-spine", 16, {"network.leaves=4", "network.spines=2", "network.hosts-per-leaf=4", NULL}},
+        {"dragonfly", 36, {"network.groups=3", "network.routers-per-group=3", "network.hosts-per-router=4", "network.global-links=2"}},
+        {"dragonfly", 36, {"network.groups=3", "network.routers-per-group=3", "network.hosts-per-router=4", "network.global-links=2"}},
+    };
+    for (unsigned i = 0; i < sizeof f / sizeof f[0]; i++)
+        for (int wh = 0; wh < 2; wh++) {
+            const char *sets[16];
+            unsigned n = 0;
+            sets[n++] = "network.router=input-queued";
+            sets[n++] = "network.flit-size=4B";
+            sets[n++] = "network.mtu=16B";
+            sets[n++] = wh ? "network.vc-buffer=8B" : "network.vc-buffer=16B";
+            sets[n++] = wh ? "network.switching=wormhole" : "network.switching=cut-through";
+            sets[n++] = "network.vcs=2";
+            if (i == 5)
+                sets[n++] = "network.routing=ugal";
+            for (unsigned k = 0; k < 4 && f[i].shape[k]; k++)
+                sets[n++] = f[i].shape[k];
+            sets[n] = NULL;
+            net_params core = core_bs(f[i].N);
+            th_run r = {0};
+            const char *wl[] = {"workload.offered-load=1.5", "workload.message-size=40B", "workload.messages=200", NULL};
+            ck_assert_msg(th_run_all(&r, f[i].name, &core, sets, "uniform-random", wl, 7, 0, NULL) == 0, "%s: %s", f[i].name,
+                          r.err);
+            th_run_close(&r);
+        }
+}
+END_TEST
+
+/* Refusals with reasons. */
+START_TEST(test_refusals)
+{
+    net_params core = core_bs(16);
+    char err[512];
+    const char *inf[] = {"network.router=input-queued", "network.flow-control=infinite", "network.dims=4 4", NULL};
+    ck_assert_ptr_null(th_net_try("torus", &core, inf, NULL, 1, 4, err, sizeof err));
+    ck_assert_ptr_nonnull(strstr(err, "credit flow control"));
+    const char *ct[] = {"network.router=input-queued", "network.flit-size=1B", "network.mtu=16B",
+                        "network.vc-buffer=8B", "network.dims=4 4", NULL};
+    ck_assert_ptr_null(th_net_try("torus", &core, ct, NULL, 1, 4, err, sizeof err));
+    ck_assert_ptr_nonnull(strstr(err, "cut-through needs a whole packet"));
+    const char *oq[] = {"network.vcs=2", "network.dims=4 4", NULL};
+    ck_assert_ptr_null(th_net_try("torus", &core, oq, NULL, 1, 4, err, sizeof err));
+    ck_assert_ptr_nonnull(strstr(err, "network.vcs"));
+}
+END_TEST
+
+static Suite *iqr_suite(void)
+{
+    Suite *s = suite_create("iqrouter");
+    TCase *t = tcase_create("core");
+    tcase_set_timeout(t, 120);
+    tcase_add_test(t, test_zero_load_pipelines);
+    tcase_add_test(t, test_contention_two_inputs);
+    tcase_add_test(t, test_wormhole_blocking);
+    tcase_add_test(t, test_saturation_all);
+    tcase_add_test(t, test_refusals);
+    suite_add_tcase(s, t);
+    return s;
+}
+
+int main(void)
+{
+    SRunner *r = srunner_create(iqr_suite());
+    srunner_run_all(r, CK_NORMAL);
+    int failed = srunner_ntests_failed(r);
+    srunner_free(r);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
