@@ -306,7 +306,8 @@ static void uplink_start(host_nic *h, uint32_t node, int64_t now)
 {
     nic_node *nd = &h->node[node];
     nic_pkt *p = nic_pop(h, node, 0);
-    TN_ASSERT(p, "uplink %u started with nothing to send", node);
+    if (!p)
+        return; /* a "free" event after PFC paused every class with a message: resuming restarts it */
     p->ser_ps = net_rate_ps(&h->rate, p->bytes);
     nd->free_ps = now + p->ser_ps;
     h->start(h->ctx, p);
@@ -317,8 +318,6 @@ static void ev_uplink_free(sim *s, void *ctx, uint64_t node)
     host_nic *h = ctx;
     nic_node *nd = &h->node[node];
     nd->wake = 0;
-    if (!nd->mask)
-        return; /* every class with a message was paused since (PFC): resuming restarts it */
     uplink_start(h, (uint32_t)node, sim_now(s));
     if (nd->mask) {
         nd->wake = 1;
