@@ -57,7 +57,7 @@ typedef struct net_msg {
 } net_msg;
 
 /* What every fabric shares: the core network parameters (rows in
- * app/config_rows.c). A fabric's own parameters are rows of its own
+ * app/config/config_rows.c). A fabric's own parameters are rows of its own
  * (net_ops.params) in a struct of its own. */
 typedef struct net_params {
     uint32_t nodes;            /* N */

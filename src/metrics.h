@@ -3,7 +3,7 @@
  * (those of every run: messages, latencies, span, events) are the table
  * below; a fabric or a workload declares its own in its file with the same
  * X-macro shape (METRIC_DEF) and fills them itself. A run's metrics are laid
- * out by the application (app/run.h: run_layout) as the union, by name, of
+ * out by the application (app/run/run.h: run_layout) as the union, by name, of
  * the core's and those of every plugin a sweep uses; a metric that does not
  * apply to a run (or that its plugin did not measure) is NAN, written as an
  * empty cell in CSV and null in JSON, never as 0.

@@ -4,7 +4,7 @@
  * (`network.extra-stages` is the extra-stages attribute of <network>), says
  * how its text is parsed and checked, and where its value lives: at `off`
  * bytes into the module's own params struct. The application composes the
- * rows of every module (app/config_rows.c): the same rows drive the XML
+ * rows of every module (app/config/config_rows.c): the same rows drive the XML
  * attributes, --set, sweep axes, `tasknet params`, the schema and the
  * written configuration. This file parses, formats, copies and frees
  * values; it knows nothing of XML, of paths' owners or of other rows.

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "cli_helpers.h"
+#include "harness.h"
 
 START_TEST(test_help_and_version)
 {
@@ -1641,11 +1642,4 @@ static Suite *cli_suite(void)
     return s;
 }
 
-int main(void)
-{
-    SRunner *sr = srunner_create(cli_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
-}
+TH_MAIN(cli_suite)

@@ -23,7 +23,6 @@
 #include "harness.h"
 #include "prog_exec.h"
 
-#define NS 1000
 #define XK 0x434cu /* net_msg.kind of the tests' programs */
 
 typedef struct outcome {
@@ -430,11 +429,4 @@ static Suite *suite(void)
     return s;
 }
 
-int main(void)
-{
-    SRunner *sr = srunner_create(suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? 1 : 0;
-}
+TH_MAIN(suite)

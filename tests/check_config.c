@@ -15,6 +15,7 @@
 #include "net_spinet.h"
 #include "run.h"
 #include "wl_task_tree.h"
+#include "harness.h"
 
 /* The plugins' own params of a configuration (their tests may name them). */
 #define TT(cp) ((const tasktree_params *)(cp)->wl[0].block[wl_index(&wl_task_tree_ops)])
@@ -1037,11 +1038,4 @@ static Suite *config_suite(void)
     return s;
 }
 
-int main(void)
-{
-    SRunner *r = srunner_create(config_suite());
-    srunner_run_all(r, CK_NORMAL);
-    int failed = srunner_ntests_failed(r);
-    srunner_free(r);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
-}
+TH_MAIN(config_suite)

@@ -577,11 +577,4 @@ static Suite *conformance_suite(void)
     return s;
 }
 
-int main(void)
-{
-    SRunner *r = srunner_create(conformance_suite());
-    srunner_run_all(r, CK_NORMAL);
-    int failed = srunner_ntests_failed(r);
-    srunner_free(r);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
-}
+TH_MAIN(conformance_suite)

@@ -13,7 +13,6 @@
 #include "network.h"
 #include "workload.h"
 
-#define B10 10e9
 
 static th_run *open_run(const char *fabric, uint32_t N, const char *const *net_sets, const char *const *wl_sets,
                         uint64_t seed)
@@ -388,11 +387,4 @@ static Suite *dc_flows_suite(void)
     return s;
 }
 
-int main(void)
-{
-    SRunner *r = srunner_create(dc_flows_suite());
-    srunner_run_all(r, CK_NORMAL);
-    int failed = srunner_ntests_failed(r);
-    srunner_free(r);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
-}
+TH_MAIN(dc_flows_suite)

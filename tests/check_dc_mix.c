@@ -15,6 +15,7 @@
 
 #include "config.h"
 #include "run.h"
+#include "harness.h"
 
 static void load(cfg *c)
 {
@@ -241,7 +242,7 @@ START_TEST(test_shared_alternative)
 }
 END_TEST
 
-int main(void)
+static Suite *dc_mix_suite(void)
 {
     Suite *s = suite_create("dc_mix");
     TCase *t = tcase_create("dc_mix");
@@ -252,9 +253,7 @@ int main(void)
     tcase_add_test(t, test_background_stops_flow_count);
     tcase_add_test(t, test_shared_alternative);
     suite_add_tcase(s, t);
-    SRunner *r = srunner_create(s);
-    srunner_run_all(r, CK_NORMAL);
-    int failed = srunner_ntests_failed(r);
-    srunner_free(r);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return s;
 }
+
+TH_MAIN(dc_mix_suite)

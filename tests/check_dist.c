@@ -10,8 +10,8 @@
 #include <gsl/gsl_statistics_double.h>
 
 #include "dist.h"
+#include "harness.h"
 
-#define CLOSE(a, b, tol) ck_assert_msg(fabs((a) - (b)) <= (tol), "%.17g != %.17g", (double)(a), (double)(b))
 
 /* tests/fixtures, from the test environment or else next to this file. */
 static const char *fixtures(void)
@@ -427,11 +427,4 @@ static Suite *dist_suite(void)
     return s;
 }
 
-int main(void)
-{
-    SRunner *sr = srunner_create(dist_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
-}
+TH_MAIN(dist_suite)

@@ -18,8 +18,8 @@
 #include "rng.h"
 #include "task.h"
 #include "tree.h"
+#include "harness.h"
 
-#define CLOSE(a, b, tol) ck_assert_msg(fabs((a) - (b)) <= (tol), "%.17g != %.17g (tol %g)", (double)(a), (double)(b), (double)(tol))
 #define REL(a, b, rel) CLOSE(a, b, fabs((double)(b)) * (rel))
 
 #define EPS_B 40.0 /* control message size, bytes (fig6 and fig9) */
@@ -455,11 +455,4 @@ static Suite *footprint_suite(void)
     return s;
 }
 
-int main(void)
-{
-    SRunner *sr = srunner_create(footprint_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
-}
+TH_MAIN(footprint_suite)

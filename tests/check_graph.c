@@ -420,10 +420,7 @@ int main(void)
 {
     base_pid = (long)getpid();
     snprintf(tmp_path, sizeof tmp_path, "/tmp/tasknet-check-graph-%ld.dot", base_pid);
-    SRunner *sr = srunner_create(suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
+    int status = th_main(suite());
     unlink(tmp_path);
-    return failed ? 1 : 0;
+    return status;
 }

@@ -18,7 +18,6 @@
 #include "host_nic.h"
 #include "network.h"
 
-#define B10 10e9
 #define PKT 1200000 /* ps: 1500 B at 10 Gb/s */
 #define FIX 240000  /* ps: 2 links + switch */
 
@@ -583,11 +582,4 @@ static Suite *host_nic_suite(void)
     return s;
 }
 
-int main(void)
-{
-    SRunner *r = srunner_create(host_nic_suite());
-    srunner_run_all(r, CK_NORMAL);
-    int failed = srunner_ntests_failed(r);
-    srunner_free(r);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
-}
+TH_MAIN(host_nic_suite)

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "cli_helpers.h"
+#include "harness.h"
 
 static char root[] = "/tmp/tasknet-input-XXXXXX";
 
@@ -193,11 +194,4 @@ static Suite *input_suite(void)
     return s;
 }
 
-int main(void)
-{
-    SRunner *sr = srunner_create(input_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
-}
+TH_MAIN(input_suite)

@@ -27,7 +27,6 @@
 #include "network.h"
 #include "swnet.h"
 
-#define NS 1000 /* ps */
 #define T0 (5 * NS)
 
 static net_params core_bs(uint32_t N)
@@ -294,11 +293,4 @@ static Suite *iqr_suite(void)
     return s;
 }
 
-int main(void)
-{
-    SRunner *r = srunner_create(iqr_suite());
-    srunner_run_all(r, CK_NORMAL);
-    int failed = srunner_ntests_failed(r);
-    srunner_free(r);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
-}
+TH_MAIN(iqr_suite)

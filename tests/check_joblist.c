@@ -17,6 +17,7 @@
 #include "rng.h"
 #include "task.h"
 #include "tree.h"
+#include "harness.h"
 
 static void parse(dist *d, const char *text, unit_kind u)
 {
@@ -195,11 +196,4 @@ static Suite *joblist_suite(void)
     return s;
 }
 
-int main(void)
-{
-    SRunner *sr = srunner_create(joblist_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
-}
+TH_MAIN(joblist_suite)

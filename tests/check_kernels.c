@@ -26,8 +26,6 @@
 #include "rng.h"
 #include "units.h"
 
-#define NS 1000 /* ps per ns */
-#define B10 10e9
 
 /* SPINet as check_uniform.c configures it: no extra stage, 4 m links,
  * t_sw = t_r = 1 ns, 1 kB packets, fast NACK. */
@@ -543,11 +541,4 @@ static Suite *suite(void)
     return s;
 }
 
-int main(void)
-{
-    SRunner *sr = srunner_create(suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed == 0 ? 0 : 1;
-}
+TH_MAIN(suite)

@@ -1,4 +1,4 @@
-/* Several workloads on one fabric (app/run.c, networks/network.c clients):
+/* Several workloads on one fabric (app/run/run.c, networks/network.c clients):
  * a workload's results do not depend on another that shares no node and no
  * queue with it, a background workload stops once the foreground has
  * finished, and the same seed gives the same runs. The configuration is
@@ -12,6 +12,7 @@
 #include "config.h"
 #include "run.h"
 #include "sweep_impl.h"
+#include "harness.h"
 
 static const char *srcdir(void)
 {
@@ -327,7 +328,7 @@ START_TEST(test_run_view)
 }
 END_TEST
 
-int main(void)
+static Suite *mix_suite(void)
 {
     Suite *s = suite_create("mix");
     TCase *t = tcase_create("several workloads");
@@ -343,9 +344,7 @@ int main(void)
     tcase_add_test(t, test_span_of_a_mix);
     tcase_add_test(t, test_fingerprint);
     suite_add_tcase(s, t);
-    SRunner *r = srunner_create(s);
-    srunner_run_all(r, CK_NORMAL);
-    int failed = srunner_ntests_failed(r);
-    srunner_free(r);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return s;
 }
+
+TH_MAIN(mix_suite)

@@ -951,19 +951,17 @@ static Suite *net_suite(void)
     return s;
 }
 
-int main(void)
+/* The suite, and the invariants' aborts only where Check forks. */
+static Suite *net_suite_all(void)
 {
     Suite *s = net_suite();
-    SRunner *sr = srunner_create(s);
-    /* Only where Check forks: in-process an abort would kill the runner. */
-    if (srunner_fork_status(sr) != CK_NOFORK) {
+    if (th_forks()) {
         TCase *die = tcase_create("invariants");
         tcase_add_test_raise_signal(die, test_bad_destination_aborts, SIGABRT);
         tcase_add_test_raise_signal(die, test_zero_rate_aborts, SIGABRT);
         suite_add_tcase(s, die);
     }
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return s;
 }
+
+TH_MAIN(net_suite_all)

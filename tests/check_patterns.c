@@ -19,8 +19,6 @@
 #include "rng.h"
 #include "units.h"
 
-#define NS 1000 /* ps per ns */
-#define B10 10e9
 
 static void gen(pat_kind k, uint32_t C, uint32_t arg, uint64_t seed, pat_levels *out)
 {
@@ -823,11 +821,4 @@ static Suite *suite(void)
     return s;
 }
 
-int main(void)
-{
-    SRunner *sr = srunner_create(suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed == 0 ? 0 : 1;
-}
+TH_MAIN(suite)

@@ -14,6 +14,7 @@
 
 #include "cli_helpers.h"
 #include "plot.h"
+#include "harness.h"
 
 static char dir[64];
 
@@ -319,11 +320,4 @@ static Suite *plot_suite(void)
     return s;
 }
 
-int main(void)
-{
-    SRunner *sr = srunner_create(plot_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
-}
+TH_MAIN(plot_suite)

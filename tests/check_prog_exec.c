@@ -15,8 +15,6 @@
 #include "rng.h"
 #include "taskprog.h"
 
-#define NS 1000 /* ps per ns */
-#define B10 10e9
 #define FIXED_PS (240 * NS) /* 2 link + switch */
 #define XH_KIND 0x4b50u     /* net_msg.kind of the tests' programs */
 
@@ -388,11 +386,4 @@ static Suite *suite(void)
     return s;
 }
 
-int main(void)
-{
-    SRunner *sr = srunner_create(suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed == 0 ? 0 : 1;
-}
+TH_MAIN(suite)

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "cli_helpers.h"
+#include "harness.h"
 
 static char root[] = "/tmp/tasknet-programs-XXXXXX";
 
@@ -294,13 +295,10 @@ int main(void)
         perror("mkdtemp");
         return EXIT_FAILURE;
     }
-    SRunner *sr = srunner_create(suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
+    int status = th_main(suite());
     char cmd[600];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", root);
     if (system(cmd) != 0)
         fprintf(stderr, "could not remove %s\n", root);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return status;
 }

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "cli_helpers.h"
+#include "harness.h"
 
 static char root[] = "/tmp/tasknet-results-XXXXXX";
 
@@ -534,6 +535,42 @@ START_TEST(test_si_columns)
 }
 END_TEST
 
+/* Fabrics compared in one sweep with axes varying with network.type (the
+ * README's example, tests/fixtures/good/fabrics_with.xml): "-" leaves a
+ * fabric's parameter unset where another fabric runs, so no dummy values.
+ * Each point runs with its own values: the leaf-spine needs its 8 leaves
+ * of 8 hosts for 64 nodes (its defaults, 4 x 4, would be refused), the
+ * fat-tree its 4-ary 3-tree (4^3 = 64). "-" in the lead axis, or in an
+ * axis of its own, is no value. */
+START_TEST(test_fabrics_with_placeholders)
+{
+    char args[1024], path[700], buf[64];
+    int st;
+    snprintf(args, sizeof args, "run tests/fixtures/good/fabrics_with.xml -q -o %s/fw", root);
+    free(run_ok(args));
+    snprintf(path, sizeof path, "%s/fw/runs.csv", root);
+    char *t = slurp(path);
+    ck_assert_ptr_nonnull(t);
+    int ct = col_of(t, "network.type"), ca = col_of(t, "network.arity"), cl = col_of(t, "network.leaves");
+    const char *type[] = {"torus", "fat-tree", "leaf-spine"}, *arity[] = {"-", "4", "-"}, *leaves[] = {"-", "-", "8"};
+    for (int r = 0; r < 3; r++) {
+        char *row = line_n(t, r + 1);
+        ck_assert_str_eq(cell(row, ct, buf, sizeof buf), type[r]);
+        ck_assert_str_eq(cell(row, ca, buf, sizeof buf), arity[r]);
+        ck_assert_str_eq(cell(row, cl, buf, sizeof buf), leaves[r]);
+    }
+    free(t);
+    snprintf(args, sizeof args, "sed 's/values=\"torus fat-tree leaf-spine\"/values=\"torus - leaf-spine\"/' "
+             "tests/fixtures/good/fabrics_with.xml > %s/lead.xml && \"$TASKNET\" validate %s/lead.xml 2>&1", root, root);
+    char *out = run_sh(args, &st);
+    ck_assert_msg(strstr(out, "value '-': unknown network type '-'"), "%s", out);
+    free(out);
+    out = run_tasknet("validate configs/examples/quickstart.xml --set 'network.switch-latency=-'", &st);
+    ck_assert_msg(st != 0, "%s", out);
+    free(out);
+}
+END_TEST
+
 static Suite *results_suite(void)
 {
     Suite *s = suite_create("results");
@@ -556,16 +593,10 @@ static Suite *results_suite(void)
     tcase_add_test(ev, test_docs_name_sources_by_title);
     tcase_add_test(ev, test_analyze_every_workload);
     tcase_add_test(ev, test_si_columns);
+    tcase_add_test(ev, test_fabrics_with_placeholders);
     tcase_add_test(ev, test_readme_pandas);
     suite_add_tcase(s, ev);
     return s;
 }
 
-int main(void)
-{
-    SRunner *sr = srunner_create(results_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
-}
+TH_MAIN(results_suite)

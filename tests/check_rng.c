@@ -7,6 +7,7 @@
 #include <gsl/gsl_statistics_double.h>
 
 #include "rng.h"
+#include "harness.h"
 
 START_TEST(test_seed_deterministic)
 {
@@ -120,11 +121,4 @@ static Suite *rng_suite(void)
     return s;
 }
 
-int main(void)
-{
-    SRunner *sr = srunner_create(rng_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
-}
+TH_MAIN(rng_suite)

@@ -24,7 +24,6 @@
 #include "workload.h"
 
 #define US 1000000LL /* ps per microsecond */
-#define NS 1000LL    /* ps per nanosecond */
 #define LINK_PS TH_LINK_PS /* 20 ns */
 #define SWITCH_PS TH_SW_PS /* 200 ns */
 
@@ -1023,11 +1022,4 @@ static Suite *sched_suite(void)
     return s;
 }
 
-int main(void)
-{
-    SRunner *sr = srunner_create(sched_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
-}
+TH_MAIN(sched_suite)

@@ -9,6 +9,7 @@
 #include <gsl/gsl_rng.h>
 
 #include "event_queue.h"
+#include "harness.h"
 #include "sim.h"
 
 /* Records every firing: its time and argument. */
@@ -1002,12 +1003,11 @@ static Suite *sim_suite(void)
     return s;
 }
 
-int main(void)
+/* The suite, and the invariants' aborts only where Check forks. */
+static Suite *sim_suite_all(void)
 {
     Suite *s = sim_suite();
-    SRunner *sr = srunner_create(s);
-    /* Only where Check forks: in-process an abort would kill the runner. */
-    if (srunner_fork_status(sr) != CK_NOFORK) {
+    if (th_forks()) {
         TCase *die = tcase_create("invariants");
         tcase_add_test_raise_signal(die, test_past_aborts, SIGABRT);
         tcase_add_test_raise_signal(die, test_negative_delay_aborts, SIGABRT);
@@ -1018,8 +1018,7 @@ int main(void)
 #endif
         suite_add_tcase(s, die);
     }
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return s;
 }
+
+TH_MAIN(sim_suite_all)

@@ -1593,11 +1593,4 @@ static Suite *spinet_suite(void)
     return s;
 }
 
-int main(void)
-{
-    SRunner *sr = srunner_create(spinet_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
-}
+TH_MAIN(spinet_suite)

@@ -12,8 +12,8 @@
 #include <gsl/gsl_statistics_double.h>
 
 #include "stats.h"
+#include "harness.h"
 
-#define CLOSE(a, b, tol) ck_assert_msg(fabs((a) - (b)) <= (tol), "%.17g != %.17g", (double)(a), (double)(b))
 
 START_TEST(test_empty)
 {
@@ -494,11 +494,4 @@ static Suite *stats_suite(void)
     return s;
 }
 
-int main(void)
-{
-    SRunner *sr = srunner_create(stats_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
-}
+TH_MAIN(stats_suite)

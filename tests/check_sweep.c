@@ -1,4 +1,4 @@
-/* End-to-end tests of result folders (app/sweep_store.c): one writer at a
+/* End-to-end tests of result folders (app/sweep/sweep_store.c): one writer at a
  * time, resume that trusts nothing it cannot check (rows against the run
  * table, latency histograms against their checksums, input files against
  * the fingerprint), and folders that grow: replicas and axis values added
@@ -13,6 +13,7 @@
 
 #include "cli_helpers.h"
 #include "sweep_impl.h"
+#include "harness.h"
 
 /* tests/fixtures/sweep_small.xml with 200 jobs: 3 points x 2 replicas, runs
  * of a few ms. */
@@ -458,7 +459,28 @@ START_TEST(test_axis_values_added_later)
 }
 END_TEST
 
-/* ---- which run next with several processes (app/sweep_order.c) ---- */
+/* A run's id and its point and replica (run.h): id = point x replicas +
+ * replica, replica-major within a point. By hand with 3 replicas: point 2
+ * replica 1 is run 7 (2 x 3 + 1), run 5 is point 1 replica 2; and every id
+ * of 4 points x 3 replicas comes back to itself. */
+START_TEST(test_run_ids)
+{
+    cfg c = {.replicas = 3};
+    ck_assert_uint_eq(run_id(&c, 2, 1), 7);
+    ck_assert_uint_eq(run_point(&c, 5), 1);
+    ck_assert_uint_eq(run_replica(&c, 5), 2);
+    for (uint64_t id = 0; id < 12; id++) {
+        ck_assert_uint_eq(run_id(&c, run_point(&c, id), run_replica(&c, id)), id);
+        ck_assert_uint_lt(run_replica(&c, id), 3);
+    }
+    /* beyond 32 bits: point 2^32 of 5 replicas */
+    c.replicas = 5;
+    ck_assert_uint_eq(run_id(&c, (size_t)1 << 32, 4), ((uint64_t)5 << 32) + 4);
+    ck_assert_uint_eq(run_point(&c, ((uint64_t)5 << 32) + 4), (size_t)1 << 32);
+}
+END_TEST
+
+/* ---- which run next with several processes (app/sweep/sweep_order.c) ---- */
 
 /* A sweep of `points` points x `reps` replicas, every run pending, as
  * sweep_execute hands it to a driver. */
@@ -587,6 +609,7 @@ static Suite *store_suite(void)
     tcase_add_test(tc, test_rows_checked_against_run_table);
     tcase_add_test(tc, test_replicas_added_later);
     tcase_add_test(tc, test_axis_values_added_later);
+    tcase_add_test(tc, test_run_ids);
     suite_add_tcase(s, tc);
     TCase *order = tcase_create("order");
     tcase_add_test(order, test_order_costliest_first);
@@ -596,11 +619,4 @@ static Suite *store_suite(void)
     return s;
 }
 
-int main(void)
-{
-    SRunner *sr = srunner_create(store_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
-}
+TH_MAIN(store_suite)

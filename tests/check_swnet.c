@@ -25,7 +25,6 @@
 #include "topo.h"
 
 #define B_BPS 40e9
-#define NS 1000 /* ps */
 
 /* Check records a checkpoint per ck_assert; loops use this instead. */
 #define REQUIRE_MSG(cond, ...)                                                                                     \
@@ -613,11 +612,4 @@ static Suite *swnet_suite(void)
     return s;
 }
 
-int main(void)
-{
-    SRunner *r = srunner_create(swnet_suite());
-    srunner_run_all(r, CK_NORMAL);
-    int failed = srunner_ntests_failed(r);
-    srunner_free(r);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
-}
+TH_MAIN(swnet_suite)

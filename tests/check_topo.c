@@ -18,6 +18,7 @@
 #include "link.h"
 #include "spinet_topology.h"
 #include "topo.h"
+#include "harness.h"
 
 /* Check records a checkpoint (a write) per ck_assert; the loops over every
  * pair use this instead, which costs nothing when it holds. */
@@ -448,20 +449,20 @@ static void check_graph(const topo *t)
 }
 
 /* Switch-to-switch distances by breadth-first search from switch s. */
-static void bfs(const topo *t, uint32_t s, uint32_t *dist)
+static void bfs(const topo *t, uint32_t s, uint32_t *hops)
 {
     uint32_t *queue = malloc(t->switches * sizeof *queue);
     for (uint32_t i = 0; i < t->switches; i++)
-        dist[i] = UINT32_MAX;
+        hops[i] = UINT32_MAX;
     uint32_t head = 0, tail = 0;
-    dist[s] = 0;
+    hops[s] = 0;
     queue[tail++] = s;
     while (head < tail) {
         uint32_t u = queue[head++];
         for (uint32_t q = 0; q < t->ops->radix(t, u); q++) {
             topo_end e = t->ops->peer(t, u, q);
-            if (e.kind == TOPO_SWITCH && dist[e.id] == UINT32_MAX) {
-                dist[e.id] = dist[u] + 1;
+            if (e.kind == TOPO_SWITCH && hops[e.id] == UINT32_MAX) {
+                hops[e.id] = hops[u] + 1;
                 queue[tail++] = e.id;
             }
         }
@@ -477,14 +478,14 @@ enum shape { SHAPE_SHORTEST, SHAPE_UPDOWN, SHAPE_DRAGONFLY };
  * levels; at most one global link for minimal dragonfly routes). */
 static void check_routes(const topo *t, enum shape shape, unsigned salts, uint32_t level_size)
 {
-    uint32_t *dist = malloc(t->switches * sizeof *dist);
+    uint32_t *hops = malloc(t->switches * sizeof *hops);
     uint64_t *l = malloc(t->max_route_links * sizeof *l);
     uint8_t *v = malloc(t->max_route_links);
     for (uint32_t a = 0; a < t->hosts; a++) {
         uint32_t sa, pa;
         t->ops->attach(t, a, &sa, &pa);
         if (shape == SHAPE_SHORTEST)
-            bfs(t, sa, dist);
+            bfs(t, sa, hops);
         for (uint32_t b = 0; b < t->hosts; b++) {
             uint32_t sb, pb;
             t->ops->attach(t, b, &sb, &pb);
@@ -512,12 +513,12 @@ static void check_routes(const topo *t, enum shape shape, unsigned salts, uint32
                     }
                 }
                 if (shape == SHAPE_SHORTEST)
-                    REQUIRE_MSG(n - 2 == dist[sb], "%s %u -> %u: %u hops, shortest %u",
-                                t->ops->name, a, b, n - 2, dist[sb]);
+                    REQUIRE_MSG(n - 2 == hops[sb], "%s %u -> %u: %u hops, shortest %u",
+                                t->ops->name, a, b, n - 2, hops[sb]);
             }
         }
     }
-    free(dist);
+    free(hops);
     free(l);
     free(v);
 }
@@ -1063,11 +1064,4 @@ static Suite *topo_suite(void)
     return s;
 }
 
-int main(void)
-{
-    SRunner *sr = srunner_create(topo_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
-}
+TH_MAIN(topo_suite)

@@ -18,7 +18,6 @@
 #include "network.h"
 #include "workload.h"
 
-#define B10 10e9
 #define US 1e-6
 
 static th_run *run_training(const char *fabric, uint32_t N, double bps, const char *const *net_sets,
@@ -425,11 +424,4 @@ static Suite *training_suite(void)
     return s;
 }
 
-int main(void)
-{
-    SRunner *r = srunner_create(training_suite());
-    srunner_run_all(r, CK_NORMAL);
-    int failed = srunner_ntests_failed(r);
-    srunner_free(r);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
-}
+TH_MAIN(training_suite)

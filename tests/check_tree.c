@@ -23,8 +23,8 @@
 #include "rng.h"
 #include "task.h"
 #include "tree.h"
+#include "harness.h"
 
-#define CLOSE(a, b, tol) ck_assert_msg(fabs((a) - (b)) <= (tol), "%.17g != %.17g (tol %g)", (double)(a), (double)(b), (double)(tol))
 
 /* ---- helpers ---- */
 
@@ -771,11 +771,4 @@ static Suite *tree_suite(void)
     return s;
 }
 
-int main(void)
-{
-    SRunner *sr = srunner_create(tree_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
-}
+TH_MAIN(tree_suite)

@@ -9,7 +9,7 @@
  *   rate per node lambda = rho B / (8 E[size]) = rho * 1e10 / 8000 /s
  *                        = rho * 1.25e6 /s  (rho = 0.5: 625 000 /s, one per 1.6 us)
  *
- * Two ways in: run_one (app/run.h) for the metrics of a whole run, and the
+ * Two ways in: run_one (app/run/run.h) for the metrics of a whole run, and the
  * shared run harness (tests/harness.h) with every delivery passing through
  * the test first (per-message and per-pair counts, the latency of every
  * message). The workload's parameters are private to it: they are set by
@@ -32,7 +32,6 @@
 #include "sim.h"
 #include "workload.h"
 
-#define B10 10e9
 #define LINK_PS TH_LINK_PS /* 20 ns */
 #define SW_PS TH_SW_PS     /* 200 ns */
 #define SIZE 1000.0
@@ -823,11 +822,4 @@ static Suite *uniform_suite(void)
     return s;
 }
 
-int main(void)
-{
-    SRunner *sr = srunner_create(uniform_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
-}
+TH_MAIN(uniform_suite)

@@ -9,6 +9,7 @@
 #include <gsl/gsl_rng.h>
 
 #include "units.h"
+#include "harness.h"
 
 static double parse_ok(const char *text, unit_kind kind)
 {
@@ -261,11 +262,4 @@ static Suite *units_suite(void)
     return s;
 }
 
-int main(void)
-{
-    SRunner *sr = srunner_create(units_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
-}
+TH_MAIN(units_suite)

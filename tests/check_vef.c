@@ -15,7 +15,6 @@
 #include "network.h"
 #include "workload.h"
 
-#define B10 10e9
 
 static const char *top(void)
 {
@@ -271,11 +270,4 @@ static Suite *vef_suite(void)
     return s;
 }
 
-int main(void)
-{
-    SRunner *r = srunner_create(vef_suite());
-    srunner_run_all(r, CK_NORMAL);
-    int failed = srunner_ntests_failed(r);
-    srunner_free(r);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
-}
+TH_MAIN(vef_suite)

@@ -22,6 +22,23 @@ net_params th_star(uint32_t nodes, double bandwidth_bps)
     return p;
 }
 
+int th_main(Suite *s)
+{
+    SRunner *sr = srunner_create(s);
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
+
+int th_forks(void)
+{
+    SRunner *sr = srunner_create(NULL);
+    int forks = srunner_fork_status(sr) != CK_NOFORK;
+    srunner_free(sr);
+    return forks;
+}
+
 void th_set(const param_row *rows, size_t n, void *block, const char *assign)
 {
     const char *eq = strchr(assign, '=');

@@ -10,7 +10,9 @@
 #ifndef TASKNET_TESTS_HARNESS_H
 #define TASKNET_TESTS_HARNESS_H
 
+#include <check.h>
 #include <gsl/gsl_rng.h>
+#include <math.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -18,6 +20,27 @@
 #include "params.h"
 #include "sim.h"
 #include "workload.h"
+
+/* ---- a check program ---- */
+
+/* Run every test of s (Check's usual report) and return the program's
+ * exit status: EXIT_SUCCESS when none failed. */
+int th_main(Suite *s);
+/* The main() of a check program whose tests suite_fn() makes. */
+#define TH_MAIN(suite_fn) \
+    int main(void) { return th_main(suite_fn()); }
+/* Whether Check runs each test in a child process (CK_FORK, the default):
+ * only then may a test expect an abort (in-process it would kill the runner). */
+int th_forks(void);
+
+/* Constants of the tests: 10 Gb/s, the access bandwidth most tests give
+ * their fabrics; picoseconds per nanosecond (64-bit: 2.3e6 ns overflow
+ * an int). */
+#define B10 10e9
+#define NS 1000LL
+/* |a - b| <= tol, with both printed exactly when not. */
+#define CLOSE(a, b, tol)                                                                                     \
+    ck_assert_msg(fabs((a) - (b)) <= (tol), "%.17g != %.17g (tol %g)", (double)(a), (double)(b), (double)(tol))
 
 /* The paper's star: link 20 ns, switch 200 ns. */
 #define TH_LINK_PS 20000

@@ -1,7 +1,9 @@
 # One Check program per module (tests/check_<module>.c); `make check` runs
 # them all. A new test is one line in TESTS_MODULES (alphabetical order):
 # its source is tests/check_<module>.c by default, compiled with
-# TEST_CFLAGS and linked with the harness and the library (LDADD below).
+# TEST_CFLAGS and linked with the harness and the library (LDADD below);
+# it includes harness.h and ends with TH_MAIN(its_suite) (B10, NS, CLOSE
+# are there too).
 TESTS_MODULES = \
 	tests/check_cli \
 	tests/check_collectives \

@@ -73,7 +73,9 @@ static const char usage_run[] =
     "\n"
     "Sweeps: the points are the cartesian product of the <axis> elements, the first\n"
     "varying slowest. An axis with with=\"PARAM\" varies together with the earlier axis\n"
-    "of PARAM instead (value k with value k, as many values): it adds no points. Values\n"
+    "of PARAM instead (value k with value k, as many values): it adds no points; its\n"
+    "value - leaves the parameter unset at that point (a fabric's parameter where another\n"
+    "fabric runs: values=\"- 4 -\" beside network.type values=\"torus fat-tree leaf-spine\"). Values\n"
     "holding spaces are written as <value> children instead of values=\"...\":\n"
     "    <sweep>\n"
     "      <axis param=\"network.type\" values=\"electrical-switch spinet spinet\"/>\n"
@@ -873,8 +875,8 @@ static void list_runs(const cfg *c, const sweep_outcome *r)
     for (uint64_t id = 0; id < r->nruns; id++) {
         if (!r->selected[id] && !r->done[id])
             continue;
-        size_t p = id / c->replicas;
-        printf("%llu,%zu,%llu,%llu,%s", (unsigned long long)id, p, (unsigned long long)(id % c->replicas),
+        size_t p = run_point(c, id);
+        printf("%llu,%zu,%llu,%llu,%s", (unsigned long long)id, p, (unsigned long long)run_replica(c, id),
                (unsigned long long)c->seed, r->done[id] ? "yes" : "no");
         for (size_t a = 0; a < c->naxes; a++) {
             putchar(',');

@@ -1,4 +1,4 @@
-/* The configuration: parsed and validated in one place (app/config_*.c, the
+/* The configuration: parsed and validated in one place (app/config/config_*.c, the
  * only files that include libxml2) into plain structs. Every parameter is a
  * row (src/params.h) with a path mirroring the XML (`network.bandwidth`,
  * `workload.tree.z`); the rows are composed from the core's (below), the
@@ -147,6 +147,9 @@ int cfg_drop_axis(cfg *c, const char *path);
 int cfg_point(const cfg *base, size_t i, cfg *out, char *err, size_t errlen);
 /* The value (as written) of sweep axis `axis` at point i; for a point
  * config, its own point's value whatever i. "" when out of range. */
+/* The value of an axis varying with another (with="PARAM") that leaves its
+ * parameter unset at that point, as written in the configuration: "-". */
+#define CFG_AXIS_UNSET "-"
 const char *cfg_point_value(const cfg *base, size_t i, size_t axis);
 /* A swept quantity with a unit as a number for analysis (pandas, R): the
  * SI base unit of axis a's values ("bps" for network.bandwidth, "s",

@@ -115,6 +115,8 @@ int cfg_build_point(const cfg *base, size_t i, cfg *out, char *err, size_t errle
     for (size_t a = 0; a < base->naxes; a++) {
         const char *v = base->axes[a].values[axis_index(base, i, a)];
         char e2[1024];
+        if (base->axes[a].with[0] && strcmp(v, CFG_AXIS_UNSET) == 0)
+            continue; /* not set at this point: the configuration's own value */
         if (cfg_set(out, base->axes[a].param, v, e2, sizeof e2) != 0) {
             cfg_free(out);
             return tn_error(err, errlen, "sweep axis %s, value '%s': %s", base->axes[a].param, v, e2);

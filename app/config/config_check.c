@@ -281,7 +281,7 @@ static void workload_rules(const cfg *c, ectx *ec, const net_params *core)
                       "stop them; make one a foreground workload");
         else if (background && silent >= 0)
             /* the background stops once every foreground workload has
-             * finished (app/run.c): one that cannot tell holds it forever */
+             * finished (app/run/run.c): one that cannot tell holds it forever */
             x_invalid(c, ec, (size_t)silent, "workload.type", "a %s workload cannot tell when it has finished, so "
                       "the background ones would never stop; run it without a background workload",
                       c->wl[silent].type);

@@ -1,4 +1,4 @@
-/* Internals shared by the app/config_*.c files: the composed rows and the
+/* Internals shared by the app/config/config_*.c files: the composed rows and the
  * elements they imply, the loader's state (the XML document and where each
  * element and attribute is in the file), and how cross-check errors are
  * reported (placed in the file while loading, listed otherwise). */

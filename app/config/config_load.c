@@ -543,6 +543,10 @@ static void walk_axis(loader *ld, xmlNodePtr n)
         for (size_t i = 0; i < nv; i++) {
             param_value pv;
             char err[1024];
+            /* "-" in an axis varying with another: the parameter is not set at
+             * that point (a fabric's parameter where another fabric runs) */
+            if (with && strcmp(vals[i], CFG_AXIS_UNSET) == 0)
+                continue;
             if (param_parse(r, vals[i], ld->c->basedir, &pv, err, sizeof err) != 0) {
                 char *tag = tag_text("axis", "param", param);
                 long line, col;

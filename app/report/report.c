@@ -156,7 +156,7 @@ void report_runs_row(FILE *f, const cfg *base, const run_layout *l, size_t point
     size_t len = 0;
     FILE *g = open_memstream(&row, &len);
     TN_ASSERT(g, "open_memstream");
-    fprintf(g, "%llu,%zu,%llu,%llu,%016llx", (unsigned long long)(point * base->replicas + replica),
+    fprintf(g, "%llu,%zu,%llu,%llu,%016llx", (unsigned long long)run_id(base, point, replica),
             point, (unsigned long long)replica, (unsigned long long)base->seed,
             (unsigned long long)config_hash);
     for (size_t a = 0; a < base->naxes; a++) {
@@ -376,7 +376,7 @@ void report_analyze_text(FILE *f, const cfg *base, size_t point, const cfg *pc, 
     }
 }
 
-void report_latency_path(char *buf, size_t len, const char *dir, uint64_t run_id)
+void report_latency_path(char *buf, size_t len, const char *dir, uint64_t id)
 {
-    snprintf(buf, len, "%s/latency/run-%llu.csv", dir, (unsigned long long)run_id);
+    snprintf(buf, len, "%s/latency/run-%llu.csv", dir, (unsigned long long)id);
 }

@@ -57,7 +57,7 @@ void report_analyze_text(FILE *f, const cfg *base, size_t point, const cfg *pc, 
                          const wl_analysis *a);
 
 /* DIR/latency/run-ID.csv: the latency histogram of run ID (run_outputs.latency_csv). */
-void report_latency_path(char *buf, size_t len, const char *dir, uint64_t run_id);
+void report_latency_path(char *buf, size_t len, const char *dir, uint64_t id);
 
 /* JSON string with escapes. */
 void report_json_string(FILE *f, const char *s);

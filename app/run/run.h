@@ -85,12 +85,21 @@ typedef struct run_outputs {
     double progress_every_s; /* 0 = no progress */
 } run_outputs;
 
+/* A run of c's sweep is named by its id: point x replicas + replica, the
+ * `run` of runs.csv and the ID of latency/run-ID.csv (replicas: run.replicas). */
+static inline uint64_t run_id(const cfg *c, size_t point, uint64_t replica)
+{
+    return (uint64_t)point * c->replicas + replica;
+}
+static inline size_t run_point(const cfg *c, uint64_t id) { return (size_t)(id / c->replicas); }
+static inline uint64_t run_replica(const cfg *c, uint64_t id) { return id % c->replicas; }
+
 /* The workloads' own files in result folder dir (wl_ops.write_files), for
- * the runs of base's sweep with done[run id] set (run id = point x
- * replicas + replica). app/run_files.c. 0, or -1 + err. */
+ * the runs of base's sweep with done[run_id] set. app/run/run_files.c.
+ * 0, or -1 + err. */
 int run_write_files(const cfg *base, const char *dir, const unsigned char *done, char *err, size_t errlen);
 
-/* ---- before a run: what it will take (app/run_budget.c) ---- */
+/* ---- before a run: what it will take (app/run/run_budget.c) ---- */
 
 /* One run of a resolved point, as estimated from its parameters. */
 typedef struct run_estimate {

@@ -32,7 +32,7 @@ int run_write_files(const cfg *base, const char *dir, const unsigned char *done,
         for (size_t p = 0; p < npoints && status == 0; p++) {
             size_t nrep = 0;
             for (uint32_t r = 0; r < R; r++)
-                if (done[(uint64_t)p * R + r])
+                if (done[run_id(base, p, r)])
                     reps[p * R + nrep++] = r;
             if (!nrep)
                 continue;

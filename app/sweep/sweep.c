@@ -204,8 +204,8 @@ static int exec_run(sweep *sw, uint64_t id, double *m, trace *tr, const char *la
                     size_t errlen)
 {
     point_cache *pcache = &sw->pcache;
-    size_t point = id / sw->c->replicas;
-    uint64_t replica = id % sw->c->replicas;
+    size_t point = run_point(sw->c, id);
+    uint64_t replica = run_replica(sw->c, id);
     if (cache_point(sw, point, err, errlen) != 0)
         return -1;
     progress_to to = {sw, id};
@@ -247,7 +247,7 @@ static void record(sweep *sw, uint64_t id, const double *m)
 {
     run_rec *r = &sw->rec[id];
     r->done = 1;
-    r->hash = sw->point_hash[id / sw->c->replicas];
+    r->hash = sw->point_hash[run_point(sw->c, id)];
     memcpy(r->m, m, sw->layout.n * sizeof *m);
     sw->todo[id] = 0;
     sw->ndone_now++;
@@ -256,7 +256,7 @@ static void record(sweep *sw, uint64_t id, const double *m)
     if (sw->runs_csv)
         store_append(sw, id);
     if (sw->ui && sw->ui->run_done)
-        sw->ui->run_done(sw->ui->ctx, id, (size_t)(id / sw->c->replicas), id % sw->c->replicas, events, wall);
+        sw->ui->run_done(sw->ui->ctx, id, run_point(sw->c, id), run_replica(sw->c, id), events, wall);
     if (sw->ui && sw->ui->progress)
         sw->ui->progress(sw->ui->ctx, sw->ndone_now, sw->ntodo, sweep_now_s() - sw->t0_s);
 }
@@ -307,7 +307,7 @@ static int run_serial(sweep *sw)
         while (id < sw->nruns && !sw->todo[id])
             id++;
         cfg pc;
-        if (cfg_point(sw->c, id / sw->c->replicas, &pc, err, sizeof err) != 0) {
+        if (cfg_point(sw->c, run_point(sw->c, id), &pc, err, sizeof err) != 0) {
             sweep_note(sw, SWEEP_ERROR, "%s", err);
             return 1;
         }
@@ -512,7 +512,7 @@ void sweep_execute(const cfg *c, const sweep_opts *o, const sweep_ui *ui, sweep_
         for (size_t p = 0; p < sw.npoints && rc == 0 && !interrupted; p++) {
             int any = 0;
             for (uint64_t r = 0; r < c->replicas && !any; r++)
-                any = sw.todo[(uint64_t)p * c->replicas + r] != 0;
+                any = sw.todo[run_id(c, p, r)] != 0;
             if (!any)
                 continue;
             char where[600] = "";

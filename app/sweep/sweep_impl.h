@@ -1,4 +1,4 @@
-/* Internals shared by the app/sweep*.c files: the sweep's state, the seam
+/* Internals shared by the app/sweep/sweep*.c files: the sweep's state, the seam
  * between running a run and recording it (for the drivers), the result
  * folder, and the drivers' table. */
 #ifndef TASKNET_SWEEP_IMPL_H
@@ -26,7 +26,7 @@ typedef struct point_cache {
     run_cache rc; /* what the workloads keep between points (e.g. footprints) */
 } point_cache;
 
-/* Which run next with several processes (app/sweep_order.c). */
+/* Which run next with several processes (app/sweep/sweep_order.c). */
 #define SWEEP_HELD 8 /* replicas remembered per worker, most recent first */
 typedef struct sweep_order {
     int by_cost;          /* 1: the costliest point first (several processes); 0: id order */

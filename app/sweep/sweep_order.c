@@ -131,7 +131,7 @@ void sweep_order_init(sweep *sw, int by_cost, unsigned workers)
         o->meas_s[p] = NAN;
         o->pos[p] = ORDER_NONE;
         for (uint64_t r = 0; r < sw->c->replicas; r++)
-            o->npend[p] += sw->todo[(uint64_t)p * sw->c->replicas + r] == RUN_PENDING;
+            o->npend[p] += sw->todo[run_id(sw->c, p, r)] == RUN_PENDING;
         if (o->npend[p])
             heap_insert(sw, p);
     }
@@ -193,7 +193,7 @@ static void take(sweep *sw, uint64_t id)
     sw->todo[id] = RUN_INFLIGHT;
     if (!sw->ord.by_cost)
         return;
-    size_t p = id / sw->c->replicas;
+    size_t p = run_point(sw->c, id);
     if (--sw->ord.npend[p] == 0)
         heap_remove(sw, p);
 }
@@ -244,8 +244,8 @@ void sweep_requeue(sweep *sw, uint64_t id)
             sw->next = id;
         return;
     }
-    size_t p = id / sw->c->replicas;
-    uint64_t r = id % sw->c->replicas;
+    size_t p = run_point(sw->c, id);
+    uint64_t r = run_replica(sw->c, id);
     if (r < o->rep_next[p])
         o->rep_next[p] = r;
     if (o->npend[p]++ == 0)
@@ -264,7 +264,7 @@ void sweep_worker_lost(sweep *sw, unsigned worker)
 void sweep_order_measured(sweep *sw, uint64_t id, double wall_s)
 {
     sweep_order *o = &sw->ord;
-    size_t p = id / sw->c->replicas;
+    size_t p = run_point(sw->c, id);
     if (!o->by_cost || measured(sw, p) || !(wall_s >= 0) || !isfinite(wall_s))
         return;
     int queued = o->pos[p] != ORDER_NONE;

@@ -216,8 +216,8 @@ static int same_metrics(const double *a, const double *b, size_t n)
 
 static void write_row(FILE *f, const sweep *sw, uint64_t id)
 {
-    size_t point = id / sw->c->replicas;
-    uint64_t replica = id % sw->c->replicas;
+    size_t point = run_point(sw->c, id);
+    uint64_t replica = run_replica(sw->c, id);
     const run_rec *r = &sw->rec[id];
     report_runs_row(f, sw->c, &sw->layout, point, replica, sw->point_hash[point], r->m,
                     r->has_hist ? &r->hist : NULL);
@@ -546,7 +546,7 @@ int store_load(sweep *sw)
                 break;
             }
         }
-        uint64_t id = (uint64_t)p * c->replicas + r.replica;
+        uint64_t id = run_id(c, p, r.replica);
         run_rec *rec = &sw->rec[id];
         if (rec->done && (!same_metrics(rec->m, m, sw->layout.n) || rec->has_hist != r.has_hist ||
                           rec->hist != r.hist)) {
@@ -638,7 +638,7 @@ report_point *sweep_accumulate(const sweep *sw)
     report_point *pts = report_points_new(sw->npoints, &sw->layout);
     for (uint64_t id = 0; id < sw->nruns; id++)
         if (sw->rec[id].done)
-            report_point_add(&pts[id / sw->c->replicas], &sw->layout, sw->rec[id].m);
+            report_point_add(&pts[run_point(sw->c, id)], &sw->layout, sw->rec[id].m);
     return pts;
 }
 
@@ -1026,7 +1026,7 @@ int sweep_merge(const char *out, char *const *dirs, size_t ndirs, const sweep_ui
             row_info r;
             int bad = parse_row(&sw, t.rows[i], &r, m) != 0 ? 1 : !r.row_ok ? 5 : !row_fits_table(&c, &r) ? 4 : 0;
             uint64_t id = bad ? 0 : r.id;
-            size_t p = bad ? 0 : (size_t)(id / c.replicas);
+            size_t p = bad ? 0 : run_point(&c, id);
             if (!bad && sw.point_hash[p] && sw.point_hash[p] != r.hash)
                 bad = 2;
             run_rec *rec = &sw.rec[id];
