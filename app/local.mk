@@ -9,7 +9,7 @@ libtasknet_a_SOURCES += \
 	%D%/config/config_load.c %D%/config/config_schema.c %D%/config/config_write.c \
 	%D%/run/run.c %D%/run/run.h %D%/run/run_files.c %D%/run/run_budget.c \
 	%D%/report/report.c %D%/report/report.h \
-	%D%/sweep/sweep.c %D%/sweep/sweep.h %D%/sweep/sweep_impl.h \
+	%D%/sweep/sweep.c %D%/sweep/sweep.h %D%/sweep/sweep_impl.h %D%/sweep/sweep_run.c \
 	%D%/sweep/sweep_store.c %D%/sweep/sweep_order.c %D%/sweep/sweep_fork.c \
 	%D%/cli/plot.c %D%/cli/plot.h \
 	%D%/cli/cli.c %D%/cli/cli.h

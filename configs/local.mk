@@ -1,6 +1,6 @@
 # Schema and shipped configurations.
 dist_pkgdata_DATA += %D%/tasknet.rng
-EXTRA_DIST += %D%/paper %D%/examples %D%/vef
+EXTRA_DIST += %D%/paper %D%/examples %D%/vef %D%/dag
 # Data files configurations name without a path (src/datadir.h): installed
 # in $(pkgdatadir)/data, found in the source tree before installation.
 tasknetdatadir = $(pkgdatadir)/data
@@ -18,5 +18,6 @@ dist_tasknetdata_DATA = \
 	%D%/data/pfabric_websearch_snkas_cdf.csv \
 	%D%/data/resnet50-layers.csv \
 	%D%/data/fabric.dot \
-	%D%/data/vef-example.vef
+	%D%/data/vef-example.vef \
+	%D%/data/dag-example.dot
 EXTRA_DIST += scripts/resnet50-layers.sh

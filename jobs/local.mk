@@ -14,3 +14,6 @@ libtasknet_a_SOURCES += \
 	%D%/patterns.c %D%/patterns.h \
 	%D%/collectives.c %D%/collectives.h \
 	%D%/congestion.c %D%/congestion.h
+# Task graphs read from DOT files with Graphviz's cgraph (the dag workload).
+libtasknet_a_SOURCES += \
+	%D%/dag.c %D%/dag.h

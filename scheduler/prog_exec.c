@@ -1,6 +1,7 @@
 /* The task-program executor (specs/kernels-patterns.md §0, B1); the model
  * and the contract are in prog_exec.h. */
 #include "prog_exec.h"
+#include "trace.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -61,7 +62,16 @@ struct pexec {
     uint32_t *group_left;   /* [groups] tasks not done */
     pexec_counts c;
     int releasing;          /* release_phases is running (flag) */
+    struct trace *trace;    /* the timeline (pexec_set_trace; NULL: none) */
+    int64_t *wait_from;     /* [tasks] with a trace: when the task's blocking recv began */
 };
+
+void pexec_set_trace(pexec *x, struct trace *t)
+{
+    x->trace = t;
+    if (t && !x->wait_from)
+        x->wait_from = tn_xcalloc(x->p->tasks ? x->p->tasks : 1, sizeof *x->wait_from);
+}
 
 static inline uint32_t slot_hash(uint32_t src, uint32_t tag)
 {
@@ -213,6 +223,7 @@ void pexec_destroy(pexec *x)
     free(x->dep_start);
     free(x->dep);
     free(x->work);
+    free(x->wait_from);
     free(x->group_done_ps);
     free(x->group_left);
     free(x);
@@ -274,6 +285,8 @@ static void run_task(pexec *x, uint32_t i)
                       o->tag);
             if (e->count == 0) {
                 t->state = PX_RECV;
+                if (x->trace)
+                    x->wait_from[i] = sim_now(x->s);
                 return;
             }
             e->count--;
@@ -285,6 +298,9 @@ static void run_task(pexec *x, uint32_t i)
             if (o->arg > 0) {
                 t->state = PX_COMPUTE;
                 x->c.compute_ps += (int64_t)o->arg;
+                if (x->trace)
+                    trace_slice(x->trace, t->node, "compute", "compute", sim_now(x->s),
+                                sim_now(x->s) + (int64_t)o->arg, TRACE_NO_JOB, i);
                 sim_schedule(x->s, (int64_t)o->arg, ev_compute_done, x, i);
                 return;
             }
@@ -370,6 +386,8 @@ void pexec_deliver(void *owner, net_msg *m)
     }
     x->seen[m->b >> 3] |= (uint8_t)(1u << (m->b & 7));
     int64_t now = sim_now(x->s);
+    if (x->trace)
+        trace_message(x->trace, m->src, m->dst, "message", m->size_bytes, TRACE_NO_JOB, m->t_submit_ps, now);
     uint32_t tag = m->a;
     x->c.delivered++;
     x->c.bytes_delivered += m->size_bytes;
@@ -387,6 +405,8 @@ void pexec_deliver(void *owner, net_msg *m)
      * case of an ordered exchange); else the message waits in the table. */
     px_task *t = &x->task[di];
     if (t->state == PX_RECV && tp_op_peer(&x->p->ops[t->pc]) == si && x->p->ops[t->pc].tag == tag) {
+        if (x->trace)
+            trace_slice(x->trace, t->node, "wait", "wait recv", x->wait_from[di], now, TRACE_NO_JOB, di);
         t->pc++;
         run_task(x, di);
     } else {

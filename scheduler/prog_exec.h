@@ -53,6 +53,11 @@ typedef struct pexec pexec;
 pexec *pexec_create(const tp_prog *prog, const uint32_t *map, uint32_t nodes, uint16_t kind,
                     char *err, size_t errlen);
 void pexec_destroy(pexec *x);
+/* Record the run's timeline (before pexec_start): each task's compute
+ * phases and its waits in a blocking recv on its node's track, and every
+ * message it delivers. t may be NULL (none). */
+struct trace;
+void pexec_set_trace(pexec *x, struct trace *t);
 /* Memory a program of `messages` point-to-point messages among `tasks`
  * tasks, with `buckets` (group, tag) pairs, holds with its executor at
  * their peak, generous (for a workload's estimate): per message its send

@@ -102,7 +102,8 @@ static void free_node(sched *s, uint32_t node)
 static void assign(sched *s, sched_job *j)
 {
     uint32_t node = take_idle(s);
-    tree_prefetch(j->t);
+    if (j->t) /* a task graph's job (workloads/wl_dag.c) has no tree */
+        tree_prefetch(j->t);
     j->assigned_ps = sim_now(s->port->sim);
     j->root_node = node;
     sched_send(s->port, 0, node, s->port->eps_bytes, NET_CONTROL, NET_PRIO_LOW, SCHED_ASSIGN, 0,

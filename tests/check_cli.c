@@ -1249,6 +1249,188 @@ START_TEST(test_trace_fig7)
 }
 END_TEST
 
+/* A training run worked by hand: 2 workers, 2 layers of 1 MB (uniform
+ * sizes, model 2 MB), a fusion per layer (fusion-buffer 0), compute-time
+ * 3 ms split forward:backward = 1:2 with time-ratio 1, so forward 0.5 ms
+ * per layer and backward 1 ms per layer, one iteration, on the switch at
+ * 10 Gb/s (link 20 ns, switch 200 ns). Each worker: forward 0 [0, 0.5 ms],
+ * forward 1 [0.5, 1], backward 1 [1, 2], backward 0 [2, 3]. Layer 1's
+ * fusion is ready at 2 ms: its ring allreduce of S = 1 MB takes 2(W-1) = 2
+ * steps of S/W = 500 kB: 400 us + 2 x 20 ns + 200 ns = 400.24 us each, so
+ * [2, 2.80048 ms]; layer 0's at 3 ms: [3, 3.80048 ms]. Each step both ranks
+ * send one message: 8 messages. The trace holds exactly these spans (as
+ * trace-event JSON, us with 6 decimals), nothing else, is valid JSON; its
+ * filters keep what they say; and tracing changes no result. */
+START_TEST(test_trace_training_by_hand)
+{
+    char dir[] = "/tmp/tasknet-trtrace-XXXXXX";
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    char cfg[300], path[300], args[1400];
+    snprintf(cfg, sizeof cfg, "%s/tr.xml", dir);
+    snprintf(path, sizeof path, "%s/tr.json", dir);
+    FILE *f = fopen(cfg, "w");
+    ck_assert_ptr_nonnull(f);
+    fputs("<tasknet version=\"1\">\n  <system nodes=\"2\"/>\n"
+          "  <network type=\"electrical-switch\" bandwidth=\"10Gb/s\"/>\n"
+          "  <workload type=\"training\" workers=\"2\" layers=\"2\" layer-sizes=\"uniform\" model-size=\"2MB\"\n"
+          "            fusion-buffer=\"0B\" compute-time=\"3ms\" time-ratio=\"1\" backward-ratio=\"2\" iterations=\"1\"/>\n"
+          "</tasknet>\n", f);
+    fclose(f);
+    int st;
+    snprintf(args, sizeof args, "run %s -q --json", cfg);
+    char *plain = run_tasknet(args, &st);
+    ck_assert_msg(st == 0, "%s", plain);
+    snprintf(args, sizeof args, "run %s -q --json --trace %s", cfg, path);
+    char *traced = run_tasknet(args, &st);
+    ck_assert_msg(st == 0, "%s", traced);
+    /* tracing changes no result: the same metrics (wall time aside) */
+    const char *keys[] = {"\"iteration_time_mean_s\":", "\"allreduce_time_mean_s\":", "\"messages_delivered\":",
+                          "\"events\":", "\"msg_latency_mean_s\":"};
+    for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++) {
+        const char *a = strstr(plain, keys[k]), *b = strstr(traced, keys[k]);
+        ck_assert_msg(a && b, "%s", keys[k]);
+        ck_assert_double_eq(json_num(a, "mean", 0), json_num(b, "mean", 0));
+    }
+    ck_assert_double_eq_tol(json_num(strstr(plain, "\"iteration_time_mean_s\":"), "mean", 0), 3.80048e-3, 1e-15);
+    free(plain);
+    free(traced);
+
+    char *t = slurp(path);
+    ck_assert_ptr_nonnull(t);
+    const char *end = json_value(t, 0);
+    ck_assert_msg(end != NULL && *json_ws(end) == '\0', "%s is not valid JSON", path);
+    const char *want[] = {
+        "{\"ph\":\"X\",\"pid\":0,\"tid\":0,\"cat\":\"compute\",\"name\":\"forward 0\",\"ts\":0.000000,\"dur\":500.000000,",
+        "{\"ph\":\"X\",\"pid\":0,\"tid\":1,\"cat\":\"compute\",\"name\":\"forward 0\",\"ts\":0.000000,\"dur\":500.000000,",
+        "{\"ph\":\"X\",\"pid\":0,\"tid\":0,\"cat\":\"compute\",\"name\":\"forward 1\",\"ts\":500.000000,\"dur\":500.000000,",
+        "{\"ph\":\"X\",\"pid\":0,\"tid\":1,\"cat\":\"compute\",\"name\":\"forward 1\",\"ts\":500.000000,\"dur\":500.000000,",
+        "{\"ph\":\"X\",\"pid\":0,\"tid\":0,\"cat\":\"compute\",\"name\":\"backward 1\",\"ts\":1000.000000,\"dur\":1000.000000,",
+        "{\"ph\":\"X\",\"pid\":0,\"tid\":1,\"cat\":\"compute\",\"name\":\"backward 1\",\"ts\":1000.000000,\"dur\":1000.000000,",
+        "{\"ph\":\"X\",\"pid\":0,\"tid\":0,\"cat\":\"compute\",\"name\":\"backward 0\",\"ts\":2000.000000,\"dur\":1000.000000,",
+        "{\"ph\":\"X\",\"pid\":0,\"tid\":1,\"cat\":\"compute\",\"name\":\"backward 0\",\"ts\":2000.000000,\"dur\":1000.000000,",
+        "{\"ph\":\"b\",\"pid\":2,\"tid\":0,\"cat\":\"allreduce\",\"name\":\"allreduce layers 1-1 (iteration 0)\",\"id\":1,"
+        "\"ts\":2000.000000,\"args\":{\"bytes\":1000000}}",
+        "{\"ph\":\"e\",\"pid\":2,\"tid\":0,\"cat\":\"allreduce\",\"name\":\"allreduce layers 1-1 (iteration 0)\",\"id\":1,"
+        "\"ts\":2800.480000}",
+        "{\"ph\":\"b\",\"pid\":2,\"tid\":0,\"cat\":\"allreduce\",\"name\":\"allreduce layers 0-0 (iteration 0)\",\"id\":2,"
+        "\"ts\":3000.000000,\"args\":{\"bytes\":1000000}}",
+        "{\"ph\":\"e\",\"pid\":2,\"tid\":0,\"cat\":\"allreduce\",\"name\":\"allreduce layers 0-0 (iteration 0)\",\"id\":2,"
+        "\"ts\":3800.480000}",
+    };
+    for (size_t k = 0; k < sizeof want / sizeof want[0]; k++)
+        ck_assert_msg(strstr(t, want[k]) != NULL, "no %s in\n%s", want[k], t);
+    /* the 8 ring steps: 0->1 and 1->0 at 2000, 2400.24, 3000 and 3400.24 us, 400.24 us each */
+    const char *steps[] = {"2000.000000", "2400.240000", "3000.000000", "3400.240000"};
+    for (int k = 0; k < 4; k++)
+        for (int src = 0; src < 2; src++) {
+            char m[300];
+            snprintf(m, sizeof m,
+                     "{\"ph\":\"X\",\"pid\":1,\"tid\":%d,\"cat\":\"message\",\"name\":\"ring step\",\"ts\":%s,"
+                     "\"dur\":400.240000,\"args\":{\"src\":%d,\"dst\":%d,\"bytes\":500000}}",
+                     src, steps[k], src, 1 - src);
+            ck_assert_msg(strstr(t, m) != NULL, "no %s", m);
+        }
+    /* and nothing else: 8 compute slices, 8 messages with their 2 flow
+     * ends, 2 allreduce spans (begin and end), no wait (one iteration), no
+     * queueing (each allreduce starts when its fusion is ready) */
+    ck_assert_int_eq(count_of(t, "\"ph\":\"X\""), 16);
+    ck_assert_int_eq(count_of(t, "\"cat\":\"compute\""), 8);
+    ck_assert_int_eq(count_of(t, "\"cat\":\"message\""), 8);
+    ck_assert_int_eq(count_of(t, "\"ph\":\"s\""), 8);
+    ck_assert_int_eq(count_of(t, "\"ph\":\"f\""), 8);
+    ck_assert_int_eq(count_of(t, "\"ph\":\"b\""), 2);
+    ck_assert_int_eq(count_of(t, "\"ph\":\"e\""), 2);
+    ck_assert_int_eq(count_of(t, "\"ph\":\"M\""), 6 + 2 * 2); /* 3 processes named and sorted, 2 tracks per node */
+    free(t);
+
+    /* node 1 only: its 4 compute slices; every message touches it (W = 2) */
+    snprintf(args, sizeof args, "run %s -q --trace %s --trace-nodes 1", cfg, path);
+    run_ok(args);
+    t = slurp(path);
+    ck_assert_int_eq(count_of(t, "\"cat\":\"compute\""), 4);
+    ck_assert_int_eq(count_of(t, "\"pid\":0,\"tid\":0,\"cat\":\"compute\""), 0);
+    ck_assert_int_eq(count_of(t, "\"cat\":\"message\""), 8);
+    ck_assert_int_eq(count_of(t, "\"name\":\"thread_name\""), 2);
+    free(t);
+    /* [2.5 ms, 3.5 ms): backward 0 [2, 3] on both ranks; both allreduces;
+     * the messages of [2.40024, 2.80048], [3, 3.40024] and [3.40024, 3.80048] */
+    snprintf(args, sizeof args, "run %s -q --trace %s --trace-window 2.5ms:3.5ms", cfg, path);
+    run_ok(args);
+    t = slurp(path);
+    ck_assert_int_eq(count_of(t, "\"cat\":\"compute\""), 2);
+    ck_assert_int_eq(count_of(t, "\"name\":\"backward 0\""), 2);
+    ck_assert_int_eq(count_of(t, "\"ph\":\"b\""), 2);
+    ck_assert_int_eq(count_of(t, "\"cat\":\"message\""), 6);
+    end = json_value(t, 0);
+    ck_assert_msg(end != NULL && *json_ws(end) == '\0', "%s is not valid JSON", path);
+    free(t);
+    snprintf(args, sizeof args, "run %s -q --trace %s --trace-window 3ms", cfg, path);
+    run_refused(args, "--trace-window '3ms': expected FROM:TO");
+    snprintf(args, sizeof args, "run %s -q --trace %s --trace-nodes 3-1", cfg, path);
+    run_refused(args, "--trace-nodes '3-1'");
+    snprintf(args, sizeof args, "run %s -q --trace-nodes 1", cfg);
+    run_refused(args, "give --trace FILE.json");
+    snprintf(args, sizeof args, "rm -rf '%s'", dir);
+    ck_assert_int_eq(system(args), 0);
+}
+END_TEST
+
+/* Task programs: the 4-task linear all-to-all on the switch (check_kernels'
+ * K4) sends T(T-1) = 12 messages; each is in the trace once, from its
+ * sender's network track to its receiver; every task's waits in a blocking
+ * recv are on its own track. dc-flows: every delivered flow is a span and
+ * a message. */
+START_TEST(test_trace_programs_and_flows)
+{
+    char dir[] = "/tmp/tasknet-pgtrace-XXXXXX";
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    char cfg[300], path[300], args[1400];
+    snprintf(cfg, sizeof cfg, "%s/k4.xml", dir);
+    snprintf(path, sizeof path, "%s/k4.json", dir);
+    FILE *f = fopen(cfg, "w");
+    ck_assert_ptr_nonnull(f);
+    fputs("<tasknet version=\"1\">\n  <system nodes=\"4\"/>\n"
+          "  <network type=\"electrical-switch\" bandwidth=\"10Gb/s\"/>\n"
+          "  <workload type=\"kernel\" kernel=\"all-to-all\" order=\"linear\" message-size=\"1kB\"/>\n"
+          "</tasknet>\n", f);
+    fclose(f);
+    snprintf(args, sizeof args, "run %s -q --trace %s", cfg, path);
+    run_ok(args);
+    char *t = slurp(path);
+    ck_assert_ptr_nonnull(t);
+    const char *end = json_value(t, 0);
+    ck_assert_msg(end != NULL && *json_ws(end) == '\0', "%s is not valid JSON", path);
+    ck_assert_int_eq(count_of(t, "\"cat\":\"message\""), 12);
+    ck_assert_int_eq(count_of(t, "\"ph\":\"f\""), 12);
+    for (int src = 0; src < 4; src++)
+        for (int dst = 0; dst < 4; dst++) {
+            char m[64];
+            snprintf(m, sizeof m, "\"src\":%d,\"dst\":%d,\"bytes\":1000}", src, dst);
+            ck_assert_int_eq(count_of(t, m), src != dst);
+        }
+    ck_assert_int_gt(count_of(t, "\"name\":\"wait recv\""), 0);
+    free(t);
+
+    snprintf(args, sizeof args,
+             "run configs/examples/websearch-scheduling.xml --set network.host-scheduling=fifo --replicas 1 "
+             "--set workload.duration=2ms -q --json --trace %s", path);
+    int st;
+    char *out = run_tasknet(args, &st);
+    ck_assert_msg(st == 0, "%s", out);
+    double delivered = json_num(strstr(out, "\"messages_delivered\":"), "mean", 0);
+    ck_assert_double_gt(delivered, 0);
+    t = slurp(path);
+    end = json_value(t, 0);
+    ck_assert_msg(end != NULL && *json_ws(end) == '\0', "%s is not valid JSON", path);
+    ck_assert_int_eq(count_of(t, "\"ph\":\"b\",\"pid\":2,"), (long)delivered);
+    ck_assert_int_eq(count_of(t, "\"cat\":\"message\""), (long)delivered);
+    free(t);
+    free(out);
+    snprintf(args, sizeof args, "rm -rf '%s'", dir);
+    ck_assert_int_eq(system(args), 0);
+}
+END_TEST
+
 /* ------------------------------------------------------------- plots */
 
 /* Field k (0-based) of a CSV line, copied into out. */
@@ -1608,6 +1790,8 @@ static Suite *cli_suite(void)
     tcase_add_test(tc, test_params_lists_every_path);
     tcase_add_test(tc, test_run_reproducible);
     tcase_add_loop_test(tc, test_trace_fig7, 0, 2);
+    tcase_add_test(tc, test_trace_training_by_hand);
+    tcase_add_test(tc, test_trace_programs_and_flows);
     suite_add_tcase(s, tc);
 
     TCase *sw = tcase_create("sweep");

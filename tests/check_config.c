@@ -695,6 +695,14 @@ START_TEST(test_defaults_and_check)
             ck_assert_int_eq(cfg_get(&d, p->row->path, buf, sizeof buf), 0);
             cfg_free(&d);
         }
+        /* and a workload's (workload.jobs: 1500 task trees, one task graph) */
+        if (p->owner == CFG_OWN_WL && p->plugin && strcmp(p->plugin, "task-tree") != 0) {
+            cfg d;
+            cfg_defaults(&d);
+            ck_assert_int_eq(cfg_set(&d, "workload.type", p->plugin, buf, sizeof buf), 0);
+            ck_assert_int_eq(cfg_get(&d, p->row->path, buf, sizeof buf), 0);
+            cfg_free(&d);
+        }
         const char *def = p->row->def ? p->row->def : "";
         ck_assert_msg(strcmp(buf, def) == 0, "%s (%s): default '%s', its row says '%s'", p->row->path,
                       p->plugin ? p->plugin : "core", buf, def);

@@ -71,5 +71,22 @@ else
     fail=1
 fi
 
-[ "$fail" -eq 0 ] && echo "PASS the tree keeps its layers; 6 broken trees caught"
+# within app/sweep, a file using one after it (the result folder below
+# the seam it records through), and a file the order does not name
+mk order app/sweep/sweep_run.c 'int store_open(void); int sweep_run(void) { return store_open(); }'
+mk order app/sweep/sweep_store.c 'int store_open(void) { return 0; }'
+mk order app/sweep/sweep_extra.c 'int sweep_run(void); int extra(void) { return sweep_run(); }'
+ok=1
+for f in sweep_run sweep_store sweep_extra; do
+    ${CC:-cc} -c -o "$tmp/order/app/sweep/$f.o" "$tmp/order/app/sweep/$f.c" || ok=0
+done
+if [ "$ok" -eq 1 ]; then
+    expect order 'app/sweep/sweep_run.o: uses store_open, defined in'
+    expect order 'app/sweep/ lists its files in order, and sweep_extra.o is not among them'
+else
+    echo "FAIL order: the fixture does not compile with ${CC:-cc}"
+    fail=1
+fi
+
+[ "$fail" -eq 0 ] && echo "PASS the tree keeps its layers; 8 broken trees caught"
 exit "$fail"

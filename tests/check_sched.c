@@ -934,7 +934,7 @@ START_TEST(test_trace_counts)
     net_params np = th_star(3, 8e9);
     char err[256];
     const char *path = "check_sched_trace.json";
-    trace *tr = trace_open(path, 3, err, sizeof err);
+    trace *tr = trace_open(path, 3, NULL, err, sizeof err);
     ck_assert_msg(tr != NULL, "%s", err);
     const int64_t arrivals[] = {0};
     harness h;

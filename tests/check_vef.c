@@ -196,6 +196,67 @@ START_TEST(test_five_classes)
 }
 END_TEST
 
+/* HOROVOD as training: the same numbers as the configuration it maps to
+ * (workers 4, 2 iterations, negotiation vef with the DEFAULT's values, a
+ * fusion per layer, the layers of horovod-layers.csv: 100 kB, 0.5 ms of
+ * backward compute each), bit for bit. */
+START_TEST(test_horovod_as_training)
+{
+    const wl_ops *tr = th_wl_ops("training"), *vef = th_wl_ops("vef");
+    size_t base = 0;
+    while (strcmp(vef->metrics[base].name, tr->metrics[0].name) != 0)
+        base++;
+    size_t n = tr->nmetrics;
+    double *a = calloc(base + n, sizeof *a), *b = calloc(n, sizeof *b);
+    uint64_t ca[3], cb[3];
+    char f[1024], lf[1100];
+    snprintf(lf, sizeof lf, "workload.layers-file=%s/tests/fixtures/vef/horovod-layers.csv", top());
+    const char *sets[] = {file_set(f, sizeof f, "tests/fixtures/vef/horovod.vef"), NULL};
+    const char *xml[] = {"workload.workers=4",         "workload.iterations=2",       "workload.negotiation=vef",
+                         "workload.fusion-buffer=0B",  lf,                            "workload.vef.loop=0.2ms",
+                         "workload.vef.gatherv-size=60B", "workload.vef.gatherv-total=120B",
+                         "workload.vef.gatherv-prob=0.5", "workload.vef.bcast-size=1000B", NULL};
+    for (uint64_t seed = 1; seed <= 2; seed++) {
+        run("vef", sets, 8, seed, a, base + n, ca);
+        run("training", xml, 8, seed, b, n, cb);
+        for (size_t k = 0; k < n; k++)
+            ck_assert_msg(memcmp(&a[base + k], &b[k], sizeof b[k]) == 0 || (isnan(a[base + k]) && isnan(b[k])),
+                          "seed %llu: %s = %.17g from the trace, %.17g from the configuration",
+                          (unsigned long long)seed, tr->metrics[k].name, a[base + k], b[k]);
+        ck_assert_uint_eq(ca[0], cb[0]);
+        ck_assert_uint_eq(ca[2], cb[2]);
+        ck_assert_double_eq(a[base], 2); /* iterations_completed */
+        ck_assert_msg(isnan(a[0]), "flows_generated %g for a HOROVOD trace", a[0]);
+    }
+    free(a);
+    free(b);
+}
+END_TEST
+
+/* Per-layer overrides by hand: 2 layers, one batch, GATV_PROB 1 and 60 B of
+ * 60 needed: one round per layer. Messages: per layer a round of 4 (W-1)
+ * = 12 (gather, gatherv, two broadcasts per rank) and a ring allreduce of
+ * 2 (W-1) W = 24: 72. Bytes: per round 3 x (4 + 60) up and 3 x 4 down plus
+ * the broadcasts, 3 x 1000 (layer 0) and 3 x 2000 (layer 1, overridden);
+ * the rings carry 2 (W-1) x S: 6 x 100 kB and 6 x 300 kB (overridden).
+ *   = 2 x (192 + 12) + 3000 + 6000 + 600,000 + 1,800,000 = 2,409,408 B. */
+START_TEST(test_horovod_overrides)
+{
+    const wl_ops *vef = th_wl_ops("vef");
+    double *m = calloc(vef->nmetrics, sizeof *m);
+    uint64_t c[3];
+    char f[1024];
+    const char *sets[] = {file_set(f, sizeof f, "tests/fixtures/vef/horovod_override.vef"), NULL};
+    run("vef", sets, 4, 1, m, vef->nmetrics, c);
+    ck_assert_uint_eq(c[0], 72);
+    ck_assert_uint_eq(c[2], 2409408);
+    for (size_t k = 0; k < vef->nmetrics; k++)
+        if (!strcmp(vef->metrics[k].name, "negotiation_rounds"))
+            ck_assert_double_eq(m[k], 2);
+    free(m);
+}
+END_TEST
+
 /* Each rejected trace: its file and line and what was expected. */
 static const struct {
     const char *file;
@@ -217,6 +278,10 @@ static const struct {
     {"bad_few_classes.vef", 3, "CLASSES 3, and 2 class lines follow"},
     {"bad_class_twice.vef", 5, "class 0 given twice (first at line 4)"},
     {"bad_class_word.vef", 4, "class 0: unexpected 'SIZE'"},
+    {"bad_hv_default.vef", 4, "DEFAULT needs every field (missing GATV_TOTAL_BYTES)"},
+    {"bad_hv_layer.vef", 5, "a layer record starts with its id, an integer in [0, 1] (got '2')"},
+    {"bad_hv_prob.vef", 4, "GATV_PROB takes a probability in [0, 1] (got '1.5')"},
+    {"bad_hv_head.vef", 3, "HOROVOD needs BATCHES b and LAYERS l (missing BATCHES)"},
 };
 
 START_TEST(test_bad_traces)
@@ -264,6 +329,8 @@ static Suite *vef_suite(void)
     tcase_add_test(t, test_tasks_below_nodes);
     tcase_add_test(t, test_listings_by_hand);
     tcase_add_test(t, test_five_classes);
+    tcase_add_test(t, test_horovod_as_training);
+    tcase_add_test(t, test_horovod_overrides);
     tcase_add_loop_test(t, test_bad_traces, 0, (int)(sizeof bad / sizeof bad[0]));
     tcase_add_test(t, test_tasks_above_nodes);
     suite_add_tcase(s, t);

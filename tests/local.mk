@@ -7,6 +7,7 @@
 TESTS_MODULES = \
 	tests/check_cli \
 	tests/check_collectives \
+	tests/check_dag \
 	tests/check_config \
 	tests/check_conformance \
 	tests/check_congestion \

@@ -92,6 +92,7 @@
 #include "sim.h"
 #include "stats.h"
 #include "units.h"
+#include "trace.h"
 #include "workload.h"
 
 #define DCF_REDRAWS 10000 /* gaussian/poisson draws before a uniform destination */
@@ -237,6 +238,7 @@ typedef struct dcf {
     uint64_t bytes_by_duration;
     dcf_group all, bucket[DCF_BUCKETS], *cls; /* cls[ncls] */
     int up;
+    struct trace *trace; /* the timeline (--trace; NULL: none): each flow a span, and its message */
 } dcf;
 
 static uint64_t dcf_mix(uint64_t x)
@@ -450,6 +452,14 @@ static void dcf_deliver(void *state, net_msg *m)
         w->bad++;
         return;
     }
+    if (w->trace) {
+        /* the flow, arrival to its last byte, on its source's track; and its message */
+        const char *size = m->size_bytes < w->p->small_max_bytes    ? "small flow"
+                           : m->size_bytes >= w->p->large_min_bytes ? "large flow"
+                                                                    : "medium flow";
+        trace_span(w->trace, m->src, "flow", size, m->id, m->src, m->t_submit_ps, now, m->size_bytes);
+        trace_message(w->trace, m->src, m->dst, "flow", m->size_bytes, TRACE_NO_JOB, m->t_submit_ps, now);
+    }
     dcf_node *nd = &w->node[m->src];
     nd->delivered++;
     nd->dlv_hash += dcf_mix(m->b);
@@ -509,6 +519,7 @@ static int dcf_init(void *state, const wl_env *env, char *err, size_t errlen)
         return tn_error(err, errlen, "dc-flows: flow rate %g /s per node is out of range", lambda);
     w->p = p;
     w->s = env->sim;
+    w->trace = env->trace;
     w->n = env->net;
     w->nodes = nodes;
     w->bandwidth_bps = env->bandwidth_bps;

@@ -267,6 +267,7 @@ static int wk_init(void *state, const wl_env *env, char *err, size_t errlen)
     w->bandwidth_bps = env->bandwidth_bps;
     w->fixed_ps = pexec_fixed_ps(w->x, env->net);
     w->up = 1;
+    pexec_set_trace(w->x, env->trace);
     pexec_start(w->x, env->sim, env->net);
     return 0;
 }

@@ -392,6 +392,7 @@ static int wp_init(void *state, const wl_env *env, char *err, size_t errlen)
     if (!w->x)
         return -1;
     w->fixed_ps = pexec_fixed_ps(w->x, env->net);
+    pexec_set_trace(w->x, env->trace);
     pexec_start(w->x, env->sim, env->net);
     return 0;
 }

@@ -121,7 +121,9 @@
 #include "network.h"
 #include "rng.h"
 #include "sim.h"
+#include "trace.h"
 #include "units.h"
+#include "training.h"
 #include "workload.h"
 
 #define TR_DEFAULT_MODEL_BYTES 100000000ULL /* Table 4.1: 100 MB */
@@ -160,7 +162,17 @@ typedef struct tr_params {
     double gatherv_prob;
     int allreduce;             /* index into tr_ar_names */
     uint32_t ar_group;         /* hierarchical: workers per group (0: the module's default) */
+    /* Not rows: set by tr_params_set_layers (a HOROVOD trace, workloads/wl_vef.c); NULL from a configuration. */
+    const tr_layer *layer;     /* [nlayer] the layers, each with its negotiation values (not owned) */
+    uint32_t nlayer;
 } tr_params;
+
+void tr_params_set_layers(void *params, const tr_layer *layers, uint32_t n)
+{
+    tr_params *p = params;
+    p->layer = layers;
+    p->nlayer = n;
+}
 
 #define TR_ROW(path_, type_, unit_, def_, help_) .path = path_, .type = type_, .unit = unit_, .def = def_, .help = help_
 #define TR(field) offsetof(tr_params, field)
@@ -218,19 +230,6 @@ static const param_row tr_rows[] = {
      .kind = PARAM_U32, .off = TR(ar_group), .flags = PARAM_UNSET0, .min = 1, .max = UINT32_MAX, .example = "4"},
 };
 
-#define TR_METRICS(X)                                                                                        \
-    X(iterations_completed, "training iterations completed")                                                \
-    X(iteration_time_mean_s, "iteration time, forward start to the next forward start (last: to its last allreduce's end): mean") \
-    X(iteration_time_first_s, "the first iteration's time")                                                  \
-    X(iteration_time_max_s, "the longest iteration's time")                                                  \
-    X(allreduces, "ring allreduces of fused tensors completed")                                              \
-    X(allreduce_time_mean_s, "allreduce, start to completion on every rank: mean")                          \
-    X(allreduce_wait_mean_s, "allreduce, eligible (ready on every worker) to start: mean")                  \
-    X(exposed_comm_mean_s, "iteration time not spent computing (iteration time - compute-time): mean")      \
-    X(link_utilization, "8 ring bytes sent by all workers / (W B time of all iterations)")                  \
-    X(compute_to_network_ratio, "R = compute-time B / (8 2 (1 - 1/W) model bytes) (Gao 2020 eq. 5.1)")      \
-    X(fusions, "fused tensors per iteration")                                                                \
-    X(negotiation_rounds, "negotiation=vef: rounds over all fusions")
 enum { TR_METRICS(METRIC_ENUM) TR_NMETRICS };
 static const metric_def tr_metrics_def[] = {TR_METRICS(METRIC_DEF)};
 
@@ -374,6 +373,20 @@ static double depth_fraction(const double *cum, uint32_t n, double x)
 static int profile_build(const tr_params *p, tr_profile *out, char *err, size_t errlen)
 {
     memset(out, 0, sizeof *out);
+    if (p->layer) { /* a trace's layers, as they are */
+        out->L = p->nlayer;
+        out->bytes = tn_xcalloc(p->nlayer, sizeof *out->bytes);
+        out->fwd_ps = tn_xcalloc(p->nlayer, sizeof *out->fwd_ps);
+        out->bwd_ps = tn_xcalloc(p->nlayer, sizeof *out->bwd_ps);
+        for (uint32_t i = 0; i < p->nlayer; i++) {
+            out->bytes[i] = p->layer[i].bytes;
+            out->fwd_ps[i] = p->layer[i].fwd_ps;
+            out->bwd_ps[i] = p->layer[i].bwd_ps;
+            out->total_bytes += out->bytes[i];
+            out->compute_ps += out->fwd_ps[i] + out->bwd_ps[i];
+        }
+        return 0;
+    }
     double *fsize = NULL, *ffwd = NULL, *fbwd = NULL;
     uint32_t fn = 0;
     const char *file = p->layers_file.text[0] ? p->layers_file.path : NULL;
@@ -504,6 +517,12 @@ typedef struct tr {
     uint8_t *arrived;        /* [ncops] a receive's message has come */
     uint64_t *cpc;           /* [W] next op of each rank */
     uint32_t cdone;          /* ranks whose list is run */
+    /* the timeline (--trace; NULL: none): every worker computes the same
+     * phases, so each kept rank's track shows each layer's forward and
+     * backward and the waits for an allreduce; each fusion's allreduce is
+     * a span from its start to its completion, its queueing another */
+    struct trace *trace;
+    int64_t phase_ps;        /* start of the compute phase or wait in progress */
     /* measurements */
     uint64_t allreduces, bad, ring_bytes;
     double ar_time_sum_s, ar_wait_sum_s;
@@ -511,6 +530,14 @@ typedef struct tr {
 } tr;
 
 static void compute_next(tr *w);
+
+/* A phase of every worker on the kept ranks' tracks; iteration as the job. */
+static void trace_phase(tr *w, const char *cat, const char *name, int64_t t0, int64_t t1)
+{
+    for (uint32_t r = 0; r < w->W; r++)
+        if (trace_wants_node(w->trace, r))
+            trace_slice(w->trace, r, cat, name, t0, t1, w->iter, UINT32_MAX);
+}
 
 typedef struct tr_cop {
     uint32_t peer;  /* send: destination; recv: source (ranks) */
@@ -730,6 +757,15 @@ static void allreduce_done(tr *w)
     w->allreduces++;
     w->ar_time_sum_s += units_ps_to_s(now - w->cur_start_ps);
     w->busy = 0;
+    if (w->trace) {
+        char name[96];
+        snprintf(name, sizeof name, "allreduce layers %u-%u (iteration %u)", f->lo, f->hi, w->cur.iter);
+        trace_span(w->trace, 0, "allreduce", name, w->ar_serial, UINT32_MAX, w->cur_start_ps, now, f->bytes);
+        if (w->cur_start_ps > w->cur.eligible_ps) {
+            snprintf(name, sizeof name, "queued layers %u-%u (iteration %u)", f->lo, f->hi, w->cur.iter);
+            trace_span(w->trace, 1, "queue", name, w->ar_serial, UINT32_MAX, w->cur.eligible_ps, w->cur_start_ps, 0);
+        }
+    }
     if (w->done_count[w->cur.iter] == w->nf) {
         w->iter_end_ps[w->cur.iter] = now;
         if (w->cur.iter + 1 == w->niter)
@@ -751,6 +787,12 @@ static void ev_neg_loop(sim *s, void *ctx, uint64_t arg)
     neg_round(ctx);
 }
 
+/* The layer whose negotiation runs (a trace's per-layer values), or NULL: the rows'. */
+static const tr_layer *neg_layer(const tr *w)
+{
+    return w->p->layer ? &w->p->layer[w->fus[w->neg_cur.k].lo] : NULL;
+}
+
 static void neg_round(tr *w)
 {
     w->neg_round++;
@@ -758,10 +800,13 @@ static void neg_round(tr *w)
     w->neg_bcast_in = 0;
     for (uint32_t r = 0; r < w->W; r++)
         w->neg_rank_bc[r] = 0;
+    const tr_layer *L = neg_layer(w);
+    double prob = L ? L->gatherv_prob : w->p->gatherv_prob;
+    uint64_t gv = L ? L->gatherv_bytes : w->p->gatherv_bytes;
     for (uint32_t r = 1; r < w->W; r++) {
-        int full = gsl_rng_uniform(w->rng_neg) < w->p->gatherv_prob;
+        int full = gsl_rng_uniform(w->rng_neg) < prob;
         send_msg(w, r, 0, 4, TR_NEG, NET_CONTROL, NEG_GATHER, w->neg_round);
-        send_msg(w, r, 0, full ? w->p->gatherv_bytes : 25, TR_NEG, NET_CONTROL, NEG_GATHERV | (full ? 0x100u : 0),
+        send_msg(w, r, 0, full ? gv : 25, TR_NEG, NET_CONTROL, NEG_GATHERV | (full ? 0x100u : 0),
                  w->neg_round);
     }
 }
@@ -796,13 +841,16 @@ static void neg_deliver(tr *w, net_msg *m)
         if (++w->neg_in < 2 * (w->W - 1))
             return;
         /* every rank's round is in: broadcast the verdict */
+        const tr_layer *L = neg_layer(w);
+        uint64_t total = L ? L->gatherv_total_bytes : w->p->gatherv_total_bytes;
+        uint64_t bc = L ? L->bcast_bytes : w->p->bcast_bytes;
         int go = 1;
         for (uint32_t r = 1; r < w->W; r++)
-            go &= w->neg_acc[r] >= w->p->gatherv_total_bytes;
+            go &= w->neg_acc[r] >= total;
         w->neg_success = go;
         for (uint32_t r = 1; r < w->W; r++) {
             send_msg(w, 0, r, 4, TR_NEG, NET_CONTROL, NEG_BCAST0, w->neg_round);
-            send_msg(w, 0, r, go ? w->p->bcast_bytes : 25, TR_NEG, NET_CONTROL, NEG_BCAST1, w->neg_round);
+            send_msg(w, 0, r, go ? bc : 25, TR_NEG, NET_CONTROL, NEG_BCAST1, w->neg_round);
         }
         return;
     }
@@ -821,6 +869,11 @@ static void neg_deliver(tr *w, net_msg *m)
     }
     /* every rank waits its loop time; the round starts when the last does
      * (all draw the same loop: one draw per round) */
+    const tr_layer *L = neg_layer(w);
+    if (L) { /* a trace's loop: its mean, a constant (as the row's default) */
+        sim_schedule(w->s, L->loop_ps, ev_neg_loop, w, 0);
+        return;
+    }
     double loop_s = dist_sample(&w->p->neg_loop, w->rng_neg);
     sim_schedule(w->s, units_s_to_ps(loop_s > 0 ? loop_s : 0), ev_neg_loop, w, 0);
 }
@@ -844,6 +897,11 @@ static void ev_compute_done(sim *s, void *ctx, uint64_t arg)
     (void)arg;
     tr *w = ctx;
     uint32_t L = w->prof.L;
+    if (w->trace) {
+        char name[48];
+        snprintf(name, sizeof name, "%s %u", w->backward ? "backward" : "forward", w->layer);
+        trace_phase(w, "compute", name, w->phase_ps, sim_now(w->s));
+    }
     if (!w->backward) {
         if (w->layer + 1 < L) {
             w->layer++;
@@ -875,6 +933,7 @@ static void ev_compute_done(sim *s, void *ctx, uint64_t arg)
 /* Start the current compute phase, or wait for its allreduce. */
 static void compute_next(tr *w)
 {
+    int was_waiting = w->waiting;
     w->waiting = 0;
     if (w->finished)
         return;
@@ -883,10 +942,15 @@ static void compute_next(tr *w)
         int ok = w->p->barrier_off ? w->fus[w->fusion_of[i]].done_iter >= (int64_t)w->iter - 1
                                    : w->done_count[w->iter - 1] == w->nf;
         if (!ok) {
+            if (!was_waiting)
+                w->phase_ps = sim_now(w->s); /* the wait starts */
             w->waiting = 1;
             return;
         }
     }
+    if (w->trace && was_waiting)
+        trace_phase(w, "wait", "wait allreduce", w->phase_ps, sim_now(w->s));
+    w->phase_ps = sim_now(w->s);
     if (!w->backward && i == 0) {
         int64_t now = sim_now(w->s);
         if (w->iter > 0 && w->p->stop_ps > 0 && now >= w->p->stop_ps) {
@@ -906,6 +970,10 @@ static void compute_next(tr *w)
 static void tr_deliver(void *state, net_msg *m)
 {
     tr *w = state;
+    if (w->trace)
+        trace_message(w->trace, m->src, m->dst,
+                      m->kind == TR_RING ? "ring step" : m->kind == TR_COLL ? "allreduce" : "negotiation",
+                      m->size_bytes, TRACE_NO_JOB, m->t_submit_ps, sim_now(w->s));
     if (m->kind == TR_NEG) {
         neg_deliver(w, m);
     } else if (m->kind == TR_COLL) {
@@ -992,6 +1060,7 @@ static int tr_init(void *state, const wl_env *env, char *err, size_t errlen)
     w->p = p;
     w->s = env->sim;
     w->n = env->net;
+    w->trace = env->trace;
     w->W = p->workers;
     w->bandwidth_bps = env->bandwidth_bps;
     w->nf = (uint32_t)build_fusions(w);
@@ -1199,16 +1268,29 @@ static int tr_resolve(void *params, wl_resolve *rc, char *err, size_t errlen)
  * with probability q, so k / q rounds on average (negative binomial, sd
  * sqrt(k (1 - q)) / q); the round count is the largest of W - 1 ranks':
  * the mean plus sqrt(2 ln W) sd, plus one. */
-static double neg_rounds(const tr_params *p)
+static double neg_rounds_of(double q, uint64_t gv, uint64_t total, uint32_t W)
 {
-    if (p->negotiation != TR_NEG_VEF)
-        return 0;
-    double q = p->gatherv_prob, k = p->gatherv_bytes > 0 ? ceil((double)p->gatherv_total_bytes / p->gatherv_bytes) : 1;
+    double k = gv > 0 ? ceil((double)total / gv) : 1;
     if (!(q > 0))
         return 1; /* never succeeds: resolve's horizon check has the say */
     if (k < 1)
         return 1;
-    return (k + sqrt(k * (1 - q)) * sqrt(2 * log((double)p->workers))) / q + 1;
+    return (k + sqrt(k * (1 - q)) * sqrt(2 * log((double)W))) / q + 1;
+}
+
+/* Per fusion; with a trace's layers, their mean. */
+static double neg_rounds(const tr_params *p)
+{
+    if (p->negotiation != TR_NEG_VEF)
+        return 0;
+    if (p->layer && p->nlayer) {
+        double sum = 0;
+        for (uint32_t i = 0; i < p->nlayer; i++)
+            sum += neg_rounds_of(p->layer[i].gatherv_prob, p->layer[i].gatherv_bytes, p->layer[i].gatherv_total_bytes,
+                                 p->workers);
+        return sum / p->nlayer;
+    }
+    return neg_rounds_of(p->gatherv_prob, p->gatherv_bytes, p->gatherv_total_bytes, p->workers);
 }
 
 /* Per iteration started (tr_iterations_expected) and per fusion: an

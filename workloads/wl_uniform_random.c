@@ -59,6 +59,7 @@
 #include "rng.h"
 #include "sim.h"
 #include "units.h"
+#include "trace.h"
 #include "workload.h"
 
 /* The workload's parameters (rows below). */
@@ -133,6 +134,7 @@ typedef struct ur {
     int up;                   /* init succeeded */
     uint32_t sources_ended;   /* nodes whose generation has ended */
     int stopped;              /* stop(): generate nothing more (a background workload) */
+    struct trace *trace; /* the timeline (--trace; NULL: none): every message */
 } ur;
 
 static uint64_t ur_mix(uint64_t x)
@@ -220,6 +222,8 @@ static void ur_deliver(void *state, net_msg *m)
         w->bad++;
         return;
     }
+    if (w->trace)
+        trace_message(w->trace, m->src, m->dst, "message", m->size_bytes, TRACE_NO_JOB, m->t_submit_ps, now);
     ur_node *nd = &w->node[m->src];
     nd->delivered++;
     nd->dlv_hash += ur_mix(m->b);
@@ -274,6 +278,7 @@ static int ur_init(void *state, const wl_env *env, char *err, size_t errlen)
 
     w->p = p;
     w->s = env->sim;
+    w->trace = env->trace;
     w->n = env->net;
     w->nodes = env->nodes;
     w->bandwidth_bps = env->bandwidth_bps;

@@ -45,10 +45,28 @@
  *     over t cycles: wl_dc_flows.c's head), classes share=p/100,
  *     size=uniform(min kB, max kB), any number of them (the per-class
  *     metrics are the first four's).
+ *   HOROVOD (sec. 3.3): `BATCHES b LAYERS l` (any order), then `DEFAULT`
+ *     with every field, then per-layer records `id` with any of them (the
+ *     default's values elsewhere; the seed's listing 8 overrides two
+ *     fields of layer 3), fields in any order: COMPUTE_MS c (ms, > 0),
+ *     NEGOTIATION_LOOP_MS nl (ms, > 0), GATV_BYTES, GATV_TOTAL_BYTES,
+ *     BCAST_BYTES (bytes, integers > 0), GATV_PROB (in [0, 1]), ARED_KBYTES
+ *     (the allreduce, KB = 1000 B). #Msgs is unused (0 allowed). Mapped:
+ *     training with negotiation=vef (its head gives the rounds: 4-B gather,
+ *     gatherv or empty 25-B one, the master's 4-B and bcast or 25-B
+ *     broadcasts), workers=#Task, iterations=b, fusion-buffer=0 (a fusion
+ *     per layer), layer i computed i-th (training's layer l-1-i: backward
+ *     time c, no forward time, gradient bytes akb x 1000), each layer with
+ *     its own negotiation values, the loop a constant nl (the seed gives
+ *     its mean). Where the two models differ: training lets a worker
+ *     compute its next layer while the previous one negotiates and
+ *     reduces (Horovod's background thread, Gao 2020 sec. 4.3); the seed's
+ *     step 5 -> 1 reads as the next layer's compute after the allreduce.
  * Errors name the trace file and line, as the configuration's do.
  *
- * Metrics: dc-flows' for the flow models (NAN otherwise). Several
- * workloads: a traffic source (it shares its nodes, stops when told). */
+ * Metrics: dc-flows' for the flow models, training's for HOROVOD (NAN
+ * otherwise). Several workloads: a traffic source (it shares its nodes,
+ * stops when told; training has no stop). */
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
@@ -60,6 +78,8 @@
 #include <string.h>
 
 #include "dc_flows.h"
+#include "training.h"
+#include "infile.h"
 #include "log.h"
 #include "metrics.h"
 #include "network.h"
@@ -67,9 +87,17 @@
 #include "workload.h"
 
 extern const wl_ops wl_dc_flows_ops;
+extern const wl_ops wl_training_ops;
 
-enum { VEF_DCNW = 0, VEF_CDCNW, VEF_FLOWS };
-static const char *const vef_model_names[] = {"DCNW", "CDCNW", "FLOWS", NULL};
+enum { VEF_DCNW = 0, VEF_CDCNW, VEF_FLOWS, VEF_HOROVOD };
+static const char *const vef_model_names[] = {"DCNW", "CDCNW", "FLOWS", "HOROVOD", NULL};
+
+/* HOROVOD's layer fields (Andujar et al. sec. 3.3), in the order of tr_layer's use. */
+enum { HV_COMPUTE_MS = 0, HV_LOOP_MS, HV_GATV_BYTES, HV_GATV_TOTAL_BYTES, HV_GATV_PROB, HV_BCAST_BYTES, HV_ARED_KBYTES,
+       HV_FIELDS };
+static const char *const hv_field_names[HV_FIELDS] = {"COMPUTE_MS",       "NEGOTIATION_LOOP_MS", "GATV_BYTES",
+                                                      "GATV_TOTAL_BYTES", "GATV_PROB",           "BCAST_BYTES",
+                                                      "ARED_KBYTES"};
 
 /* Destinations as dc-flows numbers them; -1: not given. */
 enum { VEF_DEST_NONE = -1, VEF_DEST_UNIFORM = 0, VEF_DEST_GAUSSIAN = 1, VEF_DEST_POISSON = 2 };
@@ -95,12 +123,17 @@ typedef struct vef_trace {
     uint64_t time_cycles;         /* FLOWS */
     uint32_t nclasses;
     vef_class *cls;               /* [nclasses] */
+    uint64_t batches;             /* HOROVOD */
+    uint32_t nlayers;
+    double (*hv)[HV_FIELDS];      /* [nlayers] each layer's fields (the default's where not overridden) */
 } vef_trace;
 
 static void vef_trace_free(vef_trace *t)
 {
     free(t->cls);
+    free(t->hv);
     t->cls = NULL;
+    t->hv = NULL;
 }
 
 typedef struct vef_params {
@@ -109,14 +142,16 @@ typedef struct vef_params {
 
 static const param_row vef_rows[] = {
     {.path = "workload.file", .type = "file", .unit = "", .def = "",
-     .help = "vef: an extended VEF trace (Andujar et al.: VEF3 header, EXT DCNW | CDCNW | FLOWS records)",
+     .help = "vef: an extended VEF trace (Andujar et al.: VEF3 header, EXT DCNW | CDCNW | FLOWS | HOROVOD records)",
      .kind = PARAM_FILE, .off = offsetof(vef_params, file), .flags = PARAM_REQUIRED, .example = "vef-example.vef"},
 };
 
-#define VEF_METRICS(X) DCF_METRICS(X)
+/* dc-flows' metrics, then training's */
+#define VEF_METRICS(X) DCF_METRICS(X) TR_METRICS(X)
 enum { VEF_METRICS(METRIC_ENUM) VEF_NMETRICS };
 static const metric_def vef_metrics_def[] = {VEF_METRICS(METRIC_DEF)};
-enum { VEF_DCF_BASE = 0 }; /* dc-flows' metrics from here */
+#define VEF_ONE(name, desc) +1
+enum { VEF_DCF_BASE = 0, VEF_TR_BASE = 0 DCF_METRICS(VEF_ONE) }; /* each one's metrics from here */
 
 /* ------------------------------------------------------------- reading */
 
@@ -276,9 +311,10 @@ static int read_dcnw(vef_reader *r, vef_trace *t, char **tok, int n, const char 
                                      : snprintf(path, sizeof path, "%s/%s", dir, tok[i]);
             if (k < 0 || (size_t)k >= sizeof path)
                 return rd_error(r, "size distribution file name too long");
-            FILE *g = fopen(path, "r");
+            char why[512];
+            FILE *g = tn_open_input(path, "r", why, sizeof why);
             if (!g)
-                return rd_error(r, "cannot read the size distribution file '%s'", path);
+                return rd_error(r, "cannot read the size distribution file: %s", why);
             fclose(g);
             snprintf(t->sizes, sizeof t->sizes, "empirical(%s)", path);
             have_sizes = 1;
@@ -381,15 +417,126 @@ static int read_flows_class(vef_reader *r, vef_trace *t, char **tok, int n)
     return 0;
 }
 
+/* One field value of a HOROVOD layer record: its checks (Andujar et al.
+ * sec. 3.3: integers > 0 but the two times, floats > 0, and GATV_PROB, in
+ * [0, 1]). */
+static int hv_value(vef_reader *r, int k, const char *text, double *v)
+{
+    uint64_t u;
+    if (k == HV_COMPUTE_MS || k == HV_LOOP_MS) {
+        if (tok_real(text, v) != 0 || !(*v > 0) || *v > 1e8)
+            return rd_error(r, "%s takes milliseconds, a number > 0 (got '%s')", hv_field_names[k], text);
+    } else if (k == HV_GATV_PROB) {
+        if (tok_real(text, v) != 0 || !(*v >= 0 && *v <= 1))
+            return rd_error(r, "GATV_PROB takes a probability in [0, 1] (got '%s')", text);
+    } else {
+        if (tok_u64(text, &u) != 0 || u < 1 || u > (uint64_t)1e12)
+            return rd_error(r, "%s takes an integer > 0 (got '%s')", hv_field_names[k], text);
+        *v = (double)u;
+    }
+    return 0;
+}
+
+/* `FIELD value ...` of a layer record from tok[first]; every field when all. */
+static int hv_fields(vef_reader *r, char **tok, int n, int first, double *out, int all, const char *what)
+{
+    int have[HV_FIELDS] = {0}, any = 0;
+    for (int i = first; i < n; i++) {
+        int k = -1;
+        for (int j = 0; j < HV_FIELDS; j++)
+            if (ieq(tok[i], hv_field_names[j]))
+                k = j;
+        if (k < 0)
+            return rd_error(r, "%s: unexpected '%s' (expected COMPUTE_MS, NEGOTIATION_LOOP_MS, GATV_BYTES, "
+                               "GATV_TOTAL_BYTES, GATV_PROB, BCAST_BYTES, ARED_KBYTES, each with its value)",
+                            what, tok[i]);
+        if (have[k])
+            return rd_error(r, "%s: %s given twice", what, hv_field_names[k]);
+        if (i + 1 >= n)
+            return rd_error(r, "%s: %s has no value", what, hv_field_names[k]);
+        if (hv_value(r, k, tok[++i], &out[k]) != 0)
+            return -1;
+        have[k] = any = 1;
+    }
+    for (int k = 0; all && k < HV_FIELDS; k++)
+        if (!have[k])
+            return rd_error(r, "%s needs every field (missing %s)", what, hv_field_names[k]);
+    if (!any)
+        return rd_error(r, "%s overrides no field", what);
+    return 0;
+}
+
+/* HOROVOD (sec. 3.3): `BATCHES b LAYERS l`, `DEFAULT <every field>`, then
+ * per-layer records `i <some fields>`, each layer at most once. */
+static int read_horovod(FILE *f, vef_reader *r, vef_trace *t, char **line, size_t *cap, char **tok, int n)
+{
+    uint64_t layers = 0;
+    int have_b = 0, have_l = 0;
+    for (int i = 0; i < n; i++) {
+        int isb = ieq(tok[i], "BATCHES"), isl = ieq(tok[i], "LAYERS");
+        uint64_t v;
+        if (!isb && !isl)
+            return rd_error(r, "unexpected '%s' (expected BATCHES b and LAYERS l)", tok[i]);
+        if ((isb ? have_b : have_l) || i + 1 >= n || tok_u64(tok[i + 1], &v) != 0 || v < 1 ||
+            v > (isb ? UINT32_MAX : 100000))
+            return rd_error(r, "%s takes an integer > 0 (once)", isb ? "BATCHES" : "LAYERS");
+        if (isb) {
+            t->batches = v;
+            have_b = 1;
+        } else {
+            layers = v;
+            have_l = 1;
+        }
+        i++;
+    }
+    if (!have_b || !have_l)
+        return rd_error(r, "HOROVOD needs BATCHES b and LAYERS l (missing %s)", have_b ? "LAYERS" : "BATCHES");
+    t->nlayers = (uint32_t)layers;
+    int got = next_record(f, r, line, cap, tok, &n);
+    if (got <= 0)
+        return got < 0 ? -1 : rd_error(r, "HOROVOD needs a DEFAULT layer record after BATCHES and LAYERS");
+    if (!ieq(tok[0], "DEFAULT"))
+        return rd_error(r, "expected the DEFAULT layer record (got '%s')", tok[0]);
+    double def[HV_FIELDS];
+    if (hv_fields(r, tok, n, 1, def, 1, "DEFAULT") != 0)
+        return -1;
+    t->hv = tn_xcalloc(t->nlayers, sizeof *t->hv);
+    long *seen = tn_xcalloc(t->nlayers, sizeof *seen);
+    for (uint32_t i = 0; i < t->nlayers; i++)
+        memcpy(t->hv[i], def, sizeof def);
+    int rc = 0;
+    while (rc == 0 && (got = next_record(f, r, line, cap, tok, &n)) > 0) {
+        uint64_t id;
+        if (tok_u64(tok[0], &id) != 0 || id >= t->nlayers) {
+            rc = rd_error(r, "a layer record starts with its id, an integer in [0, %u] (got '%s')", t->nlayers - 1,
+                          tok[0]);
+            break;
+        }
+        if (seen[id]) {
+            rc = rd_error(r, "layer %llu given twice (first at line %ld)", (unsigned long long)id, seen[id]);
+            break;
+        }
+        seen[id] = r->line;
+        char what[64];
+        snprintf(what, sizeof what, "layer %llu", (unsigned long long)id);
+        rc = hv_fields(r, tok, n, 1, t->hv[id], 0, what);
+    }
+    free(seen);
+    if (got < 0)
+        rc = -1;
+    return rc;
+}
+
 /* Read the trace at path into t (t->cls owned: vef_trace_free). */
 static int vef_read(const char *path, vef_trace *t, char *err, size_t errlen)
 {
     memset(t, 0, sizeof *t);
     snprintf(t->path, sizeof t->path, "%s", path);
     vef_reader r = {.path = path, .err = err, .errlen = errlen};
-    FILE *f = fopen(path, "r");
+    char why[512];
+    FILE *f = tn_open_input(path, "r", why, sizeof why);
     if (!f)
-        return rd_error(&r, "cannot read the trace");
+        return tn_error(err, errlen, "%s", why);
     char dir[PARAM_PATH_MAX];
     snprintf(dir, sizeof dir, "%s", path);
     char *slash = strrchr(dir, '/');
@@ -422,10 +569,6 @@ static int vef_read(const char *path, vef_trace *t, char *err, size_t errlen)
         rc = rd_error(&r, "#Task is %llu: these models need at least 2 tasks", (unsigned long long)v[0]);
         goto out;
     }
-    if (v[1] < 1) {
-        rc = rd_error(&r, "#Msgs is 0: nothing to generate");
-        goto out;
-    }
     t->tasks = (uint32_t)v[0];
     t->msgs = v[1];
     t->clock_ps = n == 8 ? v[6] : 1000;
@@ -450,9 +593,18 @@ static int vef_read(const char *path, vef_trace *t, char *err, size_t errlen)
         rc = rd_error(&r, "unknown extended model '%s' (expected DCNW, CDCNW, FLOWS or HOROVOD)", tok[1]);
         goto out;
     }
+    if (t->msgs < 1 && t->model != VEF_HOROVOD) {
+        r.line = 1;
+        rc = rd_error(&r, "#Msgs is 0: nothing to generate");
+        goto out;
+    }
     /* the model's records */
     if ((got = next_record(f, &r, &line, &cap, tok, &n)) <= 0) {
         rc = got < 0 ? -1 : rd_error(&r, "EXT %s has no record", vef_model_names[t->model]);
+        goto out;
+    }
+    if (t->model == VEF_HOROVOD) {
+        rc = read_horovod(f, &r, t, &line, &cap, tok, n);
         goto out;
     }
     if (t->model == VEF_FLOWS) {
@@ -534,6 +686,7 @@ typedef struct vef_inner {
     void *params;              /* the ops' params struct (owned) */
     dcf_class_params *classes; /* FLOWS (owned) */
     uint32_t nclasses;
+    tr_layer *layers;          /* HOROVOD (owned) */
     size_t metric_base;        /* its metrics in ours */
 } vef_inner;
 
@@ -542,6 +695,7 @@ static void inner_free(vef_inner *in)
     for (uint32_t k = 0; k < in->nclasses; k++)
         dist_free(&in->classes[k].size);
     free(in->classes);
+    free(in->layers);
     if (in->params)
         wl_params_free(in->ops, in->params);
     memset(in, 0, sizeof *in);
@@ -588,6 +742,43 @@ static int inner_dcf(const vef_trace *t, vef_inner *in, char *err, size_t errlen
     return 0;
 }
 
+/* HOROVOD as training with negotiation=vef: workers = #Task (rank 0 the
+ * master), iterations = BATCHES, a fusion per layer; HOROVOD's layer i is
+ * the i-th computed, so training's layer L-1-i (its backward pass runs from
+ * the last layer down): backward time COMPUTE_MS, no forward time, gradient
+ * bytes ARED_KBYTES x 1000, its own negotiation values (the loop time a
+ * constant: the trace gives its mean). */
+static int inner_tr(const vef_trace *t, vef_inner *in, char *err, size_t errlen)
+{
+    in->ops = &wl_training_ops;
+    in->metric_base = VEF_TR_BASE;
+    in->params = wl_params_new(in->ops);
+    char w[32], it[32];
+    snprintf(w, sizeof w, "%u", t->tasks);
+    snprintf(it, sizeof it, "%llu", (unsigned long long)t->batches);
+    if (set_row(in->ops, in->params, "workload.workers", w, err, errlen) != 0 ||
+        set_row(in->ops, in->params, "workload.iterations", it, err, errlen) != 0 ||
+        set_row(in->ops, in->params, "workload.negotiation", "vef", err, errlen) != 0 ||
+        set_row(in->ops, in->params, "workload.fusion-buffer", "0B", err, errlen) != 0)
+        return -1;
+    uint32_t L = t->nlayers;
+    in->layers = tn_xcalloc(L, sizeof *in->layers);
+    for (uint32_t i = 0; i < L; i++) {
+        const double *h = t->hv[i];
+        tr_layer *l = &in->layers[L - 1 - i];
+        l->bytes = (uint64_t)llround(h[HV_ARED_KBYTES] * 1000);
+        l->fwd_ps = 0;
+        l->bwd_ps = llround(h[HV_COMPUTE_MS] * 1e9);
+        l->loop_ps = llround(h[HV_LOOP_MS] * 1e9);
+        l->gatherv_bytes = (uint64_t)h[HV_GATV_BYTES];
+        l->gatherv_total_bytes = (uint64_t)h[HV_GATV_TOTAL_BYTES];
+        l->gatherv_prob = h[HV_GATV_PROB];
+        l->bcast_bytes = (uint64_t)h[HV_BCAST_BYTES];
+    }
+    tr_params_set_layers(in->params, in->layers, L);
+    return 0;
+}
+
 /* Read the trace of params and build its workload; 0, or -1 + err. */
 static int vef_build(const vef_params *p, vef_trace *t, vef_inner *in, char *err, size_t errlen)
 {
@@ -596,7 +787,7 @@ static int vef_build(const vef_params *p, vef_trace *t, vef_inner *in, char *err
         return tn_error(err, errlen, "no trace file");
     if (vef_read(p->file.path[0] ? p->file.path : p->file.text, t, err, errlen) != 0)
         return -1;
-    int rc = inner_dcf(t, in, err, errlen);
+    int rc = t->model == VEF_HOROVOD ? inner_tr(t, in, err, errlen) : inner_dcf(t, in, err, errlen);
     if (rc)
         inner_free(in);
     return rc;
@@ -766,12 +957,14 @@ static const wl_column vef_table[] = {
     {"fct_mean_s", "fct_s"},
     {"fct_slowdown_mean", "slowdown"},
     {"execution_time_s", "exec_s"},
+    {"iteration_time_mean_s", "iter_s"},
+    {"negotiation_rounds", "rounds"},
     {NULL, NULL},
 };
 
 const wl_ops wl_vef_ops = {
     .name = "vef",
-    .description = "an extended VEF trace file (Andujar et al.: DCNW, CDCNW, FLOWS), run as dc-flows",
+    .description = "an extended VEF trace file (Andujar et al.: DCNW, CDCNW, FLOWS as dc-flows; HOROVOD as training)",
     .state_size = sizeof(vef),
     .params = vef_rows,
     .nparams = sizeof vef_rows / sizeof vef_rows[0],

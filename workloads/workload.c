@@ -15,6 +15,7 @@ extern const wl_ops wl_dc_flows_ops;       /* workloads/wl_dc_flows.c */
 extern const wl_ops wl_training_ops;       /* workloads/wl_training.c */
 extern const wl_ops wl_uniform_random_ops; /* workloads/wl_uniform_random.c */
 extern const wl_ops wl_vef_ops;            /* workloads/wl_vef.c */
+extern const wl_ops wl_dag_ops;            /* workloads/wl_dag.c */
 
 const wl_ops *const wl_registry[] = {
     &wl_task_tree_ops,
@@ -24,6 +25,7 @@ const wl_ops *const wl_registry[] = {
     &wl_dc_flows_ops,
     &wl_training_ops,
     &wl_vef_ops,
+    &wl_dag_ops,
     NULL,
 };
 

@@ -106,7 +106,15 @@ static const char usage_run[] =
     "                    events/s and ETA\n"
     "  -v, --verbose     one line per finished run with its events/s\n"
     "  --trace FILE.json (-T) timeline of the single selected run (Chrome trace events,\n"
-    "                    opens in Perfetto / chrome://tracing); select it with --runs ID\n"
+    "                    opens in Perfetto / chrome://tracing); select it with --runs ID.\n"
+    "                    Every workload writes its compute phases and waits per rank\n"
+    "                    (training: each layer's forward and backward), its messages\n"
+    "                    with flow arrows, and its spans across ranks (training: each\n"
+    "                    fusion's allreduce; dc-flows: each flow)\n"
+    "  --trace-nodes LIST   only these nodes' tracks and their messages: 0-15,32\n"
+    "  --trace-window A:B   only what overlaps [A, B): 1ms:2ms, 5ms: or :100us\n"
+    "  --trace-jobs LIST    only these jobs (task trees): 0-3"
+    " (a 1,024-node run stays readable)\n"
     "\n"
     "Nothing is lost: each finished run is appended to DIR/runs.csv at once. Running the\n"
     "same command again with the same --out skips the runs already there and runs the\n"
@@ -262,6 +270,7 @@ struct opts {
     int progress;       /* --progress */
     int verbose;        /* -v */
     const char *trace;  /* --trace FILE.json */
+    const char *trace_nodes, *trace_window, *trace_jobs; /* --trace-nodes, --trace-window, --trace-jobs */
 };
 
 static void print_errors(const cfg_errors *e)
@@ -470,6 +479,8 @@ static int parse_opts(const char *cmd, int argc, char **argv, struct opts *o, in
         {"shard", required_argument, NULL, 'H'}, {"list-runs", no_argument, NULL, 'L'},
         {"dry-run", no_argument, NULL, 'L'},     {"progress", no_argument, NULL, 'P'},
         {"verbose", no_argument, NULL, 'v'},     {"trace", required_argument, NULL, 'T'},
+        {"trace-nodes", required_argument, NULL, 1}, {"trace-window", required_argument, NULL, 2},
+        {"trace-jobs", required_argument, NULL, 3},
         {NULL, 0, NULL, 0},
     };
     memset(o, 0, sizeof *o);
@@ -513,6 +524,18 @@ static int parse_opts(const char *cmd, int argc, char **argv, struct opts *o, in
             if (!allow_analyze)
                 return usage_error(cmd, "option --samples does not apply here");
             o->samples = optarg;
+            break;
+        case 1:
+        case 2:
+        case 3:
+            if (!allow_run)
+                return usage_error(cmd, "option '%s' applies to 'tasknet run' only", argv[optind - 1]);
+            if (ch == 1)
+                o->trace_nodes = optarg;
+            else if (ch == 2)
+                o->trace_window = optarg;
+            else
+                o->trace_jobs = optarg;
             break;
         case 'h':
             return -1;
@@ -911,6 +934,9 @@ static int cmd_run(int argc, char **argv)
         .quiet = o.quiet,
         .list_only = o.list_only,
         .trace = o.trace,
+        .trace_nodes = o.trace_nodes,
+        .trace_window = o.trace_window,
+        .trace_jobs = o.trace_jobs,
         .config = o.config,
     };
     run_ui u = {

@@ -301,7 +301,6 @@ static void gp_preamble_rows(FILE *f, const char *image, const char *title, size
     fputs("set grid\nset key outside right top noenhanced\n", f);
 }
 
-static void gp_preamble(FILE *f, const char *image, const char *title) { gp_preamble_rows(f, image, title, 0); }
 
 static int gp_close(const plot_opts *o, FILE *g, const char *script)
 {
@@ -1040,33 +1039,97 @@ static int plot_timeline(const plot_opts *o)
         plot_note(o, PLOT_NOTE_ERROR, "%s", why);
         return 1;
     }
-    char *phases = NULL, *msgs = NULL;
-    size_t plen = 0, mlen = 0;
-    FILE *pf = open_memstream(&phases, &plen), *mf = open_memstream(&msgs, &mlen);
+    /* the first workload's processes: 0 compute by rank, 1 messages by
+     * sender, 2 spans across ranks (allreduces, flows) */
+    char *phases = NULL, *msgs = NULL, *spans = NULL;
+    size_t plen = 0, mlen = 0, slen = 0;
+    FILE *pf = open_memstream(&phases, &plen), *mf = open_memstream(&msgs, &mlen),
+         *sf = open_memstream(&spans, &slen);
     char *line = NULL;
     size_t cap = 0;
-    unsigned maxnode = 0;
-    size_t nphase = 0, nmsg = 0;
+    unsigned maxnode = 0, maxrow = 0;
+    size_t nphase = 0, nmsg = 0, nspan = 0;
+    double tmax = 0, open_ts = 0;
+    unsigned long long open_id = 0;
+    int open = 0;
+    char rowname[8][40] = {{0}};
+    /* the nodes the trace has tracks for (its metadata, written first:
+     * all of them, or those --trace-nodes kept), each on its own row, in
+     * order; a message to or from a node without a track is not drawn */
+    int *row_of = NULL;
+    unsigned nrow_of = 0, ntracks = 0;
     while (getline(&line, &cap, in) > 0) {
         unsigned pid, tid, src, dst;
-        char cat[32], name[64];
+        char cat[32], name[64], ph;
         double ts, dur;
+        unsigned long long id;
+        if (sscanf(line, "{\"ph\":\"M\",\"pid\":%u,\"tid\":%u,\"name\":\"thread_name\"", &pid, &tid) == 2) {
+            if (pid == 0 && tid < (1u << 24)) {
+                if (tid >= nrow_of) {
+                    row_of = tn_xrealloc(row_of, (tid + 1) * sizeof *row_of);
+                    for (unsigned k = nrow_of; k <= tid; k++)
+                        row_of[k] = -1;
+                    nrow_of = tid + 1;
+                }
+                row_of[tid] = 0;
+            }
+            continue;
+        }
+        if (ntracks == 0 && nrow_of) /* metadata done: number the rows */
+            for (unsigned k = 0; k < nrow_of; k++)
+                if (row_of[k] == 0 || row_of[k] > 0)
+                    row_of[k] = (int)ntracks++;
+        if (sscanf(line, "{\"ph\":\"%c\",\"pid\":%u,\"tid\":%u,\"cat\":\"%31[^\"]\",\"name\":\"%63[^\"]\",\"id\":%llu,\"ts\":%lf",
+                   &ph, &pid, &tid, cat, name, &id, &ts) == 7 && pid == 2 && (ph == 'b' || ph == 'e')) {
+            if (ph == 'b') {
+                open = 1, open_id = id, open_ts = ts;
+            } else if (open && id == open_id) { /* tasknet writes each span's end after its begin */
+                unsigned row = tid < 7 ? tid : 7;
+                if (!rowname[row][0])
+                    snprintf(rowname[row], sizeof rowname[row], "%.31s%s", cat, tid >= 7 ? "..." : "");
+                fprintf(sf, "%.6f %.6f %u\n", open_ts, ts, row);
+                maxrow = row > maxrow ? row : maxrow;
+                tmax = ts > tmax ? ts : tmax;
+                nspan++;
+                open = 0;
+            }
+            continue;
+        }
         if (sscanf(line, "{\"ph\":\"X\",\"pid\":%u,\"tid\":%u,\"cat\":\"%31[^\"]\",\"name\":\"%63[^\"]\",\"ts\":%lf,\"dur\":%lf",
                    &pid, &tid, cat, name, &ts, &dur) != 6)
             continue;
         if (pid == 0) {
-            int color = strcmp(name, "init") == 0 ? 1 : strcmp(name, "aggregation") == 0 ? 2 : 3;
+            /* colours: a first phase (a task's init, a layer's forward,
+             * a program's compute), a second (aggregation, backward), waits */
+            int color = strcmp(cat, "compute") != 0                                          ? 3
+                        : strcmp(name, "aggregation") == 0 || strncmp(name, "backward", 8) == 0 ? 2
+                                                                                              : 1;
+            if (ntracks) {
+                if (tid >= nrow_of || row_of[tid] < 0)
+                    continue;
+                tid = (unsigned)row_of[tid];
+            }
             fprintf(pf, "%.6f %.6f %u %d\n", ts, ts + dur, tid, color);
             if (tid > maxnode)
                 maxnode = tid;
+            tmax = ts + dur > tmax ? ts + dur : tmax;
             nphase++;
         } else if (pid == 1) {
             const char *a = strstr(line, "\"src\":"), *b = strstr(line, "\"dst\":");
             if (!a || !b || sscanf(a, "\"src\":%u", &src) != 1 || sscanf(b, "\"dst\":%u", &dst) != 1)
                 continue;
+            if (ntracks) {
+                if (src >= nrow_of || dst >= nrow_of || row_of[src] < 0 || row_of[dst] < 0)
+                    continue;
+                src = (unsigned)row_of[src];
+                dst = (unsigned)row_of[dst];
+            }
             fprintf(mf, "%.6f %u %.6f %d\n", ts, src, dur, (int)dst - (int)src);
             if (dst > maxnode)
                 maxnode = dst;
+            if (src > maxnode)
+                maxnode = src;
+            tmax = ts + dur > tmax ? ts + dur : tmax;
             nmsg++;
         }
     }
@@ -1074,10 +1137,13 @@ static int plot_timeline(const plot_opts *o)
     fclose(in);
     fclose(pf);
     fclose(mf);
-    if (!nphase && !nmsg) {
+    fclose(sf);
+    if (!nphase && !nmsg && !nspan) {
         plot_note(o, PLOT_NOTE_ERROR, "%s holds no tasknet trace events", o->input);
         free(phases);
         free(msgs);
+        free(spans);
+        free(row_of);
         return 1;
     }
     char image[CFG_PATH_MAX], script[CFG_PATH_MAX + 8];
@@ -1096,24 +1162,53 @@ static int plot_timeline(const plot_opts *o)
         plot_note(o, PLOT_NOTE_ERROR, "cannot write %s: %s", script, strerror(errno));
         free(phases);
         free(msgs);
+        free(spans);
+        free(row_of);
         return 1;
     }
-    gp_preamble(g, image, o->title);
-    fprintf(g,
-            "set xlabel 'time [us]'\nset ylabel 'node'\nset yrange [-0.8:%u.8]\nset ytics 1\n"
-            "set style fill solid 0.85 border -1\n",
-            maxnode);
-    fprintf(g, "$phases << EOD\n%sEOD\n$messages << EOD\n%sEOD\n", phases ? phases : "",
-            msgs ? msgs : "");
-    fputs("plot $phases using (($1+$2)/2):3:(($2-$1)/2):(0.3):($4==1?0x3b6fb6:$4==2?0xc0392b:0xb0b0b0) "
+    gp_preamble_rows(g, image, o->title, maxnode + (nspan ? maxrow + 2 : 0) > 16 ? maxnode + maxrow + 2 : 0);
+    /* trace times are us: the axis in the unit the run's length calls for */
+    char xlab[128];
+    double fx = plot_axis_label("time", "s", tmax * 1e-6, xlab, sizeof xlab) * 1e-6;
+    fputs("set xlabel ", g);
+    gp_string(g, o->xlabel ? o->xlabel : xlab);
+    /* nodes upwards from 0; the spans across ranks in rows below them */
+    int below = nspan ? (int)maxrow + 1 : 0;
+    fprintf(g, " noenhanced\nset ylabel 'node'\nset yrange [%.1f:%u.8]\nset style fill solid 0.85 border -1\n",
+            -below - 0.8, maxnode);
+    fputs("set ytics (", g);
+    unsigned step = maxnode > 24 ? (maxnode + 23) / 24 : 1;
+    for (unsigned n = 0; n <= maxnode; n += step) {
+        unsigned id = n; /* the node on row n */
+        for (unsigned k = 0; ntracks && k < nrow_of; k++)
+            if (row_of[k] == (int)n)
+                id = k;
+        fprintf(g, "%s'%u' %u", n ? ", " : "", id, n);
+    }
+    for (int r = 0; r < below; r++) {
+        fputs(", ", g);
+        gp_string(g, rowname[r][0] ? rowname[r] : "");
+        fprintf(g, " %d", -1 - r);
+    }
+    fputs(") noenhanced\nset key below horizontal\n", g);
+    fprintf(g, "fx = %.17g\n", fx);
+    fprintf(g, "$phases << EOD\n%sEOD\n$messages << EOD\n%sEOD\n$spans << EOD\n%sEOD\n", phases ? phases : "",
+            msgs ? msgs : "", spans ? spans : "");
+    fputs("plot $phases using (($1+$2)/2*fx):3:(($2-$1)/2*fx):(0.3):($4==1?0x3b6fb6:$4==2?0xc0392b:0xb0b0b0) "
           "with boxxyerror lc rgb variable notitle, \\\n"
-          "     NaN with boxes lc rgb 0x3b6fb6 title 'initialisation', \\\n"
-          "     NaN with boxes lc rgb 0xc0392b title 'aggregation', \\\n"
-          "     NaN with boxes lc rgb 0xb0b0b0 title 'waiting', \\\n"
-          "     $messages using 1:2:3:4 with vectors head filled size screen 0.008,20 lc rgb 0x27ae60 lw 0.8 title 'messages'\n",
+          "     NaN with boxes lc rgb 0x3b6fb6 title 'init / forward / compute', \\\n"
+          "     NaN with boxes lc rgb 0xc0392b title 'aggregation / backward', \\\n"
+          "     NaN with boxes lc rgb 0xb0b0b0 title 'waiting', \\\n",
           g);
+    if (nspan)
+        fputs("     $spans using (($1+$2)/2*fx):(-1-$3):(($2-$1)/2*fx):(0.3) with boxxyerror lc rgb 0xe67e22 "
+              "title 'allreduce / flow', \\\n", g);
+    fputs("     $messages using ($1*fx):2:($3*fx):4 with vectors head filled size screen 0.008,20 lc rgb 0x27ae60 "
+          "lw 0.8 title 'messages'\n", g);
     free(phases);
     free(msgs);
+    free(spans);
+    free(row_of);
     if (gp_close(o, g, script) != 0)
         return 1;
     return gp_run(o, script, image);

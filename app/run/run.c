@@ -1,6 +1,7 @@
 /* One run: resolve a point (workload, fabric, physical layer), lay its
  * metrics out, wire a fabric and a workload over an engine, measure. */
 #include "run.h"
+#include "trace.h"
 
 #include <errno.h>
 #include <math.h>
@@ -451,7 +452,8 @@ int run_one(const cfg *c, const run_layout *l, uint64_t replica, run_cache *rcac
             .seed = c->seed,
             .replica = replica,
             .params = cfg_wl_params_at(c, k),
-            .trace = k == 0 ? tr : NULL,
+            /* each workload on its own processes of the trace (the first on 0-2) */
+            .trace = trace_workload(tr, (unsigned)k, c->wl[k].name, nranks),
             .name = c->nwl > 1 ? c->wl[k].name : "",
             .cache = rcache ? &rcache->wl[wl_index(rs.wl[k].w)] : NULL,
         };

@@ -30,6 +30,7 @@ typedef struct sweep_opts {
     int quiet;           /* no information notes (errors and warnings still) */
     int list_only;       /* work out the run table and run nothing */
     const char *trace;   /* Chrome trace-event JSON of the (single) selected run */
+    const char *trace_nodes, *trace_window, *trace_jobs; /* its filter (trace_filter_parse); NULL = all */
     const char *config;  /* the configuration file, for messages */
     double run_progress_every_s; /* progress inside each run this often (ui->run_progress; 0 = none;
                                     in this process and -j workers, not MPI ranks) */

@@ -4,6 +4,7 @@
 #ifndef TASKNET_SWEEP_IMPL_H
 #define TASKNET_SWEEP_IMPL_H
 
+#include <signal.h>
 #include <stdio.h>
 
 #include "sweep.h"
@@ -90,8 +91,15 @@ void sweep_strip_input_path(char *text);
 /* A note for the user through the caller's ui (never printed here). */
 void sweep_note(const sweep *sw, sweep_note_kind kind, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 double sweep_now_s(void);
-/* SIGINT/SIGTERM arrived during this sweep. */
+/* SIGINT/SIGTERM arrived during this sweep; sweep_signal: which (0: none). */
 int sweep_interrupted(void);
+int sweep_signal(void);
+/* From now on a SIGINT/SIGTERM stops the sweep cleanly (the run in
+ * progress is dropped); the handlers before go to old_int, old_term. */
+void sweep_signals_catch(struct sigaction *old_int, struct sigaction *old_term);
+/* Resolve point `point` into the process's point cache (sw->pcache), once
+ * for all its replicas. 0, or -1 + err. */
+int sweep_cache_point(sweep *sw, size_t point, char *err, size_t errlen);
 
 /* ---- the seam between running a run and recording it ----
  * A driver asks sweep_next for run ids, has them simulated (sweep_run, in
@@ -142,7 +150,8 @@ void sweep_worker_lost(sweep *sw, unsigned worker);
 /* Run id finished in wall_s: the first of its point measures the point. */
 void sweep_order_measured(sweep *sw, uint64_t id, double wall_s);
 /* Record a finished run (runs.csv row, progress), or report its failure;
- * only in the process that writes the folder. 0, or 1 if the run failed. */
+ * only in the process that writes the folder (sweep_store.c). 0, or 1 if
+ * the run failed. */
 int sweep_record(sweep *sw, const sweep_result *r);
 void sweep_pcache_free(sweep *sw);
 

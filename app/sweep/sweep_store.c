@@ -1096,3 +1096,49 @@ out:
     cfg_free(&c);
     return rc;
 }
+
+/* ---------------------------------------------- recording a run */
+
+static void record(sweep *sw, uint64_t id, const double *m)
+{
+    run_rec *r = &sw->rec[id];
+    r->done = 1;
+    r->hash = sw->point_hash[run_point(sw->c, id)];
+    memcpy(r->m, m, sw->layout.n * sizeof *m);
+    sw->todo[id] = 0;
+    sw->ndone_now++;
+    double events = m[run_core(&sw->layout, M_events)], wall = m[run_core(&sw->layout, M_wall_s)];
+    sw->events_now += events;
+    if (sw->runs_csv)
+        store_append(sw, id);
+    if (sw->ui && sw->ui->run_done)
+        sw->ui->run_done(sw->ui->ctx, id, run_point(sw->c, id), run_replica(sw->c, id), events, wall);
+    if (sw->ui && sw->ui->progress)
+        sw->ui->progress(sw->ui->ctx, sw->ndone_now, sw->ntodo, sweep_now_s() - sw->t0_s);
+}
+
+int sweep_record(sweep *sw, const sweep_result *r)
+{
+    if (r->status != 0) {
+        sw->todo[r->id] = 0;
+        sweep_note(sw, SWEEP_ERROR, "run %llu: %s", (unsigned long long)r->id, r->err);
+        return 1;
+    }
+    /* the row carries the checksum of the histogram the run left (a resume
+     * redoes the run if the file is later lost or damaged) */
+    run_rec *rec = &sw->rec[r->id];
+    char hist[CFG_PATH_MAX + 64];
+    if (sweep_latency_path(sw, r->id, hist, sizeof hist)) {
+        if (store_file_digest(hist, &rec->hist) != 0) {
+            sw->todo[r->id] = 0;
+            sweep_note(sw, SWEEP_ERROR, "run %llu: its latency histogram %s cannot be read: %s",
+                       (unsigned long long)r->id, hist, strerror(errno));
+            return 1;
+        }
+        rec->has_hist = 1;
+    }
+    rec->from = r->id;
+    sweep_order_measured(sw, r->id, r->m[run_core(&sw->layout, M_wall_s)]);
+    record(sw, r->id, r->m);
+    return 0;
+}
