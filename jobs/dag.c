@@ -101,8 +101,12 @@ int dag_read(const char *path, dag *d, char *err, size_t errlen)
         return tn_error(err, errlen, "%s", why);
     fclose(f);
     Agraph_t *g = dot_open(path, err, errlen);
-    if (!g)
+    if (!g) {
+        size_t n = strlen(err);
+        if (strstr(err, "near 'node'") && n + 1 < errlen) /* node="3" unquoted */
+            snprintf(err + n, errlen - n, " (a task's rank is written \"node\"=\"3\", quoted: DOT reserves the word node)");
         return -1;
+    }
     int rc = 0;
     if (!agisdirected(g)) {
         int l = dot_line_of(path, "graph");

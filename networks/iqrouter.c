@@ -20,7 +20,9 @@
  *   Virtual channels. Every input port has V = classes x vcs VCs (classes:
  *     the routing's deadlock classes, topo.h; vcs: network.vcs per class),
  *     each a FIFO of vc-buffer / f flits. A packet whose route asks class c
- *     may take any of VCs c vcs .. c vcs + vcs - 1 of the next buffer. An
+ *     may take any of VCs c vcs .. c vcs + vcs - 1 of the next buffer, and
+ *     any of the V toward a host (BookSim2's ejection: hosts sink every
+ *     flit, no class is needed there). An
  *     output port has an output VC per VC of the buffer it feeds: its owner
  *     (the input VC whose packet holds it, from VC allocation until its tail
  *     has crossed the crossbar) and its credits.
@@ -62,10 +64,12 @@
  *     upstream sender credit-delay + link later. Buffers toward hosts take
  *     every flit (BookSim2's ejection).
  *   Sources. A host's NIC (network.host-scheduling) names its next packet;
- *     the host sends it flit by flit on its uplink, one per flit time, in an
- *     input VC of class 0 of its switch that no packet of its holds, chosen
- *     round robin among those with credit (cut-through: room for the
- *     packet), as BookSim2's sources do.
+ *     the host sends it flit by flit on its uplink, one per flit time, in
+ *     an input VC of its switch (any of the V: an injection buffer is on no
+ *     cycle of channel dependencies, whatever its class), chosen round
+ *     robin from the one after its last among those with credit
+ *     (cut-through: room for the packet), as BookSim2's sources do
+ *     (trafficmanager.cpp: the first available VC after the last used).
  *   Routing: the topology's `next` at route computation; with several
  *     candidates: torus minimal adaptive takes the adaptive candidate with a
  *     free output VC and the most credits, else the DOR escape; dragonfly
@@ -138,6 +142,8 @@ typedef struct iq_ivc {
     uint32_t out;      /* after routing: output port at this router */
     uint32_t act;      /* position in the router's active list, NONE */
     uint16_t vc_base;  /* first VC of the class asked for */
+    uint16_t nvc;      /* VCs it may take from vc_base: vcs, or all V toward a host */
+    uint16_t pin, vin; /* its input port at its router and its VC (fixed) */
     uint16_t out_vc;   /* after VC allocation: output VC (< V) */
     uint8_t state;
 } iq_ivc;
@@ -178,6 +184,7 @@ typedef struct iqr {
     uint32_t X;          /* switch ports */
     uint32_t V;          /* VCs per port */
     uint32_t vpc;        /* VCs per class */
+    uint32_t ninj;       /* VCs a host injects into: all V (BookSim2 injects into any) */
     uint32_t depth;      /* flits per VC buffer */
     uint32_t maxr;       /* largest radix */
     int64_t T;           /* flit time, ps */
@@ -185,6 +192,7 @@ typedef struct iqr {
     int64_t rd, va, sa, stx, cd, link, hlink; /* hlink: host links' latency */
     int wormhole;
     int islip;
+    int oblivious;       /* 1: one candidate per hop (routed as a head becomes whole) */
     unsigned iters;
     iq_router *r;        /* [switches] */
     uint32_t *peer;      /* [X] what the output of port x enters: a port index, or HOSTBIT | host */
@@ -208,10 +216,12 @@ typedef struct iqr {
 /* ---- small helpers ---- */
 
 static inline int64_t grid(const iqr *q, int64_t t) { return (t + q->T - 1) / q->T * q->T; }
+static inline uint32_t ring_i(const iqr *q, uint32_t i) { return i >= q->depth ? i - q->depth : i; }
 static inline iq_ivc *ivc_at(const iqr *q, uint32_t x, uint32_t v) { return &q->ivc[(size_t)x * q->V + v]; }
 static inline iq_flit *ring_at(const iqr *q, size_t ivc_idx, uint32_t i)
 {
-    return &q->ring[ivc_idx * q->depth + i % q->depth];
+    /* i < 2 depth: a front index plus a count, no division */
+    return &q->ring[ivc_idx * q->depth + (i >= q->depth ? i - q->depth : i)];
 }
 /* output VC index: switch port x, or host h as X + h */
 static inline iq_ovc *ovc_at(const iqr *q, uint32_t xo, uint32_t v) { return &q->ovc[(size_t)xo * q->V + v]; }
@@ -302,8 +312,10 @@ static void credit_back(iqr *q, uint32_t xo, uint32_t v, int64_t t)
     }
 }
 
-/* flit of p is whole in input VC (x, v) at t */
-static void flit_in(iqr *q, uint32_t x, uint32_t v, iq_pkt *p, int64_t t)
+static void route(iqr *q, uint32_t sw, iq_ivc *c, iq_pkt *p, int64_t now);
+
+/* flit of p (its head: head) is whole in input VC (x, v) at t */
+static void flit_in(iqr *q, uint32_t x, uint32_t v, iq_pkt *p, int64_t t, int head)
 {
     size_t idx = (size_t)x * q->V + v;
     iq_ivc *c = &q->ivc[idx];
@@ -314,6 +326,15 @@ static void flit_in(iqr *q, uint32_t x, uint32_t v, iq_pkt *p, int64_t t)
     c->n++;
     uint32_t sw = q->rid[x];
     iq_router *r = &q->r[sw];
+    if (head && c->n == 1 && c->state == VC_IDLE && q->oblivious) {
+        /* a head that will be at the front of an idle VC: its oblivious
+         * route is known routing-delay after it is whole (no tick at t) */
+        c->state = VC_VA;
+        c->ready = grid(q, t) + q->rd;
+        c->sent = 0;
+        route(q, sw, c, p, t);
+        t = c->ready;
+    }
     if (c->act == NONE) {
         uint32_t li = x - r->x0;
         c->act = r->nact;
@@ -363,6 +384,23 @@ static void allocate(iqr *q, uint32_t nr, uint32_t nin, uint32_t nout, uint32_t 
 {
     iq_req *rq = q->rq;
     uint32_t *m_in = q->m_in, *m_out = q->m_out, *ch = q->choice;
+    /* no two requests share an input or an output (the common case): both
+     * allocators grant them all, and move the pointers as below */
+    int clash = 0;
+    for (uint32_t r = 1; r < nr && !clash; r++)
+        for (uint32_t k = 0; k < r; k++)
+            if (rq[k].in == rq[r].in || rq[k].out == rq[r].out) {
+                clash = 1;
+                break;
+            }
+    if (!clash) {
+        for (uint32_t r = 0; r < nr; r++) {
+            q->granted[r] = 1;
+            pin[rq[r].in] = (uint16_t)(q->islip ? (rq[r].out + 1) % nout : (rq[r].key + 1) % nkey);
+            pout[rq[r].out] = (uint16_t)((rq[r].in + 1) % nin);
+        }
+        return;
+    }
     for (uint32_t i = 0; i < nin; i++)
         m_in[i] = NONE;
     for (uint32_t o = 0; o < nout; o++)
@@ -492,7 +530,13 @@ static void route(iqr *q, uint32_t sw, iq_ivc *c, iq_pkt *p, int64_t now)
     }
     t->ops->take(t, sw, &cand[k], &p->hdr);
     c->out = cand[k].port;
-    c->vc_base = (uint16_t)(cand[k].vc * q->vpc);
+    if (q->peer[x0 + c->out] & HOSTBIT) { /* a host takes every VC: no class toward it */
+        c->vc_base = 0;
+        c->nvc = (uint16_t)q->V;
+    } else {
+        c->vc_base = (uint16_t)(cand[k].vc * q->vpc);
+        c->nvc = (uint16_t)q->vpc;
+    }
 }
 
 /* ---- a router's tick ---- */
@@ -523,7 +567,9 @@ static void ev_tick(sim *s, void *ctx, uint64_t arg)
             c->ready = now + q->rd;
             c->sent = 0;
         }
-        if (c->ready <= now) {
+        /* an oblivious routing's choice depends on the packet alone: it is
+         * made now and known routing-delay later (no tick of its own) */
+        if (c->ready <= now || q->oblivious) {
             route(q, sw, c, f->p, now);
             c->state = VC_VA;
         }
@@ -536,7 +582,7 @@ static void ev_tick(sim *s, void *ctx, uint64_t arg)
         if (c->state != VC_VA || c->ready > now)
             continue;
         uint32_t xo = x0 + c->out, any = 0;
-        for (uint32_t v = c->vc_base; v < c->vc_base + q->vpc; v++) {
+        for (uint32_t v = c->vc_base; v < (uint32_t)c->vc_base + c->nvc; v++) {
             if (ovc_at(q, xo, v)->owner != NONE)
                 continue;
             q->rq[nr++] = (iq_req){.in = li, .out = c->out * V + v, .key = v, .who = li};
@@ -589,7 +635,7 @@ static void ev_tick(sim *s, void *ctx, uint64_t arg)
                 continue;
             }
         }
-        q->rq[nr++] = (iq_req){.in = li / V, .out = c->out, .key = li % V, .who = li};
+        q->rq[nr++] = (iq_req){.in = c->pin, .out = c->out, .key = c->vin, .who = li};
     }
     if (nr) {
         if (q->islip) { /* narrow each (input, output) to one VC, round robin */
@@ -634,8 +680,8 @@ static void ev_tick(sim *s, void *ctx, uint64_t arg)
             int64_t whole = wire + q->T + ((dn & HOSTBIT) ? q->hlink : q->link); /* whole at the far end */
             q->busy[xo]++;
             /* its credit back upstream */
-            uint32_t xin = x0 + li / V, up = q->peer[xin];
-            credit_back(q, (up & HOSTBIT) ? q->X + (up & ~HOSTBIT) : up, li % V,
+            uint32_t xin = x0 + c->pin, up = q->peer[xin];
+            credit_back(q, (up & HOSTBIT) ? q->X + (up & ~HOSTBIT) : up, c->vin,
                         leave + q->cd + ((up & HOSTBIT) ? q->hlink : q->link));
             if (tail)
                 p->hops++;
@@ -649,18 +695,23 @@ static void ev_tick(sim *s, void *ctx, uint64_t arg)
                     packet_arrived(q, p, whole);
             } else {
                 ovc_at(q, xo, c->out_vc)->credits--;
-                flit_in(q, dn, c->out_vc, p, whole);
+                flit_in(q, dn, c->out_vc, p, whole, k_flit == 0);
             }
             c->ready = now + q->T;
             if (tail) {
                 ovc_at(q, xo, c->out_vc)->owner = NONE;
                 c->state = VC_IDLE;
                 /* the next head, if whole here, starts route computation at
-                 * once (BookSim2's _SWAllocUpdate) */
+                 * the next tick (BookSim2's _SWAllocUpdate queues it for
+                 * routing after this cycle's route evaluation) */
                 if (c->n && ring_at(q, idx, c->head)->t <= now) {
                     c->state = VC_ROUTING;
-                    c->ready = now + q->rd;
+                    c->ready = now + q->T + q->rd;
                     c->sent = 0;
+                    if (q->oblivious) {
+                        route(q, sw, c, ring_at(q, idx, c->head)->p, now);
+                        c->state = VC_VA;
+                    }
                 }
             }
         }
@@ -695,7 +746,7 @@ static void ev_tick(sim *s, void *ctx, uint64_t arg)
             else if (o->cn) {
                 /* the credit that lets it go */
                 uint32_t miss = (uint32_t)(need - o->credits);
-                t = miss <= o->cn ? q->cring[((size_t)xo * V + c->out_vc) * q->depth + (o->ch + miss - 1) % q->depth]
+                t = miss <= o->cn ? q->cring[((size_t)xo * V + c->out_vc) * q->depth + ring_i(q, o->ch + miss - 1)]
                                   : INT64_MAX;
                 if (t == INT64_MAX)
                     o->waiting = 1;
@@ -731,8 +782,8 @@ static void host_try(iqr *q, uint32_t h, int64_t now)
         uint64_t bytes = (uint64_t)nic_peek_bytes(&st->nic, h);
         int32_t need = q->wormhole ? 1 : (int32_t)(bytes ? (bytes - 1) / q->flit + 1 : 1);
         uint32_t pick = NONE;
-        for (uint32_t i = 0; i < q->vpc; i++) {
-            uint32_t v = (hs->rr + i) % q->vpc;
+        for (uint32_t i = 0; i < q->ninj; i++) {
+            uint32_t v = (hs->rr + i) % q->ninj;
             if (credits_now(q, xo, v, now) >= need) {
                 pick = v;
                 break;
@@ -741,11 +792,11 @@ static void host_try(iqr *q, uint32_t h, int64_t now)
         if (pick == NONE) {
             /* the earliest credit on its way that lets one VC go */
             int64_t t = INT64_MAX;
-            for (uint32_t v = 0; v < q->vpc; v++) {
+            for (uint32_t v = 0; v < q->ninj; v++) {
                 iq_ovc *o = ovc_at(q, xo, v);
                 uint32_t miss = (uint32_t)(need - o->credits);
                 if (miss <= o->cn) {
-                    int64_t tv = q->cring[((size_t)xo * q->V + v) * q->depth + (o->ch + miss - 1) % q->depth];
+                    int64_t tv = q->cring[((size_t)xo * q->V + v) * q->depth + ring_i(q, o->ch + miss - 1)];
                     if (tv < t)
                         t = tv;
                 } else
@@ -755,7 +806,7 @@ static void host_try(iqr *q, uint32_t h, int64_t now)
                 host_tick_at(q, h, t);
             return;
         }
-        hs->rr = (uint16_t)((pick + 1) % q->vpc);
+        hs->rr = (uint16_t)((pick + 1) % q->ninj);
         nic_piece pc;
         nic_take(&st->nic, h, 0, &pc);
         iq_pkt *p = pkt_alloc(q);
@@ -782,7 +833,7 @@ static void host_try(iqr *q, uint32_t h, int64_t now)
     hs->sent++;
     hs->last_ps = now;
     q->busy[xo]++;
-    flit_in(q, hs->x, hs->vc, p, now + q->T + q->hlink);
+    flit_in(q, hs->x, hs->vc, p, now + q->T + q->hlink, hs->sent == 1);
     if (hs->sent == p->nflits)
         hs->p = NULL;
     if (hs->p || nic_pending(&st->nic, h))
@@ -945,6 +996,7 @@ int iqr_init(swnet *st, const swnet_params *p, char *err, size_t errlen)
     const topo *t = &st->t;
     q->X = t->links - t->hosts;
     q->vpc = p->vcs;
+    q->ninj = t->vcs * p->vcs;
     q->V = t->vcs * p->vcs;
     TN_ASSERT(q->V <= 65535, "%u VCs per port", q->V);
     q->depth = depth_of(p);
@@ -960,6 +1012,7 @@ int iqr_init(swnet *st, const swnet_params *p, char *err, size_t errlen)
     q->link = st->link_ps;
     q->hlink = p->host_link_ps >= 0 ? p->host_link_ps : st->link_ps;
     q->wormhole = p->switching == SWNET_WORMHOLE;
+    q->oblivious = !st->adaptive && !st->ugal;
     q->islip = p->allocator == SWNET_ISLIP;
     q->iters = p->alloc_iters ? p->alloc_iters : 1;
     uint32_t S = t->switches, V = q->V, X = q->X, N = t->hosts;
@@ -984,8 +1037,11 @@ int iqr_init(swnet *st, const swnet_params *p, char *err, size_t errlen)
     }
     size_t nv = (size_t)X * V;
     q->ivc = tn_xmalloc(nv * sizeof *q->ivc);
-    for (size_t i = 0; i < nv; i++)
-        q->ivc[i] = (iq_ivc){.act = NONE, .state = VC_IDLE};
+    for (uint32_t s = 0; s < S; s++)
+        for (uint32_t pt = 0; pt < q->r[s].radix; pt++)
+            for (uint32_t v = 0; v < V; v++)
+                q->ivc[(size_t)(q->r[s].x0 + pt) * V + v] =
+                    (iq_ivc){.act = NONE, .state = VC_IDLE, .pin = (uint16_t)pt, .vin = (uint16_t)v};
     q->ring = tn_xalloc_big(nv * q->depth * sizeof *q->ring);
     size_t no = (size_t)(X + N) * V;
     q->ovc = tn_xmalloc(no * sizeof *q->ovc);
@@ -1011,7 +1067,7 @@ int iqr_init(swnet *st, const swnet_params *p, char *err, size_t errlen)
         t->ops->attach(t, h, &sw, &port);
         q->h[h] = (iq_host){.tick_at = INT64_MAX, .x = q->r[sw].x0 + port, .last_ps = -1};
     }
-    size_t nrq = (size_t)q->maxr * V * (V > 1 ? q->vpc : 1) + q->maxr * V;
+    size_t nrq = (size_t)q->maxr * V * V + q->maxr * V;
     q->rq = tn_xmalloc(nrq * sizeof *q->rq);
     q->granted = tn_xmalloc(nrq);
     q->m_in = tn_xmalloc((size_t)q->maxr * V * sizeof *q->m_in);

@@ -20,6 +20,7 @@ libtasknet_a_SOURCES += \
 	%D%/topo.c %D%/topo.h \
 	%D%/topo_torus.c \
 	%D%/topo_fattree.c \
+	%D%/topo_fattree3.c \
 	%D%/topo_leafspine.c \
 	%D%/topo_dragonfly.c \
 	%D%/topo_graph.c \

@@ -9,6 +9,10 @@
  * from the message's salt). Parameters: network.arity (k), network.levels
  * (n), network.routing (d-mod-k or random-up) and the core's shared rows.
  * system.nodes must be k^n.
+ * network.ports = k (> 0) builds the three-tier k-port fat tree of
+ * Al-Fares et al. instead (networks/topo_fattree3.c: k pods, k^3/4 hosts,
+ * network.oversubscription o : 1 at the edge). A system.nodes no tree has
+ * is refused with the nearest k-ary n-trees and three-tier trees.
  * Zero load: h = 2 L + 1 switches for hosts whose nearest common ancestor
  * is at level L: ser + (h+1) link + h switch for one packet.
  * Saturation bound: 1 (full bisection, topo_fattree.c). */
@@ -25,6 +29,8 @@ typedef struct ft_params {
     swnet_params sw; /* the core's shared rows */
     uint32_t arity;  /* k: hosts per leaf switch, up and down ports of a switch */
     uint32_t levels; /* n: switch levels */
+    uint32_t ports;  /* > 0: the three-tier k-port tree of Al-Fares et al. instead (k = ports) */
+    uint32_t oversubscription; /* three-tier: hosts : uplinks of an edge switch */
 } ft_params;
 
 static const param_row ft_rows[] = {
@@ -35,6 +41,15 @@ static const param_row ft_rows[] = {
     {.path = "network.levels", .type = "integer", .unit = "", .def = "3",
      .help = "fat-tree: n of the k-ary n-tree, switch levels (>= 1; k^n hosts)", .kind = PARAM_U32,
      .off = offsetof(ft_params, levels), .min = 1, .max = 26, .example = "3"},
+    {.path = "network.ports", .type = "integer", .unit = "", .def = "",
+     .help = "fat-tree: k of the three-tier k-port fat tree of Al-Fares et al. (even; k pods, k^3/4 hosts; "
+             "replaces arity and levels)",
+     .kind = PARAM_U32, .off = offsetof(ft_params, ports), .flags = PARAM_UNSET0, .min = 4, .max = 1024,
+     .example = "16"},
+    {.path = "network.oversubscription", .type = "integer", .unit = "", .def = "1",
+     .help = "fat-tree (three-tier): hosts per edge switch : its uplinks, o : 1 (o + 1 divides ports; 1: full "
+             "bisection)",
+     .kind = PARAM_U32, .off = offsetof(ft_params, oversubscription), .min = 1, .max = 1023, .example = "1"},
 };
 
 static const swnet_routing ft_routings[] = {SWNET_RT_DMODK, SWNET_RT_RANDOM_UP};
@@ -46,28 +61,122 @@ static void ft_topo_params(const ft_params *p, topo_fattree_params *tp)
     tp->routing = (topo_fattree_routing)swnet_routing_index(&p->sw, ft_routings, FT_NROUTINGS);
 }
 
+/* The fat trees nearest N hosts: k-ary n-trees (n = 2..5) and three-tier
+ * trees (o = 1), the closest below and above of each kind, into buf. */
+static void nearest_sizes(uint64_t N, char *buf, size_t len)
+{
+    struct {
+        uint64_t hosts;
+        char what[48];
+    } c[16];
+    size_t nc = 0;
+    for (uint32_t n = 2; n <= 5; n++) {
+        uint64_t below = 0, above = 0;
+        uint32_t kb = 0, ka = 0;
+        for (uint32_t k = 2; k <= 4096; k++) {
+            uint64_t h = 1;
+            for (uint32_t l = 0; l < n && h <= TOPO_MAX_HOSTS; l++)
+                h *= k;
+            if (h > TOPO_MAX_HOSTS)
+                break;
+            if (h <= N)
+                below = h, kb = k;
+            if (h >= N) {
+                above = h, ka = k;
+                break;
+            }
+        }
+        if (below) {
+            c[nc].hosts = below;
+            snprintf(c[nc++].what, sizeof c[0].what, "arity=%u levels=%u", kb, n);
+        }
+        if (above && above != below) {
+            c[nc].hosts = above;
+            snprintf(c[nc++].what, sizeof c[0].what, "arity=%u levels=%u", ka, n);
+        }
+    }
+    uint64_t b3 = 0, a3 = 0;
+    uint32_t kb3 = 0, ka3 = 0;
+    for (uint32_t k = 4; k <= 1024; k += 2) {
+        uint64_t h = topo_fattree3_hosts(k, 1);
+        if (h <= N)
+            b3 = h, kb3 = k;
+        if (h >= N) {
+            a3 = h, ka3 = k;
+            break;
+        }
+    }
+    if (b3) {
+        c[nc].hosts = b3;
+        snprintf(c[nc++].what, sizeof c[0].what, "ports=%u", kb3);
+    }
+    if (a3 && a3 != b3) {
+        c[nc].hosts = a3;
+        snprintf(c[nc++].what, sizeof c[0].what, "ports=%u", ka3);
+    }
+    /* the four nearest, nearest first */
+    size_t used = 0;
+    buf[0] = '\0';
+    for (int pick = 0; pick < 4 && nc; pick++) {
+        size_t best = 0;
+        for (size_t i = 1; i < nc; i++) {
+            uint64_t di = c[i].hosts > N ? c[i].hosts - N : N - c[i].hosts;
+            uint64_t db = c[best].hosts > N ? c[best].hosts - N : N - c[best].hosts;
+            if (di < db)
+                best = i;
+        }
+        int w = snprintf(buf + used, len - used, "%s%s (%llu hosts)", pick ? ", " : "", c[best].what,
+                         (unsigned long long)c[best].hosts);
+        if (w > 0 && (size_t)w < len - used)
+            used += (size_t)w;
+        c[best] = c[--nc];
+    }
+}
+
 static void ft_check(const net_params *core, const void *params, param_report *rep)
 {
     const ft_params *p = params;
     net_check_core(core, rep);
-    topo_fattree_params tp;
-    ft_topo_params(p, &tp);
-    char e2[512];
+    char e2[512], shape[96];
     uint64_t hosts = 0;
-    if (topo_fattree_check(&tp, e2, sizeof e2) != 0) {
-        param_invalid(rep, p->arity < 2 ? "network.arity" : "network.levels", "%s", e2);
+    if (p->ports) {
+        topo_fattree3_params tp = {.ports = p->ports, .oversubscription = p->oversubscription};
+        tp.routing = (topo_fattree_routing)swnet_routing_index(&p->sw, ft_routings, FT_NROUTINGS);
+        if (topo_fattree3_check(&tp, e2, sizeof e2) != 0)
+            param_invalid(rep, tp.oversubscription > 1 ? "network.oversubscription" : "network.ports", "%s", e2);
+        else
+            hosts = topo_fattree3_hosts(p->ports, p->oversubscription);
+        snprintf(shape, sizeof shape, "the three-tier %u-port fat tree%s", p->ports,
+                 p->oversubscription > 1 ? " (oversubscribed)" : "");
     } else {
-        hosts = 1;
-        for (uint32_t l = 0; l < p->levels; l++)
-            hosts *= p->arity;
+        topo_fattree_params tp;
+        ft_topo_params(p, &tp);
+        if (topo_fattree_check(&tp, e2, sizeof e2) != 0) {
+            param_invalid(rep, p->arity < 2 ? "network.arity" : "network.levels", "%s", e2);
+        } else {
+            hosts = 1;
+            for (uint32_t l = 0; l < p->levels; l++)
+                hosts *= p->arity;
+        }
+        snprintf(shape, sizeof shape, "the %u-ary %u-tree", p->arity, p->levels);
     }
-    char shape[96];
-    snprintf(shape, sizeof shape, "the %u-ary %u-tree", p->arity, p->levels);
+    if (hosts && core->nodes != hosts) {
+        char near[400];
+        nearest_sizes(core->nodes, near, sizeof near);
+        param_invalid(rep, "system.nodes", "N = %u, but %s has %llu hosts; fat trees near %u hosts: %s", core->nodes,
+                      shape, (unsigned long long)hosts, core->nodes, near);
+        hosts = 0; /* reported */
+    }
     swnet_check(core, &p->sw, ft_routings, FT_NROUTINGS, hosts, shape, rep);
 }
 
 static int ft_build(const ft_params *p, topo *t, char *err, size_t errlen)
 {
+    if (p->ports) {
+        topo_fattree3_params t3 = {.ports = p->ports, .oversubscription = p->oversubscription};
+        t3.routing = (topo_fattree_routing)swnet_routing_index(&p->sw, ft_routings, FT_NROUTINGS);
+        return topo_fattree3_init(t, &t3, err, errlen);
+    }
     topo_fattree_params tp;
     ft_topo_params(p, &tp);
     return topo_fattree_init(t, &tp, err, errlen);

@@ -240,6 +240,20 @@ typedef struct topo_fattree_params {
 int topo_fattree_check(const topo_fattree_params *p, char *err, size_t errlen);
 int topo_fattree_init(topo *t, const topo_fattree_params *p, char *err, size_t errlen);
 
+/* three-tier k-port fat tree (topo_fattree3.c) of Al-Fares et al.: k pods
+ * of k/2 edge and u aggregation switches, u k/2 cores, every switch k
+ * ports; edges with h = k - u hosts, oversubscription o = h / u (1: u =
+ * k/2, k^3/4 hosts). Routing as the k-ary n-tree's (d-mod-k, random-up). */
+typedef struct topo_fattree3_params {
+    uint32_t ports;            /* k, even, >= 4 */
+    uint32_t oversubscription; /* o >= 1; o + 1 divides k */
+    topo_fattree_routing routing;
+} topo_fattree3_params;
+int topo_fattree3_check(const topo_fattree3_params *p, char *err, size_t errlen);
+int topo_fattree3_init(topo *t, const topo_fattree3_params *p, char *err, size_t errlen);
+/* Hosts of the three-tier tree of k ports and oversubscription o (0: none can be built). */
+uint64_t topo_fattree3_hosts(uint32_t k, uint32_t o);
+
 /* leaf-spine (topo_leafspine.c): every leaf linked once to every spine. */
 typedef enum { TOPO_LS_ECMP = 0, TOPO_LS_DMODK = 1 } topo_leafspine_routing;
 extern const char *const topo_leafspine_routing_names[]; /* "ecmp", "d-mod-k" */
@@ -301,5 +315,11 @@ double topo_graph_mem_bytes(const topo *t);
  * that differed between sources or messages (0: the file routes exactly as
  * t). 0, or -1 + err. */
 int topo_export_dot(const topo *t, FILE *out, const char *title, uint64_t *conflicts, char *err, size_t errlen);
+
+/* ORCS's get_cable_cong as a DOT graph: every directed link of t (load[]
+ * indexed by link id) with its load, its load scaled by the largest
+ * (cong) and a colour from green (0) to red (the largest). 0, or -1 on a
+ * write error. */
+int topo_write_congestion_dot(const topo *t, FILE *out, const char *title, const uint64_t *load);
 
 #endif

@@ -188,3 +188,32 @@ int topo_export_dot(const topo *t, FILE *out, const char *title, uint64_t *confl
         *conflicts = nconf;
     return ferror(out) ? tn_error(err, errlen, "write error") : 0;
 }
+
+int topo_write_congestion_dot(const topo *t, FILE *out, const char *title, const uint64_t *load)
+{
+    uint64_t mx = 0;
+    for (uint64_t l = 0; l < t->links; l++)
+        if (load[l] > mx)
+            mx = load[l];
+    char na[256], nb[256];
+    fprintf(out, "// %s\n", title);
+    fprintf(out, "// ORCS's get_cable_cong: per directed link, the load summed over levels and runs (load),\n"
+                 "// scaled by the largest (cong, 0..1), coloured from green (0) to red (1).\n");
+    fprintf(out, "digraph congestion {\n");
+    for (uint64_t l = 0; l < t->links; l++) {
+        topo_end from, to;
+        topo_link_ends(t, l, &from, &to);
+        node_name(t, from.kind == TOPO_HOST, from.id, na, sizeof na);
+        node_name(t, to.kind == TOPO_HOST, to.id, nb, sizeof nb);
+        double x = mx ? (double)load[l] / (double)mx : 0.0;
+        unsigned red = (unsigned)(255.0 * x + 0.5), green = 255u - red;
+        fputs("  ", out);
+        put_quoted(out, na);
+        fputs(" -> ", out);
+        put_quoted(out, nb);
+        fprintf(out, " [link=%llu, load=%llu, cong=\"%.6f\", color=\"#%02x%02x00\"];\n", (unsigned long long)l,
+                (unsigned long long)load[l], x, red, green);
+    }
+    fputs("}\n", out);
+    return ferror(out) ? -1 : 0;
+}

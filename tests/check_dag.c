@@ -163,6 +163,7 @@ static const struct {
     {"bad_size.dot", "bad_size.dot:3: node a: edge a -> b: size=\"lots\""},
     {"bad_syntax.dot", "bad_syntax.dot:3: syntax error"},
     {"bad_undirected.dot", "bad_undirected.dot:1: a task graph is a digraph"},
+    {"bad_unquoted.dot", "bad_unquoted.dot:2: syntax error in line 2 near 'node' (a task's rank is written \"node\"=\"3\", quoted"},
 };
 
 START_TEST(test_bad_files)

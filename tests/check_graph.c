@@ -399,6 +399,98 @@ START_TEST(test_export_import)
 }
 END_TEST
 
+
+/* ORCS's get_cable_cong as a dot graph: bisect under M on orcs8.dot loads
+ * S1->T1, T1->S2, S3->T2, T2->S4 with 2 flows (the largest: cong 1, red
+ * #ff0000), each sender's uplink with 1 (cong 0.5: #80 red, #7f green) and
+ * the idle T2->S1 with 0 (green #00ff00). */
+START_TEST(test_congestion_dot)
+{
+    net_params core = th_star(8, 10e9);
+    const char *sets[] = {"network.file=" ORCS8, NULL};
+    th_net *h = th_net_new("graph", &core, sets, NULL, 1, 0);
+    uint32_t M[8] = {0, 2, 4, 6, 1, 3, 5, 7};
+    pat_set s = single(PAT_BISECT, 8);
+    cong_acc acc;
+    cong_acc_init(&acc, h->n->ops->link_count(h->n->state));
+    cong_result r;
+    char err[256];
+    ck_assert_int_eq(cong_eval(&s, M, acc.nlinks, h->n->ops->route, h->n->state, &acc, &r, err, sizeof err), 0);
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    ck_assert_int_eq(topo_write_congestion_dot(h->n->ops->topology(h->n->state), f, "t", acc.link_load), 0);
+    fclose(f);
+    ck_assert_ptr_nonnull(strstr(buf, "\"S1\" -> \"T1\" [link=10, load=2, cong=\"1.000000\", color=\"#ff0000\"]"));
+    ck_assert_ptr_nonnull(strstr(buf, "\"H1\" -> \"S1\" [link=0, load=1, cong=\"0.500000\", color=\"#807f00\"]"));
+    ck_assert_ptr_nonnull(strstr(buf, "\"T2\" -> \"S1\" [link=28, load=0, cong=\"0.000000\", color=\"#00ff00\"]"));
+    free(buf);
+    cong_acc_free(&acc);
+    pat_set_free(&s);
+    th_net_free(h);
+}
+END_TEST
+
+
+/* The three-tier 16-port fat tree of Al-Fares et al.: 16 pods of 8 edge
+ * and 8 aggregation switches, 64 cores, 16^3/4 = 1,024 hosts, 8 per edge.
+ * From one host the 1,023 others are: 7 on its edge (1 switch), 56 in its
+ * pod (8 edges x 8 - 8; 3 switches), 960 in other pods (5 switches). Zero
+ * load of b bytes over h switches: b/B + (h + 1) link + h switch; summed
+ * over every ordered pair, 1,024 x [(7 x 1 + 56 x 3 + 960 x 5) (link +
+ * switch) + 1,023 (ser + link)] = 1,024 x [4,975 (link + switch) + 1,023
+ * (ser + link)], the mean 4,975/1,023 = 4.863 switches. */
+START_TEST(test_fattree3_zero_load)
+{
+    net_params core = th_star(1024, 10e9);
+    const char *sets[] = {"network.ports=16", NULL};
+    th_net *h = th_net_new("fat-tree", &core, sets, NULL, 1, 8);
+    const topo *t = h->n->ops->topology(h->n->state);
+    ck_assert_uint_eq(t->hosts, 1024);
+    ck_assert_uint_eq(t->switches, 16 * 8 + 16 * 8 + 64);
+    ck_assert_double_eq(t->ops->uniform_bound(t), 1.0);
+    int64_t sum = 0;
+    for (uint32_t a = 0; a < 1024; a++)
+        for (uint32_t b = 0; b < 1024; b++)
+            if (a != b)
+                sum += h->n->ops->zero_load_ps(h->n->state, a, b, 1000);
+    int64_t ser = 800000; /* 1000 B at 10 Gb/s */
+    int64_t want = 1024 * (4975 * (int64_t)(TH_LINK_PS + TH_SW_PS) + 1023 * (ser + TH_LINK_PS));
+    ck_assert_int_eq(sum, want);
+    /* and simulated, one far pair and one in-pod pair alone */
+    net_msg *m = th_at_low(h, 0, 0, 1023, 1000);
+    th_net_go(h);
+    ck_delivered_at(m, ser + 6 * TH_LINK_PS + 5 * TH_SW_PS);
+    th_net_free(h);
+    /* oversubscription 3 at k = 16: u = 4 uplinks, h = 12 hosts per edge,
+     * N = 16 x 8 x 12 = 1,536; bound = u (N-1) / (h (N-h)) = 4 x 1535 /
+     * (12 x 1524) = 0.3357... */
+    topo t3;
+    char err[256];
+    topo_fattree3_params p3 = {.ports = 16, .oversubscription = 3, .routing = TOPO_FT_DMODK};
+    ck_assert_int_eq(topo_fattree3_init(&t3, &p3, err, sizeof err), 0);
+    ck_assert_uint_eq(t3.hosts, 1536);
+    ck_assert_double_eq_tol(t3.ops->uniform_bound(&t3), 4.0 * 1535 / (12.0 * 1524), 1e-15);
+    topo_free(&t3);
+}
+END_TEST
+
+/* A size no fat tree has is refused with the nearest that exist: 1,000
+ * hosts is the 10-ary 3-tree exactly; 1,000 on ports=16 (1,024) names it. */
+START_TEST(test_fattree_sizes)
+{
+    net_params core = th_star(1000, 10e9);
+    const char *sets[] = {"network.ports=16", NULL};
+    char err[1024];
+    th_net *h = th_net_try("fat-tree", &core, sets, NULL, 1, 0, err, sizeof err);
+    ck_assert_ptr_null(h);
+    ck_assert_msg(strstr(err, "N = 1000, but the three-tier 16-port fat tree has 1024 hosts; fat trees near 1000 "
+                              "hosts: arity=10 levels=3 (1000 hosts)") != NULL,
+                  "%s", err);
+    ck_assert_msg(strstr(err, "ports=16 (1024 hosts)") != NULL, "%s", err);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("graph");
@@ -412,6 +504,9 @@ static Suite *suite(void)
     tcase_add_test(tc, test_explicit_ports);
     tcase_add_test(tc, test_zero_load);
     tcase_add_test(tc, test_export_import);
+    tcase_add_test(tc, test_congestion_dot);
+    tcase_add_test(tc, test_fattree3_zero_load);
+    tcase_add_test(tc, test_fattree_sizes);
     suite_add_tcase(s, tc);
     return s;
 }

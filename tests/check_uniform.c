@@ -716,6 +716,62 @@ START_TEST(test_estimate_bound)
 }
 END_TEST
 
+/* ---- BookSim2's injection: bernoulli slots and self-traffic ---- */
+
+/* Slots of one byte's time at B = 10 Gb/s: 8 / 1e10 s = 800 ps. 1-byte
+ * messages at offered load 1: q = 1 / 1 = 1, a message in every slot, so
+ * node i's k-th message (k = 1..50) is handed over at exactly k 800 ps.
+ * At load 0.25: q = 0.25, geometric gaps of mean 1 / q = 4 slots and
+ * variance (1 - q) / q^2 = 12 slots^2; a node's 4000th message comes at
+ * the sum of 4000 gaps: mean 16 000 slots, sd sqrt(4000 x 12) = 219 slots;
+ * the mean over 4 nodes within 5 sd / 2 = 548 slots. self-traffic on, N =
+ * 4: each destination 1/4, the source included: 16 000 messages, of which
+ * to themselves Binomial(16 000, 1/4): 4000 within 6 sd = 329. */
+START_TEST(test_bernoulli_self)
+{
+    {
+        net_params np = star(4);
+        void *p = wl_uniform(1, 1.0, 50, 0);
+        th_set(th_wl_ops("uniform-random")->params, th_wl_ops("uniform-random")->nparams, p,
+               "workload.injection=bernoulli");
+        harness h;
+        ck_assert_msg(h_open(&h, "ideal", &np, NULL, p, 3, 200) == 0, "init: %s", h.r.err);
+        ck_assert_msg(h_run(&h, SIM_TIME_MAX) == 0, "finish: %s", h.r.err);
+        int64_t count[51] = {0};
+        for (uint64_t i = 0; i < 200; i++) {
+            ck_assert_int_eq(h.t_sub_ps[i] % 800, 0);
+            int64_t k = h.t_sub_ps[i] / 800;
+            ck_assert(k >= 1 && k <= 50);
+            count[k]++;
+        }
+        for (int k = 1; k <= 50; k++)
+            ck_assert_int_eq(count[k], 4); /* every node in every slot */
+        ck_assert_uint_eq(h.self, 0);
+        h_close(&h);
+    }
+    {
+        net_params np = star(4);
+        void *p = wl_uniform(1, 0.25, 4000, 0);
+        const wl_ops *w = th_wl_ops("uniform-random");
+        th_set(w->params, w->nparams, p, "workload.injection=bernoulli");
+        th_set(w->params, w->nparams, p, "workload.self-traffic=on");
+        harness h;
+        ck_assert_msg(h_open(&h, "ideal", &np, NULL, p, 5, 16000) == 0, "init: %s", h.r.err);
+        ck_assert_msg(h_run(&h, SIM_TIME_MAX) == 0, "finish: %s", h.r.err);
+        int64_t last[4] = {0};
+        for (uint64_t i = 0; i < 16000; i++) {
+            ck_assert_int_eq(h.t_sub_ps[i] % 800, 0);
+            if (h.t_sub_ps[i] > last[h.src[i]])
+                last[h.src[i]] = h.t_sub_ps[i];
+        }
+        double mean = (double)(last[0] + last[1] + last[2] + last[3]) / 4 / 800;
+        ck_assert_msg(fabs(mean - 16000) <= 548, "mean last slot %g", mean);
+        ck_assert_msg(llabs((long long)h.self - 4000) <= 329, "%llu to themselves", (unsigned long long)h.self);
+        h_close(&h);
+    }
+}
+END_TEST
+
 START_TEST(test_bad_params)
 {
     static const struct {
@@ -811,6 +867,7 @@ static Suite *uniform_suite(void)
     tcase_add_test(tc, test_switch_low_load);
     tcase_add_test(tc, test_switch_half_load);
     tcase_add_test(tc, test_destinations);
+    tcase_add_test(tc, test_bernoulli_self);
     tcase_add_test(tc, test_rate);
     tcase_add_test(tc, test_seeds);
     tcase_add_test(tc, test_common_traffic);

@@ -57,8 +57,13 @@
  *                         --counts congestion_hist`);
  *   congestion_links.csv  point,link,load_sum,scaled: per link, load summed
  *                         over levels and runs, and scaled by the point's
- *                         largest (ORCS get_cable_cong; fabrics have no link
- *                         names yet, so links are the fabric's ids).
+ *                         largest (ORCS get_cable_cong; links are the
+ *                         fabric's ids);
+ *   congestion_links_P.dot  on a switched fabric (net_ops.topology), point
+ *                         P's loads on the fabric's graph as ORCS's
+ *                         get_cable_cong prints it: every directed link an
+ *                         edge with load, cong (scaled) and a colour from
+ *                         green (0) to red (1) (topo_write_congestion_dot).
  *
  * Streams: "pattern-rand" (rand, receivers: the foreground's draws, then
  * the background's), "pattern-mapping", "pattern-sizes" (one size per pair
@@ -85,6 +90,7 @@
 #include "prog_exec.h"
 #include "rng.h"
 #include "taskprog.h"
+#include "topo.h"
 #include "units.h"
 #include "workload.h"
 
@@ -494,7 +500,8 @@ static void no_delivery(void *owner, net_msg *m)
 }
 
 /* The static evaluation of every done replica of one point, its rows. */
-static int point_files(const wl_point_runs *pt, FILE *runs, FILE *hist, FILE *links, char *err, size_t errlen)
+static int point_files(const char *dir, const wl_point_runs *pt, FILE *runs, FILE *hist, FILE *links, char *err,
+                       size_t errlen)
 {
     const wp_params *p = pt->params;
     uint32_t N = pt->core->nodes, C = p->tasks ? p->tasks : N;
@@ -540,6 +547,20 @@ static int point_files(const wl_point_runs *pt, FILE *runs, FILE *hist, FILE *li
         fprintf(links, "%zu,%llu,%llu,%.17g\n", pt->point, (unsigned long long)e,
                 (unsigned long long)acc.link_load[e], mx ? (double)acc.link_load[e] / (double)mx : 0.0);
     rc = 0;
+    /* the same loads on the fabric's graph, coloured (switched fabrics) */
+    const topo *t = n->ops->topology ? n->ops->topology(n->state) : NULL;
+    if (t && t->links == acc.nlinks) {
+        wp_file df;
+        char name[64], title[128];
+        snprintf(name, sizeof name, "congestion_links_%zu.dot", pt->point);
+        snprintf(title, sizeof title, "point %zu: %s, %zu replica(s)", pt->point, pt->net->name, pt->nreplicas);
+        memset(&df, 0, sizeof df);
+        rc = file_open(&df, dir, name, "", err, errlen);
+        if (rc == 0) {
+            topo_write_congestion_dot(t, df.f, title, acc.link_load);
+            rc = file_close(&df, 1, err, errlen);
+        }
+    }
 out:
     cong_acc_free(&acc);
     free(map);
@@ -564,7 +585,7 @@ static int wp_write_files(const char *dir, const wl_point_runs *pts, size_t npts
     if (rc == 0)
         rc = file_open(&f[2], dir, "congestion_links.csv", "point,link,load_sum,scaled\n", err, errlen);
     for (size_t i = 0; i < npts && rc == 0; i++)
-        rc = point_files(&pts[i], f[0].f, f[1].f, f[2].f, err, errlen);
+        rc = point_files(dir, &pts[i], f[0].f, f[1].f, f[2].f, err, errlen);
     for (int k = 0; k < 3; k++) {
         char e2[512];
         if (file_close(&f[k], rc == 0, e2, sizeof e2) != 0 && rc == 0) {

@@ -15,6 +15,14 @@
  *   - messages mode (messages > 0): after the node's `messages`-th message.
  * Arrival times are accumulated exactly (double ps) and rounded to the
  * picosecond only when scheduled, so rounding never accumulates.
+ * workload.injection = bernoulli (BookSim2's default injection process):
+ * time is cut into slots of one byte's time at B (8 / B: with BookSim2's
+ * units, 1-byte flits at 8 Gb/s, its cycle) and a node generates a message
+ * in each slot with probability q = lambda 8 / B = offered_load / (mean
+ * size in bytes) (at most 1), at the slot's start: geometric gaps of whole
+ * slots, the same mean rate lambda. workload.self-traffic = on: the
+ * destination is uniform over all N nodes, the source included (BookSim2's
+ * `uniform`); off (the default): over the N - 1 others.
  *
  * Streams (never shared with the fabric, so the same seed offers the same
  * traffic to every fabric): "uniform-arrivals" (gaps), "uniform-destinations",
@@ -68,7 +76,12 @@ typedef struct ur_params {
     double offered_load; /* fraction of B per node */
     int64_t duration_ps; /* stop generating after this (0 = use messages) */
     uint64_t messages;   /* messages per node (0 = use duration) */
+    int injection;       /* 0 poisson, 1 bernoulli */
+    int self_traffic;    /* 1: destinations include the source */
 } ur_params;
+
+static const char *const ur_injection_names[] = {"poisson", "bernoulli", NULL};
+static const char *const ur_onoff_names[] = {"off", "on", NULL};
 
 static const param_row ur_rows[] = {
     {.path = "workload.message-size", .type = "distribution(size)", .unit = "B",
@@ -89,6 +102,14 @@ static const param_row ur_rows[] = {
              "below ~1000)",
      .kind = PARAM_U64, .off = offsetof(ur_params, messages), .flags = PARAM_UNSET0, .min = 1, .max = UINT64_MAX,
      .alt = "workload.duration", .example = "1000"},
+    {.path = "workload.injection", .type = "choice", .unit = "", .def = "poisson",
+     .help = "uniform-random: arrivals per node: poisson | bernoulli (a message per slot of one byte's time "
+             "with probability offered-load / mean size: BookSim2's, whose cycle is that slot with 1-byte flits)",
+     .kind = PARAM_CHOICE, .off = offsetof(ur_params, injection), .choices = ur_injection_names,
+     .example = "bernoulli"},
+    {.path = "workload.self-traffic", .type = "choice", .unit = "", .def = "off",
+     .help = "uniform-random: off (destinations among the N-1 others) | on (among all N, BookSim2's uniform)",
+     .kind = PARAM_CHOICE, .off = offsetof(ur_params, self_traffic), .choices = ur_onoff_names, .example = "on"},
 };
 
 #define UR_METRICS(X)                                                                           \
@@ -115,6 +136,8 @@ typedef struct ur {
     uint32_t nodes;           /* N */
     double bandwidth_bps;     /* B */
     double mean_gap_ps;       /* 1 / lambda, ps */
+    double slot_ps;           /* bernoulli: one byte's time at B, ps (0: poisson) */
+    double q;                 /* bernoulli: probability of a message per slot */
     int64_t duration_ps;      /* > 0: duration mode */
     uint64_t messages;        /* > 0: messages mode, per node */
     net_msg_pool pool;
@@ -157,7 +180,10 @@ static void ur_schedule_next(ur *w, uint32_t i)
         w->sources_ended++;
         return;
     }
-    nd->next_ps += gsl_ran_exponential(w->rng_arrivals, w->mean_gap_ps);
+    if (w->slot_ps > 0)
+        nd->next_ps += w->slot_ps * (w->q >= 1 ? 1.0 : (double)gsl_ran_geometric(w->rng_arrivals, w->q));
+    else
+        nd->next_ps += gsl_ran_exponential(w->rng_arrivals, w->mean_gap_ps);
     if (w->duration_ps > 0 && nd->next_ps >= (double)w->duration_ps) {
         w->sources_ended++; /* generation has ended (however far the draw went) */
         return;
@@ -183,9 +209,14 @@ static void ur_arrival(sim *s, void *ctx, uint64_t arg)
         return;
     }
 
-    uint32_t dst = (uint32_t)gsl_rng_uniform_int(w->rng_dst, w->nodes - 1);
-    if (dst >= src)
-        dst++; /* uniform over the N-1 others */
+    uint32_t dst;
+    if (w->p->self_traffic) {
+        dst = (uint32_t)gsl_rng_uniform_int(w->rng_dst, w->nodes); /* over all N */
+    } else {
+        dst = (uint32_t)gsl_rng_uniform_int(w->rng_dst, w->nodes - 1);
+        if (dst >= src)
+            dst++; /* uniform over the N-1 others */
+    }
     double x = dist_sample(&w->p->message_size, w->rng_size);
     uint64_t size = x <= 0 ? 0 : (uint64_t)llround(x);
 
@@ -216,7 +247,7 @@ static void ur_deliver(void *state, net_msg *m)
 {
     ur *w = state;
     int64_t now = sim_now(w->s);
-    if (m->kind != UR_LIVE || m->src >= w->nodes || m->dst >= w->nodes || m->src == m->dst) {
+    if (m->kind != UR_LIVE || m->src >= w->nodes || m->dst >= w->nodes || (m->src == m->dst && !w->p->self_traffic)) {
         /* Not one of ours, already delivered, or to itself: count it and
          * leave the message alone (it may belong to the pool already). */
         w->bad++;
@@ -276,6 +307,15 @@ static int ur_init(void *state, const wl_env *env, char *err, size_t errlen)
         return tn_error(err, errlen, "uniform-random: message rate %g /s per node is out of range",
                         rate_per_s);
 
+    if (p->injection == 1) {
+        w->slot_ps = 8e12 / env->bandwidth_bps;
+        w->q = p->offered_load / mean_bytes;
+        if (w->q > 1)
+            return tn_error(err, errlen,
+                            "uniform-random: bernoulli injection of offered-load %g with messages of %g B on "
+                            "average needs %g messages per byte slot (at most 1)",
+                            p->offered_load, mean_bytes, w->q);
+    }
     w->p = p;
     w->s = env->sim;
     w->trace = env->trace;
