@@ -1379,7 +1379,7 @@ END_TEST
  * K4) sends T(T-1) = 12 messages; each is in the trace once, from its
  * sender's network track to its receiver; every task's waits in a blocking
  * recv are on its own track. dc-flows: every delivered flow is a span and
- * a message. */
+ * a message. A task graph (dag): every task's compute and every message. */
 START_TEST(test_trace_programs_and_flows)
 {
     char dir[] = "/tmp/tasknet-pgtrace-XXXXXX";
@@ -1423,6 +1423,23 @@ START_TEST(test_trace_programs_and_flows)
     end = json_value(t, 0);
     ck_assert_msg(end != NULL && *json_ws(end) == '\0', "%s is not valid JSON", path);
     ck_assert_int_eq(count_of(t, "\"ph\":\"b\",\"pid\":2,"), (long)delivered);
+    ck_assert_int_eq(count_of(t, "\"cat\":\"message\""), (long)delivered);
+    free(t);
+    free(out);
+
+    /* dag: every task of every job computes once on its node's track
+     * (3 jobs of the 10-task fork-join: 30), every message is there */
+    snprintf(args, sizeof args, "run configs/dag/forkjoin.xml --set workload.jobs=3 --replicas 1 -q --json --trace %s",
+             path);
+    out = run_tasknet(args, &st);
+    ck_assert_msg(st == 0, "%s", out);
+    double tasks = json_num(strstr(out, "\"dag_tasks\":"), "mean", 0);
+    delivered = json_num(strstr(out, "\"messages_delivered\":"), "mean", 0);
+    ck_assert_double_eq(tasks, 10);
+    t = slurp(path);
+    end = json_value(t, 0);
+    ck_assert_msg(end != NULL && *json_ws(end) == '\0', "%s is not valid JSON", path);
+    ck_assert_int_eq(count_of(t, "\"cat\":\"compute\""), 3 * 10);
     ck_assert_int_eq(count_of(t, "\"cat\":\"message\""), (long)delivered);
     free(t);
     free(out);

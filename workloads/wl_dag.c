@@ -67,6 +67,7 @@
 #include "network.h"
 #include "scheduler.h"
 #include "sim.h"
+#include "trace.h"
 #include "stats.h"
 #include "units.h"
 #include "workload.h"
@@ -152,6 +153,7 @@ typedef struct dagw {
     uint32_t nodes;
     sched_port port;
     sched sch;
+    struct trace *trace;  /* the timeline (--trace; NULL: none): each task's compute, every message */
     gsl_rng *rng_arrivals, *rng_sched;
     dag_node *node;       /* [nodes] */
     dag_job *free_jobs;
@@ -255,6 +257,11 @@ static void run_next(dagw *w, uint32_t node)
     nd->running = r.job;
     int64_t t = w->g.compute_ps[r.task];
     nd->compute_ps += t;
+    if (w->trace) {
+        char name[32];
+        snprintf(name, sizeof name, "task %u", r.task);
+        trace_slice(w->trace, node, "compute", name, sim_now(w->s), sim_now(w->s) + t, r.job->sj.seq, r.task);
+    }
     sim_schedule(w->s, t, compute_done, w, ((uint64_t)node << 32) | r.task);
 }
 
@@ -362,6 +369,10 @@ static dag_job *job_of(net_msg *m)
 static void dag_deliver(void *state, net_msg *m)
 {
     dagw *w = state;
+    if (w->trace)
+        trace_message(w->trace, m->src, m->dst,
+                      m->kind == DAG_DATA ? "data" : m->kind == DAG_SINK ? "sink done" : sched_kind_name(m->kind), m->size_bytes,
+                      TRACE_NO_JOB, m->t_submit_ps, sim_now(w->s));
     if (m->dst == 0) {
         if (m->kind == SCHED_ALLOC_REQ || m->kind == SCHED_RELEASE || m->kind == SCHED_JOB_DONE) {
             sched_job *done = sched_deliver(&w->sch, m); /* releases m */
@@ -452,6 +463,7 @@ static int dag_init(void *state, const wl_env *env, char *err, size_t errlen)
     w->port.net = env->net;
     w->port.eps_bytes = (uint64_t)llround(p->control_size_bytes);
     w->port.trace = NULL;
+    w->trace = env->trace;
     net_msg_pool_init(&w->port.pool);
     w->rng_arrivals = wl_stream(env, "dag.arrivals");
     w->rng_sched = wl_stream(env, "dag.scheduler");
