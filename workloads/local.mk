@@ -6,6 +6,6 @@ libtasknet_a_SOURCES += \
 	%D%/wl_kernel.c \
 	%D%/wl_pattern.c \
 	%D%/wl_dc_flows.c %D%/dc_flows.h \
-	%D%/wl_training.c \
+	%D%/wl_training.c %D%/training.h \
 	%D%/wl_vef.c \
 	%D%/wl_dag.c
