@@ -210,7 +210,10 @@ void nic_push(host_nic *h, net_msg *m)
             q->head = f;
         q->tail = f;
     }
-    nd->mask |= 1u << c;
+    if (nd->paused & (1u << c))
+        nd->held |= (uint8_t)(1u << c); /* PFC: joins mask on resume */
+    else
+        nd->mask |= 1u << c;
     nd->active++;
 }
 
@@ -303,7 +306,8 @@ static void uplink_start(host_nic *h, uint32_t node, int64_t now)
 {
     nic_node *nd = &h->node[node];
     nic_pkt *p = nic_pop(h, node, 0);
-    TN_ASSERT(p, "uplink %u started with nothing to send", node);
+    if (!p)
+        return; /* a "free" event after PFC paused every class with a message: resuming restarts it */
     p->ser_ps = net_rate_ps(&h->rate, p->bytes);
     nd->free_ps = now + p->ser_ps;
     h->start(h->ctx, p);
@@ -319,6 +323,35 @@ static void ev_uplink_free(sim *s, void *ctx, uint64_t node)
         nd->wake = 1;
         sim_schedule_at(s, nd->free_ps, ev_uplink_free, h, node);
     }
+}
+
+void nic_pause(host_nic *h, uint32_t node, unsigned c, int on)
+{
+    nic_node *nd = &h->node[node];
+    uint32_t b = 1u << c;
+    if (on) {
+        nd->paused |= (uint8_t)b;
+        if (nd->mask & b) { /* its messages leave mask: no pick sees them */
+            nd->mask &= ~b;
+            nd->held |= (uint8_t)b;
+        }
+        return;
+    }
+    nd->paused &= (uint8_t)~b;
+    if (!(nd->held & b))
+        return;
+    nd->held &= (uint8_t)~b;
+    nd->mask |= b;
+    if (nd->wake)
+        return;
+    int64_t now = sim_now(h->s);
+    if (now >= nd->free_ps) {
+        uplink_start(h, node, now);
+        if (!nd->mask)
+            return;
+    }
+    nd->wake = 1;
+    sim_schedule_at(h->s, nd->free_ps, ev_uplink_free, h, node);
 }
 
 void nic_link(host_nic *h, sim *s, double bps, nic_start_fn start, void *ctx)
@@ -337,6 +370,8 @@ void nic_send(host_nic *h, net_msg *m)
     nic_node *nd = &h->node[i];
     if (nd->wake)
         return; /* the pending "free" event picks among all, this one included */
+    if (!nd->mask)
+        return; /* its class is paused (PFC): resuming starts it */
     int64_t now = sim_now(h->s);
     if (now >= nd->free_ps) {
         uplink_start(h, i, now);

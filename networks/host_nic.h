@@ -105,6 +105,8 @@ typedef void (*nic_start_fn)(void *ctx, nic_pkt *p);
 typedef struct nic_node {
     uint32_t mask;     /* classes with active messages (bit c) */
     uint8_t wake;      /* uplink: a "free" event is pending (flag) */
+    uint8_t paused;    /* classes paused by PFC (bit c: NIC queue class c; nic_pause) */
+    uint8_t held;      /* paused classes with active messages: their bits are out of mask until resumed */
     uint64_t active;   /* active messages */
     int64_t free_ps;   /* uplink: busy until (nic_link) */
 } nic_node;
@@ -144,6 +146,13 @@ void nic_init(host_nic *h, uint32_t nodes, const nic_params *p, int classes);
 void nic_fini(host_nic *h);
 /* The bytes nic_init allocates for these arguments (net_ops.mem_bytes). */
 double nic_mem_bytes(uint32_t nodes, const nic_params *p, int classes);
+
+/* PFC (IEEE 802.1Qbb) at the host: while class c of node is paused
+ * (on = 1), its uplink starts no packet of that class (the packet on the
+ * wire finishes); on resume (on = 0) it starts again at once if idle. c is
+ * the NIC's queue class: the message's prio with classes on, else 0. */
+void nic_pause(host_nic *h, uint32_t node, unsigned c, int on);
+static inline unsigned nic_queue_class(const host_nic *h, uint8_t prio) { return h->classes ? prio : 0; }
 
 /* A serialising uplink at bps per node: nic_send hands a message over at
  * sim_now; start(ctx, p) is called when p's first bit leaves the host (an

@@ -2,6 +2,11 @@
 libtasknet_a_SOURCES += \
 	%D%/network.c %D%/network.h \
 	%D%/host_nic.c %D%/host_nic.h \
+	%D%/port.c %D%/port.h \
+	%D%/transport.c %D%/transport.h \
+	%D%/tp_tcp.c \
+	%D%/tp_dctcp.c \
+	%D%/tp_dcqcn.c \
 	%D%/net_ideal.c \
 	%D%/net_switch.c \
 	%D%/net_spinet.c %D%/net_spinet.h \

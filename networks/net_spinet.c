@@ -118,13 +118,16 @@ static const param_row spn_rows[] = {
 
 #define SPN_METRICS(X)                                                                          \
     X(packets_dropped, "packets dropped by contention in the fabric")                          \
-    X(retransmissions, "packet retransmissions")                                               \
     X(tries_per_packet_mean, "mean transmissions per delivered packet")                        \
     X(phy_losses, "packets lost to bit errors (physical layer)")                               \
     X(edge_fifo_full, "messages that did not fit their source's edge FIFO and waited in host memory") \
     X(edge_fifo_wait_mean_s, "mean time such a message waited until its last bit entered the FIFO") \
     X(energy_per_bit_j, "network energy per delivered bit (every try's emitted bits)")
-enum { SPN_METRICS(METRIC_ENUM) SPN_NMETRICS };
+/* its own enumerators (SPM_*); its packet retransmissions are the core
+ * metric `retransmissions` (spinet_queue_report), unless a transport runs
+ * over it (then that column is the transport's segments sent again) */
+#define SPN_METRIC_ENUM(name, desc) SPM_##name,
+enum { SPN_METRICS(SPN_METRIC_ENUM) SPN_NMETRICS };
 static const metric_def spn_metrics_def[] = {SPN_METRICS(METRIC_DEF)};
 
 #define SPN_POOL_CHUNK 256   /* packet records allocated at once */
@@ -954,17 +957,16 @@ static size_t spinet_route(const void *state, uint32_t src, uint32_t dst, uint64
 static void spinet_fill_metrics(void *state, double *m)
 {
     const spn_state *st = state;
-    m[M_packets_dropped] = (double)st->st.dropped;
-    m[M_retransmissions] = (double)st->st.retransmissions;
-    m[M_tries_per_packet_mean] = st->st.packets_delivered
+    m[SPM_packets_dropped] = (double)st->st.dropped;
+    m[SPM_tries_per_packet_mean] = st->st.packets_delivered
                                      ? (double)st->st.tries_delivered / (double)st->st.packets_delivered
                                      : 0.0;
-    m[M_phy_losses] = (double)st->st.phy_losses;
-    m[M_edge_fifo_full] = (double)st->st.edge_full_msgs;
-    m[M_edge_fifo_wait_mean_s] =
+    m[SPM_phy_losses] = (double)st->st.phy_losses;
+    m[SPM_edge_fifo_full] = (double)st->st.edge_full_msgs;
+    m[SPM_edge_fifo_wait_mean_s] =
         st->st.edge_full_msgs ? (double)st->st.edge_wait_ps * 1e-12 / (double)st->st.edge_full_msgs : 0.0;
     if (st->energy_modelled)
-        m[M_energy_per_bit_j] = st->st.bits_delivered > 0 ? st->st.energy_j / st->st.bits_delivered
+        m[SPM_energy_per_bit_j] = st->st.bits_delivered > 0 ? st->st.energy_j / st->st.bits_delivered
                                                           : st->energy_per_bit_j;
 }
 
@@ -1020,6 +1022,16 @@ void spinet_get_stats(const void *state, spinet_stats *out)
     *out = ((const spn_state *)state)->st;
 }
 
+/* No buffers of its own (0), but its retries are the core retransmissions. */
+static int spinet_queue_report(void *state, int64_t t_end_ps, net_queue_report *r)
+{
+    (void)t_end_ps;
+    const spn_state *st = state;
+    r->has_retx = 1;
+    r->retx = st->st.retransmissions;
+    return 0;
+}
+
 const net_ops net_spinet_ops = {
     .name = "spinet",
     .description = "SPINet-style bufferless multistage optical fabric: 2x2 elements, drops, "
@@ -1039,6 +1051,7 @@ const net_ops net_spinet_ops = {
     .nmetrics = SPN_NMETRICS,
     .fill_metrics = spinet_fill_metrics,
     .fini = spinet_fini,
+    .queue_report = spinet_queue_report,
     .fixed_latency_ps = spinet_fixed_latency_ps,
     .mem_bytes = spinet_mem_bytes,
 };

@@ -74,6 +74,12 @@
 #include "log.h"
 #include "metrics.h"
 #include "network.h"
+#include "port.h"
+#include "units.h"
+
+/* network.flow-control: the switched core's list (swnet.c), one parameter */
+extern const char *const swnet_flow_names[];
+enum { SWNET_CREDIT = 0, SWNET_INFINITE = 1, SWNET_PFC = 2 };
 
 typedef enum sw_switching { SW_CUT_THROUGH = 0, SW_STORE_AND_FORWARD = 1 } sw_switching;
 
@@ -82,6 +88,9 @@ typedef struct sw_params {
     int switching;           /* enum sw_switching */
     int control_first;       /* 0 fifo, 1 control-first, 2 strict (= control-first): FIFOs serve low classes first */
     nic_params nic;          /* host NIC: network.host-scheduling, network.mtu */
+    port_cfg buf;            /* output buffers, drop-tail, ECN (networks/port.h): network.buffer, ... */
+    int flow_control;        /* network.flow-control: swnet_flow (infinite, the default, or pfc) */
+    uint64_t pfc_xoff, pfc_xon; /* PFC thresholds per ingress port and class, bytes */
     /* resolved from the physical layer (resolve_phy) */
     int phy_resolved;        /* 1 once energy_per_bit_j holds the phy's value */
     double energy_per_bit_j; /* SerDes and switch core per bit crossing the switch, J */
@@ -103,26 +112,27 @@ static const param_row sw_rows[] = {
      .example = "fifo"},
     NIC_ROW_SCHEDULING(sw_params, nic),
     NIC_ROW_MTU(sw_params, nic),
+    PORT_ROWS(sw_params, buf),
+    {.path = "network.flow-control", .type = "choice", .unit = "", .def = "infinite",
+     .help = "electrical switch: infinite (no flow control: buffers drop when finite) | pfc (priority flow control: "
+             "a pause frame per ingress port and class above pfc-xoff, resume below pfc-xon; never drops)",
+     .kind = PARAM_CHOICE, .off = offsetof(sw_params, flow_control), .choices = swnet_flow_names, .example = "pfc"},
+    {.path = "network.pfc-xoff", .type = "size", .unit = "B", .def = "40kB",
+     .help = "PFC: bytes of one ingress port and class waiting in the switch above which it sends a pause frame",
+     .kind = PARAM_BYTES, .off = offsetof(sw_params, pfc_xoff), .flags = PARAM_POS, .example = "40kB"},
+    {.path = "network.pfc-xon", .type = "size", .unit = "B", .def = "20kB",
+     .help = "PFC: bytes at or below which a paused ingress port and class is resumed (< pfc-xoff)",
+     .kind = PARAM_BYTES, .off = offsetof(sw_params, pfc_xon), .flags = PARAM_NONNEG, .example = "20kB"},
 };
 
 #define SW_METRICS(X) X(energy_per_bit_j, "network energy per delivered bit")
 enum { SW_METRICS(METRIC_ENUM) SW_NMETRICS };
 static const metric_def sw_metrics_def[] = {SW_METRICS(METRIC_DEF)};
 
-typedef struct sw_fifo {
-    net_msg *head, *tail; /* linked through net_msg.next; head NULL when empty */
-} sw_fifo;
-
-/* Queues by class, FIFO within a class: mask bit c set iff q[c] is not empty. */
-typedef struct sw_classq {
-    sw_fifo q[NET_PRIO_CLASSES];
-    uint32_t mask;
-} sw_classq;
-
 /* Control-first queues of one node: its source and the output port toward it. */
 typedef struct sw_cf_node {
-    sw_classq src_q;   /* waiting at the source */
-    sw_classq port_q;  /* waiting at the output port */
+    port_bands src_q;  /* waiting at the source (net_msg, linked through next) */
+    port_bands port_q; /* waiting at the output port */
     uint8_t src_wake;  /* a "source free" event is pending (flag; set iff src_q not empty) */
     uint8_t port_wake; /* a "port free" event is pending (flag; set iff port_q not empty) */
 } sw_cf_node;
@@ -145,11 +155,18 @@ typedef struct sw_srpt_port {
     uint8_t wake;          /* a "port free" event is pending (flag; set iff n) */
 } sw_srpt_port;
 
+/* A buffered output port (network.buffer / ECN): its bytes waiting, queue
+ * statistics and RED state. */
+typedef struct sw_bport {
+    port_out o;
+    port_stats stats;
+    port_red red;
+} sw_bport;
+
 /* Packet queues of one output port (host NIC mode, classes on). */
 typedef struct sw_pkt_port {
-    nic_pkt *head[NET_PRIO_CLASSES], *tail[NET_PRIO_CLASSES];
-    uint32_t mask;  /* classes waiting */
-    uint8_t wake;   /* a "port free" event is pending (flag; set iff mask) */
+    port_bands b;   /* nic_pkt, linked through next, band = class */
+    uint8_t wake;   /* a "port free" event is pending (flag; set iff b not empty) */
 } sw_pkt_port;
 
 typedef struct sw_state {
@@ -173,6 +190,21 @@ typedef struct sw_state {
     size_t nsrec_chunks;
     uint64_t srec_seq;     /* records made */
     double energy_per_bit_j; /* J per bit crossing the switch (NAN = not modelled) */
+    int buffered;          /* 1: finite buffers or ECN at the output ports (packet queues always explicit) */
+    port_cfg buf;          /* their configuration */
+    sw_bport *bport;       /* [N] buffered mode: each output's accounting */
+    uint64_t qtotal;       /* buffered mode: bytes waiting at all outputs (the shared memory) */
+    uint64_t drops, marks; /* buffered mode */
+    sim_cb arrival;        /* NIC mode: the event of a packet's head at its output port */
+    int pfc;               /* 1: priority flow control (buffered mode, never drops) */
+    uint64_t xoff, xon;    /* PFC thresholds */
+    unsigned ncls;         /* PFC: classes per ingress port (the NIC's queue classes) */
+    uint64_t *ingress;     /* [N x ncls] PFC: bytes from host i, class c, waiting in the switch */
+    uint8_t *xoff_sent;    /* [N x ncls] PFC: a pause is in force (sent, no resume since) */
+    int64_t *paused_at;    /* [N x ncls] PFC: when the host's class was paused */
+    uint64_t pause_frames; /* PFC: pause frames sent */
+    int64_t paused_ps;     /* PFC: time host classes spent paused, summed */
+    uint64_t ingress_max;  /* PFC: the largest ingress occupancy seen */
 } sw_state;
 
 static inline uint64_t msg_arg(net_msg *m) { return (uint64_t)(uintptr_t)m; }
@@ -180,40 +212,12 @@ static inline net_msg *arg_msg(uint64_t a) { return (net_msg *)(uintptr_t)a; }
 
 static inline int64_t max_ps(int64_t a, int64_t b) { return a > b ? a : b; }
 
-static void fifo_push(sw_fifo *q, net_msg *m)
-{
-    m->next = NULL;
-    if (q->tail)
-        q->tail->next = m;
-    else
-        q->head = m;
-    q->tail = m;
-}
+#define MSG_LINK offsetof(net_msg, next)
+#define PKT_LINK offsetof(nic_pkt, next)
 
-static void classq_push(sw_classq *c, net_msg *m)
-{
-    fifo_push(&c->q[m->prio], m);
-    c->mask |= 1u << m->prio;
-}
-
+static inline void classq_push(port_bands *c, net_msg *m) { port_bands_push(c, m->prio, m, MSG_LINK); }
 /* Head of the lowest non-empty class; NULL if all are empty. */
-static net_msg *classq_pop(sw_classq *c)
-{
-    if (!c->mask)
-        return NULL;
-    unsigned k = (unsigned)__builtin_ctz(c->mask);
-    sw_fifo *f = &c->q[k];
-    net_msg *m = f->head;
-    f->head = m->next;
-    if (!f->head) {
-        f->tail = NULL;
-        c->mask &= ~(1u << k);
-    }
-    m->next = NULL;
-    return m;
-}
-
-static inline int classq_empty(const sw_classq *c) { return c->mask == 0; }
+static inline net_msg *classq_pop(port_bands *c) { return port_bands_pop(c, MSG_LINK); }
 
 /* ---- events ---- */
 
@@ -239,7 +243,7 @@ static void ev_port_free(sim *s, void *ctx, uint64_t node)
     net_msg *m = classq_pop(&c->port_q);
     TN_ASSERT(m, "port %llu freed with an empty queue", (unsigned long long)node);
     port_start(st, s, m, sim_now(s));
-    if (classq_empty(&c->port_q))
+    if (port_bands_empty(&c->port_q))
         c->port_wake = 0;
     else
         sim_schedule_at(s, st->port_free_ps[node], ev_port_free, st, node);
@@ -282,7 +286,7 @@ static void ev_source_free(sim *s, void *ctx, uint64_t node)
     net_msg *m = classq_pop(&c->src_q);
     TN_ASSERT(m, "source %llu freed with an empty queue", (unsigned long long)node);
     source_start(st, s, m, sim_now(s));
-    if (classq_empty(&c->src_q))
+    if (port_bands_empty(&c->src_q))
         c->src_wake = 0;
     else
         sim_schedule_at(s, st->src_free_ps[node], ev_source_free, st, node);
@@ -304,26 +308,24 @@ static void pkt_port_start(sw_state *st, sim *s, nic_pkt *p, int64_t now_ps)
     nic_pkt_free(&st->nic, p);
 }
 
-static nic_pkt *pport_pop(sw_pkt_port *q)
-{
-    unsigned k = (unsigned)__builtin_ctz(q->mask);
-    nic_pkt *p = q->head[k];
-    q->head[k] = p->next;
-    if (!q->head[k]) {
-        q->tail[k] = NULL;
-        q->mask &= ~(1u << k);
-    }
-    p->next = NULL;
-    return p;
-}
+static inline void pfc_sub(sw_state *st, const nic_pkt *p, int64_t now);
 
 static void ev_pkt_port_free(sim *s, void *ctx, uint64_t node)
 {
     sw_state *st = ctx;
     sw_pkt_port *q = &st->pport[node];
-    TN_ASSERT(q->mask, "port %llu freed with no packet waiting", (unsigned long long)node);
-    pkt_port_start(st, s, pport_pop(q), sim_now(s));
-    if (q->mask)
+    TN_ASSERT(!port_bands_empty(&q->b), "port %llu freed with no packet waiting", (unsigned long long)node);
+    nic_pkt *p = port_bands_pop(&q->b, PKT_LINK);
+    if (st->buffered) {
+        sw_bport *b = &st->bport[node];
+        port_stats_change(&b->stats, b->o.qbytes, sim_now(s));
+        port_dequeued(&b->o, p->bytes);
+        st->qtotal -= p->bytes;
+        if (st->pfc)
+            pfc_sub(st, p, sim_now(s));
+    }
+    pkt_port_start(st, s, p, sim_now(s));
+    if (!port_bands_empty(&q->b))
         sim_schedule_at(s, st->port_free_ps[node], ev_pkt_port_free, st, node);
     else
         q->wake = 0;
@@ -453,6 +455,109 @@ static void ev_srpt_port_free(sim *s, void *ctx, uint64_t node)
         q->wake = 0;
 }
 
+/* PFC (IEEE 802.1Qbb; the switch-MMU accounting of the HPCC ns-3 code with
+ * static thresholds): the bytes of each (ingress host, class) waiting at
+ * the switch's outputs are counted; when they rise above pfc-xoff the
+ * switch sends a pause frame for that class back to the host, when they
+ * fall to pfc-xon a resume; each takes effect at the host's NIC one link
+ * latency later (the frame's own 64 B are not modelled). Meanwhile at most
+ * the link's bytes in flight both ways and one packet arrive: headroom
+ * 2 link x B + mtu above pfc-xoff, which the switch holds without a drop
+ * (no buffer limit applies under PFC). */
+static void ev_pfc(sim *s, void *ctx, uint64_t arg)
+{
+    sw_state *st = ctx;
+    uint64_t idx = arg >> 1;
+    int on = (int)(arg & 1);
+    uint32_t host = (uint32_t)(idx / st->ncls);
+    unsigned c = (unsigned)(idx % st->ncls);
+    if (on)
+        st->paused_at[idx] = sim_now(s);
+    else
+        st->paused_ps += sim_now(s) - st->paused_at[idx];
+    nic_pause(&st->nic, host, c, on);
+}
+
+static inline void pfc_add(sw_state *st, const nic_pkt *p, int64_t now)
+{
+    size_t idx = (size_t)p->msg->src * st->ncls + nic_queue_class(&st->nic, p->prio);
+    st->ingress[idx] += p->bytes;
+    if (st->ingress[idx] > st->ingress_max)
+        st->ingress_max = st->ingress[idx];
+    if (!st->xoff_sent[idx] && st->ingress[idx] > st->xoff) {
+        st->xoff_sent[idx] = 1;
+        st->pause_frames++;
+        sim_schedule_at(net_sim(st->n), now + st->link_ps, ev_pfc, st, ((uint64_t)idx << 1) | 1);
+    }
+}
+
+static inline void pfc_sub(sw_state *st, const nic_pkt *p, int64_t now)
+{
+    size_t idx = (size_t)p->msg->src * st->ncls + nic_queue_class(&st->nic, p->prio);
+    st->ingress[idx] -= p->bytes;
+    if (st->xoff_sent[idx] && st->ingress[idx] <= st->xon) {
+        st->xoff_sent[idx] = 0;
+        sim_schedule_at(net_sim(st->n), now + st->link_ps, ev_pfc, st, (uint64_t)idx << 1);
+    }
+}
+
+static void ev_buffered_arrival(sim *s, void *ctx, uint64_t arg);
+
+/* Buffered mode: p arrives at the output toward dst, which admits it
+ * (port_admit: drop-tail, ECN) and queues it by class (one band without
+ * classes). A message whose packet was dropped is dropped whole: its later
+ * packets are discarded as they arrive (they share the port), and the
+ * fabric reports it with its last (net_dropped). msg->aux flags it. */
+static void buffered_arrival(sw_state *st, sim *s, nic_pkt *p, uint32_t dst, int64_t now)
+{
+    net_msg *m = p->msg;
+    sw_pkt_port *q = &st->pport[dst];
+    sw_bport *b = &st->bport[dst];
+    int v = PORT_DROP;
+    if (!m->aux) {
+        v = port_admit(&st->buf, b->o.qbytes, st->qtotal, p->bytes, m->ecn != NET_ECN_NOT_ECT, &b->red,
+                       st->n->rng);
+        if (v == PORT_DROP && st->pfc)
+            v = PORT_ENQUEUE; /* lossless: PFC holds the sender instead (its headroom) */
+        if (v == PORT_DROP)
+            st->drops++;
+    }
+    if (v == PORT_DROP) {
+        int last = p->last;
+        nic_pkt_free(&st->nic, p);
+        m->aux = 1;
+        if (last)
+            net_dropped(st->n, m);
+        return;
+    }
+    if (v == PORT_MARK && m->ecn != NET_ECN_CE) {
+        m->ecn = NET_ECN_CE;
+        st->marks++;
+    }
+    if (!q->wake && now >= st->port_free_ps[dst]) {
+        pkt_port_start(st, s, p, now);
+        return;
+    }
+    port_stats_change(&b->stats, b->o.qbytes, now);
+    port_enqueued(&b->o, p->bytes);
+    port_stats_max(&b->stats, b->o.qbytes);
+    st->qtotal += p->bytes;
+    if (st->pfc)
+        pfc_add(st, p, now);
+    port_bands_push(&q->b, st->classes ? p->prio : 0, p, PKT_LINK);
+    if (!q->wake) {
+        q->wake = 1;
+        sim_schedule_at(s, st->port_free_ps[dst], ev_pkt_port_free, st, dst);
+    }
+}
+
+static void ev_buffered_arrival(sim *s, void *ctx, uint64_t arg)
+{
+    sw_state *st = ctx;
+    nic_pkt *p = (nic_pkt *)(uintptr_t)arg;
+    buffered_arrival(st, s, p, p->msg->dst, sim_now(s));
+}
+
 static void ev_pkt_port_arrival(sim *s, void *ctx, uint64_t arg)
 {
     sw_state *st = ctx;
@@ -481,14 +586,7 @@ static void ev_pkt_port_arrival(sim *s, void *ctx, uint64_t arg)
         pkt_port_start(st, s, p, now);
         return;
     }
-    unsigned k = p->prio;
-    p->next = NULL;
-    if (q->tail[k])
-        q->tail[k]->next = p;
-    else
-        q->head[k] = p;
-    q->tail[k] = p;
-    q->mask |= 1u << k;
+    port_bands_push(&q->b, p->prio, p, PKT_LINK);
     if (!q->wake) {
         q->wake = 1;
         sim_schedule_at(s, st->port_free_ps[dst], ev_pkt_port_free, st, dst);
@@ -501,7 +599,7 @@ static void pkt_start(void *ctx, nic_pkt *p)
     sw_state *st = ctx;
     sim *s = net_sim(st->n);
     int64_t ta_ps = sim_now(s) + st->head_ps + (st->store_and_forward ? p->ser_ps : 0);
-    sim_schedule_at(s, ta_ps, ev_pkt_port_arrival, st, (uint64_t)(uintptr_t)p);
+    sim_schedule_at(s, ta_ps, st->arrival, st, (uint64_t)(uintptr_t)p);
 }
 
 /* ---- ops ---- */
@@ -540,6 +638,14 @@ static void sw_fini(void *state)
     free(st->port_free_ps);
     free(st->cf);
     free(st->pport);
+    free(st->bport);
+    st->bport = NULL;
+    free(st->ingress);
+    free(st->xoff_sent);
+    free(st->paused_at);
+    st->ingress = NULL;
+    st->xoff_sent = NULL;
+    st->paused_at = NULL;
     if (st->sport)
         for (uint32_t i = 0; i < st->nodes; i++)
             free(st->sport[i].heap);
@@ -568,6 +674,18 @@ static void sw_check(const net_params *core, const void *params, param_report *r
     else if (p->switching != SW_CUT_THROUGH && p->switching != SW_STORE_AND_FORWARD)
         param_invalid(rep, "network.switching", "unknown switching mode %d", p->switching);
     nic_check(&p->nic, rep);
+    port_cfg_check(&p->buf, p->nic.mtu_bytes, rep);
+    if (port_cfg_on(&p->buf) && p->nic.policy == NIC_SRPT)
+        param_invalid(rep, "network.buffer", "finite buffers and ECN are not modelled with pFabric's srpt ports "
+                                             "(network.host-scheduling = srpt): use fifo, round-robin or priority");
+    if (p->flow_control == SWNET_CREDIT)
+        param_invalid(rep, "network.flow-control", "credit flow control is the switched topologies' (the single "
+                                                   "switch's ports have no input buffers): infinite or pfc");
+    if (p->flow_control == SWNET_PFC && p->nic.policy == NIC_SRPT)
+        param_invalid(rep, "network.flow-control", "pfc is not modelled with srpt ports");
+    if (p->flow_control == SWNET_PFC && p->pfc_xon >= p->pfc_xoff)
+        param_invalid(rep, "network.pfc-xon", "pfc-xon (%llu B) must be below pfc-xoff (%llu B)",
+                      (unsigned long long)p->pfc_xon, (unsigned long long)p->pfc_xoff);
 }
 
 /* Every bit crosses the switch once, SerDes in lanes (phy/energy.h): no
@@ -593,7 +711,8 @@ static int sw_resolve_phy(const net_params *core, void *params, const phy_params
  * (unless the NIC is asked for: a policy or an MTU). */
 static int sw_nic_on(const sw_params *p)
 {
-    return p->nic.policy != NIC_FIFO || p->nic.mtu_bytes > 0;
+    return p->nic.policy != NIC_FIFO || p->nic.mtu_bytes > 0 || port_cfg_on(&p->buf) ||
+           p->flow_control == SWNET_PFC;
 }
 
 static int sw_init(void *state, net *n, const void *params, char *err, size_t errlen)
@@ -621,10 +740,28 @@ static int sw_init(void *state, net *n, const void *params, char *err, size_t er
         st->control_first = 0;
         nic_init(&st->nic, core->nodes, &p->nic, st->classes);
         nic_link(&st->nic, net_sim(n), core->bandwidth_bps, pkt_start, st);
-        if (p->nic.policy == NIC_SRPT)
-            st->sport = tn_xcalloc(core->nodes, sizeof *st->sport);
-        else if (st->classes)
+        st->arrival = ev_pkt_port_arrival;
+        st->pfc = p->flow_control == SWNET_PFC;
+        st->buffered = port_cfg_on(&p->buf) || st->pfc;
+        if (st->buffered) {
+            st->buf = p->buf;
             st->pport = tn_xcalloc(core->nodes, sizeof *st->pport);
+            st->bport = tn_xcalloc(core->nodes, sizeof *st->bport);
+            n->lossy = !st->pfc && (p->buf.buffer_bytes > 0 || p->buf.ecn == PORT_ECN_RED);
+            st->arrival = ev_buffered_arrival;
+            if (st->pfc) {
+                st->xoff = p->pfc_xoff;
+                st->xon = p->pfc_xon;
+                st->ncls = st->nic.ncls;
+                st->ingress = tn_xcalloc((size_t)core->nodes * st->ncls, sizeof *st->ingress);
+                st->xoff_sent = tn_xcalloc((size_t)core->nodes * st->ncls, 1);
+                st->paused_at = tn_xcalloc((size_t)core->nodes * st->ncls, sizeof *st->paused_at);
+            }
+        } else if (p->nic.policy == NIC_SRPT) {
+            st->sport = tn_xcalloc(core->nodes, sizeof *st->sport);
+        } else if (st->classes) {
+            st->pport = tn_xcalloc(core->nodes, sizeof *st->pport);
+        }
     } else if (st->control_first) {
         st->cf = tn_xcalloc(core->nodes, sizeof *st->cf);
     }
@@ -675,7 +812,9 @@ static double sw_mem_bytes(const net_params *core, const void *params)
     int classes = nic_classes_on(&p->nic, p->control_first);
     if (sw_nic_on(p)) {
         bytes += nic_mem_bytes(core->nodes, &p->nic, classes);
-        if (p->nic.policy == NIC_SRPT)
+        if (port_cfg_on(&p->buf))
+            bytes += (sizeof(sw_pkt_port) + sizeof(sw_bport)) * N;
+        else if (p->nic.policy == NIC_SRPT)
             bytes += sizeof(sw_srpt_port) * N;
         else if (classes)
             bytes += sizeof(sw_pkt_port) * N;
@@ -683,6 +822,33 @@ static double sw_mem_bytes(const net_params *core, const void *params)
         bytes += sizeof(sw_cf_node) * N;
     }
     return bytes;
+}
+
+static int sw_queue_report(void *state, int64_t t_end_ps, net_queue_report *r)
+{
+    const sw_state *st = state;
+    if (!st->buffered)
+        return 0;
+    port_report pr = {0};
+    int64_t now = t_end_ps;
+    for (uint32_t i = 0; i < st->nodes; i++)
+        port_report_fold(&pr, &st->bport[i].stats, st->bport[i].o.qbytes, now);
+    r->drops = st->drops;
+    r->marks = st->marks;
+    r->queue_max = (double)pr.queue_max;
+    r->queue_mean = pr.queue_mean;
+    r->queue_now = (double)pr.queue_now;
+    if (st->pfc) {
+        r->pfc = 1;
+        r->pause_frames = st->pause_frames;
+        int64_t paused = st->paused_ps;
+        for (size_t i = 0; i < (size_t)st->nodes * st->ncls; i++)
+            if (st->nic.node[i / st->ncls].paused & (1u << (i % st->ncls)))
+                paused += t_end_ps - st->paused_at[i]; /* still paused at the end */
+        r->paused_s = units_ps_to_s(paused);
+        r->ingress_max = (double)st->ingress_max;
+    }
+    return 1;
 }
 
 const net_ops net_switch_ops = {
@@ -705,4 +871,5 @@ const net_ops net_switch_ops = {
     .fill_metrics = sw_fill_metrics,
     .fini = sw_fini,
     .mem_bytes = sw_mem_bytes,
+    .queue_report = sw_queue_report,
 };

@@ -2,6 +2,7 @@
  * latency samples every fabric gets, serialisation times and the message
  * pool. Fabrics only schedule events and call net_delivered. */
 #include "network.h"
+#include "transport.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -168,6 +169,7 @@ net *net_create(const net_ops *ops, const net_params *p, const void *params, con
     n->owner = owner;
     n->root = n;
     n->prio = -1;
+    n->t_first_ps = n->t_last_ps = -1;
     stats_sample_init(&n->c.latency_s[NET_CONTROL]);
     stats_sample_init(&n->c.latency_s[NET_DATA]);
     stats_mean_init(&n->c.latency_all_s);
@@ -204,6 +206,7 @@ void net_destroy(net *n)
         free(c->node_rank);
         free(c);
     }
+    tp_destroy(n->tp);
     if (n->ops->fini)
         n->ops->fini(n->state);
     free(n->state);
@@ -282,9 +285,16 @@ void net_send(net *n, net_msg *m)
     m->id = root->next_id++;
     m->t_submit_ps = sim_now(root->sim);
     m->t_head_ps = -1;
+    m->ecn = NET_ECN_NOT_ECT;
     m->next = NULL;
     root->c.sent++;
     root->c.bytes_sent += m->size_bytes;
+    if (root->tp) {
+        if (root->t_first_ps < 0)
+            root->t_first_ps = m->t_submit_ps;
+        tp_send(root->tp, m);
+        return;
+    }
     root->ops->send(root->state, m);
 }
 
@@ -313,9 +323,33 @@ static void count_delivery(net *n, const net_msg *m, int64_t lat_ps)
     }
 }
 
+void net_set_transport(net *root, struct tp_inst *t)
+{
+    TN_ASSERT(root->root == root, "a transport is set on the fabric's own handle");
+    root->tp = t;
+}
+
+void net_dropped(net *n, net_msg *m)
+{
+    TN_ASSERT(n->root == n && n->tp && m->client == NET_TP_CLIENT,
+              "message %llu dropped without a transport to recover it", (unsigned long long)m->id);
+    tp_dropped(n->tp, m);
+}
+
 void net_delivered(net *n, net_msg *m)
 {
+    if (m->client == NET_TP_CLIENT) {
+        tp_arrived(n->tp, m);
+        return;
+    }
+    net_app_delivered(n, m);
+}
+
+void net_app_delivered(net *n, net_msg *m)
+{
     TN_ASSERT(n->root == n, "a fabric reports deliveries on its own handle");
+    if (n->tp)
+        n->t_last_ps = sim_now(n->sim);
     int64_t lat_ps = sim_now(n->sim) - m->t_submit_ps;
     count_delivery(n, m, lat_ps);
     net *c = n;
@@ -396,6 +430,32 @@ void net_metrics(net *n, double *core, double *own)
     for (int k = 0; k < 3; k++)
         *mean[k] = head[k]->n && !c->head_untold ? stats_mean_value(head[k]) : NAN;
     core[M_msg_head_latency_max_s] = c->head_all_s.n && !c->head_untold ? c->head_all_s.max : NAN;
+    core[M_drops] = core[M_ecn_marks] = core[M_queue_max_bytes] = core[M_queue_mean_bytes] = NAN;
+    core[M_pause_frames] = core[M_paused_time_s] = NAN;
+    net_queue_report qr = {0};
+    int64_t t_end = n->t_last_ps > 0 ? n->t_last_ps : sim_now(n->sim);
+    int buffered = n->root == n && n->ops->queue_report && n->ops->queue_report(n->state, t_end, &qr);
+    if (buffered) {
+        core[M_drops] = (double)qr.drops;
+        core[M_ecn_marks] = (double)qr.marks;
+        core[M_queue_max_bytes] = qr.queue_max;
+        core[M_queue_mean_bytes] = qr.queue_mean;
+        if (qr.pfc) {
+            core[M_pause_frames] = (double)qr.pause_frames;
+            core[M_paused_time_s] = qr.paused_s;
+        }
+    }
+    core[M_retransmissions] = core[M_timeouts] = core[M_goodput_bps] = NAN;
+    if (qr.has_retx)
+        core[M_retransmissions] = (double)qr.retx;
+    if (n->root == n && n->tp) {
+        tp_counters tc;
+        tp_get_counters(n->tp, &tc);
+        core[M_retransmissions] = (double)tc.retransmissions;
+        core[M_timeouts] = (double)tc.timeouts;
+        if (n->t_last_ps > n->t_first_ps && n->t_first_ps >= 0)
+            core[M_goodput_bps] = 8.0 * (double)c->bytes_delivered / units_ps_to_s(n->t_last_ps - n->t_first_ps);
+    }
     metric_unset(own, n->ops->nmetrics);
     if (n->ops->fill_metrics)
         n->ops->fill_metrics(n->state, own);

@@ -25,6 +25,8 @@ enum net_class { NET_CONTROL = 0, NET_DATA = 1 };      /* latency class (metrics
  * networks/host_nic.h). Control messages are class 0, data class 1. */
 enum net_prio { NET_PRIO_HIGH = 0, NET_PRIO_LOW = 1 };
 #define NET_PRIO_CLASSES 8 /* service classes 0 (first) .. 7 a message may carry */
+enum net_ecn { NET_ECN_NOT_ECT = 0, NET_ECN_ECT = 1, NET_ECN_CE = 3 };
+#define NET_TP_CLIENT 0xFF /* net_msg.client of a transport's own segments and ACKs */
 
 typedef struct net_msg {
     /* set by the sender */
@@ -39,7 +41,10 @@ typedef struct net_msg {
     /* set by net_send */
     uint64_t id;          /* sequence number of the hand-over, unique per run */
     int64_t t_submit_ps;  /* hand-over time */
-    uint8_t client;       /* set by net_send: the client handle it was sent through (0: the fabric's own) */
+    uint8_t client;       /* set by net_send: the client handle it was sent through (0: the fabric's own;
+                             NET_TP_CLIENT: a transport's segment or ACK, networks/transport.h) */
+    uint8_t ecn;          /* ECN codepoint (RFC 3168): NET_ECN_NOT_ECT (0, every message without a transport),
+                             NET_ECN_ECT, or NET_ECN_CE once a port marked it (networks/port.h) */
     /* set by the fabric before net_delivered (net_send sets -1) */
     int64_t t_head_ps;    /* when the message's first bit reached dst (its head latency) */
     /* private to the fabric */
@@ -74,6 +79,8 @@ typedef struct net_phy {
 
 typedef struct net net;
 typedef void (*net_deliver_fn)(void *owner, net_msg *m);
+struct net_queue_report;
+struct tp_inst;
 
 /* The fabric contract. Every op but name, state_size, init and send may be
  * NULL/0; the comment of each says what its absence means. */
@@ -146,10 +153,34 @@ typedef struct net_ops {
     int64_t (*fixed_latency_ps)(const net_params *core, const void *params);
     double (*mem_bytes)(const net_params *core, const void *params);
     double (*uniform_bound)(const net_params *core, const void *params);
+
+    /* Finite buffers and ECN (networks/port.h, issue 22). NULL: the fabric
+     * never drops nor marks. queue_report fills the drops, marks and queue
+     * lengths of its outputs into r (core metrics drops, ecn_marks,
+     * queue_max_bytes, queue_mean_bytes) and returns 1, or 0 when this
+     * instance has no buffers configured (the metrics stay NAN); the mean
+     * is over [0, t_end_ps] (the last delivery to an application). A
+     * fabric with retries of its own sets has_retx and retx either way. */
+    int (*queue_report)(void *state, int64_t t_end_ps, struct net_queue_report *r);
     /* topology (optional): the graph and routes of an instance (networks/topo.h),
      * for tasknet export-topology; NULL for fabrics without one */
     const struct topo *(*topology)(const void *state);
 } net_ops;
+
+/* What a buffered fabric reports of its output queues. */
+typedef struct net_queue_report {
+    uint64_t drops;      /* packets dropped (drop-tail, RED) */
+    uint64_t marks;      /* packets marked CE */
+    double queue_max;    /* largest bytes waiting at an output, any time */
+    double queue_mean;   /* the busiest output's time-weighted mean bytes waiting over [0, t_end] */
+    double queue_now;    /* the largest bytes waiting at an output now (tests sample it) */
+    int pfc;             /* 1: priority flow control on (the next three apply) */
+    uint64_t pause_frames; /* pause frames sent */
+    double paused_s;     /* time host classes spent paused, summed over hosts and classes */
+    double ingress_max;  /* the largest bytes of one ingress port and class held (PFC headroom use) */
+    int has_retx;        /* a fabric that retransmits by itself (SPINet) reports its retries here, */
+    uint64_t retx;       /* with or without buffers: the core metric retransmissions without a transport */
+} net_queue_report;
 
 /* Memory per node the core assumes of a fabric without a mem_bytes op. */
 #define NET_MEM_PER_NODE_B 256.0
@@ -191,6 +222,9 @@ struct net {
     int prio;                /* client: the class its messages get, -1 = the sender's */
     struct net *clients[NET_MAX_CLIENTS]; /* the fabric's: [1..nclients] */
     unsigned nclients;
+    struct tp_inst *tp;           /* the fabric's: its host transport (networks/transport.h), NULL: none */
+    int lossy;               /* the fabric's: set by a fabric's init when its buffers may drop packets */
+    int64_t t_first_ps, t_last_ps; /* the fabric's, with a transport: first hand-over, last delivery (goodput) */
 };
 
 /* The registry (networks/network.c): every fabric, NULL-terminated, and
@@ -239,6 +273,15 @@ int64_t net_zero_load_ps(const net *n, uint32_t src, uint32_t dst, uint64_t byte
 size_t net_route(const net *n, uint32_t src, uint32_t dst, uint64_t *links, size_t max);
 /* Called by fabrics when the last bit of m reached m->dst, at sim_now. */
 void net_delivered(net *n, net_msg *m);
+/* Called by a fabric with finite buffers when it dropped m (only a
+ * transport's segment or ACK can be dropped: see net->lossy). */
+void net_dropped(net *n, net_msg *m);
+/* A transport hands its workload's message m over to the application: the
+ * counting and client delivery net_delivered does for a fabric's message. */
+void net_app_delivered(net *n, net_msg *m);
+/* Put transport t (networks/transport.h; NULL: none) under every message
+ * handed to fabric root from now on. */
+void net_set_transport(net *root, struct tp_inst *t);
 static inline sim *net_sim(const net *n) { return n->sim; }
 static inline const net_params *net_core(const net *n) { return &n->params; }
 /* The core metrics net.c measures (messages, bytes, latencies) into

@@ -185,8 +185,9 @@
 #include "iqrouter.h"
 #include "log.h"
 #include "metrics.h"
+#include "port.h"
 
-const char *const swnet_flow_names[] = {"credit", "infinite", NULL};
+const char *const swnet_flow_names[] = {"credit", "infinite", "pfc", NULL};
 const char *const swnet_routing_names[] = {"default", "dor",     "adaptive", "d-mod-k", "random-up",
                                            "ecmp",    "minimal", "valiant",  "ugal",    "file",
                                            "shortest", "up-down", NULL};
@@ -234,9 +235,7 @@ _Static_assert(offsetof(swnet_pkt, la_vc) < 64, "a hop's fields fill the packet'
 /* One packet queue of an output, per (class, VC): a FIFO, or with srpt
  * ports a heap of the earliest packet of each message waiting there, each
  * with the later packets of its message behind it (through `next`). */
-typedef struct swnet_fifo {
-    swnet_pkt *head, *tail;
-} swnet_fifo;
+#define PKT_LINK offsetof(swnet_pkt, next) /* the link of a packet in a port_fifo */
 
 typedef struct swnet_heap {
     swnet_pkt **a;   /* binary min-heap on (left, seq), grown by doubling */
@@ -244,7 +243,7 @@ typedef struct swnet_heap {
 } swnet_heap;
 
 typedef union swnet_queue {
-    swnet_fifo f;
+    port_fifo f; /* swnet_pkt, linked through next (port.h) */
     swnet_heap h;
 } swnet_queue;
 
@@ -270,14 +269,23 @@ typedef struct swnet_credit {
  * follow it in memory (st->stride bytes per link), so one packet's hop
  * touches one block. */
 typedef struct swnet_port {
-    int64_t busy_until_ps; /* the packet on the wire ends */
+    port_out o;            /* the transmitter: busy until, busy time, bytes and packets waiting in its FIFOs
+                              (switch ports), the packet on the wire's bytes (port.h) */
     int64_t wake_ps;       /* the pending wake-up, if wake_id */
     sim_event_id wake_id;  /* 0: none pending */
-    uint64_t qbytes;       /* bytes waiting in its FIFOs (switch ports) */
-    int64_t busy_ps;       /* transmission time so far (utilisation), ps */
-    uint32_t wire_bytes;   /* bytes of the packet it sent last */
-    uint32_t nqueued;      /* packets waiting (switch port; a host's wait in its NIC) */
 } swnet_port;
+_Static_assert(sizeof(swnet_port) == 48, "a port's block keeps its layout");
+
+/* Buffered outputs (network.buffer / ECN with flow-control infinite): the
+ * queue statistics and RED state of each directed link's output. */
+typedef struct swnet_bq {
+    port_stats stats;
+    port_red red;
+} swnet_bq;
+
+/* msg->aux's top bit: a packet of the message was dropped (buffered mode);
+ * the low bits still count its packets in the fabric. */
+#define MSG_DROPPED (UINT64_C(1) << 63)
 
 /* ---- pools ---- */
 
@@ -371,7 +379,7 @@ static inline swnet_queue *queue_at(const swnet *st, uint32_t l, unsigned cls, u
     return (swnet_queue *)(st->lk + (size_t)l * st->stride + sizeof(swnet_port)) + cls * st->vcs + vc;
 }
 
-static inline swnet_fifo *fifo_at(const swnet *st, uint32_t l, unsigned cls, unsigned vc)
+static inline port_fifo *fifo_at(const swnet *st, uint32_t l, unsigned cls, unsigned vc)
 {
     return &queue_at(st, l, cls, vc)->f;
 }
@@ -383,7 +391,7 @@ static inline swnet_pkt *queue_head(const swnet *st, uint32_t l, unsigned cls, u
     const swnet_queue *q = queue_at(st, l, cls, vc);
     if (st->srpt)
         return q->h.n ? q->h.a[0] : NULL;
-    return q->f.head;
+    return (swnet_pkt *)q->f.head;
 }
 
 static inline swnet_credit *credit_at(const swnet *st, uint32_t l, unsigned vc)
@@ -395,7 +403,7 @@ static inline swnet_credit *credit_at(const swnet *st, uint32_t l, unsigned vc)
 /* Port l has packets waiting (a switch's output) or a host l messages. */
 static inline int port_waiting(const swnet *st, uint32_t l, const swnet_port *pt)
 {
-    return l < st->hosts ? nic_pending(&st->nic, l) : pt->nqueued != 0;
+    return l < st->hosts ? nic_pending(&st->nic, l) : pt->o.nqueued != 0;
 }
 
 /* Free bytes of (l, vc) now: the credits due are added first. */
@@ -421,10 +429,9 @@ static int64_t credit_now(swnet *st, uint32_t l, unsigned vc, int64_t now)
 }
 
 /* Bytes waiting and on the wire at output l (adaptive and UGAL choices). */
-static inline uint64_t port_load(const swnet *st, uint32_t l, int64_t now)
+static inline uint64_t link_load(const swnet *st, uint32_t l, int64_t now)
 {
-    const swnet_port *pt = port_at(st, l);
-    return pt->qbytes + (pt->busy_until_ps > now ? pt->wire_bytes : 0);
+    return port_load(&port_at(st, l)->o, now);
 }
 
 static void ev_wake(sim *s, void *ctx, uint64_t arg);
@@ -502,6 +509,19 @@ static void packet_arrived(swnet *st, swnet_pkt *p, int64_t t_ps)
     TN_ASSERT(m->aux > 0, "message %llu: more packets arrived than were cut", (unsigned long long)m->id);
     if (--m->aux == 0)
         sim_schedule_at(net_sim(st->n), m->t_aux_ps, ev_deliver, st, (uint64_t)(uintptr_t)m);
+    else if (m->aux == MSG_DROPPED)
+        net_dropped(st->n, m); /* its last packet in the fabric arrived: the message is lost */
+}
+
+/* Buffered mode: p is dropped (or discarded: its message lost one already);
+ * the message is reported lost when its last packet in the fabric is gone. */
+static void packet_dropped(swnet *st, swnet_pkt *p)
+{
+    net_msg *m = p->msg;
+    pkt_release(st, p);
+    m->aux = (m->aux - 1) | MSG_DROPPED;
+    if (m->aux == MSG_DROPPED)
+        net_dropped(st->n, m);
 }
 
 /* ---- output ports ---- */
@@ -514,9 +534,7 @@ static void port_start(swnet *st, uint32_t l, swnet_pkt *p, int64_t now)
 {
     swnet_port *pt = port_at(st, l);
     int64_t ser = ser_ps(st, p->bytes);
-    pt->busy_until_ps = now + ser;
-    pt->wire_bytes = p->bytes;
-    pt->busy_ps += ser;
+    port_transmit(&pt->o, now, ser, p->bytes);
     if (st->credit && p->in_link != NONE)
         credit_return(st, p->in_link, p->in_vc, footprint(p->bytes), now + st->link_ps);
     if (p->next_sw == NONE) {
@@ -637,8 +655,7 @@ static swnet_pkt *srpt_pick(swnet *st, uint32_t l, int64_t now)
             swnet_pkt *p = best->a[0];
             srpt_pop(best, p);
             swnet_port *pt = port_at(st, l);
-            pt->nqueued--;
-            pt->qbytes -= p->bytes;
+            port_dequeued(&pt->o, p->bytes);
             return p;
         }
     }
@@ -651,21 +668,21 @@ static swnet_pkt *switch_pick(swnet *st, uint32_t l, int64_t now)
     if (st->srpt)
         return srpt_pick(st, l, now);
     for (unsigned c = 0; c < st->nclass; c++) {
-        swnet_fifo *best = NULL;
+        port_fifo *best = NULL;
         for (unsigned v = 0; v < st->vcs; v++) {
-            swnet_fifo *f = fifo_at(st, l, c, v);
-            if (f->head && (!best || f->head->seq < best->head->seq) && may_leave(st, l, f->head, now))
+            port_fifo *f = fifo_at(st, l, c, v);
+            if (f->head && (!best || ((const swnet_pkt *)f->head)->seq < ((const swnet_pkt *)best->head)->seq) &&
+                may_leave(st, l, f->head, now))
                 best = f;
         }
         if (best) {
-            swnet_pkt *p = best->head;
-            best->head = p->next;
-            if (!best->head)
-                best->tail = NULL;
-            p->next = NULL;
+            swnet_pkt *p = port_fifo_pop(best, PKT_LINK);
             swnet_port *pt = port_at(st, l);
-            pt->nqueued--;
-            pt->qbytes -= p->bytes;
+            if (st->buffered) {
+                port_stats_change(&st->bq[l].stats, pt->o.qbytes, now);
+                st->qsw[p->sw] -= p->bytes;
+            }
+            port_dequeued(&pt->o, p->bytes);
             return p;
         }
     }
@@ -759,7 +776,7 @@ static int64_t blocked_until(swnet *st, uint32_t l)
 static void port_try(swnet *st, uint32_t l, int64_t now)
 {
     swnet_port *pt = port_at(st, l);
-    while (pt->busy_until_ps <= now && port_waiting(st, l, pt)) {
+    while (pt->o.busy_until_ps <= now && port_waiting(st, l, pt)) {
         swnet_pkt *p = l < st->hosts ? host_pick(st, l, now) : switch_pick(st, l, now);
         if (!p) {
             st->st.credit_stalls++;
@@ -771,7 +788,7 @@ static void port_try(swnet *st, uint32_t l, int64_t now)
         port_start(st, l, p, now);
     }
     if (port_waiting(st, l, pt))
-        wake_at(st, l, pt->busy_until_ps);
+        wake_at(st, l, pt->o.busy_until_ps);
 }
 
 static void ev_wake(sim *s, void *ctx, uint64_t arg)
@@ -789,8 +806,8 @@ static unsigned choose(swnet *st, uint32_t sw, swnet_pkt *p, const topo_hop *c, 
     if (st->ugal) {
         TN_ASSERT(n == 2 && c[0].kind == TOPO_HOP_MINIMAL && c[1].kind == TOPO_HOP_VALIANT,
                   "UGAL candidates at switch %u", sw);
-        uint64_t qm = port_load(st, topo_link_out(&st->t, sw, c[0].port), now);
-        uint64_t qv = port_load(st, topo_link_out(&st->t, sw, c[1].port), now);
+        uint64_t qm = link_load(st, topo_link_out(&st->t, sw, c[0].port), now);
+        uint64_t qv = link_load(st, topo_link_out(&st->t, sw, c[1].port), now);
         if (topo_ugal_minimal(qm, c[0].hops_left, qv, c[1].hops_left))
             return 0;
         st->st.valiant_packets++;
@@ -804,7 +821,7 @@ static unsigned choose(swnet *st, uint32_t sw, swnet_pkt *p, const topo_hop *c, 
         uint32_t l = topo_link_out(&st->t, sw, c[i].port);
         if (st->credit && credit_now(st, l, c[i].vc, now) < footprint(p->bytes))
             continue;
-        uint64_t q = port_load(st, l, now);
+        uint64_t q = link_load(st, l, now);
         if (best == n || q < best_q) {
             best = i;
             best_q = q;
@@ -865,21 +882,37 @@ static void ev_arrive(sim *s, void *ctx, uint64_t arg)
         p->next_sw = next;
         p->vc = vc;
     }
+    if (st->buffered) {
+        net_msg *m = p->msg;
+        swnet_port *bp = port_at(st, l);
+        int v = PORT_DROP;
+        if (!(m->aux & MSG_DROPPED)) {
+            v = port_admit(&st->buf, bp->o.qbytes, st->qsw[p->sw], p->bytes, m->ecn != NET_ECN_NOT_ECT,
+                           &st->bq[l].red, st->n->rng);
+            if (v == PORT_DROP)
+                st->drops++;
+        }
+        if (v == PORT_DROP) {
+            packet_dropped(st, p);
+            return;
+        }
+        if (v == PORT_MARK && m->ecn != NET_ECN_CE) {
+            m->ecn = NET_ECN_CE;
+            st->marks++;
+        }
+        port_stats_change(&st->bq[l].stats, bp->o.qbytes, now);
+        st->qsw[p->sw] += p->bytes;
+        if (bp->o.busy_until_ps > now) /* it waits (an idle port sends it at once) */
+            port_stats_max(&st->bq[l].stats, bp->o.qbytes + p->bytes);
+    }
     p->seq = st->seq++;
     if (st->srpt) {
         srpt_join(st, l, p);
     } else {
-        swnet_fifo *f = fifo_at(st, l, p->cls, p->vc);
-        p->next = NULL;
-        if (f->tail)
-            f->tail->next = p;
-        else
-            f->head = p;
-        f->tail = p;
+        port_fifo_push(fifo_at(st, l, p->cls, p->vc), p, PKT_LINK);
     }
     swnet_port *pt = port_at(st, l);
-    pt->nqueued++;
-    pt->qbytes += p->bytes;
+    port_enqueued(&pt->o, p->bytes);
     port_try(st, l, now);
 }
 
@@ -1001,7 +1034,7 @@ void swnet_fill_metrics(void *state, double *m)
     else if (st->t_first_ps >= 0 && span > 0) {
         double sum = 0, max = 0;
         for (uint32_t l = 0; l < st->links; l++) {
-            double u = (double)port_at(st, l)->busy_ps;
+            double u = (double)port_at(st, l)->o.busy_ps;
             sum += u;
             if (u > max)
                 max = u;
@@ -1011,6 +1044,22 @@ void swnet_fill_metrics(void *state, double *m)
     }
     if (st->energy_modelled)
         m[M_energy_per_bit_j] = st->bits_delivered > 0 ? st->energy_j / st->bits_delivered : st->energy_zero_j;
+}
+
+int swnet_queue_report(void *state, int64_t t_end_ps, net_queue_report *r)
+{
+    const swnet *st = state;
+    if (!st->buffered)
+        return 0;
+    port_report pr = {0};
+    for (uint32_t l = st->hosts; l < st->links; l++)
+        port_report_fold(&pr, &st->bq[l].stats, port_at(st, l)->o.qbytes, t_end_ps);
+    r->drops = st->drops;
+    r->marks = st->marks;
+    r->queue_max = (double)pr.queue_max;
+    r->queue_mean = pr.queue_mean;
+    r->queue_now = (double)pr.queue_now;
+    return 1;
 }
 
 void swnet_get_stats(const void *state, swnet_stats *out) { *out = ((const swnet *)state)->st; }
@@ -1029,6 +1078,8 @@ void swnet_fini(void *state)
         for (unsigned q = 0; q < st->nq; q++)
             free(((swnet_queue *)(st->lk + (size_t)l * st->stride + sizeof(swnet_port)))[q].h.a);
     free(st->lk);
+    free(st->bq);
+    free(st->qsw);
     if (st->nic.node)
         nic_fini(&st->nic);
     topo_free(&st->t);
@@ -1088,13 +1139,26 @@ void swnet_check(const net_params *core, const swnet_params *p, const swnet_rout
     else if (mtu > SWNET_MAX_MTU_BYTES)
         param_invalid(rep, "network.mtu", "must be between 1B and 1GiB (got %llu B)", (unsigned long long)mtu);
     nic_check(&p->nic, rep);
-    if (p->flow_control != SWNET_CREDIT && p->flow_control != SWNET_INFINITE)
+    if (p->flow_control == SWNET_PFC)
+        param_invalid(rep, "network.flow-control", "pfc is modelled on the electrical switch only (so far): use credit "
+                                                   "(lossless) or infinite here");
+    else if (p->flow_control != SWNET_CREDIT && p->flow_control != SWNET_INFINITE)
         param_invalid(rep, "network.flow-control", "unknown flow control %d", p->flow_control);
     if (p->flow_control == SWNET_CREDIT && p->vc_buffer_bytes < mtu && p->router != SWNET_IQ)
         param_invalid(rep, "network.vc-buffer",
                       "%llu B cannot hold one packet of network.mtu = %llu B (virtual cut-through reserves a whole "
                       "packet)",
                       (unsigned long long)p->vc_buffer_bytes, (unsigned long long)mtu);
+    port_cfg_check(&p->buf, mtu, rep);
+    if (port_cfg_on(&p->buf) && p->flow_control == SWNET_CREDIT)
+        param_invalid(rep, "network.buffer", "finite output buffers and ECN need flow-control=\"infinite\" "
+                                             "(credit flow control is lossless: its buffers never overflow)");
+    if (port_cfg_on(&p->buf) && p->nic.policy == NIC_SRPT)
+        param_invalid(rep, "network.buffer", "finite buffers and ECN are not modelled with pFabric's srpt ports "
+                                             "(network.host-scheduling = srpt)");
+    if (port_cfg_on(&p->buf) && p->router != SWNET_OQ)
+        param_invalid(rep, "network.buffer", "finite output buffers and ECN are the output-queued router's "
+                                             "(network.router = output-queued)");
     if (p->vc_buffer_bytes > (uint64_t)INT64_MAX / 4)
         param_invalid(rep, "network.vc-buffer", "too large (%llu B)", (unsigned long long)p->vc_buffer_bytes);
     if (p->control_first < 0 || p->control_first > 2)
@@ -1141,7 +1205,8 @@ double swnet_mem_bytes(const net_params *core, const swnet_params *p, const topo
         return sizeof(swnet) + iqr_mem_bytes(p, t) + nic_mem_bytes(t->hosts, &p->nic, 0) +
                (double)t->hosts * 96;
     return sizeof(swnet) + (double)tn_xalloc_big_bytes((size_t)t->links * link_stride(p, t)) +
-           nic_mem_bytes(t->hosts, &p->nic, p->control_first) + (double)t->hosts * sizeof(swnet_pkt);
+           nic_mem_bytes(t->hosts, &p->nic, p->control_first) + (double)t->hosts * sizeof(swnet_pkt) +
+           (port_cfg_on(&p->buf) ? (double)t->links * sizeof(swnet_bq) + (double)t->switches * sizeof(uint64_t) : 0);
 }
 
 int swnet_init(void *state, net *n, topo *t, const swnet_params *p, char *err, size_t errlen)
@@ -1208,6 +1273,13 @@ int swnet_init(void *state, net *n, topo *t, const swnet_params *p, char *err, s
     st->arrive_lane = sim_lane(net_sim(n), st->link_ps + st->sw_ps, ev_arrive, st);
     if (st->arrive_lane >= 0 && (size_t)st->links * st->stride >= SIM_LOOKAHEAD_MIN_BYTES)
         sim_lane_prefetch(net_sim(n), st->arrive_lane, pf_arrive, SWNET_LOOKAHEAD, 2);
+    st->buffered = port_cfg_on(&p->buf) && !st->credit && !st->srpt && p->router == SWNET_OQ;
+    if (st->buffered) {
+        st->buf = p->buf;
+        st->bq = tn_xcalloc(st->links, sizeof *st->bq);
+        st->qsw = tn_xcalloc(st->t.switches ? st->t.switches : 1, sizeof *st->qsw);
+        n->lossy = p->buf.buffer_bytes > 0 || p->buf.ecn == PORT_ECN_RED;
+    }
     st->t_first_ps = st->t_last_ps = -1;
     st->bound = st->t.ops->uniform_bound(&st->t);
     st->energy_modelled = p->phy_resolved;

@@ -26,11 +26,12 @@
 
 #include "host_nic.h"
 #include "network.h"
+#include "port.h"
 #include "topo.h"
 
 /* network.flow-control */
-typedef enum swnet_flow { SWNET_CREDIT = 0, SWNET_INFINITE = 1 } swnet_flow;
-extern const char *const swnet_flow_names[]; /* "credit", "infinite" */
+typedef enum swnet_flow { SWNET_CREDIT = 0, SWNET_INFINITE = 1, SWNET_PFC = 2 } swnet_flow;
+extern const char *const swnet_flow_names[]; /* "credit", "infinite", "pfc" (the electrical switch's only, so far) */
 
 /* network.routing: one list for every topology; each accepts its own
  * (torus: dor, adaptive; fat-tree: d-mod-k, random-up; leaf-spine: ecmp,
@@ -75,6 +76,7 @@ typedef struct swnet_params {
     uint64_t vc_buffer_bytes; /* credit: input buffer of each port and virtual channel, bytes */
     int control_first;        /* network.priority: 0 fifo, 1 control-first, 2 strict (the same): lowest class first (no preemption) */
     int routing;              /* enum swnet_routing */
+    port_cfg buf;             /* output buffers, drop-tail, ECN (flow-control infinite): networks/port.h */
     /* the router model (input-queued only but vcs, which both read) */
     int router;               /* enum swnet_router */
     int switching;            /* enum swnet_switching */
@@ -103,7 +105,8 @@ typedef struct swnet_params {
      .kind = PARAM_BYTES, .off = offsetof(T, m.nic.mtu_bytes), .flags = PARAM_NONNEG, .example = "4KiB"},        \
     NIC_ROW_SCHEDULING(T, m.nic),                                                                              \
     {SWNET_ROW_("network.flow-control", "choice", "", "credit",                                                \
-                "switched fabrics: credit (lossless, finite buffers) | infinite (unbounded buffers)"),        \
+                "switched fabrics: credit (lossless, finite buffers) | infinite (unbounded buffers) | pfc "     \
+                "(electrical switch: priority flow control, pause frames per class)"),                         \
      .kind = PARAM_CHOICE, .off = offsetof(T, m.flow_control), .choices = swnet_flow_names,                     \
      .example = "credit"},                                                                                      \
     {SWNET_ROW_("network.vc-buffer", "size", "B", "16.384kB",                                                     \
@@ -119,6 +122,7 @@ typedef struct swnet_params {
                 "file | shortest | up-down | ecmp (graph)"),                        \
      .kind = PARAM_CHOICE, .off = offsetof(T, m.routing), .choices = swnet_routing_names,                      \
      .example = "default"},                                                                                     \
+    PORT_ROWS(T, m.buf),                                                                                   \
     {SWNET_ROW_("network.router", "choice", "", "output-queued",                                               \
                 "switched fabrics: output-queued (packets join output FIFOs, no allocators) | input-queued "   \
                 "(BookSim2's VC router: input VC buffers of flits, VC and switch allocation, crossbar)"),      \
@@ -193,7 +197,6 @@ typedef struct swnet_stats {
 /* The core's state (a fabric's state_size is sizeof(swnet)); its fields
  * are the core's own (swnet.c). */
 struct swnet_port;
-struct swnet_fifo;
 struct swnet_credit;
 struct swnet_pkt;
 struct swnet_tok;
@@ -245,6 +248,11 @@ typedef struct swnet {
     uint64_t msgs_delivered;      /* messages delivered */
     int64_t t_first_ps, t_last_ps; /* first hand-over, last delivery (-1: none yet) */
     swnet_stats st;               /* counters */
+    int buffered;                 /* 1: finite buffers / ECN at switch outputs (flow-control infinite) */
+    port_cfg buf;                 /* their configuration */
+    struct swnet_bq *bq;          /* [links] buffered: queue statistics and RED state per output */
+    uint64_t *qsw;                /* [switches] buffered: bytes waiting at each switch's outputs */
+    uint64_t drops, marks;        /* buffered */
     struct iqr *iq;               /* the input-queued router model (iqrouter.c), NULL: output-queued */
 } swnet;
 
@@ -266,6 +274,7 @@ int64_t swnet_zero_load_ps(const void *state, uint32_t src, uint32_t dst, uint64
 uint64_t swnet_link_count(const void *state);
 size_t swnet_route(const void *state, uint32_t src, uint32_t dst, uint64_t *links, size_t max);
 void swnet_fill_metrics(void *state, double *m);
+int swnet_queue_report(void *state, int64_t t_end_ps, net_queue_report *r);
 void swnet_fini(void *state);
 
 /* The zero-load time of a message of `bytes` crossing h switches, with the
@@ -339,6 +348,7 @@ double swnet_mem_bytes(const net_params *core, const swnet_params *p, const topo
 #define SWNET_OPS                                                                                             \
     .state_size = sizeof(swnet), .send = swnet_send, .zero_load_ps = swnet_zero_load_ps,            \
     .link_count = swnet_link_count, .route = swnet_route, .metrics = swnet_metrics_def,                      \
-    .nmetrics = SWNET_NMETRICS, .fill_metrics = swnet_fill_metrics, .fini = swnet_fini, .topology = swnet_topo
+    .nmetrics = SWNET_NMETRICS, .fill_metrics = swnet_fill_metrics, .fini = swnet_fini, .topology = swnet_topo, \
+    .queue_report = swnet_queue_report
 
 #endif

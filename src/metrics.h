@@ -47,6 +47,15 @@ typedef struct metric_def {
     X(msg_head_latency_control_mean_s, "control-message head latency: mean")                   \
     X(msg_head_latency_data_mean_s, "data-message head latency: mean")                         \
     X(bandwidth_bps, "per-node access bandwidth B used by the run")                            \
+    X(drops, "packets dropped at switch buffers (network.buffer, RED; empty: no finite buffers)") \
+    X(ecn_marks, "packets marked CE at switch ports (empty: no buffers or marking configured)") \
+    X(queue_max_bytes, "largest bytes waiting at a switch output port, over ports and time")  \
+    X(queue_mean_bytes, "time-weighted mean bytes waiting at the busiest switch output port over the run") \
+    X(pause_frames, "PFC pause frames sent by switches (empty: no PFC)")                      \
+    X(paused_time_s, "time host classes spent paused by PFC, summed over hosts and classes")  \
+    X(retransmissions, "data segments the transport sent again (empty: transport none)")      \
+    X(timeouts, "retransmission timer expiries of the transport")                             \
+    X(goodput_bps, "application bytes delivered through the transport x 8 / (last delivery - first hand-over)") \
     X(events, "simulation events executed")                                                    \
     X(wall_s, "wall-clock seconds of the run")
 

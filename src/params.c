@@ -600,7 +600,8 @@ char *param_format(const void *block, const param_row *r, const char *absdir)
     case PARAM_PS: {
         int64_t ps;
         memcpy(&ps, f, sizeof ps);
-        units_format(units_ps_to_s(ps), UNIT_TIME, buf, sizeof buf);
+        /* ps / 1e12, correctly rounded: 200 ms prints as 200ms (ps x 1e-12 gives 199.99999999999998ms) */
+        units_format((double)ps / 1e12, UNIT_TIME, buf, sizeof buf);
         return tn_xstrdup(buf);
     }
     case PARAM_DIST: {

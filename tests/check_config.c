@@ -61,7 +61,7 @@ typedef struct bad_case {
 
 static const bad_case bad_cases[] = {
     /* <netwrk at line 3, its '<' in column 3 */
-    {"unknown_element.xml", 3, 3, {"unknown element <netwrk> in <tasknet>", "did you mean <network>", "expected one of: system, network, workload, run, sweep"}},
+    {"unknown_element.xml", 3, 3, {"unknown element <netwrk> in <tasknet>", "did you mean <network>", "expected one of: system, network, transport, workload, run, sweep"}},
     /* "  <network type=\"electrical-switch\" " is 36 characters: bandwth at 37 */
     {"unknown_attribute.xml", 3, 37, {"<network bandwth=\"10Gb/s\">: unknown attribute", "did you mean bandwidth", "expected one of: type, bandwidth, switch-latency"}},
     /* the start tag continues on line 4, "           " = 11 blanks: column 12 */

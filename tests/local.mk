@@ -40,6 +40,7 @@ TESTS_MODULES = \
 	tests/check_swnet_nic \
 	tests/check_topo \
 	tests/check_training \
+	tests/check_transport \
 	tests/check_tree \
 	tests/check_uniform \
 	tests/check_units \

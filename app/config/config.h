@@ -22,6 +22,7 @@
 #include "network.h"
 #include "params.h"
 #include "phy_params.h"
+#include "transport.h"
 #include "workload.h"
 
 #define CFG_MAX_AXES 8
@@ -58,6 +59,7 @@ typedef struct cfg {
     char net_type[PARAM_NAME_MAX]; /* network.type */
     net_params net;             /* network.*: the core's (net.nodes mirrors nodes) */
     phy_params phy;             /* network.phy.* */
+    tp_params tp;               /* transport.*: the host transport (networks/transport.h) */
     void **net_block;           /* [net_count()]: each fabric's own params */
     cfg_workload wl[CFG_MAX_WORKLOADS]; /* the workloads, in document order */
     size_t nwl;                 /* workloads (>= 1) */

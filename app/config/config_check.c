@@ -313,6 +313,7 @@ void cfg_cross_check(const cfg *c, ectx *ec)
     report_ctx rc = {c, ec, 0};
     param_report rep = {.invalid = rep_invalid, .missing = rep_missing, .ctx = &rc};
     phy_params_check(&c->phy, &rep);
+    tp_check(&c->tp, &rep);
     /* a fabric's rules involve N: without a valid N they would only echo its error */
     if (nops && nops->check && c->nodes >= 2)
         nops->check(&core, cfg_net_params(c), &rep);

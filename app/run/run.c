@@ -422,6 +422,12 @@ int run_one(const cfg *c, const run_layout *l, uint64_t replica, run_cache *rcac
     net *n = net_create(nops, &np, cfg_net_params(c), NULL, s, net_rng, run_deliver, &rs.wl[0], err, errlen);
     if (!n)
         goto out;
+    net_set_transport(n, tp_create(n, &c->tp));
+    if (n->lossy && !n->tp) {
+        tn_error(err, errlen, "network.buffer: the %s's finite buffers drop packets, and transport.type is none: "
+                 "a transport must recover them (<transport type=\"tcp\"/> or \"dctcp\")", nops->name);
+        goto out;
+    }
 
     for (size_t k = 0; k < c->nwl; k++) {
         net *h = n;

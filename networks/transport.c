@@ -1,0 +1,628 @@
+/* The shared machinery of the window-based transports (contract in
+ * transport.h). Rules and sources:
+ *   Segments: a message of b bytes is S = max(1, ceil(b / mss)) segments,
+ *     all of mss payload but the last; each is a fabric message of payload
+ *     + header bytes. Sequence numbers count segments (the byte stream's
+ *     mss-sized units: SACK is not modelled, so nothing finer is needed).
+ *   Sending: segments go out while the segments outstanding (nxt - una)
+ *     are fewer than max(1, floor(cwnd / mss)) and than the receive window
+ *     TP_RWND; new segments in order, retransmissions as below.
+ *   Receiver (RFC 5681 sec. 4.2, RFC 1122): a cumulative ACK names the next
+ *     in-order segment expected; an in-order segment is acked once
+ *     `delayed-ack` of them are unacked or after delayed-ack-timeout; an
+ *     out-of-order or duplicate segment, one that fills a hole, and the last
+ *     of the message (its FIN, which a receiver acks at once) are acked at once (the duplicate ACKs fast retransmit counts). ECN-capable
+ *     transports (dctcp): RFC 8257 sec. 3.2's two-state machine: when a
+ *     segment's CE differs from the state, the segments held back are acked
+ *     at once with the old state's ECE, then the state flips; every ACK
+ *     carries ECE = the state.
+ *   Loss recovery, NewReno (RFC 6582; without SACK): on the third duplicate
+ *     ACK, if the ACK covers the whole of the last recovery (una >=
+ *     recover), ssthresh = ops->ssthresh (Reno: RFC 5681 eq. 4), recover =
+ *     max, the first unacked segment is retransmitted and cwnd = ssthresh +
+ *     3 mss; every further duplicate ACK inflates cwnd by mss. A partial ACK
+ *     (una < recover) retransmits the next unacked segment, deflates cwnd by
+ *     the bytes it acked and adds back mss if that was at least mss, and
+ *     (the first partial ACK only: RFC 6582's impatient variant) restarts
+ *     the timer. A full ACK ends recovery with cwnd = ssthresh (RFC 6582
+ *     sec. 3.2 step 3, option 2, as ns-3).
+ *   Retransmission timer (RFC 6298): SRTT, RTTVAR from the first sample
+ *     (R, R/2), then beta 1/4, alpha 1/8; RTO = max(min-rto, SRTT + 4
+ *     RTTVAR) (clock granularity G = 0: times are exact), initial-rto before
+ *     any sample, at most 60 s; one segment timed at a time, a sample never
+ *     from a retransmitted one (Karn). Armed when a segment is sent and
+ *     none is running, restarted when an ACK acks new data (stopped when
+ *     nothing is outstanding). On expiry: ssthresh = ops->ssthresh, cwnd =
+ *     1 mss (RFC 5681's loss window), recover = max, go-back-N from una,
+ *     RTO doubled (backoff, undone by the next sample).
+ *   Window growth and ECN reaction: the congestion ops (tp_tcp.c, tp_dctcp.c).
+ * Every time is an integer ps; no randomness. Records (flows, messages)
+ * come from pools grown by chunks: no malloc once warm. */
+#include "transport.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "log.h"
+
+extern const tp_cc_ops tp_tcp_ops, tp_dctcp_ops, tp_dcqcn_ops;
+
+const tp_cc_ops *const tp_registry[] = {NULL, &tp_tcp_ops, &tp_dctcp_ops, &tp_dcqcn_ops};
+const char *const tp_names[] = {"none", "tcp", "dctcp", "dcqcn", NULL};
+
+size_t tp_count(void) { return sizeof tp_registry / sizeof tp_registry[0]; }
+
+enum { TP_DATA = 1, TP_ACK = 2, TP_CNP = 3 };
+#define TP_CHUNK 128
+#define TP_MAX_RTO_PS INT64_C(60000000000000) /* 60 s (RFC 6298 2.5) */
+
+struct tp_inst {
+    net *root;
+    sim *s;
+    const tp_cc_ops *ops;
+    tp_params p;
+    net_msg_pool pool; /* segments and ACKs */
+    tp_flow *free;
+    void **chunks;
+    size_t nchunks;
+    tp_counters c;
+    tp_probe_fn probe;
+    void *probe_ctx;
+    uint32_t loss[16]; /* tp_set_loss */
+    size_t nloss;
+    uint64_t cnps;     /* CNPs sent by receivers */
+};
+
+void tp_check(const tp_params *p, param_report *rep)
+{
+    if (p->type < 0 || (size_t)p->type >= tp_count())
+        param_invalid(rep, "transport.type", "unknown transport %d", p->type);
+    if (p->init_cwnd < 1)
+        param_invalid(rep, "transport.init-cwnd", "must be at least 1 segment");
+    if (p->delayed_ack < 1)
+        param_invalid(rep, "transport.delayed-ack", "must be at least 1 segment per ACK");
+    if (p->mss_bytes < 1 || p->mss_bytes > (UINT64_C(1) << 30))
+        param_invalid(rep, "transport.mss", "must be between 1B and 1GiB (got %llu B)",
+                      (unsigned long long)p->mss_bytes);
+    if (p->header_bytes > (UINT64_C(1) << 20))
+        param_invalid(rep, "transport.header", "at most 1MiB (got %llu B)", (unsigned long long)p->header_bytes);
+    if (!(p->g > 0) || p->g > 1)
+        param_invalid(rep, "transport.g", "must be in (0, 1] (got %g)", p->g);
+    if (p->init_rto_ps <= 0)
+        param_invalid(rep, "transport.initial-rto", "must be > 0");
+}
+
+/* ---- pools ---- */
+
+static tp_flow *flow_alloc(tp_inst *t)
+{
+    if (!t->free) {
+        tp_flow *c = tn_xcalloc(TP_CHUNK, sizeof *c);
+        t->chunks = tn_xrealloc(t->chunks, (t->nchunks + 1) * sizeof *t->chunks);
+        t->chunks[t->nchunks++] = c;
+        for (size_t i = TP_CHUNK; i-- > 0;) {
+            c[i].next = t->free;
+            t->free = &c[i];
+        }
+    }
+    tp_flow *f = t->free;
+    t->free = f->next;
+    memset(f, 0, sizeof *f);
+    t->c.flows_live++;
+    return f;
+}
+
+static void flow_maybe_free(tp_inst *t, tp_flow *f)
+{
+    if (!f->done_snd || !f->done_rcv || f->live)
+        return;
+    t->c.flows_live--;
+    f->next = t->free;
+    t->free = f;
+}
+
+/* ---- helpers ---- */
+
+static inline uint32_t seg_payload(const tp_flow *f, uint32_t s)
+{
+    return s + 1 == f->nseg ? f->last_payload : (uint32_t)f->mss;
+}
+
+uint64_t tp_seg_bytes(const tp_flow *f, uint32_t a, uint32_t b)
+{
+    if (b <= a)
+        return 0;
+    uint64_t n = (uint64_t)(b - a) * f->mss;
+    if (b == f->nseg)
+        n -= f->mss - f->last_payload;
+    return n;
+}
+
+uint64_t tp_reno_ssthresh(const tp_flow *f)
+{
+    uint64_t flight = tp_seg_bytes(f, f->una, f->max);
+    uint64_t half = flight / 2, floor2 = 2 * f->mss;
+    return half > floor2 ? half : floor2;
+}
+
+void tp_reno_grow(tp_flow *f)
+{
+    if (f->cwnd < f->ssthresh) {
+        f->cwnd += f->mss;
+        return;
+    }
+    uint64_t add = f->mss * f->mss / f->cwnd;
+    f->cwnd += add > 0 ? add : 1;
+}
+
+static net_msg *new_msg(tp_inst *t, tp_flow *f, uint32_t src, uint32_t dst, uint64_t bytes, uint16_t kind)
+{
+    net_msg *m = net_msg_alloc(&t->pool);
+    m->src = src;
+    m->dst = dst;
+    m->size_bytes = bytes;
+    m->cls = f->msg->cls;
+    m->prio = f->msg->prio;
+    m->kind = kind;
+    m->p = f;
+    m->client = NET_TP_CLIENT;
+    m->id = t->root->next_id++;
+    m->t_submit_ps = sim_now(t->s);
+    m->t_head_ps = -1;
+    m->next = NULL;
+    f->live++;
+    return m;
+}
+
+static void ev_rto(sim *s, void *ctx, uint64_t arg);
+
+static void rto_schedule(tp_inst *t, tp_flow *f)
+{
+    if (f->rto_ev) {
+        sim_cancel(t->s, f->rto_ev);
+        f->live--;
+    }
+    f->rto_ev = sim_schedule_at(t->s, f->rto_deadline, ev_rto, t, (uint64_t)(uintptr_t)f);
+    f->rto_ev_ps = f->rto_deadline;
+    f->live++;
+}
+
+/* (Re)start the timer: it fires an RTO from now. */
+static void rto_restart(tp_inst *t, tp_flow *f)
+{
+    f->rto_armed = 1;
+    f->rto_deadline = sim_now(t->s) + f->rto;
+    /* a pending event at or before the deadline is reused (it re-arms itself) */
+    if (!f->rto_ev || f->rto_ev_ps > f->rto_deadline)
+        rto_schedule(t, f);
+}
+
+static void rto_stop(tp_inst *t, tp_flow *f)
+{
+    f->rto_armed = 0;
+    if (f->rto_ev) {
+        sim_cancel(t->s, f->rto_ev);
+        f->rto_ev = 0;
+        f->live--;
+    }
+}
+
+static void send_seg(tp_inst *t, tp_flow *f, uint32_t seq)
+{
+    const net_msg *a = f->msg;
+    net_msg *m = new_msg(t, f, a->src, a->dst, seg_payload(f, seq) + t->p.header_bytes, TP_DATA);
+    m->a = seq;
+    m->ecn = t->ops->ect ? NET_ECN_ECT : NET_ECN_NOT_ECT;
+    t->c.segments++;
+    if (seq < f->max) {
+        m->b = 1; /* a retransmission */
+        t->c.retransmissions++;
+        if (f->timing && seq <= f->t_seq)
+            f->timing = 0; /* Karn: the timed segment is ambiguous now */
+    } else {
+        f->max = seq + 1;
+        if (!f->timing) {
+            f->timing = 1;
+            f->t_seq = seq;
+            f->t_sent = sim_now(t->s);
+        }
+    }
+    if (!f->rto_armed)
+        rto_restart(t, f);
+    if (t->nloss && seq + 1 == f->max && !(m->b & 1)) {
+        for (size_t i = 0; i < t->nloss; i++)
+            if (t->loss[i] == seq) {
+                t->c.dropped++;
+                f->live--;
+                net_msg_release(&t->pool, m);
+                return;
+            }
+    }
+    t->root->ops->send(t->root->state, m);
+}
+
+static void ev_pace(sim *s, void *ctx, uint64_t arg);
+
+/* Rate-based: the pacer sends the next segment when its time comes
+ * (segment k + 1 leaves ser(its bytes at rate_bps) after segment k). */
+static void output_paced(tp_inst *t, tp_flow *f)
+{
+    if (f->pace_ev)
+        return;
+    int64_t now = sim_now(t->s);
+    while (f->nxt < f->nseg && f->nxt - f->una < TP_RWND && now >= f->next_avail_ps) {
+        uint64_t wire = seg_payload(f, f->nxt) + t->p.header_bytes;
+        int64_t gap = (int64_t)ceil((double)wire * 8e12 / f->rate_bps);
+        f->next_avail_ps = now + (gap > 0 ? gap : 1);
+        send_seg(t, f, f->nxt);
+        f->nxt++;
+    }
+    if (f->nxt < f->nseg && f->nxt - f->una < TP_RWND) {
+        f->pace_ev = sim_schedule_at(t->s, f->next_avail_ps, ev_pace, t, (uint64_t)(uintptr_t)f);
+        f->live++;
+    }
+}
+
+static void ev_pace(sim *s, void *ctx, uint64_t arg)
+{
+    (void)s;
+    tp_inst *t = ctx;
+    tp_flow *f = (tp_flow *)(uintptr_t)arg;
+    f->pace_ev = 0;
+    f->live--;
+    if (!f->done_snd)
+        output_paced(t, f);
+    flow_maybe_free(t, f);
+}
+
+/* Send what the window allows. */
+static void output(tp_inst *t, tp_flow *f)
+{
+    if (t->ops->rate_based) {
+        output_paced(t, f);
+        return;
+    }
+    uint64_t w = f->cwnd / f->mss;
+    if (w < 1)
+        w = 1;
+    if (w > TP_RWND)
+        w = TP_RWND;
+    while (f->nxt < f->nseg && (uint64_t)(f->nxt - f->una) < w) {
+        send_seg(t, f, f->nxt);
+        f->nxt++;
+    }
+}
+
+static void send_ack(tp_inst *t, tp_flow *f)
+{
+    const net_msg *a = f->msg;
+    net_msg *m = new_msg(t, f, a->dst, a->src, t->p.header_bytes, TP_ACK);
+    m->a = f->rcv_nxt;
+    m->b = f->ce_state;
+    m->ecn = NET_ECN_NOT_ECT; /* RFC 3168 sec. 6.1.4: pure ACKs are not ECN-capable */
+    f->pending = 0;
+    if (f->delack_ev) {
+        sim_cancel(t->s, f->delack_ev);
+        f->delack_ev = 0;
+        f->live--;
+    }
+    t->c.acks++;
+    t->root->ops->send(t->root->state, m);
+}
+
+static void rtt_sample(tp_inst *t, tp_flow *f, int64_t r)
+{
+    if (!f->have_rtt) {
+        f->srtt = r;
+        f->rttvar = r / 2;
+        f->have_rtt = 1;
+    } else {
+        int64_t d = f->srtt > r ? f->srtt - r : r - f->srtt;
+        f->rttvar = (3 * f->rttvar + d) / 4;
+        f->srtt = (7 * f->srtt + r) / 8;
+    }
+    int64_t rto = f->srtt + 4 * f->rttvar;
+    if (rto < t->p.min_rto_ps)
+        rto = t->p.min_rto_ps;
+    if (rto > TP_MAX_RTO_PS)
+        rto = TP_MAX_RTO_PS;
+    f->rto = rto;
+}
+
+/* ---- events ---- */
+
+static void ev_rto(sim *s, void *ctx, uint64_t arg)
+{
+    tp_inst *t = ctx;
+    tp_flow *f = (tp_flow *)(uintptr_t)arg;
+    f->rto_ev = 0;
+    f->live--;
+    if (f->rto_armed && !f->done_snd) {
+        int64_t now = sim_now(s);
+        if (now < f->rto_deadline) {
+            rto_schedule(t, f); /* restarted since: wait for the new deadline */
+        } else {
+            t->c.timeouts++;
+            f->ssthresh = t->ops->ssthresh(f);
+            f->cwnd = f->mss;
+            f->recover = f->max;
+            f->in_fr = 0;
+            f->dupacks = 0;
+            f->timing = 0;
+            f->nxt = f->una;
+            f->rto = f->rto * 2 > TP_MAX_RTO_PS ? TP_MAX_RTO_PS : f->rto * 2;
+            if (t->ops->on_timeout)
+                t->ops->on_timeout(f);
+            f->rto_armed = 0;
+            if (t->probe)
+                t->probe(t->probe_ctx, f, TP_EV_TIMEOUT);
+            output(t, f);
+        }
+    }
+    flow_maybe_free(t, f);
+}
+
+static void ev_delack(sim *s, void *ctx, uint64_t arg)
+{
+    (void)s;
+    tp_inst *t = ctx;
+    tp_flow *f = (tp_flow *)(uintptr_t)arg;
+    f->delack_ev = 0;
+    f->live--;
+    if (f->pending)
+        send_ack(t, f);
+    flow_maybe_free(t, f);
+}
+
+/* ---- the receiver ---- */
+
+static inline int ooo_has(const tp_flow *f, uint32_t s) { return (f->ooo[(s % TP_RWND) / 64] >> (s % 64)) & 1; }
+static inline void ooo_set(tp_flow *f, uint32_t s) { f->ooo[(s % TP_RWND) / 64] |= UINT64_C(1) << (s % 64); }
+static inline void ooo_clear(tp_flow *f, uint32_t s) { f->ooo[(s % TP_RWND) / 64] &= ~(UINT64_C(1) << (s % 64)); }
+
+static void data_arrived(tp_inst *t, tp_flow *f, const net_msg *m)
+{
+    uint32_t seq = m->a;
+    if (m->t_head_ps >= 0 && (f->t_head_ps < 0 || m->t_head_ps < f->t_head_ps))
+        f->t_head_ps = m->t_head_ps;
+    if (t->ops->rate_based && m->ecn == NET_ECN_CE &&
+        (f->last_cnp_ps < 0 || sim_now(t->s) - f->last_cnp_ps >= t->p.cnp_interval_ps)) {
+        /* DCQCN's notification point (Zhu et al. sec. 3.2): one CNP per flow per interval */
+        f->last_cnp_ps = sim_now(t->s);
+        const net_msg *a = f->msg;
+        net_msg *c = new_msg(t, f, a->dst, a->src, t->p.header_bytes, TP_CNP);
+        t->cnps++;
+        t->root->ops->send(t->root->state, c);
+    }
+    if (t->ops->ect && !t->ops->rate_based) { /* RFC 8257 sec. 3.2 */
+        uint8_t ce = m->ecn == NET_ECN_CE;
+        if (ce != f->ce_state) {
+            if (f->pending)
+                send_ack(t, f);
+            f->ce_state = ce;
+        }
+    }
+    if (seq < f->rcv_nxt || ooo_has(f, seq)) {
+        t->c.duplicates++;
+        send_ack(t, f);
+        return;
+    }
+    if (seq > f->rcv_nxt) {
+        TN_ASSERT(seq - f->rcv_nxt < TP_RWND, "segment %u beyond the receive window at %u", seq, f->rcv_nxt);
+        ooo_set(f, seq);
+        send_ack(t, f);
+        return;
+    }
+    f->rcv_nxt++;
+    int filled = 0;
+    while (f->rcv_nxt < f->nseg && ooo_has(f, f->rcv_nxt)) {
+        ooo_clear(f, f->rcv_nxt);
+        f->rcv_nxt++;
+        filled = 1;
+    }
+    f->pending++;
+    if (f->rcv_nxt == f->nseg && !f->done_rcv) {
+        f->done_rcv = 1;
+        net_msg *app = f->msg;
+        app->t_head_ps = f->t_head_ps;
+        net_app_delivered(t->root, app);
+    }
+    /* the last segment carries the FIN of a real connection: acked at once */
+    if (filled || f->pending >= t->p.delayed_ack || f->rcv_nxt == f->nseg) {
+        send_ack(t, f);
+    } else if (!f->delack_ev) {
+        f->delack_ev = sim_schedule_at(t->s, sim_now(t->s) + t->p.delack_timeout_ps, ev_delack, t,
+                                       (uint64_t)(uintptr_t)f);
+        f->live++;
+    }
+}
+
+/* ---- the sender ---- */
+
+static void ack_arrived(tp_inst *t, tp_flow *f, const net_msg *m)
+{
+    if (f->done_snd)
+        return;
+    uint32_t ack = m->a;
+    int ece = (int)(m->b & 1);
+    if (ack > f->una) {
+        uint64_t acked = tp_seg_bytes(f, f->una, ack);
+        if (f->timing && ack > f->t_seq) {
+            rtt_sample(t, f, sim_now(t->s) - f->t_sent);
+            f->timing = 0;
+        }
+        f->una = ack;
+        if (f->nxt < f->una)
+            f->nxt = f->una;
+        if (f->in_fr) {
+            if (ack >= f->recover) { /* full ACK */
+                f->in_fr = 0;
+                f->dupacks = 0;
+                f->cwnd = f->ssthresh;
+            } else { /* partial ACK */
+                send_seg(t, f, f->una);
+                f->cwnd = f->cwnd > acked ? f->cwnd - acked : 0;
+                if (acked >= f->mss)
+                    f->cwnd += f->mss;
+                if (f->cwnd < f->mss)
+                    f->cwnd = f->mss;
+            }
+        } else {
+            f->dupacks = 0;
+            t->ops->on_ack(f, acked, ece);
+        }
+        if (t->probe)
+            t->probe(t->probe_ctx, f, TP_EV_ACK);
+        if (f->una >= f->nseg) {
+            f->done_snd = 1;
+            rto_stop(t, f);
+            if (f->pace_ev) {
+                sim_cancel(t->s, f->pace_ev);
+                f->pace_ev = 0;
+                f->live--;
+            }
+            if (t->ops->on_done)
+                t->ops->on_done(f);
+            return;
+        }
+        if (!f->in_fr) {
+            rto_restart(t, f);
+        } else if (!f->partial_seen) { /* RFC 6582's impatient variant: the first partial ACK only */
+            f->partial_seen = 1;
+            rto_restart(t, f);
+        }
+        output(t, f);
+        return;
+    }
+    if (ack == f->una && f->una < f->max) {
+        f->dupacks++;
+        if (!f->in_fr && f->dupacks == 3 && f->una >= f->recover) {
+            t->c.fast_retransmits++;
+            f->ssthresh = t->ops->ssthresh(f);
+            f->recover = f->max;
+            f->in_fr = 1;
+            f->partial_seen = 0;
+            send_seg(t, f, f->una);
+            f->cwnd = f->ssthresh + 3 * f->mss;
+            if (t->probe)
+                t->probe(t->probe_ctx, f, TP_EV_FAST_RETRANSMIT);
+        } else if (f->in_fr) {
+            f->cwnd += f->mss;
+        }
+        /* in recovery cwnd counts the inflation: new data may go */
+        if (f->in_fr)
+            output(t, f);
+    }
+}
+
+/* ---- life cycle and the fabric's calls ---- */
+
+tp_inst *tp_create(net *root, const tp_params *p)
+{
+    if (p->type <= 0 || (size_t)p->type >= tp_count())
+        return NULL;
+    tp_inst *t = tn_xcalloc(1, sizeof *t);
+    t->root = root;
+    t->s = net_sim(root);
+    t->ops = tp_registry[p->type];
+    t->p = *p;
+    net_msg_pool_init(&t->pool);
+    return t;
+}
+
+void tp_destroy(tp_inst *t)
+{
+    if (!t)
+        return;
+    net_msg_pool_free(&t->pool);
+    for (size_t i = 0; i < t->nchunks; i++)
+        free(t->chunks[i]);
+    free(t->chunks);
+    free(t);
+}
+
+void tp_send(tp_inst *t, net_msg *m)
+{
+    tp_flow *f = flow_alloc(t);
+    f->t = t;
+    f->msg = m;
+    f->mss = t->p.mss_bytes;
+    uint64_t b = m->size_bytes;
+    uint64_t n = b ? (b - 1) / f->mss + 1 : 1;
+    TN_ASSERT(n < UINT32_MAX, "a message of %llu B is more than 2^32 segments", (unsigned long long)b);
+    f->nseg = (uint32_t)n;
+    f->last_payload = (uint32_t)(b - (n - 1) * f->mss);
+    f->cwnd = (uint64_t)t->p.init_cwnd * f->mss;
+    f->ssthresh = UINT64_MAX / 4;
+    f->rto = t->p.init_rto_ps;
+    f->t_head_ps = -1;
+    f->last_cnp_ps = -1;
+    f->rate_bps = f->target_bps = net_core(t->root)->bandwidth_bps;
+    f->next_avail_ps = sim_now(t->s);
+    t->ops->init(f);
+    output(t, f);
+}
+
+void tp_arrived(tp_inst *t, net_msg *seg)
+{
+    tp_flow *f = seg->p;
+    if (seg->kind == TP_DATA)
+        data_arrived(t, f, seg);
+    else if (seg->kind == TP_CNP)
+        tp_flow_cnp(f);
+    else
+        ack_arrived(t, f, seg);
+    f->live--;
+    net_msg_release(&t->pool, seg);
+    flow_maybe_free(t, f);
+}
+
+void tp_dropped(tp_inst *t, net_msg *seg)
+{
+    tp_flow *f = seg->p;
+    t->c.dropped++;
+    f->live--;
+    net_msg_release(&t->pool, seg);
+    flow_maybe_free(t, f);
+}
+
+void tp_set_probe(tp_inst *t, tp_probe_fn probe, void *ctx)
+{
+    t->probe = probe;
+    t->probe_ctx = ctx;
+}
+
+void tp_set_loss(tp_inst *t, const uint32_t *seqs, size_t n)
+{
+    TN_ASSERT(n <= sizeof t->loss / sizeof t->loss[0], "%zu losses asked for", n);
+    memcpy(t->loss, seqs, n * sizeof *seqs);
+    t->nloss = n;
+}
+
+sim *tp_flow_sim(const tp_flow *f) { return f->t->s; }
+void tp_flow_hold(tp_flow *f, int d)
+{
+    if (d > 0) {
+        f->live += (uint32_t)d;
+        return;
+    }
+    f->live -= (uint32_t)-d;
+    flow_maybe_free(f->t, f);
+}
+void tp_flow_output(tp_flow *f)
+{
+    if (!f->done_snd)
+        output(f->t, f);
+}
+double tp_flow_line_bps(const tp_flow *f) { return net_core(f->t->root)->bandwidth_bps; }
+void tp_flow_cnp(tp_flow *f)
+{
+    if (!f->done_snd && f->t->ops->on_cnp)
+        f->t->ops->on_cnp(f);
+}
+uint64_t tp_cnps(const tp_inst *t) { return t->cnps; }
+
+const tp_params *tp_flow_params(const tp_flow *f) { return &f->t->p; }
+
+void tp_get_counters(const tp_inst *t, tp_counters *out) { *out = t->c; }

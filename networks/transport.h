@@ -1,0 +1,203 @@
+/* The host transport (issue 22): what a sending host does between a
+ * workload's message and the fabric's packets. A plugin family as fabrics
+ * and workloads are: one file per transport (networks/tp_<name>.c) holding
+ * its congestion-control ops, a registry (transport.c), and the shared
+ * machinery every window-based transport needs (segments, cumulative ACKs,
+ * the receiver, loss recovery and the retransmission timer) in
+ * transport.c, as ns-3 splits TcpSocketBase from TcpCongestionOps.
+ *
+ *   <transport type="none|tcp|dctcp" init-cwnd="10" min-rto="1s"
+ *              delayed-ack="2" delayed-ack-timeout="200ms" g="0.0625"/>
+ *
+ * `none` (the default) is no layer at all: net_send hands the message to
+ * the fabric as always (every result byte-identical). Otherwise net_send
+ * hands each message of every workload to the transport, which cuts it
+ * into segments of `mss` payload bytes (+ `header` bytes on the wire),
+ * sends each as a message of its own through the fabric (net_msg.client =
+ * NET_TP_CLIENT), and receives them back through net_delivered (a
+ * per-packet delivery hook); the receiver answers with ACKs, messages of
+ * `header` bytes on the reverse path in the flow's class. The workload's
+ * message is delivered once, when its receiver holds every byte in order
+ * (exactly once: duplicates are discarded), with its head time the first
+ * arrival of any of its segments; its latency is hand-over to that
+ * instant, so FCT and slowdown keep their meaning. A fabric that drops
+ * (drop-tail buffers, networks/port.h) calls net_dropped for the segment.
+ *
+ * The congestion-control contract (tp_cc_ops), after ns-3's
+ * TcpCongestionOps: init (a new flow), on_ack (new data acked outside
+ * fast recovery, with the ACK's ECE flag: window growth, DCTCP's alpha and
+ * cut), ssthresh (on a loss: three duplicate ACKs or a timeout), on_timeout
+ * (optional). Whether its segments are ECN-capable (ect) and its receiver
+ * echoes CE (RFC 8257's state machine) is a flag of the ops.
+ * The rules of the shared machinery, with their sources, are in the head of
+ * transport.c. */
+#ifndef TASKNET_TRANSPORT_H
+#define TASKNET_TRANSPORT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "network.h"
+#include "params.h"
+#include "sim.h"
+
+/* The parameters of every transport (rows: TP_ROWS, in app/config_rows.c). */
+typedef struct tp_params {
+    int type;                 /* index in tp_registry (transport.type) */
+    uint32_t init_cwnd;       /* initial window, segments */
+    int64_t min_rto_ps;       /* lower bound of the RTO */
+    int64_t init_rto_ps;      /* RTO before any RTT sample (RFC 6298: 1 s) */
+    uint32_t delayed_ack;     /* in-order segments per ACK (1: every segment) */
+    int64_t delack_timeout_ps; /* an ACK held back is sent after this at the latest */
+    uint64_t mss_bytes;       /* segment payload */
+    uint64_t header_bytes;    /* bytes a segment adds on the wire; an ACK's size */
+    double g;                 /* dctcp: gain of alpha's moving average */
+    /* dcqcn (Zhu et al., SIGCOMM 2015; defaults of the HPCC ns-3 code's dcqcn) */
+    double dcqcn_g;           /* gain of alpha (1/256) */
+    int64_t alpha_interval_ps;    /* alpha update period (1 us) */
+    int64_t decrease_interval_ps; /* rate decrease check period (4 us) */
+    int64_t increase_timer_ps;    /* rate increase timer (300 us) */
+    uint32_t fast_recovery;       /* fast recovery stages F (1) */
+    double rate_ai_bps, rate_hai_bps; /* additive / hyper increase (0: HPCC's 5 and 50 Mb/s per 25 Gb/s of B) */
+    double min_rate_bps;          /* floor of the rate (1 Gb/s) */
+    int64_t cnp_interval_ps;      /* receiver: at most one CNP per flow this often (50 us) */
+} tp_params;
+
+typedef struct tp_flow tp_flow;
+
+typedef struct tp_cc_ops {
+    const char *name;        /* transport.type value */
+    const char *description; /* one line */
+    int ect;                 /* 1: ECN-capable segments, CE echoed by the receiver (RFC 8257 sec. 3.2) */
+    void (*init)(tp_flow *f);
+    /* new data acked outside fast recovery: acked bytes, ece the ACK's flag */
+    void (*on_ack)(tp_flow *f, uint64_t acked_bytes, int ece);
+    /* the slow-start threshold after a loss (3 dupACKs or a timeout) */
+    uint64_t (*ssthresh)(const tp_flow *f);
+    void (*on_timeout)(tp_flow *f); /* may be NULL */
+    /* rate-based transports (dcqcn): segments are paced at f->rate_bps, no
+     * window; the receiver sends a CNP for CE-marked segments (at most one
+     * per cnp-interval) and on_cnp runs at the sender when it arrives. */
+    int rate_based;
+    void (*on_cnp)(tp_flow *f);
+    void (*on_done)(tp_flow *f); /* the sender's last byte acked: stop timers (may be NULL) */
+} tp_cc_ops;
+
+/* Receive window: segments beyond the next expected one a receiver keeps
+ * (its out-of-order bitmap); the sender never has more outstanding. */
+#define TP_RWND 4096
+
+/* One message's connection, both ends (the fields a tp_cc_ops reads and
+ * writes: cwnd, ssthresh, mss, the sequence state, its own cc fields). */
+struct tp_flow {
+    net_msg *msg;          /* the workload's message */
+    struct tp_inst *t;
+    struct tp_flow *next;  /* free list */
+    uint32_t nseg;         /* segments */
+    uint32_t last_payload; /* payload of the last segment */
+    uint64_t mss;          /* segment payload, bytes */
+    /* sender, in segments */
+    uint32_t una, nxt, max; /* first unacked, next to send, one past the highest sent */
+    uint32_t recover;       /* NewReno: max when the last recovery or timeout began */
+    uint32_t dupacks;
+    uint8_t in_fr;          /* in fast recovery */
+    uint8_t partial_seen;   /* a partial ACK came in this recovery */
+    uint8_t timing;         /* an RTT sample is being taken (t_seq sent at t_sent) */
+    uint8_t have_rtt;
+    uint64_t cwnd, ssthresh; /* bytes */
+    int64_t srtt, rttvar, rto; /* ps */
+    uint32_t t_seq;
+    int64_t t_sent;
+    int64_t rto_deadline;   /* the timer fires then (armed) */
+    uint8_t rto_armed;
+    sim_event_id rto_ev;    /* pending timer event (0: none) */
+    int64_t rto_ev_ps;      /* its time */
+    /* congestion control's own */
+    double alpha;           /* dctcp */
+    uint64_t win_acked, win_marked; /* dctcp: bytes acked / with ECE in the observation window */
+    uint32_t win_end, cwr_end;      /* dctcp: window ends when una passes these */
+    uint8_t in_cwr;
+    /* rate-based (dcqcn) */
+    double rate_bps, target_bps;  /* current and target rate */
+    int64_t next_avail_ps;        /* the pacer lets the next segment go then */
+    sim_event_id pace_ev;         /* pending pacer event (0: none) */
+    uint8_t first_cnp, alpha_cnp, dec_cnp; /* dcqcn reaction point flags */
+    uint32_t stage;               /* dcqcn: rate increase stage */
+    sim_event_id inc_ev;          /* dcqcn: the rate increase timer */
+    uint8_t timers;               /* dcqcn: its periodic timers are running */
+    int64_t last_cnp_ps;          /* receiver: last CNP sent (-1: none) */
+    /* receiver */
+    uint8_t ce_state;       /* RFC 8257's CE state */
+    uint8_t done_snd, done_rcv;
+    uint32_t rcv_nxt;       /* next in-order segment expected */
+    uint32_t pending;       /* in-order segments not yet acked */
+    sim_event_id delack_ev; /* pending delayed-ACK event (0: none) */
+    int64_t t_head_ps;      /* first bit of any segment at the receiver */
+    uint32_t live;          /* segments, ACKs and timer events of this flow still to come */
+    uint64_t ooo[TP_RWND / 64]; /* received beyond rcv_nxt: bit s % TP_RWND */
+};
+
+/* The registry: index 0 is `none` (no ops: no transport layer). */
+extern const tp_cc_ops *const tp_registry[];
+extern const char *const tp_names[]; /* "none", "tcp", "dctcp", NULL: transport.type's choices */
+size_t tp_count(void);
+
+/* Checks of the rows' values. */
+void tp_check(const tp_params *p, param_report *rep);
+
+typedef struct tp_inst tp_inst;
+
+/* The transport of fabric root (its own handle) with p; NULL with type
+ * none (no layer; err untouched). */
+tp_inst *tp_create(net *root, const tp_params *p);
+void tp_destroy(tp_inst *t);
+/* A workload's message at sim_now (net_send has counted and stamped it). */
+void tp_send(tp_inst *t, net_msg *m);
+/* The fabric delivered (last bit at dst) or dropped a segment or ACK. */
+void tp_arrived(tp_inst *t, net_msg *seg);
+void tp_dropped(tp_inst *t, net_msg *seg);
+
+typedef struct tp_counters {
+    uint64_t segments, acks;     /* sent */
+    uint64_t retransmissions;    /* data segments sent again */
+    uint64_t timeouts;           /* RTO expiries */
+    uint64_t fast_retransmits;   /* recoveries entered on 3 dupACKs */
+    uint64_t dropped;            /* segments and ACKs the fabric dropped */
+    uint64_t duplicates;         /* data segments that arrived again */
+    uint64_t flows_live;
+} tp_counters;
+void tp_get_counters(const tp_inst *t, tp_counters *out);
+
+/* Observation and fault injection (tests, tools): probe(ctx, f, ev) is
+ * called after the sender processed an ACK (TP_EV_ACK), entered fast
+ * recovery (TP_EV_FAST_RETRANSMIT) or timed out (TP_EV_TIMEOUT); the data
+ * segments of sequence numbers loss[0..n) of every flow are lost on their
+ * first transmission before the fabric sees them (as ns-3's
+ * ReceiveListErrorModel in its TCP tests). */
+enum { TP_EV_ACK = 0, TP_EV_FAST_RETRANSMIT = 1, TP_EV_TIMEOUT = 2 };
+typedef void (*tp_probe_fn)(void *ctx, const tp_flow *f, int ev);
+void tp_set_probe(tp_inst *t, tp_probe_fn probe, void *ctx);
+void tp_set_loss(tp_inst *t, const uint32_t *seqs, size_t n);
+
+/* The shared Reno window growth (RFC 5681 sec. 3.1, as ns-3's TcpNewReno):
+ * below ssthresh cwnd += mss per ACK that acks new data (slow start),
+ * above it cwnd += max(1, mss^2 / cwnd) (congestion avoidance). */
+void tp_reno_grow(tp_flow *f);
+/* RFC 5681 eq. 4: max(FlightSize / 2, 2 mss), FlightSize the bytes outstanding. */
+uint64_t tp_reno_ssthresh(const tp_flow *f);
+/* For congestion ops with timers of their own (dcqcn): the engine; hold
+ * (+1) / release (-1) the flow record while an event of theirs points at it
+ * (release may free it); output: send what the rate or window now allows;
+ * the access bandwidth B; what a CNP's arrival does (tests inject one). */
+sim *tp_flow_sim(const tp_flow *f);
+void tp_flow_hold(tp_flow *f, int d);
+void tp_flow_output(tp_flow *f);
+double tp_flow_line_bps(const tp_flow *f);
+void tp_flow_cnp(tp_flow *f);
+uint64_t tp_cnps(const tp_inst *t);
+/* The parameters of f's transport. */
+const tp_params *tp_flow_params(const tp_flow *f);
+/* Bytes of segments [a, b) of f. */
+uint64_t tp_seg_bytes(const tp_flow *f, uint32_t a, uint32_t b);
+
+#endif

@@ -1,0 +1,587 @@
+/* The host transport (networks/transport.[ch], tp_tcp.c, tp_dctcp.c) over
+ * the electrical switch's finite, ECN-marking output buffers
+ * (networks/port.[ch]), with numbers worked by hand.
+ *
+ * The star of these tests: B = 10 Gb/s (1 B = 800 ps), links 10 us, no
+ * switch latency, cut-through, mss 1460 B + 40 B header: a data segment is
+ * 1500 B, ser 1 200 000 ps; an ACK is 40 B, ser 32 000 ps. A segment whose
+ * first bit leaves its host at t reaches the receiver (last bit) at
+ * t + 10 us + 1.2 us + 10 us = t + 21.2 us (switch.c head: head at the port
+ * link + sw after t, port busy ser, a link to dst); its ACK, sent at once
+ * (delayed-ack 1), reaches the sender 10 us + 0.032 us + 10 us later: one
+ * round trip RTT = 41.232 us from the segment's first bit, 41 232 000 ps.
+ * Pipe: C x RTT = 41.232 / 1.2 = 34.36 segments, so the window that fills
+ * it is W* = 35 segments. */
+#include <check.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <gsl/gsl_rng.h>
+
+#include "harness.h"
+#include "network.h"
+#include "transport.h"
+
+#define MSS 1460
+#define SER 1200000          /* ps: a 1500-B segment at 10 Gb/s */
+#define RTT 41232000         /* ps: see the head */
+#define ONE_WAY 21200000     /* ps: first bit out to last bit in, a data segment */
+
+#define REQUIRE(cond, ...)                                                                                         \
+    do {                                                                                                           \
+        if (!(cond))                                                                                               \
+            ck_abort_msg(__VA_ARGS__);                                                                             \
+    } while (0)
+
+static net_params star(uint32_t nodes)
+{
+    net_params p = th_star(nodes, 10e9);
+    p.link_latency_ps = 10000000;
+    p.switch_latency_ps = 0;
+    return p;
+}
+
+static tp_params tparams(const char *type)
+{
+    tp_params p = {0};
+    for (int i = 0; tp_names[i]; i++)
+        if (strcmp(tp_names[i], type) == 0)
+            p.type = i;
+    p.init_cwnd = 10;
+    p.min_rto_ps = 10000000000;  /* 10 ms */
+    p.init_rto_ps = 1000000000000; /* 1 s */
+    p.delayed_ack = 1;
+    p.delack_timeout_ps = 200000000000;
+    p.mss_bytes = MSS;
+    p.header_bytes = 40;
+    p.g = 1.0 / 16;
+    p.dcqcn_g = 1.0 / 256;
+    p.alpha_interval_ps = 1000000;
+    p.decrease_interval_ps = 4000000;
+    p.increase_timer_ps = 300000000;
+    p.fast_recovery = 1;
+    p.min_rate_bps = 1e9;
+    p.cnp_interval_ps = 50000000;
+    return p;
+}
+
+static tp_inst *attach(th_net *h, const tp_params *p)
+{
+    tp_inst *t = tp_create(h->n, p);
+    ck_assert_ptr_nonnull(t);
+    net_set_transport(h->n, t);
+    return t;
+}
+
+/* ---- a probe recording the sender's window after every ACK ---- */
+
+#define MAXREC 100000
+typedef struct rec {
+    size_t n;
+    int64_t t[MAXREC];
+    uint64_t cwnd[MAXREC], ssthresh[MAXREC];
+    int ev[MAXREC];
+    sim *s;
+} rec;
+
+static void probe(void *ctx, const tp_flow *f, int ev)
+{
+    rec *r = ctx;
+    if (r->n < MAXREC) {
+        r->t[r->n] = sim_now(r->s);
+        r->cwnd[r->n] = f->cwnd;
+        r->ssthresh[r->n] = f->ssthresh;
+        r->ev[r->n] = ev;
+        r->n++;
+    }
+}
+
+/* Slow start: 10 segments in the first round trip, each ACK adds a segment
+ * (ns-3's NewReno; RFC 5681 3.1), so the window doubles every RTT: 10 ->
+ * 20 -> 40. It first covers the pipe (35 segments) on the 25th ACK, the
+ * 15th of the second round. Times: round 1's segments k = 0..9 leave at k
+ * SER and are acked at RTT + k SER; each ACK lets 2 segments go, faster
+ * than the uplink drains them, so round 2's segments 10 + j leave back to
+ * back from the first ACK: at RTT + j SER, acked at 2 RTT + j SER. The 25th
+ * ACK is segment 24's (j = 14): 2 x 41.232 + 14 x 1.2 = 99.264 us. The
+ * 10th ACK (end of round 1) finds 20 segments: RTT + 9 SER = 52.032 us. */
+START_TEST(test_slow_start)
+{
+    net_params core = star(2);
+    const char *sets[] = {"network.mtu=1500B", "network.buffer=10MB", NULL};
+    th_net *h = th_net_new("electrical-switch", &core, sets, NULL, 1, 4);
+    tp_params tp = tparams("tcp");
+    tp_inst *t = attach(h, &tp);
+    static rec r;
+    memset(&r, 0, sizeof r);
+    r.s = h->s;
+    tp_set_probe(t, probe, &r);
+    net_msg *m = th_at_low(h, 0, 0, 1, 200 * MSS);
+    th_net_go(h);
+    ck_assert_uint_eq(m->a, 1);
+    ck_assert_uint_ge(r.n, 25);
+    ck_assert_uint_eq(r.cwnd[9], 20 * MSS);
+    ck_assert_int_eq(r.t[9], RTT + 9 * SER);
+    size_t k = 0;
+    while (k < r.n && r.cwnd[k] < 35 * MSS)
+        k++;
+    ck_assert_uint_eq(k, 24); /* the 25th ACK */
+    ck_assert_int_eq(r.t[k], 2 * RTT + 14 * SER);
+    tp_counters c;
+    tp_get_counters(t, &c);
+    ck_assert_uint_eq(c.retransmissions, 0);
+    ck_assert_uint_eq(c.timeouts, 0);
+    th_net_free(h);
+}
+END_TEST
+
+/* One drop, recovered by fast retransmit: segment 30 is lost on its first
+ * transmission. Segments 0..29 are acked in slow start (cwnd 10 + 30 = 40
+ * segments once ack 30 arrives, with una = 30 and segments up to 69 sent:
+ * max = 70). Segments 31, 32, 33 bring three duplicate ACKs (no new data
+ * sent meanwhile): FlightSize = 70 - 30 = 40 segments, so ssthresh = 40 x
+ * 1460 / 2 = 20 segments (RFC 5681 eq. 4), cwnd = ssthresh + 3 = 23
+ * segments, and after the full ACK cwnd = ssthresh = 20 segments: the
+ * window halved (40 -> 20). One retransmission, no timeout. */
+START_TEST(test_fast_retransmit)
+{
+    net_params core = star(2);
+    const char *sets[] = {"network.mtu=1500B", "network.buffer=10MB", NULL};
+    th_net *h = th_net_new("electrical-switch", &core, sets, NULL, 1, 4);
+    tp_params tp = tparams("tcp");
+    tp_inst *t = attach(h, &tp);
+    static rec r;
+    memset(&r, 0, sizeof r);
+    r.s = h->s;
+    tp_set_probe(t, probe, &r);
+    uint32_t lost = 30;
+    tp_set_loss(t, &lost, 1);
+    net_msg *m = th_at_low(h, 0, 0, 1, 200 * MSS);
+    th_net_go(h);
+    ck_assert_uint_eq(m->a, 1);
+    size_t k = 0;
+    while (k < r.n && r.ev[k] != TP_EV_FAST_RETRANSMIT)
+        k++;
+    ck_assert_uint_lt(k, r.n);
+    ck_assert_uint_eq(r.cwnd[k - 1], 40 * MSS); /* the window when the loss was found */
+    ck_assert_uint_eq(r.ssthresh[k], 20 * MSS);
+    ck_assert_uint_eq(r.cwnd[k], 23 * MSS);
+    /* the full ACK ends recovery at ssthresh */
+    size_t j = k + 1;
+    while (j < r.n && r.cwnd[j] != 20 * MSS)
+        j++;
+    ck_assert_uint_lt(j, r.n);
+    ck_assert_uint_eq(r.ssthresh[j], 20 * MSS);
+    tp_counters c;
+    tp_get_counters(t, &c);
+    ck_assert_uint_eq(c.fast_retransmits, 1);
+    ck_assert_uint_eq(c.retransmissions, 1);
+    ck_assert_uint_eq(c.timeouts, 0);
+    th_net_free(h);
+}
+END_TEST
+
+/* A tail drop: the last of 20 segments is lost, so no duplicate ACK comes
+ * and only the timer recovers it. Segments 0..9 leave at k SER, 10..19 at
+ * RTT + (k - 10) SER (as in slow start above); the last new ACK, segment
+ * 18's, arrives at RTT + 8 SER + RTT = 92.064 us. The RTT samples (41.232
+ * us) put SRTT + 4 RTTVAR far below min-rto = 10 ms, so the timer, restarted
+ * by that ACK, fires at 92.064 us + 10 ms; the retransmission reaches the
+ * receiver one way later and the message is delivered then:
+ * 2 RTT + 8 SER + 10 ms + ONE_WAY = 10 113.264 us. */
+START_TEST(test_tail_drop_rto)
+{
+    net_params core = star(2);
+    const char *sets[] = {"network.mtu=1500B", "network.buffer=10MB", NULL};
+    th_net *h = th_net_new("electrical-switch", &core, sets, NULL, 1, 4);
+    tp_params tp = tparams("tcp");
+    tp_inst *t = attach(h, &tp);
+    uint32_t lost = 19;
+    tp_set_loss(t, &lost, 1);
+    net_msg *m = th_at_low(h, 0, 0, 1, 20 * MSS);
+    th_net_go(h);
+    ck_delivered_at(m, 2 * (int64_t)RTT + 8 * (int64_t)SER + tp.min_rto_ps + ONE_WAY);
+    tp_counters c;
+    tp_get_counters(t, &c);
+    ck_assert_uint_eq(c.timeouts, 1);
+    ck_assert_uint_eq(c.retransmissions, 1);
+    ck_assert_uint_eq(c.fast_retransmits, 0);
+    th_net_free(h);
+}
+END_TEST
+
+/* Drop-tail at a real buffer: 8 senders of 1 MB to one receiver through
+ * 300 kB: the port drops (drops counted by the fabric equal the segments
+ * lost), every flow completes, every byte is delivered once, and the queue
+ * never holds more than the buffer. */
+static void sample_queue(sim *s, void *ctx, uint64_t arg);
+typedef struct qs {
+    th_net *h;
+    int64_t from, to, every;
+    double qmin, qmax, sum;
+    uint64_t n;
+} qs;
+
+static void sample_queue(sim *s, void *ctx, uint64_t arg)
+{
+    (void)arg;
+    qs *q = ctx;
+    net_queue_report r = {0};
+    q->h->n->ops->queue_report(q->h->n->state, sim_now(s), &r);
+    if (r.queue_now < q->qmin)
+        q->qmin = r.queue_now;
+    if (r.queue_now > q->qmax)
+        q->qmax = r.queue_now;
+    q->sum += r.queue_now;
+    q->n++;
+    if (sim_now(s) + q->every <= q->to)
+        sim_schedule_at(s, sim_now(s) + q->every, sample_queue, q, 0);
+}
+
+START_TEST(test_incast_drop_tail)
+{
+    net_params core = star(9);
+    const char *sets[] = {"network.mtu=1500B", "network.buffer=300kB", NULL};
+    th_net *h = th_net_new("electrical-switch", &core, sets, NULL, 1, 16);
+    tp_params tp = tparams("tcp");
+    tp_inst *t = attach(h, &tp);
+    net_msg *m[8];
+    for (uint32_t i = 0; i < 8; i++)
+        m[i] = th_at_low(h, 0, i + 1, 0, 1000000);
+    th_net_go(h);
+    for (int i = 0; i < 8; i++)
+        ck_assert_uint_eq(m[i]->a, 1);
+    ck_assert_uint_eq(h->bytes, 8000000);
+    net_queue_report r = {0};
+    ck_assert_int_eq(h->n->ops->queue_report(h->n->state, sim_now(h->s), &r), 1);
+    tp_counters c;
+    tp_get_counters(t, &c);
+    ck_assert_uint_gt(r.drops, 0);
+    ck_assert_uint_eq(r.drops, c.dropped);
+    ck_assert_uint_ge(c.retransmissions, r.drops); /* every lost segment was sent again */
+    ck_assert(r.queue_max <= 300000);
+    ck_assert_uint_eq(c.flows_live, 0);
+    th_net_free(h);
+}
+END_TEST
+
+/* DCTCP with N = 2 long flows to one receiver, K = 20 packets (30 kB at
+ * 1500 B; K > C x RTT / 7 = 34.4 / 7 = 4.9, so the link stays busy).
+ * Alizadeh et al. (SIGCOMM 2010, sec. 3.3): the queue saw-tooths between
+ * Q_max = K + N = 22 packets and Q_max - A, A = (1/2) sqrt(2 N (C RTT + K))
+ * = (1/2) sqrt(4 x (34.36 + 20)) = 7.37, so Q_min = 14.63 packets. Sampled
+ * every 1 us over 20..60 ms (slow start long gone): max and min within two
+ * packets of them, and the receiver's link busy (goodput >= 95% of B). */
+START_TEST(test_dctcp_queue)
+{
+    net_params core = star(3);
+    const char *sets[] = {"network.mtu=1500B", "network.buffer=10MB", "network.ecn-threshold=30kB", NULL};
+    th_net *h = th_net_new("electrical-switch", &core, sets, NULL, 1, 4);
+    tp_params tp = tparams("dctcp");
+    tp_inst *t = attach(h, &tp);
+    (void)t;
+    /* 2 x 50 MB: 80 ms at 10 Gb/s shared */
+    net_msg *a = th_at_low(h, 0, 0, 2, 50000000);
+    net_msg *b = th_at_low(h, 0, 1, 2, 50000000);
+    static qs q;
+    memset(&q, 0, sizeof q);
+    q.h = h;
+    q.from = 20000000000;
+    q.to = 60000000000;
+    q.every = 1000000;
+    q.qmin = 1e300;
+    sim_schedule_at(h->s, q.from, sample_queue, &q, 0);
+    th_net_go(h);
+    ck_assert_uint_eq(a->a, 1);
+    ck_assert_uint_eq(b->a, 1);
+    double pk = 1500.0;
+    double K = 20, N = 2, crtt = (double)RTT / SER;
+    double qmax = K + N, qmin = qmax - 0.5 * sqrt(2 * N * (crtt + K));
+    ck_assert_msg(fabs(q.qmax / pk - qmax) <= 2, "queue max %.2f packets, Q_max %.2f", q.qmax / pk, qmax);
+    ck_assert_msg(fabs(q.qmin / pk - qmin) <= 2, "queue min %.2f packets, Q_min %.2f", q.qmin / pk, qmin);
+    /* both done by 100 MB / B + a few RTT: full throughput */
+    int64_t last = (int64_t)(a->b > b->b ? a->b : b->b);
+    ck_assert_msg(last <= (int64_t)(100e6 * 8 / 10e9 / 0.95 * 1e12), "last delivery at %lld ps", (long long)last);
+    th_net_free(h);
+}
+END_TEST
+
+/* PFC: hosts 0 and 1 send 1 MB each to host 2 at once, no transport (PFC
+ * makes the switch lossless by itself), pfc-xoff 60 kB, pfc-xon 30 kB.
+ * The port toward host 2 drains at B while both feed it at B, so each
+ * sender's bytes held at the switch grow until they pass xoff; the pause
+ * reaches the sender a link (10 us) later, when up to 10 us x B = 12.5 kB
+ * more are on the wire toward the switch, plus the packet it had started
+ * (1.5 kB), plus 10 us x B already in flight: headroom = 2 x 12.5 kB + 1.5
+ * kB, so a sender's bytes never exceed 60 + 26.5 = 86.5 kB (without the
+ * pause they would reach about 500 kB: half of its megabyte queues). No
+ * packet is lost, and since xon (30 kB) covers the 25 kB of a pause's round
+ * trip the bottleneck never idles: the last byte arrives exactly when it
+ * does without flow control (2 MB behind one port either way). */
+START_TEST(test_pfc_pause)
+{
+    net_params core = star(3);
+    int64_t last[2];
+    for (int pfc = 0; pfc < 2; pfc++) {
+        const char *sets_pfc[] = {"network.mtu=1500B", "network.flow-control=pfc", "network.pfc-xoff=60kB",
+                                  "network.pfc-xon=30kB", NULL};
+        const char *sets_inf[] = {"network.mtu=1500B", NULL};
+        th_net *h = th_net_new("electrical-switch", &core, pfc ? sets_pfc : sets_inf, NULL, 1, 4);
+        net_msg *a = th_at_low(h, 0, 0, 2, 1000000);
+        net_msg *b = th_at_low(h, 0, 1, 2, 1000000);
+        th_net_go(h);
+        ck_assert_uint_eq(a->a, 1);
+        ck_assert_uint_eq(b->a, 1);
+        ck_assert_uint_eq(h->bytes, 2000000);
+        last[pfc] = (int64_t)(a->b > b->b ? a->b : b->b);
+        if (pfc) {
+            net_queue_report r = {0};
+            ck_assert_int_eq(h->n->ops->queue_report(h->n->state, sim_now(h->s), &r), 1);
+            ck_assert_int_eq(r.pfc, 1);
+            ck_assert_uint_eq(r.drops, 0);
+            ck_assert_uint_ge(r.pause_frames, 2);
+            ck_assert(r.paused_s > 0);
+            ck_assert_msg(r.ingress_max <= 60000 + 2 * 12500 + 1500, "ingress max %g B", r.ingress_max);
+            ck_assert_msg(r.ingress_max > 60000, "ingress max %g B", r.ingress_max);
+        }
+        th_net_free(h);
+    }
+    ck_assert_int_eq(last[1], last[0]);
+}
+END_TEST
+
+/* DCQCN's reaction point on one CNP, by hand (HPCC ns-3 defaults: g =
+ * 1/256, alpha every 1 us, decrease check every 4 us, increase timer 300
+ * us, F = 1, AI 2 Mb/s at 10 Gb/s): a flow at line rate R0 = 10 Gb/s gets a
+ * CNP at t0 = 100 us. alpha = 1, then decays with no further CNP at t0 + 1,
+ * 2, 3, 4 us: (255/256)^4; the decrease check at t0 + 4 us + 1 ns cuts
+ * R1 = R0 (1 - (255/256)^4 / 2) = 5.07767 Gb/s ((255/256)^4 = 0.984466) (target stays R0: stage 0).
+ * The increase timer, started then, fires 300 us later: fast recovery R2 =
+ * (R1 + R0) / 2; 300 us later (stage = F) additive increase, the target
+ * capped at R0: R3 = (R2 + R0) / 2; then hyper increase R4 = (R3 + R0) / 2. */
+static tp_flow *dq_flow;
+static void dq_probe(void *ctx, const tp_flow *f, int ev)
+{
+    (void)ctx;
+    (void)ev;
+    dq_flow = (tp_flow *)f;
+}
+static double dq_rate[5];
+static void dq_sample(sim *s, void *ctx, uint64_t k)
+{
+    (void)s;
+    (void)ctx;
+    dq_rate[k] = dq_flow->rate_bps;
+}
+static void dq_cnp(sim *s, void *ctx, uint64_t k)
+{
+    (void)s;
+    (void)ctx;
+    (void)k;
+    tp_flow_cnp(dq_flow);
+}
+
+START_TEST(test_dcqcn_one_cnp)
+{
+    net_params core = star(2);
+    const char *sets[] = {"network.mtu=1500B", "network.flow-control=pfc", NULL};
+    th_net *h = th_net_new("electrical-switch", &core, sets, NULL, 1, 4);
+    tp_params tp = tparams("dcqcn");
+    tp_inst *t = attach(h, &tp);
+    dq_flow = NULL;
+    tp_set_probe(t, dq_probe, NULL);
+    net_msg *m = th_at_low(h, 0, 0, 1, 20000000);
+    int64_t t0 = 100000000, dec = t0 + 4000000 + 1000;
+    sim_schedule_at(h->s, t0 - 1, dq_sample, NULL, 0);
+    sim_schedule_at(h->s, t0, dq_cnp, NULL, 0);
+    sim_schedule_at(h->s, dec + 1, dq_sample, NULL, 1);
+    for (int k = 1; k <= 3; k++)
+        sim_schedule_at(h->s, dec + k * 300000000 + 1, dq_sample, NULL, (uint64_t)k + 1);
+    th_net_go(h);
+    ck_assert_uint_eq(m->a, 1);
+    double R0 = 10e9, a4 = pow(255.0 / 256.0, 4);
+    double R1 = R0 * (1 - a4 / 2), R2 = (R1 + R0) / 2, R3 = (R2 + R0) / 2, R4 = (R3 + R0) / 2;
+    ck_assert_double_eq_tol(dq_rate[0], R0, 1);
+    ck_assert_double_eq_tol(dq_rate[1], R1, 1);
+    ck_assert_double_eq_tol(R1, 5.07767e9, 1e5);
+    ck_assert_double_eq_tol(dq_rate[2], R2, 1);
+    ck_assert_double_eq_tol(dq_rate[3], R3, 1);
+    ck_assert_double_eq_tol(dq_rate[4], R4, 1);
+    th_net_free(h);
+}
+END_TEST
+
+/* Invariants on random mixes, every transport: every message completes,
+ * exactly once, bytes conserved, no flow record left; with drop-tail
+ * buffers of 30 kB (drops) and with ECN marking. */
+START_TEST(test_random_mixes)
+{
+    const char *types[] = {"tcp", "dctcp"};
+    const char *bufs[][5] = {{"network.mtu=1500B", "network.buffer=30kB", NULL, NULL},
+                             {"network.mtu=1500B", "network.buffer=100kB", "network.ecn-threshold=20kB", NULL},
+                             {"network.mtu=1500B", "network.buffer=200kB", "network.buffer-policy=dynamic",
+                              "network.ecn-threshold=30kB"}};
+    for (int ti = 0; ti < 2; ti++)
+        for (int bi = 0; bi < 3; bi++) {
+            net_params core = star(8);
+            core.link_latency_ps = 1000000;
+            th_net *h = th_net_new("electrical-switch", &core, bufs[bi], NULL, 7, 512);
+            tp_params tp = tparams(types[ti]);
+            tp.delayed_ack = 2;
+            tp.min_rto_ps = 1000000000; /* 1 ms */
+            tp_inst *t = attach(h, &tp);
+            gsl_rng *g = gsl_rng_alloc(gsl_rng_mt19937);
+            gsl_rng_set(g, 11 + (unsigned long)(ti * 3 + bi));
+            net_msg *ms[300];
+            uint64_t total = 0;
+            for (int i = 0; i < 300; i++) {
+                uint32_t s = (uint32_t)gsl_rng_uniform_int(g, 8), d = (uint32_t)gsl_rng_uniform_int(g, 7);
+                if (d >= s)
+                    d++;
+                uint64_t bytes = 1 + gsl_rng_uniform_int(g, 200000);
+                total += bytes;
+                ms[i] = th_at_low(h, (int64_t)gsl_rng_uniform_int(g, 2000) * 1000000, s, d, bytes);
+            }
+            th_net_go(h);
+            for (int i = 0; i < 300; i++)
+                REQUIRE(ms[i]->a == 1, "%s, buffers %d: message %d delivered %llu times", types[ti], bi, i,
+                        (unsigned long long)ms[i]->a);
+            REQUIRE(h->bytes == total, "%s: %llu bytes of %llu delivered", types[ti], (unsigned long long)h->bytes,
+                    (unsigned long long)total);
+            tp_counters c;
+            tp_get_counters(t, &c);
+            REQUIRE(c.flows_live == 0, "%s: %llu flow records left", types[ti], (unsigned long long)c.flows_live);
+            gsl_rng_free(g);
+            th_net_free(h);
+        }
+}
+END_TEST
+
+/* The same invariants on the switched topologies' buffered outputs
+ * (flow-control infinite): a 2-ary 3-tree (8 hosts) and a 2 x 4 leaf-spine
+ * with 20-kB drop-tail ports (drops on the way up and down), tcp and dctcp
+ * (marking at 6 kB). */
+START_TEST(test_random_mixes_topologies)
+{
+    const char *types[] = {"tcp", "dctcp"};
+    const char *fabrics[][8] = {
+        {"fat-tree", "network.arity=2", "network.levels=3", "network.mtu=1500B", "network.flow-control=infinite",
+         "network.buffer=20kB", "network.ecn-threshold=6kB", NULL},
+        {"leaf-spine", "network.leaves=2", "network.spines=2", "network.hosts-per-leaf=4", "network.mtu=1500B",
+         "network.flow-control=infinite", "network.buffer=20kB", NULL}};
+    for (int ti = 0; ti < 2; ti++)
+        for (int fi = 0; fi < 2; fi++) {
+            net_params core = star(8);
+            core.link_latency_ps = 1000000;
+            th_net *h = th_net_new(fabrics[fi][0], &core, fabrics[fi] + 1, NULL, 5, 512);
+            tp_params tp = tparams(types[ti]);
+            tp.min_rto_ps = 1000000000; /* 1 ms */
+            tp_inst *t = attach(h, &tp);
+            gsl_rng *g = gsl_rng_alloc(gsl_rng_mt19937);
+            gsl_rng_set(g, 3 + (unsigned long)(ti * 2 + fi));
+            net_msg *ms[200];
+            uint64_t total = 0;
+            for (int i = 0; i < 200; i++) {
+                uint32_t s = (uint32_t)gsl_rng_uniform_int(g, 8), d = (uint32_t)gsl_rng_uniform_int(g, 7);
+                if (d >= s)
+                    d++;
+                uint64_t bytes = 1 + gsl_rng_uniform_int(g, 100000);
+                total += bytes;
+                ms[i] = th_at_low(h, (int64_t)gsl_rng_uniform_int(g, 1000) * 1000000, s, d, bytes);
+            }
+            th_net_go(h);
+            for (int i = 0; i < 200; i++)
+                REQUIRE(ms[i]->a == 1, "%s on %s: message %d delivered %llu times", types[ti], fabrics[fi][0], i,
+                        (unsigned long long)ms[i]->a);
+            REQUIRE(h->bytes == total, "%s on %s: bytes", types[ti], fabrics[fi][0]);
+            net_queue_report r = {0};
+            ck_assert_int_eq(h->n->ops->queue_report(h->n->state, sim_now(h->s), &r), 1);
+            tp_counters c;
+            tp_get_counters(t, &c);
+            REQUIRE(r.drops > 0 && r.drops == c.dropped, "%s on %s: %llu drops, %llu seen by the transport",
+                    types[ti], fabrics[fi][0], (unsigned long long)r.drops, (unsigned long long)c.dropped);
+            REQUIRE(r.queue_max <= 20000, "%s on %s: %g bytes queued", types[ti], fabrics[fi][0], r.queue_max);
+            REQUIRE(c.flows_live == 0, "flow records left");
+            gsl_rng_free(g);
+            th_net_free(h);
+        }
+}
+END_TEST
+
+/* Under PFC nothing is lost, whatever the transport: random mixes of tcp,
+ * dctcp and dcqcn (marking at 20 kB) over a switch with pfc-xoff 30 kB
+ * complete exactly once with no drop and no retransmission. */
+START_TEST(test_random_mixes_pfc)
+{
+    const char *types[] = {"tcp", "dctcp", "dcqcn"};
+    for (int ti = 0; ti < 3; ti++) {
+        net_params core = star(8);
+        core.link_latency_ps = 1000000;
+        const char *sets[] = {"network.mtu=1500B", "network.flow-control=pfc", "network.pfc-xoff=30kB",
+                              "network.pfc-xon=15kB", "network.ecn-threshold=20kB", NULL};
+        th_net *h = th_net_new("electrical-switch", &core, sets, NULL, 9, 512);
+        tp_params tp = tparams(types[ti]);
+        tp.delayed_ack = 2;
+        tp_inst *t = attach(h, &tp);
+        gsl_rng *g = gsl_rng_alloc(gsl_rng_mt19937);
+        gsl_rng_set(g, 21 + (unsigned long)ti);
+        net_msg *ms[200];
+        uint64_t total = 0;
+        for (int i = 0; i < 200; i++) {
+            uint32_t s = (uint32_t)gsl_rng_uniform_int(g, 8), d = (uint32_t)gsl_rng_uniform_int(g, 7);
+            if (d >= s)
+                d++;
+            uint64_t bytes = 1 + gsl_rng_uniform_int(g, 200000);
+            total += bytes;
+            ms[i] = th_at_low(h, (int64_t)gsl_rng_uniform_int(g, 500) * 1000000, s, d, bytes);
+        }
+        th_net_go(h);
+        for (int i = 0; i < 200; i++)
+            REQUIRE(ms[i]->a == 1, "%s under pfc: message %d delivered %llu times", types[ti], i,
+                    (unsigned long long)ms[i]->a);
+        REQUIRE(h->bytes == total, "%s under pfc: bytes", types[ti]);
+        net_queue_report r = {0};
+        h->n->ops->queue_report(h->n->state, sim_now(h->s), &r);
+        tp_counters c;
+        tp_get_counters(t, &c);
+        REQUIRE(r.drops == 0 && c.dropped == 0 && c.retransmissions == 0, "%s under pfc: %llu drops, %llu "
+                "retransmissions, %llu timeouts, %llu fast", types[ti], (unsigned long long)r.drops,
+                (unsigned long long)c.retransmissions, (unsigned long long)c.timeouts,
+                (unsigned long long)c.fast_retransmits);
+        REQUIRE(r.pause_frames > 0, "%s under pfc: no pause", types[ti]);
+        REQUIRE(c.flows_live == 0, "flow records left");
+        gsl_rng_free(g);
+        th_net_free(h);
+    }
+}
+END_TEST
+
+static Suite *transport_suite(void)
+{
+    Suite *s = suite_create("transport");
+    TCase *t = tcase_create("core");
+    tcase_set_timeout(t, 120);
+    tcase_add_test(t, test_slow_start);
+    tcase_add_test(t, test_fast_retransmit);
+    tcase_add_test(t, test_tail_drop_rto);
+    tcase_add_test(t, test_incast_drop_tail);
+    tcase_add_test(t, test_dctcp_queue);
+    tcase_add_test(t, test_random_mixes);
+    tcase_add_test(t, test_random_mixes_topologies);
+    tcase_add_test(t, test_pfc_pause);
+    tcase_add_test(t, test_dcqcn_one_cnp);
+    tcase_add_test(t, test_random_mixes_pfc);
+    suite_add_tcase(s, t);
+    return s;
+}
+
+int main(void)
+{
+    SRunner *r = srunner_create(transport_suite());
+    srunner_run_all(r, CK_NORMAL);
+    int failed = srunner_ntests_failed(r);
+    srunner_free(r);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
