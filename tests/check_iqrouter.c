@@ -276,6 +276,19 @@ START_TEST(test_refusals)
     const char *oq[] = {"network.vcs=2", "network.dims=4 4", NULL};
     ck_assert_ptr_null(th_net_try("torus", &core, oq, NULL, 1, 4, err, sizeof err));
     ck_assert_ptr_nonnull(strstr(err, "network.vcs"));
+    /* every delay a credit takes at 0 (the review's 4x4 torus): a credit would be used in the flit time that
+     * freed it and an output could send two flits in one flit time; one positive delay is enough */
+    net_params z = core;
+    z.link_latency_ps = 0;
+    const char *zero[] = {"network.router=input-queued", "network.sw-alloc-delay=0ns", "network.credit-delay=0ns",
+                          "network.host-link-latency=0ns", "network.dims=4 4", NULL};
+    ck_assert_ptr_null(th_net_try("torus", &z, zero, NULL, 1, 4, err, sizeof err));
+    ck_assert_ptr_nonnull(strstr(err, "in the flit time that freed it"));
+    const char *one[] = {"network.router=input-queued", "network.sw-alloc-delay=0ns", "network.credit-delay=1ns",
+                         "network.host-link-latency=0ns", "network.dims=4 4", NULL};
+    th_net *ok = th_net_try("torus", &z, one, NULL, 1, 4, err, sizeof err);
+    ck_assert_msg(ok != NULL, "%s", err);
+    th_net_free(ok);
 }
 END_TEST
 
