@@ -278,6 +278,7 @@ START_TEST(test_errors)
     memset(&h, 0, sizeof h);
     ck_assert_int_ne(th_run_open(&h, "electrical-switch", &core, NULL, "mpi-trace", wp, 1, 0), 0);
     ck_assert_msg(strstr(h.err, "3 ranks"), "%s", h.err);
+    th_run_close(&h); /* a failed open still holds its simulator, fabric and params */
 }
 END_TEST
 
