@@ -356,6 +356,70 @@ START_TEST(test_counts_panels)
 }
 END_TEST
 
+/* --timeline of a trace with two workloads (a on processes 0-2, b on 3-5,
+ * 2 nodes each): a group of lanes per workload, named at the right, the
+ * first at the top. By hand: groups are stacked from the bottom, b first
+ * at y 0 (its nodes 0, 1; no spans), then one empty row, then a from y 3:
+ * its span row (allreduce) at 3 below its nodes 0, 1 at 4, 5; the axis
+ * runs to the top row 5 + 0.8. Times are us (largest end 20 + 3 = 23 us:
+ * the axis in µs, factor 1). */
+START_TEST(test_timeline_workloads)
+{
+    write_file("two.json",
+               "{\"displayTimeUnit\":\"ns\",\"traceEvents\":[\n"
+               "{\"ph\":\"M\",\"pid\":0,\"name\":\"process_name\",\"args\":{\"name\":\"compute\"}},\n"
+               "{\"ph\":\"M\",\"pid\":0,\"tid\":0,\"name\":\"thread_name\",\"args\":{\"name\":\"node 0\"}},\n"
+               "{\"ph\":\"M\",\"pid\":0,\"tid\":1,\"name\":\"thread_name\",\"args\":{\"name\":\"node 1\"}},\n"
+               "{\"ph\":\"M\",\"pid\":0,\"name\":\"process_name\",\"args\":{\"name\":\"a: compute\"}},\n"
+               "{\"ph\":\"M\",\"pid\":3,\"name\":\"process_name\",\"args\":{\"name\":\"b: compute\"}},\n"
+               "{\"ph\":\"M\",\"pid\":3,\"tid\":0,\"name\":\"thread_name\",\"args\":{\"name\":\"node 0\"}},\n"
+               "{\"ph\":\"M\",\"pid\":3,\"tid\":1,\"name\":\"thread_name\",\"args\":{\"name\":\"node 1\"}},\n"
+               "{\"ph\":\"X\",\"pid\":0,\"tid\":0,\"cat\":\"compute\",\"name\":\"forward 0\",\"ts\":0.000000,\"dur\":10.000000},\n"
+               "{\"ph\":\"X\",\"pid\":0,\"tid\":1,\"cat\":\"compute\",\"name\":\"backward 0\",\"ts\":5.000000,\"dur\":10.000000},\n"
+               "{\"ph\":\"X\",\"pid\":1,\"tid\":0,\"cat\":\"message\",\"name\":\"m\",\"ts\":10.000000,\"dur\":2.000000,"
+               "\"args\":{\"src\":0,\"dst\":1,\"bytes\":8}},\n"
+               "{\"ph\":\"b\",\"pid\":2,\"tid\":0,\"cat\":\"allreduce\",\"name\":\"f0\",\"id\":1,\"ts\":10.000000},\n"
+               "{\"ph\":\"e\",\"pid\":2,\"tid\":0,\"cat\":\"allreduce\",\"name\":\"f0\",\"id\":1,\"ts\":14.000000},\n"
+               "{\"ph\":\"X\",\"pid\":3,\"tid\":1,\"cat\":\"compute\",\"name\":\"compute\",\"ts\":0.000000,\"dur\":20.000000},\n"
+               "{\"ph\":\"X\",\"pid\":4,\"tid\":1,\"cat\":\"message\",\"name\":\"m\",\"ts\":20.000000,\"dur\":3.000000,"
+               "\"args\":{\"src\":1,\"dst\":0,\"bytes\":8}}\n]}\n");
+    char args[1000];
+    snprintf(args, sizeof args, "--timeline %s/two.json", dir);
+    char *gp = plot_script(args, "two.png", NULL);
+    HAS(gp, "set xlabel 'time (µs)' noenhanced\n");
+    HAS(gp, "set yrange [-0.8:5.8]\n");
+    HAS(gp, "set ytics ('0' 4, '1' 5, 'allreduce' 3, '0' 0, '1' 1) noenhanced\n");
+    /* the names centred on their groups: a over 3..5, b over 0..1; a line below a */
+    HAS(gp, "set label 1 'a' at graph 1.015, first 4 center rotate by -90 noenhanced\n");
+    HAS(gp, "set arrow 1 from graph 0, first 2 to graph 1, first 2 nohead");
+    HAS(gp, "set label 2 'b' at graph 1.015, first 0.5 center rotate by -90 noenhanced\n");
+    /* phases: start, end, row, colour (1 forward, 2 backward); messages:
+     * start, sender's row, length, rows to the receiver; spans: start, end, row */
+    HAS(gp, "$phases << EOD\n0.000000 10.000000 4 1\n5.000000 15.000000 5 2\n0.000000 20.000000 1 1\nEOD\n");
+    HAS(gp, "$spans << EOD\n10.000000 14.000000 3\nEOD\n");
+    HAS(gp, "$messages << EOD\n10.000000 4 2.000000 1\n20.000000 1 3.000000 -1\nEOD\n");
+    free(gp);
+    /* a real run of two workloads (the thesis' training beside web search,
+     * cut to 0.3 s): the trace names both, the timeline draws both groups */
+    snprintf(args, sizeof args,
+             "run configs/paper/thesis-coexistence.xml --runs 1 --set run.replicas=1 --set workload.train.stop-time=0.3s "
+             "--set workload.bg.duration=0.3s --set workload.bg.warmup=0s --set workload.bg.cooldown=0s "
+             "--set workload.train.compute-time=280ms --set workload.bg.flow-rate=46/s -q --trace %s/coex.json", dir);
+    int st;
+    char *out = run_tasknet(args, &st);
+    ck_assert_msg(st == 0, "%s", out);
+    free(out);
+    snprintf(args, sizeof args, "--timeline %s/coex.json", dir);
+    gp = plot_script(args, "coex.png", NULL);
+    HAS(gp, "set label 1 'train' at graph 1.015");
+    HAS(gp, "set label 2 'bg' at graph 1.015");
+    /* dc-flows' spans: a row per sender, numbered */
+    HAS(gp, "'flow 0' ");
+    HAS(gp, "'allreduce' ");
+    free(gp);
+}
+END_TEST
+
 /* The script is NAME.EXT.gp: a .pdf and a .svg of the same name keep their
  * own; it names the image alone and runs from its own folder. */
 START_TEST(test_script_files)
@@ -397,6 +461,7 @@ static Suite *plot_suite(void)
     tcase_add_test(tc, test_heatmap);
     tcase_add_test(tc, test_counts_heatmap);
     tcase_add_test(tc, test_counts_panels);
+    tcase_add_test(tc, test_timeline_workloads);
     tcase_add_test(tc, test_script_files);
     suite_add_tcase(s, tc);
     return s;
