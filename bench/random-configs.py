@@ -14,13 +14,21 @@ plugins accept, small enough to run in a fraction of a second each:
              leaf, ecmp | d-mod-k), dragonfly (groups, routers, hosts,
              global links with (groups - 1) | routers x global-links;
              minimal | valiant | ugal), with the switched core's mtu,
-             flow-control, vc-buffer and priority;
+             flow-control, vc-buffer and priority, and now and then the
+             input-queued router (flit size, VCs, switching, allocator,
+             pipeline delays, host-link latency);
+  transports tcp, dctcp (ECN threshold) and dcqcn (PFC, RED) with finite
+             static or dynamic buffers, on the switch, SPINet and the
+             switched topologies (with infinite flow control);
   workloads  task-tree, uniform-random, kernel (the five micro-kernels),
              pattern (every ORCS pattern, ptrnvsptrn, timed or static),
              dc-flows (named published sizes, any distribution or classes;
              load, load-rate or flow-rate; duration or flows; destinations,
              buckets, warm-up and cool-down), training (ring allreduce,
              fusion, layer files, queue, barrier, stop-time, negotiation);
+             alone: vef (a DCNW, CDCNW or FLOWS trace written with
+             keywords in any order) and dag (a random task graph in DOT,
+             some tasks placed);
   mixes      two or three named <workload>s on one fabric: nodes (ranges,
              contiguous, interleaved, random, all), priority classes,
              role="background", exclusive;
@@ -35,7 +43,9 @@ and checks for each:
              the command line that is refused is named by its --set option
              or by file:line;
   table      runs.csv holds points x replicas rows, each the run its id says;
-  metrics    per run: messages delivered = sent; 0 <= p50 <= p99 <= max of
+  metrics    per run: messages delivered = sent (a transport delivers
+             each message once whatever it dropped and resent; no drop
+             under PFC or with unbounded buffers); 0 <= p50 <= p99 <= max of
              every latency; head latency <= last-bit latency (mean and max);
              utilisations and sync overhead in [0, 1] (network utilisation and
              throughput only below the ideal fabric); task-tree: every job
