@@ -275,6 +275,40 @@ START_TEST(test_counts_heatmap)
 }
 END_TEST
 
+/* A log axis spans every CI bar, not only the means (the README's
+ * web-search figure clipped fifo's bar): y from the lowest positive bar
+ * end / 1.3 to the highest x 1.3. By hand: fifo 300 + 150 = 450 is the
+ * highest end, 450 x 1.3 = 585; srpt 1.3 - 0.26 = 1.04 the lowest, / 1.3 =
+ * 0.8; round-robin's 60 - 220 < 0 cannot be drawn on a log axis (its bar
+ * runs to the bottom edge, and plot says so); it does not set the range. */
+START_TEST(test_log_range_holds_ci)
+{
+    write_file("summary.csv", "point,replicas,network.host-scheduling,fct_slowdown_small_mean_mean,"
+                              "fct_slowdown_small_mean_ci95\n"
+                              "0,2,fifo,300,150\n1,2,round-robin,60,220\n2,2,srpt,1.3,0.26\n");
+    char args[300], *out;
+    snprintf(args, sizeof args, "%s --x network.host-scheduling --y fct_slowdown_small_mean --logy", dir);
+    char *gp = plot_script(args, "ws.png", &out);
+    HAS(gp, "set yrange [0.8:585]\n");
+    /* 1-2-5 tics of the decades 0.1 to 100 inside the range */
+    HAS(gp, "set ytics (1, 2, 5, 10, 20, 50, 100, 200, 500)\n");
+    ck_assert_msg(strstr(out, "1 CI bar reaches 0 or below") != NULL, "%s", out);
+    free(out);
+    free(gp);
+    /* --xy on log axes: the x CI too. x: 0.5 +- 0.3 and 0.1 +- 0.05: from
+     * 0.05 / 1.3 = 0.0384615 to 0.8 x 1.3 = 1.04; y (a ratio): 2 +- 1 and
+     * 4 +- 0.5: from 1 / 1.3 = 0.769231 to 4.5 x 1.3 = 5.85 */
+    write_file("summary.csv", "point,replicas,network.bandwidth,network_utilization_mean,network_utilization_ci95,"
+                              "speedup_mean,speedup_ci95\n"
+                              "0,3,10Gb/s,0.5,0.3,2,1\n1,3,40Gb/s,0.1,0.05,4,0.5\n");
+    snprintf(args, sizeof args, "%s --xy network_utilization,speedup --logx --logy", dir);
+    gp = plot_script(args, "xylog.png", NULL);
+    HAS(gp, "set xrange [0.0384615:1.04]\n");
+    HAS(gp, "set yrange [0.769231:5.85]\n");
+    free(gp);
+}
+END_TEST
+
 /* Count occurrences of s in text. */
 static size_t count_of(const char *text, const char *s)
 {
@@ -461,6 +495,7 @@ static Suite *plot_suite(void)
     tcase_add_test(tc, test_heatmap);
     tcase_add_test(tc, test_counts_heatmap);
     tcase_add_test(tc, test_counts_panels);
+    tcase_add_test(tc, test_log_range_holds_ci);
     tcase_add_test(tc, test_timeline_workloads);
     tcase_add_test(tc, test_script_files);
     suite_add_tcase(s, tc);

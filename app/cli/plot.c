@@ -873,18 +873,25 @@ static int plot_summary(const plot_opts *o)
             fputs("set logscale x\nset format x '%g'\n", g);
         if (o->logy)
             fputs("set logscale y\nset format y '%g'\n", g);
-        /* a log axis spans the data (gnuplot would widen it to whole
-         * decades, leaving most of the plot empty): the smallest positive
-         * mean / 1.3 to the largest x 1.3, in the axis' unit */
+        /* a log axis spans the data and every CI bar (gnuplot would widen
+         * it to whole decades, leaving most of the plot empty): from the
+         * lowest positive bar end (mean - CI, or the mean where the bar
+         * reaches 0: that bar runs off the bottom, as it must on a log
+         * axis) / 1.3 to the highest (mean + CI) x 1.3, in the axis' unit */
+        size_t to_zero = 0;
         for (int axis = 0; axis < 2; axis++) {
             if (!(axis == 0 ? o->logx && !categorical : o->logy))
                 continue;
             double lo = 0, hi = 0;
             for (size_t i = 0; i < nrows; i++) {
+                int has_ci = axis == 1 || vs_metric; /* a swept x has none */
                 double v = axis == 0 ? rows[i].x : strtod(rows[i].y, NULL);
-                if (v > 0 && (lo == 0 || v < lo))
-                    lo = v;
-                hi = v > hi ? v : hi;
+                double c = has_ci ? fabs(strtod(axis == 0 ? rows[i].xci : rows[i].yci, NULL)) : 0;
+                double low = v - c > 0 ? v - c : v;
+                to_zero += v > 0 && v - c <= 0;
+                if (low > 0 && (lo == 0 || low < lo))
+                    lo = low;
+                hi = v + c > hi ? v + c : hi;
             }
             double fa = axis == 0 ? fx : fy;
             if (lo <= 0)
@@ -906,6 +913,9 @@ static int plot_summary(const plot_opts *o)
                 fputs(")\n", g);
             }
         }
+        if (to_zero)
+            plot_note(o, PLOT_NOTE_INFO, "%zu CI bar%s reach%s 0 or below: on the log axis %s to the bottom edge",
+                      to_zero, to_zero == 1 ? "" : "s", to_zero == 1 ? "es" : "", to_zero == 1 ? "it runs" : "they run");
         /* a category's series side by side around it, 0.8 wide in all */
         double step = categorical && ns > 1 ? 0.8 / (double)ns : 0;
         if (categorical) {
