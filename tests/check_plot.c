@@ -129,8 +129,13 @@ START_TEST(test_labels)
     ck_assert_str_eq(name, "nodes");
     ck_assert_int_eq(numeric, 1);
     ck_assert_str_eq(unit, "");
+    /* uniform-random's offered load and the throughput it accepts are
+     * fractions of B (tasknet params, tasknet metrics): the axis says so */
     plot_param_quantity("workload.offered-load", name, sizeof name, &unit, &numeric);
-    ck_assert_str_eq(name, "offered load");
+    ck_assert_str_eq(name, "offered load (fraction of link bandwidth)");
+    plot_metric_quantity("throughput", name, sizeof name, &unit);
+    ck_assert_str_eq(name, "accepted throughput (fraction of link bandwidth)");
+    ck_assert_str_eq(unit, "");
 }
 END_TEST
 

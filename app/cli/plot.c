@@ -78,6 +78,16 @@ void plot_metric_quantity(const char *metric, char *name, size_t len, const char
         plot_metric_quantity(dot + 1, name + k + 2, len - k - 2, unit);
         return;
     }
+    /* ratios whose reference a reader needs (`tasknet metrics`) */
+    static const struct {
+        const char *metric, *shown;
+    } ratios[] = {{"throughput", "accepted throughput (fraction of link bandwidth)"}};
+    for (size_t k = 0; k < sizeof ratios / sizeof ratios[0]; k++)
+        if (strcmp(metric, ratios[k].metric) == 0) {
+            snprintf(name, len, "%s", ratios[k].shown);
+            *unit = "";
+            return;
+        }
     char buf[256];
     snprintf(buf, sizeof buf, "%s", metric);
     size_t l = strlen(buf);
@@ -138,6 +148,8 @@ void plot_param_quantity(const char *path, char *name, size_t len, const char **
     const char *last = dot ? dot + 1 : path;
     if (strcmp(path, "network.type") == 0)
         snprintf(name, len, "fabric");
+    else if (strcmp(path, "workload.offered-load") == 0) /* uniform-random's: a fraction of B */
+        snprintf(name, len, "offered load (fraction of link bandwidth)");
     else if (strcmp(path, "workload.type") == 0)
         snprintf(name, len, "workload");
     else
@@ -535,7 +547,8 @@ static void gp_category_tics(FILE *g, const char *axis, char **cats, size_t n, s
         chars += strlen(cats[i]) + 3;
     fprintf(g, "set %stics (", axis);
     for (size_t i = 0; i < n; i++) {
-        if (i % every != 0 && i + 1 != n) /* every k-th, and the last */
+        /* every k-th, and the last (then not a k-th closer to it than k) */
+        if ((i % every != 0 || (i + every >= n && i + 1 != n)) && i + 1 != n)
             continue;
         fputs(i ? ", " : "", g);
         gp_string(g, cats[i]);
@@ -838,9 +851,18 @@ static int plot_summary(const plot_opts *o)
         gp_col(g, 3, fy);
         fputs(" with boxxyerror fillstyle solid 1.0 noborder fillcolor palette", g);
         if (ncats * ns <= 120) {
-            fputs(", \\\n     $map using 1:2:(sprintf('%.3g', ", g);
-            gp_col(g, 3, fy);
-            fputs(")) with labels textcolor rgb '#ffffff' font ',9'", g);
+            /* each cell's value written in it: dark on the light end of
+             * the palette (past 60 % of the range of the values), light on
+             * the dark end */
+            double lo = 0, hi = 0;
+            for (size_t i = 0; i < nrows; i++) {
+                double v = strtod(rows[i].y, NULL) * fy;
+                lo = i == 0 || v < lo ? v : lo;
+                hi = i == 0 || v > hi ? v : hi;
+            }
+            double mid = o->logy ? (lo > 0 ? lo * pow(hi / lo, 0.6) : hi) : lo + 0.6 * (hi - lo);
+            fprintf(g, ", \\\n     $map using 1:2:(sprintf('%%.3g', $3*%.17g)):($3*%.17g > %.17g ? 0x000000 : 0xffffff) "
+                       "with labels textcolor rgb variable font ',%d'", fy, fy, mid, ncats > 8 ? 10 : 12);
         }
         fputc('\n', g);
     } else {
@@ -859,7 +881,11 @@ static int plot_summary(const plot_opts *o)
                 size_t l = strlen(kt);
                 snprintf(kt + l, sizeof kt - l, "%s%s", k ? ", " : "", qn);
             }
-            fputs("set key title ", g);
+            /* below the plot, a blank line and a colon: its title is not
+             * read as a second line of the x label */
+            fputs(ns <= 6 ? "set key title " : "set key title \"\\n\".", g);
+            if (ns > 6)
+                strncat(kt, ":", sizeof kt - strlen(kt) - 1);
             gp_string(g, kt);
             fputs(" noenhanced\n", g);
             if (ns <= 6)
@@ -944,6 +970,25 @@ static int plot_summary(const plot_opts *o)
             fputs(")\n", g);
             if (lo > 0)
                 fprintf(g, "set xrange [%.6g:%.6g]\n", lo / 1.2, hi * 1.2);
+        } else if (!categorical && lines && !vs_metric && !o->logx) {
+            /* a line over a linear axis: room either side, so the first
+             * and last points and their bars are not on the border; whole
+             * numbers (stages, nodes), a dozen or fewer: tics at them */
+            int whole = ncats <= 12;
+            for (size_t i = 0; i < nrows && whole; i++)
+                whole = rows[i].x * fx == floor(rows[i].x * fx);
+            if (whole) {
+                fputs("set xtics (", g);
+                for (size_t c = 0; c < ncats; c++) {
+                    double v = 0;
+                    for (size_t i = 0; i < nrows; i++)
+                        if (rows[i].cat == c)
+                            v = rows[i].x * fx;
+                    fprintf(g, "%s%.17g", c ? ", " : "", v);
+                }
+                fputs(")\n", g);
+            }
+            fputs("set autoscale xfix\nset offsets graph 0.03, graph 0.03, 0, 0\n", g);
         } else if (!categorical && !lines && !vs_metric) {
             /* two measured values (or one): tics at them, room either side */
             fputs("set xtics (", g);
@@ -1542,7 +1587,10 @@ static int plot_latency(const plot_opts *o)
     else
         fputs("set key below center horizontal maxcols 2 height 1 noenhanced\n", f);
     if (naxes) {
-        fputs("set key title ", f);
+        /* below the plot, a blank line and a colon: not a second line of the x label */
+        fputs(drawn > 4 ? "set key title \"\\n\"." : "set key title ", f);
+        if (drawn > 4)
+            strncat(keytitle, ":", sizeof keytitle - strlen(keytitle) - 1);
         gp_string(f, keytitle);
         fputc('\n', f);
     } else {
@@ -1850,7 +1898,7 @@ static int plot_counts(const plot_opts *o)
             size_t gn = csv_split(sl, g, MAXF);
             if (gn > 0 && strtoull(g[0], NULL, 10) == p)
                 for (size_t a = 0, l = 0, pl = 0; a < naxes && 2 + a < gn && l < sizeof label; a++) {
-                    l += (size_t)snprintf(label + l, sizeof label - l, "%s%s", a ? " " : "", g[2 + a]);
+                    l += (size_t)snprintf(label + l, sizeof label - l, "%s%s", a ? ", " : "", g[2 + a]);
                     if ((int)a == sub_axis)
                         snprintf(sub, sizeof sub, "%s", g[2 + a]);
                     else if (pl < sizeof panel)
@@ -1905,7 +1953,16 @@ done_sum:
         gp_count_panels(o, g, image, all, ns, o->xlabel ? o->xlabel : xl, o->ylabel ? o->ylabel : yl, sn);
         goto written;
     }
-    gp_preamble_rows(g, image, o->title, o->heatmap ? ns : 0);
+    if (o->heatmap) {
+        /* rows named at the left, the colour box at the right: wider when
+         * the names are long, so the map keeps its width */
+        size_t longest = 0;
+        for (size_t i = 0; i < ns; i++)
+            longest = strlen(all[i]->name) > longest ? strlen(all[i]->name) : longest;
+        gp_preamble_size(g, image, o->title, longest > 16 ? 1.3 : 1, ns > 16 ? 1 + (double)(ns - 16) / 24 : 1);
+    } else {
+        gp_preamble_rows(g, image, o->title, 0);
+    }
     fputs("set xlabel ", g);
     gp_string(g, o->xlabel ? o->xlabel : xl);
     fputs(" noenhanced\n", g);
