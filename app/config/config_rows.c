@@ -115,8 +115,9 @@ static int wl_priority_valid(const char *v, char *err, size_t errlen)
 static const param_row wl_inst_rows[] = {
     {ROW("workload.type", "string", "", NULL, "workload (one of the workload types listed below)"),
      .kind = PARAM_NAME, .off = offsetof(cfg_workload, type), .name_ok = wl_name_ok},
-    {ROW("workload.name", "string", "", "", "the workload's name (required with several workloads: their "
-                                            "parameters are workload.<name>.<attr>, their metrics <name>.<metric>)"),
+    {ROW("workload.name", "string", "", "", "the workload's name (required with several workloads); a named "
+                                            "workload's parameters are workload.<name>.<attr> and its metrics "
+                                            "<name>.<metric>, alone or beside others"),
      .kind = PARAM_NAME, .off = offsetof(cfg_workload, name), .name_ok = wl_name_valid, .example = "train"},
     {ROW("workload.nodes", "string", "", "all",
          "the nodes it runs on, its ranks in order: all | 0-7,12 | contiguous(o,n) | interleaved(o,s,n) | random(n)"),
