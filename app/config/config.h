@@ -55,6 +55,7 @@ typedef struct cfg_workload {
                                       "interleaved(o,s,n)", "random(n)" */
     char priority[PARAM_NAME_MAX]; /* workload.priority: "" (its own classes), 0..7, high (0) or low (7) */
     int role;                      /* workload.role: 0 foreground, 1 background */
+    int measure;                   /* workload.measure: 0 all, 1 window (what arrives while the foreground runs) */
     int exclusive;                 /* workload.exclusive: 0 auto (the workload's own), 1 yes, 2 no */
     void **block;                  /* [wl_count()]: each workload type's own params */
 } cfg_workload;

@@ -266,6 +266,15 @@ static void workload_rules(const cfg *c, ectx *ec, const net_params *core)
         if (w->role == 1 && ops && !ops->stop)
             x_invalid(c, ec, k, "workload.role", "a %s workload cannot be stopped, so it cannot be a background one",
                       ops->name);
+        /* measure="window": what arrives while the foreground runs (app/run/run.c) */
+        if (w->measure == 1 && w->role != 1)
+            x_invalid(c, ec, k, "workload.measure",
+                      "\"window\" is the foreground's window, and this is a foreground workload: it applies to a "
+                      "role=\"background\" one (to count the flows a run with a foreground counted, run this one "
+                      "alone with warmup and duration set to that run's window_start_s and window_end_s)");
+        else if (w->measure == 1 && ops && !ops->measures_window)
+            x_invalid(c, ec, k, "workload.measure", "a %s workload measures all it does: \"window\" applies to "
+                      "dc-flows", ops->name);
         if (w->role == 0) {
             foreground = 1;
             if (ops && !ops->finished && silent < 0)

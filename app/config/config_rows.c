@@ -88,6 +88,7 @@ static const param_row core_rows[] = {
 /* A workload's own parameters (a <workload> element's, whatever its type). */
 static const char *const wl_role_names[] = {"foreground", "background", NULL};
 static const char *const wl_exclusive_names[] = {"auto", "yes", "no", NULL};
+static const char *const wl_measure_names[] = {"all", "window", NULL};
 
 static int wl_name_valid(const char *name, char *err, size_t errlen)
 {
@@ -129,6 +130,10 @@ static const param_row wl_inst_rows[] = {
     {ROW("workload.role", "choice", "", "foreground",
          "foreground | background (stops generating once every foreground workload has finished)"),
      .kind = PARAM_CHOICE, .off = offsetof(cfg_workload, role), .choices = wl_role_names, .example = "background"},
+    {ROW("workload.measure", "choice", "", "all",
+         "all | window (a background workload's metrics count only what arrives in the foreground's window: "
+         "from the first foreground workload's first activity to the last one's end; dc-flows)"),
+     .kind = PARAM_CHOICE, .off = offsetof(cfg_workload, measure), .choices = wl_measure_names, .example = "window"},
     {ROW("workload.exclusive", "choice", "", "auto",
          "auto (the workload type's own) | yes (no other exclusive workload on its nodes) | no"),
      .kind = PARAM_CHOICE, .off = offsetof(cfg_workload, exclusive), .choices = wl_exclusive_names,
