@@ -8,10 +8,11 @@
  * values live in its own params struct (one per registered plugin, so that
  * a sweep over network.type keeps every fabric's values).
  *
- * Files: config_rows.c (composition, values, defaults, set/get),
- * config_check.c (errors and cross-checks), config_axes.c (sweep points),
- * config_load.c (XML and positions), config_schema.c (the schema),
- * config_write.c (the written configuration). */
+ * Files, each using only those before it (scripts/check-layers): config_rows.c
+ * (composition, values, defaults, set/get, the axes' storage), config_axes.c
+ * (sweep points), config_where.c (positions and errors in the file),
+ * config_check.c (errors, cross-checks, cfg_point), config_schema.c (the
+ * schema), config_load.c (XML), config_write.c (the written configuration). */
 #ifndef TASKNET_CONFIG_H
 #define TASKNET_CONFIG_H
 

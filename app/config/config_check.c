@@ -468,3 +468,27 @@ int cfg_check(const cfg *c, cfg_errors *errs)
     cfg_check_points(c, &ec);
     return ec.n ? -1 : 0;
 }
+
+/* A point of a sweep, built (config_axes.c) and cross-checked. */
+int cfg_point(const cfg *base, size_t i, cfg *out, char *err, size_t errlen)
+{
+    memset(out, 0, sizeof *out);
+    if (base->point) {
+        if (i != 0)
+            return tn_error(err, errlen, "a sweep point has one point (asked for %zu)", i);
+        cfg_copy(out, base);
+        return 0;
+    }
+    size_t np = cfg_points(base);
+    if (i >= np)
+        return tn_error(err, errlen, "sweep point %zu out of range (%zu points)", i, np);
+    if (cfg_build_point(base, i, out, err, errlen) != 0)
+        return -1;
+    ectx ec = {.mode = EC_FIRST, .buf = err, .buflen = errlen};
+    cfg_cross_check(out, &ec);
+    if (ec.n) {
+        cfg_free(out);
+        return -1;
+    }
+    return 0;
+}

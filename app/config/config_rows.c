@@ -709,6 +709,28 @@ void cfg_copy(cfg *dst, const cfg *src)
     }
 }
 
+/* ------------------------------------------------------------ axes */
+
+/* The axis over path, or -1. */
+int cfg_axis_of(const cfg *c, const char *path)
+{
+    for (size_t a = 0; a < c->naxes; a++)
+        if (strcmp(c->axes[a].param, path) == 0)
+            return (int)a;
+    return -1;
+}
+
+/* Release the axes' values (c->naxes = 0). */
+void cfg_axes_free(cfg *c)
+{
+    for (size_t a = 0; a < c->naxes; a++) {
+        for (size_t v = 0; v < c->axes[a].nvalues; v++)
+            free(c->axes[a].values[v]);
+        free(c->axes[a].values);
+    }
+    c->naxes = 0;
+}
+
 /* ------------------------------------------------------------ set, get */
 
 int crow_set(cfg *c, size_t canon, size_t k, const char *value, char *err, size_t errlen)
