@@ -308,6 +308,87 @@ START_TEST(test_counts_heatmap)
 }
 END_TEST
 
+/* Count occurrences of s in text. */
+static size_t count_of(const char *text, const char *s)
+{
+    size_t n = 0;
+    for (const char *p = strstr(text, s); p; p = strstr(p + 1, s))
+        n++;
+    return n;
+}
+
+/* --counts --panels: small multiples on shared axes. Four points (2
+ * fabrics x 2 patterns); their fractions by hand: point 0 has 3 + 1 = 4
+ * flows (0.75 at weight 1, 0.25 at 2), point 1 2 + 2 (0.5 at 2, 0.5 at 5),
+ * point 2 4 (1 at 1), point 3 1 + 3 (0.25 at 1, 0.75 at 2). */
+START_TEST(test_counts_panels)
+{
+    write_file("summary.csv", "point,replicas,network.type,workload.pattern,m_mean,m_ci95\n"
+                              "0,1,spinet,ring,1,\n1,1,spinet,rand,1,\n"
+                              "2,1,electrical-switch,ring,1,\n3,1,electrical-switch,rand,1,\n");
+    write_file("hist.csv", "point,weight,flows\n0,1,3\n0,2,1\n1,2,2\n1,5,2\n2,1,4\n3,1,1\n3,2,3\n");
+    char args[300];
+    snprintf(args, sizeof args, "%s --counts hist --panels", dir);
+    char *gp = plot_script(args, "panels.png", NULL);
+    /* 4 panels: the smallest square grid that holds them is 2 x 2 */
+    HAS(gp, "set multiplot layout 2,2 rowsfirst ");
+    ck_assert_uint_eq(count_of(gp, "\nplot "), 4);
+    HAS(gp, "unset multiplot\n");
+    /* shared axes: x from the smallest value 1 to the largest 5, half the
+     * closest values' gap (1) either side; y up to the largest fraction (1,
+     * point 2) plus 10 % */
+    HAS(gp, "set xrange [0.5:5.5]\n");
+    HAS(gp, "set yrange [0:1.1]\n");
+    ck_assert_uint_eq(count_of(gp, "set xrange"), 1);
+    /* each point's fractions, and its panel titled by its swept values, in the sweep's order */
+    HAS(gp, "$s0 << EOD\n1 0.75\n2 0.25\nEOD\n");
+    HAS(gp, "$s1 << EOD\n2 0.5\n5 0.5\nEOD\n");
+    HAS(gp, "$s2 << EOD\n1 1\nEOD\n");
+    HAS(gp, "$s3 << EOD\n1 0.25\n2 0.75\nEOD\n");
+    HAS(gp, "set title 'spinet, ring'\nset format x ''\nset format y '%g'\n"
+            "plot $s0 using ($1+0):2:($1-0.4):($1+0.4):(0):2 with boxxyerror lc 1 notitle\n");
+    HAS(gp, "set title 'spinet, rand'\nset format x ''\nset format y ''\nplot $s1 ");
+    /* the bottom row carries the x tic labels, the left column the y ones */
+    HAS(gp, "set title 'electrical-switch, ring'\nset format x '%g'\nset format y '%g'\nplot $s2 ");
+    HAS(gp, "set title 'electrical-switch, rand'\nset format x '%g'\nset format y ''\nplot $s3 ");
+    /* the axis labels once, for the grid */
+    HAS(gp, "set label 101 'weight' at screen");
+    HAS(gp, "set label 102 'fraction of flows' at screen");
+    ck_assert_uint_eq(count_of(gp, "unset label 101"), 1);
+    free(gp);
+    /* --series network.type: a panel per pattern, the fabrics side by side
+     * in each (two bars 0.8 / 2 = 0.4 wide, centred 0.2 either side of the
+     * value); 2 panels fit a 2 x 1 grid; the key names the fabrics once */
+    snprintf(args, sizeof args, "%s --counts hist --panels --series network.type", dir);
+    gp = plot_script(args, "panels2.png", NULL);
+    HAS(gp, "set multiplot layout 1,2 rowsfirst ");
+    ck_assert_uint_eq(count_of(gp, "\nplot "), 2);
+    HAS(gp, "set title 'ring'\nset format x '%g'\nset format y '%g'\n"
+            "plot $s0 using ($1-0.2):2:($1-0.4):($1+0):(0):2 with boxxyerror lc 1 notitle, "
+            "$s2 using ($1+0.2):2:($1+0):($1+0.4):(0):2 with boxxyerror lc 2 notitle\n");
+    HAS(gp, "set title 'rand'\nset format x '%g'\nset format y ''\n"
+            "plot $s1 using ($1-0.2):2:($1-0.4):($1+0):(0):2 with boxxyerror lc 1 notitle, "
+            "$s3 using ($1+0.2):2:($1+0):($1+0.4):(0):2 with boxxyerror lc 2 notitle\n");
+    HAS(gp, "set label 103 'fabric' at screen");
+    HAS(gp, "set label 201 'spinet' at screen");
+    HAS(gp, "set label 202 'electrical-switch' at screen");
+    free(gp);
+    /* refusals: a --series that is not swept, --panels without --counts */
+    int st;
+    char cmd[400];
+    snprintf(cmd, sizeof cmd, "plot %s --counts hist --panels --series system.nodes --out %s/no.png", dir, dir);
+    char *out = run_tasknet(cmd, &st);
+    ck_assert_int_eq(st, 1);
+    ck_assert_msg(strstr(out, "--series system.nodes: not one swept parameter") != NULL, "%s", out);
+    free(out);
+    snprintf(cmd, sizeof cmd, "plot %s --y m --panels --out %s/no.png", dir, dir);
+    out = run_tasknet(cmd, &st);
+    ck_assert_int_eq(st, 2);
+    ck_assert_msg(strstr(out, "--panels draws a count file") != NULL, "%s", out);
+    free(out);
+}
+END_TEST
+
 /* The script is NAME.EXT.gp: a .pdf and a .svg of the same name keep their
  * own; it names the image alone and runs from its own folder. */
 START_TEST(test_script_files)
@@ -349,6 +430,7 @@ static Suite *plot_suite(void)
     tcase_add_test(tc, test_bare_metric_names);
     tcase_add_test(tc, test_heatmap);
     tcase_add_test(tc, test_counts_heatmap);
+    tcase_add_test(tc, test_counts_panels);
     tcase_add_test(tc, test_script_files);
     suite_add_tcase(s, tc);
     return s;

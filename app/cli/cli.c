@@ -212,6 +212,10 @@ static const char usage_plot[] =
     "                   each point's replicas (README names the workloads' files)\n"
     "  --heatmap        the metric as colours over --x and one --series parameter (an\n"
     "                   operating map); with --counts, one row per point (many series)\n"
+    "  --panels         with --counts: small multiples, a small panel per point on shared\n"
+    "                   axes (ORCS's histogram over 30 patterns); with --series PARAM, a\n"
+    "                   panel per value of the other swept parameters, PARAM's values as\n"
+    "                   side-by-side bars in each\n"
     "  --bars           categorical x: bars with CI bars instead of points\n"
     "  --lines          numeric x with two values: join them (default: points only, no\n"
     "                   line through values nobody measured)\n"
@@ -1018,7 +1022,7 @@ static int cmd_plot(int argc, char **argv)
         {"counts", required_argument, NULL, 'K'}, {"where", required_argument, NULL, 'W'},
         {"xlabel", required_argument, NULL, 1},   {"ylabel", required_argument, NULL, 2},
         {"heatmap", no_argument, NULL, 3},        {"bars", no_argument, NULL, 4},
-        {"lines", no_argument, NULL, 5},
+        {"lines", no_argument, NULL, 5},          {"panels", no_argument, NULL, 6},
         {NULL, 0, NULL, 0},
     };
     plot_opts po = {.kind = PLOT_METRIC_VS_PARAM, .note = plot_note_print};
@@ -1057,6 +1061,7 @@ static int cmd_plot(int argc, char **argv)
         case 3: po.heatmap = 1; break;
         case 4: po.bars = 1; break;
         case 5: po.lines = 1; break;
+        case 6: po.panels = 1; break;
         case 'D': po.kind = PLOT_LATENCY; break;
         case 'C': po.cls = optarg; break;
         case 'K': po.kind = PLOT_COUNTS; po.counts = optarg; break;
