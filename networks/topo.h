@@ -316,6 +316,19 @@ double topo_graph_mem_bytes(const topo *t);
  * t). 0, or -1 + err. */
 int topo_export_dot(const topo *t, FILE *out, const char *title, uint64_t *conflicts, char *err, size_t errlen);
 
+/* InfiniBand import (topo_ibimport.c, its head gives the formats): the
+ * fabric of an ibnetdiscover topology file and its routes from a
+ * forwarding table dump (ibdiagnet's fdbs, OpenSM's osm.fdbs or
+ * opensm-lfts.dump, ibroute/dump_lfts.sh) written to out as the graph
+ * fabric's DOT file, routing="file". 0, or -1 + "file:line: message". */
+typedef struct ib_import_stats {
+    uint32_t hosts, switches;
+    uint64_t missing; /* (switch, host not on it) pairs without a forwarding entry */
+    uint64_t ignored; /* entries for LIDs of no host (switches' own, unknown) */
+} ib_import_stats;
+int topo_import_ib(const char *ibnetdiscover, const char *fdbs, FILE *out, ib_import_stats *stats, char *err,
+                   size_t errlen);
+
 /* ORCS's get_cable_cong as a DOT graph: every directed link of t (load[]
  * indexed by link id) with its load, its load scaled by the largest
  * (cong) and a colour from green (0) to red (the largest). 0, or -1 on a

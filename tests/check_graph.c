@@ -491,6 +491,258 @@ START_TEST(test_fattree_sizes)
 }
 END_TEST
 
+
+/* ---- import-ib (networks/topo_ibimport.c) ---- */
+
+#define IB2_NET TASKNET_SRCDIR "/configs/data/ib-2switch.ibnetdiscover"
+#define IB2_FDB TASKNET_SRCDIR "/configs/data/ib-2switch.fdbs"
+
+static char ib_paths[2][128];
+
+/* Write text to temporary file k (0: topology, 1: tables); its path. */
+static const char *ib_file(int k, const char *text)
+{
+    snprintf(ib_paths[k], sizeof ib_paths[k], "/tmp/tasknet-check-graph-%ld.ib%d", base_pid, k);
+    FILE *f = fopen(ib_paths[k], "w");
+    ck_assert_ptr_nonnull(f);
+    fputs(text, f);
+    fclose(f);
+    return ib_paths[k];
+}
+
+/* import-ib's text (caller frees), or NULL with err. */
+static char *ib_import(const char *ibn, const char *fdb, ib_import_stats *st, char *err, size_t errlen)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *m = open_memstream(&buf, &len);
+    ck_assert_ptr_nonnull(m);
+    int rc = topo_import_ib(ibn, fdb, m, st, err, errlen);
+    fclose(m);
+    if (rc != 0) {
+        free(buf);
+        return NULL;
+    }
+    return buf;
+}
+
+/* The hand-made two-switch dump (configs/data/ib-2switch.*), derived by
+ * hand from its lines:
+ *   hosts, by switch (A = S-...a01 first: its Switch line comes first) then
+ *   IB port: A port 1 b01 (LID 3), A port 2 b02 (LID 4), B port 1 b03
+ *   (LID 5), B ports 2, 3 the two ports of b04 (LIDs 6, 7; two connected
+ *   ports: "-P1", "-P2") -> hosts 0..4;
+ *   ports: A's connected IB ports 1 2 7 8 are 0..3, B's 1 2 3 7 8 are 0..4;
+ *   A's 7 <-> B's 7 is A port 2 <-> B port 3, A's 8 <-> B's 8 A 3 <-> B 4;
+ *   routes: A's table sends LIDs 5, 6 (b03, b04-P1) out of IB port 7 (port
+ *   2), LID 7 (b04-P2) out of 8 (port 3): every host off A has an entry, so
+ *   port 2, carrying the most (2), is "*" and port 3 lists b04-P2. B sends
+ *   LID 3 (b01) out of 7 (port 3), LID 4 (b02) out of 8 (port 4): one each,
+ *   the lower, port 3, is "*". LIDs 1, 2 (the switches) and 8 (UNREACHABLE)
+ *   are no host's: not written. */
+static const char IB2_DOT[] =
+    "// 5 hosts (connected channel adapter ports), 2 switches; read with <network type=\"graph\" file=\"...\"/>\n"
+    "// (routing=\"file\", the default). Ports are each switch's connected IB ports in order.\n"
+    "digraph fabric {\n"
+    "  \"H-0000000000000b01\" [kind=host, lid=3, desc=\"node01 HCA-1\"];\n"
+    "  \"H-0000000000000b02\" [kind=host, lid=4, desc=\"node02 HCA-1\"];\n"
+    "  \"H-0000000000000b03\" [kind=host, lid=5, desc=\"node03 HCA-1\"];\n"
+    "  \"H-0000000000000b04-P1\" [kind=host, lid=6, desc=\"node04 HCA-1\"];\n"
+    "  \"H-0000000000000b04-P2\" [kind=host, lid=7, desc=\"node04 HCA-1\"];\n"
+    "  \"S-0000000000000a01\" [kind=switch, lid=1, desc=\"leaf-a\"];\n"
+    "  \"S-0000000000000a02\" [kind=switch, lid=2, desc=\"leaf-b\"];\n"
+    "  \"H-0000000000000b01\" -> \"S-0000000000000a01\" [hport=0, comment=\"*\"];\n"
+    "  \"H-0000000000000b02\" -> \"S-0000000000000a01\" [hport=1, comment=\"*\"];\n"
+    "  \"H-0000000000000b03\" -> \"S-0000000000000a02\" [hport=0, comment=\"*\"];\n"
+    "  \"H-0000000000000b04-P1\" -> \"S-0000000000000a02\" [hport=1, comment=\"*\"];\n"
+    "  \"H-0000000000000b04-P2\" -> \"S-0000000000000a02\" [hport=2, comment=\"*\"];\n"
+    "  // S-0000000000000a01 (leaf-a): IB ports 1 2 7 8 are ports 0..3\n"
+    "  \"S-0000000000000a01\" -> \"H-0000000000000b01\" [tport=0, comment=\"H-0000000000000b01\"];\n"
+    "  \"S-0000000000000a01\" -> \"H-0000000000000b02\" [tport=1, comment=\"H-0000000000000b02\"];\n"
+    "  \"S-0000000000000a01\" -> \"S-0000000000000a02\" [tport=2, hport=3, comment=\"*\"];\n"
+    "  \"S-0000000000000a01\" -> \"S-0000000000000a02\" [tport=3, hport=4, comment=\"H-0000000000000b04-P2\"];\n"
+    "  // S-0000000000000a02 (leaf-b): IB ports 1 2 3 7 8 are ports 0..4\n"
+    "  \"S-0000000000000a02\" -> \"H-0000000000000b03\" [tport=0, comment=\"H-0000000000000b03\"];\n"
+    "  \"S-0000000000000a02\" -> \"H-0000000000000b04-P1\" [tport=1, comment=\"H-0000000000000b04-P1\"];\n"
+    "  \"S-0000000000000a02\" -> \"H-0000000000000b04-P2\" [tport=2, comment=\"H-0000000000000b04-P2\"];\n"
+    "  \"S-0000000000000a02\" -> \"S-0000000000000a01\" [tport=3, hport=2, comment=\"*\"];\n"
+    "  \"S-0000000000000a02\" -> \"S-0000000000000a01\" [tport=4, hport=3, comment=\"H-0000000000000b02\"];\n"
+    "}\n";
+
+static void route_is(const topo *t, uint32_t a, uint32_t b, size_t n, const uint64_t *want)
+{
+    uint64_t links[16];
+    size_t got = topo_route(t, a, b, 0, links, NULL, 16);
+    ck_assert_uint_eq(got, n);
+    for (size_t i = 0; i < n; i++)
+        ck_assert_msg(links[i] == want[i], "%u -> %u: link %zu is %llu, expected %llu", a, b, i,
+                      (unsigned long long)links[i], (unsigned long long)want[i]);
+}
+
+/* The graph read back. Link ids: hosts 0..4, then A's ports 5..8, B's
+ * 9..13.
+ *   b01 -> b04-P2 (0 -> 4): uplink 0, A port 3 (8), B port 2 (9 + 2 = 11);
+ *   b01 -> b03 (0 -> 2): 0, A port 2 ("*": 7), B port 0 (9);
+ *   b03 -> b02 (2 -> 1): 2, B port 4 (13), A port 1 (6);
+ *   b04-P1 -> b01 (3 -> 0): 3, B port 3 ("*": 12), A port 0 (5);
+ *   b04-P1 -> b04-P2 (3 -> 4): the same adapter's two ports, both on B:
+ *   3, B port 2 (11). */
+START_TEST(test_import_ib_2switch)
+{
+    char err[1024] = "";
+    ib_import_stats st;
+    char *dot = ib_import(IB2_NET, IB2_FDB, &st, err, sizeof err);
+    ck_assert_msg(dot != NULL, "%s", err);
+    const char *nl = strchr(dot, '\n');
+    ck_assert_ptr_nonnull(nl);
+    ck_assert_str_eq(nl + 1, IB2_DOT);
+    ck_assert_uint_eq(st.hosts, 5);
+    ck_assert_uint_eq(st.switches, 2);
+    ck_assert_uint_eq(st.missing, 0);
+    /* ignored entries: LIDs 1, 2 in both tables (LID 8 is UNREACHABLE) */
+    ck_assert_uint_eq(st.ignored, 4);
+    topo t;
+    build_ok(dot_file(dot), TOPO_GRAPH_FILE, &t);
+    ck_assert_uint_eq(t.hosts, 5);
+    ck_assert_uint_eq(t.switches, 2);
+    ck_assert_uint_eq(t.links, 14);
+    ck_assert_str_eq(topo_graph_host_name(&t, 4), "H-0000000000000b04-P2");
+    route_is(&t, 0, 4, 3, (const uint64_t[]){0, 8, 11});
+    route_is(&t, 0, 2, 3, (const uint64_t[]){0, 7, 9});
+    route_is(&t, 2, 1, 3, (const uint64_t[]){2, 13, 6});
+    route_is(&t, 3, 0, 3, (const uint64_t[]){3, 12, 5});
+    route_is(&t, 3, 4, 2, (const uint64_t[]){3, 11});
+    topo_free(&t);
+    free(dot);
+}
+END_TEST
+
+/* ib-fattree (a 4-ary 2-tree with d-mod-k tables in opensm-lfts.dump
+ * form) imports as the same fabric as the hand-written fabric.dot: the
+ * same host, switch and port order (leaves' hosts on IB ports 1-4, spine j
+ * on 4 + j; Switch lines leaves first), so every one of the 16 x 16 routes
+ * crosses the same link ids. The shipped ib-*.dot are import-ib's output
+ * (from the second line on: the first names the paths given). */
+START_TEST(test_import_ib_fattree)
+{
+    char err[1024] = "";
+    char *dot = ib_import(TASKNET_SRCDIR "/configs/data/ib-fattree.ibnetdiscover",
+                          TASKNET_SRCDIR "/configs/data/ib-fattree.lfts", NULL, err, sizeof err);
+    ck_assert_msg(dot != NULL, "%s", err);
+    topo a, b;
+    build_ok(dot_file(dot), TOPO_GRAPH_FILE, &a);
+    build_ok(TASKNET_SRCDIR "/configs/data/fabric.dot", TOPO_GRAPH_FILE, &b);
+    ck_assert_uint_eq(a.hosts, 16);
+    ck_assert_uint_eq(a.links, b.links);
+    for (uint32_t x = 0; x < 16; x++)
+        for (uint32_t y = 0; y < 16; y++) {
+            uint64_t la[8], lb[8];
+            size_t na = topo_route(&a, x, y, 0, la, NULL, 8), nb = topo_route(&b, x, y, 0, lb, NULL, 8);
+            ck_assert_uint_eq(na, nb);
+            for (size_t i = 0; i < na; i++)
+                ck_assert_uint_eq(la[i], lb[i]);
+        }
+    topo_free(&a);
+    topo_free(&b);
+    const char *pairs[2][3] = {{"ib-fattree.ibnetdiscover", "ib-fattree.lfts", "ib-fattree.dot"},
+                               {"ib-2switch.ibnetdiscover", "ib-2switch.fdbs", "ib-2switch.dot"}};
+    for (int k = 0; k < 2; k++) {
+        char p0[512], p1[512], p2[512];
+        snprintf(p0, sizeof p0, "%s/configs/data/%s", TASKNET_SRCDIR, pairs[k][0]);
+        snprintf(p1, sizeof p1, "%s/configs/data/%s", TASKNET_SRCDIR, pairs[k][1]);
+        snprintf(p2, sizeof p2, "%s/configs/data/%s", TASKNET_SRCDIR, pairs[k][2]);
+        char *got = ib_import(p0, p1, NULL, err, sizeof err);
+        ck_assert_msg(got != NULL, "%s", err);
+        FILE *f = fopen(p2, "r");
+        ck_assert_ptr_nonnull(f);
+        static char shipped[1 << 16];
+        size_t n = fread(shipped, 1, sizeof shipped - 1, f);
+        shipped[n] = '\0';
+        fclose(f);
+        ck_assert_msg(strcmp(strchr(got, '\n'), strchr(shipped, '\n')) == 0,
+                      "configs/data/%s is not what import-ib writes now", pairs[k][2]);
+        free(got);
+    }
+    free(dot);
+}
+END_TEST
+
+/* Malformed input: every error names the file and line. */
+static const char IBN_OK[] = "Switch 4 \"S-01\" # \"a\" base port 0 lid 1 lmc 0\n"    /* 1 */
+                             "[1] \"H-0a\"[1](a) # \"ha\" lid 3 4xQDR\n"             /* 2 */
+                             "[2] \"S-02\"[2] # \"b\" lid 2 4xQDR\n"                  /* 3 */
+                             "\n"                                                    /* 4 */
+                             "Switch 4 \"S-02\" # \"b\" base port 0 lid 2 lmc 0\n"   /* 5 */
+                             "[1] \"H-0b\"[1](b) # \"hb\" lid 4 4xQDR\n"             /* 6 */
+                             "[2] \"S-01\"[2] # \"a\" lid 1 4xQDR\n";                /* 7 */
+static const char FDB_OK[] = "osm_ucast_mgr_dump_ucast_routes: Switch 0x01\n" /* 1 */
+                             "0x0003 : 001 : 01 : yes\n"                      /* 2 */
+                             "0x0004 : 002 : 02 : yes\n"                      /* 3 */
+                             "osm_ucast_mgr_dump_ucast_routes: Switch 0x02\n" /* 4 */
+                             "0x0003 : 002 : 02 : yes\n"                      /* 5 */
+                             "0x0004 : 001 : 01 : yes\n";                     /* 6 */
+
+static void ib_fails(const char *ibn, const char *fdb, const char *want_file, const char *want)
+{
+    char err[1024] = "";
+    const char *pn = ib_file(0, ibn), *pf = ib_file(1, fdb);
+    char *dot = ib_import(pn, pf, NULL, err, sizeof err);
+    ck_assert_msg(dot == NULL, "accepted, expected '%s'", want);
+    char pre[256];
+    snprintf(pre, sizeof pre, "%s%s", want_file[0] == 'n' ? pn : pf, want_file + 1);
+    ck_assert_msg(strncmp(err, pre, strlen(pre)) == 0, "'%s' does not start with '%s'", err, pre);
+    ck_assert_msg(strstr(err, want) != NULL, "'%s' lacks '%s'", err, want);
+}
+
+START_TEST(test_import_ib_errors)
+{
+    char err[1024] = "";
+    /* the minimal pair imports: two switches, a host on each, crossing ports 2 */
+    char *dot = ib_import(ib_file(0, IBN_OK), ib_file(1, FDB_OK), NULL, err, sizeof err);
+    ck_assert_msg(dot != NULL, "%s", err);
+    free(dot);
+    /* topology file */
+    ib_fails("Switch 4 \"S-01\" # \"a\" base port 0 lid 1 lmc 0\n[1] H-0a[1]\n", FDB_OK, "n:2:",
+             "expected the peer's quoted name");
+    ib_fails("Switch 4 \"S-01\" # \"a\" base port 0 lid 1 lmc 0\n[9] \"H-0a\"[1] # \"ha\" lid 3\n", FDB_OK, "n:2:",
+             "expected a port number 1..4 of S-01");
+    ib_fails("vendid=0x2c9\nhello\n", FDB_OK, "n:2:", "expected a node line");
+    ib_fails("Rt 2 \"R-05\" # \"router\"\n", FDB_OK, "n:1:", "routers are not modelled");
+    ib_fails("Switch 4 \"S-01\" # \"a\" base port 0 lid 1 lmc 0\n[1] \"H-0a\"[1] # \"ha\" lid 3\n"
+             "Ca 1 \"H-0a\" # \"ha\"\n[1](a) \"S-01\"[2] # lid 3 lmc 0 \"a\" lid 1\n",
+             FDB_OK, "n:4:", "disagree");
+    ib_fails("Switch 4 \"S-01\" # \"a\" base port 0 lid 1 lmc 0\n[1] \"H-0a\"[1] # \"ha\" 4xQDR\n", FDB_OK, "n:2:",
+             "H-0a port 1 has no LID");
+    /* tables */
+    ib_fails(IBN_OK, "0x0003 : 001\n", "f:1:", "an entry before any switch's table header");
+    ib_fails(IBN_OK, "osm_ucast_mgr_dump_ucast_routes: Switch 0x07\n", "f:1:", "switch 0x0000000000000007 is not in");
+    ib_fails(IBN_OK, "osm_ucast_mgr_dump_ucast_routes: Switch 0x01\n0x0004 : 003 : 01 : yes\n", "f:2:",
+             "routes LID 0x4 (host H-0b) to port 3, which has no link in the topology");
+    ib_fails(IBN_OK, "osm_ucast_mgr_dump_ucast_routes: Switch 0x01\n0x0003 : 002 : 01 : yes\n", "f:2:",
+             "routes its own host H-0a (LID 0x3, on port 1) to port 2");
+    ib_fails(IBN_OK, "osm_ucast_mgr_dump_ucast_routes: Switch 0x01\n0x0003 : fast\n", "f:2:",
+             "expected the output port");
+    ib_fails(IBN_OK, "Unicast lids [0x0-0x4] of switch Lid 1 guid 0x01 ('a'):\n0x0004 002 # x\n", "n:5:",
+             "switch S-02 has no forwarding table in");
+    /* a missing entry is counted, and the graph reports the pair it cuts */
+    ib_import_stats st;
+    dot = ib_import(ib_file(0, IBN_OK),
+                    ib_file(1, "Unicast lids [0x0-0x4] of switch Lid 1 guid 0x01 ('a'):\n0x0004 002 # x\n"
+                               "Unicast lids [0x0-0x4] of switch Lid 2 guid 0x02 ('b'):\n0x0003 000 # x\n"),
+                    &st, err, sizeof err);
+    ck_assert_ptr_null(dot);
+    ck_assert_msg(strstr(err, "routes LID 0x3 (host H-0a) to port 0, the switch itself") != NULL, "%s", err);
+    dot = ib_import(ib_file(0, IBN_OK),
+                    ib_file(1, "Unicast lids [0x0-0x4] of switch Lid 1 guid 0x01 ('a'):\n0x0004 002 # x\n"
+                               "Unicast lids [0x0-0x4] of switch Lid 2 guid 0x02 ('b'):\n"),
+                    &st, err, sizeof err);
+    ck_assert_msg(dot != NULL, "%s", err);
+    ck_assert_uint_eq(st.missing, 1); /* S-02 has no entry for H-0a */
+    build_fails(dot_file(dot), TOPO_GRAPH_FILE, "no route to host H-0a");
+    free(dot);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("graph");
@@ -507,6 +759,9 @@ static Suite *suite(void)
     tcase_add_test(tc, test_congestion_dot);
     tcase_add_test(tc, test_fattree3_zero_load);
     tcase_add_test(tc, test_fattree_sizes);
+    tcase_add_test(tc, test_import_ib_2switch);
+    tcase_add_test(tc, test_import_ib_fattree);
+    tcase_add_test(tc, test_import_ib_errors);
     suite_add_tcase(s, tc);
     return s;
 }
@@ -517,5 +772,9 @@ int main(void)
     snprintf(tmp_path, sizeof tmp_path, "/tmp/tasknet-check-graph-%ld.dot", base_pid);
     int status = th_main(suite());
     unlink(tmp_path);
+    for (int k = 0; k < 2; k++) {
+        snprintf(ib_paths[k], sizeof ib_paths[k], "/tmp/tasknet-check-graph-%ld.ib%d", base_pid, k);
+        unlink(ib_paths[k]);
+    }
     return status;
 }
