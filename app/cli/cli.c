@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <stdarg.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -230,6 +231,10 @@ static const char usage_plot[] =
     "                   each point's replicas (README names the workloads' files)\n"
     "  --heatmap        the metric as colours over --x and one --series parameter (an\n"
     "                   operating map); with --counts, one row per point (many series)\n"
+    "  --panels         with --counts: small multiples, a small panel per point on shared\n"
+    "                   axes (ORCS's histogram over 30 patterns); with --series PARAM, a\n"
+    "                   panel per value of the other swept parameters, PARAM's values as\n"
+    "                   side-by-side bars in each\n"
     "  --bars           categorical x: bars with CI bars instead of points\n"
     "  --lines          numeric x with two values: join them (default: points only, no\n"
     "                   line through values nobody measured)\n"
@@ -652,8 +657,18 @@ static int cmd_validate(int argc, char **argv)
             if (c.naxes && strlen(where) + 1 < sizeof where)
                 strcat(where, ")");
             /* the estimate first: resolving may build what it sizes */
-            if (cfg_point(&c, p, &pc, err, sizeof err) != 0 || run_check_memory(&pc, 1, 0, err, sizeof err) != 0 ||
-                run_resolve(&pc, &fpc, NULL, err, sizeof err) != 0) {
+            char at[CFG_PATH_MAX + 64], what[64];
+            if (cfg_point(&c, p, &pc, err, sizeof err) != 0) {
+                fprintf(stderr, "%s: error: sweep point %zu%s: %s\n", blame, p, where, err);
+                rc = -1;
+            } else if (run_check_memory(&pc, 1, 0, err, sizeof err) != 0) {
+                /* at the attribute that sizes it, when the file has it */
+                if (run_memory_where(&pc, at, sizeof at, what, sizeof what))
+                    fprintf(stderr, "%s: error: %s, sweep point %zu%s: %s\n", at, what, p, where, err);
+                else
+                    fprintf(stderr, "%s: error: sweep point %zu%s: %s\n", blame, p, where, err);
+                rc = -1;
+            } else if (run_resolve(&pc, &fpc, NULL, err, sizeof err) != 0) {
                 fprintf(stderr, "%s: error: sweep point %zu%s: %s\n", blame, p, where, err);
                 rc = -1;
             }
@@ -868,8 +883,8 @@ static void ui_run_progress(void *ctx, uint64_t id, const run_progress *p)
      * seconds would be false, so it says so */
     if (p->fraction >= 1)
         snprintf(eta, sizeof eta, "past its estimate, ETA unknown");
-    else if (p->fraction > 0)
-        snprintf(eta, sizeof eta, "%.0f%%, ETA %.1f s", 100 * p->fraction,
+    else if (p->fraction > 0) /* rounded down: 100% only once the estimate is reached */
+        snprintf(eta, sizeof eta, "%.0f%%, ETA %.1f s", floor(100 * p->fraction),
                  p->wall_s * (1 - p->fraction) / p->fraction);
     fprintf(stderr, "\r\033[K[%llu/%llu runs] run %llu: %.6g s simulated, %.4g events/s, %s",
             (unsigned long long)u->done, (unsigned long long)u->todo, (unsigned long long)id, p->sim_s,
@@ -1049,7 +1064,7 @@ static int cmd_plot(int argc, char **argv)
         {"counts", required_argument, NULL, 'K'}, {"where", required_argument, NULL, 'W'},
         {"xlabel", required_argument, NULL, 1},   {"ylabel", required_argument, NULL, 2},
         {"heatmap", no_argument, NULL, 3},        {"bars", no_argument, NULL, 4},
-        {"lines", no_argument, NULL, 5},
+        {"lines", no_argument, NULL, 5},          {"panels", no_argument, NULL, 6},
         {NULL, 0, NULL, 0},
     };
     plot_opts po = {.kind = PLOT_METRIC_VS_PARAM, .note = plot_note_print};
@@ -1088,6 +1103,7 @@ static int cmd_plot(int argc, char **argv)
         case 3: po.heatmap = 1; break;
         case 4: po.bars = 1; break;
         case 5: po.lines = 1; break;
+        case 6: po.panels = 1; break;
         case 'D': po.kind = PLOT_LATENCY; break;
         case 'C': po.cls = optarg; break;
         case 'K': po.kind = PLOT_COUNTS; po.counts = optarg; break;
