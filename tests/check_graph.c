@@ -743,6 +743,172 @@ START_TEST(test_import_ib_errors)
 }
 END_TEST
 
+/* ---- failed links (network.failed-links) ---- */
+
+#define FABRIC TASKNET_SRCDIR "/configs/data/fabric.dot"
+
+static int build_failed(const char *path, topo_graph_routing r, const char *failed, int draw, uint64_t seed, topo *t,
+                        char *err, size_t errlen)
+{
+    topo_graph_params p = {.path = path, .routing = r, .failed_links = failed, .fail_draw = draw,
+                           .fail_seed = seed};
+    return topo_graph_init(t, &p, err, errlen);
+}
+
+static void failed_fails(topo_graph_routing r, const char *failed, const char *want)
+{
+    topo t;
+    char err[1024] = "";
+    int rc = build_failed(FABRIC, r, failed, 1, 7, &t, err, sizeof err);
+    ck_assert_msg(rc != 0, "accepted %s, expected '%s'", failed, want);
+    ck_assert_msg(strstr(err, want) != NULL, "'%s' lacks '%s'", err, want);
+}
+
+/* fabric.dot (the 4-ary 2-tree: leaves L1..L4 with hosts H1..H16, spines
+ * S1..S4, d-mod-k routes: leaf -> S(d mod 4 + 1) for host H(d+1)) with the
+ * uplink L1-S1 down.
+ * routing="file": the file's routes are not recomputed, and 24 pairs cross
+ * it: L1 -> S1 carries H1..H4 (4 sources) to H5, H9, H13 (d = 4, 8, 12:
+ * d mod 4 = 0) = 12; S1 -> L1 carries H1 (d = 0) from the 12 hosts of L2..L4
+ * = 12. The first, sources then destinations in order: H1 -> H5.
+ * Failing every uplink of L1 cuts it off: the computed routing reports
+ * it before the run. */
+START_TEST(test_failed_links_errors)
+{
+    failed_fails(TOPO_GRAPH_FILE, "L1-S1",
+                 "routing=\"file\" routes 24 pairs over the failed links (L1-S1): H1 -> H5 (over L1-S1), H1 -> H9 "
+                 "(over L1-S1), H1 -> H13 (over L1-S1), ...");
+    failed_fails(TOPO_GRAPH_SHORTEST, "L1-S1 L1-S2,L1-S3  L1-S4",
+                 "node L2: no path to switch L1 (not connected once these links fail: L1-S1 L1-S2 L1-S3 L1-S4)");
+    failed_fails(TOPO_GRAPH_SHORTEST, "H1-L1", "\"H1-L1\" is a host's link");
+    failed_fails(TOPO_GRAPH_SHORTEST, "L1-L2", "\"L1-L2\": L1 and L2 are not linked");
+    failed_fails(TOPO_GRAPH_SHORTEST, "L1-S1 S1-L1", "\"S1-L1\": S1 and L1 are not linked");
+    failed_fails(TOPO_GRAPH_SHORTEST, "L1-X9", "\"L1-X9\" is not A-B with A and B two nodes of");
+    /* 4 leaves x 4 spines = 16 links between switches */
+    failed_fails(TOPO_GRAPH_SHORTEST, "17", "network.failed-links=17: " FABRIC " has only 16 links between switches");
+    /* the parameter's own syntax check */
+    const net_ops *ops = net_find("graph");
+    const param_row *row = NULL;
+    for (size_t i = 0; i < ops->nparams; i++)
+        if (strcmp(ops->params[i].path, "network.failed-links") == 0)
+            row = &ops->params[i];
+    ck_assert_ptr_nonnull(row);
+    param_value v;
+    char err[1024] = "";
+    ck_assert_int_ne(param_parse(row, "L1-S1 L1", ".", &v, err, sizeof err), 0);
+    ck_assert_msg(strstr(err, "\"L1\": expected a number of links, or links named A-B") != NULL, "%s", err);
+    ck_assert_int_eq(param_parse(row, "L1-S1, L2-S3", ".", &v, err, sizeof err), 0);
+    free(v.text);
+}
+END_TEST
+
+static cong_result eval16(th_net *h, pat_kind k, const uint32_t *map)
+{
+    pat_set s = single(k, 16);
+    cong_result r;
+    char err[256];
+    int rc = cong_eval(&s, map, h->n->ops->link_count(h->n->state), h->n->ops->route, h->n->state, NULL, &r, err,
+                       sizeof err);
+    ck_assert_msg(rc == 0, "%s", err);
+    pat_set_free(&s);
+    return r;
+}
+
+/* One failed uplink of the 4-ary 2-tree changes bisect's congestion (ORCS's
+ * rules) as worked by hand. routing="shortest": a leaf sends every other
+ * leaf's hosts up its lowest spine port toward a switch one hop nearer,
+ * S1; the spine sends them down.
+ * Mapping M (rank r on host M[r]) makes bisect's 8 flows (2i -> 2i+1):
+ *   H1 -> H9, H2 -> H10 (L1 -> L3), H5 -> H11, H6 -> H12 (L2 -> L3), and
+ *   H3 -> H4, H7 -> H8, H13 -> H14, H15 -> H16 (inside a leaf: c_f = 1).
+ * Whole: the 4 crossing flows all climb to S1 and share S1 -> L3: c_f = 4.
+ *   sum_max_cong = 4, cong_max 4, cong_mean = (4 x 4 + 4 x 1) / 8 = 2.5,
+ *   bw_fraction = (4 x 1/4 + 4 x 1) / 8 = 5/8.
+ * L1-S1 down: L1's distance through S1 grows, S2 is its lowest port one
+ *   hop nearer L3, so H1, H2 climb L1 -> S2 -> L3; L2's flows keep S1.
+ *   S1 -> L3 and S2 -> L3 carry 2 each: every crossing c_f = 2:
+ *   sum_max_cong = 2, cong_mean = (4 x 2 + 4) / 8 = 1.5, bw_fraction =
+ *   (4 x 1/2 + 4) / 8 = 3/4. */
+START_TEST(test_failed_uplink_bisect)
+{
+    net_params core = th_star(16, 10e9);
+    static const uint32_t M[16] = {0, 8, 1, 9, 4, 10, 5, 11, 2, 3, 6, 7, 12, 13, 14, 15};
+    const char *whole[] = {"network.file=" FABRIC, "network.routing=shortest", NULL};
+    th_net *h = th_net_new("graph", &core, whole, NULL, 1, 0);
+    cong_result r = eval16(h, PAT_BISECT, M);
+    ck_assert_double_eq(r.sum_max_cong, 4);
+    ck_assert_double_eq(r.cong_max, 4);
+    ck_assert_double_eq(r.cong_mean, 2.5);
+    ck_assert_double_eq(r.bw_fraction, 5.0 / 8.0);
+    th_net_free(h);
+    const char *failed[] = {"network.file=" FABRIC, "network.routing=shortest", "network.failed-links=L1-S1", NULL};
+    h = th_net_new("graph", &core, failed, NULL, 1, 0);
+    r = eval16(h, PAT_BISECT, M);
+    ck_assert_double_eq(r.sum_max_cong, 2);
+    ck_assert_double_eq(r.cong_max, 2);
+    ck_assert_double_eq(r.cong_mean, 1.5);
+    ck_assert_double_eq(r.bw_fraction, 0.75);
+    ck_assert_str_eq(topo_graph_failed(h->n->ops->topology(h->n->state)), "L1-S1");
+    th_net_free(h);
+}
+END_TEST
+
+/* A count draws that many distinct links between switches from the seed
+ * (the same seed, the same links), and every route avoids them: no link
+ * of any of the 16 x 16 routes joins the two ends of a failed one. */
+START_TEST(test_failed_links_drawn)
+{
+    const topo_graph_routing rs[] = {TOPO_GRAPH_SHORTEST, TOPO_GRAPH_UPDOWN, TOPO_GRAPH_ECMP};
+    char err[1024];
+    int differ = 0;
+    char first[256] = "";
+    for (uint64_t seed = 1; seed <= 6; seed++)
+        for (size_t ri = 0; ri < 3; ri++) {
+            topo t, u;
+            ck_assert_msg(build_failed(FABRIC, rs[ri], "3", 1, seed, &t, err, sizeof err) == 0, "%s", err);
+            ck_assert_msg(build_failed(FABRIC, rs[ri], "3", 1, seed, &u, err, sizeof err) == 0, "%s", err);
+            const char *names = topo_graph_failed(&t);
+            ck_assert_ptr_nonnull(names);
+            ck_assert_str_eq(names, topo_graph_failed(&u));
+            /* three names: two spaces */
+            int sp = 0;
+            for (const char *c = names; *c; c++)
+                sp += *c == ' ';
+            ck_assert_int_eq(sp, 2);
+            if (!first[0])
+                snprintf(first, sizeof first, "%s", names);
+            else if (strcmp(first, names) != 0)
+                differ = 1;
+            for (uint32_t a = 0; a < 16; a++)
+                for (uint32_t b = 0; b < 16; b++) {
+                    uint64_t links[8];
+                    size_t n = topo_route(&t, a, b, a * 16 + b, links, NULL, 8);
+                    for (size_t i = 0; i < n; i++) {
+                        topo_end from, to;
+                        topo_link_ends(&t, links[i], &from, &to);
+                        if (from.kind != TOPO_SWITCH || to.kind != TOPO_SWITCH)
+                            continue;
+                        char l1[64], l2[64];
+                        snprintf(l1, sizeof l1, "%s-%s", topo_graph_switch_name(&t, from.id),
+                                 topo_graph_switch_name(&t, to.id));
+                        snprintf(l2, sizeof l2, "%s-%s", topo_graph_switch_name(&t, to.id),
+                                 topo_graph_switch_name(&t, from.id));
+                        ck_assert_msg(!strstr(names, l1) && !strstr(names, l2), "%u -> %u crosses %s (failed: %s)", a,
+                                      b, l1, names);
+                    }
+                }
+            topo_free(&t);
+            topo_free(&u);
+        }
+    ck_assert_msg(differ, "six seeds drew the same links: %s", first);
+    /* a count with nothing drawn (the checks before the runs) fails nothing */
+    topo t;
+    ck_assert_msg(build_failed(FABRIC, TOPO_GRAPH_SHORTEST, "3", 0, 0, &t, err, sizeof err) == 0, "%s", err);
+    ck_assert_ptr_null(topo_graph_failed(&t));
+    topo_free(&t);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("graph");
@@ -762,6 +928,9 @@ static Suite *suite(void)
     tcase_add_test(tc, test_import_ib_2switch);
     tcase_add_test(tc, test_import_ib_fattree);
     tcase_add_test(tc, test_import_ib_errors);
+    tcase_add_test(tc, test_failed_links_errors);
+    tcase_add_test(tc, test_failed_uplink_bisect);
+    tcase_add_test(tc, test_failed_links_drawn);
     suite_add_tcase(s, tc);
     return s;
 }
