@@ -205,6 +205,15 @@ START_TEST(test_two_values)
     gp = plot_script(args, "two-lines.png", NULL);
     HAS(gp, " with yerrorlines ");
     free(gp);
+    /* one replica each: no CI anywhere, so no bars and no bar in the key */
+    write_file("summary.csv", "point,replicas,network.bandwidth,energy_per_bit_j_mean,energy_per_bit_j_ci95\n"
+                              "0,1,10Gb/s,1.2e-11,\n"
+                              "1,1,40Gb/s,8e-12,\n");
+    snprintf(args, sizeof args, "%s --x network.bandwidth --y energy_per_bit_j --lines", dir);
+    gp = plot_script(args, "no-ci.png", NULL);
+    HAS(gp, "$s0 using 1:($2*1000000000000) with linespoints ");
+    HASNT(gp, "error");
+    free(gp);
 }
 END_TEST
 

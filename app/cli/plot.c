@@ -1116,6 +1116,11 @@ static int plot_summary(const plot_opts *o)
         if (to_zero)
             plot_note(o, PLOT_NOTE_INFO, "%zu CI bar%s reach%s 0 or below: on the log axis %s to the bottom edge",
                       to_zero, to_zero == 1 ? "" : "s", to_zero == 1 ? "es" : "", to_zero == 1 ? "it runs" : "they run");
+        /* no point has a CI (one replica each, or --change): points and
+         * lines without bars, so the key shows no bar either */
+        int any_ci = 0;
+        for (size_t i = 0; i < nrows && !any_ci; i++)
+            any_ci = strtod(rows[i].yci, NULL) != 0;
         /* a category's series side by side around it, 0.8 wide in all */
         double step = categorical && ns > 1 ? 0.8 / (double)ns : 0;
         if (categorical) {
@@ -1212,24 +1217,32 @@ static int plot_summary(const plot_opts *o)
                 gp_col(g, 3, fy);
                 fprintf(g, " with boxes lc %zu title ", s + 1);
                 gp_string(g, label);
-                fprintf(g, ", \\\n     $s%zu using 1:", s);
-                gp_col(g, 3, fy);
-                fputc(':', g);
-                gp_col(g, 4, fy);
-                fputs(" with yerrorbars lc rgb 'black' pt 0 notitle", g);
+                if (any_ci) {
+                    fprintf(g, ", \\\n     $s%zu using 1:", s);
+                    gp_col(g, 3, fy);
+                    fputc(':', g);
+                    gp_col(g, 4, fy);
+                    fputs(" with yerrorbars lc rgb 'black' pt 0 notitle", g);
+                }
                 continue;
             } else if (categorical) {
                 fprintf(g, "%s$s%zu using 1:", sep, s);
                 gp_col(g, 3, fy);
-                fputc(':', g);
-                gp_col(g, 4, fy);
-                fprintf(g, " with yerrorbars lc %zu pt %d ps 1.5 title ", s + 1, gp_point(s));
+                if (any_ci) {
+                    fputc(':', g);
+                    gp_col(g, 4, fy);
+                }
+                fprintf(g, " with %s lc %zu pt %d ps 1.5 title ", any_ci ? "yerrorbars" : "points", s + 1,
+                        gp_point(s));
             } else {
                 fprintf(g, "%s$s%zu using 1:", sep, s);
                 gp_col(g, 2, fy);
-                fputc(':', g);
-                gp_col(g, 3, fy);
-                fprintf(g, " with %s lc %zu pt %d ps 1.3 title ", lines ? "yerrorlines" : "yerrorbars", s + 1,
+                if (any_ci) {
+                    fputc(':', g);
+                    gp_col(g, 3, fy);
+                }
+                fprintf(g, " with %s lc %zu pt %d ps 1.3 title ",
+                        any_ci ? (lines ? "yerrorlines" : "yerrorbars") : (lines ? "linespoints" : "points"), s + 1,
                         gp_point(s));
             }
             gp_string(g, label);
