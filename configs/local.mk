@@ -20,6 +20,7 @@ dist_tasknetdata_DATA = \
 	%D%/data/fabric.dot \
 	%D%/data/vef-example.vef \
 	%D%/data/dag-example.dot \
+	%D%/data/flow-list-example.csv \
 	%D%/data/mpi-ring.otf2 \
 	%D%/data/mpi-ring.def
 # the OTF2 archive's per-rank files (mpi-ring.otf2 is its anchor)

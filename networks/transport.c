@@ -146,6 +146,39 @@ uint64_t tp_reno_ssthresh(const tp_flow *f)
     return half > floor2 ? half : floor2;
 }
 
+const char *const tp_growth_names[] = {"reno", "linux", NULL};
+
+void tp_grow(tp_flow *f, uint64_t acked_bytes)
+{
+    if (f->t->p.growth != TP_GROWTH_LINUX) {
+        tp_reno_grow(f);
+        return;
+    }
+    uint64_t mss = f->mss, k = (acked_bytes + mss - 1) / mss;
+    if (k == 0)
+        return;
+    if (f->cwnd < f->ssthresh) { /* tcp_slow_start: cwnd = min(cwnd + k, ssthresh), in whole segments */
+        uint64_t w = f->cwnd / mss, cap = f->ssthresh / mss, nw = w + k < cap ? w + k : cap;
+        k -= nw > w ? nw - w : 0;
+        f->cwnd = nw * mss;
+    }
+    if (f->cwnd >= f->ssthresh) { /* tcp_cong_avoid_ai(w = cwnd / mss, k) */
+        uint64_t w = f->cwnd / mss;
+        if (w == 0)
+            w = 1;
+        if (f->cwnd_cnt >= w) {
+            f->cwnd_cnt = 0;
+            f->cwnd += mss;
+        }
+        f->cwnd_cnt += (uint32_t)k;
+        if (f->cwnd_cnt >= w) {
+            uint64_t d = f->cwnd_cnt / w;
+            f->cwnd_cnt -= (uint32_t)(d * w);
+            f->cwnd += d * mss;
+        }
+    }
+}
+
 void tp_reno_grow(tp_flow *f)
 {
     if (f->cwnd < f->ssthresh) {
