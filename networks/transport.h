@@ -136,6 +136,7 @@ struct tp_flow {
     uint8_t done_snd, done_rcv;
     uint32_t rcv_nxt;       /* next in-order segment expected */
     uint32_t pending;       /* in-order segments not yet acked */
+    uint32_t ooo_n;         /* segments held beyond rcv_nxt (bits set in ooo) */
     sim_event_id delack_ev; /* pending delayed-ACK event (0: none) */
     int64_t t_head_ps;      /* first bit of any segment at the receiver */
     uint32_t live;          /* segments, ACKs and timer events of this flow still to come */

@@ -652,6 +652,41 @@ START_TEST(test_growth_linux)
 }
 END_TEST
 
+/* Two losses in a row at the end of a message (segments 53 and 54 of 60;
+ * delayed ACKs of 2): the out-of-order 55..59 are acked at once, at least
+ * three of them duplicate ACKs (the first may carry the ACK of 52 still
+ * held back), and 53 is fast-retransmitted; every segment has been sent by
+ * then, so only retransmissions reach the receiver after it. 53's arrival
+ * fills part of the gap (54 still missing, 55..59 held): the receiver acks
+ * it at once (RFC 5681 sec. 4.2: a segment that fills all or part of a gap;
+ * ns-3 too), the partial ACK (54) retransmits 54 an RTT later and the
+ * message is complete a few RTTs (~41 us each) after the losses: before
+ * 1 ms, one fast retransmit, two retransmissions, no timeout. Were that ACK
+ * held back for the delayed-ACK timeout (200 ms), the 10-ms RTO would fire
+ * first (the message then completes at 10.238 ms, one timeout). */
+START_TEST(test_partial_gap_acked_at_once)
+{
+    net_params core = star(2);
+    const char *sets[] = {"network.mtu=1500B", "network.buffer=10MB", NULL};
+    th_net *h = th_net_new("electrical-switch", &core, sets, NULL, 1, 4);
+    tp_params tp = tparams("tcp");
+    tp.delayed_ack = 2;
+    tp_inst *t = attach(h, &tp);
+    uint32_t lost[] = {53, 54};
+    tp_set_loss(t, lost, 2);
+    net_msg *m = th_at_low(h, 0, 0, 1, 60 * MSS);
+    th_net_go(h);
+    ck_assert_uint_eq(m->a, 1);
+    ck_assert_int_lt((int64_t)m->b, 1000000000); /* delivered before 1 ms */
+    tp_counters c;
+    tp_get_counters(t, &c);
+    ck_assert_uint_eq(c.timeouts, 0);
+    ck_assert_uint_eq(c.fast_retransmits, 1);
+    ck_assert_uint_eq(c.retransmissions, 2);
+    th_net_free(h);
+}
+END_TEST
+
 static Suite *transport_suite(void)
 {
     Suite *s = suite_create("transport");
@@ -668,6 +703,7 @@ static Suite *transport_suite(void)
     tcase_add_test(t, test_dcqcn_one_cnp);
     tcase_add_test(t, test_dctcp_timeout_ends_cwr);
     tcase_add_test(t, test_growth_linux);
+    tcase_add_test(t, test_partial_gap_acked_at_once);
     tcase_add_test(t, test_random_mixes_pfc);
     suite_add_tcase(s, t);
     return s;
