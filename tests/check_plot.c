@@ -224,6 +224,39 @@ START_TEST(test_xy)
 }
 END_TEST
 
+/* A named workload's metrics are "<w>.<metric>" (alone or beside others):
+ * a bare metric name means the one workload that has it, here "bg"'s
+ * fct_mean_s (train has none); with two that have it (a.throughput and
+ * b.throughput) the bare name is refused, naming both. --xy resolves both
+ * of its names the same way. */
+START_TEST(test_bare_metric_names)
+{
+    write_file("summary.csv", "point,replicas,workload.bg.load,train.iteration_time_mean_s_mean,"
+                              "train.iteration_time_mean_s_ci95,bg.fct_mean_s_mean,bg.fct_mean_s_ci95,"
+                              "a.throughput_mean,a.throughput_ci95,b.throughput_mean,b.throughput_ci95\n"
+                              "0,3,0.1,2.5,0.1,2e-4,1e-5,0.5,0.01,0.25,0.02\n"
+                              "1,3,0.5,2.75,0.1,8e-4,2e-5,0.4,0.01,0.2,0.02\n");
+    char args[300];
+    snprintf(args, sizeof args, "%s --x workload.bg.load --y fct_mean_s", dir);
+    char *gp = plot_script(args, "bare.png", NULL);
+    HAS(gp, "set ylabel 'bg: mean FCT (µs)' noenhanced\n");
+    HAS(gp, "$s0 << EOD\n0 \"0.1\" 2e-4 1e-5\n1 \"0.5\" 8e-4 2e-5\nEOD\n"); /* bg.fct_mean_s's cells */
+    free(gp);
+    snprintf(args, sizeof args, "%s --xy iteration_time_mean_s,fct_mean_s", dir);
+    gp = plot_script(args, "bare-xy.png", NULL);
+    HAS(gp, "$s0 << EOD\n2.5 2e-4 0.1 1e-5\nEOD\n");
+    free(gp);
+    char cmd[400];
+    snprintf(cmd, sizeof cmd, "plot %s --x workload.bg.load --y throughput --out %s/amb.png", dir, dir);
+    int st = -1;
+    char *o = run_tasknet(cmd, &st);
+    ck_assert_msg(st == 1 && strstr(o, "several workloads have metric throughput: a.throughput b.throughput; "
+                                       "name one"),
+                  "%d: %s", st, o);
+    free(o);
+}
+END_TEST
+
 /* --heatmap: the metric over two swept parameters, as colours; numeric
  * columns sorted by value (4 before 16 although the summary lists 16
  * first), rows in the sweep's order. */
@@ -275,6 +308,87 @@ START_TEST(test_counts_heatmap)
 }
 END_TEST
 
+/* Count occurrences of s in text. */
+static size_t count_of(const char *text, const char *s)
+{
+    size_t n = 0;
+    for (const char *p = strstr(text, s); p; p = strstr(p + 1, s))
+        n++;
+    return n;
+}
+
+/* --counts --panels: small multiples on shared axes. Four points (2
+ * fabrics x 2 patterns); their fractions by hand: point 0 has 3 + 1 = 4
+ * flows (0.75 at weight 1, 0.25 at 2), point 1 2 + 2 (0.5 at 2, 0.5 at 5),
+ * point 2 4 (1 at 1), point 3 1 + 3 (0.25 at 1, 0.75 at 2). */
+START_TEST(test_counts_panels)
+{
+    write_file("summary.csv", "point,replicas,network.type,workload.pattern,m_mean,m_ci95\n"
+                              "0,1,spinet,ring,1,\n1,1,spinet,rand,1,\n"
+                              "2,1,electrical-switch,ring,1,\n3,1,electrical-switch,rand,1,\n");
+    write_file("hist.csv", "point,weight,flows\n0,1,3\n0,2,1\n1,2,2\n1,5,2\n2,1,4\n3,1,1\n3,2,3\n");
+    char args[300];
+    snprintf(args, sizeof args, "%s --counts hist --panels", dir);
+    char *gp = plot_script(args, "panels.png", NULL);
+    /* 4 panels: the smallest square grid that holds them is 2 x 2 */
+    HAS(gp, "set multiplot layout 2,2 rowsfirst ");
+    ck_assert_uint_eq(count_of(gp, "\nplot "), 4);
+    HAS(gp, "unset multiplot\n");
+    /* shared axes: x from the smallest value 1 to the largest 5, half the
+     * closest values' gap (1) either side; y up to the largest fraction (1,
+     * point 2) plus 10 % */
+    HAS(gp, "set xrange [0.5:5.5]\n");
+    HAS(gp, "set yrange [0:1.1]\n");
+    ck_assert_uint_eq(count_of(gp, "set xrange"), 1);
+    /* each point's fractions, and its panel titled by its swept values, in the sweep's order */
+    HAS(gp, "$s0 << EOD\n1 0.75\n2 0.25\nEOD\n");
+    HAS(gp, "$s1 << EOD\n2 0.5\n5 0.5\nEOD\n");
+    HAS(gp, "$s2 << EOD\n1 1\nEOD\n");
+    HAS(gp, "$s3 << EOD\n1 0.25\n2 0.75\nEOD\n");
+    HAS(gp, "set title 'spinet, ring'\nset format x ''\nset format y '%g'\n"
+            "plot $s0 using ($1+0):2:($1-0.4):($1+0.4):(0):2 with boxxyerror lc 1 notitle\n");
+    HAS(gp, "set title 'spinet, rand'\nset format x ''\nset format y ''\nplot $s1 ");
+    /* the bottom row carries the x tic labels, the left column the y ones */
+    HAS(gp, "set title 'electrical-switch, ring'\nset format x '%g'\nset format y '%g'\nplot $s2 ");
+    HAS(gp, "set title 'electrical-switch, rand'\nset format x '%g'\nset format y ''\nplot $s3 ");
+    /* the axis labels once, for the grid */
+    HAS(gp, "set label 101 'weight' at screen");
+    HAS(gp, "set label 102 'fraction of flows' at screen");
+    ck_assert_uint_eq(count_of(gp, "unset label 101"), 1);
+    free(gp);
+    /* --series network.type: a panel per pattern, the fabrics side by side
+     * in each (two bars 0.8 / 2 = 0.4 wide, centred 0.2 either side of the
+     * value); 2 panels fit a 2 x 1 grid; the key names the fabrics once */
+    snprintf(args, sizeof args, "%s --counts hist --panels --series network.type", dir);
+    gp = plot_script(args, "panels2.png", NULL);
+    HAS(gp, "set multiplot layout 1,2 rowsfirst ");
+    ck_assert_uint_eq(count_of(gp, "\nplot "), 2);
+    HAS(gp, "set title 'ring'\nset format x '%g'\nset format y '%g'\n"
+            "plot $s0 using ($1-0.2):2:($1-0.4):($1+0):(0):2 with boxxyerror lc 1 notitle, "
+            "$s2 using ($1+0.2):2:($1+0):($1+0.4):(0):2 with boxxyerror lc 2 notitle\n");
+    HAS(gp, "set title 'rand'\nset format x '%g'\nset format y ''\n"
+            "plot $s1 using ($1-0.2):2:($1-0.4):($1+0):(0):2 with boxxyerror lc 1 notitle, "
+            "$s3 using ($1+0.2):2:($1+0):($1+0.4):(0):2 with boxxyerror lc 2 notitle\n");
+    HAS(gp, "set label 103 'fabric' at screen");
+    HAS(gp, "set label 201 'spinet' at screen");
+    HAS(gp, "set label 202 'electrical-switch' at screen");
+    free(gp);
+    /* refusals: a --series that is not swept, --panels without --counts */
+    int st;
+    char cmd[400];
+    snprintf(cmd, sizeof cmd, "plot %s --counts hist --panels --series system.nodes --out %s/no.png", dir, dir);
+    char *out = run_tasknet(cmd, &st);
+    ck_assert_int_eq(st, 1);
+    ck_assert_msg(strstr(out, "--series system.nodes: not one swept parameter") != NULL, "%s", out);
+    free(out);
+    snprintf(cmd, sizeof cmd, "plot %s --y m --panels --out %s/no.png", dir, dir);
+    out = run_tasknet(cmd, &st);
+    ck_assert_int_eq(st, 2);
+    ck_assert_msg(strstr(out, "--panels draws a count file") != NULL, "%s", out);
+    free(out);
+}
+END_TEST
+
 /* The script is NAME.EXT.gp: a .pdf and a .svg of the same name keep their
  * own; it names the image alone and runs from its own folder. */
 START_TEST(test_script_files)
@@ -313,8 +427,10 @@ static Suite *plot_suite(void)
     tcase_add_test(tc, test_categories);
     tcase_add_test(tc, test_two_values);
     tcase_add_test(tc, test_xy);
+    tcase_add_test(tc, test_bare_metric_names);
     tcase_add_test(tc, test_heatmap);
     tcase_add_test(tc, test_counts_heatmap);
+    tcase_add_test(tc, test_counts_panels);
     tcase_add_test(tc, test_script_files);
     suite_add_tcase(s, tc);
     return s;

@@ -855,6 +855,242 @@ START_TEST(test_finish_detects)
 }
 END_TEST
 
+/* ---- 11. BookSim2's traffic patterns (workload.traffic) ---- */
+
+/* uniform-random's params with the pattern settings `sets` (NULL-ended
+ * "path=value"), 1-byte messages at load 0.5, `messages` per node. */
+static void *wl_traffic(uint64_t messages, const char *const *sets)
+{
+    const wl_ops *w = th_wl_ops("uniform-random");
+    void *p = wl_uniform(1, 0.5, messages, 0);
+    for (size_t i = 0; sets && sets[i]; i++)
+        th_set(w->params, w->nparams, p, sets[i]);
+    return p;
+}
+
+/* Run `pattern` on N nodes of the ideal fabric, M messages per node, with
+ * self-traffic on; every message of source s must go to expect[s]. */
+static void check_perm(uint32_t N, const char *const *sets, const uint32_t *expect)
+{
+    const uint64_t M = 5;
+    net_params np = star(N);
+    harness h;
+    ck_assert_msg(h_open(&h, "ideal", &np, NULL, wl_traffic(M, sets), 7, N * M) == 0, "init: %s", h.r.err);
+    ck_assert_msg(h_run(&h, SIM_TIME_MAX) == 0, "finish: %s", h.r.err);
+    for (uint32_t s = 0; s < N; s++)
+        ck_assert_msg(h.pair[(size_t)s * N + expect[s]] == M, "%s: source %u sent %llu of %llu to %u", sets[0], s,
+                      (unsigned long long)h.pair[(size_t)s * N + expect[s]], (unsigned long long)M, expect[s]);
+    h_close(&h);
+}
+
+/* Destinations worked by hand from BookSim2's definitions (the workload's
+ * file head):
+ *   bitcomp, N = 16 (4 bits): ~s & 15 = 15 - s.
+ *   transpose, N = 16 = 2^(2*2): the low and high 2-bit halves swap, s = 4 r + c
+ *     -> 4 c + r: 1 = (0,1) -> 4, 6 = (1,2) -> 9, 11 = (2,3) -> 14, 0, 5, 10, 15 fixed.
+ *   bitrev, N = 8: 001 -> 100 (1 -> 4), 011 -> 110 (3 -> 6), 110 -> 011 (6 -> 3).
+ *   shuffle, N = 8, rotate left: 001 -> 010, 100 -> 001 (4 -> 1), 101 -> 011 (5 -> 3).
+ *   tornado, k = 8, n = 2 (the 8x8 torus): each digit + (9/2 - 1) = + 3 mod 8:
+ *     0 = (0,0) -> (3,3) = 27; 13 = (5,1) -> (0,4) = 32; 63 = (7,7) -> (2,2) = 18;
+ *     7 = (7,0) -> (2,3) = 26.
+ *   tornado, k = 5, n = 1: + (6/2 - 1) = + 2 mod 5: 0 1 2 3 4 -> 2 3 4 0 1.
+ *   tornado, k = 4, n = 3 (the 4-ary 3-tree's 64 hosts): + (5/2 - 1) = + 1 per digit:
+ *     0 -> (1,1,1) = 21; 63 = (3,3,3) -> 0; 6 = (2,1,0) -> (3,2,1) = 3 + 8 + 16 = 27.
+ *   neighbor, k = 8, n = 2: each digit + 1 mod 8: 0 -> 9; 7 = (7,0) -> (0,1) = 8; 63 -> 0. */
+START_TEST(test_traffic_patterns)
+{
+    uint32_t e[64];
+    for (uint32_t s = 0; s < 16; s++)
+        e[s] = 15 - s;
+    check_perm(16, (const char *const[]){"workload.traffic=bitcomp", "workload.self-traffic=on", NULL}, e);
+    {
+        static const uint32_t t16[16] = {0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15};
+        ck_assert_uint_eq(t16[1], 4);
+        ck_assert_uint_eq(t16[6], 9);
+        ck_assert_uint_eq(t16[11], 14);
+        check_perm(16, (const char *const[]){"workload.traffic=transpose", "workload.self-traffic=on", NULL}, t16);
+    }
+    {
+        static const uint32_t r8[8] = {0, 4, 2, 6, 1, 5, 3, 7};
+        check_perm(8, (const char *const[]){"workload.traffic=bitrev", "workload.self-traffic=on", NULL}, r8);
+        static const uint32_t sh8[8] = {0, 2, 4, 6, 1, 3, 5, 7};
+        check_perm(8, (const char *const[]){"workload.traffic=shuffle", "workload.self-traffic=on", NULL}, sh8);
+    }
+    /* tornado on 64 = 8^2: the four worked values, and every source by its digits */
+    for (uint32_t s = 0; s < 64; s++)
+        e[s] = (s % 8 + 3) % 8 + 8 * ((s / 8 + 3) % 8);
+    ck_assert_uint_eq(e[0], 27);
+    ck_assert_uint_eq(e[13], 32);
+    ck_assert_uint_eq(e[63], 18);
+    ck_assert_uint_eq(e[7], 26);
+    check_perm(64, (const char *const[]){"workload.traffic=tornado", "workload.traffic-radix=8", NULL}, e);
+    check_perm(64, (const char *const[]){"workload.traffic=tornado", "workload.traffic-radix=8",
+                                         "workload.traffic-digits=2", NULL}, e);
+    {
+        static const uint32_t t5[5] = {2, 3, 4, 0, 1};
+        check_perm(5, (const char *const[]){"workload.traffic=tornado", "workload.traffic-radix=5", NULL}, t5);
+    }
+    for (uint32_t s = 0; s < 64; s++)
+        e[s] = (s % 4 + 1) % 4 + 4 * ((s / 4 % 4 + 1) % 4) + 16 * ((s / 16 + 1) % 4);
+    ck_assert_uint_eq(e[0], 21);
+    ck_assert_uint_eq(e[63], 0);
+    ck_assert_uint_eq(e[6], 27);
+    check_perm(64, (const char *const[]){"workload.traffic=tornado", "workload.traffic-radix=4", NULL}, e);
+    for (uint32_t s = 0; s < 64; s++)
+        e[s] = (s % 8 + 1) % 8 + 8 * ((s / 8 + 1) % 8);
+    ck_assert_uint_eq(e[0], 9);
+    ck_assert_uint_eq(e[7], 8);
+    ck_assert_uint_eq(e[63], 0);
+    check_perm(64, (const char *const[]){"workload.traffic=neighbor", "workload.traffic-radix=8", NULL}, e);
+}
+END_TEST
+
+/* self-traffic = off: a source the pattern sends to itself is idle. transpose
+ * on 16 fixes s = 4 r + c with r = c: 0, 5, 10, 15; the 12 others send their
+ * M each to their transpose, and finish's exactly-once check holds. */
+START_TEST(test_traffic_self_off)
+{
+    const uint32_t N = 16;
+    const uint64_t M = 5;
+    net_params np = star(N);
+    harness h;
+    ck_assert_msg(h_open(&h, "ideal", &np, NULL, wl_traffic(M, (const char *const[]){"workload.traffic=transpose",
+                                                                                      NULL}), 7, N * M) == 0,
+                  "init: %s", h.r.err);
+    ck_assert_msg(h_run(&h, SIM_TIME_MAX) == 0, "finish: %s", h.r.err);
+    ck_assert_uint_eq(h.self, 0);
+    ck_assert_double_eq(h.core[M_messages_delivered], 12 * M);
+    for (uint32_t s = 0; s < N; s++) {
+        uint32_t d = 4 * (s % 4) + s / 4;
+        ck_assert_uint_eq(h.pair[(size_t)s * N + d], d == s ? 0 : M);
+    }
+    h_close(&h);
+}
+END_TEST
+
+/* randperm: one permutation per run: each source sends all its M messages to
+ * one destination, and each node receives from exactly one source (column
+ * sums M). The same seed draws the same permutation; another seed another
+ * (two equal draws of 16! permutations: 1 in 2e13). */
+START_TEST(test_traffic_randperm)
+{
+    const uint32_t N = 16;
+    const uint64_t M = 3;
+    uint32_t perm[3][16];
+    static const uint64_t seeds[3] = {5, 5, 6};
+    for (int r = 0; r < 3; r++) {
+        net_params np = star(N);
+        harness h;
+        ck_assert_msg(h_open(&h, "ideal", &np, NULL,
+                             wl_traffic(M, (const char *const[]){"workload.traffic=randperm",
+                                                                 "workload.self-traffic=on", NULL}),
+                             seeds[r], N * M) == 0, "init: %s", h.r.err);
+        ck_assert_msg(h_run(&h, SIM_TIME_MAX) == 0, "finish: %s", h.r.err);
+        uint64_t col[16] = {0};
+        for (uint32_t s = 0; s < N; s++) {
+            int found = 0;
+            for (uint32_t d = 0; d < N; d++) {
+                col[d] += h.pair[(size_t)s * N + d];
+                if (h.pair[(size_t)s * N + d] == M) {
+                    perm[r][s] = d;
+                    found++;
+                } else {
+                    ck_assert_uint_eq(h.pair[(size_t)s * N + d], 0);
+                }
+            }
+            ck_assert_int_eq(found, 1);
+        }
+        for (uint32_t d = 0; d < N; d++)
+            ck_assert_uint_eq(col[d], M);
+        h_close(&h);
+    }
+    ck_assert(memcmp(perm[0], perm[1], sizeof perm[0]) == 0);
+    ck_assert(memcmp(perm[0], perm[2], sizeof perm[0]) != 0);
+}
+END_TEST
+
+/* hotspot "2 5", shares "3 1", N = 8, M = 4000 per source: with self-traffic
+ * on every source sends 3/4 to node 2 and 1/4 to node 5 (binomial sd
+ * sqrt(4000 * 3/4 * 1/4) = 27.4: within 5 sd = 137 of 3000); nothing else.
+ * Off: source 2 sends only to 5 and 5 only to 2 (the other hotspot, its
+ * share renormalised to 1). One hotspot "3" with self-traffic off: node 3
+ * is idle and every other node sends all its M to 3. */
+START_TEST(test_traffic_hotspot)
+{
+    const uint32_t N = 8;
+    const uint64_t M = 4000;
+    for (int self = 1; self >= 0; self--) {
+        net_params np = star(N);
+        harness h;
+        const char *const on[] = {"workload.traffic=hotspot", "workload.hotspot-nodes=2 5",
+                                  "workload.hotspot-shares=3 1", "workload.self-traffic=on", NULL};
+        const char *const off[] = {"workload.traffic=hotspot", "workload.hotspot-nodes=2 5",
+                                   "workload.hotspot-shares=3 1", NULL};
+        ck_assert_msg(h_open(&h, "ideal", &np, NULL, wl_traffic(M, self ? on : off), 3, N * M) == 0, "init: %s",
+                      h.r.err);
+        ck_assert_msg(h_run(&h, SIM_TIME_MAX) == 0, "finish: %s", h.r.err);
+        for (uint32_t s = 0; s < N; s++) {
+            uint64_t to2 = h.pair[s * N + 2], to5 = h.pair[s * N + 5];
+            ck_assert_uint_eq(to2 + to5, M);
+            if (!self && s == 2) {
+                ck_assert_uint_eq(to5, M);
+            } else if (!self && s == 5) {
+                ck_assert_uint_eq(to2, M);
+            } else {
+                ck_assert_msg(llabs((long long)to2 - 3000) <= 137, "source %u: %llu to node 2", s,
+                              (unsigned long long)to2);
+            }
+        }
+        h_close(&h);
+    }
+    {
+        net_params np = star(N);
+        harness h;
+        ck_assert_msg(h_open(&h, "ideal", &np, NULL,
+                             wl_traffic(10, (const char *const[]){"workload.traffic=hotspot",
+                                                                  "workload.hotspot-nodes=3", NULL}),
+                             3, N * 10) == 0, "init: %s", h.r.err);
+        ck_assert_msg(h_run(&h, SIM_TIME_MAX) == 0, "finish: %s", h.r.err);
+        for (uint32_t s = 0; s < N; s++)
+            ck_assert_uint_eq(h.pair[s * N + 3], s == 3 ? 0 : 10);
+        ck_assert_double_eq(h.core[M_messages_delivered], 70);
+        h_close(&h);
+    }
+}
+END_TEST
+
+/* Sizes a pattern cannot take are refused at set-up, with the reason. */
+START_TEST(test_traffic_refused)
+{
+    static const struct {
+        uint32_t nodes;
+        const char *set[3];
+        const char *expect;
+    } cases[] = {
+        {12, {"workload.traffic=bitcomp"}, "power of two of nodes, and there are 12"},
+        {12, {"workload.traffic=shuffle"}, "power of two"},
+        {8, {"workload.traffic=transpose"}, "even power of two of nodes (4, 16, 64, ...), and there are 8 = 2^3"},
+        {48, {"workload.traffic=tornado", "workload.traffic-radix=8"}, "8^2 > 48 nodes"},
+        {64, {"workload.traffic=neighbor", "workload.traffic-radix=8", "workload.traffic-digits=3"}, "8^3 > 64"},
+        {64, {"workload.traffic=tornado"}, "needs workload.traffic-radix"},
+        {64, {"workload.traffic-radix=8"}, "applies to the patterns tornado and neighbor, and the pattern is uniform"},
+        {8, {"workload.traffic=hotspot"}, "needs workload.hotspot-nodes"},
+        {8, {"workload.traffic=hotspot", "workload.hotspot-nodes=1 9"}, "hotspot node 9: the nodes are 0..7"},
+        {8, {"workload.traffic=hotspot", "workload.hotspot-nodes=1 1"}, "listed twice"},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        net_params np = star(cases[k].nodes);
+        const char *sets[4] = {cases[k].set[0], cases[k].set[1], cases[k].set[2], NULL};
+        harness h;
+        ck_assert_int_eq(h_open(&h, "ideal", &np, NULL, wl_traffic(5, sets), 1, 16), -1);
+        ck_assert_msg(strstr(h.r.err, cases[k].expect) != NULL, "case %zu: '%s' lacks '%s'", k, h.r.err,
+                      cases[k].expect);
+        ck_assert_int_eq(sim_pending(h.r.s), 0);
+        h_close(&h);
+    }
+}
+END_TEST
+
 /* ---- main ---- */
 
 static Suite *uniform_suite(void)
@@ -875,6 +1111,11 @@ static Suite *uniform_suite(void)
     tcase_add_test(tc, test_bad_params);
     tcase_add_test(tc, test_estimate_bound);
     tcase_add_test(tc, test_finish_detects);
+    tcase_add_test(tc, test_traffic_patterns);
+    tcase_add_test(tc, test_traffic_self_off);
+    tcase_add_test(tc, test_traffic_randperm);
+    tcase_add_test(tc, test_traffic_hotspot);
+    tcase_add_test(tc, test_traffic_refused);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -24,9 +24,43 @@
  * destination is uniform over all N nodes, the source included (BookSim2's
  * `uniform`); off (the default): over the N - 1 others.
  *
+ * workload.traffic (BookSim2's configuration key `traffic`; the pattern
+ * workload owns workload.pattern, with other values): BookSim2's traffic
+ * patterns (src/traffic.cpp of github.com/booksim/booksim2, commit 28f43299;
+ * definitions re-derived here, no code taken), node ids in binary s = s_{b-1} .. s_0 (N = 2^b) or in
+ * base-k digits s = sum_i d_i k^i (digit 0 lowest: the torus's dimension 0,
+ * networks/topo_torus.c, as BookSim2's k-ary n-cube numbers its nodes):
+ *   uniform   (default) as above;
+ *   bitcomp   d = ~s & (N - 1)            (N a power of two);
+ *   transpose N = 2^(2h): d = (s >> h) | ((s << h) & (N - 1)), the two
+ *             halves of the bits swapped (row and column of a 2^h x 2^h
+ *             matrix; N an even power of two);
+ *   bitrev    the b bits reversed (N a power of two);
+ *   shuffle   the b bits rotated left by one: d = ((s << 1) & (N - 1)) |
+ *             s_{b-1} (N a power of two);
+ *   tornado   every base-k digit d_i -> (d_i + ceil(k/2) - 1) mod k (BookSim2's
+ *             (xr k + 1) / 2 - 1 with xr = 1): k = traffic-radix, n digits with
+ *             k^n = N (traffic-digits, derived from N when not given);
+ *   neighbor  every digit d_i -> (d_i + 1) mod k (same k, n);
+ *   randperm  a uniformly random permutation drawn once per run from the
+ *             stream "uniform-permutation" (BookSim2 draws it from perm_seed);
+ *   hotspot   a destination among hotspot-nodes, node j with probability
+ *             share_j / sum of shares (hotspot-shares, integer weights, 1 each
+ *             by default; fewer shares than nodes repeat the last: BookSim2's
+ *             hotspot(nodes, rates)); every message goes to a hotspot.
+ * The permutations fix a destination per source. A source that a pattern
+ * sends to itself does so through the fabric under self-traffic = on (as
+ * BookSim2 does), and generates nothing under self-traffic = off (the
+ * default): then it is idle, its share of the offered load is not offered,
+ * and throughput (over all N) is below offered-load by that share. hotspot
+ * with self-traffic = off draws among the other hotspots (their shares
+ * renormalised); a sole hotspot is idle. Sizes BookSim2 cannot take
+ * (a bit pattern on N not a power of two, transpose on an odd power, k^n !=
+ * N) are refused.
+ *
  * Streams (never shared with the fabric, so the same seed offers the same
  * traffic to every fabric): "uniform-arrivals" (gaps), "uniform-destinations",
- * "uniform-sizes". Separate size and destination streams keep the arrival
+ * "uniform-sizes", "uniform-permutation" (randperm only). Separate size and destination streams keep the arrival
  * times and destinations common between runs that differ only in the size
  * distribution's shape (for the same mean).
  *
@@ -70,6 +104,10 @@
 #include "trace.h"
 #include "workload.h"
 
+enum { UR_PAT_UNIFORM, UR_PAT_TRANSPOSE, UR_PAT_BITCOMP, UR_PAT_BITREV, UR_PAT_SHUFFLE, UR_PAT_TORNADO,
+       UR_PAT_NEIGHBOR, UR_PAT_RANDPERM, UR_PAT_HOTSPOT };
+#define UR_HOT_MAX 64 /* hotspot nodes at most */
+
 /* The workload's parameters (rows below). */
 typedef struct ur_params {
     dist message_size;   /* bytes */
@@ -78,10 +116,19 @@ typedef struct ur_params {
     uint64_t messages;   /* messages per node (0 = use duration) */
     int injection;       /* 0 poisson, 1 bernoulli */
     int self_traffic;    /* 1: destinations include the source */
+    int pattern;         /* UR_PAT_* */
+    uint32_t radix;      /* tornado, neighbor: BookSim2's k (0: not given) */
+    uint32_t digits;     /* tornado, neighbor: BookSim2's n (0: log_k N) */
+    uint32_t hot[UR_HOT_MAX];   /* hotspot: nodes */
+    uint32_t nhot;
+    uint32_t share[UR_HOT_MAX]; /* hotspot: weights (fewer: the last repeats; none: 1 each) */
+    uint32_t nshare;
 } ur_params;
 
 static const char *const ur_injection_names[] = {"poisson", "bernoulli", NULL};
 static const char *const ur_onoff_names[] = {"off", "on", NULL};
+static const char *const ur_pattern_names[] = {"uniform", "transpose", "bitcomp", "bitrev", "shuffle", "tornado",
+                                               "neighbor", "randperm", "hotspot", NULL};
 
 static const param_row ur_rows[] = {
     {.path = "workload.message-size", .type = "distribution(size)", .unit = "B",
@@ -110,6 +157,31 @@ static const param_row ur_rows[] = {
     {.path = "workload.self-traffic", .type = "choice", .unit = "", .def = "off",
      .help = "uniform-random: off (destinations among the N-1 others) | on (among all N, BookSim2's uniform)",
      .kind = PARAM_CHOICE, .off = offsetof(ur_params, self_traffic), .choices = ur_onoff_names, .example = "on"},
+    {.path = "workload.traffic", .type = "choice", .unit = "", .def = "uniform",
+     .help = "uniform-random: destinations as BookSim2's traffic patterns: uniform | transpose | bitcomp | bitrev | "
+             "shuffle (N a power of two; transpose an even one) | tornado | neighbor (base traffic-radix digits) | "
+             "randperm (a random permutation per run) | hotspot (hotspot-nodes, hotspot-shares)",
+     .kind = PARAM_CHOICE, .off = offsetof(ur_params, pattern), .choices = ur_pattern_names, .example = "tornado"},
+    {.path = "workload.traffic-radix", .type = "integer", .unit = "",
+     .help = "uniform-random: tornado and neighbor: the digits' base k (BookSim2's k; an 8x8 torus: 8), required "
+             "by them",
+     .kind = PARAM_U32, .off = offsetof(ur_params, radix), .flags = PARAM_UNSET0, .min = 2, .max = UINT32_MAX,
+     .example = "8", .note = "a digit needs at least 2 values"},
+    {.path = "workload.traffic-digits", .type = "integer", .unit = "",
+     .help = "uniform-random: tornado and neighbor: the number n of digits (BookSim2's n), traffic-radix^n = "
+             "nodes; default: derived from the nodes",
+     .kind = PARAM_U32, .off = offsetof(ur_params, digits), .flags = PARAM_UNSET0, .min = 1, .max = 32,
+     .example = "2"},
+    {.path = "workload.hotspot-nodes", .type = "list", .unit = "",
+     .help = "uniform-random: hotspot: the nodes every message goes to (required by it)", .kind = PARAM_U32_LIST,
+     .off = offsetof(ur_params, hot), .count_off = offsetof(ur_params, nhot), .min = 0, .max = UR_HOT_MAX,
+     .example = "0 63", .when = "workload.traffic=hotspot"},
+    {.path = "workload.hotspot-shares", .type = "list", .unit = "",
+     .help = "uniform-random: hotspot: integer weight of each hotspot node (fewer than the nodes: the last "
+             "repeats; default 1 each)",
+     .kind = PARAM_U32_LIST, .off = offsetof(ur_params, share), .count_off = offsetof(ur_params, nshare), .min = 1,
+     .max = UR_HOT_MAX, .example = "3 1", .note = "a hotspot's weight is at least 1",
+     .when = "workload.traffic=hotspot"},
 };
 
 #define UR_METRICS(X)                                                                           \
@@ -157,6 +229,10 @@ typedef struct ur {
     int up;                   /* init succeeded */
     uint32_t sources_ended;   /* nodes whose generation has ended */
     int stopped;              /* stop(): generate nothing more (a background workload) */
+    uint32_t *dest;           /* [N] a permutation's destination per source (NULL: none) */
+    uint8_t *idle;            /* [N] 1: the source generates nothing (its pattern sends it to itself) */
+    uint64_t hot_total;       /* hotspot: sum of the shares */
+    uint32_t hot_share[UR_HOT_MAX]; /* hotspot: each node's share (the last repeated) */
     struct trace *trace; /* the timeline (--trace; NULL: none): every message */
 } ur;
 
@@ -172,11 +248,153 @@ static uint64_t ur_mix(uint64_t x)
 
 static void ur_arrival(sim *s, void *ctx, uint64_t arg);
 
+/* The pattern's rules on the node count N (file head); the number of base-k
+ * digits of tornado and neighbor in *digits. 0, or -1 + err. */
+static int ur_pattern_check(const ur_params *p, uint32_t N, uint32_t *digits, char *err, size_t errlen)
+{
+    const char *name = ur_pattern_names[p->pattern];
+    int perm_digits = p->pattern == UR_PAT_TORNADO || p->pattern == UR_PAT_NEIGHBOR;
+    *digits = 0;
+    if (!perm_digits && (p->radix || p->digits))
+        return tn_error(err, errlen, "uniform-random: workload.traffic-%s applies to the patterns tornado and "
+                        "neighbor, and the pattern is %s", p->radix ? "radix" : "digits", name);
+    switch (p->pattern) {
+    case UR_PAT_TRANSPOSE:
+    case UR_PAT_BITCOMP:
+    case UR_PAT_BITREV:
+    case UR_PAT_SHUFFLE:
+        if (N & (N - 1))
+            return tn_error(err, errlen, "uniform-random: pattern %s permutes the bits of node ids: it needs a "
+                            "power of two of nodes, and there are %u", name, N);
+        if (p->pattern == UR_PAT_TRANSPOSE) {
+            uint32_t b = 0;
+            while ((1u << b) < N)
+                b++;
+            if (b % 2)
+                return tn_error(err, errlen, "uniform-random: pattern transpose swaps the two halves of the bits "
+                                "of node ids: it needs an even power of two of nodes (4, 16, 64, ...), and there "
+                                "are %u = 2^%u", N, b);
+        }
+        return 0;
+    case UR_PAT_TORNADO:
+    case UR_PAT_NEIGHBOR: {
+        if (!p->radix)
+            return tn_error(err, errlen, "uniform-random: pattern %s needs workload.traffic-radix, the base k of "
+                            "the node ids' digits (BookSim2's k: 8 on an 8x8 torus)", name);
+        uint64_t pow = 1;
+        uint32_t n = 0;
+        if (p->digits) {
+            for (n = 0; n < p->digits && pow <= N; n++)
+                pow *= p->radix;
+        } else {
+            while (pow < N) {
+                pow *= p->radix;
+                n++;
+            }
+        }
+        if (pow != N)
+            return tn_error(err, errlen, "uniform-random: pattern %s needs traffic-radix^n = nodes, and %u^%u %s "
+                            "%u nodes", name, p->radix, p->digits ? p->digits : n, pow < N ? "<" : ">", N);
+        *digits = n;
+        return 0;
+    }
+    case UR_PAT_HOTSPOT:
+        if (p->nhot == 0)
+            return tn_error(err, errlen, "uniform-random: pattern hotspot needs workload.hotspot-nodes, the nodes "
+                            "its messages go to");
+        if (p->nshare > p->nhot)
+            return tn_error(err, errlen, "uniform-random: %u hotspot-shares for %u hotspot-nodes", p->nshare,
+                            p->nhot);
+        for (uint32_t i = 0; i < p->nhot; i++) {
+            if (p->hot[i] >= N)
+                return tn_error(err, errlen, "uniform-random: hotspot node %u: the nodes are 0..%u", p->hot[i],
+                                N - 1);
+            for (uint32_t j = 0; j < i; j++)
+                if (p->hot[j] == p->hot[i])
+                    return tn_error(err, errlen, "uniform-random: hotspot node %u is listed twice (give it "
+                                    "its weight in hotspot-shares)", p->hot[i]);
+        }
+        return 0;
+    default: return 0;
+    }
+}
+
+/* A permutation pattern's destination of source s (N nodes, *digits base-k
+ * digits for tornado and neighbor): the file head's definitions. */
+static uint32_t ur_perm_dest(const ur_params *p, uint32_t N, uint32_t digits, uint32_t s)
+{
+    uint32_t b = 0;
+    while ((1u << b) < N)
+        b++;
+    switch (p->pattern) {
+    case UR_PAT_BITCOMP: return ~s & (N - 1);
+    case UR_PAT_TRANSPOSE: {
+        uint32_t h = b / 2, lo = (1u << h) - 1;
+        return ((s >> h) & lo) | ((s << h) & (lo << h));
+    }
+    case UR_PAT_BITREV: {
+        uint32_t d = 0;
+        for (uint32_t i = 0; i < b; i++)
+            d = (d << 1) | ((s >> i) & 1u);
+        return d;
+    }
+    case UR_PAT_SHUFFLE: return b ? ((s << 1) & (N - 1)) | (s >> (b - 1)) : s;
+    case UR_PAT_TORNADO:
+    case UR_PAT_NEIGHBOR: {
+        uint32_t k = p->radix, shift = p->pattern == UR_PAT_TORNADO ? (k + 1) / 2 - 1 : 1, d = 0;
+        uint64_t place = 1;
+        for (uint32_t i = 0; i < digits; i++, place *= k)
+            d += (uint32_t)(place * (((s / place) % k + shift) % k));
+        return d;
+    }
+    default: return s;
+    }
+}
+
+/* Node src's destination under the pattern (it is not idle). */
+static uint32_t ur_pick_dest(ur *w, uint32_t src)
+{
+    const ur_params *p = w->p;
+    if (w->dest)
+        return w->dest[src];
+    if (p->pattern == UR_PAT_HOTSPOT) {
+        /* a share-weighted draw among the hotspots (without src under self-traffic off) */
+        uint64_t total = w->hot_total;
+        uint32_t own = UINT32_MAX;
+        if (!p->self_traffic)
+            for (uint32_t i = 0; i < p->nhot; i++)
+                if (p->hot[i] == src) {
+                    own = i;
+                    total -= w->hot_share[i];
+                }
+        if (p->nhot == 1)
+            return p->hot[0]; /* no draw, as BookSim2 */
+        uint64_t x = gsl_rng_uniform_int(w->rng_dst, total);
+        for (uint32_t i = 0; i < p->nhot; i++) {
+            if (i == own)
+                continue;
+            if (x < w->hot_share[i])
+                return p->hot[i];
+            x -= w->hot_share[i];
+        }
+        return p->hot[p->nhot - 1]; /* not reached */
+    }
+    uint32_t dst;
+    if (p->self_traffic) {
+        dst = (uint32_t)gsl_rng_uniform_int(w->rng_dst, w->nodes); /* over all N */
+    } else {
+        dst = (uint32_t)gsl_rng_uniform_int(w->rng_dst, w->nodes - 1);
+        if (dst >= src)
+            dst++; /* uniform over the N-1 others */
+    }
+    return dst;
+}
+
 /* Draw node i's next arrival; schedule it unless generation has ended. */
 static void ur_schedule_next(ur *w, uint32_t i)
 {
     ur_node *nd = &w->node[i];
-    if (w->messages > 0 && nd->generated >= w->messages) {
+    if ((w->messages > 0 && nd->generated >= w->messages) || (w->idle && w->idle[i])) {
         w->sources_ended++;
         return;
     }
@@ -209,14 +427,7 @@ static void ur_arrival(sim *s, void *ctx, uint64_t arg)
         return;
     }
 
-    uint32_t dst;
-    if (w->p->self_traffic) {
-        dst = (uint32_t)gsl_rng_uniform_int(w->rng_dst, w->nodes); /* over all N */
-    } else {
-        dst = (uint32_t)gsl_rng_uniform_int(w->rng_dst, w->nodes - 1);
-        if (dst >= src)
-            dst++; /* uniform over the N-1 others */
-    }
+    uint32_t dst = ur_pick_dest(w, src);
     double x = dist_sample(&w->p->message_size, w->rng_size);
     uint64_t size = x <= 0 ? 0 : (uint64_t)llround(x);
 
@@ -300,6 +511,9 @@ static int ur_init(void *state, const wl_env *env, char *err, size_t errlen)
                         p->duration_ps > 0
                             ? "uniform-random: give either a duration or a message count, not both"
                             : "uniform-random: give a duration or a message count per node");
+    uint32_t digits;
+    if (ur_pattern_check(p, env->nodes, &digits, err, errlen) != 0)
+        return -1;
     /* lambda = rho B / (8 E[size]) per second; mean gap in ps. */
     double rate_per_s = p->offered_load * env->bandwidth_bps / (8.0 * mean_bytes);
     double gap_ps = 1e12 / rate_per_s;
@@ -333,6 +547,37 @@ static int ur_init(void *state, const wl_env *env, char *err, size_t errlen)
     w->rng_arrivals = wl_stream(env, "uniform-arrivals");
     w->rng_dst = wl_stream(env, "uniform-destinations");
     w->rng_size = wl_stream(env, "uniform-sizes");
+    if (p->pattern != UR_PAT_UNIFORM && p->pattern != UR_PAT_HOTSPOT) {
+        w->dest = tn_xcalloc(env->nodes, sizeof *w->dest);
+        if (p->pattern == UR_PAT_RANDPERM) {
+            /* a uniformly random permutation (Fisher-Yates), once per run */
+            gsl_rng *r = wl_stream(env, "uniform-permutation");
+            for (uint32_t i = 0; i < w->nodes; i++)
+                w->dest[i] = i;
+            for (uint32_t i = w->nodes - 1; i > 0; i--) {
+                uint32_t j = (uint32_t)gsl_rng_uniform_int(r, (unsigned long)i + 1), t = w->dest[i];
+                w->dest[i] = w->dest[j];
+                w->dest[j] = t;
+            }
+            gsl_rng_free(r);
+        } else {
+            for (uint32_t i = 0; i < w->nodes; i++)
+                w->dest[i] = ur_perm_dest(p, w->nodes, digits, i);
+        }
+    }
+    if (p->pattern == UR_PAT_HOTSPOT)
+        for (uint32_t i = 0; i < p->nhot; i++) {
+            w->hot_share[i] = p->nshare == 0 ? 1 : p->share[i < p->nshare ? i : p->nshare - 1];
+            w->hot_total += w->hot_share[i];
+        }
+    if (!p->self_traffic && (w->dest || p->pattern == UR_PAT_HOTSPOT)) {
+        w->idle = tn_xcalloc(env->nodes, 1);
+        for (uint32_t i = 0; i < w->nodes; i++)
+            if (w->dest && w->dest[i] == i)
+                w->idle[i] = 1;
+        if (p->pattern == UR_PAT_HOTSPOT && p->nhot == 1)
+            w->idle[p->hot[0]] = 1;
+    }
     w->up = 1;
     /* Node order: the engine fires equal times in scheduling order. */
     for (uint32_t i = 0; i < w->nodes; i++)
@@ -348,7 +593,7 @@ static int ur_check(const ur *w, char *err, size_t errlen)
                         (unsigned long long)w->bad);
     for (uint32_t i = 0; i < w->nodes; i++) {
         const ur_node *nd = &w->node[i];
-        if (w->messages > 0 && nd->generated != w->messages)
+        if (w->messages > 0 && nd->generated != (w->idle && w->idle[i] ? 0 : w->messages))
             return tn_error(err, errlen, "node %u generated %llu of %llu messages", i,
                             (unsigned long long)nd->generated, (unsigned long long)w->messages);
         if (nd->delivered != nd->generated || nd->dlv_hash != nd->gen_hash)
@@ -414,6 +659,9 @@ static int ur_resolve(void *params, wl_resolve *rc, char *err, size_t errlen)
                         "the %g s a run can span; raise network.bandwidth or lower the size", a, 8 * biggest / B, b,
                         WL_HORIZON_S);
     }
+    uint32_t digits;
+    if (ur_pattern_check(p, rc->nodes, &digits, err, errlen) != 0)
+        return -1;
     if (p->messages > 0 && p->offered_load > 0) {
         double per_s = p->offered_load * B / (8 * dist_mean(&p->message_size));
         double span = (double)p->messages / per_s;
@@ -494,6 +742,8 @@ static void ur_fini(void *state)
     if (!w->up)
         return;
     free(w->node);
+    free(w->dest);
+    free(w->idle);
     net_msg_pool_free(&w->pool);
     gsl_rng_free(w->rng_arrivals);
     gsl_rng_free(w->rng_dst);
@@ -522,8 +772,8 @@ static void ur_params_check(const net_params *core, const void *params, param_re
 
 const wl_ops wl_uniform_random_ops = {
     .name = "uniform-random",
-    .description = "every node sends Poisson traffic of a given offered load to uniformly "
-                   "random other nodes (fabric characterisation)",
+    .description = "every node sends Poisson or Bernoulli traffic of a given offered load to uniformly "
+                   "random other nodes or by a BookSim2 pattern (fabric characterisation)",
     .state_size = sizeof(ur),
     .params = ur_rows,
     .nparams = sizeof ur_rows / sizeof ur_rows[0],

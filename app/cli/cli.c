@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <stdarg.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -44,6 +45,8 @@ static const char usage_main[] =
     "  validate CONFIG.xml  check a configuration, report every error, simulate nothing\n"
     "  merge OUT DIR...     combine result folders of one sweep's shards\n"
     "  export-topology CONFIG.xml  the fabric with its routes as a DOT file (network type graph)\n"
+    "  import-ib IBNETDISCOVER FDBS  an InfiniBand installation (ibnetdiscover, forwarding\n"
+    "                       tables) as a DOT file for network type graph\n"
     "  plot DIR             figures with gnuplot (metric vs parameter, metric vs metric,\n"
     "                       timelines); writes the editable .gp script beside the image\n"
     "  params               every configuration parameter: path, type, unit, default, meaning\n"
@@ -162,6 +165,23 @@ static const char usage_export[] =
     "are then identical. Otherwise a warning on standard error counts the choices that\n"
     "depended on the source or the message; the file keeps the first.\n";
 
+static const char usage_import_ib[] =
+    "Usage: tasknet import-ib IBNETDISCOVER FDBS > fabric.dot\n"
+    "\n"
+    "Writes an InfiniBand installation as the graph fabric's DOT file (ORCS's format, as its\n"
+    "get_network_graph script): IBNETDISCOVER is the output of `ibnetdiscover` (switches,\n"
+    "channel adapters, links and LIDs), FDBS the switches' forwarding tables, either\n"
+    "ibdiagnet's ibdiagnet2.fdbs (`ibdiagnet -r`; also OpenSM's osm.fdbs) or a linear\n"
+    "forwarding table dump (OpenSM's opensm-lfts.dump, `dump_lfts.sh`, `ibroute`). Every\n"
+    "connected channel adapter port is a host (\"H-<GUID>\", \"-P<port>\" added when the\n"
+    "adapter has several), every switch \"S-<GUID>\"; each edge's comment lists the hosts\n"
+    "whose LID the switch's table sends over it. <network type=\"graph\" file=\"fabric.dot\"/>\n"
+    "then simulates the installation's real routes; an edited copy (a link removed, a route\n"
+    "changed) is checked again when read: unreachable pairs and routing loops are errors.\n"
+    "Errors name the file and line. A warning counts the (switch, host) pairs without an\n"
+    "entry. Examples: configs/data/ib-2switch.ibnetdiscover and .fdbs,\n"
+    "configs/data/ib-fattree.ibnetdiscover and .lfts (configs/examples/infiniband.xml).\n";
+
 static const char usage_validate[] =
     "Usage: tasknet validate CONFIG.xml [--set PATH=VALUE]...\n"
     "\n"
@@ -211,6 +231,10 @@ static const char usage_plot[] =
     "                   each point's replicas (README names the workloads' files)\n"
     "  --heatmap        the metric as colours over --x and one --series parameter (an\n"
     "                   operating map); with --counts, one row per point (many series)\n"
+    "  --panels         with --counts: small multiples, a small panel per point on shared\n"
+    "                   axes (ORCS's histogram over 30 patterns); with --series PARAM, a\n"
+    "                   panel per value of the other swept parameters, PARAM's values as\n"
+    "                   side-by-side bars in each\n"
     "  --bars           categorical x: bars with CI bars instead of points\n"
     "  --lines          numeric x with two values: join them (default: points only, no\n"
     "                   line through values nobody measured)\n"
@@ -633,8 +657,18 @@ static int cmd_validate(int argc, char **argv)
             if (c.naxes && strlen(where) + 1 < sizeof where)
                 strcat(where, ")");
             /* the estimate first: resolving may build what it sizes */
-            if (cfg_point(&c, p, &pc, err, sizeof err) != 0 || run_check_memory(&pc, 1, 0, err, sizeof err) != 0 ||
-                run_resolve(&pc, &fpc, NULL, err, sizeof err) != 0) {
+            char at[CFG_PATH_MAX + 64], what[64];
+            if (cfg_point(&c, p, &pc, err, sizeof err) != 0) {
+                fprintf(stderr, "%s: error: sweep point %zu%s: %s\n", blame, p, where, err);
+                rc = -1;
+            } else if (run_check_memory(&pc, 1, 0, err, sizeof err) != 0) {
+                /* at the attribute that sizes it, when the file has it */
+                if (run_memory_where(&pc, at, sizeof at, what, sizeof what))
+                    fprintf(stderr, "%s: error: %s, sweep point %zu%s: %s\n", at, what, p, where, err);
+                else
+                    fprintf(stderr, "%s: error: sweep point %zu%s: %s\n", blame, p, where, err);
+                rc = -1;
+            } else if (run_resolve(&pc, &fpc, NULL, err, sizeof err) != 0) {
                 fprintf(stderr, "%s: error: sweep point %zu%s: %s\n", blame, p, where, err);
                 rc = -1;
             }
@@ -715,6 +749,29 @@ static int cmd_export_topology(int argc, char **argv)
     cfg_free(&c);
     free(o.sets);
     return rc;
+}
+
+static int cmd_import_ib(int argc, char **argv)
+{
+    if (argc >= 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
+        fputs(usage_import_ib, stdout);
+        return 0;
+    }
+    if (argc != 3)
+        return usage_error("import-ib", "expected IBNETDISCOVER and FDBS (two files), got %d argument%s", argc - 1,
+                           argc == 2 ? "" : "s");
+    char err[1024];
+    ib_import_stats st;
+    if (topo_import_ib(argv[1], argv[2], stdout, &st, err, sizeof err) != 0) {
+        fprintf(stderr, "tasknet import-ib: error: %s\n", err);
+        return 1;
+    }
+    if (st.missing)
+        fprintf(stderr,
+                "tasknet import-ib: warning: %llu (switch, host) pairs have no forwarding entry; a route that "
+                "reaches one is reported as unreachable when the fabric is read\n",
+                (unsigned long long)st.missing);
+    return 0;
 }
 
 static int cmd_analyze(int argc, char **argv)
@@ -826,8 +883,8 @@ static void ui_run_progress(void *ctx, uint64_t id, const run_progress *p)
      * seconds would be false, so it says so */
     if (p->fraction >= 1)
         snprintf(eta, sizeof eta, "past its estimate, ETA unknown");
-    else if (p->fraction > 0)
-        snprintf(eta, sizeof eta, "%.0f%%, ETA %.1f s", 100 * p->fraction,
+    else if (p->fraction > 0) /* rounded down: 100% only once the estimate is reached */
+        snprintf(eta, sizeof eta, "%.0f%%, ETA %.1f s", floor(100 * p->fraction),
                  p->wall_s * (1 - p->fraction) / p->fraction);
     fprintf(stderr, "\r\033[K[%llu/%llu runs] run %llu: %.6g s simulated, %.4g events/s, %s",
             (unsigned long long)u->done, (unsigned long long)u->todo, (unsigned long long)id, p->sim_s,
@@ -1007,7 +1064,7 @@ static int cmd_plot(int argc, char **argv)
         {"counts", required_argument, NULL, 'K'}, {"where", required_argument, NULL, 'W'},
         {"xlabel", required_argument, NULL, 1},   {"ylabel", required_argument, NULL, 2},
         {"heatmap", no_argument, NULL, 3},        {"bars", no_argument, NULL, 4},
-        {"lines", no_argument, NULL, 5},
+        {"lines", no_argument, NULL, 5},          {"panels", no_argument, NULL, 6},
         {NULL, 0, NULL, 0},
     };
     plot_opts po = {.kind = PLOT_METRIC_VS_PARAM, .note = plot_note_print};
@@ -1046,6 +1103,7 @@ static int cmd_plot(int argc, char **argv)
         case 3: po.heatmap = 1; break;
         case 4: po.bars = 1; break;
         case 5: po.lines = 1; break;
+        case 6: po.panels = 1; break;
         case 'D': po.kind = PLOT_LATENCY; break;
         case 'C': po.cls = optarg; break;
         case 'K': po.kind = PLOT_COUNTS; po.counts = optarg; break;
@@ -1211,6 +1269,8 @@ static int cmd_help(const char *what)
         fputs(usage_validate, stdout);
     else if (strcmp(what, "export-topology") == 0)
         fputs(usage_export, stdout);
+    else if (strcmp(what, "import-ib") == 0)
+        fputs(usage_import_ib, stdout);
     else if (strcmp(what, "params") == 0)
         fputs(usage_params, stdout);
     else if (strcmp(what, "merge") == 0)
@@ -1282,6 +1342,8 @@ static int dispatch(int argc, char **argv)
         return cmd_validate(argc - 1, argv + 1);
     if (strcmp(cmd, "export-topology") == 0)
         return cmd_export_topology(argc - 1, argv + 1);
+    if (strcmp(cmd, "import-ib") == 0)
+        return cmd_import_ib(argc - 1, argv + 1);
     if (strcmp(cmd, "params") == 0)
         return cmd_params(argc - 1, argv + 1);
     if (strcmp(cmd, "merge") == 0)

@@ -31,6 +31,8 @@ typedef struct plot_opts {
     const char *xlabel, *ylabel; /* NULL = the quantity and its unit, derived */
     int heatmap;        /* metric over --x and one --series parameter as colours;
                          * PLOT_COUNTS: one row per point, colour the fraction */
+    int panels;         /* PLOT_COUNTS: small multiples, a panel per point (per value of the
+                         * swept parameters but --series, whose values are each panel's curves) */
     int bars;           /* categorical x: bars (with CI bars) rather than points */
     int lines;          /* numeric x with two values: join them all the same */
     int logx, logy;     /* logarithmic axes */

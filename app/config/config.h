@@ -8,10 +8,11 @@
  * values live in its own params struct (one per registered plugin, so that
  * a sweep over network.type keeps every fabric's values).
  *
- * Files: config_rows.c (composition, values, defaults, set/get),
- * config_check.c (errors and cross-checks), config_axes.c (sweep points),
- * config_load.c (XML and positions), config_schema.c (the schema),
- * config_write.c (the written configuration). */
+ * Files, each using only those before it (scripts/check-layers): config_rows.c
+ * (composition, values, defaults, set/get, the axes' storage), config_axes.c
+ * (sweep points), config_where.c (positions and errors in the file),
+ * config_check.c (errors, cross-checks, cfg_point), config_schema.c (the
+ * schema), config_load.c (XML), config_write.c (the written configuration). */
 #ifndef TASKNET_CONFIG_H
 #define TASKNET_CONFIG_H
 
@@ -35,7 +36,14 @@ typedef struct cfg_axis {
     size_t nvalues;
     char with[64];  /* "" or the param of an earlier axis this one varies together with
                        (same number of values: value k goes with that axis's value k) */
+    uint32_t line, col; /* where its param attribute is in the file (0: not from a file) */
 } cfg_axis;
+
+/* Where a parameter given in the file was written (cfg_where). */
+typedef struct cfg_pos {
+    uint32_t k, canon; /* workload (0 for the others) and canonical row */
+    uint32_t line, col;
+} cfg_pos;
 
 #define CFG_MAX_WORKLOADS 16
 #define CFG_NODES_MAX 256
@@ -48,6 +56,7 @@ typedef struct cfg_workload {
                                       "interleaved(o,s,n)", "random(n)" */
     char priority[PARAM_NAME_MAX]; /* workload.priority: "" (its own classes), 0..7, high (0) or low (7) */
     int role;                      /* workload.role: 0 foreground, 1 background */
+    int measure;                   /* workload.measure: 0 all, 1 window (what arrives while the foreground runs) */
     int exclusive;                 /* workload.exclusive: 0 auto (the workload's own), 1 yes, 2 no */
     void **block;                  /* [wl_count()]: each workload type's own params */
 } cfg_workload;
@@ -68,6 +77,8 @@ typedef struct cfg {
     double confidence;          /* run.confidence: level of summary.csv's confidence intervals, in (0, 1) */
     unsigned char *given;       /* [CFG_MAX_WORKLOADS * CFG_MAX_ROWS]: parameter given (XML, --set,
                                    axis), by workload (0 for the others) and row index */
+    cfg_pos *pos;               /* [npos]: where each attribute given in the file is (cfg_where) */
+    size_t npos;
     cfg_axis axes[CFG_MAX_AXES]; /* sweep axes, first varies slowest */
     size_t naxes;               /* axes in use */
     size_t point;               /* 1 + index for a sweep point made by cfg_point (its axes are
@@ -193,6 +204,10 @@ char *cfg_param_path_at(const cfg *c, size_t i, size_t k);
  * parameter is `workload.<name>.<attr>` when there are several workloads.
  * 0, or -1 for an unknown path or a value longer than len (truncated). */
 int cfg_get(const cfg *c, const char *path, char *buf, size_t len);
+/* Where parameter `path` got its value: "FILE:LINE:COL" of its attribute in
+ * c->file (1), or of the <axis> that sweeps it (2); or 0 and "" when it was
+ * not written in the file (a default, or --set). */
+int cfg_where(const cfg *c, const char *path, char *buf, size_t len);
 /* What a parameter's value reads besides its text: a digest of the file
  * contents of an empirical(FILE) distribution (0: nothing), so that
  * fingerprints of results notice an edited file. */

@@ -57,11 +57,18 @@ static const char *own_name(run_layout *l, char *name)
     return name;
 }
 
-/* Workload k's metrics as columns: its own names alone, "<name>.<metric>"
- * with several workloads. */
+/* A workload's metric columns carry its name exactly when its parameters
+ * do (workload.<name>.<attr>): a named workload's columns are
+ * "<name>.<metric>" whether it is alone or shares the fabric (several
+ * workloads are all named); a workload alone and unnamed has the bare
+ * names (issue 23: the same columns for one workload and several). */
+static int wl_prefixed(const cfg *base, size_t k) { return base->nwl > 1 || base->wl[k].name[0]; }
+
+/* Workload k's metrics as columns: its own names, "<name>.<metric>" when
+ * it is named. */
 static size_t *add_wl_metrics(run_layout *l, size_t *cap, const cfg *base, size_t k, const wl_ops *w)
 {
-    if (base->nwl == 1)
+    if (!wl_prefixed(base, k))
         return add_metrics(l, cap, w->metrics, w->nmetrics);
     metric_def *m = tn_xcalloc(w->nmetrics + 1, sizeof *m);
     for (size_t i = 0; i < w->nmetrics; i++) {
@@ -75,7 +82,7 @@ static size_t *add_wl_metrics(run_layout *l, size_t *cap, const cfg *base, size_
     return map;
 }
 
-/* The terminal table: each workload's columns (prefixed with several). */
+/* The terminal table: each workload's columns (prefixed when named). */
 static void layout_table(run_layout *l, const cfg *base)
 {
     size_t n = 0, cap = 8;
@@ -87,7 +94,7 @@ static void layout_table(run_layout *l, const cfg *base)
             int core = 0;
             for (size_t i = 0; i < METRIC_CORE_COUNT; i++)
                 core |= strcmp(metric_core[i].name, metric) == 0;
-            if (base->nwl > 1 && !core) {
+            if (wl_prefixed(base, k) && !core) {
                 char *mn = tn_xmalloc(strlen(base->wl[k].name) + strlen(metric) + 2);
                 char *hn = tn_xmalloc(strlen(base->wl[k].name) + strlen(header) + 2);
                 sprintf(mn, "%s.%s", base->wl[k].name, metric);
@@ -141,7 +148,7 @@ void run_layout_init(run_layout *l, const cfg *base)
     layout_table(l, base);
     const wl_ops *w = cfg_wl(base);
     if (w && w->plot_y)
-        l->plot_y = base->nwl > 1 ? own_name(l, cfg_format_metric(base->wl[0].name, w->plot_y)) : w->plot_y;
+        l->plot_y = wl_prefixed(base, 0) ? own_name(l, cfg_format_metric(base->wl[0].name, w->plot_y)) : w->plot_y;
 }
 
 void run_layout_free(run_layout *l)
@@ -454,7 +461,10 @@ int run_one(const cfg *c, const run_layout *l, uint64_t replica, run_cache *rcac
             .params = cfg_wl_params_at(c, k),
             /* each workload on its own processes of the trace (the first on 0-2) */
             .trace = trace_workload(tr, (unsigned)k, c->wl[k].name, nranks),
-            .name = c->nwl > 1 ? c->wl[k].name : "",
+            /* a named workload's streams are "<name>.<purpose>" alone or
+             * beside others: it draws the same traffic either way */
+            .name = c->wl[k].name,
+            .measure_window = c->wl[k].measure == 1,
             .cache = rcache ? &rcache->wl[wl_index(rs.wl[k].w)] : NULL,
         };
         if (rs.wl[k].w->init(rs.wl[k].ws, &env, err, errlen) != 0)
@@ -530,28 +540,41 @@ int run_one(const cfg *c, const run_layout *l, uint64_t replica, run_cache *rcac
     net_metrics(n, core, own);
     scatter(m, net_map, own, nops->nmetrics);
     core[M_bandwidth_bps] = np.bandwidth_bps;
-    wl_run_view view = {.col = l->col, .m = m, .n = l->n};
+    wl_run_view view = {.col = l->col, .m = m, .n = l->n, .fg_first_ps = -1, .fg_end_ps = -1};
     /* The run's span: from the earliest first activity of any workload to
      * the latest last one (one workload: its own span). Several workloads
      * start at different times, so the longest single span would be too
-     * short and network_utilization could pass 1. */
-    int64_t first_ps = INT64_MAX, last_ps = -1;
-    for (size_t k = 0; k < c->nwl; k++) {
-        const wl_ops *w = rs.wl[k].w;
-        const size_t *wl_map = l->wl_map[k * wl_count() + wl_index(w)];
-        TN_ASSERT(wl_map, "the layout has no columns for workload %zu (%s)", k, w->name);
-        wl_span sp = {-1, -1};
-        metric_unset(own, w->nmetrics);
-        if (w->finish(rs.wl[k].ws, &view, own, &sp, err, errlen) != 0)
-            goto out;
-        scatter(m, wl_map, own, w->nmetrics);
-        if (sp.first_ps >= 0 && sp.last_ps >= sp.first_ps) {
-            if (sp.first_ps < first_ps)
-                first_ps = sp.first_ps;
-            if (sp.last_ps > last_ps)
-                last_ps = sp.last_ps;
+     * short and network_utilization could pass 1. The foreground workloads
+     * finish first (in order), then the background ones (in order), which
+     * see the foreground's window: its span. */
+    int64_t first_ps = INT64_MAX, last_ps = -1, fg_first = INT64_MAX, fg_last = -1;
+    for (int pass = 0; pass < 2; pass++)
+        for (size_t k = 0; k < c->nwl; k++) {
+            if (rs.wl[k].background != pass)
+                continue;
+            if (pass == 1 && fg_last >= 0) {
+                view.fg_first_ps = fg_first;
+                view.fg_end_ps = fg_last;
+            }
+            const wl_ops *w = rs.wl[k].w;
+            const size_t *wl_map = l->wl_map[k * wl_count() + wl_index(w)];
+            TN_ASSERT(wl_map, "the layout has no columns for workload %zu (%s)", k, w->name);
+            wl_span sp = {-1, -1};
+            metric_unset(own, w->nmetrics);
+            if (w->finish(rs.wl[k].ws, &view, own, &sp, err, errlen) != 0)
+                goto out;
+            scatter(m, wl_map, own, w->nmetrics);
+            if (sp.first_ps >= 0 && sp.last_ps >= sp.first_ps) {
+                if (sp.first_ps < first_ps)
+                    first_ps = sp.first_ps;
+                if (sp.last_ps > last_ps)
+                    last_ps = sp.last_ps;
+                if (pass == 0 && sp.first_ps < fg_first)
+                    fg_first = sp.first_ps;
+                if (pass == 0 && sp.last_ps > fg_last)
+                    fg_last = sp.last_ps;
+            }
         }
-    }
     double span_s = last_ps >= 0 ? units_ps_to_s(last_ps - first_ps) : 0.0;
     core[M_span_s] = span_s;
     core[M_network_utilization] =
