@@ -1476,7 +1476,7 @@ def check_run(row, out, c, pt, exact):
         N = int(pt.get("system.nodes", c.nodes))
         msgs, byts = 0, 0
         for w in c.wls:
-            pfx = f"{w.name}." if len(c.wls) > 1 else ""
+            pfx = f"{w.name}." if w.name else ""  # a named workload's columns, alone or not
             n = N if len(c.wls) == 1 and "nodes" not in w.attrs else w.n if hasattr(w, "n") else N
             ctx = {"fabric": fab, "B": B, "n": n, "exact": exact, "background": w.background,
                    "alone": len(c.wls) == 1}
