@@ -1091,6 +1091,92 @@ START_TEST(test_traffic_refused)
 }
 END_TEST
 
+/* ---- 12. on-off injection (BookSim2's on_off) ---- */
+
+/* 1-byte messages at offered-load 0.1 on B = 10 Gb/s: q = 0.1 messages per
+ * slot of 800 ps. burst-alpha 0.01, burst-beta 0.04: the chain is on
+ * alpha / (alpha + beta) = 0.2 of the slots, r1 = q (alpha + beta) / alpha =
+ * 0.1 * 0.05 / 0.01 = 0.5 per on slot, long-run rate r1 * 0.2 = 0.1 = q.
+ * N = 8 for D = 1e6 slots (800 us): 8e5 messages expected. Their variance:
+ * per slot r1 (1 - r1) pi + r1^2 pi (1 - pi) (1 + lambda) / (1 - lambda) with
+ * pi = 0.2, lambda = 1 - alpha - beta = 0.95 (the two-state chain's
+ * autocorrelation): 0.05 + 0.25 * 0.16 * 39 = 1.61, so 8e6 slots give sd
+ * sqrt(1.288e7) = 3589: within 5 sd = 17 945 of 8e5 (the start from a fair
+ * coin instead of pi adds (0.5 - 0.2) / (alpha + beta) * r1 = 3 messages
+ * per node). Bursts: a message at slot t is followed by one at t + 1 with
+ * probability (1 - beta) r1 = 0.96 * 0.5 = 0.48 (Bernoulli: q = 0.1); over
+ * ~8e5 messages within 0.01. Every hand-over is at a whole slot. */
+START_TEST(test_onoff)
+{
+    const uint32_t N = 8;
+    const uint64_t cap = 900000;
+    net_params np = star(N);
+    const wl_ops *w = th_wl_ops("uniform-random");
+    void *p = wl_uniform(1, 0.1, 0, 800000000);
+    th_set(w->params, w->nparams, p, "workload.injection=on-off");
+    th_set(w->params, w->nparams, p, "workload.burst-alpha=0.01");
+    th_set(w->params, w->nparams, p, "workload.burst-beta=0.04");
+    harness h;
+    ck_assert_msg(h_open(&h, "ideal", &np, NULL, p, 9, cap) == 0, "init: %s", h.r.err);
+    ck_assert_msg(h_run(&h, SIM_TIME_MAX) == 0, "finish: %s", h.r.err);
+    uint64_t total = (uint64_t)h.core[M_messages_delivered];
+    ck_assert_msg(llabs((long long)total - 800000) <= 17945, "%llu messages", (unsigned long long)total);
+    int64_t last[8];
+    for (uint32_t i = 0; i < N; i++)
+        last[i] = -1;
+    uint64_t next = 0, pairs = 0;
+    for (uint64_t id = 0; id < total; id++) { /* ids in hand-over order */
+        ck_assert_int_eq(h.t_sub_ps[id] % 800, 0);
+        uint32_t s = h.src[id];
+        if (last[s] >= 0) {
+            pairs++;
+            next += h.t_sub_ps[id] - last[s] == 800;
+        }
+        last[s] = h.t_sub_ps[id];
+    }
+    double f = (double)next / (double)pairs;
+    ck_assert_msg(fabs(f - 0.48) <= 0.01, "P(next slot | message) = %g", f);
+    h_close(&h);
+}
+END_TEST
+
+START_TEST(test_onoff_refused)
+{
+    static const struct {
+        double load;
+        const char *set[3];
+        const char *expect;
+    } cases[] = {
+        {0.5, {"workload.burst-alpha=0.01", "workload.burst-beta=0.04"}, "needs 2.5 messages per on slot"},
+        {0.1, {"workload.burst-beta=0.04"}, "needs workload.burst-alpha and workload.burst-beta"},
+        {0.1, {"workload.burst-alpha=0.5", "workload.burst-beta=1.5"}, "in (0, 1]"},
+    };
+    const wl_ops *w = th_wl_ops("uniform-random");
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        net_params np = star(4);
+        void *p = wl_uniform(1, cases[k].load, 10, 0);
+        th_set(w->params, w->nparams, p, "workload.injection=on-off");
+        for (int i = 0; i < 3 && cases[k].set[i]; i++)
+            th_set(w->params, w->nparams, p, cases[k].set[i]);
+        harness h;
+        ck_assert_int_eq(h_open(&h, "ideal", &np, NULL, p, 1, 16), -1);
+        ck_assert_msg(strstr(h.r.err, cases[k].expect) != NULL, "case %zu: '%s' lacks '%s'", k, h.r.err,
+                      cases[k].expect);
+        h_close(&h);
+    }
+    {
+        net_params np = star(4);
+        void *p = wl_uniform(1, 0.1, 10, 0);
+        th_set(w->params, w->nparams, p, "workload.injection=bernoulli");
+        th_set(w->params, w->nparams, p, "workload.burst-alpha=0.5");
+        harness h;
+        ck_assert_int_eq(h_open(&h, "ideal", &np, NULL, p, 1, 16), -1);
+        ck_assert_msg(strstr(h.r.err, "apply to injection on-off, and it is bernoulli") != NULL, "%s", h.r.err);
+        h_close(&h);
+    }
+}
+END_TEST
+
 /* ---- main ---- */
 
 static Suite *uniform_suite(void)
@@ -1116,6 +1202,8 @@ static Suite *uniform_suite(void)
     tcase_add_test(tc, test_traffic_randperm);
     tcase_add_test(tc, test_traffic_hotspot);
     tcase_add_test(tc, test_traffic_refused);
+    tcase_add_test(tc, test_onoff);
+    tcase_add_test(tc, test_onoff_refused);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -20,7 +20,23 @@
  * units, 1-byte flits at 8 Gb/s, its cycle) and a node generates a message
  * in each slot with probability q = lambda 8 / B = offered_load / (mean
  * size in bytes) (at most 1), at the slot's start: geometric gaps of whole
- * slots, the same mean rate lambda. workload.self-traffic = on: the
+ * slots, the same mean rate lambda. workload.injection = on-off (BookSim2's
+ * on_off, src/injection.cpp of commit 28f43299): each node is a two-state
+ * Markov chain over the same slots; at every slot it first moves (off -> on
+ * with probability alpha = burst-alpha, on -> off with beta = burst-beta),
+ * then, if on, generates a message with probability r1 = q (alpha + beta) /
+ * alpha (at most 1). The chain spends alpha / (alpha + beta) of the slots on,
+ * so the long-run rate is r1 alpha / (alpha + beta) = q, Bernoulli's; the
+ * messages come in bursts (on-runs of 1 / beta slots on average, off-runs of
+ * 1 / alpha). Each node starts on or off with probability 1/2 (BookSim2's
+ * RandomInt(1)), drawn in node order from "uniform-arrivals" at set-up.
+ * The slots are not stepped one by one: from an on slot, the next message
+ * is g ~ Geometric(r1) slots on and the chain stays on for l ~
+ * Geometric(beta) - 1 more slots; g <= l: the message comes at g; else the
+ * node turns off at slot l + 1 and on again m ~ Geometric(alpha) slots
+ * later, where it tries r1 once and, failing, goes on from that on slot
+ * (every draw memoryless, so this is the slot-by-slot chain exactly).
+ * workload.self-traffic = on: the
  * destination is uniform over all N nodes, the source included (BookSim2's
  * `uniform`); off (the default): over the N - 1 others.
  *
@@ -114,7 +130,9 @@ typedef struct ur_params {
     double offered_load; /* fraction of B per node */
     int64_t duration_ps; /* stop generating after this (0 = use messages) */
     uint64_t messages;   /* messages per node (0 = use duration) */
-    int injection;       /* 0 poisson, 1 bernoulli */
+    int injection;       /* 0 poisson, 1 bernoulli, 2 on-off */
+    double burst_alpha;  /* on-off: P(off -> on) per slot */
+    double burst_beta;   /* on-off: P(on -> off) per slot */
     int self_traffic;    /* 1: destinations include the source */
     int pattern;         /* UR_PAT_* */
     uint32_t radix;      /* tornado, neighbor: BookSim2's k (0: not given) */
@@ -125,7 +143,7 @@ typedef struct ur_params {
     uint32_t nshare;
 } ur_params;
 
-static const char *const ur_injection_names[] = {"poisson", "bernoulli", NULL};
+static const char *const ur_injection_names[] = {"poisson", "bernoulli", "on-off", NULL};
 static const char *const ur_onoff_names[] = {"off", "on", NULL};
 static const char *const ur_pattern_names[] = {"uniform", "transpose", "bitcomp", "bitrev", "shuffle", "tornado",
                                                "neighbor", "randperm", "hotspot", NULL};
@@ -151,9 +169,21 @@ static const param_row ur_rows[] = {
      .alt = "workload.duration", .example = "1000"},
     {.path = "workload.injection", .type = "choice", .unit = "", .def = "poisson",
      .help = "uniform-random: arrivals per node: poisson | bernoulli (a message per slot of one byte's time "
-             "with probability offered-load / mean size: BookSim2's, whose cycle is that slot with 1-byte flits)",
+             "with probability offered-load / mean size: BookSim2's, whose cycle is that slot with 1-byte flits) | "
+             "on-off (bernoulli in bursts: BookSim2's on_off, a two-state Markov chain per node, burst-alpha, "
+             "burst-beta; the same mean rate)",
      .kind = PARAM_CHOICE, .off = offsetof(ur_params, injection), .choices = ur_injection_names,
      .example = "bernoulli"},
+    {.path = "workload.burst-alpha", .type = "number", .unit = "",
+     .help = "uniform-random: on-off: probability per slot that an off node turns on (BookSim2's burst_alpha; "
+             "0 < alpha <= 1; required by on-off)",
+     .kind = PARAM_REAL, .dim = UNIT_NONE, .off = offsetof(ur_params, burst_alpha), .flags = PARAM_POS | PARAM_UNSET0,
+     .example = "0.01", .when = "workload.injection=on-off"},
+    {.path = "workload.burst-beta", .type = "number", .unit = "",
+     .help = "uniform-random: on-off: probability per slot that an on node turns off (BookSim2's burst_beta; "
+             "0 < beta <= 1; required by on-off)",
+     .kind = PARAM_REAL, .dim = UNIT_NONE, .off = offsetof(ur_params, burst_beta), .flags = PARAM_POS | PARAM_UNSET0,
+     .example = "0.04", .when = "workload.injection=on-off"},
     {.path = "workload.self-traffic", .type = "choice", .unit = "", .def = "off",
      .help = "uniform-random: off (destinations among the N-1 others) | on (among all N, BookSim2's uniform)",
      .kind = PARAM_CHOICE, .off = offsetof(ur_params, self_traffic), .choices = ur_onoff_names, .example = "on"},
@@ -229,6 +259,8 @@ typedef struct ur {
     int up;                   /* init succeeded */
     uint32_t sources_ended;   /* nodes whose generation has ended */
     int stopped;              /* stop(): generate nothing more (a background workload) */
+    uint8_t *on;              /* on-off: [N] 1 while the node's chain is on (NULL: other injections) */
+    double r1;                /* on-off: probability of a message per on slot */
     uint32_t *dest;           /* [N] a permutation's destination per source (NULL: none) */
     uint8_t *idle;            /* [N] 1: the source generates nothing (its pattern sends it to itself) */
     uint64_t hot_total;       /* hotspot: sum of the shares */
@@ -390,6 +422,34 @@ static uint32_t ur_pick_dest(ur *w, uint32_t src)
     return dst;
 }
 
+/* on-off: slots from node i's last slot to its next message (the file
+ * head's jumps); the chain's state is left as it is at that slot. */
+static double ur_onoff_slots(ur *w, uint32_t i)
+{
+    const double a = w->p->burst_alpha, b = w->p->burst_beta, r1 = w->r1;
+    double k = 0;
+    uint8_t on = w->on[i];
+    for (;;) {
+        if (on) {
+            double g = r1 >= 1 ? 1.0 : (double)gsl_ran_geometric(w->rng_arrivals, r1);
+            double l = b >= 1 ? 0.0 : (double)gsl_ran_geometric(w->rng_arrivals, b) - 1;
+            if (g <= l) {
+                k += g;
+                break;
+            }
+            k += l + 1;
+            on = 0;
+        } else {
+            k += a >= 1 ? 1.0 : (double)gsl_ran_geometric(w->rng_arrivals, a);
+            on = 1;
+            if (r1 >= 1 || gsl_rng_uniform(w->rng_arrivals) < r1)
+                break;
+        }
+    }
+    w->on[i] = on;
+    return k;
+}
+
 /* Draw node i's next arrival; schedule it unless generation has ended. */
 static void ur_schedule_next(ur *w, uint32_t i)
 {
@@ -398,7 +458,9 @@ static void ur_schedule_next(ur *w, uint32_t i)
         w->sources_ended++;
         return;
     }
-    if (w->slot_ps > 0)
+    if (w->on)
+        nd->next_ps += w->slot_ps * ur_onoff_slots(w, i);
+    else if (w->slot_ps > 0)
         nd->next_ps += w->slot_ps * (w->q >= 1 ? 1.0 : (double)gsl_ran_geometric(w->rng_arrivals, w->q));
     else
         nd->next_ps += gsl_ran_exponential(w->rng_arrivals, w->mean_gap_ps);
@@ -521,14 +583,28 @@ static int ur_init(void *state, const wl_env *env, char *err, size_t errlen)
         return tn_error(err, errlen, "uniform-random: message rate %g /s per node is out of range",
                         rate_per_s);
 
-    if (p->injection == 1) {
+    if (p->injection >= 1) {
         w->slot_ps = 8e12 / env->bandwidth_bps;
         w->q = p->offered_load / mean_bytes;
         if (w->q > 1)
             return tn_error(err, errlen,
-                            "uniform-random: bernoulli injection of offered-load %g with messages of %g B on "
+                            "uniform-random: %s injection of offered-load %g with messages of %g B on "
                             "average needs %g messages per byte slot (at most 1)",
-                            p->offered_load, mean_bytes, w->q);
+                            ur_injection_names[p->injection], p->offered_load, mean_bytes, w->q);
+    }
+    if (p->injection == 2) {
+        double a = p->burst_alpha, b = p->burst_beta;
+        if (!(a > 0 && a <= 1 && b > 0 && b <= 1))
+            return tn_error(err, errlen, "uniform-random: on-off injection needs workload.burst-alpha and "
+                            "workload.burst-beta, each a probability per slot in (0, 1] (got %g and %g)", a, b);
+        w->r1 = w->q * (a + b) / a;
+        if (w->r1 > 1)
+            return tn_error(err, errlen, "uniform-random: on-off injection of %g messages per slot with burst-alpha "
+                            "%g and burst-beta %g needs %g messages per on slot, q (alpha + beta) / alpha (at most "
+                            "1): raise burst-alpha or lower burst-beta", w->q, a, b, w->r1);
+    } else if (p->burst_alpha > 0 || p->burst_beta > 0) {
+        return tn_error(err, errlen, "uniform-random: workload.burst-alpha and burst-beta apply to injection "
+                        "on-off, and it is %s", ur_injection_names[p->injection]);
     }
     w->p = p;
     w->s = env->sim;
@@ -577,6 +653,11 @@ static int ur_init(void *state, const wl_env *env, char *err, size_t errlen)
                 w->idle[i] = 1;
         if (p->pattern == UR_PAT_HOTSPOT && p->nhot == 1)
             w->idle[p->hot[0]] = 1;
+    }
+    if (p->injection == 2) {
+        w->on = tn_xcalloc(env->nodes, 1);
+        for (uint32_t i = 0; i < w->nodes; i++)
+            w->on[i] = (uint8_t)gsl_rng_uniform_int(w->rng_arrivals, 2); /* BookSim2's RandomInt(1) */
     }
     w->up = 1;
     /* Node order: the engine fires equal times in scheduling order. */
@@ -744,6 +825,7 @@ static void ur_fini(void *state)
     free(w->node);
     free(w->dest);
     free(w->idle);
+    free(w->on);
     net_msg_pool_free(&w->pool);
     gsl_rng_free(w->rng_arrivals);
     gsl_rng_free(w->rng_dst);
