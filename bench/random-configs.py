@@ -14,13 +14,21 @@ plugins accept, small enough to run in a fraction of a second each:
              leaf, ecmp | d-mod-k), dragonfly (groups, routers, hosts,
              global links with (groups - 1) | routers x global-links;
              minimal | valiant | ugal), with the switched core's mtu,
-             flow-control, vc-buffer and priority;
+             flow-control, vc-buffer and priority, and now and then the
+             input-queued router (flit size, VCs, switching, allocator,
+             pipeline delays, host-link latency);
+  transports tcp, dctcp (ECN threshold) and dcqcn (PFC, RED) with finite
+             static or dynamic buffers, on the switch, SPINet and the
+             switched topologies (with infinite flow control);
   workloads  task-tree, uniform-random, kernel (the five micro-kernels),
              pattern (every ORCS pattern, ptrnvsptrn, timed or static),
              dc-flows (named published sizes, any distribution or classes;
              load, load-rate or flow-rate; duration or flows; destinations,
              buckets, warm-up and cool-down), training (ring allreduce,
              fusion, layer files, queue, barrier, stop-time, negotiation);
+             alone: vef (a DCNW, CDCNW or FLOWS trace written with
+             keywords in any order) and dag (a random task graph in DOT,
+             some tasks placed);
   mixes      two or three named <workload>s on one fabric: nodes (ranges,
              contiguous, interleaved, random, all), priority classes,
              role="background", exclusive;
@@ -35,7 +43,9 @@ and checks for each:
              the command line that is refused is named by its --set option
              or by file:line;
   table      runs.csv holds points x replicas rows, each the run its id says;
-  metrics    per run: messages delivered = sent; 0 <= p50 <= p99 <= max of
+  metrics    per run: messages delivered = sent (a transport delivers
+             each message once whatever it dropped and resent; no drop
+             under PFC or with unbounded buffers); 0 <= p50 <= p99 <= max of
              every latency; head latency <= last-bit latency (mean and max);
              utilisations and sync overhead in [0, 1] (network utilisation and
              throughput only below the ideal fabric); task-tree: every job
@@ -282,7 +292,88 @@ def swnet_options(r, net):
         net["vc-buffer"] = f"{mtu}B"
     if r.random() < 0.4:
         net["priority"] = r.choice(["fifo", "control-first", "strict"])
+    if r.random() < 0.25:
+        mtu = iq_options(r, net, mtu)
     return mtu
+
+
+def iq_options(r, net, mtu):
+    """BookSim2-style input-queued routers: packets of at most 24 flits, so
+    a run stays at a few hundred thousand flit events; returns the payload
+    the budget is drawn for (a quarter of the packet: flits cost events)."""
+    net["router"] = "input-queued"
+    # its VC buffers are the model: credits only; its allocators have no
+    # priority classes yet (both refused otherwise, seen now and then)
+    if r.random() < 0.95:
+        net.pop("flow-control", None)
+        net.pop("priority", None)
+    flit = r.choice([64, 128, 256])
+    net["flit-size"] = f"{flit}B"
+    mtu = min(mtu, 24 * flit, 1500)
+    net["mtu"] = f"{mtu}B"
+    if "vc-buffer" in net:
+        net["vc-buffer"] = f"{mtu * r.choice([1, 2, 4])}B"
+    if r.random() < 0.5:
+        net["switching"] = r.choice(["cut-through", "wormhole"])
+    if r.random() < 0.5:
+        net["vcs"] = str(r.choice([1, 2, 4]))
+    if r.random() < 0.5:
+        net["allocator"] = r.choice(["islip", "separable-input-first"])
+        net["allocator-iterations"] = str(r.choice([1, 2]))
+    if r.random() < 0.5:
+        for k in ("routing-delay", "vc-alloc-delay", "st-delay", "credit-delay"):
+            net[k] = f"{r.choice([0, 1, 5])}ns"
+        # a credit usable in the flit time that freed it is refused: keep a
+        # positive switch-allocation delay, now and then a zero one
+        net["sw-alloc-delay"] = f"{r.choice([1, 2, 0] if r.random() < 0.9 else [0])}ns"
+    if r.random() < 0.3:
+        net["host-link-latency"] = f"{r.choice([0, 1, 10])}ns"
+    return max(flit, mtu // 4)
+
+
+def transport_options(r, net, info, kind):
+    """A host transport (tcp, dctcp, dcqcn) with finite, marking or lossless
+    buffers where the fabric has them; returns its attributes or {}."""
+    if kind not in ("electrical-switch", "spinet") + SWNET or r.random() > 0.2:
+        return {}
+    types = ["tcp", "dctcp"] + (["dcqcn"] if kind == "electrical-switch" else [])
+    tr = {"type": r.choice(types)}
+    if r.random() < 0.5:
+        tr["init-cwnd"] = str(r.choice([1, 2, 10]))
+    if r.random() < 0.5:
+        tr["min-rto"] = r.choice(["200us", "1ms", "200ms"])
+        tr["initial-rto"] = r.choice(["1ms", "10ms"])
+    if r.random() < 0.5:
+        tr["delayed-ack"] = str(r.choice([1, 2]))
+        tr["delayed-ack-timeout"] = r.choice(["10us", "1ms"])
+    mss = 1460
+    if r.random() < 0.4:
+        mss = r.choice([536, 1000, 1460])
+        tr["mss"] = f"{mss}B"
+    if tr["type"] == "dctcp" and r.random() < 0.5:
+        tr["g"] = str(r.choice([0.0625, 0.5]))
+    buffered = kind == "electrical-switch" or (kind in SWNET and net.get("flow-control") == "infinite")
+    if tr["type"] == "dcqcn":
+        net["flow-control"] = "pfc"
+        net["ecn"] = "red"
+        net["red-weight"] = "1"
+        net["red-min"], net["red-max"] = r.choice([("5kB", "200kB"), ("30kB", "90kB")])
+        if r.random() < 0.5:
+            net["pfc-xoff"], net["pfc-xon"] = r.choice([("20kB", "10kB"), ("40kB", "20kB"), ("100kB", "50kB")])
+        info["lossless"] = True
+    elif buffered:
+        if r.random() < 0.7:
+            net["buffer"] = r.choice(["20kB", "100kB", "300kB"])
+            if r.random() < 0.3:
+                net["buffer-policy"] = "dynamic"
+                net["buffer-alpha"] = str(r.choice([0.5, 1, 8]))
+        if tr["type"] == "dctcp":
+            net["ecn-threshold"] = r.choice(["5kB", "30kB", "97.5kB"])
+        elif r.random() < 0.3:
+            net["ecn"] = "red"
+    info["pkt"] = min(info["pkt"] or mss, mss)
+    info["transport"] = tr["type"]
+    return tr
 
 
 def nic_options(r, net, fabric):
@@ -360,6 +451,7 @@ def fabric(r, kind=None, maxn=64):
     if r.random() < 0.5:
         net["link-latency"] = f"{r.choice([0, 5, 20, 100])}ns"
         net["switch-latency"] = f"{r.choice([0, 50, 200, 1000])}ns"
+    info["tr"] = transport_options(r, net, info, kind)
     info["n"] = n
     return net, phy, n, info
 
@@ -937,6 +1029,100 @@ def wl_training(r, d, n, env):
     return w
 
 
+VEF_MODELS = ["GOOGLE", "WEBSEARCH", "MEMCACHED", "HADOOP", "W1", "W3", "W5", "google-allrpc"]
+
+
+def wl_vef(r, d, n, env):
+    """An extended VEF trace (DCNW, CDCNW or FLOWS; keywords in any order and
+    case): flows = #Msgs, the dc-flows model's checks."""
+    tasks = r.randrange(2, n + 1) if n > 2 else 2
+    pkt, B = env["pkt"], env["B"]
+    msgs = r.randrange(1, 120 if pkt is None else 40)
+    name = f"t{r.randrange(10**9)}.vef"
+    dest = r.choice(["", " UNIFORM", " GAUSS", " POISSON"])
+    load = r.choice(["", " LOAD 0.5", " load 2", " LOAD 0.05"])
+    form = r.random()
+    nclasses = 0
+    if form < 0.4 and pkt is None:
+        body = f"EXT DCNW\n{r.choice(VEF_MODELS)}{dest}{load}\n"
+    elif form < 0.6:
+        cdf = empirical(r, d, [100, 20000 if pkt is None else 20 * pkt])
+        body = f"EXT CDCNW\n{cdf[len('empirical('):].split(',')[0].rstrip(')')}{dest}{load}\n"
+    else:
+        nclasses = r.randrange(1, 7)
+        hi_kb = 50 if pkt is None else max(1, 20 * pkt // 1000)
+        t = r.choice([1000, 100000, 10000000])
+        body = f"EXT FLOWS\nCLASSES {nclasses} TIME {t}{dest}\n"
+        percs = [1] * nclasses
+        for _ in range(100 - nclasses):
+            percs[r.randrange(nclasses)] += 1
+        ids = list(range(nclasses))
+        r.shuffle(ids)
+        for k in ids:
+            mn = r.randrange(1, hi_kb + 1)
+            mx = r.randrange(mn, hi_kb + 1)
+            fields = [f"MAX {mx}", f"MIN {mn}", f"PERC {percs[k]}"]
+            r.shuffle(fields)
+            body += f"{k} {' '.join(fields)}{r.choice(['', '', ' gauss'])}\n"
+    with open(os.path.join(d, name), "w") as f:
+        f.write(f"# drawn by random-configs.py\nVEF3 {tasks} {msgs} 0 0 0 0 {r.choice([1000, 1, 10000])}\n{body}")
+    w = Workload("vef", {"file": name}, est_bytes=msgs * 20000, est_s=1e-3, exclusive=False)
+
+    def check(row, pfx, ctx):
+        g = lambda k: num(row, pfx + k)
+        gen, meas = g("flows_generated"), g("flows_measured")
+        need(gen == msgs and meas == msgs, f"{pfx}{gen} flows generated, {meas} measured, the trace has {msgs}")
+        buckets = sum(g(f"flows_{b}") or 0 for b in ("small", "medium", "large"))
+        need(buckets == meas, f"{pfx}small + medium + large = {buckets}, {meas} measured")
+        ex = g("execution_time_s")
+        mu, smu = g("fct_mean_s"), g("fct_slowdown_mean")
+        need(0 < mu <= ex * (1 + 1e-12) and smu >= 1 - 1e-9, f"{pfx}fct mean {mu} slowdown {smu}, last {ex}")
+        return (msgs if ctx["exact"] else None), None
+    w.check = check
+    return w
+
+
+def wl_dag(r, d, n, env):
+    """A random task graph in DOT (a DAG: edges go from lower to higher
+    index), some tasks placed, jobs arriving or back to back: every job
+    completes, job time = queue + service."""
+    name = f"g{r.randrange(10**9)}.dot"
+    k = r.randrange(1, 12)
+    hi = 20000 if env["pkt"] is None else 10 * env["pkt"]
+    lines = [f"// drawn by random-configs.py\ndigraph g{r.randrange(100)} {{"]
+    for i in range(k):
+        at = f'compute="{r.choice([0, 1, 10, 100])}us"'
+        if r.random() < 0.2:
+            at += f' "node"="{r.randrange(1, n)}"'
+        lines.append(f"  t{i} [{at}];")
+    edges = 0
+    for j in range(1, k):
+        for i in r.sample(range(j), r.randrange(0, min(j, 3) + 1)):
+            lines.append(f'  t{i} -> t{j} [size="{r.randrange(0, hi)}B"];')
+            edges += 1
+    lines.append("}\n")
+    with open(os.path.join(d, name), "w") as f:
+        f.write("\n".join(lines))
+    jobs = r.randrange(1, 20)
+    a = {"file": name, "jobs": str(jobs)}
+    a["arrival-rate"] = f"{r.choice([1000, 10000, 100000])}/s"
+    w = Workload("dag", a, est_bytes=jobs * edges * hi / 2, est_s=1e-3, stoppable=True, open_loop=False)
+
+    def check(row, pfx, ctx):
+        done, jt = num(row, pfx + "jobs_completed"), num(row, pfx + "job_time_mean_s")
+        if ctx["exact"]:
+            need(done == jobs, f"{pfx}jobs_completed {done}, {jobs} jobs")
+        q, sv = num(row, pfx + "queue_time_mean_s"), num(row, pfx + "service_time_mean_s")
+        need(jt is not None and jt >= 0 and abs(jt - q - sv) <= 1e-9 * max(jt, 1e-9),
+             f"{pfx}job time {jt} != queue {q} + service {sv}")
+        return None, None
+    w.check = check
+    return w
+
+
+FILE_WORKLOADS = {"vef": wl_vef, "dag": wl_dag}
+
+
 WORKLOADS = {"task-tree": wl_task_tree, "uniform-random": wl_uniform, "kernel": wl_kernel,
              "pattern": wl_pattern, "dc-flows": wl_dc_flows, "training": wl_training}
 
@@ -951,7 +1137,7 @@ class Config:
 
     def __init__(self):
         self.nodes = 0
-        self.net, self.phy = {}, {}
+        self.net, self.phy, self.tr = {}, {}, {}
         self.wls = []
         self.run = {}
         self.axes = []
@@ -965,6 +1151,7 @@ class Config:
         sweep = "\n  <sweep>\n    " + "\n    ".join(self.axes) + "\n  </sweep>" if self.axes else ""
         return (f'<tasknet version="1">\n  <system nodes="{self.nodes}"/>\n'
                 f'  <network {attrs(self.net)}>{phy_el}</network>\n'
+                + (f'  <transport {attrs(self.tr)}/>\n' if self.tr else "")
                 + "".join(w.xml() for w in self.wls) +
                 f'  <run {attrs(self.run)}/>{sweep}\n</tasknet>\n')
 
@@ -984,8 +1171,10 @@ def single(r, d, c, info):
     N = c.nodes
     B = bps(c.net["bandwidth"])
     t = r.choice(list(WORKLOADS))
+    if r.random() < 0.15:
+        t = r.choice(list(FILE_WORKLOADS))
     zeta_ok = info["fabric"] in ("ideal", "electrical-switch")
-    w = WORKLOADS[t](r, d, N, env_of(info, B, zeta_ok=zeta_ok))
+    w = dict(WORKLOADS, **FILE_WORKLOADS)[t](r, d, N, env_of(info, B, zeta_ok=zeta_ok))
     if t == "task-tree" and w.zeta:
         c.net.pop("bandwidth")
         c.net["zeta"] = str(r.choice([0.5, 1, 4]))
@@ -1012,7 +1201,7 @@ def single(r, d, c, info):
         if c.net["bandwidth"] not in vals:
             vals.append(c.net["bandwidth"])
         c.axes.append(f'<axis param="network.bandwidth" values="{" ".join(vals)}"/>')
-    elif kind < 0.25 and fab in ("ideal", "electrical-switch") and not w.name and t != "training":
+    elif kind < 0.25 and fab in ("ideal", "electrical-switch") and not w.name and t not in ("training", "vef", "dag"):
         hi = N if t in ("kernel", "pattern") else 60
         need_n = int(w.attrs.get("tasks", "2"))
         vals = sorted(set(r.randrange(max(2, need_n), max(hi, need_n) + 1) for _ in range(r.randrange(1, 4))))
@@ -1211,7 +1400,7 @@ def config(r, d):
         fabric_sweep(r, d, c)
         return c
     net, phy, n, info = fabric(r)
-    c.nodes, c.net, c.phy = n, net, phy
+    c.nodes, c.net, c.phy, c.tr = n, net, phy, info["tr"]
     c.shapes[info["fabric"]] = dict(net)
     if kind < 0.4 and n >= 2:
         mix(r, d, c, info)
@@ -1261,6 +1450,16 @@ def check_run(row, out, c, pt, exact):
             # to the last one's end, so this holds for mixes too
             if v is not None:
                 need(-eps <= v <= 1 + 1e-9, f"network_utilization = {v} on {fab}")
+        # lossless fabrics lose nothing; a transport delivers every message
+        # once (above), whatever it dropped and resent
+        if c.tr and exact:
+            drops = num(row, "drops")
+            if c.net.get("flow-control") == "pfc":
+                need(drops == 0, f"{drops} packets dropped under PFC")
+            if c.net.get("buffer", "0B") == "0B" and fab != "spinet" and c.net.get("flow-control") != "pfc":
+                need(not drops, f"{drops} packets dropped by unbounded buffers")
+            rt = num(row, "retransmissions")
+            need(rt is None or rt >= 0, f"retransmissions {rt}")
         # the switched topologies' own metrics
         if fab in SWNET and dlv:
             routing = pt.get("network.routing", c.net.get("routing"))
@@ -1483,6 +1682,8 @@ def one(binary, r, work, idx, stats):
         stats["fabrics"][f] = stats["fabrics"].get(f, 0) + 1
     if len(c.wls) > 1:
         stats["mixes"] += 1
+    for k in ([f"transport {c.tr['type']}"] if c.tr else []) + (["input-queued"] if c.net.get("router") else []):
+        stats["models"][k] = stats["models"].get(k, 0) + 1
 
 
 def main():
@@ -1499,7 +1700,7 @@ def main():
     binary = os.path.abspath(a.tasknet)
     r = random.Random(a.seed)
     stats = {"ran": 0, "refused": 0, "runs": 0, "grown": 0, "last_refusal": "", "types": {}, "fabrics": {},
-             "mixes": 0}
+             "models": {}, "mixes": 0}
     work = tempfile.mkdtemp(prefix="tasknet-random-")
     t_start = time.time()
     failed = 0
@@ -1542,7 +1743,7 @@ def main():
     print(f"{1 if a.only is not None else a.count} random configurations hold every invariant: {stats['ran']} ran ({stats['runs']} runs, "
           f"{stats['grown']} grown by a replica, {stats['mixes']} with several workloads), {stats['refused']} "
           f"refused with a message, in {time.time() - t_start:.0f} s\n  fabrics: {cover(stats['fabrics'])}\n"
-          f"  workloads: {cover(stats['types'])}")
+          f"  workloads: {cover(stats['types'])}\n  models: {cover(stats['models'])}")
     return 0
 
 

@@ -467,9 +467,12 @@ static OTF2_CallbackCode ev_coll_end(OTF2_LocationRef loc, OTF2_TimeStamp time, 
         return rd_fail(rd, "rank %llu: collective operation %llu (scan, exscan, alltoallw or one-sided) is not replayed", (unsigned long long)(rd->rank), (unsigned long long)(op));
     const mt_comm *cm = &t->comms[c];
     uint32_t me = MT_NONE;
-    for (uint32_t i = 0; i < cm->size; i++)
-        if (cm->members[i] == rd->rank)
-            me = i;
+    if (rd->rank < cm->size && cm->members[rd->rank] == rd->rank) /* the world, and the like */
+        me = rd->rank;
+    else
+        for (uint32_t i = 0; i < cm->size; i++)
+            if (cm->members[i] == rd->rank)
+                me = i;
     if (me == MT_NONE)
         return rd_fail(rd, "rank %llu in a collective of communicator %llu it is not a member of", (unsigned long long)(rd->rank), (unsigned long long)(c));
     uint64_t k = rd->coll_seen[c]++;
@@ -478,7 +481,8 @@ static OTF2_CallbackCode ev_coll_end(OTF2_LocationRef loc, OTF2_TimeStamp time, 
             rd->inst_cap[c] = rd->inst_cap[c] ? 2 * rd->inst_cap[c] : 16;
             rd->inst[c] = tn_xrealloc(rd->inst[c], rd->inst_cap[c] * sizeof **rd->inst);
         }
-        t->colls = tn_xrealloc(t->colls, (t->ncolls + 1) * sizeof *t->colls);
+        if ((t->ncolls & (t->ncolls - 1)) == 0) /* room by doubling: at 0, 1, 2, 4, ... */
+            t->colls = tn_xrealloc(t->colls, (t->ncolls ? 2 * t->ncolls : 1) * sizeof *t->colls);
         mt_coll *x = &t->colls[t->ncolls];
         memset(x, 0, sizeof *x);
         x->spec.op = otf2_coll[op];

@@ -90,11 +90,25 @@ static void teardown(void)
  * switch alone is 16 B per node (two times), 16 GB for 10^9, more than the
  * 8 GB assumed, so the point is refused before any per-node map is built
  * (checking them took 15-18 GB). A node list "0-999999999" is two numbers,
- * not 10^9 entries. */
+ * not 10^9 entries. The refusal is placed at the attribute that sizes it:
+ * huge_nodes.xml line 6 is `  <system nodes="4294967295"/>`, "nodes" at
+ * column 3 + 8 ("<system ") = 11; huge_nodes_axis.xml line 12 is
+ * `    <axis param="system.nodes" ...`, "param" at column 5 + 6 = 11, its
+ * second value the point 1. By --set, the option is named instead. */
 START_TEST(test_huge_sizes)
 {
     refused_fast("TASKNET_MEMORY=8GB \"$TASKNET\" validate tests/fixtures/input/huge_nodes.xml",
-                 "tests/fixtures/input/huge_nodes.xml: error: sweep point 0: a run needs about ");
+                 "tests/fixtures/input/huge_nodes.xml:6:11: error: system.nodes=\"4294967295\", sweep point 0: "
+                 "a run needs about ");
+    refused_fast("TASKNET_MEMORY=8GB \"$TASKNET\" run tests/fixtures/input/huge_nodes.xml -o \"$T/huge1\"",
+                 "tasknet run: error: tests/fixtures/input/huge_nodes.xml:6:11: system.nodes=\"4294967295\", "
+                 "sweep point 0: a run needs about ");
+    refused_fast("TASKNET_MEMORY=8GB \"$TASKNET\" validate tests/fixtures/input/huge_nodes_axis.xml",
+                 "tests/fixtures/input/huge_nodes_axis.xml:12:11: error: axis system.nodes, sweep point 1 "
+                 "(system.nodes=1000000000): a run needs about 104 GB");
+    refused_fast("TASKNET_MEMORY=8GB \"$TASKNET\" validate tests/fixtures/input/huge_nodes.xml "
+                 "--set system.nodes=1000000000",
+                 "huge_nodes.xml (with --set system.nodes=1000000000): error: sweep point 0: a run needs about ");
     refused_fast("TASKNET_MEMORY=8GB \"$TASKNET\" validate configs/examples/quickstart.xml --set system.nodes=1000000000",
                  "(fabric 16 GB,");
     refused_fast("TASKNET_MEMORY=8GB \"$TASKNET\" run configs/examples/quickstart.xml --set system.nodes=1000000000 "

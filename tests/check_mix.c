@@ -288,6 +288,48 @@ START_TEST(test_columns)
 }
 END_TEST
 
+/* A workload's columns carry its name exactly when its parameters do: the
+ * jobs workload named alone (one_named_workload.xml, two_workloads.xml's
+ * "jobs" without "noise") has the very columns it has beside noise
+ * (every "jobs.*" column of the two-workload layout, and no other of its
+ * own), the core's and the fabric's bare; unnamed and alone, its metrics
+ * are bare (speedup). */
+START_TEST(test_columns_alone)
+{
+    cfg two, one, bare;
+    load(&two);
+    load_fixture(&one, "one_named_workload.xml");
+    load_fixture(&bare, "one_named_workload.xml");
+    set(&bare, "workload.jobs.name", "");
+    run_layout l2, l1, lb;
+    run_layout_init(&l2, &two);
+    run_layout_init(&l1, &one);
+    run_layout_init(&lb, &bare);
+    size_t own2 = 0, own1 = 0;
+    for (size_t i = 0; i < l2.n; i++)
+        if (strncmp(l2.col[i].name, "jobs.", 5) == 0) {
+            own2++;
+            ck_assert_msg(run_layout_find(&l1, l2.col[i].name) >= 0, "alone, jobs has no %s", l2.col[i].name);
+            ck_assert_msg(run_layout_find(&lb, l2.col[i].name + 5) >= 0, "unnamed, no %s", l2.col[i].name + 5);
+        }
+    for (size_t i = 0; i < l1.n; i++)
+        own1 += strncmp(l1.col[i].name, "jobs.", 5) == 0;
+    ck_assert_uint_eq(own1, own2);
+    ck_assert_uint_gt(own2, 10);
+    ck_assert_int_lt(run_layout_find(&l1, "speedup"), 0);
+    ck_assert_int_ge(run_layout_find(&l1, "msg_latency_mean_s"), 0);
+    ck_assert_str_eq(l1.plot_y, "jobs.speedup");
+    ck_assert_int_ge(run_layout_find(&lb, "speedup"), 0);
+    ck_assert_str_eq(lb.plot_y, "speedup");
+    run_layout_free(&l2);
+    run_layout_free(&l1);
+    run_layout_free(&lb);
+    cfg_free(&two);
+    cfg_free(&one);
+    cfg_free(&bare);
+}
+END_TEST
+
 /* A result folder's fingerprint covers every workload's own parameters:
  * points that differ only in one workload's value (the swept noise load, a
  * --set of the jobs' send size) differ, and equal points agree. */
@@ -334,6 +376,7 @@ static Suite *mix_suite(void)
     TCase *t = tcase_create("several workloads");
     tcase_set_timeout(t, 120);
     tcase_add_test(t, test_columns);
+    tcase_add_test(t, test_columns_alone);
     tcase_add_test(t, test_run_view);
     tcase_add_test(t, test_isolation);
     tcase_add_test(t, test_background_stops);

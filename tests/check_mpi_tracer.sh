@@ -4,8 +4,13 @@
 # mpirun -np 4 --oversubscribe under LD_PRELOAD; otf2-print must read each
 # trace; then tests/check_mpi_tracer replays them (every message matched,
 # sends, bytes and computation per rank as the programs and the traces say,
-# ping-pong and ring times by hand). Skipped (77) with the reason when MPI,
-# OTF2 or otf2-print is missing.
+# ping-pong and ring times by hand). Then the ping-pong traced into a folder
+# that does not exist yet (the tracer makes it) and the ring replayed as two
+# workloads of one switch on disjoint nodes (0-3, 4-7), compute-scale 0:
+# each trace replays as it does alone (the ports of one workload carry
+# nothing of the other's), 21280 and 10400 ns by hand as in
+# tests/check_mpi_tracer.c. Skipped (77) with the reason when MPI, OTF2 or
+# otf2-print is missing.
 set -u
 top=${abs_top_builddir:-$(pwd)}
 srcdir=${srcdir:-.}
@@ -37,4 +42,20 @@ run pingpong 10 1000
 run ring 10 1000
 run cg 64 16 25
 [ "$fail" -eq 0 ] || exit 1
-TASKNET_MPI_TRACES="$tmp" "$top/tests/check_mpi_tracer"
+TASKNET_MPI_TRACES="$tmp" "$top/tests/check_mpi_tracer" || exit 1
+timeout 300 mpirun -np 4 --oversubscribe -x LD_PRELOAD="$lib" -x TASKNET_MPITRACE="$tmp/new/sub/pp.otf2" \
+    "$tmp/pingpong.bin" 10 1000 >"$tmp/pp.out" 2>"$tmp/pp.err" || { echo "FAIL: mpirun pingpong into new/sub"; cat "$tmp/pp.err"; exit 1; }
+grep -q "wrote $tmp/new/sub/pp.otf2" "$tmp/pp.err" || { echo "FAIL: the tracer did not make new/sub"; cat "$tmp/pp.err"; exit 1; }
+cat >"$tmp/two.xml" <<XML
+<tasknet version="1">
+  <system nodes="8"/>
+  <network type="electrical-switch" bandwidth="10Gb/s" link-latency="20ns" switch-latency="200ns"/>
+  <workload name="pp" type="mpi-trace" file="new/sub/pp.otf2" nodes="0-3" compute-scale="0"/>
+  <workload name="ring" type="mpi-trace" file="ring.otf2" nodes="4-7" compute-scale="0"/>
+</tasknet>
+XML
+"$top/tasknet" run "$tmp/two.xml" -o "$tmp/two" >"$tmp/two.txt" 2>&1 || { echo "FAIL: tasknet run two.xml"; cat "$tmp/two.txt"; exit 1; }
+got=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i }
+    NR == 2 { printf "%.1f %.1f", $c["pp.replay_time_s_mean"] * 1e9, $c["ring.replay_time_s_mean"] * 1e9 }' "$tmp/two/summary.csv")
+[ "$got" = "21280.0 10400.0" ] || { echo "FAIL: two traces on one switch replay in $got ns, alone 21280.0 10400.0"; exit 1; }
+echo "two traces on one switch: $got ns, as alone"

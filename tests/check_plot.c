@@ -224,6 +224,39 @@ START_TEST(test_xy)
 }
 END_TEST
 
+/* A named workload's metrics are "<w>.<metric>" (alone or beside others):
+ * a bare metric name means the one workload that has it, here "bg"'s
+ * fct_mean_s (train has none); with two that have it (a.throughput and
+ * b.throughput) the bare name is refused, naming both. --xy resolves both
+ * of its names the same way. */
+START_TEST(test_bare_metric_names)
+{
+    write_file("summary.csv", "point,replicas,workload.bg.load,train.iteration_time_mean_s_mean,"
+                              "train.iteration_time_mean_s_ci95,bg.fct_mean_s_mean,bg.fct_mean_s_ci95,"
+                              "a.throughput_mean,a.throughput_ci95,b.throughput_mean,b.throughput_ci95\n"
+                              "0,3,0.1,2.5,0.1,2e-4,1e-5,0.5,0.01,0.25,0.02\n"
+                              "1,3,0.5,2.75,0.1,8e-4,2e-5,0.4,0.01,0.2,0.02\n");
+    char args[300];
+    snprintf(args, sizeof args, "%s --x workload.bg.load --y fct_mean_s", dir);
+    char *gp = plot_script(args, "bare.png", NULL);
+    HAS(gp, "set ylabel 'bg: mean FCT (µs)' noenhanced\n");
+    HAS(gp, "$s0 << EOD\n0 \"0.1\" 2e-4 1e-5\n1 \"0.5\" 8e-4 2e-5\nEOD\n"); /* bg.fct_mean_s's cells */
+    free(gp);
+    snprintf(args, sizeof args, "%s --xy iteration_time_mean_s,fct_mean_s", dir);
+    gp = plot_script(args, "bare-xy.png", NULL);
+    HAS(gp, "$s0 << EOD\n2.5 2e-4 0.1 1e-5\nEOD\n");
+    free(gp);
+    char cmd[400];
+    snprintf(cmd, sizeof cmd, "plot %s --x workload.bg.load --y throughput --out %s/amb.png", dir, dir);
+    int st = -1;
+    char *o = run_tasknet(cmd, &st);
+    ck_assert_msg(st == 1 && strstr(o, "several workloads have metric throughput: a.throughput b.throughput; "
+                                       "name one"),
+                  "%d: %s", st, o);
+    free(o);
+}
+END_TEST
+
 /* --heatmap: the metric over two swept parameters, as colours; numeric
  * columns sorted by value (4 before 16 although the summary lists 16
  * first), rows in the sweep's order. */
@@ -394,6 +427,7 @@ static Suite *plot_suite(void)
     tcase_add_test(tc, test_categories);
     tcase_add_test(tc, test_two_values);
     tcase_add_test(tc, test_xy);
+    tcase_add_test(tc, test_bare_metric_names);
     tcase_add_test(tc, test_heatmap);
     tcase_add_test(tc, test_counts_heatmap);
     tcase_add_test(tc, test_counts_panels);

@@ -26,6 +26,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <errno.h>
+#include <sys/stat.h>
 #include <time.h>
 
 #include "mpitrace.h"
@@ -175,12 +177,29 @@ static void archive_name(char *dir, size_t dl, char *name, size_t nl)
     snprintf(name, nl, "%.*s", (int)l, b);
 }
 
+/* mkdir -p dir (the archive's folder need not exist beforehand); 0 or -1 */
+static int make_dirs(const char *dir)
+{
+    char p[1024];
+    snprintf(p, sizeof p, "%s", dir);
+    for (char *s = p + 1; *s; s++)
+        if (*s == '/') {
+            *s = 0;
+            if (mkdir(p, 0777) != 0 && errno != EEXIST)
+                return -1;
+            *s = '/';
+        }
+    return mkdir(p, 0777) != 0 && errno != EEXIST ? -1 : 0;
+}
+
 int MPI_Finalize(void)
 {
     enter(MTW_FINALIZE);
     leave(MTW_FINALIZE);
     char dir[1024], name[256], tmp[1400];
     archive_name(dir, sizeof dir, name, sizeof name);
+    if (make_dirs(dir) != 0)
+        fprintf(stderr, "tasknet-mpitrace: rank %d cannot create the folder %s: %s\n", me, dir, strerror(errno));
     snprintf(tmp, sizeof tmp, "%s/%s.rank%d.tmp", dir, name, me);
     FILE *f = fopen(tmp, "wb");
     if (!f || fwrite(recs, sizeof *recs, nrec, f) != nrec || fclose(f) != 0)

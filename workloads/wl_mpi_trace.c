@@ -155,19 +155,34 @@ typedef struct mp_citem { /* one op of a collective list */
     uint8_t send;
 } mp_citem;
 
-typedef struct mp_cache {
+/* A trace read once per process: the checks and the estimates see the
+ * configuration only (no run cache), and each asked for the trace, so one
+ * `tasknet run` read the archive six times (79 % of its instructions at 64
+ * ranks, bench/mpi-replay.sh). Traces stay loaded, keyed by path and digest,
+ * for the process's life; a trace no running workload holds (users = 0) is
+ * dropped when the traces held pass MP_KEEP_OPS operations. Several
+ * workloads replaying different traces on one fabric each hold their own. */
+typedef struct mp_loaded {
     uint64_t digest;
     char path[PARAM_PATH_MAX];
     mt_trace t;
-    int ok;
-} mp_cache;
+    uint32_t users;
+    /* the estimate's point-to-point messages and bytes at est_eager (a
+     * walk of every op, asked for several times per point) */
+    uint64_t est_eager;
+    double est_msgs, est_bytes;
+    int est_ok;
+    struct mp_loaded *next;
+} mp_loaded;
+#define MP_KEEP_OPS (4u << 20) /* 4 Mi operations, 160 MiB of mt_op */
+static mp_loaded *mp_traces;
 
 typedef struct mp {
     const mp_params *p;
     const mt_trace *t;
     sim *s;
     net *n;
-    mp_cache *own;       /* the trace when there is no per-process cache */
+    mp_loaded *held;     /* the trace's entry (users counts this workload) */
     mp_rank *rank;       /* [ranks] */
     uint8_t *done;       /* [nops] request complete */
     uint64_t *match;     /* [nops] a rendezvous send's receive op */
@@ -359,6 +374,16 @@ static coll_spec spec_of(const mp *w, const mt_coll *c)
     if (!coll_alg_valid(s.op, s.alg))
         s.alg = COLL_AUTO;
     return s;
+}
+
+/* Two specs of one shape with no per-rank counts: the same messages (a
+ * trace repeats its collectives: CG's allreduce 1,200 times at 64 ranks;
+ * the estimate and the list sizes are worked once per run of them). */
+static const uint64_t spec_none[1];
+static int spec_same(const coll_spec *a, const coll_spec *b)
+{
+    return !a->counts && !b->counts && a->op == b->op && a->alg == b->alg && a->ranks == b->ranks &&
+           a->root == b->root && a->bytes == b->bytes && a->segment == b->segment && a->group == b->group;
 }
 
 /* Run rank r's collective list; 1 when it is through. */
@@ -589,53 +614,51 @@ static void mp_check(const net_params *core, const void *params, param_report *r
     }
 }
 
-/* The trace of the params' file, loaded once per process (the cache). */
-static const mt_trace *get_trace(const mp_params *p, void **cache, mp_cache **own, char *err, size_t errlen)
+/* The trace of the params' file (mp_loaded): valid until the next get_trace
+ * unless held (users + 1, as mp_init does; mp_fini lets go). */
+static mp_loaded *get_trace(const mp_params *p, char *err, size_t errlen)
 {
-    mp_cache *c = cache ? *cache : NULL;
-    if (c && c->ok && c->digest == p->file.digest && strcmp(c->path, p->file.path) == 0)
-        return &c->t;
-    if (c) {
-        mt_free(&c->t);
-        c->ok = 0;
-    } else {
-        c = tn_xcalloc(1, sizeof *c);
-        if (cache)
-            *cache = c;
-        else
-            *own = c;
+    mp_loaded *e = mp_traces;
+    while (e && !(e->digest == p->file.digest && strcmp(e->path, p->file.path) == 0))
+        e = e->next;
+    if (!e) {
+        e = tn_xcalloc(1, sizeof *e);
+        if (mt_load(p->file.path, &e->t, err, errlen) != 0) {
+            free(e);
+            return NULL;
+        }
+        e->digest = p->file.digest;
+        snprintf(e->path, sizeof e->path, "%s", p->file.path);
+        /* drop traces nobody holds while the others pass the bound */
+        uint64_t kept = e->t.nops;
+        for (mp_loaded **pp = &mp_traces; *pp;) {
+            mp_loaded *x = *pp;
+            if (x->users == 0 && kept + x->t.nops > MP_KEEP_OPS) {
+                *pp = x->next;
+                mt_free(&x->t);
+                free(x);
+                continue;
+            }
+            kept += x->t.nops;
+            pp = &x->next;
+        }
+        e->next = mp_traces;
+        mp_traces = e;
     }
-    if (mt_load(p->file.path, &c->t, err, errlen) != 0)
-        return NULL;
-    c->ok = 1;
-    c->digest = p->file.digest;
-    snprintf(c->path, sizeof c->path, "%s", p->file.path);
-    return &c->t;
-}
-
-static void mp_free_cache(void *cache)
-{
-    mp_cache *c = cache;
-    if (!c)
-        return;
-    if (c->ok)
-        mt_free(&c->t);
-    free(c);
+    return e;
 }
 
 static int mp_resolve(void *params, wl_resolve *rc, char *err, size_t errlen)
 {
     const mp_params *p = params;
     char e2[PARAM_PATH_MAX + 256];
-    mp_cache *own = NULL;
-    const mt_trace *t = get_trace(p, rc->cache, &own, e2, sizeof e2);
-    int ret = 0;
-    if (!t)
-        ret = tn_error(err, errlen, "mpi-trace: %s", e2);
-    else if (t->ranks > rc->nodes)
-        ret = tn_error(err, errlen, "mpi-trace: the trace has %u ranks, the workload %u nodes", t->ranks, rc->nodes);
-    mp_free_cache(own);
-    return ret;
+    const mp_loaded *e = get_trace(p, e2, sizeof e2);
+    if (!e)
+        return tn_error(err, errlen, "mpi-trace: %s", e2);
+    if (e->t.ranks > rc->nodes)
+        return tn_error(err, errlen, "mpi-trace: the trace has %u ranks, the workload %u nodes", e->t.ranks,
+                        rc->nodes);
+    return 0;
 }
 
 static int mp_init(void *state, const wl_env *env, char *err, size_t errlen)
@@ -644,17 +667,14 @@ static int mp_init(void *state, const wl_env *env, char *err, size_t errlen)
     const mp_params *p = env->params;
     memset(w, 0, sizeof *w);
     char e2[PARAM_PATH_MAX + 256];
-    const mt_trace *t = get_trace(p, env->cache, &w->own, e2, sizeof e2);
-    if (!t) {
-        mp_free_cache(w->own);
-        w->own = NULL;
+    mp_loaded *e = get_trace(p, e2, sizeof e2);
+    if (!e)
         return tn_error(err, errlen, "mpi-trace: %s", e2);
-    }
-    if (t->ranks > env->nodes) {
-        mp_free_cache(w->own);
-        w->own = NULL;
+    const mt_trace *t = &e->t;
+    if (t->ranks > env->nodes)
         return tn_error(err, errlen, "mpi-trace: the trace has %u ranks, the workload %u nodes", t->ranks, env->nodes);
-    }
+    e->users++;
+    w->held = e;
     w->p = p;
     w->t = t;
     w->s = env->sim;
@@ -666,8 +686,12 @@ static int mp_init(void *state, const wl_env *env, char *err, size_t errlen)
         w->match[k] = UINT64_MAX;
     /* room for the longest collective list of any rank */
     w->cmax = 1;
+    coll_spec prev = {.counts = spec_none}; /* matches nothing */
     for (uint64_t i = 0; i < t->ncolls; i++) {
         coll_spec sp = spec_of(w, &t->colls[i]);
+        if (spec_same(&sp, &prev))
+            continue;
+        prev = sp;
         for (uint32_t me = 0; me < sp.ranks; me++) {
             uint32_t c = 0;
             coll_rank(&sp, me, count_emit, &c);
@@ -787,7 +811,7 @@ static void mp_fini(void *state)
     free(w->bucket);
     free(w->btail);
     net_msg_pool_free(&w->pool);
-    mp_free_cache(w->own);
+    w->held->users--;
     w->up = 0;
 }
 
@@ -798,26 +822,35 @@ static void mp_estimate(const void *params, const wl_resolve *rc, wl_estimate *o
 {
     const mp_params *p = params;
     char e2[PARAM_PATH_MAX + 256];
-    mp_cache *own = NULL;
-    const mt_trace *t = get_trace(p, rc->cache, &own, e2, sizeof e2);
-    if (!t) {
-        mp_free_cache(own);
+    mp_loaded *e = get_trace(p, e2, sizeof e2);
+    if (!e)
         return;
-    }
-    double msgs = 0, bytes = 0;
-    for (uint64_t k = 0; k < t->nops; k++) {
-        const mt_op *o = &t->ops[k];
-        if (o->kind == MT_SEND || o->kind == MT_ISEND) {
-            msgs += o->bytes < p->eager_bytes ? 1 : 3;
-            bytes += (double)o->bytes;
+    const mt_trace *t = &e->t;
+    mp_loaded *le = e;
+    if (!le->est_ok || le->est_eager != p->eager_bytes) {
+        double pm = 0, pb = 0;
+        for (uint64_t k = 0; k < t->nops; k++) {
+            const mt_op *o = &t->ops[k];
+            if (o->kind == MT_SEND || o->kind == MT_ISEND) {
+                pm += o->bytes < p->eager_bytes ? 1 : 3;
+                pb += (double)o->bytes;
+            }
         }
+        le->est_ok = 1;
+        le->est_eager = p->eager_bytes;
+        le->est_msgs = pm;
+        le->est_bytes = pb;
     }
+    double msgs = le->est_msgs, bytes = le->est_bytes;
     double cmax = 0;
     mp tmp = {.p = p};
+    coll_spec prev = {.counts = spec_none}; /* matches nothing */
+    uint64_t m = 0, b = 0;
     for (uint64_t i = 0; i < t->ncolls; i++) {
         coll_spec sp = spec_of(&tmp, &t->colls[i]);
-        uint64_t m, b;
-        coll_count(&sp, &m, &b);
+        if (!spec_same(&sp, &prev))
+            coll_count(&sp, &m, &b);
+        prev = sp;
         msgs += (double)m;
         bytes += (double)b;
     }
@@ -829,7 +862,6 @@ static void mp_estimate(const void *params, const wl_resolve *rc, wl_estimate *o
                      (double)t->ranks * sizeof(mp_rank) + msgs * 0.01 * sizeof(net_msg) + 4096.0 * sizeof(mp_q);
     out->horizon_s = cmax * 1e-12 * p->compute_scale + (B > 0 ? 8 * bytes / B : 0) +
                      msgs * (double)rc->msg_fixed_ps * 1e-12;
-    mp_free_cache(own);
 }
 
 static const wl_column mp_table[] = {
@@ -850,7 +882,6 @@ const wl_ops wl_mpi_trace_ops = {
     .params_size = sizeof(mp_params),
     .check = mp_check,
     .resolve = mp_resolve,
-    .free_cache = mp_free_cache,
     .estimate = mp_estimate,
     .init = mp_init,
     .deliver = mp_deliver,

@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <stdarg.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -637,8 +638,18 @@ static int cmd_validate(int argc, char **argv)
             if (c.naxes && strlen(where) + 1 < sizeof where)
                 strcat(where, ")");
             /* the estimate first: resolving may build what it sizes */
-            if (cfg_point(&c, p, &pc, err, sizeof err) != 0 || run_check_memory(&pc, 1, 0, err, sizeof err) != 0 ||
-                run_resolve(&pc, &fpc, NULL, err, sizeof err) != 0) {
+            char at[CFG_PATH_MAX + 64], what[64];
+            if (cfg_point(&c, p, &pc, err, sizeof err) != 0) {
+                fprintf(stderr, "%s: error: sweep point %zu%s: %s\n", blame, p, where, err);
+                rc = -1;
+            } else if (run_check_memory(&pc, 1, 0, err, sizeof err) != 0) {
+                /* at the attribute that sizes it, when the file has it */
+                if (run_memory_where(&pc, at, sizeof at, what, sizeof what))
+                    fprintf(stderr, "%s: error: %s, sweep point %zu%s: %s\n", at, what, p, where, err);
+                else
+                    fprintf(stderr, "%s: error: sweep point %zu%s: %s\n", blame, p, where, err);
+                rc = -1;
+            } else if (run_resolve(&pc, &fpc, NULL, err, sizeof err) != 0) {
                 fprintf(stderr, "%s: error: sweep point %zu%s: %s\n", blame, p, where, err);
                 rc = -1;
             }
@@ -830,8 +841,8 @@ static void ui_run_progress(void *ctx, uint64_t id, const run_progress *p)
      * seconds would be false, so it says so */
     if (p->fraction >= 1)
         snprintf(eta, sizeof eta, "past its estimate, ETA unknown");
-    else if (p->fraction > 0)
-        snprintf(eta, sizeof eta, "%.0f%%, ETA %.1f s", 100 * p->fraction,
+    else if (p->fraction > 0) /* rounded down: 100% only once the estimate is reached */
+        snprintf(eta, sizeof eta, "%.0f%%, ETA %.1f s", floor(100 * p->fraction),
                  p->wall_s * (1 - p->fraction) / p->fraction);
     fprintf(stderr, "\r\033[K[%llu/%llu runs] run %llu: %.6g s simulated, %.4g events/s, %s",
             (unsigned long long)u->done, (unsigned long long)u->todo, (unsigned long long)id, p->sim_s,

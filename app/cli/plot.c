@@ -440,8 +440,9 @@ static int read_result(const plot_opts *o, const char *name, char *path, size_t 
     return 0;
 }
 
-/* The metric drawn when --y is not given: the one the folder's workload
- * names (DIR/config.xml), else the first metric of summary.csv. Caller frees. */
+/* The metric drawn when --y is not given: the one the folder's (first)
+ * workload names (DIR/config.xml), else the first metric of summary.csv.
+ * Caller frees. */
 static char *default_y(const plot_opts *o, char *const *hf, size_t nh, size_t first_metric)
 {
     char path[CFG_PATH_MAX + 32];
@@ -450,8 +451,19 @@ static char *default_y(const plot_opts *o, char *const *hf, size_t nh, size_t fi
     cfg_errors errs;
     cfg_errors_init(&errs);
     char *y = NULL;
-    if (cfg_load(&c, path, &errs) == 0 && cfg_wl(&c) && cfg_wl(&c)->plot_y)
-        y = tn_xstrdup(cfg_wl(&c)->plot_y);
+    if (cfg_load(&c, path, &errs) == 0 && cfg_wl(&c) && cfg_wl(&c)->plot_y) {
+        /* the first workload's: under its name when it is named and the
+         * metric is its own (a core metric, msg_latency_mean_s, is not) */
+        y = tn_xmalloc(strlen(c.wl[0].name) + strlen(cfg_wl(&c)->plot_y) + 8);
+        sprintf(y, "%s.%s_mean", c.wl[0].name, cfg_wl(&c)->plot_y);
+        int own = 0;
+        for (size_t i = 0; c.wl[0].name[0] && i < nh && !own; i++)
+            own = strcmp(hf[i], y) == 0;
+        if (own)
+            y[strlen(y) - 5] = '\0';
+        else
+            strcpy(y, cfg_wl(&c)->plot_y);
+    }
     cfg_errors_free(&errs);
     cfg_free(&c);
     if (!y && first_metric < nh) {
@@ -461,6 +473,42 @@ static char *default_y(const plot_opts *o, char *const *hf, size_t nh, size_t fi
             y[l - 5] = '\0'; /* drop "_mean" */
     }
     return y ? y : tn_xstrdup("");
+}
+
+/* The metric name NAME means in a summary.csv header: NAME itself when it
+ * has a column (NAME_mean), else "<w>.NAME" when exactly one workload has
+ * it (a named workload's columns are "<w>.<metric>": a bare metric name is
+ * taken where it is unambiguous). The name into out (NAME when no column
+ * has it); 0, or -1 with out the workloads' candidates (" a.NAME b.NAME")
+ * when several have it. */
+static int metric_named(const char *header, const char *name, char *out, size_t outlen)
+{
+    char *h = tn_xstrdup(header), *f[MAXF];
+    size_t n = csv_split(h, f, MAXF), len = strlen(name), found = 0, l = 0;
+    char cands[1024] = "";
+    snprintf(out, outlen, "%s", name);
+    for (size_t i = 0; i < n; i++)
+        if (strncmp(f[i], name, len) == 0 && strcmp(f[i] + len, "_mean") == 0) {
+            free(h);
+            return 0;
+        }
+    for (size_t i = 0; i < n; i++) {
+        size_t fl = strlen(f[i]);
+        const char *dot = strchr(f[i], '.');
+        /* "<w>.NAME_mean": the workload's name has no dot */
+        if (dot && fl == (size_t)(dot - f[i]) + 1 + len + 5 && strncmp(dot + 1, name, len) == 0 &&
+            strcmp(dot + 1 + len, "_mean") == 0) {
+            if (!found++)
+                snprintf(out, outlen, "%.*s", (int)(fl - 5), f[i]);
+            if (l < sizeof cands)
+                l += (size_t)snprintf(cands + l, sizeof cands - l, " %.*s", (int)(fl - 5), f[i]);
+        }
+    }
+    free(h);
+    if (found <= 1)
+        return 0; /* none: out is NAME, which the caller finds no column for */
+    snprintf(out, outlen, "%s", cands);
+    return -1;
 }
 
 /* The confidence column of metric m in a summary.csv header: m_ci95, or
@@ -653,7 +701,21 @@ static int plot_summary(const plot_opts *o)
             nser++;
         }
     }
-    char col[256];
+    /* a bare metric name means the one workload that has it */
+    char yfull[256], xfull[256];
+    if (metric_named(t.header, y, yfull, sizeof yfull) != 0) {
+        plot_note(o, PLOT_NOTE_ERROR, "%s: several workloads have metric %s:%s; name one", path, y, yfull);
+        goto fail;
+    }
+    y = yfull;
+    if (vs_metric) {
+        if (metric_named(t.header, x, xfull, sizeof xfull) != 0) {
+            plot_note(o, PLOT_NOTE_ERROR, "%s: several workloads have metric %s:%s; name one", path, x, xfull);
+            goto fail;
+        }
+        x = xfull;
+    }
+    char col[300];
     snprintf(col, sizeof col, "%s_mean", y);
     int ym = csv_column(t.header, col);
     int yc = ci_column(t.header, y);
@@ -796,7 +858,7 @@ static int plot_summary(const plot_opts *o)
      * points (a line would run through values nobody measured) */
     int lines = !categorical && !vs_metric && (ncats > 2 || o->lines);
 
-    char image[CFG_PATH_MAX], script[CFG_PATH_MAX + 8], dflt[300];
+    char image[CFG_PATH_MAX], script[CFG_PATH_MAX + 8], dflt[600];
     snprintf(dflt, sizeof dflt, "%s_vs_%s%s", y, x, o->heatmap ? "_map" : "");
     for (char *p = dflt; *p; p++)
         if (*p == '.' || *p == '/' || *p == ',')

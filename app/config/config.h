@@ -35,7 +35,14 @@ typedef struct cfg_axis {
     size_t nvalues;
     char with[64];  /* "" or the param of an earlier axis this one varies together with
                        (same number of values: value k goes with that axis's value k) */
+    uint32_t line, col; /* where its param attribute is in the file (0: not from a file) */
 } cfg_axis;
+
+/* Where a parameter given in the file was written (cfg_where). */
+typedef struct cfg_pos {
+    uint32_t k, canon; /* workload (0 for the others) and canonical row */
+    uint32_t line, col;
+} cfg_pos;
 
 #define CFG_MAX_WORKLOADS 16
 #define CFG_NODES_MAX 256
@@ -68,6 +75,8 @@ typedef struct cfg {
     double confidence;          /* run.confidence: level of summary.csv's confidence intervals, in (0, 1) */
     unsigned char *given;       /* [CFG_MAX_WORKLOADS * CFG_MAX_ROWS]: parameter given (XML, --set,
                                    axis), by workload (0 for the others) and row index */
+    cfg_pos *pos;               /* [npos]: where each attribute given in the file is (cfg_where) */
+    size_t npos;
     cfg_axis axes[CFG_MAX_AXES]; /* sweep axes, first varies slowest */
     size_t naxes;               /* axes in use */
     size_t point;               /* 1 + index for a sweep point made by cfg_point (its axes are
@@ -193,6 +202,10 @@ char *cfg_param_path_at(const cfg *c, size_t i, size_t k);
  * parameter is `workload.<name>.<attr>` when there are several workloads.
  * 0, or -1 for an unknown path or a value longer than len (truncated). */
 int cfg_get(const cfg *c, const char *path, char *buf, size_t len);
+/* Where parameter `path` got its value: "FILE:LINE:COL" of its attribute in
+ * c->file (1), or of the <axis> that sweeps it (2); or 0 and "" when it was
+ * not written in the file (a default, or --set). */
+int cfg_where(const cfg *c, const char *path, char *buf, size_t len);
 /* What a parameter's value reads besides its text: a digest of the file
  * contents of an empirical(FILE) distribution (0: nothing), so that
  * fingerprints of results notice an edited file. */

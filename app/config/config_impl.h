@@ -48,6 +48,8 @@ int crow_used(const cfg *c, size_t i, size_t k);
  * workload: 0, or -1 + err (unknown path, unknown workload, a workload's
  * parameter unqualified with several workloads). */
 int crow_resolve(const cfg *c, const char *path, long *row, size_t *k, char *err, size_t errlen);
+/* Record where canonical row canon of workload k was written in the file (cfg_where). */
+void crow_set_pos(cfg *c, size_t canon, size_t k, long line, long col);
 /* The path of row i of workload k as a user writes it (caller frees). */
 char *crow_path(const cfg *c, size_t i, size_t k);
 /* The workload that holds a workload type's row outside <workload> (as

@@ -413,6 +413,10 @@ static void param_attrs(loader *ld, xmlNodePtr n, int e)
         if (crow_set(ld->c, (size_t)ri, k, v, err, sizeof err) != 0) {
             ld_err_at_attr(ld, n, param_attr(r), v, "%s", err);
             ld->failed[k][ri] = 1;
+        } else {
+            long line, col;
+            attr_loc(ld, n, param_attr(r), &line, &col);
+            crow_set_pos(ld->c, (size_t)ri, k, line, col);
         }
         free(v);
     }
@@ -611,6 +615,10 @@ static void walk_axis(loader *ld, xmlNodePtr n)
         cfg_axis *ax = &ld->c->axes[ld->c->naxes];
         ld->axis_node[ld->c->naxes] = n;
         ld->c->naxes++;
+        long line, col;
+        attr_loc(ld, n, "param", &line, &col);
+        ax->line = line > 0 ? (uint32_t)line : 0;
+        ax->col = col > 0 ? (uint32_t)col : 0;
         snprintf(ax->param, sizeof ax->param, "%s", param);
         ax->values = vals;
         ax->nvalues = nv;

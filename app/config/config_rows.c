@@ -115,8 +115,9 @@ static int wl_priority_valid(const char *v, char *err, size_t errlen)
 static const param_row wl_inst_rows[] = {
     {ROW("workload.type", "string", "", NULL, "workload (one of the workload types listed below)"),
      .kind = PARAM_NAME, .off = offsetof(cfg_workload, type), .name_ok = wl_name_ok},
-    {ROW("workload.name", "string", "", "", "the workload's name (required with several workloads: their "
-                                            "parameters are workload.<name>.<attr>, their metrics <name>.<metric>)"),
+    {ROW("workload.name", "string", "", "", "the workload's name (required with several workloads); a named "
+                                            "workload's parameters are workload.<name>.<attr> and its metrics "
+                                            "<name>.<metric>, alone or beside others"),
      .kind = PARAM_NAME, .off = offsetof(cfg_workload, name), .name_ok = wl_name_valid, .example = "train"},
     {ROW("workload.nodes", "string", "", "all",
          "the nodes it runs on, its ranks in order: all | 0-7,12 | contiguous(o,n) | interleaved(o,s,n) | random(n)"),
@@ -668,6 +669,7 @@ void cfg_free(cfg *c)
         wl_release(&c->wl[k]);
     free(c->net_block);
     free(c->given);
+    free(c->pos);
     cfg_axes_free(c);
     memset(c, 0, sizeof *c);
 }
@@ -692,6 +694,9 @@ void cfg_copy(cfg *dst, const cfg *src)
     }
     dst->given = tn_xmalloc(CFG_MAX_WORKLOADS * CFG_MAX_ROWS);
     memcpy(dst->given, src->given, CFG_MAX_WORKLOADS * CFG_MAX_ROWS);
+    dst->pos = src->npos ? tn_xmalloc(src->npos * sizeof *dst->pos) : NULL;
+    if (src->npos)
+        memcpy(dst->pos, src->pos, src->npos * sizeof *dst->pos);
     for (size_t a = 0; a < src->naxes; a++) {
         dst->axes[a].values = tn_xmalloc((src->axes[a].nvalues ? src->axes[a].nvalues : 1) * sizeof(char *));
         for (size_t v = 0; v < src->axes[a].nvalues; v++)
@@ -748,13 +753,70 @@ int crow_set(cfg *c, size_t canon, size_t k, const char *value, char *err, size_
     return 0;
 }
 
+/* The file position of canonical row canon of workload k, or NULL. */
+static cfg_pos *pos_of(const cfg *c, size_t canon, size_t k)
+{
+    k = crow_is_wl(canon) ? k : 0;
+    for (size_t i = 0; i < c->npos; i++)
+        if (c->pos[i].canon == canon && c->pos[i].k == k)
+            return &c->pos[i];
+    return NULL;
+}
+
+void crow_set_pos(cfg *c, size_t canon, size_t k, long line, long col)
+{
+    cfg_pos *p = pos_of(c, canon, k);
+    if (!p) {
+        c->pos = tn_xrealloc(c->pos, (c->npos + 1) * sizeof *c->pos);
+        p = &c->pos[c->npos++];
+    }
+    *p = (cfg_pos){.k = (uint32_t)(crow_is_wl(canon) ? k : 0), .canon = (uint32_t)canon,
+                   .line = line > 0 ? (uint32_t)line : 0, .col = col > 0 ? (uint32_t)col : 0};
+}
+
 int cfg_set(cfg *c, const char *path, const char *value, char *err, size_t errlen)
 {
     long r;
     size_t k;
     if (crow_resolve(c, path, &r, &k, err, errlen) != 0)
         return -1;
-    return crow_set(c, crow_canon((size_t)r), k, value ? value : "", err, errlen);
+    size_t canon = crow_canon((size_t)r);
+    if (crow_set(c, canon, k, value ? value : "", err, errlen) != 0)
+        return -1;
+    /* no longer the file's value */
+    cfg_pos *p = pos_of(c, canon, k);
+    if (p)
+        p->line = p->col = 0;
+    return 0;
+}
+
+int cfg_where(const cfg *c, const char *path, char *buf, size_t len)
+{
+    long r;
+    size_t k;
+    char err[512];
+    if (len)
+        buf[0] = '\0';
+    if (crow_resolve(c, path, &r, &k, err, sizeof err) != 0)
+        return 0;
+    size_t canon = crow_canon((size_t)r);
+    /* swept: the axis (an axis names the path as resolve does) */
+    for (size_t a = 0; a < c->naxes; a++) {
+        long ra;
+        size_t ka;
+        if (crow_resolve(c, c->axes[a].param, &ra, &ka, err, sizeof err) == 0 && crow_canon((size_t)ra) == canon &&
+            (!crow_is_wl(canon) || ka == k)) {
+            if (!c->axes[a].line || !c->file[0])
+                return 0;
+            snprintf(buf, len, "%s:%u:%u", c->file, c->axes[a].line, c->axes[a].col);
+            return 2;
+        }
+    }
+    const cfg_pos *p = pos_of(c, canon, k);
+    if (!p || !p->line || !*crow_given(c, canon, k) || !c->file[0])
+        return 0;
+    snprintf(buf, len, "%s:%u:%u", c->file, p->line, p->col);
+    return 1;
 }
 
 int cfg_get(const cfg *c, const char *path, char *buf, size_t len)

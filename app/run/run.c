@@ -57,11 +57,18 @@ static const char *own_name(run_layout *l, char *name)
     return name;
 }
 
-/* Workload k's metrics as columns: its own names alone, "<name>.<metric>"
- * with several workloads. */
+/* A workload's metric columns carry its name exactly when its parameters
+ * do (workload.<name>.<attr>): a named workload's columns are
+ * "<name>.<metric>" whether it is alone or shares the fabric (several
+ * workloads are all named); a workload alone and unnamed has the bare
+ * names (issue 23: the same columns for one workload and several). */
+static int wl_prefixed(const cfg *base, size_t k) { return base->nwl > 1 || base->wl[k].name[0]; }
+
+/* Workload k's metrics as columns: its own names, "<name>.<metric>" when
+ * it is named. */
 static size_t *add_wl_metrics(run_layout *l, size_t *cap, const cfg *base, size_t k, const wl_ops *w)
 {
-    if (base->nwl == 1)
+    if (!wl_prefixed(base, k))
         return add_metrics(l, cap, w->metrics, w->nmetrics);
     metric_def *m = tn_xcalloc(w->nmetrics + 1, sizeof *m);
     for (size_t i = 0; i < w->nmetrics; i++) {
@@ -75,7 +82,7 @@ static size_t *add_wl_metrics(run_layout *l, size_t *cap, const cfg *base, size_
     return map;
 }
 
-/* The terminal table: each workload's columns (prefixed with several). */
+/* The terminal table: each workload's columns (prefixed when named). */
 static void layout_table(run_layout *l, const cfg *base)
 {
     size_t n = 0, cap = 8;
@@ -87,7 +94,7 @@ static void layout_table(run_layout *l, const cfg *base)
             int core = 0;
             for (size_t i = 0; i < METRIC_CORE_COUNT; i++)
                 core |= strcmp(metric_core[i].name, metric) == 0;
-            if (base->nwl > 1 && !core) {
+            if (wl_prefixed(base, k) && !core) {
                 char *mn = tn_xmalloc(strlen(base->wl[k].name) + strlen(metric) + 2);
                 char *hn = tn_xmalloc(strlen(base->wl[k].name) + strlen(header) + 2);
                 sprintf(mn, "%s.%s", base->wl[k].name, metric);
@@ -141,7 +148,7 @@ void run_layout_init(run_layout *l, const cfg *base)
     layout_table(l, base);
     const wl_ops *w = cfg_wl(base);
     if (w && w->plot_y)
-        l->plot_y = base->nwl > 1 ? own_name(l, cfg_format_metric(base->wl[0].name, w->plot_y)) : w->plot_y;
+        l->plot_y = wl_prefixed(base, 0) ? own_name(l, cfg_format_metric(base->wl[0].name, w->plot_y)) : w->plot_y;
 }
 
 void run_layout_free(run_layout *l)

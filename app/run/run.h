@@ -123,6 +123,12 @@ double run_memory_available(char *how, size_t howlen);
 /* 0, or -1 with the estimate and the memory in err when `copies` runs of
  * the resolved point c at once, with `extra` bytes besides, would not fit. */
 int run_check_memory(const cfg *c, unsigned copies, double extra_bytes, char *err, size_t errlen);
+/* Where a memory refusal of point c points: *at = "FILE:LINE:COL" of
+ * system.nodes' attribute, *what = "system.nodes=\"N\"", or of the axis
+ * sweeping it, *what = "axis system.nodes" (every part of the estimate grows
+ * with N); 1. Or 0 and "" when N was not written in the file (the default,
+ * or --set, which the caller names instead). */
+int run_memory_where(const cfg *c, char *at, size_t atlen, char *what, size_t whatlen);
 /* "1.23 GB": bytes with 3 digits, for messages. */
 void run_format_bytes(double bytes, char *buf, size_t len);
 

@@ -170,3 +170,15 @@ int run_check_memory(const cfg *c, unsigned copies, double extra_bytes, char *er
                     "(TASKNET_MEMORY=SIZE sets the memory to assume)",
                     a, each, n, w, e.messages, sm, b, how);
 }
+
+int run_memory_where(const cfg *c, char *at, size_t atlen, char *what, size_t whatlen)
+{
+    int w = cfg_where(c, "system.nodes", at, atlen);
+    if (w == 1)
+        snprintf(what, whatlen, "system.nodes=\"%u\"", c->nodes);
+    else if (w == 2)
+        snprintf(what, whatlen, "axis system.nodes");
+    else if (whatlen)
+        what[0] = '\0';
+    return w != 0;
+}

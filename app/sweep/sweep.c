@@ -258,9 +258,16 @@ void sweep_execute(const cfg *c, const sweep_opts *o, const sweep_ui *ui, sweep_
                                       cfg_point_value(c, p, a));
             if (c->naxes && strlen(where) + 1 < sizeof where)
                 strcat(where, ")");
-            if (sweep_cache_point(&sw, p, err, sizeof err) != 0 ||
-                run_check_memory(&sw.pcache.pc, copies, table_bytes, err, sizeof err) != 0) {
+            char at[CFG_PATH_MAX + 64], what[64];
+            if (sweep_cache_point(&sw, p, err, sizeof err) != 0) {
                 sweep_note(&sw, SWEEP_ERROR, "sweep point %zu%s: %s", p, where, err);
+                rc = 1;
+            } else if (run_check_memory(&sw.pcache.pc, copies, table_bytes, err, sizeof err) != 0) {
+                /* at the attribute that sizes it, when the file has it */
+                if (run_memory_where(&sw.pcache.pc, at, sizeof at, what, sizeof what))
+                    sweep_note(&sw, SWEEP_ERROR, "%s: %s, sweep point %zu%s: %s", at, what, p, where, err);
+                else
+                    sweep_note(&sw, SWEEP_ERROR, "sweep point %zu%s: %s", p, where, err);
                 rc = 1;
             } else if (copies > 1 || mpi_size > 1) {
                 run_estimate e;
