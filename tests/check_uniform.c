@@ -1178,6 +1178,111 @@ START_TEST(test_onoff_refused)
 }
 END_TEST
 
+/* ---- 13. warm-up, measurement window and drain (BookSim2's) ---- */
+
+/* A 4x4 torus (output-queued, DOR), neighbor traffic (each digit + 1: every
+ * link carries one flow, so the fabric never queues), 2-byte messages at
+ * offered-load 2 with bernoulli injection: q = 2 / 2 = 1, a message at every
+ * 800 ps slot, j = 1, 2, ... at j 800 ps, each taking 1600 ps on the host
+ * link: message j starts at 800 + (j - 1) 1600, after a source wait of
+ * (j - 1) 800 ps, and crosses in the same time L0 (zero load, 0 -> 5: one X
+ * and one Y hop: 4 links of 20 ns, 3 switches of 200 ns and the 1.6 ns of
+ * serialisation, 681.6 ns). Duration 1100 slots (880 ns), warmup 1000 slots
+ * (800 ns), measure 40 slots (32 ns): measured j = 1000 .. 1039 (800 000 <=
+ * j 800 < 832 000), 40 per node, 640 in all; mean wait 800 * (999 + 1038) / 2
+ * = 814 800 ps; network latency L0 for every one; window latency L0 +
+ * 814 800 ps. Accepted: from 0.8 + 681.6 = 682.4 ns < 800 ns on, every node receives a
+ * 2-byte message every 1600 ps, 20 of them in any 32 ns window: 8 * 40 B /
+ * (10 Gb/s * 32 ns) = 1 for each node (min = max = mean = 1). The drain:
+ * message 1039 starts at 800 + 1038 * 1600 = 1 661 600 ps, past the
+ * duration, so the sources generate on until it is delivered (t_d), every
+ * node's last arrival being the last slot before t_d (or at it: same-time
+ * order). */
+START_TEST(test_measure_window)
+{
+    const uint32_t N = 16;
+    const uint64_t cap = 60000;
+    net_params np = star(N);
+    const wl_ops *w = th_wl_ops("uniform-random");
+    void *p = wl_uniform(2, 2.0, 0, 880000);
+    static const char *const sets[] = {"workload.injection=bernoulli", "workload.traffic=neighbor",
+                                       "workload.traffic-radix=4", "workload.warmup=800000ps",
+                                       "workload.measure=32000ps"};
+    for (size_t i = 0; i < sizeof sets / sizeof sets[0]; i++)
+        th_set(w->params, w->nparams, p, sets[i]);
+    static const char *const tor[] = {"network.dims=4 4", "network.routing=dor", NULL};
+    harness h;
+    ck_assert_msg(h_open(&h, "torus", &np, tor, p, 3, cap) == 0, "init: %s", h.r.err);
+    ck_assert_msg(h_run(&h, SIM_TIME_MAX) == 0, "finish: %s", h.r.err);
+    uint64_t total = (uint64_t)h.core[M_messages_delivered];
+    ck_assert_uint_lt(total, cap);
+    /* L0: node 0's first message (no wait), as the fabric's own zero load says */
+    int64_t L0 = -1, t_d = -1;
+    for (uint64_t id = 0; id < total; id++) {
+        if (h.src[id] == 0 && h.t_sub_ps[id] == 800)
+            L0 = h.t_dlv_ps[id] - 800;
+        if (h.t_sub_ps[id] >= 800000 && h.t_sub_ps[id] < 832000 && h.t_dlv_ps[id] > t_d)
+            t_d = h.t_dlv_ps[id];
+    }
+    ck_assert_int_eq(L0, h.r.n->ops->zero_load_ps(h.r.n->state, 0, 5, 2));
+    ck_assert_double_eq(MET(h, "measured"), 640);
+    ASSERT_REL(MET(h, "source_queueing_s"), 814800e-12, 1e-12);
+    ASSERT_REL(MET(h, "network_latency_s"), (double)L0 * 1e-12, 1e-12);
+    ASSERT_REL(MET(h, "window_latency_s"), (double)(L0 + 814800) * 1e-12, 1e-12);
+    ASSERT_REL(MET(h, "accepted"), 1.0, 1e-12);
+    ASSERT_REL(MET(h, "accepted_min"), 1.0, 1e-12);
+    ASSERT_REL(MET(h, "accepted_max"), 1.0, 1e-12);
+    /* the drain: message 1039 is delivered at 1 661 600 + L0, and generation ran to then */
+    ck_assert_int_eq(t_d, 1661600 + L0);
+    ck_assert_uint_eq(total % N, 0);
+    uint64_t per = total / N; /* arrivals at 800 .. per 800 */
+    ck_assert_msg(per * 800 <= (uint64_t)t_d && (per + 1) * 800 >= (uint64_t)t_d, "%llu per node, t_d %lld",
+                  (unsigned long long)per, (long long)t_d);
+    h_close(&h);
+}
+END_TEST
+
+/* Without warmup and measure the window is the throughput's: every message
+ * of duration mode is measured; the ideal fabric stamps no injection time
+ * (network latency and source queueing empty), every latency is the 1040 ns
+ * of test_ideal_exact, and accepted is the throughput's window [0, D]. */
+START_TEST(test_measure_default)
+{
+    net_params np = star(8);
+    harness h;
+    ck_assert_msg(h_open(&h, "ideal", &np, NULL, wl_uniform(SIZE, 0.5, 0, 200000000), 11, 4000) == 0, "init: %s",
+                  h.r.err);
+    ck_assert_msg(h_run(&h, SIM_TIME_MAX) == 0, "finish: %s", h.r.err);
+    ck_assert_double_eq(MET(h, "measured"), h.core[M_messages_delivered]);
+    ASSERT_REL(MET(h, "window_latency_s"), 1040e-9, 1e-12);
+    ck_assert(isnan(MET(h, "network_latency_s")));
+    ck_assert(isnan(MET(h, "source_queueing_s")));
+    ASSERT_REL(MET(h, "accepted"), MET(h, "throughput"), 1e-12);
+    h_close(&h);
+    static const struct {
+        uint64_t messages;
+        int64_t duration_ps;
+        const char *set[2];
+        const char *expect;
+    } cases[] = {
+        {10, 0, {"workload.measure=1us"}, "workload.measure needs workload.duration"},
+        {0, 1000000, {"workload.warmup=600ns", "workload.measure=500ns"}, "leaves no measurement window"},
+        {0, 1000000, {"workload.warmup=1us"}, "leaves no measurement window"},
+    };
+    const wl_ops *w = th_wl_ops("uniform-random");
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        void *p = wl_uniform(SIZE, 0.5, cases[k].messages, cases[k].duration_ps);
+        for (int i = 0; i < 2 && cases[k].set[i]; i++)
+            th_set(w->params, w->nparams, p, cases[k].set[i]);
+        net_params np4 = star(4);
+        ck_assert_int_eq(h_open(&h, "ideal", &np4, NULL, p, 1, 16), -1);
+        ck_assert_msg(strstr(h.r.err, cases[k].expect) != NULL, "case %zu: '%s' lacks '%s'", k, h.r.err,
+                      cases[k].expect);
+        h_close(&h);
+    }
+}
+END_TEST
+
 /* ---- main ---- */
 
 static Suite *uniform_suite(void)
@@ -1205,6 +1310,8 @@ static Suite *uniform_suite(void)
     tcase_add_test(tc, test_traffic_refused);
     tcase_add_test(tc, test_onoff);
     tcase_add_test(tc, test_onoff_refused);
+    tcase_add_test(tc, test_measure_window);
+    tcase_add_test(tc, test_measure_default);
     suite_add_tcase(s, tc);
     return s;
 }
