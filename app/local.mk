@@ -5,7 +5,7 @@
 # plots: the only module that prints).
 libtasknet_a_SOURCES += \
 	%D%/config/config.h %D%/config/config_impl.h \
-	%D%/config/config_rows.c %D%/config/config_check.c %D%/config/config_axes.c \
+	%D%/config/config_rows.c %D%/config/config_axes.c %D%/config/config_where.c %D%/config/config_check.c \
 	%D%/config/config_load.c %D%/config/config_schema.c %D%/config/config_write.c \
 	%D%/run/run.c %D%/run/run.h %D%/run/run_files.c %D%/run/run_budget.c \
 	%D%/report/report.c %D%/report/report.h \

@@ -887,7 +887,11 @@ def wl_dc_flows(r, d, n, env):
             need(0 < p50 <= p99 * (1 + 1e-12) and p99 <= ex * (1 + 1e-12), f"{pfx}fct {b}p50 {p50} p99 {p99}, "
                  f"last delivery {ex}")
             need(0 < mu <= ex * (1 + 1e-12), f"{pfx}fct {b}mean {mu}, last delivery {ex}")
-            need(1 - 1e-9 <= s50 <= s99 * (1 + 1e-12) and smu >= 1 - 1e-9,
+            # slowdown's ideal is the message alone without a transport: a
+            # transport's segments, shorter than the fabric's packet, pipeline
+            # through store-and-forward hops and may beat it (README)
+            lo = 0 if ctx["segmented"] else 1 - 1e-9
+            need(lo <= s50 <= s99 * (1 + 1e-12) and smu >= lo,
                  f"{pfx}fct slowdown {b}p50 {s50} p99 {s99} mean {smu}: a flow faster than alone on {ctx['fabric']}")
         thr = g("throughput")
         if thr is not None and ctx["fabric"] != "ideal":
@@ -1076,7 +1080,8 @@ def wl_vef(r, d, n, env):
         need(buckets == meas, f"{pfx}small + medium + large = {buckets}, {meas} measured")
         ex = g("execution_time_s")
         mu, smu = g("fct_mean_s"), g("fct_slowdown_mean")
-        need(0 < mu <= ex * (1 + 1e-12) and smu >= 1 - 1e-9, f"{pfx}fct mean {mu} slowdown {smu}, last {ex}")
+        need(0 < mu <= ex * (1 + 1e-12) and (ctx["segmented"] or smu >= 1 - 1e-9),
+             f"{pfx}fct mean {mu} slowdown {smu}, last {ex}")
         return (msgs if ctx["exact"] else None), None
     w.check = check
     return w
@@ -1476,10 +1481,13 @@ def check_run(row, out, c, pt, exact):
         N = int(pt.get("system.nodes", c.nodes))
         msgs, byts = 0, 0
         for w in c.wls:
-            pfx = f"{w.name}." if len(c.wls) > 1 else ""
+            # a named workload's columns carry its name, alone or in a mix
+            pfx = f"{w.name}." if w.name else ""
             n = N if len(c.wls) == 1 and "nodes" not in w.attrs else w.n if hasattr(w, "n") else N
             ctx = {"fabric": fab, "B": B, "n": n, "exact": exact, "background": w.background,
-                   "alone": len(c.wls) == 1}
+                   "alone": len(c.wls) == 1,
+                   "segmented": bool(c.tr) and fab != "ideal" and not (
+                       fab == "electrical-switch" and c.net.get("switching", "cut-through") == "cut-through")}
             m, b = w.check(row, pfx, ctx)
             msgs = None if m is None or msgs is None else msgs + m
             byts = None if b is None or byts is None else byts + b

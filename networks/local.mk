@@ -25,4 +25,5 @@ libtasknet_a_SOURCES += \
 	%D%/topo_dragonfly.c \
 	%D%/topo_graph.c \
 	%D%/topo_export.c \
+	%D%/topo_ibimport.c \
 	%D%/net_graph.c

@@ -295,7 +295,19 @@ typedef struct topo_graph_params {
     topo_graph_routing routing;
     double bandwidth_bps;      /* the fabric's link rate: an edge's bandwidth must equal it (0: not checked) */
     int64_t link_ps;           /* the fabric's link latency: an edge's latency must equal it (0: not checked) */
+    /* network.failed-links: NULL/"" none; a count k (k links between
+     * switches drawn uniformly from fail_seed when fail_draw, else none
+     * failed: only k checked); or names "A-B C-D" (every link between
+     * switches A and B). Computed routings avoid them; routing="file" must
+     * not cross them (an error naming the pairs). */
+    const char *failed_links;
+    int fail_draw;
+    uint64_t fail_seed;
 } topo_graph_params;
+/* 1 and *count when spec is a count of failed links (network.failed-links="2"), else 0. */
+int topo_graph_failed_count(const char *spec, uint32_t *count);
+/* The failed links' names ("L1-S1 L2-S3"), or NULL (none, or not a graph). */
+const char *topo_graph_failed(const topo *t);
 /* Reads and checks the file and its routes (allocates; errors name the
  * file, line and node). */
 int topo_graph_init(topo *t, const topo_graph_params *p, char *err, size_t errlen);
@@ -315,6 +327,19 @@ double topo_graph_mem_bytes(const topo *t);
  * that differed between sources or messages (0: the file routes exactly as
  * t). 0, or -1 + err. */
 int topo_export_dot(const topo *t, FILE *out, const char *title, uint64_t *conflicts, char *err, size_t errlen);
+
+/* InfiniBand import (topo_ibimport.c, its head gives the formats): the
+ * fabric of an ibnetdiscover topology file and its routes from a
+ * forwarding table dump (ibdiagnet's fdbs, OpenSM's osm.fdbs or
+ * opensm-lfts.dump, ibroute/dump_lfts.sh) written to out as the graph
+ * fabric's DOT file, routing="file". 0, or -1 + "file:line: message". */
+typedef struct ib_import_stats {
+    uint32_t hosts, switches;
+    uint64_t missing; /* (switch, host not on it) pairs without a forwarding entry */
+    uint64_t ignored; /* entries for LIDs of no host (switches' own, unknown) */
+} ib_import_stats;
+int topo_import_ib(const char *ibnetdiscover, const char *fdbs, FILE *out, ib_import_stats *stats, char *err,
+                   size_t errlen);
 
 /* ORCS's get_cable_cong as a DOT graph: every directed link of t (load[]
  * indexed by link id) with its load, its load scaled by the largest

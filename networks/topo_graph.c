@@ -91,6 +91,7 @@ typedef struct gport {
     uint32_t port; /* peer switch's input port (its output back here); 0 for a host */
     uint8_t kind;  /* enum topo_end_kind */
     uint8_t up;    /* up-down: 1 when the link goes up */
+    uint8_t failed; /* network.failed-links: no route uses it */
 } gport;
 
 typedef struct graph {
@@ -112,6 +113,8 @@ typedef struct graph {
     double bound;
     char *cycle; /* the channel dependency cycle found, or NULL */
     uint32_t maxsw;
+    char *failed; /* the failed links' names ("A-B C-D"), or NULL */
+    uint32_t nfailed;
     int refs;    /* topologies sharing it, and the cache */
 } graph;
 
@@ -129,6 +132,19 @@ static uint32_t locate(const topo *t, uint64_t x)
 {
     const graph *g = G(t);
     uint32_t lo = 0, hi = g->ns; /* base[lo] <= x < base[hi] */
+    while (hi - lo > 1) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (g->base[mid] <= x)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+static uint32_t locate_sw(const graph *g, uint64_t x)
+{
+    uint32_t lo = 0, hi = g->ns;
     while (hi - lo > 1) {
         uint32_t mid = lo + (hi - lo) / 2;
         if (g->base[mid] <= x)
@@ -187,7 +203,7 @@ static unsigned cands(const graph *g, uint32_t s, uint32_t d, uint32_t x, int ph
         uint32_t any = g->dist[(uint64_t)s * g->ndst + x], down = g->ddown[(uint64_t)s * g->ndst + x];
         for (uint32_t p = 0; p < r && n < max; p++) {
             const gport *q = &g->pt[b + p];
-            if (q->kind != TOPO_SWITCH)
+            if (q->kind != TOPO_SWITCH || q->failed)
                 continue;
             if (q->up) {
                 if (ph == 0 && (uint32_t)g->dist[(uint64_t)q->id * g->ndst + x] + 1 == any) {
@@ -209,7 +225,7 @@ static unsigned cands(const graph *g, uint32_t s, uint32_t d, uint32_t x, int ph
     uint32_t here = g->dist[(uint64_t)s * g->ndst + x];
     for (uint32_t p = 0; p < r && n < max; p++) {
         const gport *q = &g->pt[b + p];
-        if (q->kind == TOPO_SWITCH && (uint32_t)g->dist[(uint64_t)q->id * g->ndst + x] + 1 == here) {
+        if (q->kind == TOPO_SWITCH && !q->failed && (uint32_t)g->dist[(uint64_t)q->id * g->ndst + x] + 1 == here) {
             ports[n] = p;
             phs[n++] = 0;
             if (g->routing == TOPO_GRAPH_SHORTEST)
@@ -293,6 +309,7 @@ static void graph_free(graph *g)
     free(g->dist);
     free(g->ddown);
     free(g->cycle);
+    free(g->failed);
     free(g);
 }
 
@@ -736,6 +753,193 @@ static int read_routes(reader *r)
     return rc;
 }
 
+
+/* ---- failed links (network.failed-links) ---- */
+
+/* The index of the node called name[0..len): *host set; UINT32_MAX if none. */
+static uint32_t find_node(const graph *g, const char *name, size_t len, int *host)
+{
+    for (uint32_t i = 0; i < g->ns; i++)
+        if (strlen(g->sname[i]) == len && strncmp(g->sname[i], name, len) == 0) {
+            *host = 0;
+            return i;
+        }
+    for (uint32_t i = 0; i < g->nh; i++)
+        if (strlen(g->hname[i]) == len && strncmp(g->hname[i], name, len) == 0) {
+            *host = 1;
+            return i;
+        }
+    return UINT32_MAX;
+}
+
+/* The reverse of switch port x (a switch peer): the peer's port back. */
+static uint64_t rev_port(const graph *g, uint64_t x) { return g->base[g->pt[x].id] + g->pt[x].port; }
+
+static void fail_port(graph *g, uint64_t x)
+{
+    g->pt[x].failed = 1;
+    g->pt[rev_port(g, x)].failed = 1;
+}
+
+static void add_failed_name(graph *g, const char *a, const char *b)
+{
+    size_t old = g->failed ? strlen(g->failed) : 0;
+    size_t n = old + strlen(a) + strlen(b) + 3;
+    g->failed = tn_xrealloc(g->failed, n);
+    snprintf(g->failed + old, n - old, "%s%s-%s", old ? " " : "", a, b);
+    g->nfailed++;
+}
+
+int topo_graph_failed_count(const char *spec, uint32_t *count)
+{
+    const char *p = spec;
+    while (tn_is_space(*p))
+        p++;
+    if (!*p)
+        return 0;
+    char *e;
+    unsigned long k = strtoul(p, &e, 10);
+    while (tn_is_space(*e))
+        e++;
+    if (e == p || *e || p[0] == '-' || p[0] == '+')
+        return 0;
+    *count = k > UINT32_MAX ? UINT32_MAX : (uint32_t)k;
+    return 1;
+}
+
+/* spec: a count drawn (draw != 0) from seed among the links between
+ * switches, or names "A-B" (every link between A and B, both directions). */
+static int apply_failures(graph *g, const char *spec, int draw, uint64_t seed, char *err, size_t errlen)
+{
+    uint32_t k;
+    if (!spec)
+        return 0;
+    if (topo_graph_failed_count(spec, &k)) {
+        uint64_t P = g->base[g->ns];
+        uint64_t *cand = tn_xmalloc((P + 1) * sizeof *cand);
+        uint64_t L = 0;
+        for (uint64_t x = 0; x < P; x++)
+            if (g->pt[x].kind == TOPO_SWITCH && x < rev_port(g, x))
+                cand[L++] = x;
+        if (k > L) {
+            free(cand);
+            return tn_error(err, errlen,
+                            "network.failed-links=%u: %s has only %llu links between switches", k, g->path,
+                            (unsigned long long)L);
+        }
+        if (draw) {
+            /* k distinct links, uniformly: a partial Fisher-Yates shuffle */
+            for (uint32_t i = 0; i < k; i++) {
+                uint64_t j = i + topo_pick(seed, i, (uint32_t)(L - i));
+                uint64_t tmp = cand[i];
+                cand[i] = cand[j];
+                cand[j] = tmp;
+            }
+            /* named in link order */
+            for (uint64_t x = 0, i = 0; x < P && i < k; x++) {
+                int hit = 0;
+                for (uint32_t m = 0; m < k; m++)
+                    hit |= cand[m] == x;
+                if (!hit)
+                    continue;
+                fail_port(g, x);
+                uint32_t s = locate_sw(g, x);
+                add_failed_name(g, g->sname[s], g->sname[g->pt[x].id]);
+                i++;
+            }
+        }
+        free(cand);
+        return 0;
+    }
+    const char *p = spec;
+    while (*p) {
+        while (*p == ',' || tn_is_space(*p))
+            p++;
+        if (!*p)
+            break;
+        const char *t = p;
+        while (*p && *p != ',' && !tn_is_space(*p))
+            p++;
+        size_t len = (size_t)(p - t);
+        /* split at the '-' whose both sides name nodes */
+        uint32_t a = UINT32_MAX, b = UINT32_MAX;
+        int ha = 0, hb = 0;
+        for (size_t i = 1; i + 1 < len && b == UINT32_MAX; i++) {
+            if (t[i] != '-')
+                continue;
+            a = find_node(g, t, i, &ha);
+            b = a == UINT32_MAX ? UINT32_MAX : find_node(g, t + i + 1, len - i - 1, &hb);
+        }
+        if (a == UINT32_MAX || b == UINT32_MAX)
+            return tn_error(err, errlen,
+                            "network.failed-links: \"%.*s\" is not A-B with A and B two nodes of %s (a link is named "
+                            "by its ends' names joined by -, e.g. L1-S1)",
+                            (int)len, t, g->path);
+        if (ha || hb)
+            return tn_error(err, errlen,
+                            "network.failed-links: \"%.*s\" is a host's link (failing it cuts the host off): failed "
+                            "links are between switches",
+                            (int)len, t);
+        int any = 0;
+        for (uint64_t x = g->base[a]; x < g->base[a + 1]; x++)
+            if (g->pt[x].kind == TOPO_SWITCH && g->pt[x].id == b) {
+                if (!g->pt[x].failed)
+                    any = 1;
+                fail_port(g, x);
+            }
+        if (!any)
+            return tn_error(err, errlen, "network.failed-links: \"%.*s\": %s and %s are not linked in %s%s", (int)len,
+                            t, g->sname[a], g->sname[b], g->path, a == b ? "" : " (or the link is named twice)");
+        add_failed_name(g, g->sname[a], g->sname[b]);
+    }
+    return 0;
+}
+
+/* routing="file" with failed links: the pairs whose route crosses one are
+ * an error naming them (their number, and the first few). */
+static int file_routes_avoid_failed(const graph *g, char *err, size_t errlen)
+{
+    if (!g->nfailed)
+        return 0;
+    int used = 0;
+    for (uint32_t s = 0; s < g->ns && !used; s++)
+        for (uint32_t d = 0; d < g->nh && !used; d++) {
+            uint16_t e = g->nxt[(uint64_t)s * g->nh + d];
+            used = e != GR_NONE && g->pt[g->base[s] + (e & GR_PORT_MASK)].failed;
+        }
+    if (!used)
+        return 0;
+    uint64_t pairs = 0;
+    char ex[400] = "";
+    size_t len = 0;
+    for (uint32_t a = 0; a < g->nh; a++)
+        for (uint32_t b = 0; b < g->nh; b++) {
+            uint32_t s = g->hsw[a], t = g->hsw[b];
+            for (uint32_t h = 0; s != t && h <= g->ns; h++) {
+                uint16_t e = g->nxt[(uint64_t)s * g->nh + b];
+                if (e == GR_NONE)
+                    break;
+                const gport *q = &g->pt[g->base[s] + (e & GR_PORT_MASK)];
+                if (q->failed) {
+                    if (pairs < 3 && len < sizeof ex - 120)
+                        len += (size_t)snprintf(ex + len, sizeof ex - len, "%s%s -> %s (over %s-%s)",
+                                                pairs ? ", " : "", g->hname[a], g->hname[b], g->sname[s],
+                                                g->sname[q->id]);
+                    pairs++;
+                    break;
+                }
+                if (q->kind != TOPO_SWITCH)
+                    break;
+                s = q->id;
+            }
+        }
+    return tn_error(err, errlen,
+                    "%s: routing=\"file\" routes %llu pair%s over the failed links (%s): %s%s; routes from a file are "
+                    "not recomputed (choose routing=\"shortest\", \"up-down\" or \"ecmp\", or edit the file's routes)",
+                    g->path, (unsigned long long)pairs, pairs == 1 ? "" : "s", g->failed, ex,
+                    pairs > 3 ? ", ..." : "");
+}
+
 /* ---- computed routings: distances ---- */
 
 static int compute_tables(graph *g, const char *root_name, char *err, size_t errlen)
@@ -778,7 +982,7 @@ static int compute_tables(graph *g, const char *root_name, char *err, size_t err
         while (qh < qt) {
             uint32_t s = queue[qh++];
             for (uint64_t x = g->base[s]; x < g->base[s + 1]; x++)
-                if (g->pt[x].kind == TOPO_SWITCH && lvl[g->pt[x].id] == UINT32_MAX) {
+                if (g->pt[x].kind == TOPO_SWITCH && !g->pt[x].failed && lvl[g->pt[x].id] == UINT32_MAX) {
                     lvl[g->pt[x].id] = lvl[s] + 1;
                     queue[qt++] = g->pt[x].id;
                 }
@@ -809,8 +1013,9 @@ static int compute_tables(graph *g, const char *root_name, char *err, size_t err
         if (k != ns) {
             for (uint32_t s = 0; s < ns; s++)
                 if (lvl[s] == UINT32_MAX) {
-                    rc = dot_node_error(err, errlen, g->path, g->sname[s], "not connected to switch %s",
-                                        g->sname[g->root]);
+                    rc = dot_node_error(err, errlen, g->path, g->sname[s], "not connected to switch %s%s%s",
+                                        g->sname[g->root], g->failed ? " once these links fail: " : "",
+                                        g->failed ? g->failed : "");
                     break;
                 }
         }
@@ -830,7 +1035,7 @@ static int compute_tables(graph *g, const char *root_name, char *err, size_t err
             uint32_t u = queue[qh++];
             for (uint64_t y = g->base[u]; y < g->base[u + 1]; y++) {
                 const gport *q = &g->pt[y];
-                if (q->kind != TOPO_SWITCH || col[q->id] != GR_NONE)
+                if (q->kind != TOPO_SWITCH || q->failed || col[q->id] != GR_NONE)
                     continue;
                 /* the link q->id -> u goes down iff u -> q->id goes up */
                 if (updown && !q->up)
@@ -846,8 +1051,9 @@ static int compute_tables(graph *g, const char *root_name, char *err, size_t err
         if (!updown) {
             for (uint32_t s = 0; s < ns && rc == 0; s++) {
                 if (col[s] == GR_NONE)
-                    rc = dot_node_error(err, errlen, g->path, g->sname[s], "no path to switch %s (not connected)",
-                                        g->sname[t]);
+                    rc = dot_node_error(err, errlen, g->path, g->sname[s], "no path to switch %s (not connected%s%s)",
+                                        g->sname[t], g->failed ? " once these links fail: " : "",
+                                        g->failed ? g->failed : "");
                 g->dist[(size_t)s * g->ndst + x] = col[s];
             }
             continue;
@@ -859,15 +1065,15 @@ static int compute_tables(graph *g, const char *root_name, char *err, size_t err
             uint32_t best = col[s];
             for (uint64_t y = g->base[s]; y < g->base[s + 1]; y++) {
                 const gport *q = &g->pt[y];
-                if (q->kind == TOPO_SWITCH && q->up) {
+                if (q->kind == TOPO_SWITCH && q->up && !q->failed) {
                     uint32_t v = (uint32_t)g->dist[(size_t)q->id * g->ndst + x] + 1;
                     if (v < best)
                         best = v;
                 }
             }
             if (best >= GR_NONE) {
-                rc = tn_error(err, errlen, "%s: up-down: switch %s has no legal route to %s", g->path, g->sname[s],
-                              g->sname[t]);
+                rc = tn_error(err, errlen, "%s: up-down: switch %s has no legal route to %s%s%s", g->path, g->sname[s],
+                              g->sname[t], g->failed ? " once these links fail: " : "", g->failed ? g->failed : "");
                 break;
             }
             g->dist[(size_t)s * g->ndst + x] = (uint16_t)best;
@@ -1184,6 +1390,9 @@ static struct {
     topo_graph_routing routing;
     double bw;
     int64_t lps;
+    char *failed;   /* network.failed-links as given ("" none) */
+    int fail_draw;
+    uint64_t fail_seed;
     graph *g;
 } gcache;
 
@@ -1231,7 +1440,8 @@ int topo_graph_init(topo *t, const topo_graph_params *p, char *err, size_t errle
         gcache.st.st_size == st.st_size &&
         gcache.st.st_mtim.tv_sec == st.st_mtim.tv_sec && gcache.st.st_mtim.tv_nsec == st.st_mtim.tv_nsec &&
         gcache.st.st_ino == st.st_ino && gcache.routing == p->routing && gcache.bw == p->bandwidth_bps &&
-        gcache.lps == p->link_ps) {
+        gcache.lps == p->link_ps && strcmp(gcache.failed, p->failed_links ? p->failed_links : "") == 0 &&
+        gcache.fail_draw == p->fail_draw && gcache.fail_seed == p->fail_seed) {
         gcache.g->refs++;
         fill_topo(t, gcache.g, p);
         return 0;
@@ -1246,8 +1456,12 @@ int topo_graph_init(topo *t, const topo_graph_params *p, char *err, size_t errle
     int rc = read_nodes(&r);
     if (rc == 0)
         rc = read_links(&r, p);
+    if (rc == 0)
+        rc = apply_failures(g, p->failed_links, p->fail_draw, p->fail_seed, err, errlen);
     if (rc == 0 && p->routing == TOPO_GRAPH_FILE)
         rc = read_routes(&r);
+    if (rc == 0 && p->routing == TOPO_GRAPH_FILE)
+        rc = file_routes_avoid_failed(g, err, errlen);
     const char *root = rc == 0 ? dot_attr(ag, "root") : NULL;
     char *root_copy = root ? tn_xstrdup(root) : NULL;
     free(r.node);
@@ -1276,6 +1490,10 @@ int topo_graph_init(topo *t, const topo_graph_params *p, char *err, size_t errle
         gcache.routing = p->routing;
         gcache.bw = p->bandwidth_bps;
         gcache.lps = p->link_ps;
+        free(gcache.failed);
+        gcache.failed = tn_xstrdup(p->failed_links ? p->failed_links : "");
+        gcache.fail_draw = p->fail_draw;
+        gcache.fail_seed = p->fail_seed;
         gcache.g = g;
         g->refs++;
     }
@@ -1286,6 +1504,8 @@ int topo_graph_init(topo *t, const topo_graph_params *p, char *err, size_t errle
 const char *topo_graph_cycle(const topo *t) { return t->ops == &graph_ops ? G(t)->cycle : NULL; }
 
 int topo_is_graph(const topo *t) { return t->ops == &graph_ops; }
+
+const char *topo_graph_failed(const topo *t) { return t->ops == &graph_ops ? G(t)->failed : NULL; }
 
 const char *topo_graph_host_name(const topo *t, uint32_t h) { return G(t)->hname[h]; }
 const char *topo_graph_switch_name(const topo *t, uint32_t s) { return G(t)->sname[s]; }

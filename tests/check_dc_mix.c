@@ -217,6 +217,122 @@ START_TEST(test_background_stops_flow_count)
 }
 END_TEST
 
+static void load_path(cfg *c, const char *name)
+{
+    const char *s = getenv("top_srcdir");
+    char p[1024];
+    snprintf(p, sizeof p, "%s/tests/fixtures/good/%s", s && *s ? s : "..", name);
+    cfg_errors e;
+    cfg_errors_init(&e);
+    ck_assert_msg(cfg_load(c, p, &e) == 0, "%s", e.n ? e.msg[0] : "");
+    cfg_errors_free(&e);
+}
+
+/* The flows of window_flows_alone.xml (the background "bg" alone, named the
+ * same, so drawn from the same streams: the same flows) with warmup w and
+ * duration d in ps: generation stops at the first arrival at or after d,
+ * and the flows arriving in [w, d) are measured (the dc-flows model, not
+ * measure="window"). Generated and measured counts into *gen, *meas. */
+static void alone_counts(int64_t w_ps, int64_t d_ps, double *gen, double *meas)
+{
+    cfg c;
+    load_path(&c, "window_flows_alone.xml");
+    char v[64];
+    snprintf(v, sizeof v, "%lldps", (long long)w_ps);
+    set(&c, "workload.bg.warmup", v);
+    snprintf(v, sizeof v, "%lldps", (long long)d_ps);
+    set(&c, "workload.bg.duration", v);
+    run_layout l;
+    double *m;
+    run(&c, &l, &m);
+    *gen = metric(&l, m, "bg.flows_generated");
+    *meas = metric(&l, m, "bg.flows_measured");
+    free(m);
+    run_layout_free(&l);
+    cfg_free(&c);
+}
+
+/* measure="window" (issue 23): a background dc-flows counts the flows that
+ * arrive in the foreground's window [F0, F1) (first foreground activity,
+ * foreground's end), reported as bg.window_start_s and bg.window_end_s.
+ * Derived independently by running the same flows alone (same name, same
+ * streams) with warmup F0 and duration F1: the flows generated before F1
+ * are the ones the background generated before it was stopped at F1, and
+ * the ones measured in [F0, F1) the ones measure="window" counted, so the
+ * runs with and without the foreground count the same flows.
+ * - Under training (window_flows.xml) F0 = 0: the first iteration computes
+ *   from t = 0 (wl_training: span from iter_start[0] = 0).
+ * - Under task-tree jobs at 100/s (window_flows_jobs.xml) F0 is the first
+ *   job's arrival, one exponential gap after 0 (5.04 ms with seed 7): the
+ *   flows before it are generated and not counted, i.e. measured =
+ *   generated before F1 - generated before F0 (the alone run with duration
+ *   F0), fewer than generated; with measure="all" every flow counts.
+ * - "window" on a foreground workload, or on a workload that does not
+ *   measure a window, is refused. */
+START_TEST(test_measure_window)
+{
+    static const char *const fixtures[] = {"window_flows.xml", "window_flows_jobs.xml"};
+    for (int f = 0; f < 2; f++) {
+        cfg c;
+        load_path(&c, fixtures[f]);
+        run_layout l;
+        double *m;
+        run(&c, &l, &m);
+        double f0 = metric(&l, m, "bg.window_start_s"), f1 = metric(&l, m, "bg.window_end_s");
+        double gen = metric(&l, m, "bg.flows_generated"), meas = metric(&l, m, "bg.flows_measured");
+        int64_t f0_ps = llround(f0 * 1e12), f1_ps = llround(f1 * 1e12);
+        if (f == 0)
+            ck_assert_double_eq(f0, 0);
+        else
+            ck_assert_msg(f0 > 1e-3 && f0 < f1, "F0 %g s, F1 %g s", f0, f1);
+        double agen, ameas, pgen, pmeas;
+        alone_counts(f0_ps, f1_ps, &agen, &ameas);
+        ck_assert_msg(agen == gen && ameas == meas, "%s: with the foreground %g generated, %g measured; alone in "
+                      "[%g s, %g s) %g, %g", fixtures[f], gen, meas, f0, f1, agen, ameas);
+        ck_assert_double_gt(meas, 10);
+        if (f == 1) {
+            alone_counts(0, f0_ps, &pgen, &pmeas); /* the flows before F0 */
+            ck_assert_double_gt(pgen, 0);
+            ck_assert_double_eq(meas, gen - pgen);
+            /* measure="all" counts them all */
+            set(&c, "workload.bg.measure", "all");
+            double *m2;
+            run_layout l2;
+            run(&c, &l2, &m2);
+            ck_assert_double_eq(metric(&l2, m2, "bg.flows_measured"), gen);
+            ck_assert(isnan(metric(&l2, m2, "bg.window_start_s")));
+            free(m2);
+            run_layout_free(&l2);
+        }
+        free(m);
+        run_layout_free(&l);
+        cfg_free(&c);
+    }
+    /* refusals */
+    cfg c;
+    cfg_errors e;
+    load_path(&c, "window_flows.xml");
+    set(&c, "workload.bg.role", "foreground");
+    cfg_errors_init(&e);
+    ck_assert_int_ne(cfg_check(&c, &e), 0);
+    ck_assert_msg(e.n && strstr(e.msg[0], "workload.bg.measure: \"window\" is the foreground's window, and this is "
+                                          "a foreground workload"), "%s", e.n ? e.msg[0] : "");
+    cfg_errors_free(&e);
+    cfg_free(&c);
+    load_path(&c, "window_flows_jobs.xml");
+    set(&c, "workload.bg.measure", "all");
+    set(&c, "workload.jobs.role", "background");
+    set(&c, "workload.jobs.measure", "window");
+    set(&c, "workload.bg.role", "foreground");
+    cfg_errors_init(&e);
+    ck_assert_int_ne(cfg_check(&c, &e), 0);
+    ck_assert_msg(e.n && strstr(e.msg[0], "workload.jobs.measure: a task-tree workload measures all it does"),
+                  "%s", e.n ? e.msg[0] : "");
+    cfg_errors_free(&e);
+    cfg_free(&c);
+}
+END_TEST
+
 /* --set of a parameter clears the alternative of every plugin that shares
  * its path: workload.duration (declared by uniform-random, alternative
  * workload.messages, and by dc-flows, alternative workload.flows) given to
@@ -252,6 +368,7 @@ static Suite *dc_mix_suite(void)
     tcase_add_test(t, test_background_stops);
     tcase_add_test(t, test_background_stops_flow_count);
     tcase_add_test(t, test_shared_alternative);
+    tcase_add_test(t, test_measure_window);
     suite_add_tcase(s, t);
     return s;
 }

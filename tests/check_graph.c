@@ -491,6 +491,424 @@ START_TEST(test_fattree_sizes)
 }
 END_TEST
 
+
+/* ---- import-ib (networks/topo_ibimport.c) ---- */
+
+#define IB2_NET TASKNET_SRCDIR "/configs/data/ib-2switch.ibnetdiscover"
+#define IB2_FDB TASKNET_SRCDIR "/configs/data/ib-2switch.fdbs"
+
+static char ib_paths[2][128];
+
+/* Write text to temporary file k (0: topology, 1: tables); its path. */
+static const char *ib_file(int k, const char *text)
+{
+    snprintf(ib_paths[k], sizeof ib_paths[k], "/tmp/tasknet-check-graph-%ld.ib%d", base_pid, k);
+    FILE *f = fopen(ib_paths[k], "w");
+    ck_assert_ptr_nonnull(f);
+    fputs(text, f);
+    fclose(f);
+    return ib_paths[k];
+}
+
+/* import-ib's text (caller frees), or NULL with err. */
+static char *ib_import(const char *ibn, const char *fdb, ib_import_stats *st, char *err, size_t errlen)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *m = open_memstream(&buf, &len);
+    ck_assert_ptr_nonnull(m);
+    int rc = topo_import_ib(ibn, fdb, m, st, err, errlen);
+    fclose(m);
+    if (rc != 0) {
+        free(buf);
+        return NULL;
+    }
+    return buf;
+}
+
+/* The hand-made two-switch dump (configs/data/ib-2switch.*), derived by
+ * hand from its lines:
+ *   hosts, by switch (A = S-...a01 first: its Switch line comes first) then
+ *   IB port: A port 1 b01 (LID 3), A port 2 b02 (LID 4), B port 1 b03
+ *   (LID 5), B ports 2, 3 the two ports of b04 (LIDs 6, 7; two connected
+ *   ports: "-P1", "-P2") -> hosts 0..4;
+ *   ports: A's connected IB ports 1 2 7 8 are 0..3, B's 1 2 3 7 8 are 0..4;
+ *   A's 7 <-> B's 7 is A port 2 <-> B port 3, A's 8 <-> B's 8 A 3 <-> B 4;
+ *   routes: A's table sends LIDs 5, 6 (b03, b04-P1) out of IB port 7 (port
+ *   2), LID 7 (b04-P2) out of 8 (port 3): every host off A has an entry, so
+ *   port 2, carrying the most (2), is "*" and port 3 lists b04-P2. B sends
+ *   LID 3 (b01) out of 7 (port 3), LID 4 (b02) out of 8 (port 4): one each,
+ *   the lower, port 3, is "*". LIDs 1, 2 (the switches) and 8 (UNREACHABLE)
+ *   are no host's: not written. */
+static const char IB2_DOT[] =
+    "// 5 hosts (connected channel adapter ports), 2 switches; read with <network type=\"graph\" file=\"...\"/>\n"
+    "// (routing=\"file\", the default). Ports are each switch's connected IB ports in order.\n"
+    "digraph fabric {\n"
+    "  \"H-0000000000000b01\" [kind=host, lid=3, desc=\"node01 HCA-1\"];\n"
+    "  \"H-0000000000000b02\" [kind=host, lid=4, desc=\"node02 HCA-1\"];\n"
+    "  \"H-0000000000000b03\" [kind=host, lid=5, desc=\"node03 HCA-1\"];\n"
+    "  \"H-0000000000000b04-P1\" [kind=host, lid=6, desc=\"node04 HCA-1\"];\n"
+    "  \"H-0000000000000b04-P2\" [kind=host, lid=7, desc=\"node04 HCA-1\"];\n"
+    "  \"S-0000000000000a01\" [kind=switch, lid=1, desc=\"leaf-a\"];\n"
+    "  \"S-0000000000000a02\" [kind=switch, lid=2, desc=\"leaf-b\"];\n"
+    "  \"H-0000000000000b01\" -> \"S-0000000000000a01\" [hport=0, comment=\"*\"];\n"
+    "  \"H-0000000000000b02\" -> \"S-0000000000000a01\" [hport=1, comment=\"*\"];\n"
+    "  \"H-0000000000000b03\" -> \"S-0000000000000a02\" [hport=0, comment=\"*\"];\n"
+    "  \"H-0000000000000b04-P1\" -> \"S-0000000000000a02\" [hport=1, comment=\"*\"];\n"
+    "  \"H-0000000000000b04-P2\" -> \"S-0000000000000a02\" [hport=2, comment=\"*\"];\n"
+    "  // S-0000000000000a01 (leaf-a): IB ports 1 2 7 8 are ports 0..3\n"
+    "  \"S-0000000000000a01\" -> \"H-0000000000000b01\" [tport=0, comment=\"H-0000000000000b01\"];\n"
+    "  \"S-0000000000000a01\" -> \"H-0000000000000b02\" [tport=1, comment=\"H-0000000000000b02\"];\n"
+    "  \"S-0000000000000a01\" -> \"S-0000000000000a02\" [tport=2, hport=3, comment=\"*\"];\n"
+    "  \"S-0000000000000a01\" -> \"S-0000000000000a02\" [tport=3, hport=4, comment=\"H-0000000000000b04-P2\"];\n"
+    "  // S-0000000000000a02 (leaf-b): IB ports 1 2 3 7 8 are ports 0..4\n"
+    "  \"S-0000000000000a02\" -> \"H-0000000000000b03\" [tport=0, comment=\"H-0000000000000b03\"];\n"
+    "  \"S-0000000000000a02\" -> \"H-0000000000000b04-P1\" [tport=1, comment=\"H-0000000000000b04-P1\"];\n"
+    "  \"S-0000000000000a02\" -> \"H-0000000000000b04-P2\" [tport=2, comment=\"H-0000000000000b04-P2\"];\n"
+    "  \"S-0000000000000a02\" -> \"S-0000000000000a01\" [tport=3, hport=2, comment=\"*\"];\n"
+    "  \"S-0000000000000a02\" -> \"S-0000000000000a01\" [tport=4, hport=3, comment=\"H-0000000000000b02\"];\n"
+    "}\n";
+
+static void route_is(const topo *t, uint32_t a, uint32_t b, size_t n, const uint64_t *want)
+{
+    uint64_t links[16];
+    size_t got = topo_route(t, a, b, 0, links, NULL, 16);
+    ck_assert_uint_eq(got, n);
+    for (size_t i = 0; i < n; i++)
+        ck_assert_msg(links[i] == want[i], "%u -> %u: link %zu is %llu, expected %llu", a, b, i,
+                      (unsigned long long)links[i], (unsigned long long)want[i]);
+}
+
+/* The graph read back. Link ids: hosts 0..4, then A's ports 5..8, B's
+ * 9..13.
+ *   b01 -> b04-P2 (0 -> 4): uplink 0, A port 3 (8), B port 2 (9 + 2 = 11);
+ *   b01 -> b03 (0 -> 2): 0, A port 2 ("*": 7), B port 0 (9);
+ *   b03 -> b02 (2 -> 1): 2, B port 4 (13), A port 1 (6);
+ *   b04-P1 -> b01 (3 -> 0): 3, B port 3 ("*": 12), A port 0 (5);
+ *   b04-P1 -> b04-P2 (3 -> 4): the same adapter's two ports, both on B:
+ *   3, B port 2 (11). */
+START_TEST(test_import_ib_2switch)
+{
+    char err[1024] = "";
+    ib_import_stats st;
+    char *dot = ib_import(IB2_NET, IB2_FDB, &st, err, sizeof err);
+    ck_assert_msg(dot != NULL, "%s", err);
+    const char *nl = strchr(dot, '\n');
+    ck_assert_ptr_nonnull(nl);
+    ck_assert_str_eq(nl + 1, IB2_DOT);
+    ck_assert_uint_eq(st.hosts, 5);
+    ck_assert_uint_eq(st.switches, 2);
+    ck_assert_uint_eq(st.missing, 0);
+    /* ignored entries: LIDs 1, 2 in both tables (LID 8 is UNREACHABLE) */
+    ck_assert_uint_eq(st.ignored, 4);
+    topo t;
+    build_ok(dot_file(dot), TOPO_GRAPH_FILE, &t);
+    ck_assert_uint_eq(t.hosts, 5);
+    ck_assert_uint_eq(t.switches, 2);
+    ck_assert_uint_eq(t.links, 14);
+    ck_assert_str_eq(topo_graph_host_name(&t, 4), "H-0000000000000b04-P2");
+    route_is(&t, 0, 4, 3, (const uint64_t[]){0, 8, 11});
+    route_is(&t, 0, 2, 3, (const uint64_t[]){0, 7, 9});
+    route_is(&t, 2, 1, 3, (const uint64_t[]){2, 13, 6});
+    route_is(&t, 3, 0, 3, (const uint64_t[]){3, 12, 5});
+    route_is(&t, 3, 4, 2, (const uint64_t[]){3, 11});
+    topo_free(&t);
+    free(dot);
+}
+END_TEST
+
+/* ib-fattree (a 4-ary 2-tree with d-mod-k tables in opensm-lfts.dump
+ * form) imports as the same fabric as the hand-written fabric.dot: the
+ * same host, switch and port order (leaves' hosts on IB ports 1-4, spine j
+ * on 4 + j; Switch lines leaves first), so every one of the 16 x 16 routes
+ * crosses the same link ids. The shipped ib-*.dot are import-ib's output
+ * (from the second line on: the first names the paths given). */
+START_TEST(test_import_ib_fattree)
+{
+    char err[1024] = "";
+    char *dot = ib_import(TASKNET_SRCDIR "/configs/data/ib-fattree.ibnetdiscover",
+                          TASKNET_SRCDIR "/configs/data/ib-fattree.lfts", NULL, err, sizeof err);
+    ck_assert_msg(dot != NULL, "%s", err);
+    topo a, b;
+    build_ok(dot_file(dot), TOPO_GRAPH_FILE, &a);
+    build_ok(TASKNET_SRCDIR "/configs/data/fabric.dot", TOPO_GRAPH_FILE, &b);
+    ck_assert_uint_eq(a.hosts, 16);
+    ck_assert_uint_eq(a.links, b.links);
+    for (uint32_t x = 0; x < 16; x++)
+        for (uint32_t y = 0; y < 16; y++) {
+            uint64_t la[8], lb[8];
+            size_t na = topo_route(&a, x, y, 0, la, NULL, 8), nb = topo_route(&b, x, y, 0, lb, NULL, 8);
+            ck_assert_uint_eq(na, nb);
+            for (size_t i = 0; i < na; i++)
+                ck_assert_uint_eq(la[i], lb[i]);
+        }
+    topo_free(&a);
+    topo_free(&b);
+    const char *pairs[2][3] = {{"ib-fattree.ibnetdiscover", "ib-fattree.lfts", "ib-fattree.dot"},
+                               {"ib-2switch.ibnetdiscover", "ib-2switch.fdbs", "ib-2switch.dot"}};
+    for (int k = 0; k < 2; k++) {
+        char p0[512], p1[512], p2[512];
+        snprintf(p0, sizeof p0, "%s/configs/data/%s", TASKNET_SRCDIR, pairs[k][0]);
+        snprintf(p1, sizeof p1, "%s/configs/data/%s", TASKNET_SRCDIR, pairs[k][1]);
+        snprintf(p2, sizeof p2, "%s/configs/data/%s", TASKNET_SRCDIR, pairs[k][2]);
+        char *got = ib_import(p0, p1, NULL, err, sizeof err);
+        ck_assert_msg(got != NULL, "%s", err);
+        FILE *f = fopen(p2, "r");
+        ck_assert_ptr_nonnull(f);
+        static char shipped[1 << 16];
+        size_t n = fread(shipped, 1, sizeof shipped - 1, f);
+        shipped[n] = '\0';
+        fclose(f);
+        ck_assert_msg(strcmp(strchr(got, '\n'), strchr(shipped, '\n')) == 0,
+                      "configs/data/%s is not what import-ib writes now", pairs[k][2]);
+        free(got);
+    }
+    free(dot);
+}
+END_TEST
+
+/* Malformed input: every error names the file and line. */
+static const char IBN_OK[] = "Switch 4 \"S-01\" # \"a\" base port 0 lid 1 lmc 0\n"    /* 1 */
+                             "[1] \"H-0a\"[1](a) # \"ha\" lid 3 4xQDR\n"             /* 2 */
+                             "[2] \"S-02\"[2] # \"b\" lid 2 4xQDR\n"                  /* 3 */
+                             "\n"                                                    /* 4 */
+                             "Switch 4 \"S-02\" # \"b\" base port 0 lid 2 lmc 0\n"   /* 5 */
+                             "[1] \"H-0b\"[1](b) # \"hb\" lid 4 4xQDR\n"             /* 6 */
+                             "[2] \"S-01\"[2] # \"a\" lid 1 4xQDR\n";                /* 7 */
+static const char FDB_OK[] = "osm_ucast_mgr_dump_ucast_routes: Switch 0x01\n" /* 1 */
+                             "0x0003 : 001 : 01 : yes\n"                      /* 2 */
+                             "0x0004 : 002 : 02 : yes\n"                      /* 3 */
+                             "osm_ucast_mgr_dump_ucast_routes: Switch 0x02\n" /* 4 */
+                             "0x0003 : 002 : 02 : yes\n"                      /* 5 */
+                             "0x0004 : 001 : 01 : yes\n";                     /* 6 */
+
+static void ib_fails(const char *ibn, const char *fdb, const char *want_file, const char *want)
+{
+    char err[1024] = "";
+    const char *pn = ib_file(0, ibn), *pf = ib_file(1, fdb);
+    char *dot = ib_import(pn, pf, NULL, err, sizeof err);
+    ck_assert_msg(dot == NULL, "accepted, expected '%s'", want);
+    char pre[256];
+    snprintf(pre, sizeof pre, "%s%s", want_file[0] == 'n' ? pn : pf, want_file + 1);
+    ck_assert_msg(strncmp(err, pre, strlen(pre)) == 0, "'%s' does not start with '%s'", err, pre);
+    ck_assert_msg(strstr(err, want) != NULL, "'%s' lacks '%s'", err, want);
+}
+
+START_TEST(test_import_ib_errors)
+{
+    char err[1024] = "";
+    /* the minimal pair imports: two switches, a host on each, crossing ports 2 */
+    char *dot = ib_import(ib_file(0, IBN_OK), ib_file(1, FDB_OK), NULL, err, sizeof err);
+    ck_assert_msg(dot != NULL, "%s", err);
+    free(dot);
+    /* topology file */
+    ib_fails("Switch 4 \"S-01\" # \"a\" base port 0 lid 1 lmc 0\n[1] H-0a[1]\n", FDB_OK, "n:2:",
+             "expected the peer's quoted name");
+    ib_fails("Switch 4 \"S-01\" # \"a\" base port 0 lid 1 lmc 0\n[9] \"H-0a\"[1] # \"ha\" lid 3\n", FDB_OK, "n:2:",
+             "expected a port number 1..4 of S-01");
+    ib_fails("vendid=0x2c9\nhello\n", FDB_OK, "n:2:", "expected a node line");
+    ib_fails("Rt 2 \"R-05\" # \"router\"\n", FDB_OK, "n:1:", "routers are not modelled");
+    ib_fails("Switch 4 \"S-01\" # \"a\" base port 0 lid 1 lmc 0\n[1] \"H-0a\"[1] # \"ha\" lid 3\n"
+             "Ca 1 \"H-0a\" # \"ha\"\n[1](a) \"S-01\"[2] # lid 3 lmc 0 \"a\" lid 1\n",
+             FDB_OK, "n:4:", "disagree");
+    ib_fails("Switch 4 \"S-01\" # \"a\" base port 0 lid 1 lmc 0\n[1] \"H-0a\"[1] # \"ha\" 4xQDR\n", FDB_OK, "n:2:",
+             "H-0a port 1 has no LID");
+    /* tables */
+    ib_fails(IBN_OK, "0x0003 : 001\n", "f:1:", "an entry before any switch's table header");
+    ib_fails(IBN_OK, "osm_ucast_mgr_dump_ucast_routes: Switch 0x07\n", "f:1:", "switch 0x0000000000000007 is not in");
+    ib_fails(IBN_OK, "osm_ucast_mgr_dump_ucast_routes: Switch 0x01\n0x0004 : 003 : 01 : yes\n", "f:2:",
+             "routes LID 0x4 (host H-0b) to port 3, which has no link in the topology");
+    ib_fails(IBN_OK, "osm_ucast_mgr_dump_ucast_routes: Switch 0x01\n0x0003 : 002 : 01 : yes\n", "f:2:",
+             "routes its own host H-0a (LID 0x3, on port 1) to port 2");
+    ib_fails(IBN_OK, "osm_ucast_mgr_dump_ucast_routes: Switch 0x01\n0x0003 : fast\n", "f:2:",
+             "expected the output port");
+    ib_fails(IBN_OK, "Unicast lids [0x0-0x4] of switch Lid 1 guid 0x01 ('a'):\n0x0004 002 # x\n", "n:5:",
+             "switch S-02 has no forwarding table in");
+    /* a missing entry is counted, and the graph reports the pair it cuts */
+    ib_import_stats st;
+    dot = ib_import(ib_file(0, IBN_OK),
+                    ib_file(1, "Unicast lids [0x0-0x4] of switch Lid 1 guid 0x01 ('a'):\n0x0004 002 # x\n"
+                               "Unicast lids [0x0-0x4] of switch Lid 2 guid 0x02 ('b'):\n0x0003 000 # x\n"),
+                    &st, err, sizeof err);
+    ck_assert_ptr_null(dot);
+    ck_assert_msg(strstr(err, "routes LID 0x3 (host H-0a) to port 0, the switch itself") != NULL, "%s", err);
+    dot = ib_import(ib_file(0, IBN_OK),
+                    ib_file(1, "Unicast lids [0x0-0x4] of switch Lid 1 guid 0x01 ('a'):\n0x0004 002 # x\n"
+                               "Unicast lids [0x0-0x4] of switch Lid 2 guid 0x02 ('b'):\n"),
+                    &st, err, sizeof err);
+    ck_assert_msg(dot != NULL, "%s", err);
+    ck_assert_uint_eq(st.missing, 1); /* S-02 has no entry for H-0a */
+    build_fails(dot_file(dot), TOPO_GRAPH_FILE, "no route to host H-0a");
+    free(dot);
+}
+END_TEST
+
+/* ---- failed links (network.failed-links) ---- */
+
+#define FABRIC TASKNET_SRCDIR "/configs/data/fabric.dot"
+
+static int build_failed(const char *path, topo_graph_routing r, const char *failed, int draw, uint64_t seed, topo *t,
+                        char *err, size_t errlen)
+{
+    topo_graph_params p = {.path = path, .routing = r, .failed_links = failed, .fail_draw = draw,
+                           .fail_seed = seed};
+    return topo_graph_init(t, &p, err, errlen);
+}
+
+static void failed_fails(topo_graph_routing r, const char *failed, const char *want)
+{
+    topo t;
+    char err[1024] = "";
+    int rc = build_failed(FABRIC, r, failed, 1, 7, &t, err, sizeof err);
+    ck_assert_msg(rc != 0, "accepted %s, expected '%s'", failed, want);
+    ck_assert_msg(strstr(err, want) != NULL, "'%s' lacks '%s'", err, want);
+}
+
+/* fabric.dot (the 4-ary 2-tree: leaves L1..L4 with hosts H1..H16, spines
+ * S1..S4, d-mod-k routes: leaf -> S(d mod 4 + 1) for host H(d+1)) with the
+ * uplink L1-S1 down.
+ * routing="file": the file's routes are not recomputed, and 24 pairs cross
+ * it: L1 -> S1 carries H1..H4 (4 sources) to H5, H9, H13 (d = 4, 8, 12:
+ * d mod 4 = 0) = 12; S1 -> L1 carries H1 (d = 0) from the 12 hosts of L2..L4
+ * = 12. The first, sources then destinations in order: H1 -> H5.
+ * Failing every uplink of L1 cuts it off: the computed routing reports
+ * it before the run. */
+START_TEST(test_failed_links_errors)
+{
+    failed_fails(TOPO_GRAPH_FILE, "L1-S1",
+                 "routing=\"file\" routes 24 pairs over the failed links (L1-S1): H1 -> H5 (over L1-S1), H1 -> H9 "
+                 "(over L1-S1), H1 -> H13 (over L1-S1), ...");
+    failed_fails(TOPO_GRAPH_SHORTEST, "L1-S1 L1-S2,L1-S3  L1-S4",
+                 "node L2: no path to switch L1 (not connected once these links fail: L1-S1 L1-S2 L1-S3 L1-S4)");
+    failed_fails(TOPO_GRAPH_SHORTEST, "H1-L1", "\"H1-L1\" is a host's link");
+    failed_fails(TOPO_GRAPH_SHORTEST, "L1-L2", "\"L1-L2\": L1 and L2 are not linked");
+    failed_fails(TOPO_GRAPH_SHORTEST, "L1-S1 S1-L1", "\"S1-L1\": S1 and L1 are not linked");
+    failed_fails(TOPO_GRAPH_SHORTEST, "L1-X9", "\"L1-X9\" is not A-B with A and B two nodes of");
+    /* 4 leaves x 4 spines = 16 links between switches */
+    failed_fails(TOPO_GRAPH_SHORTEST, "17", "network.failed-links=17: " FABRIC " has only 16 links between switches");
+    /* the parameter's own syntax check */
+    const net_ops *ops = net_find("graph");
+    const param_row *row = NULL;
+    for (size_t i = 0; i < ops->nparams; i++)
+        if (strcmp(ops->params[i].path, "network.failed-links") == 0)
+            row = &ops->params[i];
+    ck_assert_ptr_nonnull(row);
+    param_value v;
+    char err[1024] = "";
+    ck_assert_int_ne(param_parse(row, "L1-S1 L1", ".", &v, err, sizeof err), 0);
+    ck_assert_msg(strstr(err, "\"L1\": expected a number of links, or links named A-B") != NULL, "%s", err);
+    ck_assert_int_eq(param_parse(row, "L1-S1, L2-S3", ".", &v, err, sizeof err), 0);
+    free(v.text);
+}
+END_TEST
+
+static cong_result eval16(th_net *h, pat_kind k, const uint32_t *map)
+{
+    pat_set s = single(k, 16);
+    cong_result r;
+    char err[256];
+    int rc = cong_eval(&s, map, h->n->ops->link_count(h->n->state), h->n->ops->route, h->n->state, NULL, &r, err,
+                       sizeof err);
+    ck_assert_msg(rc == 0, "%s", err);
+    pat_set_free(&s);
+    return r;
+}
+
+/* One failed uplink of the 4-ary 2-tree changes bisect's congestion (ORCS's
+ * rules) as worked by hand. routing="shortest": a leaf sends every other
+ * leaf's hosts up its lowest spine port toward a switch one hop nearer,
+ * S1; the spine sends them down.
+ * Mapping M (rank r on host M[r]) makes bisect's 8 flows (2i -> 2i+1):
+ *   H1 -> H9, H2 -> H10 (L1 -> L3), H5 -> H11, H6 -> H12 (L2 -> L3), and
+ *   H3 -> H4, H7 -> H8, H13 -> H14, H15 -> H16 (inside a leaf: c_f = 1).
+ * Whole: the 4 crossing flows all climb to S1 and share S1 -> L3: c_f = 4.
+ *   sum_max_cong = 4, cong_max 4, cong_mean = (4 x 4 + 4 x 1) / 8 = 2.5,
+ *   bw_fraction = (4 x 1/4 + 4 x 1) / 8 = 5/8.
+ * L1-S1 down: L1's distance through S1 grows, S2 is its lowest port one
+ *   hop nearer L3, so H1, H2 climb L1 -> S2 -> L3; L2's flows keep S1.
+ *   S1 -> L3 and S2 -> L3 carry 2 each: every crossing c_f = 2:
+ *   sum_max_cong = 2, cong_mean = (4 x 2 + 4) / 8 = 1.5, bw_fraction =
+ *   (4 x 1/2 + 4) / 8 = 3/4. */
+START_TEST(test_failed_uplink_bisect)
+{
+    net_params core = th_star(16, 10e9);
+    static const uint32_t M[16] = {0, 8, 1, 9, 4, 10, 5, 11, 2, 3, 6, 7, 12, 13, 14, 15};
+    const char *whole[] = {"network.file=" FABRIC, "network.routing=shortest", NULL};
+    th_net *h = th_net_new("graph", &core, whole, NULL, 1, 0);
+    cong_result r = eval16(h, PAT_BISECT, M);
+    ck_assert_double_eq(r.sum_max_cong, 4);
+    ck_assert_double_eq(r.cong_max, 4);
+    ck_assert_double_eq(r.cong_mean, 2.5);
+    ck_assert_double_eq(r.bw_fraction, 5.0 / 8.0);
+    th_net_free(h);
+    const char *failed[] = {"network.file=" FABRIC, "network.routing=shortest", "network.failed-links=L1-S1", NULL};
+    h = th_net_new("graph", &core, failed, NULL, 1, 0);
+    r = eval16(h, PAT_BISECT, M);
+    ck_assert_double_eq(r.sum_max_cong, 2);
+    ck_assert_double_eq(r.cong_max, 2);
+    ck_assert_double_eq(r.cong_mean, 1.5);
+    ck_assert_double_eq(r.bw_fraction, 0.75);
+    ck_assert_str_eq(topo_graph_failed(h->n->ops->topology(h->n->state)), "L1-S1");
+    th_net_free(h);
+}
+END_TEST
+
+/* A count draws that many distinct links between switches from the seed
+ * (the same seed, the same links), and every route avoids them: no link
+ * of any of the 16 x 16 routes joins the two ends of a failed one. */
+START_TEST(test_failed_links_drawn)
+{
+    const topo_graph_routing rs[] = {TOPO_GRAPH_SHORTEST, TOPO_GRAPH_UPDOWN, TOPO_GRAPH_ECMP};
+    char err[1024];
+    int differ = 0;
+    char first[256] = "";
+    for (uint64_t seed = 1; seed <= 6; seed++)
+        for (size_t ri = 0; ri < 3; ri++) {
+            topo t, u;
+            ck_assert_msg(build_failed(FABRIC, rs[ri], "3", 1, seed, &t, err, sizeof err) == 0, "%s", err);
+            ck_assert_msg(build_failed(FABRIC, rs[ri], "3", 1, seed, &u, err, sizeof err) == 0, "%s", err);
+            const char *names = topo_graph_failed(&t);
+            ck_assert_ptr_nonnull(names);
+            ck_assert_str_eq(names, topo_graph_failed(&u));
+            /* three names: two spaces */
+            int sp = 0;
+            for (const char *c = names; *c; c++)
+                sp += *c == ' ';
+            ck_assert_int_eq(sp, 2);
+            if (!first[0])
+                snprintf(first, sizeof first, "%s", names);
+            else if (strcmp(first, names) != 0)
+                differ = 1;
+            for (uint32_t a = 0; a < 16; a++)
+                for (uint32_t b = 0; b < 16; b++) {
+                    uint64_t links[8];
+                    size_t n = topo_route(&t, a, b, a * 16 + b, links, NULL, 8);
+                    for (size_t i = 0; i < n; i++) {
+                        topo_end from, to;
+                        topo_link_ends(&t, links[i], &from, &to);
+                        if (from.kind != TOPO_SWITCH || to.kind != TOPO_SWITCH)
+                            continue;
+                        char l1[64], l2[64];
+                        snprintf(l1, sizeof l1, "%s-%s", topo_graph_switch_name(&t, from.id),
+                                 topo_graph_switch_name(&t, to.id));
+                        snprintf(l2, sizeof l2, "%s-%s", topo_graph_switch_name(&t, to.id),
+                                 topo_graph_switch_name(&t, from.id));
+                        ck_assert_msg(!strstr(names, l1) && !strstr(names, l2), "%u -> %u crosses %s (failed: %s)", a,
+                                      b, l1, names);
+                    }
+                }
+            topo_free(&t);
+            topo_free(&u);
+        }
+    ck_assert_msg(differ, "six seeds drew the same links: %s", first);
+    /* a count with nothing drawn (the checks before the runs) fails nothing */
+    topo t;
+    ck_assert_msg(build_failed(FABRIC, TOPO_GRAPH_SHORTEST, "3", 0, 0, &t, err, sizeof err) == 0, "%s", err);
+    ck_assert_ptr_null(topo_graph_failed(&t));
+    topo_free(&t);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("graph");
@@ -507,6 +925,12 @@ static Suite *suite(void)
     tcase_add_test(tc, test_congestion_dot);
     tcase_add_test(tc, test_fattree3_zero_load);
     tcase_add_test(tc, test_fattree_sizes);
+    tcase_add_test(tc, test_import_ib_2switch);
+    tcase_add_test(tc, test_import_ib_fattree);
+    tcase_add_test(tc, test_import_ib_errors);
+    tcase_add_test(tc, test_failed_links_errors);
+    tcase_add_test(tc, test_failed_uplink_bisect);
+    tcase_add_test(tc, test_failed_links_drawn);
     suite_add_tcase(s, tc);
     return s;
 }
@@ -517,5 +941,9 @@ int main(void)
     snprintf(tmp_path, sizeof tmp_path, "/tmp/tasknet-check-graph-%ld.dot", base_pid);
     int status = th_main(suite());
     unlink(tmp_path);
+    for (int k = 0; k < 2; k++) {
+        snprintf(ib_paths[k], sizeof ib_paths[k], "/tmp/tasknet-check-graph-%ld.ib%d", base_pid, k);
+        unlink(ib_paths[k]);
+    }
     return status;
 }

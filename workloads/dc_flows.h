@@ -66,6 +66,8 @@ typedef struct dcf_params {
     DCF_GROUP(X, class3, "class 3")                                                                       \
     X(execution_time_s, "time of the last delivery: all traffic received (Andujar et al.)")                    \
     X(offered_load, "offered load per node, a fraction of B")                                             \
-    X(throughput, "with a duration D: bits delivered by D / (N B D)")
+    X(throughput, "with a duration D: bits delivered by D / (N B D)")                                    \
+    X(window_start_s, "measure=window: start of the foreground's window, its first activity")             \
+    X(window_end_s, "measure=window: end of the foreground's window, its last workload's end")
 
 #endif

@@ -56,7 +56,12 @@
  * priority=> (several workloads) overrides both for all its messages.
  *
  * Metrics (flows whose arrival lies in [warmup, duration - cooldown); all
- * flows without a duration): FCT and slowdown = FCT / zero-load time, the
+ * flows without a duration; with workload.measure="window", a background
+ * workload's, only those of them whose arrival also lies in the
+ * foreground's window [F0, F1) that finish gets in wl_run_view: the
+ * earliest first activity of the foreground workloads and the latest end,
+ * when it was stopped; the flows delivered are kept as records until then,
+ * and window_start_s/window_end_s report F0 and F1): FCT and slowdown = FCT / zero-load time, the
  * fabric's own time for that flow alone (net_zero_load_ps: size*8/B + 2
  * link + switch on the switch and the ideal fabric, packets and SPINet's
  * holds included), mean, median and 99th percentile (GSL interpolation
@@ -235,11 +240,24 @@ typedef struct dcf {
     uint32_t sources_ended;   /* nodes whose generation has ended */
     int stopped;              /* stop(): generate nothing more (a background workload) */
     int64_t win_lo_ps, win_hi_ps; /* measured: arrival in [lo, hi) */
+    int window;               /* measure="window": records kept until finish knows the foreground's window */
+    struct dcf_rec *rec;      /* [nrec] the flows of [lo, hi) delivered, in delivery order (window only) */
+    size_t nrec, caprec;
+    int64_t fg_lo_ps, fg_hi_ps; /* the foreground's window, at finish (window only; -1: none) */
     uint64_t bytes_by_duration;
     dcf_group all, bucket[DCF_BUCKETS], *cls; /* cls[ncls] */
     int up;
     struct trace *trace; /* the timeline (--trace; NULL: none): each flow a span, and its message */
 } dcf;
+
+/* A delivered flow of the workload's own window, kept for finish when the
+ * foreground's window decides whether it counts (measure="window"). */
+typedef struct dcf_rec {
+    int64_t arrival_ps;
+    double fct_s, slowdown;
+    uint32_t cls;
+    int bucket;
+} dcf_rec;
 
 static uint64_t dcf_mix(uint64_t x)
 {
@@ -476,6 +494,16 @@ static void dcf_deliver(void *state, net_msg *m)
         int b = m->size_bytes < w->p->small_max_bytes ? DCF_SMALL
                 : m->size_bytes >= w->p->large_min_bytes ? DCF_LARGE
                                                           : DCF_MEDIUM;
+        if (w->window) { /* counted at finish if it arrived in the foreground's window */
+            if (w->nrec == w->caprec) {
+                w->caprec = w->caprec ? 2 * w->caprec : 256;
+                w->rec = tn_xrealloc(w->rec, w->caprec * sizeof *w->rec);
+            }
+            w->rec[w->nrec++] = (dcf_rec){t0, fct_s, slow, m->a, b};
+            m->kind = DCF_DEAD;
+            net_msg_release(&w->pool, m);
+            return;
+        }
         group_add(&w->all, fct_s, slow);
         group_add(&w->bucket[b], fct_s, slow);
         group_add(&w->cls[m->a], fct_s, slow);
@@ -538,6 +566,8 @@ static int dcf_init(void *state, const wl_env *env, char *err, size_t errlen)
     w->last_dlv_ps = -1;
     w->win_lo_ps = p->warmup_ps;
     w->win_hi_ps = p->duration_ps > 0 ? p->duration_ps - p->cooldown_ps : INT64_MAX;
+    w->window = env->measure_window;
+    w->fg_lo_ps = w->fg_hi_ps = -1;
     w->node = tn_xcalloc(nodes, sizeof *w->node);
     net_msg_pool_init(&w->pool);
     w->rng_arrivals = wl_stream(env, "dc-flows.arrivals");
@@ -593,10 +623,26 @@ static void group_fill(dcf_group *g, double *m, size_t base)
 
 static int dcf_finish(void *state, const wl_run_view *v, double *m, wl_span *span, char *err, size_t errlen)
 {
-    (void)v;
     dcf *w = state;
     if (dcf_verify(w, err, errlen) != 0)
         return -1;
+    if (w->window) {
+        /* measure="window": the flows that arrived in [first foreground
+         * activity, foreground's end), in delivery order as ever */
+        w->fg_lo_ps = v ? v->fg_first_ps : -1;
+        w->fg_hi_ps = v ? v->fg_end_ps : -1;
+        for (size_t i = 0; i < w->nrec; i++) {
+            const dcf_rec *r = &w->rec[i];
+            if (w->fg_lo_ps < 0 || r->arrival_ps < w->fg_lo_ps || r->arrival_ps >= w->fg_hi_ps)
+                continue;
+            group_add(&w->all, r->fct_s, r->slowdown);
+            group_add(&w->bucket[r->bucket], r->fct_s, r->slowdown);
+            group_add(&w->cls[r->cls], r->fct_s, r->slowdown);
+            w->measured++;
+        }
+        m[M_window_start_s] = w->fg_lo_ps >= 0 ? units_ps_to_s(w->fg_lo_ps) : NAN;
+        m[M_window_end_s] = w->fg_lo_ps >= 0 ? units_ps_to_s(w->fg_hi_ps) : NAN;
+    }
     m[M_flows_generated] = (double)w->generated;
     m[M_flows_measured] = (double)w->measured;
     if (w->all.fct_s.n) {
@@ -656,6 +702,7 @@ static void dcf_fini(void *state)
         group_free(&w->cls[k]);
     free(w->cls);
     free(w->cum_share);
+    free(w->rec);
     w->up = 0;
 }
 
@@ -762,6 +809,7 @@ const wl_ops wl_dc_flows_ops = {
     .finished = dcf_finished,
     .stop = dcf_stop,
     .shares_nodes = 1,
+    .measures_window = 1,
     .metrics = dcf_metrics_def,
     .nmetrics = DCF_NMETRICS,
     .table = dcf_table,

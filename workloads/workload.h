@@ -39,6 +39,8 @@ typedef struct wl_env {
     const void *params;  /* the workload's own params (resolved), valid for the run */
     struct trace *trace; /* optional timeline recorder, may be NULL */
     const char *name;    /* the workload's name in the configuration, "" when it is alone and unnamed */
+    int measure_window;  /* workload.measure="window": measure only what arrives in the foreground's
+                            window, which finish gets in wl_run_view (ops->measures_window) */
     void **cache;        /* the workload's per-process cache, the slot wl_resolve.cache points at (NULL at
                             first; freed with free_cache), kept between the runs of a process: what runs of
                             one (seed, replica) share (task-tree: its jobs). NULL: no cache (tests) */
@@ -96,6 +98,12 @@ typedef struct wl_run_view {
     const metric_def *col; /* [n] the run's metric columns */
     const double *m;       /* [n] their values so far */
     size_t n;
+    /* The foreground's window, for a background workload's finish (the
+     * foreground ones finish first): [fg_first_ps, fg_end_ps), from the
+     * earliest first activity of the foreground workloads to the latest
+     * last one (wl_span; the background was stopped then); -1 and -1 when
+     * no foreground workload did anything, or without several workloads. */
+    int64_t fg_first_ps, fg_end_ps;
 } wl_run_view;
 /* The value of the run's metric called name, or NAN. */
 double wl_run_metric(const wl_run_view *v, const char *name);
@@ -168,6 +176,7 @@ typedef struct wl_ops {
     int (*finished)(const void *state);
     void (*stop)(void *state);
     int shares_nodes; /* 1: its nodes may also run another workload (traffic sources); 0: exclusive */
+    int measures_window; /* 1: it honours wl_env.measure_window (workload.measure="window") */
 
     /* Files of its own in a result folder (optional): called by the
      * application in the process that writes the folder, once the runs of a

@@ -45,6 +45,8 @@ static const char usage_main[] =
     "  validate CONFIG.xml  check a configuration, report every error, simulate nothing\n"
     "  merge OUT DIR...     combine result folders of one sweep's shards\n"
     "  export-topology CONFIG.xml  the fabric with its routes as a DOT file (network type graph)\n"
+    "  import-ib IBNETDISCOVER FDBS  an InfiniBand installation (ibnetdiscover, forwarding\n"
+    "                       tables) as a DOT file for network type graph\n"
     "  plot DIR             figures with gnuplot (metric vs parameter, metric vs metric,\n"
     "                       timelines); writes the editable .gp script beside the image\n"
     "  params               every configuration parameter: path, type, unit, default, meaning\n"
@@ -162,6 +164,23 @@ static const char usage_export[] =
     "destination-based (d-mod-k, dimension order on odd rings, ...), the same routes: results\n"
     "are then identical. Otherwise a warning on standard error counts the choices that\n"
     "depended on the source or the message; the file keeps the first.\n";
+
+static const char usage_import_ib[] =
+    "Usage: tasknet import-ib IBNETDISCOVER FDBS > fabric.dot\n"
+    "\n"
+    "Writes an InfiniBand installation as the graph fabric's DOT file (ORCS's format, as its\n"
+    "get_network_graph script): IBNETDISCOVER is the output of `ibnetdiscover` (switches,\n"
+    "channel adapters, links and LIDs), FDBS the switches' forwarding tables, either\n"
+    "ibdiagnet's ibdiagnet2.fdbs (`ibdiagnet -r`; also OpenSM's osm.fdbs) or a linear\n"
+    "forwarding table dump (OpenSM's opensm-lfts.dump, `dump_lfts.sh`, `ibroute`). Every\n"
+    "connected channel adapter port is a host (\"H-<GUID>\", \"-P<port>\" added when the\n"
+    "adapter has several), every switch \"S-<GUID>\"; each edge's comment lists the hosts\n"
+    "whose LID the switch's table sends over it. <network type=\"graph\" file=\"fabric.dot\"/>\n"
+    "then simulates the installation's real routes; an edited copy (a link removed, a route\n"
+    "changed) is checked again when read: unreachable pairs and routing loops are errors.\n"
+    "Errors name the file and line. A warning counts the (switch, host) pairs without an\n"
+    "entry. Examples: configs/data/ib-2switch.ibnetdiscover and .fdbs,\n"
+    "configs/data/ib-fattree.ibnetdiscover and .lfts (configs/examples/infiniband.xml).\n";
 
 static const char usage_validate[] =
     "Usage: tasknet validate CONFIG.xml [--set PATH=VALUE]...\n"
@@ -732,6 +751,29 @@ static int cmd_export_topology(int argc, char **argv)
     return rc;
 }
 
+static int cmd_import_ib(int argc, char **argv)
+{
+    if (argc >= 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
+        fputs(usage_import_ib, stdout);
+        return 0;
+    }
+    if (argc != 3)
+        return usage_error("import-ib", "expected IBNETDISCOVER and FDBS (two files), got %d argument%s", argc - 1,
+                           argc == 2 ? "" : "s");
+    char err[1024];
+    ib_import_stats st;
+    if (topo_import_ib(argv[1], argv[2], stdout, &st, err, sizeof err) != 0) {
+        fprintf(stderr, "tasknet import-ib: error: %s\n", err);
+        return 1;
+    }
+    if (st.missing)
+        fprintf(stderr,
+                "tasknet import-ib: warning: %llu (switch, host) pairs have no forwarding entry; a route that "
+                "reaches one is reported as unreachable when the fabric is read\n",
+                (unsigned long long)st.missing);
+    return 0;
+}
+
 static int cmd_analyze(int argc, char **argv)
 {
     struct opts o;
@@ -1227,6 +1269,8 @@ static int cmd_help(const char *what)
         fputs(usage_validate, stdout);
     else if (strcmp(what, "export-topology") == 0)
         fputs(usage_export, stdout);
+    else if (strcmp(what, "import-ib") == 0)
+        fputs(usage_import_ib, stdout);
     else if (strcmp(what, "params") == 0)
         fputs(usage_params, stdout);
     else if (strcmp(what, "merge") == 0)
@@ -1298,6 +1342,8 @@ static int dispatch(int argc, char **argv)
         return cmd_validate(argc - 1, argv + 1);
     if (strcmp(cmd, "export-topology") == 0)
         return cmd_export_topology(argc - 1, argv + 1);
+    if (strcmp(cmd, "import-ib") == 0)
+        return cmd_import_ib(argc - 1, argv + 1);
     if (strcmp(cmd, "params") == 0)
         return cmd_params(argc - 1, argv + 1);
     if (strcmp(cmd, "merge") == 0)

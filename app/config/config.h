@@ -8,10 +8,11 @@
  * values live in its own params struct (one per registered plugin, so that
  * a sweep over network.type keeps every fabric's values).
  *
- * Files: config_rows.c (composition, values, defaults, set/get),
- * config_check.c (errors and cross-checks), config_axes.c (sweep points),
- * config_load.c (XML and positions), config_schema.c (the schema),
- * config_write.c (the written configuration). */
+ * Files, each using only those before it (scripts/check-layers): config_rows.c
+ * (composition, values, defaults, set/get, the axes' storage), config_axes.c
+ * (sweep points), config_where.c (positions and errors in the file),
+ * config_check.c (errors, cross-checks, cfg_point), config_schema.c (the
+ * schema), config_load.c (XML), config_write.c (the written configuration). */
 #ifndef TASKNET_CONFIG_H
 #define TASKNET_CONFIG_H
 
@@ -55,6 +56,7 @@ typedef struct cfg_workload {
                                       "interleaved(o,s,n)", "random(n)" */
     char priority[PARAM_NAME_MAX]; /* workload.priority: "" (its own classes), 0..7, high (0) or low (7) */
     int role;                      /* workload.role: 0 foreground, 1 background */
+    int measure;                   /* workload.measure: 0 all, 1 window (what arrives while the foreground runs) */
     int exclusive;                 /* workload.exclusive: 0 auto (the workload's own), 1 yes, 2 no */
     void **block;                  /* [wl_count()]: each workload type's own params */
 } cfg_workload;

@@ -1,6 +1,7 @@
 /* Sweep axes and points: the cartesian product of the lead axes (first
  * varying slowest), axes that vary together with a lead, and the
- * configuration of one point. */
+ * configuration of one point, built (cfg_build_point; cfg_point in
+ * config_check.c cross-checks it). The axes' storage: config_rows.c. */
 #include "config_impl.h"
 
 #include <stdio.h>
@@ -9,14 +10,6 @@
 
 #include "log.h"
 #include "units.h"
-
-int cfg_axis_of(const cfg *c, const char *path)
-{
-    for (size_t a = 0; a < c->naxes; a++)
-        if (strcmp(c->axes[a].param, path) == 0)
-            return (int)a;
-    return -1;
-}
 
 /* The axis whose position axis `a` follows: itself, or the lead it varies with. */
 size_t cfg_axis_lead(const cfg *c, size_t a)
@@ -45,16 +38,6 @@ static size_t axis_index(const cfg *c, size_t i, size_t axis)
         if (cfg_axis_lead(c, a) == a)
             stride *= c->axes[a].nvalues;
     return (i / stride) % c->axes[axis].nvalues;
-}
-
-void cfg_axes_free(cfg *c)
-{
-    for (size_t a = 0; a < c->naxes; a++) {
-        for (size_t v = 0; v < c->axes[a].nvalues; v++)
-            free(c->axes[a].values[v]);
-        free(c->axes[a].values);
-    }
-    c->naxes = 0;
 }
 
 static int drop_one_axis(cfg *c, const char *path)
@@ -121,29 +104,6 @@ int cfg_build_point(const cfg *base, size_t i, cfg *out, char *err, size_t errle
             cfg_free(out);
             return tn_error(err, errlen, "sweep axis %s, value '%s': %s", base->axes[a].param, v, e2);
         }
-    }
-    return 0;
-}
-
-int cfg_point(const cfg *base, size_t i, cfg *out, char *err, size_t errlen)
-{
-    memset(out, 0, sizeof *out);
-    if (base->point) {
-        if (i != 0)
-            return tn_error(err, errlen, "a sweep point has one point (asked for %zu)", i);
-        cfg_copy(out, base);
-        return 0;
-    }
-    size_t np = cfg_points(base);
-    if (i >= np)
-        return tn_error(err, errlen, "sweep point %zu out of range (%zu points)", i, np);
-    if (cfg_build_point(base, i, out, err, errlen) != 0)
-        return -1;
-    ectx ec = {.mode = EC_FIRST, .buf = err, .buflen = errlen};
-    cfg_cross_check(out, &ec);
-    if (ec.n) {
-        cfg_free(out);
-        return -1;
     }
     return 0;
 }

@@ -266,6 +266,15 @@ static void workload_rules(const cfg *c, ectx *ec, const net_params *core)
         if (w->role == 1 && ops && !ops->stop)
             x_invalid(c, ec, k, "workload.role", "a %s workload cannot be stopped, so it cannot be a background one",
                       ops->name);
+        /* measure="window": what arrives while the foreground runs (app/run/run.c) */
+        if (w->measure == 1 && w->role != 1)
+            x_invalid(c, ec, k, "workload.measure",
+                      "\"window\" is the foreground's window, and this is a foreground workload: it applies to a "
+                      "role=\"background\" one (to count the flows a run with a foreground counted, run this one "
+                      "alone with warmup and duration set to that run's window_start_s and window_end_s)");
+        else if (w->measure == 1 && ops && !ops->measures_window)
+            x_invalid(c, ec, k, "workload.measure", "a %s workload measures all it does: \"window\" applies to "
+                      "dc-flows", ops->name);
         if (w->role == 0) {
             foreground = 1;
             if (ops && !ops->finished && silent < 0)
@@ -458,4 +467,28 @@ int cfg_check(const cfg *c, cfg_errors *errs)
     ectx ec = {.mode = EC_LIST, .errs = errs, .first = errs->n, .file = c->file};
     cfg_check_points(c, &ec);
     return ec.n ? -1 : 0;
+}
+
+/* A point of a sweep, built (config_axes.c) and cross-checked. */
+int cfg_point(const cfg *base, size_t i, cfg *out, char *err, size_t errlen)
+{
+    memset(out, 0, sizeof *out);
+    if (base->point) {
+        if (i != 0)
+            return tn_error(err, errlen, "a sweep point has one point (asked for %zu)", i);
+        cfg_copy(out, base);
+        return 0;
+    }
+    size_t np = cfg_points(base);
+    if (i >= np)
+        return tn_error(err, errlen, "sweep point %zu out of range (%zu points)", i, np);
+    if (cfg_build_point(base, i, out, err, errlen) != 0)
+        return -1;
+    ectx ec = {.mode = EC_FIRST, .buf = err, .buflen = errlen};
+    cfg_cross_check(out, &ec);
+    if (ec.n) {
+        cfg_free(out);
+        return -1;
+    }
+    return 0;
 }

@@ -151,6 +151,8 @@ typedef struct loader {
  * thousands of mistakes is reported in linear time. */
 #define LD_MAX_ERRORS 100
 
+/* ---- where in the file (config_where.c) ---- */
+
 void ld_add_err(loader *ld, long line, long col, struct _xmlNode *flag, char *msg);
 void ld_err_at_attr(loader *ld, struct _xmlNode *n, const char *attr, const char *value, const char *fmt, ...)
     __attribute__((format(printf, 5, 6)));
@@ -160,6 +162,19 @@ char *ld_prop_of(struct _xmlNode *n, const char *name); /* attribute value or NU
 void ld_flag_node(loader *ld, struct _xmlNode *n);
 int ld_covered(const loader *ld, struct _xmlNode *n);
 int ld_flagged_itself(const loader *ld, struct _xmlNode *n);
+/* Line and column of attribute `name` of element n (of n itself if absent). */
+void ld_attr_loc(const loader *ld, struct _xmlNode *n, const char *name, long *line, long *col);
+/* The file's lines and start tags (ld->text, ld->len -> lines, tags). */
+void ld_scan_text(loader *ld);
+/* Number the elements in document order (node->_private = 1 + index). */
+void ld_index_elements(struct _xmlNode *n, size_t *k);
+/* `<elem attr="value">` for messages, long values shortened (caller frees). */
+char *ld_tag_text(const char *elem, const char *attr, const char *value);
+/* An attribute's value (caller frees). */
+char *ld_prop(struct _xmlAttr *a);
+/* libxml2's errors, gathered into the loader (parser: reported as they
+ * are; schema: kept in ld->s for ld_schema_check to filter). */
+void ld_on_xml_error(void *data, xml_error_ptr e);
 
 /* ---- cross-checks (config_check.c) ---- */
 
@@ -187,17 +202,14 @@ void cfg_sweep_check(const cfg *c, ectx *ec);
 /* Cross-check every point of c (or c itself). */
 void cfg_check_points(const cfg *c, ectx *ec);
 
-/* ---- sweep points (config_axes.c) ---- */
+/* ---- sweep points (config_axes.c; the axes' storage: config_rows.c) ---- */
 
-int cfg_axis_of(const cfg *c, const char *path);
+int cfg_axis_of(const cfg *c, const char *path); /* config_rows.c */
+void cfg_axes_free(cfg *c);                       /* config_rows.c */
 size_t cfg_axis_lead(const cfg *c, size_t a);
-/* Copy of base with point i's axis values applied, not cross-checked. */
+/* Copy of base with point i's axis values applied, not cross-checked
+ * (cfg_point, config_check.c, cross-checks it). */
 int cfg_build_point(const cfg *base, size_t i, cfg *out, char *err, size_t errlen);
-void cfg_axes_free(cfg *c);
-
-/* libxml2's errors, gathered into the loader (parser: reported as they
- * are; schema: kept in ld->s for ld_schema_check to filter). */
-void ld_on_xml_error(void *data, xml_error_ptr e);
 
 /* ---- schema (config_schema.c) ---- */
 

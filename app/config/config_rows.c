@@ -88,6 +88,7 @@ static const param_row core_rows[] = {
 /* A workload's own parameters (a <workload> element's, whatever its type). */
 static const char *const wl_role_names[] = {"foreground", "background", NULL};
 static const char *const wl_exclusive_names[] = {"auto", "yes", "no", NULL};
+static const char *const wl_measure_names[] = {"all", "window", NULL};
 
 static int wl_name_valid(const char *name, char *err, size_t errlen)
 {
@@ -129,6 +130,10 @@ static const param_row wl_inst_rows[] = {
     {ROW("workload.role", "choice", "", "foreground",
          "foreground | background (stops generating once every foreground workload has finished)"),
      .kind = PARAM_CHOICE, .off = offsetof(cfg_workload, role), .choices = wl_role_names, .example = "background"},
+    {ROW("workload.measure", "choice", "", "all",
+         "all | window (a background workload's metrics count only what arrives in the foreground's window: "
+         "from the first foreground workload's first activity to the last one's end; dc-flows)"),
+     .kind = PARAM_CHOICE, .off = offsetof(cfg_workload, measure), .choices = wl_measure_names, .example = "window"},
     {ROW("workload.exclusive", "choice", "", "auto",
          "auto (the workload type's own) | yes (no other exclusive workload on its nodes) | no"),
      .kind = PARAM_CHOICE, .off = offsetof(cfg_workload, exclusive), .choices = wl_exclusive_names,
@@ -702,6 +707,28 @@ void cfg_copy(cfg *dst, const cfg *src)
         for (size_t v = 0; v < src->axes[a].nvalues; v++)
             dst->axes[a].values[v] = tn_xstrdup(src->axes[a].values[v]);
     }
+}
+
+/* ------------------------------------------------------------ axes */
+
+/* The axis over path, or -1. */
+int cfg_axis_of(const cfg *c, const char *path)
+{
+    for (size_t a = 0; a < c->naxes; a++)
+        if (strcmp(c->axes[a].param, path) == 0)
+            return (int)a;
+    return -1;
+}
+
+/* Release the axes' values (c->naxes = 0). */
+void cfg_axes_free(cfg *c)
+{
+    for (size_t a = 0; a < c->naxes; a++) {
+        for (size_t v = 0; v < c->axes[a].nvalues; v++)
+            free(c->axes[a].values[v]);
+        free(c->axes[a].values);
+    }
+    c->naxes = 0;
 }
 
 /* ------------------------------------------------------------ set, get */

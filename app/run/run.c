@@ -461,7 +461,10 @@ int run_one(const cfg *c, const run_layout *l, uint64_t replica, run_cache *rcac
             .params = cfg_wl_params_at(c, k),
             /* each workload on its own processes of the trace (the first on 0-2) */
             .trace = trace_workload(tr, (unsigned)k, c->wl[k].name, nranks),
-            .name = c->nwl > 1 ? c->wl[k].name : "",
+            /* a named workload's streams are "<name>.<purpose>" alone or
+             * beside others: it draws the same traffic either way */
+            .name = c->wl[k].name,
+            .measure_window = c->wl[k].measure == 1,
             .cache = rcache ? &rcache->wl[wl_index(rs.wl[k].w)] : NULL,
         };
         if (rs.wl[k].w->init(rs.wl[k].ws, &env, err, errlen) != 0)
@@ -537,28 +540,41 @@ int run_one(const cfg *c, const run_layout *l, uint64_t replica, run_cache *rcac
     net_metrics(n, core, own);
     scatter(m, net_map, own, nops->nmetrics);
     core[M_bandwidth_bps] = np.bandwidth_bps;
-    wl_run_view view = {.col = l->col, .m = m, .n = l->n};
+    wl_run_view view = {.col = l->col, .m = m, .n = l->n, .fg_first_ps = -1, .fg_end_ps = -1};
     /* The run's span: from the earliest first activity of any workload to
      * the latest last one (one workload: its own span). Several workloads
      * start at different times, so the longest single span would be too
-     * short and network_utilization could pass 1. */
-    int64_t first_ps = INT64_MAX, last_ps = -1;
-    for (size_t k = 0; k < c->nwl; k++) {
-        const wl_ops *w = rs.wl[k].w;
-        const size_t *wl_map = l->wl_map[k * wl_count() + wl_index(w)];
-        TN_ASSERT(wl_map, "the layout has no columns for workload %zu (%s)", k, w->name);
-        wl_span sp = {-1, -1};
-        metric_unset(own, w->nmetrics);
-        if (w->finish(rs.wl[k].ws, &view, own, &sp, err, errlen) != 0)
-            goto out;
-        scatter(m, wl_map, own, w->nmetrics);
-        if (sp.first_ps >= 0 && sp.last_ps >= sp.first_ps) {
-            if (sp.first_ps < first_ps)
-                first_ps = sp.first_ps;
-            if (sp.last_ps > last_ps)
-                last_ps = sp.last_ps;
+     * short and network_utilization could pass 1. The foreground workloads
+     * finish first (in order), then the background ones (in order), which
+     * see the foreground's window: its span. */
+    int64_t first_ps = INT64_MAX, last_ps = -1, fg_first = INT64_MAX, fg_last = -1;
+    for (int pass = 0; pass < 2; pass++)
+        for (size_t k = 0; k < c->nwl; k++) {
+            if (rs.wl[k].background != pass)
+                continue;
+            if (pass == 1 && fg_last >= 0) {
+                view.fg_first_ps = fg_first;
+                view.fg_end_ps = fg_last;
+            }
+            const wl_ops *w = rs.wl[k].w;
+            const size_t *wl_map = l->wl_map[k * wl_count() + wl_index(w)];
+            TN_ASSERT(wl_map, "the layout has no columns for workload %zu (%s)", k, w->name);
+            wl_span sp = {-1, -1};
+            metric_unset(own, w->nmetrics);
+            if (w->finish(rs.wl[k].ws, &view, own, &sp, err, errlen) != 0)
+                goto out;
+            scatter(m, wl_map, own, w->nmetrics);
+            if (sp.first_ps >= 0 && sp.last_ps >= sp.first_ps) {
+                if (sp.first_ps < first_ps)
+                    first_ps = sp.first_ps;
+                if (sp.last_ps > last_ps)
+                    last_ps = sp.last_ps;
+                if (pass == 0 && sp.first_ps < fg_first)
+                    fg_first = sp.first_ps;
+                if (pass == 0 && sp.last_ps > fg_last)
+                    fg_last = sp.last_ps;
+            }
         }
-    }
     double span_s = last_ps >= 0 ? units_ps_to_s(last_ps - first_ps) : 0.0;
     core[M_span_s] = span_s;
     core[M_network_utilization] =
