@@ -1207,7 +1207,7 @@ START_TEST(test_measure_window)
     void *p = wl_uniform(2, 2.0, 0, 880000);
     static const char *const sets[] = {"workload.injection=bernoulli", "workload.traffic=neighbor",
                                        "workload.traffic-radix=4", "workload.warmup=800000ps",
-                                       "workload.measure=32000ps"};
+                                       "workload.measure-period=32000ps"};
     for (size_t i = 0; i < sizeof sets / sizeof sets[0]; i++)
         th_set(w->params, w->nparams, p, sets[i]);
     static const char *const tor[] = {"network.dims=4 4", "network.routing=dor", NULL};
@@ -1242,7 +1242,7 @@ START_TEST(test_measure_window)
 }
 END_TEST
 
-/* Without warmup and measure the window is the throughput's: every message
+/* Without warmup and measure-period the window is the throughput's: every message
  * of duration mode is measured; the ideal fabric stamps no injection time
  * (network latency and source queueing empty), every latency is the 1040 ns
  * of test_ideal_exact, and accepted is the throughput's window [0, D]. */
@@ -1265,8 +1265,8 @@ START_TEST(test_measure_default)
         const char *set[2];
         const char *expect;
     } cases[] = {
-        {10, 0, {"workload.measure=1us"}, "workload.measure needs workload.duration"},
-        {0, 1000000, {"workload.warmup=600ns", "workload.measure=500ns"}, "leaves no measurement window"},
+        {10, 0, {"workload.measure-period=1us"}, "workload.measure-period needs workload.duration"},
+        {0, 1000000, {"workload.warmup=600ns", "workload.measure-period=500ns"}, "leaves no measurement window"},
         {0, 1000000, {"workload.warmup=1us"}, "leaves no measurement window"},
     };
     const wl_ops *w = th_wl_ops("uniform-random");

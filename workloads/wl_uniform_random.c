@@ -94,10 +94,11 @@
  *
  * Measurement as BookSim2 does it (src/trafficmanager.cpp, commit 28f43299:
  * warm-up, a measurement period, then a drain). workload.warmup W (default
- * 0) and workload.measure M: the measured messages are those generated in
+ * 0) and workload.measure-period M (workload.measure is the core's all |
+ * window, another thing): the measured messages are those generated in
  * [W, W + M); with M not given, in [W, T_end] (the throughput window's end
- * above). With M given, the sources go on generating past the duration until
- * every measured message has been delivered (the drain: the measured
+ * above). With M given, the sources go on generating past the duration
+ * until every measured message has been delivered (the drain: the measured
  * messages cross a fabric under the same load to the last), then stop; W + M
  * must fit in the duration. Over the measured messages:
  *   window_latency_s    mean of delivery - generation;
@@ -194,7 +195,7 @@ static const param_row ur_rows[] = {
     {.path = "workload.warmup", .type = "time", .unit = "s", .def = "0s",
      .help = "uniform-random: messages generated before this are not measured (BookSim2's warm-up)",
      .kind = PARAM_PS, .off = offsetof(ur_params, warmup_ps), .flags = PARAM_NONNEG, .example = "5us"},
-    {.path = "workload.measure", .type = "time", .unit = "s",
+    {.path = "workload.measure-period", .type = "time", .unit = "s",
      .help = "uniform-random: the measurement window after the warm-up: the messages generated in it are "
              "measured, and the sources go on generating past the duration until they are all delivered "
              "(BookSim2's drain); default: the window runs to the end of generation, without a drain",
@@ -249,7 +250,7 @@ static const param_row ur_rows[] = {
 #define UR_METRICS(X)                                                                           \
     X(offered_load, "configured offered load per node, a fraction of B")                        \
     X(throughput, "accepted load: bits delivered by the end T of generation / (N B T)")                 \
-    X(measured, "messages measured: generated in [warmup, warmup + measure), or [warmup, T] without measure") \
+    X(measured, "messages measured: generated in [warmup, warmup + measure-period), or [warmup, T] without it") \
     X(window_latency_s, "mean latency of the measured messages, generation to delivery")                 \
     X(network_latency_s, "mean network latency of the measured messages: their first byte leaves the "  \
                          "source's NIC to delivery (BookSim2's; empty where the fabric does not say)")   \
@@ -302,7 +303,7 @@ typedef struct ur {
     int stopped;              /* stop(): generate nothing more (a background workload) */
     uint8_t *on;              /* on-off: [N] 1 while the node's chain is on (NULL: other injections) */
     int64_t win_start_ps;     /* W */
-    int64_t win_end_ps;       /* W + measure (exclusive); INT64_MAX: window_end_ps (inclusive) */
+    int64_t win_end_ps;       /* W + measure-period (exclusive); INT64_MAX: window_end_ps (inclusive) */
     int drained;              /* measure: every measured message delivered after the window */
     uint64_t meas_gen;        /* measured messages generated */
     uint64_t meas_dlv;        /* of them, delivered */
@@ -408,11 +409,11 @@ static int ur_window_check(const ur_params *p, char *err, size_t errlen)
     if (p->warmup_ps < 0)
         return tn_error(err, errlen, "uniform-random: negative warmup");
     if (p->measure_ps > 0 && p->duration_ps <= 0)
-        return tn_error(err, errlen, "uniform-random: workload.measure needs workload.duration (generation runs "
-                        "at least that long, then on until the measured messages are delivered)");
+        return tn_error(err, errlen, "uniform-random: workload.measure-period needs workload.duration (generation "
+                        "runs at least that long, then on until the measured messages are delivered)");
     if (p->duration_ps > 0 && p->warmup_ps + (p->measure_ps > 0 ? p->measure_ps : 1) > p->duration_ps)
         return tn_error(err, errlen, "uniform-random: warmup %.6g s%s leaves no measurement window in the "
-                        "duration %.6g s", (double)p->warmup_ps * 1e-12, p->measure_ps > 0 ? " + measure" : "",
+                        "duration %.6g s", (double)p->warmup_ps * 1e-12, p->measure_ps > 0 ? " + measure-period" : "",
                         (double)p->duration_ps * 1e-12);
     return 0;
 }
