@@ -376,6 +376,66 @@ START_TEST(test_log_range_holds_ci)
 }
 END_TEST
 
+/* --change P=BASE --heatmap: the thesis' Fig. 5.19 operating map, each
+ * cell the change in % at priority 1 from priority 0 with the same flow
+ * rate and compute time. By hand: (2.5 - 2) / 2 = +25 %, (3 - 4) / 4 =
+ * -25 %, (3 - 2) / 2 = +50 %, (5 - 5) / 5 = 0 %; the base points (priority 0)
+ * are not drawn; columns flow rate 23/s, 46/s, rows compute time 280ms,
+ * 560ms. Ratios of means get no CI bars. */
+START_TEST(test_change_map)
+{
+    write_file("summary.csv",
+               "point,replicas,workload.bg.flow-rate,workload.train.compute-time,workload.train.priority,"
+               "iteration_time_mean_s_mean,iteration_time_mean_s_ci95\n"
+               "0,3,23/s,280ms,0,2,0.1\n1,3,23/s,280ms,1,2.5,0.1\n2,3,23/s,560ms,0,4,0.1\n3,3,23/s,560ms,1,3,0.1\n"
+               "4,3,46/s,280ms,0,2,0.1\n5,3,46/s,280ms,1,3,0.1\n6,3,46/s,560ms,0,5,0.1\n7,3,46/s,560ms,1,5,0.1\n");
+    char args[600], *out;
+    snprintf(args, sizeof args,
+             "%s --x workload.bg.flow-rate --series workload.train.compute-time --y iteration_time_mean_s "
+             "--change workload.train.priority=0 --heatmap", dir);
+    char *gp = plot_script(args, "change-map.png", &out);
+    /* 51 characters: two lines, broken at the space nearest the middle (25) */
+    HAS(gp, "set cblabel 'change in mean iteration'.\"\\n\".'time from priority 0 (%)' noenhanced\n");
+    HAS(gp, "set xtics ('23/s' 0, '46/s' 1) noenhanced\n");
+    HAS(gp, "set ytics ('280ms' 0, '560ms' 1) noenhanced\n");
+    HAS(gp, "$map << EOD\n0 0 25\n0 1 -25\n1 0 50\n1 1 0\nEOD\n");
+    ck_assert_msg(strstr(out, "drawn without CI bars") != NULL, "%s", out);
+    free(out);
+    free(gp);
+    /* as points: the same changes, a series per compute time, bars of 0 */
+    snprintf(args, sizeof args,
+             "%s --x workload.bg.flow-rate --series workload.train.compute-time --y iteration_time_mean_s "
+             "--change workload.train.priority=0", dir);
+    gp = plot_script(args, "change.png", NULL);
+    HAS(gp, "set ylabel 'change in mean iteration time from priority 0 (%)' noenhanced\n");
+    HAS(gp, "25 0\n");
+    HAS(gp, "-25 0\n");
+    HASNT(gp, "priority, ");
+    free(gp);
+    /* refused: the x axis as PARAM, a PARAM not swept, a BASE no point has */
+    int st;
+    char cmd[600];
+    snprintf(cmd, sizeof cmd, "plot %s --x workload.bg.flow-rate --y iteration_time_mean_s "
+             "--change workload.bg.flow-rate=23/s --out %s/no.png", dir, dir);
+    out = run_tasknet(cmd, &st);
+    ck_assert_int_eq(st, 1);
+    ck_assert_msg(strstr(out, "PARAM is the x axis") != NULL, "%s", out);
+    free(out);
+    snprintf(cmd, sizeof cmd, "plot %s --x workload.bg.flow-rate --y iteration_time_mean_s "
+             "--change system.nodes=4 --out %s/no.png", dir, dir);
+    out = run_tasknet(cmd, &st);
+    ck_assert_int_eq(st, 1);
+    ck_assert_msg(strstr(out, "not a swept parameter of this folder") != NULL, "%s", out);
+    free(out);
+    snprintf(cmd, sizeof cmd, "plot %s --x workload.bg.flow-rate --y iteration_time_mean_s "
+             "--change workload.train.priority=7 --out %s/no.png", dir, dir);
+    out = run_tasknet(cmd, &st);
+    ck_assert_int_eq(st, 1);
+    ck_assert_msg(strstr(out, "no point has 7") != NULL, "%s", out);
+    free(out);
+}
+END_TEST
+
 /* Count occurrences of s in text. */
 static size_t count_of(const char *text, const char *s)
 {
@@ -564,6 +624,7 @@ static Suite *plot_suite(void)
     tcase_add_test(tc, test_heatmap);
     tcase_add_test(tc, test_counts_heatmap);
     tcase_add_test(tc, test_counts_panels);
+    tcase_add_test(tc, test_change_map);
     tcase_add_test(tc, test_log_range_holds_ci);
     tcase_add_test(tc, test_timeline_workloads);
     tcase_add_test(tc, test_script_files);
