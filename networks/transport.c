@@ -204,6 +204,8 @@ static net_msg *new_msg(tp_inst *t, tp_flow *f, uint32_t src, uint32_t dst, uint
     m->id = t->root->next_id++;
     m->t_submit_ps = sim_now(t->s);
     m->t_head_ps = -1;
+    m->inject_hi = 0;
+    m->inject_lo = 0;
     m->next = NULL;
     f->live++;
     return m;

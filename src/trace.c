@@ -20,6 +20,7 @@ struct trace {
     uint64_t compute;      /* slices of category "compute" */
     uint64_t other;        /* other slices */
     int capped;            /* stopped at TRACE_MAX_EVENTS */
+    int named0;            /* the first workload's processes carry its name */
     uint64_t next_flow;    /* flow ids */
     trace_filter flt;
     struct trace *views[TRACE_MAX_VIEWS];
@@ -164,6 +165,7 @@ int trace_wants_node(const trace *t, uint32_t node)
 
 /* ---- files and views ---- */
 
+/* Name processes pid0..pid0+2 and, for `ranks` > 0, the tracks of the ranks kept. */
 static void name_processes(trace *r, unsigned pid0, const char *prefix, uint32_t ranks)
 {
     static const char *const what[] = {"compute", "network (by sender)", "collectives and flows"};
@@ -175,6 +177,8 @@ static void name_processes(trace *r, unsigned pid0, const char *prefix, uint32_t
                 fputc(*c, r->f);
         fprintf(r->f, "%s%s\"}}", *prefix ? ": " : "", what[k]);
         r->events++;
+        if (!ranks)
+            continue;
         fprintf(r->f, ",\n{\"ph\":\"M\",\"pid\":%u,\"name\":\"process_sort_index\",\"args\":{\"sort_index\":%u}}",
                 pid0 + k, pid0 + k);
         r->events++;
@@ -220,9 +224,18 @@ trace *trace_open(const char *path, uint32_t nodes, const trace_filter *flt, cha
 
 trace *trace_workload(trace *t, unsigned k, const char *name, uint32_t ranks)
 {
-    if (!t || k == 0)
+    if (!t)
         return t;
     trace *r = t->root;
+    if (k == 0) {
+        /* the first of several workloads: its processes (named at open)
+         * take its name too; the last process_name of a process counts */
+        if (name && *name && !r->named0) {
+            name_processes(r, 0, name, 0);
+            r->named0 = 1;
+        }
+        return t;
+    }
     if (k >= TRACE_MAX_VIEWS)
         return NULL; /* not traced: more workloads than views */
     if (!r->views[k]) {

@@ -51,7 +51,9 @@ trace *trace_open(const char *path, uint32_t nodes, const trace_filter *f, char 
 int trace_close(trace *t, char *err, size_t errlen);
 
 /* The view workload k (of several, named `name`, on `ranks` ranks) writes
- * through: its own three processes. k = 0 is t itself. Owned by t. */
+ * through: its own three processes, named "NAME: compute" ... (what
+ * `tasknet plot --timeline` labels its lanes with). k = 0 is t itself, its
+ * processes renamed once when `name` is not empty. Owned by t. */
 trace *trace_workload(trace *t, unsigned k, const char *name, uint32_t ranks);
 
 /* Whether events of rank `node` are kept (a workload may skip work for the

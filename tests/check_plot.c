@@ -129,8 +129,13 @@ START_TEST(test_labels)
     ck_assert_str_eq(name, "nodes");
     ck_assert_int_eq(numeric, 1);
     ck_assert_str_eq(unit, "");
+    /* uniform-random's offered load and the throughput it accepts are
+     * fractions of B (tasknet params, tasknet metrics): the axis says so */
     plot_param_quantity("workload.offered-load", name, sizeof name, &unit, &numeric);
-    ck_assert_str_eq(name, "offered load");
+    ck_assert_str_eq(name, "offered load (fraction of link bandwidth)");
+    plot_metric_quantity("throughput", name, sizeof name, &unit);
+    ck_assert_str_eq(name, "accepted throughput (fraction of link bandwidth)");
+    ck_assert_str_eq(unit, "");
 }
 END_TEST
 
@@ -224,6 +229,35 @@ START_TEST(test_xy)
 }
 END_TEST
 
+/* Fabrics compared in one sweep (issue 23's first reproducer): the axes
+ * varying with network.type hold one value per fabric ("-" where a fabric
+ * has none), so with --x network.type each is a function of x and splits
+ * no curve: one series, no key of placeholders ('8 8, -, -' before). The
+ * three points in the summary's order, at categories 0, 1, 2. Named with
+ * --series, an axis still splits: arity's values "-" and "4" are two. */
+START_TEST(test_axes_with_x_no_series)
+{
+    write_file("summary.csv", "point,replicas,network.type,network.dims,network.arity,"
+                              "msg_latency_mean_s_mean,msg_latency_mean_s_ci95\n"
+                              "0,2,torus,8 8,-,2e-6,1e-7\n"
+                              "1,2,fat-tree,-,4,3e-6,1e-7\n"
+                              "2,2,leaf-spine,-,-,4e-6,2e-7\n");
+    char args[300];
+    snprintf(args, sizeof args, "%s --x network.type --y msg_latency_mean_s", dir);
+    char *gp = plot_script(args, "fabrics.png", NULL);
+    HAS(gp, "$s0 << EOD\n0 \"torus\" 2e-6 1e-7\n1 \"fat-tree\" 3e-6 1e-7\n2 \"leaf-spine\" 4e-6 2e-7\nEOD\n");
+    HASNT(gp, "$s1");
+    HASNT(gp, "title '8 8");
+    HAS(gp, "unset key\n");
+    free(gp);
+    snprintf(args, sizeof args, "%s --x network.type --y msg_latency_mean_s --series network.arity", dir);
+    gp = plot_script(args, "fabrics-arity.png", NULL);
+    HAS(gp, "$s1");
+    HASNT(gp, "$s2");
+    free(gp);
+}
+END_TEST
+
 /* A named workload's metrics are "<w>.<metric>" (alone or beside others):
  * a bare metric name means the one workload that has it, here "bg"'s
  * fct_mean_s (train has none); with two that have it (a.throughput and
@@ -308,6 +342,100 @@ START_TEST(test_counts_heatmap)
 }
 END_TEST
 
+/* A log axis spans every CI bar, not only the means (the README's
+ * web-search figure clipped fifo's bar): y from the lowest positive bar
+ * end / 1.3 to the highest x 1.3. By hand: fifo 300 + 150 = 450 is the
+ * highest end, 450 x 1.3 = 585; srpt 1.3 - 0.26 = 1.04 the lowest, / 1.3 =
+ * 0.8; round-robin's 60 - 220 < 0 cannot be drawn on a log axis (its bar
+ * runs to the bottom edge, and plot says so); it does not set the range. */
+START_TEST(test_log_range_holds_ci)
+{
+    write_file("summary.csv", "point,replicas,network.host-scheduling,fct_slowdown_small_mean_mean,"
+                              "fct_slowdown_small_mean_ci95\n"
+                              "0,2,fifo,300,150\n1,2,round-robin,60,220\n2,2,srpt,1.3,0.26\n");
+    char args[300], *out;
+    snprintf(args, sizeof args, "%s --x network.host-scheduling --y fct_slowdown_small_mean --logy", dir);
+    char *gp = plot_script(args, "ws.png", &out);
+    HAS(gp, "set yrange [0.8:585]\n");
+    /* 1-2-5 tics of the decades 0.1 to 100 inside the range */
+    HAS(gp, "set ytics (1, 2, 5, 10, 20, 50, 100, 200, 500)\n");
+    ck_assert_msg(strstr(out, "1 CI bar reaches 0 or below") != NULL, "%s", out);
+    free(out);
+    free(gp);
+    /* --xy on log axes: the x CI too. x: 0.5 +- 0.3 and 0.1 +- 0.05: from
+     * 0.05 / 1.3 = 0.0384615 to 0.8 x 1.3 = 1.04; y (a ratio): 2 +- 1 and
+     * 4 +- 0.5: from 1 / 1.3 = 0.769231 to 4.5 x 1.3 = 5.85 */
+    write_file("summary.csv", "point,replicas,network.bandwidth,network_utilization_mean,network_utilization_ci95,"
+                              "speedup_mean,speedup_ci95\n"
+                              "0,3,10Gb/s,0.5,0.3,2,1\n1,3,40Gb/s,0.1,0.05,4,0.5\n");
+    snprintf(args, sizeof args, "%s --xy network_utilization,speedup --logx --logy", dir);
+    gp = plot_script(args, "xylog.png", NULL);
+    HAS(gp, "set xrange [0.0384615:1.04]\n");
+    HAS(gp, "set yrange [0.769231:5.85]\n");
+    free(gp);
+}
+END_TEST
+
+/* --change P=BASE --heatmap: the thesis' Fig. 5.19 operating map, each
+ * cell the change in % at priority 1 from priority 0 with the same flow
+ * rate and compute time. By hand: (2.5 - 2) / 2 = +25 %, (3 - 4) / 4 =
+ * -25 %, (3 - 2) / 2 = +50 %, (5 - 5) / 5 = 0 %; the base points (priority 0)
+ * are not drawn; columns flow rate 23/s, 46/s, rows compute time 280ms,
+ * 560ms. Ratios of means get no CI bars. */
+START_TEST(test_change_map)
+{
+    write_file("summary.csv",
+               "point,replicas,workload.bg.flow-rate,workload.train.compute-time,workload.train.priority,"
+               "iteration_time_mean_s_mean,iteration_time_mean_s_ci95\n"
+               "0,3,23/s,280ms,0,2,0.1\n1,3,23/s,280ms,1,2.5,0.1\n2,3,23/s,560ms,0,4,0.1\n3,3,23/s,560ms,1,3,0.1\n"
+               "4,3,46/s,280ms,0,2,0.1\n5,3,46/s,280ms,1,3,0.1\n6,3,46/s,560ms,0,5,0.1\n7,3,46/s,560ms,1,5,0.1\n");
+    char args[600], *out;
+    snprintf(args, sizeof args,
+             "%s --x workload.bg.flow-rate --series workload.train.compute-time --y iteration_time_mean_s "
+             "--change workload.train.priority=0 --heatmap", dir);
+    char *gp = plot_script(args, "change-map.png", &out);
+    /* 51 characters: two lines, broken at the space nearest the middle (25) */
+    HAS(gp, "set cblabel 'change in mean iteration'.\"\\n\".'time from priority 0 (%)' noenhanced\n");
+    HAS(gp, "set xtics ('23/s' 0, '46/s' 1) noenhanced\n");
+    HAS(gp, "set ytics ('280ms' 0, '560ms' 1) noenhanced\n");
+    HAS(gp, "$map << EOD\n0 0 25\n0 1 -25\n1 0 50\n1 1 0\nEOD\n");
+    ck_assert_msg(strstr(out, "drawn without CI bars") != NULL, "%s", out);
+    free(out);
+    free(gp);
+    /* as points: the same changes, a series per compute time, bars of 0 */
+    snprintf(args, sizeof args,
+             "%s --x workload.bg.flow-rate --series workload.train.compute-time --y iteration_time_mean_s "
+             "--change workload.train.priority=0", dir);
+    gp = plot_script(args, "change.png", NULL);
+    HAS(gp, "set ylabel 'change in mean iteration time from priority 0 (%)' noenhanced\n");
+    HAS(gp, "25 0\n");
+    HAS(gp, "-25 0\n");
+    HASNT(gp, "priority, ");
+    free(gp);
+    /* refused: the x axis as PARAM, a PARAM not swept, a BASE no point has */
+    int st;
+    char cmd[600];
+    snprintf(cmd, sizeof cmd, "plot %s --x workload.bg.flow-rate --y iteration_time_mean_s "
+             "--change workload.bg.flow-rate=23/s --out %s/no.png", dir, dir);
+    out = run_tasknet(cmd, &st);
+    ck_assert_int_eq(st, 1);
+    ck_assert_msg(strstr(out, "PARAM is the x axis") != NULL, "%s", out);
+    free(out);
+    snprintf(cmd, sizeof cmd, "plot %s --x workload.bg.flow-rate --y iteration_time_mean_s "
+             "--change system.nodes=4 --out %s/no.png", dir, dir);
+    out = run_tasknet(cmd, &st);
+    ck_assert_int_eq(st, 1);
+    ck_assert_msg(strstr(out, "not a swept parameter of this folder") != NULL, "%s", out);
+    free(out);
+    snprintf(cmd, sizeof cmd, "plot %s --x workload.bg.flow-rate --y iteration_time_mean_s "
+             "--change workload.train.priority=7 --out %s/no.png", dir, dir);
+    out = run_tasknet(cmd, &st);
+    ck_assert_int_eq(st, 1);
+    ck_assert_msg(strstr(out, "no point has 7") != NULL, "%s", out);
+    free(out);
+}
+END_TEST
+
 /* Count occurrences of s in text. */
 static size_t count_of(const char *text, const char *s)
 {
@@ -389,6 +517,70 @@ START_TEST(test_counts_panels)
 }
 END_TEST
 
+/* --timeline of a trace with two workloads (a on processes 0-2, b on 3-5,
+ * 2 nodes each): a group of lanes per workload, named at the right, the
+ * first at the top. By hand: groups are stacked from the bottom, b first
+ * at y 0 (its nodes 0, 1; no spans), then one empty row, then a from y 3:
+ * its span row (allreduce) at 3 below its nodes 0, 1 at 4, 5; the axis
+ * runs to the top row 5 + 0.8. Times are us (largest end 20 + 3 = 23 us:
+ * the axis in µs, factor 1). */
+START_TEST(test_timeline_workloads)
+{
+    write_file("two.json",
+               "{\"displayTimeUnit\":\"ns\",\"traceEvents\":[\n"
+               "{\"ph\":\"M\",\"pid\":0,\"name\":\"process_name\",\"args\":{\"name\":\"compute\"}},\n"
+               "{\"ph\":\"M\",\"pid\":0,\"tid\":0,\"name\":\"thread_name\",\"args\":{\"name\":\"node 0\"}},\n"
+               "{\"ph\":\"M\",\"pid\":0,\"tid\":1,\"name\":\"thread_name\",\"args\":{\"name\":\"node 1\"}},\n"
+               "{\"ph\":\"M\",\"pid\":0,\"name\":\"process_name\",\"args\":{\"name\":\"a: compute\"}},\n"
+               "{\"ph\":\"M\",\"pid\":3,\"name\":\"process_name\",\"args\":{\"name\":\"b: compute\"}},\n"
+               "{\"ph\":\"M\",\"pid\":3,\"tid\":0,\"name\":\"thread_name\",\"args\":{\"name\":\"node 0\"}},\n"
+               "{\"ph\":\"M\",\"pid\":3,\"tid\":1,\"name\":\"thread_name\",\"args\":{\"name\":\"node 1\"}},\n"
+               "{\"ph\":\"X\",\"pid\":0,\"tid\":0,\"cat\":\"compute\",\"name\":\"forward 0\",\"ts\":0.000000,\"dur\":10.000000},\n"
+               "{\"ph\":\"X\",\"pid\":0,\"tid\":1,\"cat\":\"compute\",\"name\":\"backward 0\",\"ts\":5.000000,\"dur\":10.000000},\n"
+               "{\"ph\":\"X\",\"pid\":1,\"tid\":0,\"cat\":\"message\",\"name\":\"m\",\"ts\":10.000000,\"dur\":2.000000,"
+               "\"args\":{\"src\":0,\"dst\":1,\"bytes\":8}},\n"
+               "{\"ph\":\"b\",\"pid\":2,\"tid\":0,\"cat\":\"allreduce\",\"name\":\"f0\",\"id\":1,\"ts\":10.000000},\n"
+               "{\"ph\":\"e\",\"pid\":2,\"tid\":0,\"cat\":\"allreduce\",\"name\":\"f0\",\"id\":1,\"ts\":14.000000},\n"
+               "{\"ph\":\"X\",\"pid\":3,\"tid\":1,\"cat\":\"compute\",\"name\":\"compute\",\"ts\":0.000000,\"dur\":20.000000},\n"
+               "{\"ph\":\"X\",\"pid\":4,\"tid\":1,\"cat\":\"message\",\"name\":\"m\",\"ts\":20.000000,\"dur\":3.000000,"
+               "\"args\":{\"src\":1,\"dst\":0,\"bytes\":8}}\n]}\n");
+    char args[1000];
+    snprintf(args, sizeof args, "--timeline %s/two.json", dir);
+    char *gp = plot_script(args, "two.png", NULL);
+    HAS(gp, "set xlabel 'time (µs)' noenhanced\n");
+    HAS(gp, "set yrange [-0.8:5.8]\n");
+    HAS(gp, "set ytics ('0' 4, '1' 5, 'allreduce' 3, '0' 0, '1' 1) noenhanced\n");
+    /* the names centred on their groups: a over 3..5, b over 0..1; a line below a */
+    HAS(gp, "set label 1 'a' at graph 1.015, first 4 center rotate by -90 noenhanced\n");
+    HAS(gp, "set arrow 1 from graph 0, first 2 to graph 1, first 2 nohead");
+    HAS(gp, "set label 2 'b' at graph 1.015, first 0.5 center rotate by -90 noenhanced\n");
+    /* phases: start, end, row, colour (1 forward, 2 backward); messages:
+     * start, sender's row, length, rows to the receiver; spans: start, end, row */
+    HAS(gp, "$phases << EOD\n0.000000 10.000000 4 1\n5.000000 15.000000 5 2\n0.000000 20.000000 1 1\nEOD\n");
+    HAS(gp, "$spans << EOD\n10.000000 14.000000 3\nEOD\n");
+    HAS(gp, "$messages << EOD\n10.000000 4 2.000000 1\n20.000000 1 3.000000 -1\nEOD\n");
+    free(gp);
+    /* a real run of two workloads (the thesis' training beside web search,
+     * cut to 0.3 s): the trace names both, the timeline draws both groups */
+    snprintf(args, sizeof args,
+             "run configs/paper/thesis-coexistence.xml --runs 1 --set run.replicas=1 --set workload.train.stop-time=0.3s "
+             "--set workload.bg.duration=0.3s --set workload.bg.warmup=0s --set workload.bg.cooldown=0s "
+             "--set workload.train.compute-time=280ms --set workload.bg.flow-rate=46/s -q --trace %s/coex.json", dir);
+    int st;
+    char *out = run_tasknet(args, &st);
+    ck_assert_msg(st == 0, "%s", out);
+    free(out);
+    snprintf(args, sizeof args, "--timeline %s/coex.json", dir);
+    gp = plot_script(args, "coex.png", NULL);
+    HAS(gp, "set label 1 'train' at graph 1.015");
+    HAS(gp, "set label 2 'bg' at graph 1.015");
+    /* dc-flows' spans: a row per sender, numbered */
+    HAS(gp, "'flow 0' ");
+    HAS(gp, "'allreduce' ");
+    free(gp);
+}
+END_TEST
+
 /* The script is NAME.EXT.gp: a .pdf and a .svg of the same name keep their
  * own; it names the image alone and runs from its own folder. */
 START_TEST(test_script_files)
@@ -428,9 +620,13 @@ static Suite *plot_suite(void)
     tcase_add_test(tc, test_two_values);
     tcase_add_test(tc, test_xy);
     tcase_add_test(tc, test_bare_metric_names);
+    tcase_add_test(tc, test_axes_with_x_no_series);
     tcase_add_test(tc, test_heatmap);
     tcase_add_test(tc, test_counts_heatmap);
     tcase_add_test(tc, test_counts_panels);
+    tcase_add_test(tc, test_change_map);
+    tcase_add_test(tc, test_log_range_holds_ci);
+    tcase_add_test(tc, test_timeline_workloads);
     tcase_add_test(tc, test_script_files);
     suite_add_tcase(s, tc);
     return s;

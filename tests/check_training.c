@@ -240,6 +240,38 @@ START_TEST(test_barrier_two_layers)
 }
 END_TEST
 
+/* overlap off (seed 000's serial HOROVOD steps): the same 2-layer model;
+ * F0 0-100, F1 100-200, B1 200-400, AR1 400-1200.48 as above, but B0 waits
+ * for AR1: 1200.48-1400.48, then AR0 1400.48-2200.96; iteration 1 starts at
+ * 2200.96 (both allreduces done, barrier on or off) and repeats it: 2200.96
+ * us each, 200 us (B0) more than with overlap; every allreduce starts when
+ * eligible (wait 0); exposed 2200.96 - 600 = 1600.96 us. */
+START_TEST(test_overlap_off)
+{
+    for (int k = 0; k < 4; k++) {
+        const char *wl[] = {"workload.workers=2",
+                            "workload.layers=2",
+                            "workload.model-size=2MB",
+                            "workload.layer-sizes=uniform",
+                            "workload.compute-time=600us",
+                            "workload.time-ratio=1",
+                            "workload.fusion-buffer=1MB",
+                            "workload.iterations=2",
+                            "workload.overlap=off",
+                            k & 1 ? "workload.barrier=off" : "workload.barrier=on",
+                            k & 2 ? "workload.queue=priority" : "workload.queue=fifo",
+                            NULL};
+        th_run *h = run_training("ideal", 2, B10, NULL, wl);
+        ck_near(th_metric(h, "iteration_time_first_s"), 2200.96 * US);
+        ck_near(th_metric(h, "iteration_time_mean_s"), 2200.96 * US);
+        ck_near(th_metric(h, "allreduce_wait_mean_s"), 0.0);
+        ck_near(th_metric(h, "exposed_comm_mean_s"), 1600.96 * US);
+        ck_assert_double_eq(th_metric(h, "allreduces"), 4);
+        done(h);
+    }
+}
+END_TEST
+
 /* dc-ddnn.md 7.3 and 7.4: 4 layers of 1 MB, F 100 us, B 200 us, 2 workers.
  * fifo, barrier on: AR3 600-1400.48, AR2 -2200.96, AR1 -3001.44, AR0
  * -3801.92; iteration 1 repeats it: 3801.92 us each; waits 0, 600.48,
@@ -415,6 +447,7 @@ static Suite *training_suite(void)
     tcase_add_test(t, test_fusion_order_three_layers);
     tcase_add_test(t, test_stop_time);
     tcase_add_test(t, test_barrier_two_layers);
+    tcase_add_test(t, test_overlap_off);
     tcase_add_test(t, test_four_layers);
     tcase_add_test(t, test_negotiation_vef);
     tcase_add_test(t, test_profiles);

@@ -211,11 +211,17 @@ START_TEST(test_horovod_as_training)
     uint64_t ca[3], cb[3];
     char f[1024], lf[1100];
     snprintf(lf, sizeof lf, "workload.layers-file=%s/tests/fixtures/vef/horovod-layers.csv", top());
-    const char *sets[] = {file_set(f, sizeof f, "tests/fixtures/vef/horovod.vef"), NULL};
+    double iter_on[3] = {0};
+    /* overlap on (the default), then off on both sides: serial is never faster */
+    for (int off = 0; off < 2; off++) {
+    const char *ov = off ? "workload.overlap=off" : "workload.overlap=on";
+    const char *sets[] = {file_set(f, sizeof f, "tests/fixtures/vef/horovod.vef"), ov, NULL};
     const char *xml[] = {"workload.workers=4",         "workload.iterations=2",       "workload.negotiation=vef",
                          "workload.fusion-buffer=0B",  lf,                            "workload.vef.loop=0.2ms",
                          "workload.vef.gatherv-size=60B", "workload.vef.gatherv-total=120B",
-                         "workload.vef.gatherv-prob=0.5", "workload.vef.bcast-size=1000B", NULL};
+                         "workload.vef.gatherv-prob=0.5", "workload.vef.bcast-size=1000B", ov, NULL};
+    size_t it = 1; /* iteration_time_mean_s */
+    ck_assert_str_eq(tr->metrics[it].name, "iteration_time_mean_s");
     for (uint64_t seed = 1; seed <= 2; seed++) {
         run("vef", sets, 8, seed, a, base + n, ca);
         run("training", xml, 8, seed, b, n, cb);
@@ -227,9 +233,22 @@ START_TEST(test_horovod_as_training)
         ck_assert_uint_eq(ca[2], cb[2]);
         ck_assert_double_eq(a[base], 2); /* iterations_completed */
         ck_assert_msg(isnan(a[0]), "flows_generated %g for a HOROVOD trace", a[0]);
+        if (!off)
+            iter_on[seed] = b[it];
+        else
+            ck_assert_msg(b[it] >= iter_on[seed], "seed %llu: serial iteration %.17g < overlapped %.17g",
+                          (unsigned long long)seed, b[it], iter_on[seed]);
+    }
     }
     free(a);
     free(b);
+    /* overlap is HOROVOD's: a flow trace refuses it */
+    th_run h = {0};
+    net_params core = th_star(8, B10);
+    const char *dcnw[] = {file_set(f, sizeof f, "configs/vef/listing3.vef"), "workload.overlap=off", NULL};
+    ck_assert_int_ne(th_run_all(&h, "electrical-switch", &core, NULL, "vef", dcnw, 1, 0, NULL), 0);
+    ck_assert_msg(strstr(h.err, "overlap=\"off\" is for HOROVOD traces (this one is DCNW)") != NULL, "%s", h.err);
+    th_run_close(&h);
 }
 END_TEST
 

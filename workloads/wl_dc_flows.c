@@ -1029,6 +1029,8 @@ static void dcf_estimate(const void *params, const wl_resolve *rc, wl_estimate *
     out->messages = total;
     out->mem_bytes =
         sizeof(dcf) + N * sizeof(dcf_node) + live * sizeof(net_msg) + total * groups * 2 * 1.5 * sizeof(double);
+    if (rc->measure_window) /* the records kept until finish, grown by doubling */
+        out->mem_bytes += total * 1.5 * sizeof(dcf_rec);
     double T = p->duration_ps > 0 ? units_ps_to_s(p->duration_ps) : total / (lambda * N);
     out->horizon_s = T * (x > 1 ? x : 1) + (double)rc->msg_fixed_ps * 1e-12;
 }

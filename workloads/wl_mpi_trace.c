@@ -145,6 +145,10 @@ typedef struct mp_rank {
     uint32_t cidx;       /* own index in the communicator */
     uint32_t cpc, cn;    /* its list: cl[cpc .. cn) */
     uint32_t cl0;        /* its list's slot in mp.cl */
+    /* the spec and communicator its list was built for (a collective of
+     * the same shape on the same communicator reuses it) */
+    coll_spec lspec;
+    uint32_t lcomm, lme, ln;
 } mp_rank;
 enum { R_RUN = 0, R_WAIT, R_COMPUTE, R_COLL, R_DONE };
 
@@ -489,18 +493,27 @@ static void run_rank(mp *w, uint32_t r)
             w->events++;
             const mt_coll *c = &w->t->colls[o->arg];
             const mt_comm *cm = &w->t->comms[c->comm];
-            uint32_t me = 0;
-            while (me < cm->size && cm->members[me] != r)
-                me++;
             coll_spec sp = spec_of(w, c);
-            cl_fill f = {&w->cl[rk->cl0], 0, cm->members};
-            if (me < cm->size)
-                coll_rank(&sp, me, cl_emit, &f);
-            TN_ASSERT(f.n <= w->cmax, "collective list of %u ops, room for %u", f.n, w->cmax);
+            if (!spec_same(&sp, &rk->lspec) || rk->lcomm != c->comm) { /* else its list is still in place */
+                uint32_t me = 0;
+                if (r < cm->size && cm->members[r] == r) /* the world, and the like */
+                    me = r;
+                else
+                    while (me < cm->size && cm->members[me] != r)
+                        me++;
+                cl_fill f = {&w->cl[rk->cl0], 0, cm->members};
+                if (me < cm->size)
+                    coll_rank(&sp, me, cl_emit, &f);
+                TN_ASSERT(f.n <= w->cmax, "collective list of %u ops, room for %u", f.n, w->cmax);
+                rk->lspec = sp;
+                rk->lcomm = c->comm;
+                rk->lme = me;
+                rk->ln = f.n;
+            }
             rk->coll = o->arg;
-            rk->cidx = me;
+            rk->cidx = rk->lme;
             rk->cpc = 0;
-            rk->cn = f.n;
+            rk->cn = rk->ln;
             if (!coll_go(w, r)) {
                 rk->state = R_COLL;
                 return;
@@ -717,6 +730,7 @@ static int mp_init(void *state, const wl_env *env, char *err, size_t errlen)
         rk->wait_op = UINT64_MAX;
         rk->done_ps = -1;
         rk->cl0 = r * w->cmax;
+        rk->lspec.counts = spec_none; /* no list yet */
         sim_schedule(w->s, 0, ev_start, w, r);
     }
     w->up = 1;

@@ -41,7 +41,11 @@
  *     the compute before it has ended and (barrier on) every allreduce of
  *     iteration j-1 has completed, or (barrier off) the allreduce holding
  *     layer i has (sec. 4.3.1, Fig. 4.5). Compute and communication
- *     overlap (a worker's GPU computes while its NIC sends).
+ *     overlap (a worker's GPU computes while its NIC sends). overlap = off
+ *     (ours, for seed 000 sec. 3.3's HOROVOD steps 1-5, which run a layer's
+ *     compute, negotiation and allreduce one after the other): the
+ *     backward of layer i starts only when the fusion layer i+1 made ready
+ *     (if it made one) has completed its allreduce.
  *   - Coordinator (Horovod's rank-0 negotiation, seed 002's "global
  *     syncer", sec. 5.2.2: no messages, no time, unless negotiation =
  *     vef): a fusion is eligible when it is ready on every worker. One
@@ -165,6 +169,7 @@ typedef struct tr_params {
     int64_t stop_ps;           /* no iteration starts at or after it (0 = none) */
     int queue;                 /* TR_FIFO | TR_PRIORITY */
     int barrier_off;           /* 0 on, 1 off */
+    int overlap_off;           /* 0 on, 1 off: a backward waits for the allreduce of the fusion ready before it */
     int negotiation;           /* TR_NEG_* */
     dist neg_loop;             /* time between rounds */
     uint64_t gatherv_bytes, gatherv_total_bytes, bcast_bytes;
@@ -218,6 +223,10 @@ static const param_row tr_rows[] = {
      .kind = PARAM_CHOICE, .off = TR(queue), .choices = tr_queue_names, .example = "priority"},
     {TR_ROW("workload.barrier", "choice", "", "on", "training: inter-iteration barrier: on | off"),
      .kind = PARAM_CHOICE, .off = TR(barrier_off), .choices = tr_onoff_names, .example = "off"},
+    {TR_ROW("workload.overlap", "choice", "", "on",
+            "training: on: the backward pass goes on while fusions reduce; off: a layer's backward waits until the "
+            "fusion made ready before it has reduced (Andujar et al.'s serial HOROVOD steps)"),
+     .kind = PARAM_CHOICE, .off = TR(overlap_off), .choices = tr_onoff_names, .example = "off"},
     {TR_ROW("workload.negotiation", "choice", "", "none", "training: none (instant coordinator) | vef (Andujar et al.'s HOROVOD negotiation loop)"),
      .kind = PARAM_CHOICE, .off = TR(negotiation), .choices = tr_neg_names, .example = "vef"},
     {TR_ROW("workload.vef.loop", "distribution(time)", "s", "1.5ms", "training, negotiation=vef: wait between rounds"),
@@ -489,7 +498,7 @@ typedef struct tr {
     uint32_t iter;           /* current iteration */
     uint32_t layer;          /* current layer */
     int backward;            /* in the backward pass (flag) */
-    int waiting;             /* forward blocked on an allreduce (flag) */
+    int waiting;             /* a compute phase blocked on an allreduce (flag) */
     int finished;            /* every iteration computed (flag) */
     uint32_t *done_count;    /* [I] allreduces completed per iteration */
     int64_t *iter_start_ps;  /* [I] forward start of each iteration */
@@ -947,6 +956,16 @@ static void compute_next(tr *w)
     if (w->finished)
         return;
     uint32_t i = w->layer;
+    if (w->backward && w->p->overlap_off && i + 1 < w->prof.L) {
+        /* overlap off: the fusion layer i+1 made ready (if it did) must have reduced first */
+        const tr_fusion *f = &w->fus[w->fusion_of[i + 1]];
+        if (f->lo == i + 1 && f->done_iter < (int64_t)w->iter) {
+            if (!was_waiting)
+                w->phase_ps = sim_now(w->s);
+            w->waiting = 1;
+            return;
+        }
+    }
     if (!w->backward && w->iter > 0) {
         int ok = w->p->barrier_off ? w->fus[w->fusion_of[i]].done_iter >= (int64_t)w->iter - 1
                                    : w->done_count[w->iter - 1] == w->nf;

@@ -138,12 +138,19 @@ static void vef_trace_free(vef_trace *t)
 
 typedef struct vef_params {
     param_file file;
+    int overlap_off; /* HOROVOD: training's workload.overlap (0 on, 1 off) */
 } vef_params;
+
+static const char *const vef_onoff_names[] = {"on", "off", NULL};
 
 static const param_row vef_rows[] = {
     {.path = "workload.file", .type = "file", .unit = "", .def = "",
      .help = "vef: an extended VEF trace (Andujar et al.: VEF3 header, EXT DCNW | CDCNW | FLOWS | HOROVOD records)",
      .kind = PARAM_FILE, .off = offsetof(vef_params, file), .flags = PARAM_REQUIRED, .example = "vef-example.vef"},
+    {.path = "workload.overlap", .type = "choice", .unit = "", .def = "on",
+     .help = "vef, HOROVOD: on: a layer computes while the one before negotiates and reduces (training's overlap); "
+             "off: compute, negotiation and allreduce of a layer one after the other, as Andujar et al.'s steps 1-5",
+     .kind = PARAM_CHOICE, .off = offsetof(vef_params, overlap_off), .choices = vef_onoff_names, .example = "off"},
 };
 
 /* dc-flows' metrics, then training's */
@@ -747,8 +754,9 @@ static int inner_dcf(const vef_trace *t, vef_inner *in, char *err, size_t errlen
  * the i-th computed, so training's layer L-1-i (its backward pass runs from
  * the last layer down): backward time COMPUTE_MS, no forward time, gradient
  * bytes ARED_KBYTES x 1000, its own negotiation values (the loop time a
- * constant: the trace gives its mean). */
-static int inner_tr(const vef_trace *t, vef_inner *in, char *err, size_t errlen)
+ * constant: the trace gives its mean); overlap as the vef workload's
+ * (off: the seed's steps 1-5 one after the other for each layer). */
+static int inner_tr(const vef_trace *t, int overlap_off, vef_inner *in, char *err, size_t errlen)
 {
     in->ops = &wl_training_ops;
     in->metric_base = VEF_TR_BASE;
@@ -759,7 +767,8 @@ static int inner_tr(const vef_trace *t, vef_inner *in, char *err, size_t errlen)
     if (set_row(in->ops, in->params, "workload.workers", w, err, errlen) != 0 ||
         set_row(in->ops, in->params, "workload.iterations", it, err, errlen) != 0 ||
         set_row(in->ops, in->params, "workload.negotiation", "vef", err, errlen) != 0 ||
-        set_row(in->ops, in->params, "workload.fusion-buffer", "0B", err, errlen) != 0)
+        set_row(in->ops, in->params, "workload.fusion-buffer", "0B", err, errlen) != 0 ||
+        set_row(in->ops, in->params, "workload.overlap", overlap_off ? "off" : "on", err, errlen) != 0)
         return -1;
     uint32_t L = t->nlayers;
     in->layers = tn_xcalloc(L, sizeof *in->layers);
@@ -787,9 +796,17 @@ static int vef_build(const vef_params *p, vef_trace *t, vef_inner *in, char *err
         return tn_error(err, errlen, "no trace file");
     if (vef_read(p->file.path[0] ? p->file.path : p->file.text, t, err, errlen) != 0)
         return -1;
-    int rc = t->model == VEF_HOROVOD ? inner_tr(t, in, err, errlen) : inner_dcf(t, in, err, errlen);
-    if (rc)
+    if (t->model != VEF_HOROVOD && p->overlap_off) {
+        tn_error(err, errlen, "%s: overlap=\"off\" is for HOROVOD traces (this one is %s)", t->path,
+                 vef_model_names[t->model]);
+        vef_trace_free(t);
+        return -1;
+    }
+    int rc = t->model == VEF_HOROVOD ? inner_tr(t, p->overlap_off, in, err, errlen) : inner_dcf(t, in, err, errlen);
+    if (rc) {
         inner_free(in);
+        vef_trace_free(t);
+    }
     return rc;
 }
 

@@ -78,6 +78,16 @@ void plot_metric_quantity(const char *metric, char *name, size_t len, const char
         plot_metric_quantity(dot + 1, name + k + 2, len - k - 2, unit);
         return;
     }
+    /* ratios whose reference a reader needs (`tasknet metrics`) */
+    static const struct {
+        const char *metric, *shown;
+    } ratios[] = {{"throughput", "accepted throughput (fraction of link bandwidth)"}};
+    for (size_t k = 0; k < sizeof ratios / sizeof ratios[0]; k++)
+        if (strcmp(metric, ratios[k].metric) == 0) {
+            snprintf(name, len, "%s", ratios[k].shown);
+            *unit = "";
+            return;
+        }
     char buf[256];
     snprintf(buf, sizeof buf, "%s", metric);
     size_t l = strlen(buf);
@@ -138,6 +148,8 @@ void plot_param_quantity(const char *path, char *name, size_t len, const char **
     const char *last = dot ? dot + 1 : path;
     if (strcmp(path, "network.type") == 0)
         snprintf(name, len, "fabric");
+    else if (strcmp(path, "workload.offered-load") == 0) /* uniform-random's: a fraction of B */
+        snprintf(name, len, "offered load (fraction of link bandwidth)");
     else if (strcmp(path, "workload.type") == 0)
         snprintf(name, len, "workload");
     else
@@ -223,6 +235,27 @@ static void gp_string(FILE *f, const char *s)
     fputc('\'', f);
 }
 
+/* A label of more than `fit` characters (the colour box's, beside a
+ * 600-pixel-high map, holds about 45) as two lines, broken at the space
+ * nearest its middle: 'first half'."\n".'second half'. */
+static void gp_wrapped(FILE *f, const char *s, size_t fit)
+{
+    size_t n = strlen(s), cut = 0;
+    for (size_t i = 0; n > fit && i < n; i++)
+        if (s[i] == ' ' && (cut == 0 || (i > n / 2 ? i - n / 2 : n / 2 - i) < (cut > n / 2 ? cut - n / 2 : n / 2 - cut)))
+            cut = i;
+    if (!cut) {
+        gp_string(f, s);
+        return;
+    }
+    char *a = tn_xstrdup(s);
+    a[cut] = '\0';
+    gp_string(f, a);
+    fputs(".\"\\n\".", f);
+    gp_string(f, a + cut + 1);
+    free(a);
+}
+
 /* A category label in inline data: double-quoted, with the characters that
  * would end the quote or the line replaced. */
 static void gp_datum(FILE *f, const char *s)
@@ -296,6 +329,13 @@ static void gp_preamble_size(FILE *f, const char *image, const char *title, doub
         fputs(" noenhanced\n", f);
     }
     fputs("set grid\nset key outside right top noenhanced\n", f);
+    /* 16 colours before they repeat (gnuplot has 8: a figure of 16 series
+     * showed two of each) */
+    static const char *const more[] = {"#8c564b", "#e377c2", "#7f7f7f", "#bcbd22",
+                                       "#17becf", "#393b79", "#ad494a", "#637939"};
+    for (size_t i = 0; i < sizeof more / sizeof more[0]; i++)
+        fprintf(f, "set linetype %zu lc rgb '%s'\n", 9 + i, more[i]);
+    fputs("set linetype cycle 16\n", f);
 }
 
 static void gp_preamble_rows(FILE *f, const char *image, const char *title, size_t rows)
@@ -511,6 +551,31 @@ static int metric_named(const char *header, const char *name, char *out, size_t 
     return -1;
 }
 
+/* Whether column h of a summary's rows is a function of column x (one
+ * value of h for each value of x): an axis varying with x (with=, its "-"
+ * placeholders included) splits no curve, so it makes no series. */
+static int follows_column(const csv_table *t, int x, int h)
+{
+    if (x < 0 || h < 0)
+        return 0;
+    for (size_t i = 0; i < t->nrows; i++) {
+        char *a = tn_xstrdup(t->rows[i]), *fa[MAXF];
+        size_t na = csv_split(a, fa, MAXF);
+        int ok = (size_t)x < na && (size_t)h < na;
+        for (size_t j = i + 1; ok && j < t->nrows; j++) {
+            char *b = tn_xstrdup(t->rows[j]), *fb[MAXF];
+            size_t nb = csv_split(b, fb, MAXF);
+            if ((size_t)x < nb && (size_t)h < nb && strcmp(fa[x], fb[x]) == 0 && strcmp(fa[h], fb[h]) != 0)
+                ok = 0;
+            free(b);
+        }
+        free(a);
+        if (!ok)
+            return 0;
+    }
+    return 1;
+}
+
 /* The confidence column of metric m in a summary.csv header: m_ci95, or
  * m_ci99 ... at another run.confidence; -1 if none. */
 static int ci_column(const char *header, const char *m)
@@ -583,7 +648,8 @@ static void gp_category_tics(FILE *g, const char *axis, char **cats, size_t n, s
         chars += strlen(cats[i]) + 3;
     fprintf(g, "set %stics (", axis);
     for (size_t i = 0; i < n; i++) {
-        if (i % every != 0 && i + 1 != n) /* every k-th, and the last */
+        /* every k-th, and the last (then not a k-th closer to it than k) */
+        if ((i % every != 0 || (i + every >= n && i + 1 != n)) && i + 1 != n)
             continue;
         fputs(i ? ", " : "", g);
         gp_string(g, cats[i]);
@@ -625,6 +691,10 @@ static int plot_summary(const plot_opts *o)
     const char *y = o->y ? o->y : ydef;
     const char *x = o->x, *ser = o->series;
     int vs_metric = o->kind == PLOT_METRIC_VS_METRIC;
+    int status = 1;
+    char **bkey = NULL; /* --change: the base points' other swept values, and their means */
+    double *bval = NULL;
+    size_t nbase = 0, no_base = 0;
     prow *rows = NULL;
     size_t nrows = 0;
     char **sname = NULL, **cats = NULL;
@@ -633,7 +703,7 @@ static int plot_summary(const plot_opts *o)
         if (!naxes) {
             plot_note(o, PLOT_NOTE_ERROR, "%s has no swept parameter; name one with --x",
                     path);
-            goto fail;
+            goto done;
         }
         x = hf[first_axis];
     }
@@ -654,7 +724,32 @@ static int plot_summary(const plot_opts *o)
                 l += (size_t)snprintf(swept + l, sizeof swept - l, " %s", hf[first_axis + a]);
             plot_note(o, PLOT_NOTE_ERROR, "--where %s: %s (swept:%s)", o->where[k],
                       eq ? "not a swept parameter of this folder" : "expected PARAM=VALUE", swept[0] ? swept : " none");
-            goto fail;
+            goto done;
+        }
+    }
+    /* --change PARAM=BASE: each point's metric as its change in % from the
+     * point with PARAM=BASE and the same other swept values (the thesis'
+     * Fig. 5.19: low against same priority); PARAM splits no series */
+    int cc = -1;
+    const char *cbase = NULL;
+    if (o->change) {
+        const char *eq = strchr(o->change, '=');
+        for (size_t a = 0; eq && a < naxes; a++)
+            if (strlen(hf[first_axis + a]) == (size_t)(eq - o->change) &&
+                strncmp(hf[first_axis + a], o->change, (size_t)(eq - o->change)) == 0)
+                cc = (int)(first_axis + a);
+        cbase = eq ? eq + 1 : "";
+        if (cc < 0 || vs_metric || (x && strcmp(hf[cc], x) == 0)) {
+            char swept[2048] = "";
+            for (size_t a = 0, l = 0; a < naxes && l < sizeof swept; a++)
+                l += (size_t)snprintf(swept + l, sizeof swept - l, " %s", hf[first_axis + a]);
+            plot_note(o, PLOT_NOTE_ERROR, "--change %s: %s (swept:%s)", o->change,
+                      vs_metric ? "not with --xy"
+                      : !eq     ? "expected PARAM=BASE"
+                      : cc >= 0 ? "PARAM is the x axis; it must be another swept parameter"
+                                : "not a swept parameter of this folder",
+                      swept[0] ? swept : " none");
+            goto done;
         }
     }
     /* one series per combination of the swept parameters that are not x
@@ -669,12 +764,16 @@ static int plot_summary(const plot_opts *o)
         int skip = !vs_metric && strcmp(h, x) == 0;
         for (size_t k = 0; k < o->nwhere && !skip; k++)
             skip = wc[k] == (int)(first_axis + a);
+        skip |= cc == (int)(first_axis + a);
         if (ser) { /* named already? */
             char named[1024];
             snprintf(named, sizeof named, "%s", ser);
             for (char *tok = strtok(named, ","); tok && !skip; tok = strtok(NULL, ","))
                 skip = strcmp(tok, h) == 0;
         }
+        /* not named by --series and set by x's value: it draws nothing apart */
+        if (!skip && !vs_metric)
+            skip = follows_column(&t, csv_column(t.header, x), (int)(first_axis + a));
         if (skip)
             continue;
         size_t l = strlen(dser), le = strlen(extra);
@@ -705,13 +804,13 @@ static int plot_summary(const plot_opts *o)
     char yfull[256], xfull[256];
     if (metric_named(t.header, y, yfull, sizeof yfull) != 0) {
         plot_note(o, PLOT_NOTE_ERROR, "%s: several workloads have metric %s:%s; name one", path, y, yfull);
-        goto fail;
+        goto done;
     }
     y = yfull;
     if (vs_metric) {
         if (metric_named(t.header, x, xfull, sizeof xfull) != 0) {
             plot_note(o, PLOT_NOTE_ERROR, "%s: several workloads have metric %s:%s; name one", path, x, xfull);
-            goto fail;
+            goto done;
         }
         x = xfull;
     }
@@ -734,18 +833,18 @@ static int plot_summary(const plot_opts *o)
         plot_note(o, PLOT_NOTE_ERROR, "%s has no column for %s%s (swept:%s)", path,
                   ym < 0 ? y : xc < 0 ? x : sername[sc_bad],
                   ym < 0 || vs_metric ? " (a metric: see `tasknet metrics`)" : "", swept);
-        goto fail;
+        goto done;
     }
     if (o->heatmap && vs_metric) {
         plot_note(o, PLOT_NOTE_ERROR, "--heatmap draws a metric over two swept parameters (--x and --series), "
                   "not with --xy");
-        goto fail;
+        goto done;
     }
     if (o->heatmap && nser != 1) {
         plot_note(o, PLOT_NOTE_ERROR, "--heatmap needs exactly one swept parameter besides --x (the map's rows): "
                   "%s; name it with --series and fix the others with --where",
                   nser ? "there are several" : "there is none");
-        goto fail;
+        goto done;
     }
     /* the quantities on the axes */
     char xname[256], yname[256];
@@ -756,6 +855,35 @@ static int plot_summary(const plot_opts *o)
     else
         plot_param_quantity(x, xname, sizeof xname, &xunit, &xnumeric);
     plot_metric_quantity(y, yname, sizeof yname, &yunit);
+    /* --change: the base points' means, keyed by their other swept values */
+    if (cc >= 0) {
+        for (size_t r = 0; r < t.nrows; r++) {
+            char *line = tn_xstrdup(t.rows[r]), *f[MAXF];
+            size_t n = csv_split(line, f, MAXF);
+            if ((size_t)cc < n && (size_t)ym < n && strcmp(f[cc], cbase) == 0 && gp_number_ok(f[ym])) {
+                char key[2048] = "";
+                for (size_t a = 0, l = 0; a < naxes && first_axis + a < n && l < sizeof key; a++)
+                    if ((int)(first_axis + a) != cc)
+                        l += (size_t)snprintf(key + l, sizeof key - l, "%s\x1f", f[first_axis + a]);
+                size_t k = intern(&bkey, &nbase, key);
+                bval = tn_xrealloc(bval, nbase * sizeof *bval);
+                bval[k] = strtod(f[ym], NULL);
+            }
+            free(line);
+        }
+        if (!nbase) {
+            plot_note(o, PLOT_NOTE_ERROR, "--change %s: no point has %s (values as summary.csv writes them)",
+                      o->change, cbase);
+            goto done;
+        }
+        char q[sizeof yname], pn[64];
+        const char *pu;
+        int pnum;
+        plot_param_quantity(hf[cc], pn, sizeof pn, &pu, &pnum);
+        snprintf(q, sizeof q, "change in %.150s from %.40s %.40s", yname, pn, cbase);
+        memcpy(yname, q, sizeof yname);
+        yunit = "%";
+    }
     size_t bad_cells = 0, matched = 0, no_ci = 0;
     for (size_t r = 0; r < t.nrows; r++) {
         char *f[MAXF];
@@ -763,6 +891,8 @@ static int plot_summary(const plot_opts *o)
         int keep = 1;
         for (size_t k = 0; k < o->nwhere && keep; k++)
             keep = (size_t)wc[k] < n && strcmp(f[wc[k]], wv[k]) == 0;
+        if (cc >= 0 && keep)
+            keep = (size_t)cc < n && strcmp(f[cc], cbase) != 0; /* the base itself is 0 % */
         if (!keep)
             continue;
         matched++;
@@ -775,6 +905,24 @@ static int plot_summary(const plot_opts *o)
             (vs_metric && (!gp_number_ok(f[xc]) || (*xcit && !gp_number_ok(xcit))))) {
             bad_cells++;
             continue;
+        }
+        char change[64] = "";
+        if (cc >= 0) {
+            /* 100 (y - base) / base, without a CI (the interval of a ratio
+             * of two means is not the CI of either) */
+            char bk[2048] = "";
+            for (size_t a = 0, l = 0; a < naxes && first_axis + a < n && l < sizeof bk; a++)
+                if ((int)(first_axis + a) != cc)
+                    l += (size_t)snprintf(bk + l, sizeof bk - l, "%s\x1f", f[first_axis + a]);
+            size_t k = 0;
+            while (k < nbase && strcmp(bkey[k], bk) != 0)
+                k++;
+            if (k == nbase || bval[k] == 0) {
+                no_base++;
+                continue;
+            }
+            snprintf(change, sizeof change, "%.17g", 100 * (strtod(f[ym], NULL) - bval[k]) / bval[k]);
+            ycit = "";
         }
         no_ci += !*ycit || (vs_metric && !*xcit);
         char key[1024] = "";
@@ -789,7 +937,7 @@ static int plot_summary(const plot_opts *o)
         p->s = intern(&sname, &ns, key);
         p->cat = intern(&cats, &ncats, f[xc]);
         p->xtext = tn_xstrdup(f[xc]);
-        p->y = tn_xstrdup(f[ym]);
+        p->y = tn_xstrdup(change[0] ? change : f[ym]);
         p->yci = tn_xstrdup(*ycit ? ycit : "0");
         p->xci = tn_xstrdup(*xcit ? xcit : "0");
         char err[256];
@@ -801,15 +949,20 @@ static int plot_summary(const plot_opts *o)
     if (o->nwhere && !matched) {
         plot_note(o, PLOT_NOTE_ERROR, "%s: no point has %s%s (values as summary.csv writes them)", path,
                   o->where[0], o->nwhere > 1 ? " and the other --where values" : "");
-        goto fail;
+        goto done;
     }
     if (!nrows) {
         plot_note(o, PLOT_NOTE_ERROR, "%s: no point has a finished run to draw", path);
-        goto fail;
+        goto done;
     }
     if (bad_cells)
         plot_note(o, PLOT_NOTE_WARNING, "%s: %zu rows hold cells that are not numbers (edited?); drawn without "
                   "them", path, bad_cells);
+    if (no_base)
+        plot_note(o, PLOT_NOTE_WARNING, "--change %s: %zu point%s without a base point (or a base of 0): not drawn",
+                  o->change, no_base, no_base == 1 ? "" : "s");
+    if (cc >= 0)
+        no_ci = 0, plot_note(o, PLOT_NOTE_INFO, "--change: changes in %% are drawn without CI bars");
     if (no_ci)
         plot_note(o, PLOT_NOTE_INFO, "%zu point%s without a confidence interval (one replica): no bar", no_ci,
                   no_ci == 1 ? "" : "s");
@@ -867,7 +1020,7 @@ static int plot_summary(const plot_opts *o)
     FILE *g = fopen(script, "w");
     if (!g) {
         plot_note(o, PLOT_NOTE_ERROR, "cannot write %s: %s", script, strerror(errno));
-        goto fail;
+        goto done;
     }
     /* taller for a heat map of many rows, or a key of many series below the plot */
     gp_preamble_rows(g, image, o->title, o->heatmap ? ns : ns > 6 ? 16 + 2 * ((ns + 2) / 3) : 0);
@@ -882,7 +1035,7 @@ static int plot_summary(const plot_opts *o)
         fputs("set ylabel ", g);
         gp_string(g, sl);
         fputs(" noenhanced\nset cblabel ", g);
-        gp_string(g, o->ylabel ? o->ylabel : ylabel);
+        gp_wrapped(g, o->ylabel ? o->ylabel : ylabel, 44);
         fputs(" noenhanced\n", g);
         gp_palette(g);
         gp_category_tics(g, "x", cats, ncats, 1);
@@ -900,9 +1053,18 @@ static int plot_summary(const plot_opts *o)
         gp_col(g, 3, fy);
         fputs(" with boxxyerror fillstyle solid 1.0 noborder fillcolor palette", g);
         if (ncats * ns <= 120) {
-            fputs(", \\\n     $map using 1:2:(sprintf('%.3g', ", g);
-            gp_col(g, 3, fy);
-            fputs(")) with labels textcolor rgb '#ffffff' font ',9'", g);
+            /* each cell's value written in it: dark on the light end of
+             * the palette (past 60 % of the range of the values), light on
+             * the dark end */
+            double lo = 0, hi = 0;
+            for (size_t i = 0; i < nrows; i++) {
+                double v = strtod(rows[i].y, NULL) * fy;
+                lo = i == 0 || v < lo ? v : lo;
+                hi = i == 0 || v > hi ? v : hi;
+            }
+            double mid = o->logy ? (lo > 0 ? lo * pow(hi / lo, 0.6) : hi) : lo + 0.6 * (hi - lo);
+            fprintf(g, ", \\\n     $map using 1:2:(sprintf('%%.3g', $3*%.17g)):($3*%.17g > %.17g ? 0x000000 : 0xffffff) "
+                       "with labels textcolor rgb variable font ',%d'", fy, fy, mid, ncats > 8 ? 10 : 12);
         }
         fputc('\n', g);
     } else {
@@ -921,7 +1083,11 @@ static int plot_summary(const plot_opts *o)
                 size_t l = strlen(kt);
                 snprintf(kt + l, sizeof kt - l, "%s%s", k ? ", " : "", qn);
             }
-            fputs("set key title ", g);
+            /* below the plot, a blank line and a colon: its title is not
+             * read as a second line of the x label */
+            fputs(ns <= 6 ? "set key title " : "set key title \"\\n\".", g);
+            if (ns > 6)
+                strncat(kt, ":", sizeof kt - strlen(kt) - 1);
             gp_string(g, kt);
             fputs(" noenhanced\n", g);
             if (ns <= 6)
@@ -935,18 +1101,25 @@ static int plot_summary(const plot_opts *o)
             fputs("set logscale x\nset format x '%g'\n", g);
         if (o->logy)
             fputs("set logscale y\nset format y '%g'\n", g);
-        /* a log axis spans the data (gnuplot would widen it to whole
-         * decades, leaving most of the plot empty): the smallest positive
-         * mean / 1.3 to the largest x 1.3, in the axis' unit */
+        /* a log axis spans the data and every CI bar (gnuplot would widen
+         * it to whole decades, leaving most of the plot empty): from the
+         * lowest positive bar end (mean - CI, or the mean where the bar
+         * reaches 0: that bar runs off the bottom, as it must on a log
+         * axis) / 1.3 to the highest (mean + CI) x 1.3, in the axis' unit */
+        size_t to_zero = 0;
         for (int axis = 0; axis < 2; axis++) {
             if (!(axis == 0 ? o->logx && !categorical : o->logy))
                 continue;
             double lo = 0, hi = 0;
             for (size_t i = 0; i < nrows; i++) {
+                int has_ci = axis == 1 || vs_metric; /* a swept x has none */
                 double v = axis == 0 ? rows[i].x : strtod(rows[i].y, NULL);
-                if (v > 0 && (lo == 0 || v < lo))
-                    lo = v;
-                hi = v > hi ? v : hi;
+                double c = has_ci ? fabs(strtod(axis == 0 ? rows[i].xci : rows[i].yci, NULL)) : 0;
+                double low = v - c > 0 ? v - c : v;
+                to_zero += v > 0 && v - c <= 0;
+                if (low > 0 && (lo == 0 || low < lo))
+                    lo = low;
+                hi = v + c > hi ? v + c : hi;
             }
             double fa = axis == 0 ? fx : fy;
             if (lo <= 0)
@@ -968,6 +1141,9 @@ static int plot_summary(const plot_opts *o)
                 fputs(")\n", g);
             }
         }
+        if (to_zero)
+            plot_note(o, PLOT_NOTE_INFO, "%zu CI bar%s reach%s 0 or below: on the log axis %s to the bottom edge",
+                      to_zero, to_zero == 1 ? "" : "s", to_zero == 1 ? "es" : "", to_zero == 1 ? "it runs" : "they run");
         /* a category's series side by side around it, 0.8 wide in all */
         double step = categorical && ns > 1 ? 0.8 / (double)ns : 0;
         if (categorical) {
@@ -996,6 +1172,25 @@ static int plot_summary(const plot_opts *o)
             fputs(")\n", g);
             if (lo > 0)
                 fprintf(g, "set xrange [%.6g:%.6g]\n", lo / 1.2, hi * 1.2);
+        } else if (!categorical && lines && !vs_metric && !o->logx) {
+            /* a line over a linear axis: room either side, so the first
+             * and last points and their bars are not on the border; whole
+             * numbers (stages, nodes), a dozen or fewer: tics at them */
+            int whole = ncats <= 12;
+            for (size_t i = 0; i < nrows && whole; i++)
+                whole = rows[i].x * fx == floor(rows[i].x * fx);
+            if (whole) {
+                fputs("set xtics (", g);
+                for (size_t c = 0; c < ncats; c++) {
+                    double v = 0;
+                    for (size_t i = 0; i < nrows; i++)
+                        if (rows[i].cat == c)
+                            v = rows[i].x * fx;
+                    fprintf(g, "%s%.17g", c ? ", " : "", v);
+                }
+                fputs(")\n", g);
+            }
+            fputs("set autoscale xfix\nset offsets graph 0.03, graph 0.03, 0, 0\n", g);
         } else if (!categorical && !lines && !vs_metric) {
             /* two measured values (or one): tics at them, room either side */
             fputs("set xtics (", g);
@@ -1069,6 +1264,9 @@ static int plot_summary(const plot_opts *o)
         }
         fputc('\n', g);
     }
+    if (gp_close(o, g, script) == 0)
+        status = gp_run(o, script, image);
+done:
     for (size_t i = 0; i < nrows; i++) {
         free(rows[i].xtext);
         free(rows[i].y);
@@ -1080,27 +1278,61 @@ static int plot_summary(const plot_opts *o)
     free_list(cats, ncats);
     free(hcopy);
     free(ydef);
+    free_list(bkey, nbase);
+    free(bval);
     csv_table_free(&t);
-    if (gp_close(o, g, script) != 0)
-        return 1;
-    return gp_run(o, script, image);
-fail:
-    for (size_t i = 0; i < nrows; i++) {
-        free(rows[i].xtext);
-        free(rows[i].y);
-        free(rows[i].yci);
-        free(rows[i].xci);
-    }
-    free(rows);
-    free_list(sname, ns);
-    free_list(cats, ncats);
-    free(hcopy);
-    free(ydef);
-    csv_table_free(&t);
-    return 1;
+    return status;
 }
 
-/* The per-node timeline of a trace written by `tasknet run --trace`. */
+/* The per-node timeline of a trace written by `tasknet run --trace`: every
+ * workload's lanes, one group per workload (its processes 3k: compute by
+ * rank, 3k+1: messages by sender, 3k+2: spans across ranks such as
+ * allreduces and flows), labelled with its name. Groups are stacked from
+ * the top in the workloads' order; in a group, its nodes upwards and the
+ * rows of its spans below them. */
+#define TL_SPAN_ROWS 8 /* span rows per workload: tracks past the 7th share the last */
+typedef struct tl_group {
+    int *row_of;       /* node track -> row in the group (-1: no track) */
+    unsigned nrow_of, ntracks; /* ntracks: rows numbered (0 until the first event) */
+    int have_tracks;   /* the trace named its node tracks (metadata) */
+    unsigned maxnode;  /* highest row used */
+    unsigned maxspan;  /* highest span row used */
+    int used, spans;   /* has events; has spans */
+    char name[64];     /* the workload's name ("" for one workload) */
+    char rowname[TL_SPAN_ROWS][40]; /* a span row's category (its track's first span) */
+    int span_over;     /* tracks past the last row share it */
+    double base;       /* y of the group's lowest row */
+} tl_group;
+
+typedef struct tl_event {
+    double t0, t1;
+    unsigned k, row, row2; /* group; row (message: sender), message: receiver */
+    int kind;              /* 1, 2, 3 phase colours; 4 span; 5 message */
+} tl_event;
+
+static tl_group *tl_group_at(tl_group **g, unsigned *n, unsigned k)
+{
+    if (k >= *n) {
+        *g = tn_xrealloc(*g, (k + 1) * sizeof **g);
+        memset(*g + *n, 0, (k + 1 - *n) * sizeof **g);
+        *n = k + 1;
+    }
+    return &(*g)[k];
+}
+
+/* The row of node track `tid` in group gr, or -1 when it has no track
+ * (a message to a node --trace-nodes left out). */
+static int tl_row(tl_group *gr, unsigned tid)
+{
+    if (!gr->have_tracks)
+        return (int)tid;
+    if (!gr->ntracks) /* the metadata (written first) is done: number the rows in track order */
+        for (unsigned k = 0; k < gr->nrow_of; k++)
+            if (gr->row_of[k] >= 0)
+                gr->row_of[k] = (int)gr->ntracks++;
+    return tid < gr->nrow_of ? gr->row_of[tid] : -1;
+}
+
 static int plot_timeline(const plot_opts *o)
 {
     char why[1200];
@@ -1109,112 +1341,123 @@ static int plot_timeline(const plot_opts *o)
         plot_note(o, PLOT_NOTE_ERROR, "%s", why);
         return 1;
     }
-    /* the first workload's processes: 0 compute by rank, 1 messages by
-     * sender, 2 spans across ranks (allreduces, flows) */
-    char *phases = NULL, *msgs = NULL, *spans = NULL;
-    size_t plen = 0, mlen = 0, slen = 0;
-    FILE *pf = open_memstream(&phases, &plen), *mf = open_memstream(&msgs, &mlen),
-         *sf = open_memstream(&spans, &slen);
+    int status = 1;
+    FILE *g = NULL;
+    tl_group *grp = NULL;
+    unsigned ngrp = 0;
+    tl_event *ev = NULL;
+    size_t nev = 0, cap_ev = 0;
     char *line = NULL;
     size_t cap = 0;
-    unsigned maxnode = 0, maxrow = 0;
-    size_t nphase = 0, nmsg = 0, nspan = 0;
     double tmax = 0, open_ts = 0;
     unsigned long long open_id = 0;
     int open = 0;
-    char rowname[8][40] = {{0}};
-    /* the nodes the trace has tracks for (its metadata, written first:
-     * all of them, or those --trace-nodes kept), each on its own row, in
-     * order; a message to or from a node without a track is not drawn */
-    int *row_of = NULL;
-    unsigned nrow_of = 0, ntracks = 0;
     while (getline(&line, &cap, in) > 0) {
         unsigned pid, tid, src, dst;
         char cat[32], name[64], ph;
         double ts, dur;
         unsigned long long id;
         if (sscanf(line, "{\"ph\":\"M\",\"pid\":%u,\"tid\":%u,\"name\":\"thread_name\"", &pid, &tid) == 2) {
-            if (pid == 0 && tid < (1u << 24)) {
-                if (tid >= nrow_of) {
-                    row_of = tn_xrealloc(row_of, (tid + 1) * sizeof *row_of);
-                    for (unsigned k = nrow_of; k <= tid; k++)
-                        row_of[k] = -1;
-                    nrow_of = tid + 1;
+            if (pid % 3 == 0 && pid / 3 < 4096 && tid < (1u << 24)) { /* a workload's node track */
+                tl_group *gr = tl_group_at(&grp, &ngrp, pid / 3);
+                if (tid >= gr->nrow_of) {
+                    gr->row_of = tn_xrealloc(gr->row_of, (tid + 1) * sizeof *gr->row_of);
+                    for (unsigned k = gr->nrow_of; k <= tid; k++)
+                        gr->row_of[k] = -1;
+                    gr->nrow_of = tid + 1;
                 }
-                row_of[tid] = 0;
+                gr->row_of[tid] = 0;
+                gr->have_tracks = 1;
             }
             continue;
         }
-        if (ntracks == 0 && nrow_of) /* metadata done: number the rows */
-            for (unsigned k = 0; k < nrow_of; k++)
-                if (row_of[k] == 0 || row_of[k] > 0)
-                    row_of[k] = (int)ntracks++;
+        char pname[128];
+        if (sscanf(line, "{\"ph\":\"M\",\"pid\":%u,\"name\":\"process_name\",\"args\":{\"name\":\"%127[^\"]", &pid,
+                   pname) == 2) {
+            /* "NAME: compute" names workload pid / 3 */
+            char *colon = strstr(pname, ": compute");
+            if (pid % 3 == 0 && pid / 3 < 4096 && colon && colon[9] == '\0') {
+                *colon = '\0';
+                tl_group *gr = tl_group_at(&grp, &ngrp, pid / 3);
+                snprintf(gr->name, sizeof gr->name, "%.63s", pname);
+            }
+            continue;
+        }
         if (sscanf(line, "{\"ph\":\"%c\",\"pid\":%u,\"tid\":%u,\"cat\":\"%31[^\"]\",\"name\":\"%63[^\"]\",\"id\":%llu,\"ts\":%lf",
-                   &ph, &pid, &tid, cat, name, &id, &ts) == 7 && pid == 2 && (ph == 'b' || ph == 'e')) {
+                   &ph, &pid, &tid, cat, name, &id, &ts) == 7 && pid % 3 == 2 && pid / 3 < 4096 &&
+            (ph == 'b' || ph == 'e')) {
             if (ph == 'b') {
                 open = 1, open_id = id, open_ts = ts;
             } else if (open && id == open_id) { /* tasknet writes each span's end after its begin */
-                unsigned row = tid < 7 ? tid : 7;
-                if (!rowname[row][0])
-                    snprintf(rowname[row], sizeof rowname[row], "%.31s%s", cat, tid >= 7 ? "..." : "");
-                fprintf(sf, "%.6f %.6f %u\n", open_ts, ts, row);
-                maxrow = row > maxrow ? row : maxrow;
+                tl_group *gr = tl_group_at(&grp, &ngrp, pid / 3);
+                unsigned row = tid < TL_SPAN_ROWS - 1 ? tid : TL_SPAN_ROWS - 1;
+                if (!gr->rowname[row][0])
+                    snprintf(gr->rowname[row], sizeof gr->rowname[row], "%.31s", cat);
+                gr->span_over |= tid >= TL_SPAN_ROWS;
+                if (nev == cap_ev)
+                    ev = tn_xrealloc(ev, (cap_ev = cap_ev ? 2 * cap_ev : 1024) * sizeof *ev);
+                ev[nev++] = (tl_event){.t0 = open_ts, .t1 = ts, .k = pid / 3, .row = row, .kind = 4};
+                gr->maxspan = row > gr->maxspan ? row : gr->maxspan;
+                gr->spans = gr->used = 1;
                 tmax = ts > tmax ? ts : tmax;
-                nspan++;
                 open = 0;
             }
             continue;
         }
         if (sscanf(line, "{\"ph\":\"X\",\"pid\":%u,\"tid\":%u,\"cat\":\"%31[^\"]\",\"name\":\"%63[^\"]\",\"ts\":%lf,\"dur\":%lf",
-                   &pid, &tid, cat, name, &ts, &dur) != 6)
+                   &pid, &tid, cat, name, &ts, &dur) != 6 || pid / 3 >= 4096)
             continue;
-        if (pid == 0) {
+        tl_group *gr = tl_group_at(&grp, &ngrp, pid / 3);
+        tl_event e = {.t0 = ts, .t1 = ts + dur, .k = pid / 3};
+        if (pid % 3 == 0) {
             /* colours: a first phase (a task's init, a layer's forward,
              * a program's compute), a second (aggregation, backward), waits */
-            int color = strcmp(cat, "compute") != 0                                          ? 3
-                        : strcmp(name, "aggregation") == 0 || strncmp(name, "backward", 8) == 0 ? 2
-                                                                                              : 1;
-            if (ntracks) {
-                if (tid >= nrow_of || row_of[tid] < 0)
-                    continue;
-                tid = (unsigned)row_of[tid];
-            }
-            fprintf(pf, "%.6f %.6f %u %d\n", ts, ts + dur, tid, color);
-            if (tid > maxnode)
-                maxnode = tid;
-            tmax = ts + dur > tmax ? ts + dur : tmax;
-            nphase++;
-        } else if (pid == 1) {
+            e.kind = strcmp(cat, "compute") != 0                                                 ? 3
+                     : strcmp(name, "aggregation") == 0 || strncmp(name, "backward", 8) == 0 ? 2
+                                                                                             : 1;
+            int r = tl_row(gr, tid);
+            if (r < 0)
+                continue;
+            e.row = (unsigned)r;
+        } else if (pid % 3 == 1) {
             const char *a = strstr(line, "\"src\":"), *b = strstr(line, "\"dst\":");
             if (!a || !b || sscanf(a, "\"src\":%u", &src) != 1 || sscanf(b, "\"dst\":%u", &dst) != 1)
                 continue;
-            if (ntracks) {
-                if (src >= nrow_of || dst >= nrow_of || row_of[src] < 0 || row_of[dst] < 0)
-                    continue;
-                src = (unsigned)row_of[src];
-                dst = (unsigned)row_of[dst];
-            }
-            fprintf(mf, "%.6f %u %.6f %d\n", ts, src, dur, (int)dst - (int)src);
-            if (dst > maxnode)
-                maxnode = dst;
-            if (src > maxnode)
-                maxnode = src;
-            tmax = ts + dur > tmax ? ts + dur : tmax;
-            nmsg++;
+            int rs = tl_row(gr, src), rd = tl_row(gr, dst);
+            if (rs < 0 || rd < 0)
+                continue;
+            e.kind = 5, e.row = (unsigned)rs, e.row2 = (unsigned)rd;
+            e.t1 = dur; /* the arrow's length */
+        } else {
+            continue;
         }
+        if (nev == cap_ev)
+            ev = tn_xrealloc(ev, (cap_ev = cap_ev ? 2 * cap_ev : 1024) * sizeof *ev);
+        ev[nev++] = e;
+        gr->used = 1;
+        unsigned hi = e.kind == 5 && e.row2 > e.row ? e.row2 : e.row;
+        gr->maxnode = hi > gr->maxnode ? hi : gr->maxnode;
+        tmax = ts + dur > tmax ? ts + dur : tmax;
     }
-    free(line);
     fclose(in);
-    fclose(pf);
-    fclose(mf);
-    fclose(sf);
-    if (!nphase && !nmsg && !nspan) {
+    in = NULL;
+    if (!nev) {
         plot_note(o, PLOT_NOTE_ERROR, "%s holds no tasknet trace events", o->input);
-        free(phases);
-        free(msgs);
-        free(spans);
-        free(row_of);
-        return 1;
+        goto done;
+    }
+    /* rows: each group's node tracks in order; groups from the top, in the
+     * workloads' order, one empty row between them */
+    unsigned ngroups = 0, nrows = 0;
+    for (unsigned k = 0; k < ngrp; k++)
+        ngroups += grp[k].used;
+    double y = 0;
+    for (unsigned k = ngrp; k-- > 0;) {
+        tl_group *gr = &grp[k];
+        if (!gr->used)
+            continue;
+        gr->base = y;
+        y += (gr->spans ? gr->maxspan + 1 : 0) + gr->maxnode + 1 + 1;
+        nrows += (gr->spans ? gr->maxspan + 1 : 0) + gr->maxnode + 1;
     }
     char image[CFG_PATH_MAX], script[CFG_PATH_MAX + 8];
     if (o->out) {
@@ -1227,43 +1470,101 @@ static int plot_timeline(const plot_opts *o)
         strncat(image, "-timeline.png", sizeof image - strlen(image) - 1);
     }
     snprintf(script, sizeof script, "%s.gp", image);
-    FILE *g = fopen(script, "w");
+    g = fopen(script, "w");
     if (!g) {
         plot_note(o, PLOT_NOTE_ERROR, "cannot write %s: %s", script, strerror(errno));
-        free(phases);
-        free(msgs);
-        free(spans);
-        free(row_of);
-        return 1;
+        goto done;
     }
-    gp_preamble_rows(g, image, o->title, maxnode + (nspan ? maxrow + 2 : 0) > 16 ? maxnode + maxrow + 2 : 0);
+    gp_preamble_rows(g, image, o->title, nrows + ngroups > 17 ? nrows + ngroups - 1 : 0);
     /* trace times are us: the axis in the unit the run's length calls for */
     char xlab[128];
     double fx = plot_axis_label("time", "s", tmax * 1e-6, xlab, sizeof xlab) * 1e-6;
     fputs("set xlabel ", g);
     gp_string(g, o->xlabel ? o->xlabel : xlab);
-    /* nodes upwards from 0; the spans across ranks in rows below them */
-    int below = nspan ? (int)maxrow + 1 : 0;
-    fprintf(g, " noenhanced\nset ylabel 'node'\nset yrange [%.1f:%u.8]\nset style fill solid 0.85 border -1\n",
-            -below - 0.8, maxnode);
+    fprintf(g, " noenhanced\nset ylabel 'node'\nset yrange [-0.8:%.1f]\nset style fill solid 0.85 noborder\n",
+            y - 1 - 0.2);
+    /* tics: node ids (every k-th past 24 in a group), the span rows' names */
     fputs("set ytics (", g);
-    unsigned step = maxnode > 24 ? (maxnode + 23) / 24 : 1;
-    for (unsigned n = 0; n <= maxnode; n += step) {
-        unsigned id = n; /* the node on row n */
-        for (unsigned k = 0; ntracks && k < nrow_of; k++)
-            if (row_of[k] == (int)n)
-                id = k;
-        fprintf(g, "%s'%u' %u", n ? ", " : "", id, n);
-    }
-    for (int r = 0; r < below; r++) {
-        fputs(", ", g);
-        gp_string(g, rowname[r][0] ? rowname[r] : "");
-        fprintf(g, " %d", -1 - r);
+    int first = 1;
+    for (unsigned k = 0; k < ngrp; k++) {
+        tl_group *gr = &grp[k];
+        if (!gr->used)
+            continue;
+        double nodes0 = gr->base + (gr->spans ? gr->maxspan + 1 : 0);
+        unsigned step = gr->maxnode > 24 ? (gr->maxnode + 23) / 24 : 1;
+        for (unsigned n = 0; n <= gr->maxnode; n += step) {
+            unsigned id = n; /* the node on row n */
+            for (unsigned t = 0; gr->have_tracks && t < gr->nrow_of; t++)
+                if (gr->row_of[t] == (int)n)
+                    id = t;
+            fprintf(g, "%s'%u' %g", first ? "" : ", ", id, nodes0 + n);
+            first = 0;
+        }
+        for (unsigned r = 0; gr->spans && r <= gr->maxspan; r++) {
+            /* a category on several rows (dc-flows: a row per sender)
+             * numbers them; the last row holds the tracks past it too */
+            int dup = 0;
+            for (unsigned q = 0; q <= gr->maxspan; q++)
+                dup |= q != r && strcmp(gr->rowname[q], gr->rowname[r]) == 0;
+            char rn[64];
+            if (dup)
+                snprintf(rn, sizeof rn, "%s %u%s", gr->rowname[r], r,
+                         r == TL_SPAN_ROWS - 1 && gr->span_over ? "+" : "");
+            else
+                snprintf(rn, sizeof rn, "%s", gr->rowname[r]);
+            fputs(first ? "" : ", ", g);
+            gp_string(g, rn);
+            fprintf(g, " %g", nodes0 - 1 - r);
+            first = 0;
+        }
     }
     fputs(") noenhanced\nset key below horizontal\n", g);
+    /* several workloads: a line between the groups, each named at the right */
+    if (ngroups > 1) {
+        fputs("set rmargin 6\n", g);
+        unsigned lab = 0;
+        for (unsigned k = 0; k < ngrp; k++) {
+            tl_group *gr = &grp[k];
+            if (!gr->used)
+                continue;
+            double top = gr->base + (gr->spans ? gr->maxspan + 1 : 0) + gr->maxnode;
+            char wname[80];
+            snprintf(wname, sizeof wname, "%s", gr->name[0] ? gr->name : "");
+            if (!wname[0])
+                snprintf(wname, sizeof wname, "workload %u", k + 1);
+            fprintf(g, "set label %u ", ++lab);
+            gp_string(g, wname);
+            fprintf(g, " at graph 1.015, first %g center rotate by -90 noenhanced\n", (gr->base + top) / 2);
+            if (gr->base > 0)
+                fprintf(g, "set arrow %u from graph 0, first %g to graph 1, first %g nohead lc rgb 'black' lw 1\n",
+                        lab, gr->base - 1, gr->base - 1);
+        }
+    }
     fprintf(g, "fx = %.17g\n", fx);
-    fprintf(g, "$phases << EOD\n%sEOD\n$messages << EOD\n%sEOD\n$spans << EOD\n%sEOD\n", phases ? phases : "",
-            msgs ? msgs : "", spans ? spans : "");
+    /* the data: start, end, y[, colour]; messages start, y, length, dy */
+    fputs("$phases << EOD\n", g);
+    for (size_t i = 0; i < nev; i++)
+        if (ev[i].kind <= 3) {
+            tl_group *gr = &grp[ev[i].k];
+            fprintf(g, "%.6f %.6f %g %d\n", ev[i].t0, ev[i].t1,
+                    gr->base + (gr->spans ? gr->maxspan + 1 : 0) + ev[i].row, ev[i].kind);
+        }
+    fputs("EOD\n$spans << EOD\n", g);
+    size_t nspan = 0;
+    for (size_t i = 0; i < nev; i++)
+        if (ev[i].kind == 4) {
+            tl_group *gr = &grp[ev[i].k];
+            fprintf(g, "%.6f %.6f %g\n", ev[i].t0, ev[i].t1, gr->base + gr->maxspan - ev[i].row);
+            nspan++;
+        }
+    fputs("EOD\n$messages << EOD\n", g);
+    for (size_t i = 0; i < nev; i++)
+        if (ev[i].kind == 5) {
+            tl_group *gr = &grp[ev[i].k];
+            double y0 = gr->base + (gr->spans ? gr->maxspan + 1 : 0);
+            fprintf(g, "%.6f %g %.6f %d\n", ev[i].t0, y0 + ev[i].row, ev[i].t1, (int)ev[i].row2 - (int)ev[i].row);
+        }
+    fputs("EOD\n", g);
     fputs("plot $phases using (($1+$2)/2*fx):3:(($2-$1)/2*fx):(0.3):($4==1?0x3b6fb6:$4==2?0xc0392b:0xb0b0b0) "
           "with boxxyerror lc rgb variable notitle, \\\n"
           "     NaN with boxes lc rgb 0x3b6fb6 title 'init / forward / compute', \\\n"
@@ -1271,17 +1572,23 @@ static int plot_timeline(const plot_opts *o)
           "     NaN with boxes lc rgb 0xb0b0b0 title 'waiting', \\\n",
           g);
     if (nspan)
-        fputs("     $spans using (($1+$2)/2*fx):(-1-$3):(($2-$1)/2*fx):(0.3) with boxxyerror lc rgb 0xe67e22 "
-              "title 'allreduce / flow', \\\n", g);
+        fputs("     $spans using (($1+$2)/2*fx):3:(($2-$1)/2*fx):(0.3) with boxxyerror lc rgb 0xe67e22 "
+              "fillstyle solid 0.85 border lc rgb 0x8a4a12 title 'allreduce / flow', \\\n", g);
     fputs("     $messages using ($1*fx):2:($3*fx):4 with vectors head filled size screen 0.008,20 lc rgb 0x27ae60 "
           "lw 0.8 title 'messages'\n", g);
-    free(phases);
-    free(msgs);
-    free(spans);
-    free(row_of);
-    if (gp_close(o, g, script) != 0)
-        return 1;
-    return gp_run(o, script, image);
+    int bad = gp_close(o, g, script);
+    g = NULL;
+    if (!bad)
+        status = gp_run(o, script, image);
+done:
+    if (in)
+        fclose(in);
+    free(line);
+    for (unsigned k = 0; k < ngrp; k++)
+        free(grp[k].row_of);
+    free(grp);
+    free(ev);
+    return status;
 }
 
 /* The latency distribution of every point: the histograms of its replicas
@@ -1471,7 +1778,10 @@ static int plot_latency(const plot_opts *o)
     else
         fputs("set key below center horizontal maxcols 2 height 1 noenhanced\n", f);
     if (naxes) {
-        fputs("set key title ", f);
+        /* below the plot, a blank line and a colon: not a second line of the x label */
+        fputs(drawn > 4 ? "set key title \"\\n\"." : "set key title ", f);
+        if (drawn > 4)
+            strncat(keytitle, ":", sizeof keytitle - strlen(keytitle) - 1);
         gp_string(f, keytitle);
         fputc('\n', f);
     } else {
@@ -1779,7 +2089,7 @@ static int plot_counts(const plot_opts *o)
             size_t gn = csv_split(sl, g, MAXF);
             if (gn > 0 && strtoull(g[0], NULL, 10) == p)
                 for (size_t a = 0, l = 0, pl = 0; a < naxes && 2 + a < gn && l < sizeof label; a++) {
-                    l += (size_t)snprintf(label + l, sizeof label - l, "%s%s", a ? " " : "", g[2 + a]);
+                    l += (size_t)snprintf(label + l, sizeof label - l, "%s%s", a ? ", " : "", g[2 + a]);
                     if ((int)a == sub_axis)
                         snprintf(sub, sizeof sub, "%s", g[2 + a]);
                     else if (pl < sizeof panel)
@@ -1834,7 +2144,16 @@ done_sum:
         gp_count_panels(o, g, image, all, ns, o->xlabel ? o->xlabel : xl, o->ylabel ? o->ylabel : yl, sn);
         goto written;
     }
-    gp_preamble_rows(g, image, o->title, o->heatmap ? ns : 0);
+    if (o->heatmap) {
+        /* rows named at the left, the colour box at the right: wider when
+         * the names are long, so the map keeps its width */
+        size_t longest = 0;
+        for (size_t i = 0; i < ns; i++)
+            longest = strlen(all[i]->name) > longest ? strlen(all[i]->name) : longest;
+        gp_preamble_size(g, image, o->title, longest > 16 ? 1.3 : 1, ns > 16 ? 1 + (double)(ns - 16) / 24 : 1);
+    } else {
+        gp_preamble_rows(g, image, o->title, 0);
+    }
     fputs("set xlabel ", g);
     gp_string(g, o->xlabel ? o->xlabel : xl);
     fputs(" noenhanced\n", g);
@@ -1882,7 +2201,7 @@ done_sum:
         fputs("set ylabel ", g);
         gp_string(g, ylab[0] ? ylab : "point");
         fputs(" noenhanced\nset cblabel ", g);
-        gp_string(g, o->ylabel ? o->ylabel : yl);
+        gp_wrapped(g, o->ylabel ? o->ylabel : yl, 44);
         fputs(" noenhanced\n", g);
         gp_palette(g);
         char **names = tn_xcalloc(ns, sizeof *names);
@@ -1963,7 +2282,7 @@ int plot_make(const plot_opts *o)
         const char *opt, *value;
     } typed[] = {{"--title", o->title}, {"--out", o->out},   {"--x", o->x},         {"--y", o->y},
                  {"--series", o->series}, {"--class", o->cls}, {"the input path", o->input},
-                 {"--xlabel", o->xlabel}, {"--ylabel", o->ylabel}};
+                 {"--xlabel", o->xlabel}, {"--ylabel", o->ylabel}, {"--change", o->change}};
     for (size_t i = 0; i < sizeof typed / sizeof typed[0]; i++) {
         const char *c = first_control(typed[i].value);
         if (c) {

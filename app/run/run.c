@@ -460,7 +460,7 @@ int run_one(const cfg *c, const run_layout *l, uint64_t replica, run_cache *rcac
             .replica = replica,
             .params = cfg_wl_params_at(c, k),
             /* each workload on its own processes of the trace (the first on 0-2) */
-            .trace = trace_workload(tr, (unsigned)k, c->wl[k].name, nranks),
+            .trace = trace_workload(tr, (unsigned)k, c->nwl > 1 ? c->wl[k].name : "", nranks),
             /* a named workload's streams are "<name>.<purpose>" alone or
              * beside others: it draws the same traffic either way */
             .name = c->wl[k].name,
