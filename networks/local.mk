@@ -26,4 +26,5 @@ libtasknet_a_SOURCES += \
 	%D%/topo_graph.c \
 	%D%/topo_export.c \
 	%D%/topo_ibimport.c \
+	%D%/topo_sub.c \
 	%D%/net_graph.c

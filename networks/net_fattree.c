@@ -160,7 +160,7 @@ static void ft_check(const net_params *core, const void *params, param_report *r
         }
         snprintf(shape, sizeof shape, "the %u-ary %u-tree", p->arity, p->levels);
     }
-    if (hosts && core->nodes != hosts) {
+    if (hosts && !swnet_nodes_fit(&p->sw, core->nodes, hosts)) {
         char near[400];
         nearest_sizes(core->nodes, near, sizeof near);
         param_invalid(rep, "system.nodes", "N = %u, but %s has %llu hosts; fat trees near %u hosts: %s", core->nodes,

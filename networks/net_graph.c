@@ -147,6 +147,8 @@ static int gr_resolve_phy(const net_params *core, void *params, const phy_params
     topo t;
     if (gr_build(core, p, &t, err, errlen) != 0)
         return -1;
+    if (swnet_populate(core, &p->sw, &t, err, errlen) != 0)
+        return -1;
     int rc = swnet_resolve_phy(core, &p->sw, phy, &t, out, err, errlen);
     topo_free(&t);
     return rc;
@@ -157,7 +159,7 @@ static double gr_mem_bytes(const net_params *core, const void *params)
     const gr_params *p = params;
     topo t;
     char err[1024];
-    if (gr_build(core, p, &t, err, sizeof err) != 0)
+    if (gr_build(core, p, &t, err, sizeof err) != 0 || swnet_populate(core, &p->sw, &t, err, sizeof err) != 0)
         return 0; /* the checks report it */
     double bytes = swnet_mem_bytes(core, &p->sw, &t) + topo_graph_mem_bytes(&t);
     topo_free(&t);

@@ -706,6 +706,7 @@ static swnet_pkt *host_pick(swnet *st, uint32_t h, int64_t now)
     nic_piece pc;
     nic_take(&st->nic, h, 0, &pc);
     net_msg *m = pc.msg;
+    net_msg_set_inject(m, now); /* its first packet starts on the host link now (port_start) */
     swnet_pkt *p = pkt_alloc(st);
     p->msg = m;
     p->bytes = (uint32_t)pc.bytes;
@@ -999,6 +1000,12 @@ int64_t swnet_zero_load_h_ps(const void *state, uint32_t h, uint64_t bytes)
 void swnet_set_zero_load_topo(void *state, topo *zl)
 {
     swnet *st = state;
+    if (zl->hosts > st->hosts && st->placement != TOPO_PLACE_FULL) {
+        topo whole = *zl;
+        char err[256];
+        TN_ASSERT(topo_sub_init(zl, &whole, st->hosts, (topo_placement)st->placement, err, sizeof err) == 0, "%s",
+                  err);
+    }
     TN_ASSERT(zl->hosts == st->hosts, "zero-load topology of %u hosts for %u", zl->hosts, st->hosts);
     topo_free(&st->zl);
     st->zl = *zl;
@@ -1183,9 +1190,12 @@ void swnet_check(const net_params *core, const swnet_params *p, const swnet_rout
     if (core->bandwidth_bps > 0 && (double)mtu * 8e12 / core->bandwidth_bps > 3.6e15)
         param_invalid(rep, "network.mtu", "a packet of %llu B takes more than 1 hour at %g b/s",
                       (unsigned long long)mtu, core->bandwidth_bps);
-    if (hosts && core->nodes != hosts)
-        param_invalid(rep, "system.nodes", "N = %u, but %s has %llu hosts", core->nodes, shape,
-                      (unsigned long long)hosts);
+    if (hosts && !swnet_nodes_fit(p, core->nodes, hosts))
+        param_invalid(rep, "system.nodes", "N = %u, but %s has %llu hosts%s", core->nodes, shape,
+                      (unsigned long long)hosts,
+                      p->placement == TOPO_PLACE_FULL && core->nodes < hosts
+                          ? " (network.placement=\"first\" or \"spread\" populates it partly)"
+                          : "");
 }
 
 /* Bytes of one link's block: the port, a FIFO per class and VC, and with
@@ -1209,6 +1219,24 @@ double swnet_mem_bytes(const net_params *core, const swnet_params *p, const topo
            (port_cfg_on(&p->buf) ? (double)t->links * sizeof(swnet_bq) + (double)t->switches * sizeof(uint64_t) : 0);
 }
 
+int swnet_nodes_fit(const swnet_params *p, uint64_t nodes, uint64_t hosts)
+{
+    return p->placement == TOPO_PLACE_FULL ? nodes == hosts : nodes >= 1 && nodes <= hosts;
+}
+
+int swnet_populate(const net_params *core, const swnet_params *p, topo *t, char *err, size_t errlen)
+{
+    if (p->placement == TOPO_PLACE_FULL || core->nodes >= t->hosts)
+        return 0;
+    topo whole = *t;
+    memset(t, 0, sizeof *t);
+    if (topo_sub_init(t, &whole, core->nodes, (topo_placement)p->placement, err, errlen) != 0) {
+        topo_free(&whole);
+        return -1;
+    }
+    return 0;
+}
+
 int swnet_init(void *state, net *n, topo *t, const swnet_params *p, char *err, size_t errlen)
 {
     swnet *st = state;
@@ -1217,6 +1245,11 @@ int swnet_init(void *state, net *n, topo *t, const swnet_params *p, char *err, s
     memset(t, 0, sizeof *t);
     st->n = n;
     const net_params *core = net_core(n);
+    st->placement = p->placement;
+    if (swnet_populate(core, p, &st->t, err, errlen) != 0) {
+        swnet_fini(st);
+        return -1;
+    }
     if (core->nodes != st->t.hosts) {
         tn_error(err, errlen, "system.nodes: N = %u, but the %s has %u hosts", core->nodes, st->t.ops->name,
                  st->t.hosts);

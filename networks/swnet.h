@@ -86,6 +86,7 @@ typedef struct swnet_params {
     uint32_t alloc_iters;     /* allocator iterations */
     int64_t routing_delay_ps, vc_alloc_delay_ps, sw_alloc_delay_ps, st_delay_ps, credit_delay_ps;
     int64_t host_link_ps;     /* host <-> switch links' latency, < 0: network.link-latency */
+    int placement;            /* enum topo_placement: full, or where N < hosts nodes sit (topo_sub.c) */
     /* resolved from the physical layer (swnet_resolve_phy) */
     int phy_resolved;              /* 1 once the two energies below hold the phy's values */
     double serdes_link_j_per_bit;  /* the SerDes at both ends of one link, J per bit */
@@ -123,6 +124,11 @@ typedef struct swnet_params {
      .kind = PARAM_CHOICE, .off = offsetof(T, m.routing), .choices = swnet_routing_names,                      \
      .example = "default"},                                                                                     \
     PORT_ROWS(T, m.buf),                                                                                   \
+    {SWNET_ROW_("network.placement", "choice", "", "full",                                                     \
+                "switched fabrics: full (system.nodes = the fabric's hosts) | first (N below the host count: "  \
+                "nodes on hosts 0..N-1) | spread (node i on host floor(i H / N)); partly populated fabrics"),    \
+     .kind = PARAM_CHOICE, .off = offsetof(T, m.placement), .choices = topo_placement_names,                  \
+     .example = "first"},                                                                                       \
     {SWNET_ROW_("network.router", "choice", "", "output-queued",                                               \
                 "switched fabrics: output-queued (packets join output FIFOs, no allocators) | input-queued "   \
                 "(BookSim2's VC router: input VC buffers of flits, VC and switch allocation, crossbar)"),      \
@@ -205,6 +211,7 @@ typedef struct swnet {
     net *n;                       /* framework handle */
     topo t;                       /* graph and routing, owned */
     topo zl;                      /* zero-load routes when they differ from t's (zl.ops NULL: t), owned */
+    int placement;                /* enum topo_placement (swnet_set_zero_load_topo populates zl as t) */
     uint32_t hosts;               /* N */
     uint32_t links;               /* directed links, host links included */
     net_rate rate;                /* B on every link */
@@ -258,6 +265,13 @@ typedef struct swnet {
 
 /* Set up the core on topology t (taken over: released by swnet_fini, also
  * on failure) with the shared params p. 0, or -1 + err. */
+/* t as the run sees it: with network.placement first or spread and
+ * system.nodes below t's hosts, the partly populated fabric (topo_sub.c;
+ * t is replaced). 0, or -1 + err. */
+int swnet_populate(const net_params *core, const swnet_params *p, topo *t, char *err, size_t errlen);
+/* Are N nodes a size t's host count allows under p's placement? */
+int swnet_nodes_fit(const swnet_params *p, uint64_t nodes, uint64_t hosts);
+
 int swnet_init(void *state, net *n, topo *t, const swnet_params *p, char *err, size_t errlen);
 
 /* Zero-load times on the routes of topology zl instead (taken over): the
@@ -315,6 +329,8 @@ double swnet_mem_bytes(const net_params *core, const swnet_params *p, const topo
         topo t;                                                                                               \
         if (PFX##_build(p, &t, err, errlen) != 0)                                                             \
             return -1;                                                                                        \
+        if (swnet_populate(core, &p->sw, &t, err, errlen) != 0)                                               \
+            return -1;                                                                                        \
         int rc = swnet_resolve_phy(core, &p->sw, phy, &t, out, err, errlen);                                  \
         topo_free(&t);                                                                                        \
         return rc;                                                                                            \
@@ -324,7 +340,7 @@ double swnet_mem_bytes(const net_params *core, const swnet_params *p, const topo
         const T *p = params;                                                                                  \
         topo t;                                                                                               \
         char err[256];                                                                                        \
-        if (PFX##_build(p, &t, err, sizeof err) != 0)                                                         \
+        if (PFX##_build(p, &t, err, sizeof err) != 0 || swnet_populate(core, &p->sw, &t, err, sizeof err) != 0) \
             return 0; /* the checks report it */                                                              \
         double bytes = swnet_mem_bytes(core, &p->sw, &t);                                                     \
         topo_free(&t);                                                                                        \

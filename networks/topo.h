@@ -320,6 +320,16 @@ const char *topo_graph_switch_name(const topo *t, uint32_t sw);
 /* Bytes t holds: links, names, routing tables. */
 double topo_graph_mem_bytes(const topo *t);
 
+/* Partly populated (topo_sub.c): n of base's hosts present, placed by
+ * `how`; takes base over (base is zeroed; the result frees it). The same
+ * switches, links between them and routes; ports toward absent hosts are
+ * gone. 0, or -1 + err (nothing taken). */
+typedef enum { TOPO_PLACE_FULL = 0, TOPO_PLACE_FIRST = 1, TOPO_PLACE_SPREAD = 2 } topo_placement;
+extern const char *const topo_placement_names[]; /* "full", "first", "spread" */
+int topo_sub_init(topo *t, topo *base, uint32_t n, topo_placement how, char *err, size_t errlen);
+/* The base host of node i of n placed by `how` on a fabric of `hosts`. */
+uint32_t topo_placement_host(topo_placement how, uint32_t i, uint32_t n, uint32_t hosts);
+
 /* Write t as a DOT file the graph topology reads back with the same host,
  * switch, port and link ids and, where t's routing is destination-based,
  * the same routes and classes (topo_export.c's head); `title` goes into a

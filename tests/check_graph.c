@@ -909,6 +909,70 @@ START_TEST(test_failed_links_drawn)
 }
 END_TEST
 
+/* Partly populated (networks/topo_sub.c): the k = 16 three-tier fat tree
+ * (16 pods x 8 edges x 8 hosts = 1,024) with N = 1,000 nodes.
+ * first: nodes on hosts 0..999: 125 full edges, pods 0..14 full (64 hosts)
+ *   and pod 15 holding 5 edges (40 hosts). Ordered pairs, 1000 x 999 =
+ *   999,000: same edge 125 x 8 x 7 = 7,000 (1 switch); same pod, other
+ *   edge 15 x (64 x 63 - 8 x 8 x 7) + (40 x 39 - 5 x 8 x 7) = 15 x 3,584 +
+ *   1,280 = 55,040 (3 switches); other pods 999,000 - 7,000 - 55,040 =
+ *   936,960 (5). Summed zero load: (7,000 + 3 x 55,040 + 5 x 936,960)
+ *   (link + switch) + 999,000 (ser + link) = 4,856,920 (link + switch) +
+ *   999,000 (ser + link); mean 4.8618 switches. Links: 1,000 uplinks +
+ *   320 switches x 16 ports - 24 ports of absent hosts = 6,096.
+ * spread: node i on host floor(1024 i / 1000); the same sum is counted
+ *   here from the hosts' edges (host / 8) and pods (host / 64) alone. */
+static int64_t zl_sum(th_net *h, uint32_t N, int64_t bytes)
+{
+    int64_t sum = 0;
+    for (uint32_t a = 0; a < N; a++)
+        for (uint32_t b = 0; b < N; b++)
+            if (a != b)
+                sum += h->n->ops->zero_load_ps(h->n->state, a, b, bytes);
+    return sum;
+}
+
+START_TEST(test_partly_populated)
+{
+    net_params core = th_star(1000, 10e9);
+    int64_t ser = 800000; /* 1000 B at 10 Gb/s */
+    const char *first[] = {"network.ports=16", "network.placement=first", NULL};
+    th_net *h = th_net_new("fat-tree", &core, first, NULL, 1, 8);
+    const topo *t = h->n->ops->topology(h->n->state);
+    ck_assert_uint_eq(t->hosts, 1000);
+    ck_assert_uint_eq(t->links, 6096);
+    int64_t want = 4856920 * (int64_t)(TH_LINK_PS + TH_SW_PS) + 999000 * (ser + TH_LINK_PS);
+    ck_assert_int_eq(zl_sum(h, 1000, 1000), want);
+    /* simulated: 0 -> 999 (pod 15: 5 switches), 992 -> 999 (edge 124: 1) */
+    net_msg *m = th_at_low(h, 0, 0, 999, 1000);
+    net_msg *m2 = th_at_low(h, 0, 992, 999, 1000);
+    th_net_go(h);
+    ck_delivered_at(m, ser + 6 * TH_LINK_PS + 5 * TH_SW_PS);
+    ck_delivered_at(m2, ser + 2 * TH_LINK_PS + TH_SW_PS);
+    th_net_free(h);
+    const char *spread[] = {"network.ports=16", "network.placement=spread", NULL};
+    h = th_net_new("fat-tree", &core, spread, NULL, 1, 8);
+    int64_t hops = 0;
+    for (uint32_t a = 0; a < 1000; a++)
+        for (uint32_t b = 0; b < 1000; b++) {
+            uint32_t x = (uint32_t)((uint64_t)a * 1024 / 1000), y = (uint32_t)((uint64_t)b * 1024 / 1000);
+            if (a != b)
+                hops += x / 8 == y / 8 ? 1 : x / 64 == y / 64 ? 3 : 5;
+        }
+    ck_assert_int_eq(zl_sum(h, 1000, 1000), hops * (TH_LINK_PS + TH_SW_PS) + 999000 * (ser + TH_LINK_PS));
+    /* 24 absent hosts spread: fewer same-edge pairs than first's 7,000 */
+    ck_assert_int_gt(hops, 4856920);
+    th_net_free(h);
+    /* more nodes than hosts, and (placement full, the default) fewer, are refused */
+    net_params big = th_star(1100, 10e9);
+    char err[1024];
+    ck_assert_ptr_null(th_net_try("fat-tree", &big, first, NULL, 1, 0, err, sizeof err));
+    ck_assert_msg(strstr(err, "N = 1100, but the three-tier 16-port fat tree has 1024 hosts") != NULL, "%s", err);
+    const char *full[] = {"network.ports=16", NULL};
+    ck_assert_ptr_null(th_net_try("fat-tree", &core, full, NULL, 1, 0, err, sizeof err));
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("graph");
@@ -931,6 +995,7 @@ static Suite *suite(void)
     tcase_add_test(tc, test_failed_links_errors);
     tcase_add_test(tc, test_failed_uplink_bisect);
     tcase_add_test(tc, test_failed_links_drawn);
+    tcase_add_test(tc, test_partly_populated);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -62,6 +62,7 @@ typedef struct wl_resolve {
                              (net_fixed_latency_ps; 0 when not known), for horizon checks */
     double fabric_bound;  /* the fabric's uniform-random saturation throughput per node, a fraction
                              of B (net_uniform_bound), for estimates; 0: not known (take 1) */
+    int measure_window;   /* workload.measure="window" (wl_env.measure_window), for estimates */
 } wl_resolve;
 
 /* What a workload expects of one run of a resolved point: for the checks
