@@ -229,6 +229,35 @@ START_TEST(test_xy)
 }
 END_TEST
 
+/* Fabrics compared in one sweep (issue 23's first reproducer): the axes
+ * varying with network.type hold one value per fabric ("-" where a fabric
+ * has none), so with --x network.type each is a function of x and splits
+ * no curve: one series, no key of placeholders ('8 8, -, -' before). The
+ * three points in the summary's order, at categories 0, 1, 2. Named with
+ * --series, an axis still splits: arity's values "-" and "4" are two. */
+START_TEST(test_axes_with_x_no_series)
+{
+    write_file("summary.csv", "point,replicas,network.type,network.dims,network.arity,"
+                              "msg_latency_mean_s_mean,msg_latency_mean_s_ci95\n"
+                              "0,2,torus,8 8,-,2e-6,1e-7\n"
+                              "1,2,fat-tree,-,4,3e-6,1e-7\n"
+                              "2,2,leaf-spine,-,-,4e-6,2e-7\n");
+    char args[300];
+    snprintf(args, sizeof args, "%s --x network.type --y msg_latency_mean_s", dir);
+    char *gp = plot_script(args, "fabrics.png", NULL);
+    HAS(gp, "$s0 << EOD\n0 \"torus\" 2e-6 1e-7\n1 \"fat-tree\" 3e-6 1e-7\n2 \"leaf-spine\" 4e-6 2e-7\nEOD\n");
+    HASNT(gp, "$s1");
+    HASNT(gp, "title '8 8");
+    HAS(gp, "unset key\n");
+    free(gp);
+    snprintf(args, sizeof args, "%s --x network.type --y msg_latency_mean_s --series network.arity", dir);
+    gp = plot_script(args, "fabrics-arity.png", NULL);
+    HAS(gp, "$s1");
+    HASNT(gp, "$s2");
+    free(gp);
+}
+END_TEST
+
 /* A named workload's metrics are "<w>.<metric>" (alone or beside others):
  * a bare metric name means the one workload that has it, here "bg"'s
  * fct_mean_s (train has none); with two that have it (a.throughput and
@@ -344,6 +373,66 @@ START_TEST(test_log_range_holds_ci)
     HAS(gp, "set xrange [0.0384615:1.04]\n");
     HAS(gp, "set yrange [0.769231:5.85]\n");
     free(gp);
+}
+END_TEST
+
+/* --change P=BASE --heatmap: the thesis' Fig. 5.19 operating map, each
+ * cell the change in % at priority 1 from priority 0 with the same flow
+ * rate and compute time. By hand: (2.5 - 2) / 2 = +25 %, (3 - 4) / 4 =
+ * -25 %, (3 - 2) / 2 = +50 %, (5 - 5) / 5 = 0 %; the base points (priority 0)
+ * are not drawn; columns flow rate 23/s, 46/s, rows compute time 280ms,
+ * 560ms. Ratios of means get no CI bars. */
+START_TEST(test_change_map)
+{
+    write_file("summary.csv",
+               "point,replicas,workload.bg.flow-rate,workload.train.compute-time,workload.train.priority,"
+               "iteration_time_mean_s_mean,iteration_time_mean_s_ci95\n"
+               "0,3,23/s,280ms,0,2,0.1\n1,3,23/s,280ms,1,2.5,0.1\n2,3,23/s,560ms,0,4,0.1\n3,3,23/s,560ms,1,3,0.1\n"
+               "4,3,46/s,280ms,0,2,0.1\n5,3,46/s,280ms,1,3,0.1\n6,3,46/s,560ms,0,5,0.1\n7,3,46/s,560ms,1,5,0.1\n");
+    char args[600], *out;
+    snprintf(args, sizeof args,
+             "%s --x workload.bg.flow-rate --series workload.train.compute-time --y iteration_time_mean_s "
+             "--change workload.train.priority=0 --heatmap", dir);
+    char *gp = plot_script(args, "change-map.png", &out);
+    /* 51 characters: two lines, broken at the space nearest the middle (25) */
+    HAS(gp, "set cblabel 'change in mean iteration'.\"\\n\".'time from priority 0 (%)' noenhanced\n");
+    HAS(gp, "set xtics ('23/s' 0, '46/s' 1) noenhanced\n");
+    HAS(gp, "set ytics ('280ms' 0, '560ms' 1) noenhanced\n");
+    HAS(gp, "$map << EOD\n0 0 25\n0 1 -25\n1 0 50\n1 1 0\nEOD\n");
+    ck_assert_msg(strstr(out, "drawn without CI bars") != NULL, "%s", out);
+    free(out);
+    free(gp);
+    /* as points: the same changes, a series per compute time, bars of 0 */
+    snprintf(args, sizeof args,
+             "%s --x workload.bg.flow-rate --series workload.train.compute-time --y iteration_time_mean_s "
+             "--change workload.train.priority=0", dir);
+    gp = plot_script(args, "change.png", NULL);
+    HAS(gp, "set ylabel 'change in mean iteration time from priority 0 (%)' noenhanced\n");
+    HAS(gp, "25 0\n");
+    HAS(gp, "-25 0\n");
+    HASNT(gp, "priority, ");
+    free(gp);
+    /* refused: the x axis as PARAM, a PARAM not swept, a BASE no point has */
+    int st;
+    char cmd[600];
+    snprintf(cmd, sizeof cmd, "plot %s --x workload.bg.flow-rate --y iteration_time_mean_s "
+             "--change workload.bg.flow-rate=23/s --out %s/no.png", dir, dir);
+    out = run_tasknet(cmd, &st);
+    ck_assert_int_eq(st, 1);
+    ck_assert_msg(strstr(out, "PARAM is the x axis") != NULL, "%s", out);
+    free(out);
+    snprintf(cmd, sizeof cmd, "plot %s --x workload.bg.flow-rate --y iteration_time_mean_s "
+             "--change system.nodes=4 --out %s/no.png", dir, dir);
+    out = run_tasknet(cmd, &st);
+    ck_assert_int_eq(st, 1);
+    ck_assert_msg(strstr(out, "not a swept parameter of this folder") != NULL, "%s", out);
+    free(out);
+    snprintf(cmd, sizeof cmd, "plot %s --x workload.bg.flow-rate --y iteration_time_mean_s "
+             "--change workload.train.priority=7 --out %s/no.png", dir, dir);
+    out = run_tasknet(cmd, &st);
+    ck_assert_int_eq(st, 1);
+    ck_assert_msg(strstr(out, "no point has 7") != NULL, "%s", out);
+    free(out);
 }
 END_TEST
 
@@ -531,9 +620,11 @@ static Suite *plot_suite(void)
     tcase_add_test(tc, test_two_values);
     tcase_add_test(tc, test_xy);
     tcase_add_test(tc, test_bare_metric_names);
+    tcase_add_test(tc, test_axes_with_x_no_series);
     tcase_add_test(tc, test_heatmap);
     tcase_add_test(tc, test_counts_heatmap);
     tcase_add_test(tc, test_counts_panels);
+    tcase_add_test(tc, test_change_map);
     tcase_add_test(tc, test_log_range_holds_ci);
     tcase_add_test(tc, test_timeline_workloads);
     tcase_add_test(tc, test_script_files);

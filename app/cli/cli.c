@@ -222,6 +222,9 @@ static const char usage_plot[] =
     "  --where P=V      only the points where swept parameter P has value V (as in\n"
     "                   summary.csv); repeatable\n"
     "  --xy MX,MY       metric against metric, one point per sweep point (paper Fig. 10)\n"
+    "  --change P=BASE  the metric as its change in % from the point where swept parameter\n"
+    "                   P is BASE and the others are the same (no CI bars); with --heatmap,\n"
+    "                   the thesis' Fig. 5.19 operating map\n"
     "  --timeline FILE  per-node timeline of a trace from `tasknet run --trace` (Fig. 7)\n"
     "  --latency        message latency distribution of every point, log-log (Fig. 11):\n"
     "                   the fraction of messages slower than x, from DIR/latency/\n"
@@ -1065,6 +1068,7 @@ static int cmd_plot(int argc, char **argv)
         {"xlabel", required_argument, NULL, 1},   {"ylabel", required_argument, NULL, 2},
         {"heatmap", no_argument, NULL, 3},        {"bars", no_argument, NULL, 4},
         {"lines", no_argument, NULL, 5},          {"panels", no_argument, NULL, 6},
+        {"change", required_argument, NULL, 7},
         {NULL, 0, NULL, 0},
     };
     plot_opts po = {.kind = PLOT_METRIC_VS_PARAM, .note = plot_note_print};
@@ -1104,6 +1108,7 @@ static int cmd_plot(int argc, char **argv)
         case 4: po.bars = 1; break;
         case 5: po.lines = 1; break;
         case 6: po.panels = 1; break;
+        case 7: po.change = optarg; break;
         case 'D': po.kind = PLOT_LATENCY; break;
         case 'C': po.cls = optarg; break;
         case 'K': po.kind = PLOT_COUNTS; po.counts = optarg; break;

@@ -235,6 +235,27 @@ static void gp_string(FILE *f, const char *s)
     fputc('\'', f);
 }
 
+/* A label of more than `fit` characters (the colour box's, beside a
+ * 600-pixel-high map, holds about 45) as two lines, broken at the space
+ * nearest its middle: 'first half'."\n".'second half'. */
+static void gp_wrapped(FILE *f, const char *s, size_t fit)
+{
+    size_t n = strlen(s), cut = 0;
+    for (size_t i = 0; n > fit && i < n; i++)
+        if (s[i] == ' ' && (cut == 0 || (i > n / 2 ? i - n / 2 : n / 2 - i) < (cut > n / 2 ? cut - n / 2 : n / 2 - cut)))
+            cut = i;
+    if (!cut) {
+        gp_string(f, s);
+        return;
+    }
+    char *a = tn_xstrdup(s);
+    a[cut] = '\0';
+    gp_string(f, a);
+    fputs(".\"\\n\".", f);
+    gp_string(f, a + cut + 1);
+    free(a);
+}
+
 /* A category label in inline data: double-quoted, with the characters that
  * would end the quote or the line replaced. */
 static void gp_datum(FILE *f, const char *s)
@@ -308,6 +329,13 @@ static void gp_preamble_size(FILE *f, const char *image, const char *title, doub
         fputs(" noenhanced\n", f);
     }
     fputs("set grid\nset key outside right top noenhanced\n", f);
+    /* 16 colours before they repeat (gnuplot has 8: a figure of 16 series
+     * showed two of each) */
+    static const char *const more[] = {"#8c564b", "#e377c2", "#7f7f7f", "#bcbd22",
+                                       "#17becf", "#393b79", "#ad494a", "#637939"};
+    for (size_t i = 0; i < sizeof more / sizeof more[0]; i++)
+        fprintf(f, "set linetype %zu lc rgb '%s'\n", 9 + i, more[i]);
+    fputs("set linetype cycle 16\n", f);
 }
 
 static void gp_preamble_rows(FILE *f, const char *image, const char *title, size_t rows)
@@ -523,6 +551,31 @@ static int metric_named(const char *header, const char *name, char *out, size_t 
     return -1;
 }
 
+/* Whether column h of a summary's rows is a function of column x (one
+ * value of h for each value of x): an axis varying with x (with=, its "-"
+ * placeholders included) splits no curve, so it makes no series. */
+static int follows_column(const csv_table *t, int x, int h)
+{
+    if (x < 0 || h < 0)
+        return 0;
+    for (size_t i = 0; i < t->nrows; i++) {
+        char *a = tn_xstrdup(t->rows[i]), *fa[MAXF];
+        size_t na = csv_split(a, fa, MAXF);
+        int ok = (size_t)x < na && (size_t)h < na;
+        for (size_t j = i + 1; ok && j < t->nrows; j++) {
+            char *b = tn_xstrdup(t->rows[j]), *fb[MAXF];
+            size_t nb = csv_split(b, fb, MAXF);
+            if ((size_t)x < nb && (size_t)h < nb && strcmp(fa[x], fb[x]) == 0 && strcmp(fa[h], fb[h]) != 0)
+                ok = 0;
+            free(b);
+        }
+        free(a);
+        if (!ok)
+            return 0;
+    }
+    return 1;
+}
+
 /* The confidence column of metric m in a summary.csv header: m_ci95, or
  * m_ci99 ... at another run.confidence; -1 if none. */
 static int ci_column(const char *header, const char *m)
@@ -638,6 +691,10 @@ static int plot_summary(const plot_opts *o)
     const char *y = o->y ? o->y : ydef;
     const char *x = o->x, *ser = o->series;
     int vs_metric = o->kind == PLOT_METRIC_VS_METRIC;
+    int status = 1;
+    char **bkey = NULL; /* --change: the base points' other swept values, and their means */
+    double *bval = NULL;
+    size_t nbase = 0, no_base = 0;
     prow *rows = NULL;
     size_t nrows = 0;
     char **sname = NULL, **cats = NULL;
@@ -646,7 +703,7 @@ static int plot_summary(const plot_opts *o)
         if (!naxes) {
             plot_note(o, PLOT_NOTE_ERROR, "%s has no swept parameter; name one with --x",
                     path);
-            goto fail;
+            goto done;
         }
         x = hf[first_axis];
     }
@@ -667,7 +724,32 @@ static int plot_summary(const plot_opts *o)
                 l += (size_t)snprintf(swept + l, sizeof swept - l, " %s", hf[first_axis + a]);
             plot_note(o, PLOT_NOTE_ERROR, "--where %s: %s (swept:%s)", o->where[k],
                       eq ? "not a swept parameter of this folder" : "expected PARAM=VALUE", swept[0] ? swept : " none");
-            goto fail;
+            goto done;
+        }
+    }
+    /* --change PARAM=BASE: each point's metric as its change in % from the
+     * point with PARAM=BASE and the same other swept values (the thesis'
+     * Fig. 5.19: low against same priority); PARAM splits no series */
+    int cc = -1;
+    const char *cbase = NULL;
+    if (o->change) {
+        const char *eq = strchr(o->change, '=');
+        for (size_t a = 0; eq && a < naxes; a++)
+            if (strlen(hf[first_axis + a]) == (size_t)(eq - o->change) &&
+                strncmp(hf[first_axis + a], o->change, (size_t)(eq - o->change)) == 0)
+                cc = (int)(first_axis + a);
+        cbase = eq ? eq + 1 : "";
+        if (cc < 0 || vs_metric || (x && strcmp(hf[cc], x) == 0)) {
+            char swept[2048] = "";
+            for (size_t a = 0, l = 0; a < naxes && l < sizeof swept; a++)
+                l += (size_t)snprintf(swept + l, sizeof swept - l, " %s", hf[first_axis + a]);
+            plot_note(o, PLOT_NOTE_ERROR, "--change %s: %s (swept:%s)", o->change,
+                      vs_metric ? "not with --xy"
+                      : !eq     ? "expected PARAM=BASE"
+                      : cc >= 0 ? "PARAM is the x axis; it must be another swept parameter"
+                                : "not a swept parameter of this folder",
+                      swept[0] ? swept : " none");
+            goto done;
         }
     }
     /* one series per combination of the swept parameters that are not x
@@ -682,12 +764,16 @@ static int plot_summary(const plot_opts *o)
         int skip = !vs_metric && strcmp(h, x) == 0;
         for (size_t k = 0; k < o->nwhere && !skip; k++)
             skip = wc[k] == (int)(first_axis + a);
+        skip |= cc == (int)(first_axis + a);
         if (ser) { /* named already? */
             char named[1024];
             snprintf(named, sizeof named, "%s", ser);
             for (char *tok = strtok(named, ","); tok && !skip; tok = strtok(NULL, ","))
                 skip = strcmp(tok, h) == 0;
         }
+        /* not named by --series and set by x's value: it draws nothing apart */
+        if (!skip && !vs_metric)
+            skip = follows_column(&t, csv_column(t.header, x), (int)(first_axis + a));
         if (skip)
             continue;
         size_t l = strlen(dser), le = strlen(extra);
@@ -718,13 +804,13 @@ static int plot_summary(const plot_opts *o)
     char yfull[256], xfull[256];
     if (metric_named(t.header, y, yfull, sizeof yfull) != 0) {
         plot_note(o, PLOT_NOTE_ERROR, "%s: several workloads have metric %s:%s; name one", path, y, yfull);
-        goto fail;
+        goto done;
     }
     y = yfull;
     if (vs_metric) {
         if (metric_named(t.header, x, xfull, sizeof xfull) != 0) {
             plot_note(o, PLOT_NOTE_ERROR, "%s: several workloads have metric %s:%s; name one", path, x, xfull);
-            goto fail;
+            goto done;
         }
         x = xfull;
     }
@@ -747,18 +833,18 @@ static int plot_summary(const plot_opts *o)
         plot_note(o, PLOT_NOTE_ERROR, "%s has no column for %s%s (swept:%s)", path,
                   ym < 0 ? y : xc < 0 ? x : sername[sc_bad],
                   ym < 0 || vs_metric ? " (a metric: see `tasknet metrics`)" : "", swept);
-        goto fail;
+        goto done;
     }
     if (o->heatmap && vs_metric) {
         plot_note(o, PLOT_NOTE_ERROR, "--heatmap draws a metric over two swept parameters (--x and --series), "
                   "not with --xy");
-        goto fail;
+        goto done;
     }
     if (o->heatmap && nser != 1) {
         plot_note(o, PLOT_NOTE_ERROR, "--heatmap needs exactly one swept parameter besides --x (the map's rows): "
                   "%s; name it with --series and fix the others with --where",
                   nser ? "there are several" : "there is none");
-        goto fail;
+        goto done;
     }
     /* the quantities on the axes */
     char xname[256], yname[256];
@@ -769,6 +855,35 @@ static int plot_summary(const plot_opts *o)
     else
         plot_param_quantity(x, xname, sizeof xname, &xunit, &xnumeric);
     plot_metric_quantity(y, yname, sizeof yname, &yunit);
+    /* --change: the base points' means, keyed by their other swept values */
+    if (cc >= 0) {
+        for (size_t r = 0; r < t.nrows; r++) {
+            char *line = tn_xstrdup(t.rows[r]), *f[MAXF];
+            size_t n = csv_split(line, f, MAXF);
+            if ((size_t)cc < n && (size_t)ym < n && strcmp(f[cc], cbase) == 0 && gp_number_ok(f[ym])) {
+                char key[2048] = "";
+                for (size_t a = 0, l = 0; a < naxes && first_axis + a < n && l < sizeof key; a++)
+                    if ((int)(first_axis + a) != cc)
+                        l += (size_t)snprintf(key + l, sizeof key - l, "%s\x1f", f[first_axis + a]);
+                size_t k = intern(&bkey, &nbase, key);
+                bval = tn_xrealloc(bval, nbase * sizeof *bval);
+                bval[k] = strtod(f[ym], NULL);
+            }
+            free(line);
+        }
+        if (!nbase) {
+            plot_note(o, PLOT_NOTE_ERROR, "--change %s: no point has %s (values as summary.csv writes them)",
+                      o->change, cbase);
+            goto done;
+        }
+        char q[sizeof yname], pn[64];
+        const char *pu;
+        int pnum;
+        plot_param_quantity(hf[cc], pn, sizeof pn, &pu, &pnum);
+        snprintf(q, sizeof q, "change in %.150s from %.40s %.40s", yname, pn, cbase);
+        memcpy(yname, q, sizeof yname);
+        yunit = "%";
+    }
     size_t bad_cells = 0, matched = 0, no_ci = 0;
     for (size_t r = 0; r < t.nrows; r++) {
         char *f[MAXF];
@@ -776,6 +891,8 @@ static int plot_summary(const plot_opts *o)
         int keep = 1;
         for (size_t k = 0; k < o->nwhere && keep; k++)
             keep = (size_t)wc[k] < n && strcmp(f[wc[k]], wv[k]) == 0;
+        if (cc >= 0 && keep)
+            keep = (size_t)cc < n && strcmp(f[cc], cbase) != 0; /* the base itself is 0 % */
         if (!keep)
             continue;
         matched++;
@@ -788,6 +905,24 @@ static int plot_summary(const plot_opts *o)
             (vs_metric && (!gp_number_ok(f[xc]) || (*xcit && !gp_number_ok(xcit))))) {
             bad_cells++;
             continue;
+        }
+        char change[64] = "";
+        if (cc >= 0) {
+            /* 100 (y - base) / base, without a CI (the interval of a ratio
+             * of two means is not the CI of either) */
+            char bk[2048] = "";
+            for (size_t a = 0, l = 0; a < naxes && first_axis + a < n && l < sizeof bk; a++)
+                if ((int)(first_axis + a) != cc)
+                    l += (size_t)snprintf(bk + l, sizeof bk - l, "%s\x1f", f[first_axis + a]);
+            size_t k = 0;
+            while (k < nbase && strcmp(bkey[k], bk) != 0)
+                k++;
+            if (k == nbase || bval[k] == 0) {
+                no_base++;
+                continue;
+            }
+            snprintf(change, sizeof change, "%.17g", 100 * (strtod(f[ym], NULL) - bval[k]) / bval[k]);
+            ycit = "";
         }
         no_ci += !*ycit || (vs_metric && !*xcit);
         char key[1024] = "";
@@ -802,7 +937,7 @@ static int plot_summary(const plot_opts *o)
         p->s = intern(&sname, &ns, key);
         p->cat = intern(&cats, &ncats, f[xc]);
         p->xtext = tn_xstrdup(f[xc]);
-        p->y = tn_xstrdup(f[ym]);
+        p->y = tn_xstrdup(change[0] ? change : f[ym]);
         p->yci = tn_xstrdup(*ycit ? ycit : "0");
         p->xci = tn_xstrdup(*xcit ? xcit : "0");
         char err[256];
@@ -814,15 +949,20 @@ static int plot_summary(const plot_opts *o)
     if (o->nwhere && !matched) {
         plot_note(o, PLOT_NOTE_ERROR, "%s: no point has %s%s (values as summary.csv writes them)", path,
                   o->where[0], o->nwhere > 1 ? " and the other --where values" : "");
-        goto fail;
+        goto done;
     }
     if (!nrows) {
         plot_note(o, PLOT_NOTE_ERROR, "%s: no point has a finished run to draw", path);
-        goto fail;
+        goto done;
     }
     if (bad_cells)
         plot_note(o, PLOT_NOTE_WARNING, "%s: %zu rows hold cells that are not numbers (edited?); drawn without "
                   "them", path, bad_cells);
+    if (no_base)
+        plot_note(o, PLOT_NOTE_WARNING, "--change %s: %zu point%s without a base point (or a base of 0): not drawn",
+                  o->change, no_base, no_base == 1 ? "" : "s");
+    if (cc >= 0)
+        no_ci = 0, plot_note(o, PLOT_NOTE_INFO, "--change: changes in %% are drawn without CI bars");
     if (no_ci)
         plot_note(o, PLOT_NOTE_INFO, "%zu point%s without a confidence interval (one replica): no bar", no_ci,
                   no_ci == 1 ? "" : "s");
@@ -880,7 +1020,7 @@ static int plot_summary(const plot_opts *o)
     FILE *g = fopen(script, "w");
     if (!g) {
         plot_note(o, PLOT_NOTE_ERROR, "cannot write %s: %s", script, strerror(errno));
-        goto fail;
+        goto done;
     }
     /* taller for a heat map of many rows, or a key of many series below the plot */
     gp_preamble_rows(g, image, o->title, o->heatmap ? ns : ns > 6 ? 16 + 2 * ((ns + 2) / 3) : 0);
@@ -895,7 +1035,7 @@ static int plot_summary(const plot_opts *o)
         fputs("set ylabel ", g);
         gp_string(g, sl);
         fputs(" noenhanced\nset cblabel ", g);
-        gp_string(g, o->ylabel ? o->ylabel : ylabel);
+        gp_wrapped(g, o->ylabel ? o->ylabel : ylabel, 44);
         fputs(" noenhanced\n", g);
         gp_palette(g);
         gp_category_tics(g, "x", cats, ncats, 1);
@@ -1124,6 +1264,9 @@ static int plot_summary(const plot_opts *o)
         }
         fputc('\n', g);
     }
+    if (gp_close(o, g, script) == 0)
+        status = gp_run(o, script, image);
+done:
     for (size_t i = 0; i < nrows; i++) {
         free(rows[i].xtext);
         free(rows[i].y);
@@ -1135,24 +1278,10 @@ static int plot_summary(const plot_opts *o)
     free_list(cats, ncats);
     free(hcopy);
     free(ydef);
+    free_list(bkey, nbase);
+    free(bval);
     csv_table_free(&t);
-    if (gp_close(o, g, script) != 0)
-        return 1;
-    return gp_run(o, script, image);
-fail:
-    for (size_t i = 0; i < nrows; i++) {
-        free(rows[i].xtext);
-        free(rows[i].y);
-        free(rows[i].yci);
-        free(rows[i].xci);
-    }
-    free(rows);
-    free_list(sname, ns);
-    free_list(cats, ncats);
-    free(hcopy);
-    free(ydef);
-    csv_table_free(&t);
-    return 1;
+    return status;
 }
 
 /* The per-node timeline of a trace written by `tasknet run --trace`: every
@@ -2072,7 +2201,7 @@ done_sum:
         fputs("set ylabel ", g);
         gp_string(g, ylab[0] ? ylab : "point");
         fputs(" noenhanced\nset cblabel ", g);
-        gp_string(g, o->ylabel ? o->ylabel : yl);
+        gp_wrapped(g, o->ylabel ? o->ylabel : yl, 44);
         fputs(" noenhanced\n", g);
         gp_palette(g);
         char **names = tn_xcalloc(ns, sizeof *names);
@@ -2153,7 +2282,7 @@ int plot_make(const plot_opts *o)
         const char *opt, *value;
     } typed[] = {{"--title", o->title}, {"--out", o->out},   {"--x", o->x},         {"--y", o->y},
                  {"--series", o->series}, {"--class", o->cls}, {"the input path", o->input},
-                 {"--xlabel", o->xlabel}, {"--ylabel", o->ylabel}};
+                 {"--xlabel", o->xlabel}, {"--ylabel", o->ylabel}, {"--change", o->change}};
     for (size_t i = 0; i < sizeof typed / sizeof typed[0]; i++) {
         const char *c = first_control(typed[i].value);
         if (c) {

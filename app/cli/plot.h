@@ -26,6 +26,8 @@ typedef struct plot_opts {
 #define PLOT_MAX_WHERE 8
     const char *where[PLOT_MAX_WHERE];
     size_t nwhere;
+    const char *change; /* PARAM=BASE: the metric as its change in % from the point with PARAM=BASE
+                         * (and the same other swept values); NULL = the metric itself */
     const char *out;    /* image path (.png or .svg); NULL = derived in the input folder */
     const char *title;  /* NULL = none (a paper's figure has a caption) */
     const char *xlabel, *ylabel; /* NULL = the quantity and its unit, derived */
