@@ -809,6 +809,7 @@ static void host_try(iqr *q, uint32_t h, int64_t now)
         hs->rr = (uint16_t)((pick + 1) % q->ninj);
         nic_piece pc;
         nic_take(&st->nic, h, 0, &pc);
+        net_msg_set_inject(pc.msg, now); /* its head flit leaves the host now (below) */
         iq_pkt *p = pkt_alloc(q);
         p->msg = pc.msg;
         p->bytes = (uint32_t)pc.bytes;

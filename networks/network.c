@@ -285,6 +285,8 @@ void net_send(net *n, net_msg *m)
     m->id = root->next_id++;
     m->t_submit_ps = sim_now(root->sim);
     m->t_head_ps = -1;
+    m->inject_hi = 0;
+    m->inject_lo = 0;
     m->ecn = NET_ECN_NOT_ECT;
     m->next = NULL;
     root->c.sent++;

@@ -45,6 +45,12 @@ typedef struct net_msg {
                              NET_TP_CLIENT: a transport's segment or ACK, networks/transport.h) */
     uint8_t ecn;          /* ECN codepoint (RFC 3168): NET_ECN_NOT_ECT (0, every message without a transport),
                              NET_ECN_ECT, or NET_ECN_CE once a port marked it (networks/port.h) */
+    /* set by the fabric (net_send clears them): when the message's first byte left its source's NIC queue
+     * for the fabric (its head entered the fabric: BookSim2's injection time), as 1 + the picoseconds since
+     * t_submit_ps in 48 bits, 0 when the fabric does not say (swnet's routers do). In the padding after
+     * ecn, so net_msg stays six 16-byte words. Use net_msg_set_inject / net_msg_inject_ps. */
+    uint16_t inject_hi;
+    uint32_t inject_lo;
     /* set by the fabric before net_delivered (net_send sets -1) */
     int64_t t_head_ps;    /* when the message's first bit reached dst (its head latency) */
     /* private to the fabric */
@@ -55,6 +61,26 @@ typedef struct net_msg {
         void *aux_ptr;        /* or a pointer of the fabric's own (e.g. its latest packet) */
     };
 } net_msg;
+
+/* The fabric: m's first byte leaves its source for the fabric at t_ps (the
+ * first call counts; a wait of 2^48 ps, 281 s, or more is kept as that). */
+static inline void net_msg_set_inject(net_msg *m, int64_t t_ps)
+{
+    if (m->inject_hi | m->inject_lo)
+        return;
+    uint64_t d = (uint64_t)(t_ps - m->t_submit_ps) + 1;
+    if (d >> 48)
+        d = (UINT64_C(1) << 48) - 1;
+    m->inject_hi = (uint16_t)(d >> 32);
+    m->inject_lo = (uint32_t)d;
+}
+
+/* When m's first byte left its source for the fabric, ps; -1: not known. */
+static inline int64_t net_msg_inject_ps(const net_msg *m)
+{
+    uint64_t d = ((uint64_t)m->inject_hi << 32) | m->inject_lo;
+    return d ? m->t_submit_ps + (int64_t)d - 1 : -1;
+}
 
 /* What every fabric shares: the core network parameters (rows in
  * app/config/config_rows.c). A fabric's own parameters are rows of its own

@@ -706,6 +706,7 @@ static swnet_pkt *host_pick(swnet *st, uint32_t h, int64_t now)
     nic_piece pc;
     nic_take(&st->nic, h, 0, &pc);
     net_msg *m = pc.msg;
+    net_msg_set_inject(m, now); /* its first packet starts on the host link now (port_start) */
     swnet_pkt *p = pkt_alloc(st);
     p->msg = m;
     p->bytes = (uint32_t)pc.bytes;

@@ -238,6 +238,35 @@ START_TEST(test_xy)
 }
 END_TEST
 
+/* Fabrics compared in one sweep (issue 23's first reproducer): the axes
+ * varying with network.type hold one value per fabric ("-" where a fabric
+ * has none), so with --x network.type each is a function of x and splits
+ * no curve: one series, no key of placeholders ('8 8, -, -' before). The
+ * three points in the summary's order, at categories 0, 1, 2. Named with
+ * --series, an axis still splits: arity's values "-" and "4" are two. */
+START_TEST(test_axes_with_x_no_series)
+{
+    write_file("summary.csv", "point,replicas,network.type,network.dims,network.arity,"
+                              "msg_latency_mean_s_mean,msg_latency_mean_s_ci95\n"
+                              "0,2,torus,8 8,-,2e-6,1e-7\n"
+                              "1,2,fat-tree,-,4,3e-6,1e-7\n"
+                              "2,2,leaf-spine,-,-,4e-6,2e-7\n");
+    char args[300];
+    snprintf(args, sizeof args, "%s --x network.type --y msg_latency_mean_s", dir);
+    char *gp = plot_script(args, "fabrics.png", NULL);
+    HAS(gp, "$s0 << EOD\n0 \"torus\" 2e-6 1e-7\n1 \"fat-tree\" 3e-6 1e-7\n2 \"leaf-spine\" 4e-6 2e-7\nEOD\n");
+    HASNT(gp, "$s1");
+    HASNT(gp, "title '8 8");
+    HAS(gp, "unset key\n");
+    free(gp);
+    snprintf(args, sizeof args, "%s --x network.type --y msg_latency_mean_s --series network.arity", dir);
+    gp = plot_script(args, "fabrics-arity.png", NULL);
+    HAS(gp, "$s1");
+    HASNT(gp, "$s2");
+    free(gp);
+}
+END_TEST
+
 /* A named workload's metrics are "<w>.<metric>" (alone or beside others):
  * a bare metric name means the one workload that has it, here "bg"'s
  * fct_mean_s (train has none); with two that have it (a.throughput and
@@ -600,6 +629,7 @@ static Suite *plot_suite(void)
     tcase_add_test(tc, test_two_values);
     tcase_add_test(tc, test_xy);
     tcase_add_test(tc, test_bare_metric_names);
+    tcase_add_test(tc, test_axes_with_x_no_series);
     tcase_add_test(tc, test_heatmap);
     tcase_add_test(tc, test_counts_heatmap);
     tcase_add_test(tc, test_counts_panels);

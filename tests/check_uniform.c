@@ -1091,6 +1091,198 @@ START_TEST(test_traffic_refused)
 }
 END_TEST
 
+/* ---- 12. on-off injection (BookSim2's on_off) ---- */
+
+/* 1-byte messages at offered-load 0.1 on B = 10 Gb/s: q = 0.1 messages per
+ * slot of 800 ps. burst-alpha 0.01, burst-beta 0.04: the chain is on
+ * alpha / (alpha + beta) = 0.2 of the slots, r1 = q (alpha + beta) / alpha =
+ * 0.1 * 0.05 / 0.01 = 0.5 per on slot, long-run rate r1 * 0.2 = 0.1 = q.
+ * N = 4 for D = 5e5 slots (400 us): 2e5 messages expected. Their variance:
+ * per slot r1 (1 - r1) pi + r1^2 pi (1 - pi) (1 + lambda) / (1 - lambda) with
+ * pi = 0.2, lambda = 1 - alpha - beta = 0.95 (the two-state chain's
+ * autocorrelation): 0.05 + 0.25 * 0.16 * 39 = 1.61, so 2e6 slots give sd
+ * sqrt(3.22e6) = 1794: within 5 sd = 8971 of 2e5 (the start from a fair
+ * coin instead of pi adds (0.5 - 0.2) / (alpha + beta) * r1 = 3 messages
+ * per node). Bursts: a message at slot t is followed by one at t + 1 with
+ * probability (1 - beta) r1 = 0.96 * 0.5 = 0.48 (Bernoulli: q = 0.1); over
+ * ~2e5 messages within 0.01 (binomial sd 0.0011). Every hand-over is at a
+ * whole slot. */
+START_TEST(test_onoff)
+{
+    const uint32_t N = 4;
+    const uint64_t cap = 220000;
+    net_params np = star(N);
+    const wl_ops *w = th_wl_ops("uniform-random");
+    void *p = wl_uniform(1, 0.1, 0, 400000000);
+    th_set(w->params, w->nparams, p, "workload.injection=on-off");
+    th_set(w->params, w->nparams, p, "workload.burst-alpha=0.01");
+    th_set(w->params, w->nparams, p, "workload.burst-beta=0.04");
+    harness h;
+    ck_assert_msg(h_open(&h, "ideal", &np, NULL, p, 9, cap) == 0, "init: %s", h.r.err);
+    ck_assert_msg(h_run(&h, SIM_TIME_MAX) == 0, "finish: %s", h.r.err);
+    uint64_t total = (uint64_t)h.core[M_messages_delivered];
+    ck_assert_msg(llabs((long long)total - 200000) <= 8971, "%llu messages", (unsigned long long)total);
+    int64_t last[4];
+    for (uint32_t i = 0; i < N; i++)
+        last[i] = -1;
+    uint64_t next = 0, pairs = 0;
+    for (uint64_t id = 0; id < total; id++) { /* ids in hand-over order */
+        ck_assert_int_eq(h.t_sub_ps[id] % 800, 0);
+        uint32_t s = h.src[id];
+        if (last[s] >= 0) {
+            pairs++;
+            next += h.t_sub_ps[id] - last[s] == 800;
+        }
+        last[s] = h.t_sub_ps[id];
+    }
+    double f = (double)next / (double)pairs;
+    ck_assert_msg(fabs(f - 0.48) <= 0.01, "P(next slot | message) = %g", f);
+    h_close(&h);
+}
+END_TEST
+
+START_TEST(test_onoff_refused)
+{
+    static const struct {
+        double load;
+        const char *set[3];
+        const char *expect;
+    } cases[] = {
+        {0.5, {"workload.burst-alpha=0.01", "workload.burst-beta=0.04"}, "needs 2.5 messages per on slot"},
+        {0.1, {"workload.burst-beta=0.04"}, "needs workload.burst-alpha and workload.burst-beta"},
+        {0.1, {"workload.burst-alpha=0.5", "workload.burst-beta=1.5"}, "in (0, 1]"},
+    };
+    const wl_ops *w = th_wl_ops("uniform-random");
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        net_params np = star(4);
+        void *p = wl_uniform(1, cases[k].load, 10, 0);
+        th_set(w->params, w->nparams, p, "workload.injection=on-off");
+        for (int i = 0; i < 3 && cases[k].set[i]; i++)
+            th_set(w->params, w->nparams, p, cases[k].set[i]);
+        harness h;
+        ck_assert_int_eq(h_open(&h, "ideal", &np, NULL, p, 1, 16), -1);
+        ck_assert_msg(strstr(h.r.err, cases[k].expect) != NULL, "case %zu: '%s' lacks '%s'", k, h.r.err,
+                      cases[k].expect);
+        h_close(&h);
+    }
+    {
+        net_params np = star(4);
+        void *p = wl_uniform(1, 0.1, 10, 0);
+        th_set(w->params, w->nparams, p, "workload.injection=bernoulli");
+        th_set(w->params, w->nparams, p, "workload.burst-alpha=0.5");
+        harness h;
+        ck_assert_int_eq(h_open(&h, "ideal", &np, NULL, p, 1, 16), -1);
+        ck_assert_msg(strstr(h.r.err, "apply to injection on-off, and it is bernoulli") != NULL, "%s", h.r.err);
+        h_close(&h);
+    }
+}
+END_TEST
+
+/* ---- 13. warm-up, measurement window and drain (BookSim2's) ---- */
+
+/* A 4x4 torus (output-queued, DOR), neighbor traffic (each digit + 1: every
+ * link carries one flow, so the fabric never queues), 2-byte messages at
+ * offered-load 2 with bernoulli injection: q = 2 / 2 = 1, a message at every
+ * 800 ps slot, j = 1, 2, ... at j 800 ps, each taking 1600 ps on the host
+ * link: message j starts at 800 + (j - 1) 1600, after a source wait of
+ * (j - 1) 800 ps, and crosses in the same time L0 (zero load, 0 -> 5: one X
+ * and one Y hop: 4 links of 20 ns, 3 switches of 200 ns and the 1.6 ns of
+ * serialisation, 681.6 ns). Duration 1100 slots (880 ns), warmup 1000 slots
+ * (800 ns), measure 40 slots (32 ns): measured j = 1000 .. 1039 (800 000 <=
+ * j 800 < 832 000), 40 per node, 640 in all; mean wait 800 * (999 + 1038) / 2
+ * = 814 800 ps; network latency L0 for every one; window latency L0 +
+ * 814 800 ps. Accepted: from 0.8 + 681.6 = 682.4 ns < 800 ns on, every node receives a
+ * 2-byte message every 1600 ps, 20 of them in any 32 ns window: 8 * 40 B /
+ * (10 Gb/s * 32 ns) = 1 for each node (min = max = mean = 1). The drain:
+ * message 1039 starts at 800 + 1038 * 1600 = 1 661 600 ps, past the
+ * duration, so the sources generate on until it is delivered (t_d), every
+ * node's last arrival being the last slot before t_d (or at it: same-time
+ * order). */
+START_TEST(test_measure_window)
+{
+    const uint32_t N = 16;
+    const uint64_t cap = 60000;
+    net_params np = star(N);
+    const wl_ops *w = th_wl_ops("uniform-random");
+    void *p = wl_uniform(2, 2.0, 0, 880000);
+    static const char *const sets[] = {"workload.injection=bernoulli", "workload.traffic=neighbor",
+                                       "workload.traffic-radix=4", "workload.warmup=800000ps",
+                                       "workload.measure-period=32000ps"};
+    for (size_t i = 0; i < sizeof sets / sizeof sets[0]; i++)
+        th_set(w->params, w->nparams, p, sets[i]);
+    static const char *const tor[] = {"network.dims=4 4", "network.routing=dor", NULL};
+    harness h;
+    ck_assert_msg(h_open(&h, "torus", &np, tor, p, 3, cap) == 0, "init: %s", h.r.err);
+    ck_assert_msg(h_run(&h, SIM_TIME_MAX) == 0, "finish: %s", h.r.err);
+    uint64_t total = (uint64_t)h.core[M_messages_delivered];
+    ck_assert_uint_lt(total, cap);
+    /* L0: node 0's first message (no wait), as the fabric's own zero load says */
+    int64_t L0 = -1, t_d = -1;
+    for (uint64_t id = 0; id < total; id++) {
+        if (h.src[id] == 0 && h.t_sub_ps[id] == 800)
+            L0 = h.t_dlv_ps[id] - 800;
+        if (h.t_sub_ps[id] >= 800000 && h.t_sub_ps[id] < 832000 && h.t_dlv_ps[id] > t_d)
+            t_d = h.t_dlv_ps[id];
+    }
+    ck_assert_int_eq(L0, h.r.n->ops->zero_load_ps(h.r.n->state, 0, 5, 2));
+    ck_assert_double_eq(MET(h, "measured"), 640);
+    ASSERT_REL(MET(h, "source_queueing_s"), 814800e-12, 1e-12);
+    ASSERT_REL(MET(h, "network_latency_s"), (double)L0 * 1e-12, 1e-12);
+    ASSERT_REL(MET(h, "window_latency_s"), (double)(L0 + 814800) * 1e-12, 1e-12);
+    ASSERT_REL(MET(h, "accepted"), 1.0, 1e-12);
+    ASSERT_REL(MET(h, "accepted_min"), 1.0, 1e-12);
+    ASSERT_REL(MET(h, "accepted_max"), 1.0, 1e-12);
+    /* the drain: message 1039 is delivered at 1 661 600 + L0, and generation ran to then */
+    ck_assert_int_eq(t_d, 1661600 + L0);
+    ck_assert_uint_eq(total % N, 0);
+    uint64_t per = total / N; /* arrivals at 800 .. per 800 */
+    ck_assert_msg(per * 800 <= (uint64_t)t_d && (per + 1) * 800 >= (uint64_t)t_d, "%llu per node, t_d %lld",
+                  (unsigned long long)per, (long long)t_d);
+    h_close(&h);
+}
+END_TEST
+
+/* Without warmup and measure-period the window is the throughput's: every message
+ * of duration mode is measured; the ideal fabric stamps no injection time
+ * (network latency and source queueing empty), every latency is the 1040 ns
+ * of test_ideal_exact, and accepted is the throughput's window [0, D]. */
+START_TEST(test_measure_default)
+{
+    net_params np = star(8);
+    harness h;
+    ck_assert_msg(h_open(&h, "ideal", &np, NULL, wl_uniform(SIZE, 0.5, 0, 200000000), 11, 4000) == 0, "init: %s",
+                  h.r.err);
+    ck_assert_msg(h_run(&h, SIM_TIME_MAX) == 0, "finish: %s", h.r.err);
+    ck_assert_double_eq(MET(h, "measured"), h.core[M_messages_delivered]);
+    ASSERT_REL(MET(h, "window_latency_s"), 1040e-9, 1e-12);
+    ck_assert(isnan(MET(h, "network_latency_s")));
+    ck_assert(isnan(MET(h, "source_queueing_s")));
+    ASSERT_REL(MET(h, "accepted"), MET(h, "throughput"), 1e-12);
+    h_close(&h);
+    static const struct {
+        uint64_t messages;
+        int64_t duration_ps;
+        const char *set[2];
+        const char *expect;
+    } cases[] = {
+        {10, 0, {"workload.measure-period=1us"}, "workload.measure-period needs workload.duration"},
+        {0, 1000000, {"workload.warmup=600ns", "workload.measure-period=500ns"}, "leaves no measurement window"},
+        {0, 1000000, {"workload.warmup=1us"}, "leaves no measurement window"},
+    };
+    const wl_ops *w = th_wl_ops("uniform-random");
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        void *p = wl_uniform(SIZE, 0.5, cases[k].messages, cases[k].duration_ps);
+        for (int i = 0; i < 2 && cases[k].set[i]; i++)
+            th_set(w->params, w->nparams, p, cases[k].set[i]);
+        net_params np4 = star(4);
+        ck_assert_int_eq(h_open(&h, "ideal", &np4, NULL, p, 1, 16), -1);
+        ck_assert_msg(strstr(h.r.err, cases[k].expect) != NULL, "case %zu: '%s' lacks '%s'", k, h.r.err,
+                      cases[k].expect);
+        h_close(&h);
+    }
+}
+END_TEST
+
 /* ---- main ---- */
 
 static Suite *uniform_suite(void)
@@ -1116,6 +1308,10 @@ static Suite *uniform_suite(void)
     tcase_add_test(tc, test_traffic_randperm);
     tcase_add_test(tc, test_traffic_hotspot);
     tcase_add_test(tc, test_traffic_refused);
+    tcase_add_test(tc, test_onoff);
+    tcase_add_test(tc, test_onoff_refused);
+    tcase_add_test(tc, test_measure_window);
+    tcase_add_test(tc, test_measure_default);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -20,7 +20,23 @@
  * units, 1-byte flits at 8 Gb/s, its cycle) and a node generates a message
  * in each slot with probability q = lambda 8 / B = offered_load / (mean
  * size in bytes) (at most 1), at the slot's start: geometric gaps of whole
- * slots, the same mean rate lambda. workload.self-traffic = on: the
+ * slots, the same mean rate lambda. workload.injection = on-off (BookSim2's
+ * on_off, src/injection.cpp of commit 28f43299): each node is a two-state
+ * Markov chain over the same slots; at every slot it first moves (off -> on
+ * with probability alpha = burst-alpha, on -> off with beta = burst-beta),
+ * then, if on, generates a message with probability r1 = q (alpha + beta) /
+ * alpha (at most 1). The chain spends alpha / (alpha + beta) of the slots on,
+ * so the long-run rate is r1 alpha / (alpha + beta) = q, Bernoulli's; the
+ * messages come in bursts (on-runs of 1 / beta slots on average, off-runs of
+ * 1 / alpha). Each node starts on or off with probability 1/2 (BookSim2's
+ * RandomInt(1)), drawn in node order from "uniform-arrivals" at set-up.
+ * The slots are not stepped one by one: from an on slot, the next message
+ * is g ~ Geometric(r1) slots on and the chain stays on for l ~
+ * Geometric(beta) - 1 more slots; g <= l: the message comes at g; else the
+ * node turns off at slot l + 1 and on again m ~ Geometric(alpha) slots
+ * later, where it tries r1 once and, failing, goes on from that on slot
+ * (every draw memoryless, so this is the slot-by-slot chain exactly).
+ * workload.self-traffic = on: the
  * destination is uniform over all N nodes, the source included (BookSim2's
  * `uniform`); off (the default): over the N - 1 others.
  *
@@ -76,6 +92,29 @@
  * negligible when T_end is much longer than a latency. Below saturation it
  * estimates offered_load; above, the fabric's saturation throughput.
  *
+ * Measurement as BookSim2 does it (src/trafficmanager.cpp, commit 28f43299:
+ * warm-up, a measurement period, then a drain). workload.warmup W (default
+ * 0) and workload.measure-period M (workload.measure is the core's all |
+ * window, another thing): the measured messages are those generated in
+ * [W, W + M); with M not given, in [W, T_end] (the throughput window's end
+ * above). With M given, the sources go on generating past the duration
+ * until every measured message has been delivered (the drain: the measured
+ * messages cross a fabric under the same load to the last), then stop; W + M
+ * must fit in the duration. Over the measured messages:
+ *   window_latency_s    mean of delivery - generation;
+ *   network_latency_s   mean of delivery - t_inject, t_inject the instant the
+ *                       message's first byte left its source's NIC queue for
+ *                       the fabric (net_msg_inject_ps: the head entering
+ *                       the fabric, BookSim2's network latency); empty on a
+ *                       fabric that does not stamp it (only swnet's routers
+ *                       do: torus, fat tree, leaf-spine, dragonfly, graph);
+ *   source_queueing_s   mean of t_inject - generation (the difference);
+ * and over the window [W, W + M) (or [W, T_end]) by delivery time, all
+ * messages (BookSim2's accepted rate counts every flit ejected in it):
+ *   accepted            8 (bytes delivered) / (N B window), a fraction of B;
+ *   accepted_min, _max  the least and the greatest node's 8 (bytes it
+ *                       received) / (B window).
+ *
  * Exactly-once check: each node counts the messages it generated and those
  * of its messages delivered, and sums h(seq) over both (h: the splitmix64
  * finaliser, a bijection on 64 bits, seq: the message's per-source sequence
@@ -113,8 +152,12 @@ typedef struct ur_params {
     dist message_size;   /* bytes */
     double offered_load; /* fraction of B per node */
     int64_t duration_ps; /* stop generating after this (0 = use messages) */
+    int64_t warmup_ps;   /* messages generated before it are not measured */
+    int64_t measure_ps;  /* > 0: the measurement window's length, and a drain */
     uint64_t messages;   /* messages per node (0 = use duration) */
-    int injection;       /* 0 poisson, 1 bernoulli */
+    int injection;       /* 0 poisson, 1 bernoulli, 2 on-off */
+    double burst_alpha;  /* on-off: P(off -> on) per slot */
+    double burst_beta;   /* on-off: P(on -> off) per slot */
     int self_traffic;    /* 1: destinations include the source */
     int pattern;         /* UR_PAT_* */
     uint32_t radix;      /* tornado, neighbor: BookSim2's k (0: not given) */
@@ -125,7 +168,7 @@ typedef struct ur_params {
     uint32_t nshare;
 } ur_params;
 
-static const char *const ur_injection_names[] = {"poisson", "bernoulli", NULL};
+static const char *const ur_injection_names[] = {"poisson", "bernoulli", "on-off", NULL};
 static const char *const ur_onoff_names[] = {"off", "on", NULL};
 static const char *const ur_pattern_names[] = {"uniform", "transpose", "bitcomp", "bitrev", "shuffle", "tornado",
                                                "neighbor", "randperm", "hotspot", NULL};
@@ -141,7 +184,7 @@ static const param_row ur_rows[] = {
      .flags = PARAM_POS | PARAM_UNSET0 | PARAM_REQUIRED, .example = "0.5"},
     {.path = "workload.duration", .type = "time", .unit = "s",
      .help = "uniform-random: generate messages for this long (> 0); or workload.messages", .kind = PARAM_PS,
-     .off = offsetof(ur_params, duration_ps), .flags = PARAM_POS | PARAM_UNSET0 | PARAM_REQUIRED,
+     .off = offsetof(ur_params, duration_ps), .flags = PARAM_POS | PARAM_UNSET0,
      .alt = "workload.messages", .example = "100us"},
     {.path = "workload.messages", .type = "integer", .unit = "",
      .help = "uniform-random: messages generated by every node (>= 1); or workload.duration (better for "
@@ -149,11 +192,31 @@ static const param_row ur_rows[] = {
              "below ~1000)",
      .kind = PARAM_U64, .off = offsetof(ur_params, messages), .flags = PARAM_UNSET0, .min = 1, .max = UINT64_MAX,
      .alt = "workload.duration", .example = "1000"},
+    {.path = "workload.warmup", .type = "time", .unit = "s", .def = "0s",
+     .help = "uniform-random: messages generated before this are not measured (BookSim2's warm-up)",
+     .kind = PARAM_PS, .off = offsetof(ur_params, warmup_ps), .flags = PARAM_NONNEG, .example = "5us"},
+    {.path = "workload.measure-period", .type = "time", .unit = "s",
+     .help = "uniform-random: the measurement window after the warm-up: the messages generated in it are "
+             "measured, and the sources go on generating past the duration until they are all delivered "
+             "(BookSim2's drain); default: the window runs to the end of generation, without a drain",
+     .kind = PARAM_PS, .off = offsetof(ur_params, measure_ps), .flags = PARAM_POS | PARAM_UNSET0, .example = "20us"},
     {.path = "workload.injection", .type = "choice", .unit = "", .def = "poisson",
      .help = "uniform-random: arrivals per node: poisson | bernoulli (a message per slot of one byte's time "
-             "with probability offered-load / mean size: BookSim2's, whose cycle is that slot with 1-byte flits)",
+             "with probability offered-load / mean size: BookSim2's, whose cycle is that slot with 1-byte flits) | "
+             "on-off (bernoulli in bursts: BookSim2's on_off, a two-state Markov chain per node, burst-alpha, "
+             "burst-beta; the same mean rate)",
      .kind = PARAM_CHOICE, .off = offsetof(ur_params, injection), .choices = ur_injection_names,
      .example = "bernoulli"},
+    {.path = "workload.burst-alpha", .type = "number", .unit = "",
+     .help = "uniform-random: on-off: probability per slot that an off node turns on (BookSim2's burst_alpha; "
+             "0 < alpha <= 1; required by on-off)",
+     .kind = PARAM_REAL, .dim = UNIT_NONE, .off = offsetof(ur_params, burst_alpha), .flags = PARAM_POS | PARAM_UNSET0,
+     .example = "0.01", .when = "workload.injection=on-off"},
+    {.path = "workload.burst-beta", .type = "number", .unit = "",
+     .help = "uniform-random: on-off: probability per slot that an on node turns off (BookSim2's burst_beta; "
+             "0 < beta <= 1; required by on-off)",
+     .kind = PARAM_REAL, .dim = UNIT_NONE, .off = offsetof(ur_params, burst_beta), .flags = PARAM_POS | PARAM_UNSET0,
+     .example = "0.04", .when = "workload.injection=on-off"},
     {.path = "workload.self-traffic", .type = "choice", .unit = "", .def = "off",
      .help = "uniform-random: off (destinations among the N-1 others) | on (among all N, BookSim2's uniform)",
      .kind = PARAM_CHOICE, .off = offsetof(ur_params, self_traffic), .choices = ur_onoff_names, .example = "on"},
@@ -186,7 +249,16 @@ static const param_row ur_rows[] = {
 
 #define UR_METRICS(X)                                                                           \
     X(offered_load, "configured offered load per node, a fraction of B")                        \
-    X(throughput, "accepted load: bits delivered by the end T of generation / (N B T)")
+    X(throughput, "accepted load: bits delivered by the end T of generation / (N B T)")                 \
+    X(measured, "messages measured: generated in [warmup, warmup + measure-period), or [warmup, T] without it") \
+    X(window_latency_s, "mean latency of the measured messages, generation to delivery")                 \
+    X(network_latency_s, "mean network latency of the measured messages: their first byte leaves the "  \
+                         "source's NIC to delivery (BookSim2's; empty where the fabric does not say)")   \
+    X(source_queueing_s, "mean wait of the measured messages at their source before their first byte "  \
+                         "leaves (empty as network_latency_s)")                                          \
+    X(accepted, "accepted load in the measurement window: bits delivered in it / (N B window)")         \
+    X(accepted_min, "the least node's accepted load in the window: bits it received / (B window)")      \
+    X(accepted_max, "the greatest node's accepted load in the window")
 enum { UR_METRICS(METRIC_ENUM) UR_NMETRICS };
 static const metric_def ur_metrics_def[] = {UR_METRICS(METRIC_DEF)};
 
@@ -229,6 +301,18 @@ typedef struct ur {
     int up;                   /* init succeeded */
     uint32_t sources_ended;   /* nodes whose generation has ended */
     int stopped;              /* stop(): generate nothing more (a background workload) */
+    uint8_t *on;              /* on-off: [N] 1 while the node's chain is on (NULL: other injections) */
+    int64_t win_start_ps;     /* W */
+    int64_t win_end_ps;       /* W + measure-period (exclusive); INT64_MAX: window_end_ps (inclusive) */
+    int drained;              /* measure: every measured message delivered after the window */
+    uint64_t meas_gen;        /* measured messages generated */
+    uint64_t meas_dlv;        /* of them, delivered */
+    uint64_t meas_lat_ps;     /* sum of their latencies, ps */
+    uint64_t meas_net_n;      /* of them, with t_inject known */
+    uint64_t meas_net_ps;     /* sum of delivery - t_inject over those */
+    uint64_t meas_srcq_ps;    /* sum of t_inject - generation over those */
+    uint64_t *acc_bytes;      /* [N] bytes delivered to each node in the window */
+    double r1;                /* on-off: probability of a message per on slot */
     uint32_t *dest;           /* [N] a permutation's destination per source (NULL: none) */
     uint8_t *idle;            /* [N] 1: the source generates nothing (its pattern sends it to itself) */
     uint64_t hot_total;       /* hotspot: sum of the shares */
@@ -319,6 +403,21 @@ static int ur_pattern_check(const ur_params *p, uint32_t N, uint32_t *digits, ch
     }
 }
 
+/* The measurement window's rules. 0, or -1 + err. */
+static int ur_window_check(const ur_params *p, char *err, size_t errlen)
+{
+    if (p->warmup_ps < 0)
+        return tn_error(err, errlen, "uniform-random: negative warmup");
+    if (p->measure_ps > 0 && p->duration_ps <= 0)
+        return tn_error(err, errlen, "uniform-random: workload.measure-period needs workload.duration (generation "
+                        "runs at least that long, then on until the measured messages are delivered)");
+    if (p->duration_ps > 0 && p->warmup_ps + (p->measure_ps > 0 ? p->measure_ps : 1) > p->duration_ps)
+        return tn_error(err, errlen, "uniform-random: warmup %.6g s%s leaves no measurement window in the "
+                        "duration %.6g s", (double)p->warmup_ps * 1e-12, p->measure_ps > 0 ? " + measure-period" : "",
+                        (double)p->duration_ps * 1e-12);
+    return 0;
+}
+
 /* A permutation pattern's destination of source s (N nodes, *digits base-k
  * digits for tornado and neighbor): the file head's definitions. */
 static uint32_t ur_perm_dest(const ur_params *p, uint32_t N, uint32_t digits, uint32_t s)
@@ -390,6 +489,49 @@ static uint32_t ur_pick_dest(ur *w, uint32_t src)
     return dst;
 }
 
+/* Is time t in the measurement window? */
+static inline int ur_in_window(const ur *w, int64_t t)
+{
+    if (t < w->win_start_ps)
+        return 0;
+    return w->win_end_ps != INT64_MAX ? t < w->win_end_ps : t <= w->window_end_ps;
+}
+
+/* measure: the window is over and every measured message delivered */
+static inline void ur_check_drained(ur *w, int64_t now)
+{
+    if (w->p->measure_ps > 0 && now >= w->win_end_ps && w->meas_dlv == w->meas_gen)
+        w->drained = 1;
+}
+
+/* on-off: slots from node i's last slot to its next message (the file
+ * head's jumps); the chain's state is left as it is at that slot. */
+static double ur_onoff_slots(ur *w, uint32_t i)
+{
+    const double a = w->p->burst_alpha, b = w->p->burst_beta, r1 = w->r1;
+    double k = 0;
+    uint8_t on = w->on[i];
+    for (;;) {
+        if (on) {
+            double g = r1 >= 1 ? 1.0 : (double)gsl_ran_geometric(w->rng_arrivals, r1);
+            double l = b >= 1 ? 0.0 : (double)gsl_ran_geometric(w->rng_arrivals, b) - 1;
+            if (g <= l) {
+                k += g;
+                break;
+            }
+            k += l + 1;
+            on = 0;
+        } else {
+            k += a >= 1 ? 1.0 : (double)gsl_ran_geometric(w->rng_arrivals, a);
+            on = 1;
+            if (r1 >= 1 || gsl_rng_uniform(w->rng_arrivals) < r1)
+                break;
+        }
+    }
+    w->on[i] = on;
+    return k;
+}
+
 /* Draw node i's next arrival; schedule it unless generation has ended. */
 static void ur_schedule_next(ur *w, uint32_t i)
 {
@@ -398,18 +540,21 @@ static void ur_schedule_next(ur *w, uint32_t i)
         w->sources_ended++;
         return;
     }
-    if (w->slot_ps > 0)
+    if (w->on)
+        nd->next_ps += w->slot_ps * ur_onoff_slots(w, i);
+    else if (w->slot_ps > 0)
         nd->next_ps += w->slot_ps * (w->q >= 1 ? 1.0 : (double)gsl_ran_geometric(w->rng_arrivals, w->q));
     else
         nd->next_ps += gsl_ran_exponential(w->rng_arrivals, w->mean_gap_ps);
-    if (w->duration_ps > 0 && nd->next_ps >= (double)w->duration_ps) {
+    int drain = w->p->measure_ps > 0 && !w->drained; /* measured messages still in flight: go on */
+    if (w->duration_ps > 0 && nd->next_ps >= (double)w->duration_ps && !drain) {
         w->sources_ended++; /* generation has ended (however far the draw went) */
         return;
     }
     /* a draw past the clock's reach (a gap of days at 1 b/s) goes just past
      * 2^62 ps, where run_one stops the run with a message, never wrapping */
     int64_t t = nd->next_ps < 0x1p62 ? llround(nd->next_ps) : (INT64_C(1) << 62) + 1;
-    if (w->duration_ps > 0 && t >= w->duration_ps) {
+    if (w->duration_ps > 0 && t >= w->duration_ps && !drain) {
         w->sources_ended++;
         return;
     }
@@ -426,6 +571,11 @@ static void ur_arrival(sim *s, void *ctx, uint64_t arg)
         w->sources_ended++;
         return;
     }
+    ur_check_drained(w, now);
+    if (w->duration_ps > 0 && now >= w->duration_ps && w->drained) { /* past the duration, drained: stop */
+        w->sources_ended++;
+        return;
+    }
 
     uint32_t dst = ur_pick_dest(w, src);
     double x = dist_sample(&w->p->message_size, w->rng_size);
@@ -439,6 +589,7 @@ static void ur_arrival(sim *s, void *ctx, uint64_t arg)
     m->prio = NET_PRIO_LOW;
     m->kind = UR_LIVE;
     m->b = nd->generated;
+    m->a = 0;
 
     nd->gen_hash += ur_mix(nd->generated);
     nd->generated++;
@@ -449,6 +600,10 @@ static void ur_arrival(sim *s, void *ctx, uint64_t arg)
     /* The first node to finish closes the window (messages mode). */
     if (w->messages > 0 && nd->generated == w->messages && w->window_end_ps == INT64_MAX)
         w->window_end_ps = now;
+    if (ur_in_window(w, now)) { /* (messages mode: a window end still unknown is later than now) */
+        m->a = 1;
+        w->meas_gen++;
+    }
 
     net_send(w->n, m);
     ur_schedule_next(w, src);
@@ -473,6 +628,19 @@ static void ur_deliver(void *state, net_msg *m)
     w->bytes_delivered += m->size_bytes;
     if (now <= w->window_end_ps)
         w->window_bytes += m->size_bytes;
+    if (ur_in_window(w, now))
+        w->acc_bytes[m->dst] += m->size_bytes;
+    if (m->a) {
+        w->meas_dlv++;
+        w->meas_lat_ps += (uint64_t)(now - m->t_submit_ps);
+        int64_t inj = net_msg_inject_ps(m);
+        if (inj >= 0) {
+            w->meas_net_n++;
+            w->meas_net_ps += (uint64_t)(now - inj);
+            w->meas_srcq_ps += (uint64_t)(inj - m->t_submit_ps);
+        }
+        ur_check_drained(w, now);
+    }
     w->last_dlv_ps = now;
     m->kind = UR_DEAD;
     net_msg_release(&w->pool, m);
@@ -512,7 +680,7 @@ static int ur_init(void *state, const wl_env *env, char *err, size_t errlen)
                             ? "uniform-random: give either a duration or a message count, not both"
                             : "uniform-random: give a duration or a message count per node");
     uint32_t digits;
-    if (ur_pattern_check(p, env->nodes, &digits, err, errlen) != 0)
+    if (ur_pattern_check(p, env->nodes, &digits, err, errlen) != 0 || ur_window_check(p, err, errlen) != 0)
         return -1;
     /* lambda = rho B / (8 E[size]) per second; mean gap in ps. */
     double rate_per_s = p->offered_load * env->bandwidth_bps / (8.0 * mean_bytes);
@@ -521,14 +689,28 @@ static int ur_init(void *state, const wl_env *env, char *err, size_t errlen)
         return tn_error(err, errlen, "uniform-random: message rate %g /s per node is out of range",
                         rate_per_s);
 
-    if (p->injection == 1) {
+    if (p->injection >= 1) {
         w->slot_ps = 8e12 / env->bandwidth_bps;
         w->q = p->offered_load / mean_bytes;
         if (w->q > 1)
             return tn_error(err, errlen,
-                            "uniform-random: bernoulli injection of offered-load %g with messages of %g B on "
+                            "uniform-random: %s injection of offered-load %g with messages of %g B on "
                             "average needs %g messages per byte slot (at most 1)",
-                            p->offered_load, mean_bytes, w->q);
+                            ur_injection_names[p->injection], p->offered_load, mean_bytes, w->q);
+    }
+    if (p->injection == 2) {
+        double a = p->burst_alpha, b = p->burst_beta;
+        if (!(a > 0 && a <= 1 && b > 0 && b <= 1))
+            return tn_error(err, errlen, "uniform-random: on-off injection needs workload.burst-alpha and "
+                            "workload.burst-beta, each a probability per slot in (0, 1] (got %g and %g)", a, b);
+        w->r1 = w->q * (a + b) / a;
+        if (w->r1 > 1)
+            return tn_error(err, errlen, "uniform-random: on-off injection of %g messages per slot with burst-alpha "
+                            "%g and burst-beta %g needs %g messages per on slot, q (alpha + beta) / alpha (at most "
+                            "1): raise burst-alpha or lower burst-beta", w->q, a, b, w->r1);
+    } else if (p->burst_alpha > 0 || p->burst_beta > 0) {
+        return tn_error(err, errlen, "uniform-random: workload.burst-alpha and burst-beta apply to injection "
+                        "on-off, and it is %s", ur_injection_names[p->injection]);
     }
     w->p = p;
     w->s = env->sim;
@@ -542,6 +724,9 @@ static int ur_init(void *state, const wl_env *env, char *err, size_t errlen)
     w->first_gen_ps = -1;
     w->last_dlv_ps = -1;
     w->window_end_ps = w->duration_ps > 0 ? w->duration_ps : INT64_MAX;
+    w->win_start_ps = p->warmup_ps;
+    w->win_end_ps = p->measure_ps > 0 ? p->warmup_ps + p->measure_ps : INT64_MAX;
+    w->acc_bytes = tn_xcalloc(env->nodes, sizeof *w->acc_bytes);
     w->node = tn_xcalloc(env->nodes, sizeof *w->node);
     net_msg_pool_init(&w->pool);
     w->rng_arrivals = wl_stream(env, "uniform-arrivals");
@@ -577,6 +762,11 @@ static int ur_init(void *state, const wl_env *env, char *err, size_t errlen)
                 w->idle[i] = 1;
         if (p->pattern == UR_PAT_HOTSPOT && p->nhot == 1)
             w->idle[p->hot[0]] = 1;
+    }
+    if (p->injection == 2) {
+        w->on = tn_xcalloc(env->nodes, 1);
+        for (uint32_t i = 0; i < w->nodes; i++)
+            w->on[i] = (uint8_t)gsl_rng_uniform_int(w->rng_arrivals, 2); /* BookSim2's RandomInt(1) */
     }
     w->up = 1;
     /* Node order: the engine fires equal times in scheduling order. */
@@ -637,6 +827,24 @@ static int ur_finish(void *state, const wl_run_view *v, double *m, wl_span *span
     if (w->window_end_ps > 0 && w->window_end_ps < INT64_MAX)
         m[M_throughput] = 8.0 * (double)w->window_bytes /
                           ((double)w->nodes * w->bandwidth_bps * units_ps_to_s(w->window_end_ps));
+    m[M_measured] = (double)w->meas_gen;
+    m[M_window_latency_s] = w->meas_dlv ? units_ps_to_s((int64_t)w->meas_lat_ps) / (double)w->meas_dlv : NAN;
+    m[M_network_latency_s] = w->meas_net_n ? units_ps_to_s((int64_t)w->meas_net_ps) / (double)w->meas_net_n : NAN;
+    m[M_source_queueing_s] = w->meas_net_n ? units_ps_to_s((int64_t)w->meas_srcq_ps) / (double)w->meas_net_n : NAN;
+    int64_t end = w->win_end_ps != INT64_MAX ? w->win_end_ps : w->window_end_ps;
+    m[M_accepted] = m[M_accepted_min] = m[M_accepted_max] = NAN;
+    if (end != INT64_MAX && end > w->win_start_ps) {
+        double per = 8.0 / (w->bandwidth_bps * units_ps_to_s(end - w->win_start_ps)), lo = INFINITY, hi = 0, all = 0;
+        for (uint32_t i = 0; i < w->nodes; i++) {
+            double x = per * (double)w->acc_bytes[i];
+            lo = x < lo ? x : lo;
+            hi = x > hi ? x : hi;
+            all += (double)w->acc_bytes[i];
+        }
+        m[M_accepted] = per * all / (double)w->nodes;
+        m[M_accepted_min] = lo;
+        m[M_accepted_max] = hi;
+    }
     return 0;
 }
 
@@ -660,7 +868,7 @@ static int ur_resolve(void *params, wl_resolve *rc, char *err, size_t errlen)
                         WL_HORIZON_S);
     }
     uint32_t digits;
-    if (ur_pattern_check(p, rc->nodes, &digits, err, errlen) != 0)
+    if (ur_pattern_check(p, rc->nodes, &digits, err, errlen) != 0 || ur_window_check(p, err, errlen) != 0)
         return -1;
     if (p->messages > 0 && p->offered_load > 0) {
         double per_s = p->offered_load * B / (8 * dist_mean(&p->message_size));
@@ -744,6 +952,8 @@ static void ur_fini(void *state)
     free(w->node);
     free(w->dest);
     free(w->idle);
+    free(w->on);
+    free(w->acc_bytes);
     net_msg_pool_free(&w->pool);
     gsl_rng_free(w->rng_arrivals);
     gsl_rng_free(w->rng_dst);
@@ -759,6 +969,17 @@ static const wl_column ur_table[] = {
     {NULL, NULL},
 };
 
+/* workload.duration or workload.messages: one of them (the row is shared
+ * with dc-flows, where a flow list needs neither, so not PARAM_REQUIRED). */
+static void ur_params_check(const net_params *core, const void *params, param_report *rep)
+{
+    (void)core;
+    const ur_params *p = params;
+    if (p->duration_ps == 0 && p->messages == 0)
+        param_missing(rep, "workload.duration",
+                      "uniform-random: generate messages for this long (> 0); or workload.messages");
+}
+
 const wl_ops wl_uniform_random_ops = {
     .name = "uniform-random",
     .description = "every node sends Poisson or Bernoulli traffic of a given offered load to uniformly "
@@ -767,6 +988,7 @@ const wl_ops wl_uniform_random_ops = {
     .params = ur_rows,
     .nparams = sizeof ur_rows / sizeof ur_rows[0],
     .params_size = sizeof(ur_params),
+    .check = ur_params_check,
     .resolve = ur_resolve,
     .init = ur_init,
     .deliver = ur_deliver,
