@@ -1110,13 +1110,20 @@ static int plot_summary(const plot_opts *o)
         for (int axis = 0; axis < 2; axis++) {
             if (!(axis == 0 ? o->logx && !categorical : o->logy))
                 continue;
-            double lo = 0, hi = 0;
+            double lo = 0, hi = 0, vmin = 0;
+            for (size_t i = 0; i < nrows; i++) {
+                double v = axis == 0 ? rows[i].x : strtod(rows[i].y, NULL);
+                vmin = v > 0 && (vmin == 0 || v < vmin) ? v : vmin;
+            }
             for (size_t i = 0; i < nrows; i++) {
                 int has_ci = axis == 1 || vs_metric; /* a swept x has none */
                 double v = axis == 0 ? rows[i].x : strtod(rows[i].y, NULL);
                 double c = has_ci ? fabs(strtod(axis == 0 ? rows[i].xci : rows[i].yci, NULL)) : 0;
-                double low = v - c > 0 ? v - c : v;
-                to_zero += v > 0 && v - c <= 0;
+                /* a bar reaching below a tenth of the smallest mean would
+                 * stretch the axis over decades of nothing: it runs to the
+                 * bottom edge too */
+                double low = v - c >= vmin / 10 ? v - c : v;
+                to_zero += v > 0 && v - c < vmin / 10;
                 if (low > 0 && (lo == 0 || low < lo))
                     lo = low;
                 hi = v + c > hi ? v + c : hi;
@@ -1142,7 +1149,8 @@ static int plot_summary(const plot_opts *o)
             }
         }
         if (to_zero)
-            plot_note(o, PLOT_NOTE_INFO, "%zu CI bar%s reach%s 0 or below: on the log axis %s to the bottom edge",
+            plot_note(o, PLOT_NOTE_INFO, "%zu CI bar%s reach%s 0, or below a tenth of the smallest mean: on the log "
+                      "axis %s to the bottom edge",
                       to_zero, to_zero == 1 ? "" : "s", to_zero == 1 ? "es" : "", to_zero == 1 ? "it runs" : "they run");
         /* no point has a CI (one replica each, or --change): points and
          * lines without bars, so the key shows no bar either */
