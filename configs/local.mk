@@ -20,6 +20,7 @@ dist_tasknetdata_DATA = \
 	%D%/data/fabric.dot \
 	%D%/data/vef-example.vef \
 	%D%/data/dag-example.dot \
+	%D%/data/flow-list-example.csv \
 	%D%/data/mpi-ring.otf2 \
 	%D%/data/mpi-ring.def \
 	%D%/data/mpi-cg16.otf2 \

@@ -159,9 +159,12 @@ static double gr_mem_bytes(const net_params *core, const void *params)
     const gr_params *p = params;
     topo t;
     char err[1024];
-    if (gr_build(core, p, &t, err, sizeof err) != 0 || swnet_populate(core, &p->sw, &t, err, sizeof err) != 0)
+    if (gr_build(core, p, &t, err, sizeof err) != 0)
         return 0; /* the checks report it */
-    double bytes = swnet_mem_bytes(core, &p->sw, &t) + topo_graph_mem_bytes(&t);
+    double graph_bytes = topo_graph_mem_bytes(&t); /* the graph's own (before a partly populated wrapper) */
+    if (swnet_populate(core, &p->sw, &t, err, sizeof err) != 0)
+        return 0;
+    double bytes = swnet_mem_bytes(core, &p->sw, &t) + graph_bytes;
     topo_free(&t);
     return bytes;
 }

@@ -1512,6 +1512,8 @@ const char *topo_graph_switch_name(const topo *t, uint32_t s) { return G(t)->sna
 
 double topo_graph_mem_bytes(const topo *t)
 {
+    if (t->ops != &graph_ops)
+        return 0;
     const graph *g = G(t);
     double b = (double)g->base[g->ns] * sizeof(gport) + ((double)g->ns + 1) * 8 + (double)g->nh * 8;
     for (uint32_t i = 0; i < g->nh; i++)

@@ -12,7 +12,8 @@
  *   (until una passes the nxt of the cut: the CWR state of RFC 3168), cwnd
  *   = max(cwnd (1 - alpha / 2), 2 mss) and ssthresh = cwnd (RFC 8257 sec.
  *   3.3, floor as ns-3's); while in CWR the window does not grow. Without
- *   ECE the window grows as Reno's. Losses are Reno's (ssthresh = max(Flight
+ *   ECE the window grows as transport.growth says: Reno's by default,
+ *   "linux" as ns-3's TcpDctcp (a TcpLinuxReno: per segment acked). Losses are Reno's (ssthresh = max(Flight
  *   / 2, 2 mss)). g = transport.g (1/16). */
 #include "transport.h"
 
@@ -50,8 +51,13 @@ static void dctcp_on_ack(tp_flow *f, uint64_t acked_bytes, int ece)
         return;
     }
     if (!f->in_cwr)
-        tp_reno_grow(f);
+        tp_grow(f, acked_bytes);
 }
+
+/* A timeout ends CWR (RFC 3168 sec. 6.1.2: the sender is in loss
+ * recovery now; ns-3 and Linux leave CWR for the Loss state): the window
+ * grows again in slow start from 1 mss. */
+static void dctcp_on_timeout(tp_flow *f) { f->in_cwr = 0; }
 
 const tp_cc_ops tp_dctcp_ops = {
     .name = "dctcp",
@@ -59,5 +65,6 @@ const tp_cc_ops tp_dctcp_ops = {
     .ect = 1,
     .init = dctcp_init,
     .on_ack = dctcp_on_ack,
+    .on_timeout = dctcp_on_timeout,
     .ssthresh = tp_reno_ssthresh,
 };

@@ -6,16 +6,17 @@
  * Reno's: tp_reno_grow per ACK of new data (cwnd += mss below ssthresh,
  * += max(1, mss^2 / cwnd) above: ns-3's TcpNewReno, one mss per ACK in slow
  * start whatever the ACK covers, as RFC 5681 sec. 3.1 allows), and
- * ssthresh = max(FlightSize / 2, 2 mss) on a loss (RFC 5681 eq. 4). */
+ * ssthresh = max(FlightSize / 2, 2 mss) on a loss (RFC 5681 eq. 4).
+ * transport.growth="linux" grows as Linux instead (tp_grow: per segment
+ * acked, ns-3's TcpLinuxReno). */
 #include "transport.h"
 
 static void tcp_init(tp_flow *f) { (void)f; }
 
 static void tcp_on_ack(tp_flow *f, uint64_t acked_bytes, int ece)
 {
-    (void)acked_bytes;
     (void)ece;
-    tp_reno_grow(f);
+    tp_grow(f, acked_bytes);
 }
 
 const tp_cc_ops tp_tcp_ops = {

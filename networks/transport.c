@@ -10,7 +10,8 @@
  *   Receiver (RFC 5681 sec. 4.2, RFC 1122): a cumulative ACK names the next
  *     in-order segment expected; an in-order segment is acked once
  *     `delayed-ack` of them are unacked or after delayed-ack-timeout; an
- *     out-of-order or duplicate segment, one that fills a hole, and the last
+ *     out-of-order or duplicate segment, one that fills all or part of a
+ *     hole (out-of-order segments still held after it), and the last
  *     of the message (its FIN, which a receiver acks at once) are acked at once (the duplicate ACKs fast retransmit counts). ECN-capable
  *     transports (dctcp): RFC 8257 sec. 3.2's two-state machine: when a
  *     segment's CE differs from the state, the segments held back are acked
@@ -144,6 +145,39 @@ uint64_t tp_reno_ssthresh(const tp_flow *f)
     uint64_t flight = tp_seg_bytes(f, f->una, f->max);
     uint64_t half = flight / 2, floor2 = 2 * f->mss;
     return half > floor2 ? half : floor2;
+}
+
+const char *const tp_growth_names[] = {"reno", "linux", NULL};
+
+void tp_grow(tp_flow *f, uint64_t acked_bytes)
+{
+    if (f->t->p.growth != TP_GROWTH_LINUX) {
+        tp_reno_grow(f);
+        return;
+    }
+    uint64_t mss = f->mss, k = (acked_bytes + mss - 1) / mss;
+    if (k == 0)
+        return;
+    if (f->cwnd < f->ssthresh) { /* tcp_slow_start: cwnd = min(cwnd + k, ssthresh), in whole segments */
+        uint64_t w = f->cwnd / mss, cap = f->ssthresh / mss, nw = w + k < cap ? w + k : cap;
+        k -= nw > w ? nw - w : 0;
+        f->cwnd = nw * mss;
+    }
+    if (f->cwnd >= f->ssthresh) { /* tcp_cong_avoid_ai(w = cwnd / mss, k) */
+        uint64_t w = f->cwnd / mss;
+        if (w == 0)
+            w = 1;
+        if (f->cwnd_cnt >= w) {
+            f->cwnd_cnt = 0;
+            f->cwnd += mss;
+        }
+        f->cwnd_cnt += (uint32_t)k;
+        if (f->cwnd_cnt >= w) {
+            uint64_t d = f->cwnd_cnt / w;
+            f->cwnd_cnt -= (uint32_t)(d * w);
+            f->cwnd += d * mss;
+        }
+    }
 }
 
 void tp_reno_grow(tp_flow *f)
@@ -380,8 +414,16 @@ static void ev_delack(sim *s, void *ctx, uint64_t arg)
 /* ---- the receiver ---- */
 
 static inline int ooo_has(const tp_flow *f, uint32_t s) { return (f->ooo[(s % TP_RWND) / 64] >> (s % 64)) & 1; }
-static inline void ooo_set(tp_flow *f, uint32_t s) { f->ooo[(s % TP_RWND) / 64] |= UINT64_C(1) << (s % 64); }
-static inline void ooo_clear(tp_flow *f, uint32_t s) { f->ooo[(s % TP_RWND) / 64] &= ~(UINT64_C(1) << (s % 64)); }
+static inline void ooo_set(tp_flow *f, uint32_t s)
+{
+    f->ooo[(s % TP_RWND) / 64] |= UINT64_C(1) << (s % 64);
+    f->ooo_n++;
+}
+static inline void ooo_clear(tp_flow *f, uint32_t s)
+{
+    f->ooo[(s % TP_RWND) / 64] &= ~(UINT64_C(1) << (s % 64));
+    f->ooo_n--;
+}
 
 static void data_arrived(tp_inst *t, tp_flow *f, const net_msg *m)
 {
@@ -430,8 +472,12 @@ static void data_arrived(tp_inst *t, tp_flow *f, const net_msg *m)
         app->t_head_ps = f->t_head_ps;
         net_app_delivered(t->root, app);
     }
-    /* the last segment carries the FIN of a real connection: acked at once */
-    if (filled || f->pending >= t->p.delayed_ack || f->rcv_nxt == f->nseg) {
+    /* the last segment carries the FIN of a real connection: acked at once;
+     * so is one that fills all or part of a gap: out-of-order segments are
+     * still held (RFC 5681 sec. 4.2; ns-3 acks at once while its buffer has
+     * a gap). Held back, the ACK of each retransmission of NewReno's
+     * recovery would wait delayed-ack-timeout: one hole per 200 ms. */
+    if (filled || f->ooo_n > 0 || f->pending >= t->p.delayed_ack || f->rcv_nxt == f->nseg) {
         send_ack(t, f);
     } else if (!f->delack_ev) {
         f->delack_ev = sim_schedule_at(t->s, sim_now(t->s) + t->p.delack_timeout_ps, ev_delack, t,

@@ -61,7 +61,11 @@ typedef struct tp_params {
     double rate_ai_bps, rate_hai_bps; /* additive / hyper increase (0: HPCC's 5 and 50 Mb/s per 25 Gb/s of B) */
     double min_rate_bps;          /* floor of the rate (1 Gb/s) */
     int64_t cnp_interval_ps;      /* receiver: at most one CNP per flow this often (50 us) */
+    int growth;                   /* tcp, dctcp window growth: TP_GROWTH_RENO | TP_GROWTH_LINUX */
 } tp_params;
+
+enum { TP_GROWTH_RENO = 0, TP_GROWTH_LINUX = 1 };
+extern const char *const tp_growth_names[]; /* "reno", "linux" */
 
 typedef struct tp_flow tp_flow;
 
@@ -117,6 +121,7 @@ struct tp_flow {
     uint64_t win_acked, win_marked; /* dctcp: bytes acked / with ECE in the observation window */
     uint32_t win_end, cwr_end;      /* dctcp: window ends when una passes these */
     uint8_t in_cwr;
+    uint32_t cwnd_cnt;      /* growth="linux": segments acked toward the next +1 mss in congestion avoidance */
     /* rate-based (dcqcn) */
     double rate_bps, target_bps;  /* current and target rate */
     int64_t next_avail_ps;        /* the pacer lets the next segment go then */
@@ -131,6 +136,7 @@ struct tp_flow {
     uint8_t done_snd, done_rcv;
     uint32_t rcv_nxt;       /* next in-order segment expected */
     uint32_t pending;       /* in-order segments not yet acked */
+    uint32_t ooo_n;         /* segments held beyond rcv_nxt (bits set in ooo) */
     sim_event_id delack_ev; /* pending delayed-ACK event (0: none) */
     int64_t t_head_ps;      /* first bit of any segment at the receiver */
     uint32_t live;          /* segments, ACKs and timer events of this flow still to come */
@@ -183,6 +189,13 @@ void tp_set_loss(tp_inst *t, const uint32_t *seqs, size_t n);
  * below ssthresh cwnd += mss per ACK that acks new data (slow start),
  * above it cwnd += max(1, mss^2 / cwnd) (congestion avoidance). */
 void tp_reno_grow(tp_flow *f);
+/* The window growth transport.growth selects, for an ACK of acked_bytes of
+ * new data: "reno" tp_reno_grow; "linux" Linux's tcp_slow_start and
+ * tcp_cong_avoid_ai (as ns-3's TcpLinuxReno, which ns-3's TcpDctcp
+ * extends): k = ceil(acked / mss) segments; below ssthresh cwnd grows by k
+ * mss (at most to ssthresh, the rest of k goes on), above it every cwnd /
+ * mss segments acked add one mss (cwnd_cnt counts them). */
+void tp_grow(tp_flow *f, uint64_t acked_bytes);
 /* RFC 5681 eq. 4: max(FlightSize / 2, 2 mss), FlightSize the bytes outstanding. */
 uint64_t tp_reno_ssthresh(const tp_flow *f);
 /* For congestion ops with timers of their own (dcqcn): the engine; hold

@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "harness.h"
 #include "network.h"
@@ -368,6 +369,123 @@ START_TEST(test_checks)
 }
 END_TEST
 
+/* A flow list (workload.flow-list) into a file of its own; returns its path (static). */
+static const char *write_list(const char *text)
+{
+    static char path[64];
+    strcpy(path, "/tmp/tn-flowlist-XXXXXX");
+    int fd = mkstemp(path);
+    ck_assert_int_ge(fd, 0);
+    FILE *f = fdopen(fd, "w");
+    fputs(text, f);
+    fclose(f);
+    return path;
+}
+
+/* The flows of a list arrive at their times, in time order whatever the
+ * file's order, between the ranks and of the sizes written. On the switch at
+ * 10 Gb/s (th_star: 240 ns of links and switch) with whole messages, flows
+ * apart in time are each alone: 15 000 B take 15 000 x 800 ps + 240 ns =
+ * 12.24 us, 1 500 B 1.2 us + 240 ns = 1.44 us, slowdown exactly 1; the
+ * mean FCT (12.24 + 1.44 + 12.24) / 3 = 8.64 us; the last (at 200 us)
+ * delivers at 212.24 us. Two flows at the same time from different sources
+ * to one destination share its link: the second (in file order) waits for the
+ * first, 2 x 12 us + 240 ns. workload.flows=2 keeps the first two in time,
+ * workload.duration=150us those before 150 us. offered_load = 8 bytes /
+ * (N B T), T the last arrival: 8 x 31 500 / (4 x 1e10 x 200e-6) = 0.0315. */
+START_TEST(test_flow_list)
+{
+    char set[128];
+    const char *path = write_list("# start_s in seconds\n"
+                                  "bytes,src,dst,start_s\n"
+                                  "15000,1,0,0.0002\n"
+                                  "15000,0,1,0.000010\n"
+                                  "\n"
+                                  "1500,2,3,100e-6\n");
+    snprintf(set, sizeof set, "workload.flow-list=%s", path);
+    const char *wl[] = {set, NULL};
+    th_run *h = open_run("electrical-switch", 4, NULL, wl, 1);
+    finish(h);
+    ck_assert_double_eq(th_metric(h, "flows_measured"), 3);
+    ck_assert_double_eq(th_metric(h, "fct_slowdown_mean"), 1);
+    ck_assert_double_eq_tol(th_metric(h, "fct_mean_s"), 8.64e-6, 1e-15);
+    ck_assert_double_eq_tol(th_metric(h, "execution_time_s"), 212.24e-6, 1e-15);
+    ck_assert_double_eq_tol(th_metric(h, "offered_load"), 0.0315, 1e-12);
+    ck_assert_double_eq(th_metric(h, "flows_small"), 3);
+    close_run(h);
+
+    const char *wl2[] = {set, "workload.flows=2", NULL};
+    h = open_run("electrical-switch", 4, NULL, wl2, 1);
+    finish(h);
+    ck_assert_double_eq(th_metric(h, "flows_generated"), 2);
+    ck_assert_double_eq_tol(th_metric(h, "execution_time_s"), 101.44e-6, 1e-15);
+    close_run(h);
+    const char *wl3[] = {set, "workload.duration=150us", NULL};
+    h = open_run("electrical-switch", 4, NULL, wl3, 1);
+    finish(h);
+    ck_assert_double_eq(th_metric(h, "flows_generated"), 2);
+    close_run(h);
+    unlink(path);
+
+    path = write_list("start_s,src,dst,bytes\n0.00001,0,2,15000\n0.00001,1,2,15000\n");
+    snprintf(set, sizeof set, "workload.flow-list=%s", path);
+    h = open_run("electrical-switch", 4, NULL, wl, 1);
+    finish(h);
+    ck_assert_double_eq_tol(th_metric(h, "fct_mean_s"), (12.24e-6 + 24.24e-6) / 2, 1e-15);
+    close_run(h);
+    unlink(path);
+}
+END_TEST
+
+/* A bad flow list is refused at its line, saying what was expected. */
+START_TEST(test_flow_list_errors)
+{
+    static const struct {
+        const char *text, *want;
+    } bad[] = {
+        {"start_s,src,dst\n0,0,1\n", ":1: the header names no bytes column"},
+        {"start_s,src,dst,bytes\n0,0,1,100\n0,0,4,100\n", ":3: rank 4, and the workload has ranks 0..3"},
+        {"start_s,src,dst,bytes\n0,2,2,100\n", ":2: a flow from rank 2 to itself"},
+        {"start_s,src,dst,bytes\n0,0,1,1.5\n", ":2: bytes '1.5': expected an integer >= 1"},
+        {"start_s,src,dst,bytes\n0,0,1,0\n", ":2: bytes '0': expected an integer >= 1"},
+        {"start_s,src,dst,bytes\n-1,0,1,10\n", ":2: start -1 s is outside"},
+        {"start_s,src,dst,bytes\n1ms,0,1,10\n", ":2: start_s '1ms' is not a number"},
+        {"start_s,src,dst,bytes\n0,0\n", ":2: 2 fields, expected a dst in field 3"},
+        {"start_s,src,dst,bytes\n# none\n", "no flows after the header"},
+    };
+    const wl_ops *ops = th_wl_ops("dc-flows");
+    for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
+        char set[128];
+        const char *path = write_list(bad[k].text);
+        snprintf(set, sizeof set, "workload.flow-list=%s", path);
+        void *p = th_wl_params(ops, (const char *const[]){set, NULL});
+        char err[1024];
+        param_first first;
+        net_params core = th_star(4, B10);
+        ops->check(&core, p, param_report_first(&first, err, sizeof err));
+        ck_assert_msg(first.rep.n > 0 && strstr(err, bad[k].want) != NULL && strstr(err, path) != NULL, "case %zu: '%s'",
+                      k, err);
+        wl_params_free(ops, p);
+        unlink(path);
+    }
+    /* a list gives arrivals and sizes: no load, no sizes */
+    const char *path = write_list("start_s,src,dst,bytes\n0,0,1,10\n");
+    char set[128];
+    snprintf(set, sizeof set, "workload.flow-list=%s", path);
+    static const char *const other[][2] = {{"workload.load=0.5", "workload.load"}, {"workload.sizes=1kB", "workload.sizes"}};
+    for (size_t k = 0; k < 2; k++) {
+        void *p = th_wl_params(ops, (const char *const[]){set, other[k][0], NULL});
+        char err[1024];
+        param_first first;
+        net_params core = th_star(4, B10);
+        ops->check(&core, p, param_report_first(&first, err, sizeof err));
+        ck_assert_msg(first.rep.n > 0 && strstr(err, other[k][1]) != NULL, "'%s'", err);
+        wl_params_free(ops, p);
+    }
+    unlink(path);
+}
+END_TEST
+
 static Suite *dc_flows_suite(void)
 {
     Suite *s = suite_create("dc_flows");
@@ -383,6 +501,8 @@ static Suite *dc_flows_suite(void)
     tcase_add_test(t, test_policies_on_websearch);
     tcase_add_test(t, test_policies_on_fat_tree);
     tcase_add_test(t, test_checks);
+    tcase_add_test(t, test_flow_list);
+    tcase_add_test(t, test_flow_list_errors);
     suite_add_tcase(s, t);
     return s;
 }

@@ -970,6 +970,22 @@ START_TEST(test_partly_populated)
     ck_assert_msg(strstr(err, "N = 1100, but the three-tier 16-port fat tree has 1024 hosts") != NULL, "%s", err);
     const char *full[] = {"network.ports=16", NULL};
     ck_assert_ptr_null(th_net_try("fat-tree", &core, full, NULL, 1, 0, err, sizeof err));
+    /* a partly populated graph (its memory estimate once crashed on the
+     * wrapper): 12 of fabric.dot's 16 hosts spread, node i on host
+     * floor(16 i / 12): node 0 on H1 (L1), node 11 on host 14 = H15 (L4):
+     * up-down over 3 switches, ser + 4 link + 3 switch */
+    net_params c12 = th_star(12, 10e9);
+    const char *gs[] = {"network.file=" FABRIC, "network.routing=up-down", "network.placement=spread", NULL};
+    const net_ops *gops = net_find("graph");
+    void *gp = th_net_params(gops, gs);
+    ck_assert_double_gt(gops->mem_bytes(&c12, gp), 0);
+    net_params_free(gops, gp);
+    h = th_net_new("graph", &c12, gs, NULL, 1, 8);
+    ck_assert_uint_eq(h->n->ops->topology(h->n->state)->hosts, 12);
+    m = th_at_low(h, 0, 0, 11, 1000);
+    th_net_go(h);
+    ck_delivered_at(m, ser + 4 * TH_LINK_PS + 3 * TH_SW_PS);
+    th_net_free(h);
 }
 END_TEST
 

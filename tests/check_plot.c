@@ -205,6 +205,15 @@ START_TEST(test_two_values)
     gp = plot_script(args, "two-lines.png", NULL);
     HAS(gp, " with yerrorlines ");
     free(gp);
+    /* one replica each: no CI anywhere, so no bars and no bar in the key */
+    write_file("summary.csv", "point,replicas,network.bandwidth,energy_per_bit_j_mean,energy_per_bit_j_ci95\n"
+                              "0,1,10Gb/s,1.2e-11,\n"
+                              "1,1,40Gb/s,8e-12,\n");
+    snprintf(args, sizeof args, "%s --x network.bandwidth --y energy_per_bit_j --lines", dir);
+    gp = plot_script(args, "no-ci.png", NULL);
+    HAS(gp, "$s0 using 1:($2*1000000000000) with linespoints ");
+    HASNT(gp, "error");
+    free(gp);
 }
 END_TEST
 
@@ -225,6 +234,35 @@ START_TEST(test_xy)
     HAS(gp, "$s0 << EOD\n0.5 2.5e-6 0.05 1e-7\nEOD\n$s1 << EOD\n0.125 1e-6 0.01 2e-8\nEOD\n");
     HAS(gp, "$s0 using 1:($2*1000000):3:($4*1000000) with xyerrorbars ");
     HAS(gp, " title '10Gb/s'");
+    free(gp);
+}
+END_TEST
+
+/* Fabrics compared in one sweep (issue 23's first reproducer): the axes
+ * varying with network.type hold one value per fabric ("-" where a fabric
+ * has none), so with --x network.type each is a function of x and splits
+ * no curve: one series, no key of placeholders ('8 8, -, -' before). The
+ * three points in the summary's order, at categories 0, 1, 2. Named with
+ * --series, an axis still splits: arity's values "-" and "4" are two. */
+START_TEST(test_axes_with_x_no_series)
+{
+    write_file("summary.csv", "point,replicas,network.type,network.dims,network.arity,"
+                              "msg_latency_mean_s_mean,msg_latency_mean_s_ci95\n"
+                              "0,2,torus,8 8,-,2e-6,1e-7\n"
+                              "1,2,fat-tree,-,4,3e-6,1e-7\n"
+                              "2,2,leaf-spine,-,-,4e-6,2e-7\n");
+    char args[300];
+    snprintf(args, sizeof args, "%s --x network.type --y msg_latency_mean_s", dir);
+    char *gp = plot_script(args, "fabrics.png", NULL);
+    HAS(gp, "$s0 << EOD\n0 \"torus\" 2e-6 1e-7\n1 \"fat-tree\" 3e-6 1e-7\n2 \"leaf-spine\" 4e-6 2e-7\nEOD\n");
+    HASNT(gp, "$s1");
+    HASNT(gp, "title '8 8");
+    HAS(gp, "unset key\n");
+    free(gp);
+    snprintf(args, sizeof args, "%s --x network.type --y msg_latency_mean_s --series network.arity", dir);
+    gp = plot_script(args, "fabrics-arity.png", NULL);
+    HAS(gp, "$s1");
+    HASNT(gp, "$s2");
     free(gp);
 }
 END_TEST
@@ -591,6 +629,7 @@ static Suite *plot_suite(void)
     tcase_add_test(tc, test_two_values);
     tcase_add_test(tc, test_xy);
     tcase_add_test(tc, test_bare_metric_names);
+    tcase_add_test(tc, test_axes_with_x_no_series);
     tcase_add_test(tc, test_heatmap);
     tcase_add_test(tc, test_counts_heatmap);
     tcase_add_test(tc, test_counts_panels);

@@ -558,6 +558,135 @@ START_TEST(test_random_mixes_pfc)
 }
 END_TEST
 
+/* DCTCP after a timeout: the timeout ends CWR (RFC 3168 sec. 6.1.2; ns-3
+ * leaves CWR for its Loss state), so the window grows again in slow start.
+ * A flow cut by an ECE at nxt = 976 (CWR until una passes 976) times out
+ * at una = 695: transport.c sets cwnd = 1 mss, nxt = una, ssthresh =
+ * Flight / 2 (here 100 mss). The ACK of the retransmitted segment (una 696,
+ * no ECE) then adds one mss (slow start, 1 < 100): cwnd = 2 mss, and the
+ * next, 3 mss. (Before this rule the flow stayed in CWR with cwnd = 1 mss
+ * until una passed 976: one segment per delayed-ACK timeout, a 1.57-MB
+ * web-search flow took 28.8 s.) */
+START_TEST(test_dctcp_timeout_ends_cwr)
+{
+    extern const tp_cc_ops tp_dctcp_ops;
+    net_params core = star(2);
+    th_net *h = th_net_new("electrical-switch", &core, NULL, NULL, 1, 4);
+    tp_params tp = tparams("dctcp");
+    tp_flow f;
+    memset(&f, 0, sizeof f);
+    f.t = attach(h, &tp);
+    f.mss = MSS;
+    f.nseg = 1079;
+    tp_dctcp_ops.init(&f);
+    f.win_end = 5000; /* no observation window ends here: alpha stays */
+    f.una = 695;
+    f.nxt = f.max = 976;
+    f.in_cwr = 1;
+    f.cwr_end = 976;
+    /* the timeout, as transport.c's ev_rto does it */
+    f.ssthresh = 100 * MSS;
+    f.cwnd = MSS;
+    f.nxt = f.una;
+    ck_assert_ptr_nonnull(tp_dctcp_ops.on_timeout);
+    tp_dctcp_ops.on_timeout(&f);
+    f.una = f.nxt = 696;
+    tp_dctcp_ops.on_ack(&f, MSS, 0);
+    ck_assert_uint_eq(f.cwnd, 2 * MSS);
+    f.una = f.nxt = 697;
+    tp_dctcp_ops.on_ack(&f, MSS, 0);
+    ck_assert_uint_eq(f.cwnd, 3 * MSS);
+    /* an ECE now cuts at once (a new CWR), by alpha / 2 = 1/2 (alpha 1 at start): 1.5 mss, floor 2 mss */
+    f.una = f.nxt = 698;
+    tp_dctcp_ops.on_ack(&f, MSS, 1);
+    ck_assert_uint_eq(f.cwnd, 2 * MSS);
+    ck_assert_int_eq(f.in_cwr, 1);
+    th_net_free(h);
+}
+END_TEST
+
+/* transport.growth: with delayed ACKs of 2, every ACK of round 1 covers 2
+ * segments. "reno" adds one mss per ACK: 10 + 5 = 15 segments after the
+ * 5 ACKs of the first 10; "linux" one per segment acked: 10 + 10 = 20
+ * (the window doubles per round trip, as Linux and ns-3's TcpLinuxReno).
+ * Congestion avoidance, "linux": at cwnd = ssthresh = 10 mss, 10 segments
+ * acked (5 ACKs of 2: cwnd_cnt 2, 4, .., 10 >= w = 10) add one mss: 11. */
+START_TEST(test_growth_linux)
+{
+    for (int g = 0; g < 2; g++) {
+        net_params core = star(2);
+        const char *sets[] = {"network.mtu=1500B", "network.buffer=10MB", NULL};
+        th_net *h = th_net_new("electrical-switch", &core, sets, NULL, 1, 4);
+        tp_params tp = tparams("tcp");
+        tp.delayed_ack = 2;
+        tp.growth = g ? TP_GROWTH_LINUX : TP_GROWTH_RENO;
+        tp_inst *t = attach(h, &tp);
+        static rec r;
+        memset(&r, 0, sizeof r);
+        r.s = h->s;
+        tp_set_probe(t, probe, &r);
+        net_msg *m = th_at_low(h, 0, 0, 1, 200 * MSS);
+        th_net_go(h);
+        ck_assert_uint_eq(m->a, 1);
+        ck_assert_uint_ge(r.n, 5);
+        ck_assert_uint_eq(r.cwnd[4], (g ? 20 : 15) * MSS);
+        th_net_free(h);
+    }
+    net_params core = star(2);
+    th_net *h = th_net_new("electrical-switch", &core, NULL, NULL, 1, 4);
+    tp_params tp = tparams("tcp");
+    tp.growth = TP_GROWTH_LINUX;
+    tp_flow f;
+    memset(&f, 0, sizeof f);
+    f.t = attach(h, &tp);
+    f.mss = MSS;
+    f.cwnd = f.ssthresh = 10 * MSS;
+    for (int k = 0; k < 4; k++) {
+        tp_grow(&f, 2 * MSS);
+        ck_assert_uint_eq(f.cwnd, 10 * MSS);
+    }
+    tp_grow(&f, 2 * MSS);
+    ck_assert_uint_eq(f.cwnd, 11 * MSS);
+    ck_assert_uint_eq(f.cwnd_cnt, 0);
+    th_net_free(h);
+}
+END_TEST
+
+/* Two losses in a row at the end of a message (segments 53 and 54 of 60;
+ * delayed ACKs of 2): the out-of-order 55..59 are acked at once, at least
+ * three of them duplicate ACKs (the first may carry the ACK of 52 still
+ * held back), and 53 is fast-retransmitted; every segment has been sent by
+ * then, so only retransmissions reach the receiver after it. 53's arrival
+ * fills part of the gap (54 still missing, 55..59 held): the receiver acks
+ * it at once (RFC 5681 sec. 4.2: a segment that fills all or part of a gap;
+ * ns-3 too), the partial ACK (54) retransmits 54 an RTT later and the
+ * message is complete a few RTTs (~41 us each) after the losses: before
+ * 1 ms, one fast retransmit, two retransmissions, no timeout. Were that ACK
+ * held back for the delayed-ACK timeout (200 ms), the 10-ms RTO would fire
+ * first (the message then completes at 10.238 ms, one timeout). */
+START_TEST(test_partial_gap_acked_at_once)
+{
+    net_params core = star(2);
+    const char *sets[] = {"network.mtu=1500B", "network.buffer=10MB", NULL};
+    th_net *h = th_net_new("electrical-switch", &core, sets, NULL, 1, 4);
+    tp_params tp = tparams("tcp");
+    tp.delayed_ack = 2;
+    tp_inst *t = attach(h, &tp);
+    uint32_t lost[] = {53, 54};
+    tp_set_loss(t, lost, 2);
+    net_msg *m = th_at_low(h, 0, 0, 1, 60 * MSS);
+    th_net_go(h);
+    ck_assert_uint_eq(m->a, 1);
+    ck_assert_int_lt((int64_t)m->b, 1000000000); /* delivered before 1 ms */
+    tp_counters c;
+    tp_get_counters(t, &c);
+    ck_assert_uint_eq(c.timeouts, 0);
+    ck_assert_uint_eq(c.fast_retransmits, 1);
+    ck_assert_uint_eq(c.retransmissions, 2);
+    th_net_free(h);
+}
+END_TEST
+
 static Suite *transport_suite(void)
 {
     Suite *s = suite_create("transport");
@@ -572,6 +701,9 @@ static Suite *transport_suite(void)
     tcase_add_test(t, test_random_mixes_topologies);
     tcase_add_test(t, test_pfc_pause);
     tcase_add_test(t, test_dcqcn_one_cnp);
+    tcase_add_test(t, test_dctcp_timeout_ends_cwr);
+    tcase_add_test(t, test_growth_linux);
+    tcase_add_test(t, test_partial_gap_acked_at_once);
     tcase_add_test(t, test_random_mixes_pfc);
     suite_add_tcase(s, t);
     return s;

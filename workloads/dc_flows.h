@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "dist.h"
+#include "params.h"
 
 #define DCF_CLASSES 4 /* <classK> elements of a configuration (a VEF FLOWS trace: any number) */
 
@@ -32,6 +33,7 @@ typedef struct dcf_params {
     int64_t warmup_ps;       /* measured: arrival >= warmup */
     int64_t cooldown_ps;     /* measured: arrival < duration - cooldown */
     dcf_class_params cls[DCF_CLASSES];
+    param_file flow_list;    /* the flows themselves (start_s,src,dst,bytes): no generation */
     /* Not rows: set by a workload built on this one (NULL / 0 from a configuration). */
     const dcf_class_params *classes; /* [nclasses] instead of cls (not owned): a FLOWS trace's classes */
     uint32_t nclasses;

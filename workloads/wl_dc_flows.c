@@ -51,6 +51,20 @@
  * after DCF_REDRAWS draws (a degenerate mean and sigma) the destination is
  * uniform over the others.
  *
+ * Flow list ("bring your flows": workload.flow-list, instead of load and
+ * sizes): the flows themselves, a CSV file: '#' comment lines, a header
+ * naming the columns start_s (or start), src, dst and bytes (any order,
+ * other columns ignored), then one flow a line: its arrival in seconds (a
+ * decimal number, rounded to the picosecond), its source and destination
+ * ranks (0..N-1, different) and its size in bytes (an integer >= 1). Flows
+ * arrive in time order (equal times in file order) whatever the file's
+ * order; with workload.duration only those arriving before it, with
+ * workload.flows only the first that many. Nothing is drawn: the same list
+ * gives the same flows on every fabric and in a peer simulator fed the same
+ * file (bench/flow-list.py draws such a list; bench/websearch-ns3.sh
+ * compares). offered_load is then 8 bytes / (N B T), T the duration or the
+ * last arrival.
+ *
  * Priority: a flow's message is of the fabric's data class (NET_PRIO_LOW,
  * 1), or its FLOWS class's priority; the configuration's <workload
  * priority=> (several workloads) overrides both for all its messages.
@@ -88,8 +102,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "csv.h"
 #include "datadir.h"
 #include "dc_flows.h"
+#include "infile.h"
 #include "log.h"
 #include "metrics.h"
 #include "network.h"
@@ -175,8 +191,8 @@ static const param_row dcf_rows[] = {
     {DCF_ROW("workload.flow-rate", "frequency", "1/s", "", "dc-flows: flows per second per node (Poisson); or load, load-rate"),
      .kind = PARAM_REAL, .dim = UNIT_FREQ, .off = DCF(flow_rate_per_s), .flags = PARAM_POS | PARAM_UNSET0,
      .example = "23/s"},
-    {DCF_ROW("workload.duration", "time", "s", "", "dc-flows: generate flows for this long (> 0); or workload.flows"),
-     .kind = PARAM_PS, .off = DCF(duration_ps), .flags = PARAM_POS | PARAM_UNSET0 | PARAM_REQUIRED,
+    {DCF_ROW("workload.duration", "time", "s", "", "dc-flows: generate flows for this long (> 0); or workload.flows (required without a flow-list)"),
+     .kind = PARAM_PS, .off = DCF(duration_ps), .flags = PARAM_POS | PARAM_UNSET0,
      .alt = "workload.flows", .example = "100us"},
     {DCF_ROW("workload.flows", "integer", "", "", "dc-flows: flows generated over all nodes (>= 1); or workload.duration"),
      .kind = PARAM_U64, .off = DCF(flows), .flags = PARAM_UNSET0, .min = 1, .max = UINT64_MAX,
@@ -199,6 +215,9 @@ static const param_row dcf_rows[] = {
     DCF_CLASS_ROWS(1),
     DCF_CLASS_ROWS(2),
     DCF_CLASS_ROWS(3),
+    {DCF_ROW("workload.flow-list", "file", "", "",
+             "dc-flows: the flows themselves, CSV start_s,src,dst,bytes one flow a line (instead of load and sizes)"),
+     .kind = PARAM_FILE, .off = DCF(flow_list), .example = "flow-list-example.csv"},
 };
 
 enum { DCF_METRICS(METRIC_ENUM) DCF_NMETRICS };
@@ -213,6 +232,13 @@ typedef struct dcf_node {
     uint64_t delivered;
     uint64_t gen_hash, dlv_hash; /* sums of h(seq), mod 2^64 */
 } dcf_node;
+
+typedef struct dcf_flow { /* one flow of a flow list */
+    int64_t t_ps;
+    uint32_t src, dst;
+    uint64_t bytes;
+    uint64_t line;
+} dcf_flow;
 
 typedef struct dcf_group {
     stats_sample fct_s, slowdown;
@@ -246,6 +272,8 @@ typedef struct dcf {
     int64_t fg_lo_ps, fg_hi_ps; /* the foreground's window, at finish (window only; -1: none) */
     uint64_t bytes_by_duration;
     dcf_group all, bucket[DCF_BUCKETS], *cls; /* cls[ncls] */
+    dcf_flow *list;           /* [nlist] a flow list's flows in arrival order (NULL: generated) */
+    size_t nlist, next;       /* flows in the list, the next to arrive */
     int up;
     struct trace *trace; /* the timeline (--trace; NULL: none): each flow a span, and its message */
 } dcf;
@@ -316,17 +344,182 @@ static double rate_per_node(const dcf_params *p, double B)
     return B > 0 ? p->load * B / (8 * e) : 0;
 }
 
+/* ---- flow lists ---- */
+
+static const char *list_path(const dcf_params *p) { return p->flow_list.path[0] ? p->flow_list.path : p->flow_list.text; }
+
+static int flow_order(const void *a, const void *b)
+{
+    const dcf_flow *x = a, *y = b;
+    if (x->t_ps != y->t_ps)
+        return x->t_ps < y->t_ps ? -1 : 1;
+    return x->line < y->line ? -1 : x->line > y->line;
+}
+
+/* Read a flow list (workload.flow-list; the rules in the head comment):
+ * *out [*n] in arrival order (caller frees), ranks checked against
+ * `ranks` (0: not checked). 0, or -1 + "file:line: what was expected". */
+static int flow_list_read(const char *path, uint32_t ranks, dcf_flow **out, size_t *n, char *err, size_t errlen)
+{
+    char why[1200];
+    *out = NULL;
+    *n = 0;
+    FILE *f = tn_open_input(path, "r", why, sizeof why);
+    if (!f)
+        return tn_error(err, errlen, "flow list: %s", why);
+    char *line = NULL;
+    size_t cap = 0, room = 0;
+    int col[4] = {-1, -1, -1, -1}, header = 0, rc = 0; /* start, src, dst, bytes */
+    static const char *const names[4][2] = {{"start_s", "start"}, {"src", "src"}, {"dst", "dst"}, {"bytes", "bytes"}};
+    long lineno = 0;
+    dcf_flow *v = NULL;
+    while (rc == 0 && getline(&line, &cap, f) >= 0) {
+        lineno++;
+        char *p = line;
+        while (*p == ' ' || *p == '\t')
+            p++;
+        if (*p == '#' || *p == '\n' || *p == '\r' || !*p)
+            continue;
+        char *fields[64];
+        size_t nf = csv_split(p, fields, 64);
+        if (!header) {
+            for (size_t i = 0; i < nf; i++)
+                for (int k = 0; k < 4; k++)
+                    if (col[k] < 0 && (strcmp(fields[i], names[k][0]) == 0 || strcmp(fields[i], names[k][1]) == 0))
+                        col[k] = (int)i;
+            header = 1;
+            for (int k = 0; k < 4 && rc == 0; k++)
+                if (col[k] < 0)
+                    rc = tn_error(err, errlen, "%s:%ld: the header names no %s column (expected start_s,src,dst,bytes)",
+                                  path, lineno, names[k][0]);
+            continue;
+        }
+        double val[4];
+        for (int k = 0; k < 4 && rc == 0; k++) {
+            if ((size_t)col[k] >= nf) {
+                rc = tn_error(err, errlen, "%s:%ld: %zu fields, expected a %s in field %d", path, lineno, nf,
+                              names[k][0], col[k] + 1);
+                break;
+            }
+            const char *t = fields[col[k]];
+            char *end;
+            val[k] = strtod(t, &end);
+            while (*end == ' ' || *end == '\t' || *end == '\r' || *end == '\n')
+                end++;
+            if (end == t || *end || !isfinite(val[k]))
+                rc = tn_error(err, errlen, "%s:%ld: %s '%s' is not a number", path, lineno, names[k][0], t);
+            else if (k == 0 && !(val[k] >= 0 && val[k] <= WL_HORIZON_S))
+                rc = tn_error(err, errlen, "%s:%ld: start %s s is outside 0..%g s", path, lineno, t, WL_HORIZON_S);
+            else if (k > 0 && (val[k] != floor(val[k]) || val[k] < (k == 3 ? 1 : 0) || val[k] > (k == 3 ? 0x1p53 : 0xffffffffp0)))
+                rc = tn_error(err, errlen, "%s:%ld: %s '%s': expected an integer %s", path, lineno, names[k][0], t,
+                              k == 3 ? ">= 1" : "rank >= 0");
+        }
+        if (rc)
+            break;
+        if (val[1] == val[2]) {
+            rc = tn_error(err, errlen, "%s:%ld: a flow from rank %.0f to itself", path, lineno, val[1]);
+            break;
+        }
+        if (ranks && (val[1] >= ranks || val[2] >= ranks)) {
+            rc = tn_error(err, errlen, "%s:%ld: rank %.0f, and the workload has ranks 0..%u", path, lineno,
+                          val[1] >= ranks ? val[1] : val[2], ranks - 1);
+            break;
+        }
+        if (*n == room) {
+            room = room ? 2 * room : 256;
+            v = tn_xrealloc(v, room * sizeof *v);
+        }
+        v[*n] = (dcf_flow){.t_ps = units_s_to_ps(val[0]), .src = (uint32_t)val[1], .dst = (uint32_t)val[2],
+                           .bytes = (uint64_t)val[3], .line = (uint64_t)lineno};
+        (*n)++;
+    }
+    if (rc == 0 && ferror(f))
+        rc = tn_error(err, errlen, "%s: read error", path);
+    if (rc == 0 && !header)
+        rc = tn_error(err, errlen, "%s: no header (expected start_s,src,dst,bytes)", path);
+    if (rc == 0 && *n == 0)
+        rc = tn_error(err, errlen, "%s: no flows after the header", path);
+    free(line);
+    fclose(f);
+    if (rc) {
+        free(v);
+        *n = 0;
+        return -1;
+    }
+    qsort(v, *n, sizeof *v, flow_order);
+    *out = v;
+    return 0;
+}
+
+/* The flows of a list that arrive (duration, flows): count, bytes, the
+ * largest and the last arrival. -1 when it cannot be read. */
+typedef struct dcf_list_sum {
+    double count, bytes, biggest;
+    int64_t last_ps;
+} dcf_list_sum;
+
+static size_t list_used(const dcf_params *p, const dcf_flow *v, size_t n)
+{
+    size_t k = 0;
+    while (k < n && (p->duration_ps == 0 || v[k].t_ps < p->duration_ps) && (p->flows == 0 || k < p->flows))
+        k++;
+    return k;
+}
+
+static int list_summary(const dcf_params *p, dcf_list_sum *s)
+{
+    char e[512];
+    dcf_flow *v;
+    size_t n;
+    memset(s, 0, sizeof *s);
+    if (flow_list_read(list_path(p), 0, &v, &n, e, sizeof e) != 0)
+        return -1;
+    size_t k = list_used(p, v, n);
+    for (size_t i = 0; i < k; i++) {
+        s->bytes += (double)v[i].bytes;
+        if ((double)v[i].bytes > s->biggest)
+            s->biggest = (double)v[i].bytes;
+        s->last_ps = v[i].t_ps;
+    }
+    s->count = (double)k;
+    free(v);
+    return 0;
+}
+
 static void dcf_check(const net_params *core, const void *params, param_report *rep)
 {
     const dcf_params *p = params;
     int nload = (p->load > 0) + (p->load_rate_bps > 0) + (p->flow_rate_per_s > 0);
-    if (nload == 0)
+    if (p->flow_list.text[0]) {
+        /* the flows are the list's: nothing to draw */
+        if (nload)
+            param_invalid(rep, p->load > 0 ? "workload.load" : p->load_rate_bps > 0 ? "workload.load-rate" : "workload.flow-rate",
+                          "a flow list gives the flows' arrivals: no load");
+        if (p->sizes.text)
+            param_invalid(rep, "workload.sizes", "a flow list gives the flows' sizes");
+        if (classes_given(p))
+            param_invalid(rep, "workload.class0.share", "a flow list gives the flows: no classes");
+        if (p->tasks)
+            param_invalid(rep, "workload.flow-list", "a trace's tasks and a flow list do not go together");
+        if (core->nodes >= 2) {
+            char e[1024];
+            dcf_flow *v;
+            size_t n;
+            if (flow_list_read(list_path(p), dcf_ranks(p, core->nodes), &v, &n, e, sizeof e) != 0)
+                param_invalid(rep, "workload.flow-list", "%s", e);
+            else
+                free(v);
+        }
+    } else if (p->duration_ps == 0 && p->flows == 0) {
+        param_missing(rep, "workload.duration", "dc-flows: generate flows for this long (> 0); or workload.flows (required without a flow-list)");
+    }
+    if (nload == 0 && !p->flow_list.text[0])
         param_missing(rep, "workload.load", "dc-flows: the offered load per node, or workload.load-rate or workload.flow-rate");
-    else if (nload > 1)
+    else if (nload > 1 && !p->flow_list.text[0])
         param_invalid(rep, p->flow_rate_per_s > 0 ? "workload.flow-rate" : "workload.load-rate",
                       "give one of workload.load, workload.load-rate and workload.flow-rate");
     int cls = classes_given(p);
-    if (!cls && !p->sizes.text)
+    if (!cls && !p->sizes.text && !p->flow_list.text[0])
         param_missing(rep, "workload.sizes", "dc-flows: flow sizes, or <class0 share=.. size=..> classes");
     if (cls) {
         static const char *const share_path[] = {"workload.class0.share", "workload.class1.share",
@@ -455,6 +648,39 @@ static void dcf_arrival(sim *s, void *ctx, uint64_t arg)
     dcf_schedule_next(w, src);
 }
 
+/* The next flow of a list, and the one after it (or the end of the list). */
+static void dcf_list_arrival(sim *s, void *ctx, uint64_t arg)
+{
+    dcf *w = ctx;
+    (void)arg;
+    if (w->stopped) {
+        w->sources_ended = w->nodes;
+        return;
+    }
+    const dcf_flow *fl = &w->list[w->next++];
+    dcf_node *nd = &w->node[fl->src];
+    net_msg *m = net_msg_alloc(&w->pool);
+    m->src = fl->src;
+    m->dst = fl->dst;
+    m->size_bytes = fl->bytes;
+    m->cls = NET_DATA;
+    m->prio = NET_PRIO_LOW;
+    m->kind = DCF_LIVE;
+    m->a = 0;
+    m->b = nd->generated;
+    nd->gen_hash += dcf_mix(nd->generated);
+    nd->generated++;
+    w->generated++;
+    w->bytes_generated += fl->bytes;
+    if (w->first_gen_ps < 0)
+        w->first_gen_ps = sim_now(s);
+    net_send(w->n, m);
+    if (w->next < w->nlist)
+        sim_schedule_at(w->s, w->list[w->next].t_ps, dcf_list_arrival, w, 0);
+    else
+        w->sources_ended = w->nodes;
+}
+
 static void group_add(dcf_group *g, double fct_s, double slowdown)
 {
     stats_sample_add(&g->fct_s, fct_s);
@@ -543,7 +769,14 @@ static int dcf_init(void *state, const wl_env *env, char *err, size_t errlen)
     uint32_t nodes = dcf_ranks(p, env->nodes);
     double lambda = rate_per_node(p, env->bandwidth_bps);
     double gap_ps = 1e12 / lambda;
-    if (!(lambda > 0) || !(gap_ps > 0) || !isfinite(gap_ps))
+    dcf_flow *list = NULL;
+    size_t nlist = 0;
+    if (p->flow_list.text[0]) {
+        if (flow_list_read(list_path(p), nodes, &list, &nlist, err, errlen) != 0)
+            return -1;
+        nlist = list_used(p, list, nlist);
+        gap_ps = 0;
+    } else if (!(lambda > 0) || !(gap_ps > 0) || !isfinite(gap_ps))
         return tn_error(err, errlen, "dc-flows: flow rate %g /s per node is out of range", lambda);
     w->p = p;
     w->s = env->sim;
@@ -553,6 +786,15 @@ static int dcf_init(void *state, const wl_env *env, char *err, size_t errlen)
     w->bandwidth_bps = env->bandwidth_bps;
     w->mean_gap_ps = gap_ps;
     w->offered_load = lambda * 8 * mean_size(p) / env->bandwidth_bps;
+    w->list = list;
+    w->nlist = nlist;
+    if (list) {
+        double bytes = 0;
+        for (size_t i = 0; i < nlist; i++)
+            bytes += (double)list[i].bytes;
+        double T = p->duration_ps > 0 ? units_ps_to_s(p->duration_ps) : nlist ? units_ps_to_s(list[nlist - 1].t_ps) : 0;
+        w->offered_load = T > 0 ? 8 * bytes / ((double)nodes * env->bandwidth_bps * T) : NAN;
+    }
     w->use_classes = classes_given(p);
     w->cls_p = class_list(p, &w->ncls);
     w->cum_share = tn_xcalloc(w->ncls, sizeof *w->cum_share);
@@ -580,6 +822,13 @@ static int dcf_init(void *state, const wl_env *env, char *err, size_t errlen)
     for (uint32_t k = 0; k < w->ncls; k++)
         group_init(&w->cls[k]);
     w->up = 1;
+    if (list) {
+        if (nlist)
+            sim_schedule_at(w->s, list[0].t_ps, dcf_list_arrival, w, 0);
+        else
+            w->sources_ended = w->nodes; /* every flow of the list is past the duration */
+        return 0;
+    }
     for (uint32_t i = 0; i < w->nodes; i++)
         dcf_schedule_next(w, i);
     return 0;
@@ -601,7 +850,7 @@ static int dcf_verify(const dcf *w, char *err, size_t errlen)
     if (w->bytes_delivered != w->bytes_generated)
         return tn_error(err, errlen, "dc-flows: %llu bytes generated, %llu delivered",
                         (unsigned long long)w->bytes_generated, (unsigned long long)w->bytes_delivered);
-    if (w->p->flows > 0 && w->generated != w->p->flows)
+    if (w->p->flows > 0 && w->generated != w->p->flows && !w->list)
         return tn_error(err, errlen, "dc-flows: %llu of %llu flows generated", (unsigned long long)w->generated,
                         (unsigned long long)w->p->flows);
     return 0;
@@ -678,7 +927,7 @@ static int dcf_finish(void *state, const wl_run_view *v, double *m, wl_span *spa
 static int dcf_finished(const void *state)
 {
     const dcf *w = state;
-    int ended = w->sources_ended == w->nodes || (w->p->flows > 0 && w->generated >= w->p->flows);
+    int ended = w->sources_ended == w->nodes || (!w->list && w->p->flows > 0 && w->generated >= w->p->flows);
     return ended && w->delivered == w->generated;
 }
 
@@ -690,6 +939,7 @@ static void dcf_fini(void *state)
     if (!w->up)
         return;
     free(w->node);
+    free(w->list);
     net_msg_pool_free(&w->pool);
     gsl_rng_free(w->rng_arrivals);
     gsl_rng_free(w->rng_dst);
@@ -714,6 +964,15 @@ static int dcf_resolve(void *params, wl_resolve *rc, char *err, size_t errlen)
     double B = rc->net->bandwidth_bps;
     if (!(B > 0))
         return 0;
+    if (p->flow_list.text[0]) {
+        dcf_list_sum ls;
+        if (list_summary(p, &ls) != 0)
+            return 0; /* check says why */
+        if (8 * ls.biggest / B > WL_HORIZON_S)
+            return tn_error(err, errlen, "dc-flows: a flow of %g B takes %.3g s at %g b/s, more than the %g s a run can span",
+                            ls.biggest, 8 * ls.biggest / B, B, WL_HORIZON_S);
+        return 0;
+    }
     double biggest = p->sizes.text ? dist_practical_max(&p->sizes) : 0;
     uint32_t ncls;
     const dcf_class_params *c = class_list(p, &ncls);
@@ -750,6 +1009,15 @@ static void dcf_estimate(const void *params, const wl_resolve *rc, wl_estimate *
 {
     const dcf_params *p = params;
     double B = rc->net->bandwidth_bps, N = dcf_ranks(p, rc->nodes), lambda = rate_per_node(p, B), e = mean_size(p);
+    dcf_list_sum ls;
+    if (p->flow_list.text[0] && list_summary(p, &ls) == 0 && ls.count > 0) {
+        /* a list: its flows (all alive at once at worst), arrivals until its last, drained at B per node */
+        out->messages = ls.count;
+        out->mem_bytes = sizeof(dcf) + N * sizeof(dcf_node) + ls.count * (sizeof(dcf_flow) + sizeof(net_msg)) +
+                         ls.count * 2 * 2 * 1.5 * sizeof(double);
+        out->horizon_s = units_ps_to_s(ls.last_ps) + (B > 0 ? 8 * ls.bytes / B : 0) + (double)rc->msg_fixed_ps * 1e-12;
+        return;
+    }
     if (!(lambda > 0) || !(N > 0))
         return;
     double total = dcf_flows_expected(p, lambda, N), load = B > 0 ? lambda * 8 * e / B : 0;
@@ -761,6 +1029,8 @@ static void dcf_estimate(const void *params, const wl_resolve *rc, wl_estimate *
     out->messages = total;
     out->mem_bytes =
         sizeof(dcf) + N * sizeof(dcf_node) + live * sizeof(net_msg) + total * groups * 2 * 1.5 * sizeof(double);
+    if (rc->measure_window) /* the records kept until finish, grown by doubling */
+        out->mem_bytes += total * 1.5 * sizeof(dcf_rec);
     double T = p->duration_ps > 0 ? units_ps_to_s(p->duration_ps) : total / (lambda * N);
     out->horizon_s = T * (x > 1 ? x : 1) + (double)rc->msg_fixed_ps * 1e-12;
 }
@@ -770,6 +1040,22 @@ static void dcf_analyze(const void *params, const wl_resolve *rc, wl_analysis *o
     const dcf_params *p = params;
     double B = rc->net->bandwidth_bps, e = mean_size(p), lambda = rate_per_node(p, B);
     double load = B > 0 ? lambda * 8 * e / B : NAN;
+    dcf_list_sum ls;
+    if (p->flow_list.text[0] && list_summary(p, &ls) == 0 && ls.count > 0) {
+        double N = dcf_ranks(p, rc->nodes);
+        double T = p->duration_ps > 0 ? units_ps_to_s(p->duration_ps) : units_ps_to_s(ls.last_ps);
+        e = ls.bytes / ls.count;
+        lambda = T > 0 && N > 0 ? ls.count / (N * T) : NAN;
+        load = T > 0 && N > 0 && B > 0 ? 8 * ls.bytes / (N * B * T) : NAN;
+        wl_analysis_add(out, "mean_flow_bytes", e);
+        wl_analysis_add(out, "flows_per_s_per_node", lambda);
+        wl_analysis_add(out, "offered_load", load);
+        wl_analysis_add(out, "flows_expected", ls.count);
+        snprintf(out->text, sizeof out->text,
+                 "  flow list  %.0f flows  mean %.6g B  %.6g /s per node  offered load=%.6g of B\n", ls.count, e,
+                 lambda, load);
+        return;
+    }
     wl_analysis_add(out, "mean_flow_bytes", e);
     wl_analysis_add(out, "flows_per_s_per_node", lambda);
     wl_analysis_add(out, "offered_load", load);

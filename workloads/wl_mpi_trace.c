@@ -271,16 +271,7 @@ static void q_put(mp *w, uint32_t dst, uint32_t src, uint32_t tag, uint64_t ctx,
 
 static void hand(mp *w, uint32_t src, uint32_t dst, uint64_t bytes, uint8_t cls, uint32_t a, uint64_t b)
 {
-    net_msg *m = net_msg_alloc(&w->pool);
-    m->src = src;
-    m->dst = dst;
-    m->size_bytes = bytes;
-    m->cls = cls;
-    m->prio = NET_PRIO_LOW;
-    m->kind = MP_KIND;
-    m->a = a;
-    m->b = b;
-    net_send(w->n, m);
+    wl_send(w->n, &w->pool, src, dst, bytes, cls, MP_KIND, a, b);
 }
 
 static void run_rank(mp *w, uint32_t r);

@@ -573,16 +573,7 @@ static uint64_t chunk_bytes(uint64_t S, uint32_t W, uint32_t m)
 static void send_msg(tr *w, uint32_t src, uint32_t dst, uint64_t bytes, uint16_t kind, uint8_t cls, uint32_t a,
                      uint64_t b)
 {
-    net_msg *m = net_msg_alloc(&w->pool);
-    m->src = src;
-    m->dst = dst;
-    m->size_bytes = bytes;
-    m->cls = cls;
-    m->prio = NET_PRIO_LOW;
-    m->kind = kind;
-    m->a = a;
-    m->b = b;
-    net_send(w->n, m);
+    wl_send(w->n, &w->pool, src, dst, bytes, cls, kind, a, b);
 }
 
 /* Rank r sends step t of the current allreduce. */

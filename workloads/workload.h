@@ -62,6 +62,7 @@ typedef struct wl_resolve {
                              (net_fixed_latency_ps; 0 when not known), for horizon checks */
     double fabric_bound;  /* the fabric's uniform-random saturation throughput per node, a fraction
                              of B (net_uniform_bound), for estimates; 0: not known (take 1) */
+    int measure_window;   /* workload.measure="window" (wl_env.measure_window), for estimates */
 } wl_resolve;
 
 /* What a workload expects of one run of a resolved point: for the checks
@@ -215,5 +216,25 @@ int wl_name_ok(const char *name, char *err, size_t errlen);
 /* A workload's own params with every row's default; free with wl_params_free. */
 void *wl_params_new(const wl_ops *ops);
 void wl_params_free(const wl_ops *ops, void *params);
+
+/* A message from the workload's pool (zeroed) handed to the fabric: bytes
+ * from src to dst in class cls at the data priority NET_PRIO_LOW (the
+ * configuration's <workload priority=> applies on top), tagged with the
+ * workload's kind and its a, b (what its deliver reads back). The send of
+ * the program-shaped workloads (mpi-trace, training). */
+static inline void wl_send(net *n, net_msg_pool *pool, uint32_t src, uint32_t dst, uint64_t bytes, uint8_t cls,
+                           uint16_t kind, uint32_t a, uint64_t b)
+{
+    net_msg *m = net_msg_alloc(pool);
+    m->src = src;
+    m->dst = dst;
+    m->size_bytes = bytes;
+    m->cls = cls;
+    m->prio = NET_PRIO_LOW;
+    m->kind = kind;
+    m->a = a;
+    m->b = b;
+    net_send(n, m);
+}
 
 #endif

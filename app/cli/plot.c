@@ -551,6 +551,31 @@ static int metric_named(const char *header, const char *name, char *out, size_t 
     return -1;
 }
 
+/* Whether column h of a summary's rows is a function of column x (one
+ * value of h for each value of x): an axis varying with x (with=, its "-"
+ * placeholders included) splits no curve, so it makes no series. */
+static int follows_column(const csv_table *t, int x, int h)
+{
+    if (x < 0 || h < 0)
+        return 0;
+    for (size_t i = 0; i < t->nrows; i++) {
+        char *a = tn_xstrdup(t->rows[i]), *fa[MAXF];
+        size_t na = csv_split(a, fa, MAXF);
+        int ok = (size_t)x < na && (size_t)h < na;
+        for (size_t j = i + 1; ok && j < t->nrows; j++) {
+            char *b = tn_xstrdup(t->rows[j]), *fb[MAXF];
+            size_t nb = csv_split(b, fb, MAXF);
+            if ((size_t)x < nb && (size_t)h < nb && strcmp(fa[x], fb[x]) == 0 && strcmp(fa[h], fb[h]) != 0)
+                ok = 0;
+            free(b);
+        }
+        free(a);
+        if (!ok)
+            return 0;
+    }
+    return 1;
+}
+
 /* The confidence column of metric m in a summary.csv header: m_ci95, or
  * m_ci99 ... at another run.confidence; -1 if none. */
 static int ci_column(const char *header, const char *m)
@@ -746,6 +771,9 @@ static int plot_summary(const plot_opts *o)
             for (char *tok = strtok(named, ","); tok && !skip; tok = strtok(NULL, ","))
                 skip = strcmp(tok, h) == 0;
         }
+        /* not named by --series and set by x's value: it draws nothing apart */
+        if (!skip && !vs_metric)
+            skip = follows_column(&t, csv_column(t.header, x), (int)(first_axis + a));
         if (skip)
             continue;
         size_t l = strlen(dser), le = strlen(extra);
@@ -1116,6 +1144,11 @@ static int plot_summary(const plot_opts *o)
         if (to_zero)
             plot_note(o, PLOT_NOTE_INFO, "%zu CI bar%s reach%s 0 or below: on the log axis %s to the bottom edge",
                       to_zero, to_zero == 1 ? "" : "s", to_zero == 1 ? "es" : "", to_zero == 1 ? "it runs" : "they run");
+        /* no point has a CI (one replica each, or --change): points and
+         * lines without bars, so the key shows no bar either */
+        int any_ci = 0;
+        for (size_t i = 0; i < nrows && !any_ci; i++)
+            any_ci = strtod(rows[i].yci, NULL) != 0;
         /* a category's series side by side around it, 0.8 wide in all */
         double step = categorical && ns > 1 ? 0.8 / (double)ns : 0;
         if (categorical) {
@@ -1212,24 +1245,32 @@ static int plot_summary(const plot_opts *o)
                 gp_col(g, 3, fy);
                 fprintf(g, " with boxes lc %zu title ", s + 1);
                 gp_string(g, label);
-                fprintf(g, ", \\\n     $s%zu using 1:", s);
-                gp_col(g, 3, fy);
-                fputc(':', g);
-                gp_col(g, 4, fy);
-                fputs(" with yerrorbars lc rgb 'black' pt 0 notitle", g);
+                if (any_ci) {
+                    fprintf(g, ", \\\n     $s%zu using 1:", s);
+                    gp_col(g, 3, fy);
+                    fputc(':', g);
+                    gp_col(g, 4, fy);
+                    fputs(" with yerrorbars lc rgb 'black' pt 0 notitle", g);
+                }
                 continue;
             } else if (categorical) {
                 fprintf(g, "%s$s%zu using 1:", sep, s);
                 gp_col(g, 3, fy);
-                fputc(':', g);
-                gp_col(g, 4, fy);
-                fprintf(g, " with yerrorbars lc %zu pt %d ps 1.5 title ", s + 1, gp_point(s));
+                if (any_ci) {
+                    fputc(':', g);
+                    gp_col(g, 4, fy);
+                }
+                fprintf(g, " with %s lc %zu pt %d ps 1.5 title ", any_ci ? "yerrorbars" : "points", s + 1,
+                        gp_point(s));
             } else {
                 fprintf(g, "%s$s%zu using 1:", sep, s);
                 gp_col(g, 2, fy);
-                fputc(':', g);
-                gp_col(g, 3, fy);
-                fprintf(g, " with %s lc %zu pt %d ps 1.3 title ", lines ? "yerrorlines" : "yerrorbars", s + 1,
+                if (any_ci) {
+                    fputc(':', g);
+                    gp_col(g, 3, fy);
+                }
+                fprintf(g, " with %s lc %zu pt %d ps 1.3 title ",
+                        any_ci ? (lines ? "yerrorlines" : "yerrorbars") : (lines ? "linespoints" : "points"), s + 1,
                         gp_point(s));
             }
             gp_string(g, label);

@@ -51,6 +51,10 @@ static const param_row core_rows[] = {
      .kind = PARAM_BYTES, .off = offsetof(cfg, tp.mss_bytes), .flags = PARAM_POS, .example = "1460B"},
     {ROW("transport.header", "size", "B", "40B", "transport: header bytes of a segment on the wire, and an ACK's size"),
      .kind = PARAM_BYTES, .off = offsetof(cfg, tp.header_bytes), .flags = PARAM_NONNEG, .example = "40B"},
+    {ROW("transport.growth", "choice", "", "reno",
+         "tcp, dctcp: window growth: reno (+1 mss per ACK in slow start: ns-3 TcpNewReno) | linux (+1 mss per "
+         "segment acked: Linux, ns-3 TcpLinuxReno and TcpDctcp)"),
+     .kind = PARAM_CHOICE, .off = offsetof(cfg, tp.growth), .choices = tp_growth_names, .example = "linux"},
     {ROW("transport.g", "number", "", "0.0625", "dctcp: gain of the marked fraction's moving average alpha"),
      .kind = PARAM_REAL, .dim = UNIT_NONE, .off = offsetof(cfg, tp.g), .flags = PARAM_POS, .example = "0.0625"},
     {ROW("transport.dcqcn-g", "number", "", "0.00390625", "dcqcn: gain of alpha (HPCC ns-3 code: 1/256)"),

@@ -27,21 +27,41 @@ typedef struct sbuf {
     size_t n, cap;
 } sbuf;
 
+/* Room for n more bytes and the NUL. */
+static void grow(sbuf *b, size_t n)
+{
+    if (b->n + n + 1 > b->cap) {
+        b->cap = 2 * (b->n + n + 1);
+        b->s = tn_xrealloc(b->s, b->cap);
+    }
+}
+
+/* Formatted straight into the buffer (one vsnprintf when it fits): the
+ * schema is made at every load, so no allocation per piece. */
 static void put(sbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void put(sbuf *b, const char *fmt, ...)
 {
-    va_list ap;
-    va_start(ap, fmt);
-    char *t = cfg_vformat(fmt, ap);
-    va_end(ap);
-    size_t l = strlen(t);
-    if (b->n + l + 1 > b->cap) {
-        b->cap = 2 * (b->n + l + 1);
-        b->s = tn_xrealloc(b->s, b->cap);
+    for (;;) {
+        va_list ap;
+        va_start(ap, fmt);
+        size_t room = b->cap - b->n;
+        int l = vsnprintf(room ? b->s + b->n : NULL, room, fmt, ap);
+        va_end(ap);
+        if (l < 0)
+            return;
+        if ((size_t)l < room) {
+            b->n += (size_t)l;
+            return;
+        }
+        grow(b, (size_t)l);
     }
-    memcpy(b->s + b->n, t, l + 1);
-    b->n += l;
-    free(t);
+}
+
+static void put_char(sbuf *b, char c)
+{
+    grow(b, 1);
+    b->s[b->n++] = c;
+    b->s[b->n] = '\0';
 }
 
 /* Text that is safe inside an XML comment: no "--", no trailing '-'. */
@@ -52,7 +72,7 @@ static void put_comment(sbuf *b, int indent, const char *text)
         if (*p == '-' && (p[1] == '-' || p[1] == '\0'))
             put(b, "- ");
         else
-            put(b, "%c", *p);
+            put_char(b, *p);
     }
     put(b, " -->\n");
 }
@@ -66,7 +86,7 @@ static void put_text(sbuf *b, const char *s)
         case '<': put(b, "&lt;"); break;
         case '>': put(b, "&gt;"); break;
         case '"': put(b, "&quot;"); break;
-        default: put(b, "%c", *s);
+        default: put_char(b, *s);
         }
 }
 

@@ -55,7 +55,8 @@ void run_estimate_point(const cfg *c, run_estimate *out)
                              .net = &core,
                              .seed = c->seed,
                              .msg_fixed_ps = fixed_ps,
-                             .fabric_bound = bound};
+                             .fabric_bound = bound,
+                             .measure_window = c->wl[k].measure == 1};
             wops->estimate(cfg_wl_params_at(c, k), &wr, &we);
         } else {
             we.mem_bytes = WL_MEM_PER_NODE_B * (double)nranks;
