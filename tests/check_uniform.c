@@ -1187,24 +1187,29 @@ END_TEST
  * link: message j starts at 800 + (j - 1) 1600, after a source wait of
  * (j - 1) 800 ps, and crosses in the same time L0 (zero load, 0 -> 5: one X
  * and one Y hop: 4 links of 20 ns, 3 switches of 200 ns and the 1.6 ns of
- * serialisation, 681.6 ns). Duration 1100 slots (880 ns), warmup 1000 slots
+ * serialisation, 681.6 ns). Duration 2000 slots (1.6 us), warmup 1000 slots
  * (800 ns), measure 40 slots (32 ns): measured j = 1000 .. 1039 (800 000 <=
  * j 800 < 832 000), 40 per node, 640 in all; mean wait 800 * (999 + 1038) / 2
  * = 814 800 ps; network latency L0 for every one; window latency L0 +
- * 814 800 ps. Accepted: from 0.8 + 681.6 = 682.4 ns < 800 ns on, every node receives a
- * 2-byte message every 1600 ps, 20 of them in any 32 ns window: 8 * 40 B /
+ * 814 800 ps. Accepted: from 0.8 + 681.6 = 682.4 ns < 800 ns on, every node
+ * receives a 2-byte message every 1600 ps, 20 of them in any 32 ns window: 8 * 40 B /
  * (10 Gb/s * 32 ns) = 1 for each node (min = max = mean = 1). The drain:
  * message 1039 starts at 800 + 1038 * 1600 = 1 661 600 ps, past the
- * duration, so the sources generate on until it is delivered (t_d), every
- * node's last arrival being the last slot before t_d (or at it: same-time
- * order). */
-START_TEST(test_measure_window)
+ * duration, so the sources generate on until it is delivered (t_d = 1661.6 +
+ * 681.6 ns = 2.3432 us, past 1.6 us and before 2 x 1.6 us: not saturated),
+ * every node's last arrival being the
+ * last slot before t_d (or at it: same-time order). With a duration of 1100
+ * slots (880 ns) the drain reaches 2 x 880 ns = 1 760 000 ps before t_d: the
+ * sources stop there, the last arrival being slot 2199 (2200 x 800 = 2 x D is
+ * not generated), saturated = 1, and the measured messages, ahead of the
+ * later ones in their source queues, keep every figure above. */
+static void measure_run(int64_t duration_ps, int saturated)
 {
     const uint32_t N = 16;
     const uint64_t cap = 60000;
     net_params np = star(N);
     const wl_ops *w = th_wl_ops("uniform-random");
-    void *p = wl_uniform(2, 2.0, 0, 880000);
+    void *p = wl_uniform(2, 2.0, 0, duration_ps);
     static const char *const sets[] = {"workload.injection=bernoulli", "workload.traffic=neighbor",
                                        "workload.traffic-radix=4", "workload.warmup=800000ps",
                                        "workload.measure-period=32000ps"};
@@ -1236,9 +1241,19 @@ START_TEST(test_measure_window)
     ck_assert_int_eq(t_d, 1661600 + L0);
     ck_assert_uint_eq(total % N, 0);
     uint64_t per = total / N; /* arrivals at 800 .. per 800 */
-    ck_assert_msg(per * 800 <= (uint64_t)t_d && (per + 1) * 800 >= (uint64_t)t_d, "%llu per node, t_d %lld",
-                  (unsigned long long)per, (long long)t_d);
+    ck_assert_double_eq(MET(h, "saturated"), saturated);
+    if (saturated)
+        ck_assert_uint_eq(per, 2199);
+    else
+        ck_assert_msg(per * 800 <= (uint64_t)t_d && (per + 1) * 800 >= (uint64_t)t_d, "%llu per node, t_d %lld",
+                      (unsigned long long)per, (long long)t_d);
     h_close(&h);
+}
+
+START_TEST(test_measure_window)
+{
+    measure_run(1600000, 0);
+    measure_run(880000, 1);
 }
 END_TEST
 
@@ -1258,6 +1273,7 @@ START_TEST(test_measure_default)
     ck_assert(isnan(MET(h, "network_latency_s")));
     ck_assert(isnan(MET(h, "source_queueing_s")));
     ASSERT_REL(MET(h, "accepted"), MET(h, "throughput"), 1e-12);
+    ck_assert(isnan(MET(h, "saturated"))); /* no measure-period: no drain to judge */
     h_close(&h);
     static const struct {
         uint64_t messages;

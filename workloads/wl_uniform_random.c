@@ -100,7 +100,12 @@
  * above). With M given, the sources go on generating past the duration
  * until every measured message has been delivered (the drain: the measured
  * messages cross a fabric under the same load to the last), then stop; W + M
- * must fit in the duration. Over the measured messages:
+ * must fit in the duration. The drain generates for at most another
+ * duration: a fabric past its saturation (or one that starves a source)
+ * may never deliver them while the sources keep adding load, and BookSim2
+ * then gives up too (its latency threshold, "unstable"). At 2 x duration the
+ * sources stop, the measured messages still in flight arrive without that
+ * load, and `saturated` is 1 (0 when they all arrived by then). Over the measured messages:
  *   window_latency_s    mean of delivery - generation;
  *   network_latency_s   mean of delivery - t_inject, t_inject the instant the
  *                       message's first byte left its source's NIC queue for
@@ -258,7 +263,9 @@ static const param_row ur_rows[] = {
                          "leaves (empty as network_latency_s)")                                          \
     X(accepted, "accepted load in the measurement window: bits delivered in it / (N B window)")         \
     X(accepted_min, "the least node's accepted load in the window: bits it received / (B window)")      \
-    X(accepted_max, "the greatest node's accepted load in the window")
+    X(accepted_max, "the greatest node's accepted load in the window")                                  \
+    X(saturated, "measure-period: 1 if the drain reached twice the duration with measured messages in "   \
+                 "flight (the sources then stopped: a saturated fabric, BookSim2's unstable), else 0")
 enum { UR_METRICS(METRIC_ENUM) UR_NMETRICS };
 static const metric_def ur_metrics_def[] = {UR_METRICS(METRIC_DEF)};
 
@@ -305,6 +312,7 @@ typedef struct ur {
     int64_t win_start_ps;     /* W */
     int64_t win_end_ps;       /* W + measure-period (exclusive); INT64_MAX: window_end_ps (inclusive) */
     int drained;              /* measure: every measured message delivered after the window */
+    int64_t drained_ps;       /* when (-1: not yet) */
     uint64_t meas_gen;        /* measured messages generated */
     uint64_t meas_dlv;        /* of them, delivered */
     uint64_t meas_lat_ps;     /* sum of their latencies, ps */
@@ -489,6 +497,8 @@ static uint32_t ur_pick_dest(ur *w, uint32_t src)
     return dst;
 }
 
+static inline int p_measure(const ur *w) { return w->p->measure_ps > 0; }
+
 /* Is time t in the measurement window? */
 static inline int ur_in_window(const ur *w, int64_t t)
 {
@@ -500,8 +510,10 @@ static inline int ur_in_window(const ur *w, int64_t t)
 /* measure: the window is over and every measured message delivered */
 static inline void ur_check_drained(ur *w, int64_t now)
 {
-    if (w->p->measure_ps > 0 && now >= w->win_end_ps && w->meas_dlv == w->meas_gen)
+    if (w->p->measure_ps > 0 && now >= w->win_end_ps && w->meas_dlv == w->meas_gen && !w->drained) {
         w->drained = 1;
+        w->drained_ps = now;
+    }
 }
 
 /* on-off: slots from node i's last slot to its next message (the file
@@ -546,7 +558,8 @@ static void ur_schedule_next(ur *w, uint32_t i)
         nd->next_ps += w->slot_ps * (w->q >= 1 ? 1.0 : (double)gsl_ran_geometric(w->rng_arrivals, w->q));
     else
         nd->next_ps += gsl_ran_exponential(w->rng_arrivals, w->mean_gap_ps);
-    int drain = w->p->measure_ps > 0 && !w->drained; /* measured messages still in flight: go on */
+    /* measured messages still in flight: go on, up to twice the duration */
+    int drain = w->p->measure_ps > 0 && !w->drained && nd->next_ps < 2.0 * (double)w->duration_ps;
     if (w->duration_ps > 0 && nd->next_ps >= (double)w->duration_ps && !drain) {
         w->sources_ended++; /* generation has ended (however far the draw went) */
         return;
@@ -572,7 +585,8 @@ static void ur_arrival(sim *s, void *ctx, uint64_t arg)
         return;
     }
     ur_check_drained(w, now);
-    if (w->duration_ps > 0 && now >= w->duration_ps && w->drained) { /* past the duration, drained: stop */
+    if (w->duration_ps > 0 && now >= w->duration_ps && (w->drained || now >= 2 * w->duration_ps)) {
+        /* past the duration, drained (or the drain's limit): stop */
         w->sources_ended++;
         return;
     }
@@ -725,6 +739,7 @@ static int ur_init(void *state, const wl_env *env, char *err, size_t errlen)
     w->last_dlv_ps = -1;
     w->window_end_ps = w->duration_ps > 0 ? w->duration_ps : INT64_MAX;
     w->win_start_ps = p->warmup_ps;
+    w->drained_ps = -1;
     w->win_end_ps = p->measure_ps > 0 ? p->warmup_ps + p->measure_ps : INT64_MAX;
     w->acc_bytes = tn_xcalloc(env->nodes, sizeof *w->acc_bytes);
     w->node = tn_xcalloc(env->nodes, sizeof *w->node);
@@ -831,6 +846,7 @@ static int ur_finish(void *state, const wl_run_view *v, double *m, wl_span *span
     m[M_window_latency_s] = w->meas_dlv ? units_ps_to_s((int64_t)w->meas_lat_ps) / (double)w->meas_dlv : NAN;
     m[M_network_latency_s] = w->meas_net_n ? units_ps_to_s((int64_t)w->meas_net_ps) / (double)w->meas_net_n : NAN;
     m[M_source_queueing_s] = w->meas_net_n ? units_ps_to_s((int64_t)w->meas_srcq_ps) / (double)w->meas_net_n : NAN;
+    m[M_saturated] = p_measure(w) ? (w->drained && w->drained_ps <= 2 * w->duration_ps ? 0 : 1) : NAN;
     int64_t end = w->win_end_ps != INT64_MAX ? w->win_end_ps : w->window_end_ps;
     m[M_accepted] = m[M_accepted_min] = m[M_accepted_max] = NAN;
     if (end != INT64_MAX && end > w->win_start_ps) {
@@ -906,8 +922,8 @@ static double ur_per_node(const ur_params *p, double B)
 
 static double ur_generation_s(const ur_params *p, double B)
 {
-    if (p->duration_ps > 0)
-        return (double)p->duration_ps * 1e-12;
+    if (p->duration_ps > 0) /* measure-period: a drain of up to another duration */
+        return (double)p->duration_ps * 1e-12 * (p->measure_ps > 0 ? 2 : 1);
     double mean = dist_mean(&p->message_size), per_s = p->offered_load * B / (8 * (mean > 0 ? mean : 1));
     return per_s > 0 ? (double)p->messages / per_s : 0;
 }
