@@ -163,13 +163,12 @@ START_TEST(test_eager_rendezvous)
 }
 END_TEST
 
-/* One collective on 2 ranks, both entering at 0: a Bcast of S bytes from
- * rank 0 (binomial: 0 -> 1), or an Allreduce of S bytes (recursive
- * doubling: 0 and 1 swap S). */
-static void one_coll(const char *name, enum mtw_call c, uint64_t S)
+/* One collective on n ranks, all entering at 0: a Bcast of S bytes from
+ * rank 0, or an Allreduce of S bytes. */
+static void one_coll(const char *name, uint32_t n, enum mtw_call c, uint64_t S)
 {
-    mtw *w = open_trace(name, 2);
-    for (uint32_t r = 0; r < 2; r++) {
+    mtw *w = open_trace(name, n);
+    for (uint32_t r = 0; r < n; r++) {
         call(w, r, 0, 0, MTW_INIT);
         mtw_enter(w, r, 0, c);
         mtw_coll_begin(w, r, 0);
@@ -199,7 +198,7 @@ static void one_coll(const char *name, enum mtw_call c, uint64_t S)
 START_TEST(test_collective_rendezvous)
 {
     const char *bin[] = {"workload.bcast=binomial", NULL};
-    one_coll("bc_rdv", MTW_BCAST, 100000);
+    one_coll("bc_rdv", 2, MTW_BCAST, 100000);
     th_run *h = replay("bc_rdv", 2, bin);
     ck_near(th_metric(h, "replay_time_s"), 80822.4 * NS);
     ck_assert_double_eq(th_metric(h, "collective_messages"), 1);
@@ -211,7 +210,7 @@ START_TEST(test_collective_rendezvous)
     ck_assert_double_eq(th_net_metric(h->n, "messages_delivered"), 3);
     done(h);
 
-    one_coll("bc_eager", MTW_BCAST, 1000);
+    one_coll("bc_eager", 2, MTW_BCAST, 1000);
     h = replay("bc_eager", 2, bin);
     ck_near(th_metric(h, "replay_time_s"), 1040 * NS);
     ck_near(th_metric(h, "mpi_time_mean_s"), 520 * NS);
@@ -229,7 +228,7 @@ START_TEST(test_collective_rendezvous)
     done(h);
 
     const char *rd[] = {"workload.allreduce=recursive-doubling", NULL};
-    one_coll("ar_rdv", MTW_ALLREDUCE, 100000);
+    one_coll("ar_rdv", 2, MTW_ALLREDUCE, 100000);
     h = replay("ar_rdv", 2, rd);
     ck_near(th_metric(h, "replay_time_s"), 80822.4 * NS);
     ck_assert_double_eq(th_metric(h, "collective_messages"), 2);
@@ -243,6 +242,29 @@ START_TEST(test_collective_rendezvous)
     ck_near(th_metric(h, "replay_time_s"), 80240 * NS);
     ck_assert_double_eq(th_metric(h, "control_messages"), 0);
     ck_assert_double_eq(th_net_metric(h->n, "messages_delivered"), 2);
+    done(h);
+
+    /* Bcast of 1000 B on 3 ranks, pipeline (one segment: 0 -> 1 -> 2) with
+     * eager-limit 1000 B: hop 0 -> 1 by rendezvous, 291.2 + 291.2 + 1040 =
+     * 1622.4 ns; rank 1 then sends on the same way: rank 2's data at 3244.8
+     * ns, and rank 1 ends there too (it waits for its send's data), rank 0
+     * at 1622.4: MPI time mean (1622.4 + 2 x 3244.8) / 3 = 2704 ns. Eager
+     * (the default 64 kB): 1040 per hop, rank 1 through at 2080 when it
+     * sends, rank 0 at 0: replay 2080 ns, MPI mean (0 + 1040 + 2080) / 3. */
+    one_coll("pipe", 3, MTW_BCAST, 1000);
+    const char *pipe_rdv[] = {"workload.bcast=pipeline", "workload.eager-limit=1000B", NULL};
+    h = replay("pipe", 3, pipe_rdv);
+    ck_near(th_metric(h, "replay_time_s"), 3244.8 * NS);
+    ck_near(th_metric(h, "mpi_time_mean_s"), 2704 * NS);
+    ck_near(th_metric(h, "mpi_time_max_s"), 3244.8 * NS);
+    ck_assert_double_eq(th_metric(h, "collective_messages"), 2);
+    ck_assert_double_eq(th_metric(h, "control_messages"), 4);
+    done(h);
+    const char *pipe_eager[] = {"workload.bcast=pipeline", NULL};
+    h = replay("pipe", 3, pipe_eager);
+    ck_near(th_metric(h, "replay_time_s"), 2080 * NS);
+    ck_near(th_metric(h, "mpi_time_mean_s"), 1040 * NS);
+    ck_assert_double_eq(th_metric(h, "control_messages"), 0);
     done(h);
 }
 END_TEST
