@@ -136,11 +136,13 @@ END_TEST
  * those three besides world (the reader's comms: its kept index 0, world,
  * and the three, members as world ranks in the order of their ranks);
  * the ring inside a half sends to the half's other member, i.e. world
- * rank 0 <-> 2 and 1 <-> 3 (half ranks translated); every rank joins 20
- * collectives (10 allreduces in its half, 10 bcasts on the dup with root
- * 1 of the dup = world rank 1), as it printed; the replay matches every
- * message (finish) and counts 10 x (2 allreduce instances, one per half,
- * + 1 bcast) = 30 collectives. */
+ * rank 0 <-> 2 and 1 <-> 3 (half ranks translated); every rank joins 30
+ * collectives (10 allreduces and 10 reduces in its half, 10 bcasts on the
+ * dup with root 1 of the dup = world rank 1), as it printed; a half's
+ * reduce has root 1, the half's member 1 (world 2 or 3), which alone
+ * records receiving its 8 bytes (sizes by the communicator's rank, not the
+ * world's); the replay matches every message (finish) and counts 10 x (2
+ * allreduce + 2 reduce instances, one per half, + 1 bcast) = 50. */
 START_TEST(test_comms)
 {
     check_program("comms", 0);
@@ -188,13 +190,18 @@ START_TEST(test_comms)
                 ck_assert(o->comm == half || o->comm == (uint32_t)dup);
                 if (o->comm == (uint32_t)dup)
                     ck_assert_uint_eq(x->spec.root, 1);
+                if (x->spec.op == COLL_REDUCE) {
+                    ck_assert_uint_eq(x->spec.root, 1);
+                    ck_assert_uint_eq(x->sizes[1], 0); /* member 0 received nothing */
+                    ck_assert_uint_eq(x->sizes[3], 8); /* the root, member 1 */
+                }
             }
         }
         ck_assert_msg(colls == pc[r], "comms rank %u: %ld collectives traced, %ld printed", r, colls, pc[r]);
     }
     mt_free(&t);
     th_run *h = replay("comms", "1");
-    ck_assert_double_eq(th_metric(h, "collectives"), 30);
+    ck_assert_double_eq(th_metric(h, "collectives"), 50);
     done(h);
 }
 END_TEST

@@ -3,8 +3,9 @@
  * world rank 2 i + parity) and duplicated (MPI_Comm_dup). ITER iterations,
  * each: an 8-byte allreduce inside each half; a ring inside each half
  * (MPI_Isend of SIZE bytes to half rank + 1, MPI_Irecv from half rank - 1,
- * MPI_Waitall; ranks are the half's); a bcast of 8 bytes from rank 1 of
- * the dup (a root not 0, to see it kept relative). Then both communicators
+ * MPI_Waitall; ranks are the half's); an 8-byte reduce to rank 1 of each
+ * half (world rank 2 or 3: a root relative to the communicator); a bcast
+ * of 8 bytes from rank 1 of the dup. Then both communicators
  * are freed. Prints, per rank, the point-to-point messages and bytes it
  * sent, and the collectives it joined. */
 #include <mpi.h>
@@ -35,7 +36,9 @@ int main(int argc, char **argv)
         MPI_Isend(out, size, MPI_BYTE, (hr + 1) % hn, i, half, &r[1]);
         msgs++, bytes += size;
         MPI_Waitall(2, r, MPI_STATUSES_IGNORE);
-        double v = sum;
+        double v = sum, w = 0;
+        MPI_Reduce(&v, &w, 1, MPI_DOUBLE, MPI_MAX, 1 % hn, half);
+        colls++;
         MPI_Bcast(&v, 1, MPI_DOUBLE, 1 % n, dup);
         colls++;
     }
