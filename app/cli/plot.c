@@ -674,6 +674,20 @@ static void gp_palette(FILE *g)
     fputs("set palette defined (0 '#440154', 0.25 '#3b528b', 0.5 '#21918c', 0.75 '#5ec962', 1 '#fde725')\n", g);
 }
 
+/* x tics at each category's value (the last row of it, scaled by fx). */
+static void put_xtics_at(FILE *g, const prow *rows, size_t nrows, size_t ncats, double fx)
+{
+    fputs("set xtics (", g);
+    for (size_t c = 0; c < ncats; c++) {
+        double v = 0;
+        for (size_t i = 0; i < nrows; i++)
+            if (rows[i].cat == c)
+                v = rows[i].x * fx;
+        fprintf(g, "%s%.17g", c ? ", " : "", v);
+    }
+    fputs(")\n", g);
+}
+
 /* Figures from summary.csv: metric against a parameter, or against a metric. */
 static int plot_summary(const plot_opts *o)
 {
@@ -1192,29 +1206,13 @@ static int plot_summary(const plot_opts *o)
             int whole = ncats <= 12;
             for (size_t i = 0; i < nrows && whole; i++)
                 whole = rows[i].x * fx == floor(rows[i].x * fx);
-            if (whole) {
-                fputs("set xtics (", g);
-                for (size_t c = 0; c < ncats; c++) {
-                    double v = 0;
-                    for (size_t i = 0; i < nrows; i++)
-                        if (rows[i].cat == c)
-                            v = rows[i].x * fx;
-                    fprintf(g, "%s%.17g", c ? ", " : "", v);
-                }
-                fputs(")\n", g);
-            }
+            if (whole)
+                put_xtics_at(g, rows, nrows, ncats, fx);
             fputs("set autoscale xfix\nset offsets graph 0.03, graph 0.03, 0, 0\n", g);
         } else if (!categorical && !lines && !vs_metric) {
             /* two measured values (or one): tics at them, room either side */
-            fputs("set xtics (", g);
-            for (size_t c = 0; c < ncats; c++) {
-                double v = 0;
-                for (size_t i = 0; i < nrows; i++)
-                    if (rows[i].cat == c)
-                        v = rows[i].x * fx;
-                fprintf(g, "%s%.17g", c ? ", " : "", v);
-            }
-            fputs(")\nset offsets graph 0.15, graph 0.15, graph 0.05, graph 0.05\n", g);
+            put_xtics_at(g, rows, nrows, ncats, fx);
+            fputs("set offsets graph 0.15, graph 0.15, graph 0.05, graph 0.05\n", g);
         }
         for (size_t s = 0; s < ns; s++) {
             fprintf(g, "$s%zu << EOD\n", s);
