@@ -7,6 +7,11 @@
  * the rank's own code in an MPI library issues them (coll_rank). Sends never
  * block, a recv waits for the matching message (the task-program model,
  * taskprog.h); the reduction itself takes no time (seed 002 sec. 5.2.1).
+ * How a message travels is the caller's: training's task program sends
+ * each at once whatever its size; the mpi-trace replay sends those at or
+ * above its eager-limit by rendezvous (RTS, CTS, data) as its
+ * point-to-point ones, the rank finishing the collective when its sends'
+ * data has arrived (workloads/wl_mpi_trace.c).
  * Tags are small step numbers 0..coll_tags()-1, the same on both sides of
  * every message, so a caller adds its own base.
  *

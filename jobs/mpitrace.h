@@ -101,7 +101,8 @@ void mt_seal(mt_trace *t);
  * location (CPU thread, id = rank) in a process location group; strings,
  * one region per MPI call (paradigm MPI, names "MPI_Send", ...), a
  * COMM_LOCATIONS group of the n locations, a COMM_GROUP of ranks 0..n-1
- * and its communicator 0 (MPI_COMM_WORLD), and the clock's resolution.
+ * and its communicator 0 (MPI_COMM_WORLD), other communicators (mtw_comm:
+ * a COMM_GROUP of world ranks each), and the clock's resolution.
  * Events: Enter/Leave of the call's region around its MPI record(s). Used
  * by the tests and by the tracer (tests/mpi/, libtasknet-mpitrace.so). */
 typedef struct mtw mtw;
@@ -125,5 +126,11 @@ void mtw_irecv_request(mtw *w, uint32_t rank, uint64_t t, uint64_t req);
 void mtw_irecv(mtw *w, uint32_t rank, uint64_t t, uint32_t src, uint32_t tag, uint64_t bytes, uint64_t req);
 void mtw_coll_begin(mtw *w, uint32_t rank, uint64_t t);
 void mtw_coll_end(mtw *w, uint32_t rank, uint64_t t, enum mtw_call c, uint32_t root, uint64_t sent, uint64_t recvd);
+/* A communicator other than MPI_COMM_WORLD: member i (its rank i) is world
+ * rank members[i]; returns its ref (1, 2, ...). Records refer to the
+ * communicator set last by mtw_set_comm (0, MPI_COMM_WORLD, until then);
+ * their ranks (destination, source, root) are the communicator's. */
+uint32_t mtw_comm(mtw *w, uint32_t n, const uint32_t *members);
+void mtw_set_comm(mtw *w, uint32_t comm);
 /* Write the definitions and close: 0, or -1 + err. */
 int mtw_close(mtw *w, char *err, size_t errlen);

@@ -46,7 +46,30 @@ struct mtw {
     uint64_t res;
     OTF2_EvtWriter **ew; /* [n] */
     uint64_t t_min, t_max;
+    uint32_t comm;       /* communicator of the records that follow */
+    uint32_t ncomms;     /* communicators besides MPI_COMM_WORLD (refs 1..) */
+    uint32_t *csize;     /* [ncomms] */
+    uint64_t **cmem;     /* [ncomms][csize] world ranks */
 };
+
+uint32_t mtw_comm(mtw *w, uint32_t n, const uint32_t *members)
+{
+    w->csize = tn_xrealloc(w->csize, (w->ncomms + 1) * sizeof *w->csize);
+    w->cmem = tn_xrealloc(w->cmem, (w->ncomms + 1) * sizeof *w->cmem);
+    w->csize[w->ncomms] = n;
+    w->cmem[w->ncomms] = tn_xmalloc((n ? n : 1) * sizeof **w->cmem);
+    for (uint32_t i = 0; i < n; i++) {
+        TN_ASSERT(members[i] < w->n, "member %u of %u ranks", members[i], w->n);
+        w->cmem[w->ncomms][i] = members[i];
+    }
+    return ++w->ncomms;
+}
+
+void mtw_set_comm(mtw *w, uint32_t comm)
+{
+    TN_ASSERT(comm <= w->ncomms, "communicator %u of %u", comm, w->ncomms);
+    w->comm = comm;
+}
 
 static OTF2_FlushType pre_flush(void *u, OTF2_FileType ft, OTF2_LocationRef loc, void *cd, bool final)
 {
@@ -103,17 +126,17 @@ void mtw_leave(mtw *w, uint32_t rank, uint64_t t, enum mtw_call c) { OTF2_EvtWri
 
 void mtw_send(mtw *w, uint32_t rank, uint64_t t, uint32_t dst, uint32_t tag, uint64_t bytes)
 {
-    OTF2_EvtWriter_MpiSend(ew(w, rank, t), NULL, t, dst, 0, tag, bytes);
+    OTF2_EvtWriter_MpiSend(ew(w, rank, t), NULL, t, dst, w->comm, tag, bytes);
 }
 
 void mtw_recv(mtw *w, uint32_t rank, uint64_t t, uint32_t src, uint32_t tag, uint64_t bytes)
 {
-    OTF2_EvtWriter_MpiRecv(ew(w, rank, t), NULL, t, src, 0, tag, bytes);
+    OTF2_EvtWriter_MpiRecv(ew(w, rank, t), NULL, t, src, w->comm, tag, bytes);
 }
 
 void mtw_isend(mtw *w, uint32_t rank, uint64_t t, uint32_t dst, uint32_t tag, uint64_t bytes, uint64_t req)
 {
-    OTF2_EvtWriter_MpiIsend(ew(w, rank, t), NULL, t, dst, 0, tag, bytes, req);
+    OTF2_EvtWriter_MpiIsend(ew(w, rank, t), NULL, t, dst, w->comm, tag, bytes, req);
 }
 
 void mtw_isend_complete(mtw *w, uint32_t rank, uint64_t t, uint64_t req)
@@ -128,14 +151,14 @@ void mtw_irecv_request(mtw *w, uint32_t rank, uint64_t t, uint64_t req)
 
 void mtw_irecv(mtw *w, uint32_t rank, uint64_t t, uint32_t src, uint32_t tag, uint64_t bytes, uint64_t req)
 {
-    OTF2_EvtWriter_MpiIrecv(ew(w, rank, t), NULL, t, src, 0, tag, bytes, req);
+    OTF2_EvtWriter_MpiIrecv(ew(w, rank, t), NULL, t, src, w->comm, tag, bytes, req);
 }
 
 void mtw_coll_begin(mtw *w, uint32_t rank, uint64_t t) { OTF2_EvtWriter_MpiCollectiveBegin(ew(w, rank, t), NULL, t); }
 
 void mtw_coll_end(mtw *w, uint32_t rank, uint64_t t, enum mtw_call c, uint32_t root, uint64_t sent, uint64_t recvd)
 {
-    OTF2_EvtWriter_MpiCollectiveEnd(ew(w, rank, t), NULL, t, (OTF2_CollectiveOp)mtw_coll_op(c), 0, root, sent, recvd);
+    OTF2_EvtWriter_MpiCollectiveEnd(ew(w, rank, t), NULL, t, (OTF2_CollectiveOp)mtw_coll_op(c), w->comm, root, sent, recvd);
 }
 
 int mtw_close(mtw *w, char *err, size_t errlen)
@@ -194,6 +217,21 @@ int mtw_close(mtw *w, char *err, size_t errlen)
     OTF2_GlobalDefWriter_WriteGroup(g, 1, 0, OTF2_GROUP_TYPE_COMM_GROUP, OTF2_PARADIGM_MPI, OTF2_GROUP_FLAG_NONE, w->n,
                                     members);
     OTF2_GlobalDefWriter_WriteComm(g, 0, 4, 1, OTF2_UNDEFINED_COMM, OTF2_COMM_FLAG_NONE);
+    /* the other communicators as Score-P defines them: communicator c
+     * (named "MPI Comm c") over group c + 1, a COMM_GROUP whose member i
+     * is the world rank of the communicator's rank i (the parent is not
+     * recorded) */
+    for (uint32_t c = 0; c < w->ncomms; c++) {
+        char nm[32];
+        snprintf(nm, sizeof nm, "MPI Comm %u", c + 1);
+        OTF2_GlobalDefWriter_WriteString(g, s, nm);
+        OTF2_GlobalDefWriter_WriteGroup(g, c + 2, 0, OTF2_GROUP_TYPE_COMM_GROUP, OTF2_PARADIGM_MPI,
+                                        OTF2_GROUP_FLAG_NONE, w->csize[c], w->cmem[c]);
+        OTF2_GlobalDefWriter_WriteComm(g, c + 1, s++, c + 2, OTF2_UNDEFINED_COMM, OTF2_COMM_FLAG_NONE);
+        free(w->cmem[c]);
+    }
+    free(w->cmem);
+    free(w->csize);
     free(members);
     free(nev);
     OTF2_ErrorCode ec = OTF2_Archive_Close(w->a);

@@ -163,6 +163,112 @@ START_TEST(test_eager_rendezvous)
 }
 END_TEST
 
+/* One collective on n ranks, all entering at 0: a Bcast of S bytes from
+ * rank 0, or an Allreduce of S bytes. */
+static void one_coll(const char *name, uint32_t n, enum mtw_call c, uint64_t S)
+{
+    mtw *w = open_trace(name, n);
+    for (uint32_t r = 0; r < n; r++) {
+        call(w, r, 0, 0, MTW_INIT);
+        mtw_enter(w, r, 0, c);
+        mtw_coll_begin(w, r, 0);
+        if (c == MTW_BCAST)
+            mtw_coll_end(w, r, 90, c, 0, r == 0 ? S : 0, r == 0 ? 0 : S);
+        else
+            mtw_coll_end(w, r, 90, c, 0, S, S);
+        mtw_leave(w, r, 90, c);
+        call(w, r, 90, 90, MTW_FINALIZE);
+    }
+    close_trace(w);
+}
+
+/* A collective's messages follow the point-to-point protocol.
+ * Bcast of 100 kB (>= 64 kB) on 2 ranks, binomial: rank 0 sends an RTS
+ * (T(64) = 291.2 ns), rank 1, already at its receive, returns the CTS
+ * (582.4), the data takes T(1e5) = 80240: 80822.4 ns, as the point-to-point
+ * rendezvous above; rank 0 waits for its send's data too (both ranks 80822.4
+ * in MPI); 3 messages delivered, 2 of them control. The same bcast of 1000
+ * B (< 64 kB) is eager: the data arrives at T(1000) = 1040 ns, rank 0 is
+ * through at 0 (MPI time mean 520 ns), 1 message, no control.
+ * Allreduce of 100 kB on 2 ranks, recursive doubling: both RTS leave at 0
+ * and arrive at 291.2, both CTS at 582.4 (each on its own link: the
+ * switch's links are full duplex), both data 80240 later: 80822.4 ns,
+ * 2 x 3 messages. With eager-limit 1 MB the same allreduce is eager:
+ * both data at T(1e5) = 80240 ns. */
+START_TEST(test_collective_rendezvous)
+{
+    const char *bin[] = {"workload.bcast=binomial", NULL};
+    one_coll("bc_rdv", 2, MTW_BCAST, 100000);
+    th_run *h = replay("bc_rdv", 2, bin);
+    ck_near(th_metric(h, "replay_time_s"), 80822.4 * NS);
+    ck_assert_double_eq(th_metric(h, "collective_messages"), 1);
+    ck_assert_double_eq(th_metric(h, "collective_bytes"), 100000);
+    ck_assert_double_eq(th_metric(h, "control_messages"), 2);
+    ck_assert_double_eq(th_metric(h, "p2p_messages"), 0);
+    ck_assert_double_eq(th_metric(h, "rendezvous_messages"), 0); /* point-to-point only */
+    ck_near(th_metric(h, "mpi_time_mean_s"), 80822.4 * NS);
+    ck_assert_double_eq(th_net_metric(h->n, "messages_delivered"), 3);
+    done(h);
+
+    one_coll("bc_eager", 2, MTW_BCAST, 1000);
+    h = replay("bc_eager", 2, bin);
+    ck_near(th_metric(h, "replay_time_s"), 1040 * NS);
+    ck_near(th_metric(h, "mpi_time_mean_s"), 520 * NS);
+    ck_assert_double_eq(th_metric(h, "collective_messages"), 1);
+    ck_assert_double_eq(th_metric(h, "control_messages"), 0);
+    ck_assert_double_eq(th_net_metric(h->n, "messages_delivered"), 1);
+    done(h);
+
+    /* an eager-limit of exactly the size goes by rendezvous, as point-to-point:
+     * RTS and CTS (291.2 each) then the data (1040): 1622.4 ns */
+    const char *lim[] = {"workload.bcast=binomial", "workload.eager-limit=1000B", NULL};
+    h = replay("bc_eager", 2, lim);
+    ck_near(th_metric(h, "replay_time_s"), 1622.4 * NS);
+    ck_assert_double_eq(th_metric(h, "control_messages"), 2);
+    done(h);
+
+    const char *rd[] = {"workload.allreduce=recursive-doubling", NULL};
+    one_coll("ar_rdv", 2, MTW_ALLREDUCE, 100000);
+    h = replay("ar_rdv", 2, rd);
+    ck_near(th_metric(h, "replay_time_s"), 80822.4 * NS);
+    ck_assert_double_eq(th_metric(h, "collective_messages"), 2);
+    ck_assert_double_eq(th_metric(h, "collective_bytes"), 200000);
+    ck_assert_double_eq(th_metric(h, "control_messages"), 4);
+    ck_assert_double_eq(th_net_metric(h->n, "messages_delivered"), 6);
+    done(h);
+
+    const char *rd_eager[] = {"workload.allreduce=recursive-doubling", "workload.eager-limit=1MB", NULL};
+    h = replay("ar_rdv", 2, rd_eager);
+    ck_near(th_metric(h, "replay_time_s"), 80240 * NS);
+    ck_assert_double_eq(th_metric(h, "control_messages"), 0);
+    ck_assert_double_eq(th_net_metric(h->n, "messages_delivered"), 2);
+    done(h);
+
+    /* Bcast of 1000 B on 3 ranks, pipeline (one segment: 0 -> 1 -> 2) with
+     * eager-limit 1000 B: hop 0 -> 1 by rendezvous, 291.2 + 291.2 + 1040 =
+     * 1622.4 ns; rank 1 then sends on the same way: rank 2's data at 3244.8
+     * ns, and rank 1 ends there too (it waits for its send's data), rank 0
+     * at 1622.4: MPI time mean (1622.4 + 2 x 3244.8) / 3 = 2704 ns. Eager
+     * (the default 64 kB): 1040 per hop, rank 1 through at 2080 when it
+     * sends, rank 0 at 0: replay 2080 ns, MPI mean (0 + 1040 + 2080) / 3. */
+    one_coll("pipe", 3, MTW_BCAST, 1000);
+    const char *pipe_rdv[] = {"workload.bcast=pipeline", "workload.eager-limit=1000B", NULL};
+    h = replay("pipe", 3, pipe_rdv);
+    ck_near(th_metric(h, "replay_time_s"), 3244.8 * NS);
+    ck_near(th_metric(h, "mpi_time_mean_s"), 2704 * NS);
+    ck_near(th_metric(h, "mpi_time_max_s"), 3244.8 * NS);
+    ck_assert_double_eq(th_metric(h, "collective_messages"), 2);
+    ck_assert_double_eq(th_metric(h, "control_messages"), 4);
+    done(h);
+    const char *pipe_eager[] = {"workload.bcast=pipeline", NULL};
+    h = replay("pipe", 3, pipe_eager);
+    ck_near(th_metric(h, "replay_time_s"), 2080 * NS);
+    ck_near(th_metric(h, "mpi_time_mean_s"), 1040 * NS);
+    ck_assert_double_eq(th_metric(h, "control_messages"), 0);
+    done(h);
+}
+END_TEST
+
 /* A program as Score-P records it, on 4 ranks: Init; 2 us of work; a ring
  * exchange by Isend/Irecv + Waitall (8000 B, to r+1, from r-1, tag 1);
  * MPI_Sendrecv with the partner r ^ 1 (200 kB: rendezvous both ways);
@@ -246,6 +352,20 @@ START_TEST(test_scorep_program)
     h = replay("prog", 4, lin);
     ck_assert_double_eq(th_metric(h, "collective_messages"), 16 + 3 + 8); /* rabenseifner on 4: 16 */
     done(h);
+
+    /* eager-limit 0: every message by rendezvous (the barrier's 0 B ones too):
+     * still every message matched (finish checks it), the same 31
+     * collective messages, each with an RTS and a CTS, and the 8
+     * point-to-point ones; slower than the run above with 64 kB */
+    const char *all[] = {"workload.eager-limit=0B", NULL};
+    h = replay("prog", 4, all);
+    ck_assert_double_eq(th_metric(h, "collective_messages"), 8 + 15 + 8);
+    ck_assert_double_eq(th_metric(h, "collective_bytes"), 8 * 8 + 4000 + 12000 + 0);
+    ck_assert_double_eq(th_metric(h, "rendezvous_messages"), 8);
+    ck_assert_double_eq(th_metric(h, "control_messages"), 2 * 8 + 2 * 31);
+    ck_assert_double_eq(th_net_metric(h->n, "messages_delivered"), 3 * (8 + 31));
+    ck_assert_msg(th_metric(h, "replay_time_s") > t, "replay %g s", th_metric(h, "replay_time_s"));
+    done(h);
 }
 END_TEST
 
@@ -288,6 +408,7 @@ static Suite *suite(void)
     TCase *tc = tcase_create("core");
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_add_test(tc, test_eager_rendezvous);
+    tcase_add_test(tc, test_collective_rendezvous);
     tcase_add_test(tc, test_scorep_program);
     tcase_add_test(tc, test_errors);
     suite_add_tcase(s, tc);

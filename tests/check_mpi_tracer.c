@@ -131,6 +131,81 @@ START_TEST(test_cg)
 }
 END_TEST
 
+/* Communicators (tests/mpi/comms.c, 10 iterations of 1000 B): world split
+ * by parity into {0, 2} and {1, 3} and duplicated. The trace defines
+ * those three besides world (the reader's comms: its kept index 0, world,
+ * and the three, members as world ranks in the order of their ranks);
+ * the ring inside a half sends to the half's other member, i.e. world
+ * rank 0 <-> 2 and 1 <-> 3 (half ranks translated); every rank joins 30
+ * collectives (10 allreduces and 10 reduces in its half, 10 bcasts on the
+ * dup with root 1 of the dup = world rank 1), as it printed; a half's
+ * reduce has root 1, the half's member 1 (world 2 or 3), which alone
+ * records receiving its 8 bytes (sizes by the communicator's rank, not the
+ * world's); the replay matches every message (finish) and counts 10 x (2
+ * allreduce + 2 reduce instances, one per half, + 1 bcast) = 50. */
+START_TEST(test_comms)
+{
+    check_program("comms", 0);
+    char path[600], err[512], line[256];
+    snprintf(path, sizeof path, "%s/comms.otf2", dir());
+    mt_trace t;
+    ck_assert_msg(mt_load(path, &t, err, sizeof err) == 0, "%s", err);
+    ck_assert_uint_eq(t.ncomms, 5);
+    int even = -1, odd = -1, dup = -1, world = -1;
+    for (uint32_t c = 1; c < t.ncomms; c++) {
+        const mt_comm *m = &t.comms[c];
+        if (m->size == 2 && m->members[0] == 0 && m->members[1] == 2)
+            even = (int)c;
+        else if (m->size == 2 && m->members[0] == 1 && m->members[1] == 3)
+            odd = (int)c;
+        else if (m->size == 4 && m->members[0] == 0 && m->members[1] == 1 && m->members[2] == 2 && m->members[3] == 3)
+            world < 0 ? (world = (int)c) : (dup = (int)c);
+    }
+    ck_assert_msg(even > 0 && odd > 0 && dup > 0 && world > 0, "comms: even %d odd %d world %d dup %d", even, odd,
+                  world, dup);
+    long pc[4] = {-1, -1, -1, -1};
+    snprintf(path, sizeof path, "%s/comms.out", dir());
+    FILE *f = fopen(path, "r");
+    ck_assert_msg(f != NULL, "cannot read %s", path);
+    while (fgets(line, sizeof line, f)) {
+        int r;
+        long m, b, c;
+        if (sscanf(line, "tasknet-mpi rank=%d sent_messages=%ld sent_bytes=%ld collectives=%ld", &r, &m, &b, &c) == 4 &&
+            r >= 0 && r < 4)
+            pc[r] = c;
+    }
+    fclose(f);
+    for (uint32_t r = 0; r < 4; r++) {
+        long colls = 0;
+        uint32_t half = r % 2 ? (uint32_t)odd : (uint32_t)even;
+        for (uint64_t k = t.start[r]; k < t.start[r + 1]; k++) {
+            const mt_op *o = &t.ops[k];
+            if (o->kind == MT_ISEND || o->kind == MT_IRECV) {
+                ck_assert_uint_eq(o->comm, half);
+                ck_assert_uint_eq(o->peer, (r + 2) % 4);
+            } else if (o->kind == MT_COLL) {
+                colls++;
+                const mt_coll *x = &t.colls[o->arg];
+                ck_assert_uint_eq(x->comm, o->comm);
+                ck_assert(o->comm == half || o->comm == (uint32_t)dup);
+                if (o->comm == (uint32_t)dup)
+                    ck_assert_uint_eq(x->spec.root, 1);
+                if (x->spec.op == COLL_REDUCE) {
+                    ck_assert_uint_eq(x->spec.root, 1);
+                    ck_assert_uint_eq(x->sizes[1], 0); /* member 0 received nothing */
+                    ck_assert_uint_eq(x->sizes[3], 8); /* the root, member 1 */
+                }
+            }
+        }
+        ck_assert_msg(colls == pc[r], "comms rank %u: %ld collectives traced, %ld printed", r, colls, pc[r]);
+    }
+    mt_free(&t);
+    th_run *h = replay("comms", "1");
+    ck_assert_double_eq(th_metric(h, "collectives"), 50);
+    done(h);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("mpi_tracer");
@@ -139,6 +214,7 @@ static Suite *suite(void)
     tcase_add_test(tc, test_pingpong);
     tcase_add_test(tc, test_ring);
     tcase_add_test(tc, test_cg);
+    tcase_add_test(tc, test_comms);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -1,6 +1,7 @@
 #!/bin/sh
 # The MPI tracer (libtasknet-mpitrace.so, issue 20 item 3) on the programs of
-# tests/mpi/ (ping-pong, ring, conjugate gradient), each run with
+# tests/mpi/ (ping-pong, ring, conjugate gradient, communicators made by
+# MPI_Comm_split and MPI_Comm_dup), each run with
 # mpirun -np 4 --oversubscribe under LD_PRELOAD; otf2-print must read each
 # trace; then tests/check_mpi_tracer replays them (every message matched,
 # sends, bytes and computation per rank as the programs and the traces say,
@@ -41,6 +42,8 @@ run() { # name args...
 run pingpong 10 1000
 run ring 10 1000
 run cg 64 16 25
+run comms 10 1000
+grep -q "MPI_ISEND .*Communicator: \"MPI Comm" "$tmp/comms.print" || { echo "FAIL: comms: otf2-print shows no send on a communicator other than MPI_COMM_WORLD"; fail=1; }
 [ "$fail" -eq 0 ] || exit 1
 TASKNET_MPI_TRACES="$tmp" "$top/tests/check_mpi_tracer" || exit 1
 timeout 300 mpirun -np 4 --oversubscribe -x LD_PRELOAD="$lib" -x TASKNET_MPITRACE="$tmp/new/sub/pp.otf2" \

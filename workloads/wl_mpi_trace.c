@@ -29,9 +29,16 @@
  *   - Collectives: the collectives module's algorithm (one attribute per
  *     operation, named after it, but barrier-algorithm: training's
  *     workload.barrier is on/off; `auto` = Open MPI's default rules by size) among the
- *     communicator's members, its messages sent at once (no rendezvous) and
- *     matched on (communicator instance, step, source); the rank goes on
- *     when its own list is run.
+ *     communicator's members, its messages matched on (communicator
+ *     instance, step, source). Its messages follow the point-to-point
+ *     protocol, as an MPI library's collectives run on its point-to-point
+ *     layer (Open MPI's coll/tuned over its PML): below eager-limit a send
+ *     leaves at once; at or above it the send hands over an RTS and the
+ *     rank goes on down its list (an Isend); the receiver answers with a
+ *     CTS when it reaches that receive in its list and the request has
+ *     arrived, and waits there for the data. The rank goes on past the
+ *     collective when its own list is run and the data of each of its
+ *     rendezvous sends has arrived (the library's wait on its sends).
  *   - Messages are of the data class at the workload's priority.
  * Metrics: replay_time_s, the start of the replay to the last rank's last
  * operation; per rank its MPI time (its end minus its computation) and
@@ -61,7 +68,13 @@
 
 #define MP_KIND 0x4d50u /* net_msg.kind ("MP") */
 #define MP_DEAD 0xdeadu
-enum { MSG_EAGER = 1, MSG_RTS, MSG_CTS, MSG_DATA, MSG_COLL };
+/* net_msg.a: the type in its low MSG_BITS bits, a collective message's tag above */
+enum { MSG_EAGER = 1, MSG_RTS, MSG_CTS, MSG_DATA, MSG_COLL, MSG_CRTS, MSG_CCTS, MSG_CDATA };
+#define MSG_BITS 4
+/* a collective's rendezvous messages carry in net_msg.b the instance and,
+ * above CIDX_SHIFT, the sender's index in its list (CRTS, CCTS) */
+#define CIDX_SHIFT 40
+#define CINST_MASK ((1ull << CIDX_SHIFT) - 1)
 
 static coll_alg mp_alg(int i) { return coll_choice_alg(i); }
 
@@ -83,7 +96,7 @@ typedef struct mp_params {
 static const param_row mp_rows[] = {
     {MP_ROW("workload.file", "file", "", "", "mpi-trace: an OTF2 archive's anchor file (Score-P's traces.otf2, or tasknet's tracer)"),
      .kind = PARAM_FILE, .off = MP(file), .flags = PARAM_REQUIRED, .example = "mpi-ring.otf2"},
-    {MP_ROW("workload.eager-limit", "size", "B", "64kB", "mpi-trace: messages below it go eagerly, the others by rendezvous (RTS, CTS, data)"),
+    {MP_ROW("workload.eager-limit", "size", "B", "64kB", "mpi-trace: messages below it (point-to-point and inside collectives) go eagerly, the others by rendezvous (RTS, CTS, data)"),
      .kind = PARAM_BYTES, .off = MP(eager_bytes), .flags = PARAM_NONNEG, .example = "64kB"},
     {MP_ROW("workload.rts-size", "size", "B", "64B", "mpi-trace: bytes of a rendezvous request (RTS) and of a clear-to-send (CTS)"),
      .kind = PARAM_BYTES, .off = MP(control_bytes), .flags = PARAM_NONNEG, .example = "64B"},
@@ -115,16 +128,16 @@ static const param_row mp_rows[] = {
     X(p2p_bytes, "point-to-point payload bytes")                                                            \
     X(eager_messages, "point-to-point messages sent eagerly")                                               \
     X(rendezvous_messages, "point-to-point messages sent by rendezvous")                                    \
-    X(control_messages, "rendezvous requests and clear-to-sends")                                           \
+    X(control_messages, "rendezvous requests and clear-to-sends (point-to-point and collectives')")                                           \
     X(collectives, "collective operations (instances)")                                                     \
-    X(collective_messages, "messages of collective operations")                                             \
+    X(collective_messages, "messages of collective operations (eager or rendezvous data)")                                             \
     X(collective_bytes, "payload bytes of collective operations")
 enum { MP_METRICS(METRIC_ENUM) MP_NMETRICS };
 static const metric_def mp_metrics_def[] = {MP_METRICS(METRIC_DEF)};
 
 /* ---- matching queues ---- */
 
-enum { Q_POSTED = 1, Q_EAGER, Q_RTS, Q_COLL_POSTED, Q_COLL_MSG };
+enum { Q_POSTED = 1, Q_EAGER, Q_RTS, Q_COLL_POSTED, Q_COLL_MSG, Q_COLL_RTS };
 
 typedef struct mp_q {
     uint32_t dst, src, tag;
@@ -145,6 +158,8 @@ typedef struct mp_rank {
     uint32_t cidx;       /* own index in the communicator */
     uint32_t cpc, cn;    /* its list: cl[cpc .. cn) */
     uint32_t cl0;        /* its list's slot in mp.cl */
+    uint32_t cpend;      /* its rendezvous sends of the collective whose data has not arrived */
+    uint8_t cdata;       /* blocked at a receive whose CTS has left: waits for the data */
     /* the spec and communicator its list was built for (a collective of
      * the same shape on the same communicator reuses it) */
     coll_spec lspec;
@@ -362,6 +377,17 @@ static void count_emit(void *ctx, int send, uint32_t peer, uint64_t bytes, uint3
     (*(uint32_t *)ctx)++;
 }
 
+typedef struct rdv_count {
+    uint64_t eager, n;
+} rdv_count;
+
+static void rdv_emit(void *ctx, int send, uint32_t peer, uint64_t bytes, uint32_t tag)
+{
+    (void)peer, (void)tag;
+    rdv_count *c = ctx;
+    c->n += send && bytes >= c->eager;
+}
+
 static coll_spec spec_of(const mp *w, const mt_coll *c)
 {
     coll_spec s = c->spec;
@@ -381,17 +407,41 @@ static int spec_same(const coll_spec *a, const coll_spec *b)
            a->root == b->root && a->bytes == b->bytes && a->segment == b->segment && a->group == b->group;
 }
 
-/* Run rank r's collective list; 1 when it is through. */
+/* The receiver of a collective's RTS (sent by world rank `sender`, its
+ * list index idx) answers with a CTS and waits for the data. */
+static void coll_cts(mp *w, uint32_t r, uint32_t sender, uint32_t tag, uint64_t idx)
+{
+    mp_rank *rk = &w->rank[r];
+    rk->cdata = 1;
+    w->ctrl++;
+    hand(w, r, sender, w->p->control_bytes, NET_CONTROL, MSG_CCTS | (tag << MSG_BITS),
+         rk->coll | (idx << CIDX_SHIFT));
+}
+
+/* Run rank r's collective list; 1 when it is through: every op run and
+ * every rendezvous send's data arrived (MPI's wait on the sends at the
+ * collective's end). A send below eager-limit leaves at once (MSG_COLL);
+ * one at or above it sends an RTS and the rank goes on (an Isend). */
 static int coll_go(mp *w, uint32_t r)
 {
     mp_rank *rk = &w->rank[r];
     uint64_t ctx = (rk->coll << 1) | 1;
+    if (rk->cdata)
+        return 0;
     while (rk->cpc < rk->cn) {
         const mp_citem *it = &w->cl[rk->cl0 + rk->cpc];
         if (it->send) {
-            w->coll_msgs++;
-            w->coll_bytes += it->bytes;
-            hand(w, r, it->peer, it->bytes, NET_DATA, MSG_COLL | (it->tag << 3), rk->coll);
+            if (it->bytes < w->p->eager_bytes) {
+                w->coll_msgs++;
+                w->coll_bytes += it->bytes;
+                hand(w, r, it->peer, it->bytes, NET_DATA, MSG_COLL | (it->tag << MSG_BITS), rk->coll);
+            } else {
+                TN_ASSERT(rk->coll <= CINST_MASK, "collective instance %llu", (unsigned long long)rk->coll);
+                w->ctrl++;
+                rk->cpend++;
+                hand(w, r, it->peer, w->p->control_bytes, NET_CONTROL, MSG_CRTS | (it->tag << MSG_BITS),
+                     rk->coll | ((uint64_t)rk->cpc << CIDX_SHIFT));
+            }
             rk->cpc++;
             continue;
         }
@@ -400,10 +450,15 @@ static int coll_go(mp *w, uint32_t r)
             q_put(w, r, it->peer, it->tag, ctx, Q_COLL_POSTED, 0);
             return 0;
         }
+        mp_q x = w->q[e];
         q_free(w, e);
+        if (x.type == Q_COLL_RTS) { /* a request waited for this receive */
+            coll_cts(w, r, it->peer, it->tag, x.item);
+            return 0;
+        }
         rk->cpc++;
     }
-    return 1;
+    return rk->cpend == 0;
 }
 
 /* ---- ranks ---- */
@@ -532,7 +587,7 @@ static void mp_deliver(void *state, net_msg *m)
 {
     mp *w = state;
     const mt_trace *t = w->t;
-    uint32_t a = m->a, type = a & 7;
+    uint32_t a = m->a, type = a & ((1u << MSG_BITS) - 1);
     if (m->kind != MP_KIND || m->dst >= t->ranks || m->src >= t->ranks) {
         w->bad++;
         return;
@@ -541,22 +596,52 @@ static void mp_deliver(void *state, net_msg *m)
     uint64_t k = m->b;
     m->kind = MP_DEAD;
     net_msg_release(&w->pool, m);
-    if (type == MSG_COLL) {
-        uint32_t tag = a >> 3;
-        uint64_t ctx = (k << 1) | 1;
+    if (type == MSG_COLL || type == MSG_CRTS) {
+        /* an eager message or a request: a receive waiting takes it; else it waits unexpected */
+        uint32_t tag = a >> MSG_BITS;
+        uint64_t inst = k & CINST_MASK, ctx = (inst << 1) | 1;
         uint32_t e = q_take_side(w, dst, src, tag, ctx, 1);
         if (e == Q_NIL) {
-            q_put(w, dst, src, tag, ctx, Q_COLL_MSG, 0);
+            q_put(w, dst, src, tag, ctx, type == MSG_COLL ? Q_COLL_MSG : Q_COLL_RTS, k >> CIDX_SHIFT);
             return;
         }
         q_free(w, e);
         mp_rank *rk = &w->rank[dst];
-        if (rk->state == R_COLL && rk->coll == k) {
+        if (rk->state != R_COLL || rk->coll != inst || rk->cdata) {
+            w->bad++;
+        } else if (type == MSG_CRTS) {
+            coll_cts(w, dst, src, tag, k >> CIDX_SHIFT);
+        } else {
             rk->cpc++;
             run_rank(w, dst);
-        } else {
-            w->bad++;
         }
+        return;
+    }
+    if (type == MSG_CCTS) { /* at the sender: the data of its list's op idx leaves */
+        uint64_t inst = k & CINST_MASK, idx = k >> CIDX_SHIFT;
+        mp_rank *rk = &w->rank[dst];
+        const mp_citem *it = idx < rk->cn ? &w->cl[rk->cl0 + idx] : NULL;
+        if (rk->state != R_COLL || rk->coll != inst || !it || !it->send || it->peer != src) {
+            w->bad++;
+            return;
+        }
+        w->coll_msgs++;
+        w->coll_bytes += it->bytes;
+        hand(w, dst, src, it->bytes, NET_DATA, MSG_CDATA | (it->tag << MSG_BITS), inst);
+        return;
+    }
+    if (type == MSG_CDATA) { /* the receiver goes on; the sender's request is complete */
+        mp_rank *rd = &w->rank[dst], *rs = &w->rank[src];
+        if (rd->state != R_COLL || rd->coll != k || !rd->cdata || rs->state != R_COLL || rs->coll != k ||
+            rs->cpend == 0) {
+            w->bad++;
+            return;
+        }
+        rd->cdata = 0;
+        rd->cpc++;
+        run_rank(w, dst);
+        if (--rs->cpend == 0 && rs->cpc == rs->cn)
+            run_rank(w, src);
         return;
     }
     if (k >= t->nops) {
@@ -821,7 +906,7 @@ static void mp_fini(void *state)
 }
 
 /* Messages: per send op one (eager) or three (RTS, CTS, data), and every
- * collective's; the horizon: the trace's computation of its busiest rank
+ * collective's likewise; the horizon: the trace's computation of its busiest rank
  * plus its messages' bytes at B (generous). */
 static void mp_estimate(const void *params, const wl_resolve *rc, wl_estimate *out)
 {
@@ -853,8 +938,14 @@ static void mp_estimate(const void *params, const wl_resolve *rc, wl_estimate *o
     uint64_t m = 0, b = 0;
     for (uint64_t i = 0; i < t->ncolls; i++) {
         coll_spec sp = spec_of(&tmp, &t->colls[i]);
-        if (!spec_same(&sp, &prev))
+        if (!spec_same(&sp, &prev)) {
             coll_count(&sp, &m, &b);
+            /* each send at or above eager-limit adds an RTS and a CTS */
+            rdv_count rc2 = {p->eager_bytes, 0};
+            for (uint32_t me = 0; me < sp.ranks; me++)
+                coll_rank(&sp, me, rdv_emit, &rc2);
+            m += 2 * rc2.n;
+        }
         prev = sp;
         msgs += (double)m;
         bytes += (double)b;
