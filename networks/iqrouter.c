@@ -904,6 +904,25 @@ void iqr_fill_metrics(const swnet *st, double *m)
 
 void iqr_get_stats(const swnet *st, iqr_stats *out) { *out = st->iq->s; }
 
+uint64_t iqr_leaks(const swnet *st)
+{
+    const iqr *q = st->iq;
+    uint64_t bad = st->st.live_packets;
+    for (uint32_t xo = 0; xo < q->X + st->hosts; xo++) {
+        /* toward a host no credits are counted (hosts sink every flit);
+         * host uplinks (xo >= X) have no owners */
+        int to_host = xo < q->X && (q->peer[xo] & HOSTBIT);
+        for (uint32_t v = 0; v < q->V; v++) {
+            const iq_ovc *o = &q->ovc[(size_t)xo * q->V + v];
+            bad += !to_host && o->credits + (int32_t)o->cn != (int32_t)q->depth;
+            bad += xo < q->X && o->owner != NONE;
+        }
+    }
+    for (size_t i = 0; i < (size_t)q->X * q->V; i++)
+        bad += q->ivc[i].n != 0 || q->ivc[i].state != VC_IDLE;
+    return bad;
+}
+
 void iqr_fini(swnet *st)
 {
     iqr *q = st->iq;

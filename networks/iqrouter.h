@@ -40,5 +40,11 @@ typedef struct iqr_stats {
     uint64_t credit_waits; /* switch allocation requests held back for credit */
 } iqr_stats;
 void iqr_get_stats(const swnet *st, iqr_stats *out);
+/* Resources not back at their idle values (tests; meaningful once the run
+ * has drained): switch and host output VCs whose credits plus the credits
+ * on their way differ from the buffer depth, switch output VCs still owned,
+ * input VCs holding flits or not idle, packets alive. 0 when every credit,
+ * VC and packet came back. */
+uint64_t iqr_leaks(const swnet *st);
 
 #endif
