@@ -28,7 +28,10 @@ typedef struct tor_params {
     uint32_t dims[PARAM_LIST_MAX];  /* ring sizes, dimension 0 first */
     uint32_t ndims;                 /* entries of dims */
     uint32_t twist;                 /* shift of dimension 0 across a wrap of dimension 1 */
+    int dateline;                   /* 0 hop, 1 ring (topo_torus_params.dateline_ring) */
 } tor_params;
+
+static const char *const tor_dateline_names[] = {"hop", "ring", NULL};
 
 static const param_row tor_rows[] = {
     SWNET_ROWS(tor_params, sw),
@@ -39,6 +42,12 @@ static const param_row tor_rows[] = {
     {.path = "network.twist", .type = "integer", .unit = "", .def = "0",
      .help = "torus: shift of dimension 0 across a wrap-around link of dimension 1 (twisted torus; 0 = plain)",
      .kind = PARAM_U32, .off = offsetof(tor_params, twist), .min = 0, .max = TOPO_MAX_HOSTS, .example = "4"},
+    {.path = "network.dateline", .type = "choice", .unit = "", .def = "hop",
+     .help = "torus, dor: the dateline classes: hop (class 1 while the hops still to go cross the wrap link, "
+             "class 0 past it) | ring (BookSim2's dim_order_torus: one class for a dimension's whole traversal, "
+             "1 when it crosses the wrap)",
+     .kind = PARAM_CHOICE, .off = offsetof(tor_params, dateline), .choices = tor_dateline_names,
+     .example = "ring"},
 };
 
 static const swnet_routing tor_routings[] = {SWNET_RT_DOR, SWNET_RT_ADAPTIVE};
@@ -46,7 +55,7 @@ static const swnet_routing tor_routings[] = {SWNET_RT_DOR, SWNET_RT_ADAPTIVE};
 
 static void tor_topo_params(const tor_params *p, topo_torus_params *tp)
 {
-    *tp = (topo_torus_params){.ndims = p->ndims, .twist = p->twist};
+    *tp = (topo_torus_params){.ndims = p->ndims, .twist = p->twist, .dateline_ring = (uint8_t)(p->dateline == 1)};
     for (uint32_t d = 0; d < p->ndims && d < TOPO_MAX_DIMS; d++)
         tp->dims[d] = p->dims[d];
     tp->routing = (topo_torus_routing)swnet_routing_index(&p->sw, tor_routings, TOR_NROUTINGS);
@@ -72,8 +81,10 @@ static void tor_check(const net_params *core, const void *params, param_report *
     } else {
         topo_torus_params tp;
         tor_topo_params(p, &tp);
+        topo_torus_routing routing = tp.routing;
         tp.routing = TOPO_TORUS_DOR;
         tp.twist = 0;
+        tp.dateline_ring = 0;
         int bad = topo_torus_check(&tp, e2, sizeof e2) != 0;
         if (bad) {
             param_invalid(rep, "network.dims", "%s", e2);
@@ -82,6 +93,12 @@ static void tor_check(const net_params *core, const void *params, param_report *
             bad = topo_torus_check(&tp, e2, sizeof e2) != 0;
             if (bad)
                 param_invalid(rep, "network.twist", "%s", e2);
+        }
+        if (!bad && p->dateline == 1) {
+            tp.dateline_ring = 1;
+            tp.routing = routing;
+            if (topo_torus_check(&tp, e2, sizeof e2) != 0)
+                param_invalid(rep, "network.dateline", "%s", e2);
         }
         if (!bad) {
             hosts = 1;

@@ -224,6 +224,7 @@ typedef struct topo_torus_params {
     uint32_t dims[TOPO_MAX_DIMS]; /* k_d >= 2; dimension 0 varies fastest in host ids */
     uint32_t twist;               /* t < k_0 (0: plain torus; else n >= 2 and k_0 <= 2 k_1) */
     topo_torus_routing routing;
+    uint8_t dateline_ring;        /* DOR's classes: 0 per hop (past the wrap: class 0), 1 per ring (BookSim2) */
 } topo_torus_params;
 int topo_torus_check(const topo_torus_params *p, char *err, size_t errlen);
 int topo_torus_init(topo *t, const topo_torus_params *p, char *err, size_t errlen);

@@ -47,7 +47,9 @@
  * c_d + off[d] < 0), class 0 otherwise: a packet drops to class 0 once
  * past the wrap. (BookSim2 is not the same here: routefunc.cpp's
  * dor_next_torus fixes the partition when the packet turns into the
- * dimension and keeps it for the whole ring, past the wrap too. Both are
+ * dimension and keeps it for the whole ring, past the wrap too;
+ * network.dateline="ring" gives that partition: the class of a dimension's
+ * whole traversal, 1 when it crosses the wrap. Both are
  * acyclic, but the traffic they put on each class differs: tornado on the
  * 8x8 input-queued torus, 1-flit packets, 4 VCs per class (notes i24starve)
  * has 78.7 ns mean latency at 0.25 here against 72.4 ns with BookSim's
@@ -71,6 +73,13 @@
  * which keep c_d + off[d] (or move past the wrap, to class 0); and a wrap of
  * dimension 1 that moves c_0 only happens before any escape hop of
  * dimension 0. check_topo builds both graphs on small tori and twisted tori.
+ * dateline="ring" (DOR, plain torus only): a class-0 traversal never uses
+ * the wrap link, so within class 0 positions only grow. A class-1 traversal
+ * going + is minimal (at most floor(k_d / 2) hops) and crosses the wrap,
+ * so it starts at c_d >= ceil(k_d / 2) and ends at c_d < floor(k_d / 2):
+ * numbering the + links of the ring from position ceil(k_d / 2) on, round
+ * the wrap, its links' numbers only grow. No cycle within a class; the -
+ * direction mirrors it. check_topo builds this graph too.
  *
  * Uniform-random bound. A message to a uniformly random host (self
  * included) has its offset in dimension d uniform over Z_{k_d},
@@ -113,6 +122,7 @@ typedef struct torus {
     uint32_t k[TOPO_MAX_DIMS];      /* ring sizes */
     uint32_t stride[TOPO_MAX_DIMS]; /* k_0 ... k_{d-1} */
     uint32_t twist;                 /* shift of dimension 0 across a wrap of dimension 1 */
+    uint8_t dateline_ring;          /* DOR classes per ring traversal (BookSim2) instead of per hop */
     topo_div dstride[TOPO_MAX_DIMS], dk[TOPO_MAX_DIMS]; /* divisions by them (topo_div) */
     topo_torus_routing routing;
 } torus;
@@ -230,6 +240,19 @@ static uint8_t dateline_vc(const torus *q, uint32_t v, uint32_t d, int32_t off)
     return (uint8_t)(end >= (int64_t)q->k[d] || end < 0);
 }
 
+/* The class of a whole traversal of dimension d (network.dateline="ring",
+ * BookSim2's dor_next_torus): 1 when the minimal route from the source's to
+ * the destination's coordinate in d crosses the wrap link (going +: the
+ * source's coordinate is above the destination's; going -: below), for
+ * every hop of the ring, before and after the wrap. Under DOR a packet
+ * enters dimension d at the source's coordinate in d (lower dimensions
+ * change only their own coordinates; no twist). */
+static uint8_t ring_vc(const torus *q, const topo_hdr *h, uint32_t d, int32_t off)
+{
+    uint32_t s = coord(q, h->src, d), e = coord(q, h->dst, d);
+    return (uint8_t)(off > 0 ? s > e : s < e);
+}
+
 static unsigned next(const topo *t, uint32_t sw, const topo_hdr *h, topo_hop *out)
 {
     const torus *q = T(t);
@@ -252,7 +275,8 @@ static unsigned next(const topo *t, uint32_t sw, const topo_hdr *h, topo_hop *ou
     if (q->routing == TOPO_TORUS_DOR) {
         int32_t o = h->off[lo];
         out[0] = (topo_hop){.port = (uint32_t)(1 + 2 * lo + (o < 0)),
-                            .vc = dateline_vc(q, sw, (uint32_t)lo, o),
+                            .vc = q->dateline_ring ? ring_vc(q, h, (uint32_t)lo, o)
+                                                   : dateline_vc(q, sw, (uint32_t)lo, o),
                             .kind = TOPO_HOP_ONLY,
                             .hops_left = hl};
         return 1;
@@ -385,6 +409,10 @@ int topo_torus_check(const topo_torus_params *p, char *err, size_t errlen)
     }
     if (p->routing != TOPO_TORUS_DOR && p->routing != TOPO_TORUS_ADAPTIVE)
         return tn_error(err, errlen, "torus: unknown routing %d", (int)p->routing);
+    if (p->dateline_ring && (p->routing != TOPO_TORUS_DOR || p->twist))
+        return tn_error(err, errlen, "torus: dateline=ring (classes per ring, as BookSim2) is dimension-order "
+                                     "routing's on a plain torus (%s)",
+                        p->twist ? "a twisted wrap shifts dimension 0" : "adaptive routing's escape is per hop");
     return 0;
 }
 
@@ -397,6 +425,7 @@ int topo_torus_init(topo *t, const topo_torus_params *p, char *err, size_t errle
     q->n = p->ndims;
     q->twist = p->twist;
     q->routing = p->routing;
+    q->dateline_ring = p->dateline_ring;
     uint32_t stride = 1, hops = 0;
     for (uint32_t d = 0; d < q->n; d++) {
         q->k[d] = p->dims[d];

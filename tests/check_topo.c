@@ -693,6 +693,64 @@ static void cdg_routes(cdg *g, const topo *t, unsigned salts, int fold)
             }
 }
 
+/* network.dateline="ring" (BookSim2's dim_order_torus partition): the class
+ * of a dimension's whole traversal. On a ring of 8, by hand (v[0] is the
+ * host link, v[1..] the switch hops):
+ *   6 -> 1, + 3 hops over the wrap 7 -> 0: per hop (default) 1, 1, 0 (the
+ *     hops still to go cross the wrap: 6 + 3 = 9 >= 8, 7 + 2 = 9 >= 8,
+ *     0 + 1 = 1 < 8); per ring 1, 1, 1 (6 > 1 going +);
+ *   1 -> 6, - 3 hops over the wrap 0 -> 7: per hop 1, 1, 0 (1 - 3 < 0,
+ *     0 - 2 < 0, 7 - 1 >= 0); per ring 1, 1, 1 (1 < 6 going -);
+ *   1 -> 3, + 2 hops, no wrap: 0, 0 both ways.
+ * The graph of all routes with the per-ring classes is acyclic (the
+ * argument in topo_torus.c's head) on rings and tori, odd and even; it is
+ * refused with adaptive routing and on a twisted torus. */
+START_TEST(test_dateline_ring)
+{
+    static const struct {
+        uint32_t a, b;
+        uint8_t hop[3], ring[3];
+        uint32_t n;
+    } r[] = {{6, 1, {1, 1, 0}, {1, 1, 1}, 3}, {1, 6, {1, 1, 0}, {1, 1, 1}, 3}, {1, 3, {0, 0}, {0, 0}, 2}};
+    for (int ring = 0; ring < 2; ring++) {
+        topo t;
+        char err[256];
+        topo_torus_params p = {.ndims = 1, .dims = {8}, .routing = TOPO_TORUS_DOR, .dateline_ring = (uint8_t)ring};
+        ck_assert_msg(topo_torus_init(&t, &p, err, sizeof err) == 0, "%s", err);
+        for (size_t i = 0; i < sizeof r / sizeof *r; i++) {
+            uint64_t l[64];
+            uint8_t v[64];
+            uint32_t n = (uint32_t)topo_route(&t, r[i].a, r[i].b, 0, l, v, 64);
+            ck_assert_uint_eq(n, r[i].n + 2);
+            for (uint32_t h = 0; h < r[i].n; h++)
+                ck_assert_msg(v[1 + h] == (ring ? r[i].ring[h] : r[i].hop[h]), "%u -> %u hop %u: class %u (%s)",
+                              r[i].a, r[i].b, h, v[1 + h], ring ? "ring" : "hop");
+        }
+        topo_free(&t);
+    }
+    static const uint32_t dims[][2] = {{8, 8}, {5, 5}, {4, 3}, {6, 7}, {2, 9}};
+    for (size_t i = 0; i < sizeof dims / sizeof *dims; i++) {
+        topo t;
+        char err[256];
+        topo_torus_params p = {.ndims = 2, .dims = {dims[i][0], dims[i][1]}, .routing = TOPO_TORUS_DOR,
+                               .dateline_ring = 1};
+        ck_assert_msg(topo_torus_init(&t, &p, err, sizeof err) == 0, "%s", err);
+        cdg g = cdg_new(&t, t.vcs);
+        cdg_routes(&g, &t, 16, 0);
+        ck_assert_msg(cdg_acyclic(&g), "torus %ux%u, dateline ring: cycle", dims[i][0], dims[i][1]);
+        free(g.adj);
+        topo_free(&t);
+    }
+    char err[256];
+    topo_torus_params p = {.ndims = 2, .dims = {8, 8}, .routing = TOPO_TORUS_ADAPTIVE, .dateline_ring = 1};
+    ck_assert_int_ne(topo_torus_check(&p, err, sizeof err), 0);
+    ck_assert_ptr_nonnull(strstr(err, "adaptive"));
+    p = (topo_torus_params){.ndims = 2, .dims = {8, 4}, .twist = 4, .routing = TOPO_TORUS_DOR, .dateline_ring = 1};
+    ck_assert_int_ne(topo_torus_check(&p, err, sizeof err), 0);
+    ck_assert_ptr_nonnull(strstr(err, "twisted"));
+}
+END_TEST
+
 /* Oblivious routings: the graph of all routes is acyclic with the
  * topology's classes. For the torus, folding the dateline classes into one
  * makes it cyclic (the rings close): the check sees cycles when they exist. */
@@ -1055,6 +1113,7 @@ static Suite *topo_suite(void)
     tcase_add_test(tc, test_invariants_trees);
     tcase_add_test(tc, test_invariants_dragonfly);
     tcase_add_test(tc, test_deadlock_oblivious);
+    tcase_add_test(tc, test_dateline_ring);
     tcase_add_test(tc, test_deadlock_ugal);
     tcase_add_test(tc, test_deadlock_adaptive);
     tcase_add_test(tc, test_bounds);
