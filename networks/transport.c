@@ -158,12 +158,17 @@ void tp_grow(tp_flow *f, uint64_t acked_bytes)
     uint64_t mss = f->mss, k = (acked_bytes + mss - 1) / mss;
     if (k == 0)
         return;
-    if (f->cwnd < f->ssthresh) { /* tcp_slow_start: cwnd = min(cwnd + k, ssthresh), in whole segments */
-        uint64_t w = f->cwnd / mss, cap = f->ssthresh / mss, nw = w + k < cap ? w + k : cap;
+    /* Linux keeps both in whole segments (tcp_in_slow_start: snd_cwnd <
+     * snd_ssthresh): compared in bytes, an ssthresh that is not a whole
+     * number of segments (half a flight) kept cwnd in slow start below it
+     * for ever, capped at the whole segments under it */
+    uint64_t cap = f->ssthresh / mss;
+    if (f->cwnd / mss < cap) { /* tcp_slow_start: cwnd = min(cwnd + k, ssthresh), in whole segments */
+        uint64_t w = f->cwnd / mss, nw = w + k < cap ? w + k : cap;
         k -= nw > w ? nw - w : 0;
         f->cwnd = nw * mss;
     }
-    if (f->cwnd >= f->ssthresh) { /* tcp_cong_avoid_ai(w = cwnd / mss, k) */
+    if (f->cwnd / mss >= cap) { /* tcp_cong_avoid_ai(w = cwnd / mss, k) */
         uint64_t w = f->cwnd / mss;
         if (w == 0)
             w = 1;

@@ -648,6 +648,22 @@ START_TEST(test_growth_linux)
     tp_grow(&f, 2 * MSS);
     ck_assert_uint_eq(f.cwnd, 11 * MSS);
     ck_assert_uint_eq(f.cwnd_cnt, 0);
+    /* an ssthresh of half a flight, not whole segments (2.5 MSS): slow start
+     * takes cwnd to the 2 whole segments under it, then congestion
+     * avoidance grows one segment per window (Linux keeps both in
+     * segments). By hand, one segment acked per ACK from 1 MSS: 2 MSS after
+     * the first ACK (slow start capped at 2), then +1 MSS every w ACKs with w
+     * the window in segments: 3 MSS after 1 + 2 ACKs, 4 after 1 + 2 + 3, 5
+     * after 1 + 2 + 3 + 4 = 10 ACKs. (Compared in bytes, it stayed at 2 MSS
+     * for ever.) */
+    memset(&f, 0, sizeof f);
+    f.t = attach(h, &tp);
+    f.mss = MSS;
+    f.cwnd = MSS;
+    f.ssthresh = 5 * MSS / 2;
+    for (int k = 0; k < 10; k++)
+        tp_grow(&f, MSS);
+    ck_assert_uint_eq(f.cwnd, 5 * MSS);
     th_net_free(h);
 }
 END_TEST

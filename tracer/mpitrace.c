@@ -168,6 +168,13 @@ static void comm_new(MPI_Comm c)
 {
     if (c == MPI_COMM_NULL)
         return;
+    /* an intercommunicator (a dup or split of one) is not traced: its
+     * members are two groups, and the root-0 Bcast below would wait on the
+     * other group; calls on it are counted as untraced like any other */
+    int inter = 0;
+    PMPI_Comm_test_inter(c, &inter);
+    if (inter)
+        return;
     int n = 0, r = 0;
     PMPI_Comm_size(c, &n);
     PMPI_Comm_rank(c, &r);
