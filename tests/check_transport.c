@@ -656,8 +656,9 @@ START_TEST(test_growth_linux)
      * the window in segments: 3 MSS after 1 + 2 ACKs, 4 after 1 + 2 + 3, 5
      * after 1 + 2 + 3 + 4 = 10 ACKs. (Compared in bytes, it stayed at 2 MSS
      * for ever.) */
+    tp_inst *ti = f.t; /* the same transport: a second attach would replace (and leak) it */
     memset(&f, 0, sizeof f);
-    f.t = attach(h, &tp);
+    f.t = ti;
     f.mss = MSS;
     f.cwnd = MSS;
     f.ssthresh = 5 * MSS / 2;
