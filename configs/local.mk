@@ -18,6 +18,12 @@ dist_tasknetdata_DATA = \
 	%D%/data/pfabric_websearch_snkas_cdf.csv \
 	%D%/data/resnet50-layers.csv \
 	%D%/data/fabric.dot \
+	%D%/data/ib-2switch.dot \
+	%D%/data/ib-2switch.fdbs \
+	%D%/data/ib-2switch.ibnetdiscover \
+	%D%/data/ib-fattree.dot \
+	%D%/data/ib-fattree.ibnetdiscover \
+	%D%/data/ib-fattree.lfts \
 	%D%/data/vef-example.vef \
 	%D%/data/dag-example.dot \
 	%D%/data/flow-list-example.csv \
