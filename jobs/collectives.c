@@ -9,40 +9,16 @@
 const char *const coll_op_names[] = {"barrier",   "bcast",    "reduce",   "allreduce",      "gather",
                                      "scatter",   "allgather", "alltoall", "reduce-scatter", NULL};
 
-const char *const coll_alg_names[] = {"auto",
-                                      "linear",
-                                      "binomial",
-                                      "pipeline",
-                                      "scatter-allgather",
-                                      "ring",
-                                      "recursive-doubling",
-                                      "rabenseifner",
-                                      "direct",
-                                      "tree",
-                                      "hierarchical",
-                                      "nonoverlapping",
-                                      "bruck",
-                                      "neighbor-exchange",
-                                      "pairwise",
-                                      "recursive-halving",
-                                      NULL};
+/* The algorithms in coll_alg order; the configuration's choices are the
+ * same names plus the aliases after them (coll_choice_alg maps those). */
+#define COLL_ALG_NAMES                                                                                      \
+    "auto", "linear", "binomial", "pipeline", "scatter-allgather", "ring", "recursive-doubling",            \
+        "rabenseifner", "direct", "tree", "hierarchical", "nonoverlapping", "bruck", "neighbor-exchange", \
+        "pairwise", "recursive-halving"
 
-const char *const coll_choice_names[] = {"auto",
-                                         "linear",
-                                         "binomial",
-                                         "pipeline",
-                                         "scatter-allgather",
-                                         "ring",
-                                         "recursive-doubling",
-                                         "rabenseifner",
-                                         "direct",
-                                         "tree",
-                                         "hierarchical",
-                                         "nonoverlapping",
-                                         "bruck",
-                                         "neighbor-exchange",
-                                         "pairwise",
-                                         "recursive-halving",
+const char *const coll_alg_names[] = {COLL_ALG_NAMES, NULL};
+
+const char *const coll_choice_names[] = {COLL_ALG_NAMES,
                                          "halving-doubling",
                                          NULL};
 
