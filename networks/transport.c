@@ -56,6 +56,9 @@ extern const tp_cc_ops tp_tcp_ops, tp_dctcp_ops, tp_dcqcn_ops;
 
 const tp_cc_ops *const tp_registry[] = {NULL, &tp_tcp_ops, &tp_dctcp_ops, &tp_dcqcn_ops};
 const char *const tp_names[] = {"none", "tcp", "dctcp", "dcqcn", NULL};
+const char *const tp_wl_names[] = {"inherit", "none", "tcp", "dctcp", "dcqcn", NULL};
+_Static_assert(sizeof tp_wl_names / sizeof tp_wl_names[0] == sizeof tp_names / sizeof tp_names[0] + 1,
+               "workload.transport lists inherit and every transport");
 
 size_t tp_count(void) { return sizeof tp_registry / sizeof tp_registry[0]; }
 

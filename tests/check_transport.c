@@ -883,6 +883,88 @@ START_TEST(test_ecmp_per_flow)
 }
 END_TEST
 
+/* A workload naming its own transport (workload.transport; net_set_client
+ * transport): on a switch with ECN marking (K 30 kB, unbounded buffers) and
+ * no run-wide transport, workload A (inherit: none) sends 300 kB 0 -> 2 at
+ * t = 0 and workload B (dctcp) 300 kB 1 -> 2 at 1 ms, after A is done. By
+ * the definition of the layer each must arrive exactly when it does on a
+ * fabric where the whole run has its transport: A as with no transport at
+ * all, B as with dctcp for everything; and only B's message is cut into
+ * segments (300000 / 1460 -> 206) and acked. */
+typedef struct wl_rec {
+    sim *s;
+    int64_t t;
+    unsigned n;
+} wl_rec;
+
+static net *wl_b;
+static void wl_send_b(sim *s, void *ctx, uint64_t arg)
+{
+    (void)s, (void)arg;
+    net_send(wl_b, ctx);
+}
+
+static void wl_deliver(void *owner, net_msg *m)
+{
+    (void)m;
+    wl_rec *r = owner;
+    r->t = sim_now(r->s);
+    r->n++;
+}
+
+START_TEST(test_workload_transport)
+{
+    const char *sets[] = {"network.mtu=1500B", "network.ecn-threshold=30kB", NULL};
+    int64_t ref[2]; /* A with no transport, B with dctcp run-wide */
+    for (int k = 0; k < 2; k++) {
+        net_params core = star(3);
+        th_net *h = th_net_new("electrical-switch", &core, sets, NULL, 1, 4);
+        tp_params tp = tparams("dctcp");
+        if (k)
+            attach(h, &tp);
+        net_msg *m = th_at_low(h, k ? 1000000000 : 0, k ? 1 : 0, 2, 300000);
+        th_net_go(h);
+        ck_assert_uint_eq(m->a, 1);
+        ref[k] = (int64_t)m->b;
+        th_net_free(h);
+    }
+    net_params core = star(3);
+    th_net *h = th_net_new("electrical-switch", &core, sets, NULL, 1, 4);
+    char err[256] = "";
+    wl_rec ra = {h->s, 0, 0}, rb = {h->s, 0, 0};
+    static const uint32_t map[] = {0, 1, 2};
+    net *a = net_attach(h->n, 3, map, NET_PRIO_LOW, wl_deliver, &ra, err, sizeof err);
+    net *b = net_attach(h->n, 3, map, NET_PRIO_LOW, wl_deliver, &rb, err, sizeof err);
+    ck_assert_msg(a && b, "%s", err);
+    tp_params tp = tparams("dctcp");
+    tp_inst *tb = tp_create(h->n, &tp);
+    net_set_client_transport(b, tb);
+    net_msg ma, mb;
+    memset(&ma, 0, sizeof ma);
+    memset(&mb, 0, sizeof mb);
+    ma.src = 0, ma.dst = 2, ma.size_bytes = 300000, ma.cls = NET_DATA, ma.prio = NET_PRIO_LOW;
+    mb = ma;
+    mb.src = 1;
+    net_send(a, &ma);
+    wl_b = b;
+    sim_schedule_at(h->s, 1000000000, wl_send_b, &mb, 0);
+    th_net_go(h);
+    ck_assert_uint_eq(ra.n, 1);
+    ck_assert_uint_eq(rb.n, 1);
+    ck_assert_int_eq(ra.t, ref[0]);
+    ck_assert_int_eq(rb.t, ref[1]);
+    tp_counters c;
+    tp_get_counters(tb, &c);
+    ck_assert_uint_eq(c.segments, 206);
+    ck_assert_uint_gt(c.acks, 0);
+    ck_assert_uint_eq(c.flows_live, 0);
+    tp_counters all;
+    ck_assert_int_eq(net_transport_counters(h->n, &all), 1);
+    ck_assert_uint_eq(all.segments, 206);
+    th_net_free(h);
+}
+END_TEST
+
 static Suite *transport_suite(void)
 {
     Suite *s = suite_create("transport");
@@ -904,6 +986,7 @@ static Suite *transport_suite(void)
     tcase_add_test(t, test_pfc_leaf_spine);
     tcase_add_test(t, test_incast_leaf_spine);
     tcase_add_test(t, test_ecmp_per_flow);
+    tcase_add_test(t, test_workload_transport);
     suite_add_tcase(s, t);
     return s;
 }

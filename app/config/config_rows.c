@@ -146,6 +146,10 @@ static const param_row wl_inst_rows[] = {
          "auto (the workload type's own) | yes (no other exclusive workload on its nodes) | no"),
      .kind = PARAM_CHOICE, .off = offsetof(cfg_workload, exclusive), .choices = wl_exclusive_names,
      .example = "yes"},
+    {ROW("workload.transport", "choice", "", "inherit",
+         "the host transport of its messages: inherit (the run's <transport>) | none | tcp | dctcp | dcqcn (the "
+         "run's transport.* parameters apply)"),
+     .kind = PARAM_CHOICE, .off = offsetof(cfg_workload, transport), .choices = tp_wl_names, .example = "dctcp"},
 };
 
 /* --------------------------------------------------------- the table */
