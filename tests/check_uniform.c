@@ -1258,9 +1258,11 @@ START_TEST(test_measure_window)
 END_TEST
 
 /* Without warmup and measure-period the window is the throughput's: every message
- * of duration mode is measured; the ideal fabric stamps no injection time
- * (network latency and source queueing empty), every latency is the 1040 ns
- * of test_ideal_exact, and accepted is the throughput's window [0, D]. */
+ * of duration mode is measured; every latency is the 1040 ns of
+ * test_ideal_exact, all of it in the fabric (the ideal fabric has no
+ * source queue: a message leaves when it is handed over, network latency
+ * 1040 ns, source queueing 0), and accepted is the throughput's window
+ * [0, D]. */
 START_TEST(test_measure_default)
 {
     net_params np = star(8);
@@ -1270,8 +1272,8 @@ START_TEST(test_measure_default)
     ck_assert_msg(h_run(&h, SIM_TIME_MAX) == 0, "finish: %s", h.r.err);
     ck_assert_double_eq(MET(h, "measured"), h.core[M_messages_delivered]);
     ASSERT_REL(MET(h, "window_latency_s"), 1040e-9, 1e-12);
-    ck_assert(isnan(MET(h, "network_latency_s")));
-    ck_assert(isnan(MET(h, "source_queueing_s")));
+    ASSERT_REL(MET(h, "network_latency_s"), 1040e-9, 1e-12);
+    ck_assert_double_eq(MET(h, "source_queueing_s"), 0);
     ASSERT_REL(MET(h, "accepted"), MET(h, "throughput"), 1e-12);
     ck_assert(isnan(MET(h, "saturated"))); /* no measure-period: no drain to judge */
     h_close(&h);
@@ -1419,6 +1421,34 @@ START_TEST(test_sample_mode)
 }
 END_TEST
 
+/* Network latency and source queueing on the single electrical switch
+ * (its source FIFO, and the host NIC with network.mtu): 2 nodes, each
+ * sending to the other (no output shared), 2-byte messages at offered-load 2
+ * with bernoulli injection: q = 1, message j = 1..10 generated at j 800 ps,
+ * 1600 ps on the host link, so it starts at 800 + (j - 1) 1600 after a
+ * wait of (j - 1) 800 ps: mean 800 x 4.5 = 3600 ps; its network latency is
+ * the switch's zero load for 2 bytes, the same for every message. */
+START_TEST(test_network_latency_switch)
+{
+    for (int nic = 0; nic < 2; nic++) {
+        net_params np = star(2);
+        const wl_ops *w = th_wl_ops("uniform-random");
+        void *p = wl_uniform(2, 2.0, 10, 0);
+        th_set(w->params, w->nparams, p, "workload.injection=bernoulli");
+        static const char *const mtu[] = {"network.mtu=1kB", NULL};
+        harness h;
+        ck_assert_msg(h_open(&h, "electrical-switch", &np, nic ? mtu : NULL, p, 5, 64) == 0, "init: %s", h.r.err);
+        ck_assert_msg(h_run(&h, SIM_TIME_MAX) == 0, "finish: %s", h.r.err);
+        int64_t L0 = h.r.n->ops->zero_load_ps(h.r.n->state, 0, 1, 2);
+        ck_assert_double_eq(MET(h, "measured"), 20);
+        ASSERT_REL(MET(h, "source_queueing_s"), 3600e-12, 1e-12);
+        ASSERT_REL(MET(h, "network_latency_s"), (double)L0 * 1e-12, 1e-12);
+        ASSERT_REL(MET(h, "window_latency_s"), (double)(L0 + 3600) * 1e-12, 1e-12);
+        h_close(&h);
+    }
+}
+END_TEST
+
 /* ---- main ---- */
 
 static Suite *uniform_suite(void)
@@ -1449,6 +1479,7 @@ static Suite *uniform_suite(void)
     tcase_add_test(tc, test_measure_window);
     tcase_add_test(tc, test_measure_default);
     tcase_add_test(tc, test_sample_mode);
+    tcase_add_test(tc, test_network_latency_switch);
     suite_add_tcase(s, tc);
     return s;
 }

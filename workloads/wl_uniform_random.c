@@ -110,9 +110,15 @@
  *   network_latency_s   mean of delivery - t_inject, t_inject the instant the
  *                       message's first byte left its source's NIC queue for
  *                       the fabric (net_msg_inject_ps: the head entering
- *                       the fabric, BookSim2's network latency); empty on a
- *                       fabric that does not stamp it (only swnet's routers
- *                       do: torus, fat tree, leaf-spine, dragonfly, graph);
+ *                       the fabric, BookSim2's network latency); every
+ *                       fabric stamps it: swnet's and the input-queued
+ *                       routers when a host link starts the message's
+ *                       first packet, the host NIC (electrical switch,
+ *                       ideal fabric with mtu or scheduling) likewise,
+ *                       the switch's source FIFO when it starts the
+ *                       message, the ideal fabric at hand-over (it has
+ *                       no source queue), SPINet at its first packet's
+ *                       first try (retries are network latency);
  *   source_queueing_s   mean of t_inject - generation (the difference);
  * and over the window [W, W + M) (or [W, T_end]) by delivery time, all
  * messages (BookSim2's accepted rate counts every flit ejected in it):
