@@ -66,6 +66,8 @@ static void df_topo_params(const df_params *p, topo_dragonfly_params *tp)
     tp->routing = (topo_dragonfly_routing)swnet_routing_index(&p->sw, df_routings, DF_NROUTINGS);
 }
 
+static int df_build(const df_params *p, topo *t, char *err, size_t errlen);
+
 static void df_check(const net_params *core, const void *params, param_report *rep)
 {
     const df_params *p = params;
@@ -82,6 +84,7 @@ static void df_check(const net_params *core, const void *params, param_report *r
     snprintf(shape, sizeof shape, "the dragonfly of %u groups of %u routers of %u hosts", p->groups,
              p->routers_per_group, p->hosts_per_router);
     swnet_check(core, &p->sw, df_routings, DF_NROUTINGS, hosts, shape, rep);
+    SWNET_CHECK_FAILURES(df, core, p, rep);
 }
 
 static int df_build(const df_params *p, topo *t, char *err, size_t errlen)
