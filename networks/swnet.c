@@ -1015,7 +1015,14 @@ void swnet_set_zero_load_topo(void *state, topo *zl)
 int64_t swnet_zero_load_ps(const void *state, uint32_t src, uint32_t dst, uint64_t bytes)
 {
     const swnet *st = state;
-    size_t L = topo_route(st->zl.ops ? &st->zl : &st->t, src, dst, 0, NULL, NULL, 0);
+    const topo *t = st->zl.ops ? &st->zl : &st->t;
+    if (st->iq && iqr_link_latency_varies(st)) { /* links of several latencies: sum the route's */
+        uint64_t links[64];
+        TN_ASSERT(t->max_route_links <= 64, "routes of %u links", t->max_route_links);
+        size_t L = topo_route(t, src, dst, 0, links, NULL, 64);
+        return swnet_zero_load_h_ps(state, (uint32_t)(L - 1), bytes) + iqr_route_extra_ps(st, links, L);
+    }
+    size_t L = topo_route(t, src, dst, 0, NULL, NULL, 0);
     return swnet_zero_load_h_ps(state, (uint32_t)(L - 1), bytes);
 }
 

@@ -98,6 +98,10 @@ typedef struct swnet_params {
     int phy_resolved;              /* 1 once the two energies below hold the phy's values */
     double serdes_link_j_per_bit;  /* the SerDes at both ends of one link, J per bit */
     double core_j_per_bit;         /* one crossing of a switch core, J per bit */
+    /* input-queued routers (iqrouter.c): */
+    uint32_t speedup;              /* network.speedup: internal steps per flit time (BookSim2's internal_speedup) */
+    int64_t global_link_ps;        /* dragonfly network.global-link-latency, < 0: network.link-latency */
+    uint32_t group_routers;        /* dragonfly: routers per group (switch s is in group s / it); 0: no groups */
 } swnet_params;
 
 /* Largest MTU: packet sizes are kept in 32 bits. */
@@ -187,7 +191,11 @@ typedef struct swnet_params {
      .kind = PARAM_PS, .off = offsetof(T, m.credit_delay_ps), .flags = PARAM_NONNEG, .example = "2ns"},        \
     {SWNET_ROW_("network.host-link-latency", "time", "s", "-1ps",                                              \
                 "input-queued routers: latency of the host <-> switch links (negative: network.link-latency)"), \
-     .kind = PARAM_PS, .off = offsetof(T, m.host_link_ps), .example = "0ns"}
+     .kind = PARAM_PS, .off = offsetof(T, m.host_link_ps), .example = "0ns"},                                   \
+    {SWNET_ROW_("network.speedup", "integer", "", "1",                                                         \
+                "input-queued routers: allocation and crossbar steps per flit time, output buffers draining "  \
+                "at link rate (BookSim2's internal_speedup)"),                                                  \
+     .kind = PARAM_U32, .off = offsetof(T, m.speedup), .min = 1, .max = 16, .example = "2"}
 
 /* The shared rules: mtu, vc-buffer (>= mtu with credits, so a packet always
  * fits), the routing among `allowed` (a SWNET_RT_* list of n entries; the
