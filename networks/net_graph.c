@@ -109,6 +109,7 @@ static void gr_check(const net_params *core, const void *params, param_report *r
             topo_free(&t);
         }
     }
+    swnet_no_pfc(&p->sw, shape, rep);
     swnet_check(core, &p->sw, gr_routings, GR_NROUTINGS, hosts, shape, rep);
 }
 

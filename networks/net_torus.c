@@ -117,6 +117,7 @@ static void tor_check(const net_params *core, const void *params, param_report *
     }
     char shape[128];
     tor_shape(p, shape, sizeof shape);
+    swnet_no_pfc(&p->sw, shape, rep);
     swnet_check(core, &p->sw, tor_routings, TOR_NROUTINGS, hosts, shape, rep);
     SWNET_CHECK_FAILURES(tor, core, p, rep);
 }

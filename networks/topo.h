@@ -297,7 +297,8 @@ int topo_dragonfly_check(const topo_dragonfly_params *p, char *err, size_t errle
 int topo_dragonfly_init(topo *t, const topo_dragonfly_params *p, char *err, size_t errlen);
 
 /* graph (topo_graph.c): a fabric read from a DOT file (ORCS's format, seed
- * 001), its routes from the file or computed; one virtual channel. */
+ * 001), its routes from the file (with its classes, lmc paths, vcstep and
+ * host paths) or computed (one virtual channel). */
 typedef enum {
     TOPO_GRAPH_FILE = 0,
     TOPO_GRAPH_SHORTEST = 1,
@@ -368,11 +369,12 @@ int topo_fail_init(topo *t, topo *base, const char *spec, int draw, uint64_t see
 const char *topo_failed_names(const topo *t);
 
 /* Write t as a DOT file the graph topology reads back with the same host,
- * switch, port and link ids and, where t's routing is destination-based,
- * the same routes and classes (topo_export.c's head); `title` goes into a
- * comment line. *conflicts (may be NULL): the (switch, destination) choices
- * that differed between sources or messages (0: the file routes exactly as
- * t). 0, or -1 + err. */
+ * switch, port and link ids and, where the file's rules can express t's
+ * routing (destination tables, lmc paths drawn from the salt's binary
+ * choices, per-host paths, vcstep classes: topo_export.c's head), the same
+ * routes and classes; `title` goes into a comment line. *conflicts (may be
+ * NULL): the choices the file could not follow (0: the file routes exactly
+ * as t). 0, or -1 + err. */
 int topo_export_dot(const topo *t, FILE *out, const char *title, uint64_t *conflicts, char *err, size_t errlen);
 
 /* InfiniBand import (topo_ibimport.c, its head gives the formats): the

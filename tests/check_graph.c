@@ -347,8 +347,12 @@ END_TEST
  *     after a global link, so the file marks the global links vcstep=1;
  *   dragonfly g=4 a=4 p=2 h=3, minimal: 4 global links per pair of groups,
  *     a message from x taking slice x mod 4 (merlin's): the route depends
- *     on the source, which no destination table holds: export counts those
- *     choices as conflicts (> 0). */
+ *     on the source, not on the message: export groups the sources into
+ *     paths (host attribute path) whose routes agree (greedily: 3 paths here);
+ *   dragonfly g=4 a=4 p=2 h=3, Valiant: the intermediate group is drawn
+ *     among g - 2 = 2 groups by topo_pick(salt, 0, 2), which is the salt's
+ *     choice 0, but the slices depend on the source too: no file routes it
+ *     (conflicts > 0). */
 static void roundtrip(const char *name, const char *const *sets, uint32_t N, int exact, const char *want)
 {
     net_params core = th_star(N, 10e9);
@@ -421,7 +425,10 @@ START_TEST(test_export_import)
     roundtrip("dragonfly", df, 36, 1, "vcstep=1");
     const char *df4[] = {"network.groups=4", "network.routers-per-group=4", "network.hosts-per-router=2",
                          "network.global-links=3", "network.routing=minimal", NULL};
-    roundtrip("dragonfly", df4, 32, 0, NULL);
+    roundtrip("dragonfly", df4, 32, 1, "path=2];");
+    const char *df4v[] = {"network.groups=4", "network.routers-per-group=4", "network.hosts-per-router=2",
+                          "network.global-links=3", "network.routing=valiant", NULL};
+    roundtrip("dragonfly", df4v, 32, 0, NULL);
 }
 END_TEST
 
@@ -490,6 +497,22 @@ START_TEST(test_paths_vcstep)
     at[4] = '1';
     build_fails(dot_file(text), TOPO_GRAPH_FILE, "node S1: the hop toward host H2 on path 0 uses class 1, beyond "
                                                  "the 1 classes");
+    /* a host's own path (host attribute path=1): H0's messages go
+     * counter-clockwise whatever their salt */
+    snprintf(text, sizeof text, "%s", RING4_PATHS);
+    at = strstr(text, "H0;");
+    memmove(at + 12, at + 3, strlen(at + 3) + 1);
+    memcpy(at, "H0 [path=1];", 12);
+    build_ok(dot_file(text), TOPO_GRAPH_FILE, &t);
+    for (int k = 0; k < 2; k++) {
+        ck_assert_uint_eq(topo_route(&t, 0, 2, salt[k], l, v, 8), 4);
+        for (int i = 0; i < 4; i++)
+            ck_assert_uint_eq(l[i], want1[i]);
+    }
+    topo_free(&t);
+    at = strstr(text, "path=1");
+    at[5] = '2';
+    build_fails(dot_file(text), TOPO_GRAPH_FILE, "node H0: path=\"2\": expected an integer from 0 to 1");
 }
 END_TEST
 
