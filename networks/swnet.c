@@ -1386,8 +1386,55 @@ int swnet_nodes_fit(const swnet_params *p, uint64_t nodes, uint64_t hosts)
     return p->placement == TOPO_PLACE_FULL ? nodes == hosts : nodes >= 1 && nodes <= hosts;
 }
 
-int swnet_populate(const net_params *core, const swnet_params *p, topo *t, char *err, size_t errlen)
+/* network.failed-links: a count, or names A-B separated by spaces or commas */
+int swnet_failed_ok(const char *text, char *err, size_t errlen)
 {
+    uint32_t k;
+    if (topo_graph_failed_count(text, &k))
+        return 0;
+    for (const char *p = text; *p;) {
+        while (*p == ',' || tn_is_space(*p))
+            p++;
+        if (!*p)
+            break;
+        const char *t = p;
+        while (*p && *p != ',' && !tn_is_space(*p))
+            p++;
+        const char *dash = memchr(t + 1, '-', (size_t)(p - t) > 1 ? (size_t)(p - t) - 1 : 0);
+        if (!dash || dash + 1 >= p)
+            return tn_error(err, errlen,
+                            "\"%.*s\": expected a number of links, or links named A-B (the names of their ends, as "
+                            "export-topology or the DOT file writes them, joined by -), separated by spaces",
+                            (int)(p - t), t);
+    }
+    return 0;
+}
+
+
+/* network.failed-links on a parametric fabric (a graph applies its own,
+ * topo_graph.c): t wrapped by topo_fail.c; a count fails links only when
+ * draw (a run's build, from seed), else only its size is checked. */
+static int apply_failed(const swnet_params *p, topo *t, int draw, uint64_t seed, char *err, size_t errlen)
+{
+    const char *s = p->failed_links;
+    while (tn_is_space(*s) || *s == ',')
+        s++;
+    if (!*s || topo_is_graph(t))
+        return 0;
+    topo whole = *t;
+    memset(t, 0, sizeof *t);
+    if (topo_fail_init(t, &whole, p->failed_links, draw, seed, err, errlen) != 0) {
+        topo_free(&whole);
+        return -1;
+    }
+    return 0;
+}
+
+static int populate(const net_params *core, const swnet_params *p, topo *t, int draw, uint64_t seed, char *err,
+                    size_t errlen)
+{
+    if (apply_failed(p, t, draw, seed, err, errlen) != 0)
+        return -1;
     if (p->placement == TOPO_PLACE_FULL || core->nodes >= t->hosts)
         return 0;
     topo whole = *t;
@@ -1399,6 +1446,20 @@ int swnet_populate(const net_params *core, const swnet_params *p, topo *t, char 
     return 0;
 }
 
+int swnet_populate(const net_params *core, const swnet_params *p, topo *t, char *err, size_t errlen)
+{
+    return populate(core, p, t, 0, 0, err, errlen);
+}
+
+void swnet_check_failures(const net_params *core, const swnet_params *p, topo *t, param_report *rep)
+{
+    char err[1024];
+    (void)core;
+    if (apply_failed(p, t, 0, 0, err, sizeof err) != 0)
+        param_invalid(rep, "network.failed-links", "%s", err);
+    topo_free(t);
+}
+
 int swnet_init(void *state, net *n, topo *t, const swnet_params *p, char *err, size_t errlen)
 {
     swnet *st = state;
@@ -1408,7 +1469,17 @@ int swnet_init(void *state, net *n, topo *t, const swnet_params *p, char *err, s
     st->n = n;
     const net_params *core = net_core(n);
     st->placement = p->placement;
-    if (swnet_populate(core, p, &st->t, err, errlen) != 0) {
+    /* a count of failed links is drawn per replica from a copy of the
+     * fabric's stream (the stream itself is left as without failures) */
+    uint64_t fail_seed = 0;
+    uint32_t nfail;
+    int draw = topo_graph_failed_count(p->failed_links, &nfail) && nfail > 0 && !topo_is_graph(&st->t);
+    if (draw) {
+        gsl_rng *c = gsl_rng_clone(n->rng);
+        fail_seed = (uint64_t)gsl_rng_get(c) << 32 ^ (uint64_t)gsl_rng_get(c);
+        gsl_rng_free(c);
+    }
+    if (populate(core, p, &st->t, draw, fail_seed, err, errlen) != 0) {
         swnet_fini(st);
         return -1;
     }

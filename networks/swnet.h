@@ -69,6 +69,11 @@ extern const char *const swnet_alloc_names[]; /* "islip", "separable-input-first
 /* network.priority, the electrical switch's names and default. */
 extern const char *const swnet_priority_names[]; /* "fifo", "control-first", "strict" */
 
+/* network.failed-links: its text's largest size */
+#define SWNET_FAILED_MAX 1024
+/* network.failed-links' syntax: a count, or names A-B separated by spaces or commas. */
+int swnet_failed_ok(const char *text, char *err, size_t errlen);
+
 /* The shared parameters (rows: SWNET_ROWS) and what resolve_phy derives. */
 typedef struct swnet_params {
     nic_params nic;           /* the hosts' NICs: network.host-scheduling, network.mtu (largest packet payload, > 0) */
@@ -88,6 +93,8 @@ typedef struct swnet_params {
     int64_t routing_delay_ps, vc_alloc_delay_ps, sw_alloc_delay_ps, st_delay_ps, credit_delay_ps;
     int64_t host_link_ps;     /* host <-> switch links' latency, < 0: network.link-latency */
     int placement;            /* enum topo_placement: full, or where N < hosts nodes sit (topo_sub.c) */
+    char failed_links[SWNET_FAILED_MAX]; /* network.failed-links: "" none, a count, or names A-B (topo_fail.c,
+                                            topo_graph.c) */
     /* resolved from the physical layer (swnet_resolve_phy) */
     int phy_resolved;              /* 1 once the two energies below hold the phy's values */
     double serdes_link_j_per_bit;  /* the SerDes at both ends of one link, J per bit */
@@ -141,6 +148,15 @@ typedef struct swnet_params {
                 "nodes on hosts 0..N-1) | spread (node i on host floor(i H / N)); partly populated fabrics"),    \
      .kind = PARAM_CHOICE, .off = offsetof(T, m.placement), .choices = topo_placement_names,                  \
      .example = "first"},                                                                                       \
+    {SWNET_ROW_("network.failed-links", "text", "", "",                                                        \
+                "switched fabrics: links between switches that are down: a number k (k links drawn per "       \
+                "replica, uniformly) or names A-B as export-topology writes them (S3-S17; a graph's own "      \
+                "names; every link between A and B). fat-tree and leaf-spine climb by another up port, "      \
+                "torus takes another minimal or the long way round, graph's computed routings avoid them, "   \
+                "graph file routes must not cross them (dragonfly: not yet); pairs left without a route are " \
+                "an error before the run"),                                                                     \
+     .kind = PARAM_TEXT, .off = offsetof(T, m.failed_links), .max = SWNET_FAILED_MAX,                          \
+     .name_ok = swnet_failed_ok, .example = "S0-S4 S2-S5"},                                                     \
     {SWNET_ROW_("network.router", "choice", "", "output-queued",                                               \
                 "switched fabrics: output-queued (packets join output FIFOs, no allocators) | input-queued "   \
                 "(BookSim2's VC router: input VC buffers of flits, VC and switch allocation, crossbar)"),      \
@@ -295,6 +311,20 @@ typedef struct swnet {
  * system.nodes below t's hosts, the partly populated fabric (topo_sub.c;
  * t is replaced). 0, or -1 + err. */
 int swnet_populate(const net_params *core, const swnet_params *p, topo *t, char *err, size_t errlen);
+/* network.failed-links against t, built by the fabric's check (taken
+ * over and freed): names that are not links of t, a count above its links,
+ * pairs the named failures leave without a route, a fabric whose routing
+ * cannot avoid failures; reported at network.failed-links. */
+void swnet_check_failures(const net_params *core, const swnet_params *p, topo *t, param_report *rep);
+/* In a fabric's check, after its own rows: builds its topology with
+ * PFX##_build (declared before the check) when failed links are given. */
+#define SWNET_CHECK_FAILURES(PFX, core, p, rep)                                                              \
+    do {                                                                                                      \
+        topo t_;                                                                                              \
+        char e_[256];                                                                                         \
+        if ((p)->sw.failed_links[0] && PFX##_build(p, &t_, e_, sizeof e_) == 0)                              \
+            swnet_check_failures(core, &(p)->sw, &t_, rep);                                                   \
+    } while (0)
 /* Are N nodes a size t's host count allows under p's placement? */
 int swnet_nodes_fit(const swnet_params *p, uint64_t nodes, uint64_t hosts);
 
