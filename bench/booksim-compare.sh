@@ -6,8 +6,12 @@
 # ns: 1 cycle = 1 ns), the accepted rate (flits per cycle per node) and the share of replicas that
 # hit the drain limit (saturated).
 #
-#   bench/booksim-compare.sh [--tasknet ./tasknet] [--out DIR] [NAME...]
+#   bench/booksim-compare.sh [--tasknet ./tasknet] [--out DIR] [--latency-mode] [--loads "L..."] [NAME...]
 #   NAMEs: t2vc1f t8vc1f t2vc4f ft4vc df (default: all; df takes ~15 min of one core)
+#   --latency-mode: measure as BookSim2's sim_type = latency instead of the fixed window
+#   (sample-period 1us = its 1000 cycles, latency-threshold 500ns = its latency_thres; a run over
+#   it is `saturated`, BookSim2's "unstable"): the saturation load compares one to one.
+#   --loads: these offered loads instead of each configuration's own.
 #
 # BookSim2's side is not run here (nothing of it is shipped): build it from its public source
 # (github.com/booksim/booksim2, commit 28f43299 was used; its own Makefile, needs flex and bison)
@@ -39,17 +43,21 @@
 # of 1 cycle are host-link-latency just above T - T/speedup (1ps; 501ps at speedup 2): the
 # injected flit is then seen by the router a flit time after it is whole, as BookSim2 reads it,
 # and the ejection adds that 1 ps (0.5 ns at speedup 2); credit_delay c is credit-delay (c+1) ns;
-# a delay of d cycles at internal speedup S is d/S ns (one internal step each); num_vcs is vcs x
+# a 1-cycle stage at internal speedup S is 1/S ns (one internal step); num_vcs is vcs x
 # the routing's deadlock classes (torus DOR 2, fat tree 1, dragonfly minimal 2); the torus's
 # dateline="ring" is BookSim2's dim_order_torus class rule.
 set -eu
 TN=./tasknet
 OUT=out/booksim-compare
+WINDOW='duration="13us" warmup="3us" measure-period="10us" injection="bernoulli" self-traffic="on"'
+LOADS=
 while [ $# -gt 0 ]; do
     case "$1" in
     --tasknet) TN=$2; shift 2 ;;
     --out) OUT=$2; shift 2 ;;
-    -h | --help) sed -n '2,45p' "$0"; exit 0 ;;
+    --latency-mode) WINDOW='sample-period="1us" latency-threshold="500ns" injection="bernoulli" self-traffic="on"'; shift ;;
+    --loads) LOADS=$2; shift 2 ;;
+    -h | --help) sed -n '2,/^set -eu/p' "$0" | sed '$d'; exit 0 ;;
     *) break ;;
     esac
 done
@@ -57,11 +65,10 @@ NAMES=${*:-t2vc1f t8vc1f t2vc4f ft4vc df}
 mkdir -p "$OUT"
 
 COMMON='bandwidth="8Gb/s" switch-latency="0ns" router="input-queued" flit-size="1B" switching="wormhole"'
-WINDOW='duration="13us" warmup="3us" measure-period="10us" injection="bernoulli" self-traffic="on"'
 TORUS='type="torus" dims="8 8" routing="dor" dateline="ring" link-latency="1ns" host-link-latency="1ps" credit-delay="1ns" vc-buffer="8B"'
 
 run() { # NAME NODES NETWORK-ATTRS MESSAGE-BYTES LOADS
-    name=$1; nodes=$2; netw=$3; bytes=$4; loads=$5
+    name=$1; nodes=$2; netw=$3; bytes=$4; loads=${LOADS:-$5}
     cat > "$OUT/$name.xml" <<EOF
 <tasknet version="1">
 <system nodes="$nodes"/>
@@ -77,8 +84,9 @@ import csv, sys
 print(sys.argv[2])
 print("  load  latency(cycles)  accepted  saturated")
 for r in csv.DictReader(open(sys.argv[1])):
-    print("  %-5s %12.2f %12.4f %8s" % (r["workload.offered-load"], float(r["window_latency_s_mean"]) * 1e9,
-                                        float(r["accepted_mean"]), r["saturated_mean"]))
+    lat = r["window_latency_s_mean"]
+    print("  %-5s %12s %12.4f %8s" % (r["workload.offered-load"], "%.2f" % (float(lat) * 1e9) if lat else "-",
+                                      float(r["accepted_mean"]), r["saturated_mean"]))
 EOF
 }
 
