@@ -70,6 +70,8 @@ static void df_topo_params(const df_params *p, topo_dragonfly_params *tp)
     tp->routing = (topo_dragonfly_routing)swnet_routing_index(&p->sw, df_routings, DF_NROUTINGS);
 }
 
+static int df_build(const df_params *p, topo *t, char *err, size_t errlen);
+
 static void df_check(const net_params *core, const void *params, param_report *rep)
 {
     const df_params *p = params;
@@ -85,10 +87,12 @@ static void df_check(const net_params *core, const void *params, param_report *r
     char shape[160];
     snprintf(shape, sizeof shape, "the dragonfly of %u groups of %u routers of %u hosts", p->groups,
              p->routers_per_group, p->hosts_per_router);
+    swnet_no_pfc(&p->sw, shape, rep);
     swnet_check(core, &p->sw, df_routings, DF_NROUTINGS, hosts, shape, rep);
     if (p->sw.global_link_ps >= 0 && p->sw.router != SWNET_IQ)
         param_invalid(rep, "network.global-link-latency", "the output-queued router's links all take "
                                                           "network.link-latency; set network.router=\"input-queued\"");
+    SWNET_CHECK_FAILURES(df, core, p, rep);
 }
 
 static int df_build(const df_params *p, topo *t, char *err, size_t errlen)
