@@ -36,7 +36,8 @@ typedef struct tor_params {
     uint32_t ndims;                 /* entries of dims */
     uint32_t twist;                 /* shift of dimension 0 across a wrap of dimension 1 */
     int dateline;                   /* 0 hop, 1 ring (topo_torus_params.dateline_ring), 2 auto: ring for the
-                                       input-queued router's DOR on a plain torus, hop otherwise */
+                                       input-queued router's DOR on a plain torus without failed links, hop
+                                       otherwise */
 } tor_params;
 
 static const char *const tor_dateline_names[] = {"hop", "ring", "auto", NULL};
@@ -53,8 +54,8 @@ static const param_row tor_rows[] = {
     {.path = "network.dateline", .type = "choice", .unit = "", .def = "auto",
      .help = "torus, dor: the dateline classes: hop (class 1 while the hops still to go cross the wrap link, "
              "class 0 past it) | ring (BookSim2's dim_order_torus: one class for a dimension's whole traversal, "
-             "1 when it crosses the wrap) | auto (ring for the input-queued router's DOR on a plain torus, "
-             "hop otherwise)",
+             "1 when it crosses the wrap) | auto (ring for the input-queued router's DOR on a plain torus "
+             "without failed links, hop otherwise)",
      .kind = PARAM_CHOICE, .off = offsetof(tor_params, dateline), .choices = tor_dateline_names,
      .example = "ring"},
 };
@@ -72,7 +73,9 @@ static void tor_topo_params(const tor_params *p, topo_torus_params *tp)
      * BookSim2's within 1 % with ring, saturates ~15 % early with hop: README "Router models"); the
      * output-queued router keeps hop, its results unchanged */
     if (p->dateline == 2)
-        tp->dateline_ring = (uint8_t)(p->sw.router == SWNET_IQ && tp->routing == TOPO_TORUS_DOR && p->twist == 0);
+        tp->dateline_ring = (uint8_t)(p->sw.router == SWNET_IQ && tp->routing == TOPO_TORUS_DOR && p->twist == 0 &&
+                                      p->sw.failed_links[0] == '\0'); /* ring keeps routes minimal: failures
+                                                                         may need the long way round */
 }
 
 static void tor_shape(const tor_params *p, char *buf, size_t len)
