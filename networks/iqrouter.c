@@ -978,7 +978,7 @@ void iqr_check(const net_params *core, const swnet_params *p, param_report *rep)
     if (p->flow_control != SWNET_CREDIT)
         param_invalid(rep, "network.flow-control",
                       "the input-queued router needs credit flow control (its input VC buffers are the model)");
-    if (p->control_first != 0 || p->nic.policy == NIC_PRIORITY)
+    if (nic_classes_on(&p->nic, nic_ports_strict(&p->nic, p->control_first)))
         param_invalid(rep, "network.priority",
                       "priority classes are not modelled by the input-queued router's allocators yet (use "
                       "network.priority=\"fifo\" and a host-scheduling other than priority)");
