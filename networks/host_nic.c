@@ -337,6 +337,7 @@ static void uplink_start(host_nic *h, uint32_t node, int64_t now)
         return; /* a "free" event after PFC paused every class with a message: resuming restarts it */
     p->ser_ps = net_rate_ps(&h->rate, p->bytes);
     nd->free_ps = now + p->ser_ps;
+    net_msg_set_inject(p->msg, now); /* its first packet's first bit leaves the host now */
     h->start(h->ctx, p);
 }
 
@@ -352,7 +353,7 @@ static void ev_uplink_free(sim *s, void *ctx, uint64_t node)
     }
 }
 
-void nic_pause(host_nic *h, uint32_t node, unsigned c, int on)
+int nic_hold(host_nic *h, uint32_t node, unsigned c, int on)
 {
     nic_node *nd = &h->node[node];
     uint32_t b = 1u << c;
@@ -362,13 +363,21 @@ void nic_pause(host_nic *h, uint32_t node, unsigned c, int on)
             nd->mask &= ~b;
             nd->held |= (uint8_t)b;
         }
-        return;
+        return 0;
     }
     nd->paused &= (uint8_t)~b;
     if (!(nd->held & b))
-        return;
+        return 0;
     nd->held &= (uint8_t)~b;
     nd->mask |= b;
+    return 1;
+}
+
+void nic_pause(host_nic *h, uint32_t node, unsigned c, int on)
+{
+    nic_node *nd = &h->node[node];
+    if (!nic_hold(h, node, c, on) || on)
+        return;
     if (nd->wake)
         return;
     int64_t now = sim_now(h->s);
