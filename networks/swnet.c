@@ -113,10 +113,11 @@
  *     the wire finishes); its other classes go on. No buffer limit applies
  *     under PFC (never a drop): the headroom a pause's round trip needs is
  *     2 link x B + mtu above pfc-xoff. PFC pauses a class on every VC of a
- *     link at once, so it is offered only on the trees (fat trees,
- *     leaf-spine: up*-down* routes, no cyclic buffer dependency); tori,
- *     dragonflies and graphs refuse it (their routes can close a cycle of
- *     paused links: PFC deadlock, Hu et al., HotNets 2016).
+ *     link at once, so it is offered only where routes cannot close a cycle
+ *     of paused links (PFC deadlock, Hu et al., HotNets 2016): the trees
+ *     (fat trees, leaf-spine: up*-down* routes) and graphs whose routing
+ *     has one class and an acyclic channel dependency graph (net_graph.c);
+ *     tori and dragonflies refuse it (their deadlock freedom needs VCs).
  *   Routing (topo.h): the topology's `next` at every switch, with the
  *     message's salt (a hash of its id with a key drawn once from the
  *     fabric's stream: ECMP, random up-ports, Valiant's intermediate and
@@ -1274,8 +1275,9 @@ void swnet_no_pfc(const swnet_params *p, const char *shape, param_report *rep)
     if (p->flow_control == SWNET_PFC)
         param_invalid(rep, "network.flow-control",
                       "pfc is not offered on %s: a pause stops a class on every VC of a link, and its routes can "
-                      "close a cycle of paused links (PFC deadlock); pfc runs on the electrical switch, fat trees "
-                      "and leaf-spine (up*-down* routes). Use credit (lossless, per VC) or infinite here",
+                      "close a cycle of paused links (PFC deadlock); pfc runs on the electrical switch, fat trees, "
+                      "leaf-spine and acyclic graphs (up*-down* routes). Use credit (lossless, per VC) or infinite "
+                      "here",
                       shape);
 }
 

@@ -31,7 +31,7 @@
 
 /* network.flow-control */
 typedef enum swnet_flow { SWNET_CREDIT = 0, SWNET_INFINITE = 1, SWNET_PFC = 2 } swnet_flow;
-extern const char *const swnet_flow_names[]; /* "credit", "infinite", "pfc" (pfc: the electrical switch, fat trees, leaf-spine) */
+extern const char *const swnet_flow_names[]; /* "credit", "infinite", "pfc" (pfc: not on tori and dragonflies) */
 
 /* network.routing: one list for every topology; each accepts its own
  * (torus: dor, adaptive; fat-tree: d-mod-k, random-up; leaf-spine: ecmp,
@@ -119,7 +119,7 @@ typedef struct swnet_params {
     NIC_ROW_SCHEDULING(T, m.nic),                                                                              \
     {SWNET_ROW_("network.flow-control", "choice", "", "credit",                                                \
                 "switched fabrics: credit (lossless, finite buffers) | infinite (unbounded buffers) | pfc "     \
-                "(electrical switch, fat trees, leaf-spine: priority flow control, pause frames per class)"),  \
+                "(switch, fat trees, leaf-spine, acyclic graphs: priority flow control, pause frames per class)"),\
      .kind = PARAM_CHOICE, .off = offsetof(T, m.flow_control), .choices = swnet_flow_names,                     \
      .example = "credit"},                                                                                      \
     {SWNET_ROW_("network.pfc-xoff", "size", "B", "40kB",                                                       \
@@ -329,7 +329,7 @@ void swnet_check_failures(const net_params *core, const swnet_params *p, topo *t
 int swnet_nodes_fit(const swnet_params *p, uint64_t nodes, uint64_t hosts);
 
 /* Refuse flow-control pfc on a fabric whose routes may form cyclic buffer
- * dependencies (tori, dragonflies, graphs), naming it by shape. */
+ * dependencies (tori, dragonflies), naming it by shape. */
 void swnet_no_pfc(const swnet_params *p, const char *shape, param_report *rep);
 
 int swnet_init(void *state, net *n, topo *t, const swnet_params *p, char *err, size_t errlen);
