@@ -516,6 +516,55 @@ START_TEST(test_paths_vcstep)
 }
 END_TEST
 
+/* hops_left, which next reads from a table (shortest, up-down: the port
+ * and the distance in one cell) or from the header's count (file: set at
+ * the source, counted down by take), is at every hop the links between
+ * switches the packet still crosses, this hop included (topo.h), counted
+ * here from the route itself: every pair of fabric.dot under the four
+ * routings, and of the 4-ring with paths and vcstep. */
+static void check_hops_left(const topo *t)
+{
+    for (uint32_t a = 0; a < t->hosts; a++)
+        for (uint32_t b = 0; b < t->hosts; b++) {
+            uint64_t salt = (uint64_t)a * 7919 + b;
+            uint64_t l[64];
+            size_t n = topo_route(t, a, b, salt, l, NULL, 64);
+            /* n links: a's uplink, n - 2 between switches, b's downlink */
+            uint32_t left = (uint32_t)(n - 2);
+            topo_hdr h;
+            t->ops->hdr_init(t, a, b, salt, &h);
+            uint32_t sw, in;
+            t->ops->attach(t, a, &sw, &in);
+            for (;;) {
+                topo_hop c[TOPO_MAX_CAND];
+                ck_assert_uint_ge(t->ops->next(t, sw, &h, c), 1);
+                ck_assert_uint_eq(c[0].hops_left, left);
+                t->ops->take(t, sw, &c[0], &h);
+                topo_end e = t->ops->peer(t, sw, c[0].port);
+                if (e.kind == TOPO_HOST)
+                    break;
+                sw = e.id;
+                left--;
+            }
+            ck_assert_uint_eq(left, 0);
+        }
+}
+
+START_TEST(test_hops_left)
+{
+    for (int r = 0; r <= TOPO_GRAPH_ECMP; r++) {
+        topo t;
+        build_ok(TASKNET_SRCDIR "/configs/data/fabric.dot", (topo_graph_routing)r, &t);
+        check_hops_left(&t);
+        topo_free(&t);
+    }
+    topo t;
+    build_ok(dot_file(RING4_PATHS), TOPO_GRAPH_FILE, &t);
+    check_hops_left(&t);
+    topo_free(&t);
+}
+END_TEST
+
 /* ORCS's get_cable_cong as a dot graph: bisect under M on orcs8.dot loads
  * S1->T1, T1->S2, S3->T2, T2->S4 with 2 flows (the largest: cong 1, red
  * #ff0000), each sender's uplink with 1 (cong 0.5: #80 red, #7f green) and
@@ -1511,6 +1560,7 @@ static Suite *suite(void)
     tcase_add_test(tc, test_zero_load);
     tcase_add_test(tc, test_export_import);
     tcase_add_test(tc, test_paths_vcstep);
+    tcase_add_test(tc, test_hops_left);
     tcase_add_test(tc, test_congestion_dot);
     tcase_add_test(tc, test_fattree3_zero_load);
     tcase_add_test(tc, test_fattree_sizes);
