@@ -337,7 +337,7 @@ def transport_options(r, net, info, kind):
     buffers where the fabric has them; returns its attributes or {}."""
     if kind not in ("electrical-switch", "spinet") + SWNET or r.random() > 0.2:
         return {}
-    types = ["tcp", "dctcp"] + (["dcqcn"] if kind == "electrical-switch" else [])
+    types = ["tcp", "dctcp"] + (["dcqcn"] if kind in ("electrical-switch", "fat-tree", "leaf-spine") else [])
     tr = {"type": r.choice(types)}
     if r.random() < 0.5:
         tr["init-cwnd"] = str(r.choice([1, 2, 10]))

@@ -31,7 +31,7 @@
 
 /* network.flow-control */
 typedef enum swnet_flow { SWNET_CREDIT = 0, SWNET_INFINITE = 1, SWNET_PFC = 2 } swnet_flow;
-extern const char *const swnet_flow_names[]; /* "credit", "infinite", "pfc" (pfc: the electrical switch, fat trees, leaf-spine) */
+extern const char *const swnet_flow_names[]; /* "credit", "infinite", "pfc" (pfc: not on tori and dragonflies) */
 
 /* network.routing: one list for every topology; each accepts its own
  * (torus: dor, adaptive; fat-tree: d-mod-k, random-up; leaf-spine: ecmp,
@@ -101,6 +101,8 @@ typedef struct swnet_params {
     int placement;            /* enum topo_placement: full, or where N < hosts nodes sit (topo_sub.c) */
     char failed_links[SWNET_FAILED_MAX]; /* network.failed-links: "" none, a count, or names A-B (topo_fail.c,
                                             topo_graph.c) */
+    int64_t fail_at_ps;       /* network.fail-at: the failed links fail at this time of the run (< 0: down from the
+                                 start) */
     /* resolved from the physical layer (swnet_resolve_phy) */
     int phy_resolved;              /* 1 once the two energies below hold the phy's values */
     double serdes_link_j_per_bit;  /* the SerDes at both ends of one link, J per bit */
@@ -125,7 +127,7 @@ typedef struct swnet_params {
     NIC_ROW_SCHEDULING(T, m.nic),                                                                              \
     {SWNET_ROW_("network.flow-control", "choice", "", "credit",                                                \
                 "switched fabrics: credit (lossless, finite buffers) | infinite (unbounded buffers) | pfc "     \
-                "(electrical switch, fat trees, leaf-spine: priority flow control, pause frames per class)"),  \
+                "(switch, fat trees, leaf-spine, acyclic graphs: priority flow control, pause frames per class)"),\
      .kind = PARAM_CHOICE, .off = offsetof(T, m.flow_control), .choices = swnet_flow_names,                     \
      .example = "credit"},                                                                                      \
     {SWNET_ROW_("network.pfc-xoff", "size", "B", "40kB",                                                       \
@@ -164,11 +166,16 @@ typedef struct swnet_params {
                 "switched fabrics: links between switches that are down: a number k (k links drawn per "       \
                 "replica, uniformly) or names A-B as export-topology writes them (S3-S17; a graph's own "      \
                 "names; every link between A and B). fat-tree and leaf-spine climb by another up port, "      \
-                "torus takes another minimal or the long way round, graph's computed routings avoid them, "   \
-                "graph file routes must not cross them (dragonfly: not yet); pairs left without a route are " \
-                "an error before the run"),                                                                     \
+                "torus another minimal or the long way round, dragonfly another global link (valiant/ugal: "  \
+                "another intermediate), graph's computed routings avoid them, graph file routes must not "    \
+                "cross them; pairs left without a route are an error before the run"),                         \
      .kind = PARAM_TEXT, .off = offsetof(T, m.failed_links), .max = SWNET_FAILED_MAX,                          \
      .name_ok = swnet_failed_ok, .example = "S0-S4 S2-S5"},                                                     \
+    {SWNET_ROW_("network.fail-at", "time", "s", "-1ps",                                                        \
+                "switched fabrics: the failed links fail at this time of the run (negative: down from the "     \
+                "start); packets on or queued for them then are lost (lost_packets) and a transport must "    \
+                "recover them; output-queued fat-tree, leaf-spine and torus"),                                  \
+     .kind = PARAM_PS, .off = offsetof(T, m.fail_at_ps), .example = "50us"},                                     \
     {SWNET_ROW_("network.router", "choice", "", "output-queued",                                               \
                 "switched fabrics: output-queued (packets join output FIFOs, no allocators) | input-queued "   \
                 "(BookSim2's VC router: input VC buffers of flits, VC and switch allocation, crossbar)"),      \
@@ -319,6 +326,9 @@ typedef struct swnet {
     int64_t paused_ps;            /* pfc: time (link, class) pairs spent paused, summed */
     uint64_t ingress_max;         /* pfc: the largest bytes of one ingress link and class held */
     struct iqr *iq;               /* the input-queued router model (iqrouter.c), NULL: output-queued */
+    int64_t fail_at_ps;           /* network.fail-at: when t's failed links fail (-1: none during the run) */
+    int failed;                   /* 1: fail_at_ps is past (t's routing avoids them, packets on them are lost) */
+    uint64_t lost_packets;        /* packets lost on or at links that failed during the run */
 } swnet;
 
 /* Set up the core on topology t (taken over: released by swnet_fini, also
@@ -345,7 +355,7 @@ void swnet_check_failures(const net_params *core, const swnet_params *p, topo *t
 int swnet_nodes_fit(const swnet_params *p, uint64_t nodes, uint64_t hosts);
 
 /* Refuse flow-control pfc on a fabric whose routes may form cyclic buffer
- * dependencies (tori, dragonflies, graphs), naming it by shape. */
+ * dependencies (tori, dragonflies), naming it by shape. */
 void swnet_no_pfc(const swnet_params *p, const char *shape, param_report *rep);
 
 int swnet_init(void *state, net *n, topo *t, const swnet_params *p, char *err, size_t errlen);
@@ -382,7 +392,9 @@ void swnet_get_stats(const void *state, swnet_stats *out);
     X(link_utilization_mean, "busy time of a directed link (host links included) / span, mean over links")   \
     X(link_utilization_max, "busy time of a directed link / span, the busiest link")                        \
     X(saturation_bound, "analytic uniform-random saturation throughput per node, a fraction of B")           \
-    X(energy_per_bit_j, "network energy per delivered bit (SerDes of every link and core of every switch)")
+    X(energy_per_bit_j, "network energy per delivered bit (SerDes of every link and core of every switch)")      \
+    X(lost_packets, "packets lost to links that failed during the run (network.fail-at): on them, queued for "   \
+                    "them, or routed toward them")
 enum { SWNET_METRICS(METRIC_ENUM) SWNET_NMETRICS };
 extern const metric_def swnet_metrics_def[SWNET_NMETRICS];
 
