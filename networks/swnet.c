@@ -113,10 +113,11 @@
  *     the wire finishes); its other classes go on. No buffer limit applies
  *     under PFC (never a drop): the headroom a pause's round trip needs is
  *     2 link x B + mtu above pfc-xoff. PFC pauses a class on every VC of a
- *     link at once, so it is offered only on the trees (fat trees,
- *     leaf-spine: up*-down* routes, no cyclic buffer dependency); tori,
- *     dragonflies and graphs refuse it (their routes can close a cycle of
- *     paused links: PFC deadlock, Hu et al., HotNets 2016).
+ *     link at once, so it is offered only where routes cannot close a cycle
+ *     of paused links (PFC deadlock, Hu et al., HotNets 2016): the trees
+ *     (fat trees, leaf-spine: up*-down* routes) and graphs whose routing
+ *     has one class and an acyclic channel dependency graph (net_graph.c);
+ *     tori and dragonflies refuse it (their deadlock freedom needs VCs).
  *   Routing (topo.h): the topology's `next` at every switch, with the
  *     message's salt (a hash of its id with a key drawn once from the
  *     fabric's stream: ECMP, random up-ports, Valiant's intermediate and
@@ -211,7 +212,8 @@ const char *const swnet_flow_names[] = {"credit", "infinite", "pfc", NULL};
 const char *const swnet_routing_names[] = {"default", "dor",     "adaptive", "d-mod-k", "random-up",
                                            "ecmp",    "minimal", "valiant",  "ugal",    "file",
                                            "shortest", "up-down", NULL};
-const char *const swnet_priority_names[] = {"fifo", "control-first", "strict", NULL};
+const char *const swnet_priority_names[] = NET_PORTS_NAMES;
+const char *const swnet_vcmap_names[] = {"per-class", "shared", NULL};
 const char *const swnet_router_names[] = {"output-queued", "input-queued", NULL};
 const char *const swnet_switching_names[] = {"cut-through", "store-and-forward", "wormhole", NULL};
 const char *const swnet_alloc_names[] = {"islip", "separable-input-first", NULL};
@@ -430,6 +432,12 @@ static inline swnet_credit *credit_at(const swnet *st, uint32_t l, unsigned vc)
            vc;
 }
 
+/* The credit pool of (class, VC): its own with per-class VCs, else the VC's. */
+static inline unsigned pool_of(const swnet *st, unsigned cls, unsigned vc)
+{
+    return st->pcv ? cls * st->vcs + vc : vc;
+}
+
 /* Port l has packets waiting (a switch's output) or a host l messages. */
 static inline int port_waiting(const swnet *st, uint32_t l, const swnet_port *pt)
 {
@@ -484,7 +492,8 @@ static void wake_at(swnet *st, uint32_t l, int64_t t)
 /* The buffer packet p occupied gives its bytes back: they reach the sender
  * of link l at t. A sender waiting for credit with nothing pending looks
  * again then. */
-static void credit_return(swnet *st, uint32_t l, unsigned vc, uint32_t bytes, int64_t t)
+static inline __attribute__((always_inline)) void credit_return(swnet *st, uint32_t l, unsigned vc, uint32_t bytes,
+                                                                 int64_t t)
 {
     swnet_credit *c = credit_at(st, l, vc);
     if (!c->n0) {
@@ -566,7 +575,7 @@ static void port_start(swnet *st, uint32_t l, swnet_pkt *p, int64_t now)
     int64_t ser = ser_ps(st, p->bytes);
     port_transmit(&pt->o, now, ser, p->bytes);
     if (st->credit && p->in_link != NONE)
-        credit_return(st, p->in_link, p->in_vc, footprint(p->bytes), now + st->link_ps);
+        credit_return(st, p->in_link, pool_of(st, p->cls, p->in_vc), footprint(p->bytes), now + st->link_ps);
     if (p->next_sw == NONE) {
         /* the message's head: the first bit of its first packet to reach
          * dst (adaptive routes may reorder packets) */
@@ -577,7 +586,7 @@ static void port_start(swnet *st, uint32_t l, swnet_pkt *p, int64_t now)
         return;
     }
     if (st->credit && !p->reserved) {
-        swnet_credit *c = credit_at(st, l, p->vc);
+        swnet_credit *c = credit_at(st, l, pool_of(st, p->cls, p->vc));
         c->free -= footprint(p->bytes);
         TN_ASSERT(c->free >= 0, "link %u VC %u: %lld bytes of credit after a packet of %u", l, p->vc,
                   (long long)c->free, footprint(p->bytes));
@@ -597,7 +606,8 @@ static void port_start(swnet *st, uint32_t l, swnet_pkt *p, int64_t now)
 /* May p leave on l now? */
 static inline int may_leave(swnet *st, uint32_t l, const swnet_pkt *p, int64_t now)
 {
-    return !st->credit || p->next_sw == NONE || p->reserved || credit_now(st, l, p->vc, now) >= footprint(p->bytes);
+    return !st->credit || p->next_sw == NONE || p->reserved ||
+           credit_now(st, l, pool_of(st, p->cls, p->vc), now) >= footprint(p->bytes);
 }
 
 /* ---- srpt output ports (pFabric) ---- */
@@ -749,30 +759,34 @@ static void ev_pfc(sim *s, void *ctx, uint64_t arg)
     }
 }
 
-/* switch_pick under PFC: the FIFOs' rule over the classes not paused. */
+/* switch_pick under PFC: the FIFOs' rule over the classes not paused
+ * (strict: the first class with a head, the oldest head in it; else the
+ * oldest head of every class not paused). */
 static swnet_pkt *pfc_pick(swnet *st, uint32_t l, int64_t now)
 {
     uint8_t paused = st->paused[l];
-    for (unsigned c = 0; c < st->nclass; c++) {
+    port_fifo *best = NULL;
+    unsigned bc = 0;
+    for (unsigned c = 0; c < st->nclass && !(best && st->strict); c++) {
         if (paused & (1u << c))
             continue;
-        port_fifo *best = NULL;
         for (unsigned v = 0; v < st->vcs; v++) {
             port_fifo *f = fifo_at(st, l, c, v);
-            if (f->head && (!best || ((const swnet_pkt *)f->head)->seq < ((const swnet_pkt *)best->head)->seq))
+            if (f->head && (!best || ((const swnet_pkt *)f->head)->seq < ((const swnet_pkt *)best->head)->seq)) {
                 best = f;
-        }
-        if (best) {
-            swnet_pkt *p = port_fifo_pop(best, PKT_LINK);
-            swnet_port *pt = port_at(st, l);
-            port_stats_change(&st->bq[l].stats, pt->o.qbytes, now);
-            st->qsw[p->sw] -= p->bytes;
-            pfc_sub(st, p->in_link, c, p->bytes, now);
-            port_dequeued(&pt->o, p->bytes);
-            return p;
+                bc = c;
+            }
         }
     }
-    return NULL;
+    if (!best)
+        return NULL;
+    swnet_pkt *p = port_fifo_pop(best, PKT_LINK);
+    swnet_port *pt = port_at(st, l);
+    port_stats_change(&st->bq[l].stats, pt->o.qbytes, now);
+    st->qsw[p->sw] -= p->bytes;
+    pfc_sub(st, p->in_link, bc, p->bytes, now);
+    port_dequeued(&pt->o, p->bytes);
+    return p;
 }
 
 /* The packet switch port l sends next (removed from its FIFO), or NULL. */
@@ -782,9 +796,12 @@ static swnet_pkt *switch_pick(swnet *st, uint32_t l, int64_t now)
 {
     if (st->pick_mode)
         return st->pick_mode == 1 ? srpt_pick(st, l, now) : pfc_pick(st, l, now);
-    for (unsigned c = 0; c < st->nclass; c++) {
+    /* FIFO ports with per-class VCs: the oldest head allowed to leave
+     * across every class and VC; else by class, then age */
+    unsigned ncl = st->strict ? st->nclass : 1, nv = st->strict ? st->vcs : st->nq;
+    for (unsigned c = 0; c < ncl; c++) {
         port_fifo *best = NULL;
-        for (unsigned v = 0; v < st->vcs; v++) {
+        for (unsigned v = 0; v < nv; v++) {
             port_fifo *f = fifo_at(st, l, c, v);
             if (f->head && (!best || ((const swnet_pkt *)f->head)->seq < ((const swnet_pkt *)best->head)->seq) &&
                 may_leave(st, l, f->head, now))
@@ -816,10 +833,29 @@ static swnet_pkt *switch_pick(swnet *st, uint32_t l, int64_t now)
  * or NULL (the NIC has an active message). */
 static swnet_pkt *host_pick(swnet *st, uint32_t h, int64_t now)
 {
-    if (st->credit && credit_now(st, h, 0, now) < footprint((uint32_t)nic_peek_bytes(&st->nic, h)))
-        return NULL;
     nic_piece pc;
-    nic_take(&st->nic, h, 0, &pc);
+    if (st->pcv) {
+        /* per-class VCs: the first class, in class order, whose packet
+         * fits its own pool (a class out of credit blocks no other) */
+        uint32_t mask = st->nic.node[h].mask;
+        unsigned c = NET_PRIO_CLASSES;
+        while (mask) {
+            unsigned k = (unsigned)__builtin_ctz(mask);
+            mask &= mask - 1;
+            int64_t b = nic_peek_class(&st->nic, h, k);
+            if (credit_now(st, h, pool_of(st, k, 0), now) >= footprint((uint32_t)b)) {
+                c = k;
+                break;
+            }
+        }
+        if (c == NET_PRIO_CLASSES)
+            return NULL;
+        nic_take_class(&st->nic, h, c, 0, &pc);
+    } else {
+        if (st->credit && credit_now(st, h, 0, now) < footprint((uint32_t)nic_peek_bytes(&st->nic, h)))
+            return NULL;
+        nic_take(&st->nic, h, 0, &pc);
+    }
     net_msg *m = pc.msg;
     net_msg_set_inject(m, now); /* its first packet starts on the host link now (port_start) */
     swnet_pkt *p = pkt_alloc(st);
@@ -852,9 +888,20 @@ static swnet_pkt *host_pick(swnet *st, uint32_t h, int64_t now)
 static int64_t blocked_until(swnet *st, uint32_t l)
 {
     int64_t best = INT64_MAX;
-    for (unsigned v = 0; v < st->vcs; v++) {
+    for (unsigned v = 0; v < st->npool; v++) {
         uint64_t need = UINT64_MAX;
-        if (l < st->hosts) {
+        if (st->pcv) { /* pool v is class v / vcs, VC v % vcs */
+            unsigned c = v / st->vcs, vc = v % st->vcs;
+            if (l < st->hosts) {
+                int64_t b = vc == 0 ? nic_peek_class(&st->nic, l, c) : -1;
+                if (b >= 0)
+                    need = footprint((uint32_t)b);
+            } else {
+                const swnet_pkt *p = queue_head(st, l, c, vc);
+                if (p)
+                    need = footprint(p->bytes);
+            }
+        } else if (l < st->hosts) {
             if (v > 0)
                 break;
             need = footprint((uint32_t)nic_peek_bytes(&st->nic, l));
@@ -937,7 +984,7 @@ static unsigned choose(swnet *st, uint32_t sw, swnet_pkt *p, const topo_hop *c, 
     uint32_t best_l = 0;
     for (unsigned i = 0; i + 1 < n; i++) {
         uint32_t l = topo_link_out(&st->t, sw, c[i].port);
-        if (st->credit && credit_now(st, l, c[i].vc, now) < footprint(p->bytes))
+        if (st->credit && credit_now(st, l, pool_of(st, p->cls, c[i].vc), now) < footprint(p->bytes))
             continue;
         uint64_t q = link_load(st, l, now);
         if (best == n || q < best_q) {
@@ -951,7 +998,7 @@ static unsigned choose(swnet *st, uint32_t sw, swnet_pkt *p, const topo_hop *c, 
         return n - 1;
     }
     if (st->credit) { /* an adaptive packet never waits for credit: take the room now */
-        credit_at(st, best_l, c[best].vc)->free -= footprint(p->bytes);
+        credit_at(st, best_l, pool_of(st, p->cls, c[best].vc))->free -= footprint(p->bytes);
         p->reserved = 1;
     }
     return best;
@@ -966,12 +1013,108 @@ static inline uint32_t route_at(swnet *st, swnet_pkt *p, uint32_t sw, int64_t no
     const topo *t = &st->t;
     topo_hop c[TOPO_MAX_CAND];
     unsigned n = t->ops->next(t, sw, &p->hdr, c);
+    if (__builtin_expect(n == 0, 0)) { /* only after network.fail-at: no way around the failed links from here */
+        *next = NONE;
+        *vc = 0;
+        return NONE;
+    }
     unsigned k = n > 1 ? choose(st, sw, p, c, n, now) : 0;
     uint32_t l = topo_link_out(t, sw, c[k].port);
     t->ops->take(t, sw, &c[k], &p->hdr);
     topo_end e = t->ops->peer(t, sw, c[k].port);
     *next = e.kind == TOPO_SWITCH ? e.id : NONE;
     *vc = e.kind == TOPO_SWITCH ? c[k].vc : 0;
+    return l;
+}
+
+/* ---- links failing during the run (network.fail-at) ----
+ * At fail_at_ps the topology's failed links (topo_fail.c) go down and its
+ * routing starts avoiding them. A packet is lost (counted in lost_packets,
+ * its message reported dropped to the transport once its last packet is
+ * gone: packet_dropped) when
+ *   - it was on a failed link: its last bit had not reached the far end at
+ *     fail_at_ps (found when its hop event comes, the link it came by being
+ *     dead and its tail due after the failure);
+ *   - it was queued at the output of a failed link (ev_fail empties those
+ *     queues);
+ *   - its next hop, routed before the failure (lookahead), is a failed link
+ *     and the routing cannot send it another way from where it is: the
+ *     trees route it again from the switch (topo_fail_reroutes); the
+ *     torus's record is fixed at the source, so it is lost;
+ *   - the routing finds no way from its switch any more (route_at: NONE).
+ * A packet lost at a switch gives back the credit of the buffer it held
+ * there, as if it had left (credit flow control stays consistent); the
+ * credits of a failed link are never used again. */
+static void packet_lost_at(swnet *st, swnet_pkt *p, int64_t now)
+{
+    if (st->credit && p->in_link != NONE && !topo_fail_dead(&st->t, p->in_link))
+        credit_return(st, p->in_link, p->in_vc, footprint(p->bytes), now + st->link_ps);
+    st->lost_packets++;
+    packet_dropped(st, p);
+}
+
+static void ev_fail(sim *s, void *ctx, uint64_t arg)
+{
+    (void)arg;
+    swnet *st = ctx;
+    int64_t now = sim_now(s);
+    topo_fail_activate(&st->t, 1);
+    st->failed = 1;
+    for (uint32_t l = st->hosts; l < st->links; l++) {
+        if (!topo_fail_dead(&st->t, l))
+            continue;
+        swnet_port *pt = port_at(st, l);
+        for (unsigned c = 0; c < st->nclass; c++)
+            for (unsigned v = 0; v < st->vcs; v++) {
+                port_fifo *f = fifo_at(st, l, c, v);
+                while (f->head) {
+                    swnet_pkt *p = port_fifo_pop(f, PKT_LINK);
+                    if (st->buffered) {
+                        port_stats_change(&st->bq[l].stats, pt->o.qbytes, now);
+                        st->qsw[p->sw] -= p->bytes;
+                    }
+                    port_dequeued(&pt->o, p->bytes);
+                    packet_lost_at(st, p, now);
+                }
+            }
+    }
+}
+
+/* After the failure: was p on the dead link l it came by (its tail due at
+ * the far end after fail_at_ps)? Its hop event comes a link and a switch
+ * after its first bit left. */
+static inline int lost_on_link(const swnet *st, const swnet_pkt *p, int64_t now)
+{
+    if (p->in_link == NONE || !topo_fail_dead(&st->t, p->in_link))
+        return 0;
+    int64_t left = now - st->link_ps - st->sw_ps;
+    return left + ser_ps(st, p->bytes) + st->link_ps > st->fail_at_ps;
+}
+
+/* ev_arrive's hop after the failure: the output p takes at its switch,
+ * or NONE when p is lost (counted and released here). */
+static __attribute__((noinline, cold)) uint32_t route_failed(swnet *st, swnet_pkt *p, int64_t now)
+{
+    if (lost_on_link(st, p, now)) {
+        st->lost_packets++;
+        packet_dropped(st, p);
+        return NONE;
+    }
+    uint32_t l;
+    if (st->lookahead) {
+        l = p->la_link;
+        p->next_sw = p->la_next;
+        p->vc = p->la_vc;
+        if (l == NONE || topo_fail_dead(&st->t, l)) {
+            l = NONE;
+            if (topo_fail_reroutes(&st->t)) /* the trees' records are not changed by a hop: route it again */
+                l = route_at(st, p, p->sw, now, &p->next_sw, &p->vc);
+        }
+    } else {
+        l = route_at(st, p, p->sw, now, &p->next_sw, &p->vc);
+    }
+    if (l == NONE)
+        packet_lost_at(st, p, now);
     return l;
 }
 
@@ -984,7 +1127,11 @@ static void ev_arrive(sim *s, void *ctx, uint64_t arg)
     int64_t now = sim_now(s);
     p->hops++;
     uint32_t l;
-    if (st->lookahead) {
+    if (__builtin_expect(st->failed, 0)) {
+        l = route_failed(st, p, now);
+        if (l == NONE)
+            return;
+    } else if (st->lookahead) {
         l = p->la_link;
         p->next_sw = p->la_next;
         p->vc = p->la_vc;
@@ -992,10 +1139,10 @@ static void ev_arrive(sim *s, void *ctx, uint64_t arg)
         /* every block a hop touches is a cache miss at scale: start
          * fetching the credits this packet will give back while it is routed */
         if (st->credit)
-            __builtin_prefetch(credit_at(st, p->in_link, p->in_vc), 1);
+            __builtin_prefetch(credit_at(st, p->in_link, pool_of(st, p->cls, p->in_vc)), 1);
         uint32_t next;
         uint8_t vc;
-        l = route_at(st, p, p->sw, now, &next, &vc);
+        l = route_at(st, p, p->sw, now, &next, &vc); /* never NONE before a failure */
         __builtin_prefetch(port_at(st, l), 1);
         p->next_sw = next;
         p->vc = vc;
@@ -1055,7 +1202,7 @@ static void pf_arrive(void *ctx, uint32_t id, unsigned stage)
         return;
     }
     if (st->credit && p->in_link != NONE)
-        __builtin_prefetch(credit_at(st, p->in_link, p->in_vc), 1);
+        __builtin_prefetch(credit_at(st, p->in_link, pool_of(st, p->cls, p->in_vc)), 1);
     if (!st->lookahead)
         return;
     const unsigned char *b = (const unsigned char *)port_at(st, p->la_link);
@@ -1179,6 +1326,8 @@ void swnet_fill_metrics(void *state, double *m)
     }
     if (st->energy_modelled)
         m[M_energy_per_bit_j] = st->bits_delivered > 0 ? st->energy_j / st->bits_delivered : st->energy_zero_j;
+    if (st->fail_at_ps >= 0)
+        m[M_lost_packets] = (double)st->lost_packets;
 }
 
 int swnet_queue_report(void *state, int64_t t_end_ps, net_queue_report *r)
@@ -1274,8 +1423,9 @@ void swnet_no_pfc(const swnet_params *p, const char *shape, param_report *rep)
     if (p->flow_control == SWNET_PFC)
         param_invalid(rep, "network.flow-control",
                       "pfc is not offered on %s: a pause stops a class on every VC of a link, and its routes can "
-                      "close a cycle of paused links (PFC deadlock); pfc runs on the electrical switch, fat trees "
-                      "and leaf-spine (up*-down* routes). Use credit (lossless, per VC) or infinite here",
+                      "close a cycle of paused links (PFC deadlock); pfc runs on the electrical switch, fat trees, "
+                      "leaf-spine and acyclic graphs (up*-down* routes). Use credit (lossless, per VC) or infinite "
+                      "here",
                       shape);
 }
 
@@ -1298,6 +1448,23 @@ void swnet_check(const net_params *core, const swnet_params *p, const swnet_rout
     else if (mtu > SWNET_MAX_MTU_BYTES)
         param_invalid(rep, "network.mtu", "must be between 1B and 1GiB (got %llu B)", (unsigned long long)mtu);
     nic_check(&p->nic, rep);
+    if (p->fail_at_ps >= 0) {
+        const char *s = p->failed_links;
+        while (tn_is_space(*s) || *s == ',')
+            s++;
+        if (!*s)
+            param_invalid(rep, "network.fail-at", "needs network.failed-links (the links that fail then)");
+        if (p->router == SWNET_IQ)
+            param_invalid(rep, "network.fail-at", "links failing during the run are modelled with "
+                                                  "network.router=\"output-queued\" only (so far)");
+        if (p->nic.policy == NIC_SRPT && p->flow_control != SWNET_CREDIT)
+            param_invalid(rep, "network.fail-at", "not with host-scheduling=\"srpt\"'s output heaps (so far)");
+        if (p->flow_control == SWNET_PFC)
+            param_invalid(rep, "network.fail-at", "not with network.flow-control=\"pfc\" (so far): its pause "
+                                                  "accounting does not follow packets lost at a switch");
+        if (p->placement != TOPO_PLACE_FULL && hosts && core->nodes < hosts)
+            param_invalid(rep, "network.fail-at", "not on a partly populated fabric (network.placement) yet");
+    }
     if (p->flow_control == SWNET_PFC) {
         if (p->router != SWNET_OQ)
             param_invalid(rep, "network.flow-control", "pfc pauses output-queued routers' links "
@@ -1327,8 +1494,10 @@ void swnet_check(const net_params *core, const swnet_params *p, const swnet_rout
                                              "(network.router = output-queued)");
     if (p->vc_buffer_bytes > (uint64_t)INT64_MAX / 4)
         param_invalid(rep, "network.vc-buffer", "too large (%llu B)", (unsigned long long)p->vc_buffer_bytes);
-    if (p->control_first < 0 || p->control_first > 2)
+    if (p->control_first < NET_PORTS_FIFO || p->control_first > NET_PORTS_DEFAULT)
         param_invalid(rep, "network.priority", "unknown priority mode %d", p->control_first);
+    if (p->vc_map != SWNET_VC_PER_CLASS && p->vc_map != SWNET_VC_SHARED)
+        param_invalid(rep, "network.vc-map", "unknown VC mapping %d", p->vc_map);
     iqr_check(core, p, rep);
     int ok = p->routing == SWNET_RT_DEFAULT;
     for (size_t i = 0; i < n && !ok; i++)
@@ -1357,24 +1526,47 @@ void swnet_check(const net_params *core, const swnet_params *p, const swnet_rout
                           : "");
 }
 
+/* The classes of params p (output-queued router): ports serving classes
+ * (strict), hosts serving classes (nic), per-class VCs (pcv: credits, vc-map
+ * per-class and classes at the hosts: more than one class may be in use),
+ * classes at the ports (nclass: the hosts', served in order or by age as
+ * strict says) and credit pools per link (npool). */
+typedef struct swnet_shape {
+    int strict, nic, pcv;
+    unsigned nclass, npool;
+} swnet_shape;
+
+static swnet_shape shape_of(const swnet_params *p, unsigned vcs)
+{
+    swnet_shape h;
+    h.strict = nic_ports_strict(&p->nic, p->control_first);
+    h.nic = nic_classes_on(&p->nic, h.strict);
+    h.pcv = p->flow_control == SWNET_CREDIT && p->vc_map == SWNET_VC_PER_CLASS && h.nic;
+    h.nclass = h.nic ? NET_PRIO_CLASSES : 1; /* strict ports have classes at the hosts too */
+    h.npool = h.pcv ? h.nclass * vcs : vcs;
+    return h;
+}
+
 /* Bytes of one link's block: the port, a FIFO per class and VC, and with
- * credits the credits of each VC, in whole cache lines (the port and its
+ * credits the credits of each pool, in whole cache lines (the port and its
  * first FIFOs share the first). */
 static size_t link_stride(const swnet_params *p, const topo *t)
 {
-    size_t nq = (nic_classes_on(&p->nic, p->control_first) ? NET_PRIO_CLASSES : 1) * (size_t)t->vcs;
-    size_t credits = p->flow_control == SWNET_CREDIT ? t->vcs * sizeof(swnet_credit) : 0;
+    swnet_shape h = shape_of(p, t->vcs);
+    size_t nq = h.nclass * (size_t)t->vcs;
+    size_t credits = p->flow_control == SWNET_CREDIT ? h.npool * sizeof(swnet_credit) : 0;
     return (sizeof(swnet_port) + nq * sizeof(swnet_queue) + credits + 63) / 64 * 64;
 }
 
 double swnet_mem_bytes(const net_params *core, const swnet_params *p, const topo *t)
 {
     (void)core;
+    swnet_shape h = shape_of(p, t->vcs);
     if (p->router == SWNET_IQ)
-        return sizeof(swnet) + iqr_mem_bytes(p, t) + nic_mem_bytes(t->hosts, &p->nic, 0) +
+        return sizeof(swnet) + iqr_mem_bytes(p, t) + nic_mem_bytes(t->hosts, &p->nic, h.strict) +
                (double)t->hosts * 96;
     return sizeof(swnet) + (double)tn_xalloc_big_bytes((size_t)t->links * link_stride(p, t)) +
-           nic_mem_bytes(t->hosts, &p->nic, p->control_first) + (double)t->hosts * sizeof(swnet_pkt) +
+           nic_mem_bytes(t->hosts, &p->nic, h.strict) + (double)t->hosts * sizeof(swnet_pkt) +
            (port_cfg_on(&p->buf) || p->flow_control == SWNET_PFC
                 ? (double)t->links * sizeof(swnet_bq) + (double)t->switches * sizeof(uint64_t)
                 : 0) +
@@ -1414,7 +1606,8 @@ int swnet_failed_ok(const char *text, char *err, size_t errlen)
 /* network.failed-links on a parametric fabric (a graph applies its own,
  * topo_graph.c): t wrapped by topo_fail.c; a count fails links only when
  * draw (a run's build, from seed), else only its size is checked. */
-static int apply_failed(const swnet_params *p, topo *t, int draw, uint64_t seed, char *err, size_t errlen)
+static int apply_failed(const swnet_params *p, topo *t, int draw, uint64_t seed, int check_pairs, char *err,
+                        size_t errlen)
 {
     const char *s = p->failed_links;
     while (tn_is_space(*s) || *s == ',')
@@ -1423,7 +1616,7 @@ static int apply_failed(const swnet_params *p, topo *t, int draw, uint64_t seed,
         return 0;
     topo whole = *t;
     memset(t, 0, sizeof *t);
-    if (topo_fail_init(t, &whole, p->failed_links, draw, seed, err, errlen) != 0) {
+    if (topo_fail_init(t, &whole, p->failed_links, draw, seed, check_pairs, err, errlen) != 0) {
         topo_free(&whole);
         return -1;
     }
@@ -1433,7 +1626,9 @@ static int apply_failed(const swnet_params *p, topo *t, int draw, uint64_t seed,
 static int populate(const net_params *core, const swnet_params *p, topo *t, int draw, uint64_t seed, char *err,
                     size_t errlen)
 {
-    if (apply_failed(p, t, draw, seed, err, errlen) != 0)
+    /* the pairs are checked by the fabric's check (named links) or here when
+     * a count was drawn for this run; builds for estimates skip them */
+    if (apply_failed(p, t, draw, seed, draw, err, errlen) != 0)
         return -1;
     if (p->placement == TOPO_PLACE_FULL || core->nodes >= t->hosts)
         return 0;
@@ -1455,7 +1650,7 @@ void swnet_check_failures(const net_params *core, const swnet_params *p, topo *t
 {
     char err[1024];
     (void)core;
-    if (apply_failed(p, t, 0, 0, err, sizeof err) != 0)
+    if (apply_failed(p, t, 0, 0, 1, err, sizeof err) != 0)
         param_invalid(rep, "network.failed-links", "%s", err);
     topo_free(t);
 }
@@ -1483,6 +1678,14 @@ int swnet_init(void *state, net *n, topo *t, const swnet_params *p, char *err, s
         swnet_fini(st);
         return -1;
     }
+    st->fail_at_ps = -1;
+    if (p->fail_at_ps >= 0 && topo_is_fail(&st->t)) {
+        /* the links work until then (swnet_check refused what this cannot do) */
+        st->fail_at_ps = p->fail_at_ps;
+        topo_fail_activate(&st->t, 0);
+        sim_schedule_at(net_sim(n), p->fail_at_ps, ev_fail, st, 0);
+        n->lossy = NET_LOSSY_FAILURES;
+    }
     if (core->nodes != st->t.hosts) {
         tn_error(err, errlen, "system.nodes: N = %u, but the %s has %u hosts", core->nodes, st->t.ops->name,
                  st->t.hosts);
@@ -1499,10 +1702,14 @@ int swnet_init(void *state, net *n, topo *t, const swnet_params *p, char *err, s
     st->credit = p->flow_control == SWNET_CREDIT;
     st->cap_bytes = (int64_t)p->vc_buffer_bytes;
     st->vcs = st->t.vcs;
-    int classes = nic_classes_on(&p->nic, p->control_first);
-    st->nclass = classes ? NET_PRIO_CLASSES : 1;
+    swnet_shape sh = shape_of(p, st->vcs);
+    int classes = sh.nic;
+    st->strict = sh.strict;
+    st->pcv = sh.pcv;
+    st->nclass = sh.nclass;
+    st->npool = sh.npool;
     for (unsigned c = 0; c < NET_PRIO_CLASSES; c++)
-        st->class_of_prio[c] = (uint8_t)(classes ? c : 0);
+        st->class_of_prio[c] = (uint8_t)(st->nclass > 1 ? c : 0);
     st->nq = st->nclass * st->vcs;
     /* pFabric's ports need its lossy buffers: with credits a starved packet
      * pins its upstream buffer (head comment) */
@@ -1532,7 +1739,7 @@ int swnet_init(void *state, net *n, topo *t, const swnet_params *p, char *err, s
     st->stride = link_stride(p, &st->t);
     st->lk = tn_xalloc_big((size_t)st->links * st->stride);
     for (uint32_t l = 0; st->credit && l < st->links; l++)
-        for (unsigned v = 0; v < st->vcs; v++)
+        for (unsigned v = 0; v < st->npool; v++)
             credit_at(st, l, v)->free = st->cap_bytes;
     nic_init(&st->nic, st->hosts, &p->nic, classes);
     /* every hop event is one link and one switch ahead: a lane */
@@ -1546,7 +1753,8 @@ int swnet_init(void *state, net *n, topo *t, const swnet_params *p, char *err, s
         st->buf = p->buf;
         st->bq = tn_xcalloc(st->links, sizeof *st->bq);
         st->qsw = tn_xcalloc(st->t.switches ? st->t.switches : 1, sizeof *st->qsw);
-        n->lossy = !st->pfc && (p->buf.buffer_bytes > 0 || p->buf.ecn == PORT_ECN_RED);
+        if (!st->pfc && (p->buf.buffer_bytes > 0 || p->buf.ecn == PORT_ECN_RED))
+            n->lossy = 1;
     }
     if (st->pfc) {
         st->pfc_xoff = p->pfc_xoff;

@@ -192,6 +192,53 @@ START_TEST(test_cycle_reported)
     ck_assert(th_net_takes(ops, 5, inf));
     const char *ud[] = {fsets, "network.routing=up-down", NULL};
     ck_assert(th_net_takes(ops, 5, ud));
+    /* PFC pauses whole links: the same cycle would deadlock it, up-down not */
+    const char *pfc[] = {fsets, "network.routing=shortest", "network.flow-control=pfc", NULL};
+    ck_assert(!th_net_takes(ops, 5, pfc));
+    const char *pfc_ud[] = {fsets, "network.routing=up-down", "network.flow-control=pfc", NULL};
+    ck_assert(th_net_takes(ops, 5, pfc_ud));
+}
+END_TEST
+
+/* PFC on a graph (the ring above, up-down, 10 Gb/s, 10-us links, 1500-B
+ * packets, xoff 60 kB, xon 30 kB): hosts a, b, d and e send 1 MB each to
+ * c. Every byte arrives once with no drop although 4 MB meet at one
+ * port; pauses are sent; no ingress count passes xoff by more than the
+ * round trip's headroom (2 x 10 us x B + mtu = 26.5 kB); and since xon
+ * covers a resume's round trip (25 kB) the port toward c never idles once
+ * the first packet (b's or d's, one switch away: 10 + 10 us) reaches it:
+ * the last bit arrives at 20 us + 4 MB x 0.8 ns + 10 us = 3230 us. */
+START_TEST(test_pfc_graph)
+{
+    net_params core = th_star(5, 10e9);
+    core.link_latency_ps = 10000000;
+    core.switch_latency_ps = 0;
+    char fsets[200];
+    snprintf(fsets, sizeof fsets, "network.file=%s", dot_file(RING5));
+    const char *sets[] = {fsets, "network.routing=up-down", "network.flow-control=pfc", "network.pfc-xoff=60kB",
+                          "network.pfc-xon=30kB", "network.mtu=1500B", NULL};
+    th_net *h = th_net_new("graph", &core, sets, NULL, 1, 8);
+    net_msg *m[4];
+    static const uint32_t src[4] = {0, 1, 3, 4};
+    for (int i = 0; i < 4; i++)
+        m[i] = th_at_low(h, 0, src[i], 2, 1000000);
+    th_net_go(h);
+    int64_t end = 0;
+    for (int i = 0; i < 4; i++) {
+        ck_assert_uint_eq(m[i]->a, 1);
+        if ((int64_t)m[i]->b > end)
+            end = (int64_t)m[i]->b;
+    }
+    ck_assert_uint_eq(h->bytes, 4000000);
+    net_queue_report r = {0};
+    ck_assert_int_eq(h->n->ops->queue_report(h->n->state, sim_now(h->s), &r), 1);
+    ck_assert_int_eq(r.pfc, 1);
+    ck_assert_uint_eq(r.drops, 0);
+    ck_assert_uint_gt(r.pause_frames, 0);
+    ck_assert_msg(r.ingress_max > 60000 && r.ingress_max <= 60000 + 2 * 12500 + 1500, "ingress max %g B",
+                  r.ingress_max);
+    ck_assert_int_eq(end, 3230000000);
+    th_net_free(h);
 }
 END_TEST
 
@@ -1337,7 +1384,7 @@ END_TEST
  * edge S0's uplinks (S0-S8, S0-S9) cuts its 2 hosts off: 2 x 14 x 2 = 56
  * pairs. Errors: a link that is not one, a host's link, names outside the
  * fabric, a count above its 32 links between switches (8 edges x 2 + 8
- * aggregations x 2), and the dragonfly, not done yet. */
+ * aggregations x 2). */
 START_TEST(test_param_failed_errors)
 {
     char err[1024] = "";
@@ -1374,11 +1421,37 @@ START_TEST(test_param_failed_errors)
         ck_assert_ptr_null(h);
         ck_assert_msg(strstr(err, bad[i].want) != NULL, "%s: '%s' lacks '%s'", bad[i].set, err, bad[i].want);
     }
-    const char *df[] = {"network.failed-links=S0-S1", NULL};
-    net_params core = th_star(36, 10e9);
-    h = th_net_try("dragonfly", &core, df, NULL, 1, 0, err, sizeof err);
+    /* network.fail-at: needs failed links; output-queued routers only; not on the graph fabric (yet) */
+    static const struct {
+        const char *type, *sets[4], *want;
+    } fa[] = {
+        {"fat-tree", {"network.ports=4", "network.fail-at=1us", NULL}, "needs network.failed-links"},
+        {"fat-tree", {"network.ports=4", "network.fail-at=1us", "network.failed-links=S8-S16", NULL}, NULL},
+        {"graph", {"network.failed-links=L1-S1", "network.fail-at=1us", "network.routing=shortest", NULL},
+         "not modelled on the graph fabric"},
+    };
+    for (size_t i = 0; i < sizeof fa / sizeof fa[0]; i++) {
+        net_params core = th_star(16, 10e9);
+        h = th_net_try(fa[i].type, &core, fa[i].sets, NULL, 1, 0, err, sizeof err);
+        if (!fa[i].want) {
+            ck_assert_msg(h != NULL, "%s", err);
+            th_net_free(h);
+            const char *iq[] = {"network.ports=4", "network.fail-at=1us", "network.failed-links=S8-S16",
+                                "network.router=input-queued", NULL};
+            h = th_net_try(fa[i].type, &core, iq, NULL, 1, 0, err, sizeof err);
+            ck_assert_ptr_null(h);
+            ck_assert_msg(strstr(err, "output-queued\" only") != NULL, "%s", err);
+            continue;
+        }
+        ck_assert_ptr_null(h);
+        ck_assert_msg(strstr(err, fa[i].want) != NULL, "'%s' lacks '%s'", err, fa[i].want);
+    }
+    /* the pair-by-pair check of a torus has a size limit (topo_fail.c): 64 x 64 is beyond it */
+    const char *big[] = {"network.dims=64 64", "network.failed-links=S0-S1", NULL};
+    net_params core4k = th_star(4096, 10e9);
+    h = th_net_try("torus", &core4k, big, NULL, 1, 0, err, sizeof err);
     ck_assert_ptr_null(h);
-    ck_assert_msg(strstr(err, "not supported on the dragonfly") != NULL, "%s", err);
+    ck_assert_msg(strstr(err, "too many for the pair-by-pair check") != NULL, "%s", err);
 }
 END_TEST
 
@@ -1458,6 +1531,69 @@ START_TEST(test_param_failed_torus)
 }
 END_TEST
 
+/* Dragonfly g = 5 groups of a = 4 routers, p = 1 host, h = 2 global links
+ * (router r of group G is S(4G + r), host = router; ports: 0 host, 1..3
+ * the group's other routers (router r' on 1 + r' - (r' > r)), 4 and 5
+ * global). n = a h / (g - 1) = 2 links join each pair of groups: group
+ * 0's slots s = 2r + j (router r, port 4 + j) lead to group 1 + s mod 4
+ * with link number s / 4, so slot 0 (S0 port 4) and slot 4 (S2 port 4)
+ * reach group 1, entering its slots 0 (S4) and 4 (S6).
+ * Minimal routing, S0-S4 down: H0 -> H4 uses slice 0 mod 2 = 0, slot 0
+ *   on its own router: S0 -> S4 directly, now down; the other slice (the
+ *   other global link) is next: S0 -> S2 (port 1 + 2 - 1 = 2), S2 -> S6
+ *   (port 4), S6 -> S4 (port 1 + 0 = 1). H1 -> H4 (slice 1: slot 4 on S2)
+ *   is unchanged.
+ * Minimal routing, S0-S1 down: H0 -> H1 and H1 -> H0 (the one local hop
+ *   between them; a group has no other minimal path) are cut: 2 pairs.
+ *   Pairs between groups whose minimal path crossed S0 - S1 take the
+ *   other slice (e.g. H0 -> H12: slot (0, 3, 0) = 2 is on S1, slot 6 on
+ *   S3), so they are not cut.
+ * Valiant and UGAL, S0-S1 down: H0 -> H1 goes through another router of
+ *   the group (S2 or S3); every pair is delivered (both router models). */
+START_TEST(test_param_failed_dragonfly)
+{
+    char err[1024] = "";
+    net_params core = th_star(20, 10e9);
+    const char *one[] = {"network.groups=5", "network.routers-per-group=4", "network.hosts-per-router=1",
+                         "network.global-links=2", "network.failed-links=S0-S4", NULL};
+    th_net *h = th_net_try("dragonfly", &core, one, NULL, 1, 0, err, sizeof err);
+    ck_assert_msg(h != NULL, "%s", err);
+    const topo *t = h->n->ops->topology(h->n->state);
+    uint64_t links[16];
+    ck_assert_uint_eq(topo_route(t, 0, 4, 0, links, NULL, 16), 5);
+    ck_assert(route_has(t, 0, 4, 0, 2) && route_has(t, 0, 4, 2, 4) && route_has(t, 0, 4, 6, 1));
+    ck_assert_uint_eq(topo_route(t, 1, 4, 0, links, NULL, 16), 5);
+    ck_assert(route_has(t, 1, 4, 1, 2) && route_has(t, 1, 4, 2, 4));
+    th_net_free(h);
+    const char *cut[] = {"network.groups=5", "network.routers-per-group=4", "network.hosts-per-router=1",
+                         "network.global-links=2", "network.failed-links=S0-S1", NULL};
+    h = th_net_try("dragonfly", &core, cut, NULL, 1, 0, err, sizeof err);
+    ck_assert_ptr_null(h);
+    ck_assert_msg(strstr(err, "2 pairs of hosts have no route on the dragonfly around the failed links: H0->H1, "
+                              "H1->H0 (") != NULL,
+                  "%s", err);
+    for (int r = 0; r < 4; r++) {
+        const char *sets[] = {"network.groups=5", "network.routers-per-group=4", "network.hosts-per-router=1",
+                              "network.global-links=2", "network.failed-links=S0-S1",
+                              r & 1 ? "network.routing=ugal" : "network.routing=valiant",
+                              r & 2 ? "network.router=input-queued" : NULL, NULL};
+        h = th_net_try("dragonfly", &core, sets, NULL, 1, 512, err, sizeof err);
+        ck_assert_msg(h != NULL, "%s", err);
+        t = h->n->ops->topology(h->n->state);
+        ck_assert(!route_has(t, 0, 1, 0, 1) && !route_has(t, 1, 0, 1, 1));
+        net_msg *ms[400];
+        for (uint32_t a = 0; a < 20; a++)
+            for (uint32_t b = 0; b < 20; b++)
+                ms[a * 20 + b] = a == b ? NULL : th_at_low(h, 0, a, b, 10000);
+        th_net_go(h);
+        for (int i = 0; i < 400; i++)
+            if (ms[i])
+                ck_assert_uint_eq(ms[i]->a, 1);
+        th_net_free(h);
+    }
+}
+END_TEST
+
 /* A count on a parametric fabric draws its links as the graph fabric draws
  * them (the same candidates in link order, the same shuffle): the 4-ary
  * 3-tree and its export fail the same links for every seed, and no route
@@ -1477,7 +1613,7 @@ START_TEST(test_param_failed_drawn)
     for (uint64_t seed = 1; seed <= 4; seed++) {
         topo t, g;
         ck_assert_int_eq(topo_fattree_init(&base, &fp, err, sizeof err), 0);
-        ck_assert_msg(topo_fail_init(&t, &base, "5", 1, seed, err, sizeof err) == 0, "%s", err);
+        ck_assert_msg(topo_fail_init(&t, &base, "5", 1, seed, 1, err, sizeof err) == 0, "%s", err);
         ck_assert_msg(build_failed(tmp_path, TOPO_GRAPH_UPDOWN, "5", 1, seed, &g, err, sizeof err) == 0, "%s", err);
         ck_assert_str_eq(topo_failed_names(&t), topo_graph_failed(&g));
         for (uint32_t a = 0; a < 64; a++)
@@ -1596,6 +1732,7 @@ static Suite *suite(void)
     tcase_add_test(tc, test_orcs8_congestion);
     tcase_add_test(tc, test_orcs8_routes);
     tcase_add_test(tc, test_cycle_reported);
+    tcase_add_test(tc, test_pfc_graph);
     tcase_add_test(tc, test_updown_acyclic);
     tcase_add_test(tc, test_file_cycle);
     tcase_add_test(tc, test_errors);
@@ -1619,6 +1756,7 @@ static Suite *suite(void)
     tcase_add_test(tc, test_param_failed_leafspine);
     tcase_add_test(tc, test_param_failed_errors);
     tcase_add_test(tc, test_param_failed_torus);
+    tcase_add_test(tc, test_param_failed_dragonfly);
     tcase_add_test(tc, test_param_failed_drawn);
     tcase_add_test(tc, test_partly_populated);
     suite_add_tcase(s, tc);
