@@ -375,6 +375,7 @@ uint64_t swnet_link_count(const void *state);
 size_t swnet_route(const void *state, uint32_t src, uint32_t dst, uint64_t *links, size_t max);
 void swnet_fill_metrics(void *state, double *m);
 int swnet_queue_report(void *state, int64_t t_end_ps, net_queue_report *r);
+uint64_t swnet_credit_leaks(const void *state); /* test aid: 0 when every credit came back */
 void swnet_fini(void *state);
 
 /* The zero-load time of a message of `bytes` crossing h switches, with the
