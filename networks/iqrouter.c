@@ -190,6 +190,8 @@ typedef struct iqr {
     int64_t T;           /* flit time, ps */
     uint64_t flit;       /* bytes */
     int64_t rd, va, sa, stx, cd, link, hlink; /* hlink: host links' latency */
+    int64_t *plat;       /* [links] each directed link's latency when some link has its own (swnet's llat;
+                            host links without one at hlink), else NULL */
     int wormhole;
     int islip;
     int oblivious;       /* 1: one candidate per hop (routed as a head becomes whole) */
@@ -214,6 +216,14 @@ typedef struct iqr {
 } iqr;
 
 /* ---- small helpers ---- */
+
+/* The latency of switch port x's output, which enters dn (q->peer[x]). */
+static inline int64_t out_lat(const iqr *q, uint32_t x, uint32_t dn)
+{
+    if (__builtin_expect(q->plat != NULL, 0))
+        return q->plat[q->st->hosts + x];
+    return (dn & HOSTBIT) ? q->hlink : q->link;
+}
 
 static inline int64_t grid(const iqr *q, int64_t t) { return (t + q->T - 1) / q->T * q->T; }
 static inline uint32_t ring_i(const iqr *q, uint32_t i) { return i >= q->depth ? i - q->depth : i; }
@@ -677,17 +687,17 @@ static void ev_tick(sim *s, void *ctx, uint64_t arg)
             int64_t wire = leave + q->stx;        /* its first bit on the output link */
             uint32_t xo = x0 + c->out;
             uint32_t dn = q->peer[xo];
-            int64_t whole = wire + q->T + ((dn & HOSTBIT) ? q->hlink : q->link); /* whole at the far end */
+            int64_t whole = wire + q->T + out_lat(q, xo, dn); /* whole at the far end */
             q->busy[xo]++;
             /* its credit back upstream */
             uint32_t xin = x0 + c->pin, up = q->peer[xin];
             credit_back(q, (up & HOSTBIT) ? q->X + (up & ~HOSTBIT) : up, c->vin,
-                        leave + q->cd + ((up & HOSTBIT) ? q->hlink : q->link));
+                        leave + q->cd + out_lat(q, xin, up)); /* back on the reverse link: port xin's output */
             if (tail)
                 p->hops++;
             if (dn & HOSTBIT) {
                 if (k_flit == 0) {
-                    int64_t head = wire + q->hlink;
+                    int64_t head = wire + out_lat(q, xo, dn);
                     if (p->msg->t_head_ps < 0 || head < p->msg->t_head_ps)
                         p->msg->t_head_ps = head;
                 }
@@ -834,7 +844,7 @@ static void host_try(iqr *q, uint32_t h, int64_t now)
     hs->sent++;
     hs->last_ps = now;
     q->busy[xo]++;
-    flit_in(q, hs->x, hs->vc, p, now + q->T + q->hlink, hs->sent == 1);
+    flit_in(q, hs->x, hs->vc, p, now + q->T + (q->plat ? q->plat[h] : q->hlink), hs->sent == 1);
     if (hs->sent == p->nflits)
         hs->p = NULL;
     if (hs->p || nic_pending(&st->nic, h))
@@ -884,6 +894,19 @@ int64_t iqr_zero_load_h_ps(const swnet *st, uint32_t h, uint64_t bytes)
     return 2 * (q->T + q->hlink) + ((int64_t)h - 1) * (q->T + q->link) + (int64_t)h * D + (F - 1) * q->T;
 }
 
+int64_t iqr_zero_load_route_ps(const swnet *st, const uint64_t *links, size_t L, uint64_t bytes)
+{
+    const iqr *q = st->iq;
+    int64_t z = iqr_zero_load_h_ps(st, (uint32_t)(L - 1), bytes);
+    if (!q->plat)
+        return z;
+    /* the same with each link's own latency in place of link / hlink */
+    z -= 2 * q->hlink + (int64_t)(L - 2) * q->link;
+    for (size_t j = 0; j < L; j++)
+        z += q->plat[links[j]];
+    return z;
+}
+
 void iqr_fill_metrics(const swnet *st, double *m)
 {
     const iqr *q = st->iq;
@@ -929,6 +952,7 @@ void iqr_fini(swnet *st)
     if (!q)
         return;
     free(q->r);
+    free(q->plat);
     free(q->peer);
     free(q->rid);
     free(q->ivc);
@@ -1042,6 +1066,24 @@ int iqr_init(swnet *st, const swnet_params *p, char *err, size_t errlen)
     q->cd = p->credit_delay_ps;
     q->link = st->link_ps;
     q->hlink = p->host_link_ps >= 0 ? p->host_link_ps : st->link_ps;
+    if (st->lrate) {
+        free(q);
+        st->iq = NULL;
+        return tn_error(err, errlen, "network.router=\"input-queued\": links of their own bandwidth (the graph's "
+                                     "edge attribute bandwidth, network.degraded-links) are modelled by the "
+                                     "output-queued router only (its clock is one flit time on every link)");
+    }
+    if (st->llat) { /* links of their own latency: the others at link-latency, host links at host-link-latency */
+        q->plat = tn_xmalloc((size_t)t->links * sizeof *q->plat);
+        for (uint32_t l = 0; l < t->links; l++) {
+            double b;
+            int64_t ps = -1;
+            t->ops->link_attr(t, l, &b, &ps);
+            topo_end from, to;
+            topo_link_ends(t, l, &from, &to);
+            q->plat[l] = ps >= 0 ? ps : from.kind == TOPO_HOST || to.kind == TOPO_HOST ? q->hlink : q->link;
+        }
+    }
     q->wormhole = p->switching == SWNET_WORMHOLE;
     q->oblivious = !st->adaptive && !st->ugal;
     q->islip = p->allocator == SWNET_ISLIP;

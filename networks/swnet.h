@@ -261,6 +261,14 @@ typedef struct swnet {
     uint64_t *qsw;                /* [switches] buffered: bytes waiting at each switch's outputs */
     uint64_t drops, marks;        /* buffered */
     struct iqr *iq;               /* the input-queued router model (iqrouter.c), NULL: output-queued */
+    /* links of their own rate or latency (topo_ops.link_attr), else NULL:
+     * every link at `rate` and `link_ps` (the hot path then reads none) */
+    int lown;                     /* 1: lrate or llat */
+    net_rate *lrate;              /* [links] each link's rate, NULL: all at `rate` */
+    int64_t *llat;                /* [links] each link's latency, NULL: all at link_ps */
+    int64_t *lback;               /* [links] with llat: the latency of its reverse link (its credits' way back) */
+    uint64_t rate_waits;          /* packets that waited at a switch for their tail from a slower link */
+    uint64_t *zl_links;           /* [max_route_links] with lrate or llat: scratch of zero_load_ps */
 } swnet;
 
 /* Set up the core on topology t (taken over: released by swnet_fini, also

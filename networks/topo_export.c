@@ -5,7 +5,10 @@
  * the others are H<id> and S<id>), each with kind=host|switch, so the
  * import numbers them as here. Edges: each host's uplink (hport = its
  * switch port, comment "*"), then every switch port in order (tport, and
- * hport for a switch peer), so ports and link ids are the same on import.
+ * hport for a switch peer), so ports and link ids are the same on import;
+ * a link with a rate or latency of its own (topo_ops.link_attr: a graph's
+ * edge attributes) gets bandwidth="<b/s>" and latency="<ps>ps", the others
+ * none (they run at the fabric's network.bandwidth and link-latency).
  * Routes: the route of every ordered pair (a, b), a != b, with salt 0
  * (topo_route's first candidate at each switch) fixes at each switch it
  * crosses the port and virtual channel class toward b (the same route with
@@ -29,6 +32,21 @@
 #include "topo.h"
 
 #define EX_NONE UINT16_MAX
+
+/* A link's own rate and latency (topo_ops.link_attr), as edge attributes:
+ * written only for links that have them (the others run at the fabric's
+ * network.bandwidth and link-latency when read back). */
+static void put_link_attr(const topo *t, uint64_t link, FILE *out)
+{
+    double bps;
+    int64_t ps;
+    if (!t->ops->link_attr || !t->ops->link_attr(t, link, &bps, &ps))
+        return;
+    if (bps > 0)
+        fprintf(out, ", bandwidth=\"%.17gb/s\"", bps);
+    if (ps >= 0)
+        fprintf(out, ", latency=\"%lldps\"", (long long)ps);
+}
 
 static void node_name(const topo *t, int host, uint32_t id, char *buf, size_t len)
 {
@@ -124,7 +142,9 @@ int topo_export_dot(const topo *t, FILE *out, const char *title, uint64_t *confl
         put_quoted(out, na);
         fputs(" -> ", out);
         put_quoted(out, nb);
-        fprintf(out, " [hport=%u, comment=\"*\"];\n", port);
+        fprintf(out, " [hport=%u, comment=\"*\"", port);
+        put_link_attr(t, topo_link_up(t, h), out);
+        fputs("];\n", out);
     }
     /* per switch: destinations grouped by (port, class) with a counting sort */
     uint32_t maxr = t->max_radix ? t->max_radix : 1;
@@ -177,6 +197,7 @@ int topo_export_dot(const topo *t, FILE *out, const char *title, uint64_t *confl
                 }
                 fputc('"', out);
             }
+            put_link_attr(t, topo_link_out(t, s, p), out);
             fputs("];\n", out);
         }
     }
