@@ -310,6 +310,7 @@ static void uplink_start(host_nic *h, uint32_t node, int64_t now)
         return; /* a "free" event after PFC paused every class with a message: resuming restarts it */
     p->ser_ps = net_rate_ps(&h->rate, p->bytes);
     nd->free_ps = now + p->ser_ps;
+    net_msg_set_inject(p->msg, now); /* its first packet's first bit leaves the host now */
     h->start(h->ctx, p);
 }
 

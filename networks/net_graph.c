@@ -21,10 +21,12 @@
  * links fail is known per run); each run's build reports what its draw
  * cuts. Failures are fixed for the whole run (no failure during a run).
  *
- * Deadlock: the routing uses one virtual channel; with credit flow control
- * (the default) a cycle in its channel dependency graph (Dally and Seitz,
- * IEEE Trans. Computers 1987: acyclic iff deadlock-free for one VC) is
- * refused before the run, naming the cycle's links; up-down never has one.
+ * Deadlock: the computed routings use one virtual channel, routing="file"
+ * the file's classes (vcN lists, vcstep links, vcs); with credit flow
+ * control (the default) a cycle in the channel dependency graph over
+ * (link, class) (Dally and Seitz, IEEE Trans. Computers 1987: acyclic iff
+ * deadlock-free) is refused before the run, naming the cycle's links;
+ * up-down never has one.
  * With network.flow-control="infinite" nothing can block and any routing
  * runs.
  * Zero load: ser + (h+1) link + h switch, h the switches on the route.

@@ -114,6 +114,7 @@ static void ideal_send(void *state, net_msg *m)
         return;
     }
     int64_t d_ps = net_rate_ps(&st->rate, m->size_bytes) + st->fixed_ps;
+    net_msg_set_inject(m, sim_now(net_sim(st->n))); /* no source queue: it leaves at once */
     /* the first bit crosses the star at once: 2 link + switch; the last, ser later */
     m->t_head_ps = sim_now(net_sim(st->n)) + st->fixed_ps;
     sim_schedule(net_sim(st->n), d_ps, ideal_deliver, st, (uint64_t)(uintptr_t)m);

@@ -517,6 +517,7 @@ static void start_try(spn_state *st, uint32_t s, spn_pkt *p)
     int64_t t0 = sim_now(sm);
     spn_src *sp = &st->src[s];
     sp->state = SRC_BUSY;
+    net_msg_set_inject(p->msg, t0); /* the first try of its first packet: its head enters the fabric */
     p->tries++;
     st->st.tries++;
     if (p->tries > 1)

@@ -274,6 +274,7 @@ static void ev_port_arrival(sim *s, void *ctx, uint64_t arg)
 /* m's first bit leaves its source at t0_ps (ser is in t_aux_ps). */
 static void source_start(sw_state *st, sim *s, net_msg *m, int64_t t0_ps)
 {
+    net_msg_set_inject(m, t0_ps); /* its first bit leaves the host at t0 */
     st->src_free_ps[m->src] = t0_ps + m->t_aux_ps;
     int64_t ta_ps = t0_ps + st->head_ps + (st->store_and_forward ? m->t_aux_ps : 0);
     sim_schedule_at(s, ta_ps, ev_port_arrival, st, msg_arg(m));

@@ -47,7 +47,7 @@ typedef struct net_msg {
                              NET_ECN_ECT, or NET_ECN_CE once a port marked it (networks/port.h) */
     /* set by the fabric (net_send clears them): when the message's first byte left its source's NIC queue
      * for the fabric (its head entered the fabric: BookSim2's injection time), as 1 + the picoseconds since
-     * t_submit_ps in 48 bits, 0 when the fabric does not say (swnet's routers do). In the padding after
+     * t_submit_ps in 48 bits, 0 until the fabric says (every fabric does). In the padding after
      * ecn, so net_msg stays six 16-byte words. Use net_msg_set_inject / net_msg_inject_ps. */
     uint16_t inject_hi;
     uint32_t inject_lo;

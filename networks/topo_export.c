@@ -9,21 +9,37 @@
  * a link with a rate or latency of its own (topo_ops.link_attr: a graph's
  * edge attributes) gets bandwidth="<b/s>" and latency="<ps>ps", the others
  * none (they run at the fabric's network.bandwidth and link-latency).
- * Routes: the route of every ordered pair (a, b), a != b, with salt 0
- * (topo_route's first candidate at each switch) fixes at each switch it
- * crosses the port and virtual channel class toward b (the same route with
- * two other salts must agree: a choice a message's salt makes is a
- * conflict); the comment of an
- * edge lists the destinations leaving on it in class 0 and vc1 .. vc7
- * those in the higher classes. The file is destination-based, as an
- * InfiniBand forwarding table: a routing that sends one destination out of
- * one switch by different ports or classes depending on the source or the
- * message (the dragonfly's per-source global slices when a h / (g - 1) >
- * 1, its class rising after a global hop, a torus's ties at k/2 drawn per
- * message, random-up, ECMP, Valiant) keeps the first source's choice, and
- * the number of such conflicts is reported as a warning: the re-imported
- * fabric then routes differently from the parametric one. Work O(N^2 x
- * route length), memory S x N x 2 bytes. */
+ *
+ * Routes. The route of every ordered pair (a, b), a != b, under several
+ * salts fixes at each switch it crosses the port and virtual channel class
+ * toward b; the comment of an edge lists the destinations leaving on it in
+ * class 0 and vc1 .. vc7 those in the higher classes. Three rules of the
+ * graph fabric (topo_graph.c) let a destination table follow routings that
+ * are not purely destination-based, each found from the routes themselves:
+ *   paths   a message's random choices (a torus's tie between the two
+ *           directions of a ring of even size at k/2 hops, drawn from the
+ *           message's salt) are topo_pick(salt, i, 2) bits. With graph
+ *           attribute lmc = B the graph gives each destination 2^B routes
+ *           and a message takes route v, bit i of v being topo_pick(salt,
+ *           i, 2): the same choices. Export tries B = 0, 1, ... (up to 8,
+ *           and while the table stays below 2^25 cells): the routes of every
+ *           pair under salts sharing their first B bits (and differing in
+ *           the others) must agree, and each (switch, destination, path)
+ *           have one port and class over all sources; the first B that
+ *           holds is written (entries "NAME@v" where paths differ).
+ *   vcstep  a class that counts links of some kind crossed so far (the
+ *           dragonfly's: one more after each global link) depends on the
+ *           source; a link after which every route's next hop is k >= 1
+ *           classes higher (and never less) gets vcstep = k, and the table
+ *           holds the class minus the steps crossed before.
+ *   vcs     the topology's class count, written as the graph attribute.
+ * What no B removes (a choice depending on the source: the dragonfly's
+ * per-source global slices when a h / (g - 1) > 1, random-up's and ECMP's
+ * picks among more than two ports, Valiant's intermediate among g - 2
+ * groups, UGAL's and adaptive routing's choices by queue occupancy) keeps
+ * the first source's choice, and the number of such conflicts (B = 0) is
+ * reported as a warning: the re-imported fabric then routes differently.
+ * Work O(N^2 x 2^B x route length), memory 2^B S N x 2 bytes. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,6 +48,10 @@
 #include "topo.h"
 
 #define EX_NONE UINT16_MAX
+#define EX_MAX_LMC 8
+#define EX_SALTS 3          /* salts tried per path */
+#define EX_MAX_CELLS (UINT64_C(1) << 25)
+#define EX_MAX_HOPS 4096
 
 /* A link's own rate and latency (topo_ops.link_attr), as edge attributes:
  * written only for links that have them (the others run at the fabric's
@@ -68,6 +88,175 @@ static void put_quoted(FILE *out, const char *s)
     fputc('"', out);
 }
 
+/* The first 8 binary choices of a salt, bit i = topo_pick(salt, i, 2). */
+static uint32_t salt_bits(uint64_t salt)
+{
+    uint32_t v = 0;
+    for (unsigned i = 0; i < EX_MAX_LMC; i++)
+        v |= topo_pick(salt, i, 2) << i;
+    return v;
+}
+
+typedef struct ex_hop {
+    uint32_t sw, port;
+    uint8_t vc;
+    uint8_t eject; /* the hop into the destination host (class 0 always) */
+} ex_hop;
+
+static int same_route(const ex_hop *x, size_t nx, const ex_hop *y, size_t ny)
+{
+    if (nx != ny)
+        return 0;
+    for (size_t i = 0; i < nx; i++)
+        if (x[i].sw != y[i].sw || x[i].port != y[i].port || x[i].vc != y[i].vc)
+            return 0;
+    return 1;
+}
+
+/* The route a -> b under salt (first candidate at every switch): hops. */
+static size_t ex_route(const topo *t, uint32_t a, uint32_t b, uint64_t salt, ex_hop *hop)
+{
+    topo_hdr h;
+    t->ops->hdr_init(t, a, b, salt, &h);
+    uint32_t sw, in;
+    t->ops->attach(t, a, &sw, &in);
+    size_t n = 0;
+    for (uint32_t k = 0; k <= t->max_route_links && n < EX_MAX_HOPS; k++) {
+        topo_hop c[TOPO_MAX_CAND];
+        unsigned nc = t->ops->next(t, sw, &h, c);
+        TN_ASSERT(nc >= 1, "%s: switch %u offers no hop toward %u", t->ops->name, sw, b);
+        t->ops->take(t, sw, &c[0], &h);
+        topo_end pe = t->ops->peer(t, sw, c[0].port);
+        hop[n++] = (ex_hop){.sw = sw, .port = c[0].port, .vc = c[0].vc, .eject = pe.kind == TOPO_HOST};
+        if (pe.kind == TOPO_HOST)
+            break;
+        sw = pe.id;
+    }
+    return n;
+}
+
+/* Salts by their first 8 binary choices: EX_SALTS (at least) of each value. */
+static void salts_by_bits(uint64_t *salts /* [256 * EX_SALTS] */)
+{
+    unsigned have[1u << EX_MAX_LMC] = {0};
+    unsigned left = (1u << EX_MAX_LMC) * EX_SALTS;
+    for (uint64_t x = 0; left; x++) {
+        uint64_t salt = x * UINT64_C(0x9e3779b97f4a7c15) ^ (x << 17);
+        uint32_t v = salt_bits(salt);
+        if (have[v] < EX_SALTS) {
+            salts[v * EX_SALTS + have[v]++] = salt;
+            left--;
+        }
+    }
+}
+
+/* The salts standing for path v of 2^B: of the 8-bit values whose low B
+ * bits are v, up to EX_SALTS values spread over the high bits, one salt
+ * each (B = 8: the value's EX_SALTS salts). */
+static unsigned path_salts(const uint64_t *all, unsigned B, uint32_t v, uint64_t *out)
+{
+    unsigned n = 0;
+    uint32_t hi = 1u << (EX_MAX_LMC - B);
+    for (unsigned j = 0; j < EX_SALTS; j++) {
+        uint32_t h = hi > 1 ? (uint32_t)(((uint64_t)j * (hi - 1)) / (EX_SALTS - 1)) : 0;
+        uint32_t full = v | h << B;
+        out[n++] = all[full * EX_SALTS + (hi > 1 ? 0 : j)];
+    }
+    return n;
+}
+
+typedef struct ex_table {
+    unsigned B;
+    uint16_t *tab;     /* [2^B S N] port | class << 12 */
+    uint8_t *step;     /* [switch ports] vcstep */
+    uint64_t conflicts; /* (switch, destination, path) choices that differed between sources */
+    uint64_t salt_dep; /* pairs whose route differed among salts of one path */
+} ex_table;
+
+static uint64_t ex_port_index(const topo *t, uint32_t sw, uint32_t port) { return t->ops->port_base(t, sw) + port; }
+
+/* The table for 2^B paths (and the vcsteps it needs). */
+static void ex_fill(const topo *t, const uint64_t *all, unsigned B, ex_table *x, ex_hop *r0, ex_hop *r1)
+{
+    uint32_t N = t->hosts, S = t->switches;
+    uint32_t P = 1u << B;
+    uint64_t nports = t->ops->port_base(t, S - 1) + t->ops->radix(t, S - 1);
+    size_t cells = (size_t)P * S * N;
+    x->B = B;
+    x->tab = tn_xmalloc(cells * sizeof *x->tab + 2);
+    for (size_t i = 0; i < cells; i++)
+        x->tab[i] = EX_NONE;
+    x->step = tn_xcalloc(nports + 1, 1);
+    x->conflicts = 0;
+    x->salt_dep = 0;
+    int16_t *minstep = tn_xmalloc((nports + 1) * sizeof *minstep);
+    for (uint64_t i = 0; i <= nports; i++)
+        minstep[i] = INT16_MAX;
+    uint64_t salts[EX_SALTS];
+    /* pass 1: the class rise after each link, and the routes' dependence on salts */
+    for (uint32_t v = 0; v < P; v++) {
+        unsigned ns = path_salts(all, B, v, salts);
+        for (uint32_t b = 0; b < N; b++)
+            for (uint32_t a = 0; a < N; a++) {
+                if (a == b)
+                    continue;
+                size_t n0 = 0;
+                for (unsigned si = 0; si < ns; si++) {
+                    size_t n = ex_route(t, a, b, salts[si], si ? r1 : r0);
+                    const ex_hop *r = si ? r1 : r0;
+                    if (si == 0)
+                        n0 = n;
+                    else if (!same_route(r0, n0, r1, n)) {
+                        x->salt_dep++;
+                        continue;
+                    }
+                    if (si)
+                        continue;
+                    for (size_t i = 0; i + 1 < n && !r[i + 1].eject; i++) {
+                        uint64_t li = ex_port_index(t, r[i].sw, r[i].port);
+                        int d = (int)r[i + 1].vc - (int)r[i].vc;
+                        if (d < minstep[li])
+                            minstep[li] = (int16_t)d;
+                    }
+                }
+            }
+    }
+    for (uint64_t i = 0; i < nports; i++)
+        x->step[i] = minstep[i] != INT16_MAX && minstep[i] > 0 ? (uint8_t)(minstep[i] > 7 ? 7 : minstep[i]) : 0;
+    free(minstep);
+    /* pass 2: the table of each path, classes less the steps crossed */
+    for (uint32_t v = 0; v < P; v++) {
+        path_salts(all, B, v, salts);
+        for (uint32_t b = 0; b < N; b++)
+            for (uint32_t a = 0; a < N; a++) {
+                if (a == b)
+                    continue;
+                size_t n = ex_route(t, a, b, salts[0], r0);
+                int rise = 0;
+                for (size_t i = 0; i < n; i++) {
+                    int base = r0[i].eject ? 0 : (int)r0[i].vc - rise;
+                    uint16_t e = (uint16_t)(r0[i].port | (unsigned)(base < 0 ? 0 : base) << 12);
+                    if (base < 0 || base > 7)
+                        x->conflicts++;
+                    uint16_t *cell = &x->tab[((size_t)v * S + r0[i].sw) * N + b];
+                    if (*cell == EX_NONE)
+                        *cell = e;
+                    else if (*cell != e)
+                        x->conflicts++;
+                    rise += x->step[ex_port_index(t, r0[i].sw, r0[i].port)];
+                }
+            }
+    }
+}
+
+static void ex_free(ex_table *x)
+{
+    free(x->tab);
+    free(x->step);
+    x->tab = NULL;
+    x->step = NULL;
+}
+
 int topo_export_dot(const topo *t, FILE *out, const char *title, uint64_t *conflicts, char *err, size_t errlen)
 {
     uint32_t N = t->hosts, S = t->switches;
@@ -81,46 +270,42 @@ int topo_export_dot(const topo *t, FILE *out, const char *title, uint64_t *confl
     if (t->vcs > 8)
         return tn_error(err, errlen, "%s: %u virtual channel classes, more than the file format's 8", t->ops->name,
                         t->vcs);
-    size_t cells = (size_t)N * S;
-    uint16_t *tab = tn_xmalloc(cells * sizeof *tab + 2);
-    for (size_t i = 0; i < cells; i++)
-        tab[i] = EX_NONE;
-    uint64_t nconf = 0;
-    /* salt 0 writes the table; two more salts (every bit flipped, and a
-     * golden-ratio mix) find the choices a message's salt makes */
-    static const uint64_t salts[] = {0, UINT64_MAX, UINT64_C(0x9e3779b97f4a7c15)};
-    for (uint32_t b = 0; b < N; b++)
-        for (uint32_t a = 0; a < N; a++)
-            for (unsigned si = 0; si < 3; si++) {
-            if (a == b)
-                continue;
-            topo_hdr h;
-            t->ops->hdr_init(t, a, b, salts[si], &h);
-            uint32_t sw, in;
-            t->ops->attach(t, a, &sw, &in);
-            for (uint32_t hop = 0; hop <= t->max_route_links; hop++) {
-                topo_hop c[TOPO_MAX_CAND];
-                unsigned nc = t->ops->next(t, sw, &h, c);
-                TN_ASSERT(nc >= 1, "%s: switch %u offers no hop toward %u", t->ops->name, sw, b);
-                t->ops->take(t, sw, &c[0], &h);
-                uint16_t e = (uint16_t)(c[0].port | (unsigned)c[0].vc << 12);
-                uint16_t *cell = &tab[(size_t)sw * N + b];
-                if (*cell == EX_NONE)
-                    *cell = e;
-                else if (*cell != e)
-                    nconf++;
-                topo_end pe = t->ops->peer(t, sw, c[0].port);
-                if (pe.kind == TOPO_HOST)
-                    break;
-                sw = pe.id;
-            }
+    uint64_t *all = tn_xmalloc(sizeof *all * (1u << EX_MAX_LMC) * EX_SALTS);
+    salts_by_bits(all);
+    ex_hop *r0 = tn_xmalloc(sizeof *r0 * EX_MAX_HOPS), *r1 = tn_xmalloc(sizeof *r1 * EX_MAX_HOPS);
+    ex_table best = {0};
+    ex_fill(t, all, 0, &best, r0, r1);
+    /* more paths while the routes depend on the salt and the table is not exact */
+    for (unsigned B = 1; B <= EX_MAX_LMC && best.salt_dep; B++) {
+        if (((uint64_t)S * N) << B > EX_MAX_CELLS)
+            break;
+        ex_table x = {0};
+        ex_fill(t, all, B, &x, r0, r1);
+        if (x.conflicts == 0 && x.salt_dep == 0) {
+            ex_free(&best);
+            best = x;
+            break;
         }
+        int more = x.salt_dep > 0; /* the routes depend on a later choice too */
+        ex_free(&x);
+        if (!more)
+            break;
+    }
+    free(all);
+    free(r0);
+    free(r1);
+    uint32_t P = 1u << best.B;
+    const uint16_t *tab = best.tab;
     char na[256], nb[256];
     fprintf(out, "// %s\n", title);
     fprintf(out, "// %u hosts, %u switches, %u virtual channel classes; written by tasknet export-topology:\n", N, S,
             t->vcs);
     fprintf(out, "// read with <network type=\"graph\" file=\"...\"/> (routing=\"file\", the default).\n");
     fprintf(out, "digraph fabric {\n");
+    fprintf(out, "  vcs=%u;\n", t->vcs ? t->vcs : 1);
+    if (best.B)
+        fprintf(out, "  // lmc: a message takes path v of 2^lmc, bit i of v its salt's i-th binary choice\n"
+                     "  lmc=%u;\n", best.B);
     for (uint32_t h = 0; h < N; h++) {
         node_name(t, 1, h, na, sizeof na);
         fputs("  ", out);
@@ -146,25 +331,36 @@ int topo_export_dot(const topo *t, FILE *out, const char *title, uint64_t *confl
         put_link_attr(t, topo_link_up(t, h), out);
         fputs("];\n", out);
     }
-    /* per switch: destinations grouped by (port, class) with a counting sort */
+    /* per switch: entries (destination, path or every path) grouped by
+     * (port, class) with a counting sort; an entry's path is P when every
+     * path agrees (written bare), else v (written NAME@v) */
     uint32_t maxr = t->max_radix ? t->max_radix : 1;
     size_t nkeys = (size_t)maxr * 8;
-    uint32_t *cnt = tn_xcalloc(nkeys + 1, sizeof *cnt);
-    uint32_t *order = tn_xmalloc(((size_t)N + 1) * sizeof *order);
+    size_t *cnt = tn_xcalloc(nkeys + 1, sizeof *cnt);
+    uint64_t *order = tn_xmalloc(((size_t)N * P + 1) * sizeof *order);
     for (uint32_t s = 0; s < S; s++) {
         uint32_t r = t->ops->radix(t, s);
         memset(cnt, 0, (nkeys + 1) * sizeof *cnt);
-        for (uint32_t d = 0; d < N; d++) {
-            uint16_t e = tab[(size_t)s * N + d];
-            if (e != EX_NONE)
-                cnt[(size_t)(e & 0xFFF) * 8 + (e >> 12) + 1]++;
-        }
-        for (size_t k = 0; k < nkeys; k++)
-            cnt[k + 1] += cnt[k];
-        for (uint32_t d = 0; d < N; d++) {
-            uint16_t e = tab[(size_t)s * N + d];
-            if (e != EX_NONE)
-                order[cnt[(size_t)(e & 0xFFF) * 8 + (e >> 12)]++] = d;
+        for (int pass = 0; pass < 2; pass++) {
+            for (uint32_t d = 0; d < N; d++) {
+                uint16_t e0 = tab[(size_t)s * N + d];
+                int same = 1;
+                for (uint32_t v = 1; v < P && same; v++)
+                    same = tab[((size_t)v * S + s) * N + d] == e0;
+                for (uint32_t v = 0; v < (same ? 1 : P); v++) {
+                    uint16_t e = tab[((size_t)v * S + s) * N + d];
+                    if (e == EX_NONE)
+                        continue;
+                    size_t k = (size_t)(e & 0xFFF) * 8 + (e >> 12);
+                    if (pass == 0)
+                        cnt[k + 1]++;
+                    else
+                        order[cnt[k]++] = (uint64_t)d * (P + 1) + (same ? P : v);
+                }
+            }
+            if (pass == 0)
+                for (size_t k = 0; k < nkeys; k++)
+                    cnt[k + 1] += cnt[k];
         }
         /* cnt[k] is now the end of key k's run; its start is cnt[k - 1] (0 for k = 0) */
         node_name(t, 0, s, na, sizeof na);
@@ -179,6 +375,9 @@ int topo_export_dot(const topo *t, FILE *out, const char *title, uint64_t *confl
                 fprintf(out, " [tport=%u", p);
             else
                 fprintf(out, " [tport=%u, hport=%u", p, pe.port);
+            uint8_t st = best.step[ex_port_index(t, s, p)];
+            if (st && pe.kind != TOPO_HOST)
+                fprintf(out, ", vcstep=%u", st);
             for (unsigned v = 0; v < 8; v++) {
                 size_t k = (size_t)p * 8 + v;
                 size_t from = k ? cnt[k - 1] : 0, to = cnt[k];
@@ -186,12 +385,15 @@ int topo_export_dot(const topo *t, FILE *out, const char *title, uint64_t *confl
                     continue;
                 fprintf(out, v ? ", vc%u=\"" : ", comment=\"", v);
                 for (size_t i = from; i < to; i++) {
-                    node_name(t, 1, order[i], nb, sizeof nb);
+                    uint32_t d = (uint32_t)(order[i] / (P + 1)), path = (uint32_t)(order[i] % (P + 1));
+                    node_name(t, 1, d, nb, sizeof nb);
                     for (const char *c = nb; *c; c++) {
                         if (*c == '"' || *c == '\\')
                             fputc('\\', out);
                         fputc(*c, out);
                     }
+                    if (path < P)
+                        fprintf(out, "@%u", path);
                     if (i + 1 < to)
                         fputc(',', out);
                 }
@@ -204,9 +406,9 @@ int topo_export_dot(const topo *t, FILE *out, const char *title, uint64_t *confl
     fputs("}\n", out);
     free(cnt);
     free(order);
-    free(tab);
     if (conflicts)
-        *conflicts = nconf;
+        *conflicts = best.conflicts + best.salt_dep;
+    ex_free(&best);
     return ferror(out) ? tn_error(err, errlen, "write error") : 0;
 }
 

@@ -54,6 +54,20 @@
  *             and the channel dependency graph is acyclic (Autonet: up
  *             links in decreasing order, then down links in increasing
  *             order, a total order every route follows).
+ * Paths and class steps (routing="file"; tasknet's extension, written by
+ * export-topology, topo_export.c): graph attribute lmc = B gives each
+ * destination 2^B routes (InfiniBand's LID mask control gives a port 2^LMC
+ * LIDs, each with its own forwarding entries); an entry "NAME@v" of a
+ * comment or vcN list routes NAME on path v only, a bare NAME every path
+ * not listed with "@" on that switch. A message takes path v whose bit i
+ * is topo_pick(salt, i, 2), the i-th binary choice of its salt (how the
+ * parametric topologies draw their ties, so an exported torus routes as the
+ * torus). Edge attribute vcstep = k: a packet that crosses the link uses
+ * classes k higher on its later hops (a hop's class = its entry's class +
+ * the steps crossed before; into a host, 0): the dragonfly's rule, the
+ * class counting the global links crossed. Graph attribute vcs = N fixes
+ * the class count (else 1 + the largest class a route uses). Table [2^B x
+ * S x N] of 2 bytes.
  * The computed routings keep their distances per (switch, destination
  * switch with hosts): tables [S x S_h] of 2 bytes (two for up-down).
  *
@@ -96,6 +110,7 @@ typedef struct gport {
     uint8_t kind;  /* enum topo_end_kind */
     uint8_t up;    /* up-down: 1 when the link goes up */
     uint8_t failed; /* network.failed-links: no route uses it */
+    uint8_t step;   /* routing=file: vcstep, the class rise of the hops after this link */
 } gport;
 
 typedef struct graph {
@@ -107,8 +122,12 @@ typedef struct graph {
     uint32_t *hport; /* [nh] its port there */
     char **hname, **sname;
     topo_graph_routing routing;
-    uint16_t *nxt;   /* file: [ns * nh] output port toward each host | its class << GR_VC_SHIFT */
-    unsigned nvc;    /* virtual channel classes (file: 1 + the largest vcN used) */
+    uint16_t *nxt;   /* file: [npath * ns * nh] output port toward each host on each path | its class << GR_VC_SHIFT */
+    unsigned nvc;    /* virtual channel classes (file: 1 + the largest vcN used, or vcs=) */
+    unsigned lmc;    /* file: 2^lmc paths per destination (graph attribute lmc) */
+    uint32_t npath;  /* 2^lmc */
+    int vcs_given;   /* the graph attribute vcs fixed nvc */
+    int steps;       /* some edge has vcstep > 0 */
     uint32_t *dix;   /* computed: [ns] destination index of a switch with hosts, else UINT32_MAX */
     uint32_t ndst;   /* switches with hosts */
     uint16_t *dist;  /* computed: [ns * ndst] (up-down: any) */
@@ -177,6 +196,25 @@ static topo_end peer(const topo *t, uint32_t sw, uint32_t port)
     return (topo_end){.kind = p->kind, .id = p->id, .port = p->port};
 }
 
+/* routing="file": the entry of switch s toward host d on path v */
+static inline uint16_t fent(const graph *g, uint32_t v, uint32_t s, uint32_t d)
+{
+    return g->nxt[((uint64_t)v * g->ns + s) * g->nh + d];
+}
+
+/* The path of a message (graph attribute lmc = B): bit i is the message's
+ * i-th uniform binary choice topo_pick(salt, i, 2), as every parametric
+ * topology draws its ties, so an exported torus follows the same path. */
+static uint32_t path_of(const graph *g, uint64_t salt)
+{
+    uint32_t v = 0;
+    for (unsigned i = 0; i < g->lmc; i++)
+        v |= topo_pick(salt, i, 2) << i;
+    return v;
+}
+
+/* The header: mid holds the path (routing="file"), vc the classes the
+ * vcstep links crossed so far add, phase up-down's. */
 static void hdr_init(const topo *t, uint32_t src, uint32_t dst, uint64_t salt, topo_hdr *h)
 {
     TN_ASSERT(src < t->hosts && dst < t->hosts, "graph: %u -> %u of %u hosts", src, dst, t->hosts);
@@ -184,6 +222,8 @@ static void hdr_init(const topo *t, uint32_t src, uint32_t dst, uint64_t salt, t
     h->src = src;
     h->dst = dst;
     h->salt = salt;
+    if (G(t)->lmc)
+        h->mid = path_of(G(t), salt);
 }
 
 /* The candidate ports of switch s (not the destination's switch) toward
@@ -191,13 +231,13 @@ static void hdr_init(const topo *t, uint32_t src, uint32_t dst, uint64_t salt, t
  * phase ph: every one for ECMP (n), else the route's one. Returns their
  * number (0: no entry); ports[i], and the phase after each. Never
  * allocates: at most the switch's radix. */
-static unsigned cands(const graph *g, uint32_t s, uint32_t d, uint32_t x, int ph, uint32_t *ports, uint8_t *phs,
-                      unsigned max)
+static unsigned cands(const graph *g, uint32_t s, uint32_t d, uint32_t x, int ph, uint32_t v, uint32_t *ports,
+                      uint8_t *phs, unsigned max)
 {
     uint64_t b = g->base[s];
     uint32_t r = (uint32_t)(g->base[s + 1] - b);
     if (g->routing == TOPO_GRAPH_FILE) {
-        uint16_t p = g->nxt[(uint64_t)s * g->nh + d];
+        uint16_t p = fent(g, v, s, d);
         if (p == GR_NONE)
             return 0;
         ports[0] = p & GR_PORT_MASK;
@@ -241,13 +281,13 @@ static unsigned cands(const graph *g, uint32_t s, uint32_t d, uint32_t x, int ph
     return n;
 }
 
-static uint16_t hops_from(const graph *g, uint32_t s, uint32_t d, int ph)
+static uint16_t hops_from(const graph *g, uint32_t s, uint32_t d, int ph, uint32_t v)
 {
     uint32_t t = g->hsw[d];
     if (g->routing == TOPO_GRAPH_FILE) {
         uint32_t h = 0;
         while (s != t && h < g->maxsw) {
-            const gport *q = &g->pt[g->base[s] + (g->nxt[(uint64_t)s * g->nh + d] & GR_PORT_MASK)];
+            const gport *q = &g->pt[g->base[s] + (fent(g, v, s, d) & GR_PORT_MASK)];
             s = q->id;
             h++;
         }
@@ -270,15 +310,15 @@ static unsigned next(const topo *t, uint32_t sw, const topo_hdr *h, topo_hop *ou
     uint32_t x = g->routing == TOPO_GRAPH_FILE ? 0 : g->dix[g->hsw[d]];
     uint32_t ports[64];
     uint8_t phs[64];
-    unsigned n = cands(g, sw, d, x, h->phase, ports, phs, 64);
+    unsigned n = cands(g, sw, d, x, h->phase, h->mid, ports, phs, 64);
     TN_ASSERT(n >= 1, "graph: switch %u has no route to host %u", sw, d);
     unsigned i = 0;
     if (g->routing == TOPO_GRAPH_ECMP && n > 1)
-        i = topo_pick(h->salt, hops_from(g, sw, d, 0), n);
+        i = topo_pick(h->salt, hops_from(g, sw, d, 0, 0), n);
     uint32_t p = ports[i];
     const gport *q = &g->pt[g->base[sw] + p];
-    uint16_t left = (uint16_t)(1 + hops_from(g, q->id, d, phs[i]));
-    uint8_t vc = g->routing == TOPO_GRAPH_FILE ? (uint8_t)(g->nxt[(uint64_t)sw * g->nh + d] >> GR_VC_SHIFT) : 0;
+    uint16_t left = (uint16_t)(1 + hops_from(g, q->id, d, phs[i], h->mid));
+    uint8_t vc = g->routing == TOPO_GRAPH_FILE ? (uint8_t)((fent(g, h->mid, sw, d) >> GR_VC_SHIFT) + h->vc) : 0;
     out[0] = (topo_hop){.port = p, .vc = vc, .kind = TOPO_HOP_ONLY, .hops_left = left};
     return 1;
 }
@@ -286,6 +326,8 @@ static unsigned next(const topo *t, uint32_t sw, const topo_hdr *h, topo_hop *ou
 static void take(const topo *t, uint32_t sw, const topo_hop *c, topo_hdr *h)
 {
     const graph *g = G(t);
+    if (g->steps)
+        h->vc = (uint8_t)(h->vc + g->pt[g->base[sw] + c->port].step);
     if (g->routing == TOPO_GRAPH_UPDOWN) {
         const gport *q = &g->pt[g->base[sw] + c->port];
         if (q->kind == TOPO_SWITCH && !q->up)
@@ -362,6 +404,7 @@ typedef struct half {
     uint64_t seq;
     double bw;           /* edge attribute bandwidth, bit/s (0: none) */
     int64_t lat;         /* edge attribute latency, ps (-1: none) */
+    uint8_t step;        /* vcstep of the tail -> head direction */
 } half;
 
 typedef struct reader {
@@ -487,6 +530,12 @@ static int read_links(reader *r, const topo_graph_params *p)
             int rh = rt < 0 ? 0 : dot_attr_u32(e, "hport", 1u << 20, &hp, e2, sizeof e2);
             if (rt < 0 || rh < 0)
                 return rerr(r, a, "edge to %s: %s", bn, e2);
+            uint32_t step = 0;
+            if (dot_attr_u32(e, "vcstep", GR_MAX_VC + 1, &step, e2, sizeof e2) < 0)
+                return rerr(r, a, "edge to %s: %s (vcstep: the classes a packet's later hops rise by after this "
+                                  "link, 0 to %d)", bn, e2, GR_MAX_VC);
+            if (step && p->routing == TOPO_GRAPH_FILE)
+                r->g->steps = 1;
             int ta = !r->is_host[a] && rt == 0, hb = !r->is_host[b] && rh == 0;
             int mine = ta || hb;
             if ((!r->is_host[a] && !ta && mine) || (!r->is_host[b] && !hb && mine))
@@ -524,11 +573,13 @@ static int read_links(reader *r, const topo_graph_params *p)
             if (bw > 0 || lat >= 0)
                 r->attrs = 1;
             half h = {.e = e, .tail = a, .head = b, .tport = ta ? tp : 0, .hport = hb ? hp : UINT32_MAX,
-                      .rev = UINT32_MAX, .seq = (uint64_t)AGSEQ(e), .bw = bw, .lat = lat};
+                      .rev = UINT32_MAX, .seq = (uint64_t)AGSEQ(e), .bw = bw, .lat = lat,
+                      .step = (uint8_t)step};
             r->hv[r->nhv++] = h;
             if (!directed) {
                 half h2 = {.e = e, .tail = b, .head = a, .tport = hb ? hp : 0, .hport = ta ? tp : UINT32_MAX,
-                           .rev = (uint32_t)r->nhv - 1, .seq = (uint64_t)AGSEQ(e), .bw = bw, .lat = lat};
+                           .rev = (uint32_t)r->nhv - 1, .seq = (uint64_t)AGSEQ(e), .bw = bw, .lat = lat,
+                           .step = (uint8_t)step};
                 r->hv[r->nhv - 1].rev = (uint32_t)r->nhv;
                 r->hv[r->nhv++] = h2;
             }
@@ -686,7 +737,8 @@ static int read_links(reader *r, const topo_graph_params *p)
                     g->hsw[r->id[h->head]] = s;
                     g->hport[r->id[h->head]] = (uint32_t)(x - g->base[s]);
                 } else {
-                    g->pt[x] = (gport){.id = r->id[h->head], .port = rv->tport, .kind = TOPO_SWITCH};
+                    g->pt[x] = (gport){.id = r->id[h->head], .port = rv->tport, .kind = TOPO_SWITCH,
+                                       .step = g->steps ? h->step : 0};
                 }
             }
     }
@@ -697,7 +749,11 @@ static int read_links(reader *r, const topo_graph_params *p)
 /* ORCS's routes: the comment of every switch's outgoing edge (class 0),
  * and the lists vc1 .. vc7 (the destinations that cross the edge on that
  * virtual channel class, tasknet's extension: export-topology writes the
- * classes of the torus's datelines). */
+ * classes of the torus's datelines). With the graph attribute lmc = B
+ * (InfiniBand's LID mask control: 2^B routes per destination) an entry
+ * "NAME@k" routes destination NAME on path k only; a bare NAME is every
+ * path's not given "@" on that switch. The graph attribute vcs fixes the
+ * fabric's classes (at least those the routes use). */
 static int read_routes(reader *r)
 {
     graph *g = r->g;
@@ -706,18 +762,43 @@ static int read_routes(reader *r)
                         "%s: routing=\"file\" reads each direction's routes from its own edge: the graph must be a "
                         "digraph (or choose routing=\"shortest\", \"up-down\" or \"ecmp\")",
                         r->path);
-    if ((uint64_t)g->ns * g->nh > (UINT64_C(1) << 36))
-        return tn_error(r->err, r->errlen, "%s: a routing table of %u switches x %u hosts is too large", r->path,
-                        g->ns, g->nh);
+    char e2[256];
+    uint32_t lmc = 0, vcs = 0;
+    if (dot_attr_u32(r->ag, "lmc", 9, &lmc, e2, sizeof e2) < 0)
+        return tn_error(r->err, r->errlen, "%s: graph attribute %s (lmc: 2^lmc routes per destination, 0 to 8)",
+                        r->path, e2);
+    int rv = dot_attr_u32(r->ag, "vcs", GR_MAX_VC + 2, &vcs, e2, sizeof e2);
+    if (rv < 0 || (rv == 0 && vcs < 1))
+        return tn_error(r->err, r->errlen, "%s: graph attribute %s (vcs: the virtual channel classes, 1 to %d)",
+                        r->path, rv < 0 ? e2 : "vcs=0", GR_MAX_VC + 1);
+    g->lmc = lmc;
+    g->npath = 1u << lmc;
+    if (rv == 0) {
+        g->vcs_given = 1;
+        g->nvc = vcs;
+    }
+    uint32_t P = g->npath;
+    if ((uint64_t)g->ns * g->nh * P > (UINT64_C(1) << 36))
+        return tn_error(r->err, r->errlen, "%s: a routing table of %u switches x %u hosts x %u paths is too large",
+                        r->path, g->ns, g->nh, P);
     size_t cells = (size_t)g->ns * g->nh;
-    g->nxt = tn_xmalloc(cells * sizeof *g->nxt + 2);
-    for (size_t i = 0; i < cells; i++)
+    g->nxt = tn_xmalloc(cells * P * sizeof *g->nxt + 2);
+    for (size_t i = 0; i < cells * P; i++)
         g->nxt[i] = GR_NONE;
+    /* entries without "@" (every path): into path 0's table when there is
+     * one path, else a table of their own merged below */
+    uint16_t *gen = g->nxt;
+    if (P > 1) {
+        gen = tn_xmalloc(cells * sizeof *gen + 2);
+        for (size_t i = 0; i < cells; i++)
+            gen[i] = GR_NONE;
+    }
     uint16_t *wild = tn_xmalloc((size_t)g->ns * sizeof *wild + 2);
     for (uint32_t s = 0; s < g->ns; s++)
         wild[s] = GR_NONE;
     int rc = 0;
     int any = 0;
+    unsigned maxvc = 0;
     for (uint32_t s = 0; s < g->ns && rc == 0; s++) {
         if (g->base[s + 1] - g->base[s] > GR_PORT_MASK) {
             rc = dot_node_error(r->err, r->errlen, r->path, g->sname[s],
@@ -730,56 +811,78 @@ static int read_routes(reader *r)
         if (r->is_host[h->tail])
             continue;
         for (unsigned vc = 0; vc <= GR_MAX_VC && rc == 0; vc++) {
-        char an[8];
-        snprintf(an, sizeof an, "vc%u", vc);
-        const char *c = dot_attr(h->e, vc ? an : "comment");
-        if (!c)
-            continue;
-        any = 1;
-        if (vc + 1 > g->nvc)
-            g->nvc = vc + 1;
-        uint32_t s = r->id[h->tail];
-        uint16_t entry = (uint16_t)(h->tport | vc << GR_VC_SHIFT);
-        const char *q = c;
-        while (*q && rc == 0) {
-            while (*q == ',' || tn_is_space(*q))
-                q++;
-            const char *e = q;
-            while (*e && *e != ',')
-                e++;
-            const char *f = e;
-            while (f > q && tn_is_space(f[-1]))
-                f--;
-            if (f > q) {
-                char nm[256];
-                size_t len = (size_t)(f - q) < sizeof nm - 1 ? (size_t)(f - q) : sizeof nm - 1;
-                memcpy(nm, q, len);
-                nm[len] = '\0';
-                if (strcmp(nm, "*") == 0) {
-                    if (vc)
-                        rc = rerr(r, h->tail, "the edge to %s: \"*\" in vc%u (only comment takes \"*\")",
-                                  nname(r, h->head), vc);
-                    else if (wild[s] != GR_NONE && wild[s] != entry)
-                        rc = rerr(r, h->tail, "two edges carry \"*\" (one of them to %s)", nname(r, r->hv[i].head));
-                    wild[s] = entry;
-                } else {
+            char an[8];
+            snprintf(an, sizeof an, "vc%u", vc);
+            const char *c = dot_attr(h->e, vc ? an : "comment");
+            if (!c)
+                continue;
+            any = 1;
+            if (vc > maxvc)
+                maxvc = vc;
+            uint32_t s = r->id[h->tail];
+            uint16_t entry = (uint16_t)(h->tport | vc << GR_VC_SHIFT);
+            const char *q = c;
+            while (*q && rc == 0) {
+                while (*q == ',' || tn_is_space(*q))
+                    q++;
+                const char *e = q;
+                while (*e && *e != ',')
+                    e++;
+                const char *f = e, *b0 = q;
+                q = e;
+                while (f > b0 && tn_is_space(f[-1]))
+                    f--;
+                if (f > b0) {
+                    char nm[256];
+                    size_t len = (size_t)(f - b0) < sizeof nm - 1 ? (size_t)(f - b0) : sizeof nm - 1;
+                    memcpy(nm, b0, len);
+                    nm[len] = '\0';
+                    if (strcmp(nm, "*") == 0) {
+                        if (vc)
+                            rc = rerr(r, h->tail, "the edge to %s: \"*\" in vc%u (only comment takes \"*\")",
+                                      nname(r, h->head), vc);
+                        else if (wild[s] != GR_NONE && wild[s] != entry)
+                            rc = rerr(r, h->tail, "two edges carry \"*\" (one of them to %s)",
+                                      nname(r, r->hv[i].head));
+                        wild[s] = entry;
+                        continue;
+                    }
                     Agnode_t *n = agnode(r->ag, nm, 0);
+                    uint32_t path = UINT32_MAX; /* every path */
+                    char *at = strrchr(nm, '@');
+                    if (!n && at && at[1]) {
+                        char *pe;
+                        unsigned long k = strtoul(at + 1, &pe, 10);
+                        if (*pe || at[1] < '0' || at[1] > '9' || k >= P) {
+                            rc = rerr(r, h->tail, "the %s of the edge to %s names %s: \"@%s\" is not a path below "
+                                                  "2^lmc = %u",
+                                      vc ? an : "comment", nname(r, h->head), nm, at + 1, P);
+                            break;
+                        }
+                        path = (uint32_t)k;
+                        *at = '\0';
+                        n = agnode(r->ag, nm, 0);
+                    }
                     uint32_t ni = n ? r->of_seq[AGSEQ(n)] : UINT32_MAX;
                     if (ni == UINT32_MAX || !r->is_host[ni]) {
                         rc = rerr(r, h->tail, "the %s of the edge to %s names %s, which is not a host",
                                   vc ? an : "comment", nname(r, h->head), nm);
                     } else {
-                        uint16_t *cell = &g->nxt[(size_t)s * g->nh + r->id[ni]];
+                        size_t cx = (size_t)s * g->nh + r->id[ni];
+                        uint16_t *cell = path == UINT32_MAX ? &gen[cx] : &g->nxt[path * cells + cx];
                         if (*cell != GR_NONE && *cell != entry) {
-                            rc = rerr(r, h->tail, "routes host %s over two edges or classes (one of them to %s)", nm,
-                                      nname(r, h->head));
+                            if (path == UINT32_MAX)
+                                rc = rerr(r, h->tail, "routes host %s over two edges or classes (one of them to %s)",
+                                          nm, nname(r, h->head));
+                            else
+                                rc = rerr(r, h->tail, "routes host %s on path %u over two edges or classes (one of "
+                                                      "them to %s)",
+                                          nm, path, nname(r, h->head));
                         }
                         *cell = entry;
                     }
                 }
             }
-            q = e;
-        }
         }
     }
     if (rc == 0 && !any)
@@ -787,16 +890,28 @@ static int read_routes(reader *r)
                       "%s: routing=\"file\" but no edge has a comment listing destination hosts (ORCS's routes); "
                       "choose routing=\"shortest\", \"up-down\" or \"ecmp\"",
                       r->path);
+    if (rc == 0 && g->vcs_given && maxvc + 1 > g->nvc)
+        rc = tn_error(r->err, r->errlen, "%s: vcs=%u but a route uses vc%u", r->path, g->nvc, maxvc);
     if (rc == 0) {
-        for (uint32_t s = 0; s < g->ns; s++)
-            if (wild[s] != GR_NONE)
-                for (uint32_t d = 0; d < g->nh; d++)
-                    if (g->nxt[(size_t)s * g->nh + d] == GR_NONE)
-                        g->nxt[(size_t)s * g->nh + d] = wild[s];
-        /* a switch delivers its own hosts */
-        for (uint32_t d = 0; d < g->nh; d++)
-            g->nxt[(size_t)g->hsw[d] * g->nh + d] = (uint16_t)g->hport[d];
+        if (!g->vcs_given)
+            g->nvc = maxvc + 1;
+        for (uint32_t v = 0; v < P; v++) {
+            uint16_t *tab = g->nxt + v * cells;
+            for (uint32_t s = 0; s < g->ns; s++)
+                for (uint32_t d = 0; d < g->nh; d++) {
+                    uint16_t *cell = &tab[(size_t)s * g->nh + d];
+                    if (*cell == GR_NONE)
+                        *cell = gen[(size_t)s * g->nh + d];
+                    if (*cell == GR_NONE)
+                        *cell = wild[s];
+                }
+            /* a switch delivers its own hosts */
+            for (uint32_t d = 0; d < g->nh; d++)
+                tab[(size_t)g->hsw[d] * g->nh + d] = (uint16_t)g->hport[d];
+        }
     }
+    if (gen != g->nxt)
+        free(gen);
     free(wild);
     return rc;
 }
@@ -950,21 +1065,23 @@ static int file_routes_avoid_failed(const graph *g, char *err, size_t errlen)
     if (!g->nfailed)
         return 0;
     int used = 0;
-    for (uint32_t s = 0; s < g->ns && !used; s++)
-        for (uint32_t d = 0; d < g->nh && !used; d++) {
-            uint16_t e = g->nxt[(uint64_t)s * g->nh + d];
-            used = e != GR_NONE && g->pt[g->base[s] + (e & GR_PORT_MASK)].failed;
-        }
+    uint64_t cells = (uint64_t)g->ns * g->nh * g->npath;
+    for (uint64_t i = 0; i < cells && !used; i++) {
+        uint16_t e = g->nxt[i];
+        uint32_t s = (uint32_t)(i / g->nh % g->ns);
+        used = e != GR_NONE && g->pt[g->base[s] + (e & GR_PORT_MASK)].failed;
+    }
     if (!used)
         return 0;
     uint64_t pairs = 0;
     char ex[400] = "";
     size_t len = 0;
+    for (uint32_t v = 0; v < g->npath; v++)
     for (uint32_t a = 0; a < g->nh; a++)
         for (uint32_t b = 0; b < g->nh; b++) {
             uint32_t s = g->hsw[a], t = g->hsw[b];
             for (uint32_t h = 0; s != t && h <= g->ns; h++) {
-                uint16_t e = g->nxt[(uint64_t)s * g->nh + b];
+                uint16_t e = fent(g, v, s, b);
                 if (e == GR_NONE)
                     break;
                 const gport *q = &g->pt[g->base[s] + (e & GR_PORT_MASK)];
@@ -1138,12 +1255,16 @@ static int compute_tables(graph *g, const char *root_name, char *err, size_t err
 
 typedef struct walker {
     graph *g;
-    uint32_t *mark;   /* [2 ns] epoch * 2 + done */
-    uint16_t *depth;  /* [2 ns] switches from the state to the destination, inclusive */
-    double *cnt;      /* [2 ns] pairs reaching the state */
-    uint32_t *post;   /* [2 ns] post-order */
-    uint32_t *stk;    /* [2 ns] DFS stack of states */
-    uint32_t *stki;   /* [2 ns] next candidate index of each stacked state */
+    uint32_t K;       /* states per switch: up-down's phase (2), routing=file's class rise so far (vcstep: 8), else 1 */
+    uint32_t v;       /* routing=file: the path walked */
+    unsigned V;       /* classes of the channel dependency graph */
+    unsigned maxvc;   /* the largest class a hop uses */
+    uint32_t *mark;   /* [K ns] epoch * 2 + done */
+    uint16_t *depth;  /* [K ns] switches from the state to the destination, inclusive */
+    double *cnt;      /* [K ns] pairs reaching the state */
+    uint32_t *post;   /* [K ns] post-order */
+    uint32_t *stk;    /* [K ns] DFS stack of states */
+    uint32_t *stki;   /* [K ns] next candidate index of each stacked state */
     double *load;     /* [P] pairs over each switch port's link */
     uint64_t *boff;   /* [P + 1] bit offsets of each switch link's dependencies (over its peer's ports) */
     uint64_t *bits;   /* dependency bit sets */
@@ -1155,20 +1276,31 @@ typedef struct walker {
 static unsigned wcands(const walker *w, uint32_t st, uint32_t d, uint32_t x, uint32_t *ports, uint8_t *phs)
 {
     const graph *g = w->g;
-    uint32_t s = st >> 1;
+    uint32_t s = st / w->K;
     if (s == g->hsw[d])
         return 0;
-    return cands(g, s, d, x, (int)(st & 1), ports, phs, w->maxr);
+    return cands(g, s, d, x, g->routing == TOPO_GRAPH_UPDOWN ? (int)(st % w->K) : 0, w->v, ports, phs, w->maxr);
+}
+
+/* The state a packet in state st reaches over switch port lx with phase ph. */
+static uint32_t wnext(const walker *w, uint32_t st, uint64_t lx, uint8_t ph)
+{
+    const gport *q = &w->g->pt[lx];
+    if (w->g->routing == TOPO_GRAPH_UPDOWN)
+        return q->id * w->K + ph;
+    return q->id * w->K + (st % w->K) + q->step;
 }
 
 static const char *hname_of(const graph *g, uint32_t d) { return g->hname[d]; }
 
-/* The class of the hop leaving switch s toward host d. */
-static unsigned hop_vc(const graph *g, uint32_t s, uint32_t d)
+/* The class of the hop leaving state st toward host d. */
+static unsigned hop_vc(const walker *w, uint32_t st, uint32_t d)
 {
+    const graph *g = w->g;
+    uint32_t s = st / w->K;
     if (g->routing != TOPO_GRAPH_FILE || s == g->hsw[d])
         return 0;
-    return g->nxt[(uint64_t)s * g->nh + d] >> GR_VC_SHIFT;
+    return (unsigned)(fent(g, w->v, s, d) >> GR_VC_SHIFT) + st % w->K;
 }
 
 /* One destination: host d (file) or every host of switch t, standing for d. */
@@ -1177,11 +1309,15 @@ static int walk_dest(walker *w, uint32_t d, uint32_t epoch, double srcw_dst, cha
     graph *g = w->g;
     uint32_t t = g->hsw[d];
     uint32_t x = g->routing == TOPO_GRAPH_FILE ? 0 : g->dix[t];
+    uint32_t K = w->K;
     size_t np = 0;
     uint32_t E = epoch * 2;
+    char pathn[40] = "";
+    if (g->npath > 1)
+        snprintf(pathn, sizeof pathn, " on path %u", w->v);
     /* sources: each host's switch in phase 0 */
     for (uint32_t a = 0; a < g->nh; a++) {
-        uint32_t st0 = g->hsw[a] * 2;
+        uint32_t st0 = g->hsw[a] * K;
         if (g->hsw[a] == t)
             continue;
         if (w->mark[st0] != E + 1 && w->mark[st0] != E) {
@@ -1194,23 +1330,38 @@ static int walk_dest(walker *w, uint32_t d, uint32_t epoch, double srcw_dst, cha
             while (sp) {
                 uint32_t st = w->stk[sp - 1];
                 unsigned nc = wcands(w, st, d, x, w->cp, w->cph);
-                if ((st >> 1) != t && nc == 0) {
-                    return dot_node_error(err, errlen, g->path, g->sname[st >> 1],
-                                          "no route to host %s (a route from host %s reaches this switch)",
-                                          hname_of(g, d), g->hname[a]);
+                if ((st / K) != t && nc == 0) {
+                    return dot_node_error(err, errlen, g->path, g->sname[st / K],
+                                          "no route to host %s%s (a route from host %s reaches this switch)",
+                                          hname_of(g, d), pathn, g->hname[a]);
+                }
+                if ((st / K) != t) {
+                    unsigned vc = hop_vc(w, st, d);
+                    if (vc >= w->V)
+                        return dot_node_error(err, errlen, g->path, g->sname[st / K],
+                                              "the hop toward host %s%s uses class %u, beyond the %u classes of the "
+                                              "graph (vcs, vcN lists and vcstep links crossed)",
+                                              hname_of(g, d), pathn, vc, w->V);
+                    if (vc > w->maxvc)
+                        w->maxvc = vc;
                 }
                 uint32_t i = w->stki[sp - 1];
                 if (i < nc) {
                     w->stki[sp - 1] = i + 1;
-                    const gport *q = &g->pt[g->base[st >> 1] + w->cp[i]];
+                    uint64_t lx = g->base[st / K] + w->cp[i];
+                    const gport *q = &g->pt[lx];
                     if (q->kind == TOPO_HOST)
-                        return dot_node_error(err, errlen, g->path, g->sname[st >> 1],
-                                              "routes host %s to host %s", hname_of(g, d), g->hname[q->id]);
-                    uint32_t nx = q->id * 2 + w->cph[i];
+                        return dot_node_error(err, errlen, g->path, g->sname[st / K],
+                                              "routes host %s%s to host %s", hname_of(g, d), pathn, g->hname[q->id]);
+                    if (g->routing == TOPO_GRAPH_FILE && (st % K) + q->step >= K)
+                        return dot_node_error(err, errlen, g->path, g->sname[st / K],
+                                              "the vcstep links toward host %s%s raise the class above %d",
+                                              hname_of(g, d), pathn, GR_MAX_VC);
+                    uint32_t nx = wnext(w, st, lx, w->cph[i]);
                     if (w->mark[nx] == E)
-                        return dot_node_error(err, errlen, g->path, g->sname[st >> 1],
-                                              "routing loop toward host %s (back to switch %s)", hname_of(g, d),
-                                              g->sname[q->id]);
+                        return dot_node_error(err, errlen, g->path, g->sname[st / K],
+                                              "routing loop toward host %s%s (back to switch %s)", hname_of(g, d),
+                                              pathn, g->sname[q->id]);
                     if (w->mark[nx] != E + 1) {
                         w->mark[nx] = E;
                         w->cnt[nx] = 0;
@@ -1222,8 +1373,7 @@ static int walk_dest(walker *w, uint32_t d, uint32_t epoch, double srcw_dst, cha
                 /* done: depth */
                 uint32_t dep = 1;
                 for (unsigned k = 0; k < nc; k++) {
-                    const gport *q = &g->pt[g->base[st >> 1] + w->cp[k]];
-                    uint32_t v = 1u + w->depth[q->id * 2 + w->cph[k]];
+                    uint32_t v = 1u + w->depth[wnext(w, st, g->base[st / K] + w->cp[k], w->cph[k])];
                     if (v > dep)
                         dep = v;
                 }
@@ -1240,7 +1390,7 @@ static int walk_dest(walker *w, uint32_t d, uint32_t epoch, double srcw_dst, cha
     /* reverse post-order is a topological order: push the pairs along, and record dependencies */
     for (size_t k = np; k-- > 0;) {
         uint32_t st = w->post[k];
-        uint32_t s = st >> 1;
+        uint32_t s = st / K;
         unsigned nc = wcands(w, st, d, x, w->cp, w->cph);
         if (nc == 0)
             continue;
@@ -1250,17 +1400,18 @@ static int walk_dest(walker *w, uint32_t d, uint32_t epoch, double srcw_dst, cha
         memcpy(cp, w->cp, n1 * sizeof *cp);
         memcpy(cph, w->cph, n1);
         double share = w->cnt[st] / nc;
-        unsigned V = g->nvc;
+        unsigned V = w->V;
         for (unsigned i = 0; i < n1; i++) {
             uint64_t lx = g->base[s] + cp[i];
             const gport *q = &g->pt[lx];
-            uint32_t nx = q->id * 2 + cph[i];
+            uint32_t nx = wnext(w, st, lx, cph[i]);
             w->load[lx] += share;
             w->cnt[nx] += share;
             /* dependencies of channel (lx, its class): the candidates of the next state */
-            uint64_t c1 = lx * V + hop_vc(g, s, d);
+            uint64_t c1 = lx * V + hop_vc(w, st, d);
             unsigned n2 = wcands(w, nx, d, x, w->cp, w->cph);
-            unsigned v2 = hop_vc(g, q->id, d);
+            unsigned v2 = hop_vc(w, nx, d);
+            (void)q;
             for (unsigned j = 0; j < n2; j++) {
                 uint64_t b = w->boff[c1] + (uint64_t)w->cp[j] * V + v2;
                 w->bits[b >> 6] |= UINT64_C(1) << (b & 63);
@@ -1271,11 +1422,11 @@ static int walk_dest(walker *w, uint32_t d, uint32_t epoch, double srcw_dst, cha
 }
 
 /* A cycle of the channel dependency graph (nodes: the switch ports whose
- * link enters a switch), or 0. */
+ * link enters a switch, times the classes), or 0. */
 static int find_cycle(graph *g, walker *w)
 {
     uint64_t P = g->base[g->ns];
-    unsigned V = g->nvc;
+    unsigned V = w->V;
     uint64_t C = P * V;
     uint8_t *color = tn_xcalloc(C + 1, 1);
     uint64_t *stk = tn_xmalloc((C + 1) * sizeof *stk);
@@ -1347,18 +1498,22 @@ static int find_cycle(graph *g, walker *w)
 static int walk_all(graph *g, char *err, size_t errlen)
 {
     walker w = {.g = g};
-    size_t ns2 = (size_t)g->ns * 2;
-    uint64_t P = g->base[g->ns];
-    w.mark = tn_xcalloc(ns2, sizeof *w.mark);
-    w.depth = tn_xcalloc(ns2, sizeof *w.depth);
-    w.cnt = tn_xcalloc(ns2, sizeof *w.cnt);
-    w.post = tn_xcalloc(ns2, sizeof *w.post);
-    w.stk = tn_xcalloc(ns2 + 1, sizeof *w.stk);
-    w.stki = tn_xcalloc(ns2 + 1, sizeof *w.stki);
-    w.load = tn_xcalloc(P + 1, sizeof *w.load);
     if (g->nvc < 1)
         g->nvc = 1;
-    unsigned V = g->nvc;
+    w.K = g->routing == TOPO_GRAPH_UPDOWN ? 2 : g->steps ? GR_MAX_VC + 1 : 1;
+    /* classes: the file's (vcs, or 1 + the largest vcN); with vcstep links
+     * and no vcs, as many as the format has, then the ones used */
+    w.V = g->steps && !g->vcs_given ? GR_MAX_VC + 1 : g->nvc;
+    size_t nst = (size_t)g->ns * w.K;
+    uint64_t P = g->base[g->ns];
+    w.mark = tn_xcalloc(nst, sizeof *w.mark);
+    w.depth = tn_xcalloc(nst, sizeof *w.depth);
+    w.cnt = tn_xcalloc(nst, sizeof *w.cnt);
+    w.post = tn_xcalloc(nst, sizeof *w.post);
+    w.stk = tn_xcalloc(nst + 1, sizeof *w.stk);
+    w.stki = tn_xcalloc(nst + 1, sizeof *w.stki);
+    w.load = tn_xcalloc(P + 1, sizeof *w.load);
+    unsigned V = w.V;
     w.boff = tn_xcalloc(P * V + 1, sizeof *w.boff);
     uint32_t maxr = 1;
     for (uint32_t s = 0; s < g->ns; s++) {
@@ -1381,8 +1536,12 @@ static int walk_all(graph *g, char *err, size_t errlen)
     uint32_t epoch = 1;
     g->maxsw = 1;
     if (g->routing == TOPO_GRAPH_FILE) {
-        for (uint32_t d = 0; d < g->nh && rc == 0; d++)
-            rc = walk_dest(&w, d, epoch++, 1.0, err, errlen);
+        /* every path carries 1/npath of each pair (a message's path is uniform) */
+        for (uint32_t v = 0; v < g->npath && rc == 0; v++) {
+            w.v = v;
+            for (uint32_t d = 0; d < g->nh && rc == 0; d++)
+                rc = walk_dest(&w, d, epoch++, 1.0 / g->npath, err, errlen);
+        }
     } else {
         /* one walk per destination switch, its hosts' pairs weighing m each source */
         uint32_t *m = tn_xcalloc(g->ns, sizeof *m);
@@ -1406,6 +1565,8 @@ static int walk_all(graph *g, char *err, size_t errlen)
         double b = mx > 0 ? (double)(g->nh - 1) / mx : 1.0;
         g->bound = b < 1 ? b : 1;
         find_cycle(g, &w);
+        if (g->steps && !g->vcs_given && w.maxvc + 1 > g->nvc)
+            g->nvc = w.maxvc + 1;
     }
     free(w.mark);
     free(w.depth);
@@ -1500,6 +1661,7 @@ int topo_graph_init(topo *t, const topo_graph_params *p, char *err, size_t errle
     graph *g = tn_xcalloc(1, sizeof *g);
     g->path = tn_xstrdup(p->path);
     g->routing = p->routing;
+    g->npath = 1;
     reader r = {.path = p->path, .g = g, .ag = ag, .err = err, .errlen = errlen};
     int rc = read_nodes(&r);
     if (rc == 0)
@@ -1569,7 +1731,7 @@ double topo_graph_mem_bytes(const topo *t)
     for (uint32_t i = 0; i < g->ns; i++)
         b += (double)strlen(g->sname[i]) + 1 + sizeof(char *);
     if (g->nxt)
-        b += (double)g->ns * g->nh * sizeof *g->nxt;
+        b += (double)g->ns * g->nh * g->npath * sizeof *g->nxt;
     if (g->dist)
         b += (double)g->ns * g->ndst * sizeof *g->dist + (double)g->ns * 4;
     if (g->ddown)

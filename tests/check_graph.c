@@ -423,17 +423,28 @@ START_TEST(test_link_rate_latency)
 END_TEST
 
 /* Export then import: the fabric read back from export-topology's file
- * has the same hosts, switches, ports and link ids, and where the routing
- * is destination-based the same routes and classes, so the same messages
- * are delivered at the same picoseconds (the swnet core draws the same
- * stream: same seed, same salts) and the bound is the same.
+ * has the same hosts, switches, ports and link ids, and the same routes and
+ * classes, so the same messages are delivered at the same picoseconds (the
+ * swnet core draws the same stream: same seed, same salts) and the bound
+ * is the same.
  *   4-ary 2-tree, d-mod-k: the route to b is fixed by b's digits;
  *   7x7 torus, dimension order: odd rings have no tie, the remaining offset
  *     (hence port and dateline class) is fixed by the switch and b;
  *   8x8 torus: offsets of exactly 4 hops pick their direction per message
- *     (a salt bit, BookSim's random tie), which no destination table
- *     holds: export counts those choices as conflicts (> 0). */
-static void roundtrip(const char *name, const char *const *sets, uint32_t N, int exact)
+ *     from the salt's binary choices 0, 1 and 2 (topo_torus.c
+ *     plane_offsets: x's tie by choice 0 or 1, y's by choice 2): the file
+ *     needs lmc=3 (8 paths per destination, the message's path being those
+ *     three choices), and with it routes exactly;
+ *   dragonfly g=9 a=4 p=1 h=2, minimal: one global link per pair of groups
+ *     (a h / (g - 1) = 1), so the ports are destination-based, but the class
+ *     counts the global links crossed (0 before, 1 after): a local hop in
+ *     the destination group is class 0 from a source of that group and 1
+ *     after a global link, so the file marks the global links vcstep=1;
+ *   dragonfly g=4 a=4 p=2 h=3, minimal: 4 global links per pair of groups,
+ *     a message from x taking slice x mod 4 (merlin's): the route depends
+ *     on the source, which no destination table holds: export counts those
+ *     choices as conflicts (> 0). */
+static void roundtrip(const char *name, const char *const *sets, uint32_t N, int exact, const char *want)
 {
     net_params core = th_star(N, 10e9);
     th_net *a = th_net_new(name, &core, sets, NULL, 5, 4000);
@@ -446,6 +457,15 @@ static void roundtrip(const char *name, const char *const *sets, uint32_t N, int
     char err[256];
     ck_assert_int_eq(topo_export_dot(t, f, name, &conflicts, err, sizeof err), 0);
     fclose(f);
+    if (want) {
+        f = fopen(tmp_path, "r");
+        char line[512];
+        int seen = 0;
+        while (fgets(line, sizeof line, f))
+            seen |= strstr(line, want) != NULL;
+        fclose(f);
+        ck_assert_msg(seen, "%s: the file lacks %s", name, want);
+    }
     if (!exact) {
         ck_assert_uint_gt(conflicts, 0);
         th_net_free(a);
@@ -486,14 +506,87 @@ static void roundtrip(const char *name, const char *const *sets, uint32_t N, int
 START_TEST(test_export_import)
 {
     const char *ft[] = {"network.arity=4", "network.levels=2", NULL};
-    roundtrip("fat-tree", ft, 16, 1);
+    roundtrip("fat-tree", ft, 16, 1, "vcs=1;");
     const char *t7[] = {"network.dims=7 7", NULL};
-    roundtrip("torus", t7, 49, 1);
+    roundtrip("torus", t7, 49, 1, "vcs=2;");
     const char *t8[] = {"network.dims=8 8", NULL};
-    roundtrip("torus", t8, 64, 0);
+    roundtrip("torus", t8, 64, 1, "lmc=3;");
+    const char *df[] = {"network.groups=9", "network.routers-per-group=4", "network.hosts-per-router=1",
+                        "network.global-links=2", "network.routing=minimal", NULL};
+    roundtrip("dragonfly", df, 36, 1, "vcstep=1");
+    const char *df4[] = {"network.groups=4", "network.routers-per-group=4", "network.hosts-per-router=2",
+                         "network.global-links=3", "network.routing=minimal", NULL};
+    roundtrip("dragonfly", df4, 32, 0, NULL);
 }
 END_TEST
 
+
+/* Paths (lmc) and class steps (vcstep) read by hand. A ring of four
+ * switches S0..S3 (declared in order) with one host each (ports in file order: the host, then
+ * the clockwise neighbour, then the counter-clockwise one; radix 3, so
+ * switch s's port p is link 4 + 3 s + p). lmc=1: H0 -> H2 takes path 0
+ * clockwise (S0 -> S1 -> S2) and path 1 counter-clockwise (S0 -> S3 ->
+ * S2), the path being the salt's binary choice 0. S0 -> S1 has vcstep=1,
+ * so the hop after it (S1 -> S2) is class 0 + 1 = 1:
+ *   path 0: links 0 (H0 up), 4+0+1 = 5, 4+3+1 = 8, 4+6+0 = 10 (S2 -> H2),
+ *           classes 0, 0, 1, 0;
+ *   path 1: links 0, 4+0+2 = 6, 4+9+2 = 15 (S3 -> S2), 10; classes all 0.
+ * H1 -> H3 crosses S1 -> S2 from S1 (no step before): class 0, links 1, 8,
+ * 4+6+1 = 11, 4+9+0 = 13. */
+#define RING4_PATHS \
+    "digraph g {\n  lmc=1; vcs=2;\n  H0; H1; H2; H3; S0; S1; S2; S3;\n" \
+    "  S0 -> H0; S0 -> S1 [comment=\"H1, H2@0\", vcstep=1]; S0 -> S3 [comment=\"H3, H2@1\"];\n" \
+    "  S1 -> H1; S1 -> S2 [comment=\"H2, H3\"]; S1 -> S0 [comment=\"H0\"];\n" \
+    "  S2 -> H2; S2 -> S3 [comment=\"H3\"]; S2 -> S1 [comment=\"H1, H0\"];\n" \
+    "  S3 -> H3; S3 -> S0 [comment=\"H0, H1\"]; S3 -> S2 [comment=\"H2\"];\n" \
+    "  H0 -> S0; H1 -> S1; H2 -> S2; H3 -> S3;\n}\n"
+
+START_TEST(test_paths_vcstep)
+{
+    topo t;
+    build_ok(dot_file(RING4_PATHS), TOPO_GRAPH_FILE, &t);
+    ck_assert_uint_eq(t.vcs, 2);
+    ck_assert_ptr_null(topo_graph_cycle(&t));
+    uint64_t salt[2] = {0, 0};
+    int have[2] = {0, 0};
+    for (uint64_t x = 1; !(have[0] && have[1]); x++) {
+        unsigned b = topo_pick(x, 0, 2);
+        if (!have[b])
+            salt[b] = x, have[b] = 1;
+    }
+    uint64_t l[8];
+    uint8_t v[8];
+    static const uint64_t want0[] = {0, 5, 8, 10}, want1[] = {0, 6, 15, 10}, want13[] = {1, 8, 11, 13};
+    static const uint8_t vc0[] = {0, 0, 1, 0}, vc1[] = {0, 0, 0, 0};
+    ck_assert_uint_eq(topo_route(&t, 0, 2, salt[0], l, v, 8), 4);
+    for (int i = 0; i < 4; i++) {
+        ck_assert_uint_eq(l[i], want0[i]);
+        ck_assert_uint_eq(v[i], vc0[i]);
+    }
+    ck_assert_uint_eq(topo_route(&t, 0, 2, salt[1], l, v, 8), 4);
+    for (int i = 0; i < 4; i++) {
+        ck_assert_uint_eq(l[i], want1[i]);
+        ck_assert_uint_eq(v[i], vc1[i]);
+    }
+    ck_assert_uint_eq(topo_route(&t, 1, 3, salt[1], l, v, 8), 4);
+    for (int i = 0; i < 4; i++) {
+        ck_assert_uint_eq(l[i], want13[i]);
+        ck_assert_uint_eq(v[i], 0);
+    }
+    topo_free(&t);
+    /* a path beyond 2^lmc, and a class beyond vcs */
+    char text[2048];
+    snprintf(text, sizeof text, "%s", RING4_PATHS);
+    char *at = strstr(text, "H2@1");
+    at[3] = '2';
+    build_fails(dot_file(text), TOPO_GRAPH_FILE, "names H2@2: \"@2\" is not a path below 2^lmc = 2");
+    snprintf(text, sizeof text, "%s", RING4_PATHS);
+    at = strstr(text, "vcs=2");
+    at[4] = '1';
+    build_fails(dot_file(text), TOPO_GRAPH_FILE, "node S1: the hop toward host H2 on path 0 uses class 1, beyond "
+                                                 "the 1 classes");
+}
+END_TEST
 
 /* ORCS's get_cable_cong as a dot graph: bisect under M on orcs8.dot loads
  * S1->T1, T1->S2, S3->T2, T2->S4 with 2 flows (the largest: cong 1, red
@@ -1098,6 +1191,7 @@ static Suite *suite(void)
     tcase_add_test(tc, test_zero_load);
     tcase_add_test(tc, test_link_rate_latency);
     tcase_add_test(tc, test_export_import);
+    tcase_add_test(tc, test_paths_vcstep);
     tcase_add_test(tc, test_congestion_dot);
     tcase_add_test(tc, test_fattree3_zero_load);
     tcase_add_test(tc, test_fattree_sizes);

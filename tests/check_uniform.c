@@ -1258,9 +1258,11 @@ START_TEST(test_measure_window)
 END_TEST
 
 /* Without warmup and measure-period the window is the throughput's: every message
- * of duration mode is measured; the ideal fabric stamps no injection time
- * (network latency and source queueing empty), every latency is the 1040 ns
- * of test_ideal_exact, and accepted is the throughput's window [0, D]. */
+ * of duration mode is measured; every latency is the 1040 ns of
+ * test_ideal_exact, all of it in the fabric (the ideal fabric has no
+ * source queue: a message leaves when it is handed over, network latency
+ * 1040 ns, source queueing 0), and accepted is the throughput's window
+ * [0, D]. */
 START_TEST(test_measure_default)
 {
     net_params np = star(8);
@@ -1270,8 +1272,8 @@ START_TEST(test_measure_default)
     ck_assert_msg(h_run(&h, SIM_TIME_MAX) == 0, "finish: %s", h.r.err);
     ck_assert_double_eq(MET(h, "measured"), h.core[M_messages_delivered]);
     ASSERT_REL(MET(h, "window_latency_s"), 1040e-9, 1e-12);
-    ck_assert(isnan(MET(h, "network_latency_s")));
-    ck_assert(isnan(MET(h, "source_queueing_s")));
+    ASSERT_REL(MET(h, "network_latency_s"), 1040e-9, 1e-12);
+    ck_assert_double_eq(MET(h, "source_queueing_s"), 0);
     ASSERT_REL(MET(h, "accepted"), MET(h, "throughput"), 1e-12);
     ck_assert(isnan(MET(h, "saturated"))); /* no measure-period: no drain to judge */
     h_close(&h);
@@ -1294,6 +1296,154 @@ START_TEST(test_measure_default)
         ck_assert_int_eq(h_open(&h, "ideal", &np4, NULL, p, 1, 16), -1);
         ck_assert_msg(strstr(h.r.err, cases[k].expect) != NULL, "case %zu: '%s' lacks '%s'", k, h.r.err,
                       cases[k].expect);
+        h_close(&h);
+    }
+}
+END_TEST
+
+/* BookSim2's latency mode (workload.sample-period; src/trafficmanager.cpp's
+ * _SingleSim, the file head). A 4x4 torus whose links take 0.1 ns and
+ * switches nothing, neighbor traffic (no link shared), 1-byte messages at
+ * offered-load 1 with bernoulli injection: q = 1, message j = 1, 2, ... of
+ * every node generated at j 800 ps, 800 ps on the host link (no wait) and
+ * delivered L = 4 x 100 + 800 = 1200 ps later, at (j + 1.5) 800 ps. Sample
+ * period S = 64 000 ps (80 slots); equal times fire in scheduling order, and
+ * the sample at k S is scheduled a period before the arrival at k S, so it
+ * comes first. Per node:
+ *   period 1 (0, S]: deliveries j = 1..78 (j + 1.5 <= 80), latency 1200,
+ *     accepted 78 x 8 / (10 Gb/s x 64 ns) = 0.975; changes 1 and 1;
+ *   period 2: since the clear at 0: j = 1..158, accepted 158 / 160 = 0.9875;
+ *     warmup-periods 3 not reached; 2 periods done, even: clear at 2S;
+ *   period 3: j = 159..238, 80 in 64 ns: 1.0; 3 periods: warm, clear at 3S;
+ *     messages generated from 3S = 192 000 ps (j >= 240) are measured;
+ *   periods 4, 5, 6: latency 1200 and accepted 1.0 each (80 deliveries in
+ *     each period): changes 0, converged 1, 2, 3: the measurement ends at
+ *     6S = 384 000 ps: measured j = 240..479 (j = 480 comes after the
+ *     sample), 240 x 16 = 3840; the drain ends with j = 479's delivery at
+ *     384 400 ps and the sources stop at their next arrival (j = 481), so
+ *     each generated 480 (7680 in all).
+ * window latency 1200 ps; accepted over [3S, 6S) by delivery time: j =
+ * 239..478, 240 x 8 / (10 Gb/s x 192 ns) = 1 on every node; throughput over
+ * [0, 6S]: j = 1..478, 478 x 8 / 3840 = 0.9958333...; samples 6.
+ * latency-threshold 1100 ps: at the end of period 1 the mean over the 78
+ * delivered (1200) and the one in flight (j = 79, 800 ps old) is 1194.9 >
+ * 1100: aborted after 1 period, saturated, no latency; 1300 ps: no abort.
+ * warmup-periods 0, warmup-threshold 0, max-samples 3: the accepted rate
+ * changes by 1, 0.0127, 0.0125 in periods 1-3, never 0: not warm within 3
+ * periods: saturated, samples 3, nothing measured. */
+static void sample_run(const char *const *extra, harness *h)
+{
+    net_params np = star(16);
+    np.link_latency_ps = 100;
+    np.switch_latency_ps = 0;
+    const wl_ops *w = th_wl_ops("uniform-random");
+    void *p = wl_uniform(1, 1.0, 0, 0);
+    static const char *const sets[] = {"workload.injection=bernoulli", "workload.traffic=neighbor",
+                                       "workload.traffic-radix=4", "workload.sample-period=64000ps"};
+    for (size_t i = 0; i < sizeof sets / sizeof sets[0]; i++)
+        th_set(w->params, w->nparams, p, sets[i]);
+    for (size_t i = 0; extra && extra[i]; i++)
+        th_set(w->params, w->nparams, p, extra[i]);
+    static const char *const tor[] = {"network.dims=4 4", "network.routing=dor", NULL};
+    ck_assert_msg(h_open(h, "torus", &np, tor, p, 3, 20000) == 0, "init: %s", h->r.err);
+    ck_assert_msg(h_run(h, SIM_TIME_MAX) == 0, "finish: %s", h->r.err);
+    ck_assert_int_eq(h->r.n->ops->zero_load_ps(h->r.n->state, 0, 5, 1), 1200);
+}
+
+START_TEST(test_sample_mode)
+{
+    harness h;
+    sample_run(NULL, &h);
+    ck_assert_double_eq(MET(h, "samples"), 6);
+    ck_assert_double_eq(MET(h, "saturated"), 0);
+    ck_assert_double_eq(MET(h, "measured"), 3840);
+    ck_assert_double_eq(h.core[M_messages_delivered], 7680);
+    ASSERT_REL(MET(h, "window_latency_s"), 1200e-12, 1e-12);
+    ASSERT_REL(MET(h, "network_latency_s"), 1200e-12, 1e-12);
+    ASSERT_REL(MET(h, "accepted"), 1.0, 1e-12);
+    ASSERT_REL(MET(h, "accepted_min"), 1.0, 1e-12);
+    ASSERT_REL(MET(h, "accepted_max"), 1.0, 1e-12);
+    ASSERT_REL(MET(h, "throughput"), 478.0 / 480.0, 1e-12);
+    h_close(&h);
+
+    sample_run((const char *const[]){"workload.latency-threshold=1100ps", NULL}, &h);
+    ck_assert_double_eq(MET(h, "samples"), 1);
+    ck_assert_double_eq(MET(h, "saturated"), 1);
+    ck_assert(isnan(MET(h, "window_latency_s")));
+    ck_assert(isnan(MET(h, "accepted")));
+    h_close(&h);
+    sample_run((const char *const[]){"workload.latency-threshold=1300ps", NULL}, &h);
+    ck_assert_double_eq(MET(h, "samples"), 6);
+    ck_assert_double_eq(MET(h, "saturated"), 0);
+    ASSERT_REL(MET(h, "window_latency_s"), 1200e-12, 1e-12);
+    h_close(&h);
+
+    sample_run((const char *const[]){"workload.warmup-periods=0", "workload.warmup-threshold=0",
+                                     "workload.max-samples=3", NULL}, &h);
+    ck_assert_double_eq(MET(h, "samples"), 3);
+    ck_assert_double_eq(MET(h, "saturated"), 1);
+    ck_assert_double_eq(MET(h, "measured"), 0);
+    h_close(&h);
+    /* with max-samples 4 the 4th period's rate over periods 3-4 (160 in
+     * 128 ns, 1.0) equals period 3's: warm at 4, then 3 converging: 7 */
+    sample_run((const char *const[]){"workload.warmup-periods=0", "workload.warmup-threshold=0", NULL}, &h);
+    ck_assert_double_eq(MET(h, "samples"), 7);
+    ck_assert_double_eq(MET(h, "saturated"), 0);
+    ASSERT_REL(MET(h, "window_latency_s"), 1200e-12, 1e-12);
+    h_close(&h);
+
+    /* refusals */
+    static const struct {
+        const char *set;
+        const char *expect;
+    } bad[] = {
+        {"workload.duration=1us", "workload.duration does not apply"},
+        {"workload.measure-period=1us", "workload.measure-period does not apply"},
+        {"workload.warmup=1us", "workload.warmup does not apply"},
+    };
+    const wl_ops *w = th_wl_ops("uniform-random");
+    for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
+        void *p = wl_uniform(SIZE, 0.5, 0, 0);
+        th_set(w->params, w->nparams, p, "workload.sample-period=1us");
+        th_set(w->params, w->nparams, p, bad[k].set);
+        net_params np4 = star(4);
+        ck_assert_int_eq(h_open(&h, "ideal", &np4, NULL, p, 1, 16), -1);
+        ck_assert_msg(strstr(h.r.err, bad[k].expect) != NULL, "case %zu: '%s' lacks '%s'", k, h.r.err,
+                      bad[k].expect);
+        h_close(&h);
+    }
+    void *p = wl_uniform(SIZE, 0.5, 0, 1000000);
+    th_set(w->params, w->nparams, p, "workload.latency-threshold=1us");
+    net_params np4 = star(4);
+    ck_assert_int_eq(h_open(&h, "ideal", &np4, NULL, p, 1, 16), -1);
+    ck_assert_msg(strstr(h.r.err, "applies to workload.sample-period") != NULL, "%s", h.r.err);
+    h_close(&h);
+}
+END_TEST
+
+/* Network latency and source queueing on the single electrical switch
+ * (its source FIFO, and the host NIC with network.mtu): 2 nodes, each
+ * sending to the other (no output shared), 2-byte messages at offered-load 2
+ * with bernoulli injection: q = 1, message j = 1..10 generated at j 800 ps,
+ * 1600 ps on the host link, so it starts at 800 + (j - 1) 1600 after a
+ * wait of (j - 1) 800 ps: mean 800 x 4.5 = 3600 ps; its network latency is
+ * the switch's zero load for 2 bytes, the same for every message. */
+START_TEST(test_network_latency_switch)
+{
+    for (int nic = 0; nic < 2; nic++) {
+        net_params np = star(2);
+        const wl_ops *w = th_wl_ops("uniform-random");
+        void *p = wl_uniform(2, 2.0, 10, 0);
+        th_set(w->params, w->nparams, p, "workload.injection=bernoulli");
+        static const char *const mtu[] = {"network.mtu=1kB", NULL};
+        harness h;
+        ck_assert_msg(h_open(&h, "electrical-switch", &np, nic ? mtu : NULL, p, 5, 64) == 0, "init: %s", h.r.err);
+        ck_assert_msg(h_run(&h, SIM_TIME_MAX) == 0, "finish: %s", h.r.err);
+        int64_t L0 = h.r.n->ops->zero_load_ps(h.r.n->state, 0, 1, 2);
+        ck_assert_double_eq(MET(h, "measured"), 20);
+        ASSERT_REL(MET(h, "source_queueing_s"), 3600e-12, 1e-12);
+        ASSERT_REL(MET(h, "network_latency_s"), (double)L0 * 1e-12, 1e-12);
+        ASSERT_REL(MET(h, "window_latency_s"), (double)(L0 + 3600) * 1e-12, 1e-12);
         h_close(&h);
     }
 }
@@ -1328,6 +1478,8 @@ static Suite *uniform_suite(void)
     tcase_add_test(tc, test_onoff_refused);
     tcase_add_test(tc, test_measure_window);
     tcase_add_test(tc, test_measure_default);
+    tcase_add_test(tc, test_sample_mode);
+    tcase_add_test(tc, test_network_latency_switch);
     suite_add_tcase(s, tc);
     return s;
 }

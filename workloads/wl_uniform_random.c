@@ -110,15 +110,58 @@
  *   network_latency_s   mean of delivery - t_inject, t_inject the instant the
  *                       message's first byte left its source's NIC queue for
  *                       the fabric (net_msg_inject_ps: the head entering
- *                       the fabric, BookSim2's network latency); empty on a
- *                       fabric that does not stamp it (only swnet's routers
- *                       do: torus, fat tree, leaf-spine, dragonfly, graph);
+ *                       the fabric, BookSim2's network latency); every
+ *                       fabric stamps it: swnet's and the input-queued
+ *                       routers when a host link starts the message's
+ *                       first packet, the host NIC (electrical switch,
+ *                       ideal fabric with mtu or scheduling) likewise,
+ *                       the switch's source FIFO when it starts the
+ *                       message, the ideal fabric at hand-over (it has
+ *                       no source queue), SPINet at its first packet's
+ *                       first try (retries are network latency);
  *   source_queueing_s   mean of t_inject - generation (the difference);
  * and over the window [W, W + M) (or [W, T_end]) by delivery time, all
  * messages (BookSim2's accepted rate counts every flit ejected in it):
  *   accepted            8 (bytes delivered) / (N B window), a fraction of B;
  *   accepted_min, _max  the least and the greatest node's 8 (bytes it
  *                       received) / (B window).
+ *
+ * BookSim2's latency mode (sim_type = latency; TrafficManager::_SingleSim,
+ * same file): workload.sample-period S instead of duration, messages,
+ * warmup and measure-period. The run is cut into periods of S from its
+ * start. State warming, then running, then draining:
+ *   - statistics: while warming, every message delivered since the last
+ *     clear (its latency, generation to delivery); while running, the
+ *     measured messages (generated while running) delivered so far; the
+ *     accepted rate is 8 (bytes delivered since the last clear) / (N B
+ *     (now - last clear)), every message;
+ *   - at a period's end: latency change = |lat - prev| / lat, the same for
+ *     the accepted rate (prev: the last period's; a period with no
+ *     delivery, or a zero rate, changes infinitely). With latency-threshold
+ *     X, (the latencies delivered since the clear + the ages of every
+ *     message in flight) / their count > X aborts: saturated.
+ *     warming: warm once warmup-periods periods are done (3), or with
+ *     warmup-periods = 0 once both changes are <= warmup-threshold; then
+ *     running, the statistics cleared, and messages generated from then on
+ *     are measured (BookSim2 marks a packet `record` when generated while
+ *     running). running: a period with both changes <= stopping-threshold
+ *     adds one to `converged`, another resets it;
+ *   - the loop ends after max-samples periods or 3 converged in a row; a
+ *     run still warming is saturated (BookSim2: "too many sample periods",
+ *     unstable); else it drains: the window ends, the sources go on, and
+ *     once every measured message has arrived the sources stop at their
+ *     next arrival. Each period of the drain re-checks the threshold (BookSim2
+ *     every 1000 cycles) and a drain past max-samples periods (BookSim2 has
+ *     no limit without a threshold) is saturated too;
+ *   - the statistics are cleared at the start of every second warming
+ *     period (periods 3, 5, ...: BookSim2's total_phases % 2 == 0) and of
+ *     the first running one.
+ * The window's figures above are then over the measured messages, and
+ * the accepted rate over [start of running, end of the last period) by
+ * delivery time; throughput's T_end is that end. Saturated runs report no
+ * latency (BookSim2 prints none for an unstable run). One difference:
+ * BookSim2's threshold averages flits in flight, this messages (the same
+ * with 1-flit packets).
  *
  * Exactly-once check: each node counts the messages it generated and those
  * of its messages delivered, and sums h(seq) over both (h: the splitmix64
@@ -159,6 +202,12 @@ typedef struct ur_params {
     int64_t duration_ps; /* stop generating after this (0 = use messages) */
     int64_t warmup_ps;   /* messages generated before it are not measured */
     int64_t measure_ps;  /* > 0: the measurement window's length, and a drain */
+    int64_t sample_ps;   /* > 0: BookSim2's latency mode, sample periods of this length */
+    uint32_t warmup_periods; /* sample mode: warm-up periods (0: until the changes fall below warmup_thres) */
+    uint32_t max_samples;    /* sample mode: sample periods at most */
+    double warmup_thres;     /* sample mode: relative change that ends the warm-up */
+    double stopping_thres;   /* sample mode: relative change that counts a period as converged */
+    int64_t latency_thres_ps; /* sample mode: > 0: abort above this mean latency (BookSim2's latency_thres) */
     uint64_t messages;   /* messages per node (0 = use duration) */
     int injection;       /* 0 poisson, 1 bernoulli, 2 on-off */
     double burst_alpha;  /* on-off: P(off -> on) per slot */
@@ -205,6 +254,35 @@ static const param_row ur_rows[] = {
              "measured, and the sources go on generating past the duration until they are all delivered "
              "(BookSim2's drain); default: the window runs to the end of generation, without a drain",
      .kind = PARAM_PS, .off = offsetof(ur_params, measure_ps), .flags = PARAM_POS | PARAM_UNSET0, .example = "20us"},
+    {.path = "workload.sample-period", .type = "time", .unit = "s",
+     .help = "uniform-random: BookSim2's latency mode (sim_type = latency): sample periods of this length (its "
+             "sample_period in cycles): warm up, measure until latency and accepted rate converge, drain; "
+             "instead of duration, messages, warmup and measure-period",
+     .kind = PARAM_PS, .off = offsetof(ur_params, sample_ps), .flags = PARAM_POS | PARAM_UNSET0, .example = "1us"},
+    {.path = "workload.warmup-periods", .type = "integer", .unit = "", .def = "3",
+     .help = "uniform-random: sample-period: the warm-up's periods (BookSim2's warmup_periods, 3); 0: warm up "
+             "until latency and accepted rate change by at most warmup-threshold from one period to the next",
+     .kind = PARAM_U32, .off = offsetof(ur_params, warmup_periods), .min = 0, .max = UINT32_MAX, .example = "0"},
+    {.path = "workload.max-samples", .type = "integer", .unit = "", .def = "10",
+     .help = "uniform-random: sample-period: sample periods at most (BookSim2's max_samples, 10); still warming "
+             "up after them: saturated",
+     .kind = PARAM_U32, .off = offsetof(ur_params, max_samples), .min = 1, .max = 1000000, .example = "20"},
+    {.path = "workload.warmup-threshold", .type = "number", .unit = "", .def = "0.05",
+     .help = "uniform-random: sample-period with warmup-periods 0: the relative change of latency and of "
+             "accepted rate that ends the warm-up (BookSim2's warmup_thres and acc_warmup_thres)",
+     .kind = PARAM_REAL, .dim = UNIT_NONE, .off = offsetof(ur_params, warmup_thres), .flags = PARAM_NONNEG,
+     .example = "0.02"},
+    {.path = "workload.stopping-threshold", .type = "number", .unit = "", .def = "0.05",
+     .help = "uniform-random: sample-period: a measured period whose latency and accepted rate change by at most "
+             "this counts as converged; 3 in a row end the measurement (BookSim2's stopping_thres, "
+             "acc_stopping_thres)",
+     .kind = PARAM_REAL, .dim = UNIT_NONE, .off = offsetof(ur_params, stopping_thres), .flags = PARAM_NONNEG,
+     .example = "0.02"},
+    {.path = "workload.latency-threshold", .type = "time", .unit = "s",
+     .help = "uniform-random: sample-period: abort when the mean latency (delivered and in flight) exceeds this: "
+             "saturated, no latency reported (BookSim2's latency_thres, 500 cycles); default: no abort",
+     .kind = PARAM_PS, .off = offsetof(ur_params, latency_thres_ps), .flags = PARAM_POS | PARAM_UNSET0,
+     .example = "500ns"},
     {.path = "workload.injection", .type = "choice", .unit = "", .def = "poisson",
      .help = "uniform-random: arrivals per node: poisson | bernoulli (a message per slot of one byte's time "
              "with probability offered-load / mean size: BookSim2's, whose cycle is that slot with 1-byte flits) | "
@@ -265,7 +343,10 @@ static const param_row ur_rows[] = {
     X(accepted_min, "the least node's accepted load in the window: bits it received / (B window)")      \
     X(accepted_max, "the greatest node's accepted load in the window")                                  \
     X(saturated, "measure-period: 1 if the drain reached twice the duration with measured messages in "   \
-                 "flight (the sources then stopped: a saturated fabric, BookSim2's unstable), else 0")
+                 "flight (the sources then stopped: a saturated fabric, BookSim2's unstable), else 0; "     \
+                 "sample-period: 1 if the latency threshold was exceeded, the warm-up did not end within "  \
+                 "max-samples or the drain took more than max-samples periods")                              \
+    X(samples, "sample-period: sample periods simulated, warm-up and measurement (BookSim2's)")
 enum { UR_METRICS(METRIC_ENUM) UR_NMETRICS };
 static const metric_def ur_metrics_def[] = {UR_METRICS(METRIC_DEF)};
 
@@ -326,7 +407,22 @@ typedef struct ur {
     uint64_t hot_total;       /* hotspot: sum of the shares */
     uint32_t hot_share[UR_HOT_MAX]; /* hotspot: each node's share (the last repeated) */
     struct trace *trace; /* the timeline (--trace; NULL: none): every message */
+    /* sample-period (BookSim2's latency mode, the file head) */
+    int smode;                /* UR_WARMING .. UR_DONE; 0 without sample-period */
+    int gen_stop;             /* the sources stop at their next arrival */
+    uint32_t phases;          /* sample periods done (BookSim2's total_phases) */
+    uint32_t converged;       /* measured periods in a row within stopping-threshold */
+    int clear_next;           /* clear the statistics at the next period's start (clear_last) */
+    double prev_lat, prev_acc;/* the last period's latency (ps) and accepted rate */
+    uint64_t st_n, st_ps;     /* warming: messages delivered since the last clear, their latency sum */
+    uint64_t clr_bytes;       /* bytes delivered since the last clear */
+    int64_t reset_ps;         /* the last clear */
+    uint64_t live_n, live_tsum; /* messages in flight, sum of their generation times (mod 2^64) */
+    int64_t drain_start_ps;   /* the drain's start (-1: not yet) */
+    int aborted;              /* latency threshold exceeded, or never warm within max-samples, or drain cut */
 } ur;
+
+enum { UR_OFF, UR_WARMING, UR_RUNNING, UR_DRAINING, UR_DONE };
 
 static uint64_t ur_mix(uint64_t x)
 {
@@ -416,6 +512,21 @@ static int ur_window_check(const ur_params *p, char *err, size_t errlen)
 {
     if (p->warmup_ps < 0)
         return tn_error(err, errlen, "uniform-random: negative warmup");
+    if (p->sample_ps > 0) {
+        const char *other = p->duration_ps > 0 ? "duration" : p->messages > 0 ? "messages" :
+                            p->measure_ps > 0 ? "measure-period" : p->warmup_ps > 0 ? "warmup" : NULL;
+        if (other)
+            return tn_error(err, errlen, "uniform-random: workload.sample-period runs BookSim2's latency mode, "
+                            "which decides the warm-up, the measurement and the run's end itself (warmup-periods, "
+                            "max-samples, stopping-threshold): workload.%s does not apply; give one or the other",
+                            other);
+        if ((double)p->sample_ps * 2.0 * p->max_samples * 1e-12 > WL_HORIZON_S)
+            return tn_error(err, errlen, "uniform-random: %u sample periods of %.6g s and a drain as long span more "
+                            "than the %g s a run can", p->max_samples, (double)p->sample_ps * 1e-12, WL_HORIZON_S);
+    } else if (p->latency_thres_ps > 0) {
+        return tn_error(err, errlen, "uniform-random: workload.latency-threshold applies to workload.sample-period "
+                        "(BookSim2's latency mode), which is not given");
+    }
     if (p->measure_ps > 0 && p->duration_ps <= 0)
         return tn_error(err, errlen, "uniform-random: workload.measure-period needs workload.duration (generation "
                         "runs at least that long, then on until the measured messages are delivered)");
@@ -516,6 +627,114 @@ static inline void ur_check_drained(ur *w, int64_t now)
     }
 }
 
+/* sample-period: the measurement is over (drained, cut or aborted): the
+ * sources stop at their next arrival, and no period follows. */
+static void ur_sample_end(ur *w, int64_t now, int aborted)
+{
+    w->smode = UR_DONE;
+    w->gen_stop = 1;
+    w->aborted = aborted;
+    if (!aborted)
+        w->drained_ps = now;
+    if (w->window_end_ps == INT64_MAX) /* never measured: the throughput window ends here */
+        w->window_end_ps = now;
+}
+
+/* sample-period: the mean latency of the messages delivered since the last
+ * clear (n of them, sum ps) and of every message in flight, aged to now,
+ * above the latency threshold? (BookSim2 adds its flits in flight: it
+ * counts flits, this counts messages.) */
+static int ur_over_threshold(const ur *w, int64_t now, uint64_t n, uint64_t sum)
+{
+    if (w->p->latency_thres_ps <= 0)
+        return 0;
+    /* the ages' sum, exact mod 2^64 and far below it */
+    uint64_t ages = w->live_n * (uint64_t)now - w->live_tsum;
+    double cnt = (double)(n + w->live_n);
+    return cnt > 0 && ((double)sum + (double)ages) / cnt > (double)w->p->latency_thres_ps;
+}
+
+static void ur_sample(sim *s, void *ctx, uint64_t arg);
+
+/* Relative change from *prev to cur (then *prev = cur); no value or a zero
+ * one: infinite (not converged). */
+static double ur_change(double cur, double *prev)
+{
+    double c = cur > 0 && isfinite(cur) ? fabs((cur - *prev) / cur) : INFINITY;
+    *prev = cur;
+    return c;
+}
+
+/* sample-period: the end of a sample period (BookSim2's _SingleSim loop,
+ * src/trafficmanager.cpp, re-derived in the file head), or a drain check. */
+static void ur_sample(sim *s, void *ctx, uint64_t arg)
+{
+    (void)arg;
+    ur *w = ctx;
+    const ur_params *p = w->p;
+    int64_t now = sim_now(s);
+    if (w->stopped || w->smode == UR_DONE)
+        return;
+    if (w->smode == UR_DRAINING) {
+        /* BookSim2 checks the threshold every 1000 cycles of the drain;
+         * this every period, and cuts the drain after max-samples periods */
+        if (ur_over_threshold(w, now, w->meas_dlv, w->meas_lat_ps) ||
+            now - w->drain_start_ps >= (int64_t)p->max_samples * p->sample_ps) {
+            ur_sample_end(w, now, 1);
+            return;
+        }
+        sim_schedule_at(s, now + p->sample_ps, ur_sample, w, 0);
+        return;
+    }
+    int warming = w->smode == UR_WARMING;
+    uint64_t n = warming ? w->st_n : w->meas_dlv, sum = warming ? w->st_ps : w->meas_lat_ps;
+    double lat = n ? (double)sum / (double)n : NAN;
+    double acc = now > w->reset_ps
+                     ? 8.0 * (double)w->clr_bytes / ((double)w->nodes * w->bandwidth_bps * units_ps_to_s(now - w->reset_ps))
+                     : NAN;
+    double dlat = ur_change(lat, &w->prev_lat), dacc = ur_change(acc, &w->prev_acc);
+    if (ur_over_threshold(w, now, n, sum)) {
+        w->phases++; /* the period that ended counts */
+        ur_sample_end(w, now, 1);
+        return;
+    }
+    if (warming) {
+        int warm = p->warmup_periods > 0 ? w->phases + 1 >= p->warmup_periods
+                                         : dlat <= p->warmup_thres && dacc <= p->warmup_thres;
+        if (warm) {
+            w->clear_next = 1;
+            w->smode = UR_RUNNING;
+            w->win_start_ps = now; /* messages generated from now on are measured */
+        }
+    } else {
+        w->converged = dlat <= p->stopping_thres && dacc <= p->stopping_thres ? w->converged + 1 : 0;
+    }
+    w->phases++;
+    if (w->phases >= p->max_samples || (w->smode == UR_RUNNING && w->converged >= 3)) {
+        if (w->smode != UR_RUNNING) { /* never warm: BookSim2's "too many sample periods" */
+            ur_sample_end(w, now, 1);
+            return;
+        }
+        /* drain the measured messages; the sources go on */
+        w->smode = UR_DRAINING;
+        w->win_end_ps = now;
+        w->window_end_ps = now;
+        w->drain_start_ps = now;
+        if (w->meas_dlv == w->meas_gen) {
+            ur_sample_end(w, now, 0);
+            return;
+        }
+        sim_schedule_at(s, now + p->sample_ps, ur_sample, w, 0);
+        return;
+    }
+    if (w->clear_next || (w->smode == UR_WARMING && w->phases % 2 == 0)) {
+        w->clear_next = 0;
+        w->st_n = w->st_ps = w->clr_bytes = 0;
+        w->reset_ps = now;
+    }
+    sim_schedule_at(s, now + p->sample_ps, ur_sample, w, 0);
+}
+
 /* on-off: slots from node i's last slot to its next message (the file
  * head's jumps); the chain's state is left as it is at that slot. */
 static double ur_onoff_slots(ur *w, uint32_t i)
@@ -580,7 +799,8 @@ static void ur_arrival(sim *s, void *ctx, uint64_t arg)
     uint32_t src = (uint32_t)arg;
     ur_node *nd = &w->node[src];
     int64_t now = sim_now(s);
-    if (w->stopped) { /* a background workload whose foreground has finished */
+    if (w->stopped || w->gen_stop) { /* a background workload whose foreground has finished, or
+                                        sample-period's measurement is over */
         w->sources_ended++;
         return;
     }
@@ -619,6 +839,8 @@ static void ur_arrival(sim *s, void *ctx, uint64_t arg)
         w->meas_gen++;
     }
 
+    w->live_n++;
+    w->live_tsum += (uint64_t)now;
     net_send(w->n, m);
     ur_schedule_next(w, src);
 }
@@ -644,6 +866,13 @@ static void ur_deliver(void *state, net_msg *m)
         w->window_bytes += m->size_bytes;
     if (ur_in_window(w, now))
         w->acc_bytes[m->dst] += m->size_bytes;
+    w->live_n--;
+    w->live_tsum -= (uint64_t)m->t_submit_ps;
+    if (w->smode == UR_WARMING) {
+        w->st_n++;
+        w->st_ps += (uint64_t)(now - m->t_submit_ps);
+    }
+    w->clr_bytes += m->size_bytes;
     if (m->a) {
         w->meas_dlv++;
         w->meas_lat_ps += (uint64_t)(now - m->t_submit_ps);
@@ -654,6 +883,8 @@ static void ur_deliver(void *state, net_msg *m)
             w->meas_srcq_ps += (uint64_t)(inj - m->t_submit_ps);
         }
         ur_check_drained(w, now);
+        if (w->smode == UR_DRAINING && w->meas_dlv == w->meas_gen)
+            ur_sample_end(w, now, 0);
     }
     w->last_dlv_ps = now;
     m->kind = UR_DEAD;
@@ -688,7 +919,7 @@ static int ur_init(void *state, const wl_env *env, char *err, size_t errlen)
     if (p->duration_ps < 0)
         return tn_error(err, errlen, "uniform-random: negative duration (%lld ps)",
                         (long long)p->duration_ps);
-    if ((p->duration_ps > 0) == (p->messages > 0))
+    if (p->sample_ps <= 0 && (p->duration_ps > 0) == (p->messages > 0))
         return tn_error(err, errlen,
                         p->duration_ps > 0
                             ? "uniform-random: give either a duration or a message count, not both"
@@ -741,6 +972,13 @@ static int ur_init(void *state, const wl_env *env, char *err, size_t errlen)
     w->win_start_ps = p->warmup_ps;
     w->drained_ps = -1;
     w->win_end_ps = p->measure_ps > 0 ? p->warmup_ps + p->measure_ps : INT64_MAX;
+    w->drain_start_ps = -1;
+    if (p->sample_ps > 0) { /* nothing is measured before the warm-up ends */
+        w->smode = UR_WARMING;
+        w->win_start_ps = INT64_MAX;
+        w->reset_ps = sim_now(env->sim);
+        sim_schedule_at(env->sim, sim_now(env->sim) + p->sample_ps, ur_sample, w, 0);
+    }
     w->acc_bytes = tn_xcalloc(env->nodes, sizeof *w->acc_bytes);
     w->node = tn_xcalloc(env->nodes, sizeof *w->node);
     net_msg_pool_init(&w->pool);
@@ -847,6 +1085,13 @@ static int ur_finish(void *state, const wl_run_view *v, double *m, wl_span *span
     m[M_network_latency_s] = w->meas_net_n ? units_ps_to_s((int64_t)w->meas_net_ps) / (double)w->meas_net_n : NAN;
     m[M_source_queueing_s] = w->meas_net_n ? units_ps_to_s((int64_t)w->meas_srcq_ps) / (double)w->meas_net_n : NAN;
     m[M_saturated] = p_measure(w) ? (w->drained && w->drained_ps <= 2 * w->duration_ps ? 0 : 1) : NAN;
+    m[M_samples] = NAN;
+    if (w->smode != UR_OFF) {
+        m[M_samples] = (double)w->phases;
+        m[M_saturated] = w->aborted;
+        if (w->aborted) /* BookSim2's "unstable": no number */
+            m[M_window_latency_s] = m[M_network_latency_s] = m[M_source_queueing_s] = NAN;
+    }
     int64_t end = w->win_end_ps != INT64_MAX ? w->win_end_ps : w->window_end_ps;
     m[M_accepted] = m[M_accepted_min] = m[M_accepted_max] = NAN;
     if (end != INT64_MAX && end > w->win_start_ps) {
@@ -917,11 +1162,14 @@ static double ur_per_node(const ur_params *p, double B)
     if (p->messages > 0)
         return (double)p->messages;
     double mean = dist_mean(&p->message_size);
-    return mean > 0 ? p->offered_load * B / (8 * mean) * (double)p->duration_ps * 1e-12 : 0;
+    double span_ps = p->sample_ps > 0 ? (double)p->sample_ps * p->max_samples : (double)p->duration_ps;
+    return mean > 0 ? p->offered_load * B / (8 * mean) * span_ps * 1e-12 : 0;
 }
 
 static double ur_generation_s(const ur_params *p, double B)
 {
+    if (p->sample_ps > 0) /* max-samples periods, and a drain of as many */
+        return (double)p->sample_ps * 1e-12 * 2.0 * p->max_samples;
     if (p->duration_ps > 0) /* measure-period: a drain of up to another duration */
         return (double)p->duration_ps * 1e-12 * (p->measure_ps > 0 ? 2 : 1);
     double mean = dist_mean(&p->message_size), per_s = p->offered_load * B / (8 * (mean > 0 ? mean : 1));
@@ -957,6 +1205,10 @@ static double ur_progress(const void *state)
     const ur *w = state;
     if (w->messages > 0)
         return (double)w->delivered / ((double)w->messages * w->nodes);
+    if (w->p->sample_ps > 0) { /* periods done of max-samples (the run may end before) */
+        double f = (double)w->phases / (double)w->p->max_samples;
+        return f < 1 ? f : 1;
+    }
     return w->duration_ps > 0 ? (double)sim_now(w->s) / (double)w->duration_ps : NAN;
 }
 
@@ -991,9 +1243,10 @@ static void ur_params_check(const net_params *core, const void *params, param_re
 {
     (void)core;
     const ur_params *p = params;
-    if (p->duration_ps == 0 && p->messages == 0)
+    if (p->duration_ps == 0 && p->messages == 0 && p->sample_ps == 0)
         param_missing(rep, "workload.duration",
-                      "uniform-random: generate messages for this long (> 0); or workload.messages");
+                      "uniform-random: generate messages for this long (> 0); or workload.messages, or "
+                      "workload.sample-period");
 }
 
 const wl_ops wl_uniform_random_ops = {
