@@ -336,7 +336,7 @@ def transport_options(r, net, info, kind):
     buffers where the fabric has them; returns its attributes or {}."""
     if kind not in ("electrical-switch", "spinet") + SWNET or r.random() > 0.2:
         return {}
-    types = ["tcp", "dctcp"] + (["dcqcn"] if kind == "electrical-switch" else [])
+    types = ["tcp", "dctcp"] + (["dcqcn"] if kind in ("electrical-switch", "fat-tree", "leaf-spine") else [])
     tr = {"type": r.choice(types)}
     if r.random() < 0.5:
         tr["init-cwnd"] = str(r.choice([1, 2, 10]))
@@ -592,12 +592,22 @@ def wl_uniform(r, d, n, env):
     elif r.random() < 0.5:
         D = r.choice([2e-6, 5e-6, 20e-6])
         D = min(D, max(1e-7, budget * 8 / (load * B * n)))
-        a["duration"] = fmt_time(D)
         K = None
+        if r.random() < 0.25:  # BookSim2's latency mode: up to 2 max-samples periods (warm-up + run, drain)
+            ms = r.choice([3, 6, 10])
+            a["sample-period"] = fmt_time(D / (2 * ms))
+            a["max-samples"] = str(ms)
+            a["warmup-periods"] = str(r.choice([0, 1, 3]))
+            if r.random() < 0.5:
+                a["latency-threshold"] = r.choice(["1us", "10us", "1ms"])
+        else:
+            a["duration"] = fmt_time(D)
     else:
         K = max(1, min(r.randrange(1, 30), int(budget / (n * mean))))
         a["messages"] = str(K)
-    est_s = K / per_node_rate if K else 0.05 if env["bg"] else float(a["duration"][:-2]) * 1e-9
+    sampled = int(a["max-samples"]) if "sample-period" in a else 0
+    est_s = (K / per_node_rate if K else 0.05 if env["bg"] else
+             float(a["sample-period"][:-2]) * 1e-9 * 2 * sampled if sampled else float(a["duration"][:-2]) * 1e-9)
     w = Workload("uniform-random", a, est_bytes=min(budget, n * (K or 30) * mean), est_s=est_s, stoppable=True,
                  exclusive=False)
 
@@ -605,6 +615,15 @@ def wl_uniform(r, d, n, env):
         thr = num(row, pfx + "throughput")
         if ctx["fabric"] != "ideal" and thr is not None:
             need(-1e-12 <= thr <= 1 + 1e-9, f"{pfx}throughput = {thr} on {ctx['fabric']}")
+        if sampled:
+            smp, sat, lat = num(row, pfx + "samples"), num(row, pfx + "saturated"), num(row, pfx + "window_latency_s")
+            need(smp is not None and 1 <= smp <= sampled, f"{pfx}samples = {smp}, max-samples {sampled}")
+            need(sat in (0, 1), f"{pfx}saturated = {sat}")
+            if sat == 0:
+                need(lat is not None and lat > 0 and num(row, pfx + "measured") > 0,
+                     f"{pfx}converged with latency {lat}, {num(row, pfx + 'measured')} measured")
+            else:
+                need(lat is None, f"{pfx}saturated but a latency {lat}")
         if ctx["exact"] and not ctx["background"] and K:
             msgs = ctx["n"] * K
             return msgs, msgs * const if const else None

@@ -326,7 +326,7 @@ static void ev_uplink_free(sim *s, void *ctx, uint64_t node)
     }
 }
 
-void nic_pause(host_nic *h, uint32_t node, unsigned c, int on)
+int nic_hold(host_nic *h, uint32_t node, unsigned c, int on)
 {
     nic_node *nd = &h->node[node];
     uint32_t b = 1u << c;
@@ -336,13 +336,21 @@ void nic_pause(host_nic *h, uint32_t node, unsigned c, int on)
             nd->mask &= ~b;
             nd->held |= (uint8_t)b;
         }
-        return;
+        return 0;
     }
     nd->paused &= (uint8_t)~b;
     if (!(nd->held & b))
-        return;
+        return 0;
     nd->held &= (uint8_t)~b;
     nd->mask |= b;
+    return 1;
+}
+
+void nic_pause(host_nic *h, uint32_t node, unsigned c, int on)
+{
+    nic_node *nd = &h->node[node];
+    if (!nic_hold(h, node, c, on) || on)
+        return;
     if (nd->wake)
         return;
     int64_t now = sim_now(h->s);

@@ -152,6 +152,10 @@ double nic_mem_bytes(uint32_t nodes, const nic_params *p, int classes);
  * wire finishes); on resume (on = 0) it starts again at once if idle. c is
  * the NIC's queue class: the message's prio with classes on, else 0. */
 void nic_pause(host_nic *h, uint32_t node, unsigned c, int on);
+/* nic_pause's bookkeeping alone, for a fabric that drives the uplink itself
+ * (swnet: no nic_link): 1 when a resume made held messages active again
+ * (the fabric then looks at the uplink). */
+int nic_hold(host_nic *h, uint32_t node, unsigned c, int on);
 static inline unsigned nic_queue_class(const host_nic *h, uint8_t prio) { return h->classes ? prio : 0; }
 
 /* A serialising uplink at bps per node: nic_send hands a message over at

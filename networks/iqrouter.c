@@ -78,9 +78,27 @@
  *     credit-count UGAL.
  *   Deadlock freedom: the topology's classes (topo.h); a packet holds
  *     output VCs only of its class order, as the output-queued core.
- *   Not modelled: speculation, input and output speedup, output buffers,
- *     priority classes in the allocators (refused: swnet_check), flow-control
- *     infinite (refused: the input VC buffers are the model).
+ *   Internal speedup (network.speedup = S; BookSim2's internal_speedup,
+ *     routers/router.cpp Evaluate: _InternalStep runs S times a cycle, with
+ *     input_speedup = output_speedup = 1 and unbounded output buffers,
+ *     output_buffer_size = -1, as examples/dragonflyconfig sets them): the
+ *     router steps every Tr = T / S (route, VC and switch allocation and the
+ *     crossbar, each input and each output at most one flit per step, so up
+ *     to S per flit time); a flit that crossed joins its output's buffer,
+ *     which sends one flit per flit time on the link at flit-time edges
+ *     (BookSim2's _SendFlits, once a cycle): on the first edge at or after
+ *     its crossing not yet taken. Its downstream credit was taken at switch
+ *     allocation, so the buffer needs no bound. A BookSim2 stage of 1 cycle
+ *     at speedup S is one step: a delay of Tr (its update runs in the step
+ *     of its evaluation). S = 1 is the router above unchanged.
+ *   Link latencies: host links network.host-link-latency, the dragonfly's
+ *     links between groups network.global-link-latency (both directions),
+ *     every other link network.link-latency (BookSim2's dragonfly.cpp with
+ *     DRAGON_LATENCY: 10 cycles inside a group, 100 between groups).
+ *   Not modelled: speculation, input and output speedup (crossbar ports per
+ *     input or output beyond one), bounded output buffers, priority classes
+ *     in the allocators (refused: swnet_check), flow-control infinite
+ *     (refused: the input VC buffers are the model).
  *
  * Zero load (iqr_zero_load_h_ps): one packet of F flits alone over h
  * switches, D = routing + vc-alloc + sw-alloc + st delays, each a multiple
@@ -108,6 +126,7 @@
  * V (40 + 32 depth) bytes plus 16 for pointers, per host V (16 + 8 depth). */
 #include "iqrouter.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -188,17 +207,21 @@ typedef struct iqr {
     uint32_t depth;      /* flits per VC buffer */
     uint32_t maxr;       /* largest radix */
     int64_t T;           /* flit time, ps */
+    int64_t Tr;          /* a router's step: T / network.speedup */
     uint64_t flit;       /* bytes */
     int64_t rd, va, sa, stx, cd, link, hlink; /* hlink: host links' latency */
-    int64_t *plat;       /* [links] each directed link's latency when some link has its own (swnet's llat;
-                            host links without one at hlink), else NULL */
+    int64_t *hup;        /* [hosts] the hosts' uplinks' latencies when some link has its own (topo_ops.link_attr),
+                            else NULL: all at hlink */
     int wormhole;
     int islip;
     int oblivious;       /* 1: one candidate per hop (routed as a head becomes whole) */
+    int varies;          /* 1: some switch-to-switch link's latency is not q->link (dragonfly global links) */
     unsigned iters;
     iq_router *r;        /* [switches] */
     uint32_t *peer;      /* [X] what the output of port x enters: a port index, or HOSTBIT | host */
     uint32_t *rid;       /* [X] the switch of port x */
+    int64_t *olink;      /* [X] latency of the output link of port x (host-link, global or link latency) */
+    int64_t *out_free;   /* [X] speedup > 1: the output link is free from then (its output buffer drains) */
     iq_ivc *ivc;         /* [X V] */
     iq_flit *ring;       /* [X V depth] */
     iq_ovc *ovc;         /* [X V] switch outputs, then [hosts V] host uplinks */
@@ -217,15 +240,9 @@ typedef struct iqr {
 
 /* ---- small helpers ---- */
 
-/* The latency of switch port x's output, which enters dn (q->peer[x]). */
-static inline int64_t out_lat(const iqr *q, uint32_t x, uint32_t dn)
-{
-    if (__builtin_expect(q->plat != NULL, 0))
-        return q->plat[q->st->hosts + x];
-    return (dn & HOSTBIT) ? q->hlink : q->link;
-}
-
 static inline int64_t grid(const iqr *q, int64_t t) { return (t + q->T - 1) / q->T * q->T; }
+/* a router's steps: every Tr (T with speedup 1) */
+static inline int64_t grid_r(const iqr *q, int64_t t) { return (t + q->Tr - 1) / q->Tr * q->Tr; }
 static inline uint32_t ring_i(const iqr *q, uint32_t i) { return i >= q->depth ? i - q->depth : i; }
 static inline iq_ivc *ivc_at(const iqr *q, uint32_t x, uint32_t v) { return &q->ivc[(size_t)x * q->V + v]; }
 static inline iq_flit *ring_at(const iqr *q, size_t ivc_idx, uint32_t i)
@@ -280,7 +297,7 @@ static void ev_host(sim *s, void *ctx, uint64_t arg);
 static void router_tick_at(iqr *q, uint32_t sw, int64_t t)
 {
     iq_router *r = &q->r[sw];
-    t = grid(q, t);
+    t = grid_r(q, t);
     if (r->tick_at <= t)
         return;
     sim *s = net_sim(q->st->n);
@@ -340,7 +357,7 @@ static void flit_in(iqr *q, uint32_t x, uint32_t v, iq_pkt *p, int64_t t, int he
         /* a head that will be at the front of an idle VC: its oblivious
          * route is known routing-delay after it is whole (no tick at t) */
         c->state = VC_VA;
-        c->ready = grid(q, t) + q->rd;
+        c->ready = grid_r(q, t) + q->rd;
         c->sent = 0;
         route(q, sw, c, p, t);
         t = c->ready;
@@ -599,7 +616,7 @@ static void ev_tick(sim *s, void *ctx, uint64_t arg)
             any = 1;
         }
         if (!any) { /* no output VC free: it loses this round */
-            c->ready = now + (q->va ? q->va : q->T);
+            c->ready = now + (q->va ? q->va : q->Tr);
             q->s.va_lost++;
         }
     }
@@ -621,7 +638,7 @@ static void ev_tick(sim *s, void *ctx, uint64_t arg)
         for (uint32_t k = 0; k < nr; k++) {
             iq_ivc *c = &q->ivc[(size_t)x0 * V + q->rq[k].who];
             if (c->state == VC_VA && c->ready <= now) {
-                c->ready = now + (q->va ? q->va : q->T);
+                c->ready = now + (q->va ? q->va : q->Tr);
                 q->s.va_lost++;
             }
         }
@@ -670,7 +687,7 @@ static void ev_tick(sim *s, void *ctx, uint64_t arg)
             size_t idx = (size_t)x0 * V + li;
             iq_ivc *c = &q->ivc[idx];
             if (!q->granted[k]) {
-                c->ready = now + (q->sa ? q->sa : q->T);
+                c->ready = now + (q->sa ? q->sa : q->Tr);
                 q->s.sa_lost++;
                 continue;
             }
@@ -687,17 +704,27 @@ static void ev_tick(sim *s, void *ctx, uint64_t arg)
             int64_t wire = leave + q->stx;        /* its first bit on the output link */
             uint32_t xo = x0 + c->out;
             uint32_t dn = q->peer[xo];
-            int64_t whole = wire + q->T + out_lat(q, xo, dn); /* whole at the far end */
+            if (q->Tr != q->T) {
+                /* speedup: the crossbar fills the output buffer up to
+                 * `speedup` flits per flit time; the link takes one per
+                 * flit time, at the flit-time edges (BookSim2's
+                 * _SendFlits once per cycle) */
+                wire = grid(q, wire);
+                if (wire < q->out_free[xo])
+                    wire = q->out_free[xo];
+                q->out_free[xo] = wire + q->T;
+            }
+            int64_t whole = wire + q->T + q->olink[xo]; /* whole at the far end */
             q->busy[xo]++;
             /* its credit back upstream */
             uint32_t xin = x0 + c->pin, up = q->peer[xin];
             credit_back(q, (up & HOSTBIT) ? q->X + (up & ~HOSTBIT) : up, c->vin,
-                        leave + q->cd + out_lat(q, xin, up)); /* back on the reverse link: port xin's output */
+                        leave + q->cd + q->olink[xin]); /* back on the reverse link: port xin's output */
             if (tail)
                 p->hops++;
             if (dn & HOSTBIT) {
                 if (k_flit == 0) {
-                    int64_t head = wire + out_lat(q, xo, dn);
+                    int64_t head = wire + q->olink[xo];
                     if (p->msg->t_head_ps < 0 || head < p->msg->t_head_ps)
                         p->msg->t_head_ps = head;
                 }
@@ -707,7 +734,7 @@ static void ev_tick(sim *s, void *ctx, uint64_t arg)
                 ovc_at(q, xo, c->out_vc)->credits--;
                 flit_in(q, dn, c->out_vc, p, whole, k_flit == 0);
             }
-            c->ready = now + q->T;
+            c->ready = now + q->Tr;
             if (tail) {
                 ovc_at(q, xo, c->out_vc)->owner = NONE;
                 c->state = VC_IDLE;
@@ -716,7 +743,7 @@ static void ev_tick(sim *s, void *ctx, uint64_t arg)
                  * routing after this cycle's route evaluation) */
                 if (c->n && ring_at(q, idx, c->head)->t <= now) {
                     c->state = VC_ROUTING;
-                    c->ready = now + q->T + q->rd;
+                    c->ready = now + q->Tr + q->rd;
                     c->sent = 0;
                     if (q->oblivious) {
                         route(q, sw, c, ring_at(q, idx, c->head)->p, now);
@@ -746,13 +773,13 @@ static void ev_tick(sim *s, void *ctx, uint64_t arg)
         if (f->t > now)
             t = f->t;
         else if (c->state == VC_IDLE)
-            t = now + q->T;
+            t = now + q->Tr;
         else if (c->state == VC_ACTIVE && !(q->peer[x0 + c->out] & HOSTBIT)) {
             int32_t need = (!q->wormhole && c->sent == 0) ? (int32_t)f->p->nflits : 1;
             uint32_t xo = x0 + c->out;
             iq_ovc *o = ovc_at(q, xo, c->out_vc);
             if (credits_now(q, xo, c->out_vc, now) >= need)
-                t = c->ready > now ? c->ready : now + q->T;
+                t = c->ready > now ? c->ready : now + q->Tr;
             else if (o->cn) {
                 /* the credit that lets it go */
                 uint32_t miss = (uint32_t)(need - o->credits);
@@ -767,7 +794,7 @@ static void ev_tick(sim *s, void *ctx, uint64_t arg)
                 t = INT64_MAX;
             }
         } else
-            t = c->ready > now ? c->ready : now + q->T;
+            t = c->ready > now ? c->ready : now + q->Tr;
         if (t < next)
             next = t;
     }
@@ -844,7 +871,7 @@ static void host_try(iqr *q, uint32_t h, int64_t now)
     hs->sent++;
     hs->last_ps = now;
     q->busy[xo]++;
-    flit_in(q, hs->x, hs->vc, p, now + q->T + (q->plat ? q->plat[h] : q->hlink), hs->sent == 1);
+    flit_in(q, hs->x, hs->vc, p, now + q->T + (q->hup ? q->hup[h] : q->hlink), hs->sent == 1);
     if (hs->sent == p->nflits)
         hs->p = NULL;
     if (hs->p || nic_pending(&st->nic, h))
@@ -891,20 +918,27 @@ int64_t iqr_zero_load_h_ps(const swnet *st, uint32_t h, uint64_t bytes)
     if (K > 1)
         F = (int64_t)((K - 1) * ((st->mtu - 1) / q->flit + 1) + (last ? (last - 1) / q->flit + 1 : 1));
     int64_t D = q->rd + q->va + q->sa + q->stx;
+    if (q->Tr != q->T)
+        D = grid(q, D); /* speedup: the output buffer sends at flit-time edges */
     return 2 * (q->T + q->hlink) + ((int64_t)h - 1) * (q->T + q->link) + (int64_t)h * D + (F - 1) * q->T;
 }
 
-int64_t iqr_zero_load_route_ps(const swnet *st, const uint64_t *links, size_t L, uint64_t bytes)
+int iqr_link_latency_varies(const swnet *st) { return st->iq->varies; }
+
+int64_t iqr_route_extra_ps(const swnet *st, const uint64_t *links, size_t n)
 {
     const iqr *q = st->iq;
-    int64_t z = iqr_zero_load_h_ps(st, (uint32_t)(L - 1), bytes);
-    if (!q->plat)
-        return z;
-    /* the same with each link's own latency in place of link / hlink */
-    z -= 2 * q->hlink + (int64_t)(L - 2) * q->link;
-    for (size_t j = 0; j < L; j++)
-        z += q->plat[links[j]];
-    return z;
+    int64_t extra = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (links[i] < st->hosts) { /* a host uplink: its own latency (DOT) or host-link-latency */
+            if (q->hup)
+                extra += q->hup[links[i]] - q->hlink;
+            continue;
+        }
+        uint64_t x = links[i] - st->hosts;
+        extra += q->olink[x] - ((q->peer[x] & HOSTBIT) ? q->hlink : q->link);
+    }
+    return extra;
 }
 
 void iqr_fill_metrics(const swnet *st, double *m)
@@ -952,9 +986,11 @@ void iqr_fini(swnet *st)
     if (!q)
         return;
     free(q->r);
-    free(q->plat);
+    free(q->hup);
     free(q->peer);
     free(q->rid);
+    free(q->olink);
+    free(q->out_free);
     free(q->ivc);
     free(q->ring);
     free(q->ovc);
@@ -981,7 +1017,7 @@ static uint32_t depth_of(const swnet_params *p) { return (uint32_t)(p->vc_buffer
 double iqr_mem_bytes(const swnet_params *p, const topo *t)
 {
     double V = (double)t->vcs * p->vcs, X = (double)(t->links - t->hosts), d = depth_of(p);
-    return X * V * (sizeof(iq_ivc) + sizeof(iq_ovc) + 4 + 10 + d * (sizeof(iq_flit) + 8)) + X * 16 +
+    return X * V * (sizeof(iq_ivc) + sizeof(iq_ovc) + 4 + 10 + d * (sizeof(iq_flit) + 8)) + X * 32 +
            (double)t->hosts * (sizeof(iq_host) + V * (sizeof(iq_ovc) + 8 * d)) + (double)t->switches * sizeof(iq_router);
 }
 
@@ -997,6 +1033,9 @@ void iqr_check(const net_params *core, const swnet_params *p, param_report *rep)
         if (p->vcs != 1)
             param_invalid(rep, "network.vcs", "%u: the output-queued router has one VC per deadlock class; set "
                                               "network.router=\"input-queued\" for more", p->vcs);
+        if (p->speedup != 1)
+            param_invalid(rep, "network.speedup", "%u: the output-queued router has no crossbar to speed up; set "
+                                                  "network.router=\"input-queued\"", p->speedup);
         return;
     }
     if (p->flow_control != SWNET_CREDIT)
@@ -1038,6 +1077,15 @@ void iqr_check(const net_params *core, const swnet_params *p, param_report *rep)
                       "cycle: credit-delay=\"1ns\" at 8Gb/s with 1-byte flits)");
     if (core->bandwidth_bps > 0 && p->flit_bytes && (double)p->flit_bytes * 8e12 / core->bandwidth_bps < 1)
         param_invalid(rep, "network.flit-size", "a flit takes less than 1 ps at %g b/s", core->bandwidth_bps);
+    else if (core->bandwidth_bps > 0 && p->flit_bytes && p->speedup > 1) {
+        /* the router steps every T / speedup: a whole number of ps that the flit time is a multiple of */
+        double T = (double)p->flit_bytes * 8e12 / core->bandwidth_bps;
+        double steps = T / p->speedup;
+        if (T != floor(T) || steps != floor(steps))
+            param_invalid(rep, "network.speedup",
+                          "%u: the flit time (%.6g ps) must be a whole number of ps divisible by the speedup", p->speedup,
+                          T);
+    }
 }
 
 int iqr_init(swnet *st, const swnet_params *p, char *err, size_t errlen)
@@ -1064,6 +1112,9 @@ int iqr_init(swnet *st, const swnet_params *p, char *err, size_t errlen)
     q->sa = p->sw_alloc_delay_ps;
     q->stx = p->st_delay_ps;
     q->cd = p->credit_delay_ps;
+    q->Tr = q->T / (p->speedup ? p->speedup : 1);
+    if (q->Tr < 1)
+        q->Tr = 1;
     q->link = st->link_ps;
     q->hlink = p->host_link_ps >= 0 ? p->host_link_ps : st->link_ps;
     if (st->lrate) {
@@ -1073,15 +1124,13 @@ int iqr_init(swnet *st, const swnet_params *p, char *err, size_t errlen)
                                      "edge attribute bandwidth, network.degraded-links) are modelled by the "
                                      "output-queued router only (its clock is one flit time on every link)");
     }
-    if (st->llat) { /* links of their own latency: the others at link-latency, host links at host-link-latency */
-        q->plat = tn_xmalloc((size_t)t->links * sizeof *q->plat);
-        for (uint32_t l = 0; l < t->links; l++) {
+    if (st->llat) { /* hosts' uplinks of their own latency (the others at host-link-latency) */
+        q->hup = tn_xmalloc((size_t)t->hosts * sizeof *q->hup);
+        for (uint32_t h = 0; h < t->hosts; h++) {
             double b;
             int64_t ps = -1;
-            t->ops->link_attr(t, l, &b, &ps);
-            topo_end from, to;
-            topo_link_ends(t, l, &from, &to);
-            q->plat[l] = ps >= 0 ? ps : from.kind == TOPO_HOST || to.kind == TOPO_HOST ? q->hlink : q->link;
+            t->ops->link_attr(t, h, &b, &ps);
+            q->hup[h] = ps >= 0 ? ps : q->hlink;
         }
     }
     q->wormhole = p->switching == SWNET_WORMHOLE;
@@ -1092,6 +1141,8 @@ int iqr_init(swnet *st, const swnet_params *p, char *err, size_t errlen)
     q->r = tn_xmalloc(S * sizeof *q->r);
     q->peer = tn_xmalloc((size_t)X * sizeof *q->peer);
     q->rid = tn_xmalloc((size_t)X * sizeof *q->rid);
+    q->olink = tn_xmalloc((size_t)X * sizeof *q->olink);
+    q->out_free = tn_xmalloc((size_t)X * sizeof *q->out_free);
     q->maxr = 0;
     for (uint32_t s = 0; s < S; s++) {
         iq_router *r = &q->r[s];
@@ -1106,6 +1157,22 @@ int iqr_init(swnet *st, const swnet_params *p, char *err, size_t errlen)
             topo_end e = t->ops->peer(t, s, pt);
             q->peer[r->x0 + pt] = e.kind == TOPO_HOST ? (HOSTBIT | e.id) : (uint32_t)t->ops->port_base(t, e.id) + e.port;
             q->rid[r->x0 + pt] = s;
+            q->out_free[r->x0 + pt] = 0;
+            /* a dragonfly's links between groups take global-link-latency (both directions) */
+            int global = e.kind != TOPO_HOST && p->group_routers && p->global_link_ps >= 0 &&
+                         s / p->group_routers != e.id / p->group_routers;
+            q->olink[r->x0 + pt] = e.kind == TOPO_HOST ? q->hlink : global ? p->global_link_ps : q->link;
+            if (global && p->global_link_ps != q->link)
+                q->varies = 1;
+            if (st->llat) { /* a link of its own latency (topo_ops.link_attr: the graph's edges) */
+                double b;
+                int64_t ps = -1;
+                t->ops->link_attr(t, t->hosts + r->x0 + pt, &b, &ps);
+                if (ps >= 0) {
+                    q->olink[r->x0 + pt] = ps;
+                    q->varies = 1;
+                }
+            }
         }
     }
     size_t nv = (size_t)X * V;

@@ -27,4 +27,5 @@ libtasknet_a_SOURCES += \
 	%D%/topo_export.c \
 	%D%/topo_ibimport.c \
 	%D%/topo_sub.c \
+	%D%/topo_fail.c \
 	%D%/net_graph.c

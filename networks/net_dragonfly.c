@@ -54,6 +54,10 @@ static const param_row df_rows[] = {
     {.path = "network.global-links", .type = "integer", .unit = "", .def = "2",
      .help = "dragonfly: global links of each router (>= 1; groups - 1 must divide routers-per-group x global-links)",
      .kind = PARAM_U32, .off = offsetof(df_params, global_links), .min = 1, .max = TOPO_MAX_HOSTS, .example = "2"},
+    {.path = "network.global-link-latency", .type = "time", .unit = "s", .def = "-1ps",
+     .help = "dragonfly, input-queued routers: latency of the links between groups (negative: network.link-latency, "
+             "which the links inside a group keep; BookSim2's dragonfly: 10 local, 100 global cycles)",
+     .kind = PARAM_PS, .off = offsetof(df_params, sw.global_link_ps), .example = "99ns"},
 };
 
 static const swnet_routing df_routings[] = {SWNET_RT_MINIMAL, SWNET_RT_VALIANT, SWNET_RT_UGAL};
@@ -65,6 +69,8 @@ static void df_topo_params(const df_params *p, topo_dragonfly_params *tp)
                                   .hosts_per_router = p->hosts_per_router, .global_links = p->global_links};
     tp->routing = (topo_dragonfly_routing)swnet_routing_index(&p->sw, df_routings, DF_NROUTINGS);
 }
+
+static int df_build(const df_params *p, topo *t, char *err, size_t errlen);
 
 static void df_check(const net_params *core, const void *params, param_report *rep)
 {
@@ -81,7 +87,12 @@ static void df_check(const net_params *core, const void *params, param_report *r
     char shape[160];
     snprintf(shape, sizeof shape, "the dragonfly of %u groups of %u routers of %u hosts", p->groups,
              p->routers_per_group, p->hosts_per_router);
+    swnet_no_pfc(&p->sw, shape, rep);
     swnet_check(core, &p->sw, df_routings, DF_NROUTINGS, hosts, shape, rep);
+    if (p->sw.global_link_ps >= 0 && p->sw.router != SWNET_IQ)
+        param_invalid(rep, "network.global-link-latency", "the output-queued router's links all take "
+                                                          "network.link-latency; set network.router=\"input-queued\"");
+    SWNET_CHECK_FAILURES(df, core, p, rep);
 }
 
 static int df_build(const df_params *p, topo *t, char *err, size_t errlen)
@@ -103,7 +114,9 @@ static int df_init(void *state, net *n, const void *params, char *err, size_t er
     topo t;
     if (df_build(p, &t, err, errlen) != 0)
         return -1;
-    if (swnet_init(state, n, &t, &p->sw, err, errlen) != 0)
+    swnet_params sw = p->sw;
+    sw.group_routers = p->routers_per_group; /* the input-queued router tells global links apart by it */
+    if (swnet_init(state, n, &t, &sw, err, errlen) != 0)
         return -1;
     if (p->sw.routing == SWNET_RT_VALIANT) { /* zero load: the minimal route (a lower bound) */
         topo_dragonfly_params tp;

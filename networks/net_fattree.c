@@ -15,7 +15,13 @@
  * is refused with the nearest k-ary n-trees and three-tier trees.
  * Zero load: h = 2 L + 1 switches for hosts whose nearest common ancestor
  * is at level L: ser + (h+1) link + h switch for one packet.
- * Saturation bound: 1 (full bisection, topo_fattree.c). */
+ * Saturation bound: 1 (full bisection, topo_fattree.c).
+ * Failures (network.failed-links, networks/topo_fail.c; both trees): a
+ * switch whose chosen up port's link is down, or leads to a switch that
+ * can no longer reach the destination (down paths are unique), climbs by
+ * the next up port (in port order) that can; routes stay up*-down*
+ * (deadlock-free with one class). Pairs no up choice joins are an error
+ * before the run. The saturation bound stays the intact tree's. */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -133,6 +139,8 @@ static void nearest_sizes(uint64_t N, char *buf, size_t len)
     }
 }
 
+static int ft_build(const ft_params *p, topo *t, char *err, size_t errlen);
+
 static void ft_check(const net_params *core, const void *params, param_report *rep)
 {
     const ft_params *p = params;
@@ -168,6 +176,7 @@ static void ft_check(const net_params *core, const void *params, param_report *r
         hosts = 0; /* reported */
     }
     swnet_check(core, &p->sw, ft_routings, FT_NROUTINGS, hosts, shape, rep);
+    SWNET_CHECK_FAILURES(ft, core, p, rep);
 }
 
 static int ft_build(const ft_params *p, topo *t, char *err, size_t errlen)

@@ -10,7 +10,9 @@
  * network.link-latency and network.switch-latency for every link and
  * switch. system.nodes must be the file's host count.
  *
- * Failures: network.failed-links names links between switches that are
+ * Failures (the row is the core's, SWNET_ROWS; the parametric fabrics
+ * apply it in networks/topo_fail.c, the graph in topo_graph.c):
+ * network.failed-links names links between switches that are
  * down (A-B: every link between A and B), or a count k drawn per replica
  * (k distinct links between switches, uniformly, from a copy of the
  * fabric's stream: replica r of every point fails the same links). The
@@ -41,37 +43,10 @@
 #include "swnet.h"
 #include "topo.h"
 
-#define GR_FAILED_MAX 1024
-
 typedef struct gr_params {
     swnet_params sw; /* the core's shared rows */
     param_file file; /* the DOT file */
-    char failed[GR_FAILED_MAX]; /* network.failed-links */
 } gr_params;
-
-/* network.failed-links: a count, or names A-B separated by spaces or commas */
-static int failed_ok(const char *text, char *err, size_t errlen)
-{
-    uint32_t k;
-    if (topo_graph_failed_count(text, &k))
-        return 0;
-    for (const char *p = text; *p;) {
-        while (*p == ',' || tn_is_space(*p))
-            p++;
-        if (!*p)
-            break;
-        const char *t = p;
-        while (*p && *p != ',' && !tn_is_space(*p))
-            p++;
-        const char *dash = memchr(t + 1, '-', (size_t)(p - t) > 1 ? (size_t)(p - t) - 1 : 0);
-        if (!dash || dash + 1 >= p)
-            return tn_error(err, errlen,
-                            "\"%.*s\": expected a number of links, or links named A-B (the names of their ends in the "
-                            "file, joined by -), separated by spaces",
-                            (int)(p - t), t);
-    }
-    return 0;
-}
 
 static const param_row gr_rows[] = {
     SWNET_ROWS(gr_params, sw),
@@ -80,11 +55,6 @@ static const param_row gr_rows[] = {
      .help = "graph: the DOT file of switches, hosts (names starting with H, or kind=host), links and routes (edge "
              "comments: destination hosts, * for all)",
      .kind = PARAM_FILE, .off = offsetof(gr_params, file), .example = "fabric.dot"},
-    {.path = "network.failed-links", .type = "text", .unit = "", .def = "",
-     .help = "graph: links between switches that are down: a number k (k links drawn per replica, uniformly) or "
-             "names A-B (every link between A and B); computed routings avoid them, file routes must not cross them",
-     .kind = PARAM_TEXT, .off = offsetof(gr_params, failed), .max = GR_FAILED_MAX, .name_ok = failed_ok,
-     .example = "L1-S1 L2-S3"},
 };
 
 static const swnet_routing gr_routings[] = {SWNET_RT_FILE, SWNET_RT_SHORTEST, SWNET_RT_UPDOWN, SWNET_RT_ECMP};
@@ -101,7 +71,7 @@ static int gr_build_fail(const net_params *core, const gr_params *p, int draw, u
         .routing = (topo_graph_routing)swnet_routing_index(&p->sw, gr_routings, GR_NROUTINGS),
         .bandwidth_bps = core ? core->bandwidth_bps : 0,
         .link_ps = core ? core->link_latency_ps : 0,
-        .failed_links = p->failed,
+        .failed_links = p->sw.failed_links,
         .fail_draw = draw,
         .fail_seed = seed,
     };
@@ -139,6 +109,7 @@ static void gr_check(const net_params *core, const void *params, param_report *r
             topo_free(&t);
         }
     }
+    swnet_no_pfc(&p->sw, shape, rep);
     swnet_check(core, &p->sw, gr_routings, GR_NROUTINGS, hosts, shape, rep);
 }
 
@@ -193,7 +164,7 @@ static int gr_init(void *state, net *n, const void *params, char *err, size_t er
      * fabric's stream (the stream itself is left as without failures) */
     uint64_t seed = 0;
     uint32_t k;
-    int draw = topo_graph_failed_count(p->failed, &k) && k > 0;
+    int draw = topo_graph_failed_count(p->sw.failed_links, &k) && k > 0;
     if (draw) {
         gsl_rng *c = gsl_rng_clone(n->rng);
         seed = (uint64_t)gsl_rng_get(c) << 32 ^ (uint64_t)gsl_rng_get(c);

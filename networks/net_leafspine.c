@@ -11,7 +11,12 @@
  * Zero load: h = 1 between hosts of one leaf, 3 otherwise: ser + (h+1) link
  * + h switch for one packet.
  * Saturation bound (topo_leafspine.c): ecmp min(1, S (N-1) / (H (N-H)));
- * d-mod-k min(1, (N-1) / (H (L-1) ceil(H/S))). */
+ * d-mod-k min(1, (N-1) / (H (L-1) ceil(H/S))).
+ * Failures (network.failed-links, networks/topo_fail.c): a leaf whose
+ * chosen spine's link is down, or whose spine cannot reach the destination
+ * leaf, takes the next spine (in port order) that can; pairs no spine
+ * joins are an error before the run. The saturation bound stays the
+ * intact fabric's. */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -50,6 +55,8 @@ static void ls_topo_params(const ls_params *p, topo_leafspine_params *tp)
     tp->routing = (topo_leafspine_routing)swnet_routing_index(&p->sw, ls_routings, LS_NROUTINGS);
 }
 
+static int ls_build(const ls_params *p, topo *t, char *err, size_t errlen);
+
 static void ls_check(const net_params *core, const void *params, param_report *rep)
 {
     const ls_params *p = params;
@@ -67,6 +74,7 @@ static void ls_check(const net_params *core, const void *params, param_report *r
     char shape[128];
     snprintf(shape, sizeof shape, "the leaf-spine of %u leaves of %u hosts", p->leaves, p->hosts_per_leaf);
     swnet_check(core, &p->sw, ls_routings, LS_NROUTINGS, hosts, shape, rep);
+    SWNET_CHECK_FAILURES(ls, core, p, rep);
 }
 
 static int ls_build(const ls_params *p, topo *t, char *err, size_t errlen)

@@ -13,7 +13,14 @@
  * Zero load: ser + (h+1) link + h switch for one packet, h = 1 + the
  * minimal hop count (swnet.c gives the packetised formula).
  * Saturation bound (topo_torus.c): 8 (N-1) / (N k_max) of B per node for
- * an even largest ring; the twisted plane by enumeration. */
+ * an even largest ring; the twisted plane by enumeration.
+ * Failures (network.failed-links, networks/topo_fail.c): a message starts
+ * with the first routing record whose dimension-order route (adaptive: its
+ * escape) avoids the failed links: the salt's own, the other minimal ones
+ * (ties at k/2), then dimensions crossed the long way round; adaptive hops
+ * are taken only toward switches whose escape route is intact. Pairs left
+ * without such a record are an error before the run naming them (up to
+ * 4,096 hosts). The saturation bound stays the intact torus's. */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -70,6 +77,8 @@ static void tor_shape(const tor_params *p, char *buf, size_t len)
         snprintf(buf + o, len - o, " torus");
 }
 
+static int tor_build(const tor_params *p, topo *t, char *err, size_t errlen);
+
 static void tor_check(const net_params *core, const void *params, param_report *rep)
 {
     const tor_params *p = params;
@@ -108,7 +117,9 @@ static void tor_check(const net_params *core, const void *params, param_report *
     }
     char shape[128];
     tor_shape(p, shape, sizeof shape);
+    swnet_no_pfc(&p->sw, shape, rep);
     swnet_check(core, &p->sw, tor_routings, TOR_NROUTINGS, hosts, shape, rep);
+    SWNET_CHECK_FAILURES(tor, core, p, rep);
 }
 
 static int tor_build(const tor_params *p, topo *t, char *err, size_t errlen)

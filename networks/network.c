@@ -206,6 +206,9 @@ void net_destroy(net *n)
         free(c->node_rank);
         free(c);
     }
+    for (unsigned i = 1; i <= n->nclients; i++)
+        if (n->clients[i]->tp_set)
+            tp_destroy(n->clients[i]->tp);
     tp_destroy(n->tp);
     if (n->ops->fini)
         n->ops->fini(n->state);
@@ -291,10 +294,11 @@ void net_send(net *n, net_msg *m)
     m->next = NULL;
     root->c.sent++;
     root->c.bytes_sent += m->size_bytes;
-    if (root->tp) {
+    struct tp_inst *tp = n->tp_set ? n->tp : root->tp;
+    if (tp) {
         if (root->t_first_ps < 0)
             root->t_first_ps = m->t_submit_ps;
-        tp_send(root->tp, m);
+        tp_send(tp, m);
         return;
     }
     root->ops->send(root->state, m);
@@ -329,19 +333,51 @@ void net_set_transport(net *root, struct tp_inst *t)
 {
     TN_ASSERT(root->root == root, "a transport is set on the fabric's own handle");
     root->tp = t;
+    root->any_tp |= t != NULL;
+}
+
+void net_set_client_transport(net *c, struct tp_inst *t)
+{
+    TN_ASSERT(c->root != c && !c->tp_set, "a workload's own transport is set once, on its client handle");
+    c->tp = t;
+    c->tp_set = 1;
+    c->root->any_tp |= t != NULL;
+}
+
+int net_transport_counters(const net *root, tp_counters *out)
+{
+    memset(out, 0, sizeof *out);
+    int any = 0;
+    for (unsigned i = 0; i <= root->nclients; i++) {
+        const struct tp_inst *t = i ? (root->clients[i]->tp_set ? root->clients[i]->tp : NULL) : root->tp;
+        if (!t)
+            continue;
+        tp_counters c;
+        tp_get_counters(t, &c);
+        out->segments += c.segments;
+        out->acks += c.acks;
+        out->retransmissions += c.retransmissions;
+        out->timeouts += c.timeouts;
+        out->fast_retransmits += c.fast_retransmits;
+        out->dropped += c.dropped;
+        out->duplicates += c.duplicates;
+        out->flows_live += c.flows_live;
+        any = 1;
+    }
+    return any;
 }
 
 void net_dropped(net *n, net_msg *m)
 {
-    TN_ASSERT(n->root == n && n->tp && m->client == NET_TP_CLIENT,
+    TN_ASSERT(n->root == n && m->client == NET_TP_CLIENT,
               "message %llu dropped without a transport to recover it", (unsigned long long)m->id);
-    tp_dropped(n->tp, m);
+    tp_dropped(tp_of(m), m);
 }
 
 void net_delivered(net *n, net_msg *m)
 {
     if (m->client == NET_TP_CLIENT) {
-        tp_arrived(n->tp, m);
+        tp_arrived(tp_of(m), m);
         return;
     }
     net_app_delivered(n, m);
@@ -350,7 +386,7 @@ void net_delivered(net *n, net_msg *m)
 void net_app_delivered(net *n, net_msg *m)
 {
     TN_ASSERT(n->root == n, "a fabric reports deliveries on its own handle");
-    if (n->tp)
+    if (n->any_tp)
         n->t_last_ps = sim_now(n->sim);
     int64_t lat_ps = sim_now(n->sim) - m->t_submit_ps;
     count_delivery(n, m, lat_ps);
@@ -450,9 +486,8 @@ void net_metrics(net *n, double *core, double *own)
     core[M_retransmissions] = core[M_timeouts] = core[M_goodput_bps] = NAN;
     if (qr.has_retx)
         core[M_retransmissions] = (double)qr.retx;
-    if (n->root == n && n->tp) {
-        tp_counters tc;
-        tp_get_counters(n->tp, &tc);
+    tp_counters tc;
+    if (n->root == n && net_transport_counters(n, &tc)) {
         core[M_retransmissions] = (double)tc.retransmissions;
         core[M_timeouts] = (double)tc.timeouts;
         if (n->t_last_ps > n->t_first_ps && n->t_first_ps >= 0)

@@ -248,7 +248,10 @@ struct net {
     int prio;                /* client: the class its messages get, -1 = the sender's */
     struct net *clients[NET_MAX_CLIENTS]; /* the fabric's: [1..nclients] */
     unsigned nclients;
-    struct tp_inst *tp;           /* the fabric's: its host transport (networks/transport.h), NULL: none */
+    struct tp_inst *tp;           /* the fabric's: its host transport (networks/transport.h), NULL: none;
+                                     a client's own (net_set_client_transport) when tp_set */
+    uint8_t tp_set;               /* client: its messages use tp (its workload named a transport), not the fabric's */
+    uint8_t any_tp;               /* the fabric's: some messages go through a transport (goodput, last delivery) */
     int lossy;               /* the fabric's: set by a fabric's init when its buffers may drop packets */
     int64_t t_first_ps, t_last_ps; /* the fabric's, with a transport: first hand-over, last delivery (goodput) */
 };
@@ -308,6 +311,13 @@ void net_app_delivered(net *n, net_msg *m);
 /* Put transport t (networks/transport.h; NULL: none) under every message
  * handed to fabric root from now on. */
 void net_set_transport(net *root, struct tp_inst *t);
+struct tp_counters;
+/* A workload's own transport (workload.transport): client c's messages go
+ * through t (NULL: none, straight to the fabric) instead of the fabric's.
+ * t is made with tp_create on the fabric's handle; the fabric frees it. */
+void net_set_client_transport(net *c, struct tp_inst *t);
+/* The counters of every transport on the fabric, summed (0 if none). */
+int net_transport_counters(const net *root, struct tp_counters *out);
 static inline sim *net_sim(const net *n) { return n->sim; }
 static inline const net_params *net_core(const net *n) { return &n->params; }
 /* The core metrics net.c measures (messages, bytes, latencies) into

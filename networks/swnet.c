@@ -110,6 +110,24 @@
  *     lets one go. network.flow-control = infinite: unbounded buffers, no
  *     credits (a bound and a test aid). Buffers toward hosts: hosts take
  *     every packet at once (no credit).
+ *   Output buffers (flow-control infinite or pfc, output-queued routers):
+ *     network.buffer, ECN and RED decided at a packet's enqueue by port.c
+ *     (port_admit: per output, or per switch with buffer-policy dynamic),
+ *     as on the electrical switch. PFC (IEEE 802.1Qbb; the switch-MMU
+ *     accounting of the HPCC ns-3 code with static thresholds, as
+ *     net_switch.c): each switch counts the bytes that entered it by each
+ *     link in each class and still wait at its outputs; above pfc-xoff it
+ *     sends a pause frame for that class up the link, at or below pfc-xon a
+ *     resume; each takes effect at the link's sender one link latency later
+ *     (the frame's own 64 B are not modelled). A paused sender (a host's
+ *     NIC, or a switch output) starts no packet of that class (the one on
+ *     the wire finishes); its other classes go on. No buffer limit applies
+ *     under PFC (never a drop): the headroom a pause's round trip needs is
+ *     2 link x B + mtu above pfc-xoff. PFC pauses a class on every VC of a
+ *     link at once, so it is offered only on the trees (fat trees,
+ *     leaf-spine: up*-down* routes, no cyclic buffer dependency); tori,
+ *     dragonflies and graphs refuse it (their routes can close a cycle of
+ *     paused links: PFC deadlock, Hu et al., HotNets 2016).
  *   Routing (topo.h): the topology's `next` at every switch, with the
  *     message's salt (a hash of its id with a key drawn once from the
  *     fabric's stream: ECMP, random up-ports, Valiant's intermediate and
@@ -198,6 +216,8 @@
 #include "log.h"
 #include "metrics.h"
 #include "port.h"
+#include "transport.h"
+#include "units.h"
 
 const char *const swnet_flow_names[] = {"credit", "infinite", "pfc", NULL};
 const char *const swnet_routing_names[] = {"default", "dor",     "adaptive", "d-mod-k", "random-up",
@@ -394,7 +414,17 @@ static uint64_t mix64(uint64_t z)
     return z ^ (z >> 31);
 }
 
-uint64_t swnet_salt(const swnet *st, const net_msg *m) { return mix64(st->salt_key ^ m->id); }
+/* The id a message's route is hashed on: its own, or for a transport's
+ * segment or ACK its flow's (the workload message's): ECMP hashes a
+ * connection's 5-tuple, so one flow's segments take one path and arrive in
+ * order (per-segment hashing sprayed them over the spines: duplicate ACKs
+ * and spurious fast retransmits without a single loss). */
+static inline uint64_t flow_key(const net_msg *m)
+{
+    return m->client == NET_TP_CLIENT ? ((const tp_flow *)m->p)->msg->id : m->id;
+}
+
+uint64_t swnet_salt(const swnet *st, const net_msg *m) { return mix64(st->salt_key ^ flow_key(m)); }
 
 static inline swnet_port *port_at(const swnet *st, uint32_t l)
 {
@@ -699,11 +729,96 @@ static swnet_pkt *srpt_pick(swnet *st, uint32_t l, int64_t now)
     return NULL;
 }
 
+/* ---- PFC (head comment: Output buffers) ---- */
+
+static void ev_pfc(sim *s, void *ctx, uint64_t arg);
+
+/* p (class c, entered its switch by link in) joins an output: its bytes
+ * count against (in, c); above xoff a pause goes up the link. */
+static void pfc_add(swnet *st, uint32_t in, unsigned c, uint32_t bytes, int64_t now)
+{
+    size_t idx = (size_t)in * st->nclass + c;
+    st->ingress[idx] += bytes;
+    if (st->ingress[idx] > st->ingress_max)
+        st->ingress_max = st->ingress[idx];
+    if (!st->xoff_sent[idx] && st->ingress[idx] > st->pfc_xoff) {
+        st->xoff_sent[idx] = 1;
+        st->pause_frames++;
+        sim_schedule_at(net_sim(st->n), now + st->link_ps, ev_pfc, st, ((uint64_t)idx << 1) | 1);
+    }
+}
+
+/* it leaves its switch: at or below xon a paused (in, c) is resumed */
+static void pfc_sub(swnet *st, uint32_t in, unsigned c, uint32_t bytes, int64_t now)
+{
+    size_t idx = (size_t)in * st->nclass + c;
+    st->ingress[idx] -= bytes;
+    if (st->xoff_sent[idx] && st->ingress[idx] <= st->pfc_xon) {
+        st->xoff_sent[idx] = 0;
+        sim_schedule_at(net_sim(st->n), now + st->link_ps, ev_pfc, st, (uint64_t)idx << 1);
+    }
+}
+
+static void port_try(swnet *st, uint32_t l, int64_t now);
+
+/* A pause (arg bit 0 = 1) or resume frame for (link, class) reaches the
+ * link's sender. */
+static void ev_pfc(sim *s, void *ctx, uint64_t arg)
+{
+    swnet *st = ctx;
+    size_t idx = (size_t)(arg >> 1);
+    int on = (int)(arg & 1);
+    uint32_t l = (uint32_t)(idx / st->nclass);
+    unsigned c = (unsigned)(idx % st->nclass);
+    int64_t now = sim_now(s);
+    if (on) {
+        st->paused_at[idx] = now;
+        st->paused[l] |= (uint8_t)(1u << c);
+    } else {
+        st->paused_ps += now - st->paused_at[idx];
+        st->paused[l] &= (uint8_t)~(1u << c);
+    }
+    if (l < st->hosts) {
+        if (nic_hold(&st->nic, l, c, on))
+            port_try(st, l, now);
+    } else if (!on) {
+        port_try(st, l, now);
+    }
+}
+
+/* switch_pick under PFC: the FIFOs' rule over the classes not paused. */
+static swnet_pkt *pfc_pick(swnet *st, uint32_t l, int64_t now)
+{
+    uint8_t paused = st->paused[l];
+    for (unsigned c = 0; c < st->nclass; c++) {
+        if (paused & (1u << c))
+            continue;
+        port_fifo *best = NULL;
+        for (unsigned v = 0; v < st->vcs; v++) {
+            port_fifo *f = fifo_at(st, l, c, v);
+            if (f->head && (!best || ((const swnet_pkt *)f->head)->seq < ((const swnet_pkt *)best->head)->seq))
+                best = f;
+        }
+        if (best) {
+            swnet_pkt *p = port_fifo_pop(best, PKT_LINK);
+            swnet_port *pt = port_at(st, l);
+            port_stats_change(&st->bq[l].stats, pt->o.qbytes, now);
+            st->qsw[p->sw] -= p->bytes;
+            pfc_sub(st, p->in_link, c, p->bytes, now);
+            port_dequeued(&pt->o, p->bytes);
+            return p;
+        }
+    }
+    return NULL;
+}
+
 /* The packet switch port l sends next (removed from its FIFO), or NULL. */
+static swnet_pkt *pfc_pick(swnet *st, uint32_t l, int64_t now);
+
 static swnet_pkt *switch_pick(swnet *st, uint32_t l, int64_t now)
 {
-    if (st->srpt)
-        return srpt_pick(st, l, now);
+    if (st->pick_mode)
+        return st->pick_mode == 1 ? srpt_pick(st, l, now) : pfc_pick(st, l, now);
     for (unsigned c = 0; c < st->nclass; c++) {
         port_fifo *best = NULL;
         for (unsigned v = 0; v < st->vcs; v++) {
@@ -763,7 +878,7 @@ static swnet_pkt *host_pick(swnet *st, uint32_t h, int64_t now)
     uint32_t sw, port;
     st->t.ops->attach(&st->t, m->src, &sw, &port);
     p->next_sw = sw;
-    st->t.ops->hdr_init(&st->t, m->src, m->dst, mix64(st->salt_key ^ m->id), &p->hdr);
+    st->t.ops->hdr_init(&st->t, m->src, m->dst, mix64(st->salt_key ^ flow_key(m)), &p->hdr);
     st->st.packets++;
     return p;
 }
@@ -817,6 +932,8 @@ static void port_try(swnet *st, uint32_t l, int64_t now)
     while (pt->o.busy_until_ps <= now && port_waiting(st, l, pt)) {
         swnet_pkt *p = l < st->hosts ? host_pick(st, l, now) : switch_pick(st, l, now);
         if (!p) {
+            if (!st->credit)
+                return; /* pfc: every class with packets here is paused; the resume looks again */
             st->st.credit_stalls++;
             int64_t t = blocked_until(st, l);
             if (t != INT64_MAX)
@@ -952,6 +1069,8 @@ static inline __attribute__((always_inline)) void join(swnet *st, swnet_pkt *p, 
         if (!(m->aux & MSG_DROPPED)) {
             v = port_admit(&st->buf, bp->o.qbytes, st->qsw[p->sw], p->bytes, m->ecn != NET_ECN_NOT_ECT,
                            &st->bq[l].red, st->n->rng);
+            if (v == PORT_DROP && st->pfc)
+                v = PORT_ENQUEUE; /* lossless: PFC holds the sender instead (its headroom) */
             if (v == PORT_DROP)
                 st->drops++;
         }
@@ -967,6 +1086,8 @@ static inline __attribute__((always_inline)) void join(swnet *st, swnet_pkt *p, 
         st->qsw[p->sw] += p->bytes;
         if (bp->o.busy_until_ps > now) /* it waits (an idle port sends it at once) */
             port_stats_max(&st->bq[l].stats, bp->o.qbytes + p->bytes);
+        if (st->pfc)
+            pfc_add(st, p->in_link, p->cls, p->bytes, now);
     }
     p->seq = st->seq++;
     if (st->srpt) {
@@ -1126,10 +1247,16 @@ int64_t swnet_zero_load_ps(const void *state, uint32_t src, uint32_t dst, uint64
 {
     const swnet *st = state;
     const topo *t = st->zl.ops ? &st->zl : &st->t;
-    if (st->lrate || st->llat) {
+    if (st->iq && iqr_link_latency_varies(st)) { /* links of several latencies: sum the route's */
+        uint64_t buf[64], *links = st->zl_links ? st->zl_links : buf;
+        TN_ASSERT(st->zl_links || t->max_route_links <= 64, "routes of %u links", t->max_route_links);
+        size_t L = topo_route(t, src, dst, 0, links, NULL, t->max_route_links);
+        return swnet_zero_load_h_ps(state, (uint32_t)(L - 1), bytes) + iqr_route_extra_ps(st, links, L);
+    }
+    if (!st->iq && (st->lrate || st->llat)) {
         uint64_t *lk = st->zl_links;
         size_t L = topo_route(t, src, dst, 0, lk, NULL, t->max_route_links);
-        return st->iq ? iqr_zero_load_route_ps(st, lk, L, bytes) : zero_load_route_ps(st, lk, L, bytes);
+        return zero_load_route_ps(st, lk, L, bytes);
     }
     size_t L = topo_route(t, src, dst, 0, NULL, NULL, 0);
     return swnet_zero_load_h_ps(state, (uint32_t)(L - 1), bytes);
@@ -1182,6 +1309,16 @@ int swnet_queue_report(void *state, int64_t t_end_ps, net_queue_report *r)
     r->queue_max = (double)pr.queue_max;
     r->queue_mean = pr.queue_mean;
     r->queue_now = (double)pr.queue_now;
+    if (st->pfc) {
+        r->pfc = 1;
+        r->pause_frames = st->pause_frames;
+        int64_t paused = st->paused_ps;
+        for (size_t i = 0; i < (size_t)st->links * st->nclass; i++)
+            if (st->paused[i / st->nclass] & (1u << (i % st->nclass)))
+                paused += t_end_ps - st->paused_at[i]; /* still paused at the end */
+        r->paused_s = units_ps_to_s(paused);
+        r->ingress_max = (double)st->ingress_max;
+    }
     return 1;
 }
 
@@ -1207,6 +1344,10 @@ void swnet_fini(void *state)
     free(st->zl_links);
     free(st->bq);
     free(st->qsw);
+    free(st->ingress);
+    free(st->xoff_sent);
+    free(st->paused_at);
+    free(st->paused);
     if (st->nic.node)
         nic_fini(&st->nic);
     topo_free(&st->t);
@@ -1247,6 +1388,16 @@ int swnet_resolve_phy(const net_params *core, swnet_params *p, const phy_params 
     return 0;
 }
 
+void swnet_no_pfc(const swnet_params *p, const char *shape, param_report *rep)
+{
+    if (p->flow_control == SWNET_PFC)
+        param_invalid(rep, "network.flow-control",
+                      "pfc is not offered on %s: a pause stops a class on every VC of a link, and its routes can "
+                      "close a cycle of paused links (PFC deadlock); pfc runs on the electrical switch, fat trees "
+                      "and leaf-spine (up*-down* routes). Use credit (lossless, per VC) or infinite here",
+                      shape);
+}
+
 int swnet_routing_index(const swnet_params *p, const swnet_routing *allowed, size_t n)
 {
     for (size_t i = 0; i < n; i++)
@@ -1266,10 +1417,17 @@ void swnet_check(const net_params *core, const swnet_params *p, const swnet_rout
     else if (mtu > SWNET_MAX_MTU_BYTES)
         param_invalid(rep, "network.mtu", "must be between 1B and 1GiB (got %llu B)", (unsigned long long)mtu);
     nic_check(&p->nic, rep);
-    if (p->flow_control == SWNET_PFC)
-        param_invalid(rep, "network.flow-control", "pfc is modelled on the electrical switch only (so far): use credit "
-                                                   "(lossless) or infinite here");
-    else if (p->flow_control != SWNET_CREDIT && p->flow_control != SWNET_INFINITE)
+    if (p->flow_control == SWNET_PFC) {
+        if (p->router != SWNET_OQ)
+            param_invalid(rep, "network.flow-control", "pfc pauses output-queued routers' links "
+                                                       "(network.router = output-queued); the input-queued router "
+                                                       "has its own credit flow control");
+        if (p->nic.policy == NIC_SRPT)
+            param_invalid(rep, "network.flow-control", "pfc is not modelled with srpt ports");
+        if (p->pfc_xon >= p->pfc_xoff)
+            param_invalid(rep, "network.pfc-xon", "pfc-xon (%llu B) must be below pfc-xoff (%llu B)",
+                          (unsigned long long)p->pfc_xon, (unsigned long long)p->pfc_xoff);
+    } else if (p->flow_control != SWNET_CREDIT && p->flow_control != SWNET_INFINITE)
         param_invalid(rep, "network.flow-control", "unknown flow control %d", p->flow_control);
     if (p->flow_control == SWNET_CREDIT && p->vc_buffer_bytes < mtu && p->router != SWNET_IQ)
         param_invalid(rep, "network.vc-buffer",
@@ -1280,7 +1438,7 @@ void swnet_check(const net_params *core, const swnet_params *p, const swnet_rout
     if (port_cfg_on(&p->buf) && p->flow_control == SWNET_CREDIT)
         param_invalid(rep, "network.buffer", "finite output buffers and ECN need flow-control=\"infinite\" "
                                              "(credit flow control is lossless: its buffers never overflow)");
-    if (port_cfg_on(&p->buf) && p->nic.policy == NIC_SRPT)
+    if (port_cfg_on(&p->buf) && p->nic.policy == NIC_SRPT && p->flow_control != SWNET_PFC)
         param_invalid(rep, "network.buffer", "finite buffers and ECN are not modelled with pFabric's srpt ports "
                                              "(network.host-scheduling = srpt)");
     if (port_cfg_on(&p->buf) && p->router != SWNET_OQ)
@@ -1336,7 +1494,10 @@ double swnet_mem_bytes(const net_params *core, const swnet_params *p, const topo
                (double)t->hosts * 96;
     return sizeof(swnet) + (double)tn_xalloc_big_bytes((size_t)t->links * link_stride(p, t)) +
            nic_mem_bytes(t->hosts, &p->nic, p->control_first) + (double)t->hosts * sizeof(swnet_pkt) +
-           (port_cfg_on(&p->buf) ? (double)t->links * sizeof(swnet_bq) + (double)t->switches * sizeof(uint64_t) : 0);
+           (port_cfg_on(&p->buf) || p->flow_control == SWNET_PFC
+                ? (double)t->links * sizeof(swnet_bq) + (double)t->switches * sizeof(uint64_t)
+                : 0) +
+           (p->flow_control == SWNET_PFC ? (double)t->links * (NET_PRIO_CLASSES * 17.0 + 1) : 0);
 }
 
 int swnet_nodes_fit(const swnet_params *p, uint64_t nodes, uint64_t hosts)
@@ -1344,8 +1505,55 @@ int swnet_nodes_fit(const swnet_params *p, uint64_t nodes, uint64_t hosts)
     return p->placement == TOPO_PLACE_FULL ? nodes == hosts : nodes >= 1 && nodes <= hosts;
 }
 
-int swnet_populate(const net_params *core, const swnet_params *p, topo *t, char *err, size_t errlen)
+/* network.failed-links: a count, or names A-B separated by spaces or commas */
+int swnet_failed_ok(const char *text, char *err, size_t errlen)
 {
+    uint32_t k;
+    if (topo_graph_failed_count(text, &k))
+        return 0;
+    for (const char *p = text; *p;) {
+        while (*p == ',' || tn_is_space(*p))
+            p++;
+        if (!*p)
+            break;
+        const char *t = p;
+        while (*p && *p != ',' && !tn_is_space(*p))
+            p++;
+        const char *dash = memchr(t + 1, '-', (size_t)(p - t) > 1 ? (size_t)(p - t) - 1 : 0);
+        if (!dash || dash + 1 >= p)
+            return tn_error(err, errlen,
+                            "\"%.*s\": expected a number of links, or links named A-B (the names of their ends, as "
+                            "export-topology or the DOT file writes them, joined by -), separated by spaces",
+                            (int)(p - t), t);
+    }
+    return 0;
+}
+
+
+/* network.failed-links on a parametric fabric (a graph applies its own,
+ * topo_graph.c): t wrapped by topo_fail.c; a count fails links only when
+ * draw (a run's build, from seed), else only its size is checked. */
+static int apply_failed(const swnet_params *p, topo *t, int draw, uint64_t seed, char *err, size_t errlen)
+{
+    const char *s = p->failed_links;
+    while (tn_is_space(*s) || *s == ',')
+        s++;
+    if (!*s || topo_is_graph(t))
+        return 0;
+    topo whole = *t;
+    memset(t, 0, sizeof *t);
+    if (topo_fail_init(t, &whole, p->failed_links, draw, seed, err, errlen) != 0) {
+        topo_free(&whole);
+        return -1;
+    }
+    return 0;
+}
+
+static int populate(const net_params *core, const swnet_params *p, topo *t, int draw, uint64_t seed, char *err,
+                    size_t errlen)
+{
+    if (apply_failed(p, t, draw, seed, err, errlen) != 0)
+        return -1;
     if (p->placement == TOPO_PLACE_FULL || core->nodes >= t->hosts)
         return 0;
     topo whole = *t;
@@ -1355,6 +1563,20 @@ int swnet_populate(const net_params *core, const swnet_params *p, topo *t, char 
         return -1;
     }
     return 0;
+}
+
+int swnet_populate(const net_params *core, const swnet_params *p, topo *t, char *err, size_t errlen)
+{
+    return populate(core, p, t, 0, 0, err, errlen);
+}
+
+void swnet_check_failures(const net_params *core, const swnet_params *p, topo *t, param_report *rep)
+{
+    char err[1024];
+    (void)core;
+    if (apply_failed(p, t, 0, 0, err, sizeof err) != 0)
+        param_invalid(rep, "network.failed-links", "%s", err);
+    topo_free(t);
 }
 
 /* The links of their own rate or latency (topo_ops.link_attr): lrate,
@@ -1412,7 +1634,17 @@ int swnet_init(void *state, net *n, topo *t, const swnet_params *p, char *err, s
     st->n = n;
     const net_params *core = net_core(n);
     st->placement = p->placement;
-    if (swnet_populate(core, p, &st->t, err, errlen) != 0) {
+    /* a count of failed links is drawn per replica from a copy of the
+     * fabric's stream (the stream itself is left as without failures) */
+    uint64_t fail_seed = 0;
+    uint32_t nfail;
+    int draw = topo_graph_failed_count(p->failed_links, &nfail) && nfail > 0 && !topo_is_graph(&st->t);
+    if (draw) {
+        gsl_rng *c = gsl_rng_clone(n->rng);
+        fail_seed = (uint64_t)gsl_rng_get(c) << 32 ^ (uint64_t)gsl_rng_get(c);
+        gsl_rng_free(c);
+    }
+    if (populate(core, p, &st->t, draw, fail_seed, err, errlen) != 0) {
         swnet_fini(st);
         return -1;
     }
@@ -1474,12 +1706,23 @@ int swnet_init(void *state, net *n, topo *t, const swnet_params *p, char *err, s
     st->arrive_lane = st->llat ? -1 : sim_lane(net_sim(n), st->link_ps + st->sw_ps, ev_arrive, st);
     if (st->arrive_lane >= 0 && (size_t)st->links * st->stride >= SIM_LOOKAHEAD_MIN_BYTES)
         sim_lane_prefetch(net_sim(n), st->arrive_lane, pf_arrive, SWNET_LOOKAHEAD, 2);
-    st->buffered = port_cfg_on(&p->buf) && !st->credit && !st->srpt && p->router == SWNET_OQ;
+    st->pfc = p->flow_control == SWNET_PFC && !st->srpt && p->router == SWNET_OQ;
+    st->buffered = (port_cfg_on(&p->buf) || st->pfc) && !st->credit && !st->srpt && p->router == SWNET_OQ;
+    st->pick_mode = st->srpt ? 1 : st->pfc ? 2 : 0;
     if (st->buffered) {
         st->buf = p->buf;
         st->bq = tn_xcalloc(st->links, sizeof *st->bq);
         st->qsw = tn_xcalloc(st->t.switches ? st->t.switches : 1, sizeof *st->qsw);
-        n->lossy = p->buf.buffer_bytes > 0 || p->buf.ecn == PORT_ECN_RED;
+        n->lossy = !st->pfc && (p->buf.buffer_bytes > 0 || p->buf.ecn == PORT_ECN_RED);
+    }
+    if (st->pfc) {
+        st->pfc_xoff = p->pfc_xoff;
+        st->pfc_xon = p->pfc_xon;
+        size_t k = (size_t)st->links * st->nclass;
+        st->ingress = tn_xcalloc(k, sizeof *st->ingress);
+        st->xoff_sent = tn_xcalloc(k, 1);
+        st->paused_at = tn_xcalloc(k, sizeof *st->paused_at);
+        st->paused = tn_xcalloc(st->links, 1);
     }
     st->t_first_ps = st->t_last_ps = -1;
     st->bound = st->t.ops->uniform_bound(&st->t);

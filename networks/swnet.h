@@ -31,7 +31,7 @@
 
 /* network.flow-control */
 typedef enum swnet_flow { SWNET_CREDIT = 0, SWNET_INFINITE = 1, SWNET_PFC = 2 } swnet_flow;
-extern const char *const swnet_flow_names[]; /* "credit", "infinite", "pfc" (the electrical switch's only, so far) */
+extern const char *const swnet_flow_names[]; /* "credit", "infinite", "pfc" (pfc: the electrical switch, fat trees, leaf-spine) */
 
 /* network.routing: one list for every topology; each accepts its own
  * (torus: dor, adaptive; fat-tree: d-mod-k, random-up; leaf-spine: ecmp,
@@ -69,6 +69,11 @@ extern const char *const swnet_alloc_names[]; /* "islip", "separable-input-first
 /* network.priority, the electrical switch's names and default. */
 extern const char *const swnet_priority_names[]; /* "fifo", "control-first", "strict" */
 
+/* network.failed-links: its text's largest size */
+#define SWNET_FAILED_MAX 1024
+/* network.failed-links' syntax: a count, or names A-B separated by spaces or commas. */
+int swnet_failed_ok(const char *text, char *err, size_t errlen);
+
 /* The shared parameters (rows: SWNET_ROWS) and what resolve_phy derives. */
 typedef struct swnet_params {
     nic_params nic;           /* the hosts' NICs: network.host-scheduling, network.mtu (largest packet payload, > 0) */
@@ -76,7 +81,8 @@ typedef struct swnet_params {
     uint64_t vc_buffer_bytes; /* credit: input buffer of each port and virtual channel, bytes */
     int control_first;        /* network.priority: 0 fifo, 1 control-first, 2 strict (the same): lowest class first (no preemption) */
     int routing;              /* enum swnet_routing */
-    port_cfg buf;             /* output buffers, drop-tail, ECN (flow-control infinite): networks/port.h */
+    port_cfg buf;             /* output buffers, drop-tail, ECN (flow-control infinite or pfc): networks/port.h */
+    uint64_t pfc_xoff, pfc_xon; /* pfc: thresholds per switch ingress link and class, bytes */
     /* the router model (input-queued only but vcs, which both read) */
     int router;               /* enum swnet_router */
     int switching;            /* enum swnet_switching */
@@ -87,10 +93,16 @@ typedef struct swnet_params {
     int64_t routing_delay_ps, vc_alloc_delay_ps, sw_alloc_delay_ps, st_delay_ps, credit_delay_ps;
     int64_t host_link_ps;     /* host <-> switch links' latency, < 0: network.link-latency */
     int placement;            /* enum topo_placement: full, or where N < hosts nodes sit (topo_sub.c) */
+    char failed_links[SWNET_FAILED_MAX]; /* network.failed-links: "" none, a count, or names A-B (topo_fail.c,
+                                            topo_graph.c) */
     /* resolved from the physical layer (swnet_resolve_phy) */
     int phy_resolved;              /* 1 once the two energies below hold the phy's values */
     double serdes_link_j_per_bit;  /* the SerDes at both ends of one link, J per bit */
     double core_j_per_bit;         /* one crossing of a switch core, J per bit */
+    /* input-queued routers (iqrouter.c): */
+    uint32_t speedup;              /* network.speedup: internal steps per flit time (BookSim2's internal_speedup) */
+    int64_t global_link_ps;        /* dragonfly network.global-link-latency, < 0: network.link-latency */
+    uint32_t group_routers;        /* dragonfly: routers per group (switch s is in group s / it); 0: no groups */
 } swnet_params;
 
 /* Largest MTU: packet sizes are kept in 32 bits. */
@@ -107,9 +119,16 @@ typedef struct swnet_params {
     NIC_ROW_SCHEDULING(T, m.nic),                                                                              \
     {SWNET_ROW_("network.flow-control", "choice", "", "credit",                                                \
                 "switched fabrics: credit (lossless, finite buffers) | infinite (unbounded buffers) | pfc "     \
-                "(electrical switch: priority flow control, pause frames per class)"),                         \
+                "(electrical switch, fat trees, leaf-spine: priority flow control, pause frames per class)"),  \
      .kind = PARAM_CHOICE, .off = offsetof(T, m.flow_control), .choices = swnet_flow_names,                     \
      .example = "credit"},                                                                                      \
+    {SWNET_ROW_("network.pfc-xoff", "size", "B", "40kB",                                                       \
+                "PFC: bytes of one switch ingress link and class waiting in the switch above which it sends "  \
+                "a pause frame upstream"),                                                                      \
+     .kind = PARAM_BYTES, .off = offsetof(T, m.pfc_xoff), .flags = PARAM_POS, .example = "40kB"},              \
+    {SWNET_ROW_("network.pfc-xon", "size", "B", "20kB",                                                        \
+                "PFC: bytes at or below which a paused ingress link and class is resumed (< pfc-xoff)"),      \
+     .kind = PARAM_BYTES, .off = offsetof(T, m.pfc_xon), .flags = PARAM_NONNEG, .example = "20kB"},            \
     {SWNET_ROW_("network.vc-buffer", "size", "B", "16.384kB",                                                     \
                 "switched fabrics: input buffer per port and virtual channel (credit flow control; >= mtu)"), \
      .kind = PARAM_BYTES, .off = offsetof(T, m.vc_buffer_bytes), .flags = PARAM_POS, .example = "16KiB"},      \
@@ -129,6 +148,15 @@ typedef struct swnet_params {
                 "nodes on hosts 0..N-1) | spread (node i on host floor(i H / N)); partly populated fabrics"),    \
      .kind = PARAM_CHOICE, .off = offsetof(T, m.placement), .choices = topo_placement_names,                  \
      .example = "first"},                                                                                       \
+    {SWNET_ROW_("network.failed-links", "text", "", "",                                                        \
+                "switched fabrics: links between switches that are down: a number k (k links drawn per "       \
+                "replica, uniformly) or names A-B as export-topology writes them (S3-S17; a graph's own "      \
+                "names; every link between A and B). fat-tree and leaf-spine climb by another up port, "      \
+                "torus takes another minimal or the long way round, graph's computed routings avoid them, "   \
+                "graph file routes must not cross them (dragonfly: not yet); pairs left without a route are " \
+                "an error before the run"),                                                                     \
+     .kind = PARAM_TEXT, .off = offsetof(T, m.failed_links), .max = SWNET_FAILED_MAX,                          \
+     .name_ok = swnet_failed_ok, .example = "S0-S4 S2-S5"},                                                     \
     {SWNET_ROW_("network.router", "choice", "", "output-queued",                                               \
                 "switched fabrics: output-queued (packets join output FIFOs, no allocators) | input-queued "   \
                 "(BookSim2's VC router: input VC buffers of flits, VC and switch allocation, crossbar)"),      \
@@ -171,7 +199,11 @@ typedef struct swnet_params {
      .kind = PARAM_PS, .off = offsetof(T, m.credit_delay_ps), .flags = PARAM_NONNEG, .example = "2ns"},        \
     {SWNET_ROW_("network.host-link-latency", "time", "s", "-1ps",                                              \
                 "input-queued routers: latency of the host <-> switch links (negative: network.link-latency)"), \
-     .kind = PARAM_PS, .off = offsetof(T, m.host_link_ps), .example = "0ns"}
+     .kind = PARAM_PS, .off = offsetof(T, m.host_link_ps), .example = "0ns"},                                   \
+    {SWNET_ROW_("network.speedup", "integer", "", "1",                                                         \
+                "input-queued routers: allocation and crossbar steps per flit time, output buffers draining "  \
+                "at link rate (BookSim2's internal_speedup)"),                                                  \
+     .kind = PARAM_U32, .off = offsetof(T, m.speedup), .min = 1, .max = 16, .example = "2"}
 
 /* The shared rules: mtu, vc-buffer (>= mtu with credits, so a packet always
  * fits), the routing among `allowed` (a SWNET_RT_* list of n entries; the
@@ -260,6 +292,16 @@ typedef struct swnet {
     struct swnet_bq *bq;          /* [links] buffered: queue statistics and RED state per output */
     uint64_t *qsw;                /* [switches] buffered: bytes waiting at each switch's outputs */
     uint64_t drops, marks;        /* buffered */
+    uint8_t pick_mode;            /* switch_pick: 0 FIFOs, 1 srpt heaps, 2 FIFOs under PFC */
+    int pfc;                      /* 1: flow-control pfc (buffered, never drops) */
+    uint64_t pfc_xoff, pfc_xon;   /* its thresholds */
+    uint64_t *ingress;            /* [links x nclass] pfc: bytes that entered by link l in class c, still waiting */
+    uint8_t *xoff_sent;           /* [links x nclass] pfc: a pause is in force (sent, no resume since) */
+    int64_t *paused_at;           /* [links x nclass] pfc: when it took effect */
+    uint8_t *paused;              /* [links] pfc: classes the sender of link l must not start (bit c) */
+    uint64_t pause_frames;        /* pfc: pause frames sent */
+    int64_t paused_ps;            /* pfc: time (link, class) pairs spent paused, summed */
+    uint64_t ingress_max;         /* pfc: the largest bytes of one ingress link and class held */
     struct iqr *iq;               /* the input-queued router model (iqrouter.c), NULL: output-queued */
     /* links of their own rate or latency (topo_ops.link_attr), else NULL:
      * every link at `rate` and `link_ps` (the hot path then reads none) */
@@ -277,8 +319,26 @@ typedef struct swnet {
  * system.nodes below t's hosts, the partly populated fabric (topo_sub.c;
  * t is replaced). 0, or -1 + err. */
 int swnet_populate(const net_params *core, const swnet_params *p, topo *t, char *err, size_t errlen);
+/* network.failed-links against t, built by the fabric's check (taken
+ * over and freed): names that are not links of t, a count above its links,
+ * pairs the named failures leave without a route, a fabric whose routing
+ * cannot avoid failures; reported at network.failed-links. */
+void swnet_check_failures(const net_params *core, const swnet_params *p, topo *t, param_report *rep);
+/* In a fabric's check, after its own rows: builds its topology with
+ * PFX##_build (declared before the check) when failed links are given. */
+#define SWNET_CHECK_FAILURES(PFX, core, p, rep)                                                              \
+    do {                                                                                                      \
+        topo t_;                                                                                              \
+        char e_[256];                                                                                         \
+        if ((p)->sw.failed_links[0] && PFX##_build(p, &t_, e_, sizeof e_) == 0)                              \
+            swnet_check_failures(core, &(p)->sw, &t_, rep);                                                   \
+    } while (0)
 /* Are N nodes a size t's host count allows under p's placement? */
 int swnet_nodes_fit(const swnet_params *p, uint64_t nodes, uint64_t hosts);
+
+/* Refuse flow-control pfc on a fabric whose routes may form cyclic buffer
+ * dependencies (tori, dragonflies, graphs), naming it by shape. */
+void swnet_no_pfc(const swnet_params *p, const char *shape, param_report *rep);
 
 int swnet_init(void *state, net *n, topo *t, const swnet_params *p, char *err, size_t errlen);
 

@@ -99,3 +99,64 @@ uint32_t topo_pick(uint64_t salt, uint32_t i, uint32_t n)
     /* multiply-shift on the high 32 bits: bias below n / 2^32 */
     return (uint32_t)(((x >> 32) * (uint64_t)n) >> 32);
 }
+
+/* ---- node and link names (export-topology's) ---- */
+
+void topo_node_name(const topo *t, int host, uint32_t id, char *buf, size_t len)
+{
+    if (topo_is_graph(t))
+        snprintf(buf, len, "%s", host ? topo_graph_host_name(t, id) : topo_graph_switch_name(t, id));
+    else
+        snprintf(buf, len, "%c%u", host ? 'H' : 'S', id);
+}
+
+uint32_t topo_node_find(const topo *t, const char *name, size_t len, int *host)
+{
+    if (topo_is_graph(t)) {
+        for (uint32_t i = 0; i < t->switches; i++) {
+            const char *s = topo_graph_switch_name(t, i);
+            if (strlen(s) == len && strncmp(s, name, len) == 0) {
+                *host = 0;
+                return i;
+            }
+        }
+        for (uint32_t i = 0; i < t->hosts; i++) {
+            const char *s = topo_graph_host_name(t, i);
+            if (strlen(s) == len && strncmp(s, name, len) == 0) {
+                *host = 1;
+                return i;
+            }
+        }
+        return UINT32_MAX;
+    }
+    /* H<id> or S<id>: a decimal without sign or leading zeros */
+    if (len < 2 || (name[0] != 'H' && name[0] != 'S') || (name[1] == '0' && len > 2))
+        return UINT32_MAX;
+    uint64_t v = 0;
+    for (size_t i = 1; i < len; i++) {
+        if (name[i] < '0' || name[i] > '9')
+            return UINT32_MAX;
+        v = v * 10 + (uint64_t)(name[i] - '0');
+        if (v > UINT32_MAX)
+            return UINT32_MAX;
+    }
+    *host = name[0] == 'H';
+    if (v >= (*host ? t->hosts : t->switches))
+        return UINT32_MAX;
+    return (uint32_t)v;
+}
+
+int topo_link_name_split(const topo *t, const char *name, size_t len, uint32_t *a, int *ha, uint32_t *b, int *hb)
+{
+    for (size_t i = 1; i + 1 < len; i++) {
+        if (name[i] != '-')
+            continue;
+        *a = topo_node_find(t, name, i, ha);
+        if (*a == UINT32_MAX)
+            continue;
+        *b = topo_node_find(t, name + i + 1, len - i - 1, hb);
+        if (*b != UINT32_MAX)
+            return 0;
+    }
+    return -1;
+}

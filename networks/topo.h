@@ -130,6 +130,20 @@ typedef struct topo_ops {
      * when it has either. The graph fabric's DOT edge attributes
      * bandwidth and latency; topo_sub forwards its base's. */
     int (*link_attr)(const topo *t, uint64_t link, double *bps, int64_t *ps);
+    /* Optional (the fat trees and leaf-spine; NULL elsewhere): the ports of
+     * sw interchangeable with `port` for every destination under the
+     * routing's deadlock-avoidance scheme (the up ports an up*-down* route
+     * may climb by, all of which lead to an ancestor of the destination):
+     * returns their number g, the ports being [*first, *first + g); 1 when
+     * `port` has no alternative. Failed links (topo_fail.c) route around a
+     * dead port through its group. */
+    uint32_t (*port_group)(const topo *t, uint32_t sw, uint32_t port, uint32_t *first);
+    /* Optional (the torus; NULL elsewhere): record i of the routing records
+     * src -> dst may start with (the minimal displacements a tie drawn from
+     * the salt could give), i = 0 the salt's own (hdr_init's); 0 when there
+     * is no record i. Failed links (topo_fail.c) start a message with the
+     * first record whose escape route is intact. */
+    int (*hdr_alt)(const topo *t, uint32_t src, uint32_t dst, uint64_t salt, uint32_t i, topo_hdr *h);
 } topo_ops;
 
 struct topo {
@@ -289,7 +303,8 @@ int topo_dragonfly_check(const topo_dragonfly_params *p, char *err, size_t errle
 int topo_dragonfly_init(topo *t, const topo_dragonfly_params *p, char *err, size_t errlen);
 
 /* graph (topo_graph.c): a fabric read from a DOT file (ORCS's format, seed
- * 001), its routes from the file or computed; one virtual channel. */
+ * 001), its routes from the file (with its classes, lmc paths, vcstep and
+ * host paths) or computed (one virtual channel). */
 typedef enum {
     TOPO_GRAPH_FILE = 0,
     TOPO_GRAPH_SHORTEST = 1,
@@ -337,12 +352,35 @@ int topo_sub_init(topo *t, topo *base, uint32_t n, topo_placement how, char *err
 /* The base host of node i of n placed by `how` on a fabric of `hosts`. */
 uint32_t topo_placement_host(topo_placement how, uint32_t i, uint32_t n, uint32_t hosts);
 
+/* Node names (the ones export-topology writes): a graph's own names, else
+ * H<id> for host id and S<id> for switch id. The node called name[0..len)
+ * of t: its id and *host (1: a host), or UINT32_MAX when none is. A link
+ * between switches is named A-B (every link between A and B, either
+ * order): topo_link_name_split finds the '-' whose two sides are nodes
+ * of t. 0 with *a, *b (and *ha, *hb: hosts), or -1. */
+uint32_t topo_node_find(const topo *t, const char *name, size_t len, int *host);
+void topo_node_name(const topo *t, int host, uint32_t id, char *buf, size_t len);
+int topo_link_name_split(const topo *t, const char *name, size_t len, uint32_t *a, int *ha, uint32_t *b, int *hb);
+
+/* Failed links on a topology whose routing can avoid them (topo_fail.c's
+ * head: the fat trees and leaf-spine, through port_group): takes base over
+ * (base is zeroed; the result frees it). spec: a count k (k links between
+ * switches drawn uniformly from seed when draw, else none failed: only k
+ * checked, as the graph's) or names "A-B C-D" (every link between switches
+ * A and B). Pairs of hosts the failures leave without a route are an
+ * error naming them. 0, or -1 + err (nothing taken). */
+int topo_fail_init(topo *t, topo *base, const char *spec, int draw, uint64_t seed, char *err, size_t errlen);
+/* The failed links' names ("S0-S4 S2-S5") of a topology built by
+ * topo_fail_init (or a graph's, topo_graph_failed), or NULL. */
+const char *topo_failed_names(const topo *t);
+
 /* Write t as a DOT file the graph topology reads back with the same host,
- * switch, port and link ids and, where t's routing is destination-based,
- * the same routes and classes (topo_export.c's head); `title` goes into a
- * comment line. *conflicts (may be NULL): the (switch, destination) choices
- * that differed between sources or messages (0: the file routes exactly as
- * t). 0, or -1 + err. */
+ * switch, port and link ids and, where the file's rules can express t's
+ * routing (destination tables, lmc paths drawn from the salt's binary
+ * choices, per-host paths, vcstep classes: topo_export.c's head), the same
+ * routes and classes; `title` goes into a comment line. *conflicts (may be
+ * NULL): the choices the file could not follow (0: the file routes exactly
+ * as t). 0, or -1 + err. */
 int topo_export_dot(const topo *t, FILE *out, const char *title, uint64_t *conflicts, char *err, size_t errlen);
 
 /* InfiniBand import (topo_ibimport.c, its head gives the formats): the

@@ -33,12 +33,16 @@
  *           classes higher (and never less) gets vcstep = k, and the table
  *           holds the class minus the steps crossed before.
  *   vcs     the topology's class count, written as the graph attribute.
- * What no B removes (a choice depending on the source: the dragonfly's
- * per-source global slices when a h / (g - 1) > 1, random-up's and ECMP's
- * picks among more than two ports, Valiant's intermediate among g - 2
- * groups, UGAL's and adaptive routing's choices by queue occupancy) keeps
- * the first source's choice, and the number of such conflicts (B = 0) is
- * reported as a warning: the re-imported fabric then routes differently.
+ *   path    routes that depend on the source but not on the salt (the
+ *           dragonfly's per-source global slices when a h / (g - 1) > 1):
+ *           the sources are grouped, in order, each into the first path
+ *           whose table its routes agree with (a new path when none does),
+ *           and each host carries its path (host attribute path = k).
+ * What neither removes (random-up's and ECMP's picks among more than two
+ * ports, Valiant's intermediate among g - 2 groups, UGAL's and adaptive
+ * routing's choices by queue occupancy) keeps the first source's choice,
+ * and the number of such conflicts (B = 0) is reported as a warning: the
+ * re-imported fabric then routes differently.
  * Work O(N^2 x 2^B x route length), memory 2^B S N x 2 bytes. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -249,6 +253,88 @@ static void ex_fill(const topo *t, const uint64_t *all, unsigned B, ex_table *x,
     }
 }
 
+/* Sources grouped into paths (host attribute path), for routes that depend
+ * on the source but not on the salt (x0: B = 0, its vcsteps): each source,
+ * in order, joins the first path whose table its routes agree with, or
+ * opens one (at most 2^EX_MAX_LMC, and EX_MAX_CELLS cells). 0 with x (B,
+ * tab, step) and *hp (the path of each host), or -1. */
+static int ex_group(const topo *t, ex_table *x0, ex_table *x, uint16_t **hp_out, ex_hop *r0)
+{
+    uint32_t N = t->hosts, S = t->switches;
+    size_t cells = (size_t)S * N;
+    uint16_t *tabs[1u << EX_MAX_LMC];
+    unsigned K = 0;
+    uint16_t *hp = tn_xmalloc((size_t)N * sizeof *hp);
+    size_t cap = (size_t)N * (t->max_route_links + 2);
+    uint64_t *cx = tn_xmalloc(cap * sizeof *cx);
+    uint16_t *ce = tn_xmalloc(cap * sizeof *ce);
+    int rc = 0;
+    for (uint32_t a = 0; a < N && rc == 0; a++) {
+        size_t ne = 0;
+        for (uint32_t b = 0; b < N; b++) {
+            if (a == b)
+                continue;
+            size_t n = ex_route(t, a, b, 0, r0);
+            int rise = 0;
+            for (size_t i = 0; i < n && ne < cap; i++) {
+                int base = r0[i].eject ? 0 : (int)r0[i].vc - rise;
+                if (base < 0 || base > 7)
+                    rc = -1;
+                cx[ne] = (uint64_t)r0[i].sw * N + b;
+                ce[ne++] = (uint16_t)(r0[i].port | (unsigned)(base < 0 ? 0 : base) << 12);
+                rise += x0->step[ex_port_index(t, r0[i].sw, r0[i].port)];
+            }
+        }
+        unsigned k = 0;
+        for (; k < K; k++) {
+            size_t i = 0;
+            while (i < ne && (tabs[k][cx[i]] == EX_NONE || tabs[k][cx[i]] == ce[i]))
+                i++;
+            if (i == ne)
+                break;
+        }
+        if (k == K) {
+            if (K == (1u << EX_MAX_LMC) || (K + 1) * cells > EX_MAX_CELLS) {
+                rc = -1;
+                break;
+            }
+            tabs[K] = tn_xmalloc(cells * sizeof **tabs + 2);
+            for (size_t i = 0; i < cells; i++)
+                tabs[K][i] = EX_NONE;
+            K++;
+        }
+        for (size_t i = 0; i < ne; i++) {
+            if (tabs[k][cx[i]] != EX_NONE && tabs[k][cx[i]] != ce[i])
+                rc = -1; /* the source's own routes disagree */
+            tabs[k][cx[i]] = ce[i];
+        }
+        hp[a] = (uint16_t)k;
+    }
+    free(cx);
+    free(ce);
+    unsigned B = 0;
+    while ((1u << B) < K)
+        B++;
+    if (rc == 0) {
+        x->B = B;
+        x->tab = tn_xmalloc(cells * ((size_t)1 << B) * sizeof *x->tab + 2);
+        for (size_t i = 0; i < cells * ((size_t)1 << B); i++)
+            x->tab[i] = EX_NONE;
+        for (unsigned k = 0; k < K; k++)
+            memcpy(x->tab + k * cells, tabs[k], cells * sizeof *x->tab);
+        x->step = x0->step;
+        x0->step = NULL;
+        x->conflicts = 0;
+        x->salt_dep = 0;
+        *hp_out = hp;
+    } else {
+        free(hp);
+    }
+    for (unsigned k = 0; k < K; k++)
+        free(tabs[k]);
+    return rc;
+}
+
 static void ex_free(ex_table *x)
 {
     free(x->tab);
@@ -291,6 +377,15 @@ int topo_export_dot(const topo *t, FILE *out, const char *title, uint64_t *confl
         if (!more)
             break;
     }
+    /* routes that depend on the source only: a path per group of sources */
+    uint16_t *hp = NULL;
+    if (best.B == 0 && best.conflicts && !best.salt_dep) {
+        ex_table x = {0};
+        if (ex_group(t, &best, &x, &hp, r0) == 0) {
+            ex_free(&best);
+            best = x;
+        }
+    }
     free(all);
     free(r0);
     free(r1);
@@ -303,14 +398,19 @@ int topo_export_dot(const topo *t, FILE *out, const char *title, uint64_t *confl
     fprintf(out, "// read with <network type=\"graph\" file=\"...\"/> (routing=\"file\", the default).\n");
     fprintf(out, "digraph fabric {\n");
     fprintf(out, "  vcs=%u;\n", t->vcs ? t->vcs : 1);
-    if (best.B)
+    if (best.B && !hp)
         fprintf(out, "  // lmc: a message takes path v of 2^lmc, bit i of v its salt's i-th binary choice\n"
                      "  lmc=%u;\n", best.B);
+    else if (best.B)
+        fprintf(out, "  // lmc: 2^lmc paths; a host's messages take its path\n  lmc=%u;\n", best.B);
     for (uint32_t h = 0; h < N; h++) {
         node_name(t, 1, h, na, sizeof na);
         fputs("  ", out);
         put_quoted(out, na);
-        fputs(" [kind=host];\n", out);
+        if (hp)
+            fprintf(out, " [kind=host, path=%u];\n", hp[h]);
+        else
+            fputs(" [kind=host];\n", out);
     }
     for (uint32_t s = 0; s < S; s++) {
         node_name(t, 0, s, na, sizeof na);
@@ -343,12 +443,18 @@ int topo_export_dot(const topo *t, FILE *out, const char *title, uint64_t *confl
         memset(cnt, 0, (nkeys + 1) * sizeof *cnt);
         for (int pass = 0; pass < 2; pass++) {
             for (uint32_t d = 0; d < N; d++) {
-                uint16_t e0 = tab[(size_t)s * N + d];
+                /* a path without an entry here never comes here: it agrees with any */
+                uint16_t e0 = EX_NONE;
                 int same = 1;
-                for (uint32_t v = 1; v < P && same; v++)
-                    same = tab[((size_t)v * S + s) * N + d] == e0;
-                for (uint32_t v = 0; v < (same ? 1 : P); v++) {
+                for (uint32_t v = 0; v < P && same; v++) {
                     uint16_t e = tab[((size_t)v * S + s) * N + d];
+                    if (e0 == EX_NONE)
+                        e0 = e;
+                    else if (e != EX_NONE && e != e0)
+                        same = 0;
+                }
+                for (uint32_t v = 0; v < (same ? 1 : P); v++) {
+                    uint16_t e = same ? e0 : tab[((size_t)v * S + s) * N + d];
                     if (e == EX_NONE)
                         continue;
                     size_t k = (size_t)(e & 0xFFF) * 8 + (e >> 12);
@@ -406,6 +512,7 @@ int topo_export_dot(const topo *t, FILE *out, const char *title, uint64_t *confl
     fputs("}\n", out);
     free(cnt);
     free(order);
+    free(hp);
     if (conflicts)
         *conflicts = best.conflicts + best.salt_dep;
     ex_free(&best);

@@ -176,6 +176,20 @@ static double uniform_bound(const topo *t)
 
 static void fini(topo *t) { free(t->priv); }
 
+/* The up ports k..2k-1 of a switch below the top are one group: each leads
+ * to an ancestor of the switch's whole subtree, so to the nearest common
+ * ancestor level of any destination outside it (topo_fail.c). */
+static uint32_t port_group(const topo *t, uint32_t sw, uint32_t port, uint32_t *first)
+{
+    const fattree *f = F(t);
+    if (port < f->k || level_of(f, sw) + 1 >= f->n) {
+        *first = port;
+        return 1;
+    }
+    *first = f->k;
+    return f->k;
+}
+
 static const topo_ops fattree_ops = {
     .name = "fat-tree",
     .radix = radix,
@@ -188,6 +202,7 @@ static const topo_ops fattree_ops = {
     .take = take,
     .uniform_bound = uniform_bound,
     .fini = fini,
+    .port_group = port_group,
 };
 
 int topo_fattree_check(const topo_fattree_params *p, char *err, size_t errlen)

@@ -146,6 +146,26 @@ static double uniform_bound(const topo *t)
 
 static void fini(topo *t) { free(t->priv); }
 
+/* The up ports of an edge (h..h+u-1: every aggregation switch of the pod)
+ * and of an aggregation switch (k/2..k-1: its cores, each linked to the
+ * aggregation switch of the same index in every pod) are one group each:
+ * any of them reaches an ancestor of every destination above it
+ * (topo_fail.c). */
+static uint32_t port_group(const topo *t, uint32_t sw, uint32_t port, uint32_t *first)
+{
+    const ft3 *f = F3(t);
+    if (sw < f->nedge && port >= f->h) {
+        *first = f->h;
+        return f->u;
+    }
+    if (sw >= f->nedge && sw < f->nedge + f->nagg && port >= f->half) {
+        *first = f->half;
+        return f->half;
+    }
+    *first = port;
+    return 1;
+}
+
 static const topo_ops ft3_ops = {
     .name = "fat-tree",
     .radix = radix,
@@ -158,6 +178,7 @@ static const topo_ops ft3_ops = {
     .take = take,
     .uniform_bound = uniform_bound,
     .fini = fini,
+    .port_group = port_group,
 };
 
 uint64_t topo_fattree3_hosts(uint32_t k, uint32_t o)

@@ -65,7 +65,10 @@
  * torus). Edge attribute vcstep = k: a packet that crosses the link uses
  * classes k higher on its later hops (a hop's class = its entry's class +
  * the steps crossed before; into a host, 0): the dragonfly's rule, the
- * class counting the global links crossed. Graph attribute vcs = N fixes
+ * class counting the global links crossed. Host attribute path = k: that
+ * host's messages take path k, whatever their salt (routes that depend on
+ * the source: the dragonfly's per-source global slices); the walk below
+ * then starts it on path k only. Graph attribute vcs = N fixes
  * the class count (else 1 + the largest class a route uses). Table [2^B x
  * S x N] of 2 bytes.
  * The computed routings keep their distances per (switch, destination
@@ -128,6 +131,7 @@ typedef struct graph {
     uint32_t npath;  /* 2^lmc */
     int vcs_given;   /* the graph attribute vcs fixed nvc */
     int steps;       /* some edge has vcstep > 0 */
+    uint16_t *hpath; /* file: [nh] the path a host's messages take (host attribute path), GR_NONE: drawn; or NULL */
     uint32_t *dix;   /* computed: [ns] destination index of a switch with hosts, else UINT32_MAX */
     uint32_t ndst;   /* switches with hosts */
     uint16_t *dist;  /* computed: [ns * ndst] (up-down: any) */
@@ -222,8 +226,11 @@ static void hdr_init(const topo *t, uint32_t src, uint32_t dst, uint64_t salt, t
     h->src = src;
     h->dst = dst;
     h->salt = salt;
-    if (G(t)->lmc)
-        h->mid = path_of(G(t), salt);
+    const graph *g = G(t);
+    if (g->hpath && g->hpath[src] != GR_NONE)
+        h->mid = g->hpath[src];
+    else if (g->lmc)
+        h->mid = path_of(g, salt);
 }
 
 /* The candidate ports of switch s (not the destination's switch) toward
@@ -360,6 +367,7 @@ static void graph_free(graph *g)
     free(g->failed);
     free(g->lbw);
     free(g->llat);
+    free(g->hpath);
     free(g);
 }
 
@@ -778,6 +786,23 @@ static int read_routes(reader *r)
         g->nvc = vcs;
     }
     uint32_t P = g->npath;
+    /* hosts whose messages take one path (host attribute path) */
+    for (uint32_t i = 0; i < r->nn; i++) {
+        if (!r->is_host[i])
+            continue;
+        uint32_t k;
+        int rp = dot_attr_u32(r->node[i], "path", P, &k, e2, sizeof e2);
+        if (rp < 0)
+            return rerr(r, i, "%s (path: the route its messages take, below 2^lmc = %u)", e2, P);
+        if (rp == 0) {
+            if (!g->hpath) {
+                g->hpath = tn_xmalloc((size_t)g->nh * sizeof *g->hpath);
+                for (uint32_t h = 0; h < g->nh; h++)
+                    g->hpath[h] = GR_NONE;
+            }
+            g->hpath[r->id[i]] = (uint16_t)k;
+        }
+    }
     if ((uint64_t)g->ns * g->nh * P > (UINT64_C(1) << 36))
         return tn_error(r->err, r->errlen, "%s: a routing table of %u switches x %u hosts x %u paths is too large",
                         r->path, g->ns, g->nh, P);
@@ -1306,6 +1331,7 @@ static unsigned hop_vc(const walker *w, uint32_t st, uint32_t d)
 /* One destination: host d (file) or every host of switch t, standing for d. */
 static int walk_dest(walker *w, uint32_t d, uint32_t epoch, double srcw_dst, char *err, size_t errlen)
 {
+    const uint16_t *hp = w->g->routing == TOPO_GRAPH_FILE ? w->g->hpath : NULL;
     graph *g = w->g;
     uint32_t t = g->hsw[d];
     uint32_t x = g->routing == TOPO_GRAPH_FILE ? 0 : g->dix[t];
@@ -1320,6 +1346,13 @@ static int walk_dest(walker *w, uint32_t d, uint32_t epoch, double srcw_dst, cha
         uint32_t st0 = g->hsw[a] * K;
         if (g->hsw[a] == t)
             continue;
+        /* a host with a path of its own: on that path only, with its whole weight */
+        double wa = srcw_dst;
+        if (hp && hp[a] != GR_NONE) {
+            if (hp[a] != w->v)
+                continue;
+            wa = srcw_dst * g->npath;
+        }
         if (w->mark[st0] != E + 1 && w->mark[st0] != E) {
             w->cnt[st0] = 0;
             /* DFS from st0 */
@@ -1385,7 +1418,7 @@ static int walk_dest(walker *w, uint32_t d, uint32_t epoch, double srcw_dst, cha
                 sp--;
             }
         }
-        w->cnt[st0] += srcw_dst;
+        w->cnt[st0] += wa;
     }
     /* reverse post-order is a topological order: push the pairs along, and record dependencies */
     for (size_t k = np; k-- > 0;) {
@@ -1732,6 +1765,8 @@ double topo_graph_mem_bytes(const topo *t)
         b += (double)strlen(g->sname[i]) + 1 + sizeof(char *);
     if (g->nxt)
         b += (double)g->ns * g->nh * g->npath * sizeof *g->nxt;
+    if (g->hpath)
+        b += (double)g->nh * sizeof *g->hpath;
     if (g->dist)
         b += (double)g->ns * g->ndst * sizeof *g->dist + (double)g->ns * 4;
     if (g->ddown)

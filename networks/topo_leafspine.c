@@ -140,6 +140,19 @@ static double uniform_bound(const topo *t)
 
 static void fini(topo *t) { free(t->priv); }
 
+/* A leaf's spine ports H..H+S-1 are one group: every spine reaches every
+ * leaf (topo_fail.c). */
+static uint32_t port_group(const topo *t, uint32_t sw, uint32_t port, uint32_t *first)
+{
+    const leafspine *q = LS(t);
+    if (sw >= q->L || port < q->H) {
+        *first = port;
+        return 1;
+    }
+    *first = q->H;
+    return q->S;
+}
+
 static const topo_ops leafspine_ops = {
     .name = "leaf-spine",
     .radix = radix,
@@ -152,6 +165,7 @@ static const topo_ops leafspine_ops = {
     .take = take,
     .uniform_bound = uniform_bound,
     .fini = fini,
+    .port_group = port_group,
 };
 
 int topo_leafspine_check(const topo_leafspine_params *p, char *err, size_t errlen)

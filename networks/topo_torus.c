@@ -194,11 +194,15 @@ static int32_t ring_min(int64_t diff, uint32_t k, unsigned bit)
 
 static int32_t iabs32(int32_t x) { return x < 0 ? -x : x; }
 
+/* Tie j of a record: the salt's bit j, flipped when bit j of flip is set
+ * (hdr_alt's other minimal records; 0 for the routing's own). */
+static unsigned tie(uint64_t salt, uint32_t flip, unsigned j) { return topo_pick(salt, j, 2) ^ ((flip >> j) & 1u); }
+
 /* The (dx, dy) of the twisted plane (dimensions 0, 1) as INSEE's dtt_rr picks it. */
-static void plane_offsets(const torus *q, int64_t dx0, int64_t dy0, uint64_t salt, int32_t *dx,
+static void plane_offsets(const torus *q, int64_t dx0, int64_t dy0, uint64_t salt, uint32_t flip, int32_t *dx,
                           int32_t *dy)
 {
-    int32_t ax = ring_min(dx0, q->k[0], topo_pick(salt, 0, 2));
+    int32_t ax = ring_min(dx0, q->k[0], tie(salt, flip, 0));
     int32_t ay = (int32_t)dy0;
     *dx = ax;
     *dy = ay;
@@ -206,15 +210,15 @@ static void plane_offsets(const torus *q, int64_t dx0, int64_t dy0, uint64_t sal
         return;
     int s = dy0 > 0 ? -1 : 1; /* direction the wrap link is crossed in */
     int32_t by = (int32_t)(dy0 + s * (int64_t)q->k[1]);
-    int32_t bx = ring_min(dx0 - s * (int64_t)q->twist, q->k[0], topo_pick(salt, 1, 2));
+    int32_t bx = ring_min(dx0 - s * (int64_t)q->twist, q->k[0], tie(salt, flip, 1));
     int32_t la = iabs32(ax) + iabs32(ay), lb = iabs32(bx) + iabs32(by);
-    if (lb < la || (lb == la && topo_pick(salt, 2, 2))) {
+    if (lb < la || (lb == la && tie(salt, flip, 2))) {
         *dx = bx;
         *dy = by;
     }
 }
 
-static void hdr_init(const topo *t, uint32_t src, uint32_t dst, uint64_t salt, topo_hdr *h)
+static void hdr_flip(const topo *t, uint32_t src, uint32_t dst, uint64_t salt, uint32_t flip, topo_hdr *h)
 {
     const torus *q = T(t);
     TN_ASSERT(src < t->hosts && dst < t->hosts, "torus: %u -> %u of %u hosts", src, dst, t->hosts);
@@ -225,12 +229,65 @@ static void hdr_init(const topo *t, uint32_t src, uint32_t dst, uint64_t salt, t
     uint32_t d0 = 0;
     if (q->n >= 2) {
         plane_offsets(q, (int64_t)coord(q, dst, 0) - coord(q, src, 0),
-                      (int64_t)coord(q, dst, 1) - coord(q, src, 1), salt, &h->off[0], &h->off[1]);
+                      (int64_t)coord(q, dst, 1) - coord(q, src, 1), salt, flip, &h->off[0], &h->off[1]);
         d0 = 2;
     }
     for (uint32_t d = d0; d < q->n; d++)
-        h->off[d] = ring_min((int64_t)coord(q, dst, d) - coord(q, src, d), q->k[d],
-                             topo_pick(salt, 3 + d, 2));
+        h->off[d] = ring_min((int64_t)coord(q, dst, d) - coord(q, src, d), q->k[d], tie(salt, flip, 3 + d));
+}
+
+static void hdr_init(const topo *t, uint32_t src, uint32_t dst, uint64_t salt, topo_hdr *h)
+{
+    hdr_flip(t, src, dst, salt, 0, h);
+}
+
+/* The other records of src -> dst (topo_fail.c), i = 0 the salt's own:
+ *   the minimal ones: every combination of the ties that can arise (the
+ *     three of the plane, dimensions 0 and 1, when n >= 2; for each other
+ *     dimension d the direction when its offset is exactly k_d / 2), in
+ *     the low bits of i;
+ *   then the long way round: a dimension whose offset o is not 0 nor a tie
+ *     may be crossed the other way, o - k_d sign(o) hops (each dimension a
+ *     bit of i above the ties; not dimensions 0 and 1 of a twisted torus,
+ *     nor under dateline="ring", whose proof needs minimal traversals).
+ * Why the long way keeps the per-hop dateline classes deadlock-free: the
+ * proof in the head needs only that a traversal of dimension d crosses its
+ * wrap link at most once, true of any |o| < k_d; the classes are read from
+ * the position at every hop as before. Routes are then at most
+ * sum (k_d - 1) switch-to-switch links (topo_fail.c's max_route_links). */
+static int hdr_alt(const topo *t, uint32_t src, uint32_t dst, uint64_t salt, uint32_t i, topo_hdr *h)
+{
+    const torus *q = T(t);
+    unsigned pos[3 + TOPO_MAX_DIMS], m = 0, nl = 0;
+    uint32_t dl[TOPO_MAX_DIMS];
+    uint32_t d0 = 0;
+    if (q->n >= 2) {
+        pos[m++] = 0, pos[m++] = 1, pos[m++] = 2;
+        d0 = 2;
+    }
+    for (uint32_t d = 0; d < q->n; d++) {
+        int64_t diff = (int64_t)coord(q, dst, d) - coord(q, src, d), k = q->k[d];
+        int64_t r = ((diff % k) + k) % k;
+        int tied = k % 2 == 0 && r == k / 2;
+        if (d >= d0 && tied)
+            pos[m++] = 3 + d;
+        if (r != 0 && !tied && !q->dateline_ring && (d >= 2 || !q->twist))
+            dl[nl++] = d;
+    }
+    if (m + nl > 20) /* at most 2^20 records (a 17-dimensional torus's) */
+        nl = m > 20 ? 0 : 20 - m, m = m > 20 ? 20 : m;
+    if (i >> (m + nl))
+        return 0;
+    uint32_t flip = 0;
+    for (unsigned b = 0; b < m; b++)
+        flip |= ((i >> b) & 1u) << pos[b];
+    hdr_flip(t, src, dst, salt, flip, h);
+    for (unsigned b = 0; b < nl; b++)
+        if ((i >> (m + b)) & 1u) {
+            uint32_t d = dl[b];
+            h->off[d] = h->off[d] > 0 ? h->off[d] - (int32_t)q->k[d] : h->off[d] + (int32_t)q->k[d];
+        }
+    return 1;
 }
 
 /* Dateline class of a hop of dimension d from v with off hops to go (off != 0). */
@@ -377,6 +434,7 @@ static const topo_ops torus_ops = {
     .take = take,
     .uniform_bound = uniform_bound,
     .fini = fini,
+    .hdr_alt = hdr_alt,
 };
 
 int topo_torus_check(const topo_torus_params *p, char *err, size_t errlen)

@@ -5,8 +5,13 @@
  *     + header bytes. Sequence numbers count segments (the byte stream's
  *     mss-sized units: SACK is not modelled, so nothing finer is needed).
  *   Sending: segments go out while the segments outstanding (nxt - una)
- *     are fewer than max(1, floor(cwnd / mss)) and than the receive window
- *     TP_RWND; new segments in order, retransmissions as below.
+ *     are fewer than max(1, floor(min(cwnd, window) / mss)) and than the
+ *     receive window TP_RWND; new segments in order, retransmissions as
+ *     below. `window` (transport.window, 0: none) is what a real socket's
+ *     buffers allow in flight: the smaller of its send buffer and the
+ *     receiver's advertised window (RFC 793's SND.WND; ns-3's TcpSocket
+ *     SndBufSize and RcvBufSize, 131072 B by default, cap every ns-3 TCP
+ *     connection at 128 KiB outstanding).
  *   Receiver (RFC 5681 sec. 4.2, RFC 1122): a cumulative ACK names the next
  *     in-order segment expected; an in-order segment is acked once
  *     `delayed-ack` of them are unacked or after delayed-ack-timeout; an
@@ -51,6 +56,9 @@ extern const tp_cc_ops tp_tcp_ops, tp_dctcp_ops, tp_dcqcn_ops;
 
 const tp_cc_ops *const tp_registry[] = {NULL, &tp_tcp_ops, &tp_dctcp_ops, &tp_dcqcn_ops};
 const char *const tp_names[] = {"none", "tcp", "dctcp", "dcqcn", NULL};
+const char *const tp_wl_names[] = {"inherit", "none", "tcp", "dctcp", "dcqcn", NULL};
+_Static_assert(sizeof tp_wl_names / sizeof tp_wl_names[0] == sizeof tp_names / sizeof tp_names[0] + 1,
+               "workload.transport lists inherit and every transport");
 
 size_t tp_count(void) { return sizeof tp_registry / sizeof tp_registry[0]; }
 
@@ -325,6 +333,8 @@ static void output(tp_inst *t, tp_flow *f)
         return;
     }
     uint64_t w = f->cwnd / f->mss;
+    if (t->p.window_bytes && w > t->p.window_bytes / f->mss)
+        w = t->p.window_bytes / f->mss;
     if (w < 1)
         w = 1;
     if (w > TP_RWND)

@@ -62,6 +62,8 @@ typedef struct tp_params {
     double min_rate_bps;          /* floor of the rate (1 Gb/s) */
     int64_t cnp_interval_ps;      /* receiver: at most one CNP per flow this often (50 us) */
     int growth;                   /* tcp, dctcp window growth: TP_GROWTH_RENO | TP_GROWTH_LINUX */
+    uint64_t window_bytes;        /* tcp, dctcp: at most this many bytes outstanding per flow (the
+                                   * socket buffers' limit, ns-3's Snd/RcvBufSize); 0: TP_RWND segments */
 } tp_params;
 
 enum { TP_GROWTH_RENO = 0, TP_GROWTH_LINUX = 1 };
@@ -146,6 +148,8 @@ struct tp_flow {
 /* The registry: index 0 is `none` (no ops: no transport layer). */
 extern const tp_cc_ops *const tp_registry[];
 extern const char *const tp_names[]; /* "none", "tcp", "dctcp", NULL: transport.type's choices */
+/* workload.transport's choices: "inherit" (the run's <transport>), then tp_names: choice i is type i - 1 */
+extern const char *const tp_wl_names[];
 size_t tp_count(void);
 
 /* Checks of the rows' values. */
@@ -162,6 +166,8 @@ void tp_send(tp_inst *t, net_msg *m);
 /* The fabric delivered (last bit at dst) or dropped a segment or ACK. */
 void tp_arrived(tp_inst *t, net_msg *seg);
 void tp_dropped(tp_inst *t, net_msg *seg);
+/* The transport a segment or ACK (net_msg.client NET_TP_CLIENT) belongs to. */
+static inline tp_inst *tp_of(const net_msg *seg) { return ((const tp_flow *)seg->p)->t; }
 
 typedef struct tp_counters {
     uint64_t segments, acks;     /* sent */

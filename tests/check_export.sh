@@ -8,7 +8,10 @@
 # 8x8 torus (dimension order; ties at 4 hops drawn per message: the file's
 # lmc=3 paths) and the dragonfly of 9 groups of 4 routers, 1 host and 2
 # global links each, minimal routing (the class counts global links: the
-# file's vcstep=1 on them). Workload: uniform random at 0.6, 2 replicas.
+# file's vcstep=1 on them), and configs/examples/topologies.xml's dragonfly
+# (4 groups of 4 routers, 4 hosts and 3 global links each, minimal: 4 global
+# links per pair of groups, a message from x on slice x mod 4: the file's
+# hosts carry path=k). Workload: uniform random at 0.6, 2 replicas.
 set -u
 top_srcdir=${top_srcdir:-..}
 top_builddir=${top_builddir:-..}
@@ -60,6 +63,8 @@ XML
 one fattree 16 'type="fat-tree" arity="4" levels="2"'
 one torus8x8 64 'type="torus" dims="8 8"'
 one dragonfly 36 'type="dragonfly" groups="9" routers-per-group="4" hosts-per-router="1" global-links="2" routing="minimal"'
+one dragonfly4 64 'type="dragonfly" groups="4" routers-per-group="4" hosts-per-router="4" global-links="3" routing="minimal"'
+grep -q "path=1]" "$tmp/dragonfly4.dot" || { echo "FAIL dragonfly4: the file's hosts have no path"; fail=1; }
 grep -q "lmc=3;" "$tmp/torus8x8.dot" || { echo "FAIL torus8x8: the file has no lmc=3"; fail=1; }
 grep -q "vcstep=1" "$tmp/dragonfly.dot" || { echo "FAIL dragonfly: the file has no vcstep=1"; fail=1; }
 exit $fail

@@ -442,8 +442,12 @@ END_TEST
  *     after a global link, so the file marks the global links vcstep=1;
  *   dragonfly g=4 a=4 p=2 h=3, minimal: 4 global links per pair of groups,
  *     a message from x taking slice x mod 4 (merlin's): the route depends
- *     on the source, which no destination table holds: export counts those
- *     choices as conflicts (> 0). */
+ *     on the source, not on the message: export groups the sources into
+ *     paths (host attribute path) whose routes agree (greedily: 3 paths here);
+ *   dragonfly g=4 a=4 p=2 h=3, Valiant: the intermediate group is drawn
+ *     among g - 2 = 2 groups by topo_pick(salt, 0, 2), which is the salt's
+ *     choice 0, but the slices depend on the source too: no file routes it
+ *     (conflicts > 0). */
 static void roundtrip(const char *name, const char *const *sets, uint32_t N, int exact, const char *want)
 {
     net_params core = th_star(N, 10e9);
@@ -516,7 +520,10 @@ START_TEST(test_export_import)
     roundtrip("dragonfly", df, 36, 1, "vcstep=1");
     const char *df4[] = {"network.groups=4", "network.routers-per-group=4", "network.hosts-per-router=2",
                          "network.global-links=3", "network.routing=minimal", NULL};
-    roundtrip("dragonfly", df4, 32, 0, NULL);
+    roundtrip("dragonfly", df4, 32, 1, "path=2];");
+    const char *df4v[] = {"network.groups=4", "network.routers-per-group=4", "network.hosts-per-router=2",
+                          "network.global-links=3", "network.routing=valiant", NULL};
+    roundtrip("dragonfly", df4v, 32, 0, NULL);
 }
 END_TEST
 
@@ -585,6 +592,22 @@ START_TEST(test_paths_vcstep)
     at[4] = '1';
     build_fails(dot_file(text), TOPO_GRAPH_FILE, "node S1: the hop toward host H2 on path 0 uses class 1, beyond "
                                                  "the 1 classes");
+    /* a host's own path (host attribute path=1): H0's messages go
+     * counter-clockwise whatever their salt */
+    snprintf(text, sizeof text, "%s", RING4_PATHS);
+    at = strstr(text, "H0;");
+    memmove(at + 12, at + 3, strlen(at + 3) + 1);
+    memcpy(at, "H0 [path=1];", 12);
+    build_ok(dot_file(text), TOPO_GRAPH_FILE, &t);
+    for (int k = 0; k < 2; k++) {
+        ck_assert_uint_eq(topo_route(&t, 0, 2, salt[k], l, v, 8), 4);
+        for (int i = 0; i < 4; i++)
+            ck_assert_uint_eq(l[i], want1[i]);
+    }
+    topo_free(&t);
+    at = strstr(text, "path=1");
+    at[5] = '2';
+    build_fails(dot_file(text), TOPO_GRAPH_FILE, "node H0: path=\"2\": expected an integer from 0 to 1");
 }
 END_TEST
 
@@ -1097,6 +1120,309 @@ START_TEST(test_failed_links_drawn)
 }
 END_TEST
 
+/* ---- failed links on the parametric fabrics (networks/topo_fail.c) ---- */
+
+/* The route a -> b (salt 0) crosses the directed link (sw, port). */
+static int route_has(const topo *t, uint32_t a, uint32_t b, uint32_t sw, uint32_t port)
+{
+    uint64_t links[16];
+    size_t n = topo_route(t, a, b, 0, links, NULL, 16);
+    for (size_t i = 0; i < n; i++)
+        if (links[i] == topo_link_out(t, sw, port))
+            return 1;
+    return 0;
+}
+
+static th_net *param_net(const char *type, const char *const *sets, char *err, size_t errlen)
+{
+    net_params core = th_star(16, 10e9);
+    return th_net_try(type, &core, sets, NULL, 1, 0, err, errlen);
+}
+
+/* One failed uplink of the parametric 4-ary 2-tree (d-mod-k), bisect.
+ * Switches as export-topology names them: leaves S0..S3 (hosts 4i..4i+3),
+ * tops S4..S7; leaf i's up port 4 + j enters top S(4 + j) (on its down
+ * port i); d-mod-k climbs by up port b mod 4 (b the destination).
+ * Mapping M (rank r on host M[r]) makes bisect's 8 flows 2i -> 2i+1:
+ *   0 -> 8, 1 -> 9 (S0 -> S2), 4 -> 12, 5 -> 13 (S1 -> S3), and 2 -> 3,
+ *   6 -> 7, 10 -> 11, 14 -> 15 inside a leaf.
+ * Whole: the four crossing flows climb by ports 0, 1, 0, 1 from two
+ *   different leaves: S0->S4->S2, S0->S5->S2, S1->S4->S3, S1->S5->S3, no
+ *   link shared: every c_f = 1: sum_max_cong 1, cong_mean 1, bw_fraction 1.
+ * S0-S4 down: 0 -> 8's port (4) is dead, the next up port of the group is
+ *   5 (S5, which reaches S2): 0 -> 8 and 1 -> 9 share S0 -> S5 and
+ *   S5 -> S2: c_f = 2 for both, 1 for the six others: sum_max_cong 2,
+ *   cong_max 2, cong_mean (2 + 2 + 6) / 8 = 1.25, bw_fraction
+ *   (1/2 + 1/2 + 6) / 8 = 7/8.
+ * S5-S2 down instead (a down link): 1 -> 9 climbs to S5 by d-mod-k, but S5
+ *   can no longer reach S2, so S0 takes the next up port, 6 (S6 -> S2);
+ *   0 -> 8 keeps S4: nothing shared, c_f = 1 everywhere. */
+START_TEST(test_param_failed_uplink_bisect)
+{
+    static const uint32_t M[16] = {0, 8, 1, 9, 4, 12, 5, 13, 2, 3, 6, 7, 10, 11, 14, 15};
+    char err[1024] = "";
+    const char *whole[] = {"network.arity=4", "network.levels=2", NULL};
+    th_net *h = param_net("fat-tree", whole, err, sizeof err);
+    ck_assert_msg(h != NULL, "%s", err);
+    cong_result r = eval16(h, PAT_BISECT, M);
+    ck_assert_double_eq(r.sum_max_cong, 1);
+    ck_assert_double_eq(r.cong_mean, 1);
+    ck_assert_double_eq(r.bw_fraction, 1);
+    th_net_free(h);
+    const char *up[] = {"network.arity=4", "network.levels=2", "network.failed-links=S0-S4", NULL};
+    h = param_net("fat-tree", up, err, sizeof err);
+    ck_assert_msg(h != NULL, "%s", err);
+    r = eval16(h, PAT_BISECT, M);
+    ck_assert_double_eq(r.sum_max_cong, 2);
+    ck_assert_double_eq(r.cong_max, 2);
+    ck_assert_double_eq(r.cong_mean, 1.25);
+    ck_assert_double_eq(r.bw_fraction, 7.0 / 8.0);
+    const topo *t = h->n->ops->topology(h->n->state);
+    ck_assert_str_eq(topo_failed_names(t), "S0-S4");
+    ck_assert(route_has(t, 0, 8, 0, 5) && route_has(t, 0, 8, 5, 2) && !route_has(t, 0, 8, 0, 4));
+    /* the reverse direction is down too: 8 -> 0 climbs by port 4 + 0 (S4), whose way down to S0 is cut: S5 */
+    ck_assert(route_has(t, 8, 0, 2, 5) && route_has(t, 8, 0, 5, 0));
+    th_net_free(h);
+    const char *down[] = {"network.arity=4", "network.levels=2", "network.failed-links=S5-S2", NULL};
+    h = param_net("fat-tree", down, err, sizeof err);
+    ck_assert_msg(h != NULL, "%s", err);
+    r = eval16(h, PAT_BISECT, M);
+    ck_assert_double_eq(r.sum_max_cong, 1);
+    t = h->n->ops->topology(h->n->state);
+    ck_assert(route_has(t, 1, 9, 0, 6) && route_has(t, 1, 9, 6, 2) && route_has(t, 0, 8, 0, 4));
+    th_net_free(h);
+}
+END_TEST
+
+/* Leaf-spine, 3 leaves of 2 hosts, 2 spines (S0..S2 leaves, S3, S4
+ * spines; leaf l's port 2 + s enters spine S(3 + s) on its port l),
+ * d-mod-k: spine (b mod 2) mod 2 = b mod 2. S0-S3 down:
+ *   0 -> 2 (b = 2: spine S3): S0's port 2 is dead, the next spine port is 3
+ *     (S4), which reaches S1: S0 -> S4 -> S1.
+ *   2 -> 0 (b = 0: spine S3): S1's port 2 enters S3, whose way down to S0
+ *     is cut: S1 -> S4 (port 3) -> S0.
+ *   4 -> 1 (b = 1: spine S4): unchanged, S2 -> S4 -> S0.
+ * S0-S3 and S0-S4 down cut leaf S0 off: its 2 hosts to the 4 others and
+ * back, 16 pairs, an error naming them. */
+START_TEST(test_param_failed_leafspine)
+{
+    char err[1024] = "";
+    net_params core = th_star(6, 10e9);
+    const char *one[] = {"network.leaves=3", "network.spines=2", "network.hosts-per-leaf=2", "network.routing=d-mod-k",
+                         "network.failed-links=S0-S3", NULL};
+    th_net *h = th_net_try("leaf-spine", &core, one, NULL, 1, 0, err, sizeof err);
+    ck_assert_msg(h != NULL, "%s", err);
+    const topo *t = h->n->ops->topology(h->n->state);
+    ck_assert(route_has(t, 0, 2, 0, 3) && route_has(t, 0, 2, 4, 1));
+    ck_assert(route_has(t, 2, 0, 1, 3) && route_has(t, 2, 0, 4, 0));
+    ck_assert(route_has(t, 4, 1, 2, 3) && route_has(t, 4, 1, 4, 0));
+    /* every pair is delivered, by both router models */
+    for (int iq = 0; iq < 2; iq++) {
+        th_net_free(h);
+        const char *sets[] = {"network.leaves=3", "network.spines=2", "network.hosts-per-leaf=2",
+                              "network.failed-links=S0-S3", iq ? "network.router=input-queued" : NULL, NULL};
+        h = th_net_try("leaf-spine", &core, sets, NULL, 1, 64, err, sizeof err);
+        ck_assert_msg(h != NULL, "%s", err);
+        net_msg *m[36];
+        for (uint32_t a = 0; a < 6; a++)
+            for (uint32_t b = 0; b < 6; b++)
+                m[a * 6 + b] = a == b ? NULL : th_at_low(h, 0, a, b, 10000);
+        th_net_go(h);
+        for (int i = 0; i < 36; i++)
+            if (m[i])
+                ck_assert_uint_eq(m[i]->a, 1);
+    }
+    th_net_free(h);
+    const char *cut[] = {"network.leaves=3", "network.spines=2", "network.hosts-per-leaf=2",
+                         "network.failed-links=S0-S3 S0-S4", NULL};
+    h = th_net_try("leaf-spine", &core, cut, NULL, 1, 0, err, sizeof err);
+    ck_assert_ptr_null(h);
+    ck_assert_msg(strstr(err, "16 pairs of hosts have no route on the leaf-spine around the failed links: H0->H2, "
+                              "H0->H4, H2->H0, ...") != NULL,
+                  "%s", err);
+}
+END_TEST
+
+/* The three-tier k = 4 tree (16 hosts: edges S0..S7, aggregations S8..S15,
+ * cores S16..S19; aggregation (p, j) = S(8 + 2p + j), its up port 2 + m
+ * enters core S(16 + 2j + m)). Failing both uplinks of aggregation S8
+ * (pod 0, j = 0: S8-S16, S8-S17) leaves pod 0 reachable through S9: every
+ * pair still has a route and none crosses a failed link; failing both of
+ * edge S0's uplinks (S0-S8, S0-S9) cuts its 2 hosts off: 2 x 14 x 2 = 56
+ * pairs. Errors: a link that is not one, a host's link, names outside the
+ * fabric, a count above its 32 links between switches (8 edges x 2 + 8
+ * aggregations x 2), and the dragonfly, not done yet. */
+START_TEST(test_param_failed_errors)
+{
+    char err[1024] = "";
+    /* core S16 links aggregation j = 0 of every pod: S8, S10, ...; either order names a link */
+    const char *ok[] = {"network.ports=4", "network.failed-links=S8-S16 S16-S10", NULL};
+    th_net *h = param_net("fat-tree", ok, err, sizeof err);
+    ck_assert_msg(h != NULL, "%s", err);
+    ck_assert_str_eq(topo_failed_names(h->n->ops->topology(h->n->state)), "S8-S16 S16-S10");
+    th_net_free(h);
+    const char *ok2[] = {"network.ports=4", "network.failed-links=S8-S16 S8-S17", NULL};
+    h = param_net("fat-tree", ok2, err, sizeof err);
+    ck_assert_msg(h != NULL, "%s", err);
+    const topo *t = h->n->ops->topology(h->n->state);
+    for (uint32_t a = 0; a < 16; a++)
+        for (uint32_t b = 0; b < 16; b++)
+            if (a != b)
+                ck_assert(!route_has(t, a, b, 8, 2) && !route_has(t, a, b, 8, 3) && !route_has(t, a, b, 16, 0) &&
+                          !route_has(t, a, b, 17, 0));
+    th_net_free(h);
+    static const struct {
+        const char *set, *want;
+    } bad[] = {
+        {"network.failed-links=S0-S8 S0-S9", "56 pairs of hosts have no route on the fat-tree"},
+        {"network.failed-links=S0-S1", "\"S0-S1\": S0 and S1 are not linked in the fat-tree"},
+        {"network.failed-links=S0-S8 S8-S0", "\"S8-S0\": S8 and S0 are not linked in the fat-tree (or the link is "
+                                             "named twice)"},
+        {"network.failed-links=H0-S0", "\"H0-S0\" is a host's link"},
+        {"network.failed-links=S0-S20", "\"S0-S20\" is not A-B with A and B two nodes of the fat-tree"},
+        {"network.failed-links=33", "network.failed-links=33: the fat-tree has only 32 links between switches"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        const char *sets[] = {"network.ports=4", bad[i].set, NULL};
+        h = param_net("fat-tree", sets, err, sizeof err);
+        ck_assert_ptr_null(h);
+        ck_assert_msg(strstr(err, bad[i].want) != NULL, "%s: '%s' lacks '%s'", bad[i].set, err, bad[i].want);
+    }
+    const char *df[] = {"network.failed-links=S0-S1", NULL};
+    net_params core = th_star(36, 10e9);
+    h = th_net_try("dragonfly", &core, df, NULL, 1, 0, err, sizeof err);
+    ck_assert_ptr_null(h);
+    ck_assert_msg(strstr(err, "not supported on the dragonfly") != NULL, "%s", err);
+}
+END_TEST
+
+/* Torus 4x4 (switch = host v = x + 4 y; ports 1 +x, 2 -x, 3 +y, 4 -y).
+ * S0-S1 down (the x link (0,0)-(1,0)), DOR (x first):
+ *   H0 -> H1: offset x +1, no tie: every minimal record crosses S0 -> S1;
+ *     the long way round x (-3) is next: S0 -> S3 -> S2 -> S1 by port 2:
+ *     4 switches, 5 links.
+ *   H0 -> H5 ((1,1)): x +1 in row 0 (dead), so the long way in x again,
+ *     then +y at S1: S0 -> S3 -> S2 -> S1 -> S5.
+ *   H0 -> H2: x offset 2 is a tie; the salt's record may go + (over the
+ *     dead link) and then the other tie, -2 via S3, is taken: never over
+ *     S0 -> S1.
+ * The longest record is then 3 + 3 switch-to-switch hops: 8 links.
+ * Every pair is delivered by both router models, and H0 -> H1 alone at
+ * zero load takes the zero-load time of 4 switches.
+ * S0-S1 and S0-S3 down (both x links of S0): x leaves or enters S0 in no
+ *   direction. DOR (x first): from H0 to the 12 hosts with x != 0, and from
+ *   the 3 others of row 0 (x != 0) to the 4 hosts of column 0 (their x
+ *   leg ends at S0): 24 pairs, the first H0->H1, H0->H2, H0->H3.
+ *   adaptive (escape: y first, then x): from the 4 hosts of column 0 to the
+ *   3 of row 0 with x != 0 (their x leg starts at S0), and from the 12
+ *   hosts with x != 0 to H0: 24 pairs too (the escape is needed at the
+ *   source, so an adaptive first hop cannot rescue a pair). */
+START_TEST(test_param_failed_torus)
+{
+    char err[1024] = "";
+    const char *sets[] = {"network.dims=4 4", "network.failed-links=S0-S1", NULL};
+    th_net *h = param_net("torus", sets, err, sizeof err);
+    ck_assert_msg(h != NULL, "%s", err);
+    th_net_free(h);
+    net_params core1 = th_star(16, 10e9);
+    h = th_net_try("torus", &core1, sets, NULL, 1, 4, err, sizeof err);
+    ck_assert_msg(h != NULL, "%s", err);
+    const topo *t = h->n->ops->topology(h->n->state);
+    ck_assert_uint_eq(t->max_route_links, 8);
+    uint64_t links[16];
+    ck_assert_uint_eq(topo_route(t, 0, 1, 0, links, NULL, 16), 5);
+    ck_assert(route_has(t, 0, 1, 0, 2) && route_has(t, 0, 1, 3, 2) && route_has(t, 0, 1, 2, 2));
+    ck_assert(route_has(t, 0, 5, 2, 2) && route_has(t, 0, 5, 1, 3));
+    for (uint64_t salt = 0; salt < 64; salt++) {
+        size_t n = topo_route(t, 0, 2, salt * 0x9e3779b97f4a7c15u, links, NULL, 16);
+        ck_assert_uint_eq(n, 4);
+        for (size_t i = 0; i < n; i++)
+            ck_assert_uint_ne(links[i], topo_link_out(t, 0, 1));
+    }
+    net_msg *m = th_at_low(h, 0, 0, 1, 1000);
+    th_net_go(h);
+    ck_delivered_at(m, swnet_zero_load_h_ps(h->n->state, 4, 1000));
+    th_net_free(h);
+    for (int r = 0; r < 4; r++) {
+        const char *all[] = {"network.dims=4 4", "network.failed-links=S0-S1",
+                             r & 1 ? "network.routing=adaptive" : "network.routing=dor",
+                             r & 2 ? "network.router=input-queued" : NULL, NULL};
+        net_params core = th_star(16, 10e9);
+        h = th_net_try("torus", &core, all, NULL, 1, 256, err, sizeof err);
+        ck_assert_msg(h != NULL, "%s", err);
+        net_msg *ms[256];
+        for (uint32_t a = 0; a < 16; a++)
+            for (uint32_t b = 0; b < 16; b++)
+                ms[a * 16 + b] = a == b ? NULL : th_at_low(h, 0, a, b, 10000);
+        th_net_go(h);
+        for (int i = 0; i < 256; i++)
+            if (ms[i])
+                ck_assert_uint_eq(ms[i]->a, 1);
+        th_net_free(h);
+    }
+    for (int r = 0; r < 2; r++) {
+        const char *cut[] = {"network.dims=4 4", "network.failed-links=S0-S1 S0-S3",
+                             r ? "network.routing=adaptive" : "network.routing=dor", NULL};
+        h = param_net("torus", cut, err, sizeof err);
+        ck_assert_ptr_null(h);
+        ck_assert_msg(strstr(err, "24 pairs of hosts have no route on the torus around the failed links: H0->H1, "
+                                  "H0->H2, H0->H3, ...") != NULL,
+                      "%s", err);
+    }
+}
+END_TEST
+
+/* A count on a parametric fabric draws its links as the graph fabric draws
+ * them (the same candidates in link order, the same shuffle): the 4-ary
+ * 3-tree and its export fail the same links for every seed, and no route
+ * of the 64 x 64 pairs crosses one. */
+START_TEST(test_param_failed_drawn)
+{
+    topo_fattree_params fp = {.arity = 4, .levels = 3};
+    topo base;
+    char err[1024];
+    ck_assert_int_eq(topo_fattree_init(&base, &fp, err, sizeof err), 0);
+    snprintf(tmp_path, sizeof tmp_path, "/tmp/tasknet-check-graph-%ld.dot", base_pid);
+    FILE *f = fopen(tmp_path, "w");
+    ck_assert_ptr_nonnull(f);
+    ck_assert_int_eq(topo_export_dot(&base, f, "4-ary 3-tree", NULL, err, sizeof err), 0);
+    fclose(f);
+    topo_free(&base);
+    for (uint64_t seed = 1; seed <= 4; seed++) {
+        topo t, g;
+        ck_assert_int_eq(topo_fattree_init(&base, &fp, err, sizeof err), 0);
+        ck_assert_msg(topo_fail_init(&t, &base, "5", 1, seed, err, sizeof err) == 0, "%s", err);
+        ck_assert_msg(build_failed(tmp_path, TOPO_GRAPH_UPDOWN, "5", 1, seed, &g, err, sizeof err) == 0, "%s", err);
+        ck_assert_str_eq(topo_failed_names(&t), topo_graph_failed(&g));
+        for (uint32_t a = 0; a < 64; a++)
+            for (uint32_t b = 0; b < 64; b++) {
+                uint64_t links[16];
+                size_t n = topo_route(&t, a, b, a * 64 + b, links, NULL, 16);
+                for (size_t i = 0; i < n; i++) {
+                    topo_end from, to;
+                    topo_link_ends(&t, links[i], &from, &to);
+                    if (from.kind != TOPO_SWITCH || to.kind != TOPO_SWITCH)
+                        continue;
+                    char l1[32], l2[32];
+                    snprintf(l1, sizeof l1, "S%u-S%u", from.id, to.id);
+                    snprintf(l2, sizeof l2, "S%u-S%u", to.id, from.id);
+                    const char *nm = topo_failed_names(&t);
+                    size_t ln = strlen(l1), l2n = strlen(l2);
+                    for (const char *c = nm; *c;) {
+                        size_t w = strcspn(c, " ");
+                        ck_assert_msg(!(w == ln && strncmp(c, l1, w) == 0) && !(w == l2n && strncmp(c, l2, w) == 0),
+                                      "%u -> %u crosses %s (failed: %s)", a, b, l1, nm);
+                        c += w;
+                        c += *c == ' ';
+                    }
+                }
+            }
+        topo_free(&t);
+        topo_free(&g);
+    }
+}
+END_TEST
+
 /* Partly populated (networks/topo_sub.c): the k = 16 three-tier fat tree
  * (16 pods x 8 edges x 8 hosts = 1,024) with N = 1,000 nodes.
  * first: nodes on hosts 0..999: 125 full edges, pods 0..14 full (64 hosts)
@@ -1201,6 +1527,11 @@ static Suite *suite(void)
     tcase_add_test(tc, test_failed_links_errors);
     tcase_add_test(tc, test_failed_uplink_bisect);
     tcase_add_test(tc, test_failed_links_drawn);
+    tcase_add_test(tc, test_param_failed_uplink_bisect);
+    tcase_add_test(tc, test_param_failed_leafspine);
+    tcase_add_test(tc, test_param_failed_errors);
+    tcase_add_test(tc, test_param_failed_torus);
+    tcase_add_test(tc, test_param_failed_drawn);
     tcase_add_test(tc, test_partly_populated);
     suite_add_tcase(s, tc);
     return s;

@@ -304,6 +304,102 @@ START_TEST(test_drained_credits_back)
 }
 END_TEST
 
+/* network.speedup and the dragonfly's global-link-latency (BookSim2's
+ * examples/dragonflyconfig: internal_speedup 2, routing_delay 0, the other
+ * stages 1 cycle each = one internal step). Speedup S: the router steps every
+ * Tr = T / S; each output's buffer sends one flit per flit time, at
+ * flit-time edges (BookSim2's _SendFlits once per cycle), so a flit crossing
+ * the crossbar at c goes on the link at the first edge >= c not taken.
+ * Dragonfly g = 3, a = 2, p = 1, h = 1 (n = 1): host x on switch x, group
+ * x / 2; the slot of group 0 toward group 1 is on its router 0 (switch 0),
+ * group 1's toward group 0 on its router 0 (switch 2). So 0 -> 2 is sw0
+ * -global- sw2, and 0 -> 3 is sw0 -global- sw2 -local- sw3. T = 1 ns, links
+ * 9 ns, global 99 ns, host links 0; rd = 0, va = sa = st = 0.5 ns (Tr),
+ * speedup 2; 4-byte messages = F = 4 flits. Times relative to 5 ns.
+ * 0 -> 2: the head is whole at sw0 at 1; VC at 1 (known 1.5), switch at 1.5,
+ *   leaves at 2, crossbar done 2.5: on the link at the edge 3, whole at sw2
+ *   at 3 + 1 + 99 = 103. Flit k (k >= 1) is whole at sw0 at k + 1 and
+ *   crosses at k + 1.5: the edges k + 2 are free except k = 1's 3, taken by
+ *   the head: flits on the link at 3, 4, 5, 6 (the output buffer holds flit
+ *   1 half a flit time). At sw2 the same, 102 later: on the link to host 2
+ *   at 105..108, the tail whole there at 108 + 1 + 0 = 109 ns.
+ * 0 -> 3: the head leaves sw2 at 105 for sw3 (local): whole at 105 + 1 + 9 =
+ *   115, on the link to host 3 at 117, whole 118; the tail 3 later: 121 ns.
+ * Formula (iqrouter.c's head with D = 1.5 rounded up to the flit time, 2):
+ *   2 (T + 0) + (h - 1)(T + 9) + 2 h + (F - 1) + (99 - 9) per global link:
+ *   h = 2: 2 + 10 + 4 + 3 + 90 = 109; h = 3: 2 + 20 + 6 + 3 + 90 = 121.
+ * Without global-link-latency every link is 9 ns: 0 -> 3 takes 121 - 90 = 31.
+ * Output buffer: two 1-flit messages from hosts 0 and 1 to host 2 on the
+ *   one-switch fat tree (1-level, 4-ary), 2 VCs, islip one iteration,
+ *   speedup 2, va = sa = st = 0.5, rd = 0: both heads are whole at 1; the
+ *   output VCs both grant host 0's input (iSLIP's synchronised pointers,
+ *   test_contention_two_inputs), which takes VC 0; host 1 asks again at 1.5
+ *   and gets VC 1 (known 2). Host 0: switch at 1.5, leaves 2, crossbar done
+ *   2.5, link at 3, whole at host 2 at 4. Host 1: switch at 2, leaves 2.5,
+ *   done 3, but the edge 3 is taken: the output buffer holds it to 4,
+ *   whole at 5 (two flits never share a flit time on one link). */
+START_TEST(test_speedup_global_links)
+{
+    const char *df[] = {"network.router=input-queued", "network.flit-size=1B", "network.mtu=4B",
+                        "network.vc-buffer=256B", "network.host-link-latency=0ns", "network.groups=3",
+                        "network.routers-per-group=2", "network.hosts-per-router=1", "network.global-links=1",
+                        "network.routing-delay=0ns", "network.vc-alloc-delay=0.5ns", "network.sw-alloc-delay=0.5ns",
+                        "network.st-delay=0.5ns", "network.credit-delay=3ns", "network.speedup=2",
+                        "network.global-link-latency=99ns", NULL};
+    net_params core = core_bs(6);
+    core.link_latency_ps = 9 * NS;
+    int64_t got[3];
+    for (int i = 0; i < 3; i++) {
+        const char **sets = (const char **)df;
+        const char *local[32];
+        if (i == 2) { /* every link 9 ns */
+            int k = 0;
+            for (; df[k]; k++)
+                local[k] = df[k];
+            local[k - 1] = NULL;
+            sets = local;
+        }
+        th_net *h = th_net_new("dragonfly", &core, sets, NULL, 1, 4);
+        net_msg *m = th_at_low(h, T0, 0, i == 0 ? 2 : 3, 4);
+        th_net_go(h);
+        got[i] = (int64_t)m->b - T0;
+        /* the zero-load formula, global links included, agrees with the run */
+        ck_assert_int_eq(h->n->ops->zero_load_ps(h->n->state, 0, i == 0 ? 2 : 3, 4), got[i]);
+        th_net_free(h);
+    }
+    ck_assert_int_eq(got[0], 109 * NS);
+    ck_assert_int_eq(got[1], 121 * NS);
+    ck_assert_int_eq(got[2], 31 * NS);
+    const char *ft[] = {"network.router=input-queued", "network.flit-size=1B", "network.mtu=1B",
+                        "network.vc-buffer=4B", "network.host-link-latency=0ns", "network.arity=4",
+                        "network.levels=1", "network.vcs=2", "network.routing-delay=0ns",
+                        "network.vc-alloc-delay=0.5ns", "network.sw-alloc-delay=0.5ns", "network.st-delay=0.5ns",
+                        "network.speedup=2", NULL};
+    net_params c4 = core_bs(4);
+    th_net *h = th_net_new("fat-tree", &c4, ft, NULL, 1, 4);
+    net_msg *a = th_at_low(h, T0, 0, 2, 1);
+    net_msg *b = th_at_low(h, T0, 1, 2, 1);
+    th_net_go(h);
+    ck_delivered_at(a, T0 + 4 * NS);
+    ck_delivered_at(b, T0 + 5 * NS);
+    th_net_free(h);
+    /* refusals: speedup under the output-queued router, a flit time it does not divide, global links there */
+    char err[512];
+    const char *oq[] = {"network.speedup=2", "network.dims=4 4", NULL};
+    ck_assert_ptr_null(th_net_try("torus", &c4, oq, NULL, 1, 4, err, sizeof err));
+    ck_assert_ptr_nonnull(strstr(err, "network.speedup"));
+    const char *odd[] = {"network.router=input-queued", "network.flit-size=1B", "network.speedup=3",
+                         "network.mtu=1B", "network.vc-buffer=4B", "network.dims=4 4", NULL};
+    net_params c16 = core_bs(16);
+    ck_assert_ptr_null(th_net_try("torus", &c16, odd, NULL, 1, 4, err, sizeof err));
+    ck_assert_ptr_nonnull(strstr(err, "divisible by the speedup"));
+    const char *gq[] = {"network.global-link-latency=99ns", "network.groups=3", "network.routers-per-group=2",
+                        "network.hosts-per-router=1", "network.global-links=1", NULL};
+    ck_assert_ptr_null(th_net_try("dragonfly", &core, gq, NULL, 1, 4, err, sizeof err));
+    ck_assert_ptr_nonnull(strstr(err, "network.global-link-latency"));
+}
+END_TEST
+
 /* Refusals with reasons. */
 START_TEST(test_refusals)
 {
@@ -346,6 +442,7 @@ static Suite *iqr_suite(void)
     tcase_add_test(t, test_saturation_all);
     tcase_add_test(t, test_drained_credits_back);
     tcase_add_test(t, test_refusals);
+    tcase_add_test(t, test_speedup_global_links);
     suite_add_tcase(s, t);
     return s;
 }

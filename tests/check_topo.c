@@ -888,6 +888,71 @@ START_TEST(test_deadlock_adaptive)
 }
 END_TEST
 
+/* Failed links on a torus (topo_fail.c) start a message with another of
+ * the records hdr_alt lists: the other minimal ones (ties) or a dimension
+ * crossed the long way round. Whichever records the failures select, the
+ * classes stay deadlock-free: the graph of the routes of every pair under
+ * every record is acyclic for DOR, and the escape graph (Duato) of every
+ * adaptive path of every record is acyclic (the head of topo_torus.c:
+ * a traversal crosses its wrap at most once, |o| < k). The twisted torus
+ * has no long-way records in dimensions 0 and 1 (only the plane's ties). */
+START_TEST(test_deadlock_records)
+{
+    static const uint32_t dims[][3] = {{8, 4, 0}, {5, 4, 0}, {4, 4, 0}, {8, 4, 4}, {3, 3, 0}};
+    for (size_t i = 0; i < sizeof dims / sizeof *dims; i++)
+        for (int r = 0; r < 2; r++) {
+            topo t = make_torus(dims[i][0], dims[i][1], dims[i][2], r ? TOPO_TORUS_ADAPTIVE : TOPO_TORUS_DOR);
+            cdg g = cdg_new(&t, t.vcs), all = cdg_new(&t, t.vcs);
+            uint32_t longest = 0, records = 0;
+            for (uint32_t a = 0; a < t.hosts; a++)
+                for (uint32_t b = 0; b < t.hosts; b++) {
+                    topo_hdr h;
+                    for (uint32_t k = 0; t.ops->hdr_alt(&t, a, b, 0, k, &h); k++) {
+                        records++;
+                        uint32_t len = 0;
+                        for (int d = 0; d < 2; d++)
+                            len += (uint32_t)(h.off[d] < 0 ? -h.off[d] : h.off[d]);
+                        if (len > longest)
+                            longest = len;
+                        if (r) {
+                            walk_adaptive(&g, &t, a, h, -1, -1, &all);
+                            continue;
+                        }
+                        /* DOR: the one hop at every switch */
+                        uint32_t sw = a;
+                        int64_t prev = -1;
+                        for (;;) {
+                            topo_hop c[TOPO_MAX_CAND];
+                            t.ops->next(&t, sw, &h, c);
+                            uint32_t ch = topo_link_out(&t, sw, c[0].port) * g.vcs + c[0].vc;
+                            if (prev >= 0)
+                                cdg_edge(&g, (uint32_t)prev, ch);
+                            prev = ch;
+                            t.ops->take(&t, sw, &c[0], &h);
+                            topo_end e = t.ops->peer(&t, sw, c[0].port);
+                            if (e.kind == TOPO_HOST) {
+                                ck_assert_uint_eq(e.id, b);
+                                break;
+                            }
+                            sw = e.id;
+                        }
+                    }
+                }
+            ck_assert_msg(cdg_acyclic(&g), "torus %ux%u twist %u %s: a cycle over the failure records", dims[i][0],
+                          dims[i][1], dims[i][2], r ? "adaptive" : "dor");
+            /* with the long way: up to k0 - 1 + k1 - 1 hops (twisted: minimal only) */
+            if (dims[i][2])
+                ck_assert_uint_le(longest, t.max_route_links - 2);
+            else
+                ck_assert_uint_eq(longest, dims[i][0] + dims[i][1] - 2);
+            ck_assert_uint_gt(records, t.hosts * t.hosts);
+            free(g.adj);
+            free(all.adj);
+            topo_free(&t);
+        }
+}
+END_TEST
+
 /* ---------------------------------------------------------------- bounds */
 
 /* Largest channel load per unit of offered load, summed route by route:
@@ -1116,6 +1181,7 @@ static Suite *topo_suite(void)
     tcase_add_test(tc, test_dateline_ring);
     tcase_add_test(tc, test_deadlock_ugal);
     tcase_add_test(tc, test_deadlock_adaptive);
+    tcase_add_test(tc, test_deadlock_records);
     tcase_add_test(tc, test_bounds);
     tcase_add_test(tc, test_checks);
     tcase_add_test(tc, test_scale);

@@ -22,6 +22,7 @@
 
 #include "harness.h"
 #include "network.h"
+#include "swnet.h"
 #include "transport.h"
 
 #define MSS 1460
@@ -704,6 +705,266 @@ START_TEST(test_partial_gap_acked_at_once)
 }
 END_TEST
 
+/* PFC across switches on a leaf-spine (2 leaves of 2 hosts, 1 spine; links
+ * 10 us, 10 Gb/s, 1500-B packets; xoff 60 kB, xon 30 kB; a 100-kB buffer
+ * that PFC must never enforce). Hosts 0, 1 (leaf 0) and 3 (leaf 1) send
+ * 1 MB each to host 2 (leaf 1): leaf 1's port to host 2 gets 20 Gb/s from
+ * its spine link and host 3's link, so both ingress counts pass xoff and
+ * leaf 1 pauses the spine's output (link 11: spine 0's port 1, topology
+ * head N + L (H + S) + s L + port = 4 + 6 + 0 + 1) and host 3; the paused
+ * spine's queue from leaf 0 then passes xoff and pauses leaf 0's uplink
+ * (link 6: N + 0 (H + S) + port H + 0), which pauses hosts 0 and 1.
+ * By hand:
+ *  - a paused port sends nothing until the resume: a packet its sender
+ *    starts at s reaches leaf 1 at s + 10 us, so the bytes leaf 1 counts for
+ *    link 11 never grow from (pause effective) + 10 us until the resume
+ *    takes effect (sampled every 100 ns: from the first sample that sees
+ *    the pause + 10 us to the first that sees it lifted);
+ *  - headroom: after the count passes xoff, at most what is on the link
+ *    (10 us x B = 12.5 kB), what the sender starts while the pause travels
+ *    (12.5 kB) and one packet arrive: max <= 60 + 25 + 1.5 = 86.5 kB;
+ *  - no packet is lost (no drop although 100 kB would drop: a sender's
+ *    bytes wait upstream instead), every byte is delivered once;
+ *  - xon (30 kB) covers a resume's round trip (2 x 10 us x B = 25 kB), and
+ *    a resumed switch port holds the queue it was paused with, so the
+ *    bottleneck never idles once host 3's first packet reaches it at 10 us:
+ *    the last bit of the 3 MB arrives at 10 us + 3e6 x 0.8 ns + 10 us =
+ *    2 420 us, as with unbounded buffers and no flow control. */
+typedef struct pfc_watch {
+    swnet *st;
+    uint32_t link;      /* the watched link (its sender's pauses) */
+    int paused_seen;    /* the last sample saw it paused */
+    int64_t t_seen;     /* when that pause was first seen */
+    uint64_t last;      /* the count at the previous sample */
+    unsigned intervals; /* pauses seen that lasted beyond 10 us */
+    unsigned grew;      /* samples where the count grew inside a pause */
+    int64_t end_ps;
+} pfc_watch;
+
+static void pfc_sample(sim *s, void *ctx, uint64_t arg)
+{
+    (void)arg;
+    pfc_watch *w = ctx;
+    int64_t now = sim_now(s);
+    int paused = w->st->paused[w->link] & 1;
+    uint64_t cnt = w->st->ingress[(size_t)w->link * w->st->nclass];
+    if (paused && !w->paused_seen)
+        w->t_seen = now;
+    if (paused && w->paused_seen && now >= w->t_seen + 10000000) {
+        if (cnt > w->last)
+            w->grew++;
+        if (now - 100000 < w->t_seen + 10000000)
+            w->intervals++;
+    }
+    w->paused_seen = paused;
+    w->last = cnt;
+    if (now + 100000 <= w->end_ps)
+        sim_schedule_at(s, now + 100000, pfc_sample, w, 0);
+}
+
+START_TEST(test_pfc_leaf_spine)
+{
+    int64_t last[2];
+    for (int pfc = 0; pfc < 2; pfc++) {
+        net_params core = star(4);
+        const char *sets_pfc[] = {"network.leaves=2", "network.spines=1", "network.hosts-per-leaf=2",
+                                  "network.mtu=1500B", "network.flow-control=pfc", "network.pfc-xoff=60kB",
+                                  "network.pfc-xon=30kB", "network.buffer=100kB", NULL};
+        const char *sets_inf[] = {"network.leaves=2", "network.spines=1", "network.hosts-per-leaf=2",
+                                  "network.mtu=1500B", "network.flow-control=infinite", NULL};
+        th_net *h = th_net_new("leaf-spine", &core, pfc ? sets_pfc : sets_inf, NULL, 1, 8);
+        net_msg *m[3] = {th_at_low(h, 0, 0, 2, 1000000), th_at_low(h, 0, 1, 2, 1000000),
+                         th_at_low(h, 0, 3, 2, 1000000)};
+        static pfc_watch w[2];
+        if (pfc) {
+            for (int k = 0; k < 2; k++) {
+                memset(&w[k], 0, sizeof w[k]);
+                w[k].st = h->n->state;
+                w[k].link = k ? 6 : 11;
+                w[k].end_ps = 2500000000;
+                sim_schedule_at(h->s, 0, pfc_sample, &w[k], 0);
+            }
+        }
+        th_net_go(h);
+        int64_t end = 0;
+        for (int i = 0; i < 3; i++) {
+            ck_assert_uint_eq(m[i]->a, 1);
+            if ((int64_t)m[i]->b > end)
+                end = (int64_t)m[i]->b;
+        }
+        ck_assert_uint_eq(h->bytes, 3000000);
+        last[pfc] = end;
+        if (pfc) {
+            net_queue_report r = {0};
+            ck_assert_int_eq(h->n->ops->queue_report(h->n->state, sim_now(h->s), &r), 1);
+            ck_assert_int_eq(r.pfc, 1);
+            ck_assert_uint_eq(r.drops, 0);
+            ck_assert_msg(r.queue_max > 100000, "queue max %g B: the 100-kB buffer was never passed",
+                          r.queue_max);
+            ck_assert_uint_ge(r.pause_frames, 4); /* host 3, the spine, leaf 0's uplink, hosts 0 and 1 */
+            ck_assert_msg(r.ingress_max <= 60000 + 2 * 12500 + 1500, "ingress max %g B", r.ingress_max);
+            ck_assert_msg(r.ingress_max > 60000, "ingress max %g B", r.ingress_max);
+            for (int k = 0; k < 2; k++) {
+                ck_assert_msg(w[k].intervals >= 1, "link %u: no pause of its sender seen", w[k].link);
+                ck_assert_msg(w[k].grew == 0, "link %u: %u samples grew while its sender was paused", w[k].link,
+                              w[k].grew);
+            }
+        }
+        th_net_free(h);
+    }
+    ck_assert_int_eq(last[0], 2420000000);
+    ck_assert_int_eq(last[1], last[0]);
+}
+END_TEST
+
+/* Incast on a leaf-spine with tcp over drop-tail ports: 7 hosts (both
+ * leaves) send 500 kB each to host 7 through 60-kB output buffers (2 x 2
+ * leaf-spine, 4 hosts per leaf, ECMP): the port to host 7 drops (the
+ * fabric's drops equal the segments the transport lost), TCP recovers every
+ * loss, every byte is delivered once and no flow record is left. Every
+ * transmission past a segment's first either replaces a lost one or
+ * arrives as a duplicate (no ACK is lost: the ports toward the senders never
+ * fill), so duplicates = retransmissions - drops. */
+START_TEST(test_incast_leaf_spine)
+{
+    net_params core = star(8);
+    const char *sets[] = {"network.leaves=2", "network.spines=2", "network.hosts-per-leaf=4", "network.mtu=1500B",
+                          "network.flow-control=infinite", "network.buffer=60kB", NULL};
+    th_net *h = th_net_new("leaf-spine", &core, sets, NULL, 1, 16);
+    tp_params tp = tparams("tcp");
+    tp_inst *t = attach(h, &tp);
+    net_msg *m[7];
+    for (uint32_t i = 0; i < 7; i++)
+        m[i] = th_at_low(h, 0, i, 7, 500000);
+    th_net_go(h);
+    for (int i = 0; i < 7; i++)
+        ck_assert_uint_eq(m[i]->a, 1);
+    ck_assert_uint_eq(h->bytes, 3500000);
+    net_queue_report r = {0};
+    ck_assert_int_eq(h->n->ops->queue_report(h->n->state, sim_now(h->s), &r), 1);
+    tp_counters c;
+    tp_get_counters(t, &c);
+    ck_assert_uint_gt(r.drops, 0);
+    ck_assert_uint_eq(r.drops, c.dropped);
+    ck_assert_uint_le(r.queue_max, 60000);
+    ck_assert_uint_eq(c.flows_live, 0);
+    ck_assert_uint_eq(c.duplicates, c.retransmissions - c.dropped);
+    th_net_free(h);
+}
+END_TEST
+
+/* One path per flow: ECMP hashes a connection, so a tcp flow's segments
+ * (each a message of the fabric) and its ACKs follow one spine and arrive in
+ * order. Hosts 0-3 (leaf 0) send 1 MB each to hosts 4-7 (leaf 1) over 2
+ * spines with unbounded buffers: nothing can be lost, so any retransmission
+ * would be spurious (reordering seen as loss). Hashing each segment apart
+ * sprays a flow over both spines, whose queues differ: here 1314 spurious
+ * retransmissions before flows were hashed whole. */
+START_TEST(test_ecmp_per_flow)
+{
+    net_params core = star(8);
+    const char *sets[] = {"network.leaves=2", "network.spines=2", "network.hosts-per-leaf=4", "network.mtu=1500B",
+                          "network.flow-control=infinite", NULL};
+    th_net *h = th_net_new("leaf-spine", &core, sets, NULL, 1, 16);
+    tp_params tp = tparams("tcp");
+    tp_inst *t = attach(h, &tp);
+    net_msg *m[4];
+    for (uint32_t i = 0; i < 4; i++)
+        m[i] = th_at_low(h, (int64_t)i * 1000000, i, 4 + (i + 1) % 4, 1000000);
+    th_net_go(h);
+    for (int i = 0; i < 4; i++)
+        ck_assert_uint_eq(m[i]->a, 1);
+    tp_counters c;
+    tp_get_counters(t, &c);
+    ck_assert_uint_eq(c.retransmissions, 0);
+    ck_assert_uint_eq(c.fast_retransmits, 0);
+    ck_assert_uint_eq(c.duplicates, 0);
+    th_net_free(h);
+}
+END_TEST
+
+/* A workload naming its own transport (workload.transport; net_set_client
+ * transport): on a switch with ECN marking (K 30 kB, unbounded buffers) and
+ * no run-wide transport, workload A (inherit: none) sends 300 kB 0 -> 2 at
+ * t = 0 and workload B (dctcp) 300 kB 1 -> 2 at 1 ms, after A is done. By
+ * the definition of the layer each must arrive exactly when it does on a
+ * fabric where the whole run has its transport: A as with no transport at
+ * all, B as with dctcp for everything; and only B's message is cut into
+ * segments (300000 / 1460 -> 206) and acked. */
+typedef struct wl_rec {
+    sim *s;
+    int64_t t;
+    unsigned n;
+} wl_rec;
+
+static net *wl_b;
+static void wl_send_b(sim *s, void *ctx, uint64_t arg)
+{
+    (void)s, (void)arg;
+    net_send(wl_b, ctx);
+}
+
+static void wl_deliver(void *owner, net_msg *m)
+{
+    (void)m;
+    wl_rec *r = owner;
+    r->t = sim_now(r->s);
+    r->n++;
+}
+
+START_TEST(test_workload_transport)
+{
+    const char *sets[] = {"network.mtu=1500B", "network.ecn-threshold=30kB", NULL};
+    int64_t ref[2]; /* A with no transport, B with dctcp run-wide */
+    for (int k = 0; k < 2; k++) {
+        net_params core = star(3);
+        th_net *h = th_net_new("electrical-switch", &core, sets, NULL, 1, 4);
+        tp_params tp = tparams("dctcp");
+        if (k)
+            attach(h, &tp);
+        net_msg *m = th_at_low(h, k ? 1000000000 : 0, k ? 1 : 0, 2, 300000);
+        th_net_go(h);
+        ck_assert_uint_eq(m->a, 1);
+        ref[k] = (int64_t)m->b;
+        th_net_free(h);
+    }
+    net_params core = star(3);
+    th_net *h = th_net_new("electrical-switch", &core, sets, NULL, 1, 4);
+    char err[256] = "";
+    wl_rec ra = {h->s, 0, 0}, rb = {h->s, 0, 0};
+    static const uint32_t map[] = {0, 1, 2};
+    net *a = net_attach(h->n, 3, map, NET_PRIO_LOW, wl_deliver, &ra, err, sizeof err);
+    net *b = net_attach(h->n, 3, map, NET_PRIO_LOW, wl_deliver, &rb, err, sizeof err);
+    ck_assert_msg(a && b, "%s", err);
+    tp_params tp = tparams("dctcp");
+    tp_inst *tb = tp_create(h->n, &tp);
+    net_set_client_transport(b, tb);
+    net_msg ma, mb;
+    memset(&ma, 0, sizeof ma);
+    memset(&mb, 0, sizeof mb);
+    ma.src = 0, ma.dst = 2, ma.size_bytes = 300000, ma.cls = NET_DATA, ma.prio = NET_PRIO_LOW;
+    mb = ma;
+    mb.src = 1;
+    net_send(a, &ma);
+    wl_b = b;
+    sim_schedule_at(h->s, 1000000000, wl_send_b, &mb, 0);
+    th_net_go(h);
+    ck_assert_uint_eq(ra.n, 1);
+    ck_assert_uint_eq(rb.n, 1);
+    ck_assert_int_eq(ra.t, ref[0]);
+    ck_assert_int_eq(rb.t, ref[1]);
+    tp_counters c;
+    tp_get_counters(tb, &c);
+    ck_assert_uint_eq(c.segments, 206);
+    ck_assert_uint_gt(c.acks, 0);
+    ck_assert_uint_eq(c.flows_live, 0);
+    tp_counters all;
+    ck_assert_int_eq(net_transport_counters(h->n, &all), 1);
+    ck_assert_uint_eq(all.segments, 206);
+    th_net_free(h);
+}
+END_TEST
+
 static Suite *transport_suite(void)
 {
     Suite *s = suite_create("transport");
@@ -722,6 +983,10 @@ static Suite *transport_suite(void)
     tcase_add_test(t, test_growth_linux);
     tcase_add_test(t, test_partial_gap_acked_at_once);
     tcase_add_test(t, test_random_mixes_pfc);
+    tcase_add_test(t, test_pfc_leaf_spine);
+    tcase_add_test(t, test_incast_leaf_spine);
+    tcase_add_test(t, test_ecmp_per_flow);
+    tcase_add_test(t, test_workload_transport);
     suite_add_tcase(s, t);
     return s;
 }

@@ -55,6 +55,10 @@ static const param_row core_rows[] = {
          "tcp, dctcp: window growth: reno (+1 mss per ACK in slow start: ns-3 TcpNewReno) | linux (+1 mss per "
          "segment acked: Linux, ns-3 TcpLinuxReno and TcpDctcp)"),
      .kind = PARAM_CHOICE, .off = offsetof(cfg, tp.growth), .choices = tp_growth_names, .example = "linux"},
+    {ROW("transport.window", "size", "B", "0B",
+         "tcp, dctcp: most bytes a flow has outstanding, its socket buffers' limit (ns-3's default Snd/RcvBufSize: "
+         "131072B); 0 = no limit but the receive window of 4096 segments"),
+     .kind = PARAM_BYTES, .off = offsetof(cfg, tp.window_bytes), .flags = PARAM_NONNEG, .example = "131072B"},
     {ROW("transport.g", "number", "", "0.0625", "dctcp: gain of the marked fraction's moving average alpha"),
      .kind = PARAM_REAL, .dim = UNIT_NONE, .off = offsetof(cfg, tp.g), .flags = PARAM_POS, .example = "0.0625"},
     {ROW("transport.dcqcn-g", "number", "", "0.00390625", "dcqcn: gain of alpha (HPCC ns-3 code: 1/256)"),
@@ -142,6 +146,10 @@ static const param_row wl_inst_rows[] = {
          "auto (the workload type's own) | yes (no other exclusive workload on its nodes) | no"),
      .kind = PARAM_CHOICE, .off = offsetof(cfg_workload, exclusive), .choices = wl_exclusive_names,
      .example = "yes"},
+    {ROW("workload.transport", "choice", "", "inherit",
+         "the host transport of its messages: inherit (the run's <transport>) | none | tcp | dctcp | dcqcn (the "
+         "run's transport.* parameters apply)"),
+     .kind = PARAM_CHOICE, .off = offsetof(cfg_workload, transport), .choices = tp_wl_names, .example = "dctcp"},
 };
 
 /* --------------------------------------------------------- the table */

@@ -429,11 +429,22 @@ int run_one(const cfg *c, const run_layout *l, uint64_t replica, run_cache *rcac
     net *n = net_create(nops, &np, cfg_net_params(c), NULL, s, net_rng, run_deliver, &rs.wl[0], err, errlen);
     if (!n)
         goto out;
-    net_set_transport(n, tp_create(n, &c->tp));
-    if (n->lossy && !n->tp) {
-        tn_error(err, errlen, "network.buffer: the %s's finite buffers drop packets, and transport.type is none: "
-                 "a transport must recover them (<transport type=\"tcp\"/> or \"dctcp\")", nops->name);
-        goto out;
+    /* the run's transport; a workload alone on the fabric's handle that
+     * names its own (workload.transport) makes it the fabric's */
+    tp_params run_tp = c->tp;
+    if (alone && c->wl[0].transport > 0)
+        run_tp.type = c->wl[0].transport - 1;
+    net_set_transport(n, tp_create(n, &run_tp));
+    for (size_t k = 0; k < c->nwl; k++) {
+        int type = c->wl[k].transport > 0 ? c->wl[k].transport - 1 : c->tp.type;
+        if (n->lossy && type == 0) {
+            char who[PARAM_NAME_MAX + 16];
+            snprintf(who, sizeof who, c->wl[k].name[0] ? "workload %s" : "the workload", c->wl[k].name);
+            tn_error(err, errlen, "network.buffer: the %s's finite buffers drop packets, and %s's transport is none: "
+                     "a transport must recover them (<transport type=\"tcp\"/> or \"dctcp\", or "
+                     "workload.transport)", nops->name, who);
+            goto out;
+        }
     }
 
     for (size_t k = 0; k < c->nwl; k++) {
@@ -450,6 +461,11 @@ int run_one(const cfg *c, const run_layout *l, uint64_t replica, run_cache *rcac
             h = net_attach(n, nranks, map, cfg_wl_priority(c, k), run_deliver, &rs.wl[k], err, errlen);
             if (!h)
                 goto out;
+            if (c->wl[k].transport > 0 && c->wl[k].transport - 1 != c->tp.type) {
+                tp_params wtp = c->tp;
+                wtp.type = c->wl[k].transport - 1;
+                net_set_client_transport(h, tp_create(n, &wtp));
+            }
         }
         wl_env env = {
             .sim = s,
