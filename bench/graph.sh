@@ -6,15 +6,26 @@
 # running R random mappings of bruck (pattern workload, timing="off": ORCS's
 # static congestion metrics only). Prints wall time and peak memory of each.
 #   sh bench/graph.sh BUILD_DIR [R]      (R = 100 by default)
-# This session (2-core machine, others busy), R = 4: graph 9.2 s wall and
-# 53 MiB, parametric 2.1 s and 35 MiB (tasknet's own "runs in" line, R =
-# 10: graph 6.2 s, parametric 1.6 s). The graph's first build walks every
-# destination's routes (about 3 s here; later builds of the same file share
-# it) and its routes are table look-ups per hop: about 0.3 s a mapping
-# against the parametric tree's 0.15 s, so 1,000 mappings take minutes,
-# not seconds. The graph's memory: 12 B per
-# port, the names, and the up-down distance tables, 2 x S x S_h x 2 B (here
-# 2,420 x 968 x 4 B = 9.4 MB); routing="file" holds S x N x 2 B instead.
+# Measured 2026-11-27 (2-core VM, load average 6-7 from other work: user
+# times, R = 1 and R = 10, one process, -j 1): graph 1.24 s + 0.44 s a
+# mapping, 64 MB peak; parametric 0.22 s + 0.10 s a mapping, 37 MB peak. So
+# 1,000 mappings take about 7 minutes on the graph and 100 s on the
+# parametric tree: neither is "seconds" at this size (bruck here is 15
+# levels x 21,296 flows = 319,440 routes a mapping). The graph's route is a
+# chain of table reads (a cache miss each: the port table and the switch's
+# port record, per hop), the parametric's arithmetic: routes alone
+# (3,000,000 random pairs, a C loop over topo_route): graph 1,050 ns a route
+# (1,230-1,460 before this session's change: next scanned every port and
+# its neighbour's distance), parametric 230-290 ns. Next step, not done: route a
+# level's flows interleaved (a route_many op prefetching each route's next
+# cell) so the misses overlap, as congestion.c already does for the loads.
+# The graph's memory, O(links + routing table): 12 B per port, the names,
+# and for up-down the distance tables 2 x S x S_h x 2 B and the port
+# tables (port and distance in one 2-byte cell, per phase) 2 x S_h x S x 2
+# B: 8 B per (switch, destination switch), here 2,420 x 968 x 8 B = 18.7
+# MB; routing="file" holds 2^lmc x N x S
+# x 2 B instead (here 103 MB; an ORCS-format file of this tree with every
+# route listed would be about 350 MB of text, so it is not generated here).
 set -e
 B=${1:-.}
 R=${2:-100}

@@ -23,7 +23,13 @@
  * one no routing can pass: a message between groups crosses at least one of
  * the g a h directed global links, and uniform traffic sends a fraction
  * (N - a p) / (N - 1) of N lambda between groups:
- *   lambda <= min(1, g a h (N - 1) / (N (N - a p)))   (0.984 for that case). */
+ *   lambda <= min(1, g a h (N - 1) / (N (N - a p)))   (0.984 for that case). 
+ * Failures (network.failed-links, networks/topo_fail.c): a message starts
+ * with the first record whose path avoids the failed links: its own,
+ * another slice (another global link between the groups), and with
+ * valiant or ugal another intermediate (non-minimal; minimal routing keeps
+ * minimal paths, its two classes not covering a Valiant route). Pairs left
+ * without one are an error before the run naming them. */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>

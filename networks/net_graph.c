@@ -111,6 +111,9 @@ static void gr_check(const net_params *core, const void *params, param_report *r
     }
     swnet_no_pfc(&p->sw, shape, rep);
     swnet_check(core, &p->sw, gr_routings, GR_NROUTINGS, hosts, shape, rep);
+    if (p->sw.fail_at_ps >= 0)
+        param_invalid(rep, "network.fail-at", "links failing during the run are not modelled on the graph fabric yet "
+                                              "(its failed links are down from the start)");
 }
 
 static int gr_resolve_phy(const net_params *core, void *params, const phy_params *phy, net_phy *out, char *err,

@@ -827,9 +827,12 @@ static int spinet_resolve_phy(const net_params *core, void *params, const phy_pa
         phy_budget_format(&b, &o, e2, sizeof e2);
         return tn_error(err, errlen,
                         "network.phy: the optical path misses the receiver sensitivity at B = %g Gb/s over %u "
-                        "wavelengths: %s (fewer stages, more launch power or SOA gain, or more wavelengths would "
-                        "close it)",
-                        core->bandwidth_bps / 1e9, o.wavelengths, e2);
+                        "wavelengths: %s (%s)",
+                        core->bandwidth_bps / 1e9, o.wavelengths, e2,
+                        isinf(b.ase_penalty_db)
+                            ? "fewer stages, a higher network.phy.osnr-per-soa, or more wavelengths, each at a lower "
+                              "rate, would close it"
+                            : "fewer stages, more launch power or SOA gain, or more wavelengths would close it");
     }
     p->wavelengths = o.wavelengths;
     p->bit_error_rate = b.ber;

@@ -511,7 +511,8 @@ static void wake_at(swnet *st, uint32_t l, int64_t t)
 /* The buffer packet p occupied gives its bytes back: they reach the sender
  * of link l at t. A sender waiting for credit with nothing pending looks
  * again then. */
-static void credit_return(swnet *st, uint32_t l, unsigned vc, uint32_t bytes, int64_t t)
+static inline __attribute__((always_inline)) void credit_return(swnet *st, uint32_t l, unsigned vc, uint32_t bytes,
+                                                                 int64_t t)
 {
     swnet_credit *c = credit_at(st, l, vc);
     if (!c->n0) {
@@ -1003,12 +1004,108 @@ static inline uint32_t route_at(swnet *st, swnet_pkt *p, uint32_t sw, int64_t no
     const topo *t = &st->t;
     topo_hop c[TOPO_MAX_CAND];
     unsigned n = t->ops->next(t, sw, &p->hdr, c);
+    if (__builtin_expect(n == 0, 0)) { /* only after network.fail-at: no way around the failed links from here */
+        *next = NONE;
+        *vc = 0;
+        return NONE;
+    }
     unsigned k = n > 1 ? choose(st, sw, p, c, n, now) : 0;
     uint32_t l = topo_link_out(t, sw, c[k].port);
     t->ops->take(t, sw, &c[k], &p->hdr);
     topo_end e = t->ops->peer(t, sw, c[k].port);
     *next = e.kind == TOPO_SWITCH ? e.id : NONE;
     *vc = e.kind == TOPO_SWITCH ? c[k].vc : 0;
+    return l;
+}
+
+/* ---- links failing during the run (network.fail-at) ----
+ * At fail_at_ps the topology's failed links (topo_fail.c) go down and its
+ * routing starts avoiding them. A packet is lost (counted in lost_packets,
+ * its message reported dropped to the transport once its last packet is
+ * gone: packet_dropped) when
+ *   - it was on a failed link: its last bit had not reached the far end at
+ *     fail_at_ps (found when its hop event comes, the link it came by being
+ *     dead and its tail due after the failure);
+ *   - it was queued at the output of a failed link (ev_fail empties those
+ *     queues);
+ *   - its next hop, routed before the failure (lookahead), is a failed link
+ *     and the routing cannot send it another way from where it is: the
+ *     trees route it again from the switch (topo_fail_reroutes); the
+ *     torus's record is fixed at the source, so it is lost;
+ *   - the routing finds no way from its switch any more (route_at: NONE).
+ * A packet lost at a switch gives back the credit of the buffer it held
+ * there, as if it had left (credit flow control stays consistent); the
+ * credits of a failed link are never used again. */
+static void packet_lost_at(swnet *st, swnet_pkt *p, int64_t now)
+{
+    if (st->credit && p->in_link != NONE && !topo_fail_dead(&st->t, p->in_link))
+        credit_return(st, p->in_link, p->in_vc, footprint(p->bytes), now + st->link_ps);
+    st->lost_packets++;
+    packet_dropped(st, p);
+}
+
+static void ev_fail(sim *s, void *ctx, uint64_t arg)
+{
+    (void)arg;
+    swnet *st = ctx;
+    int64_t now = sim_now(s);
+    topo_fail_activate(&st->t, 1);
+    st->failed = 1;
+    for (uint32_t l = st->hosts; l < st->links; l++) {
+        if (!topo_fail_dead(&st->t, l))
+            continue;
+        swnet_port *pt = port_at(st, l);
+        for (unsigned c = 0; c < st->nclass; c++)
+            for (unsigned v = 0; v < st->vcs; v++) {
+                port_fifo *f = fifo_at(st, l, c, v);
+                while (f->head) {
+                    swnet_pkt *p = port_fifo_pop(f, PKT_LINK);
+                    if (st->buffered) {
+                        port_stats_change(&st->bq[l].stats, pt->o.qbytes, now);
+                        st->qsw[p->sw] -= p->bytes;
+                    }
+                    port_dequeued(&pt->o, p->bytes);
+                    packet_lost_at(st, p, now);
+                }
+            }
+    }
+}
+
+/* After the failure: was p on the dead link l it came by (its tail due at
+ * the far end after fail_at_ps)? Its hop event comes a link and a switch
+ * after its first bit left. */
+static inline int lost_on_link(const swnet *st, const swnet_pkt *p, int64_t now)
+{
+    if (p->in_link == NONE || !topo_fail_dead(&st->t, p->in_link))
+        return 0;
+    int64_t left = now - st->link_ps - st->sw_ps;
+    return left + ser_ps(st, p->bytes) + st->link_ps > st->fail_at_ps;
+}
+
+/* ev_arrive's hop after the failure: the output p takes at its switch,
+ * or NONE when p is lost (counted and released here). */
+static __attribute__((noinline, cold)) uint32_t route_failed(swnet *st, swnet_pkt *p, int64_t now)
+{
+    if (lost_on_link(st, p, now)) {
+        st->lost_packets++;
+        packet_dropped(st, p);
+        return NONE;
+    }
+    uint32_t l;
+    if (st->lookahead) {
+        l = p->la_link;
+        p->next_sw = p->la_next;
+        p->vc = p->la_vc;
+        if (l == NONE || topo_fail_dead(&st->t, l)) {
+            l = NONE;
+            if (topo_fail_reroutes(&st->t)) /* the trees' records are not changed by a hop: route it again */
+                l = route_at(st, p, p->sw, now, &p->next_sw, &p->vc);
+        }
+    } else {
+        l = route_at(st, p, p->sw, now, &p->next_sw, &p->vc);
+    }
+    if (l == NONE)
+        packet_lost_at(st, p, now);
     return l;
 }
 
@@ -1021,7 +1118,11 @@ static void ev_arrive(sim *s, void *ctx, uint64_t arg)
     int64_t now = sim_now(s);
     p->hops++;
     uint32_t l;
-    if (st->lookahead) {
+    if (__builtin_expect(st->failed, 0)) {
+        l = route_failed(st, p, now);
+        if (l == NONE)
+            return;
+    } else if (st->lookahead) {
         l = p->la_link;
         p->next_sw = p->la_next;
         p->vc = p->la_vc;
@@ -1032,7 +1133,7 @@ static void ev_arrive(sim *s, void *ctx, uint64_t arg)
             __builtin_prefetch(credit_at(st, p->in_link, p->in_vc), 1);
         uint32_t next;
         uint8_t vc;
-        l = route_at(st, p, p->sw, now, &next, &vc);
+        l = route_at(st, p, p->sw, now, &next, &vc); /* never NONE before a failure */
         __builtin_prefetch(port_at(st, l), 1);
         p->next_sw = next;
         p->vc = vc;
@@ -1294,6 +1395,8 @@ void swnet_fill_metrics(void *state, double *m)
     }
     if (st->energy_modelled)
         m[M_energy_per_bit_j] = st->bits_delivered > 0 ? st->energy_j / st->bits_delivered : st->energy_zero_j;
+    if (st->fail_at_ps >= 0)
+        m[M_lost_packets] = (double)st->lost_packets;
 }
 
 int swnet_queue_report(void *state, int64_t t_end_ps, net_queue_report *r)
@@ -1417,6 +1520,23 @@ void swnet_check(const net_params *core, const swnet_params *p, const swnet_rout
     else if (mtu > SWNET_MAX_MTU_BYTES)
         param_invalid(rep, "network.mtu", "must be between 1B and 1GiB (got %llu B)", (unsigned long long)mtu);
     nic_check(&p->nic, rep);
+    if (p->fail_at_ps >= 0) {
+        const char *s = p->failed_links;
+        while (tn_is_space(*s) || *s == ',')
+            s++;
+        if (!*s)
+            param_invalid(rep, "network.fail-at", "needs network.failed-links (the links that fail then)");
+        if (p->router == SWNET_IQ)
+            param_invalid(rep, "network.fail-at", "links failing during the run are modelled with "
+                                                  "network.router=\"output-queued\" only (so far)");
+        if (p->nic.policy == NIC_SRPT && p->flow_control != SWNET_CREDIT)
+            param_invalid(rep, "network.fail-at", "not with host-scheduling=\"srpt\"'s output heaps (so far)");
+        if (p->flow_control == SWNET_PFC)
+            param_invalid(rep, "network.fail-at", "not with network.flow-control=\"pfc\" (so far): its pause "
+                                                  "accounting does not follow packets lost at a switch");
+        if (p->placement != TOPO_PLACE_FULL && hosts && core->nodes < hosts)
+            param_invalid(rep, "network.fail-at", "not on a partly populated fabric (network.placement) yet");
+    }
     if (p->flow_control == SWNET_PFC) {
         if (p->router != SWNET_OQ)
             param_invalid(rep, "network.flow-control", "pfc pauses output-queued routers' links "
@@ -1533,7 +1653,8 @@ int swnet_failed_ok(const char *text, char *err, size_t errlen)
 /* network.failed-links on a parametric fabric (a graph applies its own,
  * topo_graph.c): t wrapped by topo_fail.c; a count fails links only when
  * draw (a run's build, from seed), else only its size is checked. */
-static int apply_failed(const swnet_params *p, topo *t, int draw, uint64_t seed, char *err, size_t errlen)
+static int apply_failed(const swnet_params *p, topo *t, int draw, uint64_t seed, int check_pairs, char *err,
+                        size_t errlen)
 {
     const char *s = p->failed_links;
     while (tn_is_space(*s) || *s == ',')
@@ -1542,7 +1663,7 @@ static int apply_failed(const swnet_params *p, topo *t, int draw, uint64_t seed,
         return 0;
     topo whole = *t;
     memset(t, 0, sizeof *t);
-    if (topo_fail_init(t, &whole, p->failed_links, draw, seed, err, errlen) != 0) {
+    if (topo_fail_init(t, &whole, p->failed_links, draw, seed, check_pairs, err, errlen) != 0) {
         topo_free(&whole);
         return -1;
     }
@@ -1552,7 +1673,9 @@ static int apply_failed(const swnet_params *p, topo *t, int draw, uint64_t seed,
 static int populate(const net_params *core, const swnet_params *p, topo *t, int draw, uint64_t seed, char *err,
                     size_t errlen)
 {
-    if (apply_failed(p, t, draw, seed, err, errlen) != 0)
+    /* the pairs are checked by the fabric's check (named links) or here when
+     * a count was drawn for this run; builds for estimates skip them */
+    if (apply_failed(p, t, draw, seed, draw, err, errlen) != 0)
         return -1;
     if (p->placement == TOPO_PLACE_FULL || core->nodes >= t->hosts)
         return 0;
@@ -1574,7 +1697,7 @@ void swnet_check_failures(const net_params *core, const swnet_params *p, topo *t
 {
     char err[1024];
     (void)core;
-    if (apply_failed(p, t, 0, 0, err, sizeof err) != 0)
+    if (apply_failed(p, t, 0, 0, 1, err, sizeof err) != 0)
         param_invalid(rep, "network.failed-links", "%s", err);
     topo_free(t);
 }
@@ -1648,6 +1771,14 @@ int swnet_init(void *state, net *n, topo *t, const swnet_params *p, char *err, s
         swnet_fini(st);
         return -1;
     }
+    st->fail_at_ps = -1;
+    if (p->fail_at_ps >= 0 && topo_is_fail(&st->t)) {
+        /* the links work until then (swnet_check refused what this cannot do) */
+        st->fail_at_ps = p->fail_at_ps;
+        topo_fail_activate(&st->t, 0);
+        sim_schedule_at(net_sim(n), p->fail_at_ps, ev_fail, st, 0);
+        n->lossy = NET_LOSSY_FAILURES;
+    }
     if (core->nodes != st->t.hosts) {
         tn_error(err, errlen, "system.nodes: N = %u, but the %s has %u hosts", core->nodes, st->t.ops->name,
                  st->t.hosts);
@@ -1713,7 +1844,8 @@ int swnet_init(void *state, net *n, topo *t, const swnet_params *p, char *err, s
         st->buf = p->buf;
         st->bq = tn_xcalloc(st->links, sizeof *st->bq);
         st->qsw = tn_xcalloc(st->t.switches ? st->t.switches : 1, sizeof *st->qsw);
-        n->lossy = !st->pfc && (p->buf.buffer_bytes > 0 || p->buf.ecn == PORT_ECN_RED);
+        if (!st->pfc && (p->buf.buffer_bytes > 0 || p->buf.ecn == PORT_ECN_RED))
+            n->lossy = 1;
     }
     if (st->pfc) {
         st->pfc_xoff = p->pfc_xoff;

@@ -95,6 +95,8 @@ typedef struct swnet_params {
     int placement;            /* enum topo_placement: full, or where N < hosts nodes sit (topo_sub.c) */
     char failed_links[SWNET_FAILED_MAX]; /* network.failed-links: "" none, a count, or names A-B (topo_fail.c,
                                             topo_graph.c) */
+    int64_t fail_at_ps;       /* network.fail-at: the failed links fail at this time of the run (< 0: down from the
+                                 start) */
     /* resolved from the physical layer (swnet_resolve_phy) */
     int phy_resolved;              /* 1 once the two energies below hold the phy's values */
     double serdes_link_j_per_bit;  /* the SerDes at both ends of one link, J per bit */
@@ -152,11 +154,16 @@ typedef struct swnet_params {
                 "switched fabrics: links between switches that are down: a number k (k links drawn per "       \
                 "replica, uniformly) or names A-B as export-topology writes them (S3-S17; a graph's own "      \
                 "names; every link between A and B). fat-tree and leaf-spine climb by another up port, "      \
-                "torus takes another minimal or the long way round, graph's computed routings avoid them, "   \
-                "graph file routes must not cross them (dragonfly: not yet); pairs left without a route are " \
-                "an error before the run"),                                                                     \
+                "torus another minimal or the long way round, dragonfly another global link (valiant/ugal: "  \
+                "another intermediate), graph's computed routings avoid them, graph file routes must not "    \
+                "cross them; pairs left without a route are an error before the run"),                         \
      .kind = PARAM_TEXT, .off = offsetof(T, m.failed_links), .max = SWNET_FAILED_MAX,                          \
      .name_ok = swnet_failed_ok, .example = "S0-S4 S2-S5"},                                                     \
+    {SWNET_ROW_("network.fail-at", "time", "s", "-1ps",                                                        \
+                "switched fabrics: the failed links fail at this time of the run (negative: down from the "     \
+                "start); packets on or queued for them then are lost (lost_packets) and a transport must "    \
+                "recover them; output-queued fat-tree, leaf-spine and torus"),                                  \
+     .kind = PARAM_PS, .off = offsetof(T, m.fail_at_ps), .example = "50us"},                                     \
     {SWNET_ROW_("network.router", "choice", "", "output-queued",                                               \
                 "switched fabrics: output-queued (packets join output FIFOs, no allocators) | input-queued "   \
                 "(BookSim2's VC router: input VC buffers of flits, VC and switch allocation, crossbar)"),      \
@@ -311,6 +318,9 @@ typedef struct swnet {
     int64_t *lback;               /* [links] with llat: the latency of its reverse link (its credits' way back) */
     uint64_t rate_waits;          /* packets that waited at a switch for their tail from a slower link */
     uint64_t *zl_links;           /* [max_route_links] with lrate or llat: scratch of zero_load_ps */
+    int64_t fail_at_ps;           /* network.fail-at: when t's failed links fail (-1: none during the run) */
+    int failed;                   /* 1: fail_at_ps is past (t's routing avoids them, packets on them are lost) */
+    uint64_t lost_packets;        /* packets lost on or at links that failed during the run */
 } swnet;
 
 /* Set up the core on topology t (taken over: released by swnet_fini, also
@@ -374,7 +384,9 @@ void swnet_get_stats(const void *state, swnet_stats *out);
     X(link_utilization_mean, "busy time of a directed link (host links included) / span, mean over links")   \
     X(link_utilization_max, "busy time of a directed link / span, the busiest link")                        \
     X(saturation_bound, "analytic uniform-random saturation throughput per node, a fraction of B")           \
-    X(energy_per_bit_j, "network energy per delivered bit (SerDes of every link and core of every switch)")
+    X(energy_per_bit_j, "network energy per delivered bit (SerDes of every link and core of every switch)")      \
+    X(lost_packets, "packets lost to links that failed during the run (network.fail-at): on them, queued for "   \
+                    "them, or routed toward them")
 enum { SWNET_METRICS(METRIC_ENUM) SWNET_NMETRICS };
 extern const metric_def swnet_metrics_def[SWNET_NMETRICS];
 

@@ -94,6 +94,8 @@ typedef struct topo_hdr {
     uint8_t mode;        /* dragonfly: 0 minimal, 1 Valiant, 2 UGAL not yet decided */
     uint8_t phase;       /* dragonfly Valiant: 0 heading to mid, 1 to dst */
     uint8_t vc;          /* dragonfly: class of the next local or global hop */
+    uint8_t slice;       /* dragonfly: its global hops use slice (src + slice) mod n (0: merlin's; failed
+                            links: another global link between the groups, topo_ops.hdr_alt) */
     int32_t off[TOPO_MAX_DIMS]; /* torus: signed hops still to go per dimension */
 } topo_hdr;
 
@@ -368,11 +370,25 @@ int topo_link_name_split(const topo *t, const char *name, size_t len, uint32_t *
  * switches drawn uniformly from seed when draw, else none failed: only k
  * checked, as the graph's) or names "A-B C-D" (every link between switches
  * A and B). Pairs of hosts the failures leave without a route are an
- * error naming them. 0, or -1 + err (nothing taken). */
-int topo_fail_init(topo *t, topo *base, const char *spec, int draw, uint64_t seed, char *err, size_t errlen);
+ * error naming them (on the torus and dragonfly, whose check enumerates
+ * the pairs, only when check_pairs: a build for estimates skips it). 0, or
+ * -1 + err (nothing taken). */
+int topo_fail_init(topo *t, topo *base, const char *spec, int draw, uint64_t seed, int check_pairs, char *err,
+                   size_t errlen);
 /* The failed links' names ("S0-S4 S2-S5") of a topology built by
  * topo_fail_init (or a graph's, topo_graph_failed), or NULL. */
 const char *topo_failed_names(const topo *t);
+/* network.fail-at: a topology built by topo_fail_init routes as its base
+ * (every link up) until topo_fail_activate(t, 1) (its routing then avoids
+ * the failed links; `next` offers no candidate to a packet whose route can
+ * no longer avoid them). Is t such a topology, is directed link l one of
+ * its failed links, and does its routing decide each hop afresh from the
+ * switch and the destination (the trees: a packet can be rerouted where it
+ * is; the torus's record is fixed at the source)? */
+int topo_is_fail(const topo *t);
+void topo_fail_activate(topo *t, int on);
+int topo_fail_dead(const topo *t, uint32_t link);
+int topo_fail_reroutes(const topo *t);
 
 /* Write t as a DOT file the graph topology reads back with the same host,
  * switch, port and link ids and, where the file's rules can express t's

@@ -150,7 +150,7 @@ static topo_end peer(const topo *t, uint32_t sw, uint32_t port)
                       .port = q->p + q->a - 1 + R(q->dh, s2)};
 }
 
-static uint32_t slice_of(const dragonfly *q, const topo_hdr *h) { return R(q->dn, h->src); }
+static uint32_t slice_of(const dragonfly *q, const topo_hdr *h) { return R(q->dn, h->src + h->slice); }
 
 /* Is the packet heading to its intermediate (group, or router within a group)? */
 static int to_mid(const topo_hdr *h) { return h->mode != MODE_MIN && h->phase == 0; }
@@ -172,9 +172,9 @@ static uint32_t hops_to_router(const dragonfly *q, uint32_t G, uint32_t r, uint3
 
 /* Hops from (G, r) to the router of hop `dst`, through group `mid` first when
  * via_group (arriving on the router holding mid's slot back toward G). */
-static uint32_t hops_left(const dragonfly *q, uint32_t G, uint32_t r, const topo_hdr *h, int mode)
+static uint32_t hops_left(const dragonfly *q, uint32_t G, uint32_t r, const topo_hdr *h, int mode, uint32_t m)
 {
-    uint32_t D = Q(q->dap, h->dst), rd = R(q->da, Q(q->dp, h->dst)), m = slice_of(q, h);
+    uint32_t D = Q(q->dap, h->dst), rd = R(q->da, Q(q->dp, h->dst));
     if (mode == MODE_MIN || h->phase == 1)
         return hops_to_router(q, G, r, D, rd, m);
     if (intra(q, h))
@@ -197,9 +197,9 @@ static uint32_t port_toward(const dragonfly *q, uint32_t G, uint32_t r, uint32_t
 }
 
 /* The port from sw along the path of `mode` (minimal or Valiant). */
-static uint32_t port_for(const dragonfly *q, uint32_t sw, const topo_hdr *h, int mode)
+static uint32_t port_for(const dragonfly *q, uint32_t sw, const topo_hdr *h, int mode, uint32_t m)
 {
-    uint32_t G = Q(q->da, sw), r = sw - G * q->a, m = slice_of(q, h);
+    uint32_t G = Q(q->da, sw), r = sw - G * q->a;
     uint32_t dr = Q(q->dp, h->dst); /* the destination's router */
     uint32_t D = Q(q->dap, h->dst), rd = R(q->da, dr);
     if (mode != MODE_MIN && h->phase == 0) {
@@ -246,22 +246,70 @@ static void hdr_init(const topo *t, uint32_t src, uint32_t dst, uint64_t salt, t
     h->mode = q->routing == TOPO_DF_VALIANT ? MODE_VAL : MODE_UGAL;
 }
 
+/* The other records of src -> dst (topo_fail.c), i = 0 hdr_init's own:
+ * i = k n + j takes slice (src + j) mod n, i.e. the j-th other global link
+ * between each pair of groups it crosses ("another global link"), and,
+ * with Valiant or UGAL routing, the k-th intermediate after the salt's
+ * (among the g - 2 other groups, or within a group the a - 1 other
+ * routers: "non-minimal"); minimal routing keeps minimal paths (its two
+ * classes do not cover a Valiant route). Deadlock freedom is the
+ * routing's own (the head: the class counts global hops, whatever slice
+ * or intermediate a route takes). Paths inside one group have no global
+ * hop: one slice. */
+static int hdr_alt(const topo *t, uint32_t src, uint32_t dst, uint64_t salt, uint32_t i, topo_hdr *h)
+{
+    const dragonfly *q = DF(t);
+    uint32_t Gs = Q(q->dap, src), Gd = Q(q->dap, dst);
+    uint32_t rs = R(q->da, Q(q->dp, src)), rd = R(q->da, Q(q->dp, dst));
+    uint32_t ns = Gs != Gd ? (q->n < 256 ? q->n : 256) : 1, nm = 1; /* slice offsets fit the record's byte */
+    if (q->routing != TOPO_DF_MINIMAL)
+        nm = Gs != Gd ? (q->g > 2 ? q->g - 2 : 1) : (rs != rd ? q->a - 1 : 1);
+    if ((uint64_t)i >= (uint64_t)ns * nm)
+        return 0;
+    hdr_init(t, src, dst, salt, h);
+    uint32_t k = i / ns;
+    h->slice = (uint8_t)(i - k * ns);
+    if (k == 0)
+        return 1;
+    uint32_t mode = q->routing == TOPO_DF_VALIANT ? MODE_VAL : MODE_UGAL;
+    if (Gs != Gd) {
+        uint32_t lo = Gs < Gd ? Gs : Gd, hi = Gs < Gd ? Gd : Gs;
+        uint32_t mid = (topo_pick(salt, 0, q->g - 2) + k) % (q->g - 2);
+        mid += mid >= lo;
+        mid += mid >= hi;
+        h->mid = mid;
+        h->mode = (uint8_t)mode;
+    } else {
+        uint32_t mid = (topo_pick(salt, 0, q->a - 1) + k) % (q->a - 1);
+        mid += mid >= rs;
+        h->mid = 0;
+        h->mode = MODE_MIN;
+        if (mid != rd) {
+            h->mid = mid;
+            h->mode = (uint8_t)mode;
+        }
+    }
+    h->phase = 0;
+    h->vc = 0;
+    return 1;
+}
+
 static unsigned next(const topo *t, uint32_t sw, const topo_hdr *h, topo_hop *out)
 {
     const dragonfly *q = DF(t);
-    uint32_t G = Q(q->da, sw), r = sw - G * q->a;
+    uint32_t G = Q(q->da, sw), r = sw - G * q->a, m = slice_of(q, h); /* the slice of its global hops */
     if (h->mode == MODE_UGAL) {
-        out[0] = (topo_hop){.port = port_for(q, sw, h, MODE_MIN), .vc = h->vc,
+        out[0] = (topo_hop){.port = port_for(q, sw, h, MODE_MIN, m), .vc = h->vc,
                             .kind = TOPO_HOP_MINIMAL,
-                            .hops_left = (uint16_t)hops_left(q, G, r, h, MODE_MIN)};
-        out[1] = (topo_hop){.port = port_for(q, sw, h, MODE_VAL), .vc = h->vc,
+                            .hops_left = (uint16_t)hops_left(q, G, r, h, MODE_MIN, m)};
+        out[1] = (topo_hop){.port = port_for(q, sw, h, MODE_VAL, m), .vc = h->vc,
                             .kind = TOPO_HOP_VALIANT,
-                            .hops_left = (uint16_t)hops_left(q, G, r, h, MODE_VAL)};
+                            .hops_left = (uint16_t)hops_left(q, G, r, h, MODE_VAL, m)};
         return 2;
     }
-    uint32_t port = port_for(q, sw, h, h->mode);
+    uint32_t port = port_for(q, sw, h, h->mode, m);
     out[0] = (topo_hop){.port = port, .vc = port < q->p ? 0 : h->vc, .kind = TOPO_HOP_ONLY,
-                        .hops_left = (uint16_t)hops_left(q, G, r, h, h->mode)};
+                        .hops_left = (uint16_t)hops_left(q, G, r, h, h->mode, m)};
     return 1;
 }
 
@@ -380,6 +428,7 @@ static const topo_ops dragonfly_ops = {
     .take = take,
     .uniform_bound = uniform_bound,
     .fini = fini,
+    .hdr_alt = hdr_alt,
 };
 
 int topo_dragonfly_check(const topo_dragonfly_params *p, char *err, size_t errlen)

@@ -217,6 +217,11 @@ int phy_path_budget(const phy_optical *p, unsigned stages, phy_budget *out, char
 
 int phy_budget_format(const phy_budget *b, const phy_optical *p, char *buf, size_t len)
 {
+    if (isinf(b->ase_penalty_db)) /* Q_ase <= Q_ref: no power is enough, and "required inf dBm" reads badly */
+        return snprintf(buf, len,
+                        "S=%u: the ASE noise of %u SOA stages (OSNR %.2f dB) alone limits Q to %.3g, below the "
+                        "%.3g that the BER target %.3g needs: no received power meets it (received %.2f dBm)",
+                        b->stages, b->stages, b->osnr_db, b->q_ase, b->q_ref, p->ber_target, b->received_dbm);
     return snprintf(buf, len,
                     "S=%u: received %.2f dBm %s required %.2f dBm (sensitivity %.2f dBm + "
                     "crosstalk %.2f dB + ASE %.2f dB), margin %.2f dB, Q %.3g, BER %.3g",

@@ -411,6 +411,16 @@ START_TEST(test_budget_format)
                   buf);
     ck_assert_msg(strstr(buf, "crosstalk 0.85 dB + ASE 1.65 dB") != NULL, "%s", buf);
     ck_assert_msg(strstr(buf, "margin -11.68 dB") != NULL, "%s", buf);
+    /* ASE-limited: OSNR 10 dB per SOA over 16 stages is 10 - 10 log10 16 =
+     * -2.04 dB, whose Q_ase is below the target's Q_ref (7.03 at 1e-12): the
+     * penalty is infinite, and the text says why instead of "required inf dBm" */
+    p.osnr_per_soa_db = 10;
+    b = budget(&p, 16);
+    ck_assert(isinf(b.ase_penalty_db));
+    phy_budget_format(&b, &p, buf, sizeof buf);
+    ck_assert_msg(strstr(buf, "S=16: the ASE noise of 16 SOA stages (OSNR -2.04 dB) alone limits Q to") != NULL &&
+                      strstr(buf, "below the 7.03 that the BER target 1e-12 needs") != NULL &&
+                      strstr(buf, "inf") == NULL, "%s", buf);
 }
 END_TEST
 

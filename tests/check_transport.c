@@ -511,6 +511,68 @@ START_TEST(test_random_mixes_topologies)
 }
 END_TEST
 
+/* network.fail-at: a link fails under a tcp flow, which recovers.
+ * 4-ary 2-tree (leaves S0..S3, tops S4..S7), d-mod-k: H0 -> H8 climbs by
+ * up port 8 mod 4 = 0, S0 -> S4 -> S2. S0-S4 fails at 200 us, while the
+ * 2 MB flow (1.6 ms of segments at 10 Gb/s) is under way: the segments on
+ * S0 -> S4 and queued for it, and the ACKs on S4 -> S0, are lost; later
+ * segments climb by port 5 (S5, the next up port that reaches S2). The
+ * flow completes, every byte delivered once, after retransmissions; the
+ * fabric counts the packets it lost (lost_packets) and the transport saw
+ * as many segments and ACKs dropped (one packet each: mss 1460 < mtu).
+ * Under credit flow control (credits of the lost packets given back) and
+ * with unbounded buffers; on a 4x4 torus (DOR and adaptive; S0-S1 fails
+ * under H0 -> H1's flow, which then goes the long way round) the same
+ * holds. A failure after the flow has ended loses nothing. */
+START_TEST(test_fail_at_tcp_recovers)
+{
+    static const struct {
+        const char *type, *sets[6];
+        uint32_t src, dst;
+    } cases[] = {
+        {"fat-tree", {"network.arity=4", "network.levels=2", "network.failed-links=S0-S4", "network.fail-at=200us",
+                      NULL}, 0, 8},
+        {"fat-tree", {"network.arity=4", "network.levels=2", "network.failed-links=S0-S4", "network.fail-at=200us",
+                      "network.flow-control=infinite", NULL}, 0, 8},
+        {"torus", {"network.dims=4 4", "network.failed-links=S0-S1", "network.fail-at=200us", NULL}, 0, 1},
+        {"torus", {"network.dims=4 4", "network.failed-links=S0-S1", "network.fail-at=200us",
+                   "network.routing=adaptive", NULL}, 0, 1},
+        {"fat-tree", {"network.arity=4", "network.levels=2", "network.failed-links=S0-S4", "network.fail-at=10ms",
+                      NULL}, 0, 8},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        net_params core = star(16);
+        core.link_latency_ps = 1000000; /* 1 us */
+        th_net *h = th_net_new(cases[i].type, &core, cases[i].sets, NULL, 5, 64);
+        tp_params tp = tparams("tcp");
+        tp.min_rto_ps = 1000000000; /* 1 ms */
+        tp_inst *t = attach(h, &tp);
+        net_msg *m = th_at_low(h, 0, cases[i].src, cases[i].dst, 2000000);
+        th_net_go(h);
+        REQUIRE(m->a == 1, "case %zu: delivered %llu times", i, (unsigned long long)m->a);
+        REQUIRE(h->bytes == 2000000, "case %zu: %llu bytes", i, (unsigned long long)h->bytes);
+        tp_counters c;
+        tp_get_counters(t, &c);
+        double met[SWNET_NMETRICS];
+        for (int k = 0; k < SWNET_NMETRICS; k++)
+            met[k] = -1;
+        h->n->ops->fill_metrics(h->n->state, met);
+        if (i == 4) {
+            REQUIRE(met[M_lost_packets] == 0 && c.retransmissions == 0 && c.dropped == 0,
+                    "case %zu: lost %g, retransmissions %llu", i, met[M_lost_packets],
+                    (unsigned long long)c.retransmissions);
+        } else {
+            REQUIRE(met[M_lost_packets] > 0 && c.retransmissions > 0, "case %zu: lost %g, retransmissions %llu", i,
+                    met[M_lost_packets], (unsigned long long)c.retransmissions);
+            REQUIRE((double)c.dropped == met[M_lost_packets], "case %zu: the transport saw %llu dropped, lost %g", i,
+                    (unsigned long long)c.dropped, met[M_lost_packets]);
+        }
+        REQUIRE(c.flows_live == 0, "case %zu: flow records left", i);
+        th_net_free(h);
+    }
+}
+END_TEST
+
 /* Under PFC nothing is lost, whatever the transport: random mixes of tcp,
  * dctcp and dcqcn (marking at 20 kB) over a switch with pfc-xoff 30 kB
  * complete exactly once with no drop and no retransmission. */
@@ -977,6 +1039,7 @@ static Suite *transport_suite(void)
     tcase_add_test(t, test_dctcp_queue);
     tcase_add_test(t, test_random_mixes);
     tcase_add_test(t, test_random_mixes_topologies);
+    tcase_add_test(t, test_fail_at_tcp_recovers);
     tcase_add_test(t, test_pfc_pause);
     tcase_add_test(t, test_dcqcn_one_cnp);
     tcase_add_test(t, test_dctcp_timeout_ends_cwr);

@@ -440,9 +440,15 @@ int run_one(const cfg *c, const run_layout *l, uint64_t replica, run_cache *rcac
         if (n->lossy && type == 0) {
             char who[PARAM_NAME_MAX + 16];
             snprintf(who, sizeof who, c->wl[k].name[0] ? "workload %s" : "the workload", c->wl[k].name);
-            tn_error(err, errlen, "network.buffer: the %s's finite buffers drop packets, and %s's transport is none: "
-                     "a transport must recover them (<transport type=\"tcp\"/> or \"dctcp\", or "
-                     "workload.transport)", nops->name, who);
+            if (n->lossy == NET_LOSSY_FAILURES)
+                tn_error(err, errlen, "network.fail-at: the %s loses the packets on its links that fail during the "
+                         "run, and %s's transport is none: a transport must recover them (<transport type=\"tcp\"/> "
+                         "or \"dctcp\", or workload.transport); without one a lost message would leave its workload "
+                         "waiting for ever", nops->name, who);
+            else
+                tn_error(err, errlen, "network.buffer: the %s's finite buffers drop packets, and %s's transport is "
+                         "none: a transport must recover them (<transport type=\"tcp\"/> or \"dctcp\", or "
+                         "workload.transport)", nops->name, who);
             goto out;
         }
     }
