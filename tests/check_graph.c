@@ -192,6 +192,53 @@ START_TEST(test_cycle_reported)
     ck_assert(th_net_takes(ops, 5, inf));
     const char *ud[] = {fsets, "network.routing=up-down", NULL};
     ck_assert(th_net_takes(ops, 5, ud));
+    /* PFC pauses whole links: the same cycle would deadlock it, up-down not */
+    const char *pfc[] = {fsets, "network.routing=shortest", "network.flow-control=pfc", NULL};
+    ck_assert(!th_net_takes(ops, 5, pfc));
+    const char *pfc_ud[] = {fsets, "network.routing=up-down", "network.flow-control=pfc", NULL};
+    ck_assert(th_net_takes(ops, 5, pfc_ud));
+}
+END_TEST
+
+/* PFC on a graph (the ring above, up-down, 10 Gb/s, 10-us links, 1500-B
+ * packets, xoff 60 kB, xon 30 kB): hosts a, b, d and e send 1 MB each to
+ * c. Every byte arrives once with no drop although 4 MB meet at one
+ * port; pauses are sent; no ingress count passes xoff by more than the
+ * round trip's headroom (2 x 10 us x B + mtu = 26.5 kB); and since xon
+ * covers a resume's round trip (25 kB) the port toward c never idles once
+ * the first packet (b's or d's, one switch away: 10 + 10 us) reaches it:
+ * the last bit arrives at 20 us + 4 MB x 0.8 ns + 10 us = 3230 us. */
+START_TEST(test_pfc_graph)
+{
+    net_params core = th_star(5, 10e9);
+    core.link_latency_ps = 10000000;
+    core.switch_latency_ps = 0;
+    char fsets[200];
+    snprintf(fsets, sizeof fsets, "network.file=%s", dot_file(RING5));
+    const char *sets[] = {fsets, "network.routing=up-down", "network.flow-control=pfc", "network.pfc-xoff=60kB",
+                          "network.pfc-xon=30kB", "network.mtu=1500B", NULL};
+    th_net *h = th_net_new("graph", &core, sets, NULL, 1, 8);
+    net_msg *m[4];
+    static const uint32_t src[4] = {0, 1, 3, 4};
+    for (int i = 0; i < 4; i++)
+        m[i] = th_at_low(h, 0, src[i], 2, 1000000);
+    th_net_go(h);
+    int64_t end = 0;
+    for (int i = 0; i < 4; i++) {
+        ck_assert_uint_eq(m[i]->a, 1);
+        if ((int64_t)m[i]->b > end)
+            end = (int64_t)m[i]->b;
+    }
+    ck_assert_uint_eq(h->bytes, 4000000);
+    net_queue_report r = {0};
+    ck_assert_int_eq(h->n->ops->queue_report(h->n->state, sim_now(h->s), &r), 1);
+    ck_assert_int_eq(r.pfc, 1);
+    ck_assert_uint_eq(r.drops, 0);
+    ck_assert_uint_gt(r.pause_frames, 0);
+    ck_assert_msg(r.ingress_max > 60000 && r.ingress_max <= 60000 + 2 * 12500 + 1500, "ingress max %g B",
+                  r.ingress_max);
+    ck_assert_int_eq(end, 3230000000);
+    th_net_free(h);
 }
 END_TEST
 
@@ -1648,6 +1695,7 @@ static Suite *suite(void)
     tcase_add_test(tc, test_orcs8_congestion);
     tcase_add_test(tc, test_orcs8_routes);
     tcase_add_test(tc, test_cycle_reported);
+    tcase_add_test(tc, test_pfc_graph);
     tcase_add_test(tc, test_updown_acyclic);
     tcase_add_test(tc, test_file_cycle);
     tcase_add_test(tc, test_errors);
