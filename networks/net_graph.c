@@ -30,7 +30,10 @@
  * deadlock-free) is refused before the run, naming the cycle's links;
  * up-down never has one.
  * With network.flow-control="infinite" nothing can block and any routing
- * runs.
+ * runs. network.flow-control="pfc" pauses a class on all VCs of a link at
+ * once, so it is taken only with one class and an acyclic dependency graph
+ * (up-down always; shortest and ecmp when the graph allows), as on the
+ * trees.
  * Zero load: ser + (h+1) link + h switch, h the switches on the route.
  * Saturation bound: the routes' own (topo_graph.c). */
 #include <stddef.h>
@@ -106,10 +109,23 @@ static void gr_check(const net_params *core, const void *params, param_report *r
                               "%s's routing can deadlock under credit flow control: its channel dependency graph "
                               "has the cycle %s (choose routing=\"up-down\", or network.flow-control=\"infinite\")",
                               p->file.text, cyc);
+            /* PFC pauses a class on every VC of a link: deadlock-free when
+             * the dependency graph over links alone is acyclic, which the
+             * build's check (over (link, class)) says when there is one class */
+            if (p->sw.flow_control == SWNET_PFC && cyc)
+                param_invalid(rep, "network.flow-control",
+                              "pfc can deadlock on %s's routing: its channel dependency graph has the cycle %s "
+                              "(choose routing=\"up-down\")",
+                              p->file.text, cyc);
+            else if (p->sw.flow_control == SWNET_PFC && t.vcs > 1)
+                param_invalid(rep, "network.flow-control",
+                              "pfc pauses a class on all %u virtual-channel classes of %s's routes at once, and "
+                              "their dependencies merged may close a cycle: pfc needs one class (routing "
+                              "\"up-down\", \"shortest\" or \"ecmp\" with an acyclic dependency graph)",
+                              t.vcs, p->file.text);
             topo_free(&t);
         }
     }
-    swnet_no_pfc(&p->sw, shape, rep);
     swnet_check(core, &p->sw, gr_routings, GR_NROUTINGS, hosts, shape, rep);
     if (p->sw.fail_at_ps >= 0)
         param_invalid(rep, "network.fail-at", "links failing during the run are not modelled on the graph fabric yet "
@@ -176,6 +192,18 @@ static int gr_init(void *state, net *n, const void *params, char *err, size_t er
     topo t;
     if (gr_build_fail(net_core(n), p, draw, seed, &t, err, errlen) != 0)
         return -1;
+    /* the checks saw the whole fabric: the routes around this run's drawn
+     * links may close a channel dependency cycle */
+    const char *cyc = draw ? topo_graph_cycle(&t) : NULL;
+    if (cyc && p->sw.flow_control == SWNET_CREDIT) {
+        tn_error(err, errlen,
+                 "network.failed-links=%u: with this run's failed links (%s) %s's routing can deadlock under credit "
+                 "flow control: its channel dependency graph has the cycle %s (choose routing=\"up-down\", or "
+                 "network.flow-control=\"infinite\")",
+                 k, topo_graph_failed(&t), p->file.text, cyc);
+        topo_free(&t);
+        return -1;
+    }
     return swnet_init(state, n, &t, &p->sw, err, errlen);
 }
 

@@ -16,7 +16,10 @@
  *     in-order segment expected; an in-order segment is acked once
  *     `delayed-ack` of them are unacked or after delayed-ack-timeout; an
  *     out-of-order or duplicate segment, one that fills all or part of a
- *     hole (out-of-order segments still held after it), and the last
+ *     hole (out-of-order segments still held after it), each of the first
+ *     `quick-ack` in-order segments (Linux's quick-ACK mode at connection
+ *     start, tcp_incr_quickack, at most TCP_MAX_QUICKACKS = 16 there; 0
+ *     by default, as ns-3), and the last
  *     of the message (its FIN, which a receiver acks at once) are acked at once (the duplicate ACKs fast retransmit counts). ECN-capable
  *     transports (dctcp): RFC 8257 sec. 3.2's two-state machine: when a
  *     segment's CE differs from the state, the segments held back are acked
@@ -492,7 +495,8 @@ static void data_arrived(tp_inst *t, tp_flow *f, const net_msg *m)
      * still held (RFC 5681 sec. 4.2; ns-3 acks at once while its buffer has
      * a gap). Held back, the ACK of each retransmission of NewReno's
      * recovery would wait delayed-ack-timeout: one hole per 200 ms. */
-    if (filled || f->ooo_n > 0 || f->pending >= t->p.delayed_ack || f->rcv_nxt == f->nseg) {
+    if (filled || f->ooo_n > 0 || f->pending >= t->p.delayed_ack || f->rcv_nxt == f->nseg ||
+        f->rcv_nxt <= t->p.quick_ack) {
         send_ack(t, f);
     } else if (!f->delack_ev) {
         f->delack_ev = sim_schedule_at(t->s, sim_now(t->s) + t->p.delack_timeout_ps, ev_delack, t,

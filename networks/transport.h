@@ -62,6 +62,7 @@ typedef struct tp_params {
     double min_rate_bps;          /* floor of the rate (1 Gb/s) */
     int64_t cnp_interval_ps;      /* receiver: at most one CNP per flow this often (50 us) */
     int growth;                   /* tcp, dctcp window growth: TP_GROWTH_RENO | TP_GROWTH_LINUX */
+    uint32_t quick_ack;           /* the receiver acks each of a flow's first quick_ack in-order segments at once */
     uint64_t window_bytes;        /* tcp, dctcp: at most this many bytes outstanding per flow (the
                                    * socket buffers' limit, ns-3's Snd/RcvBufSize); 0: TP_RWND segments */
 } tp_params;

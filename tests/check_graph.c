@@ -192,6 +192,53 @@ START_TEST(test_cycle_reported)
     ck_assert(th_net_takes(ops, 5, inf));
     const char *ud[] = {fsets, "network.routing=up-down", NULL};
     ck_assert(th_net_takes(ops, 5, ud));
+    /* PFC pauses whole links: the same cycle would deadlock it, up-down not */
+    const char *pfc[] = {fsets, "network.routing=shortest", "network.flow-control=pfc", NULL};
+    ck_assert(!th_net_takes(ops, 5, pfc));
+    const char *pfc_ud[] = {fsets, "network.routing=up-down", "network.flow-control=pfc", NULL};
+    ck_assert(th_net_takes(ops, 5, pfc_ud));
+}
+END_TEST
+
+/* PFC on a graph (the ring above, up-down, 10 Gb/s, 10-us links, 1500-B
+ * packets, xoff 60 kB, xon 30 kB): hosts a, b, d and e send 1 MB each to
+ * c. Every byte arrives once with no drop although 4 MB meet at one
+ * port; pauses are sent; no ingress count passes xoff by more than the
+ * round trip's headroom (2 x 10 us x B + mtu = 26.5 kB); and since xon
+ * covers a resume's round trip (25 kB) the port toward c never idles once
+ * the first packet (b's or d's, one switch away: 10 + 10 us) reaches it:
+ * the last bit arrives at 20 us + 4 MB x 0.8 ns + 10 us = 3230 us. */
+START_TEST(test_pfc_graph)
+{
+    net_params core = th_star(5, 10e9);
+    core.link_latency_ps = 10000000;
+    core.switch_latency_ps = 0;
+    char fsets[200];
+    snprintf(fsets, sizeof fsets, "network.file=%s", dot_file(RING5));
+    const char *sets[] = {fsets, "network.routing=up-down", "network.flow-control=pfc", "network.pfc-xoff=60kB",
+                          "network.pfc-xon=30kB", "network.mtu=1500B", NULL};
+    th_net *h = th_net_new("graph", &core, sets, NULL, 1, 8);
+    net_msg *m[4];
+    static const uint32_t src[4] = {0, 1, 3, 4};
+    for (int i = 0; i < 4; i++)
+        m[i] = th_at_low(h, 0, src[i], 2, 1000000);
+    th_net_go(h);
+    int64_t end = 0;
+    for (int i = 0; i < 4; i++) {
+        ck_assert_uint_eq(m[i]->a, 1);
+        if ((int64_t)m[i]->b > end)
+            end = (int64_t)m[i]->b;
+    }
+    ck_assert_uint_eq(h->bytes, 4000000);
+    net_queue_report r = {0};
+    ck_assert_int_eq(h->n->ops->queue_report(h->n->state, sim_now(h->s), &r), 1);
+    ck_assert_int_eq(r.pfc, 1);
+    ck_assert_uint_eq(r.drops, 0);
+    ck_assert_uint_gt(r.pause_frames, 0);
+    ck_assert_msg(r.ingress_max > 60000 && r.ingress_max <= 60000 + 2 * 12500 + 1500, "ingress max %g B",
+                  r.ingress_max);
+    ck_assert_int_eq(end, 3230000000);
+    th_net_free(h);
 }
 END_TEST
 
@@ -565,6 +612,102 @@ START_TEST(test_hops_left)
 }
 END_TEST
 
+/* Review finding: the graph helpers (topo_is_graph, names, failed links)
+ * saw a partly populated graph (network.placement) as no graph, so its
+ * export and congestion files named H<id>/S<id> and lost the file's names.
+ * fabric.dot with 12 nodes: first puts node i on host i (H(i+1)); spread
+ * node i on host floor(16 i / 12): node 11 on host 14, H15. */
+START_TEST(test_partly_populated_names)
+{
+    net_params core = th_star(12, 10e9);
+    const char *first[] = {"network.file=" TASKNET_SRCDIR "/configs/data/fabric.dot", "network.routing=shortest",
+                           "network.placement=first", "network.failed-links=L1-S1", NULL};
+    th_net *h = th_net_new("graph", &core, first, NULL, 1, 0);
+    const topo *t = h->n->ops->topology(h->n->state);
+    ck_assert_uint_eq(t->hosts, 12);
+    ck_assert(topo_is_graph(t));
+    ck_assert_str_eq(topo_graph_host_name(t, 0), "H1");
+    ck_assert_str_eq(topo_graph_host_name(t, 11), "H12");
+    ck_assert_str_eq(topo_graph_switch_name(t, 0), "L1");
+    ck_assert_str_eq(topo_graph_failed(t), "L1-S1");
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    char err[256];
+    ck_assert_int_eq(topo_export_dot(t, f, "t", NULL, err, sizeof err), 0);
+    fclose(f);
+    ck_assert_ptr_nonnull(strstr(buf, "\"L1\" -> \"H1\""));
+    ck_assert_ptr_null(strstr(buf, "\"H0\""));
+    free(buf);
+    th_net_free(h);
+    const char *spread[] = {"network.file=" TASKNET_SRCDIR "/configs/data/fabric.dot", "network.routing=shortest",
+                            "network.placement=spread", NULL};
+    h = th_net_new("graph", &core, spread, NULL, 1, 0);
+    t = h->n->ops->topology(h->n->state);
+    ck_assert_str_eq(topo_graph_host_name(t, 11), "H15");
+    th_net_free(h);
+}
+END_TEST
+
+/* Review finding: with a count of failed links the checks see the whole
+ * fabric (acyclic here), and a run's drawn links were never checked for a
+ * channel dependency cycle. A 5-ring S0..S4 with a hub C whose ports come
+ * first: shortest routes between ring switches two apart go through C (a
+ * tie with the ring, the lowest port wins), so the whole fabric's
+ * dependencies are two-link chains through C: acyclic. Failing hub links
+ * sends routes round the ring; with all five gone it is the 5-ring, whose
+ * shortest routing has a cycle (test_cycle_reported). Each run draws 4 of
+ * the 10 links; a draw that cuts a switch off is refused as such;
+ * otherwise the run must be refused exactly when the links it draws,
+ * failed by name (the checked form), leave a cycle, and over 80 seeds
+ * some are refused and some run. */
+static const char HUB5[] = "graph hub {\n  C;\n"
+                           "  C -- S0; C -- S1; C -- S2; C -- S3; C -- S4;\n"
+                           "  S0 -- S1; S1 -- S2; S2 -- S3; S3 -- S4; S4 -- S0;\n"
+                           "  H0 -- S0; H1 -- S1; H2 -- S2; H3 -- S3; H4 -- S4;\n}\n";
+
+START_TEST(test_failed_count_cycle)
+{
+    const char *path = dot_file(HUB5);
+    topo w;
+    build_ok(path, TOPO_GRAPH_SHORTEST, &w);
+    ck_assert_ptr_null(topo_graph_cycle(&w));
+    topo_free(&w);
+    char fset[200];
+    snprintf(fset, sizeof fset, "network.file=%s", path);
+    const char *sets[] = {fset, "network.routing=shortest", "network.failed-links=4", NULL};
+    net_params core = th_star(5, 10e9);
+    int refused = 0, ran = 0;
+    for (uint64_t seed = 1; seed <= 80; seed++) {
+        char err[2048] = "";
+        th_net *h = th_net_try("graph", &core, sets, NULL, seed, 0, err, sizeof err);
+        char names[256] = "";
+        if (h) {
+            snprintf(names, sizeof names, "%s", topo_graph_failed(h->n->ops->topology(h->n->state)));
+            th_net_free(h);
+            ran++;
+        } else if (strstr(err, "not connected once these links fail")) {
+            continue; /* this draw cuts a switch off: refused as such */
+        } else {
+            const char *o = strstr(err, "with this run's failed links (");
+            ck_assert_msg(o != NULL, "seed %llu: %s", (unsigned long long)seed, err);
+            o += strlen("with this run's failed links (");
+            const char *c = strchr(o, ')');
+            snprintf(names, sizeof names, "%.*s", (int)(c - o), o);
+            refused++;
+        }
+        topo_graph_params gp = {.path = path, .routing = TOPO_GRAPH_SHORTEST, .failed_links = names};
+        char e2[512];
+        ck_assert_int_eq(topo_graph_init(&w, &gp, e2, sizeof e2), 0);
+        ck_assert_msg((topo_graph_cycle(&w) != NULL) == (h == NULL), "seed %llu: links %s", (unsigned long long)seed,
+                      names);
+        topo_free(&w);
+    }
+    ck_assert_int_gt(refused, 0);
+    ck_assert_int_gt(ran, 0);
+}
+END_TEST
+
 /* ORCS's get_cable_cong as a dot graph: bisect under M on orcs8.dot loads
  * S1->T1, T1->S2, S3->T2, T2->S4 with 2 flows (the largest: cong 1, red
  * #ff0000), each sender's uplink with 1 (cong 0.5: #80 red, #7f green) and
@@ -904,6 +1047,42 @@ START_TEST(test_import_ib_errors)
     ck_assert_msg(dot != NULL, "%s", err);
     ck_assert_uint_eq(st.missing, 1); /* S-02 has no entry for H-0a */
     build_fails(dot_file(dot), TOPO_GRAPH_FILE, "no route to host H-0a");
+    free(dot);
+    /* review findings: names and numbers are refused, not clipped or
+     * wrapped. A GUID of 17 hex digits (strtoull would saturate: two such
+     * switches would be one), and a 300-character name (clipped at 255 two
+     * names could merge) */
+    ib_fails("Switch 4 \"S-00000000000000001\" # \"a\" base port 0 lid 1 lmc 0\n", FDB_OK, "n:1:",
+             "expected the node's quoted name (\"S-<GUID>\", the GUID 1 to 16 hex digits)");
+    char longname[400] = "Switch 4 \"S-";
+    memset(longname + strlen(longname), 'a', 300);
+    strcpy(longname + strlen("Switch 4 \"S-") + 300, "\" # \"a\" base port 0 lid 1 lmc 0\n");
+    ib_fails(longname, FDB_OK, "n:1:", "expected the node's quoted name");
+    /* one GUID spelled twice (S-0001 is S-01's 0x1): its table would go to
+     * either; S-0001's block is at line 5 */
+    char twice[sizeof IBN_OK + 16];
+    snprintf(twice, sizeof twice, "%s", IBN_OK);
+    for (char *q = strstr(twice, "S-02"); q; q = strstr(q, "S-02")) {
+        memmove(q + 6, q + 4, strlen(q + 4) + 1);
+        memcpy(q, "S-0001", 6);
+    }
+    ib_fails(twice, FDB_OK, "n:5:", "S-0001 has the GUID of S-01 (line 1): one switch under two names");
+    /* a LID beyond the unicast range (16 bits: 0xBFFF), an LMC that would
+     * wrap to 0 in 32 bits */
+    ib_fails("Switch 4 \"S-01\" # \"a\" base port 0 lid 1 lmc 0\n[1] \"H-0a\"[1](a) # \"ha\" lid 65536 4xQDR\n",
+             FDB_OK, "n:2:", "LID 65536 is not a unicast LID (1 to 0xbfff)");
+    ib_fails("Switch 4 \"S-01\" # \"a\" base port 0 lid 1 lmc 0\n[1] \"H-0a\"[1](a) # \"ha\" lid 3 4xQDR\n"
+             "Ca 1 \"H-0a\" # \"ha\"\n[1](a) \"S-01\"[1] # lid 3 lmc 4294967296 \"a\" lid 1\n",
+             FDB_OK, "n:4:", "lmc 4294967295: at most 7");
+    /* LMC > 0: H-0b answers to LIDs 4 and 5; only LID 4's (the base's)
+     * routes are imported, and the import says so (lmc_hosts, the CLI's
+     * warning) */
+    char lmc[sizeof IBN_OK + 128];
+    snprintf(lmc, sizeof lmc, "%sCa 1 \"H-0b\" # \"hb\"\n[1](b) \"S-02\"[1] # lid 4 lmc 1 \"b\" lid 2\n", IBN_OK);
+    dot = ib_import(ib_file(0, lmc), ib_file(1, FDB_OK), &st, err, sizeof err);
+    ck_assert_msg(dot != NULL, "%s", err);
+    ck_assert_uint_eq(st.lmc_hosts, 1);
+    ck_assert_uint_eq(st.hosts, 2);
     free(dot);
 }
 END_TEST
@@ -1553,6 +1732,7 @@ static Suite *suite(void)
     tcase_add_test(tc, test_orcs8_congestion);
     tcase_add_test(tc, test_orcs8_routes);
     tcase_add_test(tc, test_cycle_reported);
+    tcase_add_test(tc, test_pfc_graph);
     tcase_add_test(tc, test_updown_acyclic);
     tcase_add_test(tc, test_file_cycle);
     tcase_add_test(tc, test_errors);
@@ -1561,6 +1741,8 @@ static Suite *suite(void)
     tcase_add_test(tc, test_export_import);
     tcase_add_test(tc, test_paths_vcstep);
     tcase_add_test(tc, test_hops_left);
+    tcase_add_test(tc, test_partly_populated_names);
+    tcase_add_test(tc, test_failed_count_cycle);
     tcase_add_test(tc, test_congestion_dot);
     tcase_add_test(tc, test_fattree3_zero_load);
     tcase_add_test(tc, test_fattree_sizes);

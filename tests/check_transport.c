@@ -1027,6 +1027,38 @@ START_TEST(test_workload_transport)
 }
 END_TEST
 
+/* Quick ACKs at connection start (transport.quick-ack): init-cwnd 1 and
+ * delayed-ack 2, a message of 4 full segments. Without quick ACKs the
+ * receiver holds the ACK of the lone first segment for delayed-ack-timeout
+ * (200 ms): the sender can send nothing meanwhile (the pathology behind the
+ * SPINet tail of random configuration 429). With quick-ack 16 every
+ * segment is acked at once: segment 0 leaves at 0 and is acked at RTT
+ * (cwnd 2); segments 1, 2 leave at RTT and RTT + SER; the ACK of 1 at 2 RTT
+ * (cwnd 3, one outstanding) lets segment 3 go, which completes the message
+ * one way later: 2 RTT + ONE_WAY = 103.664 us. */
+START_TEST(test_quick_ack)
+{
+    int64_t t[2];
+    for (int q = 0; q < 2; q++) {
+        net_params core = star(2);
+        const char *sets[] = {"network.mtu=1500B", NULL};
+        th_net *h = th_net_new("electrical-switch", &core, sets, NULL, 1, 4);
+        tp_params tp = tparams("tcp");
+        tp.init_cwnd = 1;
+        tp.delayed_ack = 2;
+        tp.quick_ack = q ? 16 : 0;
+        attach(h, &tp);
+        net_msg *m = th_at_low(h, 0, 0, 1, 4 * MSS);
+        th_net_go(h);
+        ck_assert_uint_eq(m->a, 1);
+        t[q] = (int64_t)m->b;
+        th_net_free(h);
+    }
+    ck_assert_int_eq(t[1], 2 * (int64_t)RTT + ONE_WAY);
+    ck_assert_int_ge(t[0], 200000000000); /* the delayed-ACK timer */
+}
+END_TEST
+
 static Suite *transport_suite(void)
 {
     Suite *s = suite_create("transport");
@@ -1050,6 +1082,7 @@ static Suite *transport_suite(void)
     tcase_add_test(t, test_incast_leaf_spine);
     tcase_add_test(t, test_ecmp_per_flow);
     tcase_add_test(t, test_workload_transport);
+    tcase_add_test(t, test_quick_ack);
     suite_add_tcase(s, t);
     return s;
 }
