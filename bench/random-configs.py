@@ -291,7 +291,9 @@ def swnet_options(r, net):
     elif "mtu" in net and mtu > 16384:
         net["vc-buffer"] = f"{mtu}B"
     if r.random() < 0.4:
-        net["priority"] = r.choice(["fifo", "control-first", "strict"])
+        net["priority"] = r.choice(["fifo", "control-first", "strict", "default"])
+    if r.random() < 0.2:
+        net["vc-map"] = r.choice(["per-class", "shared"])
     if r.random() < 0.25:
         mtu = iq_options(r, net, mtu)
     return mtu
@@ -302,11 +304,10 @@ def iq_options(r, net, mtu):
     a run stays at a few hundred thousand flit events; returns the payload
     the budget is drawn for (a quarter of the packet: flits cost events)."""
     net["router"] = "input-queued"
-    # its VC buffers are the model: credits only; its allocators have no
-    # priority classes yet (both refused otherwise, seen now and then)
+    # its VC buffers are the model: credits only (infinite refused, seen
+    # now and then); priority classes are on VC groups of their own
     if r.random() < 0.95:
         net.pop("flow-control", None)
-        net.pop("priority", None)
     flit = r.choice([64, 128, 256])
     net["flit-size"] = f"{flit}B"
     mtu = min(mtu, 24 * flit, 1500)

@@ -217,16 +217,22 @@ void nic_push(host_nic *h, net_msg *m)
     nd->active++;
 }
 
-/* The flow whose packet node's NIC cuts next, and its class queue (mask != 0). */
-static nic_flow *pick(const host_nic *h, uint32_t node, unsigned *cls)
+/* The flow whose packet class c of node's NIC cuts next (c in mask). */
+static nic_flow *pick_in(const host_nic *h, uint32_t node, unsigned c)
 {
-    unsigned c = (unsigned)__builtin_ctz(h->node[node].mask);
     const nic_queue *q = qat(h, node, c);
-    *cls = c;
     if (h->policy == NIC_SRPT)
         return q->heap[0];
     /* round-robin: the head sent the last packet, so it is served after the others */
     return q->rotate && q->head != q->tail ? q->head->next : q->head;
+}
+
+/* The flow whose packet node's NIC cuts next, and its class queue (mask != 0). */
+static nic_flow *pick(const host_nic *h, uint32_t node, unsigned *cls)
+{
+    unsigned c = (unsigned)__builtin_ctz(h->node[node].mask);
+    *cls = c;
+    return pick_in(h, node, c);
 }
 
 static inline uint64_t cut_bytes(uint64_t left, uint64_t cap) { return cap && left > cap ? cap : left; }
@@ -240,13 +246,34 @@ int64_t nic_peek_bytes(const host_nic *h, uint32_t node)
     return (int64_t)cut_bytes(pick(h, node, &c)->left_bytes, h->mtu_bytes);
 }
 
+int64_t nic_peek_class(const host_nic *h, uint32_t node, unsigned c)
+{
+    if (c >= h->ncls || !(h->node[node].mask & (1u << c)))
+        return -1;
+    return (int64_t)cut_bytes(pick_in(h, node, c)->left_bytes, h->mtu_bytes);
+}
+
+static int take_in(host_nic *h, uint32_t node, unsigned c, uint64_t max_bytes, nic_piece *out);
+
 int nic_take(host_nic *h, uint32_t node, uint64_t max_bytes, nic_piece *out)
 {
     nic_node *nd = &h->node[node];
     if (!nd->mask)
         return 0;
-    unsigned c;
-    nic_flow *f = pick(h, node, &c);
+    return take_in(h, node, (unsigned)__builtin_ctz(nd->mask), max_bytes, out);
+}
+
+int nic_take_class(host_nic *h, uint32_t node, unsigned c, uint64_t max_bytes, nic_piece *out)
+{
+    if (c >= h->ncls || !(h->node[node].mask & (1u << c)))
+        return 0;
+    return take_in(h, node, c, max_bytes, out);
+}
+
+static int take_in(host_nic *h, uint32_t node, unsigned c, uint64_t max_bytes, nic_piece *out)
+{
+    nic_node *nd = &h->node[node];
+    nic_flow *f = pick_in(h, node, c);
     nic_queue *q = qat(h, node, c);
     if (h->policy != NIC_SRPT && f != q->head) { /* round-robin: move the head back now */
         nic_flow *r = q->head;

@@ -133,6 +133,20 @@ typedef struct host_nic {
     uint64_t packets;   /* packets cut */
 } host_nic;
 
+/* network.priority, every fabric with switch ports (the electrical switch,
+ * the switched topologies): how the ports serve the priority classes.
+ * control-first and strict are one rule (the historical name and the
+ * general one); default follows network.host-scheduling: strict with
+ * "priority", else fifo. So an explicit fifo with host-scheduling=priority
+ * keeps the ports FIFO across classes while the hosts serve by class. */
+enum { NET_PORTS_FIFO = 0, NET_PORTS_CONTROL_FIRST = 1, NET_PORTS_STRICT = 2, NET_PORTS_DEFAULT = 3 };
+#define NET_PORTS_NAMES {"fifo", "control-first", "strict", "default", NULL}
+static inline int nic_ports_strict(const nic_params *p, int priority)
+{
+    return priority == NET_PORTS_CONTROL_FIRST || priority == NET_PORTS_STRICT ||
+           (priority == NET_PORTS_DEFAULT && p->policy == NIC_PRIORITY);
+}
+
 /* Whether a fabric's hosts serve strict priority classes: the fabric's
  * own (network.priority, `classes`) or the NIC policy `priority`. */
 static inline int nic_classes_on(const nic_params *p, int classes)
@@ -176,6 +190,16 @@ nic_pkt *nic_pop(host_nic *h, uint32_t node, uint64_t max_bytes);
  * is active. Changes nothing: a fabric whose transmitter needs room for a
  * packet before it cuts it (credits) asks first, then cuts that packet. */
 int64_t nic_peek_bytes(const host_nic *h, uint32_t node);
+
+/* One class only (NIC queue class c: nic_queue_class): the bytes of the
+ * packet class c would cut now (-1: nothing active in c, or c paused), and
+ * that cut (1, or 0 as nic_take). For a fabric whose classes have credits
+ * of their own (per-class VCs, swnet.c): it serves the first class, in
+ * class order, whose packet fits, so a class out of credit blocks none
+ * other. */
+int64_t nic_peek_class(const host_nic *h, uint32_t node, unsigned c);
+struct nic_piece;
+int nic_take_class(host_nic *h, uint32_t node, unsigned c, uint64_t max_bytes, struct nic_piece *out);
 
 /* What nic_pop hands out, without a packet record: for a fabric that keeps
  * packets in records of its own (the switched core). */

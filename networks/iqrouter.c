@@ -95,10 +95,28 @@
  *     links between groups network.global-link-latency (both directions),
  *     every other link network.link-latency (BookSim2's dragonfly.cpp with
  *     DRAGON_LATENCY: 10 cycles inside a group, 100 between groups).
+ *   Priority classes (net_msg.prio, when the hosts serve classes:
+ *     host-scheduling priority or network.priority strict). network.vc-map
+ *     per-class (the default): every class has a group of VCs of its own
+ *     (V = NET_PRIO_CLASSES x deadlock classes x vcs; a packet of class k
+ *     takes only group k's, toward hosts too, and its host injects only
+ *     into them), so a packet never waits for a VC or a credit another
+ *     class holds; a host sends the first class, in class order, with an
+ *     injection VC that has room for it (a class out of credit blocks no
+ *     other; a packet on the uplink is never preempted). shared: the
+ *     classes share the deadlock classes' VCs (the historical single group).
+ *     network.priority strict: both allocators match the lowest class's
+ *     requests first (all iterations), then the next class's among the
+ *     inputs and outputs still free (BookSim2's separable allocators hand
+ *     each request a priority that every arbiter compares before its
+ *     round-robin pointer, src/allocators/separable_input_first.cpp; a
+ *     matching round per class gives the higher class the same precedence
+ *     at every input and output); iSLIP's narrowing of an input's requests to
+ *     one output picks the lowest class, then round robin. fifo: round
+ *     robin across classes.
  *   Not modelled: speculation, input and output speedup (crossbar ports per
- *     input or output beyond one), bounded output buffers, priority classes
- *     in the allocators (refused: swnet_check), flow-control infinite
- *     (refused: the input VC buffers are the model).
+ *     input or output beyond one), bounded output buffers, flow-control
+ *     infinite (refused: the input VC buffers are the model).
  *
  * Zero load (iqr_zero_load_h_ps): one packet of F flits alone over h
  * switches, D = routing + vc-alloc + sw-alloc + st delays, each a multiple
@@ -145,6 +163,7 @@ typedef struct iq_pkt {
     uint32_t bytes;
     uint32_t nflits;
     uint32_t hops; /* switches whose crossbar its tail crossed */
+    uint8_t cls;   /* its priority class at the fabric (0 first; 0 when the fabric has one class) */
     topo_hdr hdr;
 } iq_pkt;
 
@@ -196,14 +215,19 @@ typedef struct iq_host {
 
 typedef struct iq_req {
     uint32_t in, out, key, who;
+    uint32_t prio; /* the requesting packet's class (strict allocation: lower first) */
 } iq_req;
 
 typedef struct iqr {
     swnet *st;
     uint32_t X;          /* switch ports */
     uint32_t V;          /* VCs per port */
-    uint32_t vpc;        /* VCs per class */
-    uint32_t ninj;       /* VCs a host injects into: all V (BookSim2 injects into any) */
+    uint32_t vpc;        /* VCs per deadlock class */
+    uint32_t ninj;       /* VCs a host injects into: all V (BookSim2 injects into any), or its priority class's */
+    uint32_t pcls;       /* priority classes with VCs of their own: 1 (shared), or NET_PRIO_CLASSES (per-class) */
+    uint32_t vgrp;       /* VCs of one priority class: deadlock classes x vpc (V with one) */
+    int classes;         /* 1: packets carry their class (the hosts serve classes) */
+    int strict;          /* 1: the allocators serve the lowest class first (network.priority strict) */
     uint32_t depth;      /* flits per VC buffer */
     uint32_t maxr;       /* largest radix */
     int64_t T;           /* flit time, ps */
@@ -431,6 +455,18 @@ static void allocate(iqr *q, uint32_t nr, uint32_t nin, uint32_t nout, uint32_t 
     for (uint32_t o = 0; o < nout; o++)
         m_out[o] = NONE;
     memset(q->granted, 0, nr);
+    /* strict classes: the lowest class's requests are matched first (all
+     * iterations), then the next class's among the inputs and outputs
+     * still free, and so on; else every request at once */
+    uint32_t levels = 0;
+    if (q->strict)
+        for (uint32_t r = 0; r < nr; r++)
+            levels |= 1u << rq[r].prio;
+    if (__builtin_popcount(levels) < 2)
+        levels = 0;
+    do {
+    uint32_t lvl = levels ? (uint32_t)__builtin_ctz(levels) : UINT32_MAX;
+    levels &= levels - 1;
     for (unsigned it = 0; it < q->iters; it++) {
         int any = 0;
         if (!q->islip) {
@@ -439,7 +475,7 @@ static void allocate(iqr *q, uint32_t nr, uint32_t nin, uint32_t nout, uint32_t 
                 ch[i] = NONE;
             for (uint32_t r = 0; r < nr; r++) {
                 const iq_req *a = &rq[r];
-                if (m_in[a->in] != NONE || m_out[a->out] != NONE)
+                if (m_in[a->in] != NONE || m_out[a->out] != NONE || (lvl != UINT32_MAX && a->prio != lvl))
                     continue;
                 uint32_t c = ch[a->in];
                 if (c == NONE || rr_dist(a->key, pin[a->in], nkey) < rr_dist(rq[c].key, pin[a->in], nkey))
@@ -473,7 +509,7 @@ static void allocate(iqr *q, uint32_t nr, uint32_t nin, uint32_t nout, uint32_t 
                 ch[o] = NONE;
             for (uint32_t r = 0; r < nr; r++) {
                 const iq_req *a = &rq[r];
-                if (m_in[a->in] != NONE || m_out[a->out] != NONE)
+                if (m_in[a->in] != NONE || m_out[a->out] != NONE || (lvl != UINT32_MAX && a->prio != lvl))
                     continue;
                 uint32_t c = ch[a->out];
                 if (c == NONE || rr_dist(a->in, pout[a->out], nin) < rr_dist(rq[c].in, pout[a->out], nin))
@@ -504,6 +540,7 @@ static void allocate(iqr *q, uint32_t nr, uint32_t nin, uint32_t nout, uint32_t 
         if (!any)
             break;
     }
+    } while (levels);
 }
 
 /* ---- routing ---- */
@@ -538,9 +575,10 @@ static void route(iqr *q, uint32_t sw, iq_ivc *c, iq_pkt *p, int64_t now)
         TN_ASSERT(st->adaptive && cand[n - 1].kind == TOPO_HOP_ESCAPE, "%u candidates at switch %u", n, sw);
         int32_t best = -1;
         k = n - 1;
+        uint32_t g = q->pcls > 1 ? p->cls * q->vgrp : 0;
         for (unsigned i = 0; i + 1 < n; i++) {
             uint32_t xo = x0 + cand[i].port;
-            for (uint32_t v = cand[i].vc * q->vpc; v < (cand[i].vc + 1u) * q->vpc; v++) {
+            for (uint32_t v = g + cand[i].vc * q->vpc; v < g + (cand[i].vc + 1u) * q->vpc; v++) {
                 if (ovc_at(q, xo, v)->owner != NONE)
                     continue;
                 int32_t cr = credits_now(q, xo, v, now);
@@ -555,11 +593,13 @@ static void route(iqr *q, uint32_t sw, iq_ivc *c, iq_pkt *p, int64_t now)
     }
     t->ops->take(t, sw, &cand[k], &p->hdr);
     c->out = cand[k].port;
-    if (q->peer[x0 + c->out] & HOSTBIT) { /* a host takes every VC: no class toward it */
-        c->vc_base = 0;
-        c->nvc = (uint16_t)q->V;
+    /* per-class VCs: the packet's class's group of VCs */
+    uint32_t g = q->pcls > 1 ? p->cls * q->vgrp : 0;
+    if (q->peer[x0 + c->out] & HOSTBIT) { /* a host takes every VC (of its class): no deadlock class toward it */
+        c->vc_base = (uint16_t)g;
+        c->nvc = (uint16_t)q->vgrp;
     } else {
-        c->vc_base = (uint16_t)(cand[k].vc * q->vpc);
+        c->vc_base = (uint16_t)(g + cand[k].vc * q->vpc);
         c->nvc = (uint16_t)q->vpc;
     }
 }
@@ -610,7 +650,8 @@ static void ev_tick(sim *s, void *ctx, uint64_t arg)
         for (uint32_t v = c->vc_base; v < (uint32_t)c->vc_base + c->nvc; v++) {
             if (ovc_at(q, xo, v)->owner != NONE)
                 continue;
-            q->rq[nr++] = (iq_req){.in = li, .out = c->out * V + v, .key = v, .who = li};
+            q->rq[nr++] = (iq_req){.in = li, .out = c->out * V + v, .key = v, .who = li,
+                                   .prio = ring_at(q, (size_t)x0 * V + li, c->head)->p->cls};
             any = 1;
         }
         if (!any) { /* no output VC free: it loses this round */
@@ -660,7 +701,7 @@ static void ev_tick(sim *s, void *ctx, uint64_t arg)
                 continue;
             }
         }
-        q->rq[nr++] = (iq_req){.in = c->pin, .out = c->out, .key = c->vin, .who = li};
+        q->rq[nr++] = (iq_req){.in = c->pin, .out = c->out, .key = c->vin, .who = li, .prio = f->p->cls};
     }
     if (nr) {
         if (q->islip) { /* narrow each (input, output) to one VC, round robin */
@@ -674,7 +715,8 @@ static void ev_tick(sim *s, void *ctx, uint64_t arg)
                 uint16_t ptr = q->sa_vc[x0 + a.in];
                 if (j == k)
                     q->rq[k++] = a;
-                else if (rr_dist(a.key, ptr, V) < rr_dist(q->rq[j].key, ptr, V))
+                else if (q->strict && a.prio != q->rq[j].prio ? a.prio < q->rq[j].prio
+                                                                : rr_dist(a.key, ptr, V) < rr_dist(q->rq[j].key, ptr, V))
                     q->rq[j] = a;
             }
             nr = k;
@@ -814,20 +856,31 @@ static void host_try(iqr *q, uint32_t h, int64_t now)
     if (!hs->p) {
         if (!nic_pending(&st->nic, h))
             return;
-        uint64_t bytes = (uint64_t)nic_peek_bytes(&st->nic, h);
-        int32_t need = q->wormhole ? 1 : (int32_t)(bytes ? (bytes - 1) / q->flit + 1 : 1);
-        uint32_t pick = NONE;
-        for (uint32_t i = 0; i < q->ninj; i++) {
-            uint32_t v = (hs->rr + i) % q->ninj;
-            if (credits_now(q, xo, v, now) >= need) {
-                pick = v;
-                break;
+        /* the NIC's choice; with per-class VCs the first class, in class
+         * order, that has an injection VC of its own with room (a class
+         * out of credit blocks no other) */
+        uint32_t mask = q->pcls > 1 ? st->nic.node[h].mask : 0;
+        uint32_t pick = NONE, kpick = UINT32_MAX, base = 0, n = q->ninj;
+        int64_t t = INT64_MAX;
+        do {
+            uint32_t k = mask ? (uint32_t)__builtin_ctz(mask) : UINT32_MAX;
+            mask &= mask - 1;
+            int64_t pb = k == UINT32_MAX ? nic_peek_bytes(&st->nic, h) : nic_peek_class(&st->nic, h, k);
+            uint64_t bytes = (uint64_t)pb;
+            int32_t need = q->wormhole ? 1 : (int32_t)(bytes ? (bytes - 1) / q->flit + 1 : 1);
+            base = k == UINT32_MAX ? 0 : k * q->vgrp;
+            for (uint32_t i = 0; i < n; i++) {
+                uint32_t v = base + (hs->rr + i) % n;
+                if (credits_now(q, xo, v, now) >= need) {
+                    pick = v;
+                    kpick = k;
+                    break;
+                }
             }
-        }
-        if (pick == NONE) {
+            if (pick != NONE)
+                break;
             /* the earliest credit on its way that lets one VC go */
-            int64_t t = INT64_MAX;
-            for (uint32_t v = 0; v < q->ninj; v++) {
+            for (uint32_t v = base; v < base + n; v++) {
                 iq_ovc *o = ovc_at(q, xo, v);
                 uint32_t miss = (uint32_t)(need - o->credits);
                 if (miss <= o->cn) {
@@ -837,19 +890,25 @@ static void host_try(iqr *q, uint32_t h, int64_t now)
                 } else
                     o->waiting = 1;
             }
+        } while (mask);
+        if (pick == NONE) {
             if (t != INT64_MAX)
                 host_tick_at(q, h, t);
             return;
         }
-        hs->rr = (uint16_t)((pick + 1) % q->ninj);
+        hs->rr = (uint16_t)((pick - base + 1) % n);
         nic_piece pc;
-        nic_take(&st->nic, h, 0, &pc);
+        if (kpick == UINT32_MAX)
+            nic_take(&st->nic, h, 0, &pc);
+        else
+            nic_take_class(&st->nic, h, kpick, 0, &pc);
         net_msg_set_inject(pc.msg, now); /* its head flit leaves the host now (below) */
         iq_pkt *p = pkt_alloc(q);
         p->msg = pc.msg;
         p->bytes = (uint32_t)pc.bytes;
         p->nflits = (uint32_t)(pc.bytes ? (pc.bytes - 1) / q->flit + 1 : 1);
         p->hops = 0;
+        p->cls = q->classes ? pc.prio : 0;
         st->t.ops->hdr_init(&st->t, pc.msg->src, pc.msg->dst, swnet_salt(st, pc.msg), &p->hdr);
         st->st.packets++;
         hs->p = p;
@@ -1009,9 +1068,17 @@ void iqr_fini(swnet *st)
 
 static uint32_t depth_of(const swnet_params *p) { return (uint32_t)(p->vc_buffer_bytes / p->flit_bytes); }
 
+/* Priority classes with VCs of their own: NET_PRIO_CLASSES with
+ * network.vc-map per-class when the hosts serve classes, else 1. */
+static uint32_t iqr_pcls(const swnet_params *p)
+{
+    int classes = nic_classes_on(&p->nic, nic_ports_strict(&p->nic, p->control_first));
+    return classes && p->vc_map == SWNET_VC_PER_CLASS ? NET_PRIO_CLASSES : 1;
+}
+
 double iqr_mem_bytes(const swnet_params *p, const topo *t)
 {
-    double V = (double)t->vcs * p->vcs, X = (double)(t->links - t->hosts), d = depth_of(p);
+    double V = (double)t->vcs * p->vcs * iqr_pcls(p), X = (double)(t->links - t->hosts), d = depth_of(p);
     return X * V * (sizeof(iq_ivc) + sizeof(iq_ovc) + 4 + 10 + d * (sizeof(iq_flit) + 8)) + X * 32 +
            (double)t->hosts * (sizeof(iq_host) + V * (sizeof(iq_ovc) + 8 * d)) + (double)t->switches * sizeof(iq_router);
 }
@@ -1036,10 +1103,6 @@ void iqr_check(const net_params *core, const swnet_params *p, param_report *rep)
     if (p->flow_control != SWNET_CREDIT)
         param_invalid(rep, "network.flow-control",
                       "the input-queued router needs credit flow control (its input VC buffers are the model)");
-    if (p->control_first != 0 || p->nic.policy == NIC_PRIORITY)
-        param_invalid(rep, "network.priority",
-                      "priority classes are not modelled by the input-queued router's allocators yet (use "
-                      "network.priority=\"fifo\" and a host-scheduling other than priority)");
     if (p->switching == SWNET_SAF)
         param_invalid(rep, "network.switching", "store-and-forward is the single switch's; the input-queued router "
                                                 "is cut-through or wormhole");
@@ -1094,8 +1157,12 @@ int iqr_init(swnet *st, const swnet_params *p, char *err, size_t errlen)
     const topo *t = &st->t;
     q->X = t->links - t->hosts;
     q->vpc = p->vcs;
-    q->ninj = t->vcs * p->vcs;
-    q->V = t->vcs * p->vcs;
+    q->strict = nic_ports_strict(&p->nic, p->control_first);
+    q->classes = nic_classes_on(&p->nic, q->strict);
+    q->pcls = iqr_pcls(p);
+    q->vgrp = t->vcs * p->vcs;
+    q->ninj = q->vgrp;
+    q->V = q->pcls * q->vgrp;
     TN_ASSERT(q->V <= 65535, "%u VCs per port", q->V);
     q->depth = depth_of(p);
     q->flit = p->flit_bytes;

@@ -41,9 +41,12 @@
  * store-and-forward), the port serves packets as above (FIFO in head
  * arrival order, or by class), and the message is delivered when its last
  * packet's last bit reaches dst (a message's packets share a path and a
- * class, so they arrive in order). Classes are honoured at every queue,
- * NIC and ports, when network.priority is control-first/strict or
- * host-scheduling is priority. With host-scheduling srpt the output ports
+ * class, so they arrive in order). Classes are honoured at the NICs when
+ * network.priority is control-first/strict or host-scheduling is priority,
+ * and at the output ports as network.priority says: strict (control-first)
+ * yes, fifo no (the hosts may still serve by class), default as
+ * host-scheduling (yes with priority: the historical rule, which ignored an
+ * explicit fifo there). With host-scheduling srpt the output ports
  * schedule by remaining size as pFabric's switches do (Alizadeh et al.,
  * SIGCOMM 2013, sec. 4.2): every packet carries its message's bytes left
  * when it was cut, itself included; a free port sends the earliest queued
@@ -86,7 +89,8 @@ typedef enum sw_switching { SW_CUT_THROUGH = 0, SW_STORE_AND_FORWARD = 1 } sw_sw
 /* The switch's own parameters (rows below). */
 typedef struct sw_params {
     int switching;           /* enum sw_switching */
-    int control_first;       /* 0 fifo, 1 control-first, 2 strict (= control-first): FIFOs serve low classes first */
+    int control_first;       /* network.priority: NET_PORTS_* (host_nic.h): fifo, control-first = strict (FIFOs
+                                serve low classes first), default (strict with host-scheduling priority) */
     nic_params nic;          /* host NIC: network.host-scheduling, network.mtu */
     port_cfg buf;            /* output buffers, drop-tail, ECN (networks/port.h): network.buffer, ... */
     int flow_control;        /* network.flow-control: swnet_flow (infinite, the default, or pfc) */
@@ -99,15 +103,16 @@ typedef struct sw_params {
 /* one list with the switched fabrics' network.switching (one parameter):
  * wormhole is the input-queued router's (swnet.h) */
 static const char *const sw_switching_names[] = {"cut-through", "store-and-forward", "wormhole", NULL};
-static const char *const sw_priority_names[] = {"fifo", "control-first", "strict", NULL};
+static const char *const sw_priority_names[] = NET_PORTS_NAMES;
 
 static const param_row sw_rows[] = {
     {.path = "network.switching", .type = "choice", .unit = "", .def = "cut-through",
      .help = "electrical switch: cut-through | store-and-forward; input-queued routers: cut-through | wormhole", .kind = PARAM_CHOICE,
      .off = offsetof(sw_params, switching), .choices = sw_switching_names, .example = "cut-through"},
-    {.path = "network.priority", .type = "choice", .unit = "", .def = "fifo",
+    {.path = "network.priority", .type = "choice", .unit = "", .def = "default",
      .help = "electrical switch: fifo | control-first (FIFOs serve control messages first) | strict (the same "
-             "for all 8 classes: lowest net_msg.prio first)",
+             "for all 8 classes: lowest net_msg.prio first) | default (strict with host-scheduling=priority, "
+             "else fifo)",
      .kind = PARAM_CHOICE, .off = offsetof(sw_params, control_first), .choices = sw_priority_names,
      .example = "fifo"},
     NIC_ROW_SCHEDULING(sw_params, nic),
@@ -181,7 +186,8 @@ typedef struct sw_state {
     int64_t *port_free_ps; /* [N] the output port toward node i is busy until, ps */
     sw_cf_node *cf;        /* [N] control-first queues, NULL otherwise */
     int nic_on;            /* 1: packets through the host NIC (flag) */
-    int classes;           /* NIC mode: classes honoured at every queue (flag) */
+    int classes;           /* NIC mode: the NICs serve classes (flag) */
+    int port_classes;      /* NIC mode: the output ports serve classes (flag): network.priority */
     host_nic nic;          /* NIC mode: the hosts */
     sw_pkt_port *pport;    /* [N] NIC mode with classes: packets waiting at each output port */
     sw_srpt_port *sport;   /* [N] NIC mode with srpt: pFabric ports */
@@ -338,7 +344,7 @@ static void ev_pkt_port_free(sim *s, void *ctx, uint64_t node)
 
 static int srec_before(const sw_state *st, const sw_srec *a, const sw_srec *b)
 {
-    if (st->classes && a->prio != b->prio)
+    if (st->port_classes && a->prio != b->prio)
         return a->prio < b->prio;
     return a->key < b->key || (a->key == b->key && a->seq < b->seq);
 }
@@ -545,7 +551,7 @@ static void buffered_arrival(sw_state *st, sim *s, nic_pkt *p, uint32_t dst, int
     st->qtotal += p->bytes;
     if (st->pfc)
         pfc_add(st, p, now);
-    port_bands_push(&q->b, st->classes ? p->prio : 0, p, PKT_LINK);
+    port_bands_push(&q->b, st->port_classes ? p->prio : 0, p, PKT_LINK);
     if (!q->wake) {
         q->wake = 1;
         sim_schedule_at(s, st->port_free_ps[dst], ev_pkt_port_free, st, dst);
@@ -578,7 +584,7 @@ static void ev_pkt_port_arrival(sim *s, void *ctx, uint64_t arg)
         }
         return;
     }
-    if (!st->classes) {
+    if (!st->port_classes) {
         pkt_port_start(st, s, p, max_ps(now, st->port_free_ps[dst]));
         return;
     }
@@ -731,9 +737,10 @@ static int sw_init(void *state, net *n, const void *params, char *err, size_t er
     st->link_ps = core->link_latency_ps;
     st->head_ps = core->link_latency_ps + core->switch_latency_ps;
     st->store_and_forward = p->switching == SW_STORE_AND_FORWARD;
-    st->control_first = p->control_first != 0;
+    st->control_first = nic_ports_strict(&p->nic, p->control_first);
     st->nic_on = sw_nic_on(p);
-    st->classes = nic_classes_on(&p->nic, p->control_first);
+    st->classes = nic_classes_on(&p->nic, st->control_first);
+    st->port_classes = st->control_first;
     st->energy_per_bit_j = p->phy_resolved ? p->energy_per_bit_j : NAN;
     st->src_free_ps = tn_xcalloc(core->nodes, sizeof *st->src_free_ps);
     st->port_free_ps = tn_xcalloc(core->nodes, sizeof *st->port_free_ps);
@@ -760,7 +767,7 @@ static int sw_init(void *state, net *n, const void *params, char *err, size_t er
             }
         } else if (p->nic.policy == NIC_SRPT) {
             st->sport = tn_xcalloc(core->nodes, sizeof *st->sport);
-        } else if (st->classes) {
+        } else if (st->port_classes) {
             st->pport = tn_xcalloc(core->nodes, sizeof *st->pport);
         }
     } else if (st->control_first) {
@@ -810,16 +817,17 @@ static double sw_mem_bytes(const net_params *core, const void *params)
 {
     const sw_params *p = params;
     double N = core->nodes, bytes = sizeof(sw_state) + 2 * sizeof(int64_t) * N;
-    int classes = nic_classes_on(&p->nic, p->control_first);
+    int strict = nic_ports_strict(&p->nic, p->control_first);
+    int classes = nic_classes_on(&p->nic, strict);
     if (sw_nic_on(p)) {
         bytes += nic_mem_bytes(core->nodes, &p->nic, classes);
         if (port_cfg_on(&p->buf))
             bytes += (sizeof(sw_pkt_port) + sizeof(sw_bport)) * N;
         else if (p->nic.policy == NIC_SRPT)
             bytes += sizeof(sw_srpt_port) * N;
-        else if (classes)
+        else if (strict)
             bytes += sizeof(sw_pkt_port) * N;
-    } else if (p->control_first) {
+    } else if (strict) {
         bytes += sizeof(sw_cf_node) * N;
     }
     return bytes;

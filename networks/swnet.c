@@ -212,7 +212,8 @@ const char *const swnet_flow_names[] = {"credit", "infinite", "pfc", NULL};
 const char *const swnet_routing_names[] = {"default", "dor",     "adaptive", "d-mod-k", "random-up",
                                            "ecmp",    "minimal", "valiant",  "ugal",    "file",
                                            "shortest", "up-down", NULL};
-const char *const swnet_priority_names[] = {"fifo", "control-first", "strict", NULL};
+const char *const swnet_priority_names[] = NET_PORTS_NAMES;
+const char *const swnet_vcmap_names[] = {"per-class", "shared", NULL};
 const char *const swnet_router_names[] = {"output-queued", "input-queued", NULL};
 const char *const swnet_switching_names[] = {"cut-through", "store-and-forward", "wormhole", NULL};
 const char *const swnet_alloc_names[] = {"islip", "separable-input-first", NULL};
@@ -431,6 +432,12 @@ static inline swnet_credit *credit_at(const swnet *st, uint32_t l, unsigned vc)
            vc;
 }
 
+/* The credit pool of (class, VC): its own with per-class VCs, else the VC's. */
+static inline unsigned pool_of(const swnet *st, unsigned cls, unsigned vc)
+{
+    return st->pcv ? cls * st->vcs + vc : vc;
+}
+
 /* Port l has packets waiting (a switch's output) or a host l messages. */
 static inline int port_waiting(const swnet *st, uint32_t l, const swnet_port *pt)
 {
@@ -568,7 +575,7 @@ static void port_start(swnet *st, uint32_t l, swnet_pkt *p, int64_t now)
     int64_t ser = ser_ps(st, p->bytes);
     port_transmit(&pt->o, now, ser, p->bytes);
     if (st->credit && p->in_link != NONE)
-        credit_return(st, p->in_link, p->in_vc, footprint(p->bytes), now + st->link_ps);
+        credit_return(st, p->in_link, pool_of(st, p->cls, p->in_vc), footprint(p->bytes), now + st->link_ps);
     if (p->next_sw == NONE) {
         /* the message's head: the first bit of its first packet to reach
          * dst (adaptive routes may reorder packets) */
@@ -579,7 +586,7 @@ static void port_start(swnet *st, uint32_t l, swnet_pkt *p, int64_t now)
         return;
     }
     if (st->credit && !p->reserved) {
-        swnet_credit *c = credit_at(st, l, p->vc);
+        swnet_credit *c = credit_at(st, l, pool_of(st, p->cls, p->vc));
         c->free -= footprint(p->bytes);
         TN_ASSERT(c->free >= 0, "link %u VC %u: %lld bytes of credit after a packet of %u", l, p->vc,
                   (long long)c->free, footprint(p->bytes));
@@ -599,7 +606,8 @@ static void port_start(swnet *st, uint32_t l, swnet_pkt *p, int64_t now)
 /* May p leave on l now? */
 static inline int may_leave(swnet *st, uint32_t l, const swnet_pkt *p, int64_t now)
 {
-    return !st->credit || p->next_sw == NONE || p->reserved || credit_now(st, l, p->vc, now) >= footprint(p->bytes);
+    return !st->credit || p->next_sw == NONE || p->reserved ||
+           credit_now(st, l, pool_of(st, p->cls, p->vc), now) >= footprint(p->bytes);
 }
 
 /* ---- srpt output ports (pFabric) ---- */
@@ -751,30 +759,34 @@ static void ev_pfc(sim *s, void *ctx, uint64_t arg)
     }
 }
 
-/* switch_pick under PFC: the FIFOs' rule over the classes not paused. */
+/* switch_pick under PFC: the FIFOs' rule over the classes not paused
+ * (strict: the first class with a head, the oldest head in it; else the
+ * oldest head of every class not paused). */
 static swnet_pkt *pfc_pick(swnet *st, uint32_t l, int64_t now)
 {
     uint8_t paused = st->paused[l];
-    for (unsigned c = 0; c < st->nclass; c++) {
+    port_fifo *best = NULL;
+    unsigned bc = 0;
+    for (unsigned c = 0; c < st->nclass && !(best && st->strict); c++) {
         if (paused & (1u << c))
             continue;
-        port_fifo *best = NULL;
         for (unsigned v = 0; v < st->vcs; v++) {
             port_fifo *f = fifo_at(st, l, c, v);
-            if (f->head && (!best || ((const swnet_pkt *)f->head)->seq < ((const swnet_pkt *)best->head)->seq))
+            if (f->head && (!best || ((const swnet_pkt *)f->head)->seq < ((const swnet_pkt *)best->head)->seq)) {
                 best = f;
-        }
-        if (best) {
-            swnet_pkt *p = port_fifo_pop(best, PKT_LINK);
-            swnet_port *pt = port_at(st, l);
-            port_stats_change(&st->bq[l].stats, pt->o.qbytes, now);
-            st->qsw[p->sw] -= p->bytes;
-            pfc_sub(st, p->in_link, c, p->bytes, now);
-            port_dequeued(&pt->o, p->bytes);
-            return p;
+                bc = c;
+            }
         }
     }
-    return NULL;
+    if (!best)
+        return NULL;
+    swnet_pkt *p = port_fifo_pop(best, PKT_LINK);
+    swnet_port *pt = port_at(st, l);
+    port_stats_change(&st->bq[l].stats, pt->o.qbytes, now);
+    st->qsw[p->sw] -= p->bytes;
+    pfc_sub(st, p->in_link, bc, p->bytes, now);
+    port_dequeued(&pt->o, p->bytes);
+    return p;
 }
 
 /* The packet switch port l sends next (removed from its FIFO), or NULL. */
@@ -784,9 +796,12 @@ static swnet_pkt *switch_pick(swnet *st, uint32_t l, int64_t now)
 {
     if (st->pick_mode)
         return st->pick_mode == 1 ? srpt_pick(st, l, now) : pfc_pick(st, l, now);
-    for (unsigned c = 0; c < st->nclass; c++) {
+    /* FIFO ports with per-class VCs: the oldest head allowed to leave
+     * across every class and VC; else by class, then age */
+    unsigned ncl = st->strict ? st->nclass : 1, nv = st->strict ? st->vcs : st->nq;
+    for (unsigned c = 0; c < ncl; c++) {
         port_fifo *best = NULL;
-        for (unsigned v = 0; v < st->vcs; v++) {
+        for (unsigned v = 0; v < nv; v++) {
             port_fifo *f = fifo_at(st, l, c, v);
             if (f->head && (!best || ((const swnet_pkt *)f->head)->seq < ((const swnet_pkt *)best->head)->seq) &&
                 may_leave(st, l, f->head, now))
@@ -818,10 +833,29 @@ static swnet_pkt *switch_pick(swnet *st, uint32_t l, int64_t now)
  * or NULL (the NIC has an active message). */
 static swnet_pkt *host_pick(swnet *st, uint32_t h, int64_t now)
 {
-    if (st->credit && credit_now(st, h, 0, now) < footprint((uint32_t)nic_peek_bytes(&st->nic, h)))
-        return NULL;
     nic_piece pc;
-    nic_take(&st->nic, h, 0, &pc);
+    if (st->pcv) {
+        /* per-class VCs: the first class, in class order, whose packet
+         * fits its own pool (a class out of credit blocks no other) */
+        uint32_t mask = st->nic.node[h].mask;
+        unsigned c = NET_PRIO_CLASSES;
+        while (mask) {
+            unsigned k = (unsigned)__builtin_ctz(mask);
+            mask &= mask - 1;
+            int64_t b = nic_peek_class(&st->nic, h, k);
+            if (credit_now(st, h, pool_of(st, k, 0), now) >= footprint((uint32_t)b)) {
+                c = k;
+                break;
+            }
+        }
+        if (c == NET_PRIO_CLASSES)
+            return NULL;
+        nic_take_class(&st->nic, h, c, 0, &pc);
+    } else {
+        if (st->credit && credit_now(st, h, 0, now) < footprint((uint32_t)nic_peek_bytes(&st->nic, h)))
+            return NULL;
+        nic_take(&st->nic, h, 0, &pc);
+    }
     net_msg *m = pc.msg;
     net_msg_set_inject(m, now); /* its first packet starts on the host link now (port_start) */
     swnet_pkt *p = pkt_alloc(st);
@@ -854,9 +888,20 @@ static swnet_pkt *host_pick(swnet *st, uint32_t h, int64_t now)
 static int64_t blocked_until(swnet *st, uint32_t l)
 {
     int64_t best = INT64_MAX;
-    for (unsigned v = 0; v < st->vcs; v++) {
+    for (unsigned v = 0; v < st->npool; v++) {
         uint64_t need = UINT64_MAX;
-        if (l < st->hosts) {
+        if (st->pcv) { /* pool v is class v / vcs, VC v % vcs */
+            unsigned c = v / st->vcs, vc = v % st->vcs;
+            if (l < st->hosts) {
+                int64_t b = vc == 0 ? nic_peek_class(&st->nic, l, c) : -1;
+                if (b >= 0)
+                    need = footprint((uint32_t)b);
+            } else {
+                const swnet_pkt *p = queue_head(st, l, c, vc);
+                if (p)
+                    need = footprint(p->bytes);
+            }
+        } else if (l < st->hosts) {
             if (v > 0)
                 break;
             need = footprint((uint32_t)nic_peek_bytes(&st->nic, l));
@@ -939,7 +984,7 @@ static unsigned choose(swnet *st, uint32_t sw, swnet_pkt *p, const topo_hop *c, 
     uint32_t best_l = 0;
     for (unsigned i = 0; i + 1 < n; i++) {
         uint32_t l = topo_link_out(&st->t, sw, c[i].port);
-        if (st->credit && credit_now(st, l, c[i].vc, now) < footprint(p->bytes))
+        if (st->credit && credit_now(st, l, pool_of(st, p->cls, c[i].vc), now) < footprint(p->bytes))
             continue;
         uint64_t q = link_load(st, l, now);
         if (best == n || q < best_q) {
@@ -953,7 +998,7 @@ static unsigned choose(swnet *st, uint32_t sw, swnet_pkt *p, const topo_hop *c, 
         return n - 1;
     }
     if (st->credit) { /* an adaptive packet never waits for credit: take the room now */
-        credit_at(st, best_l, c[best].vc)->free -= footprint(p->bytes);
+        credit_at(st, best_l, pool_of(st, p->cls, c[best].vc))->free -= footprint(p->bytes);
         p->reserved = 1;
     }
     return best;
@@ -1094,7 +1139,7 @@ static void ev_arrive(sim *s, void *ctx, uint64_t arg)
         /* every block a hop touches is a cache miss at scale: start
          * fetching the credits this packet will give back while it is routed */
         if (st->credit)
-            __builtin_prefetch(credit_at(st, p->in_link, p->in_vc), 1);
+            __builtin_prefetch(credit_at(st, p->in_link, pool_of(st, p->cls, p->in_vc)), 1);
         uint32_t next;
         uint8_t vc;
         l = route_at(st, p, p->sw, now, &next, &vc); /* never NONE before a failure */
@@ -1157,7 +1202,7 @@ static void pf_arrive(void *ctx, uint32_t id, unsigned stage)
         return;
     }
     if (st->credit && p->in_link != NONE)
-        __builtin_prefetch(credit_at(st, p->in_link, p->in_vc), 1);
+        __builtin_prefetch(credit_at(st, p->in_link, pool_of(st, p->cls, p->in_vc)), 1);
     if (!st->lookahead)
         return;
     const unsigned char *b = (const unsigned char *)port_at(st, p->la_link);
@@ -1449,8 +1494,10 @@ void swnet_check(const net_params *core, const swnet_params *p, const swnet_rout
                                              "(network.router = output-queued)");
     if (p->vc_buffer_bytes > (uint64_t)INT64_MAX / 4)
         param_invalid(rep, "network.vc-buffer", "too large (%llu B)", (unsigned long long)p->vc_buffer_bytes);
-    if (p->control_first < 0 || p->control_first > 2)
+    if (p->control_first < NET_PORTS_FIFO || p->control_first > NET_PORTS_DEFAULT)
         param_invalid(rep, "network.priority", "unknown priority mode %d", p->control_first);
+    if (p->vc_map != SWNET_VC_PER_CLASS && p->vc_map != SWNET_VC_SHARED)
+        param_invalid(rep, "network.vc-map", "unknown VC mapping %d", p->vc_map);
     iqr_check(core, p, rep);
     int ok = p->routing == SWNET_RT_DEFAULT;
     for (size_t i = 0; i < n && !ok; i++)
@@ -1479,24 +1526,47 @@ void swnet_check(const net_params *core, const swnet_params *p, const swnet_rout
                           : "");
 }
 
+/* The classes of params p (output-queued router): ports serving classes
+ * (strict), hosts serving classes (nic), per-class VCs (pcv: credits, vc-map
+ * per-class and classes at the hosts: more than one class may be in use),
+ * classes at the ports (nclass: the hosts', served in order or by age as
+ * strict says) and credit pools per link (npool). */
+typedef struct swnet_shape {
+    int strict, nic, pcv;
+    unsigned nclass, npool;
+} swnet_shape;
+
+static swnet_shape shape_of(const swnet_params *p, unsigned vcs)
+{
+    swnet_shape h;
+    h.strict = nic_ports_strict(&p->nic, p->control_first);
+    h.nic = nic_classes_on(&p->nic, h.strict);
+    h.pcv = p->flow_control == SWNET_CREDIT && p->vc_map == SWNET_VC_PER_CLASS && h.nic;
+    h.nclass = h.nic ? NET_PRIO_CLASSES : 1; /* strict ports have classes at the hosts too */
+    h.npool = h.pcv ? h.nclass * vcs : vcs;
+    return h;
+}
+
 /* Bytes of one link's block: the port, a FIFO per class and VC, and with
- * credits the credits of each VC, in whole cache lines (the port and its
+ * credits the credits of each pool, in whole cache lines (the port and its
  * first FIFOs share the first). */
 static size_t link_stride(const swnet_params *p, const topo *t)
 {
-    size_t nq = (nic_classes_on(&p->nic, p->control_first) ? NET_PRIO_CLASSES : 1) * (size_t)t->vcs;
-    size_t credits = p->flow_control == SWNET_CREDIT ? t->vcs * sizeof(swnet_credit) : 0;
+    swnet_shape h = shape_of(p, t->vcs);
+    size_t nq = h.nclass * (size_t)t->vcs;
+    size_t credits = p->flow_control == SWNET_CREDIT ? h.npool * sizeof(swnet_credit) : 0;
     return (sizeof(swnet_port) + nq * sizeof(swnet_queue) + credits + 63) / 64 * 64;
 }
 
 double swnet_mem_bytes(const net_params *core, const swnet_params *p, const topo *t)
 {
     (void)core;
+    swnet_shape h = shape_of(p, t->vcs);
     if (p->router == SWNET_IQ)
-        return sizeof(swnet) + iqr_mem_bytes(p, t) + nic_mem_bytes(t->hosts, &p->nic, 0) +
+        return sizeof(swnet) + iqr_mem_bytes(p, t) + nic_mem_bytes(t->hosts, &p->nic, h.strict) +
                (double)t->hosts * 96;
     return sizeof(swnet) + (double)tn_xalloc_big_bytes((size_t)t->links * link_stride(p, t)) +
-           nic_mem_bytes(t->hosts, &p->nic, p->control_first) + (double)t->hosts * sizeof(swnet_pkt) +
+           nic_mem_bytes(t->hosts, &p->nic, h.strict) + (double)t->hosts * sizeof(swnet_pkt) +
            (port_cfg_on(&p->buf) || p->flow_control == SWNET_PFC
                 ? (double)t->links * sizeof(swnet_bq) + (double)t->switches * sizeof(uint64_t)
                 : 0) +
@@ -1632,10 +1702,14 @@ int swnet_init(void *state, net *n, topo *t, const swnet_params *p, char *err, s
     st->credit = p->flow_control == SWNET_CREDIT;
     st->cap_bytes = (int64_t)p->vc_buffer_bytes;
     st->vcs = st->t.vcs;
-    int classes = nic_classes_on(&p->nic, p->control_first);
-    st->nclass = classes ? NET_PRIO_CLASSES : 1;
+    swnet_shape sh = shape_of(p, st->vcs);
+    int classes = sh.nic;
+    st->strict = sh.strict;
+    st->pcv = sh.pcv;
+    st->nclass = sh.nclass;
+    st->npool = sh.npool;
     for (unsigned c = 0; c < NET_PRIO_CLASSES; c++)
-        st->class_of_prio[c] = (uint8_t)(classes ? c : 0);
+        st->class_of_prio[c] = (uint8_t)(st->nclass > 1 ? c : 0);
     st->nq = st->nclass * st->vcs;
     /* pFabric's ports need its lossy buffers: with credits a starved packet
      * pins its upstream buffer (head comment) */
@@ -1665,7 +1739,7 @@ int swnet_init(void *state, net *n, topo *t, const swnet_params *p, char *err, s
     st->stride = link_stride(p, &st->t);
     st->lk = tn_xalloc_big((size_t)st->links * st->stride);
     for (uint32_t l = 0; st->credit && l < st->links; l++)
-        for (unsigned v = 0; v < st->vcs; v++)
+        for (unsigned v = 0; v < st->npool; v++)
             credit_at(st, l, v)->free = st->cap_bytes;
     nic_init(&st->nic, st->hosts, &p->nic, classes);
     /* every hop event is one link and one switch ahead: a lane */

@@ -66,8 +66,12 @@ extern const char *const swnet_switching_names[];
 typedef enum swnet_alloc { SWNET_ISLIP = 0, SWNET_INPUT_FIRST = 1 } swnet_alloc;
 extern const char *const swnet_alloc_names[]; /* "islip", "separable-input-first" */
 
-/* network.priority, the electrical switch's names and default. */
-extern const char *const swnet_priority_names[]; /* "fifo", "control-first", "strict" */
+/* network.priority, the electrical switch's names and default (NET_PORTS_*, host_nic.h). */
+extern const char *const swnet_priority_names[]; /* "fifo", "control-first", "strict", "default" */
+/* network.vc-map: priority classes on VCs of their own (credit pools and
+ * buffers) or sharing the deadlock classes' VCs */
+typedef enum swnet_vcmap { SWNET_VC_PER_CLASS = 0, SWNET_VC_SHARED = 1 } swnet_vcmap;
+extern const char *const swnet_vcmap_names[]; /* "per-class", "shared" */
 
 /* network.failed-links: its text's largest size */
 #define SWNET_FAILED_MAX 1024
@@ -79,7 +83,9 @@ typedef struct swnet_params {
     nic_params nic;           /* the hosts' NICs: network.host-scheduling, network.mtu (largest packet payload, > 0) */
     int flow_control;         /* enum swnet_flow */
     uint64_t vc_buffer_bytes; /* credit: input buffer of each port and virtual channel, bytes */
-    int control_first;        /* network.priority: 0 fifo, 1 control-first, 2 strict (the same): lowest class first (no preemption) */
+    int control_first;        /* network.priority: NET_PORTS_* (host_nic.h): fifo, control-first = strict (lowest
+                                 class first, no preemption), default (strict with host-scheduling priority) */
+    int vc_map;               /* network.vc-map: enum swnet_vcmap */
     int routing;              /* enum swnet_routing */
     port_cfg buf;             /* output buffers, drop-tail, ECN (flow-control infinite or pfc): networks/port.h */
     uint64_t pfc_xoff, pfc_xon; /* pfc: thresholds per switch ingress link and class, bytes */
@@ -134,10 +140,16 @@ typedef struct swnet_params {
     {SWNET_ROW_("network.vc-buffer", "size", "B", "16.384kB",                                                     \
                 "switched fabrics: input buffer per port and virtual channel (credit flow control; >= mtu)"), \
      .kind = PARAM_BYTES, .off = offsetof(T, m.vc_buffer_bytes), .flags = PARAM_POS, .example = "16KiB"},      \
-    {SWNET_ROW_("network.priority", "choice", "", "fifo",                                                      \
-                "switched fabrics: fifo | control-first or strict (sources and FIFOs serve the lowest class first)"), \
+    {SWNET_ROW_("network.priority", "choice", "", "default",                                                   \
+                "switched fabrics: fifo | control-first or strict (sources and output ports serve the lowest "  \
+                "class first) | default (strict with host-scheduling=priority, else fifo)"),                     \
      .kind = PARAM_CHOICE, .off = offsetof(T, m.control_first), .choices = swnet_priority_names,               \
-     .example = "fifo"},                                                                                        \
+     .example = "strict"},                                                                                      \
+    {SWNET_ROW_("network.vc-map", "choice", "", "per-class",                                                   \
+                "switched fabrics, credit flow control: per-class (each priority class in use has VCs, credits " \
+                "and buffers of its own: a class never waits for a credit another holds) | shared (the classes " \
+                "share the deadlock classes' VCs)"),                                                             \
+     .kind = PARAM_CHOICE, .off = offsetof(T, m.vc_map), .choices = swnet_vcmap_names, .example = "shared"},     \
     {SWNET_ROW_("network.routing", "choice", "", "default",                                                    \
                 "switched fabrics: default | dor | adaptive (torus) | d-mod-k | random-up (fat-tree) | "      \
                 "ecmp | d-mod-k (leaf-spine) | minimal | valiant | ugal (dragonfly) | "                           \
@@ -260,9 +272,13 @@ typedef struct swnet {
     int64_t cap_bytes;            /* input buffer per port and VC, bytes (credit flow control) */
     int credit;                   /* 1: credit flow control, 0: unbounded buffers */
     unsigned vcs;                 /* virtual channels per port: the topology's classes */
-    unsigned nclass;              /* service classes: 1, or NET_PRIO_CLASSES (control-first, strict, or
-                                     host-scheduling priority) */
+    unsigned nclass;              /* service classes at the ports: 1, or NET_PRIO_CLASSES (strict ports, or
+                                     per-class VCs) */
     unsigned nq;                  /* packet queues per output port: nclass x vcs */
+    int strict;                   /* 1: output ports serve the lowest class first (network.priority) */
+    int pcv;                      /* 1: per-class VCs (network.vc-map per-class, credits, classes at the hosts):
+                                     credit pools per (class, VC) */
+    unsigned npool;               /* credit pools per link: nq with pcv, else vcs */
     int srpt;                     /* 1: output ports serve the message with the fewest bytes left (host-scheduling
                                      srpt and flow-control infinite) */
     uint8_t class_of_prio[NET_PRIO_CLASSES]; /* message priority -> service class */

@@ -328,7 +328,7 @@ START_TEST(test_fig6)
     ck_assert_int_eq(c.net.switch_latency_ps, 200000);
     ck_assert_int_eq(c.net.link_latency_ps, 20000);
     get_eq(&c, "network.switching", "cut-through");
-    get_eq(&c, "network.priority", "fifo");
+    get_eq(&c, "network.priority", "default"); /* fifo under host-scheduling fifo */
     ck_assert_str_eq(c.wl[0].type, "task-tree");
     ck_assert_uint_eq(TT(&c)->jobs, 1);
     ck_assert_double_eq(TT(&c)->arrival_rate_per_s, 1000);

@@ -392,7 +392,8 @@ END_TEST
 START_TEST(test_priority_at_port)
 {
     for (int pr = 0; pr < 2; pr++) {
-        th_net *h = sw(4, pr ? "priority" : "round-robin", "1500B", "fifo", 4);
+        /* network.priority's default follows host-scheduling: strict ports with priority */
+        th_net *h = sw(4, pr ? "priority" : "round-robin", "1500B", "default", 4);
         net_msg *l = th_at(h, 0, 0, 2, 15000, 1, NET_DATA);
         net_msg *hi = th_at(h, 2000000, 1, 2, 3000, 0, NET_DATA);
         th_net_go(h);
@@ -406,6 +407,16 @@ START_TEST(test_priority_at_port)
     net_msg *hi = th_at(h, 2000000, 1, 2, 3000, 0, NET_DATA);
     th_net_go(h);
     ck_delivered_at(hi, 5040000);
+    ck_delivered_at(l, 14640000);
+    th_net_free(h);
+    /* an explicit network.priority=fifo is honoured under host-scheduling
+     * priority: the hosts serve by class (each has one message here), the
+     * port in head-arrival order: the round-robin case's 6.24 us above */
+    h = sw(4, "priority", "1500B", "fifo", 4);
+    l = th_at(h, 0, 0, 2, 15000, 1, NET_DATA);
+    hi = th_at(h, 2000000, 1, 2, 3000, 0, NET_DATA);
+    th_net_go(h);
+    ck_delivered_at(hi, 6240000);
     ck_delivered_at(l, 14640000);
     th_net_free(h);
 }

@@ -23,6 +23,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <gsl/gsl_rng.h>
+
 #include "harness.h"
 #include "iqrouter.h"
 #include "network.h"
@@ -262,6 +264,135 @@ START_TEST(test_saturation_all)
 }
 END_TEST
 
+/* Priority classes through one credit-limited input port (network.vc-map).
+ * One switch (1-level 4-ary fat tree, hosts 0..3), cut-through, 1-byte
+ * flits, packets of 4 flits (mtu 4 B), VC buffers of 8 flits (2 packets),
+ * host-scheduling priority (strict allocators by network.priority's
+ * default), links and host links 1 ns, delays 1 ns.
+ *   C (host 1 -> 2) and D (host 3 -> 2): class 0, 400 B each at 5 ns: the
+ *   output toward 2 moves one flit per ns and C and D offer two, so it is
+ *   busy until 805 ns at least.
+ *   B (host 0 -> 2): class 1, 40 B (10 packets) at 5 ns: its packets wait
+ *   at the switch's input port 0 for the output toward 2.
+ *   H (host 0 -> 3): class 0, 4 B at 105 ns; the output toward 3 idles.
+ *   per-class: H's class has its own injection VC with its 8 credits, and
+ *     at input port 0 H's request (class 0) is matched before B's: H
+ *     meets nothing, so it takes the zero-load time of the pipeline,
+ *     2 (T + host link) + D + (F - 1) T = 4 + 4 + 3 = 11 ns (iqrouter.c's
+ *     head, h = 1, D = routing + vc-alloc + sw-alloc + st = 4 ns): at 116 ns.
+ *   shared: one VC per port, and one output VC toward host 2: C's and D's
+ *     heads wait for it in VC allocation each time it is released and win
+ *     it (class 0 first), so B's head in host 0's VC gets it only after C
+ *     and D, and H, behind B's packets in that VC (B holds all 8 credits),
+ *     arrives after C and D. With network.priority=fifo (round-robin
+ *     allocation, no class order) B's head wins the VC in turn and H
+ *     arrives long before C and D end (142 ns): the strict rule is what
+ *     holds B, and H behind it, back. (Per-class, B has an output VC of its own
+ *     toward 2 and takes the switch-allocation gaps between C's and D's
+ *     packets: it arrives at 212 ns, C and D at 1006 and 1011.) */
+START_TEST(test_priority_classes_vcs)
+{
+    for (int k = 0; k < 3; k++) {
+        int shared = k > 0, rr = k == 2;
+        const char *sets[] = {"network.router=input-queued", "network.flit-size=1B", "network.mtu=4B",
+                              "network.vc-buffer=8B", "network.arity=4", "network.levels=1",
+                              "network.host-scheduling=priority",
+                              shared ? "network.vc-map=shared" : "network.vc-map=per-class",
+                              rr ? "network.priority=fifo" : "network.priority=default", NULL};
+        net_params core = core_bs(4);
+        th_net *h = th_net_new("fat-tree", &core, sets, NULL, 1, 8);
+        net_msg *c = th_at(h, T0, 1, 2, 400, 0, NET_DATA);
+        net_msg *d = th_at(h, T0, 3, 2, 400, 0, NET_DATA);
+        net_msg *b = th_at(h, T0, 0, 2, 40, 1, NET_DATA);
+        net_msg *hi = th_at(h, 105 * NS, 0, 3, 4, 0, NET_DATA);
+        th_net_go(h);
+        int64_t cd = (int64_t)(c->b > d->b ? c->b : d->b);
+        ck_assert_uint_eq(c->a, 1);
+        ck_assert_uint_eq(d->a, 1);
+        ck_assert_uint_eq(b->a, 1);
+        ck_assert_int_ge(cd, 805 * NS);
+        if (rr) { /* round-robin allocation: B wins the VC in turn, H follows */
+            ck_assert_uint_eq(hi->a, 1);
+            ck_assert_int_lt((int64_t)hi->b, cd);
+        } else if (shared) {
+            ck_assert_uint_eq(hi->a, 1);
+            ck_assert_int_gt((int64_t)hi->b, cd);
+            ck_assert_int_gt((int64_t)b->b, cd);
+        } else {
+            ck_delivered_at(hi, 116 * NS);
+        }
+        ck_assert_uint_eq(iqr_leaks(h->n->state), 0);
+        th_net_free(h);
+    }
+}
+END_TEST
+
+/* Mixed classes under load on every switched topology, both mappings and
+ * both port rules: 600 messages of 1..64 B in classes 0..2 between random
+ * hosts, handed over in the first 2 us (far above saturation for a moment):
+ * every message arrives exactly once and every credit, VC and packet comes
+ * back (iqr_leaks). Not the adaptive torus: with these sizes it deadlocks
+ * in about 1 mix in 12 whatever the classes (all messages in class 0,
+ * shared VCs, fifo allocation: 5 of 60 seeds stuck for good): a head routed
+ * to an adaptive VC keeps asking for it and never falls back to the
+ * escape (iqrouter.c route()), a defect of the adaptive torus reported
+ * apart (i24prio's notes), not of the classes. */
+START_TEST(test_priority_classes_mix)
+{
+    static const struct {
+        const char *name;
+        uint32_t N;
+        const char *shape[4];
+    } f[] = {
+        {"torus", 16, {"network.dims=4 4", NULL}},
+        {"fat-tree", 16, {"network.arity=4", "network.levels=2", "network.routing=random-up", NULL}},
+        {"leaf-spine", 16, {"network.leaves=4", "network.spines=2", "network.hosts-per-leaf=4", NULL}},
+        {"dragonfly", 36, {"network.groups=3", "network.routers-per-group=3", "network.hosts-per-router=4",
+                           "network.global-links=2"}},
+    };
+    static const char *const rules[][2] = {{"network.vc-map=per-class", "network.priority=strict"},
+                                           {"network.vc-map=shared", "network.priority=strict"},
+                                           {"network.vc-map=per-class", "network.priority=fifo"}};
+    for (unsigned i = 0; i < sizeof f / sizeof f[0]; i++)
+        for (unsigned r = 0; r < 3; r++)
+            for (int wh = 0; wh < 2; wh++) {
+                const char *sets[16];
+                unsigned n = 0;
+                sets[n++] = "network.router=input-queued";
+                sets[n++] = "network.flit-size=4B";
+                sets[n++] = "network.mtu=16B";
+                sets[n++] = wh ? "network.vc-buffer=8B" : "network.vc-buffer=16B";
+                sets[n++] = wh ? "network.switching=wormhole" : "network.switching=cut-through";
+                sets[n++] = "network.host-scheduling=priority";
+                sets[n++] = rules[r][0];
+                sets[n++] = rules[r][1];
+                for (unsigned k = 0; k < 4 && f[i].shape[k]; k++)
+                    sets[n++] = f[i].shape[k];
+                sets[n] = NULL;
+                net_params core = core_bs(f[i].N);
+                th_net *h = th_net_new(f[i].name, &core, sets, NULL, 1, 600);
+                gsl_rng *g = gsl_rng_alloc(gsl_rng_mt19937);
+                gsl_rng_set(g, 11 + i);
+                net_msg *m[600];
+                for (unsigned k = 0; k < 600; k++) {
+                    uint32_t src = (uint32_t)gsl_rng_uniform_int(g, f[i].N);
+                    uint32_t dst = (uint32_t)gsl_rng_uniform_int(g, f[i].N - 1);
+                    dst += dst >= src;
+                    m[k] = th_at(h, (int64_t)gsl_rng_uniform_int(g, 2000) * NS, src, dst,
+                                 1 + gsl_rng_uniform_int(g, 64), (uint8_t)gsl_rng_uniform_int(g, 3), NET_DATA);
+                }
+                gsl_rng_free(g);
+                th_net_go(h);
+                for (unsigned k = 0; k < 600; k++)
+                    if (m[k]->a != 1)
+                        ck_abort_msg("%s rule %u wh %d: message %u delivered %llu times", f[i].name, r, wh, k,
+                                     (unsigned long long)m[k]->a);
+                ck_assert_uint_eq(iqr_leaks(h->n->state), 0);
+                th_net_free(h);
+            }
+}
+END_TEST
+
 /* Every credit, VC and packet comes back (an invariant, issue 24's
  * starvation past saturation): the configuration of the BookSim2 tornado
  * comparison (8x8 torus, DOR, wormhole, 1-byte flits and packets, 8-flit
@@ -440,6 +571,8 @@ static Suite *iqr_suite(void)
     tcase_add_test(t, test_contention_two_inputs);
     tcase_add_test(t, test_wormhole_blocking);
     tcase_add_test(t, test_saturation_all);
+    tcase_add_test(t, test_priority_classes_vcs);
+    tcase_add_test(t, test_priority_classes_mix);
     tcase_add_test(t, test_drained_credits_back);
     tcase_add_test(t, test_refusals);
     tcase_add_test(t, test_speedup_global_links);

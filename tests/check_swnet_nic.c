@@ -139,6 +139,53 @@ START_TEST(test_credit_waits_for_the_choice)
 }
 END_TEST
 
+/* Priority classes and credits (network.vc-map): one leaf (hosts 0..3),
+ * B = 8 Gb/s (1 B = 1 ns), links 100 ns, switch 0, mtu 1000 B (P = 1 us),
+ * vc-buffer 2000 B (2 packets), host-scheduling priority (strict ports by
+ * network.priority's default). Times in us.
+ *   C (host 1 -> 2) and D (host 3 -> 2), class 0, 10 packets each at 0:
+ *   both reach the port toward 2 from 0.1 on and there is always one of
+ *   them queued when it frees (two sources for one port), so it sends
+ *   class 0 back to back over [0.1, 20.1].
+ *   B (host 0 -> 2), class 1, 3 packets at 0.2: B0 leaves host 0 over
+ *   [0.2, 1.2], B1 over [1.2, 2.2]; both wait at the port toward 2 (class
+ *   0 first) and fill host 0's buffer at the leaf (2 x 1000 B).
+ *   H (host 0 -> 3), class 0, 1000 B at 5: the port toward 3 idles.
+ *   shared (today's): H needs 1000 B of the one pool the classes share,
+ *     held by B0 and B1 until the port toward 2 takes B0 at 20.1; its
+ *     credit is back at host 0 at 20.2, H leaves then, joins the port
+ *     toward 3 at 20.3 and its last bit is at host 3 at 20.3 + 1 + 0.1 =
+ *     21.4 us (16.4 us for a zero-load 1.2).
+ *   per-class (the default): H's class has its own 2000 B: it leaves at 5,
+ *     crosses at 5.1, at host 3 at 5.1 + 1 + 0.1 = 6.2 us: the zero-load
+ *     time ser + 2 link = 1.2 us.
+ *   B either way: B0 [20.1, 21.1], B1 [21.1, 22.1] at the port toward 2;
+ *   B2 leaves host 0 once a credit of class 1 is back (20.2 per-class, or
+ *   21.2 shared: H took B0's) and waits for B1: [22.1, 23.1], at host 2 at
+ *   23.2 us. C and D end at 20.1 + 0.1 = 20.2 us at the latest. */
+START_TEST(test_class_vcs_credit_blocking)
+{
+    for (int shared = 0; shared < 2; shared++) {
+        const char *sets[] = {"network.host-scheduling=priority", "network.leaves=1", "network.spines=1",
+                              "network.mtu=1kB", "network.vc-buffer=2kB",
+                              shared ? "network.vc-map=shared" : "network.vc-map=per-class", NULL};
+        net_params core = th_star(4, 8e9);
+        core.link_latency_ps = 100 * NS;
+        core.switch_latency_ps = 0;
+        th_net *h = th_net_new("leaf-spine", &core, sets, NULL, 1, 8);
+        net_msg *c = th_at(h, 0, 1, 2, 10000, 0, NET_DATA);
+        net_msg *d = th_at(h, 0, 3, 2, 10000, 0, NET_DATA);
+        net_msg *b = th_at(h, 200 * NS, 0, 2, 3000, 1, NET_DATA);
+        net_msg *hi = th_at(h, 5000 * NS, 0, 3, 1000, 0, NET_DATA);
+        th_net_go(h);
+        ck_delivered_at(hi, (shared ? 21400 : 6200) * NS);
+        ck_delivered_at(b, 23200 * NS);
+        ck_assert_int_le((int64_t)(c->b > d->b ? c->b : d->b), 20200 * NS);
+        th_net_free(h);
+    }
+}
+END_TEST
+
 /* ------------------------------------------------------------- output ports */
 
 /* pFabric ports (host-scheduling srpt, flow-control infinite: the
@@ -338,6 +385,10 @@ START_TEST(test_random_mixes)
 {
     const char *tp = topologies[_i];
     static const char *const small[] = {"network.mtu=1kB", "network.vc-buffer=1kB", "network.priority=strict", NULL};
+    static const char *const small_shared[] = {"network.mtu=1kB", "network.vc-buffer=1kB", "network.priority=strict",
+                                               "network.vc-map=shared", NULL};
+    static const char *const small_fifo[] = {"network.mtu=1kB", "network.vc-buffer=1kB", "network.priority=fifo",
+                                             NULL};
     static const char *const inf[] = {"network.flow-control=infinite", NULL};
     static const char *const inf_cls[] = {"network.flow-control=infinite", "network.priority=strict",
                                           "network.mtu=1kB", NULL};
@@ -361,6 +412,8 @@ START_TEST(test_random_mixes)
         int64_t a = mix(tp, policies[p], NULL, 7);
         ck_assert_int_eq(a, mix(tp, policies[p], NULL, 7));
         mix(tp, policies[p], small, 8);
+        mix(tp, policies[p], small_shared, 8);
+        mix(tp, policies[p], small_fifo, 8);
         mix(tp, policies[p], inf, 10);
         mix(tp, policies[p], inf_cls, 11);
         for (size_t r = 0; r < nalt; r++)
@@ -375,6 +428,7 @@ static Suite *swnet_nic_suite(void)
     TCase *t = tcase_create("hand");
     tcase_add_test(t, test_two_messages_one_host);
     tcase_add_test(t, test_credit_waits_for_the_choice);
+    tcase_add_test(t, test_class_vcs_credit_blocking);
     tcase_add_test(t, test_srpt_port_small_passes);
     tcase_add_test(t, test_srpt_port_backlog);
     suite_add_tcase(s, t);
