@@ -464,7 +464,7 @@ static inline swnet_credit *credit_at(const swnet *st, uint32_t l, unsigned vc)
 /* The credit pool of (class, VC): its own with per-class VCs, else the VC's. */
 static inline unsigned pool_of(const swnet *st, unsigned cls, unsigned vc)
 {
-    return st->pcv ? cls * st->vcs + vc : vc;
+    return cls * st->pool_cstride + vc;
 }
 
 /* Port l has packets waiting (a switch's output) or a host l messages. */
@@ -837,7 +837,7 @@ static swnet_pkt *switch_pick(swnet *st, uint32_t l, int64_t now)
         return st->pick_mode == 1 ? srpt_pick(st, l, now) : pfc_pick(st, l, now);
     /* FIFO ports with per-class VCs: the oldest head allowed to leave
      * across every class and VC; else by class, then age */
-    unsigned ncl = st->strict ? st->nclass : 1, nv = st->strict ? st->vcs : st->nq;
+    unsigned ncl = st->pick_ncl, nv = st->pick_nv;
     for (unsigned c = 0; c < ncl; c++) {
         port_fifo *best = NULL;
         for (unsigned v = 0; v < nv; v++) {
@@ -2035,6 +2035,9 @@ int swnet_init(void *state, net *n, topo *t, const swnet_params *p, char *err, s
     for (unsigned c = 0; c < NET_PRIO_CLASSES; c++)
         st->class_of_prio[c] = (uint8_t)(st->nclass > 1 ? c : 0);
     st->nq = st->nclass * st->vcs;
+    st->pool_cstride = st->pcv ? st->vcs : 0;
+    st->pick_ncl = st->strict ? st->nclass : 1;
+    st->pick_nv = st->strict ? st->vcs : st->nq;
     /* pFabric's ports need its lossy buffers: with credits a starved packet
      * pins its upstream buffer (head comment) */
     st->srpt = p->nic.policy == NIC_SRPT && !st->credit;

@@ -289,6 +289,9 @@ typedef struct swnet {
     int pcv;                      /* 1: per-class VCs (network.vc-map per-class, credits, classes at the hosts):
                                      credit pools per (class, VC) */
     unsigned npool;               /* credit pools per link: nq with pcv, else vcs */
+    unsigned pool_cstride;        /* pool of (class, VC) = class x this + VC: vcs with pcv, else 0 */
+    unsigned pick_ncl, pick_nv;   /* a FIFO port's pick: classes in order (strict: nclass, else 1) x queues
+                                     by age in each (strict: vcs, else all nq) */
     int srpt;                     /* 1: output ports serve the message with the fewest bytes left (host-scheduling
                                      srpt and flow-control infinite) */
     uint8_t class_of_prio[NET_PRIO_CLASSES]; /* message priority -> service class */

@@ -1808,20 +1808,49 @@ int topo_graph_init(topo *t, const topo_graph_params *p, char *err, size_t errle
     return 0;
 }
 
-const char *topo_graph_cycle(const topo *t) { return t->ops == &graph_ops ? G(t)->cycle : NULL; }
+/* t's graph, directly or under a partly populated wrapper (host: t's id
+ * turned into the graph's); NULL when t is no graph. */
+static const graph *find_graph(const topo *t, uint32_t *host)
+{
+    if (t->ops == &graph_ops)
+        return t->priv;
+    const topo *b = topo_sub_base(t, host);
+    return b && b->ops == &graph_ops ? b->priv : NULL;
+}
 
-int topo_is_graph(const topo *t) { return t->ops == &graph_ops; }
+const char *topo_graph_cycle(const topo *t)
+{
+    const graph *g = find_graph(t, NULL);
+    return g ? g->cycle : NULL;
+}
 
-const char *topo_graph_failed(const topo *t) { return t->ops == &graph_ops ? G(t)->failed : NULL; }
+int topo_is_graph(const topo *t) { return find_graph(t, NULL) != NULL; }
 
-const char *topo_graph_host_name(const topo *t, uint32_t h) { return G(t)->hname[h]; }
-const char *topo_graph_switch_name(const topo *t, uint32_t s) { return G(t)->sname[s]; }
+const char *topo_graph_failed(const topo *t)
+{
+    const graph *g = find_graph(t, NULL);
+    return g ? g->failed : NULL;
+}
+
+const char *topo_graph_host_name(const topo *t, uint32_t h)
+{
+    const graph *g = find_graph(t, &h);
+    TN_ASSERT(g && h < g->nh, "topo_graph_host_name: not a graph's host");
+    return g->hname[h];
+}
+
+const char *topo_graph_switch_name(const topo *t, uint32_t s)
+{
+    const graph *g = find_graph(t, NULL);
+    TN_ASSERT(g && s < g->ns, "topo_graph_switch_name: not a graph's switch");
+    return g->sname[s];
+}
 
 double topo_graph_mem_bytes(const topo *t)
 {
-    if (t->ops != &graph_ops)
+    const graph *g = find_graph(t, NULL);
+    if (!g)
         return 0;
-    const graph *g = G(t);
     double b = (double)g->base[g->ns] * sizeof(gport) + ((double)g->ns + 1) * 8 + (double)g->nh * 8;
     for (uint32_t i = 0; i < g->nh; i++)
         b += (double)strlen(g->hname[i]) + 1 + sizeof(char *);

@@ -209,3 +209,13 @@ int topo_sub_init(topo *t, topo *base, uint32_t n, topo_placement how, char *err
     t->routing = b->routing;
     return 0;
 }
+
+const topo *topo_sub_base(const topo *t, uint32_t *host)
+{
+    if (!t->ops || t->ops->attach != attach)
+        return NULL;
+    const sub *u = U(t);
+    if (host)
+        *host = u->h2b[*host];
+    return &u->base;
+}

@@ -790,6 +790,102 @@ START_TEST(test_hops_left)
 }
 END_TEST
 
+/* Review finding: the graph helpers (topo_is_graph, names, failed links)
+ * saw a partly populated graph (network.placement) as no graph, so its
+ * export and congestion files named H<id>/S<id> and lost the file's names.
+ * fabric.dot with 12 nodes: first puts node i on host i (H(i+1)); spread
+ * node i on host floor(16 i / 12): node 11 on host 14, H15. */
+START_TEST(test_partly_populated_names)
+{
+    net_params core = th_star(12, 10e9);
+    const char *first[] = {"network.file=" TASKNET_SRCDIR "/configs/data/fabric.dot", "network.routing=shortest",
+                           "network.placement=first", "network.failed-links=L1-S1", NULL};
+    th_net *h = th_net_new("graph", &core, first, NULL, 1, 0);
+    const topo *t = h->n->ops->topology(h->n->state);
+    ck_assert_uint_eq(t->hosts, 12);
+    ck_assert(topo_is_graph(t));
+    ck_assert_str_eq(topo_graph_host_name(t, 0), "H1");
+    ck_assert_str_eq(topo_graph_host_name(t, 11), "H12");
+    ck_assert_str_eq(topo_graph_switch_name(t, 0), "L1");
+    ck_assert_str_eq(topo_graph_failed(t), "L1-S1");
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    char err[256];
+    ck_assert_int_eq(topo_export_dot(t, f, "t", NULL, err, sizeof err), 0);
+    fclose(f);
+    ck_assert_ptr_nonnull(strstr(buf, "\"L1\" -> \"H1\""));
+    ck_assert_ptr_null(strstr(buf, "\"H0\""));
+    free(buf);
+    th_net_free(h);
+    const char *spread[] = {"network.file=" TASKNET_SRCDIR "/configs/data/fabric.dot", "network.routing=shortest",
+                            "network.placement=spread", NULL};
+    h = th_net_new("graph", &core, spread, NULL, 1, 0);
+    t = h->n->ops->topology(h->n->state);
+    ck_assert_str_eq(topo_graph_host_name(t, 11), "H15");
+    th_net_free(h);
+}
+END_TEST
+
+/* Review finding: with a count of failed links the checks see the whole
+ * fabric (acyclic here), and a run's drawn links were never checked for a
+ * channel dependency cycle. A 5-ring S0..S4 with a hub C whose ports come
+ * first: shortest routes between ring switches two apart go through C (a
+ * tie with the ring, the lowest port wins), so the whole fabric's
+ * dependencies are two-link chains through C: acyclic. Failing hub links
+ * sends routes round the ring; with all five gone it is the 5-ring, whose
+ * shortest routing has a cycle (test_cycle_reported). Each run draws 4 of
+ * the 10 links; a draw that cuts a switch off is refused as such;
+ * otherwise the run must be refused exactly when the links it draws,
+ * failed by name (the checked form), leave a cycle, and over 80 seeds
+ * some are refused and some run. */
+static const char HUB5[] = "graph hub {\n  C;\n"
+                           "  C -- S0; C -- S1; C -- S2; C -- S3; C -- S4;\n"
+                           "  S0 -- S1; S1 -- S2; S2 -- S3; S3 -- S4; S4 -- S0;\n"
+                           "  H0 -- S0; H1 -- S1; H2 -- S2; H3 -- S3; H4 -- S4;\n}\n";
+
+START_TEST(test_failed_count_cycle)
+{
+    const char *path = dot_file(HUB5);
+    topo w;
+    build_ok(path, TOPO_GRAPH_SHORTEST, &w);
+    ck_assert_ptr_null(topo_graph_cycle(&w));
+    topo_free(&w);
+    char fset[200];
+    snprintf(fset, sizeof fset, "network.file=%s", path);
+    const char *sets[] = {fset, "network.routing=shortest", "network.failed-links=4", NULL};
+    net_params core = th_star(5, 10e9);
+    int refused = 0, ran = 0;
+    for (uint64_t seed = 1; seed <= 80; seed++) {
+        char err[2048] = "";
+        th_net *h = th_net_try("graph", &core, sets, NULL, seed, 0, err, sizeof err);
+        char names[256] = "";
+        if (h) {
+            snprintf(names, sizeof names, "%s", topo_graph_failed(h->n->ops->topology(h->n->state)));
+            th_net_free(h);
+            ran++;
+        } else if (strstr(err, "not connected once these links fail")) {
+            continue; /* this draw cuts a switch off: refused as such */
+        } else {
+            const char *o = strstr(err, "with this run's failed links (");
+            ck_assert_msg(o != NULL, "seed %llu: %s", (unsigned long long)seed, err);
+            o += strlen("with this run's failed links (");
+            const char *c = strchr(o, ')');
+            snprintf(names, sizeof names, "%.*s", (int)(c - o), o);
+            refused++;
+        }
+        topo_graph_params gp = {.path = path, .routing = TOPO_GRAPH_SHORTEST, .failed_links = names};
+        char e2[512];
+        ck_assert_int_eq(topo_graph_init(&w, &gp, e2, sizeof e2), 0);
+        ck_assert_msg((topo_graph_cycle(&w) != NULL) == (h == NULL), "seed %llu: links %s", (unsigned long long)seed,
+                      names);
+        topo_free(&w);
+    }
+    ck_assert_int_gt(refused, 0);
+    ck_assert_int_gt(ran, 0);
+}
+END_TEST
+
 /* ORCS's get_cable_cong as a dot graph: bisect under M on orcs8.dot loads
  * S1->T1, T1->S2, S3->T2, T2->S4 with 2 flows (the largest: cong 1, red
  * #ff0000), each sender's uplink with 1 (cong 0.5: #80 red, #7f green) and
@@ -1129,6 +1225,42 @@ START_TEST(test_import_ib_errors)
     ck_assert_msg(dot != NULL, "%s", err);
     ck_assert_uint_eq(st.missing, 1); /* S-02 has no entry for H-0a */
     build_fails(dot_file(dot), TOPO_GRAPH_FILE, "no route to host H-0a");
+    free(dot);
+    /* review findings: names and numbers are refused, not clipped or
+     * wrapped. A GUID of 17 hex digits (strtoull would saturate: two such
+     * switches would be one), and a 300-character name (clipped at 255 two
+     * names could merge) */
+    ib_fails("Switch 4 \"S-00000000000000001\" # \"a\" base port 0 lid 1 lmc 0\n", FDB_OK, "n:1:",
+             "expected the node's quoted name (\"S-<GUID>\", the GUID 1 to 16 hex digits)");
+    char longname[400] = "Switch 4 \"S-";
+    memset(longname + strlen(longname), 'a', 300);
+    strcpy(longname + strlen("Switch 4 \"S-") + 300, "\" # \"a\" base port 0 lid 1 lmc 0\n");
+    ib_fails(longname, FDB_OK, "n:1:", "expected the node's quoted name");
+    /* one GUID spelled twice (S-0001 is S-01's 0x1): its table would go to
+     * either; S-0001's block is at line 5 */
+    char twice[sizeof IBN_OK + 16];
+    snprintf(twice, sizeof twice, "%s", IBN_OK);
+    for (char *q = strstr(twice, "S-02"); q; q = strstr(q, "S-02")) {
+        memmove(q + 6, q + 4, strlen(q + 4) + 1);
+        memcpy(q, "S-0001", 6);
+    }
+    ib_fails(twice, FDB_OK, "n:5:", "S-0001 has the GUID of S-01 (line 1): one switch under two names");
+    /* a LID beyond the unicast range (16 bits: 0xBFFF), an LMC that would
+     * wrap to 0 in 32 bits */
+    ib_fails("Switch 4 \"S-01\" # \"a\" base port 0 lid 1 lmc 0\n[1] \"H-0a\"[1](a) # \"ha\" lid 65536 4xQDR\n",
+             FDB_OK, "n:2:", "LID 65536 is not a unicast LID (1 to 0xbfff)");
+    ib_fails("Switch 4 \"S-01\" # \"a\" base port 0 lid 1 lmc 0\n[1] \"H-0a\"[1](a) # \"ha\" lid 3 4xQDR\n"
+             "Ca 1 \"H-0a\" # \"ha\"\n[1](a) \"S-01\"[1] # lid 3 lmc 4294967296 \"a\" lid 1\n",
+             FDB_OK, "n:4:", "lmc 4294967295: at most 7");
+    /* LMC > 0: H-0b answers to LIDs 4 and 5; only LID 4's (the base's)
+     * routes are imported, and the import says so (lmc_hosts, the CLI's
+     * warning) */
+    char lmc[sizeof IBN_OK + 128];
+    snprintf(lmc, sizeof lmc, "%sCa 1 \"H-0b\" # \"hb\"\n[1](b) \"S-02\"[1] # lid 4 lmc 1 \"b\" lid 2\n", IBN_OK);
+    dot = ib_import(ib_file(0, lmc), ib_file(1, FDB_OK), &st, err, sizeof err);
+    ck_assert_msg(dot != NULL, "%s", err);
+    ck_assert_uint_eq(st.lmc_hosts, 1);
+    ck_assert_uint_eq(st.hosts, 2);
     free(dot);
 }
 END_TEST
@@ -1492,9 +1624,9 @@ START_TEST(test_param_failed_errors)
         ck_assert_ptr_null(h);
         ck_assert_msg(strstr(err, fa[i].want) != NULL, "'%s' lacks '%s'", err, fa[i].want);
     }
-    /* the pair-by-pair check of a torus has a size limit (topo_fail.c): 64 x 64 is beyond it */
-    const char *big[] = {"network.dims=64 64", "network.failed-links=S0-S1", NULL};
-    net_params core4k = th_star(4096, 10e9);
+    /* the pair-by-pair check of a torus has a size limit (topo_fail.c: 2^26 pairs): 128 x 128 is beyond it */
+    const char *big[] = {"network.dims=128 128", "network.failed-links=S0-S1", NULL};
+    net_params core4k = th_star(16384, 10e9);
     h = th_net_try("torus", &core4k, big, NULL, 1, 0, err, sizeof err);
     ck_assert_ptr_null(h);
     ck_assert_msg(strstr(err, "too many for the pair-by-pair check") != NULL, "%s", err);
@@ -1789,6 +1921,8 @@ static Suite *suite(void)
     tcase_add_test(tc, test_export_import);
     tcase_add_test(tc, test_paths_vcstep);
     tcase_add_test(tc, test_hops_left);
+    tcase_add_test(tc, test_partly_populated_names);
+    tcase_add_test(tc, test_failed_count_cycle);
     tcase_add_test(tc, test_congestion_dot);
     tcase_add_test(tc, test_fattree3_zero_load);
     tcase_add_test(tc, test_fattree_sizes);
