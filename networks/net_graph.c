@@ -192,6 +192,18 @@ static int gr_init(void *state, net *n, const void *params, char *err, size_t er
     topo t;
     if (gr_build_fail(net_core(n), p, draw, seed, &t, err, errlen) != 0)
         return -1;
+    /* the checks saw the whole fabric: the routes around this run's drawn
+     * links may close a channel dependency cycle */
+    const char *cyc = draw ? topo_graph_cycle(&t) : NULL;
+    if (cyc && p->sw.flow_control == SWNET_CREDIT) {
+        tn_error(err, errlen,
+                 "network.failed-links=%u: with this run's failed links (%s) %s's routing can deadlock under credit "
+                 "flow control: its channel dependency graph has the cycle %s (choose routing=\"up-down\", or "
+                 "network.flow-control=\"infinite\")",
+                 k, topo_graph_failed(&t), p->file.text, cyc);
+        topo_free(&t);
+        return -1;
+    }
     return swnet_init(state, n, &t, &p->sw, err, errlen);
 }
 

@@ -126,6 +126,12 @@ typedef struct topo_ops {
      * derives it) */
     double (*uniform_bound)(const topo *t);
     void (*fini)(topo *t); /* frees priv */
+    /* optional (NULL: every link runs at the fabric's network.bandwidth
+     * and network.link-latency): directed link `link`'s own rate *bps
+     * (0: the fabric's) and latency *ps (< 0: the fabric's); returns 1
+     * when it has either. The graph fabric's DOT edge attributes
+     * bandwidth and latency; topo_sub forwards its base's. */
+    int (*link_attr)(const topo *t, uint64_t link, double *bps, int64_t *ps);
     /* Optional (the fat trees and leaf-spine; NULL elsewhere): the ports of
      * sw interchangeable with `port` for every destination under the
      * routing's deadlock-avoidance scheme (the up ports an up*-down* route
@@ -332,6 +338,8 @@ int topo_graph_init(topo *t, const topo_graph_params *p, char *err, size_t errle
 /* The channel dependency cycle of t's routing ("S1 -> S2, S2 -> S3, S3 ->
  * S1"), or NULL when it is acyclic (or t is not a graph). */
 const char *topo_graph_cycle(const topo *t);
+/* These look through a partly populated wrapper (topo_sub_init): a graph
+ * with network.placement is still a graph, its hosts named as in its file. */
 int topo_is_graph(const topo *t);
 const char *topo_graph_host_name(const topo *t, uint32_t host);
 const char *topo_graph_switch_name(const topo *t, uint32_t sw);
@@ -345,6 +353,9 @@ double topo_graph_mem_bytes(const topo *t);
 typedef enum { TOPO_PLACE_FULL = 0, TOPO_PLACE_FIRST = 1, TOPO_PLACE_SPREAD = 2 } topo_placement;
 extern const char *const topo_placement_names[]; /* "full", "first", "spread" */
 int topo_sub_init(topo *t, topo *base, uint32_t n, topo_placement how, char *err, size_t errlen);
+/* The base topology under a partly populated one (NULL when t is not
+ * one), and *host (when not NULL) turned from t's host id into the base's. */
+const topo *topo_sub_base(const topo *t, uint32_t *host);
 /* The base host of node i of n placed by `how` on a fabric of `hosts`. */
 uint32_t topo_placement_host(topo_placement how, uint32_t i, uint32_t n, uint32_t hosts);
 
@@ -401,7 +412,8 @@ int topo_export_dot(const topo *t, FILE *out, const char *title, uint64_t *confl
 typedef struct ib_import_stats {
     uint32_t hosts, switches;
     uint64_t missing; /* (switch, host not on it) pairs without a forwarding entry */
-    uint64_t ignored; /* entries for LIDs of no host (switches' own, unknown) */
+    uint64_t ignored; /* entries for LIDs of no host (switches' own, unknown, a port's LIDs above its base) */
+    uint32_t lmc_hosts; /* hosts with LMC > 0: only their base LID's routes are imported */
 } ib_import_stats;
 int topo_import_ib(const char *ibnetdiscover, const char *fdbs, FILE *out, ib_import_stats *stats, char *err,
                    size_t errlen);

@@ -77,6 +77,7 @@
 #include "topo.h"
 
 #define IB_NONE UINT16_MAX
+#define IB_MAX_LID 0xBFFF /* unicast LIDs are 0x0001 to 0xBFFF (multicast above) */
 
 typedef struct iblink {
     uint32_t port;  /* local IB port */
@@ -210,8 +211,11 @@ static const char *quoted(const char *p, char *buf, size_t len)
     p++;
     size_t k = 0;
     while (*p && *p != '"') {
-        if (k + 1 < len)
-            buf[k++] = *p;
+        if (k + 1 >= len) {
+            buf[0] = '\0';
+            return NULL; /* longer than the buffer: refused, not clipped (two names would merge) */
+        }
+        buf[k++] = *p;
         p++;
     }
     buf[k] = '\0';
@@ -259,19 +263,24 @@ static uint32_t word_num(const char *p, const char *end, const char *word)
             p++;
         if ((size_t)(p - t) == wl && strncmp(t, word, wl) == 0) {
             p = skip_ws(p);
-            if (isdigit((unsigned char)*p))
-                return (uint32_t)strtoul(p, NULL, 10);
+            if (isdigit((unsigned char)*p)) {
+                errno = 0;
+                unsigned long v = strtoul(p, NULL, 10);
+                return errno || v > UINT32_MAX ? UINT32_MAX : (uint32_t)v; /* out of range: refused by the caller */
+            }
         }
     }
     return 0;
 }
 
+/* "S-", "H-" or "R-" and a GUID: 1 to 16 hex digits (64 bits; more would
+ * saturate strtoull and merge distinct GUIDs). */
 static int valid_name(const char *s)
 {
     if ((s[0] != 'S' && s[0] != 'H' && s[0] != 'R') || s[1] != '-' || !isxdigit((unsigned char)s[2]))
         return 0;
     for (const char *p = s + 2; *p; p++)
-        if (!isxdigit((unsigned char)*p))
+        if (!isxdigit((unsigned char)*p) || p - (s + 2) >= 16)
             return 0;
     return 1;
 }
@@ -351,7 +360,8 @@ static int read_net(ibfab *f)
             }
             p = quoted(skip_ws(e), name, sizeof name);
             if (!p || !valid_name(name) || name[0] != (is_sw ? 'S' : 'H')) {
-                rc = ferr(f, path, line, "expected the node's quoted name (\"%s-<GUID>\")", is_sw ? "S" : "H");
+                rc = ferr(f, path, line, "expected the node's quoted name (\"%s-<GUID>\", the GUID 1 to 16 hex digits)",
+                          is_sw ? "S" : "H");
                 break;
             }
             cur = node_of(f, name, line);
@@ -372,6 +382,11 @@ static int read_net(ibfab *f)
                     if (is_sw)
                         n->lid = word_num(q, NULL, "lid");
                 }
+            }
+            if (is_sw && n->lid > IB_MAX_LID) {
+                rc = ferr(f, path, line, "switch %s: LID %u is not a unicast LID (1 to 0x%x)", name, n->lid,
+                          IB_MAX_LID);
+                break;
             }
             if (is_sw && n->lid == 0) {
                 rc = ferr(f, path, line, "switch %s: expected \"# \\\"description\\\" base port 0 lid L\" (its LID)",
@@ -425,6 +440,11 @@ static int read_net(ibfab *f)
             }
             if (n->type == 'H' && l.lmc > 7) {
                 rc = ferr(f, path, line, "lmc %u: at most 7", l.lmc);
+                break;
+            }
+            if (l.lid > IB_MAX_LID || l.plid > IB_MAX_LID) {
+                rc = ferr(f, path, line, "LID %u is not a unicast LID (1 to 0x%x)", l.lid > IB_MAX_LID ? l.lid : l.plid,
+                          IB_MAX_LID);
                 break;
             }
             uint32_t peer = node_of(f, name, line);
@@ -520,6 +540,14 @@ static int cmp_swkey(const void *a, const void *b)
     return x->node < y->node ? -1 : x->node > y->node;
 }
 
+static const ibfab *guid_fab; /* cmp_guid's (qsort has no context) */
+
+static int cmp_guid(const void *a, const void *b)
+{
+    uint64_t x = guid_fab->n[*(const uint32_t *)a].guid, y = guid_fab->n[*(const uint32_t *)b].guid;
+    return x < y ? -1 : x > y;
+}
+
 /* Switches, their dense ports, the hosts. */
 static int build(ibfab *f, lident **lids_out)
 {
@@ -540,7 +568,24 @@ static int build(ibfab *f, lident **lids_out)
     qsort(keys, f->S, sizeof *keys, cmp_swkey);
     for (uint32_t s = 0; s < f->S; s++)
         f->n[keys[s].node].sw = s;
+    /* a forwarding table names its switch by GUID: two names of one GUID
+     * ("S-0008f1..." and "S-8f1...") would be one switch there */
+    uint32_t *byg = tn_xmalloc(f->S * sizeof *byg);
+    for (uint32_t s = 0; s < f->S; s++)
+        byg[s] = keys[s].node;
     free(keys);
+    guid_fab = f;
+    qsort(byg, f->S, sizeof *byg, cmp_guid);
+    for (uint32_t s = 1; s < f->S; s++)
+        if (f->n[byg[s]].guid == f->n[byg[s - 1]].guid) {
+            const ibnode *x = &f->n[byg[s - 1]], *y = &f->n[byg[s]];
+            const ibnode *later = x->line > y->line ? x : y, *earlier = later == x ? y : x;
+            int rc = ferr(f, path, later->line, "%s has the GUID of %s (line %ld): one switch under two names",
+                          later->name, earlier->name, earlier->line);
+            free(byg);
+            return rc;
+        }
+    free(byg);
     f->dense = tn_xcalloc(f->S, sizeof *f->dense);
     f->radix = tn_xcalloc(f->S, sizeof *f->radix);
     f->ibport = tn_xcalloc(f->S, sizeof *f->ibport);
@@ -913,6 +958,9 @@ int topo_import_ib(const char *ibnetdiscover, const char *fdbs, FILE *out, ib_im
         write_dot(&f, out, &st);
         st.hosts = f.N;
         st.switches = f.S;
+        for (uint32_t h = 0; h < f.N; h++)
+            if (f.h[h].lmc > 0)
+                st.lmc_hosts++;
         if (ferror(out))
             rc = tn_error(err, errlen, "write error");
     }

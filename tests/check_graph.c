@@ -374,6 +374,101 @@ START_TEST(test_zero_load)
 END_TEST
 
 
+/* Links of their own rate and latency (edge attributes bandwidth and
+ * latency, the fabric's values elsewhere): H1 - S - T - H2 at 10 Gb/s,
+ * L = 20 ns links, W = 200 ns switches, with S <-> T at 2.5 Gb/s. One
+ * packet of 1000 B: 800 ns at 10 Gb/s, 3200 ns at 2.5 Gb/s. By hand:
+ *   H1's uplink starts at 0; S has it at L + W and starts it on the slow
+ *   S -> T at once (a slower output waits for no tail); T has its head at
+ *   2L + 2W, but T -> H2 is faster: it starts when the tail will keep up,
+ *   3200 - 800 = 2400 ns later; its last bit reaches H2 800 ns + L after:
+ *   3L + 2W + 3200 ns = ser at the slow rate + 3L + 2W.
+ * Two packets of 1000 B (mtu 1000 B): the second leaves H1 at 800 ns, is
+ * at S at 800 + L + W but S -> T is busy until L + W + 3200; it is at T
+ * (after the switch) at 2L + 2W + 3200, waits 2400 ns for its tail, starts
+ * on T -> H2 at 2L + 2W + 5600 (free since 2L + 2W + 3200) and ends at
+ *   3L + 2W + 6400 ns: two packets at the slow link's pace.
+ * With T -> H2 also given latency 1 us (its reverse H2 -> T keeps L), one
+ * packet: 2L + 1 us + 2W + 3200 ns. */
+static const char SLOW4[] = "digraph g {\n"
+                            "  H1 -> S; S -> H1;\n"
+                            "  S -> T [bandwidth=\"2.5Gb/s\"]; T -> S [bandwidth=\"2.5Gb/s\"];\n"
+                            "  H2 -> T; T -> H2 [%s];\n}\n";
+
+START_TEST(test_link_rate_latency)
+{
+    char text[512];
+    net_params core = th_star(2, 10e9);
+    const int64_t L = TH_LINK_PS, W = TH_SW_PS;
+    for (int k = 0; k < 3; k++) {
+        snprintf(text, sizeof text, SLOW4, k == 2 ? "latency=\"1us\"" : "latency=\"20ns\"");
+        char file[200];
+        snprintf(file, sizeof file, "network.file=%s", dot_file(text));
+        const char *sets[] = {file, "network.routing=shortest", "network.mtu=1000B", NULL};
+        th_net *h = th_net_new("graph", &core, sets, NULL, 1, 1);
+        uint64_t bytes = k == 1 ? 2000 : 1000;
+        int64_t want = k == 0   ? 3 * L + 2 * W + 3200000
+                       : k == 1 ? 3 * L + 2 * W + 6400000
+                                : 2 * L + 1000000 + 2 * W + 3200000;
+        ck_assert_int_eq(h->n->ops->zero_load_ps(h->n->state, 0, 1, bytes), want);
+        net_msg *m = th_at_low(h, 0, 0, 1, bytes);
+        th_net_go(h);
+        ck_delivered_at(m, want);
+        th_net_free(h);
+    }
+    /* The input-queued router: latencies of their own (its clock is one
+     * flit time on every link, so bandwidths of their own are refused).
+     * Flits of 25 B at 10 Gb/s: T = 20 ns; every delay 20 ns, on the grid.
+     * Its zero load (iqrouter.c's head) with T -> H2 at 1 us instead of
+     * L: 980 ns more than with the file's 20 ns, and a lone packet is
+     * delivered then. */
+    int64_t iq_t[2];
+    for (int k = 0; k < 2; k++) {
+        snprintf(text, sizeof text, SLOW4, k ? "latency=\"1us\"" : "latency=\"20ns\"");
+        char *slow = strstr(text, "S -> T");
+        snprintf(slow, sizeof text - (size_t)(slow - text), "S -> T; T -> S;\n  H2 -> T; T -> H2 [%s];\n}\n",
+                 k ? "latency=\"1us\"" : "latency=\"20ns\"");
+        char file[200];
+        snprintf(file, sizeof file, "network.file=%s", dot_file(text));
+        const char *sets[] = {file, "network.routing=shortest", "network.router=input-queued",
+                              "network.flit-size=25B", "network.routing-delay=20ns", "network.vc-alloc-delay=20ns",
+                              "network.sw-alloc-delay=20ns", "network.st-delay=20ns", NULL};
+        th_net *h = th_net_new("graph", &core, sets, NULL, 1, 1);
+        iq_t[k] = h->n->ops->zero_load_ps(h->n->state, 0, 1, 1000);
+        net_msg *m = th_at_low(h, 0, 0, 1, 1000);
+        th_net_go(h);
+        ck_delivered_at(m, iq_t[k]);
+        th_net_free(h);
+    }
+    ck_assert_int_eq(iq_t[1] - iq_t[0], 980000);
+    /* the same file with every edge at the fabric's values runs as before:
+     * 1000 B over 2 switches: 800 ns + 3L + 2W */
+    snprintf(text, sizeof text,
+             "digraph g {\n  H1 -> S; S -> H1;\n  S -> T [bandwidth=\"10Gb/s\"]; T -> S;\n"
+             "  H2 -> T; T -> H2 [latency=\"20ns\"];\n}\n");
+    char file[200];
+    snprintf(file, sizeof file, "network.file=%s", dot_file(text));
+    const char *sets[] = {file, "network.routing=shortest", NULL};
+    th_net *h = th_net_new("graph", &core, sets, NULL, 1, 1);
+    ck_assert_int_eq(h->n->ops->zero_load_ps(h->n->state, 0, 1, 1000), 800000 + 3 * L + 2 * W);
+    th_net_free(h);
+    /* errors name the file, line and edge */
+    char want[300];
+    const char *p = dot_file("digraph g {\n  H1 -> S; S -> H1;\n  S -> T [bandwidth=\"fast\"]; T -> S;\n"
+                             "  H2 -> T; T -> H2;\n}\n");
+    snprintf(want, sizeof want, "%s:2: node S: edge to T: bandwidth=\"fast\"", p);
+    build_fails(p, TOPO_GRAPH_SHORTEST, want);
+    p = dot_file("digraph g {\n  H1 -> S; S -> H1;\n  S -> T [bandwidth=\"0Gb/s\"]; T -> S;\n"
+                 "  H2 -> T; T -> H2;\n}\n");
+    snprintf(want, sizeof want, "%s:2: node S: edge to T: bandwidth=\"0Gb/s\": expected a rate above 0", p);
+    build_fails(p, TOPO_GRAPH_SHORTEST, want);
+    p = dot_file("digraph g {\n  H1 -> S; S -> H1;\n  S -> T; T -> S;\n"
+                 "  H2 -> T; T -> H2 [latency=\"-1ns\"];\n}\n");
+    snprintf(want, sizeof want, "%s:3: node T: edge to H2: latency=\"-1ns\"", p);
+    build_fails(p, TOPO_GRAPH_SHORTEST, want);
+}
+END_TEST
+
 /* Export then import: the fabric read back from export-topology's file
  * has the same hosts, switches, ports and link ids, and the same routes and
  * classes, so the same messages are delivered at the same picoseconds (the
@@ -609,6 +704,102 @@ START_TEST(test_hops_left)
     build_ok(dot_file(RING4_PATHS), TOPO_GRAPH_FILE, &t);
     check_hops_left(&t);
     topo_free(&t);
+}
+END_TEST
+
+/* Review finding: the graph helpers (topo_is_graph, names, failed links)
+ * saw a partly populated graph (network.placement) as no graph, so its
+ * export and congestion files named H<id>/S<id> and lost the file's names.
+ * fabric.dot with 12 nodes: first puts node i on host i (H(i+1)); spread
+ * node i on host floor(16 i / 12): node 11 on host 14, H15. */
+START_TEST(test_partly_populated_names)
+{
+    net_params core = th_star(12, 10e9);
+    const char *first[] = {"network.file=" TASKNET_SRCDIR "/configs/data/fabric.dot", "network.routing=shortest",
+                           "network.placement=first", "network.failed-links=L1-S1", NULL};
+    th_net *h = th_net_new("graph", &core, first, NULL, 1, 0);
+    const topo *t = h->n->ops->topology(h->n->state);
+    ck_assert_uint_eq(t->hosts, 12);
+    ck_assert(topo_is_graph(t));
+    ck_assert_str_eq(topo_graph_host_name(t, 0), "H1");
+    ck_assert_str_eq(topo_graph_host_name(t, 11), "H12");
+    ck_assert_str_eq(topo_graph_switch_name(t, 0), "L1");
+    ck_assert_str_eq(topo_graph_failed(t), "L1-S1");
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    char err[256];
+    ck_assert_int_eq(topo_export_dot(t, f, "t", NULL, err, sizeof err), 0);
+    fclose(f);
+    ck_assert_ptr_nonnull(strstr(buf, "\"L1\" -> \"H1\""));
+    ck_assert_ptr_null(strstr(buf, "\"H0\""));
+    free(buf);
+    th_net_free(h);
+    const char *spread[] = {"network.file=" TASKNET_SRCDIR "/configs/data/fabric.dot", "network.routing=shortest",
+                            "network.placement=spread", NULL};
+    h = th_net_new("graph", &core, spread, NULL, 1, 0);
+    t = h->n->ops->topology(h->n->state);
+    ck_assert_str_eq(topo_graph_host_name(t, 11), "H15");
+    th_net_free(h);
+}
+END_TEST
+
+/* Review finding: with a count of failed links the checks see the whole
+ * fabric (acyclic here), and a run's drawn links were never checked for a
+ * channel dependency cycle. A 5-ring S0..S4 with a hub C whose ports come
+ * first: shortest routes between ring switches two apart go through C (a
+ * tie with the ring, the lowest port wins), so the whole fabric's
+ * dependencies are two-link chains through C: acyclic. Failing hub links
+ * sends routes round the ring; with all five gone it is the 5-ring, whose
+ * shortest routing has a cycle (test_cycle_reported). Each run draws 4 of
+ * the 10 links; a draw that cuts a switch off is refused as such;
+ * otherwise the run must be refused exactly when the links it draws,
+ * failed by name (the checked form), leave a cycle, and over 80 seeds
+ * some are refused and some run. */
+static const char HUB5[] = "graph hub {\n  C;\n"
+                           "  C -- S0; C -- S1; C -- S2; C -- S3; C -- S4;\n"
+                           "  S0 -- S1; S1 -- S2; S2 -- S3; S3 -- S4; S4 -- S0;\n"
+                           "  H0 -- S0; H1 -- S1; H2 -- S2; H3 -- S3; H4 -- S4;\n}\n";
+
+START_TEST(test_failed_count_cycle)
+{
+    const char *path = dot_file(HUB5);
+    topo w;
+    build_ok(path, TOPO_GRAPH_SHORTEST, &w);
+    ck_assert_ptr_null(topo_graph_cycle(&w));
+    topo_free(&w);
+    char fset[200];
+    snprintf(fset, sizeof fset, "network.file=%s", path);
+    const char *sets[] = {fset, "network.routing=shortest", "network.failed-links=4", NULL};
+    net_params core = th_star(5, 10e9);
+    int refused = 0, ran = 0;
+    for (uint64_t seed = 1; seed <= 80; seed++) {
+        char err[2048] = "";
+        th_net *h = th_net_try("graph", &core, sets, NULL, seed, 0, err, sizeof err);
+        char names[256] = "";
+        if (h) {
+            snprintf(names, sizeof names, "%s", topo_graph_failed(h->n->ops->topology(h->n->state)));
+            th_net_free(h);
+            ran++;
+        } else if (strstr(err, "not connected once these links fail")) {
+            continue; /* this draw cuts a switch off: refused as such */
+        } else {
+            const char *o = strstr(err, "with this run's failed links (");
+            ck_assert_msg(o != NULL, "seed %llu: %s", (unsigned long long)seed, err);
+            o += strlen("with this run's failed links (");
+            const char *c = strchr(o, ')');
+            snprintf(names, sizeof names, "%.*s", (int)(c - o), o);
+            refused++;
+        }
+        topo_graph_params gp = {.path = path, .routing = TOPO_GRAPH_SHORTEST, .failed_links = names};
+        char e2[512];
+        ck_assert_int_eq(topo_graph_init(&w, &gp, e2, sizeof e2), 0);
+        ck_assert_msg((topo_graph_cycle(&w) != NULL) == (h == NULL), "seed %llu: links %s", (unsigned long long)seed,
+                      names);
+        topo_free(&w);
+    }
+    ck_assert_int_gt(refused, 0);
+    ck_assert_int_gt(ran, 0);
 }
 END_TEST
 
@@ -951,6 +1142,42 @@ START_TEST(test_import_ib_errors)
     ck_assert_msg(dot != NULL, "%s", err);
     ck_assert_uint_eq(st.missing, 1); /* S-02 has no entry for H-0a */
     build_fails(dot_file(dot), TOPO_GRAPH_FILE, "no route to host H-0a");
+    free(dot);
+    /* review findings: names and numbers are refused, not clipped or
+     * wrapped. A GUID of 17 hex digits (strtoull would saturate: two such
+     * switches would be one), and a 300-character name (clipped at 255 two
+     * names could merge) */
+    ib_fails("Switch 4 \"S-00000000000000001\" # \"a\" base port 0 lid 1 lmc 0\n", FDB_OK, "n:1:",
+             "expected the node's quoted name (\"S-<GUID>\", the GUID 1 to 16 hex digits)");
+    char longname[400] = "Switch 4 \"S-";
+    memset(longname + strlen(longname), 'a', 300);
+    strcpy(longname + strlen("Switch 4 \"S-") + 300, "\" # \"a\" base port 0 lid 1 lmc 0\n");
+    ib_fails(longname, FDB_OK, "n:1:", "expected the node's quoted name");
+    /* one GUID spelled twice (S-0001 is S-01's 0x1): its table would go to
+     * either; S-0001's block is at line 5 */
+    char twice[sizeof IBN_OK + 16];
+    snprintf(twice, sizeof twice, "%s", IBN_OK);
+    for (char *q = strstr(twice, "S-02"); q; q = strstr(q, "S-02")) {
+        memmove(q + 6, q + 4, strlen(q + 4) + 1);
+        memcpy(q, "S-0001", 6);
+    }
+    ib_fails(twice, FDB_OK, "n:5:", "S-0001 has the GUID of S-01 (line 1): one switch under two names");
+    /* a LID beyond the unicast range (16 bits: 0xBFFF), an LMC that would
+     * wrap to 0 in 32 bits */
+    ib_fails("Switch 4 \"S-01\" # \"a\" base port 0 lid 1 lmc 0\n[1] \"H-0a\"[1](a) # \"ha\" lid 65536 4xQDR\n",
+             FDB_OK, "n:2:", "LID 65536 is not a unicast LID (1 to 0xbfff)");
+    ib_fails("Switch 4 \"S-01\" # \"a\" base port 0 lid 1 lmc 0\n[1] \"H-0a\"[1](a) # \"ha\" lid 3 4xQDR\n"
+             "Ca 1 \"H-0a\" # \"ha\"\n[1](a) \"S-01\"[1] # lid 3 lmc 4294967296 \"a\" lid 1\n",
+             FDB_OK, "n:4:", "lmc 4294967295: at most 7");
+    /* LMC > 0: H-0b answers to LIDs 4 and 5; only LID 4's (the base's)
+     * routes are imported, and the import says so (lmc_hosts, the CLI's
+     * warning) */
+    char lmc[sizeof IBN_OK + 128];
+    snprintf(lmc, sizeof lmc, "%sCa 1 \"H-0b\" # \"hb\"\n[1](b) \"S-02\"[1] # lid 4 lmc 1 \"b\" lid 2\n", IBN_OK);
+    dot = ib_import(ib_file(0, lmc), ib_file(1, FDB_OK), &st, err, sizeof err);
+    ck_assert_msg(dot != NULL, "%s", err);
+    ck_assert_uint_eq(st.lmc_hosts, 1);
+    ck_assert_uint_eq(st.hosts, 2);
     free(dot);
 }
 END_TEST
@@ -1314,9 +1541,9 @@ START_TEST(test_param_failed_errors)
         ck_assert_ptr_null(h);
         ck_assert_msg(strstr(err, fa[i].want) != NULL, "'%s' lacks '%s'", err, fa[i].want);
     }
-    /* the pair-by-pair check of a torus has a size limit (topo_fail.c): 64 x 64 is beyond it */
-    const char *big[] = {"network.dims=64 64", "network.failed-links=S0-S1", NULL};
-    net_params core4k = th_star(4096, 10e9);
+    /* the pair-by-pair check of a torus has a size limit (topo_fail.c: 2^26 pairs): 128 x 128 is beyond it */
+    const char *big[] = {"network.dims=128 128", "network.failed-links=S0-S1", NULL};
+    net_params core4k = th_star(16384, 10e9);
     h = th_net_try("torus", &core4k, big, NULL, 1, 0, err, sizeof err);
     ck_assert_ptr_null(h);
     ck_assert_msg(strstr(err, "too many for the pair-by-pair check") != NULL, "%s", err);
@@ -1606,9 +1833,12 @@ static Suite *suite(void)
     tcase_add_test(tc, test_errors);
     tcase_add_test(tc, test_explicit_ports);
     tcase_add_test(tc, test_zero_load);
+    tcase_add_test(tc, test_link_rate_latency);
     tcase_add_test(tc, test_export_import);
     tcase_add_test(tc, test_paths_vcstep);
     tcase_add_test(tc, test_hops_left);
+    tcase_add_test(tc, test_partly_populated_names);
+    tcase_add_test(tc, test_failed_count_cycle);
     tcase_add_test(tc, test_congestion_dot);
     tcase_add_test(tc, test_fattree3_zero_load);
     tcase_add_test(tc, test_fattree_sizes);

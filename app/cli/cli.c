@@ -775,6 +775,12 @@ static int cmd_import_ib(int argc, char **argv)
                 "tasknet import-ib: warning: %llu (switch, host) pairs have no forwarding entry; a route that "
                 "reaches one is reported as unreachable when the fabric is read\n",
                 (unsigned long long)st.missing);
+    if (st.lmc_hosts)
+        fprintf(stderr,
+                "tasknet import-ib: warning: %u host%s LMC > 0 (2^LMC LIDs, each routed by the tables); only the "
+                "base LID's routes are imported (one route per pair, as ORCS's), the other LIDs' entries are "
+                "ignored\n",
+                st.lmc_hosts, st.lmc_hosts == 1 ? " has" : "s have");
     return 0;
 }
 
