@@ -20,7 +20,7 @@
  * (ties at k/2), then dimensions crossed the long way round; adaptive hops
  * are taken only toward switches whose escape route is intact. Pairs left
  * without such a record are an error before the run naming them (the
- * check walks every pair: up to the 32 x 32 torus, topo_fail.c). The
+ * check walks every pair: up to 8,192 hosts, topo_fail.c). The
  * saturation bound stays the intact torus's. */
 #include <stddef.h>
 #include <stdint.h>
