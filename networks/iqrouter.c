@@ -234,6 +234,8 @@ typedef struct iqr {
     int64_t Tr;          /* a router's step: T / network.speedup */
     uint64_t flit;       /* bytes */
     int64_t rd, va, sa, stx, cd, link, hlink; /* hlink: host links' latency */
+    int64_t *hup;        /* [hosts] the hosts' uplinks' latencies when some link has its own (topo_ops.link_attr),
+                            else NULL: all at hlink */
     int wormhole;
     int islip;
     int oblivious;       /* 1: one candidate per hop (routed as a head becomes whole) */
@@ -759,12 +761,12 @@ static void ev_tick(sim *s, void *ctx, uint64_t arg)
             /* its credit back upstream */
             uint32_t xin = x0 + c->pin, up = q->peer[xin];
             credit_back(q, (up & HOSTBIT) ? q->X + (up & ~HOSTBIT) : up, c->vin,
-                        leave + q->cd + ((up & HOSTBIT) ? q->hlink : q->olink[up]));
+                        leave + q->cd + q->olink[xin]); /* back on the reverse link: port xin's output */
             if (tail)
                 p->hops++;
             if (dn & HOSTBIT) {
                 if (k_flit == 0) {
-                    int64_t head = wire + q->hlink;
+                    int64_t head = wire + q->olink[xo];
                     if (p->msg->t_head_ps < 0 || head < p->msg->t_head_ps)
                         p->msg->t_head_ps = head;
                 }
@@ -928,7 +930,7 @@ static void host_try(iqr *q, uint32_t h, int64_t now)
     hs->sent++;
     hs->last_ps = now;
     q->busy[xo]++;
-    flit_in(q, hs->x, hs->vc, p, now + q->T + q->hlink, hs->sent == 1);
+    flit_in(q, hs->x, hs->vc, p, now + q->T + (q->hup ? q->hup[h] : q->hlink), hs->sent == 1);
     if (hs->sent == p->nflits)
         hs->p = NULL;
     if (hs->p || nic_pending(&st->nic, h))
@@ -987,11 +989,13 @@ int64_t iqr_route_extra_ps(const swnet *st, const uint64_t *links, size_t n)
     const iqr *q = st->iq;
     int64_t extra = 0;
     for (size_t i = 0; i < n; i++) {
-        if (links[i] < st->hosts)
-            continue; /* a host uplink */
+        if (links[i] < st->hosts) { /* a host uplink: its own latency (DOT) or host-link-latency */
+            if (q->hup)
+                extra += q->hup[links[i]] - q->hlink;
+            continue;
+        }
         uint64_t x = links[i] - st->hosts;
-        if (!(q->peer[x] & HOSTBIT))
-            extra += q->olink[x] - q->link;
+        extra += q->olink[x] - ((q->peer[x] & HOSTBIT) ? q->hlink : q->link);
     }
     return extra;
 }
@@ -1041,6 +1045,7 @@ void iqr_fini(swnet *st)
     if (!q)
         return;
     free(q->r);
+    free(q->hup);
     free(q->peer);
     free(q->rid);
     free(q->olink);
@@ -1179,6 +1184,22 @@ int iqr_init(swnet *st, const swnet_params *p, char *err, size_t errlen)
         q->Tr = 1;
     q->link = st->link_ps;
     q->hlink = p->host_link_ps >= 0 ? p->host_link_ps : st->link_ps;
+    if (st->lrate) {
+        free(q);
+        st->iq = NULL;
+        return tn_error(err, errlen, "network.router=\"input-queued\": links of their own bandwidth (the graph's "
+                                     "edge attribute bandwidth, network.degraded-links) are modelled by the "
+                                     "output-queued router only (its clock is one flit time on every link)");
+    }
+    if (st->llat) { /* hosts' uplinks of their own latency (the others at host-link-latency) */
+        q->hup = tn_xmalloc((size_t)t->hosts * sizeof *q->hup);
+        for (uint32_t h = 0; h < t->hosts; h++) {
+            double b;
+            int64_t ps = -1;
+            t->ops->link_attr(t, h, &b, &ps);
+            q->hup[h] = ps >= 0 ? ps : q->hlink;
+        }
+    }
     q->wormhole = p->switching == SWNET_WORMHOLE;
     q->oblivious = !st->adaptive && !st->ugal;
     q->islip = p->allocator == SWNET_ISLIP;
@@ -1210,6 +1231,15 @@ int iqr_init(swnet *st, const swnet_params *p, char *err, size_t errlen)
             q->olink[r->x0 + pt] = e.kind == TOPO_HOST ? q->hlink : global ? p->global_link_ps : q->link;
             if (global && p->global_link_ps != q->link)
                 q->varies = 1;
+            if (st->llat) { /* a link of its own latency (topo_ops.link_attr: the graph's edges) */
+                double b;
+                int64_t ps = -1;
+                t->ops->link_attr(t, t->hosts + r->x0 + pt, &b, &ps);
+                if (ps >= 0) {
+                    q->olink[r->x0 + pt] = ps;
+                    q->varies = 1;
+                }
+            }
         }
     }
     size_t nv = (size_t)X * V;

@@ -24,8 +24,9 @@ void iqr_send(swnet *st, net_msg *m);
 /* A lone message of `bytes` over h switches (iqrouter.c's head derives it):
  * exact for one packet, a lower bound for more. */
 int64_t iqr_zero_load_h_ps(const swnet *st, uint32_t h, uint64_t bytes);
-/* 1 when some switch-to-switch link's latency differs from network.link-latency
- * (the dragonfly's global-link-latency); then a route's zero load adds
+/* 1 when some link's latency differs from network.link-latency (the
+ * dragonfly's global-link-latency, a graph's edge latencies; host links
+ * from host-link-latency); then a route's zero load adds
  * iqr_route_extra_ps over its links (topo_route's link ids). */
 int iqr_link_latency_varies(const swnet *st);
 int64_t iqr_route_extra_ps(const swnet *st, const uint64_t *links, size_t n);

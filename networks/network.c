@@ -333,7 +333,6 @@ void net_set_transport(net *root, struct tp_inst *t)
 {
     TN_ASSERT(root->root == root, "a transport is set on the fabric's own handle");
     root->tp = t;
-    root->any_tp |= t != NULL;
 }
 
 void net_set_client_transport(net *c, struct tp_inst *t)
@@ -341,7 +340,6 @@ void net_set_client_transport(net *c, struct tp_inst *t)
     TN_ASSERT(c->root != c && !c->tp_set, "a workload's own transport is set once, on its client handle");
     c->tp = t;
     c->tp_set = 1;
-    c->root->any_tp |= t != NULL;
 }
 
 int net_transport_counters(const net *root, tp_counters *out)
@@ -362,6 +360,7 @@ int net_transport_counters(const net *root, tp_counters *out)
         out->dropped += c.dropped;
         out->duplicates += c.duplicates;
         out->flows_live += c.flows_live;
+        out->delivered_bytes += c.delivered_bytes;
         any = 1;
     }
     return any;
@@ -386,8 +385,6 @@ void net_delivered(net *n, net_msg *m)
 void net_app_delivered(net *n, net_msg *m)
 {
     TN_ASSERT(n->root == n, "a fabric reports deliveries on its own handle");
-    if (n->any_tp)
-        n->t_last_ps = sim_now(n->sim);
     int64_t lat_ps = sim_now(n->sim) - m->t_submit_ps;
     count_delivery(n, m, lat_ps);
     net *c = n;
@@ -491,7 +488,7 @@ void net_metrics(net *n, double *core, double *own)
         core[M_retransmissions] = (double)tc.retransmissions;
         core[M_timeouts] = (double)tc.timeouts;
         if (n->t_last_ps > n->t_first_ps && n->t_first_ps >= 0)
-            core[M_goodput_bps] = 8.0 * (double)c->bytes_delivered / units_ps_to_s(n->t_last_ps - n->t_first_ps);
+            core[M_goodput_bps] = 8.0 * (double)tc.delivered_bytes / units_ps_to_s(n->t_last_ps - n->t_first_ps);
     }
     metric_unset(own, n->ops->nmetrics);
     if (n->ops->fill_metrics)

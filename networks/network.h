@@ -251,10 +251,9 @@ struct net {
     struct tp_inst *tp;           /* the fabric's: its host transport (networks/transport.h), NULL: none;
                                      a client's own (net_set_client_transport) when tp_set */
     uint8_t tp_set;               /* client: its messages use tp (its workload named a transport), not the fabric's */
-    uint8_t any_tp;               /* the fabric's: some messages go through a transport (goodput, last delivery) */
     int lossy;               /* the fabric's: set by a fabric's init when its buffers may drop packets (1), or
                                 NET_LOSSY_FAILURES when only links failing during the run lose them */
-    int64_t t_first_ps, t_last_ps; /* the fabric's, with a transport: first hand-over, last delivery (goodput) */
+    int64_t t_first_ps, t_last_ps; /* the fabric's: first hand-over to a transport, its last delivery (goodput) */
 };
 
 #define NET_LOSSY_FAILURES 2

@@ -34,6 +34,17 @@
  *     run at B, so the tail never catches up). An output port sends one
  *     packet at a time, busy for ser; the last bit reaches a host ser + link
  *     after the port started it.
+ *   Links of their own rate or latency (topo_ops.link_attr: the graph's
+ *     edge attributes): ser and link are the link's own; a packet that came
+ *     by a slower link (ser_in > ser_out) joins its output's FIFO ser_in -
+ *     ser_out after its head is through the switch (ev_join), the earliest
+ *     start at which the output does not overtake its tail (the tail is
+ *     through at s + ser_in + link_in + sw; the output's last bit leaves at
+ *     start + ser_out), so a packet streams at the slowest rate of its way
+ *     and the output is not held meanwhile; credits return over the
+ *     reverse link's latency. Hop events then leave the lane when
+ *     latencies differ (the lane needs one delay). With no such link
+ *     nothing changes (one flag tested per hop).
  *   Output FIFOs (MODEL.md section 6 generalised): one per (service class,
  *     virtual channel) at every output. When the port is free it takes the
  *     first class that has a head allowed to leave (below) and, in it, the
@@ -138,8 +149,9 @@
  *     Adaptive packets never wait for credit. So every packet arrives
  *     (check_swnet saturates each topology).
  *
- * Zero load (swnet_zero_load_h_ps): a message alone of K packets over h
- * switches. Packet k starts on the first link at A(k) and on the j-th at
+ * Zero load (swnet_zero_load_h_ps; with links of their own rate or
+ * latency, zero_load_route_ps on the route's links): a message alone of K
+ * packets over h switches. Packet k starts on the first link at A(k) and on the j-th at
  * A(k) + j (link + sw): every hop sees the same pipeline shifted, since all
  * packets but the last have one size, so no packet waits for a port. P =
  * ser(mtu). Credits: a buffer holds n = floor(vc-buffer / mtu) full
@@ -373,6 +385,21 @@ static swnet_tok *tok_alloc(swnet *st)
 /* ---- small helpers ---- */
 
 static inline int64_t ser_ps(const swnet *st, uint64_t bytes) { return net_rate_ps(&st->rate, bytes); }
+/* A link's own rate and latency (links of their own: lrate, llat), else the
+ * fabric's: one predictable branch on the hot path when none has. */
+static inline int64_t ser_on(const swnet *st, uint32_t l, uint64_t bytes)
+{
+    return __builtin_expect(st->lrate != NULL, 0) ? net_rate_ps(&st->lrate[l], bytes) : ser_ps(st, bytes);
+}
+static inline int64_t lat_of(const swnet *st, uint32_t l)
+{
+    return __builtin_expect(st->llat != NULL, 0) ? st->llat[l] : st->link_ps;
+}
+/* the latency of the credits of link l's buffer on their way back (its reverse link) */
+static inline int64_t back_of(const swnet *st, uint32_t l)
+{
+    return __builtin_expect(st->llat != NULL, 0) ? st->lback[l] : st->link_ps;
+}
 /* bytes a packet takes in a buffer: a 0-byte packet counts as 1 */
 static inline uint32_t footprint(uint32_t bytes) { return bytes ? bytes : 1; }
 
@@ -435,7 +462,7 @@ static inline swnet_credit *credit_at(const swnet *st, uint32_t l, unsigned vc)
 /* The credit pool of (class, VC): its own with per-class VCs, else the VC's. */
 static inline unsigned pool_of(const swnet *st, unsigned cls, unsigned vc)
 {
-    return st->pcv ? cls * st->vcs + vc : vc;
+    return cls * st->pool_cstride + vc;
 }
 
 /* Port l has packets waiting (a switch's output) or a host l messages. */
@@ -566,23 +593,33 @@ static void packet_dropped(swnet *st, swnet_pkt *p)
 /* ---- output ports ---- */
 
 static void ev_arrive(sim *s, void *ctx, uint64_t arg);
+static void ev_join(sim *s, void *ctx, uint64_t arg);
+static inline void join(swnet *st, swnet_pkt *p, uint32_t l, int64_t now);
 static inline uint32_t route_at(swnet *st, swnet_pkt *p, uint32_t sw, int64_t now, uint32_t *next, uint8_t *vc);
 
 /* Port l puts p's first bit on the wire now. */
 static void port_start(swnet *st, uint32_t l, swnet_pkt *p, int64_t now)
 {
     swnet_port *pt = port_at(st, l);
-    int64_t ser = ser_ps(st, p->bytes);
+    int64_t ser, lat, back;
+    if (__builtin_expect(st->lown, 0)) { /* links of their own rate or latency */
+        ser = ser_on(st, l, p->bytes);
+        lat = lat_of(st, l);
+        back = p->in_link != NONE ? back_of(st, p->in_link) : 0;
+    } else {
+        ser = ser_ps(st, p->bytes);
+        lat = back = st->link_ps;
+    }
     port_transmit(&pt->o, now, ser, p->bytes);
     if (st->credit && p->in_link != NONE)
-        credit_return(st, p->in_link, pool_of(st, p->cls, p->in_vc), footprint(p->bytes), now + st->link_ps);
+        credit_return(st, p->in_link, pool_of(st, p->cls, p->in_vc), footprint(p->bytes), now + back);
     if (p->next_sw == NONE) {
         /* the message's head: the first bit of its first packet to reach
          * dst (adaptive routes may reorder packets) */
-        int64_t head = now + st->link_ps;
+        int64_t head = now + lat;
         if (p->msg->t_head_ps < 0 || head < p->msg->t_head_ps)
             p->msg->t_head_ps = head;
-        packet_arrived(st, p, now + ser + st->link_ps);
+        packet_arrived(st, p, now + ser + lat);
         return;
     }
     if (st->credit && !p->reserved) {
@@ -600,7 +637,7 @@ static void port_start(swnet *st, uint32_t l, swnet_pkt *p, int64_t now)
     if (st->arrive_lane >= 0)
         sim_schedule_lane(net_sim(st->n), st->arrive_lane, p->id);
     else
-        sim_schedule_at(net_sim(st->n), now + st->link_ps + st->sw_ps, ev_arrive, st, p->id);
+        sim_schedule_at(net_sim(st->n), now + lat + st->sw_ps, ev_arrive, st, p->id);
 }
 
 /* May p leave on l now? */
@@ -717,7 +754,7 @@ static void pfc_add(swnet *st, uint32_t in, unsigned c, uint32_t bytes, int64_t 
     if (!st->xoff_sent[idx] && st->ingress[idx] > st->pfc_xoff) {
         st->xoff_sent[idx] = 1;
         st->pause_frames++;
-        sim_schedule_at(net_sim(st->n), now + st->link_ps, ev_pfc, st, ((uint64_t)idx << 1) | 1);
+        sim_schedule_at(net_sim(st->n), now + back_of(st, in), ev_pfc, st, ((uint64_t)idx << 1) | 1);
     }
 }
 
@@ -728,7 +765,7 @@ static void pfc_sub(swnet *st, uint32_t in, unsigned c, uint32_t bytes, int64_t 
     st->ingress[idx] -= bytes;
     if (st->xoff_sent[idx] && st->ingress[idx] <= st->pfc_xon) {
         st->xoff_sent[idx] = 0;
-        sim_schedule_at(net_sim(st->n), now + st->link_ps, ev_pfc, st, (uint64_t)idx << 1);
+        sim_schedule_at(net_sim(st->n), now + back_of(st, in), ev_pfc, st, (uint64_t)idx << 1);
     }
 }
 
@@ -798,7 +835,7 @@ static swnet_pkt *switch_pick(swnet *st, uint32_t l, int64_t now)
         return st->pick_mode == 1 ? srpt_pick(st, l, now) : pfc_pick(st, l, now);
     /* FIFO ports with per-class VCs: the oldest head allowed to leave
      * across every class and VC; else by class, then age */
-    unsigned ncl = st->strict ? st->nclass : 1, nv = st->strict ? st->vcs : st->nq;
+    unsigned ncl = st->pick_ncl, nv = st->pick_nv;
     for (unsigned c = 0; c < ncl; c++) {
         port_fifo *best = NULL;
         for (unsigned v = 0; v < nv; v++) {
@@ -1048,7 +1085,7 @@ static inline uint32_t route_at(swnet *st, swnet_pkt *p, uint32_t sw, int64_t no
 static void packet_lost_at(swnet *st, swnet_pkt *p, int64_t now)
 {
     if (st->credit && p->in_link != NONE && !topo_fail_dead(&st->t, p->in_link))
-        credit_return(st, p->in_link, p->in_vc, footprint(p->bytes), now + st->link_ps);
+        credit_return(st, p->in_link, p->in_vc, footprint(p->bytes), now + back_of(st, p->in_link));
     st->lost_packets++;
     packet_dropped(st, p);
 }
@@ -1087,8 +1124,8 @@ static inline int lost_on_link(const swnet *st, const swnet_pkt *p, int64_t now)
 {
     if (p->in_link == NONE || !topo_fail_dead(&st->t, p->in_link))
         return 0;
-    int64_t left = now - st->link_ps - st->sw_ps;
-    return left + ser_ps(st, p->bytes) + st->link_ps > st->fail_at_ps;
+    int64_t left = now - lat_of(st, p->in_link) - st->sw_ps;
+    return left + ser_on(st, p->in_link, p->bytes) + lat_of(st, p->in_link) > st->fail_at_ps;
 }
 
 /* ev_arrive's hop after the failure: the output p takes at its switch,
@@ -1147,6 +1184,31 @@ static void ev_arrive(sim *s, void *ctx, uint64_t arg)
         p->next_sw = next;
         p->vc = vc;
     }
+    if (__builtin_expect(st->lrate != NULL, 0)) {
+        /* from a slower link: the output starts p no earlier than lets its
+         * tail, which arrives ser_in - ser_out after that, keep up */
+        int64_t d = ser_on(st, p->in_link, p->bytes) - ser_on(st, l, p->bytes);
+        if (d > 0) {
+            p->la_link = l; /* the output it joins (lookahead routing sets it again as p leaves) */
+            st->rate_waits++;
+            sim_schedule_at(s, now + d, ev_join, st, p->id);
+            return;
+        }
+    }
+    join(st, p, l, now);
+}
+
+/* p (routed) joins output l's queue now; deferred (ev_join) when its tail
+ * comes from a slower link. */
+static void ev_join(sim *s, void *ctx, uint64_t arg)
+{
+    swnet *st = ctx;
+    swnet_pkt *p = pkt_of_id(st, (uint32_t)arg);
+    join(st, p, p->la_link, sim_now(s));
+}
+
+static inline __attribute__((always_inline)) void join(swnet *st, swnet_pkt *p, uint32_t l, int64_t now)
+{
     if (st->buffered) {
         net_msg *m = p->msg;
         swnet_port *bp = port_at(st, l);
@@ -1280,15 +1342,68 @@ void swnet_set_zero_load_topo(void *state, topo *zl)
     memset(zl, 0, sizeof *zl);
 }
 
+/* Zero load on a route whose links have their own rates or latencies
+ * (output-queued core): links j = 0..L-1 of the route, P_j = ser_j(mtu),
+ * p_j = ser_j(last packet), lat_j, S the switch traversal. Packet k starts
+ * on link j at S_j(k) = max(S_j(k-1) + P_j, S_{j-1}(k) + c_j), c_j =
+ * lat_{j-1} + S + max(0, P_{j-1} - P_j) (the wait for a slower link's tail,
+ * ev_arrive), S_0(k) = (k-1) P_0. A max-plus recurrence: the longest path
+ * from (0, 0) stays on the slowest link so far for all its k steps, so
+ * S_j(k) = C_j + k max_{i<=j} P_i with C_j = c_1 + ... + c_j; the last
+ * packet (c'_j with its own p) steps down from packet K-2 at some link i:
+ *   S_{L-1}(K-1) = max_i [C_i + (K-2) max_{m<=i} P_m + P_i + c'_{i+1} + ... + c'_{L-1}]
+ * (K = 1: c'_1 + ... + c'_{L-1}), and its last bit arrives p_{L-1} +
+ * lat_{L-1} later. Credits are not counted: exact when the buffers cover
+ * every link's credit round trip, else a lower bound. Uniform links give
+ * swnet_zero_load_h_ps's formula. */
+static int64_t zero_load_route_ps(const swnet *st, const uint64_t *lk, size_t L, uint64_t bytes)
+{
+    uint64_t K = packets_of(st, bytes);
+    uint64_t last = bytes - (K - 1) * st->mtu;
+    int64_t cp_total = 0; /* c'_1 + ... + c'_{L-1} */
+    for (size_t j = 1; j < L; j++) {
+        int64_t d = ser_on(st, (uint32_t)lk[j - 1], last) - ser_on(st, (uint32_t)lk[j], last);
+        cp_total += lat_of(st, (uint32_t)lk[j - 1]) + st->sw_ps + (d > 0 ? d : 0);
+    }
+    int64_t S;
+    if (K == 1) {
+        S = cp_total;
+    } else {
+        int64_t C = 0, cp = 0, pmax = 0; /* C_i, c'_1 + ... + c'_i, max P so far */
+        S = INT64_MIN;
+        for (size_t i = 0; i < L; i++) {
+            int64_t Pi = ser_on(st, (uint32_t)lk[i], st->mtu);
+            if (i > 0) {
+                int64_t d = ser_on(st, (uint32_t)lk[i - 1], st->mtu) - Pi;
+                C += lat_of(st, (uint32_t)lk[i - 1]) + st->sw_ps + (d > 0 ? d : 0);
+                int64_t d2 = ser_on(st, (uint32_t)lk[i - 1], last) - ser_on(st, (uint32_t)lk[i], last);
+                cp += lat_of(st, (uint32_t)lk[i - 1]) + st->sw_ps + (d2 > 0 ? d2 : 0);
+            }
+            if (Pi > pmax)
+                pmax = Pi;
+            int64_t v = C + (int64_t)(K - 2) * pmax + Pi + (cp_total - cp);
+            if (v > S)
+                S = v;
+        }
+    }
+    uint32_t e = (uint32_t)lk[L - 1];
+    return S + ser_on(st, e, last) + lat_of(st, e);
+}
+
 int64_t swnet_zero_load_ps(const void *state, uint32_t src, uint32_t dst, uint64_t bytes)
 {
     const swnet *st = state;
     const topo *t = st->zl.ops ? &st->zl : &st->t;
     if (st->iq && iqr_link_latency_varies(st)) { /* links of several latencies: sum the route's */
-        uint64_t links[64];
-        TN_ASSERT(t->max_route_links <= 64, "routes of %u links", t->max_route_links);
-        size_t L = topo_route(t, src, dst, 0, links, NULL, 64);
+        uint64_t buf[64], *links = st->zl_links ? st->zl_links : buf;
+        TN_ASSERT(st->zl_links || t->max_route_links <= 64, "routes of %u links", t->max_route_links);
+        size_t L = topo_route(t, src, dst, 0, links, NULL, t->max_route_links);
         return swnet_zero_load_h_ps(state, (uint32_t)(L - 1), bytes) + iqr_route_extra_ps(st, links, L);
+    }
+    if (!st->iq && (st->lrate || st->llat)) {
+        uint64_t *lk = st->zl_links;
+        size_t L = topo_route(t, src, dst, 0, lk, NULL, t->max_route_links);
+        return zero_load_route_ps(st, lk, L, bytes);
     }
     size_t L = topo_route(t, src, dst, 0, NULL, NULL, 0);
     return swnet_zero_load_h_ps(state, (uint32_t)(L - 1), bytes);
@@ -1372,6 +1487,10 @@ void swnet_fini(void *state)
         for (unsigned q = 0; q < st->nq; q++)
             free(((swnet_queue *)(st->lk + (size_t)l * st->stride + sizeof(swnet_port)))[q].h.a);
     free(st->lk);
+    free(st->lrate);
+    free(st->llat);
+    free(st->lback);
+    free(st->zl_links);
     free(st->bq);
     free(st->qsw);
     free(st->ingress);
@@ -1655,6 +1774,52 @@ void swnet_check_failures(const net_params *core, const swnet_params *p, topo *t
     topo_free(t);
 }
 
+/* The links of their own rate or latency (topo_ops.link_attr): lrate,
+ * llat and lback, only when some link differs from the fabric's values
+ * (else none: the default path is unchanged). */
+static void link_attrs_init(swnet *st, const net_params *core)
+{
+    const topo *t = &st->t;
+    if (!t->ops->link_attr)
+        return;
+    int any_rate = 0, any_lat = 0;
+    for (uint32_t l = 0; l < st->links; l++) {
+        double b;
+        int64_t ps;
+        if (!t->ops->link_attr(t, l, &b, &ps))
+            continue;
+        any_rate |= b > 0 && b != core->bandwidth_bps;
+        any_lat |= ps >= 0 && ps != st->link_ps;
+    }
+    if (any_rate)
+        st->lrate = tn_xmalloc((size_t)st->links * sizeof *st->lrate);
+    if (any_lat) {
+        st->llat = tn_xmalloc((size_t)st->links * sizeof *st->llat);
+        st->lback = tn_xmalloc((size_t)st->links * sizeof *st->lback);
+    }
+    if (!any_rate && !any_lat)
+        return;
+    st->lown = 1;
+    for (uint32_t l = 0; l < st->links; l++) {
+        double b;
+        int64_t ps;
+        t->ops->link_attr(t, l, &b, &ps);
+        if (st->lrate)
+            net_rate_init(&st->lrate[l], b > 0 ? b : core->bandwidth_bps);
+        if (st->llat)
+            st->llat[l] = ps >= 0 ? ps : st->link_ps;
+    }
+    for (uint32_t l = 0; st->llat && l < st->links; l++) {
+        topo_end from, to;
+        topo_link_ends(t, l, &from, &to);
+        uint32_t rev = from.kind == TOPO_HOST  ? topo_link_down(t, from.id)
+                       : to.kind == TOPO_HOST ? topo_link_up(t, to.id)
+                                               : topo_link_out(t, to.id, to.port);
+        st->lback[l] = st->llat[rev];
+    }
+    st->zl_links = tn_xmalloc(((size_t)t->max_route_links + 1) * sizeof *st->zl_links);
+}
+
 int swnet_init(void *state, net *n, topo *t, const swnet_params *p, char *err, size_t errlen)
 {
     swnet *st = state;
@@ -1698,6 +1863,7 @@ int swnet_init(void *state, net *n, topo *t, const swnet_params *p, char *err, s
     net_rate_init(&st->rate, core->bandwidth_bps);
     st->link_ps = core->link_latency_ps;
     st->sw_ps = core->switch_latency_ps;
+    link_attrs_init(st, core);
     st->mtu = p->nic.mtu_bytes;
     st->credit = p->flow_control == SWNET_CREDIT;
     st->cap_bytes = (int64_t)p->vc_buffer_bytes;
@@ -1711,6 +1877,9 @@ int swnet_init(void *state, net *n, topo *t, const swnet_params *p, char *err, s
     for (unsigned c = 0; c < NET_PRIO_CLASSES; c++)
         st->class_of_prio[c] = (uint8_t)(st->nclass > 1 ? c : 0);
     st->nq = st->nclass * st->vcs;
+    st->pool_cstride = st->pcv ? st->vcs : 0;
+    st->pick_ncl = st->strict ? st->nclass : 1;
+    st->pick_nv = st->strict ? st->vcs : st->nq;
     /* pFabric's ports need its lossy buffers: with credits a starved packet
      * pins its upstream buffer (head comment) */
     st->srpt = p->nic.policy == NIC_SRPT && !st->credit;
@@ -1742,8 +1911,9 @@ int swnet_init(void *state, net *n, topo *t, const swnet_params *p, char *err, s
         for (unsigned v = 0; v < st->npool; v++)
             credit_at(st, l, v)->free = st->cap_bytes;
     nic_init(&st->nic, st->hosts, &p->nic, classes);
-    /* every hop event is one link and one switch ahead: a lane */
-    st->arrive_lane = sim_lane(net_sim(n), st->link_ps + st->sw_ps, ev_arrive, st);
+    /* every hop event is one link and one switch ahead: a lane (not when
+     * links have latencies of their own) */
+    st->arrive_lane = st->llat ? -1 : sim_lane(net_sim(n), st->link_ps + st->sw_ps, ev_arrive, st);
     if (st->arrive_lane >= 0 && (size_t)st->links * st->stride >= SIM_LOOKAHEAD_MIN_BYTES)
         sim_lane_prefetch(net_sim(n), st->arrive_lane, pf_arrive, SWNET_LOOKAHEAD, 2);
     st->pfc = p->flow_control == SWNET_PFC && !st->srpt && p->router == SWNET_OQ;

@@ -279,6 +279,9 @@ typedef struct swnet {
     int pcv;                      /* 1: per-class VCs (network.vc-map per-class, credits, classes at the hosts):
                                      credit pools per (class, VC) */
     unsigned npool;               /* credit pools per link: nq with pcv, else vcs */
+    unsigned pool_cstride;        /* pool of (class, VC) = class x this + VC: vcs with pcv, else 0 */
+    unsigned pick_ncl, pick_nv;   /* a FIFO port's pick: classes in order (strict: nclass, else 1) x queues
+                                     by age in each (strict: vcs, else all nq) */
     int srpt;                     /* 1: output ports serve the message with the fewest bytes left (host-scheduling
                                      srpt and flow-control infinite) */
     uint8_t class_of_prio[NET_PRIO_CLASSES]; /* message priority -> service class */
@@ -326,6 +329,14 @@ typedef struct swnet {
     int64_t paused_ps;            /* pfc: time (link, class) pairs spent paused, summed */
     uint64_t ingress_max;         /* pfc: the largest bytes of one ingress link and class held */
     struct iqr *iq;               /* the input-queued router model (iqrouter.c), NULL: output-queued */
+    /* links of their own rate or latency (topo_ops.link_attr), else NULL:
+     * every link at `rate` and `link_ps` (the hot path then reads none) */
+    int lown;                     /* 1: lrate or llat */
+    net_rate *lrate;              /* [links] each link's rate, NULL: all at `rate` */
+    int64_t *llat;                /* [links] each link's latency, NULL: all at link_ps */
+    int64_t *lback;               /* [links] with llat: the latency of its reverse link (its credits' way back) */
+    uint64_t rate_waits;          /* packets that waited at a switch for their tail from a slower link */
+    uint64_t *zl_links;           /* [max_route_links] with lrate or llat: scratch of zero_load_ps */
     int64_t fail_at_ps;           /* network.fail-at: when t's failed links fail (-1: none during the run) */
     int failed;                   /* 1: fail_at_ps is past (t's routing avoids them, packets on them are lost) */
     uint64_t lost_packets;        /* packets lost on or at links that failed during the run */

@@ -126,6 +126,12 @@ typedef struct topo_ops {
      * derives it) */
     double (*uniform_bound)(const topo *t);
     void (*fini)(topo *t); /* frees priv */
+    /* optional (NULL: every link runs at the fabric's network.bandwidth
+     * and network.link-latency): directed link `link`'s own rate *bps
+     * (0: the fabric's) and latency *ps (< 0: the fabric's); returns 1
+     * when it has either. The graph fabric's DOT edge attributes
+     * bandwidth and latency; topo_sub forwards its base's. */
+    int (*link_attr)(const topo *t, uint64_t link, double *bps, int64_t *ps);
     /* Optional (the fat trees and leaf-spine; NULL elsewhere): the ports of
      * sw interchangeable with `port` for every destination under the
      * routing's deadlock-avoidance scheme (the up ports an up*-down* route

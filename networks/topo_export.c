@@ -5,7 +5,10 @@
  * the others are H<id> and S<id>), each with kind=host|switch, so the
  * import numbers them as here. Edges: each host's uplink (hport = its
  * switch port, comment "*"), then every switch port in order (tport, and
- * hport for a switch peer), so ports and link ids are the same on import.
+ * hport for a switch peer), so ports and link ids are the same on import;
+ * a link with a rate or latency of its own (topo_ops.link_attr: a graph's
+ * edge attributes) gets bandwidth="<b/s>" and latency="<ps>ps", the others
+ * none (they run at the fabric's network.bandwidth and link-latency).
  *
  * Routes. The route of every ordered pair (a, b), a != b, under several
  * salts fixes at each switch it crosses the port and virtual channel class
@@ -53,6 +56,21 @@
 #define EX_SALTS 3          /* salts tried per path */
 #define EX_MAX_CELLS (UINT64_C(1) << 25)
 #define EX_MAX_HOPS 4096
+
+/* A link's own rate and latency (topo_ops.link_attr), as edge attributes:
+ * written only for links that have them (the others run at the fabric's
+ * network.bandwidth and link-latency when read back). */
+static void put_link_attr(const topo *t, uint64_t link, FILE *out)
+{
+    double bps;
+    int64_t ps;
+    if (!t->ops->link_attr || !t->ops->link_attr(t, link, &bps, &ps))
+        return;
+    if (bps > 0)
+        fprintf(out, ", bandwidth=\"%.17gb/s\"", bps);
+    if (ps >= 0)
+        fprintf(out, ", latency=\"%lldps\"", (long long)ps);
+}
 
 static void node_name(const topo *t, int host, uint32_t id, char *buf, size_t len)
 {
@@ -409,7 +427,9 @@ int topo_export_dot(const topo *t, FILE *out, const char *title, uint64_t *confl
         put_quoted(out, na);
         fputs(" -> ", out);
         put_quoted(out, nb);
-        fprintf(out, " [hport=%u, comment=\"*\"];\n", port);
+        fprintf(out, " [hport=%u, comment=\"*\"", port);
+        put_link_attr(t, topo_link_up(t, h), out);
+        fputs("];\n", out);
     }
     /* per switch: entries (destination, path or every path) grouped by
      * (port, class) with a counting sort; an entry's path is P when every
@@ -485,6 +505,7 @@ int topo_export_dot(const topo *t, FILE *out, const char *title, uint64_t *confl
                 }
                 fputc('"', out);
             }
+            put_link_attr(t, topo_link_out(t, s, p), out);
             fputs("];\n", out);
         }
     }

@@ -120,6 +120,11 @@ static inline int dead_port(const tfail *f, uint32_t sw, uint32_t port)
     return bit(f->dead, b->hosts + b->ops->port_base(b, sw) + port);
 }
 
+/* links of their own rate and latency: the base's (the same link ids) */
+static int f_link_attr(const topo *t, uint64_t link, double *bps, int64_t *ps)
+{
+    return TF(t)->base.ops->link_attr(&TF(t)->base, link, bps, ps);
+}
 static uint32_t f_radix(const topo *t, uint32_t sw) { return TF(t)->base.ops->radix(&TF(t)->base, sw); }
 static uint64_t f_port_base(const topo *t, uint32_t sw) { return TF(t)->base.ops->port_base(&TF(t)->base, sw); }
 static uint32_t f_locate(const topo *t, uint64_t x) { return TF(t)->base.ops->locate(&TF(t)->base, x); }
@@ -780,6 +785,7 @@ int topo_fail_init(topo *t, topo *base, const char *spec, int draw, uint64_t see
     f->active = 1;
     f->ops = fail_ops_tmpl;
     f->ops.name = b->ops->name;
+    f->ops.link_attr = b->ops->link_attr ? f_link_attr : NULL;
     memset(t, 0, sizeof *t);
     t->ops = &f->ops;
     t->priv = f;

@@ -21,9 +21,12 @@
  * by port 3 and enters v on port 1, v's port 1 leading back to u.
  * tasknet export-topology writes the ports, so an exported fabric is read
  * back with the same switch, port, host and link ids. Per-link bandwidth
- * and latency (edge attributes bandwidth and latency) are refused unless
- * equal to the fabric's network.bandwidth and network.link-latency: the
- * switched core (swnet.c) runs every link at one rate and one latency.
+ * and latency: the edge attributes bandwidth and latency (the units of
+ * network.bandwidth and network.link-latency: "25Gb/s", "100ns") give
+ * that direction of the link its own rate and propagation (in an
+ * undirected graph, both directions); an edge without them runs at the
+ * fabric's network.bandwidth and network.link-latency (the switched core,
+ * swnet.c, reads them through topo_ops.link_attr).
  *
  * Routing (topo_graph_params.routing; each is destination-based, as
  * InfiniBand's linear forwarding tables, and uses one virtual channel):
@@ -86,6 +89,7 @@
  * credit flow control before the run.
  *
  * Memory: the links (12 B a port), names, and the routing tables above. */
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -141,6 +145,8 @@ typedef struct graph {
     uint32_t maxsw;
     char *failed; /* the failed links' names ("A-B C-D"), or NULL */
     uint32_t nfailed;
+    double *lbw;     /* [nh + P] per directed link id: its own rate, bit/s (0: the fabric's); NULL: none has one */
+    int64_t *llat;   /* [nh + P] its own latency, ps (< 0: the fabric's); allocated with lbw */
     int refs;    /* topologies sharing it, and the cache */
 } graph;
 
@@ -391,6 +397,8 @@ static void graph_free(graph *g)
     free(g->nport);
     free(g->cycle);
     free(g->failed);
+    free(g->lbw);
+    free(g->llat);
     free(g->hpath);
     free(g);
 }
@@ -400,6 +408,14 @@ static void fini(topo *t)
     graph *g = t->priv;
     if (g && --g->refs <= 0)
         graph_free(g);
+}
+
+static int link_attr(const topo *t, uint64_t link, double *bps, int64_t *ps)
+{
+    const graph *g = G(t);
+    *bps = g->lbw ? g->lbw[link] : 0;
+    *ps = g->llat ? g->llat[link] : -1;
+    return *bps > 0 || *ps >= 0;
 }
 
 static const topo_ops graph_ops = {
@@ -414,6 +430,7 @@ static const topo_ops graph_ops = {
     .take = take,
     .uniform_bound = uniform_bound,
     .fini = fini,
+    .link_attr = link_attr,
 };
 
 /* ---- reading the file ---- */
@@ -425,6 +442,8 @@ typedef struct half {
     uint32_t hport;      /* explicit head port, or UINT32_MAX */
     uint32_t rev;        /* paired half */
     uint64_t seq;
+    double bw;           /* edge attribute bandwidth, bit/s (0: none) */
+    int64_t lat;         /* edge attribute latency, ps (-1: none) */
     uint8_t step;        /* vcstep of the tail -> head direction */
 } half;
 
@@ -439,6 +458,7 @@ typedef struct reader {
     uint32_t *id;       /* [nn] host or switch id */
     half *hv;
     size_t nhv;
+    int attrs;          /* 1: some edge gives bandwidth or latency */
     char *err;
     size_t errlen;
 } reader;
@@ -566,26 +586,40 @@ static int read_links(reader *r, const topo_graph_params *p)
             else if (explicit_ports != mine)
                 return rerr(r, a, "edge to %s %s: give ports (tport, hport) on every edge or on none", bn,
                             mine ? "gives ports while earlier edges do not" : "gives no port while earlier edges do");
+            /* the link's own rate and latency (units as network.bandwidth
+             * and network.link-latency; the fabric's when absent) */
+            double bw = 0;
+            int64_t lat = -1;
             for (int k = 0; k < 2; k++) {
                 double v;
                 const char *attr = k ? "latency" : "bandwidth";
                 int rc = dot_attr_unit(e, attr, k ? UNIT_TIME : UNIT_RATE, &v, e2, sizeof e2);
                 if (rc < 0)
                     return rerr(r, a, "edge to %s: %s", bn, e2);
-                if (rc == 0) {
-                    double want = k ? (double)p->link_ps * 1e-12 : p->bandwidth_bps;
-                    if (want > 0 && (v > want * (1 + 1e-9) || v < want * (1 - 1e-9)))
-                        return rerr(r, a, "edge to %s: %s: per-link values other than the network's are not "
-                                          "modelled (the switched core runs every link at network.bandwidth and "
-                                          "network.link-latency)", bn, attr);
-                }
+                if (rc > 0)
+                    continue;
+                if (!k && !(v > 0 && v < 1e18))
+                    return rerr(r, a, "edge to %s: bandwidth=\"%s\": expected a rate above 0 (e.g. 25Gb/s)", bn,
+                                dot_attr(e, attr));
+                if (k && !(v >= 0 && v <= 3600.0))
+                    return rerr(r, a, "edge to %s: latency=\"%s\": expected a time from 0 to 1 hour (e.g. 100ns)",
+                                bn, dot_attr(e, attr));
+                if (k)
+                    lat = llround(v * 1e12);
+                else
+                    bw = v;
             }
+            (void)p;
+            if (bw > 0 || lat >= 0)
+                r->attrs = 1;
             half h = {.e = e, .tail = a, .head = b, .tport = ta ? tp : 0, .hport = hb ? hp : UINT32_MAX,
-                      .rev = UINT32_MAX, .seq = (uint64_t)AGSEQ(e), .step = (uint8_t)step};
+                      .rev = UINT32_MAX, .seq = (uint64_t)AGSEQ(e), .bw = bw, .lat = lat,
+                      .step = (uint8_t)step};
             r->hv[r->nhv++] = h;
             if (!directed) {
                 half h2 = {.e = e, .tail = b, .head = a, .tport = hb ? hp : 0, .hport = ta ? tp : UINT32_MAX,
-                           .rev = (uint32_t)r->nhv - 1, .seq = (uint64_t)AGSEQ(e), .step = (uint8_t)step};
+                           .rev = (uint32_t)r->nhv - 1, .seq = (uint64_t)AGSEQ(e), .bw = bw, .lat = lat,
+                           .step = (uint8_t)step};
                 r->hv[r->nhv - 1].rev = (uint32_t)r->nhv;
                 r->hv[r->nhv++] = h2;
             }
@@ -718,10 +752,26 @@ static int read_links(reader *r, const topo_graph_params *p)
         g->pt = tn_xcalloc(P + 1, sizeof *g->pt);
         g->hsw = tn_xcalloc(g->nh, sizeof *g->hsw);
         g->hport = tn_xcalloc(g->nh, sizeof *g->hport);
+        if (r->attrs) {
+            size_t L = (size_t)g->nh + P;
+            g->lbw = tn_xcalloc(L + 1, sizeof *g->lbw);
+            g->llat = tn_xmalloc((L + 1) * sizeof *g->llat);
+            for (size_t i = 0; i < L; i++)
+                g->llat[i] = -1;
+            for (size_t i = 0; i < r->nhv; i++) /* the hosts' uplinks: link id = host */
+                if (r->is_host[r->hv[i].tail]) {
+                    g->lbw[r->id[r->hv[i].tail]] = r->hv[i].bw;
+                    g->llat[r->id[r->hv[i].tail]] = r->hv[i].lat;
+                }
+        }
         for (uint32_t s = 0; s < g->ns; s++)
             for (uint64_t x = g->base[s]; x < g->base[s + 1]; x++) {
                 const half *h = &r->hv[onport[x]];
                 const half *rv = &r->hv[h->rev];
+                if (g->lbw) { /* the output of switch port x: link id nh + x */
+                    g->lbw[g->nh + x] = h->bw;
+                    g->llat[g->nh + x] = h->lat;
+                }
                 if (r->is_host[h->head]) {
                     g->pt[x] = (gport){.id = r->id[h->head], .port = 0, .kind = TOPO_HOST};
                     g->hsw[r->id[h->head]] = s;
@@ -1633,7 +1683,7 @@ static int walk_all(graph *g, char *err, size_t errlen)
  * same parameters (a sweep builds a fabric for its checks, its estimates
  * and every run; at 20,000 hosts a build walks every destination): keyed
  * by the path, the file's size and modification time, the routing and the
- * link rate and latency the edges were checked against, and a digest of
+ * fabric's link rate and latency, and a digest of
  * its bytes (a file rewritten within the clock's granularity keeps its
  * size and time). One process, one
  * thread (tasknet's sweeps fork). */
@@ -1814,6 +1864,8 @@ double topo_graph_mem_bytes(const topo *t)
         b += (double)g->ns * g->ndst * sizeof *g->dist + (double)g->ns * 4;
     if (g->ddown)
         b += (double)g->ns * g->ndst * sizeof *g->ddown;
+    if (g->lbw)
+        b += ((double)g->nh + (double)g->base[g->ns]) * (sizeof *g->lbw + sizeof *g->llat);
     if (g->nport)
         b += (double)g->ns * g->ndst * (g->routing == TOPO_GRAPH_UPDOWN ? 2 : 1) * sizeof *g->nport;
     return b;

@@ -101,6 +101,21 @@ static void take(const topo *t, uint32_t sw, const topo_hop *c, topo_hdr *h)
     u->base.ops->take(&u->base, sw, &b, h);
 }
 
+/* A link's own rate and latency are its base link's (link ids translated). */
+static int link_attr(const topo *t, uint64_t link, double *bps, int64_t *ps)
+{
+    const sub *u = U(t);
+    uint64_t bl;
+    if (link < t->hosts) {
+        bl = u->h2b[link];
+    } else {
+        uint64_t x = link - t->hosts;
+        uint32_t sw = locate(t, x);
+        bl = topo_link_out(&u->base, sw, u->w2b[x]);
+    }
+    return u->base.ops->link_attr(&u->base, bl, bps, ps);
+}
+
 static double uniform_bound(const topo *t) { return U(t)->base.ops->uniform_bound(&U(t)->base); }
 
 static void fini(topo *t)
@@ -181,6 +196,7 @@ int topo_sub_init(topo *t, topo *base, uint32_t n, topo_placement how, char *err
     /* the operations: the template's, named as the base */
     u->ops = sub_ops_tmpl;
     u->ops.name = b->ops->name;
+    u->ops.link_attr = b->ops->link_attr ? link_attr : NULL;
     memset(t, 0, sizeof *t);
     t->ops = &u->ops;
     t->priv = u;

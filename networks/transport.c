@@ -488,6 +488,8 @@ static void data_arrived(tp_inst *t, tp_flow *f, const net_msg *m)
         f->done_rcv = 1;
         net_msg *app = f->msg;
         app->t_head_ps = f->t_head_ps;
+        t->c.delivered_bytes += app->size_bytes;
+        t->root->t_last_ps = sim_now(t->s);
         net_app_delivered(t->root, app);
     }
     /* the last segment carries the FIN of a real connection: acked at once;

@@ -178,6 +178,7 @@ typedef struct tp_counters {
     uint64_t dropped;            /* segments and ACKs the fabric dropped */
     uint64_t duplicates;         /* data segments that arrived again */
     uint64_t flows_live;
+    uint64_t delivered_bytes;    /* application bytes delivered (goodput) */
 } tp_counters;
 void tp_get_counters(const tp_inst *t, tp_counters *out);
 

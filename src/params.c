@@ -347,7 +347,9 @@ int param_parse(const param_row *r, const char *text, const char *basedir, param
         char *list = tn_xmalloc(len);
         list[0] = '\0';
         for (size_t i = 0; i < n; i++) {
-            if (i)
+            if (!r->choices[i][0])
+                continue; /* a PARAM_UNSET0 row's unnamed "not given" */
+            if (list[0])
                 strcat(list, ", ");
             strcat(list, r->choices[i]);
         }

@@ -374,6 +374,101 @@ START_TEST(test_zero_load)
 END_TEST
 
 
+/* Links of their own rate and latency (edge attributes bandwidth and
+ * latency, the fabric's values elsewhere): H1 - S - T - H2 at 10 Gb/s,
+ * L = 20 ns links, W = 200 ns switches, with S <-> T at 2.5 Gb/s. One
+ * packet of 1000 B: 800 ns at 10 Gb/s, 3200 ns at 2.5 Gb/s. By hand:
+ *   H1's uplink starts at 0; S has it at L + W and starts it on the slow
+ *   S -> T at once (a slower output waits for no tail); T has its head at
+ *   2L + 2W, but T -> H2 is faster: it starts when the tail will keep up,
+ *   3200 - 800 = 2400 ns later; its last bit reaches H2 800 ns + L after:
+ *   3L + 2W + 3200 ns = ser at the slow rate + 3L + 2W.
+ * Two packets of 1000 B (mtu 1000 B): the second leaves H1 at 800 ns, is
+ * at S at 800 + L + W but S -> T is busy until L + W + 3200; it is at T
+ * (after the switch) at 2L + 2W + 3200, waits 2400 ns for its tail, starts
+ * on T -> H2 at 2L + 2W + 5600 (free since 2L + 2W + 3200) and ends at
+ *   3L + 2W + 6400 ns: two packets at the slow link's pace.
+ * With T -> H2 also given latency 1 us (its reverse H2 -> T keeps L), one
+ * packet: 2L + 1 us + 2W + 3200 ns. */
+static const char SLOW4[] = "digraph g {\n"
+                            "  H1 -> S; S -> H1;\n"
+                            "  S -> T [bandwidth=\"2.5Gb/s\"]; T -> S [bandwidth=\"2.5Gb/s\"];\n"
+                            "  H2 -> T; T -> H2 [%s];\n}\n";
+
+START_TEST(test_link_rate_latency)
+{
+    char text[512];
+    net_params core = th_star(2, 10e9);
+    const int64_t L = TH_LINK_PS, W = TH_SW_PS;
+    for (int k = 0; k < 3; k++) {
+        snprintf(text, sizeof text, SLOW4, k == 2 ? "latency=\"1us\"" : "latency=\"20ns\"");
+        char file[200];
+        snprintf(file, sizeof file, "network.file=%s", dot_file(text));
+        const char *sets[] = {file, "network.routing=shortest", "network.mtu=1000B", NULL};
+        th_net *h = th_net_new("graph", &core, sets, NULL, 1, 1);
+        uint64_t bytes = k == 1 ? 2000 : 1000;
+        int64_t want = k == 0   ? 3 * L + 2 * W + 3200000
+                       : k == 1 ? 3 * L + 2 * W + 6400000
+                                : 2 * L + 1000000 + 2 * W + 3200000;
+        ck_assert_int_eq(h->n->ops->zero_load_ps(h->n->state, 0, 1, bytes), want);
+        net_msg *m = th_at_low(h, 0, 0, 1, bytes);
+        th_net_go(h);
+        ck_delivered_at(m, want);
+        th_net_free(h);
+    }
+    /* The input-queued router: latencies of their own (its clock is one
+     * flit time on every link, so bandwidths of their own are refused).
+     * Flits of 25 B at 10 Gb/s: T = 20 ns; every delay 20 ns, on the grid.
+     * Its zero load (iqrouter.c's head) with T -> H2 at 1 us instead of
+     * L: 980 ns more than with the file's 20 ns, and a lone packet is
+     * delivered then. */
+    int64_t iq_t[2];
+    for (int k = 0; k < 2; k++) {
+        snprintf(text, sizeof text, SLOW4, k ? "latency=\"1us\"" : "latency=\"20ns\"");
+        char *slow = strstr(text, "S -> T");
+        snprintf(slow, sizeof text - (size_t)(slow - text), "S -> T; T -> S;\n  H2 -> T; T -> H2 [%s];\n}\n",
+                 k ? "latency=\"1us\"" : "latency=\"20ns\"");
+        char file[200];
+        snprintf(file, sizeof file, "network.file=%s", dot_file(text));
+        const char *sets[] = {file, "network.routing=shortest", "network.router=input-queued",
+                              "network.flit-size=25B", "network.routing-delay=20ns", "network.vc-alloc-delay=20ns",
+                              "network.sw-alloc-delay=20ns", "network.st-delay=20ns", NULL};
+        th_net *h = th_net_new("graph", &core, sets, NULL, 1, 1);
+        iq_t[k] = h->n->ops->zero_load_ps(h->n->state, 0, 1, 1000);
+        net_msg *m = th_at_low(h, 0, 0, 1, 1000);
+        th_net_go(h);
+        ck_delivered_at(m, iq_t[k]);
+        th_net_free(h);
+    }
+    ck_assert_int_eq(iq_t[1] - iq_t[0], 980000);
+    /* the same file with every edge at the fabric's values runs as before:
+     * 1000 B over 2 switches: 800 ns + 3L + 2W */
+    snprintf(text, sizeof text,
+             "digraph g {\n  H1 -> S; S -> H1;\n  S -> T [bandwidth=\"10Gb/s\"]; T -> S;\n"
+             "  H2 -> T; T -> H2 [latency=\"20ns\"];\n}\n");
+    char file[200];
+    snprintf(file, sizeof file, "network.file=%s", dot_file(text));
+    const char *sets[] = {file, "network.routing=shortest", NULL};
+    th_net *h = th_net_new("graph", &core, sets, NULL, 1, 1);
+    ck_assert_int_eq(h->n->ops->zero_load_ps(h->n->state, 0, 1, 1000), 800000 + 3 * L + 2 * W);
+    th_net_free(h);
+    /* errors name the file, line and edge */
+    char want[300];
+    const char *p = dot_file("digraph g {\n  H1 -> S; S -> H1;\n  S -> T [bandwidth=\"fast\"]; T -> S;\n"
+                             "  H2 -> T; T -> H2;\n}\n");
+    snprintf(want, sizeof want, "%s:2: node S: edge to T: bandwidth=\"fast\"", p);
+    build_fails(p, TOPO_GRAPH_SHORTEST, want);
+    p = dot_file("digraph g {\n  H1 -> S; S -> H1;\n  S -> T [bandwidth=\"0Gb/s\"]; T -> S;\n"
+                 "  H2 -> T; T -> H2;\n}\n");
+    snprintf(want, sizeof want, "%s:2: node S: edge to T: bandwidth=\"0Gb/s\": expected a rate above 0", p);
+    build_fails(p, TOPO_GRAPH_SHORTEST, want);
+    p = dot_file("digraph g {\n  H1 -> S; S -> H1;\n  S -> T; T -> S;\n"
+                 "  H2 -> T; T -> H2 [latency=\"-1ns\"];\n}\n");
+    snprintf(want, sizeof want, "%s:3: node T: edge to H2: latency=\"-1ns\"", p);
+    build_fails(p, TOPO_GRAPH_SHORTEST, want);
+}
+END_TEST
+
 /* Export then import: the fabric read back from export-topology's file
  * has the same hosts, switches, ports and link ids, and the same routes and
  * classes, so the same messages are delivered at the same picoseconds (the
@@ -1738,6 +1833,7 @@ static Suite *suite(void)
     tcase_add_test(tc, test_errors);
     tcase_add_test(tc, test_explicit_ports);
     tcase_add_test(tc, test_zero_load);
+    tcase_add_test(tc, test_link_rate_latency);
     tcase_add_test(tc, test_export_import);
     tcase_add_test(tc, test_paths_vcstep);
     tcase_add_test(tc, test_hops_left);

@@ -571,6 +571,37 @@ START_TEST(test_barrier_per_subpattern)
 }
 END_TEST
 
+/* ORCS's null pattern ("no communication happens", seed 001: the baseline
+ * of ptrnvsptrn): pattern="null" is a pattern given (it was read as the
+ * row's unset value: "missing attribute pattern"). Alone it sends
+ * nothing: no delivery, 0 levels, kernel_time 0; statically no flow, so
+ * sum_max_cong, cong_max and dep_max_delay are 0 and bw_fraction 1 (no flow
+ * is slowed: the empty histogram's convention). As ptrnvsptrn's background
+ * it is the default: the foreground tree on 4 of 8 ranks runs as alone
+ * (test_barrier_per_subpattern's foreground: 2 levels of 1040 ns = 2080). */
+START_TEST(test_null_pattern)
+{
+    static const char *const none[] = {"workload.pattern=null", NULL};
+    pr r;
+    pr_run(&r, "electrical-switch", 8, none, 1);
+    ck_assert_uint_eq(r.log.n, 0);
+    ck_assert_double_eq(metric(&r, "levels"), 0);
+    ck_assert_double_eq(metric(&r, "kernel_time_s"), 0);
+    ck_assert_double_eq(metric(&r, "sum_max_cong"), 0);
+    ck_assert_double_eq(metric(&r, "cong_max"), 0);
+    ck_assert_double_eq(metric(&r, "dep_max_delay"), 0);
+    ck_assert_double_eq(metric(&r, "bw_fraction"), 1);
+    pr_close(&r);
+    static const char *const base[] = {"workload.pattern=ptrnvsptrn", "workload.foreground.pattern=tree",
+                                       "workload.foreground.tasks=4", "workload.background.pattern=null", NULL};
+    pr_run(&r, "electrical-switch", 8, base, 1);
+    ASSERT_PS(&r, "kernel_time_s", 2080 * NS);
+    ck_assert_double_eq(metric(&r, "levels"), 2);
+    th_log_once(&r.log, 3);
+    pr_close(&r);
+}
+END_TEST
+
 /* K9 with timing off on SPINet, N = C = 4, identity (the hand derivation
  * is in check_congestion.c): bruck (3, 0.75, cong_max 2, mean 1.5, 3),
  * bisect_fb_sym (2, 0.5, 2, 2, 2). Nothing is simulated: no event, no
@@ -812,6 +843,7 @@ static Suite *suite(void)
     tcase_add_test(tt, test_k8_gather_scatter);
     tcase_add_test(tt, test_k10);
     tcase_add_test(tt, test_barrier_per_subpattern);
+    tcase_add_test(tt, test_null_pattern);
     tcase_add_test(tt, test_k9_timing_off);
     tcase_add_test(tt, test_mapping_per_run);
     tcase_add_test(tt, test_sizes_common);

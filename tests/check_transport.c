@@ -1023,6 +1023,7 @@ START_TEST(test_workload_transport)
     tp_counters all;
     ck_assert_int_eq(net_transport_counters(h->n, &all), 1);
     ck_assert_uint_eq(all.segments, 206);
+    ck_assert_uint_eq(all.delivered_bytes, 300000); /* goodput counts B's bytes only: A's never met a transport */
     th_net_free(h);
 }
 END_TEST

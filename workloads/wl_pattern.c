@@ -110,7 +110,7 @@ typedef struct wp_sub {
 } wp_sub;
 
 typedef struct wp_params {
-    int pattern;        /* pat_kind (0 = null: not given) */
+    int pattern;        /* index in wp_pattern_names: 0 not given, else pat_kind + 1 (wp_kind) */
     uint32_t tasks;     /* C (0: N) */
     dist message_size;  /* bytes */
     uint32_t neighbors; /* neighbor: k */
@@ -124,13 +124,26 @@ typedef struct wp_params {
 _Static_assert(sizeof(pat_kind) == sizeof(int) && sizeof(pat_timing) == sizeof(int), "pattern enums are not int-sized");
 
 #define WP(f) offsetof(wp_params, f)
+
+/* workload.pattern's choices: pat_names shifted by one, so that "null" (no
+ * traffic: ORCS's null pattern, the baseline of ptrnvsptrn) is a pattern
+ * given, not the row's unset 0. */
+static const char *const wp_pattern_names[] = {
+    "",       "null",        "rand",        "bisect",      "bisect_fb_sym", "tree",     "bruck",      "recdbl",
+    "gather", "scatter",     "ring",        "neighbor-1d", "neighbor-2d",   "neighbor-3d", "neighbor", "receivers",
+    "ptrnvsptrn", NULL,
+};
+_Static_assert(sizeof wp_pattern_names / sizeof wp_pattern_names[0] == PAT_COUNT + 2,
+               "workload.pattern's choices follow pat_kind");
+static inline int wp_kind(const wp_params *p) { return p->pattern - 1; }
 #define WP_ROW(path_, type_, unit_, def_, help_) .path = path_, .type = type_, .unit = unit_, .def = def_, .help = help_
 #define WP_PATTERNS "rand | bisect | bisect_fb_sym | tree | bruck | recdbl | gather | scatter | ring | neighbor-1d | " \
                     "neighbor-2d | neighbor-3d | neighbor | receivers"
 
 static const param_row wp_rows[] = {
-    {WP_ROW("workload.pattern", "choice", "", "", "pattern: ORCS pattern, " WP_PATTERNS " | ptrnvsptrn"),
-     .kind = PARAM_CHOICE, .off = WP(pattern), .choices = pat_names, .flags = PARAM_UNSET0 | PARAM_REQUIRED,
+    {WP_ROW("workload.pattern", "choice", "", "",
+            "pattern: ORCS pattern, " WP_PATTERNS " | ptrnvsptrn | null (no traffic: ORCS's baseline)"),
+     .kind = PARAM_CHOICE, .off = WP(pattern), .choices = wp_pattern_names, .flags = PARAM_UNSET0 | PARAM_REQUIRED,
      .example = "bruck"},
     {WP_ROW("workload.tasks", "integer", "", "", "kernel, pattern: tasks T (2 .. N; default N)"),
      .kind = PARAM_U32, .off = WP(tasks), .flags = PARAM_UNSET0, .min = 2, .max = TP_TASKS_MAX, .example = "32",
@@ -235,8 +248,8 @@ static void wp_check(const net_params *core, const void *params, param_report *r
     uint32_t C = p->tasks ? p->tasks : core->nodes;
     if (p->tasks && core->nodes >= 2 && p->tasks > core->nodes)
         param_invalid(rep, "workload.tasks", "more tasks than system nodes (%u)", core->nodes);
-    if (p->pattern != PAT_PTRNVSPTRN) {
-        check_sub(rep, "workload", p->pattern, C, p->neighbors, p->receivers);
+    if (wp_kind(p) != PAT_PTRNVSPTRN) {
+        check_sub(rep, "workload", wp_kind(p), C, p->neighbors, p->receivers);
         return;
     }
     /* ptrnvsptrn: the foreground's and the background's own rules */
@@ -288,8 +301,8 @@ static void wp_estimate(const void *params, const wl_resolve *rc, wl_estimate *o
     const wp_params *p = params;
     uint32_t C = p->tasks ? p->tasks : rc->nodes;
     pat_count_t c;
-    if (p->pattern != PAT_PTRNVSPTRN) {
-        c = pat_count((pat_kind)p->pattern, C, sub_arg(p->pattern, p->neighbors, p->receivers));
+    if (wp_kind(p) != PAT_PTRNVSPTRN) {
+        c = pat_count((pat_kind)wp_kind(p), C, sub_arg(wp_kind(p), p->neighbors, p->receivers));
     } else {
         uint32_t z = p->fg.tasks < C ? p->fg.tasks : C;
         c = pat_count_compose(pat_count((pat_kind)p->fg.pattern, z, sub_arg(p->fg.pattern, p->fg.neighbors,
@@ -313,8 +326,8 @@ static int build_set(const wp_params *p, uint32_t C, uint64_t seed, uint64_t rep
     pat_levels fg, bg;
     memset(&fg, 0, sizeof fg);
     memset(&bg, 0, sizeof bg);
-    if (p->pattern != PAT_PTRNVSPTRN) {
-        if (pat_generate((pat_kind)p->pattern, C, sub_arg(p->pattern, p->neighbors, p->receivers), rr, &fg, err,
+    if (wp_kind(p) != PAT_PTRNVSPTRN) {
+        if (pat_generate((pat_kind)wp_kind(p), C, sub_arg(wp_kind(p), p->neighbors, p->receivers), rr, &fg, err,
                          errlen) == 0) {
             pat_single(&fg, out);
             rc = 0;

@@ -109,6 +109,8 @@ static void put_attribute(sbuf *b, size_t i, int indent)
     if (r->kind == PARAM_CHOICE) {
         put(b, "\"><choice>");
         for (size_t k = 0; r->choices[k]; k++) {
+            if (!r->choices[k][0])
+                continue; /* a PARAM_UNSET0 row's unnamed "not given" */
             put(b, "<value>");
             put_text(b, r->choices[k]);
             put(b, "</value>");
