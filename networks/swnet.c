@@ -1450,8 +1450,9 @@ void swnet_fill_metrics(void *state, double *m)
 
 /* Test aid (output-queued router): the credit pools, on links whose buffer
  * is counted (into a switch, not failed), whose free bytes plus the credits
- * on their way back differ from the buffer depth, plus the packets alive.
- * 0 once every credit came back (the run over). */
+ * on their way back differ from the buffer depth, under PFC the (ingress
+ * link, class) counts not back to 0 or still paused, plus the packets
+ * alive. 0 once every credit came back (the run over). */
 uint64_t swnet_credit_leaks(const void *state)
 {
     const swnet *st = state;
@@ -1467,6 +1468,8 @@ uint64_t swnet_credit_leaks(const void *state)
             bad += have != st->cap_bytes;
         }
     }
+    for (size_t i = 0; st->pfc && i < (size_t)st->links * st->nclass; i++) /* pfc: every ingress count back to 0 */
+        bad += st->ingress[i] != 0 || st->xoff_sent[i] || (st->paused[i / st->nclass] & (1u << (i % st->nclass)));
     return bad;
 }
 

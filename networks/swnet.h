@@ -184,7 +184,7 @@ typedef struct swnet_params {
     {SWNET_ROW_("network.fail-at", "time", "s", "-1ps",                                                        \
                 "switched fabrics: the failed links fail at this time of the run (negative: down from the "     \
                 "start); packets on or queued for them then are lost (lost_packets) and a transport must "    \
-                "recover them; output-queued fat-tree, leaf-spine and torus"),                                  \
+                "recover them; output-queued fat-tree, leaf-spine, torus and dragonfly"),                                  \
      .kind = PARAM_PS, .off = offsetof(T, m.fail_at_ps), .example = "50us"},                                     \
     {SWNET_ROW_("network.router", "choice", "", "output-queued",                                               \
                 "switched fabrics: output-queued (packets join output FIFOs, no allocators) | input-queued "   \
@@ -400,7 +400,7 @@ uint64_t swnet_link_count(const void *state);
 size_t swnet_route(const void *state, uint32_t src, uint32_t dst, uint64_t *links, size_t max);
 void swnet_fill_metrics(void *state, double *m);
 int swnet_queue_report(void *state, int64_t t_end_ps, net_queue_report *r);
-uint64_t swnet_credit_leaks(const void *state); /* test aid: 0 when every credit came back */
+uint64_t swnet_credit_leaks(const void *state); /* test aid: 0 when every credit (pfc: ingress count) came back */
 void swnet_fini(void *state);
 
 /* The zero-load time of a message of `bytes` crossing h switches, with the

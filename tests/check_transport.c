@@ -915,6 +915,8 @@ START_TEST(test_pfc_leaf_spine)
                               w[k].grew);
             }
         }
+        /* at the end every ingress count is back to 0, nothing paused */
+        ck_assert_uint_eq(swnet_credit_leaks(h->n->state), 0);
         th_net_free(h);
     }
     ck_assert_int_eq(last[0], 2420000000);
