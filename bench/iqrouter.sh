@@ -27,7 +27,7 @@ for k in 8 32; do
 XML
     /usr/bin/time -f "%U" -o "$tmp/t" "$tn" run "$tmp/tn.xml" -o "$tmp/out$k" -q -j 1 >/dev/null
     pk=$(awk -F, 'NR==1 {for (i = 1; i <= NF; i++) if ($i == "messages_delivered") c = i} NR==2 {print $c}' "$tmp/out$k/runs.csv")
-    u=$(cat "$tmp/t")
+    u=$(tail -1 "$tmp/t")
     echo "torus ${k}x$k tasknet $pk $u $(echo "$pk / $u" | bc -l | cut -d. -f1)"
     if [ -n "$bs" ]; then
         cat > "$tmp/bs.cfg" <<CFG
@@ -35,11 +35,11 @@ topology = torus; k = $k; n = 2; routing_function = dim_order; traffic = uniform
 vc_buf_size = 8; packet_size = 1; injection_rate = 0.1; seed = 1; sim_type = latency;
 warmup_periods = 0; sample_period = 1000; max_samples = 20; stopping_thres = 0.0; acc_stopping_thres = 0.0;
 CFG
-        /usr/bin/time -f "%U" -o "$tmp/t" "$bs" "$tmp/bs.cfg" >"$tmp/bs.log" 2>&1
+        /usr/bin/time -f "%U" -o "$tmp/t" "$bs" "$tmp/bs.cfg" >"$tmp/bs.log" 2>&1 || true # BookSim2 exits 255 at the end
         cyc=$(grep "Time taken is" "$tmp/bs.log" | tail -1 | awk '{print $4}')
         rate=$(grep "Injected packet rate average = .*samples" "$tmp/bs.log" | tail -1 | awk '{print $6}')
         pk=$(echo "$rate * $N * $cyc" | bc -l | cut -d. -f1)
-        u=$(cat "$tmp/t")
+        u=$(tail -1 "$tmp/t")
         echo "torus ${k}x$k booksim2 $pk $u $(echo "$pk / $u" | bc -l | cut -d. -f1)"
     fi
 done

@@ -123,6 +123,7 @@ static void gr_check(const net_params *core, const void *params, param_report *r
                               "their dependencies merged may close a cycle: pfc needs one class (routing "
                               "\"up-down\", \"shortest\" or \"ecmp\" with an acyclic dependency graph)",
                               t.vcs, p->file.text);
+            swnet_check_degraded(&p->sw, &t, rep);
             topo_free(&t);
         }
     }

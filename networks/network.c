@@ -201,14 +201,13 @@ void net_destroy(net *n)
     TN_ASSERT(n->root == n, "net_destroy of a client handle (the fabric's frees them)");
     for (unsigned i = 1; i <= n->nclients; i++) {
         net *c = n->clients[i];
+        if (c->tp_set) /* its workload's own transport (read before c is freed) */
+            tp_destroy(c->tp);
         free_counters(&c->c);
         free(c->rank_node);
         free(c->node_rank);
         free(c);
     }
-    for (unsigned i = 1; i <= n->nclients; i++)
-        if (n->clients[i]->tp_set)
-            tp_destroy(n->clients[i]->tp);
     tp_destroy(n->tp);
     if (n->ops->fini)
         n->ops->fini(n->state);

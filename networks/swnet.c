@@ -35,7 +35,9 @@
  *     packet at a time, busy for ser; the last bit reaches a host ser + link
  *     after the port started it.
  *   Links of their own rate or latency (topo_ops.link_attr: the graph's
- *     edge attributes): ser and link are the link's own; a packet that came
+ *     edge attributes; network.degraded-links multiplies the rate of the
+ *     links it names, degraded_apply, and never changes a route): ser and
+ *     link are the link's own; a packet that came
  *     by a slower link (ser_in > ser_out) joins its output's FIFO ser_in -
  *     ser_out after its head is through the switch (ev_join), the earliest
  *     start at which the output does not overtake its tail (the tail is
@@ -1085,7 +1087,8 @@ static inline uint32_t route_at(swnet *st, swnet_pkt *p, uint32_t sw, int64_t no
 static void packet_lost_at(swnet *st, swnet_pkt *p, int64_t now)
 {
     if (st->credit && p->in_link != NONE && !topo_fail_dead(&st->t, p->in_link))
-        credit_return(st, p->in_link, p->in_vc, footprint(p->bytes), now + back_of(st, p->in_link));
+        credit_return(st, p->in_link, pool_of(st, p->cls, p->in_vc), footprint(p->bytes),
+                      now + back_of(st, p->in_link));
     st->lost_packets++;
     packet_dropped(st, p);
 }
@@ -1445,6 +1448,28 @@ void swnet_fill_metrics(void *state, double *m)
         m[M_lost_packets] = (double)st->lost_packets;
 }
 
+/* Test aid (output-queued router): the credit pools, on links whose buffer
+ * is counted (into a switch, not failed), whose free bytes plus the credits
+ * on their way back differ from the buffer depth, plus the packets alive.
+ * 0 once every credit came back (the run over). */
+uint64_t swnet_credit_leaks(const void *state)
+{
+    const swnet *st = state;
+    uint64_t bad = st->st.live_packets;
+    for (uint32_t l = 0; st->credit && !st->iq && l < st->links; l++) {
+        if (topo_fail_dead(&st->t, l))
+            continue;
+        for (unsigned v = 0; v < st->npool; v++) {
+            const swnet_credit *c = credit_at(st, l, v);
+            int64_t have = c->free + (c->n0 ? (int64_t)c->b0 : 0);
+            for (const swnet_tok *k = c->head; k; k = k->next)
+                have += (int64_t)k->bytes;
+            bad += have != st->cap_bytes;
+        }
+    }
+    return bad;
+}
+
 int swnet_queue_report(void *state, int64_t t_end_ps, net_queue_report *r)
 {
     const swnet *st = state;
@@ -1618,6 +1643,10 @@ void swnet_check(const net_params *core, const swnet_params *p, const swnet_rout
     if (p->vc_map != SWNET_VC_PER_CLASS && p->vc_map != SWNET_VC_SHARED)
         param_invalid(rep, "network.vc-map", "unknown VC mapping %d", p->vc_map);
     iqr_check(core, p, rep);
+    if (p->degraded_links[0] && p->router == SWNET_IQ)
+        param_invalid(rep, "network.degraded-links", "links of their own bandwidth are modelled by the output-queued "
+                                                     "router only (the input-queued router's clock is one flit time "
+                                                     "on every link)");
     int ok = p->routing == SWNET_RT_DEFAULT;
     for (size_t i = 0; i < n && !ok; i++)
         ok = (int)allowed[i] == p->routing;
@@ -1774,16 +1803,160 @@ void swnet_check_failures(const net_params *core, const swnet_params *p, topo *t
     topo_free(t);
 }
 
+/* ---- network.degraded-links ---- */
+
+/* The next entry of a degraded-links text from *pp: [*name, *name + *nlen)
+ * and its factor; 0, 1 at the end, -1 + err (syntax). */
+static int degraded_next(const char **pp, const char **name, size_t *nlen, double *factor, char *err, size_t errlen)
+{
+    const char *p = *pp;
+    while (*p == ',' || tn_is_space(*p))
+        p++;
+    if (!*p)
+        return 1;
+    const char *t = p;
+    while (*p && *p != ',' && !tn_is_space(*p))
+        p++;
+    *pp = p;
+    const char *colon = NULL;
+    for (const char *c = t; c < p; c++)
+        if (*c == ':')
+            colon = c;
+    char num[64] = "";
+    if (colon && (size_t)(p - colon - 1) < sizeof num) {
+        memcpy(num, colon + 1, (size_t)(p - colon - 1));
+        num[p - colon - 1] = '\0';
+    }
+    char *end;
+    double f = num[0] ? strtod(num, &end) : 0;
+    if (!colon || colon == t || !num[0] || *end || !(f > 0 && f <= 1))
+        return tn_error(err, errlen,
+                        "\"%.*s\": expected A-B:factor, a link named by its ends (as export-topology or the DOT file "
+                        "writes them, joined by -) and the fraction of its bandwidth it keeps, 0 < factor <= 1 "
+                        "(e.g. S0-S4:0.5)",
+                        (int)(p - t), t);
+    *name = t;
+    *nlen = (size_t)(colon - t);
+    *factor = f;
+    return 0;
+}
+
+int swnet_degraded_ok(const char *text, char *err, size_t errlen)
+{
+    const char *p = text, *name;
+    size_t n;
+    double f;
+    int rc;
+    while ((rc = degraded_next(&p, &name, &n, &f, err, errlen)) == 0) {
+        const char *dash = memchr(name + 1, '-', n > 1 ? n - 1 : 0);
+        if (!dash || dash + 1 >= name + n)
+            return tn_error(err, errlen, "\"%.*s\": a link is named A-B by its ends (e.g. S0-S4:0.5)", (int)n, name);
+    }
+    return rc < 0 ? -1 : 0;
+}
+
+/* A valid link name of t for error messages: its first link between
+ * switches (or host 0's link). */
+static void example_link(const topo *t, char *buf, size_t len)
+{
+    char a[128], b[128];
+    for (uint32_t s = 0; s < t->switches; s++)
+        for (uint32_t q = 0; q < t->ops->radix(t, s); q++) {
+            topo_end e = t->ops->peer(t, s, q);
+            if (e.kind == TOPO_SWITCH) {
+                topo_node_name(t, 0, s, a, sizeof a);
+                topo_node_name(t, 0, e.id, b, sizeof b);
+                snprintf(buf, len, "%s-%s", a, b);
+                return;
+            }
+        }
+    uint32_t sw, port;
+    t->ops->attach(t, 0, &sw, &port);
+    topo_node_name(t, 1, 0, a, sizeof a);
+    topo_node_name(t, 0, sw, b, sizeof b);
+    snprintf(buf, len, "%s-%s", a, b);
+}
+
+/* network.degraded-links on t: factor[l] (links entries, preset to 1) of
+ * every directed link between each named pair of nodes multiplied by its
+ * factor (both directions of every link between A and B; a host's link
+ * too); factor NULL: only checked. 0, or -1 + err. */
+static int degraded_apply(const topo *t, const char *spec, double *factor, char *err, size_t errlen)
+{
+    const char *p = spec, *name;
+    size_t n;
+    double f;
+    int rc;
+    char e2[256];
+    while ((rc = degraded_next(&p, &name, &n, &f, e2, sizeof e2)) == 0) {
+        uint32_t a, b;
+        int ha, hb;
+        if (topo_link_name_split(t, name, n, &a, &ha, &b, &hb) != 0) {
+            char ex[300];
+            example_link(t, ex, sizeof ex);
+            return tn_error(err, errlen,
+                            "network.degraded-links: \"%.*s\" is not A-B with A and B two nodes of the %s (a link is "
+                            "named by its ends as export-topology writes them: %s, e.g. %s:0.5)",
+                            (int)n, name, t->ops->name,
+                            topo_is_graph(t) ? "the DOT file's node names" : "switches S0.., hosts H0..", ex);
+        }
+        int any = 0;
+        for (int side = 0; side < 2; side++) {
+            uint32_t x = side ? b : a, y = side ? a : b;
+            int hx = side ? hb : ha, hy = side ? ha : hb;
+            if (hx) { /* a host's uplink toward y */
+                uint32_t sw, port;
+                t->ops->attach(t, x, &sw, &port);
+                if (!hy && sw == y) {
+                    any = 1;
+                    if (factor)
+                        factor[topo_link_up(t, x)] *= f;
+                }
+                continue;
+            }
+            for (uint32_t q = 0; q < t->ops->radix(t, x); q++) {
+                topo_end e = t->ops->peer(t, x, q);
+                if (e.id == y && (e.kind == TOPO_HOST) == (hy != 0)) {
+                    any = 1;
+                    if (factor)
+                        factor[topo_link_out(t, x, q)] *= f;
+                }
+            }
+        }
+        if (!any)
+            return tn_error(err, errlen, "network.degraded-links: \"%.*s\": the two nodes are not linked in the %s",
+                            (int)n, name, t->ops->name);
+    }
+    return rc < 0 ? tn_error(err, errlen, "network.degraded-links: %s", e2) : 0;
+}
+
+void swnet_check_degraded(const swnet_params *p, const topo *t, param_report *rep)
+{
+    char err[1024];
+    if (p->degraded_links[0] && degraded_apply(t, p->degraded_links, NULL, err, sizeof err) != 0)
+        param_invalid(rep, "network.degraded-links", "%s", err + strlen("network.degraded-links: "));
+}
+
 /* The links of their own rate or latency (topo_ops.link_attr): lrate,
  * llat and lback, only when some link differs from the fabric's values
  * (else none: the default path is unchanged). */
-static void link_attrs_init(swnet *st, const net_params *core)
+static int link_attrs_init(swnet *st, const net_params *core, const swnet_params *p, char *err, size_t errlen)
 {
     const topo *t = &st->t;
-    if (!t->ops->link_attr)
-        return;
+    double *factor = NULL; /* network.degraded-links */
     int any_rate = 0, any_lat = 0;
-    for (uint32_t l = 0; l < st->links; l++) {
+    if (p->degraded_links[0]) {
+        factor = tn_xmalloc((size_t)st->links * sizeof *factor);
+        for (uint32_t l = 0; l < st->links; l++)
+            factor[l] = 1;
+        if (degraded_apply(t, p->degraded_links, factor, err, errlen) != 0) {
+            free(factor);
+            return -1;
+        }
+        for (uint32_t l = 0; l < st->links; l++)
+            any_rate |= factor[l] != 1;
+    }
+    for (uint32_t l = 0; t->ops->link_attr && l < st->links; l++) {
         double b;
         int64_t ps;
         if (!t->ops->link_attr(t, l, &b, &ps))
@@ -1797,15 +1970,18 @@ static void link_attrs_init(swnet *st, const net_params *core)
         st->llat = tn_xmalloc((size_t)st->links * sizeof *st->llat);
         st->lback = tn_xmalloc((size_t)st->links * sizeof *st->lback);
     }
-    if (!any_rate && !any_lat)
-        return;
+    if (!any_rate && !any_lat) {
+        free(factor);
+        return 0;
+    }
     st->lown = 1;
     for (uint32_t l = 0; l < st->links; l++) {
-        double b;
-        int64_t ps;
-        t->ops->link_attr(t, l, &b, &ps);
+        double b = 0;
+        int64_t ps = -1;
+        if (t->ops->link_attr)
+            t->ops->link_attr(t, l, &b, &ps);
         if (st->lrate)
-            net_rate_init(&st->lrate[l], b > 0 ? b : core->bandwidth_bps);
+            net_rate_init(&st->lrate[l], (b > 0 ? b : core->bandwidth_bps) * (factor ? factor[l] : 1));
         if (st->llat)
             st->llat[l] = ps >= 0 ? ps : st->link_ps;
     }
@@ -1818,6 +1994,8 @@ static void link_attrs_init(swnet *st, const net_params *core)
         st->lback[l] = st->llat[rev];
     }
     st->zl_links = tn_xmalloc(((size_t)t->max_route_links + 1) * sizeof *st->zl_links);
+    free(factor);
+    return 0;
 }
 
 int swnet_init(void *state, net *n, topo *t, const swnet_params *p, char *err, size_t errlen)
@@ -1863,7 +2041,10 @@ int swnet_init(void *state, net *n, topo *t, const swnet_params *p, char *err, s
     net_rate_init(&st->rate, core->bandwidth_bps);
     st->link_ps = core->link_latency_ps;
     st->sw_ps = core->switch_latency_ps;
-    link_attrs_init(st, core);
+    if (link_attrs_init(st, core, p, err, errlen) != 0) {
+        swnet_fini(st);
+        return -1;
+    }
     st->mtu = p->nic.mtu_bytes;
     st->credit = p->flow_control == SWNET_CREDIT;
     st->cap_bytes = (int64_t)p->vc_buffer_bytes;

@@ -77,6 +77,8 @@ extern const char *const swnet_vcmap_names[]; /* "per-class", "shared" */
 #define SWNET_FAILED_MAX 1024
 /* network.failed-links' syntax: a count, or names A-B separated by spaces or commas. */
 int swnet_failed_ok(const char *text, char *err, size_t errlen);
+/* network.degraded-links' syntax: A-B:factor entries (0 < factor <= 1) separated by spaces or commas. */
+int swnet_degraded_ok(const char *text, char *err, size_t errlen);
 
 /* The shared parameters (rows: SWNET_ROWS) and what resolve_phy derives. */
 typedef struct swnet_params {
@@ -99,6 +101,7 @@ typedef struct swnet_params {
     int64_t routing_delay_ps, vc_alloc_delay_ps, sw_alloc_delay_ps, st_delay_ps, credit_delay_ps;
     int64_t host_link_ps;     /* host <-> switch links' latency, < 0: network.link-latency */
     int placement;            /* enum topo_placement: full, or where N < hosts nodes sit (topo_sub.c) */
+    char degraded_links[SWNET_FAILED_MAX]; /* network.degraded-links: "" none, or "A-B:0.5 C-D:0.25" */
     char failed_links[SWNET_FAILED_MAX]; /* network.failed-links: "" none, a count, or names A-B (topo_fail.c,
                                             topo_graph.c) */
     int64_t fail_at_ps;       /* network.fail-at: the failed links fail at this time of the run (< 0: down from the
@@ -171,6 +174,13 @@ typedef struct swnet_params {
                 "cross them; pairs left without a route are an error before the run"),                         \
      .kind = PARAM_TEXT, .off = offsetof(T, m.failed_links), .max = SWNET_FAILED_MAX,                          \
      .name_ok = swnet_failed_ok, .example = "S0-S4 S2-S5"},                                                     \
+    {SWNET_ROW_("network.degraded-links", "text", "", "",                                                      \
+                "switched fabrics: links running at a fraction of their bandwidth: A-B:factor entries "       \
+                "(0 < factor <= 1; A-B named as for failed-links, host links too; both directions of every "   \
+                "link between A and B). Routing does not change (a degraded link is not a failed one); "     \
+                "output-queued router"),                                                                        \
+     .kind = PARAM_TEXT, .off = offsetof(T, m.degraded_links), .max = SWNET_FAILED_MAX,                        \
+     .name_ok = swnet_degraded_ok, .example = "S0-S4:0.5 S2-S5:0.25"},                                        \
     {SWNET_ROW_("network.fail-at", "time", "s", "-1ps",                                                        \
                 "switched fabrics: the failed links fail at this time of the run (negative: down from the "     \
                 "start); packets on or queued for them then are lost (lost_packets) and a transport must "    \
@@ -353,14 +363,18 @@ int swnet_populate(const net_params *core, const swnet_params *p, topo *t, char 
  * pairs the named failures leave without a route, a fabric whose routing
  * cannot avoid failures; reported at network.failed-links. */
 void swnet_check_failures(const net_params *core, const swnet_params *p, topo *t, param_report *rep);
+/* network.degraded-links against t (names that are not links of t), reported there; t is left as it is. */
+void swnet_check_degraded(const swnet_params *p, const topo *t, param_report *rep);
 /* In a fabric's check, after its own rows: builds its topology with
  * PFX##_build (declared before the check) when failed links are given. */
 #define SWNET_CHECK_FAILURES(PFX, core, p, rep)                                                              \
     do {                                                                                                      \
         topo t_;                                                                                              \
         char e_[256];                                                                                         \
-        if ((p)->sw.failed_links[0] && PFX##_build(p, &t_, e_, sizeof e_) == 0)                              \
+        if (((p)->sw.failed_links[0] || (p)->sw.degraded_links[0]) && PFX##_build(p, &t_, e_, sizeof e_) == 0) { \
+            swnet_check_degraded(&(p)->sw, &t_, rep);                                                         \
             swnet_check_failures(core, &(p)->sw, &t_, rep);                                                   \
+        }                                                                                                     \
     } while (0)
 /* Are N nodes a size t's host count allows under p's placement? */
 int swnet_nodes_fit(const swnet_params *p, uint64_t nodes, uint64_t hosts);
@@ -386,6 +400,7 @@ uint64_t swnet_link_count(const void *state);
 size_t swnet_route(const void *state, uint32_t src, uint32_t dst, uint64_t *links, size_t max);
 void swnet_fill_metrics(void *state, double *m);
 int swnet_queue_report(void *state, int64_t t_end_ps, net_queue_report *r);
+uint64_t swnet_credit_leaks(const void *state); /* test aid: 0 when every credit came back */
 void swnet_fini(void *state);
 
 /* The zero-load time of a message of `bytes` crossing h switches, with the

@@ -469,6 +469,89 @@ START_TEST(test_link_rate_latency)
 }
 END_TEST
 
+/* network.degraded-links on a parametric fabric: the 4-ary 2-tree (hosts
+ * H0..H15, leaves S0..S3, spines S4..S7; d-mod-k sends H4, H8, H12 from S0
+ * up to S4 and H0 down from S4 to S0, export-topology's table), S0-S4 at
+ * half its bandwidth (both directions). B = 10 Gb/s, L = 20 ns, W = 200
+ * ns, messages of 1000 B (one packet): 800 ns at B, 1600 ns at B/2.
+ *   H0 -> H4 (S0 -> S4 -> S1): the uplink starts at 0; S0 starts it on the
+ *     half-rate S0 -> S4 at L + W; S4 has its head at 2L + 2W, but S4 -> S1
+ *     runs at B: it starts 1600 - 800 = 800 ns later, when the tail keeps
+ *     up; S1 -> H4 at B from 3L + 3W + 800; the last bit at H4 at
+ *     4L + 3W + 1600 ns (at full rate: 4L + 3W + 800).
+ *   H4 -> H0 crosses S4 -> S0 (degraded too): the same 4L + 3W + 1600.
+ *   H1 -> H5 climbs to S5: untouched, 4L + 3W + 800.
+ *   H0 -> H4 and H0 -> H8 together (both over S0 -> S4): the second leaves
+ *     H0 at 800, waits at S0 for the first to clear the slow link at
+ *     L + W + 1600, starts there, has its head at S4 at 2L + 2W + 1600,
+ *     starts on S4 -> S2 800 later and ends at H8 at 4L + 3W + 3200 ns (at
+ *     full rate 4L + 3W + 1600).
+ * Routing does not change (a degraded link is not a failed one): the
+ * routes are the same link ids with and without. */
+START_TEST(test_degraded_links)
+{
+    net_params core = th_star(16, 10e9);
+    const int64_t L = TH_LINK_PS, W = TH_SW_PS;
+    const char *deg[] = {"network.arity=4", "network.levels=2", "network.degraded-links=S0-S4:0.5", NULL};
+    const char *full[] = {"network.arity=4", "network.levels=2", NULL};
+    th_net *h = th_net_new("fat-tree", &core, deg, NULL, 1, 4);
+    th_net *f = th_net_new("fat-tree", &core, full, NULL, 1, 4);
+    uint64_t la[16], lb[16];
+    for (uint32_t a = 0; a < 16; a++)
+        for (uint32_t b = 0; b < 16; b++) {
+            if (a == b)
+                continue;
+            size_t na = h->n->ops->route(h->n->state, a, b, la, 16), nb = f->n->ops->route(f->n->state, a, b, lb, 16);
+            ck_assert_uint_eq(na, nb);
+            for (size_t i = 0; i < na; i++)
+                ck_assert_uint_eq(la[i], lb[i]);
+        }
+    ck_assert_int_eq(h->n->ops->zero_load_ps(h->n->state, 0, 4, 1000), 4 * L + 3 * W + 1600000);
+    ck_assert_int_eq(h->n->ops->zero_load_ps(h->n->state, 4, 0, 1000), 4 * L + 3 * W + 1600000);
+    ck_assert_int_eq(h->n->ops->zero_load_ps(h->n->state, 1, 5, 1000), 4 * L + 3 * W + 800000);
+    ck_assert_int_eq(f->n->ops->zero_load_ps(f->n->state, 0, 4, 1000), 4 * L + 3 * W + 800000);
+    net_msg *m1 = th_at_low(h, 0, 0, 4, 1000), *m2 = th_at_low(h, 0, 4, 0, 1000), *m3 = th_at_low(h, 0, 1, 5, 1000);
+    th_net_go(h);
+    ck_delivered_at(m1, 4 * L + 3 * W + 1600000);
+    ck_delivered_at(m2, 4 * L + 3 * W + 1600000);
+    ck_delivered_at(m3, 4 * L + 3 * W + 800000);
+    th_net_free(h);
+    th_net_free(f);
+    h = th_net_new("fat-tree", &core, deg, NULL, 1, 4);
+    m1 = th_at_low(h, 0, 0, 4, 1000);
+    m2 = th_at_low(h, 0, 0, 8, 1000);
+    th_net_go(h);
+    ck_delivered_at(m1, 4 * L + 3 * W + 1600000);
+    ck_delivered_at(m2, 4 * L + 3 * W + 3200000);
+    th_net_free(h);
+    /* bad names say what a name looks like; a pair not linked; a factor outside (0, 1] */
+    static const struct {
+        const char *set, *want;
+    } bad[] = {
+        {"network.degraded-links=S0-X9:0.5", "is not A-B with A and B two nodes of the fat-tree (a link is named by "
+                                              "its ends as export-topology writes them: switches S0.., hosts H0.., "
+                                              "e.g. S0-S4:0.5)"},
+        {"network.degraded-links=S0-S1:0.5", "\"S0-S1\": the two nodes are not linked in the fat-tree"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        const char *sets[] = {"network.arity=4", "network.levels=2", bad[i].set, NULL};
+        char err[1024] = "";
+        th_net *x = th_net_try("fat-tree", &core, sets, NULL, 1, 1, err, sizeof err);
+        ck_assert_msg(x == NULL, "%s accepted", bad[i].set);
+        ck_assert_msg(strstr(err, bad[i].want) != NULL, "'%s' lacks '%s'", err, bad[i].want);
+    }
+    /* the row's syntax */
+    char err[512];
+    ck_assert_int_eq(swnet_degraded_ok("S0-S4:0.5, H3-S0:1 L1-S1:0.25", err, sizeof err), 0);
+    ck_assert_int_ne(swnet_degraded_ok("S0-S4:1.5", err, sizeof err), 0);
+    ck_assert_msg(strstr(err, "0 < factor <= 1") != NULL, "%s", err);
+    ck_assert_int_ne(swnet_degraded_ok("S0-S4", err, sizeof err), 0);
+    ck_assert_msg(strstr(err, "expected A-B:factor") != NULL, "%s", err);
+    ck_assert_int_ne(swnet_degraded_ok("S0-S4:0", err, sizeof err), 0);
+    ck_assert_int_ne(swnet_degraded_ok("S0S4:0.5", err, sizeof err), 0);
+}
+END_TEST
+
 /* Export then import: the fabric read back from export-topology's file
  * has the same hosts, switches, ports and link ids, and the same routes and
  * classes, so the same messages are delivered at the same picoseconds (the
@@ -1834,6 +1917,7 @@ static Suite *suite(void)
     tcase_add_test(tc, test_explicit_ports);
     tcase_add_test(tc, test_zero_load);
     tcase_add_test(tc, test_link_rate_latency);
+    tcase_add_test(tc, test_degraded_links);
     tcase_add_test(tc, test_export_import);
     tcase_add_test(tc, test_paths_vcstep);
     tcase_add_test(tc, test_hops_left);
