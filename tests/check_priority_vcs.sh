@@ -14,7 +14,8 @@
 #     packet that a strict port starves still stops its own class behind
 #     it, which unbounded buffers never do; README, "Priority classes and
 #     VCs".)
-#   - network.priority=fifo is honoured under host-scheduling=priority (below).
+#   - network.priority=fifo is honoured under host-scheduling=priority (below);
+#   - the input-queued router: the first two again (below).
 # Derived from the model's rules, not from numbers of a run: the
 # inequalities are the issue's.
 set -u
@@ -38,8 +39,25 @@ if ! "$bin" run "$top_srcdir/tests/fixtures/priority-vcs.xml" -q -j 1 --out "$tm
     cat "$tmp/log"
     exit 1
 fi
+# The input-queued router on the same case (1-kB flits and no pipeline
+# delays keep it at a second; it needs credits): per-class VCs, training
+# with priority never slower; shared, the finding.
+iq="-s network.router=input-queued -s network.flit-size=1kB -s network.routing-delay=0s -s network.vc-alloc-delay=0s
+    -s network.sw-alloc-delay=0s -s network.st-delay=0s -s network.flow-control=credit"
+for vm in per-class shared; do
+    # shellcheck disable=SC2086
+    if ! "$bin" run "$top_srcdir/tests/fixtures/priority-vcs.xml" -q -j 1 --out "$tmp/iq-$vm" $iq \
+        -s network.vc-map=$vm >"$tmp/log" 2>&1; then
+        echo "FAIL: tasknet run (input-queued, $vm) exited non-zero:"
+        cat "$tmp/log"
+        exit 1
+    fi
+done
+iqt() { awk -F, -v p="$2" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+    $(c["workload.train.priority"]) == p { print $(c["train.iteration_time_mean_s_mean"]) }' "$tmp/iq-$1/summary.csv"; }
+iq_pc0=$(iqt per-class 0) iq_pc1=$(iqt per-class 1) iq_sh0=$(iqt shared 0) iq_sh1=$(iqt shared 1)
 tfifo=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next } { print $(c["train.iteration_time_mean_s_mean"]) }' "$tmp/f/summary.csv")
-awk -F, -v tfifo="$tfifo" '
+awk -F, -v tfifo="$tfifo" -v iq_pc0="$iq_pc0" -v iq_pc1="$iq_pc1" -v iq_sh0="$iq_sh0" -v iq_sh1="$iq_sh1" '
     NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
     {
         k = $(c["workload.train.priority"]) "|" $(c["network.flow-control"]) "|" $(c["network.vc-map"])
@@ -62,5 +80,9 @@ awk -F, -v tfifo="$tfifo" '
               sprintf("small flows mean FCT per-class %.6g s <= infinite %.6g s", F["0|credit|per-class"], F["0|infinite|per-class"]))
         check(tfifo + 0 > T["0|credit|per-class"],
               sprintf("host-scheduling priority: fifo ports %.6g s > strict ports %.6g s", tfifo, T["0|credit|per-class"]))
+        check(iq_pc0 + 0 > 0 && iq_pc0 + 0 <= iq_pc1 + 0,
+              sprintf("input-queued per-class: training with priority %.6g s <= without %.6g s", iq_pc0, iq_pc1))
+        check(iq_sh0 + 0 > iq_sh1 + 0,
+              sprintf("input-queued shared: training with priority %.6g s > without %.6g s (the finding)", iq_sh0, iq_sh1))
         exit bad ? 1 : 0
     }' "$tmp/o/summary.csv"
