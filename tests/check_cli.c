@@ -201,6 +201,22 @@ START_TEST(test_validate_reports_location)
     ck_assert_msg(strstr(out, "bad.xml:3:") != NULL, "%s", out);
     ck_assert_msg(strstr(out, "missing unit") != NULL, "%s", out);
     free(out);
+    /* uniform-random's latency mode with a duration: the duration's line and
+     * column (line 4, the attribute at column 73) */
+    f = fopen(path, "w");
+    fputs("<tasknet version=\"1\">\n"
+          "  <system nodes=\"8\"/>\n"
+          "  <network type=\"electrical-switch\" bandwidth=\"40Gb/s\"/>\n"
+          "  <workload type=\"uniform-random\" message-size=\"64B\" offered-load=\"0.1\" duration=\"1us\" "
+          "sample-period=\"1us\"/>\n"
+          "</tasknet>\n",
+          f);
+    fclose(f);
+    out = run_tasknet(args, &st);
+    ck_assert_int_eq(st, 1);
+    ck_assert_msg(strstr(out, "bad.xml:4:73: ") != NULL && strstr(out, "does not apply with workload.sample-period"),
+                  "%s", out);
+    free(out);
     unlink(path);
     rmdir(dir);
 }

@@ -1247,6 +1247,19 @@ static void ur_params_check(const net_params *core, const void *params, param_re
         param_missing(rep, "workload.duration",
                       "uniform-random: generate messages for this long (> 0); or workload.messages, or "
                       "workload.sample-period");
+    /* the latency mode's conflicts, here too so that the message names the
+     * attribute's file:line (ur_window_check repeats them for API users) */
+    if (p->sample_ps > 0) {
+        const char *other = p->duration_ps > 0 ? "workload.duration" : p->messages > 0 ? "workload.messages" :
+                            p->measure_ps > 0 ? "workload.measure-period" : p->warmup_ps > 0 ? "workload.warmup" : NULL;
+        if (other)
+            param_invalid(rep, other, "uniform-random: %s does not apply with workload.sample-period (BookSim2's "
+                          "latency mode decides the warm-up, the measurement and the run's end itself: "
+                          "warmup-periods, max-samples, stopping-threshold); give one or the other", other);
+    } else if (p->latency_thres_ps > 0) {
+        param_invalid(rep, "workload.latency-threshold", "uniform-random: applies to workload.sample-period "
+                      "(BookSim2's latency mode), which is not given");
+    }
 }
 
 const wl_ops wl_uniform_random_ops = {
