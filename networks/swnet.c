@@ -1735,20 +1735,14 @@ int swnet_failed_ok(const char *text, char *err, size_t errlen)
     uint32_t k;
     if (topo_graph_failed_count(text, &k))
         return 0;
-    for (const char *p = text; *p;) {
-        while (*p == ',' || tn_is_space(*p))
-            p++;
-        if (!*p)
-            break;
-        const char *t = p;
-        while (*p && *p != ',' && !tn_is_space(*p))
-            p++;
-        const char *dash = memchr(t + 1, '-', (size_t)(p - t) > 1 ? (size_t)(p - t) - 1 : 0);
+    size_t len;
+    for (const char *p = text, *t; (t = tn_list_next(&p, &len));) {
+        const char *dash = memchr(t + 1, '-', len > 1 ? len - 1 : 0);
         if (!dash || dash + 1 >= p)
             return tn_error(err, errlen,
                             "\"%.*s\": expected a number of links, or links named A-B (the names of their ends, as "
                             "export-topology or the DOT file writes them, joined by -), separated by spaces",
-                            (int)(p - t), t);
+                            (int)len, t);
     }
     return 0;
 }
@@ -1812,15 +1806,11 @@ void swnet_check_failures(const net_params *core, const swnet_params *p, topo *t
  * and its factor; 0, 1 at the end, -1 + err (syntax). */
 static int degraded_next(const char **pp, const char **name, size_t *nlen, double *factor, char *err, size_t errlen)
 {
-    const char *p = *pp;
-    while (*p == ',' || tn_is_space(*p))
-        p++;
-    if (!*p)
+    size_t len;
+    const char *t = tn_list_next(pp, &len);
+    if (!t)
         return 1;
-    const char *t = p;
-    while (*p && *p != ',' && !tn_is_space(*p))
-        p++;
-    *pp = p;
+    const char *p = t + len;
     const char *colon = NULL;
     for (const char *c = t; c < p; c++)
         if (*c == ':')

@@ -399,15 +399,8 @@ static int apply(tfail *f, const char *spec, int draw, uint64_t seed, char *err,
         free(cand);
         return 0;
     }
-    for (const char *p = spec; *p;) {
-        while (*p == ',' || tn_is_space(*p))
-            p++;
-        if (!*p)
-            break;
-        const char *t = p;
-        while (*p && *p != ',' && !tn_is_space(*p))
-            p++;
-        size_t len = (size_t)(p - t);
+    size_t len;
+    for (const char *p = spec, *t; (t = tn_list_next(&p, &len));) {
         uint32_t a, c;
         int ha, hc;
         if (topo_link_name_split(b, t, len, &a, &ha, &c, &hc) != 0)

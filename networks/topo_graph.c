@@ -1071,16 +1071,8 @@ static int apply_failures(graph *g, const char *spec, int draw, uint64_t seed, c
         free(cand);
         return 0;
     }
-    const char *p = spec;
-    while (*p) {
-        while (*p == ',' || tn_is_space(*p))
-            p++;
-        if (!*p)
-            break;
-        const char *t = p;
-        while (*p && *p != ',' && !tn_is_space(*p))
-            p++;
-        size_t len = (size_t)(p - t);
+    size_t len;
+    for (const char *p = spec, *t; (t = tn_list_next(&p, &len));) {
         /* split at the '-' whose both sides name nodes */
         uint32_t a = UINT32_MAX, b = UINT32_MAX;
         int ha = 0, hb = 0;

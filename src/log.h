@@ -52,6 +52,23 @@ char *tn_xstrdup_trim(const char *s);
 /* Space, tab, CR or LF. */
 static inline int tn_is_space(char ch) { return ch == ' ' || ch == '\t' || ch == '\n' || ch == '\r'; }
 
+/* The next item of a list separated by blanks or commas, from *pp: its
+ * start, its length in *len, and *pp moved past it; NULL at the end. */
+static inline const char *tn_list_next(const char **pp, size_t *len)
+{
+    const char *p = *pp;
+    while (*p == ',' || tn_is_space(*p))
+        p++;
+    if (!*p)
+        return NULL;
+    const char *t = p;
+    while (*p && *p != ',' && !tn_is_space(*p))
+        p++;
+    *pp = p;
+    *len = (size_t)(p - t);
+    return t;
+}
+
 /* Format into a caller buffer (snprintf that never overflows, returns -1 for
  * convenience as an error status). */
 int tn_error(char *err, size_t errlen, const char *fmt, ...)
