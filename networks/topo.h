@@ -146,6 +146,13 @@ typedef struct topo_ops {
      * is no record i. Failed links (topo_fail.c) start a message with the
      * first record whose escape route is intact. */
     int (*hdr_alt)(const topo *t, uint32_t src, uint32_t dst, uint64_t salt, uint32_t i, topo_hdr *h);
+    /* Optional (the graph and the three-tier fat tree; NULL elsewhere): a
+     * kernel behind topo_route_many, giving exactly topo_route's routes
+     * (the same links in the same order) for many pairs at once, so their
+     * table reads can overlap (software prefetch) and the per-hop calls
+     * above are spared. Same arguments as topo_route_many. */
+    void (*route_many)(const topo *t, size_t n, const uint64_t *ends, const uint64_t *salts, uint32_t *links,
+                       uint32_t *len, size_t stride);
 } topo_ops;
 
 struct topo {
@@ -182,6 +189,18 @@ void topo_link_ends(const topo *t, uint64_t link, topo_end *from, topo_end *to);
  * metrics) can pass a hash of (a, b): one fixed path per flow. */
 size_t topo_route(const topo *t, uint32_t a, uint32_t b, uint64_t salt, uint64_t *links,
                   uint8_t *vcs, size_t max);
+
+/* The static routes of n pairs, each exactly topo_route's: pair i is
+ * ends[i] = a << 32 | b with salt salts[i]; its links go to links[i *
+ * stride ..] and their number to len[i]; stride >= t->max_route_links. The
+ * topology's route_many kernel when it has one (the graph, the three-tier
+ * fat tree: measured in bench/graph.sh), else topo_route pair after pair.
+ * Link ids fit 32 bits (TOPO_MAX_HOSTS). */
+void topo_route_many(const topo *t, size_t n, const uint64_t *ends, const uint64_t *salts, uint32_t *links,
+                     uint32_t *len, size_t stride);
+/* The same, topo_route pair after pair (what a kernel falls back on). */
+void topo_route_each(const topo *t, size_t n, const uint64_t *ends, const uint64_t *salts, uint32_t *links,
+                     uint32_t *len, size_t stride);
 
 /* Zero-load latency of an unsegmented message crossing h switches:
  * ser + (h + 1) link + h switch, ps (ser = b/B, the serialisation time). */
