@@ -134,7 +134,10 @@
  *   Routing (topo.h): the topology's `next` at every switch, with the
  *     message's salt (a hash of its id with a key drawn once from the
  *     fabric's stream: ECMP, random up-ports, Valiant's intermediate and
- *     tie breaks are per message). Oblivious routings have one candidate.
+ *     tie breaks are per message). Oblivious routings have one candidate;
+ *     with several the topology's `choose` picks one over this core's
+ *     probe (oq_load: bytes waiting and on the wire; oq_room: room in the
+ *     next buffer now, the less loaded the better). The rules:
  *     Torus minimal adaptive (Duato; INSEE pairs its adaptive channels with
  *     a bubble escape, we with the DOR escape of topo_torus.c): the packet
  *     takes the adaptive candidate (class-2 VC) with the least bytes waiting
@@ -1008,55 +1011,54 @@ static void ev_wake(sim *s, void *ctx, uint64_t arg)
     port_try(st, l, sim_now(s));
 }
 
-/* Which of the n candidates switch sw offers packet p takes (n > 1). */
+/* What the output-queued core measures of a candidate's output for the
+ * topology's choose (topo_probe): load, the bytes waiting and on the wire;
+ * room, whether the next buffer has room for the packet now (credit flow
+ * control; always under infinite and pfc), the less loaded the better. */
+typedef struct oq_probe {
+    swnet *st;
+    uint32_t sw;
+    const swnet_pkt *p;
+    int64_t now;
+} oq_probe;
+
+static uint64_t oq_load(void *ctx, uint32_t port)
+{
+    const oq_probe *o = ctx;
+    return link_load(o->st, topo_link_out(&o->st->t, o->sw, port), o->now);
+}
+
+static int64_t oq_room(void *ctx, uint32_t port, uint8_t vc)
+{
+    const oq_probe *o = ctx;
+    swnet *st = o->st;
+    uint32_t l = topo_link_out(&st->t, o->sw, port);
+    if (st->credit && credit_now(st, l, pool_of(st, o->p->cls, vc), o->now) < footprint(o->p->bytes))
+        return -1;
+    uint64_t q = link_load(st, l, o->now);
+    return q >= (uint64_t)INT64_MAX ? 0 : INT64_MAX - (int64_t)q;
+}
+
+/* Which of the n candidates switch sw offers packet p takes (n > 1): the
+ * topology's choice (topo_ops.choose) over this core's probe; a packet
+ * taking an adaptive candidate takes its room in the next buffer at once
+ * (credit), so it never waits for credit on an adaptive VC (Duato). */
 static unsigned choose(swnet *st, uint32_t sw, swnet_pkt *p, const topo_hop *c, unsigned n, int64_t now)
 {
-    if (st->ugal) {
-        TN_ASSERT(n == 2 && c[0].kind == TOPO_HOP_MINIMAL && c[1].kind == TOPO_HOP_VALIANT,
-                  "UGAL candidates at switch %u", sw);
-        uint64_t qm = link_load(st, topo_link_out(&st->t, sw, c[0].port), now);
-        uint64_t qv = link_load(st, topo_link_out(&st->t, sw, c[1].port), now);
-        if (topo_ugal_minimal(qm, c[0].hops_left, qv, c[1].hops_left))
-            return 0;
-        st->st.valiant_packets++;
-        return 1;
-    }
-    if (c[0].kind == TOPO_HOP_LEAST) { /* fat tree anca: the least bytes waiting and on the wire, the first on a tie */
-        unsigned best = 0;
-        uint64_t best_q = link_load(st, topo_link_out(&st->t, sw, c[0].port), now);
-        for (unsigned i = 1; i < n; i++) {
-            uint64_t q = link_load(st, topo_link_out(&st->t, sw, c[i].port), now);
-            if (q < best_q) {
-                best = i;
-                best_q = q;
-            }
-        }
-        return best;
-    }
-    TN_ASSERT(st->adaptive && c[n - 1].kind == TOPO_HOP_ESCAPE, "%u candidates at switch %u", n, sw);
-    unsigned best = n;
-    uint64_t best_q = 0;
-    uint32_t best_l = 0;
-    for (unsigned i = 0; i + 1 < n; i++) {
-        uint32_t l = topo_link_out(&st->t, sw, c[i].port);
-        if (st->credit && credit_now(st, l, pool_of(st, p->cls, c[i].vc), now) < footprint(p->bytes))
-            continue;
-        uint64_t q = link_load(st, l, now);
-        if (best == n || q < best_q) {
-            best = i;
-            best_q = q;
-            best_l = l;
-        }
-    }
-    if (best == n) {
+    oq_probe o = {.st = st, .sw = sw, .p = p, .now = now};
+    const topo_probe pr = {.ctx = &o, .load = oq_load, .room = oq_room};
+    unsigned k = st->t.ops->choose(&st->t, sw, &p->hdr, c, n, &pr);
+    TN_ASSERT(k < n, "switch %u: choice %u of %u candidates", sw, k, n);
+    if (c[k].kind == TOPO_HOP_ESCAPE) {
         st->st.adaptive_escape++;
-        return n - 1;
-    }
-    if (st->credit) { /* an adaptive packet never waits for credit: take the room now */
-        credit_at(st, best_l, pool_of(st, p->cls, c[best].vc))->free -= footprint(p->bytes);
+    } else if (c[k].kind == TOPO_HOP_VALIANT) {
+        st->st.valiant_packets++;
+    } else if (c[k].kind == TOPO_HOP_ADAPTIVE && st->credit) {
+        credit_at(st, topo_link_out(&st->t, sw, c[k].port), pool_of(st, p->cls, c[k].vc))->free -=
+            footprint(p->bytes);
         p->reserved = 1;
     }
-    return best;
+    return k;
 }
 
 /* Routes p at switch sw: the output link it takes there, with what that
@@ -2073,11 +2075,8 @@ int swnet_init(void *state, net *n, topo *t, const swnet_params *p, char *err, s
     /* pFabric's ports need its lossy buffers: with credits a starved packet
      * pins its upstream buffer (head comment) */
     st->srpt = p->nic.policy == NIC_SRPT && !st->credit;
-    st->adaptive = p->routing == SWNET_RT_ADAPTIVE;
-    st->ugal = p->routing == SWNET_RT_UGAL;
-    st->least = p->routing == SWNET_RT_ANCA;
     /* oblivious routings decide a hop from the packet's record alone */
-    st->lookahead = !st->adaptive && !st->ugal && !st->least;
+    st->lookahead = !st->t.adaptive;
     st->salt_key = ((uint64_t)gsl_rng_get(n->rng) << 32) ^ (uint64_t)gsl_rng_get(n->rng);
     if (p->router == SWNET_IQ) {
         nic_init(&st->nic, st->hosts, &p->nic, classes);

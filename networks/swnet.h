@@ -298,9 +298,6 @@ typedef struct swnet {
     int srpt;                     /* 1: output ports serve the message with the fewest bytes left (host-scheduling
                                      srpt and flow-control infinite) */
     uint8_t class_of_prio[NET_PRIO_CLASSES]; /* message priority -> service class */
-    int adaptive;                 /* 1: torus minimal adaptive (candidates beyond the first) */
-    int ugal;                     /* 1: dragonfly UGAL (choice at the source router) */
-    int least;                    /* 1: fat tree anca (the less occupied of equivalent up ports) */
     int lookahead;                /* 1: a packet's output at a switch is found as it leaves for it (oblivious
                                      routings: every choice is the record's) */
     uint64_t salt_key;            /* drawn from the fabric's stream: message salts */

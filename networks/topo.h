@@ -38,11 +38,11 @@
  * A packet engine uses it so (one hop = one link):
  *   at the source host: hdr_init(src, dst, salt); the first link is
  *     topo_link_up(src), entering switch attach(src);
- *   at switch sw: n = next(sw, &hdr, cand); pick one candidate c (the first
- *     at zero load; an adaptive engine prefers a free adaptive candidate and
- *     falls back on the escape; UGAL compares the two with
- *     topo_ugal_minimal; TOPO_HOP_LEAST candidates: the least occupied
- *     output, the first on a tie); take(sw, &c, &hdr); the packet leaves on link
+ *   at switch sw: n = next(sw, &hdr, cand); with n > 1 the topology's
+ *     choose(sw, &hdr, cand, n, &probe) picks one over the engine's probe of
+ *     the outputs (minimal adaptive: the adaptive candidate with room, else
+ *     the escape; UGAL: topo_ugal_minimal; anca: the least occupied; each
+ *     the first at zero load); take(sw, &c, &hdr); the packet leaves on link
  *     topo_link_out(sw, c.port) in class c.vc and enters peer(sw, c.port):
  *     a switch (on its input port .port) or the destination host.
  *
@@ -106,6 +106,21 @@ typedef struct topo_hdr {
     int32_t off[TOPO_MAX_DIMS]; /* torus: signed hops still to go per dimension */
 } topo_hdr;
 
+/* What a router measures of a candidate's output for a topology's
+ * `choose` (the router's own measures, its file's head says which). */
+typedef struct topo_probe {
+    void *ctx;
+    /* occupancy of output `port` of the switch (larger: busier): the
+     * output-queued core's bytes waiting and on the wire, the input-queued
+     * router's flits held in the next buffer */
+    uint64_t (*load)(void *ctx, uint32_t port);
+    /* can the packet take (port, class vc) now without waiting: -1 no;
+     * else a score, larger better (output-queued: room in the buffer, the
+     * less loaded the better; input-queued: a free output VC, the most
+     * credits) */
+    int64_t (*room)(void *ctx, uint32_t port, uint8_t vc);
+} topo_probe;
+
 typedef struct topo_ops {
     const char *name; /* "torus", "fat-tree", "leaf-spine", "dragonfly" */
     /* ports of switch sw (its radix) */
@@ -126,6 +141,14 @@ typedef struct topo_ops {
     unsigned (*next)(const topo *t, uint32_t sw, const topo_hdr *h, topo_hop *out);
     /* the packet leaves sw by candidate c (one `next` returned): update h */
     void (*take)(const topo *t, uint32_t sw, const topo_hop *c, topo_hdr *h);
+    /* The routing's per-hop choice (SST merlin's route()): which of the n >
+     * 1 candidates `next` returned the packet takes, from the router's
+     * probe of their outputs. NULL when the routing never offers more than
+     * one (t->adaptive is then 0). It hands the probe only the candidates'
+     * own .port values, so a wrapper (topo_sub, topo_fail) forwards its
+     * candidates to its base's choose unchanged. */
+    unsigned (*choose)(const topo *t, uint32_t sw, const topo_hdr *h, const topo_hop *c, unsigned n,
+                       const topo_probe *pr);
     /* accepted throughput per host, as a fraction of B, above which uniform
      * random traffic (each message to one of the N-1 other hosts, uniformly;
      * random routing choices uniform) overloads some link: 1 / the largest
@@ -165,6 +188,8 @@ struct topo {
     uint32_t max_route_links; /* links of the longest route (host links included) */
     uint8_t vcs;              /* virtual channel classes the routing needs */
     uint8_t routing;          /* the topology's routing enum */
+    uint8_t adaptive;         /* 1: the routing may offer several candidates (ops->choose reads the
+                                 ports: no lookahead); 0: a hop follows from the record alone */
 };
 
 /* ---- generic functions over any topology (topo.c) ---- */
@@ -237,6 +262,13 @@ static inline int topo_ugal_minimal(uint64_t q_min, uint32_t h_min, uint64_t q_v
 {
     return (double)q_min * h_min <= (double)q_val * h_val;
 }
+
+/* The choices the topologies share (topo.c): of n candidates, the one
+ * whose output pr->load finds least occupied, the first on a tie (fat tree
+ * anca); the candidate of best pr->room among the first n - 1 (adaptive),
+ * the last (the escape) when none has room (torus minimal adaptive). */
+unsigned topo_choose_least(const topo_hop *c, unsigned n, const topo_probe *pr);
+unsigned topo_choose_room_or_last(const topo_hop *c, unsigned n, const topo_probe *pr);
 
 /* ---- the topologies: parameters, checks (nothing allocated), init ---- */
 /* init: 0, or -1 with the check's message (nothing allocated); on 0 the
