@@ -230,9 +230,6 @@
 #include "units.h"
 
 const char *const swnet_flow_names[] = {"credit", "infinite", "pfc", NULL};
-const char *const swnet_routing_names[] = {"default", "dor",     "adaptive", "d-mod-k", "random-up",
-                                           "ecmp",    "minimal", "valiant",  "ugal",    "file",
-                                           "shortest", "up-down", "romm",     "anca", NULL};
 const char *const swnet_priority_names[] = NET_PORTS_NAMES;
 const char *const swnet_vcmap_names[] = {"per-class", "shared", NULL};
 const char *const swnet_router_names[] = {"output-queued", "input-queued", NULL};
@@ -1594,16 +1591,8 @@ void swnet_no_pfc(const swnet_params *p, const char *shape, param_report *rep)
                       shape);
 }
 
-int swnet_routing_index(const swnet_params *p, const swnet_routing *allowed, size_t n)
-{
-    for (size_t i = 0; i < n; i++)
-        if ((int)allowed[i] == p->routing)
-            return (int)i;
-    return 0;
-}
-
-void swnet_check(const net_params *core, const swnet_params *p, const swnet_routing *allowed, size_t n,
-                 uint64_t hosts, const char *shape, param_report *rep)
+void swnet_check(const net_params *core, const swnet_params *p, const char *const *routings, uint64_t hosts,
+                 const char *shape, param_report *rep)
 {
     uint64_t mtu = p->nic.mtu_bytes;
     if (mtu == 0)
@@ -1668,20 +1657,11 @@ void swnet_check(const net_params *core, const swnet_params *p, const swnet_rout
         param_invalid(rep, "network.degraded-links", "links of their own bandwidth are modelled by the output-queued "
                                                      "router only (the input-queued router's clock is one flit time "
                                                      "on every link)");
-    int ok = p->routing == SWNET_RT_DEFAULT;
-    for (size_t i = 0; i < n && !ok; i++)
-        ok = (int)allowed[i] == p->routing;
-    if (!ok) {
-        char list[256] = "";
-        size_t used = 0;
-        for (size_t i = 0; i < n && used < sizeof list; i++) {
-            int w = snprintf(list + used, sizeof list - used, "%s%s", i ? ", " : "", swnet_routing_names[allowed[i]]);
-            if (w < 0)
-                break;
-            used += (size_t)w;
-        }
-        const char *name = p->routing >= 0 && p->routing <= SWNET_RT_ANCA ? swnet_routing_names[p->routing] : "?";
-        param_invalid(rep, "network.routing", "%s does not route with %s (expected one of: %s)", shape, name, list);
+    if (topo_routing_of(routings, p->routing) < 0) {
+        char list[256];
+        topo_routing_list(routings, list, sizeof list);
+        param_invalid(rep, "network.routing", "%s does not route with %s (expected one of: %s)", shape,
+                      topo_routing_choice_name(p->routing), list);
     }
     /* a mtu's time must fit, as every other time (1 hour) */
     if (core->bandwidth_bps > 0 && (double)mtu * 8e12 / core->bandwidth_bps > 3.6e15)

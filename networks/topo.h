@@ -270,6 +270,29 @@ static inline int topo_ugal_minimal(uint64_t q_min, uint32_t h_min, uint64_t q_v
 unsigned topo_choose_least(const topo_hop *c, unsigned n, const topo_probe *pr);
 unsigned topo_choose_room_or_last(const topo_hop *c, unsigned n, const topo_probe *pr);
 
+/* ---- network.routing: every topology declares its routings ---- */
+/* Each topology's file declares its routings in two tables, index = its
+ * routing enum: topo_<name>_routing_names (the values network.routing
+ * takes; the first is the topology's default) and topo_<name>_routing_help
+ * (one line each), read by the parameter row, `tasknet params`, --help and
+ * the checks below. A configuration's value is parsed by every fabric's row
+ * of the path at once, before the fabric is known (app/config/config_rows.c,
+ * crow_set), so network.routing has one choice list: topo.c builds it
+ * before main from the tables, "default" (each topology's first) then
+ * every name some topology declares, in the order torus, fat-tree,
+ * leaf-spine, dragonfly, graph, each once, and the row's help from the
+ * help tables. */
+extern const char *topo_routing_choices[];
+extern char topo_routing_help[];
+/* The routing of table `names` that choice `choice` (an index into
+ * topo_routing_choices) names: 0 ("default") the table's first; -1 when the
+ * table has no such name. */
+int topo_routing_of(const char *const *names, int choice);
+/* choice's name ("?" out of range) */
+const char *topo_routing_choice_name(int choice);
+/* "dor, adaptive, valiant, romm" */
+void topo_routing_list(const char *const *names, char *buf, size_t len);
+
 /* ---- the topologies: parameters, checks (nothing allocated), init ---- */
 /* init: 0, or -1 with the check's message (nothing allocated); on 0 the
  * caller releases t with topo_free. Routing names index the enums below
@@ -285,6 +308,7 @@ typedef enum {
     TOPO_TORUS_ROMM = 3     /* the same with the intermediate in the minimal quadrant (4 classes) */
 } topo_torus_routing;
 extern const char *const topo_torus_routing_names[]; /* "dor", "adaptive", "valiant", "romm" */
+extern const char *const topo_torus_routing_help[];  /* one line each, same order */
 typedef struct topo_torus_params {
     uint32_t ndims;               /* n, 1..TOPO_MAX_DIMS */
     uint32_t dims[TOPO_MAX_DIMS]; /* k_d >= 2; dimension 0 varies fastest in host ids */
@@ -303,6 +327,7 @@ typedef enum {
     TOPO_FT_ANCA = 2 /* adaptive up: the less occupied of two up ports drawn per level (BookSim2's anca) */
 } topo_fattree_routing;
 extern const char *const topo_fattree_routing_names[]; /* "d-mod-k", "random-up", "anca" */
+extern const char *const topo_fattree_routing_help[];  /* one line each, same order */
 typedef struct topo_fattree_params {
     uint32_t arity;  /* k >= 2: hosts per leaf switch, up and down ports of a switch */
     uint32_t levels; /* n >= 1 (1: a single switch of k hosts) */
@@ -328,6 +353,7 @@ uint64_t topo_fattree3_hosts(uint32_t k, uint32_t o);
 /* leaf-spine (topo_leafspine.c): every leaf linked once to every spine. */
 typedef enum { TOPO_LS_ECMP = 0, TOPO_LS_DMODK = 1 } topo_leafspine_routing;
 extern const char *const topo_leafspine_routing_names[]; /* "ecmp", "d-mod-k" */
+extern const char *const topo_leafspine_routing_help[];  /* one line each, same order */
 typedef struct topo_leafspine_params {
     uint32_t leaves;         /* L >= 1 */
     uint32_t spines;         /* S >= 1 */
@@ -342,6 +368,7 @@ int topo_leafspine_init(topo *t, const topo_leafspine_params *p, char *err, size
  * joined by n = a h / (g - 1) global links. */
 typedef enum { TOPO_DF_MINIMAL = 0, TOPO_DF_VALIANT = 1, TOPO_DF_UGAL = 2 } topo_dragonfly_routing;
 extern const char *const topo_dragonfly_routing_names[]; /* "minimal", "valiant", "ugal" */
+extern const char *const topo_dragonfly_routing_help[];  /* one line each, same order */
 typedef struct topo_dragonfly_params {
     uint32_t groups;            /* g >= 2 */
     uint32_t routers_per_group; /* a >= 1 */
@@ -362,6 +389,7 @@ typedef enum {
     TOPO_GRAPH_ECMP = 3
 } topo_graph_routing;
 extern const char *const topo_graph_routing_names[]; /* "file", "shortest", "up-down", "ecmp" */
+extern const char *const topo_graph_routing_help[];  /* one line each, same order */
 typedef struct topo_graph_params {
     const char *path;          /* the DOT file */
     topo_graph_routing routing;

@@ -65,6 +65,9 @@
 #include "topo.h"
 
 const char *const topo_fattree_routing_names[] = {"d-mod-k", "random-up", "anca", NULL};
+const char *const topo_fattree_routing_help[] = {"up port by the destination's digits, OpenSM's ftree",
+                                                 "a random up port per level, BookSim2's nca",
+                                                 "the less occupied of two random up ports, BookSim2's anca", NULL};
 
 typedef struct fattree {
     uint32_t k, n;                    /* arity, levels */

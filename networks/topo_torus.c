@@ -151,6 +151,10 @@
 #include "topo.h"
 
 const char *const topo_torus_routing_names[] = {"dor", "adaptive", "valiant", "romm", NULL};
+const char *const topo_torus_routing_help[] = {
+    "dimension order, 2 dateline classes", "minimal adaptive over a dor escape, Duato: 3 classes",
+    "dor to a random switch, then on: 4 classes, half the uniform throughput",
+    "dor to a random switch of the minimal quadrant, then on: 4 classes, minimal", NULL};
 
 #define VC_ADAPTIVE 2
 #define VC_PHASE 2       /* valiant, romm: phase 1 hops use classes 2, 3 (phase 0: 0, 1) */
