@@ -1014,7 +1014,7 @@ static void ev_wake(sim *s, void *ctx, uint64_t arg)
  * control; always under infinite and pfc), the less loaded the better. */
 typedef struct oq_probe {
     swnet *st;
-    uint32_t sw;
+    uint32_t l0; /* the link of the switch's port 0: port p's is l0 + p (topo.h's link ids) */
     const swnet_pkt *p;
     int64_t now;
 } oq_probe;
@@ -1022,14 +1022,14 @@ typedef struct oq_probe {
 static uint64_t oq_load(void *ctx, uint32_t port)
 {
     const oq_probe *o = ctx;
-    return link_load(o->st, topo_link_out(&o->st->t, o->sw, port), o->now);
+    return link_load(o->st, o->l0 + port, o->now);
 }
 
 static int64_t oq_room(void *ctx, uint32_t port, uint8_t vc)
 {
     const oq_probe *o = ctx;
     swnet *st = o->st;
-    uint32_t l = topo_link_out(&st->t, o->sw, port);
+    uint32_t l = o->l0 + port;
     if (st->credit && credit_now(st, l, pool_of(st, o->p->cls, vc), o->now) < footprint(o->p->bytes))
         return -1;
     uint64_t q = link_load(st, l, o->now);
@@ -1042,7 +1042,7 @@ static int64_t oq_room(void *ctx, uint32_t port, uint8_t vc)
  * (credit), so it never waits for credit on an adaptive VC (Duato). */
 static unsigned choose(swnet *st, uint32_t sw, swnet_pkt *p, const topo_hop *c, unsigned n, int64_t now)
 {
-    oq_probe o = {.st = st, .sw = sw, .p = p, .now = now};
+    oq_probe o = {.st = st, .l0 = topo_link_out(&st->t, sw, 0), .p = p, .now = now};
     const topo_probe pr = {.ctx = &o, .load = oq_load, .room = oq_room};
     unsigned k = st->t.ops->choose(&st->t, sw, &p->hdr, c, n, &pr);
     TN_ASSERT(k < n, "switch %u: choice %u of %u candidates", sw, k, n);
@@ -1051,7 +1051,7 @@ static unsigned choose(swnet *st, uint32_t sw, swnet_pkt *p, const topo_hop *c, 
     } else if (c[k].kind == TOPO_HOP_VALIANT) {
         st->st.valiant_packets++;
     } else if (c[k].kind == TOPO_HOP_ADAPTIVE && st->credit) {
-        credit_at(st, topo_link_out(&st->t, sw, c[k].port), pool_of(st, p->cls, c[k].vc))->free -=
+        credit_at(st, o.l0 + c[k].port, pool_of(st, p->cls, c[k].vc))->free -=
             footprint(p->bytes);
         p->reserved = 1;
     }

@@ -189,34 +189,6 @@ int topo_link_name_split(const topo *t, const char *name, size_t len, uint32_t *
     return -1;
 }
 
-unsigned topo_choose_least(const topo_hop *c, unsigned n, const topo_probe *pr)
-{
-    unsigned best = 0;
-    uint64_t best_q = pr->load(pr->ctx, c[0].port);
-    for (unsigned i = 1; i < n; i++) {
-        uint64_t q = pr->load(pr->ctx, c[i].port);
-        if (q < best_q) {
-            best = i;
-            best_q = q;
-        }
-    }
-    return best;
-}
-
-unsigned topo_choose_room_or_last(const topo_hop *c, unsigned n, const topo_probe *pr)
-{
-    unsigned best = n - 1;
-    int64_t best_r = -1;
-    for (unsigned i = 0; i + 1 < n; i++) {
-        int64_t r = pr->room(pr->ctx, c[i].port, c[i].vc);
-        if (r > best_r) {
-            best = i;
-            best_r = r;
-        }
-    }
-    return best;
-}
-
 /* ---- network.routing (topo.h) ---- */
 
 #define ROUTING_CHOICES_MAX 64

@@ -286,8 +286,34 @@ static inline int topo_ugal_minimal(uint64_t q_min, uint32_t h_min, uint64_t q_v
  * whose output pr->load finds least occupied, the first on a tie (fat tree
  * anca); the candidate of best pr->room among the first n - 1 (adaptive),
  * the last (the escape) when none has room (torus minimal adaptive). */
-unsigned topo_choose_least(const topo_hop *c, unsigned n, const topo_probe *pr);
-unsigned topo_choose_room_or_last(const topo_hop *c, unsigned n, const topo_probe *pr);
+static inline unsigned topo_choose_least(const topo_hop *c, unsigned n, const topo_probe *pr)
+{
+    unsigned best = 0;
+    uint64_t best_q = pr->load(pr->ctx, c[0].port);
+    for (unsigned i = 1; i < n; i++) {
+        uint64_t q = pr->load(pr->ctx, c[i].port);
+        if (q < best_q) {
+            best = i;
+            best_q = q;
+        }
+    }
+    return best;
+}
+
+static inline unsigned topo_choose_room_or_last(const topo_hop *c, unsigned n, const topo_probe *pr)
+{
+    unsigned best = n - 1;
+    int64_t best_r = -1;
+    for (unsigned i = 0; i + 1 < n; i++) {
+        int64_t r = pr->room(pr->ctx, c[i].port, c[i].vc);
+        if (r > best_r) {
+            best = i;
+            best_r = r;
+        }
+    }
+    return best;
+}
+
 
 /* ---- network.routing: every topology declares its routings ---- */
 /* Each topology's file declares its routings in two tables, index = its
