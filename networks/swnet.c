@@ -425,7 +425,7 @@ static uint64_t mix64(uint64_t z)
  * and spurious fast retransmits without a single loss). */
 static inline uint64_t flow_key(const net_msg *m)
 {
-    return m->client == NET_TP_CLIENT ? ((const tp_flow *)m->p)->msg->id : m->id;
+    return m->client == NET_TP_CLIENT ? ((const tp_flow *)m->p)->msg_id : m->id;
 }
 
 uint64_t swnet_salt(const swnet *st, const net_msg *m) { return mix64(st->salt_key ^ flow_key(m)); }
