@@ -1422,6 +1422,8 @@ size_t swnet_route(const void *state, uint32_t src, uint32_t dst, uint64_t *link
     return topo_route(&st->t, src, dst, mix64(((uint64_t)src << 32) | dst), links, NULL, max);
 }
 
+uint64_t swnet_routes_key(const void *state) { return ((const swnet *)state)->routes_key; }
+
 /* swnet_route for many pairs (topo_route_many: the topology's kernel). */
 size_t swnet_route_many(const void *state, size_t n, const uint64_t *ends, uint32_t *links, uint32_t *len,
                         size_t stride)
@@ -2031,6 +2033,12 @@ int swnet_init(void *state, net *n, topo *t, const swnet_params *p, char *err, s
         swnet_fini(st);
         return -1;
     }
+    /* the routes' dependence on this run's stream: the drawn seed, or the
+     * graph's drawn links (topo_graph.c draws them itself) */
+    st->routes_key = draw ? fail_seed : 0;
+    const char *gfail = topo_is_graph(&st->t) ? topo_graph_failed(&st->t) : NULL;
+    for (const char *c = gfail; c && *c; c++)
+        st->routes_key = (st->routes_key ^ (unsigned char)*c) * UINT64_C(1099511628211);
     st->fail_at_ps = -1;
     if (p->fail_at_ps >= 0 && topo_is_fail(&st->t)) {
         /* the links work until then (swnet_check refused what this cannot do) */
