@@ -1105,6 +1105,102 @@ START_TEST(test_quick_ack)
 }
 END_TEST
 
+/* network.host-buffer: a drop-tail queue at the sending host's NIC (ns-3's
+ * host pfifo_fast of 1000 packets). 15 kB holds 10 segments of 1500 B
+ * waiting; a packet on the wire no longer counts. init-cwnd 20 hands 20
+ * segments to the NIC at t = 0: segment 0 goes on the wire at once, 1..10
+ * wait (15 000 B, full), 11..19 find it full: 9 drops, counted by the
+ * fabric and by the transport. Recovery by hand: segment k leaves at
+ * k SER and is acked at RTT + k SER (delayed-ack 1); the last ACK (of 10)
+ * restarts the timer at RTT + 10 SER with RTO = max(min-rto 10 ms, SRTT +
+ * 4 RTTVAR = 3 x 41 us) = 10 ms; at T0 = RTT + 10 SER + 10 ms the timeout
+ * sends 11 with cwnd 1 (ssthresh = 9 x 1460 / 2 = 6570 B). Ack 11 at T0 +
+ * RTT (cwnd 2: 12, 13 at T0 + RTT, + SER), ack 12 at T0 + 2 RTT (cwnd 3:
+ * 14, 15), ack 13 (cwnd 4: 16, 17), ack 14 at T0 + 3 RTT (cwnd 5: 18, and
+ * 19 one SER later): the message is whole when 19 arrives, at T0 + 3 RTT +
+ * SER + ONE_WAY. Without the host buffer nothing is lost and the message
+ * arrives at 19 SER + ONE_WAY. */
+START_TEST(test_host_buffer)
+{
+    int64_t at[2];
+    for (int b = 0; b < 2; b++) {
+        net_params core = star(2);
+        const char *sets[] = {"network.mtu=1500B", b ? "network.host-buffer=15kB" : "network.host-buffer=0B", NULL};
+        th_net *h = th_net_new("electrical-switch", &core, sets, NULL, 1, 4);
+        ck_assert_int_eq(h->n->lossy, b);
+        tp_params tp = tparams("tcp");
+        tp.init_cwnd = 20;
+        tp_inst *t = attach(h, &tp);
+        net_msg *m = th_at_low(h, 0, 0, 1, 20 * MSS);
+        th_net_go(h);
+        ck_assert_uint_eq(m->a, 1);
+        ck_assert_uint_eq(h->bytes, 20 * MSS);
+        at[b] = (int64_t)m->b;
+        tp_counters c;
+        tp_get_counters(t, &c);
+        net_queue_report r = {0};
+        int rep = h->n->ops->queue_report(h->n->state, sim_now(h->s), &r);
+        ck_assert_int_eq(rep, b);
+        ck_assert_uint_eq(r.drops, b ? 9 : 0);
+        ck_assert_uint_eq(c.dropped, b ? 9 : 0);
+        ck_assert_uint_eq(c.timeouts, b ? 1 : 0);
+        ck_assert_uint_eq(c.retransmissions, b ? 9 : 0);
+        ck_assert_uint_eq(c.flows_live, 0);
+        th_net_free(h);
+    }
+    ck_assert_int_eq(at[0], 19 * (int64_t)SER + ONE_WAY);
+    int64_t t0 = RTT + 10 * (int64_t)SER + 10000000000;
+    ck_assert_int_eq(at[1], t0 + 3 * (int64_t)RTT + SER + ONE_WAY);
+}
+END_TEST
+
+/* transport.ack-class: the class a receiver's ACKs travel in (ns-3: a
+ * receiving socket without an IP ToS sends them at priority 0, pfifo_fast's
+ * band 1). Host 1 hands 50 segments of flow A (class 2, to host 0) to its
+ * NIC at t = 0 (init-cwnd 50): its uplink is busy until 50 SER = 60 us.
+ * Flow B, one segment of class 0 from host 0 to host 1, arrives whole at
+ * ONE_WAY = 21.2 us and is acked at once (its last segment). With ACKs in
+ * their flow's class (0) or in class 1, the ACK goes before A's class-2
+ * segments: it leaves when the segment on the wire ends, at 18 SER =
+ * 21.6 us, and reaches host 0 one ACK way later (10 us + 32 ns + 10 us =
+ * RTT - ONE_WAY): 41.632 us. In class 3 it waits behind all of A: it
+ * leaves at 60 us and arrives at 80.032 us. */
+static int64_t ack_b_at;
+static void ack_b_probe(void *ctx, const tp_flow *f, int ev)
+{
+    if (ev == TP_EV_ACK && f->msg->src == 0 && ack_b_at < 0)
+        ack_b_at = sim_now((sim *)ctx);
+}
+
+START_TEST(test_ack_class)
+{
+    const int cls[3] = {0, 2, 4}; /* data, class 1, class 3 */
+    int64_t at[3];
+    for (int k = 0; k < 3; k++) {
+        net_params core = star(2);
+        const char *sets[] = {"network.mtu=1500B", "network.host-scheduling=priority", NULL};
+        th_net *h = th_net_new("electrical-switch", &core, sets, NULL, 1, 4);
+        tp_params tp = tparams("tcp");
+        tp.init_cwnd = 50;
+        tp.ack_class = cls[k];
+        tp_inst *t = attach(h, &tp);
+        ack_b_at = -1;
+        tp_set_probe(t, ack_b_probe, h->s);
+        net_msg *a = th_at(h, 0, 1, 0, 50 * MSS, 2, NET_DATA);
+        net_msg *b = th_at(h, 0, 0, 1, MSS, 0, NET_DATA);
+        th_net_go(h);
+        ck_assert_uint_eq(a->a, 1);
+        ck_assert_uint_eq(b->a, 1);
+        ck_delivered_at(b, ONE_WAY);
+        at[k] = ack_b_at;
+        th_net_free(h);
+    }
+    ck_assert_int_eq(at[0], 18 * (int64_t)SER + (RTT - ONE_WAY));
+    ck_assert_int_eq(at[1], at[0]);
+    ck_assert_int_eq(at[2], 50 * (int64_t)SER + (RTT - ONE_WAY));
+}
+END_TEST
+
 static Suite *transport_suite(void)
 {
     Suite *s = suite_create("transport");
@@ -1130,6 +1226,8 @@ static Suite *transport_suite(void)
     tcase_add_test(t, test_ecmp_per_flow);
     tcase_add_test(t, test_workload_transport);
     tcase_add_test(t, test_quick_ack);
+    tcase_add_test(t, test_host_buffer);
+    tcase_add_test(t, test_ack_class);
     suite_add_tcase(s, t);
     return s;
 }
