@@ -1286,6 +1286,68 @@ static void failed_fails(topo_graph_routing r, const char *failed, const char *w
     ck_assert_msg(strstr(err, want) != NULL, "'%s' lacks '%s'", err, want);
 }
 
+/* routing="file" with failed links and lmc paths: a message whose own
+ * path crosses a failed link takes the next intact one (v + 1, ... mod
+ * 2^lmc); a pair with none is cut.
+ * RING4_PATHS with S0-S1 down (links S0 -> S1 = 5, S1 -> S0 = 4 + 3 + 2 =
+ * 9): H0 -> H2 has path 1 (S0 -> S3 -> S2); H0 -> H1 (S0 -> S1 on both
+ * paths), H1 -> H0 (S1 -> S0), H2 -> H0 (S2 -> S1 -> S0) and H3 -> H1
+ * (S3 -> S0 -> S1) have one route each, over the failed link: 4 pairs cut,
+ * the first three named.
+ * A ring whose path 0 goes clockwise and path 1 counter-clockwise for
+ * every pair (each switch: the clockwise edge lists the other hosts @0,
+ * the other edge @1) with S0-S1 down: every pair is routed for every salt,
+ * never over links 5 and 9; the pairs whose own path avoided S0-S1 keep
+ * it (the route equals the intact ring's). */
+START_TEST(test_failed_file_paths)
+{
+    topo t;
+    char err[1024] = "";
+    ck_assert_int_ne(build_failed(dot_file(RING4_PATHS), TOPO_GRAPH_FILE, "S0-S1", 0, 0, &t, err, sizeof err), 0);
+    ck_assert_msg(strstr(err, "routing=\"file\" routes 4 pairs over the failed links (S0-S1) on every one of their "
+                              "lmc paths: H0 -> H1 (over S0-S1), H1 -> H0 (over S1-S0), H2 -> H0 (over S1-S0), ...;"),
+                  "%s", err);
+    char text[1024] = "digraph g {\n  lmc=1;\n  H0; H1; H2; H3; S0; S1; S2; S3;\n";
+    for (int s = 0; s < 4; s++) {
+        size_t n = strlen(text);
+        snprintf(text + n, sizeof text - n,
+                 "  S%d -> H%d; S%d -> S%d [comment=\"H%d@0, H%d@0, H%d@0\"]; "
+                 "S%d -> S%d [comment=\"H%d@1, H%d@1, H%d@1\"];\n",
+                 s, s, s, (s + 1) % 4, (s + 1) % 4, (s + 2) % 4, (s + 3) % 4, s, (s + 3) % 4, (s + 3) % 4,
+                 (s + 2) % 4, (s + 1) % 4);
+    }
+    strncat(text, "  H0 -> S0; H1 -> S1; H2 -> S2; H3 -> S3;\n}\n", sizeof text - strlen(text) - 1);
+    topo whole;
+    build_ok(dot_file(text), TOPO_GRAPH_FILE, &whole);
+    int rc = build_failed(dot_file(text), TOPO_GRAPH_FILE, "S0-S1", 0, 0, &t, err, sizeof err);
+    ck_assert_msg(rc == 0, "%s", err);
+    unsigned kept = 0, moved = 0;
+    for (uint32_t a = 0; a < 4; a++)
+        for (uint32_t b = 0; b < 4; b++)
+            for (uint64_t salt = 0; a != b && salt < 32; salt++) {
+                uint64_t l[16], w[16];
+                size_t n = topo_route(&t, a, b, salt, l, NULL, 16), nw = topo_route(&whole, a, b, salt, w, NULL, 16);
+                ck_assert_uint_ge(n, 3);
+                int over = 0, same = n == nw;
+                for (size_t i = 0; i < n; i++) {
+                    ck_assert_msg(l[i] != 5 && l[i] != 9, "H%u -> H%u salt %llu over S0-S1", a, b,
+                                  (unsigned long long)salt);
+                    same = same && l[i] == w[i];
+                }
+                for (size_t i = 0; i < nw; i++)
+                    over = over || w[i] == 5 || w[i] == 9;
+                ck_assert_msg(same == !over, "H%u -> H%u salt %llu: route changed %d, own path over S0-S1 %d", a,
+                              b, (unsigned long long)salt, !same, over);
+                kept += (unsigned)same;
+                moved += (unsigned)!same;
+            }
+    ck_assert_uint_gt(kept, 0);
+    ck_assert_uint_gt(moved, 0);
+    topo_free(&t);
+    topo_free(&whole);
+}
+END_TEST
+
 /* fabric.dot (the 4-ary 2-tree: leaves L1..L4 with hosts H1..H16, spines
  * S1..S4, d-mod-k routes: leaf -> S(d mod 4 + 1) for host H(d+1)) with the
  * uplink L1-S1 down.
@@ -1599,14 +1661,12 @@ START_TEST(test_param_failed_errors)
         ck_assert_ptr_null(h);
         ck_assert_msg(strstr(err, bad[i].want) != NULL, "%s: '%s' lacks '%s'", bad[i].set, err, bad[i].want);
     }
-    /* network.fail-at: needs failed links; output-queued routers only; not on the graph fabric (yet) */
+    /* network.fail-at: needs failed links; output-queued routers only */
     static const struct {
         const char *type, *sets[4], *want;
     } fa[] = {
         {"fat-tree", {"network.ports=4", "network.fail-at=1us", NULL}, "needs network.failed-links"},
         {"fat-tree", {"network.ports=4", "network.fail-at=1us", "network.failed-links=S8-S16", NULL}, NULL},
-        {"graph", {"network.failed-links=L1-S1", "network.fail-at=1us", "network.routing=shortest", NULL},
-         "not modelled on the graph fabric"},
     };
     for (size_t i = 0; i < sizeof fa / sizeof fa[0]; i++) {
         net_params core = th_star(16, 10e9);
@@ -1623,6 +1683,57 @@ START_TEST(test_param_failed_errors)
         }
         ck_assert_ptr_null(h);
         ck_assert_msg(strstr(err, fa[i].want) != NULL, "'%s' lacks '%s'", err, fa[i].want);
+    }
+    /* network.fail-at on the graph fabric: the routes while the packets
+     * routed before the failure drain (topo_graph_transition_cycle). Ring
+     * S0-S1-S2-S3-S0, a host on each switch; ports in file order (S0: H0,
+     * S3, S1; S1: H1, S2, S0; S2: H2, S1, S3; S3: H3, S0, S2); shortest,
+     * ties to the lowest port.
+     *   Before: S0 -> S2 by S3, S2 -> S0 by S1, S1 -> S3 by S2, S3 -> S1 by
+     *   S0; dependencies S0S3 > S3S2, S2S1 > S1S0, S1S2 > S2S3, S3S0 > S0S1:
+     *   acyclic.
+     *   After S0-S1 fails: S0 -> S1 by S3, S2; S1 -> S0 by S2, S3; S2 -> S0
+     *   by S3; S3 -> S1 by S2: S0S3 > S3S2 > S2S1 and S1S2 > S2S3 > S3S0:
+     *   acyclic.
+     *   Draining: a packet S2 -> S0 that crossed S2 -> S1 before the
+     *   failure is routed from S1 by the new tables: S1 -> S2 (S2S1 >
+     *   S1S2); one S3 -> S1 at S0: S0 -> S3 (S3S0 > S0S3). With them the
+     *   cycle S0S3 > S3S2 > S2S1 > S1S2 > S2S3 > S3S0 > S0S3: refused under
+     *   credit flow control, taken with infinite buffers. */
+    {
+        char ring[256];
+        snprintf(ring, sizeof ring, "network.file=%s",
+                 dot_file("digraph g {\n  H0 -> S0; S0 -> H0;\n  H1 -> S1; S1 -> H1;\n  H2 -> S2; S2 -> H2;\n"
+                          "  H3 -> S3; S3 -> H3;\n  S1 -> S2; S2 -> S1;\n  S0 -> S3; S3 -> S0;\n"
+                          "  S0 -> S1; S1 -> S0;\n  S2 -> S3; S3 -> S2;\n}\n"));
+        net_params core = th_star(4, 10e9);
+        const char *cred[] = {ring, "network.routing=shortest", "network.failed-links=S0-S1", "network.fail-at=1us",
+                              NULL};
+        h = th_net_try("graph", &core, cred, NULL, 1, 0, err, sizeof err);
+        ck_assert_ptr_null(h);
+        ck_assert_msg(strstr(err, "while the packets routed before the failure of S0-S1 drain") &&
+                          strstr(err, "the cycle S0 -> S3, S3 -> S2, S2 -> S1, S1 -> S2, S2 -> S3, S3 -> S0 "),
+                      "%s", err);
+        /* without the failure during the run: the routes after it alone are acyclic */
+        const char *start[] = {ring, "network.routing=shortest", "network.failed-links=S0-S1", NULL};
+        h = th_net_try("graph", &core, start, NULL, 1, 0, err, sizeof err);
+        ck_assert_msg(h != NULL, "%s", err);
+        th_net_free(h);
+        const char *inf[] = {ring, "network.routing=shortest", "network.failed-links=S0-S1", "network.fail-at=1us",
+                             "network.flow-control=infinite", NULL};
+        h = th_net_try("graph", &core, inf, NULL, 1, 0, err, sizeof err);
+        ck_assert_msg(h != NULL, "%s", err);
+        th_net_free(h);
+        /* routes from the file with one path: a pair over the failed link has
+         * no other (as at the start): S1's hosts to the 6 others go up S1 ->
+         * T1 (12 pairs), S2's to S1's come down T1 -> S1 (4); S3, S4 use T2 */
+        char orcs[256];
+        snprintf(orcs, sizeof orcs, "network.file=%s", ORCS8);
+        const char *file[] = {orcs, "network.failed-links=S1-T1", "network.fail-at=1us", NULL};
+        core = th_star(8, 10e9);
+        h = th_net_try("graph", &core, file, NULL, 1, 0, err, sizeof err);
+        ck_assert_ptr_null(h);
+        ck_assert_msg(strstr(err, "routing=\"file\" routes 16 pairs over the failed links (S1-T1)"), "%s", err);
     }
     /* the pair-by-pair check of a torus has a size limit (topo_fail.c: 2^26 pairs): 128 x 128 is beyond it */
     const char *big[] = {"network.dims=128 128", "network.failed-links=S0-S1", NULL};
@@ -1930,6 +2041,7 @@ static Suite *suite(void)
     tcase_add_test(tc, test_import_ib_fattree);
     tcase_add_test(tc, test_import_ib_errors);
     tcase_add_test(tc, test_failed_links_errors);
+    tcase_add_test(tc, test_failed_file_paths);
     tcase_add_test(tc, test_failed_uplink_bisect);
     tcase_add_test(tc, test_failed_links_drawn);
     tcase_add_test(tc, test_param_failed_uplink_bisect);

@@ -17,6 +17,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <gsl/gsl_rng.h>
 
@@ -571,6 +572,78 @@ START_TEST(test_fail_at_tcp_recovers)
         REQUIRE(swnet_credit_leaks(h->n->state) == 0, "case %zu: credit pools not full at the end", i);
         th_net_free(h);
     }
+}
+END_TEST
+
+/* network.fail-at on the graph fabric, by hand. A ring of four switches
+ * A, B, C, D (links A-B, B-C, C-D, D-A); H1 and H3 on A, H2 on B (hosts
+ * 0, 1, 2 in file order). B = 10 Gb/s, L = 1 us, no switch latency, one
+ * 1460-B message (a 1500-B segment, 1.2 us) from H1 and one from H3 to
+ * H2 at 0; tcp with its first RTO and its floor at 1 ms (no RTT sample
+ * yet when the segments are lost).
+ *   Before the failure A -> B is every routing's route (one hop; up-down
+ *   with the root A: down). Both heads reach A at L = 1 us: one segment
+ *   takes A -> B at 1 us (its tail due at B at 1 + 1.2 + 1 = 3.2 us), the
+ *   other waits in A's output queue until 2.2 us.
+ *   A-B fails at 1.5 us: the first segment is on the link with its tail
+ *   not across (lost when its hop event comes at B, at 2 us), the second
+ *   is queued for the dead link (lost at 1.5 us): lost_packets = 2, the
+ *   transport sees 2 dropped, nothing arrives, no ACK.
+ *   The routing is recomputed without A-B: A -> D -> C -> B (shortest,
+ *   ecmp: the one path of 3 hops; up-down from A: the levels become A 0,
+ *   D 1, C 2, B 3, every hop down). Each sender's RTO fires at 1 ms
+ *   (timer armed at 0): both retransmissions leave at 1 ms, heads at A at
+ *   1 ms + 1 us, one takes A -> D at once and arrives (last bit) at
+ *   1 ms + 5 L + 1.2 us = 1,006.2 us, the other waits a segment time at A
+ *   and arrives at 1,007.4 us. Retransmissions 2, every byte delivered
+ *   once, every credit back. The ACKs go B -> C -> D -> A. */
+static const char RING4[] = "digraph g {\n  root=\"A\";\n  H1 -> A; A -> H1;\n  H3 -> A; A -> H3;\n  H2 -> B; B -> H2;\n"
+                            "  A -> B; B -> A;\n  B -> C; C -> B;\n  C -> D; D -> C;\n  D -> A; A -> D;\n}\n";
+
+START_TEST(test_fail_at_graph)
+{
+    char path[128];
+    snprintf(path, sizeof path, "/tmp/tasknet-check-transport-%ld.dot", (long)getpid());
+    FILE *f = fopen(path, "w");
+    ck_assert_ptr_nonnull(f);
+    fputs(RING4, f);
+    fclose(f);
+    char file[200];
+    snprintf(file, sizeof file, "network.file=%s", path);
+    static const char *const routings[] = {"network.routing=shortest", "network.routing=ecmp",
+                                           "network.routing=up-down"};
+    for (int r = 0; r < 3; r++) {
+        net_params core = th_star(3, 10e9);
+        core.link_latency_ps = 1000000; /* 1 us */
+        core.switch_latency_ps = 0;
+        const char *sets[] = {file, routings[r], "network.failed-links=A-B", "network.fail-at=1500ns", NULL};
+        th_net *h = th_net_new("graph", &core, sets, NULL, 5, 64);
+        tp_params tp = tparams("tcp");
+        tp.min_rto_ps = 1000000000;  /* 1 ms */
+        tp.init_rto_ps = 1000000000; /* 1 ms */
+        tp_inst *t = attach(h, &tp);
+        net_msg *m1 = th_at_low(h, 0, 0, 2, MSS);
+        net_msg *m3 = th_at_low(h, 0, 1, 2, MSS);
+        th_net_go(h);
+        tp_counters c;
+        tp_get_counters(t, &c);
+        double met[SWNET_NMETRICS];
+        h->n->ops->fill_metrics(h->n->state, met);
+        REQUIRE(met[M_lost_packets] == 2 && c.dropped == 2 && c.retransmissions == 2,
+                "%s: lost %g, dropped %llu, retransmissions %llu", routings[r], met[M_lost_packets],
+                (unsigned long long)c.dropped, (unsigned long long)c.retransmissions);
+        ck_assert_uint_eq(m1->a, 1);
+        ck_assert_uint_eq(m3->a, 1);
+        int64_t first = 1006200000, second = 1007400000;
+        int64_t a = (int64_t)m1->b, b = (int64_t)m3->b;
+        REQUIRE((a == first && b == second) || (a == second && b == first), "%s: delivered at %lld and %lld ps",
+                routings[r], (long long)a, (long long)b);
+        REQUIRE(c.flows_live == 0 && h->bytes == 2 * MSS, "%s: %llu bytes", routings[r],
+                (unsigned long long)h->bytes);
+        REQUIRE(swnet_credit_leaks(h->n->state) == 0, "%s: credit pools not full at the end", routings[r]);
+        th_net_free(h);
+    }
+    unlink(path);
 }
 END_TEST
 
@@ -1215,6 +1288,7 @@ static Suite *transport_suite(void)
     tcase_add_test(t, test_random_mixes_topologies);
     tcase_add_test(t, test_fail_at_tcp_recovers);
     tcase_add_test(t, test_fail_at_class_credits);
+    tcase_add_test(t, test_fail_at_graph);
     tcase_add_test(t, test_pfc_pause);
     tcase_add_test(t, test_dcqcn_one_cnp);
     tcase_add_test(t, test_dctcp_timeout_ends_cwr);
