@@ -1503,6 +1503,32 @@ void swnet_get_stats(const void *state, swnet_stats *out) { *out = ((const swnet
 
 const topo *swnet_topo(const void *state) { return &((const swnet *)state)->t; }
 
+double *swnet_link_rates(const void *state)
+{
+    const swnet *st = state;
+    if (!st->lrate)
+        return NULL;
+    const topo *t = &st->t;
+    double *r = tn_xcalloc((size_t)st->links + 1, sizeof *r);
+    int any = 0;
+    for (uint32_t l = 0; l < st->links; l++) {
+        double b = 0;
+        int64_t ps;
+        if (t->ops->link_attr)
+            t->ops->link_attr(t, l, &b, &ps);
+        double own = b > 0 ? b : net_core(st->n)->bandwidth_bps;
+        if (st->lrate[l].bps != own) {
+            r[l] = st->lrate[l].bps;
+            any = 1;
+        }
+    }
+    if (!any) {
+        free(r);
+        return NULL;
+    }
+    return r;
+}
+
 void swnet_fini(void *state)
 {
     swnet *st = state;

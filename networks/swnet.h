@@ -410,6 +410,10 @@ int64_t swnet_zero_load_h_ps(const void *state, uint32_t h, uint64_t bytes);
 
 /* The topology under the core (tests, tools). */
 const topo *swnet_topo(const void *state);
+/* export-topology: the rate (bit/s) of each directed link whose rate
+ * network.degraded-links changed (0 for the others), [links] allocated;
+ * NULL when none did. */
+double *swnet_link_rates(const void *state);
 
 void swnet_get_stats(const void *state, swnet_stats *out);
 

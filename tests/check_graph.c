@@ -9,6 +9,7 @@
  * spine sends H(2i-1), H(2i) down to leaf Si. */
 #include <check.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -589,7 +590,9 @@ static void roundtrip(const char *name, const char *const *sets, uint32_t N, int
     ck_assert_ptr_nonnull(f);
     uint64_t conflicts = 99;
     char err[256];
-    ck_assert_int_eq(topo_export_dot(t, f, name, &conflicts, err, sizeof err), 0);
+    double *rate = swnet_link_rates(a->n->state); /* network.degraded-links: written as the links' bandwidth */
+    ck_assert_int_eq(topo_export_dot_rates(t, rate, f, name, &conflicts, err, sizeof err), 0);
+    free(rate);
     fclose(f);
     if (want) {
         f = fopen(tmp_path, "r");
@@ -641,6 +644,12 @@ START_TEST(test_export_import)
 {
     const char *ft[] = {"network.arity=4", "network.levels=2", NULL};
     roundtrip("fat-tree", ft, 16, 1, "vcs=1;");
+    /* degraded links (both directions of S0-S4 at half rate, H3's link at a
+     * quarter) are written as the links' bandwidth, which the graph reads:
+     * the same deliveries */
+    const char *ftd[] = {"network.arity=4", "network.levels=2", "network.degraded-links=S0-S4:0.5 H3-S0:0.25", NULL};
+    roundtrip("fat-tree", ftd, 16, 1, "\"S4\" -> \"S0\" [tport=0, hport=4, comment=\"H0\", bandwidth=\"5000000000b/s\"]");
+    roundtrip("fat-tree", ftd, 16, 1, "\"H3\" -> \"S0\" [hport=3, comment=\"*\", bandwidth=\"2500000000b/s\"]");
     const char *t7[] = {"network.dims=7 7", NULL};
     roundtrip("torus", t7, 49, 1, "vcs=2;");
     const char *t8[] = {"network.dims=8 8", NULL};

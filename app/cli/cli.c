@@ -19,6 +19,7 @@
 #include "plot.h"
 #include "rng.h"
 #include "sim.h"
+#include "swnet.h"
 #include "topo.h"
 #include "stats.h"
 #include "sweep.h"
@@ -732,7 +733,12 @@ static int cmd_export_topology(int argc, char **argv)
                 char title[CFG_PATH_MAX + 256];
                 snprintf(title, sizeof title, "%s: network type %s, %u nodes", o.config, nops->name, pc.nodes);
                 uint64_t conflicts = 0;
-                if (topo_export_dot(nops->topology(n->state), stdout, title, &conflicts, err, sizeof err) != 0) {
+                /* network.degraded-links: the degraded links' rates written as their bandwidth */
+                double *rate = nops->topology == swnet_topo ? swnet_link_rates(n->state) : NULL;
+                int xrc = topo_export_dot_rates(nops->topology(n->state), rate, stdout, title, &conflicts, err,
+                                                sizeof err);
+                free(rate);
+                if (xrc != 0) {
                     fprintf(stderr, "tasknet export-topology: error: %s\n", err);
                 } else {
                     rc = 0;
