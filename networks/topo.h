@@ -435,7 +435,7 @@ typedef struct ib_import_stats {
     uint32_t hosts, switches;
     uint64_t missing; /* (switch, host not on it) pairs without a forwarding entry */
     uint64_t ignored; /* entries for LIDs of no host (switches' own, unknown, a port's LIDs above its base) */
-    uint32_t lmc_hosts; /* hosts with LMC > 0: only their base LID's routes are imported */
+    uint32_t lmc_hosts; /* hosts with LMC > 0: their LIDs' routes are the file's lmc paths */
 } ib_import_stats;
 int topo_import_ib(const char *ibnetdiscover, const char *fdbs, FILE *out, ib_import_stats *stats, char *err,
                    size_t errlen);

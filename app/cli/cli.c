@@ -783,9 +783,8 @@ static int cmd_import_ib(int argc, char **argv)
                 (unsigned long long)st.missing);
     if (st.lmc_hosts)
         fprintf(stderr,
-                "tasknet import-ib: warning: %u host%s LMC > 0 (2^LMC LIDs, each routed by the tables); only the "
-                "base LID's routes are imported (one route per pair, as ORCS's), the other LIDs' entries are "
-                "ignored\n",
+                "tasknet import-ib: note: %u host%s LMC > 0 (2^LMC LIDs, each routed by the tables): the file's "
+                "lmc paths carry them, a message taking path v toward LID base + (v mod 2^LMC) from its salt\n",
                 st.lmc_hosts, st.lmc_hosts == 1 ? " has" : "s have");
     return 0;
 }
