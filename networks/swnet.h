@@ -166,7 +166,7 @@ typedef struct swnet_params {
     {SWNET_ROW_("network.fail-at", "time", "s", "-1ps",                                                        \
                 "switched fabrics: the failed links fail at this time of the run (negative: down from the "     \
                 "start); packets on or queued for them then are lost (lost_packets) and a transport must "    \
-                "recover them; output-queued fat-tree, leaf-spine, torus and dragonfly"),                                  \
+                "recover them; output-queued fat-tree, leaf-spine, torus, dragonfly and graph"),                            \
      .kind = PARAM_PS, .off = offsetof(T, m.fail_at_ps), .example = "50us"},                                     \
     {SWNET_ROW_("network.router", "choice", "", "output-queued",                                               \
                 "switched fabrics: output-queued (packets join output FIFOs, no allocators) | input-queued "   \

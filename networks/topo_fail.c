@@ -710,9 +710,9 @@ int topo_fail_init(topo *t, topo *base, const char *spec, int draw, uint64_t see
 {
     if (!base->ops->port_group && !base->ops->hdr_alt)
         return tn_error(err, errlen,
-                        "network.failed-links: not supported on the %s yet (its routing has no alternative to a failed "
-                        "link here); export it with `tasknet export-topology` and fail the links on the graph fabric "
-                        "(network.type=\"graph\", routing=\"up-down\" or \"shortest\")",
+                        "network.failed-links: not supported on the %s with this routing yet (the routing has no "
+                        "alternative to a failed link here); export it with `tasknet export-topology` and fail the "
+                        "links on the graph fabric (network.type=\"graph\", routing=\"up-down\" or \"shortest\")",
                         base->ops->name);
     tfail *f = tn_xcalloc(1, sizeof *f);
     f->base = *base;

@@ -546,21 +546,19 @@ static double uniform_bound(const topo *t)
 
 static void fini(topo *t) { free(t->priv); }
 
-static const topo_ops torus_ops = {
-    .name = "torus",
-    .radix = radix,
-    .port_base = port_base,
-    .locate = locate,
-    .attach = attach,
-    .peer = peer,
-    .hdr_init = hdr_init,
-    .next = next,
-    .take = take,
-    .choose = choose,
-    .uniform_bound = uniform_bound,
-    .fini = fini,
-    .hdr_alt = hdr_alt,
-};
+/* valiant and romm: no hdr_alt. Their record carries an intermediate and a
+ * phase, which hdr_alt's records (the other minimal displacements src ->
+ * dst) lack: a failed link's detour would start them without an
+ * intermediate (phase 0 would end at the destination, not at mid). Without
+ * hdr_alt, topo_fail_init refuses network.failed-links for them. */
+#define TORUS_OPS(alt)                                                                                                \
+    {                                                                                                                  \
+        .name = "torus", .radix = radix, .port_base = port_base, .locate = locate, .attach = attach, .peer = peer,     \
+        .hdr_init = hdr_init, .next = next, .take = take, .choose = choose, .uniform_bound = uniform_bound,            \
+        .fini = fini, .hdr_alt = alt,                                                                                  \
+    }
+static const topo_ops torus_ops = TORUS_OPS(hdr_alt);
+static const topo_ops torus_phased_ops = TORUS_OPS(NULL);
 
 int topo_torus_check(const topo_torus_params *p, char *err, size_t errlen)
 {
@@ -618,7 +616,7 @@ int topo_torus_init(topo *t, const topo_torus_params *p, char *err, size_t errle
         stride *= p->dims[d];
         hops += p->dims[d] / 2;
     }
-    t->ops = &torus_ops;
+    t->ops = p->routing >= TOPO_TORUS_VALIANT ? &torus_phased_ops : &torus_ops;
     t->priv = q;
     t->hosts = stride;
     t->switches = stride;

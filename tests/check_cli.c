@@ -410,6 +410,11 @@ START_TEST(test_option_values_refused)
         /* the fabric's own rules are checked by validate, not first at run time */
         {"validate configs/paper/fig11.xml --set system.nodes=100", "nodes=100 must be a power of two"},
         {"validate configs/examples/spinet-load.xml --set network.phy.ber-target=0.35", "arrives intact"},
+        /* torus valiant/romm with failed links: the torus's refusal, not an internal error (abort) in the
+         * memory estimate, which built the failed fabric first and walked alternative records that carry no
+         * intermediate (review4) */
+        {"validate tests/fixtures/bad/torus_valiant_failed.xml",
+         "routing=valiant on a torus does not route around failed links"},
         /* values whose time would not fit in 2^63 ps: refused with the numbers */
         {"validate " SWEEP_CFG " --set network.bandwidth=1b/s",
          "workload.task.send-size can draw 128kB, which takes 1.02e+06 s at B = 1b/s"},
