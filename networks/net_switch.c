@@ -780,7 +780,10 @@ static int sw_init(void *state, net *n, const void *params, char *err, size_t er
             st->host_buf = p->host_buffer;
             st->pport = tn_xcalloc(core->nodes, sizeof *st->pport);
             st->bport = tn_xcalloc(core->nodes, sizeof *st->bport);
-            n->lossy = !st->pfc && (p->buf.buffer_bytes > 0 || p->buf.ecn == PORT_ECN_RED || p->host_buffer > 0);
+            if (!st->pfc && (p->buf.buffer_bytes > 0 || p->buf.ecn == PORT_ECN_RED))
+                n->lossy = 1;
+            else if (!st->pfc && p->host_buffer > 0)
+                n->lossy = NET_LOSSY_HOST; /* only the hosts' queues drop (run.c names host-buffer) */
             st->arrival = ev_buffered_arrival;
             if (st->pfc) {
                 st->xoff = p->pfc_xoff;

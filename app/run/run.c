@@ -447,6 +447,10 @@ int run_one(const cfg *c, const run_layout *l, uint64_t replica, run_cache *rcac
                          "run, and %s's transport is none: a transport must recover them (<transport type=\"tcp\"/> "
                          "or \"dctcp\", or workload.transport); without one a lost message would leave its workload "
                          "waiting for ever", nops->name, who);
+            else if (n->lossy == NET_LOSSY_HOST)
+                tn_error(err, errlen, "network.host-buffer: the %s's host queues drop the messages that do not fit, "
+                         "and %s's transport is none: a transport must recover them (<transport type=\"tcp\"/> or "
+                         "\"dctcp\", or workload.transport)", nops->name, who);
             else
                 tn_error(err, errlen, "network.buffer: the %s's finite buffers drop packets, and %s's transport is "
                          "none: a transport must recover them (<transport type=\"tcp\"/> or \"dctcp\", or "
