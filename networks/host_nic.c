@@ -201,6 +201,7 @@ void nic_push(host_nic *h, net_msg *m)
     nic_flow *f = flow_alloc(h);
     f->msg = m;
     f->left_bytes = m->size_bytes;
+    nd->qbytes += m->size_bytes;
     if (h->policy == NIC_SRPT) {
         heap_push(q, f);
     } else {
@@ -291,6 +292,7 @@ static int take_in(host_nic *h, uint32_t node, unsigned c, uint64_t max_bytes, n
     out->prio = f->msg->prio;
     out->last = 0;
     f->left_bytes -= bytes;
+    nd->qbytes -= bytes;
     h->packets++;
     if (f->left_bytes == 0) {
         out->last = 1;

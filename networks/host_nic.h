@@ -109,6 +109,7 @@ typedef struct nic_node {
     uint8_t held;      /* paused classes with active messages: their bits are out of mask until resumed */
     uint64_t active;   /* active messages */
     int64_t free_ps;   /* uplink: busy until (nic_link) */
+    uint64_t qbytes;   /* bytes of its active messages not yet cut into packets (nic_queued_bytes) */
 } nic_node;
 
 typedef struct host_nic {
@@ -183,6 +184,10 @@ void nic_send(host_nic *h, net_msg *m);
  * NULL when nothing is active). */
 void nic_push(host_nic *h, net_msg *m);
 static inline int nic_pending(const host_nic *h, uint32_t node) { return h->node[node].mask != 0; }
+/* Bytes waiting at node's NIC: handed over, not yet cut into a packet (a
+ * packet on the wire no longer counts). A fabric with a finite host queue
+ * (the switch's network.host-buffer) admits a message against it. */
+static inline uint64_t nic_queued_bytes(const host_nic *h, uint32_t node) { return h->node[node].qbytes; }
 nic_pkt *nic_pop(host_nic *h, uint32_t node, uint64_t max_bytes);
 
 /* Bytes of the packet nic_pop(h, node, 0) would cut now (the policy's and

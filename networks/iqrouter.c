@@ -72,7 +72,21 @@
  *     (trafficmanager.cpp: the first available VC after the last used).
  *   Routing: the topology's `next` at route computation; with several
  *     candidates: torus minimal adaptive takes the adaptive candidate with a
- *     free output VC and the most credits, else the DOR escape; dragonfly
+ *     free output VC that has room for the packet (credits for its flits,
+ *     at most a buffer's) and the most credits, else the DOR escape; when
+ *     the candidate it asks for has no such VC at a VC allocation request,
+ *     the choice is made again then, among the same candidates (BookSim2's
+ *     route set keeps every candidate, routefunc.cpp min_adapt_torus: the
+ *     adaptive VCs and the escape, and iq_router.cpp's VC allocation asks
+ *     for every available VC of it each cycle). The packet's record moves on
+ *     (topology `take`) when its head wins the output VC. Duato's protocol
+ *     (IEEE TPDS 1993; 1995 for cut-through) needs both rules: a head
+ *     blocked on adaptive VCs held by others must be able to take the
+ *     escape, and a packet holding an adaptive VC must not wait for the
+ *     credit of a buffer another packet fills (with VCs granted before
+ *     they drain, a cycle of such packets is a deadlock that no escape can
+ *     break); i24prio's 4x4 stress case stuck in 9 of 60 seeds without
+ *     either (check_iqrouter test_adaptive_torus_escape). Dragonfly
  *     UGAL compares (flits held in the next buffers) x hops of the minimal
  *     and the Valiant first hop (topo_ugal_minimal), as BookSim2's
  *     credit-count UGAL.
@@ -164,6 +178,7 @@ typedef struct iq_pkt {
     uint32_t nflits;
     uint32_t hops; /* switches whose crossbar its tail crossed */
     uint8_t cls;   /* its priority class at the fabric (0 first; 0 when the fabric has one class) */
+    topo_hop hop;  /* the candidate its head asks for at its current router (taken at the VC grant) */
     topo_hdr hdr;
 } iq_pkt;
 
@@ -556,6 +571,25 @@ static uint64_t port_held(iqr *q, uint32_t xo, int64_t now)
     return held;
 }
 
+/* Torus adaptive: the credits an adaptive output VC must have for p to take
+ * it, room for the whole packet (at most a buffer: a longer wormhole packet
+ * needs the buffer empty). Duato's protocol under cut-through and wormhole
+ * VCs reallocated before they drain: a packet that holds an adaptive VC
+ * then never waits for credit that another packet holds, so only heads
+ * waiting for an output VC wait, and those may take the escape. */
+static inline int32_t adaptive_need(const iqr *q, const iq_pkt *p)
+{
+    return (int32_t)(p->nflits < q->depth ? p->nflits : q->depth);
+}
+
+/* Torus adaptive: output VC v of port xo can be granted to p's head now
+ * (free; an adaptive one with adaptive_need's credits) */
+static inline int va_open(iqr *q, uint32_t xo, uint32_t v, const iq_pkt *p, int64_t now)
+{
+    return ovc_at(q, xo, v)->owner == NONE &&
+           (p->hop.kind != TOPO_HOP_ADAPTIVE || credits_now(q, xo, v, now) >= adaptive_need(q, p));
+}
+
 /* route the head of input VC c (of port x at switch sw) */
 static void route(iqr *q, uint32_t sw, iq_ivc *c, iq_pkt *p, int64_t now)
 {
@@ -578,22 +612,21 @@ static void route(iqr *q, uint32_t sw, iq_ivc *c, iq_pkt *p, int64_t now)
         int32_t best = -1;
         k = n - 1;
         uint32_t g = q->pcls > 1 ? p->cls * q->vgrp : 0;
+        int32_t need = adaptive_need(q, p);
         for (unsigned i = 0; i + 1 < n; i++) {
             uint32_t xo = x0 + cand[i].port;
             for (uint32_t v = g + cand[i].vc * q->vpc; v < g + (cand[i].vc + 1u) * q->vpc; v++) {
                 if (ovc_at(q, xo, v)->owner != NONE)
                     continue;
                 int32_t cr = credits_now(q, xo, v, now);
-                if (cr > best) {
+                if (cr >= need && cr > best) {
                     best = cr;
                     k = i;
                 }
             }
         }
-        if (k == n - 1)
-            st->st.adaptive_escape++;
     }
-    t->ops->take(t, sw, &cand[k], &p->hdr);
+    p->hop = cand[k]; /* the record moves on (take) when the head wins an output VC */
     c->out = cand[k].port;
     /* per-class VCs: the packet's class's group of VCs */
     uint32_t g = q->pcls > 1 ? p->cls * q->vgrp : 0;
@@ -648,12 +681,25 @@ static void ev_tick(sim *s, void *ctx, uint64_t arg)
         iq_ivc *c = &q->ivc[(size_t)x0 * V + li];
         if (c->state != VC_VA || c->ready > now)
             continue;
+        iq_pkt *p = ring_at(q, (size_t)x0 * V + li, c->head)->p;
+        if (p->hop.kind == TOPO_HOP_ADAPTIVE || p->hop.kind == TOPO_HOP_ESCAPE) {
+            /* torus adaptive: the choice among the route's candidates is
+             * made again when the one asked for has no free output VC, so
+             * a head that an adaptive VC held by others blocks asks for the
+             * escape (Duato's protocol needs the escape always reachable) */
+            uint32_t v = c->vc_base, xo = x0 + c->out;
+            while (v < (uint32_t)c->vc_base + c->nvc && !va_open(q, xo, v, p, now))
+                v++;
+            if (v == (uint32_t)c->vc_base + c->nvc) {
+                route(q, sw, c, p, now);
+                q->s.rechosen++;
+            }
+        }
         uint32_t xo = x0 + c->out, any = 0;
         for (uint32_t v = c->vc_base; v < (uint32_t)c->vc_base + c->nvc; v++) {
-            if (ovc_at(q, xo, v)->owner != NONE)
+            if (!va_open(q, xo, v, p, now))
                 continue;
-            q->rq[nr++] = (iq_req){.in = li, .out = c->out * V + v, .key = v, .who = li,
-                                   .prio = ring_at(q, (size_t)x0 * V + li, c->head)->p->cls};
+            q->rq[nr++] = (iq_req){.in = li, .out = c->out * V + v, .key = v, .who = li, .prio = p->cls};
             any = 1;
         }
         if (!any) { /* no output VC free: it loses this round */
@@ -674,6 +720,10 @@ static void ev_tick(sim *s, void *ctx, uint64_t arg)
                 ovc_at(q, x0 + c->out, c->out_vc)->owner = q->rq[k].who;
                 c->state = VC_ACTIVE;
                 c->ready = now + q->va;
+                iq_pkt *p = ring_at(q, (size_t)x0 * V + q->rq[k].who, c->head)->p;
+                q->st->t.ops->take(&q->st->t, sw, &p->hop, &p->hdr);
+                if (p->hop.kind == TOPO_HOP_ESCAPE)
+                    q->st->st.adaptive_escape++;
             }
         }
         for (uint32_t k = 0; k < nr; k++) {

@@ -44,6 +44,8 @@ typedef struct iqr_stats {
     uint64_t va_lost;      /* VC allocation requests that lost */
     uint64_t sa_lost;      /* switch allocation requests that lost */
     uint64_t credit_waits; /* switch allocation requests held back for credit */
+    uint64_t rechosen;     /* torus adaptive: VC allocation requests whose candidate had no free
+                              output VC, so the choice was made again (iqrouter.c route) */
 } iqr_stats;
 void iqr_get_stats(const swnet *st, iqr_stats *out);
 /* Resources not back at their idle values (tests; meaningful once the run

@@ -17,11 +17,20 @@
  * (k distinct links between switches, uniformly, from a copy of the
  * fabric's stream: replica r of every point fails the same links). The
  * computed routings are computed without them; routes read from the file
- * must not cross one (an error naming the pairs that do). A fabric the
+ * stay, a message taking its next intact lmc path when its own crosses one
+ * (a pair with none is an error naming it; topo_graph.c). A fabric the
  * failures cut in two is an error before the run. With a count, the checks
  * and the saturation bound before the runs see the fabric whole (which
  * links fail is known per run); each run's build reports what its draw
- * cuts. Failures are fixed for the whole run (no failure during a run).
+ * cuts. network.fail-at (a failure during the run): the fabric is built
+ * twice, before (every link up) and after (the failures; its routing as a
+ * run failed from the start), one topology switching from the first to the
+ * second at the failure (topo_fail_init_pair); the swnet core loses the
+ * packets on and queued for the failed links and routes every later hop
+ * with the second. Under credit flow control the dependencies while the
+ * packets routed before drain must be acyclic
+ * (topo_graph_transition_cycle): refused before the run otherwise (named
+ * links in the check, a drawn count at the run's build).
  *
  * Deadlock: the computed routings use one virtual channel, routing="file"
  * the file's classes (vcN lists, vcstep links, vcs); with credit flow
@@ -64,8 +73,8 @@ static const swnet_routing gr_routings[] = {SWNET_RT_FILE, SWNET_RT_SHORTEST, SW
 #define GR_NROUTINGS (sizeof gr_routings / sizeof gr_routings[0])
 
 /* draw: 1 with seed for the links a count fails (a run's); 0: a count fails none (checks, estimates) */
-static int gr_build_fail(const net_params *core, const gr_params *p, int draw, uint64_t seed, topo *t, char *err,
-                         size_t errlen)
+static int gr_build_with(const net_params *core, const gr_params *p, const char *failed, int draw, uint64_t seed,
+                         topo *t, char *err, size_t errlen)
 {
     if (!p->file.path[0])
         return tn_error(err, errlen, "graph: network.file is not given");
@@ -74,11 +83,38 @@ static int gr_build_fail(const net_params *core, const gr_params *p, int draw, u
         .routing = (topo_graph_routing)swnet_routing_index(&p->sw, gr_routings, GR_NROUTINGS),
         .bandwidth_bps = core ? core->bandwidth_bps : 0,
         .link_ps = core ? core->link_latency_ps : 0,
-        .failed_links = p->sw.failed_links,
+        .failed_links = failed,
         .fail_draw = draw,
         .fail_seed = seed,
     };
     return topo_graph_init(t, &tp, err, errlen);
+}
+
+static int gr_build_fail(const net_params *core, const gr_params *p, int draw, uint64_t seed, topo *t, char *err,
+                         size_t errlen)
+{
+    return gr_build_with(core, p, p->sw.failed_links, draw, seed, t, err, errlen);
+}
+
+/* network.fail-at: the fabric before its failures (every link up) and
+ * after (its routing recomputed without them), one topology routing with
+ * the first until the failure (topo_fail_init_pair); *cycle (allocated, or
+ * NULL): a channel dependency cycle of the routes while the packets routed
+ * before the failure drain (topo_graph_transition_cycle). */
+static int gr_build_pair(const net_params *core, const gr_params *p, int draw, uint64_t seed, topo *t,
+                         char **cycle, char *err, size_t errlen)
+{
+    topo before, after;
+    *cycle = NULL;
+    if (gr_build_fail(core, p, draw, seed, &after, err, errlen) != 0)
+        return -1;
+    if (gr_build_with(core, p, "", 0, 0, &before, err, errlen) != 0) {
+        topo_free(&after);
+        return -1;
+    }
+    *cycle = topo_graph_transition_cycle(&before, &after);
+    topo_fail_init_pair(t, &before, &after, topo_graph_link_failed);
+    return 0;
 }
 
 static int gr_build(const net_params *core, const gr_params *p, topo *t, char *err, size_t errlen)
@@ -123,14 +159,29 @@ static void gr_check(const net_params *core, const void *params, param_report *r
                               "their dependencies merged may close a cycle: pfc needs one class (routing "
                               "\"up-down\", \"shortest\" or \"ecmp\" with an acyclic dependency graph)",
                               t.vcs, p->file.text);
+            uint32_t k;
+            if (p->sw.fail_at_ps >= 0 && p->sw.flow_control == SWNET_CREDIT &&
+                !topo_graph_failed_count(p->sw.failed_links, &k)) {
+                topo before;
+                if (gr_build_with(core, p, "", 0, 0, &before, e2, sizeof e2) == 0) {
+                    char *tc = topo_graph_transition_cycle(&before, &t);
+                    if (tc)
+                        param_invalid(rep, "network.fail-at",
+                                      "while the packets routed before the failure of %s drain, %s's routes before "
+                                      "and after it can deadlock under credit flow control: their channel "
+                                      "dependency graph has the cycle %s (choose routing=\"up-down\" with a root "
+                                      "whose breadth-first levels the failures do not change, or "
+                                      "network.flow-control=\"infinite\")",
+                                      topo_graph_failed(&t), p->file.text, tc);
+                    free(tc);
+                    topo_free(&before);
+                }
+            }
             swnet_check_degraded(&p->sw, &t, rep);
             topo_free(&t);
         }
     }
     swnet_check(core, &p->sw, gr_routings, GR_NROUTINGS, hosts, shape, rep);
-    if (p->sw.fail_at_ps >= 0)
-        param_invalid(rep, "network.fail-at", "links failing during the run are not modelled on the graph fabric yet "
-                                              "(its failed links are down from the start)");
 }
 
 static int gr_resolve_phy(const net_params *core, void *params, const phy_params *phy, net_phy *out, char *err,
@@ -191,17 +242,30 @@ static int gr_init(void *state, net *n, const void *params, char *err, size_t er
         gsl_rng_free(c);
     }
     topo t;
-    if (gr_build_fail(net_core(n), p, draw, seed, &t, err, errlen) != 0)
+    char *tcyc = NULL;
+    if (p->sw.fail_at_ps >= 0 ? gr_build_pair(net_core(n), p, draw, seed, &t, &tcyc, err, errlen) != 0
+                              : gr_build_fail(net_core(n), p, draw, seed, &t, err, errlen) != 0)
         return -1;
+    if (tcyc && draw && p->sw.flow_control == SWNET_CREDIT) {
+        tn_error(err, errlen,
+                 "network.failed-links=%u, network.fail-at: while the packets routed before this run's failures (%s) "
+                 "drain, %s's routes before and after them can deadlock under credit flow control: their channel "
+                 "dependency graph has the cycle %s (choose routing=\"up-down\", or network.flow-control=\"infinite\")",
+                 k, topo_failed_names(&t), p->file.text, tcyc);
+        free(tcyc);
+        topo_free(&t);
+        return -1;
+    }
+    free(tcyc); /* named links: the fabric's check refused a cycle */
     /* the checks saw the whole fabric: the routes around this run's drawn
      * links may close a channel dependency cycle */
-    const char *cyc = draw ? topo_graph_cycle(&t) : NULL;
+    const char *cyc = draw ? topo_graph_cycle(topo_fail_after(&t) ? topo_fail_after(&t) : &t) : NULL;
     if (cyc && p->sw.flow_control == SWNET_CREDIT) {
         tn_error(err, errlen,
                  "network.failed-links=%u: with this run's failed links (%s) %s's routing can deadlock under credit "
                  "flow control: its channel dependency graph has the cycle %s (choose routing=\"up-down\", or "
                  "network.flow-control=\"infinite\")",
-                 k, topo_graph_failed(&t), p->file.text, cyc);
+                 k, topo_failed_names(&t), p->file.text, cyc);
         topo_free(&t);
         return -1;
     }

@@ -63,6 +63,13 @@
  * (when it waited), head arrival, port free (when it waited); delivery per
  * message. With fifo and mtu 0 (the defaults) the message-level model above
  * runs unchanged, so every historical result stays.
+ * Host queue (network.host-buffer, opt-in): a message handed to its host's
+ * NIC while the bytes waiting there (all classes, the packet on the wire
+ * not counted) plus its own exceed the limit is dropped whole, at once,
+ * and counted in `drops`: ns-3's queue disc at the hosts (pfifo_fast: 1000
+ * packets over its bands), where TCP's segments that do not fit are lost
+ * (no back-pressure from the queue disc to the socket). With a transport
+ * a message is one segment (mss + header <= mtu), so this is drop-tail.
  * Zero load, K packets: nic_ser (sum of the packets' ser) + 2 link + sw;
  * store-and-forward adds the largest packet's ser (a two-stage pipeline of
  * equal rates: sum + max), 2 ser for one packet.
@@ -132,6 +139,7 @@ typedef struct sw_params {
     port_cfg buf;            /* output buffers, drop-tail, ECN (networks/port.h): network.buffer, ... */
     int flow_control;        /* network.flow-control: swnet_flow (infinite, the default, or pfc) */
     uint64_t pfc_xoff, pfc_xon; /* PFC thresholds per ingress port and class, bytes */
+    uint64_t host_buffer;    /* network.host-buffer: bytes waiting at a host NIC, drop-tail (0 = unbounded) */
     /* resolved from the physical layer (resolve_phy) */
     int phy_resolved;        /* 1 once energy_per_bit_j holds the phy's value */
     double energy_per_bit_j; /* SerDes and switch core per bit crossing the switch, J */
@@ -161,7 +169,8 @@ static const param_row sw_rows[] = {
     PORT_ROWS(sw_params, buf),
     {.path = "network.flow-control", .type = "choice", .unit = "", .def = "infinite",
      .help = "electrical switch: infinite (no flow control: buffers drop when finite) | pfc (priority flow control: "
-             "a pause frame per ingress port and class above pfc-xoff, resume below pfc-xon; never drops)",
+             "a pause frame per ingress port and class above pfc-xoff, resume below pfc-xon; never drops) | credit "
+             "(router=input-queued, which needs it: its input buffers)",
      .kind = PARAM_CHOICE, .off = offsetof(sw_params, flow_control), .choices = swnet_flow_names, .example = "pfc"},
     {.path = "network.pfc-xoff", .type = "size", .unit = "B", .def = "40kB",
      .help = "PFC: bytes of one ingress port and class waiting in the switch above which it sends a pause frame",
@@ -169,6 +178,11 @@ static const param_row sw_rows[] = {
     {.path = "network.pfc-xon", .type = "size", .unit = "B", .def = "20kB",
      .help = "PFC: bytes at or below which a paused ingress port and class is resumed (< pfc-xoff)",
      .kind = PARAM_BYTES, .off = offsetof(sw_params, pfc_xon), .flags = PARAM_NONNEG, .example = "20kB"},
+    {.path = "network.host-buffer", .type = "size", .unit = "B", .def = "0B",
+     .help = "electrical switch: bytes waiting at a host NIC (all classes), drop-tail: a segment that does not fit "
+             "is dropped (ns-3's host queue disc, pfifo_fast: 1000 packets); 0 = unbounded (no drop at the host)",
+     .kind = PARAM_BYTES, .off = offsetof(sw_params, host_buffer), .flags = PARAM_NONNEG, .example = "1.5MB",
+     .note = "needs a transport: a dropped message is recovered only by one"},
     SWNET_ROW_ROUTER(sw_params, iq),
     SWNET_ROW_VC_BUFFER(sw_params, iq),
     SWNET_ROW_VC_MAP(sw_params, iq),
@@ -249,7 +263,8 @@ typedef struct sw_state {
     port_cfg buf;          /* their configuration */
     sw_bport *bport;       /* [N] buffered mode: each output's accounting */
     uint64_t qtotal;       /* buffered mode: bytes waiting at all outputs (the shared memory) */
-    uint64_t drops, marks; /* buffered mode */
+    uint64_t drops, marks; /* buffered mode (drops: at output ports and host NICs) */
+    uint64_t host_buf;     /* network.host-buffer (0: unbounded) */
     sim_cb arrival;        /* NIC mode: the event of a packet's head at its output port */
     int pfc;               /* 1: priority flow control (buffered mode, never drops) */
     uint64_t xoff, xon;    /* PFC thresholds */
@@ -669,6 +684,11 @@ static void sw_send(void *state, net_msg *m)
     }
     if (st->nic_on) {
         m->aux = 0; /* srpt ports: no record yet */
+        if (st->host_buf && nic_queued_bytes(&st->nic, m->src) + m->size_bytes > st->host_buf) {
+            st->drops++; /* the host's queue is full: drop-tail (a message is admitted whole) */
+            net_dropped(st->n, m);
+            return;
+        }
         nic_send(&st->nic, m);
         return;
     }
@@ -782,6 +802,10 @@ static void sw_iq_check(const net_params *core, const sw_params *p, param_report
     if (port_cfg_on(&p->buf))
         param_invalid(rep, "network.buffer", "finite output buffers and ECN are the output-queued switch's "
                                              "(network.router=\"output-queued\")");
+    if (p->host_buffer)
+        param_invalid(rep, "network.host-buffer", "the host queue's drops are the output-queued switch's "
+                                                  "(network.router=\"output-queued\"); the input-queued router's "
+                                                  "hosts wait for credits");
     if (p->switching == SW_STORE_AND_FORWARD)
         param_invalid(rep, "network.switching", "store-and-forward is the output-queued switch's; the input-queued "
                                                 "router is cut-through (virtual cut-through, as Andujar et al.'s "
@@ -824,6 +848,11 @@ static void sw_check(const net_params *core, const void *params, param_report *r
                                                    "ports have no input buffers; infinite or pfc");
     if (p->flow_control == SWNET_PFC && p->nic.policy == NIC_SRPT)
         param_invalid(rep, "network.flow-control", "pfc is not modelled with srpt ports");
+    if (p->host_buffer && p->flow_control == SWNET_PFC)
+        param_invalid(rep, "network.host-buffer", "a host NIC under PFC is paused, never drops: leave host-buffer 0");
+    if (p->host_buffer && p->nic.mtu_bytes && p->host_buffer < p->nic.mtu_bytes)
+        param_invalid(rep, "network.host-buffer", "%llu B holds no packet of network.mtu %llu B",
+                      (unsigned long long)p->host_buffer, (unsigned long long)p->nic.mtu_bytes);
     if (p->flow_control == SWNET_PFC && p->pfc_xon >= p->pfc_xoff)
         param_invalid(rep, "network.pfc-xon", "pfc-xon (%llu B) must be below pfc-xoff (%llu B)",
                       (unsigned long long)p->pfc_xon, (unsigned long long)p->pfc_xoff);
@@ -863,7 +892,7 @@ static int sw_resolve_phy(const net_params *core, void *params, const phy_params
 static int sw_nic_on(const sw_params *p)
 {
     return p->nic.policy != NIC_FIFO || p->nic.mtu_bytes > 0 || port_cfg_on(&p->buf) ||
-           p->flow_control == SWNET_PFC;
+           p->flow_control == SWNET_PFC || p->host_buffer > 0;
 }
 
 static int sw_init(void *state, net *n, const void *params, char *err, size_t errlen)
@@ -908,12 +937,13 @@ static int sw_init(void *state, net *n, const void *params, char *err, size_t er
         nic_link(&st->nic, net_sim(n), core->bandwidth_bps, pkt_start, st);
         st->arrival = ev_pkt_port_arrival;
         st->pfc = p->flow_control == SWNET_PFC;
-        st->buffered = port_cfg_on(&p->buf) || st->pfc;
+        st->buffered = port_cfg_on(&p->buf) || st->pfc || p->host_buffer > 0;
         if (st->buffered) {
             st->buf = p->buf;
+            st->host_buf = p->host_buffer;
             st->pport = tn_xcalloc(core->nodes, sizeof *st->pport);
             st->bport = tn_xcalloc(core->nodes, sizeof *st->bport);
-            n->lossy = !st->pfc && (p->buf.buffer_bytes > 0 || p->buf.ecn == PORT_ECN_RED);
+            n->lossy = !st->pfc && (p->buf.buffer_bytes > 0 || p->buf.ecn == PORT_ECN_RED || p->host_buffer > 0);
             st->arrival = ev_buffered_arrival;
             if (st->pfc) {
                 st->xoff = p->pfc_xoff;
@@ -998,7 +1028,7 @@ static double sw_mem_bytes(const net_params *core, const void *params)
     int classes = nic_classes_on(&p->nic, strict);
     if (sw_nic_on(p)) {
         bytes += nic_mem_bytes(core->nodes, &p->nic, classes);
-        if (port_cfg_on(&p->buf))
+        if (port_cfg_on(&p->buf) || p->host_buffer > 0)
             bytes += (sizeof(sw_pkt_port) + sizeof(sw_bport)) * N;
         else if (p->nic.policy == NIC_SRPT)
             bytes += sizeof(sw_srpt_port) * N;

@@ -1422,6 +1422,23 @@ size_t swnet_route(const void *state, uint32_t src, uint32_t dst, uint64_t *link
     return topo_route(&st->t, src, dst, mix64(((uint64_t)src << 32) | dst), links, NULL, max);
 }
 
+/* swnet_route for many pairs (topo_route_many: the topology's kernel). */
+size_t swnet_route_many(const void *state, size_t n, const uint64_t *ends, uint32_t *links, uint32_t *len,
+                        size_t stride)
+{
+    const swnet *st = state;
+    if (stride < st->t.max_route_links)
+        return st->t.max_route_links;
+    uint64_t salts[1024];
+    for (size_t i = 0; i < n; i += 1024) {
+        size_t m = n - i < 1024 ? n - i : 1024;
+        for (size_t j = 0; j < m; j++)
+            salts[j] = mix64(ends[i + j]); /* swnet_route's salt of (src, dst) */
+        topo_route_many(&st->t, m, ends + i, salts, links + i * stride, len + i, stride);
+    }
+    return 0;
+}
+
 void swnet_fill_metrics(void *state, double *m)
 {
     const swnet *st = state;

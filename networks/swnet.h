@@ -419,6 +419,8 @@ uint64_t swnet_salt(const swnet *st, const net_msg *m);
 int64_t swnet_zero_load_ps(const void *state, uint32_t src, uint32_t dst, uint64_t bytes);
 uint64_t swnet_link_count(const void *state);
 size_t swnet_route(const void *state, uint32_t src, uint32_t dst, uint64_t *links, size_t max);
+size_t swnet_route_many(const void *state, size_t n, const uint64_t *ends, uint32_t *links, uint32_t *len,
+                        size_t stride);
 void swnet_fill_metrics(void *state, double *m);
 int swnet_queue_report(void *state, int64_t t_end_ps, net_queue_report *r);
 uint64_t swnet_credit_leaks(const void *state); /* test aid: 0 when every credit (pfc: ingress count) came back */
@@ -501,7 +503,7 @@ double swnet_mem_bytes(const net_params *core, const swnet_params *p, const topo
 /* The ops every fabric over the core shares. */
 #define SWNET_OPS                                                                                             \
     .state_size = sizeof(swnet), .send = swnet_send, .zero_load_ps = swnet_zero_load_ps,            \
-    .link_count = swnet_link_count, .route = swnet_route, .metrics = swnet_metrics_def,                      \
+    .link_count = swnet_link_count, .route = swnet_route, .route_many = swnet_route_many, .metrics = swnet_metrics_def,                      \
     .nmetrics = SWNET_NMETRICS, .fill_metrics = swnet_fill_metrics, .fini = swnet_fini, .topology = swnet_topo, \
     .queue_report = swnet_queue_report
 

@@ -146,6 +146,13 @@ typedef struct topo_ops {
      * is no record i. Failed links (topo_fail.c) start a message with the
      * first record whose escape route is intact. */
     int (*hdr_alt)(const topo *t, uint32_t src, uint32_t dst, uint64_t salt, uint32_t i, topo_hdr *h);
+    /* Optional (the graph and the three-tier fat tree; NULL elsewhere): a
+     * kernel behind topo_route_many, giving exactly topo_route's routes
+     * (the same links in the same order) for many pairs at once, so their
+     * table reads can overlap (software prefetch) and the per-hop calls
+     * above are spared. Same arguments as topo_route_many. */
+    void (*route_many)(const topo *t, size_t n, const uint64_t *ends, const uint64_t *salts, uint32_t *links,
+                       uint32_t *len, size_t stride);
 } topo_ops;
 
 struct topo {
@@ -182,6 +189,18 @@ void topo_link_ends(const topo *t, uint64_t link, topo_end *from, topo_end *to);
  * metrics) can pass a hash of (a, b): one fixed path per flow. */
 size_t topo_route(const topo *t, uint32_t a, uint32_t b, uint64_t salt, uint64_t *links,
                   uint8_t *vcs, size_t max);
+
+/* The static routes of n pairs, each exactly topo_route's: pair i is
+ * ends[i] = a << 32 | b with salt salts[i]; its links go to links[i *
+ * stride ..] and their number to len[i]; stride >= t->max_route_links. The
+ * topology's route_many kernel when it has one (the graph, the three-tier
+ * fat tree: measured in bench/graph.sh), else topo_route pair after pair.
+ * Link ids fit 32 bits (TOPO_MAX_HOSTS). */
+void topo_route_many(const topo *t, size_t n, const uint64_t *ends, const uint64_t *salts, uint32_t *links,
+                     uint32_t *len, size_t stride);
+/* The same, topo_route pair after pair (what a kernel falls back on). */
+void topo_route_each(const topo *t, size_t n, const uint64_t *ends, const uint64_t *salts, uint32_t *links,
+                     uint32_t *len, size_t stride);
 
 /* Zero-load latency of an unsegmented message crossing h switches:
  * ser + (h + 1) link + h switch, ps (ser = b/B, the serialisation time). */
@@ -322,8 +341,9 @@ typedef struct topo_graph_params {
     /* network.failed-links: NULL/"" none; a count k (k links between
      * switches drawn uniformly from fail_seed when fail_draw, else none
      * failed: only k checked); or names "A-B C-D" (every link between
-     * switches A and B). Computed routings avoid them; routing="file" must
-     * not cross them (an error naming the pairs). */
+     * switches A and B). Computed routings avoid them; routing="file": a
+     * message takes its next intact lmc path (an error naming the pairs
+     * with none). */
     const char *failed_links;
     int fail_draw;
     uint64_t fail_seed;
@@ -343,6 +363,13 @@ const char *topo_graph_cycle(const topo *t);
 int topo_is_graph(const topo *t);
 const char *topo_graph_host_name(const topo *t, uint32_t host);
 const char *topo_graph_switch_name(const topo *t, uint32_t sw);
+/* Is directed link `link` of graph t one of its failed links? */
+int topo_graph_link_failed(const topo *t, uint64_t link);
+/* network.fail-at on a graph: the channel dependency graph of the routes
+ * while the packets routed before the failure drain (before's routes, the
+ * hops after's routing gives them from wherever they are, and after's
+ * own; topo_graph.c) has a cycle: its message (allocated), else NULL. */
+char *topo_graph_transition_cycle(const topo *before, const topo *after);
 /* Bytes t holds: links, names, routing tables. */
 double topo_graph_mem_bytes(const topo *t);
 
@@ -394,6 +421,15 @@ int topo_is_fail(const topo *t);
 void topo_fail_activate(topo *t, int on);
 int topo_fail_dead(const topo *t, uint32_t link);
 int topo_fail_reroutes(const topo *t);
+/* network.fail-at on the graph fabric (topo_fail.c's tail): t routes with
+ * `before` (every link up) until topo_fail_activate(t, 1), then with
+ * `after` (the same fabric built with its failed links: its routing
+ * recomputed without them); dead(after, l): is directed link l one of
+ * after's failed links. Takes both over (zeroed). topo_fail_before/after:
+ * t's two topologies, NULL when t is no such pair. */
+void topo_fail_init_pair(topo *t, topo *before, topo *after, int (*dead)(const topo *after, uint64_t link));
+const topo *topo_fail_before(const topo *t);
+const topo *topo_fail_after(const topo *t);
 
 /* Write t as a DOT file the graph topology reads back with the same host,
  * switch, port and link ids and, where the file's rules can express t's

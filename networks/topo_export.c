@@ -72,14 +72,6 @@ static void put_link_attr(const topo *t, uint64_t link, FILE *out)
         fprintf(out, ", latency=\"%lldps\"", (long long)ps);
 }
 
-static void node_name(const topo *t, int host, uint32_t id, char *buf, size_t len)
-{
-    if (topo_is_graph(t))
-        snprintf(buf, len, "%s", host ? topo_graph_host_name(t, id) : topo_graph_switch_name(t, id));
-    else
-        snprintf(buf, len, "%c%u", host ? 'H' : 'S', id);
-}
-
 /* DOT quoting: names are written in double quotes, escaping " and \. */
 static void put_quoted(FILE *out, const char *s)
 {
@@ -404,7 +396,7 @@ int topo_export_dot(const topo *t, FILE *out, const char *title, uint64_t *confl
     else if (best.B)
         fprintf(out, "  // lmc: 2^lmc paths; a host's messages take its path\n  lmc=%u;\n", best.B);
     for (uint32_t h = 0; h < N; h++) {
-        node_name(t, 1, h, na, sizeof na);
+        topo_node_name(t, 1, h, na, sizeof na);
         fputs("  ", out);
         put_quoted(out, na);
         if (hp)
@@ -413,7 +405,7 @@ int topo_export_dot(const topo *t, FILE *out, const char *title, uint64_t *confl
             fputs(" [kind=host];\n", out);
     }
     for (uint32_t s = 0; s < S; s++) {
-        node_name(t, 0, s, na, sizeof na);
+        topo_node_name(t, 0, s, na, sizeof na);
         fputs("  ", out);
         put_quoted(out, na);
         fputs(" [kind=switch];\n", out);
@@ -421,8 +413,8 @@ int topo_export_dot(const topo *t, FILE *out, const char *title, uint64_t *confl
     for (uint32_t h = 0; h < N; h++) {
         uint32_t sw, port;
         t->ops->attach(t, h, &sw, &port);
-        node_name(t, 1, h, na, sizeof na);
-        node_name(t, 0, sw, nb, sizeof nb);
+        topo_node_name(t, 1, h, na, sizeof na);
+        topo_node_name(t, 0, sw, nb, sizeof nb);
         fputs("  ", out);
         put_quoted(out, na);
         fputs(" -> ", out);
@@ -469,10 +461,10 @@ int topo_export_dot(const topo *t, FILE *out, const char *title, uint64_t *confl
                     cnt[k + 1] += cnt[k];
         }
         /* cnt[k] is now the end of key k's run; its start is cnt[k - 1] (0 for k = 0) */
-        node_name(t, 0, s, na, sizeof na);
+        topo_node_name(t, 0, s, na, sizeof na);
         for (uint32_t p = 0; p < r; p++) {
             topo_end pe = t->ops->peer(t, s, p);
-            node_name(t, pe.kind == TOPO_HOST, pe.id, nb, sizeof nb);
+            topo_node_name(t, pe.kind == TOPO_HOST, pe.id, nb, sizeof nb);
             fputs("  ", out);
             put_quoted(out, na);
             fputs(" -> ", out);
@@ -492,7 +484,7 @@ int topo_export_dot(const topo *t, FILE *out, const char *title, uint64_t *confl
                 fprintf(out, v ? ", vc%u=\"" : ", comment=\"", v);
                 for (size_t i = from; i < to; i++) {
                     uint32_t d = (uint32_t)(order[i] / (P + 1)), path = (uint32_t)(order[i] % (P + 1));
-                    node_name(t, 1, d, nb, sizeof nb);
+                    topo_node_name(t, 1, d, nb, sizeof nb);
                     for (const char *c = nb; *c; c++) {
                         if (*c == '"' || *c == '\\')
                             fputc('\\', out);
@@ -533,8 +525,8 @@ int topo_write_congestion_dot(const topo *t, FILE *out, const char *title, const
     for (uint64_t l = 0; l < t->links; l++) {
         topo_end from, to;
         topo_link_ends(t, l, &from, &to);
-        node_name(t, from.kind == TOPO_HOST, from.id, na, sizeof na);
-        node_name(t, to.kind == TOPO_HOST, to.id, nb, sizeof nb);
+        topo_node_name(t, from.kind == TOPO_HOST, from.id, na, sizeof na);
+        topo_node_name(t, to.kind == TOPO_HOST, to.id, nb, sizeof nb);
         double x = mx ? (double)load[l] / (double)mx : 0.0;
         unsigned red = (unsigned)(255.0 * x + 0.5), green = 255u - red;
         fputs("  ", out);

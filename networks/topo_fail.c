@@ -792,23 +792,146 @@ int topo_fail_init(topo *t, topo *base, const char *spec, int draw, uint64_t see
     return 0;
 }
 
+/* ---- network.fail-at on the graph fabric: two routings, one switch ----
+ * The graph recomputes its routing without the failed links
+ * (topo_graph.c). For a failure during the run the fabric is built twice
+ * from the same file: `before` with every link up, `after` with the
+ * failures (its tables those a run failed from the start would use); this
+ * wrapper routes with `before` until topo_fail_activate(t, 1), then with
+ * `after`: from the failure on, every hop (also of a packet already in
+ * the fabric) is decided by `after` from the switch it is at and its
+ * header (the computed routings keep only up-down's phase there; a packet
+ * that went down and whose switch has no down-only route any more under
+ * the new tables is offered nothing: lost). The two share ids (one file),
+ * so links, ports and names are `before`'s. */
+typedef struct tpair {
+    topo_ops ops;
+    topo before, after;
+    uint64_t *dead; /* [links / 64 + 1] after's failed directed links */
+    int active;
+} tpair;
+
+static const tpair *TP(const topo *t) { return t->priv; }
+static const topo *tp_cur(const topo *t) { return TP(t)->active ? &TP(t)->after : &TP(t)->before; }
+
+static uint32_t p_radix(const topo *t, uint32_t sw) { return TP(t)->before.ops->radix(&TP(t)->before, sw); }
+static uint64_t p_port_base(const topo *t, uint32_t sw) { return TP(t)->before.ops->port_base(&TP(t)->before, sw); }
+static uint32_t p_locate(const topo *t, uint64_t x) { return TP(t)->before.ops->locate(&TP(t)->before, x); }
+static void p_attach(const topo *t, uint32_t host, uint32_t *sw, uint32_t *port)
+{
+    TP(t)->before.ops->attach(&TP(t)->before, host, sw, port);
+}
+static topo_end p_peer(const topo *t, uint32_t sw, uint32_t port)
+{
+    return TP(t)->before.ops->peer(&TP(t)->before, sw, port);
+}
+static void p_hdr_init(const topo *t, uint32_t src, uint32_t dst, uint64_t salt, topo_hdr *h)
+{
+    const topo *c = tp_cur(t);
+    c->ops->hdr_init(c, src, dst, salt, h);
+}
+static unsigned p_next(const topo *t, uint32_t sw, const topo_hdr *h, topo_hop *out)
+{
+    const topo *c = tp_cur(t);
+    return c->ops->next(c, sw, h, out);
+}
+static void p_take(const topo *t, uint32_t sw, const topo_hop *hop, topo_hdr *h)
+{
+    const topo *c = tp_cur(t);
+    c->ops->take(c, sw, hop, h);
+}
+/* the intact fabric's bound (an upper bound of the failed one's) */
+static double p_uniform_bound(const topo *t) { return TP(t)->before.ops->uniform_bound(&TP(t)->before); }
+static int p_link_attr(const topo *t, uint64_t link, double *bps, int64_t *ps)
+{
+    return TP(t)->before.ops->link_attr(&TP(t)->before, link, bps, ps);
+}
+static void p_fini(topo *t)
+{
+    tpair *f = t->priv;
+    if (!f)
+        return;
+    topo_free(&f->before);
+    topo_free(&f->after);
+    free(f->dead);
+    free(f);
+}
+
+static const topo_ops pair_ops_tmpl = {
+    .radix = p_radix,
+    .port_base = p_port_base,
+    .locate = p_locate,
+    .attach = p_attach,
+    .peer = p_peer,
+    .hdr_init = p_hdr_init,
+    .next = p_next,
+    .take = p_take,
+    .uniform_bound = p_uniform_bound,
+    .fini = p_fini,
+};
+
+void topo_fail_init_pair(topo *t, topo *before, topo *after, int (*dead)(const topo *after, uint64_t link))
+{
+    tpair *f = tn_xcalloc(1, sizeof *f);
+    f->before = *before;
+    f->after = *after;
+    memset(before, 0, sizeof *before);
+    memset(after, 0, sizeof *after);
+    const topo *b = &f->before, *a = &f->after;
+    TN_ASSERT(a->links == b->links && a->switches == b->switches && a->hosts == b->hosts,
+              "%s: the fabric before and after its failures differ", b->ops->name);
+    f->dead = tn_xcalloc((size_t)b->links / 64 + 1, sizeof *f->dead);
+    for (uint64_t l = 0; l < b->links; l++)
+        if (dead(a, l))
+            set_bit(f->dead, l);
+    f->ops = pair_ops_tmpl;
+    f->ops.name = b->ops->name;
+    f->ops.link_attr = b->ops->link_attr ? p_link_attr : NULL;
+    memset(t, 0, sizeof *t);
+    t->ops = &f->ops;
+    t->priv = f;
+    t->hosts = b->hosts;
+    t->switches = b->switches;
+    t->max_radix = b->max_radix;
+    t->links = b->links;
+    t->max_route_links = a->max_route_links > b->max_route_links ? a->max_route_links : b->max_route_links;
+    t->vcs = a->vcs > b->vcs ? a->vcs : b->vcs;
+    t->routing = b->routing;
+}
+
+static int is_pair(const topo *t) { return t->ops && t->ops->next == p_next; }
+
+const topo *topo_fail_before(const topo *t) { return is_pair(t) ? &TP(t)->before : NULL; }
+const topo *topo_fail_after(const topo *t) { return is_pair(t) ? &TP(t)->after : NULL; }
+
 const char *topo_failed_names(const topo *t)
 {
     if (topo_is_graph(t))
-        return topo_graph_failed(t);
+        return topo_graph_failed(topo_fail_after(t) ? topo_fail_after(t) : t);
     if (topo_is_fail(t))
         return TF(t)->names;
     return NULL;
 }
 
-int topo_is_fail(const topo *t) { return t->ops && t->ops->next == f_next; }
+int topo_is_fail(const topo *t) { return t->ops && (t->ops->next == f_next || is_pair(t)); }
 
 void topo_fail_activate(topo *t, int on)
 {
     TN_ASSERT(topo_is_fail(t), "%s: not a topology with failed links", t->ops->name);
-    ((tfail *)t->priv)->active = on;
+    if (is_pair(t))
+        ((tpair *)t->priv)->active = on;
+    else
+        ((tfail *)t->priv)->active = on;
 }
 
-int topo_fail_dead(const topo *t, uint32_t link) { return topo_is_fail(t) && bit(TF(t)->dead, link); }
+int topo_fail_dead(const topo *t, uint32_t link)
+{
+    if (is_pair(t))
+        return bit(TP(t)->dead, link);
+    return topo_is_fail(t) && bit(TF(t)->dead, link);
+}
 
-int topo_fail_reroutes(const topo *t) { return topo_is_fail(t) && !TF(t)->escape; }
+/* the trees (port groups) and the graph's computed routings decide each hop
+ * from the switch; the torus's, the dragonfly's records are fixed */
+int topo_fail_reroutes(const topo *t) { return is_pair(t) || (topo_is_fail(t) && !TF(t)->escape); }
+

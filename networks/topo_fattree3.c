@@ -134,6 +134,45 @@ static void take(const topo *t, uint32_t sw, const topo_hop *c, topo_hdr *hd)
     (void)t, (void)sw, (void)c, (void)hd; /* the route is a function of the switch, d and the salt */
 }
 
+/* topo_route_many's kernel: next and peer above, composed per pair (the
+ * route's links are N + k sw + port; 2, 4 or 6 of them). */
+static void route_many(const topo *t, size_t n, const uint64_t *ends, const uint64_t *salts, uint32_t *links,
+                       uint32_t *len, size_t stride)
+{
+    const ft3 *f = F3(t);
+    const uint32_t N = t->hosts, k = f->k, agg0 = f->nedge, core0 = f->nedge + f->nagg;
+    const int dmodk = f->routing == TOPO_FT_DMODK;
+    for (size_t i = 0; i < n; i++) {
+        uint32_t a = (uint32_t)(ends[i] >> 32), d = (uint32_t)ends[i];
+        TN_ASSERT(a < N && d < N, "fat-tree: route %u -> %u of %u hosts", a, d, N);
+        uint32_t *o = links + i * stride;
+        uint32_t se = topo_div_q(f->dh, a), de = topo_div_q(f->dh, d), dp = topo_div_q(f->dhalf, de);
+        uint32_t down = N + k * de + (d - de * f->h); /* the edge's port to d */
+        o[0] = a;
+        if (se == de) {
+            o[1] = down;
+            len[i] = 2;
+            continue;
+        }
+        uint32_t j = dmodk ? topo_div_r(f->du, d) : topo_pick(salts[i], 0, f->u);
+        uint32_t p = topo_div_q(f->dhalf, se);
+        o[1] = N + k * se + f->h + j;
+        uint32_t ag = agg0 + p * f->u + j;
+        if (p == dp) {
+            o[2] = N + k * ag + (de - dp * f->half);
+            o[3] = down;
+            len[i] = 4;
+            continue;
+        }
+        uint32_t m = dmodk ? topo_div_r(f->dhalf, topo_div_q(f->du, d)) : topo_pick(salts[i], 1, f->half);
+        o[2] = N + k * ag + f->half + m;
+        o[3] = N + k * (core0 + j * f->half + m) + dp;
+        o[4] = N + k * (agg0 + dp * f->u + j) + (de - dp * f->half);
+        o[5] = down;
+        len[i] = 6;
+    }
+}
+
 static double uniform_bound(const topo *t)
 {
     const ft3 *f = F3(t);
@@ -179,6 +218,7 @@ static const topo_ops ft3_ops = {
     .uniform_bound = uniform_bound,
     .fini = fini,
     .port_group = port_group,
+    .route_many = route_many,
 };
 
 uint64_t topo_fattree3_hosts(uint32_t k, uint32_t o)

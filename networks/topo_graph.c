@@ -74,6 +74,15 @@
  * The computed routings keep their distances per (switch, destination
  * switch with hosts): tables [S x S_h] of 2 bytes (two for up-down).
  *
+ * Failed links (network.failed-links): the computed routings are computed
+ * without them; routing="file" keeps the file's routes, a message whose
+ * own path crosses one taking the next intact path (path_around: v + 1,
+ * v + 2, ... modulo 2^lmc, as the torus's alternative records; a host with
+ * a path attribute keeps its path), a pair with no intact path an error.
+ * After a failure during the run (network.fail-at, net_graph.c) `next`
+ * offers nothing to a packet whose way is gone: an up-down packet that
+ * went down with no down-only route left, a file route onto a failed link.
+ *
  * Checks at build time, by walking every destination's routes from every
  * source switch (states: switch and up-down phase): a route that reaches a
  * switch without an entry for its destination (an unreachable pair), that
@@ -152,6 +161,11 @@ typedef struct graph {
 
 static const graph *G(const topo *t) { return t->priv; }
 
+/* A table read at random by every route (the routing tables):
+ * tn_xalloc_big, in 2 MB pages where the kernel offers them, so the reads
+ * of many routes do not also miss the TLB. Freed with free(). */
+static void *table_alloc(size_t n) { return tn_xalloc_big(n); }
+
 static uint32_t radix(const topo *t, uint32_t sw)
 {
     const graph *g = G(t);
@@ -222,6 +236,42 @@ static uint32_t path_of(const graph *g, uint64_t salt)
 
 static uint16_t hops_from(const graph *g, uint32_t s, uint32_t d, int ph, uint32_t v);
 
+/* routing="file" with failed links: does path v's route from switch s to
+ * host d cross none of them? */
+static int path_intact(const graph *g, uint32_t s, uint32_t d, uint32_t v)
+{
+    uint32_t t = g->hsw[d];
+    for (uint32_t h = 0; s != t && h <= g->ns; h++) {
+        uint16_t e = fent(g, v, s, d);
+        if (e == GR_NONE)
+            return 0;
+        const gport *q = &g->pt[g->base[s] + (e & GR_PORT_MASK)];
+        if (q->failed)
+            return 0;
+        if (q->kind != TOPO_SWITCH)
+            return 1;
+        s = q->id;
+    }
+    return s == t;
+}
+
+/* routing="file" with failed links: the path a message src -> dst takes,
+ * its own v (the salt's, or the host's path attribute) when intact, else
+ * the first intact one of v + 1, v + 2, ... (mod 2^lmc), as the torus's
+ * records (topo_fail.c): a host with a path of its own keeps it. GR_NONE
+ * when none is intact (an unreachable pair). */
+static uint32_t path_around(const graph *g, uint32_t src, uint32_t dst, uint32_t v)
+{
+    uint32_t s = g->hsw[src];
+    int own = g->hpath && g->hpath[src] != GR_NONE;
+    for (uint32_t i = 0; i < (own ? 1 : g->npath); i++) {
+        uint32_t w = (v + i) & (g->npath - 1);
+        if (path_intact(g, s, dst, w))
+            return w;
+    }
+    return GR_NONE;
+}
+
 /* The header: mid holds the path (routing="file"), vc the classes the
  * vcstep links crossed so far add, phase up-down's, off[0] the links
  * between switches still to cross (set here, counted down by take: each
@@ -238,6 +288,10 @@ static void hdr_init(const topo *t, uint32_t src, uint32_t dst, uint64_t salt, t
         h->mid = g->hpath[src];
     else if (g->lmc)
         h->mid = path_of(g, salt);
+    if (g->nfailed && g->routing == TOPO_GRAPH_FILE && g->hsw[src] != g->hsw[dst]) {
+        uint32_t v = path_around(g, src, dst, h->mid);
+        h->mid = v == GR_NONE ? h->mid : v; /* none: refused before the run (file_routes_avoid_failed) */
+    }
     if (g->routing == TOPO_GRAPH_FILE && g->hsw[src] != g->hsw[dst])
         h->off[0] = hops_from(g, g->hsw[src], dst, 0, h->mid);
 }
@@ -331,7 +385,12 @@ static unsigned next(const topo *t, uint32_t sw, const topo_hdr *h, topo_hop *ou
     if (g->nport) {
         uint32_t x = g->dix[g->hsw[d]];
         uint16_t e = g->nport[((uint64_t)h->phase * g->ndst + x) * g->ns + sw];
-        TN_ASSERT(e != GR_NONE, "graph: switch %u has no route to host %u", sw, d);
+        if (__builtin_expect(e == GR_NONE, 0)) {
+            /* after a failure during the run (network.fail-at): a packet that
+             * went down has no down-only route from here any more */
+            TN_ASSERT(g->nfailed, "graph: switch %u has no route to host %u", sw, d);
+            return 0;
+        }
         p = e & GR_PORT_MASK;
         left = (uint16_t)(e >> GR_VC_SHIFT);
         if (left == 15) /* saturated: the distance */
@@ -347,13 +406,18 @@ static unsigned next(const topo *t, uint32_t sw, const topo_hdr *h, topo_hop *ou
         uint16_t e = fent(g, h->mid, sw, d);
         TN_ASSERT(e != GR_NONE, "graph: switch %u has no route to host %u", sw, d);
         p = e & GR_PORT_MASK;
+        if (__builtin_expect(g->nfailed != 0, 0) && g->pt[g->base[sw] + p].failed)
+            return 0; /* fixed routes (network.fail-at): a packet routed onto a link that failed is lost */
         vc = (uint8_t)((e >> GR_VC_SHIFT) + h->vc);
     } else {
         uint32_t x = g->dix[g->hsw[d]];
         uint32_t ports[64];
         uint8_t phs[64];
         unsigned n = cands(g, sw, d, x, h->phase, h->mid, ports, phs, 64);
-        TN_ASSERT(n >= 1, "graph: switch %u has no route to host %u", sw, d);
+        if (__builtin_expect(n == 0, 0)) {
+            TN_ASSERT(g->nfailed, "graph: switch %u has no route to host %u", sw, d);
+            return 0;
+        }
         p = ports[n > 1 ? topo_pick(h->salt, left, n) : 0];
     }
     out[0] = (topo_hop){.port = p, .vc = vc, .kind = TOPO_HOP_ONLY, .hops_left = left};
@@ -371,6 +435,110 @@ static void take(const topo *t, uint32_t sw, const topo_hop *c, topo_hdr *h)
     h->vc = (uint8_t)(h->vc + q->step);
     if (g->routing == TOPO_GRAPH_UPDOWN && !q->up)
         h->phase = 1;
+}
+
+/* topo_route_many's kernel for the tabled routings (file; shortest and
+ * up-down with their port tables): GR_LANES routes walked in turn, one
+ * stage of a hop each per turn. A hop is two dependent reads (the table
+ * cell of (destination, switch), then the record of the port it names),
+ * each a cache miss at ORCS's scale (a 21,296-host tree's tables are tens
+ * of MB): a stage prefetches what the lane's next stage reads, so the other
+ * lanes' stages run while it arrives. The links are topo_route's (next,
+ * take and peer above, composed); ECMP and tables too wide for 12-bit ports
+ * go pair after pair. */
+#define GR_LANES 24
+typedef struct gr_lane {
+    const uint16_t *col; /* the route's column: a cell per switch */
+    uint32_t *out;       /* its links */
+    size_t f;            /* its pair */
+    uint64_t pidx;       /* stage 1: the port record to read */
+    uint32_t sw, d, dsw, dport, x, k;
+    uint8_t stage, down;
+} gr_lane;
+
+static void route_many(const topo *t, size_t n, const uint64_t *ends, const uint64_t *salts, uint32_t *links,
+                       uint32_t *len, size_t stride)
+{
+    const graph *g = G(t);
+    const int file = g->routing == TOPO_GRAPH_FILE, updown = g->routing == TOPO_GRAPH_UPDOWN;
+    if (!file && !g->nport) {
+        topo_route_each(t, n, ends, salts, links, len, stride);
+        return;
+    }
+    const uint32_t N = g->nh, maxl = t->max_route_links;
+    gr_lane L[GR_LANES];
+    size_t nf = 0;
+    unsigned live = 0;
+    for (unsigned i = 0; i < GR_LANES; i++)
+        L[i].f = SIZE_MAX;
+    for (;;) {
+        for (unsigned i = 0; i < GR_LANES; i++) {
+            gr_lane *l = &L[i];
+            if (l->f == SIZE_MAX) {
+                if (nf == n)
+                    continue;
+                /* a new pair: its uplink, its column, the first cell */
+                size_t f = nf++;
+                uint32_t a = (uint32_t)(ends[f] >> 32), d = (uint32_t)ends[f];
+                TN_ASSERT(a < N && d < N, "graph: route %u -> %u of %u hosts", a, d, N);
+                l->f = f;
+                l->out = links + f * stride;
+                l->out[0] = a;
+                l->k = 1;
+                l->sw = g->hsw[a];
+                l->d = d;
+                l->dsw = g->hsw[d];
+                l->dport = g->hport[d];
+                l->stage = 0;
+                l->down = 0;
+                if (file) {
+                    uint32_t v = g->hpath && g->hpath[a] != GR_NONE ? g->hpath[a] : g->lmc ? path_of(g, salts[f]) : 0;
+                    l->col = g->nxt + ((uint64_t)v * g->nh + d) * g->ns;
+                } else {
+                    l->x = g->dix[l->dsw];
+                    l->col = g->nport + (uint64_t)l->x * g->ns;
+                }
+                __builtin_prefetch(&l->col[l->sw]);
+                live++;
+                continue;
+            }
+            if (l->stage == 0) {
+                uint32_t sw = l->sw;
+                if (sw == l->dsw) { /* the destination's switch delivers */
+                    l->out[l->k++] = N + (uint32_t)g->base[sw] + l->dport;
+                    len[l->f] = l->k;
+                    l->f = SIZE_MAX;
+                    live--;
+                    continue;
+                }
+                uint16_t e = l->col[sw];
+                TN_ASSERT(e != GR_NONE, "graph: switch %u has no route to host %u", sw, l->d);
+                l->pidx = g->base[sw] + (e & GR_PORT_MASK);
+                l->out[l->k++] = N + (uint32_t)l->pidx;
+                TN_ASSERT(l->k <= maxl, "graph: route to %u longer than %u links", l->d, maxl);
+                __builtin_prefetch(&g->pt[l->pidx]);
+                l->stage = 1;
+                continue;
+            }
+            const gport *q = &g->pt[l->pidx];
+            if (q->kind != TOPO_SWITCH) { /* a host: the walk at build time made it the destination */
+                TN_ASSERT(q->id == l->d, "graph: route to %u delivered to %u", l->d, q->id);
+                len[l->f] = l->k;
+                l->f = SIZE_MAX;
+                live--;
+                continue;
+            }
+            if (updown && !q->up && !l->down) { /* take: the route went down */
+                l->down = 1;
+                l->col = g->nport + ((uint64_t)g->ndst + l->x) * g->ns;
+            }
+            l->sw = q->id;
+            l->stage = 0;
+            __builtin_prefetch(&l->col[l->sw]);
+        }
+        if (!live && nf == n)
+            break;
+    }
 }
 
 static double uniform_bound(const topo *t) { return G(t)->bound; }
@@ -431,6 +599,7 @@ static const topo_ops graph_ops = {
     .uniform_bound = uniform_bound,
     .fini = fini,
     .link_attr = link_attr,
+    .route_many = route_many,
 };
 
 /* ---- reading the file ---- */
@@ -839,7 +1008,7 @@ static int read_routes(reader *r)
         return tn_error(r->err, r->errlen, "%s: a routing table of %u switches x %u hosts x %u paths is too large",
                         r->path, g->ns, g->nh, P);
     size_t cells = (size_t)g->ns * g->nh;
-    g->nxt = tn_xmalloc(cells * P * sizeof *g->nxt + 2);
+    g->nxt = table_alloc(cells * P * sizeof *g->nxt + 2);
     for (size_t i = 0; i < cells * P; i++)
         g->nxt[i] = GR_NONE;
     /* entries without "@" (every path): into path 0's table when there is
@@ -1107,8 +1276,10 @@ static int apply_failures(graph *g, const char *spec, int draw, uint64_t seed, c
     return 0;
 }
 
-/* routing="file" with failed links: the pairs whose route crosses one are
- * an error naming them (their number, and the first few). */
+/* routing="file" with failed links: a message takes its own path when
+ * its route is intact, else another of the 2^lmc paths (path_around); the
+ * pairs with no intact path are an error naming them (their number, and
+ * the first few). */
 static int file_routes_avoid_failed(const graph *g, char *err, size_t errlen)
 {
     if (!g->nfailed)
@@ -1125,12 +1296,17 @@ static int file_routes_avoid_failed(const graph *g, char *err, size_t errlen)
     uint64_t pairs = 0;
     char ex[400] = "";
     size_t len = 0;
-    for (uint32_t v = 0; v < g->npath; v++)
     for (uint32_t a = 0; a < g->nh; a++)
         for (uint32_t b = 0; b < g->nh; b++) {
-            uint32_t s = g->hsw[a], t = g->hsw[b];
-            for (uint32_t h = 0; s != t && h <= g->ns; h++) {
-                uint16_t e = fent(g, v, s, b);
+            uint32_t s = g->hsw[a];
+            if (s == g->hsw[b])
+                continue;
+            uint32_t v0 = g->hpath && g->hpath[a] != GR_NONE ? g->hpath[a] : 0;
+            if (path_around(g, a, b, v0) != GR_NONE)
+                continue;
+            /* the first failed link of its own path (path 0 when drawn) */
+            for (uint32_t h = 0; h <= g->ns; h++) {
+                uint16_t e = fent(g, v0, s, b);
                 if (e == GR_NONE)
                     break;
                 const gport *q = &g->pt[g->base[s] + (e & GR_PORT_MASK)];
@@ -1139,19 +1315,21 @@ static int file_routes_avoid_failed(const graph *g, char *err, size_t errlen)
                         len += (size_t)snprintf(ex + len, sizeof ex - len, "%s%s -> %s (over %s-%s)",
                                                 pairs ? ", " : "", g->hname[a], g->hname[b], g->sname[s],
                                                 g->sname[q->id]);
-                    pairs++;
                     break;
                 }
                 if (q->kind != TOPO_SWITCH)
                     break;
                 s = q->id;
             }
+            pairs++;
         }
+    if (!pairs)
+        return 0;
     return tn_error(err, errlen,
-                    "%s: routing=\"file\" routes %llu pair%s over the failed links (%s): %s%s; routes from a file are "
+                    "%s: routing=\"file\" routes %llu pair%s over the failed links (%s)%s: %s%s; routes from a file are "
                     "not recomputed (choose routing=\"shortest\", \"up-down\" or \"ecmp\", or edit the file's routes)",
-                    g->path, (unsigned long long)pairs, pairs == 1 ? "" : "s", g->failed, ex,
-                    pairs > 3 ? ", ..." : "");
+                    g->path, (unsigned long long)pairs, pairs == 1 ? "" : "s", g->failed,
+                    g->npath > 1 ? " on every one of their lmc paths" : "", ex, pairs > 3 ? ", ..." : "");
 }
 
 /* ---- computed routings: distances ---- */
@@ -1311,7 +1489,7 @@ static void route_tables(graph *g)
             return; /* ports beyond 12 bits: next scans (cands) */
     uint32_t phases = g->routing == TOPO_GRAPH_UPDOWN ? 2 : 1;
     uint64_t cells = (uint64_t)phases * g->ndst * g->ns;
-    g->nport = tn_xmalloc(cells * sizeof *g->nport + 2);
+    g->nport = table_alloc(cells * sizeof *g->nport + 2);
     uint32_t *rep = tn_xmalloc((size_t)g->ndst * sizeof *rep + 4);
     for (uint32_t h = 0; h < g->nh; h++)
         rep[g->dix[g->hsw[h]]] = h;
@@ -1806,6 +1984,8 @@ static const graph *find_graph(const topo *t, uint32_t *host)
 {
     if (t->ops == &graph_ops)
         return t->priv;
+    if (topo_fail_before(t)) /* network.fail-at: the fabric before its failures (same ids and names) */
+        return find_graph(topo_fail_before(t), host);
     const topo *b = topo_sub_base(t, host);
     return b && b->ops == &graph_ops ? b->priv : NULL;
 }
@@ -1861,4 +2041,134 @@ double topo_graph_mem_bytes(const topo *t)
     if (g->nport)
         b += (double)g->ns * g->ndst * (g->routing == TOPO_GRAPH_UPDOWN ? 2 : 1) * sizeof *g->nport;
     return b;
+}
+
+int topo_graph_link_failed(const topo *t, uint64_t link)
+{
+    const graph *g = find_graph(t, NULL);
+    return g && link >= g->nh && g->pt[link - g->nh].failed;
+}
+
+/* network.fail-at: the dependencies while the packets routed before the
+ * failure drain. A packet in the fabric at the failure has crossed links of
+ * before's routes; from its switch on, every hop is after's (the core
+ * routes each hop afresh). So per destination switch: the states (switch,
+ * up-down phase) before's routes reach from the sources, their hops and
+ * the dependencies between them (before's own), then from each of those
+ * states and from the sources after's routes, whose first hop depends on
+ * the link the packet came by under either routing. A dependency into a
+ * failed link is left out: after the failure no packet waits for one (the
+ * packets queued for it are lost). Computed routings use one class; with
+ * routing="file" the routes are the file's before and after, a message's
+ * path fixed at its source: after adds no dependency (NULL). */
+typedef struct tstate {
+    const graph *g[2]; /* before, after */
+    uint32_t K;
+    uint64_t *boff, *bits;
+    uint32_t *mark[2]; /* [K ns] epoch of the state's visit under each routing */
+    uint32_t *stk;
+} tstate;
+
+static void tdep(tstate *ts, const graph *a, uint64_t lx, uint32_t u, const uint32_t *cp, unsigned n)
+{
+    for (unsigned j = 0; j < n; j++) {
+        if (a->pt[a->base[u] + cp[j]].failed)
+            continue;
+        uint64_t b = ts->boff[lx] + cp[j];
+        ts->bits[b >> 6] |= UINT64_C(1) << (b & 63);
+    }
+}
+
+/* DFS under routing r from state st0 (epoch E): every hop's dependencies on
+ * the candidates of the state it reaches under after's routing (and, for
+ * before's, before's own). */
+static void twalk(tstate *ts, int r, uint32_t st0, uint32_t d, uint32_t x, uint32_t E)
+{
+    const graph *g = ts->g[r], *a = ts->g[1];
+    uint32_t K = ts->K;
+    if (ts->mark[r][st0] == E)
+        return;
+    size_t sp = 0;
+    ts->stk[sp++] = st0;
+    ts->mark[r][st0] = E;
+    uint32_t cp[64], cp2[64];
+    uint8_t ph[64], ph2[64];
+    while (sp) {
+        uint32_t st = ts->stk[--sp];
+        uint32_t s = st / K;
+        if (s == g->hsw[d])
+            continue;
+        unsigned n = cands(g, s, d, x, (int)(st % K), 0, cp, ph, 64);
+        for (unsigned i = 0; i < n; i++) {
+            uint64_t lx = g->base[s] + cp[i];
+            const gport *q = &g->pt[lx];
+            if (q->kind != TOPO_SWITCH)
+                continue;
+            uint32_t u = q->id, nx = u * K + (K > 1 ? ph[i] : 0);
+            if (u != g->hsw[d]) {
+                for (int k = r; k < 2; k++) { /* before: its own next hop and after's; after: its own */
+                    unsigned n2 = cands(ts->g[k], u, d, x, (int)(nx % K), 0, cp2, ph2, 64);
+                    tdep(ts, a, lx, u, cp2, n2);
+                }
+            }
+            if (ts->mark[r][nx] != E) {
+                ts->mark[r][nx] = E;
+                ts->stk[sp++] = nx;
+            }
+        }
+    }
+}
+
+char *topo_graph_transition_cycle(const topo *tb, const topo *ta)
+{
+    const graph *b = find_graph(tb, NULL), *a = find_graph(ta, NULL);
+    if (!b || !a || b->routing == TOPO_GRAPH_FILE)
+        return NULL;
+    TN_ASSERT(a->ns == b->ns && a->nh == b->nh && a->routing == b->routing && a->ndst == b->ndst,
+              "graph: the fabric before and after its failures differ");
+    tstate ts = {.g = {b, a}, .K = b->routing == TOPO_GRAPH_UPDOWN ? 2 : 1};
+    uint32_t K = ts.K, ns = b->ns;
+    uint64_t P = b->base[ns];
+    ts.boff = tn_xcalloc(P + 1, sizeof *ts.boff);
+    uint64_t nb = 0;
+    for (uint64_t x = 0; x < P; x++) {
+        ts.boff[x] = nb;
+        if (b->pt[x].kind == TOPO_SWITCH)
+            nb += b->base[b->pt[x].id + 1] - b->base[b->pt[x].id];
+    }
+    ts.bits = tn_xcalloc(nb / 64 + 1, sizeof *ts.bits);
+    ts.mark[0] = tn_xcalloc((size_t)ns * K, sizeof *ts.mark[0]);
+    ts.mark[1] = tn_xcalloc((size_t)ns * K, sizeof *ts.mark[1]);
+    ts.stk = tn_xmalloc(((size_t)ns * K + 1) * sizeof *ts.stk); /* a state is pushed once per walk */
+    uint32_t *rep = tn_xmalloc((size_t)b->ndst * sizeof *rep + 4);
+    for (uint32_t h = 0; h < b->nh; h++)
+        rep[b->dix[b->hsw[h]]] = h;
+    uint8_t *src = tn_xcalloc(ns, 1);
+    for (uint32_t h = 0; h < b->nh; h++)
+        src[b->hsw[h]] = 1;
+    for (uint32_t x = 0; x < b->ndst; x++) {
+        uint32_t d = rep[x], E = x + 1;
+        for (uint32_t s = 0; s < ns; s++)
+            if (src[s])
+                twalk(&ts, 0, s * K, d, x, E);
+        for (uint32_t st = 0; st < ns * K; st++)
+            if (ts.mark[0][st] == E)
+                twalk(&ts, 1, st, d, x, E);
+    }
+    /* the cycle, found and named as the build's (find_cycle writes it into its graph: lent, then restored) */
+    graph *ga = (graph *)a;
+    char *kept = ga->cycle;
+    ga->cycle = NULL;
+    walker w = {.g = ga, .V = 1, .boff = ts.boff, .bits = ts.bits};
+    find_cycle(ga, &w);
+    char *cyc = ga->cycle;
+    ga->cycle = kept;
+    free(ts.boff);
+    free(ts.bits);
+    free(ts.mark[0]);
+    free(ts.mark[1]);
+    free(ts.stk);
+    free(rep);
+    free(src);
+    return cyc;
 }

@@ -159,6 +159,9 @@ uint64_t tp_reno_ssthresh(const tp_flow *f)
 }
 
 const char *const tp_growth_names[] = {"reno", "linux", NULL};
+const char *const tp_ack_class_names[] = {"data", "0", "1", "2", "3", "4", "5", "6", "7", NULL};
+_Static_assert(sizeof tp_ack_class_names / sizeof tp_ack_class_names[0] == NET_PRIO_CLASSES + 2,
+               "transport.ack-class lists data and every class");
 
 void tp_grow(tp_flow *f, uint64_t acked_bytes)
 {
@@ -213,7 +216,7 @@ static net_msg *new_msg(tp_inst *t, tp_flow *f, uint32_t src, uint32_t dst, uint
     m->dst = dst;
     m->size_bytes = bytes;
     m->cls = f->msg->cls;
-    m->prio = f->msg->prio;
+    m->prio = kind == TP_ACK && t->p.ack_class ? (uint8_t)(t->p.ack_class - 1) : f->msg->prio;
     m->kind = kind;
     m->p = f;
     m->client = NET_TP_CLIENT;

@@ -65,7 +65,12 @@ typedef struct tp_params {
     uint32_t quick_ack;           /* the receiver acks each of a flow's first quick_ack in-order segments at once */
     uint64_t window_bytes;        /* tcp, dctcp: at most this many bytes outstanding per flow (the
                                    * socket buffers' limit, ns-3's Snd/RcvBufSize); 0: TP_RWND segments */
+    int ack_class;                /* tcp, dctcp: the priority class ACKs travel in: 0 = their flow's (default),
+                                   * k + 1 = class k (ns-3: a receiving socket whose IP ToS is not set sends
+                                   * its ACKs with priority 0, pfifo_fast band 1, whatever its data's band) */
 } tp_params;
+
+extern const char *const tp_ack_class_names[]; /* "data", "0" .. "7" */
 
 enum { TP_GROWTH_RENO = 0, TP_GROWTH_LINUX = 1 };
 extern const char *const tp_growth_names[]; /* "reno", "linux" */

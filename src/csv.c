@@ -46,6 +46,20 @@ size_t csv_split(char *line, char **fields, size_t max)
     return n;
 }
 
+long csv_next_record(FILE *f, char **line, size_t *cap, long *lineno, char **fields, size_t max)
+{
+    while (getline(line, cap, f) >= 0) {
+        ++*lineno;
+        char *p = *line;
+        while (*p == ' ' || *p == '\t')
+            p++;
+        if (*p == '#' || *p == '\n' || *p == '\r' || !*p)
+            continue;
+        return (long)csv_split(p, fields, max);
+    }
+    return -1;
+}
+
 void csv_table_free(csv_table *t)
 {
     free(t->header);

@@ -3,9 +3,17 @@
 #define TASKNET_CSV_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 /* Split one CSV line in place. Returns the field count (at most max). */
 size_t csv_split(char *line, char **fields, size_t max);
+
+/* The next record of a user's CSV file (a flow list, a layer table): blank
+ * lines and '#' comment lines are skipped, leading blanks dropped, the rest
+ * split in place into fields (pointing into *line, valid until the next
+ * call). *lineno counts every line read, for "file:line" errors. Returns the
+ * field count, or -1 at end of file (ferror(f) tells a read error). */
+long csv_next_record(FILE *f, char **line, size_t *cap, long *lineno, char **fields, size_t max);
 
 typedef struct csv_table {
     char *header;  /* first line, with its newline */

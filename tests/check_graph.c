@@ -14,6 +14,7 @@
 
 #include "congestion.h"
 #include "harness.h"
+#include "log.h"
 #include "mapping.h"
 #include "patterns.h"
 #include "rng.h"
@@ -918,6 +919,153 @@ START_TEST(test_congestion_dot)
 END_TEST
 
 
+/* topo_route_many (the graph's and the three-tier fat tree's kernels,
+ * which interleave many routes and read the tables directly) gives exactly
+ * topo_route's links, the per-hop ops every other test derives by hand:
+ * every ordered pair, with salts of every kind, of fabric.dot under the
+ * four routings (ECMP falls back on topo_route), of the 4-ring with lmc
+ * paths and a host path, and of the 8-port three-tier tree under d-mod-k
+ * and random-up (salt-dependent up ports). */
+static void same_routes(const topo *t)
+{
+    uint32_t N = t->hosts;
+    size_t n = (size_t)N * N, stride = t->max_route_links;
+    uint64_t *ends = tn_xmalloc(n * sizeof *ends), *salts = tn_xmalloc(n * sizeof *salts);
+    uint32_t *links = tn_xmalloc((n * stride + 8) * sizeof *links), *len = tn_xmalloc(n * sizeof *len);
+    for (uint32_t a = 0; a < N; a++)
+        for (uint32_t b = 0; b < N; b++) {
+            /* pairs in a scrambled order, so lanes finish out of order */
+            size_t i = ((size_t)a * N + b) * 7919 % n;
+            ends[i] = (uint64_t)a << 32 | b;
+            salts[i] = (uint64_t)a * 0x9e3779b97f4a7c15u ^ (uint64_t)b * 31;
+        }
+    ck_assert_uint_eq(n % 7919 != 0, 1); /* 7919 is prime: a permutation */
+    topo_route_many(t, n, ends, salts, links, len, stride);
+    for (size_t i = 0; i < n; i++) {
+        uint64_t want[64];
+        size_t L = topo_route(t, (uint32_t)(ends[i] >> 32), (uint32_t)ends[i], salts[i], want, NULL, 64);
+        ck_assert_uint_eq(len[i], L);
+        for (size_t j = 0; j < L; j++)
+            ck_assert_uint_eq(links[i * stride + j], want[j]);
+    }
+    free(ends);
+    free(salts);
+    free(links);
+    free(len);
+}
+
+/* An irregular graph where up*-down*'s phase picks the port: switches R
+ * P Q U X Y T (ids 0..6, named in that order; R the root), hosts HP HT HX
+ * (0, 1, 2). BFS levels R 0; P, Q 1; X, U 2; Y, T 3. X's ports in file
+ * order: 0 HX, 1 P (up), 2 U (up: same level, smaller id), 3 Y (down).
+ * HP -> HT: from P, down to X (P -> X: 3 hops down, P -> X -> Y -> T,
+ * against 4 by R: P -> R -> Q -> U -> T); at X, gone down, only Y (X -> Y
+ * -> T) is legal, while a packet still going up would take U (X -> U -> T,
+ * as short, and port 2 comes first). Links: HP's uplink 0; P's port 2 (HP,
+ * R, X); X's port 3; Y's port 1 (X, T): with the port bases below. */
+#define UPDOWN_PHASE                                                            \
+    "graph g {\n  R; P; Q; U; X; Y; T; HP; HT; HX;\n"                          \
+    "  HP -- P; HT -- T; HX -- X; R -- P; R -- Q; P -- X; Q -- U; X -- U;\n"      \
+    "  X -- Y; U -- T; Y -- T;\n}\n"
+
+START_TEST(test_route_many)
+{
+    {
+        topo t;
+        build_ok(dot_file(UPDOWN_PHASE), TOPO_GRAPH_UPDOWN, &t);
+        /* radices R 2, P 3, Q 2, U 3, X 4, Y 2, T 3: port bases 0, 2, 5, 7, 10, 14, 16 */
+        uint64_t want[] = {0, 3 + 2 + 2, 3 + 10 + 3, 3 + 14 + 1, 3 + 16 + 0};
+        uint64_t got[8];
+        ck_assert_uint_eq(topo_route(&t, 0, 1, 0, got, NULL, 8), 5);
+        for (int i = 0; i < 5; i++)
+            ck_assert_uint_eq(got[i], want[i]);
+        same_routes(&t);
+        topo_free(&t);
+    }
+    for (int r = 0; r <= TOPO_GRAPH_ECMP; r++) {
+        topo t;
+        build_ok(TASKNET_SRCDIR "/configs/data/fabric.dot", (topo_graph_routing)r, &t);
+        same_routes(&t);
+        topo_free(&t);
+    }
+    topo t;
+    build_ok(dot_file(RING4_PATHS), TOPO_GRAPH_FILE, &t);
+    same_routes(&t);
+    topo_free(&t);
+    for (int r = 0; r < 2; r++) {
+        topo_fattree3_params p = {.ports = 8, .oversubscription = 1,
+                                  .routing = r ? TOPO_FT_RANDOM_UP : TOPO_FT_DMODK};
+        char err[256];
+        ck_assert_int_eq(topo_fattree3_init(&t, &p, err, sizeof err), 0);
+        ck_assert_ptr_nonnull(t.ops->route_many);
+        same_routes(&t);
+        topo_free(&t);
+    }
+}
+END_TEST
+
+/* The workload's evaluation (cong_eval_ws: a level's routes at once
+ * through the fabric's route_many, scratch kept between calls) against
+ * cong_eval asking the route op pair after pair: the same results and the
+ * same pooled loads and histogram, over 5 random mappings of bruck and
+ * neighbor on the 128-host three-tier tree (k = 8) and on fabric.dot. */
+START_TEST(test_cong_eval_many)
+{
+    const char *ft[] = {"network.ports=8", NULL};
+    const char *gr[] = {"network.file=" TASKNET_SRCDIR "/configs/data/fabric.dot", "network.routing=up-down", NULL};
+    const char *names[] = {"fat-tree", "graph"};
+    const char *const *sets[] = {ft, gr};
+    uint32_t nodes[] = {128, 16};
+    for (int k = 0; k < 2; k++) {
+        net_params core = th_star(nodes[k], 10e9);
+        th_net *h = th_net_new(names[k], &core, sets[k], NULL, 1, 0);
+        const net_ops *o = h->n->ops;
+        ck_assert_ptr_nonnull(o->route_many);
+        uint64_t nl = o->link_count(h->n->state);
+        uint32_t N = nodes[k], *map = tn_xmalloc(N * sizeof *map);
+        cong_acc a1, a2;
+        cong_acc_init(&a1, nl);
+        cong_acc_init(&a2, nl);
+        cong_ws ws;
+        memset(&ws, 0, sizeof ws);
+        pat_kind kinds[] = {PAT_BRUCK, PAT_NEIGHBOR};
+        for (int pk = 0; pk < 2; pk++) {
+            pat_levels lv;
+            pat_set s;
+            char err[256];
+            ck_assert_int_eq(pat_generate(kinds[pk], N, pk ? 3 : 0, NULL, &lv, err, sizeof err), 0);
+            pat_single(&lv, &s);
+            for (uint64_t m = 0; m < 5; m++) {
+                gsl_rng *r = rng_stream_new(11, m, "test");
+                map_random(map, N, N, r, NULL);
+                gsl_rng_free(r);
+                cong_result r1, r2;
+                ck_assert_int_eq(cong_eval(&s, map, nl, o->route, h->n->state, &a1, &r1, err, sizeof err), 0);
+                ck_assert_int_eq(cong_eval_ws(&ws, &s, map, nl, o->route, o->route_many, h->n->state, &a2, &r2, err,
+                                              sizeof err), 0);
+                ck_assert_double_eq(r1.sum_max_cong, r2.sum_max_cong);
+                ck_assert_double_eq(r1.bw_fraction, r2.bw_fraction);
+                ck_assert_double_eq(r1.cong_max, r2.cong_max);
+                ck_assert_double_eq(r1.cong_mean, r2.cong_mean);
+                ck_assert_double_eq(r1.dep_max_delay, r2.dep_max_delay);
+                ck_assert_uint_eq(r1.flows, r2.flows);
+            }
+            pat_set_free(&s);
+        }
+        ck_assert_uint_eq(a1.hist_len, a2.hist_len);
+        for (size_t w = 0; w < a1.hist_len; w++)
+            ck_assert_uint_eq(a1.hist[w], a2.hist[w]);
+        for (uint64_t e = 0; e < nl; e++)
+            ck_assert_uint_eq(a1.link_load[e], a2.link_load[e]);
+        cong_ws_free(&ws);
+        cong_acc_free(&a1);
+        cong_acc_free(&a2);
+        free(map);
+        th_net_free(h);
+    }
+}
+END_TEST
+
 /* The three-tier 16-port fat tree of Al-Fares et al.: 16 pods of 8 edge
  * and 8 aggregation switches, 64 cores, 16^3/4 = 1,024 hosts, 8 per edge.
  * From one host the 1,023 others are: 7 on its edge (1 switch), 56 in its
@@ -1286,6 +1434,68 @@ static void failed_fails(topo_graph_routing r, const char *failed, const char *w
     ck_assert_msg(strstr(err, want) != NULL, "'%s' lacks '%s'", err, want);
 }
 
+/* routing="file" with failed links and lmc paths: a message whose own
+ * path crosses a failed link takes the next intact one (v + 1, ... mod
+ * 2^lmc); a pair with none is cut.
+ * RING4_PATHS with S0-S1 down (links S0 -> S1 = 5, S1 -> S0 = 4 + 3 + 2 =
+ * 9): H0 -> H2 has path 1 (S0 -> S3 -> S2); H0 -> H1 (S0 -> S1 on both
+ * paths), H1 -> H0 (S1 -> S0), H2 -> H0 (S2 -> S1 -> S0) and H3 -> H1
+ * (S3 -> S0 -> S1) have one route each, over the failed link: 4 pairs cut,
+ * the first three named.
+ * A ring whose path 0 goes clockwise and path 1 counter-clockwise for
+ * every pair (each switch: the clockwise edge lists the other hosts @0,
+ * the other edge @1) with S0-S1 down: every pair is routed for every salt,
+ * never over links 5 and 9; the pairs whose own path avoided S0-S1 keep
+ * it (the route equals the intact ring's). */
+START_TEST(test_failed_file_paths)
+{
+    topo t;
+    char err[1024] = "";
+    ck_assert_int_ne(build_failed(dot_file(RING4_PATHS), TOPO_GRAPH_FILE, "S0-S1", 0, 0, &t, err, sizeof err), 0);
+    ck_assert_msg(strstr(err, "routing=\"file\" routes 4 pairs over the failed links (S0-S1) on every one of their "
+                              "lmc paths: H0 -> H1 (over S0-S1), H1 -> H0 (over S1-S0), H2 -> H0 (over S1-S0), ...;"),
+                  "%s", err);
+    char text[1024] = "digraph g {\n  lmc=1;\n  H0; H1; H2; H3; S0; S1; S2; S3;\n";
+    for (int s = 0; s < 4; s++) {
+        size_t n = strlen(text);
+        snprintf(text + n, sizeof text - n,
+                 "  S%d -> H%d; S%d -> S%d [comment=\"H%d@0, H%d@0, H%d@0\"]; "
+                 "S%d -> S%d [comment=\"H%d@1, H%d@1, H%d@1\"];\n",
+                 s, s, s, (s + 1) % 4, (s + 1) % 4, (s + 2) % 4, (s + 3) % 4, s, (s + 3) % 4, (s + 3) % 4,
+                 (s + 2) % 4, (s + 1) % 4);
+    }
+    strncat(text, "  H0 -> S0; H1 -> S1; H2 -> S2; H3 -> S3;\n}\n", sizeof text - strlen(text) - 1);
+    topo whole;
+    build_ok(dot_file(text), TOPO_GRAPH_FILE, &whole);
+    int rc = build_failed(dot_file(text), TOPO_GRAPH_FILE, "S0-S1", 0, 0, &t, err, sizeof err);
+    ck_assert_msg(rc == 0, "%s", err);
+    unsigned kept = 0, moved = 0;
+    for (uint32_t a = 0; a < 4; a++)
+        for (uint32_t b = 0; b < 4; b++)
+            for (uint64_t salt = 0; a != b && salt < 32; salt++) {
+                uint64_t l[16], w[16];
+                size_t n = topo_route(&t, a, b, salt, l, NULL, 16), nw = topo_route(&whole, a, b, salt, w, NULL, 16);
+                ck_assert_uint_ge(n, 3);
+                int over = 0, same = n == nw;
+                for (size_t i = 0; i < n; i++) {
+                    ck_assert_msg(l[i] != 5 && l[i] != 9, "H%u -> H%u salt %llu over S0-S1", a, b,
+                                  (unsigned long long)salt);
+                    same = same && l[i] == w[i];
+                }
+                for (size_t i = 0; i < nw; i++)
+                    over = over || w[i] == 5 || w[i] == 9;
+                ck_assert_msg(same == !over, "H%u -> H%u salt %llu: route changed %d, own path over S0-S1 %d", a,
+                              b, (unsigned long long)salt, !same, over);
+                kept += (unsigned)same;
+                moved += (unsigned)!same;
+            }
+    ck_assert_uint_gt(kept, 0);
+    ck_assert_uint_gt(moved, 0);
+    topo_free(&t);
+    topo_free(&whole);
+}
+END_TEST
+
 /* fabric.dot (the 4-ary 2-tree: leaves L1..L4 with hosts H1..H16, spines
  * S1..S4, d-mod-k routes: leaf -> S(d mod 4 + 1) for host H(d+1)) with the
  * uplink L1-S1 down.
@@ -1599,14 +1809,12 @@ START_TEST(test_param_failed_errors)
         ck_assert_ptr_null(h);
         ck_assert_msg(strstr(err, bad[i].want) != NULL, "%s: '%s' lacks '%s'", bad[i].set, err, bad[i].want);
     }
-    /* network.fail-at: needs failed links; output-queued routers only; not on the graph fabric (yet) */
+    /* network.fail-at: needs failed links; output-queued routers only */
     static const struct {
         const char *type, *sets[4], *want;
     } fa[] = {
         {"fat-tree", {"network.ports=4", "network.fail-at=1us", NULL}, "needs network.failed-links"},
         {"fat-tree", {"network.ports=4", "network.fail-at=1us", "network.failed-links=S8-S16", NULL}, NULL},
-        {"graph", {"network.failed-links=L1-S1", "network.fail-at=1us", "network.routing=shortest", NULL},
-         "not modelled on the graph fabric"},
     };
     for (size_t i = 0; i < sizeof fa / sizeof fa[0]; i++) {
         net_params core = th_star(16, 10e9);
@@ -1623,6 +1831,57 @@ START_TEST(test_param_failed_errors)
         }
         ck_assert_ptr_null(h);
         ck_assert_msg(strstr(err, fa[i].want) != NULL, "'%s' lacks '%s'", err, fa[i].want);
+    }
+    /* network.fail-at on the graph fabric: the routes while the packets
+     * routed before the failure drain (topo_graph_transition_cycle). Ring
+     * S0-S1-S2-S3-S0, a host on each switch; ports in file order (S0: H0,
+     * S3, S1; S1: H1, S2, S0; S2: H2, S1, S3; S3: H3, S0, S2); shortest,
+     * ties to the lowest port.
+     *   Before: S0 -> S2 by S3, S2 -> S0 by S1, S1 -> S3 by S2, S3 -> S1 by
+     *   S0; dependencies S0S3 > S3S2, S2S1 > S1S0, S1S2 > S2S3, S3S0 > S0S1:
+     *   acyclic.
+     *   After S0-S1 fails: S0 -> S1 by S3, S2; S1 -> S0 by S2, S3; S2 -> S0
+     *   by S3; S3 -> S1 by S2: S0S3 > S3S2 > S2S1 and S1S2 > S2S3 > S3S0:
+     *   acyclic.
+     *   Draining: a packet S2 -> S0 that crossed S2 -> S1 before the
+     *   failure is routed from S1 by the new tables: S1 -> S2 (S2S1 >
+     *   S1S2); one S3 -> S1 at S0: S0 -> S3 (S3S0 > S0S3). With them the
+     *   cycle S0S3 > S3S2 > S2S1 > S1S2 > S2S3 > S3S0 > S0S3: refused under
+     *   credit flow control, taken with infinite buffers. */
+    {
+        char ring[256];
+        snprintf(ring, sizeof ring, "network.file=%s",
+                 dot_file("digraph g {\n  H0 -> S0; S0 -> H0;\n  H1 -> S1; S1 -> H1;\n  H2 -> S2; S2 -> H2;\n"
+                          "  H3 -> S3; S3 -> H3;\n  S1 -> S2; S2 -> S1;\n  S0 -> S3; S3 -> S0;\n"
+                          "  S0 -> S1; S1 -> S0;\n  S2 -> S3; S3 -> S2;\n}\n"));
+        net_params core = th_star(4, 10e9);
+        const char *cred[] = {ring, "network.routing=shortest", "network.failed-links=S0-S1", "network.fail-at=1us",
+                              NULL};
+        h = th_net_try("graph", &core, cred, NULL, 1, 0, err, sizeof err);
+        ck_assert_ptr_null(h);
+        ck_assert_msg(strstr(err, "while the packets routed before the failure of S0-S1 drain") &&
+                          strstr(err, "the cycle S0 -> S3, S3 -> S2, S2 -> S1, S1 -> S2, S2 -> S3, S3 -> S0 "),
+                      "%s", err);
+        /* without the failure during the run: the routes after it alone are acyclic */
+        const char *start[] = {ring, "network.routing=shortest", "network.failed-links=S0-S1", NULL};
+        h = th_net_try("graph", &core, start, NULL, 1, 0, err, sizeof err);
+        ck_assert_msg(h != NULL, "%s", err);
+        th_net_free(h);
+        const char *inf[] = {ring, "network.routing=shortest", "network.failed-links=S0-S1", "network.fail-at=1us",
+                             "network.flow-control=infinite", NULL};
+        h = th_net_try("graph", &core, inf, NULL, 1, 0, err, sizeof err);
+        ck_assert_msg(h != NULL, "%s", err);
+        th_net_free(h);
+        /* routes from the file with one path: a pair over the failed link has
+         * no other (as at the start): S1's hosts to the 6 others go up S1 ->
+         * T1 (12 pairs), S2's to S1's come down T1 -> S1 (4); S3, S4 use T2 */
+        char orcs[256];
+        snprintf(orcs, sizeof orcs, "network.file=%s", ORCS8);
+        const char *file[] = {orcs, "network.failed-links=S1-T1", "network.fail-at=1us", NULL};
+        core = th_star(8, 10e9);
+        h = th_net_try("graph", &core, file, NULL, 1, 0, err, sizeof err);
+        ck_assert_ptr_null(h);
+        ck_assert_msg(strstr(err, "routing=\"file\" routes 16 pairs over the failed links (S1-T1)"), "%s", err);
     }
     /* the pair-by-pair check of a torus has a size limit (topo_fail.c: 2^26 pairs): 128 x 128 is beyond it */
     const char *big[] = {"network.dims=128 128", "network.failed-links=S0-S1", NULL};
@@ -1924,12 +2183,15 @@ static Suite *suite(void)
     tcase_add_test(tc, test_partly_populated_names);
     tcase_add_test(tc, test_failed_count_cycle);
     tcase_add_test(tc, test_congestion_dot);
+    tcase_add_test(tc, test_route_many);
+    tcase_add_test(tc, test_cong_eval_many);
     tcase_add_test(tc, test_fattree3_zero_load);
     tcase_add_test(tc, test_fattree_sizes);
     tcase_add_test(tc, test_import_ib_2switch);
     tcase_add_test(tc, test_import_ib_fattree);
     tcase_add_test(tc, test_import_ib_errors);
     tcase_add_test(tc, test_failed_links_errors);
+    tcase_add_test(tc, test_failed_file_paths);
     tcase_add_test(tc, test_failed_uplink_bisect);
     tcase_add_test(tc, test_failed_links_drawn);
     tcase_add_test(tc, test_param_failed_uplink_bisect);

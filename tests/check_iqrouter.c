@@ -331,12 +331,8 @@ END_TEST
  * both port rules: 600 messages of 1..64 B in classes 0..2 between random
  * hosts, handed over in the first 2 us (far above saturation for a moment):
  * every message arrives exactly once and every credit, VC and packet comes
- * back (iqr_leaks). Not the adaptive torus: with these sizes it deadlocks
- * in about 1 mix in 12 whatever the classes (all messages in class 0,
- * shared VCs, fifo allocation: 5 of 60 seeds stuck for good): a head routed
- * to an adaptive VC keeps asking for it and never falls back to the
- * escape (iqrouter.c route()), a defect of the adaptive torus reported
- * apart (i24prio's notes), not of the classes. */
+ * back (iqr_leaks). The adaptive torus too (its deadlock under these sizes,
+ * fixed since, has a test of its own: test_adaptive_torus_escape). */
 START_TEST(test_priority_classes_mix)
 {
     static const struct {
@@ -345,6 +341,7 @@ START_TEST(test_priority_classes_mix)
         const char *shape[4];
     } f[] = {
         {"torus", 16, {"network.dims=4 4", NULL}},
+        {"torus", 16, {"network.dims=4 4", "network.routing=adaptive", NULL}},
         {"fat-tree", 16, {"network.arity=4", "network.levels=2", "network.routing=random-up", NULL}},
         {"leaf-spine", 16, {"network.leaves=4", "network.spines=2", "network.hosts-per-leaf=4", NULL}},
         {"dragonfly", 36, {"network.groups=3", "network.routers-per-group=3", "network.hosts-per-router=4",
@@ -390,6 +387,82 @@ START_TEST(test_priority_classes_mix)
                 ck_assert_uint_eq(iqr_leaks(h->n->state), 0);
                 th_net_free(h);
             }
+}
+END_TEST
+
+/* Torus minimal adaptive under Duato's protocol (issue 24, i24prio's
+ * finding): 4x4 torus, routing adaptive, 4-byte flits, packets of at most
+ * 16 B (4 flits), VC buffers of 16 B (one packet; 8 B under wormhole), one
+ * VC per class; 600 messages of 1..64 B between random hosts handed over in
+ * the first 2 us (far past saturation for a moment), 60 seeds, all in one
+ * class (default host scheduling) and in classes 0..2 on shared VCs with
+ * strict allocators, cut-through and wormhole. Invariants, not timings:
+ * every message arrives exactly once, the fabric drains before 1 ms (the
+ * last message of any seed arrives by 4.2 us; a deadlock ends the run with
+ * messages missing, or ticks the routers for ever up to the cap) and every
+ * credit, VC and packet comes back (iqr_leaks = 0). Before the fix a head
+ * routed to an adaptive VC kept asking for that VC and never for the
+ * escape: 9 of the 60 seeds stuck for good under cut-through, with one
+ * class and with three (wormhole with these sizes did not); with the
+ * choice made again but adaptive VCs granted without room downstream, 1 of
+ * i24prio's 60 seeds (host-scheduling priority, shared VCs, fifo) still
+ * stopped, every router idle: a cycle of packets each holding an adaptive
+ * VC and waiting for the credit of the next (iqrouter.c adaptive_need).
+ * The escape was taken and choices were made again (both counters > 0),
+ * so the path is exercised. */
+START_TEST(test_adaptive_torus_escape)
+{
+    uint64_t escapes = 0, rechosen = 0;
+    for (int classes = 0; classes < 2; classes++)
+        for (int wh = 0; wh < 2; wh++)
+            for (unsigned seed = 0; seed < 60; seed++) {
+                const char *sets[16];
+                unsigned n = 0;
+                sets[n++] = "network.router=input-queued";
+                sets[n++] = "network.flit-size=4B";
+                sets[n++] = "network.mtu=16B";
+                sets[n++] = wh ? "network.vc-buffer=8B" : "network.vc-buffer=16B";
+                sets[n++] = wh ? "network.switching=wormhole" : "network.switching=cut-through";
+                sets[n++] = "network.dims=4 4";
+                sets[n++] = "network.routing=adaptive";
+                if (classes) {
+                    sets[n++] = "network.host-scheduling=priority";
+                    sets[n++] = "network.vc-map=shared";
+                    sets[n++] = "network.priority=strict";
+                }
+                sets[n] = NULL;
+                net_params core = core_bs(16);
+                th_net *h = th_net_new("torus", &core, sets, NULL, 1, 600);
+                gsl_rng *g = gsl_rng_alloc(gsl_rng_mt19937);
+                gsl_rng_set(g, 12 + 100 * seed);
+                net_msg *m[600];
+                for (unsigned k = 0; k < 600; k++) {
+                    uint32_t src = (uint32_t)gsl_rng_uniform_int(g, 16);
+                    uint32_t dst = (uint32_t)gsl_rng_uniform_int(g, 15);
+                    dst += dst >= src;
+                    m[k] = th_at(h, (int64_t)gsl_rng_uniform_int(g, 2000) * NS, src, dst,
+                                 1 + gsl_rng_uniform_int(g, 64),
+                                 (uint8_t)(classes ? gsl_rng_uniform_int(g, 3) : 0), NET_DATA);
+                }
+                gsl_rng_free(g);
+                sim_run(h->s, 1000000 * NS);
+                for (unsigned k = 0; k < 600; k++)
+                    if (m[k]->a != 1)
+                        ck_abort_msg("classes %d wh %d seed %u: message %u delivered %llu times", classes, wh, seed,
+                                     k, (unsigned long long)m[k]->a);
+                ck_assert_msg(sim_pending(h->s) == 0, "classes %d wh %d seed %u: still running at 1 ms", classes,
+                              wh, seed);
+                ck_assert_uint_eq(iqr_leaks(h->n->state), 0);
+                iqr_stats qs;
+                iqr_get_stats(h->n->state, &qs);
+                swnet_stats ss;
+                swnet_get_stats(h->n->state, &ss);
+                escapes += ss.adaptive_escape;
+                rechosen += qs.rechosen;
+                th_net_free(h);
+            }
+    ck_assert_uint_gt(escapes, 0);
+    ck_assert_uint_gt(rechosen, 0);
 }
 END_TEST
 
@@ -573,6 +646,7 @@ static Suite *iqr_suite(void)
     tcase_add_test(t, test_saturation_all);
     tcase_add_test(t, test_priority_classes_vcs);
     tcase_add_test(t, test_priority_classes_mix);
+    tcase_add_test(t, test_adaptive_torus_escape);
     tcase_add_test(t, test_drained_credits_back);
     tcase_add_test(t, test_refusals);
     tcase_add_test(t, test_speedup_global_links);

@@ -18,7 +18,7 @@
 #include "network.h"
 #include "workload.h"
 
-#define NS 1e-9
+#define NSEC 1e-9
 
 static char tmpdir[256];
 
@@ -114,18 +114,18 @@ START_TEST(test_eager_rendezvous)
 {
     one_message("eager", 1000, 0);
     th_run *h = replay("eager", 2, NULL);
-    ck_near(th_metric(h, "replay_time_s"), 1040 * NS);
+    ck_near(th_metric(h, "replay_time_s"), 1040 * NSEC);
     ck_assert_double_eq(th_metric(h, "eager_messages"), 1);
     ck_assert_double_eq(th_metric(h, "rendezvous_messages"), 0);
     ck_assert_double_eq(th_metric(h, "control_messages"), 0);
-    ck_near(th_metric(h, "mpi_time_mean_s"), 520 * NS);
-    ck_near(th_metric(h, "mpi_time_max_s"), 1040 * NS);
+    ck_near(th_metric(h, "mpi_time_mean_s"), 520 * NSEC);
+    ck_near(th_metric(h, "mpi_time_max_s"), 1040 * NSEC);
     ck_assert_double_eq(th_net_metric(h->n, "messages_delivered"), 1);
     done(h);
 
     one_message("rdv", 100000, 0);
     h = replay("rdv", 2, NULL);
-    ck_near(th_metric(h, "replay_time_s"), 80822.4 * NS);
+    ck_near(th_metric(h, "replay_time_s"), 80822.4 * NSEC);
     ck_assert_double_eq(th_metric(h, "rendezvous_messages"), 1);
     ck_assert_double_eq(th_metric(h, "control_messages"), 2);
     ck_assert_double_eq(th_metric(h, "p2p_bytes"), 100000);
@@ -135,30 +135,30 @@ START_TEST(test_eager_rendezvous)
 
     one_message("eager_late", 1000, 10000);
     h = replay("eager_late", 2, NULL);
-    ck_near(th_metric(h, "replay_time_s"), 10000 * NS);
-    ck_near(th_metric(h, "compute_time_s"), 10000 * NS);
-    ck_near(th_metric(h, "trace_compute_time_s"), 10000 * NS);
+    ck_near(th_metric(h, "replay_time_s"), 10000 * NSEC);
+    ck_near(th_metric(h, "compute_time_s"), 10000 * NSEC);
+    ck_near(th_metric(h, "trace_compute_time_s"), 10000 * NSEC);
     ck_near(th_metric(h, "mpi_time_max_s"), 0.0);
     done(h);
 
     one_message("rdv_late", 100000, 10000);
     h = replay("rdv_late", 2, NULL);
-    ck_near(th_metric(h, "replay_time_s"), 90531.2 * NS);
-    ck_near(th_metric(h, "mpi_time_mean_s"), (90531.2 + 80531.2) / 2 * NS);
+    ck_near(th_metric(h, "replay_time_s"), 90531.2 * NSEC);
+    ck_near(th_metric(h, "mpi_time_mean_s"), (90531.2 + 80531.2) / 2 * NSEC);
     done(h);
 
     const char *lim[] = {"workload.eager-limit=1000B", NULL};
     h = replay("eager", 2, lim);
     ck_assert_double_eq(th_metric(h, "rendezvous_messages"), 1);
     /* RTS and CTS (291.2 each) then the data (1040): 1622.4 ns */
-    ck_near(th_metric(h, "replay_time_s"), 1622.4 * NS);
+    ck_near(th_metric(h, "replay_time_s"), 1622.4 * NSEC);
     done(h);
 
     /* compute-scale 0.5: the receiver posts at 5 us: eager completes there */
     const char *half[] = {"workload.compute-scale=0.5", NULL};
     h = replay("eager_late", 2, half);
-    ck_near(th_metric(h, "replay_time_s"), 5000 * NS);
-    ck_near(th_metric(h, "compute_time_s"), 5000 * NS);
+    ck_near(th_metric(h, "replay_time_s"), 5000 * NSEC);
+    ck_near(th_metric(h, "compute_time_s"), 5000 * NSEC);
     done(h);
 }
 END_TEST
@@ -200,20 +200,20 @@ START_TEST(test_collective_rendezvous)
     const char *bin[] = {"workload.bcast=binomial", NULL};
     one_coll("bc_rdv", 2, MTW_BCAST, 100000);
     th_run *h = replay("bc_rdv", 2, bin);
-    ck_near(th_metric(h, "replay_time_s"), 80822.4 * NS);
+    ck_near(th_metric(h, "replay_time_s"), 80822.4 * NSEC);
     ck_assert_double_eq(th_metric(h, "collective_messages"), 1);
     ck_assert_double_eq(th_metric(h, "collective_bytes"), 100000);
     ck_assert_double_eq(th_metric(h, "control_messages"), 2);
     ck_assert_double_eq(th_metric(h, "p2p_messages"), 0);
     ck_assert_double_eq(th_metric(h, "rendezvous_messages"), 0); /* point-to-point only */
-    ck_near(th_metric(h, "mpi_time_mean_s"), 80822.4 * NS);
+    ck_near(th_metric(h, "mpi_time_mean_s"), 80822.4 * NSEC);
     ck_assert_double_eq(th_net_metric(h->n, "messages_delivered"), 3);
     done(h);
 
     one_coll("bc_eager", 2, MTW_BCAST, 1000);
     h = replay("bc_eager", 2, bin);
-    ck_near(th_metric(h, "replay_time_s"), 1040 * NS);
-    ck_near(th_metric(h, "mpi_time_mean_s"), 520 * NS);
+    ck_near(th_metric(h, "replay_time_s"), 1040 * NSEC);
+    ck_near(th_metric(h, "mpi_time_mean_s"), 520 * NSEC);
     ck_assert_double_eq(th_metric(h, "collective_messages"), 1);
     ck_assert_double_eq(th_metric(h, "control_messages"), 0);
     ck_assert_double_eq(th_net_metric(h->n, "messages_delivered"), 1);
@@ -223,14 +223,14 @@ START_TEST(test_collective_rendezvous)
      * RTS and CTS (291.2 each) then the data (1040): 1622.4 ns */
     const char *lim[] = {"workload.bcast=binomial", "workload.eager-limit=1000B", NULL};
     h = replay("bc_eager", 2, lim);
-    ck_near(th_metric(h, "replay_time_s"), 1622.4 * NS);
+    ck_near(th_metric(h, "replay_time_s"), 1622.4 * NSEC);
     ck_assert_double_eq(th_metric(h, "control_messages"), 2);
     done(h);
 
     const char *rd[] = {"workload.allreduce=recursive-doubling", NULL};
     one_coll("ar_rdv", 2, MTW_ALLREDUCE, 100000);
     h = replay("ar_rdv", 2, rd);
-    ck_near(th_metric(h, "replay_time_s"), 80822.4 * NS);
+    ck_near(th_metric(h, "replay_time_s"), 80822.4 * NSEC);
     ck_assert_double_eq(th_metric(h, "collective_messages"), 2);
     ck_assert_double_eq(th_metric(h, "collective_bytes"), 200000);
     ck_assert_double_eq(th_metric(h, "control_messages"), 4);
@@ -239,7 +239,7 @@ START_TEST(test_collective_rendezvous)
 
     const char *rd_eager[] = {"workload.allreduce=recursive-doubling", "workload.eager-limit=1MB", NULL};
     h = replay("ar_rdv", 2, rd_eager);
-    ck_near(th_metric(h, "replay_time_s"), 80240 * NS);
+    ck_near(th_metric(h, "replay_time_s"), 80240 * NSEC);
     ck_assert_double_eq(th_metric(h, "control_messages"), 0);
     ck_assert_double_eq(th_net_metric(h->n, "messages_delivered"), 2);
     done(h);
@@ -254,16 +254,16 @@ START_TEST(test_collective_rendezvous)
     one_coll("pipe", 3, MTW_BCAST, 1000);
     const char *pipe_rdv[] = {"workload.bcast=pipeline", "workload.eager-limit=1000B", NULL};
     h = replay("pipe", 3, pipe_rdv);
-    ck_near(th_metric(h, "replay_time_s"), 3244.8 * NS);
-    ck_near(th_metric(h, "mpi_time_mean_s"), 2704 * NS);
-    ck_near(th_metric(h, "mpi_time_max_s"), 3244.8 * NS);
+    ck_near(th_metric(h, "replay_time_s"), 3244.8 * NSEC);
+    ck_near(th_metric(h, "mpi_time_mean_s"), 2704 * NSEC);
+    ck_near(th_metric(h, "mpi_time_max_s"), 3244.8 * NSEC);
     ck_assert_double_eq(th_metric(h, "collective_messages"), 2);
     ck_assert_double_eq(th_metric(h, "control_messages"), 4);
     done(h);
     const char *pipe_eager[] = {"workload.bcast=pipeline", NULL};
     h = replay("pipe", 3, pipe_eager);
-    ck_near(th_metric(h, "replay_time_s"), 2080 * NS);
-    ck_near(th_metric(h, "mpi_time_mean_s"), 1040 * NS);
+    ck_near(th_metric(h, "replay_time_s"), 2080 * NSEC);
+    ck_near(th_metric(h, "mpi_time_mean_s"), 1040 * NSEC);
     ck_assert_double_eq(th_metric(h, "control_messages"), 0);
     done(h);
 }
@@ -339,12 +339,12 @@ START_TEST(test_scorep_program)
     ck_assert_double_eq(th_metric(h, "collective_messages"), 8 + 15 + 8);
     ck_assert_double_eq(th_metric(h, "collective_bytes"), 8 * 8 + 4000 + 12000 + 0);
     /* 4 ranks x (2 us + 1 us) of computation, replayed as traced */
-    ck_near(th_metric(h, "compute_time_s"), 12000 * NS);
-    ck_near(th_metric(h, "trace_compute_time_s"), 12000 * NS);
+    ck_near(th_metric(h, "compute_time_s"), 12000 * NSEC);
+    ck_near(th_metric(h, "trace_compute_time_s"), 12000 * NSEC);
     /* per rank: Isend, Irecv, 2 waits, Sendrecv's isend + irecv + 2 waits, 3 collectives */
     ck_assert_double_eq(th_metric(h, "mpi_events"), 4 * 11);
     double t = th_metric(h, "replay_time_s");
-    ck_assert_msg(t > 169462.4 * NS + 1000 * NS && t < 200000 * NS, "replay %g s", t);
+    ck_assert_msg(t > 169462.4 * NSEC + 1000 * NSEC && t < 200000 * NSEC, "replay %g s", t);
     done(h);
 
     /* algorithms chosen per operation: a linear bcast: 3 messages of 4000 B */

@@ -17,6 +17,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <gsl/gsl_rng.h>
 
@@ -574,6 +575,78 @@ START_TEST(test_fail_at_tcp_recovers)
 }
 END_TEST
 
+/* network.fail-at on the graph fabric, by hand. A ring of four switches
+ * A, B, C, D (links A-B, B-C, C-D, D-A); H1 and H3 on A, H2 on B (hosts
+ * 0, 1, 2 in file order). B = 10 Gb/s, L = 1 us, no switch latency, one
+ * 1460-B message (a 1500-B segment, 1.2 us) from H1 and one from H3 to
+ * H2 at 0; tcp with its first RTO and its floor at 1 ms (no RTT sample
+ * yet when the segments are lost).
+ *   Before the failure A -> B is every routing's route (one hop; up-down
+ *   with the root A: down). Both heads reach A at L = 1 us: one segment
+ *   takes A -> B at 1 us (its tail due at B at 1 + 1.2 + 1 = 3.2 us), the
+ *   other waits in A's output queue until 2.2 us.
+ *   A-B fails at 1.5 us: the first segment is on the link with its tail
+ *   not across (lost when its hop event comes at B, at 2 us), the second
+ *   is queued for the dead link (lost at 1.5 us): lost_packets = 2, the
+ *   transport sees 2 dropped, nothing arrives, no ACK.
+ *   The routing is recomputed without A-B: A -> D -> C -> B (shortest,
+ *   ecmp: the one path of 3 hops; up-down from A: the levels become A 0,
+ *   D 1, C 2, B 3, every hop down). Each sender's RTO fires at 1 ms
+ *   (timer armed at 0): both retransmissions leave at 1 ms, heads at A at
+ *   1 ms + 1 us, one takes A -> D at once and arrives (last bit) at
+ *   1 ms + 5 L + 1.2 us = 1,006.2 us, the other waits a segment time at A
+ *   and arrives at 1,007.4 us. Retransmissions 2, every byte delivered
+ *   once, every credit back. The ACKs go B -> C -> D -> A. */
+static const char RING4[] = "digraph g {\n  root=\"A\";\n  H1 -> A; A -> H1;\n  H3 -> A; A -> H3;\n  H2 -> B; B -> H2;\n"
+                            "  A -> B; B -> A;\n  B -> C; C -> B;\n  C -> D; D -> C;\n  D -> A; A -> D;\n}\n";
+
+START_TEST(test_fail_at_graph)
+{
+    char path[128];
+    snprintf(path, sizeof path, "/tmp/tasknet-check-transport-%ld.dot", (long)getpid());
+    FILE *f = fopen(path, "w");
+    ck_assert_ptr_nonnull(f);
+    fputs(RING4, f);
+    fclose(f);
+    char file[200];
+    snprintf(file, sizeof file, "network.file=%s", path);
+    static const char *const routings[] = {"network.routing=shortest", "network.routing=ecmp",
+                                           "network.routing=up-down"};
+    for (int r = 0; r < 3; r++) {
+        net_params core = th_star(3, 10e9);
+        core.link_latency_ps = 1000000; /* 1 us */
+        core.switch_latency_ps = 0;
+        const char *sets[] = {file, routings[r], "network.failed-links=A-B", "network.fail-at=1500ns", NULL};
+        th_net *h = th_net_new("graph", &core, sets, NULL, 5, 64);
+        tp_params tp = tparams("tcp");
+        tp.min_rto_ps = 1000000000;  /* 1 ms */
+        tp.init_rto_ps = 1000000000; /* 1 ms */
+        tp_inst *t = attach(h, &tp);
+        net_msg *m1 = th_at_low(h, 0, 0, 2, MSS);
+        net_msg *m3 = th_at_low(h, 0, 1, 2, MSS);
+        th_net_go(h);
+        tp_counters c;
+        tp_get_counters(t, &c);
+        double met[SWNET_NMETRICS];
+        h->n->ops->fill_metrics(h->n->state, met);
+        REQUIRE(met[M_lost_packets] == 2 && c.dropped == 2 && c.retransmissions == 2,
+                "%s: lost %g, dropped %llu, retransmissions %llu", routings[r], met[M_lost_packets],
+                (unsigned long long)c.dropped, (unsigned long long)c.retransmissions);
+        ck_assert_uint_eq(m1->a, 1);
+        ck_assert_uint_eq(m3->a, 1);
+        int64_t first = 1006200000, second = 1007400000;
+        int64_t a = (int64_t)m1->b, b = (int64_t)m3->b;
+        REQUIRE((a == first && b == second) || (a == second && b == first), "%s: delivered at %lld and %lld ps",
+                routings[r], (long long)a, (long long)b);
+        REQUIRE(c.flows_live == 0 && h->bytes == 2 * MSS, "%s: %llu bytes", routings[r],
+                (unsigned long long)h->bytes);
+        REQUIRE(swnet_credit_leaks(h->n->state) == 0, "%s: credit pools not full at the end", routings[r]);
+        th_net_free(h);
+    }
+    unlink(path);
+}
+END_TEST
+
 /* A packet lost when a link fails mid-run gives its buffer's credit back
  * to the pool it took it from: with per-class VCs (host-scheduling=priority,
  * vc-map per-class, credit flow control) that is its class's pool. Checked
@@ -1105,6 +1178,102 @@ START_TEST(test_quick_ack)
 }
 END_TEST
 
+/* network.host-buffer: a drop-tail queue at the sending host's NIC (ns-3's
+ * host pfifo_fast of 1000 packets). 15 kB holds 10 segments of 1500 B
+ * waiting; a packet on the wire no longer counts. init-cwnd 20 hands 20
+ * segments to the NIC at t = 0: segment 0 goes on the wire at once, 1..10
+ * wait (15 000 B, full), 11..19 find it full: 9 drops, counted by the
+ * fabric and by the transport. Recovery by hand: segment k leaves at
+ * k SER and is acked at RTT + k SER (delayed-ack 1); the last ACK (of 10)
+ * restarts the timer at RTT + 10 SER with RTO = max(min-rto 10 ms, SRTT +
+ * 4 RTTVAR = 3 x 41 us) = 10 ms; at T0 = RTT + 10 SER + 10 ms the timeout
+ * sends 11 with cwnd 1 (ssthresh = 9 x 1460 / 2 = 6570 B). Ack 11 at T0 +
+ * RTT (cwnd 2: 12, 13 at T0 + RTT, + SER), ack 12 at T0 + 2 RTT (cwnd 3:
+ * 14, 15), ack 13 (cwnd 4: 16, 17), ack 14 at T0 + 3 RTT (cwnd 5: 18, and
+ * 19 one SER later): the message is whole when 19 arrives, at T0 + 3 RTT +
+ * SER + ONE_WAY. Without the host buffer nothing is lost and the message
+ * arrives at 19 SER + ONE_WAY. */
+START_TEST(test_host_buffer)
+{
+    int64_t at[2];
+    for (int b = 0; b < 2; b++) {
+        net_params core = star(2);
+        const char *sets[] = {"network.mtu=1500B", b ? "network.host-buffer=15kB" : "network.host-buffer=0B", NULL};
+        th_net *h = th_net_new("electrical-switch", &core, sets, NULL, 1, 4);
+        ck_assert_int_eq(h->n->lossy, b);
+        tp_params tp = tparams("tcp");
+        tp.init_cwnd = 20;
+        tp_inst *t = attach(h, &tp);
+        net_msg *m = th_at_low(h, 0, 0, 1, 20 * MSS);
+        th_net_go(h);
+        ck_assert_uint_eq(m->a, 1);
+        ck_assert_uint_eq(h->bytes, 20 * MSS);
+        at[b] = (int64_t)m->b;
+        tp_counters c;
+        tp_get_counters(t, &c);
+        net_queue_report r = {0};
+        int rep = h->n->ops->queue_report(h->n->state, sim_now(h->s), &r);
+        ck_assert_int_eq(rep, b);
+        ck_assert_uint_eq(r.drops, b ? 9 : 0);
+        ck_assert_uint_eq(c.dropped, b ? 9 : 0);
+        ck_assert_uint_eq(c.timeouts, b ? 1 : 0);
+        ck_assert_uint_eq(c.retransmissions, b ? 9 : 0);
+        ck_assert_uint_eq(c.flows_live, 0);
+        th_net_free(h);
+    }
+    ck_assert_int_eq(at[0], 19 * (int64_t)SER + ONE_WAY);
+    int64_t t0 = RTT + 10 * (int64_t)SER + 10000000000;
+    ck_assert_int_eq(at[1], t0 + 3 * (int64_t)RTT + SER + ONE_WAY);
+}
+END_TEST
+
+/* transport.ack-class: the class a receiver's ACKs travel in (ns-3: a
+ * receiving socket without an IP ToS sends them at priority 0, pfifo_fast's
+ * band 1). Host 1 hands 50 segments of flow A (class 2, to host 0) to its
+ * NIC at t = 0 (init-cwnd 50): its uplink is busy until 50 SER = 60 us.
+ * Flow B, one segment of class 0 from host 0 to host 1, arrives whole at
+ * ONE_WAY = 21.2 us and is acked at once (its last segment). With ACKs in
+ * their flow's class (0) or in class 1, the ACK goes before A's class-2
+ * segments: it leaves when the segment on the wire ends, at 18 SER =
+ * 21.6 us, and reaches host 0 one ACK way later (10 us + 32 ns + 10 us =
+ * RTT - ONE_WAY): 41.632 us. In class 3 it waits behind all of A: it
+ * leaves at 60 us and arrives at 80.032 us. */
+static int64_t ack_b_at;
+static void ack_b_probe(void *ctx, const tp_flow *f, int ev)
+{
+    if (ev == TP_EV_ACK && f->msg->src == 0 && ack_b_at < 0)
+        ack_b_at = sim_now((sim *)ctx);
+}
+
+START_TEST(test_ack_class)
+{
+    const int cls[3] = {0, 2, 4}; /* data, class 1, class 3 */
+    int64_t at[3];
+    for (int k = 0; k < 3; k++) {
+        net_params core = star(2);
+        const char *sets[] = {"network.mtu=1500B", "network.host-scheduling=priority", NULL};
+        th_net *h = th_net_new("electrical-switch", &core, sets, NULL, 1, 4);
+        tp_params tp = tparams("tcp");
+        tp.init_cwnd = 50;
+        tp.ack_class = cls[k];
+        tp_inst *t = attach(h, &tp);
+        ack_b_at = -1;
+        tp_set_probe(t, ack_b_probe, h->s);
+        net_msg *a = th_at(h, 0, 1, 0, 50 * MSS, 2, NET_DATA);
+        net_msg *b = th_at(h, 0, 0, 1, MSS, 0, NET_DATA);
+        th_net_go(h);
+        ck_assert_uint_eq(a->a, 1);
+        ck_assert_uint_eq(b->a, 1);
+        ck_delivered_at(b, ONE_WAY);
+        at[k] = ack_b_at;
+        th_net_free(h);
+    }
+    ck_assert_int_eq(at[0], 18 * (int64_t)SER + (RTT - ONE_WAY));
+    ck_assert_int_eq(at[1], at[0]);
+    ck_assert_int_eq(at[2], 50 * (int64_t)SER + (RTT - ONE_WAY));
+}
+END_TEST
+
 static Suite *transport_suite(void)
 {
     Suite *s = suite_create("transport");
@@ -1119,6 +1288,7 @@ static Suite *transport_suite(void)
     tcase_add_test(t, test_random_mixes_topologies);
     tcase_add_test(t, test_fail_at_tcp_recovers);
     tcase_add_test(t, test_fail_at_class_credits);
+    tcase_add_test(t, test_fail_at_graph);
     tcase_add_test(t, test_pfc_pause);
     tcase_add_test(t, test_dcqcn_one_cnp);
     tcase_add_test(t, test_dctcp_timeout_ends_cwr);
@@ -1130,6 +1300,8 @@ static Suite *transport_suite(void)
     tcase_add_test(t, test_ecmp_per_flow);
     tcase_add_test(t, test_workload_transport);
     tcase_add_test(t, test_quick_ack);
+    tcase_add_test(t, test_host_buffer);
+    tcase_add_test(t, test_ack_class);
     suite_add_tcase(s, t);
     return s;
 }

@@ -373,15 +373,10 @@ static int flow_list_read(const char *path, uint32_t ranks, dcf_flow **out, size
     static const char *const names[4][2] = {{"start_s", "start"}, {"src", "src"}, {"dst", "dst"}, {"bytes", "bytes"}};
     long lineno = 0;
     dcf_flow *v = NULL;
-    while (rc == 0 && getline(&line, &cap, f) >= 0) {
-        lineno++;
-        char *p = line;
-        while (*p == ' ' || *p == '\t')
-            p++;
-        if (*p == '#' || *p == '\n' || *p == '\r' || !*p)
-            continue;
-        char *fields[64];
-        size_t nf = csv_split(p, fields, 64);
+    char *fields[64];
+    long got;
+    while (rc == 0 && (got = csv_next_record(f, &line, &cap, &lineno, fields, 64)) >= 0) {
+        size_t nf = (size_t)got;
         if (!header) {
             for (size_t i = 0; i < nf; i++)
                 for (int k = 0; k < 4; k++)

@@ -291,15 +291,10 @@ static int read_layers(const char *path, double **size, double **fwd, double **b
     long lineno = 0;
     *n = 0;
     *size = *fwd = *bwd = NULL;
-    while (getline(&line, &cap, f) >= 0) {
-        lineno++;
-        char *p = line;
-        while (*p == ' ' || *p == '\t')
-            p++;
-        if (*p == '#' || *p == '\n' || *p == '\r' || !*p)
-            continue;
-        char *fields[64];
-        size_t nf = csv_split(p, fields, 64);
+    char *fields[64];
+    long got;
+    while ((got = csv_next_record(f, &line, &cap, &lineno, fields, 64)) >= 0) {
+        size_t nf = (size_t)got;
         if (!header) {
             for (size_t i = 0; i < nf; i++) {
                 if (strcmp(fields[i], "size_bytes") == 0)

@@ -63,6 +63,10 @@ static const param_row core_rows[] = {
          "tcp, dctcp: most bytes a flow has outstanding, its socket buffers' limit (ns-3's default Snd/RcvBufSize: "
          "131072B); 0 = no limit but the receive window of 4096 segments"),
      .kind = PARAM_BYTES, .off = offsetof(cfg, tp.window_bytes), .flags = PARAM_NONNEG, .example = "131072B"},
+    {ROW("transport.ack-class", "choice", "", "data",
+         "tcp, dctcp: the priority class ACKs travel in: data (their flow's) | 0 .. 7 (ns-3: a receiving socket "
+         "whose IP ToS is not set sends ACKs at priority 0, pfifo_fast's band 1, whatever its data's band)"),
+     .kind = PARAM_CHOICE, .off = offsetof(cfg, tp.ack_class), .choices = tp_ack_class_names, .example = "1"},
     {ROW("transport.g", "number", "", "0.0625", "dctcp: gain of the marked fraction's moving average alpha"),
      .kind = PARAM_REAL, .dim = UNIT_NONE, .off = offsetof(cfg, tp.g), .flags = PARAM_POS, .example = "0.0625"},
     {ROW("transport.dcqcn-g", "number", "", "0.00390625", "dcqcn: gain of alpha (HPCC ns-3 code: 1/256)"),
