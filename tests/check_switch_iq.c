@@ -331,6 +331,8 @@ START_TEST(test_refusals)
         {{"network.vcs=2", NULL}, "network.vcs"},
         {{"network.switching=wormhole", NULL}, "network.switching"},
         {{"network.flow-control=credit", NULL}, "is the input-queued router's"},
+        {{"network.router=input-queued", "network.mtu=128B", "network.flow-control=credit",
+          "network.host-buffer=1MB", NULL}, "network.host-buffer"},
     };
     for (unsigned i = 0; i < sizeof c / sizeof c[0]; i++) {
         char err[1024] = "";
