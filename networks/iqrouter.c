@@ -254,6 +254,7 @@ typedef struct iqr {
     int wormhole;
     int islip;
     int oblivious;       /* 1: one candidate per hop (routed as a head becomes whole) */
+    int adaptive;        /* torus minimal adaptive (VC allocation may choose again) */
     int varies;          /* 1: some switch-to-switch link's latency is not q->link (dragonfly global links) */
     unsigned iters;
     iq_router *r;        /* [switches] */
@@ -582,12 +583,32 @@ static inline int32_t adaptive_need(const iqr *q, const iq_pkt *p)
     return (int32_t)(p->nflits < q->depth ? p->nflits : q->depth);
 }
 
-/* Torus adaptive: output VC v of port xo can be granted to p's head now
- * (free; an adaptive one with adaptive_need's credits) */
-static inline int va_open(iqr *q, uint32_t xo, uint32_t v, const iq_pkt *p, int64_t now)
+/* Torus adaptive: output VC v of port xo can be granted to the head of
+ * input VC c now (free; an adaptive one with adaptive_need's credits) */
+static int va_open(iqr *q, uint32_t xo, uint32_t v, const iq_ivc *c, int64_t now)
 {
+    const iq_pkt *p = ring_at(q, (size_t)(c - q->ivc), c->head)->p;
     return ovc_at(q, xo, v)->owner == NONE &&
            (p->hop.kind != TOPO_HOP_ADAPTIVE || credits_now(q, xo, v, now) >= adaptive_need(q, p));
+}
+
+/* Torus adaptive, at a VC allocation request of the head of input VC c at
+ * switch sw: when the candidate it asks for has no output VC it can be
+ * granted, the choice is made again among the route's candidates (so a
+ * head that adaptive VCs held by others block asks for the escape:
+ * Duato's protocol needs the escape always reachable) */
+static void __attribute__((noinline)) va_rechoose(iqr *q, uint32_t sw, iq_ivc *c, int64_t now)
+{
+    iq_pkt *p = ring_at(q, (size_t)(c - q->ivc), c->head)->p;
+    if (p->hop.kind != TOPO_HOP_ADAPTIVE && p->hop.kind != TOPO_HOP_ESCAPE)
+        return;
+    uint32_t v = c->vc_base, xo = q->r[sw].x0 + c->out;
+    while (v < (uint32_t)c->vc_base + c->nvc && !va_open(q, xo, v, c, now))
+        v++;
+    if (v == (uint32_t)c->vc_base + c->nvc) {
+        route(q, sw, c, p, now);
+        q->s.rechosen++;
+    }
 }
 
 /* route the head of input VC c (of port x at switch sw) */
@@ -675,31 +696,21 @@ static void ev_tick(sim *s, void *ctx, uint64_t arg)
         }
     }
     /* VC allocation */
+    const int adaptive = q->adaptive;
     uint32_t nr = 0;
     for (uint32_t a = 0; a < r->nact; a++) {
         uint32_t li = act[a];
         iq_ivc *c = &q->ivc[(size_t)x0 * V + li];
         if (c->state != VC_VA || c->ready > now)
             continue;
-        iq_pkt *p = ring_at(q, (size_t)x0 * V + li, c->head)->p;
-        if (p->hop.kind == TOPO_HOP_ADAPTIVE || p->hop.kind == TOPO_HOP_ESCAPE) {
-            /* torus adaptive: the choice among the route's candidates is
-             * made again when the one asked for has no free output VC, so
-             * a head that an adaptive VC held by others blocks asks for the
-             * escape (Duato's protocol needs the escape always reachable) */
-            uint32_t v = c->vc_base, xo = x0 + c->out;
-            while (v < (uint32_t)c->vc_base + c->nvc && !va_open(q, xo, v, p, now))
-                v++;
-            if (v == (uint32_t)c->vc_base + c->nvc) {
-                route(q, sw, c, p, now);
-                q->s.rechosen++;
-            }
-        }
+        if (__builtin_expect(adaptive, 0))
+            va_rechoose(q, sw, c, now);
         uint32_t xo = x0 + c->out, any = 0;
         for (uint32_t v = c->vc_base; v < (uint32_t)c->vc_base + c->nvc; v++) {
-            if (!va_open(q, xo, v, p, now))
+            if (ovc_at(q, xo, v)->owner != NONE || (__builtin_expect(adaptive, 0) && !va_open(q, xo, v, c, now)))
                 continue;
-            q->rq[nr++] = (iq_req){.in = li, .out = c->out * V + v, .key = v, .who = li, .prio = p->cls};
+            q->rq[nr++] = (iq_req){.in = li, .out = c->out * V + v, .key = v, .who = li,
+                                   .prio = ring_at(q, (size_t)x0 * V + li, c->head)->p->cls};
             any = 1;
         }
         if (!any) { /* no output VC free: it loses this round */
@@ -720,9 +731,10 @@ static void ev_tick(sim *s, void *ctx, uint64_t arg)
                 ovc_at(q, x0 + c->out, c->out_vc)->owner = q->rq[k].who;
                 c->state = VC_ACTIVE;
                 c->ready = now + q->va;
+                /* the packet's record moves on with the hop it won */
                 iq_pkt *p = ring_at(q, (size_t)x0 * V + q->rq[k].who, c->head)->p;
                 q->st->t.ops->take(&q->st->t, sw, &p->hop, &p->hdr);
-                if (p->hop.kind == TOPO_HOP_ESCAPE)
+                if (__builtin_expect(adaptive, 0) && p->hop.kind == TOPO_HOP_ESCAPE)
                     q->st->st.adaptive_escape++;
             }
         }
@@ -1261,6 +1273,7 @@ int iqr_init(swnet *st, const swnet_params *p, char *err, size_t errlen)
     }
     q->wormhole = p->switching == SWNET_WORMHOLE;
     q->oblivious = !st->adaptive && !st->ugal;
+    q->adaptive = st->adaptive;
     q->islip = p->allocator == SWNET_ISLIP;
     q->iters = p->alloc_iters ? p->alloc_iters : 1;
     uint32_t S = t->switches, V = q->V, X = q->X, N = t->hosts;
