@@ -14,6 +14,7 @@
 
 #include "congestion.h"
 #include "harness.h"
+#include "log.h"
 #include "mapping.h"
 #include "patterns.h"
 #include "rng.h"
@@ -917,6 +918,153 @@ START_TEST(test_congestion_dot)
 }
 END_TEST
 
+
+/* topo_route_many (the graph's and the three-tier fat tree's kernels,
+ * which interleave many routes and read the tables directly) gives exactly
+ * topo_route's links, the per-hop ops every other test derives by hand:
+ * every ordered pair, with salts of every kind, of fabric.dot under the
+ * four routings (ECMP falls back on topo_route), of the 4-ring with lmc
+ * paths and a host path, and of the 8-port three-tier tree under d-mod-k
+ * and random-up (salt-dependent up ports). */
+static void same_routes(const topo *t)
+{
+    uint32_t N = t->hosts;
+    size_t n = (size_t)N * N, stride = t->max_route_links;
+    uint64_t *ends = tn_xmalloc(n * sizeof *ends), *salts = tn_xmalloc(n * sizeof *salts);
+    uint32_t *links = tn_xmalloc((n * stride + 8) * sizeof *links), *len = tn_xmalloc(n * sizeof *len);
+    for (uint32_t a = 0; a < N; a++)
+        for (uint32_t b = 0; b < N; b++) {
+            /* pairs in a scrambled order, so lanes finish out of order */
+            size_t i = ((size_t)a * N + b) * 7919 % n;
+            ends[i] = (uint64_t)a << 32 | b;
+            salts[i] = (uint64_t)a * 0x9e3779b97f4a7c15u ^ (uint64_t)b * 31;
+        }
+    ck_assert_uint_eq(n % 7919 != 0, 1); /* 7919 is prime: a permutation */
+    topo_route_many(t, n, ends, salts, links, len, stride);
+    for (size_t i = 0; i < n; i++) {
+        uint64_t want[64];
+        size_t L = topo_route(t, (uint32_t)(ends[i] >> 32), (uint32_t)ends[i], salts[i], want, NULL, 64);
+        ck_assert_uint_eq(len[i], L);
+        for (size_t j = 0; j < L; j++)
+            ck_assert_uint_eq(links[i * stride + j], want[j]);
+    }
+    free(ends);
+    free(salts);
+    free(links);
+    free(len);
+}
+
+/* An irregular graph where up*-down*'s phase picks the port: switches R
+ * P Q U X Y T (ids 0..6, named in that order; R the root), hosts HP HT HX
+ * (0, 1, 2). BFS levels R 0; P, Q 1; X, U 2; Y, T 3. X's ports in file
+ * order: 0 HX, 1 P (up), 2 U (up: same level, smaller id), 3 Y (down).
+ * HP -> HT: from P, down to X (P -> X: 3 hops down, P -> X -> Y -> T,
+ * against 4 by R: P -> R -> Q -> U -> T); at X, gone down, only Y (X -> Y
+ * -> T) is legal, while a packet still going up would take U (X -> U -> T,
+ * as short, and port 2 comes first). Links: HP's uplink 0; P's port 2 (HP,
+ * R, X); X's port 3; Y's port 1 (X, T): with the port bases below. */
+#define UPDOWN_PHASE                                                            \
+    "graph g {\n  R; P; Q; U; X; Y; T; HP; HT; HX;\n"                          \
+    "  HP -- P; HT -- T; HX -- X; R -- P; R -- Q; P -- X; Q -- U; X -- U;\n"      \
+    "  X -- Y; U -- T; Y -- T;\n}\n"
+
+START_TEST(test_route_many)
+{
+    {
+        topo t;
+        build_ok(dot_file(UPDOWN_PHASE), TOPO_GRAPH_UPDOWN, &t);
+        /* radices R 2, P 3, Q 2, U 3, X 4, Y 2, T 3: port bases 0, 2, 5, 7, 10, 14, 16 */
+        uint64_t want[] = {0, 3 + 2 + 2, 3 + 10 + 3, 3 + 14 + 1, 3 + 16 + 0};
+        uint64_t got[8];
+        ck_assert_uint_eq(topo_route(&t, 0, 1, 0, got, NULL, 8), 5);
+        for (int i = 0; i < 5; i++)
+            ck_assert_uint_eq(got[i], want[i]);
+        same_routes(&t);
+        topo_free(&t);
+    }
+    for (int r = 0; r <= TOPO_GRAPH_ECMP; r++) {
+        topo t;
+        build_ok(TASKNET_SRCDIR "/configs/data/fabric.dot", (topo_graph_routing)r, &t);
+        same_routes(&t);
+        topo_free(&t);
+    }
+    topo t;
+    build_ok(dot_file(RING4_PATHS), TOPO_GRAPH_FILE, &t);
+    same_routes(&t);
+    topo_free(&t);
+    for (int r = 0; r < 2; r++) {
+        topo_fattree3_params p = {.ports = 8, .oversubscription = 1,
+                                  .routing = r ? TOPO_FT_RANDOM_UP : TOPO_FT_DMODK};
+        char err[256];
+        ck_assert_int_eq(topo_fattree3_init(&t, &p, err, sizeof err), 0);
+        ck_assert_ptr_nonnull(t.ops->route_many);
+        same_routes(&t);
+        topo_free(&t);
+    }
+}
+END_TEST
+
+/* The workload's evaluation (cong_eval_ws: a level's routes at once
+ * through the fabric's route_many, scratch kept between calls) against
+ * cong_eval asking the route op pair after pair: the same results and the
+ * same pooled loads and histogram, over 5 random mappings of bruck and
+ * neighbor on the 128-host three-tier tree (k = 8) and on fabric.dot. */
+START_TEST(test_cong_eval_many)
+{
+    const char *ft[] = {"network.ports=8", NULL};
+    const char *gr[] = {"network.file=" TASKNET_SRCDIR "/configs/data/fabric.dot", "network.routing=up-down", NULL};
+    const char *names[] = {"fat-tree", "graph"};
+    const char *const *sets[] = {ft, gr};
+    uint32_t nodes[] = {128, 16};
+    for (int k = 0; k < 2; k++) {
+        net_params core = th_star(nodes[k], 10e9);
+        th_net *h = th_net_new(names[k], &core, sets[k], NULL, 1, 0);
+        const net_ops *o = h->n->ops;
+        ck_assert_ptr_nonnull(o->route_many);
+        uint64_t nl = o->link_count(h->n->state);
+        uint32_t N = nodes[k], *map = tn_xmalloc(N * sizeof *map);
+        cong_acc a1, a2;
+        cong_acc_init(&a1, nl);
+        cong_acc_init(&a2, nl);
+        cong_ws ws;
+        memset(&ws, 0, sizeof ws);
+        pat_kind kinds[] = {PAT_BRUCK, PAT_NEIGHBOR};
+        for (int pk = 0; pk < 2; pk++) {
+            pat_levels lv;
+            pat_set s;
+            char err[256];
+            ck_assert_int_eq(pat_generate(kinds[pk], N, pk ? 3 : 0, NULL, &lv, err, sizeof err), 0);
+            pat_single(&lv, &s);
+            for (uint64_t m = 0; m < 5; m++) {
+                gsl_rng *r = rng_stream_new(11, m, "test");
+                map_random(map, N, N, r, NULL);
+                gsl_rng_free(r);
+                cong_result r1, r2;
+                ck_assert_int_eq(cong_eval(&s, map, nl, o->route, h->n->state, &a1, &r1, err, sizeof err), 0);
+                ck_assert_int_eq(cong_eval_ws(&ws, &s, map, nl, o->route, o->route_many, h->n->state, &a2, &r2, err,
+                                              sizeof err), 0);
+                ck_assert_double_eq(r1.sum_max_cong, r2.sum_max_cong);
+                ck_assert_double_eq(r1.bw_fraction, r2.bw_fraction);
+                ck_assert_double_eq(r1.cong_max, r2.cong_max);
+                ck_assert_double_eq(r1.cong_mean, r2.cong_mean);
+                ck_assert_double_eq(r1.dep_max_delay, r2.dep_max_delay);
+                ck_assert_uint_eq(r1.flows, r2.flows);
+            }
+            pat_set_free(&s);
+        }
+        ck_assert_uint_eq(a1.hist_len, a2.hist_len);
+        for (size_t w = 0; w < a1.hist_len; w++)
+            ck_assert_uint_eq(a1.hist[w], a2.hist[w]);
+        for (uint64_t e = 0; e < nl; e++)
+            ck_assert_uint_eq(a1.link_load[e], a2.link_load[e]);
+        cong_ws_free(&ws);
+        cong_acc_free(&a1);
+        cong_acc_free(&a2);
+        free(map);
+        th_net_free(h);
+    }
+}
+END_TEST
 
 /* The three-tier 16-port fat tree of Al-Fares et al.: 16 pods of 8 edge
  * and 8 aggregation switches, 64 cores, 16^3/4 = 1,024 hosts, 8 per edge.
@@ -2035,6 +2183,8 @@ static Suite *suite(void)
     tcase_add_test(tc, test_partly_populated_names);
     tcase_add_test(tc, test_failed_count_cycle);
     tcase_add_test(tc, test_congestion_dot);
+    tcase_add_test(tc, test_route_many);
+    tcase_add_test(tc, test_cong_eval_many);
     tcase_add_test(tc, test_fattree3_zero_load);
     tcase_add_test(tc, test_fattree_sizes);
     tcase_add_test(tc, test_import_ib_2switch);
