@@ -154,7 +154,11 @@
  * whole there, and the next router is asked to tick then. Credits come back
  * lazily: a FIFO of arrival times per output VC, added when the sender
  * looks (they arrive in time order); a sender whose VC waits for a credit
- * not yet on its way is ticked by its return. No malloc in the event loop
+ * not yet on its way is ticked by its return. A tick asked a fixed delay
+ * ahead (the next step, an allocation, a hop to the next router) goes in
+ * one of the engine's lanes (sim_lane: the firing order of the heap, for an
+ * append instead of a sift; an earlier tick supersedes it and it then fires
+ * as nothing, counted in the run's events). No malloc in the event loop
  * once warm: packets come from a free list grown by chunks; buffers, credit
  * FIFOs and allocator scratch are sized at init. Memory: per switch port
  * V (40 + 32 depth) bytes plus 16 for pointers, per host V (16 + 8 depth). */
@@ -170,6 +174,7 @@
 #define NONE UINT32_MAX
 #define HOSTBIT 0x80000000u
 #define POOL_CHUNK 256
+#define IQ_LANES 8
 
 enum { VC_IDLE = 0, VC_ROUTING = 1, VC_VA = 2, VC_ACTIVE = 3 };
 
@@ -213,7 +218,8 @@ typedef struct iq_ovc {
 
 typedef struct iq_router {
     int64_t tick_at;  /* pending tick, INT64_MAX: none */
-    sim_event_id ev;
+    sim_event_id ev;  /* its heap event (rec = NONE), 0: none */
+    uint32_t rec;     /* its lane event's record (trec), NONE: none */
     uint32_t x0;      /* global index of its port 0 */
     uint32_t radix;
     uint32_t nact;    /* active input VCs */
@@ -256,7 +262,6 @@ typedef struct iqr {
     int wormhole;
     int islip;
     int oblivious;       /* 1: one candidate per hop (routed as a head becomes whole) */
-    int adaptive;        /* torus minimal adaptive (VC allocation may choose again) */
     int varies;          /* 1: some switch-to-switch link's latency is not q->link (dragonfly global links) */
     unsigned iters;
     iq_router *r;        /* [switches] */
@@ -277,6 +282,15 @@ typedef struct iqr {
     iq_req *rq;
     uint32_t *m_in, *m_out, *choice;
     uint8_t *granted;
+    /* router ticks at a few fixed delays go in the engine's lanes (sim_lane:
+     * the same firing order as the heap, for an append): lane_d[i] ps ahead
+     * in lane lane_id[i]. A lane event cannot be cancelled: it carries a
+     * record, trec[rec] = its router or NONE once superseded (it then fires
+     * as nothing); free records chain through trec from trec_free. */
+    unsigned nlane;
+    int64_t lane_d[IQ_LANES];
+    int lane_id[IQ_LANES];
+    uint32_t *trec, ntrec, trec_free;
     iqr_stats s;
 } iqr;
 
@@ -334,6 +348,7 @@ static int32_t credits_now(iqr *q, uint32_t xo, uint32_t v, int64_t now)
 }
 
 static void ev_tick(sim *s, void *ctx, uint64_t arg);
+static void ev_tick_lane(sim *s, void *ctx, uint64_t arg);
 static void ev_host(sim *s, void *ctx, uint64_t arg);
 
 static void router_tick_at(iqr *q, uint32_t sw, int64_t t)
@@ -343,9 +358,32 @@ static void router_tick_at(iqr *q, uint32_t sw, int64_t t)
     if (r->tick_at <= t)
         return;
     sim *s = net_sim(q->st->n);
-    if (r->ev)
+    if (r->rec != NONE) { /* a lane event: superseded, it will fire as nothing */
+        q->trec[r->rec] = NONE;
+        r->rec = NONE;
+    } else if (r->ev)
         sim_cancel(s, r->ev);
     r->tick_at = t;
+    int64_t d = t - sim_now(s);
+    for (unsigned i = 0; i < q->nlane; i++)
+        if (q->lane_d[i] == d) {
+            if (q->trec_free == NONE) { /* grown by chunks, as the packets */
+                uint32_t n = q->ntrec ? 2 * q->ntrec : 256;
+                q->trec = tn_xrealloc(q->trec, (size_t)n * sizeof *q->trec);
+                for (uint32_t k = n; k-- > q->ntrec;) {
+                    q->trec[k] = q->trec_free;
+                    q->trec_free = k;
+                }
+                q->ntrec = n;
+            }
+            uint32_t rec = q->trec_free;
+            q->trec_free = q->trec[rec];
+            q->trec[rec] = sw;
+            r->rec = rec;
+            r->ev = 0;
+            sim_schedule_lane(s, q->lane_id[i], rec);
+            return;
+        }
     r->ev = sim_schedule_at(s, t, ev_tick, q, sw);
 }
 
@@ -444,6 +482,8 @@ static void packet_arrived(iqr *q, iq_pkt *p, int64_t t_ps)
 /* ---- allocators ---- */
 
 static inline uint32_t rr_dist(uint32_t a, uint32_t ptr, uint32_t n) { return a >= ptr ? a - ptr : a + n - ptr; }
+/* (a + 1) % n without the division in the common case (a + 1 < n) */
+static inline uint32_t rr_next(uint32_t a, uint32_t n) { return a + 1 < n ? a + 1 : (a + 1) % n; }
 
 /* Match requests rq[0..nr) (in < nin, out < nout, key < nkey) with at most one
  * grant per input and per output: granted[r] = 1 for the winners. pin[in]
@@ -453,6 +493,27 @@ static void allocate(iqr *q, uint32_t nr, uint32_t nin, uint32_t nout, uint32_t 
 {
     iq_req *rq = q->rq;
     uint32_t *m_in = q->m_in, *m_out = q->m_out, *ch = q->choice;
+    /* every request from one input (a head asking for several output VCs,
+     * or a single request): the input's choice alone decides, as the full
+     * rounds below would (each output sees only that input; one class, so
+     * strict has one level): input-first takes the key nearest the input's
+     * pointer, iSLIP the granting output nearest it */
+    uint32_t one = 1;
+    for (uint32_t r = 1; r < nr && one; r++)
+        one = rq[r].in == rq[0].in && rq[r].prio == rq[0].prio;
+    if (one) {
+        uint32_t in = rq[0].in, best = 0;
+        for (uint32_t r = 1; r < nr; r++) {
+            if (q->islip ? rr_dist(rq[r].out, pin[in], nout) < rr_dist(rq[best].out, pin[in], nout)
+                         : rr_dist(rq[r].key, pin[in], nkey) < rr_dist(rq[best].key, pin[in], nkey))
+                best = r;
+        }
+        for (uint32_t r = 0; r < nr; r++)
+            q->granted[r] = r == best;
+        pin[in] = (uint16_t)(q->islip ? rr_next(rq[best].out, nout) : rr_next(rq[best].key, nkey));
+        pout[rq[best].out] = (uint16_t)rr_next(in, nin);
+        return;
+    }
     /* no two requests share an input or an output (the common case): both
      * allocators grant them all, and move the pointers as below */
     int clash = 0;
@@ -465,8 +526,8 @@ static void allocate(iqr *q, uint32_t nr, uint32_t nin, uint32_t nout, uint32_t 
     if (!clash) {
         for (uint32_t r = 0; r < nr; r++) {
             q->granted[r] = 1;
-            pin[rq[r].in] = (uint16_t)(q->islip ? (rq[r].out + 1) % nout : (rq[r].key + 1) % nkey);
-            pout[rq[r].out] = (uint16_t)((rq[r].in + 1) % nin);
+            pin[rq[r].in] = (uint16_t)(q->islip ? rr_next(rq[r].out, nout) : rr_next(rq[r].key, nkey));
+            pout[rq[r].out] = (uint16_t)rr_next(rq[r].in, nin);
         }
         return;
     }
@@ -520,8 +581,8 @@ static void allocate(iqr *q, uint32_t nr, uint32_t nin, uint32_t nout, uint32_t 
                     continue;
                 q->granted[r] = 1;
                 any = 1;
-                pin[rq[r].in] = (uint16_t)((rq[r].key + 1) % nkey);
-                pout[o] = (uint16_t)((rq[r].in + 1) % nin);
+                pin[rq[r].in] = (uint16_t)rr_next(rq[r].key, nkey);
+                pout[o] = (uint16_t)rr_next(rq[r].in, nin);
             }
         } else {
             /* grant: each free output the free input nearest its pointer */
@@ -552,8 +613,8 @@ static void allocate(iqr *q, uint32_t nr, uint32_t nin, uint32_t nout, uint32_t 
                 m_out[rq[r].out] = r;
                 any = 1;
                 if (it == 0) {
-                    pin[i] = (uint16_t)((rq[r].out + 1) % nout);
-                    pout[rq[r].out] = (uint16_t)((i + 1) % nin);
+                    pin[i] = (uint16_t)rr_next(rq[r].out, nout);
+                    pout[rq[r].out] = (uint16_t)rr_next(i, nin);
                 }
             }
         }
@@ -585,32 +646,12 @@ static inline int32_t adaptive_need(const iqr *q, const iq_pkt *p)
     return (int32_t)(p->nflits < q->depth ? p->nflits : q->depth);
 }
 
-/* Torus adaptive: output VC v of port xo can be granted to the head of
- * input VC c now (free; an adaptive one with adaptive_need's credits) */
-static int va_open(iqr *q, uint32_t xo, uint32_t v, const iq_ivc *c, int64_t now)
+/* Torus adaptive: output VC v of port xo can be granted to p's head now
+ * (free; an adaptive one with adaptive_need's credits) */
+static inline int va_open(iqr *q, uint32_t xo, uint32_t v, const iq_pkt *p, int64_t now)
 {
-    const iq_pkt *p = ring_at(q, (size_t)(c - q->ivc), c->head)->p;
     return ovc_at(q, xo, v)->owner == NONE &&
            (p->hop.kind != TOPO_HOP_ADAPTIVE || credits_now(q, xo, v, now) >= adaptive_need(q, p));
-}
-
-/* Torus adaptive, at a VC allocation request of the head of input VC c at
- * switch sw: when the candidate it asks for has no output VC it can be
- * granted, the choice is made again among the route's candidates (so a
- * head that adaptive VCs held by others block asks for the escape:
- * Duato's protocol needs the escape always reachable) */
-static void __attribute__((noinline)) va_rechoose(iqr *q, uint32_t sw, iq_ivc *c, int64_t now)
-{
-    iq_pkt *p = ring_at(q, (size_t)(c - q->ivc), c->head)->p;
-    if (p->hop.kind != TOPO_HOP_ADAPTIVE && p->hop.kind != TOPO_HOP_ESCAPE)
-        return;
-    uint32_t v = c->vc_base, xo = q->r[sw].x0 + c->out;
-    while (v < (uint32_t)c->vc_base + c->nvc && !va_open(q, xo, v, c, now))
-        v++;
-    if (v == (uint32_t)c->vc_base + c->nvc) {
-        route(q, sw, c, p, now);
-        q->s.rechosen++;
-    }
 }
 
 /* route the head of input VC c (of port x at switch sw) */
@@ -675,55 +716,78 @@ static void route(iqr *q, uint32_t sw, iq_ivc *c, iq_pkt *p, int64_t now)
 
 /* ---- a router's tick ---- */
 
-static void ev_tick(sim *s, void *ctx, uint64_t arg)
+static void router_tick(iqr *q, uint32_t sw, int64_t now);
+
+static void ev_tick(sim *s, void *ctx, uint64_t arg) { router_tick(ctx, (uint32_t)arg, sim_now(s)); }
+
+static void ev_tick_lane(sim *s, void *ctx, uint64_t arg)
 {
     iqr *q = ctx;
-    uint32_t sw = (uint32_t)arg;
+    uint32_t rec = (uint32_t)arg, sw = q->trec[rec];
+    q->trec[rec] = q->trec_free;
+    q->trec_free = rec;
+    if (sw == NONE)
+        return; /* superseded by an earlier tick */
+    q->r[sw].rec = NONE;
+    router_tick(q, sw, sim_now(s));
+}
+
+static void router_tick(iqr *q, uint32_t sw, int64_t now)
+{
     iq_router *r = &q->r[sw];
-    int64_t now = sim_now(s);
     r->tick_at = INT64_MAX;
     r->ev = 0;
     q->s.ticks++;
     const uint32_t V = q->V, x0 = r->x0;
     uint32_t *act = &q->act[(size_t)x0 * V];
-    /* route computation (and idle heads entering it) */
+    /* route computation (and idle heads entering it), then the VC
+     * allocation requests of the heads routed by now (one pass: a request
+     * depends on its own VC and on the output VCs' owners only) */
+    uint32_t nr = 0;
     for (uint32_t a = 0; a < r->nact; a++) {
         uint32_t li = act[a];
         size_t idx = (size_t)x0 * V + li;
         iq_ivc *c = &q->ivc[idx];
-        if (!c->n || c->state > VC_ROUTING)
-            continue;
-        iq_flit *f = ring_at(q, idx, c->head);
-        if (f->t > now)
-            continue;
-        if (c->state == VC_IDLE) {
-            c->state = VC_ROUTING;
-            c->ready = now + q->rd;
-            c->sent = 0;
+        if (c->state <= VC_ROUTING) {
+            if (!c->n)
+                continue;
+            iq_flit *f = ring_at(q, idx, c->head);
+            if (f->t > now)
+                continue;
+            if (c->state == VC_IDLE) {
+                c->state = VC_ROUTING;
+                c->ready = now + q->rd;
+                c->sent = 0;
+            }
+            /* an oblivious routing's choice depends on the packet alone: it is
+             * made now and known routing-delay later (no tick of its own) */
+            if (c->ready <= now || q->oblivious) {
+                route(q, sw, c, f->p, now);
+                c->state = VC_VA;
+            }
         }
-        /* an oblivious routing's choice depends on the packet alone: it is
-         * made now and known routing-delay later (no tick of its own) */
-        if (c->ready <= now || q->oblivious) {
-            route(q, sw, c, f->p, now);
-            c->state = VC_VA;
-        }
-    }
-    /* VC allocation */
-    const int adaptive = q->adaptive;
-    uint32_t nr = 0;
-    for (uint32_t a = 0; a < r->nact; a++) {
-        uint32_t li = act[a];
-        iq_ivc *c = &q->ivc[(size_t)x0 * V + li];
+        /* VC allocation */
         if (c->state != VC_VA || c->ready > now)
             continue;
-        if (__builtin_expect(adaptive, 0))
-            va_rechoose(q, sw, c, now);
+        iq_pkt *p = ring_at(q, (size_t)x0 * V + li, c->head)->p;
+        if (p->hop.kind == TOPO_HOP_ADAPTIVE || p->hop.kind == TOPO_HOP_ESCAPE) {
+            /* torus adaptive: the choice among the route's candidates is
+             * made again when the one asked for has no free output VC, so
+             * a head that an adaptive VC held by others blocks asks for the
+             * escape (Duato's protocol needs the escape always reachable) */
+            uint32_t v = c->vc_base, xo = x0 + c->out;
+            while (v < (uint32_t)c->vc_base + c->nvc && !va_open(q, xo, v, p, now))
+                v++;
+            if (v == (uint32_t)c->vc_base + c->nvc) {
+                route(q, sw, c, p, now);
+                q->s.rechosen++;
+            }
+        }
         uint32_t xo = x0 + c->out, any = 0;
         for (uint32_t v = c->vc_base; v < (uint32_t)c->vc_base + c->nvc; v++) {
-            if (ovc_at(q, xo, v)->owner != NONE || (__builtin_expect(adaptive, 0) && !va_open(q, xo, v, c, now)))
+            if (!va_open(q, xo, v, p, now))
                 continue;
-            q->rq[nr++] = (iq_req){.in = li, .out = c->out * V + v, .key = v, .who = li,
-                                   .prio = ring_at(q, (size_t)x0 * V + li, c->head)->p->cls};
+            q->rq[nr++] = (iq_req){.in = li, .out = c->out * V + v, .key = v, .who = li, .prio = p->cls};
             any = 1;
         }
         if (!any) { /* no output VC free: it loses this round */
@@ -744,10 +808,9 @@ static void ev_tick(sim *s, void *ctx, uint64_t arg)
                 ovc_at(q, x0 + c->out, c->out_vc)->owner = q->rq[k].who;
                 c->state = VC_ACTIVE;
                 c->ready = now + q->va;
-                /* the packet's record moves on with the hop it won */
                 iq_pkt *p = ring_at(q, (size_t)x0 * V + q->rq[k].who, c->head)->p;
                 q->st->t.ops->take(&q->st->t, sw, &p->hop, &p->hdr);
-                if (__builtin_expect(adaptive, 0) && p->hop.kind == TOPO_HOP_ESCAPE)
+                if (p->hop.kind == TOPO_HOP_ESCAPE)
                     q->st->st.adaptive_escape++;
             }
         }
@@ -809,7 +872,7 @@ static void ev_tick(sim *s, void *ctx, uint64_t arg)
                 continue;
             }
             if (q->islip)
-                q->sa_vc[x0 + q->rq[k].in] = (uint16_t)((q->rq[k].key + 1) % V);
+                q->sa_vc[x0 + q->rq[k].in] = (uint16_t)rr_next(q->rq[k].key, V);
             iq_flit *f = ring_at(q, idx, c->head);
             iq_pkt *p = f->p;
             c->head = c->head + 1 == q->depth ? 0 : c->head + 1;
@@ -1151,8 +1214,58 @@ void iqr_fini(swnet *st)
     free(q->m_out);
     free(q->choice);
     free(q->granted);
+    free(q->trec);
     free(q);
     st->iq = NULL;
+}
+
+/* Lanes for the delays most ticks are asked at (a router ticks on the grid
+ * of Tr, so from a tick or a host's flit-time edge these are fixed): the
+ * next step, the VC allocation, the switch allocation and route delays,
+ * and a flit's hop to the next router over each link latency (with and
+ * without its oblivious route). Other delays take the heap. */
+static void lanes_init(iqr *q)
+{
+    q->nlane = 0;
+    q->trec = NULL;
+    q->ntrec = 0;
+    q->trec_free = NONE;
+    int64_t lat[4] = {q->link, q->hlink, -1, -1};
+    unsigned nl = 2;
+    for (uint32_t x = 0; x < q->X && nl < 4; x++) {
+        int64_t l = q->olink[x];
+        int seen = 0;
+        for (unsigned k = 0; k < nl; k++)
+            seen |= lat[k] == l;
+        if (!seen)
+            lat[nl++] = l;
+    }
+    int64_t cand[4 + 2 * 4];
+    unsigned nc = 0;
+    cand[nc++] = grid_r(q, q->va);
+    cand[nc++] = q->Tr;
+    for (unsigned k = 0; k < nl; k++) {
+        int64_t w = grid_r(q, q->sa + q->stx + q->T + lat[k]);
+        if (k == 1)
+            w = grid_r(q, q->T + lat[k]); /* a host's flit on its uplink */
+        cand[nc++] = w + q->rd;
+        cand[nc++] = w;
+    }
+    cand[nc++] = grid_r(q, q->sa);
+    cand[nc++] = grid_r(q, q->rd);
+    sim *s = net_sim(q->st->n);
+    for (unsigned i = 0; i < nc && q->nlane < IQ_LANES; i++) {
+        int seen = cand[i] <= 0;
+        for (unsigned k = 0; k < q->nlane; k++)
+            seen |= q->lane_d[k] == cand[i];
+        if (seen)
+            continue;
+        int id = sim_lane(s, cand[i], ev_tick_lane, q);
+        if (id < 0)
+            break;
+        q->lane_d[q->nlane] = cand[i];
+        q->lane_id[q->nlane++] = id;
+    }
 }
 
 static uint32_t depth_of(const swnet_params *p) { return (uint32_t)(p->vc_buffer_bytes / p->flit_bytes); }
@@ -1286,7 +1399,6 @@ int iqr_init(swnet *st, const swnet_params *p, char *err, size_t errlen)
     }
     q->wormhole = p->switching == SWNET_WORMHOLE;
     q->oblivious = !st->adaptive && !st->ugal && !st->least;
-    q->adaptive = st->adaptive;
     q->islip = p->allocator == SWNET_ISLIP;
     q->iters = p->alloc_iters ? p->alloc_iters : 1;
     uint32_t S = t->switches, V = q->V, X = q->X, N = t->hosts;
@@ -1300,6 +1412,7 @@ int iqr_init(swnet *st, const swnet_params *p, char *err, size_t errlen)
         iq_router *r = &q->r[s];
         r->tick_at = INT64_MAX;
         r->ev = 0;
+        r->rec = NONE;
         r->x0 = (uint32_t)t->ops->port_base(t, s);
         r->radix = t->ops->radix(t, s);
         r->nact = 0;
@@ -1365,5 +1478,6 @@ int iqr_init(swnet *st, const swnet_params *p, char *err, size_t errlen)
     q->m_in = tn_xmalloc((size_t)q->maxr * V * sizeof *q->m_in);
     q->m_out = tn_xmalloc((size_t)q->maxr * V * sizeof *q->m_out);
     q->choice = tn_xmalloc((size_t)q->maxr * V * sizeof *q->choice);
+    lanes_init(q);
     return 0;
 }

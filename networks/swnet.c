@@ -429,7 +429,7 @@ static uint64_t mix64(uint64_t z)
  * and spurious fast retransmits without a single loss). */
 static inline uint64_t flow_key(const net_msg *m)
 {
-    return m->client == NET_TP_CLIENT ? ((const tp_flow *)m->p)->msg->id : m->id;
+    return m->client == NET_TP_CLIENT ? ((const tp_flow *)m->p)->msg_id : m->id;
 }
 
 uint64_t swnet_salt(const swnet *st, const net_msg *m) { return mix64(st->salt_key ^ flow_key(m)); }
@@ -1438,6 +1438,8 @@ size_t swnet_route(const void *state, uint32_t src, uint32_t dst, uint64_t *link
     return topo_route(&st->t, src, dst, mix64(((uint64_t)src << 32) | dst), links, NULL, max);
 }
 
+uint64_t swnet_routes_key(const void *state) { return ((const swnet *)state)->routes_key; }
+
 /* swnet_route for many pairs (topo_route_many: the topology's kernel). */
 size_t swnet_route_many(const void *state, size_t n, const uint64_t *ends, uint32_t *links, uint32_t *len,
                         size_t stride)
@@ -1535,6 +1537,32 @@ int swnet_queue_report(void *state, int64_t t_end_ps, net_queue_report *r)
 void swnet_get_stats(const void *state, swnet_stats *out) { *out = ((const swnet *)state)->st; }
 
 const topo *swnet_topo(const void *state) { return &((const swnet *)state)->t; }
+
+double *swnet_link_rates(const void *state)
+{
+    const swnet *st = state;
+    if (!st->lrate)
+        return NULL;
+    const topo *t = &st->t;
+    double *r = tn_xcalloc((size_t)st->links + 1, sizeof *r);
+    int any = 0;
+    for (uint32_t l = 0; l < st->links; l++) {
+        double b = 0;
+        int64_t ps;
+        if (t->ops->link_attr)
+            t->ops->link_attr(t, l, &b, &ps);
+        double own = b > 0 ? b : net_core(st->n)->bandwidth_bps;
+        if (st->lrate[l].bps != own) {
+            r[l] = st->lrate[l].bps;
+            any = 1;
+        }
+    }
+    if (!any) {
+        free(r);
+        return NULL;
+    }
+    return r;
+}
 
 void swnet_fini(void *state)
 {
@@ -2047,6 +2075,12 @@ int swnet_init(void *state, net *n, topo *t, const swnet_params *p, char *err, s
         swnet_fini(st);
         return -1;
     }
+    /* the routes' dependence on this run's stream: the drawn seed, or the
+     * graph's drawn links (topo_graph.c draws them itself) */
+    st->routes_key = draw ? fail_seed : 0;
+    const char *gfail = topo_is_graph(&st->t) ? topo_graph_failed(&st->t) : NULL;
+    for (const char *c = gfail; c && *c; c++)
+        st->routes_key = (st->routes_key ^ (unsigned char)*c) * UINT64_C(1099511628211);
     st->fail_at_ps = -1;
     if (p->fail_at_ps >= 0 && topo_is_fail(&st->t)) {
         /* the links work until then (swnet_check refused what this cannot do) */

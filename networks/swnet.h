@@ -276,6 +276,7 @@ typedef struct swnet {
     topo t;                       /* graph and routing, owned */
     topo zl;                      /* zero-load routes when they differ from t's (zl.ops NULL: t), owned */
     int placement;                /* enum topo_placement (swnet_set_zero_load_topo populates zl as t) */
+    uint64_t routes_key;          /* net_ops.routes_key: what a count of failed links drew (0: none) */
     uint32_t hosts;               /* N */
     uint32_t links;               /* directed links, host links included */
     net_rate rate;                /* B on every link */
@@ -404,6 +405,7 @@ uint64_t swnet_link_count(const void *state);
 size_t swnet_route(const void *state, uint32_t src, uint32_t dst, uint64_t *links, size_t max);
 size_t swnet_route_many(const void *state, size_t n, const uint64_t *ends, uint32_t *links, uint32_t *len,
                         size_t stride);
+uint64_t swnet_routes_key(const void *state);
 void swnet_fill_metrics(void *state, double *m);
 int swnet_queue_report(void *state, int64_t t_end_ps, net_queue_report *r);
 uint64_t swnet_credit_leaks(const void *state); /* test aid: 0 when every credit (pfc: ingress count) came back */
@@ -416,6 +418,10 @@ int64_t swnet_zero_load_h_ps(const void *state, uint32_t h, uint64_t bytes);
 
 /* The topology under the core (tests, tools). */
 const topo *swnet_topo(const void *state);
+/* export-topology: the rate (bit/s) of each directed link whose rate
+ * network.degraded-links changed (0 for the others), [links] allocated;
+ * NULL when none did. */
+double *swnet_link_rates(const void *state);
 
 void swnet_get_stats(const void *state, swnet_stats *out);
 
@@ -483,7 +489,7 @@ double swnet_mem_bytes(const net_params *core, const swnet_params *p, const topo
 /* The ops every fabric over the core shares. */
 #define SWNET_OPS                                                                                             \
     .state_size = sizeof(swnet), .send = swnet_send, .zero_load_ps = swnet_zero_load_ps,            \
-    .link_count = swnet_link_count, .route = swnet_route, .route_many = swnet_route_many, .metrics = swnet_metrics_def,                      \
+    .link_count = swnet_link_count, .route = swnet_route, .route_many = swnet_route_many, .routes_key = swnet_routes_key, .metrics = swnet_metrics_def,                      \
     .nmetrics = SWNET_NMETRICS, .fill_metrics = swnet_fill_metrics, .fini = swnet_fini, .topology = swnet_topo, \
     .queue_report = swnet_queue_report
 

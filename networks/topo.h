@@ -455,6 +455,11 @@ const topo *topo_fail_after(const topo *t);
  * NULL): the choices the file could not follow (0: the file routes exactly
  * as t). 0, or -1 + err. */
 int topo_export_dot(const topo *t, FILE *out, const char *title, uint64_t *conflicts, char *err, size_t errlen);
+/* The same, with rate[l] > 0 the bandwidth (bit/s) written on directed
+ * link l instead of its own (network.degraded-links: swnet_link_rates);
+ * rate may be NULL. */
+int topo_export_dot_rates(const topo *t, const double *rate, FILE *out, const char *title, uint64_t *conflicts,
+                          char *err, size_t errlen);
 
 /* InfiniBand import (topo_ibimport.c, its head gives the formats): the
  * fabric of an ibnetdiscover topology file and its routes from a
@@ -465,7 +470,7 @@ typedef struct ib_import_stats {
     uint32_t hosts, switches;
     uint64_t missing; /* (switch, host not on it) pairs without a forwarding entry */
     uint64_t ignored; /* entries for LIDs of no host (switches' own, unknown, a port's LIDs above its base) */
-    uint32_t lmc_hosts; /* hosts with LMC > 0: only their base LID's routes are imported */
+    uint32_t lmc_hosts; /* hosts with LMC > 0: their LIDs' routes are the file's lmc paths */
 } ib_import_stats;
 int topo_import_ib(const char *ibnetdiscover, const char *fdbs, FILE *out, ib_import_stats *stats, char *err,
                    size_t errlen);

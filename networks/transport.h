@@ -71,6 +71,7 @@ typedef struct tp_params {
 } tp_params;
 
 extern const char *const tp_ack_class_names[]; /* "data", "0" .. "7" */
+extern const char *const tp_wl_ack_class_names[]; /* "inherit", then tp_ack_class_names (workload.ack-class) */
 
 enum { TP_GROWTH_RENO = 0, TP_GROWTH_LINUX = 1 };
 extern const char *const tp_growth_names[]; /* "reno", "linux" */
@@ -102,7 +103,12 @@ typedef struct tp_cc_ops {
 /* One message's connection, both ends (the fields a tp_cc_ops reads and
  * writes: cwnd, ssthresh, mss, the sequence state, its own cc fields). */
 struct tp_flow {
-    net_msg *msg;          /* the workload's message */
+    net_msg *msg;          /* the workload's message; NULL once delivered (the workload may release or reuse it) */
+    /* the message's addressing, kept for the segments, ACKs and CNPs that may still follow its
+     * delivery (a retransmission after a lost last ACK): src, dst (node ids), class, priority, id */
+    uint32_t src, dst;
+    uint8_t cls, prio;
+    uint64_t msg_id;
     struct tp_inst *t;
     struct tp_flow *next;  /* free list */
     uint32_t nseg;         /* segments */

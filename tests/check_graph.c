@@ -9,6 +9,7 @@
  * spine sends H(2i-1), H(2i) down to leaf Si. */
 #include <check.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -590,7 +591,9 @@ static void roundtrip(const char *name, const char *const *sets, uint32_t N, int
     ck_assert_ptr_nonnull(f);
     uint64_t conflicts = 99;
     char err[256];
-    ck_assert_int_eq(topo_export_dot(t, f, name, &conflicts, err, sizeof err), 0);
+    double *rate = swnet_link_rates(a->n->state); /* network.degraded-links: written as the links' bandwidth */
+    ck_assert_int_eq(topo_export_dot_rates(t, rate, f, name, &conflicts, err, sizeof err), 0);
+    free(rate);
     fclose(f);
     if (want) {
         f = fopen(tmp_path, "r");
@@ -642,6 +645,12 @@ START_TEST(test_export_import)
 {
     const char *ft[] = {"network.arity=4", "network.levels=2", NULL};
     roundtrip("fat-tree", ft, 16, 1, "vcs=1;");
+    /* degraded links (both directions of S0-S4 at half rate, H3's link at a
+     * quarter) are written as the links' bandwidth, which the graph reads:
+     * the same deliveries */
+    const char *ftd[] = {"network.arity=4", "network.levels=2", "network.degraded-links=S0-S4:0.5 H3-S0:0.25", NULL};
+    roundtrip("fat-tree", ftd, 16, 1, "\"S4\" -> \"S0\" [tport=0, hport=4, comment=\"H0\", bandwidth=\"5000000000b/s\"]");
+    roundtrip("fat-tree", ftd, 16, 1, "\"H3\" -> \"S0\" [hport=3, comment=\"*\", bandwidth=\"2500000000b/s\"]");
     const char *t7[] = {"network.dims=7 7", NULL};
     roundtrip("torus", t7, 49, 1, "vcs=2;");
     const char *t8[] = {"network.dims=8 8", NULL};
@@ -1400,15 +1409,87 @@ START_TEST(test_import_ib_errors)
     ib_fails("Switch 4 \"S-01\" # \"a\" base port 0 lid 1 lmc 0\n[1] \"H-0a\"[1](a) # \"ha\" lid 3 4xQDR\n"
              "Ca 1 \"H-0a\" # \"ha\"\n[1](a) \"S-01\"[1] # lid 3 lmc 4294967296 \"a\" lid 1\n",
              FDB_OK, "n:4:", "lmc 4294967295: at most 7");
-    /* LMC > 0: H-0b answers to LIDs 4 and 5; only LID 4's (the base's)
-     * routes are imported, and the import says so (lmc_hosts, the CLI's
-     * warning) */
+    /* LMC > 0 without the other LIDs' entries: H-0b's LID 5 (path 1) has
+     * no route on either switch: 2 (switch, host) pairs missing */
     char lmc[sizeof IBN_OK + 128];
     snprintf(lmc, sizeof lmc, "%sCa 1 \"H-0b\" # \"hb\"\n[1](b) \"S-02\"[1] # lid 4 lmc 1 \"b\" lid 2\n", IBN_OK);
     dot = ib_import(ib_file(0, lmc), ib_file(1, FDB_OK), &st, err, sizeof err);
     ck_assert_msg(dot != NULL, "%s", err);
     ck_assert_uint_eq(st.lmc_hosts, 1);
     ck_assert_uint_eq(st.hosts, 2);
+    ck_assert_uint_eq(st.missing, 1); /* S-01 has no entry for LID 5; S-02 delivers its own host anyway */
+    free(dot);
+}
+END_TEST
+
+/* LMC > 0 imported as lmc paths. Two switches joined by two links (IB
+ * ports 2 and 3 of both), H-0a (LID 3) on S-01, H-0b on S-02 with LMC 1
+ * (LIDs 4 and 5). S-01's table sends LID 4 out of IB port 2 and LID 5 out
+ * of IB port 3: H-0b's path 0 (base + 0) and path 1 (base + 1) leave S-01
+ * by its dense ports 1 and 2, written "H-0b@0" and "H-0b@1"; every other
+ * route is the same on both paths (bare; S-02's port toward S-01 carries
+ * all of them: "*"). The graph: lmc=1; links hosts 0, 1, S-01's ports
+ * 2..4, S-02's 5..7. H-0a -> H-0b: 0, 3, 5 on path 0 and 0, 4, 5 on path
+ * 1 (the salt's binary choice 0); H-0b -> H-0a: 1, 6, 2 on both. */
+START_TEST(test_import_ib_lmc)
+{
+    static const char ibn[] = "Switch 4 \"S-01\" # \"a\" base port 0 lid 1 lmc 0\n"
+                              "[1] \"H-0a\"[1](a) # \"ha\" lid 3 4xQDR\n"
+                              "[2] \"S-02\"[2] # \"b\" lid 2 4xQDR\n"
+                              "[3] \"S-02\"[3] # \"b\" lid 2 4xQDR\n"
+                              "\n"
+                              "Switch 4 \"S-02\" # \"b\" base port 0 lid 2 lmc 0\n"
+                              "[1] \"H-0b\"[1](b) # \"hb\" lid 4 4xQDR\n"
+                              "[2] \"S-01\"[2] # \"a\" lid 1 4xQDR\n"
+                              "[3] \"S-01\"[3] # \"a\" lid 1 4xQDR\n"
+                              "\n"
+                              "Ca 1 \"H-0b\" # \"hb\"\n"
+                              "[1](b) \"S-02\"[1] # lid 4 lmc 1 \"b\" lid 2\n";
+    static const char fdb[] = "osm_ucast_mgr_dump_ucast_routes: Switch 0x01\n"
+                              "0x0003 : 001 : 01 : yes\n"
+                              "0x0004 : 002 : 02 : yes\n"
+                              "0x0005 : 003 : 02 : yes\n"
+                              "osm_ucast_mgr_dump_ucast_routes: Switch 0x02\n"
+                              "0x0003 : 002 : 02 : yes\n"
+                              "0x0004 : 001 : 01 : yes\n"
+                              "0x0005 : 001 : 01 : yes\n";
+    char err[1024] = "";
+    ib_import_stats st;
+    char *dot = ib_import(ib_file(0, ibn), ib_file(1, fdb), &st, err, sizeof err);
+    ck_assert_msg(dot != NULL, "%s", err);
+    ck_assert_uint_eq(st.lmc_hosts, 1);
+    ck_assert_uint_eq(st.missing, 0);
+    ck_assert_uint_eq(st.ignored, 0);
+    static const char *const want[] = {
+        "  lmc=1;\n",
+        "  \"H-0b\" [kind=host, lid=4, lmc=1, desc=\"hb\"];\n",
+        "  \"S-01\" -> \"S-02\" [tport=1, hport=1, comment=\"H-0b@0\"];\n",
+        "  \"S-01\" -> \"S-02\" [tport=2, hport=2, comment=\"H-0b@1\"];\n",
+        "  \"S-02\" -> \"S-01\" [tport=1, hport=1, comment=\"*\"];\n",
+    };
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++)
+        ck_assert_msg(strstr(dot, want[i]) != NULL, "the file lacks %s:\n%s", want[i], dot);
+    topo t;
+    build_ok(dot_file(dot), TOPO_GRAPH_FILE, &t);
+    uint64_t salt[2] = {0, 0};
+    int have[2] = {0, 0};
+    for (uint64_t x = 1; !(have[0] && have[1]); x++) {
+        unsigned b = topo_pick(x, 0, 2);
+        if (!have[b])
+            salt[b] = x, have[b] = 1;
+    }
+    for (int v = 0; v < 2; v++) {
+        uint64_t l[8];
+        ck_assert_uint_eq(topo_route(&t, 0, 1, salt[v], l, NULL, 8), 3);
+        ck_assert_uint_eq(l[0], 0);
+        ck_assert_uint_eq(l[1], v ? 4 : 3);
+        ck_assert_uint_eq(l[2], 5);
+        ck_assert_uint_eq(topo_route(&t, 1, 0, salt[v], l, NULL, 8), 3);
+        ck_assert_uint_eq(l[0], 1);
+        ck_assert_uint_eq(l[1], 6);
+        ck_assert_uint_eq(l[2], 2);
+    }
+    topo_free(&t);
     free(dot);
 }
 END_TEST
@@ -2190,6 +2271,7 @@ static Suite *suite(void)
     tcase_add_test(tc, test_import_ib_2switch);
     tcase_add_test(tc, test_import_ib_fattree);
     tcase_add_test(tc, test_import_ib_errors);
+    tcase_add_test(tc, test_import_ib_lmc);
     tcase_add_test(tc, test_failed_links_errors);
     tcase_add_test(tc, test_failed_file_paths);
     tcase_add_test(tc, test_failed_uplink_bisect);
