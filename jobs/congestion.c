@@ -4,6 +4,9 @@
 
 #include <stdlib.h>
 #include <string.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 #include "log.h"
 
@@ -46,33 +49,236 @@ double cong_acc_link_scaled(const cong_acc *a, uint64_t link)
     return mx ? (double)a->link_load[link] / (double)mx : 0.0;
 }
 
-/* A link's counters during one evaluation. */
-typedef struct cong_link {
-    uint32_t load;  /* flows of level `level - 1` crossing it */
-    uint32_t level; /* 1 + the level `load` and `mark` belong to (0: none yet) */
-    uint32_t mark;  /* low 32 bits of 1 + the last flow of that level that crossed it */
-} cong_link;
-
-/* Histogram indexed by weight, grown on demand. */
-static void hist_add(uint64_t **h, size_t *len, uint64_t w, uint64_t n)
+/* Histogram indexed by weight, grown on demand (cap: its allocation). */
+static void hist_add(uint64_t **h, size_t *len, size_t *cap, uint64_t w, uint64_t n)
 {
     if (w >= *len) {
         size_t nl = (size_t)w + 1;
-        *h = tn_xrealloc(*h, nl * sizeof **h);
-        memset(*h + *len, 0, (nl - *len) * sizeof **h);
+        if (nl > *cap) {
+            size_t nc = *cap ? *cap : 64;
+            while (nc < nl)
+                nc *= 2;
+            *h = tn_xrealloc(*h, nc * sizeof **h);
+            memset(*h + *cap, 0, (nc - *cap) * sizeof **h);
+            *cap = nc;
+        }
         *len = nl;
     }
     (*h)[w] += n;
 }
 
-#define CONG_AHEAD 16 /* link visits between a prefetch and its use */
+void cong_ws_free(cong_ws *w)
+{
+    free(w->load);
+    free(w->total);
+    free(w->mark);
+    free(w->links);
+    free(w->len);
+    free(w->ends);
+    free(w->cf);
+    free(w->tmp);
+    free(w->ready);
+    free(w->hist);
+    memset(w, 0, sizeof *w);
+}
+
+/* Room for `flows` flows of `stride` links (the routes kept as they are:
+ * the first `keep` flows laid out at the old stride move to the new one). */
+static void ws_room(cong_ws *w, size_t flows, size_t stride, size_t keep)
+{
+    if (flows > w->flows_cap) {
+        w->len = tn_xrealloc(w->len, flows * sizeof *w->len);
+        w->ends = tn_xrealloc(w->ends, flows * sizeof *w->ends);
+        w->cf = tn_xrealloc(w->cf, flows * sizeof *w->cf);
+    }
+    size_t old = w->stride;
+    if (flows > w->flows_cap || stride > old) {
+        size_t fc = flows > w->flows_cap ? flows : w->flows_cap, st = stride > old ? stride : old;
+        w->links = tn_xrealloc(w->links, (fc * st + 8) * sizeof *w->links); /* + 8: route_loop reads 8 cells */
+        for (size_t f = keep; f-- > 0;) /* backwards: a flow moves up, over none not moved yet */
+            memmove(w->links + f * st, w->links + f * old, w->len[f] * sizeof *w->links);
+        w->flows_cap = fc;
+        w->stride = st;
+    }
+}
+
+/* A route that crosses a link twice is a loop: the first link met again,
+ * in path order, or UINT64_MAX. Short routes compare pairs; long ones stamp
+ * the links (w->mark). */
+static uint64_t route_loop_slow(cong_ws *w, const uint32_t *r, uint32_t k);
+
+static inline uint64_t route_loop(cong_ws *w, const uint32_t *r, uint32_t k)
+{
+#ifdef __SSE2__
+    if (k <= 8) {
+        /* Routes without loops are the rule: their 8 first cells (the
+         * buffer holds 8 past any route's start) with the cells from k on
+         * replaced by fillers, compared all pairs at once (within each half:
+         * it against itself turned by 1 and 2; across: one half against the
+         * other turned by 0..3). A filler equal to a link only sends the
+         * route to the exact check. */
+        const __m128i idx = _mm_set_epi32(3, 2, 1, 0), kk = _mm_set1_epi32((int)k);
+        const __m128i fill = _mm_set_epi32(-4, -3, -2, -1), fill2 = _mm_set_epi32(-8, -7, -6, -5);
+        __m128i m0 = _mm_cmpgt_epi32(kk, idx), m1 = _mm_cmpgt_epi32(kk, _mm_add_epi32(idx, _mm_set1_epi32(4)));
+        __m128i v = _mm_loadu_si128((const __m128i *)r), u = _mm_loadu_si128((const __m128i *)(r + 4));
+        v = _mm_or_si128(_mm_and_si128(m0, v), _mm_andnot_si128(m0, fill));
+        u = _mm_or_si128(_mm_and_si128(m1, u), _mm_andnot_si128(m1, fill2));
+        __m128i eq = _mm_cmpeq_epi32(v, _mm_shuffle_epi32(v, _MM_SHUFFLE(0, 3, 2, 1)));
+        eq = _mm_or_si128(eq, _mm_cmpeq_epi32(v, _mm_shuffle_epi32(v, _MM_SHUFFLE(1, 0, 3, 2))));
+        eq = _mm_or_si128(eq, _mm_cmpeq_epi32(u, _mm_shuffle_epi32(u, _MM_SHUFFLE(0, 3, 2, 1))));
+        eq = _mm_or_si128(eq, _mm_cmpeq_epi32(u, _mm_shuffle_epi32(u, _MM_SHUFFLE(1, 0, 3, 2))));
+        eq = _mm_or_si128(eq, _mm_cmpeq_epi32(v, u));
+        eq = _mm_or_si128(eq, _mm_cmpeq_epi32(v, _mm_shuffle_epi32(u, _MM_SHUFFLE(0, 3, 2, 1))));
+        eq = _mm_or_si128(eq, _mm_cmpeq_epi32(v, _mm_shuffle_epi32(u, _MM_SHUFFLE(1, 0, 3, 2))));
+        eq = _mm_or_si128(eq, _mm_cmpeq_epi32(v, _mm_shuffle_epi32(u, _MM_SHUFFLE(2, 1, 0, 3))));
+        if (!_mm_movemask_epi8(eq))
+            return UINT64_MAX;
+    }
+#endif
+    return route_loop_slow(w, r, k);
+}
+
+static uint64_t route_loop_slow(cong_ws *w, const uint32_t *r, uint32_t k)
+{
+    if (k <= 16) {
+        for (uint32_t j = 1; j < k; j++)
+            for (uint32_t i = 0; i < j; i++)
+                if (r[i] == r[j])
+                    return r[j];
+    }
+    if (!w->mark)
+        w->mark = tn_xcalloc((size_t)w->nlinks, sizeof *w->mark);
+    if (++w->stamp == 0) { /* wrapped: every stamp is stale again */
+        memset(w->mark, 0, (size_t)w->nlinks * sizeof *w->mark);
+        w->stamp = 1;
+    }
+    for (uint32_t j = 0; j < k; j++) {
+        if (w->mark[r[j]] == w->stamp)
+            return r[j];
+        w->mark[r[j]] = w->stamp;
+    }
+    return UINT64_MAX;
+}
+
+/* Flows between a prefetch of a flow's link loads and their use (about 32
+ * link visits: the loads are random accesses over every link, a few MB at
+ * ORCS's scale, and fetching them ahead lets the misses overlap). */
+static size_t ahead_of(size_t stride) { return stride >= 32 ? 1 : 32 / stride; }
+
+/* One level's counting on the routes in w (n flows): loads (a dense
+ * counter a link, 2 or 4 bytes: wide), each flow's c_f (into w->cf, the
+ * histogram, *sum_c, *level_max), the loads added to total (may be NULL)
+ * and set back to 0. Returns UINT64_MAX, or the link a route crosses twice
+ * (the first such flow into *dup_flow; the loads are 0 again). */
+static inline __attribute__((always_inline)) uint64_t level_counts(cong_ws *w, int wide, uint64_t n, uint64_t nlinks,
+                                                                   uint64_t *total, uint64_t *sum_c,
+                                                                   uint64_t *level_max, size_t *hist_len,
+                                                                   uint64_t *dup_flow)
+{
+    uint16_t *l16 = (uint16_t *)w->load;
+    uint32_t *l32 = w->load;
+#define LD(e) (wide ? l32[e] : (uint32_t)l16[e])
+#define LDP(e) (wide ? (void *)&l32[e] : (void *)&l16[e])
+    const size_t st = w->stride, D = ahead_of(st);
+    const uint32_t *links = w->links, *len = w->len;
+    uint64_t visits = 0;
+    for (uint64_t f = 0; f < n; f++) {
+        if (f + D < n)
+            for (uint32_t j = 0; j < len[f + D]; j++)
+                __builtin_prefetch(LDP(links[(f + D) * st + j]), 1);
+        const uint32_t *r = links + f * st;
+        uint64_t dup = route_loop(w, r, len[f]);
+        if (dup != UINT64_MAX) {
+            memset(w->load, 0, (size_t)nlinks * (wide ? 4 : 2));
+            *dup_flow = f;
+            return dup;
+        }
+        for (uint32_t j = 0; j < len[f]; j++) {
+            if (wide)
+                l32[r[j]]++;
+            else
+                l16[r[j]]++;
+        }
+        visits += len[f];
+    }
+    for (uint64_t f = 0; f < n; f++) {
+        if (f + D < n)
+            for (uint32_t j = 0; j < len[f + D]; j++)
+                __builtin_prefetch(LDP(links[(f + D) * st + j]), 0);
+        uint64_t c = 1;
+        if (len[f] > 0) {
+            const uint32_t *r = links + f * st;
+            uint32_t m = 0;
+            for (uint32_t j = 0; j < len[f]; j++)
+                m = LD(r[j]) > m ? LD(r[j]) : m;
+            c = m;
+        }
+        w->cf[f] = c;
+        *sum_c += c;
+        if (c > *level_max)
+            *level_max = c;
+        if (c < *hist_len)
+            w->hist[c]++;
+        else
+            hist_add(&w->hist, hist_len, &w->hist_cap, c, 1);
+    }
+    /* a sweep over every link when the level visited many, else its links
+     * again (a link met twice adds its load once: it is 0 the second time) */
+    if (nlinks <= 2 * visits) {
+        if (total)
+            for (uint64_t e = 0; e < nlinks; e++)
+                total[e] += LD(e);
+        memset(w->load, 0, (size_t)nlinks * (wide ? 4 : 2));
+    } else {
+        for (uint64_t f = 0; f < n; f++) {
+            const uint32_t *r = links + f * st;
+            for (uint32_t j = 0; j < len[f]; j++) {
+                if (total)
+                    total[r[j]] += LD(r[j]);
+                if (wide)
+                    l32[r[j]] = 0;
+                else
+                    l16[r[j]] = 0;
+            }
+        }
+    }
+#undef LD
+#undef LDP
+    return UINT64_MAX;
+}
+
+static uint64_t level_counts16(cong_ws *w, uint64_t n, uint64_t nlinks, uint64_t *total, uint64_t *sum_c,
+                               uint64_t *level_max, size_t *hist_len, uint64_t *dup_flow)
+{
+    return level_counts(w, 0, n, nlinks, total, sum_c, level_max, hist_len, dup_flow);
+}
+
+static uint64_t level_counts32(cong_ws *w, uint64_t n, uint64_t nlinks, uint64_t *total, uint64_t *sum_c,
+                               uint64_t *level_max, size_t *hist_len, uint64_t *dup_flow)
+{
+    return level_counts(w, 1, n, nlinks, total, sum_c, level_max, hist_len, dup_flow);
+}
 
 int cong_eval(const pat_set *s, const uint32_t *node_of_rank, uint64_t nlinks, cong_route_fn route,
               const void *ctx, cong_acc *acc, cong_result *out, char *err, size_t errlen)
 {
+    cong_ws w;
+    memset(&w, 0, sizeof w);
+    int rc = cong_eval_ws(&w, s, node_of_rank, nlinks, route, NULL, ctx, acc, out, err, errlen);
+    cong_ws_free(&w);
+    return rc;
+}
+
+int cong_eval_ws(cong_ws *w, const pat_set *s, const uint32_t *node_of_rank, uint64_t nlinks, cong_route_fn route,
+                 cong_route_many_fn many, const void *ctx, cong_acc *acc, cong_result *out, char *err,
+                 size_t errlen)
+{
     memset(out, 0, sizeof *out);
     TN_ASSERT(!acc || acc->nlinks == nlinks, "accumulator of %llu links for %llu",
               (unsigned long long)acc->nlinks, (unsigned long long)nlinks);
+    if (nlinks > UINT32_MAX)
+        return tn_error(err, errlen, "a fabric of %llu links: static routes count at most 2^32",
+                        (unsigned long long)nlinks);
     uint32_t L = pat_set_levels(s);
     uint64_t widest = 0; /* flows of the largest merged level */
     for (uint32_t l = 0; l < L; l++) {
@@ -83,111 +289,111 @@ int cong_eval(const pat_set *s, const uint32_t *node_of_rank, uint64_t nlinks, c
         if (n > widest)
             widest = n;
     }
-    size_t wcap = (size_t)(widest ? widest : 1);
-    /* The routes of one level, flow after flow: flow f's links are
-     * links[off[f] .. off[f+1]); grown when a route does not fit. */
-    size_t lcap = 4 * wcap, used = 0;
-    uint64_t *links = tn_xmalloc(lcap * sizeof *links);
-    size_t *off = tn_xmalloc((wcap + 1) * sizeof *off);
-    uint64_t *cf = tn_xmalloc(wcap * sizeof *cf);
-    uint64_t *ends = tn_xmalloc(wcap * sizeof *ends); /* src node << 32 | dst node, per flow */
-    /* One small record per link, so a flow's visit touches one cache line:
-     * its load in the level being counted (stale when `level` is an earlier
-     * one, which spares a clearing pass) and the last flow that crossed it
-     * (a route that comes back to a link is a loop). With an accumulator,
-     * the flows over all levels (= sum of load(e) over levels) besides,
-     * added to acc only at the end so acc stays unchanged on an error. The
-     * loads of one level dominate the time (random accesses over every
-     * link), so the record stays 12 bytes. */
-    cong_link *lk = tn_xcalloc(nlinks ? (size_t)nlinks : 1, sizeof *lk);
-    uint64_t *total = acc ? tn_xcalloc(nlinks ? (size_t)nlinks : 1, sizeof *total) : NULL;
-    uint64_t *ready = tn_xcalloc(s->ranks ? s->ranks : 1, sizeof *ready);
-    uint64_t *hist = NULL;
+    /* Scratch: one load counter a link (zero between levels), the routes of
+     * one level at a fixed stride (flow f's links at links[f stride ..]),
+     * the totals over levels with an accumulator (added to acc only at the
+     * end, so acc stays unchanged on an error). */
+    if (w->nlinks != nlinks) {
+        free(w->load);
+        free(w->total);
+        free(w->mark);
+        w->load = tn_xcalloc(nlinks ? (size_t)nlinks : 1, sizeof *w->load);
+        w->total = NULL;
+        w->mark = NULL;
+        w->stamp = 0;
+        w->nlinks = nlinks;
+    }
+    if (acc) {
+        if (!w->total)
+            w->total = tn_xmalloc((nlinks ? (size_t)nlinks : 1) * sizeof *w->total);
+        memset(w->total, 0, (size_t)nlinks * sizeof *w->total);
+    }
+    uint64_t *total = acc ? w->total : NULL;
+    ws_room(w, (size_t)(widest ? widest : 1), w->stride ? w->stride : 8, 0);
+    if (w->ready_cap < s->ranks) {
+        free(w->ready);
+        w->ready = tn_xmalloc((size_t)s->ranks * sizeof *w->ready);
+        w->ready_cap = s->ranks;
+    }
+    uint64_t *ready = w->ready;
+    memset(ready, 0, (size_t)s->ranks * sizeof *ready);
+    if (w->hist_cap)
+        memset(w->hist, 0, w->hist_cap * sizeof *w->hist);
     size_t hist_len = 0;
+    if (!w->tmp) {
+        w->tmp_cap = 64;
+        w->tmp = tn_xmalloc(w->tmp_cap * sizeof *w->tmp);
+    }
     uint64_t sum_c = 0, sum_max = 0, c_max = 0, dep_max = 0, flows = 0;
     int rc = 0;
 
     for (uint32_t l = 0; l < L && rc == 0; l++) {
-        /* The level's routes, in merged order (a route op that draws stays
-         * reproducible), with their links checked against the fabric. */
+        /* The level's pairs, in merged order (foreground, then background). */
         uint64_t n = 0;
-        used = 0;
-        for (uint32_t g = 0; g < s->ngroups && rc == 0; g++) {
+        for (uint32_t g = 0; g < s->ngroups; g++) {
             const pat_levels *lv = &s->group[g];
             if (l >= lv->nlevels)
                 continue;
-            for (uint64_t i = lv->start[l]; i < lv->start[l + 1] && rc == 0; i++, n++) {
-                uint32_t a = node_of_rank[lv->pairs[i].src], b = node_of_rank[lv->pairs[i].dst];
-                off[n] = used;
-                ends[n] = (uint64_t)a << 32 | b;
-                size_t k = route(ctx, a, b, links + used, lcap - used);
-                if (k > lcap - used) {
-                    while (k > lcap - used)
-                        lcap *= 2;
-                    links = tn_xrealloc(links, lcap * sizeof *links);
-                    size_t again = route(ctx, a, b, links + used, lcap - used);
+            for (uint64_t i = lv->start[l]; i < lv->start[l + 1]; i++, n++)
+                w->ends[n] = (uint64_t)node_of_rank[lv->pairs[i].src] << 32 | node_of_rank[lv->pairs[i].dst];
+        }
+        /* Their routes: all at once, or pair after pair in that order (a
+         * route op that draws stays reproducible), their links checked
+         * against the fabric's. */
+        size_t need = many ? many(ctx, n, w->ends, w->links, w->len, w->stride) : SIZE_MAX;
+        if (many && need) {
+            ws_room(w, w->flows_cap, need, 0);
+            need = many(ctx, n, w->ends, w->links, w->len, w->stride);
+            TN_ASSERT(need == 0, "route_many asks a stride of %zu, then %zu", w->stride, need);
+        }
+        for (uint64_t f = 0; f < n; f++) {
+            uint32_t a = (uint32_t)(w->ends[f] >> 32), b = (uint32_t)w->ends[f];
+            if (!many) {
+                size_t k = route(ctx, a, b, w->tmp, w->tmp_cap);
+                if (k > w->tmp_cap) {
+                    while (k > w->tmp_cap)
+                        w->tmp_cap *= 2;
+                    w->tmp = tn_xrealloc(w->tmp, w->tmp_cap * sizeof *w->tmp);
+                    size_t again = route(ctx, a, b, w->tmp, w->tmp_cap);
                     TN_ASSERT(again == k, "route %u -> %u has %zu links, then %zu", a, b, k, again);
                 }
-                for (size_t j = used; j < used + k; j++)
-                    if (links[j] >= nlinks) {
+                if (k > w->stride)
+                    ws_room(w, w->flows_cap, k > 2 * w->stride ? k : 2 * w->stride, (size_t)f);
+                uint32_t *r = w->links + f * w->stride;
+                for (size_t j = 0; j < k; j++) {
+                    if (w->tmp[j] >= nlinks) {
                         rc = tn_error(err, errlen, "route from node %u to node %u uses link %llu of %llu", a, b,
-                                      (unsigned long long)links[j], (unsigned long long)nlinks);
+                                      (unsigned long long)w->tmp[j], (unsigned long long)nlinks);
                         break;
                     }
-                used += k;
+                    r[j] = (uint32_t)w->tmp[j];
+                }
+                w->len[f] = (uint32_t)k;
+            } else {
+                const uint32_t *r = w->links + f * w->stride;
+                for (uint32_t j = 0; j < w->len[f]; j++)
+                    if (r[j] >= nlinks) {
+                        rc = tn_error(err, errlen, "route from node %u to node %u uses link %llu of %llu", a, b,
+                                      (unsigned long long)r[j], (unsigned long long)nlinks);
+                        break;
+                    }
             }
+            if (rc != 0)
+                break; /* the scratch is kept, acc is untouched */
         }
         if (rc != 0)
-            break; /* the scratch arrays are dropped, acc is untouched */
-        off[n] = used;
-        /* Loads. The link records are visited in random order (a few MB at
-         * ORCS scale): fetching the record needed CONG_AHEAD visits later
-         * lets the misses overlap, which more than halves the time. */
-        for (uint64_t f = 0; f < n && rc == 0; f++)
-            for (size_t j = off[f]; j < off[f + 1]; j++) {
-                if (j + CONG_AHEAD < used) {
-                    __builtin_prefetch(&lk[links[j + CONG_AHEAD]], 1);
-                    if (total)
-                        __builtin_prefetch(&total[links[j + CONG_AHEAD]], 1);
-                }
-                cong_link *e = &lk[links[j]];
-                if (e->level != l + 1) {
-                    e->level = l + 1;
-                    e->load = 0;
-                    e->mark = 0;
-                } else if (e->mark == (uint32_t)(f + 1)) {
-                    rc = tn_error(err, errlen, "route from node %u to node %u uses link %llu twice (routing loop)",
-                                  (uint32_t)(ends[f] >> 32), (uint32_t)ends[f], (unsigned long long)links[j]);
-                    break;
-                }
-                e->mark = (uint32_t)(f + 1);
-                e->load++;
-                if (total)
-                    total[links[j]]++;
-            }
-        if (rc != 0)
             break;
-        /* Congestion of each flow: its most loaded link. */
-        uint64_t level_max = 0;
-        for (uint64_t f = 0; f < n; f++) {
-            uint64_t c = 1;
-            if (off[f + 1] > off[f]) {
-                c = 0;
-                for (size_t j = off[f]; j < off[f + 1]; j++) {
-                    if (j + CONG_AHEAD < used)
-                        __builtin_prefetch(&lk[links[j + CONG_AHEAD]], 0);
-                    if (lk[links[j]].load > c)
-                        c = lk[links[j]].load;
-                }
-            }
-            cf[f] = c;
-            sum_c += c;
-            if (c > level_max)
-                level_max = c;
-            if (c < hist_len)
-                hist[c]++;
-            else
-                hist_add(&hist, &hist_len, c, 1);
+        /* The level's loads, each flow's congestion, the loads into the
+         * totals and back to 0: with 2-byte counters when a level has
+         * fewer than 2^16 flows (a link's load is at most that), which
+         * halves the memory these random accesses touch. */
+        uint64_t level_max = 0, dup_flow = 0, dup = widest < 65536
+            ? level_counts16(w, n, nlinks, total, &sum_c, &level_max, &hist_len, &dup_flow)
+            : level_counts32(w, n, nlinks, total, &sum_c, &level_max, &hist_len, &dup_flow);
+        if (dup != UINT64_MAX) {
+            rc = tn_error(err, errlen, "route from node %u to node %u uses link %llu twice (routing loop)",
+                          (uint32_t)(w->ends[dup_flow] >> 32), (uint32_t)w->ends[dup_flow], (unsigned long long)dup);
+            break;
         }
         sum_max += level_max;
         if (level_max > c_max)
@@ -199,6 +405,7 @@ int cong_eval(const pat_set *s, const uint32_t *node_of_rank, uint64_t nlinks, c
         if (l < fg->nlevels) {
             uint64_t n0 = pat_level_size(fg, l);
             const pat_pair *p = fg->pairs + fg->start[l];
+            uint64_t *cf = w->cf;
             for (uint64_t f = 0; f < n0; f++)
                 cf[f] += ready[p[f].src]; /* cf[] now holds finish(f) */
             for (uint64_t f = 0; f < n0; f++) {
@@ -212,28 +419,24 @@ int cong_eval(const pat_set *s, const uint32_t *node_of_rank, uint64_t nlinks, c
 
     if (rc == 0) {
         out->sum_max_cong = (double)sum_max;
-        out->bw_fraction = cong_bw_fraction_hist(hist, hist_len);
+        out->bw_fraction = cong_bw_fraction_hist(w->hist, hist_len);
         out->cong_max = (double)c_max;
         out->cong_mean = flows ? (double)sum_c / (double)flows : 0.0;
         out->dep_max_delay = (double)dep_max;
         out->flows = flows;
         out->levels = L;
         if (acc) {
-            for (size_t w = 1; w < hist_len; w++)
-                if (hist[w])
-                    hist_add(&acc->hist, &acc->hist_len, w, hist[w]);
+            if (hist_len > acc->hist_len) {
+                acc->hist = tn_xrealloc(acc->hist, hist_len * sizeof *acc->hist);
+                memset(acc->hist + acc->hist_len, 0, (hist_len - acc->hist_len) * sizeof *acc->hist);
+                acc->hist_len = hist_len;
+            }
+            for (size_t i = 1; i < hist_len; i++)
+                acc->hist[i] += w->hist[i];
             for (uint64_t e = 0; e < nlinks; e++)
                 acc->link_load[e] += total[e];
             acc->runs++;
         }
     }
-    free(links);
-    free(off);
-    free(ends);
-    free(cf);
-    free(lk);
-    free(total);
-    free(ready);
-    free(hist);
     return rc;
 }

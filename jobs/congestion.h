@@ -79,6 +79,38 @@ double cong_acc_link_scaled(const cong_acc *a, uint64_t link);
 /* The largest link_load (0 if none): scaled = link_load / this. */
 uint64_t cong_acc_link_max(const cong_acc *a);
 
+/* The routes of n pairs at once, the shape of net_route_many
+ * (networks/network.h): pair i is ends[i] = src << 32 | dst, its links go
+ * to links[i * stride ..] and their number to len[i]; returns 0, or (having
+ * written nothing) the stride its longest route needs when stride is
+ * smaller. Only for routes that are functions of the pair. */
+typedef size_t (*cong_route_many_fn)(const void *ctx, size_t n, const uint64_t *ends, uint32_t *links,
+                                     uint32_t *len, size_t stride);
+
+/* Scratch memory of evaluations, kept from one to the next (no allocation
+ * per mapping once grown): zero it before the first, free it with
+ * cong_ws_free. Its size: 4 B a link (8 more with an accumulator) and,
+ * for the widest level, a route's stride of 4-byte links plus 28 B a flow. */
+typedef struct cong_ws {
+    uint64_t nlinks;    /* links the per-link arrays hold */
+    uint32_t *load;     /* [nlinks] flows of the level being counted crossing each link; 0 between levels */
+    uint64_t *total;    /* [nlinks] sum over levels of load (with an accumulator) */
+    uint32_t *mark;     /* [nlinks] loop check of routes longer than 16 links: the last route stamp */
+    uint32_t stamp;     /* routes stamped so far */
+    uint32_t *links;    /* [flows_cap * stride] the level's routes */
+    uint32_t *len;      /* [flows_cap] */
+    uint64_t *ends;     /* [flows_cap] src node << 32 | dst node */
+    uint64_t *cf;       /* [flows_cap] */
+    size_t flows_cap, stride;
+    uint64_t *tmp;      /* one route of a per-pair route op */
+    size_t tmp_cap;
+    uint64_t *ready;    /* [ready_cap] */
+    size_t ready_cap;
+    uint64_t *hist;     /* [hist_cap] */
+    size_t hist_cap;
+} cong_ws;
+void cong_ws_free(cong_ws *w);
+
 /* Evaluate set s under node_of_rank (an injection of its ranks into nodes)
  * on a fabric of nlinks links whose routes `route` gives (ctx: its state).
  * Fills *out; adds the flows' c_f and the links' loads to acc (may be NULL).
@@ -87,5 +119,11 @@ uint64_t cong_acc_link_max(const cong_acc *a);
  * unchanged on -1. */
 int cong_eval(const pat_set *s, const uint32_t *node_of_rank, uint64_t nlinks, cong_route_fn route,
               const void *ctx, cong_acc *acc, cong_result *out, char *err, size_t errlen);
+/* The same with scratch memory w kept between calls, and the routes asked
+ * of many (when not NULL: all of a level's at once, which lets a fabric
+ * overlap their table reads) instead of route. Results identical. */
+int cong_eval_ws(cong_ws *w, const pat_set *s, const uint32_t *node_of_rank, uint64_t nlinks, cong_route_fn route,
+                 cong_route_many_fn many, const void *ctx, cong_acc *acc, cong_result *out, char *err,
+                 size_t errlen);
 
 #endif

@@ -89,7 +89,9 @@
  *     either (check_iqrouter test_adaptive_torus_escape). Dragonfly
  *     UGAL compares (flits held in the next buffers) x hops of the minimal
  *     and the Valiant first hop (topo_ugal_minimal), as BookSim2's
- *     credit-count UGAL.
+ *     credit-count UGAL; fat tree anca takes, of its two up ports, the one
+ *     whose next buffer holds fewer flits (used credits, all VCs), the
+ *     first on a tie (BookSim2's fattree_anca compares GetUsedCredit).
  *   Deadlock freedom: the topology's classes (topo.h); a packet holds
  *     output VCs only of its class order, as the output-queued core.
  *   Internal speedup (network.speedup = S; BookSim2's internal_speedup,
@@ -668,6 +670,17 @@ static void route(iqr *q, uint32_t sw, iq_ivc *c, iq_pkt *p, int64_t now)
         if (!topo_ugal_minimal(qm, cand[0].hops_left, qv, cand[1].hops_left)) {
             k = 1;
             st->st.valiant_packets++;
+        }
+    } else if (n > 1 && cand[0].kind == TOPO_HOP_LEAST) {
+        /* fat tree anca: the output whose next buffer holds the fewest flits, the first on a tie (BookSim2's
+         * fattree_anca compares GetUsedCredit of its two draws) */
+        uint64_t best = port_held(q, x0 + cand[0].port, now);
+        for (unsigned i = 1; i < n; i++) {
+            uint64_t h = port_held(q, x0 + cand[i].port, now);
+            if (h < best) {
+                best = h;
+                k = i;
+            }
         }
     } else if (n > 1) {
         TN_ASSERT(st->adaptive && cand[n - 1].kind == TOPO_HOP_ESCAPE, "%u candidates at switch %u", n, sw);
@@ -1385,7 +1398,7 @@ int iqr_init(swnet *st, const swnet_params *p, char *err, size_t errlen)
         }
     }
     q->wormhole = p->switching == SWNET_WORMHOLE;
-    q->oblivious = !st->adaptive && !st->ugal;
+    q->oblivious = !st->adaptive && !st->ugal && !st->least;
     q->islip = p->allocator == SWNET_ISLIP;
     q->iters = p->alloc_iters ? p->alloc_iters : 1;
     uint32_t S = t->switches, V = q->V, X = q->X, N = t->hosts;

@@ -6,8 +6,10 @@
  * Graph, routing and deadlock freedom: networks/topo_fattree.c (up*-down*
  * with one VC; d-mod-k as InfiniBand OpenSM's ftree routing computes it on
  * a complete tree, the default, or random-up: an up port drawn per level
- * from the message's salt). Parameters: network.arity (k), network.levels
- * (n), network.routing (d-mod-k or random-up) and the core's shared rows.
+ * from the message's salt, or anca: the less occupied of two up ports drawn
+ * per level, BookSim2's fattree_anca). Parameters: network.arity (k),
+ * network.levels (n), network.routing (d-mod-k, random-up or anca) and the
+ * core's shared rows.
  * system.nodes must be k^n.
  * network.ports = k (> 0) builds the three-tier k-port fat tree of
  * Al-Fares et al. instead (networks/topo_fattree3.c: k pods, k^3/4 hosts,
@@ -58,7 +60,7 @@ static const param_row ft_rows[] = {
      .kind = PARAM_U32, .off = offsetof(ft_params, oversubscription), .min = 1, .max = 1023, .example = "1"},
 };
 
-static const swnet_routing ft_routings[] = {SWNET_RT_DMODK, SWNET_RT_RANDOM_UP};
+static const swnet_routing ft_routings[] = {SWNET_RT_DMODK, SWNET_RT_RANDOM_UP, SWNET_RT_ANCA};
 #define FT_NROUTINGS (sizeof ft_routings / sizeof ft_routings[0])
 
 static void ft_topo_params(const ft_params *p, topo_fattree_params *tp)
@@ -208,7 +210,7 @@ static int ft_init(void *state, net *n, const void *params, char *err, size_t er
 
 const net_ops net_fattree_ops = {
     .name = "fat-tree",
-    .description = "k-ary n-tree of switches: packets, virtual cut-through, credits; d-mod-k or random-up routing",
+    .description = "k-ary n-tree of switches: packets, virtual cut-through, credits; d-mod-k, random-up or anca routing",
     .params = ft_rows,
     .nparams = sizeof ft_rows / sizeof ft_rows[0],
     .params_size = sizeof(ft_params),

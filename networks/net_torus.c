@@ -4,11 +4,15 @@
  *
  * Graph, routing and deadlock freedom: networks/topo_torus.c (dimension
  * order with dateline VCs, or minimal adaptive over a DOR escape, Duato;
+ * valiant: DOR to a random switch and on, romm: the same with the
+ * intermediate in the minimal quadrant, both on 4 classes;
  * the twisted torus of Camara et al. as INSEE builds it, seed 003's 8x4
  * with twist 4). Parameters: network.dims (the ring sizes, dimension 0
  * first, "8 4"), network.twist (shift of dimension 0 across a wrap-around
  * link of dimension 1; 0 = plain torus), network.routing (dor, the default,
- * or adaptive) and the core's shared rows. system.nodes must be the product
+ * adaptive, valiant or romm) and the core's shared rows. Zero load under
+ * valiant: the minimal route's (a lower bound, as the dragonfly's Valiant).
+ * valiant and romm refuse network.failed-links (no alternative records). system.nodes must be the product
  * of the sizes.
  * Zero load: ser + (h+1) link + h switch for one packet, h = 1 + the
  * minimal hop count (swnet.c gives the packetised formula).
@@ -53,15 +57,15 @@ static const param_row tor_rows[] = {
      .help = "torus: shift of dimension 0 across a wrap-around link of dimension 1 (twisted torus; 0 = plain)",
      .kind = PARAM_U32, .off = offsetof(tor_params, twist), .min = 0, .max = TOPO_MAX_HOSTS, .example = "4"},
     {.path = "network.dateline", .type = "choice", .unit = "", .def = "auto",
-     .help = "torus, dor: the dateline classes: hop (class 1 while the hops still to go cross the wrap link, "
-             "class 0 past it) | ring (BookSim2's dim_order_torus: one class for a dimension's whole traversal, "
-             "1 when it crosses the wrap) | auto (ring for the input-queued router's DOR on a plain torus "
-             "without failed links, hop otherwise)",
+     .help = "torus, dor, valiant, romm: the dateline classes: hop (class 1 while the hops still to go cross the "
+             "wrap link, class 0 past it) | ring (BookSim2's dim_order_torus: one class for a dimension's whole "
+             "traversal, 1 when it crosses the wrap) | auto (ring for the input-queued router's dor, valiant and "
+             "romm on a plain torus without failed links, hop otherwise)",
      .kind = PARAM_CHOICE, .off = offsetof(tor_params, dateline), .choices = tor_dateline_names,
      .example = "ring"},
 };
 
-static const swnet_routing tor_routings[] = {SWNET_RT_DOR, SWNET_RT_ADAPTIVE};
+static const swnet_routing tor_routings[] = {SWNET_RT_DOR, SWNET_RT_ADAPTIVE, SWNET_RT_VALIANT, SWNET_RT_ROMM};
 #define TOR_NROUTINGS (sizeof tor_routings / sizeof tor_routings[0])
 
 static void tor_topo_params(const tor_params *p, topo_torus_params *tp)
@@ -74,7 +78,7 @@ static void tor_topo_params(const tor_params *p, topo_torus_params *tp)
      * BookSim2's within 1 % with ring, saturates ~15 % early with hop: README "Router models"); the
      * output-queued router keeps hop, its results unchanged */
     if (p->dateline == 2)
-        tp->dateline_ring = (uint8_t)(p->sw.router == SWNET_IQ && tp->routing == TOPO_TORUS_DOR && p->twist == 0 &&
+        tp->dateline_ring = (uint8_t)(p->sw.router == SWNET_IQ && tp->routing != TOPO_TORUS_ADAPTIVE && p->twist == 0 &&
                                       p->sw.failed_links[0] == '\0'); /* ring keeps routes minimal: failures
                                                                          may need the long way round */
 }
@@ -130,7 +134,13 @@ static void tor_check(const net_params *core, const void *params, param_report *
     tor_shape(p, shape, sizeof shape);
     swnet_no_pfc(&p->sw, shape, rep);
     swnet_check(core, &p->sw, tor_routings, TOR_NROUTINGS, hosts, shape, rep);
-    SWNET_CHECK_FAILURES(tor, core, p, rep);
+    if ((p->sw.routing == SWNET_RT_VALIANT || p->sw.routing == SWNET_RT_ROMM) && p->sw.failed_links[0])
+        param_invalid(rep, "network.failed-links",
+                      "routing=%s on a torus does not route around failed links (its two dimension-order phases "
+                      "would each need an intact record; use dor or adaptive)",
+                      swnet_routing_names[p->sw.routing]);
+    else
+        SWNET_CHECK_FAILURES(tor, core, p, rep);
 }
 
 static int tor_build(const tor_params *p, topo *t, char *err, size_t errlen)
@@ -152,13 +162,23 @@ static int tor_init(void *state, net *n, const void *params, char *err, size_t e
     topo t;
     if (tor_build(p, &t, err, errlen) != 0)
         return -1;
-    return swnet_init(state, n, &t, &p->sw, err, errlen);
+    if (swnet_init(state, n, &t, &p->sw, err, errlen) != 0)
+        return -1;
+    if (p->sw.routing == SWNET_RT_VALIANT) { /* zero load: the minimal route (a lower bound), as the dragonfly's */
+        topo_torus_params tp;
+        tor_topo_params(p, &tp);
+        tp.routing = TOPO_TORUS_DOR;
+        topo zl;
+        TN_ASSERT(topo_torus_init(&zl, &tp, err, errlen) == 0, "torus: %s", err);
+        swnet_set_zero_load_topo(state, &zl);
+    }
+    return 0;
 }
 
 const net_ops net_torus_ops = {
     .name = "torus",
     .description = "torus or twisted torus of switches (one host each): packets, virtual cut-through, "
-                   "credits; dimension-order or minimal adaptive routing",
+                   "credits; dimension-order, minimal adaptive, Valiant or ROMM routing",
     .params = tor_rows,
     .nparams = sizeof tor_rows / sizeof tor_rows[0],
     .params_size = sizeof(tor_params),

@@ -419,6 +419,25 @@ size_t net_route(const net *n, uint32_t src, uint32_t dst, uint64_t *links, size
     return n->ops->route(n->root->state, src, dst, links, max);
 }
 
+size_t net_route_many(const net *n, size_t count, const uint64_t *ends, uint32_t *links, uint32_t *len,
+                      size_t stride)
+{
+    if (!n->ops->route_many)
+        return SIZE_MAX;
+    if (n == n->root)
+        return n->ops->route_many(n->root->state, count, ends, links, len, stride);
+    uint64_t nodes[512];
+    for (size_t i = 0; i < count; i += 512) {
+        size_t m = count - i < 512 ? count - i : 512;
+        for (size_t j = 0; j < m; j++)
+            nodes[j] = (uint64_t)n->rank_node[ends[i + j] >> 32] << 32 | n->rank_node[(uint32_t)ends[i + j]];
+        size_t need = n->ops->route_many(n->root->state, m, nodes, links + i * stride, len + i, stride);
+        if (need)
+            return need;
+    }
+    return 0;
+}
+
 /* Mean, median, p99 and maximum of latencies whose moments are
  * (n, mean_s, max_s) and samples those of parts[0 .. np); NAN when the run
  * had none (the metric does not apply). */

@@ -156,6 +156,14 @@ typedef struct net_ops {
      * most max) and returns how many there are. NULL: no static routes. */
     uint64_t (*link_count)(const void *state);
     size_t (*route)(const void *state, uint32_t src, uint32_t dst, uint64_t *links, size_t max);
+    /* Optional (the switched fabrics, swnet.c): the routes of n pairs at
+     * once, each exactly route's: pair i is ends[i] = src << 32 | dst, its
+     * links go to links[i * stride ..] and their number to len[i]. Only for
+     * a route that is a function of the pair (one that draws must be asked
+     * pair after pair, in order). Returns 0, or (writing nothing) the stride
+     * the longest route needs when stride is smaller. */
+    size_t (*route_many)(const void *state, size_t n, const uint64_t *ends, uint32_t *links, uint32_t *len,
+                         size_t stride);
 
     /* The fabric's own metrics (src/metrics.h), filled by fill_metrics into
      * m[nmetrics] (NAN on entry: what it leaves is "not measured"). */
@@ -302,6 +310,10 @@ void net_send(net *n, net_msg *m);
  * ops with the ranks mapped to nodes). */
 int64_t net_zero_load_ps(const net *n, uint32_t src, uint32_t dst, uint64_t bytes);
 size_t net_route(const net *n, uint32_t src, uint32_t dst, uint64_t *links, size_t max);
+/* route_many for n's ranks (ends[i] = src rank << 32 | dst rank): 0, the
+ * stride needed, or SIZE_MAX when the fabric has no route_many op. */
+size_t net_route_many(const net *n, size_t count, const uint64_t *ends, uint32_t *links, uint32_t *len,
+                      size_t stride);
 /* Called by fabrics when the last bit of m reached m->dst, at sim_now. */
 void net_delivered(net *n, net_msg *m);
 /* Called by a fabric with finite buffers when it dropped m (only a

@@ -144,6 +144,10 @@
  *     Dragonfly UGAL-L (Kim et al. 2008, merlin's dragonfly): at the source
  *     router each packet compares (bytes waiting and on the wire) x hops
  *     of the minimal and the Valiant first hop (topo_ugal_minimal).
+ *     Fat tree anca (BookSim2's fattree_anca): of the two up ports a switch
+ *     offers (TOPO_HOP_LEAST), the one with the fewer bytes waiting and on
+ *     the wire, the first on a tie; the packet then waits in its FIFO like
+ *     any other (every up port is deadlock-free).
  *   Deadlock freedom: the topology's classes are the VCs (dateline on tori,
  *     up*-down* on trees with one class, a class per global hop on
  *     dragonflies; proofs in each topo_*.c head): a packet waiting for
@@ -225,7 +229,7 @@
 const char *const swnet_flow_names[] = {"credit", "infinite", "pfc", NULL};
 const char *const swnet_routing_names[] = {"default", "dor",     "adaptive", "d-mod-k", "random-up",
                                            "ecmp",    "minimal", "valiant",  "ugal",    "file",
-                                           "shortest", "up-down", NULL};
+                                           "shortest", "up-down", "romm",     "anca", NULL};
 const char *const swnet_priority_names[] = NET_PORTS_NAMES;
 const char *const swnet_vcmap_names[] = {"per-class", "shared", NULL};
 const char *const swnet_router_names[] = {"output-queued", "input-queued", NULL};
@@ -1017,6 +1021,18 @@ static unsigned choose(swnet *st, uint32_t sw, swnet_pkt *p, const topo_hop *c, 
         st->st.valiant_packets++;
         return 1;
     }
+    if (c[0].kind == TOPO_HOP_LEAST) { /* fat tree anca: the least bytes waiting and on the wire, the first on a tie */
+        unsigned best = 0;
+        uint64_t best_q = link_load(st, topo_link_out(&st->t, sw, c[0].port), now);
+        for (unsigned i = 1; i < n; i++) {
+            uint64_t q = link_load(st, topo_link_out(&st->t, sw, c[i].port), now);
+            if (q < best_q) {
+                best = i;
+                best_q = q;
+            }
+        }
+        return best;
+    }
     TN_ASSERT(st->adaptive && c[n - 1].kind == TOPO_HOP_ESCAPE, "%u candidates at switch %u", n, sw);
     unsigned best = n;
     uint64_t best_q = 0;
@@ -1422,6 +1438,23 @@ size_t swnet_route(const void *state, uint32_t src, uint32_t dst, uint64_t *link
     return topo_route(&st->t, src, dst, mix64(((uint64_t)src << 32) | dst), links, NULL, max);
 }
 
+/* swnet_route for many pairs (topo_route_many: the topology's kernel). */
+size_t swnet_route_many(const void *state, size_t n, const uint64_t *ends, uint32_t *links, uint32_t *len,
+                        size_t stride)
+{
+    const swnet *st = state;
+    if (stride < st->t.max_route_links)
+        return st->t.max_route_links;
+    uint64_t salts[1024];
+    for (size_t i = 0; i < n; i += 1024) {
+        size_t m = n - i < 1024 ? n - i : 1024;
+        for (size_t j = 0; j < m; j++)
+            salts[j] = mix64(ends[i + j]); /* swnet_route's salt of (src, dst) */
+        topo_route_many(&st->t, m, ends + i, salts, links + i * stride, len + i, stride);
+    }
+    return 0;
+}
+
 void swnet_fill_metrics(void *state, double *m)
 {
     const swnet *st = state;
@@ -1502,6 +1535,32 @@ int swnet_queue_report(void *state, int64_t t_end_ps, net_queue_report *r)
 void swnet_get_stats(const void *state, swnet_stats *out) { *out = ((const swnet *)state)->st; }
 
 const topo *swnet_topo(const void *state) { return &((const swnet *)state)->t; }
+
+double *swnet_link_rates(const void *state)
+{
+    const swnet *st = state;
+    if (!st->lrate)
+        return NULL;
+    const topo *t = &st->t;
+    double *r = tn_xcalloc((size_t)st->links + 1, sizeof *r);
+    int any = 0;
+    for (uint32_t l = 0; l < st->links; l++) {
+        double b = 0;
+        int64_t ps;
+        if (t->ops->link_attr)
+            t->ops->link_attr(t, l, &b, &ps);
+        double own = b > 0 ? b : net_core(st->n)->bandwidth_bps;
+        if (st->lrate[l].bps != own) {
+            r[l] = st->lrate[l].bps;
+            any = 1;
+        }
+    }
+    if (!any) {
+        free(r);
+        return NULL;
+    }
+    return r;
+}
 
 void swnet_fini(void *state)
 {
@@ -1662,7 +1721,7 @@ void swnet_check(const net_params *core, const swnet_params *p, const swnet_rout
                 break;
             used += (size_t)w;
         }
-        const char *name = p->routing >= 0 && p->routing <= SWNET_RT_UPDOWN ? swnet_routing_names[p->routing] : "?";
+        const char *name = p->routing >= 0 && p->routing <= SWNET_RT_ANCA ? swnet_routing_names[p->routing] : "?";
         param_invalid(rep, "network.routing", "%s does not route with %s (expected one of: %s)", shape, name, list);
     }
     /* a mtu's time must fit, as every other time (1 hour) */
@@ -2059,8 +2118,9 @@ int swnet_init(void *state, net *n, topo *t, const swnet_params *p, char *err, s
     st->srpt = p->nic.policy == NIC_SRPT && !st->credit;
     st->adaptive = p->routing == SWNET_RT_ADAPTIVE;
     st->ugal = p->routing == SWNET_RT_UGAL;
+    st->least = p->routing == SWNET_RT_ANCA;
     /* oblivious routings decide a hop from the packet's record alone */
-    st->lookahead = !st->adaptive && !st->ugal;
+    st->lookahead = !st->adaptive && !st->ugal && !st->least;
     st->salt_key = ((uint64_t)gsl_rng_get(n->rng) << 32) ^ (uint64_t)gsl_rng_get(n->rng);
     if (p->router == SWNET_IQ) {
         nic_init(&st->nic, st->hosts, &p->nic, classes);

@@ -34,7 +34,7 @@ typedef enum swnet_flow { SWNET_CREDIT = 0, SWNET_INFINITE = 1, SWNET_PFC = 2 } 
 extern const char *const swnet_flow_names[]; /* "credit", "infinite", "pfc" (pfc: not on tori and dragonflies) */
 
 /* network.routing: one list for every topology; each accepts its own
- * (torus: dor, adaptive; fat-tree: d-mod-k, random-up; leaf-spine: ecmp,
+ * (torus: dor, adaptive, valiant, romm; fat-tree: d-mod-k, random-up, anca; leaf-spine: ecmp,
  * d-mod-k; dragonfly: minimal, valiant, ugal; graph: file, shortest,
  * up-down, ecmp) and "default", its first. */
 typedef enum swnet_routing {
@@ -50,6 +50,8 @@ typedef enum swnet_routing {
     SWNET_RT_FILE,     /* graph: the routes of the DOT file */
     SWNET_RT_SHORTEST, /* graph */
     SWNET_RT_UPDOWN,   /* graph */
+    SWNET_RT_ROMM,     /* torus */
+    SWNET_RT_ANCA,     /* fat-tree */
 } swnet_routing;
 extern const char *const swnet_routing_names[];
 
@@ -154,7 +156,8 @@ typedef struct swnet_params {
                 "share the deadlock classes' VCs)"),                                                             \
      .kind = PARAM_CHOICE, .off = offsetof(T, m.vc_map), .choices = swnet_vcmap_names, .example = "shared"},     \
     {SWNET_ROW_("network.routing", "choice", "", "default",                                                    \
-                "switched fabrics: default | dor | adaptive (torus) | d-mod-k | random-up (fat-tree) | "      \
+                "switched fabrics: default | dor | adaptive | valiant | romm (torus) | d-mod-k | random-up | " \
+                "anca (fat-tree) | "                                                                           \
                 "ecmp | d-mod-k (leaf-spine) | minimal | valiant | ugal (dragonfly) | "                           \
                 "file | shortest | up-down | ecmp (graph)"),                        \
      .kind = PARAM_CHOICE, .off = offsetof(T, m.routing), .choices = swnet_routing_names,                      \
@@ -297,6 +300,7 @@ typedef struct swnet {
     uint8_t class_of_prio[NET_PRIO_CLASSES]; /* message priority -> service class */
     int adaptive;                 /* 1: torus minimal adaptive (candidates beyond the first) */
     int ugal;                     /* 1: dragonfly UGAL (choice at the source router) */
+    int least;                    /* 1: fat tree anca (the less occupied of equivalent up ports) */
     int lookahead;                /* 1: a packet's output at a switch is found as it leaves for it (oblivious
                                      routings: every choice is the record's) */
     uint64_t salt_key;            /* drawn from the fabric's stream: message salts */
@@ -398,6 +402,8 @@ uint64_t swnet_salt(const swnet *st, const net_msg *m);
 int64_t swnet_zero_load_ps(const void *state, uint32_t src, uint32_t dst, uint64_t bytes);
 uint64_t swnet_link_count(const void *state);
 size_t swnet_route(const void *state, uint32_t src, uint32_t dst, uint64_t *links, size_t max);
+size_t swnet_route_many(const void *state, size_t n, const uint64_t *ends, uint32_t *links, uint32_t *len,
+                        size_t stride);
 void swnet_fill_metrics(void *state, double *m);
 int swnet_queue_report(void *state, int64_t t_end_ps, net_queue_report *r);
 uint64_t swnet_credit_leaks(const void *state); /* test aid: 0 when every credit (pfc: ingress count) came back */
@@ -410,6 +416,10 @@ int64_t swnet_zero_load_h_ps(const void *state, uint32_t h, uint64_t bytes);
 
 /* The topology under the core (tests, tools). */
 const topo *swnet_topo(const void *state);
+/* export-topology: the rate (bit/s) of each directed link whose rate
+ * network.degraded-links changed (0 for the others), [links] allocated;
+ * NULL when none did. */
+double *swnet_link_rates(const void *state);
 
 void swnet_get_stats(const void *state, swnet_stats *out);
 
@@ -477,7 +487,7 @@ double swnet_mem_bytes(const net_params *core, const swnet_params *p, const topo
 /* The ops every fabric over the core shares. */
 #define SWNET_OPS                                                                                             \
     .state_size = sizeof(swnet), .send = swnet_send, .zero_load_ps = swnet_zero_load_ps,            \
-    .link_count = swnet_link_count, .route = swnet_route, .metrics = swnet_metrics_def,                      \
+    .link_count = swnet_link_count, .route = swnet_route, .route_many = swnet_route_many, .metrics = swnet_metrics_def,                      \
     .nmetrics = SWNET_NMETRICS, .fill_metrics = swnet_fill_metrics, .fini = swnet_fini, .topology = swnet_topo, \
     .queue_report = swnet_queue_report
 

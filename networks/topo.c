@@ -84,6 +84,34 @@ size_t topo_route(const topo *t, uint32_t a, uint32_t b, uint64_t salt, uint64_t
     }
 }
 
+void topo_route_many(const topo *t, size_t n, const uint64_t *ends, const uint64_t *salts, uint32_t *links,
+                     uint32_t *len, size_t stride)
+{
+    TN_ASSERT(stride >= t->max_route_links, "%s: route stride %zu below the longest route, %u links", t->ops->name,
+              stride, t->max_route_links);
+    if (t->ops->route_many)
+        t->ops->route_many(t, n, ends, salts, links, len, stride);
+    else
+        topo_route_each(t, n, ends, salts, links, len, stride);
+}
+
+void topo_route_each(const topo *t, size_t n, const uint64_t *ends, const uint64_t *salts, uint32_t *links,
+                     uint32_t *len, size_t stride)
+{
+    uint64_t buf[64], *lk = buf;
+    if (t->max_route_links > 64)
+        lk = tn_xmalloc(t->max_route_links * sizeof *lk);
+    for (size_t i = 0; i < n; i++) {
+        size_t L = topo_route(t, (uint32_t)(ends[i] >> 32), (uint32_t)ends[i], salts[i], lk, NULL,
+                              t->max_route_links);
+        for (size_t j = 0; j < L; j++)
+            links[i * stride + j] = (uint32_t)lk[j];
+        len[i] = (uint32_t)L;
+    }
+    if (lk != buf)
+        free(lk);
+}
+
 /* splitmix64's finalizer (Steele, Lea and Flood, OOPSLA 2014) */
 static uint64_t mix64(uint64_t z)
 {

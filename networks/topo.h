@@ -27,9 +27,11 @@
  * Deadlock freedom (each file's head proves its scheme and check_topo builds
  * the channel dependency graph of small instances and checks it is acyclic):
  *   torus       dateline VCs per ring, DOR (2 classes); minimal adaptive adds
- *               an adaptive class 2 over a DOR escape (Duato), 3 classes
+ *               an adaptive class 2 over a DOR escape (Duato), 3 classes;
+ *               valiant and romm: two DOR phases, dateline + 2 x phase
+ *               (4 classes)
  *   fat tree,   up*-then-down* routes: the channel dependency graph is
- *   leaf-spine  acyclic with one class
+ *   leaf-spine  acyclic with one class (anca: either of its up ports)
  *   dragonfly   class = global links crossed so far (minimal 2, Valiant and
  *               UGAL 3)
  *
@@ -39,7 +41,8 @@
  *   at switch sw: n = next(sw, &hdr, cand); pick one candidate c (the first
  *     at zero load; an adaptive engine prefers a free adaptive candidate and
  *     falls back on the escape; UGAL compares the two with
- *     topo_ugal_minimal); take(sw, &c, &hdr); the packet leaves on link
+ *     topo_ugal_minimal; TOPO_HOP_LEAST candidates: the least occupied
+ *     output, the first on a tie); take(sw, &c, &hdr); the packet leaves on link
  *     topo_link_out(sw, c.port) in class c.vc and enters peer(sw, c.port):
  *     a switch (on its input port .port) or the destination host.
  *
@@ -74,7 +77,10 @@ enum topo_hop_kind {
     TOPO_HOP_ADAPTIVE = 1, /* torus minimal adaptive: a productive port on the adaptive class */
     TOPO_HOP_ESCAPE = 2,   /* torus minimal adaptive: the DOR escape, always offered */
     TOPO_HOP_MINIMAL = 3,  /* UGAL at the source: the first hop of the minimal path */
-    TOPO_HOP_VALIANT = 4   /* UGAL at the source: the first hop of the Valiant path */
+    TOPO_HOP_VALIANT = 4,  /* UGAL at the source: the first hop of the Valiant path */
+    TOPO_HOP_LEAST = 5     /* fat tree anca: one of several equivalent up ports (same class, each
+                              deadlock-free, each may wait): the router takes the least occupied,
+                              the first on a tie (BookSim2's fattree_anca) */
 };
 typedef struct topo_hop {
     uint32_t port;      /* output port of the current switch */
@@ -90,9 +96,10 @@ typedef struct topo_hop {
 typedef struct topo_hdr {
     uint32_t src, dst;   /* hosts */
     uint64_t salt;       /* per-message value every random choice derives from */
-    uint32_t mid;        /* dragonfly Valiant: intermediate group (or router, within a group) */
+    uint32_t mid;        /* dragonfly Valiant: intermediate group (or router, within a group);
+                            torus valiant, romm: the intermediate switch */
     uint8_t mode;        /* dragonfly: 0 minimal, 1 Valiant, 2 UGAL not yet decided */
-    uint8_t phase;       /* dragonfly Valiant: 0 heading to mid, 1 to dst */
+    uint8_t phase;       /* dragonfly Valiant, torus valiant and romm: 0 heading to mid, 1 to dst */
     uint8_t vc;          /* dragonfly: class of the next local or global hop */
     uint8_t slice;       /* dragonfly: its global hops use slice (src + slice) mod n (0: merlin's; failed
                             links: another global link between the groups, topo_ops.hdr_alt) */
@@ -146,6 +153,13 @@ typedef struct topo_ops {
      * is no record i. Failed links (topo_fail.c) start a message with the
      * first record whose escape route is intact. */
     int (*hdr_alt)(const topo *t, uint32_t src, uint32_t dst, uint64_t salt, uint32_t i, topo_hdr *h);
+    /* Optional (the graph and the three-tier fat tree; NULL elsewhere): a
+     * kernel behind topo_route_many, giving exactly topo_route's routes
+     * (the same links in the same order) for many pairs at once, so their
+     * table reads can overlap (software prefetch) and the per-hop calls
+     * above are spared. Same arguments as topo_route_many. */
+    void (*route_many)(const topo *t, size_t n, const uint64_t *ends, const uint64_t *salts, uint32_t *links,
+                       uint32_t *len, size_t stride);
 } topo_ops;
 
 struct topo {
@@ -182,6 +196,18 @@ void topo_link_ends(const topo *t, uint64_t link, topo_end *from, topo_end *to);
  * metrics) can pass a hash of (a, b): one fixed path per flow. */
 size_t topo_route(const topo *t, uint32_t a, uint32_t b, uint64_t salt, uint64_t *links,
                   uint8_t *vcs, size_t max);
+
+/* The static routes of n pairs, each exactly topo_route's: pair i is
+ * ends[i] = a << 32 | b with salt salts[i]; its links go to links[i *
+ * stride ..] and their number to len[i]; stride >= t->max_route_links. The
+ * topology's route_many kernel when it has one (the graph, the three-tier
+ * fat tree: measured in bench/graph.sh), else topo_route pair after pair.
+ * Link ids fit 32 bits (TOPO_MAX_HOSTS). */
+void topo_route_many(const topo *t, size_t n, const uint64_t *ends, const uint64_t *salts, uint32_t *links,
+                     uint32_t *len, size_t stride);
+/* The same, topo_route pair after pair (what a kernel falls back on). */
+void topo_route_each(const topo *t, size_t n, const uint64_t *ends, const uint64_t *salts, uint32_t *links,
+                     uint32_t *len, size_t stride);
 
 /* Zero-load latency of an unsegmented message crossing h switches:
  * ser + (h + 1) link + h switch, ps (ser = b/B, the serialisation time). */
@@ -239,8 +265,13 @@ static inline int topo_ugal_minimal(uint64_t q_min, uint32_t h_min, uint64_t q_v
 /* torus (topo_torus.c): k_0 x ... x k_{n-1}, one host per switch; with
  * twist t, the wrap-around links of dimension 1 also shift dimension 0 by t
  * (the twisted torus of Camara et al., seed 003's 8x4 with twist 4). */
-typedef enum { TOPO_TORUS_DOR = 0, TOPO_TORUS_ADAPTIVE = 1 } topo_torus_routing;
-extern const char *const topo_torus_routing_names[]; /* "dor", "adaptive" */
+typedef enum {
+    TOPO_TORUS_DOR = 0,
+    TOPO_TORUS_ADAPTIVE = 1,
+    TOPO_TORUS_VALIANT = 2, /* DOR to a random switch, then DOR to the destination (4 classes) */
+    TOPO_TORUS_ROMM = 3     /* the same with the intermediate in the minimal quadrant (4 classes) */
+} topo_torus_routing;
+extern const char *const topo_torus_routing_names[]; /* "dor", "adaptive", "valiant", "romm" */
 typedef struct topo_torus_params {
     uint32_t ndims;               /* n, 1..TOPO_MAX_DIMS */
     uint32_t dims[TOPO_MAX_DIMS]; /* k_d >= 2; dimension 0 varies fastest in host ids */
@@ -253,8 +284,12 @@ int topo_torus_init(topo *t, const topo_torus_params *p, char *err, size_t errle
 
 /* fat tree (topo_fattree.c): k-ary n-tree of Petrini and Vanneschi, k^n hosts,
  * n levels of k^(n-1) switches. */
-typedef enum { TOPO_FT_DMODK = 0, TOPO_FT_RANDOM_UP = 1 } topo_fattree_routing;
-extern const char *const topo_fattree_routing_names[]; /* "d-mod-k", "random-up" */
+typedef enum {
+    TOPO_FT_DMODK = 0,
+    TOPO_FT_RANDOM_UP = 1,
+    TOPO_FT_ANCA = 2 /* adaptive up: the less occupied of two up ports drawn per level (BookSim2's anca) */
+} topo_fattree_routing;
+extern const char *const topo_fattree_routing_names[]; /* "d-mod-k", "random-up", "anca" */
 typedef struct topo_fattree_params {
     uint32_t arity;  /* k >= 2: hosts per leaf switch, up and down ports of a switch */
     uint32_t levels; /* n >= 1 (1: a single switch of k hosts) */
@@ -266,7 +301,7 @@ int topo_fattree_init(topo *t, const topo_fattree_params *p, char *err, size_t e
 /* three-tier k-port fat tree (topo_fattree3.c) of Al-Fares et al.: k pods
  * of k/2 edge and u aggregation switches, u k/2 cores, every switch k
  * ports; edges with h = k - u hosts, oversubscription o = h / u (1: u =
- * k/2, k^3/4 hosts). Routing as the k-ary n-tree's (d-mod-k, random-up). */
+ * k/2, k^3/4 hosts). Routing as the k-ary n-tree's (d-mod-k, random-up, anca). */
 typedef struct topo_fattree3_params {
     uint32_t ports;            /* k, even, >= 4 */
     uint32_t oversubscription; /* o >= 1; o + 1 divides k */
@@ -420,6 +455,11 @@ const topo *topo_fail_after(const topo *t);
  * NULL): the choices the file could not follow (0: the file routes exactly
  * as t). 0, or -1 + err. */
 int topo_export_dot(const topo *t, FILE *out, const char *title, uint64_t *conflicts, char *err, size_t errlen);
+/* The same, with rate[l] > 0 the bandwidth (bit/s) written on directed
+ * link l instead of its own (network.degraded-links: swnet_link_rates);
+ * rate may be NULL. */
+int topo_export_dot_rates(const topo *t, const double *rate, FILE *out, const char *title, uint64_t *conflicts,
+                          char *err, size_t errlen);
 
 /* InfiniBand import (topo_ibimport.c, its head gives the formats): the
  * fabric of an ibnetdiscover topology file and its routes from a
@@ -430,7 +470,7 @@ typedef struct ib_import_stats {
     uint32_t hosts, switches;
     uint64_t missing; /* (switch, host not on it) pairs without a forwarding entry */
     uint64_t ignored; /* entries for LIDs of no host (switches' own, unknown, a port's LIDs above its base) */
-    uint32_t lmc_hosts; /* hosts with LMC > 0: only their base LID's routes are imported */
+    uint32_t lmc_hosts; /* hosts with LMC > 0: their LIDs' routes are the file's lmc paths */
 } ib_import_stats;
 int topo_import_ib(const char *ibnetdiscover, const char *fdbs, FILE *out, ib_import_stats *stats, char *err,
                    size_t errlen);

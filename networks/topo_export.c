@@ -60,12 +60,16 @@
 /* A link's own rate and latency (topo_ops.link_attr), as edge attributes:
  * written only for links that have them (the others run at the fabric's
  * network.bandwidth and link-latency when read back). */
-static void put_link_attr(const topo *t, uint64_t link, FILE *out)
+/* rate: the fabric's rates of its links where they differ from the
+ * topology's own (network.degraded-links; topo_export_dot_rates), or NULL */
+static void put_link_attr(const topo *t, const double *rate, uint64_t link, FILE *out)
 {
-    double bps;
-    int64_t ps;
-    if (!t->ops->link_attr || !t->ops->link_attr(t, link, &bps, &ps))
-        return;
+    double bps = 0;
+    int64_t ps = -1;
+    if (t->ops->link_attr)
+        t->ops->link_attr(t, link, &bps, &ps);
+    if (rate && rate[link] > 0)
+        bps = rate[link];
     if (bps > 0)
         fprintf(out, ", bandwidth=\"%.17gb/s\"", bps);
     if (ps >= 0)
@@ -337,6 +341,12 @@ static void ex_free(ex_table *x)
 
 int topo_export_dot(const topo *t, FILE *out, const char *title, uint64_t *conflicts, char *err, size_t errlen)
 {
+    return topo_export_dot_rates(t, NULL, out, title, conflicts, err, errlen);
+}
+
+int topo_export_dot_rates(const topo *t, const double *rate, FILE *out, const char *title, uint64_t *conflicts,
+                          char *err, size_t errlen)
+{
     uint32_t N = t->hosts, S = t->switches;
     if ((uint64_t)N * S > (UINT64_C(1) << 34))
         return tn_error(err, errlen, "%s: a table of %u switches x %u hosts is too large to export", t->ops->name, S,
@@ -420,7 +430,7 @@ int topo_export_dot(const topo *t, FILE *out, const char *title, uint64_t *confl
         fputs(" -> ", out);
         put_quoted(out, nb);
         fprintf(out, " [hport=%u, comment=\"*\"", port);
-        put_link_attr(t, topo_link_up(t, h), out);
+        put_link_attr(t, rate, topo_link_up(t, h), out);
         fputs("];\n", out);
     }
     /* per switch: entries (destination, path or every path) grouped by
@@ -497,7 +507,7 @@ int topo_export_dot(const topo *t, FILE *out, const char *title, uint64_t *confl
                 }
                 fputc('"', out);
             }
-            put_link_attr(t, topo_link_out(t, s, p), out);
+            put_link_attr(t, rate, topo_link_out(t, s, p), out);
             fputs("];\n", out);
         }
     }

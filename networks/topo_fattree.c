@@ -33,6 +33,15 @@
  *   random-up: at level l, up port topo_pick(salt, l, k): uniform, one draw
  *     per level from the message's salt (BookSim's fattree "nca" routing
  *     picks a random up port).
+ *   anca (adaptive nearest common ancestor, BookSim2's fattree_anca in
+ *     routefunc.cpp): at level l two up ports are drawn, j1 = topo_pick(salt,
+ *     l, k) (random-up's) and j2 = topo_pick(salt, ANCA_PICK + l, k); when
+ *     they differ both are offered (TOPO_HOP_LEAST, j1 first) and the
+ *     router takes the less occupied output, j1 on a tie (BookSim2 compares
+ *     the used credits of the two outputs, GetUsedCredit, and keeps the
+ *     first unless the second has fewer: the "power of two choices"). Both
+ *     are up ports to ancestors of this subtree, so the route stays up*-
+ *     down* and minimal whichever is taken; at zero load it is random-up's.
  * h = 2L + 1 switches.
  *
  * Deadlock freedom (up*-down*, as OpenSM's ftree and updn are credit-loop
@@ -55,7 +64,7 @@
 #include "log.h"
 #include "topo.h"
 
-const char *const topo_fattree_routing_names[] = {"d-mod-k", "random-up", NULL};
+const char *const topo_fattree_routing_names[] = {"d-mod-k", "random-up", "anca", NULL};
 
 typedef struct fattree {
     uint32_t k, n;                    /* arity, levels */
@@ -65,6 +74,8 @@ typedef struct fattree {
     topo_div dpow[TOPO_MAX_DIMS * 2 + 2]; /* by k^0 .. k^n */
     topo_fattree_routing routing;
 } fattree;
+
+#define ANCA_PICK 64 /* anca's second draw per level: topo_pick(salt, ANCA_PICK + l, k) */
 
 static const fattree *F(const topo *t) { return t->priv; }
 
@@ -157,6 +168,15 @@ static unsigned next(const topo *t, uint32_t sw, const topo_hdr *h, topo_hop *ou
     uint32_t L = nca_level(f, p * f->pow[l + 1], b, l + 1); /* b is outside subtree p of level l */
     out[0] = (topo_hop){.port = k + j, .vc = 0, .kind = TOPO_HOP_ONLY,
                         .hops_left = (uint16_t)(2 * L - l)};
+    if (f->routing == TOPO_FT_ANCA) {
+        uint32_t j2 = topo_pick(h->salt, ANCA_PICK + l, k);
+        if (j2 != j) {
+            out[0].kind = TOPO_HOP_LEAST;
+            out[1] = out[0];
+            out[1].port = k + j2;
+            return 2;
+        }
+    }
     return 1;
 }
 
@@ -218,7 +238,7 @@ int topo_fattree_check(const topo_fattree_params *p, char *err, size_t errlen)
             return tn_error(err, errlen, "fat-tree: arity=%u and levels=%u give more than %u hosts",
                             p->arity, p->levels, TOPO_MAX_HOSTS);
     }
-    if (p->routing != TOPO_FT_DMODK && p->routing != TOPO_FT_RANDOM_UP)
+    if (p->routing != TOPO_FT_DMODK && p->routing != TOPO_FT_RANDOM_UP && p->routing != TOPO_FT_ANCA)
         return tn_error(err, errlen, "fat-tree: unknown routing %d", (int)p->routing);
     return 0;
 }

@@ -27,6 +27,10 @@
  *     of Al-Fares section 3.3 spread by the destination's host number as
  *     d-mod-k does on the k-ary n-tree;
  *   random-up: j = topo_pick(salt, 0, u), m = topo_pick(salt, 1, k/2).
+ *   anca: random-up's j and m and second draws j2 = topo_pick(salt, 2, u),
+ *     m2 = topo_pick(salt, 3, k/2); when they differ both ports are offered
+ *     (TOPO_HOP_LEAST, random-up's first) and the router takes the less
+ *     occupied (topo_fattree.c's anca, BookSim2's fattree_anca).
  * h = 1 switch on one edge, 3 in one pod, 5 across pods.
  *
  * Uniform-random bound (each host sends to the N - 1 others uniformly),
@@ -100,6 +104,17 @@ static void hdr_init(const topo *t, uint32_t src, uint32_t dst, uint64_t salt, t
     hd->salt = salt;
 }
 
+/* anca: the second up port `port` beside out[0] (when it differs) */
+static unsigned anca2(topo_hop *out, uint32_t port)
+{
+    if (port == out[0].port)
+        return 1;
+    out[0].kind = TOPO_HOP_LEAST;
+    out[1] = out[0];
+    out[1].port = port;
+    return 2;
+}
+
 static unsigned next(const topo *t, uint32_t sw, const topo_hdr *hd, topo_hop *out)
 {
     const ft3 *f = F3(t);
@@ -112,7 +127,7 @@ static unsigned next(const topo *t, uint32_t sw, const topo_hdr *hd, topo_hop *o
         uint32_t j = f->routing == TOPO_FT_DMODK ? topo_div_r(f->du, d) : topo_pick(hd->salt, 0, f->u);
         uint32_t p = topo_div_q(f->dhalf, sw);
         out[0] = (topo_hop){.port = f->h + j, .vc = 0, .kind = TOPO_HOP_ONLY, .hops_left = p == dp ? 2 : 4};
-        return 1;
+        return f->routing == TOPO_FT_ANCA ? anca2(out, f->h + topo_pick(hd->salt, 2, f->u)) : 1;
     }
     if (sw < f->nedge + f->nagg) {
         uint32_t a = sw - f->nedge, p = topo_div_q(f->du, a);
@@ -123,7 +138,7 @@ static unsigned next(const topo *t, uint32_t sw, const topo_hdr *hd, topo_hop *o
         uint32_t m = f->routing == TOPO_FT_DMODK ? topo_div_r(f->dhalf, topo_div_q(f->du, d))
                                                  : topo_pick(hd->salt, 1, f->half);
         out[0] = (topo_hop){.port = f->half + m, .vc = 0, .kind = TOPO_HOP_ONLY, .hops_left = 3};
-        return 1;
+        return f->routing == TOPO_FT_ANCA ? anca2(out, f->half + topo_pick(hd->salt, 3, f->half)) : 1;
     }
     out[0] = (topo_hop){.port = dp, .vc = 0, .kind = TOPO_HOP_ONLY, .hops_left = 2};
     return 1;
@@ -132,6 +147,45 @@ static unsigned next(const topo *t, uint32_t sw, const topo_hdr *hd, topo_hop *o
 static void take(const topo *t, uint32_t sw, const topo_hop *c, topo_hdr *hd)
 {
     (void)t, (void)sw, (void)c, (void)hd; /* the route is a function of the switch, d and the salt */
+}
+
+/* topo_route_many's kernel: next and peer above, composed per pair (the
+ * route's links are N + k sw + port; 2, 4 or 6 of them). */
+static void route_many(const topo *t, size_t n, const uint64_t *ends, const uint64_t *salts, uint32_t *links,
+                       uint32_t *len, size_t stride)
+{
+    const ft3 *f = F3(t);
+    const uint32_t N = t->hosts, k = f->k, agg0 = f->nedge, core0 = f->nedge + f->nagg;
+    const int dmodk = f->routing == TOPO_FT_DMODK;
+    for (size_t i = 0; i < n; i++) {
+        uint32_t a = (uint32_t)(ends[i] >> 32), d = (uint32_t)ends[i];
+        TN_ASSERT(a < N && d < N, "fat-tree: route %u -> %u of %u hosts", a, d, N);
+        uint32_t *o = links + i * stride;
+        uint32_t se = topo_div_q(f->dh, a), de = topo_div_q(f->dh, d), dp = topo_div_q(f->dhalf, de);
+        uint32_t down = N + k * de + (d - de * f->h); /* the edge's port to d */
+        o[0] = a;
+        if (se == de) {
+            o[1] = down;
+            len[i] = 2;
+            continue;
+        }
+        uint32_t j = dmodk ? topo_div_r(f->du, d) : topo_pick(salts[i], 0, f->u);
+        uint32_t p = topo_div_q(f->dhalf, se);
+        o[1] = N + k * se + f->h + j;
+        uint32_t ag = agg0 + p * f->u + j;
+        if (p == dp) {
+            o[2] = N + k * ag + (de - dp * f->half);
+            o[3] = down;
+            len[i] = 4;
+            continue;
+        }
+        uint32_t m = dmodk ? topo_div_r(f->dhalf, topo_div_q(f->du, d)) : topo_pick(salts[i], 1, f->half);
+        o[2] = N + k * ag + f->half + m;
+        o[3] = N + k * (core0 + j * f->half + m) + dp;
+        o[4] = N + k * (agg0 + dp * f->u + j) + (de - dp * f->half);
+        o[5] = down;
+        len[i] = 6;
+    }
 }
 
 static double uniform_bound(const topo *t)
@@ -179,6 +233,7 @@ static const topo_ops ft3_ops = {
     .uniform_bound = uniform_bound,
     .fini = fini,
     .port_group = port_group,
+    .route_many = route_many,
 };
 
 uint64_t topo_fattree3_hosts(uint32_t k, uint32_t o)
@@ -204,7 +259,7 @@ int topo_fattree3_check(const topo_fattree3_params *p, char *err, size_t errlen)
                         p->oversubscription, p->ports, p->oversubscription + 1);
     if (p->ports > 1024 || topo_fattree3_hosts(p->ports, p->oversubscription) > TOPO_MAX_HOSTS)
         return tn_error(err, errlen, "fat-tree: ports=%u gives too many hosts", p->ports);
-    if (p->routing != TOPO_FT_DMODK && p->routing != TOPO_FT_RANDOM_UP)
+    if (p->routing != TOPO_FT_DMODK && p->routing != TOPO_FT_RANDOM_UP && p->routing != TOPO_FT_ANCA)
         return tn_error(err, errlen, "fat-tree: unknown routing %d", (int)p->routing);
     return 0;
 }

@@ -161,6 +161,11 @@ typedef struct graph {
 
 static const graph *G(const topo *t) { return t->priv; }
 
+/* A table read at random by every route (the routing tables):
+ * tn_xalloc_big, in 2 MB pages where the kernel offers them, so the reads
+ * of many routes do not also miss the TLB. Freed with free(). */
+static void *table_alloc(size_t n) { return tn_xalloc_big(n); }
+
 static uint32_t radix(const topo *t, uint32_t sw)
 {
     const graph *g = G(t);
@@ -432,6 +437,110 @@ static void take(const topo *t, uint32_t sw, const topo_hop *c, topo_hdr *h)
         h->phase = 1;
 }
 
+/* topo_route_many's kernel for the tabled routings (file; shortest and
+ * up-down with their port tables): GR_LANES routes walked in turn, one
+ * stage of a hop each per turn. A hop is two dependent reads (the table
+ * cell of (destination, switch), then the record of the port it names),
+ * each a cache miss at ORCS's scale (a 21,296-host tree's tables are tens
+ * of MB): a stage prefetches what the lane's next stage reads, so the other
+ * lanes' stages run while it arrives. The links are topo_route's (next,
+ * take and peer above, composed); ECMP and tables too wide for 12-bit ports
+ * go pair after pair. */
+#define GR_LANES 24
+typedef struct gr_lane {
+    const uint16_t *col; /* the route's column: a cell per switch */
+    uint32_t *out;       /* its links */
+    size_t f;            /* its pair */
+    uint64_t pidx;       /* stage 1: the port record to read */
+    uint32_t sw, d, dsw, dport, x, k;
+    uint8_t stage, down;
+} gr_lane;
+
+static void route_many(const topo *t, size_t n, const uint64_t *ends, const uint64_t *salts, uint32_t *links,
+                       uint32_t *len, size_t stride)
+{
+    const graph *g = G(t);
+    const int file = g->routing == TOPO_GRAPH_FILE, updown = g->routing == TOPO_GRAPH_UPDOWN;
+    if (!file && !g->nport) {
+        topo_route_each(t, n, ends, salts, links, len, stride);
+        return;
+    }
+    const uint32_t N = g->nh, maxl = t->max_route_links;
+    gr_lane L[GR_LANES];
+    size_t nf = 0;
+    unsigned live = 0;
+    for (unsigned i = 0; i < GR_LANES; i++)
+        L[i].f = SIZE_MAX;
+    for (;;) {
+        for (unsigned i = 0; i < GR_LANES; i++) {
+            gr_lane *l = &L[i];
+            if (l->f == SIZE_MAX) {
+                if (nf == n)
+                    continue;
+                /* a new pair: its uplink, its column, the first cell */
+                size_t f = nf++;
+                uint32_t a = (uint32_t)(ends[f] >> 32), d = (uint32_t)ends[f];
+                TN_ASSERT(a < N && d < N, "graph: route %u -> %u of %u hosts", a, d, N);
+                l->f = f;
+                l->out = links + f * stride;
+                l->out[0] = a;
+                l->k = 1;
+                l->sw = g->hsw[a];
+                l->d = d;
+                l->dsw = g->hsw[d];
+                l->dport = g->hport[d];
+                l->stage = 0;
+                l->down = 0;
+                if (file) {
+                    uint32_t v = g->hpath && g->hpath[a] != GR_NONE ? g->hpath[a] : g->lmc ? path_of(g, salts[f]) : 0;
+                    l->col = g->nxt + ((uint64_t)v * g->nh + d) * g->ns;
+                } else {
+                    l->x = g->dix[l->dsw];
+                    l->col = g->nport + (uint64_t)l->x * g->ns;
+                }
+                __builtin_prefetch(&l->col[l->sw]);
+                live++;
+                continue;
+            }
+            if (l->stage == 0) {
+                uint32_t sw = l->sw;
+                if (sw == l->dsw) { /* the destination's switch delivers */
+                    l->out[l->k++] = N + (uint32_t)g->base[sw] + l->dport;
+                    len[l->f] = l->k;
+                    l->f = SIZE_MAX;
+                    live--;
+                    continue;
+                }
+                uint16_t e = l->col[sw];
+                TN_ASSERT(e != GR_NONE, "graph: switch %u has no route to host %u", sw, l->d);
+                l->pidx = g->base[sw] + (e & GR_PORT_MASK);
+                l->out[l->k++] = N + (uint32_t)l->pidx;
+                TN_ASSERT(l->k <= maxl, "graph: route to %u longer than %u links", l->d, maxl);
+                __builtin_prefetch(&g->pt[l->pidx]);
+                l->stage = 1;
+                continue;
+            }
+            const gport *q = &g->pt[l->pidx];
+            if (q->kind != TOPO_SWITCH) { /* a host: the walk at build time made it the destination */
+                TN_ASSERT(q->id == l->d, "graph: route to %u delivered to %u", l->d, q->id);
+                len[l->f] = l->k;
+                l->f = SIZE_MAX;
+                live--;
+                continue;
+            }
+            if (updown && !q->up && !l->down) { /* take: the route went down */
+                l->down = 1;
+                l->col = g->nport + ((uint64_t)g->ndst + l->x) * g->ns;
+            }
+            l->sw = q->id;
+            l->stage = 0;
+            __builtin_prefetch(&l->col[l->sw]);
+        }
+        if (!live && nf == n)
+            break;
+    }
+}
+
 static double uniform_bound(const topo *t) { return G(t)->bound; }
 
 static void graph_free(graph *g)
@@ -490,6 +599,7 @@ static const topo_ops graph_ops = {
     .uniform_bound = uniform_bound,
     .fini = fini,
     .link_attr = link_attr,
+    .route_many = route_many,
 };
 
 /* ---- reading the file ---- */
@@ -898,7 +1008,7 @@ static int read_routes(reader *r)
         return tn_error(r->err, r->errlen, "%s: a routing table of %u switches x %u hosts x %u paths is too large",
                         r->path, g->ns, g->nh, P);
     size_t cells = (size_t)g->ns * g->nh;
-    g->nxt = tn_xmalloc(cells * P * sizeof *g->nxt + 2);
+    g->nxt = table_alloc(cells * P * sizeof *g->nxt + 2);
     for (size_t i = 0; i < cells * P; i++)
         g->nxt[i] = GR_NONE;
     /* entries without "@" (every path): into path 0's table when there is
@@ -1379,7 +1489,7 @@ static void route_tables(graph *g)
             return; /* ports beyond 12 bits: next scans (cands) */
     uint32_t phases = g->routing == TOPO_GRAPH_UPDOWN ? 2 : 1;
     uint64_t cells = (uint64_t)phases * g->ndst * g->ns;
-    g->nport = tn_xmalloc(cells * sizeof *g->nport + 2);
+    g->nport = table_alloc(cells * sizeof *g->nport + 2);
     uint32_t *rep = tn_xmalloc((size_t)g->ndst * sizeof *rep + 4);
     for (uint32_t h = 0; h < g->nh; h++)
         rep[g->dix[g->hsw[h]]] = h;

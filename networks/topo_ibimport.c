@@ -49,8 +49,14 @@
  *           routes. Named after the CA, "H-<guid>" as ibnetdiscover writes
  *           it (ORCS's rule: a name starting with H is a host), with
  *           "-P<port>" appended when the CA has several connected ports.
- *           With LMC > 0 a port answers to 2^LMC LIDs; the base LID's
- *           route is the one imported (one route per pair, as ORCS's).
+ *           With LMC > 0 a port answers to 2^LMC LIDs (base + 0 ..
+ *           base + 2^LMC - 1), each with its own forwarding entries: the
+ *           graph gets lmc = B, the largest LMC, and path v of a
+ *           destination with LMC l is its LID base + (v mod 2^l) (the
+ *           graph fabric's rule: a message takes path v from its salt's
+ *           binary choices, so a host's LIDs are used evenly, as MPI
+ *           libraries spread their connections over them). A route that
+ *           is the same on every path is written bare, the others NAME@v.
  *           Numbered by switch (file order), then switch port, so the hosts
  *           of one leaf are consecutive.
  *   switches "S-<guid>", in the order of their Switch lines (then those
@@ -62,7 +68,8 @@
  *           sends out of that port; when S's table has an entry for every
  *           host not attached to S, the port carrying the most of them
  *           (the lowest on a tie) is written "*" (ORCS's wildcard) instead.
- * Node attributes lid and desc keep the LID and NodeDescription.
+ * Node attributes lid, lmc (when > 0) and desc keep the LID, LMC and
+ * NodeDescription.
  * Per-link width and speed are not written: the graph fabric runs every
  * link at network.bandwidth. Memory: S x N x 2 bytes of table. */
 #include <ctype.h>
@@ -126,7 +133,9 @@ typedef struct ibfab {
     uint32_t *radix;  /* [S] connected ports */
     uint32_t **ibport; /* [S][radix] dense -> IB port */
     uint32_t *hostlid_map; /* sorted LIDs -> host, for lookup */
-    uint16_t *tab;    /* [S * N] dense port toward each host */
+    uint32_t B;       /* the largest LMC: 2^B paths */
+    uint32_t nlid;    /* hosts' LIDs (with their LMC's) */
+    uint16_t *tab;    /* [2^B * S * N] dense port toward each host on each path */
     long *tabline;    /* [S] line of the switch's table (0: none) */
     char *err;
     size_t errlen;
@@ -515,7 +524,7 @@ static int check_links(ibfab *f)
 }
 
 typedef struct lident {
-    uint32_t lid, host;
+    uint32_t lid, host, off; /* off: the LID is the host's base + off (LMC) */
 } lident;
 
 static int cmp_lid(const void *a, const void *b)
@@ -656,12 +665,22 @@ static int build(ibfab *f, lident **lids_out)
     }
     if (f->N == 0)
         return ferr(f, path, 0, "no channel adapter linked to a switch: no host");
-    /* LIDs: hosts' (unique) */
-    lident *lids = tn_xcalloc(f->N + 1, sizeof *lids);
+    /* LIDs: every host's 2^LMC (unique) */
+    size_t nl = 0;
+    f->B = 0;
+    for (uint32_t i = 0; i < f->N; i++) {
+        nl += (size_t)1 << f->h[i].lmc;
+        if (f->h[i].lmc > f->B)
+            f->B = f->h[i].lmc;
+    }
+    lident *lids = tn_xcalloc(nl + 1, sizeof *lids);
+    nl = 0;
     for (uint32_t i = 0; i < f->N; i++)
-        lids[i] = (lident){.lid = f->h[i].lid, .host = i};
-    qsort(lids, f->N, sizeof *lids, cmp_lid);
-    for (uint32_t i = 1; i < f->N; i++)
+        for (uint32_t o = 0; o < (1u << f->h[i].lmc); o++)
+            lids[nl++] = (lident){.lid = f->h[i].lid + o, .host = i, .off = o};
+    f->nlid = (uint32_t)nl;
+    qsort(lids, nl, sizeof *lids, cmp_lid);
+    for (size_t i = 1; i < nl; i++)
         if (lids[i].lid == lids[i - 1].lid) {
             int rc = ferr(f, path, f->n[f->h[lids[i].host].ca].line, "%s and %s both have LID %u",
                           f->h[lids[i - 1].host].name, f->h[lids[i].host].name, lids[i].lid);
@@ -672,6 +691,7 @@ static int build(ibfab *f, lident **lids_out)
     return 0;
 }
 
+/* The index in lids of LID lid, or UINT32_MAX. */
 static uint32_t host_of_lid(const lident *lids, uint32_t n, uint32_t lid)
 {
     uint32_t lo = 0, hi = n;
@@ -682,7 +702,7 @@ static uint32_t host_of_lid(const lident *lids, uint32_t n, uint32_t lid)
         else
             hi = mid;
     }
-    return lo < n && lids[lo].lid == lid ? lids[lo].host : UINT32_MAX;
+    return lo < n && lids[lo].lid == lid ? lo : UINT32_MAX;
 }
 
 /* ---- forwarding tables ---- */
@@ -693,12 +713,12 @@ static int read_fdbs(ibfab *f, const lident *lids, uint64_t *ignored)
     FILE *in = fopen(path, "r");
     if (!in)
         return ferr(f, path, 0, "%s", strerror(errno));
-    size_t cells = (size_t)f->S * f->N;
+    size_t cells = (size_t)f->S * f->N << f->B;
     f->tab = tn_xmalloc(cells * sizeof *f->tab + 2);
     for (size_t i = 0; i < cells; i++)
         f->tab[i] = IB_NONE;
     f->tabline = tn_xcalloc(f->S, sizeof *f->tabline);
-    uint8_t *seen = tn_xcalloc(f->N + 1, 1);
+    uint8_t *seen = tn_xcalloc(f->nlid + 1, 1);
     char *buf = NULL;
     size_t cap = 0;
     long line = 0;
@@ -736,7 +756,7 @@ static int read_fdbs(ibfab *f, const lident *lids, uint64_t *ignored)
                 break;
             }
             f->tabline[cur] = line;
-            memset(seen, 0, f->N);
+            memset(seen, 0, f->nlid);
             any = 1;
             continue;
         }
@@ -767,17 +787,18 @@ static int read_fdbs(ibfab *f, const lident *lids, uint64_t *ignored)
             break;
         }
         unsigned long port = strtoul(q, &e, 10);
-        uint32_t h = lid <= UINT32_MAX ? host_of_lid(lids, f->N, (uint32_t)lid) : UINT32_MAX;
-        if (h == UINT32_MAX) {
+        uint32_t li = lid <= UINT32_MAX ? host_of_lid(lids, f->nlid, (uint32_t)lid) : UINT32_MAX;
+        if (li == UINT32_MAX) {
             (*ignored)++;
             continue;
         }
+        uint32_t h = lids[li].host, off = lids[li].off;
         ibnode *sn = &f->n[f->swnode[cur]];
-        if (seen[h]) {
+        if (seen[li]) {
             rc = ferr(f, path, line, "switch %s: LID 0x%lx listed twice", sn->name, lid);
             break;
         }
-        seen[h] = 1;
+        seen[li] = 1;
         if (port == 0 || port > sn->nports || f->dense[cur][port] == IB_NONE) {
             rc = ferr(f, path, line, "switch %s routes LID 0x%lx (host %s) to port %lu, %s", sn->name, lid,
                       f->h[h].name, port, port == 0 ? "the switch itself" : "which has no link in the topology");
@@ -789,7 +810,9 @@ static int read_fdbs(ibfab *f, const lident *lids, uint64_t *ignored)
                       f->h[h].name, lid, f->ibport[cur][f->h[h].dport], port);
             break;
         }
-        f->tab[(size_t)cur * f->N + h] = d;
+        /* path v of h is its LID base + (v mod 2^LMC) */
+        for (uint32_t v = off; v < (1u << f->B); v += 1u << f->h[h].lmc)
+            f->tab[((size_t)v * f->S + cur) * f->N + h] = d;
     }
     free(buf);
     free(seen);
@@ -831,10 +854,16 @@ static void write_dot(ibfab *f, FILE *out, ib_import_stats *st)
             N, S);
     fprintf(out, "// (routing=\"file\", the default). Ports are each switch's connected IB ports in order.\n");
     fprintf(out, "digraph fabric {\n");
+    if (f->B)
+        fprintf(out, "  // lmc: path v of a host with LMC l is its LID base + (v mod 2^l); a message takes path v, bit "
+                     "i of v its salt's i-th binary choice\n  lmc=%u;\n",
+                f->B);
     for (uint32_t i = 0; i < N; i++) {
         fputs("  ", out);
         put_q(out, f->h[i].name);
         fprintf(out, " [kind=host, lid=%u", f->h[i].lid);
+        if (f->h[i].lmc)
+            fprintf(out, ", lmc=%u", f->h[i].lmc);
         if (f->n[f->h[i].ca].desc) {
             fputs(", desc=", out);
             put_q(out, f->n[f->h[i].ca].desc);
@@ -859,37 +888,52 @@ static void write_dot(ibfab *f, FILE *out, ib_import_stats *st)
         put_q(out, f->n[f->swnode[f->h[i].sw]].name);
         fprintf(out, " [hport=%u, comment=\"*\"];\n", f->h[i].dport);
     }
+    uint32_t P = 1u << f->B;
     uint32_t *cnt = NULL;
-    uint32_t *order = tn_xmalloc(((size_t)N + 1) * sizeof *order);
+    /* the entries of one switch: (port, destination, path or IB_PATH_ALL) by port, destinations in order */
+    size_t ecap = (size_t)N * P + 1;
+    uint32_t *ep = tn_xmalloc(ecap * sizeof *ep), *ed = tn_xmalloc(ecap * sizeof *ed);
+    uint32_t *ev = tn_xmalloc(ecap * sizeof *ev), *order = tn_xmalloc(ecap * sizeof *order);
     for (uint32_t s = 0; s < S; s++) {
         ibnode *n = &f->n[f->swnode[s]];
         uint32_t r = f->radix[s];
         cnt = tn_xrealloc(cnt, ((size_t)r + 2) * sizeof *cnt);
         memset(cnt, 0, ((size_t)r + 2) * sizeof *cnt);
+        uint32_t *bare = tn_xcalloc((size_t)r + 1, sizeof *bare);
         uint32_t missing = 0;
+        size_t ne = 0;
         for (uint32_t d = 0; d < N; d++) {
-            uint16_t e = f->tab[(size_t)s * N + d];
-            if (e != IB_NONE)
+            uint16_t e0 = f->tab[(size_t)s * N + d];
+            int same = 1, miss = 0;
+            for (uint32_t v = 1; v < P && same; v++)
+                same = f->tab[((size_t)v * S + s) * N + d] == e0;
+            for (uint32_t v = 0; v < (same ? 1 : P); v++) {
+                uint16_t e = f->tab[((size_t)v * S + s) * N + d];
+                if (e == IB_NONE) {
+                    miss |= f->h[d].sw != s;
+                    continue;
+                }
+                ep[ne] = e;
+                ed[ne] = d;
+                ev[ne++] = same ? UINT32_MAX : v;
                 cnt[e + 1]++;
-            else if (f->h[d].sw != s)
-                missing++;
+                bare[e] += same;
+            }
+            missing += (uint32_t)miss;
         }
         st->missing += missing;
-        /* the wildcard: the switch-peer port carrying the most destinations */
+        /* the wildcard: the switch-peer port carrying the most destinations on every path */
         uint32_t wild = UINT32_MAX;
         if (missing == 0) {
             for (uint32_t p = 0; p < r; p++)
-                if (f->n[n->l[p].peer].type == 'S' && cnt[p + 1] > 0 &&
-                    (wild == UINT32_MAX || cnt[p + 1] > cnt[wild + 1]))
+                if (f->n[n->l[p].peer].type == 'S' && bare[p] > 0 && (wild == UINT32_MAX || bare[p] > bare[wild]))
                     wild = p;
         }
+        free(bare);
         for (uint32_t p = 0; p < r; p++)
             cnt[p + 1] += cnt[p];
-        for (uint32_t d = 0; d < N; d++) {
-            uint16_t e = f->tab[(size_t)s * N + d];
-            if (e != IB_NONE)
-                order[cnt[e]++] = d;
-        }
+        for (size_t i = 0; i < ne; i++)
+            order[cnt[ep[i]]++] = (uint32_t)i;
         /* cnt[p] is now the end of port p's run; its start is cnt[p - 1] (0 for p = 0) */
         fprintf(out, "  // %s", n->name);
         if (n->desc)
@@ -923,17 +967,22 @@ static void write_dot(ibfab *f, FILE *out, ib_import_stats *st)
             fputc('"', out);
             size_t from = p ? cnt[p - 1] : 0, to = cnt[p];
             for (size_t i = from; i < to; i++) {
-                for (const char *c = f->h[order[i]].name; *c; c++) {
+                for (const char *c = f->h[ed[order[i]]].name; *c; c++) {
                     if (*c == '"' || *c == '\\')
                         fputc('\\', out);
                     fputc(*c, out);
                 }
+                if (ev[order[i]] != UINT32_MAX)
+                    fprintf(out, "@%u", ev[order[i]]);
                 if (i + 1 < to)
                     fputc(',', out);
             }
             fputs("\"];\n", out);
         }
     }
+    free(ep);
+    free(ed);
+    free(ev);
     fputs("}\n", out);
     free(cnt);
     free(order);

@@ -39,6 +39,27 @@
  *   off[d] != 0 in its productive direction on class 2, lowest dimension
  *   first, then the escape: the highest such dimension (DOR in descending
  *   order) on its dateline class.
+ * valiant (Valiant and Brebner 1981; BookSim2's valiant_torus): the source
+ *   draws an intermediate switch uniformly among all (topo_pick(salt, 64,
+ *   N), the source and destination included, as BookSim2's RandomInt(gNodes
+ *   - 1)); phase 0 is the DOR route to it (the minimal displacement, ties
+ *   from the salt as above), phase 1 at the intermediate the DOR route on to
+ *   the destination (its ties from salt bits 40..). Class = dateline class +
+ *   2 x phase (4 classes; BookSim2 splits its VCs the same way, by ring
+ *   partition and then by phase).
+ * romm (Nesson and Johnsson's ROMM, "randomized, oblivious, multi-phase,
+ *   minimal"; BookSim2 has it for the mesh only, romm_mesh with
+ *   rand_min_intr_mesh): the intermediate lies in the minimal quadrant: of
+ *   the source's minimal displacement o (ties drawn as above), phase 0
+ *   takes the share m_d = sign(o_d) topo_pick(salt, 80 + d, |o_d| + 1) of
+ *   each dimension (uniform in 0..|o_d|, as BookSim2 draws src + RandomInt(
+ *   dist)), phase 1 the minimal displacement from there to the destination
+ *   (o - m but for a tie at k_d / 2, another minimal one): the route stays
+ *   minimal. On the torus the phases need classes of their own as
+ *   Valiant's do (a phase-1 hop of dimension 0 may follow a phase-0 hop of
+ *   dimension 1, against the dimension order): the same 4 classes. The
+ *   mesh's romm needs only the phase split (no wrap links); the torus adds
+ *   the dateline split inside each phase.
  *
  * Deadlock freedom. Dateline classes (Dally and Towles, PPIN section 14.2;
  * BookSim's deterministic partition "cur > dest" for the + direction): a hop
@@ -65,6 +86,16 @@
  * channel dependency graph is acyclic (2 classes). The - direction mirrors
  * it. Twisted Y rings pass several wrap links, but a route crosses at most
  * one, and the class depends on c_1 only: the same order by c_1 holds.
+ * valiant, romm: each phase is a DOR route with minimal displacements (a
+ * traversal crosses its wrap at most once), on classes 0, 1 (phase 0) or
+ * 2, 3 (phase 1): within each pair the DOR argument above holds, and a
+ * packet moves from phase 0's classes to phase 1's only, never back, so
+ * ordering every phase-0 channel before every phase-1 channel keeps the
+ * graph acyclic (4 classes). With dateline="ring" a phase's traversal of
+ * a dimension has the class of the ring from the phase's start to its end
+ * (BookSim2's valiant_torus restarts the partition at the intermediate).
+ * check_topo builds these graphs (hop and ring, plain and twisted tori) and
+ * shows them cyclic when the two phases share classes.
  * Adaptive: the escape subnetwork (classes 0, 1) is DOR in descending
  * dimension order; its extended dependency graph (Duato: escape hops that
  * follow one another with adaptive hops between) stays acyclic because an
@@ -106,16 +137,26 @@
  *   (3+3+2+2+1+1)/2 = 6; (4, 0) is reached by 4 X hops (the mesh and wrap
  *   candidates coincide), + or - with 1/2: 2. E_X+ = 22/32; Y+: 14 + 6 + 0
  *   = 20/32. Load 22/31 < 1: bound 1 (the plain 8x4 torus: E = 8/8 = 1 in
- *   X, bound 31/32). */
+ *   X, bound 31/32).
+ *   valiant: each phase's displacement is uniform over the whole torus
+ *   (the intermediate is uniform, independent of source and destination),
+ *   so each phase loads a + link of d with E_d: bound min(1, 1 / (2 max E))
+ *   (8x8: 1/2, Dally and Towles' half of capacity). romm: minimal routes
+ *   and translation-invariant choices: every + link of d still carries E_d
+ *   N / (N - 1), DOR's bound. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "log.h"
 #include "topo.h"
 
-const char *const topo_torus_routing_names[] = {"dor", "adaptive", NULL};
+const char *const topo_torus_routing_names[] = {"dor", "adaptive", "valiant", "romm", NULL};
 
 #define VC_ADAPTIVE 2
+#define VC_PHASE 2       /* valiant, romm: phase 1 hops use classes 2, 3 (phase 0: 0, 1) */
+#define TIE_PHASE1 40    /* valiant, romm: the tie bits of the second phase's record */
+#define PICK_MID 64      /* valiant: the intermediate, topo_pick(salt, PICK_MID, N) */
+#define PICK_QUADRANT 80 /* romm: dimension d's share, topo_pick(salt, PICK_QUADRANT + d, |off_d| + 1) */
 
 typedef struct torus {
     uint32_t n;                     /* dimensions */
@@ -195,12 +236,17 @@ static int32_t ring_min(int64_t diff, uint32_t k, unsigned bit)
 static int32_t iabs32(int32_t x) { return x < 0 ? -x : x; }
 
 /* Tie j of a record: the salt's bit j, flipped when bit j of flip is set
- * (hdr_alt's other minimal records; 0 for the routing's own). */
-static unsigned tie(uint64_t salt, uint32_t flip, unsigned j) { return topo_pick(salt, j, 2) ^ ((flip >> j) & 1u); }
+ * (hdr_alt's other minimal records; 0 for the routing's own). tb: the
+ * first bit (0; TIE_PHASE1 for the second phase of valiant and romm). */
+static unsigned tie_at(uint64_t salt, uint32_t flip, unsigned tb, unsigned j)
+{
+    return topo_pick(salt, tb + j, 2) ^ ((flip >> j) & 1u);
+}
+#define tie(salt, flip, j) tie_at(salt, flip, tb, j)
 
 /* The (dx, dy) of the twisted plane (dimensions 0, 1) as INSEE's dtt_rr picks it. */
-static void plane_offsets(const torus *q, int64_t dx0, int64_t dy0, uint64_t salt, uint32_t flip, int32_t *dx,
-                          int32_t *dy)
+static void plane_offsets(const torus *q, int64_t dx0, int64_t dy0, uint64_t salt, uint32_t flip, unsigned tb,
+                          int32_t *dx, int32_t *dy)
 {
     int32_t ax = ring_min(dx0, q->k[0], tie(salt, flip, 0));
     int32_t ay = (int32_t)dy0;
@@ -218,6 +264,19 @@ static void plane_offsets(const torus *q, int64_t dx0, int64_t dy0, uint64_t sal
     }
 }
 
+/* The minimal displacement a -> b (ties from the salt's bits tb.., flipped by flip) into off[]. */
+static void offsets(const torus *q, uint32_t a, uint32_t b, uint64_t salt, uint32_t flip, unsigned tb, int32_t *off)
+{
+    uint32_t d0 = 0;
+    if (q->n >= 2) {
+        plane_offsets(q, (int64_t)coord(q, b, 0) - coord(q, a, 0), (int64_t)coord(q, b, 1) - coord(q, a, 1), salt,
+                      flip, tb, &off[0], &off[1]);
+        d0 = 2;
+    }
+    for (uint32_t d = d0; d < q->n; d++)
+        off[d] = ring_min((int64_t)coord(q, b, d) - coord(q, a, d), q->k[d], tie(salt, flip, 3 + d));
+}
+
 static void hdr_flip(const topo *t, uint32_t src, uint32_t dst, uint64_t salt, uint32_t flip, topo_hdr *h)
 {
     const torus *q = T(t);
@@ -226,19 +285,48 @@ static void hdr_flip(const topo *t, uint32_t src, uint32_t dst, uint64_t salt, u
     h->src = src;
     h->dst = dst;
     h->salt = salt;
-    uint32_t d0 = 0;
-    if (q->n >= 2) {
-        plane_offsets(q, (int64_t)coord(q, dst, 0) - coord(q, src, 0),
-                      (int64_t)coord(q, dst, 1) - coord(q, src, 1), salt, flip, &h->off[0], &h->off[1]);
-        d0 = 2;
-    }
-    for (uint32_t d = d0; d < q->n; d++)
-        h->off[d] = ring_min((int64_t)coord(q, dst, d) - coord(q, src, d), q->k[d], tie(salt, flip, 3 + d));
+    offsets(q, src, dst, salt, flip, 0, h->off);
 }
 
+/* The switch off[] leads to from v (walked hop by hop: a twisted wrap moves dimension 0 too). */
+static uint32_t walk_to(const torus *q, uint32_t v, const int32_t *off)
+{
+    for (uint32_t d = 0; d < q->n; d++)
+        for (int32_t i = 0; i < iabs32(off[d]); i++)
+            v = neighbour(q, v, d, off[d] > 0 ? 1 : -1);
+    return v;
+}
+
+/* valiant, romm: phase 0 heads from the source to h->mid with off[] its
+ * displacement (valiant: mid drawn uniformly among all switches, the
+ * source and destination included, as BookSim2's valiant_torus draws
+ * RandomInt(gNodes - 1); romm: for every dimension a share of the minimal
+ * displacement o_d drawn uniformly in 0..|o_d| with o_d's sign, as
+ * BookSim2's rand_min_intr_mesh draws the intermediate in the minimal
+ * quadrant); at mid (all offsets 0 in phase 0) phase 1 takes the minimal
+ * displacement mid -> dst (its own ties, TIE_PHASE1). */
 static void hdr_init(const topo *t, uint32_t src, uint32_t dst, uint64_t salt, topo_hdr *h)
 {
+    const torus *q = T(t);
     hdr_flip(t, src, dst, salt, 0, h);
+    if (q->routing == TOPO_TORUS_VALIANT) {
+        h->mid = topo_pick(salt, PICK_MID, t->hosts);
+        offsets(q, src, h->mid, salt, 0, 0, h->off);
+    } else if (q->routing == TOPO_TORUS_ROMM) {
+        for (uint32_t d = 0; d < q->n; d++) {
+            int32_t m = (int32_t)topo_pick(salt, PICK_QUADRANT + d, (uint32_t)iabs32(h->off[d]) + 1);
+            h->off[d] = h->off[d] < 0 ? -m : m;
+        }
+        h->mid = walk_to(q, src, h->off);
+    }
+}
+
+/* valiant, romm at the intermediate: the second phase's record */
+static void phase1(const torus *q, uint32_t sw, topo_hdr *h)
+{
+    TN_ASSERT(sw == h->mid, "torus: phase 0 of %u -> %u ends at %u, not at %u", h->src, h->dst, sw, h->mid);
+    h->phase = 1;
+    offsets(q, sw, h->dst, h->salt, 0, TIE_PHASE1, h->off);
 }
 
 /* The other records of src -> dst (topo_fail.c), i = 0 the salt's own:
@@ -306,13 +394,22 @@ static uint8_t dateline_vc(const torus *q, uint32_t v, uint32_t d, int32_t off)
  * change only their own coordinates; no twist). */
 static uint8_t ring_vc(const torus *q, const topo_hdr *h, uint32_t d, int32_t off)
 {
-    uint32_t s = coord(q, h->src, d), e = coord(q, h->dst, d);
+    uint32_t a = h->src, b = h->dst; /* valiant, romm: the phase's ends */
+    if (q->routing >= TOPO_TORUS_VALIANT) {
+        if (h->phase)
+            a = h->mid;
+        else
+            b = h->mid;
+    }
+    uint32_t s = coord(q, a, d), e = coord(q, b, d);
     return (uint8_t)(off > 0 ? s > e : s < e);
 }
 
 static unsigned next(const topo *t, uint32_t sw, const topo_hdr *h, topo_hop *out)
 {
     const torus *q = T(t);
+    topo_hdr h1;
+again:;
     uint32_t left = 0;
     int lo = -1, hi = -1;
     for (uint32_t d = 0; d < q->n; d++) {
@@ -324,16 +421,23 @@ static unsigned next(const topo *t, uint32_t sw, const topo_hdr *h, topo_hop *ou
         }
     }
     if (lo < 0) {
+        if (q->routing >= TOPO_TORUS_VALIANT && !h->phase) { /* at the intermediate: phase 1 */
+            h1 = *h;
+            phase1(q, sw, &h1);
+            h = &h1;
+            goto again;
+        }
         TN_ASSERT(sw == h->dst, "torus: packet for %u has no hop left at %u", h->dst, sw);
         out[0] = (topo_hop){.port = 0, .vc = 0, .kind = TOPO_HOP_ONLY, .hops_left = 0};
         return 1;
     }
     uint16_t hl = (uint16_t)(left > UINT16_MAX ? UINT16_MAX : left);
-    if (q->routing == TOPO_TORUS_DOR) {
+    if (q->routing != TOPO_TORUS_ADAPTIVE) { /* dor; valiant and romm: dor within a phase */
         int32_t o = h->off[lo];
         out[0] = (topo_hop){.port = (uint32_t)(1 + 2 * lo + (o < 0)),
-                            .vc = q->dateline_ring ? ring_vc(q, h, (uint32_t)lo, o)
-                                                   : dateline_vc(q, sw, (uint32_t)lo, o),
+                            .vc = (uint8_t)((q->dateline_ring ? ring_vc(q, h, (uint32_t)lo, o)
+                                                              : dateline_vc(q, sw, (uint32_t)lo, o)) +
+                                            VC_PHASE * h->phase),
                             .kind = TOPO_HOP_ONLY,
                             .hops_left = hl};
         return 1;
@@ -355,11 +459,12 @@ static unsigned next(const topo *t, uint32_t sw, const topo_hdr *h, topo_hop *ou
 
 static void take(const topo *t, uint32_t sw, const topo_hop *c, topo_hdr *h)
 {
-    (void)sw;
     if (c->port == 0)
         return;
     uint32_t d = (c->port - 1) / 2;
     TN_ASSERT(d < T(t)->n, "torus: port %u", c->port);
+    if (!h->off[d] && T(t)->routing >= TOPO_TORUS_VALIANT && !h->phase) /* leaving the intermediate */
+        phase1(T(t), sw, h);
     if ((c->port - 1) % 2 == 0) {
         TN_ASSERT(h->off[d] > 0, "torus: + hop in dimension %u with %d to go", d, h->off[d]);
         h->off[d]--;
@@ -416,7 +521,10 @@ static double uniform_bound(const topo *t)
         if (ring_plus_hops(q->k[d]) > worst)
             worst = ring_plus_hops(q->k[d]);
     double N = t->hosts;
-    double load = worst * N / (N - 1);
+    /* valiant: each phase's displacement is uniform over the whole torus (the
+     * intermediate is uniform and independent of the source and of the
+     * destination), so each phase puts worst on a link, without the N / (N-1) */
+    double load = q->routing == TOPO_TORUS_VALIANT ? 2 * worst : worst * N / (N - 1);
     return load > 1 ? 1 / load : 1;
 }
 
@@ -465,11 +573,11 @@ int topo_torus_check(const topo_torus_params *p, char *err, size_t errlen)
                             "for its routes to be shortest paths",
                             p->dims[0], p->dims[1]);
     }
-    if (p->routing != TOPO_TORUS_DOR && p->routing != TOPO_TORUS_ADAPTIVE)
+    if ((unsigned)p->routing > TOPO_TORUS_ROMM)
         return tn_error(err, errlen, "torus: unknown routing %d", (int)p->routing);
-    if (p->dateline_ring && (p->routing != TOPO_TORUS_DOR || p->twist))
+    if (p->dateline_ring && (p->routing == TOPO_TORUS_ADAPTIVE || p->twist))
         return tn_error(err, errlen, "torus: dateline=ring (classes per ring, as BookSim2) is dimension-order "
-                                     "routing's on a plain torus (%s)",
+                                     "routing's (dor, valiant, romm) on a plain torus (%s)",
                         p->twist ? "a twisted wrap shifts dimension 0" : "adaptive routing's escape is per hop");
     return 0;
 }
@@ -499,8 +607,8 @@ int topo_torus_init(topo *t, const topo_torus_params *p, char *err, size_t errle
     t->switches = stride;
     t->max_radix = 2 * q->n + 1;
     t->links = stride + stride * (2 * q->n + 1);
-    t->max_route_links = hops + 2;
-    t->vcs = p->routing == TOPO_TORUS_DOR ? 2 : 3;
+    t->max_route_links = (p->routing == TOPO_TORUS_VALIANT ? 2 * hops : hops) + 2;
+    t->vcs = p->routing == TOPO_TORUS_DOR ? 2 : p->routing == TOPO_TORUS_ADAPTIVE ? 3 : 4;
     t->routing = (uint8_t)p->routing;
     return 0;
 }

@@ -160,6 +160,7 @@ uint64_t tp_reno_ssthresh(const tp_flow *f)
 
 const char *const tp_growth_names[] = {"reno", "linux", NULL};
 const char *const tp_ack_class_names[] = {"data", "0", "1", "2", "3", "4", "5", "6", "7", NULL};
+const char *const tp_wl_ack_class_names[] = {"inherit", "data", "0", "1", "2", "3", "4", "5", "6", "7", NULL};
 _Static_assert(sizeof tp_ack_class_names / sizeof tp_ack_class_names[0] == NET_PRIO_CLASSES + 2,
                "transport.ack-class lists data and every class");
 

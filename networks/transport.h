@@ -71,6 +71,7 @@ typedef struct tp_params {
 } tp_params;
 
 extern const char *const tp_ack_class_names[]; /* "data", "0" .. "7" */
+extern const char *const tp_wl_ack_class_names[]; /* "inherit", then tp_ack_class_names (workload.ack-class) */
 
 enum { TP_GROWTH_RENO = 0, TP_GROWTH_LINUX = 1 };
 extern const char *const tp_growth_names[]; /* "reno", "linux" */

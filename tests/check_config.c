@@ -136,6 +136,9 @@ static const bad_case bad_cases[] = {
     /* "    <axis " is 10 characters */
     {"sweep_run_param.xml", 9, 11, {"<axis param=\"run.replicas\">", "run.replicas cannot be swept", "--replicas"}},
     /* a fabric's parameter where no point uses that fabric: 37 + 19 */
+    /* a failure during the run loses packets: a transport must recover them.
+     * "  <network type=\"fat-tree\" arity=\"4\" levels=\"2\" bandwidth=\"10Gb/s\" failed-links=\"S0-S4\" " is 88 */
+    {"fail_at_no_transport.xml", 3, 89, {"<network fail-at=\"20us\">", "the workload's transport is none: a transport must recover them", NULL}},
     {"not_applying.xml", 3, 56, {"<network extra-stages=\"1\">", "applies to spinet, and network.type is electrical-switch", NULL}},
     {"spinet_control_first.xml", 3, 56, {"<network priority=\"control-first\">", "applies to electrical-switch, torus, fat-tree, leaf-spine, dragonfly, graph, and network.type is spinet", NULL}},
     /* several workloads: "  <workload " is 12 characters; the second one lacks its name */

@@ -9,11 +9,13 @@
  * spine sends H(2i-1), H(2i) down to leaf Si. */
 #include <check.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "congestion.h"
 #include "harness.h"
+#include "log.h"
 #include "mapping.h"
 #include "patterns.h"
 #include "rng.h"
@@ -589,7 +591,9 @@ static void roundtrip(const char *name, const char *const *sets, uint32_t N, int
     ck_assert_ptr_nonnull(f);
     uint64_t conflicts = 99;
     char err[256];
-    ck_assert_int_eq(topo_export_dot(t, f, name, &conflicts, err, sizeof err), 0);
+    double *rate = swnet_link_rates(a->n->state); /* network.degraded-links: written as the links' bandwidth */
+    ck_assert_int_eq(topo_export_dot_rates(t, rate, f, name, &conflicts, err, sizeof err), 0);
+    free(rate);
     fclose(f);
     if (want) {
         f = fopen(tmp_path, "r");
@@ -641,6 +645,12 @@ START_TEST(test_export_import)
 {
     const char *ft[] = {"network.arity=4", "network.levels=2", NULL};
     roundtrip("fat-tree", ft, 16, 1, "vcs=1;");
+    /* degraded links (both directions of S0-S4 at half rate, H3's link at a
+     * quarter) are written as the links' bandwidth, which the graph reads:
+     * the same deliveries */
+    const char *ftd[] = {"network.arity=4", "network.levels=2", "network.degraded-links=S0-S4:0.5 H3-S0:0.25", NULL};
+    roundtrip("fat-tree", ftd, 16, 1, "\"S4\" -> \"S0\" [tport=0, hport=4, comment=\"H0\", bandwidth=\"5000000000b/s\"]");
+    roundtrip("fat-tree", ftd, 16, 1, "\"H3\" -> \"S0\" [hport=3, comment=\"*\", bandwidth=\"2500000000b/s\"]");
     const char *t7[] = {"network.dims=7 7", NULL};
     roundtrip("torus", t7, 49, 1, "vcs=2;");
     const char *t8[] = {"network.dims=8 8", NULL};
@@ -917,6 +927,153 @@ START_TEST(test_congestion_dot)
 }
 END_TEST
 
+
+/* topo_route_many (the graph's and the three-tier fat tree's kernels,
+ * which interleave many routes and read the tables directly) gives exactly
+ * topo_route's links, the per-hop ops every other test derives by hand:
+ * every ordered pair, with salts of every kind, of fabric.dot under the
+ * four routings (ECMP falls back on topo_route), of the 4-ring with lmc
+ * paths and a host path, and of the 8-port three-tier tree under d-mod-k
+ * and random-up (salt-dependent up ports). */
+static void same_routes(const topo *t)
+{
+    uint32_t N = t->hosts;
+    size_t n = (size_t)N * N, stride = t->max_route_links;
+    uint64_t *ends = tn_xmalloc(n * sizeof *ends), *salts = tn_xmalloc(n * sizeof *salts);
+    uint32_t *links = tn_xmalloc((n * stride + 8) * sizeof *links), *len = tn_xmalloc(n * sizeof *len);
+    for (uint32_t a = 0; a < N; a++)
+        for (uint32_t b = 0; b < N; b++) {
+            /* pairs in a scrambled order, so lanes finish out of order */
+            size_t i = ((size_t)a * N + b) * 7919 % n;
+            ends[i] = (uint64_t)a << 32 | b;
+            salts[i] = (uint64_t)a * 0x9e3779b97f4a7c15u ^ (uint64_t)b * 31;
+        }
+    ck_assert_uint_eq(n % 7919 != 0, 1); /* 7919 is prime: a permutation */
+    topo_route_many(t, n, ends, salts, links, len, stride);
+    for (size_t i = 0; i < n; i++) {
+        uint64_t want[64];
+        size_t L = topo_route(t, (uint32_t)(ends[i] >> 32), (uint32_t)ends[i], salts[i], want, NULL, 64);
+        ck_assert_uint_eq(len[i], L);
+        for (size_t j = 0; j < L; j++)
+            ck_assert_uint_eq(links[i * stride + j], want[j]);
+    }
+    free(ends);
+    free(salts);
+    free(links);
+    free(len);
+}
+
+/* An irregular graph where up*-down*'s phase picks the port: switches R
+ * P Q U X Y T (ids 0..6, named in that order; R the root), hosts HP HT HX
+ * (0, 1, 2). BFS levels R 0; P, Q 1; X, U 2; Y, T 3. X's ports in file
+ * order: 0 HX, 1 P (up), 2 U (up: same level, smaller id), 3 Y (down).
+ * HP -> HT: from P, down to X (P -> X: 3 hops down, P -> X -> Y -> T,
+ * against 4 by R: P -> R -> Q -> U -> T); at X, gone down, only Y (X -> Y
+ * -> T) is legal, while a packet still going up would take U (X -> U -> T,
+ * as short, and port 2 comes first). Links: HP's uplink 0; P's port 2 (HP,
+ * R, X); X's port 3; Y's port 1 (X, T): with the port bases below. */
+#define UPDOWN_PHASE                                                            \
+    "graph g {\n  R; P; Q; U; X; Y; T; HP; HT; HX;\n"                          \
+    "  HP -- P; HT -- T; HX -- X; R -- P; R -- Q; P -- X; Q -- U; X -- U;\n"      \
+    "  X -- Y; U -- T; Y -- T;\n}\n"
+
+START_TEST(test_route_many)
+{
+    {
+        topo t;
+        build_ok(dot_file(UPDOWN_PHASE), TOPO_GRAPH_UPDOWN, &t);
+        /* radices R 2, P 3, Q 2, U 3, X 4, Y 2, T 3: port bases 0, 2, 5, 7, 10, 14, 16 */
+        uint64_t want[] = {0, 3 + 2 + 2, 3 + 10 + 3, 3 + 14 + 1, 3 + 16 + 0};
+        uint64_t got[8];
+        ck_assert_uint_eq(topo_route(&t, 0, 1, 0, got, NULL, 8), 5);
+        for (int i = 0; i < 5; i++)
+            ck_assert_uint_eq(got[i], want[i]);
+        same_routes(&t);
+        topo_free(&t);
+    }
+    for (int r = 0; r <= TOPO_GRAPH_ECMP; r++) {
+        topo t;
+        build_ok(TASKNET_SRCDIR "/configs/data/fabric.dot", (topo_graph_routing)r, &t);
+        same_routes(&t);
+        topo_free(&t);
+    }
+    topo t;
+    build_ok(dot_file(RING4_PATHS), TOPO_GRAPH_FILE, &t);
+    same_routes(&t);
+    topo_free(&t);
+    for (int r = 0; r < 2; r++) {
+        topo_fattree3_params p = {.ports = 8, .oversubscription = 1,
+                                  .routing = r ? TOPO_FT_RANDOM_UP : TOPO_FT_DMODK};
+        char err[256];
+        ck_assert_int_eq(topo_fattree3_init(&t, &p, err, sizeof err), 0);
+        ck_assert_ptr_nonnull(t.ops->route_many);
+        same_routes(&t);
+        topo_free(&t);
+    }
+}
+END_TEST
+
+/* The workload's evaluation (cong_eval_ws: a level's routes at once
+ * through the fabric's route_many, scratch kept between calls) against
+ * cong_eval asking the route op pair after pair: the same results and the
+ * same pooled loads and histogram, over 5 random mappings of bruck and
+ * neighbor on the 128-host three-tier tree (k = 8) and on fabric.dot. */
+START_TEST(test_cong_eval_many)
+{
+    const char *ft[] = {"network.ports=8", NULL};
+    const char *gr[] = {"network.file=" TASKNET_SRCDIR "/configs/data/fabric.dot", "network.routing=up-down", NULL};
+    const char *names[] = {"fat-tree", "graph"};
+    const char *const *sets[] = {ft, gr};
+    uint32_t nodes[] = {128, 16};
+    for (int k = 0; k < 2; k++) {
+        net_params core = th_star(nodes[k], 10e9);
+        th_net *h = th_net_new(names[k], &core, sets[k], NULL, 1, 0);
+        const net_ops *o = h->n->ops;
+        ck_assert_ptr_nonnull(o->route_many);
+        uint64_t nl = o->link_count(h->n->state);
+        uint32_t N = nodes[k], *map = tn_xmalloc(N * sizeof *map);
+        cong_acc a1, a2;
+        cong_acc_init(&a1, nl);
+        cong_acc_init(&a2, nl);
+        cong_ws ws;
+        memset(&ws, 0, sizeof ws);
+        pat_kind kinds[] = {PAT_BRUCK, PAT_NEIGHBOR};
+        for (int pk = 0; pk < 2; pk++) {
+            pat_levels lv;
+            pat_set s;
+            char err[256];
+            ck_assert_int_eq(pat_generate(kinds[pk], N, pk ? 3 : 0, NULL, &lv, err, sizeof err), 0);
+            pat_single(&lv, &s);
+            for (uint64_t m = 0; m < 5; m++) {
+                gsl_rng *r = rng_stream_new(11, m, "test");
+                map_random(map, N, N, r, NULL);
+                gsl_rng_free(r);
+                cong_result r1, r2;
+                ck_assert_int_eq(cong_eval(&s, map, nl, o->route, h->n->state, &a1, &r1, err, sizeof err), 0);
+                ck_assert_int_eq(cong_eval_ws(&ws, &s, map, nl, o->route, o->route_many, h->n->state, &a2, &r2, err,
+                                              sizeof err), 0);
+                ck_assert_double_eq(r1.sum_max_cong, r2.sum_max_cong);
+                ck_assert_double_eq(r1.bw_fraction, r2.bw_fraction);
+                ck_assert_double_eq(r1.cong_max, r2.cong_max);
+                ck_assert_double_eq(r1.cong_mean, r2.cong_mean);
+                ck_assert_double_eq(r1.dep_max_delay, r2.dep_max_delay);
+                ck_assert_uint_eq(r1.flows, r2.flows);
+            }
+            pat_set_free(&s);
+        }
+        ck_assert_uint_eq(a1.hist_len, a2.hist_len);
+        for (size_t w = 0; w < a1.hist_len; w++)
+            ck_assert_uint_eq(a1.hist[w], a2.hist[w]);
+        for (uint64_t e = 0; e < nl; e++)
+            ck_assert_uint_eq(a1.link_load[e], a2.link_load[e]);
+        cong_ws_free(&ws);
+        cong_acc_free(&a1);
+        cong_acc_free(&a2);
+        free(map);
+        th_net_free(h);
+    }
+}
+END_TEST
 
 /* The three-tier 16-port fat tree of Al-Fares et al.: 16 pods of 8 edge
  * and 8 aggregation switches, 64 cores, 16^3/4 = 1,024 hosts, 8 per edge.
@@ -1252,15 +1409,87 @@ START_TEST(test_import_ib_errors)
     ib_fails("Switch 4 \"S-01\" # \"a\" base port 0 lid 1 lmc 0\n[1] \"H-0a\"[1](a) # \"ha\" lid 3 4xQDR\n"
              "Ca 1 \"H-0a\" # \"ha\"\n[1](a) \"S-01\"[1] # lid 3 lmc 4294967296 \"a\" lid 1\n",
              FDB_OK, "n:4:", "lmc 4294967295: at most 7");
-    /* LMC > 0: H-0b answers to LIDs 4 and 5; only LID 4's (the base's)
-     * routes are imported, and the import says so (lmc_hosts, the CLI's
-     * warning) */
+    /* LMC > 0 without the other LIDs' entries: H-0b's LID 5 (path 1) has
+     * no route on either switch: 2 (switch, host) pairs missing */
     char lmc[sizeof IBN_OK + 128];
     snprintf(lmc, sizeof lmc, "%sCa 1 \"H-0b\" # \"hb\"\n[1](b) \"S-02\"[1] # lid 4 lmc 1 \"b\" lid 2\n", IBN_OK);
     dot = ib_import(ib_file(0, lmc), ib_file(1, FDB_OK), &st, err, sizeof err);
     ck_assert_msg(dot != NULL, "%s", err);
     ck_assert_uint_eq(st.lmc_hosts, 1);
     ck_assert_uint_eq(st.hosts, 2);
+    ck_assert_uint_eq(st.missing, 1); /* S-01 has no entry for LID 5; S-02 delivers its own host anyway */
+    free(dot);
+}
+END_TEST
+
+/* LMC > 0 imported as lmc paths. Two switches joined by two links (IB
+ * ports 2 and 3 of both), H-0a (LID 3) on S-01, H-0b on S-02 with LMC 1
+ * (LIDs 4 and 5). S-01's table sends LID 4 out of IB port 2 and LID 5 out
+ * of IB port 3: H-0b's path 0 (base + 0) and path 1 (base + 1) leave S-01
+ * by its dense ports 1 and 2, written "H-0b@0" and "H-0b@1"; every other
+ * route is the same on both paths (bare; S-02's port toward S-01 carries
+ * all of them: "*"). The graph: lmc=1; links hosts 0, 1, S-01's ports
+ * 2..4, S-02's 5..7. H-0a -> H-0b: 0, 3, 5 on path 0 and 0, 4, 5 on path
+ * 1 (the salt's binary choice 0); H-0b -> H-0a: 1, 6, 2 on both. */
+START_TEST(test_import_ib_lmc)
+{
+    static const char ibn[] = "Switch 4 \"S-01\" # \"a\" base port 0 lid 1 lmc 0\n"
+                              "[1] \"H-0a\"[1](a) # \"ha\" lid 3 4xQDR\n"
+                              "[2] \"S-02\"[2] # \"b\" lid 2 4xQDR\n"
+                              "[3] \"S-02\"[3] # \"b\" lid 2 4xQDR\n"
+                              "\n"
+                              "Switch 4 \"S-02\" # \"b\" base port 0 lid 2 lmc 0\n"
+                              "[1] \"H-0b\"[1](b) # \"hb\" lid 4 4xQDR\n"
+                              "[2] \"S-01\"[2] # \"a\" lid 1 4xQDR\n"
+                              "[3] \"S-01\"[3] # \"a\" lid 1 4xQDR\n"
+                              "\n"
+                              "Ca 1 \"H-0b\" # \"hb\"\n"
+                              "[1](b) \"S-02\"[1] # lid 4 lmc 1 \"b\" lid 2\n";
+    static const char fdb[] = "osm_ucast_mgr_dump_ucast_routes: Switch 0x01\n"
+                              "0x0003 : 001 : 01 : yes\n"
+                              "0x0004 : 002 : 02 : yes\n"
+                              "0x0005 : 003 : 02 : yes\n"
+                              "osm_ucast_mgr_dump_ucast_routes: Switch 0x02\n"
+                              "0x0003 : 002 : 02 : yes\n"
+                              "0x0004 : 001 : 01 : yes\n"
+                              "0x0005 : 001 : 01 : yes\n";
+    char err[1024] = "";
+    ib_import_stats st;
+    char *dot = ib_import(ib_file(0, ibn), ib_file(1, fdb), &st, err, sizeof err);
+    ck_assert_msg(dot != NULL, "%s", err);
+    ck_assert_uint_eq(st.lmc_hosts, 1);
+    ck_assert_uint_eq(st.missing, 0);
+    ck_assert_uint_eq(st.ignored, 0);
+    static const char *const want[] = {
+        "  lmc=1;\n",
+        "  \"H-0b\" [kind=host, lid=4, lmc=1, desc=\"hb\"];\n",
+        "  \"S-01\" -> \"S-02\" [tport=1, hport=1, comment=\"H-0b@0\"];\n",
+        "  \"S-01\" -> \"S-02\" [tport=2, hport=2, comment=\"H-0b@1\"];\n",
+        "  \"S-02\" -> \"S-01\" [tport=1, hport=1, comment=\"*\"];\n",
+    };
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++)
+        ck_assert_msg(strstr(dot, want[i]) != NULL, "the file lacks %s:\n%s", want[i], dot);
+    topo t;
+    build_ok(dot_file(dot), TOPO_GRAPH_FILE, &t);
+    uint64_t salt[2] = {0, 0};
+    int have[2] = {0, 0};
+    for (uint64_t x = 1; !(have[0] && have[1]); x++) {
+        unsigned b = topo_pick(x, 0, 2);
+        if (!have[b])
+            salt[b] = x, have[b] = 1;
+    }
+    for (int v = 0; v < 2; v++) {
+        uint64_t l[8];
+        ck_assert_uint_eq(topo_route(&t, 0, 1, salt[v], l, NULL, 8), 3);
+        ck_assert_uint_eq(l[0], 0);
+        ck_assert_uint_eq(l[1], v ? 4 : 3);
+        ck_assert_uint_eq(l[2], 5);
+        ck_assert_uint_eq(topo_route(&t, 1, 0, salt[v], l, NULL, 8), 3);
+        ck_assert_uint_eq(l[0], 1);
+        ck_assert_uint_eq(l[1], 6);
+        ck_assert_uint_eq(l[2], 2);
+    }
+    topo_free(&t);
     free(dot);
 }
 END_TEST
@@ -2035,11 +2264,14 @@ static Suite *suite(void)
     tcase_add_test(tc, test_partly_populated_names);
     tcase_add_test(tc, test_failed_count_cycle);
     tcase_add_test(tc, test_congestion_dot);
+    tcase_add_test(tc, test_route_many);
+    tcase_add_test(tc, test_cong_eval_many);
     tcase_add_test(tc, test_fattree3_zero_load);
     tcase_add_test(tc, test_fattree_sizes);
     tcase_add_test(tc, test_import_ib_2switch);
     tcase_add_test(tc, test_import_ib_fattree);
     tcase_add_test(tc, test_import_ib_errors);
+    tcase_add_test(tc, test_import_ib_lmc);
     tcase_add_test(tc, test_failed_links_errors);
     tcase_add_test(tc, test_failed_file_paths);
     tcase_add_test(tc, test_failed_uplink_bisect);

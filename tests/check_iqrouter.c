@@ -234,6 +234,9 @@ START_TEST(test_saturation_all)
     } f[] = {
         {"torus", 16, {"network.dims=4 4", NULL}},
         {"torus", 16, {"network.dims=4 4", "network.routing=adaptive", NULL}},
+        {"torus", 16, {"network.dims=4 4", "network.routing=valiant", NULL}},
+        {"torus", 16, {"network.dims=4 4", "network.routing=romm", NULL}},
+        {"fat-tree", 16, {"network.arity=4", "network.levels=2", "network.routing=anca", NULL}},
         {"fat-tree", 16, {"network.arity=4", "network.levels=2", "network.routing=random-up", NULL}},
         {"leaf-spine", 16, {"network.leaves=4", "network.spines=2", "network.hosts-per-leaf=4", NULL}},
         {"dragonfly", 36, {"network.groups=3", "network.routers-per-group=3", "network.hosts-per-router=4", "network.global-links=2"}},
@@ -249,7 +252,7 @@ START_TEST(test_saturation_all)
             sets[n++] = wh ? "network.vc-buffer=8B" : "network.vc-buffer=16B";
             sets[n++] = wh ? "network.switching=wormhole" : "network.switching=cut-through";
             sets[n++] = "network.vcs=2";
-            if (i == 5)
+            if (i == 8)
                 sets[n++] = "network.routing=ugal";
             for (unsigned k = 0; k < 4 && f[i].shape[k]; k++)
                 sets[n++] = f[i].shape[k];

@@ -310,6 +310,80 @@ START_TEST(test_contention_meet)
 }
 END_TEST
 
+/* Fat tree anca (BookSim2's fattree_anca): the less occupied of two up
+ * ports. 2-ary 2-tree (hosts 0, 1 on leaf 0; 2, 3 on leaf 1; leaf up ports
+ * 2 + j to level-1 switch 2 + j), flow-control infinite, 1 kB packets, the
+ * fabric's salt key chosen so that A (0 -> 2, 10 kB at 0) draws up port j
+ * twice (one candidate) and B (1 -> 3, 1 kB at 500 ns) draws j first and
+ * the other port second. A's packet k starts on the leaf's up link j at
+ * 220 + 200 k ns (swnet.c's pipeline: link 20 + switch 200 after it
+ * left its host at 200 k), so the link is busy [220, 2220].
+ *   anca: B is at the leaf at 500 + 220 = 720 ns, when up link j carries
+ *     A's packet 2 (bytes on the wire) and the other none: it takes the
+ *     other, shares no link with A and arrives as alone, 500 + zl(3) =
+ *     1380 ns.
+ *   random-up (same salts): B takes j, waits behind A's packet 2 until 820
+ *     ([820, 1020] up), then the down link of switch 2 + j to leaf 1 free
+ *     at 1040 ([1040, 1240]; A's packet 2 held it [840, 1040]) and host 3's
+ *     downlink [1260, 1460]: its last bit at 1480 ns. */
+static net_msg *anca_b(const char *routing, int router_iq, int64_t *alone_ps)
+{
+    /* input-queued: check_iqrouter's fabric (1-byte flits at 8 Gb/s: T = 1 ns, links 1 ns, no switch
+     * latency), A 2000 B in packets of 32 B, B 32 B at 100 ns */
+    net_params core = router_iq ? th_star(4, 8e9) : th_star(4, B_BPS);
+    if (router_iq) {
+        core.link_latency_ps = 1 * NS;
+        core.switch_latency_ps = 0;
+    }
+    const char *oq[] = {"network.arity=2", "network.levels=2", routing, "network.mtu=1kB",
+                        "network.flow-control=infinite", NULL};
+    const char *iq[] = {"network.arity=2", "network.levels=2", routing, "network.mtu=32B",
+                        "network.router=input-queued", "network.flit-size=1B", "network.vc-buffer=64B", NULL};
+    static th_net *h;
+    if (h)
+        th_net_free(h);
+    h = th_net_new("fat-tree", &core, router_iq ? iq : oq, NULL, 1, 4);
+    net_msg *a = th_at_low(h, 0, 0, 2, router_iq ? 2000 : 10000);
+    net_msg *b = th_at_low(h, (router_iq ? 100 : 500) * NS, 1, 3, router_iq ? 32 : 1000);
+    swnet *st = h->n->state;
+    a->id = h->n->next_id; /* the ids the fabric will give them as they are sent */
+    b->id = a->id + 1;
+    uint64_t key = 0;
+    for (;; key++) {
+        st->salt_key = key;
+        uint64_t sa = swnet_salt(st, a), sb = swnet_salt(st, b);
+        uint32_t j = topo_pick(sa, 0, 2);
+        if (topo_pick(sa, 64, 2) == j && topo_pick(sb, 0, 2) == j && topo_pick(sb, 64, 2) != j)
+            break;
+    }
+    th_net_go(h);
+    ck_assert_uint_eq(a->a, 1);
+    *alone_ps = h->n->ops->zero_load_ps(h->n->state, 1, 3, b->size_bytes);
+    return b;
+}
+
+START_TEST(test_anca_least_occupied)
+{
+    int64_t alone;
+    net_msg *b = anca_b("network.routing=anca", 0, &alone);
+    ck_assert_int_eq(alone, zl(3));
+    ck_delivered_at(b, 1380 * NS);
+    b = anca_b("network.routing=random-up", 0, &alone);
+    ck_delivered_at(b, 1480 * NS);
+    /* input-queued: B's head is routed at the leaf while A's flits stream
+     * through up port j, so j's next buffer holds some of them (credits
+     * not back yet) and the other none: B takes the other, meets no input
+     * or output A uses and arrives at its zero-load time (iqrouter.c's
+     * formula, check_iqrouter checks it against lone runs); random-up sends
+     * B behind A through j */
+    b = anca_b("network.routing=anca", 1, &alone);
+    ck_delivered_at(b, 100 * NS + alone);
+    b = anca_b("network.routing=random-up", 1, &alone);
+    ck_assert_uint_eq(b->a, 1);
+    ck_assert_int_gt((int64_t)b->b, 100 * NS + alone);
+}
+END_TEST
+
 /* Service classes (network.priority = control-first), one leaf, 1000 B:
  * hosts 0 and 1 send low-priority messages to 3 and host 2 a high-priority
  * one, all at 0. All three reach the FIFOs toward 3 at 220; 0's starts at
@@ -446,8 +520,10 @@ START_TEST(test_checks)
     expect_refused("torus", 32, tw, "network.twist: torus: twist=8 must be less than the first size 8");
     const char *rt[] = {"network.routing=ugal", NULL};
     expect_refused("torus", 32, rt, "network.routing: the 8x4 torus does not route with ugal (expected one of: dor, "
-                                    "adaptive)");
-    expect_refused("fat-tree", 64, rt, "expected one of: d-mod-k, random-up");
+                                    "adaptive, valiant, romm)");
+    expect_refused("fat-tree", 64, rt, "expected one of: d-mod-k, random-up, anca");
+    const char *vf[] = {"network.routing=valiant", "network.failed-links=1", NULL};
+    expect_refused("torus", 32, vf, "network.failed-links: routing=valiant on a torus does not route around failed links");
     expect_refused("leaf-spine", 16, rt, "expected one of: ecmp, d-mod-k");
     const char *dor[] = {"network.routing=dor", NULL};
     expect_refused("dragonfly", 36, dor, "expected one of: minimal, valiant, ugal");
@@ -518,6 +594,10 @@ static const load_case saturate[] = {
     {"torus", 16, {"network.dims=4 4", "network.routing=adaptive", "network.mtu=1kB", "network.vc-buffer=1kB", NULL}},
     {"fat-tree", 64, {"network.mtu=1kB", "network.vc-buffer=1kB", NULL}},
     {"fat-tree", 64, {"network.routing=random-up", "network.mtu=1kB", "network.vc-buffer=1kB", NULL}},
+    {"fat-tree", 64, {"network.routing=anca", "network.mtu=1kB", "network.vc-buffer=1kB", NULL}},
+    {"torus", 16, {"network.dims=4 4", "network.routing=valiant", "network.mtu=1kB", "network.vc-buffer=1kB", NULL}},
+    {"torus", 32, {"network.twist=4", "network.routing=valiant", "network.mtu=1kB", "network.vc-buffer=1kB", NULL}},
+    {"torus", 16, {"network.dims=4 4", "network.routing=romm", "network.mtu=1kB", "network.vc-buffer=1kB", NULL}},
     {"leaf-spine", 16, {"network.spines=2", "network.mtu=1kB", "network.vc-buffer=1kB", NULL}},
     {"leaf-spine", 16, {"network.routing=d-mod-k", "network.mtu=1kB", "network.vc-buffer=1kB", NULL}},
     {"dragonfly", 36, {"network.mtu=1kB", "network.vc-buffer=1kB", NULL}},
@@ -600,6 +680,7 @@ static Suite *swnet_suite(void)
     t = tcase_create("contention");
     tcase_add_test(t, test_contention_backpressure);
     tcase_add_test(t, test_contention_meet);
+    tcase_add_test(t, test_anca_least_occupied);
     tcase_add_test(t, test_priority_classes);
     tcase_add_test(t, test_metrics);
     tcase_add_test(t, test_checks);

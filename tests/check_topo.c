@@ -528,10 +528,11 @@ START_TEST(test_invariants_torus)
     static const uint32_t dims[][3] = {{8, 4, 0}, {8, 4, 4}, {4, 4, 0}, {5, 3, 0}, {6, 4, 2},
                                        {2, 2, 0}, {3, 2, 1}, {16, 8, 8}};
     for (size_t i = 0; i < sizeof dims / sizeof *dims; i++) {
-        for (int r = 0; r < 2; r++) {
+        for (int r = 0; r < 4; r++) { /* dor, adaptive, valiant (its own check: test_torus_valiant_romm), romm */
             topo t = make_torus(dims[i][0], dims[i][1], dims[i][2], (topo_torus_routing)r);
             check_graph(&t);
-            check_routes(&t, SHAPE_SHORTEST, dims[i][0] * dims[i][1] > 64 ? 2 : 8, 0);
+            if (r != TOPO_TORUS_VALIANT)
+                check_routes(&t, SHAPE_SHORTEST, dims[i][0] * dims[i][1] > 64 ? 2 : 8, 0);
             topo_free(&t);
         }
     }
@@ -748,6 +749,10 @@ START_TEST(test_dateline_ring)
     p = (topo_torus_params){.ndims = 2, .dims = {8, 4}, .twist = 4, .routing = TOPO_TORUS_DOR, .dateline_ring = 1};
     ck_assert_int_ne(topo_torus_check(&p, err, sizeof err), 0);
     ck_assert_ptr_nonnull(strstr(err, "twisted"));
+    p = (topo_torus_params){.ndims = 2, .dims = {8, 4}, .twist = 4, .routing = TOPO_TORUS_VALIANT, .dateline_ring = 1};
+    ck_assert_int_ne(topo_torus_check(&p, err, sizeof err), 0);
+    p = (topo_torus_params){.ndims = 2, .dims = {8, 8}, .routing = TOPO_TORUS_ROMM, .dateline_ring = 1};
+    ck_assert_int_eq(topo_torus_check(&p, err, sizeof err), 0);
 }
 END_TEST
 
@@ -979,6 +984,187 @@ START_TEST(test_deadlock_records)
 }
 END_TEST
 
+/* Torus valiant and romm (topo_torus.c): two dimension-order phases, the
+ * first to an intermediate switch, classes dateline + 2 x phase (4).
+ * 4x4 torus, switch v = x + 4 y, ports 1 X+, 2 X-, 3 Y+, 4 Y-; link of
+ * (v, port) = 16 + 5 v + port, host v's uplink v, its downlink 16 + 5 v.
+ * 0 = (0,0) -> 10 = (2,2):
+ *   valiant, salt 1: mid = topo_pick(1, 64, 16) = 11 = (3,2). Phase 0,
+ *     (0,0) -> (3,2): dx = 3 = -1 mod 4, dy = 2 a tie (k/2) drawn -2. X-
+ *     from 0: link 18, class 1 (0 - 1 < 0: across the wrap) to (3,0) = 3;
+ *     Y- from 3: link 35, class 1 (0 - 2 < 0) to (3,3) = 15; Y- from 15:
+ *     link 95, class 0 (3 - 1 >= 0) to (3,2) = 11, the intermediate.
+ *     Phase 1, (3,2) -> (2,2): X- from 11: link 73, class 0 + 2 (3 - 1 >= 0)
+ *     to 10; down link 66. 4 switch hops where the minimal route has 4 too
+ *     (by chance), its classes 0,1,1,0,2,0.
+ *     dateline="ring" (BookSim2's valiant_torus: the class of a phase's
+ *     traversal of a dimension, from the phase's start to its end):
+ *     phase 0 X from 0 to 3 going - : 0 < 3, class 1; Y from 0 to 2 going -:
+ *     0 < 2, class 1 for both hops; phase 1 X from 3 to 2 going -: 3 > 2,
+ *     class 0 + 2. Classes 0,1,1,1,2,0.
+ *   romm, salt 2: the minimal displacement (ties: dx = 2 and dy = 2 both
+ *     drawn -) is (-2, -2); the shares topo_pick(2, 80, 3) = 2 and
+ *     topo_pick(2, 81, 3) = 1 make phase 0 (-2, -1): mid (2,3) = 14. X- from
+ *     0: link 18, class 1 (0 - 2 < 0); X- from 3: link 33, class 0 (3 - 1 >=
+ *     0) to 2; Y- from 2: link 30, class 1 (0 - 1 < 0) to (2,3) = 14. Phase
+ *     1, (2,3) -> (2,2): Y- from 14: link 90, class 0 + 2; down link 66.
+ *     4 hops, minimal.
+ * Over every pair and many salts: valiant's route length is the distance
+ * to mid plus the distance from mid (breadth-first search), romm's the
+ * minimal one (test_invariants_torus); the channel dependency graph of all
+ * routes is acyclic in the 4 classes (hop and ring datelines, plain and
+ * twisted tori) and cyclic when the phases share classes (a phase-1 hop
+ * of dimension 0 after a phase-0 hop of dimension 1 closes the dimension
+ * order), so the phase classes are needed. */
+START_TEST(test_torus_valiant_romm)
+{
+    topo t = make_torus(4, 4, 0, TOPO_TORUS_VALIANT);
+    ck_assert_uint_eq(t.vcs, 4);
+    ck_assert_uint_eq(t.max_route_links, 2 * 4 + 2);
+    ck_assert_uint_eq(topo_pick(1, 64, 16), 11);
+    static const uint32_t rv[] = {0, 18, 35, 95, 73, 66};
+    static const uint8_t vv[] = {0, 1, 1, 0, 2, 0};
+    expect_route(&t, 0, 10, 1, rv, vv, 6);
+    topo_free(&t);
+    {
+        topo_torus_params p = {.ndims = 2, .dims = {4, 4}, .routing = TOPO_TORUS_VALIANT, .dateline_ring = 1};
+        char err[256];
+        ck_assert_msg(topo_torus_init(&t, &p, err, sizeof err) == 0, "%s", err);
+        static const uint8_t vr[] = {0, 1, 1, 1, 2, 0};
+        expect_route(&t, 0, 10, 1, rv, vr, 6);
+        topo_free(&t);
+    }
+    t = make_torus(4, 4, 0, TOPO_TORUS_ROMM);
+    ck_assert_uint_eq(t.vcs, 4);
+    ck_assert_uint_eq(t.max_route_links, 4 + 2);
+    ck_assert_uint_eq(topo_pick(2, 80, 3), 2);
+    ck_assert_uint_eq(topo_pick(2, 81, 3), 1);
+    static const uint32_t rr[] = {0, 18, 33, 30, 90, 66};
+    static const uint8_t vr2[] = {0, 1, 0, 1, 2, 0};
+    expect_route(&t, 0, 10, 2, rr, vr2, 6);
+    topo_free(&t);
+
+    /* valiant: length = d(a, mid) + d(mid, b) */
+    static const uint32_t vd[][3] = {{4, 4, 0}, {5, 3, 0}, {8, 4, 4}};
+    for (size_t i = 0; i < sizeof vd / sizeof *vd; i++) {
+        t = make_torus(vd[i][0], vd[i][1], vd[i][2], TOPO_TORUS_VALIANT);
+        check_graph(&t);
+        uint32_t N = t.hosts, *dd = malloc((size_t)N * N * sizeof *dd);
+        for (uint32_t a = 0; a < N; a++)
+            bfs(&t, a, dd + (size_t)a * N);
+        uint64_t l[64];
+        for (uint32_t a = 0; a < N; a++)
+            for (uint32_t b = 0; b < N; b++)
+                for (uint64_t s = 0; s < 8; s++) {
+                    uint64_t salt = s * 0x9e3779b97f4a7c15u;
+                    topo_hdr h;
+                    t.ops->hdr_init(&t, a, b, salt, &h);
+                    uint32_t n = (uint32_t)topo_route(&t, a, b, salt, l, NULL, 64);
+                    REQUIRE(h.mid < N);
+                    REQUIRE(l[n - 1] == topo_link_down(&t, b));
+                    REQUIRE_MSG(n - 2 == dd[(size_t)a * N + h.mid] + dd[(size_t)h.mid * N + b],
+                                "valiant %u -> %u via %u: %u hops", a, b, h.mid, n - 2);
+                }
+        free(dd);
+        topo_free(&t);
+    }
+
+    /* deadlock freedom: every route of every pair, 64 salts (most intermediates) */
+    static const uint32_t dims[][4] = {{4, 4, 0, 0}, {5, 4, 0, 0}, {3, 3, 0, 0}, {8, 4, 4, 0},
+                                       {6, 4, 3, 0}, {4, 4, 0, 1}, {5, 4, 0, 1}, {6, 3, 0, 1}};
+    for (size_t i = 0; i < sizeof dims / sizeof *dims; i++)
+        for (int r = TOPO_TORUS_VALIANT; r <= TOPO_TORUS_ROMM; r++) {
+            topo_torus_params p = {.ndims = 2, .dims = {dims[i][0], dims[i][1]}, .twist = dims[i][2],
+                                   .routing = (topo_torus_routing)r, .dateline_ring = (uint8_t)dims[i][3]};
+            char err[256];
+            ck_assert_msg(topo_torus_init(&t, &p, err, sizeof err) == 0, "%s", err);
+            cdg g = cdg_new(&t, t.vcs), f = cdg_new(&t, 2);
+            uint64_t l[64];
+            uint8_t v[64];
+            for (uint32_t a = 0; a < t.hosts; a++)
+                for (uint32_t b = 0; b < t.hosts; b++)
+                    for (uint64_t s = 0; s < 64; s++) {
+                        uint32_t n = (uint32_t)topo_route(&t, a, b, s * 0x9e3779b97f4a7c15u, l, v, 64);
+                        for (uint32_t k = 0; k + 1 < n; k++) {
+                            cdg_edge(&g, l[k] * g.vcs + v[k], l[k + 1] * g.vcs + v[k + 1]);
+                            cdg_edge(&f, l[k] * f.vcs + v[k] % 2, l[k + 1] * f.vcs + v[k + 1] % 2);
+                        }
+                    }
+            ck_assert_msg(cdg_acyclic(&g), "torus %ux%u twist %u ring %u %s: cycle", dims[i][0], dims[i][1],
+                          dims[i][2], dims[i][3], topo_torus_routing_names[r]);
+            ck_assert_msg(!cdg_acyclic(&f), "torus %ux%u %s: one class per dateline side should close a cycle",
+                          dims[i][0], dims[i][1], topo_torus_routing_names[r]);
+            free(g.adj);
+            free(f.adj);
+            topo_free(&t);
+        }
+}
+END_TEST
+
+/* Fat tree anca (topo_fattree.c, BookSim2's fattree_anca): a switch below
+ * the nearest common ancestor offers two up ports, random-up's draw
+ * topo_pick(salt, l, k) first and topo_pick(salt, 64 + l, k) second, or
+ * one when they coincide. 4-ary 3-tree, host 0 -> 63 at leaf switch 0:
+ * salt 2 draws 2 and topo_pick(2, 64, 4) = 0: up ports k + 2 = 6 then
+ * 4 (TOPO_HOP_LEAST); salt 1 draws 2 and 2: port 6 alone. Every route
+ * either choice can build is up*-down*: the graph of all of them (both
+ * candidates at every switch) is acyclic with one class, and the static
+ * route (first candidates) is random-up's. The three-tier tree the same
+ * (its draws 0, 1 and 2, 3). */
+START_TEST(test_fattree_anca)
+{
+    topo t = make_fattree(4, 3, TOPO_FT_ANCA), ru = make_fattree(4, 3, TOPO_FT_RANDOM_UP);
+    ck_assert_uint_eq(topo_pick(2, 0, 4), 2);
+    ck_assert_uint_eq(topo_pick(2, 64, 4), 0);
+    ck_assert_uint_eq(topo_pick(1, 0, 4), 2);
+    ck_assert_uint_eq(topo_pick(1, 64, 4), 2);
+    topo_hdr h;
+    topo_hop c[TOPO_MAX_CAND];
+    t.ops->hdr_init(&t, 0, 63, 2, &h);
+    ck_assert_uint_eq(t.ops->next(&t, 0, &h, c), 2);
+    ck_assert_uint_eq(c[0].port, 6);
+    ck_assert_uint_eq(c[1].port, 4);
+    ck_assert_uint_eq(c[0].kind, TOPO_HOP_LEAST);
+    ck_assert_uint_eq(c[1].kind, TOPO_HOP_LEAST);
+    t.ops->hdr_init(&t, 0, 63, 1, &h);
+    ck_assert_uint_eq(t.ops->next(&t, 0, &h, c), 1);
+    ck_assert_uint_eq(c[0].port, 6);
+    topo_fattree3_params p3 = {.ports = 8, .oversubscription = 1, .routing = TOPO_FT_ANCA};
+    topo t3, r3;
+    char err[256];
+    ck_assert_msg(topo_fattree3_init(&t3, &p3, err, sizeof err) == 0, "%s", err);
+    p3.routing = TOPO_FT_RANDOM_UP;
+    ck_assert_msg(topo_fattree3_init(&r3, &p3, err, sizeof err) == 0, "%s", err);
+    const topo *ts[2] = {&t, &t3}, *rs[2] = {&ru, &r3};
+    for (int i = 0; i < 2; i++) {
+        const topo *a = ts[i];
+        cdg g = cdg_new(a, a->vcs);
+        uint64_t l1[64], l2[64];
+        unsigned two = 0;
+        for (uint32_t x = 0; x < a->hosts; x++)
+            for (uint32_t y = 0; y < a->hosts; y++)
+                for (uint64_t s = 0; s < 8; s++) {
+                    uint64_t salt = s * 0x9e3779b97f4a7c15u;
+                    a->ops->hdr_init(a, x, y, salt, &h);
+                    uint32_t sw, port;
+                    a->ops->attach(a, x, &sw, &port);
+                    two += a->ops->next(a, sw, &h, c) == 2;
+                    walk_both(&g, a, sw, h, topo_link_up(a, x) * g.vcs);
+                    uint32_t n1 = (uint32_t)topo_route(a, x, y, salt, l1, NULL, 64);
+                    uint32_t n2 = (uint32_t)topo_route(rs[i], x, y, salt, l2, NULL, 64);
+                    REQUIRE(n1 == n2 && memcmp(l1, l2, n1 * sizeof *l1) == 0);
+                }
+        ck_assert(cdg_acyclic(&g));
+        ck_assert_uint_gt(two, 0);
+        free(g.adj);
+    }
+    topo_free(&t);
+    topo_free(&ru);
+    topo_free(&t3);
+    topo_free(&r3);
+}
+END_TEST
+
 /* ---------------------------------------------------------------- bounds */
 
 /* Largest channel load per unit of offered load, summed route by route:
@@ -1017,6 +1203,19 @@ START_TEST(test_bounds)
     topo_free(&t);
     t = make_torus(8, 4, 0, TOPO_TORUS_DOR);
     ck_assert_double_eq_tol(t.ops->uniform_bound(&t), 31.0 / 32, 1e-12);
+    topo_free(&t);
+    /* valiant: each phase is uniform over all 64 switches (the intermediate
+     * is): 2 x E = 2 per + link of the 8x8, bound 1/2; 4x4: 2 x 1/2 = 1,
+     * bound 1. romm routes minimally with translation-invariant choices:
+     * DOR's E, bound 63/64 on the 8x8 */
+    t = make_torus(8, 8, 0, TOPO_TORUS_VALIANT);
+    ck_assert_double_eq_tol(t.ops->uniform_bound(&t), 0.5, 1e-12);
+    topo_free(&t);
+    t = make_torus(4, 4, 0, TOPO_TORUS_VALIANT);
+    ck_assert_double_eq_tol(t.ops->uniform_bound(&t), 1.0, 1e-12);
+    topo_free(&t);
+    t = make_torus(8, 8, 0, TOPO_TORUS_ROMM);
+    ck_assert_double_eq_tol(t.ops->uniform_bound(&t), 63.0 / 64, 1e-12);
     topo_free(&t);
     /* odd k = 9: E = (81 - 1)/72 = 10/9, load 10/9 x 27/26 = 15/13: bound
      * 13/15. No ties with odd rings, so DOR is deterministic and the loads
@@ -1208,6 +1407,8 @@ static Suite *topo_suite(void)
     tcase_add_test(tc, test_deadlock_ugal);
     tcase_add_test(tc, test_deadlock_adaptive);
     tcase_add_test(tc, test_deadlock_records);
+    tcase_add_test(tc, test_torus_valiant_romm);
+    tcase_add_test(tc, test_fattree_anca);
     tcase_add_test(tc, test_bounds);
     tcase_add_test(tc, test_checks);
     tcase_add_test(tc, test_scale);

@@ -87,8 +87,8 @@ EXTRA_DIST += %D%/fixtures %D%/golden %D%/check_golden.sh %D%/check_export.sh
 
 # The layers (scripts/check-layers): includes and symbols of every layered
 # folder; `make check-layers` runs it alone.
-TESTS += tests/check_priority_vcs.sh
-EXTRA_DIST += %D%/check_priority_vcs.sh
+TESTS += tests/check_priority_vcs.sh tests/check_ack_class.sh
+EXTRA_DIST += %D%/check_priority_vcs.sh %D%/check_ack_class.sh
 
 TESTS += tests/check_layers.sh
 EXTRA_DIST += %D%/check_layers.sh scripts/check-layers

@@ -364,10 +364,22 @@ static size_t route_ranks(const void *ctx, uint32_t src, uint32_t dst, uint64_t 
     return net_route(ctx, src, dst, links, max);
 }
 
+static size_t route_ranks_many(const void *ctx, size_t count, const uint64_t *ends, uint32_t *links, uint32_t *len,
+                               size_t stride)
+{
+    return net_route_many(ctx, count, ends, links, len, stride);
+}
+
+/* The evaluations' scratch memory, kept from one mapping to the next in
+ * this process (a run's and the result files' evaluations run one at a
+ * time): no allocation per mapping once grown (cong_ws). */
+static cong_ws eval_ws;
+
 static int eval_static(const net *n, const pat_set *s, const uint32_t *map, cong_acc *acc, cong_result *res,
                        char *err, size_t errlen)
 {
-    return cong_eval(s, map, n->ops->link_count(n->state), route_ranks, n, acc, res, err, errlen);
+    return cong_eval_ws(&eval_ws, s, map, n->ops->link_count(n->state), route_ranks,
+                        n->ops->route_many ? route_ranks_many : NULL, n, acc, res, err, errlen);
 }
 
 static int wp_init(void *state, const wl_env *env, char *err, size_t errlen)

@@ -19,6 +19,7 @@
 #include "plot.h"
 #include "rng.h"
 #include "sim.h"
+#include "swnet.h"
 #include "topo.h"
 #include "stats.h"
 #include "sweep.h"
@@ -732,7 +733,12 @@ static int cmd_export_topology(int argc, char **argv)
                 char title[CFG_PATH_MAX + 256];
                 snprintf(title, sizeof title, "%s: network type %s, %u nodes", o.config, nops->name, pc.nodes);
                 uint64_t conflicts = 0;
-                if (topo_export_dot(nops->topology(n->state), stdout, title, &conflicts, err, sizeof err) != 0) {
+                /* network.degraded-links: the degraded links' rates written as their bandwidth */
+                double *rate = nops->topology == swnet_topo ? swnet_link_rates(n->state) : NULL;
+                int xrc = topo_export_dot_rates(nops->topology(n->state), rate, stdout, title, &conflicts, err,
+                                                sizeof err);
+                free(rate);
+                if (xrc != 0) {
                     fprintf(stderr, "tasknet export-topology: error: %s\n", err);
                 } else {
                     rc = 0;
@@ -777,9 +783,8 @@ static int cmd_import_ib(int argc, char **argv)
                 (unsigned long long)st.missing);
     if (st.lmc_hosts)
         fprintf(stderr,
-                "tasknet import-ib: warning: %u host%s LMC > 0 (2^LMC LIDs, each routed by the tables); only the "
-                "base LID's routes are imported (one route per pair, as ORCS's), the other LIDs' entries are "
-                "ignored\n",
+                "tasknet import-ib: note: %u host%s LMC > 0 (2^LMC LIDs, each routed by the tables): the file's "
+                "lmc paths carry them, a message taking path v toward LID base + (v mod 2^LMC) from its salt\n",
                 st.lmc_hosts, st.lmc_hosts == 1 ? " has" : "s have");
     return 0;
 }

@@ -59,6 +59,7 @@ typedef struct cfg_workload {
     int measure;                   /* workload.measure: 0 all, 1 window (what arrives while the foreground runs) */
     int exclusive;                 /* workload.exclusive: 0 auto (the workload's own), 1 yes, 2 no */
     int transport;                 /* workload.transport: 0 inherit (the run's), else transport type + 1 */
+    int ack_class;                 /* workload.ack-class: 0 inherit (the run's transport.ack-class), else its value + 1 */
     void **block;                  /* [wl_count()]: each workload type's own params */
 } cfg_workload;
 

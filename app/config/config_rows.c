@@ -158,6 +158,11 @@ static const param_row wl_inst_rows[] = {
          "the host transport of its messages: inherit (the run's <transport>) | none | tcp | dctcp | dcqcn (the "
          "run's transport.* parameters apply)"),
      .kind = PARAM_CHOICE, .off = offsetof(cfg_workload, transport), .choices = tp_wl_names, .example = "dctcp"},
+    {ROW("workload.ack-class", "choice", "", "inherit",
+         "the class its transport's ACKs travel in: inherit (the run's transport.ack-class) | data | 0 .. 7 (e.g. an "
+         "application that sets the IP ToS on both ends of its sockets beside one that sets it at the sender only)"),
+     .kind = PARAM_CHOICE, .off = offsetof(cfg_workload, ack_class), .choices = tp_wl_ack_class_names,
+     .example = "data"},
 };
 
 /* --------------------------------------------------------- the table */

@@ -434,6 +434,8 @@ int run_one(const cfg *c, const run_layout *l, uint64_t replica, run_cache *rcac
     tp_params run_tp = c->tp;
     if (alone && c->wl[0].transport > 0)
         run_tp.type = c->wl[0].transport - 1;
+    if (alone && c->wl[0].ack_class > 0)
+        run_tp.ack_class = c->wl[0].ack_class - 1;
     net_set_transport(n, tp_create(n, &run_tp));
     for (size_t k = 0; k < c->nwl; k++) {
         int type = c->wl[k].transport > 0 ? c->wl[k].transport - 1 : c->tp.type;
@@ -467,9 +469,14 @@ int run_one(const cfg *c, const run_layout *l, uint64_t replica, run_cache *rcac
             h = net_attach(n, nranks, map, cfg_wl_priority(c, k), run_deliver, &rs.wl[k], err, errlen);
             if (!h)
                 goto out;
-            if (c->wl[k].transport > 0 && c->wl[k].transport - 1 != c->tp.type) {
+            /* a transport instance of its own when it names another type
+             * or another ACK class than the run's (workload.ack-class) */
+            int wtype = c->wl[k].transport > 0 ? c->wl[k].transport - 1 : c->tp.type;
+            int wack = c->wl[k].ack_class > 0 ? c->wl[k].ack_class - 1 : c->tp.ack_class;
+            if (wtype != c->tp.type || (wtype != 0 && wack != c->tp.ack_class)) {
                 tp_params wtp = c->tp;
-                wtp.type = c->wl[k].transport - 1;
+                wtp.type = wtype;
+                wtp.ack_class = wack;
                 net_set_client_transport(h, tp_create(n, &wtp));
             }
         }
