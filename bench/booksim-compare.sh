@@ -7,7 +7,8 @@
 # hit the drain limit (saturated).
 #
 #   bench/booksim-compare.sh [--tasknet ./tasknet] [--out DIR] [--latency-mode] [--loads "L..."] [NAME...]
-#   NAMEs: t2vc1f t8vc1f t2vc4f ft4vc df (default: all; df takes ~15 min of one core)
+#   NAMEs: t2vc1f t8vc1f t2vc4f ft4vc df (default: these; df takes ~15 min of one core), and tval (8x8 torus,
+#   Valiant) and ftanca (4-ary 3-tree, anca), only when named
 #   --latency-mode: measure as BookSim2's sim_type = latency instead of the fixed window
 #   (sample-period 1us = its 1000 cycles, latency-threshold 500ns = its latency_thres; a run over
 #   it is `saturated`, BookSim2's "unstable"): the saturation load compares one to one.
@@ -29,6 +30,13 @@
 #       num_vcs = 2; packet_size = 4; injection_rate_uses_flits = 1;  (t2vc4f)
 #   ft4vc (4-ary 3-tree; every channel 1 cycle, fattree.cpp):
 #       topology = fattree; k = 4; n = 3; routing_function = nca; traffic = uniform;
+#       sim_type = latency; vc_buf_size = 8; num_vcs = 4; packet_size = 1;
+#   tval (8x8 torus, valiant; 4 VCs = tasknet's 4 classes x vcs 1; 28f43299's valiant_torus leaves ring_part
+#   uninitialised and aborts: initialise it to f->ph % 2 in routefunc.cpp's valiant_torus to run it):
+#       topology = torus; k = 8; n = 2; routing_function = valiant; traffic = uniform;
+#       sim_type = latency; vc_buf_size = 8; num_vcs = 4; packet_size = 1;
+#   ftanca (4-ary 3-tree, adaptive up ports):
+#       topology = fattree; k = 4; n = 3; routing_function = anca; traffic = uniform;
 #       sim_type = latency; vc_buf_size = 8; num_vcs = 4; packet_size = 1;
 #   df: src/examples/dragonflyconfig as shipped (dragonflynew, k = 4: 1,056 nodes, 33 groups of 8
 #   routers of 4 hosts, 4 global links each; min routing, 2 VCs, vc_buf_size 256, 10-flit packets,
@@ -97,6 +105,10 @@ for n in $NAMES; do
     t2vc4f) run t2vc4f 64 "$TORUS vcs=\"1\"" 4 "0.05 0.1 0.15 0.2 0.25 0.3 0.35 0.4 0.45" ;;
     ft4vc) run ft4vc 64 'type="fat-tree" arity="4" levels="3" routing="random-up" link-latency="0ns" host-link-latency="1ps" credit-delay="1ns" vc-buffer="8B" vcs="4"' 1 \
         "0.1 0.2 0.3 0.4 0.5 0.55 0.6 0.65 0.7 0.75 0.8" ;;
+    tval) run tval 64 "$(echo "$TORUS" | sed 's/routing="dor"/routing="valiant"/') vcs=\"1\"" 1 \
+        "0.05 0.1 0.15 0.2 0.22 0.24 0.26 0.28" ;;
+    ftanca) run ftanca 64 'type="fat-tree" arity="4" levels="3" routing="anca" link-latency="0ns" host-link-latency="1ps" credit-delay="1ns" vc-buffer="8B" vcs="4"' 1 \
+        "0.1 0.2 0.3 0.4 0.5 0.6 0.65 0.7 0.75 0.8" ;;
     df) run df 1056 'type="dragonfly" groups="33" routers-per-group="8" hosts-per-router="4" global-links="4" routing="minimal" link-latency="9ns" global-link-latency="99ns" host-link-latency="501ps" routing-delay="0ns" vc-alloc-delay="0.5ns" sw-alloc-delay="0.5ns" st-delay="0.5ns" credit-delay="3ns" speedup="2" allocator="separable-input-first" allocator-iterations="1" vc-buffer="256B" vcs="1"' 10 \
         "0.1 0.2 0.3 0.4 0.5 0.6 0.7 0.8 0.9" ;;
     *) echo "unknown configuration $n" >&2; exit 2 ;;

@@ -4,28 +4,42 @@
 # 484 core switches, written here as an undirected graph, routing=up-down)
 # against the same tree built parametrically (network.ports=44), each
 # running R random mappings of bruck (pattern workload, timing="off": ORCS's
-# static congestion metrics only). Prints wall time and peak memory of each.
+# static congestion metrics only). Prints wall time, user CPU and peak
+# memory of each, and the graph fabric's memory by the formula below.
 #   sh bench/graph.sh BUILD_DIR [R]      (R = 100 by default)
-# Measured 2026-11-27 (2-core VM, load average 6-7 from other work: user
-# times, R = 1 and R = 10, one process, -j 1): graph 1.24 s + 0.44 s a
-# mapping, 64 MB peak; parametric 0.22 s + 0.10 s a mapping, 37 MB peak. So
-# 1,000 mappings take about 7 minutes on the graph and 100 s on the
-# parametric tree: neither is "seconds" at this size (bruck here is 15
-# levels x 21,296 flows = 319,440 routes a mapping). The graph's route is a
-# chain of table reads (a cache miss each: the port table and the switch's
-# port record, per hop), the parametric's arithmetic: routes alone
-# (3,000,000 random pairs, a C loop over topo_route): graph 1,050 ns a route
-# (1,230-1,460 before this session's change: next scanned every port and
-# its neighbour's distance), parametric 230-290 ns. Next step, not done: route a
-# level's flows interleaved (a route_many op prefetching each route's next
-# cell) so the misses overlap, as congestion.c already does for the loads.
-# The graph's memory, O(links + routing table): 12 B per port, the names,
-# and for up-down the distance tables 2 x S x S_h x 2 B and the port
-# tables (port and distance in one 2-byte cell, per phase) 2 x S_h x S x 2
-# B: 8 B per (switch, destination switch), here 2,420 x 968 x 8 B = 18.7
-# MB; routing="file" holds 2^lmc x N x S
-# x 2 B instead (here 103 MB; an ORCS-format file of this tree with every
-# route listed would be about 350 MB of text, so it is not generated here).
+# Measured 2026-11-27 (2-core VM shared with six other sessions, load
+# average 14-20: user CPU times, R = 1 and R = 100, one process, -j 1):
+#                      before (3287f2a)         now
+#   graph              1.24 s + 0.40 s/mapping  1.19 s + 0.038 s/mapping
+#   fat-tree ports=44  0.28 s + 0.105 s/mapping 0.13 s + 0.017 s/mapping
+# R = 1,000 measured: graph 41.8 s user CPU (1:53 wall at load 15), 62.6
+# MB peak; parametric 22.6 s (1:05 wall), 34.8 MB (were about 7 minutes
+# and 100 s, extrapolated from R = 10).
+# A bruck mapping is 15 levels x 21,296 flows = 319,440 routes. What
+# changed (jobs/congestion.c, topo_graph.c, topo_fattree3.c, HACKING.md):
+# a level's routes are asked at once (net_ops.route_many): the graph walks
+# 24 routes in turn, each hop's two dependent reads (the table cell, then
+# the port record) prefetched a stage ahead, its tables in huge pages;
+# the three-tier tree computes each route arithmetically; the counting
+# keeps its scratch between mappings (dense 2-byte loads, prefetched); and
+# a mapping the run evaluated is not evaluated again for the result files
+# (the process pools its runs' loads per point). Routes alone (random
+# bruck levels): graph about 60-90 ns a route (1,050 before), parametric
+# 10-17 ns (230-290). The results are byte-identical (runs.csv, the
+# congestion files, the dot).
+# -j 2 runs the mappings in two worker processes, but the result files
+# (congestion_*.csv) are then made by this process, evaluating every
+# mapping again on one core: for a large timing="off" study -j 1 is as
+# fast (see README, "Speed").
+# Memory of a graph fabric, O(links + routing table): 12 B a switch port
+# (P ports), 8 B a host, the names, and the routing tables: up-down 8 B
+# per (switch, destination switch) = 8 S S_h (distances any and down, 2 B
+# each, and the port-and-hops cells of both phases), shortest 4 S S_h,
+# ecmp 2 S S_h, routing="file" 2^lmc x N x S x 2 B. Here S = 2,420,
+# S_h = 968, P = 106,480, N = 21,296: 18.7 MB of tables + 1.5 MB of ports
+# (the script prints it); routing="file" would hold 103 MB (and an
+# ORCS-format file of this tree with every route listed would be about
+# 350 MB of text, so it is not generated here).
 set -e
 B=${1:-.}
 R=${2:-100}
@@ -45,6 +59,11 @@ for p in range(k):
         out += ['A%d -- C%d;' % (p * u + j, j * half + m) for m in range(half)]
 out.append('}')
 open(sys.argv[1], 'w').write('\n'.join(out) + '\n')
+S, Sh, N = k * half + k * u + u * half, k * half, k * half * h
+P = S * k
+print('graph fabric memory (routing up-down, O(links + routing table)): 12 B x %d ports + 8 B x %d hosts '
+      '+ 8 B x %d switches x %d destination switches = %.1f MB (+ names)'
+      % (P, N, S, Sh, (12 * P + 8 * N + 8 * S * Sh) / 1e6))
 PY
 for net in 'type="graph" file="ft44.dot" routing="up-down"' 'type="fat-tree" ports="44"'; do
     cat > "$T/b.xml" <<XML
@@ -56,6 +75,6 @@ for net in 'type="graph" file="ft44.dot" routing="up-down"' 'type="fat-tree" por
 </tasknet>
 XML
     rm -rf "$T/out"
-    /usr/bin/time -f "%e s wall, %M KiB peak" "$B/tasknet" run "$T/b.xml" --out "$T/out" 2>&1 | tail -1 |
+    /usr/bin/time -f "%e s wall, %U s user CPU, %M KiB peak" "$B/tasknet" run "$T/b.xml" --out "$T/out" 2>&1 | tail -1 |
         sed "s|^|$net, $R bruck mappings: |"
 done

@@ -7,6 +7,7 @@
 #
 #   bench/websearch-ns3.sh TASKNET [--peer PROGRAM] [--flows N] [--rounds R]
 #                          [--transports "tcp dctcp"] [--list FILE] [--out DIR]
+#                          [--min-rto T] [--delack-timeout T] [--match-ns3]
 #
 # TASKNET is the tasknet program. The flow list is drawn once by
 # bench/flow-list.py (web-search sizes, Poisson at load 0.5 per host,
@@ -15,6 +16,21 @@
 # outside this repository; it is run as
 #     PROGRAM --flows=LIST --tcp=newreno|dctcp > DIR/peer-T-R.txt
 # and must build the same scenario from the same CSV (start_s,src,dst,bytes).
+# --min-rto T (default 1s, RFC 6298's) and --delack-timeout T (default
+# 200ms) set both simulators' (the peer gets --minrto=S --delack=S when they
+# are not the defaults); tasknet's initial-rto is set to the min-rto, as a
+# connection opened before its flow starts has an RTT sample from its
+# handshake, so its RTO is already max(min-rto, SRTT + 4 RTTVAR) = min-rto.
+# --match-ns3 builds what ns-3's point-to-point scenario simulates, in
+# tasknet's terms: PPP's 2-byte header on every frame (transport.header
+# 42 B: 1502-B segments, 42-B ACKs on the wire), the device's one-packet
+# TX queue beside the 200-packet queue disc (buffer 201 x 1502 B), DCTCP's
+# K = 65 packets of the queue disc (66 waiting in all: 66 x 1502 B), and
+# DCTCP's window growth per segment acked (growth="linux": ns-3's TcpDctcp
+# is a TcpLinuxReno); without it: 1500-B packets, 300 kB, 97.5 kB, reno.
+# Per-flow FCTs: a traced tasknet run (DIR/tasknet-T-1.json, untimed) against
+# the peer's round-1 output, per size bucket (bench/flow-compare.py), when
+# the peer writes `id src dst bytes start_s handshake_s fct_s` lines.
 # Without --peer only tasknet is timed. Each round runs tasknet then the peer
 # for each transport (interleaved: both see the same machine load); printed
 # per run: wall_s, cpu_s (user + sys); then per transport the medians and
@@ -24,7 +40,7 @@
 set -eu
 
 usage() {
-    sed -n '8,9p' "$0" | sed 's/^# *//' >&2
+    sed -n '8,10p' "$0" | sed 's/^# *//' >&2
     exit 1
 }
 
@@ -32,7 +48,7 @@ tasknet=${1:-}
 [ -n "$tasknet" ] || usage
 shift
 srcdir=$(cd "$(dirname "$0")/.." && pwd)
-peer= flows=2000 rounds=1 transports="tcp dctcp" list= out=
+peer= flows=2000 rounds=1 transports="tcp dctcp" list= out= minrto=1s delack=200ms match=0
 while [ $# -gt 0 ]; do
     case $1 in
     --peer) peer=$2; shift 2 ;;
@@ -41,6 +57,9 @@ while [ $# -gt 0 ]; do
     --transports) transports=$2; shift 2 ;;
     --list) list=$2; shift 2 ;;
     --out) out=$2; shift 2 ;;
+    --min-rto) minrto=$2; shift 2 ;;
+    --delack-timeout) delack=$2; shift 2 ;;
+    --match-ns3) match=1; shift ;;
     *) usage ;;
     esac
 done
@@ -66,14 +85,30 @@ timed() {
     awk '{printf "%.3f %.3f\n", $1, $2 + $3}' "$log.time"
 }
 
+# seconds of a time for the peer's command line (tasknet reads the units itself)
+secs() {
+    awk -v v="$1" 'BEGIN {
+        n = v + 0; u = v; sub(/^[0-9.eE+-]+/, "", u)
+        f = u == "s" || u == "" ? 1 : u == "ms" ? 1e-3 : u == "us" ? 1e-6 : u == "ns" ? 1e-9 : -1
+        if (f < 0) { print "bad time " v > "/dev/stderr"; exit 1 }
+        printf "%.9g\n", n * f }'
+}
+peerargs=
+[ "$minrto" = 1s ] || peerargs="$peerargs --minrto=$(secs "$minrto")"
+[ "$delack" = 200ms ] || peerargs="$peerargs --delack=$(secs "$delack")"
+buf=300kB k=97.5kB hdr=40B
+[ "$match" = 1 ] && buf=301902B k=99132B hdr=42B
 for t in $transports; do
+    growth=reno
+    [ "$match" = 1 ] && [ "$t" = dctcp ] && growth=linux
     cat > "$out/websearch-$t.xml" <<XML
 <?xml version="1.0" encoding="UTF-8"?>
 <tasknet version="1">
   <system nodes="8"/>
   <network type="electrical-switch" bandwidth="10Gb/s" link-latency="10us" switch-latency="0s" mtu="1500B"
-           buffer="300kB" ecn-threshold="97.5kB"/>
-  <transport type="$t" init-cwnd="10" min-rto="1s" delayed-ack="2" delayed-ack-timeout="200ms"/>
+           buffer="$buf" ecn-threshold="$k"/>
+  <transport type="$t" init-cwnd="10" min-rto="$minrto" initial-rto="$minrto" delayed-ack="2"
+             delayed-ack-timeout="$delack" header="$hdr" growth="$growth"/>
   <workload type="dc-flows" flow-list="$list" small-max="100kB" large-min="10MB"/>
   <run replicas="1" seed="1"/>
 </tasknet>
@@ -92,7 +127,7 @@ while [ "$r" -le "$rounds" ]; do
         if [ -n "$peer" ]; then
             pt=newreno
             [ "$t" = dctcp ] && pt=dctcp
-            set -- $(timed "$out/peer-$t-$r.txt" "$peer" --flows="$list" --tcp=$pt)
+            set -- $(timed "$out/peer-$t-$r.txt" "$peer" --flows="$list" --tcp=$pt $peerargs)
             echo "round $r $t peer wall_s $1 cpu_s $2"
             echo "$t peer $1 $2" >> "$out/times.txt"
         fi
@@ -113,3 +148,11 @@ for t in $transports; do
             'BEGIN {printf "%s speed ratio peer/tasknet: wall %.1fx, cpu %.1fx\n", t, a / b, c / d}'
     fi
 done
+if [ -n "$peer" ]; then
+    for t in $transports; do
+        # the per-flow trace from a run of its own, outside the timed rounds
+        "$tasknet" run "$out/websearch-$t.xml" -q -o "$out/tasknet-$t-trace" --trace "$out/tasknet-$t-1.json"
+        python3 "$srcdir/bench/flow-compare.py" --tasknet "$out/tasknet-$t-1.json" --peer "$out/peer-$t-1.txt" \
+            --list "$list" --title "$t, tasknet vs peer" || true
+    done
+fi

@@ -663,7 +663,43 @@ static inline int va_open(iqr *q, uint32_t xo, uint32_t v, const iq_pkt *p, int6
            (p->hop.kind != TOPO_HOP_ADAPTIVE || credits_now(q, xo, v, now) >= adaptive_need(q, p));
 }
 
-/* route the head of input VC c (of port x at switch sw) */
+/* What the input-queued router measures of a candidate's output for the
+ * topology's choose (topo_probe): load, the flits held in the next buffer
+ * (used credits over its VCs, BookSim2's GetUsedCredit); room, the most
+ * credits of a free output VC of the class (the packet's group) with
+ * adaptive_need's credits, -1 when none is. */
+typedef struct iq_probe {
+    iqr *q;
+    uint32_t x0;
+    const iq_pkt *p;
+    int64_t now;
+} iq_probe;
+
+static uint64_t iq_load(void *ctx, uint32_t port)
+{
+    const iq_probe *o = ctx;
+    return port_held(o->q, o->x0 + port, o->now);
+}
+
+static int64_t iq_room(void *ctx, uint32_t port, uint8_t vc)
+{
+    const iq_probe *o = ctx;
+    iqr *q = o->q;
+    uint32_t xo = o->x0 + port, g = q->pcls > 1 ? o->p->cls * q->vgrp : 0;
+    int64_t best = -1;
+    int32_t need = adaptive_need(q, o->p);
+    for (uint32_t v = g + vc * q->vpc; v < g + (vc + 1u) * q->vpc; v++) {
+        if (ovc_at(q, xo, v)->owner != NONE)
+            continue;
+        int32_t cr = credits_now(q, xo, v, o->now);
+        if (cr >= need && cr > best)
+            best = cr;
+    }
+    return best;
+}
+
+/* route the head of input VC c (of port x at switch sw): the topology's
+ * `next`, and its choose over this router's probe when it offers more */
 static void route(iqr *q, uint32_t sw, iq_ivc *c, iq_pkt *p, int64_t now)
 {
     swnet *st = q->st;
@@ -672,43 +708,13 @@ static void route(iqr *q, uint32_t sw, iq_ivc *c, iq_pkt *p, int64_t now)
     unsigned n = t->ops->next(t, sw, &p->hdr, cand);
     unsigned k = 0;
     uint32_t x0 = q->r[sw].x0;
-    if (n > 1 && st->ugal) {
-        TN_ASSERT(n == 2 && cand[0].kind == TOPO_HOP_MINIMAL && cand[1].kind == TOPO_HOP_VALIANT,
-                  "UGAL candidates at switch %u", sw);
-        uint64_t qm = port_held(q, x0 + cand[0].port, now), qv = port_held(q, x0 + cand[1].port, now);
-        if (!topo_ugal_minimal(qm, cand[0].hops_left, qv, cand[1].hops_left)) {
-            k = 1;
-            st->st.valiant_packets++;
-        }
-    } else if (n > 1 && cand[0].kind == TOPO_HOP_LEAST) {
-        /* fat tree anca: the output whose next buffer holds the fewest flits, the first on a tie (BookSim2's
-         * fattree_anca compares GetUsedCredit of its two draws) */
-        uint64_t best = port_held(q, x0 + cand[0].port, now);
-        for (unsigned i = 1; i < n; i++) {
-            uint64_t h = port_held(q, x0 + cand[i].port, now);
-            if (h < best) {
-                best = h;
-                k = i;
-            }
-        }
-    } else if (n > 1) {
-        TN_ASSERT(st->adaptive && cand[n - 1].kind == TOPO_HOP_ESCAPE, "%u candidates at switch %u", n, sw);
-        int32_t best = -1;
-        k = n - 1;
-        uint32_t g = q->pcls > 1 ? p->cls * q->vgrp : 0;
-        int32_t need = adaptive_need(q, p);
-        for (unsigned i = 0; i + 1 < n; i++) {
-            uint32_t xo = x0 + cand[i].port;
-            for (uint32_t v = g + cand[i].vc * q->vpc; v < g + (cand[i].vc + 1u) * q->vpc; v++) {
-                if (ovc_at(q, xo, v)->owner != NONE)
-                    continue;
-                int32_t cr = credits_now(q, xo, v, now);
-                if (cr >= need && cr > best) {
-                    best = cr;
-                    k = i;
-                }
-            }
-        }
+    if (n > 1) {
+        iq_probe o = {.q = q, .x0 = x0, .p = p, .now = now};
+        const topo_probe pr = {.ctx = &o, .load = iq_load, .room = iq_room};
+        k = t->ops->choose(t, sw, &p->hdr, cand, n, &pr);
+        TN_ASSERT(k < n, "switch %u: choice %u of %u candidates", sw, k, n);
+        if (cand[k].kind == TOPO_HOP_VALIANT)
+            st->st.valiant_packets++; /* (the escape is counted when the head wins its output VC) */
     }
     p->hop = cand[k]; /* the record moves on (take) when the head wins an output VC */
     c->out = cand[k].port;
@@ -1407,7 +1413,7 @@ int iqr_init(swnet *st, const swnet_params *p, char *err, size_t errlen)
         }
     }
     q->wormhole = p->switching == SWNET_WORMHOLE;
-    q->oblivious = !st->adaptive && !st->ugal && !st->least;
+    q->oblivious = !st->t.adaptive;
     q->islip = p->allocator == SWNET_ISLIP;
     q->iters = p->alloc_iters ? p->alloc_iters : 1;
     uint32_t S = t->switches, V = q->V, X = q->X, N = t->hosts;

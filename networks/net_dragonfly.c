@@ -66,14 +66,12 @@ static const param_row df_rows[] = {
      .kind = PARAM_PS, .off = offsetof(df_params, sw.global_link_ps), .example = "99ns"},
 };
 
-static const swnet_routing df_routings[] = {SWNET_RT_MINIMAL, SWNET_RT_VALIANT, SWNET_RT_UGAL};
-#define DF_NROUTINGS (sizeof df_routings / sizeof df_routings[0])
 
 static void df_topo_params(const df_params *p, topo_dragonfly_params *tp)
 {
     *tp = (topo_dragonfly_params){.groups = p->groups, .routers_per_group = p->routers_per_group,
                                   .hosts_per_router = p->hosts_per_router, .global_links = p->global_links};
-    tp->routing = (topo_dragonfly_routing)swnet_routing_index(&p->sw, df_routings, DF_NROUTINGS);
+    tp->routing = (topo_dragonfly_routing)swnet_routing_of(&p->sw, topo_dragonfly_routing_names);
 }
 
 static int df_build(const df_params *p, topo *t, char *err, size_t errlen);
@@ -94,7 +92,7 @@ static void df_check(const net_params *core, const void *params, param_report *r
     snprintf(shape, sizeof shape, "the dragonfly of %u groups of %u routers of %u hosts", p->groups,
              p->routers_per_group, p->hosts_per_router);
     swnet_no_pfc(&p->sw, shape, rep);
-    swnet_check(core, &p->sw, df_routings, DF_NROUTINGS, hosts, shape, rep);
+    swnet_check(core, &p->sw, topo_dragonfly_routing_names, hosts, shape, rep);
     if (p->sw.global_link_ps >= 0 && p->sw.router != SWNET_IQ)
         param_invalid(rep, "network.global-link-latency", "the output-queued router's links all take "
                                                           "network.link-latency; set network.router=\"input-queued\"");
@@ -124,15 +122,15 @@ static int df_init(void *state, net *n, const void *params, char *err, size_t er
     sw.group_routers = p->routers_per_group; /* the input-queued router tells global links apart by it */
     if (swnet_init(state, n, &t, &sw, err, errlen) != 0)
         return -1;
-    if (p->sw.routing == SWNET_RT_VALIANT) { /* zero load: the minimal route (a lower bound) */
-        topo_dragonfly_params tp;
-        df_topo_params(p, &tp);
+    topo_dragonfly_params tp;
+    df_topo_params(p, &tp);
+    if (tp.routing == TOPO_DF_VALIANT) { /* zero load: the minimal route (a lower bound) */
         tp.routing = TOPO_DF_MINIMAL;
         topo zl;
         TN_ASSERT(topo_dragonfly_init(&zl, &tp, err, errlen) == 0, "dragonfly: %s", err);
         swnet_set_zero_load_topo(state, &zl);
     }
-    if (p->sw.routing == SWNET_RT_UGAL) {
+    if (tp.routing == TOPO_DF_UGAL) {
         double N = (double)p->groups * p->routers_per_group * p->hosts_per_router;
         double ap = (double)p->routers_per_group * p->hosts_per_router;
         double global = (double)p->groups * p->routers_per_group * p->global_links;

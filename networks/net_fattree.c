@@ -60,13 +60,11 @@ static const param_row ft_rows[] = {
      .kind = PARAM_U32, .off = offsetof(ft_params, oversubscription), .min = 1, .max = 1023, .example = "1"},
 };
 
-static const swnet_routing ft_routings[] = {SWNET_RT_DMODK, SWNET_RT_RANDOM_UP, SWNET_RT_ANCA};
-#define FT_NROUTINGS (sizeof ft_routings / sizeof ft_routings[0])
 
 static void ft_topo_params(const ft_params *p, topo_fattree_params *tp)
 {
     *tp = (topo_fattree_params){.arity = p->arity, .levels = p->levels};
-    tp->routing = (topo_fattree_routing)swnet_routing_index(&p->sw, ft_routings, FT_NROUTINGS);
+    tp->routing = (topo_fattree_routing)swnet_routing_of(&p->sw, topo_fattree_routing_names);
 }
 
 /* The fat trees nearest N hosts: k-ary n-trees (n = 2..5) and three-tier
@@ -151,7 +149,7 @@ static void ft_check(const net_params *core, const void *params, param_report *r
     uint64_t hosts = 0;
     if (p->ports) {
         topo_fattree3_params tp = {.ports = p->ports, .oversubscription = p->oversubscription};
-        tp.routing = (topo_fattree_routing)swnet_routing_index(&p->sw, ft_routings, FT_NROUTINGS);
+        tp.routing = (topo_fattree_routing)swnet_routing_of(&p->sw, topo_fattree_routing_names);
         if (topo_fattree3_check(&tp, e2, sizeof e2) != 0)
             param_invalid(rep, tp.oversubscription > 1 ? "network.oversubscription" : "network.ports", "%s", e2);
         else
@@ -177,7 +175,7 @@ static void ft_check(const net_params *core, const void *params, param_report *r
                       shape, (unsigned long long)hosts, core->nodes, near);
         hosts = 0; /* reported */
     }
-    swnet_check(core, &p->sw, ft_routings, FT_NROUTINGS, hosts, shape, rep);
+    swnet_check(core, &p->sw, topo_fattree_routing_names, hosts, shape, rep);
     SWNET_CHECK_FAILURES(ft, core, p, rep);
 }
 
@@ -185,7 +183,7 @@ static int ft_build(const ft_params *p, topo *t, char *err, size_t errlen)
 {
     if (p->ports) {
         topo_fattree3_params t3 = {.ports = p->ports, .oversubscription = p->oversubscription};
-        t3.routing = (topo_fattree_routing)swnet_routing_index(&p->sw, ft_routings, FT_NROUTINGS);
+        t3.routing = (topo_fattree_routing)swnet_routing_of(&p->sw, topo_fattree_routing_names);
         return topo_fattree3_init(t, &t3, err, errlen);
     }
     topo_fattree_params tp;

@@ -69,8 +69,6 @@ static const param_row gr_rows[] = {
      .kind = PARAM_FILE, .off = offsetof(gr_params, file), .example = "fabric.dot"},
 };
 
-static const swnet_routing gr_routings[] = {SWNET_RT_FILE, SWNET_RT_SHORTEST, SWNET_RT_UPDOWN, SWNET_RT_ECMP};
-#define GR_NROUTINGS (sizeof gr_routings / sizeof gr_routings[0])
 
 /* draw: 1 with seed for the links a count fails (a run's); 0: a count fails none (checks, estimates) */
 static int gr_build_with(const net_params *core, const gr_params *p, const char *failed, int draw, uint64_t seed,
@@ -80,7 +78,7 @@ static int gr_build_with(const net_params *core, const gr_params *p, const char 
         return tn_error(err, errlen, "graph: network.file is not given");
     topo_graph_params tp = {
         .path = p->file.path,
-        .routing = (topo_graph_routing)swnet_routing_index(&p->sw, gr_routings, GR_NROUTINGS),
+        .routing = (topo_graph_routing)swnet_routing_of(&p->sw, topo_graph_routing_names),
         .bandwidth_bps = core ? core->bandwidth_bps : 0,
         .link_ps = core ? core->link_latency_ps : 0,
         .failed_links = failed,
@@ -129,9 +127,7 @@ static void gr_check(const net_params *core, const void *params, param_report *r
     uint64_t hosts = 0;
     char shape[PARAM_PATH_MAX + 32];
     snprintf(shape, sizeof shape, "the graph of %s", p->file.text[0] ? p->file.text : "network.file");
-    int routing_ok = p->sw.routing == SWNET_RT_DEFAULT;
-    for (size_t i = 0; i < GR_NROUTINGS; i++)
-        routing_ok = routing_ok || (int)gr_routings[i] == p->sw.routing;
+    int routing_ok = topo_routing_of(topo_graph_routing_names, p->sw.routing) >= 0;
     if (p->file.path[0] && routing_ok) {
         topo t;
         char e2[1024];
@@ -181,7 +177,7 @@ static void gr_check(const net_params *core, const void *params, param_report *r
             topo_free(&t);
         }
     }
-    swnet_check(core, &p->sw, gr_routings, GR_NROUTINGS, hosts, shape, rep);
+    swnet_check(core, &p->sw, topo_graph_routing_names, hosts, shape, rep);
 }
 
 static int gr_resolve_phy(const net_params *core, void *params, const phy_params *phy, net_phy *out, char *err,

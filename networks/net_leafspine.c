@@ -46,13 +46,11 @@ static const param_row ls_rows[] = {
      .off = offsetof(ls_params, hosts_per_leaf), .min = 1, .max = TOPO_MAX_HOSTS, .example = "4"},
 };
 
-static const swnet_routing ls_routings[] = {SWNET_RT_ECMP, SWNET_RT_DMODK};
-#define LS_NROUTINGS (sizeof ls_routings / sizeof ls_routings[0])
 
 static void ls_topo_params(const ls_params *p, topo_leafspine_params *tp)
 {
     *tp = (topo_leafspine_params){.leaves = p->leaves, .spines = p->spines, .hosts_per_leaf = p->hosts_per_leaf};
-    tp->routing = (topo_leafspine_routing)swnet_routing_index(&p->sw, ls_routings, LS_NROUTINGS);
+    tp->routing = (topo_leafspine_routing)swnet_routing_of(&p->sw, topo_leafspine_routing_names);
 }
 
 static int ls_build(const ls_params *p, topo *t, char *err, size_t errlen);
@@ -73,7 +71,7 @@ static void ls_check(const net_params *core, const void *params, param_report *r
         hosts = (uint64_t)p->leaves * p->hosts_per_leaf;
     char shape[128];
     snprintf(shape, sizeof shape, "the leaf-spine of %u leaves of %u hosts", p->leaves, p->hosts_per_leaf);
-    swnet_check(core, &p->sw, ls_routings, LS_NROUTINGS, hosts, shape, rep);
+    swnet_check(core, &p->sw, topo_leafspine_routing_names, hosts, shape, rep);
     SWNET_CHECK_FAILURES(ls, core, p, rep);
 }
 

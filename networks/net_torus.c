@@ -65,15 +65,13 @@ static const param_row tor_rows[] = {
      .example = "ring"},
 };
 
-static const swnet_routing tor_routings[] = {SWNET_RT_DOR, SWNET_RT_ADAPTIVE, SWNET_RT_VALIANT, SWNET_RT_ROMM};
-#define TOR_NROUTINGS (sizeof tor_routings / sizeof tor_routings[0])
 
 static void tor_topo_params(const tor_params *p, topo_torus_params *tp)
 {
     *tp = (topo_torus_params){.ndims = p->ndims, .twist = p->twist, .dateline_ring = (uint8_t)(p->dateline == 1)};
     for (uint32_t d = 0; d < p->ndims && d < TOPO_MAX_DIMS; d++)
         tp->dims[d] = p->dims[d];
-    tp->routing = (topo_torus_routing)swnet_routing_index(&p->sw, tor_routings, TOR_NROUTINGS);
+    tp->routing = (topo_torus_routing)swnet_routing_of(&p->sw, topo_torus_routing_names);
     /* auto: the input-queued router follows BookSim2 (its 8x8 torus's latency and saturation agree with
      * BookSim2's within 1 % with ring, saturates ~15 % early with hop: README "Router models"); the
      * output-queued router keeps hop, its results unchanged */
@@ -133,12 +131,13 @@ static void tor_check(const net_params *core, const void *params, param_report *
     char shape[128];
     tor_shape(p, shape, sizeof shape);
     swnet_no_pfc(&p->sw, shape, rep);
-    swnet_check(core, &p->sw, tor_routings, TOR_NROUTINGS, hosts, shape, rep);
-    if ((p->sw.routing == SWNET_RT_VALIANT || p->sw.routing == SWNET_RT_ROMM) && p->sw.failed_links[0])
+    swnet_check(core, &p->sw, topo_torus_routing_names, hosts, shape, rep);
+    int r = topo_routing_of(topo_torus_routing_names, p->sw.routing);
+    if ((r == TOPO_TORUS_VALIANT || r == TOPO_TORUS_ROMM) && p->sw.failed_links[0])
         param_invalid(rep, "network.failed-links",
                       "routing=%s on a torus does not route around failed links (its two dimension-order phases "
                       "would each need an intact record; use dor or adaptive)",
-                      swnet_routing_names[p->sw.routing]);
+                      topo_torus_routing_names[r]);
     else
         SWNET_CHECK_FAILURES(tor, core, p, rep);
 }
@@ -164,9 +163,9 @@ static int tor_init(void *state, net *n, const void *params, char *err, size_t e
         return -1;
     if (swnet_init(state, n, &t, &p->sw, err, errlen) != 0)
         return -1;
-    if (p->sw.routing == SWNET_RT_VALIANT) { /* zero load: the minimal route (a lower bound), as the dragonfly's */
-        topo_torus_params tp;
-        tor_topo_params(p, &tp);
+    topo_torus_params tp;
+    tor_topo_params(p, &tp);
+    if (tp.routing == TOPO_TORUS_VALIANT) { /* zero load: the minimal route (a lower bound), as the dragonfly's */
         tp.routing = TOPO_TORUS_DOR;
         topo zl;
         TN_ASSERT(topo_torus_init(&zl, &tp, err, errlen) == 0, "torus: %s", err);

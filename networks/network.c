@@ -419,6 +419,35 @@ size_t net_route(const net *n, uint32_t src, uint32_t dst, uint64_t *links, size
     return n->ops->route(n->root->state, src, dst, links, max);
 }
 
+static uint64_t fnv(uint64_t h, const void *p, size_t n)
+{
+    const unsigned char *b = p;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ b[i]) * UINT64_C(1099511628211);
+    return h;
+}
+
+uint64_t net_routes_digest(const net *root)
+{
+    const net_ops *o = root->ops;
+    uint64_t h = fnv(UINT64_C(1469598103934665603), o->name, strlen(o->name) + 1);
+    const net_params *c = &root->params;
+    h = fnv(h, &c->nodes, sizeof c->nodes);
+    h = fnv(h, &c->bandwidth_bps, sizeof c->bandwidth_bps);
+    h = fnv(h, &c->link_latency_ps, sizeof c->link_latency_ps);
+    h = fnv(h, &c->switch_latency_ps, sizeof c->switch_latency_ps);
+    for (size_t i = 0; i < o->nparams && root->own; i++) {
+        char *v = param_format(root->own, &o->params[i], NULL);
+        h = fnv(h, o->params[i].path, strlen(o->params[i].path) + 1);
+        h = fnv(h, v, strlen(v) + 1);
+        free(v);
+        uint64_t d = param_digest(root->own, &o->params[i]);
+        h = fnv(h, &d, sizeof d);
+    }
+    uint64_t k = o->routes_key ? o->routes_key(root->state) : 0;
+    return fnv(h, &k, sizeof k);
+}
+
 size_t net_route_many(const net *n, size_t count, const uint64_t *ends, uint32_t *links, uint32_t *len,
                       size_t stride)
 {

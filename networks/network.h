@@ -164,6 +164,11 @@ typedef struct net_ops {
      * the longest route needs when stride is smaller. */
     size_t (*route_many)(const void *state, size_t n, const uint64_t *ends, uint32_t *links, uint32_t *len,
                          size_t stride);
+    /* What the static routes depend on besides the parameters (a digest:
+     * the links a count of network.failed-links drew from this instance's
+     * stream). A fabric whose routes depend on its stream must have it;
+     * NULL: the routes are a function of the parameters. */
+    uint64_t (*routes_key)(const void *state);
 
     /* The fabric's own metrics (src/metrics.h), filled by fill_metrics into
      * m[nmetrics] (NAN on entry: what it leaves is "not measured"). */
@@ -310,6 +315,12 @@ void net_send(net *n, net_msg *m);
  * ops with the ranks mapped to nodes). */
 int64_t net_zero_load_ps(const net *n, uint32_t src, uint32_t dst, uint64_t bytes);
 size_t net_route(const net *n, uint32_t src, uint32_t dst, uint64_t *links, size_t max);
+/* A digest of what fabric root's static routes depend on: its type, core
+ * and own parameters (each row as written, and the contents of the files
+ * they name) and its routes_key. Two instances with the same digest route
+ * every pair alike (the pattern workload pools a process's evaluations by
+ * it). */
+uint64_t net_routes_digest(const net *root);
 /* route_many for n's ranks (ends[i] = src rank << 32 | dst rank): 0, the
  * stride needed, or SIZE_MAX when the fabric has no route_many op. */
 size_t net_route_many(const net *n, size_t count, const uint64_t *ends, uint32_t *links, uint32_t *len,

@@ -134,7 +134,10 @@
  *   Routing (topo.h): the topology's `next` at every switch, with the
  *     message's salt (a hash of its id with a key drawn once from the
  *     fabric's stream: ECMP, random up-ports, Valiant's intermediate and
- *     tie breaks are per message). Oblivious routings have one candidate.
+ *     tie breaks are per message). Oblivious routings have one candidate;
+ *     with several the topology's `choose` picks one over this core's
+ *     probe (oq_load: bytes waiting and on the wire; oq_room: room in the
+ *     next buffer now, the less loaded the better). The rules:
  *     Torus minimal adaptive (Duato; INSEE pairs its adaptive channels with
  *     a bubble escape, we with the DOR escape of topo_torus.c): the packet
  *     takes the adaptive candidate (class-2 VC) with the least bytes waiting
@@ -227,9 +230,6 @@
 #include "units.h"
 
 const char *const swnet_flow_names[] = {"credit", "infinite", "pfc", NULL};
-const char *const swnet_routing_names[] = {"default", "dor",     "adaptive", "d-mod-k", "random-up",
-                                           "ecmp",    "minimal", "valiant",  "ugal",    "file",
-                                           "shortest", "up-down", "romm",     "anca", NULL};
 const char *const swnet_priority_names[] = NET_PORTS_NAMES;
 const char *const swnet_vcmap_names[] = {"per-class", "shared", NULL};
 const char *const swnet_router_names[] = {"output-queued", "input-queued", NULL};
@@ -429,7 +429,7 @@ static uint64_t mix64(uint64_t z)
  * and spurious fast retransmits without a single loss). */
 static inline uint64_t flow_key(const net_msg *m)
 {
-    return m->client == NET_TP_CLIENT ? ((const tp_flow *)m->p)->msg->id : m->id;
+    return m->client == NET_TP_CLIENT ? ((const tp_flow *)m->p)->msg_id : m->id;
 }
 
 uint64_t swnet_salt(const swnet *st, const net_msg *m) { return mix64(st->salt_key ^ flow_key(m)); }
@@ -1008,55 +1008,54 @@ static void ev_wake(sim *s, void *ctx, uint64_t arg)
     port_try(st, l, sim_now(s));
 }
 
-/* Which of the n candidates switch sw offers packet p takes (n > 1). */
+/* What the output-queued core measures of a candidate's output for the
+ * topology's choose (topo_probe): load, the bytes waiting and on the wire;
+ * room, whether the next buffer has room for the packet now (credit flow
+ * control; always under infinite and pfc), the less loaded the better. */
+typedef struct oq_probe {
+    swnet *st;
+    uint32_t l0; /* the link of the switch's port 0: port p's is l0 + p (topo.h's link ids) */
+    const swnet_pkt *p;
+    int64_t now;
+} oq_probe;
+
+static uint64_t oq_load(void *ctx, uint32_t port)
+{
+    const oq_probe *o = ctx;
+    return link_load(o->st, o->l0 + port, o->now);
+}
+
+static int64_t oq_room(void *ctx, uint32_t port, uint8_t vc)
+{
+    const oq_probe *o = ctx;
+    swnet *st = o->st;
+    uint32_t l = o->l0 + port;
+    if (st->credit && credit_now(st, l, pool_of(st, o->p->cls, vc), o->now) < footprint(o->p->bytes))
+        return -1;
+    uint64_t q = link_load(st, l, o->now);
+    return q >= (uint64_t)INT64_MAX ? 0 : INT64_MAX - (int64_t)q;
+}
+
+/* Which of the n candidates switch sw offers packet p takes (n > 1): the
+ * topology's choice (topo_ops.choose) over this core's probe; a packet
+ * taking an adaptive candidate takes its room in the next buffer at once
+ * (credit), so it never waits for credit on an adaptive VC (Duato). */
 static unsigned choose(swnet *st, uint32_t sw, swnet_pkt *p, const topo_hop *c, unsigned n, int64_t now)
 {
-    if (st->ugal) {
-        TN_ASSERT(n == 2 && c[0].kind == TOPO_HOP_MINIMAL && c[1].kind == TOPO_HOP_VALIANT,
-                  "UGAL candidates at switch %u", sw);
-        uint64_t qm = link_load(st, topo_link_out(&st->t, sw, c[0].port), now);
-        uint64_t qv = link_load(st, topo_link_out(&st->t, sw, c[1].port), now);
-        if (topo_ugal_minimal(qm, c[0].hops_left, qv, c[1].hops_left))
-            return 0;
-        st->st.valiant_packets++;
-        return 1;
-    }
-    if (c[0].kind == TOPO_HOP_LEAST) { /* fat tree anca: the least bytes waiting and on the wire, the first on a tie */
-        unsigned best = 0;
-        uint64_t best_q = link_load(st, topo_link_out(&st->t, sw, c[0].port), now);
-        for (unsigned i = 1; i < n; i++) {
-            uint64_t q = link_load(st, topo_link_out(&st->t, sw, c[i].port), now);
-            if (q < best_q) {
-                best = i;
-                best_q = q;
-            }
-        }
-        return best;
-    }
-    TN_ASSERT(st->adaptive && c[n - 1].kind == TOPO_HOP_ESCAPE, "%u candidates at switch %u", n, sw);
-    unsigned best = n;
-    uint64_t best_q = 0;
-    uint32_t best_l = 0;
-    for (unsigned i = 0; i + 1 < n; i++) {
-        uint32_t l = topo_link_out(&st->t, sw, c[i].port);
-        if (st->credit && credit_now(st, l, pool_of(st, p->cls, c[i].vc), now) < footprint(p->bytes))
-            continue;
-        uint64_t q = link_load(st, l, now);
-        if (best == n || q < best_q) {
-            best = i;
-            best_q = q;
-            best_l = l;
-        }
-    }
-    if (best == n) {
+    oq_probe o = {.st = st, .l0 = topo_link_out(&st->t, sw, 0), .p = p, .now = now};
+    const topo_probe pr = {.ctx = &o, .load = oq_load, .room = oq_room};
+    unsigned k = st->t.ops->choose(&st->t, sw, &p->hdr, c, n, &pr);
+    TN_ASSERT(k < n, "switch %u: choice %u of %u candidates", sw, k, n);
+    if (c[k].kind == TOPO_HOP_ESCAPE) {
         st->st.adaptive_escape++;
-        return n - 1;
-    }
-    if (st->credit) { /* an adaptive packet never waits for credit: take the room now */
-        credit_at(st, best_l, pool_of(st, p->cls, c[best].vc))->free -= footprint(p->bytes);
+    } else if (c[k].kind == TOPO_HOP_VALIANT) {
+        st->st.valiant_packets++;
+    } else if (c[k].kind == TOPO_HOP_ADAPTIVE && st->credit) {
+        credit_at(st, o.l0 + c[k].port, pool_of(st, p->cls, c[k].vc))->free -=
+            footprint(p->bytes);
         p->reserved = 1;
     }
-    return best;
+    return k;
 }
 
 /* Routes p at switch sw: the output link it takes there, with what that
@@ -1438,6 +1437,8 @@ size_t swnet_route(const void *state, uint32_t src, uint32_t dst, uint64_t *link
     return topo_route(&st->t, src, dst, mix64(((uint64_t)src << 32) | dst), links, NULL, max);
 }
 
+uint64_t swnet_routes_key(const void *state) { return ((const swnet *)state)->routes_key; }
+
 /* swnet_route for many pairs (topo_route_many: the topology's kernel). */
 size_t swnet_route_many(const void *state, size_t n, const uint64_t *ends, uint32_t *links, uint32_t *len,
                         size_t stride)
@@ -1635,16 +1636,8 @@ void swnet_no_pfc(const swnet_params *p, const char *shape, param_report *rep)
                       shape);
 }
 
-int swnet_routing_index(const swnet_params *p, const swnet_routing *allowed, size_t n)
-{
-    for (size_t i = 0; i < n; i++)
-        if ((int)allowed[i] == p->routing)
-            return (int)i;
-    return 0;
-}
-
-void swnet_check(const net_params *core, const swnet_params *p, const swnet_routing *allowed, size_t n,
-                 uint64_t hosts, const char *shape, param_report *rep)
+void swnet_check(const net_params *core, const swnet_params *p, const char *const *routings, uint64_t hosts,
+                 const char *shape, param_report *rep)
 {
     uint64_t mtu = p->nic.mtu_bytes;
     if (mtu == 0)
@@ -1709,20 +1702,11 @@ void swnet_check(const net_params *core, const swnet_params *p, const swnet_rout
         param_invalid(rep, "network.degraded-links", "links of their own bandwidth are modelled by the output-queued "
                                                      "router only (the input-queued router's clock is one flit time "
                                                      "on every link)");
-    int ok = p->routing == SWNET_RT_DEFAULT;
-    for (size_t i = 0; i < n && !ok; i++)
-        ok = (int)allowed[i] == p->routing;
-    if (!ok) {
-        char list[256] = "";
-        size_t used = 0;
-        for (size_t i = 0; i < n && used < sizeof list; i++) {
-            int w = snprintf(list + used, sizeof list - used, "%s%s", i ? ", " : "", swnet_routing_names[allowed[i]]);
-            if (w < 0)
-                break;
-            used += (size_t)w;
-        }
-        const char *name = p->routing >= 0 && p->routing <= SWNET_RT_ANCA ? swnet_routing_names[p->routing] : "?";
-        param_invalid(rep, "network.routing", "%s does not route with %s (expected one of: %s)", shape, name, list);
+    if (topo_routing_of(routings, p->routing) < 0) {
+        char list[256];
+        topo_routing_list(routings, list, sizeof list);
+        param_invalid(rep, "network.routing", "%s does not route with %s (expected one of: %s)", shape,
+                      topo_routing_choice_name(p->routing), list);
     }
     /* a mtu's time must fit, as every other time (1 hour) */
     if (core->bandwidth_bps > 0 && (double)mtu * 8e12 / core->bandwidth_bps > 3.6e15)
@@ -2073,6 +2057,12 @@ int swnet_init(void *state, net *n, topo *t, const swnet_params *p, char *err, s
         swnet_fini(st);
         return -1;
     }
+    /* the routes' dependence on this run's stream: the drawn seed, or the
+     * graph's drawn links (topo_graph.c draws them itself) */
+    st->routes_key = draw ? fail_seed : 0;
+    const char *gfail = topo_is_graph(&st->t) ? topo_graph_failed(&st->t) : NULL;
+    for (const char *c = gfail; c && *c; c++)
+        st->routes_key = (st->routes_key ^ (unsigned char)*c) * UINT64_C(1099511628211);
     st->fail_at_ps = -1;
     if (p->fail_at_ps >= 0 && topo_is_fail(&st->t)) {
         /* the links work until then (swnet_check refused what this cannot do) */
@@ -2116,11 +2106,8 @@ int swnet_init(void *state, net *n, topo *t, const swnet_params *p, char *err, s
     /* pFabric's ports need its lossy buffers: with credits a starved packet
      * pins its upstream buffer (head comment) */
     st->srpt = p->nic.policy == NIC_SRPT && !st->credit;
-    st->adaptive = p->routing == SWNET_RT_ADAPTIVE;
-    st->ugal = p->routing == SWNET_RT_UGAL;
-    st->least = p->routing == SWNET_RT_ANCA;
     /* oblivious routings decide a hop from the packet's record alone */
-    st->lookahead = !st->adaptive && !st->ugal && !st->least;
+    st->lookahead = !st->t.adaptive;
     st->salt_key = ((uint64_t)gsl_rng_get(n->rng) << 32) ^ (uint64_t)gsl_rng_get(n->rng);
     if (p->router == SWNET_IQ) {
         nic_init(&st->nic, st->hosts, &p->nic, classes);

@@ -33,27 +33,9 @@
 typedef enum swnet_flow { SWNET_CREDIT = 0, SWNET_INFINITE = 1, SWNET_PFC = 2 } swnet_flow;
 extern const char *const swnet_flow_names[]; /* "credit", "infinite", "pfc" (pfc: not on tori and dragonflies) */
 
-/* network.routing: one list for every topology; each accepts its own
- * (torus: dor, adaptive, valiant, romm; fat-tree: d-mod-k, random-up, anca; leaf-spine: ecmp,
- * d-mod-k; dragonfly: minimal, valiant, ugal; graph: file, shortest,
- * up-down, ecmp) and "default", its first. */
-typedef enum swnet_routing {
-    SWNET_RT_DEFAULT = 0,
-    SWNET_RT_DOR,
-    SWNET_RT_ADAPTIVE,
-    SWNET_RT_DMODK,
-    SWNET_RT_RANDOM_UP,
-    SWNET_RT_ECMP,
-    SWNET_RT_MINIMAL,
-    SWNET_RT_VALIANT,
-    SWNET_RT_UGAL,
-    SWNET_RT_FILE,     /* graph: the routes of the DOT file */
-    SWNET_RT_SHORTEST, /* graph */
-    SWNET_RT_UPDOWN,   /* graph */
-    SWNET_RT_ROMM,     /* torus */
-    SWNET_RT_ANCA,     /* fat-tree */
-} swnet_routing;
-extern const char *const swnet_routing_names[];
+/* network.routing: the topologies declare their routings (topo.h,
+ * topo_<name>_routing_names and _help); the row's choices are
+ * topo_routing_choices, "default" then every topology's names. */
 
 /* network.router: the switches' model (output-queued: this file's core;
  * input-queued: iqrouter.h) */
@@ -90,7 +72,8 @@ typedef struct swnet_params {
     int control_first;        /* network.priority: NET_PORTS_* (host_nic.h): fifo, control-first = strict (lowest
                                  class first, no preemption), default (strict with host-scheduling priority) */
     int vc_map;               /* network.vc-map: enum swnet_vcmap */
-    int routing;              /* enum swnet_routing */
+    int routing;              /* index into topo_routing_choices (0: "default"); topo_routing_of
+                                 turns it into the topology's own routing */
     port_cfg buf;             /* output buffers, drop-tail, ECN (flow-control infinite or pfc): networks/port.h */
     uint64_t pfc_xoff, pfc_xon; /* pfc: thresholds per switch ingress link and class, bytes */
     /* the router model (input-queued only but vcs, which both read) */
@@ -155,12 +138,8 @@ typedef struct swnet_params {
                 "and buffers of its own: a class never waits for a credit another holds) | shared (the classes " \
                 "share the deadlock classes' VCs)"),                                                             \
      .kind = PARAM_CHOICE, .off = offsetof(T, m.vc_map), .choices = swnet_vcmap_names, .example = "shared"},     \
-    {SWNET_ROW_("network.routing", "choice", "", "default",                                                    \
-                "switched fabrics: default | dor | adaptive | valiant | romm (torus) | d-mod-k | random-up | " \
-                "anca (fat-tree) | "                                                                           \
-                "ecmp | d-mod-k (leaf-spine) | minimal | valiant | ugal (dragonfly) | "                           \
-                "file | shortest | up-down | ecmp (graph)"),                        \
-     .kind = PARAM_CHOICE, .off = offsetof(T, m.routing), .choices = swnet_routing_names,                      \
+    {SWNET_ROW_("network.routing", "choice", "", "default", topo_routing_help),                                \
+     .kind = PARAM_CHOICE, .off = offsetof(T, m.routing), .choices = topo_routing_choices,                     \
      .example = "default"},                                                                                     \
     PORT_ROWS(T, m.buf),                                                                                   \
     {SWNET_ROW_("network.placement", "choice", "", "full",                                                     \
@@ -173,8 +152,8 @@ typedef struct swnet_params {
                 "replica, uniformly) or names A-B as export-topology writes them (S3-S17; a graph's own "      \
                 "names; every link between A and B). fat-tree and leaf-spine climb by another up port, "      \
                 "torus another minimal or the long way round, dragonfly another global link (valiant/ugal: "  \
-                "another intermediate), graph's computed routings avoid them, graph file routes must not "    \
-                "cross them; pairs left without a route are an error before the run"),                         \
+                "another intermediate), graph's computed routings avoid them, graph file routes take the "     \
+                "next intact lmc path; pairs left without a route are an error before the run"),               \
      .kind = PARAM_TEXT, .off = offsetof(T, m.failed_links), .max = SWNET_FAILED_MAX,                          \
      .name_ok = swnet_failed_ok, .example = "S0-S4 S2-S5"},                                                     \
     {SWNET_ROW_("network.degraded-links", "text", "", "",                                                      \
@@ -187,7 +166,8 @@ typedef struct swnet_params {
     {SWNET_ROW_("network.fail-at", "time", "s", "-1ps",                                                        \
                 "switched fabrics: the failed links fail at this time of the run (negative: down from the "     \
                 "start); packets on or queued for them then are lost (lost_packets) and a transport must "    \
-                "recover them; output-queued fat-tree, leaf-spine, torus and dragonfly"),                                  \
+                "recover them; output-queued fat-tree, leaf-spine, torus, dragonfly and graph (its routing "     \
+                "recomputed then)"),                                                                           \
      .kind = PARAM_PS, .off = offsetof(T, m.fail_at_ps), .example = "50us"},                                     \
     {SWNET_ROW_("network.router", "choice", "", "output-queued",                                               \
                 "switched fabrics: output-queued (packets join output FIFOs, no allocators) | input-queued "   \
@@ -238,14 +218,18 @@ typedef struct swnet_params {
      .kind = PARAM_U32, .off = offsetof(T, m.speedup), .min = 1, .max = 16, .example = "2"}
 
 /* The shared rules: mtu, vc-buffer (>= mtu with credits, so a packet always
- * fits), the routing among `allowed` (a SWNET_RT_* list of n entries; the
- * topology's routing enum is the index in it, "default" being index 0) and
- * system.nodes equal to the topology's `hosts` (0: unknown, its own check
- * failed). Reported at their paths. */
-void swnet_check(const net_params *core, const swnet_params *p, const swnet_routing *allowed, size_t n,
-                 uint64_t hosts, const char *shape, param_report *rep);
-/* The topology's routing enum for p->routing among `allowed` (0 for "default"). */
-int swnet_routing_index(const swnet_params *p, const swnet_routing *allowed, size_t n);
+ * fits), the routing one of `routings` (the topology's names table, topo.h)
+ * and system.nodes equal to the topology's `hosts` (0: unknown, its own
+ * check failed). Reported at their paths. */
+void swnet_check(const net_params *core, const swnet_params *p, const char *const *routings, uint64_t hosts,
+                 const char *shape, param_report *rep);
+/* The topology's routing (index in its names table `routings`) that p
+ * names; 0, its first, when it names none of them (swnet_check reports it). */
+static inline int swnet_routing_of(const swnet_params *p, const char *const *routings)
+{
+    int r = topo_routing_of(routings, p->routing);
+    return r < 0 ? 0 : r;
+}
 
 /* Energy per bit of the electrical links and switch cores (phy/energy.h,
  * SerDes in lanes as the single switch's): into p; the summary for a path
@@ -276,6 +260,7 @@ typedef struct swnet {
     topo t;                       /* graph and routing, owned */
     topo zl;                      /* zero-load routes when they differ from t's (zl.ops NULL: t), owned */
     int placement;                /* enum topo_placement (swnet_set_zero_load_topo populates zl as t) */
+    uint64_t routes_key;          /* net_ops.routes_key: what a count of failed links drew (0: none) */
     uint32_t hosts;               /* N */
     uint32_t links;               /* directed links, host links included */
     net_rate rate;                /* B on every link */
@@ -298,9 +283,6 @@ typedef struct swnet {
     int srpt;                     /* 1: output ports serve the message with the fewest bytes left (host-scheduling
                                      srpt and flow-control infinite) */
     uint8_t class_of_prio[NET_PRIO_CLASSES]; /* message priority -> service class */
-    int adaptive;                 /* 1: torus minimal adaptive (candidates beyond the first) */
-    int ugal;                     /* 1: dragonfly UGAL (choice at the source router) */
-    int least;                    /* 1: fat tree anca (the less occupied of equivalent up ports) */
     int lookahead;                /* 1: a packet's output at a switch is found as it leaves for it (oblivious
                                      routings: every choice is the record's) */
     uint64_t salt_key;            /* drawn from the fabric's stream: message salts */
@@ -404,6 +386,7 @@ uint64_t swnet_link_count(const void *state);
 size_t swnet_route(const void *state, uint32_t src, uint32_t dst, uint64_t *links, size_t max);
 size_t swnet_route_many(const void *state, size_t n, const uint64_t *ends, uint32_t *links, uint32_t *len,
                         size_t stride);
+uint64_t swnet_routes_key(const void *state);
 void swnet_fill_metrics(void *state, double *m);
 int swnet_queue_report(void *state, int64_t t_end_ps, net_queue_report *r);
 uint64_t swnet_credit_leaks(const void *state); /* test aid: 0 when every credit (pfc: ingress count) came back */
@@ -487,7 +470,7 @@ double swnet_mem_bytes(const net_params *core, const swnet_params *p, const topo
 /* The ops every fabric over the core shares. */
 #define SWNET_OPS                                                                                             \
     .state_size = sizeof(swnet), .send = swnet_send, .zero_load_ps = swnet_zero_load_ps,            \
-    .link_count = swnet_link_count, .route = swnet_route, .route_many = swnet_route_many, .metrics = swnet_metrics_def,                      \
+    .link_count = swnet_link_count, .route = swnet_route, .route_many = swnet_route_many, .routes_key = swnet_routes_key, .metrics = swnet_metrics_def,                      \
     .nmetrics = SWNET_NMETRICS, .fill_metrics = swnet_fill_metrics, .fini = swnet_fini, .topology = swnet_topo, \
     .queue_report = swnet_queue_report
 

@@ -188,3 +188,75 @@ int topo_link_name_split(const topo *t, const char *name, size_t len, uint32_t *
     }
     return -1;
 }
+
+/* ---- network.routing (topo.h) ---- */
+
+#define ROUTING_CHOICES_MAX 64
+const char *topo_routing_choices[ROUTING_CHOICES_MAX + 1] = {"default"};
+char topo_routing_help[2048];
+
+static const struct {
+    const char *topology;
+    const char *const *names, *const *help;
+} routing_tables[] = {
+    {"torus", topo_torus_routing_names, topo_torus_routing_help},
+    {"fat-tree", topo_fattree_routing_names, topo_fattree_routing_help},
+    {"leaf-spine", topo_leafspine_routing_names, topo_leafspine_routing_help},
+    {"dragonfly", topo_dragonfly_routing_names, topo_dragonfly_routing_help},
+    {"graph", topo_graph_routing_names, topo_graph_routing_help},
+};
+
+/* Before main: the parameter rows point at these (their contents depend
+ * only on the tables, so every run sees the same). */
+__attribute__((constructor)) static void routing_choices_init(void)
+{
+    size_t n = 1, o = (size_t)snprintf(topo_routing_help, sizeof topo_routing_help,
+                                       "switched fabrics: default (the topology's first)");
+    for (size_t t = 0; t < sizeof routing_tables / sizeof routing_tables[0]; t++) {
+        for (size_t i = 0; routing_tables[t].names[i]; i++) {
+            const char *name = routing_tables[t].names[i];
+            size_t k = 0;
+            while (k < n && strcmp(topo_routing_choices[k], name) != 0)
+                k++;
+            if (k == n) {
+                TN_ASSERT(n < ROUTING_CHOICES_MAX, "more than %d routing names", ROUTING_CHOICES_MAX);
+                topo_routing_choices[n++] = name;
+            }
+            if (o < sizeof topo_routing_help)
+                o += (size_t)(i ? snprintf(topo_routing_help + o, sizeof topo_routing_help - o, " | %s (%s)", name,
+                                           routing_tables[t].help[i])
+                                : snprintf(topo_routing_help + o, sizeof topo_routing_help - o, "; %s: %s (%s)",
+                                           routing_tables[t].topology, name, routing_tables[t].help[i]));
+        }
+    }
+    TN_ASSERT(o < sizeof topo_routing_help, "network.routing's help is longer than %zu", sizeof topo_routing_help);
+    topo_routing_choices[n] = NULL;
+}
+
+int topo_routing_of(const char *const *names, int choice)
+{
+    if (choice == 0)
+        return 0;
+    if (choice < 0 || choice > ROUTING_CHOICES_MAX || !topo_routing_choices[choice])
+        return -1;
+    for (int i = 0; names[i]; i++)
+        if (strcmp(names[i], topo_routing_choices[choice]) == 0)
+            return i;
+    return -1;
+}
+
+const char *topo_routing_choice_name(int choice)
+{
+    for (int i = 0; i <= ROUTING_CHOICES_MAX && topo_routing_choices[i]; i++)
+        if (i == choice)
+            return topo_routing_choices[i];
+    return "?";
+}
+
+void topo_routing_list(const char *const *names, char *buf, size_t len)
+{
+    size_t o = 0;
+    buf[0] = '\0';
+    for (size_t i = 0; names[i] && o < len; i++)
+        o += (size_t)snprintf(buf + o, len - o, "%s%s", i ? ", " : "", names[i]);
+}

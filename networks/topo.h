@@ -38,11 +38,11 @@
  * A packet engine uses it so (one hop = one link):
  *   at the source host: hdr_init(src, dst, salt); the first link is
  *     topo_link_up(src), entering switch attach(src);
- *   at switch sw: n = next(sw, &hdr, cand); pick one candidate c (the first
- *     at zero load; an adaptive engine prefers a free adaptive candidate and
- *     falls back on the escape; UGAL compares the two with
- *     topo_ugal_minimal; TOPO_HOP_LEAST candidates: the least occupied
- *     output, the first on a tie); take(sw, &c, &hdr); the packet leaves on link
+ *   at switch sw: n = next(sw, &hdr, cand); with n > 1 the topology's
+ *     choose(sw, &hdr, cand, n, &probe) picks one over the engine's probe of
+ *     the outputs (minimal adaptive: the adaptive candidate with room, else
+ *     the escape; UGAL: topo_ugal_minimal; anca: the least occupied; each
+ *     the first at zero load); take(sw, &c, &hdr); the packet leaves on link
  *     topo_link_out(sw, c.port) in class c.vc and enters peer(sw, c.port):
  *     a switch (on its input port .port) or the destination host.
  *
@@ -106,6 +106,21 @@ typedef struct topo_hdr {
     int32_t off[TOPO_MAX_DIMS]; /* torus: signed hops still to go per dimension */
 } topo_hdr;
 
+/* What a router measures of a candidate's output for a topology's
+ * `choose` (the router's own measures, its file's head says which). */
+typedef struct topo_probe {
+    void *ctx;
+    /* occupancy of output `port` of the switch (larger: busier): the
+     * output-queued core's bytes waiting and on the wire, the input-queued
+     * router's flits held in the next buffer */
+    uint64_t (*load)(void *ctx, uint32_t port);
+    /* can the packet take (port, class vc) now without waiting: -1 no;
+     * else a score, larger better (output-queued: room in the buffer, the
+     * less loaded the better; input-queued: a free output VC, the most
+     * credits) */
+    int64_t (*room)(void *ctx, uint32_t port, uint8_t vc);
+} topo_probe;
+
 typedef struct topo_ops {
     const char *name; /* "torus", "fat-tree", "leaf-spine", "dragonfly" */
     /* ports of switch sw (its radix) */
@@ -126,6 +141,14 @@ typedef struct topo_ops {
     unsigned (*next)(const topo *t, uint32_t sw, const topo_hdr *h, topo_hop *out);
     /* the packet leaves sw by candidate c (one `next` returned): update h */
     void (*take)(const topo *t, uint32_t sw, const topo_hop *c, topo_hdr *h);
+    /* The routing's per-hop choice (SST merlin's route()): which of the n >
+     * 1 candidates `next` returned the packet takes, from the router's
+     * probe of their outputs. NULL when the routing never offers more than
+     * one (t->adaptive is then 0). It hands the probe only the candidates'
+     * own .port values, so a wrapper (topo_sub, topo_fail) forwards its
+     * candidates to its base's choose unchanged. */
+    unsigned (*choose)(const topo *t, uint32_t sw, const topo_hdr *h, const topo_hop *c, unsigned n,
+                       const topo_probe *pr);
     /* accepted throughput per host, as a fraction of B, above which uniform
      * random traffic (each message to one of the N-1 other hosts, uniformly;
      * random routing choices uniform) overloads some link: 1 / the largest
@@ -172,6 +195,8 @@ struct topo {
     uint32_t max_route_links; /* links of the longest route (host links included) */
     uint8_t vcs;              /* virtual channel classes the routing needs */
     uint8_t routing;          /* the topology's routing enum */
+    uint8_t adaptive;         /* 1: the routing may offer several candidates (ops->choose reads the
+                                 ports: no lookahead); 0: a hop follows from the record alone */
 };
 
 /* ---- generic functions over any topology (topo.c) ---- */
@@ -257,6 +282,62 @@ static inline int topo_ugal_minimal(uint64_t q_min, uint32_t h_min, uint64_t q_v
     return (double)q_min * h_min <= (double)q_val * h_val;
 }
 
+/* The choices the topologies share (topo.c): of n candidates, the one
+ * whose output pr->load finds least occupied, the first on a tie (fat tree
+ * anca); the candidate of best pr->room among the first n - 1 (adaptive),
+ * the last (the escape) when none has room (torus minimal adaptive). */
+static inline unsigned topo_choose_least(const topo_hop *c, unsigned n, const topo_probe *pr)
+{
+    unsigned best = 0;
+    uint64_t best_q = pr->load(pr->ctx, c[0].port);
+    for (unsigned i = 1; i < n; i++) {
+        uint64_t q = pr->load(pr->ctx, c[i].port);
+        if (q < best_q) {
+            best = i;
+            best_q = q;
+        }
+    }
+    return best;
+}
+
+static inline unsigned topo_choose_room_or_last(const topo_hop *c, unsigned n, const topo_probe *pr)
+{
+    unsigned best = n - 1;
+    int64_t best_r = -1;
+    for (unsigned i = 0; i + 1 < n; i++) {
+        int64_t r = pr->room(pr->ctx, c[i].port, c[i].vc);
+        if (r > best_r) {
+            best = i;
+            best_r = r;
+        }
+    }
+    return best;
+}
+
+
+/* ---- network.routing: every topology declares its routings ---- */
+/* Each topology's file declares its routings in two tables, index = its
+ * routing enum: topo_<name>_routing_names (the values network.routing
+ * takes; the first is the topology's default) and topo_<name>_routing_help
+ * (one line each), read by the parameter row, `tasknet params`, --help and
+ * the checks below. A configuration's value is parsed by every fabric's row
+ * of the path at once, before the fabric is known (app/config/config_rows.c,
+ * crow_set), so network.routing has one choice list: topo.c builds it
+ * before main from the tables, "default" (each topology's first) then
+ * every name some topology declares, in the order torus, fat-tree,
+ * leaf-spine, dragonfly, graph, each once, and the row's help from the
+ * help tables. */
+extern const char *topo_routing_choices[];
+extern char topo_routing_help[];
+/* The routing of table `names` that choice `choice` (an index into
+ * topo_routing_choices) names: 0 ("default") the table's first; -1 when the
+ * table has no such name. */
+int topo_routing_of(const char *const *names, int choice);
+/* choice's name ("?" out of range) */
+const char *topo_routing_choice_name(int choice);
+/* "dor, adaptive, valiant, romm" */
+void topo_routing_list(const char *const *names, char *buf, size_t len);
+
 /* ---- the topologies: parameters, checks (nothing allocated), init ---- */
 /* init: 0, or -1 with the check's message (nothing allocated); on 0 the
  * caller releases t with topo_free. Routing names index the enums below
@@ -272,6 +353,7 @@ typedef enum {
     TOPO_TORUS_ROMM = 3     /* the same with the intermediate in the minimal quadrant (4 classes) */
 } topo_torus_routing;
 extern const char *const topo_torus_routing_names[]; /* "dor", "adaptive", "valiant", "romm" */
+extern const char *const topo_torus_routing_help[];  /* one line each, same order */
 typedef struct topo_torus_params {
     uint32_t ndims;               /* n, 1..TOPO_MAX_DIMS */
     uint32_t dims[TOPO_MAX_DIMS]; /* k_d >= 2; dimension 0 varies fastest in host ids */
@@ -290,6 +372,7 @@ typedef enum {
     TOPO_FT_ANCA = 2 /* adaptive up: the less occupied of two up ports drawn per level (BookSim2's anca) */
 } topo_fattree_routing;
 extern const char *const topo_fattree_routing_names[]; /* "d-mod-k", "random-up", "anca" */
+extern const char *const topo_fattree_routing_help[];  /* one line each, same order */
 typedef struct topo_fattree_params {
     uint32_t arity;  /* k >= 2: hosts per leaf switch, up and down ports of a switch */
     uint32_t levels; /* n >= 1 (1: a single switch of k hosts) */
@@ -315,6 +398,7 @@ uint64_t topo_fattree3_hosts(uint32_t k, uint32_t o);
 /* leaf-spine (topo_leafspine.c): every leaf linked once to every spine. */
 typedef enum { TOPO_LS_ECMP = 0, TOPO_LS_DMODK = 1 } topo_leafspine_routing;
 extern const char *const topo_leafspine_routing_names[]; /* "ecmp", "d-mod-k" */
+extern const char *const topo_leafspine_routing_help[];  /* one line each, same order */
 typedef struct topo_leafspine_params {
     uint32_t leaves;         /* L >= 1 */
     uint32_t spines;         /* S >= 1 */
@@ -329,6 +413,7 @@ int topo_leafspine_init(topo *t, const topo_leafspine_params *p, char *err, size
  * joined by n = a h / (g - 1) global links. */
 typedef enum { TOPO_DF_MINIMAL = 0, TOPO_DF_VALIANT = 1, TOPO_DF_UGAL = 2 } topo_dragonfly_routing;
 extern const char *const topo_dragonfly_routing_names[]; /* "minimal", "valiant", "ugal" */
+extern const char *const topo_dragonfly_routing_help[];  /* one line each, same order */
 typedef struct topo_dragonfly_params {
     uint32_t groups;            /* g >= 2 */
     uint32_t routers_per_group; /* a >= 1 */
@@ -349,6 +434,7 @@ typedef enum {
     TOPO_GRAPH_ECMP = 3
 } topo_graph_routing;
 extern const char *const topo_graph_routing_names[]; /* "file", "shortest", "up-down", "ecmp" */
+extern const char *const topo_graph_routing_help[];  /* one line each, same order */
 typedef struct topo_graph_params {
     const char *path;          /* the DOT file */
     topo_graph_routing routing;

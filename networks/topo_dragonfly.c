@@ -80,6 +80,8 @@
 #include "topo.h"
 
 const char *const topo_dragonfly_routing_names[] = {"minimal", "valiant", "ugal", NULL};
+const char *const topo_dragonfly_routing_help[] = {"minimal, 2 classes", "through a random intermediate group, 3 classes",
+                                                   "UGAL-L at the source router, 3 classes", NULL};
 
 enum { MODE_MIN = 0, MODE_VAL = 1, MODE_UGAL = 2 };
 
@@ -416,6 +418,21 @@ static double uniform_bound(const topo *t)
 
 static void fini(topo *t) { free(t->priv); }
 
+/* UGAL-L at the source router (Kim et al. 2008, section 4.2): the minimal
+ * path unless its output's occupancy times its hops exceeds the Valiant
+ * path's (topo_ugal_minimal; the output-queued core's bytes waiting and on
+ * the wire, the input-queued router's flits held downstream, as BookSim2's
+ * credit-count UGAL) */
+static unsigned choose(const topo *t, uint32_t sw, const topo_hdr *h, const topo_hop *c, unsigned n,
+                       const topo_probe *pr)
+{
+    (void)t, (void)h;
+    TN_ASSERT(n == 2 && c[0].kind == TOPO_HOP_MINIMAL && c[1].kind == TOPO_HOP_VALIANT,
+              "dragonfly: UGAL candidates at switch %u", sw);
+    uint64_t qm = pr->load(pr->ctx, c[0].port), qv = pr->load(pr->ctx, c[1].port);
+    return topo_ugal_minimal(qm, c[0].hops_left, qv, c[1].hops_left) ? 0 : 1;
+}
+
 static const topo_ops dragonfly_ops = {
     .name = "dragonfly",
     .radix = radix,
@@ -426,6 +443,7 @@ static const topo_ops dragonfly_ops = {
     .hdr_init = hdr_init,
     .next = next,
     .take = take,
+    .choose = choose,
     .uniform_bound = uniform_bound,
     .fini = fini,
     .hdr_alt = hdr_alt,
@@ -487,5 +505,6 @@ int topo_dragonfly_init(topo *t, const topo_dragonfly_params *p, char *err, size
     t->max_route_links = p->routing == TOPO_DF_MINIMAL ? 5 : 7;
     t->vcs = p->routing == TOPO_DF_MINIMAL ? 2 : 3;
     t->routing = (uint8_t)p->routing;
+    t->adaptive = p->routing == TOPO_DF_UGAL;
     return 0;
 }

@@ -208,6 +208,12 @@ static void f_take(const topo *t, uint32_t sw, const topo_hop *c, topo_hdr *h)
     TF(t)->base.ops->take(&TF(t)->base, sw, c, h);
 }
 static double f_uniform_bound(const topo *t) { return TF(t)->base.ops->uniform_bound(&TF(t)->base); }
+/* the base's choice among the candidates f_next left (the failed ones filtered out) */
+static unsigned f_choose(const topo *t, uint32_t sw, const topo_hdr *h, const topo_hop *c, unsigned n,
+                         const topo_probe *pr)
+{
+    return TF(t)->base.ops->choose(&TF(t)->base, sw, h, c, n, pr);
+}
 static uint32_t f_port_group(const topo *t, uint32_t sw, uint32_t port, uint32_t *first)
 {
     return TF(t)->base.ops->port_group(&TF(t)->base, sw, port, first);
@@ -779,6 +785,7 @@ int topo_fail_init(topo *t, topo *base, const char *spec, int draw, uint64_t see
     f->ops = fail_ops_tmpl;
     f->ops.name = b->ops->name;
     f->ops.link_attr = b->ops->link_attr ? f_link_attr : NULL;
+    f->ops.choose = b->ops->choose ? f_choose : NULL;
     memset(t, 0, sizeof *t);
     t->ops = &f->ops;
     t->priv = f;
@@ -789,6 +796,7 @@ int topo_fail_init(topo *t, topo *base, const char *spec, int draw, uint64_t see
     t->max_route_links = longest;
     t->vcs = b->vcs;
     t->routing = b->routing;
+    t->adaptive = b->adaptive;
     return 0;
 }
 
@@ -897,6 +905,7 @@ void topo_fail_init_pair(topo *t, topo *before, topo *after, int (*dead)(const t
     t->max_route_links = a->max_route_links > b->max_route_links ? a->max_route_links : b->max_route_links;
     t->vcs = a->vcs > b->vcs ? a->vcs : b->vcs;
     t->routing = b->routing;
+    TN_ASSERT(!b->adaptive && !b->ops->choose, "%s: a routing with choices has no before/after pair", b->ops->name);
 }
 
 static int is_pair(const topo *t) { return t->ops && t->ops->next == p_next; }

@@ -65,6 +65,9 @@
 #include "topo.h"
 
 const char *const topo_fattree_routing_names[] = {"d-mod-k", "random-up", "anca", NULL};
+const char *const topo_fattree_routing_help[] = {"up port by the destination's digits, OpenSM's ftree",
+                                                 "a random up port per level, BookSim2's nca",
+                                                 "the less occupied of two random up ports, BookSim2's anca", NULL};
 
 typedef struct fattree {
     uint32_t k, n;                    /* arity, levels */
@@ -188,6 +191,16 @@ static void take(const topo *t, uint32_t sw, const topo_hop *c, topo_hdr *h)
     (void)h; /* the route is a function of the switch, b and the salt */
 }
 
+/* anca: the up port whose output the router finds less occupied, the first
+ * (random-up's) on a tie (BookSim2's fattree_anca) */
+static unsigned choose(const topo *t, uint32_t sw, const topo_hdr *h, const topo_hop *c, unsigned n,
+                       const topo_probe *pr)
+{
+    (void)t, (void)h;
+    TN_ASSERT(c[0].kind == TOPO_HOP_LEAST, "fat-tree: %u candidates at switch %u", n, sw);
+    return topo_choose_least(c, n, pr);
+}
+
 static double uniform_bound(const topo *t)
 {
     (void)t;
@@ -220,6 +233,7 @@ static const topo_ops fattree_ops = {
     .hdr_init = hdr_init,
     .next = next,
     .take = take,
+    .choose = choose,
     .uniform_bound = uniform_bound,
     .fini = fini,
     .port_group = port_group,
@@ -269,5 +283,6 @@ int topo_fattree_init(topo *t, const topo_fattree_params *p, char *err, size_t e
     t->max_route_links = 2 * (f->n - 1) + 2;
     t->vcs = 1;
     t->routing = (uint8_t)p->routing;
+    t->adaptive = p->routing == TOPO_FT_ANCA;
     return 0;
 }

@@ -149,6 +149,16 @@ static void take(const topo *t, uint32_t sw, const topo_hop *c, topo_hdr *hd)
     (void)t, (void)sw, (void)c, (void)hd; /* the route is a function of the switch, d and the salt */
 }
 
+/* anca: the up port whose output the router finds less occupied, the first
+ * (random-up's) on a tie (BookSim2's fattree_anca) */
+static unsigned choose(const topo *t, uint32_t sw, const topo_hdr *h, const topo_hop *c, unsigned n,
+                       const topo_probe *pr)
+{
+    (void)t, (void)h;
+    TN_ASSERT(c[0].kind == TOPO_HOP_LEAST, "fat-tree: %u candidates at switch %u", n, sw);
+    return topo_choose_least(c, n, pr);
+}
+
 /* topo_route_many's kernel: next and peer above, composed per pair (the
  * route's links are N + k sw + port; 2, 4 or 6 of them). */
 static void route_many(const topo *t, size_t n, const uint64_t *ends, const uint64_t *salts, uint32_t *links,
@@ -230,6 +240,7 @@ static const topo_ops ft3_ops = {
     .hdr_init = hdr_init,
     .next = next,
     .take = take,
+    .choose = choose,
     .uniform_bound = uniform_bound,
     .fini = fini,
     .port_group = port_group,
@@ -291,5 +302,6 @@ int topo_fattree3_init(topo *t, const topo_fattree3_params *p, char *err, size_t
     t->max_route_links = 6;
     t->vcs = 1;
     t->routing = (uint8_t)p->routing;
+    t->adaptive = p->routing == TOPO_FT_ANCA;
     return 0;
 }

@@ -101,6 +101,14 @@ static void take(const topo *t, uint32_t sw, const topo_hop *c, topo_hdr *h)
     u->base.ops->take(&u->base, sw, &b, h);
 }
 
+/* The base's choice over the candidates as next translated them (it hands the probe only their ports). */
+static unsigned choose(const topo *t, uint32_t sw, const topo_hdr *h, const topo_hop *c, unsigned n,
+                       const topo_probe *pr)
+{
+    const sub *u = U(t);
+    return u->base.ops->choose(&u->base, sw, h, c, n, pr);
+}
+
 /* A link's own rate and latency are its base link's (link ids translated). */
 static int link_attr(const topo *t, uint64_t link, double *bps, int64_t *ps)
 {
@@ -197,6 +205,7 @@ int topo_sub_init(topo *t, topo *base, uint32_t n, topo_placement how, char *err
     u->ops = sub_ops_tmpl;
     u->ops.name = b->ops->name;
     u->ops.link_attr = b->ops->link_attr ? link_attr : NULL;
+    u->ops.choose = b->ops->choose ? choose : NULL;
     memset(t, 0, sizeof *t);
     t->ops = &u->ops;
     t->priv = u;
@@ -207,6 +216,7 @@ int topo_sub_init(topo *t, topo *base, uint32_t n, topo_placement how, char *err
     t->max_route_links = b->max_route_links;
     t->vcs = b->vcs;
     t->routing = b->routing;
+    t->adaptive = b->adaptive;
     return 0;
 }
 

@@ -151,6 +151,10 @@
 #include "topo.h"
 
 const char *const topo_torus_routing_names[] = {"dor", "adaptive", "valiant", "romm", NULL};
+const char *const topo_torus_routing_help[] = {
+    "dimension order, 2 dateline classes", "minimal adaptive over a dor escape, Duato: 3 classes",
+    "dor to a random switch, then on: 4 classes, half the uniform throughput",
+    "dor to a random switch of the minimal quadrant, then on: 4 classes, minimal", NULL};
 
 #define VC_ADAPTIVE 2
 #define VC_PHASE 2       /* valiant, romm: phase 1 hops use classes 2, 3 (phase 0: 0, 1) */
@@ -457,6 +461,18 @@ again:;
     return n;
 }
 
+/* adaptive: the adaptive candidate the router finds the most room on (the
+ * output-queued core: room for the packet in the next buffer now, the
+ * least loaded; the input-queued router: a free output VC, the most
+ * credits), else the escape, which waits (Duato) */
+static unsigned choose(const topo *t, uint32_t sw, const topo_hdr *h, const topo_hop *c, unsigned n,
+                       const topo_probe *pr)
+{
+    (void)t, (void)h;
+    TN_ASSERT(c[n - 1].kind == TOPO_HOP_ESCAPE, "torus: %u candidates at switch %u without an escape", n, sw);
+    return topo_choose_room_or_last(c, n, pr);
+}
+
 static void take(const topo *t, uint32_t sw, const topo_hop *c, topo_hdr *h)
 {
     if (c->port == 0)
@@ -540,6 +556,7 @@ static const topo_ops torus_ops = {
     .hdr_init = hdr_init,
     .next = next,
     .take = take,
+    .choose = choose,
     .uniform_bound = uniform_bound,
     .fini = fini,
     .hdr_alt = hdr_alt,
@@ -610,5 +627,6 @@ int topo_torus_init(topo *t, const topo_torus_params *p, char *err, size_t errle
     t->max_route_links = (p->routing == TOPO_TORUS_VALIANT ? 2 * hops : hops) + 2;
     t->vcs = p->routing == TOPO_TORUS_DOR ? 2 : p->routing == TOPO_TORUS_ADAPTIVE ? 3 : 4;
     t->routing = (uint8_t)p->routing;
+    t->adaptive = p->routing == TOPO_TORUS_ADAPTIVE;
     return 0;
 }

@@ -216,8 +216,8 @@ static net_msg *new_msg(tp_inst *t, tp_flow *f, uint32_t src, uint32_t dst, uint
     m->src = src;
     m->dst = dst;
     m->size_bytes = bytes;
-    m->cls = f->msg->cls;
-    m->prio = kind == TP_ACK && t->p.ack_class ? (uint8_t)(t->p.ack_class - 1) : f->msg->prio;
+    m->cls = f->cls;
+    m->prio = kind == TP_ACK && t->p.ack_class ? (uint8_t)(t->p.ack_class - 1) : f->prio;
     m->kind = kind;
     m->p = f;
     m->client = NET_TP_CLIENT;
@@ -266,8 +266,7 @@ static void rto_stop(tp_inst *t, tp_flow *f)
 
 static void send_seg(tp_inst *t, tp_flow *f, uint32_t seq)
 {
-    const net_msg *a = f->msg;
-    net_msg *m = new_msg(t, f, a->src, a->dst, seg_payload(f, seq) + t->p.header_bytes, TP_DATA);
+    net_msg *m = new_msg(t, f, f->src, f->dst, seg_payload(f, seq) + t->p.header_bytes, TP_DATA);
     m->a = seq;
     m->ecn = t->ops->ect ? NET_ECN_ECT : NET_ECN_NOT_ECT;
     t->c.segments++;
@@ -354,8 +353,7 @@ static void output(tp_inst *t, tp_flow *f)
 
 static void send_ack(tp_inst *t, tp_flow *f)
 {
-    const net_msg *a = f->msg;
-    net_msg *m = new_msg(t, f, a->dst, a->src, t->p.header_bytes, TP_ACK);
+    net_msg *m = new_msg(t, f, f->dst, f->src, t->p.header_bytes, TP_ACK);
     m->a = f->rcv_nxt;
     m->b = f->ce_state;
     m->ecn = NET_ECN_NOT_ECT; /* RFC 3168 sec. 6.1.4: pure ACKs are not ECN-capable */
@@ -456,8 +454,7 @@ static void data_arrived(tp_inst *t, tp_flow *f, const net_msg *m)
         (f->last_cnp_ps < 0 || sim_now(t->s) - f->last_cnp_ps >= t->p.cnp_interval_ps)) {
         /* DCQCN's notification point (Zhu et al. sec. 3.2): one CNP per flow per interval */
         f->last_cnp_ps = sim_now(t->s);
-        const net_msg *a = f->msg;
-        net_msg *c = new_msg(t, f, a->dst, a->src, t->p.header_bytes, TP_CNP);
+        net_msg *c = new_msg(t, f, f->dst, f->src, t->p.header_bytes, TP_CNP);
         t->cnps++;
         t->root->ops->send(t->root->state, c);
     }
@@ -491,6 +488,8 @@ static void data_arrived(tp_inst *t, tp_flow *f, const net_msg *m)
     if (f->rcv_nxt == f->nseg && !f->done_rcv) {
         f->done_rcv = 1;
         net_msg *app = f->msg;
+        f->msg = NULL; /* the workload may release or reuse it (and net_app_delivered renumbers its
+                        * src and dst for a client): what follows uses the flow's own copies */
         app->t_head_ps = f->t_head_ps;
         t->c.delivered_bytes += app->size_bytes;
         t->root->t_last_ps = sim_now(t->s);
@@ -620,6 +619,11 @@ void tp_send(tp_inst *t, net_msg *m)
     tp_flow *f = flow_alloc(t);
     f->t = t;
     f->msg = m;
+    f->src = m->src;
+    f->dst = m->dst;
+    f->cls = m->cls;
+    f->prio = m->prio;
+    f->msg_id = m->id;
     f->mss = t->p.mss_bytes;
     uint64_t b = m->size_bytes;
     uint64_t n = b ? (b - 1) / f->mss + 1 : 1;

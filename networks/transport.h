@@ -103,7 +103,12 @@ typedef struct tp_cc_ops {
 /* One message's connection, both ends (the fields a tp_cc_ops reads and
  * writes: cwnd, ssthresh, mss, the sequence state, its own cc fields). */
 struct tp_flow {
-    net_msg *msg;          /* the workload's message */
+    net_msg *msg;          /* the workload's message; NULL once delivered (the workload may release or reuse it) */
+    /* the message's addressing, kept for the segments, ACKs and CNPs that may still follow its
+     * delivery (a retransmission after a lost last ACK): src, dst (node ids), class, priority, id */
+    uint32_t src, dst;
+    uint8_t cls, prio;
+    uint64_t msg_id;
     struct tp_inst *t;
     struct tp_flow *next;  /* free list */
     uint32_t nseg;         /* segments */

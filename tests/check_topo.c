@@ -1346,6 +1346,42 @@ START_TEST(test_checks)
     ck_assert_str_eq(topo_fattree_routing_names[TOPO_FT_DMODK], "d-mod-k");
     ck_assert_str_eq(topo_leafspine_routing_names[TOPO_LS_ECMP], "ecmp");
     ck_assert_str_eq(topo_dragonfly_routing_names[TOPO_DF_UGAL], "ugal");
+    /* network.routing's one choice list, built from the topologies' tables
+     * (topo.c): "default", then every declared name once, torus first;
+     * each topology finds its own routings in it, default = its first */
+    ck_assert_str_eq(topo_routing_choices[0], "default");
+    ck_assert_str_eq(topo_routing_choices[1], "dor");
+    const char *const *tables[] = {topo_torus_routing_names, topo_fattree_routing_names,
+                                   topo_leafspine_routing_names, topo_dragonfly_routing_names,
+                                   topo_graph_routing_names};
+    const char *const *helps[] = {topo_torus_routing_help, topo_fattree_routing_help, topo_leafspine_routing_help,
+                                  topo_dragonfly_routing_help, topo_graph_routing_help};
+    int nchoices = 0;
+    while (topo_routing_choices[nchoices])
+        nchoices++;
+    ck_assert_int_eq(nchoices, 1 + 4 + 3 + 1 + 2 + 3); /* d-mod-k, valiant and ecmp are shared */
+    for (int i = 0; i < nchoices; i++)
+        for (int j = i + 1; j < nchoices; j++)
+            ck_assert_str_ne(topo_routing_choices[i], topo_routing_choices[j]);
+    for (size_t ti = 0; ti < 5; ti++) {
+        ck_assert_int_eq(topo_routing_of(tables[ti], 0), 0);
+        for (int r = 0; tables[ti][r]; r++) {
+            ck_assert_ptr_nonnull(helps[ti][r]);
+            ck_assert_ptr_nonnull(strstr(topo_routing_help, tables[ti][r]));
+            int found = 0;
+            for (int c = 1; c < nchoices; c++)
+                if (strcmp(topo_routing_choices[c], tables[ti][r]) == 0) {
+                    ck_assert_int_eq(topo_routing_of(tables[ti], c), r);
+                    found = 1;
+                }
+            ck_assert(found);
+        }
+    }
+    for (int c = 1; c < nchoices; c++) /* ugal: only the dragonfly's */
+        if (strcmp(topo_routing_choices[c], "ugal") == 0) {
+            ck_assert_int_eq(topo_routing_of(topo_torus_routing_names, c), -1);
+            ck_assert_int_eq(topo_routing_of(topo_dragonfly_routing_names, c), TOPO_DF_UGAL);
+        }
     /* topo_pick: in range, a pure function of its arguments */
     for (uint64_t s = 0; s < 1000; s++) {
         ck_assert_uint_lt(topo_pick(s, 3, 7), 7);

@@ -883,6 +883,56 @@ START_TEST(test_partial_gap_acked_at_once)
 }
 END_TEST
 
+/* A workload may release or reuse its message once delivered (dc-flows
+ * puts it back in its pool at once), and net_app_delivered renumbers a
+ * client's src and dst: what the transport sends for a flow after its
+ * delivery must not read the message. Here the sender times out before any
+ * ACK can come (initial-rto = min-rto = 30 us < RTT 41.232 us): a message
+ * of 3 segments (0 -> 1) is delivered when its last segment arrives, at
+ * 2 SER + ONE_WAY = 23.6 us; the test's workload then overwrites its src
+ * and dst with a node that does not exist, as a reuse would with another
+ * flow's. The timeout at 30 us retransmits segment 0 after that delivery,
+ * and the receiver acks the duplicate: both must go between nodes 0 and 1
+ * (the flow's own copies), and the run ends with the message delivered
+ * once at 23.6 us, at least one timeout and one duplicate, and no flow
+ * left. (Before the fix the retransmission was sent to node 4294967295.) */
+static struct {
+    int n;
+    int64_t t;
+} reuse_log;
+static void reuse_deliver(void *owner, net_msg *m)
+{
+    th_net *h = owner;
+    reuse_log.n++;
+    reuse_log.t = sim_now(h->s);
+    m->src = m->dst = UINT32_MAX; /* what a reuse could leave there */
+}
+
+START_TEST(test_after_delivery_no_message)
+{
+    net_params core = star(2);
+    const char *sets[] = {"network.mtu=1500B", "network.buffer=10MB", NULL};
+    static th_net *h;
+    memset(&reuse_log, 0, sizeof reuse_log);
+    h = th_net_to("electrical-switch", &core, sets, NULL, 1, reuse_deliver, NULL);
+    h->to_owner = h;
+    tp_params tp = tparams("tcp");
+    tp.min_rto_ps = tp.init_rto_ps = 30000000; /* 30 us */
+    tp_inst *t = attach(h, &tp);
+    th_at_low(h, 0, 0, 1, 3 * MSS);
+    th_net_go(h);
+    ck_assert_int_eq(reuse_log.n, 1);
+    ck_assert_int_eq(reuse_log.t, 2 * SER + ONE_WAY);
+    tp_counters c;
+    tp_get_counters(t, &c);
+    ck_assert_uint_ge(c.timeouts, 1);
+    ck_assert_uint_ge(c.retransmissions, 1);
+    ck_assert_uint_ge(c.duplicates, 1);
+    ck_assert_uint_eq(c.flows_live, 0);
+    th_net_free(h);
+}
+END_TEST
+
 /* PFC across switches on a leaf-spine (2 leaves of 2 hosts, 1 spine; links
  * 10 us, 10 Gb/s, 1500-B packets; xoff 60 kB, xon 30 kB; a 100-kB buffer
  * that PFC must never enforce). Hosts 0, 1 (leaf 0) and 3 (leaf 1) send
@@ -1241,7 +1291,7 @@ END_TEST
 static int64_t ack_b_at;
 static void ack_b_probe(void *ctx, const tp_flow *f, int ev)
 {
-    if (ev == TP_EV_ACK && f->msg->src == 0 && ack_b_at < 0)
+    if (ev == TP_EV_ACK && f->src == 0 && ack_b_at < 0) /* f->msg is NULL once delivered */
         ack_b_at = sim_now((sim *)ctx);
 }
 
@@ -1300,6 +1350,7 @@ static Suite *transport_suite(void)
     tcase_add_test(t, test_ecmp_per_flow);
     tcase_add_test(t, test_workload_transport);
     tcase_add_test(t, test_quick_ack);
+    tcase_add_test(t, test_after_delivery_no_message);
     tcase_add_test(t, test_host_buffer);
     tcase_add_test(t, test_ack_class);
     suite_add_tcase(s, t);

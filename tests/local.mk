@@ -46,7 +46,7 @@ TESTS_MODULES = \
 	tests/check_units \
 	tests/check_vef
 check_PROGRAMS += $(TESTS_MODULES)
-TESTS += $(TESTS_MODULES) tests/check_golden.sh tests/check_export.sh
+TESTS += $(TESTS_MODULES) tests/check_golden.sh tests/check_export.sh tests/check_congestion_pool.sh
 
 # The one harness every check program links (tests/harness.h).
 check_LIBRARIES = tests/libharness.a
@@ -83,7 +83,7 @@ tests_check_sweep_SOURCES = %D%/check_sweep.c %D%/cli_helpers.h
 tests_check_sweep_CFLAGS = $(TEST_CFLAGS) -DTASKNET_BIN='"$(abs_top_builddir)/tasknet"'
 EXTRA_tests_check_sweep_DEPENDENCIES = tasknet$(EXEEXT)
 
-EXTRA_DIST += %D%/fixtures %D%/golden %D%/check_golden.sh %D%/check_export.sh
+EXTRA_DIST += %D%/fixtures %D%/golden %D%/check_golden.sh %D%/check_export.sh %D%/check_congestion_pool.sh
 
 # The layers (scripts/check-layers): includes and symbols of every layered
 # folder; `make check-layers` runs it alone.

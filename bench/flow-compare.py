@@ -1,0 +1,159 @@
+#!/usr/bin/env python3
+"""Compare flow completion times of the same flow list in tasknet and in a
+peer simulator, flow by flow and per size bucket (issue 22: web search
+against ns-3).
+
+  bench/flow-compare.py --tasknet TRACE.json --peer PEER.txt [--list FLOWS.csv]
+                        [--buckets 1e5,1e6,1e7] [--top N]
+
+TRACE.json is `tasknet run CONFIG --trace TRACE.json` of a dc-flows run with
+workload.flow-list=FLOWS.csv: its flow spans (cat "flow", "b" at the flow's
+start, "e" at its delivery, args.bytes, tid = the source) give each flow's
+FCT. PEER.txt has one line per finished flow,
+    id src dst bytes start_s handshake_s fct_s
+(fct_s -1: not finished; lines that do not start with a number are skipped),
+as the user's own peer program writes it (bench/websearch-ns3.sh calls it).
+Flows are matched on (src, start to the picosecond, bytes).
+
+--list FLOWS.csv: compare only the longest prefix of the list (by start
+time) whose flows the peer all finished, so a peer run stopped early (ns-3
+takes minutes per hundred flows) still compares like with like: a run is
+deterministic, so a flow finished before the stop has the FCT a full run
+gives it, and no flow of the prefix is left out for being slow.
+
+Prints a markdown table: bucket, flows, peer mean and p99, tasknet mean and
+p99, their differences in %, and both medians; quantiles interpolate
+linearly between order statistics (as tasknet's summary). --top N lists the
+N flows whose FCTs differ most. Exit status 0; a flow missing on one side
+is counted and named on stderr."""
+import argparse
+import json
+import math
+import sys
+
+
+def quantile(v, p):
+    v = sorted(v)
+    if not v:
+        return float('nan')
+    x = p * (len(v) - 1)
+    i = int(math.floor(x))
+    f = x - i
+    return v[i] if i + 1 >= len(v) else v[i] + f * (v[i + 1] - v[i])
+
+
+def read_peer(path):
+    d = {}
+    with open(path) as f:
+        for ln, line in enumerate(f, 1):
+            a = line.split()
+            if len(a) < 7 or not a[0].isdigit():
+                continue
+            try:
+                src, size, start, fct = int(a[1]), int(a[3]), float(a[4]), float(a[6])
+            except ValueError:
+                sys.exit(f"{path}:{ln}: expected id src dst bytes start_s handshake_s fct_s")
+            d[(src, round(start * 1e12), size)] = fct
+    return d
+
+
+def read_tasknet(path):
+    with open(path) as f:
+        ev = json.load(f)
+    ev = ev['traceEvents'] if isinstance(ev, dict) else ev
+    begin, d = {}, {}
+    for e in ev:
+        if e.get('cat') != 'flow':
+            continue
+        k = (e['tid'], e['id'])
+        if e['ph'] == 'b':
+            begin[k] = (round(e['ts'] * 1e6), e['args']['bytes'])
+        elif e['ph'] == 'e' and k in begin:
+            t0, size = begin.pop(k)
+            d[(e['tid'], t0, size)] = (round(e['ts'] * 1e6) - t0) * 1e-12
+    if not d:
+        sys.exit(f"{path}: no flow spans (a dc-flows run with --trace?)")
+    return d
+
+
+def find(d, k):
+    """The start times of both sides are the list's, rounded to the ps by
+    each: allow one ps either way."""
+    for kk in (k, (k[0], k[1] + 1, k[2]), (k[0], k[1] - 1, k[2])):
+        if kk in d:
+            return kk
+    return None
+
+
+def fmt(x):
+    return f"{x * 1e3:.3f} ms" if x >= 1e-3 else f"{x * 1e6:.1f} us"
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split('\n\n')[0])
+    ap.add_argument('--tasknet', required=True)
+    ap.add_argument('--peer', required=True)
+    ap.add_argument('--list')
+    ap.add_argument('--buckets', default='1e5,1e6,1e7', help='bucket edges, bytes (default: 100 kB, 1 MB, 10 MB)')
+    ap.add_argument('--top', type=int, default=0)
+    ap.add_argument('--title', default='')
+    a = ap.parse_args()
+    peer, tn = read_peer(a.peer), read_tasknet(a.tasknet)
+    note = ''
+    if a.list:
+        flows = []
+        with open(a.list) as f:
+            for line in f:
+                x = line.strip().split(',')
+                if len(x) >= 4 and (x[0][:1].isdigit() or x[0][:1] == '.'):
+                    flows.append((round(float(x[0]) * 1e12), int(x[1]), int(x[3])))
+        flows.sort()
+        n = 0
+        while n < len(flows) and (k := find(peer, (flows[n][1], flows[n][0], flows[n][2]))) and peer[k] >= 0:
+            n += 1
+        if n < len(flows):
+            cut = flows[n][0]
+            peer = {k: v for k, v in peer.items() if k[1] < cut}
+            note = f" (the first {n} of {len(flows)} flows: starts before {cut * 1e-12:.6f} s)"
+        else:
+            note = f" (all {n} flows)"
+    pairs, missing = [], 0
+    for k, v in peer.items():
+        if v < 0:
+            continue
+        kk = find(tn, k)
+        if kk is None:
+            missing += 1
+            print(f"flow-compare: peer flow src {k[0]} start {k[1] * 1e-12:.12f} s {k[2]} B not in the tasknet trace",
+                  file=sys.stderr)
+            continue
+        pairs.append((k, v, tn[kk]))
+    edges = [0.0] + [float(x) for x in a.buckets.split(',')] + [math.inf]
+
+    def name(lo, hi):
+        h = lambda b: f"{b / 1e6:g} MB" if b >= 1e6 else f"{b / 1e3:g} kB"
+        return f"< {h(hi)}" if lo == 0 else (f">= {h(lo)}" if hi == math.inf else f"{h(lo)} - {h(hi)}")
+
+    print(f"### {a.title}{note}: {len(pairs)} flows matched" + (f", {missing} missing in tasknet" if missing else ''))
+    print("| bucket | flows | peer mean | peer p99 | tasknet mean | tasknet p99 | mean diff | p99 diff | peer p50 | tasknet p50 |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
+    rows = [(edges[i], edges[i + 1], name(edges[i], edges[i + 1])) for i in range(len(edges) - 1)]
+    rows.append((0, math.inf, 'all'))
+    for lo, hi, label in rows:
+        sel = [(p, t) for k, p, t in pairs if lo <= k[2] < hi]
+        if not sel:
+            continue
+        x, y = [p for p, _ in sel], [t for _, t in sel]
+        mx, my, px, py = sum(x) / len(x), sum(y) / len(y), quantile(x, .99), quantile(y, .99)
+        print(f"| {label} | {len(sel)} | {fmt(mx)} | {fmt(px)} | {fmt(my)} | {fmt(py)} | {100 * (my / mx - 1):+.1f} % "
+              f"| {100 * (py / px - 1):+.1f} % | {fmt(quantile(x, .5))} | {fmt(quantile(y, .5))} |")
+    if a.top:
+        print()
+        print("| src | start_s | bytes | peer FCT | tasknet FCT |")
+        print("|---|---|---|---|---|")
+        for k, p, t in sorted(pairs, key=lambda r: -abs(r[2] - r[1]))[:a.top]:
+            print(f"| {k[0]} | {k[1] * 1e-12:.6f} | {k[2]} | {fmt(p)} | {fmt(t)} |")
+
+
+if __name__ == '__main__':
+    main()
