@@ -107,77 +107,32 @@ typedef struct swnet_params {
 #define SWNET_ROW_(path_, type_, unit_, def_, help_) \
     .path = path_, .type = type_, .unit = unit_, .def = def_, .help = help_
 
-/* The shared rows, for a params struct `T` whose swnet_params is member `m`. */
-#define SWNET_ROWS(T, m)                                                                                      \
-    {SWNET_ROW_("network.mtu", "size", "B", "4.096kB",                                                             \
-                "switched fabrics: largest packet payload; messages are cut into packets (> 0)"),             \
-     .kind = PARAM_BYTES, .off = offsetof(T, m.nic.mtu_bytes), .flags = PARAM_NONNEG, .example = "4KiB"},        \
-    NIC_ROW_SCHEDULING(T, m.nic),                                                                              \
-    {SWNET_ROW_("network.flow-control", "choice", "", "credit",                                                \
-                "switched fabrics: credit (lossless, finite buffers) | infinite (unbounded buffers) | pfc "     \
-                "(switch, fat trees, leaf-spine, acyclic graphs: priority flow control, pause frames per class)"),\
-     .kind = PARAM_CHOICE, .off = offsetof(T, m.flow_control), .choices = swnet_flow_names,                     \
-     .example = "credit"},                                                                                      \
-    {SWNET_ROW_("network.pfc-xoff", "size", "B", "40kB",                                                       \
-                "PFC: bytes of one switch ingress link and class waiting in the switch above which it sends "  \
-                "a pause frame upstream"),                                                                      \
-     .kind = PARAM_BYTES, .off = offsetof(T, m.pfc_xoff), .flags = PARAM_POS, .example = "40kB"},              \
-    {SWNET_ROW_("network.pfc-xon", "size", "B", "20kB",                                                        \
-                "PFC: bytes at or below which a paused ingress link and class is resumed (< pfc-xoff)"),      \
-     .kind = PARAM_BYTES, .off = offsetof(T, m.pfc_xon), .flags = PARAM_NONNEG, .example = "20kB"},            \
+/* Rows the single electrical switch (net_switch.c) shares with the switched
+   fabrics for its input-queued router, one macro each (SWNET_ROWS holds them
+   all, in its order). */
+#define SWNET_ROW_VC_BUFFER(T, m) \
     {SWNET_ROW_("network.vc-buffer", "size", "B", "16.384kB",                                                     \
-                "switched fabrics: input buffer per port and virtual channel (credit flow control; >= mtu)"), \
-     .kind = PARAM_BYTES, .off = offsetof(T, m.vc_buffer_bytes), .flags = PARAM_POS, .example = "16KiB"},      \
-    {SWNET_ROW_("network.priority", "choice", "", "default",                                                   \
-                "switched fabrics: fifo | control-first or strict (sources and output ports serve the lowest "  \
-                "class first) | default (strict with host-scheduling=priority, else fifo)"),                     \
-     .kind = PARAM_CHOICE, .off = offsetof(T, m.control_first), .choices = swnet_priority_names,               \
-     .example = "strict"},                                                                                      \
+                "switched fabrics, input-queued switch: input buffer per port and virtual channel (credit "   \
+                "flow control; >= mtu)"),                                                                       \
+     .kind = PARAM_BYTES, .off = offsetof(T, m.vc_buffer_bytes), .flags = PARAM_POS, .example = "16KiB"}
+
+#define SWNET_ROW_VC_MAP(T, m) \
     {SWNET_ROW_("network.vc-map", "choice", "", "per-class",                                                   \
                 "switched fabrics, credit flow control: per-class (each priority class in use has VCs, credits " \
                 "and buffers of its own: a class never waits for a credit another holds) | shared (the classes " \
                 "share the deadlock classes' VCs)"),                                                             \
-     .kind = PARAM_CHOICE, .off = offsetof(T, m.vc_map), .choices = swnet_vcmap_names, .example = "shared"},     \
-    {SWNET_ROW_("network.routing", "choice", "", "default", topo_routing_help),                                \
-     .kind = PARAM_CHOICE, .off = offsetof(T, m.routing), .choices = topo_routing_choices,                     \
-     .example = "default"},                                                                                     \
-    PORT_ROWS(T, m.buf),                                                                                   \
-    {SWNET_ROW_("network.placement", "choice", "", "full",                                                     \
-                "switched fabrics: full (system.nodes = the fabric's hosts) | first (N below the host count: "  \
-                "nodes on hosts 0..N-1) | spread (node i on host floor(i H / N)); partly populated fabrics"),    \
-     .kind = PARAM_CHOICE, .off = offsetof(T, m.placement), .choices = topo_placement_names,                  \
-     .example = "first"},                                                                                       \
-    {SWNET_ROW_("network.failed-links", "text", "", "",                                                        \
-                "switched fabrics: links between switches that are down: a number k (k links drawn per "       \
-                "replica, uniformly) or names A-B as export-topology writes them (S3-S17; a graph's own "      \
-                "names; every link between A and B). fat-tree and leaf-spine climb by another up port, "      \
-                "torus another minimal or the long way round, dragonfly another global link (valiant/ugal: "  \
-                "another intermediate), graph's computed routings avoid them, graph file routes must not "    \
-                "cross them; pairs left without a route are an error before the run"),                         \
-     .kind = PARAM_TEXT, .off = offsetof(T, m.failed_links), .max = SWNET_FAILED_MAX,                          \
-     .name_ok = swnet_failed_ok, .example = "S0-S4 S2-S5"},                                                     \
-    {SWNET_ROW_("network.degraded-links", "text", "", "",                                                      \
-                "switched fabrics: links running at a fraction of their bandwidth: A-B:factor entries "       \
-                "(0 < factor <= 1; A-B named as for failed-links, host links too; both directions of every "   \
-                "link between A and B). Routing does not change (a degraded link is not a failed one); "     \
-                "output-queued router"),                                                                        \
-     .kind = PARAM_TEXT, .off = offsetof(T, m.degraded_links), .max = SWNET_FAILED_MAX,                        \
-     .name_ok = swnet_degraded_ok, .example = "S0-S4:0.5 S2-S5:0.25"},                                        \
-    {SWNET_ROW_("network.fail-at", "time", "s", "-1ps",                                                        \
-                "switched fabrics: the failed links fail at this time of the run (negative: down from the "     \
-                "start); packets on or queued for them then are lost (lost_packets) and a transport must "    \
-                "recover them; output-queued fat-tree, leaf-spine, torus, dragonfly and graph"),                            \
-     .kind = PARAM_PS, .off = offsetof(T, m.fail_at_ps), .example = "50us"},                                     \
+     .kind = PARAM_CHOICE, .off = offsetof(T, m.vc_map), .choices = swnet_vcmap_names, .example = "shared"}
+
+#define SWNET_ROW_ROUTER(T, m) \
     {SWNET_ROW_("network.router", "choice", "", "output-queued",                                               \
-                "switched fabrics: output-queued (packets join output FIFOs, no allocators) | input-queued "   \
-                "(BookSim2's VC router: input VC buffers of flits, VC and switch allocation, crossbar)"),      \
+                "switched fabrics and the electrical switch: output-queued (packets join output FIFOs, no "    \
+                "allocators) | input-queued (BookSim2's VC router: input VC buffers of flits, VC and switch "   \
+                "allocation, crossbar)"),                                                                       \
      .kind = PARAM_CHOICE, .off = offsetof(T, m.router), .choices = swnet_router_names,                        \
-     .example = "input-queued"},                                                                                \
-    {SWNET_ROW_("network.switching", "choice", "", "cut-through",                                              \
-                "input-queued routers: cut-through (a head leaves only when the next buffer holds its whole "  \
-                "packet) | wormhole (credit per flit)"),                                                        \
-     .kind = PARAM_CHOICE, .off = offsetof(T, m.switching), .choices = swnet_switching_names,                  \
-     .example = "wormhole"},                                                                                    \
+     .example = "input-queued"}
+
+/* flit-size, vcs, allocator, allocator-iterations and the pipeline delays */
+#define SWNET_ROWS_IQ(T, m) \
     {SWNET_ROW_("network.flit-size", "size", "B", "16B",                                                       \
                 "input-queued routers: flit size; a flit time is flit-size / bandwidth (BookSim2's cycle)"),    \
      .kind = PARAM_BYTES, .off = offsetof(T, m.flit_bytes), .flags = PARAM_POS, .example = "1B"},               \
@@ -207,14 +162,81 @@ typedef struct swnet_params {
      .kind = PARAM_PS, .off = offsetof(T, m.st_delay_ps), .flags = PARAM_NONNEG, .example = "1ns"},             \
     {SWNET_ROW_("network.credit-delay", "time", "s", "0s",                                                    \
                 "input-queued routers: a credit's processing before its link (BookSim2's credit_delay)"),      \
-     .kind = PARAM_PS, .off = offsetof(T, m.credit_delay_ps), .flags = PARAM_NONNEG, .example = "2ns"},        \
-    {SWNET_ROW_("network.host-link-latency", "time", "s", "-1ps",                                              \
-                "input-queued routers: latency of the host <-> switch links (negative: network.link-latency)"), \
-     .kind = PARAM_PS, .off = offsetof(T, m.host_link_ps), .example = "0ns"},                                   \
+     .kind = PARAM_PS, .off = offsetof(T, m.credit_delay_ps), .flags = PARAM_NONNEG, .example = "2ns"}
+
+#define SWNET_ROW_SPEEDUP(T, m) \
     {SWNET_ROW_("network.speedup", "integer", "", "1",                                                         \
                 "input-queued routers: allocation and crossbar steps per flit time, output buffers draining "  \
                 "at link rate (BookSim2's internal_speedup)"),                                                  \
      .kind = PARAM_U32, .off = offsetof(T, m.speedup), .min = 1, .max = 16, .example = "2"}
+
+/* The shared rows, for a params struct `T` whose swnet_params is member `m`. */
+#define SWNET_ROWS(T, m)                                                                                      \
+    {SWNET_ROW_("network.mtu", "size", "B", "4.096kB",                                                             \
+                "switched fabrics: largest packet payload; messages are cut into packets (> 0)"),             \
+     .kind = PARAM_BYTES, .off = offsetof(T, m.nic.mtu_bytes), .flags = PARAM_NONNEG, .example = "4KiB"},        \
+    NIC_ROW_SCHEDULING(T, m.nic),                                                                              \
+    {SWNET_ROW_("network.flow-control", "choice", "", "credit",                                                \
+                "switched fabrics: credit (lossless, finite buffers) | infinite (unbounded buffers) | pfc "     \
+                "(switch, fat trees, leaf-spine, acyclic graphs: priority flow control, pause frames per class)"),\
+     .kind = PARAM_CHOICE, .off = offsetof(T, m.flow_control), .choices = swnet_flow_names,                     \
+     .example = "credit"},                                                                                      \
+    {SWNET_ROW_("network.pfc-xoff", "size", "B", "40kB",                                                       \
+                "PFC: bytes of one switch ingress link and class waiting in the switch above which it sends "  \
+                "a pause frame upstream"),                                                                      \
+     .kind = PARAM_BYTES, .off = offsetof(T, m.pfc_xoff), .flags = PARAM_POS, .example = "40kB"},              \
+    {SWNET_ROW_("network.pfc-xon", "size", "B", "20kB",                                                        \
+                "PFC: bytes at or below which a paused ingress link and class is resumed (< pfc-xoff)"),      \
+     .kind = PARAM_BYTES, .off = offsetof(T, m.pfc_xon), .flags = PARAM_NONNEG, .example = "20kB"},            \
+    SWNET_ROW_VC_BUFFER(T, m),                                                                                 \
+    {SWNET_ROW_("network.priority", "choice", "", "default",                                                   \
+                "switched fabrics: fifo | control-first or strict (sources and output ports serve the lowest "  \
+                "class first) | default (strict with host-scheduling=priority, else fifo)"),                     \
+     .kind = PARAM_CHOICE, .off = offsetof(T, m.control_first), .choices = swnet_priority_names,               \
+     .example = "strict"},                                                                                      \
+    SWNET_ROW_VC_MAP(T, m),                                                                                    \
+    {SWNET_ROW_("network.routing", "choice", "", "default", topo_routing_help),                                \
+     .kind = PARAM_CHOICE, .off = offsetof(T, m.routing), .choices = topo_routing_choices,                     \
+     .example = "default"},                                                                                     \
+    PORT_ROWS(T, m.buf),                                                                                   \
+    {SWNET_ROW_("network.placement", "choice", "", "full",                                                     \
+                "switched fabrics: full (system.nodes = the fabric's hosts) | first (N below the host count: "  \
+                "nodes on hosts 0..N-1) | spread (node i on host floor(i H / N)); partly populated fabrics"),    \
+     .kind = PARAM_CHOICE, .off = offsetof(T, m.placement), .choices = topo_placement_names,                  \
+     .example = "first"},                                                                                       \
+    {SWNET_ROW_("network.failed-links", "text", "", "",                                                        \
+                "switched fabrics: links between switches that are down: a number k (k links drawn per "       \
+                "replica, uniformly) or names A-B as export-topology writes them (S3-S17; a graph's own "      \
+                "names; every link between A and B). fat-tree and leaf-spine climb by another up port, "      \
+                "torus another minimal or the long way round, dragonfly another global link (valiant/ugal: "  \
+                "another intermediate), graph's computed routings avoid them, graph file routes take the "     \
+                "next intact lmc path; pairs left without a route are an error before the run"),               \
+     .kind = PARAM_TEXT, .off = offsetof(T, m.failed_links), .max = SWNET_FAILED_MAX,                          \
+     .name_ok = swnet_failed_ok, .example = "S0-S4 S2-S5"},                                                     \
+    {SWNET_ROW_("network.degraded-links", "text", "", "",                                                      \
+                "switched fabrics: links running at a fraction of their bandwidth: A-B:factor entries "       \
+                "(0 < factor <= 1; A-B named as for failed-links, host links too; both directions of every "   \
+                "link between A and B). Routing does not change (a degraded link is not a failed one); "     \
+                "output-queued router"),                                                                        \
+     .kind = PARAM_TEXT, .off = offsetof(T, m.degraded_links), .max = SWNET_FAILED_MAX,                        \
+     .name_ok = swnet_degraded_ok, .example = "S0-S4:0.5 S2-S5:0.25"},                                        \
+    {SWNET_ROW_("network.fail-at", "time", "s", "-1ps",                                                        \
+                "switched fabrics: the failed links fail at this time of the run (negative: down from the "     \
+                "start); packets on or queued for them then are lost (lost_packets) and a transport must "    \
+                "recover them; output-queued fat-tree, leaf-spine, torus, dragonfly and graph (its routing "     \
+                "recomputed then)"),                                                                           \
+     .kind = PARAM_PS, .off = offsetof(T, m.fail_at_ps), .example = "50us"},                                     \
+    SWNET_ROW_ROUTER(T, m),                                                                                    \
+    {SWNET_ROW_("network.switching", "choice", "", "cut-through",                                              \
+                "input-queued routers: cut-through (a head leaves only when the next buffer holds its whole "  \
+                "packet) | wormhole (credit per flit)"),                                                        \
+     .kind = PARAM_CHOICE, .off = offsetof(T, m.switching), .choices = swnet_switching_names,                  \
+     .example = "wormhole"},                                                                                    \
+    SWNET_ROWS_IQ(T, m),                                                                                       \
+    {SWNET_ROW_("network.host-link-latency", "time", "s", "-1ps",                                              \
+                "input-queued routers: latency of the host <-> switch links (negative: network.link-latency)"), \
+     .kind = PARAM_PS, .off = offsetof(T, m.host_link_ps), .example = "0ns"},                                   \
+    SWNET_ROW_SPEEDUP(T, m)
 
 /* The shared rules: mtu, vc-buffer (>= mtu with credits, so a packet always
  * fits), the routing one of `routings` (the topology's names table, topo.h)
@@ -402,6 +424,9 @@ const topo *swnet_topo(const void *state);
  * network.degraded-links changed (0 for the others), [links] allocated;
  * NULL when none did. */
 double *swnet_link_rates(const void *state);
+/* The single electrical switch's core (net_switch.c) under
+ * network.router="input-queued", NULL under output-queued (tests). */
+swnet *net_switch_swnet(void *state);
 
 void swnet_get_stats(const void *state, swnet_stats *out);
 
