@@ -166,7 +166,7 @@ def fmt_time(s):
 
 SWNET = ("torus", "fat-tree", "leaf-spine", "dragonfly")
 FABRICS = ("ideal", "electrical-switch", "spinet") + SWNET
-ROUTINGS = {"torus": ["dor", "adaptive"], "fat-tree": ["d-mod-k", "random-up"],
+ROUTINGS = {"torus": ["dor", "adaptive", "valiant", "romm"], "fat-tree": ["d-mod-k", "random-up", "anca"],
             "leaf-spine": ["ecmp", "d-mod-k"], "dragonfly": ["minimal", "valiant", "ugal"]}
 
 
@@ -232,6 +232,8 @@ def shape_torus(r, maxn):
 def torus_hops(attrs, routing):
     dims = [int(x) for x in attrs.get("dims", "8 4").split()]
     twist = int(attrs.get("twist", "0"))
+    if routing == "valiant":  # minimal to a random switch, then on: up to twice the diameter
+        return 1, 1 + 2 * torus_diameter(dims, twist)
     return 1, 1 + torus_diameter(dims, twist)
 
 
