@@ -12,8 +12,9 @@
 #                      before (3287f2a)         now
 #   graph              1.24 s + 0.40 s/mapping  1.19 s + 0.038 s/mapping
 #   fat-tree ports=44  0.28 s + 0.105 s/mapping 0.13 s + 0.017 s/mapping
-# so 1,000 mappings take about 40 s on the graph and 17 s on the
-# parametric tree (were 7 minutes and 100 s); peak memory 62 MB and 34 MB.
+# R = 1,000 measured: graph 41.8 s user CPU (1:53 wall at load 15), 62.6
+# MB peak; parametric 22.6 s (1:05 wall), 34.8 MB (were about 7 minutes
+# and 100 s, extrapolated from R = 10).
 # A bruck mapping is 15 levels x 21,296 flows = 319,440 routes. What
 # changed (jobs/congestion.c, topo_graph.c, topo_fattree3.c, HACKING.md):
 # a level's routes are asked at once (net_ops.route_many): the graph walks

@@ -335,7 +335,17 @@ static void pkt_release(iqr *q, iq_pkt *p)
 }
 
 /* credits of output VC (xo, v) now: those arrived are added first */
-static int32_t credits_now(iqr *q, uint32_t xo, uint32_t v, int64_t now)
+static void credits_pop(iqr *q, uint32_t xo, uint32_t v, int64_t now);
+static inline int32_t credits_now(iqr *q, uint32_t xo, uint32_t v, int64_t now)
+{
+    iq_ovc *o = ovc_at(q, xo, v);
+    /* nothing on its way, or the first not yet arrived: no update (the common case) */
+    if (o->cn && q->cring[((size_t)xo * q->V + v) * q->depth + o->ch] <= now)
+        credits_pop(q, xo, v, now);
+    return o->credits;
+}
+
+static void credits_pop(iqr *q, uint32_t xo, uint32_t v, int64_t now)
 {
     iq_ovc *o = ovc_at(q, xo, v);
     const int64_t *cr = &q->cring[((size_t)xo * q->V + v) * q->depth];
@@ -344,7 +354,6 @@ static int32_t credits_now(iqr *q, uint32_t xo, uint32_t v, int64_t now)
         o->ch = o->ch + 1 == q->depth ? 0 : o->ch + 1;
         o->cn--;
     }
-    return o->credits;
 }
 
 static void ev_tick(sim *s, void *ctx, uint64_t arg);
@@ -850,7 +859,7 @@ static void router_tick(iqr *q, uint32_t sw, int64_t now)
         q->rq[nr++] = (iq_req){.in = c->pin, .out = c->out, .key = c->vin, .who = li, .prio = f->p->cls};
     }
     if (nr) {
-        if (q->islip) { /* narrow each (input, output) to one VC, round robin */
+        if (q->islip && nr > 1) { /* narrow each (input, output) to one VC, round robin */
             uint32_t k = 0;
             for (uint32_t i = 0; i < nr; i++) {
                 iq_req a = q->rq[i];

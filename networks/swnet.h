@@ -152,8 +152,8 @@ typedef struct swnet_params {
                 "replica, uniformly) or names A-B as export-topology writes them (S3-S17; a graph's own "      \
                 "names; every link between A and B). fat-tree and leaf-spine climb by another up port, "      \
                 "torus another minimal or the long way round, dragonfly another global link (valiant/ugal: "  \
-                "another intermediate), graph's computed routings avoid them, graph file routes must not "    \
-                "cross them; pairs left without a route are an error before the run"),                         \
+                "another intermediate), graph's computed routings avoid them, graph file routes take the "     \
+                "next intact lmc path; pairs left without a route are an error before the run"),               \
      .kind = PARAM_TEXT, .off = offsetof(T, m.failed_links), .max = SWNET_FAILED_MAX,                          \
      .name_ok = swnet_failed_ok, .example = "S0-S4 S2-S5"},                                                     \
     {SWNET_ROW_("network.degraded-links", "text", "", "",                                                      \
@@ -166,7 +166,8 @@ typedef struct swnet_params {
     {SWNET_ROW_("network.fail-at", "time", "s", "-1ps",                                                        \
                 "switched fabrics: the failed links fail at this time of the run (negative: down from the "     \
                 "start); packets on or queued for them then are lost (lost_packets) and a transport must "    \
-                "recover them; output-queued fat-tree, leaf-spine, torus and dragonfly"),                                  \
+                "recover them; output-queued fat-tree, leaf-spine, torus, dragonfly and graph (its routing "     \
+                "recomputed then)"),                                                                           \
      .kind = PARAM_PS, .off = offsetof(T, m.fail_at_ps), .example = "50us"},                                     \
     {SWNET_ROW_("network.router", "choice", "", "output-queued",                                               \
                 "switched fabrics: output-queued (packets join output FIFOs, no allocators) | input-queued "   \
