@@ -72,7 +72,45 @@
  * a message is one segment (mss + header <= mtu), so this is drop-tail.
  * Zero load, K packets: nic_ser (sum of the packets' ser) + 2 link + sw;
  * store-and-forward adds the largest packet's ser (a two-stage pipeline of
- * equal rates: sum + max), 2 ser for one packet. */
+ * equal rates: sum + max), 2 ser for one packet.
+ *
+ * Input-queued router (network.router = "input-queued", issue 24; the
+ * Hiperion switch of Andujar et al., extended VEF traces, sec. 4, is one: input-queued, 16-byte flits, 16 KB input
+ * buffers of one VC, credits, virtual cut-through, round-robin VC and
+ * switch allocators, hence head-of-line blocking): the switched core
+ * (swnet.c) with its input-queued router (iqrouter.c, whose head has the
+ * model and its sources) on the one-switch topology, the 1-level N-ary fat
+ * tree (topo_fattree.c: one switch, host j on port j, links numbered as
+ * sw_route numbers them). Nothing of the model above runs then: every op
+ * hands over to the core (sw_state.iq). The switch's own parameters map so:
+ *   network.bandwidth: every link's rate; a flit time T = flit-size 8 / B
+ *     is the router's clock;
+ *   network.link-latency: every link, each way (all are host links: the
+ *     switched fabrics' host-link-latency is not offered here);
+ *   network.switch-latency: added to st-delay, the crossbar traversal, a
+ *     pure delay between a flit's switch allocation and its first bit on
+ *     the output link. Why there: the router's other stages (route
+ *     computation, VC and switch allocation) hold the input VC of the
+ *     packet passing them, so a latency of hundreds of ns there would cap
+ *     an input at one packet per that time, where the output-queued
+ *     switch's switch-latency is a pure delay that occupies nothing, as
+ *     st-delay is. A lone packet of F flits then takes (iqrouter.c's zero
+ *     load with h = 1; exact when every time is a multiple of T, else a
+ *     lower bound)
+ *       2 (T + link) + routing + vc-alloc + sw-alloc + st + switch-latency + (F - 1) T,
+ *     against the output-queued switch's F T + 2 link + switch-latency (F
+ *     full flits): the four pipeline delays and one T more (the router
+ *     reads whole flits);
+ *   network.mtu: the packet size, required (0, whole messages, is the
+ *     output-queued switch's); network.flow-control must be credit (its
+ *     default here, infinite, has no input buffers); network.switching
+ *     cut-through or wormhole; network.host-scheduling, network.priority and
+ *     network.vc-map as on the switched fabrics (iqrouter.c);
+ *   the router's rows as on the switched fabrics: vc-buffer, vcs, allocator,
+ *     allocator-iterations, routing-delay, vc-alloc-delay, sw-alloc-delay,
+ *     st-delay, credit-delay, speedup. Finite output buffers, ECN and pfc
+ *     are the output-queued switch's.
+ * The output-queued switch pays one pointer test per message for it. */
 #include <math.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -81,15 +119,14 @@
 
 #include "energy.h"
 #include "host_nic.h"
+#include "iqrouter.h"
 #include "log.h"
 #include "metrics.h"
 #include "network.h"
 #include "port.h"
+#include "swnet.h"
+#include "topo.h"
 #include "units.h"
-
-/* network.flow-control: the switched core's list (swnet.c), one parameter */
-extern const char *const swnet_flow_names[];
-enum { SWNET_CREDIT = 0, SWNET_INFINITE = 1, SWNET_PFC = 2 };
 
 typedef enum sw_switching { SW_CUT_THROUGH = 0, SW_STORE_AND_FORWARD = 1 } sw_switching;
 
@@ -106,6 +143,10 @@ typedef struct sw_params {
     /* resolved from the physical layer (resolve_phy) */
     int phy_resolved;        /* 1 once energy_per_bit_j holds the phy's value */
     double energy_per_bit_j; /* SerDes and switch core per bit crossing the switch, J */
+    /* network.router and the input-queued router's rows (swnet.h: router, vc-buffer, vc-map, flit-size,
+       vcs, allocator, allocator-iterations, the pipeline delays, speedup); its other fields are filled
+       from the rows above by sw_iq_params */
+    swnet_params iq;
 } sw_params;
 
 /* one list with the switched fabrics' network.switching (one parameter):
@@ -128,7 +169,8 @@ static const param_row sw_rows[] = {
     PORT_ROWS(sw_params, buf),
     {.path = "network.flow-control", .type = "choice", .unit = "", .def = "infinite",
      .help = "electrical switch: infinite (no flow control: buffers drop when finite) | pfc (priority flow control: "
-             "a pause frame per ingress port and class above pfc-xoff, resume below pfc-xon; never drops)",
+             "a pause frame per ingress port and class above pfc-xoff, resume below pfc-xon; never drops) | credit "
+             "(router=input-queued, which needs it: its input buffers)",
      .kind = PARAM_CHOICE, .off = offsetof(sw_params, flow_control), .choices = swnet_flow_names, .example = "pfc"},
     {.path = "network.pfc-xoff", .type = "size", .unit = "B", .def = "40kB",
      .help = "PFC: bytes of one ingress port and class waiting in the switch above which it sends a pause frame",
@@ -141,10 +183,16 @@ static const param_row sw_rows[] = {
              "is dropped (ns-3's host queue disc, pfifo_fast: 1000 packets); 0 = unbounded (no drop at the host)",
      .kind = PARAM_BYTES, .off = offsetof(sw_params, host_buffer), .flags = PARAM_NONNEG, .example = "1.5MB",
      .note = "needs a transport: a dropped message is recovered only by one"},
+    SWNET_ROW_ROUTER(sw_params, iq),
+    SWNET_ROW_VC_BUFFER(sw_params, iq),
+    SWNET_ROW_VC_MAP(sw_params, iq),
+    SWNET_ROWS_IQ(sw_params, iq),
+    SWNET_ROW_SPEEDUP(sw_params, iq),
 };
 
 #define SW_METRICS(X) X(energy_per_bit_j, "network energy per delivered bit")
-enum { SW_METRICS(METRIC_ENUM) SW_NMETRICS };
+#define SW_METRIC_ENUM(name, desc) SW_M_##name,
+enum { SW_METRICS(SW_METRIC_ENUM) SW_NMETRICS };
 static const metric_def sw_metrics_def[] = {SW_METRICS(METRIC_DEF)};
 
 /* Control-first queues of one node: its source and the output port toward it. */
@@ -188,6 +236,8 @@ typedef struct sw_pkt_port {
 } sw_pkt_port;
 
 typedef struct sw_state {
+    struct swnet *iq;      /* network.router = input-queued: the switched core on the one-switch topology
+                              (sw_iq_init), which every op hands over to; NULL: output-queued (the rest) */
     net *n;                /* framework handle */
     uint32_t nodes;        /* N */
     net_rate rate;         /* B on every port, bit/s */
@@ -628,6 +678,10 @@ static void pkt_start(void *ctx, nic_pkt *p)
 static void sw_send(void *state, net_msg *m)
 {
     sw_state *st = state;
+    if (st->iq) {
+        swnet_send(st->iq, m);
+        return;
+    }
     if (st->nic_on) {
         m->aux = 0; /* srpt ports: no record yet */
         if (st->host_buf && nic_queued_bytes(&st->nic, m->src) + m->size_bytes > st->host_buf) {
@@ -660,6 +714,12 @@ static void sw_send(void *state, net_msg *m)
 static void sw_fini(void *state)
 {
     sw_state *st = state;
+    if (st->iq) {
+        swnet_fini(st->iq);
+        free(st->iq);
+        st->iq = NULL;
+        return;
+    }
     free(st->src_free_ps);
     free(st->port_free_ps);
     free(st->cf);
@@ -689,24 +749,103 @@ static void sw_fini(void *state)
     st->pport = NULL;
 }
 
+/* The input-queued switch's parameters for the switched core: the
+ * router's rows as given, the NIC, priority, switching and flow control
+ * from the switch's own rows, one switch and no failures; the switch's
+ * network.switch-latency joins st-delay (the head comment's mapping). */
+static void sw_iq_params(const net_params *core, const sw_params *p, swnet_params *q)
+{
+    *q = p->iq;
+    q->nic = p->nic;
+    q->flow_control = p->flow_control;
+    q->control_first = p->control_first;
+    q->switching = p->switching;
+    q->routing = 0; /* "default" (topo_routing_choices): the fat tree's d-mod-k, the only route on one switch */
+    q->buf = p->buf;
+    q->pfc_xoff = p->pfc_xoff;
+    q->pfc_xon = p->pfc_xon;
+    q->placement = TOPO_PLACE_FULL;
+    q->failed_links[0] = '\0';
+    q->degraded_links[0] = '\0';
+    q->fail_at_ps = -1;
+    q->host_link_ps = -1; /* every link is a host link: network.link-latency */
+    q->global_link_ps = -1;
+    q->group_routers = 0;
+    q->st_delay_ps = p->iq.st_delay_ps + core->switch_latency_ps;
+}
+
+/* The one-switch topology: the 1-level N-ary fat tree (topo_fattree.c), one
+ * switch whose port j is host j's; links as sw_route numbers them (host
+ * uplinks 0..N-1, the output toward host j N + j). 0, or -1 + err. */
+static int sw_star(uint32_t nodes, topo *t, char *err, size_t errlen)
+{
+    topo_fattree_params fp = {.arity = nodes, .levels = 1, .routing = TOPO_FT_DMODK};
+    return topo_fattree_init(t, &fp, err, errlen);
+}
+
+/* The input-queued switch's rules (router="input-queued"). */
+static void sw_iq_check(const net_params *core, const sw_params *p, param_report *rep)
+{
+    if (core->nodes < 2)
+        param_invalid(rep, "system.nodes", "the input-queued switch needs at least 2 nodes (got %u)", core->nodes);
+    if (p->nic.mtu_bytes == 0)
+        param_invalid(rep, "network.mtu", "0 (whole messages) is the output-queued switch's: the input-queued "
+                                          "router moves packets of flits; give the packet size (Andujar et "
+                                          "al.'s Hiperion switch: 8 flits of 16 B, mtu=\"128B\")");
+    else if (p->nic.mtu_bytes > SWNET_MAX_MTU_BYTES)
+        param_invalid(rep, "network.mtu", "must be between 1B and 1GiB (got %llu B)",
+                      (unsigned long long)p->nic.mtu_bytes);
+    if (p->flow_control != SWNET_CREDIT)
+        param_invalid(rep, "network.flow-control", "the input-queued router's input buffers are credit flow "
+                                                   "controlled: set network.flow-control=\"credit\" (the "
+                                                   "output-queued switch's infinite and pfc have no input buffers)");
+    if (port_cfg_on(&p->buf))
+        param_invalid(rep, "network.buffer", "finite output buffers and ECN are the output-queued switch's "
+                                             "(network.router=\"output-queued\")");
+    if (p->host_buffer)
+        param_invalid(rep, "network.host-buffer", "the host queue's drops are the output-queued switch's "
+                                                  "(network.router=\"output-queued\"); the input-queued router's "
+                                                  "hosts wait for credits");
+    if (p->switching == SW_STORE_AND_FORWARD)
+        param_invalid(rep, "network.switching", "store-and-forward is the output-queued switch's; the input-queued "
+                                                "router is cut-through (virtual cut-through, as Andujar et al.'s "
+                                                "Hiperion switch) or wormhole");
+    swnet_params q;
+    sw_iq_params(core, p, &q);
+    q.flow_control = SWNET_CREDIT; /* said above, in the switch's words */
+    if (q.switching == SWNET_SAF)
+        q.switching = SWNET_CUT_THROUGH;
+    iqr_check(core, &q, rep);
+}
+
 static void sw_check(const net_params *core, const void *params, param_report *rep)
 {
     const sw_params *p = params;
     net_check_core(core, rep);
-    if (p->switching == 2)
-        param_invalid(rep, "network.switching", "wormhole is the input-queued router's (switched topologies, "
-                                                "network.router=\"input-queued\"); the single switch is cut-through "
-                                                "or store-and-forward");
-    else if (p->switching != SW_CUT_THROUGH && p->switching != SW_STORE_AND_FORWARD)
+    if (p->switching != SW_CUT_THROUGH && p->switching != SW_STORE_AND_FORWARD && p->switching != 2)
         param_invalid(rep, "network.switching", "unknown switching mode %d", p->switching);
     nic_check(&p->nic, rep);
+    if (p->iq.router == SWNET_IQ) {
+        sw_iq_check(core, p, rep);
+        return;
+    }
+    if (p->iq.router != SWNET_OQ)
+        param_invalid(rep, "network.router", "unknown router model %d", p->iq.router);
+    /* the output-queued switch: no wormhole, one VC, no speedup (the rows the
+     * input-queued router reads; iqr_check words them) */
+    swnet_params q;
+    sw_iq_params(core, p, &q);
+    if (q.switching == SWNET_SAF)
+        q.switching = SWNET_CUT_THROUGH; /* the output-queued switch's own */
+    iqr_check(core, &q, rep);
     port_cfg_check(&p->buf, p->nic.mtu_bytes, rep);
     if (port_cfg_on(&p->buf) && p->nic.policy == NIC_SRPT)
         param_invalid(rep, "network.buffer", "finite buffers and ECN are not modelled with pFabric's srpt ports "
                                              "(network.host-scheduling = srpt): use fifo, round-robin or priority");
     if (p->flow_control == SWNET_CREDIT)
-        param_invalid(rep, "network.flow-control", "credit flow control is the switched topologies' (the single "
-                                                   "switch's ports have no input buffers): infinite or pfc");
+        param_invalid(rep, "network.flow-control", "credit flow control is the input-queued router's "
+                                                   "(network.router=\"input-queued\"): the output-queued switch's "
+                                                   "ports have no input buffers; infinite or pfc");
     if (p->flow_control == SWNET_PFC && p->nic.policy == NIC_SRPT)
         param_invalid(rep, "network.flow-control", "pfc is not modelled with srpt ports");
     if (p->host_buffer && p->flow_control == SWNET_PFC)
@@ -733,6 +872,16 @@ static int sw_resolve_phy(const net_params *core, void *params, const phy_params
         lane = core->bandwidth_bps;
     p->energy_per_bit_j = phy_energy_electrical_j_per_bit(&phy->energy, lane, NULL);
     p->phy_resolved = 1;
+    if (p->iq.router == SWNET_IQ) { /* the core's energies per link and switch (the same path: 2 links, 1 core) */
+        topo t;
+        net_phy o2;
+        if (sw_star(core->nodes, &t, err, errlen) != 0)
+            return -1;
+        int rc = swnet_resolve_phy(core, &p->iq, phy, &t, &o2, err, errlen);
+        topo_free(&t);
+        if (rc != 0)
+            return -1;
+    }
     out->bit_error_rate = 0;
     out->energy_per_bit_j = p->energy_per_bit_j;
     return 0;
@@ -757,6 +906,20 @@ static int sw_init(void *state, net *n, const void *params, char *err, size_t er
         return -1;
     st->n = n;
     st->nodes = core->nodes;
+    if (p->iq.router == SWNET_IQ) {
+        swnet_params q;
+        sw_iq_params(core, p, &q);
+        topo t;
+        if (sw_star(core->nodes, &t, err, errlen) != 0)
+            return -1;
+        st->iq = tn_xcalloc(1, sizeof *st->iq);
+        if (swnet_init(st->iq, n, &t, &q, err, errlen) != 0) { /* swnet_init released t and its own */
+            free(st->iq);
+            st->iq = NULL;
+            return -1;
+        }
+        return 0;
+    }
     net_rate_init(&st->rate, core->bandwidth_bps);
     st->link_ps = core->link_latency_ps;
     st->head_ps = core->link_latency_ps + core->switch_latency_ps;
@@ -804,7 +967,15 @@ static int sw_init(void *state, net *n, const void *params, char *err, size_t er
 static void sw_fill_metrics(void *state, double *m)
 {
     const sw_state *st = state;
-    m[M_energy_per_bit_j] = st->energy_per_bit_j;
+    if (st->iq) { /* the core's own metrics (swnet.h): the energy of the packets it delivered */
+        double all[SWNET_NMETRICS];
+        for (size_t i = 0; i < SWNET_NMETRICS; i++)
+            all[i] = NAN;
+        swnet_fill_metrics(st->iq, all);
+        m[SW_M_energy_per_bit_j] = all[M_energy_per_bit_j];
+        return;
+    }
+    m[SW_M_energy_per_bit_j] = st->energy_per_bit_j;
 }
 
 /* Cut-through: ser + 2 link + sw; store-and-forward waits for the last bit
@@ -813,9 +984,9 @@ static void sw_fill_metrics(void *state, double *m)
  * packet, ser and 2 ser: the same formulas). */
 static int64_t sw_zero_load_ps(const void *state, uint32_t src, uint32_t dst, uint64_t bytes)
 {
-    (void)src;
-    (void)dst;
     const sw_state *st = state;
+    if (st->iq)
+        return swnet_zero_load_ps(st->iq, src, dst, bytes);
     uint64_t mtu = st->nic_on ? st->nic.mtu_bytes : 0;
     int64_t ser = nic_ser_ps(&st->rate, bytes, mtu);
     if (st->store_and_forward)
@@ -841,6 +1012,17 @@ static size_t sw_route(const void *state, uint32_t src, uint32_t dst, uint64_t *
 static double sw_mem_bytes(const net_params *core, const void *params)
 {
     const sw_params *p = params;
+    if (p->iq.router == SWNET_IQ) {
+        swnet_params q;
+        sw_iq_params(core, p, &q);
+        topo t;
+        char err[256];
+        if (core->nodes < 2 || sw_star(core->nodes, &t, err, sizeof err) != 0)
+            return sizeof(sw_state); /* the checks report it */
+        double bytes = sizeof(sw_state) + swnet_mem_bytes(core, &q, &t);
+        topo_free(&t);
+        return bytes;
+    }
     double N = core->nodes, bytes = sizeof(sw_state) + 2 * sizeof(int64_t) * N;
     int strict = nic_ports_strict(&p->nic, p->control_first);
     int classes = nic_classes_on(&p->nic, strict);
@@ -861,6 +1043,8 @@ static double sw_mem_bytes(const net_params *core, const void *params)
 static int sw_queue_report(void *state, int64_t t_end_ps, net_queue_report *r)
 {
     const sw_state *st = state;
+    if (st->iq)
+        return swnet_queue_report(st->iq, t_end_ps, r);
     if (!st->buffered)
         return 0;
     port_report pr = {0};
@@ -885,10 +1069,13 @@ static int sw_queue_report(void *state, int64_t t_end_ps, net_queue_report *r)
     return 1;
 }
 
+swnet *net_switch_swnet(void *state) { return ((sw_state *)state)->iq; }
+
 const net_ops net_switch_ops = {
     .name = "electrical-switch",
     .description = "single electrical switch (star): FIFO sources and output ports, "
-                   "cut-through or store-and-forward, optional strict priority classes, host NICs",
+                   "cut-through or store-and-forward, optional strict priority classes, host NICs; "
+                   "or router=input-queued (flits, VC buffers, allocators, credits)",
     .state_size = sizeof(sw_state),
     .params = sw_rows,
     .nparams = sizeof sw_rows / sizeof sw_rows[0],

@@ -107,6 +107,69 @@ typedef struct swnet_params {
 #define SWNET_ROW_(path_, type_, unit_, def_, help_) \
     .path = path_, .type = type_, .unit = unit_, .def = def_, .help = help_
 
+/* Rows the single electrical switch (net_switch.c) shares with the switched
+   fabrics for its input-queued router, one macro each (SWNET_ROWS holds them
+   all, in its order). */
+#define SWNET_ROW_VC_BUFFER(T, m) \
+    {SWNET_ROW_("network.vc-buffer", "size", "B", "16.384kB",                                                     \
+                "switched fabrics, input-queued switch: input buffer per port and virtual channel (credit "   \
+                "flow control; >= mtu)"),                                                                       \
+     .kind = PARAM_BYTES, .off = offsetof(T, m.vc_buffer_bytes), .flags = PARAM_POS, .example = "16KiB"}
+
+#define SWNET_ROW_VC_MAP(T, m) \
+    {SWNET_ROW_("network.vc-map", "choice", "", "per-class",                                                   \
+                "switched fabrics, credit flow control: per-class (each priority class in use has VCs, credits " \
+                "and buffers of its own: a class never waits for a credit another holds) | shared (the classes " \
+                "share the deadlock classes' VCs)"),                                                             \
+     .kind = PARAM_CHOICE, .off = offsetof(T, m.vc_map), .choices = swnet_vcmap_names, .example = "shared"}
+
+#define SWNET_ROW_ROUTER(T, m) \
+    {SWNET_ROW_("network.router", "choice", "", "output-queued",                                               \
+                "switched fabrics and the electrical switch: output-queued (packets join output FIFOs, no "    \
+                "allocators) | input-queued (BookSim2's VC router: input VC buffers of flits, VC and switch "   \
+                "allocation, crossbar)"),                                                                       \
+     .kind = PARAM_CHOICE, .off = offsetof(T, m.router), .choices = swnet_router_names,                        \
+     .example = "input-queued"}
+
+/* flit-size, vcs, allocator, allocator-iterations and the pipeline delays */
+#define SWNET_ROWS_IQ(T, m) \
+    {SWNET_ROW_("network.flit-size", "size", "B", "16B",                                                       \
+                "input-queued routers: flit size; a flit time is flit-size / bandwidth (BookSim2's cycle)"),    \
+     .kind = PARAM_BYTES, .off = offsetof(T, m.flit_bytes), .flags = PARAM_POS, .example = "1B"},               \
+    {SWNET_ROW_("network.vcs", "integer", "", "1",                                                             \
+                "input-queued routers: virtual channels per deadlock class of the routing (BookSim2's "        \
+                "num_vcs / the classes; output-queued: 1 only)"),                                               \
+     .kind = PARAM_U32, .off = offsetof(T, m.vcs), .min = 1, .max = 64, .example = "4"},                        \
+    {SWNET_ROW_("network.allocator", "choice", "", "islip",                                                    \
+                "input-queued routers: VC and switch allocators: islip | separable-input-first (round-robin " \
+                "arbiters)"),                                                                                   \
+     .kind = PARAM_CHOICE, .off = offsetof(T, m.allocator), .choices = swnet_alloc_names,                      \
+     .example = "separable-input-first"},                                                                       \
+    {SWNET_ROW_("network.allocator-iterations", "integer", "", "1",                                            \
+                "input-queued routers: iterations of the allocators (BookSim2's alloc_iters)"),                 \
+     .kind = PARAM_U32, .off = offsetof(T, m.alloc_iters), .min = 1, .max = 16, .example = "2"},                \
+    {SWNET_ROW_("network.routing-delay", "time", "s", "1ns",                                                   \
+                "input-queued routers: route computation of a head flit (BookSim2's routing_delay)"),          \
+     .kind = PARAM_PS, .off = offsetof(T, m.routing_delay_ps), .flags = PARAM_NONNEG, .example = "0ns"},        \
+    {SWNET_ROW_("network.vc-alloc-delay", "time", "s", "1ns",                                                  \
+                "input-queued routers: VC allocation, waited again after a lost one (vc_alloc_delay)"),        \
+     .kind = PARAM_PS, .off = offsetof(T, m.vc_alloc_delay_ps), .flags = PARAM_NONNEG, .example = "1ns"},       \
+    {SWNET_ROW_("network.sw-alloc-delay", "time", "s", "1ns",                                                  \
+                "input-queued routers: switch allocation, waited again after a lost one (sw_alloc_delay)"),    \
+     .kind = PARAM_PS, .off = offsetof(T, m.sw_alloc_delay_ps), .flags = PARAM_NONNEG, .example = "1ns"},       \
+    {SWNET_ROW_("network.st-delay", "time", "s", "1ns",                                                        \
+                "input-queued routers: crossbar traversal (BookSim2's st_prepare_delay + st_final_delay)"),    \
+     .kind = PARAM_PS, .off = offsetof(T, m.st_delay_ps), .flags = PARAM_NONNEG, .example = "1ns"},             \
+    {SWNET_ROW_("network.credit-delay", "time", "s", "0s",                                                    \
+                "input-queued routers: a credit's processing before its link (BookSim2's credit_delay)"),      \
+     .kind = PARAM_PS, .off = offsetof(T, m.credit_delay_ps), .flags = PARAM_NONNEG, .example = "2ns"}
+
+#define SWNET_ROW_SPEEDUP(T, m) \
+    {SWNET_ROW_("network.speedup", "integer", "", "1",                                                         \
+                "input-queued routers: allocation and crossbar steps per flit time, output buffers draining "  \
+                "at link rate (BookSim2's internal_speedup)"),                                                  \
+     .kind = PARAM_U32, .off = offsetof(T, m.speedup), .min = 1, .max = 16, .example = "2"}
+
 /* The shared rows, for a params struct `T` whose swnet_params is member `m`. */
 #define SWNET_ROWS(T, m)                                                                                      \
     {SWNET_ROW_("network.mtu", "size", "B", "4.096kB",                                                             \
@@ -125,19 +188,13 @@ typedef struct swnet_params {
     {SWNET_ROW_("network.pfc-xon", "size", "B", "20kB",                                                        \
                 "PFC: bytes at or below which a paused ingress link and class is resumed (< pfc-xoff)"),      \
      .kind = PARAM_BYTES, .off = offsetof(T, m.pfc_xon), .flags = PARAM_NONNEG, .example = "20kB"},            \
-    {SWNET_ROW_("network.vc-buffer", "size", "B", "16.384kB",                                                     \
-                "switched fabrics: input buffer per port and virtual channel (credit flow control; >= mtu)"), \
-     .kind = PARAM_BYTES, .off = offsetof(T, m.vc_buffer_bytes), .flags = PARAM_POS, .example = "16KiB"},      \
+    SWNET_ROW_VC_BUFFER(T, m),                                                                                 \
     {SWNET_ROW_("network.priority", "choice", "", "default",                                                   \
                 "switched fabrics: fifo | control-first or strict (sources and output ports serve the lowest "  \
                 "class first) | default (strict with host-scheduling=priority, else fifo)"),                     \
      .kind = PARAM_CHOICE, .off = offsetof(T, m.control_first), .choices = swnet_priority_names,               \
      .example = "strict"},                                                                                      \
-    {SWNET_ROW_("network.vc-map", "choice", "", "per-class",                                                   \
-                "switched fabrics, credit flow control: per-class (each priority class in use has VCs, credits " \
-                "and buffers of its own: a class never waits for a credit another holds) | shared (the classes " \
-                "share the deadlock classes' VCs)"),                                                             \
-     .kind = PARAM_CHOICE, .off = offsetof(T, m.vc_map), .choices = swnet_vcmap_names, .example = "shared"},     \
+    SWNET_ROW_VC_MAP(T, m),                                                                                    \
     {SWNET_ROW_("network.routing", "choice", "", "default", topo_routing_help),                                \
      .kind = PARAM_CHOICE, .off = offsetof(T, m.routing), .choices = topo_routing_choices,                     \
      .example = "default"},                                                                                     \
@@ -169,53 +226,17 @@ typedef struct swnet_params {
                 "recover them; output-queued fat-tree, leaf-spine, torus, dragonfly and graph (its routing "     \
                 "recomputed then)"),                                                                           \
      .kind = PARAM_PS, .off = offsetof(T, m.fail_at_ps), .example = "50us"},                                     \
-    {SWNET_ROW_("network.router", "choice", "", "output-queued",                                               \
-                "switched fabrics: output-queued (packets join output FIFOs, no allocators) | input-queued "   \
-                "(BookSim2's VC router: input VC buffers of flits, VC and switch allocation, crossbar)"),      \
-     .kind = PARAM_CHOICE, .off = offsetof(T, m.router), .choices = swnet_router_names,                        \
-     .example = "input-queued"},                                                                                \
+    SWNET_ROW_ROUTER(T, m),                                                                                    \
     {SWNET_ROW_("network.switching", "choice", "", "cut-through",                                              \
                 "input-queued routers: cut-through (a head leaves only when the next buffer holds its whole "  \
                 "packet) | wormhole (credit per flit)"),                                                        \
      .kind = PARAM_CHOICE, .off = offsetof(T, m.switching), .choices = swnet_switching_names,                  \
      .example = "wormhole"},                                                                                    \
-    {SWNET_ROW_("network.flit-size", "size", "B", "16B",                                                       \
-                "input-queued routers: flit size; a flit time is flit-size / bandwidth (BookSim2's cycle)"),    \
-     .kind = PARAM_BYTES, .off = offsetof(T, m.flit_bytes), .flags = PARAM_POS, .example = "1B"},               \
-    {SWNET_ROW_("network.vcs", "integer", "", "1",                                                             \
-                "input-queued routers: virtual channels per deadlock class of the routing (BookSim2's "        \
-                "num_vcs / the classes; output-queued: 1 only)"),                                               \
-     .kind = PARAM_U32, .off = offsetof(T, m.vcs), .min = 1, .max = 64, .example = "4"},                        \
-    {SWNET_ROW_("network.allocator", "choice", "", "islip",                                                    \
-                "input-queued routers: VC and switch allocators: islip | separable-input-first (round-robin " \
-                "arbiters)"),                                                                                   \
-     .kind = PARAM_CHOICE, .off = offsetof(T, m.allocator), .choices = swnet_alloc_names,                      \
-     .example = "separable-input-first"},                                                                       \
-    {SWNET_ROW_("network.allocator-iterations", "integer", "", "1",                                            \
-                "input-queued routers: iterations of the allocators (BookSim2's alloc_iters)"),                 \
-     .kind = PARAM_U32, .off = offsetof(T, m.alloc_iters), .min = 1, .max = 16, .example = "2"},                \
-    {SWNET_ROW_("network.routing-delay", "time", "s", "1ns",                                                   \
-                "input-queued routers: route computation of a head flit (BookSim2's routing_delay)"),          \
-     .kind = PARAM_PS, .off = offsetof(T, m.routing_delay_ps), .flags = PARAM_NONNEG, .example = "0ns"},        \
-    {SWNET_ROW_("network.vc-alloc-delay", "time", "s", "1ns",                                                  \
-                "input-queued routers: VC allocation, waited again after a lost one (vc_alloc_delay)"),        \
-     .kind = PARAM_PS, .off = offsetof(T, m.vc_alloc_delay_ps), .flags = PARAM_NONNEG, .example = "1ns"},       \
-    {SWNET_ROW_("network.sw-alloc-delay", "time", "s", "1ns",                                                  \
-                "input-queued routers: switch allocation, waited again after a lost one (sw_alloc_delay)"),    \
-     .kind = PARAM_PS, .off = offsetof(T, m.sw_alloc_delay_ps), .flags = PARAM_NONNEG, .example = "1ns"},       \
-    {SWNET_ROW_("network.st-delay", "time", "s", "1ns",                                                        \
-                "input-queued routers: crossbar traversal (BookSim2's st_prepare_delay + st_final_delay)"),    \
-     .kind = PARAM_PS, .off = offsetof(T, m.st_delay_ps), .flags = PARAM_NONNEG, .example = "1ns"},             \
-    {SWNET_ROW_("network.credit-delay", "time", "s", "0s",                                                    \
-                "input-queued routers: a credit's processing before its link (BookSim2's credit_delay)"),      \
-     .kind = PARAM_PS, .off = offsetof(T, m.credit_delay_ps), .flags = PARAM_NONNEG, .example = "2ns"},        \
+    SWNET_ROWS_IQ(T, m),                                                                                       \
     {SWNET_ROW_("network.host-link-latency", "time", "s", "-1ps",                                              \
                 "input-queued routers: latency of the host <-> switch links (negative: network.link-latency)"), \
      .kind = PARAM_PS, .off = offsetof(T, m.host_link_ps), .example = "0ns"},                                   \
-    {SWNET_ROW_("network.speedup", "integer", "", "1",                                                         \
-                "input-queued routers: allocation and crossbar steps per flit time, output buffers draining "  \
-                "at link rate (BookSim2's internal_speedup)"),                                                  \
-     .kind = PARAM_U32, .off = offsetof(T, m.speedup), .min = 1, .max = 16, .example = "2"}
+    SWNET_ROW_SPEEDUP(T, m)
 
 /* The shared rules: mtu, vc-buffer (>= mtu with credits, so a packet always
  * fits), the routing one of `routings` (the topology's names table, topo.h)
@@ -403,6 +424,9 @@ const topo *swnet_topo(const void *state);
  * network.degraded-links changed (0 for the others), [links] allocated;
  * NULL when none did. */
 double *swnet_link_rates(const void *state);
+/* The single electrical switch's core (net_switch.c) under
+ * network.router="input-queued", NULL under output-queued (tests). */
+swnet *net_switch_swnet(void *state);
 
 void swnet_get_stats(const void *state, swnet_stats *out);
 

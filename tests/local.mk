@@ -38,6 +38,7 @@ TESTS_MODULES = \
 	tests/check_swnet \
 	tests/check_iqrouter \
 	tests/check_swnet_nic \
+	tests/check_switch_iq \
 	tests/check_topo \
 	tests/check_training \
 	tests/check_transport \
