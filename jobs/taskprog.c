@@ -106,7 +106,7 @@ void tp_phase_send(tp_builder *b, uint32_t src, uint32_t dst, uint64_t size_byte
         b->psend = tn_xrealloc(b->psend, b->psend_cap * sizeof *b->psend);
     }
     note_tag(b, tag);
-    b->psend[b->npsend++] = (tp_send){.src = src, .dst = dst, .tag = tag, .size_bytes = size_bytes};
+    b->psend[b->npsend++] = (tp_phase_msg){.src = src, .dst = dst, .tag = tag, .size_bytes = size_bytes};
     b->phases[b->nphases - 1].count++;
 }
 
@@ -212,11 +212,11 @@ int64_t tp_lower_bound_ps(const tp_prog *p, uint32_t group, double bandwidth_bps
             }
             uint64_t w = 0;
             for (uint64_t i = ph->first; i < ph->first + ph->count; i++) {
-                const tp_send *s = &p->psend[i];
+                const tp_phase_msg *s = &p->psend[i];
                 out_b[s->src] = in_b[s->src] = out_b[s->dst] = in_b[s->dst] = 0;
             }
             for (uint64_t i = ph->first; i < ph->first + ph->count; i++) {
-                const tp_send *s = &p->psend[i];
+                const tp_phase_msg *s = &p->psend[i];
                 out_b[s->src] += s->size_bytes;
                 in_b[s->dst] += s->size_bytes;
                 w = max_u64(w, max_u64(out_b[s->src], in_b[s->dst]));

@@ -49,11 +49,11 @@ static inline unsigned tp_op_kind(const tp_op *o) { return o->kp >> 30; }
 static inline uint32_t tp_op_peer(const tp_op *o) { return o->kp & (TP_TASKS_MAX - 1); }
 
 /* One message of a phase. */
-typedef struct tp_send {
+typedef struct tp_phase_msg {
     uint32_t src, dst;   /* tasks */
     uint32_t tag;        /* matching tag */
     uint64_t size_bytes; /* payload */
-} tp_send;
+} tp_phase_msg;
 
 /* Sends handed over together, in order, at one instant. */
 typedef struct tp_phase {
@@ -74,7 +74,7 @@ typedef struct tp_prog {
     uint32_t nphases;  /* phases */
     tp_phase *phases;  /* [nphases] */
     uint64_t npsend;   /* sends of all phases */
-    tp_send *psend;    /* [npsend] phase sends, phase by phase */
+    tp_phase_msg *psend;    /* [npsend] phase sends, phase by phase */
     uint64_t messages; /* sends: ops + phase sends */
     uint64_t recvs;    /* recv ops */
 } tp_prog;
@@ -92,7 +92,7 @@ typedef struct tp_builder {
     uint64_t nops, cap;
     tp_phase *phases;     /* [nphases] */
     uint32_t nphases, phase_cap;
-    tp_send *psend;       /* [npsend] */
+    tp_phase_msg *psend;       /* [npsend] */
     uint64_t npsend, psend_cap;
     uint64_t tags;        /* 1 + largest tag seen */
 } tp_builder;

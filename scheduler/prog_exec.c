@@ -337,7 +337,7 @@ static void release_phases(pexec *x, uint32_t k)
         const tp_phase *ph = &x->p->phases[q];
         x->phase[q].released = 1;
         for (uint64_t i = ph->first; i < ph->first + ph->count; i++) {
-            const tp_send *sd = &x->p->psend[i];
+            const tp_phase_msg *sd = &x->p->psend[i];
             hand_over(x, sd->src, sd->dst, sd->size_bytes, sd->tag, &x->phase[q]);
         }
         if (ph->count == 0)

@@ -355,7 +355,7 @@ START_TEST(test_sizes_common)
                                                31 * p.ops[i].tag);
                 }
         for (uint64_t i = 0; i < p.npsend; i++) {
-            const tp_send *sd = &p.psend[i];
+            const tp_phase_msg *sd = &p.psend[i];
             sum[t] += sd->size_bytes;
             wsum[t] += sd->size_bytes * (1 + sd->src + 7 * sd->dst + 31 * sd->tag);
         }
