@@ -293,7 +293,7 @@ int cong_eval_ws(cong_ws *w, const pat_set *s, const uint32_t *node_of_rank, uin
      * one level at a fixed stride (flow f's links at links[f stride ..]),
      * the totals over levels with an accumulator (added to acc only at the
      * end, so acc stays unchanged on an error). */
-    if (w->nlinks != nlinks) {
+    if (w->nlinks != nlinks || !w->load) { /* a fabric of no links too: load is never NULL (memset) */
         free(w->load);
         free(w->total);
         free(w->mark);
