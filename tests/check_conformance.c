@@ -434,59 +434,12 @@ static const net_ops fake_ops = {
     .zero_load_ps = fake_zero_load,
 };
 
-/* A workload's params: its defaults, the example of every required row,
- * then the example of every row its check still says is missing. */
-static void *workload_params(const wl_ops *ops, uint32_t N)
-{
-    void *p = wl_params_new(ops);
-    for (size_t i = 0; i < ops->nparams; i++)
-        if ((ops->params[i].flags & PARAM_REQUIRED) && !param_is_set(p, &ops->params[i]) && !ops->params[i].alt) {
-            char set[256];
-            snprintf(set, sizeof set, "%s=%s", ops->params[i].path, ops->params[i].example);
-            th_set(ops->params, ops->nparams, p, set);
-        }
-    /* a required row of an exclusive pair: its own example (not the alternative's) */
-    for (size_t i = 0; i < ops->nparams; i++)
-        if ((ops->params[i].flags & PARAM_REQUIRED) && ops->params[i].alt && !param_is_set(p, &ops->params[i])) {
-            int alt_set = 0;
-            for (size_t k = 0; k < ops->nparams; k++)
-                if (strcmp(ops->params[k].path, ops->params[i].alt) == 0)
-                    alt_set = param_is_set(p, &ops->params[k]);
-            if (!alt_set) {
-                char set[256];
-                snprintf(set, sizeof set, "%s=%s", ops->params[i].path, ops->params[i].example);
-                th_set(ops->params, ops->nparams, p, set);
-            }
-        }
-    for (int round = 0; round < 8 && ops->check; round++) {
-        char err[512];
-        param_first first;
-        net_params core = th_star(N, B_BPS);
-        ops->check(&core, p, param_report_first(&first, err, sizeof err));
-        if (!first.rep.n)
-            break;
-        ck_assert_msg(strncmp(err, "missing ", 8) == 0, "%s with its examples: %s", ops->name, err);
-        char path[128];
-        sscanf(err + 8, "%127s", path);
-        int done = 0;
-        for (size_t i = 0; i < ops->nparams && !done; i++)
-            if (strcmp(ops->params[i].path, path) == 0 && ops->params[i].example) {
-                char set[256];
-                snprintf(set, sizeof set, "%s=%s", path, ops->params[i].example);
-                th_set(ops->params, ops->nparams, p, set);
-                done = 1;
-            }
-        ck_assert_msg(done, "%s says %s is missing and has no example for it", ops->name, path);
-    }
-    return p;
-}
-
 /* Run workload w on fabric f (NULL: the fake one); metrics into m. */
 static void run_workload(const wl_ops *w, const net_ops *f, uint64_t seed, double *m, double *span)
 {
     uint32_t N = f ? fabric_nodes(f) : 16;
     net_params core = th_star(N, B_BPS);
-    void *wp = workload_params(w, N);
+    void *wp = th_wl_example_params(w, &core);
     sim *s = sim_create();
     gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
     gsl_rng_set(rng, seed);

@@ -246,49 +246,6 @@ START_TEST(test_random_load_drains)
 }
 END_TEST
 
-/* A workload's params: its defaults, the example of every required row and
- * of every row its check says is missing (as check_conformance does). */
-static void *workload_params(const wl_ops *ops, const net_params *core)
-{
-    void *p = wl_params_new(ops);
-    for (size_t i = 0; i < ops->nparams; i++)
-        if ((ops->params[i].flags & PARAM_REQUIRED) && !param_is_set(p, &ops->params[i]) && !ops->params[i].alt) {
-            char set[256];
-            snprintf(set, sizeof set, "%s=%s", ops->params[i].path, ops->params[i].example);
-            th_set(ops->params, ops->nparams, p, set);
-        }
-    for (size_t i = 0; i < ops->nparams; i++)
-        if ((ops->params[i].flags & PARAM_REQUIRED) && ops->params[i].alt && !param_is_set(p, &ops->params[i])) {
-            int alt_set = 0;
-            for (size_t k = 0; k < ops->nparams; k++)
-                if (strcmp(ops->params[k].path, ops->params[i].alt) == 0)
-                    alt_set = param_is_set(p, &ops->params[k]);
-            if (!alt_set) {
-                char set[256];
-                snprintf(set, sizeof set, "%s=%s", ops->params[i].path, ops->params[i].example);
-                th_set(ops->params, ops->nparams, p, set);
-            }
-        }
-    for (int round = 0; round < 8 && ops->check; round++) {
-        char err[512];
-        param_first first;
-        ops->check(core, p, param_report_first(&first, err, sizeof err));
-        if (!first.rep.n)
-            break;
-        ck_assert_msg(strncmp(err, "missing ", 8) == 0, "%s with its examples: %s", ops->name, err);
-        char path[128];
-        sscanf(err + 8, "%127s", path);
-        for (size_t i = 0; i < ops->nparams; i++)
-            if (strcmp(ops->params[i].path, path) == 0 && ops->params[i].example) {
-                char set[256];
-                snprintf(set, sizeof set, "%s=%s", path, ops->params[i].example);
-                th_set(ops->params, ops->nparams, p, set);
-                break;
-            }
-    }
-    return p;
-}
-
 /* Every workload of the registry (dc-flows, training, kernels, patterns,
  * uniform-random, task trees, DAGs, traces) with its defaults on a 16-node
  * input-queued switch at 10 Gb/s, the seed's 16-byte flits and 128-byte
@@ -302,7 +259,7 @@ START_TEST(test_every_workload)
                               wh ? "network.switching=wormhole" : "network.switching=cut-through", NULL};
         net_params core = th_star(16, 10e9);
         th_run r = {0};
-        void *wp = workload_params(w, &core);
+        void *wp = th_wl_example_params(w, &core);
         ck_assert_msg(th_run_open(&r, SW, &core, sets, w->name, wp, 3, 0) == 0, "%s: %s", w->name, r.err);
         th_run_go(&r);
         ck_assert_msg(th_run_finish(&r) == 0, "%s: %s", w->name, r.err);

@@ -173,6 +173,50 @@ void *th_wl_params(const wl_ops *ops, const char *const *sets)
     return p;
 }
 
+void *th_wl_example_params(const wl_ops *ops, const net_params *core)
+{
+    void *p = wl_params_new(ops);
+    for (size_t i = 0; i < ops->nparams; i++)
+        if ((ops->params[i].flags & PARAM_REQUIRED) && !param_is_set(p, &ops->params[i]) && !ops->params[i].alt) {
+            char set[256];
+            snprintf(set, sizeof set, "%s=%s", ops->params[i].path, ops->params[i].example);
+            th_set(ops->params, ops->nparams, p, set);
+        }
+    /* a required row of an exclusive pair: its own example (not the alternative's) */
+    for (size_t i = 0; i < ops->nparams; i++)
+        if ((ops->params[i].flags & PARAM_REQUIRED) && ops->params[i].alt && !param_is_set(p, &ops->params[i])) {
+            int alt_set = 0;
+            for (size_t k = 0; k < ops->nparams; k++)
+                if (strcmp(ops->params[k].path, ops->params[i].alt) == 0)
+                    alt_set = param_is_set(p, &ops->params[k]);
+            if (!alt_set) {
+                char set[256];
+                snprintf(set, sizeof set, "%s=%s", ops->params[i].path, ops->params[i].example);
+                th_set(ops->params, ops->nparams, p, set);
+            }
+        }
+    for (int round = 0; round < 8 && ops->check; round++) {
+        char err[512];
+        param_first first;
+        ops->check(core, p, param_report_first(&first, err, sizeof err));
+        if (!first.rep.n)
+            break;
+        ck_assert_msg(strncmp(err, "missing ", 8) == 0, "%s with its examples: %s", ops->name, err);
+        char path[128];
+        sscanf(err + 8, "%127s", path);
+        int done = 0;
+        for (size_t i = 0; i < ops->nparams && !done; i++)
+            if (strcmp(ops->params[i].path, path) == 0 && ops->params[i].example) {
+                char set[256];
+                snprintf(set, sizeof set, "%s=%s", path, ops->params[i].example);
+                th_set(ops->params, ops->nparams, p, set);
+                done = 1;
+            }
+        ck_assert_msg(done, "%s says %s is missing and has no example for it", ops->name, path);
+    }
+    return p;
+}
+
 /* ---- a delivery log ---- */
 
 void th_log_add(th_log *l, const net_msg *m, int64_t now_ps)

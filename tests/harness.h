@@ -53,6 +53,11 @@ void th_set(const param_row *rows, size_t n, void *block, const char *assign);
 /* A plugin's params: defaults, then the NULL-terminated settings (sets may be NULL). */
 void *th_net_params(const net_ops *ops, const char *const *sets);
 void *th_wl_params(const wl_ops *ops, const char *const *sets);
+/* A workload's params that its check accepts: its defaults, the example of
+ * every required row (of an exclusive pair, its own), then the example of
+ * every row the check (on core) still says is missing; fails the test if
+ * the check names a row without an example. */
+void *th_wl_example_params(const wl_ops *ops, const net_params *core);
 /* Settings that give fabric `ops` exactly N hosts with its other defaults
  * (NULL-terminated, static until the next call; {NULL} when its defaults
  * accept N): the first of a few usual shapes whose rows it has and that its
