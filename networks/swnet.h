@@ -217,7 +217,7 @@ typedef struct swnet_params {
                 "switched fabrics: links running at a fraction of their bandwidth: A-B:factor entries "       \
                 "(0 < factor <= 1; A-B named as for failed-links, host links too; both directions of every "   \
                 "link between A and B). Routing does not change (a degraded link is not a failed one); "     \
-                "output-queued router"),                                                                        \
+                "both routers (input-queued: a flit takes flit time / factor on it, sent back to back)"),       \
      .kind = PARAM_TEXT, .off = offsetof(T, m.degraded_links), .max = SWNET_FAILED_MAX,                        \
      .name_ok = swnet_degraded_ok, .example = "S0-S4:0.5 S2-S5:0.25"},                                        \
     {SWNET_ROW_("network.fail-at", "time", "s", "-1ps",                                                        \
