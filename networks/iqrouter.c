@@ -144,6 +144,35 @@
  *               + sum_{m<=i<h} (T_l,i + lat_i + E) ] + T_l,h + lat_h,
  *     exact for one packet whose times are all on the grid of T (f = 1/k),
  *     a lower bound otherwise; with every T_l = T it is the formula below.
+ *   Links failing during the run (network.fail-at; swnet.c's ev_fail turns
+ *     the topology's failed links off, topo_fail.c, and calls iqr_fail).
+ *     BookSim2 has no runtime failures (its links are fixed at
+ *     construction), so these rules are ours, chosen so that nothing is
+ *     held for ever and every credit comes back:
+ *     - a packet that holds an output VC of a failed link (its head
+ *       committed to it: the route record moved on at the VC grant), or
+ *       has a flit on one (not whole at the far end at fail-at; with
+ *       speedup or a link of its own rate, also a flit waiting to start on
+ *       it), is lost whole, counted once in lost_packets: iq_kill removes
+ *       every flit of it from every input VC it is in (downstream along the
+ *       output VCs its head took, upstream along the owners of the output
+ *       VCs feeding them, and its host stops sending it), gives each
+ *       removed flit's credit back to the VC's sender as if the flit had
+ *       left then (sw-alloc-delay + credit-delay + the way back), and
+ *       frees every input and output VC it held; a wormhole packet whose
+ *       head passed and whose body is cut so leaves no VC held; its
+ *       message is reported lost to the transport (once its last packet is
+ *       gone), which sends it again;
+ *     - a head routed before the failure that holds no output VC yet is
+ *       routed again from where it is (its record has not moved on);
+ *     - from then on `next` is the failed topology's (trees climb another
+ *       way, a graph's computed tables are the new ones, a torus's or
+ *       dragonfly's record fixed at the source may have no way on): a
+ *       packet with no candidate where it is routed is lost at its VC
+ *       allocation request, as above.
+ *     Flits whole at the far end by fail-at stay (a packet whose tail
+ *     crossed before the failure goes on; the credits of the dead link's
+ *     buffer then still come back, so the counts are full at the end).
  *   Priority classes (net_msg.prio, when the hosts serve classes:
  *     host-scheduling priority or network.priority strict). network.vc-map
  *     per-class (the default): every class has a group of VCs of its own
@@ -205,6 +234,7 @@
 #include "metrics.h"
 
 #define NONE UINT32_MAX
+#define MSG_DROPPED (UINT64_C(1) << 63) /* as swnet.c's: net_msg.aux of a message that lost a packet */
 #define HOSTBIT 0x80000000u
 #define POOL_CHUNK 256
 #define IQ_LANES 8
@@ -475,6 +505,7 @@ static inline __attribute__((always_inline)) void credit_back(iqr *q, uint32_t x
 }
 
 static void route(iqr *q, uint32_t sw, iq_ivc *c, iq_pkt *p, int64_t now);
+static void iq_kill(iqr *q, iq_pkt *p, uint32_t x, uint32_t v, int64_t now, int cur);
 
 /* flit of p (its head: head) is whole in input VC (x, v) at t */
 static void flit_in(iqr *q, uint32_t x, uint32_t v, iq_pkt *p, int64_t t, int head)
@@ -532,6 +563,8 @@ static void packet_arrived(iqr *q, iq_pkt *p, int64_t t_ps)
     TN_ASSERT(m->aux > 0, "message %llu: more packets arrived than were cut", (unsigned long long)m->id);
     if (--m->aux == 0)
         sim_schedule_at(net_sim(st->n), m->t_aux_ps, ev_deliver, q, (uint64_t)(uintptr_t)m);
+    else if (__builtin_expect(m->aux == MSG_DROPPED, 0))
+        net_dropped(st->n, m); /* its last packet in the fabric arrived: the message is lost (iq_kill) */
 }
 
 /* ---- allocators ---- */
@@ -754,6 +787,13 @@ static void route(iqr *q, uint32_t sw, iq_ivc *c, iq_pkt *p, int64_t now)
     unsigned n = t->ops->next(t, sw, &p->hdr, cand);
     unsigned k = 0;
     uint32_t x0 = q->r[sw].x0;
+    if (__builtin_expect(n == 0, 0)) {
+        /* no way on from here since a link failed (network.fail-at): its VC
+         * allocation request loses the packet (iq_lost_here) */
+        c->out = NONE;
+        p->hop.kind = TOPO_HOP_MINIMAL;
+        return;
+    }
     if (n > 1) {
         iq_probe o = {.q = q, .x0 = x0, .p = p, .now = now};
         const topo_probe pr = {.ctx = &o, .load = iq_load, .room = iq_room};
@@ -858,6 +898,10 @@ static inline __attribute__((always_inline)) void router_tick_k(iqr *q, uint32_t
                 route(q, sw, c, p, now);
                 q->s.rechosen++;
             }
+        }
+        if (__builtin_expect(c->out == NONE, 0)) { /* routed after a failure, no way on: lost */
+            iq_kill(q, p, x0 + li / V, li % V, now, 1);
+            continue;
         }
         uint32_t xo = x0 + c->out, any = 0;
         for (uint32_t v = c->vc_base; v < (uint32_t)c->vc_base + c->nvc; v++) {
@@ -1192,6 +1236,185 @@ static void ev_host(sim *s, void *ctx, uint64_t arg)
     q->h[h].tick_at = INT64_MAX;
     q->h[h].ev = 0;
     host_try(q, h, sim_now(s));
+}
+
+/* ---- links failing during the run (network.fail-at) ----
+ * swnet.c's ev_fail switches the topology to its failed state (topo_fail)
+ * and calls iqr_fail. The rules (iqrouter.c's head, "Links failing during
+ * the run"): a packet that holds an output VC of a failed link, or has a
+ * flit on one (not yet whole at the far end), is lost whole: iq_kill
+ * removes all its flits wherever they are, gives their credits back and
+ * frees every VC it holds; a head not yet holding an output VC is routed
+ * again; a packet routed later with no way on is lost at its VC
+ * allocation. No allocation: the walks follow the VCs' owners. */
+
+/* the sender of the flits in input port x's buffers: a switch output, or host h as X + h */
+static inline uint32_t sender_of(const iqr *q, uint32_t x)
+{
+    uint32_t up = q->peer[x];
+    return (up & HOSTBIT) ? q->X + (up & ~HOSTBIT) : up;
+}
+
+/* Remove p's flits from input VC (x, v), the others kept in order; each
+ * removed flit's credit goes back to the sender as if it had left the
+ * buffer now (a grant's timing: sw-alloc-delay + credit-delay + the way
+ * back, positive by iqr_check). Returns how many. */
+static uint32_t purge(iqr *q, uint32_t x, uint32_t v, const iq_pkt *p, int64_t now)
+{
+    size_t idx = (size_t)x * q->V + v;
+    iq_ivc *c = &q->ivc[idx];
+    uint32_t kept = 0, gone = 0;
+    for (uint32_t i = 0; i < c->n; i++) {
+        iq_flit f = *ring_at(q, idx, c->head + i);
+        if (f.p == p)
+            gone++;
+        else
+            *ring_at(q, idx, c->head + kept++) = f;
+    }
+    c->n = kept;
+    uint32_t s = sender_of(q, x);
+    for (uint32_t i = 0; i < gone; i++)
+        credit_back(q, s, v, now + q->sa + q->cd + q->olink[x]);
+    return gone;
+}
+
+/* input VC (x, v) no longer serves its packet: idle, its output VC free,
+ * and its router ticks at the next step for what is behind */
+static void vc_reset(iqr *q, uint32_t x, uint32_t v, int64_t now)
+{
+    iq_ivc *c = ivc_at(q, x, v);
+    uint32_t sw = q->rid[x];
+    if (c->state == VC_ACTIVE)
+        ovc_at(q, q->r[sw].x0 + c->out, c->out_vc)->owner = NONE;
+    c->state = VC_IDLE;
+    c->sent = 0;
+    if (c->n)
+        router_tick_at(q, sw, now + q->Tr);
+}
+
+/* The packet input VC (x, v) serves (VC_ACTIVE: it holds an output VC):
+ * its front flit's, or, when every flit of it that came here went on, the
+ * packet of the VC that still sends it flits upstream (the owner of the
+ * output VC feeding this one: its tail has not come), or its host's. */
+static iq_pkt *pkt_of_vc(iqr *q, uint32_t x, uint32_t v)
+{
+    for (;;) {
+        iq_ivc *c = ivc_at(q, x, v);
+        if (c->n)
+            return ring_at(q, (size_t)x * q->V + v, c->head)->p;
+        uint32_t s = sender_of(q, x);
+        if (s >= q->X)
+            return q->h[s - q->X].p;
+        uint32_t li = ovc_at(q, s, v)->owner;
+        TN_ASSERT(li != NONE, "port %u VC %u: its packet is nowhere", x, v);
+        x = q->r[q->rid[s]].x0 + li / q->V;
+        v = li % q->V;
+    }
+}
+
+/* p is lost: its flits are removed from every buffer and link they are in
+ * (input VC (x, v) holds some of them, or serves p when cur), every VC it
+ * holds is freed, a host still sending it stops, and it is counted. */
+static void iq_kill(iqr *q, iq_pkt *p, uint32_t x, uint32_t v, int64_t now, int cur)
+{
+    swnet *st = q->st;
+    /* downstream: from (x, v) along the output VCs its head took */
+    uint32_t dx = x, dv = v, arrived = 0;
+    int first = 1;
+    for (;;) {
+        iq_ivc *c = ivc_at(q, dx, dv);
+        size_t idx = (size_t)dx * q->V + dv;
+        /* p is the VC's packet when its flit is at the front, or (reached
+         * from a VC that sent it flits) when nothing of it is left here */
+        if (!first)
+            cur = c->n ? ring_at(q, idx, c->head)->p == p : 1;
+        uint32_t sent = cur && c->state != VC_IDLE ? c->sent : 0;
+        uint32_t gone = purge(q, dx, dv, p, now);
+        if (first)
+            arrived = sent + gone; /* p's flits that reached (x, v) */
+        first = 0;
+        if (!cur)
+            break; /* behind another packet: none of it went further */
+        int active = c->state == VC_ACTIVE;
+        uint32_t xo = q->r[q->rid[dx]].x0 + c->out, ov = c->out_vc;
+        vc_reset(q, dx, dv, now);
+        if (!active || !sent || (q->peer[xo] & HOSTBIT))
+            break;
+        dx = q->peer[xo];
+        dv = ov;
+    }
+    /* upstream: the VCs that still hold its later flits, up to its host */
+    uint32_t ux = x, uv = v;
+    while (arrived < p->nflits) {
+        uint32_t s = sender_of(q, ux);
+        if (s >= q->X) {
+            iq_host *hs = &q->h[s - q->X];
+            if (hs->p == p) { /* its flits not sent yet are not sent */
+                hs->p = NULL;
+                if (nic_pending(&st->nic, s - q->X))
+                    host_tick_at(q, s - q->X, now);
+            }
+            break;
+        }
+        iq_ovc *o = ovc_at(q, s, uv);
+        TN_ASSERT(o->owner != NONE, "lost packet: port %u VC %u has no owner upstream", ux, uv);
+        uint32_t sw = q->rid[s], li = o->owner;
+        ux = q->r[sw].x0 + li / q->V;
+        uv = li % q->V;
+        iq_ivc *c = ivc_at(q, ux, uv);
+        arrived = c->sent + purge(q, ux, uv, p, now);
+        vc_reset(q, ux, uv, now);
+    }
+    st->lost_packets++;
+    net_msg *m = p->msg;
+    pkt_release(q, p);
+    m->aux = (m->aux - 1) | MSG_DROPPED;
+    if (m->aux == MSG_DROPPED)
+        net_dropped(st->n, m);
+}
+
+void iqr_fail(swnet *st, int64_t now)
+{
+    iqr *q = st->iq;
+    const topo *t = &st->t;
+    for (uint32_t xo = 0; xo < q->X; xo++) {
+        if (!topo_fail_dead(t, st->hosts + xo))
+            continue;
+        uint32_t dn = q->peer[xo];
+        TN_ASSERT(!(dn & HOSTBIT), "a host's link failed (port %u)", xo);
+        for (uint32_t v = 0; v < q->V; v++) {
+            /* the packet holding the output VC: its head is committed to the link */
+            iq_ovc *o = ovc_at(q, xo, v);
+            while (o->owner != NONE) {
+                uint32_t sw = q->rid[xo], li = o->owner;
+                uint32_t x = q->r[sw].x0 + li / q->V, w = li % q->V;
+                iq_kill(q, pkt_of_vc(q, x, w), x, w, now, 1);
+            }
+            /* flits on the link, not whole at the far end yet */
+            iq_ivc *d = ivc_at(q, dn, v);
+            for (;;) {
+                iq_pkt *p = NULL;
+                for (uint32_t i = 0; i < d->n && !p; i++) {
+                    iq_flit *f = ring_at(q, (size_t)dn * q->V + v, d->head + i);
+                    if (f->t > now)
+                        p = f->p;
+                }
+                if (!p)
+                    break;
+                iq_kill(q, p, dn, v, now, d->n && ring_at(q, (size_t)dn * q->V + v, d->head)->p == p);
+            }
+        }
+    }
+    /* heads routed before the failure and not yet holding an output VC:
+     * routed again (their record moves on only at the VC grant) */
+    for (uint32_t x = 0; x < q->X; x++)
+        for (uint32_t v = 0; v < q->V; v++) {
+            iq_ivc *c = ivc_at(q, x, v);
+            if (c->state == VC_VA && c->n) {
+                route(q, q->rid[x], c, ring_at(q, (size_t)x * q->V + v, c->head)->p, now);
+                router_tick_at(q, q->rid[x], now + q->Tr);
+            }
+        }
 }
 
 /* ---- ops ---- */

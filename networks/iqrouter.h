@@ -36,6 +36,10 @@ int64_t iqr_route_extra_ps(const swnet *st, const uint64_t *links, size_t n);
  * time's grid, a lower bound otherwise. */
 int64_t iqr_zero_load_route_ps(const swnet *st, const uint64_t *links, size_t L, uint64_t bytes);
 void iqr_fill_metrics(const swnet *st, double *m);
+/* network.fail-at: the topology's failed links have just gone down (swnet.c
+ * ev_fail activated them): lose what is on or committed to them, route
+ * again the heads not yet committed (iqrouter.c's head). */
+void iqr_fail(swnet *st, int64_t now);
 void iqr_fini(swnet *st);
 /* Memory init allocates for these parameters on topology t. */
 double iqr_mem_bytes(const swnet_params *p, const topo *t);

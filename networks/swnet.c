@@ -1115,6 +1115,10 @@ static void ev_fail(sim *s, void *ctx, uint64_t arg)
     int64_t now = sim_now(s);
     topo_fail_activate(&st->t, 1);
     st->failed = 1;
+    if (st->iq) {
+        iqr_fail(st, now);
+        return;
+    }
     for (uint32_t l = st->hosts; l < st->links; l++) {
         if (!topo_fail_dead(&st->t, l))
             continue;
@@ -1653,9 +1657,6 @@ void swnet_check(const net_params *core, const swnet_params *p, const char *cons
             s++;
         if (!*s)
             param_invalid(rep, "network.fail-at", "needs network.failed-links (the links that fail then)");
-        if (p->router == SWNET_IQ)
-            param_invalid(rep, "network.fail-at", "links failing during the run are modelled with "
-                                                  "network.router=\"output-queued\" only (so far)");
         if (p->nic.policy == NIC_SRPT && p->flow_control != SWNET_CREDIT)
             param_invalid(rep, "network.fail-at", "not with host-scheduling=\"srpt\"'s output heaps (so far)");
         if (p->flow_control == SWNET_PFC)

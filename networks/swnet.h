@@ -223,8 +223,9 @@ typedef struct swnet_params {
     {SWNET_ROW_("network.fail-at", "time", "s", "-1ps",                                                        \
                 "switched fabrics: the failed links fail at this time of the run (negative: down from the "     \
                 "start); packets on or queued for them then are lost (lost_packets) and a transport must "    \
-                "recover them; output-queued fat-tree, leaf-spine, torus, dragonfly and graph (its routing "     \
-                "recomputed then)"),                                                                           \
+                "recover them; fat-tree, leaf-spine, torus, dragonfly and graph (its routing recomputed then), "\
+                "both routers (input-queued: a packet with a flit on, or an output VC of, a failed link is lost "\
+                "whole and frees its VCs)"),                                                                    \
      .kind = PARAM_PS, .off = offsetof(T, m.fail_at_ps), .example = "50us"},                                     \
     SWNET_ROW_ROUTER(T, m),                                                                                    \
     {SWNET_ROW_("network.switching", "choice", "", "cut-through",                                              \

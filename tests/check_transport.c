@@ -22,6 +22,7 @@
 #include <gsl/gsl_rng.h>
 
 #include "harness.h"
+#include "iqrouter.h"
 #include "network.h"
 #include "swnet.h"
 #include "transport.h"
@@ -644,6 +645,171 @@ START_TEST(test_fail_at_graph)
         th_net_free(h);
     }
     unlink(path);
+}
+END_TEST
+
+/* network.fail-at on the input-queued router, by hand: test_fail_at_graph's
+ * ring (H1, H3 on A, H2 on B; 10 Gb/s, L = 1 us, host links L too), the
+ * router with 125-byte flits (T = 100 ns, so L = 10 T: every time below is
+ * on the tick grid), every pipeline delay and credit-delay 0 (D = 0: a
+ * head leaves at the tick it is whole), one VC, 12-flit VC buffers (1500
+ * B: a segment is one packet of F = 12 flits); A-B fails at 1.55 us.
+ *   Both hosts send flits k = 0..11 at 100 k ns, whole at A at 1,100 + 100
+ *   k. At 1,100 both heads ask for A -> B's one output VC; one wins (call
+ *   it the first) and sends flit k on A -> B at 1,100 + 100 k (whole at B
+ *   100 + 1,000 later, from 2,200 on); the other asks again every tick.
+ *   At 1,550: the first packet holds A -> B's output VC with flits 0..4 on
+ *   the link (none whole at B yet) and 5..11 at A or on H -> A: it is lost
+ *   whole (lost_packets 1, its 12 credits back). The other, routed but
+ *   not yet holding an output VC, is routed again: A -> D -> C -> B (as in
+ *   test_fail_at_graph, for shortest, ecmp and up-down), wins A -> D's VC
+ *   at 1,600 and sends flit k at 1,600 + 100 k; each hop adds T + L =
+ *   1,100 ns (D = 0, no contention): whole at D at 2,700, C 3,800, B 4,900,
+ *   H2 6,000 + 100 k: delivered at 7,100 ns, nothing lost, no retransmission.
+ *   The first's RTO fires at 1 ms (timer armed at 0): its segment leaves
+ *   H at 1 ms, flits at A from 1 ms + 1,100 ns, A -> D at once, then
+ *   + 1,100 per hop: the tail whole at H2 at 1 ms + 5 x 1,100 + 11 x 100 =
+ *   1,006.6 us. So: lost 1, dropped 1, retransmissions 1, deliveries at
+ *   7.1 us and 1,006.6 us, and every credit, output VC and input VC back
+ *   at the end (iqr_leaks 0). The same under wormhole switching (one
+ *   credit per flit: nothing above waited for more). */
+START_TEST(test_fail_at_iq_ring)
+{
+    char path[128];
+    snprintf(path, sizeof path, "/tmp/tasknet-check-transport-iq-%ld.dot", (long)getpid());
+    FILE *f = fopen(path, "w");
+    ck_assert_ptr_nonnull(f);
+    fputs(RING4, f);
+    fclose(f);
+    char file[200];
+    snprintf(file, sizeof file, "network.file=%s", path);
+    static const char *const routings[] = {"network.routing=shortest", "network.routing=ecmp",
+                                           "network.routing=up-down"};
+    for (int r = 0; r < 6; r++) {
+        net_params core = th_star(3, 10e9);
+        core.link_latency_ps = 1000000; /* 1 us */
+        core.switch_latency_ps = 0;
+        const char *sets[] = {file,
+                              routings[r % 3],
+                              "network.failed-links=A-B",
+                              "network.fail-at=1550ns",
+                              "network.router=input-queued",
+                              "network.flit-size=125B",
+                              "network.vc-buffer=1500B",
+                              "network.mtu=1500B",
+                              "network.routing-delay=0ns",
+                              "network.vc-alloc-delay=0ns",
+                              "network.sw-alloc-delay=0ns",
+                              "network.st-delay=0ns",
+                              "network.credit-delay=0ns",
+                              r < 3 ? "network.switching=cut-through" : "network.switching=wormhole",
+                              NULL};
+        th_net *h = th_net_new("graph", &core, sets, NULL, 5, 64);
+        tp_params tp = tparams("tcp");
+        tp.min_rto_ps = 1000000000;  /* 1 ms */
+        tp.init_rto_ps = 1000000000; /* 1 ms */
+        tp_inst *t = attach(h, &tp);
+        net_msg *m1 = th_at_low(h, 0, 0, 2, MSS);
+        net_msg *m3 = th_at_low(h, 0, 1, 2, MSS);
+        th_net_go(h);
+        tp_counters c;
+        tp_get_counters(t, &c);
+        double met[SWNET_NMETRICS];
+        h->n->ops->fill_metrics(h->n->state, met);
+        REQUIRE(met[M_lost_packets] == 1 && c.dropped == 1 && c.retransmissions == 1,
+                "%s %d: lost %g, dropped %llu, retransmissions %llu", routings[r % 3], r, met[M_lost_packets],
+                (unsigned long long)c.dropped, (unsigned long long)c.retransmissions);
+        ck_assert_uint_eq(m1->a, 1);
+        ck_assert_uint_eq(m3->a, 1);
+        int64_t first = 7100000, second = 1006600000;
+        int64_t a = (int64_t)m1->b, b = (int64_t)m3->b;
+        REQUIRE((a == first && b == second) || (a == second && b == first), "%s %d: delivered at %lld and %lld ps",
+                routings[r % 3], r, (long long)a, (long long)b);
+        REQUIRE(c.flows_live == 0 && h->bytes == 2 * MSS, "%s: %llu bytes", routings[r % 3],
+                (unsigned long long)h->bytes);
+        REQUIRE(iqr_leaks((const swnet *)h->n->state) == 0, "%s %d: %llu credits, VCs or packets not back",
+                routings[r % 3], r, (unsigned long long)iqr_leaks((const swnet *)h->n->state));
+        th_net_free(h);
+    }
+    unlink(path);
+}
+END_TEST
+
+/* network.fail-at on the input-queued router, invariants: a 2 MB tcp flow
+ * whose route crosses the failing link, beside 40 random 20 kB messages
+ * (tcp segments of 24 flits each, so wormhole packets are cut mid-way), on the
+ * 4-ary 2-tree (S0-S4, H0 -> H8's d-mod-k uplink), the 4x4 torus (S0-S1
+ * under H0 -> H1; DOR records are fixed at the source, so packets routed
+ * toward the dead link are lost at their VC allocation; adaptive keeps the
+ * escape) and the graph (fabric.dot, up-down, recomputed), cut-through and
+ * wormhole with 2 VCs (8-flit buffers under wormhole, 32 under cut-through)
+ * at 200 us: every message delivered exactly once, every byte once,
+ * something lost, lost_packets equal to the transport's dropped count,
+ * and at the end every credit, output VC, input VC and packet back
+ * (iqr_leaks 0: nothing held for ever by a cut packet). */
+START_TEST(test_fail_at_iq_invariants)
+{
+    static const struct {
+        const char *type, *sets[4];
+        uint32_t src, dst, N;
+    } cases[] = {
+        {"fat-tree", {"network.arity=4", "network.levels=2", "network.failed-links=S0-S4", NULL}, 0, 8, 16},
+        {"torus", {"network.dims=4 4", "network.failed-links=S0-S1", NULL}, 0, 1, 16},
+        {"torus", {"network.dims=4 4", "network.failed-links=S0-S1", "network.routing=adaptive"}, 0, 1, 16},
+        {"graph", {"network.routing=up-down", "network.failed-links=L1-S1 L1-S2", NULL}, 0, 8, 16},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++)
+        for (int wh = 0; wh < 2; wh++) {
+            net_params core = star(cases[i].N);
+            core.link_latency_ps = 1000000; /* 1 us */
+            const char *sets[16];
+            int n = 0;
+            for (int k = 0; k < 4 && cases[i].sets[k]; k++)
+                sets[n++] = cases[i].sets[k];
+            sets[n++] = "network.fail-at=200us";
+            sets[n++] = "network.router=input-queued";
+            sets[n++] = "network.flit-size=64B";
+            sets[n++] = "network.mtu=2KiB"; /* a 1500-B segment is one packet of 24 flits */
+            sets[n++] = "network.vcs=2";
+            sets[n++] = wh ? "network.switching=wormhole" : "network.switching=cut-through";
+            sets[n++] = wh ? "network.vc-buffer=512B" : "network.vc-buffer=2KiB";
+            sets[n] = NULL;
+            th_net *h = th_net_new(cases[i].type, &core, sets, NULL, 5, 128);
+            tp_params tp = tparams("tcp");
+            tp.min_rto_ps = 1000000000; /* 1 ms */
+            tp_inst *t = attach(h, &tp);
+            net_msg *m = th_at_low(h, 0, cases[i].src, cases[i].dst, 2000000);
+            net_msg *r[40];
+            gsl_rng *g = gsl_rng_alloc(gsl_rng_mt19937);
+            gsl_rng_set(g, 7 + i);
+            for (int k = 0; k < 40; k++) {
+                uint32_t a = (uint32_t)gsl_rng_uniform_int(g, cases[i].N), b;
+                do
+                    b = (uint32_t)gsl_rng_uniform_int(g, cases[i].N);
+                while (b == a);
+                r[k] = th_at_low(h, (int64_t)gsl_rng_uniform_int(g, 400) * 1000000, a, b, 20000);
+            }
+            gsl_rng_free(g);
+            th_net_go(h);
+            REQUIRE(m->a == 1, "case %zu/%d: delivered %llu times", i, wh, (unsigned long long)m->a);
+            for (int k = 0; k < 40; k++)
+                REQUIRE(r[k]->a == 1, "case %zu/%d: message %d delivered %llu times", i, wh, k,
+                        (unsigned long long)r[k]->a);
+            REQUIRE(h->bytes == 2000000 + 40 * 20000, "case %zu/%d: %llu bytes", i, wh,
+                    (unsigned long long)h->bytes);
+            tp_counters c;
+            tp_get_counters(t, &c);
+            double met[SWNET_NMETRICS];
+            h->n->ops->fill_metrics(h->n->state, met);
+            REQUIRE(met[M_lost_packets] > 0 && c.retransmissions > 0, "case %zu/%d: lost %g, retransmissions %llu", i,
+                    wh, met[M_lost_packets], (unsigned long long)c.retransmissions);
+            REQUIRE((double)c.dropped == met[M_lost_packets], "case %zu/%d: the transport saw %llu dropped, lost %g",
+                    i, wh, (unsigned long long)c.dropped, met[M_lost_packets]);
+            REQUIRE(c.flows_live == 0, "case %zu/%d: flow records left", i, wh);
+            REQUIRE(iqr_leaks((const swnet *)h->n->state) == 0, "case %zu/%d: %llu credits, VCs or packets not back",
+                    i, wh, (unsigned long long)iqr_leaks((const swnet *)h->n->state));
+            th_net_free(h);
+        }
 }
 END_TEST
 
@@ -1339,6 +1505,8 @@ static Suite *transport_suite(void)
     tcase_add_test(t, test_fail_at_tcp_recovers);
     tcase_add_test(t, test_fail_at_class_credits);
     tcase_add_test(t, test_fail_at_graph);
+    tcase_add_test(t, test_fail_at_iq_ring);
+    tcase_add_test(t, test_fail_at_iq_invariants);
     tcase_add_test(t, test_pfc_pause);
     tcase_add_test(t, test_dcqcn_one_cnp);
     tcase_add_test(t, test_dctcp_timeout_ends_cwr);
