@@ -234,7 +234,9 @@
 #include "metrics.h"
 
 #define NONE UINT32_MAX
-#define MSG_DROPPED (UINT64_C(1) << 63) /* as swnet.c's: net_msg.aux of a message that lost a packet */
+/* net_msg.aux's flag of a message that lost a packet (swnet.c's MSG_DROPPED; here in the packet count's
+ * half, bit 31: a message has fewer packets) */
+#define MSG_DROPPED (UINT64_C(1) << 31)
 #define HOSTBIT 0x80000000u
 #define POOL_CHUNK 256
 #define IQ_LANES 8
