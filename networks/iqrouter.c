@@ -565,7 +565,7 @@ static void packet_arrived(iqr *q, iq_pkt *p, int64_t t_ps)
     TN_ASSERT(m->aux > 0, "message %llu: more packets arrived than were cut", (unsigned long long)m->id);
     if (--m->aux == 0)
         sim_schedule_at(net_sim(st->n), m->t_aux_ps, ev_deliver, q, (uint64_t)(uintptr_t)m);
-    else if (__builtin_expect(m->aux == MSG_DROPPED, 0))
+    else if (__builtin_expect((uint32_t)m->aux == MSG_DROPPED, 0))
         net_dropped(st->n, m); /* its last packet in the fabric arrived: the message is lost (iq_kill) */
 }
 
@@ -1354,7 +1354,7 @@ static void iq_kill(iqr *q, iq_pkt *p, uint32_t x, uint32_t v, int64_t now, int 
             if (hs->p == p) { /* its flits not sent yet are not sent */
                 hs->p = NULL;
                 if (nic_pending(&st->nic, s - q->X))
-                    host_tick_at(q, s - q->X, now);
+                    host_tick_at(q, s - q->X, now + 1); /* its next flit time after now */
             }
             break;
         }
@@ -1371,7 +1371,7 @@ static void iq_kill(iqr *q, iq_pkt *p, uint32_t x, uint32_t v, int64_t now, int 
     net_msg *m = p->msg;
     pkt_release(q, p);
     m->aux = (m->aux - 1) | MSG_DROPPED;
-    if (m->aux == MSG_DROPPED)
+    if ((uint32_t)m->aux == MSG_DROPPED)
         net_dropped(st->n, m);
 }
 
