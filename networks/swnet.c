@@ -1477,7 +1477,9 @@ void swnet_fill_metrics(void *state, double *m)
         m[M_link_utilization_max] = max / (double)span;
     }
     if (st->energy_modelled)
-        m[M_energy_per_bit_j] = st->bits_delivered > 0 ? st->energy_j / st->bits_delivered : st->energy_zero_j;
+        m[M_energy_per_bit_j] = st->bits_delivered > 0
+                                    ? (st->iq ? iqr_energy_j(st) : st->energy_j) / st->bits_delivered
+                                    : st->energy_zero_j;
     if (st->fail_at_ps >= 0)
         m[M_lost_packets] = (double)st->lost_packets;
 }
