@@ -154,14 +154,30 @@
  * whole there, and the next router is asked to tick then. Credits come back
  * lazily: a FIFO of arrival times per output VC, added when the sender
  * looks (they arrive in time order); a sender whose VC waits for a credit
- * not yet on its way is ticked by its return. A tick asked a fixed delay
- * ahead (the next step, an allocation, a hop to the next router) goes in
- * one of the engine's lanes (sim_lane: the firing order of the heap, for an
- * append instead of a sift; an earlier tick supersedes it and it then fires
- * as nothing, counted in the run's events). No malloc in the event loop
- * once warm: packets come from a free list grown by chunks; buffers, credit
- * FIFOs and allocator scratch are sized at init. Memory: per switch port
- * V (40 + 32 depth) bytes plus 16 for pointers, per host V (16 + 8 depth). */
+ * not yet on its way is ticked by its return.
+ *   Order of events at one time (canonical): the fabric moves in steps, one
+ *   engine event per multiple of Tr while anything in it is due (the next
+ *   scheduled by the step before; when nothing is due, by the first thing
+ *   asked). A step at t runs the hosts due at t in host order, then the
+ *   routers due at t in router order, then schedules the delivery events of
+ *   the messages whose last tail is whole at its host in (t, t + Tr], in
+ *   host order (so equal-time deliveries go in host order, and all of them
+ *   before the step at their time). A host or router acts at most once per
+ *   step, and nothing one does at t is seen by another before t + the
+ *   shortest credit or flit delay (iqr_check keeps it positive), so the
+ *   order inside a step decides only the order of the delivery events and
+ *   of the floating-point sums over messages, which are therefore made in
+ *   delivery order (hops) or from integer counts (energy). A tick is a bit
+ *   in a wheel of W slots (calendar_init); a tick asked W or more steps
+ *   ahead waits in its slot for its turn. Before this order (main before
+ *   2026-11-27 18:30) ticks were engine events ordered by when they were
+ *   asked: every input-queued result moved once, by that order only (means
+ *   within their seed noise; the hand-derived tests unchanged).
+ * No malloc in the event loop once warm: packets come from a free list
+ * grown by chunks; buffers, credit FIFOs, allocator scratch and the wheel
+ * are sized at init. Memory: per switch port V (40 + 32 depth) bytes plus
+ * 16 for pointers, per host V (16 + 8 depth), the wheel W (switches + 2
+ * hosts) / 8. */
 #include "iqrouter.h"
 
 #include <math.h>
@@ -174,7 +190,6 @@
 #define NONE UINT32_MAX
 #define HOSTBIT 0x80000000u
 #define POOL_CHUNK 256
-#define IQ_LANES 8
 
 enum { VC_IDLE = 0, VC_ROUTING = 1, VC_VA = 2, VC_ACTIVE = 3 };
 
@@ -217,9 +232,7 @@ typedef struct iq_ovc {
 } iq_ovc;
 
 typedef struct iq_router {
-    int64_t tick_at;  /* pending tick, INT64_MAX: none */
-    sim_event_id ev;  /* its heap event (rec = NONE), 0: none */
-    uint32_t rec;     /* its lane event's record (trec), NONE: none */
+    int64_t tick_at;  /* pending tick (its bit in the step calendar), INT64_MAX: none */
     uint32_t x0;      /* global index of its port 0 */
     uint32_t radix;
     uint32_t nact;    /* active input VCs */
@@ -227,7 +240,6 @@ typedef struct iq_router {
 
 typedef struct iq_host {
     int64_t tick_at;
-    sim_event_id ev;
     iq_pkt *p;        /* packet on its uplink, NULL */
     uint32_t sent;    /* its flits sent */
     uint32_t x;       /* global index of the switch port it enters */
@@ -282,15 +294,19 @@ typedef struct iqr {
     iq_req *rq;
     uint32_t *m_in, *m_out, *choice;
     uint8_t *granted;
-    /* router ticks at a few fixed delays go in the engine's lanes (sim_lane:
-     * the same firing order as the heap, for an append): lane_d[i] ps ahead
-     * in lane lane_id[i]. A lane event cannot be cancelled: it carries a
-     * record, trec[rec] = its router or NONE once superseded (it then fires
-     * as nothing); free records chain through trec from trec_free. */
-    unsigned nlane;
-    int64_t lane_d[IQ_LANES];
-    int lane_id[IQ_LANES];
-    uint32_t *trec, ntrec, trec_free;
+    /* The step calendar (see "Events" at the head): a wheel of W slots, slot
+     * n % W for the step at n Tr; per slot a bit per router due (rcal), per
+     * host due (hcal), and per host whose next delivery's event the step
+     * schedules (dcal). A tick asked W or more steps ahead shares a slot
+     * with nearer ones and waits there for its turn. */
+    uint32_t W;          /* slots, a power of two */
+    uint32_t rwords, hwords; /* 64-bit words per slot */
+    uint64_t *rcal, *hcal, *dcal;
+    uint64_t due;        /* bits set in the wheel */
+    int64_t step_at;     /* the step event's time, INT64_MAX: none scheduled */
+    sim_event_id step_ev;
+    net_msg **dq_head, **dq_tail; /* [hosts] messages whose delivery is known, in time order (linked by next) */
+    uint64_t link_bits, core_bits; /* bits delivered x links crossed (hops + 1), x switch cores crossed */
     iqr_stats s;
 } iqr;
 
@@ -356,57 +372,56 @@ static void credits_pop(iqr *q, uint32_t xo, uint32_t v, int64_t now)
     }
 }
 
-static void ev_tick(sim *s, void *ctx, uint64_t arg);
-static void ev_tick_lane(sim *s, void *ctx, uint64_t arg);
-static void ev_host(sim *s, void *ctx, uint64_t arg);
+static void ev_step(sim *s, void *ctx, uint64_t arg);
 
+static inline void bit_set(uint64_t *w, uint32_t i) { w[i >> 6] |= UINT64_C(1) << (i & 63); }
+static inline void bit_clr(uint64_t *w, uint32_t i) { w[i >> 6] &= ~(UINT64_C(1) << (i & 63)); }
+static inline size_t slot_of(const iqr *q, uint64_t n) { return (size_t)(n & (q->W - 1)); }
+
+/* a step event at t, unless one comes by then (a step in progress counts as
+ * one: what it asks is later and its end schedules the next step) */
+static void step_ensure(iqr *q, int64_t t)
+{
+    if (q->step_at <= t)
+        return;
+    sim *s = net_sim(q->st->n);
+    if (q->step_at != INT64_MAX)
+        sim_cancel(s, q->step_ev);
+    q->step_at = t;
+    q->step_ev = sim_schedule_at(s, t, ev_step, q, 0);
+}
+
+/* ask router sw to tick at the first step at or after t (an earlier pending
+ * tick stays; a later one is moved) */
 static void router_tick_at(iqr *q, uint32_t sw, int64_t t)
 {
     iq_router *r = &q->r[sw];
-    t = grid_r(q, t);
+    uint64_t n = (uint64_t)((t + q->Tr - 1) / q->Tr);
+    t = (int64_t)n * q->Tr;
     if (r->tick_at <= t)
         return;
-    sim *s = net_sim(q->st->n);
-    if (r->rec != NONE) { /* a lane event: superseded, it will fire as nothing */
-        q->trec[r->rec] = NONE;
-        r->rec = NONE;
-    } else if (r->ev)
-        sim_cancel(s, r->ev);
+    if (r->tick_at != INT64_MAX)
+        bit_clr(&q->rcal[slot_of(q, (uint64_t)(r->tick_at / q->Tr)) * q->rwords], sw);
+    else
+        q->due++;
     r->tick_at = t;
-    int64_t d = t - sim_now(s);
-    for (unsigned i = 0; i < q->nlane; i++)
-        if (q->lane_d[i] == d) {
-            if (q->trec_free == NONE) { /* grown by chunks, as the packets */
-                uint32_t n = q->ntrec ? 2 * q->ntrec : 256;
-                q->trec = tn_xrealloc(q->trec, (size_t)n * sizeof *q->trec);
-                for (uint32_t k = n; k-- > q->ntrec;) {
-                    q->trec[k] = q->trec_free;
-                    q->trec_free = k;
-                }
-                q->ntrec = n;
-            }
-            uint32_t rec = q->trec_free;
-            q->trec_free = q->trec[rec];
-            q->trec[rec] = sw;
-            r->rec = rec;
-            r->ev = 0;
-            sim_schedule_lane(s, q->lane_id[i], rec);
-            return;
-        }
-    r->ev = sim_schedule_at(s, t, ev_tick, q, sw);
+    bit_set(&q->rcal[slot_of(q, n) * q->rwords], sw);
+    step_ensure(q, t);
 }
 
 static void host_tick_at(iqr *q, uint32_t h, int64_t t)
 {
     iq_host *hs = &q->h[h];
-    t = grid(q, t);
+    t = grid(q, t); /* on the grid of T, hence of Tr */
     if (hs->tick_at <= t)
         return;
-    sim *s = net_sim(q->st->n);
-    if (hs->ev)
-        sim_cancel(s, hs->ev);
+    if (hs->tick_at != INT64_MAX)
+        bit_clr(&q->hcal[slot_of(q, (uint64_t)(hs->tick_at / q->Tr)) * q->hwords], h);
+    else
+        q->due++;
     hs->tick_at = t;
-    hs->ev = sim_schedule_at(s, t, ev_host, q, h);
+    bit_set(&q->hcal[slot_of(q, (uint64_t)(t / q->Tr)) * q->hwords], h);
+    step_ensure(q, t);
 }
 
 /* a credit for output VC (xo, v) reaches its sender at t */
@@ -465,6 +480,11 @@ static void ev_deliver(sim *s, void *ctx, uint64_t arg)
 {
     iqr *q = ctx;
     net_msg *m = (net_msg *)(uintptr_t)arg;
+    /* the message's mean hops over its packets (their sum rides in aux's
+     * high half), added in delivery order: a floating-point sum that does
+     * not depend on the order in which its packets' tails crossed */
+    uint64_t K = m->size_bytes ? (m->size_bytes - 1) / q->st->mtu + 1 : 1;
+    q->st->hops_acc += (double)(m->aux >> 32) / (double)K;
     q->st->msgs_delivered++;
     q->st->t_last_ps = sim_now(s);
     net_delivered(q->st->n, m);
@@ -476,16 +496,32 @@ static void packet_arrived(iqr *q, iq_pkt *p, int64_t t_ps)
     net_msg *m = p->msg;
     if (t_ps > m->t_aux_ps)
         m->t_aux_ps = t_ps;
-    double bits = 8.0 * p->bytes;
-    st->bits_delivered += bits;
-    st->energy_j += bits * ((p->hops + 1) * st->serdes_link_j + p->hops * st->core_j);
-    uint64_t K = m->size_bytes ? (m->size_bytes - 1) / st->mtu + 1 : 1;
-    st->hops_acc += (double)p->hops / (double)K;
+    /* integer sums (exact in any order: see iqr_energy_j) */
+    st->bits_delivered += 8.0 * p->bytes;
+    q->link_bits += 8 * (uint64_t)p->bytes * (p->hops + 1);
+    q->core_bits += 8 * (uint64_t)p->bytes * p->hops;
     st->st.packet_hops += p->hops;
+    TN_ASSERT((uint32_t)m->aux > 0, "message %llu: more packets arrived than were cut", (unsigned long long)m->id);
+    m->aux += ((uint64_t)p->hops << 32) - 1; /* packets outstanding in the low half, hops in the high */
     pkt_release(q, p);
-    TN_ASSERT(m->aux > 0, "message %llu: more packets arrived than were cut", (unsigned long long)m->id);
-    if (--m->aux == 0)
-        sim_schedule_at(net_sim(st->n), m->t_aux_ps, ev_deliver, q, (uint64_t)(uintptr_t)m);
+    if ((uint32_t)m->aux == 0) {
+        /* its delivery event is scheduled by the step before its time
+         * (ev_step), in host order: deliveries to a host come in time order
+         * (its one link from its switch) */
+        uint32_t h = m->dst;
+        m->next = NULL;
+        if (q->dq_tail[h]) {
+            TN_ASSERT(q->dq_tail[h]->t_aux_ps <= m->t_aux_ps, "deliveries to host %u out of time order", h);
+            q->dq_tail[h]->next = m;
+        } else {
+            q->dq_head[h] = m;
+            uint64_t n = (uint64_t)((m->t_aux_ps + q->Tr - 1) / q->Tr) - 1;
+            bit_set(&q->dcal[slot_of(q, n) * q->hwords], h);
+            q->due++;
+            step_ensure(q, (int64_t)n * q->Tr);
+        }
+        q->dq_tail[h] = m;
+    }
 }
 
 /* ---- allocators ---- */
@@ -733,25 +769,10 @@ static void route(iqr *q, uint32_t sw, iq_ivc *c, iq_pkt *p, int64_t now)
 
 static void router_tick(iqr *q, uint32_t sw, int64_t now);
 
-static void ev_tick(sim *s, void *ctx, uint64_t arg) { router_tick(ctx, (uint32_t)arg, sim_now(s)); }
-
-static void ev_tick_lane(sim *s, void *ctx, uint64_t arg)
-{
-    iqr *q = ctx;
-    uint32_t rec = (uint32_t)arg, sw = q->trec[rec];
-    q->trec[rec] = q->trec_free;
-    q->trec_free = rec;
-    if (sw == NONE)
-        return; /* superseded by an earlier tick */
-    q->r[sw].rec = NONE;
-    router_tick(q, sw, sim_now(s));
-}
-
 static void router_tick(iqr *q, uint32_t sw, int64_t now)
 {
     iq_router *r = &q->r[sw];
     r->tick_at = INT64_MAX;
-    r->ev = 0;
     q->s.ticks++;
     const uint32_t V = q->V, x0 = r->x0;
     uint32_t *act = &q->act[(size_t)x0 * V];
@@ -1090,13 +1111,65 @@ static void host_try(iqr *q, uint32_t h, int64_t now)
         host_tick_at(q, h, now + q->T);
 }
 
-static void ev_host(sim *s, void *ctx, uint64_t arg)
+/* ---- the fabric's step ---- */
+
+/* The step at t: the hosts due (host order), the routers due (router
+ * order), then the delivery events of the messages whose tails are whole at
+ * their hosts in (t, t + Tr] (host order). A bit whose tick is not at t is
+ * one asked a multiple of W steps ahead: it stays for its turn. While
+ * anything is due the next step follows at t + Tr. */
+static void ev_step(sim *s, void *ctx, uint64_t arg)
 {
+    (void)arg;
     iqr *q = ctx;
-    uint32_t h = (uint32_t)arg;
-    q->h[h].tick_at = INT64_MAX;
-    q->h[h].ev = 0;
-    host_try(q, h, sim_now(s));
+    int64_t t = sim_now(s);
+    q->step_at = t;
+    size_t slot = slot_of(q, (uint64_t)(t / q->Tr));
+    uint64_t *hc = &q->hcal[slot * q->hwords];
+    for (uint32_t w = 0; w < q->hwords; w++)
+        for (uint64_t b = hc[w]; b; b &= b - 1) {
+            uint32_t h = w * 64 + (uint32_t)__builtin_ctzll(b);
+            if (q->h[h].tick_at != t)
+                continue;
+            hc[w] &= ~(b & -b);
+            q->due--;
+            q->h[h].tick_at = INT64_MAX;
+            host_try(q, h, t);
+        }
+    uint64_t *rc = &q->rcal[slot * q->rwords];
+    for (uint32_t w = 0; w < q->rwords; w++)
+        for (uint64_t b = rc[w]; b; b &= b - 1) {
+            uint32_t sw = w * 64 + (uint32_t)__builtin_ctzll(b);
+            if (q->r[sw].tick_at != t)
+                continue;
+            rc[w] &= ~(b & -b);
+            q->due--;
+            router_tick(q, sw, t);
+        }
+    uint64_t *dc = &q->dcal[slot * q->hwords];
+    int64_t end = t + q->Tr;
+    for (uint32_t w = 0; w < q->hwords; w++)
+        for (uint64_t b = dc[w]; b; b &= b - 1) {
+            uint32_t h = w * 64 + (uint32_t)__builtin_ctzll(b);
+            net_msg *m = q->dq_head[h];
+            if (m->t_aux_ps > end)
+                continue;
+            do {
+                q->dq_head[h] = m->next;
+                sim_schedule_at(s, m->t_aux_ps, ev_deliver, q, (uint64_t)(uintptr_t)m);
+                m = q->dq_head[h];
+            } while (m && m->t_aux_ps <= end);
+            dc[w] &= ~(b & -b);
+            if (m) /* the next one's step */
+                bit_set(&q->dcal[slot_of(q, (uint64_t)((m->t_aux_ps + q->Tr - 1) / q->Tr) - 1) * q->hwords], h);
+            else {
+                q->dq_tail[h] = NULL;
+                q->due--;
+            }
+        }
+    q->step_at = INT64_MAX;
+    if (q->due)
+        step_ensure(q, end);
 }
 
 /* ---- ops ---- */
@@ -1180,6 +1253,11 @@ void iqr_fill_metrics(const swnet *st, double *m)
     }
 }
 
+double iqr_energy_j(const swnet *st)
+{
+    return (double)st->iq->link_bits * st->serdes_link_j + (double)st->iq->core_bits * st->core_j;
+}
+
 void iqr_get_stats(const swnet *st, iqr_stats *out) { *out = st->iq->s; }
 
 uint64_t iqr_leaks(const swnet *st)
@@ -1229,58 +1307,41 @@ void iqr_fini(swnet *st)
     free(q->m_out);
     free(q->choice);
     free(q->granted);
-    free(q->trec);
+    free(q->rcal);
+    free(q->hcal);
+    free(q->dcal);
+    free(q->dq_head);
+    free(q->dq_tail);
     free(q);
     st->iq = NULL;
 }
 
-/* Lanes for the delays most ticks are asked at (a router ticks on the grid
- * of Tr, so from a tick or a host's flit-time edge these are fixed): the
- * next step, the VC allocation, the switch allocation and route delays,
- * and a flit's hop to the next router over each link latency (with and
- * without its oblivious route). Other delays take the heap. */
-static void lanes_init(iqr *q)
+/* The step calendar: W slots, enough for the usual delays ahead (a tick
+ * asked further waits in its slot for its turn). */
+static void calendar_init(iqr *q, uint32_t S, uint32_t N)
 {
-    q->nlane = 0;
-    q->trec = NULL;
-    q->ntrec = 0;
-    q->trec_free = NONE;
-    int64_t lat[4] = {q->link, q->hlink, -1, -1};
-    unsigned nl = 2;
-    for (uint32_t x = 0; x < q->X && nl < 4; x++) {
-        int64_t l = q->olink[x];
-        int seen = 0;
-        for (unsigned k = 0; k < nl; k++)
-            seen |= lat[k] == l;
-        if (!seen)
-            lat[nl++] = l;
-    }
-    int64_t cand[4 + 2 * 4];
-    unsigned nc = 0;
-    cand[nc++] = grid_r(q, q->va);
-    cand[nc++] = q->Tr;
-    for (unsigned k = 0; k < nl; k++) {
-        int64_t w = grid_r(q, q->sa + q->stx + q->T + lat[k]);
-        if (k == 1)
-            w = grid_r(q, q->T + lat[k]); /* a host's flit on its uplink */
-        cand[nc++] = w + q->rd;
-        cand[nc++] = w;
-    }
-    cand[nc++] = grid_r(q, q->sa);
-    cand[nc++] = grid_r(q, q->rd);
-    sim *s = net_sim(q->st->n);
-    for (unsigned i = 0; i < nc && q->nlane < IQ_LANES; i++) {
-        int seen = cand[i] <= 0;
-        for (unsigned k = 0; k < q->nlane; k++)
-            seen |= q->lane_d[k] == cand[i];
-        if (seen)
-            continue;
-        int id = sim_lane(s, cand[i], ev_tick_lane, q);
-        if (id < 0)
-            break;
-        q->lane_d[q->nlane] = cand[i];
-        q->lane_id[q->nlane++] = id;
-    }
+    int64_t maxl = q->hlink > q->link ? q->hlink : q->link;
+    for (uint32_t x = 0; x < q->X; x++)
+        if (q->olink[x] > maxl)
+            maxl = q->olink[x];
+    if (q->hup)
+        for (uint32_t h = 0; h < N; h++)
+            if (q->hup[h] > maxl)
+                maxl = q->hup[h];
+    int64_t d = q->sa + q->stx + q->T + maxl + q->rd + q->va + q->cd + 2 * q->T;
+    uint64_t steps = (uint64_t)(d / q->Tr) + 2;
+    q->W = 16;
+    while (q->W < steps && q->W < 4096)
+        q->W *= 2;
+    q->rwords = (S + 63) / 64;
+    q->hwords = (N + 63) / 64;
+    q->rcal = tn_xcalloc((size_t)q->W * q->rwords, sizeof *q->rcal);
+    q->hcal = tn_xcalloc((size_t)q->W * q->hwords, sizeof *q->hcal);
+    q->dcal = tn_xcalloc((size_t)q->W * q->hwords, sizeof *q->dcal);
+    q->dq_head = tn_xcalloc(N ? N : 1, sizeof *q->dq_head);
+    q->dq_tail = tn_xcalloc(N ? N : 1, sizeof *q->dq_tail);
+    q->due = 0;
+    q->step_at = INT64_MAX;
 }
 
 static uint32_t depth_of(const swnet_params *p) { return (uint32_t)(p->vc_buffer_bytes / p->flit_bytes); }
@@ -1426,8 +1487,6 @@ int iqr_init(swnet *st, const swnet_params *p, char *err, size_t errlen)
     for (uint32_t s = 0; s < S; s++) {
         iq_router *r = &q->r[s];
         r->tick_at = INT64_MAX;
-        r->ev = 0;
-        r->rec = NONE;
         r->x0 = (uint32_t)t->ops->port_base(t, s);
         r->radix = t->ops->radix(t, s);
         r->nact = 0;
@@ -1493,6 +1552,6 @@ int iqr_init(swnet *st, const swnet_params *p, char *err, size_t errlen)
     q->m_in = tn_xmalloc((size_t)q->maxr * V * sizeof *q->m_in);
     q->m_out = tn_xmalloc((size_t)q->maxr * V * sizeof *q->m_out);
     q->choice = tn_xmalloc((size_t)q->maxr * V * sizeof *q->choice);
-    lanes_init(q);
+    calendar_init(q, S, N);
     return 0;
 }

@@ -37,6 +37,9 @@ double iqr_mem_bytes(const swnet_params *p, const topo *t);
 /* The shared rules of the router rows (swnet_check calls it). */
 void iqr_check(const net_params *core, const swnet_params *p, param_report *rep);
 
+/* The energy of the bits delivered so far (swnet's energy_j, summed from
+ * integer counts: the same in any order of the packets' arrivals). */
+double iqr_energy_j(const swnet *st);
 /* Counters of the router model (tests). */
 typedef struct iqr_stats {
     uint64_t flits;        /* flits that crossed a crossbar */

@@ -1477,7 +1477,9 @@ void swnet_fill_metrics(void *state, double *m)
         m[M_link_utilization_max] = max / (double)span;
     }
     if (st->energy_modelled)
-        m[M_energy_per_bit_j] = st->bits_delivered > 0 ? st->energy_j / st->bits_delivered : st->energy_zero_j;
+        m[M_energy_per_bit_j] = st->bits_delivered > 0
+                                    ? (st->iq ? iqr_energy_j(st) : st->energy_j) / st->bits_delivered
+                                    : st->energy_zero_j;
     if (st->fail_at_ps >= 0)
         m[M_lost_packets] = (double)st->lost_packets;
 }
@@ -2034,6 +2036,37 @@ static int link_attrs_init(swnet *st, const net_params *core, const swnet_params
     return 0;
 }
 
+/* What p's flow control and host scheduling make of the output ports
+ * (head comment "Output buffers"): pFabric's SRPT heaps (lossy buffers,
+ * not under credits), PFC, and whether the output-queued router's ports
+ * are buffers at all. swnet_init and swnet_lossy read them here. */
+static int sw_srpt(const swnet_params *p) { return p->nic.policy == NIC_SRPT && p->flow_control != SWNET_CREDIT; }
+static int sw_pfc(const swnet_params *p)
+{
+    return p->flow_control == SWNET_PFC && !sw_srpt(p) && p->router == SWNET_OQ;
+}
+static int sw_buffered(const swnet_params *p)
+{
+    return (port_cfg_on(&p->buf) || sw_pfc(p)) && p->flow_control != SWNET_CREDIT && !sw_srpt(p) &&
+           p->router == SWNET_OQ;
+}
+
+int swnet_lossy(const swnet_params *p)
+{
+    if (sw_buffered(p) && !sw_pfc(p) && (p->buf.buffer_bytes > 0 || p->buf.ecn == PORT_ECN_RED))
+        return 1;
+    uint32_t count;
+    const char *s = p->failed_links;
+    while (tn_is_space(*s) || *s == ',')
+        s++;
+    /* fail-at needs failed links (swnet_check); a count of 0 fails none */
+    if (p->fail_at_ps >= 0 && *s && !(topo_graph_failed_count(s, &count) && count == 0))
+        return NET_LOSSY_FAILURES;
+    return 0;
+}
+
+int swnet_lossy_op(const void *params) { return swnet_lossy(params); }
+
 int swnet_init(void *state, net *n, topo *t, const swnet_params *p, char *err, size_t errlen)
 {
     swnet *st = state;
@@ -2069,7 +2102,8 @@ int swnet_init(void *state, net *n, topo *t, const swnet_params *p, char *err, s
         st->fail_at_ps = p->fail_at_ps;
         topo_fail_activate(&st->t, 0);
         sim_schedule_at(net_sim(n), p->fail_at_ps, ev_fail, st, 0);
-        n->lossy = NET_LOSSY_FAILURES;
+        if (swnet_lossy(p) == NET_LOSSY_FAILURES) /* a count of 0 fails no link */
+            n->lossy = NET_LOSSY_FAILURES;
     }
     if (core->nodes != st->t.hosts) {
         tn_error(err, errlen, "system.nodes: N = %u, but the %s has %u hosts", core->nodes, st->t.ops->name,
@@ -2105,7 +2139,7 @@ int swnet_init(void *state, net *n, topo *t, const swnet_params *p, char *err, s
     st->pick_nv = st->strict ? st->vcs : st->nq;
     /* pFabric's ports need its lossy buffers: with credits a starved packet
      * pins its upstream buffer (head comment) */
-    st->srpt = p->nic.policy == NIC_SRPT && !st->credit;
+    st->srpt = sw_srpt(p);
     /* oblivious routings decide a hop from the packet's record alone */
     st->lookahead = !st->t.adaptive;
     st->salt_key = ((uint64_t)gsl_rng_get(n->rng) << 32) ^ (uint64_t)gsl_rng_get(n->rng);
@@ -2137,14 +2171,14 @@ int swnet_init(void *state, net *n, topo *t, const swnet_params *p, char *err, s
     st->arrive_lane = st->llat ? -1 : sim_lane(net_sim(n), st->link_ps + st->sw_ps, ev_arrive, st);
     if (st->arrive_lane >= 0 && (size_t)st->links * st->stride >= SIM_LOOKAHEAD_MIN_BYTES)
         sim_lane_prefetch(net_sim(n), st->arrive_lane, pf_arrive, SWNET_LOOKAHEAD, 2);
-    st->pfc = p->flow_control == SWNET_PFC && !st->srpt && p->router == SWNET_OQ;
-    st->buffered = (port_cfg_on(&p->buf) || st->pfc) && !st->credit && !st->srpt && p->router == SWNET_OQ;
+    st->pfc = sw_pfc(p);
+    st->buffered = sw_buffered(p);
     st->pick_mode = st->srpt ? 1 : st->pfc ? 2 : 0;
     if (st->buffered) {
         st->buf = p->buf;
         st->bq = tn_xcalloc(st->links, sizeof *st->bq);
         st->qsw = tn_xcalloc(st->t.switches ? st->t.switches : 1, sizeof *st->qsw);
-        if (!st->pfc && (p->buf.buffer_bytes > 0 || p->buf.ecn == PORT_ECN_RED))
+        if (swnet_lossy(p) == 1)
             n->lossy = 1;
     }
     if (st->pfc) {

@@ -390,6 +390,14 @@ int swnet_nodes_fit(const swnet_params *p, uint64_t nodes, uint64_t hosts);
  * dependencies (tori, dragonflies), naming it by shape. */
 void swnet_no_pfc(const swnet_params *p, const char *shape, param_report *rep);
 
+/* The drops a run on p can have, from p alone (net_ops.lossy): 1 when the
+ * output-queued router's buffers drop (drop-tail or RED under flow-control
+ * infinite), else NET_LOSSY_FAILURES when links fail during the run
+ * (fail-at), else 0. swnet_init sets net.lossy to the same. swnet_lossy_op
+ * is the op of every fabric over the core, whose params begin with their
+ * swnet_params (`sw`, the first member of each). */
+int swnet_lossy(const swnet_params *p);
+int swnet_lossy_op(const void *params);
 int swnet_init(void *state, net *n, topo *t, const swnet_params *p, char *err, size_t errlen);
 
 /* Zero-load times on the routes of topology zl instead (taken over): the
@@ -496,6 +504,6 @@ double swnet_mem_bytes(const net_params *core, const swnet_params *p, const topo
     .state_size = sizeof(swnet), .send = swnet_send, .zero_load_ps = swnet_zero_load_ps,            \
     .link_count = swnet_link_count, .route = swnet_route, .route_many = swnet_route_many, .routes_key = swnet_routes_key, .metrics = swnet_metrics_def,                      \
     .nmetrics = SWNET_NMETRICS, .fill_metrics = swnet_fill_metrics, .fini = swnet_fini, .topology = swnet_topo, \
-    .queue_report = swnet_queue_report
+    .queue_report = swnet_queue_report, .lossy = swnet_lossy_op
 
 #endif
