@@ -1490,6 +1490,265 @@ START_TEST(test_ack_class)
 }
 END_TEST
 
+
+/* ---- limited transmit (RFC 3042) ---- */
+
+typedef struct lt_rec {
+    tp_inst *t;
+    int64_t fr_at;      /* when the fast retransmit went (-1: none) */
+    uint64_t fr_segs;   /* segments sent by then, the retransmission included */
+    uint64_t fr_ssthresh;
+} lt_rec;
+
+static void lt_probe(void *ctx, const tp_flow *f, int ev)
+{
+    lt_rec *r = ctx;
+    if (ev != TP_EV_FAST_RETRANSMIT || r->fr_at >= 0)
+        return;
+    tp_counters c;
+    tp_get_counters(r->t, &c);
+    r->fr_at = sim_now(tp_flow_sim(f));
+    r->fr_segs = c.segments;
+    r->fr_ssthresh = f->ssthresh;
+}
+
+/* A single drop in a window of W = 3 segments (init-cwnd 3, a message of 5
+ * segments, segment 0 lost on its first transmission, delayed-ack 1).
+ * Segments 1 and 2 leave at 0 and SER (0 never reached the NIC) and bring
+ * two duplicate ACKs, at RTT and RTT + SER.
+ *   Without limited transmit nothing more may go (3 outstanding = cwnd):
+ *   two duplicate ACKs are too few for a fast retransmit, and the timer
+ *   (armed at 0 with initial-rto, no RTT sample yet) fires at 1 s; segment
+ *   0 again at 1 s, acked (3 held: ack 3) at 1 s + RTT, where slow start
+ *   (cwnd 1 -> 2) sends 3 and 4 back to back: the last reaches the receiver
+ *   at 1 s + RTT + SER + ONE_WAY.
+ *   With it, each duplicate ACK sends one new segment: 3 at RTT, 4 at RTT +
+ *   SER (FlightSize 4, then 5 segments <= cwnd + 2 = 5). 3's duplicate ACK,
+ *   the third, comes at 2 RTT: fast retransmit of 0 at 2 RTT, which
+ *   completes the message at 2 RTT + ONE_WAY. Segments sent between the
+ *   drop and the fast retransmit: 1, 2, 3, 4 (W - 1 + 2); with the lost one
+ *   and the retransmission 6 segments by then. ssthresh leaves the two new
+ *   segments out of FlightSize (RFC 5681 sec. 3.2 step 2): max(3 / 2, 2) =
+ *   2 mss (with them: 5 / 2 = 2.5 mss).
+ * And in a window of W = 10 (init-cwnd 10, 14 segments, 0 lost): again
+ * exactly 2 new segments before the fast retransmit: W + 2 + 1 = 13 sent by
+ * then (11 without). */
+START_TEST(test_limited_transmit)
+{
+    for (int lt = 0; lt < 2; lt++)
+        for (int w = 3; w <= 10; w += 7) {
+            net_params core = star(2);
+            const char *sets[] = {"network.mtu=1500B", "network.buffer=10MB", NULL};
+            th_net *h = th_net_new("electrical-switch", &core, sets, NULL, 1, 4);
+            tp_params tp = tparams("tcp");
+            tp.init_cwnd = (uint32_t)w;
+            tp.limited_transmit = lt;
+            tp_inst *t = attach(h, &tp);
+            static lt_rec r;
+            r.t = t;
+            r.fr_at = -1;
+            tp_set_probe(t, lt_probe, &r);
+            uint32_t lost = 0;
+            tp_set_loss(t, &lost, 1);
+            net_msg *m = th_at_low(h, 0, 0, 1, (uint64_t)(w + 2 + (w > 3 ? 2 : 0)) * MSS);
+            th_net_go(h);
+            tp_counters c;
+            tp_get_counters(t, &c);
+            ck_assert_uint_eq(c.limited_transmits, lt ? 2 : 0);
+            if (w == 3 && !lt) {
+                ck_delivered_at(m, tp.init_rto_ps + RTT + SER + ONE_WAY);
+                ck_assert_uint_eq(c.timeouts, 1);
+                ck_assert_uint_eq(c.fast_retransmits, 0);
+            } else if (w == 3) {
+                ck_delivered_at(m, 2 * (int64_t)RTT + ONE_WAY);
+                ck_assert_int_eq(r.fr_at, 2 * (int64_t)RTT);
+                ck_assert_uint_eq(r.fr_segs, 6);
+                ck_assert_uint_eq(r.fr_ssthresh, 2 * MSS);
+                ck_assert_uint_eq(c.timeouts, 0);
+                ck_assert_uint_eq(c.retransmissions, 1);
+            } else {
+                ck_assert_uint_eq(m->a, 1);
+                ck_assert_uint_eq(r.fr_segs, lt ? 13 : 11);
+                ck_assert_uint_eq(c.timeouts, 0);
+            }
+            th_net_free(h);
+        }
+}
+END_TEST
+
+/* ---- SACK (RFC 2018, RFC 6675) ---- */
+
+/* The scoreboard by hand (mss 1000 B): una 0, max 10; blocks [2,4), [5,6),
+ * [7,8) SACK segments 2, 3, 5, 7. IsLost needs 3 SACKed above: the third
+ * highest SACKed is 3, so 0 and 1 are lost, 4, 6, 8, 9 are not. Outside
+ * recovery (HighRxt = HighACK) pipe = the not-lost unSACKed 4, 6, 8, 9 =
+ * 4000 B; in recovery after 0 was retransmitted (high_rxt 1) 0 counts too:
+ * 5000 B. NextSeg: rule 1 gives 1 (lost, above HighRxt); once 1 went
+ * (high_rxt 2) nothing lost is left: rule 2 gives new data (10) if the
+ * receive window allows (rwnd 20), else rule 3 the first unSACKed above
+ * HighRxt below the highest SACKed: 4, then 6, then none (8 is above 7, the
+ * highest SACKed). A short last segment (nseg 10, 300 B) counts its bytes:
+ * 3 x 1000 + 300 = 3300 B outside recovery. Across the bitmap's wrap (bit s
+ * % 4096): una 4090, max 4110, [4094,4101) and [4105,4107) SACK 9; the
+ * third highest is 4100, so 4092 is lost and 4101 is not; pipe = 4101..4104
+ * and 4107..4109 = 7 segments. */
+START_TEST(test_sack_scoreboard)
+{
+    static tp_flow f;
+    memset(&f, 0, sizeof f);
+    f.mss = 1000;
+    f.nseg = 20;
+    f.last_payload = 1000;
+    f.una = 0;
+    f.max = 10;
+    ck_assert_uint_eq(tp_sb_mark(&f, 2, 4), 2);
+    ck_assert_uint_eq(tp_sb_mark(&f, 5, 6), 1);
+    ck_assert_uint_eq(tp_sb_mark(&f, 7, 8), 1);
+    ck_assert_uint_eq(tp_sb_mark(&f, 2, 4), 0); /* reported again: nothing new */
+    ck_assert_uint_eq(tp_sb_mark(&f, 12, 14), 0); /* beyond max: ignored */
+    ck_assert_uint_eq(f.sacked_n, 4);
+    ck_assert_uint_eq(tp_sb_count(&f, 0, 10), 4);
+    ck_assert_uint_eq(tp_sb_count(&f, 3, 6), 2);
+    ck_assert(tp_sb_is_lost(&f, 0));
+    ck_assert(tp_sb_is_lost(&f, 1));
+    ck_assert(!tp_sb_is_lost(&f, 4));
+    ck_assert(!tp_sb_is_lost(&f, 6));
+    ck_assert(!tp_sb_is_lost(&f, 9));
+    ck_assert_uint_eq(tp_sb_pipe(&f), 4000);
+    f.in_fr = 1;
+    f.high_rxt = 1;
+    ck_assert_uint_eq(tp_sb_pipe(&f), 5000);
+    ck_assert_uint_eq(tp_sb_next_seg(&f, 20), 1);
+    f.high_rxt = 2;
+    ck_assert_uint_eq(tp_sb_pipe(&f), 6000);
+    ck_assert_uint_eq(tp_sb_next_seg(&f, 20), 10);
+    ck_assert_uint_eq(tp_sb_next_seg(&f, 10), 4);
+    f.high_rxt = 5;
+    ck_assert_uint_eq(tp_sb_next_seg(&f, 10), 6);
+    f.high_rxt = 7;
+    ck_assert_uint_eq(tp_sb_next_seg(&f, 10), UINT32_MAX);
+    f.in_fr = 0;
+    f.nseg = 10;
+    f.last_payload = 300;
+    ck_assert_uint_eq(tp_sb_pipe(&f), 3300);
+    ck_assert_uint_eq(tp_sb_next_seg(&f, 20), 0); /* outside recovery HighRxt is HighACK (una - 1): 0, lost */
+
+    memset(&f, 0, sizeof f);
+    f.mss = 1000;
+    f.nseg = 5000;
+    f.last_payload = 1000;
+    f.una = 4090;
+    f.max = 4110;
+    ck_assert_uint_eq(tp_sb_mark(&f, 4094, 4101), 7);
+    ck_assert_uint_eq(tp_sb_mark(&f, 4105, 4107), 2);
+    ck_assert_uint_eq(tp_sb_count(&f, 4090, 4110), 9);
+    ck_assert_uint_eq(tp_sb_count(&f, 4096, 4100), 4);
+    ck_assert(tp_sb_is_lost(&f, 4092));
+    ck_assert(!tp_sb_is_lost(&f, 4101));
+    ck_assert_uint_eq(tp_sb_pipe(&f), 7000);
+}
+END_TEST
+
+/* Two drops in one window: a message of 10 segments, init-cwnd 10, 2 and 5
+ * lost on their first transmission, delayed-ack 1. What reached the NIC
+ * leaves back to back: 0, 1, 3, 4, 6, 7, 8, 9 at 0, SER, ..., 7 SER. A
+ * plain ACK returns RTT after its segment's first bit; one with n SACK
+ * blocks is 4 + 8 n bytes longer (44 + 8 n B), 800 ps a byte more on its
+ * last link.
+ *   NewReno (sack off): 3, 4, 6 bring the third duplicate ACK at 4 SER +
+ *   RTT: 2 again, received at 4 SER + RTT + ONE_WAY (3, 4 held: ack 5, at
+ *   once), a partial ACK at 4 SER + 2 RTT sends 5, which completes the
+ *   message at 4 SER + 2 RTT + ONE_WAY = 108.464 us: one RTT per hole.
+ *   SACK: 3 and 4 SACKed (1 block each), 6's ACK ([6,7), [3,5): 2 blocks)
+ *   is the third duplicate: recovery, ssthresh = cwnd = 8 / 2 = 4 mss, 2
+ *   again (HighRxt 2); pipe = 5 mss (5, 7, 8, 9 not lost, 2 retransmitted).
+ *   7's ACK: pipe 4 (5, 8, 9, and 2), nothing sent. 8's ACK (2 blocks, at 6
+ *   SER + ONE_WAY + 20 us + 60 B x 800 ps): SACKed 3, 4, 6, 7, 8, the third
+ *   highest is 6, so 5 IsLost; pipe = 9 and 2 = 2 mss, cwnd - pipe = 2 mss:
+ *   NextSeg rule 1 gives 5, sent then and received ONE_WAY later, with
+ *   every other segment held: delivered at 6 SER + 2 ONE_WAY + 20 us + 48 ns
+ *   = 69.648 us, one recovery, two retransmissions, no timeout. */
+START_TEST(test_sack_two_drops)
+{
+    int64_t at[2];
+    for (int sack = 0; sack < 2; sack++) {
+        net_params core = star(2);
+        const char *sets[] = {"network.mtu=1500B", "network.buffer=10MB", NULL};
+        th_net *h = th_net_new("electrical-switch", &core, sets, NULL, 1, 4);
+        tp_params tp = tparams("tcp");
+        tp.sack = sack;
+        tp_inst *t = attach(h, &tp);
+        uint32_t lost[] = {2, 5};
+        tp_set_loss(t, lost, 2);
+        net_msg *m = th_at_low(h, 0, 0, 1, 10 * MSS);
+        th_net_go(h);
+        ck_assert_uint_eq(m->a, 1);
+        at[sack] = (int64_t)m->b;
+        tp_counters c;
+        tp_get_counters(t, &c);
+        ck_assert_uint_eq(c.fast_retransmits, 1);
+        ck_assert_uint_eq(c.retransmissions, 2);
+        ck_assert_uint_eq(c.timeouts, 0);
+        /* the ACKs of 3, 4 carry 1 block, of 6..9 2, of 2's retransmission 1 ([6,10)) */
+        ck_assert_uint_eq(c.sack_blocks, sack ? 1 + 1 + 4 * 2 + 1 : 0);
+        th_net_free(h);
+    }
+    ck_assert_int_eq(at[0], 4 * (int64_t)SER + 2 * (int64_t)RTT + ONE_WAY);
+    ck_assert_int_eq(at[1], 6 * (int64_t)SER + 2 * (int64_t)ONE_WAY + 20000000 + 60 * 800);
+}
+END_TEST
+
+/* Invariants with sack and limited transmit on, tcp and dctcp, on random
+ * mixes with heavy loss: every message completes exactly once, bytes
+ * conserved, no flow record left; drop-tail buffers of 6 kB (4 packets)
+ * and 30 kB; SACK recovers (fast retransmits happen) and drops happen. */
+START_TEST(test_sack_random_mixes)
+{
+    const char *types[] = {"tcp", "dctcp"};
+    const char *bufs[][4] = {{"network.mtu=1500B", "network.buffer=6kB", NULL, NULL},
+                             {"network.mtu=1500B", "network.buffer=30kB", "network.ecn-threshold=9kB", NULL}};
+    for (int ti = 0; ti < 2; ti++)
+        for (int bi = 0; bi < 2; bi++) {
+            net_params core = star(8);
+            core.link_latency_ps = 1000000;
+            th_net *h = th_net_new("electrical-switch", &core, bufs[bi], NULL, 7, 512);
+            tp_params tp = tparams(types[ti]);
+            tp.delayed_ack = 2;
+            tp.min_rto_ps = 1000000000; /* 1 ms */
+            tp.sack = 1;
+            tp.limited_transmit = 1;
+            tp_inst *t = attach(h, &tp);
+            gsl_rng *g = gsl_rng_alloc(gsl_rng_mt19937);
+            gsl_rng_set(g, 31 + (unsigned long)(ti * 2 + bi));
+            net_msg *ms[300];
+            uint64_t total = 0;
+            for (int i = 0; i < 300; i++) {
+                uint32_t s = (uint32_t)gsl_rng_uniform_int(g, 8), d = (uint32_t)gsl_rng_uniform_int(g, 7);
+                if (d >= s)
+                    d++;
+                uint64_t bytes = 1 + gsl_rng_uniform_int(g, 200000);
+                total += bytes;
+                ms[i] = th_at_low(h, (int64_t)gsl_rng_uniform_int(g, 2000) * 1000000, s, d, bytes);
+            }
+            th_net_go(h);
+            for (int i = 0; i < 300; i++)
+                REQUIRE(ms[i]->a == 1, "%s, buffers %d: message %d delivered %llu times", types[ti], bi, i,
+                        (unsigned long long)ms[i]->a);
+            REQUIRE(h->bytes == total, "%s: %llu bytes of %llu delivered", types[ti], (unsigned long long)h->bytes,
+                    (unsigned long long)total);
+            tp_counters c;
+            tp_get_counters(t, &c);
+            REQUIRE(c.flows_live == 0, "%s: %llu flow records left", types[ti], (unsigned long long)c.flows_live);
+            REQUIRE(c.dropped > 100 && c.fast_retransmits > 10 && c.sack_blocks > 100,
+                    "%s, buffers %d: %llu drops, %llu recoveries, %llu SACK blocks", types[ti], bi,
+                    (unsigned long long)c.dropped, (unsigned long long)c.fast_retransmits,
+                    (unsigned long long)c.sack_blocks);
+            gsl_rng_free(g);
+            th_net_free(h);
+        }
+}
+END_TEST
+
 static Suite *transport_suite(void)
 {
     Suite *s = suite_create("transport");
@@ -1521,6 +1780,10 @@ static Suite *transport_suite(void)
     tcase_add_test(t, test_after_delivery_no_message);
     tcase_add_test(t, test_host_buffer);
     tcase_add_test(t, test_ack_class);
+    tcase_add_test(t, test_limited_transmit);
+    tcase_add_test(t, test_sack_scoreboard);
+    tcase_add_test(t, test_sack_two_drops);
+    tcase_add_test(t, test_sack_random_mixes);
     suite_add_tcase(s, t);
     return s;
 }
