@@ -19,7 +19,13 @@ plugins accept, small enough to run in a fraction of a second each:
              pipeline delays, host-link latency);
   transports tcp, dctcp (ECN threshold) and dcqcn (PFC, RED) with finite
              static or dynamic buffers, on the switch, SPINet and the
-             switched topologies (with infinite flow control);
+             switched topologies (with infinite flow control); tcp and
+             dctcp with SACK and limited transmit; on the fat tree and a
+             leaf-spine of 2 spines or more, a link failing from the start
+             or during the run (fail-at: packets lost, resent by the
+             transport); a host link degraded (both routers). These come
+             from a stream of their own (recovery_options) and take nothing
+             from the configuration's;
   workloads  task-tree, uniform-random, kernel (the five micro-kernels),
              pattern (every ORCS pattern, ptrnvsptrn, timed or static),
              dc-flows (named published sizes, any distribution or classes;
@@ -94,6 +100,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import zlib
 
 FNV_OFF, FNV_PRIME = 1469598103934665603, 1099511628211
 
@@ -456,7 +463,44 @@ def fabric(r, kind=None, maxn=64):
         net["switch-latency"] = f"{r.choice([0, 50, 200, 1000])}ns"
     info["tr"] = transport_options(r, net, info, kind)
     info["n"] = n
+    recovery_options(net, info, kind, n)
     return net, phy, n, info
+
+
+def recovery_options(net, info, kind, n):
+    """Loss recovery and failures, drawn from a stream of their own (the
+    configuration so far seeds it; nothing is taken from r): a tcp or
+    dctcp transport now and then where none was drawn on the fat tree and
+    the leaf-spine; tcp and dctcp with SACK and limited transmit; links failing
+    from the start or during the run (network.fail-at: a transport recovers
+    the lost packets) on the fat tree and on a leaf-spine of 2 spines or
+    more (one link drawn per replica: another up port remains, so no pair
+    is cut); a host link degraded (both routers; an unknown name is refused
+    by validate and run alike)."""
+    tr = info["tr"]
+    if kind not in SWNET and not tr:
+        return
+    key = repr((sorted(net.items()), sorted(tr.items()), kind, n)).encode()
+    q = random.Random(zlib.crc32(key))
+    if not tr and kind in ("fat-tree", "leaf-spine") and q.random() < 0.3:
+        # a transport of their own for failures (transport_options draws one for a fifth of the fabrics)
+        tr["type"] = q.choice(["tcp", "dctcp"])
+        tr["min-rto"] = q.choice(["200us", "1ms"])
+        tr["initial-rto"] = "1ms"
+        info["pkt"] = min(info["pkt"] or 1460, 1460)
+        info["transport"] = tr["type"]
+    if tr.get("type") in ("tcp", "dctcp"):
+        if q.random() < 0.4:
+            tr["sack"] = "on"
+        if q.random() < 0.4:
+            tr["limited-transmit"] = "on"
+        spines = int(net.get("spines", "0"))
+        if (kind == "fat-tree" or (kind == "leaf-spine" and spines >= 2)) and q.random() < 0.4:
+            net["failed-links"] = "1"
+            if q.random() < 0.7:
+                net["fail-at"] = q.choice(["0ns", "2us", "20us", "200us"])
+    if kind in SWNET and q.random() < 0.15:
+        net["degraded-links"] = f"H0-S0:{q.choice([0.25, 0.5, 0.9])}"
 
 
 def hop_bounds(kind, net, routing):
@@ -1720,7 +1764,9 @@ def one(binary, r, work, idx, stats):
         stats["fabrics"][f] = stats["fabrics"].get(f, 0) + 1
     if len(c.wls) > 1:
         stats["mixes"] += 1
-    for k in ([f"transport {c.tr['type']}"] if c.tr else []) + (["input-queued"] if c.net.get("router") else []):
+    extra = [k for k in ("sack", "limited-transmit") if c.tr and c.tr.get(k) == "on"]
+    extra += [k for k in ("failed-links", "fail-at", "degraded-links") if k in c.net]
+    for k in ([f"transport {c.tr['type']}"] if c.tr else []) + (["input-queued"] if c.net.get("router") else []) + extra:
         stats["models"][k] = stats["models"].get(k, 0) + 1
 
 

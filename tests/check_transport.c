@@ -1649,6 +1649,95 @@ START_TEST(test_sack_scoreboard)
 }
 END_TEST
 
+/* The scoreboard against RFC 6675's definitions read literally, one
+ * segment at a time (an independent reimplementation: no bitmap, no
+ * search for the third highest SACKed), on 20,000 random scoreboards
+ * (mss 1000 B, a short last segment, una anywhere up to 10,000 so the
+ * bitmap wraps, up to 5 blocks, in or out of recovery, HighRxt anywhere
+ * in [una, max]): IsLost(s) (sec. 4: more than (DupThresh - 1) mss bytes
+ * SACKed above s, or DupThresh discontiguous SACKed runs above it),
+ * SetPipe (sec. 4: every unSACKed segment in [una, max) counts its bytes
+ * once if not IsLost and once more if at or below HighRxt, in recovery)
+ * and NextSeg (sec. 4 rules 1-3: the first unSACKed segment above HighRxt
+ * below the highest SACKed that IsLost; else new data if the receive
+ * window rwnd allows; else the first unSACKed above HighRxt below the
+ * highest SACKed) agree with tp_sb_is_lost, tp_sb_pipe and
+ * tp_sb_next_seg. (review5: the same comparison on 600,000 scoreboards
+ * found no difference.) */
+static unsigned char ref_sacked[16384];
+static int ref_is_lost(const tp_flow *f, uint32_t s)
+{
+    uint64_t bytes = 0;
+    int runs = 0, in = 0;
+    for (uint32_t k = s + 1; k < f->max; k++) {
+        if (ref_sacked[k]) {
+            bytes += k + 1 == f->nseg ? f->last_payload : f->mss;
+            runs += !in;
+            in = 1;
+        } else
+            in = 0;
+    }
+    return bytes > 2 * (uint64_t)f->mss || runs >= 3;
+}
+
+START_TEST(test_sack_scoreboard_reference)
+{
+    static tp_flow f;
+    gsl_rng *g = gsl_rng_alloc(gsl_rng_mt19937);
+    gsl_rng_set(g, 6675);
+    for (int it = 0; it < 20000; it++) {
+        memset(&f, 0, sizeof f);
+        memset(ref_sacked, 0, sizeof ref_sacked);
+        uint32_t base = gsl_rng_uniform_int(g, 3) ? 0 : (uint32_t)gsl_rng_uniform_int(g, 10000);
+        f.mss = 1000;
+        f.nseg = base + 1 + (uint32_t)gsl_rng_uniform_int(g, 200);
+        f.last_payload = 1 + (uint32_t)gsl_rng_uniform_int(g, 1000);
+        f.una = base + (uint32_t)gsl_rng_uniform_int(g, f.nseg - base);
+        f.max = f.una + 1 + (uint32_t)gsl_rng_uniform_int(g, f.nseg - f.una);
+        f.in_fr = (int)gsl_rng_uniform_int(g, 2);
+        f.high_rxt = f.una + (uint32_t)gsl_rng_uniform_int(g, f.max - f.una + 1);
+        for (int b = (int)gsl_rng_uniform_int(g, 6); b > 0; b--) {
+            uint32_t a = f.una + (uint32_t)gsl_rng_uniform_int(g, f.max - f.una + 1);
+            uint32_t e = a + (uint32_t)gsl_rng_uniform_int(g, 8);
+            if (e > f.max)
+                e = f.max;
+            tp_sb_mark(&f, a, e);
+            for (uint32_t k = a; k < e; k++)
+                ref_sacked[k] = 1;
+        }
+        uint32_t rwnd = 1 + (uint32_t)gsl_rng_uniform_int(g, 300);
+        uint64_t pipe = 0;
+        uint32_t hi = 0, rule1 = UINT32_MAX, rule3 = UINT32_MAX;
+        int any = 0;
+        for (uint32_t s = f.una; s < f.max; s++) {
+            if (ref_sacked[s]) {
+                hi = s;
+                any = 1;
+                continue;
+            }
+            uint64_t b = s + 1 == f.nseg ? f.last_payload : f.mss;
+            int lost = ref_is_lost(&f, s);
+            REQUIRE(tp_sb_is_lost(&f, s) == lost, "it %d: IsLost(%u) %d", it, s, lost);
+            pipe += (lost ? 0 : b) + (f.in_fr && s < f.high_rxt ? b : 0);
+        }
+        uint32_t from = f.in_fr && f.high_rxt > f.una ? f.high_rxt : f.una;
+        for (uint32_t s = from; any && s < hi; s++)
+            if (!ref_sacked[s]) {
+                if (rule3 == UINT32_MAX)
+                    rule3 = s;
+                if (rule1 == UINT32_MAX && ref_is_lost(&f, s))
+                    rule1 = s;
+            }
+        uint32_t next = rule1 != UINT32_MAX ? rule1 : f.max < f.nseg && f.max - f.una < rwnd ? f.max : rule3;
+        REQUIRE(tp_sb_pipe(&f) == pipe, "it %d: pipe %llu, RFC 6675 %llu", it, (unsigned long long)tp_sb_pipe(&f),
+                (unsigned long long)pipe);
+        REQUIRE(tp_sb_next_seg(&f, rwnd) == next, "it %d: NextSeg %u, RFC 6675 %u", it, tp_sb_next_seg(&f, rwnd),
+                next);
+    }
+    gsl_rng_free(g);
+}
+END_TEST
+
 /* Two drops in one window: a message of 10 segments, init-cwnd 10, 2 and 5
  * lost on their first transmission, delayed-ack 1. What reached the NIC
  * leaves back to back: 0, 1, 3, 4, 6, 7, 8, 9 at 0, SER, ..., 7 SER. A
@@ -1782,6 +1871,7 @@ static Suite *transport_suite(void)
     tcase_add_test(t, test_ack_class);
     tcase_add_test(t, test_limited_transmit);
     tcase_add_test(t, test_sack_scoreboard);
+    tcase_add_test(t, test_sack_scoreboard_reference);
     tcase_add_test(t, test_sack_two_drops);
     tcase_add_test(t, test_sack_random_mixes);
     suite_add_tcase(s, t);
