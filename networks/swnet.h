@@ -308,7 +308,11 @@ typedef struct swnet {
                                      routings: every choice is the record's) */
     uint64_t salt_key;            /* drawn from the fabric's stream: message salts */
     unsigned char *lk;            /* [links] blocks of `stride` bytes: the output side of a link (port,
-                                     its FIFOs per class and VC, the credits of the buffer it enters) */
+                                     its FIFOs per class and VC, the credits of the buffer it enters);
+                                     allocated at init, written (zeroed, credits full) at the first
+                                     message or failure (lk_ready, lk_live): a fabric built for its
+                                     routes alone (pattern timing="off") never touches it */
+    int lk_live;                  /* lk is written */
     size_t stride;                /* bytes of one link's block */
     host_nic nic;                 /* the hosts: messages waiting at their source, the next packet's choice */
     struct swnet_pkt *pkt_free;   /* packet free list */
