@@ -202,6 +202,12 @@ static double gr_mem_bytes(const net_params *core, const void *params)
     if (gr_build(core, p, &t, err, sizeof err) != 0)
         return 0; /* the checks report it */
     double graph_bytes = topo_graph_mem_bytes(&t); /* the graph's own (before a partly populated wrapper) */
+    topo before;
+    if (p->sw.fail_at_ps >= 0 && gr_build_with(core, p, "", 0, 0, &before, err, sizeof err) == 0) {
+        /* network.fail-at: the fabric before its failures too (gr_build_pair) */
+        graph_bytes += topo_graph_mem_bytes(&before);
+        topo_free(&before);
+    }
     if (swnet_populate(core, &p->sw, &t, err, sizeof err) != 0)
         return 0;
     double bytes = swnet_mem_bytes(core, &p->sw, &t) + graph_bytes;

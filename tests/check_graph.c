@@ -910,6 +910,36 @@ END_TEST
  * when that time is recent, and one whose time changed is read again
  * whatever its age. A: 2 hosts on S; B, as long: H2 renamed X2, a switch
  * (1 host). */
+/* The cache keeps the last two graphs (network.fail-at builds two every
+ * run, before its failures and after, and a single entry rebuilt both
+ * each time): fabric.dot shortest intact (A) and with L1-S1 failed (B)
+ * alternate on the same graphs; a third (up-down) drops the least
+ * recently used (B), not A. */
+static const void *graph_of(const char *failed, topo_graph_routing r)
+{
+    topo t;
+    char err[1024];
+    topo_graph_params p = {.path = TASKNET_SRCDIR "/configs/data/fabric.dot", .routing = r, .failed_links = failed};
+    ck_assert_msg(topo_graph_init(&t, &p, err, sizeof err) == 0, "%s", err);
+    const void *g = t.priv;
+    topo_free(&t);
+    return g;
+}
+
+START_TEST(test_graph_cache_two)
+{
+    const void *a = graph_of("", TOPO_GRAPH_SHORTEST), *b = graph_of("L1-S1", TOPO_GRAPH_SHORTEST);
+    ck_assert_ptr_ne(a, b);
+    for (int i = 0; i < 3; i++) {
+        ck_assert_ptr_eq(graph_of("", TOPO_GRAPH_SHORTEST), a);
+        ck_assert_ptr_eq(graph_of("L1-S1", TOPO_GRAPH_SHORTEST), b);
+    }
+    ck_assert_ptr_eq(graph_of("", TOPO_GRAPH_SHORTEST), a);
+    (void)graph_of("", TOPO_GRAPH_UPDOWN);
+    ck_assert_ptr_eq(graph_of("", TOPO_GRAPH_SHORTEST), a);
+}
+END_TEST
+
 START_TEST(test_graph_cache_rewrite)
 {
     const char *A = "graph g { S; H1 -- S; H2 -- S; }\n", *B = "graph g { S; H1 -- S; X2 -- S; }\n";
@@ -1555,6 +1585,30 @@ END_TEST
 /* ---- failed links (network.failed-links) ---- */
 
 #define FABRIC TASKNET_SRCDIR "/configs/data/fabric.dot"
+
+/* The memory estimate of a graph fabric with network.fail-at counts both
+ * its graphs, before its failures and after (gr_build_pair): it grows by
+ * the size of the graph before, built here on its own (fabric.dot,
+ * up-down, every link up), against the same fabric failed from the
+ * start. */
+START_TEST(test_fail_at_mem)
+{
+    net_params core = th_star(16, 10e9);
+    const net_ops *gops = net_find("graph");
+    const char *plain[] = {"network.file=" FABRIC, "network.routing=up-down", "network.failed-links=L1-S1", NULL};
+    const char *at[] = {"network.file=" FABRIC, "network.routing=up-down", "network.failed-links=L1-S1",
+                        "network.fail-at=1us", NULL};
+    double m1 = gops->mem_bytes(&core, th_net_params(gops, plain));
+    double m2 = gops->mem_bytes(&core, th_net_params(gops, at));
+    topo before;
+    build_ok(FABRIC, TOPO_GRAPH_UPDOWN, &before);
+    double b = topo_graph_mem_bytes(&before);
+    ck_assert_double_gt(b, 0);
+    ck_assert_double_eq(m2 - m1, b);
+    topo_free(&before);
+}
+END_TEST
+
 
 static int build_failed(const char *path, topo_graph_routing r, const char *failed, int draw, uint64_t seed, topo *t,
                         char *err, size_t errlen)
@@ -2324,6 +2378,8 @@ static Suite *suite(void)
     tcase_add_test(tc, test_congestion_dot);
     tcase_add_test(tc, test_route_many);
     tcase_add_test(tc, test_graph_cache_rewrite);
+    tcase_add_test(tc, test_graph_cache_two);
+    tcase_add_test(tc, test_fail_at_mem);
     tcase_add_test(tc, test_cong_eval_many);
     tcase_add_test(tc, test_fattree3_zero_load);
     tcase_add_test(tc, test_fattree_sizes);
