@@ -56,7 +56,8 @@
 # 350 MB of text, so it is not generated here).
 set -e
 B=${1:-.}
-R=${2:-100}
+R=${2:-1000}
+J=${3:-1}
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 python3 - "$T/ft44.dot" <<'PY'
