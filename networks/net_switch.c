@@ -895,6 +895,20 @@ static int sw_nic_on(const sw_params *p)
            p->flow_control == SWNET_PFC || p->host_buffer > 0;
 }
 
+/* The drops a run on p can have (net_ops.lossy): the output-queued
+ * switch's drop-tail or RED buffers (1), else only the hosts' queues
+ * (NET_LOSSY_HOST); never under PFC, nor on the input-queued switch
+ * (sw_iq_check refuses buffers there). */
+static int sw_lossy(const void *params)
+{
+    const sw_params *p = params;
+    if (p->iq.router == SWNET_IQ || p->flow_control == SWNET_PFC)
+        return 0;
+    if (p->buf.buffer_bytes > 0 || p->buf.ecn == PORT_ECN_RED)
+        return 1;
+    return p->host_buffer > 0 ? NET_LOSSY_HOST : 0;
+}
+
 static int sw_init(void *state, net *n, const void *params, char *err, size_t errlen)
 {
     sw_state *st = state;
@@ -943,10 +957,7 @@ static int sw_init(void *state, net *n, const void *params, char *err, size_t er
             st->host_buf = p->host_buffer;
             st->pport = tn_xcalloc(core->nodes, sizeof *st->pport);
             st->bport = tn_xcalloc(core->nodes, sizeof *st->bport);
-            if (!st->pfc && (p->buf.buffer_bytes > 0 || p->buf.ecn == PORT_ECN_RED))
-                n->lossy = 1;
-            else if (!st->pfc && p->host_buffer > 0)
-                n->lossy = NET_LOSSY_HOST; /* only the hosts' queues drop (run.c names host-buffer) */
+            n->lossy = sw_lossy(p);
             st->arrival = ev_buffered_arrival;
             if (st->pfc) {
                 st->xoff = p->pfc_xoff;
@@ -1084,6 +1095,7 @@ const net_ops net_switch_ops = {
     .nparams = sizeof sw_rows / sizeof sw_rows[0],
     .params_size = sizeof(sw_params),
     .check = sw_check,
+    .lossy = sw_lossy,
     .resolve_phy = sw_resolve_phy,
     .init = sw_init,
     .send = sw_send,
