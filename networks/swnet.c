@@ -1115,13 +1115,13 @@ static void ev_fail(sim *s, void *ctx, uint64_t arg)
     (void)arg;
     swnet *st = ctx;
     int64_t now = sim_now(s);
-    lk_ready(st);
     topo_fail_activate(&st->t, 1);
     st->failed = 1;
     if (st->iq) {
         iqr_fail(st, now);
         return;
     }
+    lk_ready(st);
     for (uint32_t l = st->hosts; l < st->links; l++) {
         if (!topo_fail_dead(&st->t, l))
             continue;
@@ -1310,7 +1310,7 @@ static void pf_arrive(void *ctx, uint32_t id, unsigned stage)
  * zeroed every run, a fifth of a mapping's time) never writes them. */
 static void lk_ready(swnet *st)
 {
-    if (st->lk_live)
+    if (st->lk_live || !st->lk) /* the input-queued router has none */
         return;
     st->lk_live = 1;
     memset(st->lk, 0, tn_xalloc_big_bytes((size_t)st->links * st->stride));
