@@ -266,12 +266,14 @@ struct net {
     uint8_t tp_set;               /* client: its messages use tp (its workload named a transport), not the fabric's */
     int lossy;               /* the fabric's: set by a fabric's init when its buffers may drop packets (1),
                                 NET_LOSSY_FAILURES when only links failing during the run lose them, or
-                                NET_LOSSY_HOST when only the hosts' queues (network.host-buffer) drop */
+                                NET_LOSSY_HOST when only the hosts' queues (network.host-buffer) drop,
+                                NET_LOSSY_PFC when only PFC's exhausted headroom does */
     int64_t t_first_ps, t_last_ps; /* the fabric's: first hand-over to a transport, its last delivery (goodput) */
 };
 
 #define NET_LOSSY_FAILURES 2
 #define NET_LOSSY_HOST 3
+#define NET_LOSSY_PFC 4 /* flow-control pfc with a pfc-headroom below a pause's round trip */
 
 /* The registry (networks/network.c): every fabric, NULL-terminated, and
  * the one a configuration gets when it names none. */

@@ -447,6 +447,12 @@ int run_one(const cfg *c, const run_layout *l, uint64_t replica, run_cache *rcac
                          "run, and %s's transport is none: a transport must recover them (<transport type=\"tcp\"/> "
                          "or \"dctcp\", or workload.transport); without one a lost message would leave its workload "
                          "waiting for ever", nops->name, who);
+            else if (n->lossy == NET_LOSSY_PFC)
+                tn_error(err, errlen, "network.pfc-headroom: below the bytes a pause's round trip lets in "
+                         "(the default, 0, is that round trip), so the %s drops what arrives past it, and %s's "
+                         "transport is none: a transport must recover them (<transport type=\"dcqcn\"/>, \"tcp\" "
+                         "or \"dctcp\", or workload.transport), or leave pfc-headroom at its default",
+                         nops->name, who);
             else if (n->lossy == NET_LOSSY_HOST)
                 tn_error(err, errlen, "network.host-buffer: the %s's host queues drop the messages that do not fit, "
                          "and %s's transport is none: a transport must recover them (<transport type=\"tcp\"/> or "
