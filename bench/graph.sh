@@ -27,16 +27,18 @@
 # bruck levels): graph about 60-90 ns a route (1,050 before), parametric
 # 10-17 ns (230-290). The results are byte-identical (runs.csv, the
 # congestion files, the dot).
-# -j 2 runs the mappings in two worker processes, but the result files
-# (congestion_*.csv) are then made by this process, evaluating every
-# mapping again on one core: for a large timing="off" study -j 1 is as
-# fast (see README, "Speed").
+# -j 2 runs the mappings in two worker processes, which hand their
+# evaluations to this one when done (out/.pool-PID), so the result files
+# (congestion_*.csv) evaluate none again: two cores share the mappings.
 # Memory of a graph fabric, O(links + routing table): 12 B a switch port
 # (P ports), 8 B a host, the names, and the routing tables: up-down 8 B
 # per (switch, destination switch) = 8 S S_h (distances any and down, 2 B
 # each, and the port-and-hops cells of both phases), shortest 4 S S_h,
-# ecmp 2 S S_h, routing="file" 2^lmc x N x S x 2 B. Here S = 2,420,
-# S_h = 968, P = 106,480, N = 21,296: 18.7 MB of tables + 1.5 MB of ports
+# ecmp 2 S S_h, routing="file" 2^lmc x N x S x 2 B; and for shortest and
+# up-down the route cache of a static evaluation, 4 S_h^2 L (L = 4 links
+# between switches on the longest route), kept when at most twice the
+# tables. Here S = 2,420, S_h = 968, P = 106,480, N = 21,296: 18.7 MB of
+# tables + 15.0 MB of route cache + 1.5 MB of ports
 # (the script prints it); routing="file" would hold 103 MB (and an
 # ORCS-format file of this tree with every route listed would be about
 # 350 MB of text, so it is not generated here).
@@ -61,9 +63,10 @@ out.append('}')
 open(sys.argv[1], 'w').write('\n'.join(out) + '\n')
 S, Sh, N = k * half + k * u + u * half, k * half, k * half * h
 P = S * k
+L = 4  # links between switches on the longest route (edge, aggregation, core, aggregation, edge)
 print('graph fabric memory (routing up-down, O(links + routing table)): 12 B x %d ports + 8 B x %d hosts '
-      '+ 8 B x %d switches x %d destination switches = %.1f MB (+ names)'
-      % (P, N, S, Sh, (12 * P + 8 * N + 8 * S * Sh) / 1e6))
+      '+ 8 B x %d switches x %d destination switches + route cache 4 B x %d^2 x %d = %.1f MB (+ names)'
+      % (P, N, S, Sh, Sh, L, (12 * P + 8 * N + 8 * S * Sh + 4 * Sh * Sh * L) / 1e6))
 PY
 for net in 'type="graph" file="ft44.dot" routing="up-down"' 'type="fat-tree" ports="44"'; do
     cat > "$T/b.xml" <<XML

@@ -111,6 +111,68 @@
  *     links between groups network.global-link-latency (both directions),
  *     every other link network.link-latency (BookSim2's dragonfly.cpp with
  *     DRAGON_LATENCY: 10 cycles inside a group, 100 between groups).
+ *   Links of their own rate (a graph's edge attribute bandwidth,
+ *     network.degraded-links; topo_ops.link_attr and swnet.c's lrate): a
+ *     link at f times the fabric's rate B takes T_l = 8 flit-size / (f B), rounded
+ *     up to a whole ps as every serialisation (net_rate_ps), per flit. Not
+ *     from BookSim2, whose channels all carry a flit per cycle; the rule is
+ *     ours: the link keeps lnext, the earliest start of its next flit. A
+ *     flit handed to it at a tick whose first bit is ready at w (now + sa +
+ *     st; a host's at its tick) starts at s = max(w, lnext), is whole at the
+ *     far end at s + T_l + link, and lnext becomes s + T_l; a tick may hand
+ *     it a flit only if s comes before the next tick's w + T (switch
+ *     allocation holds the request back otherwise, and the router ticks
+ *     again when it can start). So a busy link sends back to back at its
+ *     own rate in exact time, and the ticks only pick which flit: in budget
+ *     terms, a budget growing by f per flit time sends when it reaches 1
+ *     within the coming flit time, the remainder carried (f = 0.4: flits at
+ *     0, 2.5, 5, 7.5 ns handed over at the ticks 0, 2, 5, 7 of a 1 ns T,
+ *     0.4 flit per T; waiting for whole ticks, ceil(1 / f) = 3, would give
+ *     1/3). f = 1 is the router above unchanged (s = w); f = 1/k sends every
+ *     k-th tick. A link faster than B carries its flit in its own T_l but
+ *     still one per tick. With speedup the output buffer starts a flit at
+ *     max(the flit-time edge, lnext) likewise. Zero load with such links
+ *     (iqr_zero_load_route_ps): stage i (0 the source host, then the h
+ *     switches) sends on link i (P_i = max(T_l,i, T) apart, latency lat_i);
+ *     the head's first bit leaves stage i at w_i,0 = w_i-1,0 + T_l,i-1 +
+ *     lat_i-1 + D, flit j's at w_i,j = max(w_i-1,j + T_l,i-1 + lat_i-1 +
+ *     E, w_i,j-1 + P_i), E = sa + st (a body flit's pipeline); the longest
+ *     path of that max-plus lattice takes every stage step at the head (D >=
+ *     E) up to some stage m, the F - 1 flit steps at m, then the stage steps
+ *     at the tail, so the tail is whole at the host at
+ *       max_m [ sum_{i<m} (T_l,i + lat_i + D) + (F - 1) P_m
+ *               + sum_{m<=i<h} (T_l,i + lat_i + E) ] + T_l,h + lat_h,
+ *     exact for one packet whose times are all on the grid of T (f = 1/k),
+ *     a lower bound otherwise; with every T_l = T it is the formula below.
+ *   Links failing during the run (network.fail-at; swnet.c's ev_fail turns
+ *     the topology's failed links off, topo_fail.c, and calls iqr_fail).
+ *     BookSim2 has no runtime failures (its links are fixed at
+ *     construction), so these rules are ours, chosen so that nothing is
+ *     held for ever and every credit comes back:
+ *     - a packet that holds an output VC of a failed link (its head
+ *       committed to it: the route record moved on at the VC grant), or
+ *       has a flit on one (not whole at the far end at fail-at; with
+ *       speedup or a link of its own rate, also a flit waiting to start on
+ *       it), is lost whole, counted once in lost_packets: iq_kill removes
+ *       every flit of it from every input VC it is in (downstream along the
+ *       output VCs its head took, upstream along the owners of the output
+ *       VCs feeding them, and its host stops sending it), gives each
+ *       removed flit's credit back to the VC's sender as if the flit had
+ *       left then (sw-alloc-delay + credit-delay + the way back), and
+ *       frees every input and output VC it held; a wormhole packet whose
+ *       head passed and whose body is cut so leaves no VC held; its
+ *       message is reported lost to the transport (once its last packet is
+ *       gone), which sends it again;
+ *     - a head routed before the failure that holds no output VC yet is
+ *       routed again from where it is (its record has not moved on);
+ *     - from then on `next` is the failed topology's (trees climb another
+ *       way, a graph's computed tables are the new ones, a torus's or
+ *       dragonfly's record fixed at the source may have no way on): a
+ *       packet with no candidate where it is routed is lost at its VC
+ *       allocation request, as above.
+ *     Flits whole at the far end by fail-at stay (a packet whose tail
+ *     crossed before the failure goes on; the credits of the dead link's
+ *     buffer then still come back, so the counts are full at the end).
  *   Priority classes (net_msg.prio, when the hosts serve classes:
  *     host-scheduling priority or network.priority strict). network.vc-map
  *     per-class (the default): every class has a group of VCs of its own
@@ -154,14 +216,30 @@
  * whole there, and the next router is asked to tick then. Credits come back
  * lazily: a FIFO of arrival times per output VC, added when the sender
  * looks (they arrive in time order); a sender whose VC waits for a credit
- * not yet on its way is ticked by its return. A tick asked a fixed delay
- * ahead (the next step, an allocation, a hop to the next router) goes in
- * one of the engine's lanes (sim_lane: the firing order of the heap, for an
- * append instead of a sift; an earlier tick supersedes it and it then fires
- * as nothing, counted in the run's events). No malloc in the event loop
- * once warm: packets come from a free list grown by chunks; buffers, credit
- * FIFOs and allocator scratch are sized at init. Memory: per switch port
- * V (40 + 32 depth) bytes plus 16 for pointers, per host V (16 + 8 depth). */
+ * not yet on its way is ticked by its return.
+ *   Order of events at one time (canonical): the fabric moves in steps, one
+ *   engine event per multiple of Tr while anything in it is due (the next
+ *   scheduled by the step before; when nothing is due, by the first thing
+ *   asked). A step at t runs the hosts due at t in host order, then the
+ *   routers due at t in router order, then schedules the delivery events of
+ *   the messages whose last tail is whole at its host in (t, t + Tr], in
+ *   host order (so equal-time deliveries go in host order, and all of them
+ *   before the step at their time). A host or router acts at most once per
+ *   step, and nothing one does at t is seen by another before t + the
+ *   shortest credit or flit delay (iqr_check keeps it positive), so the
+ *   order inside a step decides only the order of the delivery events and
+ *   of the floating-point sums over messages, which are therefore made in
+ *   delivery order (hops) or from integer counts (energy). A tick is a bit
+ *   in a wheel of W slots (calendar_init); a tick asked W or more steps
+ *   ahead waits in its slot for its turn. Before this order (main before
+ *   2026-11-27 18:30) ticks were engine events ordered by when they were
+ *   asked: every input-queued result moved once, by that order only (means
+ *   within their seed noise; the hand-derived tests unchanged).
+ * No malloc in the event loop once warm: packets come from a free list
+ * grown by chunks; buffers, credit FIFOs, allocator scratch and the wheel
+ * are sized at init. Memory: per switch port V (40 + 32 depth) bytes plus
+ * 16 for pointers, per host V (16 + 8 depth), the wheel W (switches + 2
+ * hosts) / 8. */
 #include "iqrouter.h"
 
 #include <math.h>
@@ -172,9 +250,11 @@
 #include "metrics.h"
 
 #define NONE UINT32_MAX
+/* net_msg.aux's flag of a message that lost a packet (swnet.c's MSG_DROPPED; here in the packet count's
+ * half, bit 31: a message has fewer packets) */
+#define MSG_DROPPED (UINT64_C(1) << 31)
 #define HOSTBIT 0x80000000u
 #define POOL_CHUNK 256
-#define IQ_LANES 8
 
 enum { VC_IDLE = 0, VC_ROUTING = 1, VC_VA = 2, VC_ACTIVE = 3 };
 
@@ -217,9 +297,7 @@ typedef struct iq_ovc {
 } iq_ovc;
 
 typedef struct iq_router {
-    int64_t tick_at;  /* pending tick, INT64_MAX: none */
-    sim_event_id ev;  /* its heap event (rec = NONE), 0: none */
-    uint32_t rec;     /* its lane event's record (trec), NONE: none */
+    int64_t tick_at;  /* pending tick (its bit in the step calendar), INT64_MAX: none */
     uint32_t x0;      /* global index of its port 0 */
     uint32_t radix;
     uint32_t nact;    /* active input VCs */
@@ -227,7 +305,6 @@ typedef struct iq_router {
 
 typedef struct iq_host {
     int64_t tick_at;
-    sim_event_id ev;
     iq_pkt *p;        /* packet on its uplink, NULL */
     uint32_t sent;    /* its flits sent */
     uint32_t x;       /* global index of the switch port it enters */
@@ -269,6 +346,11 @@ typedef struct iqr {
     uint32_t *rid;       /* [X] the switch of port x */
     int64_t *olink;      /* [X] latency of the output link of port x (host-link, global or link latency) */
     int64_t *out_free;   /* [X] speedup > 1: the output link is free from then (its output buffer drains) */
+    /* links of their own rate (topo_ops.link_attr bandwidth, network.degraded-links; head comment "Links of
+     * their own rate"), else NULL: */
+    int64_t *lT;         /* [X + hosts] a flit's time on link x (switch output x, host h's uplink X + h) */
+    int64_t *lnext;      /* [X + hosts] the earliest start of the link's next flit */
+    int lgate;           /* 1: lT and speedup 1: switch allocation offers an output only when its link can start */
     iq_ivc *ivc;         /* [X V] */
     iq_flit *ring;       /* [X V depth] */
     iq_ovc *ovc;         /* [X V] switch outputs, then [hosts V] host uplinks */
@@ -282,15 +364,19 @@ typedef struct iqr {
     iq_req *rq;
     uint32_t *m_in, *m_out, *choice;
     uint8_t *granted;
-    /* router ticks at a few fixed delays go in the engine's lanes (sim_lane:
-     * the same firing order as the heap, for an append): lane_d[i] ps ahead
-     * in lane lane_id[i]. A lane event cannot be cancelled: it carries a
-     * record, trec[rec] = its router or NONE once superseded (it then fires
-     * as nothing); free records chain through trec from trec_free. */
-    unsigned nlane;
-    int64_t lane_d[IQ_LANES];
-    int lane_id[IQ_LANES];
-    uint32_t *trec, ntrec, trec_free;
+    /* The step calendar (see "Events" at the head): a wheel of W slots, slot
+     * n % W for the step at n Tr; per slot a bit per router due (rcal), per
+     * host due (hcal), and per host whose next delivery's event the step
+     * schedules (dcal). A tick asked W or more steps ahead shares a slot
+     * with nearer ones and waits there for its turn. */
+    uint32_t W;          /* slots, a power of two */
+    uint32_t rwords, hwords; /* 64-bit words per slot */
+    uint64_t *rcal, *hcal, *dcal;
+    uint64_t due;        /* bits set in the wheel */
+    int64_t step_at;     /* the step event's time, INT64_MAX: none scheduled */
+    sim_event_id step_ev;
+    net_msg **dq_head, **dq_tail; /* [hosts] messages whose delivery is known, in time order (linked by next) */
+    uint64_t link_bits, core_bits; /* bits delivered x links crossed (hops + 1), x switch cores crossed */
     iqr_stats s;
 } iqr;
 
@@ -334,6 +420,14 @@ static void pkt_release(iqr *q, iq_pkt *p)
     q->st->st.live_packets--;
 }
 
+/* Links of their own rate: link xo (a switch output x, a host's uplink
+ * X + h) can start a flit sent at this tick, whose first bit is ready at
+ * now + sa + st, before the next tick's (head comment) */
+static inline int link_can_start(const iqr *q, uint32_t xo, int64_t now)
+{
+    return q->lnext[xo] < now + q->sa + q->stx + q->T;
+}
+
 /* credits of output VC (xo, v) now: those arrived are added first */
 static void credits_pop(iqr *q, uint32_t xo, uint32_t v, int64_t now);
 static inline int32_t credits_now(iqr *q, uint32_t xo, uint32_t v, int64_t now)
@@ -356,61 +450,60 @@ static void credits_pop(iqr *q, uint32_t xo, uint32_t v, int64_t now)
     }
 }
 
-static void ev_tick(sim *s, void *ctx, uint64_t arg);
-static void ev_tick_lane(sim *s, void *ctx, uint64_t arg);
-static void ev_host(sim *s, void *ctx, uint64_t arg);
+static void ev_step(sim *s, void *ctx, uint64_t arg);
 
+static inline void bit_set(uint64_t *w, uint32_t i) { w[i >> 6] |= UINT64_C(1) << (i & 63); }
+static inline void bit_clr(uint64_t *w, uint32_t i) { w[i >> 6] &= ~(UINT64_C(1) << (i & 63)); }
+static inline size_t slot_of(const iqr *q, uint64_t n) { return (size_t)(n & (q->W - 1)); }
+
+/* a step event at t, unless one comes by then (a step in progress counts as
+ * one: what it asks is later and its end schedules the next step) */
+static void step_ensure(iqr *q, int64_t t)
+{
+    if (q->step_at <= t)
+        return;
+    sim *s = net_sim(q->st->n);
+    if (q->step_at != INT64_MAX)
+        sim_cancel(s, q->step_ev);
+    q->step_at = t;
+    q->step_ev = sim_schedule_at(s, t, ev_step, q, 0);
+}
+
+/* ask router sw to tick at the first step at or after t (an earlier pending
+ * tick stays; a later one is moved) */
 static void router_tick_at(iqr *q, uint32_t sw, int64_t t)
 {
     iq_router *r = &q->r[sw];
-    t = grid_r(q, t);
+    uint64_t n = (uint64_t)((t + q->Tr - 1) / q->Tr);
+    t = (int64_t)n * q->Tr;
     if (r->tick_at <= t)
         return;
-    sim *s = net_sim(q->st->n);
-    if (r->rec != NONE) { /* a lane event: superseded, it will fire as nothing */
-        q->trec[r->rec] = NONE;
-        r->rec = NONE;
-    } else if (r->ev)
-        sim_cancel(s, r->ev);
+    if (r->tick_at != INT64_MAX)
+        bit_clr(&q->rcal[slot_of(q, (uint64_t)(r->tick_at / q->Tr)) * q->rwords], sw);
+    else
+        q->due++;
     r->tick_at = t;
-    int64_t d = t - sim_now(s);
-    for (unsigned i = 0; i < q->nlane; i++)
-        if (q->lane_d[i] == d) {
-            if (q->trec_free == NONE) { /* grown by chunks, as the packets */
-                uint32_t n = q->ntrec ? 2 * q->ntrec : 256;
-                q->trec = tn_xrealloc(q->trec, (size_t)n * sizeof *q->trec);
-                for (uint32_t k = n; k-- > q->ntrec;) {
-                    q->trec[k] = q->trec_free;
-                    q->trec_free = k;
-                }
-                q->ntrec = n;
-            }
-            uint32_t rec = q->trec_free;
-            q->trec_free = q->trec[rec];
-            q->trec[rec] = sw;
-            r->rec = rec;
-            r->ev = 0;
-            sim_schedule_lane(s, q->lane_id[i], rec);
-            return;
-        }
-    r->ev = sim_schedule_at(s, t, ev_tick, q, sw);
+    bit_set(&q->rcal[slot_of(q, n) * q->rwords], sw);
+    step_ensure(q, t);
 }
 
 static void host_tick_at(iqr *q, uint32_t h, int64_t t)
 {
     iq_host *hs = &q->h[h];
-    t = grid(q, t);
+    t = grid(q, t); /* on the grid of T, hence of Tr */
     if (hs->tick_at <= t)
         return;
-    sim *s = net_sim(q->st->n);
-    if (hs->ev)
-        sim_cancel(s, hs->ev);
+    if (hs->tick_at != INT64_MAX)
+        bit_clr(&q->hcal[slot_of(q, (uint64_t)(hs->tick_at / q->Tr)) * q->hwords], h);
+    else
+        q->due++;
     hs->tick_at = t;
-    hs->ev = sim_schedule_at(s, t, ev_host, q, h);
+    bit_set(&q->hcal[slot_of(q, (uint64_t)(t / q->Tr)) * q->hwords], h);
+    step_ensure(q, t);
 }
 
 /* a credit for output VC (xo, v) reaches its sender at t */
-static void credit_back(iqr *q, uint32_t xo, uint32_t v, int64_t t)
+static inline __attribute__((always_inline)) void credit_back(iqr *q, uint32_t xo, uint32_t v, int64_t t)
 {
     iq_ovc *o = ovc_at(q, xo, v);
     TN_ASSERT(o->cn < q->depth, "credit FIFO of port %u VC %u overflows", xo, v);
@@ -429,6 +522,7 @@ static void credit_back(iqr *q, uint32_t xo, uint32_t v, int64_t t)
 }
 
 static void route(iqr *q, uint32_t sw, iq_ivc *c, iq_pkt *p, int64_t now);
+static void iq_kill(iqr *q, iq_pkt *p, uint32_t x, uint32_t v, int64_t now, int cur);
 
 /* flit of p (its head: head) is whole in input VC (x, v) at t */
 static void flit_in(iqr *q, uint32_t x, uint32_t v, iq_pkt *p, int64_t t, int head)
@@ -465,6 +559,11 @@ static void ev_deliver(sim *s, void *ctx, uint64_t arg)
 {
     iqr *q = ctx;
     net_msg *m = (net_msg *)(uintptr_t)arg;
+    /* the message's mean hops over its packets (their sum rides in aux's
+     * high half), added in delivery order: a floating-point sum that does
+     * not depend on the order in which its packets' tails crossed */
+    uint64_t K = m->size_bytes ? (m->size_bytes - 1) / q->st->mtu + 1 : 1;
+    q->st->hops_acc += (double)(m->aux >> 32) / (double)K;
     q->st->msgs_delivered++;
     q->st->t_last_ps = sim_now(s);
     net_delivered(q->st->n, m);
@@ -476,16 +575,33 @@ static void packet_arrived(iqr *q, iq_pkt *p, int64_t t_ps)
     net_msg *m = p->msg;
     if (t_ps > m->t_aux_ps)
         m->t_aux_ps = t_ps;
-    double bits = 8.0 * p->bytes;
-    st->bits_delivered += bits;
-    st->energy_j += bits * ((p->hops + 1) * st->serdes_link_j + p->hops * st->core_j);
-    uint64_t K = m->size_bytes ? (m->size_bytes - 1) / st->mtu + 1 : 1;
-    st->hops_acc += (double)p->hops / (double)K;
+    /* integer sums (exact in any order: see iqr_energy_j) */
+    st->bits_delivered += 8.0 * p->bytes;
+    q->link_bits += 8 * (uint64_t)p->bytes * (p->hops + 1);
+    q->core_bits += 8 * (uint64_t)p->bytes * p->hops;
     st->st.packet_hops += p->hops;
+    TN_ASSERT((uint32_t)m->aux > 0, "message %llu: more packets arrived than were cut", (unsigned long long)m->id);
+    m->aux += ((uint64_t)p->hops << 32) - 1; /* packets outstanding in the low half, hops in the high */
     pkt_release(q, p);
-    TN_ASSERT(m->aux > 0, "message %llu: more packets arrived than were cut", (unsigned long long)m->id);
-    if (--m->aux == 0)
-        sim_schedule_at(net_sim(st->n), m->t_aux_ps, ev_deliver, q, (uint64_t)(uintptr_t)m);
+    if ((uint32_t)m->aux == 0) {
+        /* its delivery event is scheduled by the step before its time
+         * (ev_step), in host order: deliveries to a host come in time order
+         * (its one link from its switch) */
+        uint32_t h = m->dst;
+        m->next = NULL;
+        if (q->dq_tail[h]) {
+            TN_ASSERT(q->dq_tail[h]->t_aux_ps <= m->t_aux_ps, "deliveries to host %u out of time order", h);
+            q->dq_tail[h]->next = m;
+        } else {
+            q->dq_head[h] = m;
+            uint64_t n = (uint64_t)((m->t_aux_ps + q->Tr - 1) / q->Tr) - 1;
+            bit_set(&q->dcal[slot_of(q, n) * q->hwords], h);
+            q->due++;
+            step_ensure(q, (int64_t)n * q->Tr);
+        }
+        q->dq_tail[h] = m;
+    } else if (__builtin_expect((uint32_t)m->aux == MSG_DROPPED, 0))
+        net_dropped(st->n, m); /* its last packet in the fabric arrived: the message is lost (iq_kill) */
 }
 
 /* ---- allocators ---- */
@@ -708,6 +824,13 @@ static void route(iqr *q, uint32_t sw, iq_ivc *c, iq_pkt *p, int64_t now)
     unsigned n = t->ops->next(t, sw, &p->hdr, cand);
     unsigned k = 0;
     uint32_t x0 = q->r[sw].x0;
+    if (__builtin_expect(n == 0, 0)) {
+        /* no way on from here since a link failed (network.fail-at): its VC
+         * allocation request loses the packet (iq_lost_here) */
+        c->out = NONE;
+        p->hop.kind = TOPO_HOP_MINIMAL;
+        return;
+    }
     if (n > 1) {
         iq_probe o = {.q = q, .x0 = x0, .p = p, .now = now};
         const topo_probe pr = {.ctx = &o, .load = iq_load, .room = iq_room};
@@ -733,25 +856,25 @@ static void route(iqr *q, uint32_t sw, iq_ivc *c, iq_pkt *p, int64_t now)
 
 static void router_tick(iqr *q, uint32_t sw, int64_t now);
 
-static void ev_tick(sim *s, void *ctx, uint64_t arg) { router_tick(ctx, (uint32_t)arg, sim_now(s)); }
-
-static void ev_tick_lane(sim *s, void *ctx, uint64_t arg)
+/* The tick, compiled twice: `rates` (links of their own rate, q->lT) is a
+ * constant in each copy, so the default path has none of their tests. */
+static inline __attribute__((always_inline)) void router_tick_k(iqr *q, uint32_t sw, int64_t now, const int rates);
+static __attribute__((noinline)) void router_tick_rates(iqr *q, uint32_t sw, int64_t now)
 {
-    iqr *q = ctx;
-    uint32_t rec = (uint32_t)arg, sw = q->trec[rec];
-    q->trec[rec] = q->trec_free;
-    q->trec_free = rec;
-    if (sw == NONE)
-        return; /* superseded by an earlier tick */
-    q->r[sw].rec = NONE;
-    router_tick(q, sw, sim_now(s));
+    router_tick_k(q, sw, now, 1);
+}
+static void router_tick(iqr *q, uint32_t sw, int64_t now)
+{
+    if (__builtin_expect(q->lT != NULL, 0))
+        router_tick_rates(q, sw, now);
+    else
+        router_tick_k(q, sw, now, 0);
 }
 
-static void router_tick(iqr *q, uint32_t sw, int64_t now)
+static inline __attribute__((always_inline)) void router_tick_k(iqr *q, uint32_t sw, int64_t now, const int rates)
 {
     iq_router *r = &q->r[sw];
     r->tick_at = INT64_MAX;
-    r->ev = 0;
     q->s.ticks++;
     const uint32_t V = q->V, x0 = r->x0;
     uint32_t *act = &q->act[(size_t)x0 * V];
@@ -797,6 +920,10 @@ static void router_tick(iqr *q, uint32_t sw, int64_t now)
                 route(q, sw, c, p, now);
                 q->s.rechosen++;
             }
+        }
+        if (__builtin_expect(c->out == NONE, 0)) { /* routed after a failure, no way on: lost */
+            iq_kill(q, p, x0 + li / V, li % V, now, 1);
+            continue;
         }
         uint32_t xo = x0 + c->out, any = 0;
         for (uint32_t v = c->vc_base; v < (uint32_t)c->vc_base + c->nvc; v++) {
@@ -856,6 +983,10 @@ static void router_tick(iqr *q, uint32_t sw, int64_t now)
                 continue;
             }
         }
+        if (rates && q->lgate && !link_can_start(q, xo, now)) {
+            q->s.link_waits++; /* a link of its own rate still sends the flit before */
+            continue;
+        }
         q->rq[nr++] = (iq_req){.in = c->pin, .out = c->out, .key = c->vin, .who = li, .prio = f->p->cls};
     }
     if (nr) {
@@ -899,17 +1030,29 @@ static void router_tick(iqr *q, uint32_t sw, int64_t now)
             int64_t wire = leave + q->stx;        /* its first bit on the output link */
             uint32_t xo = x0 + c->out;
             uint32_t dn = q->peer[xo];
+            int64_t Tl = q->T; /* the flit's time on the link */
             if (q->Tr != q->T) {
                 /* speedup: the crossbar fills the output buffer up to
                  * `speedup` flits per flit time; the link takes one per
                  * flit time, at the flit-time edges (BookSim2's
-                 * _SendFlits once per cycle) */
+                 * _SendFlits once per cycle); a link of its own rate as
+                 * soon as it has sent the flit before */
                 wire = grid(q, wire);
                 if (wire < q->out_free[xo])
                     wire = q->out_free[xo];
-                q->out_free[xo] = wire + q->T;
+                if (rates)
+                    Tl = q->lT[xo];
+                q->out_free[xo] = wire + Tl;
+            } else if (rates) {
+                /* a link of its own rate: the flit starts when the link has
+                 * sent the one before (before the next tick: switch
+                 * allocation waited for that, link_can_start) */
+                if (wire < q->lnext[xo])
+                    wire = q->lnext[xo];
+                Tl = q->lT[xo];
+                q->lnext[xo] = wire + Tl;
             }
-            int64_t whole = wire + q->T + q->olink[xo]; /* whole at the far end */
+            int64_t whole = wire + Tl + q->olink[xo]; /* whole at the far end */
             q->busy[xo]++;
             /* its credit back upstream */
             uint32_t xin = x0 + c->pin, up = q->peer[xin];
@@ -990,6 +1133,12 @@ static void router_tick(iqr *q, uint32_t sw, int64_t now)
             }
         } else
             t = c->ready > now ? c->ready : now + q->Tr;
+        if (rates && q->lgate && c->state == VC_ACTIVE && t != INT64_MAX) {
+            /* its link of its own rate: the first tick link_can_start */
+            int64_t tl = q->lnext[x0 + c->out] - q->T - q->sa - q->stx + 1;
+            if (t < tl)
+                t = tl;
+        }
         if (t < next)
             next = t;
     }
@@ -1003,11 +1152,17 @@ static void host_try(iqr *q, uint32_t h, int64_t now)
 {
     swnet *st = q->st;
     iq_host *hs = &q->h[h];
+    uint32_t xo = q->X + h;
     if (hs->last_ps >= 0 && now < hs->last_ps + q->T) {
         host_tick_at(q, h, hs->last_ps + q->T);
         return;
     }
-    uint32_t xo = q->X + h;
+    if (__builtin_expect(q->lT != NULL, 0) && q->lnext[xo] >= now + q->T) {
+        /* an uplink of its own rate: the host's tick at which it can start
+         * (link_can_start: a host's flit is on its uplink at its tick) */
+        host_tick_at(q, h, q->lnext[xo] - q->T + 1);
+        return;
+    }
     if (!hs->p) {
         if (!nic_pending(&st->nic, h))
             return;
@@ -1083,20 +1238,257 @@ static void host_try(iqr *q, uint32_t h, int64_t now)
     hs->sent++;
     hs->last_ps = now;
     q->busy[xo]++;
-    flit_in(q, hs->x, hs->vc, p, now + q->T + (q->hup ? q->hup[h] : q->hlink), hs->sent == 1);
+    int64_t whole = now + q->T;
+    if (__builtin_expect(q->lT != NULL, 0)) { /* an uplink of its own rate (as a switch's output) */
+        int64_t w = now > q->lnext[xo] ? now : q->lnext[xo];
+        q->lnext[xo] = w + q->lT[xo];
+        whole = w + q->lT[xo];
+    }
+    flit_in(q, hs->x, hs->vc, p, whole + (q->hup ? q->hup[h] : q->hlink), hs->sent == 1);
     if (hs->sent == p->nflits)
         hs->p = NULL;
     if (hs->p || nic_pending(&st->nic, h))
         host_tick_at(q, h, now + q->T);
 }
 
-static void ev_host(sim *s, void *ctx, uint64_t arg)
+/* ---- the fabric's step ---- */
+
+/* The step at t: the hosts due (host order), the routers due (router
+ * order), then the delivery events of the messages whose tails are whole at
+ * their hosts in (t, t + Tr] (host order). A bit whose tick is not at t is
+ * one asked a multiple of W steps ahead: it stays for its turn. While
+ * anything is due the next step follows at t + Tr. */
+static void ev_step(sim *s, void *ctx, uint64_t arg)
 {
+    (void)arg;
     iqr *q = ctx;
-    uint32_t h = (uint32_t)arg;
-    q->h[h].tick_at = INT64_MAX;
-    q->h[h].ev = 0;
-    host_try(q, h, sim_now(s));
+    int64_t t = sim_now(s);
+    q->step_at = t;
+    size_t slot = slot_of(q, (uint64_t)(t / q->Tr));
+    uint64_t *hc = &q->hcal[slot * q->hwords];
+    for (uint32_t w = 0; w < q->hwords; w++)
+        for (uint64_t b = hc[w]; b; b &= b - 1) {
+            uint32_t h = w * 64 + (uint32_t)__builtin_ctzll(b);
+            if (q->h[h].tick_at != t)
+                continue;
+            hc[w] &= ~(b & -b);
+            q->due--;
+            q->h[h].tick_at = INT64_MAX;
+            host_try(q, h, t);
+        }
+    uint64_t *rc = &q->rcal[slot * q->rwords];
+    for (uint32_t w = 0; w < q->rwords; w++)
+        for (uint64_t b = rc[w]; b; b &= b - 1) {
+            uint32_t sw = w * 64 + (uint32_t)__builtin_ctzll(b);
+            if (q->r[sw].tick_at != t)
+                continue;
+            rc[w] &= ~(b & -b);
+            q->due--;
+            router_tick(q, sw, t);
+        }
+    uint64_t *dc = &q->dcal[slot * q->hwords];
+    int64_t end = t + q->Tr;
+    for (uint32_t w = 0; w < q->hwords; w++)
+        for (uint64_t b = dc[w]; b; b &= b - 1) {
+            uint32_t h = w * 64 + (uint32_t)__builtin_ctzll(b);
+            net_msg *m = q->dq_head[h];
+            if (m->t_aux_ps > end)
+                continue;
+            do {
+                q->dq_head[h] = m->next;
+                sim_schedule_at(s, m->t_aux_ps, ev_deliver, q, (uint64_t)(uintptr_t)m);
+                m = q->dq_head[h];
+            } while (m && m->t_aux_ps <= end);
+            dc[w] &= ~(b & -b);
+            if (m) /* the next one's step */
+                bit_set(&q->dcal[slot_of(q, (uint64_t)((m->t_aux_ps + q->Tr - 1) / q->Tr) - 1) * q->hwords], h);
+            else {
+                q->dq_tail[h] = NULL;
+                q->due--;
+            }
+        }
+    q->step_at = INT64_MAX;
+    if (q->due)
+        step_ensure(q, end);
+}
+
+/* ---- links failing during the run (network.fail-at) ----
+ * swnet.c's ev_fail switches the topology to its failed state (topo_fail)
+ * and calls iqr_fail. The rules (iqrouter.c's head, "Links failing during
+ * the run"): a packet that holds an output VC of a failed link, or has a
+ * flit on one (not yet whole at the far end), is lost whole: iq_kill
+ * removes all its flits wherever they are, gives their credits back and
+ * frees every VC it holds; a head not yet holding an output VC is routed
+ * again; a packet routed later with no way on is lost at its VC
+ * allocation. No allocation: the walks follow the VCs' owners. */
+
+/* the sender of the flits in input port x's buffers: a switch output, or host h as X + h */
+static inline uint32_t sender_of(const iqr *q, uint32_t x)
+{
+    uint32_t up = q->peer[x];
+    return (up & HOSTBIT) ? q->X + (up & ~HOSTBIT) : up;
+}
+
+/* Remove p's flits from input VC (x, v), the others kept in order; each
+ * removed flit's credit goes back to the sender as if it had left the
+ * buffer now (a grant's timing: sw-alloc-delay + credit-delay + the way
+ * back, positive by iqr_check). Returns how many. */
+static uint32_t purge(iqr *q, uint32_t x, uint32_t v, const iq_pkt *p, int64_t now)
+{
+    size_t idx = (size_t)x * q->V + v;
+    iq_ivc *c = &q->ivc[idx];
+    uint32_t kept = 0, gone = 0;
+    for (uint32_t i = 0; i < c->n; i++) {
+        iq_flit f = *ring_at(q, idx, c->head + i);
+        if (f.p == p)
+            gone++;
+        else
+            *ring_at(q, idx, c->head + kept++) = f;
+    }
+    c->n = kept;
+    uint32_t s = sender_of(q, x);
+    for (uint32_t i = 0; i < gone; i++)
+        credit_back(q, s, v, now + q->sa + q->cd + q->olink[x]);
+    return gone;
+}
+
+/* input VC (x, v) no longer serves its packet: idle, its output VC free,
+ * and its router ticks at the next step for what is behind */
+static void vc_reset(iqr *q, uint32_t x, uint32_t v, int64_t now)
+{
+    iq_ivc *c = ivc_at(q, x, v);
+    uint32_t sw = q->rid[x];
+    if (c->state == VC_ACTIVE)
+        ovc_at(q, q->r[sw].x0 + c->out, c->out_vc)->owner = NONE;
+    c->state = VC_IDLE;
+    c->sent = 0;
+    if (c->n)
+        router_tick_at(q, sw, now + q->Tr);
+}
+
+/* The packet input VC (x, v) serves (VC_ACTIVE: it holds an output VC):
+ * its front flit's, or, when every flit of it that came here went on, the
+ * packet of the VC that still sends it flits upstream (the owner of the
+ * output VC feeding this one: its tail has not come), or its host's. */
+static iq_pkt *pkt_of_vc(iqr *q, uint32_t x, uint32_t v)
+{
+    for (;;) {
+        iq_ivc *c = ivc_at(q, x, v);
+        if (c->n)
+            return ring_at(q, (size_t)x * q->V + v, c->head)->p;
+        uint32_t s = sender_of(q, x);
+        if (s >= q->X)
+            return q->h[s - q->X].p;
+        uint32_t li = ovc_at(q, s, v)->owner;
+        TN_ASSERT(li != NONE, "port %u VC %u: its packet is nowhere", x, v);
+        x = q->r[q->rid[s]].x0 + li / q->V;
+        v = li % q->V;
+    }
+}
+
+/* p is lost: its flits are removed from every buffer and link they are in
+ * (input VC (x, v) holds some of them, or serves p when cur), every VC it
+ * holds is freed, a host still sending it stops, and it is counted. */
+static void iq_kill(iqr *q, iq_pkt *p, uint32_t x, uint32_t v, int64_t now, int cur)
+{
+    swnet *st = q->st;
+    /* downstream: from (x, v) along the output VCs its head took */
+    uint32_t dx = x, dv = v, arrived = 0;
+    int first = 1;
+    for (;;) {
+        iq_ivc *c = ivc_at(q, dx, dv);
+        size_t idx = (size_t)dx * q->V + dv;
+        /* p is the VC's packet when its flit is at the front, or (reached
+         * from a VC that sent it flits) when nothing of it is left here */
+        if (!first)
+            cur = c->n ? ring_at(q, idx, c->head)->p == p : 1;
+        uint32_t sent = cur && c->state != VC_IDLE ? c->sent : 0;
+        uint32_t gone = purge(q, dx, dv, p, now);
+        if (first)
+            arrived = sent + gone; /* p's flits that reached (x, v) */
+        first = 0;
+        if (!cur)
+            break; /* behind another packet: none of it went further */
+        int active = c->state == VC_ACTIVE;
+        uint32_t xo = q->r[q->rid[dx]].x0 + c->out, ov = c->out_vc;
+        vc_reset(q, dx, dv, now);
+        if (!active || !sent || (q->peer[xo] & HOSTBIT))
+            break;
+        dx = q->peer[xo];
+        dv = ov;
+    }
+    /* upstream: the VCs that still hold its later flits, up to its host */
+    uint32_t ux = x, uv = v;
+    while (arrived < p->nflits) {
+        uint32_t s = sender_of(q, ux);
+        if (s >= q->X) {
+            iq_host *hs = &q->h[s - q->X];
+            if (hs->p == p) { /* its flits not sent yet are not sent */
+                hs->p = NULL;
+                if (nic_pending(&st->nic, s - q->X))
+                    host_tick_at(q, s - q->X, now + 1); /* its next flit time after now */
+            }
+            break;
+        }
+        iq_ovc *o = ovc_at(q, s, uv);
+        TN_ASSERT(o->owner != NONE, "lost packet: port %u VC %u has no owner upstream", ux, uv);
+        uint32_t sw = q->rid[s], li = o->owner;
+        ux = q->r[sw].x0 + li / q->V;
+        uv = li % q->V;
+        iq_ivc *c = ivc_at(q, ux, uv);
+        arrived = c->sent + purge(q, ux, uv, p, now);
+        vc_reset(q, ux, uv, now);
+    }
+    st->lost_packets++;
+    net_msg *m = p->msg;
+    pkt_release(q, p);
+    m->aux = (m->aux - 1) | MSG_DROPPED;
+    if ((uint32_t)m->aux == MSG_DROPPED)
+        net_dropped(st->n, m);
+}
+
+void iqr_fail(swnet *st, int64_t now)
+{
+    iqr *q = st->iq;
+    const topo *t = &st->t;
+    for (uint32_t xo = 0; xo < q->X; xo++) {
+        if (!topo_fail_dead(t, st->hosts + xo))
+            continue;
+        uint32_t dn = q->peer[xo];
+        TN_ASSERT(!(dn & HOSTBIT), "a host's link failed (port %u)", xo);
+        for (uint32_t v = 0; v < q->V; v++) {
+            /* the packet holding the output VC: its head is committed to the link */
+            iq_ovc *o = ovc_at(q, xo, v);
+            while (o->owner != NONE) {
+                uint32_t sw = q->rid[xo], li = o->owner;
+                uint32_t x = q->r[sw].x0 + li / q->V, w = li % q->V;
+                iq_kill(q, pkt_of_vc(q, x, w), x, w, now, 1);
+            }
+            /* flits on the link, not whole at the far end yet */
+            iq_ivc *d = ivc_at(q, dn, v);
+            for (;;) {
+                iq_pkt *p = NULL;
+                for (uint32_t i = 0; i < d->n && !p; i++) {
+                    iq_flit *f = ring_at(q, (size_t)dn * q->V + v, d->head + i);
+                    if (f->t > now)
+                        p = f->p;
+                }
+                if (!p)
+                    break;
+                iq_kill(q, p, dn, v, now, d->n && ring_at(q, (size_t)dn * q->V + v, d->head)->p == p);
+            }
+        }
+    }
+    /* heads routed before the failure and not yet holding an output VC:
+     * routed again (their record moves on only at the VC grant) */
+    for (uint32_t x = 0; x < q->X; x++)
+        for (uint32_t v = 0; v < q->V; v++) {
+            iq_ivc *c = ivc_at(q, x, v);
+            if (c->state == VC_VA && c->n) {
+                route(q, q->rid[x], c, ring_at(q, (size_t)x * q->V + v, c->head)->p, now);
+                router_tick_at(q, q->rid[x], now + q->Tr);
+            }
+        }
 }
 
 /* ---- ops ---- */
@@ -1144,7 +1536,54 @@ int64_t iqr_zero_load_h_ps(const swnet *st, uint32_t h, uint64_t bytes)
     return 2 * (q->T + q->hlink) + ((int64_t)h - 1) * (q->T + q->link) + (int64_t)h * D + (F - 1) * q->T;
 }
 
-int iqr_link_latency_varies(const swnet *st) { return st->iq->varies; }
+int iqr_link_latency_varies(const swnet *st) { return st->iq->varies || st->iq->lT; }
+
+int64_t iqr_zero_load_route_ps(const swnet *st, const uint64_t *links, size_t L, uint64_t bytes)
+{
+    const iqr *q = st->iq;
+    if (!q->lT)
+        return iqr_zero_load_h_ps(st, (uint32_t)(L - 1), bytes) + iqr_route_extra_ps(st, links, L);
+    uint64_t K = bytes ? (bytes - 1) / st->mtu + 1 : 1;
+    uint64_t last = bytes - (K - 1) * st->mtu;
+    int64_t F = (int64_t)(bytes ? (bytes - 1) / q->flit + 1 : 1);
+    if (K > 1)
+        F = (int64_t)((K - 1) * ((st->mtu - 1) / q->flit + 1) + (last ? (last - 1) / q->flit + 1 : 1));
+    int64_t D = q->rd + q->va + q->sa + q->stx, E = q->sa + q->stx;
+    if (q->Tr != q->T)
+        D = grid(q, D);
+    /* stage i (0: the source host, 1..h the switches) sends on links[i]
+     * (its flit time Tl_i, at most one flit per T: P_i = max(Tl_i, T), its
+     * latency lat_i). Head's first bit on link i at w_i,0 = w_i-1,0 +
+     * Tl_i-1 + lat_i-1 + D; flit j's at w_i,j = max(w_i-1,j + Tl_i-1 +
+     * lat_i-1 + E, w_i,j-1 + P_i): the longest path of this max-plus
+     * lattice takes every stage step at the head (they cost D >= E there)
+     * up to some stage m, the F - 1 flit steps at m, then the stage steps
+     * at the tail: the max over m. The tail is whole at the host Tl_h +
+     * lat_h after its first bit left on the last link. */
+    int64_t best = INT64_MIN, headpart = 0;
+    int64_t tailpart_all = 0;
+    for (size_t i = 0; i + 1 < L; i++) {
+        uint32_t x = links[i] < st->hosts ? q->X + (uint32_t)links[i] : (uint32_t)(links[i] - st->hosts);
+        int64_t lat = links[i] < st->hosts ? (q->hup ? q->hup[links[i]] : q->hlink) : q->olink[x];
+        tailpart_all += q->lT[x] + lat + E;
+    }
+    int64_t tailpart = tailpart_all;
+    for (size_t m = 0; m < L; m++) {
+        uint32_t x = links[m] < st->hosts ? q->X + (uint32_t)links[m] : (uint32_t)(links[m] - st->hosts);
+        int64_t P = q->lT[x] > q->T ? q->lT[x] : q->T;
+        int64_t v = headpart + (F > 1 ? (F - 1) * P : 0) + tailpart;
+        if (v > best)
+            best = v;
+        if (m + 1 < L) {
+            int64_t lat = links[m] < st->hosts ? (q->hup ? q->hup[links[m]] : q->hlink) : q->olink[x];
+            headpart += q->lT[x] + lat + D;
+            tailpart -= q->lT[x] + lat + E;
+        }
+    }
+    uint32_t xe = (uint32_t)(links[L - 1] - st->hosts);
+    /* no bytes: without a flit time, as iqr_zero_load_h_ps's F = 0 */
+    return best + q->lT[xe] + q->olink[xe] - (bytes ? 0 : q->T);
+}
 
 int64_t iqr_route_extra_ps(const swnet *st, const uint64_t *links, size_t n)
 {
@@ -1170,7 +1609,7 @@ void iqr_fill_metrics(const swnet *st, double *m)
         double sum = 0, max = 0;
         /* links: host uplinks (X + h) and switch outputs (x) */
         for (uint32_t l = 0; l < q->X + st->hosts; l++) {
-            double u = (double)q->busy[l] * (double)q->T;
+            double u = (double)q->busy[l] * (double)(q->lT ? q->lT[l] : q->T);
             sum += u;
             if (u > max)
                 max = u;
@@ -1178,6 +1617,11 @@ void iqr_fill_metrics(const swnet *st, double *m)
         m[M_link_utilization_mean] = sum / ((double)st->links * (double)span);
         m[M_link_utilization_max] = max / (double)span;
     }
+}
+
+double iqr_energy_j(const swnet *st)
+{
+    return (double)st->iq->link_bits * st->serdes_link_j + (double)st->iq->core_bits * st->core_j;
 }
 
 void iqr_get_stats(const swnet *st, iqr_stats *out) { *out = st->iq->s; }
@@ -1212,6 +1656,8 @@ void iqr_fini(swnet *st)
     free(q->rid);
     free(q->olink);
     free(q->out_free);
+    free(q->lT);
+    free(q->lnext);
     free(q->ivc);
     free(q->ring);
     free(q->ovc);
@@ -1229,58 +1675,41 @@ void iqr_fini(swnet *st)
     free(q->m_out);
     free(q->choice);
     free(q->granted);
-    free(q->trec);
+    free(q->rcal);
+    free(q->hcal);
+    free(q->dcal);
+    free(q->dq_head);
+    free(q->dq_tail);
     free(q);
     st->iq = NULL;
 }
 
-/* Lanes for the delays most ticks are asked at (a router ticks on the grid
- * of Tr, so from a tick or a host's flit-time edge these are fixed): the
- * next step, the VC allocation, the switch allocation and route delays,
- * and a flit's hop to the next router over each link latency (with and
- * without its oblivious route). Other delays take the heap. */
-static void lanes_init(iqr *q)
+/* The step calendar: W slots, enough for the usual delays ahead (a tick
+ * asked further waits in its slot for its turn). */
+static void calendar_init(iqr *q, uint32_t S, uint32_t N)
 {
-    q->nlane = 0;
-    q->trec = NULL;
-    q->ntrec = 0;
-    q->trec_free = NONE;
-    int64_t lat[4] = {q->link, q->hlink, -1, -1};
-    unsigned nl = 2;
-    for (uint32_t x = 0; x < q->X && nl < 4; x++) {
-        int64_t l = q->olink[x];
-        int seen = 0;
-        for (unsigned k = 0; k < nl; k++)
-            seen |= lat[k] == l;
-        if (!seen)
-            lat[nl++] = l;
-    }
-    int64_t cand[4 + 2 * 4];
-    unsigned nc = 0;
-    cand[nc++] = grid_r(q, q->va);
-    cand[nc++] = q->Tr;
-    for (unsigned k = 0; k < nl; k++) {
-        int64_t w = grid_r(q, q->sa + q->stx + q->T + lat[k]);
-        if (k == 1)
-            w = grid_r(q, q->T + lat[k]); /* a host's flit on its uplink */
-        cand[nc++] = w + q->rd;
-        cand[nc++] = w;
-    }
-    cand[nc++] = grid_r(q, q->sa);
-    cand[nc++] = grid_r(q, q->rd);
-    sim *s = net_sim(q->st->n);
-    for (unsigned i = 0; i < nc && q->nlane < IQ_LANES; i++) {
-        int seen = cand[i] <= 0;
-        for (unsigned k = 0; k < q->nlane; k++)
-            seen |= q->lane_d[k] == cand[i];
-        if (seen)
-            continue;
-        int id = sim_lane(s, cand[i], ev_tick_lane, q);
-        if (id < 0)
-            break;
-        q->lane_d[q->nlane] = cand[i];
-        q->lane_id[q->nlane++] = id;
-    }
+    int64_t maxl = q->hlink > q->link ? q->hlink : q->link;
+    for (uint32_t x = 0; x < q->X; x++)
+        if (q->olink[x] > maxl)
+            maxl = q->olink[x];
+    if (q->hup)
+        for (uint32_t h = 0; h < N; h++)
+            if (q->hup[h] > maxl)
+                maxl = q->hup[h];
+    int64_t d = q->sa + q->stx + q->T + maxl + q->rd + q->va + q->cd + 2 * q->T;
+    uint64_t steps = (uint64_t)(d / q->Tr) + 2;
+    q->W = 16;
+    while (q->W < steps && q->W < 4096)
+        q->W *= 2;
+    q->rwords = (S + 63) / 64;
+    q->hwords = (N + 63) / 64;
+    q->rcal = tn_xcalloc((size_t)q->W * q->rwords, sizeof *q->rcal);
+    q->hcal = tn_xcalloc((size_t)q->W * q->hwords, sizeof *q->hcal);
+    q->dcal = tn_xcalloc((size_t)q->W * q->hwords, sizeof *q->dcal);
+    q->dq_head = tn_xcalloc(N ? N : 1, sizeof *q->dq_head);
+    q->dq_tail = tn_xcalloc(N ? N : 1, sizeof *q->dq_tail);
+    q->due = 0;
+    q->step_at = INT64_MAX;
 }
 
 static uint32_t depth_of(const swnet_params *p) { return (uint32_t)(p->vc_buffer_bytes / p->flit_bytes); }
@@ -1396,12 +1825,19 @@ int iqr_init(swnet *st, const swnet_params *p, char *err, size_t errlen)
         q->Tr = 1;
     q->link = st->link_ps;
     q->hlink = p->host_link_ps >= 0 ? p->host_link_ps : st->link_ps;
-    if (st->lrate) {
-        free(q);
-        st->iq = NULL;
-        return tn_error(err, errlen, "network.router=\"input-queued\": links of their own bandwidth (the graph's "
-                                     "edge attribute bandwidth, network.degraded-links) are modelled by the "
-                                     "output-queued router only (its clock is one flit time on every link)");
+    if (st->lrate) { /* links of their own rate: a flit's time on each (swnet.c's links l: hosts' uplinks h, then
+                        switch outputs hosts + x) */
+        uint32_t Xl = t->links - t->hosts;
+        q->lT = tn_xmalloc((size_t)(Xl + t->hosts) * sizeof *q->lT);
+        q->lnext = tn_xmalloc((size_t)(Xl + t->hosts) * sizeof *q->lnext);
+        for (uint32_t x = 0; x < Xl + t->hosts; x++) {
+            uint32_t l = x < Xl ? t->hosts + x : x - Xl;
+            q->lT[x] = net_rate_ps(&st->lrate[l], p->flit_bytes);
+            if (q->lT[x] < 1)
+                q->lT[x] = 1;
+            q->lnext[x] = 0;
+        }
+        q->lgate = q->Tr == q->T;
     }
     if (st->llat) { /* hosts' uplinks of their own latency (the others at host-link-latency) */
         q->hup = tn_xmalloc((size_t)t->hosts * sizeof *q->hup);
@@ -1426,8 +1862,6 @@ int iqr_init(swnet *st, const swnet_params *p, char *err, size_t errlen)
     for (uint32_t s = 0; s < S; s++) {
         iq_router *r = &q->r[s];
         r->tick_at = INT64_MAX;
-        r->ev = 0;
-        r->rec = NONE;
         r->x0 = (uint32_t)t->ops->port_base(t, s);
         r->radix = t->ops->radix(t, s);
         r->nact = 0;
@@ -1493,6 +1927,6 @@ int iqr_init(swnet *st, const swnet_params *p, char *err, size_t errlen)
     q->m_in = tn_xmalloc((size_t)q->maxr * V * sizeof *q->m_in);
     q->m_out = tn_xmalloc((size_t)q->maxr * V * sizeof *q->m_out);
     q->choice = tn_xmalloc((size_t)q->maxr * V * sizeof *q->choice);
-    lanes_init(q);
+    calendar_init(q, S, N);
     return 0;
 }

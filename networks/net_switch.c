@@ -543,8 +543,8 @@ static void ev_srpt_port_free(sim *s, void *ctx, uint64_t node)
  * default headroom (network.pfc-headroom 0) is (2 link + sw) x B + mtu (+
  * mtu storing and forwarding; swnet_pfc_headroom): never a drop. A smaller
  * headroom given drops a packet that would take its (host, class) past
- * xoff + headroom (pfc_fits; the fabric is then lossy: a transport must
- * recover). The output buffer is no limit under PFC (lossless queues:
+ * xoff + headroom (pfc_fits; a headroom given makes the fabric lossy,
+ * sw_lossy: a transport must recover). The output buffer is no limit under PFC (lossless queues:
  * ingress accounting, as a switch MMU's); a network.buffer given must hold
  * every class's xoff + headroom (swnet_pfc_buffer_check). */
 static void ev_pfc(sim *s, void *ctx, uint64_t arg)
@@ -953,6 +953,24 @@ static int sw_nic_on(const sw_params *p)
            p->flow_control == SWNET_PFC || p->host_buffer > 0;
 }
 
+/* The drops a run on p can have (net_ops.lossy): the output-queued
+ * switch's drop-tail or RED buffers (1), else only the hosts' queues
+ * (NET_LOSSY_HOST); under PFC only with a pfc-headroom given
+ * (NET_LOSSY_PFC: it may be below the round trip, which the attributes
+ * alone do not tell; the default, the round trip, never drops); never on
+ * the input-queued switch (sw_iq_check refuses buffers there). */
+static int sw_lossy(const void *params)
+{
+    const sw_params *p = params;
+    if (p->iq.router == SWNET_IQ)
+        return 0;
+    if (p->flow_control == SWNET_PFC)
+        return p->pfc_headroom ? NET_LOSSY_PFC : 0;
+    if (p->buf.buffer_bytes > 0 || p->buf.ecn == PORT_ECN_RED)
+        return 1;
+    return p->host_buffer > 0 ? NET_LOSSY_HOST : 0;
+}
+
 static int sw_init(void *state, net *n, const void *params, char *err, size_t errlen)
 {
     sw_state *st = state;
@@ -1001,18 +1019,15 @@ static int sw_init(void *state, net *n, const void *params, char *err, size_t er
             st->host_buf = p->host_buffer;
             st->pport = tn_xcalloc(core->nodes, sizeof *st->pport);
             st->bport = tn_xcalloc(core->nodes, sizeof *st->bport);
-            if (!st->pfc && (p->buf.buffer_bytes > 0 || p->buf.ecn == PORT_ECN_RED))
-                n->lossy = 1;
-            else if (!st->pfc && p->host_buffer > 0)
-                n->lossy = NET_LOSSY_HOST; /* only the hosts' queues drop (run.c names host-buffer) */
+            n->lossy = sw_lossy(p);
             st->arrival = ev_buffered_arrival;
             if (st->pfc) {
                 st->xoff = p->pfc_xoff;
                 st->xon = p->pfc_xon;
                 uint64_t rt = sw_pfc_round_trip(core, p);
                 st->pfc_lim = rt == UINT64_MAX ? UINT64_MAX : p->pfc_xoff + (p->pfc_headroom ? p->pfc_headroom : rt);
-                if (p->pfc_headroom && p->pfc_headroom < rt)
-                    n->lossy = NET_LOSSY_PFC; /* a packet can find its headroom exhausted */
+                if (p->pfc_headroom)
+                    n->lossy = NET_LOSSY_PFC; /* sw_lossy: a packet may find its headroom exhausted */
                 st->ncls = st->nic.ncls;
                 st->ingress = tn_xcalloc((size_t)core->nodes * st->ncls, sizeof *st->ingress);
                 st->xoff_sent = tn_xcalloc((size_t)core->nodes * st->ncls, 1);
@@ -1146,6 +1161,7 @@ const net_ops net_switch_ops = {
     .nparams = sizeof sw_rows / sizeof sw_rows[0],
     .params_size = sizeof(sw_params),
     .check = sw_check,
+    .lossy = sw_lossy,
     .resolve_phy = sw_resolve_phy,
     .init = sw_init,
     .send = sw_send,

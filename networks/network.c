@@ -62,6 +62,28 @@ size_t net_index(const net_ops *ops)
     return 0;
 }
 
+void net_lossy_refusal(int kind, const char *fabric, const char *who, const char **attr, char *buf, size_t n)
+{
+    const char *fix = "a transport must recover them (<transport type=\"tcp\"/> or \"dctcp\", or workload.transport)";
+    if (kind == NET_LOSSY_FAILURES) {
+        *attr = "network.fail-at";
+        snprintf(buf, n, "the %s loses the packets on its links that fail during the run, and %s's transport is "
+                 "none: %s; without one a lost message would leave its workload waiting for ever", fabric, who, fix);
+    } else if (kind == NET_LOSSY_PFC) {
+        *attr = "network.pfc-headroom";
+        snprintf(buf, n, "a headroom given bounds what a paused (port, priority) of the %s may hold, so it drops "
+                 "what arrives past it when the headroom is below the pause's round trip, and %s's transport is "
+                 "none: %s, or leave pfc-headroom at 0 (the round trip: no drop)", fabric, who, fix);
+    } else if (kind == NET_LOSSY_HOST) {
+        *attr = "network.host-buffer";
+        snprintf(buf, n, "the %s's host queues drop the messages that do not fit, and %s's transport is none: %s",
+                 fabric, who, fix);
+    } else {
+        *attr = "network.buffer";
+        snprintf(buf, n, "the %s's finite buffers drop packets, and %s's transport is none: %s", fabric, who, fix);
+    }
+}
+
 int net_name_ok(const char *name, char *err, size_t errlen)
 {
     if (net_find(name))

@@ -161,8 +161,8 @@
  *     of lossless traffic have no limit of their own). A packet that would
  *     wait (its output busy or its priority paused there) and take its
  *     (ingress link, priority) past pfc-xoff + pfc-headroom is dropped and
- *     counted in drops (pfc_fits; the fabric is then lossy, a transport
- *     must recover). The default headroom (0) is the pause's round trip,
+ *     counted in drops (pfc_fits; a headroom given makes the fabric lossy,
+ *     NET_LOSSY_PFC: a transport must recover). The default headroom (0) is the pause's round trip,
  *     which never drops: the packet T that passed xoff started on link a
  *     at s and joined its output at s + link + sw; the pause reaches a's
  *     sender back_of(a) later, which so far started at most (link + sw +
@@ -1187,6 +1187,10 @@ static void ev_fail(sim *s, void *ctx, uint64_t arg)
     int64_t now = sim_now(s);
     topo_fail_activate(&st->t, 1);
     st->failed = 1;
+    if (st->iq) {
+        iqr_fail(st, now);
+        return;
+    }
     for (uint32_t l = st->hosts; l < st->links; l++) {
         if (!topo_fail_dead(&st->t, l))
             continue;
@@ -1495,7 +1499,7 @@ int64_t swnet_zero_load_ps(const void *state, uint32_t src, uint32_t dst, uint64
         uint64_t buf[64], *links = st->zl_links ? st->zl_links : buf;
         TN_ASSERT(st->zl_links || t->max_route_links <= 64, "routes of %u links", t->max_route_links);
         size_t L = topo_route(t, src, dst, 0, links, NULL, t->max_route_links);
-        return swnet_zero_load_h_ps(state, (uint32_t)(L - 1), bytes) + iqr_route_extra_ps(st, links, L);
+        return iqr_zero_load_route_ps(st, links, L, bytes);
     }
     if (!st->iq && (st->lrate || st->llat)) {
         uint64_t *lk = st->zl_links;
@@ -1556,7 +1560,9 @@ void swnet_fill_metrics(void *state, double *m)
         m[M_link_utilization_max] = max / (double)span;
     }
     if (st->energy_modelled)
-        m[M_energy_per_bit_j] = st->bits_delivered > 0 ? st->energy_j / st->bits_delivered : st->energy_zero_j;
+        m[M_energy_per_bit_j] = st->bits_delivered > 0
+                                    ? (st->iq ? iqr_energy_j(st) : st->energy_j) / st->bits_delivered
+                                    : st->energy_zero_j;
     if (st->fail_at_ps >= 0)
         m[M_lost_packets] = (double)st->lost_packets;
 }
@@ -1898,9 +1904,6 @@ void swnet_check(const net_params *core, const swnet_params *p, const char *cons
             s++;
         if (!*s)
             param_invalid(rep, "network.fail-at", "needs network.failed-links (the links that fail then)");
-        if (p->router == SWNET_IQ)
-            param_invalid(rep, "network.fail-at", "links failing during the run are modelled with "
-                                                  "network.router=\"output-queued\" only (so far)");
         if (p->nic.policy == NIC_SRPT && p->flow_control != SWNET_CREDIT)
             param_invalid(rep, "network.fail-at", "not with host-scheduling=\"srpt\"'s output heaps (so far)");
         if (p->flow_control == SWNET_PFC)
@@ -1946,10 +1949,6 @@ void swnet_check(const net_params *core, const swnet_params *p, const char *cons
     if (p->vc_map != SWNET_VC_PER_CLASS && p->vc_map != SWNET_VC_SHARED)
         param_invalid(rep, "network.vc-map", "unknown VC mapping %d", p->vc_map);
     iqr_check(core, p, rep);
-    if (p->degraded_links[0] && p->router == SWNET_IQ)
-        param_invalid(rep, "network.degraded-links", "links of their own bandwidth are modelled by the output-queued "
-                                                     "router only (the input-queued router's clock is one flit time "
-                                                     "on every link)");
     if (topo_routing_of(routings, p->routing) < 0) {
         char list[256];
         topo_routing_list(routings, list, sizeof list);
@@ -2284,6 +2283,41 @@ static int link_attrs_init(swnet *st, const net_params *core, const swnet_params
     return 0;
 }
 
+/* What p's flow control and host scheduling make of the output ports
+ * (head comment "Output buffers"): pFabric's SRPT heaps (lossy buffers,
+ * not under credits), PFC, and whether the output-queued router's ports
+ * are buffers at all. swnet_init and swnet_lossy read them here. */
+static int sw_srpt(const swnet_params *p) { return p->nic.policy == NIC_SRPT && p->flow_control != SWNET_CREDIT; }
+static int sw_pfc(const swnet_params *p)
+{
+    return p->flow_control == SWNET_PFC && !sw_srpt(p) && p->router == SWNET_OQ;
+}
+static int sw_buffered(const swnet_params *p)
+{
+    return (port_cfg_on(&p->buf) || sw_pfc(p)) && p->flow_control != SWNET_CREDIT && !sw_srpt(p) &&
+           p->router == SWNET_OQ;
+}
+
+int swnet_lossy(const swnet_params *p)
+{
+    if (sw_buffered(p) && !sw_pfc(p) && (p->buf.buffer_bytes > 0 || p->buf.ecn == PORT_ECN_RED))
+        return 1;
+    /* under pfc only past a headroom given (it may be below the round trip,
+     * which the attributes alone do not tell; the default never drops) */
+    if (sw_pfc(p) && p->pfc_headroom)
+        return NET_LOSSY_PFC;
+    uint32_t count;
+    const char *s = p->failed_links;
+    while (tn_is_space(*s) || *s == ',')
+        s++;
+    /* fail-at needs failed links (swnet_check); a count of 0 fails none */
+    if (p->fail_at_ps >= 0 && *s && !(topo_graph_failed_count(s, &count) && count == 0))
+        return NET_LOSSY_FAILURES;
+    return 0;
+}
+
+int swnet_lossy_op(const void *params) { return swnet_lossy(params); }
+
 int swnet_init(void *state, net *n, topo *t, const swnet_params *p, char *err, size_t errlen)
 {
     swnet *st = state;
@@ -2319,7 +2353,8 @@ int swnet_init(void *state, net *n, topo *t, const swnet_params *p, char *err, s
         st->fail_at_ps = p->fail_at_ps;
         topo_fail_activate(&st->t, 0);
         sim_schedule_at(net_sim(n), p->fail_at_ps, ev_fail, st, 0);
-        n->lossy = NET_LOSSY_FAILURES;
+        if (swnet_lossy(p) == NET_LOSSY_FAILURES) /* a count of 0 fails no link */
+            n->lossy = NET_LOSSY_FAILURES;
     }
     if (core->nodes != st->t.hosts) {
         tn_error(err, errlen, "system.nodes: N = %u, but the %s has %u hosts", core->nodes, st->t.ops->name,
@@ -2355,7 +2390,7 @@ int swnet_init(void *state, net *n, topo *t, const swnet_params *p, char *err, s
     st->pick_nv = st->strict ? st->vcs : st->nq;
     /* pFabric's ports need its lossy buffers: with credits a starved packet
      * pins its upstream buffer (head comment) */
-    st->srpt = p->nic.policy == NIC_SRPT && !st->credit;
+    st->srpt = sw_srpt(p);
     /* oblivious routings decide a hop from the packet's record alone */
     st->lookahead = !st->t.adaptive;
     st->salt_key = ((uint64_t)gsl_rng_get(n->rng) << 32) ^ (uint64_t)gsl_rng_get(n->rng);
@@ -2387,14 +2422,14 @@ int swnet_init(void *state, net *n, topo *t, const swnet_params *p, char *err, s
     st->arrive_lane = st->llat ? -1 : sim_lane(net_sim(n), st->link_ps + st->sw_ps, ev_arrive, st);
     if (st->arrive_lane >= 0 && (size_t)st->links * st->stride >= SIM_LOOKAHEAD_MIN_BYTES)
         sim_lane_prefetch(net_sim(n), st->arrive_lane, pf_arrive, SWNET_LOOKAHEAD, 2);
-    st->pfc = p->flow_control == SWNET_PFC && !st->srpt && p->router == SWNET_OQ;
-    st->buffered = (port_cfg_on(&p->buf) || st->pfc) && !st->credit && !st->srpt && p->router == SWNET_OQ;
+    st->pfc = sw_pfc(p);
+    st->buffered = sw_buffered(p);
     st->pick_mode = st->srpt ? 1 : st->pfc ? 2 : 0;
     if (st->buffered) {
         st->buf = p->buf;
         st->bq = tn_xcalloc(st->links, sizeof *st->bq);
         st->qsw = tn_xcalloc(st->t.switches ? st->t.switches : 1, sizeof *st->qsw);
-        if (!st->pfc && (p->buf.buffer_bytes > 0 || p->buf.ecn == PORT_ECN_RED))
+        if (swnet_lossy(p) == 1)
             n->lossy = 1;
     }
     if (st->pfc) {
@@ -2416,8 +2451,6 @@ int swnet_init(void *state, net *n, topo *t, const swnet_params *p, char *err, s
                                              st->lrate ? st->lrate[l].bps : st->rate.bps, st->mtu) +
                           (st->lrate ? 2 * st->mtu : 0);
             uint64_t h = p->pfc_headroom ? p->pfc_headroom : rt;
-            if (h < rt)
-                n->lossy = NET_LOSSY_PFC; /* a packet can find its headroom exhausted */
             st->pfc_lim[l] = p->pfc_xoff + h;
             if (p->buf.buffer_bytes && (uint64_t)st->nprio * st->pfc_lim[l] > p->buf.buffer_bytes) {
                 tn_error(err, errlen, "network.buffer: under pfc each of a port's %u pause priorities may hold "
@@ -2427,6 +2460,8 @@ int swnet_init(void *state, net *n, topo *t, const swnet_params *p, char *err, s
                 return -1;
             }
         }
+        if (swnet_lossy(p) == NET_LOSSY_PFC)
+            n->lossy = NET_LOSSY_PFC; /* a packet may find its headroom exhausted */
         size_t k = (size_t)st->links * st->nprio;
         st->ingress = tn_xcalloc(k, sizeof *st->ingress);
         st->xoff_sent = tn_xcalloc(k, 1);

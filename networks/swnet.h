@@ -180,7 +180,8 @@ typedef struct swnet_params {
     {SWNET_ROW_("network.pfc-headroom", "size", "B", "0B",                                                     \
                 "PFC: bytes one ingress link and priority may hold above pfc-xoff (what arrives while the "    \
                 "pause travels); one more is dropped and counted. 0: the pause's round trip, (link there + "   \
-                "switch + link back) x B + mtu per link, which never drops. With network.buffer, priorities x " \
+                "switch + link back) x B + mtu per link, which never drops (one given needs a transport). "     \
+                "With network.buffer, priorities x "                                                            \
                 "(pfc-xoff + headroom) must fit in it"),                                                        \
      .kind = PARAM_BYTES, .off = offsetof(T, f), .flags = PARAM_NONNEG, .example = "30kB"}
 
@@ -232,14 +233,15 @@ typedef struct swnet_params {
                 "switched fabrics: links running at a fraction of their bandwidth: A-B:factor entries "       \
                 "(0 < factor <= 1; A-B named as for failed-links, host links too; both directions of every "   \
                 "link between A and B). Routing does not change (a degraded link is not a failed one); "     \
-                "output-queued router"),                                                                        \
+                "both routers (input-queued: a flit takes flit time / factor on it, sent back to back)"),       \
      .kind = PARAM_TEXT, .off = offsetof(T, m.degraded_links), .max = SWNET_FAILED_MAX,                        \
      .name_ok = swnet_degraded_ok, .example = "S0-S4:0.5 S2-S5:0.25"},                                        \
     {SWNET_ROW_("network.fail-at", "time", "s", "-1ps",                                                        \
                 "switched fabrics: the failed links fail at this time of the run (negative: down from the "     \
                 "start); packets on or queued for them then are lost (lost_packets) and a transport must "    \
-                "recover them; output-queued fat-tree, leaf-spine, torus, dragonfly and graph (its routing "     \
-                "recomputed then)"),                                                                           \
+                "recover them; fat-tree, leaf-spine, torus, dragonfly and graph (its routing recomputed then), "\
+                "both routers (input-queued: a packet with a flit on, or an output VC of, a failed link is lost "\
+                "whole and frees its VCs)"),                                                                    \
      .kind = PARAM_PS, .off = offsetof(T, m.fail_at_ps), .example = "50us"},                                     \
     SWNET_ROW_ROUTER(T, m),                                                                                    \
     {SWNET_ROW_("network.switching", "choice", "", "cut-through",                                              \
@@ -431,6 +433,15 @@ void swnet_pfc_shared(void *state);
  * deadlock), 0 if none. */
 uint64_t swnet_pfc_wait_cycle(const void *state);
 
+/* The drops a run on p can have, from p alone (net_ops.lossy): 1 when the
+ * output-queued router's buffers drop (drop-tail or RED under flow-control
+ * infinite), NET_LOSSY_PFC under pfc with a pfc-headroom given (it may be
+ * below the pause's round trip), else NET_LOSSY_FAILURES when links fail
+ * during the run (fail-at), else 0. swnet_init sets net.lossy to the same. swnet_lossy_op
+ * is the op of every fabric over the core, whose params begin with their
+ * swnet_params (`sw`, the first member of each). */
+int swnet_lossy(const swnet_params *p);
+int swnet_lossy_op(const void *params);
 int swnet_init(void *state, net *n, topo *t, const swnet_params *p, char *err, size_t errlen);
 
 /* Zero-load times on the routes of topology zl instead (taken over): the
@@ -537,6 +548,6 @@ double swnet_mem_bytes(const net_params *core, const swnet_params *p, const topo
     .state_size = sizeof(swnet), .send = swnet_send, .zero_load_ps = swnet_zero_load_ps,            \
     .link_count = swnet_link_count, .route = swnet_route, .route_many = swnet_route_many, .routes_key = swnet_routes_key, .metrics = swnet_metrics_def,                      \
     .nmetrics = SWNET_NMETRICS, .fill_metrics = swnet_fill_metrics, .fini = swnet_fini, .topology = swnet_topo, \
-    .queue_report = swnet_queue_report
+    .queue_report = swnet_queue_report, .lossy = swnet_lossy_op
 
 #endif

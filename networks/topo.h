@@ -474,8 +474,12 @@ int topo_graph_link_failed(const topo *t, uint64_t link);
  * hops after's routing gives them from wherever they are, and after's
  * own; topo_graph.c) has a cycle: its message (allocated), else NULL. */
 char *topo_graph_transition_cycle(const topo *before, const topo *after);
-/* Bytes t holds: links, names, routing tables. */
+/* Bytes t holds: links, names, routing tables, route cache (its largest). */
 double topo_graph_mem_bytes(const topo *t);
+/* The route cache's part of it (shortest, up-down: 4 S_h^2 L bytes, S_h
+ * switches with hosts, L the longest route's links between switches; 0
+ * when the graph keeps none: too large, or another routing). */
+double topo_graph_route_cache_bytes(const topo *t);
 
 /* Partly populated (topo_sub.c): n of base's hosts present, placed by
  * `how`; takes base over (base is zeroed; the result frees it). The same

@@ -100,13 +100,17 @@
  * Memory, O(links + routing table): 12 B a port (gport) and 8 B a host,
  * the names, and the routing tables above: up-down 8 S S_h bytes
  * (dist, ddown and two phases of nport, 2 B each), shortest 4 S S_h,
- * ecmp 2 S S_h, file 2^lmc N S x 2 B (S switches, S_h with hosts). */
+ * ecmp 2 S S_h, file 2^lmc N S x 2 B (S switches, S_h with hosts); and
+ * for shortest and up-down the route cache of static evaluations
+ * (route_cached): 4 S_h^2 L bytes (L the longest route's links between
+ * switches), kept only when at most twice the tables. */
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 
 #include "dotio.h"
 #include "log.h"
@@ -160,6 +164,8 @@ typedef struct graph {
     uint32_t maxsw;
     char *failed; /* the failed links' names ("A-B C-D"), or NULL */
     uint32_t nfailed;
+    uint32_t *pc;    /* shortest, up-down: the route cache of route_many, [ndst * ndst * pcl] (NULL: not yet) */
+    uint32_t pcl;    /* its slots per pair: the longest route's links between switches (0: no cache) */
     double *lbw;     /* [nh + P] per directed link id: its own rate, bit/s (0: the fabric's); NULL: none has one */
     int64_t *llat;   /* [nh + P] its own latency, ps (< 0: the fabric's); allocated with lbw */
     int refs;    /* topologies sharing it, and the cache */
@@ -451,7 +457,8 @@ static void take(const topo *t, uint32_t sw, const topo_hop *c, topo_hdr *h)
  * of MB): a stage prefetches what the lane's next stage reads, so the other
  * lanes' stages run while it arrives. The links are topo_route's (next,
  * take and peer above, composed); ECMP and tables too wide for 12-bit ports
- * go pair after pair. */
+ * go pair after pair. Shortest and up-down keep the routes they walked in
+ * the route cache (route_cached below). */
 #define GR_LANES 24
 typedef struct gr_lane {
     const uint16_t *col; /* the route's column: a cell per switch */
@@ -462,15 +469,12 @@ typedef struct gr_lane {
     uint8_t stage, down;
 } gr_lane;
 
-static void route_many(const topo *t, size_t n, const uint64_t *ends, const uint64_t *salts, uint32_t *links,
-                       uint32_t *len, size_t stride)
+/* The lanes' walk of pairs idx[0 .. n) (NULL: pairs 0 .. n). */
+static void walk_lanes(const topo *t, size_t n, const uint32_t *idx, const uint64_t *ends, const uint64_t *salts,
+                       uint32_t *links, uint32_t *len, size_t stride)
 {
     const graph *g = G(t);
     const int file = g->routing == TOPO_GRAPH_FILE, updown = g->routing == TOPO_GRAPH_UPDOWN;
-    if (!file && !g->nport) {
-        topo_route_each(t, n, ends, salts, links, len, stride);
-        return;
-    }
     const uint32_t N = g->nh, maxl = t->max_route_links;
     gr_lane L[GR_LANES];
     size_t nf = 0;
@@ -484,7 +488,8 @@ static void route_many(const topo *t, size_t n, const uint64_t *ends, const uint
                 if (nf == n)
                     continue;
                 /* a new pair: its uplink, its column, the first cell */
-                size_t f = nf++;
+                size_t f = idx ? idx[nf] : nf;
+                nf++;
                 uint32_t a = (uint32_t)(ends[f] >> 32), d = (uint32_t)ends[f];
                 TN_ASSERT(a < N && d < N, "graph: route %u -> %u of %u hosts", a, d, N);
                 l->f = f;
@@ -547,6 +552,96 @@ static void route_many(const topo *t, size_t n, const uint64_t *ends, const uint
     }
 }
 
+/* The route cache (shortest, up-down). Their routes are destination-based
+ * and up-down's phase follows from the links crossed, so the links of a
+ * route between switches depend on its source and destination switches
+ * alone: route_many keeps them per (source switch, destination switch),
+ * both with hosts (dix), pcl link ids a pair, UINT32_MAX after the last
+ * when fewer, 0 in the first slot while the pair was never routed (a link
+ * between switches has an id >= N >= 1). A cached route is one read, where
+ * a walk is two dependent table reads a hop: at ORCS's scale
+ * (bench/graph.sh) routing is then bound by the counting, not by the
+ * tables. Memory: 4 ndst^2 pcl bytes, kept only when that is at most twice
+ * the routing tables (pcl ndst <= 4 S for up-down, 2 S for shortest: see
+ * cache_plan), so the graph stays O(links + routing table); allocated at
+ * the first route_many (a static evaluation) and filled as pairs are
+ * asked, so a timed run never holds it. */
+static void cache_plan(graph *g)
+{
+    g->pcl = 0;
+    if (!g->nport || g->maxsw < 2)
+        return;
+    uint64_t slots = g->maxsw - 1, lim = (g->routing == TOPO_GRAPH_UPDOWN ? 4 : 2) * (uint64_t)g->ns;
+    if (slots * g->ndst <= lim)
+        g->pcl = (uint32_t)slots;
+}
+
+static double cache_bytes(const graph *g) { return (double)g->ndst * g->ndst * g->pcl * sizeof *g->pc; }
+
+#define GR_CHUNK 64
+static void route_cached(const topo *t, graph *g, size_t n, const uint64_t *ends, const uint64_t *salts,
+                         uint32_t *links, uint32_t *len, size_t stride)
+{
+    const uint32_t N = g->nh, P = g->pcl, X = g->ndst;
+    if (!g->pc)
+        g->pc = table_alloc((size_t)cache_bytes(g)); /* zeroed: no pair routed yet */
+    uint32_t *ent[GR_CHUNK], miss[GR_CHUNK];
+    for (size_t c0 = 0; c0 < n; c0 += GR_CHUNK) {
+        size_t cn = n - c0 < GR_CHUNK ? n - c0 : GR_CHUNK;
+        /* the pairs' entries, asked at once (independent reads) */
+        for (size_t i = 0; i < cn; i++) {
+            uint32_t a = (uint32_t)(ends[c0 + i] >> 32), d = (uint32_t)ends[c0 + i];
+            TN_ASSERT(a < N && d < N, "graph: route %u -> %u of %u hosts", a, d, N);
+            ent[i] = g->pc + ((uint64_t)g->dix[g->hsw[a]] * X + g->dix[g->hsw[d]]) * P;
+            __builtin_prefetch(ent[i]);
+        }
+        unsigned nm = 0;
+        for (size_t i = 0; i < cn; i++) {
+            const uint32_t *e = ent[i];
+            size_t f = c0 + i;
+            if (e[0] == 0) { /* never routed: walked below */
+                miss[nm++] = (uint32_t)i;
+                continue;
+            }
+            uint32_t a = (uint32_t)(ends[f] >> 32), d = (uint32_t)ends[f];
+            uint32_t *out = links + f * stride, k = 1;
+            out[0] = a;
+            for (uint32_t j = 0; j < P && e[j] != UINT32_MAX; j++)
+                out[k++] = e[j];
+            out[k++] = N + (uint32_t)g->base[g->hsw[d]] + g->hport[d];
+            len[f] = k;
+        }
+        if (!nm)
+            continue;
+        uint32_t idx[GR_CHUNK];
+        for (unsigned i = 0; i < nm; i++)
+            idx[i] = (uint32_t)(c0 + miss[i]);
+        walk_lanes(t, nm, idx, ends, salts, links, len, stride);
+        for (unsigned i = 0; i < nm; i++) {
+            size_t f = idx[i];
+            uint32_t k = len[f], *e = ent[miss[i]];
+            const uint32_t *r = links + f * stride;
+            TN_ASSERT(k >= 2 && k - 2 <= P, "graph: route of %u links, cache of %u", k, P);
+            for (uint32_t j = 0; j + 2 < k; j++)
+                e[j] = r[1 + j];
+            if (k - 2 < P)
+                e[k - 2] = UINT32_MAX;
+        }
+    }
+}
+
+static void route_many(const topo *t, size_t n, const uint64_t *ends, const uint64_t *salts, uint32_t *links,
+                       uint32_t *len, size_t stride)
+{
+    graph *g = t->priv;
+    if (g->routing != TOPO_GRAPH_FILE && !g->nport)
+        topo_route_each(t, n, ends, salts, links, len, stride);
+    else if (g->pcl)
+        route_cached(t, g, n, ends, salts, links, len, stride);
+    else
+        walk_lanes(t, n, NULL, ends, salts, links, len, stride);
+}
+
 static double uniform_bound(const topo *t) { return G(t)->bound; }
 
 static void graph_free(graph *g)
@@ -569,6 +664,7 @@ static void graph_free(graph *g)
     free(g->dist);
     free(g->ddown);
     free(g->nport);
+    free(g->pc);
     free(g->cycle);
     free(g->failed);
     free(g->lbw);
@@ -1861,11 +1957,17 @@ static int walk_all(graph *g, char *err, size_t errlen)
  * by the path, the file's size and modification time, the routing and the
  * fabric's link rate and latency, and a digest of
  * its bytes (a file rewritten within the clock's granularity keeps its
- * size and time). One process, one
- * thread (tasknet's sweeps fork). */
+ * size and time). The digest is taken again only while the file's time is
+ * within GR_MTIME_SLACK_S of the moment the last digest began: a file
+ * rewritten after that moment gets a later time, so a time older than the
+ * slack that has not changed means bytes that have not either (at 20,000
+ * hosts a digest of the DOT file every run was 5 % of a run). One
+ * process, one thread (tasknet's sweeps fork). */
+#define GR_MTIME_SLACK_S 2 /* the coarsest file time granularity in use (FAT: 2 s) */
 static struct {
     char *path;
     uint64_t digest; /* FNV-1a 64 of the file's bytes */
+    struct timespec digested; /* when the digest began (CLOCK_REALTIME) */
     struct stat st;
     topo_graph_routing routing;
     double bw;
@@ -1915,7 +2017,20 @@ int topo_graph_init(topo *t, const topo_graph_params *p, char *err, size_t errle
         return tn_error(err, errlen, "graph: unknown routing %d", (int)p->routing);
     struct stat st;
     int have_st = stat(p->path, &st) == 0;
-    uint64_t digest = have_st ? file_digest(p->path) : 0;
+    uint64_t digest = 0;
+    struct timespec now = {0, 0};
+    if (have_st) {
+        int same = gcache.g && strcmp(gcache.path, p->path) == 0 && gcache.st.st_size == st.st_size &&
+                   gcache.st.st_mtim.tv_sec == st.st_mtim.tv_sec && gcache.st.st_mtim.tv_nsec == st.st_mtim.tv_nsec &&
+                   gcache.st.st_ino == st.st_ino && gcache.st.st_dev == st.st_dev;
+        if (same && st.st_mtim.tv_sec + GR_MTIME_SLACK_S < gcache.digested.tv_sec) {
+            digest = gcache.digest; /* unchanged since long before the last digest (above) */
+            now = gcache.digested;
+        } else {
+            clock_gettime(CLOCK_REALTIME, &now);
+            digest = file_digest(p->path);
+        }
+    }
     if (have_st && gcache.g && strcmp(gcache.path, p->path) == 0 && gcache.digest == digest &&
         gcache.st.st_size == st.st_size &&
         gcache.st.st_mtim.tv_sec == st.st_mtim.tv_sec && gcache.st.st_mtim.tv_nsec == st.st_mtim.tv_nsec &&
@@ -1923,6 +2038,7 @@ int topo_graph_init(topo *t, const topo_graph_params *p, char *err, size_t errle
         gcache.lps == p->link_ps && strcmp(gcache.failed, p->failed_links ? p->failed_links : "") == 0 &&
         gcache.fail_draw == p->fail_draw && gcache.fail_seed == p->fail_seed) {
         gcache.g->refs++;
+        gcache.digested = now; /* the bytes were these then */
         fill_topo(t, gcache.g, p);
         return 0;
     }
@@ -1958,6 +2074,8 @@ int topo_graph_init(topo *t, const topo_graph_params *p, char *err, size_t errle
     free(root_copy);
     if (rc == 0)
         rc = walk_all(g, err, errlen);
+    if (rc == 0)
+        cache_plan(g);
     if (rc != 0) {
         graph_free(g);
         return -1;
@@ -1970,6 +2088,7 @@ int topo_graph_init(topo *t, const topo_graph_params *p, char *err, size_t errle
         gcache.path = tn_xstrdup(p->path);
         gcache.st = st;
         gcache.digest = digest;
+        gcache.digested = now;
         gcache.routing = p->routing;
         gcache.bw = p->bandwidth_bps;
         gcache.lps = p->link_ps;
@@ -2046,7 +2165,13 @@ double topo_graph_mem_bytes(const topo *t)
         b += ((double)g->nh + (double)g->base[g->ns]) * (sizeof *g->lbw + sizeof *g->llat);
     if (g->nport)
         b += (double)g->ns * g->ndst * (g->routing == TOPO_GRAPH_UPDOWN ? 2 : 1) * sizeof *g->nport;
-    return b;
+    return b + cache_bytes(g);
+}
+
+double topo_graph_route_cache_bytes(const topo *t)
+{
+    const graph *g = find_graph(t, NULL);
+    return g ? cache_bytes(g) : 0;
 }
 
 int topo_graph_link_failed(const topo *t, uint64_t link)

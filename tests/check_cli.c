@@ -416,10 +416,11 @@ START_TEST(test_option_values_refused)
         {"validate tests/fixtures/bad/torus_valiant_failed.xml",
          "routing=valiant on a torus does not route around failed links"},
         /* network.host-buffer alone drops (no network.buffer set): the refusal names host-buffer, not buffer
-         * (review4: it said "network.buffer: the electrical-switch's finite buffers drop packets") */
+         * (review4: it said "network.buffer: the electrical-switch's finite buffers drop packets"); it comes
+         * before any run, at the option that set it (net_ops.lossy) */
         {"run configs/examples/quickstart.xml --set network.host-buffer=3kB --replicas 1 -q",
-         "run 0: network.host-buffer: the electrical-switch's host queues drop the messages that do not fit, and the "
-         "workload's transport is none"},
+         "--set network.host-buffer=3kB: the electrical-switch's host queues drop the messages that do not fit, and "
+         "the workload's transport is none"},
         /* values whose time would not fit in 2^63 ps: refused with the numbers */
         {"validate " SWEEP_CFG " --set network.bandwidth=1b/s",
          "workload.task.send-size can draw 128kB, which takes 1.02e+06 s at B = 1b/s"},

@@ -138,6 +138,9 @@ static const bad_case bad_cases[] = {
     /* a failure during the run loses packets: a transport must recover them.
      * "  <network type=\"fat-tree\" arity=\"4\" levels=\"2\" bandwidth=\"10Gb/s\" failed-links=\"S0-S4\" " is 88 */
     {"fail_at_no_transport.xml", 3, 89, {"<network fail-at=\"20us\">", "the workload's transport is none: a transport must recover them", NULL}},
+    /* finite buffers and host queues drop too: refused at validate, at the attribute (net_ops.lossy) */
+    {"buffer_no_transport.xml", 3, 68, {"<network buffer=\"100kB\">", "finite buffers drop packets, and the workload's transport is none", NULL}},
+    {"host_buffer_no_transport.xml", 3, 56, {"<network host-buffer=\"100kB\">", "host queues drop the messages that do not fit, and workload web's transport is none", NULL}},
     /* torus valiant (and romm) with failed links: refused by the torus's check, not an internal error in
      * the memory estimate's build of the failed fabric (topo_fail's walks of the torus's alternative records,
      * which carry no intermediate). "  <network type=\"torus\" dims=\"4 4\" bandwidth=\"10Gb/s\" routing=\"valiant\" " is 72 */

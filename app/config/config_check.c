@@ -295,30 +295,22 @@ static void workload_rules(const cfg *c, ectx *ec, const net_params *core)
                       "the background ones would never stop; run it without a background workload",
                       c->wl[silent].type);
     }
-    /* network.fail-at loses the packets on the links that fail: every
-     * workload needs a transport to send them again (app/run/run.c refuses
-     * the run too; here the message names the attribute) */
-    long fr = row_at(c, "network.fail-at", 0), lr = row_at(c, "network.failed-links", 0);
-    if (fr >= 0 && lr >= 0 && crow_selected(c, (size_t)fr, 0) && crow_selected(c, (size_t)lr, 0) &&
-        crow_at((size_t)fr)->row->kind == PARAM_PS && crow_at((size_t)lr)->row->kind == PARAM_TEXT) {
-        int64_t at;
-        memcpy(&at, (const char *)crow_block(c, (size_t)fr, 0) + crow_at((size_t)fr)->row->off, sizeof at);
-        const char *links = (const char *)crow_block(c, (size_t)lr, 0) + crow_at((size_t)lr)->row->off;
-        while (*links == ' ' || *links == '\t' || *links == ',')
-            links++;
-        for (size_t k = 0; at >= 0 && *links && k < c->nwl; k++) {
-            int type = c->wl[k].transport > 0 ? c->wl[k].transport - 1 : c->tp.type;
-            if (type != 0)
-                continue;
-            char who[PARAM_NAME_MAX + 16];
-            snprintf(who, sizeof who, c->wl[k].name[0] ? "workload %s" : "the workload", c->wl[k].name);
-            x_invalid(c, ec, 0, "network.fail-at",
-                      "the %s loses the packets on its links that fail during the run, and %s's transport is "
-                      "none: a transport must recover them (<transport type=\"tcp\"/> or \"dctcp\", or "
-                      "workload.transport); without one a lost message would leave its workload waiting for ever",
-                      cfg_net(c) ? cfg_net(c)->name : c->net_type, who);
-            break;
-        }
+    /* a fabric that can lose packets (net_ops.lossy: finite buffers, host
+     * queues, links failing during the run): every workload needs a
+     * transport to send them again. The run refuses it too (app/run/run.c);
+     * here the message is placed at the attribute that makes it lossy. */
+    const net_ops *nops = cfg_net(c);
+    int lossy = nops && nops->lossy ? nops->lossy(cfg_net_params(c)) : 0;
+    for (size_t k = 0; lossy && k < c->nwl; k++) {
+        int type = c->wl[k].transport > 0 ? c->wl[k].transport - 1 : c->tp.type;
+        if (type != 0)
+            continue;
+        char who[PARAM_NAME_MAX + 16], why[768];
+        const char *attr;
+        snprintf(who, sizeof who, c->wl[k].name[0] ? "workload %s" : "the workload", c->wl[k].name);
+        net_lossy_refusal(lossy, nops->name, who, &attr, why, sizeof why);
+        x_invalid(c, ec, 0, attr, "%s", why);
+        break;
     }
     (void)core;
     free(taken);

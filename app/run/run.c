@@ -442,25 +442,10 @@ int run_one(const cfg *c, const run_layout *l, uint64_t replica, run_cache *rcac
         if (n->lossy && type == 0) {
             char who[PARAM_NAME_MAX + 16];
             snprintf(who, sizeof who, c->wl[k].name[0] ? "workload %s" : "the workload", c->wl[k].name);
-            if (n->lossy == NET_LOSSY_FAILURES)
-                tn_error(err, errlen, "network.fail-at: the %s loses the packets on its links that fail during the "
-                         "run, and %s's transport is none: a transport must recover them (<transport type=\"tcp\"/> "
-                         "or \"dctcp\", or workload.transport); without one a lost message would leave its workload "
-                         "waiting for ever", nops->name, who);
-            else if (n->lossy == NET_LOSSY_PFC)
-                tn_error(err, errlen, "network.pfc-headroom: below the bytes a pause's round trip lets in "
-                         "(the default, 0, is that round trip), so the %s drops what arrives past it, and %s's "
-                         "transport is none: a transport must recover them (<transport type=\"dcqcn\"/>, \"tcp\" "
-                         "or \"dctcp\", or workload.transport), or leave pfc-headroom at its default",
-                         nops->name, who);
-            else if (n->lossy == NET_LOSSY_HOST)
-                tn_error(err, errlen, "network.host-buffer: the %s's host queues drop the messages that do not fit, "
-                         "and %s's transport is none: a transport must recover them (<transport type=\"tcp\"/> or "
-                         "\"dctcp\", or workload.transport)", nops->name, who);
-            else
-                tn_error(err, errlen, "network.buffer: the %s's finite buffers drop packets, and %s's transport is "
-                         "none: a transport must recover them (<transport type=\"tcp\"/> or \"dctcp\", or "
-                         "workload.transport)", nops->name, who);
+            const char *attr;
+            char why[768];
+            net_lossy_refusal(n->lossy, nops->name, who, &attr, why, sizeof why);
+            tn_error(err, errlen, "%s: %s", attr, why);
             goto out;
         }
     }
