@@ -292,6 +292,9 @@ typedef struct iqr {
     iq_pkt *free;
     /* scratch for one tick */
     iq_req *rq;
+    iq_req *sq;          /* [maxr V] a tick's switch allocation requests */
+    int64_t express;     /* > 0: sa_express may decide a lone head's switch allocation at its VC grant,
+                            for the step this many ps later (vc-alloc-delay on the grid of Tr) */
     uint32_t *m_in, *m_out, *choice;
     uint8_t *granted;
     /* The step calendar (see "Events" at the head): a wheel of W slots, slot
@@ -767,7 +770,174 @@ static void route(iqr *q, uint32_t sw, iq_ivc *c, iq_pkt *p, int64_t now)
 
 /* ---- a router's tick ---- */
 
-static void router_tick(iqr *q, uint32_t sw, int64_t now);
+/* The switch allocation of input VC c (index idx, local li) is granted at
+ * now: its front flit crosses, goes on the link (into the next input VC or
+ * to its host), its credit goes back upstream, and a tail frees the output
+ * VC and lets the next head behind it start. */
+static void sa_grant(iqr *q, uint32_t sw, uint32_t x0, size_t idx, iq_ivc *c, int64_t now)
+{
+    iq_flit *f = ring_at(q, idx, c->head);
+    iq_pkt *p = f->p;
+    c->head = c->head + 1 == q->depth ? 0 : c->head + 1;
+    c->n--;
+    uint32_t k_flit = c->sent++;
+    int tail = c->sent == p->nflits;
+    q->s.flits++;
+    int64_t leave = now + q->sa;          /* the flit leaves its input buffer */
+    int64_t wire = leave + q->stx;        /* its first bit on the output link */
+    uint32_t xo = x0 + c->out;
+    uint32_t dn = q->peer[xo];
+    if (q->Tr != q->T) {
+        /* speedup: the crossbar fills the output buffer up to
+         * `speedup` flits per flit time; the link takes one per
+         * flit time, at the flit-time edges (BookSim2's
+         * _SendFlits once per cycle) */
+        wire = grid(q, wire);
+        if (wire < q->out_free[xo])
+            wire = q->out_free[xo];
+        q->out_free[xo] = wire + q->T;
+    }
+    int64_t whole = wire + q->T + q->olink[xo]; /* whole at the far end */
+    q->busy[xo]++;
+    /* its credit back upstream */
+    uint32_t xin = x0 + c->pin, up = q->peer[xin];
+    credit_back(q, (up & HOSTBIT) ? q->X + (up & ~HOSTBIT) : up, c->vin,
+                leave + q->cd + q->olink[xin]); /* back on the reverse link: port xin's output */
+    if (tail)
+        p->hops++;
+    if (dn & HOSTBIT) {
+        if (k_flit == 0) {
+            int64_t head = wire + q->olink[xo];
+            if (p->msg->t_head_ps < 0 || head < p->msg->t_head_ps)
+                p->msg->t_head_ps = head;
+        }
+        if (tail)
+            packet_arrived(q, p, whole);
+    } else {
+        ovc_at(q, xo, c->out_vc)->credits--;
+        flit_in(q, dn, c->out_vc, p, whole, k_flit == 0);
+    }
+    c->ready = now + q->Tr;
+    if (tail) {
+        ovc_at(q, xo, c->out_vc)->owner = NONE;
+        c->state = VC_IDLE;
+        /* the next head, if whole here, starts route computation at
+         * the next tick (BookSim2's _SWAllocUpdate queues it for
+         * routing after this cycle's route evaluation) */
+        if (c->n && ring_at(q, idx, c->head)->t <= now) {
+            c->state = VC_ROUTING;
+            c->ready = now + q->Tr + q->rd;
+            c->sent = 0;
+            if (q->oblivious) {
+                route(q, sw, c, ring_at(q, idx, c->head)->p, now);
+                c->state = VC_VA;
+            }
+        }
+    }
+}
+
+/* the credits the front flit of active input VC c needs on its output VC
+ * (none toward a host: 0) */
+static inline int32_t sa_need(const iqr *q, uint32_t x0, const iq_ivc *c, const iq_flit *f)
+{
+    if (q->peer[x0 + c->out] & HOSTBIT)
+        return 0;
+    return (!q->wormhole && c->sent == 0) ? (int32_t)f->p->nflits : 1;
+}
+
+/* When the input VC at position a of router r's active list next needs a
+ * tick after now (INT64_MAX: when a flit or a credit not yet on its way
+ * comes, which ticks it); a VC with nothing left leaves the list (the last
+ * one moves to a). */
+static inline __attribute__((always_inline)) int64_t vc_due(iqr *q, iq_router *r, uint32_t a, int64_t now)
+{
+    const uint32_t V = q->V, x0 = r->x0;
+    uint32_t *act = &q->act[(size_t)x0 * V];
+    uint32_t li = act[a];
+    size_t idx = (size_t)x0 * V + li;
+    iq_ivc *c = &q->ivc[idx];
+    if (!c->n) {
+        if (c->state == VC_IDLE) {
+            uint32_t lj = act[--r->nact];
+            act[a] = lj;
+            q->ivc[(size_t)x0 * V + lj].act = a;
+            c->act = NONE;
+        }
+        return INT64_MAX; /* a flit's arrival ticks it */
+    }
+    iq_flit *f = ring_at(q, idx, c->head);
+    int64_t t;
+    if (f->t > now)
+        t = f->t;
+    else if (c->state == VC_IDLE)
+        t = now + q->Tr;
+    else if (c->state == VC_ACTIVE && !(q->peer[x0 + c->out] & HOSTBIT)) {
+        int32_t need = (!q->wormhole && c->sent == 0) ? (int32_t)f->p->nflits : 1;
+        uint32_t xo = x0 + c->out;
+        iq_ovc *o = ovc_at(q, xo, c->out_vc);
+        if (credits_now(q, xo, c->out_vc, now) >= need)
+            t = c->ready > now ? c->ready : now + q->Tr;
+        else if (o->cn) {
+            /* the credit that lets it go */
+            uint32_t miss = (uint32_t)(need - o->credits);
+            t = miss <= o->cn ? q->cring[((size_t)xo * V + c->out_vc) * q->depth + ring_i(q, o->ch + miss - 1)]
+                              : INT64_MAX;
+            if (t == INT64_MAX)
+                o->waiting = 1;
+            if (t < c->ready)
+                t = c->ready;
+        } else {
+            o->waiting = 1;
+            t = INT64_MAX;
+        }
+    } else
+        t = c->ready > now ? c->ready : now + q->Tr;
+    return t;
+}
+
+/* the earliest vc_due over router r's active VCs but `skip` (a local VC
+ * index, NONE: none skipped) */
+static int64_t router_next(iqr *q, iq_router *r, int64_t now, uint32_t skip)
+{
+    const uint32_t *act = &q->act[(size_t)r->x0 * q->V];
+    int64_t next = INT64_MAX;
+    for (uint32_t a = r->nact; a-- > 0;) {
+        if (act[a] == skip)
+            continue;
+        int64_t t = vc_due(q, r, a, now);
+        if (t < next)
+            next = t;
+    }
+    return next;
+}
+
+/* Express switch allocation: the head of input VC li won its output VC at
+ * now, and no other VC of its router has anything to do by its switch
+ * allocation's step t = now + q->express. That allocation is then decided
+ * now (iqr_init's express_init: nothing not known at now can act at this
+ * router by t): alone, it wins if its credits are there, with the pointer
+ * moves of a one-request allocation. Returns the VC's next due time after
+ * t, or -1 if it must wait for its tick. */
+static int64_t sa_express(iqr *q, uint32_t sw, iq_router *r, uint32_t li, int64_t now)
+{
+    const uint32_t V = q->V, x0 = r->x0;
+    size_t idx = (size_t)x0 * V + li;
+    iq_ivc *c = &q->ivc[idx];
+    int64_t t = now + q->express;
+    iq_flit *f = ring_at(q, idx, c->head);
+    int32_t need = sa_need(q, x0, c, f);
+    if (need && credits_now(q, x0 + c->out, c->out_vc, t) < need)
+        return -1;
+    q->s.ticks++;
+    if (q->islip) {
+        q->sa_in[x0 + c->pin] = (uint16_t)rr_next(c->out, r->radix);
+        q->sa_vc[x0 + c->pin] = (uint16_t)rr_next(c->vin, V);
+    } else
+        q->sa_in[x0 + c->pin] = (uint16_t)rr_next(c->vin, V);
+    q->sa_out[x0 + c->out] = (uint16_t)rr_next(c->pin, r->radix);
+    sa_grant(q, sw, x0, idx, c, t);
+    return vc_due(q, r, c->act, t);
+}
 
 static void router_tick(iqr *q, uint32_t sw, int64_t now)
 {
@@ -778,12 +948,31 @@ static void router_tick(iqr *q, uint32_t sw, int64_t now)
     uint32_t *act = &q->act[(size_t)x0 * V];
     /* route computation (and idle heads entering it), then the VC
      * allocation requests of the heads routed by now (one pass: a request
-     * depends on its own VC and on the output VCs' owners only) */
-    uint32_t nr = 0;
+     * depends on its own VC and on the output VCs' owners only); with a
+     * positive vc-alloc-delay the switch allocation requests in the same
+     * pass (a head granted its output VC now cannot ask before now + va,
+     * and a request depends on its own VC and its output VC's credits) */
+    const int merged = q->va > 0;
+    uint32_t nr = 0, ns = 0;
+    iq_req *sq = q->sq;
     for (uint32_t a = 0; a < r->nact; a++) {
         uint32_t li = act[a];
         size_t idx = (size_t)x0 * V + li;
         iq_ivc *c = &q->ivc[idx];
+        if (c->state == VC_ACTIVE) {
+            if (!merged || c->ready > now || !c->n)
+                continue;
+            iq_flit *f = ring_at(q, idx, c->head);
+            if (f->t > now)
+                continue;
+            int32_t need = sa_need(q, x0, c, f);
+            if (need && credits_now(q, x0 + c->out, c->out_vc, now) < need) {
+                q->s.credit_waits++;
+                continue;
+            }
+            sq[ns++] = (iq_req){.in = c->pin, .out = c->out, .key = c->vin, .who = li, .prio = f->p->cls};
+            continue;
+        }
         if (c->state <= VC_ROUTING) {
             if (!c->n)
                 continue;
@@ -805,7 +994,7 @@ static void router_tick(iqr *q, uint32_t sw, int64_t now)
         /* VC allocation */
         if (c->state != VC_VA || c->ready > now)
             continue;
-        iq_pkt *p = ring_at(q, (size_t)x0 * V + li, c->head)->p;
+        iq_pkt *p = ring_at(q, idx, c->head)->p;
         if (p->hop.kind == TOPO_HOP_ADAPTIVE || p->hop.kind == TOPO_HOP_ESCAPE) {
             /* torus adaptive: the choice among the route's candidates is
              * made again when the one asked for has no free output VC, so
@@ -831,10 +1020,16 @@ static void router_tick(iqr *q, uint32_t sw, int64_t now)
             q->s.va_lost++;
         }
     }
+    uint32_t express = NONE; /* the head granted now, if it can take the express switch allocation */
     if (nr) {
         uint32_t nin = r->radix * V;
-        allocate(q, nr, nin, nin, q->islip ? nin : V, q->islip ? &q->va_in[(size_t)x0 * V] : &q->va_in[(size_t)x0 * V],
-                 &q->va_out[(size_t)x0 * V]);
+        uint16_t *pin = &q->va_in[(size_t)x0 * V], *pout = &q->va_out[(size_t)x0 * V];
+        if (nr == 1) { /* one request: granted (allocate's one-input case) */
+            q->granted[0] = 1;
+            pin[q->rq[0].in] = (uint16_t)(q->islip ? rr_next(q->rq[0].out, nin) : rr_next(q->rq[0].key, V));
+            pout[q->rq[0].out] = (uint16_t)rr_next(q->rq[0].in, nin);
+        } else
+            allocate(q, nr, nin, nin, q->islip ? nin : V, pin, pout);
         for (uint32_t k = 0; k < nr; k++) {
             iq_ivc *c = &q->ivc[(size_t)x0 * V + q->rq[k].who];
             if (c->state != VC_VA)
@@ -848,58 +1043,67 @@ static void router_tick(iqr *q, uint32_t sw, int64_t now)
                 q->st->t.ops->take(&q->st->t, sw, &p->hop, &p->hdr);
                 if (p->hop.kind == TOPO_HOP_ESCAPE)
                     q->st->st.adaptive_escape++;
+                express = q->rq[k].who;
             }
         }
-        for (uint32_t k = 0; k < nr; k++) {
-            iq_ivc *c = &q->ivc[(size_t)x0 * V + q->rq[k].who];
-            if (c->state == VC_VA && c->ready <= now) {
-                c->ready = now + (q->va ? q->va : q->Tr);
-                q->s.va_lost++;
+        if (nr > 1)
+            for (uint32_t k = 0; k < nr; k++) {
+                iq_ivc *c = &q->ivc[(size_t)x0 * V + q->rq[k].who];
+                if (c->state == VC_VA && c->ready <= now) {
+                    c->ready = now + (q->va ? q->va : q->Tr);
+                    q->s.va_lost++;
+                }
             }
-        }
     }
     /* switch allocation: one request per input VC with a flit ready and credit */
-    nr = 0;
-    for (uint32_t a = 0; a < r->nact; a++) {
-        uint32_t li = act[a];
-        size_t idx = (size_t)x0 * V + li;
-        iq_ivc *c = &q->ivc[idx];
-        if (c->state != VC_ACTIVE || c->ready > now || !c->n)
-            continue;
-        iq_flit *f = ring_at(q, idx, c->head);
-        if (f->t > now)
-            continue;
-        uint32_t xo = x0 + c->out;
-        if (!(q->peer[xo] & HOSTBIT)) {
-            int32_t need = (!q->wormhole && c->sent == 0) ? (int32_t)f->p->nflits : 1;
-            if (credits_now(q, xo, c->out_vc, now) < need) {
+    if (!merged)
+        for (uint32_t a = 0; a < r->nact; a++) {
+            uint32_t li = act[a];
+            size_t idx = (size_t)x0 * V + li;
+            iq_ivc *c = &q->ivc[idx];
+            if (c->state != VC_ACTIVE || c->ready > now || !c->n)
+                continue;
+            iq_flit *f = ring_at(q, idx, c->head);
+            if (f->t > now)
+                continue;
+            int32_t need = sa_need(q, x0, c, f);
+            if (need && credits_now(q, x0 + c->out, c->out_vc, now) < need) {
                 q->s.credit_waits++;
                 continue;
             }
+            sq[ns++] = (iq_req){.in = c->pin, .out = c->out, .key = c->vin, .who = li, .prio = f->p->cls};
         }
-        q->rq[nr++] = (iq_req){.in = c->pin, .out = c->out, .key = c->vin, .who = li, .prio = f->p->cls};
-    }
-    if (nr) {
-        if (q->islip && nr > 1) { /* narrow each (input, output) to one VC, round robin */
+    if (ns) {
+        if (q->islip && ns > 1) { /* narrow each (input, output) to one VC, round robin */
             uint32_t k = 0;
-            for (uint32_t i = 0; i < nr; i++) {
-                iq_req a = q->rq[i];
+            for (uint32_t i = 0; i < ns; i++) {
+                iq_req a = sq[i];
                 uint32_t j;
                 for (j = 0; j < k; j++)
-                    if (q->rq[j].in == a.in && q->rq[j].out == a.out)
+                    if (sq[j].in == a.in && sq[j].out == a.out)
                         break;
                 uint16_t ptr = q->sa_vc[x0 + a.in];
                 if (j == k)
-                    q->rq[k++] = a;
-                else if (q->strict && a.prio != q->rq[j].prio ? a.prio < q->rq[j].prio
-                                                                : rr_dist(a.key, ptr, V) < rr_dist(q->rq[j].key, ptr, V))
-                    q->rq[j] = a;
+                    sq[k++] = a;
+                else if (q->strict && a.prio != sq[j].prio ? a.prio < sq[j].prio
+                                                             : rr_dist(a.key, ptr, V) < rr_dist(sq[j].key, ptr, V))
+                    sq[j] = a;
             }
-            nr = k;
+            ns = k;
         }
-        allocate(q, nr, r->radix, r->radix, q->islip ? r->radix : V, &q->sa_in[x0], &q->sa_out[x0]);
-        for (uint32_t k = 0; k < nr; k++) {
-            uint32_t li = q->rq[k].who;
+        uint16_t *pin = &q->sa_in[x0], *pout = &q->sa_out[x0];
+        if (ns == 1) { /* one request: granted (allocate's one-input case) */
+            q->granted[0] = 1;
+            pin[sq[0].in] = (uint16_t)(q->islip ? rr_next(sq[0].out, r->radix) : rr_next(sq[0].key, V));
+            pout[sq[0].out] = (uint16_t)rr_next(sq[0].in, r->radix);
+        } else {
+            iq_req *save = q->rq; /* allocate works on q->rq */
+            q->rq = sq;
+            allocate(q, ns, r->radix, r->radix, q->islip ? r->radix : V, pin, pout);
+            q->rq = save;
+        }
+        for (uint32_t k = 0; k < ns; k++) {
+            uint32_t li = sq[k].who;
             size_t idx = (size_t)x0 * V + li;
             iq_ivc *c = &q->ivc[idx];
             if (!q->granted[k]) {
@@ -908,109 +1112,22 @@ static void router_tick(iqr *q, uint32_t sw, int64_t now)
                 continue;
             }
             if (q->islip)
-                q->sa_vc[x0 + q->rq[k].in] = (uint16_t)rr_next(q->rq[k].key, V);
-            iq_flit *f = ring_at(q, idx, c->head);
-            iq_pkt *p = f->p;
-            c->head = c->head + 1 == q->depth ? 0 : c->head + 1;
-            c->n--;
-            uint32_t k_flit = c->sent++;
-            int tail = c->sent == p->nflits;
-            q->s.flits++;
-            int64_t leave = now + q->sa;          /* the flit leaves its input buffer */
-            int64_t wire = leave + q->stx;        /* its first bit on the output link */
-            uint32_t xo = x0 + c->out;
-            uint32_t dn = q->peer[xo];
-            if (q->Tr != q->T) {
-                /* speedup: the crossbar fills the output buffer up to
-                 * `speedup` flits per flit time; the link takes one per
-                 * flit time, at the flit-time edges (BookSim2's
-                 * _SendFlits once per cycle) */
-                wire = grid(q, wire);
-                if (wire < q->out_free[xo])
-                    wire = q->out_free[xo];
-                q->out_free[xo] = wire + q->T;
-            }
-            int64_t whole = wire + q->T + q->olink[xo]; /* whole at the far end */
-            q->busy[xo]++;
-            /* its credit back upstream */
-            uint32_t xin = x0 + c->pin, up = q->peer[xin];
-            credit_back(q, (up & HOSTBIT) ? q->X + (up & ~HOSTBIT) : up, c->vin,
-                        leave + q->cd + q->olink[xin]); /* back on the reverse link: port xin's output */
-            if (tail)
-                p->hops++;
-            if (dn & HOSTBIT) {
-                if (k_flit == 0) {
-                    int64_t head = wire + q->olink[xo];
-                    if (p->msg->t_head_ps < 0 || head < p->msg->t_head_ps)
-                        p->msg->t_head_ps = head;
-                }
-                if (tail)
-                    packet_arrived(q, p, whole);
-            } else {
-                ovc_at(q, xo, c->out_vc)->credits--;
-                flit_in(q, dn, c->out_vc, p, whole, k_flit == 0);
-            }
-            c->ready = now + q->Tr;
-            if (tail) {
-                ovc_at(q, xo, c->out_vc)->owner = NONE;
-                c->state = VC_IDLE;
-                /* the next head, if whole here, starts route computation at
-                 * the next tick (BookSim2's _SWAllocUpdate queues it for
-                 * routing after this cycle's route evaluation) */
-                if (c->n && ring_at(q, idx, c->head)->t <= now) {
-                    c->state = VC_ROUTING;
-                    c->ready = now + q->Tr + q->rd;
-                    c->sent = 0;
-                    if (q->oblivious) {
-                        route(q, sw, c, ring_at(q, idx, c->head)->p, now);
-                        c->state = VC_VA;
-                    }
-                }
-            }
+                q->sa_vc[x0 + sq[k].in] = (uint16_t)rr_next(sq[k].key, V);
+            sa_grant(q, sw, x0, idx, c, now);
         }
     }
-    /* next tick, and VCs with nothing left leave the active list */
-    int64_t next = INT64_MAX;
-    for (uint32_t a = r->nact; a-- > 0;) {
-        uint32_t li = act[a];
-        size_t idx = (size_t)x0 * V + li;
-        iq_ivc *c = &q->ivc[idx];
-        if (!c->n) {
-            if (c->state == VC_IDLE) {
-                uint32_t lj = act[--r->nact];
-                act[a] = lj;
-                q->ivc[(size_t)x0 * V + lj].act = a;
-                c->act = NONE;
-            }
-            continue; /* a flit's arrival ticks it */
-        }
-        iq_flit *f = ring_at(q, idx, c->head);
-        int64_t t;
-        if (f->t > now)
-            t = f->t;
-        else if (c->state == VC_IDLE)
-            t = now + q->Tr;
-        else if (c->state == VC_ACTIVE && !(q->peer[x0 + c->out] & HOSTBIT)) {
-            int32_t need = (!q->wormhole && c->sent == 0) ? (int32_t)f->p->nflits : 1;
-            uint32_t xo = x0 + c->out;
-            iq_ovc *o = ovc_at(q, xo, c->out_vc);
-            if (credits_now(q, xo, c->out_vc, now) >= need)
-                t = c->ready > now ? c->ready : now + q->Tr;
-            else if (o->cn) {
-                /* the credit that lets it go */
-                uint32_t miss = (uint32_t)(need - o->credits);
-                t = miss <= o->cn ? q->cring[((size_t)xo * V + c->out_vc) * q->depth + ring_i(q, o->ch + miss - 1)]
-                                  : INT64_MAX;
-                if (t == INT64_MAX)
-                    o->waiting = 1;
-                if (t < c->ready)
-                    t = c->ready;
-            } else {
-                o->waiting = 1;
-                t = INT64_MAX;
-            }
-        } else
-            t = c->ready > now ? c->ready : now + q->Tr;
+    /* next tick; a head just granted its output VC whose router has nothing
+     * else to do by its switch allocation's step: that allocation now
+     * (sa_express) */
+    if (!q->express)
+        express = NONE;
+    int64_t next = router_next(q, r, now, express);
+    if (express != NONE) {
+        int64_t t = -1;
+        if (next > now + q->express)
+            t = sa_express(q, sw, r, express, now);
+        if (t < 0)
+            t = vc_due(q, r, q->ivc[(size_t)x0 * V + express].act, now);
         if (t < next)
             next = t;
     }
@@ -1303,6 +1420,7 @@ void iqr_fini(swnet *st)
     free(q->busy);
     free(q->h);
     free(q->rq);
+    free(q->sq);
     free(q->m_in);
     free(q->m_out);
     free(q->choice);
@@ -1342,6 +1460,34 @@ static void calendar_init(iqr *q, uint32_t S, uint32_t N)
     q->dq_tail = tn_xcalloc(N ? N : 1, sizeof *q->dq_tail);
     q->due = 0;
     q->step_at = INT64_MAX;
+}
+
+/* Whether a head's switch allocation at its router's step t + e after its
+ * VC grant at t (e = vc-alloc-delay on the grid of Tr) can be decided at t
+ * (sa_express), when no other VC known at the router has anything to do by
+ * t + e: nothing not yet known at t may act there by t + e. A flit a switch
+ * has not yet sent is whole at the router at t + sa + st + T + link or
+ * later (e < that); a credit not yet on its way comes at t + sa +
+ * credit-delay + link or later (e < that). A host's flit not yet sent is
+ * whole at t + T + its uplink or later: e < that, or e equal to it and a
+ * positive routing-delay, since such a flit is then a head (a host sends a
+ * packet's other flits in the steps after its head, known before) that
+ * asks for its route's or VC's decision routing-delay after it is whole. */
+static void express_init(iqr *q, uint32_t N)
+{
+    int64_t lsw = INT64_MAX, lh = q->hlink;
+    for (uint32_t x = 0; x < q->X; x++)
+        if (!(q->peer[x] & HOSTBIT) && q->olink[x] < lsw)
+            lsw = q->olink[x];
+    if (q->hup)
+        for (uint32_t h = 0; h < N; h++)
+            if (q->hup[h] < lh)
+                lh = q->hup[h];
+    int64_t lh_f = q->T + lh; /* a host's flit */
+    int64_t lsw_f = lsw == INT64_MAX ? INT64_MAX : q->sa + q->stx + q->T + lsw; /* a switch's flit */
+    int64_t lc = lsw == INT64_MAX ? INT64_MAX : q->sa + q->cd + lsw;
+    int64_t e = grid_r(q, q->va);
+    q->express = e > 0 && e < lsw_f && e < lc && (e < lh_f || (e == lh_f && q->rd > 0)) ? e : 0;
 }
 
 static uint32_t depth_of(const swnet_params *p) { return (uint32_t)(p->vc_buffer_bytes / p->flit_bytes); }
@@ -1548,10 +1694,12 @@ int iqr_init(swnet *st, const swnet_params *p, char *err, size_t errlen)
     }
     size_t nrq = (size_t)q->maxr * V * V + q->maxr * V;
     q->rq = tn_xmalloc(nrq * sizeof *q->rq);
+    q->sq = tn_xmalloc((size_t)q->maxr * V * sizeof *q->sq);
     q->granted = tn_xmalloc(nrq);
     q->m_in = tn_xmalloc((size_t)q->maxr * V * sizeof *q->m_in);
     q->m_out = tn_xmalloc((size_t)q->maxr * V * sizeof *q->m_out);
     q->choice = tn_xmalloc((size_t)q->maxr * V * sizeof *q->choice);
     calendar_init(q, S, N);
+    express_init(q, N);
     return 0;
 }
