@@ -211,6 +211,7 @@ typedef struct iq_flit {
 
 /* an input VC: a ring of flits and its packet's state */
 typedef struct iq_ivc {
+    iq_flit *buf;      /* its ring of depth flits (in iqr.ring) */
     int64_t ready;     /* the current stage's request may be made (VC_ROUTING: its route is known) */
     uint32_t head, n;  /* ring: front index, flits held */
     uint32_t sent;     /* flits of its packet granted so far (the front flit's index) */
@@ -233,6 +234,7 @@ typedef struct iq_ovc {
 
 typedef struct iq_router {
     int64_t tick_at;  /* pending tick (its bit in the step calendar), INT64_MAX: none */
+    uint32_t tslot;   /* its slot */
     uint32_t x0;      /* global index of its port 0 */
     uint32_t radix;
     uint32_t nact;    /* active input VCs */
@@ -320,11 +322,8 @@ static inline int64_t grid(const iqr *q, int64_t t) { return (t + q->T - 1) / q-
 static inline int64_t grid_r(const iqr *q, int64_t t) { return (t + q->Tr - 1) / q->Tr * q->Tr; }
 static inline uint32_t ring_i(const iqr *q, uint32_t i) { return i >= q->depth ? i - q->depth : i; }
 static inline iq_ivc *ivc_at(const iqr *q, uint32_t x, uint32_t v) { return &q->ivc[(size_t)x * q->V + v]; }
-static inline iq_flit *ring_at(const iqr *q, size_t ivc_idx, uint32_t i)
-{
-    /* i < 2 depth: a front index plus a count, no division */
-    return &q->ring[ivc_idx * q->depth + (i >= q->depth ? i - q->depth : i)];
-}
+/* input VC c's front flit */
+static inline iq_flit *vc_front(const iq_ivc *c) { return &c->buf[c->head]; }
 /* output VC index: switch port x, or host h as X + h */
 static inline iq_ovc *ovc_at(const iqr *q, uint32_t xo, uint32_t v) { return &q->ovc[(size_t)xo * q->V + v]; }
 
@@ -404,12 +403,14 @@ static void router_tick_at(iqr *q, uint32_t sw, int64_t t)
     if (r->tick_at <= t)
         return;
     if (r->tick_at != INT64_MAX)
-        bit_clr(&q->rcal[slot_of(q, (uint64_t)(r->tick_at / q->Tr)) * q->rwords], sw);
+        bit_clr(&q->rcal[(size_t)r->tslot * q->rwords], sw);
     else
         q->due++;
     r->tick_at = t;
-    bit_set(&q->rcal[slot_of(q, n) * q->rwords], sw);
-    step_ensure(q, t);
+    r->tslot = (uint32_t)slot_of(q, n);
+    bit_set(&q->rcal[(size_t)r->tslot * q->rwords], sw);
+    if (q->step_at > t)
+        step_ensure(q, t);
 }
 
 static void host_tick_at(iqr *q, uint32_t h, int64_t t)
@@ -454,7 +455,8 @@ static void flit_in(iqr *q, uint32_t x, uint32_t v, iq_pkt *p, int64_t t, int he
     size_t idx = (size_t)x * q->V + v;
     iq_ivc *c = &q->ivc[idx];
     TN_ASSERT(c->n < q->depth, "input buffer of port %u VC %u overflows", x, v);
-    iq_flit *f = ring_at(q, idx, c->head + c->n);
+    uint32_t i = c->head + c->n; /* < 2 depth: no division */
+    iq_flit *f = &c->buf[i >= q->depth ? i - q->depth : i];
     f->t = t;
     f->p = p;
     c->n++;
@@ -776,7 +778,7 @@ static void route(iqr *q, uint32_t sw, iq_ivc *c, iq_pkt *p, int64_t now)
  * VC and lets the next head behind it start. */
 static void sa_grant(iqr *q, uint32_t sw, uint32_t x0, size_t idx, iq_ivc *c, int64_t now)
 {
-    iq_flit *f = ring_at(q, idx, c->head);
+    iq_flit *f = vc_front(c);
     iq_pkt *p = f->p;
     c->head = c->head + 1 == q->depth ? 0 : c->head + 1;
     c->n--;
@@ -824,12 +826,12 @@ static void sa_grant(iqr *q, uint32_t sw, uint32_t x0, size_t idx, iq_ivc *c, in
         /* the next head, if whole here, starts route computation at
          * the next tick (BookSim2's _SWAllocUpdate queues it for
          * routing after this cycle's route evaluation) */
-        if (c->n && ring_at(q, idx, c->head)->t <= now) {
+        if (c->n && vc_front(c)->t <= now) {
             c->state = VC_ROUTING;
             c->ready = now + q->Tr + q->rd;
             c->sent = 0;
             if (q->oblivious) {
-                route(q, sw, c, ring_at(q, idx, c->head)->p, now);
+                route(q, sw, c, vc_front(c)->p, now);
                 c->state = VC_VA;
             }
         }
@@ -865,7 +867,7 @@ static inline __attribute__((always_inline)) int64_t vc_due(iqr *q, iq_router *r
         }
         return INT64_MAX; /* a flit's arrival ticks it */
     }
-    iq_flit *f = ring_at(q, idx, c->head);
+    iq_flit *f = vc_front(c);
     int64_t t;
     if (f->t > now)
         t = f->t;
@@ -924,7 +926,7 @@ static int64_t sa_express(iqr *q, uint32_t sw, iq_router *r, uint32_t li, int64_
     size_t idx = (size_t)x0 * V + li;
     iq_ivc *c = &q->ivc[idx];
     int64_t t = now + q->express;
-    iq_flit *f = ring_at(q, idx, c->head);
+    iq_flit *f = vc_front(c);
     int32_t need = sa_need(q, x0, c, f);
     if (need && credits_now(q, x0 + c->out, c->out_vc, t) < need)
         return -1;
@@ -962,7 +964,7 @@ static void router_tick(iqr *q, uint32_t sw, int64_t now)
         if (c->state == VC_ACTIVE) {
             if (!merged || c->ready > now || !c->n)
                 continue;
-            iq_flit *f = ring_at(q, idx, c->head);
+            iq_flit *f = vc_front(c);
             if (f->t > now)
                 continue;
             int32_t need = sa_need(q, x0, c, f);
@@ -976,7 +978,7 @@ static void router_tick(iqr *q, uint32_t sw, int64_t now)
         if (c->state <= VC_ROUTING) {
             if (!c->n)
                 continue;
-            iq_flit *f = ring_at(q, idx, c->head);
+            iq_flit *f = vc_front(c);
             if (f->t > now)
                 continue;
             if (c->state == VC_IDLE) {
@@ -994,7 +996,7 @@ static void router_tick(iqr *q, uint32_t sw, int64_t now)
         /* VC allocation */
         if (c->state != VC_VA || c->ready > now)
             continue;
-        iq_pkt *p = ring_at(q, idx, c->head)->p;
+        iq_pkt *p = vc_front(c)->p;
         if (p->hop.kind == TOPO_HOP_ADAPTIVE || p->hop.kind == TOPO_HOP_ESCAPE) {
             /* torus adaptive: the choice among the route's candidates is
              * made again when the one asked for has no free output VC, so
@@ -1039,7 +1041,7 @@ static void router_tick(iqr *q, uint32_t sw, int64_t now)
                 ovc_at(q, x0 + c->out, c->out_vc)->owner = q->rq[k].who;
                 c->state = VC_ACTIVE;
                 c->ready = now + q->va;
-                iq_pkt *p = ring_at(q, (size_t)x0 * V + q->rq[k].who, c->head)->p;
+                iq_pkt *p = vc_front(c)->p;
                 q->st->t.ops->take(&q->st->t, sw, &p->hop, &p->hdr);
                 if (p->hop.kind == TOPO_HOP_ESCAPE)
                     q->st->st.adaptive_escape++;
@@ -1063,7 +1065,7 @@ static void router_tick(iqr *q, uint32_t sw, int64_t now)
             iq_ivc *c = &q->ivc[idx];
             if (c->state != VC_ACTIVE || c->ready > now || !c->n)
                 continue;
-            iq_flit *f = ring_at(q, idx, c->head);
+            iq_flit *f = vc_front(c);
             if (f->t > now)
                 continue;
             int32_t need = sa_need(q, x0, c, f);
@@ -1668,6 +1670,8 @@ int iqr_init(swnet *st, const swnet_params *p, char *err, size_t errlen)
                 q->ivc[(size_t)(q->r[s].x0 + pt) * V + v] =
                     (iq_ivc){.act = NONE, .state = VC_IDLE, .pin = (uint16_t)pt, .vin = (uint16_t)v};
     q->ring = tn_xalloc_big(nv * q->depth * sizeof *q->ring);
+    for (size_t i = 0; i < nv; i++)
+        q->ivc[i].buf = &q->ring[i * q->depth];
     size_t no = (size_t)(X + N) * V;
     q->ovc = tn_xmalloc(no * sizeof *q->ovc);
     for (size_t i = 0; i < no; i++)
