@@ -27,10 +27,9 @@
 # bruck levels): graph about 60-90 ns a route (1,050 before), parametric
 # 10-17 ns (230-290). The results are byte-identical (runs.csv, the
 # congestion files, the dot).
-# -j 2 runs the mappings in two worker processes, but the result files
-# (congestion_*.csv) are then made by this process, evaluating every
-# mapping again on one core: for a large timing="off" study -j 1 is as
-# fast (see README, "Speed").
+# -j 2 runs the mappings in two worker processes, which hand their
+# evaluations to this one when done (out/.pool-PID), so the result files
+# (congestion_*.csv) evaluate none again: two cores share the mappings.
 # Memory of a graph fabric, O(links + routing table): 12 B a switch port
 # (P ports), 8 B a host, the names, and the routing tables: up-down 8 B
 # per (switch, destination switch) = 8 S S_h (distances any and down, 2 B

@@ -111,6 +111,68 @@
  *     links between groups network.global-link-latency (both directions),
  *     every other link network.link-latency (BookSim2's dragonfly.cpp with
  *     DRAGON_LATENCY: 10 cycles inside a group, 100 between groups).
+ *   Links of their own rate (a graph's edge attribute bandwidth,
+ *     network.degraded-links; topo_ops.link_attr and swnet.c's lrate): a
+ *     link at f times the fabric's rate B takes T_l = 8 flit-size / (f B), rounded
+ *     up to a whole ps as every serialisation (net_rate_ps), per flit. Not
+ *     from BookSim2, whose channels all carry a flit per cycle; the rule is
+ *     ours: the link keeps lnext, the earliest start of its next flit. A
+ *     flit handed to it at a tick whose first bit is ready at w (now + sa +
+ *     st; a host's at its tick) starts at s = max(w, lnext), is whole at the
+ *     far end at s + T_l + link, and lnext becomes s + T_l; a tick may hand
+ *     it a flit only if s comes before the next tick's w + T (switch
+ *     allocation holds the request back otherwise, and the router ticks
+ *     again when it can start). So a busy link sends back to back at its
+ *     own rate in exact time, and the ticks only pick which flit: in budget
+ *     terms, a budget growing by f per flit time sends when it reaches 1
+ *     within the coming flit time, the remainder carried (f = 0.4: flits at
+ *     0, 2.5, 5, 7.5 ns handed over at the ticks 0, 2, 5, 7 of a 1 ns T,
+ *     0.4 flit per T; waiting for whole ticks, ceil(1 / f) = 3, would give
+ *     1/3). f = 1 is the router above unchanged (s = w); f = 1/k sends every
+ *     k-th tick. A link faster than B carries its flit in its own T_l but
+ *     still one per tick. With speedup the output buffer starts a flit at
+ *     max(the flit-time edge, lnext) likewise. Zero load with such links
+ *     (iqr_zero_load_route_ps): stage i (0 the source host, then the h
+ *     switches) sends on link i (P_i = max(T_l,i, T) apart, latency lat_i);
+ *     the head's first bit leaves stage i at w_i,0 = w_i-1,0 + T_l,i-1 +
+ *     lat_i-1 + D, flit j's at w_i,j = max(w_i-1,j + T_l,i-1 + lat_i-1 +
+ *     E, w_i,j-1 + P_i), E = sa + st (a body flit's pipeline); the longest
+ *     path of that max-plus lattice takes every stage step at the head (D >=
+ *     E) up to some stage m, the F - 1 flit steps at m, then the stage steps
+ *     at the tail, so the tail is whole at the host at
+ *       max_m [ sum_{i<m} (T_l,i + lat_i + D) + (F - 1) P_m
+ *               + sum_{m<=i<h} (T_l,i + lat_i + E) ] + T_l,h + lat_h,
+ *     exact for one packet whose times are all on the grid of T (f = 1/k),
+ *     a lower bound otherwise; with every T_l = T it is the formula below.
+ *   Links failing during the run (network.fail-at; swnet.c's ev_fail turns
+ *     the topology's failed links off, topo_fail.c, and calls iqr_fail).
+ *     BookSim2 has no runtime failures (its links are fixed at
+ *     construction), so these rules are ours, chosen so that nothing is
+ *     held for ever and every credit comes back:
+ *     - a packet that holds an output VC of a failed link (its head
+ *       committed to it: the route record moved on at the VC grant), or
+ *       has a flit on one (not whole at the far end at fail-at; with
+ *       speedup or a link of its own rate, also a flit waiting to start on
+ *       it), is lost whole, counted once in lost_packets: iq_kill removes
+ *       every flit of it from every input VC it is in (downstream along the
+ *       output VCs its head took, upstream along the owners of the output
+ *       VCs feeding them, and its host stops sending it), gives each
+ *       removed flit's credit back to the VC's sender as if the flit had
+ *       left then (sw-alloc-delay + credit-delay + the way back), and
+ *       frees every input and output VC it held; a wormhole packet whose
+ *       head passed and whose body is cut so leaves no VC held; its
+ *       message is reported lost to the transport (once its last packet is
+ *       gone), which sends it again;
+ *     - a head routed before the failure that holds no output VC yet is
+ *       routed again from where it is (its record has not moved on);
+ *     - from then on `next` is the failed topology's (trees climb another
+ *       way, a graph's computed tables are the new ones, a torus's or
+ *       dragonfly's record fixed at the source may have no way on): a
+ *       packet with no candidate where it is routed is lost at its VC
+ *       allocation request, as above.
+ *     Flits whole at the far end by fail-at stay (a packet whose tail
+ *     crossed before the failure goes on; the credits of the dead link's
+ *     buffer then still come back, so the counts are full at the end).
  *   Priority classes (net_msg.prio, when the hosts serve classes:
  *     host-scheduling priority or network.priority strict). network.vc-map
  *     per-class (the default): every class has a group of VCs of its own
@@ -188,6 +250,9 @@
 #include "metrics.h"
 
 #define NONE UINT32_MAX
+/* net_msg.aux's flag of a message that lost a packet (swnet.c's MSG_DROPPED; here in the packet count's
+ * half, bit 31: a message has fewer packets) */
+#define MSG_DROPPED (UINT64_C(1) << 31)
 #define HOSTBIT 0x80000000u
 #define POOL_CHUNK 256
 
@@ -283,6 +348,11 @@ typedef struct iqr {
     uint32_t *rid;       /* [X] the switch of port x */
     int64_t *olink;      /* [X] latency of the output link of port x (host-link, global or link latency) */
     int64_t *out_free;   /* [X] speedup > 1: the output link is free from then (its output buffer drains) */
+    /* links of their own rate (topo_ops.link_attr bandwidth, network.degraded-links; head comment "Links of
+     * their own rate"), else NULL: */
+    int64_t *lT;         /* [X + hosts] a flit's time on link x (switch output x, host h's uplink X + h) */
+    int64_t *lnext;      /* [X + hosts] the earliest start of the link's next flit */
+    int lgate;           /* 1: lT and speedup 1: switch allocation offers an output only when its link can start */
     iq_ivc *ivc;         /* [X V] */
     iq_flit *ring;       /* [X V depth] */
     iq_ovc *ovc;         /* [X V] switch outputs, then [hosts V] host uplinks */
@@ -324,6 +394,11 @@ static inline uint32_t ring_i(const iqr *q, uint32_t i) { return i >= q->depth ?
 static inline iq_ivc *ivc_at(const iqr *q, uint32_t x, uint32_t v) { return &q->ivc[(size_t)x * q->V + v]; }
 /* input VC c's front flit */
 static inline iq_flit *vc_front(const iq_ivc *c) { return &c->buf[c->head]; }
+/* flit i of input VC idx's ring (i < 2 depth: a front index plus a count) */
+static inline iq_flit *ring_at(const iqr *q, size_t ivc_idx, uint32_t i)
+{
+    return &q->ivc[ivc_idx].buf[i >= q->depth ? i - q->depth : i];
+}
 /* output VC index: switch port x, or host h as X + h */
 static inline iq_ovc *ovc_at(const iqr *q, uint32_t xo, uint32_t v) { return &q->ovc[(size_t)xo * q->V + v]; }
 
@@ -350,6 +425,14 @@ static void pkt_release(iqr *q, iq_pkt *p)
     p->next = q->free;
     q->free = p;
     q->st->st.live_packets--;
+}
+
+/* Links of their own rate: link xo (a switch output x, a host's uplink
+ * X + h) can start a flit sent at this tick, whose first bit is ready at
+ * now + sa + st, before the next tick's (head comment) */
+static inline int link_can_start(const iqr *q, uint32_t xo, int64_t now)
+{
+    return q->lnext[xo] < now + q->sa + q->stx + q->T;
 }
 
 /* credits of output VC (xo, v) now: those arrived are added first */
@@ -429,7 +512,7 @@ static void host_tick_at(iqr *q, uint32_t h, int64_t t)
 }
 
 /* a credit for output VC (xo, v) reaches its sender at t */
-static void credit_back(iqr *q, uint32_t xo, uint32_t v, int64_t t)
+static inline __attribute__((always_inline)) void credit_back(iqr *q, uint32_t xo, uint32_t v, int64_t t)
 {
     iq_ovc *o = ovc_at(q, xo, v);
     TN_ASSERT(o->cn < q->depth, "credit FIFO of port %u VC %u overflows", xo, v);
@@ -448,6 +531,7 @@ static void credit_back(iqr *q, uint32_t xo, uint32_t v, int64_t t)
 }
 
 static void route(iqr *q, uint32_t sw, iq_ivc *c, iq_pkt *p, int64_t now);
+static void iq_kill(iqr *q, iq_pkt *p, uint32_t x, uint32_t v, int64_t now, int cur);
 
 /* flit of p (its head: head) is whole in input VC (x, v) at t */
 static void flit_in(iqr *q, uint32_t x, uint32_t v, iq_pkt *p, int64_t t, int head)
@@ -526,7 +610,8 @@ static void packet_arrived(iqr *q, iq_pkt *p, int64_t t_ps)
             step_ensure(q, (int64_t)n * q->Tr);
         }
         q->dq_tail[h] = m;
-    }
+    } else if (__builtin_expect((uint32_t)m->aux == MSG_DROPPED, 0))
+        net_dropped(st->n, m); /* its last packet in the fabric arrived: the message is lost (iq_kill) */
 }
 
 /* ---- allocators ---- */
@@ -749,6 +834,13 @@ static void route(iqr *q, uint32_t sw, iq_ivc *c, iq_pkt *p, int64_t now)
     unsigned n = t->ops->next(t, sw, &p->hdr, cand);
     unsigned k = 0;
     uint32_t x0 = q->r[sw].x0;
+    if (__builtin_expect(n == 0, 0)) {
+        /* no way on from here since a link failed (network.fail-at): its VC
+         * allocation request loses the packet (iq_lost_here) */
+        c->out = NONE;
+        p->hop.kind = TOPO_HOP_MINIMAL;
+        return;
+    }
     if (n > 1) {
         iq_probe o = {.q = q, .x0 = x0, .p = p, .now = now};
         const topo_probe pr = {.ctx = &o, .load = iq_load, .room = iq_room};
@@ -789,17 +881,30 @@ static void sa_grant(iqr *q, uint32_t sw, uint32_t x0, size_t idx, iq_ivc *c, in
     int64_t wire = leave + q->stx;        /* its first bit on the output link */
     uint32_t xo = x0 + c->out;
     uint32_t dn = q->peer[xo];
+    int64_t Tl = q->T; /* the flit's time on the link */
+    const int rates = __builtin_expect(q->lT != NULL, 0);
     if (q->Tr != q->T) {
         /* speedup: the crossbar fills the output buffer up to
          * `speedup` flits per flit time; the link takes one per
          * flit time, at the flit-time edges (BookSim2's
-         * _SendFlits once per cycle) */
+         * _SendFlits once per cycle); a link of its own rate as
+         * soon as it has sent the flit before */
         wire = grid(q, wire);
         if (wire < q->out_free[xo])
             wire = q->out_free[xo];
-        q->out_free[xo] = wire + q->T;
+        if (rates)
+            Tl = q->lT[xo];
+        q->out_free[xo] = wire + Tl;
+    } else if (rates) {
+        /* a link of its own rate: the flit starts when the link has
+         * sent the one before (before the next tick: switch
+         * allocation waited for that, link_can_start) */
+        if (wire < q->lnext[xo])
+            wire = q->lnext[xo];
+        Tl = q->lT[xo];
+        q->lnext[xo] = wire + Tl;
     }
-    int64_t whole = wire + q->T + q->olink[xo]; /* whole at the far end */
+    int64_t whole = wire + Tl + q->olink[xo]; /* whole at the far end */
     q->busy[xo]++;
     /* its credit back upstream */
     uint32_t xin = x0 + c->pin, up = q->peer[xin];
@@ -894,6 +999,12 @@ static inline __attribute__((always_inline)) int64_t vc_due(iqr *q, iq_router *r
         }
     } else
         t = c->ready > now ? c->ready : now + q->Tr;
+    if (__builtin_expect(q->lT != NULL, 0) && q->lgate && c->state == VC_ACTIVE && t != INT64_MAX) {
+        /* its link of its own rate: the first tick link_can_start */
+        int64_t tl = q->lnext[x0 + c->out] - q->T - q->sa - q->stx + 1;
+        if (t < tl)
+            t = tl;
+    }
     return t;
 }
 
@@ -941,7 +1052,22 @@ static int64_t sa_express(iqr *q, uint32_t sw, iq_router *r, uint32_t li, int64_
     return vc_due(q, r, c->act, t);
 }
 
+/* The tick, compiled twice: `rates` (links of their own rate, q->lT) is a
+ * constant in each copy, so the default path has none of their tests. */
+static inline __attribute__((always_inline)) void router_tick_k(iqr *q, uint32_t sw, int64_t now, const int rates);
+static __attribute__((noinline)) void router_tick_rates(iqr *q, uint32_t sw, int64_t now)
+{
+    router_tick_k(q, sw, now, 1);
+}
 static void router_tick(iqr *q, uint32_t sw, int64_t now)
+{
+    if (__builtin_expect(q->lT != NULL, 0))
+        router_tick_rates(q, sw, now);
+    else
+        router_tick_k(q, sw, now, 0);
+}
+
+static inline __attribute__((always_inline)) void router_tick_k(iqr *q, uint32_t sw, int64_t now, const int rates)
 {
     iq_router *r = &q->r[sw];
     r->tick_at = INT64_MAX;
@@ -970,6 +1096,10 @@ static void router_tick(iqr *q, uint32_t sw, int64_t now)
             int32_t need = sa_need(q, x0, c, f);
             if (need && credits_now(q, x0 + c->out, c->out_vc, now) < need) {
                 q->s.credit_waits++;
+                continue;
+            }
+            if (rates && q->lgate && !link_can_start(q, x0 + c->out, now)) {
+                q->s.link_waits++; /* a link of its own rate still sends the flit before */
                 continue;
             }
             sq[ns++] = (iq_req){.in = c->pin, .out = c->out, .key = c->vin, .who = li, .prio = f->p->cls};
@@ -1009,6 +1139,10 @@ static void router_tick(iqr *q, uint32_t sw, int64_t now)
                 route(q, sw, c, p, now);
                 q->s.rechosen++;
             }
+        }
+        if (__builtin_expect(c->out == NONE, 0)) { /* routed after a failure, no way on: lost */
+            iq_kill(q, p, x0 + li / V, li % V, now, 1);
+            continue;
         }
         uint32_t xo = x0 + c->out, any = 0;
         for (uint32_t v = c->vc_base; v < (uint32_t)c->vc_base + c->nvc; v++) {
@@ -1071,6 +1205,10 @@ static void router_tick(iqr *q, uint32_t sw, int64_t now)
             int32_t need = sa_need(q, x0, c, f);
             if (need && credits_now(q, x0 + c->out, c->out_vc, now) < need) {
                 q->s.credit_waits++;
+                continue;
+            }
+            if (rates && q->lgate && !link_can_start(q, x0 + c->out, now)) {
+                q->s.link_waits++; /* a link of its own rate still sends the flit before */
                 continue;
             }
             sq[ns++] = (iq_req){.in = c->pin, .out = c->out, .key = c->vin, .who = li, .prio = f->p->cls};
@@ -1143,11 +1281,17 @@ static void host_try(iqr *q, uint32_t h, int64_t now)
 {
     swnet *st = q->st;
     iq_host *hs = &q->h[h];
+    uint32_t xo = q->X + h;
     if (hs->last_ps >= 0 && now < hs->last_ps + q->T) {
         host_tick_at(q, h, hs->last_ps + q->T);
         return;
     }
-    uint32_t xo = q->X + h;
+    if (__builtin_expect(q->lT != NULL, 0) && q->lnext[xo] >= now + q->T) {
+        /* an uplink of its own rate: the host's tick at which it can start
+         * (link_can_start: a host's flit is on its uplink at its tick) */
+        host_tick_at(q, h, q->lnext[xo] - q->T + 1);
+        return;
+    }
     if (!hs->p) {
         if (!nic_pending(&st->nic, h))
             return;
@@ -1223,7 +1367,13 @@ static void host_try(iqr *q, uint32_t h, int64_t now)
     hs->sent++;
     hs->last_ps = now;
     q->busy[xo]++;
-    flit_in(q, hs->x, hs->vc, p, now + q->T + (q->hup ? q->hup[h] : q->hlink), hs->sent == 1);
+    int64_t whole = now + q->T;
+    if (__builtin_expect(q->lT != NULL, 0)) { /* an uplink of its own rate (as a switch's output) */
+        int64_t w = now > q->lnext[xo] ? now : q->lnext[xo];
+        q->lnext[xo] = w + q->lT[xo];
+        whole = w + q->lT[xo];
+    }
+    flit_in(q, hs->x, hs->vc, p, whole + (q->hup ? q->hup[h] : q->hlink), hs->sent == 1);
     if (hs->sent == p->nflits)
         hs->p = NULL;
     if (hs->p || nic_pending(&st->nic, h))
@@ -1291,6 +1441,185 @@ static void ev_step(sim *s, void *ctx, uint64_t arg)
         step_ensure(q, end);
 }
 
+/* ---- links failing during the run (network.fail-at) ----
+ * swnet.c's ev_fail switches the topology to its failed state (topo_fail)
+ * and calls iqr_fail. The rules (iqrouter.c's head, "Links failing during
+ * the run"): a packet that holds an output VC of a failed link, or has a
+ * flit on one (not yet whole at the far end), is lost whole: iq_kill
+ * removes all its flits wherever they are, gives their credits back and
+ * frees every VC it holds; a head not yet holding an output VC is routed
+ * again; a packet routed later with no way on is lost at its VC
+ * allocation. No allocation: the walks follow the VCs' owners. */
+
+/* the sender of the flits in input port x's buffers: a switch output, or host h as X + h */
+static inline uint32_t sender_of(const iqr *q, uint32_t x)
+{
+    uint32_t up = q->peer[x];
+    return (up & HOSTBIT) ? q->X + (up & ~HOSTBIT) : up;
+}
+
+/* Remove p's flits from input VC (x, v), the others kept in order; each
+ * removed flit's credit goes back to the sender as if it had left the
+ * buffer now (a grant's timing: sw-alloc-delay + credit-delay + the way
+ * back, positive by iqr_check). Returns how many. */
+static uint32_t purge(iqr *q, uint32_t x, uint32_t v, const iq_pkt *p, int64_t now)
+{
+    size_t idx = (size_t)x * q->V + v;
+    iq_ivc *c = &q->ivc[idx];
+    uint32_t kept = 0, gone = 0;
+    for (uint32_t i = 0; i < c->n; i++) {
+        iq_flit f = *ring_at(q, idx, c->head + i);
+        if (f.p == p)
+            gone++;
+        else
+            *ring_at(q, idx, c->head + kept++) = f;
+    }
+    c->n = kept;
+    uint32_t s = sender_of(q, x);
+    for (uint32_t i = 0; i < gone; i++)
+        credit_back(q, s, v, now + q->sa + q->cd + q->olink[x]);
+    return gone;
+}
+
+/* input VC (x, v) no longer serves its packet: idle, its output VC free,
+ * and its router ticks at the next step for what is behind */
+static void vc_reset(iqr *q, uint32_t x, uint32_t v, int64_t now)
+{
+    iq_ivc *c = ivc_at(q, x, v);
+    uint32_t sw = q->rid[x];
+    if (c->state == VC_ACTIVE)
+        ovc_at(q, q->r[sw].x0 + c->out, c->out_vc)->owner = NONE;
+    c->state = VC_IDLE;
+    c->sent = 0;
+    if (c->n)
+        router_tick_at(q, sw, now + q->Tr);
+}
+
+/* The packet input VC (x, v) serves (VC_ACTIVE: it holds an output VC):
+ * its front flit's, or, when every flit of it that came here went on, the
+ * packet of the VC that still sends it flits upstream (the owner of the
+ * output VC feeding this one: its tail has not come), or its host's. */
+static iq_pkt *pkt_of_vc(iqr *q, uint32_t x, uint32_t v)
+{
+    for (;;) {
+        iq_ivc *c = ivc_at(q, x, v);
+        if (c->n)
+            return ring_at(q, (size_t)x * q->V + v, c->head)->p;
+        uint32_t s = sender_of(q, x);
+        if (s >= q->X)
+            return q->h[s - q->X].p;
+        uint32_t li = ovc_at(q, s, v)->owner;
+        TN_ASSERT(li != NONE, "port %u VC %u: its packet is nowhere", x, v);
+        x = q->r[q->rid[s]].x0 + li / q->V;
+        v = li % q->V;
+    }
+}
+
+/* p is lost: its flits are removed from every buffer and link they are in
+ * (input VC (x, v) holds some of them, or serves p when cur), every VC it
+ * holds is freed, a host still sending it stops, and it is counted. */
+static void iq_kill(iqr *q, iq_pkt *p, uint32_t x, uint32_t v, int64_t now, int cur)
+{
+    swnet *st = q->st;
+    /* downstream: from (x, v) along the output VCs its head took */
+    uint32_t dx = x, dv = v, arrived = 0;
+    int first = 1;
+    for (;;) {
+        iq_ivc *c = ivc_at(q, dx, dv);
+        size_t idx = (size_t)dx * q->V + dv;
+        /* p is the VC's packet when its flit is at the front, or (reached
+         * from a VC that sent it flits) when nothing of it is left here */
+        if (!first)
+            cur = c->n ? ring_at(q, idx, c->head)->p == p : 1;
+        uint32_t sent = cur && c->state != VC_IDLE ? c->sent : 0;
+        uint32_t gone = purge(q, dx, dv, p, now);
+        if (first)
+            arrived = sent + gone; /* p's flits that reached (x, v) */
+        first = 0;
+        if (!cur)
+            break; /* behind another packet: none of it went further */
+        int active = c->state == VC_ACTIVE;
+        uint32_t xo = q->r[q->rid[dx]].x0 + c->out, ov = c->out_vc;
+        vc_reset(q, dx, dv, now);
+        if (!active || !sent || (q->peer[xo] & HOSTBIT))
+            break;
+        dx = q->peer[xo];
+        dv = ov;
+    }
+    /* upstream: the VCs that still hold its later flits, up to its host */
+    uint32_t ux = x, uv = v;
+    while (arrived < p->nflits) {
+        uint32_t s = sender_of(q, ux);
+        if (s >= q->X) {
+            iq_host *hs = &q->h[s - q->X];
+            if (hs->p == p) { /* its flits not sent yet are not sent */
+                hs->p = NULL;
+                if (nic_pending(&st->nic, s - q->X))
+                    host_tick_at(q, s - q->X, now + 1); /* its next flit time after now */
+            }
+            break;
+        }
+        iq_ovc *o = ovc_at(q, s, uv);
+        TN_ASSERT(o->owner != NONE, "lost packet: port %u VC %u has no owner upstream", ux, uv);
+        uint32_t sw = q->rid[s], li = o->owner;
+        ux = q->r[sw].x0 + li / q->V;
+        uv = li % q->V;
+        iq_ivc *c = ivc_at(q, ux, uv);
+        arrived = c->sent + purge(q, ux, uv, p, now);
+        vc_reset(q, ux, uv, now);
+    }
+    st->lost_packets++;
+    net_msg *m = p->msg;
+    pkt_release(q, p);
+    m->aux = (m->aux - 1) | MSG_DROPPED;
+    if ((uint32_t)m->aux == MSG_DROPPED)
+        net_dropped(st->n, m);
+}
+
+void iqr_fail(swnet *st, int64_t now)
+{
+    iqr *q = st->iq;
+    const topo *t = &st->t;
+    for (uint32_t xo = 0; xo < q->X; xo++) {
+        if (!topo_fail_dead(t, st->hosts + xo))
+            continue;
+        uint32_t dn = q->peer[xo];
+        TN_ASSERT(!(dn & HOSTBIT), "a host's link failed (port %u)", xo);
+        for (uint32_t v = 0; v < q->V; v++) {
+            /* the packet holding the output VC: its head is committed to the link */
+            iq_ovc *o = ovc_at(q, xo, v);
+            while (o->owner != NONE) {
+                uint32_t sw = q->rid[xo], li = o->owner;
+                uint32_t x = q->r[sw].x0 + li / q->V, w = li % q->V;
+                iq_kill(q, pkt_of_vc(q, x, w), x, w, now, 1);
+            }
+            /* flits on the link, not whole at the far end yet */
+            iq_ivc *d = ivc_at(q, dn, v);
+            for (;;) {
+                iq_pkt *p = NULL;
+                for (uint32_t i = 0; i < d->n && !p; i++) {
+                    iq_flit *f = ring_at(q, (size_t)dn * q->V + v, d->head + i);
+                    if (f->t > now)
+                        p = f->p;
+                }
+                if (!p)
+                    break;
+                iq_kill(q, p, dn, v, now, d->n && ring_at(q, (size_t)dn * q->V + v, d->head)->p == p);
+            }
+        }
+    }
+    /* heads routed before the failure and not yet holding an output VC:
+     * routed again (their record moves on only at the VC grant) */
+    for (uint32_t x = 0; x < q->X; x++)
+        for (uint32_t v = 0; v < q->V; v++) {
+            iq_ivc *c = ivc_at(q, x, v);
+            if (c->state == VC_VA && c->n) {
+                route(q, q->rid[x], c, ring_at(q, (size_t)x * q->V + v, c->head)->p, now);
+                router_tick_at(q, q->rid[x], now + q->Tr);
+            }
+        }
+}
+
 /* ---- ops ---- */
 
 void iqr_send(swnet *st, net_msg *m)
@@ -1336,7 +1665,54 @@ int64_t iqr_zero_load_h_ps(const swnet *st, uint32_t h, uint64_t bytes)
     return 2 * (q->T + q->hlink) + ((int64_t)h - 1) * (q->T + q->link) + (int64_t)h * D + (F - 1) * q->T;
 }
 
-int iqr_link_latency_varies(const swnet *st) { return st->iq->varies; }
+int iqr_link_latency_varies(const swnet *st) { return st->iq->varies || st->iq->lT; }
+
+int64_t iqr_zero_load_route_ps(const swnet *st, const uint64_t *links, size_t L, uint64_t bytes)
+{
+    const iqr *q = st->iq;
+    if (!q->lT)
+        return iqr_zero_load_h_ps(st, (uint32_t)(L - 1), bytes) + iqr_route_extra_ps(st, links, L);
+    uint64_t K = bytes ? (bytes - 1) / st->mtu + 1 : 1;
+    uint64_t last = bytes - (K - 1) * st->mtu;
+    int64_t F = (int64_t)(bytes ? (bytes - 1) / q->flit + 1 : 1);
+    if (K > 1)
+        F = (int64_t)((K - 1) * ((st->mtu - 1) / q->flit + 1) + (last ? (last - 1) / q->flit + 1 : 1));
+    int64_t D = q->rd + q->va + q->sa + q->stx, E = q->sa + q->stx;
+    if (q->Tr != q->T)
+        D = grid(q, D);
+    /* stage i (0: the source host, 1..h the switches) sends on links[i]
+     * (its flit time Tl_i, at most one flit per T: P_i = max(Tl_i, T), its
+     * latency lat_i). Head's first bit on link i at w_i,0 = w_i-1,0 +
+     * Tl_i-1 + lat_i-1 + D; flit j's at w_i,j = max(w_i-1,j + Tl_i-1 +
+     * lat_i-1 + E, w_i,j-1 + P_i): the longest path of this max-plus
+     * lattice takes every stage step at the head (they cost D >= E there)
+     * up to some stage m, the F - 1 flit steps at m, then the stage steps
+     * at the tail: the max over m. The tail is whole at the host Tl_h +
+     * lat_h after its first bit left on the last link. */
+    int64_t best = INT64_MIN, headpart = 0;
+    int64_t tailpart_all = 0;
+    for (size_t i = 0; i + 1 < L; i++) {
+        uint32_t x = links[i] < st->hosts ? q->X + (uint32_t)links[i] : (uint32_t)(links[i] - st->hosts);
+        int64_t lat = links[i] < st->hosts ? (q->hup ? q->hup[links[i]] : q->hlink) : q->olink[x];
+        tailpart_all += q->lT[x] + lat + E;
+    }
+    int64_t tailpart = tailpart_all;
+    for (size_t m = 0; m < L; m++) {
+        uint32_t x = links[m] < st->hosts ? q->X + (uint32_t)links[m] : (uint32_t)(links[m] - st->hosts);
+        int64_t P = q->lT[x] > q->T ? q->lT[x] : q->T;
+        int64_t v = headpart + (F > 1 ? (F - 1) * P : 0) + tailpart;
+        if (v > best)
+            best = v;
+        if (m + 1 < L) {
+            int64_t lat = links[m] < st->hosts ? (q->hup ? q->hup[links[m]] : q->hlink) : q->olink[x];
+            headpart += q->lT[x] + lat + D;
+            tailpart -= q->lT[x] + lat + E;
+        }
+    }
+    uint32_t xe = (uint32_t)(links[L - 1] - st->hosts);
+    /* no bytes: without a flit time, as iqr_zero_load_h_ps's F = 0 */
+    return best + q->lT[xe] + q->olink[xe] - (bytes ? 0 : q->T);
+}
 
 int64_t iqr_route_extra_ps(const swnet *st, const uint64_t *links, size_t n)
 {
@@ -1362,7 +1738,7 @@ void iqr_fill_metrics(const swnet *st, double *m)
         double sum = 0, max = 0;
         /* links: host uplinks (X + h) and switch outputs (x) */
         for (uint32_t l = 0; l < q->X + st->hosts; l++) {
-            double u = (double)q->busy[l] * (double)q->T;
+            double u = (double)q->busy[l] * (double)(q->lT ? q->lT[l] : q->T);
             sum += u;
             if (u > max)
                 max = u;
@@ -1409,6 +1785,8 @@ void iqr_fini(swnet *st)
     free(q->rid);
     free(q->olink);
     free(q->out_free);
+    free(q->lT);
+    free(q->lnext);
     free(q->ivc);
     free(q->ring);
     free(q->ovc);
@@ -1490,6 +1868,11 @@ static void express_init(iqr *q, uint32_t N)
     int64_t lc = lsw == INT64_MAX ? INT64_MAX : q->sa + q->cd + lsw;
     int64_t e = grid_r(q, q->va);
     q->express = e > 0 && e < lsw_f && e < lc && (e < lh_f || (e == lh_f && q->rd > 0)) ? e : 0;
+    /* links of their own rate (a faster link's flit is whole sooner; the
+     * link gate) and links failing during the run (a failure between t and
+     * t + e loses the packet where it is): the tick at t + e as ever */
+    if (q->lT || q->st->fail_at_ps >= 0)
+        q->express = 0;
 }
 
 static uint32_t depth_of(const swnet_params *p) { return (uint32_t)(p->vc_buffer_bytes / p->flit_bytes); }
@@ -1605,12 +1988,19 @@ int iqr_init(swnet *st, const swnet_params *p, char *err, size_t errlen)
         q->Tr = 1;
     q->link = st->link_ps;
     q->hlink = p->host_link_ps >= 0 ? p->host_link_ps : st->link_ps;
-    if (st->lrate) {
-        free(q);
-        st->iq = NULL;
-        return tn_error(err, errlen, "network.router=\"input-queued\": links of their own bandwidth (the graph's "
-                                     "edge attribute bandwidth, network.degraded-links) are modelled by the "
-                                     "output-queued router only (its clock is one flit time on every link)");
+    if (st->lrate) { /* links of their own rate: a flit's time on each (swnet.c's links l: hosts' uplinks h, then
+                        switch outputs hosts + x) */
+        uint32_t Xl = t->links - t->hosts;
+        q->lT = tn_xmalloc((size_t)(Xl + t->hosts) * sizeof *q->lT);
+        q->lnext = tn_xmalloc((size_t)(Xl + t->hosts) * sizeof *q->lnext);
+        for (uint32_t x = 0; x < Xl + t->hosts; x++) {
+            uint32_t l = x < Xl ? t->hosts + x : x - Xl;
+            q->lT[x] = net_rate_ps(&st->lrate[l], p->flit_bytes);
+            if (q->lT[x] < 1)
+                q->lT[x] = 1;
+            q->lnext[x] = 0;
+        }
+        q->lgate = q->Tr == q->T;
     }
     if (st->llat) { /* hosts' uplinks of their own latency (the others at host-link-latency) */
         q->hup = tn_xmalloc((size_t)t->hosts * sizeof *q->hup);

@@ -30,7 +30,16 @@ int64_t iqr_zero_load_h_ps(const swnet *st, uint32_t h, uint64_t bytes);
  * iqr_route_extra_ps over its links (topo_route's link ids). */
 int iqr_link_latency_varies(const swnet *st);
 int64_t iqr_route_extra_ps(const swnet *st, const uint64_t *links, size_t n);
+/* A lone message over route links[0..L) (topo_route's link ids), with the
+ * links' own latencies and rates (iqrouter.c's head "Links of their own
+ * rate" derives it): exact for one packet whose times are all on the flit
+ * time's grid, a lower bound otherwise. */
+int64_t iqr_zero_load_route_ps(const swnet *st, const uint64_t *links, size_t L, uint64_t bytes);
 void iqr_fill_metrics(const swnet *st, double *m);
+/* network.fail-at: the topology's failed links have just gone down (swnet.c
+ * ev_fail activated them): lose what is on or committed to them, route
+ * again the heads not yet committed (iqrouter.c's head). */
+void iqr_fail(swnet *st, int64_t now);
 void iqr_fini(swnet *st);
 /* Memory init allocates for these parameters on topology t. */
 double iqr_mem_bytes(const swnet_params *p, const topo *t);
@@ -49,6 +58,7 @@ typedef struct iqr_stats {
     uint64_t credit_waits; /* switch allocation requests held back for credit */
     uint64_t rechosen;     /* torus adaptive: VC allocation requests whose candidate had no free
                               output VC, so the choice was made again (iqrouter.c route) */
+    uint64_t link_waits;   /* switch allocation requests held back for a link of its own rate still sending */
 } iqr_stats;
 void iqr_get_stats(const swnet *st, iqr_stats *out);
 /* Resources not back at their idle values (tests; meaningful once the run

@@ -1115,6 +1115,10 @@ static void ev_fail(sim *s, void *ctx, uint64_t arg)
     int64_t now = sim_now(s);
     topo_fail_activate(&st->t, 1);
     st->failed = 1;
+    if (st->iq) {
+        iqr_fail(st, now);
+        return;
+    }
     for (uint32_t l = st->hosts; l < st->links; l++) {
         if (!topo_fail_dead(&st->t, l))
             continue;
@@ -1416,7 +1420,7 @@ int64_t swnet_zero_load_ps(const void *state, uint32_t src, uint32_t dst, uint64
         uint64_t buf[64], *links = st->zl_links ? st->zl_links : buf;
         TN_ASSERT(st->zl_links || t->max_route_links <= 64, "routes of %u links", t->max_route_links);
         size_t L = topo_route(t, src, dst, 0, links, NULL, t->max_route_links);
-        return swnet_zero_load_h_ps(state, (uint32_t)(L - 1), bytes) + iqr_route_extra_ps(st, links, L);
+        return iqr_zero_load_route_ps(st, links, L, bytes);
     }
     if (!st->iq && (st->lrate || st->llat)) {
         uint64_t *lk = st->zl_links;
@@ -1655,9 +1659,6 @@ void swnet_check(const net_params *core, const swnet_params *p, const char *cons
             s++;
         if (!*s)
             param_invalid(rep, "network.fail-at", "needs network.failed-links (the links that fail then)");
-        if (p->router == SWNET_IQ)
-            param_invalid(rep, "network.fail-at", "links failing during the run are modelled with "
-                                                  "network.router=\"output-queued\" only (so far)");
         if (p->nic.policy == NIC_SRPT && p->flow_control != SWNET_CREDIT)
             param_invalid(rep, "network.fail-at", "not with host-scheduling=\"srpt\"'s output heaps (so far)");
         if (p->flow_control == SWNET_PFC)
@@ -1700,10 +1701,6 @@ void swnet_check(const net_params *core, const swnet_params *p, const char *cons
     if (p->vc_map != SWNET_VC_PER_CLASS && p->vc_map != SWNET_VC_SHARED)
         param_invalid(rep, "network.vc-map", "unknown VC mapping %d", p->vc_map);
     iqr_check(core, p, rep);
-    if (p->degraded_links[0] && p->router == SWNET_IQ)
-        param_invalid(rep, "network.degraded-links", "links of their own bandwidth are modelled by the output-queued "
-                                                     "router only (the input-queued router's clock is one flit time "
-                                                     "on every link)");
     if (topo_routing_of(routings, p->routing) < 0) {
         char list[256];
         topo_routing_list(routings, list, sizeof list);

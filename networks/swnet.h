@@ -217,14 +217,15 @@ typedef struct swnet_params {
                 "switched fabrics: links running at a fraction of their bandwidth: A-B:factor entries "       \
                 "(0 < factor <= 1; A-B named as for failed-links, host links too; both directions of every "   \
                 "link between A and B). Routing does not change (a degraded link is not a failed one); "     \
-                "output-queued router"),                                                                        \
+                "both routers (input-queued: a flit takes flit time / factor on it, sent back to back)"),       \
      .kind = PARAM_TEXT, .off = offsetof(T, m.degraded_links), .max = SWNET_FAILED_MAX,                        \
      .name_ok = swnet_degraded_ok, .example = "S0-S4:0.5 S2-S5:0.25"},                                        \
     {SWNET_ROW_("network.fail-at", "time", "s", "-1ps",                                                        \
                 "switched fabrics: the failed links fail at this time of the run (negative: down from the "     \
                 "start); packets on or queued for them then are lost (lost_packets) and a transport must "    \
-                "recover them; output-queued fat-tree, leaf-spine, torus, dragonfly and graph (its routing "     \
-                "recomputed then)"),                                                                           \
+                "recover them; fat-tree, leaf-spine, torus, dragonfly and graph (its routing recomputed then), "\
+                "both routers (input-queued: a packet with a flit on, or an output VC of, a failed link is lost "\
+                "whole and frees its VCs)"),                                                                    \
      .kind = PARAM_PS, .off = offsetof(T, m.fail_at_ps), .example = "50us"},                                     \
     SWNET_ROW_ROUTER(T, m),                                                                                    \
     {SWNET_ROW_("network.switching", "choice", "", "cut-through",                                              \

@@ -8,7 +8,9 @@
  * start whatever the ACK covers, as RFC 5681 sec. 3.1 allows), and
  * ssthresh = max(FlightSize / 2, 2 mss) on a loss (RFC 5681 eq. 4).
  * transport.growth="linux" grows as Linux instead (tp_grow: per segment
- * acked, ns-3's TcpLinuxReno). */
+ * acked, ns-3's TcpLinuxReno). transport.sack="on" replaces NewReno's
+ * recovery by RFC 6675's and transport.limited-transmit="on" adds RFC 3042
+ * (transport.c), for tcp and dctcp alike. */
 #include "transport.h"
 
 static void tcp_init(tp_flow *f) { (void)f; }

@@ -3,7 +3,8 @@
  *   Segments: a message of b bytes is S = max(1, ceil(b / mss)) segments,
  *     all of mss payload but the last; each is a fabric message of payload
  *     + header bytes. Sequence numbers count segments (the byte stream's
- *     mss-sized units: SACK is not modelled, so nothing finer is needed).
+ *     mss-sized units; SACK blocks are runs of whole segments, so nothing
+ *     finer is needed).
  *   Sending: segments go out while the segments outstanding (nxt - una)
  *     are fewer than max(1, floor(min(cwnd, window) / mss)) and than the
  *     receive window TP_RWND; new segments in order, retransmissions as
@@ -44,6 +45,45 @@
  *     nothing is outstanding). On expiry: ssthresh = ops->ssthresh, cwnd =
  *     1 mss (RFC 5681's loss window), recover = max, go-back-N from una,
  *     RTO doubled (backoff, undone by the next sample).
+ *   Limited transmit (RFC 3042; transport.limited-transmit="on", off by
+ *     default; Linux and ns-3 have it on): without SACK, the first and the
+ *     second duplicate ACK each send one new segment if there is one, the
+ *     receive window allows it and FlightSize stays within cwnd + 2 mss;
+ *     cwnd is not changed, and these segments are left out of FlightSize
+ *     when the third duplicate ACK computes ssthresh (RFC 5681 sec. 3.2
+ *     step 2). With SACK it is RFC 6675 sec. 5 step 3: HighRxt = HighACK and
+ *     new segments while cwnd - pipe >= 1 mss.
+ *   SACK (transport.sack="on", off by default; RFC 2018, RFC 6675):
+ *     Receiver: every ACK sent while out-of-order segments are held carries
+ *       up to TP_SACK_BLOCKS = 3 blocks (maximal runs of held segments): the
+ *       first holds the segment that triggered the ACK unless it advanced the
+ *       cumulative ACK, then the most recently reported blocks not already
+ *       listed (RFC 2018 sec. 4); such an ACK is header + 4 + 8 n bytes (n
+ *       blocks; transport.h). No D-SACK (RFC 2883), no reneging: the
+ *       receiver keeps every segment it holds.
+ *     Sender: a scoreboard of SACKed segments over [una, max) (transport.h,
+ *       tp_sb_*: IsLost with DupThresh 3, SetPipe, NextSeg rules 1-3). A
+ *       duplicate ACK is one that SACKs new segments (RFC 6675 sec. 2: even
+ *       if it also moves una, which resets the count first). On the third,
+ *       or when IsLost(una) (3 segments SACKed above una), and not before
+ *       una passed the RecoveryPoint of a timeout (sec. 5.1): RecoveryPoint
+ *       = max, ssthresh = cwnd = ops->ssthresh (FlightSize / 2 for Reno and
+ *       DCTCP: RFC 6675 step 4.2, no inflation), una is retransmitted
+ *       (HighRxt = una), then while cwnd - pipe >= 1 mss the segment NextSeg
+ *       names is sent (step C). Each ACK in recovery updates the scoreboard
+ *       and sends again by step C; the one whose cumulative ACK reaches
+ *       RecoveryPoint ends recovery (cwnd stays ssthresh). The timer is
+ *       restarted by every ACK that moves una (RFC 6298 5.3).
+ *     Timeout: as above (cwnd 1 mss, go-back from una, RecoveryPoint =
+ *       max); the scoreboard is kept (the receiver never reneges here; RFC
+ *       6675 sec. 5.1 with erratum 1610, as Linux and ns-3 do) and the
+ *       go-back skips SACKed segments, counting only unSACKed ones sent since
+ *       the timeout as in flight ("filling in the sequence space reported as
+ *       missing", sec. 5.1).
+ *     Memory: the scoreboard is a TP_RWND-bit bitmap in the flow record (512 B
+ *       per flow, cleared at flow start only when sack is on); an ACK's blocks
+ *       live in a record from a per-transport pool (chunks, no malloc once warm)
+ *       while the ACK is in flight.
  *   Window growth and ECN reaction: the congestion ops (tp_tcp.c, tp_dctcp.c).
  * Every time is an integer ps; no randomness. Records (flows, messages)
  * come from pools grown by chunks: no malloc once warm. */
@@ -66,6 +106,15 @@ _Static_assert(sizeof tp_wl_names / sizeof tp_wl_names[0] == sizeof tp_names / s
 size_t tp_count(void) { return sizeof tp_registry / sizeof tp_registry[0]; }
 
 enum { TP_DATA = 1, TP_ACK = 2, TP_CNP = 3 };
+enum { OUT_WINDOW = 0, OUT_PACED = 1, OUT_SACK = 2 };
+
+/* The SACK blocks of one ACK in flight (its net_msg.b: ECE in bit 0, the
+ * record's address above it). */
+typedef struct tp_sackrec {
+    struct tp_sackrec *next; /* free list */
+    uint32_t n;
+    uint32_t blk[2 * TP_SACK_BLOCKS]; /* [start, end) segments, most recent first */
+} tp_sackrec;
 #define TP_CHUNK 128
 #define TP_MAX_RTO_PS INT64_C(60000000000000) /* 60 s (RFC 6298 2.5) */
 
@@ -84,7 +133,13 @@ struct tp_inst {
     uint32_t loss[16]; /* tp_set_loss */
     size_t nloss;
     uint64_t cnps;     /* CNPs sent by receivers */
+    int out_mode;      /* how output sends: OUT_WINDOW, OUT_PACED (rate-based ops), OUT_SACK (sack on) */
+    tp_sackrec *sfree; /* SACK block records */
+    void **schunks;
+    size_t nschunks;
 };
+
+const char *const tp_onoff_names[] = {"off", "on", NULL};
 
 void tp_check(const tp_params *p, param_report *rep)
 {
@@ -103,6 +158,10 @@ void tp_check(const tp_params *p, param_report *rep)
         param_invalid(rep, "transport.g", "must be in (0, 1] (got %g)", p->g);
     if (p->init_rto_ps <= 0)
         param_invalid(rep, "transport.initial-rto", "must be > 0");
+    if ((p->sack || p->limited_transmit) && p->type > 0 && (size_t)p->type < tp_count() &&
+        tp_registry[p->type]->rate_based)
+        param_invalid(rep, p->sack ? "transport.sack" : "transport.limited-transmit",
+                      "applies to the window-based transports (tcp, dctcp), not %s", tp_registry[p->type]->name);
 }
 
 /* ---- pools ---- */
@@ -120,7 +179,7 @@ static tp_flow *flow_alloc(tp_inst *t)
     }
     tp_flow *f = t->free;
     t->free = f->next;
-    memset(f, 0, sizeof *f);
+    memset(f, 0, offsetof(tp_flow, sacked)); /* the scoreboard: tp_send, when sack is on */
     t->c.flows_live++;
     return f;
 }
@@ -153,7 +212,8 @@ uint64_t tp_seg_bytes(const tp_flow *f, uint32_t a, uint32_t b)
 
 uint64_t tp_reno_ssthresh(const tp_flow *f)
 {
-    uint64_t flight = tp_seg_bytes(f, f->una, f->max);
+    /* limited transmit's segments (the last lt_sent sent) are not counted (RFC 5681 sec. 3.2 step 2) */
+    uint64_t flight = tp_seg_bytes(f, f->una, f->max - f->lt_sent);
     uint64_t half = flight / 2, floor2 = 2 * f->mss;
     return half > floor2 ? half : floor2;
 }
@@ -208,6 +268,198 @@ void tp_reno_grow(tp_flow *f)
     }
     uint64_t add = f->mss * f->mss / f->cwnd;
     f->cwnd += add > 0 ? add : 1;
+}
+
+/* ---- segment bitmaps (the receiver's ooo, the sender's sacked): bit s % TP_RWND ---- */
+
+static inline int bm_has(const uint64_t *bm, uint32_t s) { return (int)((bm[(s % TP_RWND) / 64] >> (s % 64)) & 1); }
+
+/* k bits from bit o of a word (1 <= k <= 64 - o) */
+static inline uint64_t bm_mask(uint32_t o, uint32_t k) { return (k == 64 ? ~UINT64_C(0) : (UINT64_C(1) << k) - 1) << o; }
+
+/* the first s' >= s whose bit is clear (one is, within TP_RWND) */
+static uint32_t bm_run_end(const uint64_t *bm, uint32_t s)
+{
+    for (;;) {
+        uint32_t o = s % 64;
+        uint64_t x = ~bm[(s % TP_RWND) / 64] >> o;
+        if (x)
+            return s + (uint32_t)__builtin_ctzll(x);
+        s += 64 - o;
+    }
+}
+
+/* the first of the run of set bits that ends at s (s's bit set) */
+static uint32_t bm_run_start(const uint64_t *bm, uint32_t s)
+{
+    for (;;) {
+        uint32_t o = s % 64;
+        uint64_t x = ~bm[(s % TP_RWND) / 64] << (63 - o);
+        if (x)
+            return s + 1 - (uint32_t)__builtin_clzll(x);
+        s -= o + 1;
+    }
+}
+
+/* bits set in [a, b) (b - a <= TP_RWND) */
+static uint32_t bm_count(const uint64_t *bm, uint32_t a, uint32_t b)
+{
+    uint32_t n = 0;
+    while (a < b) {
+        uint32_t o = a % 64, k = 64 - o < b - a ? 64 - o : b - a;
+        n += (uint32_t)__builtin_popcountll(bm[(a % TP_RWND) / 64] & bm_mask(o, k));
+        a += k;
+    }
+    return n;
+}
+
+/* set (on) or clear the bits of [a, b); the number that changed */
+static uint32_t bm_put(uint64_t *bm, uint32_t a, uint32_t b, int on)
+{
+    uint32_t n = 0;
+    while (a < b) {
+        uint32_t o = a % 64, k = 64 - o < b - a ? 64 - o : b - a;
+        uint64_t *w = &bm[(a % TP_RWND) / 64], m = bm_mask(o, k);
+        n += (uint32_t)__builtin_popcountll(on ? m & ~*w : m & *w);
+        *w = on ? *w | m : *w & ~m;
+        a += k;
+    }
+    return n;
+}
+
+/* ---- the SACK scoreboard (transport.h) ---- */
+
+uint32_t tp_sb_mark(tp_flow *f, uint32_t a, uint32_t b)
+{
+    if (a < f->una)
+        a = f->una;
+    if (b > f->max)
+        b = f->max;
+    if (a >= b)
+        return 0;
+    uint32_t n = bm_put(f->sacked, a, b, 1);
+    f->sacked_n += n;
+    if (b > f->sack_hi)
+        f->sack_hi = b;
+    return n;
+}
+
+uint32_t tp_sb_count(const tp_flow *f, uint32_t a, uint32_t b)
+{
+    if (a < f->una)
+        a = f->una;
+    if (b > f->max)
+        b = f->max;
+    return a < b && f->sacked_n ? bm_count(f->sacked, a, b) : 0;
+}
+
+/* una moves to ack: the bits below it go */
+static void sb_advance(tp_flow *f, uint32_t ack)
+{
+    if (f->sacked_n)
+        f->sacked_n -= bm_put(f->sacked, f->una, ack, 0);
+    f->una = ack;
+}
+
+/* Unsacked segments below this one are lost (IsLost): the third highest
+ * SACKed segment; una when fewer than 3 are SACKed. */
+static uint32_t sb_lost_below(const tp_flow *f)
+{
+    if (f->sacked_n < 3)
+        return f->una;
+    uint32_t need = 3, s = f->sack_hi;
+    while (s > f->una) {
+        uint32_t top = s - 1, o = top % 64, k = o + 1 < s - f->una ? o + 1 : s - f->una;
+        uint64_t w = f->sacked[(top % TP_RWND) / 64] & bm_mask(o + 1 - k, k);
+        uint32_t c = (uint32_t)__builtin_popcountll(w);
+        if (c >= need) {
+            while (--need)
+                w &= ~(UINT64_C(1) << (63 - __builtin_clzll(w)));
+            return top - o + (uint32_t)(63 - __builtin_clzll(w));
+        }
+        need -= c;
+        s -= k;
+    }
+    return f->una;
+}
+
+int tp_sb_is_lost(const tp_flow *f, uint32_t s) { return s < sb_lost_below(f) && !bm_has(f->sacked, s); }
+
+/* payload bytes of the segments of [a, b) not SACKed */
+static uint64_t sb_unsacked_bytes(const tp_flow *f, uint32_t a, uint32_t b)
+{
+    if (a >= b)
+        return 0;
+    uint64_t n = tp_seg_bytes(f, a, b);
+    uint32_t k = tp_sb_count(f, a, b);
+    if (k) {
+        n -= (uint64_t)k * f->mss;
+        if (b == f->nseg && bm_has(f->sacked, b - 1)) /* the last segment, short */
+            n += f->mss - f->last_payload;
+    }
+    return n;
+}
+
+uint64_t tp_sb_pipe(const tp_flow *f)
+{
+    uint32_t lost = sb_lost_below(f), hr = f->in_fr ? f->high_rxt : f->una;
+    if (hr < f->una)
+        hr = f->una;
+    if (hr > f->max)
+        hr = f->max;
+    return sb_unsacked_bytes(f, lost, f->max) + sb_unsacked_bytes(f, f->una, hr);
+}
+
+uint32_t tp_sb_next_seg(const tp_flow *f, uint32_t rwnd)
+{
+    uint32_t from = f->in_fr && f->high_rxt > f->una ? f->high_rxt : f->una;
+    uint32_t s = from < f->sack_hi ? bm_run_end(f->sacked, from) : UINT32_MAX; /* first unSACKed >= from */
+    if (s < f->sack_hi && s < sb_lost_below(f))
+        return s; /* rule 1 */
+    if (f->max < f->nseg && f->max - f->una < rwnd)
+        return f->max; /* rule 2 */
+    if (s < f->sack_hi)
+        return s; /* rule 3 */
+    return UINT32_MAX;
+}
+
+static tp_sackrec *sack_alloc(tp_inst *t)
+{
+    if (!t->sfree) {
+        tp_sackrec *c = tn_xcalloc(TP_CHUNK * 4, sizeof *c);
+        t->schunks = tn_xrealloc(t->schunks, (t->nschunks + 1) * sizeof *t->schunks);
+        t->schunks[t->nschunks++] = c;
+        for (size_t i = TP_CHUNK * 4; i-- > 0;) {
+            c[i].next = t->sfree;
+            t->sfree = &c[i];
+        }
+    }
+    tp_sackrec *r = t->sfree;
+    t->sfree = r->next;
+    return r;
+}
+
+static inline tp_sackrec *ack_sack(const net_msg *m)
+{
+    return m->kind == TP_ACK ? (tp_sackrec *)(uintptr_t)(m->b & ~UINT64_C(1)) : NULL;
+}
+
+static __attribute__((noinline)) void sack_release(tp_inst *t, const net_msg *m)
+{
+    tp_sackrec *r = ack_sack(m);
+    if (r) {
+        r->next = t->sfree;
+        t->sfree = r;
+    }
+}
+
+/* The receive window in segments: TP_RWND, or fewer under transport.window. */
+static uint32_t rwnd_segs(const tp_inst *t, const tp_flow *f)
+{
+    uint64_t w = TP_RWND;
+    if (t->p.window_bytes && w > t->p.window_bytes / f->mss)
+        w = t->p.window_bytes / f->mss;
+    return w < 1 ? 1 : (uint32_t)w;
 }
 
 static net_msg *new_msg(tp_inst *t, tp_flow *f, uint32_t src, uint32_t dst, uint64_t bytes, uint16_t kind)
@@ -331,11 +583,35 @@ static void ev_pace(sim *s, void *ctx, uint64_t arg)
     flow_maybe_free(t, f);
 }
 
+/* SACK recovery, RFC 6675 step C: while cwnd - pipe >= 1 mss, send what
+ * NextSeg names (a retransmission moves HighRxt; new data moves max). */
+static __attribute__((noinline)) void sack_fill(tp_inst *t, tp_flow *f)
+{
+    uint32_t rw = rwnd_segs(t, f);
+    uint64_t pipe = tp_sb_pipe(f);
+    while (pipe + f->mss <= f->cwnd) {
+        uint32_t s = tp_sb_next_seg(f, rw);
+        if (s == UINT32_MAX)
+            break;
+        int rtx = s < f->max;
+        send_seg(t, f, s);
+        if (rtx)
+            f->high_rxt = s + 1;
+        pipe += seg_payload(f, s); /* step C.4: a lost one now counts once, a new or a rule-3 one once more */
+    }
+    f->nxt = f->max;
+}
+
+static void output_sack(tp_inst *t, tp_flow *f);
+
 /* Send what the window allows. */
 static void output(tp_inst *t, tp_flow *f)
 {
-    if (t->ops->rate_based) {
-        output_paced(t, f);
+    if (t->out_mode != OUT_WINDOW) {
+        if (t->out_mode == OUT_PACED)
+            output_paced(t, f);
+        else
+            output_sack(t, f);
         return;
     }
     uint64_t w = f->cwnd / f->mss;
@@ -351,11 +627,97 @@ static void output(tp_inst *t, tp_flow *f)
     }
 }
 
-static void send_ack(tp_inst *t, tp_flow *f)
+/* output with sack on: in recovery step C (sack_fill); after a timeout the
+ * go-back skips SACKed segments; otherwise as without SACK */
+static __attribute__((noinline)) void output_sack(tp_inst *t, tp_flow *f)
+{
+    if (f->in_fr) {
+        sack_fill(t, f);
+        return;
+    }
+    uint64_t w = f->cwnd / f->mss;
+    if (t->p.window_bytes && w > t->p.window_bytes / f->mss)
+        w = t->p.window_bytes / f->mss;
+    if (w < 1)
+        w = 1;
+    if (w > TP_RWND)
+        w = TP_RWND;
+    if (f->nxt < f->max && f->sacked_n) {
+        /* SACK, after a timeout: the go-back skips SACKed segments; in flight are the unSACKed ones sent
+         * since (RFC 6675 sec. 5.1) */
+        uint64_t out = (f->nxt - f->una) - tp_sb_count(f, f->una, f->nxt);
+        while (f->nxt < f->nseg && out < w) {
+            if (f->nxt < f->max && bm_has(f->sacked, f->nxt)) {
+                f->nxt = bm_run_end(f->sacked, f->nxt);
+                continue;
+            }
+            send_seg(t, f, f->nxt);
+            f->nxt++;
+            out++;
+        }
+        return;
+    }
+    while (f->nxt < f->nseg && (uint64_t)(f->nxt - f->una) < w) {
+        send_seg(t, f, f->nxt);
+        f->nxt++;
+    }
+}
+
+/* The receiver's SACK blocks for its next ACK (RFC 2018 sec. 4): the run of
+ * held segments holding trig (the segment that triggered the ACK, if it is
+ * held: UINT32_MAX if none), then the most recently reported runs still
+ * held and not listed yet; remembered for the next ACK. */
+static uint32_t sack_blocks(tp_flow *f, uint32_t trig, uint32_t *blk)
+{
+    uint32_t n = 0, cand[TP_SACK_BLOCKS + 1], nc = 0;
+    if (f->ooo_n == 0) {
+        f->rsack_n = 0;
+        return 0;
+    }
+    if (trig != UINT32_MAX)
+        cand[nc++] = trig;
+    for (uint32_t i = 0; i < f->rsack_n; i++)
+        cand[nc++] = f->rsack[i];
+    for (uint32_t i = 0; i < nc && n < TP_SACK_BLOCKS; i++) {
+        uint32_t a = cand[i];
+        if (a < f->rcv_nxt || a - f->rcv_nxt >= TP_RWND || !bm_has(f->ooo, a))
+            continue;
+        uint32_t st = bm_run_start(f->ooo, a), dup = 0;
+        for (uint32_t j = 0; j < n; j++)
+            dup |= blk[2 * j] == st;
+        if (dup)
+            continue;
+        blk[2 * n] = st;
+        blk[2 * n + 1] = bm_run_end(f->ooo, a);
+        f->rsack[n] = st;
+        n++;
+    }
+    f->rsack_n = (uint8_t)n;
+    return n;
+}
+
+/* SACK on: ACK m gets f's blocks (a record, and 4 + 8 n bytes), if any
+ * (out of line: the hot path without SACK stays as it was) */
+static __attribute__((noinline)) void ack_add_sack(tp_inst *t, tp_flow *f, uint32_t trig, net_msg *m)
+{
+    uint32_t blk[2 * TP_SACK_BLOCKS], nb = sack_blocks(f, trig, blk);
+    if (!nb)
+        return;
+    m->size_bytes += 4 + 8 * (uint64_t)nb;
+    tp_sackrec *r = sack_alloc(t);
+    r->n = nb;
+    memcpy(r->blk, blk, 2 * nb * sizeof *blk);
+    m->b |= (uint64_t)(uintptr_t)r;
+    t->c.sack_blocks += nb;
+}
+
+static void send_ack(tp_inst *t, tp_flow *f, uint32_t trig)
 {
     net_msg *m = new_msg(t, f, f->dst, f->src, t->p.header_bytes, TP_ACK);
     m->a = f->rcv_nxt;
     m->b = f->ce_state;
+    if (__builtin_expect(t->out_mode == OUT_SACK, 0))
+        ack_add_sack(t, f, trig, m);
     m->ecn = NET_ECN_NOT_ECT; /* RFC 3168 sec. 6.1.4: pure ACKs are not ECN-capable */
     f->pending = 0;
     if (f->delack_ev) {
@@ -400,6 +762,7 @@ static void ev_rto(sim *s, void *ctx, uint64_t arg)
             rto_schedule(t, f); /* restarted since: wait for the new deadline */
         } else {
             t->c.timeouts++;
+            f->lt_sent = 0; /* RFC 5681 eq. 4 on a timeout: the whole FlightSize */
             f->ssthresh = t->ops->ssthresh(f);
             f->cwnd = f->mss;
             f->recover = f->max;
@@ -407,6 +770,7 @@ static void ev_rto(sim *s, void *ctx, uint64_t arg)
             f->dupacks = 0;
             f->timing = 0;
             f->nxt = f->una;
+            f->high_rxt = f->una; /* SACK: the scoreboard is kept (head of this file) */
             f->rto = f->rto * 2 > TP_MAX_RTO_PS ? TP_MAX_RTO_PS : f->rto * 2;
             if (t->ops->on_timeout)
                 t->ops->on_timeout(f);
@@ -427,13 +791,13 @@ static void ev_delack(sim *s, void *ctx, uint64_t arg)
     f->delack_ev = 0;
     f->live--;
     if (f->pending)
-        send_ack(t, f);
+        send_ack(t, f, UINT32_MAX);
     flow_maybe_free(t, f);
 }
 
 /* ---- the receiver ---- */
 
-static inline int ooo_has(const tp_flow *f, uint32_t s) { return (f->ooo[(s % TP_RWND) / 64] >> (s % 64)) & 1; }
+static inline int ooo_has(const tp_flow *f, uint32_t s) { return bm_has(f->ooo, s); }
 static inline void ooo_set(tp_flow *f, uint32_t s)
 {
     f->ooo[(s % TP_RWND) / 64] |= UINT64_C(1) << (s % 64);
@@ -462,19 +826,19 @@ static void data_arrived(tp_inst *t, tp_flow *f, const net_msg *m)
         uint8_t ce = m->ecn == NET_ECN_CE;
         if (ce != f->ce_state) {
             if (f->pending)
-                send_ack(t, f);
+                send_ack(t, f, UINT32_MAX);
             f->ce_state = ce;
         }
     }
     if (seq < f->rcv_nxt || ooo_has(f, seq)) {
         t->c.duplicates++;
-        send_ack(t, f);
+        send_ack(t, f, UINT32_MAX);
         return;
     }
     if (seq > f->rcv_nxt) {
         TN_ASSERT(seq - f->rcv_nxt < TP_RWND, "segment %u beyond the receive window at %u", seq, f->rcv_nxt);
         ooo_set(f, seq);
-        send_ack(t, f);
+        send_ack(t, f, seq);
         return;
     }
     f->rcv_nxt++;
@@ -502,7 +866,7 @@ static void data_arrived(tp_inst *t, tp_flow *f, const net_msg *m)
      * recovery would wait delayed-ack-timeout: one hole per 200 ms. */
     if (filled || f->ooo_n > 0 || f->pending >= t->p.delayed_ack || f->rcv_nxt == f->nseg ||
         f->rcv_nxt <= t->p.quick_ack) {
-        send_ack(t, f);
+        send_ack(t, f, UINT32_MAX);
     } else if (!f->delack_ev) {
         f->delack_ev = sim_schedule_at(t->s, sim_now(t->s) + t->p.delack_timeout_ps, ev_delack, t,
                                        (uint64_t)(uintptr_t)f);
@@ -512,8 +876,108 @@ static void data_arrived(tp_inst *t, tp_flow *f, const net_msg *m)
 
 /* ---- the sender ---- */
 
+/* RFC 3042 without SACK: one new segment on a duplicate ACK, if there is
+ * one, the receive window allows it and FlightSize stays within cwnd + 2
+ * mss (cwnd unchanged). */
+static __attribute__((noinline)) void limited_transmit(tp_inst *t, tp_flow *f)
+{
+    if (f->nxt != f->max || f->max >= f->nseg || f->max - f->una >= rwnd_segs(t, f) ||
+        tp_seg_bytes(f, f->una, f->max + 1) > f->cwnd + 2 * f->mss)
+        return;
+    send_seg(t, f, f->max);
+    f->nxt = f->max;
+    f->lt_sent++;
+    t->c.limited_transmits++;
+}
+
+/* The sender's end of an ACK, its last byte acked. */
+static void sender_done(tp_inst *t, tp_flow *f)
+{
+    f->done_snd = 1;
+    rto_stop(t, f);
+    if (f->pace_ev) {
+        sim_cancel(t->s, f->pace_ev);
+        f->pace_ev = 0;
+        f->live--;
+    }
+    if (t->ops->on_done)
+        t->ops->on_done(f);
+}
+
+/* An ACK with SACK on (RFC 6675 sec. 5; the rules in this file's head). */
+static __attribute__((noinline)) void ack_arrived_sack(tp_inst *t, tp_flow *f, const net_msg *m)
+{
+    uint32_t ack = m->a;
+    int ece = (int)(m->b & 1), was_fr = f->in_fr;
+    const tp_sackrec *r = ack_sack(m);
+    uint64_t acked = 0;
+    if (ack > f->una) {
+        acked = tp_seg_bytes(f, f->una, ack);
+        if (f->timing && ack > f->t_seq) {
+            rtt_sample(t, f, sim_now(t->s) - f->t_sent);
+            f->timing = 0;
+        }
+        sb_advance(f, ack);
+        if (f->nxt < f->una)
+            f->nxt = f->una;
+        f->dupacks = 0;
+        f->lt_sent = 0;
+    }
+    uint32_t newly = 0;
+    for (uint32_t i = 0; r && i < r->n; i++)
+        newly += tp_sb_mark(f, r->blk[2 * i], r->blk[2 * i + 1]);
+    if (f->in_fr && f->una >= f->recover) { /* step A: RecoveryPoint acked */
+        f->in_fr = 0;
+        f->dupacks = 0;
+    }
+    if (acked) {
+        if (!was_fr)
+            t->ops->on_ack(f, acked, ece);
+        if (t->probe)
+            t->probe(t->probe_ctx, f, TP_EV_ACK);
+        if (f->una >= f->nseg) {
+            sender_done(t, f);
+            return;
+        }
+        rto_restart(t, f);
+    }
+    if (!f->in_fr && newly && f->una < f->max) {
+        f->dupacks++;
+        if (f->una >= f->recover && (f->dupacks >= 3 || tp_sb_is_lost(f, f->una))) { /* step 4 */
+            t->c.fast_retransmits++;
+            f->ssthresh = t->ops->ssthresh(f);
+            f->lt_sent = 0;
+            f->cwnd = f->ssthresh;
+            f->recover = f->max;
+            f->in_fr = 1;
+            send_seg(t, f, f->una);
+            f->high_rxt = f->una + 1;
+            if (t->probe)
+                t->probe(t->probe_ctx, f, TP_EV_FAST_RETRANSMIT);
+        } else if (t->p.limited_transmit && f->nxt == f->max) { /* step 3 */
+            uint32_t rw = rwnd_segs(t, f);
+            uint64_t pipe = tp_sb_pipe(f);
+            while (pipe + f->mss <= f->cwnd && f->max < f->nseg && f->max - f->una < rw) {
+                pipe += seg_payload(f, f->max);
+                send_seg(t, f, f->max);
+                f->nxt = f->max;
+                f->lt_sent++;
+                t->c.limited_transmits++;
+            }
+        }
+    }
+    if (f->in_fr || acked)
+        output(t, f);
+}
+
 static void ack_arrived(tp_inst *t, tp_flow *f, const net_msg *m)
 {
+    if (t->out_mode == OUT_SACK) {
+        if (!f->done_snd)
+            ack_arrived_sack(t, f, m);
+        sack_release(t, m);
+        return;
+    }
     if (f->done_snd)
         return;
     uint32_t ack = m->a;
@@ -525,6 +989,7 @@ static void ack_arrived(tp_inst *t, tp_flow *f, const net_msg *m)
             f->timing = 0;
         }
         f->una = ack;
+        f->lt_sent = 0;
         if (f->nxt < f->una)
             f->nxt = f->una;
         if (f->in_fr) {
@@ -547,15 +1012,7 @@ static void ack_arrived(tp_inst *t, tp_flow *f, const net_msg *m)
         if (t->probe)
             t->probe(t->probe_ctx, f, TP_EV_ACK);
         if (f->una >= f->nseg) {
-            f->done_snd = 1;
-            rto_stop(t, f);
-            if (f->pace_ev) {
-                sim_cancel(t->s, f->pace_ev);
-                f->pace_ev = 0;
-                f->live--;
-            }
-            if (t->ops->on_done)
-                t->ops->on_done(f);
+            sender_done(t, f);
             return;
         }
         if (!f->in_fr) {
@@ -581,6 +1038,8 @@ static void ack_arrived(tp_inst *t, tp_flow *f, const net_msg *m)
                 t->probe(t->probe_ctx, f, TP_EV_FAST_RETRANSMIT);
         } else if (f->in_fr) {
             f->cwnd += f->mss;
+        } else if (t->p.limited_transmit && f->dupacks < 3) {
+            limited_transmit(t, f);
         }
         /* in recovery cwnd counts the inflation: new data may go */
         if (f->in_fr)
@@ -599,6 +1058,7 @@ tp_inst *tp_create(net *root, const tp_params *p)
     t->s = net_sim(root);
     t->ops = tp_registry[p->type];
     t->p = *p;
+    t->out_mode = t->ops->rate_based ? OUT_PACED : p->sack ? OUT_SACK : OUT_WINDOW;
     net_msg_pool_init(&t->pool);
     return t;
 }
@@ -611,6 +1071,9 @@ void tp_destroy(tp_inst *t)
     for (size_t i = 0; i < t->nchunks; i++)
         free(t->chunks[i]);
     free(t->chunks);
+    for (size_t i = 0; i < t->nschunks; i++)
+        free(t->schunks[i]);
+    free(t->schunks);
     free(t);
 }
 
@@ -637,6 +1100,8 @@ void tp_send(tp_inst *t, net_msg *m)
     f->last_cnp_ps = -1;
     f->rate_bps = f->target_bps = net_core(t->root)->bandwidth_bps;
     f->next_avail_ps = sim_now(t->s);
+    if (t->p.sack)
+        memset(f->sacked, 0, sizeof f->sacked);
     t->ops->init(f);
     output(t, f);
 }
@@ -660,6 +1125,8 @@ void tp_dropped(tp_inst *t, net_msg *seg)
     tp_flow *f = seg->p;
     t->c.dropped++;
     f->live--;
+    if (t->p.sack)
+        sack_release(t, seg);
     net_msg_release(&t->pool, seg);
     flow_maybe_free(t, f);
 }

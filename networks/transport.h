@@ -7,7 +7,8 @@
  * transport.c, as ns-3 splits TcpSocketBase from TcpCongestionOps.
  *
  *   <transport type="none|tcp|dctcp" init-cwnd="10" min-rto="1s"
- *              delayed-ack="2" delayed-ack-timeout="200ms" g="0.0625"/>
+ *              delayed-ack="2" delayed-ack-timeout="200ms" g="0.0625"
+ *              limited-transmit="off|on" sack="off|on"/>
  *
  * `none` (the default) is no layer at all: net_send hands the message to
  * the fabric as always (every result byte-identical). Otherwise net_send
@@ -68,7 +69,18 @@ typedef struct tp_params {
     int ack_class;                /* tcp, dctcp: the priority class ACKs travel in: 0 = their flow's (default),
                                    * k + 1 = class k (ns-3: a receiving socket whose IP ToS is not set sends
                                    * its ACKs with priority 0, pfifo_fast band 1, whatever its data's band) */
+    int limited_transmit;         /* tcp, dctcp: 1 = RFC 3042's limited transmit (Linux, ns-3: on); 0 = off */
+    int sack;                     /* tcp, dctcp: 1 = SACK (RFC 2018 blocks, RFC 6675 recovery); 0 = off */
 } tp_params;
+
+extern const char *const tp_onoff_names[]; /* "off", "on" (transport.limited-transmit, transport.sack) */
+
+/* SACK blocks an ACK carries at most: 3, what fits beside the timestamps
+ * option in TCP's 40 option bytes (Linux and ns-3 with timestamps on,
+ * basic-sim's setting: 40 - 12 - 2 = 26 B, 8 B per block); an ACK with n
+ * blocks is header + 4 + 8 n bytes on the wire (kind, length and two NOPs
+ * of padding: Linux's TCPOLEN_SACK_BASE_ALIGNED). */
+#define TP_SACK_BLOCKS 3
 
 extern const char *const tp_ack_class_names[]; /* "data", "0" .. "7" */
 extern const char *const tp_wl_ack_class_names[]; /* "inherit", then tp_ack_class_names (workload.ack-class) */
@@ -154,8 +166,39 @@ struct tp_flow {
     sim_event_id delack_ev; /* pending delayed-ACK event (0: none) */
     int64_t t_head_ps;      /* first bit of any segment at the receiver */
     uint32_t live;          /* segments, ACKs and timer events of this flow still to come */
+    /* limited transmit and SACK (transport.limited-transmit, transport.sack) */
+    uint32_t lt_sent;       /* new segments sent on duplicate ACKs since una last moved (not in FlightSize
+                             * when ssthresh is computed: RFC 5681 sec. 3.2 step 2, RFC 6675 step 4.2) */
+    uint32_t high_rxt;      /* SACK: one past the highest segment retransmitted in this recovery (HighRxt + 1) */
+    uint32_t sack_hi;       /* SACK: one past the highest segment SACKed (0: none) */
+    uint32_t sacked_n;      /* SACK: segments SACKed in [una, max) (bits set in sacked) */
+    uint32_t rsack[TP_SACK_BLOCKS]; /* receiver: first segment of each block of its last ACK, most recent first */
+    uint8_t rsack_n;
     uint64_t ooo[TP_RWND / 64]; /* received beyond rcv_nxt: bit s % TP_RWND */
+    /* SACK's scoreboard (RFC 6675 sec. 3), last: cleared only when transport.sack is on */
+    uint64_t sacked[TP_RWND / 64]; /* SACKed beyond una: bit s % TP_RWND */
 };
+
+/* The SACK scoreboard (RFC 6675 sec. 4, in segments; f's sacked bitmap
+ * over [una, max)): tp_sb_mark records block [a, b) (clipped to [una,
+ * max)) and returns how many segments it newly SACKed; tp_sb_count the
+ * SACKed segments in [a, b); tp_sb_is_lost(f, s) is RFC 6675's IsLost:
+ * at least DupThresh = 3 segments SACKed above s (every segment but a
+ * message's last is one mss, so "more than (DupThresh - 1) mss bytes" is
+ * the same count, and 3 discontiguous blocks hold at least 3 segments);
+ * tp_sb_pipe is SetPipe, in bytes: every segment in [una, max) not SACKed
+ * counts once if not IsLost and once more if retransmitted in this
+ * recovery (below high_rxt); tp_sb_next_seg is NextSeg's rules 1-3 (rule 4,
+ * the rescue retransmission, is not modelled: neither Linux nor ns-3 has
+ * it): the first unSACKed segment at or above high_rxt below the highest
+ * SACKed that IsLost, else new data (max) if any and the receive window
+ * rwnd (segments outstanding) allows, else the first unSACKed one at or
+ * above high_rxt below the highest SACKed; UINT32_MAX if none. */
+uint32_t tp_sb_mark(tp_flow *f, uint32_t a, uint32_t b);
+uint32_t tp_sb_count(const tp_flow *f, uint32_t a, uint32_t b);
+int tp_sb_is_lost(const tp_flow *f, uint32_t s);
+uint64_t tp_sb_pipe(const tp_flow *f);
+uint32_t tp_sb_next_seg(const tp_flow *f, uint32_t rwnd);
 
 /* The registry: index 0 is `none` (no ops: no transport layer). */
 extern const tp_cc_ops *const tp_registry[];
@@ -190,6 +233,8 @@ typedef struct tp_counters {
     uint64_t duplicates;         /* data segments that arrived again */
     uint64_t flows_live;
     uint64_t delivered_bytes;    /* application bytes delivered (goodput) */
+    uint64_t limited_transmits;  /* new segments sent on duplicate ACKs before recovery */
+    uint64_t sack_blocks;        /* SACK blocks carried by ACKs sent */
 } tp_counters;
 void tp_get_counters(const tp_inst *t, tp_counters *out);
 

@@ -12,7 +12,11 @@
 # for them) under both routings, and configs/data/fabric.dot read as a
 # graph with up-down and shortest routing, also with 2 failed links drawn
 # per replica (the graph draws its own). bruck, timing="off", and
-# recdbl with timed levels.
+# recdbl with timed levels. With -j 2 the workers hand their pools to the
+# main process (out/.pool-PID, app/sweep/sweep_fork.c): the files' pass
+# takes exactly as many mappings from pools as with -j 1 (the trace
+# TASKNET_POOL_TRACE prints), all of them without drawn failures, and the
+# pool files are gone afterwards.
 set -u
 top_srcdir=${top_srcdir:-..}
 top_builddir=${top_builddir:-..}
@@ -21,7 +25,7 @@ src=$(cd "$top_srcdir" && pwd) # a network.file is read relative to its configur
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fail=0
-one() { # name nodes network-attributes routings pattern timing
+one() { # name nodes network-attributes routings pattern timing pooled(all|some)
     name=$1
     cat >"$tmp/$name.xml" <<XML
 <?xml version="1.0" encoding="UTF-8"?>
@@ -35,8 +39,10 @@ one() { # name nodes network-attributes routings pattern timing
 XML
     for how in j1 j2 grown; do
         case $how in
-        j1) "$bin" run "$tmp/$name.xml" -q -j 1 --out "$tmp/$name-$how" >/dev/null 2>&1 ;;
-        j2) "$bin" run "$tmp/$name.xml" -q -j 2 --out "$tmp/$name-$how" >/dev/null 2>&1 ;;
+        j1) TASKNET_POOL_TRACE=1 "$bin" run "$tmp/$name.xml" -q -j 1 --out "$tmp/$name-$how" >/dev/null \
+                2>"$tmp/$name-$how.trace" ;;
+        j2) TASKNET_POOL_TRACE=1 "$bin" run "$tmp/$name.xml" -q -j 2 --out "$tmp/$name-$how" >/dev/null \
+                2>"$tmp/$name-$how.trace" ;;
         grown) "$bin" run "$tmp/$name.xml" -q -j 1 --replicas 2 --out "$tmp/$name-$how" >/dev/null 2>&1 &&
             "$bin" run "$tmp/$name.xml" -q -j 1 --out "$tmp/$name-$how" >/dev/null 2>&1 ;;
         esac || { echo "FAIL $name: tasknet run ($how) exited non-zero"; fail=1; return; }
@@ -52,10 +58,22 @@ XML
     done
     [ "$(wc -l <"$tmp/$name-j1/congestion_runs.csv")" -eq 11 ] ||
         { echo "FAIL $name: congestion_runs.csv lacks rows"; fail=1; }
+    # the pools: two points (the routings), as many mappings from pools
+    # with -j 2 as with -j 1, every one without drawn failures
+    grep 'from the runs' "$tmp/$name-j1.trace" >"$tmp/$name-j1.pool"
+    grep 'from the runs' "$tmp/$name-j2.trace" >"$tmp/$name-j2.pool"
+    [ "$(wc -l <"$tmp/$name-j1.pool")" -eq 2 ] && cmp -s "$tmp/$name-j1.pool" "$tmp/$name-j2.pool" ||
+        { echo "FAIL $name: -j 2 takes other mappings from pools than -j 1:"; cat "$tmp/$name-j1.pool" \
+              "$tmp/$name-j2.pool"; fail=1; }
+    if [ "$7" = all ] && grep -qv ': 5 of 5 mappings' "$tmp/$name-j2.pool"; then
+        echo "FAIL $name: -j 2 evaluates mappings its workers pooled:"; cat "$tmp/$name-j2.pool"; fail=1
+    fi
+    ! ls -a "$tmp/$name-j2" | grep -q pool || { echo "FAIL $name: pool files left in the folder"; fail=1; }
     [ $fail -eq 0 ] && echo "ok $name"
 }
-one ft3-failed 128 'type="fat-tree" ports="8" failed-links="3"' "d-mod-k random-up" bruck off
-one graph 16 "type=\"graph\" file=\"$src/configs/data/fabric.dot\"" "up-down shortest" bruck off
-one graph-failed 16 "type=\"graph\" file=\"$src/configs/data/fabric.dot\" failed-links=\"2\"" "up-down shortest" bruck off
-one graph-timed 16 "type=\"graph\" file=\"$src/configs/data/fabric.dot\"" "up-down shortest" recdbl on
+one ft3-failed 128 'type="fat-tree" ports="8" failed-links="3"' "d-mod-k random-up" bruck off some
+one ft3 128 'type="fat-tree" ports="8"' "d-mod-k random-up" bruck off all
+one graph 16 "type=\"graph\" file=\"$src/configs/data/fabric.dot\"" "up-down shortest" bruck off all
+one graph-failed 16 "type=\"graph\" file=\"$src/configs/data/fabric.dot\" failed-links=\"2\"" "up-down shortest" bruck off some
+one graph-timed 16 "type=\"graph\" file=\"$src/configs/data/fabric.dot\"" "up-down shortest" recdbl on all
 exit $fail

@@ -22,6 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <gsl/gsl_rng.h>
 
@@ -607,6 +608,173 @@ START_TEST(test_speedup_global_links)
 }
 END_TEST
 
+/* ---- links of their own rate (iqrouter.c's head "Links of their own rate") ----
+ * A graph fabric H0 - S - T - H1 (and H2 on S, H3 on T; host i is Hi) written to a
+ * temporary file; `st` is the attribute of the edges S -> T and T -> S. */
+static const char *iq_dot(const char *st)
+{
+    static char path[128];
+    snprintf(path, sizeof path, "/tmp/tasknet-check-iq-%ld.dot", (long)getpid());
+    FILE *f = fopen(path, "w");
+    ck_assert_ptr_nonnull(f);
+    fprintf(f,
+            "digraph g {\n  H0 -> S; S -> H0; H1 -> T; T -> H1;\n  H2 -> S; S -> H2; H3 -> T; T -> H3;\n"
+            "  S -> T [%s]; T -> S [%s];\n}\n",
+            st, st);
+    fclose(f);
+    return path;
+}
+
+/* A lone packet across a half-rate link, by hand. B = 8 Gb/s, 1-byte
+ * flits: T = 1 ns; links 1 ns, host links 0; rd = va = sa = st = 1 ns
+ * (D = 4, a body flit's E = sa + st = 2); S -> T at 4 Gb/s: its flit time
+ * T_l = 2 ns. A 4-byte packet (F = 4) from H0 (host 0) to H1 (host 1) at
+ * 0 (times relative to T0): the host sends flits 0..3 at 0, 1, 2, 3, whole
+ * at S at 1, 2, 3, 4. S: the head is routed at 2, wins its VC at 3 and
+ * requests the switch then: leaves at 4, first bit on S -> T at 5, the link
+ * busy to 7 (lnext = 7), whole at T at 5 + 2 + 1 = 8. Flit 1 asks at 4:
+ * its first bit would be ready at 6, and the link is not free before the
+ * next tick's 7 (lnext 7 < 4 + 1 + 1 + 1 fails): held; at 5 it goes, on
+ * the link at 7, whole at T at 10; flits 2 and 3 likewise at 9 and 11,
+ * whole at T at 12 and 14. T: the head (whole at 8) asks the switch at 10,
+ * first bit on T -> H1 at 12, whole at H1 at 13; flit 1 (whole at 10) asks
+ * at 11 (the tick after the head's grant), on the wire at 13; flit 2 at 12
+ * -> 14, flit 3 at 14 -> 16, whole at H1 at 17 ns. Without the slow link:
+ * 2 (T + 0) + (T + 1) + 2 D + (F - 1) T = 15 ns (iqrouter.c's head). The
+ * zero-load formula (max over stages, iqr_zero_load_route_ps) gives the
+ * same 17: m = 1 (the slow link), (1 + 0 + 4) + 3 x 2 + (2 + 1 + 2) + (1 +
+ * 0) = 17 (m = 0: 12, m = 2: 16). */
+START_TEST(test_link_rate_lone)
+{
+    char file[200];
+    const char *sets[] = {file, "network.routing=shortest", "network.router=input-queued", "network.flit-size=1B",
+                          "network.mtu=4B", "network.vc-buffer=8B", "network.host-link-latency=0ns", NULL, NULL};
+    /* the graph's own bandwidth attribute */
+    snprintf(file, sizeof file, "network.file=%s", iq_dot("bandwidth=\"4Gb/s\""));
+    ck_assert_int_eq(alone("graph", 4, sets, 0, 1, 4), 17 * NS);
+    /* the same link degraded to 0.5 of the fabric's 8 Gb/s */
+    snprintf(file, sizeof file, "network.file=%s", iq_dot("latency=\"1ns\""));
+    ck_assert_int_eq(alone("graph", 4, sets, 0, 1, 4), 15 * NS);
+    sets[7] = "network.degraded-links=S-T:0.5";
+    ck_assert_int_eq(alone("graph", 4, sets, 0, 1, 4), 17 * NS);
+    /* on a parametric fabric: the 4x4 torus's host 0 -> 1 (S0 -> S1, one
+     * hop) with S0-S1 at 0.5: test_zero_load_pipelines' 15 ns, plus the
+     * same 2 ns (the stages are those above) */
+    const char *tor[] = {"network.router=input-queued", "network.flit-size=1B", "network.mtu=4B",
+                         "network.vc-buffer=8B", "network.host-link-latency=0ns", "network.dims=4 4",
+                         "network.degraded-links=S0-S1:0.5", NULL};
+    ck_assert_int_eq(alone("torus", 16, tor, 0, 1, 4), 17 * NS);
+    /* H0's own uplink at 0.5 instead (stage 0 slow; S -> T at full rate):
+     * the host sends flits at 0, 2, 4, 6 (lnext: one every 2 ns), whole at
+     * S at 2, 4, 6, 8. S: the head leaves on the wire at 2 + D = 6, flits
+     * 1..3 ask at 5 (the tick after the head's), 6, 8: on the wire at 7, 8,
+     * 10, whole at T at 8, 9, 10, 12. T: the head asks at 10, on the wire at
+     * 12; flits 1..3 ask at 11, 12, 13, on the wire at 13, 14, 15, the tail
+     * whole at H1 at 16 ns. The formula: m = 2 (the last link), (2 + 0 + 4)
+     * + (1 + 1 + 4) + 3 x 1 + (1 + 0) = 16 (m = 0: 15, m = 1: 14). */
+    sets[7] = "network.degraded-links=H0-S:0.5";
+    ck_assert_int_eq(alone("graph", 4, sets, 0, 1, 4), 16 * NS);
+    unlink(file + strlen("network.file="));
+}
+END_TEST
+
+/* Two flows share a degraded link: H0 -> H1 and H2 -> H3, both over S -> T, 16 packets of 4 flits each (64 bytes),
+ * handed over at T0; network.vcs = 2 so the two packets on the link
+ * interleave flit by flit (one output VC each). The link's rule: it
+ * starts a flit T_l after the one before (and a tick may hand it one only
+ * if it starts before the next tick). Both flows keep it busy from its
+ * first flit (the head as in test_link_rate_lone, on the link at 5 ns) to
+ * its 128th: the two hosts inject 2 flits per ns, S's inputs each hold 8
+ * flits, and a packet's head (routed and given a VC while the other flow's
+ * flits go) is never the only flit ready. So the k-th flit (k from 0)
+ * starts at 5 + k T_l, the last at 5 + 127 T_l, whole at T T_l + 1 later,
+ * read at T's next tick, on T -> H at once (a body flit: E = 2), whole at
+ * its host 1 ns later (T + host link 0):
+ *   f = 0.5 (T_l = 2 ns):   5 + 254 = 259, + 2 + 1 = 262, + 2 + 1 = 265 ns;
+ *   f = 0.4 (T_l = 2.5 ns): 5 + 317.5 = 322.5, + 2.5 + 1 = 326 (a tick),
+ *                           + 3 = 329 ns.
+ * Each flow gets half the link: both flows' last messages are delivered
+ * within one packet's time on the link (4 T_l) of each other, and the link
+ * sent 0.4 flit per ns (f = 0.4): not the 1/3 a link that waited for
+ * whole ticks (ceil(T_l / T) = 3) would give. */
+START_TEST(test_link_rate_shared)
+{
+    static const char *const fs[] = {"network.degraded-links=S-T:0.5", "network.degraded-links=S-T:0.4"};
+    static const int64_t want[] = {265 * NS, 329 * NS};
+    static const int64_t Tl[] = {2 * NS, 2500};
+    for (int k = 0; k < 2; k++) {
+        net_params core = core_bs(4);
+        char file[200];
+        snprintf(file, sizeof file, "network.file=%s", iq_dot("latency=\"1ns\""));
+        const char *sets[] = {file,          "network.routing=shortest",       "network.router=input-queued",
+                              "network.flit-size=1B", "network.mtu=4B",        "network.vc-buffer=8B",
+                              "network.vcs=2", "network.host-link-latency=0ns", fs[k],
+                              NULL};
+        th_net *h = th_net_new("graph", &core, sets, NULL, 1, 64);
+        net_msg *a[16], *b[16];
+        for (int i = 0; i < 16; i++) {
+            a[i] = th_at_low(h, T0, 0, 1, 4);
+            b[i] = th_at_low(h, T0, 2, 3, 4);
+        }
+        th_net_go(h);
+        int64_t la = 0, lb = 0;
+        for (int i = 0; i < 16; i++) {
+            ck_assert_uint_eq(a[i]->a, 1);
+            ck_assert_uint_eq(b[i]->a, 1);
+            if ((int64_t)a[i]->b > la)
+                la = (int64_t)a[i]->b;
+            if ((int64_t)b[i]->b > lb)
+                lb = (int64_t)b[i]->b;
+        }
+        int64_t last = la > lb ? la : lb, first = la > lb ? lb : la;
+        ck_assert_int_eq(last - T0, want[k]);
+        ck_assert_int_le(last - first, 4 * Tl[k]);
+        ck_assert_uint_eq(iqr_leaks((const swnet *)h->n->state), 0);
+        th_net_free(h);
+        unlink(file + strlen("network.file="));
+    }
+}
+END_TEST
+
+/* The output-queued and the input-queued router agree on what a degraded
+ * link adds to a lone packet when the input-queued head pays nothing a
+ * body flit does not (routing-delay = vc-alloc-delay = 0, so D = E): its
+ * flits then cross every router as one pipeline whose slowest stage is the
+ * degraded link, and it pays that link's extra flit time once per flit,
+ * F (T / f - T); the output-queued router streams the packet at its
+ * slowest link's rate (swnet.c's head), paying b 8 / (f B) - b 8 / B more
+ * there. With b = F flits of f bytes both are b 8 / B (1 / f - 1): for 4
+ * bytes at 8 Gb/s, f = 0.5: 4 ns; f = 0.25: 12 ns. (With rd + va > 0 the
+ * input-queued router adds less: the body catches up with a head that is
+ * being routed at the next switch, test_link_rate_lone's 2 ns.) */
+START_TEST(test_link_rate_oq_agrees)
+{
+    static const char *const fs[] = {NULL, "network.degraded-links=S-T:0.5", "network.degraded-links=S-T:0.25"};
+    int64_t oq[3], iq[3];
+    for (int k = 0; k < 3; k++)
+        for (int r = 0; r < 2; r++) {
+            char file[200];
+            snprintf(file, sizeof file, "network.file=%s", iq_dot("latency=\"1ns\""));
+            const char *sets[] = {file, "network.routing=shortest", "network.mtu=4B", fs[k], NULL, NULL, NULL,
+                                  NULL, NULL, NULL, NULL};
+            int n = fs[k] ? 4 : 3;
+            if (r) {
+                sets[n++] = "network.router=input-queued";
+                sets[n++] = "network.flit-size=1B";
+                sets[n++] = "network.vc-buffer=8B";
+                sets[n++] = "network.routing-delay=0ns";
+                sets[n++] = "network.vc-alloc-delay=0ns";
+            }
+            (r ? iq : oq)[k] = alone("graph", 4, sets, 0, 1, 4);
+            unlink(file + strlen("network.file="));
+        }
+    ck_assert_int_eq(oq[1] - oq[0], 4 * NS);
+    ck_assert_int_eq(iq[1] - iq[0], 4 * NS);
+    ck_assert_int_eq(oq[2] - oq[0], 12 * NS);
+    ck_assert_int_eq(iq[2] - iq[0], 12 * NS);
+}
+END_TEST
+
 /* Refusals with reasons. */
 START_TEST(test_refusals)
 {
@@ -653,6 +821,9 @@ static Suite *iqr_suite(void)
     tcase_add_test(t, test_drained_credits_back);
     tcase_add_test(t, test_refusals);
     tcase_add_test(t, test_speedup_global_links);
+    tcase_add_test(t, test_link_rate_lone);
+    tcase_add_test(t, test_link_rate_shared);
+    tcase_add_test(t, test_link_rate_oq_agrees);
     suite_add_tcase(s, t);
     return s;
 }

@@ -22,6 +22,7 @@
 #include <gsl/gsl_rng.h>
 
 #include "harness.h"
+#include "iqrouter.h"
 #include "network.h"
 #include "swnet.h"
 #include "transport.h"
@@ -644,6 +645,171 @@ START_TEST(test_fail_at_graph)
         th_net_free(h);
     }
     unlink(path);
+}
+END_TEST
+
+/* network.fail-at on the input-queued router, by hand: test_fail_at_graph's
+ * ring (H1, H3 on A, H2 on B; 10 Gb/s, L = 1 us, host links L too), the
+ * router with 125-byte flits (T = 100 ns, so L = 10 T: every time below is
+ * on the tick grid), every pipeline delay and credit-delay 0 (D = 0: a
+ * head leaves at the tick it is whole), one VC, 12-flit VC buffers (1500
+ * B: a segment is one packet of F = 12 flits); A-B fails at 1.55 us.
+ *   Both hosts send flits k = 0..11 at 100 k ns, whole at A at 1,100 + 100
+ *   k. At 1,100 both heads ask for A -> B's one output VC; one wins (call
+ *   it the first) and sends flit k on A -> B at 1,100 + 100 k (whole at B
+ *   100 + 1,000 later, from 2,200 on); the other asks again every tick.
+ *   At 1,550: the first packet holds A -> B's output VC with flits 0..4 on
+ *   the link (none whole at B yet) and 5..11 at A or on H -> A: it is lost
+ *   whole (lost_packets 1, its 12 credits back). The other, routed but
+ *   not yet holding an output VC, is routed again: A -> D -> C -> B (as in
+ *   test_fail_at_graph, for shortest, ecmp and up-down), wins A -> D's VC
+ *   at 1,600 and sends flit k at 1,600 + 100 k; each hop adds T + L =
+ *   1,100 ns (D = 0, no contention): whole at D at 2,700, C 3,800, B 4,900,
+ *   H2 6,000 + 100 k: delivered at 7,100 ns, nothing lost, no retransmission.
+ *   The first's RTO fires at 1 ms (timer armed at 0): its segment leaves
+ *   H at 1 ms, flits at A from 1 ms + 1,100 ns, A -> D at once, then
+ *   + 1,100 per hop: the tail whole at H2 at 1 ms + 5 x 1,100 + 11 x 100 =
+ *   1,006.6 us. So: lost 1, dropped 1, retransmissions 1, deliveries at
+ *   7.1 us and 1,006.6 us, and every credit, output VC and input VC back
+ *   at the end (iqr_leaks 0). The same under wormhole switching (one
+ *   credit per flit: nothing above waited for more). */
+START_TEST(test_fail_at_iq_ring)
+{
+    char path[128];
+    snprintf(path, sizeof path, "/tmp/tasknet-check-transport-iq-%ld.dot", (long)getpid());
+    FILE *f = fopen(path, "w");
+    ck_assert_ptr_nonnull(f);
+    fputs(RING4, f);
+    fclose(f);
+    char file[200];
+    snprintf(file, sizeof file, "network.file=%s", path);
+    static const char *const routings[] = {"network.routing=shortest", "network.routing=ecmp",
+                                           "network.routing=up-down"};
+    for (int r = 0; r < 6; r++) {
+        net_params core = th_star(3, 10e9);
+        core.link_latency_ps = 1000000; /* 1 us */
+        core.switch_latency_ps = 0;
+        const char *sets[] = {file,
+                              routings[r % 3],
+                              "network.failed-links=A-B",
+                              "network.fail-at=1550ns",
+                              "network.router=input-queued",
+                              "network.flit-size=125B",
+                              "network.vc-buffer=1500B",
+                              "network.mtu=1500B",
+                              "network.routing-delay=0ns",
+                              "network.vc-alloc-delay=0ns",
+                              "network.sw-alloc-delay=0ns",
+                              "network.st-delay=0ns",
+                              "network.credit-delay=0ns",
+                              r < 3 ? "network.switching=cut-through" : "network.switching=wormhole",
+                              NULL};
+        th_net *h = th_net_new("graph", &core, sets, NULL, 5, 64);
+        tp_params tp = tparams("tcp");
+        tp.min_rto_ps = 1000000000;  /* 1 ms */
+        tp.init_rto_ps = 1000000000; /* 1 ms */
+        tp_inst *t = attach(h, &tp);
+        net_msg *m1 = th_at_low(h, 0, 0, 2, MSS);
+        net_msg *m3 = th_at_low(h, 0, 1, 2, MSS);
+        th_net_go(h);
+        tp_counters c;
+        tp_get_counters(t, &c);
+        double met[SWNET_NMETRICS];
+        h->n->ops->fill_metrics(h->n->state, met);
+        REQUIRE(met[M_lost_packets] == 1 && c.dropped == 1 && c.retransmissions == 1,
+                "%s %d: lost %g, dropped %llu, retransmissions %llu", routings[r % 3], r, met[M_lost_packets],
+                (unsigned long long)c.dropped, (unsigned long long)c.retransmissions);
+        ck_assert_uint_eq(m1->a, 1);
+        ck_assert_uint_eq(m3->a, 1);
+        int64_t first = 7100000, second = 1006600000;
+        int64_t a = (int64_t)m1->b, b = (int64_t)m3->b;
+        REQUIRE((a == first && b == second) || (a == second && b == first), "%s %d: delivered at %lld and %lld ps",
+                routings[r % 3], r, (long long)a, (long long)b);
+        REQUIRE(c.flows_live == 0 && h->bytes == 2 * MSS, "%s: %llu bytes", routings[r % 3],
+                (unsigned long long)h->bytes);
+        REQUIRE(iqr_leaks((const swnet *)h->n->state) == 0, "%s %d: %llu credits, VCs or packets not back",
+                routings[r % 3], r, (unsigned long long)iqr_leaks((const swnet *)h->n->state));
+        th_net_free(h);
+    }
+    unlink(path);
+}
+END_TEST
+
+/* network.fail-at on the input-queued router, invariants: a 2 MB tcp flow
+ * whose route crosses the failing link, beside 40 random 20 kB messages
+ * (tcp segments of 24 flits each, so wormhole packets are cut mid-way), on the
+ * 4-ary 2-tree (S0-S4, H0 -> H8's d-mod-k uplink), the 4x4 torus (S0-S1
+ * under H0 -> H1; DOR records are fixed at the source, so packets routed
+ * toward the dead link are lost at their VC allocation; adaptive keeps the
+ * escape) and the graph (fabric.dot, up-down, recomputed), cut-through and
+ * wormhole with 2 VCs (8-flit buffers under wormhole, 32 under cut-through)
+ * at 200 us: every message delivered exactly once, every byte once,
+ * something lost, lost_packets equal to the transport's dropped count,
+ * and at the end every credit, output VC, input VC and packet back
+ * (iqr_leaks 0: nothing held for ever by a cut packet). */
+START_TEST(test_fail_at_iq_invariants)
+{
+    static const struct {
+        const char *type, *sets[4];
+        uint32_t src, dst, N;
+    } cases[] = {
+        {"fat-tree", {"network.arity=4", "network.levels=2", "network.failed-links=S0-S4", NULL}, 0, 8, 16},
+        {"torus", {"network.dims=4 4", "network.failed-links=S0-S1", NULL}, 0, 1, 16},
+        {"torus", {"network.dims=4 4", "network.failed-links=S0-S1", "network.routing=adaptive"}, 0, 1, 16},
+        {"graph", {"network.routing=up-down", "network.failed-links=L1-S1 L1-S2", NULL}, 0, 8, 16},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++)
+        for (int wh = 0; wh < 2; wh++) {
+            net_params core = star(cases[i].N);
+            core.link_latency_ps = 1000000; /* 1 us */
+            const char *sets[16];
+            int n = 0;
+            for (int k = 0; k < 4 && cases[i].sets[k]; k++)
+                sets[n++] = cases[i].sets[k];
+            sets[n++] = "network.fail-at=200us";
+            sets[n++] = "network.router=input-queued";
+            sets[n++] = "network.flit-size=64B";
+            sets[n++] = "network.mtu=2KiB"; /* a 1500-B segment is one packet of 24 flits */
+            sets[n++] = "network.vcs=2";
+            sets[n++] = wh ? "network.switching=wormhole" : "network.switching=cut-through";
+            sets[n++] = wh ? "network.vc-buffer=512B" : "network.vc-buffer=2KiB";
+            sets[n] = NULL;
+            th_net *h = th_net_new(cases[i].type, &core, sets, NULL, 5, 128);
+            tp_params tp = tparams("tcp");
+            tp.min_rto_ps = 1000000000; /* 1 ms */
+            tp_inst *t = attach(h, &tp);
+            net_msg *m = th_at_low(h, 0, cases[i].src, cases[i].dst, 2000000);
+            net_msg *r[40];
+            gsl_rng *g = gsl_rng_alloc(gsl_rng_mt19937);
+            gsl_rng_set(g, 7 + i);
+            for (int k = 0; k < 40; k++) {
+                uint32_t a = (uint32_t)gsl_rng_uniform_int(g, cases[i].N), b;
+                do
+                    b = (uint32_t)gsl_rng_uniform_int(g, cases[i].N);
+                while (b == a);
+                r[k] = th_at_low(h, (int64_t)gsl_rng_uniform_int(g, 400) * 1000000, a, b, 20000);
+            }
+            gsl_rng_free(g);
+            th_net_go(h);
+            REQUIRE(m->a == 1, "case %zu/%d: delivered %llu times", i, wh, (unsigned long long)m->a);
+            for (int k = 0; k < 40; k++)
+                REQUIRE(r[k]->a == 1, "case %zu/%d: message %d delivered %llu times", i, wh, k,
+                        (unsigned long long)r[k]->a);
+            REQUIRE(h->bytes == 2000000 + 40 * 20000, "case %zu/%d: %llu bytes", i, wh,
+                    (unsigned long long)h->bytes);
+            tp_counters c;
+            tp_get_counters(t, &c);
+            double met[SWNET_NMETRICS];
+            h->n->ops->fill_metrics(h->n->state, met);
+            REQUIRE(met[M_lost_packets] > 0 && c.retransmissions > 0, "case %zu/%d: lost %g, retransmissions %llu", i,
+                    wh, met[M_lost_packets], (unsigned long long)c.retransmissions);
+            REQUIRE((double)c.dropped == met[M_lost_packets], "case %zu/%d: the transport saw %llu dropped, lost %g",
+                    i, wh, (unsigned long long)c.dropped, met[M_lost_packets]);
+            REQUIRE(c.flows_live == 0, "case %zu/%d: flow records left", i, wh);
+            REQUIRE(iqr_leaks((const swnet *)h->n->state) == 0, "case %zu/%d: %llu credits, VCs or packets not back",
+                    i, wh, (unsigned long long)iqr_leaks((const swnet *)h->n->state));
+            th_net_free(h);
+        }
 }
 END_TEST
 
@@ -1324,6 +1490,265 @@ START_TEST(test_ack_class)
 }
 END_TEST
 
+
+/* ---- limited transmit (RFC 3042) ---- */
+
+typedef struct lt_rec {
+    tp_inst *t;
+    int64_t fr_at;      /* when the fast retransmit went (-1: none) */
+    uint64_t fr_segs;   /* segments sent by then, the retransmission included */
+    uint64_t fr_ssthresh;
+} lt_rec;
+
+static void lt_probe(void *ctx, const tp_flow *f, int ev)
+{
+    lt_rec *r = ctx;
+    if (ev != TP_EV_FAST_RETRANSMIT || r->fr_at >= 0)
+        return;
+    tp_counters c;
+    tp_get_counters(r->t, &c);
+    r->fr_at = sim_now(tp_flow_sim(f));
+    r->fr_segs = c.segments;
+    r->fr_ssthresh = f->ssthresh;
+}
+
+/* A single drop in a window of W = 3 segments (init-cwnd 3, a message of 5
+ * segments, segment 0 lost on its first transmission, delayed-ack 1).
+ * Segments 1 and 2 leave at 0 and SER (0 never reached the NIC) and bring
+ * two duplicate ACKs, at RTT and RTT + SER.
+ *   Without limited transmit nothing more may go (3 outstanding = cwnd):
+ *   two duplicate ACKs are too few for a fast retransmit, and the timer
+ *   (armed at 0 with initial-rto, no RTT sample yet) fires at 1 s; segment
+ *   0 again at 1 s, acked (3 held: ack 3) at 1 s + RTT, where slow start
+ *   (cwnd 1 -> 2) sends 3 and 4 back to back: the last reaches the receiver
+ *   at 1 s + RTT + SER + ONE_WAY.
+ *   With it, each duplicate ACK sends one new segment: 3 at RTT, 4 at RTT +
+ *   SER (FlightSize 4, then 5 segments <= cwnd + 2 = 5). 3's duplicate ACK,
+ *   the third, comes at 2 RTT: fast retransmit of 0 at 2 RTT, which
+ *   completes the message at 2 RTT + ONE_WAY. Segments sent between the
+ *   drop and the fast retransmit: 1, 2, 3, 4 (W - 1 + 2); with the lost one
+ *   and the retransmission 6 segments by then. ssthresh leaves the two new
+ *   segments out of FlightSize (RFC 5681 sec. 3.2 step 2): max(3 / 2, 2) =
+ *   2 mss (with them: 5 / 2 = 2.5 mss).
+ * And in a window of W = 10 (init-cwnd 10, 14 segments, 0 lost): again
+ * exactly 2 new segments before the fast retransmit: W + 2 + 1 = 13 sent by
+ * then (11 without). */
+START_TEST(test_limited_transmit)
+{
+    for (int lt = 0; lt < 2; lt++)
+        for (int w = 3; w <= 10; w += 7) {
+            net_params core = star(2);
+            const char *sets[] = {"network.mtu=1500B", "network.buffer=10MB", NULL};
+            th_net *h = th_net_new("electrical-switch", &core, sets, NULL, 1, 4);
+            tp_params tp = tparams("tcp");
+            tp.init_cwnd = (uint32_t)w;
+            tp.limited_transmit = lt;
+            tp_inst *t = attach(h, &tp);
+            static lt_rec r;
+            r.t = t;
+            r.fr_at = -1;
+            tp_set_probe(t, lt_probe, &r);
+            uint32_t lost = 0;
+            tp_set_loss(t, &lost, 1);
+            net_msg *m = th_at_low(h, 0, 0, 1, (uint64_t)(w + 2 + (w > 3 ? 2 : 0)) * MSS);
+            th_net_go(h);
+            tp_counters c;
+            tp_get_counters(t, &c);
+            ck_assert_uint_eq(c.limited_transmits, lt ? 2 : 0);
+            if (w == 3 && !lt) {
+                ck_delivered_at(m, tp.init_rto_ps + RTT + SER + ONE_WAY);
+                ck_assert_uint_eq(c.timeouts, 1);
+                ck_assert_uint_eq(c.fast_retransmits, 0);
+            } else if (w == 3) {
+                ck_delivered_at(m, 2 * (int64_t)RTT + ONE_WAY);
+                ck_assert_int_eq(r.fr_at, 2 * (int64_t)RTT);
+                ck_assert_uint_eq(r.fr_segs, 6);
+                ck_assert_uint_eq(r.fr_ssthresh, 2 * MSS);
+                ck_assert_uint_eq(c.timeouts, 0);
+                ck_assert_uint_eq(c.retransmissions, 1);
+            } else {
+                ck_assert_uint_eq(m->a, 1);
+                ck_assert_uint_eq(r.fr_segs, lt ? 13 : 11);
+                ck_assert_uint_eq(c.timeouts, 0);
+            }
+            th_net_free(h);
+        }
+}
+END_TEST
+
+/* ---- SACK (RFC 2018, RFC 6675) ---- */
+
+/* The scoreboard by hand (mss 1000 B): una 0, max 10; blocks [2,4), [5,6),
+ * [7,8) SACK segments 2, 3, 5, 7. IsLost needs 3 SACKed above: the third
+ * highest SACKed is 3, so 0 and 1 are lost, 4, 6, 8, 9 are not. Outside
+ * recovery (HighRxt = HighACK) pipe = the not-lost unSACKed 4, 6, 8, 9 =
+ * 4000 B; in recovery after 0 was retransmitted (high_rxt 1) 0 counts too:
+ * 5000 B. NextSeg: rule 1 gives 1 (lost, above HighRxt); once 1 went
+ * (high_rxt 2) nothing lost is left: rule 2 gives new data (10) if the
+ * receive window allows (rwnd 20), else rule 3 the first unSACKed above
+ * HighRxt below the highest SACKed: 4, then 6, then none (8 is above 7, the
+ * highest SACKed). A short last segment (nseg 10, 300 B) counts its bytes:
+ * 3 x 1000 + 300 = 3300 B outside recovery. Across the bitmap's wrap (bit s
+ * % 4096): una 4090, max 4110, [4094,4101) and [4105,4107) SACK 9; the
+ * third highest is 4100, so 4092 is lost and 4101 is not; pipe = 4101..4104
+ * and 4107..4109 = 7 segments. */
+START_TEST(test_sack_scoreboard)
+{
+    static tp_flow f;
+    memset(&f, 0, sizeof f);
+    f.mss = 1000;
+    f.nseg = 20;
+    f.last_payload = 1000;
+    f.una = 0;
+    f.max = 10;
+    ck_assert_uint_eq(tp_sb_mark(&f, 2, 4), 2);
+    ck_assert_uint_eq(tp_sb_mark(&f, 5, 6), 1);
+    ck_assert_uint_eq(tp_sb_mark(&f, 7, 8), 1);
+    ck_assert_uint_eq(tp_sb_mark(&f, 2, 4), 0); /* reported again: nothing new */
+    ck_assert_uint_eq(tp_sb_mark(&f, 12, 14), 0); /* beyond max: ignored */
+    ck_assert_uint_eq(f.sacked_n, 4);
+    ck_assert_uint_eq(tp_sb_count(&f, 0, 10), 4);
+    ck_assert_uint_eq(tp_sb_count(&f, 3, 6), 2);
+    ck_assert(tp_sb_is_lost(&f, 0));
+    ck_assert(tp_sb_is_lost(&f, 1));
+    ck_assert(!tp_sb_is_lost(&f, 4));
+    ck_assert(!tp_sb_is_lost(&f, 6));
+    ck_assert(!tp_sb_is_lost(&f, 9));
+    ck_assert_uint_eq(tp_sb_pipe(&f), 4000);
+    f.in_fr = 1;
+    f.high_rxt = 1;
+    ck_assert_uint_eq(tp_sb_pipe(&f), 5000);
+    ck_assert_uint_eq(tp_sb_next_seg(&f, 20), 1);
+    f.high_rxt = 2;
+    ck_assert_uint_eq(tp_sb_pipe(&f), 6000);
+    ck_assert_uint_eq(tp_sb_next_seg(&f, 20), 10);
+    ck_assert_uint_eq(tp_sb_next_seg(&f, 10), 4);
+    f.high_rxt = 5;
+    ck_assert_uint_eq(tp_sb_next_seg(&f, 10), 6);
+    f.high_rxt = 7;
+    ck_assert_uint_eq(tp_sb_next_seg(&f, 10), UINT32_MAX);
+    f.in_fr = 0;
+    f.nseg = 10;
+    f.last_payload = 300;
+    ck_assert_uint_eq(tp_sb_pipe(&f), 3300);
+    ck_assert_uint_eq(tp_sb_next_seg(&f, 20), 0); /* outside recovery HighRxt is HighACK (una - 1): 0, lost */
+
+    memset(&f, 0, sizeof f);
+    f.mss = 1000;
+    f.nseg = 5000;
+    f.last_payload = 1000;
+    f.una = 4090;
+    f.max = 4110;
+    ck_assert_uint_eq(tp_sb_mark(&f, 4094, 4101), 7);
+    ck_assert_uint_eq(tp_sb_mark(&f, 4105, 4107), 2);
+    ck_assert_uint_eq(tp_sb_count(&f, 4090, 4110), 9);
+    ck_assert_uint_eq(tp_sb_count(&f, 4096, 4100), 4);
+    ck_assert(tp_sb_is_lost(&f, 4092));
+    ck_assert(!tp_sb_is_lost(&f, 4101));
+    ck_assert_uint_eq(tp_sb_pipe(&f), 7000);
+}
+END_TEST
+
+/* Two drops in one window: a message of 10 segments, init-cwnd 10, 2 and 5
+ * lost on their first transmission, delayed-ack 1. What reached the NIC
+ * leaves back to back: 0, 1, 3, 4, 6, 7, 8, 9 at 0, SER, ..., 7 SER. A
+ * plain ACK returns RTT after its segment's first bit; one with n SACK
+ * blocks is 4 + 8 n bytes longer (44 + 8 n B), 800 ps a byte more on its
+ * last link.
+ *   NewReno (sack off): 3, 4, 6 bring the third duplicate ACK at 4 SER +
+ *   RTT: 2 again, received at 4 SER + RTT + ONE_WAY (3, 4 held: ack 5, at
+ *   once), a partial ACK at 4 SER + 2 RTT sends 5, which completes the
+ *   message at 4 SER + 2 RTT + ONE_WAY = 108.464 us: one RTT per hole.
+ *   SACK: 3 and 4 SACKed (1 block each), 6's ACK ([6,7), [3,5): 2 blocks)
+ *   is the third duplicate: recovery, ssthresh = cwnd = 8 / 2 = 4 mss, 2
+ *   again (HighRxt 2); pipe = 5 mss (5, 7, 8, 9 not lost, 2 retransmitted).
+ *   7's ACK: pipe 4 (5, 8, 9, and 2), nothing sent. 8's ACK (2 blocks, at 6
+ *   SER + ONE_WAY + 20 us + 60 B x 800 ps): SACKed 3, 4, 6, 7, 8, the third
+ *   highest is 6, so 5 IsLost; pipe = 9 and 2 = 2 mss, cwnd - pipe = 2 mss:
+ *   NextSeg rule 1 gives 5, sent then and received ONE_WAY later, with
+ *   every other segment held: delivered at 6 SER + 2 ONE_WAY + 20 us + 48 ns
+ *   = 69.648 us, one recovery, two retransmissions, no timeout. */
+START_TEST(test_sack_two_drops)
+{
+    int64_t at[2];
+    for (int sack = 0; sack < 2; sack++) {
+        net_params core = star(2);
+        const char *sets[] = {"network.mtu=1500B", "network.buffer=10MB", NULL};
+        th_net *h = th_net_new("electrical-switch", &core, sets, NULL, 1, 4);
+        tp_params tp = tparams("tcp");
+        tp.sack = sack;
+        tp_inst *t = attach(h, &tp);
+        uint32_t lost[] = {2, 5};
+        tp_set_loss(t, lost, 2);
+        net_msg *m = th_at_low(h, 0, 0, 1, 10 * MSS);
+        th_net_go(h);
+        ck_assert_uint_eq(m->a, 1);
+        at[sack] = (int64_t)m->b;
+        tp_counters c;
+        tp_get_counters(t, &c);
+        ck_assert_uint_eq(c.fast_retransmits, 1);
+        ck_assert_uint_eq(c.retransmissions, 2);
+        ck_assert_uint_eq(c.timeouts, 0);
+        /* the ACKs of 3, 4 carry 1 block, of 6..9 2, of 2's retransmission 1 ([6,10)) */
+        ck_assert_uint_eq(c.sack_blocks, sack ? 1 + 1 + 4 * 2 + 1 : 0);
+        th_net_free(h);
+    }
+    ck_assert_int_eq(at[0], 4 * (int64_t)SER + 2 * (int64_t)RTT + ONE_WAY);
+    ck_assert_int_eq(at[1], 6 * (int64_t)SER + 2 * (int64_t)ONE_WAY + 20000000 + 60 * 800);
+}
+END_TEST
+
+/* Invariants with sack and limited transmit on, tcp and dctcp, on random
+ * mixes with heavy loss: every message completes exactly once, bytes
+ * conserved, no flow record left; drop-tail buffers of 6 kB (4 packets)
+ * and 30 kB; SACK recovers (fast retransmits happen) and drops happen. */
+START_TEST(test_sack_random_mixes)
+{
+    const char *types[] = {"tcp", "dctcp"};
+    const char *bufs[][4] = {{"network.mtu=1500B", "network.buffer=6kB", NULL, NULL},
+                             {"network.mtu=1500B", "network.buffer=30kB", "network.ecn-threshold=9kB", NULL}};
+    for (int ti = 0; ti < 2; ti++)
+        for (int bi = 0; bi < 2; bi++) {
+            net_params core = star(8);
+            core.link_latency_ps = 1000000;
+            th_net *h = th_net_new("electrical-switch", &core, bufs[bi], NULL, 7, 512);
+            tp_params tp = tparams(types[ti]);
+            tp.delayed_ack = 2;
+            tp.min_rto_ps = 1000000000; /* 1 ms */
+            tp.sack = 1;
+            tp.limited_transmit = 1;
+            tp_inst *t = attach(h, &tp);
+            gsl_rng *g = gsl_rng_alloc(gsl_rng_mt19937);
+            gsl_rng_set(g, 31 + (unsigned long)(ti * 2 + bi));
+            net_msg *ms[300];
+            uint64_t total = 0;
+            for (int i = 0; i < 300; i++) {
+                uint32_t s = (uint32_t)gsl_rng_uniform_int(g, 8), d = (uint32_t)gsl_rng_uniform_int(g, 7);
+                if (d >= s)
+                    d++;
+                uint64_t bytes = 1 + gsl_rng_uniform_int(g, 200000);
+                total += bytes;
+                ms[i] = th_at_low(h, (int64_t)gsl_rng_uniform_int(g, 2000) * 1000000, s, d, bytes);
+            }
+            th_net_go(h);
+            for (int i = 0; i < 300; i++)
+                REQUIRE(ms[i]->a == 1, "%s, buffers %d: message %d delivered %llu times", types[ti], bi, i,
+                        (unsigned long long)ms[i]->a);
+            REQUIRE(h->bytes == total, "%s: %llu bytes of %llu delivered", types[ti], (unsigned long long)h->bytes,
+                    (unsigned long long)total);
+            tp_counters c;
+            tp_get_counters(t, &c);
+            REQUIRE(c.flows_live == 0, "%s: %llu flow records left", types[ti], (unsigned long long)c.flows_live);
+            REQUIRE(c.dropped > 100 && c.fast_retransmits > 10 && c.sack_blocks > 100,
+                    "%s, buffers %d: %llu drops, %llu recoveries, %llu SACK blocks", types[ti], bi,
+                    (unsigned long long)c.dropped, (unsigned long long)c.fast_retransmits,
+                    (unsigned long long)c.sack_blocks);
+            gsl_rng_free(g);
+            th_net_free(h);
+        }
+}
+END_TEST
+
 static Suite *transport_suite(void)
 {
     Suite *s = suite_create("transport");
@@ -1339,6 +1764,8 @@ static Suite *transport_suite(void)
     tcase_add_test(t, test_fail_at_tcp_recovers);
     tcase_add_test(t, test_fail_at_class_credits);
     tcase_add_test(t, test_fail_at_graph);
+    tcase_add_test(t, test_fail_at_iq_ring);
+    tcase_add_test(t, test_fail_at_iq_invariants);
     tcase_add_test(t, test_pfc_pause);
     tcase_add_test(t, test_dcqcn_one_cnp);
     tcase_add_test(t, test_dctcp_timeout_ends_cwr);
@@ -1353,6 +1780,10 @@ static Suite *transport_suite(void)
     tcase_add_test(t, test_after_delivery_no_message);
     tcase_add_test(t, test_host_buffer);
     tcase_add_test(t, test_ack_class);
+    tcase_add_test(t, test_limited_transmit);
+    tcase_add_test(t, test_sack_scoreboard);
+    tcase_add_test(t, test_sack_two_drops);
+    tcase_add_test(t, test_sack_random_mixes);
     suite_add_tcase(s, t);
     return s;
 }

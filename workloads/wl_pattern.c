@@ -395,6 +395,7 @@ typedef struct memo_point {
     uint64_t *replica;  /* [n] the replicas pooled, in the order run */
     cong_result *res;   /* [n] */
     size_t n, cap;
+    int bad;            /* pools that cannot be added (a replica in two, another link count): not used */
 } memo_point;
 static memo_point memo[MEMO_POINTS];
 static size_t nmemo;
@@ -424,6 +425,115 @@ static memo_point *memo_find(uint64_t key)
         if (memo[i].key == key)
             return &memo[i];
     return NULL;
+}
+
+static void memo_append(memo_point *m, uint64_t replica, const cong_result *res)
+{
+    if (m->n == m->cap) {
+        m->cap = m->cap ? 2 * m->cap : 64;
+        m->replica = tn_xrealloc(m->replica, m->cap * sizeof *m->replica);
+        m->res = tn_xrealloc(m->res, m->cap * sizeof *m->res);
+    }
+    m->replica[m->n] = replica;
+    m->res[m->n++] = *res;
+}
+
+/* The pool between processes (wl_ops.pool_*, workloads/workload.c): a -j
+ * worker pools its own runs, saves the pool when its runs are done, and
+ * the process that writes the folder adds every worker's to its own
+ * (app/sweep/sweep_fork.c), so point_files evaluates none of those
+ * mappings again and two cores make the files' pass as fast as the runs.
+ * The sums are of integers: the same whatever the order of the additions.
+ * A replica found in two pools of a point, or pools of another link
+ * count, make the point's pool unused (bad): the files' pass evaluates its
+ * mappings itself, as without a pool. Binary, for the same executable on
+ * the same machine: a magic, the points, each with its key, link count,
+ * histogram length, runs, replicas, then the loads, histogram, replicas
+ * and results. */
+#define WP_POOL_MAGIC UINT64_C(0x31304c4f4f504e54) /* "TNPOOL01" */
+
+static void wp_pool_reset(void)
+{
+    for (size_t i = 0; i < nmemo; i++) {
+        cong_acc_free(&memo[i].acc);
+        free(memo[i].replica);
+        free(memo[i].res);
+    }
+    memset(memo, 0, sizeof memo);
+    nmemo = 0;
+}
+
+static int wp_pool_save(FILE *f)
+{
+    uint64_t head[2] = {WP_POOL_MAGIC, nmemo};
+    fwrite(head, sizeof head, 1, f);
+    for (size_t i = 0; i < nmemo; i++) {
+        const memo_point *m = &memo[i];
+        uint64_t h[6] = {m->key, m->acc.nlinks, m->acc.hist_len, m->acc.runs, m->n, (uint64_t)m->bad};
+        fwrite(h, sizeof h, 1, f);
+        fwrite(m->acc.link_load, sizeof *m->acc.link_load, m->acc.nlinks, f);
+        fwrite(m->acc.hist, sizeof *m->acc.hist, m->acc.hist_len, f);
+        fwrite(m->replica, sizeof *m->replica, m->n, f);
+        fwrite(m->res, sizeof *m->res, m->n, f);
+    }
+    return ferror(f) ? -1 : 0;
+}
+
+static int read_n(FILE *f, void *p, size_t size, uint64_t n)
+{
+    return n == 0 || fread(p, size, (size_t)n, f) == n ? 0 : -1;
+}
+
+static int wp_pool_load(FILE *f)
+{
+    uint64_t head[2];
+    if (fread(head, sizeof head, 1, f) != 1 || head[0] != WP_POOL_MAGIC || head[1] > MEMO_POINTS)
+        return -1;
+    for (uint64_t k = 0; k < head[1]; k++) {
+        uint64_t h[6];
+        if (fread(h, sizeof h, 1, f) != 1 || h[1] > ((uint64_t)1 << 40) || h[2] > ((uint64_t)1 << 40) ||
+            h[4] > ((uint64_t)1 << 40))
+            return -1;
+        uint64_t *load = tn_xmalloc((h[1] ? h[1] : 1) * sizeof *load), *hist = tn_xmalloc((h[2] ? h[2] : 1) * sizeof *hist);
+        uint64_t *rep = tn_xmalloc((h[4] ? h[4] : 1) * sizeof *rep);
+        cong_result *res = tn_xmalloc((h[4] ? h[4] : 1) * sizeof *res);
+        int rc = read_n(f, load, sizeof *load, h[1]) || read_n(f, hist, sizeof *hist, h[2]) ||
+                 read_n(f, rep, sizeof *rep, h[4]) || read_n(f, res, sizeof *res, h[4]) ? -1 : 0;
+        memo_point *m = rc == 0 ? memo_find(h[0]) : NULL;
+        if (rc == 0 && !m && nmemo < MEMO_POINTS) {
+            m = &memo[nmemo++];
+            memset(m, 0, sizeof *m);
+            m->key = h[0];
+            cong_acc_init(&m->acc, h[1]);
+        }
+        if (m && (h[5] || m->acc.nlinks != h[1]))
+            m->bad = 1;
+        for (uint64_t i = 0; m && !m->bad && i < h[4]; i++)
+            for (size_t j = 0; j < m->n; j++)
+                if (m->replica[j] == rep[i])
+                    m->bad = 1; /* pooled twice: the sums would count it twice */
+        if (m && !m->bad) {
+            for (uint64_t e = 0; e < h[1]; e++)
+                m->acc.link_load[e] += load[e];
+            if (h[2] > m->acc.hist_len) {
+                m->acc.hist = tn_xrealloc(m->acc.hist, h[2] * sizeof *m->acc.hist);
+                memset(m->acc.hist + m->acc.hist_len, 0, (h[2] - m->acc.hist_len) * sizeof *m->acc.hist);
+                m->acc.hist_len = h[2];
+            }
+            for (uint64_t w = 0; w < h[2]; w++)
+                m->acc.hist[w] += hist[w];
+            m->acc.runs += h[3];
+            for (uint64_t i = 0; i < h[4]; i++)
+                memo_append(m, rep[i], &res[i]);
+        }
+        free(load);
+        free(hist);
+        free(rep);
+        free(res);
+        if (rc != 0)
+            return -1;
+    }
+    return 0;
 }
 
 static int eval_static(const net *n, const pat_set *s, const uint32_t *map, cong_acc *acc, cong_result *res,
@@ -472,18 +582,13 @@ static int wp_init(void *state, const wl_env *env, char *err, size_t errlen)
             for (size_t i = 0; m && i < m->n; i++)
                 if (m->replica[i] == env->replica)
                     m = NULL; /* pooled already (a run made again) */
+            if (m && m->bad)
+                m = NULL;
         }
         if (eval_static(n, &w->set, w->map, m ? &m->acc : NULL, &w->res, err, errlen) != 0)
             return -1;
-        if (m) {
-            if (m->n == m->cap) {
-                m->cap = m->cap ? 2 * m->cap : 64;
-                m->replica = tn_xrealloc(m->replica, m->cap * sizeof *m->replica);
-                m->res = tn_xrealloc(m->res, m->cap * sizeof *m->res);
-            }
-            m->replica[m->n] = env->replica;
-            m->res[m->n++] = w->res;
-        }
+        if (m)
+            memo_append(m, env->replica, &w->res);
         w->have_static = 1;
     }
     if (p->timing_off)
@@ -622,6 +727,8 @@ static int point_files(const char *dir, const wl_point_runs *pt, FILE *runs, FIL
     /* this process's runs of the point, pooled (memo), when they are all
      * among the replicas written here: then only the others are evaluated */
     const memo_point *m = memo_find(memo_key(n, p, pt->seed));
+    if (m && m->bad)
+        m = NULL;
     for (size_t i = 0; m && i < m->n; i++) {
         size_t lo = 0, hi = pt->nreplicas; /* pt->replicas increase */
         while (lo < hi) {
@@ -641,6 +748,7 @@ static int point_files(const char *dir, const wl_point_runs *pt, FILE *runs, FIL
         acc.hist_len = m->acc.hist_len;
         acc.runs = m->acc.runs;
     }
+    size_t from_pool = 0;
     for (size_t k = 0; k < pt->nreplicas; k++) {
         uint64_t r = pt->replicas[k];
         cong_result res;
@@ -650,6 +758,7 @@ static int point_files(const char *dir, const wl_point_runs *pt, FILE *runs, FIL
                 known = &m->res[i];
         if (known) {
             res = *known;
+            from_pool++;
         } else {
             pat_set set;
             if (build_set(p, C, pt->seed, r, &set, err, errlen) != 0)
@@ -664,6 +773,10 @@ static int point_files(const char *dir, const wl_point_runs *pt, FILE *runs, FIL
                 (unsigned long long)pt->seed, res.sum_max_cong, res.bw_fraction, res.cong_max, res.cong_mean,
                 res.dep_max_delay);
     }
+    /* how many came from the pool, for tests/check_congestion_pool.sh */
+    if (getenv("TASKNET_POOL_TRACE"))
+        fprintf(stderr, "pattern point %zu: %zu of %zu mappings from the runs' pool\n", pt->point, from_pool,
+                pt->nreplicas);
     uint64_t flows = 0;
     for (size_t w = 1; w < acc.hist_len; w++)
         flows += acc.hist[w];
@@ -752,6 +865,9 @@ const wl_ops wl_pattern_ops = {
     .finish = wp_finish,
     .fini = wp_fini,
     .write_files = wp_write_files,
+    .pool_reset = wp_pool_reset,
+    .pool_save = wp_pool_save,
+    .pool_load = wp_pool_load,
     .metrics = wp_metrics_def,
     .nmetrics = WP_NMETRICS,
     .table = wp_table,

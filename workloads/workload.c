@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "log.h"
 #include "rng.h"
@@ -55,6 +56,63 @@ size_t wl_count(void)
     while (wl_registry[n])
         n++;
     return n;
+}
+
+void wl_pools_reset(void)
+{
+    for (size_t i = 0; wl_registry[i]; i++)
+        if (wl_registry[i]->pool_reset)
+            wl_registry[i]->pool_reset();
+}
+
+/* The file: for each workload with a pool, its registry index (uint32)
+ * and what its pool_save wrote; UINT32_MAX at the end. */
+int wl_pools_save(const char *path)
+{
+    size_t n = strlen(path) + 8;
+    char *tmp = tn_xmalloc(n);
+    snprintf(tmp, n, "%s.tmp", path);
+    FILE *f = fopen(tmp, "wb");
+    int rc = f ? 0 : -1;
+    for (uint32_t i = 0; rc == 0 && wl_registry[i]; i++)
+        if (wl_registry[i]->pool_save) {
+            fwrite(&i, sizeof i, 1, f);
+            rc = wl_registry[i]->pool_save(f);
+        }
+    uint32_t end = UINT32_MAX;
+    if (f) {
+        fwrite(&end, sizeof end, 1, f);
+        rc |= ferror(f) ? -1 : 0;
+        rc |= fclose(f) != 0 ? -1 : 0;
+    }
+    if (rc == 0 && rename(tmp, path) != 0)
+        rc = -1;
+    if (rc != 0)
+        unlink(tmp);
+    free(tmp);
+    return rc;
+}
+
+int wl_pools_load(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return -1;
+    size_t nw = wl_count();
+    int rc = -1;
+    for (;;) {
+        uint32_t i;
+        if (fread(&i, sizeof i, 1, f) != 1)
+            break;
+        if (i == UINT32_MAX) {
+            rc = 0;
+            break;
+        }
+        if (i >= nw || !wl_registry[i]->pool_load || wl_registry[i]->pool_load(f) != 0)
+            break;
+    }
+    fclose(f);
+    return rc;
 }
 
 size_t wl_index(const wl_ops *ops)

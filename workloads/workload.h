@@ -10,6 +10,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include <gsl/gsl_rng.h>
 
@@ -187,6 +188,17 @@ typedef struct wl_ops {
      * DIR --counts FILE` can draw a file of point,x,count rows); 0, or -1 +
      * err. NULL: no files. */
     int (*write_files)(const char *dir, const wl_point_runs *pts, size_t npts, char *err, size_t errlen);
+    /* What this process's runs keep for write_files (optional, NULL: none;
+     * the pattern workload's pooled evaluations): a -j worker forgets what
+     * the fork copied (pool_reset), saves its own when its runs are done
+     * (pool_save), and the process that writes the folder adds each to its
+     * own (pool_load), so write_files need not redo the workers' work. A
+     * pool is a cache: write_files must give the same files without it.
+     * 0, or -1 (save: a write error; load: a file it cannot read, whose
+     * points read so far stay added). Through wl_pools_* below. */
+    void (*pool_reset)(void);
+    int (*pool_save)(FILE *f);
+    int (*pool_load)(FILE *f);
     /* Estimate a run of a resolved point into out (zeroed on entry). Every
      * shipped workload has one (the conformance suite requires it and holds
      * its message count to what a run sends); NULL (a test's plugin): the
@@ -210,6 +222,12 @@ extern const wl_ops *const wl_default;
 const wl_ops *wl_find(const char *name);
 size_t wl_count(void);
 size_t wl_index(const wl_ops *ops);
+/* Every workload's pool (wl_ops.pool_*): forget; save into file path
+ * (written as path.tmp, then renamed); add the pools saved in path. 0 or
+ * -1 (a pool may be left partly added: a cache, see pool_load). */
+void wl_pools_reset(void);
+int wl_pools_save(const char *path);
+int wl_pools_load(const char *path);
 /* 0 if name is a registered workload, else -1 + "unknown workload type ...". */
 int wl_name_ok(const char *name, char *err, size_t errlen);
 

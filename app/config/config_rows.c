@@ -67,6 +67,14 @@ static const param_row core_rows[] = {
          "tcp, dctcp: the priority class ACKs travel in: data (their flow's) | 0 .. 7 (ns-3: a receiving socket "
          "whose IP ToS is not set sends ACKs at priority 0, pfifo_fast's band 1, whatever its data's band)"),
      .kind = PARAM_CHOICE, .off = offsetof(cfg, tp.ack_class), .choices = tp_ack_class_names, .example = "1"},
+    {ROW("transport.limited-transmit", "choice", "", "off",
+         "tcp, dctcp: RFC 3042's limited transmit: a new segment on each of the first two duplicate ACKs (on in "
+         "Linux and ns-3; with sack on, RFC 6675's pipe-based step 3) | off (default, the historical model)"),
+     .kind = PARAM_CHOICE, .off = offsetof(cfg, tp.limited_transmit), .choices = tp_onoff_names, .example = "on"},
+    {ROW("transport.sack", "choice", "", "off",
+         "tcp, dctcp: SACK: ACKs carry up to 3 blocks (RFC 2018; header + 4 + 8 B per block), the sender recovers "
+         "with RFC 6675's scoreboard, pipe and NextSeg (on in Linux and ns-3) | off (default: NewReno, RFC 6582)"),
+     .kind = PARAM_CHOICE, .off = offsetof(cfg, tp.sack), .choices = tp_onoff_names, .example = "on"},
     {ROW("transport.g", "number", "", "0.0625", "dctcp: gain of the marked fraction's moving average alpha"),
      .kind = PARAM_REAL, .dim = UNIT_NONE, .off = offsetof(cfg, tp.g), .flags = PARAM_POS, .example = "0.0625"},
     {ROW("transport.dcqcn-g", "number", "", "0.00390625", "dcqcn: gain of alpha (HPCC ns-3 code: 1/256)"),

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "log.h"
+#include "workload.h"
 
 /* Worker protocol: the parent writes run ids (uint64) to the worker's
  * command pipe; the worker answers with one sweep_result per id. */
@@ -65,8 +66,32 @@ static void worker_progress(sweep *sw, uint64_t id, const run_progress *p)
     write_full(sw->progress_fd, rec, size); /* a parent gone is noticed at the result */
 }
 
+/* A worker's pools (wl_ops.pool_*: what its runs keep for the result
+ * files) go to the folder's process through out/.pool-PID, saved when the
+ * worker's runs are done and taken (then removed) once it has exited; a
+ * worker that dies leaves none, and the files' pass evaluates its runs
+ * itself, as it does any run no pool holds. */
+static void pool_path(const sweep *sw, long pid, char *buf, size_t len)
+{
+    snprintf(buf, len, "%s/.pool-%ld", sw->o->out, pid);
+}
+
+static void pool_take(const sweep *sw, long pid, int load)
+{
+    if (!sw->o->out)
+        return;
+    char path[CFG_PATH_MAX + 64], tmp[CFG_PATH_MAX + 72];
+    pool_path(sw, pid, path, sizeof path);
+    snprintf(tmp, sizeof tmp, "%s.tmp", path);
+    if (load)
+        (void)wl_pools_load(path); /* none, or unreadable: the files' pass evaluates those runs */
+    unlink(path);
+    unlink(tmp);
+}
+
 static void worker_main(sweep *sw, int cmd_fd, int res_fd)
 {
+    wl_pools_reset(); /* the fork copied the parent's */
     signal(SIGINT, SIG_DFL);
     signal(SIGTERM, SIG_DFL);
     sw->progress_sink = worker_progress;
@@ -80,6 +105,11 @@ static void worker_main(sweep *sw, int cmd_fd, int res_fd)
             break;
     }
     free(r);
+    if (sw->o->out && !sweep_interrupted()) {
+        char path[CFG_PATH_MAX + 64];
+        pool_path(sw, (long)getpid(), path, sizeof path);
+        (void)wl_pools_save(path); /* none saved: the files' pass evaluates these runs */
+    }
     sweep_pcache_free(sw);
     _exit(0);
 }
@@ -127,14 +157,16 @@ static int spawn(sweep *sw, worker *w)
     return 0;
 }
 
-static void retire(worker *w)
+static void retire(const sweep *sw, worker *w)
 {
     if (w->pid <= 0)
         return;
     if (w->cmd_fd >= 0)
         close(w->cmd_fd);
     close(w->res_fd);
-    waitpid(w->pid, NULL, 0);
+    int st = 0;
+    waitpid(w->pid, &st, 0);
+    pool_take(sw, (long)w->pid, WIFEXITED(st) && WEXITSTATUS(st) == 0);
     w->pid = 0;
 }
 
@@ -191,6 +223,7 @@ static int run_forked(sweep *sw)
                 close(w[i].cmd_fd);
                 close(w[i].res_fd);
                 waitpid(w[i].pid, &st, 0);
+                pool_take(sw, (long)w[i].pid, 0);
                 w[i].pid = 0;
                 sweep_requeue(sw, w[i].busy_id);
                 sweep_worker_lost(sw, i);
@@ -236,7 +269,7 @@ out:
         }
     }
     for (unsigned i = 0; i < nw; i++)
-        retire(&w[i]);
+        retire(sw, &w[i]);
     free(w);
     free(pfd);
     free(res);
