@@ -1010,7 +1010,7 @@ static inline __attribute__((always_inline)) int64_t vc_due(iqr *q, iq_router *r
 
 /* the earliest vc_due over router r's active VCs but `skip` (a local VC
  * index, NONE: none skipped) */
-static int64_t router_next(iqr *q, iq_router *r, int64_t now, uint32_t skip)
+static inline __attribute__((always_inline)) int64_t router_next(iqr *q, iq_router *r, int64_t now, uint32_t skip)
 {
     const uint32_t *act = &q->act[(size_t)r->x0 * q->V];
     int64_t next = INT64_MAX;
@@ -1031,7 +1031,7 @@ static int64_t router_next(iqr *q, iq_router *r, int64_t now, uint32_t skip)
  * router by t): alone, it wins if its credits are there, with the pointer
  * moves of a one-request allocation. Returns the VC's next due time after
  * t, or -1 if it must wait for its tick. */
-static int64_t sa_express(iqr *q, uint32_t sw, iq_router *r, uint32_t li, int64_t now)
+static inline __attribute__((always_inline)) int64_t sa_express(iqr *q, uint32_t sw, iq_router *r, uint32_t li, int64_t now)
 {
     const uint32_t V = q->V, x0 = r->x0;
     size_t idx = (size_t)x0 * V + li;
