@@ -28,9 +28,20 @@
 # K = 65 packets of the queue disc (66 waiting in all: 66 x 1502 B), and
 # DCTCP's window growth per segment acked (growth="linux": ns-3's TcpDctcp
 # is a TcpLinuxReno); without it: 1500-B packets, 300 kB, 97.5 kB, reno.
+# DCTCP's marking must be the same step in the peer: every ECN-capable
+# arrival that finds K bytes or more queued is marked (tasknet's
+# network.ecn-threshold; RFC 8257 sec. 3.1). ns-3's RedQueueDisc does that
+# with MinTh = MaxTh = K, QW 1, UseEcn and Gentle false; with its default
+# Gentle = true it marks between MaxTh and 2 MaxTh only with a probability
+# rising from 1/LInterm = 0.02, and never the first arrival above MinTh, so
+# the queue runs up towards 2 K (an 8-to-1 incast of 1 MB flows peaks above
+# 200 packets instead of ~110, and drops).
 # Per-flow FCTs: a traced tasknet run (DIR/tasknet-T-1.json, untimed) against
 # the peer's round-1 output, per size bucket (bench/flow-compare.py), when
-# the peer writes `id src dst bytes start_s handshake_s fct_s` lines.
+# the peer writes `id src dst bytes start_s handshake_s fct_s` lines; if its
+# stderr (DIR/peer-T-1.txt.err) has per-flow counter lines `F id rtos
+# recoveries retransmissions drops marks [ack_drops]`, they are summed per
+# bucket beside tasknet's totals of the traced run.
 # Without --peer only tasknet is timed. Each round runs tasknet then the peer
 # for each transport (interleaved: both see the same machine load); printed
 # per run: wall_s, cpu_s (user + sys); then per transport the medians and
@@ -152,7 +163,9 @@ if [ -n "$peer" ]; then
     for t in $transports; do
         # the per-flow trace from a run of its own, outside the timed rounds
         "$tasknet" run "$out/websearch-$t.xml" -q -o "$out/tasknet-$t-trace" --trace "$out/tasknet-$t-1.json"
+        counters=
+        grep -q '^F [0-9]' "$out/peer-$t-1.txt.err" 2> /dev/null && counters="--peer-counters $out/peer-$t-1.txt.err"
         python3 "$srcdir/bench/flow-compare.py" --tasknet "$out/tasknet-$t-1.json" --peer "$out/peer-$t-1.txt" \
-            --list "$list" --title "$t, tasknet vs peer" || true
+            --list "$list" --title "$t, tasknet vs peer" --tasknet-runs "$out/tasknet-$t-trace/runs.csv" $counters || true
     done
 fi

@@ -126,7 +126,8 @@ typedef struct swnet_params {
                 "switched fabrics, credit flow control: per-class (each priority class in use has VCs, credits " \
                 "and buffers of its own: a class never waits for a credit another holds) | shared (the classes " \
                 "share the deadlock classes' VCs)"),                                                             \
-     .kind = PARAM_CHOICE, .off = offsetof(T, m.vc_map), .choices = swnet_vcmap_names, .example = "shared"}
+     .kind = PARAM_CHOICE, .off = offsetof(T, m.vc_map), .choices = swnet_vcmap_names, .example = "shared",     \
+     .when = "network.flow-control=credit"}
 
 #define SWNET_ROW_ROUTER(T, m) \
     {SWNET_ROW_("network.router", "choice", "", "output-queued",                                               \

@@ -672,7 +672,25 @@ END_TEST
  *   1,006.6 us. So: lost 1, dropped 1, retransmissions 1, deliveries at
  *   7.1 us and 1,006.6 us, and every credit, output VC and input VC back
  *   at the end (iqr_leaks 0). The same under wormhole switching (one
- *   credit per flit: nothing above waited for more). */
+ *   credit per flit: nothing above waited for more).
+ * A-B failing at 2.65 us instead cuts a packet whose head went further:
+ *   the first's tail is granted at A at 2,200 (flits on A -> B at 1,100 +
+ *   100 k), so its output VC is free from then and the other wins it at
+ *   2,300 (VC allocation comes before switch allocation in a tick) but
+ *   sends nothing: cut-through needs 12 credits, wormhole 1, and B gives
+ *   them back only from 3,200 (B forwards flit k to H2 as it is whole,
+ *   2,200 + 100 k; its credit is back at A 1,000 later). At 2,650 the first
+ *   has flits 0..4 through B (sent on B -> H2) and 5..11 on A -> B: lost
+ *   whole (B's VC and its output VC toward H2 freed; H2 got its first 5
+ *   flits, never its tail); the other holds A -> B's output VC: lost too.
+ *   lost 2, dropped 2, retransmissions 2. Both RTOs fire at 1 ms: one
+ *   packet goes A -> D at once and its tail is whole at H2 at 1,006.6 us
+ *   as above; the other wins A -> D's VC at 1 ms + 2,300 ns and waits for
+ *   credit there (D forwards flit k of the first at 1 ms + 2,200 + 100 k,
+ *   back at A 1,000 later): cut-through all 12, at 1 ms + 4,300, so its
+ *   tail is whole at H2 at 1 ms + 4,300 + 4 x 1,100 + 1,100 = 1,009.8 us;
+ *   wormhole the first, at 1 ms + 3,200, its flits then one per flit
+ *   time as the credits come: 1,008.7 us. */
 START_TEST(test_fail_at_iq_ring)
 {
     char path[128];
@@ -685,14 +703,15 @@ START_TEST(test_fail_at_iq_ring)
     snprintf(file, sizeof file, "network.file=%s", path);
     static const char *const routings[] = {"network.routing=shortest", "network.routing=ecmp",
                                            "network.routing=up-down"};
-    for (int r = 0; r < 6; r++) {
+    for (int r = 0; r < 12; r++) {
         net_params core = th_star(3, 10e9);
         core.link_latency_ps = 1000000; /* 1 us */
         core.switch_latency_ps = 0;
+        int late = r >= 6, wh = r % 6 >= 3; /* fail-at 2.65 us; wormhole */
         const char *sets[] = {file,
                               routings[r % 3],
                               "network.failed-links=A-B",
-                              "network.fail-at=1550ns",
+                              late ? "network.fail-at=2650ns" : "network.fail-at=1550ns",
                               "network.router=input-queued",
                               "network.flit-size=125B",
                               "network.vc-buffer=1500B",
@@ -702,7 +721,7 @@ START_TEST(test_fail_at_iq_ring)
                               "network.sw-alloc-delay=0ns",
                               "network.st-delay=0ns",
                               "network.credit-delay=0ns",
-                              r < 3 ? "network.switching=cut-through" : "network.switching=wormhole",
+                              wh ? "network.switching=wormhole" : "network.switching=cut-through",
                               NULL};
         th_net *h = th_net_new("graph", &core, sets, NULL, 5, 64);
         tp_params tp = tparams("tcp");
@@ -716,12 +735,14 @@ START_TEST(test_fail_at_iq_ring)
         tp_get_counters(t, &c);
         double met[SWNET_NMETRICS];
         h->n->ops->fill_metrics(h->n->state, met);
-        REQUIRE(met[M_lost_packets] == 1 && c.dropped == 1 && c.retransmissions == 1,
+        double lost = late ? 2 : 1;
+        REQUIRE(met[M_lost_packets] == lost && c.dropped == lost && c.retransmissions == lost,
                 "%s %d: lost %g, dropped %llu, retransmissions %llu", routings[r % 3], r, met[M_lost_packets],
                 (unsigned long long)c.dropped, (unsigned long long)c.retransmissions);
         ck_assert_uint_eq(m1->a, 1);
         ck_assert_uint_eq(m3->a, 1);
-        int64_t first = 7100000, second = 1006600000;
+        int64_t first = late ? 1006600000 : 7100000;
+        int64_t second = !late ? 1006600000 : wh ? 1008700000 : 1009800000;
         int64_t a = (int64_t)m1->b, b = (int64_t)m3->b;
         REQUIRE((a == first && b == second) || (a == second && b == first), "%s %d: delivered at %lld and %lld ps",
                 routings[r % 3], r, (long long)a, (long long)b);
