@@ -25,9 +25,13 @@
 # tasknet's terms: PPP's 2-byte header on every frame (transport.header
 # 42 B: 1502-B segments, 42-B ACKs on the wire), the device's one-packet
 # TX queue beside the 200-packet queue disc (buffer 201 x 1502 B), DCTCP's
-# K = 65 packets of the queue disc (66 waiting in all: 66 x 1502 B), and
+# K = 65 packets of the queue disc (66 waiting in all: 66 x 1502 B),
 # DCTCP's window growth per segment acked (growth="linux": ns-3's TcpDctcp
-# is a TcpLinuxReno); without it: 1500-B packets, 300 kB, 97.5 kB, reno.
+# is a TcpLinuxReno), and limited transmit (RFC 3042: ns-3's
+# TcpSocketBase::LimitedTransmit, on by default in ns-3 3.37 and ns-3-dev);
+# without it: 1500-B packets, 300 kB, 97.5 kB, reno, no limited transmit.
+# The peer program is expected to turn SACK off (tasknet's transport.sack
+# stays off here; ns-3's default is on).
 # DCTCP's marking must be the same step in the peer: every ECN-capable
 # arrival that finds K bytes or more queued is marked (tasknet's
 # network.ecn-threshold; RFC 8257 sec. 3.1). ns-3's RedQueueDisc does that
@@ -107,8 +111,8 @@ secs() {
 peerargs=
 [ "$minrto" = 1s ] || peerargs="$peerargs --minrto=$(secs "$minrto")"
 [ "$delack" = 200ms ] || peerargs="$peerargs --delack=$(secs "$delack")"
-buf=300kB k=97.5kB hdr=40B
-[ "$match" = 1 ] && buf=301902B k=99132B hdr=42B
+buf=300kB k=97.5kB hdr=40B lt=off
+[ "$match" = 1 ] && buf=301902B k=99132B hdr=42B lt=on
 for t in $transports; do
     growth=reno
     [ "$match" = 1 ] && [ "$t" = dctcp ] && growth=linux
@@ -119,7 +123,7 @@ for t in $transports; do
   <network type="electrical-switch" bandwidth="10Gb/s" link-latency="10us" switch-latency="0s" mtu="1500B"
            buffer="$buf" ecn-threshold="$k"/>
   <transport type="$t" init-cwnd="10" min-rto="$minrto" initial-rto="$minrto" delayed-ack="2"
-             delayed-ack-timeout="$delack" header="$hdr" growth="$growth"/>
+             delayed-ack-timeout="$delack" header="$hdr" growth="$growth" limited-transmit="$lt"/>
   <workload type="dc-flows" flow-list="$list" small-max="100kB" large-min="10MB"/>
   <run replicas="1" seed="1"/>
 </tasknet>
