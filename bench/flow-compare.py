@@ -5,6 +5,7 @@ against ns-3).
 
   bench/flow-compare.py --tasknet TRACE.json --peer PEER.txt [--list FLOWS.csv]
                         [--buckets 1e5,1e6,1e7] [--top N]
+                        [--peer-counters PEER.err] [--tasknet-runs runs.csv]
 
 TRACE.json is `tasknet run CONFIG --trace TRACE.json` of a dc-flows run with
 workload.flow-list=FLOWS.csv: its flow spans (cat "flow", "b" at the flow's
@@ -25,7 +26,17 @@ Prints a markdown table: bucket, flows, peer mean and p99, tasknet mean and
 p99, their differences in %, and both medians; quantiles interpolate
 linearly between order statistics (as tasknet's summary). --top N lists the
 N flows whose FCTs differ most. Exit status 0; a flow missing on one side
-is counted and named on stderr."""
+is counted and named on stderr.
+
+--peer-counters PEER.err: the peer's per-flow transport counters, lines
+    F id rtos recoveries retransmissions drops marks [ack_drops ...]
+(id as in PEER.txt; a later line of the same id replaces an earlier one;
+other lines are skipped): summed per bucket over the compared flows, with
+the flows that had a timeout. --tasknet-runs runs.csv (the same run's, or
+a run of the same configuration: a run is deterministic) adds tasknet's
+totals over the run (drops, ecn_marks, retransmissions, timeouts, fast
+retransmits when the transport reports them): tasknet has no per-flow
+counters, so its side of that table is the whole run."""
 import argparse
 import json
 import math
@@ -42,7 +53,7 @@ def quantile(v, p):
     return v[i] if i + 1 >= len(v) else v[i] + f * (v[i + 1] - v[i])
 
 
-def read_peer(path):
+def read_peer(path, ids=None):
     d = {}
     with open(path) as f:
         for ln, line in enumerate(f, 1):
@@ -54,6 +65,8 @@ def read_peer(path):
             except ValueError:
                 sys.exit(f"{path}:{ln}: expected id src dst bytes start_s handshake_s fct_s")
             d[(src, round(start * 1e12), size)] = fct
+            if ids is not None:
+                ids[int(a[0])] = (src, round(start * 1e12), size)
     return d
 
 
@@ -74,6 +87,23 @@ def read_tasknet(path):
     if not d:
         sys.exit(f"{path}: no flow spans (a dc-flows run with --trace?)")
     return d
+
+
+def read_peer_counters(path, ids):
+    """id -> [rtos, recoveries, retransmissions, drops, marks, ack_drops]"""
+    c = {}
+    with open(path) as f:
+        for ln, line in enumerate(f, 1):
+            a = line.split()
+            if len(a) < 7 or a[0] != 'F' or not a[1].isdigit():
+                continue
+            try:
+                v = [int(x) for x in a[2:7]] + [int(a[7]) if len(a) > 7 and a[7].isdigit() else 0]
+            except ValueError:
+                sys.exit(f"{path}:{ln}: expected F id rtos recoveries retransmissions drops marks [ack_drops]")
+            if int(a[1]) in ids:
+                c[ids[int(a[1])]] = v
+    return c
 
 
 def find(d, k):
@@ -97,8 +127,11 @@ def main():
     ap.add_argument('--buckets', default='1e5,1e6,1e7', help='bucket edges, bytes (default: 100 kB, 1 MB, 10 MB)')
     ap.add_argument('--top', type=int, default=0)
     ap.add_argument('--title', default='')
+    ap.add_argument('--peer-counters')
+    ap.add_argument('--tasknet-runs')
     a = ap.parse_args()
-    peer, tn = read_peer(a.peer), read_tasknet(a.tasknet)
+    ids = {}
+    peer, tn = read_peer(a.peer, ids), read_tasknet(a.tasknet)
     note = ''
     if a.list:
         flows = []
@@ -147,6 +180,24 @@ def main():
         mx, my, px, py = sum(x) / len(x), sum(y) / len(y), quantile(x, .99), quantile(y, .99)
         print(f"| {label} | {len(sel)} | {fmt(mx)} | {fmt(px)} | {fmt(my)} | {fmt(py)} | {100 * (my / mx - 1):+.1f} % "
               f"| {100 * (py / px - 1):+.1f} % | {fmt(quantile(x, .5))} | {fmt(quantile(y, .5))} |")
+    if a.peer_counters:
+        pc = read_peer_counters(a.peer_counters, ids)
+        print()
+        print("| bucket | flows | peer flows with a timeout | peer timeouts | peer recoveries | peer retransmissions "
+              "| peer drops | peer marks | peer ACK drops |")
+        print("|---|---|---|---|---|---|---|---|---|")
+        for lo, hi, label in rows:
+            sel = [pc[k] for k, _, _ in pairs if lo <= k[2] < hi and k in pc]
+            if sel:
+                s = [sum(c[j] for c in sel) for j in range(6)]
+                print(f"| {label} | {len(sel)} | {sum(1 for c in sel if c[0])} | " + " | ".join(str(x) for x in s) + " |")
+    if a.tasknet_runs:
+        import csv
+        with open(a.tasknet_runs) as f:
+            r = next(csv.DictReader(f))
+        keys = [k for k in ('drops', 'ecn_marks', 'retransmissions', 'timeouts', 'fast_retransmits') if k in r]
+        print()
+        print("tasknet, whole run: " + ", ".join(f"{k} {r[k]}" for k in keys))
     if a.top:
         print()
         print("| src | start_s | bytes | peer FCT | tasknet FCT |")

@@ -4,32 +4,44 @@
 # 484 core switches, written here as an undirected graph, routing=up-down)
 # against the same tree built parametrically (network.ports=44), each
 # running R random mappings of bruck (pattern workload, timing="off": ORCS's
-# static congestion metrics only). Prints wall time, user CPU and peak
-# memory of each, and the graph fabric's memory by the formula below.
-#   sh bench/graph.sh BUILD_DIR [R]      (R = 100 by default)
-# Measured 2026-11-27 (2-core VM shared with six other sessions, load
-# average 14-20: user CPU times, R = 1 and R = 100, one process, -j 1):
-#                      before (3287f2a)         now
-#   graph              1.24 s + 0.40 s/mapping  1.19 s + 0.038 s/mapping
-#   fat-tree ports=44  0.28 s + 0.105 s/mapping 0.13 s + 0.017 s/mapping
-# R = 1,000 measured: graph 41.8 s user CPU (1:53 wall at load 15), 62.6
-# MB peak; parametric 22.6 s (1:05 wall), 34.8 MB (were about 7 minutes
-# and 100 s, extrapolated from R = 10).
+# static congestion metrics only). Prints wall time, CPU (user + system,
+# workers included) and peak memory of each, and the graph fabric's memory
+# by the formula below.
+#   sh bench/graph.sh BUILD_DIR [R] [J]    (R = 1000, J = 1 by default: -j J)
+# Measured 2026-11-27 on the 2-core VM shared with five other sessions
+# (load average 10-13 throughout, so wall times are 2-5 times the CPU
+# they took; the CPU is the figure to keep), R = 1,000, each pair run
+# interleaved with main 073032a (i21speed's state):
+#                          before (073032a)          now
+#   graph, -j 1            43.2 s CPU (109 s wall)   17.9 s CPU (45 s wall)
+#   graph, -j 2            79.3 s CPU (204 s wall)   18.5 s CPU (48 s wall)
+#   fat-tree ports=44 -j 1 18.7 s CPU (64 s wall)    13.2 s CPU (74 s wall)
+#   fat-tree ports=44 -j 2                           12.9 s CPU (81 s wall)
+#   peak memory (graph / fat tree)  69 / 35 MB       69 / 18 MB
+# Per mapping (R = 1,000 minus R = 1, CPU): graph 0.042 -> 0.017 s, fat
+# tree 0.019 -> 0.013 s. callgrind, 1,024-host k = 16 tree, bruck (R = 20
+# minus R = 1, instructions per mapping): graph 10.83 M -> 5.82 M, fat
+# tree 8.14 M -> 5.65 M. On an idle machine -j 2 halves the wall time
+# (the CPU is the same as -j 1's: the workers hand their evaluations
+# over, out/.pool-PID, and the result files evaluate none again; before,
+# the main process evaluated every mapping a second time), so 1,000
+# graph mappings should take about 9 s there (18.5 s of CPU on two
+# cores: not measured, the machine was never idle); under this load the
+# two workers got no more CPU than one process did.
 # A bruck mapping is 15 levels x 21,296 flows = 319,440 routes. What
-# changed (jobs/congestion.c, topo_graph.c, topo_fattree3.c, HACKING.md):
-# a level's routes are asked at once (net_ops.route_many): the graph walks
-# 24 routes in turn, each hop's two dependent reads (the table cell, then
-# the port record) prefetched a stage ahead, its tables in huge pages;
-# the three-tier tree computes each route arithmetically; the counting
-# keeps its scratch between mappings (dense 2-byte loads, prefetched); and
-# a mapping the run evaluated is not evaluated again for the result files
-# (the process pools its runs' loads per point). Routes alone (random
-# bruck levels): graph about 60-90 ns a route (1,050 before), parametric
-# 10-17 ns (230-290). The results are byte-identical (runs.csv, the
-# congestion files, the dot).
-# -j 2 runs the mappings in two worker processes, which hand their
-# evaluations to this one when done (out/.pool-PID), so the result files
-# (congestion_*.csv) evaluate none again: two cores share the mappings.
+# changed (jobs/congestion.c, topo_graph.c, swnet.c, wl_pattern.c,
+# sweep_fork.c): the graph keeps each route it walked between two
+# switches with hosts (the route cache: one read a route instead of two
+# dependent table reads a hop); the counting checks route_many's links
+# while counting, adds a level's loads into 4-byte totals eight links a
+# step and prefetches only counters that do not fit the L2; a fabric made
+# for its routes alone never touches its 16 MB of link state (it was
+# zeroed every run); the DOT file is digested again only when its time is
+# recent; -j workers hand their pools to the main process. Earlier
+# (i21speed, 3287f2a -> 073032a): 0.40 -> 0.038 s a graph mapping and
+# 0.105 -> 0.017 s a fat-tree one (route_many, the counting's scratch, the
+# pool). The results are byte-identical (runs.csv, the congestion files,
+# the dot, summary.csv; -j 1 and -j 2 alike).
 # Memory of a graph fabric, O(links + routing table): 12 B a switch port
 # (P ports), 8 B a host, the names, and the routing tables: up-down 8 B
 # per (switch, destination switch) = 8 S S_h (distances any and down, 2 B
@@ -44,7 +56,8 @@
 # 350 MB of text, so it is not generated here).
 set -e
 B=${1:-.}
-R=${2:-100}
+R=${2:-1000}
+J=${3:-1}
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 python3 - "$T/ft44.dot" <<'PY'
@@ -78,6 +91,6 @@ for net in 'type="graph" file="ft44.dot" routing="up-down"' 'type="fat-tree" por
 </tasknet>
 XML
     rm -rf "$T/out"
-    /usr/bin/time -f "%e s wall, %U s user CPU, %M KiB peak" "$B/tasknet" run "$T/b.xml" --out "$T/out" 2>&1 | tail -1 |
-        sed "s|^|$net, $R bruck mappings: |"
+    /usr/bin/time -f "%e s wall, %U s user + %S s system CPU, %M KiB peak" "$B/tasknet" run "$T/b.xml" -q -j "$J" \
+        --out "$T/out" 2>&1 | tail -1 | sed "s|^|$net, $R bruck mappings, -j $J: |"
 done

@@ -19,7 +19,8 @@ plugins accept, small enough to run in a fraction of a second each:
              pipeline delays, host-link latency);
   transports tcp, dctcp (ECN threshold) and dcqcn (PFC, RED) with finite
              static or dynamic buffers, on the switch, SPINet and the
-             switched topologies (with infinite flow control); tcp and
+             switched topologies (with infinite flow control; dcqcn's PFC
+             on tori and dragonflies too, a pause priority per VC); tcp and
              dctcp with SACK and limited transmit; on the fat tree and a
              leaf-spine of 2 spines or more, a link failing from the start
              or during the run (fail-at: packets lost, resent by the
@@ -346,7 +347,7 @@ def transport_options(r, net, info, kind):
     buffers where the fabric has them; returns its attributes or {}."""
     if kind not in ("electrical-switch", "spinet") + SWNET or r.random() > 0.2:
         return {}
-    types = ["tcp", "dctcp"] + (["dcqcn"] if kind in ("electrical-switch", "fat-tree", "leaf-spine") else [])
+    types = ["tcp", "dctcp"] + (["dcqcn"] if kind in ("electrical-switch",) + SWNET else [])
     tr = {"type": r.choice(types)}
     if r.random() < 0.5:
         tr["init-cwnd"] = str(r.choice([1, 2, 10]))
@@ -370,6 +371,16 @@ def transport_options(r, net, info, kind):
         net["red-min"], net["red-max"] = r.choice([("5kB", "200kB"), ("30kB", "90kB")])
         if r.random() < 0.5:
             net["pfc-xoff"], net["pfc-xon"] = r.choice([("20kB", "10kB"), ("40kB", "20kB"), ("100kB", "50kB")])
+        if kind in ("torus", "dragonfly") and r.random() < 0.9:
+            # a pause priority per (class, VC): one class (8 x 2 VCs > 8
+            # priorities) and no torus adaptive routing, else refused (kept
+            # now and then to see the refusals)
+            if net.get("routing") == "adaptive":
+                net["routing"] = r.choice(["dor", "valiant", "romm"])
+            if net.get("priority", "default") != "fifo":
+                net["priority"] = "fifo"
+            if net.get("host-scheduling") == "priority":
+                net["host-scheduling"] = "fifo"
         info["lossless"] = True
     elif buffered:
         if r.random() < 0.7:

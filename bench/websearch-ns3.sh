@@ -25,12 +25,27 @@
 # tasknet's terms: PPP's 2-byte header on every frame (transport.header
 # 42 B: 1502-B segments, 42-B ACKs on the wire), the device's one-packet
 # TX queue beside the 200-packet queue disc (buffer 201 x 1502 B), DCTCP's
-# K = 65 packets of the queue disc (66 waiting in all: 66 x 1502 B), and
+# K = 65 packets of the queue disc (66 waiting in all: 66 x 1502 B),
 # DCTCP's window growth per segment acked (growth="linux": ns-3's TcpDctcp
-# is a TcpLinuxReno); without it: 1500-B packets, 300 kB, 97.5 kB, reno.
+# is a TcpLinuxReno), and limited transmit (RFC 3042: ns-3's
+# TcpSocketBase::LimitedTransmit, on by default in ns-3 3.37 and ns-3-dev);
+# without it: 1500-B packets, 300 kB, 97.5 kB, reno, no limited transmit.
+# The peer program is expected to turn SACK off (tasknet's transport.sack
+# stays off here; ns-3's default is on).
+# DCTCP's marking must be the same step in the peer: every ECN-capable
+# arrival that finds K bytes or more queued is marked (tasknet's
+# network.ecn-threshold; RFC 8257 sec. 3.1). ns-3's RedQueueDisc does that
+# with MinTh = MaxTh = K, QW 1, UseEcn and Gentle false; with its default
+# Gentle = true it marks between MaxTh and 2 MaxTh only with a probability
+# rising from 1/LInterm = 0.02, and never the first arrival above MinTh, so
+# the queue runs up towards 2 K (an 8-to-1 incast of 1 MB flows peaks above
+# 200 packets instead of ~110, and drops).
 # Per-flow FCTs: a traced tasknet run (DIR/tasknet-T-1.json, untimed) against
 # the peer's round-1 output, per size bucket (bench/flow-compare.py), when
-# the peer writes `id src dst bytes start_s handshake_s fct_s` lines.
+# the peer writes `id src dst bytes start_s handshake_s fct_s` lines; if its
+# stderr (DIR/peer-T-1.txt.err) has per-flow counter lines `F id rtos
+# recoveries retransmissions drops marks [ack_drops]`, they are summed per
+# bucket beside tasknet's totals of the traced run.
 # Without --peer only tasknet is timed. Each round runs tasknet then the peer
 # for each transport (interleaved: both see the same machine load); printed
 # per run: wall_s, cpu_s (user + sys); then per transport the medians and
@@ -96,8 +111,8 @@ secs() {
 peerargs=
 [ "$minrto" = 1s ] || peerargs="$peerargs --minrto=$(secs "$minrto")"
 [ "$delack" = 200ms ] || peerargs="$peerargs --delack=$(secs "$delack")"
-buf=300kB k=97.5kB hdr=40B
-[ "$match" = 1 ] && buf=301902B k=99132B hdr=42B
+buf=300kB k=97.5kB hdr=40B lt=off
+[ "$match" = 1 ] && buf=301902B k=99132B hdr=42B lt=on
 for t in $transports; do
     growth=reno
     [ "$match" = 1 ] && [ "$t" = dctcp ] && growth=linux
@@ -108,7 +123,7 @@ for t in $transports; do
   <network type="electrical-switch" bandwidth="10Gb/s" link-latency="10us" switch-latency="0s" mtu="1500B"
            buffer="$buf" ecn-threshold="$k"/>
   <transport type="$t" init-cwnd="10" min-rto="$minrto" initial-rto="$minrto" delayed-ack="2"
-             delayed-ack-timeout="$delack" header="$hdr" growth="$growth"/>
+             delayed-ack-timeout="$delack" header="$hdr" growth="$growth" limited-transmit="$lt"/>
   <workload type="dc-flows" flow-list="$list" small-max="100kB" large-min="10MB"/>
   <run replicas="1" seed="1"/>
 </tasknet>
@@ -152,7 +167,9 @@ if [ -n "$peer" ]; then
     for t in $transports; do
         # the per-flow trace from a run of its own, outside the timed rounds
         "$tasknet" run "$out/websearch-$t.xml" -q -o "$out/tasknet-$t-trace" --trace "$out/tasknet-$t-1.json"
+        counters=
+        grep -q '^F [0-9]' "$out/peer-$t-1.txt.err" 2> /dev/null && counters="--peer-counters $out/peer-$t-1.txt.err"
         python3 "$srcdir/bench/flow-compare.py" --tasknet "$out/tasknet-$t-1.json" --peer "$out/peer-$t-1.txt" \
-            --list "$list" --title "$t, tasknet vs peer" || true
+            --list "$list" --title "$t, tasknet vs peer" --tasknet-runs "$out/tasknet-$t-trace/runs.csv" $counters || true
     done
 fi

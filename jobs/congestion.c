@@ -71,6 +71,7 @@ void cong_ws_free(cong_ws *w)
 {
     free(w->load);
     free(w->total);
+    free(w->total32);
     free(w->mark);
     free(w->links);
     free(w->len);
@@ -102,27 +103,50 @@ static void ws_room(cong_ws *w, size_t flows, size_t stride, size_t keep)
     }
 }
 
-/* A route that crosses a link twice is a loop: the first link met again,
- * in path order, or UINT64_MAX. Short routes compare pairs; long ones stamp
- * the links (w->mark). */
+/* A route's check: a link outside the fabric (an id >= nlinks), or a link
+ * it crosses twice (a routing loop). 0, or CK_RANGE with *bad the first
+ * link outside in path order, or CK_LOOP with *bad the first link met
+ * again (range first). Short routes compare pairs; long ones stamp the
+ * links (w->mark). */
+enum { CK_OK = 0, CK_RANGE = 1, CK_LOOP = 2 };
 static uint64_t route_loop_slow(cong_ws *w, const uint32_t *r, uint32_t k);
 
-static inline uint64_t route_loop(cong_ws *w, const uint32_t *r, uint32_t k)
+static __attribute__((noinline)) int route_check_slow(cong_ws *w, const uint32_t *r, uint32_t k, uint64_t nlinks,
+                                                      uint64_t *bad)
+{
+    for (uint32_t j = 0; j < k; j++)
+        if (r[j] >= nlinks) {
+            *bad = r[j];
+            return CK_RANGE;
+        }
+    uint64_t d = route_loop_slow(w, r, k);
+    if (d == UINT64_MAX)
+        return CK_OK;
+    *bad = d;
+    return CK_LOOP;
+}
+
+static inline int route_check(cong_ws *w, const uint32_t *r, uint32_t k, uint64_t nlinks, uint64_t *bad)
 {
 #ifdef __SSE2__
-    if (k <= 8) {
+    if (k <= 8 && nlinks > 0) {
         /* Routes without loops are the rule: their 8 first cells (the
          * buffer holds 8 past any route's start) with the cells from k on
          * replaced by fillers, compared all pairs at once (within each half:
          * it against itself turned by 1 and 2; across: one half against the
          * other turned by 0..3). A filler equal to a link only sends the
-         * route to the exact check. */
+         * route to the exact check. The range at the same time: the cells
+         * (0 from k on) above nlinks - 1, compared unsigned (signed with the
+         * top bit flipped). */
         const __m128i idx = _mm_set_epi32(3, 2, 1, 0), kk = _mm_set1_epi32((int)k);
         const __m128i fill = _mm_set_epi32(-4, -3, -2, -1), fill2 = _mm_set_epi32(-8, -7, -6, -5);
+        const __m128i top = _mm_set1_epi32(INT32_MIN), lim = _mm_set1_epi32((int32_t)((uint32_t)(nlinks - 1) ^ 0x80000000u));
         __m128i m0 = _mm_cmpgt_epi32(kk, idx), m1 = _mm_cmpgt_epi32(kk, _mm_add_epi32(idx, _mm_set1_epi32(4)));
-        __m128i v = _mm_loadu_si128((const __m128i *)r), u = _mm_loadu_si128((const __m128i *)(r + 4));
-        v = _mm_or_si128(_mm_and_si128(m0, v), _mm_andnot_si128(m0, fill));
-        u = _mm_or_si128(_mm_and_si128(m1, u), _mm_andnot_si128(m1, fill2));
+        __m128i v0 = _mm_loadu_si128((const __m128i *)r), u0 = _mm_loadu_si128((const __m128i *)(r + 4));
+        __m128i out = _mm_or_si128(_mm_cmpgt_epi32(_mm_xor_si128(_mm_and_si128(m0, v0), top), lim),
+                                   _mm_cmpgt_epi32(_mm_xor_si128(_mm_and_si128(m1, u0), top), lim));
+        __m128i v = _mm_or_si128(_mm_and_si128(m0, v0), _mm_andnot_si128(m0, fill));
+        __m128i u = _mm_or_si128(_mm_and_si128(m1, u0), _mm_andnot_si128(m1, fill2));
         __m128i eq = _mm_cmpeq_epi32(v, _mm_shuffle_epi32(v, _MM_SHUFFLE(0, 3, 2, 1)));
         eq = _mm_or_si128(eq, _mm_cmpeq_epi32(v, _mm_shuffle_epi32(v, _MM_SHUFFLE(1, 0, 3, 2))));
         eq = _mm_or_si128(eq, _mm_cmpeq_epi32(u, _mm_shuffle_epi32(u, _MM_SHUFFLE(0, 3, 2, 1))));
@@ -131,11 +155,11 @@ static inline uint64_t route_loop(cong_ws *w, const uint32_t *r, uint32_t k)
         eq = _mm_or_si128(eq, _mm_cmpeq_epi32(v, _mm_shuffle_epi32(u, _MM_SHUFFLE(0, 3, 2, 1))));
         eq = _mm_or_si128(eq, _mm_cmpeq_epi32(v, _mm_shuffle_epi32(u, _MM_SHUFFLE(1, 0, 3, 2))));
         eq = _mm_or_si128(eq, _mm_cmpeq_epi32(v, _mm_shuffle_epi32(u, _MM_SHUFFLE(2, 1, 0, 3))));
-        if (!_mm_movemask_epi8(eq))
-            return UINT64_MAX;
+        if (!_mm_movemask_epi8(_mm_or_si128(eq, out)))
+            return CK_OK;
     }
 #endif
-    return route_loop_slow(w, r, k);
+    return route_check_slow(w, r, k, nlinks, bad);
 }
 
 static uint64_t route_loop_slow(cong_ws *w, const uint32_t *r, uint32_t k)
@@ -161,37 +185,83 @@ static uint64_t route_loop_slow(cong_ws *w, const uint32_t *r, uint32_t k)
 }
 
 /* Flows between a prefetch of a flow's link loads and their use (about 32
- * link visits: the loads are random accesses over every link, a few MB at
- * ORCS's scale, and fetching them ahead lets the misses overlap). */
-static size_t ahead_of(size_t stride) { return stride >= 32 ? 1 : 32 / stride; }
+ * link visits: the loads are random accesses over every link, and fetching
+ * them ahead lets the misses overlap), or 0: no prefetch while the load
+ * counters fit a core's second-level cache (CONG_PF_BYTES), where the
+ * prefetches cost more than they save (a fifth of the counting at 21,296
+ * hosts, 256 kB of counters: bench/graph.sh). */
+#define CONG_PF_BYTES (512 * 1024)
+static size_t ahead_of(size_t stride, uint64_t load_bytes)
+{
+    return load_bytes <= CONG_PF_BYTES ? 0 : stride >= 32 ? 1 : 32 / stride;
+}
 
-/* One level's counting on the routes in w (n flows): loads (a dense
- * counter a link, 2 or 4 bytes: wide), each flow's c_f (into w->cf, the
- * histogram, *sum_c, *level_max), the loads added to total (may be NULL)
- * and set back to 0. Returns UINT64_MAX, or the link a route crosses twice
- * (the first such flow into *dup_flow; the loads are 0 again). */
-static inline __attribute__((always_inline)) uint64_t level_counts(cong_ws *w, int wide, uint64_t n, uint64_t nlinks,
-                                                                   uint64_t *total, uint64_t *sum_c,
-                                                                   uint64_t *level_max, size_t *hist_len,
-                                                                   uint64_t *dup_flow)
+/* total[e] += load[e] and load[e] = 0 over every link (the level's loads
+ * into the evaluation's totals, 4 bytes a link: see cong_eval_ws), eight
+ * links a step. */
+static void add_clear16(uint32_t *total, uint16_t *load, uint64_t n)
+{
+    uint64_t e = 0;
+#ifdef __SSE2__
+    const __m128i z = _mm_setzero_si128();
+    for (; e + 8 <= n; e += 8) {
+        __m128i x = _mm_loadu_si128((const __m128i *)(load + e));
+        __m128i *t = (__m128i *)(total + e);
+        _mm_storeu_si128(t, _mm_add_epi32(_mm_loadu_si128(t), _mm_unpacklo_epi16(x, z)));
+        _mm_storeu_si128(t + 1, _mm_add_epi32(_mm_loadu_si128(t + 1), _mm_unpackhi_epi16(x, z)));
+        _mm_storeu_si128((__m128i *)(load + e), z);
+    }
+#endif
+    for (; e < n; e++) {
+        total[e] += load[e];
+        load[e] = 0;
+    }
+}
+
+static void add_clear32(uint32_t *total, uint32_t *load, uint64_t n)
+{
+    for (uint64_t e = 0; e < n; e++) {
+        total[e] += load[e];
+        load[e] = 0;
+    }
+}
+
+/* One level's counting on the routes in w (n flows): each route checked
+ * (route_check), the loads (a dense counter a link, 2 or 4 bytes: wide),
+ * each flow's c_f (into w->cf, the histogram, *sum_c, *level_max), the
+ * loads added to total (may be NULL) and set back to 0. Returns CK_OK, or
+ * the first flow's failed check (*bad_flow, *bad; the loads are 0 again):
+ * a link outside the fabric in any flow before a loop (as when every
+ * route's range was checked before the counting). */
+static inline __attribute__((always_inline)) int level_counts(cong_ws *w, int wide, uint64_t n, uint64_t nlinks,
+                                                              uint32_t *total, uint64_t *sum_c, uint64_t *level_max,
+                                                              size_t *hist_len, uint64_t *bad_flow, uint64_t *bad)
 {
     uint16_t *l16 = (uint16_t *)w->load;
     uint32_t *l32 = w->load;
 #define LD(e) (wide ? l32[e] : (uint32_t)l16[e])
 #define LDP(e) (wide ? (void *)&l32[e] : (void *)&l16[e])
-    const size_t st = w->stride, D = ahead_of(st);
+    const size_t st = w->stride, D = ahead_of(st, nlinks * (wide ? 4 : 2));
     const uint32_t *links = w->links, *len = w->len;
     uint64_t visits = 0;
     for (uint64_t f = 0; f < n; f++) {
-        if (f + D < n)
+        if (D && f + D < n)
             for (uint32_t j = 0; j < len[f + D]; j++)
                 __builtin_prefetch(LDP(links[(f + D) * st + j]), 1);
         const uint32_t *r = links + f * st;
-        uint64_t dup = route_loop(w, r, len[f]);
-        if (dup != UINT64_MAX) {
+        int ck = route_check(w, r, len[f], nlinks, bad);
+        if (ck != CK_OK) {
             memset(w->load, 0, (size_t)nlinks * (wide ? 4 : 2));
-            *dup_flow = f;
-            return dup;
+            *bad_flow = f;
+            for (uint64_t g = f + 1; ck == CK_LOOP && g < n; g++) /* a later flow's range comes first */
+                for (uint32_t j = 0; j < len[g]; j++)
+                    if (links[g * st + j] >= nlinks) {
+                        *bad_flow = g;
+                        *bad = links[g * st + j];
+                        ck = CK_RANGE;
+                        break;
+                    }
+            return ck;
         }
         for (uint32_t j = 0; j < len[f]; j++) {
             if (wide)
@@ -202,7 +272,7 @@ static inline __attribute__((always_inline)) uint64_t level_counts(cong_ws *w, i
         visits += len[f];
     }
     for (uint64_t f = 0; f < n; f++) {
-        if (f + D < n)
+        if (D && f + D < n)
             for (uint32_t j = 0; j < len[f + D]; j++)
                 __builtin_prefetch(LDP(links[(f + D) * st + j]), 0);
         uint64_t c = 1;
@@ -225,10 +295,12 @@ static inline __attribute__((always_inline)) uint64_t level_counts(cong_ws *w, i
     /* a sweep over every link when the level visited many, else its links
      * again (a link met twice adds its load once: it is 0 the second time) */
     if (nlinks <= 2 * visits) {
-        if (total)
-            for (uint64_t e = 0; e < nlinks; e++)
-                total[e] += LD(e);
-        memset(w->load, 0, (size_t)nlinks * (wide ? 4 : 2));
+        if (total && wide)
+            add_clear32(total, l32, nlinks);
+        else if (total)
+            add_clear16(total, l16, nlinks);
+        else
+            memset(w->load, 0, (size_t)nlinks * (wide ? 4 : 2));
     } else {
         for (uint64_t f = 0; f < n; f++) {
             const uint32_t *r = links + f * st;
@@ -244,19 +316,19 @@ static inline __attribute__((always_inline)) uint64_t level_counts(cong_ws *w, i
     }
 #undef LD
 #undef LDP
-    return UINT64_MAX;
+    return CK_OK;
 }
 
-static uint64_t level_counts16(cong_ws *w, uint64_t n, uint64_t nlinks, uint64_t *total, uint64_t *sum_c,
-                               uint64_t *level_max, size_t *hist_len, uint64_t *dup_flow)
+static int level_counts16(cong_ws *w, uint64_t n, uint64_t nlinks, uint32_t *total, uint64_t *sum_c,
+                          uint64_t *level_max, size_t *hist_len, uint64_t *bad_flow, uint64_t *bad)
 {
-    return level_counts(w, 0, n, nlinks, total, sum_c, level_max, hist_len, dup_flow);
+    return level_counts(w, 0, n, nlinks, total, sum_c, level_max, hist_len, bad_flow, bad);
 }
 
-static uint64_t level_counts32(cong_ws *w, uint64_t n, uint64_t nlinks, uint64_t *total, uint64_t *sum_c,
-                               uint64_t *level_max, size_t *hist_len, uint64_t *dup_flow)
+static int level_counts32(cong_ws *w, uint64_t n, uint64_t nlinks, uint32_t *total, uint64_t *sum_c,
+                          uint64_t *level_max, size_t *hist_len, uint64_t *bad_flow, uint64_t *bad)
 {
-    return level_counts(w, 1, n, nlinks, total, sum_c, level_max, hist_len, dup_flow);
+    return level_counts(w, 1, n, nlinks, total, sum_c, level_max, hist_len, bad_flow, bad);
 }
 
 int cong_eval(const pat_set *s, const uint32_t *node_of_rank, uint64_t nlinks, cong_route_fn route,
@@ -292,23 +364,29 @@ int cong_eval_ws(cong_ws *w, const pat_set *s, const uint32_t *node_of_rank, uin
     /* Scratch: one load counter a link (zero between levels), the routes of
      * one level at a fixed stride (flow f's links at links[f stride ..]),
      * the totals over levels with an accumulator (added to acc only at the
-     * end, so acc stays unchanged on an error). */
+     * end, so acc stays unchanged on an error): 4 bytes a link (total32;
+     * a link's total is at most the flows counted into it, and they are
+     * folded into the 8-byte w->total before they could pass 2^32 - 1). */
     if (w->nlinks != nlinks || !w->load) { /* a fabric of no links too: load is never NULL (memset) */
         free(w->load);
         free(w->total);
+        free(w->total32);
         free(w->mark);
         w->load = tn_xcalloc(nlinks ? (size_t)nlinks : 1, sizeof *w->load);
         w->total = NULL;
+        w->total32 = NULL;
         w->mark = NULL;
         w->stamp = 0;
         w->nlinks = nlinks;
     }
     if (acc) {
-        if (!w->total)
-            w->total = tn_xmalloc((nlinks ? (size_t)nlinks : 1) * sizeof *w->total);
-        memset(w->total, 0, (size_t)nlinks * sizeof *w->total);
+        if (!w->total32)
+            w->total32 = tn_xmalloc((nlinks ? (size_t)nlinks : 1) * sizeof *w->total32);
+        memset(w->total32, 0, (size_t)nlinks * sizeof *w->total32);
     }
-    uint64_t *total = acc ? w->total : NULL;
+    uint32_t *total = acc ? w->total32 : NULL;
+    uint64_t in_total = 0; /* flows counted into total32 since it was last folded */
+    int folded = 0;        /* w->total holds folded totals */
     ws_room(w, (size_t)(widest ? widest : 1), w->stride ? w->stride : 8, 0);
     if (w->ready_cap < s->ranks) {
         free(w->ready);
@@ -346,9 +424,9 @@ int cong_eval_ws(cong_ws *w, const pat_set *s, const uint32_t *node_of_rank, uin
             need = many(ctx, n, w->ends, w->links, w->len, w->stride);
             TN_ASSERT(need == 0, "route_many asks a stride of %zu, then %zu", w->stride, need);
         }
-        for (uint64_t f = 0; f < n; f++) {
+        for (uint64_t f = 0; !many && f < n; f++) { /* route_many's: checked by the counting (route_check) */
             uint32_t a = (uint32_t)(w->ends[f] >> 32), b = (uint32_t)w->ends[f];
-            if (!many) {
+            {
                 size_t k = route(ctx, a, b, w->tmp, w->tmp_cap);
                 if (k > w->tmp_cap) {
                     while (k > w->tmp_cap)
@@ -369,30 +447,39 @@ int cong_eval_ws(cong_ws *w, const pat_set *s, const uint32_t *node_of_rank, uin
                     r[j] = (uint32_t)w->tmp[j];
                 }
                 w->len[f] = (uint32_t)k;
-            } else {
-                const uint32_t *r = w->links + f * w->stride;
-                for (uint32_t j = 0; j < w->len[f]; j++)
-                    if (r[j] >= nlinks) {
-                        rc = tn_error(err, errlen, "route from node %u to node %u uses link %llu of %llu", a, b,
-                                      (unsigned long long)r[j], (unsigned long long)nlinks);
-                        break;
-                    }
             }
             if (rc != 0)
                 break; /* the scratch is kept, acc is untouched */
         }
         if (rc != 0)
             break;
+        if (total && in_total + n > UINT32_MAX) { /* fold total32 into the 8-byte totals */
+            if (!w->total)
+                w->total = tn_xmalloc((nlinks ? (size_t)nlinks : 1) * sizeof *w->total);
+            for (uint64_t e = 0; e < nlinks; e++) {
+                w->total[e] = (folded ? w->total[e] : 0) + total[e];
+                total[e] = 0;
+            }
+            folded = 1;
+            in_total = 0;
+        }
+        in_total += n;
         /* The level's loads, each flow's congestion, the loads into the
          * totals and back to 0: with 2-byte counters when a level has
          * fewer than 2^16 flows (a link's load is at most that), which
          * halves the memory these random accesses touch. */
-        uint64_t level_max = 0, dup_flow = 0, dup = widest < 65536
-            ? level_counts16(w, n, nlinks, total, &sum_c, &level_max, &hist_len, &dup_flow)
-            : level_counts32(w, n, nlinks, total, &sum_c, &level_max, &hist_len, &dup_flow);
-        if (dup != UINT64_MAX) {
+        uint64_t level_max = 0, bad_flow = 0, bad = 0;
+        int ck = widest < 65536 ? level_counts16(w, n, nlinks, total, &sum_c, &level_max, &hist_len, &bad_flow, &bad)
+                                : level_counts32(w, n, nlinks, total, &sum_c, &level_max, &hist_len, &bad_flow, &bad);
+        if (ck == CK_RANGE) {
+            rc = tn_error(err, errlen, "route from node %u to node %u uses link %llu of %llu",
+                          (uint32_t)(w->ends[bad_flow] >> 32), (uint32_t)w->ends[bad_flow], (unsigned long long)bad,
+                          (unsigned long long)nlinks);
+            break;
+        }
+        if (ck == CK_LOOP) {
             rc = tn_error(err, errlen, "route from node %u to node %u uses link %llu twice (routing loop)",
-                          (uint32_t)(w->ends[dup_flow] >> 32), (uint32_t)w->ends[dup_flow], (unsigned long long)dup);
+                          (uint32_t)(w->ends[bad_flow] >> 32), (uint32_t)w->ends[bad_flow], (unsigned long long)bad);
             break;
         }
         sum_max += level_max;
@@ -434,7 +521,7 @@ int cong_eval_ws(cong_ws *w, const pat_set *s, const uint32_t *node_of_rank, uin
             for (size_t i = 1; i < hist_len; i++)
                 acc->hist[i] += w->hist[i];
             for (uint64_t e = 0; e < nlinks; e++)
-                acc->link_load[e] += total[e];
+                acc->link_load[e] += (folded ? w->total[e] : 0) + total[e];
             acc->runs++;
         }
     }

@@ -89,12 +89,13 @@ typedef size_t (*cong_route_many_fn)(const void *ctx, size_t n, const uint64_t *
 
 /* Scratch memory of evaluations, kept from one to the next (no allocation
  * per mapping once grown): zero it before the first, free it with
- * cong_ws_free. Its size: 4 B a link (8 more with an accumulator) and,
+ * cong_ws_free. Its size: 4 B a link (4 more with an accumulator) and,
  * for the widest level, a route's stride of 4-byte links plus 28 B a flow. */
 typedef struct cong_ws {
     uint64_t nlinks;    /* links the per-link arrays hold */
     uint32_t *load;     /* [nlinks] flows of the level being counted crossing each link; 0 between levels */
-    uint64_t *total;    /* [nlinks] sum over levels of load (with an accumulator) */
+    uint32_t *total32;  /* [nlinks] sum over levels of load (with an accumulator), since last folded */
+    uint64_t *total;    /* [nlinks] total32 folded (evaluations of 2^32 flows or more) */
     uint32_t *mark;     /* [nlinks] loop check of routes longer than 16 links: the last route stamp */
     uint32_t stamp;     /* routes stamped so far */
     uint32_t *links;    /* [flows_cap * stride] the level's routes */

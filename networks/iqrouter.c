@@ -276,6 +276,7 @@ typedef struct iq_flit {
 
 /* an input VC: a ring of flits and its packet's state */
 typedef struct iq_ivc {
+    iq_flit *buf;      /* its ring of depth flits (in iqr.ring) */
     int64_t ready;     /* the current stage's request may be made (VC_ROUTING: its route is known) */
     uint32_t head, n;  /* ring: front index, flits held */
     uint32_t sent;     /* flits of its packet granted so far (the front flit's index) */
@@ -298,6 +299,7 @@ typedef struct iq_ovc {
 
 typedef struct iq_router {
     int64_t tick_at;  /* pending tick (its bit in the step calendar), INT64_MAX: none */
+    uint32_t tslot;   /* its slot */
     uint32_t x0;      /* global index of its port 0 */
     uint32_t radix;
     uint32_t nact;    /* active input VCs */
@@ -362,6 +364,9 @@ typedef struct iqr {
     iq_pkt *free;
     /* scratch for one tick */
     iq_req *rq;
+    iq_req *sq;          /* [maxr V] a tick's switch allocation requests */
+    int64_t express;     /* > 0: sa_express may decide a lone head's switch allocation at its VC grant,
+                            for the step this many ps later (vc-alloc-delay on the grid of Tr) */
     uint32_t *m_in, *m_out, *choice;
     uint8_t *granted;
     /* The step calendar (see "Events" at the head): a wheel of W slots, slot
@@ -387,10 +392,12 @@ static inline int64_t grid(const iqr *q, int64_t t) { return (t + q->T - 1) / q-
 static inline int64_t grid_r(const iqr *q, int64_t t) { return (t + q->Tr - 1) / q->Tr * q->Tr; }
 static inline uint32_t ring_i(const iqr *q, uint32_t i) { return i >= q->depth ? i - q->depth : i; }
 static inline iq_ivc *ivc_at(const iqr *q, uint32_t x, uint32_t v) { return &q->ivc[(size_t)x * q->V + v]; }
+/* input VC c's front flit */
+static inline iq_flit *vc_front(const iq_ivc *c) { return &c->buf[c->head]; }
+/* flit i of input VC idx's ring (i < 2 depth: a front index plus a count) */
 static inline iq_flit *ring_at(const iqr *q, size_t ivc_idx, uint32_t i)
 {
-    /* i < 2 depth: a front index plus a count, no division */
-    return &q->ring[ivc_idx * q->depth + (i >= q->depth ? i - q->depth : i)];
+    return &q->ivc[ivc_idx].buf[i >= q->depth ? i - q->depth : i];
 }
 /* output VC index: switch port x, or host h as X + h */
 static inline iq_ovc *ovc_at(const iqr *q, uint32_t xo, uint32_t v) { return &q->ovc[(size_t)xo * q->V + v]; }
@@ -479,12 +486,14 @@ static void router_tick_at(iqr *q, uint32_t sw, int64_t t)
     if (r->tick_at <= t)
         return;
     if (r->tick_at != INT64_MAX)
-        bit_clr(&q->rcal[slot_of(q, (uint64_t)(r->tick_at / q->Tr)) * q->rwords], sw);
+        bit_clr(&q->rcal[(size_t)r->tslot * q->rwords], sw);
     else
         q->due++;
     r->tick_at = t;
-    bit_set(&q->rcal[slot_of(q, n) * q->rwords], sw);
-    step_ensure(q, t);
+    r->tslot = (uint32_t)slot_of(q, n);
+    bit_set(&q->rcal[(size_t)r->tslot * q->rwords], sw);
+    if (q->step_at > t)
+        step_ensure(q, t);
 }
 
 static void host_tick_at(iqr *q, uint32_t h, int64_t t)
@@ -530,7 +539,8 @@ static void flit_in(iqr *q, uint32_t x, uint32_t v, iq_pkt *p, int64_t t, int he
     size_t idx = (size_t)x * q->V + v;
     iq_ivc *c = &q->ivc[idx];
     TN_ASSERT(c->n < q->depth, "input buffer of port %u VC %u overflows", x, v);
-    iq_flit *f = ring_at(q, idx, c->head + c->n);
+    uint32_t i = c->head + c->n; /* < 2 depth: no division */
+    iq_flit *f = &c->buf[i >= q->depth ? i - q->depth : i];
     f->t = t;
     f->p = p;
     c->n++;
@@ -854,7 +864,193 @@ static void route(iqr *q, uint32_t sw, iq_ivc *c, iq_pkt *p, int64_t now)
 
 /* ---- a router's tick ---- */
 
-static void router_tick(iqr *q, uint32_t sw, int64_t now);
+/* The switch allocation of input VC c (index idx, local li) is granted at
+ * now: its front flit crosses, goes on the link (into the next input VC or
+ * to its host), its credit goes back upstream, and a tail frees the output
+ * VC and lets the next head behind it start. */
+static void sa_grant(iqr *q, uint32_t sw, uint32_t x0, size_t idx, iq_ivc *c, int64_t now)
+{
+    iq_flit *f = vc_front(c);
+    iq_pkt *p = f->p;
+    c->head = c->head + 1 == q->depth ? 0 : c->head + 1;
+    c->n--;
+    uint32_t k_flit = c->sent++;
+    int tail = c->sent == p->nflits;
+    q->s.flits++;
+    int64_t leave = now + q->sa;          /* the flit leaves its input buffer */
+    int64_t wire = leave + q->stx;        /* its first bit on the output link */
+    uint32_t xo = x0 + c->out;
+    uint32_t dn = q->peer[xo];
+    int64_t Tl = q->T; /* the flit's time on the link */
+    const int rates = __builtin_expect(q->lT != NULL, 0);
+    if (q->Tr != q->T) {
+        /* speedup: the crossbar fills the output buffer up to
+         * `speedup` flits per flit time; the link takes one per
+         * flit time, at the flit-time edges (BookSim2's
+         * _SendFlits once per cycle); a link of its own rate as
+         * soon as it has sent the flit before */
+        wire = grid(q, wire);
+        if (wire < q->out_free[xo])
+            wire = q->out_free[xo];
+        if (rates)
+            Tl = q->lT[xo];
+        q->out_free[xo] = wire + Tl;
+    } else if (rates) {
+        /* a link of its own rate: the flit starts when the link has
+         * sent the one before (before the next tick: switch
+         * allocation waited for that, link_can_start) */
+        if (wire < q->lnext[xo])
+            wire = q->lnext[xo];
+        Tl = q->lT[xo];
+        q->lnext[xo] = wire + Tl;
+    }
+    int64_t whole = wire + Tl + q->olink[xo]; /* whole at the far end */
+    q->busy[xo]++;
+    /* its credit back upstream */
+    uint32_t xin = x0 + c->pin, up = q->peer[xin];
+    credit_back(q, (up & HOSTBIT) ? q->X + (up & ~HOSTBIT) : up, c->vin,
+                leave + q->cd + q->olink[xin]); /* back on the reverse link: port xin's output */
+    if (tail)
+        p->hops++;
+    if (dn & HOSTBIT) {
+        if (k_flit == 0) {
+            int64_t head = wire + q->olink[xo];
+            if (p->msg->t_head_ps < 0 || head < p->msg->t_head_ps)
+                p->msg->t_head_ps = head;
+        }
+        if (tail)
+            packet_arrived(q, p, whole);
+    } else {
+        ovc_at(q, xo, c->out_vc)->credits--;
+        flit_in(q, dn, c->out_vc, p, whole, k_flit == 0);
+    }
+    c->ready = now + q->Tr;
+    if (tail) {
+        ovc_at(q, xo, c->out_vc)->owner = NONE;
+        c->state = VC_IDLE;
+        /* the next head, if whole here, starts route computation at
+         * the next tick (BookSim2's _SWAllocUpdate queues it for
+         * routing after this cycle's route evaluation) */
+        if (c->n && vc_front(c)->t <= now) {
+            c->state = VC_ROUTING;
+            c->ready = now + q->Tr + q->rd;
+            c->sent = 0;
+            if (q->oblivious) {
+                route(q, sw, c, vc_front(c)->p, now);
+                c->state = VC_VA;
+            }
+        }
+    }
+}
+
+/* the credits the front flit of active input VC c needs on its output VC
+ * (none toward a host: 0) */
+static inline int32_t sa_need(const iqr *q, uint32_t x0, const iq_ivc *c, const iq_flit *f)
+{
+    if (q->peer[x0 + c->out] & HOSTBIT)
+        return 0;
+    return (!q->wormhole && c->sent == 0) ? (int32_t)f->p->nflits : 1;
+}
+
+/* When the input VC at position a of router r's active list next needs a
+ * tick after now (INT64_MAX: when a flit or a credit not yet on its way
+ * comes, which ticks it); a VC with nothing left leaves the list (the last
+ * one moves to a). */
+static inline __attribute__((always_inline)) int64_t vc_due(iqr *q, iq_router *r, uint32_t a, int64_t now)
+{
+    const uint32_t V = q->V, x0 = r->x0;
+    uint32_t *act = &q->act[(size_t)x0 * V];
+    uint32_t li = act[a];
+    size_t idx = (size_t)x0 * V + li;
+    iq_ivc *c = &q->ivc[idx];
+    if (!c->n) {
+        if (c->state == VC_IDLE) {
+            uint32_t lj = act[--r->nact];
+            act[a] = lj;
+            q->ivc[(size_t)x0 * V + lj].act = a;
+            c->act = NONE;
+        }
+        return INT64_MAX; /* a flit's arrival ticks it */
+    }
+    iq_flit *f = vc_front(c);
+    int64_t t;
+    if (f->t > now)
+        t = f->t;
+    else if (c->state == VC_IDLE)
+        t = now + q->Tr;
+    else if (c->state == VC_ACTIVE && !(q->peer[x0 + c->out] & HOSTBIT)) {
+        int32_t need = (!q->wormhole && c->sent == 0) ? (int32_t)f->p->nflits : 1;
+        uint32_t xo = x0 + c->out;
+        iq_ovc *o = ovc_at(q, xo, c->out_vc);
+        if (credits_now(q, xo, c->out_vc, now) >= need)
+            t = c->ready > now ? c->ready : now + q->Tr;
+        else if (o->cn) {
+            /* the credit that lets it go */
+            uint32_t miss = (uint32_t)(need - o->credits);
+            t = miss <= o->cn ? q->cring[((size_t)xo * V + c->out_vc) * q->depth + ring_i(q, o->ch + miss - 1)]
+                              : INT64_MAX;
+            if (t == INT64_MAX)
+                o->waiting = 1;
+            if (t < c->ready)
+                t = c->ready;
+        } else {
+            o->waiting = 1;
+            t = INT64_MAX;
+        }
+    } else
+        t = c->ready > now ? c->ready : now + q->Tr;
+    if (__builtin_expect(q->lT != NULL, 0) && q->lgate && c->state == VC_ACTIVE && t != INT64_MAX) {
+        /* its link of its own rate: the first tick link_can_start */
+        int64_t tl = q->lnext[x0 + c->out] - q->T - q->sa - q->stx + 1;
+        if (t < tl)
+            t = tl;
+    }
+    return t;
+}
+
+/* the earliest vc_due over router r's active VCs but `skip` (a local VC
+ * index, NONE: none skipped) */
+static inline __attribute__((always_inline)) int64_t router_next(iqr *q, iq_router *r, int64_t now, uint32_t skip)
+{
+    const uint32_t *act = &q->act[(size_t)r->x0 * q->V];
+    int64_t next = INT64_MAX;
+    for (uint32_t a = r->nact; a-- > 0;) {
+        if (act[a] == skip)
+            continue;
+        int64_t t = vc_due(q, r, a, now);
+        if (t < next)
+            next = t;
+    }
+    return next;
+}
+
+/* Express switch allocation: the head of input VC li won its output VC at
+ * now, and no other VC of its router has anything to do by its switch
+ * allocation's step t = now + q->express. That allocation is then decided
+ * now (iqr_init's express_init: nothing not known at now can act at this
+ * router by t): alone, it wins if its credits are there, with the pointer
+ * moves of a one-request allocation. Returns the VC's next due time after
+ * t, or -1 if it must wait for its tick. */
+static inline __attribute__((always_inline)) int64_t sa_express(iqr *q, uint32_t sw, iq_router *r, uint32_t li, int64_t now)
+{
+    const uint32_t V = q->V, x0 = r->x0;
+    size_t idx = (size_t)x0 * V + li;
+    iq_ivc *c = &q->ivc[idx];
+    int64_t t = now + q->express;
+    iq_flit *f = vc_front(c);
+    int32_t need = sa_need(q, x0, c, f);
+    if (need && credits_now(q, x0 + c->out, c->out_vc, t) < need)
+        return -1;
+    q->s.ticks++;
+    if (q->islip) {
+        q->sa_in[x0 + c->pin] = (uint16_t)rr_next(c->out, r->radix);
+        q->sa_vc[x0 + c->pin] = (uint16_t)rr_next(c->vin, V);
+    } else
+        q->sa_in[x0 + c->pin] = (uint16_t)rr_next(c->vin, V);
+    q->sa_out[x0 + c->out] = (uint16_t)rr_next(c->pin, r->radix);
+    sa_grant(q, sw, x0, idx, c, t);
+    return vc_due(q, r, c->act, t);
+}
 
 /* The tick, compiled twice: `rates` (links of their own rate, q->lT) is a
  * constant in each copy, so the default path has none of their tests. */
@@ -880,16 +1076,39 @@ static inline __attribute__((always_inline)) void router_tick_k(iqr *q, uint32_t
     uint32_t *act = &q->act[(size_t)x0 * V];
     /* route computation (and idle heads entering it), then the VC
      * allocation requests of the heads routed by now (one pass: a request
-     * depends on its own VC and on the output VCs' owners only) */
-    uint32_t nr = 0;
+     * depends on its own VC and on the output VCs' owners only); with a
+     * positive vc-alloc-delay the switch allocation requests in the same
+     * pass (a head granted its output VC now cannot ask before now + va,
+     * and a request depends on its own VC and its output VC's credits) */
+    const int merged = q->va > 0;
+    uint32_t nr = 0, ns = 0;
+    iq_req *sq = q->sq;
     for (uint32_t a = 0; a < r->nact; a++) {
         uint32_t li = act[a];
         size_t idx = (size_t)x0 * V + li;
         iq_ivc *c = &q->ivc[idx];
+        if (c->state == VC_ACTIVE) {
+            if (!merged || c->ready > now || !c->n)
+                continue;
+            iq_flit *f = vc_front(c);
+            if (f->t > now)
+                continue;
+            int32_t need = sa_need(q, x0, c, f);
+            if (need && credits_now(q, x0 + c->out, c->out_vc, now) < need) {
+                q->s.credit_waits++;
+                continue;
+            }
+            if (rates && q->lgate && !link_can_start(q, x0 + c->out, now)) {
+                q->s.link_waits++; /* a link of its own rate still sends the flit before */
+                continue;
+            }
+            sq[ns++] = (iq_req){.in = c->pin, .out = c->out, .key = c->vin, .who = li, .prio = f->p->cls};
+            continue;
+        }
         if (c->state <= VC_ROUTING) {
             if (!c->n)
                 continue;
-            iq_flit *f = ring_at(q, idx, c->head);
+            iq_flit *f = vc_front(c);
             if (f->t > now)
                 continue;
             if (c->state == VC_IDLE) {
@@ -907,7 +1126,7 @@ static inline __attribute__((always_inline)) void router_tick_k(iqr *q, uint32_t
         /* VC allocation */
         if (c->state != VC_VA || c->ready > now)
             continue;
-        iq_pkt *p = ring_at(q, (size_t)x0 * V + li, c->head)->p;
+        iq_pkt *p = vc_front(c)->p;
         if (p->hop.kind == TOPO_HOP_ADAPTIVE || p->hop.kind == TOPO_HOP_ESCAPE) {
             /* torus adaptive: the choice among the route's candidates is
              * made again when the one asked for has no free output VC, so
@@ -937,10 +1156,16 @@ static inline __attribute__((always_inline)) void router_tick_k(iqr *q, uint32_t
             q->s.va_lost++;
         }
     }
+    uint32_t express = NONE; /* the head granted now, if it can take the express switch allocation */
     if (nr) {
         uint32_t nin = r->radix * V;
-        allocate(q, nr, nin, nin, q->islip ? nin : V, q->islip ? &q->va_in[(size_t)x0 * V] : &q->va_in[(size_t)x0 * V],
-                 &q->va_out[(size_t)x0 * V]);
+        uint16_t *pin = &q->va_in[(size_t)x0 * V], *pout = &q->va_out[(size_t)x0 * V];
+        if (nr == 1) { /* one request: granted (allocate's one-input case) */
+            q->granted[0] = 1;
+            pin[q->rq[0].in] = (uint16_t)(q->islip ? rr_next(q->rq[0].out, nin) : rr_next(q->rq[0].key, V));
+            pout[q->rq[0].out] = (uint16_t)rr_next(q->rq[0].in, nin);
+        } else
+            allocate(q, nr, nin, nin, q->islip ? nin : V, pin, pout);
         for (uint32_t k = 0; k < nr; k++) {
             iq_ivc *c = &q->ivc[(size_t)x0 * V + q->rq[k].who];
             if (c->state != VC_VA)
@@ -950,66 +1175,75 @@ static inline __attribute__((always_inline)) void router_tick_k(iqr *q, uint32_t
                 ovc_at(q, x0 + c->out, c->out_vc)->owner = q->rq[k].who;
                 c->state = VC_ACTIVE;
                 c->ready = now + q->va;
-                iq_pkt *p = ring_at(q, (size_t)x0 * V + q->rq[k].who, c->head)->p;
+                iq_pkt *p = vc_front(c)->p;
                 q->st->t.ops->take(&q->st->t, sw, &p->hop, &p->hdr);
                 if (p->hop.kind == TOPO_HOP_ESCAPE)
                     q->st->st.adaptive_escape++;
+                express = q->rq[k].who;
             }
         }
-        for (uint32_t k = 0; k < nr; k++) {
-            iq_ivc *c = &q->ivc[(size_t)x0 * V + q->rq[k].who];
-            if (c->state == VC_VA && c->ready <= now) {
-                c->ready = now + (q->va ? q->va : q->Tr);
-                q->s.va_lost++;
+        if (nr > 1)
+            for (uint32_t k = 0; k < nr; k++) {
+                iq_ivc *c = &q->ivc[(size_t)x0 * V + q->rq[k].who];
+                if (c->state == VC_VA && c->ready <= now) {
+                    c->ready = now + (q->va ? q->va : q->Tr);
+                    q->s.va_lost++;
+                }
             }
-        }
     }
     /* switch allocation: one request per input VC with a flit ready and credit */
-    nr = 0;
-    for (uint32_t a = 0; a < r->nact; a++) {
-        uint32_t li = act[a];
-        size_t idx = (size_t)x0 * V + li;
-        iq_ivc *c = &q->ivc[idx];
-        if (c->state != VC_ACTIVE || c->ready > now || !c->n)
-            continue;
-        iq_flit *f = ring_at(q, idx, c->head);
-        if (f->t > now)
-            continue;
-        uint32_t xo = x0 + c->out;
-        if (!(q->peer[xo] & HOSTBIT)) {
-            int32_t need = (!q->wormhole && c->sent == 0) ? (int32_t)f->p->nflits : 1;
-            if (credits_now(q, xo, c->out_vc, now) < need) {
+    if (!merged)
+        for (uint32_t a = 0; a < r->nact; a++) {
+            uint32_t li = act[a];
+            size_t idx = (size_t)x0 * V + li;
+            iq_ivc *c = &q->ivc[idx];
+            if (c->state != VC_ACTIVE || c->ready > now || !c->n)
+                continue;
+            iq_flit *f = vc_front(c);
+            if (f->t > now)
+                continue;
+            int32_t need = sa_need(q, x0, c, f);
+            if (need && credits_now(q, x0 + c->out, c->out_vc, now) < need) {
                 q->s.credit_waits++;
                 continue;
             }
+            if (rates && q->lgate && !link_can_start(q, x0 + c->out, now)) {
+                q->s.link_waits++; /* a link of its own rate still sends the flit before */
+                continue;
+            }
+            sq[ns++] = (iq_req){.in = c->pin, .out = c->out, .key = c->vin, .who = li, .prio = f->p->cls};
         }
-        if (rates && q->lgate && !link_can_start(q, xo, now)) {
-            q->s.link_waits++; /* a link of its own rate still sends the flit before */
-            continue;
-        }
-        q->rq[nr++] = (iq_req){.in = c->pin, .out = c->out, .key = c->vin, .who = li, .prio = f->p->cls};
-    }
-    if (nr) {
-        if (q->islip && nr > 1) { /* narrow each (input, output) to one VC, round robin */
+    if (ns) {
+        if (q->islip && ns > 1) { /* narrow each (input, output) to one VC, round robin */
             uint32_t k = 0;
-            for (uint32_t i = 0; i < nr; i++) {
-                iq_req a = q->rq[i];
+            for (uint32_t i = 0; i < ns; i++) {
+                iq_req a = sq[i];
                 uint32_t j;
                 for (j = 0; j < k; j++)
-                    if (q->rq[j].in == a.in && q->rq[j].out == a.out)
+                    if (sq[j].in == a.in && sq[j].out == a.out)
                         break;
                 uint16_t ptr = q->sa_vc[x0 + a.in];
                 if (j == k)
-                    q->rq[k++] = a;
-                else if (q->strict && a.prio != q->rq[j].prio ? a.prio < q->rq[j].prio
-                                                                : rr_dist(a.key, ptr, V) < rr_dist(q->rq[j].key, ptr, V))
-                    q->rq[j] = a;
+                    sq[k++] = a;
+                else if (q->strict && a.prio != sq[j].prio ? a.prio < sq[j].prio
+                                                             : rr_dist(a.key, ptr, V) < rr_dist(sq[j].key, ptr, V))
+                    sq[j] = a;
             }
-            nr = k;
+            ns = k;
         }
-        allocate(q, nr, r->radix, r->radix, q->islip ? r->radix : V, &q->sa_in[x0], &q->sa_out[x0]);
-        for (uint32_t k = 0; k < nr; k++) {
-            uint32_t li = q->rq[k].who;
+        uint16_t *pin = &q->sa_in[x0], *pout = &q->sa_out[x0];
+        if (ns == 1) { /* one request: granted (allocate's one-input case) */
+            q->granted[0] = 1;
+            pin[sq[0].in] = (uint16_t)(q->islip ? rr_next(sq[0].out, r->radix) : rr_next(sq[0].key, V));
+            pout[sq[0].out] = (uint16_t)rr_next(sq[0].in, r->radix);
+        } else {
+            iq_req *save = q->rq; /* allocate works on q->rq */
+            q->rq = sq;
+            allocate(q, ns, r->radix, r->radix, q->islip ? r->radix : V, pin, pout);
+            q->rq = save;
+        }
+        for (uint32_t k = 0; k < ns; k++) {
+            uint32_t li = sq[k].who;
             size_t idx = (size_t)x0 * V + li;
             iq_ivc *c = &q->ivc[idx];
             if (!q->granted[k]) {
@@ -1018,127 +1252,22 @@ static inline __attribute__((always_inline)) void router_tick_k(iqr *q, uint32_t
                 continue;
             }
             if (q->islip)
-                q->sa_vc[x0 + q->rq[k].in] = (uint16_t)rr_next(q->rq[k].key, V);
-            iq_flit *f = ring_at(q, idx, c->head);
-            iq_pkt *p = f->p;
-            c->head = c->head + 1 == q->depth ? 0 : c->head + 1;
-            c->n--;
-            uint32_t k_flit = c->sent++;
-            int tail = c->sent == p->nflits;
-            q->s.flits++;
-            int64_t leave = now + q->sa;          /* the flit leaves its input buffer */
-            int64_t wire = leave + q->stx;        /* its first bit on the output link */
-            uint32_t xo = x0 + c->out;
-            uint32_t dn = q->peer[xo];
-            int64_t Tl = q->T; /* the flit's time on the link */
-            if (q->Tr != q->T) {
-                /* speedup: the crossbar fills the output buffer up to
-                 * `speedup` flits per flit time; the link takes one per
-                 * flit time, at the flit-time edges (BookSim2's
-                 * _SendFlits once per cycle); a link of its own rate as
-                 * soon as it has sent the flit before */
-                wire = grid(q, wire);
-                if (wire < q->out_free[xo])
-                    wire = q->out_free[xo];
-                if (rates)
-                    Tl = q->lT[xo];
-                q->out_free[xo] = wire + Tl;
-            } else if (rates) {
-                /* a link of its own rate: the flit starts when the link has
-                 * sent the one before (before the next tick: switch
-                 * allocation waited for that, link_can_start) */
-                if (wire < q->lnext[xo])
-                    wire = q->lnext[xo];
-                Tl = q->lT[xo];
-                q->lnext[xo] = wire + Tl;
-            }
-            int64_t whole = wire + Tl + q->olink[xo]; /* whole at the far end */
-            q->busy[xo]++;
-            /* its credit back upstream */
-            uint32_t xin = x0 + c->pin, up = q->peer[xin];
-            credit_back(q, (up & HOSTBIT) ? q->X + (up & ~HOSTBIT) : up, c->vin,
-                        leave + q->cd + q->olink[xin]); /* back on the reverse link: port xin's output */
-            if (tail)
-                p->hops++;
-            if (dn & HOSTBIT) {
-                if (k_flit == 0) {
-                    int64_t head = wire + q->olink[xo];
-                    if (p->msg->t_head_ps < 0 || head < p->msg->t_head_ps)
-                        p->msg->t_head_ps = head;
-                }
-                if (tail)
-                    packet_arrived(q, p, whole);
-            } else {
-                ovc_at(q, xo, c->out_vc)->credits--;
-                flit_in(q, dn, c->out_vc, p, whole, k_flit == 0);
-            }
-            c->ready = now + q->Tr;
-            if (tail) {
-                ovc_at(q, xo, c->out_vc)->owner = NONE;
-                c->state = VC_IDLE;
-                /* the next head, if whole here, starts route computation at
-                 * the next tick (BookSim2's _SWAllocUpdate queues it for
-                 * routing after this cycle's route evaluation) */
-                if (c->n && ring_at(q, idx, c->head)->t <= now) {
-                    c->state = VC_ROUTING;
-                    c->ready = now + q->Tr + q->rd;
-                    c->sent = 0;
-                    if (q->oblivious) {
-                        route(q, sw, c, ring_at(q, idx, c->head)->p, now);
-                        c->state = VC_VA;
-                    }
-                }
-            }
+                q->sa_vc[x0 + sq[k].in] = (uint16_t)rr_next(sq[k].key, V);
+            sa_grant(q, sw, x0, idx, c, now);
         }
     }
-    /* next tick, and VCs with nothing left leave the active list */
-    int64_t next = INT64_MAX;
-    for (uint32_t a = r->nact; a-- > 0;) {
-        uint32_t li = act[a];
-        size_t idx = (size_t)x0 * V + li;
-        iq_ivc *c = &q->ivc[idx];
-        if (!c->n) {
-            if (c->state == VC_IDLE) {
-                uint32_t lj = act[--r->nact];
-                act[a] = lj;
-                q->ivc[(size_t)x0 * V + lj].act = a;
-                c->act = NONE;
-            }
-            continue; /* a flit's arrival ticks it */
-        }
-        iq_flit *f = ring_at(q, idx, c->head);
-        int64_t t;
-        if (f->t > now)
-            t = f->t;
-        else if (c->state == VC_IDLE)
-            t = now + q->Tr;
-        else if (c->state == VC_ACTIVE && !(q->peer[x0 + c->out] & HOSTBIT)) {
-            int32_t need = (!q->wormhole && c->sent == 0) ? (int32_t)f->p->nflits : 1;
-            uint32_t xo = x0 + c->out;
-            iq_ovc *o = ovc_at(q, xo, c->out_vc);
-            if (credits_now(q, xo, c->out_vc, now) >= need)
-                t = c->ready > now ? c->ready : now + q->Tr;
-            else if (o->cn) {
-                /* the credit that lets it go */
-                uint32_t miss = (uint32_t)(need - o->credits);
-                t = miss <= o->cn ? q->cring[((size_t)xo * V + c->out_vc) * q->depth + ring_i(q, o->ch + miss - 1)]
-                                  : INT64_MAX;
-                if (t == INT64_MAX)
-                    o->waiting = 1;
-                if (t < c->ready)
-                    t = c->ready;
-            } else {
-                o->waiting = 1;
-                t = INT64_MAX;
-            }
-        } else
-            t = c->ready > now ? c->ready : now + q->Tr;
-        if (rates && q->lgate && c->state == VC_ACTIVE && t != INT64_MAX) {
-            /* its link of its own rate: the first tick link_can_start */
-            int64_t tl = q->lnext[x0 + c->out] - q->T - q->sa - q->stx + 1;
-            if (t < tl)
-                t = tl;
-        }
+    /* next tick; a head just granted its output VC whose router has nothing
+     * else to do by its switch allocation's step: that allocation now
+     * (sa_express) */
+    if (!q->express)
+        express = NONE;
+    int64_t next = router_next(q, r, now, express);
+    if (express != NONE) {
+        int64_t t = -1;
+        if (next > now + q->express)
+            t = sa_express(q, sw, r, express, now);
+        if (t < 0)
+            t = vc_due(q, r, q->ivc[(size_t)x0 * V + express].act, now);
         if (t < next)
             next = t;
     }
@@ -1671,6 +1800,7 @@ void iqr_fini(swnet *st)
     free(q->busy);
     free(q->h);
     free(q->rq);
+    free(q->sq);
     free(q->m_in);
     free(q->m_out);
     free(q->choice);
@@ -1710,6 +1840,39 @@ static void calendar_init(iqr *q, uint32_t S, uint32_t N)
     q->dq_tail = tn_xcalloc(N ? N : 1, sizeof *q->dq_tail);
     q->due = 0;
     q->step_at = INT64_MAX;
+}
+
+/* Whether a head's switch allocation at its router's step t + e after its
+ * VC grant at t (e = vc-alloc-delay on the grid of Tr) can be decided at t
+ * (sa_express), when no other VC known at the router has anything to do by
+ * t + e: nothing not yet known at t may act there by t + e. A flit a switch
+ * has not yet sent is whole at the router at t + sa + st + T + link or
+ * later (e < that); a credit not yet on its way comes at t + sa +
+ * credit-delay + link or later (e < that). A host's flit not yet sent is
+ * whole at t + T + its uplink or later: e < that, or e equal to it and a
+ * positive routing-delay, since such a flit is then a head (a host sends a
+ * packet's other flits in the steps after its head, known before) that
+ * asks for its route's or VC's decision routing-delay after it is whole. */
+static void express_init(iqr *q, uint32_t N)
+{
+    int64_t lsw = INT64_MAX, lh = q->hlink;
+    for (uint32_t x = 0; x < q->X; x++)
+        if (!(q->peer[x] & HOSTBIT) && q->olink[x] < lsw)
+            lsw = q->olink[x];
+    if (q->hup)
+        for (uint32_t h = 0; h < N; h++)
+            if (q->hup[h] < lh)
+                lh = q->hup[h];
+    int64_t lh_f = q->T + lh; /* a host's flit */
+    int64_t lsw_f = lsw == INT64_MAX ? INT64_MAX : q->sa + q->stx + q->T + lsw; /* a switch's flit */
+    int64_t lc = lsw == INT64_MAX ? INT64_MAX : q->sa + q->cd + lsw;
+    int64_t e = grid_r(q, q->va);
+    q->express = e > 0 && e < lsw_f && e < lc && (e < lh_f || (e == lh_f && q->rd > 0)) ? e : 0;
+    /* links of their own rate (a faster link's flit is whole sooner; the
+     * link gate) and links failing during the run (a failure between t and
+     * t + e loses the packet where it is): the tick at t + e as ever */
+    if (q->lT || q->st->fail_at_ps >= 0)
+        q->express = 0;
 }
 
 static uint32_t depth_of(const swnet_params *p) { return (uint32_t)(p->vc_buffer_bytes / p->flit_bytes); }
@@ -1897,6 +2060,8 @@ int iqr_init(swnet *st, const swnet_params *p, char *err, size_t errlen)
                 q->ivc[(size_t)(q->r[s].x0 + pt) * V + v] =
                     (iq_ivc){.act = NONE, .state = VC_IDLE, .pin = (uint16_t)pt, .vin = (uint16_t)v};
     q->ring = tn_xalloc_big(nv * q->depth * sizeof *q->ring);
+    for (size_t i = 0; i < nv; i++)
+        q->ivc[i].buf = &q->ring[i * q->depth];
     size_t no = (size_t)(X + N) * V;
     q->ovc = tn_xmalloc(no * sizeof *q->ovc);
     for (size_t i = 0; i < no; i++)
@@ -1923,10 +2088,12 @@ int iqr_init(swnet *st, const swnet_params *p, char *err, size_t errlen)
     }
     size_t nrq = (size_t)q->maxr * V * V + q->maxr * V;
     q->rq = tn_xmalloc(nrq * sizeof *q->rq);
+    q->sq = tn_xmalloc((size_t)q->maxr * V * sizeof *q->sq);
     q->granted = tn_xmalloc(nrq);
     q->m_in = tn_xmalloc((size_t)q->maxr * V * sizeof *q->m_in);
     q->m_out = tn_xmalloc((size_t)q->maxr * V * sizeof *q->m_out);
     q->choice = tn_xmalloc((size_t)q->maxr * V * sizeof *q->choice);
     calendar_init(q, S, N);
+    express_init(q, N);
     return 0;
 }

@@ -39,10 +39,11 @@
  * deadlock-free) is refused before the run, naming the cycle's links;
  * up-down never has one.
  * With network.flow-control="infinite" nothing can block and any routing
- * runs. network.flow-control="pfc" pauses a class on all VCs of a link at
- * once, so it is taken only with one class and an acyclic dependency graph
- * (up-down always; shortest and ecmp when the graph allows), as on the
- * trees.
+ * runs. network.flow-control="pfc" pauses each (class, VC) pair of a link
+ * on a priority of its own (swnet.c), so it is taken when the dependency
+ * graph over (link, VC) is acyclic (up-down always; shortest and ecmp when
+ * the graph allows; a file's classes, e.g. an exported torus's dateline
+ * classes) and classes x VCs <= 8.
  * Zero load: ser + (h+1) link + h switch, h the switches on the route.
  * Saturation bound: the routes' own (topo_graph.c). */
 #include <stddef.h>
@@ -141,20 +142,16 @@ static void gr_check(const net_params *core, const void *params, param_report *r
                               "%s's routing can deadlock under credit flow control: its channel dependency graph "
                               "has the cycle %s (choose routing=\"up-down\", or network.flow-control=\"infinite\")",
                               p->file.text, cyc);
-            /* PFC pauses a class on every VC of a link: deadlock-free when
-             * the dependency graph over links alone is acyclic, which the
-             * build's check (over (link, class)) says when there is one class */
+            /* PFC pauses a (class, VC) pair on its own priority (swnet.c):
+             * deadlock-free when the dependency graph over (link, VC) is
+             * acyclic, the build's check */
             if (p->sw.flow_control == SWNET_PFC && cyc)
                 param_invalid(rep, "network.flow-control",
                               "pfc can deadlock on %s's routing: its channel dependency graph has the cycle %s "
                               "(choose routing=\"up-down\")",
                               p->file.text, cyc);
-            else if (p->sw.flow_control == SWNET_PFC && t.vcs > 1)
-                param_invalid(rep, "network.flow-control",
-                              "pfc pauses a class on all %u virtual-channel classes of %s's routes at once, and "
-                              "their dependencies merged may close a cycle: pfc needs one class (routing "
-                              "\"up-down\", \"shortest\" or \"ecmp\" with an acyclic dependency graph)",
-                              t.vcs, p->file.text);
+            else
+                swnet_pfc_classes(core, &p->sw, t.vcs, NULL, shape, rep);
             uint32_t k;
             if (p->sw.fail_at_ps >= 0 && p->sw.flow_control == SWNET_CREDIT &&
                 !topo_graph_failed_count(p->sw.failed_links, &k)) {
@@ -202,6 +199,12 @@ static double gr_mem_bytes(const net_params *core, const void *params)
     if (gr_build(core, p, &t, err, sizeof err) != 0)
         return 0; /* the checks report it */
     double graph_bytes = topo_graph_mem_bytes(&t); /* the graph's own (before a partly populated wrapper) */
+    topo before;
+    if (p->sw.fail_at_ps >= 0 && gr_build_with(core, p, "", 0, 0, &before, err, sizeof err) == 0) {
+        /* network.fail-at: the fabric before its failures too (gr_build_pair) */
+        graph_bytes += topo_graph_mem_bytes(&before);
+        topo_free(&before);
+    }
     if (swnet_populate(core, &p->sw, &t, err, sizeof err) != 0)
         return 0;
     double bytes = swnet_mem_bytes(core, &p->sw, &t) + graph_bytes;

@@ -139,6 +139,7 @@ typedef struct sw_params {
     port_cfg buf;            /* output buffers, drop-tail, ECN (networks/port.h): network.buffer, ... */
     int flow_control;        /* network.flow-control: swnet_flow (infinite, the default, or pfc) */
     uint64_t pfc_xoff, pfc_xon; /* PFC thresholds per ingress port and class, bytes */
+    uint64_t pfc_headroom;   /* PFC: bytes above pfc_xoff an ingress port and class may hold (0: the round trip) */
     uint64_t host_buffer;    /* network.host-buffer: bytes waiting at a host NIC, drop-tail (0 = unbounded) */
     /* resolved from the physical layer (resolve_phy) */
     int phy_resolved;        /* 1 once energy_per_bit_j holds the phy's value */
@@ -169,7 +170,8 @@ static const param_row sw_rows[] = {
     PORT_ROWS(sw_params, buf),
     {.path = "network.flow-control", .type = "choice", .unit = "", .def = "infinite",
      .help = "electrical switch: infinite (no flow control: buffers drop when finite) | pfc (priority flow control: "
-             "a pause frame per ingress port and class above pfc-xoff, resume below pfc-xon; never drops) | credit "
+             "a pause frame per ingress port and class above pfc-xoff, resume below pfc-xon; drops only past "
+             "pfc-headroom) | credit "
              "(router=input-queued, which needs it: its input buffers)",
      .kind = PARAM_CHOICE, .off = offsetof(sw_params, flow_control), .choices = swnet_flow_names, .example = "pfc"},
     {.path = "network.pfc-xoff", .type = "size", .unit = "B", .def = "40kB",
@@ -178,6 +180,7 @@ static const param_row sw_rows[] = {
     {.path = "network.pfc-xon", .type = "size", .unit = "B", .def = "20kB",
      .help = "PFC: bytes at or below which a paused ingress port and class is resumed (< pfc-xoff)",
      .kind = PARAM_BYTES, .off = offsetof(sw_params, pfc_xon), .flags = PARAM_NONNEG, .example = "20kB"},
+    SWNET_ROW_PFC_HEADROOM(sw_params, pfc_headroom),
     {.path = "network.host-buffer", .type = "size", .unit = "B", .def = "0B",
      .help = "electrical switch: bytes waiting at a host NIC (all classes), drop-tail: a segment that does not fit "
              "is dropped (ns-3's host queue disc, pfifo_fast: 1000 packets); 0 = unbounded (no drop at the host)",
@@ -266,8 +269,9 @@ typedef struct sw_state {
     uint64_t drops, marks; /* buffered mode (drops: at output ports and host NICs) */
     uint64_t host_buf;     /* network.host-buffer (0: unbounded) */
     sim_cb arrival;        /* NIC mode: the event of a packet's head at its output port */
-    int pfc;               /* 1: priority flow control (buffered mode, never drops) */
+    int pfc;               /* 1: priority flow control (buffered mode; drops only past the headroom) */
     uint64_t xoff, xon;    /* PFC thresholds */
+    uint64_t pfc_lim;      /* PFC: xoff + headroom, the most an ingress port and class may hold */
     unsigned ncls;         /* PFC: classes per ingress port (the NIC's queue classes) */
     uint64_t *ingress;     /* [N x ncls] PFC: bytes from host i, class c, waiting in the switch */
     uint8_t *xoff_sent;    /* [N x ncls] PFC: a pause is in force (sent, no resume since) */
@@ -532,9 +536,17 @@ static void ev_srpt_port_free(sim *s, void *ctx, uint64_t node)
  * switch sends a pause frame for that class back to the host, when they
  * fall to pfc-xon a resume; each takes effect at the host's NIC one link
  * latency later (the frame's own 64 B are not modelled). Meanwhile at most
- * the link's bytes in flight both ways and one packet arrive: headroom
- * 2 link x B + mtu above pfc-xoff, which the switch holds without a drop
- * (no buffer limit applies under PFC). */
+ * what the host starts in the pause's round trip arrives: the packet that
+ * crossed xoff started at a, reached its output at a + link + sw (+ its
+ * ser when storing and forwarding), the pause stops the host at that + link,
+ * and the host starts no more than B x that span + one packet, so the
+ * default headroom (network.pfc-headroom 0) is (2 link + sw) x B + mtu (+
+ * mtu storing and forwarding; swnet_pfc_headroom): never a drop. A smaller
+ * headroom given drops a packet that would take its (host, class) past
+ * xoff + headroom (pfc_fits; a headroom given makes the fabric lossy,
+ * sw_lossy: a transport must recover). The output buffer is no limit under PFC (lossless queues:
+ * ingress accounting, as a switch MMU's); a network.buffer given must hold
+ * every class's xoff + headroom (swnet_pfc_buffer_check). */
 static void ev_pfc(sim *s, void *ctx, uint64_t arg)
 {
     sw_state *st = ctx;
@@ -549,17 +561,33 @@ static void ev_pfc(sim *s, void *ctx, uint64_t arg)
     nic_pause(&st->nic, host, c, on);
 }
 
+static void pfc_pause(sw_state *st, size_t idx, int64_t now)
+{
+    st->xoff_sent[idx] = 1;
+    st->pause_frames++;
+    sim_schedule_at(net_sim(st->n), now + st->link_ps, ev_pfc, st, ((uint64_t)idx << 1) | 1);
+}
+
+/* May p wait at its output? Not past its (host, class)'s xoff + headroom
+ * (the pause went up already, or goes now). */
+static int pfc_fits(sw_state *st, const nic_pkt *p, int64_t now)
+{
+    size_t idx = (size_t)p->msg->src * st->ncls + nic_queue_class(&st->nic, p->prio);
+    if (st->ingress[idx] + p->bytes <= st->pfc_lim)
+        return 1;
+    if (!st->xoff_sent[idx] && st->ingress[idx] + p->bytes > st->xoff)
+        pfc_pause(st, idx, now);
+    return 0;
+}
+
 static inline void pfc_add(sw_state *st, const nic_pkt *p, int64_t now)
 {
     size_t idx = (size_t)p->msg->src * st->ncls + nic_queue_class(&st->nic, p->prio);
     st->ingress[idx] += p->bytes;
     if (st->ingress[idx] > st->ingress_max)
         st->ingress_max = st->ingress[idx];
-    if (!st->xoff_sent[idx] && st->ingress[idx] > st->xoff) {
-        st->xoff_sent[idx] = 1;
-        st->pause_frames++;
-        sim_schedule_at(net_sim(st->n), now + st->link_ps, ev_pfc, st, ((uint64_t)idx << 1) | 1);
-    }
+    if (!st->xoff_sent[idx] && st->ingress[idx] > st->xoff)
+        pfc_pause(st, idx, now);
 }
 
 static inline void pfc_sub(sw_state *st, const nic_pkt *p, int64_t now)
@@ -586,10 +614,14 @@ static void buffered_arrival(sw_state *st, sim *s, nic_pkt *p, uint32_t dst, int
     sw_bport *b = &st->bport[dst];
     int v = PORT_DROP;
     if (!m->aux) {
-        v = port_admit(&st->buf, b->o.qbytes, st->qtotal, p->bytes, m->ecn != NET_ECN_NOT_ECT, &b->red,
-                       st->n->rng);
-        if (v == PORT_DROP && st->pfc)
-            v = PORT_ENQUEUE; /* lossless: PFC holds the sender instead (its headroom) */
+        if (st->pfc && (q->wake || now < st->port_free_ps[dst]) && !pfc_fits(st, p, now)) {
+            v = PORT_DROP; /* it would wait past its ingress headroom (pfc-headroom below the round trip) */
+        } else {
+            v = port_admit(&st->buf, b->o.qbytes, st->qtotal, p->bytes, m->ecn != NET_ECN_NOT_ECT, &b->red,
+                           st->n->rng);
+            if (v == PORT_DROP && st->pfc)
+                v = PORT_ENQUEUE; /* lossless: accounted at ingress (pfc_fits), no output limit */
+        }
         if (v == PORT_DROP)
             st->drops++;
     }
@@ -764,6 +796,7 @@ static void sw_iq_params(const net_params *core, const sw_params *p, swnet_param
     q->buf = p->buf;
     q->pfc_xoff = p->pfc_xoff;
     q->pfc_xon = p->pfc_xon;
+    q->pfc_headroom = p->pfc_headroom;
     q->placement = TOPO_PLACE_FULL;
     q->failed_links[0] = '\0';
     q->degraded_links[0] = '\0';
@@ -781,6 +814,19 @@ static int sw_star(uint32_t nodes, topo *t, char *err, size_t errlen)
 {
     topo_fattree_params fp = {.arity = nodes, .levels = 1, .routing = TOPO_FT_DMODK};
     return topo_fattree_init(t, &fp, err, errlen);
+}
+
+/* PFC's default headroom on the switch: a pause's round trip, (2 link +
+ * sw) x B + mtu, + mtu storing and forwarding (ev_pfc's comment);
+ * UINT64_MAX with whole messages (mtu 0): no bound. */
+static uint64_t sw_pfc_round_trip(const net_params *core, const sw_params *p)
+{
+    uint64_t mtu = p->nic.mtu_bytes;
+    if (!mtu)
+        return UINT64_MAX;
+    return swnet_pfc_headroom(core->link_latency_ps, core->link_latency_ps, core->switch_latency_ps,
+                              core->bandwidth_bps, mtu) +
+           (p->switching == SW_STORE_AND_FORWARD ? mtu : 0);
 }
 
 /* The input-queued switch's rules (router="input-queued"). */
@@ -856,6 +902,18 @@ static void sw_check(const net_params *core, const void *params, param_report *r
     if (p->flow_control == SWNET_PFC && p->pfc_xon >= p->pfc_xoff)
         param_invalid(rep, "network.pfc-xon", "pfc-xon (%llu B) must be below pfc-xoff (%llu B)",
                       (unsigned long long)p->pfc_xon, (unsigned long long)p->pfc_xoff);
+    if (p->flow_control == SWNET_PFC && p->iq.router != SWNET_IQ && p->buf.buffer_bytes) {
+        uint64_t rt = sw_pfc_round_trip(core, p);
+        if (!p->pfc_headroom && rt == UINT64_MAX)
+            param_invalid(rep, "network.buffer", "under pfc a buffer must hold each class's pfc-xoff + headroom, and "
+                                                 "with network.mtu 0 (whole messages) the default headroom is a "
+                                                 "whole message: give network.mtu or network.pfc-headroom");
+        else
+            swnet_pfc_buffer_check(&p->buf, nic_classes_on(&p->nic, nic_ports_strict(&p->nic, p->control_first))
+                                                ? NET_PRIO_CLASSES
+                                                : 1,
+                                   p->pfc_xoff, p->pfc_headroom ? p->pfc_headroom : rt, !p->pfc_headroom, rep);
+    }
 }
 
 /* Every bit crosses the switch once, SerDes in lanes (phy/energy.h): no
@@ -897,13 +955,17 @@ static int sw_nic_on(const sw_params *p)
 
 /* The drops a run on p can have (net_ops.lossy): the output-queued
  * switch's drop-tail or RED buffers (1), else only the hosts' queues
- * (NET_LOSSY_HOST); never under PFC, nor on the input-queued switch
- * (sw_iq_check refuses buffers there). */
+ * (NET_LOSSY_HOST); under PFC only with a pfc-headroom given
+ * (NET_LOSSY_PFC: it may be below the round trip, which the attributes
+ * alone do not tell; the default, the round trip, never drops); never on
+ * the input-queued switch (sw_iq_check refuses buffers there). */
 static int sw_lossy(const void *params)
 {
     const sw_params *p = params;
-    if (p->iq.router == SWNET_IQ || p->flow_control == SWNET_PFC)
+    if (p->iq.router == SWNET_IQ)
         return 0;
+    if (p->flow_control == SWNET_PFC)
+        return p->pfc_headroom ? NET_LOSSY_PFC : 0;
     if (p->buf.buffer_bytes > 0 || p->buf.ecn == PORT_ECN_RED)
         return 1;
     return p->host_buffer > 0 ? NET_LOSSY_HOST : 0;
@@ -962,6 +1024,10 @@ static int sw_init(void *state, net *n, const void *params, char *err, size_t er
             if (st->pfc) {
                 st->xoff = p->pfc_xoff;
                 st->xon = p->pfc_xon;
+                uint64_t rt = sw_pfc_round_trip(core, p);
+                st->pfc_lim = rt == UINT64_MAX ? UINT64_MAX : p->pfc_xoff + (p->pfc_headroom ? p->pfc_headroom : rt);
+                if (p->pfc_headroom)
+                    n->lossy = NET_LOSSY_PFC; /* sw_lossy: a packet may find its headroom exhausted */
                 st->ncls = st->nic.ncls;
                 st->ingress = tn_xcalloc((size_t)core->nodes * st->ncls, sizeof *st->ingress);
                 st->xoff_sent = tn_xcalloc((size_t)core->nodes * st->ncls, 1);

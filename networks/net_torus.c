@@ -130,9 +130,17 @@ static void tor_check(const net_params *core, const void *params, param_report *
     }
     char shape[128];
     tor_shape(p, shape, sizeof shape);
-    swnet_no_pfc(&p->sw, shape, rep);
-    swnet_check(core, &p->sw, topo_torus_routing_names, hosts, shape, rep);
     int r = topo_routing_of(topo_torus_routing_names, p->sw.routing);
+    if (r >= 0) /* a pause priority per (class, VC): the dateline and phase classes keep pauses acyclic (swnet.c) */
+        swnet_pfc_classes(core, &p->sw, topo_torus_classes((topo_torus_routing)r),
+                          r == TOPO_TORUS_ADAPTIVE
+                              ? "minimal adaptive routing (Duato) needs a packet waiting on an adaptive channel to "
+                                "be able to take the escape; a pause holds it in its output's adaptive FIFO, so the "
+                                "adaptive channels can close a cycle of paused links (PFC deadlock). Use dor, valiant "
+                                "or romm with pfc"
+                              : NULL,
+                          shape, rep);
+    swnet_check(core, &p->sw, topo_torus_routing_names, hosts, shape, rep);
     if ((r == TOPO_TORUS_VALIANT || r == TOPO_TORUS_ROMM) && p->sw.failed_links[0])
         param_invalid(rep, "network.failed-links",
                       "routing=%s on a torus does not route around failed links (its two dimension-order phases "

@@ -69,6 +69,11 @@ void net_lossy_refusal(int kind, const char *fabric, const char *who, const char
         *attr = "network.fail-at";
         snprintf(buf, n, "the %s loses the packets on its links that fail during the run, and %s's transport is "
                  "none: %s; without one a lost message would leave its workload waiting for ever", fabric, who, fix);
+    } else if (kind == NET_LOSSY_PFC) {
+        *attr = "network.pfc-headroom";
+        snprintf(buf, n, "a headroom given bounds what a paused (port, priority) of the %s may hold, so it drops "
+                 "what arrives past it when the headroom is below the pause's round trip, and %s's transport is "
+                 "none: %s, or leave pfc-headroom at 0 (the round trip: no drop)", fabric, who, fix);
     } else if (kind == NET_LOSSY_HOST) {
         *attr = "network.host-buffer";
         snprintf(buf, n, "the %s's host queues drop the messages that do not fit, and %s's transport is none: %s",

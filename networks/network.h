@@ -129,7 +129,7 @@ typedef struct net_ops {
      * nothing beyond the rows' own ranges. */
     void (*check)(const net_params *core, const void *params, param_report *rep);
     /* The drops its init lets happen, from params alone: 0 (lossless), 1
-     * (finite buffers drop), NET_LOSSY_FAILURES or NET_LOSSY_HOST (net.lossy
+     * (finite buffers drop), NET_LOSSY_FAILURES, NET_LOSSY_HOST or NET_LOSSY_PFC (net.lossy
      * below; init sets net.lossy to the same). A workload whose transport
      * is none cannot run on a lossy fabric: validate refuses it at the
      * attribute that makes it lossy (net_lossy_refusal), before any run.
@@ -273,12 +273,14 @@ struct net {
     uint8_t tp_set;               /* client: its messages use tp (its workload named a transport), not the fabric's */
     int lossy;               /* the fabric's: set by a fabric's init when its buffers may drop packets (1),
                                 NET_LOSSY_FAILURES when only links failing during the run lose them, or
-                                NET_LOSSY_HOST when only the hosts' queues (network.host-buffer) drop */
+                                NET_LOSSY_HOST when only the hosts' queues (network.host-buffer) drop,
+                                NET_LOSSY_PFC when only PFC's exhausted headroom can (a pfc-headroom given) */
     int64_t t_first_ps, t_last_ps; /* the fabric's: first hand-over to a transport, its last delivery (goodput) */
 };
 
 #define NET_LOSSY_FAILURES 2
 #define NET_LOSSY_HOST 3
+#define NET_LOSSY_PFC 4 /* flow-control pfc with a pfc-headroom given: it may be below a pause's round trip */
 
 /* Why a workload whose transport is none (who: "workload NAME" or "the
  * workload") cannot run on fabric, lossy in the way kind says (net.lossy):

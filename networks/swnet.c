@@ -118,19 +118,68 @@
  *     as on the electrical switch. PFC (IEEE 802.1Qbb; the switch-MMU
  *     accounting of the HPCC ns-3 code with static thresholds, as
  *     net_switch.c): each switch counts the bytes that entered it by each
- *     link in each class and still wait at its outputs; above pfc-xoff it
- *     sends a pause frame for that class up the link, at or below pfc-xon a
- *     resume; each takes effect at the link's sender one link latency later
- *     (the frame's own 64 B are not modelled). A paused sender (a host's
- *     NIC, or a switch output) starts no packet of that class (the one on
- *     the wire finishes); its other classes go on. No buffer limit applies
- *     under PFC (never a drop): the headroom a pause's round trip needs is
- *     2 link x B + mtu above pfc-xoff. PFC pauses a class on every VC of a
- *     link at once, so it is offered only where routes cannot close a cycle
- *     of paused links (PFC deadlock, Hu et al., HotNets 2016): the trees
- *     (fat trees, leaf-spine: up*-down* routes) and graphs whose routing
- *     has one class and an acyclic channel dependency graph (net_graph.c);
- *     tori and dragonflies refuse it (their deadlock freedom needs VCs).
+ *     link in each pause priority and still wait at its outputs; above
+ *     pfc-xoff it sends a pause frame for that priority up the link, at or
+ *     below pfc-xon a resume; each takes effect at the link's sender one
+ *     link latency later (the frame's own 64 B are not modelled). A paused
+ *     sender (a host's NIC, or a switch output) starts no packet of that
+ *     priority (the one on the wire finishes); its other priorities go on.
+ *     Priorities: one per (service class, VC of the buffer the packet
+ *     enters), class x vcs + VC (pfc_prio), so a pause stops one VC of a
+ *     link only, as deployments give each deadlock class its own priority;
+ *     with one VC (trees, one-class graphs) a priority is a class, as
+ *     before. 802.1Qbb has 8 (a 3-bit priority), so classes x VCs > 8 is
+ *     refused (swnet_pfc_classes). Hosts send in VC 0: a host's priorities
+ *     are its classes (nic_hold).
+ *     Deadlock freedom (Hu et al., "Deadlocks in datacenter networks: why
+ *     do they form, and how to avoid them", HotNets 2016: a pause shared by
+ *     the VCs of a link turns the routes' ring cycles into cycles of paused
+ *     links that never resume; check_transport's test_pfc_torus and
+ *     test_pfc_dragonfly show it with swnet_pfc_shared, a test aid, and
+ *     find the cycle, swnet_pfc_wait_cycle). With a priority per (class,
+ *     VC), (a, x) stays paused only while packets that entered by link a in
+ *     VC x wait at outputs b whose priority (b, y) is paused, and a packet
+ *     goes from VC x on a to VC y on b only where the routing has the
+ *     channel dependency (a, x) -> (b, y); each (class, VC) queue of an
+ *     output is a FIFO of its own and a port serves every queue not paused
+ *     (oldest head first), so a paused queue blocks no other. The pause
+ *     dependencies are thus the routing's channel dependency graph, acyclic
+ *     with the topology's classes (Dally and Seitz 1987; the dateline and
+ *     phase classes of topo_torus.c, the global-hop classes of
+ *     topo_dragonfly.c, proofs in their heads). Take a paused (a, x) latest
+ *     in a topological order of that graph: the queues its packets wait in
+ *     are not paused for good (later in the order, or toward a host, which
+ *     never pauses), so they drain, its count falls to xon and it resumes;
+ *     by induction back along the order every pause is resumed. Not so for
+ *     the torus's minimal adaptive routing (Duato's proof needs a packet
+ *     waiting on an adaptive channel to be able to take the escape; a pause
+ *     holds it in its output's adaptive FIFO): refused. UGAL (dragonfly)
+ *     chooses at the source router only and then follows its path's classes.
+ *   Headroom and buffer under PFC (the switch MMU's ingress accounting for
+ *     lossless traffic: a (port, priority) has xoff to fill and a headroom
+ *     above it for what arrives while the pause travels; the output queues
+ *     of lossless traffic have no limit of their own). A packet that would
+ *     wait (its output busy or its priority paused there) and take its
+ *     (ingress link, priority) past pfc-xoff + pfc-headroom is dropped and
+ *     counted in drops (pfc_fits; a headroom given makes the fabric lossy,
+ *     NET_LOSSY_PFC: a transport must recover). The default headroom (0) is the pause's round trip,
+ *     which never drops: the packet T that passed xoff started on link a
+ *     at s and joined its output at s + link + sw; the pause reaches a's
+ *     sender back_of(a) later, which so far started at most (link + sw +
+ *     back) x B + one packet (back to back from s, the last one started
+ *     just before the pause whole), and before T the count was <= xoff:
+ *     headroom (link + sw + back) x B + mtu (swnet_pfc_headroom; 2 link x B
+ *     + mtu before this, which misses sw x B when the switch latency is not
+ *     0). A packet from a slower link joins up to ser_in(mtu) late
+ *     (ev_join), and one started before T may join after it: + 2 mtu there.
+ *     network.buffer (static: per port; the switch's memory is ports x
+ *     buffer) must hold a port's every priority at xoff + headroom:
+ *     priorities x (pfc-xoff + headroom) <= buffer, else refused at
+ *     network.buffer (swnet_pfc_buffer_check; links of their own latency at
+ *     init); buffer-policy dynamic is refused under pfc (its pause
+ *     threshold is static). So a configured buffer is never exceeded under
+ *     PFC unless the headroom given is below the round trip, and then a
+ *     packet is dropped rather than stored past it.
  *   Routing (topo.h): the topology's `next` at every switch, with the
  *     message's salt (a hash of its id with a key drawn once from the
  *     fabric's stream: ECMP, random up-ports, Valiant's intermediate and
@@ -749,25 +798,51 @@ static swnet_pkt *srpt_pick(swnet *st, uint32_t l, int64_t now)
 
 static void ev_pfc(sim *s, void *ctx, uint64_t arg);
 
-/* p (class c, entered its switch by link in) joins an output: its bytes
- * count against (in, c); above xoff a pause goes up the link. */
-static void pfc_add(swnet *st, uint32_t in, unsigned c, uint32_t bytes, int64_t now)
+/* The pause priority of class c in the buffer of VC vc: a priority per
+ * (class, VC), or per class when every VC shares one (swnet_pfc_shared). */
+static inline unsigned pfc_prio(const swnet *st, unsigned c, unsigned vc)
 {
-    size_t idx = (size_t)in * st->nclass + c;
+    return c * st->pvcs + (st->pvcs > 1 ? vc : 0);
+}
+
+static void pfc_pause(swnet *st, uint32_t in, size_t idx, int64_t now)
+{
+    st->xoff_sent[idx] = 1;
+    st->pause_frames++;
+    sim_schedule_at(net_sim(st->n), now + back_of(st, in), ev_pfc, st, ((uint64_t)idx << 1) | 1);
+}
+
+/* May p (entered its switch by link in, priority q) join an output? Not
+ * when its bytes would take (in, q) past xoff + headroom: the switch MMU's
+ * headroom is exhausted, p is dropped (the pause went up already, or goes
+ * now). */
+static __attribute__((noinline)) int pfc_fits(swnet *st, const swnet_pkt *p, int64_t now)
+{
+    size_t idx = (size_t)p->in_link * st->nprio + pfc_prio(st, p->cls, p->in_vc);
+    if (st->ingress[idx] + p->bytes <= st->pfc_lim[p->in_link])
+        return 1;
+    if (!st->xoff_sent[idx] && st->ingress[idx] + p->bytes > st->pfc_xoff)
+        pfc_pause(st, p->in_link, idx, now);
+    return 0;
+}
+
+/* p (class c, entered its switch by link in into VC vc's buffer) joins an
+ * output: its bytes count against (in, priority); above xoff a pause goes
+ * up the link. */
+static __attribute__((noinline)) void pfc_add(swnet *st, uint32_t in, unsigned c, unsigned vc, uint32_t bytes, int64_t now)
+{
+    size_t idx = (size_t)in * st->nprio + pfc_prio(st, c, vc);
     st->ingress[idx] += bytes;
     if (st->ingress[idx] > st->ingress_max)
         st->ingress_max = st->ingress[idx];
-    if (!st->xoff_sent[idx] && st->ingress[idx] > st->pfc_xoff) {
-        st->xoff_sent[idx] = 1;
-        st->pause_frames++;
-        sim_schedule_at(net_sim(st->n), now + back_of(st, in), ev_pfc, st, ((uint64_t)idx << 1) | 1);
-    }
+    if (!st->xoff_sent[idx] && st->ingress[idx] > st->pfc_xoff)
+        pfc_pause(st, in, idx, now);
 }
 
-/* it leaves its switch: at or below xon a paused (in, c) is resumed */
-static void pfc_sub(swnet *st, uint32_t in, unsigned c, uint32_t bytes, int64_t now)
+/* it leaves its switch: at or below xon a paused (in, priority) is resumed */
+static void pfc_sub(swnet *st, uint32_t in, unsigned c, unsigned vc, uint32_t bytes, int64_t now)
 {
-    size_t idx = (size_t)in * st->nclass + c;
+    size_t idx = (size_t)in * st->nprio + pfc_prio(st, c, vc);
     st->ingress[idx] -= bytes;
     if (st->xoff_sent[idx] && st->ingress[idx] <= st->pfc_xon) {
         st->xoff_sent[idx] = 0;
@@ -777,48 +852,45 @@ static void pfc_sub(swnet *st, uint32_t in, unsigned c, uint32_t bytes, int64_t 
 
 static void port_try(swnet *st, uint32_t l, int64_t now);
 
-/* A pause (arg bit 0 = 1) or resume frame for (link, class) reaches the
- * link's sender. */
+/* A pause (arg bit 0 = 1) or resume frame for (link, priority) reaches the
+ * link's sender. A host sends in VC 0 only: its priorities are its classes. */
 static void ev_pfc(sim *s, void *ctx, uint64_t arg)
 {
     swnet *st = ctx;
     size_t idx = (size_t)(arg >> 1);
     int on = (int)(arg & 1);
-    uint32_t l = (uint32_t)(idx / st->nclass);
-    unsigned c = (unsigned)(idx % st->nclass);
+    uint32_t l = (uint32_t)(idx / st->nprio);
+    unsigned q = (unsigned)(idx % st->nprio);
     int64_t now = sim_now(s);
     if (on) {
         st->paused_at[idx] = now;
-        st->paused[l] |= (uint8_t)(1u << c);
+        st->paused[l] |= (uint8_t)(1u << q);
     } else {
         st->paused_ps += now - st->paused_at[idx];
-        st->paused[l] &= (uint8_t)~(1u << c);
+        st->paused[l] &= (uint8_t)~(1u << q);
     }
     if (l < st->hosts) {
-        if (nic_hold(&st->nic, l, c, on))
+        if (nic_hold(&st->nic, l, q / st->pvcs, on))
             port_try(st, l, now);
     } else if (!on) {
         port_try(st, l, now);
     }
 }
 
-/* switch_pick under PFC: the FIFOs' rule over the classes not paused
- * (strict: the first class with a head, the oldest head in it; else the
- * oldest head of every class not paused). */
-static swnet_pkt *pfc_pick(swnet *st, uint32_t l, int64_t now)
+/* switch_pick under PFC: the FIFOs' rule over the (class, VC) queues whose
+ * priority is not paused (strict: the first class with such a head, the
+ * oldest head in it; else the oldest such head of every class). */
+static __attribute__((noinline)) swnet_pkt *pfc_pick(swnet *st, uint32_t l, int64_t now)
 {
     uint8_t paused = st->paused[l];
     port_fifo *best = NULL;
-    unsigned bc = 0;
     for (unsigned c = 0; c < st->nclass && !(best && st->strict); c++) {
-        if (paused & (1u << c))
-            continue;
         for (unsigned v = 0; v < st->vcs; v++) {
+            if (paused & (1u << pfc_prio(st, c, v)))
+                continue;
             port_fifo *f = fifo_at(st, l, c, v);
-            if (f->head && (!best || ((const swnet_pkt *)f->head)->seq < ((const swnet_pkt *)best->head)->seq)) {
+            if (f->head && (!best || ((const swnet_pkt *)f->head)->seq < ((const swnet_pkt *)best->head)->seq))
                 best = f;
-                bc = c;
-            }
         }
     }
     if (!best)
@@ -827,7 +899,7 @@ static swnet_pkt *pfc_pick(swnet *st, uint32_t l, int64_t now)
     swnet_port *pt = port_at(st, l);
     port_stats_change(&st->bq[l].stats, pt->o.qbytes, now);
     st->qsw[p->sw] -= p->bytes;
-    pfc_sub(st, p->in_link, bc, p->bytes, now);
+    pfc_sub(st, p->in_link, p->cls, p->in_vc, p->bytes, now);
     port_dequeued(&pt->o, p->bytes);
     return p;
 }
@@ -1108,6 +1180,8 @@ static void packet_lost_at(swnet *st, swnet_pkt *p, int64_t now)
     packet_dropped(st, p);
 }
 
+static void lk_ready(swnet *st);
+
 static void ev_fail(sim *s, void *ctx, uint64_t arg)
 {
     (void)arg;
@@ -1119,6 +1193,7 @@ static void ev_fail(sim *s, void *ctx, uint64_t arg)
         iqr_fail(st, now);
         return;
     }
+    lk_ready(st);
     for (uint32_t l = st->hosts; l < st->links; l++) {
         if (!topo_fail_dead(&st->t, l))
             continue;
@@ -1236,10 +1311,17 @@ static inline __attribute__((always_inline)) void join(swnet *st, swnet_pkt *p, 
         swnet_port *bp = port_at(st, l);
         int v = PORT_DROP;
         if (!(m->aux & MSG_DROPPED)) {
-            v = port_admit(&st->buf, bp->o.qbytes, st->qsw[p->sw], p->bytes, m->ecn != NET_ECN_NOT_ECT,
-                           &st->bq[l].red, st->n->rng);
-            if (v == PORT_DROP && st->pfc)
-                v = PORT_ENQUEUE; /* lossless: PFC holds the sender instead (its headroom) */
+            if (st->pfc && (bp->o.busy_until_ps > now || (st->paused[l] & (1u << pfc_prio(st, p->cls, p->vc)))) &&
+                !pfc_fits(st, p, now)) {
+                /* it would wait past its ingress headroom (pfc-headroom below the round trip); a packet the
+                 * port starts at once is never dropped */
+                v = PORT_DROP;
+            } else {
+                v = port_admit(&st->buf, bp->o.qbytes, st->qsw[p->sw], p->bytes, m->ecn != NET_ECN_NOT_ECT,
+                               &st->bq[l].red, st->n->rng);
+                if (v == PORT_DROP && st->pfc)
+                    v = PORT_ENQUEUE; /* lossless: accounted at ingress (pfc_fits), no output limit */
+            }
             if (v == PORT_DROP)
                 st->drops++;
         }
@@ -1256,7 +1338,7 @@ static inline __attribute__((always_inline)) void join(swnet *st, swnet_pkt *p, 
         if (bp->o.busy_until_ps > now) /* it waits (an idle port sends it at once) */
             port_stats_max(&st->bq[l].stats, bp->o.qbytes + p->bytes);
         if (st->pfc)
-            pfc_add(st, p->in_link, p->cls, p->bytes, now);
+            pfc_add(st, p->in_link, p->cls, p->in_vc, p->bytes, now);
     }
     p->seq = st->seq++;
     if (st->srpt) {
@@ -1299,6 +1381,23 @@ static void pf_arrive(void *ctx, uint32_t id, unsigned stage)
 
 /* ---- ops ---- */
 
+/* The links' blocks (lk), written at the first message or failure:
+ * zeroed, every credit pool full. Before that every port is idle and
+ * empty and every pool full, which the readers that may come first
+ * (metrics, credit leaks, queue report, fini) take as such; a fabric made
+ * for its routes alone (pattern timing="off": 16 MB at 21,296 hosts,
+ * zeroed every run, a fifth of a mapping's time) never writes them. */
+static void lk_ready(swnet *st)
+{
+    if (st->lk_live || !st->lk) /* the input-queued router has none */
+        return;
+    st->lk_live = 1;
+    memset(st->lk, 0, tn_xalloc_big_bytes((size_t)st->links * st->stride));
+    for (uint32_t l = 0; st->credit && l < st->links; l++)
+        for (unsigned v = 0; v < st->npool; v++)
+            credit_at(st, l, v)->free = st->cap_bytes;
+}
+
 void swnet_send(void *state, net_msg *m)
 {
     swnet *st = state;
@@ -1306,6 +1405,7 @@ void swnet_send(void *state, net_msg *m)
         iqr_send(st, m);
         return;
     }
+    lk_ready(st);
     int64_t now = sim_now(net_sim(st->n));
     TN_ASSERT(m->src < st->hosts && m->dst < st->hosts, "message %u -> %u on %u hosts", m->src, m->dst,
               st->hosts);
@@ -1497,7 +1597,7 @@ uint64_t swnet_credit_leaks(const void *state)
 {
     const swnet *st = state;
     uint64_t bad = st->st.live_packets;
-    for (uint32_t l = 0; st->credit && !st->iq && l < st->links; l++) {
+    for (uint32_t l = 0; st->credit && !st->iq && st->lk_live && l < st->links; l++) { /* else every pool full */
         if (topo_fail_dead(&st->t, l))
             continue;
         for (unsigned v = 0; v < st->npool; v++) {
@@ -1508,9 +1608,108 @@ uint64_t swnet_credit_leaks(const void *state)
             bad += have != st->cap_bytes;
         }
     }
-    for (size_t i = 0; st->pfc && i < (size_t)st->links * st->nclass; i++) /* pfc: every ingress count back to 0 */
-        bad += st->ingress[i] != 0 || st->xoff_sent[i] || (st->paused[i / st->nclass] & (1u << (i % st->nclass)));
+    for (size_t i = 0; st->pfc && i < (size_t)st->links * st->nprio; i++) /* pfc: every ingress count back to 0 */
+        bad += st->ingress[i] != 0 || st->xoff_sent[i] || (st->paused[i / st->nprio] & (1u << (i % st->nprio)));
     return bad;
+}
+
+/* Test aid (pfc): the length of a cycle of paused (link, priority) pairs
+ * each holding bytes that wait at the next one's output (a PFC deadlock:
+ * none of them can resume), 0 if there is none. Edges (a, q) -> (l, q'):
+ * a packet that entered its switch by link a in priority q waits in output
+ * l's queue of priority q', which is paused; a depth-first search over
+ * those finds a cycle. */
+typedef struct pfc_edge {
+    uint64_t from, to;
+} pfc_edge;
+
+static int pfc_edge_cmp(const void *x, const void *y)
+{
+    const pfc_edge *a = x, *b = y;
+    return a->from < b->from ? -1 : a->from > b->from ? 1 : (a->to > b->to) - (a->to < b->to);
+}
+
+uint64_t swnet_pfc_wait_cycle(const void *state)
+{
+    const swnet *st = state;
+    if (!st->pfc)
+        return 0;
+    size_t ne = 0, cap = 0;
+    pfc_edge *e = NULL;
+    for (uint32_t l = st->hosts; l < st->links; l++)
+        for (unsigned c = 0; c < st->nclass; c++)
+            for (unsigned v = 0; v < st->vcs; v++) {
+                unsigned q = pfc_prio(st, c, v);
+                if (!(st->paused[l] & (1u << q)))
+                    continue;
+                for (const swnet_pkt *p = fifo_at(st, l, c, v)->head; p; p = p->next) {
+                    if (ne == cap) {
+                        cap = cap ? 2 * cap : 64;
+                        e = tn_xrealloc(e, cap * sizeof *e);
+                    }
+                    e[ne].from = (uint64_t)p->in_link * st->nprio + pfc_prio(st, p->cls, p->in_vc);
+                    e[ne].to = (uint64_t)l * st->nprio + q;
+                    ne++;
+                }
+            }
+    qsort(e, ne, sizeof *e, pfc_edge_cmp);
+    size_t nn = (size_t)st->links * st->nprio;
+    uint8_t *color = tn_xcalloc(nn, 1);      /* 0 new, 1 on the path, 2 done */
+    uint64_t *depth = tn_xcalloc(nn, sizeof *depth);
+    size_t *stk = tn_xcalloc(ne + 1, sizeof *stk), *pos = tn_xcalloc(ne + 1, sizeof *pos);
+    uint64_t found = 0;
+    for (size_t i = 0; i < ne && !found; i++) {
+        uint64_t s0 = e[i].from;
+        if (color[s0])
+            continue;
+        /* iterative DFS: stk holds nodes, pos the next edge index to try */
+        size_t top = 0;
+        stk[0] = s0;
+        color[s0] = 1;
+        depth[s0] = 0;
+        size_t lo = 0, hi = ne; /* first edge of s0 */
+        while (lo < hi) {
+            size_t mid = (lo + hi) / 2;
+            if (e[mid].from < s0)
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        pos[0] = lo;
+        while (!found) {
+            uint64_t u = stk[top];
+            if (pos[top] < ne && e[pos[top]].from == u) {
+                uint64_t w = e[pos[top]++].to;
+                if (color[w] == 1) {
+                    found = depth[u] - depth[w] + 1;
+                } else if (color[w] == 0 && top + 1 <= ne) {
+                    color[w] = 1;
+                    depth[w] = depth[u] + 1;
+                    stk[++top] = w;
+                    size_t a = 0, b = ne;
+                    while (a < b) {
+                        size_t mid = (a + b) / 2;
+                        if (e[mid].from < w)
+                            a = mid + 1;
+                        else
+                            b = mid;
+                    }
+                    pos[top] = a;
+                }
+            } else {
+                color[u] = 2;
+                if (top == 0)
+                    break;
+                top--;
+            }
+        }
+    }
+    free(e);
+    free(color);
+    free(depth);
+    free(stk);
+    free(pos);
+    return found;
 }
 
 int swnet_queue_report(void *state, int64_t t_end_ps, net_queue_report *r)
@@ -1519,8 +1718,8 @@ int swnet_queue_report(void *state, int64_t t_end_ps, net_queue_report *r)
     if (!st->buffered)
         return 0;
     port_report pr = {0};
-    for (uint32_t l = st->hosts; l < st->links; l++)
-        port_report_fold(&pr, &st->bq[l].stats, port_at(st, l)->o.qbytes, t_end_ps);
+    for (uint32_t l = st->hosts; l < st->links; l++) /* no lk: every queue empty */
+        port_report_fold(&pr, &st->bq[l].stats, st->lk_live ? port_at(st, l)->o.qbytes : 0, t_end_ps);
     r->drops = st->drops;
     r->marks = st->marks;
     r->queue_max = (double)pr.queue_max;
@@ -1530,8 +1729,8 @@ int swnet_queue_report(void *state, int64_t t_end_ps, net_queue_report *r)
         r->pfc = 1;
         r->pause_frames = st->pause_frames;
         int64_t paused = st->paused_ps;
-        for (size_t i = 0; i < (size_t)st->links * st->nclass; i++)
-            if (st->paused[i / st->nclass] & (1u << (i % st->nclass)))
+        for (size_t i = 0; i < (size_t)st->links * st->nprio; i++)
+            if (st->paused[i / st->nprio] & (1u << (i % st->nprio)))
                 paused += t_end_ps - st->paused_at[i]; /* still paused at the end */
         r->paused_s = units_ps_to_s(paused);
         r->ingress_max = (double)st->ingress_max;
@@ -1577,7 +1776,7 @@ void swnet_fini(void *state)
         free(st->chunks[i]);
     free(st->chunks);
     free(st->pchunks);
-    for (uint32_t l = st->hosts; st->srpt && st->lk && l < st->links; l++)
+    for (uint32_t l = st->hosts; st->srpt && st->lk_live && l < st->links; l++)
         for (unsigned q = 0; q < st->nq; q++)
             free(((swnet_queue *)(st->lk + (size_t)l * st->stride + sizeof(swnet_port)))[q].h.a);
     free(st->lk);
@@ -1591,6 +1790,7 @@ void swnet_fini(void *state)
     free(st->xoff_sent);
     free(st->paused_at);
     free(st->paused);
+    free(st->pfc_lim);
     if (st->nic.node)
         nic_fini(&st->nic);
     topo_free(&st->t);
@@ -1631,15 +1831,81 @@ int swnet_resolve_phy(const net_params *core, swnet_params *p, const phy_params 
     return 0;
 }
 
-void swnet_no_pfc(const swnet_params *p, const char *shape, param_report *rep)
+static unsigned shape_nclass(const swnet_params *p);
+
+/* The default headroom as a check sees the fabric (links of their own
+ * latency, a graph's, are checked again at init, swnet_init): the round
+ * trip over the longer of the host and switch links, plus two packets with
+ * links of their own rate (head comment: Output buffers). */
+static uint64_t pfc_auto_headroom_core(const net_params *core, const swnet_params *p)
 {
-    if (p->flow_control == SWNET_PFC)
+    int64_t l = core->link_latency_ps;
+    if (p->host_link_ps > l)
+        l = p->host_link_ps;
+    return swnet_pfc_headroom(l, l, core->switch_latency_ps, core->bandwidth_bps, p->nic.mtu_bytes) +
+           (p->degraded_links[0] ? 2 * p->nic.mtu_bytes : 0);
+}
+
+void swnet_pfc_classes(const net_params *core, const swnet_params *p, unsigned vcs, const char *why_not,
+                       const char *shape, param_report *rep)
+{
+    if (p->flow_control != SWNET_PFC)
+        return;
+    unsigned nclass = shape_nclass(p), need = nclass * vcs;
+    if (why_not) {
+        param_invalid(rep, "network.flow-control", "pfc is not offered on %s with this routing: %s", shape, why_not);
+    } else if (need > SWNET_PFC_PRIOS) {
         param_invalid(rep, "network.flow-control",
-                      "pfc is not offered on %s: a pause stops a class on every VC of a link, and its routes can "
-                      "close a cycle of paused links (PFC deadlock); pfc runs on the electrical switch, fat trees, "
-                      "leaf-spine and acyclic graphs (up*-down* routes). Use credit (lossless, per VC) or infinite "
-                      "here",
-                      shape);
+                      "pfc on %s pauses each (class, VC) pair on its own priority (a pause shared by the VCs of a "
+                      "link can close a cycle of paused links: PFC deadlock), and %u classes x %u VCs need %u "
+                      "priorities: IEEE 802.1Qbb has %u. Use one class (network.priority fifo, host-scheduling "
+                      "not priority), or credit flow control",
+                      shape, nclass, vcs, need, SWNET_PFC_PRIOS);
+    } else {
+        /* swnet_check counted the classes alone (one VC): report here only what the VCs add */
+        uint64_t h = p->pfc_headroom ? p->pfc_headroom : pfc_auto_headroom_core(core, p);
+        if (vcs > 1 && p->buf.buffer_bytes > 0 && p->buf.policy == PORT_STATIC &&
+            nclass * (p->pfc_xoff + h) <= p->buf.buffer_bytes)
+            swnet_pfc_buffer_check(&p->buf, need, p->pfc_xoff, h, p->pfc_headroom == 0, rep);
+    }
+}
+
+uint64_t swnet_pfc_headroom(int64_t there_ps, int64_t back_ps, int64_t sw_ps, double bps, uint64_t mtu)
+{
+    long double b = (long double)(there_ps + back_ps + sw_ps) * (long double)bps / 8e12L;
+    return (uint64_t)ceill(b) + mtu;
+}
+
+void swnet_pfc_buffer_check(const port_cfg *buf, unsigned prios, uint64_t xoff, uint64_t headroom, int automatic,
+                            param_report *rep)
+{
+    if (buf->buffer_bytes == 0)
+        return;
+    if (buf->policy != PORT_STATIC) {
+        param_invalid(rep, "network.buffer-policy",
+                      "dynamic (a shared buffer under the dynamic threshold) is not modelled with "
+                      "flow-control=\"pfc\": its pause threshold pfc-xoff is static per ingress port and priority; "
+                      "use static (network.buffer per port)");
+        return;
+    }
+    uint64_t need = (uint64_t)prios * (xoff + headroom);
+    if (need > buf->buffer_bytes)
+        param_invalid(rep, "network.buffer",
+                      "under pfc a port's buffer is accounted at ingress, as a switch MMU's for lossless traffic: "
+                      "each of its %u pause priorities may hold pfc-xoff + headroom = %llu + %llu B%s, %llu B in "
+                      "all, more than network.buffer = %llu B (raise it, or lower pfc-xoff or pfc-headroom)",
+                      prios, (unsigned long long)xoff, (unsigned long long)headroom,
+                      automatic ? " (the default headroom: the pause's round trip, (2 link + switch) x B + mtu)" : "",
+                      (unsigned long long)need, (unsigned long long)buf->buffer_bytes);
+}
+
+void swnet_pfc_shared(void *state)
+{
+    swnet *st = state;
+    if (!st->pfc)
+        return;
+    st->pvcs = 1;
+    st->nprio = st->nclass;
 }
 
 void swnet_check(const net_params *core, const swnet_params *p, const char *const *routings, uint64_t hosts,
@@ -1677,6 +1943,9 @@ void swnet_check(const net_params *core, const swnet_params *p, const char *cons
         if (p->pfc_xon >= p->pfc_xoff)
             param_invalid(rep, "network.pfc-xon", "pfc-xon (%llu B) must be below pfc-xoff (%llu B)",
                           (unsigned long long)p->pfc_xon, (unsigned long long)p->pfc_xoff);
+        swnet_pfc_buffer_check(&p->buf, shape_nclass(p), p->pfc_xoff,
+                               p->pfc_headroom ? p->pfc_headroom : pfc_auto_headroom_core(core, p),
+                               p->pfc_headroom == 0, rep);
     } else if (p->flow_control != SWNET_CREDIT && p->flow_control != SWNET_INFINITE)
         param_invalid(rep, "network.flow-control", "unknown flow control %d", p->flow_control);
     if (p->flow_control == SWNET_CREDIT && p->vc_buffer_bytes < mtu && p->router != SWNET_IQ)
@@ -1740,6 +2009,8 @@ static swnet_shape shape_of(const swnet_params *p, unsigned vcs)
     return h;
 }
 
+static unsigned shape_nclass(const swnet_params *p) { return shape_of(p, 1).nclass; }
+
 /* Bytes of one link's block: the port, a FIFO per class and VC, and with
  * credits the credits of each pool, in whole cache lines (the port and its
  * first FIFOs share the first). */
@@ -1763,7 +2034,7 @@ double swnet_mem_bytes(const net_params *core, const swnet_params *p, const topo
            (port_cfg_on(&p->buf) || p->flow_control == SWNET_PFC
                 ? (double)t->links * sizeof(swnet_bq) + (double)t->switches * sizeof(uint64_t)
                 : 0) +
-           (p->flow_control == SWNET_PFC ? (double)t->links * (NET_PRIO_CLASSES * 17.0 + 1) : 0);
+           (p->flow_control == SWNET_PFC ? (double)t->links * (SWNET_PFC_PRIOS * 17.0 + 9) : 0);
 }
 
 int swnet_nodes_fit(const swnet_params *p, uint64_t nodes, uint64_t hosts)
@@ -2052,6 +2323,10 @@ int swnet_lossy(const swnet_params *p)
 {
     if (sw_buffered(p) && !sw_pfc(p) && (p->buf.buffer_bytes > 0 || p->buf.ecn == PORT_ECN_RED))
         return 1;
+    /* under pfc only past a headroom given (it may be below the round trip,
+     * which the attributes alone do not tell; the default never drops) */
+    if (sw_pfc(p) && p->pfc_headroom)
+        return NET_LOSSY_PFC;
     uint32_t count;
     const char *s = p->failed_links;
     while (tn_is_space(*s) || *s == ',')
@@ -2158,10 +2433,7 @@ int swnet_init(void *state, net *n, topo *t, const swnet_params *p, char *err, s
         return 0;
     }
     st->stride = link_stride(p, &st->t);
-    st->lk = tn_xalloc_big((size_t)st->links * st->stride);
-    for (uint32_t l = 0; st->credit && l < st->links; l++)
-        for (unsigned v = 0; v < st->npool; v++)
-            credit_at(st, l, v)->free = st->cap_bytes;
+    st->lk = tn_xalloc_big_raw((size_t)st->links * st->stride); /* written by lk_ready */
     nic_init(&st->nic, st->hosts, &p->nic, classes);
     /* every hop event is one link and one switch ahead: a lane (not when
      * links have latencies of their own) */
@@ -2181,7 +2453,34 @@ int swnet_init(void *state, net *n, topo *t, const swnet_params *p, char *err, s
     if (st->pfc) {
         st->pfc_xoff = p->pfc_xoff;
         st->pfc_xon = p->pfc_xon;
-        size_t k = (size_t)st->links * st->nclass;
+        st->pvcs = st->vcs;
+        st->nprio = st->nclass * st->vcs;
+        if (st->nprio > SWNET_PFC_PRIOS) {
+            tn_error(err, errlen, "network.flow-control: pfc on %s needs %u pause priorities (%u classes x %u VCs): "
+                     "IEEE 802.1Qbb has %u", st->t.ops->name, st->nprio, st->nclass, st->vcs, SWNET_PFC_PRIOS);
+            swnet_fini(st);
+            return -1;
+        }
+        /* xoff + headroom per ingress link: the given headroom, or the
+         * pause's round trip over that link (head comment) */
+        st->pfc_lim = tn_xcalloc(st->links, sizeof *st->pfc_lim);
+        for (uint32_t l = 0; l < st->links; l++) {
+            uint64_t rt = swnet_pfc_headroom(lat_of(st, l), back_of(st, l), st->sw_ps,
+                                             st->lrate ? st->lrate[l].bps : st->rate.bps, st->mtu) +
+                          (st->lrate ? 2 * st->mtu : 0);
+            uint64_t h = p->pfc_headroom ? p->pfc_headroom : rt;
+            st->pfc_lim[l] = p->pfc_xoff + h;
+            if (p->buf.buffer_bytes && (uint64_t)st->nprio * st->pfc_lim[l] > p->buf.buffer_bytes) {
+                tn_error(err, errlen, "network.buffer: under pfc each of a port's %u pause priorities may hold "
+                         "pfc-xoff + headroom = %llu B on link %u (its own latency or rate), more than %llu B in all",
+                         st->nprio, (unsigned long long)st->pfc_lim[l], l, (unsigned long long)p->buf.buffer_bytes);
+                swnet_fini(st);
+                return -1;
+            }
+        }
+        if (swnet_lossy(p) == NET_LOSSY_PFC)
+            n->lossy = NET_LOSSY_PFC; /* a packet may find its headroom exhausted */
+        size_t k = (size_t)st->links * st->nprio;
         st->ingress = tn_xcalloc(k, sizeof *st->ingress);
         st->xoff_sent = tn_xcalloc(k, 1);
         st->paused_at = tn_xcalloc(k, sizeof *st->paused_at);

@@ -31,7 +31,7 @@
 
 /* network.flow-control */
 typedef enum swnet_flow { SWNET_CREDIT = 0, SWNET_INFINITE = 1, SWNET_PFC = 2 } swnet_flow;
-extern const char *const swnet_flow_names[]; /* "credit", "infinite", "pfc" (pfc: not on tori and dragonflies) */
+extern const char *const swnet_flow_names[]; /* "credit", "infinite", "pfc" */
 
 /* network.routing: the topologies declare their routings (topo.h,
  * topo_<name>_routing_names and _help); the row's choices are
@@ -75,7 +75,9 @@ typedef struct swnet_params {
     int routing;              /* index into topo_routing_choices (0: "default"); topo_routing_of
                                  turns it into the topology's own routing */
     port_cfg buf;             /* output buffers, drop-tail, ECN (flow-control infinite or pfc): networks/port.h */
-    uint64_t pfc_xoff, pfc_xon; /* pfc: thresholds per switch ingress link and class, bytes */
+    uint64_t pfc_xoff, pfc_xon; /* pfc: thresholds per switch ingress link and pause priority, bytes */
+    uint64_t pfc_headroom;    /* pfc: bytes a (link, priority) may hold above pfc_xoff, 0: the pause's round
+                                 trip (swnet_pfc_headroom) */
     /* the router model (input-queued only but vcs, which both read) */
     int router;               /* enum swnet_router */
     int switching;            /* enum swnet_switching */
@@ -101,6 +103,9 @@ typedef struct swnet_params {
     uint32_t group_routers;        /* dragonfly: routers per group (switch s is in group s / it); 0: no groups */
 } swnet_params;
 
+/* Pause priorities of a link (IEEE 802.1Qbb's 3-bit priority). */
+#define SWNET_PFC_PRIOS 8
+
 /* Largest MTU: packet sizes are kept in 32 bits. */
 #define SWNET_MAX_MTU_BYTES (UINT64_C(1) << 30)
 
@@ -121,7 +126,8 @@ typedef struct swnet_params {
                 "switched fabrics, credit flow control: per-class (each priority class in use has VCs, credits " \
                 "and buffers of its own: a class never waits for a credit another holds) | shared (the classes " \
                 "share the deadlock classes' VCs)"),                                                             \
-     .kind = PARAM_CHOICE, .off = offsetof(T, m.vc_map), .choices = swnet_vcmap_names, .example = "shared"}
+     .kind = PARAM_CHOICE, .off = offsetof(T, m.vc_map), .choices = swnet_vcmap_names, .example = "shared",     \
+     .when = "network.flow-control=credit"}
 
 #define SWNET_ROW_ROUTER(T, m) \
     {SWNET_ROW_("network.router", "choice", "", "output-queued",                                               \
@@ -170,6 +176,16 @@ typedef struct swnet_params {
                 "at link rate (BookSim2's internal_speedup)"),                                                  \
      .kind = PARAM_U32, .off = offsetof(T, m.speedup), .min = 1, .max = 16, .example = "2"}
 
+/* network.pfc-headroom (the switch declares it too) */
+#define SWNET_ROW_PFC_HEADROOM(T, f)                                                                          \
+    {SWNET_ROW_("network.pfc-headroom", "size", "B", "0B",                                                     \
+                "PFC: bytes one ingress link and priority may hold above pfc-xoff (what arrives while the "    \
+                "pause travels); one more is dropped and counted. 0: the pause's round trip, (link there + "   \
+                "switch + link back) x B + mtu per link, which never drops (one given needs a transport). "     \
+                "With network.buffer, priorities x "                                                            \
+                "(pfc-xoff + headroom) must fit in it"),                                                        \
+     .kind = PARAM_BYTES, .off = offsetof(T, f), .flags = PARAM_NONNEG, .example = "30kB"}
+
 /* The shared rows, for a params struct `T` whose swnet_params is member `m`. */
 #define SWNET_ROWS(T, m)                                                                                      \
     {SWNET_ROW_("network.mtu", "size", "B", "4.096kB",                                                             \
@@ -178,16 +194,17 @@ typedef struct swnet_params {
     NIC_ROW_SCHEDULING(T, m.nic),                                                                              \
     {SWNET_ROW_("network.flow-control", "choice", "", "credit",                                                \
                 "switched fabrics: credit (lossless, finite buffers) | infinite (unbounded buffers) | pfc "     \
-                "(switch, fat trees, leaf-spine, acyclic graphs: priority flow control, pause frames per class)"),\
+                "(priority flow control: pause frames per class, and per VC on tori and dragonflies)"),         \
      .kind = PARAM_CHOICE, .off = offsetof(T, m.flow_control), .choices = swnet_flow_names,                     \
      .example = "credit"},                                                                                      \
     {SWNET_ROW_("network.pfc-xoff", "size", "B", "40kB",                                                       \
-                "PFC: bytes of one switch ingress link and class waiting in the switch above which it sends "  \
-                "a pause frame upstream"),                                                                      \
+                "PFC: bytes of one switch ingress link and pause priority (class; on tori and dragonflies "    \
+                "class and VC) waiting in the switch above which it sends a pause frame upstream"),            \
      .kind = PARAM_BYTES, .off = offsetof(T, m.pfc_xoff), .flags = PARAM_POS, .example = "40kB"},              \
     {SWNET_ROW_("network.pfc-xon", "size", "B", "20kB",                                                        \
-                "PFC: bytes at or below which a paused ingress link and class is resumed (< pfc-xoff)"),      \
+                "PFC: bytes at or below which a paused ingress link and priority is resumed (< pfc-xoff)"),   \
      .kind = PARAM_BYTES, .off = offsetof(T, m.pfc_xon), .flags = PARAM_NONNEG, .example = "20kB"},            \
+    SWNET_ROW_PFC_HEADROOM(T, m.pfc_headroom),                                                                            \
     SWNET_ROW_VC_BUFFER(T, m),                                                                                 \
     {SWNET_ROW_("network.priority", "choice", "", "default",                                                   \
                 "switched fabrics: fifo | control-first or strict (sources and output ports serve the lowest "  \
@@ -309,7 +326,11 @@ typedef struct swnet {
                                      routings: every choice is the record's) */
     uint64_t salt_key;            /* drawn from the fabric's stream: message salts */
     unsigned char *lk;            /* [links] blocks of `stride` bytes: the output side of a link (port,
-                                     its FIFOs per class and VC, the credits of the buffer it enters) */
+                                     its FIFOs per class and VC, the credits of the buffer it enters);
+                                     allocated at init, written (zeroed, credits full) at the first
+                                     message or failure (lk_ready, lk_live): a fabric built for its
+                                     routes alone (pattern timing="off") never touches it */
+    int lk_live;                  /* lk is written */
     size_t stride;                /* bytes of one link's block */
     host_nic nic;                 /* the hosts: messages waiting at their source, the next packet's choice */
     struct swnet_pkt *pkt_free;   /* packet free list */
@@ -337,15 +358,20 @@ typedef struct swnet {
     uint64_t *qsw;                /* [switches] buffered: bytes waiting at each switch's outputs */
     uint64_t drops, marks;        /* buffered */
     uint8_t pick_mode;            /* switch_pick: 0 FIFOs, 1 srpt heaps, 2 FIFOs under PFC */
-    int pfc;                      /* 1: flow-control pfc (buffered, never drops) */
+    int pfc;                      /* 1: flow-control pfc (buffered; drops only past the headroom) */
     uint64_t pfc_xoff, pfc_xon;   /* its thresholds */
-    uint64_t *ingress;            /* [links x nclass] pfc: bytes that entered by link l in class c, still waiting */
-    uint8_t *xoff_sent;           /* [links x nclass] pfc: a pause is in force (sent, no resume since) */
-    int64_t *paused_at;           /* [links x nclass] pfc: when it took effect */
-    uint8_t *paused;              /* [links] pfc: classes the sender of link l must not start (bit c) */
+    unsigned pvcs;                /* pfc: priorities per class: vcs (a priority per (class, VC)), or 1 (every
+                                     VC of a class shares one: swnet_pfc_shared, a test aid) */
+    unsigned nprio;               /* pfc: pause priorities per link, nclass x pvcs (<= 8, IEEE 802.1Qbb) */
+    uint64_t *pfc_lim;            /* [links] pfc: xoff + headroom of link l's ingress (per priority) */
+    uint64_t *ingress;            /* [links x nprio] pfc: bytes that entered by link l in priority q, still
+                                     waiting (q = class x pvcs + VC of the buffer it entered) */
+    uint8_t *xoff_sent;           /* [links x nprio] pfc: a pause is in force (sent, no resume since) */
+    int64_t *paused_at;           /* [links x nprio] pfc: when it took effect */
+    uint8_t *paused;              /* [links] pfc: priorities the sender of link l must not start (bit q) */
     uint64_t pause_frames;        /* pfc: pause frames sent */
-    int64_t paused_ps;            /* pfc: time (link, class) pairs spent paused, summed */
-    uint64_t ingress_max;         /* pfc: the largest bytes of one ingress link and class held */
+    int64_t paused_ps;            /* pfc: time (link, priority) pairs spent paused, summed */
+    uint64_t ingress_max;         /* pfc: the largest bytes of one ingress link and priority held */
     struct iqr *iq;               /* the input-queued router model (iqrouter.c), NULL: output-queued */
     /* links of their own rate or latency (topo_ops.link_attr), else NULL:
      * every link at `rate` and `link_ps` (the hot path then reads none) */
@@ -387,14 +413,36 @@ void swnet_check_degraded(const swnet_params *p, const topo *t, param_report *re
 /* Are N nodes a size t's host count allows under p's placement? */
 int swnet_nodes_fit(const swnet_params *p, uint64_t nodes, uint64_t hosts);
 
-/* Refuse flow-control pfc on a fabric whose routes may form cyclic buffer
- * dependencies (tori, dragonflies), naming it by shape. */
-void swnet_no_pfc(const swnet_params *p, const char *shape, param_report *rep);
+/* flow-control pfc on a fabric of `vcs` deadlock classes (tori,
+ * dragonflies): each (service class, VC) pair is a pause priority of its
+ * own; refused, naming the fabric by shape, when they exceed IEEE
+ * 802.1Qbb's 8 priorities or when why_not (a routing PFC cannot keep
+ * deadlock-free) is given. */
+void swnet_pfc_classes(const net_params *core, const swnet_params *p, unsigned vcs, const char *why_not,
+                       const char *shape, param_report *rep);
+/* The bytes a pause's round trip lets in above pfc-xoff over a link of
+ * latency there and back (ps), switch traversal sw_ps, at bps, packets of
+ * mtu bytes: the default network.pfc-headroom (swnet.c head: Output
+ * buffers). */
+uint64_t swnet_pfc_headroom(int64_t there_ps, int64_t back_ps, int64_t sw_ps, double bps, uint64_t mtu);
+/* network.buffer under pfc: prios x (xoff + headroom) must fit in it
+ * (per port, static policy; automatic: headroom is the default); reported
+ * at network.buffer (or buffer-policy). */
+void swnet_pfc_buffer_check(const port_cfg *buf, unsigned prios, uint64_t xoff, uint64_t headroom, int automatic,
+                            param_report *rep);
+/* Test aid (before any message): every VC of a class shares one pause
+ * priority, as on a tree; on a torus this can deadlock (swnet.c head). */
+void swnet_pfc_shared(void *state);
+/* Test aid (pfc): the length of a cycle of paused (link, priority) pairs,
+ * each holding packets that wait at the next one's paused output (a PFC
+ * deadlock), 0 if none. */
+uint64_t swnet_pfc_wait_cycle(const void *state);
 
 /* The drops a run on p can have, from p alone (net_ops.lossy): 1 when the
  * output-queued router's buffers drop (drop-tail or RED under flow-control
- * infinite), else NET_LOSSY_FAILURES when links fail during the run
- * (fail-at), else 0. swnet_init sets net.lossy to the same. swnet_lossy_op
+ * infinite), NET_LOSSY_PFC under pfc with a pfc-headroom given (it may be
+ * below the pause's round trip), else NET_LOSSY_FAILURES when links fail
+ * during the run (fail-at), else 0. swnet_init sets net.lossy to the same. swnet_lossy_op
  * is the op of every fabric over the core, whose params begin with their
  * swnet_params (`sw`, the first member of each). */
 int swnet_lossy(const swnet_params *p);

@@ -363,6 +363,7 @@ typedef struct topo_torus_params {
 } topo_torus_params;
 int topo_torus_check(const topo_torus_params *p, char *err, size_t errlen);
 int topo_torus_init(topo *t, const topo_torus_params *p, char *err, size_t errlen);
+unsigned topo_torus_classes(topo_torus_routing r); /* its deadlock classes (VCs): dor 2, adaptive 3, else 4 */
 
 /* fat tree (topo_fattree.c): k-ary n-tree of Petrini and Vanneschi, k^n hosts,
  * n levels of k^(n-1) switches. */
@@ -423,6 +424,7 @@ typedef struct topo_dragonfly_params {
 } topo_dragonfly_params;
 int topo_dragonfly_check(const topo_dragonfly_params *p, char *err, size_t errlen);
 int topo_dragonfly_init(topo *t, const topo_dragonfly_params *p, char *err, size_t errlen);
+unsigned topo_dragonfly_classes(topo_dragonfly_routing r); /* its deadlock classes (VCs): minimal 2, else 3 */
 
 /* graph (topo_graph.c): a fabric read from a DOT file (ORCS's format, seed
  * 001), its routes from the file (with its classes, lmc paths, vcstep and

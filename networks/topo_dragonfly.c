@@ -85,6 +85,8 @@ const char *const topo_dragonfly_routing_help[] = {"minimal, 2 classes", "throug
 
 enum { MODE_MIN = 0, MODE_VAL = 1, MODE_UGAL = 2 };
 
+unsigned topo_dragonfly_classes(topo_dragonfly_routing r) { return r == TOPO_DF_MINIMAL ? 2 : 3; }
+
 typedef struct dragonfly {
     uint32_t g, a, p, h; /* groups, routers per group, hosts and global links per router */
     uint32_t n;          /* links between two groups: a h / (g - 1) */
@@ -503,7 +505,7 @@ int topo_dragonfly_init(topo *t, const topo_dragonfly_params *p, char *err, size
     t->max_radix = q->radix;
     t->links = t->hosts + t->switches * q->radix;
     t->max_route_links = p->routing == TOPO_DF_MINIMAL ? 5 : 7;
-    t->vcs = p->routing == TOPO_DF_MINIMAL ? 2 : 3;
+    t->vcs = topo_dragonfly_classes(p->routing);
     t->routing = (uint8_t)p->routing;
     t->adaptive = p->routing == TOPO_DF_UGAL;
     return 0;

@@ -1951,22 +1951,26 @@ static int walk_all(graph *g, char *err, size_t errlen)
 
 /* ---- init ---- */
 
-/* The last graph built, kept for the next build of the same file with the
- * same parameters (a sweep builds a fabric for its checks, its estimates
- * and every run; at 20,000 hosts a build walks every destination): keyed
- * by the path, the file's size and modification time, the routing and the
- * fabric's link rate and latency, and a digest of
- * its bytes (a file rewritten within the clock's granularity keeps its
- * size and time). The digest is taken again only while the file's time is
- * within GR_MTIME_SLACK_S of the moment the last digest began: a file
- * rewritten after that moment gets a later time, so a time older than the
- * slack that has not changed means bytes that have not either (at 20,000
- * hosts a digest of the DOT file every run was 5 % of a run). One
- * process, one thread (tasknet's sweeps fork). */
+/* The last two graphs built, kept for the next builds of the same file
+ * with the same parameters (a sweep builds a fabric for its checks, its
+ * estimates and every run, and network.fail-at two in every run: before
+ * its failures and after; at 20,000 hosts a build walks every
+ * destination): keyed by the path, the file's size and modification time,
+ * the routing, the fabric's link rate and latency, the failed links, and a
+ * digest of its bytes (a file rewritten within the clock's granularity
+ * keeps its size and time). The digest is taken again only while the
+ * file's time is within GR_MTIME_SLACK_S of the moment the last digest of
+ * it began: a file rewritten after that moment gets a later time, so a
+ * time older than the slack that has not changed means bytes that have
+ * not either (at 20,000 hosts a digest of the DOT file every run was 5 %
+ * of a run). A new build first drops the least recently used entry, so at
+ * most one kept graph and the one being built are alive beside those the
+ * fabrics hold. One process, one thread (tasknet's sweeps fork). */
 #define GR_MTIME_SLACK_S 2 /* the coarsest file time granularity in use (FAT: 2 s) */
-static struct {
+#define GR_CACHED 2
+typedef struct gr_cached {
     char *path;
-    uint64_t digest; /* FNV-1a 64 of the file's bytes */
+    uint64_t digest;          /* FNV-1a 64 of the file's bytes */
     struct timespec digested; /* when the digest began (CLOCK_REALTIME) */
     struct stat st;
     topo_graph_routing routing;
@@ -1975,8 +1979,34 @@ static struct {
     char *failed;   /* network.failed-links as given ("" none) */
     int fail_draw;
     uint64_t fail_seed;
-    graph *g;
-} gcache;
+    graph *g;       /* NULL: empty */
+    uint64_t used;  /* last use (gcache_clock) */
+} gr_cached;
+static gr_cached gcache[GR_CACHED];
+static uint64_t gcache_clock;
+
+static int same_file(const gr_cached *c, const char *path, const struct stat *st)
+{
+    return c->g && strcmp(c->path, path) == 0 && c->st.st_size == st->st_size &&
+           c->st.st_mtim.tv_sec == st->st_mtim.tv_sec && c->st.st_mtim.tv_nsec == st->st_mtim.tv_nsec &&
+           c->st.st_ino == st->st_ino && c->st.st_dev == st->st_dev;
+}
+
+static int same_params(const gr_cached *c, const topo_graph_params *p)
+{
+    return c->routing == p->routing && c->bw == p->bandwidth_bps && c->lps == p->link_ps &&
+           strcmp(c->failed, p->failed_links ? p->failed_links : "") == 0 && c->fail_draw == p->fail_draw &&
+           c->fail_seed == p->fail_seed;
+}
+
+static void cache_drop(gr_cached *c)
+{
+    if (c->g && --c->g->refs <= 0)
+        graph_free(c->g);
+    free(c->path);
+    free(c->failed);
+    memset(c, 0, sizeof *c);
+}
 
 static uint64_t file_digest(const char *path)
 {
@@ -2020,27 +2050,29 @@ int topo_graph_init(topo *t, const topo_graph_params *p, char *err, size_t errle
     uint64_t digest = 0;
     struct timespec now = {0, 0};
     if (have_st) {
-        int same = gcache.g && strcmp(gcache.path, p->path) == 0 && gcache.st.st_size == st.st_size &&
-                   gcache.st.st_mtim.tv_sec == st.st_mtim.tv_sec && gcache.st.st_mtim.tv_nsec == st.st_mtim.tv_nsec &&
-                   gcache.st.st_ino == st.st_ino && gcache.st.st_dev == st.st_dev;
-        if (same && st.st_mtim.tv_sec + GR_MTIME_SLACK_S < gcache.digested.tv_sec) {
-            digest = gcache.digest; /* unchanged since long before the last digest (above) */
-            now = gcache.digested;
+        const gr_cached *known = NULL; /* the latest digest of these bytes */
+        for (int i = 0; i < GR_CACHED; i++)
+            if (same_file(&gcache[i], p->path, &st) && (!known || gcache[i].digested.tv_sec > known->digested.tv_sec))
+                known = &gcache[i];
+        if (known && st.st_mtim.tv_sec + GR_MTIME_SLACK_S < known->digested.tv_sec) {
+            digest = known->digest; /* unchanged since long before the last digest (above) */
+            now = known->digested;
         } else {
             clock_gettime(CLOCK_REALTIME, &now);
             digest = file_digest(p->path);
         }
-    }
-    if (have_st && gcache.g && strcmp(gcache.path, p->path) == 0 && gcache.digest == digest &&
-        gcache.st.st_size == st.st_size &&
-        gcache.st.st_mtim.tv_sec == st.st_mtim.tv_sec && gcache.st.st_mtim.tv_nsec == st.st_mtim.tv_nsec &&
-        gcache.st.st_ino == st.st_ino && gcache.routing == p->routing && gcache.bw == p->bandwidth_bps &&
-        gcache.lps == p->link_ps && strcmp(gcache.failed, p->failed_links ? p->failed_links : "") == 0 &&
-        gcache.fail_draw == p->fail_draw && gcache.fail_seed == p->fail_seed) {
-        gcache.g->refs++;
-        gcache.digested = now; /* the bytes were these then */
-        fill_topo(t, gcache.g, p);
-        return 0;
+        for (int i = 0; i < GR_CACHED; i++) {
+            gr_cached *c = &gcache[i];
+            if (same_file(c, p->path, &st) && c->digest == digest && same_params(c, p)) {
+                c->g->refs++;
+                c->digested = now; /* the bytes were these then */
+                c->used = ++gcache_clock;
+                fill_topo(t, c->g, p);
+                return 0;
+            }
+        }
+        int lru = gcache[0].used <= gcache[1].used ? 0 : 1;
+        cache_drop(&gcache[lru]); /* before the build: see above */
     }
     Agraph_t *ag = dot_open(p->path, err, errlen);
     if (!ag)
@@ -2082,21 +2114,21 @@ int topo_graph_init(topo *t, const topo_graph_params *p, char *err, size_t errle
     }
     g->refs = 1;
     if (have_st) {
-        if (gcache.g && --gcache.g->refs <= 0)
-            graph_free(gcache.g);
-        free(gcache.path);
-        gcache.path = tn_xstrdup(p->path);
-        gcache.st = st;
-        gcache.digest = digest;
-        gcache.digested = now;
-        gcache.routing = p->routing;
-        gcache.bw = p->bandwidth_bps;
-        gcache.lps = p->link_ps;
-        free(gcache.failed);
-        gcache.failed = tn_xstrdup(p->failed_links ? p->failed_links : "");
-        gcache.fail_draw = p->fail_draw;
-        gcache.fail_seed = p->fail_seed;
-        gcache.g = g;
+        gr_cached *c = !gcache[0].g ? &gcache[0] : !gcache[1].g ? &gcache[1]
+                                                   : &gcache[gcache[0].used <= gcache[1].used ? 0 : 1];
+        cache_drop(c);
+        c->path = tn_xstrdup(p->path);
+        c->st = st;
+        c->digest = digest;
+        c->digested = now;
+        c->routing = p->routing;
+        c->bw = p->bandwidth_bps;
+        c->lps = p->link_ps;
+        c->failed = tn_xstrdup(p->failed_links ? p->failed_links : "");
+        c->fail_draw = p->fail_draw;
+        c->fail_seed = p->fail_seed;
+        c->g = g;
+        c->used = ++gcache_clock;
         g->refs++;
     }
     fill_topo(t, g, p);

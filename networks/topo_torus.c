@@ -156,6 +156,11 @@ const char *const topo_torus_routing_help[] = {
     "dor to a random switch, then on: 4 classes, half the uniform throughput",
     "dor to a random switch of the minimal quadrant, then on: 4 classes, minimal", NULL};
 
+unsigned topo_torus_classes(topo_torus_routing r)
+{
+    return r == TOPO_TORUS_DOR ? 2 : r == TOPO_TORUS_ADAPTIVE ? 3 : 4;
+}
+
 #define VC_ADAPTIVE 2
 #define VC_PHASE 2       /* valiant, romm: phase 1 hops use classes 2, 3 (phase 0: 0, 1) */
 #define TIE_PHASE1 40    /* valiant, romm: the tie bits of the second phase's record */
@@ -623,7 +628,7 @@ int topo_torus_init(topo *t, const topo_torus_params *p, char *err, size_t errle
     t->max_radix = 2 * q->n + 1;
     t->links = stride + stride * (2 * q->n + 1);
     t->max_route_links = (p->routing == TOPO_TORUS_VALIANT ? 2 * hops : hops) + 2;
-    t->vcs = p->routing == TOPO_TORUS_DOR ? 2 : p->routing == TOPO_TORUS_ADAPTIVE ? 3 : 4;
+    t->vcs = topo_torus_classes(p->routing);
     t->routing = (uint8_t)p->routing;
     t->adaptive = p->routing == TOPO_TORUS_ADAPTIVE;
     return 0;

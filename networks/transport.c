@@ -646,7 +646,8 @@ static __attribute__((noinline)) void output_sack(tp_inst *t, tp_flow *f)
         /* SACK, after a timeout: the go-back skips SACKed segments; in flight are the unSACKed ones sent
          * since (RFC 6675 sec. 5.1) */
         uint64_t out = (f->nxt - f->una) - tp_sb_count(f, f->una, f->nxt);
-        while (f->nxt < f->nseg && out < w) {
+        uint32_t rw = rwnd_segs(t, f); /* skipped SACKed segments still hold receive window */
+        while (f->nxt < f->nseg && out < w && f->nxt - f->una < rw) {
             if (f->nxt < f->max && bm_has(f->sacked, f->nxt)) {
                 f->nxt = bm_run_end(f->sacked, f->nxt);
                 continue;

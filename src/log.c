@@ -30,18 +30,24 @@ size_t tn_xalloc_big_bytes(size_t bytes)
     return bytes ? (bytes + align - 1) / align * align : align; /* aligned_alloc: a multiple */
 }
 
-void *tn_xalloc_big(size_t bytes)
+void *tn_xalloc_big_raw(size_t bytes)
 {
     size_t align = bytes >= HUGE_PAGE ? HUGE_PAGE : 64;
     size_t n = tn_xalloc_big_bytes(bytes);
     void *p = check(aligned_alloc(align, n), n);
 #if defined(__linux__) && defined(MADV_HUGEPAGE)
-    /* before the first touch, so the faults below take huge pages; a
-     * kernel without them (or with them off) refuses, harmlessly */
+    /* before the first touch, so the faults take huge pages; a kernel
+     * without them (or with them off) refuses, harmlessly */
     if (align == HUGE_PAGE)
         (void)madvise(p, n, MADV_HUGEPAGE);
 #endif
-    memset(p, 0, n);
+    return p;
+}
+
+void *tn_xalloc_big(size_t bytes)
+{
+    void *p = tn_xalloc_big_raw(bytes);
+    memset(p, 0, tn_xalloc_big_bytes(bytes));
     return p;
 }
 

@@ -44,6 +44,9 @@ char *tn_xstrdup(const char *s);
  * apart, and with 4 KiB pages nearly every one missed the TLB too. Release
  * with free(). */
 void *tn_xalloc_big(size_t bytes);
+/* The same block, not zeroed (its pages untouched until the caller writes
+ * them: a table made only when it is used costs nothing before). */
+void *tn_xalloc_big_raw(size_t bytes);
 /* The bytes tn_xalloc_big(bytes) zeroes, hence holds (its size rounded up
  * to its alignment): what a model's memory estimate counts for it. */
 size_t tn_xalloc_big_bytes(size_t bytes);

@@ -436,6 +436,85 @@ START_TEST(test_route_errors)
 }
 END_TEST
 
+/* route_many's shape (cong_eval_ws): scatter on 4 ranks, identity map,
+ * flows 0 -> 1, 0 -> 2, 0 -> 3 in that order. ctx selects the routes:
+ *   "loop+far": flow 0 [0, 1, 0] (a loop), flow 2 [5, 99] (99 >= 16);
+ *   "loop": flow 0 [0, 1, 0], the others [2, 3];
+ *   "far-long": flow 1 a route of 12 links, the last 99 (the exact check
+ *   of routes over 8 links), the others [2, 3];
+ *   "far": flow 1 [4, 99] (the vector check of short routes), the others
+ *   [2, 3];
+ *   "ok": every flow [f, 8 + f]. */
+static size_t many_bad(const void *ctx, size_t n, const uint64_t *ends, uint32_t *links, uint32_t *len,
+                       size_t stride)
+{
+    const char *how = ctx;
+    (void)ends;
+    if (stride < 12)
+        return 12;
+    for (size_t f = 0; f < n; f++) {
+        uint32_t *r = links + f * stride;
+        if (!strcmp(how, "ok")) {
+            r[0] = (uint32_t)f;
+            r[1] = 8 + (uint32_t)f;
+            len[f] = 2;
+        } else if (f == 0 && strncmp(how, "loop", 4) == 0) {
+            r[0] = 0, r[1] = 1, r[2] = 0;
+            len[f] = 3;
+        } else if ((f == 2 && !strcmp(how, "loop+far")) || (f == 1 && !strcmp(how, "far"))) {
+            r[0] = 5, r[1] = 99;
+            len[f] = 2;
+        } else if (f == 1 && !strcmp(how, "far-long")) {
+            for (uint32_t j = 0; j < 11; j++)
+                r[j] = 4 + j;
+            r[11] = 99;
+            len[f] = 12;
+        } else {
+            r[0] = 2, r[1] = 3;
+            len[f] = 2;
+        }
+    }
+    return 0;
+}
+
+/* The checks of route_many's links, made while counting (route_check):
+ * the same messages as a per-pair route op's, a link outside the fabric in
+ * any flow reported before a loop in an earlier one (as when every route's
+ * range was checked before the counting), and acc untouched; then a good
+ * evaluation on the same scratch (the loads were put back to 0): scatter's
+ * 3 flows on disjoint links, c_f = 1 each. */
+START_TEST(test_route_many_errors)
+{
+    pat_set s = single(PAT_SCATTER, 4, 0);
+    uint32_t map[4];
+    map_identity(map, 4);
+    cong_result r;
+    cong_acc acc;
+    cong_acc_init(&acc, 16);
+    cong_ws w;
+    memset(&w, 0, sizeof w);
+    char err[256];
+    ck_assert_int_eq(cong_eval_ws(&w, &s, map, 16, NULL, many_bad, "loop+far", &acc, &r, err, sizeof err), -1);
+    ck_assert_str_eq(err, "route from node 0 to node 3 uses link 99 of 16");
+    ck_assert_int_eq(cong_eval_ws(&w, &s, map, 16, NULL, many_bad, "loop", &acc, &r, err, sizeof err), -1);
+    ck_assert_str_eq(err, "route from node 0 to node 1 uses link 0 twice (routing loop)");
+    ck_assert_int_eq(cong_eval_ws(&w, &s, map, 16, NULL, many_bad, "far-long", &acc, &r, err, sizeof err), -1);
+    ck_assert_str_eq(err, "route from node 0 to node 2 uses link 99 of 16");
+    ck_assert_int_eq(cong_eval_ws(&w, &s, map, 16, NULL, many_bad, "far", &acc, &r, err, sizeof err), -1);
+    ck_assert_str_eq(err, "route from node 0 to node 2 uses link 99 of 16");
+    ck_assert_uint_eq(acc.runs, 0);
+    for (uint32_t e = 0; e < 16; e++)
+        ck_assert_uint_eq(acc.link_load[e], 0);
+    ck_assert_int_eq(cong_eval_ws(&w, &s, map, 16, NULL, many_bad, "ok", &acc, &r, err, sizeof err), 0);
+    ASSERT_CONG(r, 1, 1.0, 1, 1, 1.0);
+    for (uint32_t e = 0; e < 16; e++)
+        ck_assert_uint_eq(acc.link_load[e], e < 3 || (e >= 8 && e < 11) ? 1 : 0);
+    cong_ws_free(&w);
+    cong_acc_free(&acc);
+    pat_set_free(&s);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("congestion");
@@ -451,6 +530,7 @@ static Suite *suite(void)
     tcase_add_test(tc, test_k10_static);
     tcase_add_test(tc, test_noise_spinet);
     tcase_add_test(tc, test_route_errors);
+    tcase_add_test(tc, test_route_many_errors);
     suite_add_tcase(s, tc);
     return s;
 }

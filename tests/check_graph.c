@@ -247,6 +247,71 @@ START_TEST(test_pfc_graph)
 }
 END_TEST
 
+/* PFC on a graph whose routes have classes: the 7 x 7 torus's dimension
+ * order exported with its dateline classes (vcs=2, as test_export_import's
+ * round trip) and read back with its file routes. Each (class, VC) pair is
+ * a pause priority of its own (swnet.c), so the routes' channel dependency
+ * graph over (link, VC), acyclic (the build's check), keeps the pauses
+ * acyclic: every host sending 30 kB to the host 3 hops along its ring (the
+ * + way: the shorter one on a 7-ring) completes under xoff 3 kB, every
+ * message once, no drop, every pause resumed. With every VC of a class on
+ * one priority (swnet_pfc_shared, the test aid) the ring dependencies close
+ * a cycle of paused links and the run stops with messages undelivered.
+ * 10 Gb/s, links 100 ns, 1500-B packets. */
+START_TEST(test_pfc_graph_classes)
+{
+    net_params core = th_star(49, 10e9);
+    core.link_latency_ps = 100000;
+    core.switch_latency_ps = 0;
+    const char *tsets[] = {"network.dims=7 7", NULL};
+    th_net *a = th_net_new("torus", &core, tsets, NULL, 5, 4);
+    snprintf(tmp_path, sizeof tmp_path, "/tmp/tasknet-check-graph-%ld.dot", base_pid);
+    FILE *f = fopen(tmp_path, "w");
+    ck_assert_ptr_nonnull(f);
+    uint64_t conflicts = 99;
+    char err[256];
+    ck_assert_int_eq(topo_export_dot_rates(a->n->ops->topology(a->n->state), NULL, f, "torus", &conflicts, err,
+                                           sizeof err),
+                     0);
+    fclose(f);
+    th_net_free(a);
+    ck_assert_uint_eq(conflicts, 0);
+    char fset[200];
+    snprintf(fset, sizeof fset, "network.file=%s", tmp_path);
+    int done[2];
+    for (int shared = 0; shared < 2; shared++) {
+        const char *sets[] = {fset, "network.flow-control=pfc", "network.pfc-xoff=3kB", "network.pfc-xon=1.5kB",
+                              "network.mtu=1500B", NULL};
+        th_net *h = th_net_new("graph", &core, sets, NULL, 1, 64);
+        ck_assert_uint_eq(h->n->ops->topology(h->n->state)->vcs, 2);
+        if (shared)
+            swnet_pfc_shared(h->n->state);
+        net_msg *m[49];
+        for (uint32_t i = 0; i < 49; i++)
+            m[i] = th_at_low(h, 0, i, (i / 7) * 7 + (i % 7 + 3) % 7, 30000);
+        th_net_go(h);
+        done[shared] = 0;
+        for (int i = 0; i < 49; i++) {
+            ck_assert_uint_le(m[i]->a, 1);
+            done[shared] += (int)m[i]->a;
+        }
+        net_queue_report r = {0};
+        ck_assert_int_eq(h->n->ops->queue_report(h->n->state, sim_now(h->s), &r), 1);
+        ck_assert_uint_eq(r.drops, 0);
+        ck_assert_uint_gt(r.pause_frames, 0);
+        if (!shared) {
+            ck_assert_uint_eq(h->bytes, 49 * 30000);
+            ck_assert_uint_eq(swnet_credit_leaks(h->n->state), 0); /* every pause resumed, nothing left */
+        } else {
+            ck_assert_uint_ge(swnet_pfc_wait_cycle(h->n->state), 2);
+        }
+        th_net_free(h);
+    }
+    ck_assert_int_eq(done[0], 49);
+    ck_assert_int_lt(done[1], 49);
+}
+END_TEST
+
 /* up-down on the same ring (root A, the first switch; breadth-first levels
  * A 0, B and E 1, C and D 2): a link goes up toward a smaller (level, id).
  * Every route, checked hop by hop, is up links then down links, so no
@@ -910,6 +975,36 @@ END_TEST
  * when that time is recent, and one whose time changed is read again
  * whatever its age. A: 2 hosts on S; B, as long: H2 renamed X2, a switch
  * (1 host). */
+/* The cache keeps the last two graphs (network.fail-at builds two every
+ * run, before its failures and after, and a single entry rebuilt both
+ * each time): fabric.dot shortest intact (A) and with L1-S1 failed (B)
+ * alternate on the same graphs; a third (up-down) drops the least
+ * recently used (B), not A. */
+static const void *graph_of(const char *failed, topo_graph_routing r)
+{
+    topo t;
+    char err[1024];
+    topo_graph_params p = {.path = TASKNET_SRCDIR "/configs/data/fabric.dot", .routing = r, .failed_links = failed};
+    ck_assert_msg(topo_graph_init(&t, &p, err, sizeof err) == 0, "%s", err);
+    const void *g = t.priv;
+    topo_free(&t);
+    return g;
+}
+
+START_TEST(test_graph_cache_two)
+{
+    const void *a = graph_of("", TOPO_GRAPH_SHORTEST), *b = graph_of("L1-S1", TOPO_GRAPH_SHORTEST);
+    ck_assert_ptr_ne(a, b);
+    for (int i = 0; i < 3; i++) {
+        ck_assert_ptr_eq(graph_of("", TOPO_GRAPH_SHORTEST), a);
+        ck_assert_ptr_eq(graph_of("L1-S1", TOPO_GRAPH_SHORTEST), b);
+    }
+    ck_assert_ptr_eq(graph_of("", TOPO_GRAPH_SHORTEST), a);
+    (void)graph_of("", TOPO_GRAPH_UPDOWN);
+    ck_assert_ptr_eq(graph_of("", TOPO_GRAPH_SHORTEST), a);
+}
+END_TEST
+
 START_TEST(test_graph_cache_rewrite)
 {
     const char *A = "graph g { S; H1 -- S; H2 -- S; }\n", *B = "graph g { S; H1 -- S; X2 -- S; }\n";
@@ -1555,6 +1650,30 @@ END_TEST
 /* ---- failed links (network.failed-links) ---- */
 
 #define FABRIC TASKNET_SRCDIR "/configs/data/fabric.dot"
+
+/* The memory estimate of a graph fabric with network.fail-at counts both
+ * its graphs, before its failures and after (gr_build_pair): it grows by
+ * the size of the graph before, built here on its own (fabric.dot,
+ * up-down, every link up), against the same fabric failed from the
+ * start. */
+START_TEST(test_fail_at_mem)
+{
+    net_params core = th_star(16, 10e9);
+    const net_ops *gops = net_find("graph");
+    const char *plain[] = {"network.file=" FABRIC, "network.routing=up-down", "network.failed-links=L1-S1", NULL};
+    const char *at[] = {"network.file=" FABRIC, "network.routing=up-down", "network.failed-links=L1-S1",
+                        "network.fail-at=1us", NULL};
+    double m1 = gops->mem_bytes(&core, th_net_params(gops, plain));
+    double m2 = gops->mem_bytes(&core, th_net_params(gops, at));
+    topo before;
+    build_ok(FABRIC, TOPO_GRAPH_UPDOWN, &before);
+    double b = topo_graph_mem_bytes(&before);
+    ck_assert_double_gt(b, 0);
+    ck_assert_double_eq(m2 - m1, b);
+    topo_free(&before);
+}
+END_TEST
+
 
 static int build_failed(const char *path, topo_graph_routing r, const char *failed, int draw, uint64_t seed, topo *t,
                         char *err, size_t errlen)
@@ -2309,6 +2428,7 @@ static Suite *suite(void)
     tcase_add_test(tc, test_orcs8_routes);
     tcase_add_test(tc, test_cycle_reported);
     tcase_add_test(tc, test_pfc_graph);
+    tcase_add_test(tc, test_pfc_graph_classes);
     tcase_add_test(tc, test_updown_acyclic);
     tcase_add_test(tc, test_file_cycle);
     tcase_add_test(tc, test_errors);
@@ -2324,6 +2444,8 @@ static Suite *suite(void)
     tcase_add_test(tc, test_congestion_dot);
     tcase_add_test(tc, test_route_many);
     tcase_add_test(tc, test_graph_cache_rewrite);
+    tcase_add_test(tc, test_graph_cache_two);
+    tcase_add_test(tc, test_fail_at_mem);
     tcase_add_test(tc, test_cong_eval_many);
     tcase_add_test(tc, test_fattree3_zero_load);
     tcase_add_test(tc, test_fattree_sizes);

@@ -672,7 +672,25 @@ END_TEST
  *   1,006.6 us. So: lost 1, dropped 1, retransmissions 1, deliveries at
  *   7.1 us and 1,006.6 us, and every credit, output VC and input VC back
  *   at the end (iqr_leaks 0). The same under wormhole switching (one
- *   credit per flit: nothing above waited for more). */
+ *   credit per flit: nothing above waited for more).
+ * A-B failing at 2.65 us instead cuts a packet whose head went further:
+ *   the first's tail is granted at A at 2,200 (flits on A -> B at 1,100 +
+ *   100 k), so its output VC is free from then and the other wins it at
+ *   2,300 (VC allocation comes before switch allocation in a tick) but
+ *   sends nothing: cut-through needs 12 credits, wormhole 1, and B gives
+ *   them back only from 3,200 (B forwards flit k to H2 as it is whole,
+ *   2,200 + 100 k; its credit is back at A 1,000 later). At 2,650 the first
+ *   has flits 0..4 through B (sent on B -> H2) and 5..11 on A -> B: lost
+ *   whole (B's VC and its output VC toward H2 freed; H2 got its first 5
+ *   flits, never its tail); the other holds A -> B's output VC: lost too.
+ *   lost 2, dropped 2, retransmissions 2. Both RTOs fire at 1 ms: one
+ *   packet goes A -> D at once and its tail is whole at H2 at 1,006.6 us
+ *   as above; the other wins A -> D's VC at 1 ms + 2,300 ns and waits for
+ *   credit there (D forwards flit k of the first at 1 ms + 2,200 + 100 k,
+ *   back at A 1,000 later): cut-through all 12, at 1 ms + 4,300, so its
+ *   tail is whole at H2 at 1 ms + 4,300 + 4 x 1,100 + 1,100 = 1,009.8 us;
+ *   wormhole the first, at 1 ms + 3,200, its flits then one per flit
+ *   time as the credits come: 1,008.7 us. */
 START_TEST(test_fail_at_iq_ring)
 {
     char path[128];
@@ -685,14 +703,15 @@ START_TEST(test_fail_at_iq_ring)
     snprintf(file, sizeof file, "network.file=%s", path);
     static const char *const routings[] = {"network.routing=shortest", "network.routing=ecmp",
                                            "network.routing=up-down"};
-    for (int r = 0; r < 6; r++) {
+    for (int r = 0; r < 12; r++) {
         net_params core = th_star(3, 10e9);
         core.link_latency_ps = 1000000; /* 1 us */
         core.switch_latency_ps = 0;
+        int late = r >= 6, wh = r % 6 >= 3; /* fail-at 2.65 us; wormhole */
         const char *sets[] = {file,
                               routings[r % 3],
                               "network.failed-links=A-B",
-                              "network.fail-at=1550ns",
+                              late ? "network.fail-at=2650ns" : "network.fail-at=1550ns",
                               "network.router=input-queued",
                               "network.flit-size=125B",
                               "network.vc-buffer=1500B",
@@ -702,7 +721,7 @@ START_TEST(test_fail_at_iq_ring)
                               "network.sw-alloc-delay=0ns",
                               "network.st-delay=0ns",
                               "network.credit-delay=0ns",
-                              r < 3 ? "network.switching=cut-through" : "network.switching=wormhole",
+                              wh ? "network.switching=wormhole" : "network.switching=cut-through",
                               NULL};
         th_net *h = th_net_new("graph", &core, sets, NULL, 5, 64);
         tp_params tp = tparams("tcp");
@@ -716,12 +735,14 @@ START_TEST(test_fail_at_iq_ring)
         tp_get_counters(t, &c);
         double met[SWNET_NMETRICS];
         h->n->ops->fill_metrics(h->n->state, met);
-        REQUIRE(met[M_lost_packets] == 1 && c.dropped == 1 && c.retransmissions == 1,
+        double lost = late ? 2 : 1;
+        REQUIRE(met[M_lost_packets] == lost && c.dropped == lost && c.retransmissions == lost,
                 "%s %d: lost %g, dropped %llu, retransmissions %llu", routings[r % 3], r, met[M_lost_packets],
                 (unsigned long long)c.dropped, (unsigned long long)c.retransmissions);
         ck_assert_uint_eq(m1->a, 1);
         ck_assert_uint_eq(m3->a, 1);
-        int64_t first = 7100000, second = 1006600000;
+        int64_t first = late ? 1006600000 : 7100000;
+        int64_t second = !late ? 1006600000 : wh ? 1008700000 : 1009800000;
         int64_t a = (int64_t)m1->b, b = (int64_t)m3->b;
         REQUIRE((a == first && b == second) || (a == second && b == first), "%s %d: delivered at %lld and %lld ps",
                 routings[r % 3], r, (long long)a, (long long)b);
@@ -1490,6 +1511,212 @@ START_TEST(test_ack_class)
 }
 END_TEST
 
+/* PFC on the torus and the dragonfly: a pause priority per (class, VC).
+ * Hu et al. (HotNets 2016): a pause stops a priority on a link whatever
+ * the packets' VCs, so with one priority per class the routes' ring and
+ * group cycles become cycles of paused links that never resume. With a
+ * priority per (class, VC) a packet that entered a switch in VC x and waits
+ * at an output for VC y holds a pause on (in link, x) that depends on (out
+ * link, y) alone: the routing's channel dependencies, which its classes
+ * keep acyclic (topo_torus.c, topo_dragonfly.c heads), so every pause is
+ * resumed (swnet.c head, Output buffers).
+ * Both fabrics: 10 Gb/s, links 100 ns, no switch latency, 1500-B packets,
+ * xoff 3 kB, xon 1.5 kB (a (link, priority) holding 2 packets pauses).
+ * Default headroom: (2 x 100 ns) x 10 Gb/s = 250 B + one packet: no
+ * (link, priority) ever holds more than 3 kB + 1750 B = 4750 B, i.e. 3
+ * packets (4500 B). The shared-priority runs (swnet_pfc_shared, the test
+ * aid mapping every VC of a class to one priority, as on a tree) show the
+ * deadlock: messages left undelivered, packets stuck, and a cycle of paused
+ * (link, priority) pairs each holding packets that wait at the next
+ * (swnet_pfc_wait_cycle); no drop either way (PFC is lossless). */
+typedef struct pfc_run {
+    int msgs, done;
+    uint64_t live, cycle, leaks, drops, pauses;
+    double ingress_max;
+} pfc_run;
+
+static pfc_run pfc_fabric_run(const char *fabric, uint32_t hosts, const char *const *sets, int shared,
+                              int (*pick)(uint32_t a, uint32_t b))
+{
+    net_params core = th_star(hosts, 10e9);
+    core.link_latency_ps = 100000;
+    core.switch_latency_ps = 0;
+    th_net *h = th_net_new(fabric, &core, sets, NULL, 1, (size_t)hosts * hosts);
+    swnet *st = h->n->state;
+    if (shared)
+        swnet_pfc_shared(st);
+    net_msg **m = calloc((size_t)hosts * hosts, sizeof *m);
+    pfc_run r = {0};
+    for (uint32_t a = 0; a < hosts; a++)
+        for (uint32_t b = 0; b < hosts; b++)
+            if (a != b && pick(a, b))
+                m[r.msgs++] = th_at_low(h, 0, a, b, 30000);
+    th_net_go(h);
+    for (int i = 0; i < r.msgs; i++) {
+        ck_assert_uint_le(m[i]->a, 1); /* never twice */
+        r.done += (int)m[i]->a;
+    }
+    if (r.done == r.msgs)
+        ck_assert_uint_eq(h->bytes, (uint64_t)r.msgs * 30000);
+    net_queue_report q = {0};
+    ck_assert_int_eq(h->n->ops->queue_report(h->n->state, sim_now(h->s), &q), 1);
+    r.live = st->st.live_packets;
+    r.cycle = swnet_pfc_wait_cycle(st);
+    r.leaks = swnet_credit_leaks(st);
+    r.drops = q.drops;
+    r.pauses = q.pause_frames;
+    r.ingress_max = q.ingress_max;
+    free(m);
+    th_net_free(h);
+    return r;
+}
+
+/* the per-VC run completes, the shared one deadlocks */
+static void pfc_expect(const char *what, pfc_run v, pfc_run s)
+{
+    ck_assert_msg(v.done == v.msgs, "%s, a priority per VC: %d of %d messages delivered", what, v.done, v.msgs);
+    ck_assert_uint_eq(v.drops, 0);
+    ck_assert_uint_gt(v.pauses, 0);
+    ck_assert_uint_eq(v.leaks, 0); /* every pause resumed, every ingress count back to 0, no packet left */
+    ck_assert_msg(v.ingress_max > 3000 && v.ingress_max <= 4750, "%s: ingress max %g B", what, v.ingress_max);
+    ck_assert_msg(s.done < s.msgs, "%s, one priority per class: every message delivered", what);
+    ck_assert_uint_gt(s.live, 0);
+    ck_assert_msg(s.cycle >= 2, "%s, one priority per class: no cycle of paused links", what);
+    ck_assert_uint_eq(s.drops, 0);
+}
+
+/* 4 x 4 torus. dor: every host sends to the host two hops along its ring
+ * (the antipode: DOR breaks the tie by the message's salt), so every ring
+ * link carries transit traffic (shared: 12 of 16 delivered, a cycle of the
+ * 4 paused links of a ring); valiant and romm (4 classes: dateline x
+ * phase): all-to-all (shared: 5 and 60 of 240). */
+static int torus_antipode(uint32_t a, uint32_t b) { return b / 4 == a / 4 && b % 4 == (a % 4 + 2) % 4; }
+static int all_pairs(uint32_t a, uint32_t b)
+{
+    (void)a;
+    (void)b;
+    return 1;
+}
+
+START_TEST(test_pfc_torus)
+{
+    const char *rt[] = {"network.routing=dor", "network.routing=valiant", "network.routing=romm"};
+    for (int i = 0; i < 3; i++) {
+        const char *sets[] = {"network.dims=4 4", "network.mtu=1500B", "network.flow-control=pfc",
+                              "network.pfc-xoff=3kB", "network.pfc-xon=1.5kB", rt[i], NULL};
+        pfc_run v = pfc_fabric_run("torus", 16, sets, 0, i ? all_pairs : torus_antipode);
+        pfc_run s = pfc_fabric_run("torus", 16, sets, 1, i ? all_pairs : torus_antipode);
+        ck_assert_int_eq(v.msgs, i ? 240 : 16);
+        pfc_expect(rt[i], v, s);
+    }
+}
+END_TEST
+
+/* Dragonfly of 9 groups of 2 routers (2 hosts, 4 global links each: one
+ * link between every pair of groups), all-to-all 30 kB, with each routing
+ * (minimal: 2 classes; valiant and ugal: 3). */
+START_TEST(test_pfc_dragonfly)
+{
+    const char *rt[] = {"network.routing=minimal", "network.routing=valiant", "network.routing=ugal"};
+    for (int i = 0; i < 3; i++) {
+        const char *sets[] = {"network.groups=9", "network.routers-per-group=2", "network.hosts-per-router=2",
+                              "network.global-links=4", "network.mtu=1500B", "network.flow-control=pfc",
+                              "network.pfc-xoff=3kB", "network.pfc-xon=1.5kB", rt[i], NULL};
+        pfc_run v = pfc_fabric_run("dragonfly", 36, sets, 0, all_pairs);
+        pfc_run s = pfc_fabric_run("dragonfly", 36, sets, 1, all_pairs);
+        ck_assert_int_eq(v.msgs, 36 * 35);
+        pfc_expect(rt[i], v, s);
+    }
+}
+END_TEST
+
+/* PFC headroom (network.pfc-headroom), by hand, on the switch and on a
+ * leaf-spine (2 leaves of 2 hosts, 1 spine): B = 10 Gb/s, links 10 us, no
+ * switch latency, xoff 15 kB, xon 7.5 kB, tcp with mss 1 MB (mtu 1 MB +
+ * 40 B): a message is one segment is one packet. Host 1 sends 1 MB to host
+ * 2 at 0: its one packet reaches the port toward host 2 (the switch's; on
+ * the leaf-spine leaf 0's uplink) at 10 us, finds it idle and holds it for
+ * 1 000 040 x 0.8 ns = 800.032 us. Host 0 hands 40 messages of 1460 B
+ * (segments of 1500 B) to its NIC at 1 us: segment k starts at 1 + 1.2 k
+ * us and waits at that port from 11 + 1.2 k us, so host 0's ingress count
+ * is 1500 (k + 1) B. It passes xoff with k = 10 (16.5 kB) at 23 us; the
+ * pause stops host 0 a link later, at 33 us, after it started segments 0
+ * .. 26 (26: 32.2 us; 27 would start at 33.4 us). With the default
+ * headroom ((2 x 10 us) x B = 25 kB + mtu: the round trip) all 27 wait:
+ * ingress max 27 x 1500 = 40.5 kB, no drop. With pfc-headroom 12 kB a
+ * (host, class) holds at most 15 + 12 = 27 kB = 18 segments: segments 18
+ * .. 26 find the headroom exhausted, 9 drops, each its flow's only
+ * segment, so 9 timeouts and 9 retransmissions recover them; the fabric
+ * says it is lossy (a transport must recover). With a switch latency of
+ * 5 us (default headroom) everything moves 5 us later but host 0's start:
+ * segment k waits from 16 + 1.2 k us, passes xoff (k = 10) at 28 us, the
+ * pause stops host 0 at 38 us after segments 0 .. 30: 31 x 1500 = 46.5 kB
+ * held, xoff + 25 kB + 6.5 kB: the round trip includes the switch's 5 us
+ * (6.25 kB at B), which a headroom of 2 link x B + one packet (41.5 kB
+ * with 1500-B packets) would not hold. Every byte is delivered once in
+ * every case. */
+static uint64_t pfc_held;
+static void pfc_hold_sample(sim *s, void *ctx, uint64_t arg)
+{
+    (void)s;
+    (void)arg;
+    const swnet *st = ctx;
+    pfc_held = st->ingress[0]; /* host 0's uplink, class 0 (VC 0) */
+}
+
+START_TEST(test_pfc_headroom)
+{
+    for (int fab = 0; fab < 2; fab++)
+        for (int small = 0; small < 3; small++) {
+            net_params core = star(fab ? 4 : 3);
+            if (small == 2) { /* the default headroom again, with a switch latency of 5 us */
+                core.switch_latency_ps = 5000000;
+            }
+            const char *sets[] = {"network.mtu=1000040B", "network.flow-control=pfc", "network.pfc-xoff=15kB",
+                                  "network.pfc-xon=7.5kB", small == 1 ? "network.pfc-headroom=12kB" : "network.mtu=1000040B",
+                                  "network.leaves=2", "network.spines=1", "network.hosts-per-leaf=2", NULL};
+            if (!fab)
+                sets[5] = NULL;
+            th_net *h = th_net_new(fab ? "leaf-spine" : "electrical-switch", &core, sets, NULL, 1, 64);
+            ck_assert_int_eq(h->n->lossy, small == 1 ? NET_LOSSY_PFC : 0);
+            tp_params tp = tparams("tcp");
+            tp.mss_bytes = 1000000;
+            tp_inst *t = attach(h, &tp);
+            pfc_held = 0;
+            if (fab)
+                sim_schedule_at(h->s, 500000000, pfc_hold_sample, h->n->state, 0);
+            net_msg *big = th_at_low(h, 0, 1, 2, 1000000);
+            net_msg *m[40];
+            for (int i = 0; i < 40; i++)
+                m[i] = th_at_low(h, 1000000, 0, 2, 1460);
+            th_net_go(h);
+            ck_assert_uint_eq(big->a, 1);
+            for (int i = 0; i < 40; i++)
+                ck_assert_uint_eq(m[i]->a, 1);
+            ck_assert_uint_eq(h->bytes, 1000000 + 40 * 1460);
+            net_queue_report r = {0};
+            ck_assert_int_eq(h->n->ops->queue_report(h->n->state, sim_now(h->s), &r), 1);
+            tp_counters c;
+            tp_get_counters(t, &c);
+            uint64_t drops = small == 1 ? 9 : 0;
+            ck_assert_uint_eq(r.drops, drops);
+            ck_assert_uint_eq(c.dropped, drops);
+            ck_assert_uint_eq(c.timeouts, drops);
+            ck_assert_uint_eq(c.retransmissions, drops);
+            ck_assert_uint_eq(c.flows_live, 0);
+            /* the switch counts waiting packets only; the switched core counts
+             * every packet joining an output (the 1-MB one too, for the instant
+             * before it leaves), so there host 0's count is sampled at 500 us */
+            uint64_t held = fab ? pfc_held : (uint64_t)r.ingress_max;
+            uint64_t want = small == 0 ? 40500 : small == 1 ? 27000 : 46500;
+            ck_assert_msg(held == want, "%s, case %d: host 0 held %llu B", fab ? "leaf-spine" : "switch", small,
+                          (unsigned long long)held);
+            if (fab)
+                ck_assert_uint_eq(swnet_credit_leaks(h->n->state), 0);
+            th_net_free(h);
+        }
+}
+END_TEST
 
 /* ---- limited transmit (RFC 3042) ---- */
 
@@ -1573,6 +1800,46 @@ START_TEST(test_limited_transmit)
             }
             th_net_free(h);
         }
+}
+END_TEST
+
+/* network.buffer under PFC: each of a port's pause priorities may hold
+ * xoff + headroom, so priorities x (xoff + headroom) must fit in the
+ * buffer, or the configuration is refused. One class, xoff 15 kB: the
+ * default headroom on the switch (links 10 us, 1500-B packets) is 25 kB +
+ * 1.5 kB, so 41.5 kB fit in 41.5 kB and not in 41 kB; with pfc-headroom
+ * 16 kB, 31 kB fit in 31 kB and not in 30 kB; with 8 classes (priority
+ * strict) 8 x 31 = 248 kB. A shared buffer (dynamic) is refused. */
+START_TEST(test_pfc_buffer_check)
+{
+    net_params core = star(3);
+    struct {
+        const char *hr, *buf, *extra;
+        int ok;
+    } cases[] = {{"network.mtu=1500B", "network.buffer=41.5kB", NULL, 1},
+                 {"network.mtu=1500B", "network.buffer=41kB", NULL, 0},
+                 {"network.pfc-headroom=16kB", "network.buffer=31kB", NULL, 1},
+                 {"network.pfc-headroom=16kB", "network.buffer=30kB", NULL, 0},
+                 {"network.pfc-headroom=16kB", "network.buffer=248kB", "network.priority=strict", 1},
+                 {"network.pfc-headroom=16kB", "network.buffer=247kB", "network.priority=strict", 0},
+                 {"network.pfc-headroom=16kB", "network.buffer=1MB", "network.buffer-policy=dynamic", 0}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        for (int fab = 0; fab < 2; fab++) {
+            const char *sets[] = {"network.mtu=1500B", "network.flow-control=pfc", "network.pfc-xoff=15kB",
+                                  "network.pfc-xon=7.5kB", cases[i].hr, cases[i].buf,
+                                  cases[i].extra ? cases[i].extra : "network.mtu=1500B",
+                                  "network.leaves=2", "network.spines=1", "network.hosts-per-leaf=2", NULL};
+            if (!fab)
+                sets[7] = NULL;
+            char err[1024] = "";
+            core = star(fab ? 4 : 3);
+            th_net *h = th_net_try(fab ? "leaf-spine" : "electrical-switch", &core, sets, NULL, 1, 4, err, sizeof err);
+            ck_assert_msg((h != NULL) == cases[i].ok, "case %zu (%s): %s", i, fab ? "leaf-spine" : "switch", err);
+            if (!cases[i].ok)
+                ck_assert_msg(strstr(err, "network.buffer") != NULL, "case %zu: %s", i, err);
+            th_net_free(h);
+        }
+    }
 }
 END_TEST
 
@@ -1869,6 +2136,10 @@ static Suite *transport_suite(void)
     tcase_add_test(t, test_after_delivery_no_message);
     tcase_add_test(t, test_host_buffer);
     tcase_add_test(t, test_ack_class);
+    tcase_add_test(t, test_pfc_torus);
+    tcase_add_test(t, test_pfc_dragonfly);
+    tcase_add_test(t, test_pfc_headroom);
+    tcase_add_test(t, test_pfc_buffer_check);
     tcase_add_test(t, test_limited_transmit);
     tcase_add_test(t, test_sack_scoreboard);
     tcase_add_test(t, test_sack_scoreboard_reference);
