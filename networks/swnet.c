@@ -1930,8 +1930,6 @@ void swnet_check(const net_params *core, const swnet_params *p, const char *cons
         if (p->flow_control == SWNET_PFC)
             param_invalid(rep, "network.fail-at", "not with network.flow-control=\"pfc\" (so far): its pause "
                                                   "accounting does not follow packets lost at a switch");
-        if (p->placement != TOPO_PLACE_FULL && hosts && core->nodes < hosts)
-            param_invalid(rep, "network.fail-at", "not on a partly populated fabric (network.placement) yet");
     }
     if (p->flow_control == SWNET_PFC) {
         if (p->router != SWNET_OQ)

@@ -491,6 +491,8 @@ int topo_sub_init(topo *t, topo *base, uint32_t n, topo_placement how, char *err
 /* The base topology under a partly populated one (NULL when t is not
  * one), and *host (when not NULL) turned from t's host id into the base's. */
 const topo *topo_sub_base(const topo *t, uint32_t *host);
+/* The base's id of partly populated t's link `link` (t must be one). */
+uint64_t topo_sub_link_base(const topo *t, uint64_t link);
 /* The base host of node i of n placed by `how` on a fabric of `hosts`. */
 uint32_t topo_placement_host(topo_placement how, uint32_t i, uint32_t n, uint32_t hosts);
 
@@ -525,6 +527,9 @@ const char *topo_failed_names(const topo *t);
  * its failed links, and does its routing decide each hop afresh from the
  * switch and the destination (the trees: a packet can be rerouted where it
  * is; the torus's record is fixed at the source)? */
+/* These four look through a partly populated wrapper (topo_sub_init) over
+ * such a topology (swnet.c populates after failing), its link ids
+ * translated to the base's. */
 int topo_is_fail(const topo *t);
 void topo_fail_activate(topo *t, int on);
 int topo_fail_dead(const topo *t, uint32_t link);

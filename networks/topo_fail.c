@@ -913,20 +913,37 @@ static int is_pair(const topo *t) { return t->ops && t->ops->next == p_next; }
 const topo *topo_fail_before(const topo *t) { return is_pair(t) ? &TP(t)->before : NULL; }
 const topo *topo_fail_after(const topo *t) { return is_pair(t) ? &TP(t)->after : NULL; }
 
+static int fail_here(const topo *t) { return t->ops && (t->ops->next == f_next || is_pair(t)); }
+
 const char *topo_failed_names(const topo *t)
 {
     if (topo_is_graph(t))
         return topo_graph_failed(topo_fail_after(t) ? topo_fail_after(t) : t);
-    if (topo_is_fail(t))
+    if (fail_here(t))
         return TF(t)->names;
     return NULL;
 }
 
-int topo_is_fail(const topo *t) { return t->ops && (t->ops->next == f_next || is_pair(t)); }
+/* The failing topology t stands for, and *link (when not NULL) as its id
+ * there: t itself, or the base under a partly populated wrapper (swnet.c
+ * populates after failing: topo_sub over topo_fail). */
+static topo *fail_layer(const topo *t, uint32_t *link)
+{
+    const topo *b = topo_sub_base(t, NULL);
+    if (b && fail_here(b)) {
+        if (link)
+            *link = (uint32_t)topo_sub_link_base(t, *link);
+        return (topo *)b;
+    }
+    return (topo *)t;
+}
+
+int topo_is_fail(const topo *t) { return fail_here(fail_layer(t, NULL)); }
 
 void topo_fail_activate(topo *t, int on)
 {
-    TN_ASSERT(topo_is_fail(t), "%s: not a topology with failed links", t->ops->name);
+    t = fail_layer(t, NULL);
+    TN_ASSERT(fail_here(t), "%s: not a topology with failed links", t->ops->name);
     if (is_pair(t))
         ((tpair *)t->priv)->active = on;
     else
@@ -935,12 +952,17 @@ void topo_fail_activate(topo *t, int on)
 
 int topo_fail_dead(const topo *t, uint32_t link)
 {
+    t = fail_layer(t, &link);
     if (is_pair(t))
         return bit(TP(t)->dead, link);
-    return topo_is_fail(t) && bit(TF(t)->dead, link);
+    return fail_here(t) && bit(TF(t)->dead, link);
 }
 
 /* the trees (port groups) and the graph's computed routings decide each hop
  * from the switch; the torus's, the dragonfly's records are fixed */
-int topo_fail_reroutes(const topo *t) { return is_pair(t) || (topo_is_fail(t) && !TF(t)->escape); }
+int topo_fail_reroutes(const topo *t)
+{
+    t = fail_layer(t, NULL);
+    return is_pair(t) || (fail_here(t) && !TF(t)->escape);
+}
 

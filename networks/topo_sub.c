@@ -112,16 +112,7 @@ static unsigned choose(const topo *t, uint32_t sw, const topo_hdr *h, const topo
 /* A link's own rate and latency are its base link's (link ids translated). */
 static int link_attr(const topo *t, uint64_t link, double *bps, int64_t *ps)
 {
-    const sub *u = U(t);
-    uint64_t bl;
-    if (link < t->hosts) {
-        bl = u->h2b[link];
-    } else {
-        uint64_t x = link - t->hosts;
-        uint32_t sw = locate(t, x);
-        bl = topo_link_out(&u->base, sw, u->w2b[x]);
-    }
-    return u->base.ops->link_attr(&u->base, bl, bps, ps);
+    return U(t)->base.ops->link_attr(&U(t)->base, topo_sub_link_base(t, link), bps, ps);
 }
 
 static double uniform_bound(const topo *t) { return U(t)->base.ops->uniform_bound(&U(t)->base); }
@@ -218,6 +209,16 @@ int topo_sub_init(topo *t, topo *base, uint32_t n, topo_placement how, char *err
     t->routing = b->routing;
     t->adaptive = b->adaptive;
     return 0;
+}
+
+uint64_t topo_sub_link_base(const topo *t, uint64_t link)
+{
+    const sub *u = U(t);
+    if (link < t->hosts)
+        return u->h2b[link];
+    uint64_t x = link - t->hosts;
+    uint32_t sw = locate(t, x);
+    return topo_link_out(&u->base, sw, u->w2b[x]);
 }
 
 const topo *topo_sub_base(const topo *t, uint32_t *host)

@@ -834,6 +834,97 @@ START_TEST(test_fail_at_iq_invariants)
 }
 END_TEST
 
+/* network.fail-at on a partly populated fabric (network.placement): the
+ * same switches, links between them and routes as the full fabric, the
+ * absent hosts' ports gone (topo_sub.c's head), so a run is the full
+ * fabric's run with those hosts idle. Derived, not measured: every message
+ * delivered at the same picosecond, the same packets lost, dropped and sent
+ * again as on the full fabric with the same messages between the same
+ * base hosts. Fat tree 4-ary 2-tree (S0-S4 fails under H0 -> H8's 2 MB
+ * flow at 200 us, test_fail_at_tcp_recovers) and 4x4 torus dor (S0-S1
+ * under H0 -> H2, DOR through S1); output-queued with credits and with
+ * unbounded buffers, input-queued cut-through; placement spread with 8
+ * nodes (node i on base host 2i) and first with 15 (node i on host i).
+ * Before, fail-at was refused on a partly populated fabric: the failure
+ * layer sat under the placement wrapper, where swnet.c did not see it. */
+START_TEST(test_fail_at_populated)
+{
+    static const struct {
+        const char *type, *sets[4];
+        uint32_t msg[4][2]; /* base hosts, all even: present under both placements */
+    } fab[] = {
+        {"fat-tree", {"network.arity=4", "network.levels=2", "network.failed-links=S0-S4", NULL},
+         {{0, 8}, {4, 12}, {6, 0}, {10, 2}}},
+        {"torus", {"network.dims=4 4", "network.failed-links=S0-S1", NULL}, {{0, 2}, {4, 12}, {6, 0}, {10, 2}}},
+    };
+    static const char *const router[][5] = {
+        {"network.flow-control=credit", NULL},
+        {"network.flow-control=infinite", NULL},
+        {"network.router=input-queued", "network.flit-size=64B", "network.mtu=2KiB", "network.vc-buffer=2KiB", NULL},
+    };
+    static const struct {
+        const char *placement;
+        uint32_t n, stride; /* node i on base host i x stride */
+    } pop[] = {{"network.placement=full", 16, 1}, {"network.placement=spread", 8, 2}, {"network.placement=first", 15, 1}};
+    for (size_t f = 0; f < sizeof fab / sizeof *fab; f++)
+        for (size_t r = 0; r < sizeof router / sizeof *router; r++) {
+            int64_t at[3][4];
+            double lost[3];
+            unsigned long long rtx[3];
+            for (size_t q = 0; q < 3; q++) {
+                net_params core = star(pop[q].n);
+                core.link_latency_ps = 1000000; /* 1 us */
+                const char *sets[16];
+                int n = 0;
+                for (int k = 0; k < 4 && fab[f].sets[k]; k++)
+                    sets[n++] = fab[f].sets[k];
+                for (int k = 0; router[r][k]; k++)
+                    sets[n++] = router[r][k];
+                sets[n++] = "network.fail-at=200us";
+                sets[n++] = pop[q].placement;
+                sets[n] = NULL;
+                th_net *h = th_net_new(fab[f].type, &core, sets, NULL, 5, 64);
+                tp_params tp = tparams("tcp");
+                tp.min_rto_ps = 1000000000; /* 1 ms */
+                tp_inst *t = attach(h, &tp);
+                net_msg *m[4];
+                for (int k = 0; k < 4; k++)
+                    m[k] = th_at_low(h, k * 50000000, fab[f].msg[k][0] / pop[q].stride,
+                                     fab[f].msg[k][1] / pop[q].stride, k ? 300000 : 2000000);
+                th_net_go(h);
+                for (int k = 0; k < 4; k++) {
+                    REQUIRE(m[k]->a == 1, "%s %zu %s: message %d delivered %llu times", fab[f].type, r,
+                            pop[q].placement, k, (unsigned long long)m[k]->a);
+                    at[q][k] = (int64_t)m[k]->b;
+                }
+                tp_counters c;
+                tp_get_counters(t, &c);
+                double met[SWNET_NMETRICS];
+                h->n->ops->fill_metrics(h->n->state, met);
+                lost[q] = met[M_lost_packets];
+                rtx[q] = c.retransmissions;
+                REQUIRE(lost[q] > 0 && (double)c.dropped == lost[q], "%s %zu %s: lost %g, dropped %llu", fab[f].type,
+                        r, pop[q].placement, lost[q], (unsigned long long)c.dropped);
+                REQUIRE(c.flows_live == 0, "%s %zu %s: flow records left", fab[f].type, r, pop[q].placement);
+                if (r == 2)
+                    REQUIRE(iqr_leaks((const swnet *)h->n->state) == 0, "%s %s: credits, VCs or packets not back",
+                            fab[f].type, pop[q].placement);
+                else
+                    REQUIRE(swnet_credit_leaks(h->n->state) == 0, "%s %zu %s: credit pools not full at the end",
+                            fab[f].type, r, pop[q].placement);
+                th_net_free(h);
+            }
+            for (size_t q = 1; q < 3; q++) {
+                REQUIRE(lost[q] == lost[0] && rtx[q] == rtx[0], "%s %zu %s: lost %g / %llu retransmissions, full %g / %llu",
+                        fab[f].type, r, pop[q].placement, lost[q], rtx[q], lost[0], rtx[0]);
+                for (int k = 0; k < 4; k++)
+                    REQUIRE(at[q][k] == at[0][k], "%s %zu %s: message %d at %lld ps, full fabric %lld", fab[f].type, r,
+                            pop[q].placement, k, (long long)at[q][k], (long long)at[0][k]);
+            }
+        }
+}
+END_TEST
+
 /* A packet lost when a link fails mid-run gives its buffer's credit back
  * to the pool it took it from: with per-class VCs (host-scheduling=priority,
  * vc-map per-class, credit flow control) that is its class's pool. Checked
@@ -2122,6 +2213,7 @@ static Suite *transport_suite(void)
     tcase_add_test(t, test_fail_at_graph);
     tcase_add_test(t, test_fail_at_iq_ring);
     tcase_add_test(t, test_fail_at_iq_invariants);
+    tcase_add_test(t, test_fail_at_populated);
     tcase_add_test(t, test_pfc_pause);
     tcase_add_test(t, test_dcqcn_one_cnp);
     tcase_add_test(t, test_dctcp_timeout_ends_cwr);
