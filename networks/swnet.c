@@ -625,6 +625,8 @@ static void packet_arrived(swnet *st, swnet_pkt *p, int64_t t_ps)
     st->bits_delivered += bits;
     st->energy_j += bits * ((p->hops + 1) * st->serdes_link_j + p->hops * st->core_j);
     st->hops_acc += (double)p->hops / (double)packets_of(st, m->size_bytes);
+    if (__builtin_expect((m->aux & MSG_DROPPED) != 0, 0))
+        st->lost_share += 1.0 / (double)packets_of(st, m->size_bytes); /* hops_mean counts it: packet_dropped */
     st->st.packet_hops += p->hops;
     pkt_release(st, p);
     TN_ASSERT(m->aux > 0, "message %llu: more packets arrived than were cut", (unsigned long long)m->id);
@@ -640,6 +642,15 @@ static void packet_dropped(swnet *st, swnet_pkt *p)
 {
     net_msg *m = p->msg;
     pkt_release(st, p);
+    /* hops_mean is over the packets that arrived, each counting 1 / its
+     * message's packets (hops_acc, packet_arrived): the packets of a
+     * message lost now that arrived already, and those arriving later
+     * (packet_arrived), count in its denominator too, as the delivered
+     * messages do (before, they counted above only: the mean read high) */
+    if (!(m->aux & MSG_DROPPED)) {
+        uint64_t k = packets_of(st, m->size_bytes);
+        st->lost_share += (double)(k - m->aux) / (double)k;
+    }
     m->aux = (m->aux - 1) | MSG_DROPPED;
     if (m->aux == MSG_DROPPED)
         net_dropped(st->n, m);
@@ -1565,7 +1576,7 @@ void swnet_fill_metrics(void *state, double *m)
     const swnet *st = state;
     m[M_saturation_bound] = st->bound;
     if (st->msgs_delivered)
-        m[M_hops_mean] = st->hops_acc / (double)st->msgs_delivered;
+        m[M_hops_mean] = st->hops_acc / ((double)st->msgs_delivered + st->lost_share);
     int64_t span = st->t_last_ps - st->t_first_ps;
     if (st->iq)
         iqr_fill_metrics(st, m);

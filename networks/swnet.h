@@ -349,6 +349,8 @@ typedef struct swnet {
     double energy_j;              /* energy of delivered packets, J */
     double bits_delivered;        /* payload bits of delivered packets */
     double hops_acc;              /* sum over delivered packets of hops / packets of its message */
+    double lost_share;            /* output-queued: sum over arrived packets of lost messages of 1 / packets of
+                                     the message (hops_mean's denominator beside msgs_delivered; 0 without drops) */
     uint64_t msgs_delivered;      /* messages delivered */
     int64_t t_first_ps, t_last_ps; /* first hand-over, last delivery (-1: none yet) */
     swnet_stats st;               /* counters */
@@ -488,7 +490,7 @@ swnet *net_switch_swnet(void *state);
 void swnet_get_stats(const void *state, swnet_stats *out);
 
 #define SWNET_METRICS(X)                                                                                      \
-    X(hops_mean, "switches crossed per message, mean (its packets' mean)")                                   \
+    X(hops_mean, "switches crossed per message, mean (its packets' mean; a lost message's arrived packets count for their share)")                                   \
     X(link_utilization_mean, "busy time of a directed link (host links included) / span, mean over links")   \
     X(link_utilization_max, "busy time of a directed link / span, the busiest link")                        \
     X(saturation_bound, "analytic uniform-random saturation throughput per node, a fraction of B")           \
