@@ -1663,7 +1663,8 @@ uint64_t swnet_pfc_wait_cycle(const void *state)
                     ne++;
                 }
             }
-    qsort(e, ne, sizeof *e, pfc_edge_cmp);
+    if (ne) /* qsort(NULL, 0, ...) is undefined (UBSan) */
+        qsort(e, ne, sizeof *e, pfc_edge_cmp);
     size_t nn = (size_t)st->links * st->nprio;
     uint8_t *color = tn_xcalloc(nn, 1);      /* 0 new, 1 on the path, 2 done */
     uint64_t *depth = tn_xcalloc(nn, sizeof *depth);
