@@ -1663,8 +1663,11 @@ START_TEST(test_fail_at_mem)
     const char *plain[] = {"network.file=" FABRIC, "network.routing=up-down", "network.failed-links=L1-S1", NULL};
     const char *at[] = {"network.file=" FABRIC, "network.routing=up-down", "network.failed-links=L1-S1",
                         "network.fail-at=1us", NULL};
-    double m1 = gops->mem_bytes(&core, th_net_params(gops, plain));
-    double m2 = gops->mem_bytes(&core, th_net_params(gops, at));
+    void *pp = th_net_params(gops, plain), *pa = th_net_params(gops, at);
+    double m1 = gops->mem_bytes(&core, pp);
+    double m2 = gops->mem_bytes(&core, pa);
+    net_params_free(gops, pp);
+    net_params_free(gops, pa);
     topo before;
     build_ok(FABRIC, TOPO_GRAPH_UPDOWN, &before);
     double b = topo_graph_mem_bytes(&before);
