@@ -952,6 +952,30 @@ static inline int32_t sa_need(const iqr *q, uint32_t x0, const iq_ivc *c, const 
     return (!q->wormhole && c->sent == 0) ? (int32_t)f->p->nflits : 1;
 }
 
+/* Active input VC c (position li) of the router at x0 asks switch
+ * allocation for its front flit now: appends the request to sq[*ns], or
+ * counts why it cannot (a credit, a link of its own rate still busy). The
+ * one test of both request passes (router_tick_k). */
+static inline __attribute__((always_inline)) void sa_request(iqr *q, uint32_t x0, uint32_t li, const iq_ivc *c,
+                                                             int64_t now, const int rates, iq_req *sq, uint32_t *ns)
+{
+    if (c->ready > now || !c->n)
+        return;
+    iq_flit *f = vc_front(c);
+    if (f->t > now)
+        return;
+    int32_t need = sa_need(q, x0, c, f);
+    if (need && credits_now(q, x0 + c->out, c->out_vc, now) < need) {
+        q->s.credit_waits++;
+        return;
+    }
+    if (rates && q->lgate && !link_can_start(q, x0 + c->out, now)) {
+        q->s.link_waits++; /* a link of its own rate still sends the flit before */
+        return;
+    }
+    sq[(*ns)++] = (iq_req){.in = c->pin, .out = c->out, .key = c->vin, .who = li, .prio = f->p->cls};
+}
+
 /* When the input VC at position a of router r's active list next needs a
  * tick after now (INT64_MAX: when a flit or a credit not yet on its way
  * comes, which ticks it); a VC with nothing left leaves the list (the last
@@ -1088,21 +1112,8 @@ static inline __attribute__((always_inline)) void router_tick_k(iqr *q, uint32_t
         size_t idx = (size_t)x0 * V + li;
         iq_ivc *c = &q->ivc[idx];
         if (c->state == VC_ACTIVE) {
-            if (!merged || c->ready > now || !c->n)
-                continue;
-            iq_flit *f = vc_front(c);
-            if (f->t > now)
-                continue;
-            int32_t need = sa_need(q, x0, c, f);
-            if (need && credits_now(q, x0 + c->out, c->out_vc, now) < need) {
-                q->s.credit_waits++;
-                continue;
-            }
-            if (rates && q->lgate && !link_can_start(q, x0 + c->out, now)) {
-                q->s.link_waits++; /* a link of its own rate still sends the flit before */
-                continue;
-            }
-            sq[ns++] = (iq_req){.in = c->pin, .out = c->out, .key = c->vin, .who = li, .prio = f->p->cls};
+            if (merged)
+                sa_request(q, x0, li, c, now, rates, sq, &ns);
             continue;
         }
         if (c->state <= VC_ROUTING) {
@@ -1197,21 +1208,8 @@ static inline __attribute__((always_inline)) void router_tick_k(iqr *q, uint32_t
             uint32_t li = act[a];
             size_t idx = (size_t)x0 * V + li;
             iq_ivc *c = &q->ivc[idx];
-            if (c->state != VC_ACTIVE || c->ready > now || !c->n)
-                continue;
-            iq_flit *f = vc_front(c);
-            if (f->t > now)
-                continue;
-            int32_t need = sa_need(q, x0, c, f);
-            if (need && credits_now(q, x0 + c->out, c->out_vc, now) < need) {
-                q->s.credit_waits++;
-                continue;
-            }
-            if (rates && q->lgate && !link_can_start(q, x0 + c->out, now)) {
-                q->s.link_waits++; /* a link of its own rate still sends the flit before */
-                continue;
-            }
-            sq[ns++] = (iq_req){.in = c->pin, .out = c->out, .key = c->vin, .who = li, .prio = f->p->cls};
+            if (c->state == VC_ACTIVE)
+                sa_request(q, x0, li, c, now, rates, sq, &ns);
         }
     if (ns) {
         if (q->islip && ns > 1) { /* narrow each (input, output) to one VC, round robin */

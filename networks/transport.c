@@ -605,6 +605,20 @@ static __attribute__((noinline)) void sack_fill(tp_inst *t, tp_flow *f)
 static void output_sack(tp_inst *t, tp_flow *f);
 
 /* Send what the window allows. */
+/* The segments f may have in flight: cwnd, capped by transport.window and
+ * the receive window, at least one. */
+static inline uint64_t send_window(const tp_inst *t, const tp_flow *f)
+{
+    uint64_t w = f->cwnd / f->mss;
+    if (t->p.window_bytes && w > t->p.window_bytes / f->mss)
+        w = t->p.window_bytes / f->mss;
+    if (w < 1)
+        w = 1;
+    if (w > TP_RWND)
+        w = TP_RWND;
+    return w;
+}
+
 static void output(tp_inst *t, tp_flow *f)
 {
     if (t->out_mode != OUT_WINDOW) {
@@ -614,13 +628,7 @@ static void output(tp_inst *t, tp_flow *f)
             output_sack(t, f);
         return;
     }
-    uint64_t w = f->cwnd / f->mss;
-    if (t->p.window_bytes && w > t->p.window_bytes / f->mss)
-        w = t->p.window_bytes / f->mss;
-    if (w < 1)
-        w = 1;
-    if (w > TP_RWND)
-        w = TP_RWND;
+    uint64_t w = send_window(t, f);
     while (f->nxt < f->nseg && (uint64_t)(f->nxt - f->una) < w) {
         send_seg(t, f, f->nxt);
         f->nxt++;
@@ -635,13 +643,7 @@ static __attribute__((noinline)) void output_sack(tp_inst *t, tp_flow *f)
         sack_fill(t, f);
         return;
     }
-    uint64_t w = f->cwnd / f->mss;
-    if (t->p.window_bytes && w > t->p.window_bytes / f->mss)
-        w = t->p.window_bytes / f->mss;
-    if (w < 1)
-        w = 1;
-    if (w > TP_RWND)
-        w = TP_RWND;
+    uint64_t w = send_window(t, f);
     if (f->nxt < f->max && f->sacked_n) {
         /* SACK, after a timeout: the go-back skips SACKed segments; in flight are the unSACKed ones sent
          * since (RFC 6675 sec. 5.1) */
