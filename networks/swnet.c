@@ -1640,6 +1640,20 @@ static int pfc_edge_cmp(const void *x, const void *y)
     return a->from < b->from ? -1 : a->from > b->from ? 1 : (a->to > b->to) - (a->to < b->to);
 }
 
+/* The first of the edges e[0..ne) (sorted by from) that leave node from. */
+static size_t first_edge(const pfc_edge *e, size_t ne, uint64_t from)
+{
+    size_t lo = 0, hi = ne;
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        if (e[mid].from < from)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
 uint64_t swnet_pfc_wait_cycle(const void *state)
 {
     const swnet *st = state;
@@ -1679,15 +1693,7 @@ uint64_t swnet_pfc_wait_cycle(const void *state)
         stk[0] = s0;
         color[s0] = 1;
         depth[s0] = 0;
-        size_t lo = 0, hi = ne; /* first edge of s0 */
-        while (lo < hi) {
-            size_t mid = (lo + hi) / 2;
-            if (e[mid].from < s0)
-                lo = mid + 1;
-            else
-                hi = mid;
-        }
-        pos[0] = lo;
+        pos[0] = first_edge(e, ne, s0);
         while (!found) {
             uint64_t u = stk[top];
             if (pos[top] < ne && e[pos[top]].from == u) {
@@ -1698,15 +1704,7 @@ uint64_t swnet_pfc_wait_cycle(const void *state)
                     color[w] = 1;
                     depth[w] = depth[u] + 1;
                     stk[++top] = w;
-                    size_t a = 0, b = ne;
-                    while (a < b) {
-                        size_t mid = (a + b) / 2;
-                        if (e[mid].from < w)
-                            a = mid + 1;
-                        else
-                            b = mid;
-                    }
-                    pos[top] = a;
+                    pos[top] = first_edge(e, ne, w);
                 }
             } else {
                 color[u] = 2;
