@@ -84,6 +84,25 @@
  *       per flow, cleared at flow start only when sack is on); an ACK's blocks
  *       live in a record from a per-transport pool (chunks, no malloc once warm)
  *       while the ACK is in flight.
+ *   Handshake (transport.handshake="on", off by default; RFC 793 sec. 3.4,
+ *     as ns-3's TcpSocketBase, which basic-sim runs): a connection opens
+ *     with a SYN (header bytes, the data's class) answered by a SYN-ACK
+ *     (header bytes, the ACK class: ns-3's accepted socket has its
+ *     listener's ToS); no data goes before the SYN-ACK is back. The SYN's
+ *     round trip is the first RTT sample (RFC 6298 sec. 2.2; ns-3 puts the
+ *     SYN in its RTT history and samples it when the SYN-ACK acks it),
+ *     unless the SYN was sent more than once (Karn). A SYN is sent again
+ *     after initial-rto x 2^k, k the SYNs sent before (ns-3 SendEmptyPacket:
+ *     ConnTimeout x 2^(SynRetries - synCount); basic-sim sets ConnTimeout =
+ *     RttEstimator InitialEstimation = 2 x its worst-case RTT, so one
+ *     attribute carries both), counted as a timeout; each SYN, a repeated
+ *     one too, is answered (a lost SYN-ACK is repaired by the SYN's timer:
+ *     the receiver's own SYN-ACK timer is not modelled). The FCT counts from
+ *     the connect (the message's hand-over), as basic-sim's flow start.
+ *     Not modelled: the third leg's pure ACK (ns-3 sends one header-size
+ *     packet before the data), SYN options beyond the header (window scale,
+ *     SACK-permitted: at most 4 B), giving up after ConnCount SYNs, RFC 6298
+ *     sec. 5.7's 3-s RTO after a lost SYN (ns-3 does not apply it either).
  *   Window growth and ECN reaction: the congestion ops (tp_tcp.c, tp_dctcp.c).
  * Every time is an integer ps; no randomness. Records (flows, messages)
  * come from pools grown by chunks: no malloc once warm. */
@@ -105,7 +124,7 @@ _Static_assert(sizeof tp_wl_names / sizeof tp_wl_names[0] == sizeof tp_names / s
 
 size_t tp_count(void) { return sizeof tp_registry / sizeof tp_registry[0]; }
 
-enum { TP_DATA = 1, TP_ACK = 2, TP_CNP = 3 };
+enum { TP_DATA = 1, TP_ACK = 2, TP_CNP = 3, TP_SYN = 4, TP_SYNACK = 5 };
 enum { OUT_WINDOW = 0, OUT_PACED = 1, OUT_SACK = 2 };
 
 /* The SACK blocks of one ACK in flight (its net_msg.b: ECE in bit 0, the
@@ -137,9 +156,31 @@ struct tp_inst {
     tp_sackrec *sfree; /* SACK block records */
     void **schunks;
     size_t nschunks;
+    uint32_t syn_loss; /* tp_set_syn_loss */
+    tp_stream **streams; /* persistent connections: open addressing by (src, dst, cls, prio) */
+    size_t nstreams, cstreams;
 };
 
 const char *const tp_onoff_names[] = {"off", "on", NULL};
+const char *const tp_connection_names[] = {"message", "persistent", NULL};
+const char *const tp_wl_connection_names[] = {"inherit", "message", "persistent", NULL};
+
+/* A persistent connection's messages in its byte stream (transport.c head):
+ * message i holds segments [start, end), all of mss payload but its
+ * last (last bytes); entries [head, n) are not yet acked in full, [rpos, n)
+ * not yet delivered. */
+typedef struct tp_smsg {
+    net_msg *m;
+    uint32_t start, end, last;
+    int64_t t_head_ps;
+} tp_smsg;
+struct tp_stream {
+    tp_smsg *q;
+    uint32_t head, rpos, n, cap; /* indices into q (head <= rpos <= n; compacted when an entry is appended) */
+    uint32_t src, dst;
+    uint8_t cls, prio;
+    tp_flow *f;
+};
 
 void tp_check(const tp_params *p, param_report *rep)
 {
@@ -158,6 +199,12 @@ void tp_check(const tp_params *p, param_report *rep)
         param_invalid(rep, "transport.g", "must be in (0, 1] (got %g)", p->g);
     if (p->init_rto_ps <= 0)
         param_invalid(rep, "transport.initial-rto", "must be > 0");
+    if (p->persistent && p->type > 0 && (size_t)p->type < tp_count() && tp_registry[p->type]->rate_based)
+        param_invalid(rep, "transport.connection", "persistent applies to the window-based transports (tcp, dctcp), "
+                      "not %s", tp_registry[p->type]->name);
+    if (p->handshake && p->type > 0 && (size_t)p->type < tp_count() && tp_registry[p->type]->rate_based)
+        param_invalid(rep, "transport.handshake", "applies to the window-based transports (tcp, dctcp), not %s",
+                      tp_registry[p->type]->name);
     if ((p->sack || p->limited_transmit) && p->type > 0 && (size_t)p->type < tp_count() &&
         tp_registry[p->type]->rate_based)
         param_invalid(rep, p->sack ? "transport.sack" : "transport.limited-transmit",
@@ -195,8 +242,22 @@ static void flow_maybe_free(tp_inst *t, tp_flow *f)
 
 /* ---- helpers ---- */
 
+/* a stream's bytes short of mss in the segments [a, b): the last segment of
+ * each message ending in (a, b] */
+static __attribute__((noinline)) uint64_t st_short(const tp_flow *f, uint32_t a, uint32_t b)
+{
+    const tp_stream *st = f->st;
+    uint64_t d = 0;
+    for (uint32_t i = st->head; i < st->n && st->q[i].end <= b; i++)
+        if (st->q[i].end > a)
+            d += f->mss - st->q[i].last;
+    return d;
+}
+
 static inline uint32_t seg_payload(const tp_flow *f, uint32_t s)
 {
+    if (__builtin_expect(f->st != NULL, 0))
+        return (uint32_t)(f->mss - st_short(f, s, s + 1));
     return s + 1 == f->nseg ? f->last_payload : (uint32_t)f->mss;
 }
 
@@ -205,6 +266,8 @@ uint64_t tp_seg_bytes(const tp_flow *f, uint32_t a, uint32_t b)
     if (b <= a)
         return 0;
     uint64_t n = (uint64_t)(b - a) * f->mss;
+    if (__builtin_expect(f->st != NULL, 0))
+        return n - st_short(f, a, b);
     if (b == f->nseg)
         n -= f->mss - f->last_payload;
     return n;
@@ -394,8 +457,14 @@ static uint64_t sb_unsacked_bytes(const tp_flow *f, uint32_t a, uint32_t b)
     uint32_t k = tp_sb_count(f, a, b);
     if (k) {
         n -= (uint64_t)k * f->mss;
-        if (b == f->nseg && bm_has(f->sacked, b - 1)) /* the last segment, short */
+        if (f->st) { /* the short last segments of the stream's messages, SACKed */
+            const tp_stream *st = f->st;
+            for (uint32_t i = st->head; i < st->n && st->q[i].end <= b; i++)
+                if (st->q[i].end > a && bm_has(f->sacked, st->q[i].end - 1))
+                    n += f->mss - st->q[i].last;
+        } else if (b == f->nseg && bm_has(f->sacked, b - 1)) { /* the last segment, short */
             n += f->mss - f->last_payload;
+        }
     }
     return n;
 }
@@ -469,7 +538,7 @@ static net_msg *new_msg(tp_inst *t, tp_flow *f, uint32_t src, uint32_t dst, uint
     m->dst = dst;
     m->size_bytes = bytes;
     m->cls = f->cls;
-    m->prio = kind == TP_ACK && t->p.ack_class ? (uint8_t)(t->p.ack_class - 1) : f->prio;
+    m->prio = (kind == TP_ACK || kind == TP_SYNACK) && t->p.ack_class ? (uint8_t)(t->p.ack_class - 1) : f->prio;
     m->kind = kind;
     m->p = f;
     m->client = NET_TP_CLIENT;
@@ -800,6 +869,34 @@ static void ev_delack(sim *s, void *ctx, uint64_t arg)
 
 /* ---- the receiver ---- */
 
+/* a stream's segment seq arrived (head time h): its message's head time */
+static __attribute__((noinline)) void st_head(tp_stream *st, uint32_t seq, int64_t h)
+{
+    if (h < 0)
+        return;
+    for (uint32_t i = st->rpos; i < st->n && seq >= st->q[i].start; i++) /* (a repeat of a delivered one: none) */
+        if (seq < st->q[i].end) {
+            if (st->q[i].t_head_ps < 0 || h < st->q[i].t_head_ps)
+                st->q[i].t_head_ps = h;
+            return;
+        }
+}
+
+/* a stream's messages now held in full by its receiver are delivered, in order */
+static __attribute__((noinline)) void st_deliver(tp_inst *t, tp_flow *f)
+{
+    tp_stream *st = f->st;
+    while (st->rpos < st->n && st->q[st->rpos].end <= f->rcv_nxt) {
+        tp_smsg *e = &st->q[st->rpos++];
+        net_msg *app = e->m;
+        e->m = NULL;
+        app->t_head_ps = e->t_head_ps;
+        t->c.delivered_bytes += app->size_bytes;
+        t->root->t_last_ps = sim_now(t->s);
+        net_app_delivered(t->root, app);
+    }
+}
+
 static inline int ooo_has(const tp_flow *f, uint32_t s) { return bm_has(f->ooo, s); }
 static inline void ooo_set(tp_flow *f, uint32_t s)
 {
@@ -815,8 +912,11 @@ static inline void ooo_clear(tp_flow *f, uint32_t s)
 static void data_arrived(tp_inst *t, tp_flow *f, const net_msg *m)
 {
     uint32_t seq = m->a;
-    if (m->t_head_ps >= 0 && (f->t_head_ps < 0 || m->t_head_ps < f->t_head_ps))
+    if (f->st) {
+        st_head(f->st, seq, m->t_head_ps);
+    } else if (m->t_head_ps >= 0 && (f->t_head_ps < 0 || m->t_head_ps < f->t_head_ps)) {
         f->t_head_ps = m->t_head_ps;
+    }
     if (t->ops->rate_based && m->ecn == NET_ECN_CE &&
         (f->last_cnp_ps < 0 || sim_now(t->s) - f->last_cnp_ps >= t->p.cnp_interval_ps)) {
         /* DCQCN's notification point (Zhu et al. sec. 3.2): one CNP per flow per interval */
@@ -852,7 +952,9 @@ static void data_arrived(tp_inst *t, tp_flow *f, const net_msg *m)
         filled = 1;
     }
     f->pending++;
-    if (f->rcv_nxt == f->nseg && !f->done_rcv) {
+    if (f->st) {
+        st_deliver(t, f);
+    } else if (f->rcv_nxt == f->nseg && !f->done_rcv) {
         f->done_rcv = 1;
         net_msg *app = f->msg;
         f->msg = NULL; /* the workload may release or reuse it (and net_app_delivered renumbers its
@@ -867,7 +969,7 @@ static void data_arrived(tp_inst *t, tp_flow *f, const net_msg *m)
      * still held (RFC 5681 sec. 4.2; ns-3 acks at once while its buffer has
      * a gap). Held back, the ACK of each retransmission of NewReno's
      * recovery would wait delayed-ack-timeout: one hole per 200 ms. */
-    if (filled || f->ooo_n > 0 || f->pending >= t->p.delayed_ack || f->rcv_nxt == f->nseg ||
+    if (filled || f->ooo_n > 0 || f->pending >= t->p.delayed_ack || (f->rcv_nxt == f->nseg && !f->st) ||
         f->rcv_nxt <= t->p.quick_ack) {
         send_ack(t, f, UINT32_MAX);
     } else if (!f->delack_ev) {
@@ -893,9 +995,14 @@ static __attribute__((noinline)) void limited_transmit(tp_inst *t, tp_flow *f)
     t->c.limited_transmits++;
 }
 
-/* The sender's end of an ACK, its last byte acked. */
+/* The sender's end of an ACK, its last byte acked (a persistent
+ * connection: every byte handed to it so far; it stays open, idle). */
 static void sender_done(tp_inst *t, tp_flow *f)
 {
+    if (f->st) {
+        rto_stop(t, f);
+        return;
+    }
     f->done_snd = 1;
     rto_stop(t, f);
     if (f->pace_ev) {
@@ -1050,6 +1157,68 @@ static void ack_arrived(tp_inst *t, tp_flow *f, const net_msg *m)
     }
 }
 
+/* ---- the handshake (transport.handshake) ---- */
+
+static void ev_syn(sim *s, void *ctx, uint64_t arg);
+
+/* A SYN (header bytes, in the data's class) and its retransmission timer:
+ * initial-rto x 2^(SYNs sent before) (ns-3 TcpSocketBase::SendEmptyPacket:
+ * ConnTimeout x 2^(SynRetries - synCount); basic-sim sets ConnTimeout =
+ * InitialEstimation = 2 x the worst-case RTT, which initial-rto carries). */
+static void send_syn(tp_inst *t, tp_flow *f)
+{
+    int64_t now = sim_now(t->s);
+    uint32_t k = f->syn_tries < 32 ? f->syn_tries : 32;
+    int64_t to = k < 62 && t->p.init_rto_ps <= (TP_MAX_RTO_PS >> k) ? t->p.init_rto_ps << k : TP_MAX_RTO_PS;
+    if (to > TP_MAX_RTO_PS)
+        to = TP_MAX_RTO_PS;
+    if (f->syn_tries == 0)
+        f->syn_sent_ps = now;
+    f->syn_tries++;
+    t->c.syns++;
+    f->syn_ev = sim_schedule_at(t->s, now + to, ev_syn, t, (uint64_t)(uintptr_t)f);
+    f->live++;
+    if (f->syn_tries <= t->syn_loss) { /* tp_set_syn_loss */
+        t->c.dropped++;
+        return;
+    }
+    t->root->ops->send(t->root->state, new_msg(t, f, f->src, f->dst, t->p.header_bytes, TP_SYN));
+}
+
+static void ev_syn(sim *s, void *ctx, uint64_t arg)
+{
+    (void)s;
+    tp_inst *t = ctx;
+    tp_flow *f = (tp_flow *)(uintptr_t)arg;
+    f->syn_ev = 0;
+    f->live--;
+    if (f->syn_wait) {
+        t->c.timeouts++;
+        t->c.syn_timeouts++;
+        send_syn(t, f);
+    }
+    flow_maybe_free(t, f);
+}
+
+/* The SYN-ACK at the sender: the connection is open. The SYN's round trip is
+ * the first RTT sample unless the SYN was sent again (Karn: ns-3 takes it
+ * from the SYN's entry in its RTT history, marked retransmitted then); data
+ * goes at once (ns-3 ProcessSynSent: an ACK, then SendPendingData). */
+static void synack_arrived(tp_inst *t, tp_flow *f)
+{
+    if (!f->syn_wait)
+        return; /* a duplicate (a SYN sent again was answered too) */
+    f->syn_wait = 0;
+    if (f->syn_ev) {
+        sim_cancel(t->s, f->syn_ev);
+        f->syn_ev = 0;
+        f->live--;
+    }
+    if (f->syn_tries == 1)
+        rtt_sample(t, f, sim_now(t->s) - f->syn_sent_ps);
+    output(t, f);
+}
+
 /* ---- life cycle and the fabric's calls ---- */
 
 tp_inst *tp_create(net *root, const tp_params *p)
@@ -1077,11 +1246,125 @@ void tp_destroy(tp_inst *t)
     for (size_t i = 0; i < t->nschunks; i++)
         free(t->schunks[i]);
     free(t->schunks);
+    for (size_t i = 0; i < t->cstreams; i++)
+        if (t->streams[i]) {
+            free(t->streams[i]->q);
+            free(t->streams[i]);
+        }
+    free(t->streams);
     free(t);
+}
+
+/* A connection's record, its sender state fresh (tp_send, st_send). */
+static tp_flow *flow_open(tp_inst *t, const net_msg *m)
+{
+    tp_flow *f = flow_alloc(t);
+    f->t = t;
+    f->src = m->src;
+    f->dst = m->dst;
+    f->cls = m->cls;
+    f->prio = m->prio;
+    f->msg_id = m->id;
+    f->mss = t->p.mss_bytes;
+    f->cwnd = (uint64_t)t->p.init_cwnd * f->mss;
+    f->ssthresh = UINT64_MAX / 4;
+    f->rto = t->p.init_rto_ps;
+    f->t_head_ps = -1;
+    f->last_cnp_ps = -1;
+    f->rate_bps = f->target_bps = net_core(t->root)->bandwidth_bps;
+    f->next_avail_ps = sim_now(t->s);
+    if (t->p.sack)
+        memset(f->sacked, 0, sizeof f->sacked);
+    return f;
+}
+
+/* The persistent connection of m's (src, dst, class, priority): found or
+ * made (its record never returns to the pool before tp_destroy). */
+static tp_stream *st_find(tp_inst *t, const net_msg *m)
+{
+    if (2 * (t->nstreams + 1) > t->cstreams) { /* grow (and rehash) the open-addressing table */
+        size_t c = t->cstreams ? 2 * t->cstreams : 64;
+        tp_stream **nt = tn_xcalloc(c, sizeof *nt);
+        for (size_t i = 0; i < t->cstreams; i++) {
+            tp_stream *x = t->streams[i];
+            if (!x)
+                continue;
+            uint64_t k = ((uint64_t)x->src << 32 | x->dst) * UINT64_C(0x9e3779b97f4a7c15) ^ (uint64_t)x->cls << 8 ^ x->prio;
+            size_t j = (size_t)(k ^ (k >> 29)) & (c - 1);
+            while (nt[j])
+                j = (j + 1) & (c - 1);
+            nt[j] = x;
+        }
+        free(t->streams);
+        t->streams = nt;
+        t->cstreams = c;
+    }
+    uint64_t k = ((uint64_t)m->src << 32 | m->dst) * UINT64_C(0x9e3779b97f4a7c15) ^ (uint64_t)m->cls << 8 ^ m->prio;
+    size_t j = (size_t)(k ^ (k >> 29)) & (t->cstreams - 1);
+    for (; t->streams[j]; j = (j + 1) & (t->cstreams - 1)) {
+        tp_stream *x = t->streams[j];
+        if (x->src == m->src && x->dst == m->dst && x->cls == m->cls && x->prio == m->prio)
+            return x;
+    }
+    tp_stream *x = tn_xcalloc(1, sizeof *x);
+    x->src = m->src;
+    x->dst = m->dst;
+    x->cls = m->cls;
+    x->prio = m->prio;
+    t->streams[j] = x;
+    t->nstreams++;
+    return x;
+}
+
+/* m on its persistent connection: appended to the byte stream (segmented
+ * on its own: its last segment short), sent when the window allows; the
+ * connection opens (handshake) with its first message. */
+static __attribute__((noinline)) void st_send(tp_inst *t, net_msg *m)
+{
+    tp_stream *st = st_find(t, m);
+    tp_flow *f = st->f;
+    int fresh = f == NULL;
+    if (fresh) {
+        f = st->f = flow_open(t, m);
+        f->st = st;
+    }
+    /* messages acked in full (delivered before: the receiver acks only what it holds) leave the queue */
+    while (st->head < st->rpos && st->q[st->head].end <= f->una)
+        st->head++;
+    if (st->head) {
+        memmove(st->q, st->q + st->head, (st->n - st->head) * sizeof *st->q);
+        st->n -= st->head;
+        st->rpos -= st->head;
+        st->head = 0;
+    }
+    if (st->n == st->cap) {
+        st->cap = st->cap ? 2 * st->cap : 8;
+        st->q = tn_xrealloc(st->q, st->cap * sizeof *st->q);
+    }
+    uint64_t b = m->size_bytes;
+    uint64_t n = b ? (b - 1) / f->mss + 1 : 1;
+    TN_ASSERT(n < UINT32_MAX - f->nseg, "a connection of more than 2^32 segments (message of %llu B)",
+              (unsigned long long)b);
+    f->nseg += (uint32_t)n;
+    st->q[st->n++] = (tp_smsg){.m = m, .start = f->nseg - (uint32_t)n, .end = f->nseg, .last = (uint32_t)(b - (n - 1) * f->mss), .t_head_ps = -1};
+    if (fresh) {
+        t->ops->init(f);
+        if (t->p.handshake) {
+            f->syn_wait = 1;
+            send_syn(t, f);
+            return;
+        }
+    }
+    if (!f->syn_wait)
+        output(t, f);
 }
 
 void tp_send(tp_inst *t, net_msg *m)
 {
+    if (t->p.persistent) {
+        st_send(t, m);
+        return;
+    }
     tp_flow *f = flow_alloc(t);
     f->t = t;
     f->msg = m;
@@ -1106,6 +1389,11 @@ void tp_send(tp_inst *t, net_msg *m)
     if (t->p.sack)
         memset(f->sacked, 0, sizeof f->sacked);
     t->ops->init(f);
+    if (t->p.handshake) {
+        f->syn_wait = 1;
+        send_syn(t, f);
+        return;
+    }
     output(t, f);
 }
 
@@ -1116,6 +1404,10 @@ void tp_arrived(tp_inst *t, net_msg *seg)
         data_arrived(t, f, seg);
     else if (seg->kind == TP_CNP)
         tp_flow_cnp(f);
+    else if (seg->kind == TP_SYN) /* every SYN is answered, a repeated one too (ns-3 ProcessSynRcvd) */
+        t->root->ops->send(t->root->state, new_msg(t, f, f->dst, f->src, t->p.header_bytes, TP_SYNACK));
+    else if (seg->kind == TP_SYNACK)
+        synack_arrived(t, f);
     else
         ack_arrived(t, f, seg);
     f->live--;
@@ -1139,6 +1431,8 @@ void tp_set_probe(tp_inst *t, tp_probe_fn probe, void *ctx)
     t->probe = probe;
     t->probe_ctx = ctx;
 }
+
+void tp_set_syn_loss(tp_inst *t, uint32_t n) { t->syn_loss = n; }
 
 void tp_set_loss(tp_inst *t, const uint32_t *seqs, size_t n)
 {

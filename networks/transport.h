@@ -71,7 +71,14 @@ typedef struct tp_params {
                                    * its ACKs with priority 0, pfifo_fast band 1, whatever its data's band) */
     int limited_transmit;         /* tcp, dctcp: 1 = RFC 3042's limited transmit (Linux, ns-3: on); 0 = off */
     int sack;                     /* tcp, dctcp: 1 = SACK (RFC 2018 blocks, RFC 6675 recovery); 0 = off */
+    int handshake;                /* tcp, dctcp: 1 = a SYN / SYN-ACK exchange opens each connection before its
+                                   * data (its round trip is the first RTT sample); 0 = off (data at once) */
+    int persistent;               /* tcp, dctcp: 1 = one connection (byte stream) per (source, destination,
+                                   * class, priority), kept for the run; 0 = a connection per message */
 } tp_params;
+
+extern const char *const tp_connection_names[]; /* "message", "persistent" (transport.connection) */
+extern const char *const tp_wl_connection_names[]; /* "inherit", then tp_connection_names (workload.connection) */
 
 extern const char *const tp_onoff_names[]; /* "off", "on" (transport.limited-transmit, transport.sack) */
 
@@ -89,6 +96,7 @@ enum { TP_GROWTH_RENO = 0, TP_GROWTH_LINUX = 1 };
 extern const char *const tp_growth_names[]; /* "reno", "linux" */
 
 typedef struct tp_flow tp_flow;
+typedef struct tp_stream tp_stream;
 
 typedef struct tp_cc_ops {
     const char *name;        /* transport.type value */
@@ -174,6 +182,12 @@ struct tp_flow {
     uint32_t sacked_n;      /* SACK: segments SACKed in [una, max) (bits set in sacked) */
     uint32_t rsack[TP_SACK_BLOCKS]; /* receiver: first segment of each block of its last ACK, most recent first */
     uint8_t rsack_n;
+    /* handshake (transport.handshake) */
+    uint8_t syn_wait;       /* a SYN is out, no SYN-ACK back yet: no data may go */
+    uint32_t syn_tries;     /* SYNs sent */
+    int64_t syn_sent_ps;    /* the first SYN left then */
+    sim_event_id syn_ev;    /* pending SYN retransmission timer (0: none) */
+    tp_stream *st;          /* persistent connection: its messages (NULL: one message, msg) */
     uint64_t ooo[TP_RWND / 64]; /* received beyond rcv_nxt: bit s % TP_RWND */
     /* SACK's scoreboard (RFC 6675 sec. 3), last: cleared only when transport.sack is on */
     uint64_t sacked[TP_RWND / 64]; /* SACKed beyond una: bit s % TP_RWND */
@@ -235,6 +249,8 @@ typedef struct tp_counters {
     uint64_t delivered_bytes;    /* application bytes delivered (goodput) */
     uint64_t limited_transmits;  /* new segments sent on duplicate ACKs before recovery */
     uint64_t sack_blocks;        /* SACK blocks carried by ACKs sent */
+    uint64_t syns;               /* SYNs sent (transport.handshake; retransmissions included) */
+    uint64_t syn_timeouts;       /* SYN retransmission timer expiries (also counted in timeouts) */
 } tp_counters;
 void tp_get_counters(const tp_inst *t, tp_counters *out);
 
@@ -248,6 +264,8 @@ enum { TP_EV_ACK = 0, TP_EV_FAST_RETRANSMIT = 1, TP_EV_TIMEOUT = 2 };
 typedef void (*tp_probe_fn)(void *ctx, const tp_flow *f, int ev);
 void tp_set_probe(tp_inst *t, tp_probe_fn probe, void *ctx);
 void tp_set_loss(tp_inst *t, const uint32_t *seqs, size_t n);
+/* The first n SYNs of every flow are lost before the fabric sees them (tests). */
+void tp_set_syn_loss(tp_inst *t, uint32_t n);
 
 /* The shared Reno window growth (RFC 5681 sec. 3.1, as ns-3's TcpNewReno):
  * below ssthresh cwnd += mss per ACK that acks new data (slow start),

@@ -2181,6 +2181,183 @@ END_TEST
  * mixes with heavy loss: every message completes exactly once, bytes
  * conserved, no flow record left; drop-tail buffers of 6 kB (4 packets)
  * and 30 kB; SACK recovers (fast retransmits happen) and drops happen. */
+/* transport.handshake (ns-3 TcpSocketBase, basic-sim's timers; RFC 6298
+ * sec. 2 for the sample). A SYN and a SYN-ACK are 40 B (header): one way
+ * 10 us + 40 B x 0.8 ns + 10 us = 20.032 us, so the handshake's round trip
+ * is 40.064 us; the one data segment (1460 B) then reaches the receiver
+ * ONE_WAY = 21.2 us after it leaves at 40.064 us:
+ *   (a) no loss: delivered at 40.064 + 21.2 = 61.264 us; 1 SYN.
+ *   (b) the data segment lost, min-rto 100 us: the SYN's round trip is the
+ *       first sample, SRTT 40.064, RTTVAR 20.032, RTO = max(100, 40.064 + 4
+ *       x 20.032) = 120.192 us, so the timer armed at 40.064 fires at
+ *       160.256 and the retransmission arrives at 181.456 us. Without the
+ *       handshake the timer is initial-rto (1 s): 1 s + 21.2 us.
+ *   (c) the first SYN lost, initial-rto 500 us: sent again at 500 us (the
+ *       connection timer, initial-rto x 2^0), SYN-ACK back at 540.064,
+ *       delivered at 561.264 us; 2 SYNs, 1 timeout.
+ *   (d) (c) and the data segment lost: no sample from a SYN sent twice
+ *       (Karn), so the data's RTO is initial-rto: 540.064 + 500 + 21.2 =
+ *       1061.264 us; 2 timeouts.
+ *   (e) the first two SYNs lost: the second waits 2 x 500 us (backoff):
+ *       SYNs at 0, 500 and 1500 us, delivered at 1561.264 us. */
+START_TEST(test_handshake)
+{
+    const int64_t ACK1 = 20032000, HS = 2 * ACK1; /* ps */
+    struct {
+        int hs, syn_lost, data_lost;
+        int64_t min_rto, init_rto, at;
+        uint64_t syns, timeouts;
+    } cs[] = {
+        {1, 0, 0, 100000000, 1000000000000, HS + ONE_WAY, 1, 0},
+        {1, 0, 1, 100000000, 1000000000000, HS + 3 * HS + ONE_WAY, 1, 1},
+        {0, 0, 1, 100000000, 1000000000000, 1000000000000 + ONE_WAY, 0, 1},
+        {1, 1, 0, 100000000, 500000000, 500000000 + HS + ONE_WAY, 2, 1},
+        {1, 1, 1, 100000000, 500000000, 500000000 + HS + 500000000 + ONE_WAY, 2, 2},
+        {1, 2, 0, 100000000, 500000000, 1500000000 + HS + ONE_WAY, 3, 2},
+    };
+    for (size_t k = 0; k < sizeof cs / sizeof cs[0]; k++) {
+        net_params core = star(2);
+        const char *sets[] = {"network.mtu=1500B", "network.buffer=10MB", NULL};
+        th_net *h = th_net_new("electrical-switch", &core, sets, NULL, 1, 4);
+        tp_params tp = tparams("tcp");
+        tp.handshake = cs[k].hs;
+        tp.min_rto_ps = cs[k].min_rto;
+        tp.init_rto_ps = cs[k].init_rto;
+        tp_inst *t = attach(h, &tp);
+        uint32_t lost = 0;
+        if (cs[k].data_lost)
+            tp_set_loss(t, &lost, 1);
+        tp_set_syn_loss(t, (uint32_t)cs[k].syn_lost);
+        net_msg *m = th_at_low(h, 0, 0, 1, MSS);
+        th_net_go(h);
+        ck_delivered_at(m, cs[k].at);
+        tp_counters c;
+        tp_get_counters(t, &c);
+        ck_assert_uint_eq(c.syns, cs[k].syns);
+        ck_assert_uint_eq(c.timeouts, cs[k].timeouts);
+        ck_assert_uint_eq(c.syn_timeouts, cs[k].hs ? (uint64_t)cs[k].syn_lost : 0);
+        ck_assert_uint_eq(c.flows_live, 0);
+        th_net_free(h);
+    }
+}
+END_TEST
+
+/* transport.connection="persistent": one byte stream per (source,
+ * destination, class, priority); window, ssthresh and RTT state carry over
+ * from message to message (ns-3's sockets: no restart after idle).
+ *   (a) state carried over: A = 20 segments at 0, B = 20 segments at 1 ms
+ *       (A long done). Every ACK of A's slow start adds a segment (delayed
+ *       ACK 1): cwnd 10 + 20 = 30 when B comes, so B's 20 segments leave
+ *       back to back: B delivered at 1 ms + 19 SER + ONE_WAY = 1044.0 us.
+ *       A connection per message starts B at 10 segments: segments 10 + j
+ *       leave at RTT + j SER after the first ACK (test_slow_start), the last
+ *       (j = 9) at 1 ms + RTT + 9 SER: delivered at 1 ms + RTT + 9 SER +
+ *       ONE_WAY = 1073.232 us.
+ *   (b) messages queue in the stream: A = 20 segments and B = 100 B, both
+ *       at 0. B is segment 20 of the stream: round 1 sends 0..9, each of its
+ *       10 ACKs (at RTT + k SER) lets 2 go, back to back from RTT, so
+ *       segment 10 + j leaves at RTT + j SER; B (j = 10) at RTT + 10 SER,
+ *       140 B on the wire (ser 112 ns): delivered at RTT + 10 SER + 20 us +
+ *       112 ns = 73.344 us. A connection of its own sends B behind A's 10
+ *       first segments at the NIC: 10 SER + 20.112 us = 32.112 us. */
+START_TEST(test_persistent)
+{
+    for (int c = 0; c < 2; c++)
+        for (int pers = 0; pers < 2; pers++) {
+            net_params core = star(2);
+            const char *sets[] = {"network.mtu=1500B", "network.buffer=10MB", NULL};
+            th_net *h = th_net_new("electrical-switch", &core, sets, NULL, 1, 4);
+            tp_params tp = tparams("tcp");
+            tp.persistent = pers;
+            tp_inst *t = attach(h, &tp);
+            net_msg *a = th_at_low(h, 0, 0, 1, 20 * MSS);
+            net_msg *b = th_at_low(h, c == 0 ? 1000000000 : 0, 0, 1, c == 0 ? 20 * MSS : 100);
+            th_net_go(h);
+            ck_assert_uint_eq(a->a, 1);
+            if (c == 0)
+                ck_delivered_at(b, pers ? 1000000000 + 19 * (int64_t)SER + ONE_WAY
+                                        : 1000000000 + (int64_t)RTT + 9 * (int64_t)SER + ONE_WAY);
+            else
+                ck_delivered_at(b, pers ? (int64_t)RTT + 10 * (int64_t)SER + 20000000 + 112000
+                                        : 10 * (int64_t)SER + 20000000 + 112000);
+            tp_counters k;
+            tp_get_counters(t, &k);
+            ck_assert_uint_eq(k.delivered_bytes, 20 * MSS + (c == 0 ? 20 * MSS : 100));
+            ck_assert_uint_eq(k.flows_live, pers ? 1 : 0); /* the connection stays open */
+            ck_assert_uint_eq(k.retransmissions, 0);
+            th_net_free(h);
+        }
+}
+END_TEST
+
+/* Invariants on random mixes with persistent connections (tcp and dctcp,
+ * SACK and handshake off and on, 6-kB drop-tail ports: many drops): every
+ * message delivered exactly once, bytes conserved, the messages of one
+ * (source, destination) pair delivered in the order they were handed over,
+ * one connection record per pair used. */
+START_TEST(test_persistent_random_mixes)
+{
+    const char *types[] = {"tcp", "dctcp"};
+    for (int ti = 0; ti < 2; ti++)
+        for (int v = 0; v < 2; v++) {
+            net_params core = star(8);
+            core.link_latency_ps = 1000000;
+            const char *sets[] = {"network.mtu=1500B", "network.buffer=6kB", NULL};
+            th_net *h = th_net_new("electrical-switch", &core, sets, NULL, 7, 512);
+            tp_params tp = tparams(types[ti]);
+            tp.delayed_ack = 2;
+            tp.min_rto_ps = 1000000000; /* 1 ms */
+            tp.persistent = 1;
+            tp.sack = v;
+            tp.limited_transmit = v;
+            tp.handshake = (ti + v) % 2;
+            tp_inst *t = attach(h, &tp);
+            gsl_rng *g = gsl_rng_alloc(gsl_rng_mt19937);
+            gsl_rng_set(g, 77 + (unsigned long)(ti * 2 + v));
+            net_msg *ms[300];
+            int64_t at[300];
+            uint32_t src[300], dst[300];
+            uint64_t total = 0;
+            int used[8][8] = {{0}};
+            uint64_t pairs = 0;
+            for (int i = 0; i < 300; i++) {
+                uint32_t s = (uint32_t)gsl_rng_uniform_int(g, 8), d = (uint32_t)gsl_rng_uniform_int(g, 7);
+                if (d >= s)
+                    d++;
+                uint64_t bytes = 1 + gsl_rng_uniform_int(g, 100000);
+                total += bytes;
+                at[i] = (int64_t)gsl_rng_uniform_int(g, 2000) * 1000000;
+                src[i] = s;
+                dst[i] = d;
+                pairs += !used[s][d];
+                used[s][d] = 1;
+                ms[i] = th_at_low(h, at[i], s, d, bytes);
+            }
+            th_net_go(h);
+            for (int i = 0; i < 300; i++) {
+                REQUIRE(ms[i]->a == 1, "%s v%d: message %d delivered %llu times", types[ti], v, i,
+                        (unsigned long long)ms[i]->a);
+                for (int j = 0; j < 300; j++)
+                    REQUIRE(!(src[j] == src[i] && dst[j] == dst[i] && at[j] < at[i] && ms[j]->b > ms[i]->b),
+                            "%s v%d: message %d (handed over at %lld) delivered after %d (at %lld)", types[ti], v, j,
+                            (long long)at[j], i, (long long)at[i]);
+            }
+            REQUIRE(h->bytes == total, "%s v%d: %llu bytes of %llu delivered", types[ti], v,
+                    (unsigned long long)h->bytes, (unsigned long long)total);
+            tp_counters c;
+            tp_get_counters(t, &c);
+            REQUIRE(c.flows_live == pairs, "%s v%d: %llu connection records for %llu pairs", types[ti], v,
+                    (unsigned long long)c.flows_live, (unsigned long long)pairs);
+            REQUIRE(c.dropped > 100 && c.timeouts > 0, "%s v%d: %llu drops, %llu timeouts", types[ti], v,
+                    (unsigned long long)c.dropped, (unsigned long long)c.timeouts);
+            REQUIRE(tp.handshake ? c.syns >= pairs : c.syns == 0, "%s v%d: %llu SYNs for %llu pairs", types[ti], v,
+                    (unsigned long long)c.syns, (unsigned long long)pairs);
+            gsl_rng_free(g);
+            th_net_free(h);
+        }
+}
+END_TEST
+
 START_TEST(test_sack_random_mixes)
 {
     const char *types[] = {"tcp", "dctcp"};
@@ -2196,6 +2373,7 @@ START_TEST(test_sack_random_mixes)
             tp.min_rto_ps = 1000000000; /* 1 ms */
             tp.sack = 1;
             tp.limited_transmit = 1;
+            tp.handshake = (ti + bi) % 2; /* SYNs and SYN-ACKs through the same small buffers in two of the four */
             tp_inst *t = attach(h, &tp);
             gsl_rng *g = gsl_rng_alloc(gsl_rng_mt19937);
             gsl_rng_set(g, 31 + (unsigned long)(ti * 2 + bi));
@@ -2218,6 +2396,8 @@ START_TEST(test_sack_random_mixes)
             tp_counters c;
             tp_get_counters(t, &c);
             REQUIRE(c.flows_live == 0, "%s: %llu flow records left", types[ti], (unsigned long long)c.flows_live);
+            REQUIRE(tp.handshake ? c.syns >= 300 : c.syns == 0, "%s, buffers %d: %llu SYNs", types[ti], bi,
+                    (unsigned long long)c.syns);
             REQUIRE(c.dropped > 100 && c.fast_retransmits > 10 && c.sack_blocks > 100,
                     "%s, buffers %d: %llu drops, %llu recoveries, %llu SACK blocks", types[ti], bi,
                     (unsigned long long)c.dropped, (unsigned long long)c.fast_retransmits,
@@ -2270,6 +2450,9 @@ static Suite *transport_suite(void)
     tcase_add_test(t, test_sack_scoreboard_reference);
     tcase_add_test(t, test_sack_two_drops);
     tcase_add_test(t, test_sack_random_mixes);
+    tcase_add_test(t, test_handshake);
+    tcase_add_test(t, test_persistent);
+    tcase_add_test(t, test_persistent_random_mixes);
     suite_add_tcase(s, t);
     return s;
 }

@@ -60,6 +60,7 @@ typedef struct cfg_workload {
     int exclusive;                 /* workload.exclusive: 0 auto (the workload's own), 1 yes, 2 no */
     int transport;                 /* workload.transport: 0 inherit (the run's), else transport type + 1 */
     int ack_class;                 /* workload.ack-class: 0 inherit (the run's transport.ack-class), else its value + 1 */
+    int connection;                /* workload.connection: 0 inherit (transport.connection), 1 message, 2 persistent */
     void **block;                  /* [wl_count()]: each workload type's own params */
 } cfg_workload;
 

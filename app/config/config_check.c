@@ -312,6 +312,13 @@ static void workload_rules(const cfg *c, ectx *ec, const net_params *core)
         x_invalid(c, ec, 0, attr, "%s", why);
         break;
     }
+    /* workload.connection="persistent" needs a window-based transport (as transport.connection) */
+    for (size_t k = 0; k < c->nwl; k++) {
+        int type = c->wl[k].transport > 0 ? c->wl[k].transport - 1 : c->tp.type;
+        if (c->wl[k].connection == 2 && type > 0 && (size_t)type < tp_count() && tp_registry[type]->rate_based)
+            x_invalid(c, ec, k, "workload.connection", "persistent applies to the window-based transports (tcp, "
+                      "dctcp), not %s", tp_registry[type]->name);
+    }
     (void)core;
     free(taken);
     free(map);

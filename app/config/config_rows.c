@@ -75,6 +75,17 @@ static const param_row core_rows[] = {
          "tcp, dctcp: SACK: ACKs carry up to 3 blocks (RFC 2018; header + 4 + 8 B per block), the sender recovers "
          "with RFC 6675's scoreboard, pipe and NextSeg (on in Linux and ns-3) | off (default: NewReno, RFC 6582)"),
      .kind = PARAM_CHOICE, .off = offsetof(cfg, tp.sack), .choices = tp_onoff_names, .example = "on"},
+    {ROW("transport.handshake", "choice", "", "off",
+         "tcp, dctcp: on = each connection opens with a SYN (data class) and a SYN-ACK (ACK class) before its data; "
+         "the SYN's round trip is its first RTT sample, a lost SYN is sent again after initial-rto x 2^k (ns-3, "
+         "basic-sim); the FCT counts from the connect | off (default: data at once, no RTT sample before it)"),
+     .kind = PARAM_CHOICE, .off = offsetof(cfg, tp.handshake), .choices = tp_onoff_names, .example = "on"},
+    {ROW("transport.connection", "choice", "", "message",
+         "tcp, dctcp: message (default: a connection per message, fresh window and RTT state) | persistent (one "
+         "connection, a byte stream, per source, destination and class for the run: messages queue in it, window, "
+         "ssthresh and RTT estimate carry over, no restart after idle, as ns-3's sockets; the thesis' Horovod)"),
+     .kind = PARAM_CHOICE, .off = offsetof(cfg, tp.persistent), .choices = tp_connection_names,
+     .example = "persistent"},
     {ROW("transport.g", "number", "", "0.0625", "dctcp: gain of the marked fraction's moving average alpha"),
      .kind = PARAM_REAL, .dim = UNIT_NONE, .off = offsetof(cfg, tp.g), .flags = PARAM_POS, .example = "0.0625"},
     {ROW("transport.dcqcn-g", "number", "", "0.00390625", "dcqcn: gain of alpha (HPCC ns-3 code: 1/256)"),
@@ -171,6 +182,11 @@ static const param_row wl_inst_rows[] = {
          "application that sets the IP ToS on both ends of its sockets beside one that sets it at the sender only)"),
      .kind = PARAM_CHOICE, .off = offsetof(cfg_workload, ack_class), .choices = tp_wl_ack_class_names,
      .example = "data"},
+    {ROW("workload.connection", "choice", "", "inherit",
+         "its transport's connections: inherit (the run's transport.connection) | message | persistent (e.g. "
+         "training on long-lived sockets beside web flows that connect per flow)"),
+     .kind = PARAM_CHOICE, .off = offsetof(cfg_workload, connection), .choices = tp_wl_connection_names,
+     .example = "persistent"},
 };
 
 /* --------------------------------------------------------- the table */

@@ -436,6 +436,8 @@ int run_one(const cfg *c, const run_layout *l, uint64_t replica, run_cache *rcac
         run_tp.type = c->wl[0].transport - 1;
     if (alone && c->wl[0].ack_class > 0)
         run_tp.ack_class = c->wl[0].ack_class - 1;
+    if (alone && c->wl[0].connection > 0)
+        run_tp.persistent = c->wl[0].connection - 1;
     net_set_transport(n, tp_create(n, &run_tp));
     for (size_t k = 0; k < c->nwl; k++) {
         int type = c->wl[k].transport > 0 ? c->wl[k].transport - 1 : c->tp.type;
@@ -468,10 +470,12 @@ int run_one(const cfg *c, const run_layout *l, uint64_t replica, run_cache *rcac
              * or another ACK class than the run's (workload.ack-class) */
             int wtype = c->wl[k].transport > 0 ? c->wl[k].transport - 1 : c->tp.type;
             int wack = c->wl[k].ack_class > 0 ? c->wl[k].ack_class - 1 : c->tp.ack_class;
-            if (wtype != c->tp.type || (wtype != 0 && wack != c->tp.ack_class)) {
+            int wpers = c->wl[k].connection > 0 ? c->wl[k].connection - 1 : c->tp.persistent;
+            if (wtype != c->tp.type || (wtype != 0 && (wack != c->tp.ack_class || wpers != c->tp.persistent))) {
                 tp_params wtp = c->tp;
                 wtp.type = wtype;
                 wtp.ack_class = wack;
+                wtp.persistent = wpers;
                 net_set_client_transport(h, tp_create(n, &wtp));
             }
         }
