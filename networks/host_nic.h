@@ -188,6 +188,8 @@ static inline int nic_pending(const host_nic *h, uint32_t node) { return h->node
  * packet on the wire no longer counts). A fabric with a finite host queue
  * (the switch's network.host-buffer) admits a message against it. */
 static inline uint64_t nic_queued_bytes(const host_nic *h, uint32_t node) { return h->node[node].qbytes; }
+/* messages waiting at node's NIC (active, not yet cut in full: the packet on the wire not counted) */
+static inline uint64_t nic_queued_msgs(const host_nic *h, uint32_t node) { return h->node[node].active; }
 nic_pkt *nic_pop(host_nic *h, uint32_t node, uint64_t max_bytes);
 
 /* Bytes of the packet nic_pop(h, node, 0) would cut now (the policy's and

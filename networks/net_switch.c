@@ -70,6 +70,14 @@
  * packets over its bands), where TCP's segments that do not fit are lost
  * (no back-pressure from the queue disc to the socket). With a transport
  * a message is one segment (mss + header <= mtu), so this is drop-tail.
+ * Limits in packets (network.buffer-packets at the output ports,
+ * network.host-buffer-packets at the hosts; opt-in, beside or instead of
+ * the byte limits): a packet (a message at a host) arriving where that
+ * many already wait is dropped: ns-3's PfifoFastQueueDisc::DoEnqueue drops
+ * when GetCurrentSize() >= GetMaxSize(), its size the packets waiting over
+ * all three bands (1000 by default), so a 52-B ACK takes a place as a
+ * 1432-B segment does. At a host a message counts one (a transport's
+ * segment is one packet when mss + header <= mtu, as in the thesis).
  * Zero load, K packets: nic_ser (sum of the packets' ser) + 2 link + sw;
  * store-and-forward adds the largest packet's ser (a two-stage pipeline of
  * equal rates: sum + max), 2 ser for one packet.
@@ -141,6 +149,8 @@ typedef struct sw_params {
     uint64_t pfc_xoff, pfc_xon; /* PFC thresholds per ingress port and class, bytes */
     uint64_t pfc_headroom;   /* PFC: bytes above pfc_xoff an ingress port and class may hold (0: the round trip) */
     uint64_t host_buffer;    /* network.host-buffer: bytes waiting at a host NIC, drop-tail (0 = unbounded) */
+    uint32_t buffer_packets; /* network.buffer-packets: packets waiting per output port, drop-tail (0 = no limit) */
+    uint32_t host_buffer_packets; /* network.host-buffer-packets: messages waiting at a host NIC (0 = no limit) */
     /* resolved from the physical layer (resolve_phy) */
     int phy_resolved;        /* 1 once energy_per_bit_j holds the phy's value */
     double energy_per_bit_j; /* SerDes and switch core per bit crossing the switch, J */
@@ -186,6 +196,16 @@ static const param_row sw_rows[] = {
              "is dropped (ns-3's host queue disc, pfifo_fast: 1000 packets); 0 = unbounded (no drop at the host)",
      .kind = PARAM_BYTES, .off = offsetof(sw_params, host_buffer), .flags = PARAM_NONNEG, .example = "1.5MB",
      .note = "needs a transport: a dropped message is recovered only by one"},
+    {.path = "network.buffer-packets", .type = "integer", .unit = "", .def = "0",
+     .help = "electrical switch: packets waiting per output port (all classes), drop-tail: an ACK takes a place as "
+             "a full segment does (ns-3's PfifoFastQueueDisc: 1000 packets over its bands); 0 = no packet limit",
+     .kind = PARAM_U32, .off = offsetof(sw_params, buffer_packets), .min = 0, .max = 1u << 30, .example = "1000",
+     .note = "needs a transport: a dropped message is recovered only by one"},
+    {.path = "network.host-buffer-packets", .type = "integer", .unit = "", .def = "0",
+     .help = "electrical switch: messages (a transport's segments: packets) waiting at a host NIC, drop-tail (ns-3's "
+             "host queue disc, pfifo_fast: 1000 packets); 0 = no limit",
+     .kind = PARAM_U32, .off = offsetof(sw_params, host_buffer_packets), .min = 0, .max = 1u << 30,
+     .example = "1000", .note = "needs a transport: a dropped message is recovered only by one"},
     SWNET_ROW_ROUTER(sw_params, iq),
     SWNET_ROW_VC_BUFFER(sw_params, iq),
     SWNET_ROW_VC_MAP(sw_params, iq),
@@ -268,6 +288,7 @@ typedef struct sw_state {
     uint64_t qtotal;       /* buffered mode: bytes waiting at all outputs (the shared memory) */
     uint64_t drops, marks; /* buffered mode (drops: at output ports and host NICs) */
     uint64_t host_buf;     /* network.host-buffer (0: unbounded) */
+    uint32_t buf_pkts, host_buf_pkts; /* network.buffer-packets, network.host-buffer-packets (0: no limit) */
     sim_cb arrival;        /* NIC mode: the event of a packet's head at its output port */
     int pfc;               /* 1: priority flow control (buffered mode; drops only past the headroom) */
     uint64_t xoff, xon;    /* PFC thresholds */
@@ -616,6 +637,8 @@ static void buffered_arrival(sw_state *st, sim *s, nic_pkt *p, uint32_t dst, int
     if (!m->aux) {
         if (st->pfc && (q->wake || now < st->port_free_ps[dst]) && !pfc_fits(st, p, now)) {
             v = PORT_DROP; /* it would wait past its ingress headroom (pfc-headroom below the round trip) */
+        } else if (st->buf_pkts && b->o.nqueued >= st->buf_pkts) {
+            v = PORT_DROP; /* network.buffer-packets (head comment) */
         } else {
             v = port_admit(&st->buf, b->o.qbytes, st->qtotal, p->bytes, m->ecn != NET_ECN_NOT_ECT, &b->red,
                            st->n->rng);
@@ -716,7 +739,8 @@ static void sw_send(void *state, net_msg *m)
     }
     if (st->nic_on) {
         m->aux = 0; /* srpt ports: no record yet */
-        if (st->host_buf && nic_queued_bytes(&st->nic, m->src) + m->size_bytes > st->host_buf) {
+        if ((st->host_buf && nic_queued_bytes(&st->nic, m->src) + m->size_bytes > st->host_buf) ||
+            (st->host_buf_pkts && nic_queued_msgs(&st->nic, m->src) >= st->host_buf_pkts)) {
             st->drops++; /* the host's queue is full: drop-tail (a message is admitted whole) */
             net_dropped(st->n, m);
             return;
@@ -848,6 +872,9 @@ static void sw_iq_check(const net_params *core, const sw_params *p, param_report
     if (port_cfg_on(&p->buf))
         param_invalid(rep, "network.buffer", "finite output buffers and ECN are the output-queued switch's "
                                              "(network.router=\"output-queued\")");
+    if (p->buffer_packets || p->host_buffer_packets)
+        param_invalid(rep, p->buffer_packets ? "network.buffer-packets" : "network.host-buffer-packets",
+                      "packet limits are the output-queued switch's (network.router=\"output-queued\")");
     if (p->host_buffer)
         param_invalid(rep, "network.host-buffer", "the host queue's drops are the output-queued switch's "
                                                   "(network.router=\"output-queued\"); the input-queued router's "
@@ -894,6 +921,12 @@ static void sw_check(const net_params *core, const void *params, param_report *r
                                                    "ports have no input buffers; infinite or pfc");
     if (p->flow_control == SWNET_PFC && p->nic.policy == NIC_SRPT)
         param_invalid(rep, "network.flow-control", "pfc is not modelled with srpt ports");
+    if ((p->buffer_packets || p->host_buffer_packets) && p->flow_control == SWNET_PFC)
+        param_invalid(rep, p->buffer_packets ? "network.buffer-packets" : "network.host-buffer-packets",
+                      "PFC is lossless: packet limits (drop-tail) do not apply under flow-control=\"pfc\"");
+    if (p->buffer_packets && p->buf.policy == PORT_DYNAMIC)
+        param_invalid(rep, "network.buffer-packets", "a limit per port in packets is static; buffer-policy "
+                      "\"dynamic\" shares bytes: leave buffer-packets 0");
     if (p->host_buffer && p->flow_control == SWNET_PFC)
         param_invalid(rep, "network.host-buffer", "a host NIC under PFC is paused, never drops: leave host-buffer 0");
     if (p->host_buffer && p->nic.mtu_bytes && p->host_buffer < p->nic.mtu_bytes)
@@ -950,7 +983,7 @@ static int sw_resolve_phy(const net_params *core, void *params, const phy_params
 static int sw_nic_on(const sw_params *p)
 {
     return p->nic.policy != NIC_FIFO || p->nic.mtu_bytes > 0 || port_cfg_on(&p->buf) ||
-           p->flow_control == SWNET_PFC || p->host_buffer > 0;
+           p->flow_control == SWNET_PFC || p->host_buffer > 0 || p->buffer_packets > 0 || p->host_buffer_packets > 0;
 }
 
 /* The drops a run on p can have (net_ops.lossy): the output-queued
@@ -966,9 +999,9 @@ static int sw_lossy(const void *params)
         return 0;
     if (p->flow_control == SWNET_PFC)
         return p->pfc_headroom ? NET_LOSSY_PFC : 0;
-    if (p->buf.buffer_bytes > 0 || p->buf.ecn == PORT_ECN_RED)
+    if (p->buf.buffer_bytes > 0 || p->buf.ecn == PORT_ECN_RED || p->buffer_packets > 0)
         return 1;
-    return p->host_buffer > 0 ? NET_LOSSY_HOST : 0;
+    return p->host_buffer > 0 || p->host_buffer_packets > 0 ? NET_LOSSY_HOST : 0;
 }
 
 static int sw_init(void *state, net *n, const void *params, char *err, size_t errlen)
@@ -1013,10 +1046,13 @@ static int sw_init(void *state, net *n, const void *params, char *err, size_t er
         nic_link(&st->nic, net_sim(n), core->bandwidth_bps, pkt_start, st);
         st->arrival = ev_pkt_port_arrival;
         st->pfc = p->flow_control == SWNET_PFC;
-        st->buffered = port_cfg_on(&p->buf) || st->pfc || p->host_buffer > 0;
+        st->buffered = port_cfg_on(&p->buf) || st->pfc || p->host_buffer > 0 || p->buffer_packets > 0 ||
+                       p->host_buffer_packets > 0;
         if (st->buffered) {
             st->buf = p->buf;
             st->host_buf = p->host_buffer;
+            st->buf_pkts = p->buffer_packets;
+            st->host_buf_pkts = p->host_buffer_packets;
             st->pport = tn_xcalloc(core->nodes, sizeof *st->pport);
             st->bport = tn_xcalloc(core->nodes, sizeof *st->bport);
             n->lossy = sw_lossy(p);
@@ -1108,7 +1144,7 @@ static double sw_mem_bytes(const net_params *core, const void *params)
     int classes = nic_classes_on(&p->nic, strict);
     if (sw_nic_on(p)) {
         bytes += nic_mem_bytes(core->nodes, &p->nic, classes);
-        if (port_cfg_on(&p->buf) || p->host_buffer > 0)
+        if (port_cfg_on(&p->buf) || p->host_buffer > 0 || p->buffer_packets > 0 || p->host_buffer_packets > 0)
             bytes += (sizeof(sw_pkt_port) + sizeof(sw_bport)) * N;
         else if (p->nic.policy == NIC_SRPT)
             bytes += sizeof(sw_srpt_port) * N;

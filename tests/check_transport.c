@@ -1552,13 +1552,19 @@ END_TEST
  * 14, 15), ack 13 (cwnd 4: 16, 17), ack 14 at T0 + 3 RTT (cwnd 5: 18, and
  * 19 one SER later): the message is whole when 19 arrives, at T0 + 3 RTT +
  * SER + ONE_WAY. Without the host buffer nothing is lost and the message
- * arrives at 19 SER + ONE_WAY. */
+ * arrives at 19 SER + ONE_WAY. network.host-buffer-packets="10" (ns-3
+ * counts packets) holds the same 10 segments: the same by hand (b = 2). */
 START_TEST(test_host_buffer)
 {
-    int64_t at[2];
-    for (int b = 0; b < 2; b++) {
+    int64_t at[3];
+    for (int bb = 0; bb < 3; bb++) {
+        int b = bb > 0;
         net_params core = star(2);
-        const char *sets[] = {"network.mtu=1500B", b ? "network.host-buffer=15kB" : "network.host-buffer=0B", NULL};
+        const char *sets[] = {"network.mtu=1500B",
+                              bb == 2 ? "network.host-buffer-packets=10"
+                              : b     ? "network.host-buffer=15kB"
+                                      : "network.host-buffer=0B",
+                              NULL};
         th_net *h = th_net_new("electrical-switch", &core, sets, NULL, 1, 4);
         ck_assert_int_eq(h->n->lossy, b ? NET_LOSSY_HOST : 0); /* only the hosts' queues drop */
         tp_params tp = tparams("tcp");
@@ -1568,7 +1574,7 @@ START_TEST(test_host_buffer)
         th_net_go(h);
         ck_assert_uint_eq(m->a, 1);
         ck_assert_uint_eq(h->bytes, 20 * MSS);
-        at[b] = (int64_t)m->b;
+        at[bb] = (int64_t)m->b;
         tp_counters c;
         tp_get_counters(t, &c);
         net_queue_report r = {0};
@@ -1584,6 +1590,65 @@ START_TEST(test_host_buffer)
     ck_assert_int_eq(at[0], 19 * (int64_t)SER + ONE_WAY);
     int64_t t0 = RTT + 10 * (int64_t)SER + 10000000000;
     ck_assert_int_eq(at[1], t0 + 3 * (int64_t)RTT + SER + ONE_WAY);
+    ck_assert_int_eq(at[2], at[1]);
+}
+END_TEST
+
+/* network.buffer-packets at the switch's output ports (ns-3's pfifo_fast
+ * counts packets over its bands, an ACK as one). (a) Where every packet
+ * waiting is a 1500-B segment, 10 packets are 15 kB: a 2-to-1 incast of 20
+ * segments each (init-cwnd 20) runs the same with buffer=15kB as with
+ * buffer-packets=10 (same drops, same delivery times), and drops. (b) A
+ * limit of 1 packet: hosts 1, 2, 3 each send one segment to host 0, at 0,
+ * SER / 4 and SER / 2. Host 1's goes on the wire of port 0 when its head
+ * arrives (10 us) and holds it until 10 us + SER; host 2's head arrives at
+ * 10 us + SER / 4: the port is busy, nothing waits, it waits; host 3's at
+ * 10 us + SER / 2 finds 1 packet waiting: dropped (1 drop; a 15-kB byte
+ * limit keeps all three: 0 drops). */
+START_TEST(test_buffer_packets)
+{
+    int64_t at[2][2];
+    uint64_t drops[2];
+    for (int k = 0; k < 2; k++) {
+        net_params core = star(3);
+        const char *sets[] = {"network.mtu=1500B", k ? "network.buffer-packets=10" : "network.buffer=15kB", NULL};
+        th_net *h = th_net_new("electrical-switch", &core, sets, NULL, 1, 4);
+        ck_assert_int_eq(h->n->lossy, 1);
+        tp_params tp = tparams("tcp");
+        tp.init_cwnd = 20;
+        tp_inst *t = attach(h, &tp);
+        net_msg *a = th_at_low(h, 0, 1, 0, 20 * MSS), *b = th_at_low(h, 0, 2, 0, 20 * MSS);
+        th_net_go(h);
+        ck_assert_uint_eq(a->a, 1);
+        ck_assert_uint_eq(b->a, 1);
+        at[k][0] = (int64_t)a->b;
+        at[k][1] = (int64_t)b->b;
+        tp_counters c;
+        tp_get_counters(t, &c);
+        drops[k] = c.dropped;
+        th_net_free(h);
+    }
+    ck_assert_uint_gt(drops[0], 0);
+    ck_assert_uint_eq(drops[1], drops[0]);
+    ck_assert_int_eq(at[1][0], at[0][0]);
+    ck_assert_int_eq(at[1][1], at[0][1]);
+    for (int k = 0; k < 2; k++) {
+        net_params core = star(4);
+        const char *sets[] = {"network.mtu=1500B", k ? "network.buffer-packets=1" : "network.buffer=15kB", NULL};
+        th_net *h = th_net_new("electrical-switch", &core, sets, NULL, 1, 4);
+        tp_params tp = tparams("tcp");
+        tp_inst *t = attach(h, &tp);
+        th_at_low(h, 0, 1, 0, MSS);
+        th_at_low(h, SER / 4, 2, 0, MSS);
+        th_at_low(h, SER / 2, 3, 0, MSS);
+        th_net_go(h);
+        tp_counters c;
+        tp_get_counters(t, &c);
+        ck_assert_uint_eq(c.dropped, k ? 1 : 0);
+        ck_assert_uint_eq(c.timeouts, k ? 1 : 0);
+        ck_assert_uint_eq(h->bytes, 3 * MSS);
+        th_net_free(h);
+    }
 }
 END_TEST
 
@@ -2453,6 +2518,7 @@ static Suite *transport_suite(void)
     tcase_add_test(t, test_handshake);
     tcase_add_test(t, test_persistent);
     tcase_add_test(t, test_persistent_random_mixes);
+    tcase_add_test(t, test_buffer_packets);
     suite_add_tcase(s, t);
     return s;
 }
