@@ -103,6 +103,32 @@
  *     packet before the data), SYN options beyond the header (window scale,
  *     SACK-permitted: at most 4 B), giving up after ConnCount SYNs, RFC 6298
  *     sec. 5.7's 3-s RTO after a lost SYN (ns-3 does not apply it either).
+ *   Persistent connections (transport.connection="persistent", per
+ *     workload workload.connection; default a connection per message): one
+ *     flow record per (source, destination, class, priority), kept for the
+ *     run, carries a byte stream: each message handed over is appended (its
+ *     segments numbered on from the stream's end, each message segmented on
+ *     its own: its last segment short; a real stream would fill that
+ *     segment with the next message's first bytes when both wait: at most
+ *     one short segment per message more here), sent as the window allows,
+ *     and delivered when the receiver holds it and every message before it
+ *     in order. cwnd, ssthresh, the RTT estimate and the RTO carry over
+ *     from message to message and across idle time (ns-3's TcpSocketBase
+ *     has no restart after idle, RFC 5681 sec. 4.1 / RFC 7661 are not
+ *     modelled; Linux's tcp_slow_start_after_idle would restart); no FIN,
+ *     so a message's last segment is acked by the delayed-ACK rules like
+ *     any other. The thesis' Horovod simulator keeps one socket per ring
+ *     neighbour for the run (seed 002 sec. 5.2.1: the receiver counts bytes
+ *     of a stream, partitions "grouped together ... as one packet"; sec.
+ *     5.4.1: no reconnection after a socket closes).
+ *   Completion (transport.completion; default receiver): a message is
+ *     delivered to its workload when its receiver holds every byte, or with
+ *     "close" when its sender has the ACK of its last byte (per-message
+ *     connections; a persistent connection's messages are delivered at the
+ *     receiver). basic-sim's FCT ends at the sender's normal close
+ *     (TcpFlowSendApplication::SocketClosedNormal: the FIN rides the last
+ *     segment, the sink answers with its ACK and FIN back to back, in its
+ *     socket's class): one ACK trip after the receiver holds the message.
  *   Window growth and ECN reaction: the congestion ops (tp_tcp.c, tp_dctcp.c).
  * Every time is an integer ps; no randomness. Records (flows, messages)
  * come from pools grown by chunks: no malloc once warm. */
@@ -163,6 +189,7 @@ struct tp_inst {
 
 const char *const tp_onoff_names[] = {"off", "on", NULL};
 const char *const tp_connection_names[] = {"message", "persistent", NULL};
+const char *const tp_completion_names[] = {"receiver", "close", NULL};
 const char *const tp_wl_connection_names[] = {"inherit", "message", "persistent", NULL};
 
 /* A persistent connection's messages in its byte stream (transport.c head):
@@ -869,6 +896,19 @@ static void ev_delack(sim *s, void *ctx, uint64_t arg)
 
 /* ---- the receiver ---- */
 
+/* f's message is complete: handed to the workload (at the receiver's last
+ * byte, or with completion="close" at the sender's last ACK) */
+static void msg_complete(tp_inst *t, tp_flow *f)
+{
+    net_msg *app = f->msg;
+    f->msg = NULL; /* the workload may release or reuse it (and net_app_delivered renumbers its
+                    * src and dst for a client): what follows uses the flow's own copies */
+    app->t_head_ps = f->t_head_ps;
+    t->c.delivered_bytes += app->size_bytes;
+    t->root->t_last_ps = sim_now(t->s);
+    net_app_delivered(t->root, app);
+}
+
 /* a stream's segment seq arrived (head time h): its message's head time */
 static __attribute__((noinline)) void st_head(tp_stream *st, uint32_t seq, int64_t h)
 {
@@ -956,13 +996,8 @@ static void data_arrived(tp_inst *t, tp_flow *f, const net_msg *m)
         st_deliver(t, f);
     } else if (f->rcv_nxt == f->nseg && !f->done_rcv) {
         f->done_rcv = 1;
-        net_msg *app = f->msg;
-        f->msg = NULL; /* the workload may release or reuse it (and net_app_delivered renumbers its
-                        * src and dst for a client): what follows uses the flow's own copies */
-        app->t_head_ps = f->t_head_ps;
-        t->c.delivered_bytes += app->size_bytes;
-        t->root->t_last_ps = sim_now(t->s);
-        net_app_delivered(t->root, app);
+        if (!t->p.completion)
+            msg_complete(t, f);
     }
     /* the last segment carries the FIN of a real connection: acked at once;
      * so is one that fills all or part of a gap: out-of-order segments are
@@ -1005,6 +1040,8 @@ static void sender_done(tp_inst *t, tp_flow *f)
     }
     f->done_snd = 1;
     rto_stop(t, f);
+    if (t->p.completion && f->msg) /* completion="close": the sender knows its last byte arrived */
+        msg_complete(t, f);
     if (f->pace_ev) {
         sim_cancel(t->s, f->pace_ev);
         f->pace_ev = 0;

@@ -75,7 +75,12 @@ typedef struct tp_params {
                                    * data (its round trip is the first RTT sample); 0 = off (data at once) */
     int persistent;               /* tcp, dctcp: 1 = one connection (byte stream) per (source, destination,
                                    * class, priority), kept for the run; 0 = a connection per message */
+    int completion;               /* 0: a message is complete (delivered) when its receiver holds it all; 1
+                                   * (close): when its sender has the ACK of its last byte (per-message
+                                   * connections; basic-sim's FCT ends at the socket's close) */
 } tp_params;
+
+extern const char *const tp_completion_names[]; /* "receiver", "close" (transport.completion) */
 
 extern const char *const tp_connection_names[]; /* "message", "persistent" (transport.connection) */
 extern const char *const tp_wl_connection_names[]; /* "inherit", then tp_connection_names (workload.connection) */

@@ -2264,21 +2264,27 @@ END_TEST
  *       (Karn), so the data's RTO is initial-rto: 540.064 + 500 + 21.2 =
  *       1061.264 us; 2 timeouts.
  *   (e) the first two SYNs lost: the second waits 2 x 500 us (backoff):
- *       SYNs at 0, 500 and 1500 us, delivered at 1561.264 us. */
+ *       SYNs at 0, 500 and 1500 us, delivered at 1561.264 us.
+ *   (f) completion="close" (basic-sim's FCT ends at the sender's close): the
+ *       message is complete when the ACK of its last byte, sent at once (the
+ *       FIN's), is back: (a) + 20.032 us = 81.296 us; without the handshake
+ *       ONE_WAY + 20.032 us = RTT = 41.232 us. */
 START_TEST(test_handshake)
 {
     const int64_t ACK1 = 20032000, HS = 2 * ACK1; /* ps */
     struct {
-        int hs, syn_lost, data_lost;
+        int hs, syn_lost, data_lost, close;
         int64_t min_rto, init_rto, at;
         uint64_t syns, timeouts;
     } cs[] = {
-        {1, 0, 0, 100000000, 1000000000000, HS + ONE_WAY, 1, 0},
-        {1, 0, 1, 100000000, 1000000000000, HS + 3 * HS + ONE_WAY, 1, 1},
-        {0, 0, 1, 100000000, 1000000000000, 1000000000000 + ONE_WAY, 0, 1},
-        {1, 1, 0, 100000000, 500000000, 500000000 + HS + ONE_WAY, 2, 1},
-        {1, 1, 1, 100000000, 500000000, 500000000 + HS + 500000000 + ONE_WAY, 2, 2},
-        {1, 2, 0, 100000000, 500000000, 1500000000 + HS + ONE_WAY, 3, 2},
+        {1, 0, 0, 0, 100000000, 1000000000000, HS + ONE_WAY, 1, 0},
+        {1, 0, 1, 0, 100000000, 1000000000000, HS + 3 * HS + ONE_WAY, 1, 1},
+        {0, 0, 1, 0, 100000000, 1000000000000, 1000000000000 + ONE_WAY, 0, 1},
+        {1, 1, 0, 0, 100000000, 500000000, 500000000 + HS + ONE_WAY, 2, 1},
+        {1, 1, 1, 0, 100000000, 500000000, 500000000 + HS + 500000000 + ONE_WAY, 2, 2},
+        {1, 2, 0, 0, 100000000, 500000000, 1500000000 + HS + ONE_WAY, 3, 2},
+        {1, 0, 0, 1, 100000000, 1000000000000, HS + ONE_WAY + ACK1, 1, 0},
+        {0, 0, 0, 1, 100000000, 1000000000000, RTT, 0, 0},
     };
     for (size_t k = 0; k < sizeof cs / sizeof cs[0]; k++) {
         net_params core = star(2);
@@ -2286,6 +2292,7 @@ START_TEST(test_handshake)
         th_net *h = th_net_new("electrical-switch", &core, sets, NULL, 1, 4);
         tp_params tp = tparams("tcp");
         tp.handshake = cs[k].hs;
+        tp.completion = cs[k].close;
         tp.min_rto_ps = cs[k].min_rto;
         tp.init_rto_ps = cs[k].init_rto;
         tp_inst *t = attach(h, &tp);

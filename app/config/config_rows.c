@@ -86,6 +86,11 @@ static const param_row core_rows[] = {
          "ssthresh and RTT estimate carry over, no restart after idle, as ns-3's sockets; the thesis' Horovod)"),
      .kind = PARAM_CHOICE, .off = offsetof(cfg, tp.persistent), .choices = tp_connection_names,
      .example = "persistent"},
+    {ROW("transport.completion", "choice", "", "receiver",
+         "when a message is complete (its FCT ends, its workload sees it): receiver (default: the receiver holds "
+         "its last byte) | close (its sender has the ACK of its last byte: basic-sim's FCT ends at the socket's "
+         "close, one ACK trip later; per-message connections only)"),
+     .kind = PARAM_CHOICE, .off = offsetof(cfg, tp.completion), .choices = tp_completion_names, .example = "close"},
     {ROW("transport.g", "number", "", "0.0625", "dctcp: gain of the marked fraction's moving average alpha"),
      .kind = PARAM_REAL, .dim = UNIT_NONE, .off = offsetof(cfg, tp.g), .flags = PARAM_POS, .example = "0.0625"},
     {ROW("transport.dcqcn-g", "number", "", "0.00390625", "dcqcn: gain of alpha (HPCC ns-3 code: 1/256)"),
