@@ -1439,14 +1439,14 @@ void tp_arrived(tp_inst *t, net_msg *seg)
     tp_flow *f = seg->p;
     if (seg->kind == TP_DATA)
         data_arrived(t, f, seg);
+    else if (__builtin_expect(seg->kind == TP_ACK, 1))
+        ack_arrived(t, f, seg);
     else if (seg->kind == TP_CNP)
         tp_flow_cnp(f);
     else if (seg->kind == TP_SYN) /* every SYN is answered, a repeated one too (ns-3 ProcessSynRcvd) */
         t->root->ops->send(t->root->state, new_msg(t, f, f->dst, f->src, t->p.header_bytes, TP_SYNACK));
-    else if (seg->kind == TP_SYNACK)
-        synack_arrived(t, f);
     else
-        ack_arrived(t, f, seg);
+        synack_arrived(t, f);
     f->live--;
     net_msg_release(&t->pool, seg);
     flow_maybe_free(t, f);
