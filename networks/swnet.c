@@ -777,6 +777,20 @@ static void ev_join(sim *s, void *ctx, uint64_t arg);
 static inline void join(swnet *st, swnet_pkt *p, uint32_t l, int64_t now);
 static inline uint32_t route_at(swnet *st, swnet_pkt *p, uint32_t sw, int64_t now, uint32_t *next, uint8_t *vc);
 
+/* INT (network.h; a transport asked for it: int_tx allocated): switch
+ * port l writes its egress record into p's segment as p goes on the wire
+ * (hop p->hops - 1: p crossed p->hops switches; qlen the bytes still
+ * waiting at l, tx the bytes l sent before p: the HPCC ns-3 code's
+ * SwitchNotifyDequeue), and counts p's bytes. */
+static __attribute__((noinline)) void int_push(swnet *st, uint32_t l, const swnet_pkt *p, int64_t now)
+{
+    net_int *in = tp_int_of(p->msg);
+    if (in && p->hops > 0)
+        net_int_push(in, p->hops - 1, now, st->int_tx[l], port_at(st, l)->o.qbytes,
+                     st->lrate ? st->lrate[l].bps : st->rate.bps);
+    st->int_tx[l] += p->bytes;
+}
+
 /* Port l puts p's first bit on the wire now. */
 static void port_start(swnet *st, uint32_t l, swnet_pkt *p, int64_t now)
 {
@@ -791,6 +805,8 @@ static void port_start(swnet *st, uint32_t l, swnet_pkt *p, int64_t now)
         lat = back = st->link_ps;
     }
     port_transmit(&pt->o, now, ser, p->bytes);
+    if (__builtin_expect(st->int_tx != NULL, 0) && l >= st->hosts)
+        int_push(st, l, p, now);
     if (st->credit && p->in_link != NONE)
         credit_return(st, p->in_link, pool_of(st, p->cls, p->in_vc), footprint(p->bytes), now + back);
     if (__builtin_expect(st->ci, 0) && p->next_sw == NONE && p->in_link != NONE) {
@@ -1575,6 +1591,8 @@ static void lk_ready(swnet *st)
         return;
     st->lk_live = 1;
     memset(st->lk, 0, tn_xalloc_big_bytes((size_t)st->links * st->stride));
+    if (st->n->int_on && !st->int_tx)
+        st->int_tx = tn_xcalloc(st->links, sizeof *st->int_tx);
     for (uint32_t l = 0; st->credit && l < st->links; l++)
         for (unsigned v = 0; v < st->npool; v++)
             credit_at(st, l, v)->free = st->cap_bytes;
@@ -1966,6 +1984,7 @@ void swnet_fini(void *state)
     free(st->ci_t);
     free(st->ci_n);
     free(st->lrate);
+    free(st->int_tx);
     free(st->llat);
     free(st->lback);
     free(st->zl_links);

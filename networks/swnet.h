@@ -369,6 +369,7 @@ typedef struct swnet {
     int lookahead;                /* 1: a packet's output at a switch is found as it leaves for it (oblivious
                                      routings: every choice is the record's) */
     uint64_t salt_key;            /* drawn from the fabric's stream: message salts */
+    uint64_t *int_tx;             /* [links] bytes each port sent (INT: a transport asked for it, lk_ready), else NULL */
     unsigned char *lk;            /* [links] blocks of `stride` bytes: the output side of a link (port,
                                      its FIFOs per class and VC, the credits of the buffer it enters);
                                      allocated at init, written (zeroed, credits full) at the first
