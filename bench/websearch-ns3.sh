@@ -8,11 +8,15 @@
 #   bench/websearch-ns3.sh TASKNET [--peer PROGRAM] [--flows N] [--rounds R]
 #                          [--transports "tcp dctcp"] [--list FILE] [--out DIR]
 #                          [--min-rto T] [--delack-timeout T] [--match-ns3]
+#                          [--seed S]
 #
 # TASKNET is the tasknet program. The flow list is drawn once by
 # bench/flow-list.py (web-search sizes, Poisson at load 0.5 per host,
-# uniform destinations, --flows N flows, default 2000, seed 1) unless --list
-# gives one. PROGRAM is your own ns-3 (or other) scenario program, built
+# uniform destinations, --flows N flows, default 2000, --seed S, default 1)
+# unless --list gives one; a second flow list of the same load (--seed 2)
+# tells a flow list's noise from a systematic difference (the p99 of the
+# >= 10 MB bucket rests on its 2 slowest flows of ~67: bench/flow-compare.py
+# pools runs of several seeds). PROGRAM is your own ns-3 (or other) scenario program, built
 # outside this repository; it is run as
 #     PROGRAM --flows=LIST --tcp=newreno|dctcp > DIR/peer-T-R.txt
 # and must build the same scenario from the same CSV (start_s,src,dst,bytes).
@@ -55,7 +59,7 @@
 set -eu
 
 usage() {
-    sed -n '8,10p' "$0" | sed 's/^# *//' >&2
+    sed -n '8,11p' "$0" | sed 's/^# *//' >&2
     exit 1
 }
 
@@ -63,7 +67,7 @@ tasknet=${1:-}
 [ -n "$tasknet" ] || usage
 shift
 srcdir=$(cd "$(dirname "$0")/.." && pwd)
-peer= flows=2000 rounds=1 transports="tcp dctcp" list= out= minrto=1s delack=200ms match=0
+peer= flows=2000 rounds=1 transports="tcp dctcp" list= out= minrto=1s delack=200ms match=0 seed=1
 while [ $# -gt 0 ]; do
     case $1 in
     --peer) peer=$2; shift 2 ;;
@@ -75,6 +79,7 @@ while [ $# -gt 0 ]; do
     --min-rto) minrto=$2; shift 2 ;;
     --delack-timeout) delack=$2; shift 2 ;;
     --match-ns3) match=1; shift ;;
+    --seed) seed=$2; shift 2 ;;
     *) usage ;;
     esac
 done
@@ -85,7 +90,7 @@ mkdir -p "$out"
 if [ -z "$list" ]; then
     list=$out/flows.csv
     python3 "$srcdir/bench/flow-list.py" --cdf "$srcdir/configs/data/pfabric_websearch_snkas_cdf.csv" \
-        --hosts 8 --load 0.5 --rate 10e9 --flows "$flows" --seed 1 > "$list"
+        --hosts 8 --load 0.5 --rate 10e9 --flows "$flows" --seed "$seed" > "$list"
 fi
 list=$(cd "$(dirname "$list")" && pwd)/$(basename "$list")
 
