@@ -35,7 +35,10 @@ Runs pool: --tasknet, --peer, --list, --peer-counters and --tasknet-runs
 may each be given once per run (the same number of times, in the same
 order; e.g. the same scenario over flow lists of different seeds): the
 flows of all runs are pooled per bucket (a flow is matched within its own
-run) and tasknet's run totals summed. --top N lists the
+run) and tasknet's run totals summed. A PEER.txt given for several runs
+(tasknet's runs of one scenario perturbed, e.g. bench/websearch-ns3.sh
+--perturb) counts once on the peer side: the peer's columns are its own
+run's, tasknet's are pooled over the perturbed runs. --top N lists the
 N flows whose FCTs differ most. Exit status 0; a flow missing on one side
 is counted and named on stderr.
 
@@ -192,6 +195,8 @@ def main():
                       f"not in the tasknet trace {a.tasknet[r]}", file=sys.stderr)
                 continue
             pairs.append(((r,) + k, v, tn[kk]))
+    # the peer's sample: each distinct peer output once (its first run)
+    peer_runs = {r for r in range(nrun) if a.peer[r] not in a.peer[:r]}
     note = ''
     if notes:
         note = f" ({notes[0]})" if nrun == 1 else " (pooled over " + str(nrun) + " runs: " + "; ".join(notes) + ")"
@@ -210,13 +215,13 @@ def main():
     rows = [(edges[i], edges[i + 1], name(edges[i], edges[i + 1])) for i in range(len(edges) - 1)]
     rows.append((0, math.inf, 'all'))
     for lo, hi, label in rows:
-        sel = [(p, t) for k, p, t in pairs if lo <= k[3] < hi]
+        sel = [(k[0], p, t) for k, p, t in pairs if lo <= k[3] < hi]
         if not sel:
             continue
-        x, y = [p for p, _ in sel], [t for _, t in sel]
+        x, y = [p for r, p, _ in sel if r in peer_runs], [t for _, _, t in sel]
         mx, my, px, py = sum(x) / len(x), sum(y) / len(y), quantile(x, .99), quantile(y, .99)
-        print(f"| {label} | {len(sel)} | {fmt(mx)} | {fmt(px)} | {fmt(my)} | {fmt(py)} | {100 * (my / mx - 1):+.1f} % "
-              f"| {100 * (py / px - 1):+.1f} % | {fmt(quantile(x, .5))} | {fmt(quantile(y, .5))} | {p99_rank(len(sel))} |")
+        print(f"| {label} | {len(x)} | {fmt(mx)} | {fmt(px)} | {fmt(my)} | {fmt(py)} | {100 * (my / mx - 1):+.1f} % "
+              f"| {100 * (py / px - 1):+.1f} % | {fmt(quantile(x, .5))} | {fmt(quantile(y, .5))} | {p99_rank(len(x))} |")
     if a.peer_counters:
         pc = {}
         for r in range(nrun):
@@ -227,7 +232,7 @@ def main():
               "| peer drops | peer marks | peer ACK drops |")
         print("|---|---|---|---|---|---|---|---|---|")
         for lo, hi, label in rows:
-            sel = [pc[k] for k, _, _ in pairs if lo <= k[3] < hi and k in pc]
+            sel = [pc[k] for k, _, _ in pairs if lo <= k[3] < hi and k in pc and k[0] in peer_runs]
             if sel:
                 s = [sum(c[j] for c in sel) for j in range(6)]
                 print(f"| {label} | {len(sel)} | {sum(1 for c in sel if c[0])} | " + " | ".join(str(x) for x in s) + " |")
