@@ -341,6 +341,7 @@ typedef struct iqr {
     int wormhole;
     int islip;
     int oblivious;       /* 1: one candidate per hop (routed as a head becomes whole) */
+    uint32_t *rtab;      /* [switches hosts] the route table (head comment "Route table"), NULL: none */
     int varies;          /* 1: some switch-to-switch link's latency is not q->link (dragonfly global links) */
     unsigned iters;
     iq_router *r;        /* [switches] */
@@ -824,6 +825,29 @@ static int64_t iq_room(void *ctx, uint32_t port, uint8_t vc)
     return best;
 }
 
+/* The route table (head comment "Route table"): an entry per (switch,
+ * destination), 0 not yet asked, RT_RECORD when the hop there depends on
+ * the packet's record, else the hop: port + 2 (8 bits), class (8),
+ * hops_left (16). */
+#define RT_UNKNOWN 0u
+#define RT_RECORD 1u
+#define RT_MAX_ENTRIES (UINT64_C(1) << 22) /* 16 MB; a larger table would miss the caches more than `next` costs */
+static int rt_wanted(const topo *t)
+{
+    return !t->adaptive && t->ops->dst_routed && t->ops->next_dst && t->ops->dst_routed(t) && t->max_radix < 254 &&
+           (uint64_t)t->switches * t->hosts <= RT_MAX_ENTRIES;
+}
+
+static uint32_t rt_fill(const topo *t, uint32_t sw, uint32_t dst)
+{
+    topo_hop h;
+    if (!t->ops->next_dst(t, sw, dst, &h))
+        return RT_RECORD;
+    TN_ASSERT(h.kind == TOPO_HOP_ONLY && h.port < 254, "route table: switch %u dst %u: port %u kind %u", sw, dst,
+              h.port, h.kind);
+    return (h.port + 2) | (uint32_t)h.vc << 8 | (uint32_t)h.hops_left << 16;
+}
+
 /* route the head of input VC c (of port x at switch sw): the topology's
  * `next`, and its choose over this router's probe when it offers more */
 static void route(iqr *q, uint32_t sw, iq_ivc *c, iq_pkt *p, int64_t now)
@@ -831,8 +855,25 @@ static void route(iqr *q, uint32_t sw, iq_ivc *c, iq_pkt *p, int64_t now)
     swnet *st = q->st;
     const topo *t = &st->t;
     topo_hop cand[TOPO_MAX_CAND];
-    unsigned n = t->ops->next(t, sw, &p->hdr, cand);
-    unsigned k = 0;
+    unsigned n, k = 0;
+    uint32_t *e = NULL;
+    if (q->rtab) {
+        e = &q->rtab[(size_t)sw * t->hosts + p->hdr.dst];
+        if (__builtin_expect(*e == RT_UNKNOWN, 0))
+            *e = rt_fill(t, sw, p->hdr.dst);
+    }
+    if (e && *e != RT_RECORD) {
+        cand[0] = (topo_hop){.port = (*e & 0xFFu) - 2, .vc = (uint8_t)(*e >> 8), .kind = TOPO_HOP_ONLY,
+                             .hops_left = (uint16_t)(*e >> 16)};
+        n = 1;
+#ifdef IQ_RTAB_CHECK
+        topo_hop c2[TOPO_MAX_CAND];
+        TN_ASSERT(t->ops->next(t, sw, &p->hdr, c2) == 1 && c2[0].port == cand[0].port && c2[0].vc == cand[0].vc &&
+                      c2[0].kind == cand[0].kind && c2[0].hops_left == cand[0].hops_left,
+                  "route table: switch %u dst %u", sw, p->hdr.dst);
+#endif
+    } else
+        n = t->ops->next(t, sw, &p->hdr, cand);
     uint32_t x0 = q->r[sw].x0;
     if (__builtin_expect(n == 0, 0)) {
         /* no way on from here since a link failed (network.fail-at): its VC
@@ -1578,6 +1619,8 @@ void iqr_fail(swnet *st, int64_t now)
 {
     iqr *q = st->iq;
     const topo *t = &st->t;
+    free(q->rtab); /* routes change (a failing topology has no next_dst; kept for safety) */
+    q->rtab = NULL;
     for (uint32_t xo = 0; xo < q->X; xo++) {
         if (!topo_fail_dead(t, st->hosts + xo))
             continue;
@@ -1808,6 +1851,7 @@ void iqr_fini(swnet *st)
     free(q->dcal);
     free(q->dq_head);
     free(q->dq_tail);
+    free(q->rtab);
     free(q);
     st->iq = NULL;
 }
@@ -1887,7 +1931,8 @@ double iqr_mem_bytes(const swnet_params *p, const topo *t)
 {
     double V = (double)t->vcs * p->vcs * iqr_pcls(p), X = (double)(t->links - t->hosts), d = depth_of(p);
     return X * V * (sizeof(iq_ivc) + sizeof(iq_ovc) + 4 + 10 + d * (sizeof(iq_flit) + 8)) + X * 32 +
-           (double)t->hosts * (sizeof(iq_host) + V * (sizeof(iq_ovc) + 8 * d)) + (double)t->switches * sizeof(iq_router);
+           (double)t->hosts * (sizeof(iq_host) + V * (sizeof(iq_ovc) + 8 * d)) + (double)t->switches * sizeof(iq_router) +
+           (rt_wanted(t) ? 4.0 * t->switches * t->hosts : 0);
 }
 
 void iqr_check(const net_params *core, const swnet_params *p, param_report *rep)
@@ -2011,6 +2056,8 @@ int iqr_init(swnet *st, const swnet_params *p, char *err, size_t errlen)
     }
     q->wormhole = p->switching == SWNET_WORMHOLE;
     q->oblivious = !st->t.adaptive;
+    if (q->oblivious && rt_wanted(t))
+        q->rtab = tn_xcalloc((size_t)t->switches * t->hosts, sizeof *q->rtab);
     q->islip = p->allocator == SWNET_ISLIP;
     q->iters = p->alloc_iters ? p->alloc_iters : 1;
     uint32_t S = t->switches, V = q->V, X = q->X, N = t->hosts;
