@@ -235,6 +235,39 @@
  *   2026-11-27 18:30) ticks were engine events ordered by when they were
  *   asked: every input-queued result moved once, by that order only (means
  *   within their seed noise; the hand-derived tests unchanged).
+ *   Due VCs: each active input VC keeps `due`, a step before which no tick
+ *   can find it anything to do, and a tick visits only the VCs due by its
+ *   step (its route, VA and SA requests, then their next due times by
+ *   vc_due); the router's next tick is the least `due` of its active VCs.
+ *   Why nothing changes: a VC's request at a tick depends on its own flits,
+ *   stage time (ready), and the credits of the output VC it holds, and on
+ *   no other input VC (the output VCs' owners matter only to VA requests,
+ *   which are made at `ready` whatever else happened, and a VC that loses
+ *   asks again at its next delay). What vc_due computed at its last visit
+ *   stays its answer until one of three things happens outside its tick:
+ *   a flit written into it while empty (flit_in sets `due` to the flit's
+ *   time, or its route's with an oblivious routing), a credit it waits for
+ *   put on its way (credit_back lowers the owner VC's `due` to the
+ *   credit's time, as it asks the router's tick), or a failure (iqr_fail:
+ *   kills and re-routes change VCs anywhere, so from then on every tick
+ *   visits every active VC, as do routers with links of their own rate,
+ *   whose link gate moves with other VCs' grants). A VC visited early does
+ *   nothing (each request tests its own times and credits), so an early
+ *   `due` costs a visit and a late one is never set: the same requests at
+ *   the same steps, the same active-list order (a VC leaves it only at its
+ *   own visit, as before), the same ticks' times up to ticks that find
+ *   nothing to do. Only the iqr_stats counters credit_waits and link_waits
+ *   (requests held back, counted per visit) count fewer visits.
+ *   Route table: with a routing that decides a hop from the destination
+ *   (topo_ops dst_routed/next_dst: the torus's dor without a twist), route
+ *   looks the hop up in a table per (switch, destination), filled on first
+ *   use from next_dst, instead of calling `next`; where the topology says
+ *   the hop depends on the packet's record (a tie's direction drawn from
+ *   the salt, a ring dateline class the source decides) the entry says so
+ *   and `next` is asked with the record. `take` is called on every hop
+ *   as before, so the record stays true. The same hop, so the same
+ *   results; bounded to RT_MAX_ENTRIES (a larger table would miss the
+ *   caches more than `next` costs) and dropped at a failure.
  * No malloc in the event loop once warm: packets come from a free list
  * grown by chunks; buffers, credit FIFOs, allocator scratch and the wheel
  * are sized at init. Memory: per switch port V (40 + 32 depth) bytes plus
@@ -278,6 +311,8 @@ typedef struct iq_flit {
 typedef struct iq_ivc {
     iq_flit *buf;      /* its ring of depth flits (in iqr.ring) */
     int64_t ready;     /* the current stage's request may be made (VC_ROUTING: its route is known) */
+    int64_t due;       /* in its router's active list: no earlier step can find it anything to do (head
+                          comment "Due VCs"; vc_due's value, or a flit's or a credit's time since) */
     uint32_t head, n;  /* ring: front index, flits held */
     uint32_t sent;     /* flits of its packet granted so far (the front flit's index) */
     uint32_t out;      /* after routing: output port at this router */
@@ -341,6 +376,8 @@ typedef struct iqr {
     int wormhole;
     int islip;
     int oblivious;       /* 1: one candidate per hop (routed as a head becomes whole) */
+    int duescan;         /* 1: every tick visits all its active VCs (after a failure; links of their own rate
+                            always do: router_tick_k's `rates` copy) */
     uint32_t *rtab;      /* [switches hosts] the route table (head comment "Route table"), NULL: none */
     int varies;          /* 1: some switch-to-switch link's latency is not q->link (dragonfly global links) */
     unsigned iters;
@@ -526,8 +563,15 @@ static inline __attribute__((always_inline)) void credit_back(iqr *q, uint32_t x
         o->waiting = 0;
         if (xo >= q->X)
             host_tick_at(q, xo - q->X, t);
-        else
-            router_tick_at(q, q->rid[xo], t);
+        else {
+            uint32_t sw = q->rid[xo];
+            if (o->owner != NONE) { /* the input VC that waits for it is due then */
+                iq_ivc *c = &q->ivc[(size_t)q->r[sw].x0 * q->V + o->owner];
+                if (t < c->due)
+                    c->due = t;
+            }
+            router_tick_at(q, sw, t);
+        }
     }
 }
 
@@ -556,6 +600,8 @@ static void flit_in(iqr *q, uint32_t x, uint32_t v, iq_pkt *p, int64_t t, int he
         route(q, sw, c, p, t);
         t = c->ready;
     }
+    if (c->n == 1) /* it was empty: nothing to do before this flit is whole (routed, above) */
+        c->due = t;
     if (c->act == NONE) {
         uint32_t li = x - r->x0;
         c->act = r->nact;
@@ -1075,14 +1121,20 @@ static inline __attribute__((always_inline)) int64_t vc_due(iqr *q, iq_router *r
 
 /* the earliest vc_due over router r's active VCs but `skip` (a local VC
  * index, NONE: none skipped) */
-static inline __attribute__((always_inline)) int64_t router_next(iqr *q, iq_router *r, int64_t now, uint32_t skip)
+static inline __attribute__((always_inline)) int64_t router_next(iqr *q, iq_router *r, int64_t now, uint32_t skip,
+                                                                 const int scan)
 {
     const uint32_t *act = &q->act[(size_t)r->x0 * q->V];
+    iq_ivc *ivc = &q->ivc[(size_t)r->x0 * q->V];
     int64_t next = INT64_MAX;
     for (uint32_t a = r->nact; a-- > 0;) {
-        if (act[a] == skip)
+        uint32_t li = act[a];
+        if (li == skip)
             continue;
-        int64_t t = vc_due(q, r, a, now);
+        iq_ivc *c = &ivc[li];
+        int64_t t = c->due;
+        if (scan || t <= now) /* visited at this tick: due again when vc_due says */
+            c->due = t = vc_due(q, r, a, now);
         if (t < next)
             next = t;
     }
@@ -1148,10 +1200,13 @@ static inline __attribute__((always_inline)) void router_tick_k(iqr *q, uint32_t
     const int merged = q->va > 0;
     uint32_t nr = 0, ns = 0;
     iq_req *sq = q->sq;
+    const int scan = rates || q->duescan;
     for (uint32_t a = 0; a < r->nact; a++) {
         uint32_t li = act[a];
         size_t idx = (size_t)x0 * V + li;
         iq_ivc *c = &q->ivc[idx];
+        if (!scan && c->due > now)
+            continue; /* nothing to do at this step (head comment "Due VCs") */
         if (c->state == VC_ACTIVE) {
             if (merged)
                 sa_request(q, x0, li, c, now, rates, sq, &ns);
@@ -1249,7 +1304,7 @@ static inline __attribute__((always_inline)) void router_tick_k(iqr *q, uint32_t
             uint32_t li = act[a];
             size_t idx = (size_t)x0 * V + li;
             iq_ivc *c = &q->ivc[idx];
-            if (c->state == VC_ACTIVE)
+            if (c->state == VC_ACTIVE && (scan || c->due <= now))
                 sa_request(q, x0, li, c, now, rates, sq, &ns);
         }
     if (ns) {
@@ -1300,13 +1355,15 @@ static inline __attribute__((always_inline)) void router_tick_k(iqr *q, uint32_t
      * (sa_express) */
     if (!q->express)
         express = NONE;
-    int64_t next = router_next(q, r, now, express);
+    int64_t next = router_next(q, r, now, express, scan);
     if (express != NONE) {
         int64_t t = -1;
+        iq_ivc *c = &q->ivc[(size_t)x0 * V + express];
         if (next > now + q->express)
             t = sa_express(q, sw, r, express, now);
         if (t < 0)
-            t = vc_due(q, r, q->ivc[(size_t)x0 * V + express].act, now);
+            t = vc_due(q, r, c->act, now);
+        c->due = t;
         if (t < next)
             next = t;
     }
@@ -1619,6 +1676,7 @@ void iqr_fail(swnet *st, int64_t now)
 {
     iqr *q = st->iq;
     const topo *t = &st->t;
+    q->duescan = 1; /* kills and re-routes below change VCs outside their ticks: every tick visits them all */
     free(q->rtab); /* routes change (a failing topology has no next_dst; kept for safety) */
     q->rtab = NULL;
     for (uint32_t xo = 0; xo < q->X; xo++) {
@@ -2103,7 +2161,7 @@ int iqr_init(swnet *st, const swnet_params *p, char *err, size_t errlen)
         for (uint32_t pt = 0; pt < q->r[s].radix; pt++)
             for (uint32_t v = 0; v < V; v++)
                 q->ivc[(size_t)(q->r[s].x0 + pt) * V + v] =
-                    (iq_ivc){.act = NONE, .state = VC_IDLE, .pin = (uint16_t)pt, .vin = (uint16_t)v};
+                    (iq_ivc){.due = INT64_MAX, .act = NONE, .state = VC_IDLE, .pin = (uint16_t)pt, .vin = (uint16_t)v};
     q->ring = tn_xalloc_big(nv * q->depth * sizeof *q->ring);
     for (size_t i = 0; i < nv; i++)
         q->ivc[i].buf = &q->ring[i * q->depth];
