@@ -256,8 +256,10 @@
  *   `due` costs a visit and a late one is never set: the same requests at
  *   the same steps, the same active-list order (a VC leaves it only at its
  *   own visit, as before), the same ticks' times up to ticks that find
- *   nothing to do. Only the iqr_stats counters credit_waits and link_waits
- *   (requests held back, counted per visit) count fewer visits.
+ *   nothing to do. Only the iqr_stats counter link_waits (requests held
+ *   back for a link of its own rate, counted per visit) and the ticks count
+ *   visits; credit_waits counts the times vc_due finds a VC with a flit
+ *   ready short of credit (so it waits for a credit's return).
  *   Route table: with a routing that decides a hop from the destination
  *   (topo_ops dst_routed/next_dst: the torus's dor without a twist), route
  *   looks the hop up in a table per (switch, destination), filled on first
@@ -1052,10 +1054,8 @@ static inline __attribute__((always_inline)) void sa_request(iqr *q, uint32_t x0
     if (f->t > now)
         return;
     int32_t need = sa_need(q, x0, c, f);
-    if (need && credits_now(q, x0 + c->out, c->out_vc, now) < need) {
-        q->s.credit_waits++;
-        return;
-    }
+    if (need && credits_now(q, x0 + c->out, c->out_vc, now) < need)
+        return; /* (counted by vc_due, which sets when it asks again) */
     if (rates && q->lgate && !link_can_start(q, x0 + c->out, now)) {
         q->s.link_waits++; /* a link of its own rate still sends the flit before */
         return;
@@ -1095,18 +1095,21 @@ static inline __attribute__((always_inline)) int64_t vc_due(iqr *q, iq_router *r
         iq_ovc *o = ovc_at(q, xo, c->out_vc);
         if (credits_now(q, xo, c->out_vc, now) >= need)
             t = c->ready > now ? c->ready : now + q->Tr;
-        else if (o->cn) {
-            /* the credit that lets it go */
-            uint32_t miss = (uint32_t)(need - o->credits);
-            t = miss <= o->cn ? q->cring[((size_t)xo * V + c->out_vc) * q->depth + ring_i(q, o->ch + miss - 1)]
-                              : INT64_MAX;
-            if (t == INT64_MAX)
+        else {
+            q->s.credit_waits++; /* short of credit: it waits for one */
+            if (o->cn) {
+                /* the credit that lets it go */
+                uint32_t miss = (uint32_t)(need - o->credits);
+                t = miss <= o->cn ? q->cring[((size_t)xo * V + c->out_vc) * q->depth + ring_i(q, o->ch + miss - 1)]
+                                  : INT64_MAX;
+                if (t == INT64_MAX)
+                    o->waiting = 1;
+                if (t < c->ready)
+                    t = c->ready;
+            } else {
                 o->waiting = 1;
-            if (t < c->ready)
-                t = c->ready;
-        } else {
-            o->waiting = 1;
-            t = INT64_MAX;
+                t = INT64_MAX;
+            }
         }
     } else
         t = c->ready > now ? c->ready : now + q->Tr;
