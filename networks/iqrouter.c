@@ -261,7 +261,8 @@
  *   visits; credit_waits counts the times vc_due finds a VC with a flit
  *   ready short of credit (so it waits for a credit's return).
  *   Route table: with a routing that decides a hop from the destination
- *   (topo_ops dst_routed/next_dst: the torus's dor without a twist), route
+ *   (topo_ops dst_routed/next_dst: the torus's dor without a twist, the fat
+ *   tree's d-mod-k and random-up's down hops), route
  *   looks the hop up in a table per (switch, destination), filled on first
  *   use from next_dst, instead of calling `next`; where the topology says
  *   the hop depends on the packet's record (a tie's direction drawn from
