@@ -235,7 +235,9 @@
  *   2026-11-27 18:30) ticks were engine events ordered by when they were
  *   asked: every input-queued result moved once, by that order only (means
  *   within their seed noise; the hand-derived tests unchanged).
- *   Due VCs: each active input VC keeps `due`, a step before which no tick
+ *   Due VCs: each active input VC keeps `due` (adue[], beside its place in
+ *   the active list, so that a tick reads one array to find the VCs it
+ *   visits), a step before which no tick
  *   can find it anything to do, and a tick visits only the VCs due by its
  *   step (its route, VA and SA requests, then their next due times by
  *   vc_due); the router's next tick is the least `due` of its active VCs.
@@ -314,8 +316,6 @@ typedef struct iq_flit {
 typedef struct iq_ivc {
     iq_flit *buf;      /* its ring of depth flits (in iqr.ring) */
     int64_t ready;     /* the current stage's request may be made (VC_ROUTING: its route is known) */
-    int64_t due;       /* in its router's active list: no earlier step can find it anything to do (head
-                          comment "Due VCs"; vc_due's value, or a flit's or a credit's time since) */
     uint32_t head, n;  /* ring: front index, flits held */
     uint32_t sent;     /* flits of its packet granted so far (the front flit's index) */
     uint32_t out;      /* after routing: output port at this router */
@@ -399,6 +399,8 @@ typedef struct iqr {
     iq_ovc *ovc;         /* [X V] switch outputs, then [hosts V] host uplinks */
     int64_t *cring;      /* [(X + hosts) V depth] credit arrival times */
     uint32_t *act;       /* [X V] active lists, a router's at x0 V */
+    int64_t *adue;       /* [X V] beside act: the VC at that place can find nothing to do before (head
+                            comment "Due VCs"; vc_due's value, or a flit's or a credit's time since) */
     uint16_t *va_in, *va_out, *sa_in, *sa_out, *sa_vc; /* round-robin pointers */
     uint64_t *busy;      /* [X + hosts] flits sent on each link */
     iq_host *h;          /* [hosts] */
@@ -569,9 +571,10 @@ static inline __attribute__((always_inline)) void credit_back(iqr *q, uint32_t x
         else {
             uint32_t sw = q->rid[xo];
             if (o->owner != NONE) { /* the input VC that waits for it is due then */
-                iq_ivc *c = &q->ivc[(size_t)q->r[sw].x0 * q->V + o->owner];
-                if (t < c->due)
-                    c->due = t;
+                size_t x0V = (size_t)q->r[sw].x0 * q->V;
+                uint32_t a = q->ivc[x0V + o->owner].act;
+                if (a != NONE && t < q->adue[x0V + a])
+                    q->adue[x0V + a] = t;
             }
             router_tick_at(q, sw, t);
         }
@@ -603,13 +606,13 @@ static void flit_in(iqr *q, uint32_t x, uint32_t v, iq_pkt *p, int64_t t, int he
         route(q, sw, c, p, t);
         t = c->ready;
     }
-    if (c->n == 1) /* it was empty: nothing to do before this flit is whole (routed, above) */
-        c->due = t;
     if (c->act == NONE) {
         uint32_t li = x - r->x0;
         c->act = r->nact;
         q->act[(size_t)r->x0 * q->V + r->nact++] = li * q->V + v;
     }
+    if (c->n == 1) /* it was empty: nothing to do before this flit is whole (routed, above) */
+        q->adue[(size_t)r->x0 * q->V + c->act] = t;
     router_tick_at(q, sw, t);
 }
 
@@ -1079,6 +1082,7 @@ static inline __attribute__((always_inline)) int64_t vc_due(iqr *q, iq_router *r
         if (c->state == VC_IDLE) {
             uint32_t lj = act[--r->nact];
             act[a] = lj;
+            q->adue[(size_t)x0 * V + a] = q->adue[(size_t)x0 * V + r->nact];
             q->ivc[(size_t)x0 * V + lj].act = a;
             c->act = NONE;
         }
@@ -1129,16 +1133,21 @@ static inline __attribute__((always_inline)) int64_t router_next(iqr *q, iq_rout
                                                                  const int scan)
 {
     const uint32_t *act = &q->act[(size_t)r->x0 * q->V];
-    iq_ivc *ivc = &q->ivc[(size_t)r->x0 * q->V];
+    int64_t *adue = &q->adue[(size_t)r->x0 * q->V];
     int64_t next = INT64_MAX;
     for (uint32_t a = r->nact; a-- > 0;) {
-        uint32_t li = act[a];
-        if (li == skip)
+        int64_t t = adue[a];
+        if (!scan && t > now) { /* not visited at this tick */
+            if (t < next)
+                next = t;
             continue;
-        iq_ivc *c = &ivc[li];
-        int64_t t = c->due;
-        if (scan || t <= now) /* visited at this tick: due again when vc_due says */
-            c->due = t = vc_due(q, r, a, now);
+        }
+        if (act[a] == skip)
+            continue;
+        uint32_t n0 = r->nact;
+        t = vc_due(q, r, a, now); /* visited: due again when vc_due says (it may leave the list) */
+        if (r->nact == n0)
+            adue[a] = t;
         if (t < next)
             next = t;
     }
@@ -1205,12 +1214,13 @@ static inline __attribute__((always_inline)) void router_tick_k(iqr *q, uint32_t
     uint32_t nr = 0, ns = 0;
     iq_req *sq = q->sq;
     const int scan = rates || q->duescan;
+    const int64_t *adue = &q->adue[(size_t)x0 * V];
     for (uint32_t a = 0; a < r->nact; a++) {
+        if (!scan && adue[a] > now)
+            continue; /* nothing to do at this step (head comment "Due VCs") */
         uint32_t li = act[a];
         size_t idx = (size_t)x0 * V + li;
         iq_ivc *c = &q->ivc[idx];
-        if (!scan && c->due > now)
-            continue; /* nothing to do at this step (head comment "Due VCs") */
         if (c->state == VC_ACTIVE) {
             if (merged)
                 sa_request(q, x0, li, c, now, rates, sq, &ns);
@@ -1308,7 +1318,7 @@ static inline __attribute__((always_inline)) void router_tick_k(iqr *q, uint32_t
             uint32_t li = act[a];
             size_t idx = (size_t)x0 * V + li;
             iq_ivc *c = &q->ivc[idx];
-            if (c->state == VC_ACTIVE && (scan || c->due <= now))
+            if (c->state == VC_ACTIVE && (scan || adue[a] <= now))
                 sa_request(q, x0, li, c, now, rates, sq, &ns);
         }
     if (ns) {
@@ -1367,7 +1377,8 @@ static inline __attribute__((always_inline)) void router_tick_k(iqr *q, uint32_t
             t = sa_express(q, sw, r, express, now);
         if (t < 0)
             t = vc_due(q, r, c->act, now);
-        c->due = t;
+        if (c->act != NONE)
+            q->adue[(size_t)x0 * V + c->act] = t;
         if (t < next)
             next = t;
     }
@@ -1895,6 +1906,7 @@ void iqr_fini(swnet *st)
     free(q->ovc);
     free(q->cring);
     free(q->act);
+    free(q->adue);
     free(q->va_in);
     free(q->va_out);
     free(q->sa_in);
@@ -2165,7 +2177,7 @@ int iqr_init(swnet *st, const swnet_params *p, char *err, size_t errlen)
         for (uint32_t pt = 0; pt < q->r[s].radix; pt++)
             for (uint32_t v = 0; v < V; v++)
                 q->ivc[(size_t)(q->r[s].x0 + pt) * V + v] =
-                    (iq_ivc){.due = INT64_MAX, .act = NONE, .state = VC_IDLE, .pin = (uint16_t)pt, .vin = (uint16_t)v};
+                    (iq_ivc){.act = NONE, .state = VC_IDLE, .pin = (uint16_t)pt, .vin = (uint16_t)v};
     q->ring = tn_xalloc_big(nv * q->depth * sizeof *q->ring);
     for (size_t i = 0; i < nv; i++)
         q->ivc[i].buf = &q->ring[i * q->depth];
@@ -2175,6 +2187,7 @@ int iqr_init(swnet *st, const swnet_params *p, char *err, size_t errlen)
         q->ovc[i] = (iq_ovc){.credits = (int32_t)q->depth, .owner = NONE};
     q->cring = tn_xalloc_big(no * q->depth * sizeof *q->cring);
     q->act = tn_xmalloc(nv * sizeof *q->act);
+    q->adue = tn_xmalloc(nv * sizeof *q->adue);
     q->va_in = tn_xmalloc(nv * sizeof(uint16_t));
     q->va_out = tn_xmalloc(nv * sizeof(uint16_t));
     q->sa_in = tn_xmalloc((size_t)X * sizeof(uint16_t));
