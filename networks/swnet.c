@@ -2053,6 +2053,14 @@ static uint64_t pfc_auto_headroom_core(const net_params *core, const swnet_param
            (p->degraded_links[0] ? 2 * p->nic.mtu_bytes : 0);
 }
 
+void swnet_ci_classes(const swnet_params *p, unsigned vcs, const char *shape, param_report *rep)
+{
+    if (p->ci == SWNET_CI_DEST && vcs > 1)
+        param_invalid(rep, "network.congestion-isolation",
+                      "%s routes with %u deadlock classes (VCs); the isolation VC keeps a routing deadlock-free "
+                      "only where one class does (fat-tree, leaf-spine, graph)", shape, vcs);
+}
+
 void swnet_pfc_classes(const net_params *core, const swnet_params *p, unsigned vcs, const char *why_not,
                        const char *shape, param_report *rep)
 {
