@@ -154,7 +154,7 @@
  *     routing's own one-class channel dependency graph, acyclic (up*-down*
  *     on trees, leaf-spines and graphs): the extra VC adds none. Topologies
  *     whose routing needs several deadlock classes (tori, dragonflies) are
- *     refused at init. Not modelled:
+ *     refused (swnet_ci_classes, and at init). Not modelled:
  *     congestion roots inside the fabric (only destinations' ports detect),
  *     flows told apart (every flow of the class toward d is isolated),
  *     802.1Qcz's ordering care (a packet isolated later may pass one of its
