@@ -2050,9 +2050,23 @@ static uint64_t pfc_auto_headroom_core(const net_params *core, const swnet_param
            (p->degraded_links[0] ? 2 * p->nic.mtu_bytes : 0);
 }
 
+/* congestion isolation's VC keeps a routing deadlock-free only where it
+ * needs one class (the head's "Deadlock freedom"): validate refuses the
+ * others as swnet_init does at run time (review6: validate said valid, run
+ * refused) */
+static void ci_classes_check(const swnet_params *p, unsigned vcs, const char *shape, param_report *rep)
+{
+    if (p->ci == SWNET_CI_DEST && p->router == SWNET_OQ && vcs != 1)
+        param_invalid(rep, "network.congestion-isolation",
+                      "%s routes with %u deadlock classes (VCs); the isolation VC keeps the routing "
+                      "deadlock-free only where one class does (trees, leaf-spines, graphs)",
+                      shape, vcs);
+}
+
 void swnet_pfc_classes(const net_params *core, const swnet_params *p, unsigned vcs, const char *why_not,
                        const char *shape, param_report *rep)
 {
+    ci_classes_check(p, vcs, shape, rep);
     if (p->flow_control != SWNET_PFC)
         return;
     unsigned nclass = shape_nclass(p), need = nclass * vcs;

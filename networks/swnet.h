@@ -464,7 +464,9 @@ int swnet_nodes_fit(const swnet_params *p, uint64_t nodes, uint64_t hosts);
  * dragonflies): each (service class, VC) pair is a pause priority of its
  * own; refused, naming the fabric by shape, when they exceed IEEE
  * 802.1Qbb's 8 priorities or when why_not (a routing PFC cannot keep
- * deadlock-free) is given. */
+ * deadlock-free) is given. Also refuses network.congestion-isolation on
+ * the output-queued router when vcs > 1 (whatever the flow control), as
+ * swnet_init does. */
 void swnet_pfc_classes(const net_params *core, const swnet_params *p, unsigned vcs, const char *why_not,
                        const char *shape, param_report *rep);
 /* The bytes a pause's round trip lets in above pfc-xoff over a link of

@@ -430,6 +430,10 @@ START_TEST(test_option_values_refused)
         {"validate " SWEEP_CFG " --set workload.task.send-size=1e18B", "more than the largest size tasknet simulates, 1TB"},
         {"validate " SWEEP_CFG " --set 'workload.tree.vertices=normal(5,1e8)'",
          "can draw up to 927000005 vertices (one draw in 10^20)"},
+        /* congestion isolation needs a routing of one deadlock class: validate refuses a torus (dor: 2
+         * dateline classes) as run does, not "valid" and then a run-time error (review6) */
+        {"validate configs/paper/navaridas-torus.xml --set network.congestion-isolation=destination",
+         "--set network.congestion-isolation=destination: the 8x4 torus routes with 2 deadlock classes"},
         /* a table is a file: /dev/zero would be read without end */
         {"validate " SWEEP_CFG " --set 'workload.task.send-size=empirical(/dev/zero)'", "'/dev/zero' is not a regular file"},
         /* run ids are counted from 0: "-1" is not 2^64 - 1 */
