@@ -384,7 +384,7 @@ static void pkt_port_start(sw_state *st, sim *s, nic_pkt *p, int64_t now_ps)
         net_int *in = tp_int_of(m);
         if (in)
             net_int_push(in, 0, now_ps, st->int_tx[m->dst], st->bport ? st->bport[m->dst].o.qbytes : 0,
-                         st->rate.bps);
+                         st->rate.bps, m->dst);
         st->int_tx[m->dst] += p->bytes;
     }
     st->port_free_ps[m->dst] = end_ps;
