@@ -173,7 +173,7 @@ typedef struct swnet_params {
 #define SWNET_ROW_SPEEDUP(T, m) \
     {SWNET_ROW_("network.speedup", "integer", "", "1",                                                         \
                 "input-queued routers: allocation and crossbar steps per flit time, output buffers draining "  \
-                "at link rate (BookSim2's internal_speedup)"),                                                  \
+                "at link rate, credits back one per input port per flit time (BookSim2's internal_speedup)"),  \
      .kind = PARAM_U32, .off = offsetof(T, m.speedup), .min = 1, .max = 16, .example = "2"}
 
 /* network.pfc-headroom (the switch declares it too) */
