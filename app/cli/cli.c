@@ -719,7 +719,8 @@ static int cmd_export_topology(int argc, char **argv)
         const net_ops *nops = cfg_net(&pc);
         if (!nops || !nops->topology) {
             fprintf(stderr, "tasknet export-topology: error: network type %s has no switched topology to export "
-                            "(torus, fat-tree, leaf-spine, dragonfly and graph have)\n",
+                            "(torus, fat-tree, leaf-spine, dragonfly, graph and electrical-switch with "
+                            "router=\"input-queued\" have)\n",
                     pc.net_type);
         } else {
             sim *s = sim_create();
@@ -729,6 +730,11 @@ static int cmd_export_topology(int argc, char **argv)
             net *n = net_create(nops, &np, cfg_net_params(&pc), NULL, s, rng, export_deliver, NULL, err, sizeof err);
             if (!n) {
                 fprintf(stderr, "tasknet export-topology: error: %s\n", err);
+            } else if (!nops->topology(n->state)) { /* the electrical switch under output-queued */
+                fprintf(stderr, "tasknet export-topology: error: this %s has no switched topology to export; "
+                                "network.router=\"input-queued\" builds one (one switch, host j on port j)\n",
+                        nops->name);
+                net_destroy(n);
             } else {
                 char title[CFG_PATH_MAX + 256];
                 snprintf(title, sizeof title, "%s: network type %s, %u nodes", o.config, nops->name, pc.nodes);
@@ -1231,8 +1237,12 @@ static int cmd_params(int argc, char **argv)
 
 static void print_metrics(const metric_def *m, size_t n)
 {
-    for (size_t i = 0; i < n; i++)
-        printf("  %-28s %s\n", m[i].name, m[i].desc);
+    for (size_t i = 0; i < n; i++) {
+        printf("  %-28s %s", m[i].name, m[i].desc);
+        if (m[i].when) /* a column only in sweeps with a point where it holds (metric_def.when) */
+            printf(" (with %s)", m[i].when);
+        printf("\n");
+    }
 }
 
 static int cmd_metrics(void)
