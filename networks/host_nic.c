@@ -271,9 +271,11 @@ int nic_take_class(host_nic *h, uint32_t node, unsigned c, uint64_t max_bytes, n
     return take_in(h, node, c, max_bytes, out);
 }
 
+static int take_at(host_nic *h, uint32_t node, unsigned c, nic_flow *f, nic_flow *prev, uint64_t max_bytes,
+                   nic_piece *out);
+
 static int take_in(host_nic *h, uint32_t node, unsigned c, uint64_t max_bytes, nic_piece *out)
 {
-    nic_node *nd = &h->node[node];
     nic_flow *f = pick_in(h, node, c);
     nic_queue *q = qat(h, node, c);
     if (h->policy != NIC_SRPT && f != q->head) { /* round-robin: move the head back now */
@@ -283,6 +285,70 @@ static int take_in(host_nic *h, uint32_t node, unsigned c, uint64_t max_bytes, n
         q->tail->next = r;
         q->tail = r;
     }
+    return take_at(h, node, c, f, NULL, max_bytes, out);
+}
+
+nic_flow *nic_find_class(const host_nic *h, uint32_t node, unsigned c, nic_flow_ok ok, void *ctx, uint64_t *bytes)
+{
+    if (c >= h->ncls || !(h->node[node].mask & (1u << c)))
+        return NULL;
+    TN_ASSERT(h->policy != NIC_SRPT, "nic_find_class: not with srpt");
+    const nic_queue *q = qat(h, node, c);
+    nic_flow *start = pick_in(h, node, c), *f = start;
+    do { /* fifo: start is the head, so this is the list in order; round-robin: the circle from the pick */
+        uint64_t b = cut_bytes(f->left_bytes, h->mtu_bytes);
+        if (ok(ctx, f->msg, b)) {
+            *bytes = b;
+            return f;
+        }
+        f = f->next ? f->next : q->head;
+    } while (f != start);
+    return NULL;
+}
+
+int nic_take_flow(host_nic *h, uint32_t node, unsigned c, nic_flow *f, nic_piece *out)
+{
+    TN_ASSERT(h->policy != NIC_SRPT && c < h->ncls && (h->node[node].mask & (1u << c)),
+              "nic_take_flow: class %u of node %u not active or srpt", c, node);
+    nic_queue *q = qat(h, node, c);
+    if (h->policy == NIC_FIFO) { /* in place: the oldest message that can go */
+        nic_flow *prev = NULL;
+        for (nic_flow *g = q->head; g != f; g = g->next) {
+            TN_ASSERT(g, "nic_take_flow: flow not in class %u of node %u", c, node);
+            prev = g;
+        }
+        return take_at(h, node, c, f, prev, 0, out);
+    }
+    /* round-robin: the pending move of the head (it sent the last packet) first, then f to the head, where
+     * take_at leaves it to go back before the next pick (the pick itself is exactly take_in) */
+    if (q->rotate && q->head != q->tail) {
+        nic_flow *r = q->head;
+        q->head = r->next;
+        r->next = NULL;
+        q->tail->next = r;
+        q->tail = r;
+    }
+    if (f != q->head) {
+        nic_flow *prev = q->head;
+        while (prev->next != f) {
+            prev = prev->next;
+            TN_ASSERT(prev, "nic_take_flow: flow not in class %u of node %u", c, node);
+        }
+        prev->next = f->next;
+        if (q->tail == f)
+            q->tail = prev;
+        f->next = q->head;
+        q->head = f;
+    }
+    return take_at(h, node, c, f, NULL, 0, out);
+}
+
+/* Cut f's next packet; prev: f's predecessor in the list (NULL: f is the head; srpt: f is the root). */
+static int take_at(host_nic *h, uint32_t node, unsigned c, nic_flow *f, nic_flow *prev, uint64_t max_bytes,
+                   nic_piece *out)
+{
+    nic_node *nd = &h->node[node];
+    nic_queue *q = qat(h, node, c);
     q->rotate = 0;
     uint64_t bytes = cut_bytes(f->left_bytes, max_bytes ? max_bytes : h->mtu_bytes);
     out->msg = f->msg;
@@ -298,6 +364,10 @@ static int take_in(host_nic *h, uint32_t node, unsigned c, uint64_t max_bytes, n
         out->last = 1;
         if (h->policy == NIC_SRPT) {
             heap_pop(q);
+        } else if (prev) {
+            prev->next = f->next;
+            if (q->tail == f)
+                q->tail = prev;
         } else {
             q->head = f->next;
             if (!q->head)

@@ -206,6 +206,22 @@ int64_t nic_peek_class(const host_nic *h, uint32_t node, unsigned c);
 struct nic_piece;
 int nic_take_class(host_nic *h, uint32_t node, unsigned c, uint64_t max_bytes, struct nic_piece *out);
 
+/* Per-destination choice within one class (congestion isolation, swnet.c:
+ * a message whose destination is isolated takes another credit pool, so
+ * the NIC sends the first message that can go, as an RDMA NIC's send
+ * queues per QP do): the first active flow of class c, in the policy's
+ * order, for which ok(ctx, its message, its next packet's bytes) holds;
+ * NULL when none (or c inactive). fifo: from the oldest message on;
+ * round-robin and priority: the circle from the message nic_peek_class
+ * names, once round. Not for srpt (swnet refuses it). *bytes: that
+ * packet's bytes. nic_take_flow cuts flow f's next packet as nic_take_class
+ * would have cut its pick: round-robin sends f to the back of the circle
+ * (before the next pick, as the pick's own move), fifo leaves it in place;
+ * with f the policy's pick both are exactly nic_take_class. */
+typedef int (*nic_flow_ok)(void *ctx, const net_msg *m, uint64_t bytes);
+nic_flow *nic_find_class(const host_nic *h, uint32_t node, unsigned c, nic_flow_ok ok, void *ctx, uint64_t *bytes);
+int nic_take_flow(host_nic *h, uint32_t node, unsigned c, nic_flow *f, struct nic_piece *out);
+
 /* What nic_pop hands out, without a packet record: for a fabric that keeps
  * packets in records of its own (the switched core). */
 typedef struct nic_piece {

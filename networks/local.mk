@@ -7,6 +7,7 @@ libtasknet_a_SOURCES += \
 	%D%/tp_tcp.c \
 	%D%/tp_dctcp.c \
 	%D%/tp_dcqcn.c \
+	%D%/tp_hpcc.c \
 	%D%/net_ideal.c \
 	%D%/net_switch.c \
 	%D%/net_spinet.c %D%/net_spinet.h \

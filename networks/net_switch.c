@@ -126,6 +126,7 @@
 #include "port.h"
 #include "swnet.h"
 #include "topo.h"
+#include "transport.h"
 #include "units.h"
 
 typedef enum sw_switching { SW_CUT_THROUGH = 0, SW_STORE_AND_FORWARD = 1 } sw_switching;
@@ -279,6 +280,7 @@ typedef struct sw_state {
     uint64_t pause_frames; /* PFC: pause frames sent */
     int64_t paused_ps;     /* PFC: time host classes spent paused, summed */
     uint64_t ingress_max;  /* PFC: the largest ingress occupancy seen */
+    uint64_t *int_tx;      /* [N] INT (a transport asked for it, network.h): bytes each output port sent */
 } sw_state;
 
 static inline uint64_t msg_arg(net_msg *m) { return (uint64_t)(uintptr_t)m; }
@@ -375,6 +377,16 @@ static void pkt_port_start(sw_state *st, sim *s, nic_pkt *p, int64_t now_ps)
 {
     int64_t end_ps = now_ps + p->ser_ps;
     net_msg *m = p->msg;
+    if (__builtin_expect(st->int_tx != NULL, 0)) {
+        /* INT (network.h): the port toward dst, the switch's one hop: the
+         * bytes still waiting there (buffered mode, which PFC implies:
+         * config_check refuses hpcc without it) and those it sent before p */
+        net_int *in = tp_int_of(m);
+        if (in)
+            net_int_push(in, 0, now_ps, st->int_tx[m->dst], st->bport ? st->bport[m->dst].o.qbytes : 0,
+                         st->rate.bps);
+        st->int_tx[m->dst] += p->bytes;
+    }
     st->port_free_ps[m->dst] = end_ps;
     if (m->t_head_ps < 0) /* its first packet's first bit reaches dst a link after the port starts it */
         m->t_head_ps = now_ps + st->link_ps;
@@ -715,6 +727,8 @@ static void sw_send(void *state, net_msg *m)
         return;
     }
     if (st->nic_on) {
+        if (__builtin_expect(st->n->int_on && !st->int_tx, 0))
+            st->int_tx = tn_xcalloc(st->nodes, sizeof *st->int_tx);
         m->aux = 0; /* srpt ports: no record yet */
         if (st->host_buf && nic_queued_bytes(&st->nic, m->src) + m->size_bytes > st->host_buf) {
             st->drops++; /* the host's queue is full: drop-tail (a message is admitted whole) */
@@ -756,6 +770,8 @@ static void sw_fini(void *state)
     free(st->port_free_ps);
     free(st->cf);
     free(st->pport);
+    free(st->int_tx);
+    st->int_tx = NULL;
     free(st->bport);
     st->bport = NULL;
     free(st->ingress);

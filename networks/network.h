@@ -28,6 +28,46 @@ enum net_prio { NET_PRIO_HIGH = 0, NET_PRIO_LOW = 1 };
 enum net_ecn { NET_ECN_NOT_ECT = 0, NET_ECN_ECT = 1, NET_ECN_CE = 3 };
 #define NET_TP_CLIENT 0xFF /* net_msg.client of a transport's own segments and ACKs */
 
+/* In-band network telemetry (INT; HPCC, networks/tp_hpcc.c): a record a
+ * data segment carries, to which every switch egress it crosses writes
+ * (qLen, txBytes, ts, B) as it puts the packet on the wire (Li et al.,
+ * "HPCC", SIGCOMM 2019, sec. 3.2 and Fig. 4; the HPCC ns-3 code's
+ * SwitchNode::SwitchNotifyDequeue: ts the time, tx_bytes the bytes the
+ * port sent before this packet, qlen_bytes the bytes still waiting at the
+ * port after it left, bps the port's line rate). Hop i is the i-th switch
+ * of the way (hop[i] holds the latest packet of the segment there);
+ * nhop counts the hops, also past NET_INT_HOPS (the ns-3 code's
+ * IntHeader::maxHop = 5), and the sender ignores a record that overflowed.
+ * Exact values: the ns-3 code's 8-byte encoding (qlen in 80-B units, bytes
+ * in 128-B units, 24-bit ns time) is not modelled, its size is
+ * (transport.int-header). A fabric writes them when net.int_on is set (a
+ * transport that asks for them: tp_create) and tp_int_of(m) names a record. */
+#define NET_INT_HOPS 5
+typedef struct net_int_hop {
+    int64_t ts_ps;
+    uint64_t tx_bytes;
+    uint64_t qlen_bytes;
+    double bps;
+} net_int_hop;
+typedef struct net_int {
+    uint32_t nhop;
+    net_int_hop hop[NET_INT_HOPS];
+} net_int;
+
+/* Switch hop i (0: the first switch) of in's segment records its egress. */
+static inline void net_int_push(net_int *in, uint32_t i, int64_t ts_ps, uint64_t tx_bytes, uint64_t qlen_bytes,
+                                double bps)
+{
+    if (i < NET_INT_HOPS) {
+        in->hop[i].ts_ps = ts_ps;
+        in->hop[i].tx_bytes = tx_bytes;
+        in->hop[i].qlen_bytes = qlen_bytes;
+        in->hop[i].bps = bps;
+    }
+    if (in->nhop < i + 1)
+        in->nhop = i + 1;
+}
+
 typedef struct net_msg {
     /* set by the sender */
     uint32_t src, dst;    /* node ids */
@@ -271,6 +311,7 @@ struct net {
     struct tp_inst *tp;           /* the fabric's: its host transport (networks/transport.h), NULL: none;
                                      a client's own (net_set_client_transport) when tp_set */
     uint8_t tp_set;               /* client: its messages use tp (its workload named a transport), not the fabric's */
+    uint8_t int_on;               /* the fabric's: a transport wants INT records (NET_INT_HOPS; tp_create) */
     int lossy;               /* the fabric's: set by a fabric's init when its buffers may drop packets (1),
                                 NET_LOSSY_FAILURES when only links failing during the run lose them, or
                                 NET_LOSSY_HOST when only the hosts' queues (network.host-buffer) drop,

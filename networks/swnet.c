@@ -112,6 +112,56 @@
  *     lets one go. network.flow-control = infinite: unbounded buffers, no
  *     credits (a bound and a test aid). Buffers toward hosts: hosts take
  *     every packet at once (no credit).
+ *   Congestion isolation (network.congestion-isolation = destination; off
+ *     by default; credits, one deadlock class, not srpt hosts): IEEE
+ *     802.1Qcz's congestion isolation, as RECN (Garcia et al., "RECN:
+ *     Regional explicit congestion notification", 2005) and FBICM
+ *     (Escudero-Sahuquillo et al., 2008) set packets of a congestion tree
+ *     aside, for congestion whose root is a destination's port. Without it
+ *     a packet that a destination's port starves (strict classes, incast)
+ *     keeps its buffer back toward its source and every packet of its
+ *     (class, VC) behind it waits: congestion spreading, victim flows (Zhu
+ *     et al., SIGCOMM 2015, sec. 2). Rules:
+ *     - detection at the congestion point, the port toward host d: a packet
+ *       of class c joining it with ci-threshold bytes (vc-buffer when 0) of
+ *       class c already waiting there (not on the wire) makes (d, c)
+ *       isolated. It is free again when that queue is empty (its last packet
+ *       starts) and no packet toward (d, c) is left in or bound for an
+ *       isolation buffer (ci_n), so it does not flap while isolated packets
+ *       are still on their way (802.1Qcz and RECN release a set-aside queue
+ *       once it has drained);
+ *     - notice: the other switches and the NICs learn a change ci-delay
+ *       after the port (802.1Qcz's message goes upstream hop by hop; the
+ *       default is its way back over the longest route of L links, (L - 1)
+ *       link + (L - 2) switch, the farthest source's, for every node); a
+ *       second change within that time is seen with the first;
+ *     - isolation: every port has one more VC per class after the
+ *       topology's (ci_vc), with vc-buffer bytes and credits of its own, as
+ *       802.1Qcz's congested queue is a traffic class of its own; a packet
+ *       toward an isolated (d, c) takes it for the next buffer, decided as
+ *       it joins an output (or is cut at its NIC), and one toward a free
+ *       destination VC 0 again. Packets already queued stay where they are
+ *       (802.1Qcz moves none). Ports serve a class's heads by age across
+ *       its VCs as before;
+ *     - hosts: the NIC sends, in class order and within a class in its
+ *       policy's order (fifo, round-robin, priority), the first message
+ *       whose next packet fits the pool its destination's state names (an
+ *       RDMA NIC's send queue per QP; 802.1Qcz's end stations isolate too):
+ *       host_nic's nic_find_class and nic_take_flow; without isolation the
+ *       NIC waits for its pick's credit.
+ *     Deadlock freedom: a dependency between (link, VC) pairs needs one
+ *     between the links, so a cycle of them would be a cycle of the
+ *     routing's own one-class channel dependency graph, acyclic (up*-down*
+ *     on trees, leaf-spines and graphs): the extra VC adds none. Topologies
+ *     whose routing needs several deadlock classes (tori, dragonflies) are
+ *     refused at init. Not modelled:
+ *     congestion roots inside the fabric (only destinations' ports detect),
+ *     flows told apart (every flow of the class toward d is isolated),
+ *     802.1Qcz's ordering care (a packet isolated later may pass one of its
+ *     message still in VC 0: a message is delivered with its last packet,
+ *     so FCTs do not depend on it, but a transport may see segments out of
+ *     order) and the notices' bandwidth. Measured on issue 24's leaf-spine
+ *     case (README, "Priority classes and VCs").
  *   Output buffers (flow-control infinite or pfc, output-queued routers):
  *     network.buffer, ECN and RED decided at a packet's enqueue by port.c
  *     (port_admit: per output, or per switch with buffer-policy dynamic),
@@ -281,6 +331,7 @@
 const char *const swnet_flow_names[] = {"credit", "infinite", "pfc", NULL};
 const char *const swnet_priority_names[] = NET_PORTS_NAMES;
 const char *const swnet_vcmap_names[] = {"per-class", "shared", NULL};
+const char *const swnet_ci_names[] = {"off", "destination", NULL};
 const char *const swnet_router_names[] = {"output-queued", "input-queued", NULL};
 const char *const swnet_switching_names[] = {"cut-through", "store-and-forward", "wormhole", NULL};
 const char *const swnet_alloc_names[] = {"islip", "separable-input-first", NULL};
@@ -571,6 +622,69 @@ static void wake_at(swnet *st, uint32_t l, int64_t t)
     pt->wake_id = sim_schedule_at(s, t, ev_wake, st, l);
 }
 
+/* ---- congestion isolation (network.congestion-isolation destination) ---- */
+
+/* Is (destination, service class) isolated as the switches and NICs know
+ * it at now? Its port decides at once; the others learn a change ci_delay
+ * after it (ci_iso: bit 0 the state, bit 1 the one before the change at
+ * ci_t; a second change within ci_delay of the first is seen at once with
+ * it, an approximation). */
+static inline unsigned ci_seen(const swnet *st, uint32_t dst, unsigned cls, int64_t now)
+{
+    size_t i = (size_t)dst * NET_PRIO_CLASSES + cls;
+    unsigned v = st->ci_iso[i];
+    return now - st->ci_delay >= st->ci_t[i] ? v & 1u : v >> 1;
+}
+
+/* (destination, class) i becomes `on` now at its port: the others know at
+ * now + ci_delay, and then the hosts that stall for credit with messages
+ * waiting look again (a message of theirs may take the other pool). Hosts
+ * with a packet on the wire then look again when it ends anyway. */
+static void ci_set(swnet *st, size_t i, unsigned on, int64_t now)
+{
+    st->ci_iso[i] = (uint8_t)(((st->ci_iso[i] & 1u) << 1) | on);
+    st->ci_t[i] = now;
+    int64_t t = now + st->ci_delay;
+    for (uint32_t h = 0; h < st->hosts; h++)
+        if (nic_pending(&st->nic, h) && port_at(st, h)->o.busy_until_ps <= t)
+            wake_at(st, h, t);
+}
+
+/* The host NIC's choice under isolation: the credit pool a message's next
+ * packet takes on its host link (its class's isolation VC when its
+ * destination is isolated in its class, else VC 0). */
+typedef struct ci_ctx {
+    swnet *st;
+    uint32_t h;     /* the host (its uplink's id) */
+    int64_t now;
+    unsigned want;  /* ci_min: the VC whose messages count */
+    uint64_t min;   /* ci_min: smallest footprint seen */
+} ci_ctx;
+
+static inline unsigned ci_vc_of(const swnet *st, const net_msg *m, int64_t now)
+{
+    return ci_seen(st, m->dst, st->class_of_prio[m->prio], now) ? st->ci_vc : 0;
+}
+
+static int64_t credit_now(swnet *st, uint32_t l, unsigned vc, int64_t now);
+
+/* nic_flow_ok: the packet fits its pool now */
+static int ci_fits(void *ctx, const net_msg *m, uint64_t bytes)
+{
+    ci_ctx *x = ctx;
+    unsigned pool = pool_of(x->st, x->st->class_of_prio[m->prio], ci_vc_of(x->st, m, x->now));
+    return credit_now(x->st, x->h, pool, x->now) >= footprint((uint32_t)bytes);
+}
+
+/* nic_flow_ok that never holds: the smallest packet bound for VC want */
+static int ci_min(void *ctx, const net_msg *m, uint64_t bytes)
+{
+    ci_ctx *x = ctx;
+    if (ci_vc_of(x->st, m, x->now) == x->want && footprint((uint32_t)bytes) < x->min)
+        x->min = footprint((uint32_t)bytes);
+    return 0;
+}
+
 /* The buffer packet p occupied gives its bytes back: they reach the sender
  * of link l at t. A sender waiting for credit with nothing pending looks
  * again then. */
@@ -663,6 +777,20 @@ static void ev_join(sim *s, void *ctx, uint64_t arg);
 static inline void join(swnet *st, swnet_pkt *p, uint32_t l, int64_t now);
 static inline uint32_t route_at(swnet *st, swnet_pkt *p, uint32_t sw, int64_t now, uint32_t *next, uint8_t *vc);
 
+/* INT (network.h; a transport asked for it: int_tx allocated): switch
+ * port l writes its egress record into p's segment as p goes on the wire
+ * (hop p->hops - 1: p crossed p->hops switches; qlen the bytes still
+ * waiting at l, tx the bytes l sent before p: the HPCC ns-3 code's
+ * SwitchNotifyDequeue), and counts p's bytes. */
+static __attribute__((noinline)) void int_push(swnet *st, uint32_t l, const swnet_pkt *p, int64_t now)
+{
+    net_int *in = tp_int_of(p->msg);
+    if (in && p->hops > 0)
+        net_int_push(in, p->hops - 1, now, st->int_tx[l], port_at(st, l)->o.qbytes,
+                     st->lrate ? st->lrate[l].bps : st->rate.bps);
+    st->int_tx[l] += p->bytes;
+}
+
 /* Port l puts p's first bit on the wire now. */
 static void port_start(swnet *st, uint32_t l, swnet_pkt *p, int64_t now)
 {
@@ -677,8 +805,18 @@ static void port_start(swnet *st, uint32_t l, swnet_pkt *p, int64_t now)
         lat = back = st->link_ps;
     }
     port_transmit(&pt->o, now, ser, p->bytes);
+    if (__builtin_expect(st->int_tx != NULL, 0) && l >= st->hosts)
+        int_push(st, l, p, now);
     if (st->credit && p->in_link != NONE)
         credit_return(st, p->in_link, pool_of(st, p->cls, p->in_vc), footprint(p->bytes), now + back);
+    if (__builtin_expect(st->ci, 0) && p->next_sw == NONE && p->in_link != NONE) {
+        /* it leaves its destination's port: that port's queue of its class shrinks; empty, the
+         * destination is free again */
+        size_t i = (size_t)p->msg->dst * NET_PRIO_CLASSES + p->cls;
+        st->ci_q[i] -= p->bytes;
+        if (st->ci_q[i] == 0 && st->ci_n[i] == 0 && (st->ci_iso[i] & 1u))
+            ci_set(st, i, 0, now);
+    }
     if (p->next_sw == NONE) {
         /* the message's head: the first bit of its first packet to reach
          * dst (adaptive routes may reorder packets) */
@@ -960,7 +1098,25 @@ static swnet_pkt *switch_pick(swnet *st, uint32_t l, int64_t now)
 static swnet_pkt *host_pick(swnet *st, uint32_t h, int64_t now)
 {
     nic_piece pc;
-    if (st->pcv) {
+    if (__builtin_expect(st->ci, 0)) {
+        /* congestion isolation: in class order (per-class VCs; else the lowest class only), the first
+         * message in the policy's order whose packet fits the pool its destination's state names */
+        uint32_t mask = st->nic.node[h].mask;
+        if (!st->pcv)
+            mask &= ~mask + 1;
+        ci_ctx x = {st, h, now, 0, 0};
+        nic_flow *f = NULL;
+        unsigned c = 0;
+        uint64_t b;
+        while (mask && !f) {
+            c = (unsigned)__builtin_ctz(mask);
+            mask &= mask - 1;
+            f = nic_find_class(&st->nic, h, c, ci_fits, &x, &b);
+        }
+        if (!f)
+            return NULL;
+        nic_take_flow(&st->nic, h, c, f, &pc);
+    } else if (st->pcv) {
         /* per-class VCs: the first class, in class order, whose packet
          * fits its own pool (a class out of credit blocks no other) */
         uint32_t mask = st->nic.node[h].mask;
@@ -990,7 +1146,9 @@ static swnet_pkt *host_pick(swnet *st, uint32_t h, int64_t now)
     p->cls = st->class_of_prio[pc.prio];
     p->in_link = NONE;
     p->in_vc = 0;
-    p->vc = 0;
+    p->vc = st->ci ? (uint8_t)ci_vc_of(st, m, now) : 0;
+    if (p->vc && st->ci)
+        st->ci_n[(size_t)m->dst * NET_PRIO_CLASSES + p->cls]++;
     p->reserved = 0;
     p->hops = 0;
     if (st->srpt) {
@@ -1011,12 +1169,21 @@ static swnet_pkt *host_pick(swnet *st, uint32_t h, int64_t now)
 /* Earliest time a credit on its way back lets a head of port l leave, or
  * INT64_MAX if none will without more credits; the VCs whose credits on
  * their way do not suffice are marked waiting (their next credit wakes l). */
-static int64_t blocked_until(swnet *st, uint32_t l)
+static int64_t blocked_until(swnet *st, uint32_t l, int64_t now)
 {
     int64_t best = INT64_MAX;
     for (unsigned v = 0; v < st->npool; v++) {
         uint64_t need = UINT64_MAX;
-        if (st->pcv) { /* pool v is class v / vcs, VC v % vcs */
+        if (st->ci && l < st->hosts) {
+            /* isolation: the smallest packet bound for this pool (VC 0 or the isolation VC) */
+            uint32_t mask = st->nic.node[l].mask;
+            unsigned c = st->pcv ? v / st->vcs : (mask ? (unsigned)__builtin_ctz(mask) : 0), vc = v % st->vcs;
+            ci_ctx x = {st, l, now, vc, UINT64_MAX};
+            uint64_t b;
+            if ((vc == 0 || vc == st->ci_vc) && (mask & (1u << c)))
+                (void)nic_find_class(&st->nic, l, c, ci_min, &x, &b);
+            need = x.min;
+        } else if (st->pcv) { /* pool v is class v / vcs, VC v % vcs */
             unsigned c = v / st->vcs, vc = v % st->vcs;
             if (l < st->hosts) {
                 int64_t b = vc == 0 ? nic_peek_class(&st->nic, l, c) : -1;
@@ -1071,7 +1238,7 @@ static void port_try(swnet *st, uint32_t l, int64_t now)
             if (!st->credit)
                 return; /* pfc: every class with packets here is paused; the resume looks again */
             st->st.credit_stalls++;
-            int64_t t = blocked_until(st, l);
+            int64_t t = blocked_until(st, l, now);
             if (t != INT64_MAX)
                 wake_at(st, l, t);
             return; /* else a credit's return wakes it (credit_return) */
@@ -1317,6 +1484,26 @@ static void ev_join(sim *s, void *ctx, uint64_t arg)
 
 static inline __attribute__((always_inline)) void join(swnet *st, swnet_pkt *p, uint32_t l, int64_t now)
 {
+    if (__builtin_expect(st->ci, 0)) {
+        size_t i = (size_t)p->msg->dst * NET_PRIO_CLASSES + p->cls;
+        st->ci_n[i] -= p->in_vc == st->ci_vc; /* it leaves isolation here, unless it takes the VC again */
+        if (p->next_sw != NONE) {
+            /* toward an isolated destination: the isolation VC of the next buffer (an adaptive packet keeps
+             * the VC whose room it reserved) */
+            if (!p->reserved && ci_seen(st, p->msg->dst, p->cls, now)) {
+                p->vc = (uint8_t)st->ci_vc;
+                st->ci_n[i]++;
+            }
+        } else {
+            /* the destination's port (the congestion point): with ci_thr bytes of this class already
+             * waiting there, the destination is congested in this class */
+            if (st->ci_q[i] >= st->ci_thr && !(st->ci_iso[i] & 1u)) {
+                st->ci_isolations++;
+                ci_set(st, i, 1, now);
+            }
+            st->ci_q[i] += p->bytes;
+        }
+    }
     if (st->buffered) {
         net_msg *m = p->msg;
         swnet_port *bp = port_at(st, l);
@@ -1404,6 +1591,8 @@ static void lk_ready(swnet *st)
         return;
     st->lk_live = 1;
     memset(st->lk, 0, tn_xalloc_big_bytes((size_t)st->links * st->stride));
+    if (st->n->int_on && !st->int_tx)
+        st->int_tx = tn_xcalloc(st->links, sizeof *st->int_tx);
     for (uint32_t l = 0; st->credit && l < st->links; l++)
         for (unsigned v = 0; v < st->npool; v++)
             credit_at(st, l, v)->free = st->cap_bytes;
@@ -1790,7 +1979,12 @@ void swnet_fini(void *state)
         for (unsigned q = 0; q < st->nq; q++)
             free(((swnet_queue *)(st->lk + (size_t)l * st->stride + sizeof(swnet_port)))[q].h.a);
     free(st->lk);
+    free(st->ci_q);
+    free(st->ci_iso);
+    free(st->ci_t);
+    free(st->ci_n);
     free(st->lrate);
+    free(st->int_tx);
     free(st->llat);
     free(st->lback);
     free(st->zl_links);
@@ -1977,6 +2171,22 @@ void swnet_check(const net_params *core, const swnet_params *p, const char *cons
         param_invalid(rep, "network.priority", "unknown priority mode %d", p->control_first);
     if (p->vc_map != SWNET_VC_PER_CLASS && p->vc_map != SWNET_VC_SHARED)
         param_invalid(rep, "network.vc-map", "unknown VC mapping %d", p->vc_map);
+    if (p->ci != SWNET_CI_OFF && p->ci != SWNET_CI_DEST)
+        param_invalid(rep, "network.congestion-isolation", "unknown mode %d", p->ci);
+    if (p->ci == SWNET_CI_DEST) {
+        if (p->flow_control != SWNET_CREDIT)
+            param_invalid(rep, "network.congestion-isolation", "isolates within credit flow control's lossless "
+                                                               "buffers (network.flow-control = credit)");
+        if (p->router != SWNET_OQ)
+            param_invalid(rep, "network.congestion-isolation", "is modelled on the output-queued router (network.router "
+                                                               "= output-queued) only");
+        if (p->nic.policy == NIC_SRPT)
+            param_invalid(rep, "network.congestion-isolation", "not with host-scheduling=\"srpt\" (so far): the NIC "
+                                                               "skips a message it cannot send in list order only");
+        if (p->fail_at_ps >= 0)
+            param_invalid(rep, "network.congestion-isolation", "not with network.fail-at (so far): the packets lost "
+                                                               "at a port are not taken off its congestion count");
+    }
     iqr_check(core, p, rep);
     if (topo_routing_of(routings, p->routing) < 0) {
         char list[256];
@@ -2019,13 +2229,17 @@ static swnet_shape shape_of(const swnet_params *p, unsigned vcs)
 
 static unsigned shape_nclass(const swnet_params *p) { return shape_of(p, 1).nclass; }
 
+/* VCs of each port of the output-queued core: the topology's deadlock
+ * classes, and congestion isolation's VC after them. */
+static unsigned oq_vcs(const swnet_params *p, const topo *t) { return t->vcs + (p->ci == SWNET_CI_DEST); }
+
 /* Bytes of one link's block: the port, a FIFO per class and VC, and with
  * credits the credits of each pool, in whole cache lines (the port and its
  * first FIFOs share the first). */
 static size_t link_stride(const swnet_params *p, const topo *t)
 {
-    swnet_shape h = shape_of(p, t->vcs);
-    size_t nq = h.nclass * (size_t)t->vcs;
+    swnet_shape h = shape_of(p, oq_vcs(p, t));
+    size_t nq = h.nclass * (size_t)oq_vcs(p, t);
     size_t credits = p->flow_control == SWNET_CREDIT ? h.npool * sizeof(swnet_credit) : 0;
     return (sizeof(swnet_port) + nq * sizeof(swnet_queue) + credits + 63) / 64 * 64;
 }
@@ -2042,7 +2256,8 @@ double swnet_mem_bytes(const net_params *core, const swnet_params *p, const topo
            (port_cfg_on(&p->buf) || p->flow_control == SWNET_PFC
                 ? (double)t->links * sizeof(swnet_bq) + (double)t->switches * sizeof(uint64_t)
                 : 0) +
-           (p->flow_control == SWNET_PFC ? (double)t->links * (SWNET_PFC_PRIOS * 17.0 + 9) : 0);
+           (p->flow_control == SWNET_PFC ? (double)t->links * (SWNET_PFC_PRIOS * 17.0 + 9) : 0) +
+           (p->ci == SWNET_CI_DEST ? (double)t->hosts * NET_PRIO_CLASSES * (3 * sizeof(int64_t) + 1) : 0);
 }
 
 int swnet_nodes_fit(const swnet_params *p, uint64_t nodes, uint64_t hosts)
@@ -2405,6 +2620,31 @@ int swnet_init(void *state, net *n, topo *t, const swnet_params *p, char *err, s
     st->credit = p->flow_control == SWNET_CREDIT;
     st->cap_bytes = (int64_t)p->vc_buffer_bytes;
     st->vcs = st->t.vcs;
+    if (p->ci == SWNET_CI_DEST && p->router == SWNET_OQ) {
+        if (st->t.vcs != 1) {
+            tn_error(err, errlen, "network.congestion-isolation: the %s routes with %u deadlock classes (VCs); the "
+                                  "isolation VC keeps the routing deadlock-free only where one class does (trees, "
+                                  "leaf-spines, graphs)", st->t.ops->name, st->t.vcs);
+            swnet_fini(st);
+            return -1;
+        }
+        st->ci = 1;
+        st->ci_vc = st->t.vcs;
+        st->vcs = oq_vcs(p, &st->t);
+        st->ci_thr = (int64_t)(p->ci_threshold_bytes ? p->ci_threshold_bytes : p->vc_buffer_bytes);
+        st->ci_q = tn_xcalloc((size_t)st->hosts * NET_PRIO_CLASSES, sizeof *st->ci_q);
+        st->ci_iso = tn_xcalloc((size_t)st->hosts * NET_PRIO_CLASSES, sizeof *st->ci_iso);
+        st->ci_n = tn_xcalloc((size_t)st->hosts * NET_PRIO_CLASSES, sizeof *st->ci_n);
+        st->ci_t = tn_xmalloc((size_t)st->hosts * NET_PRIO_CLASSES * sizeof *st->ci_t);
+        for (size_t i = 0; i < (size_t)st->hosts * NET_PRIO_CLASSES; i++)
+            st->ci_t[i] = INT64_MIN / 2;
+        /* the notice's way back from a destination's port to the farthest source: every link of the
+         * longest route but the last, every switch on it but the destination's */
+        uint32_t L = st->t.max_route_links;
+        st->ci_delay = p->ci_delay_ps >= 0 ? p->ci_delay_ps
+                                           : (int64_t)(L > 1 ? L - 1 : 0) * st->link_ps +
+                                                 (int64_t)(L > 2 ? L - 2 : 0) * st->sw_ps;
+    }
     swnet_shape sh = shape_of(p, st->vcs);
     int classes = sh.nic;
     st->strict = sh.strict;

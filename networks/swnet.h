@@ -57,6 +57,12 @@ extern const char *const swnet_priority_names[]; /* "fifo", "control-first", "st
 typedef enum swnet_vcmap { SWNET_VC_PER_CLASS = 0, SWNET_VC_SHARED = 1 } swnet_vcmap;
 extern const char *const swnet_vcmap_names[]; /* "per-class", "shared" */
 
+/* network.congestion-isolation (output-queued router, credits): off, or
+ * isolating the packets toward congested destinations in a VC of their own
+ * (swnet.c's head, "Congestion isolation") */
+typedef enum swnet_ci { SWNET_CI_OFF = 0, SWNET_CI_DEST = 1 } swnet_ci;
+extern const char *const swnet_ci_names[]; /* "off", "destination" */
+
 /* network.failed-links: its text's largest size */
 #define SWNET_FAILED_MAX 1024
 /* network.failed-links' syntax: a count, or names A-B separated by spaces or commas. */
@@ -72,6 +78,11 @@ typedef struct swnet_params {
     int control_first;        /* network.priority: NET_PORTS_* (host_nic.h): fifo, control-first = strict (lowest
                                  class first, no preemption), default (strict with host-scheduling priority) */
     int vc_map;               /* network.vc-map: enum swnet_vcmap */
+    int ci;                   /* network.congestion-isolation: enum swnet_ci */
+    uint64_t ci_threshold_bytes; /* network.ci-threshold: a destination is congested from this many bytes of a
+                                    class waiting at its switch port (0: vc-buffer) */
+    int64_t ci_delay_ps;      /* network.ci-delay: switches and NICs learn a change this much later (< 0: the
+                                 notice's way back over the longest route) */
     int routing;              /* index into topo_routing_choices (0: "default"); topo_routing_of
                                  turns it into the topology's own routing */
     port_cfg buf;             /* output buffers, drop-tail, ECN (flow-control infinite or pfc): networks/port.h */
@@ -212,6 +223,27 @@ typedef struct swnet_params {
      .kind = PARAM_CHOICE, .off = offsetof(T, m.control_first), .choices = swnet_priority_names,               \
      .example = "strict"},                                                                                      \
     SWNET_ROW_VC_MAP(T, m),                                                                                    \
+    {SWNET_ROW_("network.congestion-isolation", "choice", "", "off",                                          \
+                "switched fabrics, credit flow control, output-queued, one deadlock class (fat-tree, "        \
+                "leaf-spine, graph): off | destination (IEEE 802.1Qcz congestion isolation, RECN: a destination "      \
+                "whose switch port has ci-threshold bytes of a class waiting is congested; that class's "      \
+                "packets toward it take an isolation VC of their own on every link, with its own credits, "    \
+                "and the NICs send another message while that VC is out of credit)"),                         \
+     .kind = PARAM_CHOICE, .off = offsetof(T, m.ci), .choices = swnet_ci_names, .example = "destination",       \
+     .when = "network.flow-control=credit"},                                                                    \
+    {SWNET_ROW_("network.ci-threshold", "size", "B", "0B",                                                     \
+                "congestion isolation: bytes of one class waiting at a destination's switch port from which "  \
+                "the destination is congested (free again when that queue is empty and no isolated packet "  \
+                "toward it is left); 0: network.vc-buffer"),    \
+     .kind = PARAM_BYTES, .off = offsetof(T, m.ci_threshold_bytes), .flags = PARAM_NONNEG, .example = "32kB",    \
+     .when = "network.congestion-isolation=destination"},                                                       \
+    {SWNET_ROW_("network.ci-delay", "time", "s", "-1ps",                                                       \
+                "congestion isolation: the switches and NICs learn that a destination became congested or "    \
+                "free this much after its port (802.1Qcz's message travelling back hop by hop); negative: "     \
+                "its way back over the longest route, every link but the last and every switch but the "        \
+                "destination's (leaf-spine: 3 link-latency + 2 switch-latency)"),                             \
+     .kind = PARAM_PS, .off = offsetof(T, m.ci_delay_ps), .example = "2us",                                     \
+     .when = "network.congestion-isolation=destination"},                                                       \
     {SWNET_ROW_("network.routing", "choice", "", "default", topo_routing_help),                                \
      .kind = PARAM_CHOICE, .off = offsetof(T, m.routing), .choices = topo_routing_choices,                     \
      .example = "default"},                                                                                     \
@@ -322,9 +354,22 @@ typedef struct swnet {
     int srpt;                     /* 1: output ports serve the message with the fewest bytes left (host-scheduling
                                      srpt and flow-control infinite) */
     uint8_t class_of_prio[NET_PRIO_CLASSES]; /* message priority -> service class */
+    int ci;                       /* 1: congestion isolation (network.congestion-isolation destination) */
+    unsigned ci_vc;               /* its VC: the topology's VCs + 0 (the last of vcs) */
+    int64_t ci_thr;               /* bytes of a class waiting at a destination's port that make it congested */
+    int64_t *ci_q;                /* [hosts x NET_PRIO_CLASSES] bytes waiting (not started) at the port toward
+                                     each host, per class */
+    uint8_t *ci_iso;              /* [hosts x NET_PRIO_CLASSES] bit 0: (destination, class) isolated at its
+                                     port; bit 1: before its last change (ci_seen) */
+    int64_t *ci_t;                /* [hosts x NET_PRIO_CLASSES] its last change */
+    int64_t *ci_n;                /* [hosts x NET_PRIO_CLASSES] packets toward it in an isolation buffer or
+                                     bound for one (the destination is freed only with none left) */
+    int64_t ci_delay;             /* the others learn a change this much after the port (network.ci-delay) */
+    uint64_t ci_isolations;       /* (destination, class) pairs that became congested, over the run */
     int lookahead;                /* 1: a packet's output at a switch is found as it leaves for it (oblivious
                                      routings: every choice is the record's) */
     uint64_t salt_key;            /* drawn from the fabric's stream: message salts */
+    uint64_t *int_tx;             /* [links] bytes each port sent (INT: a transport asked for it, lk_ready), else NULL */
     unsigned char *lk;            /* [links] blocks of `stride` bytes: the output side of a link (port,
                                      its FIFOs per class and VC, the credits of the buffer it enters);
                                      allocated at init, written (zeroed, credits full) at the first

@@ -95,11 +95,11 @@
 
 #include "log.h"
 
-extern const tp_cc_ops tp_tcp_ops, tp_dctcp_ops, tp_dcqcn_ops;
+extern const tp_cc_ops tp_tcp_ops, tp_dctcp_ops, tp_dcqcn_ops, tp_hpcc_ops;
 
-const tp_cc_ops *const tp_registry[] = {NULL, &tp_tcp_ops, &tp_dctcp_ops, &tp_dcqcn_ops};
-const char *const tp_names[] = {"none", "tcp", "dctcp", "dcqcn", NULL};
-const char *const tp_wl_names[] = {"inherit", "none", "tcp", "dctcp", "dcqcn", NULL};
+const tp_cc_ops *const tp_registry[] = {NULL, &tp_tcp_ops, &tp_dctcp_ops, &tp_dcqcn_ops, &tp_hpcc_ops};
+const char *const tp_names[] = {"none", "tcp", "dctcp", "dcqcn", "hpcc", NULL};
+const char *const tp_wl_names[] = {"inherit", "none", "tcp", "dctcp", "dcqcn", "hpcc", NULL};
 _Static_assert(sizeof tp_wl_names / sizeof tp_wl_names[0] == sizeof tp_names / sizeof tp_names[0] + 1,
                "workload.transport lists inherit and every transport");
 
@@ -137,6 +137,12 @@ struct tp_inst {
     tp_sackrec *sfree; /* SACK block records */
     void **schunks;
     size_t nschunks;
+    int int_on;        /* ops->telemetry: data segments carry INT records (net_int, pooled below) */
+    uint64_t seg_extra; /* bytes a segment adds to its payload on the wire: header (+ int-header) */
+    uint64_t ack_bytes; /* an ACK's size: header (+ int-header) */
+    net_int *ifree;    /* INT records (free list through hop[0].tx_bytes) */
+    void **ichunks;
+    size_t nichunks;
 };
 
 const char *const tp_onoff_names[] = {"off", "on", NULL};
@@ -158,6 +164,10 @@ void tp_check(const tp_params *p, param_report *rep)
         param_invalid(rep, "transport.g", "must be in (0, 1] (got %g)", p->g);
     if (p->init_rto_ps <= 0)
         param_invalid(rep, "transport.initial-rto", "must be > 0");
+    if (!(p->eta > 0) || p->eta > 1)
+        param_invalid(rep, "transport.eta", "must be in (0, 1] (got %g)", p->eta);
+    if (p->int_bytes > 4096)
+        param_invalid(rep, "transport.int-header", "at most 4096B (got %llu B)", (unsigned long long)p->int_bytes);
     if ((p->sack || p->limited_transmit) && p->type > 0 && (size_t)p->type < tp_count() &&
         tp_registry[p->type]->rate_based)
         param_invalid(rep, p->sack ? "transport.sack" : "transport.limited-transmit",
@@ -165,6 +175,50 @@ void tp_check(const tp_params *p, param_report *rep)
 }
 
 /* ---- pools ---- */
+
+/* INT records (ops->telemetry): one per data segment in flight, moved to
+ * its ACK by the receiver (the latest only: tp_flow.rint). */
+static net_int *int_alloc(tp_inst *t)
+{
+    if (!t->ifree) {
+        net_int *c = tn_xcalloc(TP_CHUNK, sizeof *c);
+        t->ichunks = tn_xrealloc(t->ichunks, (t->nichunks + 1) * sizeof *t->ichunks);
+        t->ichunks[t->nichunks++] = c;
+        for (size_t i = TP_CHUNK; i-- > 0;) {
+            c[i].hop[0].tx_bytes = (uint64_t)(uintptr_t)t->ifree;
+            t->ifree = &c[i];
+        }
+    }
+    net_int *r = t->ifree;
+    t->ifree = (net_int *)(uintptr_t)r->hop[0].tx_bytes;
+    r->nhop = 0;
+    return r;
+}
+
+static void int_release(tp_inst *t, net_int *r)
+{
+    r->hop[0].tx_bytes = (uint64_t)(uintptr_t)t->ifree;
+    t->ifree = r;
+}
+
+/* the INT record message m carries (its net_msg.b above bit 0), NULL if none */
+static inline net_int *msg_int(const net_msg *m) { return (net_int *)(uintptr_t)(m->b & ~UINT64_C(1)); }
+
+/* m (data or ACK of an INT transport) gives its record back */
+static __attribute__((noinline)) void int_drop_msg(tp_inst *t, net_msg *m)
+{
+    net_int *r = msg_int(m);
+    if (r)
+        int_release(t, r);
+    m->b &= 1;
+}
+
+net_int *tp_int_of(const net_msg *m)
+{
+    if (m->client != NET_TP_CLIENT || m->kind != TP_DATA || !((const tp_flow *)m->p)->t->int_on)
+        return NULL;
+    return msg_int(m);
+}
 
 static tp_flow *flow_alloc(tp_inst *t)
 {
@@ -188,6 +242,10 @@ static void flow_maybe_free(tp_inst *t, tp_flow *f)
 {
     if (!f->done_snd || !f->done_rcv || f->live)
         return;
+    if (f->rint) {
+        int_release(t, f->rint);
+        f->rint = NULL;
+    }
     t->c.flows_live--;
     f->next = t->free;
     t->free = f;
@@ -518,7 +576,7 @@ static void rto_stop(tp_inst *t, tp_flow *f)
 
 static void send_seg(tp_inst *t, tp_flow *f, uint32_t seq)
 {
-    net_msg *m = new_msg(t, f, f->src, f->dst, seg_payload(f, seq) + t->p.header_bytes, TP_DATA);
+    net_msg *m = new_msg(t, f, f->src, f->dst, seg_payload(f, seq) + t->seg_extra, TP_DATA);
     m->a = seq;
     m->ecn = t->ops->ect ? NET_ECN_ECT : NET_ECN_NOT_ECT;
     t->c.segments++;
@@ -546,6 +604,8 @@ static void send_seg(tp_inst *t, tp_flow *f, uint32_t seq)
                 return;
             }
     }
+    if (__builtin_expect(t->int_on, 0))
+        m->b |= (uint64_t)(uintptr_t)int_alloc(t);
     t->root->ops->send(t->root->state, m);
 }
 
@@ -558,8 +618,11 @@ static void output_paced(tp_inst *t, tp_flow *f)
     if (f->pace_ev)
         return;
     int64_t now = sim_now(t->s);
+    int win = t->ops->windowed;
     while (f->nxt < f->nseg && f->nxt - f->una < TP_RWND && now >= f->next_avail_ps) {
-        uint64_t wire = seg_payload(f, f->nxt) + t->p.header_bytes;
+        if (win && tp_seg_bytes(f, f->una, f->nxt) >= f->cwnd)
+            return; /* window-bound: an ACK calls output again */
+        uint64_t wire = seg_payload(f, f->nxt) + t->seg_extra;
         int64_t gap = (int64_t)ceil((double)wire * 8e12 / f->rate_bps);
         f->next_avail_ps = now + (gap > 0 ? gap : 1);
         send_seg(t, f, f->nxt);
@@ -716,9 +779,13 @@ static __attribute__((noinline)) void ack_add_sack(tp_inst *t, tp_flow *f, uint3
 
 static void send_ack(tp_inst *t, tp_flow *f, uint32_t trig)
 {
-    net_msg *m = new_msg(t, f, f->dst, f->src, t->p.header_bytes, TP_ACK);
+    net_msg *m = new_msg(t, f, f->dst, f->src, t->ack_bytes, TP_ACK);
     m->a = f->rcv_nxt;
     m->b = f->ce_state;
+    if (__builtin_expect(t->int_on, 0) && f->rint) { /* the INT of the latest segment, echoed */
+        m->b |= (uint64_t)(uintptr_t)f->rint;
+        f->rint = NULL;
+    }
     if (__builtin_expect(t->out_mode == OUT_SACK, 0))
         ack_add_sack(t, f, trig, m);
     m->ecn = NET_ECN_NOT_ECT; /* RFC 3168 sec. 6.1.4: pure ACKs are not ECN-capable */
@@ -815,6 +882,12 @@ static inline void ooo_clear(tp_flow *f, uint32_t s)
 static void data_arrived(tp_inst *t, tp_flow *f, const net_msg *m)
 {
     uint32_t seq = m->a;
+    if (__builtin_expect(t->int_on, 0)) { /* the ACK this segment triggers echoes its INT */
+        if (f->rint)
+            int_release(t, f->rint);
+        f->rint = msg_int(m);
+        ((net_msg *)m)->b &= 1;
+    }
     if (m->t_head_ps >= 0 && (f->t_head_ps < 0 || m->t_head_ps < f->t_head_ps))
         f->t_head_ps = m->t_head_ps;
     if (t->ops->rate_based && m->ecn == NET_ECN_CE &&
@@ -985,6 +1058,11 @@ static void ack_arrived(tp_inst *t, tp_flow *f, const net_msg *m)
         return;
     uint32_t ack = m->a;
     int ece = (int)(m->b & 1);
+    if (t->ops->on_int) {
+        const net_int *in = msg_int(m);
+        if (in)
+            t->ops->on_int(f, in, ack);
+    }
     if (ack > f->una) {
         uint64_t acked = tp_seg_bytes(f, f->una, ack);
         if (f->timing && ack > f->t_seq) {
@@ -1062,6 +1140,11 @@ tp_inst *tp_create(net *root, const tp_params *p)
     t->ops = tp_registry[p->type];
     t->p = *p;
     t->out_mode = t->ops->rate_based ? OUT_PACED : p->sack ? OUT_SACK : OUT_WINDOW;
+    t->int_on = t->ops->telemetry;
+    t->seg_extra = p->header_bytes + (t->int_on ? p->int_bytes : 0);
+    t->ack_bytes = t->seg_extra;
+    if (t->int_on)
+        root->int_on = 1;
     net_msg_pool_init(&t->pool);
     return t;
 }
@@ -1077,6 +1160,9 @@ void tp_destroy(tp_inst *t)
     for (size_t i = 0; i < t->nschunks; i++)
         free(t->schunks[i]);
     free(t->schunks);
+    for (size_t i = 0; i < t->nichunks; i++)
+        free(t->ichunks[i]);
+    free(t->ichunks);
     free(t);
 }
 
@@ -1118,6 +1204,8 @@ void tp_arrived(tp_inst *t, net_msg *seg)
         tp_flow_cnp(f);
     else
         ack_arrived(t, f, seg);
+    if (__builtin_expect(t->int_on, 0))
+        int_drop_msg(t, seg);
     f->live--;
     net_msg_release(&t->pool, seg);
     flow_maybe_free(t, f);
@@ -1130,6 +1218,8 @@ void tp_dropped(tp_inst *t, net_msg *seg)
     f->live--;
     if (t->p.sack)
         sack_release(t, seg);
+    if (__builtin_expect(t->int_on, 0))
+        int_drop_msg(t, seg);
     net_msg_release(&t->pool, seg);
     flow_maybe_free(t, f);
 }
@@ -1171,5 +1261,12 @@ void tp_flow_cnp(tp_flow *f)
 uint64_t tp_cnps(const tp_inst *t) { return t->cnps; }
 
 const tp_params *tp_flow_params(const tp_flow *f) { return &f->t->p; }
+
+int64_t tp_flow_base_rtt_ps(const tp_flow *f)
+{
+    const tp_inst *t = f->t;
+    return net_zero_load_ps(t->root, f->src, f->dst, t->p.mss_bytes + t->seg_extra) +
+           net_zero_load_ps(t->root, f->dst, f->src, t->ack_bytes);
+}
 
 void tp_get_counters(const tp_inst *t, tp_counters *out) { *out = t->c; }

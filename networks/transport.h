@@ -71,6 +71,12 @@ typedef struct tp_params {
                                    * its ACKs with priority 0, pfifo_fast band 1, whatever its data's band) */
     int limited_transmit;         /* tcp, dctcp: 1 = RFC 3042's limited transmit (Linux, ns-3: on); 0 = off */
     int sack;                     /* tcp, dctcp: 1 = SACK (RFC 2018 blocks, RFC 6675 recovery); 0 = off */
+    /* hpcc (Li et al., SIGCOMM 2019; tp_hpcc.c) */
+    double eta;                   /* target utilisation (0.95) */
+    uint32_t max_stage;           /* additive-increase stages before a multiplicative step (5) */
+    uint64_t w_ai_bytes;          /* W_AI (0: 10 Mb/s per 25 Gb/s of B, times T: the ns-3 code's run.py) */
+    int64_t base_rtt_ps;          /* T (0: each flow's own zero-load round trip) */
+    uint64_t int_bytes;           /* INT header bytes on every data segment and ACK (42) */
 } tp_params;
 
 extern const char *const tp_onoff_names[]; /* "off", "on" (transport.limited-transmit, transport.sack) */
@@ -106,6 +112,16 @@ typedef struct tp_cc_ops {
     int rate_based;
     void (*on_cnp)(tp_flow *f);
     void (*on_done)(tp_flow *f); /* the sender's last byte acked: stop timers (may be NULL) */
+    /* INT-based transports (hpcc): every data segment carries an INT record
+     * (net_int, network.h) that the switch egresses fill, and int_bytes more
+     * on the wire; the receiver echoes the record of the latest segment in
+     * its next ACK (int_bytes more too); on_int runs at the sender for every
+     * ACK before its cumulative ACK is processed (in: its record, ack: its
+     * cumulative sequence). windowed: a rate-based sender also stops while
+     * the bytes outstanding are cwnd or more (HPCC's W with its rate W/T). */
+    int telemetry;
+    int windowed;
+    void (*on_int)(tp_flow *f, const net_int *in, uint32_t ack);
 } tp_cc_ops;
 
 /* Receive window: segments beyond the next expected one a receiver keeps
@@ -157,6 +173,17 @@ struct tp_flow {
     sim_event_id inc_ev;          /* dcqcn: the rate increase timer */
     uint8_t timers;               /* dcqcn: its periodic timers are running */
     int64_t last_cnp_ps;          /* receiver: last CNP sent (-1: none) */
+    /* hpcc (tp_hpcc.c), sender */
+    int64_t hp_T;                 /* base RTT T, ps */
+    double hp_u;                  /* U: moving average of the normalised inflight */
+    double hp_wc, hp_w;           /* W_c (reference window) and W, bytes */
+    double hp_wai;                /* W_AI, bytes */
+    uint32_t hp_stage;            /* incStage */
+    uint32_t hp_last_seq;         /* lastUpdateSeq: W_c is updated by the first ACK beyond it */
+    uint8_t hp_started;           /* an INT record stored (the first ACK only stores it) */
+    uint32_t hp_updates;          /* W_c updates (per-RTT) so far */
+    net_int hp_L;                 /* the INT of the last ACK (L in Algorithm 1) */
+    net_int *rint;                /* receiver (INT transports): the record of the latest data segment, for its ACK */
     /* receiver */
     uint8_t ce_state;       /* RFC 8257's CE state */
     uint8_t done_snd, done_rcv;
@@ -272,6 +299,14 @@ void tp_flow_output(tp_flow *f);
 double tp_flow_line_bps(const tp_flow *f);
 void tp_flow_cnp(tp_flow *f);
 uint64_t tp_cnps(const tp_inst *t);
+/* INT (ops->telemetry): the record a fabric's switch egress writes to for
+ * message m, NULL if m carries none (not a data segment of such a
+ * transport); T's default for f: the zero-load time of a full segment
+ * (mss + header + int-header) from f's source to its destination plus that
+ * of an ACK back (net_zero_load_ps; the ns-3 code's pair RTT counts the
+ * data packet's transmission at every hop and the links both ways). */
+net_int *tp_int_of(const net_msg *m);
+int64_t tp_flow_base_rtt_ps(const tp_flow *f);
 /* The parameters of f's transport. */
 const tp_params *tp_flow_params(const tp_flow *f);
 /* Bytes of segments [a, b) of f. */

@@ -186,6 +186,85 @@ START_TEST(test_class_vcs_credit_blocking)
 }
 END_TEST
 
+/* Congestion isolation (network.congestion-isolation = destination): a
+ * starved destination no longer blocks an unrelated flow of its class. One
+ * leaf (hosts 0..3), B = 8 Gb/s (1 B = 1 ns), links 100 ns, switch 0, mtu
+ * 1000 B (P = 1 us), vc-buffer 3000 B (3 packets), strict ports, classes at
+ * the hosts (host-scheduling priority, and fifo with network.priority
+ * strict: the same times). Times in us.
+ *   C (host 1 -> 2) and D (host 3 -> 2), class 0, 10 packets each at 0:
+ *   the port toward 2 sends class 0 back to back over [0.1, 20.1] (two
+ *   sources for one port, always one queued), so class 1 starves there.
+ *   B (host 0 -> 2), class 1, 3 packets at 0.2: B0 leaves host 0 over
+ *   [0.2, 1.2] and joins the port toward 2 at 0.3, B1 [1.2, 2.2] at 1.3, B2
+ *   [2.2, 3.2] at 2.3.
+ *   V (host 0 -> 3), class 1, 1000 B at 5: the victim (the port toward 3
+ *   idles).
+ *   off (per-class VCs): B0..B2 hold host 0's class-1 buffer at the leaf
+ *     (3 x 1000 B) until the port toward 2 takes B0 at 20.1; its credit is
+ *     at host 0 at 20.2, V leaves then, joins the port toward 3 at 20.3 and
+ *     is at host 3 at 20.3 + 1 + 0.1 = 21.4 us.
+ *   destination, ci-threshold 1 B: B1 joins the port toward 2 with B0's
+ *     1000 B of class 1 waiting there (>= 1 B): destination 2 is isolated in
+ *     class 1 at 1.3, known to the others ci-delay later (by default the
+ *     notice's way back over the longest route, host -> leaf -> host: one
+ *     link, 0.1; given 0.8 us, at 2.1). B2, cut at 2.2, takes class 1's
+ *     isolation VC (3000 B of its own): host 0's class-1 VC 0 keeps 1000 B
+ *     free (B0 and B1 were
+ *     cut before 1.3 and stay in it, as 802.1Qcz leaves queued packets where
+ *     they are). V to 3 (not isolated) fits it at 5: it leaves over [5, 6],
+ *     crosses at 5.1 and is at host 3 at 5.1 + 1 + 0.1 = 6.2 us, its
+ *     zero-load time (ser + 2 link = 1.2 us).
+ *   ci-delay 1 us: host 0 learns it at 2.3, after B2 was cut into VC 0 at
+ *     2.2: V waits as with off, 21.4 us.
+ *   B either way: B0 [20.1, 21.1], B1 [21.1, 22.1], B2 [22.1, 23.1] (class
+ *   1's heads by age across its VCs: joined at 0.3, 1.3, 2.3), at host 2 at
+ *   23.2 us; the class-1 queue toward 2 is empty at 22.1, destination 2 free
+ *   again. C and D end by 20.1 + 0.1 = 20.2 us. */
+START_TEST(test_ci_victim_passes)
+{
+    static const struct {
+        const char *ci, *delay;
+        int64_t v_ns;
+    } cases[] = {
+        {"network.congestion-isolation=off", "network.ci-delay=-1ps", 21400},
+        {"network.congestion-isolation=destination", "network.ci-delay=-1ps", 6200},
+        {"network.congestion-isolation=destination", "network.ci-delay=0.8us", 6200},
+        {"network.congestion-isolation=destination", "network.ci-delay=1us", 21400},
+    };
+    for (int k = 0; k < 8; k++) {
+        int c4 = k % 4, fifo = k / 4, ci = c4 > 0;
+        const char *sets[] = {fifo ? "network.host-scheduling=fifo" : "network.host-scheduling=priority",
+                              "network.priority=strict", "network.leaves=1", "network.spines=1", "network.mtu=1kB",
+                              "network.vc-buffer=3kB", cases[c4].ci, "network.ci-threshold=1B", cases[c4].delay,
+                              NULL};
+        net_params core = th_star(4, 8e9);
+        core.link_latency_ps = 100 * NS;
+        core.switch_latency_ps = 0;
+        th_net *h = th_net_new("leaf-spine", &core, sets, NULL, 1, 8);
+        net_msg *c = th_at(h, 0, 1, 2, 10000, 0, NET_DATA);
+        net_msg *d = th_at(h, 0, 3, 2, 10000, 0, NET_DATA);
+        net_msg *b = th_at(h, 200 * NS, 0, 2, 3000, 1, NET_DATA);
+        net_msg *v = th_at(h, 5000 * NS, 0, 3, 1000, 1, NET_DATA);
+        th_net_go(h);
+        REQUIRE((int64_t)v->b == cases[c4].v_ns * NS, "%s %s fifo %d: V at %lld ps", cases[c4].ci, cases[c4].delay,
+                fifo, (long long)v->b);
+        ck_delivered_at(b, 23200 * NS);
+        ck_assert_int_le((int64_t)(c->b > d->b ? c->b : d->b), 20200 * NS);
+        const swnet *st = h->n->state;
+        /* (2, class 0) at 1.1 (C1 joins behind D0, which waits behind C0 on the wire) and (2, class 1) at 1.3 */
+        ck_assert_uint_eq(st->ci_isolations, ci ? 2 : 0);
+        if (ci)
+            ck_assert_int_eq(st->ci_delay, c4 == 1 ? 100 * NS : c4 == 2 ? 800 * NS : 1000 * NS);
+        ck_assert_uint_eq(swnet_credit_leaks(st), 0);
+        for (uint32_t i = 0; ci && i < 4 * NET_PRIO_CLASSES; i++)
+            REQUIRE(st->ci_q[i] == 0 && (st->ci_iso[i] & 1u) == 0, "ci: host %u class %u: %lld B counted, isolated %u",
+                    i / NET_PRIO_CLASSES, i % NET_PRIO_CLASSES, (long long)st->ci_q[i], st->ci_iso[i]);
+        th_net_free(h);
+    }
+}
+END_TEST
+
 /* ------------------------------------------------------------- output ports */
 
 /* pFabric ports (host-scheduling srpt, flow-control infinite: the
@@ -418,6 +497,16 @@ START_TEST(test_random_mixes)
         mix(tp, policies[p], inf_cls, 11);
         for (size_t r = 0; r < nalt; r++)
             mix(tp, policies[p], alt[r], 9);
+        /* congestion isolation (trees: one deadlock class; not srpt): every message once, NICs empty */
+        static const char *const ci[] = {"network.mtu=1kB", "network.vc-buffer=1kB", "network.priority=strict",
+                                         "network.congestion-isolation=destination", "network.ci-threshold=1B",
+                                         NULL};
+        static const char *const ci_one[] = {"network.mtu=1kB", "network.vc-buffer=2kB",
+                                             "network.congestion-isolation=destination", NULL};
+        if ((strcmp(tp, "fat-tree") == 0 || strcmp(tp, "leaf-spine") == 0) && strcmp(policies[p], "srpt") != 0) {
+            mix(tp, policies[p], ci, 12);
+            mix(tp, policies[p], ci_one, 13);
+        }
     }
 }
 END_TEST
@@ -429,6 +518,7 @@ static Suite *swnet_nic_suite(void)
     tcase_add_test(t, test_two_messages_one_host);
     tcase_add_test(t, test_credit_waits_for_the_choice);
     tcase_add_test(t, test_class_vcs_credit_blocking);
+    tcase_add_test(t, test_ci_victim_passes);
     tcase_add_test(t, test_srpt_port_small_passes);
     tcase_add_test(t, test_srpt_port_backlog);
     suite_add_tcase(s, t);

@@ -36,6 +36,7 @@ TESTS_MODULES = \
 	tests/check_stats \
 	tests/check_sweep \
 	tests/check_swnet \
+	tests/check_hpcc \
 	tests/check_iqrouter \
 	tests/check_swnet_nic \
 	tests/check_switch_iq \

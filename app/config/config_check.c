@@ -312,6 +312,33 @@ static void workload_rules(const cfg *c, ectx *ec, const net_params *core)
         x_invalid(c, ec, 0, attr, "%s", why);
         break;
     }
+    /* hpcc (networks/tp_hpcc.c) reads INT written by output-queued switch
+     * ports and assumes a lossless fabric: flow-control pfc, not the
+     * input-queued router (its ports write no INT) */
+    for (size_t k = 0; nops && k <= c->nwl; k++) {
+        int type = k < c->nwl ? (c->wl[k].transport > 0 ? c->wl[k].transport - 1 : c->tp.type) : c->tp.type;
+        if (type <= 0 || (size_t)type >= tp_count() || !tp_registry[type]->telemetry)
+            continue;
+        const char *fc = NULL, *router = NULL;
+        char *fcv = NULL, *rv = NULL;
+        for (size_t i = 0; i < nops->nparams; i++) {
+            if (strcmp(nops->params[i].path, "network.flow-control") == 0)
+                fc = fcv = param_format(cfg_net_params(c), &nops->params[i], NULL);
+            else if (strcmp(nops->params[i].path, "network.router") == 0)
+                router = rv = param_format(cfg_net_params(c), &nops->params[i], NULL);
+        }
+        if (!fc || strcmp(fc, "pfc") != 0)
+            x_invalid(c, ec, 0, fc ? "network.flow-control" : "network.type",
+                      "transport %s needs a lossless fabric with INT at its switch ports: network.flow-control=\"pfc\" "
+                      "(%s %s)", tp_registry[type]->name, nops->name,
+                      fc ? "has another flow control" : "has no flow-control parameter");
+        else if (router && strcmp(router, "input-queued") == 0)
+            x_invalid(c, ec, 0, "network.router", "transport %s reads INT that output-queued ports write: the "
+                      "input-queued router writes none", tp_registry[type]->name);
+        free(fcv);
+        free(rv);
+        break;
+    }
     (void)core;
     free(taken);
     free(map);

@@ -1,0 +1,166 @@
+/* transport type="hpcc": HPCC, High Precision Congestion Control (Li et
+ * al., SIGCOMM 2019, sec. 3 and Algorithm 1), with the update rules and
+ * defaults of the authors' ns-3 code (alibaba-edu/High-Precision-
+ * Congestion-Control, simulation/src/point-to-point/model/rdma-hw.cc,
+ * RdmaHw::HandleAckHp / UpdateRateHp, and run.py's `hp` configuration:
+ * MULTI_RATE 0, i.e. one window for the path's most loaded hop, as the
+ * paper). Meant for lossless fabrics (network.flow-control="pfc").
+ *
+ * INT (network.h, net_int): every data segment carries a record; each
+ * switch egress it crosses writes (ts, txBytes, qLen, B) as the packet goes
+ * on the wire (swnet.c, net_switch.c; the host NIC does not). The segment
+ * is int-header bytes longer on the wire (default 42 B: the ns-3 code's
+ * IntHeader in its NORMAL mode reserves maxHop = 5 hops of 8 B plus a 2-B
+ * hop count in every data packet, whatever the hops, and its ACK copies
+ * the header: so ACKs are header + 42 B here too). The receiver acks every
+ * segment (set transport.delayed-ack="1": ns-3's L2_ACK_INTERVAL 1; with
+ * more, an ACK echoes the latest segment's record).
+ *
+ * Sender, per ACK carrying a record of at most NET_INT_HOPS hops
+ * (a record that overflowed is ignored, as the ns-3 code does):
+ *   - the first ACK of a flow only stores the record (L) and sets
+ *     lastUpdateSeq = snd_nxt;
+ *   - MeasureInflight: for each hop i with an earlier record (tau_i = ts -
+ *     L.ts > 0): txRate_i = (txBytes - L.txBytes) / tau_i, u_i =
+ *     min(qLen, L.qLen) / (B_i T) + txRate_i / B_i (the paper's and the
+ *     code's min of the two queue samples); u = max_i u_i, tau = its tau_i,
+ *     tau = min(tau, T); U = (1 - tau/T) U + (tau/T) u (U starts at 1, the
+ *     code's hp.u); L = the record;
+ *   - ComputeWind: if U >= eta or incStage >= maxStage: W = W_c / (U/eta)
+ *     + W_AI, else W = W_c + W_AI; if the ACK acks beyond lastUpdateSeq
+ *     (once per RTT: the code's `ack_seq > m_lastUpdateSeq`), W_c = W,
+ *     incStage = 0 or incStage + 1 respectively, and lastUpdateSeq =
+ *     snd_nxt; otherwise (the code's fast reaction) W_c and incStage stay;
+ *   - W is held within [min-rate T, B T] (the code bounds its rate by
+ *     MinRate, run.py's 1 Gb/s, and the line rate B); the pacing rate is R
+ *     = W / T and at most W bytes are outstanding (ns-3: VarWin, window =
+ *     BDP x R / B; the new rate applies from the next segment's gap, the
+ *     code also moves its pending send time).
+ * Parameters: eta = 0.95 (U_TARGET), maxStage = 5 (the paper's; run.py's
+ * default MI_THRESH is 0, transport.max-stage="0" for it), W_AI = 10 Mb/s
+ * per 25 Gb/s of B (run.py's RATE_AI for hp) times T, T = the flow's
+ * zero-load round trip (transport.base-rtt sets one T for every flow, as
+ * the code's GLOBAL_T 1 does with the largest pair RTT), W starts at B T
+ * (line rate).
+ * Losses (a pfc-headroom below the round trip, failing links): HPCC has
+ * none of its own; transport.c recovers them as for dcqcn (NewReno's fast
+ * retransmit, else the RTO's go-back-N from the first unacked segment), and
+ * a loss does not cut W (the code's NACK only rewinds snd_nxt); the next
+ * ACK's INT sets the window again. */
+#include <math.h>
+
+#include "transport.h"
+
+static void hpcc_set(tp_flow *f, double w)
+{
+    const tp_params *p = tp_flow_params(f);
+    double T = (double)f->hp_T * 1e-12, line = tp_flow_line_bps(f);
+    double lo = p->min_rate_bps * T / 8, hi = line * T / 8;
+    if (lo > hi)
+        lo = hi;
+    if (!(w >= lo)) /* also NaN */
+        w = lo;
+    if (w > hi)
+        w = hi;
+    f->hp_w = w;
+    f->cwnd = w >= 1 ? (uint64_t)w : 1;
+    f->rate_bps = w * 8 / T;
+}
+
+static void hpcc_init(tp_flow *f)
+{
+    const tp_params *p = tp_flow_params(f);
+    double line = tp_flow_line_bps(f);
+    f->hp_T = p->base_rtt_ps > 0 ? p->base_rtt_ps : tp_flow_base_rtt_ps(f);
+    if (f->hp_T < 1)
+        f->hp_T = 1;
+    double T = (double)f->hp_T * 1e-12;
+    f->hp_wai = p->w_ai_bytes > 0 ? (double)p->w_ai_bytes : 10e6 * line / 25e9 * T / 8;
+    f->hp_u = 1;
+    f->hp_stage = 0;
+    f->hp_started = 0;
+    f->hp_updates = 0;
+    f->hp_wc = line * T / 8;
+    hpcc_set(f, f->hp_wc);
+}
+
+static void hpcc_on_int(tp_flow *f, const net_int *in, uint32_t ack)
+{
+    if (in->nhop == 0 || in->nhop > NET_INT_HOPS)
+        return;
+    if (!f->hp_started) {
+        f->hp_started = 1;
+        f->hp_L = *in;
+        f->hp_last_seq = f->nxt;
+        return;
+    }
+    const tp_params *p = tp_flow_params(f);
+    double T = (double)f->hp_T * 1e-12;
+    double umax = 0;
+    int64_t tau = 0;
+    for (uint32_t i = 0; i < in->nhop; i++) {
+        const net_int_hop *h = &in->hop[i];
+        if (i >= f->hp_L.nhop)
+            continue;
+        const net_int_hop *o = &f->hp_L.hop[i];
+        int64_t dt = h->ts_ps - o->ts_ps;
+        if (dt <= 0 || !(h->bps > 0))
+            continue;
+        double tx = (double)(h->tx_bytes - o->tx_bytes) * 8 / ((double)dt * 1e-12);
+        uint64_t q = h->qlen_bytes < o->qlen_bytes ? h->qlen_bytes : o->qlen_bytes;
+        double u = (double)q * 8 / (h->bps * T) + tx / h->bps;
+        if (u > umax) {
+            umax = u;
+            tau = dt;
+        }
+    }
+    f->hp_L = *in;
+    if (tau > f->hp_T)
+        tau = f->hp_T;
+    f->hp_u = (f->hp_u * (double)(f->hp_T - tau) + umax * (double)tau) / (double)f->hp_T;
+    double c = f->hp_u / p->eta, w;
+    uint32_t stage;
+    if (c >= 1 || f->hp_stage >= p->max_stage) {
+        w = f->hp_wc / c + f->hp_wai;
+        stage = 0;
+    } else {
+        w = f->hp_wc + f->hp_wai;
+        stage = f->hp_stage + 1;
+    }
+    hpcc_set(f, w);
+    if (ack > f->hp_last_seq) { /* once per RTT: the reference window moves */
+        f->hp_wc = f->hp_w;
+        f->hp_stage = stage;
+        f->hp_last_seq = f->nxt;
+        f->hp_updates++;
+    }
+}
+
+static void hpcc_on_ack(tp_flow *f, uint64_t acked_bytes, int ece)
+{
+    (void)f;
+    (void)acked_bytes;
+    (void)ece;
+}
+
+/* a loss does not cut HPCC's window (head comment) */
+static uint64_t hpcc_ssthresh(const tp_flow *f) { return f->cwnd; }
+
+static void hpcc_on_timeout(tp_flow *f)
+{
+    hpcc_set(f, f->hp_w); /* transport.c's loss window of 1 mss undone: go-back-N at W */
+}
+
+const tp_cc_ops tp_hpcc_ops = {
+    .name = "hpcc",
+    .description = "HPCC (Li et al. 2019, ns-3 code's rules): INT-based window and rate, over PFC",
+    .ect = 0,
+    .rate_based = 1,
+    .telemetry = 1,
+    .windowed = 1,
+    .init = hpcc_init,
+    .on_ack = hpcc_on_ack,
+    .ssthresh = hpcc_ssthresh,
+    .on_timeout = hpcc_on_timeout,
+    .on_int = hpcc_on_int,
+};
