@@ -235,6 +235,44 @@
  *   2026-11-27 18:30) ticks were engine events ordered by when they were
  *   asked: every input-queued result moved once, by that order only (means
  *   within their seed noise; the hand-derived tests unchanged).
+ *   Due VCs: each active input VC keeps `due` (adue[], beside its place in
+ *   the active list, so that a tick reads one array to find the VCs it
+ *   visits), a step before which no tick
+ *   can find it anything to do, and a tick visits only the VCs due by its
+ *   step (its route, VA and SA requests, then their next due times by
+ *   vc_due); the router's next tick is the least `due` of its active VCs.
+ *   Why nothing changes: a VC's request at a tick depends on its own flits,
+ *   stage time (ready), and the credits of the output VC it holds, and on
+ *   no other input VC (the output VCs' owners matter only to VA requests,
+ *   which are made at `ready` whatever else happened, and a VC that loses
+ *   asks again at its next delay). What vc_due computed at its last visit
+ *   stays its answer until one of three things happens outside its tick:
+ *   a flit written into it while empty (flit_in sets `due` to the flit's
+ *   time, or its route's with an oblivious routing), a credit it waits for
+ *   put on its way (credit_back lowers the owner VC's `due` to the
+ *   credit's time, as it asks the router's tick), or a failure (iqr_fail:
+ *   kills and re-routes change VCs anywhere, so from then on every tick
+ *   visits every active VC, as do routers with links of their own rate,
+ *   whose link gate moves with other VCs' grants). A VC visited early does
+ *   nothing (each request tests its own times and credits), so an early
+ *   `due` costs a visit and a late one is never set: the same requests at
+ *   the same steps, the same active-list order (a VC leaves it only at its
+ *   own visit, as before), the same ticks' times up to ticks that find
+ *   nothing to do. Only the iqr_stats counter link_waits (requests held
+ *   back for a link of its own rate, counted per visit) and the ticks count
+ *   visits; credit_waits counts the times vc_due finds a VC with a flit
+ *   ready short of credit (so it waits for a credit's return).
+ *   Route table: with a routing that decides a hop from the destination
+ *   (topo_ops dst_routed/next_dst: the torus's dor without a twist, the fat
+ *   tree's d-mod-k and random-up's down hops), route
+ *   looks the hop up in a table per (switch, destination), filled on first
+ *   use from next_dst, instead of calling `next`; where the topology says
+ *   the hop depends on the packet's record (a tie's direction drawn from
+ *   the salt, a ring dateline class the source decides) the entry says so
+ *   and `next` is asked with the record. `take` is called on every hop
+ *   as before, so the record stays true. The same hop, so the same
+ *   results; bounded to RT_MAX_ENTRIES (a larger table would miss the
+ *   caches more than `next` costs) and dropped at a failure.
  * No malloc in the event loop once warm: packets come from a free list
  * grown by chunks; buffers, credit FIFOs, allocator scratch and the wheel
  * are sized at init. Memory: per switch port V (40 + 32 depth) bytes plus
@@ -341,6 +379,9 @@ typedef struct iqr {
     int wormhole;
     int islip;
     int oblivious;       /* 1: one candidate per hop (routed as a head becomes whole) */
+    int duescan;         /* 1: every tick visits all its active VCs (after a failure; links of their own rate
+                            always do: router_tick_k's `rates` copy) */
+    uint32_t *rtab;      /* [switches hosts] the route table (head comment "Route table"), NULL: none */
     int varies;          /* 1: some switch-to-switch link's latency is not q->link (dragonfly global links) */
     unsigned iters;
     iq_router *r;        /* [switches] */
@@ -358,6 +399,8 @@ typedef struct iqr {
     iq_ovc *ovc;         /* [X V] switch outputs, then [hosts V] host uplinks */
     int64_t *cring;      /* [(X + hosts) V depth] credit arrival times */
     uint32_t *act;       /* [X V] active lists, a router's at x0 V */
+    int64_t *adue;       /* [X V] beside act: the VC at that place can find nothing to do before (head
+                            comment "Due VCs"; vc_due's value, or a flit's or a credit's time since) */
     uint16_t *va_in, *va_out, *sa_in, *sa_out, *sa_vc; /* round-robin pointers */
     uint64_t *busy;      /* [X + hosts] flits sent on each link */
     iq_host *h;          /* [hosts] */
@@ -525,8 +568,16 @@ static inline __attribute__((always_inline)) void credit_back(iqr *q, uint32_t x
         o->waiting = 0;
         if (xo >= q->X)
             host_tick_at(q, xo - q->X, t);
-        else
-            router_tick_at(q, q->rid[xo], t);
+        else {
+            uint32_t sw = q->rid[xo];
+            if (o->owner != NONE) { /* the input VC that waits for it is due then */
+                size_t x0V = (size_t)q->r[sw].x0 * q->V;
+                uint32_t a = q->ivc[x0V + o->owner].act;
+                if (a != NONE && t < q->adue[x0V + a])
+                    q->adue[x0V + a] = t;
+            }
+            router_tick_at(q, sw, t);
+        }
     }
 }
 
@@ -560,6 +611,8 @@ static void flit_in(iqr *q, uint32_t x, uint32_t v, iq_pkt *p, int64_t t, int he
         c->act = r->nact;
         q->act[(size_t)r->x0 * q->V + r->nact++] = li * q->V + v;
     }
+    if (c->n == 1) /* it was empty: nothing to do before this flit is whole (routed, above) */
+        q->adue[(size_t)r->x0 * q->V + c->act] = t;
     router_tick_at(q, sw, t);
 }
 
@@ -824,6 +877,29 @@ static int64_t iq_room(void *ctx, uint32_t port, uint8_t vc)
     return best;
 }
 
+/* The route table (head comment "Route table"): an entry per (switch,
+ * destination), 0 not yet asked, RT_RECORD when the hop there depends on
+ * the packet's record, else the hop: port + 2 (8 bits), class (8),
+ * hops_left (16). */
+#define RT_UNKNOWN 0u
+#define RT_RECORD 1u
+#define RT_MAX_ENTRIES (UINT64_C(1) << 22) /* 16 MB; a larger table would miss the caches more than `next` costs */
+static int rt_wanted(const topo *t)
+{
+    return !t->adaptive && t->ops->dst_routed && t->ops->next_dst && t->ops->dst_routed(t) && t->max_radix < 254 &&
+           (uint64_t)t->switches * t->hosts <= RT_MAX_ENTRIES;
+}
+
+static uint32_t rt_fill(const topo *t, uint32_t sw, uint32_t dst)
+{
+    topo_hop h;
+    if (!t->ops->next_dst(t, sw, dst, &h))
+        return RT_RECORD;
+    TN_ASSERT(h.kind == TOPO_HOP_ONLY && h.port < 254, "route table: switch %u dst %u: port %u kind %u", sw, dst,
+              h.port, h.kind);
+    return (h.port + 2) | (uint32_t)h.vc << 8 | (uint32_t)h.hops_left << 16;
+}
+
 /* route the head of input VC c (of port x at switch sw): the topology's
  * `next`, and its choose over this router's probe when it offers more */
 static void route(iqr *q, uint32_t sw, iq_ivc *c, iq_pkt *p, int64_t now)
@@ -831,8 +907,25 @@ static void route(iqr *q, uint32_t sw, iq_ivc *c, iq_pkt *p, int64_t now)
     swnet *st = q->st;
     const topo *t = &st->t;
     topo_hop cand[TOPO_MAX_CAND];
-    unsigned n = t->ops->next(t, sw, &p->hdr, cand);
-    unsigned k = 0;
+    unsigned n, k = 0;
+    uint32_t *e = NULL;
+    if (q->rtab) {
+        e = &q->rtab[(size_t)sw * t->hosts + p->hdr.dst];
+        if (__builtin_expect(*e == RT_UNKNOWN, 0))
+            *e = rt_fill(t, sw, p->hdr.dst);
+    }
+    if (e && *e != RT_RECORD) {
+        cand[0] = (topo_hop){.port = (*e & 0xFFu) - 2, .vc = (uint8_t)(*e >> 8), .kind = TOPO_HOP_ONLY,
+                             .hops_left = (uint16_t)(*e >> 16)};
+        n = 1;
+#ifdef IQ_RTAB_CHECK
+        topo_hop c2[TOPO_MAX_CAND];
+        TN_ASSERT(t->ops->next(t, sw, &p->hdr, c2) == 1 && c2[0].port == cand[0].port && c2[0].vc == cand[0].vc &&
+                      c2[0].kind == cand[0].kind && c2[0].hops_left == cand[0].hops_left,
+                  "route table: switch %u dst %u", sw, p->hdr.dst);
+#endif
+    } else
+        n = t->ops->next(t, sw, &p->hdr, cand);
     uint32_t x0 = q->r[sw].x0;
     if (__builtin_expect(n == 0, 0)) {
         /* no way on from here since a link failed (network.fail-at): its VC
@@ -965,10 +1058,8 @@ static inline __attribute__((always_inline)) void sa_request(iqr *q, uint32_t x0
     if (f->t > now)
         return;
     int32_t need = sa_need(q, x0, c, f);
-    if (need && credits_now(q, x0 + c->out, c->out_vc, now) < need) {
-        q->s.credit_waits++;
-        return;
-    }
+    if (need && credits_now(q, x0 + c->out, c->out_vc, now) < need)
+        return; /* (counted by vc_due, which sets when it asks again) */
     if (rates && q->lgate && !link_can_start(q, x0 + c->out, now)) {
         q->s.link_waits++; /* a link of its own rate still sends the flit before */
         return;
@@ -991,6 +1082,7 @@ static inline __attribute__((always_inline)) int64_t vc_due(iqr *q, iq_router *r
         if (c->state == VC_IDLE) {
             uint32_t lj = act[--r->nact];
             act[a] = lj;
+            q->adue[(size_t)x0 * V + a] = q->adue[(size_t)x0 * V + r->nact];
             q->ivc[(size_t)x0 * V + lj].act = a;
             c->act = NONE;
         }
@@ -1008,18 +1100,21 @@ static inline __attribute__((always_inline)) int64_t vc_due(iqr *q, iq_router *r
         iq_ovc *o = ovc_at(q, xo, c->out_vc);
         if (credits_now(q, xo, c->out_vc, now) >= need)
             t = c->ready > now ? c->ready : now + q->Tr;
-        else if (o->cn) {
-            /* the credit that lets it go */
-            uint32_t miss = (uint32_t)(need - o->credits);
-            t = miss <= o->cn ? q->cring[((size_t)xo * V + c->out_vc) * q->depth + ring_i(q, o->ch + miss - 1)]
-                              : INT64_MAX;
-            if (t == INT64_MAX)
+        else {
+            q->s.credit_waits++; /* short of credit: it waits for one */
+            if (o->cn) {
+                /* the credit that lets it go */
+                uint32_t miss = (uint32_t)(need - o->credits);
+                t = miss <= o->cn ? q->cring[((size_t)xo * V + c->out_vc) * q->depth + ring_i(q, o->ch + miss - 1)]
+                                  : INT64_MAX;
+                if (t == INT64_MAX)
+                    o->waiting = 1;
+                if (t < c->ready)
+                    t = c->ready;
+            } else {
                 o->waiting = 1;
-            if (t < c->ready)
-                t = c->ready;
-        } else {
-            o->waiting = 1;
-            t = INT64_MAX;
+                t = INT64_MAX;
+            }
         }
     } else
         t = c->ready > now ? c->ready : now + q->Tr;
@@ -1034,14 +1129,25 @@ static inline __attribute__((always_inline)) int64_t vc_due(iqr *q, iq_router *r
 
 /* the earliest vc_due over router r's active VCs but `skip` (a local VC
  * index, NONE: none skipped) */
-static inline __attribute__((always_inline)) int64_t router_next(iqr *q, iq_router *r, int64_t now, uint32_t skip)
+static inline __attribute__((always_inline)) int64_t router_next(iqr *q, iq_router *r, int64_t now, uint32_t skip,
+                                                                 const int scan)
 {
     const uint32_t *act = &q->act[(size_t)r->x0 * q->V];
+    int64_t *adue = &q->adue[(size_t)r->x0 * q->V];
     int64_t next = INT64_MAX;
     for (uint32_t a = r->nact; a-- > 0;) {
+        int64_t t = adue[a];
+        if (!scan && t > now) { /* not visited at this tick */
+            if (t < next)
+                next = t;
+            continue;
+        }
         if (act[a] == skip)
             continue;
-        int64_t t = vc_due(q, r, a, now);
+        uint32_t n0 = r->nact;
+        t = vc_due(q, r, a, now); /* visited: due again when vc_due says (it may leave the list) */
+        if (r->nact == n0)
+            adue[a] = t;
         if (t < next)
             next = t;
     }
@@ -1107,7 +1213,11 @@ static inline __attribute__((always_inline)) void router_tick_k(iqr *q, uint32_t
     const int merged = q->va > 0;
     uint32_t nr = 0, ns = 0;
     iq_req *sq = q->sq;
+    const int scan = rates || q->duescan;
+    const int64_t *adue = &q->adue[(size_t)x0 * V];
     for (uint32_t a = 0; a < r->nact; a++) {
+        if (!scan && adue[a] > now)
+            continue; /* nothing to do at this step (head comment "Due VCs") */
         uint32_t li = act[a];
         size_t idx = (size_t)x0 * V + li;
         iq_ivc *c = &q->ivc[idx];
@@ -1208,7 +1318,7 @@ static inline __attribute__((always_inline)) void router_tick_k(iqr *q, uint32_t
             uint32_t li = act[a];
             size_t idx = (size_t)x0 * V + li;
             iq_ivc *c = &q->ivc[idx];
-            if (c->state == VC_ACTIVE)
+            if (c->state == VC_ACTIVE && (scan || adue[a] <= now))
                 sa_request(q, x0, li, c, now, rates, sq, &ns);
         }
     if (ns) {
@@ -1259,13 +1369,16 @@ static inline __attribute__((always_inline)) void router_tick_k(iqr *q, uint32_t
      * (sa_express) */
     if (!q->express)
         express = NONE;
-    int64_t next = router_next(q, r, now, express);
+    int64_t next = router_next(q, r, now, express, scan);
     if (express != NONE) {
         int64_t t = -1;
+        iq_ivc *c = &q->ivc[(size_t)x0 * V + express];
         if (next > now + q->express)
             t = sa_express(q, sw, r, express, now);
         if (t < 0)
-            t = vc_due(q, r, q->ivc[(size_t)x0 * V + express].act, now);
+            t = vc_due(q, r, c->act, now);
+        if (c->act != NONE)
+            q->adue[(size_t)x0 * V + c->act] = t;
         if (t < next)
             next = t;
     }
@@ -1578,6 +1691,9 @@ void iqr_fail(swnet *st, int64_t now)
 {
     iqr *q = st->iq;
     const topo *t = &st->t;
+    q->duescan = 1; /* kills and re-routes below change VCs outside their ticks: every tick visits them all */
+    free(q->rtab); /* routes change (a failing topology has no next_dst; kept for safety) */
+    q->rtab = NULL;
     for (uint32_t xo = 0; xo < q->X; xo++) {
         if (!topo_fail_dead(t, st->hosts + xo))
             continue;
@@ -1790,6 +1906,7 @@ void iqr_fini(swnet *st)
     free(q->ovc);
     free(q->cring);
     free(q->act);
+    free(q->adue);
     free(q->va_in);
     free(q->va_out);
     free(q->sa_in);
@@ -1808,6 +1925,7 @@ void iqr_fini(swnet *st)
     free(q->dcal);
     free(q->dq_head);
     free(q->dq_tail);
+    free(q->rtab);
     free(q);
     st->iq = NULL;
 }
@@ -1887,7 +2005,8 @@ double iqr_mem_bytes(const swnet_params *p, const topo *t)
 {
     double V = (double)t->vcs * p->vcs * iqr_pcls(p), X = (double)(t->links - t->hosts), d = depth_of(p);
     return X * V * (sizeof(iq_ivc) + sizeof(iq_ovc) + 4 + 10 + d * (sizeof(iq_flit) + 8)) + X * 32 +
-           (double)t->hosts * (sizeof(iq_host) + V * (sizeof(iq_ovc) + 8 * d)) + (double)t->switches * sizeof(iq_router);
+           (double)t->hosts * (sizeof(iq_host) + V * (sizeof(iq_ovc) + 8 * d)) + (double)t->switches * sizeof(iq_router) +
+           (rt_wanted(t) ? 4.0 * t->switches * t->hosts : 0);
 }
 
 void iqr_check(const net_params *core, const swnet_params *p, param_report *rep)
@@ -2011,6 +2130,8 @@ int iqr_init(swnet *st, const swnet_params *p, char *err, size_t errlen)
     }
     q->wormhole = p->switching == SWNET_WORMHOLE;
     q->oblivious = !st->t.adaptive;
+    if (q->oblivious && rt_wanted(t))
+        q->rtab = tn_xcalloc((size_t)t->switches * t->hosts, sizeof *q->rtab);
     q->islip = p->allocator == SWNET_ISLIP;
     q->iters = p->alloc_iters ? p->alloc_iters : 1;
     uint32_t S = t->switches, V = q->V, X = q->X, N = t->hosts;
@@ -2066,6 +2187,7 @@ int iqr_init(swnet *st, const swnet_params *p, char *err, size_t errlen)
         q->ovc[i] = (iq_ovc){.credits = (int32_t)q->depth, .owner = NONE};
     q->cring = tn_xalloc_big(no * q->depth * sizeof *q->cring);
     q->act = tn_xmalloc(nv * sizeof *q->act);
+    q->adue = tn_xmalloc(nv * sizeof *q->adue);
     q->va_in = tn_xmalloc(nv * sizeof(uint16_t));
     q->va_out = tn_xmalloc(nv * sizeof(uint16_t));
     q->sa_in = tn_xmalloc((size_t)X * sizeof(uint16_t));

@@ -55,7 +55,8 @@ typedef struct iqr_stats {
     uint64_t ticks;        /* router tick events */
     uint64_t va_lost;      /* VC allocation requests that lost */
     uint64_t sa_lost;      /* switch allocation requests that lost */
-    uint64_t credit_waits; /* switch allocation requests held back for credit */
+    uint64_t credit_waits; /* times an input VC with a flit at its front was found short of credit for it at a
+                              tick (vc_due), so that it waits for a credit's return */
     uint64_t rechosen;     /* torus adaptive: VC allocation requests whose candidate had no free
                               output VC, so the choice was made again (iqrouter.c route) */
     uint64_t link_waits;   /* switch allocation requests held back for a link of its own rate still sending */

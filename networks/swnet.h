@@ -465,6 +465,9 @@ int swnet_nodes_fit(const swnet_params *p, uint64_t nodes, uint64_t hosts);
  * own; refused, naming the fabric by shape, when they exceed IEEE
  * 802.1Qbb's 8 priorities or when why_not (a routing PFC cannot keep
  * deadlock-free) is given. */
+/* network.congestion-isolation on a fabric whose routing needs vcs deadlock
+ * classes: refused when vcs > 1 (swnet.c's head, "Congestion isolation"). */
+void swnet_ci_classes(const swnet_params *p, unsigned vcs, const char *shape, param_report *rep);
 void swnet_pfc_classes(const net_params *core, const swnet_params *p, unsigned vcs, const char *why_not,
                        const char *shape, param_report *rep);
 /* The bytes a pause's round trip lets in above pfc-xoff over a link of

@@ -183,6 +183,21 @@ typedef struct topo_ops {
      * above are spared. Same arguments as topo_route_many. */
     void (*route_many)(const topo *t, size_t n, const uint64_t *ends, const uint64_t *salts, uint32_t *links,
                        uint32_t *len, size_t stride);
+    /* Optional (NULL: never): a routing that decides the hop at a switch
+     * from the destination alone wherever it can, so that a router may
+     * keep a table per (switch, destination) instead of calling `next`
+     * (the input-queued router's route table, iqrouter.c "Route table").
+     * dst_routed: 1 when the topology's present routing is such (an
+     * oblivious one with one candidate per hop), 0 otherwise. next_dst:
+     * when every packet for dst whose route passes switch sw is offered the
+     * same single candidate there by `next`, whatever its record (source,
+     * salt, hops taken), writes it to *out and returns 1; returns 0 when it
+     * depends on the record there (a tie or a random choice drawn from the
+     * salt, the source's position): the caller then asks `next` with the
+     * packet's record. Pure (no state); `take` is still called for every
+     * hop, so the record stays true for the hops that need it. */
+    int (*dst_routed)(const topo *t);
+    int (*next_dst)(const topo *t, uint32_t sw, uint32_t dst, topo_hop *out);
 } topo_ops;
 
 struct topo {

@@ -191,6 +191,25 @@ static void take(const topo *t, uint32_t sw, const topo_hop *c, topo_hdr *h)
     (void)h; /* the route is a function of the switch, b and the salt */
 }
 
+/* The route table's contract (topo.h next_dst): `next` reads only the
+ * switch, the destination and, for an up hop of random-up, the salt; so
+ * every hop is the destination's but random-up's up hops (0: the salt
+ * decides). anca offers two candidates: not such a routing. */
+static int dst_routed(const topo *t) { return F(t)->routing != TOPO_FT_ANCA; }
+
+static int next_dst(const topo *t, uint32_t sw, uint32_t dst, topo_hop *out)
+{
+    const fattree *f = F(t);
+    uint32_t l = level_of(f, sw), i = sw - l * f->per_level;
+    uint32_t p = topo_div_q(f->dpow[l], i), bl = topo_div_q(f->dpow[l], dst);
+    if (p != topo_div_q(f->dk, bl) && f->routing != TOPO_FT_DMODK)
+        return 0; /* up, by the salt */
+    topo_hdr h;
+    memset(&h, 0, sizeof h);
+    h.dst = dst;
+    return (int)next(t, sw, &h, out);
+}
+
 /* anca: the up port whose output the router finds less occupied, the first
  * (random-up's) on a tie (BookSim2's fattree_anca) */
 static unsigned choose(const topo *t, uint32_t sw, const topo_hdr *h, const topo_hop *c, unsigned n,
@@ -237,6 +256,8 @@ static const topo_ops fattree_ops = {
     .uniform_bound = uniform_bound,
     .fini = fini,
     .port_group = port_group,
+    .dst_routed = dst_routed,
+    .next_dst = next_dst,
 };
 
 int topo_fattree_check(const topo_fattree_params *p, char *err, size_t errlen)

@@ -466,6 +466,77 @@ again:;
     return n;
 }
 
+/* The route table's contract (topo.h next_dst): dor on a plain torus
+ * (no twist) with per-hop datelines decides every hop from (sw, dst) but
+ * one: a packet's remaining offsets at a switch of its route are the
+ * minimal displacement sw -> dst in every dimension (those not yet
+ * travelled still hold the source's coordinate, as sw does; the one being
+ * travelled has fewer than k/2 hops left once it has moved, and a
+ * displacement below k/2 is the unique minimal one), except a dimension
+ * whose displacement is exactly k/2 (even k): the salt's tie then decides
+ * its direction, so a hop that starts such a dimension depends on the
+ * record (0). Per-hop datelines: the class is dateline_vc's, a function
+ * of the position and the offset. dateline="ring" (ring_vc: 1 for the whole
+ * traversal of a dimension that crosses its wrap link): going + from x
+ * with r hops left to e, the traversal crosses the wrap if the rest does
+ * (x > e: class 1), else if it did before x, i.e. it started at s = x - m
+ * < 0 after m <= k/2 - r hops; when x >= k/2 - r it cannot have (class 0),
+ * otherwise the source decides (0: ask the record); going -, mirrored
+ * (x < e: 1; k - 1 - x >= k/2 - r: 0). hops_left sums |offsets| (a tie
+ * counts k/2 either way). Valiant and romm depend on the intermediate,
+ * adaptive offers several, a twisted wrap moves dimension 0: not such
+ * routings. */
+static int dst_routed(const topo *t)
+{
+    const torus *q = T(t);
+    return q->routing == TOPO_TORUS_DOR && !q->twist;
+}
+
+static int next_dst(const topo *t, uint32_t sw, uint32_t dst, topo_hop *out)
+{
+    const torus *q = T(t);
+    uint32_t left = 0;
+    int lo = -1, tie = 0;
+    int32_t olo = 0;
+    uint32_t xlo = 0, elo = 0, klo = 0;
+    for (uint32_t d = 0; d < q->n; d++) {
+        uint32_t k = q->k[d], a = coord(q, sw, d), b = coord(q, dst, d);
+        uint32_t r = b >= a ? b - a : b + k - a; /* + hops, 0 .. k-1 */
+        if (!r)
+            continue;
+        int32_t o = r < k - r ? (int32_t)r : -(int32_t)(k - r);
+        left += r < k - r ? r : k - r;
+        if (lo < 0) {
+            lo = (int)d;
+            olo = o;
+            tie = r == k - r;
+            xlo = a, elo = b, klo = k;
+        }
+    }
+    if (lo < 0) {
+        out[0] = (topo_hop){.port = 0, .vc = 0, .kind = TOPO_HOP_ONLY, .hops_left = 0};
+        return 1;
+    }
+    if (tie)
+        return 0;
+    uint8_t vc;
+    if (q->dateline_ring) {
+        uint32_t r = (uint32_t)(olo < 0 ? -olo : olo), half = klo / 2; /* r < k/2 here: no tie */
+        if (olo > 0 ? xlo > elo : xlo < elo)
+            vc = 1; /* the rest crosses the wrap */
+        else if ((olo > 0 ? xlo : klo - 1 - xlo) >= half - r)
+            vc = 0; /* it cannot have crossed it before */
+        else
+            return 0; /* the source decides */
+    } else
+        vc = dateline_vc(q, sw, (uint32_t)lo, olo);
+    out[0] = (topo_hop){.port = (uint32_t)(1 + 2 * lo + (olo < 0)),
+                        .vc = vc,
+                        .kind = TOPO_HOP_ONLY,
+                        .hops_left = (uint16_t)(left > UINT16_MAX ? UINT16_MAX : left)};
+    return 1;
+}
+
 /* adaptive: the adaptive candidate the router finds the most room on (the
  * output-queued core: room for the packet in the next buffer now, the
  * least loaded; the input-queued router: a free output VC, the most
@@ -560,7 +631,7 @@ static void fini(topo *t) { free(t->priv); }
     {                                                                                                                  \
         .name = "torus", .radix = radix, .port_base = port_base, .locate = locate, .attach = attach, .peer = peer,     \
         .hdr_init = hdr_init, .next = next, .take = take, .choose = choose, .uniform_bound = uniform_bound,            \
-        .fini = fini, .hdr_alt = alt,                                                                                  \
+        .fini = fini, .hdr_alt = alt, .dst_routed = dst_routed, .next_dst = next_dst,                                  \
     }
 static const topo_ops torus_ops = TORUS_OPS(hdr_alt);
 static const topo_ops torus_phased_ops = TORUS_OPS(NULL);
