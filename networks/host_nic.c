@@ -271,8 +271,8 @@ int nic_take_class(host_nic *h, uint32_t node, unsigned c, uint64_t max_bytes, n
     return take_in(h, node, c, max_bytes, out);
 }
 
-static int take_at(host_nic *h, uint32_t node, unsigned c, nic_flow *f, nic_flow *prev, uint64_t max_bytes,
-                   nic_piece *out);
+static inline __attribute__((always_inline)) int take_at(host_nic *h, uint32_t node, unsigned c, nic_flow *f,
+                                                          nic_flow *prev, uint64_t max_bytes, nic_piece *out);
 
 static int take_in(host_nic *h, uint32_t node, unsigned c, uint64_t max_bytes, nic_piece *out)
 {
@@ -344,8 +344,8 @@ int nic_take_flow(host_nic *h, uint32_t node, unsigned c, nic_flow *f, nic_piece
 }
 
 /* Cut f's next packet; prev: f's predecessor in the list (NULL: f is the head; srpt: f is the root). */
-static int take_at(host_nic *h, uint32_t node, unsigned c, nic_flow *f, nic_flow *prev, uint64_t max_bytes,
-                   nic_piece *out)
+static inline __attribute__((always_inline)) int take_at(host_nic *h, uint32_t node, unsigned c, nic_flow *f,
+                                                          nic_flow *prev, uint64_t max_bytes, nic_piece *out)
 {
     nic_node *nd = &h->node[node];
     nic_queue *q = qat(h, node, c);

@@ -94,6 +94,8 @@ static void df_check(const net_params *core, const void *params, param_report *r
     int r = topo_routing_of(topo_dragonfly_routing_names, p->sw.routing);
     if (r >= 0) /* a pause priority per (class, VC): the global-hop classes keep pauses acyclic (swnet.c) */
         swnet_pfc_classes(core, &p->sw, topo_dragonfly_classes((topo_dragonfly_routing)r), NULL, shape, rep);
+    if (r >= 0)
+        swnet_ci_classes(&p->sw, topo_dragonfly_classes((topo_dragonfly_routing)r), shape, rep);
     swnet_check(core, &p->sw, topo_dragonfly_routing_names, hosts, shape, rep);
     if (p->sw.global_link_ps >= 0 && p->sw.router != SWNET_IQ)
         param_invalid(rep, "network.global-link-latency", "the output-queued router's links all take "

@@ -140,6 +140,8 @@ static void tor_check(const net_params *core, const void *params, param_report *
                                 "or romm with pfc"
                               : NULL,
                           shape, rep);
+    if (r >= 0)
+        swnet_ci_classes(&p->sw, topo_torus_classes((topo_torus_routing)r), shape, rep);
     swnet_check(core, &p->sw, topo_torus_routing_names, hosts, shape, rep);
     if ((r == TOPO_TORUS_VALIANT || r == TOPO_TORUS_ROMM) && p->sw.failed_links[0])
         param_invalid(rep, "network.failed-links",

@@ -154,7 +154,7 @@
  *     routing's own one-class channel dependency graph, acyclic (up*-down*
  *     on trees, leaf-spines and graphs): the extra VC adds none. Topologies
  *     whose routing needs several deadlock classes (tori, dragonflies) are
- *     refused at init. Not modelled:
+ *     refused (swnet_ci_classes, and at init). Not modelled:
  *     congestion roots inside the fabric (only destinations' ports detect),
  *     flows told apart (every flow of the class toward d is isolated),
  *     802.1Qcz's ordering care (a packet isolated later may pass one of its
@@ -796,28 +796,33 @@ static void port_start(swnet *st, uint32_t l, swnet_pkt *p, int64_t now)
 {
     swnet_port *pt = port_at(st, l);
     int64_t ser, lat, back;
-    if (__builtin_expect(st->lown, 0)) { /* links of their own rate or latency */
-        ser = ser_on(st, l, p->bytes);
-        lat = lat_of(st, l);
-        back = p->in_link != NONE ? back_of(st, p->in_link) : 0;
+    if (__builtin_expect(st->port_slow, 0)) { /* links of their own rate or latency, or INT: one branch */
+        if (st->lown) {
+            ser = ser_on(st, l, p->bytes);
+            lat = lat_of(st, l);
+            back = p->in_link != NONE ? back_of(st, p->in_link) : 0;
+        } else {
+            ser = ser_ps(st, p->bytes);
+            lat = back = st->link_ps;
+        }
+        if (st->int_tx && l >= st->hosts)
+            int_push(st, l, p, now);
     } else {
         ser = ser_ps(st, p->bytes);
         lat = back = st->link_ps;
     }
     port_transmit(&pt->o, now, ser, p->bytes);
-    if (__builtin_expect(st->int_tx != NULL, 0) && l >= st->hosts)
-        int_push(st, l, p, now);
     if (st->credit && p->in_link != NONE)
         credit_return(st, p->in_link, pool_of(st, p->cls, p->in_vc), footprint(p->bytes), now + back);
-    if (__builtin_expect(st->ci, 0) && p->next_sw == NONE && p->in_link != NONE) {
-        /* it leaves its destination's port: that port's queue of its class shrinks; empty, the
-         * destination is free again */
-        size_t i = (size_t)p->msg->dst * NET_PRIO_CLASSES + p->cls;
-        st->ci_q[i] -= p->bytes;
-        if (st->ci_q[i] == 0 && st->ci_n[i] == 0 && (st->ci_iso[i] & 1u))
-            ci_set(st, i, 0, now);
-    }
     if (p->next_sw == NONE) {
+        if (__builtin_expect(st->ci, 0)) {
+            /* it leaves its destination's port (a switch's: hosts send to a switch): that port's queue of
+             * its class shrinks; empty, with no isolated packet toward it left, the destination is free */
+            size_t i = (size_t)p->msg->dst * NET_PRIO_CLASSES + p->cls;
+            st->ci_q[i] -= p->bytes;
+            if (st->ci_q[i] == 0 && st->ci_n[i] == 0 && (st->ci_iso[i] & 1u))
+                ci_set(st, i, 0, now);
+        }
         /* the message's head: the first bit of its first packet to reach
          * dst (adaptive routes may reorder packets) */
         int64_t head = now + lat;
@@ -1146,9 +1151,11 @@ static swnet_pkt *host_pick(swnet *st, uint32_t h, int64_t now)
     p->cls = st->class_of_prio[pc.prio];
     p->in_link = NONE;
     p->in_vc = 0;
-    p->vc = st->ci ? (uint8_t)ci_vc_of(st, m, now) : 0;
-    if (p->vc && st->ci)
+    p->vc = 0;
+    if (__builtin_expect(st->ci, 0) && ci_vc_of(st, m, now)) {
+        p->vc = (uint8_t)st->ci_vc;
         st->ci_n[(size_t)m->dst * NET_PRIO_CLASSES + p->cls]++;
+    }
     p->reserved = 0;
     p->hops = 0;
     if (st->srpt) {
@@ -1172,9 +1179,10 @@ static swnet_pkt *host_pick(swnet *st, uint32_t h, int64_t now)
 static int64_t blocked_until(swnet *st, uint32_t l, int64_t now)
 {
     int64_t best = INT64_MAX;
+    const int ci_host = st->ci && l < st->hosts;
     for (unsigned v = 0; v < st->npool; v++) {
         uint64_t need = UINT64_MAX;
-        if (st->ci && l < st->hosts) {
+        if (__builtin_expect(ci_host, 0)) {
             /* isolation: the smallest packet bound for this pool (VC 0 or the isolation VC) */
             uint32_t mask = st->nic.node[l].mask;
             unsigned c = st->pcv ? v / st->vcs : (mask ? (unsigned)__builtin_ctz(mask) : 0), vc = v % st->vcs;
@@ -1591,8 +1599,10 @@ static void lk_ready(swnet *st)
         return;
     st->lk_live = 1;
     memset(st->lk, 0, tn_xalloc_big_bytes((size_t)st->links * st->stride));
-    if (st->n->int_on && !st->int_tx)
+    if (st->n->int_on && !st->int_tx) {
         st->int_tx = tn_xcalloc(st->links, sizeof *st->int_tx);
+        st->port_slow = 1;
+    }
     for (uint32_t l = 0; st->credit && l < st->links; l++)
         for (unsigned v = 0; v < st->npool; v++)
             credit_at(st, l, v)->free = st->cap_bytes;
@@ -2050,6 +2060,14 @@ static uint64_t pfc_auto_headroom_core(const net_params *core, const swnet_param
            (p->degraded_links[0] ? 2 * p->nic.mtu_bytes : 0);
 }
 
+void swnet_ci_classes(const swnet_params *p, unsigned vcs, const char *shape, param_report *rep)
+{
+    if (p->ci == SWNET_CI_DEST && vcs > 1)
+        param_invalid(rep, "network.congestion-isolation",
+                      "%s routes with %u deadlock classes (VCs); the isolation VC keeps a routing deadlock-free "
+                      "only where one class does (fat-tree, leaf-spine, graph)", shape, vcs);
+}
+
 void swnet_pfc_classes(const net_params *core, const swnet_params *p, unsigned vcs, const char *why_not,
                        const char *shape, param_report *rep)
 {
@@ -2504,6 +2522,7 @@ static int link_attrs_init(swnet *st, const net_params *core, const swnet_params
         return 0;
     }
     st->lown = 1;
+    st->port_slow = 1;
     for (uint32_t l = 0; l < st->links; l++) {
         double b = 0;
         int64_t ps = -1;

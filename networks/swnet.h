@@ -423,6 +423,7 @@ typedef struct swnet {
     /* links of their own rate or latency (topo_ops.link_attr), else NULL:
      * every link at `rate` and `link_ps` (the hot path then reads none) */
     int lown;                     /* 1: lrate or llat */
+    int port_slow;                /* 1: lown or int_tx (port_start's one test for either) */
     net_rate *lrate;              /* [links] each link's rate, NULL: all at `rate` */
     int64_t *llat;                /* [links] each link's latency, NULL: all at link_ps */
     int64_t *lback;               /* [links] with llat: the latency of its reverse link (its credits' way back) */
@@ -465,6 +466,9 @@ int swnet_nodes_fit(const swnet_params *p, uint64_t nodes, uint64_t hosts);
  * own; refused, naming the fabric by shape, when they exceed IEEE
  * 802.1Qbb's 8 priorities or when why_not (a routing PFC cannot keep
  * deadlock-free) is given. */
+/* network.congestion-isolation on a fabric whose routing needs vcs deadlock
+ * classes: refused when vcs > 1 (swnet.c's head, "Congestion isolation"). */
+void swnet_ci_classes(const swnet_params *p, unsigned vcs, const char *shape, param_report *rep);
 void swnet_pfc_classes(const net_params *core, const swnet_params *p, unsigned vcs, const char *why_not,
                        const char *shape, param_report *rep);
 /* The bytes a pause's round trip lets in above pfc-xoff over a link of

@@ -536,6 +536,12 @@ START_TEST(test_checks)
     const char *m0[] = {"network.mtu=0B", NULL};
     expect_refused("leaf-spine", 16, m0, "network.mtu: 0 (whole messages) cannot be used on a switched fabric: "
                                          "virtual cut-through reserves a whole packet in a vc-buffer");
+    /* congestion isolation: one deadlock class only (its VC would close the torus's dateline cycles) */
+    const char *ci[] = {"network.congestion-isolation=destination", NULL};
+    expect_refused("torus", 32, ci, "network.congestion-isolation: the 8x4 torus routes with 2 deadlock classes");
+    expect_refused("dragonfly", 36, ci, "network.congestion-isolation: the dragonfly of");
+    const char *ci_pfc[] = {"network.congestion-isolation=destination", "network.flow-control=pfc", NULL};
+    expect_refused("leaf-spine", 16, ci_pfc, "network.congestion-isolation: isolates within credit flow control");
     /* infinite buffers need no room for a packet */
     const char *inf[] = {"network.vc-buffer=1kB", "network.flow-control=infinite", NULL};
     net_params core = th_star(64, B_BPS);
