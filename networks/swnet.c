@@ -796,17 +796,22 @@ static void port_start(swnet *st, uint32_t l, swnet_pkt *p, int64_t now)
 {
     swnet_port *pt = port_at(st, l);
     int64_t ser, lat, back;
-    if (__builtin_expect(st->lown, 0)) { /* links of their own rate or latency */
-        ser = ser_on(st, l, p->bytes);
-        lat = lat_of(st, l);
-        back = p->in_link != NONE ? back_of(st, p->in_link) : 0;
+    if (__builtin_expect(st->port_slow, 0)) { /* links of their own rate or latency, or INT: one branch */
+        if (st->lown) {
+            ser = ser_on(st, l, p->bytes);
+            lat = lat_of(st, l);
+            back = p->in_link != NONE ? back_of(st, p->in_link) : 0;
+        } else {
+            ser = ser_ps(st, p->bytes);
+            lat = back = st->link_ps;
+        }
+        if (st->int_tx && l >= st->hosts)
+            int_push(st, l, p, now);
     } else {
         ser = ser_ps(st, p->bytes);
         lat = back = st->link_ps;
     }
     port_transmit(&pt->o, now, ser, p->bytes);
-    if (__builtin_expect(st->int_tx != NULL, 0) && l >= st->hosts)
-        int_push(st, l, p, now);
     if (st->credit && p->in_link != NONE)
         credit_return(st, p->in_link, pool_of(st, p->cls, p->in_vc), footprint(p->bytes), now + back);
     if (p->next_sw == NONE) {
@@ -1594,8 +1599,10 @@ static void lk_ready(swnet *st)
         return;
     st->lk_live = 1;
     memset(st->lk, 0, tn_xalloc_big_bytes((size_t)st->links * st->stride));
-    if (st->n->int_on && !st->int_tx)
+    if (st->n->int_on && !st->int_tx) {
         st->int_tx = tn_xcalloc(st->links, sizeof *st->int_tx);
+        st->port_slow = 1;
+    }
     for (uint32_t l = 0; st->credit && l < st->links; l++)
         for (unsigned v = 0; v < st->npool; v++)
             credit_at(st, l, v)->free = st->cap_bytes;
@@ -2515,6 +2522,7 @@ static int link_attrs_init(swnet *st, const net_params *core, const swnet_params
         return 0;
     }
     st->lown = 1;
+    st->port_slow = 1;
     for (uint32_t l = 0; l < st->links; l++) {
         double b = 0;
         int64_t ps = -1;

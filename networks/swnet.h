@@ -426,6 +426,7 @@ typedef struct swnet {
     /* links of their own rate or latency (topo_ops.link_attr), else NULL:
      * every link at `rate` and `link_ps` (the hot path then reads none) */
     int lown;                     /* 1: lrate or llat */
+    int port_slow;                /* 1: lown or int_tx (port_start's one test for either) */
     net_rate *lrate;              /* [links] each link's rate, NULL: all at `rate` */
     int64_t *llat;                /* [links] each link's latency, NULL: all at link_ps */
     int64_t *lback;               /* [links] with llat: the latency of its reverse link (its credits' way back) */

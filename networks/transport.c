@@ -1046,6 +1046,16 @@ static __attribute__((noinline)) void ack_arrived_sack(tp_inst *t, tp_flow *f, c
         output(t, f);
 }
 
+/* An ACK of a telemetry transport: the sender reads its INT record first
+ * (ops->on_int keeps what it needs), then the record goes back. */
+static __attribute__((noinline)) void ack_int(tp_inst *t, tp_flow *f, net_msg *m)
+{
+    const net_int *in = msg_int(m);
+    if (in && !f->done_snd && t->ops->on_int)
+        t->ops->on_int(f, in, m->a);
+    int_drop_msg(t, m);
+}
+
 static void ack_arrived(tp_inst *t, tp_flow *f, const net_msg *m)
 {
     if (t->out_mode == OUT_SACK) {
@@ -1054,15 +1064,12 @@ static void ack_arrived(tp_inst *t, tp_flow *f, const net_msg *m)
         sack_release(t, m);
         return;
     }
+    if (__builtin_expect(t->int_on, 0))
+        ack_int(t, f, (net_msg *)m);
     if (f->done_snd)
         return;
     uint32_t ack = m->a;
     int ece = (int)(m->b & 1);
-    if (t->ops->on_int) {
-        const net_int *in = msg_int(m);
-        if (in)
-            t->ops->on_int(f, in, ack);
-    }
     if (ack > f->una) {
         uint64_t acked = tp_seg_bytes(f, f->una, ack);
         if (f->timing && ack > f->t_seq) {
@@ -1204,8 +1211,6 @@ void tp_arrived(tp_inst *t, net_msg *seg)
         tp_flow_cnp(f);
     else
         ack_arrived(t, f, seg);
-    if (__builtin_expect(t->int_on, 0))
-        int_drop_msg(t, seg);
     f->live--;
     net_msg_release(&t->pool, seg);
     flow_maybe_free(t, f);

@@ -625,6 +625,20 @@ static int parse_opts(const char *cmd, int argc, char **argv, struct opts *o, in
     return 0;
 }
 
+/* validate: whether one run of point p (resolved or not) fits in memory;
+ * if not, says so at the attribute that sizes it when the file has it. */
+static int validate_memory(const cfg *pc, const char *blame, size_t p, const char *where)
+{
+    char err[1024], at[CFG_PATH_MAX + 64], what[64];
+    if (run_check_memory(pc, 1, 0, err, sizeof err) == 0)
+        return 1;
+    if (run_memory_where(pc, at, sizeof at, what, sizeof what))
+        fprintf(stderr, "%s: error: %s, sweep point %zu%s: %s\n", at, what, p, where, err);
+    else
+        fprintf(stderr, "%s: error: sweep point %zu%s: %s\n", blame, p, where, err);
+    return 0;
+}
+
 static int cmd_validate(int argc, char **argv)
 {
     struct opts o;
@@ -661,20 +675,18 @@ static int cmd_validate(int argc, char **argv)
                                       cfg_point_value(&c, p, a));
             if (c.naxes && strlen(where) + 1 < sizeof where)
                 strcat(where, ")");
-            /* the estimate first: resolving may build what it sizes */
-            char at[CFG_PATH_MAX + 64], what[64];
+            /* the estimate first (resolving may build what it sizes), and
+             * again once resolved, as `run` checks it: a workload's estimate
+             * may need what resolving reads (a task tree's shape) */
             if (cfg_point(&c, p, &pc, err, sizeof err) != 0) {
                 fprintf(stderr, "%s: error: sweep point %zu%s: %s\n", blame, p, where, err);
                 rc = -1;
-            } else if (run_check_memory(&pc, 1, 0, err, sizeof err) != 0) {
-                /* at the attribute that sizes it, when the file has it */
-                if (run_memory_where(&pc, at, sizeof at, what, sizeof what))
-                    fprintf(stderr, "%s: error: %s, sweep point %zu%s: %s\n", at, what, p, where, err);
-                else
-                    fprintf(stderr, "%s: error: sweep point %zu%s: %s\n", blame, p, where, err);
+            } else if (!validate_memory(&pc, blame, p, where)) {
                 rc = -1;
             } else if (run_resolve(&pc, &fpc, NULL, err, sizeof err) != 0) {
                 fprintf(stderr, "%s: error: sweep point %zu%s: %s\n", blame, p, where, err);
+                rc = -1;
+            } else if (!validate_memory(&pc, blame, p, where)) {
                 rc = -1;
             }
             cfg_free(&pc);
