@@ -56,7 +56,7 @@
 # One flow list's p99 is chaotic: in a deterministic simulator a 1-ns move
 # of every link (0.01 %) shifts which packets a full queue drops (phase
 # effects) and so which flows wait an RTO; on ws2000.csv it moves a
-# bucket's DCTCP p99 by up to 45 % and a bucket mean by up to 25 %. The
+# bucket's DCTCP p99 by up to 47 % and a bucket mean by up to 23 %. The
 # pooled tasknet column is the scenario's, not one phase's; the peer has
 # the same noise in its one run (its event times are whole ns: a 1502-B
 # frame at 10 Gb/s takes 1,202 ns in ns-3, 1,201.6 in tasknet).
