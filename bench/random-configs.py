@@ -26,7 +26,9 @@ plugins accept, small enough to run in a fraction of a second each:
              or during the run (fail-at: packets lost, resent by the
              transport); a host link degraded (both routers). These come
              from a stream of their own (recovery_options) and take nothing
-             from the configuration's;
+             from the configuration's; so do hpcc (over PFC, in place of
+             some dcqcn) and congestion isolation on fat trees and
+             leaf-spines under credits (session6_options);
   workloads  task-tree, uniform-random, kernel (the five micro-kernels),
              pattern (every ORCS pattern, ptrnvsptrn, timed or static),
              dc-flows (named published sizes, any distribution or classes;
@@ -475,6 +477,7 @@ def fabric(r, kind=None, maxn=64):
     info["tr"] = transport_options(r, net, info, kind)
     info["n"] = n
     recovery_options(net, info, kind, n)
+    session6_options(net, info, kind, n)
     return net, phy, n, info
 
 
@@ -512,6 +515,64 @@ def recovery_options(net, info, kind, n):
                 net["fail-at"] = q.choice(["0ns", "2us", "20us", "200us"])
     if kind in SWNET and q.random() < 0.15:
         net["degraded-links"] = f"H0-S0:{q.choice([0.25, 0.5, 0.9])}"
+
+
+def session6_options(net, info, kind, n):
+    """HPCC and congestion isolation, drawn from a stream of their own (the
+    configuration so far seeds it; nothing is taken from r, so the
+    configurations that draw neither are those of before): transport hpcc
+    (INT, over PFC) in place of two in five dcqcn transports and now and
+    then on a switch or a switched topology without a transport (its eta,
+    maxStage, W_AI, T and INT header drawn too; the input-queued router,
+    which hpcc refuses, kept one time in ten to see the refusal); and
+    network.congestion-isolation="destination" on fat trees and leaf-spines
+    under credits (ci-threshold, ci-delay drawn now and then), now and then
+    where it is refused (tori, dragonflies, infinite flow control)."""
+    tr = info["tr"]
+    key = repr(("session6", sorted(net.items()), sorted(tr.items()), kind, n)).encode()
+    q = random.Random(zlib.crc32(key))
+    iq = net.get("router") == "input-queued"
+    hpcc = False
+    if tr.get("type") == "dcqcn" and q.random() < 0.4:
+        hpcc = True
+    elif not tr and kind in ("electrical-switch",) + SWNET and q.random() < 0.08 and (not iq or q.random() < 0.1):
+        hpcc = True
+        net["flow-control"] = "pfc"
+        net.pop("buffer", None)
+        if kind in ("torus", "dragonfly"):
+            # a pause priority per (class, VC), as for dcqcn (transport_options)
+            if net.get("routing") == "adaptive":
+                net["routing"] = q.choice(["dor", "valiant", "romm"])
+            if net.get("priority", "default") != "fifo":
+                net["priority"] = "fifo"
+        if q.random() < 0.5:
+            net["pfc-xoff"], net["pfc-xon"] = q.choice([("20kB", "10kB"), ("40kB", "20kB"), ("100kB", "50kB")])
+    if hpcc:
+        tr["type"] = "hpcc"
+        for k in ("g",):
+            tr.pop(k, None)
+        if q.random() < 0.3:
+            tr["eta"] = str(q.choice([0.8, 0.95, 1]))
+        if q.random() < 0.3:
+            tr["max-stage"] = str(q.choice([0, 1, 5]))
+        if q.random() < 0.2:
+            tr["w-ai"] = q.choice(["1B", "100B", "2kB"])
+        if q.random() < 0.2:
+            tr["base-rtt"] = q.choice(["1us", "10us", "100us"])
+        if q.random() < 0.2:
+            tr["int-header"] = q.choice(["0B", "42B", "100B"])
+        info["lossless"] = True
+        info["pkt"] = min(info["pkt"] or 1460, int(tr.get("mss", "1460B")[:-1]))
+        info["transport"] = "hpcc"
+    if kind in SWNET and not net.get("fail-at"):
+        ok = (kind in ("fat-tree", "leaf-spine") and net.get("flow-control", "credit") == "credit" and not iq
+              and net.get("host-scheduling") != "srpt")
+        if (ok and q.random() < 0.3) or q.random() < 0.03:
+            net["congestion-isolation"] = "destination"
+            if q.random() < 0.3:
+                net["ci-threshold"] = q.choice(["0B", "1B", "1500B", "20kB"])
+            if q.random() < 0.3:
+                net["ci-delay"] = q.choice(["0ns", "100ns", "2us"])
 
 
 def hop_bounds(kind, net, routing):
@@ -1776,7 +1837,7 @@ def one(binary, r, work, idx, stats):
     if len(c.wls) > 1:
         stats["mixes"] += 1
     extra = [k for k in ("sack", "limited-transmit") if c.tr and c.tr.get(k) == "on"]
-    extra += [k for k in ("failed-links", "fail-at", "degraded-links") if k in c.net]
+    extra += [k for k in ("failed-links", "fail-at", "degraded-links", "congestion-isolation") if k in c.net]
     for k in ([f"transport {c.tr['type']}"] if c.tr else []) + (["input-queued"] if c.net.get("router") else []) + extra:
         stats["models"][k] = stats["models"].get(k, 0) + 1
 

@@ -61,8 +61,9 @@
  *     flits are free in the VC (virtual cut-through, Kermani and Kleinrock
  *     1979), its other flits then always have theirs. A flit granted at tick
  *     x leaves its input buffer at x + sw-alloc-delay; the credit reaches the
- *     upstream sender credit-delay + link later. Buffers toward hosts take
- *     every flit (BookSim2's ejection).
+ *     upstream sender credit-delay + link later (with speedup, later still:
+ *     "Internal speedup" below). Buffers toward hosts take every flit
+ *     (BookSim2's ejection).
  *   Sources. A host's NIC (network.host-scheduling) names its next packet;
  *     the host sends it flit by flit on its uplink, one per flit time, in
  *     an input VC of its switch (any of the V: an injection buffer is on no
@@ -106,7 +107,25 @@
  *     its crossing not yet taken. Its downstream credit was taken at switch
  *     allocation, so the buffer needs no bound. A BookSim2 stage of 1 cycle
  *     at speedup S is one step: a delay of Tr (its update runs in the step
- *     of its evaluation). S = 1 is the router above unchanged.
+ *     of its evaluation). Credits go back the same way, at most one per
+ *     input port per flit time, at flit-time edges: the credit of a flit
+ *     that left an input buffer at `leave` is sent at the first edge at or
+ *     after `leave` not yet taken by that input port's credits, in the
+ *     order the flits left, and reaches the sender credit-delay + link
+ *     after that edge (credit_send). Source, routers/iq_router.cpp: the
+ *     flits leaving an input in one internal step put their VCs in one
+ *     Credit (_SWAllocUpdate, _out_queue_credits[input]), which the step's
+ *     end queues on the input's _credit_buffer (_OutputQueuing);
+ *     WriteOutputs' _SendCredits, once a cycle, sends only the front Credit
+ *     of each input's queue. With one crossbar port per input
+ *     (input_speedup 1) a Credit carries one flit, so an input that lost a
+ *     flit in each of a cycle's S steps sends their credits in S cycles;
+ *     at 1 cycle = T a step's end maps to its `leave` and the cycle's end to
+ *     the next edge, as at speedup 1 (credit_delay c = credit-delay
+ *     (c + 1) T). A flit lost to a failed link (iq_kill) gives its credit
+ *     back under the same rule, as if it had left then. S = 1 is the router
+ *     above unchanged (an input port loses at most one flit a tick: the
+ *     rule never binds, credit_send keeps `leave`).
  *   Link latencies: host links network.host-link-latency, the dragonfly's
  *     links between groups network.global-link-latency (both directions),
  *     every other link network.link-latency (BookSim2's dragonfly.cpp with
@@ -390,6 +409,8 @@ typedef struct iqr {
     uint32_t *rid;       /* [X] the switch of port x */
     int64_t *olink;      /* [X] latency of the output link of port x (host-link, global or link latency) */
     int64_t *out_free;   /* [X] speedup > 1: the output link is free from then (its output buffer drains) */
+    int64_t *cfree;      /* [X] speedup > 1: input port x's credit return is free from then (one credit a flit
+                            time, at flit-time edges: credit_send), else NULL */
     /* links of their own rate (topo_ops.link_attr bandwidth, network.degraded-links; head comment "Links of
      * their own rate"), else NULL: */
     int64_t *lT;         /* [X + hosts] a flit's time on link x (switch output x, host h's uplink X + h) */
@@ -553,6 +574,23 @@ static void host_tick_at(iqr *q, uint32_t h, int64_t t)
     hs->tick_at = t;
     bit_set(&q->hcal[slot_of(q, (uint64_t)(t / q->Tr)) * q->hwords], h);
     step_ensure(q, t);
+}
+
+/* The time the credit of a flit leaving input port x's buffer at `leave`
+ * goes back upstream. Speedup 1: then (one flit a tick leaves an input
+ * port, so nothing to space). Speedup S > 1 (head comment "Credits"): at
+ * the first flit-time edge at or after `leave`, at most one credit per
+ * input port per flit time, in the order the flits left (BookSim2's
+ * _OutputQueuing / _SendCredits). */
+static inline __attribute__((always_inline)) int64_t credit_send(iqr *q, uint32_t x, int64_t leave)
+{
+    if (__builtin_expect(!q->cfree, 1)) /* speedup 1 */
+        return leave;
+    int64_t ts = grid(q, leave);
+    if (ts < q->cfree[x])
+        ts = q->cfree[x];
+    q->cfree[x] = ts + q->T;
+    return ts;
 }
 
 /* a credit for output VC (xo, v) reaches its sender at t */
@@ -1006,7 +1044,7 @@ static void sa_grant(iqr *q, uint32_t sw, uint32_t x0, size_t idx, iq_ivc *c, in
     /* its credit back upstream */
     uint32_t xin = x0 + c->pin, up = q->peer[xin];
     credit_back(q, (up & HOSTBIT) ? q->X + (up & ~HOSTBIT) : up, c->vin,
-                leave + q->cd + q->olink[xin]); /* back on the reverse link: port xin's output */
+                credit_send(q, xin, leave) + q->cd + q->olink[xin]); /* back on the reverse link: port xin's output */
     if (tail)
         p->hops++;
     if (dn & HOSTBIT) {
@@ -1592,7 +1630,7 @@ static uint32_t purge(iqr *q, uint32_t x, uint32_t v, const iq_pkt *p, int64_t n
     c->n = kept;
     uint32_t s = sender_of(q, x);
     for (uint32_t i = 0; i < gone; i++)
-        credit_back(q, s, v, now + q->sa + q->cd + q->olink[x]);
+        credit_back(q, s, v, credit_send(q, x, now + q->sa) + q->cd + q->olink[x]);
     return gone;
 }
 
@@ -1903,6 +1941,7 @@ void iqr_fini(swnet *st)
     free(q->rid);
     free(q->olink);
     free(q->out_free);
+    free(q->cfree);
     free(q->lT);
     free(q->lnext);
     free(q->ivc);
@@ -2008,7 +2047,8 @@ static uint32_t iqr_pcls(const swnet_params *p)
 double iqr_mem_bytes(const swnet_params *p, const topo *t)
 {
     double V = (double)t->vcs * p->vcs * iqr_pcls(p), X = (double)(t->links - t->hosts), d = depth_of(p);
-    return X * V * (sizeof(iq_ivc) + sizeof(iq_ovc) + 4 + 10 + d * (sizeof(iq_flit) + 8)) + X * 32 +
+    return X * V * (sizeof(iq_ivc) + sizeof(iq_ovc) + 4 + 10 + d * (sizeof(iq_flit) + 8)) +
+           X * (32 + (p->speedup > 1 ? 8 : 0)) +
            (double)t->hosts * (sizeof(iq_host) + V * (sizeof(iq_ovc) + 8 * d)) + (double)t->switches * sizeof(iq_router) +
            (rt_wanted(t) ? 4.0 * t->switches * t->hosts : 0);
 }
@@ -2144,6 +2184,7 @@ int iqr_init(swnet *st, const swnet_params *p, char *err, size_t errlen)
     q->rid = tn_xmalloc((size_t)X * sizeof *q->rid);
     q->olink = tn_xmalloc((size_t)X * sizeof *q->olink);
     q->out_free = tn_xmalloc((size_t)X * sizeof *q->out_free);
+    q->cfree = q->Tr != q->T ? tn_xcalloc((size_t)X, sizeof *q->cfree) : NULL;
     q->maxr = 0;
     for (uint32_t s = 0; s < S; s++) {
         iq_router *r = &q->r[s];

@@ -152,6 +152,7 @@ static void gr_check(const net_params *core, const void *params, param_report *r
                               p->file.text, cyc);
             else
                 swnet_pfc_classes(core, &p->sw, t.vcs, NULL, shape, rep);
+            swnet_ci_classes(&p->sw, t.vcs, shape, rep); /* a graph with vcs = N > 1 (review6) */
             uint32_t k;
             if (p->sw.fail_at_ps >= 0 && p->sw.flow_control == SWNET_CREDIT &&
                 !topo_graph_failed_count(p->sw.failed_links, &k)) {

@@ -85,8 +85,9 @@
  * hands over to the core (sw_state.iq). The switch's own parameters map so:
  *   network.bandwidth: every link's rate; a flit time T = flit-size 8 / B
  *     is the router's clock;
- *   network.link-latency: every link, each way (all are host links: the
- *     switched fabrics' host-link-latency is not offered here);
+ *   network.link-latency: every link, each way (all are host links), or
+ *     network.host-link-latency when given (>= 0), the switched fabrics'
+ *     row: the same links;
  *   network.switch-latency: added to st-delay, the crossbar traversal, a
  *     pure delay between a flit's switch allocation and its first bit on
  *     the output link. Why there: the router's other stages (route
@@ -110,6 +111,9 @@
  *     allocator-iterations, routing-delay, vc-alloc-delay, sw-alloc-delay,
  *     st-delay, credit-delay, speedup. Finite output buffers, ECN and pfc
  *     are the output-queued switch's.
+ *   Metrics: the core's link_utilization_mean/max and saturation_bound
+ *     (swnet.h), columns only when some point is input-queued
+ *     (metric_def.when); export-topology writes the one-switch topology.
  * The output-queued switch pays one pointer test per message for it. */
 #include <math.h>
 #include <stddef.h>
@@ -191,13 +195,26 @@ static const param_row sw_rows[] = {
     SWNET_ROW_VC_BUFFER(sw_params, iq),
     SWNET_ROW_VC_MAP(sw_params, iq),
     SWNET_ROWS_IQ(sw_params, iq),
+    SWNET_ROW_HOST_LINK(sw_params, iq),
     SWNET_ROW_SPEEDUP(sw_params, iq),
 };
 
-#define SW_METRICS(X) X(energy_per_bit_j, "network energy per delivered bit")
-#define SW_METRIC_ENUM(name, desc) SW_M_##name,
+/* The switch's metrics; those of the switched core (swnet.h, the same names
+ * and meanings as on the other fabrics) only with router=input-queued, the
+ * only model that measures them here: a column only in sweeps with an
+ * input-queued point (metric_def.when), so the output-queued switch's files
+ * stay as they were. */
+#define SW_IQ_ONLY "network.router=input-queued"
+#define SW_METRICS(X)                                                                                          \
+    X(energy_per_bit_j, "network energy per delivered bit", NULL)                                             \
+    X(link_utilization_mean, "busy time of a directed link (host links included) / span, mean over links",    \
+      SW_IQ_ONLY)                                                                                              \
+    X(link_utilization_max, "busy time of a directed link / span, the busiest link", SW_IQ_ONLY)              \
+    X(saturation_bound, "analytic uniform-random saturation throughput per node, a fraction of B", SW_IQ_ONLY)
+#define SW_METRIC_ENUM(name, desc, when) SW_M_##name,
+#define SW_METRIC_DEF(name, desc, when) {#name, desc, when},
 enum { SW_METRICS(SW_METRIC_ENUM) SW_NMETRICS };
-static const metric_def sw_metrics_def[] = {SW_METRICS(METRIC_DEF)};
+static const metric_def sw_metrics_def[] = {SW_METRICS(SW_METRIC_DEF)};
 
 /* Control-first queues of one node: its source and the output port toward it. */
 typedef struct sw_cf_node {
@@ -384,7 +401,7 @@ static void pkt_port_start(sw_state *st, sim *s, nic_pkt *p, int64_t now_ps)
         net_int *in = tp_int_of(m);
         if (in)
             net_int_push(in, 0, now_ps, st->int_tx[m->dst], st->bport ? st->bport[m->dst].o.qbytes : 0,
-                         st->rate.bps);
+                         st->rate.bps, m->dst);
         st->int_tx[m->dst] += p->bytes;
     }
     st->port_free_ps[m->dst] = end_ps;
@@ -817,7 +834,7 @@ static void sw_iq_params(const net_params *core, const sw_params *p, swnet_param
     q->failed_links[0] = '\0';
     q->degraded_links[0] = '\0';
     q->fail_at_ps = -1;
-    q->host_link_ps = -1; /* every link is a host link: network.link-latency */
+    q->host_link_ps = p->iq.host_link_ps; /* every link is a host link: host-link-latency, else link-latency */
     q->global_link_ps = -1;
     q->group_routers = 0;
     q->st_delay_ps = p->iq.st_delay_ps + core->switch_latency_ps;
@@ -1069,6 +1086,9 @@ static void sw_fill_metrics(void *state, double *m)
             all[i] = NAN;
         swnet_fill_metrics(st->iq, all);
         m[SW_M_energy_per_bit_j] = all[M_energy_per_bit_j];
+        m[SW_M_link_utilization_mean] = all[M_link_utilization_mean];
+        m[SW_M_link_utilization_max] = all[M_link_utilization_max];
+        m[SW_M_saturation_bound] = all[M_saturation_bound];
         return;
     }
     m[SW_M_energy_per_bit_j] = st->energy_per_bit_j;
@@ -1167,6 +1187,15 @@ static int sw_queue_report(void *state, int64_t t_end_ps, net_queue_report *r)
 
 swnet *net_switch_swnet(void *state) { return ((sw_state *)state)->iq; }
 
+/* export-topology: the one-switch topology under router=input-queued (the
+ * core's), none under output-queued (the message-level star has no
+ * topology object; the CLI says so) */
+static const topo *sw_topology(const void *state)
+{
+    const sw_state *st = state;
+    return st->iq ? swnet_topo(st->iq) : NULL;
+}
+
 const net_ops net_switch_ops = {
     .name = "electrical-switch",
     .description = "single electrical switch (star): FIFO sources and output ports, "
@@ -1190,4 +1219,5 @@ const net_ops net_switch_ops = {
     .fini = sw_fini,
     .mem_bytes = sw_mem_bytes,
     .queue_report = sw_queue_report,
+    .topology = sw_topology,
 };

@@ -45,8 +45,6 @@ typedef struct tor_params {
                                        otherwise */
 } tor_params;
 
-static const char *const tor_dateline_names[] = {"hop", "ring", "auto", NULL};
-
 static const param_row tor_rows[] = {
     SWNET_ROWS(tor_params, sw),
     {.path = "network.dims", .type = "list", .unit = "", .def = "8 4",
@@ -56,12 +54,10 @@ static const param_row tor_rows[] = {
     {.path = "network.twist", .type = "integer", .unit = "", .def = "0",
      .help = "torus: shift of dimension 0 across a wrap-around link of dimension 1 (twisted torus; 0 = plain)",
      .kind = PARAM_U32, .off = offsetof(tor_params, twist), .min = 0, .max = TOPO_MAX_HOSTS, .example = "4"},
-    {.path = "network.dateline", .type = "choice", .unit = "", .def = "auto",
-     .help = "torus, dor, valiant, romm: the dateline classes: hop (class 1 while the hops still to go cross the "
-             "wrap link, class 0 past it) | ring (BookSim2's dim_order_torus: one class for a dimension's whole "
-             "traversal, 1 when it crosses the wrap) | auto (ring for the input-queued router's dor, valiant and "
-             "romm on a plain torus without failed links, hop otherwise)",
-     .kind = PARAM_CHOICE, .off = offsetof(tor_params, dateline), .choices = tor_dateline_names,
+    /* a routing parameter: the torus's routing table declares it (topo_torus_routing_params: dor, valiant,
+     * romm read it), its choices and help (topo_torus.c) */
+    {.path = "network.dateline", .type = "choice", .unit = "", .def = "auto", .help = topo_torus_dateline_help,
+     .kind = PARAM_CHOICE, .off = offsetof(tor_params, dateline), .choices = topo_torus_dateline_names,
      .example = "ring"},
 };
 

@@ -48,6 +48,8 @@ typedef struct net_int_hop {
     uint64_t tx_bytes;
     uint64_t qlen_bytes;
     double bps;
+    uint32_t port; /* the egress's id in its fabric (swnet: its link; the switch: its port): where routes
+                      change packet by packet (adaptive, Valiant), hop i of two records may be two ports */
 } net_int_hop;
 typedef struct net_int {
     uint32_t nhop;
@@ -56,13 +58,14 @@ typedef struct net_int {
 
 /* Switch hop i (0: the first switch) of in's segment records its egress. */
 static inline void net_int_push(net_int *in, uint32_t i, int64_t ts_ps, uint64_t tx_bytes, uint64_t qlen_bytes,
-                                double bps)
+                                double bps, uint32_t port)
 {
     if (i < NET_INT_HOPS) {
         in->hop[i].ts_ps = ts_ps;
         in->hop[i].tx_bytes = tx_bytes;
         in->hop[i].qlen_bytes = qlen_bytes;
         in->hop[i].bps = bps;
+        in->hop[i].port = port;
     }
     if (in->nhop < i + 1)
         in->nhop = i + 1;

@@ -787,7 +787,7 @@ static __attribute__((noinline)) void int_push(swnet *st, uint32_t l, const swne
     net_int *in = tp_int_of(p->msg);
     if (in && p->hops > 0)
         net_int_push(in, p->hops - 1, now, st->int_tx[l], port_at(st, l)->o.qbytes,
-                     st->lrate ? st->lrate[l].bps : st->rate.bps);
+                     st->lrate ? st->lrate[l].bps : st->rate.bps, l);
     st->int_tx[l] += p->bytes;
 }
 

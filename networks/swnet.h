@@ -181,10 +181,15 @@ typedef struct swnet_params {
                 "input-queued routers: a credit's processing before its link (BookSim2's credit_delay)"),      \
      .kind = PARAM_PS, .off = offsetof(T, m.credit_delay_ps), .flags = PARAM_NONNEG, .example = "2ns"}
 
+#define SWNET_ROW_HOST_LINK(T, m)                                                                             \
+    {SWNET_ROW_("network.host-link-latency", "time", "s", "-1ps",                                              \
+                "input-queued routers: latency of the host <-> switch links (negative: network.link-latency)"), \
+     .kind = PARAM_PS, .off = offsetof(T, m.host_link_ps), .example = "0ns"}
+
 #define SWNET_ROW_SPEEDUP(T, m) \
     {SWNET_ROW_("network.speedup", "integer", "", "1",                                                         \
                 "input-queued routers: allocation and crossbar steps per flit time, output buffers draining "  \
-                "at link rate (BookSim2's internal_speedup)"),                                                  \
+                "at link rate, credits back one per input port per flit time (BookSim2's internal_speedup)"),  \
      .kind = PARAM_U32, .off = offsetof(T, m.speedup), .min = 1, .max = 16, .example = "2"}
 
 /* network.pfc-headroom (the switch declares it too) */
@@ -283,9 +288,7 @@ typedef struct swnet_params {
      .kind = PARAM_CHOICE, .off = offsetof(T, m.switching), .choices = swnet_switching_names,                  \
      .example = "wormhole"},                                                                                    \
     SWNET_ROWS_IQ(T, m),                                                                                       \
-    {SWNET_ROW_("network.host-link-latency", "time", "s", "-1ps",                                              \
-                "input-queued routers: latency of the host <-> switch links (negative: network.link-latency)"), \
-     .kind = PARAM_PS, .off = offsetof(T, m.host_link_ps), .example = "0ns"},                                   \
+    SWNET_ROW_HOST_LINK(T, m),                                                                                 \
     SWNET_ROW_SPEEDUP(T, m)
 
 /* The shared rules: mtu, vc-buffer (>= mtu with credits, so a packet always

@@ -197,13 +197,13 @@ char topo_routing_help[2048];
 
 static const struct {
     const char *topology;
-    const char *const *names, *const *help;
+    const char *const *names, *const *help, *const *params;
 } routing_tables[] = {
-    {"torus", topo_torus_routing_names, topo_torus_routing_help},
-    {"fat-tree", topo_fattree_routing_names, topo_fattree_routing_help},
-    {"leaf-spine", topo_leafspine_routing_names, topo_leafspine_routing_help},
-    {"dragonfly", topo_dragonfly_routing_names, topo_dragonfly_routing_help},
-    {"graph", topo_graph_routing_names, topo_graph_routing_help},
+    {"torus", topo_torus_routing_names, topo_torus_routing_help, topo_torus_routing_params},
+    {"fat-tree", topo_fattree_routing_names, topo_fattree_routing_help, topo_fattree_routing_params},
+    {"leaf-spine", topo_leafspine_routing_names, topo_leafspine_routing_help, topo_leafspine_routing_params},
+    {"dragonfly", topo_dragonfly_routing_names, topo_dragonfly_routing_help, topo_dragonfly_routing_params},
+    {"graph", topo_graph_routing_names, topo_graph_routing_help, topo_graph_routing_params},
 };
 
 /* Before main: the parameter rows point at these (their contents depend
@@ -222,11 +222,15 @@ __attribute__((constructor)) static void routing_choices_init(void)
                 TN_ASSERT(n < ROUTING_CHOICES_MAX, "more than %d routing names", ROUTING_CHOICES_MAX);
                 topo_routing_choices[n++] = name;
             }
+            /* the routing's own parameters, named in its help: "(dimension order, ...; reads network.dateline)" */
+            const char *par = routing_tables[t].params[i];
+            TN_ASSERT(par, "%s: routing %s has no entry in its parameters table", routing_tables[t].topology, name);
             if (o < sizeof topo_routing_help)
-                o += (size_t)(i ? snprintf(topo_routing_help + o, sizeof topo_routing_help - o, " | %s (%s)", name,
-                                           routing_tables[t].help[i])
-                                : snprintf(topo_routing_help + o, sizeof topo_routing_help - o, "; %s: %s (%s)",
-                                           routing_tables[t].topology, name, routing_tables[t].help[i]));
+                o += (size_t)(i ? snprintf(topo_routing_help + o, sizeof topo_routing_help - o, " | %s (%s%s%s)",
+                                           name, routing_tables[t].help[i], *par ? "; reads " : "", par)
+                                : snprintf(topo_routing_help + o, sizeof topo_routing_help - o, "; %s: %s (%s%s%s)",
+                                           routing_tables[t].topology, name, routing_tables[t].help[i],
+                                           *par ? "; reads " : "", par));
         }
     }
     TN_ASSERT(o < sizeof topo_routing_help, "network.routing's help is longer than %zu", sizeof topo_routing_help);

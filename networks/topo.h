@@ -331,11 +331,15 @@ static inline unsigned topo_choose_room_or_last(const topo_hop *c, unsigned n, c
 
 
 /* ---- network.routing: every topology declares its routings ---- */
-/* Each topology's file declares its routings in two tables, index = its
+/* Each topology's file declares its routings in three tables, index = its
  * routing enum: topo_<name>_routing_names (the values network.routing
- * takes; the first is the topology's default) and topo_<name>_routing_help
- * (one line each), read by the parameter row, `tasknet params`, --help and
- * the checks below. A configuration's value is parsed by every fabric's row
+ * takes; the first is the topology's default), topo_<name>_routing_help
+ * (one line each) and topo_<name>_routing_params (the parameters that
+ * routing reads besides the topology's shape, as their paths, space
+ * separated, "" for none; each is a row of the fabric's file, whose help
+ * and choices the topology's file gives: the torus's network.dateline),
+ * read by the parameter row, `tasknet params`, --help and the checks
+ * below (check_topo: every path named is a row of its fabric). A configuration's value is parsed by every fabric's row
  * of the path at once, before the fabric is known (app/config/config_rows.c,
  * crow_set), so network.routing has one choice list: topo.c builds it
  * before main from the tables, "default" (each topology's first) then
@@ -369,6 +373,11 @@ typedef enum {
 } topo_torus_routing;
 extern const char *const topo_torus_routing_names[]; /* "dor", "adaptive", "valiant", "romm" */
 extern const char *const topo_torus_routing_help[];  /* one line each, same order */
+extern const char *const topo_torus_routing_params[]; /* "network.dateline" for dor, valiant, romm */
+/* network.dateline, read by dor, valiant and romm (adaptive's escape keeps
+ * hop): its choices "hop", "ring", "auto" and its help (net_torus.c's row) */
+extern const char *const topo_torus_dateline_names[];
+extern const char topo_torus_dateline_help[];
 typedef struct topo_torus_params {
     uint32_t ndims;               /* n, 1..TOPO_MAX_DIMS */
     uint32_t dims[TOPO_MAX_DIMS]; /* k_d >= 2; dimension 0 varies fastest in host ids */
@@ -389,6 +398,7 @@ typedef enum {
 } topo_fattree_routing;
 extern const char *const topo_fattree_routing_names[]; /* "d-mod-k", "random-up", "anca" */
 extern const char *const topo_fattree_routing_help[];  /* one line each, same order */
+extern const char *const topo_fattree_routing_params[]; /* "" each: no routing parameter */
 typedef struct topo_fattree_params {
     uint32_t arity;  /* k >= 2: hosts per leaf switch, up and down ports of a switch */
     uint32_t levels; /* n >= 1 (1: a single switch of k hosts) */
@@ -415,6 +425,7 @@ uint64_t topo_fattree3_hosts(uint32_t k, uint32_t o);
 typedef enum { TOPO_LS_ECMP = 0, TOPO_LS_DMODK = 1 } topo_leafspine_routing;
 extern const char *const topo_leafspine_routing_names[]; /* "ecmp", "d-mod-k" */
 extern const char *const topo_leafspine_routing_help[];  /* one line each, same order */
+extern const char *const topo_leafspine_routing_params[]; /* "" each: no routing parameter */
 typedef struct topo_leafspine_params {
     uint32_t leaves;         /* L >= 1 */
     uint32_t spines;         /* S >= 1 */
@@ -430,6 +441,7 @@ int topo_leafspine_init(topo *t, const topo_leafspine_params *p, char *err, size
 typedef enum { TOPO_DF_MINIMAL = 0, TOPO_DF_VALIANT = 1, TOPO_DF_UGAL = 2 } topo_dragonfly_routing;
 extern const char *const topo_dragonfly_routing_names[]; /* "minimal", "valiant", "ugal" */
 extern const char *const topo_dragonfly_routing_help[];  /* one line each, same order */
+extern const char *const topo_dragonfly_routing_params[]; /* "" each: no routing parameter */
 typedef struct topo_dragonfly_params {
     uint32_t groups;            /* g >= 2 */
     uint32_t routers_per_group; /* a >= 1 */
@@ -452,6 +464,7 @@ typedef enum {
 } topo_graph_routing;
 extern const char *const topo_graph_routing_names[]; /* "file", "shortest", "up-down", "ecmp" */
 extern const char *const topo_graph_routing_help[];  /* one line each, same order */
+extern const char *const topo_graph_routing_params[]; /* "" each: no routing parameter */
 typedef struct topo_graph_params {
     const char *path;          /* the DOT file */
     topo_graph_routing routing;

@@ -82,6 +82,7 @@
 const char *const topo_dragonfly_routing_names[] = {"minimal", "valiant", "ugal", NULL};
 const char *const topo_dragonfly_routing_help[] = {"minimal, 2 classes", "through a random intermediate group, 3 classes",
                                                    "UGAL-L at the source router, 3 classes", NULL};
+const char *const topo_dragonfly_routing_params[] = {"", "", "", NULL};
 
 enum { MODE_MIN = 0, MODE_VAL = 1, MODE_UGAL = 2 };
 

@@ -68,6 +68,7 @@ const char *const topo_fattree_routing_names[] = {"d-mod-k", "random-up", "anca"
 const char *const topo_fattree_routing_help[] = {"up port by the destination's digits, OpenSM's ftree",
                                                  "a random up port per level, BookSim2's nca",
                                                  "the less occupied of two random up ports, BookSim2's anca", NULL};
+const char *const topo_fattree_routing_params[] = {"", "", "", NULL};
 
 typedef struct fattree {
     uint32_t k, n;                    /* arity, levels */

@@ -120,6 +120,7 @@ const char *const topo_graph_routing_names[] = {"file", "shortest", "up-down", "
 const char *const topo_graph_routing_help[] = {"the DOT file's routes", "a shortest path per destination",
                                                "up*-down* shortest paths", "shortest paths hashed per message",
                                                NULL};
+const char *const topo_graph_routing_params[] = {"", "", "", "", NULL};
 
 #define GR_NONE UINT16_MAX
 #define GR_VC_SHIFT 12 /* a file table entry: port (12 bits), class (4 bits) */

@@ -42,6 +42,7 @@
 
 const char *const topo_leafspine_routing_names[] = {"ecmp", "d-mod-k", NULL};
 const char *const topo_leafspine_routing_help[] = {"a spine per message, hashed", "the spine by the destination", NULL};
+const char *const topo_leafspine_routing_params[] = {"", "", NULL};
 
 typedef struct leafspine {
     uint32_t L, S, H;

@@ -155,6 +155,13 @@ const char *const topo_torus_routing_help[] = {
     "dimension order, 2 dateline classes", "minimal adaptive over a dor escape, Duato: 3 classes",
     "dor to a random switch, then on: 4 classes, half the uniform throughput",
     "dor to a random switch of the minimal quadrant, then on: 4 classes, minimal", NULL};
+const char *const topo_torus_routing_params[] = {"network.dateline", "", "network.dateline", "network.dateline", NULL};
+const char *const topo_torus_dateline_names[] = {"hop", "ring", "auto", NULL};
+const char topo_torus_dateline_help[] =
+    "torus, dor, valiant, romm: the dateline classes: hop (class 1 while the hops still to go cross the "
+    "wrap link, class 0 past it) | ring (BookSim2's dim_order_torus: one class for a dimension's whole "
+    "traversal, 1 when it crosses the wrap) | auto (ring for the input-queued router's dor, valiant and "
+    "romm on a plain torus without failed links, hop otherwise)";
 
 unsigned topo_torus_classes(topo_torus_routing r)
 {

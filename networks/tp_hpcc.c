@@ -20,8 +20,11 @@
  * (a record that overflowed is ignored, as the ns-3 code does):
  *   - the first ACK of a flow only stores the record (L) and sets
  *     lastUpdateSeq = snd_nxt;
- *   - MeasureInflight: for each hop i with an earlier record (tau_i = ts -
- *     L.ts > 0): txRate_i = (txBytes - L.txBytes) / tau_i, u_i =
+ *   - MeasureInflight: for each hop i with an earlier record of the same
+ *     port (tau_i = ts - L.ts > 0; where routes change packet by packet,
+ *     anca, Valiant, UGAL, hop i of two records may be two ports, whose
+ *     counters tell nothing together: skipped; the ns-3 code assumes one
+ *     path per flow, ECMP): txRate_i = (txBytes - L.txBytes) / tau_i, u_i =
  *     min(qLen, L.qLen) / (B_i T) + txRate_i / B_i (the paper's and the
  *     code's min of the two queue samples); u = max_i u_i, tau = its tau_i,
  *     tau = min(tau, T); U = (1 - tau/T) U + (tau/T) u (U starts at 1, the
@@ -104,8 +107,8 @@ static void hpcc_on_int(tp_flow *f, const net_int *in, uint32_t ack)
             continue;
         const net_int_hop *o = &f->hp_L.hop[i];
         int64_t dt = h->ts_ps - o->ts_ps;
-        if (dt <= 0 || !(h->bps > 0))
-            continue;
+        if (dt <= 0 || !(h->bps > 0) || h->port != o->port)
+            continue; /* another port at hop i (the route changed): its counters are not o's */
         double tx = (double)(h->tx_bytes - o->tx_bytes) * 8 / ((double)dt * 1e-12);
         uint64_t q = h->qlen_bytes < o->qlen_bytes ? h->qlen_bytes : o->qlen_bytes;
         double u = (double)q * 8 / (h->bps * T) + tx / h->bps;

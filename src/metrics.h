@@ -18,11 +18,17 @@
 typedef struct metric_def {
     const char *name; /* column name, unit last: "msg_latency_mean_s" */
     const char *desc; /* one line */
+    /* NULL (a column whenever the plugin is used), or "path=value" of one of
+     * the plugin's own parameters: a fabric's column only when some point of
+     * the sweep has that value (app/run/run.c's layout; e.g. the electrical
+     * switch's link utilisation, "network.router=input-queued"), so a
+     * plugin's other runs keep their files */
+    const char *when;
 } metric_def;
 
 /* X(name, description) -> an enum entry and a metric_def entry. */
 #define METRIC_ENUM(name, desc) M_##name,
-#define METRIC_DEF(name, desc) {#name, desc},
+#define METRIC_DEF(name, desc) {#name, desc, NULL},
 
 #define TN_METRICS(X)                                                                          \
     X(span_s, "first activity to last (job arrival to job completion, generation to delivery; several workloads: the earliest first to the latest last)") \

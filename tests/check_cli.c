@@ -430,6 +430,10 @@ START_TEST(test_option_values_refused)
         {"validate " SWEEP_CFG " --set workload.task.send-size=1e18B", "more than the largest size tasknet simulates, 1TB"},
         {"validate " SWEEP_CFG " --set 'workload.tree.vertices=normal(5,1e8)'",
          "can draw up to 927000005 vertices (one draw in 10^20)"},
+        /* congestion isolation needs a routing of one deadlock class: validate refuses a torus (dor: 2
+         * dateline classes) as run does, not "valid" and then a run-time error (review6) */
+        {"validate configs/paper/navaridas-torus.xml --set network.congestion-isolation=destination",
+         "--set network.congestion-isolation=destination: the 8x4 torus routes with 2 deadlock classes"},
         /* a table is a file: /dev/zero would be read without end */
         {"validate " SWEEP_CFG " --set 'workload.task.send-size=empirical(/dev/zero)'", "'/dev/zero' is not a regular file"},
         /* run ids are counted from 0: "-1" is not 2^64 - 1 */
@@ -682,6 +686,21 @@ START_TEST(test_memory_refused_before_the_run)
     free(out);
     out = run_tasknet("run configs/examples/spinet-load.xml --set workload.offered-load=3e8 -q", &st);
     ck_assert_msg(st == 1 && strstr(out, "latencies of 1.92e+13 messages") != NULL, "%s", out);
+    free(out);
+    /* validate refuses what run refuses: a task tree's messages per job
+     * come from its resolved shape (fig9's trees), which validate used to
+     * leave out of the estimate (2e8 messages for 1e8 jobs, fitting in
+     * 20 GB, where run counts 3.68e9 and refuses) */
+    out = run_sh("TASKNET_MEMORY=20GB \"$TASKNET\" validate configs/paper/fig9.xml --set workload.jobs=1e8 2>&1; "
+                 "echo \"status $?\"; TASKNET_MEMORY=20GB \"$TASKNET\" run configs/paper/fig9.xml "
+                 "--set workload.jobs=1e8 -q 2>&1; echo \"status $?\"",
+                 &st);
+    {
+        const char *v = strstr(out, "latencies of 3.68e+09 messages");
+        ck_assert_msg(v != NULL && strstr(v + 1, "latencies of 3.68e+09 messages") != NULL &&
+                          strstr(out, "status 1\n") != NULL && strstr(out, "valid (") == NULL,
+                      "%s", out);
+    }
     free(out);
     /* -j N holds N runs at once */
     out = run_sh("TASKNET_MEMORY=1GB \"$TASKNET\" run " SWEEP_CFG " --set workload.jobs=20000 -j 4 -q --list-runs "

@@ -145,6 +145,8 @@ static const bad_case bad_cases[] = {
      * the memory estimate's build of the failed fabric (topo_fail's walks of the torus's alternative records,
      * which carry no intermediate). "  <network type=\"torus\" dims=\"4 4\" bandwidth=\"10Gb/s\" routing=\"valiant\" " is 72 */
     {"torus_valiant_failed.xml", 3, 73, {"<network failed-links=\"S0-S1\">", "routing=valiant on a torus does not route around failed links", NULL}},
+    /* a graph whose routes need 2 VC classes: congestion isolation refused by validate, not first at run (review6) */
+    {"ci_graph_vcs.xml", 7, 83, {"<network congestion-isolation=\"destination\">", "ci_graph_vcs.dot routes with 2 deadlock classes", NULL}},
     /* a fabric's parameter where no point uses that fabric: 37 + 19 */
     {"not_applying.xml", 3, 56, {"<network extra-stages=\"1\">", "applies to spinet, and network.type is electrical-switch", NULL}},
     {"spinet_control_first.xml", 3, 56, {"<network priority=\"control-first\">", "applies to electrical-switch, torus, fat-tree, leaf-spine, dragonfly, graph, and network.type is spinet", NULL}},

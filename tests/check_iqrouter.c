@@ -608,6 +608,55 @@ START_TEST(test_speedup_global_links)
 }
 END_TEST
 
+/* Credits at speedup 2 (iqrouter.c's head, "Internal speedup": at most one
+ * credit per input port per flit time, at flit-time edges; BookSim2's
+ * _SendCredits sends the front Credit of each input's queue once a cycle).
+ * One switch (1-level 4-ary fat tree), one VC, cut-through, 2-flit VC
+ * buffers, 2-byte packets, T = 1 ns, speedup 2 (steps 0.5 ns), rd = va =
+ * sa = st = 0.5 ns, credit-delay 1 ns, host links 0. Host 0 sends 4 bytes
+ * to host 2 at 5 ns (times relative to it): packets P and Q of 2 flits;
+ * cut-through: the host sends a packet only with credit for both its flits.
+ *   P0, P1 leave the host at 0, 1 and are whole at the switch at 1, 2. P0:
+ *   routed at 1.5, VC granted at 2 (requested 1.5), switch allocation
+ *   requested at 2, leaves its buffer at 2.5, crossbar done 3, on the link
+ *   at the edge 3, whole at host 2 at 4. P1: at the front, requests at 2.5
+ *   (one step after P0's), leaves at 3, crossbar done 3.5, link at the edge
+ *   4, whole at host 2 at 5.
+ *   Credits: both flits left input port 0 within the cycle ending at 3.
+ *   P0's credit is sent at the edge 3, P1's at the next edge not taken by
+ *   that port's credits: 4; at host 0 (+ credit-delay 1) at 4 and 5. Q
+ *   leaves at 5 (the first host tick with both credits): Q0 whole at 6,
+ *   routed 6.5, VC 7, leaves 7.5, link at 8, at host 2 at 9; Q1 whole at 7,
+ *   requests 7.5, leaves 8, link at 9, at host 2 at 10: the message is
+ *   delivered at 10 ns.
+ *   Without the limit (a credit per flit at leave + credit-delay) the
+ *   credits are at the host at 3.5 and 4, Q leaves at 4 and the message is
+ *   delivered at 9; with credits at edges but two per edge, at 4 and 4:
+ *   also 9. With two VCs Q takes the second VC at 2 and the limit does not
+ *   bind (P on VC 0, Q on VC 1: Q0 whole at 3, routed 3.5, VC 4 (P holds
+ *   the output VC toward host 2 until its tail is granted at 2.5; VC 1 of
+ *   the output is free: granted 4), leaves 4.5, link 5, at host 2 at 6; Q1
+ *   whole at 4, leaves 5, crossbar 5.5, link 6, at host 2 at 7). */
+START_TEST(test_speedup_credit_per_cycle)
+{
+    for (int vcs = 1; vcs <= 2; vcs++) {
+        const char *s[] = {"network.router=input-queued", "network.flit-size=1B", "network.mtu=2B",
+                           "network.vc-buffer=2B", "network.host-link-latency=0ns", "network.arity=4",
+                           "network.levels=1", vcs == 1 ? "network.vcs=1" : "network.vcs=2",
+                           "network.routing-delay=0.5ns", "network.vc-alloc-delay=0.5ns",
+                           "network.sw-alloc-delay=0.5ns", "network.st-delay=0.5ns", "network.speedup=2",
+                           "network.credit-delay=1ns", "network.switching=cut-through", NULL};
+        net_params core = core_bs(4);
+        th_net *h = th_net_new("fat-tree", &core, s, NULL, 1, 4);
+        net_msg *m = th_at_low(h, T0, 0, 2, 4);
+        th_net_go(h);
+        ck_delivered_at(m, T0 + (vcs == 1 ? 10 : 7) * NS);
+        ck_assert_uint_eq(iqr_leaks(h->n->state), 0);
+        th_net_free(h);
+    }
+}
+END_TEST
+
 /* ---- links of their own rate (iqrouter.c's head "Links of their own rate") ----
  * A graph fabric H0 - S - T - H1 (and H2 on S, H3 on T; host i is Hi) written to a
  * temporary file; `st` is the attribute of the edges S -> T and T -> S. */
@@ -821,6 +870,7 @@ static Suite *iqr_suite(void)
     tcase_add_test(t, test_drained_credits_back);
     tcase_add_test(t, test_refusals);
     tcase_add_test(t, test_speedup_global_links);
+    tcase_add_test(t, test_speedup_credit_per_cycle);
     tcase_add_test(t, test_link_rate_lone);
     tcase_add_test(t, test_link_rate_shared);
     tcase_add_test(t, test_link_rate_oq_agrees);

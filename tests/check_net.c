@@ -523,10 +523,16 @@ START_TEST(test_metrics)
     ck_assert_double_eq_tol(m[M_msg_latency_data_p50_s], 8.24e-6, tol);
     ck_assert_double_eq_tol(m[M_msg_latency_data_p99_s], 8.24e-6, tol);
     ck_assert_double_eq_tol(m[M_msg_latency_data_max_s], 8.24e-6, tol);
-    /* every bit crosses the switch once: the switch's one metric */
-    ck_assert_uint_eq(net_switch_ops.nmetrics, 1);
+    /* every bit crosses the switch once: the switch's own metric (the output-queued switch measures only
+     * it; the input-queued router's utilisation columns, metric_def.when, are NAN here) */
+    ck_assert_uint_eq(net_switch_ops.nmetrics, 4);
     ck_assert_str_eq(net_switch_ops.metrics[0].name, "energy_per_bit_j");
+    ck_assert_ptr_null(net_switch_ops.metrics[0].when);
     ck_assert_double_eq_tol(own[0], 3e-12, 1e-27);
+    for (size_t i = 1; i < net_switch_ops.nmetrics; i++) {
+        ck_assert_str_eq(net_switch_ops.metrics[i].when, "network.router=input-queued");
+        ck_assert(isnan(own[i]));
+    }
     /* not the fabric's: untouched */
     ck_assert_double_eq(m[M_span_s], -1);
     ck_assert_double_eq(m[M_events], -1);

@@ -35,6 +35,7 @@
 #include "network.h"
 #include "params.h"
 #include "swnet.h"
+#include "topo.h"
 #include "workload.h"
 
 #define SW "electrical-switch"
@@ -308,6 +309,77 @@ START_TEST(test_refusals)
 }
 END_TEST
 
+/* A metric of the switch by name after its run (net_metrics: the fabric's own, NAN where not measured). */
+static double sw_metric(th_net *h, const char *name)
+{
+    double core[METRIC_CORE_COUNT];
+    double *own = calloc(h->n->ops->nmetrics + 1, sizeof *own);
+    ck_assert_ptr_nonnull(own);
+    net_metrics(h->n, core, own);
+    double v = NAN;
+    int found = 0;
+    for (size_t i = 0; i < h->n->ops->nmetrics; i++)
+        if (strcmp(h->n->ops->metrics[i].name, name) == 0) {
+            v = own[i];
+            found = 1;
+        }
+    free(own);
+    ck_assert_msg(found, "the switch has no metric %s", name);
+    return v;
+}
+
+/* network.host-link-latency and the switched core's metrics on the
+ * input-queued switch. The case of test_zero_load_booksim_units (N = 4,
+ * T = 1 ns, link-latency 2 ns, switch-latency 10 ns, stages 1 ns, one
+ * 4-flit packet 0 -> 1 handed over at 5 ns) with host-link-latency 5 ns:
+ * every link of the star is a host link, so each takes 5 ns and
+ * link-latency's 2 ns none. Flit k is whole at the switch at 5 + k + 1 + 5
+ * = 11 + k, 3 ns later than with 2 ns links, and the tail's last link is 3
+ * ns longer: 23 + 3 + 3 = 29 ns (the formula: 2 (T + 5) + (1 + 1 + 1 + 1 +
+ * 10) + 3 T = 12 + 14 + 3 = 29), delivered at 34 ns.
+ * Utilisation (swnet.h's link_utilization_*: a link's busy time / span,
+ * span from the first hand-over, 5 ns, to the last delivery, 34 ns: 29 ns):
+ * 8 directed links (4 host uplinks, 4 outputs); host 0's uplink and the
+ * output toward host 1 each carry 4 flits of T = 1 ns: mean (4 + 4) / (8 x
+ * 29) = 1/29, max 4/29. saturation_bound: uniform random traffic loads
+ * every uplink and every output with the offered rate (each output
+ * receives 1/N of every host's N sends), so 1.
+ * Under output-queued, host-link-latency is refused with its reason (all
+ * its links take link-latency), as on the switched fabrics. */
+START_TEST(test_host_link_and_metrics)
+{
+    const char *iq[] = {"network.router=input-queued", "network.flow-control=credit", "network.flit-size=1B",
+                        "network.mtu=4B", "network.vc-buffer=8B", "network.host-link-latency=5ns", NULL};
+    net_params core = core8(4, 2 * NS, 10 * NS);
+    th_net *h = th_net_new(SW, &core, iq, NULL, 1, 4);
+    net_msg *m = th_at_low(h, 5 * NS, 0, 1, 4);
+    th_net_go(h);
+    ck_delivered_at(m, 5 * NS + 29 * NS);
+    ck_assert_int_eq(h->n->ops->zero_load_ps(h->n->state, 0, 1, 4), 29 * NS);
+    CLOSE(sw_metric(h, "link_utilization_mean"), 1.0 / 29, 1e-15);
+    CLOSE(sw_metric(h, "link_utilization_max"), 4.0 / 29, 1e-15);
+    CLOSE(sw_metric(h, "saturation_bound"), 1.0, 0);
+    /* export-topology's topology: one switch, host j on port j */
+    const topo *t = h->n->ops->topology(h->n->state);
+    ck_assert_ptr_nonnull(t);
+    ck_assert_uint_eq(t->switches, 1);
+    ck_assert_uint_eq(t->hosts, 4);
+    th_net_free(h);
+    /* the output-queued switch: no topology object, no such metrics (NAN), host-link-latency refused */
+    net_params c2 = core8(4, 2 * NS, 10 * NS);
+    th_net *o = th_net_new(SW, &c2, NULL, NULL, 1, 4);
+    ck_assert_ptr_null(o->n->ops->topology(o->n->state));
+    th_at_low(o, 5 * NS, 0, 1, 4);
+    th_net_go(o);
+    ck_assert(isnan(sw_metric(o, "link_utilization_mean")));
+    th_net_free(o);
+    const char *oq[] = {"network.host-link-latency=5ns", NULL};
+    char err[1024] = "";
+    ck_assert_ptr_null(th_net_try(SW, &c2, oq, NULL, 1, 4, err, sizeof err));
+    ck_assert_msg(strstr(err, "network.host-link-latency") != NULL, "%s", err);
+}
+END_TEST
+
 static Suite *switch_iq_suite(void)
 {
     Suite *s = suite_create("switch_iq");
@@ -318,6 +390,7 @@ static Suite *switch_iq_suite(void)
     tcase_add_test(t, test_head_of_line_blocking);
     tcase_add_test(t, test_random_load_drains);
     tcase_add_test(t, test_refusals);
+    tcase_add_test(t, test_host_link_and_metrics);
     tcase_add_loop_test(t, test_every_workload, 0, (int)wl_count());
     suite_add_tcase(s, t);
     return s;

@@ -19,6 +19,8 @@
 #include "spinet_topology.h"
 #include "topo.h"
 #include "harness.h"
+#include "network.h"
+#include "params.h"
 
 /* Check records a checkpoint (a write) per ck_assert; the loops over every
  * pair use this instead, which costs nothing when it holds. */
@@ -1423,12 +1425,67 @@ START_TEST(test_scale)
 }
 END_TEST
 
+/* The routing tables' parameters (topo.h, topo_<name>_routing_params):
+ * every path a routing declares is a row of its fabric (the fabric that
+ * builds the topology), and network.routing's help names it beside that
+ * routing ("reads network.dateline"), as `tasknet params` and --help show;
+ * the torus's dateline row takes its choices and help from topo_torus.c. */
+START_TEST(test_routing_params_rows)
+{
+    static const struct {
+        const char *fabric;
+        const char *const *names, *const *params;
+    } tab[] = {
+        {"torus", topo_torus_routing_names, topo_torus_routing_params},
+        {"fat-tree", topo_fattree_routing_names, topo_fattree_routing_params},
+        {"leaf-spine", topo_leafspine_routing_names, topo_leafspine_routing_params},
+        {"dragonfly", topo_dragonfly_routing_names, topo_dragonfly_routing_params},
+        {"graph", topo_graph_routing_names, topo_graph_routing_params},
+    };
+    unsigned named = 0;
+    for (size_t t = 0; t < sizeof tab / sizeof tab[0]; t++) {
+        const net_ops *ops = net_find(tab[t].fabric);
+        ck_assert_ptr_nonnull(ops);
+        for (size_t i = 0; tab[t].names[i]; i++) {
+            const char *par = tab[t].params[i];
+            ck_assert_msg(par != NULL, "%s %s: no parameters entry", tab[t].fabric, tab[t].names[i]);
+            char one[128];
+            for (const char *s = par; *s;) {
+                size_t n = strcspn(s, " ");
+                ck_assert_uint_lt(n, sizeof one);
+                memcpy(one, s, n);
+                one[n] = '\0';
+                const param_row *row = NULL;
+                for (size_t k = 0; k < ops->nparams; k++)
+                    if (strcmp(ops->params[k].path, one) == 0)
+                        row = &ops->params[k];
+                ck_assert_msg(row != NULL, "%s routing %s reads %s, not a row of the fabric", tab[t].fabric,
+                              tab[t].names[i], one);
+                named++;
+                s += n;
+                s += strspn(s, " ");
+            }
+        }
+    }
+    ck_assert_uint_eq(named, 3); /* the torus's dor, valiant and romm read network.dateline */
+    ck_assert_ptr_nonnull(strstr(topo_routing_help, "dor (dimension order, 2 dateline classes; reads network.dateline)"));
+    ck_assert_ptr_nonnull(strstr(topo_routing_help, "adaptive (minimal adaptive over a dor escape, Duato: 3 classes) |"));
+    const net_ops *tor = net_find("torus");
+    for (size_t k = 0; k < tor->nparams; k++)
+        if (strcmp(tor->params[k].path, "network.dateline") == 0) {
+            ck_assert_ptr_eq(tor->params[k].help, topo_torus_dateline_help);
+            ck_assert_ptr_eq(tor->params[k].choices, topo_torus_dateline_names);
+        }
+}
+END_TEST
+
 static Suite *topo_suite(void)
 {
     Suite *s = suite_create("topo");
     TCase *tc = tcase_create("core");
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, test_fast_division);
+    tcase_add_test(tc, test_routing_params_rows);
     tcase_add_test(tc, test_torus_routes);
     tcase_add_test(tc, test_twisted_routes);
     tcase_add_test(tc, test_torus_adaptive_candidates);

@@ -625,6 +625,20 @@ static int parse_opts(const char *cmd, int argc, char **argv, struct opts *o, in
     return 0;
 }
 
+/* validate: whether one run of point p (resolved or not) fits in memory;
+ * if not, says so at the attribute that sizes it when the file has it. */
+static int validate_memory(const cfg *pc, const char *blame, size_t p, const char *where)
+{
+    char err[1024], at[CFG_PATH_MAX + 64], what[64];
+    if (run_check_memory(pc, 1, 0, err, sizeof err) == 0)
+        return 1;
+    if (run_memory_where(pc, at, sizeof at, what, sizeof what))
+        fprintf(stderr, "%s: error: %s, sweep point %zu%s: %s\n", at, what, p, where, err);
+    else
+        fprintf(stderr, "%s: error: sweep point %zu%s: %s\n", blame, p, where, err);
+    return 0;
+}
+
 static int cmd_validate(int argc, char **argv)
 {
     struct opts o;
@@ -661,20 +675,18 @@ static int cmd_validate(int argc, char **argv)
                                       cfg_point_value(&c, p, a));
             if (c.naxes && strlen(where) + 1 < sizeof where)
                 strcat(where, ")");
-            /* the estimate first: resolving may build what it sizes */
-            char at[CFG_PATH_MAX + 64], what[64];
+            /* the estimate first (resolving may build what it sizes), and
+             * again once resolved, as `run` checks it: a workload's estimate
+             * may need what resolving reads (a task tree's shape) */
             if (cfg_point(&c, p, &pc, err, sizeof err) != 0) {
                 fprintf(stderr, "%s: error: sweep point %zu%s: %s\n", blame, p, where, err);
                 rc = -1;
-            } else if (run_check_memory(&pc, 1, 0, err, sizeof err) != 0) {
-                /* at the attribute that sizes it, when the file has it */
-                if (run_memory_where(&pc, at, sizeof at, what, sizeof what))
-                    fprintf(stderr, "%s: error: %s, sweep point %zu%s: %s\n", at, what, p, where, err);
-                else
-                    fprintf(stderr, "%s: error: sweep point %zu%s: %s\n", blame, p, where, err);
+            } else if (!validate_memory(&pc, blame, p, where)) {
                 rc = -1;
             } else if (run_resolve(&pc, &fpc, NULL, err, sizeof err) != 0) {
                 fprintf(stderr, "%s: error: sweep point %zu%s: %s\n", blame, p, where, err);
+                rc = -1;
+            } else if (!validate_memory(&pc, blame, p, where)) {
                 rc = -1;
             }
             cfg_free(&pc);
@@ -719,7 +731,8 @@ static int cmd_export_topology(int argc, char **argv)
         const net_ops *nops = cfg_net(&pc);
         if (!nops || !nops->topology) {
             fprintf(stderr, "tasknet export-topology: error: network type %s has no switched topology to export "
-                            "(torus, fat-tree, leaf-spine, dragonfly and graph have)\n",
+                            "(torus, fat-tree, leaf-spine, dragonfly, graph and electrical-switch with "
+                            "router=\"input-queued\" have)\n",
                     pc.net_type);
         } else {
             sim *s = sim_create();
@@ -729,6 +742,11 @@ static int cmd_export_topology(int argc, char **argv)
             net *n = net_create(nops, &np, cfg_net_params(&pc), NULL, s, rng, export_deliver, NULL, err, sizeof err);
             if (!n) {
                 fprintf(stderr, "tasknet export-topology: error: %s\n", err);
+            } else if (!nops->topology(n->state)) { /* the electrical switch under output-queued */
+                fprintf(stderr, "tasknet export-topology: error: this %s has no switched topology to export; "
+                                "network.router=\"input-queued\" builds one (one switch, host j on port j)\n",
+                        nops->name);
+                net_destroy(n);
             } else {
                 char title[CFG_PATH_MAX + 256];
                 snprintf(title, sizeof title, "%s: network type %s, %u nodes", o.config, nops->name, pc.nodes);
@@ -1231,8 +1249,12 @@ static int cmd_params(int argc, char **argv)
 
 static void print_metrics(const metric_def *m, size_t n)
 {
-    for (size_t i = 0; i < n; i++)
-        printf("  %-28s %s\n", m[i].name, m[i].desc);
+    for (size_t i = 0; i < n; i++) {
+        printf("  %-28s %s", m[i].name, m[i].desc);
+        if (m[i].when) /* a column only in sweeps with a point where it holds (metric_def.when) */
+            printf(" (with %s)", m[i].when);
+        printf("\n");
+    }
 }
 
 static int cmd_metrics(void)

@@ -145,6 +145,10 @@ int cfg_wl_exclusive(const cfg *c, size_t k);
 /* The plugins any point of c's sweep selects, in registry order: *n set, at
  * most max written. */
 size_t cfg_used_nets(const cfg *c, const net_ops **out, size_t max);
+/* Whether some point of c's sweep sets fabric `plugin`'s parameter to a
+ * value: `when` is "path=value" (metric_def.when), the base value or one
+ * of the path's axis values. 1 when the plugin has no such row. */
+int cfg_net_when_somewhere(const cfg *c, const char *plugin, const char *when);
 size_t cfg_used_wls(const cfg *c, const wl_ops **out, size_t max);
 
 /* Sweep: number of points (product of axis lengths; 1 without axes or for a

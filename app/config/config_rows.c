@@ -605,6 +605,27 @@ size_t cfg_used_nets(const cfg *c, const net_ops **out, size_t max)
     return n;
 }
 
+int cfg_net_when_somewhere(const cfg *c, const char *plugin, const char *when)
+{
+    const char *eq = when ? strchr(when, '=') : NULL;
+    if (!eq)
+        return 1;
+    for (size_t j = 0; j < crow_count(); j++) {
+        const cfg_param_info *p = crow_at(j);
+        if (p->owner != CFG_OWN_NET || !p->plugin || strcmp(p->plugin, plugin) != 0 ||
+            strncmp(p->row->path, when, (size_t)(eq - when)) != 0 || p->row->path[eq - when] != '\0')
+            continue;
+        char base[256];
+        if (cfg_param_get_at(c, j, 0, base, sizeof base) != 0)
+            return 1;
+        char *path = crow_path(c, j, 0);
+        int holds = used_somewhere(c, path, base, eq + 1);
+        free(path);
+        return holds;
+    }
+    return 1;
+}
+
 size_t cfg_used_wls(const cfg *c, const wl_ops **out, size_t max)
 {
     size_t n = 0;

@@ -22,11 +22,19 @@
 
 /* ---------------------------------------------------------------- layout */
 
-/* Add a plugin's metrics (shared names share a column) and its map. */
-static size_t *add_metrics(run_layout *l, size_t *cap, const metric_def *m, size_t nm)
+/* Add a plugin's metrics (shared names share a column) and its map; a
+ * metric whose `when` (metric_def.when) no point of base's sweep meets gets
+ * no column (map NO_COLUMN: scatter drops it). */
+#define NO_COLUMN ((size_t)-1)
+static size_t *add_metrics_when(run_layout *l, size_t *cap, const metric_def *m, size_t nm, const cfg *base,
+                                const char *plugin)
 {
     size_t *map = tn_xcalloc(nm ? nm : 1, sizeof *map);
     for (size_t k = 0; k < nm; k++) {
+        if (m[k].when && base && !cfg_net_when_somewhere(base, plugin, m[k].when)) {
+            map[k] = NO_COLUMN;
+            continue;
+        }
         long c = metric_find(l->col, l->n, m[k].name);
         if (c < 0) {
             if (l->n == *cap) {
@@ -39,6 +47,11 @@ static size_t *add_metrics(run_layout *l, size_t *cap, const metric_def *m, size
         map[k] = (size_t)c;
     }
     return map;
+}
+
+static size_t *add_metrics(run_layout *l, size_t *cap, const metric_def *m, size_t nm)
+{
+    return add_metrics_when(l, cap, m, nm, NULL, NULL);
 }
 
 /* "<name>.<metric>" (caller frees). */
@@ -144,7 +157,8 @@ void run_layout_init(run_layout *l, const cfg *base)
     const net_ops *nets[64];
     size_t nnet = cfg_used_nets(base, nets, 64);
     for (size_t i = 0; i < nnet && i < 64; i++)
-        l->net_map[net_index(nets[i])] = add_metrics(l, &cap, nets[i]->metrics, nets[i]->nmetrics);
+        l->net_map[net_index(nets[i])] =
+            add_metrics_when(l, &cap, nets[i]->metrics, nets[i]->nmetrics, base, nets[i]->name);
     layout_table(l, base);
     const wl_ops *w = cfg_wl(base);
     if (w && w->plot_y)
@@ -382,7 +396,8 @@ static void on_progress_alarm(int sig)
 static void scatter(double *m, const size_t *map, const double *own, size_t n)
 {
     for (size_t k = 0; k < n; k++)
-        m[map[k]] = own[k];
+        if (map[k] != NO_COLUMN)
+            m[map[k]] = own[k];
 }
 
 int run_one(const cfg *c, const run_layout *l, uint64_t replica, run_cache *rcache, double *m, const run_outputs *o,
