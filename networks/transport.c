@@ -1505,29 +1505,13 @@ void tp_send(tp_inst *t, net_msg *m)
         st_send(t, m);
         return;
     }
-    tp_flow *f = flow_alloc(t);
-    f->t = t;
+    tp_flow *f = flow_open(t, m);
     f->msg = m;
-    f->src = m->src;
-    f->dst = m->dst;
-    f->cls = m->cls;
-    f->prio = m->prio;
-    f->msg_id = m->id;
-    f->mss = t->p.mss_bytes;
     uint64_t b = m->size_bytes;
     uint64_t n = b ? (b - 1) / f->mss + 1 : 1;
     TN_ASSERT(n < UINT32_MAX, "a message of %llu B is more than 2^32 segments", (unsigned long long)b);
     f->nseg = (uint32_t)n;
     f->last_payload = (uint32_t)(b - (n - 1) * f->mss);
-    f->cwnd = (uint64_t)t->p.init_cwnd * f->mss;
-    f->ssthresh = UINT64_MAX / 4;
-    f->rto = t->p.init_rto_ps;
-    f->t_head_ps = -1;
-    f->last_cnp_ps = -1;
-    f->rate_bps = f->target_bps = net_core(t->root)->bandwidth_bps;
-    f->next_avail_ps = sim_now(t->s);
-    if (t->p.sack)
-        memset(f->sacked, 0, sizeof f->sacked);
     t->ops->init(f);
     if (t->p.handshake) {
         f->syn_wait = 1;
