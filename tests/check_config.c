@@ -685,6 +685,39 @@ END_TEST
 
 /* The defaults are the table's "def" column, and cfg_check names what a
  * configuration built in code still lacks. */
+/* network.switch-latency is the core's row and the switched fabrics' own
+ * (swnet.h SWNET_ROW_SWITCH_LATENCY, iqrouter.c's "Switch latency"): not
+ * given, the core holds 200ns (the output-queued router's) and the torus's
+ * row 0s (its input-queued router's); given, both hold the value, and the
+ * path reads the core's. */
+START_TEST(test_switch_latency_rows)
+{
+    cfg c;
+    cfg_defaults(&c);
+    char err[512], buf[64];
+    ck_assert_int_eq(cfg_set(&c, "network.type", "torus", err, sizeof err), 0);
+    long tor = -1;
+    for (size_t i = 0; i < cfg_param_count(); i++)
+        if (strcmp(cfg_param_at(i)->row->path, "network.switch-latency") == 0 && cfg_param_at(i)->plugin &&
+            strcmp(cfg_param_at(i)->plugin, "torus") == 0)
+            tor = (long)i;
+    ck_assert_int_ge(tor, 0);
+    ck_assert_int_eq(cfg_param_get_at(&c, (size_t)tor, 0, buf, sizeof buf), 0);
+    ck_assert_str_eq(buf, "0s");
+    get_eq(&c, "network.switch-latency", "200ns");
+    ck_assert_int_eq(c.net.switch_latency_ps, 200000);
+    ck_assert_int_eq(cfg_set(&c, "network.switch-latency", "100ns", err, sizeof err), 0);
+    ck_assert_int_eq(cfg_param_get_at(&c, (size_t)tor, 0, buf, sizeof buf), 0);
+    ck_assert_str_eq(buf, "100ns");
+    ck_assert_int_eq(c.net.switch_latency_ps, 100000);
+    /* a negative value is refused for every owner, nothing changed */
+    ck_assert_int_eq(cfg_set(&c, "network.switch-latency", "-1ns", err, sizeof err), -1);
+    ck_assert_int_eq(cfg_param_get_at(&c, (size_t)tor, 0, buf, sizeof buf), 0);
+    ck_assert_str_eq(buf, "100ns");
+    cfg_free(&c);
+}
+END_TEST
+
 START_TEST(test_defaults_and_check)
 {
     cfg c;
@@ -699,12 +732,15 @@ START_TEST(test_defaults_and_check)
         if (p->row->kind == PARAM_NAME) /* the registries' defaults */
             continue;
         /* a fabric's own default shows once it is selected (network.mtu:
-         * whole messages on the switch, packets on the topologies) */
+         * whole messages on the switch, packets on the topologies); a
+         * fabric's copy of a core path (network.switch-latency: 0ns for the
+         * switched fabrics' input-queued router) is its own row's value,
+         * while the path reads the core's (the output-queued router's) */
         if (p->owner == CFG_OWN_NET && strcmp(p->plugin, "electrical-switch") != 0) {
             cfg d;
             cfg_defaults(&d);
             ck_assert_int_eq(cfg_set(&d, "network.type", p->plugin, buf, sizeof buf), 0);
-            ck_assert_int_eq(cfg_get(&d, p->row->path, buf, sizeof buf), 0);
+            ck_assert_int_eq(cfg_param_get_at(&d, i, 0, buf, sizeof buf), 0);
             cfg_free(&d);
         }
         /* and a workload's (workload.jobs: 1500 task trees, one task graph) */
@@ -1045,6 +1081,7 @@ static Suite *config_suite(void)
     suite_add_tcase(s, t);
     t = tcase_create("set");
     tcase_add_test(t, test_set);
+    tcase_add_test(t, test_switch_latency_rows);
     tcase_add_test(t, test_defaults_and_check);
     tcase_add_test(t, test_point_cross_check);
     tcase_add_test(t, test_schema_file);
