@@ -573,7 +573,8 @@ extern const metric_def swnet_metrics_def[SWNET_NMETRICS];
 double swnet_mem_bytes(const net_params *core, const swnet_params *p, const topo *t);
 
 /* A topology file's ops that need its topology, PFX##_resolve_phy,
- * PFX##_mem_bytes and PFX##_uniform_bound (SWNET_BUILT_FIELDS(PFX) names
+ * PFX##_mem_bytes, PFX##_uniform_bound and PFX##_per_packet_paths (the
+ * topology's `adaptive`: SWNET_BUILT_FIELDS(PFX) names
  * them in its net_ops): each builds the topology with the file's own
  * `static int PFX##_build(const T *p, topo *t, char *err, size_t errlen)`
  * (T: its params type, whose swnet_params is member `sw`), asks the core
@@ -613,9 +614,20 @@ double swnet_mem_bytes(const net_params *core, const swnet_params *p, const topo
         double bound = t.ops->uniform_bound(&t);                                                              \
         topo_free(&t);                                                                                        \
         return bound;                                                                                         \
+    }                                                                                                         \
+    static int PFX##_per_packet_paths(const void *params)                                                     \
+    {                                                                                                         \
+        topo t;                                                                                               \
+        char err[256];                                                                                        \
+        if (PFX##_build(params, &t, err, sizeof err) != 0)                                                    \
+            return 0; /* the checks report it */                                                              \
+        int adaptive = t.adaptive;                                                                            \
+        topo_free(&t);                                                                                        \
+        return adaptive;                                                                                      \
     }
 #define SWNET_BUILT_FIELDS(PFX)                                                                               \
-    .resolve_phy = PFX##_resolve_phy, .mem_bytes = PFX##_mem_bytes, .uniform_bound = PFX##_uniform_bound
+    .resolve_phy = PFX##_resolve_phy, .mem_bytes = PFX##_mem_bytes, .uniform_bound = PFX##_uniform_bound,     \
+    .per_packet_paths = PFX##_per_packet_paths
 
 /* The ops every fabric over the core shares. */
 #define SWNET_OPS                                                                                             \
