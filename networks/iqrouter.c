@@ -1324,7 +1324,7 @@ static inline __attribute__((always_inline)) void router_tick_k(iqr *q, uint32_t
      * pass (a head granted its output VC now cannot ask before now + va,
      * and a request depends on its own VC and its output VC's credits) */
     const int merged = q->va > 0;
-    uint32_t nr = 0, ns = 0;
+    uint32_t nr = 0, ns = 0, nrvc = 0; /* nrvc: VCs that made VC allocation requests */
     iq_req *sq = q->sq;
     const int scan = rates || q->duescan;
     const int64_t *adue = &q->adue[(size_t)x0 * V];
@@ -1385,6 +1385,7 @@ static inline __attribute__((always_inline)) void router_tick_k(iqr *q, uint32_t
             q->rq[nr++] = (iq_req){.in = li, .out = c->out * V + v, .key = v, .who = li, .prio = c->cls};
             any = 1;
         }
+        nrvc += any;
         if (!any) { /* no output VC free: it loses this round */
             c->ready = now + (q->va ? q->va : q->Tr);
             q->s.va_lost++;
@@ -1394,10 +1395,20 @@ static inline __attribute__((always_inline)) void router_tick_k(iqr *q, uint32_t
     if (nr) {
         uint32_t nin = r->radix * V;
         uint16_t *pin = &q->va_in[(size_t)x0 * V], *pout = &q->va_out[(size_t)x0 * V];
-        if (nr == 1) { /* one request: granted (allocate's one-input case) */
-            q->granted[0] = 1;
-            pin[q->rq[0].in] = (uint16_t)(q->islip ? rr_next(q->rq[0].out, nin) : rr_next(q->rq[0].key, V));
-            pout[q->rq[0].out] = (uint16_t)rr_next(q->rq[0].in, nin);
+        if (nrvc == 1) {
+            /* one input VC's requests (a head toward a host asks for
+             * every VC there): allocate's one-input case, inline: the key
+             * (input-first) or output (iSLIP) nearest the input's pointer */
+            const iq_req *rq = q->rq;
+            uint32_t in = rq[0].in, best = 0;
+            for (uint32_t k = 1; k < nr; k++)
+                if (q->islip ? rr_dist(rq[k].out, pin[in], nin) < rr_dist(rq[best].out, pin[in], nin)
+                             : rr_dist(rq[k].key, pin[in], V) < rr_dist(rq[best].key, pin[in], V))
+                    best = k;
+            for (uint32_t k = 0; k < nr; k++)
+                q->granted[k] = k == best;
+            pin[in] = (uint16_t)(q->islip ? rr_next(rq[best].out, nin) : rr_next(rq[best].key, V));
+            pout[rq[best].out] = (uint16_t)rr_next(in, nin);
         } else
             allocate(q, nr, nin, nin, q->islip ? nin : V, pin, pout);
         for (uint32_t k = 0; k < nr; k++) {
