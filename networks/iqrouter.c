@@ -130,6 +130,25 @@
  *     links between groups network.global-link-latency (both directions),
  *     every other link network.link-latency (BookSim2's dragonfly.cpp with
  *     DRAGON_LATENCY: 10 cycles inside a group, 100 between groups).
+ *   Switch latency (network.switch-latency; one rule for every fabric
+ *     under this router): it joins st-delay at every switch, a pure delay
+ *     between a flit's switch allocation and its first bit on the output
+ *     link (iqr_init: stx = st-delay + switch-latency), so a lone packet
+ *     crossing h switches takes h x switch-latency more (the zero load
+ *     below, D with it). Not in the allocation stages: those hold the
+ *     packet's input VC, and hundreds of ns there would cap an input at one
+ *     packet per that time where the output-queued router's switch latency
+ *     occupies nothing. Its default is each fabric's own: the switched
+ *     fabrics' row (swnet.h SWNET_ROW_SWITCH_LATENCY) is 0 when not given,
+ *     as BookSim2's routers have no such term (the pipeline delays are the
+ *     router), while the output-queued router on the same fabric keeps the
+ *     core's 200 ns; the single electrical switch hands over the core's
+ *     value (200 ns by default: the same switch under both routers,
+ *     net_switch.c). A value given (attribute, --set, axis) reaches both
+ *     rows, so a sweep over network.router compares the two routers with
+ *     the same switch latency. Before this rule the switched fabrics
+ *     ignored the parameter under this router; every run that did not set
+ *     it is unchanged.
  *   Links of their own rate (a graph's edge attribute bandwidth,
  *     network.degraded-links; topo_ops.link_attr and swnet.c's lrate): a
  *     link at f times the fabric's rate B takes T_l = 8 flit-size / (f B), rounded
@@ -293,6 +312,18 @@
  *   results; bounded to RT_MAX_ENTRIES (a table past a core's L2 cache
  *   misses more than `next` costs: a 32x32 torus has none) and dropped at
  *   a failure.
+ *   Route words: with a routing whose every hop follows from the switch,
+ *   the destination and a word fixed at the source (topo_ops rec_word,
+ *   next_word: the torus's dor without a twist, whose word keeps each
+ *   dimension's direction, a tie's included, and its ring dateline class),
+ *   a packet keeps that word (rec_word at the source, instead of hdr_init's
+ *   record) and route asks next_word where the table says "ask next" or
+ *   where there is no table; `take` is not called. next_word's hop is
+ *   `next`'s on the record at every switch of the route (topo_torus.c,
+ *   above rec_word), so the same hops and the same results. Not with links
+ *   failing during the run (iqr_fail routes again from the records). The
+ *   IQ_RTAB_CHECK build keeps the record too and compares every table hit
+ *   and every word's hop with `next`'s.
  * No malloc in the event loop once warm: packets come from a free list
  * grown by chunks; buffers, credit FIFOs, allocator scratch and the wheel
  * are sized at init. Memory: per switch port V (40 + 32 depth) bytes plus
@@ -317,14 +348,17 @@
 enum { VC_IDLE = 0, VC_ROUTING = 1, VC_VA = 2, VC_ACTIVE = 3 };
 
 typedef struct iq_pkt {
-    struct iq_pkt *next; /* free list */
-    net_msg *msg;
+    union {
+        struct iq_pkt *next; /* free list */
+        net_msg *msg;        /* in use */
+    };
     uint32_t bytes;
     uint32_t nflits;
     uint32_t hops; /* switches whose crossbar its tail crossed */
     uint8_t cls;   /* its priority class at the fabric (0 first; 0 when the fabric has one class) */
+    uint32_t word; /* route words (q->words): its topo_ops.rec_word */
     topo_hop hop;  /* the candidate its head asks for at its current router (taken at the VC grant) */
-    topo_hdr hdr;
+    topo_hdr hdr;  /* (what a hop reads of a packet, hdr.dst included, is in its first 64 bytes) */
 } iq_pkt;
 
 typedef struct iq_flit {
@@ -402,6 +436,7 @@ typedef struct iqr {
     int duescan;         /* 1: every tick visits all its active VCs (after a failure; links of their own rate
                             always do: router_tick_k's `rates` copy) */
     uint32_t *rtab;      /* [switches hosts] the route table (head comment "Route table"), NULL: none */
+    int words;           /* 1: route words (head comment "Route words"): next_word instead of next, no take */
     int varies;          /* 1: some switch-to-switch link's latency is not q->link (dragonfly global links) */
     unsigned iters;
     iq_router *r;        /* [switches] */
@@ -966,6 +1001,15 @@ static void route(iqr *q, uint32_t sw, iq_ivc *c, iq_pkt *p, int64_t now)
                       c2[0].kind == cand[0].kind && c2[0].hops_left == cand[0].hops_left,
                   "route table: switch %u dst %u", sw, p->hdr.dst);
 #endif
+    } else if (q->words) {
+        t->ops->next_word(t, sw, p->hdr.dst, p->word, cand);
+        n = 1;
+#ifdef IQ_RTAB_CHECK
+        topo_hop c2[TOPO_MAX_CAND];
+        TN_ASSERT(t->ops->next(t, sw, &p->hdr, c2) == 1 && c2[0].port == cand[0].port && c2[0].vc == cand[0].vc &&
+                      c2[0].kind == cand[0].kind && c2[0].hops_left == cand[0].hops_left,
+                  "route word: switch %u dst %u", sw, p->hdr.dst);
+#endif
     } else
         n = t->ops->next(t, sw, &p->hdr, cand);
     uint32_t x0 = q->r[sw].x0;
@@ -1339,7 +1383,10 @@ static inline __attribute__((always_inline)) void router_tick_k(iqr *q, uint32_t
                 c->state = VC_ACTIVE;
                 c->ready = now + q->va;
                 iq_pkt *p = vc_front(c)->p;
-                q->st->t.ops->take(&q->st->t, sw, &p->hop, &p->hdr);
+#ifndef IQ_RTAB_CHECK
+                if (!q->words) /* (route words: the hops ahead need no record) */
+#endif
+                    q->st->t.ops->take(&q->st->t, sw, &p->hop, &p->hdr);
                 if (p->hop.kind == TOPO_HOP_ESCAPE)
                     q->st->st.adaptive_escape++;
                 express = q->rq[k].who;
@@ -1501,7 +1548,15 @@ static void host_try(iqr *q, uint32_t h, int64_t now)
         p->nflits = (uint32_t)(pc.bytes ? (pc.bytes - 1) / q->flit + 1 : 1);
         p->hops = 0;
         p->cls = q->classes ? pc.prio : 0;
-        st->t.ops->hdr_init(&st->t, pc.msg->src, pc.msg->dst, swnet_salt(st, pc.msg), &p->hdr);
+        if (q->words) { /* its word; of the record route reads only dst (head comment "Route words") */
+            p->word = st->t.ops->rec_word(&st->t, pc.msg->src, pc.msg->dst, swnet_salt(st, pc.msg));
+            p->hdr.src = pc.msg->src;
+            p->hdr.dst = pc.msg->dst;
+#ifdef IQ_RTAB_CHECK
+            st->t.ops->hdr_init(&st->t, pc.msg->src, pc.msg->dst, swnet_salt(st, pc.msg), &p->hdr);
+#endif
+        } else
+            st->t.ops->hdr_init(&st->t, pc.msg->src, pc.msg->dst, swnet_salt(st, pc.msg), &p->hdr);
         st->st.packets++;
         hs->p = p;
         hs->vc = (uint16_t)pick;
@@ -2142,7 +2197,7 @@ int iqr_init(swnet *st, const swnet_params *p, char *err, size_t errlen)
     q->rd = p->routing_delay_ps;
     q->va = p->vc_alloc_delay_ps;
     q->sa = p->sw_alloc_delay_ps;
-    q->stx = p->st_delay_ps;
+    q->stx = p->st_delay_ps + p->switch_latency_ps; /* the head's "Switch latency" */
     q->cd = p->credit_delay_ps;
     q->Tr = q->T / (p->speedup ? p->speedup : 1);
     if (q->Tr < 1)
@@ -2176,6 +2231,9 @@ int iqr_init(swnet *st, const swnet_params *p, char *err, size_t errlen)
     q->oblivious = !st->t.adaptive;
     if (q->oblivious && rt_wanted(t))
         q->rtab = tn_xcalloc((size_t)t->switches * t->hosts, sizeof *q->rtab);
+    /* route words: not with links failing during the run (iqr_fail routes again from the records) */
+    q->words = q->oblivious && t->ops->rec_word && t->ops->next_word && t->ops->dst_routed && t->ops->dst_routed(t) &&
+               st->fail_at_ps < 0;
     q->islip = p->allocator == SWNET_ISLIP;
     q->iters = p->alloc_iters ? p->alloc_iters : 1;
     uint32_t S = t->switches, V = q->V, X = q->X, N = t->hosts;

@@ -29,7 +29,9 @@ static const param_row core_rows[] = {
     {ROW("network.bandwidth", "rate", "b/s", "", "access bandwidth B of every node (> 0)"), .kind = PARAM_REAL,
      .dim = UNIT_RATE, .off = offsetof(cfg, net.bandwidth_bps), .flags = PARAM_POS | PARAM_UNSET0 | PARAM_REQUIRED,
      .alt = "network.zeta", .example = "40Gb/s"},
-    {ROW("network.switch-latency", "time", "s", "200ns", "electrical switch traversal (>= 0)"), .kind = PARAM_PS,
+    {ROW("network.switch-latency", "time", "s", "200ns", "electrical switch traversal (>= 0); input-queued routers add it to st-delay at every switch, "
+                                                       "and the switched fabrics' default there is 0 (their own row)"),
+     .kind = PARAM_PS,
      .off = offsetof(cfg, net.switch_latency_ps), .flags = PARAM_NONNEG, .example = "200ns"},
     {ROW("network.link-latency", "time", "s", "20ns", "propagation on one electrical link (>= 0)"),
      .kind = PARAM_PS, .off = offsetof(cfg, net.link_latency_ps), .flags = PARAM_NONNEG, .example = "20ns"},
