@@ -130,6 +130,25 @@
  *     links between groups network.global-link-latency (both directions),
  *     every other link network.link-latency (BookSim2's dragonfly.cpp with
  *     DRAGON_LATENCY: 10 cycles inside a group, 100 between groups).
+ *   Switch latency (network.switch-latency; one rule for every fabric
+ *     under this router): it joins st-delay at every switch, a pure delay
+ *     between a flit's switch allocation and its first bit on the output
+ *     link (iqr_init: stx = st-delay + switch-latency), so a lone packet
+ *     crossing h switches takes h x switch-latency more (the zero load
+ *     below, D with it). Not in the allocation stages: those hold the
+ *     packet's input VC, and hundreds of ns there would cap an input at one
+ *     packet per that time where the output-queued router's switch latency
+ *     occupies nothing. Its default is each fabric's own: the switched
+ *     fabrics' row (swnet.h SWNET_ROW_SWITCH_LATENCY) is 0 when not given,
+ *     as BookSim2's routers have no such term (the pipeline delays are the
+ *     router), while the output-queued router on the same fabric keeps the
+ *     core's 200 ns; the single electrical switch hands over the core's
+ *     value (200 ns by default: the same switch under both routers,
+ *     net_switch.c). A value given (attribute, --set, axis) reaches both
+ *     rows, so a sweep over network.router compares the two routers with
+ *     the same switch latency. Before this rule the switched fabrics
+ *     ignored the parameter under this router; every run that did not set
+ *     it is unchanged.
  *   Links of their own rate (a graph's edge attribute bandwidth,
  *     network.degraded-links; topo_ops.link_attr and swnet.c's lrate): a
  *     link at f times the fabric's rate B takes T_l = 8 flit-size / (f B), rounded
@@ -2241,7 +2260,7 @@ int iqr_init(swnet *st, const swnet_params *p, char *err, size_t errlen)
     q->rd = p->routing_delay_ps;
     q->va = p->vc_alloc_delay_ps;
     q->sa = p->sw_alloc_delay_ps;
-    q->stx = p->st_delay_ps;
+    q->stx = p->st_delay_ps + p->switch_latency_ps; /* the head's "Switch latency" */
     q->cd = p->credit_delay_ps;
     q->Tr = q->T / (p->speedup ? p->speedup : 1);
     if (q->Tr < 1)
