@@ -178,6 +178,14 @@ typedef struct net_ops {
      * attribute that makes it lossy (net_lossy_refusal), before any run.
      * NULL: never lossy. */
     int (*lossy)(const void *params);
+    /* 1 when the routing picks among paths packet by packet (adaptive: the
+     * fat tree's anca, the torus's adaptive, the dragonfly's ugal), so one
+     * transport flow's segments take several paths and may arrive out of
+     * order; 0 when each flow keeps one path (oblivious routings draw from
+     * the flow's salt: ECMP, random-up, Valiant, ROMM). HPCC, whose INT
+     * compares a flow's records hop by hop, is refused then
+     * (app/config/config_check.c). NULL: one path per flow. */
+    int (*per_packet_paths)(const void *params);
     /* The physical layer: from phy (and B), work out this fabric's budget,
      * bit error rate and energy per bit into its own params (which init then
      * reads) and the summary into out; -1 + err when no path can work (a budget below the receiver's

@@ -98,6 +98,8 @@ typedef struct swnet_params {
     uint32_t alloc_iters;     /* allocator iterations */
     int64_t routing_delay_ps, vc_alloc_delay_ps, sw_alloc_delay_ps, st_delay_ps, credit_delay_ps;
     int64_t host_link_ps;     /* host <-> switch links' latency, < 0: network.link-latency */
+    int64_t switch_latency_ps; /* input-queued routers: added to st-delay at every switch (the switched fabrics'
+                                  network.switch-latency row, 0 when not given; the single switch: the core's) */
     int placement;            /* enum topo_placement: full, or where N < hosts nodes sit (topo_sub.c) */
     char degraded_links[SWNET_FAILED_MAX]; /* network.degraded-links: "" none, or "A-B:0.5 C-D:0.25" */
     char failed_links[SWNET_FAILED_MAX]; /* network.failed-links: "" none, a count, or names A-B (topo_fail.c,
@@ -185,6 +187,18 @@ typedef struct swnet_params {
     {SWNET_ROW_("network.host-link-latency", "time", "s", "-1ps",                                              \
                 "input-queued routers: latency of the host <-> switch links (negative: network.link-latency)"), \
      .kind = PARAM_PS, .off = offsetof(T, m.host_link_ps), .example = "0ns"}
+
+/* network.switch-latency, the switched fabrics' copy of the core's row (one
+ * path, one parameter: a value given reaches both; not given, each owner
+ * keeps its own default). Its rule (iqrouter.c's head, "Switch latency"):
+ * the output-queued router reads the core's (200 ns by default), the
+ * input-queued router this one, added to st-delay at every switch; 0 when
+ * not given, as BookSim2's routers have no such term. */
+#define SWNET_ROW_SWITCH_LATENCY(T, m)                                                                        \
+    {SWNET_ROW_("network.switch-latency", "time", "s", "0s",                                                    \
+                "switched fabrics' input-queued router: added to st-delay at every switch; 0 when not given " \
+                "(BookSim2's routers have no such term; the output-queued router keeps the core's 200ns)"),    \
+     .kind = PARAM_PS, .off = offsetof(T, m.switch_latency_ps), .flags = PARAM_NONNEG, .example = "200ns"}
 
 #define SWNET_ROW_SPEEDUP(T, m) \
     {SWNET_ROW_("network.speedup", "integer", "", "1",                                                         \
@@ -289,7 +303,8 @@ typedef struct swnet_params {
      .example = "wormhole"},                                                                                    \
     SWNET_ROWS_IQ(T, m),                                                                                       \
     SWNET_ROW_HOST_LINK(T, m),                                                                                 \
-    SWNET_ROW_SPEEDUP(T, m)
+    SWNET_ROW_SPEEDUP(T, m),                                                                                   \
+    SWNET_ROW_SWITCH_LATENCY(T, m)
 
 /* The shared rules: mtu, vc-buffer (>= mtu with credits, so a packet always
  * fits), the routing one of `routings` (the topology's names table, topo.h)
@@ -558,7 +573,8 @@ extern const metric_def swnet_metrics_def[SWNET_NMETRICS];
 double swnet_mem_bytes(const net_params *core, const swnet_params *p, const topo *t);
 
 /* A topology file's ops that need its topology, PFX##_resolve_phy,
- * PFX##_mem_bytes and PFX##_uniform_bound (SWNET_BUILT_FIELDS(PFX) names
+ * PFX##_mem_bytes, PFX##_uniform_bound and PFX##_per_packet_paths (the
+ * topology's `adaptive`: SWNET_BUILT_FIELDS(PFX) names
  * them in its net_ops): each builds the topology with the file's own
  * `static int PFX##_build(const T *p, topo *t, char *err, size_t errlen)`
  * (T: its params type, whose swnet_params is member `sw`), asks the core
@@ -598,9 +614,20 @@ double swnet_mem_bytes(const net_params *core, const swnet_params *p, const topo
         double bound = t.ops->uniform_bound(&t);                                                              \
         topo_free(&t);                                                                                        \
         return bound;                                                                                         \
+    }                                                                                                         \
+    static int PFX##_per_packet_paths(const void *params)                                                     \
+    {                                                                                                         \
+        topo t;                                                                                               \
+        char err[256];                                                                                        \
+        if (PFX##_build(params, &t, err, sizeof err) != 0)                                                    \
+            return 0; /* the checks report it */                                                              \
+        int adaptive = t.adaptive;                                                                            \
+        topo_free(&t);                                                                                        \
+        return adaptive;                                                                                      \
     }
 #define SWNET_BUILT_FIELDS(PFX)                                                                               \
-    .resolve_phy = PFX##_resolve_phy, .mem_bytes = PFX##_mem_bytes, .uniform_bound = PFX##_uniform_bound
+    .resolve_phy = PFX##_resolve_phy, .mem_bytes = PFX##_mem_bytes, .uniform_bound = PFX##_uniform_bound,     \
+    .per_packet_paths = PFX##_per_packet_paths
 
 /* The ops every fabric over the core shares. */
 #define SWNET_OPS                                                                                             \

@@ -198,6 +198,17 @@ typedef struct topo_ops {
      * hop, so the record stays true for the hops that need it. */
     int (*dst_routed)(const topo *t);
     int (*next_dst)(const topo *t, uint32_t sw, uint32_t dst, topo_hop *out);
+    /* Optional (NULL: never; the torus's dor without a twist): a routing
+     * whose every hop follows from the switch, the destination and a word
+     * fixed at the source, so that a router may keep that word instead of
+     * the record and need not call `take` (iqrouter.c "Route words").
+     * Offered only where dst_routed(t) is 1. rec_word: the word of the
+     * record hdr_init(src, dst, salt) makes (the record itself is not
+     * needed). next_word: the hop `next` offers (its one candidate, every
+     * field) at switch sw on the route of every record with destination dst
+     * and that word, whatever `take` did before. Pure. */
+    uint32_t (*rec_word)(const topo *t, uint32_t src, uint32_t dst, uint64_t salt);
+    void (*next_word)(const topo *t, uint32_t sw, uint32_t dst, uint32_t word, topo_hop *out);
 } topo_ops;
 
 struct topo {

@@ -182,6 +182,7 @@ typedef struct torus {
     uint8_t dateline_ring;          /* DOR classes per ring traversal (BookSim2) instead of per hop */
     topo_div dstride[TOPO_MAX_DIMS], dk[TOPO_MAX_DIMS]; /* divisions by them (topo_div) */
     topo_torus_routing routing;
+    uint16_t *cc; /* [switches n] every switch's coordinates (route words, when dst_routed and small), NULL */
 } torus;
 
 static const torus *T(const topo *t) { return t->priv; }
@@ -238,9 +239,12 @@ static topo_end peer(const topo *t, uint32_t sw, uint32_t port)
 }
 
 /* Offset of least |.| congruent to diff modulo k; the tie k/2 goes - when bit. */
-static int32_t ring_min(int64_t diff, uint32_t k, unsigned bit)
+static inline int32_t ring_min(int64_t diff, uint32_t k, unsigned bit)
 {
-    int64_t r = ((diff % (int64_t)k) + (int64_t)k) % (int64_t)k;
+    /* diff mod k in 0..k-1; a difference of two coordinates (-k < diff < k, the usual case) without a division */
+    int64_t r = diff >= 0 && diff < (int64_t)k   ? diff
+                : diff < 0 && diff > -(int64_t)k ? diff + (int64_t)k
+                                                 : ((diff % (int64_t)k) + (int64_t)k) % (int64_t)k;
     int64_t back = r - (int64_t)k;
     if (r < -back)
         return (int32_t)r;
@@ -259,12 +263,20 @@ static unsigned tie_at(uint64_t salt, uint32_t flip, unsigned tb, unsigned j)
     return topo_pick(salt, tb + j, 2) ^ ((flip >> j) & 1u);
 }
 #define tie(salt, flip, j) tie_at(salt, flip, tb, j)
+/* ring_min with the tie's bit j of the salt drawn only when it decides (topo_pick is pure) */
+static inline int32_t ring_min_tie(int64_t diff, uint32_t k, uint64_t salt, uint32_t flip, unsigned tb, unsigned j)
+{
+    int64_t r = diff >= 0 && diff < (int64_t)k ? diff : diff < 0 && diff > -(int64_t)k ? diff + (int64_t)k : -1;
+    if (r >= 0 && 2 * r != (int64_t)k)
+        return (int32_t)(2 * r < (int64_t)k ? r : r - (int64_t)k);
+    return ring_min(diff, k, tie(salt, flip, j));
+}
 
 /* The (dx, dy) of the twisted plane (dimensions 0, 1) as INSEE's dtt_rr picks it. */
 static void plane_offsets(const torus *q, int64_t dx0, int64_t dy0, uint64_t salt, uint32_t flip, unsigned tb,
                           int32_t *dx, int32_t *dy)
 {
-    int32_t ax = ring_min(dx0, q->k[0], tie(salt, flip, 0));
+    int32_t ax = ring_min_tie(dx0, q->k[0], salt, flip, tb, 0);
     int32_t ay = (int32_t)dy0;
     *dx = ax;
     *dy = ay;
@@ -272,7 +284,7 @@ static void plane_offsets(const torus *q, int64_t dx0, int64_t dy0, uint64_t sal
         return;
     int s = dy0 > 0 ? -1 : 1; /* direction the wrap link is crossed in */
     int32_t by = (int32_t)(dy0 + s * (int64_t)q->k[1]);
-    int32_t bx = ring_min(dx0 - s * (int64_t)q->twist, q->k[0], tie(salt, flip, 1));
+    int32_t bx = ring_min_tie(dx0 - s * (int64_t)q->twist, q->k[0], salt, flip, tb, 1);
     int32_t la = iabs32(ax) + iabs32(ay), lb = iabs32(bx) + iabs32(by);
     if (lb < la || (lb == la && tie(salt, flip, 2))) {
         *dx = bx;
@@ -290,7 +302,7 @@ static void offsets(const torus *q, uint32_t a, uint32_t b, uint64_t salt, uint3
         d0 = 2;
     }
     for (uint32_t d = d0; d < q->n; d++)
-        off[d] = ring_min((int64_t)coord(q, b, d) - coord(q, a, d), q->k[d], tie(salt, flip, 3 + d));
+        off[d] = ring_min_tie((int64_t)coord(q, b, d) - coord(q, a, d), q->k[d], salt, flip, tb, 3 + d);
 }
 
 static void hdr_flip(const topo *t, uint32_t src, uint32_t dst, uint64_t salt, uint32_t flip, topo_hdr *h)
@@ -544,6 +556,74 @@ static int next_dst(const topo *t, uint32_t sw, uint32_t dst, topo_hop *out)
     return 1;
 }
 
+/* Route words (topo.h rec_word/next_word): dor on a plain torus, as
+ * next_dst above, with the two choices of the record that the destination
+ * does not decide kept in a word fixed at the source: bit 2d the direction
+ * of dimension d (1: -; its offset's sign at the source, a tie's drawn
+ * from the salt), bit 2d + 1 its class under dateline="ring" (ring_vc at
+ * the source: the traversal crosses the wrap link; the same for every hop
+ * of it). At a switch sw of the route, the dimensions before the one being
+ * travelled are done (sw's coordinate is dst's) and the later ones still
+ * hold the source's coordinate, so the record's offset of dimension d,
+ * after whatever takes brought the packet to sw, is the displacement sw ->
+ * dst in d taken in the word's direction: (b - a) mod k going +, (a - b)
+ * mod k going - (0 when a = b: the record's offset is then 0 too, as a
+ * minimal traversal never comes back to its start). next's hop follows:
+ * the lowest dimension with an offset, its port, its class (the word's
+ * bit under dateline="ring", dateline_vc of the offset per hop), hops_left
+ * the sum of the |offsets|; none left: the host port. */
+static inline uint32_t wcoord(const torus *q, uint32_t v, uint32_t d)
+{
+    return q->cc ? q->cc[(size_t)v * q->n + d] : coord(q, v, d);
+}
+
+static uint32_t rec_word(const topo *t, uint32_t src, uint32_t dst, uint64_t salt)
+{
+    const torus *q = T(t);
+    int32_t off[TOPO_MAX_DIMS];
+    offsets(q, src, dst, salt, 0, 0, off); /* hdr_init's (dor) */
+    uint32_t w = 0;
+    for (uint32_t d = 0; d < q->n; d++) {
+        int32_t o = off[d];
+        if (!o)
+            continue;
+        w |= (uint32_t)(o < 0) << (2 * d);
+        if (q->dateline_ring) { /* ring_vc */
+            uint32_t s = wcoord(q, src, d), e = wcoord(q, dst, d);
+            w |= (uint32_t)(o > 0 ? s > e : s < e) << (2 * d + 1);
+        }
+    }
+    return w;
+}
+
+static void next_word(const topo *t, uint32_t sw, uint32_t dst, uint32_t w, topo_hop *out)
+{
+    const torus *q = T(t);
+    uint32_t left = 0;
+    int lo = -1;
+    int32_t olo = 0;
+    for (uint32_t d = 0; d < q->n; d++) {
+        uint32_t k = q->k[d], a = wcoord(q, sw, d), b = wcoord(q, dst, d);
+        if (a == b)
+            continue;
+        int32_t o = (w >> (2 * d)) & 1u ? -(int32_t)(a > b ? a - b : a + k - b) : (int32_t)(b > a ? b - a : b + k - a);
+        left += (uint32_t)iabs32(o);
+        if (lo < 0) {
+            lo = (int)d;
+            olo = o;
+        }
+    }
+    if (lo < 0) {
+        out[0] = (topo_hop){.port = 0, .vc = 0, .kind = TOPO_HOP_ONLY, .hops_left = 0};
+        return;
+    }
+    out[0] = (topo_hop){.port = (uint32_t)(1 + 2 * lo + (olo < 0)),
+                        .vc = q->dateline_ring ? (uint8_t)((w >> (2 * lo + 1)) & 1u)
+                                               : dateline_vc(q, sw, (uint32_t)lo, olo),
+                        .kind = TOPO_HOP_ONLY,
+                        .hops_left = (uint16_t)(left > UINT16_MAX ? UINT16_MAX : left)};
+}
+
 /* adaptive: the adaptive candidate the router finds the most room on (the
  * output-queued core: room for the packet in the next buffer now, the
  * least loaded; the input-queued router: a free output VC, the most
@@ -627,7 +707,11 @@ static double uniform_bound(const topo *t)
     return load > 1 ? 1 / load : 1;
 }
 
-static void fini(topo *t) { free(t->priv); }
+static void fini(topo *t)
+{
+    free(((torus *)t->priv)->cc);
+    free(t->priv);
+}
 
 /* valiant and romm: no hdr_alt. Their record carries an intermediate and a
  * phase, which hdr_alt's records (the other minimal displacements src ->
@@ -639,6 +723,7 @@ static void fini(topo *t) { free(t->priv); }
         .name = "torus", .radix = radix, .port_base = port_base, .locate = locate, .attach = attach, .peer = peer,     \
         .hdr_init = hdr_init, .next = next, .take = take, .choose = choose, .uniform_bound = uniform_bound,            \
         .fini = fini, .hdr_alt = alt, .dst_routed = dst_routed, .next_dst = next_dst,                                  \
+        .rec_word = rec_word, .next_word = next_word,                                                                  \
     }
 static const topo_ops torus_ops = TORUS_OPS(hdr_alt);
 static const topo_ops torus_phased_ops = TORUS_OPS(NULL);
@@ -709,5 +794,15 @@ int topo_torus_init(topo *t, const topo_torus_params *p, char *err, size_t errle
     t->vcs = topo_torus_classes(p->routing);
     t->routing = (uint8_t)p->routing;
     t->adaptive = p->routing == TOPO_TORUS_ADAPTIVE;
+    /* route words' coordinates (next_word reads four a hop): up to 2^20 of them (2 MB) */
+    int small = (uint64_t)stride * q->n <= (UINT64_C(1) << 20);
+    for (uint32_t d = 0; d < q->n; d++)
+        small = small && q->k[d] <= UINT16_MAX;
+    if (dst_routed(t) && small) {
+        q->cc = tn_xmalloc((size_t)stride * q->n * sizeof *q->cc);
+        for (uint32_t v = 0; v < stride; v++)
+            for (uint32_t d = 0; d < q->n; d++)
+                q->cc[(size_t)v * q->n + d] = (uint16_t)coord(q, v, d);
+    }
     return 0;
 }

@@ -22,9 +22,12 @@
  *     lastUpdateSeq = snd_nxt;
  *   - MeasureInflight: for each hop i with an earlier record of the same
  *     port (tau_i = ts - L.ts > 0; where routes change packet by packet,
- *     anca, Valiant, UGAL, hop i of two records may be two ports, whose
- *     counters tell nothing together: skipped; the ns-3 code assumes one
- *     path per flow, ECMP): txRate_i = (txBytes - L.txBytes) / tau_i, u_i =
+ *     hop i of two records may be two ports, whose counters tell nothing
+ *     together: skipped. The paper and the ns-3 code assume one path per
+ *     flow, ECMP, so the configuration refuses hpcc on routings that pick
+ *     a path per packet, the fat tree's anca and the dragonfly's ugal:
+ *     net_ops.per_packet_paths, app/config/config_check.c; the skip stays
+ *     as the library's guard): txRate_i = (txBytes - L.txBytes) / tau_i, u_i =
  *     min(qLen, L.qLen) / (B_i T) + txRate_i / B_i (the paper's and the
  *     code's min of the two queue samples); u = max_i u_i, tau = its tau_i,
  *     tau = min(tau, T); U = (1 - tau/T) U + (tau/T) u (U starts at 1, the

@@ -146,6 +146,10 @@ static const bad_case bad_cases[] = {
      * which carry no intermediate). "  <network type=\"torus\" dims=\"4 4\" bandwidth=\"10Gb/s\" routing=\"valiant\" " is 72 */
     {"torus_valiant_failed.xml", 3, 73, {"<network failed-links=\"S0-S1\">", "routing=valiant on a torus does not route around failed links", NULL}},
     /* a graph whose routes need 2 VC classes: congestion isolation refused by validate, not first at run (review6) */
+    /* hpcc on routings that pick a path packet by packet (README, transport section):
+     * "  <network type=\"fat-tree\" arity=\"4\" levels=\"2\" bandwidth=\"100Gb/s\" flow-control=\"pfc\" " is 87 */
+    {"hpcc_per_packet_routing.xml", 3, 88, {"<network routing=\"anca\">", "transport hpcc needs one path per flow: routing=anca picks a path packet by packet", "go-back-N"}},
+    {"hpcc_ugal.xml", 3, 118, {"<network routing=\"ugal\">", "routing=ugal picks a path packet by packet", "(minimal or valiant)"}},
     {"ci_graph_vcs.xml", 7, 83, {"<network congestion-isolation=\"destination\">", "ci_graph_vcs.dot routes with 2 deadlock classes", NULL}},
     /* a fabric's parameter where no point uses that fabric: 37 + 19 */
     {"not_applying.xml", 3, 56, {"<network extra-stages=\"1\">", "applies to spinet, and network.type is electrical-switch", NULL}},
@@ -685,6 +689,39 @@ END_TEST
 
 /* The defaults are the table's "def" column, and cfg_check names what a
  * configuration built in code still lacks. */
+/* network.switch-latency is the core's row and the switched fabrics' own
+ * (swnet.h SWNET_ROW_SWITCH_LATENCY, iqrouter.c's "Switch latency"): not
+ * given, the core holds 200ns (the output-queued router's) and the torus's
+ * row 0s (its input-queued router's); given, both hold the value, and the
+ * path reads the core's. */
+START_TEST(test_switch_latency_rows)
+{
+    cfg c;
+    cfg_defaults(&c);
+    char err[512], buf[64];
+    ck_assert_int_eq(cfg_set(&c, "network.type", "torus", err, sizeof err), 0);
+    long tor = -1;
+    for (size_t i = 0; i < cfg_param_count(); i++)
+        if (strcmp(cfg_param_at(i)->row->path, "network.switch-latency") == 0 && cfg_param_at(i)->plugin &&
+            strcmp(cfg_param_at(i)->plugin, "torus") == 0)
+            tor = (long)i;
+    ck_assert_int_ge(tor, 0);
+    ck_assert_int_eq(cfg_param_get_at(&c, (size_t)tor, 0, buf, sizeof buf), 0);
+    ck_assert_str_eq(buf, "0s");
+    get_eq(&c, "network.switch-latency", "200ns");
+    ck_assert_int_eq(c.net.switch_latency_ps, 200000);
+    ck_assert_int_eq(cfg_set(&c, "network.switch-latency", "100ns", err, sizeof err), 0);
+    ck_assert_int_eq(cfg_param_get_at(&c, (size_t)tor, 0, buf, sizeof buf), 0);
+    ck_assert_str_eq(buf, "100ns");
+    ck_assert_int_eq(c.net.switch_latency_ps, 100000);
+    /* a negative value is refused for every owner, nothing changed */
+    ck_assert_int_eq(cfg_set(&c, "network.switch-latency", "-1ns", err, sizeof err), -1);
+    ck_assert_int_eq(cfg_param_get_at(&c, (size_t)tor, 0, buf, sizeof buf), 0);
+    ck_assert_str_eq(buf, "100ns");
+    cfg_free(&c);
+}
+END_TEST
+
 START_TEST(test_defaults_and_check)
 {
     cfg c;
@@ -699,12 +736,15 @@ START_TEST(test_defaults_and_check)
         if (p->row->kind == PARAM_NAME) /* the registries' defaults */
             continue;
         /* a fabric's own default shows once it is selected (network.mtu:
-         * whole messages on the switch, packets on the topologies) */
+         * whole messages on the switch, packets on the topologies); a
+         * fabric's copy of a core path (network.switch-latency: 0ns for the
+         * switched fabrics' input-queued router) is its own row's value,
+         * while the path reads the core's (the output-queued router's) */
         if (p->owner == CFG_OWN_NET && strcmp(p->plugin, "electrical-switch") != 0) {
             cfg d;
             cfg_defaults(&d);
             ck_assert_int_eq(cfg_set(&d, "network.type", p->plugin, buf, sizeof buf), 0);
-            ck_assert_int_eq(cfg_get(&d, p->row->path, buf, sizeof buf), 0);
+            ck_assert_int_eq(cfg_param_get_at(&d, i, 0, buf, sizeof buf), 0);
             cfg_free(&d);
         }
         /* and a workload's (workload.jobs: 1500 task trees, one task graph) */
@@ -780,6 +820,63 @@ START_TEST(test_point_cross_check)
     ck_assert_int_eq(unused, 2);
     cfg_errors_free(&e);
     cfg_free(&c);
+}
+END_TEST
+
+/* hpcc needs one path per flow (app/config/config_check.c): of the switched
+ * fabrics' routings, exactly the adaptive ones (a path chosen packet by
+ * packet from the ports' loads: the fat tree's anca, the dragonfly's ugal)
+ * are refused at network.routing; the oblivious ones draw from the flow's
+ * salt, one path per flow, and are accepted (swnet.c flow_key; a 16-host
+ * all-to-all resends nothing under them, README). The torus's adaptive is
+ * refused by PFC already. dcqcn, whose sender needs no INT, is accepted on
+ * anca (its resends from reordering are documented, not hidden). */
+START_TEST(test_hpcc_one_path_per_flow)
+{
+    static const struct {
+        const char *type, *nodes, *shape[3][2], *routing, *transport;
+        int refused;
+    } cases[] = {
+        {"fat-tree", "16", {{"network.arity", "4"}, {"network.levels", "2"}}, "d-mod-k", "hpcc", 0},
+        {"fat-tree", "16", {{"network.arity", "4"}, {"network.levels", "2"}}, "random-up", "hpcc", 0},
+        {"fat-tree", "16", {{"network.arity", "4"}, {"network.levels", "2"}}, "anca", "hpcc", 1},
+        {"fat-tree", "16", {{"network.arity", "4"}, {"network.levels", "2"}}, "anca", "dcqcn", 0},
+        {"dragonfly", "18", {{"network.groups", "9"}, {"network.routers-per-group", "2"}, {"network.global-links", "4"}}, "minimal", "hpcc", 0},
+        {"dragonfly", "18", {{"network.groups", "9"}, {"network.routers-per-group", "2"}, {"network.global-links", "4"}}, "valiant", "hpcc", 0},
+        {"dragonfly", "18", {{"network.groups", "9"}, {"network.routers-per-group", "2"}, {"network.global-links", "4"}}, "ugal", "hpcc", 1},
+        {"torus", "16", {{"network.dims", "4 4"}, {NULL, NULL}}, "dor", "hpcc", 0},
+        {"torus", "16", {{"network.dims", "4 4"}, {NULL, NULL}}, "valiant", "hpcc", 0},
+        {"torus", "16", {{"network.dims", "4 4"}, {NULL, NULL}}, "romm", "hpcc", 0},
+        {"leaf-spine", "16", {{"network.leaves", "4"}, {"network.spines", "2"}}, "ecmp", "hpcc", 0},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        cfg c;
+        load_ok(&c, "tests/fixtures/good/hpcc_fabric.xml");
+        char err[1024];
+        ck_assert_int_eq(cfg_set(&c, "network.type", cases[i].type, err, sizeof err), 0);
+        ck_assert_int_eq(cfg_set(&c, "system.nodes", cases[i].nodes, err, sizeof err), 0);
+        for (int j = 0; j < 3; j++)
+            if (cases[i].shape[j][0])
+                ck_assert_msg(cfg_set(&c, cases[i].shape[j][0], cases[i].shape[j][1], err, sizeof err) == 0, "%s",
+                              err);
+        ck_assert_int_eq(cfg_set(&c, "network.routing", cases[i].routing, err, sizeof err), 0);
+        ck_assert_int_eq(cfg_set(&c, "transport.type", cases[i].transport, err, sizeof err), 0);
+        cfg_errors e;
+        cfg_errors_init(&e);
+        int rc = cfg_check(&c, &e);
+        if (cases[i].refused) {
+            ck_assert_msg(rc == -1 && e.n == 1, "%s %s: %zu errors", cases[i].type, cases[i].routing, e.n);
+            char want[128];
+            snprintf(want, sizeof want, "network.routing: transport hpcc needs one path per flow: routing=%s picks",
+                     cases[i].routing);
+            ck_assert_msg(strstr(e.msg[0], want) != NULL, "%s", e.msg[0]);
+        } else {
+            ck_assert_msg(rc == 0, "%s %s %s: %s", cases[i].type, cases[i].routing, cases[i].transport,
+                          e.n ? e.msg[0] : "");
+        }
+        cfg_errors_free(&e);
+        cfg_free(&c);
+    }
 }
 END_TEST
 
@@ -1045,11 +1142,13 @@ static Suite *config_suite(void)
     suite_add_tcase(s, t);
     t = tcase_create("set");
     tcase_add_test(t, test_set);
+    tcase_add_test(t, test_switch_latency_rows);
     tcase_add_test(t, test_defaults_and_check);
     tcase_add_test(t, test_point_cross_check);
     tcase_add_test(t, test_schema_file);
     tcase_add_test(t, test_two_workloads);
     tcase_add_test(t, test_workload_nodes);
+    tcase_add_test(t, test_hpcc_one_path_per_flow);
     suite_add_tcase(s, t);
     t = tcase_create("write");
     tcase_add_loop_test(t, test_roundtrip, 0, (int)(sizeof roundtrip_files / sizeof roundtrip_files[0]));

@@ -76,6 +76,23 @@ static tp_inst *attach(th_net *h, const tp_params *p)
     return t;
 }
 
+/* The unit tests' flow: a record of host 0 to host 1 on a 2-host star under
+ * PFC, attached to an hpcc transport with tp (copied) but never sent: its
+ * fields are set by hand. The caller calls tp_hpcc_ops.init and frees the
+ * fabric returned. */
+static th_net *unit_flow(tp_flow *f, const tp_params *tp)
+{
+    net_params core = star(2);
+    th_net *h = th_net_new("electrical-switch", &core, pfc_sets, NULL, 1, 4);
+    memset(f, 0, sizeof *f);
+    f->t = attach(h, tp);
+    f->src = 0;
+    f->dst = 1;
+    f->mss = MSS;
+    f->nseg = 1000000;
+    return h;
+}
+
 /* one hop of a hand-made INT record */
 static net_int rec1(int64_t ts, uint64_t tx, uint64_t q)
 {
@@ -87,15 +104,9 @@ static net_int rec1(int64_t ts, uint64_t tx, uint64_t q)
 /* The sizes and T of the head, from the fabric's zero-load times. */
 START_TEST(test_base_rtt)
 {
-    net_params core = star(2);
-    th_net *h = th_net_new("electrical-switch", &core, pfc_sets, NULL, 1, 4);
     tp_params tp = hparams();
     tp_flow f;
-    memset(&f, 0, sizeof f);
-    f.t = attach(h, &tp);
-    f.src = 0;
-    f.dst = 1;
-    f.mss = MSS;
+    th_net *h = unit_flow(&f, &tp);
     ck_assert_int_eq(tp_flow_base_rtt_ps(&f), T_PS);
     tp_hpcc_ops.init(&f);
     ck_assert_int_eq(f.hp_T, T_PS);
@@ -129,16 +140,11 @@ END_TEST
  * and the rate R = W / T: 7.225 Gb/s after k = 7. */
 START_TEST(test_additive_then_multiplicative)
 {
-    net_params core = star(2);
-    th_net *h = th_net_new("electrical-switch", &core, pfc_sets, NULL, 1, 4);
     tp_params tp = hparams();
     tp.base_rtt_ps = 8000000;
     tp.w_ai_bytes = 100;
     tp_flow f;
-    memset(&f, 0, sizeof f);
-    f.t = attach(h, &tp);
-    f.mss = MSS;
-    f.nseg = 1000000;
+    th_net *h = unit_flow(&f, &tp);
     tp_hpcc_ops.init(&f);
     ck_assert_double_eq_tol(f.hp_wc, 10000, 1e-9);
     f.hp_wc = 4000;
@@ -181,16 +187,11 @@ END_TEST
  * lastUpdateSeq: W_c = W, incStage 0); R = W / T = 6.4333 Gb/s. */
 START_TEST(test_two_flow_update)
 {
-    net_params core = star(2);
-    th_net *h = th_net_new("electrical-switch", &core, pfc_sets, NULL, 1, 4);
     tp_params tp = hparams();
     tp.base_rtt_ps = 8000000;
     tp.w_ai_bytes = 100;
     tp_flow f;
-    memset(&f, 0, sizeof f);
-    f.t = attach(h, &tp);
-    f.mss = MSS;
-    f.nseg = 1000000;
+    th_net *h = unit_flow(&f, &tp);
     tp_hpcc_ops.init(&f);
     f.nxt = 10;
     net_int r = {0};

@@ -105,6 +105,50 @@ START_TEST(test_zero_load_pipelines)
 }
 END_TEST
 
+/* network.switch-latency under the input-queued router (iqrouter.c's head,
+ * "Switch latency"): it joins st-delay at every switch. 8x8 torus, host 0
+ * (switch (0,0)) -> host 36 (switch (4,4), 36 = 4 + 8 x 4): dor crosses 4
+ * links in each dimension, so h = 9 switches and 8 links between them; a
+ * 4-byte message of one packet, F = 4 flits of 1 B, T = 1 ns, links 1 ns,
+ * host links 0, D = rd + va + sa + st = 4 ns (BookSim2's defaults). The
+ * zero load (2 (T + hlink) + (h - 1)(T + link) + h D + (F - 1) T):
+ *   2 (1 + 0) + 8 (1 + 1) + 9 x 4 + 3 = 57 ns.
+ * switch-latency 100 ns (a multiple of T, so the formula is exact): D = 104,
+ * 57 + 9 x 100 = 957 ns, i.e. exactly h x switch-latency more. Not given
+ * (the torus's row, 0) it is 57 ns whatever the core's value, the
+ * output-queued router's (200 ns by default): core_bs's 0 and 200 ns alike. */
+START_TEST(test_switch_latency)
+{
+    const char *s0[] = {"network.router=input-queued", "network.flit-size=1B", "network.mtu=4B",
+                        "network.vc-buffer=8B", "network.host-link-latency=0ns", "network.dims=8 8",
+                        "network.routing=dor", NULL};
+    const char *s100[] = {"network.router=input-queued", "network.flit-size=1B", "network.mtu=4B",
+                          "network.vc-buffer=8B", "network.host-link-latency=0ns", "network.dims=8 8",
+                          "network.routing=dor", "network.switch-latency=100ns", NULL};
+    ck_assert_int_eq(alone("torus", 64, s0, 0, 36, 4), 57 * NS);
+    ck_assert_int_eq(alone("torus", 64, s100, 0, 36, 4), 957 * NS);
+    /* the core's 200 ns (its default) is not the input-queued router's */
+    net_params core = core_bs(64);
+    core.switch_latency_ps = 200 * NS;
+    th_net *h = th_net_new("torus", &core, s0, NULL, 1, 4);
+    net_msg *m = th_at_low(h, T0, 0, 36, 4);
+    th_net_go(h);
+    ck_delivered_at(m, T0 + 57 * NS);
+    th_net_free(h);
+    /* the same on a 4-port 2-level fat tree, host 0 -> host 15 (another
+     * leaf: up to a spine and down, h = 3 switches, 2 links between them):
+     * 2 (1 + 0) + 2 (1 + 1) + 3 x 4 + 3 = 21 ns; 21 + 3 x 100 = 321 ns */
+    const char *f0[] = {"network.router=input-queued", "network.flit-size=1B", "network.mtu=4B",
+                        "network.vc-buffer=8B", "network.host-link-latency=0ns", "network.arity=4",
+                        "network.levels=2", NULL};
+    const char *f100[] = {"network.router=input-queued", "network.flit-size=1B", "network.mtu=4B",
+                          "network.vc-buffer=8B", "network.host-link-latency=0ns", "network.arity=4",
+                          "network.levels=2", "network.switch-latency=100ns", NULL};
+    ck_assert_int_eq(alone("fat-tree", 16, f0, 0, 15, 4), 21 * NS);
+    ck_assert_int_eq(alone("fat-tree", 16, f100, 0, 15, 4), 321 * NS);
+}
+END_TEST
+
 /* Two inputs, one output: a 1-level 4-ary fat tree is one switch with host
  * p on port p (one deadlock class). Hosts 0 and 1 each send a 1-byte
  * message (one flit) to host 2 at 5 ns; rd = va = sa = st = 1 ns, host
@@ -861,6 +905,7 @@ static Suite *iqr_suite(void)
     TCase *t = tcase_create("core");
     tcase_set_timeout(t, 120);
     tcase_add_test(t, test_zero_load_pipelines);
+    tcase_add_test(t, test_switch_latency);
     tcase_add_test(t, test_contention_two_inputs);
     tcase_add_test(t, test_wormhole_blocking);
     tcase_add_test(t, test_saturation_all);

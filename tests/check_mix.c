@@ -360,7 +360,7 @@ END_TEST
  * a column by its name, NAN for a name the run has not and for no view. */
 START_TEST(test_run_view)
 {
-    static const metric_def col[] = {{"energy_per_bit_j", "J/b"}, {"bytes_delivered", "B"}};
+    static const metric_def col[] = {{"energy_per_bit_j", "J/b", NULL}, {"bytes_delivered", "B", NULL}};
     const double m[] = {2.5e-12, 7.0};
     wl_run_view v = {.col = col, .m = m, .n = 2};
     ck_assert_double_eq(wl_run_metric(&v, "energy_per_bit_j"), 2.5e-12);

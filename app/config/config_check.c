@@ -321,7 +321,8 @@ static void workload_rules(const cfg *c, ectx *ec, const net_params *core)
     }
     /* hpcc (networks/tp_hpcc.c) reads INT written by output-queued switch
      * ports and assumes a lossless fabric: flow-control pfc, not the
-     * input-queued router (its ports write no INT) */
+     * input-queued router (its ports write no INT); and one path per flow:
+     * not a routing that picks a path packet by packet (net_ops.per_packet_paths) */
     for (size_t k = 0; nops && k <= c->nwl; k++) {
         int type = k < c->nwl ? (c->wl[k].transport > 0 ? c->wl[k].transport - 1 : c->tp.type) : c->tp.type;
         if (type <= 0 || (size_t)type >= tp_count() || !tp_registry[type]->telemetry)
@@ -342,6 +343,24 @@ static void workload_rules(const cfg *c, ectx *ec, const net_params *core)
         else if (router && strcmp(router, "input-queued") == 0)
             x_invalid(c, ec, 0, "network.router", "transport %s reads INT that output-queued ports write: the "
                       "input-queued router writes none", tp_registry[type]->name);
+        else if (nops->per_packet_paths && nops->per_packet_paths(cfg_net_params(c))) {
+            char *routing = NULL;
+            for (size_t i = 0; i < nops->nparams; i++)
+                if (strcmp(nops->params[i].path, "network.routing") == 0)
+                    routing = param_format(cfg_net_params(c), &nops->params[i], NULL);
+            x_invalid(c, ec, 0, "network.routing",
+                      "transport %s needs one path per flow: routing=%s picks a path packet by packet (adaptive), "
+                      "so a flow's segments arrive out of order and hop i of two of its INT records can be two "
+                      "ports (HPCC compares each hop with the same hop of the record before; the authors' ns-3 code "
+                      "hashes a flow onto one path, ECMP, and answers a gap with go-back-N, as RoCE NICs do). Use a "
+                      "routing with one path per flow (%s)",
+                      tp_registry[type]->name, routing ? routing : "?",
+                      strcmp(nops->name, "fat-tree") == 0    ? "d-mod-k or random-up"
+                      : strcmp(nops->name, "dragonfly") == 0 ? "minimal or valiant"
+                      : strcmp(nops->name, "torus") == 0     ? "dor, valiant or romm"
+                                                             : "an oblivious one");
+            free(routing);
+        }
         free(fcv);
         free(rv);
         break;

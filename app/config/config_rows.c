@@ -29,7 +29,9 @@ static const param_row core_rows[] = {
     {ROW("network.bandwidth", "rate", "b/s", "", "access bandwidth B of every node (> 0)"), .kind = PARAM_REAL,
      .dim = UNIT_RATE, .off = offsetof(cfg, net.bandwidth_bps), .flags = PARAM_POS | PARAM_UNSET0 | PARAM_REQUIRED,
      .alt = "network.zeta", .example = "40Gb/s"},
-    {ROW("network.switch-latency", "time", "s", "200ns", "electrical switch traversal (>= 0)"), .kind = PARAM_PS,
+    {ROW("network.switch-latency", "time", "s", "200ns", "electrical switch traversal (>= 0); input-queued routers add it to st-delay at every switch, "
+                                                       "and the switched fabrics' default there is 0 (their own row)"),
+     .kind = PARAM_PS,
      .off = offsetof(cfg, net.switch_latency_ps), .flags = PARAM_NONNEG, .example = "200ns"},
     {ROW("network.link-latency", "time", "s", "20ns", "propagation on one electrical link (>= 0)"),
      .kind = PARAM_PS, .off = offsetof(cfg, net.link_latency_ps), .flags = PARAM_NONNEG, .example = "20ns"},
@@ -58,7 +60,8 @@ static const param_row core_rows[] = {
      .kind = PARAM_CHOICE, .off = offsetof(cfg, tp.growth), .choices = tp_growth_names, .example = "linux"},
     {ROW("transport.quick-ack", "integer", "", "0",
          "transport: the receiver acks each of a flow's first N in-order segments at once (Linux's quick-ACK "
-         "mode at connection start: 16); 0 = delayed ACKs from the first segment, as ns-3"),
+         "mode at connection start: 16; ns-3 acks a connection's first data segment at once: 1); 0 = delayed ACKs "
+         "from the first segment"),
      .kind = PARAM_U32, .off = offsetof(cfg, tp.quick_ack), .min = 0, .max = 1u << 20, .example = "16"},
     {ROW("transport.window", "size", "B", "0B",
          "tcp, dctcp: most bytes a flow has outstanding, its socket buffers' limit (ns-3's default Snd/RcvBufSize: "
