@@ -60,7 +60,8 @@ static const param_row core_rows[] = {
      .kind = PARAM_CHOICE, .off = offsetof(cfg, tp.growth), .choices = tp_growth_names, .example = "linux"},
     {ROW("transport.quick-ack", "integer", "", "0",
          "transport: the receiver acks each of a flow's first N in-order segments at once (Linux's quick-ACK "
-         "mode at connection start: 16); 0 = delayed ACKs from the first segment, as ns-3"),
+         "mode at connection start: 16; ns-3 acks a connection's first data segment at once: 1); 0 = delayed ACKs "
+         "from the first segment"),
      .kind = PARAM_U32, .off = offsetof(cfg, tp.quick_ack), .min = 0, .max = 1u << 20, .example = "16"},
     {ROW("transport.window", "size", "B", "0B",
          "tcp, dctcp: most bytes a flow has outstanding, its socket buffers' limit (ns-3's default Snd/RcvBufSize: "
