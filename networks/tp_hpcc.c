@@ -51,8 +51,10 @@
  * Losses (a pfc-headroom below the round trip, failing links): HPCC has
  * none of its own; transport.c recovers them as for dcqcn (NewReno's fast
  * retransmit, else the RTO's go-back-N from the first unacked segment), and
- * a loss does not cut W (the code's NACK only rewinds snd_nxt); the next
- * ACK's INT sets the window again. */
+ * a loss does not cut W (the code's NACK only rewinds snd_nxt): cwnd is W
+ * after every ACK, in recovery too (transport.c skips NewReno's window
+ * arithmetic for `windowed` ops), and the timeout's loss window of 1 mss
+ * is undone (on_timeout); the next ACK's INT sets W again. */
 #include <math.h>
 
 #include "transport.h"

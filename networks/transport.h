@@ -131,7 +131,10 @@ typedef struct tp_cc_ops {
      * its next ACK (int_bytes more too); on_int runs at the sender for every
      * ACK before its cumulative ACK is processed (in: its record, ack: its
      * cumulative sequence). windowed: a rate-based sender also stops while
-     * the bytes outstanding are cwnd or more (HPCC's W with its rate W/T). */
+     * the bytes outstanding are cwnd or more (HPCC's W with its rate W/T), and
+ * its cwnd is its own: loss recovery retransmits but leaves it alone. An
+ * ACK carries one record (net_msg.b): SACK blocks or INT, so a telemetry
+ * transport cannot have transport.sack (tp_check; tp_create asserts). */
     int telemetry;
     int windowed;
     void (*on_int)(tp_flow *f, const net_int *in, uint32_t ack);

@@ -314,6 +314,67 @@ START_TEST(test_single_flow_converges)
 }
 END_TEST
 
+/* Loss recovery keeps HPCC's window (transport.c's head: a windowed
+ * transport's cwnd is its own W, NewReno's window arithmetic is skipped; the
+ * ns-3 code's NACK only rewinds snd_nxt, and W is HandleAckHp's at every
+ * ACK). A lone flow (host 1 -> host 0, 200 segments, the star of the head:
+ * W about 6 segments) loses the first transmissions of segments 30 and 33.
+ * The window [30, 36) is out: 31, 32, 34 and 35 arrive and are acked with
+ * 30 (duplicates); the third retransmits 30 (one fast retransmit, recover =
+ * 36); its ACK (33) is partial and retransmits 33; 33's ACK (36 or more)
+ * is full. So exactly 2 retransmissions, 1 fast retransmit, no timeout,
+ * and on every ACK and at the fast retransmit cwnd = floor(W) of the INT's
+ * last update: not ssthresh + 3 mss (NewReno's inflation), not the partial
+ * ACK's deflation, not ssthresh (the W at the loss) on the full ACK. */
+static struct {
+    uint64_t acks, frs, bad;
+    uint64_t bad_cwnd;
+    double bad_w;
+    int bad_ev;
+} lw;
+static void loss_probe(void *ctx, const tp_flow *f, int ev)
+{
+    (void)ctx;
+    lw.acks += ev == TP_EV_ACK;
+    lw.frs += ev == TP_EV_FAST_RETRANSMIT;
+    uint64_t want = f->hp_w >= 1 ? (uint64_t)f->hp_w : 1;
+    if (f->cwnd != want && !lw.bad++) {
+        lw.bad_cwnd = f->cwnd;
+        lw.bad_w = f->hp_w;
+        lw.bad_ev = ev;
+    }
+}
+
+START_TEST(test_loss_keeps_window)
+{
+    net_params core = star(2);
+    th_net *h = th_net_new("electrical-switch", &core, pfc_sets, NULL, 1, 4);
+    tp_params tp = hparams();
+    tp_inst *t = attach(h, &tp);
+    memset(&lw, 0, sizeof lw);
+    tp_set_probe(t, loss_probe, NULL);
+    static const uint32_t lost[] = {30, 33};
+    tp_set_loss(t, lost, 2);
+    net_msg *m = th_at_low(h, 0, 1, 0, 200 * MSS);
+    th_net_go(h);
+    ck_assert_uint_eq(m->a, 1);
+    tp_counters c;
+    tp_get_counters(t, &c);
+    if (getenv("HPCC_VERBOSE"))
+        fprintf(stderr, "loss: %llu ACK events, %llu fast retransmits, %llu retransmissions, %llu timeouts, "
+                "%llu with cwnd != W\n", (unsigned long long)lw.acks, (unsigned long long)lw.frs,
+                (unsigned long long)c.retransmissions, (unsigned long long)c.timeouts, (unsigned long long)lw.bad);
+    ck_assert_uint_eq(c.retransmissions, 2);
+    ck_assert_uint_eq(c.fast_retransmits, 1);
+    ck_assert_uint_eq(c.timeouts, 0);
+    ck_assert_uint_eq(lw.frs, 1);
+    REQUIRE(lw.bad == 0, "%llu events with cwnd != floor(W); the first (event %d): cwnd %llu, W %.3f",
+            (unsigned long long)lw.bad, lw.bad_ev, (unsigned long long)lw.bad_cwnd, lw.bad_w);
+    ck_assert_uint_eq(c.flows_live, 0);
+    th_net_free(h);
+}
+END_TEST
+
 /* An 8-to-1 incast under PFC (hosts 1..8 send 2 MB each to host 0 at
  * once), at HPCC's scale: B = 100 Gb/s and 2-us links (ser of a segment
  * 86 560 ps, of an ACK 6560 ps: T = 2 x 4 us + 0.08656 + 0.00656 us =
@@ -748,6 +809,7 @@ static Suite *hpcc_suite(void)
     tcase_add_test(t, test_additive_then_multiplicative);
     tcase_add_test(t, test_two_flow_update);
     tcase_add_test(t, test_single_flow_converges);
+    tcase_add_test(t, test_loss_keeps_window);
     tcase_add_test(t, test_incast_near_zero_queue);
     tcase_add_test(t, test_int_hops_leaf_spine);
     tcase_add_test(t, test_adaptive_route_ports);
