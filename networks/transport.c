@@ -198,6 +198,9 @@ struct tp_inst {
     net_int *ifree;    /* INT records (free list through hop[0].tx_bytes) */
     void **ichunks;
     size_t nichunks;
+    void *ccfree;      /* the ops' per-flow blocks (ops->state_bytes; free list through their first word) */
+    void **ccchunks;
+    size_t nccchunks;
 };
 
 const char *const tp_onoff_names[] = {"off", "on", NULL};
@@ -304,6 +307,33 @@ net_int *tp_int_of(const net_msg *m)
     return msg_int(m);
 }
 
+/* The ops' per-flow blocks (tp_cc_ops.state_bytes, f->cc): TP_CHUNK blocks
+ * of that size rounded up to 16 B per chunk; a block is zeroed when taken. */
+static __attribute__((noinline)) void *cc_alloc(tp_inst *t)
+{
+    size_t sz = (t->ops->state_bytes + 15) & ~(size_t)15;
+    if (!t->ccfree) {
+        char *c = tn_xcalloc(TP_CHUNK, sz);
+        t->ccchunks = tn_xrealloc(t->ccchunks, (t->nccchunks + 1) * sizeof *t->ccchunks);
+        t->ccchunks[t->nccchunks++] = c;
+        for (size_t i = TP_CHUNK; i-- > 0;) {
+            memcpy(c + i * sz, &t->ccfree, sizeof t->ccfree);
+            t->ccfree = c + i * sz;
+        }
+    }
+    void *b = t->ccfree;
+    memcpy(&t->ccfree, b, sizeof t->ccfree);
+    memset(b, 0, t->ops->state_bytes);
+    return b;
+}
+
+static __attribute__((noinline)) void cc_release(tp_inst *t, tp_flow *f)
+{
+    memcpy(f->cc, &t->ccfree, sizeof t->ccfree);
+    t->ccfree = f->cc;
+    f->cc = NULL;
+}
+
 static tp_flow *flow_alloc(tp_inst *t)
 {
     if (!t->free) {
@@ -322,17 +352,24 @@ static tp_flow *flow_alloc(tp_inst *t)
     return f;
 }
 
-static void flow_maybe_free(tp_inst *t, tp_flow *f)
+/* f back to the pool (once per flow: out of line, so the test below stays small) */
+static __attribute__((noinline)) void flow_free(tp_inst *t, tp_flow *f)
 {
-    if (!f->done_snd || !f->done_rcv || f->live)
-        return;
     if (f->rint) {
         int_release(t, f->rint);
         f->rint = NULL;
     }
+    if (f->cc)
+        cc_release(t, f);
     t->c.flows_live--;
     f->next = t->free;
     t->free = f;
+}
+
+static inline void flow_maybe_free(tp_inst *t, tp_flow *f)
+{
+    if (f->done_snd && f->done_rcv && !f->live)
+        flow_free(t, f);
 }
 
 /* ---- helpers ---- */
@@ -1410,6 +1447,9 @@ void tp_destroy(tp_inst *t)
     for (size_t i = 0; i < t->nichunks; i++)
         free(t->ichunks[i]);
     free(t->ichunks);
+    for (size_t i = 0; i < t->nccchunks; i++)
+        free(t->ccchunks[i]);
+    free(t->ccchunks);
     free(t);
 }
 
@@ -1433,6 +1473,8 @@ static tp_flow *flow_open(tp_inst *t, const net_msg *m)
     f->next_avail_ps = sim_now(t->s);
     if (t->p.sack)
         memset(f->sacked, 0, sizeof f->sacked);
+    if (t->ops->state_bytes)
+        f->cc = cc_alloc(t);
     return f;
 }
 
