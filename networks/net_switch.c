@@ -854,7 +854,7 @@ static void sw_iq_params(const net_params *core, const sw_params *p, swnet_param
     q->flow_control = p->flow_control;
     q->control_first = p->control_first;
     q->switching = p->switching;
-    q->routing = 0; /* "default" (topo_routing_choices): the fat tree's d-mod-k, the only route on one switch */
+    q->routing = 0; /* "default": the fat tree's first, d-mod-k, the only route on one switch */
     q->buf = p->buf;
     q->pfc_xoff = p->pfc_xoff;
     q->pfc_xon = p->pfc_xon;

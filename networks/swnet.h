@@ -34,8 +34,9 @@ typedef enum swnet_flow { SWNET_CREDIT = 0, SWNET_INFINITE = 1, SWNET_PFC = 2 } 
 extern const char *const swnet_flow_names[]; /* "credit", "infinite", "pfc" */
 
 /* network.routing: the topologies declare their routings (topo.h,
- * topo_<name>_routing_names and _help); the row's choices are
- * topo_routing_choices, "default" then every topology's names. */
+ * topo_<name>_routing_names, _help, _params and topo_<name>_routings); each
+ * fabric's row (SWNET_ROWS' third argument R) takes R's choices, "default"
+ * then the topology's names, and R's help. */
 
 /* network.router: the switches' model (output-queued: this file's core;
  * input-queued: iqrouter.h) */
@@ -83,7 +84,7 @@ typedef struct swnet_params {
                                     class waiting at its switch port (0: vc-buffer) */
     int64_t ci_delay_ps;      /* network.ci-delay: switches and NICs learn a change this much later (< 0: the
                                  notice's way back over the longest route) */
-    int routing;              /* index into topo_routing_choices (0: "default"); topo_routing_of
+    int routing;              /* index into the fabric's row's choices (0: "default"); topo_routing_of
                                  turns it into the topology's own routing */
     port_cfg buf;             /* output buffers, drop-tail, ECN (flow-control infinite or pfc): networks/port.h */
     uint64_t pfc_xoff, pfc_xon; /* pfc: thresholds per switch ingress link and pause priority, bytes */
@@ -217,7 +218,7 @@ typedef struct swnet_params {
      .kind = PARAM_BYTES, .off = offsetof(T, f), .flags = PARAM_NONNEG, .example = "30kB"}
 
 /* The shared rows, for a params struct `T` whose swnet_params is member `m`. */
-#define SWNET_ROWS(T, m)                                                                                      \
+#define SWNET_ROWS(T, m, R)                                                                                   \
     {SWNET_ROW_("network.mtu", "size", "B", "4.096kB",                                                             \
                 "switched fabrics: largest packet payload; messages are cut into packets (> 0)"),             \
      .kind = PARAM_BYTES, .off = offsetof(T, m.nic.mtu_bytes), .flags = PARAM_NONNEG, .example = "4KiB"},        \
@@ -263,8 +264,8 @@ typedef struct swnet_params {
                 "destination's (leaf-spine: 3 link-latency + 2 switch-latency)"),                             \
      .kind = PARAM_PS, .off = offsetof(T, m.ci_delay_ps), .example = "2us",                                     \
      .when = "network.congestion-isolation=destination"},                                                       \
-    {SWNET_ROW_("network.routing", "choice", "", "default", topo_routing_help),                                \
-     .kind = PARAM_CHOICE, .off = offsetof(T, m.routing), .choices = topo_routing_choices,                     \
+    {SWNET_ROW_("network.routing", "choice", "", "default", (R).row_help),                                     \
+     .kind = PARAM_CHOICE, .off = offsetof(T, m.routing), .choices = (R).choices,                               \
      .example = "default"},                                                                                     \
     PORT_ROWS(T, m.buf),                                                                                   \
     {SWNET_ROW_("network.placement", "choice", "", "full",                                                     \

@@ -30,6 +30,7 @@
 #include "iqrouter.h"
 #include "network.h"
 #include "swnet.h"
+#include "topo.h"
 
 #define T0 (5 * NS)
 
@@ -268,47 +269,56 @@ START_TEST(test_wormhole_blocking)
 }
 END_TEST
 
-/* Saturation on every topology, both switchings: every message arrives
- * (the run's own exactly-once accounting) with buffers of 2 flits. */
+/* Saturation on every topology, with every routing its file declares
+ * (topo.h: topo_<name>_routing_names, "default" included), both
+ * switchings: every message arrives (the run's own exactly-once
+ * accounting) with buffers of 2 flits. The graph's routings need a file:
+ * check_graph. */
 START_TEST(test_saturation_all)
 {
     static const struct {
         const char *name;
         uint32_t N;
-        const char *shape[4];
+        const char *shape[5];
+        const char *const *routings;
     } f[] = {
-        {"torus", 16, {"network.dims=4 4", NULL}},
-        {"torus", 16, {"network.dims=4 4", "network.routing=adaptive", NULL}},
-        {"torus", 16, {"network.dims=4 4", "network.routing=valiant", NULL}},
-        {"torus", 16, {"network.dims=4 4", "network.routing=romm", NULL}},
-        {"fat-tree", 16, {"network.arity=4", "network.levels=2", "network.routing=anca", NULL}},
-        {"fat-tree", 16, {"network.arity=4", "network.levels=2", "network.routing=random-up", NULL}},
-        {"leaf-spine", 16, {"network.leaves=4", "network.spines=2", "network.hosts-per-leaf=4", NULL}},
-        {"dragonfly", 36, {"network.groups=3", "network.routers-per-group=3", "network.hosts-per-router=4", "network.global-links=2"}},
-        {"dragonfly", 36, {"network.groups=3", "network.routers-per-group=3", "network.hosts-per-router=4", "network.global-links=2"}},
+        {"torus", 16, {"network.dims=4 4", NULL}, topo_torus_routing_names},
+        {"fat-tree", 16, {"network.arity=4", "network.levels=2", NULL}, topo_fattree_routing_names},
+        {"leaf-spine", 16, {"network.leaves=4", "network.spines=2", "network.hosts-per-leaf=4", NULL},
+         topo_leafspine_routing_names},
+        {"dragonfly", 36,
+         {"network.groups=3", "network.routers-per-group=3", "network.hosts-per-router=4", "network.global-links=2",
+          NULL},
+         topo_dragonfly_routing_names},
     };
+    unsigned runs = 0;
     for (unsigned i = 0; i < sizeof f / sizeof f[0]; i++)
-        for (int wh = 0; wh < 2; wh++) {
-            const char *sets[16];
-            unsigned n = 0;
-            sets[n++] = "network.router=input-queued";
-            sets[n++] = "network.flit-size=4B";
-            sets[n++] = "network.mtu=16B";
-            sets[n++] = wh ? "network.vc-buffer=8B" : "network.vc-buffer=16B";
-            sets[n++] = wh ? "network.switching=wormhole" : "network.switching=cut-through";
-            sets[n++] = "network.vcs=2";
-            if (i == 8)
-                sets[n++] = "network.routing=ugal";
-            for (unsigned k = 0; k < 4 && f[i].shape[k]; k++)
-                sets[n++] = f[i].shape[k];
-            sets[n] = NULL;
-            net_params core = core_bs(f[i].N);
-            th_run r = {0};
-            const char *wl[] = {"workload.offered-load=1.5", "workload.message-size=40B", "workload.messages=200", NULL};
-            ck_assert_msg(th_run_all(&r, f[i].name, &core, sets, "uniform-random", wl, 7, 0, NULL) == 0, "%s: %s", f[i].name,
-                          r.err);
-            th_run_close(&r);
-        }
+        for (int r = -1; r < 0 || f[i].routings[r]; r++)
+            for (int wh = 0; wh < 2; wh++) {
+                const char *sets[16];
+                char routing[64];
+                unsigned n = 0;
+                sets[n++] = "network.router=input-queued";
+                sets[n++] = "network.flit-size=4B";
+                sets[n++] = "network.mtu=16B";
+                sets[n++] = wh ? "network.vc-buffer=8B" : "network.vc-buffer=16B";
+                sets[n++] = wh ? "network.switching=wormhole" : "network.switching=cut-through";
+                sets[n++] = "network.vcs=2";
+                snprintf(routing, sizeof routing, "network.routing=%s", r < 0 ? "default" : f[i].routings[r]);
+                sets[n++] = routing;
+                for (unsigned k = 0; k < 5 && f[i].shape[k]; k++)
+                    sets[n++] = f[i].shape[k];
+                sets[n] = NULL;
+                net_params core = core_bs(f[i].N);
+                th_run run = {0};
+                const char *wl[] = {"workload.offered-load=1.5", "workload.message-size=40B", "workload.messages=200",
+                                    NULL};
+                ck_assert_msg(th_run_all(&run, f[i].name, &core, sets, "uniform-random", wl, 7, 0, NULL) == 0,
+                              "%s %s: %s", f[i].name, routing, run.err);
+                th_run_close(&run);
+                runs++;
+            }
+    ck_assert_uint_eq(runs, 2 * (5 + 4 + 3 + 4)); /* default and the 4 + 3 + 2 + 3 routings, two switchings */
 }
 END_TEST
 

@@ -35,6 +35,8 @@ static long row_to_write(const cfg *c, size_t i, size_t k)
     for (size_t j = i; j < crow_count(); j++) {
         if (crow_canon(j) != i)
             continue;
+        if (*crow_rejected(c, j, k))
+            continue; /* holds its own value, not the one given */
         if (crow_selected(c, j, k))
             return (long)j;
         if (fallback < 0 && !c->point && crow_used(c, j, k))
