@@ -27,7 +27,14 @@
 # handshake, so its RTO is already max(min-rto, SRTT + 4 RTTVAR) = min-rto.
 # --match-ns3 builds what ns-3's point-to-point scenario simulates, in
 # tasknet's terms: PPP's 2-byte header on every frame (transport.header
-# 42 B: 1502-B segments, 42-B ACKs on the wire), the device's one-packet
+# 42 B: 1502-B segments, 42-B ACKs on the wire, so network.mtu 1502 B: with
+# 1500 every segment would be cut into a 1500-B and a 2-B packet that the
+# switch queues, marks and drops one by one), store-and-forward (ns-3's
+# PointToPointChannel hands a frame to the switch when its last bit
+# arrives: a segment's round trip is 1.2 us longer than cut-through's), the
+# receiver's immediate ACK of a connection's first data segment
+# (transport.quick-ack 1: TcpSocketBase::ProcessSynRcvd sets m_delAckCount
+# to DelAckCount, "always respond to first data packet"), the device's one-packet
 # TX queue beside the 200-packet queue disc (buffer 201 x 1502 B), DCTCP's
 # K = 65 packets of the queue disc (66 waiting in all: 66 x 1502 B),
 # DCTCP's window growth per segment acked (growth="linux": ns-3's TcpDctcp
@@ -127,8 +134,12 @@ secs() {
 peerargs=
 [ "$minrto" = 1s ] || peerargs="$peerargs --minrto=$(secs "$minrto")"
 [ "$delack" = 200ms ] || peerargs="$peerargs --delack=$(secs "$delack")"
-buf=300kB k=97.5kB hdr=40B lt=off
-[ "$match" = 1 ] && buf=301902B k=99132B hdr=42B lt=on
+buf=300kB k=97.5kB hdr=40B lt=off mtu=1500B netx= tpx=
+if [ "$match" = 1 ]; then
+    buf=301902B k=99132B hdr=42B lt=on mtu=1502B
+    netx=' switching="store-and-forward"'
+    tpx=' quick-ack="1"'
+fi
 for t in $transports; do
     growth=reno
     [ "$match" = 1 ] && [ "$t" = dctcp ] && growth=linux
@@ -136,10 +147,10 @@ for t in $transports; do
 <?xml version="1.0" encoding="UTF-8"?>
 <tasknet version="1">
   <system nodes="8"/>
-  <network type="electrical-switch" bandwidth="10Gb/s" link-latency="10us" switch-latency="0s" mtu="1500B"
-           buffer="$buf" ecn-threshold="$k"/>
+  <network type="electrical-switch" bandwidth="10Gb/s" link-latency="10us" switch-latency="0s" mtu="$mtu"
+           buffer="$buf" ecn-threshold="$k"$netx/>
   <transport type="$t" init-cwnd="10" min-rto="$minrto" initial-rto="$minrto" delayed-ack="2"
-             delayed-ack-timeout="$delack" header="$hdr" growth="$growth" limited-transmit="$lt"/>
+             delayed-ack-timeout="$delack" header="$hdr" growth="$growth" limited-transmit="$lt"$tpx/>
   <workload type="dc-flows" flow-list="$list" small-max="100kB" large-min="10MB"/>
   <run replicas="1" seed="1"/>
 </tasknet>

@@ -130,6 +130,25 @@
  *     links between groups network.global-link-latency (both directions),
  *     every other link network.link-latency (BookSim2's dragonfly.cpp with
  *     DRAGON_LATENCY: 10 cycles inside a group, 100 between groups).
+ *   Switch latency (network.switch-latency; one rule for every fabric
+ *     under this router): it joins st-delay at every switch, a pure delay
+ *     between a flit's switch allocation and its first bit on the output
+ *     link (iqr_init: stx = st-delay + switch-latency), so a lone packet
+ *     crossing h switches takes h x switch-latency more (the zero load
+ *     below, D with it). Not in the allocation stages: those hold the
+ *     packet's input VC, and hundreds of ns there would cap an input at one
+ *     packet per that time where the output-queued router's switch latency
+ *     occupies nothing. Its default is each fabric's own: the switched
+ *     fabrics' row (swnet.h SWNET_ROW_SWITCH_LATENCY) is 0 when not given,
+ *     as BookSim2's routers have no such term (the pipeline delays are the
+ *     router), while the output-queued router on the same fabric keeps the
+ *     core's 200 ns; the single electrical switch hands over the core's
+ *     value (200 ns by default: the same switch under both routers,
+ *     net_switch.c). A value given (attribute, --set, axis) reaches both
+ *     rows, so a sweep over network.router compares the two routers with
+ *     the same switch latency. Before this rule the switched fabrics
+ *     ignored the parameter under this router; every run that did not set
+ *     it is unchanged.
  *   Links of their own rate (a graph's edge attribute bandwidth,
  *     network.degraded-links; topo_ops.link_attr and swnet.c's lrate): a
  *     link at f times the fabric's rate B takes T_l = 8 flit-size / (f B), rounded
@@ -305,9 +324,20 @@
  *   failing during the run (iqr_fail routes again from the records). The
  *   IQ_RTAB_CHECK build keeps the record too and compares every table hit
  *   and every word's hop with `next`'s.
+ *   Packet facts: what a hop reads of its packet (destination, route word,
+ *   flits, class, the switches its head crossed before, its candidate's
+ *   kind) is kept in the input VC that serves it (iq_ivc, one 64-byte
+ *   line), taken when its head is routed there: from the VC it left when
+ *   its head is routed as it arrives (flit_in, the common case), else from
+ *   the packet, whose hop count is then written as its head arrives. So a
+ *   hop touches the packet only to pass its pointer on (on a large fabric
+ *   a packet's line is rarely still cached by its next router's tick).
+ *   The same values, so the same results. A packet's hops (net.packet_hops,
+ *   the energy's switch crossings) are the switches its head crossed, its
+ *   tail's before 2026-11-28: the same count for every delivered packet.
  * No malloc in the event loop once warm: packets come from a free list
  * grown by chunks; buffers, credit FIFOs, allocator scratch and the wheel
- * are sized at init. Memory: per switch port V (40 + 32 depth) bytes plus
+ * are sized at init. Memory: per switch port V (98 + 24 depth) bytes plus
  * 16 for pointers, per host V (16 + 8 depth), the wheel W (switches + 2
  * hosts) / 8. */
 #include "iqrouter.h"
@@ -335,32 +365,43 @@ typedef struct iq_pkt {
     };
     uint32_t bytes;
     uint32_t nflits;
-    uint32_t hops; /* switches whose crossbar its tail crossed */
+    uint32_t hops; /* switches its head crossed, as of when it was last written (vc_take's) */
     uint8_t cls;   /* its priority class at the fabric (0 first; 0 when the fabric has one class) */
     uint32_t word; /* route words (q->words): its topo_ops.rec_word */
     topo_hop hop;  /* the candidate its head asks for at its current router (taken at the VC grant) */
     topo_hdr hdr;  /* (what a hop reads of a packet, hdr.dst included, is in its first 64 bytes) */
 } iq_pkt;
+_Static_assert(sizeof(iq_pkt) == 128, "a packet is two cache lines");
 
 typedef struct iq_flit {
     int64_t t;    /* whole in this buffer */
     iq_pkt *p;    /* its packet */
 } iq_flit;
 
-/* an input VC: a ring of flits and its packet's state */
+/* an input VC: a ring of flits and its packet's state; one 64-byte line
+ * (iqr.ivc is aligned to 64), so that a hop reads its packet's facts here
+ * and not from the packet (head comment "Packet facts") */
 typedef struct iq_ivc {
     iq_flit *buf;      /* its ring of depth flits (in iqr.ring) */
     int64_t ready;     /* the current stage's request may be made (VC_ROUTING: its route is known) */
     uint32_t head, n;  /* ring: front index, flits held */
     uint32_t sent;     /* flits of its packet granted so far (the front flit's index) */
-    uint32_t out;      /* after routing: output port at this router */
     uint32_t act;      /* position in the router's active list, NONE */
+    /* its packet's facts, from the routing of its head here (vc_take) to its tail's grant: */
+    uint32_t dst, word; /* destination host, route word (iq_pkt's hdr.dst, word) */
+    uint32_t nflits;   /* flits */
+    uint32_t hops;     /* switches its head crossed before this one */
+    uint16_t out;      /* after routing: output port at this router (OUT_NONE: no way on) */
     uint16_t vc_base;  /* first VC of the class asked for */
     uint16_t nvc;      /* VCs it may take from vc_base: vcs, or all V toward a host */
     uint16_t pin, vin; /* its input port at its router and its VC (fixed) */
     uint16_t out_vc;   /* after VC allocation: output VC (< V) */
     uint8_t state;
+    uint8_t kind;      /* its route's candidate kind (topo_hop.kind) */
+    uint8_t cls;       /* its priority class (iq_pkt.cls) */
 } iq_ivc;
+#define OUT_NONE UINT16_MAX
+_Static_assert(sizeof(iq_ivc) == 64, "an input VC is one cache line");
 
 /* an output VC at a sender: owner and credits */
 typedef struct iq_ovc {
@@ -487,7 +528,7 @@ static iq_pkt *pkt_alloc(iqr *q)
 {
     if (!q->free) {
         swnet *st = q->st;
-        iq_pkt *c = tn_xmalloc(POOL_CHUNK * sizeof *c);
+        iq_pkt *c = tn_xalloc_big_raw(POOL_CHUNK * sizeof *c); /* 64-aligned: a packet is two whole lines */
         st->chunks = tn_xrealloc(st->chunks, (st->nchunks + 1) * sizeof *st->chunks);
         st->chunks[st->nchunks++] = c;
         for (size_t i = POOL_CHUNK; i-- > 0;) {
@@ -639,8 +680,21 @@ static inline __attribute__((always_inline)) void credit_back(iqr *q, uint32_t x
 static void route(iqr *q, uint32_t sw, iq_ivc *c, iq_pkt *p, int64_t now);
 static void iq_kill(iqr *q, iq_pkt *p, uint32_t x, uint32_t v, int64_t now, int cur);
 
-/* flit of p (its head: head) is whole in input VC (x, v) at t */
-static void flit_in(iqr *q, uint32_t x, uint32_t v, iq_pkt *p, int64_t t, int head)
+/* Input VC c takes the facts of packet p, whose head is at its front and
+ * is routed here now: from the packet, whose hops were written when its
+ * head was not routed at once (flit_in) */
+static inline void vc_take(iq_ivc *c, const iq_pkt *p)
+{
+    c->dst = p->hdr.dst;
+    c->word = p->word;
+    c->nflits = p->nflits;
+    c->hops = p->hops;
+    c->cls = p->cls;
+}
+
+/* flit of p (its head: head) is whole in input VC (x, v) at t; from: the
+ * input VC it left (its facts are p's), NULL from a host */
+static void flit_in(iqr *q, uint32_t x, uint32_t v, iq_pkt *p, int64_t t, int head, const iq_ivc *from)
 {
     size_t idx = (size_t)x * q->V + v;
     iq_ivc *c = &q->ivc[idx];
@@ -658,9 +712,18 @@ static void flit_in(iqr *q, uint32_t x, uint32_t v, iq_pkt *p, int64_t t, int he
         c->state = VC_VA;
         c->ready = grid_r(q, t) + q->rd;
         c->sent = 0;
+        if (from) { /* its facts from the VC it left, not from the packet */
+            c->dst = from->dst;
+            c->word = from->word;
+            c->nflits = from->nflits;
+            c->hops = from->hops + 1;
+            c->cls = from->cls;
+        } else
+            vc_take(c, p);
         route(q, sw, c, p, t);
         t = c->ready;
-    }
+    } else if (head && from)
+        p->hops = from->hops + 1; /* routed later here (vc_take) */
     if (c->act == NONE) {
         uint32_t li = x - r->x0;
         c->act = r->nact;
@@ -687,7 +750,7 @@ static void ev_deliver(sim *s, void *ctx, uint64_t arg)
     net_delivered(q->st->n, m);
 }
 
-static void packet_arrived(iqr *q, iq_pkt *p, int64_t t_ps)
+static void packet_arrived(iqr *q, iq_pkt *p, int64_t t_ps, uint32_t hops)
 {
     swnet *st = q->st;
     net_msg *m = p->msg;
@@ -695,11 +758,11 @@ static void packet_arrived(iqr *q, iq_pkt *p, int64_t t_ps)
         m->t_aux_ps = t_ps;
     /* integer sums (exact in any order: see iqr_energy_j) */
     st->bits_delivered += 8.0 * p->bytes;
-    q->link_bits += 8 * (uint64_t)p->bytes * (p->hops + 1);
-    q->core_bits += 8 * (uint64_t)p->bytes * p->hops;
-    st->st.packet_hops += p->hops;
+    q->link_bits += 8 * (uint64_t)p->bytes * (hops + 1);
+    q->core_bits += 8 * (uint64_t)p->bytes * hops;
+    st->st.packet_hops += hops;
     TN_ASSERT((uint32_t)m->aux > 0, "message %llu: more packets arrived than were cut", (unsigned long long)m->id);
-    m->aux += ((uint64_t)p->hops << 32) - 1; /* packets outstanding in the low half, hops in the high */
+    m->aux += ((uint64_t)hops << 32) - 1; /* packets outstanding in the low half, hops in the high */
     pkt_release(q, p);
     if ((uint32_t)m->aux == 0) {
         /* its delivery event is scheduled by the step before its time
@@ -884,17 +947,17 @@ static uint64_t port_held(iqr *q, uint32_t xo, int64_t now)
  * VCs reallocated before they drain: a packet that holds an adaptive VC
  * then never waits for credit that another packet holds, so only heads
  * waiting for an output VC wait, and those may take the escape. */
-static inline int32_t adaptive_need(const iqr *q, const iq_pkt *p)
+static inline int32_t adaptive_need(const iqr *q, uint32_t nflits)
 {
-    return (int32_t)(p->nflits < q->depth ? p->nflits : q->depth);
+    return (int32_t)(nflits < q->depth ? nflits : q->depth);
 }
 
 /* Torus adaptive: output VC v of port xo can be granted to p's head now
  * (free; an adaptive one with adaptive_need's credits) */
-static inline int va_open(iqr *q, uint32_t xo, uint32_t v, const iq_pkt *p, int64_t now)
+static inline int va_open(iqr *q, uint32_t xo, uint32_t v, const iq_ivc *c, int64_t now)
 {
     return ovc_at(q, xo, v)->owner == NONE &&
-           (p->hop.kind != TOPO_HOP_ADAPTIVE || credits_now(q, xo, v, now) >= adaptive_need(q, p));
+           (c->kind != TOPO_HOP_ADAPTIVE || credits_now(q, xo, v, now) >= adaptive_need(q, c->nflits));
 }
 
 /* What the input-queued router measures of a candidate's output for the
@@ -919,9 +982,9 @@ static int64_t iq_room(void *ctx, uint32_t port, uint8_t vc)
 {
     const iq_probe *o = ctx;
     iqr *q = o->q;
-    uint32_t xo = o->x0 + port, g = q->pcls > 1 ? o->p->cls * q->vgrp : 0;
+    uint32_t xo = o->x0 + port, g = q->pcls > 1 ? o->p->cls * q->vgrp : 0; /* (o->p: its facts are the VC's too) */
     int64_t best = -1;
-    int32_t need = adaptive_need(q, o->p);
+    int32_t need = adaptive_need(q, o->p->nflits);
     for (uint32_t v = g + vc * q->vpc; v < g + (vc + 1u) * q->vpc; v++) {
         if (ovc_at(q, xo, v)->owner != NONE)
             continue;
@@ -968,9 +1031,9 @@ static void route(iqr *q, uint32_t sw, iq_ivc *c, iq_pkt *p, int64_t now)
     unsigned n, k = 0;
     uint32_t *e = NULL;
     if (q->rtab) {
-        e = &q->rtab[(size_t)sw * t->hosts + p->hdr.dst];
+        e = &q->rtab[(size_t)sw * t->hosts + c->dst];
         if (__builtin_expect(*e == RT_UNKNOWN, 0))
-            *e = rt_fill(t, sw, p->hdr.dst);
+            *e = rt_fill(t, sw, c->dst);
     }
     if (e && *e != RT_RECORD) {
         cand[0] = (topo_hop){.port = (*e & 0xFFu) - 2, .vc = (uint8_t)(*e >> 8), .kind = TOPO_HOP_ONLY,
@@ -983,7 +1046,7 @@ static void route(iqr *q, uint32_t sw, iq_ivc *c, iq_pkt *p, int64_t now)
                   "route table: switch %u dst %u", sw, p->hdr.dst);
 #endif
     } else if (q->words) {
-        t->ops->next_word(t, sw, p->hdr.dst, p->word, cand);
+        t->ops->next_word(t, sw, c->dst, c->word, cand);
         n = 1;
 #ifdef IQ_RTAB_CHECK
         topo_hop c2[TOPO_MAX_CAND];
@@ -997,8 +1060,8 @@ static void route(iqr *q, uint32_t sw, iq_ivc *c, iq_pkt *p, int64_t now)
     if (__builtin_expect(n == 0, 0)) {
         /* no way on from here since a link failed (network.fail-at): its VC
          * allocation request loses the packet (iq_lost_here) */
-        c->out = NONE;
-        p->hop.kind = TOPO_HOP_MINIMAL;
+        c->out = OUT_NONE;
+        c->kind = p->hop.kind = TOPO_HOP_MINIMAL;
         return;
     }
     if (n > 1) {
@@ -1009,10 +1072,12 @@ static void route(iqr *q, uint32_t sw, iq_ivc *c, iq_pkt *p, int64_t now)
         if (cand[k].kind == TOPO_HOP_VALIANT)
             st->st.valiant_packets++; /* (the escape is counted when the head wins its output VC) */
     }
-    p->hop = cand[k]; /* the record moves on (take) when the head wins an output VC */
-    c->out = cand[k].port;
+    if (!q->words)
+        p->hop = cand[k]; /* the record moves on (take) when the head wins an output VC */
+    c->kind = cand[k].kind;
+    c->out = (uint16_t)cand[k].port;
     /* per-class VCs: the packet's class's group of VCs */
-    uint32_t g = q->pcls > 1 ? p->cls * q->vgrp : 0;
+    uint32_t g = q->pcls > 1 ? c->cls * q->vgrp : 0;
     if (q->peer[x0 + c->out] & HOSTBIT) { /* a host takes every VC (of its class): no deadlock class toward it */
         c->vc_base = (uint16_t)g;
         c->nvc = (uint16_t)q->vgrp;
@@ -1035,7 +1100,7 @@ static void sa_grant(iqr *q, uint32_t sw, uint32_t x0, size_t idx, iq_ivc *c, in
     c->head = c->head + 1 == q->depth ? 0 : c->head + 1;
     c->n--;
     uint32_t k_flit = c->sent++;
-    int tail = c->sent == p->nflits;
+    int tail = c->sent == c->nflits;
     q->s.flits++;
     int64_t leave = now + q->sa;          /* the flit leaves its input buffer */
     int64_t wire = leave + q->stx;        /* its first bit on the output link */
@@ -1070,8 +1135,6 @@ static void sa_grant(iqr *q, uint32_t sw, uint32_t x0, size_t idx, iq_ivc *c, in
     uint32_t xin = x0 + c->pin, up = q->peer[xin];
     credit_back(q, (up & HOSTBIT) ? q->X + (up & ~HOSTBIT) : up, c->vin,
                 credit_send(q, xin, leave) + q->cd + q->olink[xin]); /* back on the reverse link: port xin's output */
-    if (tail)
-        p->hops++;
     if (dn & HOSTBIT) {
         if (k_flit == 0) {
             int64_t head = wire + q->olink[xo];
@@ -1079,10 +1142,10 @@ static void sa_grant(iqr *q, uint32_t sw, uint32_t x0, size_t idx, iq_ivc *c, in
                 p->msg->t_head_ps = head;
         }
         if (tail)
-            packet_arrived(q, p, whole);
+            packet_arrived(q, p, whole, c->hops + 1);
     } else {
         ovc_at(q, xo, c->out_vc)->credits--;
-        flit_in(q, dn, c->out_vc, p, whole, k_flit == 0);
+        flit_in(q, dn, c->out_vc, p, whole, k_flit == 0, c);
     }
     c->ready = now + q->Tr;
     if (tail) {
@@ -1096,6 +1159,7 @@ static void sa_grant(iqr *q, uint32_t sw, uint32_t x0, size_t idx, iq_ivc *c, in
             c->ready = now + q->Tr + q->rd;
             c->sent = 0;
             if (q->oblivious) {
+                vc_take(c, vc_front(c)->p);
                 route(q, sw, c, vc_front(c)->p, now);
                 c->state = VC_VA;
             }
@@ -1109,7 +1173,8 @@ static inline int32_t sa_need(const iqr *q, uint32_t x0, const iq_ivc *c, const 
 {
     if (q->peer[x0 + c->out] & HOSTBIT)
         return 0;
-    return (!q->wormhole && c->sent == 0) ? (int32_t)f->p->nflits : 1;
+    (void)f;
+    return (!q->wormhole && c->sent == 0) ? (int32_t)c->nflits : 1;
 }
 
 /* Active input VC c (position li) of the router at x0 asks switch
@@ -1131,7 +1196,7 @@ static inline __attribute__((always_inline)) void sa_request(iqr *q, uint32_t x0
         q->s.link_waits++; /* a link of its own rate still sends the flit before */
         return;
     }
-    sq[(*ns)++] = (iq_req){.in = c->pin, .out = c->out, .key = c->vin, .who = li, .prio = f->p->cls};
+    sq[(*ns)++] = (iq_req){.in = c->pin, .out = c->out, .key = c->vin, .who = li, .prio = c->cls};
 }
 
 /* When the input VC at position a of router r's active list next needs a
@@ -1162,7 +1227,7 @@ static inline __attribute__((always_inline)) int64_t vc_due(iqr *q, iq_router *r
     else if (c->state == VC_IDLE)
         t = now + q->Tr;
     else if (c->state == VC_ACTIVE && !(q->peer[x0 + c->out] & HOSTBIT)) {
-        int32_t need = (!q->wormhole && c->sent == 0) ? (int32_t)f->p->nflits : 1;
+        int32_t need = (!q->wormhole && c->sent == 0) ? (int32_t)c->nflits : 1;
         uint32_t xo = x0 + c->out;
         iq_ovc *o = ovc_at(q, xo, c->out_vc);
         if (credits_now(q, xo, c->out_vc, now) >= need)
@@ -1278,7 +1343,7 @@ static inline __attribute__((always_inline)) void router_tick_k(iqr *q, uint32_t
      * pass (a head granted its output VC now cannot ask before now + va,
      * and a request depends on its own VC and its output VC's credits) */
     const int merged = q->va > 0;
-    uint32_t nr = 0, ns = 0;
+    uint32_t nr = 0, ns = 0, nrvc = 0; /* nrvc: VCs that made VC allocation requests */
     iq_req *sq = q->sq;
     const int scan = rates || q->duescan;
     const int64_t *adue = &q->adue[(size_t)x0 * V];
@@ -1307,6 +1372,7 @@ static inline __attribute__((always_inline)) void router_tick_k(iqr *q, uint32_t
             /* an oblivious routing's choice depends on the packet alone: it is
              * made now and known routing-delay later (no tick of its own) */
             if (c->ready <= now || q->oblivious) {
+                vc_take(c, f->p);
                 route(q, sw, c, f->p, now);
                 c->state = VC_VA;
             }
@@ -1314,31 +1380,31 @@ static inline __attribute__((always_inline)) void router_tick_k(iqr *q, uint32_t
         /* VC allocation */
         if (c->state != VC_VA || c->ready > now)
             continue;
-        iq_pkt *p = vc_front(c)->p;
-        if (p->hop.kind == TOPO_HOP_ADAPTIVE || p->hop.kind == TOPO_HOP_ESCAPE) {
+        if (c->kind == TOPO_HOP_ADAPTIVE || c->kind == TOPO_HOP_ESCAPE) {
             /* torus adaptive: the choice among the route's candidates is
              * made again when the one asked for has no free output VC, so
              * a head that an adaptive VC held by others blocks asks for the
              * escape (Duato's protocol needs the escape always reachable) */
             uint32_t v = c->vc_base, xo = x0 + c->out;
-            while (v < (uint32_t)c->vc_base + c->nvc && !va_open(q, xo, v, p, now))
+            while (v < (uint32_t)c->vc_base + c->nvc && !va_open(q, xo, v, c, now))
                 v++;
             if (v == (uint32_t)c->vc_base + c->nvc) {
-                route(q, sw, c, p, now);
+                route(q, sw, c, vc_front(c)->p, now);
                 q->s.rechosen++;
             }
         }
-        if (__builtin_expect(c->out == NONE, 0)) { /* routed after a failure, no way on: lost */
-            iq_kill(q, p, x0 + li / V, li % V, now, 1);
+        if (__builtin_expect(c->out == OUT_NONE, 0)) { /* routed after a failure, no way on: lost */
+            iq_kill(q, vc_front(c)->p, x0 + li / V, li % V, now, 1);
             continue;
         }
         uint32_t xo = x0 + c->out, any = 0;
         for (uint32_t v = c->vc_base; v < (uint32_t)c->vc_base + c->nvc; v++) {
-            if (!va_open(q, xo, v, p, now))
+            if (!va_open(q, xo, v, c, now))
                 continue;
-            q->rq[nr++] = (iq_req){.in = li, .out = c->out * V + v, .key = v, .who = li, .prio = p->cls};
+            q->rq[nr++] = (iq_req){.in = li, .out = c->out * V + v, .key = v, .who = li, .prio = c->cls};
             any = 1;
         }
+        nrvc += any;
         if (!any) { /* no output VC free: it loses this round */
             c->ready = now + (q->va ? q->va : q->Tr);
             q->s.va_lost++;
@@ -1348,10 +1414,20 @@ static inline __attribute__((always_inline)) void router_tick_k(iqr *q, uint32_t
     if (nr) {
         uint32_t nin = r->radix * V;
         uint16_t *pin = &q->va_in[(size_t)x0 * V], *pout = &q->va_out[(size_t)x0 * V];
-        if (nr == 1) { /* one request: granted (allocate's one-input case) */
-            q->granted[0] = 1;
-            pin[q->rq[0].in] = (uint16_t)(q->islip ? rr_next(q->rq[0].out, nin) : rr_next(q->rq[0].key, V));
-            pout[q->rq[0].out] = (uint16_t)rr_next(q->rq[0].in, nin);
+        if (nrvc == 1) {
+            /* one input VC's requests (a head toward a host asks for
+             * every VC there): allocate's one-input case, inline: the key
+             * (input-first) or output (iSLIP) nearest the input's pointer */
+            const iq_req *rq = q->rq;
+            uint32_t in = rq[0].in, best = 0;
+            for (uint32_t k = 1; k < nr; k++)
+                if (q->islip ? rr_dist(rq[k].out, pin[in], nin) < rr_dist(rq[best].out, pin[in], nin)
+                             : rr_dist(rq[k].key, pin[in], V) < rr_dist(rq[best].key, pin[in], V))
+                    best = k;
+            for (uint32_t k = 0; k < nr; k++)
+                q->granted[k] = k == best;
+            pin[in] = (uint16_t)(q->islip ? rr_next(rq[best].out, nin) : rr_next(rq[best].key, V));
+            pout[rq[best].out] = (uint16_t)rr_next(in, nin);
         } else
             allocate(q, nr, nin, nin, q->islip ? nin : V, pin, pout);
         for (uint32_t k = 0; k < nr; k++) {
@@ -1363,12 +1439,18 @@ static inline __attribute__((always_inline)) void router_tick_k(iqr *q, uint32_t
                 ovc_at(q, x0 + c->out, c->out_vc)->owner = q->rq[k].who;
                 c->state = VC_ACTIVE;
                 c->ready = now + q->va;
-                iq_pkt *p = vc_front(c)->p;
 #ifndef IQ_RTAB_CHECK
                 if (!q->words) /* (route words: the hops ahead need no record) */
 #endif
+                {
+                    iq_pkt *p = vc_front(c)->p;
+#ifdef IQ_RTAB_CHECK
+                    if (q->words)
+                        p->hop = (topo_hop){.port = c->out, .kind = c->kind}; /* (take reads these) */
+#endif
                     q->st->t.ops->take(&q->st->t, sw, &p->hop, &p->hdr);
-                if (p->hop.kind == TOPO_HOP_ESCAPE)
+                }
+                if (c->kind == TOPO_HOP_ESCAPE)
                     q->st->st.adaptive_escape++;
                 express = q->rq[k].who;
             }
@@ -1562,7 +1644,7 @@ static void host_try(iqr *q, uint32_t h, int64_t now)
         q->lnext[xo] = w + q->lT[xo];
         whole = w + q->lT[xo];
     }
-    flit_in(q, hs->x, hs->vc, p, whole + (q->hup ? q->hup[h] : q->hlink), hs->sent == 1);
+    flit_in(q, hs->x, hs->vc, p, whole + (q->hup ? q->hup[h] : q->hlink), hs->sent == 1, NULL);
     if (hs->sent == p->nflits)
         hs->p = NULL;
     if (hs->p || nic_pending(&st->nic, h))
@@ -2178,7 +2260,7 @@ int iqr_init(swnet *st, const swnet_params *p, char *err, size_t errlen)
     q->rd = p->routing_delay_ps;
     q->va = p->vc_alloc_delay_ps;
     q->sa = p->sw_alloc_delay_ps;
-    q->stx = p->st_delay_ps;
+    q->stx = p->st_delay_ps + p->switch_latency_ps; /* the head's "Switch latency" */
     q->cd = p->credit_delay_ps;
     q->Tr = q->T / (p->speedup ? p->speedup : 1);
     if (q->Tr < 1)
@@ -2256,7 +2338,7 @@ int iqr_init(swnet *st, const swnet_params *p, char *err, size_t errlen)
         }
     }
     size_t nv = (size_t)X * V;
-    q->ivc = tn_xmalloc(nv * sizeof *q->ivc);
+    q->ivc = tn_xalloc_big(nv * sizeof *q->ivc); /* (page-aligned: every VC one line) */
     for (uint32_t s = 0; s < S; s++)
         for (uint32_t pt = 0; pt < q->r[s].radix; pt++)
             for (uint32_t v = 0; v < V; v++)

@@ -48,7 +48,7 @@ typedef struct df_params {
 } df_params;
 
 static const param_row df_rows[] = {
-    SWNET_ROWS(df_params, sw),
+    SWNET_ROWS(df_params, sw, topo_dragonfly_routings),
     {.path = "network.groups", .type = "integer", .unit = "", .def = "9", .help = "dragonfly: groups (>= 2)",
      .kind = PARAM_U32, .off = offsetof(df_params, groups), .min = 2, .max = TOPO_MAX_HOSTS, .example = "9"},
     {.path = "network.routers-per-group", .type = "integer", .unit = "", .def = "4",

@@ -42,7 +42,7 @@ typedef struct ft_params {
 } ft_params;
 
 static const param_row ft_rows[] = {
-    SWNET_ROWS(ft_params, sw),
+    SWNET_ROWS(ft_params, sw, topo_fattree_routings),
     {.path = "network.arity", .type = "integer", .unit = "", .def = "4",
      .help = "fat-tree: k of the k-ary n-tree, hosts per leaf switch (>= 2)", .kind = PARAM_U32,
      .off = offsetof(ft_params, arity), .min = 2, .max = TOPO_MAX_HOSTS, .example = "4"},

@@ -62,7 +62,7 @@ typedef struct gr_params {
 } gr_params;
 
 static const param_row gr_rows[] = {
-    SWNET_ROWS(gr_params, sw),
+    SWNET_ROWS(gr_params, sw, topo_graph_routings),
     {.path = "network.file", .type = "file", .unit = "",
      .def = "fabric.dot",
      .help = "graph: the DOT file of switches, hosts (names starting with H, or kind=host), links and routes (edge "

@@ -34,7 +34,7 @@ typedef struct ls_params {
 } ls_params;
 
 static const param_row ls_rows[] = {
-    SWNET_ROWS(ls_params, sw),
+    SWNET_ROWS(ls_params, sw, topo_leafspine_routings),
     {.path = "network.leaves", .type = "integer", .unit = "", .def = "4",
      .help = "leaf-spine: leaf switches (>= 1)", .kind = PARAM_U32, .off = offsetof(ls_params, leaves), .min = 1,
      .max = TOPO_MAX_HOSTS, .example = "4"},

@@ -98,7 +98,11 @@
  *     row: the same links;
  *   network.switch-latency: added to st-delay, the crossbar traversal, a
  *     pure delay between a flit's switch allocation and its first bit on
- *     the output link. Why there: the router's other stages (route
+ *     the output link: the rule of every fabric under the input-queued
+ *     router (iqrouter.c's head, "Switch latency"); the switch has no row
+ *     of its own for it, so its default is the core's 200 ns, the
+ *     output-queued switch's (hiperion-iq.xml gives 200 ns explicitly,
+ *     relying on no default), where the switched fabrics' is 0. Why there: the router's other stages (route
  *     computation, VC and switch allocation) hold the input VC of the
  *     packet passing them, so a latency of hundreds of ns there would cap
  *     an input at one packet per that time, where the output-queued
@@ -840,8 +844,9 @@ static void sw_fini(void *state)
 
 /* The input-queued switch's parameters for the switched core: the
  * router's rows as given, the NIC, priority, switching and flow control
- * from the switch's own rows, one switch and no failures; the switch's
- * network.switch-latency joins st-delay (the head comment's mapping). */
+ * from the switch's own rows, one switch and no failures; the core's
+ * network.switch-latency (200 ns when not given) is the router's switch
+ * latency, which joins st-delay (the head comment's mapping). */
 static void sw_iq_params(const net_params *core, const sw_params *p, swnet_params *q)
 {
     *q = p->iq;
@@ -849,7 +854,7 @@ static void sw_iq_params(const net_params *core, const sw_params *p, swnet_param
     q->flow_control = p->flow_control;
     q->control_first = p->control_first;
     q->switching = p->switching;
-    q->routing = 0; /* "default" (topo_routing_choices): the fat tree's d-mod-k, the only route on one switch */
+    q->routing = 0; /* "default": the fat tree's first, d-mod-k, the only route on one switch */
     q->buf = p->buf;
     q->pfc_xoff = p->pfc_xoff;
     q->pfc_xon = p->pfc_xon;
@@ -861,7 +866,7 @@ static void sw_iq_params(const net_params *core, const sw_params *p, swnet_param
     q->host_link_ps = p->iq.host_link_ps; /* every link is a host link: host-link-latency, else link-latency */
     q->global_link_ps = -1;
     q->group_routers = 0;
-    q->st_delay_ps = p->iq.st_delay_ps + core->switch_latency_ps;
+    q->switch_latency_ps = core->switch_latency_ps; /* joins st-delay in iqr_init (iqrouter.c, "Switch latency") */
 }
 
 /* The one-switch topology: the 1-level N-ary fat tree (topo_fattree.c), one

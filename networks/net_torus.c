@@ -46,7 +46,7 @@ typedef struct tor_params {
 } tor_params;
 
 static const param_row tor_rows[] = {
-    SWNET_ROWS(tor_params, sw),
+    SWNET_ROWS(tor_params, sw, topo_torus_routings),
     {.path = "network.dims", .type = "list", .unit = "", .def = "8 4",
      .help = "torus: ring sizes, dimension 0 first (each >= 2; one host per switch)", .kind = PARAM_U32_LIST,
      .off = offsetof(tor_params, dims), .count_off = offsetof(tor_params, ndims), .min = 2, .max = TOPO_MAX_DIMS,

@@ -2209,8 +2209,8 @@ void swnet_check(const net_params *core, const swnet_params *p, const char *cons
     if (topo_routing_of(routings, p->routing) < 0) {
         char list[256];
         topo_routing_list(routings, list, sizeof list);
-        param_invalid(rep, "network.routing", "%s does not route with %s (expected one of: %s)", shape,
-                      topo_routing_choice_name(p->routing), list);
+        param_invalid(rep, "network.routing", "%s has no routing %d (expected one of: default, %s)", shape,
+                      p->routing, list); /* a row's value is one of its choices: params built in code */
     }
     /* a mtu's time must fit, as every other time (1 hour) */
     if (core->bandwidth_bps > 0 && (double)mtu * 8e12 / core->bandwidth_bps > 3.6e15)

@@ -34,8 +34,9 @@ typedef enum swnet_flow { SWNET_CREDIT = 0, SWNET_INFINITE = 1, SWNET_PFC = 2 } 
 extern const char *const swnet_flow_names[]; /* "credit", "infinite", "pfc" */
 
 /* network.routing: the topologies declare their routings (topo.h,
- * topo_<name>_routing_names and _help); the row's choices are
- * topo_routing_choices, "default" then every topology's names. */
+ * topo_<name>_routing_names, _help, _params and topo_<name>_routings); each
+ * fabric's row (SWNET_ROWS' third argument R) takes R's choices, "default"
+ * then the topology's names, and R's help. */
 
 /* network.router: the switches' model (output-queued: this file's core;
  * input-queued: iqrouter.h) */
@@ -83,7 +84,7 @@ typedef struct swnet_params {
                                     class waiting at its switch port (0: vc-buffer) */
     int64_t ci_delay_ps;      /* network.ci-delay: switches and NICs learn a change this much later (< 0: the
                                  notice's way back over the longest route) */
-    int routing;              /* index into topo_routing_choices (0: "default"); topo_routing_of
+    int routing;              /* index into the fabric's row's choices (0: "default"); topo_routing_of
                                  turns it into the topology's own routing */
     port_cfg buf;             /* output buffers, drop-tail, ECN (flow-control infinite or pfc): networks/port.h */
     uint64_t pfc_xoff, pfc_xon; /* pfc: thresholds per switch ingress link and pause priority, bytes */
@@ -98,6 +99,8 @@ typedef struct swnet_params {
     uint32_t alloc_iters;     /* allocator iterations */
     int64_t routing_delay_ps, vc_alloc_delay_ps, sw_alloc_delay_ps, st_delay_ps, credit_delay_ps;
     int64_t host_link_ps;     /* host <-> switch links' latency, < 0: network.link-latency */
+    int64_t switch_latency_ps; /* input-queued routers: added to st-delay at every switch (the switched fabrics'
+                                  network.switch-latency row, 0 when not given; the single switch: the core's) */
     int placement;            /* enum topo_placement: full, or where N < hosts nodes sit (topo_sub.c) */
     char degraded_links[SWNET_FAILED_MAX]; /* network.degraded-links: "" none, or "A-B:0.5 C-D:0.25" */
     char failed_links[SWNET_FAILED_MAX]; /* network.failed-links: "" none, a count, or names A-B (topo_fail.c,
@@ -186,6 +189,18 @@ typedef struct swnet_params {
                 "input-queued routers: latency of the host <-> switch links (negative: network.link-latency)"), \
      .kind = PARAM_PS, .off = offsetof(T, m.host_link_ps), .example = "0ns"}
 
+/* network.switch-latency, the switched fabrics' copy of the core's row (one
+ * path, one parameter: a value given reaches both; not given, each owner
+ * keeps its own default). Its rule (iqrouter.c's head, "Switch latency"):
+ * the output-queued router reads the core's (200 ns by default), the
+ * input-queued router this one, added to st-delay at every switch; 0 when
+ * not given, as BookSim2's routers have no such term. */
+#define SWNET_ROW_SWITCH_LATENCY(T, m)                                                                        \
+    {SWNET_ROW_("network.switch-latency", "time", "s", "0s",                                                    \
+                "switched fabrics' input-queued router: added to st-delay at every switch; 0 when not given " \
+                "(BookSim2's routers have no such term; the output-queued router keeps the core's 200ns)"),    \
+     .kind = PARAM_PS, .off = offsetof(T, m.switch_latency_ps), .flags = PARAM_NONNEG, .example = "200ns"}
+
 #define SWNET_ROW_SPEEDUP(T, m) \
     {SWNET_ROW_("network.speedup", "integer", "", "1",                                                         \
                 "input-queued routers: allocation and crossbar steps per flit time, output buffers draining "  \
@@ -203,7 +218,7 @@ typedef struct swnet_params {
      .kind = PARAM_BYTES, .off = offsetof(T, f), .flags = PARAM_NONNEG, .example = "30kB"}
 
 /* The shared rows, for a params struct `T` whose swnet_params is member `m`. */
-#define SWNET_ROWS(T, m)                                                                                      \
+#define SWNET_ROWS(T, m, R)                                                                                   \
     {SWNET_ROW_("network.mtu", "size", "B", "4.096kB",                                                             \
                 "switched fabrics: largest packet payload; messages are cut into packets (> 0)"),             \
      .kind = PARAM_BYTES, .off = offsetof(T, m.nic.mtu_bytes), .flags = PARAM_NONNEG, .example = "4KiB"},        \
@@ -249,8 +264,8 @@ typedef struct swnet_params {
                 "destination's (leaf-spine: 3 link-latency + 2 switch-latency)"),                             \
      .kind = PARAM_PS, .off = offsetof(T, m.ci_delay_ps), .example = "2us",                                     \
      .when = "network.congestion-isolation=destination"},                                                       \
-    {SWNET_ROW_("network.routing", "choice", "", "default", topo_routing_help),                                \
-     .kind = PARAM_CHOICE, .off = offsetof(T, m.routing), .choices = topo_routing_choices,                     \
+    {SWNET_ROW_("network.routing", "choice", "", "default", (R).row_help),                                     \
+     .kind = PARAM_CHOICE, .off = offsetof(T, m.routing), .choices = (R).choices,                               \
      .example = "default"},                                                                                     \
     PORT_ROWS(T, m.buf),                                                                                   \
     {SWNET_ROW_("network.placement", "choice", "", "full",                                                     \
@@ -289,7 +304,8 @@ typedef struct swnet_params {
      .example = "wormhole"},                                                                                    \
     SWNET_ROWS_IQ(T, m),                                                                                       \
     SWNET_ROW_HOST_LINK(T, m),                                                                                 \
-    SWNET_ROW_SPEEDUP(T, m)
+    SWNET_ROW_SPEEDUP(T, m),                                                                                   \
+    SWNET_ROW_SWITCH_LATENCY(T, m)
 
 /* The shared rules: mtu, vc-buffer (>= mtu with credits, so a packet always
  * fits), the routing one of `routings` (the topology's names table, topo.h)

@@ -191,70 +191,46 @@ int topo_link_name_split(const topo *t, const char *name, size_t len, uint32_t *
 
 /* ---- network.routing (topo.h) ---- */
 
-#define ROUTING_CHOICES_MAX 64
-const char *topo_routing_choices[ROUTING_CHOICES_MAX + 1] = {"default"};
-char topo_routing_help[2048];
+static topo_routings *const routing_tables[] = {&topo_torus_routings, &topo_fattree_routings,
+                                                &topo_leafspine_routings, &topo_dragonfly_routings,
+                                                &topo_graph_routings};
 
-static const struct {
-    const char *topology;
-    const char *const *names, *const *help, *const *params;
-} routing_tables[] = {
-    {"torus", topo_torus_routing_names, topo_torus_routing_help, topo_torus_routing_params},
-    {"fat-tree", topo_fattree_routing_names, topo_fattree_routing_help, topo_fattree_routing_params},
-    {"leaf-spine", topo_leafspine_routing_names, topo_leafspine_routing_help, topo_leafspine_routing_params},
-    {"dragonfly", topo_dragonfly_routing_names, topo_dragonfly_routing_help, topo_dragonfly_routing_params},
-    {"graph", topo_graph_routing_names, topo_graph_routing_help, topo_graph_routing_params},
-};
-
-/* Before main: the parameter rows point at these (their contents depend
- * only on the tables, so every run sees the same). */
+/* Before main: each fabric's network.routing row points at its table's
+ * choices and help (their contents depend only on the tables, so every run
+ * sees the same). */
 __attribute__((constructor)) static void routing_choices_init(void)
 {
-    size_t n = 1, o = (size_t)snprintf(topo_routing_help, sizeof topo_routing_help,
-                                       "switched fabrics: default (the topology's first)");
     for (size_t t = 0; t < sizeof routing_tables / sizeof routing_tables[0]; t++) {
-        for (size_t i = 0; routing_tables[t].names[i]; i++) {
-            const char *name = routing_tables[t].names[i];
-            size_t k = 0;
-            while (k < n && strcmp(topo_routing_choices[k], name) != 0)
-                k++;
-            if (k == n) {
-                TN_ASSERT(n < ROUTING_CHOICES_MAX, "more than %d routing names", ROUTING_CHOICES_MAX);
-                topo_routing_choices[n++] = name;
-            }
+        topo_routings *R = routing_tables[t];
+        size_t n = 0, o = (size_t)snprintf(R->row_help, sizeof R->row_help, "%s: default (its first, %s)",
+                                           R->topology, R->names[0]);
+        R->choices[0] = "default";
+        for (size_t i = 0; R->names[i]; i++) {
+            TN_ASSERT(i < TOPO_ROUTINGS_MAX, "%s: more than %d routings", R->topology, TOPO_ROUTINGS_MAX);
+            TN_ASSERT(strcmp(R->names[i], "default") != 0, "%s: a routing named default", R->topology);
+            R->choices[++n] = R->names[i];
             /* the routing's own parameters, named in its help: "(dimension order, ...; reads network.dateline)" */
-            const char *par = routing_tables[t].params[i];
-            TN_ASSERT(par, "%s: routing %s has no entry in its parameters table", routing_tables[t].topology, name);
-            if (o < sizeof topo_routing_help)
-                o += (size_t)(i ? snprintf(topo_routing_help + o, sizeof topo_routing_help - o, " | %s (%s%s%s)",
-                                           name, routing_tables[t].help[i], *par ? "; reads " : "", par)
-                                : snprintf(topo_routing_help + o, sizeof topo_routing_help - o, "; %s: %s (%s%s%s)",
-                                           routing_tables[t].topology, name, routing_tables[t].help[i],
-                                           *par ? "; reads " : "", par));
+            const char *par = R->params[i];
+            TN_ASSERT(par && R->help[i], "%s: routing %s has no entry in its help or parameters table", R->topology,
+                      R->names[i]);
+            if (o < sizeof R->row_help)
+                o += (size_t)snprintf(R->row_help + o, sizeof R->row_help - o, " | %s (%s%s%s)", R->names[i],
+                                      R->help[i], *par ? "; reads " : "", par);
         }
+        TN_ASSERT(o < sizeof R->row_help, "%s: network.routing's help is longer than %zu", R->topology,
+                  sizeof R->row_help);
+        R->choices[n + 1] = NULL;
     }
-    TN_ASSERT(o < sizeof topo_routing_help, "network.routing's help is longer than %zu", sizeof topo_routing_help);
-    topo_routing_choices[n] = NULL;
 }
 
 int topo_routing_of(const char *const *names, int choice)
 {
     if (choice == 0)
         return 0;
-    if (choice < 0 || choice > ROUTING_CHOICES_MAX || !topo_routing_choices[choice])
-        return -1;
     for (int i = 0; names[i]; i++)
-        if (strcmp(names[i], topo_routing_choices[choice]) == 0)
+        if (i == choice - 1)
             return i;
     return -1;
-}
-
-const char *topo_routing_choice_name(int choice)
-{
-    for (int i = 0; i <= ROUTING_CHOICES_MAX && topo_routing_choices[i]; i++)
-        if (i == choice)
-            return topo_routing_choices[i];
-    return "?";
 }
 
 void topo_routing_list(const char *const *names, char *buf, size_t len)

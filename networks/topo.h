@@ -349,22 +349,29 @@ static inline unsigned topo_choose_room_or_last(const topo_hop *c, unsigned n, c
  * routing reads besides the topology's shape, as their paths, space
  * separated, "" for none; each is a row of the fabric's file, whose help
  * and choices the topology's file gives: the torus's network.dateline),
- * read by the parameter row, `tasknet params`, --help and the checks
- * below (check_topo: every path named is a row of its fabric). A configuration's value is parsed by every fabric's row
- * of the path at once, before the fabric is known (app/config/config_rows.c,
- * crow_set), so network.routing has one choice list: topo.c builds it
- * before main from the tables, "default" (each topology's first) then
- * every name some topology declares, in the order torus, fat-tree,
- * leaf-spine, dragonfly, graph, each once, and the row's help from the
- * help tables. */
-extern const char *topo_routing_choices[];
-extern char topo_routing_help[];
-/* The routing of table `names` that choice `choice` (an index into
- * topo_routing_choices) names: 0 ("default") the table's first; -1 when the
- * table has no such name. */
+ * and a topo_routings naming the three (topo_<name>_routings). Before
+ * main topo.c makes of each the fabric's network.routing row: its choices,
+ * "default" (the topology's first) then the names, and its help from the
+ * help and params tables. The row is the fabric's own (SWNET_ROWS' third
+ * argument), so `tasknet params` shows each fabric its routings, a value is
+ * stored as an index into the fabric's own choices, and a routing another
+ * fabric has is refused where this fabric runs, listing this fabric's
+ * choices (app/config crow_set keeps a value some owners of a path take
+ * and cfg_cross_check refuses it at a point whose owner does not).
+ * check_topo: every path named is a row of its fabric. */
+#define TOPO_ROUTINGS_MAX 15
+typedef struct topo_routings {
+    const char *topology;                        /* "torus" */
+    const char *const *names, *const *help, *const *params; /* the three tables */
+    const char *choices[TOPO_ROUTINGS_MAX + 2]; /* "default", the names, NULL: the row's choices */
+    char row_help[1024];                         /* the row's help */
+} topo_routings;
+extern topo_routings topo_torus_routings, topo_fattree_routings, topo_leafspine_routings, topo_dragonfly_routings,
+    topo_graph_routings;
+/* The routing of table `names` that choice `choice` (an index into the
+ * fabric's row's choices, topo_routings.choices) names: 0 ("default") the
+ * table's first, c the table's c - 1; -1 out of range. */
 int topo_routing_of(const char *const *names, int choice);
-/* choice's name ("?" out of range) */
-const char *topo_routing_choice_name(int choice);
 /* "dor, adaptive, valiant, romm" */
 void topo_routing_list(const char *const *names, char *buf, size_t len);
 

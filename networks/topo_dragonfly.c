@@ -83,6 +83,9 @@ const char *const topo_dragonfly_routing_names[] = {"minimal", "valiant", "ugal"
 const char *const topo_dragonfly_routing_help[] = {"minimal, 2 classes", "through a random intermediate group, 3 classes",
                                                    "UGAL-L at the source router, 3 classes", NULL};
 const char *const topo_dragonfly_routing_params[] = {"", "", "", NULL};
+/* network.routing's row for the dragonfly (topo.h; topo.c fills choices and help before main) */
+topo_routings topo_dragonfly_routings = {.topology = "dragonfly", .names = topo_dragonfly_routing_names, .help = topo_dragonfly_routing_help,
+                                  .params = topo_dragonfly_routing_params};
 
 enum { MODE_MIN = 0, MODE_VAL = 1, MODE_UGAL = 2 };
 

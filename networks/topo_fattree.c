@@ -69,6 +69,9 @@ const char *const topo_fattree_routing_help[] = {"up port by the destination's d
                                                  "a random up port per level, BookSim2's nca",
                                                  "the less occupied of two random up ports, BookSim2's anca", NULL};
 const char *const topo_fattree_routing_params[] = {"", "", "", NULL};
+/* network.routing's row for the fat-tree (topo.h; topo.c fills choices and help before main) */
+topo_routings topo_fattree_routings = {.topology = "fat-tree", .names = topo_fattree_routing_names, .help = topo_fattree_routing_help,
+                                  .params = topo_fattree_routing_params};
 
 typedef struct fattree {
     uint32_t k, n;                    /* arity, levels */

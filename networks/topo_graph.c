@@ -121,6 +121,9 @@ const char *const topo_graph_routing_help[] = {"the DOT file's routes", "a short
                                                "up*-down* shortest paths", "shortest paths hashed per message",
                                                NULL};
 const char *const topo_graph_routing_params[] = {"", "", "", "", NULL};
+/* network.routing's row for the graph (topo.h; topo.c fills choices and help before main) */
+topo_routings topo_graph_routings = {.topology = "graph", .names = topo_graph_routing_names, .help = topo_graph_routing_help,
+                                  .params = topo_graph_routing_params};
 
 #define GR_NONE UINT16_MAX
 #define GR_VC_SHIFT 12 /* a file table entry: port (12 bits), class (4 bits) */

@@ -43,6 +43,9 @@
 const char *const topo_leafspine_routing_names[] = {"ecmp", "d-mod-k", NULL};
 const char *const topo_leafspine_routing_help[] = {"a spine per message, hashed", "the spine by the destination", NULL};
 const char *const topo_leafspine_routing_params[] = {"", "", NULL};
+/* network.routing's row for the leaf-spine (topo.h; topo.c fills choices and help before main) */
+topo_routings topo_leafspine_routings = {.topology = "leaf-spine", .names = topo_leafspine_routing_names, .help = topo_leafspine_routing_help,
+                                  .params = topo_leafspine_routing_params};
 
 typedef struct leafspine {
     uint32_t L, S, H;

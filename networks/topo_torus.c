@@ -156,6 +156,9 @@ const char *const topo_torus_routing_help[] = {
     "dor to a random switch, then on: 4 classes, half the uniform throughput",
     "dor to a random switch of the minimal quadrant, then on: 4 classes, minimal", NULL};
 const char *const topo_torus_routing_params[] = {"network.dateline", "", "network.dateline", "network.dateline", NULL};
+/* network.routing's row for the torus (topo.h; topo.c fills choices and help before main) */
+topo_routings topo_torus_routings = {.topology = "torus", .names = topo_torus_routing_names, .help = topo_torus_routing_help,
+                                  .params = topo_torus_routing_params};
 const char *const topo_torus_dateline_names[] = {"hop", "ring", "auto", NULL};
 const char topo_torus_dateline_help[] =
     "torus, dor, valiant, romm: the dateline classes: hop (class 1 while the hops still to go cross the "

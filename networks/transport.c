@@ -20,7 +20,9 @@
  *     hole (out-of-order segments still held after it), each of the first
  *     `quick-ack` in-order segments (Linux's quick-ACK mode at connection
  *     start, tcp_incr_quickack, at most TCP_MAX_QUICKACKS = 16 there; 0
- *     by default, as ns-3), and the last
+ *     by default; ns-3's TcpSocketBase acks a connection's first data
+ *     segment at once, ProcessSynRcvd setting m_delAckCount to
+ *     DelAckCount, "always respond to first data packet": 1), and the last
  *     of the message (its FIN, which a receiver acks at once) are acked at once (the duplicate ACKs fast retransmit counts). ECN-capable
  *     transports (dctcp): RFC 8257 sec. 3.2's two-state machine: when a
  *     segment's CE differs from the state, the segments held back are acked

@@ -144,6 +144,10 @@ static const bad_case bad_cases[] = {
     /* torus valiant (and romm) with failed links: refused by the torus's check, not an internal error in
      * the memory estimate's build of the failed fabric (topo_fail's walks of the torus's alternative records,
      * which carry no intermediate). "  <network type=\"torus\" dims=\"4 4\" bandwidth=\"10Gb/s\" routing=\"valiant\" " is 72 */
+    /* a routing of another fabric: refused where the torus runs, listing the torus's own choices (topo.h);
+     * "  <network type=\"torus\" dims=\"4 4\" bandwidth=\"10Gb/s\" " is 54 characters */
+    {"routing_other_fabric.xml", 3, 55, {"<network routing=\"ugal\">: the torus does not take it",
+                                         "unknown value (expected one of: default, dor, adaptive, valiant, romm)", NULL}},
     {"torus_valiant_failed.xml", 3, 73, {"<network failed-links=\"S0-S1\">", "routing=valiant on a torus does not route around failed links", NULL}},
     /* a graph whose routes need 2 VC classes: congestion isolation refused by validate, not first at run (review6) */
     /* hpcc on routings that pick a path packet by packet (README, transport section):
@@ -689,6 +693,129 @@ END_TEST
 
 /* The defaults are the table's "def" column, and cfg_check names what a
  * configuration built in code still lacks. */
+/* network.switch-latency is the core's row and the switched fabrics' own
+ * (swnet.h SWNET_ROW_SWITCH_LATENCY, iqrouter.c's "Switch latency"): not
+ * given, the core holds 200ns (the output-queued router's) and the torus's
+ * row 0s (its input-queued router's); given, both hold the value, and the
+ * path reads the core's. */
+START_TEST(test_switch_latency_rows)
+{
+    cfg c;
+    cfg_defaults(&c);
+    char err[512], buf[64];
+    ck_assert_int_eq(cfg_set(&c, "network.type", "torus", err, sizeof err), 0);
+    long tor = -1;
+    for (size_t i = 0; i < cfg_param_count(); i++)
+        if (strcmp(cfg_param_at(i)->row->path, "network.switch-latency") == 0 && cfg_param_at(i)->plugin &&
+            strcmp(cfg_param_at(i)->plugin, "torus") == 0)
+            tor = (long)i;
+    ck_assert_int_ge(tor, 0);
+    ck_assert_int_eq(cfg_param_get_at(&c, (size_t)tor, 0, buf, sizeof buf), 0);
+    ck_assert_str_eq(buf, "0s");
+    get_eq(&c, "network.switch-latency", "200ns");
+    ck_assert_int_eq(c.net.switch_latency_ps, 200000);
+    ck_assert_int_eq(cfg_set(&c, "network.switch-latency", "100ns", err, sizeof err), 0);
+    ck_assert_int_eq(cfg_param_get_at(&c, (size_t)tor, 0, buf, sizeof buf), 0);
+    ck_assert_str_eq(buf, "100ns");
+    ck_assert_int_eq(c.net.switch_latency_ps, 100000);
+    /* a negative value is refused for every owner, nothing changed */
+    ck_assert_int_eq(cfg_set(&c, "network.switch-latency", "-1ns", err, sizeof err), -1);
+    ck_assert_int_eq(cfg_param_get_at(&c, (size_t)tor, 0, buf, sizeof buf), 0);
+    ck_assert_str_eq(buf, "100ns");
+    cfg_free(&c);
+}
+END_TEST
+
+/* network.routing is each topology's own (topo.h): every switched fabric's
+ * row takes "default" and its topology's routings. A routing of another
+ * fabric is kept (that fabric's row takes it: a sweep over network.type may
+ * use it there) and refused where this fabric runs, with this fabric's
+ * choices; a name no fabric has is refused at once, with the selected
+ * fabric's choices. In a sweep each point is checked with its own fabric. */
+START_TEST(test_routing_per_fabric)
+{
+    static const struct {
+        const char *type, *other, *list;
+    } f[] = {
+        {"torus", "ugal", "default, dor, adaptive, valiant, romm"},
+        {"fat-tree", "ugal", "default, d-mod-k, random-up, anca"},
+        {"leaf-spine", "adaptive", "default, ecmp, d-mod-k"},
+        {"dragonfly", "dor", "default, minimal, valiant, ugal"},
+        {"graph", "romm", "default, file, shortest, up-down, ecmp"},
+    };
+    for (size_t i = 0; i < sizeof f / sizeof f[0]; i++) {
+        cfg c;
+        cfg_defaults(&c);
+        char err[1024], want[512];
+        ck_assert_int_eq(cfg_set(&c, "network.type", f[i].type, err, sizeof err), 0);
+        ck_assert_int_eq(cfg_set(&c, "network.routing", f[i].other, err, sizeof err), 0);
+        cfg_errors e;
+        cfg_errors_init(&e);
+        ck_assert_int_eq(cfg_check(&c, &e), -1);
+        snprintf(want, sizeof want, "network.routing: the %s does not take it: unknown value (expected one of: %s)",
+                 f[i].type, f[i].list);
+        int found = 0;
+        for (size_t m = 0; m < e.n; m++)
+            found |= strstr(e.msg[m], want) != NULL;
+        ck_assert_msg(found, "%s: no error '%s'", f[i].type, want);
+        cfg_errors_free(&e);
+        /* a name no fabric has: refused at once, the value before kept */
+        ck_assert_int_eq(cfg_set(&c, "network.routing", "dorr", err, sizeof err), -1);
+        snprintf(want, sizeof want, "unknown value (expected one of: %s)", f[i].list);
+        ck_assert_str_eq(err, want);
+        cfg_free(&c);
+    }
+    /* a sweep over fabrics, each with a routing of its own; then the same
+     * routings the wrong way round: both points refused */
+#define ROUTING_SWEEP_XML                                                                                        \
+        "<tasknet version=\"1\"><system nodes=\"36\"/>"                                                               \
+        "<network type=\"torus\" dims=\"6 6\" groups=\"3\" routers-per-group=\"3\" hosts-per-router=\"4\" " \
+        "global-links=\"2\" bandwidth=\"10Gb/s\"/>" \
+        "<workload type=\"uniform-random\" message-size=\"4kB\" offered-load=\"0.3\" duration=\"100us\"/><sweep>" \
+        "<axis param=\"network.type\" values=\"torus dragonfly\"/>" \
+        "<axis param=\"network.routing\" with=\"network.type\" values=\"%s\"/></sweep></tasknet>"
+
+    char dir[] = "/tmp/tasknet-routing-XXXXXX";
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    char path[512];
+    snprintf(path, sizeof path, "%s/sweep.xml", dir);
+    for (int wrong = 0; wrong < 2; wrong++) {
+        FILE *fp = fopen(path, "w");
+        ck_assert_ptr_nonnull(fp);
+        fprintf(fp, ROUTING_SWEEP_XML, wrong ? "ugal adaptive" : "adaptive ugal");
+        fclose(fp);
+        cfg c;
+        cfg_errors e;
+        cfg_errors_init(&e);
+        int rc = cfg_load(&c, path, &e);
+        if (!wrong) {
+            ck_assert_msg(rc == 0, "%s", e.n ? e.msg[0] : "");
+            char err[512];
+            cfg p0, p1;
+            ck_assert_int_eq(cfg_point(&c, 0, &p0, err, sizeof err), 0);
+            ck_assert_int_eq(cfg_point(&c, 1, &p1, err, sizeof err), 0);
+            get_eq(&p0, "network.routing", "adaptive");
+            get_eq(&p1, "network.routing", "ugal");
+            cfg_free(&p0);
+            cfg_free(&p1);
+        } else {
+            ck_assert_int_eq(rc, -1);
+            int tor = 0, df = 0;
+            for (size_t m = 0; m < e.n; m++) {
+                tor |= strstr(e.msg[m], "the torus does not take it") != NULL;
+                df |= strstr(e.msg[m], "the dragonfly does not take it: unknown value (expected one of: default, "
+                                       "minimal, valiant, ugal)") != NULL;
+            }
+            ck_assert_msg(tor && df, "%zu errors, first: %s", e.n, e.n ? e.msg[0] : "");
+        }
+        cfg_errors_free(&e);
+        cfg_free(&c);
+    }
+    unlink(path);
+    rmdir(dir);
+}
+END_TEST
+
 START_TEST(test_defaults_and_check)
 {
     cfg c;
@@ -703,12 +830,15 @@ START_TEST(test_defaults_and_check)
         if (p->row->kind == PARAM_NAME) /* the registries' defaults */
             continue;
         /* a fabric's own default shows once it is selected (network.mtu:
-         * whole messages on the switch, packets on the topologies) */
+         * whole messages on the switch, packets on the topologies); a
+         * fabric's copy of a core path (network.switch-latency: 0ns for the
+         * switched fabrics' input-queued router) is its own row's value,
+         * while the path reads the core's (the output-queued router's) */
         if (p->owner == CFG_OWN_NET && strcmp(p->plugin, "electrical-switch") != 0) {
             cfg d;
             cfg_defaults(&d);
             ck_assert_int_eq(cfg_set(&d, "network.type", p->plugin, buf, sizeof buf), 0);
-            ck_assert_int_eq(cfg_get(&d, p->row->path, buf, sizeof buf), 0);
+            ck_assert_int_eq(cfg_param_get_at(&d, i, 0, buf, sizeof buf), 0);
             cfg_free(&d);
         }
         /* and a workload's (workload.jobs: 1500 task trees, one task graph) */
@@ -1106,6 +1236,8 @@ static Suite *config_suite(void)
     suite_add_tcase(s, t);
     t = tcase_create("set");
     tcase_add_test(t, test_set);
+    tcase_add_test(t, test_switch_latency_rows);
+    tcase_add_test(t, test_routing_per_fabric);
     tcase_add_test(t, test_defaults_and_check);
     tcase_add_test(t, test_point_cross_check);
     tcase_add_test(t, test_schema_file);

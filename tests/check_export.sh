@@ -12,9 +12,10 @@
 # (4 groups of 4 routers, 4 hosts and 3 global links each, minimal: 4 global
 # links per pair of groups, a message from x on slice x mod 4: the file's
 # hosts carry path=k), and the single electrical switch under
-# router="input-queued" (its one-switch topology; switch-latency 0: the
-# switch adds it to st-delay, the graph's input-queued router has no such
-# term). Workload: uniform random at 0.6, 2 replicas.
+# router="input-queued" (its one-switch topology; switch-latency 100 ns,
+# given: the input-queued router adds it to st-delay on the switch and on
+# the graph alike, iqrouter.c's "Switch latency"). Workload: uniform random
+# at 0.6, 2 replicas.
 set -u
 top_srcdir=${top_srcdir:-..}
 top_builddir=${top_builddir:-..}
@@ -73,7 +74,7 @@ one torus8x8 64 'type="torus" dims="8 8"'
 one dragonfly 36 'type="dragonfly" groups="9" routers-per-group="4" hosts-per-router="1" global-links="2" routing="minimal"'
 one dragonfly4 64 'type="dragonfly" groups="4" routers-per-group="4" hosts-per-router="4" global-links="3" routing="minimal"'
 one switchiq 16 'type="electrical-switch"' 'router="input-queued" flow-control="credit" mtu="256B" flit-size="16B"
-    host-link-latency="10ns" bandwidth="100Gb/s" switch-latency="0ns" link-latency="20ns"'
+    host-link-latency="10ns" bandwidth="100Gb/s" switch-latency="100ns" link-latency="20ns"'
 grep -q "path=1]" "$tmp/dragonfly4.dot" || { echo "FAIL dragonfly4: the file's hosts have no path"; fail=1; }
 grep -q "lmc=3;" "$tmp/torus8x8.dot" || { echo "FAIL torus8x8: the file has no lmc=3"; fail=1; }
 grep -q "vcstep=1" "$tmp/dragonfly.dot" || { echo "FAIL dragonfly: the file has no vcstep=1"; fail=1; }

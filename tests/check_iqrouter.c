@@ -30,6 +30,7 @@
 #include "iqrouter.h"
 #include "network.h"
 #include "swnet.h"
+#include "topo.h"
 
 #define T0 (5 * NS)
 
@@ -102,6 +103,50 @@ START_TEST(test_zero_load_pipelines)
     ck_delivered_at(m, 16 * NS + 178 * NS);
     ck_assert_int_eq(h->n->ops->zero_load_ps(h->n->state, 0, 1, 64), 105 * NS);
     th_net_free(h);
+}
+END_TEST
+
+/* network.switch-latency under the input-queued router (iqrouter.c's head,
+ * "Switch latency"): it joins st-delay at every switch. 8x8 torus, host 0
+ * (switch (0,0)) -> host 36 (switch (4,4), 36 = 4 + 8 x 4): dor crosses 4
+ * links in each dimension, so h = 9 switches and 8 links between them; a
+ * 4-byte message of one packet, F = 4 flits of 1 B, T = 1 ns, links 1 ns,
+ * host links 0, D = rd + va + sa + st = 4 ns (BookSim2's defaults). The
+ * zero load (2 (T + hlink) + (h - 1)(T + link) + h D + (F - 1) T):
+ *   2 (1 + 0) + 8 (1 + 1) + 9 x 4 + 3 = 57 ns.
+ * switch-latency 100 ns (a multiple of T, so the formula is exact): D = 104,
+ * 57 + 9 x 100 = 957 ns, i.e. exactly h x switch-latency more. Not given
+ * (the torus's row, 0) it is 57 ns whatever the core's value, the
+ * output-queued router's (200 ns by default): core_bs's 0 and 200 ns alike. */
+START_TEST(test_switch_latency)
+{
+    const char *s0[] = {"network.router=input-queued", "network.flit-size=1B", "network.mtu=4B",
+                        "network.vc-buffer=8B", "network.host-link-latency=0ns", "network.dims=8 8",
+                        "network.routing=dor", NULL};
+    const char *s100[] = {"network.router=input-queued", "network.flit-size=1B", "network.mtu=4B",
+                          "network.vc-buffer=8B", "network.host-link-latency=0ns", "network.dims=8 8",
+                          "network.routing=dor", "network.switch-latency=100ns", NULL};
+    ck_assert_int_eq(alone("torus", 64, s0, 0, 36, 4), 57 * NS);
+    ck_assert_int_eq(alone("torus", 64, s100, 0, 36, 4), 957 * NS);
+    /* the core's 200 ns (its default) is not the input-queued router's */
+    net_params core = core_bs(64);
+    core.switch_latency_ps = 200 * NS;
+    th_net *h = th_net_new("torus", &core, s0, NULL, 1, 4);
+    net_msg *m = th_at_low(h, T0, 0, 36, 4);
+    th_net_go(h);
+    ck_delivered_at(m, T0 + 57 * NS);
+    th_net_free(h);
+    /* the same on a 4-port 2-level fat tree, host 0 -> host 15 (another
+     * leaf: up to a spine and down, h = 3 switches, 2 links between them):
+     * 2 (1 + 0) + 2 (1 + 1) + 3 x 4 + 3 = 21 ns; 21 + 3 x 100 = 321 ns */
+    const char *f0[] = {"network.router=input-queued", "network.flit-size=1B", "network.mtu=4B",
+                        "network.vc-buffer=8B", "network.host-link-latency=0ns", "network.arity=4",
+                        "network.levels=2", NULL};
+    const char *f100[] = {"network.router=input-queued", "network.flit-size=1B", "network.mtu=4B",
+                          "network.vc-buffer=8B", "network.host-link-latency=0ns", "network.arity=4",
+                          "network.levels=2", "network.switch-latency=100ns", NULL};
+    ck_assert_int_eq(alone("fat-tree", 16, f0, 0, 15, 4), 21 * NS);
+    ck_assert_int_eq(alone("fat-tree", 16, f100, 0, 15, 4), 321 * NS);
 }
 END_TEST
 
@@ -224,47 +269,56 @@ START_TEST(test_wormhole_blocking)
 }
 END_TEST
 
-/* Saturation on every topology, both switchings: every message arrives
- * (the run's own exactly-once accounting) with buffers of 2 flits. */
+/* Saturation on every topology, with every routing its file declares
+ * (topo.h: topo_<name>_routing_names, "default" included), both
+ * switchings: every message arrives (the run's own exactly-once
+ * accounting) with buffers of 2 flits. The graph's routings need a file:
+ * check_graph. */
 START_TEST(test_saturation_all)
 {
     static const struct {
         const char *name;
         uint32_t N;
-        const char *shape[4];
+        const char *shape[5];
+        const char *const *routings;
     } f[] = {
-        {"torus", 16, {"network.dims=4 4", NULL}},
-        {"torus", 16, {"network.dims=4 4", "network.routing=adaptive", NULL}},
-        {"torus", 16, {"network.dims=4 4", "network.routing=valiant", NULL}},
-        {"torus", 16, {"network.dims=4 4", "network.routing=romm", NULL}},
-        {"fat-tree", 16, {"network.arity=4", "network.levels=2", "network.routing=anca", NULL}},
-        {"fat-tree", 16, {"network.arity=4", "network.levels=2", "network.routing=random-up", NULL}},
-        {"leaf-spine", 16, {"network.leaves=4", "network.spines=2", "network.hosts-per-leaf=4", NULL}},
-        {"dragonfly", 36, {"network.groups=3", "network.routers-per-group=3", "network.hosts-per-router=4", "network.global-links=2"}},
-        {"dragonfly", 36, {"network.groups=3", "network.routers-per-group=3", "network.hosts-per-router=4", "network.global-links=2"}},
+        {"torus", 16, {"network.dims=4 4", NULL}, topo_torus_routing_names},
+        {"fat-tree", 16, {"network.arity=4", "network.levels=2", NULL}, topo_fattree_routing_names},
+        {"leaf-spine", 16, {"network.leaves=4", "network.spines=2", "network.hosts-per-leaf=4", NULL},
+         topo_leafspine_routing_names},
+        {"dragonfly", 36,
+         {"network.groups=3", "network.routers-per-group=3", "network.hosts-per-router=4", "network.global-links=2",
+          NULL},
+         topo_dragonfly_routing_names},
     };
+    unsigned runs = 0;
     for (unsigned i = 0; i < sizeof f / sizeof f[0]; i++)
-        for (int wh = 0; wh < 2; wh++) {
-            const char *sets[16];
-            unsigned n = 0;
-            sets[n++] = "network.router=input-queued";
-            sets[n++] = "network.flit-size=4B";
-            sets[n++] = "network.mtu=16B";
-            sets[n++] = wh ? "network.vc-buffer=8B" : "network.vc-buffer=16B";
-            sets[n++] = wh ? "network.switching=wormhole" : "network.switching=cut-through";
-            sets[n++] = "network.vcs=2";
-            if (i == 8)
-                sets[n++] = "network.routing=ugal";
-            for (unsigned k = 0; k < 4 && f[i].shape[k]; k++)
-                sets[n++] = f[i].shape[k];
-            sets[n] = NULL;
-            net_params core = core_bs(f[i].N);
-            th_run r = {0};
-            const char *wl[] = {"workload.offered-load=1.5", "workload.message-size=40B", "workload.messages=200", NULL};
-            ck_assert_msg(th_run_all(&r, f[i].name, &core, sets, "uniform-random", wl, 7, 0, NULL) == 0, "%s: %s", f[i].name,
-                          r.err);
-            th_run_close(&r);
-        }
+        for (int r = -1; r < 0 || f[i].routings[r]; r++)
+            for (int wh = 0; wh < 2; wh++) {
+                const char *sets[16];
+                char routing[64];
+                unsigned n = 0;
+                sets[n++] = "network.router=input-queued";
+                sets[n++] = "network.flit-size=4B";
+                sets[n++] = "network.mtu=16B";
+                sets[n++] = wh ? "network.vc-buffer=8B" : "network.vc-buffer=16B";
+                sets[n++] = wh ? "network.switching=wormhole" : "network.switching=cut-through";
+                sets[n++] = "network.vcs=2";
+                snprintf(routing, sizeof routing, "network.routing=%s", r < 0 ? "default" : f[i].routings[r]);
+                sets[n++] = routing;
+                for (unsigned k = 0; k < 5 && f[i].shape[k]; k++)
+                    sets[n++] = f[i].shape[k];
+                sets[n] = NULL;
+                net_params core = core_bs(f[i].N);
+                th_run run = {0};
+                const char *wl[] = {"workload.offered-load=1.5", "workload.message-size=40B", "workload.messages=200",
+                                    NULL};
+                ck_assert_msg(th_run_all(&run, f[i].name, &core, sets, "uniform-random", wl, 7, 0, NULL) == 0,
+                              "%s %s: %s", f[i].name, routing, run.err);
+                th_run_close(&run);
+                runs++;
+            }
+    ck_assert_uint_eq(runs, 2 * (5 + 4 + 3 + 4)); /* default and the 4 + 3 + 2 + 3 routings, two switchings */
 }
 END_TEST
 
@@ -861,6 +915,7 @@ static Suite *iqr_suite(void)
     TCase *t = tcase_create("core");
     tcase_set_timeout(t, 120);
     tcase_add_test(t, test_zero_load_pipelines);
+    tcase_add_test(t, test_switch_latency);
     tcase_add_test(t, test_contention_two_inputs);
     tcase_add_test(t, test_wormhole_blocking);
     tcase_add_test(t, test_saturation_all);

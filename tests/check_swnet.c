@@ -513,20 +513,36 @@ static void expect_refused(const char *name, uint32_t N, const char *const *sets
     ck_assert_msg(strstr(err, want) != NULL, "%s: '%s' lacks '%s'", name, err, want);
 }
 
+/* fabric's network.routing row refuses value with message want */
+static void expect_routing_refused(const char *name, const char *value, const char *want)
+{
+    const net_ops *ops = net_find(name);
+    ck_assert_ptr_nonnull(ops);
+    const param_row *row = NULL;
+    for (size_t k = 0; k < ops->nparams; k++)
+        if (strcmp(ops->params[k].path, "network.routing") == 0)
+            row = &ops->params[k];
+    ck_assert_ptr_nonnull(row);
+    param_value v;
+    char err[512] = "";
+    ck_assert_int_eq(param_parse(row, value, ".", &v, err, sizeof err), -1);
+    ck_assert_msg(strstr(err, want) != NULL, "%s: '%s' lacks '%s'", name, err, want);
+}
+
 START_TEST(test_checks)
 {
     expect_refused("torus", 16, NULL, "system.nodes: N = 16, but the 8x4 torus has 32 hosts");
     const char *tw[] = {"network.twist=8", NULL};
     expect_refused("torus", 32, tw, "network.twist: torus: twist=8 must be less than the first size 8");
-    const char *rt[] = {"network.routing=ugal", NULL};
-    expect_refused("torus", 32, rt, "network.routing: the 8x4 torus does not route with ugal (expected one of: dor, "
-                                    "adaptive, valiant, romm)");
-    expect_refused("fat-tree", 64, rt, "expected one of: d-mod-k, random-up, anca");
+    /* a routing another fabric has: each fabric's row refuses it with its own choices (topo.h; the
+     * configuration's file:line error: check_config test_routing_per_fabric) */
+    expect_routing_refused("torus", "ugal", "unknown value (expected one of: default, dor, adaptive, valiant, romm)");
+    expect_routing_refused("fat-tree", "ugal", "unknown value (expected one of: default, d-mod-k, random-up, anca)");
+    expect_routing_refused("leaf-spine", "ugal", "unknown value (expected one of: default, ecmp, d-mod-k)");
+    expect_routing_refused("dragonfly", "dor", "unknown value (expected one of: default, minimal, valiant, ugal)");
+    expect_routing_refused("graph", "dor", "unknown value (expected one of: default, file, shortest, up-down, ecmp)");
     const char *vf[] = {"network.routing=valiant", "network.failed-links=1", NULL};
     expect_refused("torus", 32, vf, "network.failed-links: routing=valiant on a torus does not route around failed links");
-    expect_refused("leaf-spine", 16, rt, "expected one of: ecmp, d-mod-k");
-    const char *dor[] = {"network.routing=dor", NULL};
-    expect_refused("dragonfly", 36, dor, "expected one of: minimal, valiant, ugal");
     const char *buf[] = {"network.vc-buffer=1kB", NULL};
     expect_refused("fat-tree", 64, buf, "network.vc-buffer: 1000 B cannot hold one packet of network.mtu = 4096 B");
     const char *df[] = {"network.global-links=3", NULL};

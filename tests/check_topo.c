@@ -1348,42 +1348,37 @@ START_TEST(test_checks)
     ck_assert_str_eq(topo_fattree_routing_names[TOPO_FT_DMODK], "d-mod-k");
     ck_assert_str_eq(topo_leafspine_routing_names[TOPO_LS_ECMP], "ecmp");
     ck_assert_str_eq(topo_dragonfly_routing_names[TOPO_DF_UGAL], "ugal");
-    /* network.routing's one choice list, built from the topologies' tables
-     * (topo.c): "default", then every declared name once, torus first;
-     * each topology finds its own routings in it, default = its first */
-    ck_assert_str_eq(topo_routing_choices[0], "default");
-    ck_assert_str_eq(topo_routing_choices[1], "dor");
+    /* each fabric's network.routing choices (topo.c, before main):
+     * "default" (its first), then its own names; choice c is routing c - 1 */
+    const topo_routings *R[] = {&topo_torus_routings, &topo_fattree_routings, &topo_leafspine_routings,
+                                &topo_dragonfly_routings, &topo_graph_routings};
     const char *const *tables[] = {topo_torus_routing_names, topo_fattree_routing_names,
                                    topo_leafspine_routing_names, topo_dragonfly_routing_names,
                                    topo_graph_routing_names};
-    const char *const *helps[] = {topo_torus_routing_help, topo_fattree_routing_help, topo_leafspine_routing_help,
-                                  topo_dragonfly_routing_help, topo_graph_routing_help};
-    int nchoices = 0;
-    while (topo_routing_choices[nchoices])
-        nchoices++;
-    ck_assert_int_eq(nchoices, 1 + 4 + 3 + 1 + 2 + 3); /* d-mod-k, valiant and ecmp are shared */
-    for (int i = 0; i < nchoices; i++)
-        for (int j = i + 1; j < nchoices; j++)
-            ck_assert_str_ne(topo_routing_choices[i], topo_routing_choices[j]);
+    const int count[] = {4, 3, 2, 3, 4};
     for (size_t ti = 0; ti < 5; ti++) {
+        ck_assert_ptr_eq(R[ti]->names, tables[ti]);
+        ck_assert_str_eq(R[ti]->choices[0], "default");
         ck_assert_int_eq(topo_routing_of(tables[ti], 0), 0);
-        for (int r = 0; tables[ti][r]; r++) {
-            ck_assert_ptr_nonnull(helps[ti][r]);
-            ck_assert_ptr_nonnull(strstr(topo_routing_help, tables[ti][r]));
-            int found = 0;
-            for (int c = 1; c < nchoices; c++)
-                if (strcmp(topo_routing_choices[c], tables[ti][r]) == 0) {
-                    ck_assert_int_eq(topo_routing_of(tables[ti], c), r);
-                    found = 1;
-                }
-            ck_assert(found);
+        int r = 0;
+        for (; tables[ti][r]; r++) {
+            ck_assert_ptr_eq(R[ti]->choices[r + 1], tables[ti][r]);
+            ck_assert_int_eq(topo_routing_of(tables[ti], r + 1), r);
+            ck_assert_ptr_nonnull(R[ti]->help[r]);
+            /* the row's help names it with its help: "| dor (dimension order, ...)" */
+            char want[256];
+            snprintf(want, sizeof want, "| %s (%s", tables[ti][r], R[ti]->help[r]);
+            ck_assert_msg(strstr(R[ti]->row_help, want), "%s: '%s' lacks '%s'", R[ti]->topology, R[ti]->row_help,
+                          want);
         }
+        ck_assert_int_eq(r, count[ti]);
+        ck_assert_ptr_null(R[ti]->choices[r + 1]);
+        ck_assert_int_eq(topo_routing_of(tables[ti], r + 1), -1);
     }
-    for (int c = 1; c < nchoices; c++) /* ugal: only the dragonfly's */
-        if (strcmp(topo_routing_choices[c], "ugal") == 0) {
-            ck_assert_int_eq(topo_routing_of(topo_torus_routing_names, c), -1);
-            ck_assert_int_eq(topo_routing_of(topo_dragonfly_routing_names, c), TOPO_DF_UGAL);
-        }
+    /* ugal is the dragonfly's alone: not among the torus's choices */
+    for (int c = 0; topo_torus_routings.choices[c]; c++)
+        ck_assert_str_ne(topo_torus_routings.choices[c], "ugal");
+    ck_assert_str_eq(topo_dragonfly_routings.choices[1 + TOPO_DF_UGAL], "ugal");
     /* topo_pick: in range, a pure function of its arguments */
     for (uint64_t s = 0; s < 1000; s++) {
         ck_assert_uint_lt(topo_pick(s, 3, 7), 7);
@@ -1468,8 +1463,25 @@ START_TEST(test_routing_params_rows)
         }
     }
     ck_assert_uint_eq(named, 3); /* the torus's dor, valiant and romm read network.dateline */
-    ck_assert_ptr_nonnull(strstr(topo_routing_help, "dor (dimension order, 2 dateline classes; reads network.dateline)"));
-    ck_assert_ptr_nonnull(strstr(topo_routing_help, "adaptive (minimal adaptive over a dor escape, Duato: 3 classes) |"));
+    ck_assert_ptr_nonnull(
+        strstr(topo_torus_routings.row_help, "dor (dimension order, 2 dateline classes; reads network.dateline)"));
+    ck_assert_ptr_nonnull(
+        strstr(topo_torus_routings.row_help, "adaptive (minimal adaptive over a dor escape, Duato: 3 classes) |"));
+    /* each fabric's network.routing row is its topology's own: its choices and help */
+    const topo_routings *R[] = {&topo_torus_routings, &topo_fattree_routings, &topo_leafspine_routings,
+                                &topo_dragonfly_routings, &topo_graph_routings};
+    for (size_t t = 0; t < sizeof tab / sizeof tab[0]; t++) {
+        const net_ops *ops = net_find(tab[t].fabric);
+        int rows = 0;
+        for (size_t k = 0; k < ops->nparams; k++)
+            if (strcmp(ops->params[k].path, "network.routing") == 0) {
+                ck_assert_ptr_eq(ops->params[k].choices, R[t]->choices);
+                ck_assert_ptr_eq(ops->params[k].help, R[t]->row_help);
+                rows++;
+            }
+        ck_assert_int_eq(rows, 1);
+        ck_assert_ptr_eq(R[t]->names, tab[t].names);
+    }
     const net_ops *tor = net_find("torus");
     for (size_t k = 0; k < tor->nparams; k++)
         if (strcmp(tor->params[k].path, "network.dateline") == 0) {

@@ -370,6 +370,7 @@ typedef struct ur {
     double mean_gap_ps;       /* 1 / lambda, ps */
     double slot_ps;           /* bernoulli: one byte's time at B, ps (0: poisson) */
     double q;                 /* bernoulli: probability of a message per slot */
+    double q_log;             /* log(1 - q) (ur_geometric), when q < 1 */
     int64_t duration_ps;      /* > 0: duration mode */
     uint64_t messages;        /* > 0: messages mode, per node */
     net_msg_pool pool;
@@ -764,6 +765,17 @@ static double ur_onoff_slots(ur *w, uint32_t i)
 }
 
 /* Draw node i's next arrival; schedule it unless generation has ended. */
+/* gsl_ran_geometric(w->rng_arrivals, w->q) with its log(1 - q) computed
+ * once: GSL's randist/geometric.c draws u = gsl_rng_uniform_pos and
+ * returns (unsigned) (log(u) / log(1 - p) + 1) for p < 1; the same
+ * operations on the same doubles, so the same draws (24 million compared
+ * on GSL 2.7 for 8 values of p: none differs), one log fewer a message */
+static inline unsigned ur_geometric(ur *w)
+{
+    double u = gsl_rng_uniform_pos(w->rng_arrivals);
+    return (unsigned)(log(u) / w->q_log + 1);
+}
+
 static void ur_schedule_next(ur *w, uint32_t i)
 {
     ur_node *nd = &w->node[i];
@@ -774,7 +786,7 @@ static void ur_schedule_next(ur *w, uint32_t i)
     if (w->on)
         nd->next_ps += w->slot_ps * ur_onoff_slots(w, i);
     else if (w->slot_ps > 0)
-        nd->next_ps += w->slot_ps * (w->q >= 1 ? 1.0 : (double)gsl_ran_geometric(w->rng_arrivals, w->q));
+        nd->next_ps += w->slot_ps * (w->q >= 1 ? 1.0 : (double)ur_geometric(w));
     else
         nd->next_ps += gsl_ran_exponential(w->rng_arrivals, w->mean_gap_ps);
     /* measured messages still in flight: go on, up to twice the duration */
@@ -937,6 +949,7 @@ static int ur_init(void *state, const wl_env *env, char *err, size_t errlen)
     if (p->injection >= 1) {
         w->slot_ps = 8e12 / env->bandwidth_bps;
         w->q = p->offered_load / mean_bytes;
+        w->q_log = w->q < 1 ? log(1 - w->q) : 0;
         if (w->q > 1)
             return tn_error(err, errlen,
                             "uniform-random: %s injection of offered-load %g with messages of %g B on "

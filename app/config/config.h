@@ -80,6 +80,10 @@ typedef struct cfg {
     double confidence;          /* run.confidence: level of summary.csv's confidence intervals, in (0, 1) */
     unsigned char *given;       /* [CFG_MAX_WORKLOADS * CFG_MAX_ROWS]: parameter given (XML, --set,
                                    axis), by workload (0 for the others) and row index */
+    unsigned char *rejected;    /* [CFG_MAX_WORKLOADS * CFG_MAX_ROWS]: by workload and row index (not
+                                   canonical): the value given for the row's path, which another owner of the
+                                   path took, is not one of this owner's (network.routing="ugal": the
+                                   dragonfly's, not the torus's); a point selecting this owner is refused */
     cfg_pos *pos;               /* [npos]: where each attribute given in the file is (cfg_where) */
     size_t npos;
     cfg_axis axes[CFG_MAX_AXES]; /* sweep axes, first varies slowest */

@@ -387,6 +387,17 @@ void cfg_cross_check(const cfg *c, ectx *ec)
     row_rules(c, ec, SIZE_MAX);
     for (size_t k = 0; k < c->nwl; k++)
         row_rules(c, ec, k);
+    /* a value of a path several owners declare that this point's owner
+     * does not take (crow_set kept it for the others): network.routing's
+     * choices are each topology's own */
+    for (size_t i = 0; i < crow_count(); i++) {
+        size_t nk = crow_is_wl(i) ? c->nwl : 1;
+        for (size_t k = 0; k < nk; k++) {
+            char why[1024];
+            if (crow_selected(c, i, k) && crow_rejected_why(c, i, k, why, sizeof why) == 0)
+                x_invalid(c, ec, k, crow_at(i)->row->path, "the %s does not take it: %s", crow_owner_name(i), why);
+        }
+    }
     net_params core = c->net;
     core.nodes = c->nodes;
     report_ctx rc = {c, ec, 0};

@@ -62,10 +62,23 @@ int crow_when_holds(const cfg *c, size_t i, size_t k, char *seen, size_t len);
 /* "owner" words for messages: the plugin's name, "the physical layer" or "the core". */
 const char *crow_owner_name(size_t i);
 /* Parse value for every row of path canon (each owner gets its own copy)
- * of workload k and clear its alternative: 0, or -1 + err (nothing changed). */
+ * of workload k and clear its alternative: 0, or -1 + err (nothing changed)
+ * when no owner takes it (err: the message of the owner c selects, else of
+ * the first). An owner whose row does not take a value others take (its
+ * own choices: network.routing) keeps its value and is marked rejected
+ * (crow_rejected): a point that selects it is refused (cfg_cross_check). */
 int crow_set(cfg *c, size_t canon, size_t k, const char *value, char *err, size_t errlen);
 /* The given flag of (canon, k). */
 unsigned char *crow_given(const cfg *c, size_t canon, size_t k);
+/* The rejected flag of row i (any row, not only canonical ones) and workload k. */
+unsigned char *crow_rejected(const cfg *c, size_t i, size_t k);
+/* Why row i's owner rejected the value its path was given (workload k),
+ * e.g. "unknown value (expected one of: default, dor, ...)", into err: 0,
+ * or -1 when it did not. */
+int crow_rejected_why(const cfg *c, size_t i, size_t k, char *err, size_t errlen);
+/* Does some owner of canonical row canon take value (the axis check)? 0,
+ * or -1 + err: the message of the row c selects, else of the first. */
+int crow_parse_any(const cfg *c, size_t canon, size_t k, const char *value, char *err, size_t errlen);
 
 /* ---- elements, from the rows' paths ---- */
 

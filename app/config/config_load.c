@@ -238,13 +238,15 @@ static void walk_axis(loader *ld, xmlNodePtr n)
     }
     if (r && !bad) {
         for (size_t i = 0; i < nv; i++) {
-            param_value pv;
             char err[1024];
             /* "-" in an axis varying with another: the parameter is not set at
              * that point (a fabric's parameter where another fabric runs) */
             if (with && strcmp(vals[i], CFG_AXIS_UNSET) == 0)
                 continue;
-            if (param_parse(r, vals[i], ld->c->basedir, &pv, err, sizeof err) != 0) {
+            /* a value some owner of the path takes (network.routing: each
+             * topology its own choices); each point's owner is checked
+             * with the point (cfg_cross_check) */
+            if (crow_parse_any(ld->c, crow_canon((size_t)ri), rk, vals[i], err, sizeof err) != 0) {
                 char *tag = ld_tag_text("axis", "param", param);
                 long line, col;
                 if (i < nvattr)
@@ -254,8 +256,6 @@ static void walk_axis(loader *ld, xmlNodePtr n)
                 ld_add_err(ld, line, col, n, cfg_format("%s: value '%s': %s", tag, vals[i], err));
                 free(tag);
                 bad = 1;
-            } else {
-                param_value_free(&pv);
             }
         }
     }

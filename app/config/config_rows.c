@@ -29,7 +29,9 @@ static const param_row core_rows[] = {
     {ROW("network.bandwidth", "rate", "b/s", "", "access bandwidth B of every node (> 0)"), .kind = PARAM_REAL,
      .dim = UNIT_RATE, .off = offsetof(cfg, net.bandwidth_bps), .flags = PARAM_POS | PARAM_UNSET0 | PARAM_REQUIRED,
      .alt = "network.zeta", .example = "40Gb/s"},
-    {ROW("network.switch-latency", "time", "s", "200ns", "electrical switch traversal (>= 0)"), .kind = PARAM_PS,
+    {ROW("network.switch-latency", "time", "s", "200ns", "electrical switch traversal (>= 0); input-queued routers add it to st-delay at every switch, "
+                                                       "and the switched fabrics' default there is 0 (their own row)"),
+     .kind = PARAM_PS,
      .off = offsetof(cfg, net.switch_latency_ps), .flags = PARAM_NONNEG, .example = "200ns"},
     {ROW("network.link-latency", "time", "s", "20ns", "propagation on one electrical link (>= 0)"),
      .kind = PARAM_PS, .off = offsetof(cfg, net.link_latency_ps), .flags = PARAM_NONNEG, .example = "20ns"},
@@ -58,7 +60,8 @@ static const param_row core_rows[] = {
      .kind = PARAM_CHOICE, .off = offsetof(cfg, tp.growth), .choices = tp_growth_names, .example = "linux"},
     {ROW("transport.quick-ack", "integer", "", "0",
          "transport: the receiver acks each of a flow's first N in-order segments at once (Linux's quick-ACK "
-         "mode at connection start: 16); 0 = delayed ACKs from the first segment, as ns-3"),
+         "mode at connection start: 16; ns-3 acks a connection's first data segment at once: 1); 0 = delayed ACKs "
+         "from the first segment"),
      .kind = PARAM_U32, .off = offsetof(cfg, tp.quick_ack), .min = 0, .max = 1u << 20, .example = "16"},
     {ROW("transport.window", "size", "B", "0B",
          "tcp, dctcp: most bytes a flow has outstanding, its socket buffers' limit (ns-3's default Snd/RcvBufSize: "
@@ -538,12 +541,44 @@ unsigned char *crow_given(const cfg *c, size_t canon, size_t k)
     return &c->given[(crow_is_wl(canon) ? k : 0) * CFG_MAX_ROWS + canon];
 }
 
+unsigned char *crow_rejected(const cfg *c, size_t i, size_t k)
+{
+    return &c->rejected[(crow_is_wl(i) ? k : 0) * CFG_MAX_ROWS + i];
+}
+
+int crow_rejected_why(const cfg *c, size_t i, size_t k, char *err, size_t errlen)
+{
+    if (!*crow_rejected(c, i, k))
+        return -1;
+    /* the value as an owner that took it holds it, parsed again by this row */
+    size_t canon = crow_canon(i);
+    for (size_t j = canon; j < crow_count(); j++) {
+        if (crow_canon(j) != canon || *crow_rejected(c, j, k))
+            continue;
+        char *v = param_format(crow_block(c, j, k), crow_at(j)->row, c->basedir);
+        param_value pv;
+        int rc = param_parse(crow_at(i)->row, v, c->basedir, &pv, err, errlen);
+        if (rc == 0) {
+            param_value_free(&pv);
+            tn_error(err, errlen, "'%s' is not a value of the %s's", v, crow_owner_name(i));
+        }
+        free(v);
+        return 0;
+    }
+    tn_error(err, errlen, "not a value of the %s's", crow_owner_name(i));
+    return 0;
+}
+
 /* The row of canonical row `first` that applies to workload k of c: the
- * selected owner's, else the first. */
+ * selected owner's, else the first (an owner that rejected the value given
+ * holds none: the next). */
 static long row_for(const cfg *c, long first, size_t k)
 {
     for (size_t i = (size_t)first; i < crow_count(); i++)
-        if (crow_canon(i) == (size_t)first && crow_selected(c, i, k))
+        if (crow_canon(i) == (size_t)first && crow_selected(c, i, k) && !*crow_rejected(c, i, k))
+            return (long)i;
+    for (size_t i = (size_t)first; i < crow_count(); i++)
+        if (crow_canon(i) == (size_t)first && !*crow_rejected(c, i, k))
             return (long)i;
     return first;
 }
@@ -741,6 +776,7 @@ void cfg_defaults(cfg *c)
     c->nwl = 1;
     wl_init(&c->wl[0]);
     c->given = tn_xcalloc(CFG_MAX_WORKLOADS * CFG_MAX_ROWS, 1);
+    c->rejected = tn_xcalloc(CFG_MAX_WORKLOADS * CFG_MAX_ROWS, 1);
     c->net.nodes = c->nodes;
 }
 
@@ -765,6 +801,7 @@ void cfg_free(cfg *c)
         wl_release(&c->wl[k]);
     free(c->net_block);
     free(c->given);
+    free(c->rejected);
     free(c->pos);
     cfg_axes_free(c);
     memset(c, 0, sizeof *c);
@@ -790,6 +827,8 @@ void cfg_copy(cfg *dst, const cfg *src)
     }
     dst->given = tn_xmalloc(CFG_MAX_WORKLOADS * CFG_MAX_ROWS);
     memcpy(dst->given, src->given, CFG_MAX_WORKLOADS * CFG_MAX_ROWS);
+    dst->rejected = tn_xmalloc(CFG_MAX_WORKLOADS * CFG_MAX_ROWS);
+    memcpy(dst->rejected, src->rejected, CFG_MAX_WORKLOADS * CFG_MAX_ROWS);
     dst->pos = src->npos ? tn_xmalloc(src->npos * sizeof *dst->pos) : NULL;
     if (src->npos)
         memcpy(dst->pos, src->pos, src->npos * sizeof *dst->pos);
@@ -824,32 +863,72 @@ void cfg_axes_free(cfg *c)
 
 /* ------------------------------------------------------------ set, get */
 
+/* The owner whose message tells why no owner of canon takes a value: the
+ * one c selects (its network.type's), else the first. */
+static size_t row_to_blame(const cfg *c, size_t canon, size_t k)
+{
+    for (size_t i = canon; i < crow_count(); i++)
+        if (crow_canon(i) == canon && crow_selected(c, i, k))
+            return i;
+    return canon;
+}
+
+int crow_parse_any(const cfg *c, size_t canon, size_t k, const char *value, char *err, size_t errlen)
+{
+    for (size_t i = canon; i < crow_count(); i++) {
+        param_value pv;
+        char e2[1024];
+        if (crow_canon(i) == canon && param_parse(crow_at(i)->row, value, c->basedir, &pv, e2, sizeof e2) == 0) {
+            param_value_free(&pv);
+            return 0;
+        }
+    }
+    param_value pv;
+    if (param_parse(crow_at(row_to_blame(c, canon, k))->row, value, c->basedir, &pv, err, errlen) == 0) {
+        param_value_free(&pv); /* not reached: every owner refused it */
+        return 0;
+    }
+    return -1;
+}
+
 int crow_set(cfg *c, size_t canon, size_t k, const char *value, char *err, size_t errlen)
 {
     size_t n = crow_count();
     /* parse for every owner first, so a failure changes nothing. One value
      * per owner of the path, not per row: a param_value is 1.7 kB and there
      * are 178 rows, so a value per row zeroed 300 kB per --set and per
-     * swept parameter of every run (callgrind: 1.5% of spinet-load). */
+     * swept parameter of every run (callgrind: 1.5% of spinet-load). An
+     * owner that refuses a value another takes (choices of its own) keeps
+     * its value, marked rejected; only a value no owner takes fails. */
     size_t owners = 0;
     for (size_t i = canon; i < n; i++)
         owners += crow_canon(i) == canon;
     param_value *vals = tn_xcalloc(owners, sizeof *vals);
-    int rc = 0;
-    for (size_t i = canon, j = 0; i < n && rc == 0; i++)
-        if (crow_canon(i) == canon &&
-            param_parse(crow_at(i)->row, value, c->basedir, &vals[j++], err, errlen) != 0)
-            rc = -1;
+    unsigned char *ok = tn_xcalloc(owners, 1);
+    size_t nok = 0, blame = row_to_blame(c, canon, k);
     for (size_t i = canon, j = 0; i < n; i++) {
         if (crow_canon(i) != canon)
             continue;
-        if (rc == 0)
+        char e2[1024];
+        ok[j] = param_parse(crow_at(i)->row, value, c->basedir, &vals[j], e2, sizeof e2) == 0;
+        nok += ok[j];
+        if (!ok[j] && i == blame)
+            tn_error(err, errlen, "%s", e2);
+        j++;
+    }
+    for (size_t i = canon, j = 0; i < n; i++) {
+        if (crow_canon(i) != canon)
+            continue;
+        if (nok && ok[j])
             param_store(crow_block(c, i, k), crow_at(i)->row, &vals[j]);
+        if (nok)
+            *crow_rejected(c, i, k) = !ok[j];
         param_value_free(&vals[j++]);
     }
     free(vals);
-    if (rc != 0)
-        return -1;
+    free(ok);
+    if (!nok)
+        return -1; /* err: the blamed owner's message */
     *crow_given(c, canon, k) = 1;
     /* the alternative of every plugin that declares the path (workload.duration
      * excludes uniform-random's workload.messages and dc-flows' workload.flows) */
@@ -863,8 +942,10 @@ int crow_set(cfg *c, size_t canon, size_t k, const char *value, char *err, size_
         /* the alternative of a workload's row outside <workload> (network.zeta) is its home workload's */
         size_t ka = crow_is_wl((size_t)a) ? (crow_is_wl(canon) ? k : crow_wl_home(c, (size_t)a)) : 0;
         for (size_t i = (size_t)a; i < n; i++)
-            if (crow_canon(i) == (size_t)a)
+            if (crow_canon(i) == (size_t)a) {
                 param_clear(crow_block(c, i, ka), crow_at(i)->row);
+                *crow_rejected(c, i, ka) = 0;
+            }
         *crow_given(c, (size_t)a, ka) = 0;
     }
     c->net.nodes = c->nodes;

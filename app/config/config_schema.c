@@ -92,6 +92,15 @@ static void put_text(sbuf *b, const char *s)
 
 static void put_element(sbuf *b, int e, int indent);
 
+/* Two choice lists with the same names in the same order. */
+static int same_choices(const char *const *a, const char *const *b)
+{
+    size_t k = 0;
+    while (a[k] && b[k] && strcmp(a[k], b[k]) == 0)
+        k++;
+    return !a[k] && !b[k];
+}
+
 static void put_attribute(sbuf *b, size_t i, int indent)
 {
     const param_row *r = crow_at(i)->row;
@@ -102,18 +111,41 @@ static void put_attribute(sbuf *b, size_t i, int indent)
         if (crow_canon(k) == i && crow_at(k)->plugin)
             o += (size_t)snprintf(who + o, sizeof who - o, "%s%s", o ? ", " : "", crow_at(k)->plugin);
     char *c = cfg_format("%s%s%s%s: %s", r->path, who[0] ? " (" : "", who, who[0] ? ")" : "", r->help);
+    /* owners with choices of their own, and their help (network.routing:
+     * each topology's routings) */
+    for (size_t k = i + 1; k < crow_count(); k++)
+        if (crow_canon(k) == i && r->kind == PARAM_CHOICE && !same_choices(crow_at(k)->row->choices, r->choices)) {
+            char *more = cfg_format("%s; %s: %s", c, crow_at(k)->plugin ? crow_at(k)->plugin : "core",
+                                    crow_at(k)->row->help);
+            free(c);
+            c = more;
+        }
     put_comment(b, indent, c);
     free(c);
     put(b, "%*s<optional><attribute name=\"", indent, "");
     put_text(b, param_attr(r));
     if (r->kind == PARAM_CHOICE) {
+        /* every owner's choices, each once (the owners of a path may take
+         * different ones: each topology its routings) */
         put(b, "\"><choice>");
-        for (size_t k = 0; r->choices[k]; k++) {
-            if (!r->choices[k][0])
-                continue; /* a PARAM_UNSET0 row's unnamed "not given" */
-            put(b, "<value>");
-            put_text(b, r->choices[k]);
-            put(b, "</value>");
+        for (size_t ow = i; ow < crow_count(); ow++) {
+            if (crow_canon(ow) != i)
+                continue;
+            const char *const *ch = crow_at(ow)->row->choices;
+            for (size_t k = 0; ch[k]; k++) {
+                if (!ch[k][0])
+                    continue; /* a PARAM_UNSET0 row's unnamed "not given" */
+                int seen = 0;
+                for (size_t p = i; p < ow && !seen; p++)
+                    if (crow_canon(p) == i)
+                        for (size_t q = 0; crow_at(p)->row->choices[q] && !seen; q++)
+                            seen = strcmp(crow_at(p)->row->choices[q], ch[k]) == 0;
+                if (seen)
+                    continue;
+                put(b, "<value>");
+                put_text(b, ch[k]);
+                put(b, "</value>");
+            }
         }
         put(b, "</choice></attribute></optional>\n");
     } else {

@@ -35,6 +35,8 @@ static long row_to_write(const cfg *c, size_t i, size_t k)
     for (size_t j = i; j < crow_count(); j++) {
         if (crow_canon(j) != i)
             continue;
+        if (*crow_rejected(c, j, k))
+            continue; /* holds its own value, not the one given */
         if (crow_selected(c, j, k))
             return (long)j;
         if (fallback < 0 && !c->point && crow_used(c, j, k))
@@ -47,10 +49,14 @@ static long row_to_write(const cfg *c, size_t i, size_t k)
  * values (their own defaults: network.mtu is 0B on the switch, 4.096kB on
  * the topologies) is left out: written, it would be given to every owner
  * when read back, and a point of another fabric would change (or be
- * refused). Read back without it, each owner takes its own default again. */
+ * refused). Read back without it, each owner takes its own default again.
+ * A point too: there the owners are the core and the one fabric it uses,
+ * which differ where a fabric declares a core path with a default of its
+ * own (network.switch-latency: 200ns in the core, 0ns for the switched
+ * fabrics' input-queued router). */
 static int defaults_differ(const cfg *c, size_t i, size_t k, const char *v, const char *absdir)
 {
-    if (c->point || *crow_given(c, i, k))
+    if (*crow_given(c, i, k))
         return 0;
     int differ = 0;
     for (size_t j = i; j < crow_count() && !differ; j++) {
