@@ -8,7 +8,14 @@
  *   of the observation window (the nxt of when the window began, one RTT
  *   of data), alpha = (1 - g) alpha + g M with M = bytes_marked /
  *   bytes_acked, and a new window begins. alpha starts at 1 (RFC 8257 sec.
- *   3.3, ns-3's TcpDctcp). On an ECE, at most once per window of data
+ *   3.3, ns-3's TcpDctcp). The first window ends with the first ACK of
+ *   data (WindowEnd starts at SND.UNA), and an ACK that reaches the
+ *   window's end exactly does not end it (sec. 3.3 step 4: "less than or
+ *   equal to DCTCP.WindowEnd, stop processing"). Linux's
+ *   dctcp_update_alpha ends a window at una >= its end, one ACK earlier, and
+ *   so does ns-3's TcpDctcp::PktsAcked, whose first window moreover ends
+ *   only when the initial window is acked (m_nextSeq taken at the first
+ *   ACK): its alpha lags tasknet's by one update early in a flow. On an ECE, at most once per window of data
  *   (until una passes the nxt of the cut: the CWR state of RFC 3168), cwnd
  *   = max(cwnd (1 - alpha / 2), 2 mss) and ssthresh = cwnd (RFC 8257 sec.
  *   3.3, floor as ns-3's); while in CWR the window does not grow. Without
