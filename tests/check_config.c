@@ -1224,6 +1224,14 @@ START_TEST(test_schema_file)
         char attr[128];
         snprintf(attr, sizeof attr, "<attribute name=\"%s\">", strrchr(r->path, '.') + 1);
         ck_assert_msg(strstr(rng, attr) != NULL, "%s is not in the schema", r->path);
+        /* an owner named once before its help (network.routing: each
+         * topology's help already begins "<name>: ") */
+        const char *pl = cfg_param_at(i)->plugin;
+        if (pl) {
+            char twice[128];
+            snprintf(twice, sizeof twice, "%s: %s: ", pl, pl);
+            ck_assert_msg(strstr(rng, twice) == NULL, "the schema names %s twice: '%s'", pl, twice);
+        }
     }
     free(rng);
 }

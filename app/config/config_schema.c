@@ -115,8 +115,11 @@ static void put_attribute(sbuf *b, size_t i, int indent)
      * each topology's routings) */
     for (size_t k = i + 1; k < crow_count(); k++)
         if (crow_canon(k) == i && r->kind == PARAM_CHOICE && !same_choices(crow_at(k)->row->choices, r->choices)) {
-            char *more = cfg_format("%s; %s: %s", c, crow_at(k)->plugin ? crow_at(k)->plugin : "core",
-                                    crow_at(k)->row->help);
+            const char *who = crow_at(k)->plugin ? crow_at(k)->plugin : "core", *h = crow_at(k)->row->help;
+            size_t wl = strlen(who);
+            /* named once: a help that begins with its owner's name (each topology's routings) keeps its own */
+            char *more = strncmp(h, who, wl) == 0 && h[wl] == ':' ? cfg_format("%s; %s", c, h)
+                                                                   : cfg_format("%s; %s: %s", c, who, h);
             free(c);
             c = more;
         }
