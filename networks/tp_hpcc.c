@@ -51,16 +51,19 @@
  * Losses (a pfc-headroom below the round trip, failing links): HPCC has
  * none of its own; transport.c recovers them as for dcqcn (NewReno's fast
  * retransmit, else the RTO's go-back-N from the first unacked segment), and
- * a loss does not cut W (the code's NACK only rewinds snd_nxt); the next
- * ACK's INT sets the window again. */
+ * a loss does not cut W (the code's NACK only rewinds snd_nxt): cwnd is W
+ * after every ACK, in recovery too (transport.c skips NewReno's window
+ * arithmetic for `windowed` ops), and the timeout's loss window of 1 mss
+ * is undone (on_timeout); the next ACK's INT sets W again. */
 #include <math.h>
 
 #include "transport.h"
 
 static void hpcc_set(tp_flow *f, double w)
 {
+    tp_hpcc_state *h = tp_hpcc_of(f);
     const tp_params *p = tp_flow_params(f);
-    double T = (double)f->hp_T * 1e-12, line = tp_flow_line_bps(f);
+    double T = (double)h->T * 1e-12, line = tp_flow_line_bps(f);
     double lo = p->min_rate_bps * T / 8, hi = line * T / 8;
     if (lo > hi)
         lo = hi;
@@ -68,77 +71,79 @@ static void hpcc_set(tp_flow *f, double w)
         w = lo;
     if (w > hi)
         w = hi;
-    f->hp_w = w;
+    h->w = w;
     f->cwnd = w >= 1 ? (uint64_t)w : 1;
     f->rate_bps = w * 8 / T;
 }
 
 static void hpcc_init(tp_flow *f)
 {
+    tp_hpcc_state *h = tp_hpcc_of(f);
     const tp_params *p = tp_flow_params(f);
     double line = tp_flow_line_bps(f);
-    f->hp_T = p->base_rtt_ps > 0 ? p->base_rtt_ps : tp_flow_base_rtt_ps(f);
-    if (f->hp_T < 1)
-        f->hp_T = 1;
-    double T = (double)f->hp_T * 1e-12;
-    f->hp_wai = p->w_ai_bytes > 0 ? (double)p->w_ai_bytes : 10e6 * line / 25e9 * T / 8;
-    f->hp_u = 1;
-    f->hp_stage = 0;
-    f->hp_started = 0;
-    f->hp_updates = 0;
-    f->hp_wc = line * T / 8;
-    hpcc_set(f, f->hp_wc);
+    h->T = p->base_rtt_ps > 0 ? p->base_rtt_ps : tp_flow_base_rtt_ps(f);
+    if (h->T < 1)
+        h->T = 1;
+    double T = (double)h->T * 1e-12;
+    h->wai = p->w_ai_bytes > 0 ? (double)p->w_ai_bytes : 10e6 * line / 25e9 * T / 8;
+    h->u = 1;
+    h->stage = 0;
+    h->started = 0;
+    h->updates = 0;
+    h->wc = line * T / 8;
+    hpcc_set(f, h->wc);
 }
 
 static void hpcc_on_int(tp_flow *f, const net_int *in, uint32_t ack)
 {
+    tp_hpcc_state *h = tp_hpcc_of(f);
     if (in->nhop == 0 || in->nhop > NET_INT_HOPS)
         return;
-    if (!f->hp_started) {
-        f->hp_started = 1;
-        f->hp_L = *in;
-        f->hp_last_seq = f->nxt;
+    if (!h->started) {
+        h->started = 1;
+        h->L = *in;
+        h->last_seq = f->nxt;
         return;
     }
     const tp_params *p = tp_flow_params(f);
-    double T = (double)f->hp_T * 1e-12;
+    double T = (double)h->T * 1e-12;
     double umax = 0;
     int64_t tau = 0;
     for (uint32_t i = 0; i < in->nhop; i++) {
-        const net_int_hop *h = &in->hop[i];
-        if (i >= f->hp_L.nhop)
+        const net_int_hop *x = &in->hop[i];
+        if (i >= h->L.nhop)
             continue;
-        const net_int_hop *o = &f->hp_L.hop[i];
-        int64_t dt = h->ts_ps - o->ts_ps;
-        if (dt <= 0 || !(h->bps > 0) || h->port != o->port)
+        const net_int_hop *o = &h->L.hop[i];
+        int64_t dt = x->ts_ps - o->ts_ps;
+        if (dt <= 0 || !(x->bps > 0) || x->port != o->port)
             continue; /* another port at hop i (the route changed): its counters are not o's */
-        double tx = (double)(h->tx_bytes - o->tx_bytes) * 8 / ((double)dt * 1e-12);
-        uint64_t q = h->qlen_bytes < o->qlen_bytes ? h->qlen_bytes : o->qlen_bytes;
-        double u = (double)q * 8 / (h->bps * T) + tx / h->bps;
+        double tx = (double)(x->tx_bytes - o->tx_bytes) * 8 / ((double)dt * 1e-12);
+        uint64_t q = x->qlen_bytes < o->qlen_bytes ? x->qlen_bytes : o->qlen_bytes;
+        double u = (double)q * 8 / (x->bps * T) + tx / x->bps;
         if (u > umax) {
             umax = u;
             tau = dt;
         }
     }
-    f->hp_L = *in;
-    if (tau > f->hp_T)
-        tau = f->hp_T;
-    f->hp_u = (f->hp_u * (double)(f->hp_T - tau) + umax * (double)tau) / (double)f->hp_T;
-    double c = f->hp_u / p->eta, w;
+    h->L = *in;
+    if (tau > h->T)
+        tau = h->T;
+    h->u = (h->u * (double)(h->T - tau) + umax * (double)tau) / (double)h->T;
+    double c = h->u / p->eta, w;
     uint32_t stage;
-    if (c >= 1 || f->hp_stage >= p->max_stage) {
-        w = f->hp_wc / c + f->hp_wai;
+    if (c >= 1 || h->stage >= p->max_stage) {
+        w = h->wc / c + h->wai;
         stage = 0;
     } else {
-        w = f->hp_wc + f->hp_wai;
-        stage = f->hp_stage + 1;
+        w = h->wc + h->wai;
+        stage = h->stage + 1;
     }
     hpcc_set(f, w);
-    if (ack > f->hp_last_seq) { /* once per RTT: the reference window moves */
-        f->hp_wc = f->hp_w;
-        f->hp_stage = stage;
-        f->hp_last_seq = f->nxt;
-        f->hp_updates++;
+    if (ack > h->last_seq) { /* once per RTT: the reference window moves */
+        h->wc = h->w;
+        h->stage = stage;
+        h->last_seq = f->nxt;
+        h->updates++;
     }
 }
 
@@ -154,7 +159,8 @@ static uint64_t hpcc_ssthresh(const tp_flow *f) { return f->cwnd; }
 
 static void hpcc_on_timeout(tp_flow *f)
 {
-    hpcc_set(f, f->hp_w); /* transport.c's loss window of 1 mss undone: go-back-N at W */
+    tp_hpcc_state *h = tp_hpcc_of(f);
+    hpcc_set(f, h->w); /* transport.c's loss window of 1 mss undone: go-back-N at W */
 }
 
 const tp_cc_ops tp_hpcc_ops = {
@@ -169,4 +175,5 @@ const tp_cc_ops tp_hpcc_ops = {
     .ssthresh = hpcc_ssthresh,
     .on_timeout = hpcc_on_timeout,
     .on_int = hpcc_on_int,
+    .state_bytes = sizeof(tp_hpcc_state),
 };

@@ -37,7 +37,14 @@
  *     the bytes it acked and adds back mss if that was at least mss, and
  *     (the first partial ACK only: RFC 6582's impatient variant) restarts
  *     the timer. A full ACK ends recovery with cwnd = ssthresh (RFC 6582
- *     sec. 3.2 step 3, option 2, as ns-3).
+ *     sec. 3.2 step 3, option 2, as ns-3). A `windowed` transport (hpcc)
+ *     sets its window from every ACK's INT (on_int, before this): recovery
+ *     retransmits as above but leaves cwnd alone (no ssthresh + 3 mss, no
+ *     inflation, no deflation, no cwnd = ssthresh at the full ACK), as the
+ *     HPCC ns-3 code, whose NACK only rewinds snd_nxt and whose window is
+ *     HandleAckHp's at every ACK; so during recovery the segments the
+ *     receiver holds beyond the hole count in the W outstanding (the
+ *     code's snd_nxt - snd_una) and new data waits for the hole.
  *   Retransmission timer (RFC 6298): SRTT, RTTVAR from the first sample
  *     (R, R/2), then beta 1/4, alpha 1/8; RTO = max(min-rto, SRTT + 4
  *     RTTVAR) (clock granularity G = 0: times are exact), initial-rto before
@@ -193,6 +200,9 @@ struct tp_inst {
     net_int *ifree;    /* INT records (free list through hop[0].tx_bytes) */
     void **ichunks;
     size_t nichunks;
+    void *ccfree;      /* the ops' per-flow blocks (ops->state_bytes; free list through their first word) */
+    void **ccchunks;
+    size_t nccchunks;
 };
 
 const char *const tp_onoff_names[] = {"off", "on", NULL};
@@ -248,6 +258,9 @@ void tp_check(const tp_params *p, param_report *rep)
         tp_registry[p->type]->rate_based)
         param_invalid(rep, p->sack ? "transport.sack" : "transport.limited-transmit",
                       "applies to the window-based transports (tcp, dctcp), not %s", tp_registry[p->type]->name);
+    else if (p->sack && p->type > 0 && (size_t)p->type < tp_count() && tp_registry[p->type]->telemetry)
+        param_invalid(rep, "transport.sack", "an ACK of %s carries an INT record, and SACK blocks would need the "
+                      "same place: not both", tp_registry[p->type]->name);
 }
 
 /* ---- pools ---- */
@@ -296,6 +309,33 @@ net_int *tp_int_of(const net_msg *m)
     return msg_int(m);
 }
 
+/* The ops' per-flow blocks (tp_cc_ops.state_bytes, f->cc): TP_CHUNK blocks
+ * of that size rounded up to 16 B per chunk; a block is zeroed when taken. */
+static __attribute__((noinline)) void *cc_alloc(tp_inst *t)
+{
+    size_t sz = (t->ops->state_bytes + 15) & ~(size_t)15;
+    if (!t->ccfree) {
+        char *c = tn_xcalloc(TP_CHUNK, sz);
+        t->ccchunks = tn_xrealloc(t->ccchunks, (t->nccchunks + 1) * sizeof *t->ccchunks);
+        t->ccchunks[t->nccchunks++] = c;
+        for (size_t i = TP_CHUNK; i-- > 0;) {
+            memcpy(c + i * sz, &t->ccfree, sizeof t->ccfree);
+            t->ccfree = c + i * sz;
+        }
+    }
+    void *b = t->ccfree;
+    memcpy(&t->ccfree, b, sizeof t->ccfree);
+    memset(b, 0, t->ops->state_bytes);
+    return b;
+}
+
+static __attribute__((noinline)) void cc_release(tp_inst *t, tp_flow *f)
+{
+    memcpy(f->cc, &t->ccfree, sizeof t->ccfree);
+    t->ccfree = f->cc;
+    f->cc = NULL;
+}
+
 static tp_flow *flow_alloc(tp_inst *t)
 {
     if (!t->free) {
@@ -314,17 +354,24 @@ static tp_flow *flow_alloc(tp_inst *t)
     return f;
 }
 
-static void flow_maybe_free(tp_inst *t, tp_flow *f)
+/* f back to the pool (once per flow: out of line, so the test below stays small) */
+static __attribute__((noinline)) void flow_free(tp_inst *t, tp_flow *f)
 {
-    if (!f->done_snd || !f->done_rcv || f->live)
-        return;
     if (f->rint) {
         int_release(t, f->rint);
         f->rint = NULL;
     }
+    if (f->cc)
+        cc_release(t, f);
     t->c.flows_live--;
     f->next = t->free;
     t->free = f;
+}
+
+static inline void flow_maybe_free(tp_inst *t, tp_flow *f)
+{
+    if (f->done_snd && f->done_rcv && !f->live)
+        flow_free(t, f);
 }
 
 /* ---- helpers ---- */
@@ -1227,17 +1274,21 @@ static void ack_arrived(tp_inst *t, tp_flow *f, const net_msg *m)
         if (f->nxt < f->una)
             f->nxt = f->una;
         if (f->in_fr) {
+            int own = t->ops->windowed; /* the window is the ops' own (hpcc's W): no arithmetic here */
             if (ack >= f->recover) { /* full ACK */
                 f->in_fr = 0;
                 f->dupacks = 0;
-                f->cwnd = f->ssthresh;
+                if (!own)
+                    f->cwnd = f->ssthresh;
             } else { /* partial ACK */
                 send_seg(t, f, f->una);
-                f->cwnd = f->cwnd > acked ? f->cwnd - acked : 0;
-                if (acked >= f->mss)
-                    f->cwnd += f->mss;
-                if (f->cwnd < f->mss)
-                    f->cwnd = f->mss;
+                if (!own) {
+                    f->cwnd = f->cwnd > acked ? f->cwnd - acked : 0;
+                    if (acked >= f->mss)
+                        f->cwnd += f->mss;
+                    if (f->cwnd < f->mss)
+                        f->cwnd = f->mss;
+                }
             }
         } else {
             f->dupacks = 0;
@@ -1267,11 +1318,13 @@ static void ack_arrived(tp_inst *t, tp_flow *f, const net_msg *m)
             f->in_fr = 1;
             f->partial_seen = 0;
             send_seg(t, f, f->una);
-            f->cwnd = f->ssthresh + 3 * f->mss;
+            if (!t->ops->windowed)
+                f->cwnd = f->ssthresh + 3 * f->mss;
             if (t->probe)
                 t->probe(t->probe_ctx, f, TP_EV_FAST_RETRANSMIT);
         } else if (f->in_fr) {
-            f->cwnd += f->mss;
+            if (!t->ops->windowed)
+                f->cwnd += f->mss;
         } else if (t->p.limited_transmit && f->dupacks < 3) {
             limited_transmit(t, f);
         }
@@ -1366,6 +1419,8 @@ tp_inst *tp_create(net *root, const tp_params *p)
     t->p = *p;
     t->out_mode = t->ops->rate_based ? OUT_PACED : p->sack ? OUT_SACK : OUT_WINDOW;
     t->int_on = t->ops->telemetry;
+    /* an ACK's net_msg.b carries one record: SACK blocks or INT (tp_check refuses sack for telemetry) */
+    TN_ASSERT(!(t->int_on && t->out_mode == OUT_SACK), "transport %s: INT and SACK on one ACK", t->ops->name);
     t->seg_extra = p->header_bytes + (t->int_on ? p->int_bytes : 0);
     t->ack_bytes = t->seg_extra;
     if (t->int_on)
@@ -1394,6 +1449,9 @@ void tp_destroy(tp_inst *t)
     for (size_t i = 0; i < t->nichunks; i++)
         free(t->ichunks[i]);
     free(t->ichunks);
+    for (size_t i = 0; i < t->nccchunks; i++)
+        free(t->ccchunks[i]);
+    free(t->ccchunks);
     free(t);
 }
 
@@ -1417,6 +1475,8 @@ static tp_flow *flow_open(tp_inst *t, const net_msg *m)
     f->next_avail_ps = sim_now(t->s);
     if (t->p.sack)
         memset(f->sacked, 0, sizeof f->sacked);
+    if (t->ops->state_bytes)
+        f->cc = cc_alloc(t);
     return f;
 }
 

@@ -131,10 +131,18 @@ typedef struct tp_cc_ops {
      * its next ACK (int_bytes more too); on_int runs at the sender for every
      * ACK before its cumulative ACK is processed (in: its record, ack: its
      * cumulative sequence). windowed: a rate-based sender also stops while
-     * the bytes outstanding are cwnd or more (HPCC's W with its rate W/T). */
+     * the bytes outstanding are cwnd or more (HPCC's W with its rate W/T), and
+ * its cwnd is its own: loss recovery retransmits but leaves it alone. An
+ * ACK carries one record (net_msg.b): SACK blocks or INT, so a telemetry
+ * transport cannot have transport.sack (tp_check; tp_create asserts). */
     int telemetry;
     int windowed;
     void (*on_int)(tp_flow *f, const net_int *in, uint32_t ack);
+    /* state_bytes > 0: every flow gets a block of its own of this size
+     * (f->cc, zeroed before init; from a pool of the instance, given back
+     * when the flow record is), for state only these ops keep (hpcc's 264
+     * B): the flow record of every other transport stays without it. */
+    size_t state_bytes;
 } tp_cc_ops;
 
 /* Receive window: segments beyond the next expected one a receiver keeps
@@ -186,16 +194,8 @@ struct tp_flow {
     sim_event_id inc_ev;          /* dcqcn: the rate increase timer */
     uint8_t timers;               /* dcqcn: its periodic timers are running */
     int64_t last_cnp_ps;          /* receiver: last CNP sent (-1: none) */
-    /* hpcc (tp_hpcc.c), sender */
-    int64_t hp_T;                 /* base RTT T, ps */
-    double hp_u;                  /* U: moving average of the normalised inflight */
-    double hp_wc, hp_w;           /* W_c (reference window) and W, bytes */
-    double hp_wai;                /* W_AI, bytes */
-    uint32_t hp_stage;            /* incStage */
-    uint32_t hp_last_seq;         /* lastUpdateSeq: W_c is updated by the first ACK beyond it */
-    uint8_t hp_started;           /* an INT record stored (the first ACK only stores it) */
-    uint32_t hp_updates;          /* W_c updates (per-RTT) so far */
-    net_int hp_L;                 /* the INT of the last ACK (L in Algorithm 1) */
+    void *cc;                     /* the congestion ops' own block (ops->state_bytes, zeroed at open; hpcc's
+                                   * tp_hpcc_state), NULL when they have none */
     net_int *rint;                /* receiver (INT transports): the record of the latest data segment, for its ACK */
     /* receiver */
     uint8_t ce_state;       /* RFC 8257's CE state */
@@ -224,6 +224,20 @@ struct tp_flow {
     /* SACK's scoreboard (RFC 6675 sec. 3), last: cleared only when transport.sack is on */
     uint64_t sacked[TP_RWND / 64]; /* SACKed beyond una: bit s % TP_RWND */
 };
+
+/* hpcc's per-flow sender state (tp_hpcc.c; its block, tp_flow.cc) */
+typedef struct tp_hpcc_state {
+    int64_t T;          /* base RTT T, ps */
+    double u;           /* U: moving average of the normalised inflight */
+    double wc, w;       /* W_c (reference window) and W, bytes */
+    double wai;         /* W_AI, bytes */
+    uint32_t stage;     /* incStage */
+    uint32_t last_seq;  /* lastUpdateSeq: W_c is updated by the first ACK beyond it */
+    uint32_t updates;   /* W_c updates (per-RTT) so far */
+    uint8_t started;    /* an INT record stored (the first ACK only stores it) */
+    net_int L;          /* the INT of the last ACK (L in Algorithm 1) */
+} tp_hpcc_state;
+static inline tp_hpcc_state *tp_hpcc_of(const tp_flow *f) { return (tp_hpcc_state *)f->cc; }
 
 /* The SACK scoreboard (RFC 6675 sec. 4, in segments; f's sacked bitmap
  * over [una, max)): tp_sb_mark records block [a, b) (clipped to [una,

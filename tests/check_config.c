@@ -765,6 +765,22 @@ START_TEST(test_routing_per_fabric)
         ck_assert_str_eq(err, want);
         cfg_free(&c);
     }
+    /* a fabric without a routing of its own (the single switch): a name no
+     * fabric has is refused with every owner's list, not as if the fabric
+     * were the first owner (the torus), whose list it does not have */
+    {
+        cfg c;
+        cfg_defaults(&c);
+        char err[2048];
+        ck_assert_int_eq(cfg_set(&c, "network.type", "electrical-switch", err, sizeof err), 0);
+        ck_assert_int_eq(cfg_set(&c, "network.routing", "dorr", err, sizeof err), -1);
+        for (size_t i = 0; i < sizeof f / sizeof f[0]; i++) {
+            char want[512];
+            snprintf(want, sizeof want, "%s: unknown value (expected one of: %s)", f[i].type, f[i].list);
+            ck_assert_msg(strstr(err, want) != NULL, "no '%s' in '%s'", want, err);
+        }
+        cfg_free(&c);
+    }
     /* a sweep over fabrics, each with a routing of its own; then the same
      * routings the wrong way round: both points refused */
 #define ROUTING_SWEEP_XML                                                                                        \

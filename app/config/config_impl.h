@@ -63,8 +63,8 @@ int crow_when_holds(const cfg *c, size_t i, size_t k, char *seen, size_t len);
 const char *crow_owner_name(size_t i);
 /* Parse value for every row of path canon (each owner gets its own copy)
  * of workload k and clear its alternative: 0, or -1 + err (nothing changed)
- * when no owner takes it (err: the message of the owner c selects, else of
- * the first). An owner whose row does not take a value others take (its
+ * when no owner takes it (err: the message of the owner c selects, else
+ * every owner's where they differ). An owner whose row does not take a value others take (its
  * own choices: network.routing) keeps its value and is marked rejected
  * (crow_rejected): a point that selects it is refused (cfg_cross_check). */
 int crow_set(cfg *c, size_t canon, size_t k, const char *value, char *err, size_t errlen);
@@ -77,7 +77,7 @@ unsigned char *crow_rejected(const cfg *c, size_t i, size_t k);
  * or -1 when it did not. */
 int crow_rejected_why(const cfg *c, size_t i, size_t k, char *err, size_t errlen);
 /* Does some owner of canonical row canon take value (the axis check)? 0,
- * or -1 + err: the message of the row c selects, else of the first. */
+ * or -1 + err: as crow_set's. */
 int crow_parse_any(const cfg *c, size_t canon, size_t k, const char *value, char *err, size_t errlen);
 
 /* ---- elements, from the rows' paths ---- */

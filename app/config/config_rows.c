@@ -863,14 +863,41 @@ void cfg_axes_free(cfg *c)
 
 /* ------------------------------------------------------------ set, get */
 
-/* The owner whose message tells why no owner of canon takes a value: the
- * one c selects (its network.type's), else the first. */
-static size_t row_to_blame(const cfg *c, size_t canon, size_t k)
+/* Why no owner of canon takes value (every one refused it), into err: the
+ * message of the owner c selects (its network.type's); when c selects none
+ * (a fabric without the parameter), every owner's, named, where they differ
+ * (network.routing: each topology its own choices), not the first's as if
+ * it were c's. */
+static void refusal(const cfg *c, size_t canon, size_t k, const char *value, char *err, size_t errlen)
 {
+    param_value pv;
     for (size_t i = canon; i < crow_count(); i++)
-        if (crow_canon(i) == canon && crow_selected(c, i, k))
-            return i;
-    return canon;
+        if (crow_canon(i) == canon && crow_selected(c, i, k)) {
+            if (param_parse(crow_at(i)->row, value, c->basedir, &pv, err, errlen) == 0)
+                param_value_free(&pv); /* not reached: every owner refused it */
+            return;
+        }
+    char first[1024], e2[1024];
+    if (param_parse(crow_at(canon)->row, value, c->basedir, &pv, first, sizeof first) == 0)
+        param_value_free(&pv);
+    int same = 1;
+    for (size_t i = canon + 1; i < crow_count() && same; i++)
+        if (crow_canon(i) == canon) {
+            if (param_parse(crow_at(i)->row, value, c->basedir, &pv, e2, sizeof e2) == 0)
+                param_value_free(&pv);
+            same = strcmp(e2, first) == 0;
+        }
+    if (same) {
+        tn_error(err, errlen, "%s", first);
+        return;
+    }
+    size_t len = (size_t)snprintf(err, errlen, "none of its owners takes it:");
+    for (size_t i = canon; i < crow_count() && len < errlen; i++)
+        if (crow_canon(i) == canon) {
+            if (param_parse(crow_at(i)->row, value, c->basedir, &pv, e2, sizeof e2) == 0)
+                param_value_free(&pv);
+            len += (size_t)snprintf(err + len, errlen - len, "%s %s: %s", i == canon ? "" : ";", crow_owner_name(i), e2);
+        }
 }
 
 int crow_parse_any(const cfg *c, size_t canon, size_t k, const char *value, char *err, size_t errlen)
@@ -883,11 +910,7 @@ int crow_parse_any(const cfg *c, size_t canon, size_t k, const char *value, char
             return 0;
         }
     }
-    param_value pv;
-    if (param_parse(crow_at(row_to_blame(c, canon, k))->row, value, c->basedir, &pv, err, errlen) == 0) {
-        param_value_free(&pv); /* not reached: every owner refused it */
-        return 0;
-    }
+    refusal(c, canon, k, value, err, errlen);
     return -1;
 }
 
@@ -905,15 +928,13 @@ int crow_set(cfg *c, size_t canon, size_t k, const char *value, char *err, size_
         owners += crow_canon(i) == canon;
     param_value *vals = tn_xcalloc(owners, sizeof *vals);
     unsigned char *ok = tn_xcalloc(owners, 1);
-    size_t nok = 0, blame = row_to_blame(c, canon, k);
+    size_t nok = 0;
     for (size_t i = canon, j = 0; i < n; i++) {
         if (crow_canon(i) != canon)
             continue;
         char e2[1024];
         ok[j] = param_parse(crow_at(i)->row, value, c->basedir, &vals[j], e2, sizeof e2) == 0;
         nok += ok[j];
-        if (!ok[j] && i == blame)
-            tn_error(err, errlen, "%s", e2);
         j++;
     }
     for (size_t i = canon, j = 0; i < n; i++) {
@@ -927,8 +948,10 @@ int crow_set(cfg *c, size_t canon, size_t k, const char *value, char *err, size_
     }
     free(vals);
     free(ok);
-    if (!nok)
-        return -1; /* err: the blamed owner's message */
+    if (!nok) {
+        refusal(c, canon, k, value, err, errlen);
+        return -1;
+    }
     *crow_given(c, canon, k) = 1;
     /* the alternative of every plugin that declares the path (workload.duration
      * excludes uniform-random's workload.messages and dc-flows' workload.flows) */
