@@ -146,7 +146,7 @@ static const bad_case bad_cases[] = {
      * which carry no intermediate). "  <network type=\"torus\" dims=\"4 4\" bandwidth=\"10Gb/s\" routing=\"valiant\" " is 72 */
     /* a routing of another fabric: refused where the torus runs, listing the torus's own choices (topo.h);
      * "  <network type=\"torus\" dims=\"4 4\" bandwidth=\"10Gb/s\" " is 54 characters */
-    {"routing_other_fabric.xml", 3, 55, {"<network routing=\"ugal\">: the torus does not take it",
+    {"routing_other_fabric.xml", 3, 55, {"<network routing=\"ugal\">: the torus does not take 'ugal'",
                                          "unknown value (expected one of: default, dor, adaptive, valiant, romm)", NULL}},
     {"torus_valiant_failed.xml", 3, 73, {"<network failed-links=\"S0-S1\">", "routing=valiant on a torus does not route around failed links", NULL}},
     /* a graph whose routes need 2 VC classes: congestion isolation refused by validate, not first at run (review6) */
@@ -752,8 +752,8 @@ START_TEST(test_routing_per_fabric)
         cfg_errors e;
         cfg_errors_init(&e);
         ck_assert_int_eq(cfg_check(&c, &e), -1);
-        snprintf(want, sizeof want, "network.routing: the %s does not take it: unknown value (expected one of: %s)",
-                 f[i].type, f[i].list);
+        snprintf(want, sizeof want, "network.routing: the %s does not take '%s': unknown value (expected one of: %s)",
+                 f[i].type, f[i].other, f[i].list);
         int found = 0;
         for (size_t m = 0; m < e.n; m++)
             found |= strstr(e.msg[m], want) != NULL;
@@ -818,8 +818,9 @@ START_TEST(test_routing_per_fabric)
             ck_assert_int_eq(rc, -1);
             int tor = 0, df = 0;
             for (size_t m = 0; m < e.n; m++) {
-                tor |= strstr(e.msg[m], "the torus does not take it") != NULL;
-                df |= strstr(e.msg[m], "the dragonfly does not take it: unknown value (expected one of: default, "
+                /* the value named: a point's error stands at the <network> element, not the axis */
+                tor |= strstr(e.msg[m], "the torus does not take 'ugal'") != NULL;
+                df |= strstr(e.msg[m], "the dragonfly does not take 'adaptive': unknown value (expected one of: default, "
                                        "minimal, valiant, ugal)") != NULL;
             }
             ck_assert_msg(tor && df, "%zu errors, first: %s", e.n, e.n ? e.msg[0] : "");

@@ -395,7 +395,7 @@ void cfg_cross_check(const cfg *c, ectx *ec)
         for (size_t k = 0; k < nk; k++) {
             char why[1024];
             if (crow_selected(c, i, k) && crow_rejected_why(c, i, k, why, sizeof why) == 0)
-                x_invalid(c, ec, k, crow_at(i)->row->path, "the %s does not take it: %s", crow_owner_name(i), why);
+                x_invalid(c, ec, k, crow_at(i)->row->path, "the %s does not take %s", crow_owner_name(i), why);
         }
     }
     net_params core = c->net;

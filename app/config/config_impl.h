@@ -73,7 +73,8 @@ unsigned char *crow_given(const cfg *c, size_t canon, size_t k);
 /* The rejected flag of row i (any row, not only canonical ones) and workload k. */
 unsigned char *crow_rejected(const cfg *c, size_t i, size_t k);
 /* Why row i's owner rejected the value its path was given (workload k),
- * e.g. "unknown value (expected one of: default, dor, ...)", into err: 0,
+ * the value and why, e.g. "'ugal': unknown value (expected one of: default,
+ * dor, ...)", into err: 0,
  * or -1 when it did not. */
 int crow_rejected_why(const cfg *c, size_t i, size_t k, char *err, size_t errlen);
 /* Does some owner of canonical row canon take value (the axis check)? 0,

@@ -557,15 +557,16 @@ int crow_rejected_why(const cfg *c, size_t i, size_t k, char *err, size_t errlen
             continue;
         char *v = param_format(crow_block(c, j, k), crow_at(j)->row, c->basedir);
         param_value pv;
-        int rc = param_parse(crow_at(i)->row, v, c->basedir, &pv, err, errlen);
-        if (rc == 0) {
+        char e2[1024];
+        if (param_parse(crow_at(i)->row, v, c->basedir, &pv, e2, sizeof e2) == 0) {
             param_value_free(&pv);
-            tn_error(err, errlen, "'%s' is not a value of the %s's", v, crow_owner_name(i));
-        }
+            tn_error(err, errlen, "'%s': not a value of the %s's", v, crow_owner_name(i));
+        } else
+            tn_error(err, errlen, "'%s': %s", v, e2); /* the value named: an axis's point has no attribute showing it */
         free(v);
         return 0;
     }
-    tn_error(err, errlen, "not a value of the %s's", crow_owner_name(i));
+    tn_error(err, errlen, "the value given: not a value of the %s's", crow_owner_name(i));
     return 0;
 }
 
