@@ -652,6 +652,38 @@ END_TEST
 /* Issue 13 defect 8: what would not fit in memory is refused before it
  * runs, with the estimate (was: an abort after allocating, or 10 GB of
  * growth). The memory tasknet may use is set with TASKNET_MEMORY. */
+/* A transport segment longer than network.mtu is valid but warned about:
+ * incast.xml has mtu 1500 B and tcp's mss 1460 B; with a 42-B header a
+ * segment is 1460 + 42 = 1502 B, which the NIC cuts at 1500 B into
+ * ceil(1502 / 1500) = 2 packets. With the default 40-B header (1500 B) or
+ * mtu 0 (whole messages) there is nothing to say. */
+START_TEST(test_segment_longer_than_mtu_warned)
+{
+    int st;
+    char *out = run_tasknet("validate configs/examples/incast.xml --set transport.header=42B", &st);
+    ck_assert_msg(st == 0 && strstr(out, "warning: sweep point 0 (transport.type=tcp): a transport segment is 1502 B "
+                                         "(transport.mss 1460 B + transport.header 42 B), more than network.mtu 1500 B: "
+                                         "the host NIC sends each full segment as 2 packets") != NULL &&
+                      strstr(out, "warning: the same at 1 more sweep point\n") != NULL &&
+                      strstr(out, "valid (2 points x 1 replica)") != NULL,
+                  "%s", out);
+    free(out);
+    out = run_tasknet("validate configs/examples/incast.xml", &st);
+    ck_assert_msg(st == 0 && strstr(out, "warning") == NULL, "%s", out);
+    free(out);
+    out = run_tasknet("validate configs/examples/incast.xml --set transport.header=42B --set network.mtu=0B", &st);
+    ck_assert_msg(st == 0 && strstr(out, "warning") == NULL, "%s", out);
+    free(out);
+    /* run says it too, once, before the runs (and runs them) */
+    out = run_sh("\"$TASKNET\" run configs/examples/incast.xml --set transport.header=42B --set transport.mss=3000B "
+                 "--runs 0 -q 2>&1; echo \"status $?\"", &st);
+    ck_assert_msg(strstr(out, "tasknet run: warning: sweep point 0: a transport segment is 3042 B") != NULL &&
+                      strstr(out, "as 3 packets") != NULL && strstr(out, "status 0\n") != NULL,
+                  "%s", out);
+    free(out);
+}
+END_TEST
+
 START_TEST(test_memory_refused_before_the_run)
 {
     int st;
@@ -1869,6 +1901,7 @@ static Suite *cli_suite(void)
     tcase_add_test(sw, test_horizon_refused_before_the_run);
     tcase_add_test(sw, test_training_horizon_counts_latency);
     tcase_add_test(sw, test_memory_refused_before_the_run);
+    tcase_add_test(sw, test_segment_longer_than_mtu_warned);
     tcase_add_test(sw, test_arrivals_past_the_clock);
     tcase_add_test(sw, test_progress_inside_a_run);
     tcase_add_test(sw, test_sweep_jobs_and_shards);

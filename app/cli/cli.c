@@ -666,6 +666,7 @@ static int cmd_validate(int argc, char **argv)
             rc = -1;
             np = 0;
         }
+        size_t nwarn = 0;
         for (size_t p = 0; p < np; p++) {
             cfg pc;
             char err[1024], where[512] = "";
@@ -688,9 +689,14 @@ static int cmd_validate(int argc, char **argv)
                 rc = -1;
             } else if (!validate_memory(&pc, blame, p, where)) {
                 rc = -1;
+            } else if (cfg_point_warning(&pc, err, sizeof err) && nwarn++ == 0) {
+                fprintf(stderr, "%s: warning: sweep point %zu%s: %s\n", blame, p, where, err);
             }
             cfg_free(&pc);
         }
+        if (nwarn > 1)
+            fprintf(stderr, "%s: warning: the same at %zu more sweep point%s\n", blame, nwarn - 1,
+                    nwarn == 2 ? "" : "s");
         if (rc == 0 && !o.quiet)
             printf("%s: valid (%zu point%s x %u replica%s)\n", blame, np, np == 1 ? "" : "s",
                    c.replicas, c.replicas == 1 ? "" : "s");

@@ -173,6 +173,12 @@ int cfg_point(const cfg *base, size_t i, cfg *out, char *err, size_t errlen);
  * parameter unset at that point, as written in the configuration: "-". */
 #define CFG_AXIS_UNSET "-"
 const char *cfg_point_value(const cfg *base, size_t i, size_t axis);
+/* A warning for point config c (not a refusal: the run is valid), into buf:
+ * a transport segment (transport.mss + transport.header) longer than the
+ * fabric's network.mtu, which the host NIC then sends as several packets
+ * that the switch ports queue, mark and drop one by one. 1 with the text,
+ * 0 when there is nothing to say (no transport, or no network.mtu). */
+int cfg_point_warning(const cfg *c, char *buf, size_t len);
 /* A swept quantity with a unit as a number for analysis (pandas, R): the
  * SI base unit of axis a's values ("bps" for network.bandwidth, "s",
  * "bytes", "per_s", ...), NULL when its values are not such a quantity; and

@@ -543,6 +543,36 @@ void cfg_check_points(const cfg *c, ectx *ec)
     }
 }
 
+int cfg_point_warning(const cfg *c, char *buf, size_t len)
+{
+    if (len)
+        buf[0] = '\0';
+    int uses = c->tp.type != 0;
+    for (size_t k = 0; k < c->nwl && !uses; k++)
+        uses = c->wl[k].transport > 1; /* workload.transport: type + 1, 1 = none */
+    long row;
+    size_t k;
+    char err[512];
+    if (!uses || crow_resolve(c, "network.mtu", &row, &k, err, sizeof err) != 0 || row < 0)
+        return 0;
+    const param_row *r = crow_at((size_t)row)->row;
+    if (r->kind != PARAM_BYTES)
+        return 0;
+    uint64_t mtu;
+    memcpy(&mtu, (const char *)crow_block(c, (size_t)row, k) + r->off, sizeof mtu);
+    uint64_t seg = c->tp.mss_bytes + c->tp.header_bytes;
+    if (mtu == 0 || seg <= mtu)
+        return 0;
+    snprintf(buf, len,
+             "a transport segment is %llu B (transport.mss %llu B + transport.header %llu B), more than "
+             "network.mtu %llu B: the host NIC sends each full segment as %llu packets, which the switch ports "
+             "queue, mark and drop one by one (set mtu to at least %llu B, or mss to at most %llu B)",
+             (unsigned long long)seg, (unsigned long long)c->tp.mss_bytes, (unsigned long long)c->tp.header_bytes,
+             (unsigned long long)mtu, (unsigned long long)((seg + mtu - 1) / mtu), (unsigned long long)seg,
+             (unsigned long long)(mtu > c->tp.header_bytes ? mtu - c->tp.header_bytes : 0));
+    return 1;
+}
+
 int cfg_check(const cfg *c, cfg_errors *errs)
 {
     ectx ec = {.mode = EC_LIST, .errs = errs, .first = errs->n, .file = c->file};

@@ -115,11 +115,11 @@ static void put_attribute(sbuf *b, size_t i, int indent)
      * each topology's routings) */
     for (size_t k = i + 1; k < crow_count(); k++)
         if (crow_canon(k) == i && r->kind == PARAM_CHOICE && !same_choices(crow_at(k)->row->choices, r->choices)) {
-            const char *who = crow_at(k)->plugin ? crow_at(k)->plugin : "core", *h = crow_at(k)->row->help;
-            size_t wl = strlen(who);
+            const char *owner = crow_at(k)->plugin ? crow_at(k)->plugin : "core", *h = crow_at(k)->row->help;
+            size_t wl = strlen(owner);
             /* named once: a help that begins with its owner's name (each topology's routings) keeps its own */
-            char *more = strncmp(h, who, wl) == 0 && h[wl] == ':' ? cfg_format("%s; %s", c, h)
-                                                                   : cfg_format("%s; %s: %s", c, who, h);
+            char *more = strncmp(h, owner, wl) == 0 && h[wl] == ':' ? cfg_format("%s; %s", c, h)
+                                                                     : cfg_format("%s; %s: %s", c, owner, h);
             free(c);
             c = more;
         }

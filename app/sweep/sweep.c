@@ -190,6 +190,8 @@ void sweep_execute(const cfg *c, const sweep_opts *o, const sweep_ui *ui, sweep_
     sw.todo = tn_xcalloc(sw.nruns ? sw.nruns : 1, 1);
     sw.selected = tn_xcalloc(sw.nruns ? sw.nruns : 1, 1);
 
+    size_t nwarn = 0; /* points with a warning (cfg_point_warning), the first one's text */
+    char warn[1024] = "";
     for (size_t p = 0; p < sw.npoints; p++) {
         cfg pc;
         if (cfg_point(c, p, &pc, err, sizeof err) != 0) {
@@ -198,6 +200,8 @@ void sweep_execute(const cfg *c, const sweep_opts *o, const sweep_ui *ui, sweep_
             goto out;
         }
         sw.point_hash[p] = sweep_fingerprint(&pc);
+        if (cfg_point_warning(&pc, err, sizeof err) && nwarn++ == 0)
+            snprintf(warn, sizeof warn, "sweep point %zu: %s", p, err);
         cfg_free(&pc);
     }
 
@@ -216,6 +220,14 @@ void sweep_execute(const cfg *c, const sweep_opts *o, const sweep_ui *ui, sweep_
     }
 #endif
 
+    /* after the MPI split (only rank 0 talks to the user); not with
+     * --list-runs, whose listing is for programs */
+    if (o->list_only)
+        nwarn = 0;
+    if (nwarn)
+        sweep_note(&sw, SWEEP_WARNING, "%s", warn);
+    if (nwarn > 1)
+        sweep_note(&sw, SWEEP_WARNING, "the same at %zu more sweep point%s", nwarn - 1, nwarn == 2 ? "" : "s");
     if ((rc = select_runs(&sw)) != 0)
         goto out;
     /* from here a SIGINT/SIGTERM stops the sweep cleanly, whenever it comes */
