@@ -681,6 +681,15 @@ START_TEST(test_segment_longer_than_mtu_warned)
                       strstr(out, "as 3 packets") != NULL && strstr(out, "status 0\n") != NULL,
                   "%s", out);
     free(out);
+    /* hpcc's segments carry the INT header too (transport.c seg_extra = header + int-header): 1460 + 40 + 42 =
+     * 1542 B > 1500 B at the hpcc point, 1500 B at the dcqcn one (no warning there) */
+    out = run_tasknet("validate configs/examples/hpcc-incast.xml --set transport.mss=1460B", &st);
+    ck_assert_msg(st == 0 && strstr(out, "warning: sweep point 1 (transport.type=hpcc): a transport segment is 1542 B "
+                                         "(transport.mss 1460 B + transport.header 40 B + transport.int-header 42 B), "
+                                         "more than network.mtu 1500 B") != NULL &&
+                      strstr(out, "more sweep point") == NULL,
+                  "%s", out);
+    free(out);
 }
 END_TEST
 

@@ -547,9 +547,15 @@ int cfg_point_warning(const cfg *c, char *buf, size_t len)
 {
     if (len)
         buf[0] = '\0';
-    int uses = c->tp.type != 0;
-    for (size_t k = 0; k < c->nwl && !uses; k++)
-        uses = c->wl[k].transport > 1; /* workload.transport: type + 1, 1 = none */
+    int uses = c->tp.type != 0, telemetry = 0;
+    for (size_t k = 0; k <= c->nwl; k++) {
+        /* workload.transport: type + 1, 1 = none; k = nwl: the <transport> */
+        int type = k < c->nwl ? (c->wl[k].transport > 0 ? c->wl[k].transport - 1 : c->tp.type) : c->tp.type;
+        uses |= type > 0;
+        /* an INT transport's segments carry transport.int-header too (transport.c's seg_extra) */
+        if (type > 0 && (size_t)type < tp_count() && tp_registry[type]->telemetry)
+            telemetry = 1;
+    }
     long row;
     size_t k;
     char err[512];
@@ -560,16 +566,19 @@ int cfg_point_warning(const cfg *c, char *buf, size_t len)
         return 0;
     uint64_t mtu;
     memcpy(&mtu, (const char *)crow_block(c, (size_t)row, k) + r->off, sizeof mtu);
-    uint64_t seg = c->tp.mss_bytes + c->tp.header_bytes;
+    uint64_t extra = c->tp.header_bytes + (telemetry ? c->tp.int_bytes : 0), seg = c->tp.mss_bytes + extra;
     if (mtu == 0 || seg <= mtu)
         return 0;
+    char intb[64] = "";
+    if (telemetry)
+        snprintf(intb, sizeof intb, " + transport.int-header %llu B", (unsigned long long)c->tp.int_bytes);
     snprintf(buf, len,
-             "a transport segment is %llu B (transport.mss %llu B + transport.header %llu B), more than "
+             "a transport segment is %llu B (transport.mss %llu B + transport.header %llu B%s), more than "
              "network.mtu %llu B: the host NIC sends each full segment as %llu packets, which the switch ports "
              "queue, mark and drop one by one (set mtu to at least %llu B, or mss to at most %llu B)",
              (unsigned long long)seg, (unsigned long long)c->tp.mss_bytes, (unsigned long long)c->tp.header_bytes,
-             (unsigned long long)mtu, (unsigned long long)((seg + mtu - 1) / mtu), (unsigned long long)seg,
-             (unsigned long long)(mtu > c->tp.header_bytes ? mtu - c->tp.header_bytes : 0));
+             intb, (unsigned long long)mtu, (unsigned long long)((seg + mtu - 1) / mtu), (unsigned long long)seg,
+             (unsigned long long)(mtu > extra ? mtu - extra : 0));
     return 1;
 }
 
