@@ -795,6 +795,27 @@ static inline uint32_t rr_next(uint32_t a, uint32_t n) { return a + 1 < n ? a + 
  * grant per input and per output: granted[r] = 1 for the winners. pin[in]
  * is the input's pointer (over keys: input-first; over outputs: islip),
  * pout[out] the output's over inputs. */
+/* allocate's rule when every request comes from one input (and one
+ * class): the input's choice alone decides, as the full rounds would (each
+ * output sees only that input): input-first grants the key nearest the
+ * input's pointer, iSLIP the output nearest it; both pointers move past the
+ * grant. Inline: the router tick calls it directly for a head's requests. */
+static inline __attribute__((always_inline)) void grant_one_input(iqr *q, uint32_t nr, uint32_t nin, uint32_t nout,
+                                                                  uint32_t nkey, uint16_t *pin, uint16_t *pout)
+{
+    const iq_req *rq = q->rq;
+    uint32_t in = rq[0].in, best = 0;
+    for (uint32_t r = 1; r < nr; r++) {
+        if (q->islip ? rr_dist(rq[r].out, pin[in], nout) < rr_dist(rq[best].out, pin[in], nout)
+                     : rr_dist(rq[r].key, pin[in], nkey) < rr_dist(rq[best].key, pin[in], nkey))
+            best = r;
+    }
+    for (uint32_t r = 0; r < nr; r++)
+        q->granted[r] = r == best;
+    pin[in] = (uint16_t)(q->islip ? rr_next(rq[best].out, nout) : rr_next(rq[best].key, nkey));
+    pout[rq[best].out] = (uint16_t)rr_next(in, nin);
+}
+
 static void allocate(iqr *q, uint32_t nr, uint32_t nin, uint32_t nout, uint32_t nkey, uint16_t *pin, uint16_t *pout)
 {
     iq_req *rq = q->rq;
@@ -808,16 +829,7 @@ static void allocate(iqr *q, uint32_t nr, uint32_t nin, uint32_t nout, uint32_t 
     for (uint32_t r = 1; r < nr && one; r++)
         one = rq[r].in == rq[0].in && rq[r].prio == rq[0].prio;
     if (one) {
-        uint32_t in = rq[0].in, best = 0;
-        for (uint32_t r = 1; r < nr; r++) {
-            if (q->islip ? rr_dist(rq[r].out, pin[in], nout) < rr_dist(rq[best].out, pin[in], nout)
-                         : rr_dist(rq[r].key, pin[in], nkey) < rr_dist(rq[best].key, pin[in], nkey))
-                best = r;
-        }
-        for (uint32_t r = 0; r < nr; r++)
-            q->granted[r] = r == best;
-        pin[in] = (uint16_t)(q->islip ? rr_next(rq[best].out, nout) : rr_next(rq[best].key, nkey));
-        pout[rq[best].out] = (uint16_t)rr_next(in, nin);
+        grant_one_input(q, nr, nin, nout, nkey, pin, pout);
         return;
     }
     /* no two requests share an input or an output (the common case): both
@@ -1414,21 +1426,9 @@ static inline __attribute__((always_inline)) void router_tick_k(iqr *q, uint32_t
     if (nr) {
         uint32_t nin = r->radix * V;
         uint16_t *pin = &q->va_in[(size_t)x0 * V], *pout = &q->va_out[(size_t)x0 * V];
-        if (nrvc == 1) {
-            /* one input VC's requests (a head toward a host asks for
-             * every VC there): allocate's one-input case, inline: the key
-             * (input-first) or output (iSLIP) nearest the input's pointer */
-            const iq_req *rq = q->rq;
-            uint32_t in = rq[0].in, best = 0;
-            for (uint32_t k = 1; k < nr; k++)
-                if (q->islip ? rr_dist(rq[k].out, pin[in], nin) < rr_dist(rq[best].out, pin[in], nin)
-                             : rr_dist(rq[k].key, pin[in], V) < rr_dist(rq[best].key, pin[in], V))
-                    best = k;
-            for (uint32_t k = 0; k < nr; k++)
-                q->granted[k] = k == best;
-            pin[in] = (uint16_t)(q->islip ? rr_next(rq[best].out, nin) : rr_next(rq[best].key, V));
-            pout[rq[best].out] = (uint16_t)rr_next(in, nin);
-        } else
+        if (nrvc == 1) /* one input VC's requests (a head toward a host asks for every VC there) */
+            grant_one_input(q, nr, nin, nin, V, pin, pout); /* nkey is read only by input-first */
+        else
             allocate(q, nr, nin, nin, q->islip ? nin : V, pin, pout);
         for (uint32_t k = 0; k < nr; k++) {
             iq_ivc *c = &q->ivc[(size_t)x0 * V + q->rq[k].who];
