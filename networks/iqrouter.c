@@ -1033,6 +1033,21 @@ static uint32_t rt_fill(const topo *t, uint32_t sw, uint32_t dst)
     return (h.port + 2) | (uint32_t)h.vc << 8 | (uint32_t)h.hops_left << 16;
 }
 
+/* IQ_RTAB_CHECK builds: the one hop a table entry or a route word gave
+ * (cand[0]) is the one `next` gives on the record the packet still keeps */
+#ifdef IQ_RTAB_CHECK
+static void rt_check(const topo *t, uint32_t sw, const iq_pkt *p, const topo_hop *cand, const char *what)
+{
+    topo_hop c2[TOPO_MAX_CAND];
+    TN_ASSERT(t->ops->next(t, sw, &p->hdr, c2) == 1 && c2[0].port == cand[0].port && c2[0].vc == cand[0].vc &&
+                  c2[0].kind == cand[0].kind && c2[0].hops_left == cand[0].hops_left,
+              "%s: switch %u dst %u", what, sw, p->hdr.dst);
+}
+#define RT_CHECK(what) rt_check(t, sw, p, cand, what)
+#else
+#define RT_CHECK(what) ((void)0)
+#endif
+
 /* route the head of input VC c (of port x at switch sw): the topology's
  * `next`, and its choose over this router's probe when it offers more */
 static void route(iqr *q, uint32_t sw, iq_ivc *c, iq_pkt *p, int64_t now)
@@ -1051,21 +1066,11 @@ static void route(iqr *q, uint32_t sw, iq_ivc *c, iq_pkt *p, int64_t now)
         cand[0] = (topo_hop){.port = (*e & 0xFFu) - 2, .vc = (uint8_t)(*e >> 8), .kind = TOPO_HOP_ONLY,
                              .hops_left = (uint16_t)(*e >> 16)};
         n = 1;
-#ifdef IQ_RTAB_CHECK
-        topo_hop c2[TOPO_MAX_CAND];
-        TN_ASSERT(t->ops->next(t, sw, &p->hdr, c2) == 1 && c2[0].port == cand[0].port && c2[0].vc == cand[0].vc &&
-                      c2[0].kind == cand[0].kind && c2[0].hops_left == cand[0].hops_left,
-                  "route table: switch %u dst %u", sw, p->hdr.dst);
-#endif
+        RT_CHECK("route table");
     } else if (q->words) {
         t->ops->next_word(t, sw, c->dst, c->word, cand);
         n = 1;
-#ifdef IQ_RTAB_CHECK
-        topo_hop c2[TOPO_MAX_CAND];
-        TN_ASSERT(t->ops->next(t, sw, &p->hdr, c2) == 1 && c2[0].port == cand[0].port && c2[0].vc == cand[0].vc &&
-                      c2[0].kind == cand[0].kind && c2[0].hops_left == cand[0].hops_left,
-                  "route word: switch %u dst %u", sw, p->hdr.dst);
-#endif
+        RT_CHECK("route word");
     } else
         n = t->ops->next(t, sw, &p->hdr, cand);
     uint32_t x0 = q->r[sw].x0;

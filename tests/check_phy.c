@@ -703,25 +703,6 @@ static th_net *point_fabric(const cfg *pc, size_t cap)
     return h;
 }
 
-/* A metric of the fabric by name, after its run. */
-static double fabric_metric(th_net *h, const char *name)
-{
-    double core[METRIC_CORE_COUNT];
-    double *own = calloc(h->n->ops->nmetrics + 1, sizeof *own);
-    ck_assert_ptr_nonnull(own);
-    net_metrics(h->n, core, own);
-    double v = NAN;
-    int found = 0;
-    for (size_t i = 0; i < h->n->ops->nmetrics; i++)
-        if (strcmp(h->n->ops->metrics[i].name, name) == 0) {
-            v = own[i];
-            found = 1;
-        }
-    free(own);
-    ck_assert_msg(found, "fabric %s has no metric %s", h->n->ops->name, name);
-    return v;
-}
-
 /* fig11 point 1 (SPINet, N = 64, S = 6, 160 Gb/s over 16 x 10 Gb/s, fibre
  * 4 m = 20 ns, t_sw = t_r = 1 ns, fast NACK, 1 kB packets), its energies
  * resolved from the point's phy (test_resolve_fig11): delivered bits
@@ -745,8 +726,8 @@ START_TEST(test_fig11_drop_energy)
     net_msg *a = th_at_low(h, 0, 0, 63, 1000);
     th_net_go(h);
     ck_delivered_at(a, 96000);
-    ck_assert(fabric_metric(h, "packets_dropped") == 0);
-    assert_rel(fabric_metric(h, "energy_per_bit_j"), 8.897e-12, 1e-12);
+    ck_assert(th_net_metric_of(h, "packets_dropped") == 0);
+    assert_rel(th_net_metric_of(h, "energy_per_bit_j"), 8.897e-12, 1e-12);
     th_net_free(h);
 
     /* Stage 0: sources 0 and 1 share element 0 of the first stage; both
@@ -763,8 +744,8 @@ START_TEST(test_fig11_drop_energy)
     th_net_go(h);
     ck_delivered_at(a, 96000);
     ck_delivered_at(b, 182000);
-    ck_assert(fabric_metric(h, "packets_dropped") == 2);
-    assert_rel(fabric_metric(h, "energy_per_bit_j"), 202703.36e-12 / 16000, 1e-12);
+    ck_assert(th_net_metric_of(h, "packets_dropped") == 2);
+    assert_rel(th_net_metric_of(h, "energy_per_bit_j"), 202703.36e-12 / 16000, 1e-12);
     th_net_free(h);
 
     /* Last stage: to node 0, source 0 stays on element 0 through all six
@@ -781,8 +762,8 @@ START_TEST(test_fig11_drop_energy)
     th_net_go(h);
     ck_delivered_at(a, 96000);
     ck_delivered_at(b, 149000);
-    ck_assert(fabric_metric(h, "packets_dropped") == 1);
-    assert_rel(fabric_metric(h, "energy_per_bit_j"), 184940e-12 / 16000, 1e-12);
+    ck_assert(th_net_metric_of(h, "packets_dropped") == 1);
+    assert_rel(th_net_metric_of(h, "energy_per_bit_j"), 184940e-12 / 16000, 1e-12);
     th_net_free(h);
     cfg_free(&pc);
 }

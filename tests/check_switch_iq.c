@@ -309,25 +309,6 @@ START_TEST(test_refusals)
 }
 END_TEST
 
-/* A metric of the switch by name after its run (net_metrics: the fabric's own, NAN where not measured). */
-static double sw_metric(th_net *h, const char *name)
-{
-    double core[METRIC_CORE_COUNT];
-    double *own = calloc(h->n->ops->nmetrics + 1, sizeof *own);
-    ck_assert_ptr_nonnull(own);
-    net_metrics(h->n, core, own);
-    double v = NAN;
-    int found = 0;
-    for (size_t i = 0; i < h->n->ops->nmetrics; i++)
-        if (strcmp(h->n->ops->metrics[i].name, name) == 0) {
-            v = own[i];
-            found = 1;
-        }
-    free(own);
-    ck_assert_msg(found, "the switch has no metric %s", name);
-    return v;
-}
-
 /* network.host-link-latency and the switched core's metrics on the
  * input-queued switch. The case of test_zero_load_booksim_units (N = 4,
  * T = 1 ns, link-latency 2 ns, switch-latency 10 ns, stages 1 ns, one
@@ -356,9 +337,9 @@ START_TEST(test_host_link_and_metrics)
     th_net_go(h);
     ck_delivered_at(m, 5 * NS + 29 * NS);
     ck_assert_int_eq(h->n->ops->zero_load_ps(h->n->state, 0, 1, 4), 29 * NS);
-    CLOSE(sw_metric(h, "link_utilization_mean"), 1.0 / 29, 1e-15);
-    CLOSE(sw_metric(h, "link_utilization_max"), 4.0 / 29, 1e-15);
-    CLOSE(sw_metric(h, "saturation_bound"), 1.0, 0);
+    CLOSE(th_net_metric_of(h, "link_utilization_mean"), 1.0 / 29, 1e-15);
+    CLOSE(th_net_metric_of(h, "link_utilization_max"), 4.0 / 29, 1e-15);
+    CLOSE(th_net_metric_of(h, "saturation_bound"), 1.0, 0);
     /* export-topology's topology: one switch, host j on port j */
     const topo *t = h->n->ops->topology(h->n->state);
     ck_assert_ptr_nonnull(t);
@@ -371,7 +352,7 @@ START_TEST(test_host_link_and_metrics)
     ck_assert_ptr_null(o->n->ops->topology(o->n->state));
     th_at_low(o, 5 * NS, 0, 1, 4);
     th_net_go(o);
-    ck_assert(isnan(sw_metric(o, "link_utilization_mean")));
+    ck_assert(isnan(th_net_metric_of(o, "link_utilization_mean")));
     th_net_free(o);
     const char *oq[] = {"network.host-link-latency=5ns", NULL};
     char err[1024] = "";

@@ -488,17 +488,39 @@ void th_run_close(th_run *h)
     memset(h, 0, sizeof *h);
 }
 
-double th_net_metric(net *n, const char *name)
+/* 1 and *v when core or fabric metric `name` exists (its value may be NAN:
+ * not measured), else 0. */
+static int net_metric_find(net *n, const char *name, double *v)
 {
     double core[METRIC_CORE_COUNT], *own = calloc(n->ops->nmetrics + 1, sizeof *own);
+    ck_assert_ptr_nonnull(own);
     net_metrics(n, core, own);
-    double v = NAN;
+    int found = 0;
+    *v = NAN;
     for (size_t i = 0; i < METRIC_CORE_COUNT; i++)
-        if (strcmp(metric_core[i].name, name) == 0)
-            v = core[i];
+        if (strcmp(metric_core[i].name, name) == 0) {
+            *v = core[i];
+            found = 1;
+        }
     for (size_t i = 0; i < n->ops->nmetrics; i++)
-        if (strcmp(n->ops->metrics[i].name, name) == 0)
-            v = own[i];
+        if (strcmp(n->ops->metrics[i].name, name) == 0) {
+            *v = own[i];
+            found = 1;
+        }
     free(own);
+    return found;
+}
+
+double th_net_metric(net *n, const char *name)
+{
+    double v;
+    net_metric_find(n, name, &v);
+    return v;
+}
+
+double th_net_metric_of(th_net *h, const char *name)
+{
+    double v;
+    ck_assert_msg(net_metric_find(h->n, name, &v), "fabric %s has no metric %s", h->n->ops->name, name);
     return v;
 }

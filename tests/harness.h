@@ -204,5 +204,8 @@ void th_run_close(th_run *h);
 double th_metric(const th_run *h, const char *name);
 /* A core or fabric metric of a fabric instance by name, measured now (NAN if unknown). */
 double th_net_metric(net *n, const char *name);
+/* The same for h's fabric, failing the test when the fabric has no such
+ * metric (a metric it has may still be NAN: not measured). */
+double th_net_metric_of(th_net *h, const char *name);
 
 #endif
