@@ -578,9 +578,18 @@ int crow_rejected_why(const cfg *c, size_t i, size_t k, char *err, size_t errlen
 
 /* The row of canonical row `first` that applies to workload k of c: the
  * selected owner's, else the first (an owner that rejected the value given
- * holds none: the next). */
+ * holds none: the next). Of several selected owners, one whose row applies
+ * only where another of its parameters has a value (param_row.when) answers
+ * where that holds, before an unconditional one: the switched fabrics'
+ * network.switch-latency under network.router=input-queued, where the
+ * core's row is the output-queued router's. */
 static long row_for(const cfg *c, long first, size_t k)
 {
+    char seen[256];
+    for (size_t i = (size_t)first; i < crow_count(); i++)
+        if (crow_canon(i) == (size_t)first && crow_at(i)->row->when && crow_selected(c, i, k) &&
+            !*crow_rejected(c, i, k) && crow_when_holds(c, i, k, seen, sizeof seen))
+            return (long)i;
     for (size_t i = (size_t)first; i < crow_count(); i++)
         if (crow_canon(i) == (size_t)first && crow_selected(c, i, k) && !*crow_rejected(c, i, k))
             return (long)i;
