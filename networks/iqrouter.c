@@ -2026,6 +2026,18 @@ void iqr_send(swnet *st, net_msg *m)
     }
 }
 
+/* The head comment's zero load of F flits over h switches from its terms
+ * (an instance's in iqr_zero_load_h_ps, the parameters' in
+ * iqr_fixed_latency_ps): (h + 1)(T + link) with the two host links at
+ * hlink, h D, (F - 1) T; with speedup (Tr != T) D is rounded up to a flit
+ * time, as the output buffer sends at flit-time edges. */
+static int64_t zero_load_terms(int64_t T, int64_t Tr, int64_t link, int64_t hlink, int64_t D, uint32_t h, int64_t F)
+{
+    if (Tr != T)
+        D = (D + T - 1) / T * T; /* grid() of D */
+    return 2 * (T + hlink) + ((int64_t)h - 1) * (T + link) + (int64_t)h * D + (F - 1) * T;
+}
+
 int64_t iqr_zero_load_h_ps(const swnet *st, uint32_t h, uint64_t bytes)
 {
     const iqr *q = st->iq;
@@ -2034,9 +2046,6 @@ int64_t iqr_zero_load_h_ps(const swnet *st, uint32_t h, uint64_t bytes)
     int64_t F = (int64_t)(bytes ? (bytes - 1) / q->flit + 1 : 1);
     if (K > 1)
         F = (int64_t)((K - 1) * ((st->mtu - 1) / q->flit + 1) + (last ? (last - 1) / q->flit + 1 : 1));
-    int64_t D = q->rd + q->va + q->sa + q->stx;
-    if (q->Tr != q->T)
-        D = grid(q, D); /* speedup: the output buffer sends at flit-time edges */
     /* No bytes: the head's latency without its flit's serialisation, F = 0
      * (the router still moves one flit, so this is a lower bound). The
      * kernel and pattern bounds add a message's bytes at B to this
@@ -2046,7 +2055,30 @@ int64_t iqr_zero_load_h_ps(const swnet *st, uint32_t h, uint64_t bytes)
      * 604-byte message in 128-byte flits, 153.04 ns bound, 149.88 ns run). */
     if (!bytes)
         F = 0;
-    return 2 * (q->T + q->hlink) + ((int64_t)h - 1) * (q->T + q->link) + (int64_t)h * D + (F - 1) * q->T;
+    return zero_load_terms(q->T, q->Tr, q->link, q->hlink, q->rd + q->va + q->sa + q->stx, h, F);
+}
+
+int64_t iqr_fixed_latency_ps(const net_params *core, const swnet_params *p)
+{
+    /* the terms iqr_init takes from the same parameters: T from the flit
+     * at B (at least 1 ps), Tr = T / speedup, the host links' latency, the
+     * switch's four delays with switch-latency in st's */
+    int64_t T = 1;
+    if (core->bandwidth_bps > 0 && core->bandwidth_bps <= NET_MAX_BPS && p->flit_bytes > 0) {
+        net_rate r;
+        net_rate_init(&r, core->bandwidth_bps);
+        T = net_rate_ps(&r, p->flit_bytes);
+        if (T < 1)
+            T = 1;
+    }
+    int64_t Tr = T / (p->speedup ? p->speedup : 1);
+    if (Tr < 1)
+        Tr = 1;
+    int64_t hlink = p->host_link_ps >= 0 ? p->host_link_ps : core->link_latency_ps;
+    int64_t D = p->routing_delay_ps + p->vc_alloc_delay_ps + p->sw_alloc_delay_ps + p->st_delay_ps +
+                p->switch_latency_ps;
+    /* one switch (h = 1), no bytes (F = 0): T + 2 host link + D */
+    return zero_load_terms(T, Tr, core->link_latency_ps, hlink, D, 1, 0);
 }
 
 int iqr_link_latency_varies(const swnet *st) { return st->iq->varies || st->iq->lT; }
