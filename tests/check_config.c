@@ -714,10 +714,26 @@ START_TEST(test_switch_latency_rows)
     ck_assert_str_eq(buf, "0s");
     get_eq(&c, "network.switch-latency", "200ns");
     ck_assert_int_eq(c.net.switch_latency_ps, 200000);
+    /* the value a get reads is the one the selected router uses: under the
+     * input-queued router the torus's row (0s), under the output-queued the
+     * core's (200ns); the single switch has no row of its own and hands the
+     * core's to either router */
+    ck_assert_int_eq(cfg_set(&c, "network.router", "input-queued", err, sizeof err), 0);
+    get_eq(&c, "network.switch-latency", "0s");
+    ck_assert_int_eq(cfg_set(&c, "network.type", "electrical-switch", err, sizeof err), 0);
+    get_eq(&c, "network.switch-latency", "200ns");
+    ck_assert_int_eq(cfg_set(&c, "network.type", "torus", err, sizeof err), 0);
+    get_eq(&c, "network.switch-latency", "0s");
+    ck_assert_int_eq(cfg_set(&c, "network.router", "output-queued", err, sizeof err), 0);
+    get_eq(&c, "network.switch-latency", "200ns");
     ck_assert_int_eq(cfg_set(&c, "network.switch-latency", "100ns", err, sizeof err), 0);
     ck_assert_int_eq(cfg_param_get_at(&c, (size_t)tor, 0, buf, sizeof buf), 0);
     ck_assert_str_eq(buf, "100ns");
     ck_assert_int_eq(c.net.switch_latency_ps, 100000);
+    /* given, both routers read it */
+    get_eq(&c, "network.switch-latency", "100ns");
+    ck_assert_int_eq(cfg_set(&c, "network.router", "input-queued", err, sizeof err), 0);
+    get_eq(&c, "network.switch-latency", "100ns");
     /* a negative value is refused for every owner, nothing changed */
     ck_assert_int_eq(cfg_set(&c, "network.switch-latency", "-1ns", err, sizeof err), -1);
     ck_assert_int_eq(cfg_param_get_at(&c, (size_t)tor, 0, buf, sizeof buf), 0);

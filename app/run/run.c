@@ -255,7 +255,11 @@ void run_analyze(const cfg *c, wl_analysis *out)
     if (!w || !w->analyze)
         return;
     net_params core = c->net;
-    wl_resolve wr = {.nodes = c->nodes, .net = &core, .seed = c->seed};
+    core.nodes = c->nodes;
+    const net_ops *nops = cfg_net(c);
+    /* the fixed latency as run_resolve hands it (a DAG's critical path adds it per edge) */
+    wl_resolve wr = {.nodes = c->nodes, .net = &core, .seed = c->seed,
+                     .msg_fixed_ps = nops ? net_fixed_latency_ps(nops, &core, cfg_net_params(c)) : 0};
     w->analyze(cfg_wl_params(c), &wr, out);
 }
 
