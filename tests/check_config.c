@@ -158,6 +158,10 @@ static const bad_case bad_cases[] = {
     /* hpcc on routings that pick a path packet by packet (README, transport section):
      * "  <network type=\"fat-tree\" arity=\"4\" levels=\"2\" bandwidth=\"100Gb/s\" flow-control=\"pfc\" " is 87 */
     {"hpcc_per_packet_routing.xml", 3, 88, {"<network routing=\"anca\">", "transport hpcc needs one path per flow: routing=anca picks a path packet by packet", "go-back-N"}},
+    /* dctcp's variant ns-3 (tp_dctcp.c) elsewhere: "  <transport type=\"tcp\" " is 24 characters, with
+     * type=\"dctcp\" sack=\"on\" 36 */
+    {"variant_tcp.xml", 4, 25, {"<transport variant=\"ns-3\">", "ns-3 is a variant of dctcp only", "not of transport type tcp"}},
+    {"variant_sack.xml", 4, 37, {"<transport variant=\"ns-3\">", "with SACK off", "not with transport.sack=\"on\""}},
     {"hpcc_ugal.xml", 3, 118, {"<network routing=\"ugal\">", "routing=ugal picks a path packet by packet", "(minimal or valiant)"}},
     {"ci_graph_vcs.xml", 7, 83, {"<network congestion-isolation=\"destination\">", "ci_graph_vcs.dot routes with 2 deadlock classes", NULL}},
     /* a fabric's parameter where no point uses that fabric: 37 + 19 */

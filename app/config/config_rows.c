@@ -97,6 +97,12 @@ static const param_row core_rows[] = {
      .kind = PARAM_CHOICE, .off = offsetof(cfg, tp.completion), .choices = tp_completion_names, .example = "close"},
     {ROW("transport.g", "number", "", "0.0625", "dctcp: gain of the marked fraction's moving average alpha"),
      .kind = PARAM_REAL, .dim = UNIT_NONE, .off = offsetof(cfg, tp.g), .flags = PARAM_POS, .example = "0.0625"},
+    {ROW("transport.variant", "choice", "", "rfc",
+         "dctcp: rfc (default: RFC 8257, losses by RFC 5681 / 6582) | ns-3 (ns-3 3.37's TcpDctcp, for "
+         "cross-validation against ns-3 studies: ssthresh (1 - alpha/2) cwnd on a loss, no fast retransmit in CWR, "
+         "no 2-segment floor under the ECN cut, the CE-change ACK one segment short; networks/tp_dctcp.c's head; "
+         "sack off)"),
+     .kind = PARAM_CHOICE, .off = offsetof(cfg, tp.variant), .choices = tp_variant_names, .example = "ns-3"},
     {ROW("transport.dcqcn-g", "number", "", "0.00390625", "dcqcn: gain of alpha (HPCC ns-3 code: 1/256)"),
      .kind = PARAM_REAL, .dim = UNIT_NONE, .off = offsetof(cfg, tp.dcqcn_g), .flags = PARAM_POS, .example = "0.00390625"},
     {ROW("transport.alpha-interval", "time", "s", "1us", "dcqcn: alpha update period"),
