@@ -727,8 +727,11 @@ def wl_uniform(r, d, n, env):
     sampled = int(a["max-samples"]) if "sample-period" in a else 0
     est_s = (K / per_node_rate if K else 0.05 if env["bg"] else
              float(a["sample-period"][:-2]) * 1e-9 * 2 * sampled if sampled else float(a["duration"][:-2]) * 1e-9)
+    # sampled (BookSim2's latency mode): generation stops when latency and
+    # accepted rate converge, which depends on the fabric, so a fabric sweep
+    # need not send the same traffic on each (seed 5 configurations 23, 32)
     w = Workload("uniform-random", a, est_bytes=min(budget, n * (K or 30) * mean), est_s=est_s, stoppable=True,
-                 exclusive=False)
+                 exclusive=False, open_loop=not sampled)
 
     def check(row, pfx, ctx):
         thr = num(row, pfx + "throughput")

@@ -8,7 +8,7 @@
 #   bench/websearch-ns3.sh TASKNET [--peer PROGRAM] [--flows N] [--rounds R]
 #                          [--transports "tcp dctcp"] [--list FILE] [--out DIR]
 #                          [--min-rto T] [--delack-timeout T] [--match-ns3]
-#                          [--seed S] [--perturb N]
+#                          [--seed S] [--perturb N] [--variant rfc|ns-3]
 #
 # TASKNET is the tasknet program. The flow list is drawn once by
 # bench/flow-list.py (web-search sizes, Poisson at load 0.5 per host,
@@ -67,6 +67,9 @@
 # pooled tasknet column is the scenario's, not one phase's; the peer has
 # the same noise in its one run (its event times are whole ns: a 1502-B
 # frame at 10 Gb/s takes 1,202 ns in ns-3, 1,201.6 in tasknet).
+# --variant V sets dctcp's transport.variant (default rfc, RFC 8257; ns-3
+# imitates ns-3 3.37's TcpDctcp: networks/tp_dctcp.c's head), for comparing
+# with ns-3 as shipped; tcp runs are not affected.
 # Without --peer only tasknet is timed. Each round runs tasknet then the peer
 # for each transport (interleaved: both see the same machine load); printed
 # per run: wall_s, cpu_s (user + sys); then per transport the medians and
@@ -76,7 +79,7 @@
 set -eu
 
 usage() {
-    sed -n '8,11p' "$0" | sed 's/^# *//' >&2
+    sed -n '8,12p' "$0" | sed 's/^# *//' >&2
     exit 1
 }
 
@@ -84,7 +87,7 @@ tasknet=${1:-}
 [ -n "$tasknet" ] || usage
 shift
 srcdir=$(cd "$(dirname "$0")/.." && pwd)
-peer= flows=2000 rounds=1 transports="tcp dctcp" list= out= minrto=1s delack=200ms match=0 seed=1 perturb=1
+peer= flows=2000 rounds=1 transports="tcp dctcp" list= out= minrto=1s delack=200ms match=0 seed=1 perturb=1 variant=rfc
 while [ $# -gt 0 ]; do
     case $1 in
     --peer) peer=$2; shift 2 ;;
@@ -98,6 +101,7 @@ while [ $# -gt 0 ]; do
     --match-ns3) match=1; shift ;;
     --seed) seed=$2; shift 2 ;;
     --perturb) perturb=$2; shift 2 ;;
+    --variant) variant=$2; shift 2 ;;
     *) usage ;;
     esac
 done
@@ -141,8 +145,9 @@ if [ "$match" = 1 ]; then
     tpx=' quick-ack="1"'
 fi
 for t in $transports; do
-    growth=reno
+    growth=reno vx=
     [ "$match" = 1 ] && [ "$t" = dctcp ] && growth=linux
+    [ "$t" = dctcp ] && [ "$variant" != rfc ] && vx=" variant=\"$variant\""
     cat > "$out/websearch-$t.xml" <<XML
 <?xml version="1.0" encoding="UTF-8"?>
 <tasknet version="1">
@@ -150,7 +155,7 @@ for t in $transports; do
   <network type="electrical-switch" bandwidth="10Gb/s" link-latency="10us" switch-latency="0s" mtu="$mtu"
            buffer="$buf" ecn-threshold="$k"$netx/>
   <transport type="$t" init-cwnd="10" min-rto="$minrto" initial-rto="$minrto" delayed-ack="2"
-             delayed-ack-timeout="$delack" header="$hdr" growth="$growth" limited-transmit="$lt"$tpx/>
+             delayed-ack-timeout="$delack" header="$hdr" growth="$growth" limited-transmit="$lt"$tpx$vx/>
   <workload type="dc-flows" flow-list="$list" small-max="100kB" large-min="10MB"/>
   <run replicas="1" seed="1"/>
 </tasknet>

@@ -401,6 +401,8 @@ typedef struct iq_ivc {
     uint8_t cls;       /* its priority class (iq_pkt.cls) */
 } iq_ivc;
 #define OUT_NONE UINT16_MAX
+/* the tick's lean copies (above router_tick, "The tick's copies"): iqr.lean */
+enum { LEAN_IF = 1, LEAN_ISLIP = 2 };
 _Static_assert(sizeof(iq_ivc) == 64, "an input VC is one cache line");
 
 /* an output VC at a sender: owner and credits */
@@ -457,8 +459,12 @@ typedef struct iqr {
     int oblivious;       /* 1: one candidate per hop (routed as a head becomes whole) */
     int duescan;         /* 1: every tick visits all its active VCs (after a failure; links of their own rate
                             always do: router_tick_k's `rates` copy) */
+    int lean;            /* the tick compiled for the common case (above router_tick, "The tick's copies"): LEAN_IF,
+                            LEAN_ISLIP, or 0: the general tick */
     uint32_t *rtab;      /* [switches hosts] the route table (head comment "Route table"), NULL: none */
     int words;           /* 1: route words (head comment "Route words"): next_word instead of next, no take */
+    net_msg *direct;     /* iqr_send: a message handed to an idle host that the NIC would cut alone
+                            (nic_alone): host_try takes it without the NIC's queues; NULL otherwise */
     int varies;          /* 1: some switch-to-switch link's latency is not q->link (dragonfly global links) */
     unsigned iters;
     iq_router *r;        /* [switches] */
@@ -639,9 +645,9 @@ static void host_tick_at(iqr *q, uint32_t h, int64_t t)
  * the first flit-time edge at or after `leave`, at most one credit per
  * input port per flit time, in the order the flits left (BookSim2's
  * _OutputQueuing / _SendCredits). */
-static inline __attribute__((always_inline)) int64_t credit_send(iqr *q, uint32_t x, int64_t leave)
+static inline __attribute__((always_inline)) int64_t credit_send(iqr *q, uint32_t x, int64_t leave, const int lean)
 {
-    if (__builtin_expect(!q->cfree, 1)) /* speedup 1 */
+    if (lean || __builtin_expect(!q->cfree, 1)) /* speedup 1 */
         return leave;
     int64_t ts = grid(q, leave);
     if (ts < q->cfree[x])
@@ -694,7 +700,8 @@ static inline void vc_take(iq_ivc *c, const iq_pkt *p)
 
 /* flit of p (its head: head) is whole in input VC (x, v) at t; from: the
  * input VC it left (its facts are p's), NULL from a host */
-static void flit_in(iqr *q, uint32_t x, uint32_t v, iq_pkt *p, int64_t t, int head, const iq_ivc *from)
+static inline __attribute__((always_inline)) void flit_in_k(iqr *q, uint32_t x, uint32_t v, iq_pkt *p, int64_t t,
+                                                            int head, const iq_ivc *from, const int lean)
 {
     size_t idx = (size_t)x * q->V + v;
     iq_ivc *c = &q->ivc[idx];
@@ -706,7 +713,7 @@ static void flit_in(iqr *q, uint32_t x, uint32_t v, iq_pkt *p, int64_t t, int he
     c->n++;
     uint32_t sw = q->rid[x];
     iq_router *r = &q->r[sw];
-    if (head && c->n == 1 && c->state == VC_IDLE && q->oblivious) {
+    if (head && c->n == 1 && c->state == VC_IDLE && (lean || q->oblivious)) {
         /* a head that will be at the front of an idle VC: its oblivious
          * route is known routing-delay after it is whole (no tick at t) */
         c->state = VC_VA;
@@ -732,6 +739,11 @@ static void flit_in(iqr *q, uint32_t x, uint32_t v, iq_pkt *p, int64_t t, int he
     if (c->n == 1) /* it was empty: nothing to do before this flit is whole (routed, above) */
         q->adue[(size_t)r->x0 * q->V + c->act] = t;
     router_tick_at(q, sw, t);
+}
+static __attribute__((noinline)) void flit_in(iqr *q, uint32_t x, uint32_t v, iq_pkt *p, int64_t t, int head,
+                                              const iq_ivc *from)
+{
+    flit_in_k(q, x, v, p, t, head, from, 0);
 }
 
 /* ---- delivery (as swnet.c's) ---- */
@@ -789,7 +801,7 @@ static void packet_arrived(iqr *q, iq_pkt *p, int64_t t_ps, uint32_t hops)
 
 static inline uint32_t rr_dist(uint32_t a, uint32_t ptr, uint32_t n) { return a >= ptr ? a - ptr : a + n - ptr; }
 /* (a + 1) % n without the division in the common case (a + 1 < n) */
-static inline uint32_t rr_next(uint32_t a, uint32_t n) { return a + 1 < n ? a + 1 : (a + 1) % n; }
+static inline uint32_t rr_next(uint32_t a, uint32_t n) { return a + 1 < n ? a + 1 : a + 1 == n ? 0 : (a + 1) % n; }
 
 /* Match requests rq[0..nr) (in < nin, out < nout, key < nkey) with at most one
  * grant per input and per output: granted[r] = 1 for the winners. pin[in]
@@ -800,20 +812,20 @@ static inline uint32_t rr_next(uint32_t a, uint32_t n) { return a + 1 < n ? a + 
  * output sees only that input): input-first grants the key nearest the
  * input's pointer, iSLIP the output nearest it; both pointers move past the
  * grant. Inline: the router tick calls it directly for a head's requests. */
-static inline __attribute__((always_inline)) void grant_one_input(iqr *q, uint32_t nr, uint32_t nin, uint32_t nout,
-                                                                  uint32_t nkey, uint16_t *pin, uint16_t *pout)
+static inline __attribute__((always_inline)) uint32_t grant_one_input(iqr *q, uint32_t nr, uint32_t nin,
+                                                                      uint32_t nout, uint32_t nkey, uint16_t *pin,
+                                                                      uint16_t *pout, const int islip)
 {
     const iq_req *rq = q->rq;
     uint32_t in = rq[0].in, best = 0;
     for (uint32_t r = 1; r < nr; r++) {
-        if (q->islip ? rr_dist(rq[r].out, pin[in], nout) < rr_dist(rq[best].out, pin[in], nout)
+        if (islip ? rr_dist(rq[r].out, pin[in], nout) < rr_dist(rq[best].out, pin[in], nout)
                      : rr_dist(rq[r].key, pin[in], nkey) < rr_dist(rq[best].key, pin[in], nkey))
             best = r;
     }
-    for (uint32_t r = 0; r < nr; r++)
-        q->granted[r] = r == best;
-    pin[in] = (uint16_t)(q->islip ? rr_next(rq[best].out, nout) : rr_next(rq[best].key, nkey));
+    pin[in] = (uint16_t)(islip ? rr_next(rq[best].out, nout) : rr_next(rq[best].key, nkey));
     pout[rq[best].out] = (uint16_t)rr_next(in, nin);
+    return best; /* the one granted */
 }
 
 static void allocate(iqr *q, uint32_t nr, uint32_t nin, uint32_t nout, uint32_t nkey, uint16_t *pin, uint16_t *pout)
@@ -829,7 +841,9 @@ static void allocate(iqr *q, uint32_t nr, uint32_t nin, uint32_t nout, uint32_t 
     for (uint32_t r = 1; r < nr && one; r++)
         one = rq[r].in == rq[0].in && rq[r].prio == rq[0].prio;
     if (one) {
-        grant_one_input(q, nr, nin, nout, nkey, pin, pout);
+        uint32_t best = grant_one_input(q, nr, nin, nout, nkey, pin, pout, q->islip);
+        for (uint32_t r = 0; r < nr; r++)
+            q->granted[r] = r == best;
         return;
     }
     /* no two requests share an input or an output (the common case): both
@@ -1110,7 +1124,8 @@ static void route(iqr *q, uint32_t sw, iq_ivc *c, iq_pkt *p, int64_t now)
  * now: its front flit crosses, goes on the link (into the next input VC or
  * to its host), its credit goes back upstream, and a tail frees the output
  * VC and lets the next head behind it start. */
-static void sa_grant(iqr *q, uint32_t sw, uint32_t x0, size_t idx, iq_ivc *c, int64_t now)
+static inline __attribute__((always_inline)) void sa_grant_k(iqr *q, uint32_t sw, uint32_t x0, iq_ivc *c,
+                                                             int64_t now, const int lean)
 {
     iq_flit *f = vc_front(c);
     iq_pkt *p = f->p;
@@ -1124,8 +1139,8 @@ static void sa_grant(iqr *q, uint32_t sw, uint32_t x0, size_t idx, iq_ivc *c, in
     uint32_t xo = x0 + c->out;
     uint32_t dn = q->peer[xo];
     int64_t Tl = q->T; /* the flit's time on the link */
-    const int rates = __builtin_expect(q->lT != NULL, 0);
-    if (q->Tr != q->T) {
+    const int rates = !lean && __builtin_expect(q->lT != NULL, 0);
+    if (!lean && q->Tr != q->T) {
         /* speedup: the crossbar fills the output buffer up to
          * `speedup` flits per flit time; the link takes one per
          * flit time, at the flit-time edges (BookSim2's
@@ -1151,7 +1166,7 @@ static void sa_grant(iqr *q, uint32_t sw, uint32_t x0, size_t idx, iq_ivc *c, in
     /* its credit back upstream */
     uint32_t xin = x0 + c->pin, up = q->peer[xin];
     credit_back(q, (up & HOSTBIT) ? q->X + (up & ~HOSTBIT) : up, c->vin,
-                credit_send(q, xin, leave) + q->cd + q->olink[xin]); /* back on the reverse link: port xin's output */
+                credit_send(q, xin, leave, lean) + q->cd + q->olink[xin]); /* back on the reverse link: port xin's output */
     if (dn & HOSTBIT) {
         if (k_flit == 0) {
             int64_t head = wire + q->olink[xo];
@@ -1162,7 +1177,7 @@ static void sa_grant(iqr *q, uint32_t sw, uint32_t x0, size_t idx, iq_ivc *c, in
             packet_arrived(q, p, whole, c->hops + 1);
     } else {
         ovc_at(q, xo, c->out_vc)->credits--;
-        flit_in(q, dn, c->out_vc, p, whole, k_flit == 0, c);
+        flit_in_k(q, dn, c->out_vc, p, whole, k_flit == 0, c, lean);
     }
     c->ready = now + q->Tr;
     if (tail) {
@@ -1175,13 +1190,22 @@ static void sa_grant(iqr *q, uint32_t sw, uint32_t x0, size_t idx, iq_ivc *c, in
             c->state = VC_ROUTING;
             c->ready = now + q->Tr + q->rd;
             c->sent = 0;
-            if (q->oblivious) {
+            if (lean || q->oblivious) {
                 vc_take(c, vc_front(c)->p);
                 route(q, sw, c, vc_front(c)->p, now);
                 c->state = VC_VA;
             }
         }
     }
+}
+
+static __attribute__((noinline)) void sa_grant(iqr *q, uint32_t sw, uint32_t x0, iq_ivc *c, int64_t now)
+{
+    sa_grant_k(q, sw, x0, c, now, 0);
+}
+static __attribute__((noinline)) void sa_grant_lean(iqr *q, uint32_t sw, uint32_t x0, iq_ivc *c, int64_t now)
+{
+    sa_grant_k(q, sw, x0, c, now, 1);
 }
 
 /* the credits the front flit of active input VC c needs on its output VC
@@ -1220,7 +1244,8 @@ static inline __attribute__((always_inline)) void sa_request(iqr *q, uint32_t x0
  * tick after now (INT64_MAX: when a flit or a credit not yet on its way
  * comes, which ticks it); a VC with nothing left leaves the list (the last
  * one moves to a). */
-static inline __attribute__((always_inline)) int64_t vc_due(iqr *q, iq_router *r, uint32_t a, int64_t now)
+static inline __attribute__((always_inline)) int64_t vc_due(iqr *q, iq_router *r, uint32_t a, int64_t now,
+                                                            const int lean)
 {
     const uint32_t V = q->V, x0 = r->x0;
     uint32_t *act = &q->act[(size_t)x0 * V];
@@ -1267,7 +1292,7 @@ static inline __attribute__((always_inline)) int64_t vc_due(iqr *q, iq_router *r
         }
     } else
         t = c->ready > now ? c->ready : now + q->Tr;
-    if (__builtin_expect(q->lT != NULL, 0) && q->lgate && c->state == VC_ACTIVE && t != INT64_MAX) {
+    if (!lean && __builtin_expect(q->lT != NULL, 0) && q->lgate && c->state == VC_ACTIVE && t != INT64_MAX) {
         /* its link of its own rate: the first tick link_can_start */
         int64_t tl = q->lnext[x0 + c->out] - q->T - q->sa - q->stx + 1;
         if (t < tl)
@@ -1279,7 +1304,7 @@ static inline __attribute__((always_inline)) int64_t vc_due(iqr *q, iq_router *r
 /* the earliest vc_due over router r's active VCs but `skip` (a local VC
  * index, NONE: none skipped) */
 static inline __attribute__((always_inline)) int64_t router_next(iqr *q, iq_router *r, int64_t now, uint32_t skip,
-                                                                 const int scan)
+                                                                 const int scan, const int lean)
 {
     const uint32_t *act = &q->act[(size_t)r->x0 * q->V];
     int64_t *adue = &q->adue[(size_t)r->x0 * q->V];
@@ -1294,7 +1319,7 @@ static inline __attribute__((always_inline)) int64_t router_next(iqr *q, iq_rout
         if (act[a] == skip)
             continue;
         uint32_t n0 = r->nact;
-        t = vc_due(q, r, a, now); /* visited: due again when vc_due says (it may leave the list) */
+        t = vc_due(q, r, a, now, lean); /* visited: due again when vc_due says (it may leave the list) */
         if (r->nact == n0)
             adue[a] = t;
         if (t < next)
@@ -1310,7 +1335,8 @@ static inline __attribute__((always_inline)) int64_t router_next(iqr *q, iq_rout
  * router by t): alone, it wins if its credits are there, with the pointer
  * moves of a one-request allocation. Returns the VC's next due time after
  * t, or -1 if it must wait for its tick. */
-static inline __attribute__((always_inline)) int64_t sa_express(iqr *q, uint32_t sw, iq_router *r, uint32_t li, int64_t now)
+static inline __attribute__((always_inline)) int64_t sa_express(iqr *q, uint32_t sw, iq_router *r, uint32_t li,
+                                                                int64_t now, const int islip, const int lean)
 {
     const uint32_t V = q->V, x0 = r->x0;
     size_t idx = (size_t)x0 * V + li;
@@ -1321,32 +1347,120 @@ static inline __attribute__((always_inline)) int64_t sa_express(iqr *q, uint32_t
     if (need && credits_now(q, x0 + c->out, c->out_vc, t) < need)
         return -1;
     q->s.ticks++;
-    if (q->islip) {
+    if (islip) {
         q->sa_in[x0 + c->pin] = (uint16_t)rr_next(c->out, r->radix);
         q->sa_vc[x0 + c->pin] = (uint16_t)rr_next(c->vin, V);
     } else
         q->sa_in[x0 + c->pin] = (uint16_t)rr_next(c->vin, V);
     q->sa_out[x0 + c->out] = (uint16_t)rr_next(c->pin, r->radix);
-    sa_grant(q, sw, x0, idx, c, t);
-    return vc_due(q, r, c->act, t);
+    if (lean)
+        sa_grant_lean(q, sw, x0, c, t);
+    else
+        sa_grant(q, sw, x0, c, t);
+    return vc_due(q, r, c->act, t, lean);
 }
 
-/* The tick, compiled twice: `rates` (links of their own rate, q->lT) is a
- * constant in each copy, so the default path has none of their tests. */
-static inline __attribute__((always_inline)) void router_tick_k(iqr *q, uint32_t sw, int64_t now, const int rates);
+/* VC allocation request k (q->rq) is granted at now: its input VC holds
+ * that output VC from now */
+static inline __attribute__((always_inline)) void va_granted(iqr *q, uint32_t sw, uint32_t x0, uint32_t k, int64_t now)
+{
+    iq_ivc *c = &q->ivc[(size_t)x0 * q->V + q->rq[k].who];
+    c->out_vc = (uint16_t)q->rq[k].key;
+    ovc_at(q, x0 + c->out, c->out_vc)->owner = q->rq[k].who;
+    c->state = VC_ACTIVE;
+    c->ready = now + q->va;
+#ifndef IQ_RTAB_CHECK
+    if (!q->words) /* (route words: the hops ahead need no record) */
+#endif
+    {
+        iq_pkt *p = vc_front(c)->p;
+#ifdef IQ_RTAB_CHECK
+        if (q->words)
+            p->hop = (topo_hop){.port = c->out, .kind = c->kind}; /* (take reads these) */
+#endif
+        q->st->t.ops->take(&q->st->t, sw, &p->hop, &p->hdr);
+    }
+    if (c->kind == TOPO_HOP_ESCAPE)
+        q->st->st.adaptive_escape++;
+}
+
+/* The lean tick's wider express (sa_express): the head of input VC c
+ * (local index li) won its output VC at now; its switch allocation at te =
+ * now + q->express may be decided now also when other VCs of its router act
+ * by te, if none of them can touch that allocation. Switch allocation
+ * matches requests on input and output ports: a request sharing neither
+ * port with c's takes no part in c's grant or in the moves of c's ports'
+ * pointers (allocate: input-first's input picks among its own requests, the
+ * output among the inputs that picked it; iSLIP's output grants among its
+ * requests, the input accepts among its grants; a request alone on both its
+ * ports is granted in the first iteration either way, the pointers moving
+ * as a one-request allocation moves them, as sa_express does). So c's grant
+ * is decided now if no other VC can ask for switch allocation at a step in
+ * (now, te] on c's input port or c's output port, and none can ask for c's
+ * output VC, which c's tail frees (a VC allocation request at te comes
+ * before te's switch allocation): an active VC asks for switch allocation
+ * only at or after its `due` ("Due VCs"), a head not yet holding an output
+ * VC cannot ask for switch allocation by te (its grant comes at a step
+ * after now and va later), and what is not known at now cannot act here by
+ * te (express_init; on this router no link leads back to itself, lean_of).
+ * So: no other VC due by te that is active on c's input or output port, or
+ * that holds flits without an output VC (a head) unless it asks for another
+ * output than c's. */
+static inline __attribute__((always_inline)) int express_clear(iqr *q, const iq_router *r, const iq_ivc *c,
+                                                               uint32_t li, int64_t te)
+{
+    const uint32_t V = q->V, x0 = r->x0;
+    const uint32_t *act = &q->act[(size_t)x0 * V];
+    const int64_t *adue = &q->adue[(size_t)x0 * V];
+    for (uint32_t a = 0; a < r->nact; a++) {
+        if (adue[a] > te || act[a] == li)
+            continue;
+        const iq_ivc *o = &q->ivc[(size_t)x0 * V + act[a]];
+        if (o->state == VC_ACTIVE ? o->pin == c->pin || o->out == c->out
+                                  : o->n && (o->state != VC_VA || o->out == c->out))
+            return 0;
+    }
+    return 1;
+}
+
+/* The tick's copies: one body (router_tick_k) compiled with some of the
+ * configuration's facts as constants, so that each copy has none of the
+ * tests they decide. `rates`: links of their own rate (q->lT). `lean`
+ * (iqr.lean, chosen once at iqr_init by lean_of): the common case, an
+ * oblivious routing (one candidate a hop), speedup 1, no link of its own
+ * rate, one priority class's VCs and no strict allocation, a positive
+ * vc-alloc-delay and the express switch allocation (so no failure during
+ * the run), with the allocator (LEAN_IF input-first, LEAN_ISLIP iSLIP) a
+ * constant too. The same statements as the general copy with those facts
+ * true, so the same decisions. */
+static inline __attribute__((always_inline)) void router_tick_k(iqr *q, uint32_t sw, int64_t now, const int rates,
+                                                                const int lean);
 static __attribute__((noinline)) void router_tick_rates(iqr *q, uint32_t sw, int64_t now)
 {
-    router_tick_k(q, sw, now, 1);
+    router_tick_k(q, sw, now, 1, 0);
+}
+static __attribute__((noinline)) void router_tick_lean_if(iqr *q, uint32_t sw, int64_t now)
+{
+    router_tick_k(q, sw, now, 0, LEAN_IF);
+}
+static __attribute__((noinline)) void router_tick_lean_islip(iqr *q, uint32_t sw, int64_t now)
+{
+    router_tick_k(q, sw, now, 0, LEAN_ISLIP);
 }
 static void router_tick(iqr *q, uint32_t sw, int64_t now)
 {
-    if (__builtin_expect(q->lT != NULL, 0))
+    if (q->lean == LEAN_ISLIP)
+        router_tick_lean_islip(q, sw, now);
+    else if (q->lean == LEAN_IF)
+        router_tick_lean_if(q, sw, now);
+    else if (__builtin_expect(q->lT != NULL, 0))
         router_tick_rates(q, sw, now);
     else
-        router_tick_k(q, sw, now, 0);
+        router_tick_k(q, sw, now, 0, 0);
 }
 
-static inline __attribute__((always_inline)) void router_tick_k(iqr *q, uint32_t sw, int64_t now, const int rates)
+static inline __attribute__((always_inline)) void router_tick_k(iqr *q, uint32_t sw, int64_t now, const int rates,
+                                                                const int lean)
 {
     iq_router *r = &q->r[sw];
     r->tick_at = INT64_MAX;
@@ -1359,10 +1473,11 @@ static inline __attribute__((always_inline)) void router_tick_k(iqr *q, uint32_t
      * positive vc-alloc-delay the switch allocation requests in the same
      * pass (a head granted its output VC now cannot ask before now + va,
      * and a request depends on its own VC and its output VC's credits) */
-    const int merged = q->va > 0;
+    const int merged = lean || q->va > 0;
+    const int islip = lean ? lean == LEAN_ISLIP : q->islip;
     uint32_t nr = 0, ns = 0, nrvc = 0; /* nrvc: VCs that made VC allocation requests */
     iq_req *sq = q->sq;
-    const int scan = rates || q->duescan;
+    const int scan = !lean && (rates || q->duescan);
     const int64_t *adue = &q->adue[(size_t)x0 * V];
     for (uint32_t a = 0; a < r->nact; a++) {
         if (!scan && adue[a] > now)
@@ -1388,7 +1503,7 @@ static inline __attribute__((always_inline)) void router_tick_k(iqr *q, uint32_t
             }
             /* an oblivious routing's choice depends on the packet alone: it is
              * made now and known routing-delay later (no tick of its own) */
-            if (c->ready <= now || q->oblivious) {
+            if (c->ready <= now || lean || q->oblivious) {
                 vc_take(c, f->p);
                 route(q, sw, c, f->p, now);
                 c->state = VC_VA;
@@ -1431,36 +1546,24 @@ static inline __attribute__((always_inline)) void router_tick_k(iqr *q, uint32_t
     if (nr) {
         uint32_t nin = r->radix * V;
         uint16_t *pin = &q->va_in[(size_t)x0 * V], *pout = &q->va_out[(size_t)x0 * V];
-        if (nrvc == 1) /* one input VC's requests (a head toward a host asks for every VC there) */
-            grant_one_input(q, nr, nin, nin, V, pin, pout); /* nkey is read only by input-first */
-        else
-            allocate(q, nr, nin, nin, q->islip ? nin : V, pin, pout);
-        for (uint32_t k = 0; k < nr; k++) {
-            iq_ivc *c = &q->ivc[(size_t)x0 * V + q->rq[k].who];
-            if (c->state != VC_VA)
-                continue; /* granted by an earlier request of its own */
-            if (q->granted[k]) {
-                c->out_vc = (uint16_t)q->rq[k].key;
-                ovc_at(q, x0 + c->out, c->out_vc)->owner = q->rq[k].who;
-                c->state = VC_ACTIVE;
-                c->ready = now + q->va;
-#ifndef IQ_RTAB_CHECK
-                if (!q->words) /* (route words: the hops ahead need no record) */
-#endif
-                {
-                    iq_pkt *p = vc_front(c)->p;
-#ifdef IQ_RTAB_CHECK
-                    if (q->words)
-                        p->hop = (topo_hop){.port = c->out, .kind = c->kind}; /* (take reads these) */
-#endif
-                    q->st->t.ops->take(&q->st->t, sw, &p->hop, &p->hdr);
+        if (nrvc == 1) { /* one input VC's requests (a head toward a host asks for every VC there): one granted,
+                            and no other VC lost */
+            uint32_t k = grant_one_input(q, nr, nin, nin, V, pin, pout, islip); /* nkey is read only by input-first */
+            va_granted(q, sw, x0, k, now);
+            express = q->rq[k].who;
+        } else {
+            allocate(q, nr, nin, nin, islip ? nin : V, pin, pout);
+            for (uint32_t k = 0; k < nr; k++) {
+                iq_ivc *c = &q->ivc[(size_t)x0 * V + q->rq[k].who];
+                if (c->state != VC_VA)
+                    continue; /* granted by an earlier request of its own */
+                if (q->granted[k]) {
+                    va_granted(q, sw, x0, k, now);
+                    express = q->rq[k].who;
                 }
-                if (c->kind == TOPO_HOP_ESCAPE)
-                    q->st->st.adaptive_escape++;
-                express = q->rq[k].who;
             }
         }
-        if (nr > 1)
+        if (nr > 1 && nrvc > 1)
             for (uint32_t k = 0; k < nr; k++) {
                 iq_ivc *c = &q->ivc[(size_t)x0 * V + q->rq[k].who];
                 if (c->state == VC_VA && c->ready <= now) {
@@ -1479,7 +1582,7 @@ static inline __attribute__((always_inline)) void router_tick_k(iqr *q, uint32_t
                 sa_request(q, x0, li, c, now, rates, sq, &ns);
         }
     if (ns) {
-        if (q->islip && ns > 1) { /* narrow each (input, output) to one VC, round robin */
+        if (islip && ns > 1) { /* narrow each (input, output) to one VC, round robin */
             uint32_t k = 0;
             for (uint32_t i = 0; i < ns; i++) {
                 iq_req a = sq[i];
@@ -1499,12 +1602,12 @@ static inline __attribute__((always_inline)) void router_tick_k(iqr *q, uint32_t
         uint16_t *pin = &q->sa_in[x0], *pout = &q->sa_out[x0];
         if (ns == 1) { /* one request: granted (allocate's one-input case) */
             q->granted[0] = 1;
-            pin[sq[0].in] = (uint16_t)(q->islip ? rr_next(sq[0].out, r->radix) : rr_next(sq[0].key, V));
+            pin[sq[0].in] = (uint16_t)(islip ? rr_next(sq[0].out, r->radix) : rr_next(sq[0].key, V));
             pout[sq[0].out] = (uint16_t)rr_next(sq[0].in, r->radix);
         } else {
             iq_req *save = q->rq; /* allocate works on q->rq */
             q->rq = sq;
-            allocate(q, ns, r->radix, r->radix, q->islip ? r->radix : V, pin, pout);
+            allocate(q, ns, r->radix, r->radix, islip ? r->radix : V, pin, pout);
             q->rq = save;
         }
         for (uint32_t k = 0; k < ns; k++) {
@@ -1516,24 +1619,27 @@ static inline __attribute__((always_inline)) void router_tick_k(iqr *q, uint32_t
                 q->s.sa_lost++;
                 continue;
             }
-            if (q->islip)
+            if (islip)
                 q->sa_vc[x0 + sq[k].in] = (uint16_t)rr_next(sq[k].key, V);
-            sa_grant(q, sw, x0, idx, c, now);
+            if (lean)
+                sa_grant_lean(q, sw, x0, c, now);
+            else
+                sa_grant(q, sw, x0, c, now);
         }
     }
     /* next tick; a head just granted its output VC whose router has nothing
      * else to do by its switch allocation's step: that allocation now
      * (sa_express) */
-    if (!q->express)
+    if (!lean && !q->express)
         express = NONE;
-    int64_t next = router_next(q, r, now, express, scan);
+    int64_t next = router_next(q, r, now, express, scan, lean);
     if (express != NONE) {
         int64_t t = -1;
         iq_ivc *c = &q->ivc[(size_t)x0 * V + express];
-        if (next > now + q->express)
-            t = sa_express(q, sw, r, express, now);
+        if (next > now + q->express || (lean && express_clear(q, r, c, express, now + q->express)))
+            t = sa_express(q, sw, r, express, now, islip, lean);
         if (t < 0)
-            t = vc_due(q, r, c->act, now);
+            t = vc_due(q, r, c->act, now, lean);
         if (c->act != NONE)
             q->adue[(size_t)x0 * V + c->act] = t;
         if (t < next)
@@ -1561,7 +1667,8 @@ static void host_try(iqr *q, uint32_t h, int64_t now)
         return;
     }
     if (!hs->p) {
-        if (!nic_pending(&st->nic, h))
+        net_msg *dm = q->direct; /* (iqr_send: not in the NIC yet, the only message of h) */
+        if (!dm && !nic_pending(&st->nic, h))
             return;
         /* the NIC's choice; with per-class VCs the first class, in class
          * order, that has an injection VC of its own with room (a class
@@ -1572,7 +1679,8 @@ static void host_try(iqr *q, uint32_t h, int64_t now)
         do {
             uint32_t k = mask ? (uint32_t)__builtin_ctz(mask) : UINT32_MAX;
             mask &= mask - 1;
-            int64_t pb = k == UINT32_MAX ? nic_peek_bytes(&st->nic, h) : nic_peek_class(&st->nic, h, k);
+            int64_t pb = dm ? (int64_t)dm->size_bytes
+                         : k == UINT32_MAX ? nic_peek_bytes(&st->nic, h) : nic_peek_class(&st->nic, h, k);
             uint64_t bytes = (uint64_t)pb;
             int32_t need = q->wormhole ? 1 : (int32_t)(bytes ? (bytes - 1) / q->flit + 1 : 1);
             base = k == UINT32_MAX ? 0 : k * q->vgrp;
@@ -1605,7 +1713,10 @@ static void host_try(iqr *q, uint32_t h, int64_t now)
         }
         hs->rr = (uint16_t)((pick - base + 1) % n);
         nic_piece pc;
-        if (kpick == UINT32_MAX)
+        if (dm) {
+            nic_take_alone(&st->nic, dm, &pc);
+            q->direct = NULL;
+        } else if (kpick == UINT32_MAX)
             nic_take(&st->nic, h, 0, &pc);
         else
             nic_take_class(&st->nic, h, kpick, 0, &pc);
@@ -1753,7 +1864,7 @@ static uint32_t purge(iqr *q, uint32_t x, uint32_t v, const iq_pkt *p, int64_t n
     c->n = kept;
     uint32_t s = sender_of(q, x);
     for (uint32_t i = 0; i < gone; i++)
-        credit_back(q, s, v, credit_send(q, x, now + q->sa) + q->cd + q->olink[x]);
+        credit_back(q, s, v, credit_send(q, x, now + q->sa, 0) + q->cd + q->olink[x]);
     return gone;
 }
 
@@ -1857,6 +1968,7 @@ void iqr_fail(swnet *st, int64_t now)
     iqr *q = st->iq;
     const topo *t = &st->t;
     q->duescan = 1; /* kills and re-routes below change VCs outside their ticks: every tick visits them all */
+    q->lean = 0;    /* (express is off with failures, so lean was never chosen: kept for safety) */
     free(q->rtab); /* routes change (a failing topology has no next_dst; kept for safety) */
     q->rtab = NULL;
     for (uint32_t xo = 0; xo < q->X; xo++) {
@@ -1911,14 +2023,37 @@ void iqr_send(swnet *st, net_msg *m)
     m->aux = m->size_bytes ? (m->size_bytes - 1) / st->mtu + 1 : 1;
     m->t_aux_ps = 0;
     m->next = NULL;
-    nic_push(&st->nic, m);
     iq_host *hs = &q->h[m->src];
+    if (!hs->p && hs->tick_at == INT64_MAX && q->pcls == 1 && grid(q, now) == now && nic_alone(&st->nic, m)) {
+        /* host_try now, as below, with m taken alone (nic_alone) if it goes; else queued as below, after
+         * host_try's decisions, which were those of m in the NIC */
+        q->direct = m;
+        host_try(q, m->src, now);
+        if (q->direct) {
+            q->direct = NULL;
+            nic_push(&st->nic, m);
+        }
+        return;
+    }
+    nic_push(&st->nic, m);
     if (!hs->p && hs->tick_at == INT64_MAX) {
         if (grid(q, now) == now)
             host_try(q, m->src, now);
         else
             host_tick_at(q, m->src, now);
     }
+}
+
+/* The head comment's zero load of F flits over h switches from its terms
+ * (an instance's in iqr_zero_load_h_ps, the parameters' in
+ * iqr_fixed_latency_ps): (h + 1)(T + link) with the two host links at
+ * hlink, h D, (F - 1) T; with speedup (Tr != T) D is rounded up to a flit
+ * time, as the output buffer sends at flit-time edges. */
+static int64_t zero_load_terms(int64_t T, int64_t Tr, int64_t link, int64_t hlink, int64_t D, uint32_t h, int64_t F)
+{
+    if (Tr != T)
+        D = (D + T - 1) / T * T; /* grid() of D */
+    return 2 * (T + hlink) + ((int64_t)h - 1) * (T + link) + (int64_t)h * D + (F - 1) * T;
 }
 
 int64_t iqr_zero_load_h_ps(const swnet *st, uint32_t h, uint64_t bytes)
@@ -1929,9 +2064,6 @@ int64_t iqr_zero_load_h_ps(const swnet *st, uint32_t h, uint64_t bytes)
     int64_t F = (int64_t)(bytes ? (bytes - 1) / q->flit + 1 : 1);
     if (K > 1)
         F = (int64_t)((K - 1) * ((st->mtu - 1) / q->flit + 1) + (last ? (last - 1) / q->flit + 1 : 1));
-    int64_t D = q->rd + q->va + q->sa + q->stx;
-    if (q->Tr != q->T)
-        D = grid(q, D); /* speedup: the output buffer sends at flit-time edges */
     /* No bytes: the head's latency without its flit's serialisation, F = 0
      * (the router still moves one flit, so this is a lower bound). The
      * kernel and pattern bounds add a message's bytes at B to this
@@ -1941,7 +2073,30 @@ int64_t iqr_zero_load_h_ps(const swnet *st, uint32_t h, uint64_t bytes)
      * 604-byte message in 128-byte flits, 153.04 ns bound, 149.88 ns run). */
     if (!bytes)
         F = 0;
-    return 2 * (q->T + q->hlink) + ((int64_t)h - 1) * (q->T + q->link) + (int64_t)h * D + (F - 1) * q->T;
+    return zero_load_terms(q->T, q->Tr, q->link, q->hlink, q->rd + q->va + q->sa + q->stx, h, F);
+}
+
+int64_t iqr_fixed_latency_ps(const net_params *core, const swnet_params *p)
+{
+    /* the terms iqr_init takes from the same parameters: T from the flit
+     * at B (at least 1 ps), Tr = T / speedup, the host links' latency, the
+     * switch's four delays with switch-latency in st's */
+    int64_t T = 1;
+    if (core->bandwidth_bps > 0 && core->bandwidth_bps <= NET_MAX_BPS && p->flit_bytes > 0) {
+        net_rate r;
+        net_rate_init(&r, core->bandwidth_bps);
+        T = net_rate_ps(&r, p->flit_bytes);
+        if (T < 1)
+            T = 1;
+    }
+    int64_t Tr = T / (p->speedup ? p->speedup : 1);
+    if (Tr < 1)
+        Tr = 1;
+    int64_t hlink = p->host_link_ps >= 0 ? p->host_link_ps : core->link_latency_ps;
+    int64_t D = p->routing_delay_ps + p->vc_alloc_delay_ps + p->sw_alloc_delay_ps + p->st_delay_ps +
+                p->switch_latency_ps;
+    /* one switch (h = 1), no bytes (F = 0): T + 2 host link + D */
+    return zero_load_terms(T, Tr, core->link_latency_ps, hlink, D, 1, 0);
 }
 
 int iqr_link_latency_varies(const swnet *st) { return st->iq->varies || st->iq->lT; }
@@ -2155,6 +2310,19 @@ static void express_init(iqr *q, uint32_t N)
      * t + e loses the packet where it is): the tick at t + e as ever */
     if (q->lT || q->st->fail_at_ps >= 0)
         q->express = 0;
+}
+
+/* The tick's lean copy (above router_tick, "The tick's copies") when the
+ * configuration is the common case it is compiled for, else 0 */
+static int lean_of(const iqr *q)
+{
+    if (!q->oblivious || q->lT || q->Tr != q->T || q->cfree || q->strict || q->pcls != 1 || q->va <= 0 ||
+        q->express <= 0 || q->duescan)
+        return 0;
+    for (uint32_t x = 0; x < q->X; x++) /* no link from a switch to itself (express_clear) */
+        if (!(q->peer[x] & HOSTBIT) && q->rid[q->peer[x]] == q->rid[x])
+            return 0;
+    return q->islip ? LEAN_ISLIP : LEAN_IF;
 }
 
 static uint32_t depth_of(const swnet_params *p) { return (uint32_t)(p->vc_buffer_bytes / p->flit_bytes); }
@@ -2386,5 +2554,6 @@ int iqr_init(swnet *st, const swnet_params *p, char *err, size_t errlen)
     q->choice = tn_xmalloc((size_t)q->maxr * V * sizeof *q->choice);
     calendar_init(q, S, N);
     express_init(q, N);
+    q->lean = lean_of(q);
     return 0;
 }

@@ -24,6 +24,14 @@ void iqr_send(swnet *st, net_msg *m);
 /* A lone message of `bytes` over h switches (iqrouter.c's head derives it):
  * exact for one packet, a lower bound for more. */
 int64_t iqr_zero_load_h_ps(const swnet *st, uint32_t h, uint64_t bytes);
+/* What a lone message spends besides its bytes at B, from the parameters
+ * alone (net_ops.fixed_latency_ps under this router; the core's default,
+ * 2 link + switch-latency, is the output-queued router's): the zero load
+ * above over one switch without bytes (h = 1, F = 0), the core's star
+ * convention of two host links and a switch,
+ *   T + 2 host-link + routing + vc-alloc + sw-alloc + st + switch-latency
+ * (with speedup the four delays' sum rounded up to a flit time). */
+int64_t iqr_fixed_latency_ps(const net_params *core, const swnet_params *p);
 /* 1 when some link's latency differs from network.link-latency (the
  * dragonfly's global-link-latency, a graph's edge latencies; host links
  * from host-link-latency); then a route's zero load adds

@@ -224,6 +224,11 @@ static double gr_uniform_bound(const net_params *core, const void *params)
     return bound;
 }
 
+static int64_t gr_fixed_latency_ps(const net_params *core, const void *params)
+{
+    return swnet_fixed_latency_ps(core, &((const gr_params *)params)->sw);
+}
+
 static int gr_init(void *state, net *n, const void *params, char *err, size_t errlen)
 {
     const gr_params *p = params;
@@ -283,6 +288,7 @@ const net_ops net_graph_ops = {
     .resolve_phy = gr_resolve_phy,
     .mem_bytes = gr_mem_bytes,
     .uniform_bound = gr_uniform_bound,
+    .fixed_latency_ps = gr_fixed_latency_ps,
     .init = gr_init,
     SWNET_OPS,
 };

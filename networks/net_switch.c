@@ -1164,6 +1164,20 @@ static size_t sw_route(const void *state, uint32_t src, uint32_t dst, uint64_t *
     return 2;
 }
 
+/* A lone message besides its bytes at B: the core's 2 link + switch
+ * latency (net_ops.fixed_latency_ps's default), or under the input-queued
+ * router its pipeline over the switch (iqr_fixed_latency_ps, with the
+ * parameters sw_iq_params hands it). */
+static int64_t sw_fixed_latency_ps(const net_params *core, const void *params)
+{
+    const sw_params *p = params;
+    if (p->iq.router != SWNET_IQ)
+        return 2 * core->link_latency_ps + core->switch_latency_ps;
+    swnet_params q;
+    sw_iq_params(core, p, &q);
+    return iqr_fixed_latency_ps(core, &q);
+}
+
 /* Two times per node, and the control-first queues, or (NIC mode, as
  * sw_init) the host NICs and the output ports' queues. */
 static double sw_mem_bytes(const net_params *core, const void *params)
@@ -1259,6 +1273,7 @@ const net_ops net_switch_ops = {
     .fill_metrics = sw_fill_metrics,
     .fini = sw_fini,
     .mem_bytes = sw_mem_bytes,
+    .fixed_latency_ps = sw_fixed_latency_ps,
     .queue_report = sw_queue_report,
     .topology = sw_topology,
 };

@@ -2262,6 +2262,13 @@ static size_t link_stride(const swnet_params *p, const topo *t)
     return (sizeof(swnet_port) + nq * sizeof(swnet_queue) + credits + 63) / 64 * 64;
 }
 
+int64_t swnet_fixed_latency_ps(const net_params *core, const swnet_params *p)
+{
+    if (p->router == SWNET_IQ)
+        return iqr_fixed_latency_ps(core, p);
+    return 2 * core->link_latency_ps + core->switch_latency_ps; /* net_fixed_latency_ps's default */
+}
+
 double swnet_mem_bytes(const net_params *core, const swnet_params *p, const topo *t)
 {
     (void)core;

@@ -194,12 +194,16 @@ typedef struct swnet_params {
  * keeps its own default). Its rule (iqrouter.c's head, "Switch latency"):
  * the output-queued router reads the core's (200 ns by default), the
  * input-queued router this one, added to st-delay at every switch; 0 when
- * not given, as BookSim2's routers have no such term. */
+ * not given, as BookSim2's routers have no such term. Its `when` says so to
+ * the configuration layer: where the router is input-queued this row, not
+ * the core's, is the value cfg_get reads (the core's still applies
+ * everywhere, so the condition refuses nothing). */
 #define SWNET_ROW_SWITCH_LATENCY(T, m)                                                                        \
     {SWNET_ROW_("network.switch-latency", "time", "s", "0s",                                                    \
                 "switched fabrics' input-queued router: added to st-delay at every switch; 0 when not given " \
                 "(BookSim2's routers have no such term; the output-queued router keeps the core's 200ns)"),    \
-     .kind = PARAM_PS, .off = offsetof(T, m.switch_latency_ps), .flags = PARAM_NONNEG, .example = "200ns"}
+     .kind = PARAM_PS, .off = offsetof(T, m.switch_latency_ps), .flags = PARAM_NONNEG, .example = "200ns",        \
+     .when = "network.router=input-queued"}
 
 #define SWNET_ROW_SPEEDUP(T, m) \
     {SWNET_ROW_("network.speedup", "integer", "", "1",                                                         \
@@ -573,13 +577,24 @@ extern const metric_def swnet_metrics_def[SWNET_NMETRICS];
  * host NICs, and a packet record per host in flight. */
 double swnet_mem_bytes(const net_params *core, const swnet_params *p, const topo *t);
 
+/* What a lone message spends besides its bytes at B, from the parameters
+ * (net_ops.fixed_latency_ps: the workloads' horizons and task-tree and DAG
+ * critical paths, run.c's msg_fixed_ps), in the core's star convention of
+ * two host links and one switch: under the output-queued router the
+ * core's 2 link + switch-latency (the core's row, 200 ns by default);
+ * under the input-queued router its pipeline over that switch
+ * (iqr_fixed_latency_ps: T + 2 host link + the four delays + the fabric's
+ * switch-latency, 0 when not given). */
+int64_t swnet_fixed_latency_ps(const net_params *core, const swnet_params *p);
+
 /* A topology file's ops that need its topology, PFX##_resolve_phy,
  * PFX##_mem_bytes, PFX##_uniform_bound and PFX##_per_packet_paths (the
  * topology's `adaptive`: SWNET_BUILT_FIELDS(PFX) names
  * them in its net_ops): each builds the topology with the file's own
  * `static int PFX##_build(const T *p, topo *t, char *err, size_t errlen)`
  * (T: its params type, whose swnet_params is member `sw`), asks the core
- * or the topology, and frees it. */
+ * or the topology, and frees it; and PFX##_fixed_latency_ps, which needs
+ * no topology (swnet_fixed_latency_ps). */
 #define SWNET_BUILT_OPS(PFX, T)                                                                               \
     static int PFX##_resolve_phy(const net_params *core, void *params, const phy_params *phy, net_phy *out,   \
                                  char *err, size_t errlen)                                                    \
@@ -616,6 +631,10 @@ double swnet_mem_bytes(const net_params *core, const swnet_params *p, const topo
         topo_free(&t);                                                                                        \
         return bound;                                                                                         \
     }                                                                                                         \
+    static int64_t PFX##_fixed_latency_ps(const net_params *core, const void *params)                        \
+    {                                                                                                         \
+        return swnet_fixed_latency_ps(core, &((const T *)params)->sw);                                        \
+    }                                                                                                         \
     static int PFX##_per_packet_paths(const void *params)                                                     \
     {                                                                                                         \
         topo t;                                                                                               \
@@ -628,7 +647,7 @@ double swnet_mem_bytes(const net_params *core, const swnet_params *p, const topo
     }
 #define SWNET_BUILT_FIELDS(PFX)                                                                               \
     .resolve_phy = PFX##_resolve_phy, .mem_bytes = PFX##_mem_bytes, .uniform_bound = PFX##_uniform_bound,     \
-    .per_packet_paths = PFX##_per_packet_paths
+    .fixed_latency_ps = PFX##_fixed_latency_ps, .per_packet_paths = PFX##_per_packet_paths
 
 /* The ops every fabric over the core shares. */
 #define SWNET_OPS                                                                                             \

@@ -27,7 +27,9 @@
  *     transports (dctcp): RFC 8257 sec. 3.2's two-state machine: when a
  *     segment's CE differs from the state, the segments held back are acked
  *     at once with the old state's ECE, then the state flips; every ACK
- *     carries ECE = the state.
+ *     carries ECE = the state. (dctcp variant="ns-3" departs from this
+ *     and from the loss recovery below as ns-3 3.37 does: tp_dctcp.c's
+ *     head, (a)-(e).)
  *   Loss recovery, NewReno (RFC 6582; without SACK): on the third duplicate
  *     ACK, if the ACK covers the whole of the last recovery (una >=
  *     recover), ssthresh = ops->ssthresh (Reno: RFC 5681 eq. 4), recover =
@@ -160,7 +162,15 @@ _Static_assert(sizeof tp_wl_names / sizeof tp_wl_names[0] == sizeof tp_names / s
 size_t tp_count(void) { return sizeof tp_registry / sizeof tp_registry[0]; }
 
 enum { TP_DATA = 1, TP_ACK = 2, TP_CNP = 3, TP_SYN = 4, TP_SYNACK = 5 };
-enum { OUT_WINDOW = 0, OUT_PACED = 1, OUT_SACK = 2 };
+/* OUT_NS3: dctcp variant="ns-3" (tp_dctcp.c's head): the window machinery
+ * with ns-3's departures, in functions of its own (output_ns3,
+ * ack_arrived_other, ack_extra), so the default path runs no test of it. */
+enum { OUT_WINDOW = 0, OUT_PACED = 1, OUT_SACK = 2, OUT_NS3 = 3 };
+/* send_ack's trig for the ACK a CE change sends (RFC 8257 sec. 3.2); never a
+ * held segment, so SACK's blocks take it as none */
+#define TRIG_CE (UINT32_MAX - 1)
+/* a tp_set_mark entry in tp_inst.loss: its sequence number | this */
+#define TP_MARK_BIT UINT32_C(0x80000000)
 
 /* The SACK blocks of one ACK in flight (its net_msg.b: ECE in bit 0, the
  * record's address above it). */
@@ -184,10 +194,11 @@ struct tp_inst {
     tp_counters c;
     tp_probe_fn probe;
     void *probe_ctx;
-    uint32_t loss[16]; /* tp_set_loss */
+    uint32_t loss[16]; /* tp_set_loss; tp_set_mark's entries | TP_MARK_BIT */
     size_t nloss;
     uint64_t cnps;     /* CNPs sent by receivers */
-    int out_mode;      /* how output sends: OUT_WINDOW, OUT_PACED (rate-based ops), OUT_SACK (sack on) */
+    int out_mode;      /* how output sends: OUT_WINDOW, OUT_PACED (rate-based ops), OUT_SACK (sack on),
+                        * OUT_NS3 (dctcp variant="ns-3") */
     tp_sackrec *sfree; /* SACK block records */
     void **schunks;
     size_t nschunks;
@@ -206,6 +217,7 @@ struct tp_inst {
 };
 
 const char *const tp_onoff_names[] = {"off", "on", NULL};
+const char *const tp_variant_names[] = {"rfc", "ns-3", NULL};
 const char *const tp_connection_names[] = {"message", "persistent", NULL};
 const char *const tp_completion_names[] = {"receiver", "close", NULL};
 const char *const tp_wl_connection_names[] = {"inherit", "message", "persistent", NULL};
@@ -261,6 +273,15 @@ void tp_check(const tp_params *p, param_report *rep)
     else if (p->sack && p->type > 0 && (size_t)p->type < tp_count() && tp_registry[p->type]->telemetry)
         param_invalid(rep, "transport.sack", "an ACK of %s carries an INT record, and SACK blocks would need the "
                       "same place: not both", tp_registry[p->type]->name);
+    if (p->variant != TP_VARIANT_RFC && p->variant != TP_VARIANT_NS3)
+        param_invalid(rep, "transport.variant", "unknown variant %d", p->variant);
+    else if (p->variant == TP_VARIANT_NS3 && p->type >= 0 && (size_t)p->type < tp_count() &&
+             tp_registry[p->type] != &tp_dctcp_ops)
+        param_invalid(rep, "transport.variant", "ns-3 is a variant of dctcp only (ns-3 3.37's TcpDctcp), not of "
+                      "transport type %s", tp_names[p->type]);
+    else if (p->variant == TP_VARIANT_NS3 && p->sack)
+        param_invalid(rep, "transport.variant", "ns-3 imitates ns-3's TcpDctcp with SACK off (its NewReno "
+                      "recovery): not with transport.sack=\"on\"");
 }
 
 /* ---- pools ---- */
@@ -747,6 +768,8 @@ static void send_seg(tp_inst *t, tp_flow *f, uint32_t seq)
                 f->live--;
                 net_msg_release(&t->pool, m);
                 return;
+            } else if (t->loss[i] == (seq | TP_MARK_BIT) && m->ecn == NET_ECN_ECT) {
+                m->ecn = NET_ECN_CE;
             }
     }
     if (__builtin_expect(t->int_on, 0))
@@ -811,6 +834,7 @@ static __attribute__((noinline)) void sack_fill(tp_inst *t, tp_flow *f)
 }
 
 static void output_sack(tp_inst *t, tp_flow *f);
+static void output_ns3(tp_inst *t, tp_flow *f);
 
 /* Send what the window allows. */
 /* The segments f may have in flight: cwnd, capped by transport.window and
@@ -832,8 +856,10 @@ static void output(tp_inst *t, tp_flow *f)
     if (t->out_mode != OUT_WINDOW) {
         if (t->out_mode == OUT_PACED)
             output_paced(t, f);
-        else
+        else if (t->out_mode == OUT_SACK)
             output_sack(t, f);
+        else
+            output_ns3(t, f);
         return;
     }
     uint64_t w = send_window(t, f);
@@ -868,6 +894,28 @@ static __attribute__((noinline)) void output_sack(tp_inst *t, tp_flow *f)
         }
         return;
     }
+    while (f->nxt < f->nseg && (uint64_t)(f->nxt - f->una) < w) {
+        send_seg(t, f, f->nxt);
+        f->nxt++;
+    }
+}
+
+/* output with dctcp variant="ns-3", (c) of tp_dctcp.c's head: as output,
+ * but a window below one segment (cwnd < mss) sends nothing, unless the
+ * next segment is the message's last and fits in cwnd beside the bytes in
+ * flight (ns-3's TcpSocketBase::SendPendingData: nothing while
+ * AvailableWindow < segment size and more data than that waits, its
+ * silly-window rule; otherwise min(AvailableWindow, segment size) bytes). */
+static __attribute__((noinline)) void output_ns3(tp_inst *t, tp_flow *f)
+{
+    if (f->cwnd < f->mss) {
+        if (f->nxt + 1 == f->nseg && tp_seg_bytes(f, f->una, f->nseg) <= f->cwnd) {
+            send_seg(t, f, f->nxt);
+            f->nxt++;
+        }
+        return;
+    }
+    uint64_t w = send_window(t, f);
     while (f->nxt < f->nseg && (uint64_t)(f->nxt - f->una) < w) {
         send_seg(t, f, f->nxt);
         f->nxt++;
@@ -922,6 +970,22 @@ static __attribute__((noinline)) void ack_add_sack(tp_inst *t, tp_flow *f, uint3
     t->c.sack_blocks += nb;
 }
 
+/* What an ACK of sack on or of dctcp variant="ns-3" adds (out of line: the
+ * default path tests out_mode only, as it did for SACK alone): SACK blocks;
+ * ns-3's (e) of tp_dctcp.c's head: the ACK a CE change sends (trig TRIG_CE)
+ * acknowledges rcv_nxt - 1. It is sent only while segments are held back
+ * for the delayed ACK, and then the last segment to arrive was in order
+ * and moved rcv_nxt by one (one that filled a hole, came out of order or
+ * again was acked at once), so rcv_nxt - 1 is rcv_nxt before that segment:
+ * ns-3's m_priorRcvNxt. */
+static __attribute__((noinline)) void ack_extra(tp_inst *t, tp_flow *f, uint32_t trig, net_msg *m)
+{
+    if (t->out_mode == OUT_SACK)
+        ack_add_sack(t, f, trig, m);
+    else if (trig == TRIG_CE)
+        m->a = f->rcv_nxt - 1;
+}
+
 static void send_ack(tp_inst *t, tp_flow *f, uint32_t trig)
 {
     net_msg *m = new_msg(t, f, f->dst, f->src, t->ack_bytes, TP_ACK);
@@ -931,8 +995,8 @@ static void send_ack(tp_inst *t, tp_flow *f, uint32_t trig)
         m->b |= (uint64_t)(uintptr_t)f->rint;
         f->rint = NULL;
     }
-    if (__builtin_expect(t->out_mode == OUT_SACK, 0))
-        ack_add_sack(t, f, trig, m);
+    if (__builtin_expect(t->out_mode >= OUT_SACK, 0))
+        ack_extra(t, f, trig, m);
     m->ecn = NET_ECN_NOT_ECT; /* RFC 3168 sec. 6.1.4: pure ACKs are not ECN-capable */
     f->pending = 0;
     if (f->delack_ev) {
@@ -1091,7 +1155,7 @@ static void data_arrived(tp_inst *t, tp_flow *f, const net_msg *m)
         uint8_t ce = m->ecn == NET_ECN_CE;
         if (ce != f->ce_state) {
             if (f->pending)
-                send_ack(t, f, UINT32_MAX);
+                send_ack(t, f, TRIG_CE);
             f->ce_state = ce;
         }
     }
@@ -1249,18 +1313,11 @@ static __attribute__((noinline)) void ack_int(tp_inst *t, tp_flow *f, net_msg *m
     int_drop_msg(t, m);
 }
 
-static void ack_arrived(tp_inst *t, tp_flow *f, const net_msg *m)
+/* An ACK without SACK, at a sender not done (the rules in this file's
+ * head); ns3 (a constant: two copies) adds dctcp variant="ns-3"'s (b),
+ * tp_dctcp.c's head. */
+static inline __attribute__((always_inline)) void ack_window(tp_inst *t, tp_flow *f, const net_msg *m, const int ns3)
 {
-    if (t->out_mode == OUT_SACK) {
-        if (!f->done_snd)
-            ack_arrived_sack(t, f, m);
-        sack_release(t, m);
-        return;
-    }
-    if (__builtin_expect(t->int_on, 0))
-        ack_int(t, f, (net_msg *)m);
-    if (f->done_snd)
-        return;
     uint32_t ack = m->a;
     int ece = (int)(m->b & 1);
     if (ack > f->una) {
@@ -1311,6 +1368,8 @@ static void ack_arrived(tp_inst *t, tp_flow *f, const net_msg *m)
     }
     if (ack == f->una && f->una < f->max) {
         f->dupacks++;
+        if (ns3 && f->in_cwr)
+            return; /* (b): counted, nothing else (ns-3's DupAck in CA_CWR) */
         if (!f->in_fr && f->dupacks == 3 && f->una >= f->recover) {
             t->c.fast_retransmits++;
             f->ssthresh = t->ops->ssthresh(f);
@@ -1332,6 +1391,33 @@ static void ack_arrived(tp_inst *t, tp_flow *f, const net_msg *m)
         if (f->in_fr)
             output(t, f);
     }
+}
+
+/* An ACK with sack on, or of dctcp variant="ns-3" (out of line: the default
+ * path tests out_mode once, as it did for SACK alone) */
+static __attribute__((noinline)) void ack_arrived_other(tp_inst *t, tp_flow *f, const net_msg *m)
+{
+    if (t->out_mode == OUT_NS3) {
+        if (!f->done_snd)
+            ack_window(t, f, m, 1);
+        return;
+    }
+    if (!f->done_snd)
+        ack_arrived_sack(t, f, m);
+    sack_release(t, m);
+}
+
+static void ack_arrived(tp_inst *t, tp_flow *f, const net_msg *m)
+{
+    if (__builtin_expect(t->out_mode >= OUT_SACK, 0)) {
+        ack_arrived_other(t, f, m);
+        return;
+    }
+    if (__builtin_expect(t->int_on, 0))
+        ack_int(t, f, (net_msg *)m);
+    if (f->done_snd)
+        return;
+    ack_window(t, f, m, 0);
 }
 
 /* ---- the handshake (transport.handshake) ---- */
@@ -1418,6 +1504,13 @@ tp_inst *tp_create(net *root, const tp_params *p)
     t->ops = tp_registry[p->type];
     t->p = *p;
     t->out_mode = t->ops->rate_based ? OUT_PACED : p->sack ? OUT_SACK : OUT_WINDOW;
+    /* variant="ns-3" is dctcp's (tp_check refuses it elsewhere; a workload naming another transport under a
+     * <transport type="dctcp" variant="ns-3"> gets that transport as it is) */
+    if (p->variant == TP_VARIANT_NS3 && t->ops == &tp_dctcp_ops) {
+        TN_ASSERT(!p->sack, "dctcp variant ns-3 with sack");
+        t->ops = &tp_dctcp_ns3_ops;
+        t->out_mode = OUT_NS3;
+    }
     t->int_on = t->ops->telemetry;
     /* an ACK's net_msg.b carries one record: SACK blocks or INT (tp_check refuses sack for telemetry) */
     TN_ASSERT(!(t->int_on && t->out_mode == OUT_SACK), "transport %s: INT and SACK on one ACK", t->ops->name);
@@ -1622,12 +1715,24 @@ void tp_set_probe(tp_inst *t, tp_probe_fn probe, void *ctx)
 
 void tp_set_syn_loss(tp_inst *t, uint32_t n) { t->syn_loss = n; }
 
-void tp_set_loss(tp_inst *t, const uint32_t *seqs, size_t n)
+/* tp_set_loss (mark 0) and tp_set_mark (TP_MARK_BIT): this kind's entries
+ * of t->loss become seqs, the other kind's stay */
+static void set_list(tp_inst *t, const uint32_t *seqs, size_t n, uint32_t mark)
 {
-    TN_ASSERT(n <= sizeof t->loss / sizeof t->loss[0], "%zu losses asked for", n);
-    memcpy(t->loss, seqs, n * sizeof *seqs);
-    t->nloss = n;
+    size_t k = 0;
+    for (size_t i = 0; i < t->nloss; i++)
+        if ((t->loss[i] & TP_MARK_BIT) != mark)
+            t->loss[k++] = t->loss[i];
+    TN_ASSERT(k + n <= sizeof t->loss / sizeof t->loss[0], "%zu losses and marks asked for", k + n);
+    for (size_t i = 0; i < n; i++) {
+        TN_ASSERT(!(seqs[i] & TP_MARK_BIT), "segment %u out of range", seqs[i]);
+        t->loss[k++] = seqs[i] | mark;
+    }
+    t->nloss = k;
 }
+
+void tp_set_loss(tp_inst *t, const uint32_t *seqs, size_t n) { set_list(t, seqs, n, 0); }
+void tp_set_mark(tp_inst *t, const uint32_t *seqs, size_t n) { set_list(t, seqs, n, TP_MARK_BIT); }
 
 sim *tp_flow_sim(const tp_flow *f) { return f->t->s; }
 void tp_flow_hold(tp_flow *f, int d)

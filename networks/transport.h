@@ -53,6 +53,8 @@ typedef struct tp_params {
     uint64_t mss_bytes;       /* segment payload */
     uint64_t header_bytes;    /* bytes a segment adds on the wire; an ACK's size */
     double g;                 /* dctcp: gain of alpha's moving average */
+    int variant;              /* dctcp: TP_VARIANT_RFC (RFC 8257 / 5681, the default) | TP_VARIANT_NS3 (ns-3
+                               * 3.37's TcpDctcp and TcpSocketBase, tp_dctcp.c's head) */
     /* dcqcn (Zhu et al., SIGCOMM 2015; defaults of the HPCC ns-3 code's dcqcn) */
     double dcqcn_g;           /* gain of alpha (1/256) */
     int64_t alpha_interval_ps;    /* alpha update period (1 us) */
@@ -102,6 +104,11 @@ extern const char *const tp_onoff_names[]; /* "off", "on" (transport.limited-tra
 
 extern const char *const tp_ack_class_names[]; /* "data", "0" .. "7" */
 extern const char *const tp_wl_ack_class_names[]; /* "inherit", then tp_ack_class_names (workload.ack-class) */
+
+enum { TP_VARIANT_RFC = 0, TP_VARIANT_NS3 = 1 };
+extern const char *const tp_variant_names[]; /* "rfc", "ns-3" (transport.variant) */
+/* dctcp's variant="ns-3" ops (tp_dctcp.c; tp_create takes them for dctcp with that variant) */
+extern const struct tp_cc_ops tp_dctcp_ns3_ops;
 
 enum { TP_GROWTH_RENO = 0, TP_GROWTH_LINUX = 1 };
 extern const char *const tp_growth_names[]; /* "reno", "linux" */
@@ -184,6 +191,7 @@ struct tp_flow {
     uint64_t win_acked, win_marked; /* dctcp: bytes acked / with ECE in the observation window */
     uint32_t win_end, cwr_end;      /* dctcp: window ends when una passes these */
     uint8_t in_cwr;
+    uint8_t in_loss;        /* dctcp variant="ns-3": a timeout's recovery (ns-3's CA_LOSS) until una reaches recover */
     uint32_t cwnd_cnt;      /* growth="linux": segments acked toward the next +1 mss in congestion avoidance */
     /* rate-based (dcqcn) */
     double rate_bps, target_bps;  /* current and target rate */
@@ -310,6 +318,11 @@ enum { TP_EV_ACK = 0, TP_EV_FAST_RETRANSMIT = 1, TP_EV_TIMEOUT = 2 };
 typedef void (*tp_probe_fn)(void *ctx, const tp_flow *f, int ev);
 void tp_set_probe(tp_inst *t, tp_probe_fn probe, void *ctx);
 void tp_set_loss(tp_inst *t, const uint32_t *seqs, size_t n);
+/* The data segments of sequence numbers seqs[0..n) of every flow leave
+ * their sender CE-marked on their first transmission (ECN-capable
+ * transports; as a port above its threshold would mark them). Loss and mark
+ * lists share 16 places. */
+void tp_set_mark(tp_inst *t, const uint32_t *seqs, size_t n);
 /* The first n SYNs of every flow are lost before the fabric sees them (tests). */
 void tp_set_syn_loss(tp_inst *t, uint32_t n);
 

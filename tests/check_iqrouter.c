@@ -150,6 +150,95 @@ START_TEST(test_switch_latency)
 }
 END_TEST
 
+/* The fixed per-message latency (net_ops.fixed_latency_ps: what a lone
+ * message spends besides its bytes at B, in the core's star convention of
+ * two host links and one switch; the workloads' horizons and task-tree and
+ * DAG critical paths read it, run.c's msg_fixed_ps). Under the input-queued
+ * router it is the zero load above over one switch without bytes (h = 1,
+ * F = 0; iqrouter.h iqr_fixed_latency_ps):
+ *   2 (T + hlink) + D - T = T + 2 hlink + D,  D = rd + va + sa + st + switch-latency.
+ * Units as above (T = 1 ns, links 1 ns) with the core's switch-latency at
+ * 200 ns, which the output-queued router reads and the switched fabrics'
+ * input-queued router does not (their row: 0 when not given):
+ *  - every switched fabric, the router's defaults (16-byte flits: T = 16
+ *    ns; delays of 1 ns; host links = link-latency 1 ns): 16 + 2 x 1 + (1 +
+ *    1 + 1 + 1 + 0) = 22 ns (before: 2 x 1 + 200 = 202 ns, the core's 2 link
+ *    + switch-latency, which stays the output-queued router's);
+ *  - 1-byte flits, switch-latency 100 ns given, host links 0, rd 0: 1 + 0 +
+ *    (3 + 100) = 104 ns;
+ *  - 16-byte flits (T = 16 ns), speedup 2, host links 0: D = 4 rounded up
+ *    to a flit time (speedup: the output buffer sends at flit-time edges)
+ *    = 16: 16 + 0 + 16 = 32 ns;
+ *  - 1-byte flits, the rest the router's defaults: 1 + 2 + 4 = 7 ns, and
+ *    on the single switch under this router, which hands over the core's
+ *    200 ns (net_switch.c): 1 + 2 + 4 + 200 = 207 ns.
+ * And against a run: a 1-byte message (one flit, its byte at B = T = 1 ns)
+ * between two hosts of one switch is delivered fixed + 1 ns after it is
+ * handed over (the leaf-spine's hosts 0 and 1 share leaf 0: 8 ns; the single
+ * switch: 208 ns). */
+static const char *iq_dot(const char *st);
+
+START_TEST(test_fixed_latency)
+{
+    net_params core = core_bs(16);
+    core.switch_latency_ps = 200 * NS;
+    const char *fabrics[] = {"torus", "fat-tree", "leaf-spine", "dragonfly", "graph"};
+    const char *dims[] = {"network.dims=4 4", "network.levels=2", "network.leaves=4", "network.groups=4", NULL};
+    const char *other[] = {"network.routing=dor", "network.arity=4", "network.hosts-per-leaf=4",
+                           "network.hosts-per-router=2", NULL};
+    for (size_t i = 0; i < sizeof fabrics / sizeof fabrics[0]; i++) {
+        const net_ops *ops = net_find(fabrics[i]);
+        ck_assert_ptr_nonnull(ops);
+        char file[200];
+        snprintf(file, sizeof file, "network.file=%s", iq_dot("latency=\"1ns\""));
+        const char *shape0 = i == 4 ? file : dims[i], *shape1 = i == 4 ? "network.routing=shortest" : other[i];
+        const char *oq[] = {shape0, shape1, NULL};
+        const char *iq[] = {shape0, shape1, "network.router=input-queued", NULL};
+        const char *iq100[] = {shape0, shape1, "network.router=input-queued", "network.flit-size=1B",
+                               "network.switch-latency=100ns",
+                               "network.host-link-latency=0ns", "network.routing-delay=0ns", NULL};
+        const char *iq16[] = {shape0, shape1, "network.router=input-queued", "network.flit-size=16B",
+                              "network.speedup=2", "network.host-link-latency=0ns", NULL};
+        const struct {
+            const char *const *sets;
+            int64_t want;
+        } c[] = {{oq, 202 * NS}, {iq, 22 * NS}, {iq100, 104 * NS}, {iq16, 32 * NS}};
+        for (size_t j = 0; j < sizeof c / sizeof c[0]; j++) {
+            void *p = th_net_params(ops, c[j].sets);
+            ck_assert_msg(net_fixed_latency_ps(ops, &core, p) == c[j].want, "%s case %zu: %lld ps, want %lld",
+                          fabrics[i], j, (long long)net_fixed_latency_ps(ops, &core, p), (long long)c[j].want);
+            free(p);
+        }
+    }
+    /* the leaf-spine's run: hosts 0 and 1 on leaf 0, 1 byte: 7 + 1 = 8 ns */
+    const char *ls[] = {"network.leaves=4", "network.hosts-per-leaf=4", "network.router=input-queued",
+                        "network.flit-size=1B", "network.mtu=4B", "network.vc-buffer=8B", NULL};
+    void *p = th_net_params(net_find("leaf-spine"), ls);
+    ck_assert_int_eq(net_fixed_latency_ps(net_find("leaf-spine"), &core, p), 7 * NS);
+    free(p);
+    th_net *h = th_net_new("leaf-spine", &core, ls, NULL, 1, 4);
+    net_msg *m = th_at_low(h, T0, 0, 1, 1);
+    th_net_go(h);
+    ck_delivered_at(m, T0 + 8 * NS);
+    th_net_free(h);
+    /* the single switch: the core's 200 ns joins st-delay: 207 ns; its run 208 ns */
+    const char *sw[] = {"network.router=input-queued", "network.flow-control=credit", "network.flit-size=1B",
+                        "network.mtu=4B", "network.vc-buffer=8B", NULL};
+    p = th_net_params(net_find("electrical-switch"), sw);
+    ck_assert_int_eq(net_fixed_latency_ps(net_find("electrical-switch"), &core, p), 207 * NS);
+    free(p);
+    h = th_net_new("electrical-switch", &core, sw, NULL, 1, 4);
+    m = th_at_low(h, T0, 0, 1, 1);
+    th_net_go(h);
+    ck_delivered_at(m, T0 + 208 * NS);
+    th_net_free(h);
+    /* the output-queued switch: the core's 2 link + switch-latency, 202 ns */
+    p = th_net_params(net_find("electrical-switch"), NULL);
+    ck_assert_int_eq(net_fixed_latency_ps(net_find("electrical-switch"), &core, p), 202 * NS);
+    free(p);
+}
+END_TEST
+
 /* Two inputs, one output: a 1-level 4-ary fat tree is one switch with host
  * p on port p (one deadlock class). Hosts 0 and 1 each send a 1-byte
  * message (one flit) to host 2 at 5 ns; rd = va = sa = st = 1 ns, host
@@ -916,6 +1005,7 @@ static Suite *iqr_suite(void)
     tcase_set_timeout(t, 120);
     tcase_add_test(t, test_zero_load_pipelines);
     tcase_add_test(t, test_switch_latency);
+    tcase_add_test(t, test_fixed_latency);
     tcase_add_test(t, test_contention_two_inputs);
     tcase_add_test(t, test_wormhole_blocking);
     tcase_add_test(t, test_saturation_all);

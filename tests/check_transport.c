@@ -2480,6 +2480,272 @@ START_TEST(test_sack_random_mixes)
 }
 END_TEST
 
+/* ---- dctcp variant="ns-3" (tp_dctcp.c's head: ns-3 3.37's TcpDctcp) ----
+ * Each test runs one scenario with variant rfc and ns-3 and checks both
+ * values, worked by hand (the star of this file's head; no ECN threshold
+ * at the port, so the only CE marks are tp_set_mark's). */
+
+/* a probe keeping what these tests read: the sender's state after every
+ * event of the first NREC */
+#define NREC 64
+typedef struct nrec {
+    size_t n;
+    int64_t t[NREC];
+    uint32_t una[NREC];
+    uint64_t cwnd[NREC], ssthresh[NREC];
+    double alpha[NREC];
+    int ev[NREC];
+} nrec;
+
+static void nprobe(void *ctx, const tp_flow *f, int ev)
+{
+    nrec *r = ctx;
+    if (r->n < NREC) {
+        r->t[r->n] = sim_now(tp_flow_sim(f));
+        r->una[r->n] = f->una;
+        r->cwnd[r->n] = f->cwnd;
+        r->ssthresh[r->n] = f->ssthresh;
+        r->alpha[r->n] = f->alpha;
+        r->ev[r->n] = ev;
+        r->n++;
+    }
+}
+
+static size_t nrec_find(const nrec *r, int ev)
+{
+    size_t k = 0;
+    while (k < r->n && r->ev[k] != ev)
+        k++;
+    ck_assert_uint_lt(k, r->n);
+    return k;
+}
+
+/* dctcp with variant v (0 rfc, 1 ns-3) on a 2-host star with a 10-MB buffer */
+static th_net *ns3_net(int v, tp_params *tp, tp_inst **t, nrec *r)
+{
+    net_params core = star(2);
+    const char *sets[] = {"network.mtu=1500B", "network.buffer=10MB", NULL};
+    th_net *h = th_net_new("electrical-switch", &core, sets, NULL, 1, 4);
+    tp->variant = v ? TP_VARIANT_NS3 : TP_VARIANT_RFC;
+    *t = attach(h, tp);
+    memset(r, 0, sizeof *r);
+    tp_set_probe(*t, nprobe, r);
+    return h;
+}
+
+/* (a) ssthresh on a loss. test_fast_retransmit's flow (200 segments,
+ * segment 30 lost, delayed-ack 1, init-cwnd 10, Reno growth) as dctcp, no
+ * marks. alpha starts at 1, and an observation window ends at the first ACK
+ * with una > its end (dctcp_init: end 0): at ACK 1 (alpha = 15/16, M = 0;
+ * end = nxt = 10) and at ACK 11 (alpha = (15/16)^2 = 225/256; end = nxt =
+ * 10 + 2 x 10 = 30: each of ACKs 1..10 let 2 segments go). una stops at
+ * 30, so alpha = 225/256 = 0.87890625 at the fast retransmit, with cwnd =
+ * 40 mss = 58 400 B (test_fast_retransmit) and FlightSize 40 segments.
+ *   rfc: ssthresh = max(40 / 2, 2) mss = 29 200 B, cwnd = 23 mss = 33 580 B.
+ *   ns-3: ssthresh = (1 - 225/512) x 58 400 = 32 735.9375 -> 32 735 B,
+ *   cwnd = 32 735 + 3 x 1460 = 37 115 B.
+ * On a timeout: test_tail_drop_rto's flow (20 segments, the last lost):
+ * windows end at ACK 1 and ACK 11 again (end = nxt = 20 then: all sent), so
+ * alpha = 225/256 when the timer fires, with cwnd = (10 + 19) mss = 42 340
+ * B after the 19 ACKs of slow start and 1 segment in flight.
+ *   rfc: ssthresh = max(1 / 2, 2) mss = 2 920 B.
+ *   ns-3: ssthresh = (1 - 225/512) x 42 340 = 23 733.55 -> 23 733 B. */
+START_TEST(test_dctcp_ns3_loss_ssthresh)
+{
+    for (int v = 0; v < 2; v++) {
+        static nrec r;
+        tp_params tp = tparams("dctcp");
+        tp_inst *t;
+        th_net *h = ns3_net(v, &tp, &t, &r);
+        uint32_t lost = 30;
+        tp_set_loss(t, &lost, 1);
+        net_msg *m = th_at_low(h, 0, 0, 1, 200 * MSS);
+        th_net_go(h);
+        ck_assert_uint_eq(m->a, 1);
+        size_t k = nrec_find(&r, TP_EV_FAST_RETRANSMIT);
+        ck_assert_double_eq(r.alpha[k], 225.0 / 256);
+        ck_assert_uint_eq(r.cwnd[k - 1], 40 * MSS);
+        ck_assert_uint_eq(r.ssthresh[k], v ? 32735 : 20 * MSS);
+        ck_assert_uint_eq(r.cwnd[k], v ? 32735 + 3 * MSS : 23 * MSS);
+        th_net_free(h);
+
+        tp = tparams("dctcp");
+        h = ns3_net(v, &tp, &t, &r);
+        lost = 19;
+        tp_set_loss(t, &lost, 1);
+        m = th_at_low(h, 0, 0, 1, 20 * MSS);
+        th_net_go(h);
+        ck_assert_uint_eq(m->a, 1);
+        k = nrec_find(&r, TP_EV_TIMEOUT);
+        ck_assert_double_eq(r.alpha[k], 225.0 / 256);
+        ck_assert_uint_eq(r.cwnd[k - 1], 29 * MSS);
+        ck_assert_uint_eq(r.ssthresh[k], v ? 23733 : 2 * MSS);
+        ck_assert_uint_eq(r.cwnd[k], MSS);
+        th_net_free(h);
+    }
+}
+END_TEST
+
+/* (b) A loss in CWR. 15 segments, init-cwnd 10, delayed-ack 1; segment 0
+ * leaves CE-marked, segment 10 is lost. ACK 1 (segment 0's, at RTT, with
+ * ECE) ends the first window with M = 1: alpha = 1, and cuts: cwnd =
+ * ssthresh = 10 x (1 - 1/2) = 5 mss, CWR until una passes nxt = 10. With 9
+ * outstanding nothing goes until ACK 6 (RTT + 5 SER); ACKs 6..10 then send
+ * one segment each, 10..14 at RTT + 5..9 SER (cwnd does not grow in CWR).
+ * 10 is lost; 11..14 bring four duplicate ACKs of 10 at 2 RTT + 6..9 SER,
+ * while una = 10 is not past 10: still in CWR.
+ *   rfc: the third (2 RTT + 8 SER) fast-retransmits 10, which completes the
+ *   message (11..14 held) at 2 RTT + 8 SER + ONE_WAY; one fast retransmit,
+ *   no timeout.
+ *   ns-3: no fast retransmit; the timer, restarted by ACK 10 at RTT + 9 SER
+ *   with RTO = max(min-rto 10 ms, SRTT + 4 RTTVAR = 3 x 41.232 us) = 10 ms,
+ *   fires at RTT + 9 SER + 10 ms and sends 10 again: delivered at RTT + 9
+ *   SER + 10 ms + ONE_WAY; one timeout, no fast retransmit.
+ * With limited transmit on and 17 segments: rfc sends 15 and 16 on the
+ * first two duplicate ACKs (FlightSize 6, then 7 segments <= cwnd + 2 = 7
+ * mss); ns-3 sends none in CWR. */
+START_TEST(test_dctcp_ns3_no_fast_retransmit_in_cwr)
+{
+    for (int v = 0; v < 2; v++)
+        for (int lt = 0; lt < 2; lt++) {
+            static nrec r;
+            tp_params tp = tparams("dctcp");
+            tp.limited_transmit = lt;
+            tp_inst *t;
+            th_net *h = ns3_net(v, &tp, &t, &r);
+            uint32_t mark = 0, lost = 10;
+            tp_set_mark(t, &mark, 1);
+            tp_set_loss(t, &lost, 1);
+            net_msg *m = th_at_low(h, 0, 0, 1, (lt ? 17 : 15) * MSS);
+            th_net_go(h);
+            ck_assert_uint_eq(m->a, 1);
+            ck_assert_int_eq(r.t[0], RTT);
+            ck_assert_uint_eq(r.cwnd[0], 5 * MSS);
+            ck_assert_double_eq(r.alpha[0], 1.0);
+            tp_counters c;
+            tp_get_counters(t, &c);
+            ck_assert_uint_eq(c.limited_transmits, lt && !v ? 2 : 0);
+            ck_assert_uint_eq(c.fast_retransmits, v ? 0 : 1);
+            ck_assert_uint_eq(c.timeouts, v ? 1 : 0);
+            if (!lt) {
+                if (v)
+                    ck_delivered_at(m, RTT + 9 * (int64_t)SER + tp.min_rto_ps + ONE_WAY);
+                else
+                    ck_delivered_at(m, 2 * (int64_t)RTT + 8 * (int64_t)SER + ONE_WAY);
+            }
+            th_net_free(h);
+        }
+}
+END_TEST
+
+/* (c) The ECN cut below 2 segments. init-cwnd 1, delayed-ack 1, 3
+ * segments, segment 0 CE-marked. Its ACK (at RTT, ECE) ends the first
+ * window with M = 1: alpha = 1, and the cut is 1460 x (1 - 1/2) = 730 B.
+ *   rfc: floored to 2 mss = 2 920 B: segments 1 and 2 go at RTT and RTT +
+ *   SER; delivered at RTT + SER + ONE_WAY, no timeout.
+ *   ns-3: cwnd = 730 B < 1 mss, and segment 1 is not the last: nothing goes.
+ *   The timer, restarted by that ACK (RTO 10 ms as in (b)), fires at RTT +
+ *   10 ms: ssthresh = (1 - 1/2) x 730 = 365 B, cwnd = 1 mss, segment 1
+ *   again... for the first time, acked at 2 RTT + 10 ms; cwnd >= ssthresh:
+ *   congestion avoidance, + mss^2 / cwnd = 1 mss: 2 mss, and segment 2
+ *   goes: delivered at 2 RTT + 10 ms + ONE_WAY, one timeout.
+ * The last segment is the exception: of 1460 + 700 B, the 700-B segment 1
+ * fits in 730 B and goes at once (RTT; its 740 B take 10 us + 0.592 us +
+ * 10 us = 20 592 000 ps to arrive), as in rfc; of 1460 + 800 B it does
+ * not: the timer sends it at RTT + 10 ms (840 B: 20 672 000 ps). */
+START_TEST(test_dctcp_ns3_no_floor)
+{
+    for (int v = 0; v < 2; v++) {
+        static nrec r;
+        tp_params tp = tparams("dctcp");
+        tp.init_cwnd = 1;
+        tp_inst *t;
+        th_net *h = ns3_net(v, &tp, &t, &r);
+        uint32_t mark = 0;
+        tp_set_mark(t, &mark, 1);
+        net_msg *m = th_at_low(h, 0, 0, 1, 3 * MSS);
+        th_net_go(h);
+        ck_assert_int_eq(r.ev[0], TP_EV_ACK);
+        ck_assert_int_eq(r.t[0], RTT);
+        ck_assert_uint_eq(r.cwnd[0], v ? 730 : 2 * MSS);
+        ck_assert_uint_eq(r.ssthresh[0], v ? 730 : 2 * MSS);
+        tp_counters c;
+        tp_get_counters(t, &c);
+        ck_assert_uint_eq(c.timeouts, v ? 1 : 0);
+        if (v) {
+            ck_assert_int_eq(r.ev[1], TP_EV_TIMEOUT);
+            ck_assert_int_eq(r.t[1], RTT + tp.min_rto_ps);
+            ck_assert_uint_eq(r.ssthresh[1], 365);
+            ck_assert_uint_eq(r.cwnd[2], 2 * MSS);
+            ck_delivered_at(m, 2 * (int64_t)RTT + tp.min_rto_ps + ONE_WAY);
+        } else {
+            ck_delivered_at(m, RTT + (int64_t)SER + ONE_WAY);
+        }
+        th_net_free(h);
+        for (int tail = 700; tail <= 800; tail += 100) {
+            tp = tparams("dctcp");
+            tp.init_cwnd = 1;
+            h = ns3_net(v, &tp, &t, &r);
+            tp_set_mark(t, &mark, 1);
+            m = th_at_low(h, 0, 0, 1, MSS + (uint64_t)tail);
+            th_net_go(h);
+            int64_t one_way = 20000000 + (int64_t)(tail + 40) * 800;
+            if (v && tail == 800)
+                ck_delivered_at(m, RTT + tp.min_rto_ps + one_way);
+            else
+                ck_delivered_at(m, RTT + one_way);
+            th_net_free(h);
+        }
+    }
+}
+END_TEST
+
+/* (e) The ACK on a change of CE. delayed-ack 2, init-cwnd 10, 40
+ * segments, limited transmit on, segment 3 CE-marked; segment k arrives at
+ * ONE_WAY + k SER, an ACK sent then arrives at RTT + k SER. The receiver:
+ * 1 completes a pair: ACK 2. 2 is held. 3 has CE, a change with 2 held:
+ * an ACK at once with the old ECE (0), the state flips, 3 is held. 4 has no
+ * CE, a change with 3 held: an ACK at once with ECE, 4 is held. 5 completes
+ * the pair: ACK 6.
+ *   rfc (RFC 8257 sec. 3.2): the CE-change ACKs acknowledge all received:
+ *   3 and 4. The sender sees new data acked up to 2, 3, 4, 6 at RTT + 1, 3,
+ *   4, 5 SER; no duplicate ACK, no limited transmit.
+ *   ns-3: they acknowledge rcv_nxt - 1: 2 (a duplicate of ACK 2) and 3. The
+ *   sender sees 2, 3, 6 at RTT + 1, 4, 5 SER, and the duplicate at RTT + 3
+ *   SER sends one segment by limited transmit (13: after ACK 2 cwnd = 11
+ *   mss, nxt = 13, and 12 segments outstanding <= 11 + 2). */
+START_TEST(test_dctcp_ns3_ce_change_ack)
+{
+    for (int v = 0; v < 2; v++) {
+        static nrec r;
+        tp_params tp = tparams("dctcp");
+        tp.delayed_ack = 2;
+        tp.limited_transmit = 1;
+        tp_inst *t;
+        th_net *h = ns3_net(v, &tp, &t, &r);
+        uint32_t mark = 3;
+        tp_set_mark(t, &mark, 1);
+        net_msg *m = th_at_low(h, 0, 0, 1, 40 * MSS);
+        th_net_go(h);
+        ck_assert_uint_eq(m->a, 1);
+        const uint32_t una_rfc[] = {2, 3, 4, 6}, una_ns3[] = {2, 3, 6};
+        const int64_t at_rfc[] = {1, 3, 4, 5}, at_ns3[] = {1, 4, 5};
+        size_t n = v ? 3 : 4;
+        ck_assert_uint_ge(r.n, n);
+        for (size_t k = 0; k < n; k++) {
+            ck_assert_int_eq(r.ev[k], TP_EV_ACK);
+            ck_assert_uint_eq(r.una[k], v ? una_ns3[k] : una_rfc[k]);
+            ck_assert_int_eq(r.t[k], RTT + (v ? at_ns3[k] : at_rfc[k]) * (int64_t)SER);
+        }
+        tp_counters c;
+        tp_get_counters(t, &c);
+        ck_assert_uint_eq(c.limited_transmits, v ? 1 : 0);
+        ck_assert_uint_eq(c.retransmissions, 0);
+        th_net_free(h);
+    }
+}
+END_TEST
+
 static Suite *transport_suite(void)
 {
     Suite *s = suite_create("transport");
@@ -2526,6 +2792,10 @@ static Suite *transport_suite(void)
     tcase_add_test(t, test_persistent);
     tcase_add_test(t, test_persistent_random_mixes);
     tcase_add_test(t, test_buffer_packets);
+    tcase_add_test(t, test_dctcp_ns3_loss_ssthresh);
+    tcase_add_test(t, test_dctcp_ns3_no_fast_retransmit_in_cwr);
+    tcase_add_test(t, test_dctcp_ns3_no_floor);
+    tcase_add_test(t, test_dctcp_ns3_ce_change_ack);
     suite_add_tcase(s, t);
     return s;
 }

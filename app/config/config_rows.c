@@ -97,6 +97,12 @@ static const param_row core_rows[] = {
      .kind = PARAM_CHOICE, .off = offsetof(cfg, tp.completion), .choices = tp_completion_names, .example = "close"},
     {ROW("transport.g", "number", "", "0.0625", "dctcp: gain of the marked fraction's moving average alpha"),
      .kind = PARAM_REAL, .dim = UNIT_NONE, .off = offsetof(cfg, tp.g), .flags = PARAM_POS, .example = "0.0625"},
+    {ROW("transport.variant", "choice", "", "rfc",
+         "dctcp: rfc (default: RFC 8257, losses by RFC 5681 / 6582) | ns-3 (ns-3 3.37's TcpDctcp, for "
+         "cross-validation against ns-3 studies: ssthresh (1 - alpha/2) cwnd on a loss, no fast retransmit in CWR, "
+         "no 2-segment floor under the ECN cut, the CE-change ACK one segment short; networks/tp_dctcp.c's head; "
+         "sack off)"),
+     .kind = PARAM_CHOICE, .off = offsetof(cfg, tp.variant), .choices = tp_variant_names, .example = "ns-3"},
     {ROW("transport.dcqcn-g", "number", "", "0.00390625", "dcqcn: gain of alpha (HPCC ns-3 code: 1/256)"),
      .kind = PARAM_REAL, .dim = UNIT_NONE, .off = offsetof(cfg, tp.dcqcn_g), .flags = PARAM_POS, .example = "0.00390625"},
     {ROW("transport.alpha-interval", "time", "s", "1us", "dcqcn: alpha update period"),
@@ -572,9 +578,18 @@ int crow_rejected_why(const cfg *c, size_t i, size_t k, char *err, size_t errlen
 
 /* The row of canonical row `first` that applies to workload k of c: the
  * selected owner's, else the first (an owner that rejected the value given
- * holds none: the next). */
+ * holds none: the next). Of several selected owners, one whose row applies
+ * only where another of its parameters has a value (param_row.when) answers
+ * where that holds, before an unconditional one: the switched fabrics'
+ * network.switch-latency under network.router=input-queued, where the
+ * core's row is the output-queued router's. */
 static long row_for(const cfg *c, long first, size_t k)
 {
+    char seen[256];
+    for (size_t i = (size_t)first; i < crow_count(); i++)
+        if (crow_canon(i) == (size_t)first && crow_at(i)->row->when && crow_selected(c, i, k) &&
+            !*crow_rejected(c, i, k) && crow_when_holds(c, i, k, seen, sizeof seen))
+            return (long)i;
     for (size_t i = (size_t)first; i < crow_count(); i++)
         if (crow_canon(i) == (size_t)first && crow_selected(c, i, k) && !*crow_rejected(c, i, k))
             return (long)i;

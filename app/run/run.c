@@ -255,7 +255,11 @@ void run_analyze(const cfg *c, wl_analysis *out)
     if (!w || !w->analyze)
         return;
     net_params core = c->net;
-    wl_resolve wr = {.nodes = c->nodes, .net = &core, .seed = c->seed};
+    core.nodes = c->nodes;
+    const net_ops *nops = cfg_net(c);
+    /* the fixed latency as run_resolve hands it (a DAG's critical path adds it per edge) */
+    wl_resolve wr = {.nodes = c->nodes, .net = &core, .seed = c->seed,
+                     .msg_fixed_ps = nops ? net_fixed_latency_ps(nops, &core, cfg_net_params(c)) : 0};
     w->analyze(cfg_wl_params(c), &wr, out);
 }
 
@@ -334,8 +338,8 @@ static int write_latency_hist(net *n, const char *path, char *err, size_t errlen
         for (size_t i = 0; i < x->n; i++)
             stats_loghist_add(&hg[k], x->x[i]);
     }
-    TN_ASSERT(n->c.latency_all_s.n == n->c.latency_s[0].n + n->c.latency_s[1].n,
-              "%llu latencies, %zu control and %zu data", (unsigned long long)n->c.latency_all_s.n,
+    TN_ASSERT(net_latency_all(&n->c).n == n->c.latency_s[0].n + n->c.latency_s[1].n,
+              "%llu latencies, %zu control and %zu data", (unsigned long long)net_latency_all(&n->c).n,
               n->c.latency_s[0].n, n->c.latency_s[1].n);
     for (int k = 0; k < 3; k++) {
         for (size_t b = 0; b < stats_loghist_bins(&hg[0]); b++) {
