@@ -237,6 +237,25 @@ typedef struct nic_piece {
 
 /* nic_pop's choice and cut into *out: 1, or 0 when nothing is active. */
 int nic_take(host_nic *h, uint32_t node, uint64_t max_bytes, nic_piece *out);
+/* A message the NIC would cut whole at once, alone: its node has no active
+ * message and no paused class, and it is one packet (mtu 0, or its bytes
+ * <= mtu). For such a message nic_push(h, m) followed at once by
+ * nic_take(h, m->src, 0, out) changes nothing but the packet count (its
+ * flow record goes back to the head of the free list it came from; every
+ * node and queue field returns to its value), so a fabric that would make
+ * those two calls back to back may ask nic_alone, then nic_take_alone,
+ * instead: the same piece, without the queues. */
+static inline int nic_alone(const host_nic *h, const net_msg *m)
+{
+    const nic_node *nd = &h->node[m->src];
+    return !nd->mask && !nd->paused && !nd->held && (!h->mtu_bytes || m->size_bytes <= h->mtu_bytes);
+}
+static inline void nic_take_alone(host_nic *h, net_msg *m, nic_piece *out)
+{
+    *out = (nic_piece){.msg = m, .bytes = m->size_bytes, .left_bytes = m->size_bytes, .seq = 0, .prio = m->prio,
+                       .last = 1};
+    h->packets++;
+}
 void nic_pkt_free(host_nic *h, nic_pkt *p);
 
 /* Packets of a message of `bytes` cut at mtu (0: 1), and the sum of their

@@ -465,6 +465,8 @@ typedef struct iqr {
                             LEAN_ISLIP, or 0: the general tick */
     uint32_t *rtab;      /* [switches hosts] the route table (head comment "Route table"), NULL: none */
     int words;           /* 1: route words (head comment "Route words"): next_word instead of next, no take */
+    net_msg *direct;     /* iqr_send: a message handed to an idle host that the NIC would cut alone
+                            (nic_alone): host_try takes it without the NIC's queues; NULL otherwise */
     int varies;          /* 1: some switch-to-switch link's latency is not q->link (dragonfly global links) */
     unsigned iters;
     iq_router *r;        /* [switches] */
@@ -1685,7 +1687,8 @@ static void host_try(iqr *q, uint32_t h, int64_t now)
         return;
     }
     if (!hs->p) {
-        if (!nic_pending(&st->nic, h))
+        net_msg *dm = q->direct; /* (iqr_send: not in the NIC yet, the only message of h) */
+        if (!dm && !nic_pending(&st->nic, h))
             return;
         /* the NIC's choice; with per-class VCs the first class, in class
          * order, that has an injection VC of its own with room (a class
@@ -1696,7 +1699,8 @@ static void host_try(iqr *q, uint32_t h, int64_t now)
         do {
             uint32_t k = mask ? (uint32_t)__builtin_ctz(mask) : UINT32_MAX;
             mask &= mask - 1;
-            int64_t pb = k == UINT32_MAX ? nic_peek_bytes(&st->nic, h) : nic_peek_class(&st->nic, h, k);
+            int64_t pb = dm ? (int64_t)dm->size_bytes
+                         : k == UINT32_MAX ? nic_peek_bytes(&st->nic, h) : nic_peek_class(&st->nic, h, k);
             uint64_t bytes = (uint64_t)pb;
             int32_t need = q->wormhole ? 1 : (int32_t)(bytes ? (bytes - 1) / q->flit + 1 : 1);
             base = k == UINT32_MAX ? 0 : k * q->vgrp;
@@ -1729,7 +1733,10 @@ static void host_try(iqr *q, uint32_t h, int64_t now)
         }
         hs->rr = (uint16_t)((pick - base + 1) % n);
         nic_piece pc;
-        if (kpick == UINT32_MAX)
+        if (dm) {
+            nic_take_alone(&st->nic, dm, &pc);
+            q->direct = NULL;
+        } else if (kpick == UINT32_MAX)
             nic_take(&st->nic, h, 0, &pc);
         else
             nic_take_class(&st->nic, h, kpick, 0, &pc);
@@ -2036,8 +2043,19 @@ void iqr_send(swnet *st, net_msg *m)
     m->aux = m->size_bytes ? (m->size_bytes - 1) / st->mtu + 1 : 1;
     m->t_aux_ps = 0;
     m->next = NULL;
-    nic_push(&st->nic, m);
     iq_host *hs = &q->h[m->src];
+    if (!hs->p && hs->tick_at == INT64_MAX && q->pcls == 1 && grid(q, now) == now && nic_alone(&st->nic, m)) {
+        /* host_try now, as below, with m taken alone (nic_alone) if it goes; else queued as below, after
+         * host_try's decisions, which were those of m in the NIC */
+        q->direct = m;
+        host_try(q, m->src, now);
+        if (q->direct) {
+            q->direct = NULL;
+            nic_push(&st->nic, m);
+        }
+        return;
+    }
+    nic_push(&st->nic, m);
     if (!hs->p && hs->tick_at == INT64_MAX) {
         if (grid(q, now) == now)
             host_try(q, m->src, now);

@@ -194,10 +194,10 @@ net *net_create(const net_ops *ops, const net_params *p, const void *params, con
     n->t_first_ps = n->t_last_ps = -1;
     stats_sample_init(&n->c.latency_s[NET_CONTROL]);
     stats_sample_init(&n->c.latency_s[NET_DATA]);
-    stats_mean_init(&n->c.latency_all_s);
+    stats_mean_init(&n->c.latency_both_s);
     stats_mean_init(&n->c.head_s[NET_CONTROL]);
     stats_mean_init(&n->c.head_s[NET_DATA]);
-    stats_mean_init(&n->c.head_all_s);
+    stats_mean_init(&n->c.head_both_s);
     if (ops->init(n->state, n, n->own, e2, sizeof e2) != 0) {
         tn_error(err, errlen, "%s: %s", ops->name, e2);
         stats_sample_free(&n->c.latency_s[NET_CONTROL]);
@@ -281,10 +281,10 @@ net *net_attach(net *root, uint32_t ranks, const uint32_t *rank_node, int prio, 
     }
     stats_sample_init(&c->c.latency_s[NET_CONTROL]);
     stats_sample_init(&c->c.latency_s[NET_DATA]);
-    stats_mean_init(&c->c.latency_all_s);
+    stats_mean_init(&c->c.latency_both_s);
     stats_mean_init(&c->c.head_s[NET_CONTROL]);
     stats_mean_init(&c->c.head_s[NET_DATA]);
-    stats_mean_init(&c->c.head_all_s);
+    stats_mean_init(&c->c.head_both_s);
     c->client = (uint8_t)++root->nclients;
     root->clients[c->client] = c;
     return c;
@@ -325,6 +325,24 @@ void net_send(net *n, net_msg *m)
     root->ops->send(root->state, m);
 }
 
+/* net_counters' series of all messages, for an addition x of class bit b
+ * when the classes that added so far (*cls) are not b alone: none yet, b
+ * is the first; the other one alone, the series starts as its copy (`so
+ * far`, what net_latency_all / net_head_all read before this addition);
+ * both, x is added. Called before the class's own addition. */
+static void both_add(stats_mean *both, uint8_t *cls, unsigned b, stats_mean so_far, double x)
+{
+    if (!*cls) {
+        *cls = (uint8_t)b;
+        return;
+    }
+    if (*cls != 3) {
+        *both = so_far;
+        *cls = 3;
+    }
+    stats_mean_add(both, x);
+}
+
 static void count_delivery(net *n, const net_msg *m, int64_t lat_ps)
 {
     TN_ASSERT(lat_ps >= 0 && n->c.delivered < n->c.sent,
@@ -336,14 +354,17 @@ static void count_delivery(net *n, const net_msg *m, int64_t lat_ps)
     double lat_s = units_ps_to_s(lat_ps);
     /* The samples are kept per class only: "all" needs its moments, and
      * its quantiles come from the two classes together (net_metrics). */
-    stats_mean_add(&n->c.latency_all_s, lat_s);
+    unsigned b = 1u << m->cls;
+    if (__builtin_expect(n->c.latency_cls != b, 0))
+        both_add(&n->c.latency_both_s, &n->c.latency_cls, b, net_latency_all(&n->c), lat_s);
     stats_sample_add(&n->c.latency_s[m->cls], lat_s);
     if (m->t_head_ps >= 0) {
         int64_t head_ps = m->t_head_ps - m->t_submit_ps;
         TN_ASSERT(head_ps >= 0 && head_ps <= lat_ps, "message %llu: first bit %lld ps, last bit %lld ps after its "
                   "hand-over", (unsigned long long)m->id, (long long)head_ps, (long long)lat_ps);
         double head_s = units_ps_to_s(head_ps);
-        stats_mean_add(&n->c.head_all_s, head_s);
+        if (__builtin_expect(n->c.head_cls != b, 0))
+            both_add(&n->c.head_both_s, &n->c.head_cls, b, net_head_all(&n->c), head_s);
         stats_mean_add(&n->c.head_s[m->cls], head_s);
     } else {
         n->c.head_untold++;
@@ -515,7 +536,8 @@ void net_metrics(net *n, double *core, double *own)
     core[M_messages_delivered] = (double)c->delivered;
     core[M_bytes_delivered] = (double)c->bytes_delivered;
     stats_sample *both[] = {&c->latency_s[NET_CONTROL], &c->latency_s[NET_DATA]};
-    latency_metrics(c->latency_all_s.n, stats_mean_value(&c->latency_all_s), c->latency_all_s.max, both, 2,
+    stats_mean all = net_latency_all(c), head_all = net_head_all(c);
+    latency_metrics(all.n, stats_mean_value(&all), all.max, both, 2,
                     &core[M_msg_latency_mean_s], &core[M_msg_latency_p50_s], &core[M_msg_latency_p99_s],
                     &core[M_msg_latency_max_s]);
     for (int k = NET_CONTROL; k <= NET_DATA; k++) {
@@ -528,12 +550,12 @@ void net_metrics(net *n, double *core, double *own)
                         &core[ctl ? M_msg_latency_control_max_s : M_msg_latency_data_max_s]);
     }
     /* head latency: only when the fabric told it for every message */
-    const stats_mean *head[] = {&c->head_all_s, &c->head_s[NET_CONTROL], &c->head_s[NET_DATA]};
+    const stats_mean *head[] = {&head_all, &c->head_s[NET_CONTROL], &c->head_s[NET_DATA]};
     double *mean[] = {&core[M_msg_head_latency_mean_s], &core[M_msg_head_latency_control_mean_s],
                       &core[M_msg_head_latency_data_mean_s]};
     for (int k = 0; k < 3; k++)
         *mean[k] = head[k]->n && !c->head_untold ? stats_mean_value(head[k]) : NAN;
-    core[M_msg_head_latency_max_s] = c->head_all_s.n && !c->head_untold ? c->head_all_s.max : NAN;
+    core[M_msg_head_latency_max_s] = head_all.n && !c->head_untold ? head_all.max : NAN;
     core[M_drops] = core[M_ecn_marks] = core[M_queue_max_bytes] = core[M_queue_mean_bytes] = NAN;
     core[M_pause_frames] = core[M_paused_time_s] = NAN;
     net_queue_report qr = {0};

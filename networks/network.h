@@ -287,11 +287,35 @@ typedef struct net_counters {
     uint64_t sent, delivered;             /* messages */
     uint64_t bytes_sent, bytes_delivered; /* payload bytes */
     stats_sample latency_s[2];            /* per enum net_class, seconds (their samples are all messages') */
-    stats_mean latency_all_s;             /* all messages, seconds */
     stats_mean head_s[2];                 /* head latency (first bit at dst) per enum net_class, seconds */
-    stats_mean head_all_s;                /* head latency of all messages, seconds */
     uint64_t head_untold;                 /* delivered without t_head_ps (the metric is then NAN) */
+    /* All messages' latency and head latency, seconds: read them with
+     * net_latency_all / net_head_all. While only one class has added, the
+     * series of all messages is that class's, and its count, mean and
+     * extremes are the class's bit for bit (the same Welford steps on the
+     * same values in the same order: stats.h), so these are kept only from
+     * the first addition of the second class on (copied from the first
+     * class's then): one accumulation fewer per message for each. */
+    stats_mean latency_both_s, head_both_s;
+    uint8_t latency_cls, head_cls;        /* classes that have added (bit c): 3 when *_both_s are kept */
 } net_counters;
+
+/* All messages' latency (count, mean, extremes), seconds */
+static inline stats_mean net_latency_all(const net_counters *c)
+{
+    if (c->latency_cls == 1u << NET_CONTROL || c->latency_cls == 1u << NET_DATA) {
+        const stats_acc *a = &c->latency_s[c->latency_cls >> 1].acc;
+        return (stats_mean){a->n, a->mean, a->min, a->max};
+    }
+    return c->latency_both_s;
+}
+/* All messages' head latency, seconds */
+static inline stats_mean net_head_all(const net_counters *c)
+{
+    if (c->head_cls == 1u << NET_CONTROL || c->head_cls == 1u << NET_DATA)
+        return c->head_s[c->head_cls >> 1];
+    return c->head_both_s;
+}
 
 /* A fabric instance (net_create), or a client's handle on one (net_attach).
  * Several workloads share one fabric through client handles: each sends

@@ -186,6 +186,8 @@ typedef struct torus {
     topo_div dstride[TOPO_MAX_DIMS], dk[TOPO_MAX_DIMS]; /* divisions by them (topo_div) */
     topo_torus_routing routing;
     uint16_t *cc; /* [switches n] every switch's coordinates (route words, when dst_routed and small), NULL */
+    uint8_t *wt;  /* rec_word's table (rec_word's comment), NULL */
+    uint32_t wt_at[TOPO_MAX_DIMS]; /* dimension d's k_d x k_d part starts at wt[wt_at[d]] */
 } torus;
 
 static const torus *T(const topo *t) { return t->priv; }
@@ -580,9 +582,81 @@ static inline uint32_t wcoord(const torus *q, uint32_t v, uint32_t d)
     return q->cc ? q->cc[(size_t)v * q->n + d] : coord(q, v, d);
 }
 
+/* rec_word's two bits of dimension d for source coordinate a and
+ * destination coordinate b, with WT_TIE where a tie leaves the direction to
+ * the salt (then the bits of going +). Without a twist, offsets (hdr_init's
+ * record, dor) gives dimension d the least |o| congruent to b - a modulo
+ * k_d, and at a tie (2 ((b - a) mod k_d) = k_d) the salt's bit decides:
+ * ring_min_tie's bit (3 + d, and 0 or 1 for dimension 0 of a plane) gives
+ * - when set; in the plane (dimensions 0, 1), |ax| = |bx| without a twist,
+ * so y's offset is the lesser of |dy| and |dy -+ k_1| (dy = b - a, not
+ * reduced), a tie (2 |dy| = k_1) taking dy on bit 2 clear and dy -+ k_1 on
+ * bit 2 set, and x's tie then reads bit 1 when y took dy -+ k_1 (o_y's
+ * sign is not dy's), bit 0 otherwise. The word
+ * of a traversal going - differs from going + in its direction bit and,
+ * under dateline="ring", in its class (a != b: exactly one way crosses the
+ * wrap link): WT_FLIP(q). test_torus_route_words compares every pair's word
+ * with hdr_init's record for 64 salts. */
+#define WT_TIE 4u
+#define WT_FLIP(q) ((q)->dateline_ring ? 3u : 1u)
+static uint8_t wt_bits(const torus *q, uint32_t d, uint32_t a, uint32_t b)
+{
+    uint32_t k = q->k[d], r = b >= a ? b - a : b + k - a;
+    if (r == 0)
+        return 0;
+    int32_t o = 2 * r <= k ? (int32_t)r : (int32_t)r - (int32_t)k; /* a tie: + */
+    uint8_t w = (uint8_t)(o < 0);
+    if (q->dateline_ring)
+        w |= (uint8_t)((o > 0 ? a > b : a < b) << 1);
+    return (uint8_t)(w | (2 * r == k ? WT_TIE : 0));
+}
+
+/* the table: with the coordinates' (cc), up to 2^20 entries */
+static void wt_make(torus *q)
+{
+    uint64_t size = 0;
+    for (uint32_t d = 0; d < q->n; d++) {
+        q->wt_at[d] = (uint32_t)size;
+        size += (uint64_t)q->k[d] * q->k[d];
+    }
+    if (!q->cc || size > (UINT64_C(1) << 20))
+        return;
+    q->wt = tn_xmalloc((size_t)size);
+    for (uint32_t d = 0; d < q->n; d++)
+        for (uint32_t a = 0; a < q->k[d]; a++)
+            for (uint32_t b = 0; b < q->k[d]; b++)
+                q->wt[q->wt_at[d] + (size_t)a * q->k[d] + b] = wt_bits(q, d, a, b);
+}
+
+/* dimension d's entry, its tie decided by the salt's bit j */
+static inline uint32_t wt_word(const torus *q, uint32_t e, uint64_t salt, unsigned j)
+{
+    if (__builtin_expect(e & WT_TIE, 0) && topo_pick(salt, j, 2))
+        e ^= WT_FLIP(q);
+    return e & 3u;
+}
+
 static uint32_t rec_word(const topo *t, uint32_t src, uint32_t dst, uint64_t salt)
 {
     const torus *q = T(t);
+    if (q->wt) {
+        const uint16_t *a = &q->cc[(size_t)src * q->n], *b = &q->cc[(size_t)dst * q->n];
+        uint32_t w = 0, d0 = 0;
+        if (q->n >= 2) {
+            /* y: a tie takes dy's sign, or dy -+ k_1 on bit 2 */
+            uint32_t wy = q->wt[q->wt_at[1] + (size_t)a[1] * q->k[1] + b[1]];
+            if (__builtin_expect(wy & WT_TIE, 0) && (topo_pick(salt, 2, 2) ^ (b[1] < a[1])))
+                wy ^= WT_FLIP(q);
+            wy &= 3u;
+            /* y took dy -+ k_1 when its direction is not dy's sign */
+            unsigned wrap = a[1] != b[1] && (wy & 1u) != (b[1] < a[1]);
+            w = wt_word(q, q->wt[(size_t)a[0] * q->k[0] + b[0]], salt, wrap) | wy << 2;
+            d0 = 2;
+        }
+        for (uint32_t d = d0; d < q->n; d++)
+            w |= wt_word(q, q->wt[q->wt_at[d] + (size_t)a[d] * q->k[d] + b[d]], salt, 3 + d) << (2 * d);
+        return w;
+    }
     int32_t off[TOPO_MAX_DIMS];
     offsets(q, src, dst, salt, 0, 0, off); /* hdr_init's (dor) */
     uint32_t w = 0;
@@ -713,6 +787,7 @@ static double uniform_bound(const topo *t)
 static void fini(topo *t)
 {
     free(((torus *)t->priv)->cc);
+    free(((torus *)t->priv)->wt);
     free(t->priv);
 }
 
@@ -806,6 +881,7 @@ int topo_torus_init(topo *t, const topo_torus_params *p, char *err, size_t errle
         for (uint32_t v = 0; v < stride; v++)
             for (uint32_t d = 0; d < q->n; d++)
                 q->cc[(size_t)v * q->n + d] = (uint16_t)coord(q, v, d);
+        wt_make(q);
     }
     return 0;
 }

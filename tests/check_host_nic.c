@@ -175,6 +175,92 @@ START_TEST(test_nic_peek)
 }
 END_TEST
 
+/* nic_alone / nic_take_alone: a message that is alone at its node and one
+ * packet is cut whole, and push + take of it leaves the NIC as it was but
+ * for the packet count. By hand (mtu 1000): 1000 B on an empty node is
+ * alone, 1001 B is two packets (not), a 0-byte message is one empty packet;
+ * beside an active message, or with a paused class, nothing is alone; mtu 0
+ * keeps every message whole. Then random sequences under every policy,
+ * with and without classes: NIC a always pushes and takes, NIC b takes
+ * alone whenever nic_alone says so; the pieces and every node field agree
+ * at every step. */
+START_TEST(test_nic_alone)
+{
+    host_nic h;
+    nic_params p = {.policy = NIC_FIFO, .mtu_bytes = 1000};
+    nic_init(&h, 2, &p, 0);
+    net_msg a = mk(0, 0, 1000, 0), b = mk(1, 0, 1001, 0), z = mk(2, 0, 0, 0), o = mk(3, 1, 10, 0);
+    ck_assert_int_eq(nic_alone(&h, &a), 1);
+    ck_assert_int_eq(nic_alone(&h, &b), 0);
+    ck_assert_int_eq(nic_alone(&h, &z), 1);
+    nic_piece pc;
+    nic_take_alone(&h, &z, &pc);
+    ck_assert(pc.msg == &z && pc.bytes == 0 && pc.seq == 0 && pc.last == 1);
+    ck_assert_uint_eq(h.packets, 1);
+    nic_push(&h, &b);
+    ck_assert_int_eq(nic_alone(&h, &a), 0); /* b is active at node 0 */
+    ck_assert_int_eq(nic_alone(&h, &o), 1); /* node 1 is empty */
+    nic_hold(&h, 1, 0, 1);
+    ck_assert_int_eq(nic_alone(&h, &o), 0); /* node 1's class is paused */
+    nic_fini(&h);
+    p.mtu_bytes = 0;
+    nic_init(&h, 1, &p, 0);
+    ck_assert_int_eq(nic_alone(&h, &b), 1);
+    nic_fini(&h);
+
+    enum { M = 400 };
+    net_msg *ms = calloc(2 * M, sizeof *ms);
+    gsl_rng *g = gsl_rng_alloc(gsl_rng_mt19937);
+    for (int pol = NIC_FIFO; pol <= NIC_SRPT; pol++)
+        for (int cl = 0; cl < 2; cl++) {
+            host_nic x, y;
+            nic_params q = {.policy = pol, .mtu_bytes = 1000};
+            nic_init(&x, 1, &q, cl);
+            nic_init(&y, 1, &q, cl);
+            gsl_rng_set(g, (unsigned long)(10 * pol + cl + 101));
+            unsigned alone = 0;
+            for (size_t i = 0; i < M; i++) {
+                uint64_t sz = gsl_rng_uniform_int(g, 3) == 0 ? gsl_rng_uniform_int(g, 3000) : gsl_rng_uniform_int(g, 1001);
+                ms[i] = mk(i, 0, sz, (uint8_t)gsl_rng_uniform_int(g, NET_PRIO_CLASSES));
+                ms[M + i] = ms[i];
+                /* hand over, then cut 0 to 3 packets */
+                unsigned cuts = (unsigned)gsl_rng_uniform_int(g, 4);
+                nic_piece px, py;
+                nic_push(&x, &ms[i]);
+                int took = 0;
+                if (cuts && nic_alone(&y, &ms[M + i])) {
+                    nic_take_alone(&y, &ms[M + i], &py);
+                    ck_assert_int_eq(nic_take(&x, 0, 0, &px), 1);
+                    took = 1;
+                    alone++;
+                } else
+                    nic_push(&y, &ms[M + i]);
+                for (unsigned c = took; c < cuts; c++) {
+                    int gx = nic_take(&x, 0, 0, &px), gy = nic_take(&y, 0, 0, &py);
+                    REQUIRE(gx == gy, "%s classes %d: take %d and %d", nic_policy_names[pol], cl, gx, gy);
+                    if (!gx)
+                        break;
+                    REQUIRE(py.msg - ms == M + (px.msg - ms) && px.bytes == py.bytes && px.seq == py.seq &&
+                                px.last == py.last && px.left_bytes == py.left_bytes && px.prio == py.prio,
+                            "%s classes %d: pieces differ", nic_policy_names[pol], cl);
+                }
+                if (took)
+                    REQUIRE(py.msg - ms == M + (px.msg - ms) && px.bytes == py.bytes && px.seq == py.seq &&
+                                px.last == py.last && px.left_bytes == py.left_bytes && px.prio == py.prio,
+                            "%s classes %d: the alone piece differs", nic_policy_names[pol], cl);
+                REQUIRE(x.node[0].mask == y.node[0].mask && x.node[0].active == y.node[0].active &&
+                            x.node[0].qbytes == y.node[0].qbytes && x.packets == y.packets,
+                        "%s classes %d: the NICs differ after message %zu", nic_policy_names[pol], cl, i);
+            }
+            ck_assert_uint_gt(alone, 20);
+            nic_fini(&x);
+            nic_fini(&y);
+        }
+    gsl_rng_free(g);
+    free(ms);
+}
+END_TEST
+
 /* SRPT ties go to the earlier hand-over; a 0-byte message is one empty
  * packet; mtu 0 keeps a message whole; 8 classes are served in order. */
 START_TEST(test_nic_edges)
@@ -577,6 +663,7 @@ static Suite *host_nic_suite(void)
     tcase_add_test(t, test_nic_policies);
     tcase_add_test(t, test_nic_edges);
     tcase_add_test(t, test_nic_peek);
+    tcase_add_test(t, test_nic_alone);
     suite_add_tcase(s, t);
     t = tcase_create("fabrics");
     tcase_set_timeout(t, 300);

@@ -20,6 +20,7 @@
 #include "metrics.h"
 #include "network.h"
 #include "sim.h"
+#include "units.h"
 
 extern const net_ops net_ideal_ops, net_switch_ops; /* networks/net_ideal.c, net_switch.c */
 
@@ -207,6 +208,51 @@ START_TEST(test_bad_params)
 }
 END_TEST
 
+/* ---- the series of all messages (net_latency_all, net_head_all) ---- */
+
+/* Kept only once a second class adds (network.h): the count, mean and
+ * extremes must be those of one series over every message in delivery
+ * order, accumulated here independently (stats_mean over the latencies
+ * the harness recorded), bit for bit. Messages of different sizes from
+ * different sources so that latencies differ; class orders: data first,
+ * control first, one class only. */
+START_TEST(test_latency_all_series)
+{
+    static const char *const orders[] = {"DDDCDCCD", "CCDCDDDC", "DDDDD", "CCC"};
+    for (size_t o = 0; o < sizeof orders / sizeof *orders; o++)
+        for (int f = 0; f < 2; f++) {
+            net_params p = star(8, B40);
+            harness *h = h_new(fabrics[f], &p, 16);
+            size_t k = strlen(orders[o]);
+            net_msg *m[16];
+            for (size_t i = 0; i < k; i++)
+                m[i] = at(h, 1000000 + 37000 * (int64_t)i, (uint32_t)(i % 4), 7, 40 + 1000 * (uint64_t)(i % 3),
+                          NET_PRIO_LOW, orders[o][i] == 'C' ? NET_CONTROL : NET_DATA);
+            run(h);
+            stats_mean all, head;
+            stats_mean_init(&all);
+            stats_mean_init(&head);
+            for (size_t d = 0; d < h->nrec; d++)
+                for (size_t i = 0; i < k; i++)
+                    if (m[i]->id == h->id[d]) {
+                        stats_mean_add(&all, units_ps_to_s(h->t_ps[d] - m[i]->t_submit_ps));
+                        if (m[i]->t_head_ps >= 0)
+                            stats_mean_add(&head, units_ps_to_s(m[i]->t_head_ps - m[i]->t_submit_ps));
+                    }
+            ck_assert_uint_eq(h->nrec, k);
+            stats_mean a = net_latency_all(&h->n->c), hd = net_head_all(&h->n->c);
+            ck_assert_uint_eq(a.n, k);
+            ck_assert_msg(a.mean == all.mean && a.min == all.min && a.max == all.max,
+                          "%s on %s: all %.17g [%.17g, %.17g], series %.17g [%.17g, %.17g]", orders[o], fabrics[f],
+                          a.mean, a.min, a.max, all.mean, all.min, all.max);
+            ck_assert_uint_eq(hd.n, head.n);
+            ck_assert_msg(hd.mean == head.mean && hd.min == head.min && hd.max == head.max, "%s on %s: head",
+                          orders[o], fabrics[f]);
+            h_free(h);
+        }
+}
+END_TEST
+
 /* ---- zero load ---- */
 
 START_TEST(test_zero_load)
@@ -247,7 +293,7 @@ START_TEST(test_zero_load)
             ck_assert_int_eq(m->src, 0);
             ck_assert_int_eq(m->dst, 7);
             /* the framework's sample holds exactly that latency */
-            ck_assert_double_eq_tol(h->n->c.latency_all_s.max, (double)lat * 1e-12,
+            ck_assert_double_eq_tol(net_latency_all(&h->n->c).max, (double)lat * 1e-12,
                                     1e-9 * (double)lat * 1e-12);
             h_free(h);
         }
@@ -940,6 +986,7 @@ static Suite *net_suite(void)
     tcase_add_test(tc, test_registry);
     tcase_add_test(tc, test_bad_params);
     tcase_add_test(tc, test_zero_load);
+    tcase_add_test(tc, test_latency_all_series);
     tcase_add_test(tc, test_same_source);
     tcase_add_test(tc, test_two_sources);
     tcase_add_test(tc, test_overtake);

@@ -758,6 +758,63 @@ START_TEST(test_dateline_ring)
 }
 END_TEST
 
+/* Route words (topo.h rec_word; the torus's dor without a twist): the word
+ * of every pair equals the one read off hdr_init's record, for salts that
+ * decide every tie both ways: bit 2d is the sign of the record's offset in
+ * d (1: -), bit 2d + 1 under dateline="ring" the traversal's class, 1 when
+ * it crosses the wrap link: going + from coordinate s to e that is e < s
+ * (k-1 -> 0 lies between), going - it is e > s. By hand on the 8x8 torus:
+ * 1 -> 6 (x 1 -> 6, y 0): (6 - 1) mod 8 = 5 > 4, so - 3 hops, word bit 0;
+ * going - from 1 to 6 wraps 0 -> 7: ring class 1, bit 1: word 3 (ring), 1
+ * (hop). 0 -> 4: x's offset 4 = 8/2 is a tie, decided by the salt: over
+ * salts 0..63 both + (word 0) and - occur (word 1; 3 under ring: going -
+ * from 0 to 4 crosses 0 -> 7). */
+START_TEST(test_torus_route_words)
+{
+    static const uint32_t dims[][3] = {{8, 8, 0}, {5, 6, 0}, {6, 3, 2}, {4, 4, 4}, {2, 3, 0}, {7, 0, 0}, {4, 0, 0},
+                                       {2, 2, 2}, {9, 4, 0}};
+    for (size_t i = 0; i < sizeof dims / sizeof *dims; i++)
+        for (int ring = 0; ring < 2; ring++) {
+            topo t;
+            char err[256];
+            topo_torus_params p = {.routing = TOPO_TORUS_DOR, .dateline_ring = (uint8_t)ring};
+            for (uint32_t d = 0; d < 3 && dims[i][d]; d++)
+                p.dims[p.ndims++] = dims[i][d];
+            ck_assert_msg(topo_torus_init(&t, &p, err, sizeof err) == 0, "%s", err);
+            ck_assert_ptr_nonnull(t.ops->rec_word);
+            for (uint32_t a = 0; a < t.hosts; a++)
+                for (uint32_t b = 0; b < t.hosts; b++)
+                    for (uint64_t salt = 0; salt < 64; salt++) {
+                        uint64_t sl = salt * UINT64_C(0x9e3779b97f4a7c15);
+                        topo_hdr h;
+                        t.ops->hdr_init(&t, a, b, sl, &h);
+                        uint32_t want = 0, stride = 1;
+                        for (uint32_t d = 0; d < p.ndims; d++) {
+                            uint32_t s = a / stride % p.dims[d], e = b / stride % p.dims[d];
+                            stride *= p.dims[d];
+                            if (!h.off[d])
+                                continue;
+                            want |= (uint32_t)(h.off[d] < 0) << (2 * d);
+                            if (ring)
+                                want |= (uint32_t)(h.off[d] > 0 ? e < s : e > s) << (2 * d + 1);
+                        }
+                        uint32_t got = t.ops->rec_word(&t, a, b, sl);
+                        REQUIRE_MSG(got == want, "torus %u %u %u ring %d: %u -> %u salt %llu: word %u, record's %u",
+                                    dims[i][0], dims[i][1], dims[i][2], ring, a, b, (unsigned long long)sl, got,
+                                    want);
+                    }
+            if (p.ndims == 2 && p.dims[0] == 8 && p.dims[1] == 8) {
+                ck_assert_uint_eq(t.ops->rec_word(&t, 1, 6, 0), ring ? 3u : 1u);
+                unsigned seen = 0;
+                for (uint64_t salt = 0; salt < 64; salt++)
+                    seen |= 1u << t.ops->rec_word(&t, 0, 4, salt * UINT64_C(0x9e3779b97f4a7c15));
+                ck_assert_uint_eq(seen, ring ? (1u << 0 | 1u << 3) : (1u << 0 | 1u << 1));
+            }
+            topo_free(&t);
+        }
+}
+END_TEST
+
 /* Oblivious routings: the graph of all routes is acyclic with the
  * topology's classes. For the torus, folding the dateline classes into one
  * makes it cyclic (the rings close): the check sees cycles when they exist. */
@@ -1509,6 +1566,7 @@ static Suite *topo_suite(void)
     tcase_add_test(tc, test_invariants_dragonfly);
     tcase_add_test(tc, test_deadlock_oblivious);
     tcase_add_test(tc, test_dateline_ring);
+    tcase_add_test(tc, test_torus_route_words);
     tcase_add_test(tc, test_deadlock_ugal);
     tcase_add_test(tc, test_deadlock_adaptive);
     tcase_add_test(tc, test_deadlock_records);

@@ -176,6 +176,12 @@
  *
  * No malloc in the event loop: messages come from a net_msg_pool, per-node
  * records are allocated in init. */
+/* GSL's own inline bodies of gsl_rng_uniform_int and gsl_rng_uniform_pos
+ * (gsl_rng.h under HAVE_INLINE, GSL's documented switch): the same draws,
+ * without a call into the library for each (a destination and a gap per
+ * message). */
+#define HAVE_INLINE 1
+#include <gsl/gsl_rng.h>
 #include <gsl/gsl_randist.h>
 #include <math.h>
 #include <stdint.h>
@@ -436,6 +442,18 @@ static uint64_t ur_mix(uint64_t x)
 }
 
 static void ur_arrival(sim *s, void *ctx, uint64_t arg);
+
+/* llround(x), without the library call for 0 <= x < 2^52: there x -
+ * trunc(x) is exact (a double's bits below its binary point), so rounding
+ * half away from zero is trunc(x) + (x - trunc(x) >= 0.5); else llround. */
+static inline int64_t ur_llround(double x)
+{
+    if (x >= 0 && x < 0x1p52) {
+        int64_t t = (int64_t)x;
+        return t + (x - (double)t >= 0.5);
+    }
+    return llround(x);
+}
 
 /* The pattern's rules on the node count N (file head); the number of base-k
  * digits of tornado and neighbor in *digits. 0, or -1 + err. */
@@ -797,7 +815,7 @@ static void ur_schedule_next(ur *w, uint32_t i)
     }
     /* a draw past the clock's reach (a gap of days at 1 b/s) goes just past
      * 2^62 ps, where run_one stops the run with a message, never wrapping */
-    int64_t t = nd->next_ps < 0x1p62 ? llround(nd->next_ps) : (INT64_C(1) << 62) + 1;
+    int64_t t = nd->next_ps < 0x1p62 ? ur_llround(nd->next_ps) : (INT64_C(1) << 62) + 1;
     if (w->duration_ps > 0 && t >= w->duration_ps && !drain) {
         w->sources_ended++;
         return;
@@ -825,7 +843,7 @@ static void ur_arrival(sim *s, void *ctx, uint64_t arg)
 
     uint32_t dst = ur_pick_dest(w, src);
     double x = dist_sample(&w->p->message_size, w->rng_size);
-    uint64_t size = x <= 0 ? 0 : (uint64_t)llround(x);
+    uint64_t size = x <= 0 ? 0 : (uint64_t)ur_llround(x);
 
     net_msg *m = net_msg_alloc(&w->pool);
     m->src = src;

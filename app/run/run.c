@@ -338,8 +338,8 @@ static int write_latency_hist(net *n, const char *path, char *err, size_t errlen
         for (size_t i = 0; i < x->n; i++)
             stats_loghist_add(&hg[k], x->x[i]);
     }
-    TN_ASSERT(n->c.latency_all_s.n == n->c.latency_s[0].n + n->c.latency_s[1].n,
-              "%llu latencies, %zu control and %zu data", (unsigned long long)n->c.latency_all_s.n,
+    TN_ASSERT(net_latency_all(&n->c).n == n->c.latency_s[0].n + n->c.latency_s[1].n,
+              "%llu latencies, %zu control and %zu data", (unsigned long long)net_latency_all(&n->c).n,
               n->c.latency_s[0].n, n->c.latency_s[1].n);
     for (int k = 0; k < 3; k++) {
         for (size_t b = 0; b < stats_loghist_bins(&hg[0]); b++) {
