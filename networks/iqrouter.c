@@ -755,8 +755,9 @@ static void ev_deliver(sim *s, void *ctx, uint64_t arg)
     /* the message's mean hops over its packets (their sum rides in aux's
      * high half), added in delivery order: a floating-point sum that does
      * not depend on the order in which its packets' tails crossed */
-    uint64_t K = m->size_bytes ? (m->size_bytes - 1) / q->st->mtu + 1 : 1;
-    q->st->hops_acc += (double)(m->aux >> 32) / (double)K;
+    uint64_t K = m->size_bytes <= q->st->mtu ? 1 : (m->size_bytes - 1) / q->st->mtu + 1;
+    double hops = (double)(m->aux >> 32);
+    q->st->hops_acc += K == 1 ? hops : hops / (double)K; /* (x / 1.0 is x) */
     q->st->msgs_delivered++;
     q->st->t_last_ps = sim_now(s);
     net_delivered(q->st->n, m);
@@ -1685,7 +1686,8 @@ static void host_try(iqr *q, uint32_t h, int64_t now)
             int32_t need = q->wormhole ? 1 : (int32_t)(bytes ? (bytes - 1) / q->flit + 1 : 1);
             base = k == UINT32_MAX ? 0 : k * q->vgrp;
             for (uint32_t i = 0; i < n; i++) {
-                uint32_t v = base + (hs->rr + i) % n;
+                uint32_t j = hs->rr + i; /* < 2n: (rr + i) mod n without a division */
+                uint32_t v = base + (j >= n ? j - n : j);
                 if (credits_now(q, xo, v, now) >= need) {
                     pick = v;
                     kpick = k;
@@ -1711,7 +1713,7 @@ static void host_try(iqr *q, uint32_t h, int64_t now)
                 host_tick_at(q, h, t);
             return;
         }
-        hs->rr = (uint16_t)((pick - base + 1) % n);
+        hs->rr = (uint16_t)(pick - base + 1 == n ? 0 : pick - base + 1);
         nic_piece pc;
         if (dm) {
             nic_take_alone(&st->nic, dm, &pc);
@@ -1724,7 +1726,7 @@ static void host_try(iqr *q, uint32_t h, int64_t now)
         iq_pkt *p = pkt_alloc(q);
         p->msg = pc.msg;
         p->bytes = (uint32_t)pc.bytes;
-        p->nflits = (uint32_t)(pc.bytes ? (pc.bytes - 1) / q->flit + 1 : 1);
+        p->nflits = (uint32_t)(pc.bytes <= q->flit ? 1 : (pc.bytes - 1) / q->flit + 1);
         p->hops = 0;
         p->cls = q->classes ? pc.prio : 0;
         if (q->words) { /* its word; of the record route reads only dst (head comment "Route words") */
@@ -2020,7 +2022,7 @@ void iqr_send(swnet *st, net_msg *m)
     TN_ASSERT(m->src < st->hosts && m->dst < st->hosts, "message %u -> %u on %u hosts", m->src, m->dst, st->hosts);
     if (st->t_first_ps < 0)
         st->t_first_ps = now;
-    m->aux = m->size_bytes ? (m->size_bytes - 1) / st->mtu + 1 : 1;
+    m->aux = m->size_bytes <= st->mtu ? 1 : (m->size_bytes - 1) / st->mtu + 1; /* (without a division for one) */
     m->t_aux_ps = 0;
     m->next = NULL;
     iq_host *hs = &q->h[m->src];
