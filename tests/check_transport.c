@@ -2763,6 +2763,54 @@ END_TEST
  *   sender sees 2, 3, 6 at RTT + 1, 4, 5 SER, and the duplicate at RTT + 3
  *   SER sends one segment by limited transmit (13: after ACK 2 cwnd = 11
  *   mss, nxt = 13, and 12 segments outstanding <= 11 + 2). */
+/* (a) A timeout during fast recovery. test_dctcp_ns3_loss_ssthresh's flow
+ * (200 segments, delayed-ack 1, init-cwnd 10, no marks) with the 16
+ * segments 30, 32, .., 60 lost and min-rto 60 us. The third duplicate ACK
+ * of 30 starts fast recovery as there: alpha = 225/256, cwnd 40 mss, so
+ * 30..69 are out (recover = 70); ns-3: ssthresh = 32 735 B. NewReno's
+ * partial ACKs (una 32, 34, 36, a round trip apart) resend one hole each,
+ * and the timer, restarted at the first one only (RFC 6582's impatient
+ * variant, ns-3's m_isFirstPartialAck), fires while una = 36 < 70: in
+ * recovery. No observation window ends in recovery (dctcp's on_ack is not
+ * called there), so alpha is still 225/256.
+ *   ns-3: TcpSocketBase::ReTxTimeout (state CA_RECOVERY, not CA_LOSS) takes
+ *   TcpDctcp::GetSsThresh = (1 - alpha/2) m_cWnd, and in fast recovery
+ *   m_cWnd is ssthresh: TcpClassicRecovery::EnterRecovery sets m_cWnd =
+ *   m_ssThresh and keeps the inflation in m_cWndInfl (DoRecovery adds to
+ *   that only). So ssthresh = (1 - 225/512) x 32 735 = 18 349.49 -> 18 349
+ *   B, not (1 - alpha/2) x the inflated window (ssthresh + 3 mss + a
+ *   segment per duplicate ACK). */
+START_TEST(test_dctcp_ns3_rto_in_recovery)
+{
+    static nrec r;
+    tp_params tp = tparams("dctcp");
+    tp.min_rto_ps = 60000000;
+    tp_inst *t;
+    th_net *h = ns3_net(1, &tp, &t, &r);
+    uint32_t lost[16];
+    for (int i = 0; i < 16; i++)
+        lost[i] = 30 + 2 * (uint32_t)i;
+    tp_set_loss(t, lost, 16);
+    net_msg *m = th_at_low(h, 0, 0, 1, 200 * MSS);
+    th_net_go(h);
+    ck_assert_uint_eq(m->a, 1);
+    size_t k = nrec_find(&r, TP_EV_FAST_RETRANSMIT);
+    ck_assert_uint_eq(r.cwnd[k - 1], 40 * MSS);
+    ck_assert_uint_eq(r.ssthresh[k], 32735);
+    size_t j = nrec_find(&r, TP_EV_TIMEOUT);
+    ck_assert_uint_gt(j, k + 1);
+    for (size_t i = k + 1; i < j; i++) { /* partial ACKs only: still in recovery at the timeout */
+        ck_assert_int_eq(r.ev[i], TP_EV_ACK);
+        ck_assert_uint_eq(r.una[i], 32 + 2 * (i - k - 1));
+    }
+    ck_assert_uint_eq(r.una[j], 36);
+    ck_assert_double_eq(r.alpha[j], 225.0 / 256);
+    ck_assert_uint_eq(r.ssthresh[j], 18349);
+    ck_assert_uint_eq(r.cwnd[j], MSS);
+    th_net_free(h);
+}
+END_TEST
+
 START_TEST(test_dctcp_ns3_ce_change_ack)
 {
     for (int v = 0; v < 2; v++) {
@@ -2846,6 +2894,7 @@ static Suite *transport_suite(void)
     tcase_add_test(t, test_dctcp_ns3_no_fast_retransmit_in_cwr);
     tcase_add_test(t, test_dctcp_ns3_no_floor);
     tcase_add_test(t, test_dctcp_ns3_ce_change_ack);
+    tcase_add_test(t, test_dctcp_ns3_rto_in_recovery);
     suite_add_tcase(s, t);
     return s;
 }
