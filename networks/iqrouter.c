@@ -409,6 +409,8 @@ _Static_assert(sizeof(iq_ivc) == 64, "an input VC is one cache line");
 
 /* an output VC at a sender: owner and credits */
 typedef struct iq_ovc {
+    int64_t front;    /* cn > 0: its credit FIFO's front entry (cring[ch]), kept here so that a sender's look
+                         at its credits reads this line alone while the front one is still on its way */
     int32_t credits;  /* free flits of the buffer it feeds, credits on their way excluded */
     uint32_t owner;   /* the local input VC holding it, NONE: free */
     uint32_t ch, cn;  /* credit FIFO: front, entries */
@@ -581,7 +583,7 @@ static inline int32_t credits_now(iqr *q, uint32_t xo, uint32_t v, int64_t now)
 {
     iq_ovc *o = ovc_at(q, xo, v);
     /* nothing on its way, or the first not yet arrived: no update (the common case) */
-    if (o->cn && q->cring[((size_t)xo * q->V + v) * q->depth + o->ch] <= now)
+    if (o->cn && o->front <= now)
         credits_pop(q, xo, v, now);
     return o->credits;
 }
@@ -590,10 +592,12 @@ static void credits_pop(iqr *q, uint32_t xo, uint32_t v, int64_t now)
 {
     iq_ovc *o = ovc_at(q, xo, v);
     const int64_t *cr = &q->cring[((size_t)xo * q->V + v) * q->depth];
-    while (o->cn && cr[o->ch] <= now) {
+    while (o->cn && o->front <= now) {
         o->credits++;
-        o->ch = o->ch + 1 == q->depth ? 0 : o->ch + 1;
         o->cn--;
+        o->ch = o->cn == 0 || o->ch + 1 == q->depth ? 0 : o->ch + 1; /* (empty: from its first slot again) */
+        if (o->cn)
+            o->front = cr[o->ch];
     }
 }
 
@@ -677,6 +681,8 @@ static inline __attribute__((always_inline)) void credit_back(iqr *q, uint32_t x
     if (i >= q->depth)
         i -= q->depth;
     q->cring[((size_t)xo * q->V + v) * q->depth + i] = t;
+    if (!o->cn)
+        o->front = t;
     o->cn++;
     if (o->waiting) {
         o->waiting = 0;
@@ -696,6 +702,17 @@ static inline __attribute__((always_inline)) void credit_back(iqr *q, uint32_t x
 }
 
 static void route(iqr *q, uint32_t sw, iq_ivc *c, iq_pkt *p, int64_t now);
+
+/* olink[x] for port x whose output enters peer: when no link has a latency
+ * of its own (!q->varies, iqr_init) it is hlink toward a host, else link;
+ * the lean copies take it so, without reading olink (a cache line a hop on
+ * a large fabric) */
+static inline __attribute__((always_inline)) int64_t olink_of(const iqr *q, uint32_t x, uint32_t peer, const int lean)
+{
+    if (lean && !q->varies)
+        return (peer & HOSTBIT) ? q->hlink : q->link;
+    return q->olink[x];
+}
 static void iq_kill(iqr *q, iq_pkt *p, uint32_t x, uint32_t v, int64_t now, int cur);
 
 /* Input VC c takes the facts of packet p, whose head is at its front and
@@ -1170,8 +1187,10 @@ static inline __attribute__((always_inline)) void sa_grant_k(iqr *q, uint32_t sw
 {
     iq_flit *f = vc_front(c);
     iq_pkt *p = f->p;
-    c->head = c->head + 1 == q->depth ? 0 : c->head + 1;
     c->n--;
+    /* an empty ring starts again at its first slot: at low load a VC's
+     * flits then stay in its ring's first line (fewer lines a hop touches) */
+    c->head = c->n == 0 || c->head + 1 == q->depth ? 0 : c->head + 1;
     uint32_t k_flit = c->sent++;
     int tail = c->sent == c->nflits;
     q->s.flits++;
@@ -1202,15 +1221,16 @@ static inline __attribute__((always_inline)) void sa_grant_k(iqr *q, uint32_t sw
         Tl = q->lT[xo];
         q->lnext[xo] = wire + Tl;
     }
-    int64_t whole = wire + Tl + q->olink[xo]; /* whole at the far end */
+    int64_t whole = wire + Tl + olink_of(q, xo, dn, lean); /* whole at the far end */
     q->busy[xo]++;
     /* its credit back upstream */
     uint32_t xin = x0 + c->pin, up = q->peer[xin];
     credit_back(q, (up & HOSTBIT) ? q->X + (up & ~HOSTBIT) : up, c->vin,
-                credit_send(q, xin, leave, lean) + q->cd + q->olink[xin]); /* back on the reverse link: port xin's output */
+                credit_send(q, xin, leave, lean) + q->cd + olink_of(q, xin, up, lean)); /* back on the reverse link:
+                                                                                          port xin's output */
     if (dn & HOSTBIT) {
         if (k_flit == 0) {
-            int64_t head = wire + q->olink[xo];
+            int64_t head = wire + olink_of(q, xo, dn, lean);
             if (p->msg->t_head_ps < 0 || head < p->msg->t_head_ps)
                 p->msg->t_head_ps = head;
         }
@@ -1786,7 +1806,7 @@ static void host_try(iqr *q, uint32_t h, int64_t now)
     if (credits_now(q, xo, hs->vc, now) < 1) {
         iq_ovc *o = ovc_at(q, xo, hs->vc);
         if (o->cn)
-            host_tick_at(q, h, q->cring[((size_t)xo * q->V + hs->vc) * q->depth + o->ch]);
+            host_tick_at(q, h, o->front);
         else
             o->waiting = 1;
         return;

@@ -34,8 +34,9 @@
  *     2 mss): TcpDctcp::GetSsThresh (tcp-dctcp.cc) returns (1 - m_alpha /
  *     2) m_cWnd whatever bytesInFlight, and TcpSocketBase calls it for
  *     fast retransmit too (EnterRecovery, tcp-socket-base.cc) and on a
- *     timeout (ReTxTimeout), where cwnd is the value before the timeout. No
- *     2-mss floor. A timeout that comes again before una reaches the
+ *     timeout (ReTxTimeout), where cwnd is the value before the timeout
+ *     (in fast recovery ssthresh: TcpClassicRecovery sets m_cWnd =
+ *     m_ssThresh and inflates m_cWndInfl only). No 2-mss floor. A timeout that comes again before una reaches the
  *     recovery point of the one before, its head already sent again
  *     (ns-3's CA_LOSS with IsHeadRetransmitted), keeps ssthresh
  *     (ReTxTimeout's condition; RFC 5681 sec. 3.1 says the same).
@@ -132,12 +133,16 @@ static void dctcp_ns3_init(tp_flow *f)
 
 /* (a): ns-3's TcpDctcp::GetSsThresh, as ReTxTimeout calls it (kept on a
  * timeout repeated in CA_LOSS: in_loss, and the head sent again since the
- * last one, una < nxt; ev_rto asks before it moves nxt back to una) */
+ * last one, una < nxt; ev_rto asks before it moves nxt back to una and
+ * ends fast recovery). Its m_cWnd is cwnd, except in fast recovery, where
+ * TcpClassicRecovery keeps m_cWnd = ssthresh and the inflation apart
+ * (m_cWndInfl): a timeout there cuts ssthresh, not the inflated cwnd. */
 static uint64_t dctcp_ns3_ssthresh(const tp_flow *f)
 {
     if (f->in_loss && f->una < f->nxt)
         return f->ssthresh;
-    return (uint64_t)((double)f->cwnd * (1 - f->alpha / 2));
+    uint64_t w = f->in_fr ? f->ssthresh : f->cwnd;
+    return (uint64_t)((double)w * (1 - f->alpha / 2));
 }
 
 static void dctcp_ns3_on_timeout(tp_flow *f)

@@ -506,9 +506,10 @@ START_TEST(test_slurm_variables)
 }
 END_TEST
 
-/* An error caused by --set is blamed on the option, not on the file (which
- * was valid on its own), whether the option's value itself is wrong or only
- * with the rest; a problem the option causes elsewhere names both. */
+/* An error caused by --set is blamed on the option, not on the file,
+ * whether the option's value itself is wrong or only with the rest; a
+ * problem the option causes elsewhere in the file is placed there and names
+ * the options ("FILE:LINE:COL (with --set ...): error:"). */
 START_TEST(test_set_errors_blame_the_option)
 {
     static const struct {
@@ -522,8 +523,8 @@ START_TEST(test_set_errors_blame_the_option)
          "configs/examples/quickstart.xml (with --set network.bandwidth=1b/s): error: sweep point 0: "
          "workload.task.send-size can draw 128kB"},
         {"validate configs/examples/quickstart.xml --set workload.tree.generator=deterministic",
-         "configs/examples/quickstart.xml (with --set workload.tree.generator=deterministic): error: missing "
-         "workload.tree.z"},
+         "configs/examples/quickstart.xml:16:5 (with --set workload.tree.generator=deterministic): error: <tree>: "
+         "missing attribute z"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         int st;
@@ -532,6 +533,47 @@ START_TEST(test_set_errors_blame_the_option)
                       out);
         ck_assert_msg(strstr(out, "quickstart.xml: error") == NULL, "tasknet %s blames the file:\n%s", cases[i].args,
                       out);
+        free(out);
+    }
+}
+END_TEST
+
+/* --set applies before the checks, in validate as in run (one loader,
+ * cfg_load_with), so it can complete or correct a file that is wrong on its
+ * own: tests/fixtures/bad/routing_other_fabric.xml gives its torus the
+ * dragonfly's routing="ugal" (refused at 3:55); --set network.routing=dor
+ * makes it valid for both commands. A --set that does not touch the
+ * problem leaves it the file's own (at its attribute, no "(with ...)"),
+ * and a problem the option causes elsewhere names the option. */
+START_TEST(test_set_before_checks)
+{
+    static const struct {
+        const char *args;
+        int status;
+        const char *want;
+    } cases[] = {
+        {"validate tests/fixtures/bad/routing_other_fabric.xml --set network.routing=dor", 0,
+         "tests/fixtures/bad/routing_other_fabric.xml (with --set network.routing=dor): valid (1 point x 1 replica)\n"},
+        {"run tests/fixtures/bad/routing_other_fabric.xml --set network.routing=dor --list-runs", 0,
+         "run,point,replica,seed,done\n0,0,0,1,no\n"},
+        {"validate tests/fixtures/bad/routing_other_fabric.xml --set network.bandwidth=20Gb/s", 1,
+         "tests/fixtures/bad/routing_other_fabric.xml:3:55: error: <network routing=\"ugal\">: the torus does not "
+         "take 'ugal'"},
+        {"run tests/fixtures/bad/routing_other_fabric.xml --set network.bandwidth=20Gb/s --list-runs", 1,
+         "tests/fixtures/bad/routing_other_fabric.xml:3:55: error: <network routing=\"ugal\">: the torus does not "
+         "take 'ugal'"},
+        /* the same value from the command line: the option, not the file */
+        {"validate tests/fixtures/bad/routing_other_fabric.xml --set network.routing=romm --set network.routing=ugal",
+         1, "error: --set network.routing=ugal: the torus does not take 'ugal'"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        int st;
+        char *out = run_tasknet(cases[i].args, &st);
+        ck_assert_msg(st == cases[i].status && strstr(out, cases[i].want) != NULL, "tasknet %s: status %d\n%s",
+                      cases[i].args, st, out);
+        if (cases[i].status == 1 && strncmp(cases[i].want, "tests/", 6) == 0) /* the file's own error */
+            ck_assert_msg(strstr(out, "(with ") == NULL, "tasknet %s blames the option for the file's own error:\n%s",
+                          cases[i].args, out);
         free(out);
     }
 }
@@ -1905,6 +1947,7 @@ static Suite *cli_suite(void)
     tcase_add_test(sw, test_option_values_refused);
     tcase_add_test(sw, test_slurm_variables);
     tcase_add_test(sw, test_set_errors_blame_the_option);
+    tcase_add_test(sw, test_set_before_checks);
     tcase_add_test(sw, test_config_from_stdin);
     tcase_add_test(sw, test_job_sums_do_not_overflow);
     tcase_add_test(sw, test_horizon_refused_before_the_run);

@@ -148,11 +148,20 @@ static const bad_case bad_cases[] = {
      * "  <network type=\"torus\" dims=\"4 4\" bandwidth=\"10Gb/s\" " is 54 characters */
     {"routing_other_fabric.xml", 3, 55, {"<network routing=\"ugal\">: the torus does not take 'ugal'",
                                          "unknown value (expected one of: default, dor, adaptive, valiant, romm)", NULL}},
+    /* a value a sweep axis sends, refused at its point: at the axis's param attribute ("    <axis " is 10
+     * characters), naming the value and the point; the first error in file order is the workload's own
+     * measure="window" at its attribute ("  <workload " 12 + type 22 + message-size 19 + offered-load 19 +
+     * duration 17 characters = 89); test_sweep_refusals_at_axis asserts every error */
+    {"sweep_value_refused.xml", 4, 90, {"<workload measure=\"window\">", "foreground", NULL}},
     {"torus_valiant_failed.xml", 3, 73, {"<network failed-links=\"S0-S1\">", "routing=valiant on a torus does not route around failed links", NULL}},
     /* a graph whose routes need 2 VC classes: congestion isolation refused by validate, not first at run (review6) */
     /* hpcc on routings that pick a path packet by packet (README, transport section):
      * "  <network type=\"fat-tree\" arity=\"4\" levels=\"2\" bandwidth=\"100Gb/s\" flow-control=\"pfc\" " is 87 */
     {"hpcc_per_packet_routing.xml", 3, 88, {"<network routing=\"anca\">", "transport hpcc needs one path per flow: routing=anca picks a path packet by packet", "go-back-N"}},
+    /* dctcp's variant ns-3 (tp_dctcp.c) elsewhere: "  <transport type=\"tcp\" " is 24 characters, with
+     * type=\"dctcp\" sack=\"on\" 36 */
+    {"variant_tcp.xml", 4, 25, {"<transport variant=\"ns-3\">", "ns-3 is a variant of dctcp only", "not of transport type tcp"}},
+    {"variant_sack.xml", 4, 37, {"<transport variant=\"ns-3\">", "with SACK off", "not with transport.sack=\"on\""}},
     {"hpcc_ugal.xml", 3, 118, {"<network routing=\"ugal\">", "routing=ugal picks a path packet by packet", "(minimal or valiant)"}},
     {"ci_graph_vcs.xml", 7, 83, {"<network congestion-isolation=\"destination\">", "ci_graph_vcs.dot routes with 2 deadlock classes", NULL}},
     /* a fabric's parameter where no point uses that fabric: 37 + 19 */
@@ -742,6 +751,41 @@ START_TEST(test_switch_latency_rows)
 }
 END_TEST
 
+/* A refusal caused by a swept value is reported at the axis that sent it
+ * (its param attribute: "    <axis " is 10 characters, column 11), naming
+ * the value and the first point it is refused at, with that point's swept
+ * values (points in order, the first axis slowest: 0 dor/off, 1
+ * dor/destination, 2 anca/off, 3 anca/destination); a value refused at
+ * several points for the same reason once (destination at 1 and 3, anca at
+ * 2 and 3); a value the file writes keeps its attribute's place (the
+ * workload's measure="window": column 90, see bad_cases). */
+START_TEST(test_sweep_refusals_at_axis)
+{
+    char p[1024];
+    path_of(p, sizeof p, "tests/fixtures/bad/sweep_value_refused.xml");
+    cfg c;
+    cfg_errors e;
+    cfg_errors_init(&e);
+    ck_assert_int_eq(cfg_load(&c, p, &e), -1);
+    char want[3][2048];
+    snprintf(want[0], sizeof want[0], "%s:4:90: error: <workload measure=\"window\">: \"window\" is the foreground's "
+             "window", p);
+    snprintf(want[1], sizeof want[1], "%s:6:11: error: <axis param=\"network.routing\">: value 'anca' at sweep point 2 "
+             "(network.routing=anca network.congestion-isolation=off): the torus does not take 'anca': unknown value "
+             "(expected one of: default, dor, adaptive, valiant, romm)", p);
+    snprintf(want[2], sizeof want[2], "%s:7:11: error: <axis param=\"network.congestion-isolation\">: value "
+             "'destination' at sweep point 1 (network.routing=dor network.congestion-isolation=destination): the 4x4 "
+             "torus routes with 2 deadlock classes (VCs); the isolation VC keeps a routing deadlock-free only where "
+             "one class does (fat-tree, leaf-spine, graph)", p);
+    ck_assert_uint_eq(e.n, 3);
+    ck_assert_msg(strncmp(e.msg[0], want[0], strlen(want[0])) == 0, "'%s'", e.msg[0]);
+    ck_assert_str_eq(e.msg[1], want[1]);
+    ck_assert_str_eq(e.msg[2], want[2]);
+    cfg_errors_free(&e);
+    cfg_free(&c);
+}
+END_TEST
+
 /* network.routing is each topology's own (topo.h): every switched fabric's
  * row takes "default" and its topology's routings. A routing of another
  * fabric is kept (that fabric's row takes it: a sweep over network.type may
@@ -1279,6 +1323,7 @@ static Suite *config_suite(void)
     tcase_add_test(t, test_set);
     tcase_add_test(t, test_switch_latency_rows);
     tcase_add_test(t, test_routing_per_fabric);
+    tcase_add_test(t, test_sweep_refusals_at_axis);
     tcase_add_test(t, test_defaults_and_check);
     tcase_add_test(t, test_point_cross_check);
     tcase_add_test(t, test_schema_file);

@@ -2362,6 +2362,55 @@ START_TEST(test_persistent)
 }
 END_TEST
 
+/* Quick ACKs on a persistent connection count the stream's segments, not a
+ * message's: ns-3 sets m_delAckCount = DelAckCount once, when the
+ * connection is established (TcpSocketBase::ProcessSynSent and
+ * ProcessSynRcvd, "Always respond to first data packet"), so only the first
+ * data segment of a long-lived socket is acked at once (the thesis'
+ * Horovod sockets, configs/paper/thesis-coexistence-basicsim.xml).
+ * init-cwnd 1, delayed-ack 2 (timeout 200 ms); A = 1 segment at 0 (stream
+ * segment 0), B = 3 segments at 1 ms (stream segments 1, 2, 3).
+ *   quick-ack 1: A's segment is acked at once, at RTT (cwnd 2). B's
+ *     segments 1, 2 leave at 1 ms and 1 ms + SER; segment 1 is the
+ *     stream's second, so its ACK waits; segment 2 makes two pending and is
+ *     acked at once, back at 1 ms + SER + RTT (cwnd 3, nothing out):
+ *     segment 3 leaves then and B is whole at 1 ms + SER + RTT + ONE_WAY.
+ *     (Counted per message, B's first segment would be acked at once and B
+ *     whole SER earlier: the quick-ack 2 case.)
+ *   quick-ack 2: segment 1 is acked at once too, back at 1 ms + RTT (una 2,
+ *     cwnd 3, segment 2 out): segment 3 leaves then, B whole at 1 ms + RTT
+ *     + ONE_WAY.
+ *   quick-ack 0: A's lone segment waits for the 200-ms delayed-ACK timer
+ *     and B, behind it in the window of 1, cannot leave before. */
+START_TEST(test_quick_ack_persistent)
+{
+    const int64_t t0 = 1000000000; /* 1 ms */
+    for (int q = 0; q < 3; q++) {
+        net_params core = star(2);
+        const char *sets[] = {"network.mtu=1500B", "network.buffer=10MB", NULL};
+        th_net *h = th_net_new("electrical-switch", &core, sets, NULL, 1, 4);
+        tp_params tp = tparams("tcp");
+        tp.persistent = 1;
+        tp.init_cwnd = 1;
+        tp.delayed_ack = 2;
+        tp.quick_ack = (uint32_t)q;
+        attach(h, &tp);
+        net_msg *a = th_at_low(h, 0, 0, 1, MSS);
+        net_msg *b = th_at_low(h, t0, 0, 1, 3 * MSS);
+        th_net_go(h);
+        ck_assert_uint_eq(a->a, 1);
+        ck_assert_uint_eq(b->a, 1);
+        if (q == 1)
+            ck_delivered_at(b, t0 + (int64_t)SER + (int64_t)RTT + ONE_WAY);
+        else if (q == 2)
+            ck_delivered_at(b, t0 + (int64_t)RTT + ONE_WAY);
+        else
+            ck_assert_int_ge((int64_t)b->b, 200000000000); /* the delayed-ACK timer */
+        th_net_free(h);
+    }
+}
+END_TEST
+
 /* Invariants on random mixes with persistent connections (tcp and dctcp,
  * SACK and handshake off and on, 6-kB drop-tail ports: many drops): every
  * message delivered exactly once, bytes conserved, the messages of one
@@ -2714,6 +2763,54 @@ END_TEST
  *   sender sees 2, 3, 6 at RTT + 1, 4, 5 SER, and the duplicate at RTT + 3
  *   SER sends one segment by limited transmit (13: after ACK 2 cwnd = 11
  *   mss, nxt = 13, and 12 segments outstanding <= 11 + 2). */
+/* (a) A timeout during fast recovery. test_dctcp_ns3_loss_ssthresh's flow
+ * (200 segments, delayed-ack 1, init-cwnd 10, no marks) with the 16
+ * segments 30, 32, .., 60 lost and min-rto 60 us. The third duplicate ACK
+ * of 30 starts fast recovery as there: alpha = 225/256, cwnd 40 mss, so
+ * 30..69 are out (recover = 70); ns-3: ssthresh = 32 735 B. NewReno's
+ * partial ACKs (una 32, 34, 36, a round trip apart) resend one hole each,
+ * and the timer, restarted at the first one only (RFC 6582's impatient
+ * variant, ns-3's m_isFirstPartialAck), fires while una = 36 < 70: in
+ * recovery. No observation window ends in recovery (dctcp's on_ack is not
+ * called there), so alpha is still 225/256.
+ *   ns-3: TcpSocketBase::ReTxTimeout (state CA_RECOVERY, not CA_LOSS) takes
+ *   TcpDctcp::GetSsThresh = (1 - alpha/2) m_cWnd, and in fast recovery
+ *   m_cWnd is ssthresh: TcpClassicRecovery::EnterRecovery sets m_cWnd =
+ *   m_ssThresh and keeps the inflation in m_cWndInfl (DoRecovery adds to
+ *   that only). So ssthresh = (1 - 225/512) x 32 735 = 18 349.49 -> 18 349
+ *   B, not (1 - alpha/2) x the inflated window (ssthresh + 3 mss + a
+ *   segment per duplicate ACK). */
+START_TEST(test_dctcp_ns3_rto_in_recovery)
+{
+    static nrec r;
+    tp_params tp = tparams("dctcp");
+    tp.min_rto_ps = 60000000;
+    tp_inst *t;
+    th_net *h = ns3_net(1, &tp, &t, &r);
+    uint32_t lost[16];
+    for (int i = 0; i < 16; i++)
+        lost[i] = 30 + 2 * (uint32_t)i;
+    tp_set_loss(t, lost, 16);
+    net_msg *m = th_at_low(h, 0, 0, 1, 200 * MSS);
+    th_net_go(h);
+    ck_assert_uint_eq(m->a, 1);
+    size_t k = nrec_find(&r, TP_EV_FAST_RETRANSMIT);
+    ck_assert_uint_eq(r.cwnd[k - 1], 40 * MSS);
+    ck_assert_uint_eq(r.ssthresh[k], 32735);
+    size_t j = nrec_find(&r, TP_EV_TIMEOUT);
+    ck_assert_uint_gt(j, k + 1);
+    for (size_t i = k + 1; i < j; i++) { /* partial ACKs only: still in recovery at the timeout */
+        ck_assert_int_eq(r.ev[i], TP_EV_ACK);
+        ck_assert_uint_eq(r.una[i], 32 + 2 * (i - k - 1));
+    }
+    ck_assert_uint_eq(r.una[j], 36);
+    ck_assert_double_eq(r.alpha[j], 225.0 / 256);
+    ck_assert_uint_eq(r.ssthresh[j], 18349);
+    ck_assert_uint_eq(r.cwnd[j], MSS);
+    th_net_free(h);
+}
+END_TEST
+
 START_TEST(test_dctcp_ns3_ce_change_ack)
 {
     for (int v = 0; v < 2; v++) {
@@ -2790,12 +2887,14 @@ static Suite *transport_suite(void)
     tcase_add_test(t, test_sack_random_mixes);
     tcase_add_test(t, test_handshake);
     tcase_add_test(t, test_persistent);
+    tcase_add_test(t, test_quick_ack_persistent);
     tcase_add_test(t, test_persistent_random_mixes);
     tcase_add_test(t, test_buffer_packets);
     tcase_add_test(t, test_dctcp_ns3_loss_ssthresh);
     tcase_add_test(t, test_dctcp_ns3_no_fast_retransmit_in_cwr);
     tcase_add_test(t, test_dctcp_ns3_no_floor);
     tcase_add_test(t, test_dctcp_ns3_ce_change_ack);
+    tcase_add_test(t, test_dctcp_ns3_rto_in_recovery);
     suite_add_tcase(s, t);
     return s;
 }

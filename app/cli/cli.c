@@ -188,6 +188,9 @@ static const char usage_validate[] =
     "\n"
     "Checks the file against the schema and every value (units, ranges, distributions,\n"
     "sweep axes); prints every error as file:line:col: error: ..., exit status 1 if any.\n"
+    "A value a sweep axis sends that a point refuses is reported at that axis, with\n"
+    "the value and the point. --set values apply before the checks (as run's do), so\n"
+    "they may complete or correct the file; an error they cause names them.\n"
     "CONFIG.xml may be - for standard input (so may that of run and analyze).\n";
 
 static const char usage_merge[] =
@@ -354,100 +357,49 @@ static void blame_prefix(const struct opts *o, const cfg *c, char *buf, size_t l
         snprintf(buf + l, len - l, ")");
 }
 
-/* 1 when `path` appears in text as a whole parameter path. */
-static int names_path(const char *text, const char *path)
-{
-    size_t pl = strlen(path);
-    for (const char *p = text; (p = strstr(p, path)) != NULL; p += pl) {
-        int before = p == text || !(isalnum((unsigned char)p[-1]) || p[-1] == '.' || p[-1] == '-');
-        char after = p[pl];
-        if (before && !(isalnum((unsigned char)after) || after == '.' || after == '-'))
-            return 1;
-    }
-    return 0;
-}
-
-/* The file alone was valid (cfg_load checked it), so every problem the
- * checks find afterwards comes from the command line: say which option,
- * not the file. errs[from..] are "FILE: error: TEXT". */
-static void blame_sets(const struct opts *o, const cfg *c, cfg_errors *errs, size_t from)
-{
-    cli_set sets[64];
-    size_t n = cli_sets(o, sets, 64);
-    char file[CFG_PATH_MAX + 16];
-    snprintf(file, sizeof file, "%s: error: ", c->file);
-    for (size_t i = from; i < errs->n && n; i++) {
-        const char *text = errs->msg[i];
-        if (strncmp(text, file, strlen(file)) == 0)
-            text += strlen(file);
-        else if (strncmp(text, "error: ", 7) == 0)
-            text += 7;
-        const cli_set *who = NULL;
-        for (size_t k = n; k-- > 0 && !who;) /* the last option naming it set it */
-            if (names_path(text, sets[k].path))
-                who = &sets[k];
-        char *line;
-        if (who) {
-            size_t pl = strlen(who->path);
-            if (strncmp(text, who->path, pl) == 0 && strncmp(text + pl, ": ", 2) == 0)
-                text += pl + 2;
-            size_t len = strlen(who->label) + strlen(text) + 16;
-            line = tn_xmalloc(len);
-            snprintf(line, len, "error: %s: %s", who->label, text);
-        } else {
-            char prefix[CFG_PATH_MAX + 4096];
-            blame_prefix(o, c, prefix, sizeof prefix);
-            size_t len = strlen(prefix) + strlen(text) + 16;
-            line = tn_xmalloc(len);
-            snprintf(line, len, "%s: error: %s", prefix, text);
-        }
-        free(errs->msg[i]);
-        errs->msg[i] = line;
-    }
-}
-
-/* Load, apply --set, check. Prints every error. 0 or -1. */
+/* Load, apply --set and the shorthands, check: the command line's values
+ * before the checks (cfg_load_with), so they can complete or correct the
+ * file, and a problem one of them causes names the option. Prints every
+ * error. 0 or -1. */
 static int load_config(const struct opts *o, cfg *c)
 {
     cfg_errors errs;
     cfg_errors_init(&errs);
-    int rc = cfg_load(c, o->config, &errs);
-    if (rc == 0) {
-        for (size_t i = 0; i < o->nsets; i++) {
-            const char *eq = strchr(o->sets[i], '=');
-            char err[512];
-            if (!eq) {
-                cfg_errors_add(&errs, "error: --set %s: expected PATH=VALUE", o->sets[i]);
-                continue;
-            }
-            char path[128];
-            size_t len = (size_t)(eq - o->sets[i]);
-            if (len >= sizeof path)
-                len = sizeof path - 1;
-            memcpy(path, o->sets[i], len);
-            path[len] = '\0';
-            if (cfg_set(c, path, eq + 1, err, sizeof err) != 0)
-                cfg_errors_add(&errs, "error: --set %s: %s", o->sets[i], err);
-            else
-                cfg_drop_axis(c, path);
-        }
-        /* the shorthands are parameters too: checked by the same rules */
-        const struct {
-            const char *opt, *path, *value;
-        } sh[] = {{"--replicas", "run.replicas", o->replicas},
-                  {"--seed", "run.seed", o->seed},
-                  {"--samples", "run.mc-samples", o->samples}};
-        for (size_t i = 0; i < sizeof sh / sizeof sh[0]; i++) {
-            char err[512];
-            if (sh[i].value && cfg_set(c, sh[i].path, sh[i].value, err, sizeof err) != 0)
-                cfg_errors_add(&errs, "error: %s %s: %s", sh[i].opt, sh[i].value, err);
-        }
-        if (errs.n == 0) {
-            cfg_check(c, &errs);
-            blame_sets(o, c, &errs, 0);
-        }
-        rc = errs.n ? -1 : 0;
+    size_t n = o->nsets + 3;
+    cfg_cli_value *v = tn_xcalloc(n, sizeof *v);
+    char (*path)[128] = tn_xcalloc(n, sizeof *path);
+    char (*label)[320] = tn_xcalloc(n, sizeof *label);
+    n = 0;
+    for (size_t i = 0; i < o->nsets; i++, n++) {
+        const char *eq = strchr(o->sets[i], '=');
+        snprintf(label[n], sizeof label[n], "--set %s", o->sets[i]);
+        v[n].label = label[n];
+        if (!eq)
+            continue; /* path NULL: "expected PATH=VALUE" */
+        size_t len = (size_t)(eq - o->sets[i]);
+        if (len >= sizeof path[n])
+            len = sizeof path[n] - 1;
+        memcpy(path[n], o->sets[i], len);
+        path[n][len] = '\0';
+        v[n].path = path[n];
+        v[n].value = eq + 1;
     }
+    /* the shorthands are parameters too: checked by the same rules */
+    const struct {
+        const char *opt, *path, *value;
+    } sh[] = {{"--replicas", "run.replicas", o->replicas},
+              {"--seed", "run.seed", o->seed},
+              {"--samples", "run.mc-samples", o->samples}};
+    for (size_t i = 0; i < sizeof sh / sizeof sh[0]; i++)
+        if (sh[i].value) {
+            snprintf(label[n], sizeof label[n], "%s %s", sh[i].opt, sh[i].value);
+            v[n] = (cfg_cli_value){.path = sh[i].path, .value = sh[i].value, .label = label[n]};
+            n++;
+        }
+    int rc = cfg_load_with(c, o->config, v, n, &errs);
+    free(v);
+    free(path);
+    free(label);
     print_errors(&errs);
     cfg_errors_free(&errs);
     return rc;

@@ -111,6 +111,19 @@ void cfg_defaults(cfg *c);
  * success; -1 with every problem in errs ("file:line:col: error: ...", in
  * file order). Either way c owns memory afterwards: cfg_free it. */
 int cfg_load(cfg *c, const char *path, cfg_errors *errs);
+/* A value the command line gives (--set PATH=VALUE, --replicas R): path
+ * NULL when the option was not PATH=VALUE; label names the option in
+ * messages ("--set network.mtu=4kB"). */
+typedef struct cfg_cli_value {
+    const char *path, *value, *label;
+} cfg_cli_value;
+/* cfg_load, with the command line's values applied after the file's and
+ * before every check (an axis over a path set is dropped), so they can
+ * complete or correct a file: a problem they cause is reported as "error:
+ * LABEL: ..." (no place in the file); the file's own syntax (XML, schema,
+ * units, a value its row refuses) is still the file's. A bad value of
+ * theirs ("error: LABEL: ...") stops the checks. */
+int cfg_load_with(cfg *c, const char *path, const cfg_cli_value *cli, size_t ncli, cfg_errors *errs);
 /* Override one parameter by path ("network.bandwidth", "10Gb/s"). Setting a
  * parameter clears the one it excludes (network.bandwidth/network.zeta,
  * workload.arrival-rate/workload.load, ...). Relative file names resolve

@@ -132,6 +132,77 @@ static void x_missing(const cfg *c, ectx *ec, size_t k, const char *path, const 
     free(hint);
 }
 
+/* The axis that sent this point its value of canonical row `canon` (of
+ * workload k), or -1: not a point, not swept, or a with-axis's "-" here. */
+static long sweeping_axis(const cfg *c, size_t canon, size_t k)
+{
+    if (!c->point)
+        return -1;
+    for (size_t a = 0; a < c->naxes; a++) {
+        long ra;
+        size_t ka;
+        char err[512];
+        if (crow_resolve(c, c->axes[a].param, &ra, &ka, err, sizeof err) != 0 || ra < 0 ||
+            crow_canon((size_t)ra) != canon || (crow_is_wl(canon) && ka != k))
+            continue;
+        if (c->axes[a].with[0] && strcmp(cfg_point_value(c, 0, a), CFG_AXIS_UNSET) == 0)
+            return -1; /* not set at this point: the configuration's own value */
+        return (long)a;
+    }
+    return -1;
+}
+
+/* A problem of row ri (workload kr's value) whose value is not the file's
+ * attribute, reported where it comes from: a sweep
+ * axis (at its param attribute, with the value and the point: the first
+ * point of each value and problem only), or the command line (cfg_load_with:
+ * "error: LABEL: ...", no place in the file). 1 when reported so (or once
+ * already), 0 for the file's own value. */
+static int swept_or_cli(const cfg *c, ectx *ec, size_t ri, size_t kr, const char *body)
+{
+    loader *ld = ec->ld;
+    size_t canon = crow_canon(ri);
+    long a = sweeping_axis(c, canon, kr);
+    if (a >= 0 && c->axes[a].line) {
+        char point[512] = "";
+        for (size_t b = 0, l = 0; b < c->naxes && l < sizeof point; b++)
+            l += (size_t)snprintf(point + l, sizeof point - l, "%s%s=%s", b ? " " : "", c->axes[b].param,
+                                  cfg_point_value(c, 0, (size_t)b));
+        char *tag = ld_tag_text("axis", "param", c->axes[a].param);
+        char *head = cfg_format("%s: value '%s' at sweep point ", tag, cfg_point_value(c, 0, (size_t)a));
+        char *tail = cfg_format(": %s", body);
+        size_t hl = strlen(head), tl = strlen(tail);
+        /* the same value refused for the same reason at another point: once */
+        for (size_t i = 0; i < ld->ne; i++) {
+            const char *m = ld->e[i].msg;
+            size_t ml = strlen(m);
+            if (ld->e[i].line == (long)c->axes[a].line && ld->e[i].col == (long)c->axes[a].col && ml >= hl + tl &&
+                strncmp(m, head, hl) == 0 && strcmp(m + ml - tl, tail) == 0) {
+                free(tag), free(head), free(tail);
+                return 1;
+            }
+        }
+        ec->n++;
+        ld_add_err(ld, c->axes[a].line, c->axes[a].col, (size_t)a < CFG_MAX_AXES ? ld->axis_node[a] : NULL,
+                   cfg_format("%s%zu (%s)%s", head, c->point - 1, point, tail));
+        free(tag), free(head), free(tail);
+        return 1;
+    }
+    uint16_t s = ld->cli_row[kr][canon];
+    if (s && a < 0) {
+        char *line = cfg_format("error: %s: %s", ld->cli[s - 1].label, body);
+        for (size_t i = 0; i < ld->cli_errs.n; i++)
+            if (strcmp(ld->cli_errs.msg[i], line) == 0) {
+                free(line);
+                return 1;
+            }
+        ec->n++;
+        cfg_errors_push(&ld->cli_errs, line);
+        return 1;
+    }
+    return 0;
+}
+
 /* A parameter's value (of workload k) is wrong in combination with others. */
 static void x_invalid(const cfg *c, ectx *ec, size_t k, const char *path, const char *fmt, ...)
     __attribute__((format(printf, 5, 6)));
@@ -157,6 +228,10 @@ static void x_invalid(const cfg *c, ectx *ec, size_t k, const char *path, const 
     loader *ld = ec->ld;
     size_t kr = home_of(c, (size_t)ri, k);
     if (ld->failed[kr][crow_canon((size_t)ri)]) {
+        free(body);
+        return;
+    }
+    if (swept_or_cli(c, ec, (size_t)ri, kr, body)) {
         free(body);
         return;
     }

@@ -119,6 +119,8 @@ typedef struct lerr {
     long line, col; /* 0 = unknown */
     size_t seq;     /* report order, to keep the sort stable */
     char *msg;
+    int cli;        /* a check's problem that the file alone does not have: the command line's values
+                       (cfg_load_with) cause it, and the report names them */
 } lerr;
 
 struct _xmlNode;
@@ -159,6 +161,11 @@ typedef struct loader {
     size_t cur;                   /* the workload whose element is being walked */
     size_t nwl_seen;              /* <workload> elements walked */
     struct _xmlNode *axis_node[CFG_MAX_AXES];    /* element of each axis */
+    const cfg_cli_value *cli;     /* the command line's values (cfg_load_with), applied after the walk */
+    size_t ncli;
+    uint16_t cli_row[CFG_MAX_WORKLOADS][CFG_MAX_ROWS]; /* 1 + index into cli of the value that set the row last
+                                                          (workload, canonical index); 0: not set there */
+    cfg_errors cli_errs;          /* problems of those values: "error: LABEL: ...", after the file's */
 } loader;
 
 /* Errors kept for the report; past it they are counted only, so a file of

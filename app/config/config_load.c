@@ -532,7 +532,70 @@ static void set_paths(cfg *c, const char *path)
         snprintf(c->basedir, sizeof c->basedir, "%.*s", (int)(slash - path), path);
 }
 
-int cfg_load(cfg *c, const char *file, cfg_errors *errs)
+/* The checks of every sweep point (config_check.c), placing each problem. */
+static void ld_checks(loader *ld)
+{
+    ectx ec = {.mode = EC_LOAD, .ld = ld};
+    if (ld->axis_failed) {
+        /* the swept values are unusable: check what does not depend on them */
+        size_t naxes = ld->c->naxes;
+        ld->c->naxes = 0;
+        cfg_sweep_check(ld->c, &ec);
+        cfg_cross_check(ld->c, &ec);
+        ld->c->naxes = naxes;
+    } else {
+        cfg_check_points(ld->c, &ec);
+    }
+}
+
+/* Apply the command line's values to the walked configuration (before any
+ * check), remember which row each set, and drop the axes over them, the
+ * loader's axis nodes following their axes. 1, or 0 when one was refused
+ * (in ld->cli_errs). */
+static int ld_apply_cli(loader *ld)
+{
+    int ok = 1;
+    for (size_t i = 0; i < ld->ncli; i++) {
+        const cfg_cli_value *v = &ld->cli[i];
+        char err[1024];
+        if (!v->path) {
+            cfg_errors_add(&ld->cli_errs, "error: %s: expected PATH=VALUE", v->label);
+            ok = 0;
+            continue;
+        }
+        if (cfg_set(ld->c, v->path, v->value ? v->value : "", err, sizeof err) != 0) {
+            cfg_errors_add(&ld->cli_errs, "error: %s: %s", v->label, err);
+            ok = 0;
+            continue;
+        }
+        long r;
+        size_t k;
+        if (crow_resolve(ld->c, v->path, &r, &k, err, sizeof err) == 0 && r >= 0) {
+            size_t canon = crow_canon((size_t)r);
+            if (i + 1 < UINT16_MAX)
+                ld->cli_row[crow_is_wl(canon) ? k : 0][canon] = (uint16_t)(i + 1);
+        }
+        struct {
+            uint32_t line, col;
+            xmlNodePtr node;
+        } before[CFG_MAX_AXES];
+        size_t nb = ld->c->naxes;
+        for (size_t a = 0; a < nb; a++)
+            before[a].line = ld->c->axes[a].line, before[a].col = ld->c->axes[a].col, before[a].node = ld->axis_node[a];
+        if (cfg_drop_axis(ld->c, v->path))
+            for (size_t a = 0; a < ld->c->naxes; a++) {
+                ld->axis_node[a] = NULL;
+                for (size_t b = 0; b < nb; b++)
+                    if (before[b].line == ld->c->axes[a].line && before[b].col == ld->c->axes[a].col)
+                        ld->axis_node[a] = before[b].node;
+            }
+    }
+    return ok;
+}
+
+int cfg_load(cfg *c, const char *file, cfg_errors *errs) { return cfg_load_with(c, file, NULL, 0, errs); }
+
+int cfg_load_with(cfg *c, const char *file, const cfg_cli_value *cli, size_t ncli, cfg_errors *errs)
 {
     cfg_defaults(c);
     set_paths(c, file);
@@ -541,9 +604,13 @@ int cfg_load(cfg *c, const char *file, cfg_errors *errs)
     memset(&ld, 0, sizeof ld);
     ld.file = path;
     ld.c = c;
+    ld.cli = cli;
+    ld.ncli = ncli;
+    cfg_errors_init(&ld.cli_errs);
     char why[1024];
     if (read_file(file, &ld.text, &ld.len, why, sizeof why) != 0) {
         cfg_errors_add(errs, "%s: error: %s", path, why);
+        cfg_errors_free(&ld.cli_errs);
         return -1;
     }
     ld_scan_text(&ld);
@@ -598,19 +665,34 @@ int cfg_load(cfg *c, const char *file, cfg_errors *errs)
             ld_err_at_elem(&ld, root, "root element is <%s>, expected <tasknet version=\"1\">", (const char *)root->name);
         } else {
             walk_elem(&ld, root, CE_ROOT);
-            if (!ld.structural) {
-                ectx ec = {.mode = EC_LOAD, .ld = &ld};
-                if (ld.axis_failed) {
-                    /* the swept values are unusable: check what does not depend on them */
-                    size_t naxes = c->naxes;
-                    c->naxes = 0;
-                    cfg_sweep_check(c, &ec);
-                    cfg_cross_check(c, &ec);
-                    c->naxes = naxes;
-                } else {
-                    cfg_check_points(c, &ec);
+            /* The command line's values go in before the checks: they may
+             * complete or correct what the file says. What the checks find
+             * then that the file alone does not have, they caused: the
+             * file's checks run first (their problems kept aside), and the
+             * report names the options beside the new ones. */
+            size_t ne0 = ld.ne, nflag0 = ld.nflag, sup0 = ld.suppressed, nalone = 0;
+            lerr *alone = NULL;
+            if (ncli && !ld.structural) {
+                ld_checks(&ld);
+                nalone = ld.ne - ne0;
+                alone = tn_xmalloc((nalone ? nalone : 1) * sizeof *alone);
+                memcpy(alone, ld.e + ne0, nalone * sizeof *alone);
+                ld.ne = ne0, ld.nflag = nflag0, ld.suppressed = sup0;
+            }
+            int cli_ok = ld_apply_cli(&ld);
+            if (!ld.structural && cli_ok) {
+                ld_checks(&ld);
+                for (size_t i = ne0; ncli && i < ld.ne; i++) {
+                    ld.e[i].cli = 1;
+                    for (size_t j = 0; j < nalone && ld.e[i].cli; j++)
+                        if (alone[j].line == ld.e[i].line && alone[j].col == ld.e[i].col &&
+                            strcmp(alone[j].msg, ld.e[i].msg) == 0)
+                            ld.e[i].cli = 0;
                 }
             }
+            for (size_t j = 0; j < nalone; j++)
+                free(alone[j].msg);
+            free(alone);
             ld_schema_check(&ld);
         }
     } else if (ld.ne == 0) {
@@ -623,19 +705,29 @@ int cfg_load(cfg *c, const char *file, cfg_errors *errs)
 
     if (ld.ne)
         qsort(ld.e, ld.ne, sizeof *ld.e, cmp_lerr);
+    /* "(with --set a=b, --seed 3)" after the place of a problem the command line's values cause */
+    char with[1024] = "";
+    for (size_t i = 0, l = 0; i < ncli && l < sizeof with; i++)
+        l += (size_t)snprintf(with + l, sizeof with - l, "%s%s", i ? ", " : " (with ", cli[i].label);
+    if (ncli && strlen(with) + 1 < sizeof with)
+        strcat(with, ")");
     for (size_t i = 0; i < ld.ne; i++) {
+        const char *w = ld.e[i].cli ? with : "";
         if (ld.e[i].line > 0 && ld.e[i].col > 0)
-            cfg_errors_add(errs, "%s:%ld:%ld: error: %s", path, ld.e[i].line, ld.e[i].col, ld.e[i].msg);
+            cfg_errors_add(errs, "%s:%ld:%ld%s: error: %s", path, ld.e[i].line, ld.e[i].col, w, ld.e[i].msg);
         else if (ld.e[i].line > 0)
-            cfg_errors_add(errs, "%s:%ld: error: %s", path, ld.e[i].line, ld.e[i].msg);
+            cfg_errors_add(errs, "%s:%ld%s: error: %s", path, ld.e[i].line, w, ld.e[i].msg);
         else
-            cfg_errors_add(errs, "%s: error: %s", path, ld.e[i].msg);
+            cfg_errors_add(errs, "%s%s: error: %s", path, w, ld.e[i].msg);
         free(ld.e[i].msg);
     }
     if (ld.suppressed)
         cfg_errors_add(errs, "%s: error: %zu more errors not shown (fix the first %d and run again)", path,
                        ld.suppressed, LD_MAX_ERRORS);
-    int rc = ld.ne ? -1 : 0;
+    for (size_t i = 0; i < ld.cli_errs.n; i++)
+        cfg_errors_add(errs, "%s", ld.cli_errs.msg[i]);
+    int rc = ld.ne || ld.cli_errs.n ? -1 : 0;
+    cfg_errors_free(&ld.cli_errs);
     for (size_t i = 0; i < ld.ns; i++)
         free(ld.s[i].msg);
     free(ld.s);

@@ -58,7 +58,7 @@ void ld_add_err(loader *ld, long line, long col, xmlNodePtr flag, char *msg)
         ld->cape = ld->cape ? 2 * ld->cape : 16;
         ld->e = tn_xrealloc(ld->e, ld->cape * sizeof *ld->e);
     }
-    ld->e[ld->ne] = (lerr){line, col, ld->ne, msg};
+    ld->e[ld->ne] = (lerr){line, col, ld->ne, msg, 0};
     ld->ne++;
     ld_flag_node(ld, flag);
 }
