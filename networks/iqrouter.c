@@ -1425,7 +1425,10 @@ static inline __attribute__((always_inline)) void va_granted(iqr *q, uint32_t sw
  * te (express_init; on this router no link leads back to itself, lean_of).
  * So: no other VC due by te that is active on c's input or output port, or
  * that holds flits without an output VC (a head) unless it asks for another
- * output than c's. */
+ * output than c's, or that is active and holds a flit behind its packet's
+ * tail: that tail may leave by te, and the head behind it asks for its
+ * output VC then, c's perhaps, which c's grant decided now would already
+ * have freed (check_iqrouter test_express_tail_behind). */
 static inline __attribute__((always_inline)) int express_clear(iqr *q, const iq_router *r, const iq_ivc *c,
                                                                uint32_t li, int64_t te)
 {
@@ -1436,7 +1439,7 @@ static inline __attribute__((always_inline)) int express_clear(iqr *q, const iq_
         if (adue[a] > te || act[a] == li)
             continue;
         const iq_ivc *o = &q->ivc[(size_t)x0 * V + act[a]];
-        if (o->state == VC_ACTIVE ? o->pin == c->pin || o->out == c->out
+        if (o->state == VC_ACTIVE ? o->pin == c->pin || o->out == c->out || o->n > o->nflits - o->sent
                                   : o->n && (o->state != VC_VA || o->out == c->out))
             return 0;
     }
