@@ -1428,13 +1428,22 @@ static inline __attribute__((always_inline)) void va_granted(iqr *q, uint32_t sw
  * output than c's, or that is active and holds a flit behind its packet's
  * tail: that tail may leave by te, and the head behind it asks for its
  * output VC then, c's perhaps, which c's grant decided now would already
- * have freed (check_iqrouter test_express_tail_behind). */
+ * have freed (check_iqrouter test_express_tail_behind). Nor when the
+ * sender upstream of c's input VC waits for a credit of it (iq_ovc.waiting,
+ * perhaps stale): the credit c's grant sends would wake it at once, not at
+ * te, and a host with a tick pending does not try a message handed to it
+ * before that tick (iqr_send); check_iqrouter test_lean_matches_general. */
 static inline __attribute__((always_inline)) int express_clear(iqr *q, const iq_router *r, const iq_ivc *c,
                                                                uint32_t li, int64_t te)
 {
     const uint32_t V = q->V, x0 = r->x0;
     const uint32_t *act = &q->act[(size_t)x0 * V];
     const int64_t *adue = &q->adue[(size_t)x0 * V];
+    /* c's grant sends a credit upstream; one whose sender waits for it
+     * (iq_ovc.waiting) would wake that host or router now rather than at te */
+    uint32_t up = q->peer[x0 + c->pin];
+    if (ovc_at(q, (up & HOSTBIT) ? q->X + (up & ~HOSTBIT) : up, c->vin)->waiting)
+        return 0;
     for (uint32_t a = 0; a < r->nact; a++) {
         if (adue[a] > te || act[a] == li)
             continue;
@@ -1985,6 +1994,8 @@ static void iq_kill(iqr *q, iq_pkt *p, uint32_t x, uint32_t v, int64_t now, int 
     if ((uint32_t)m->aux == MSG_DROPPED)
         net_dropped(st->n, m);
 }
+
+void iqr_no_lean(swnet *st) { st->iq->lean = 0; }
 
 void iqr_fail(swnet *st, int64_t now)
 {

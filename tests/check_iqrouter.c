@@ -220,6 +220,70 @@ START_TEST(test_express_tail_behind)
 }
 END_TEST
 
+/* The lean tick (iqrouter.c "The tick's copies") against the general one
+ * (iqr_no_lean) on random traffic: every message at the same time to the
+ * picosecond. The first configuration is random input-queued
+ * configuration 14 of review8's seed 8 (a 4x2x6 torus, dor, cut-through, 4
+ * VCs, 8-B flits of 32-B packets at 100 Gb/s: its lean copy once moved
+ * (express_clear's express woke a host waiting for the credit early); the
+ * second a 1-level 3-ary fat tree, wormhole, va 2 ns (the tail-behind case
+ * of test_express_tail_behind). */
+START_TEST(test_lean_matches_general)
+{
+    const struct {
+        const char *name;
+        uint32_t N;
+        double bps;
+        int64_t link;
+        const char *sets[12];
+        uint64_t maxb;
+    } f[] = {
+        {"torus", 48, 100e9, 10 * NS,
+         {"network.router=input-queued", "network.dims=4 2 6", "network.flit-size=8B", "network.mtu=32B",
+          "network.vc-buffer=32B", "network.vcs=4", "network.switching=cut-through", NULL},
+         300},
+        {"fat-tree", 3, 100e9, 100 * NS,
+         {"network.router=input-queued", "network.arity=3", "network.levels=1", "network.flit-size=8B",
+          "network.mtu=32B", "network.vc-buffer=128B", "network.switching=wormhole", "network.routing-delay=0ns",
+          "network.vc-alloc-delay=2ns", "network.host-link-latency=5ns", "network.switch-latency=3ns", NULL},
+         16},
+    };
+    enum { M = 1500 };
+    for (unsigned i = 0; i < sizeof f / sizeof f[0]; i++) {
+        int64_t t[2][M];
+        for (int general = 0; general < 2; general++) {
+            net_params core = th_star(f[i].N, f[i].bps);
+            core.link_latency_ps = f[i].link;
+            core.switch_latency_ps = 0;
+            th_net *h = th_net_new(f[i].name, &core, f[i].sets, NULL, 1, M);
+            if (general)
+                iqr_no_lean(h->n->state);
+            gsl_rng *g = gsl_rng_alloc(gsl_rng_mt19937);
+            gsl_rng_set(g, 1 + i);
+            net_msg *m[M];
+            for (unsigned k = 0; k < M; k++) {
+                uint32_t src = (uint32_t)gsl_rng_uniform_int(g, f[i].N);
+                uint32_t dst = (uint32_t)gsl_rng_uniform_int(g, f[i].N - 1);
+                dst += dst >= src;
+                m[k] = th_at_low(h, (int64_t)gsl_rng_uniform_int(g, 3000000), src, dst,
+                                 1 + gsl_rng_uniform_int(g, f[i].maxb));
+            }
+            gsl_rng_free(g);
+            th_net_go(h);
+            for (unsigned k = 0; k < M; k++) {
+                ck_assert_uint_eq(m[k]->a, 1);
+                t[general][k] = (int64_t)m[k]->b;
+            }
+            th_net_free(h);
+        }
+        for (unsigned k = 0; k < M; k++)
+            if (t[0][k] != t[1][k])
+                ck_abort_msg("%s: message %u delivered at %lld ps by the lean tick, %lld by the general one",
+                             f[i].name, k, (long long)t[0][k], (long long)t[1][k]);
+    }
+}
+END_TEST
+
 START_TEST(test_fixed_latency)
 {
     net_params core = core_bs(16);
@@ -1062,6 +1126,7 @@ static Suite *iqr_suite(void)
     tcase_add_test(t, test_link_rate_shared);
     tcase_add_test(t, test_link_rate_oq_agrees);
     tcase_add_test(t, test_express_tail_behind);
+    tcase_add_test(t, test_lean_matches_general);
     suite_add_tcase(s, t);
     return s;
 }
