@@ -461,6 +461,8 @@ typedef struct iqr {
     int oblivious;       /* 1: one candidate per hop (routed as a head becomes whole) */
     int duescan;         /* 1: every tick visits all its active VCs (after a failure; links of their own rate
                             always do: router_tick_k's `rates` copy) */
+    int sa_grid;         /* 1: a flit a switch sends at a step is whole at the next switch at a step (sa + st +
+                            T + link a multiple of Tr, every switch-to-switch link at link: !varies) */
     int lean;            /* the tick compiled for the common case (above router_tick, "The tick's copies"): LEAN_IF,
                             LEAN_ISLIP, or 0: the general tick */
     uint32_t *rtab;      /* [switches hosts] the route table (head comment "Route table"), NULL: none */
@@ -613,6 +615,8 @@ static void step_ensure(iqr *q, int64_t t)
 static void router_tick_at(iqr *q, uint32_t sw, int64_t t)
 {
     iq_router *r = &q->r[sw];
+    if (r->tick_at < t) /* a pending tick before t (on the grid: before t's step too) stays; no division */
+        return;
     uint64_t n = (uint64_t)((t + q->Tr - 1) / q->Tr);
     t = (int64_t)n * q->Tr;
     if (r->tick_at <= t)
@@ -631,6 +635,8 @@ static void router_tick_at(iqr *q, uint32_t sw, int64_t t)
 static void host_tick_at(iqr *q, uint32_t h, int64_t t)
 {
     iq_host *hs = &q->h[h];
+    if (hs->tick_at < t) /* (as router_tick_at) */
+        return;
     t = grid(q, t); /* on the grid of T, hence of Tr */
     if (hs->tick_at <= t)
         return;
@@ -734,7 +740,8 @@ static inline __attribute__((always_inline)) void flit_in_k(iqr *q, uint32_t x, 
         /* a head that will be at the front of an idle VC: its oblivious
          * route is known routing-delay after it is whole (no tick at t) */
         c->state = VC_VA;
-        c->ready = grid_r(q, t) + q->rd;
+        /* (the lean copies' switch-to-switch flits are whole on the grid when sa_grid says so: no division) */
+        c->ready = (lean && from && q->sa_grid ? t : grid_r(q, t)) + q->rd;
         c->sent = 0;
         if (from) { /* its facts from the VC it left, not from the packet */
             c->dst = from->dst;
@@ -2575,5 +2582,6 @@ int iqr_init(swnet *st, const swnet_params *p, char *err, size_t errlen)
     calendar_init(q, S, N);
     express_init(q, N);
     q->lean = lean_of(q);
+    q->sa_grid = !q->varies && !q->lT && (q->sa + q->stx + q->T + q->link) % q->Tr == 0;
     return 0;
 }
