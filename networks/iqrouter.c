@@ -262,7 +262,9 @@
  *   routers due at t in router order, then schedules the delivery events of
  *   the messages whose last tail is whole at its host in (t, t + Tr], in
  *   host order (so equal-time deliveries go in host order, and all of them
- *   before the step at their time). A host or router acts at most once per
+ *   before the step at their time; they go through a lane at absolute
+ *   times, sorted by time stably, which keeps exactly that order: iqr's
+ *   `dlane`). A host or router acts at most once per
  *   step, and nothing one does at t is seen by another before t + the
  *   shortest credit or flit delay (iqr_check keeps it positive), so the
  *   order inside a step decides only the order of the delivery events and
@@ -461,6 +463,8 @@ typedef struct iqr {
     int oblivious;       /* 1: one candidate per hop (routed as a head becomes whole) */
     int duescan;         /* 1: every tick visits all its active VCs (after a failure; links of their own rate
                             always do: router_tick_k's `rates` copy) */
+    int sa_grid;         /* 1: a flit a switch sends at a step is whole at the next switch at a step (sa + st +
+                            T + link a multiple of Tr, every switch-to-switch link at link: !varies) */
     int lean;            /* the tick compiled for the common case (above router_tick, "The tick's copies"): LEAN_IF,
                             LEAN_ISLIP, or 0: the general tick */
     uint32_t *rtab;      /* [switches hosts] the route table (head comment "Route table"), NULL: none */
@@ -511,6 +515,16 @@ typedef struct iqr {
     int64_t step_at;     /* the step event's time, INT64_MAX: none scheduled */
     sim_event_id step_ev;
     net_msg **dq_head, **dq_tail; /* [hosts] messages whose delivery is known, in time order (linked by next) */
+    /* Deliveries through a lane at absolute times (sim_lane_abs): each step
+     * schedules its deliveries, all within (t, t + Tr], the step after
+     * later ones; sorted by time (stably: host order within a time, as
+     * they were scheduled one by one) they go into the lane with
+     * consecutive sequence numbers, so every delivery fires when and in
+     * the order it did through sim_schedule_at (no other event's key falls
+     * between theirs), the same events, without the heap's sifting. */
+    int dlane;           /* the lane, -1: none left (sim_schedule_at, as before) */
+    net_msg **dr;        /* the lane's messages, in its order: [dr_head, dr_tail) mod dr_cap (a power of two) */
+    uint32_t dr_cap, dr_head, dr_tail;
     uint64_t link_bits, core_bits; /* bits delivered x links crossed (hops + 1), x switch cores crossed */
     iqr_stats s;
 } iqr;
@@ -613,6 +627,8 @@ static void step_ensure(iqr *q, int64_t t)
 static void router_tick_at(iqr *q, uint32_t sw, int64_t t)
 {
     iq_router *r = &q->r[sw];
+    if (r->tick_at < t) /* a pending tick before t (on the grid: before t's step too) stays; no division */
+        return;
     uint64_t n = (uint64_t)((t + q->Tr - 1) / q->Tr);
     t = (int64_t)n * q->Tr;
     if (r->tick_at <= t)
@@ -631,6 +647,8 @@ static void router_tick_at(iqr *q, uint32_t sw, int64_t t)
 static void host_tick_at(iqr *q, uint32_t h, int64_t t)
 {
     iq_host *hs = &q->h[h];
+    if (hs->tick_at < t) /* (as router_tick_at) */
+        return;
     t = grid(q, t); /* on the grid of T, hence of Tr */
     if (hs->tick_at <= t)
         return;
@@ -734,7 +752,8 @@ static inline __attribute__((always_inline)) void flit_in_k(iqr *q, uint32_t x, 
         /* a head that will be at the front of an idle VC: its oblivious
          * route is known routing-delay after it is whole (no tick at t) */
         c->state = VC_VA;
-        c->ready = grid_r(q, t) + q->rd;
+        /* (the lean copies' switch-to-switch flits are whole on the grid when sa_grid says so: no division) */
+        c->ready = (lean && from && q->sa_grid ? t : grid_r(q, t)) + q->rd;
         c->sent = 0;
         if (from) { /* its facts from the VC it left, not from the packet */
             c->dst = from->dst;
@@ -772,11 +791,40 @@ static void ev_deliver(sim *s, void *ctx, uint64_t arg)
     /* the message's mean hops over its packets (their sum rides in aux's
      * high half), added in delivery order: a floating-point sum that does
      * not depend on the order in which its packets' tails crossed */
-    uint64_t K = m->size_bytes ? (m->size_bytes - 1) / q->st->mtu + 1 : 1;
-    q->st->hops_acc += (double)(m->aux >> 32) / (double)K;
+    uint64_t K = m->size_bytes <= q->st->mtu ? 1 : (m->size_bytes - 1) / q->st->mtu + 1;
+    double hops = (double)(m->aux >> 32);
+    q->st->hops_acc += K == 1 ? hops : hops / (double)K; /* (x / 1.0 is x) */
     q->st->msgs_delivered++;
     q->st->t_last_ps = sim_now(s);
     net_delivered(q->st->n, m);
+}
+
+/* the lane's delivery: its message is the ring's first (the same order) */
+static void ev_deliver_lane(sim *s, void *ctx, uint64_t arg)
+{
+    (void)arg;
+    iqr *q = ctx;
+    ev_deliver(s, q, (uint64_t)(uintptr_t)q->dr[q->dr_head++ & (q->dr_cap - 1)]);
+}
+
+/* m into the ring among this step's deliveries (from `first` on), after
+ * those not later than it (a stable insertion sort: a step has few) */
+static void dr_insert(iqr *q, uint32_t first, net_msg *m)
+{
+    if (q->dr_tail - q->dr_head == q->dr_cap) { /* twice the room; the free-running indices stay valid */
+        net_msg **b = tn_xmalloc(2 * (size_t)q->dr_cap * sizeof *b);
+        for (uint32_t k = q->dr_head; k != q->dr_tail; k++)
+            b[k & (2 * q->dr_cap - 1)] = q->dr[k & (q->dr_cap - 1)];
+        free(q->dr);
+        q->dr = b;
+        q->dr_cap *= 2;
+    }
+    uint32_t i = q->dr_tail++, mask = q->dr_cap - 1;
+    while (i != first && q->dr[(i - 1) & mask]->t_aux_ps > m->t_aux_ps) {
+        q->dr[i & mask] = q->dr[(i - 1) & mask];
+        i--;
+    }
+    q->dr[i & mask] = m;
 }
 
 static void packet_arrived(iqr *q, iq_pkt *p, int64_t t_ps, uint32_t hops)
@@ -1717,7 +1765,8 @@ static void host_try(iqr *q, uint32_t h, int64_t now)
             int32_t need = q->wormhole ? 1 : (int32_t)(bytes ? (bytes - 1) / q->flit + 1 : 1);
             base = k == UINT32_MAX ? 0 : k * q->vgrp;
             for (uint32_t i = 0; i < n; i++) {
-                uint32_t v = base + (hs->rr + i) % n;
+                uint32_t j = hs->rr + i; /* < 2n: (rr + i) mod n without a division */
+                uint32_t v = base + (j >= n ? j - n : j);
                 if (credits_now(q, xo, v, now) >= need) {
                     pick = v;
                     kpick = k;
@@ -1743,7 +1792,7 @@ static void host_try(iqr *q, uint32_t h, int64_t now)
                 host_tick_at(q, h, t);
             return;
         }
-        hs->rr = (uint16_t)((pick - base + 1) % n);
+        hs->rr = (uint16_t)(pick - base + 1 == n ? 0 : pick - base + 1);
         nic_piece pc;
         if (dm) {
             nic_take_alone(&st->nic, dm, &pc);
@@ -1756,7 +1805,7 @@ static void host_try(iqr *q, uint32_t h, int64_t now)
         iq_pkt *p = pkt_alloc(q);
         p->msg = pc.msg;
         p->bytes = (uint32_t)pc.bytes;
-        p->nflits = (uint32_t)(pc.bytes ? (pc.bytes - 1) / q->flit + 1 : 1);
+        p->nflits = (uint32_t)(pc.bytes <= q->flit ? 1 : (pc.bytes - 1) / q->flit + 1);
         p->hops = 0;
         p->cls = q->classes ? pc.prio : 0;
         if (q->words) { /* its word; of the record route reads only dst (head comment "Route words") */
@@ -1836,6 +1885,7 @@ static void ev_step(sim *s, void *ctx, uint64_t arg)
         }
     uint64_t *dc = &q->dcal[slot * q->hwords];
     int64_t end = t + q->Tr;
+    uint32_t first = q->dr_tail; /* this step's deliveries in the lane's ring */
     for (uint32_t w = 0; w < q->hwords; w++)
         for (uint64_t b = dc[w]; b; b &= b - 1) {
             uint32_t h = w * 64 + (uint32_t)__builtin_ctzll(b);
@@ -1844,7 +1894,10 @@ static void ev_step(sim *s, void *ctx, uint64_t arg)
                 continue;
             do {
                 q->dq_head[h] = m->next;
-                sim_schedule_at(s, m->t_aux_ps, ev_deliver, q, (uint64_t)(uintptr_t)m);
+                if (q->dlane >= 0)
+                    dr_insert(q, first, m);
+                else
+                    sim_schedule_at(s, m->t_aux_ps, ev_deliver, q, (uint64_t)(uintptr_t)m);
                 m = q->dq_head[h];
             } while (m && m->t_aux_ps <= end);
             dc[w] &= ~(b & -b);
@@ -1855,6 +1908,8 @@ static void ev_step(sim *s, void *ctx, uint64_t arg)
                 q->due--;
             }
         }
+    for (uint32_t k = first; k != q->dr_tail; k++) /* (in time order, after the previous steps') */
+        sim_schedule_lane_at(s, q->dlane, q->dr[k & (q->dr_cap - 1)]->t_aux_ps, 0);
     q->step_at = INT64_MAX;
     if (q->due)
         step_ensure(q, end);
@@ -2054,7 +2109,7 @@ void iqr_send(swnet *st, net_msg *m)
     TN_ASSERT(m->src < st->hosts && m->dst < st->hosts, "message %u -> %u on %u hosts", m->src, m->dst, st->hosts);
     if (st->t_first_ps < 0)
         st->t_first_ps = now;
-    m->aux = m->size_bytes ? (m->size_bytes - 1) / st->mtu + 1 : 1;
+    m->aux = m->size_bytes <= st->mtu ? 1 : (m->size_bytes - 1) / st->mtu + 1; /* (without a division for one) */
     m->t_aux_ps = 0;
     m->next = NULL;
     iq_host *hs = &q->h[m->src];
@@ -2280,6 +2335,7 @@ void iqr_fini(swnet *st)
     free(q->dcal);
     free(q->dq_head);
     free(q->dq_tail);
+    free(q->dr);
     free(q->rtab);
     free(q);
     st->iq = NULL;
@@ -2309,6 +2365,10 @@ static void calendar_init(iqr *q, uint32_t S, uint32_t N)
     q->dcal = tn_xcalloc((size_t)q->W * q->hwords, sizeof *q->dcal);
     q->dq_head = tn_xcalloc(N ? N : 1, sizeof *q->dq_head);
     q->dq_tail = tn_xcalloc(N ? N : 1, sizeof *q->dq_tail);
+    q->dlane = sim_lane_abs(net_sim(q->st->n), ev_deliver_lane, q);
+    q->dr_cap = 64;
+    q->dr = tn_xmalloc(q->dr_cap * sizeof *q->dr);
+    q->dr_head = q->dr_tail = 0;
     q->due = 0;
     q->step_at = INT64_MAX;
 }
@@ -2589,5 +2649,6 @@ int iqr_init(swnet *st, const swnet_params *p, char *err, size_t errlen)
     calendar_init(q, S, N);
     express_init(q, N);
     q->lean = lean_of(q);
+    q->sa_grid = !q->varies && !q->lT && (q->sa + q->stx + q->T + q->link) % q->Tr == 0;
     return 0;
 }

@@ -448,7 +448,7 @@ static size_t cdf_search(const double *c, size_t n, double u)
     return lo;
 }
 
-double dist_sample(const dist *d, gsl_rng *r)
+double dist_draw(const dist *d, gsl_rng *r)
 {
     switch (d->kind) {
     case DIST_CONST: return d->a;

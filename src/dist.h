@@ -56,7 +56,9 @@ void dist_free(dist *d);
 /* A constant without parsing (text made from the value). */
 void dist_const(dist *d, unit_kind unit, double value);
 
-double dist_sample(const dist *d, gsl_rng *r);
+double dist_draw(const dist *d, gsl_rng *r); /* dist_sample's kinds that draw (out of line) */
+/* A constant draws nothing and returns its value inline (a workload draws a size per message). */
+static inline double dist_sample(const dist *d, gsl_rng *r) { return d->kind == DIST_CONST ? d->a : dist_draw(d, r); }
 double dist_mean(const dist *d); /* exact mean of what dist_sample draws */
 /* The largest value dist_sample draws: exact for bounded kinds; for the
  * others the value exceeded with probability below 1e-20 (exponential:

@@ -367,8 +367,11 @@ static inline void evq_lane_rescan(evq *q)
 }
 
 /* Queue `slot` in lane i at time_ps, which must not be earlier than the
- * lane's previous key: after every entry already queued at the same time. */
-static inline void evq_lane_push(evq *q, unsigned i, int64_t time_ps, uint32_t slot)
+ * lane's previous key: after every entry already queued at the same time.
+ * Always inline: with two callers in sim.c (sim_schedule_lane and
+ * sim_schedule_lane_at) GCC 12 -O2 made it a function of its own, +0.9 %
+ * instructions on the output-queued torus (oq.xml, callgrind). */
+static inline __attribute__((always_inline)) void evq_lane_push(evq *q, unsigned i, int64_t time_ps, uint32_t slot)
 {
     uint64_t hi = (uint64_t)time_ps ^ (UINT64_C(1) << 63);
     evq_lane *l = &q->lane[i];

@@ -30,7 +30,8 @@ struct sim {
     uint64_t executed;  /* callbacks run since creation */
     uint64_t pending;   /* scheduled, not fired, not cancelled */
     int running;        /* inside sim_run */
-    int64_t lane_delay_ps[EVQ_MAX_LANES]; /* each lane's delay, callback and context (sim_lane) */
+    int64_t lane_delay_ps[EVQ_MAX_LANES]; /* each lane's delay (-1: absolute times, sim_lane_abs), callback and
+                                             context (sim_lane) */
     sim_cb lane_cb[EVQ_MAX_LANES];
     void *lane_ctx[EVQ_MAX_LANES];
     sim_lane_pf lane_pf[EVQ_MAX_LANES]; /* lookahead prefetcher, NULL if none (sim_lane_prefetch) */
@@ -131,11 +132,9 @@ sim_event_id sim_schedule(sim *s, int64_t delay_ps, sim_cb cb, void *ctx, uint64
     return schedule_abs(s, s->clock.now_ps + delay_ps, cb, ctx, arg);
 }
 
-int sim_lane(sim *s, int64_t delay_ps, sim_cb cb, void *ctx)
+/* sim_lane's, with delay -1 for a lane at absolute times */
+static int lane_of(sim *s, int64_t delay_ps, sim_cb cb, void *ctx)
 {
-    TN_ASSERT(!s->running, "sim_lane during sim_run");
-    TN_ASSERT(delay_ps >= 0 && cb != NULL, "lane with a negative delay (%lld ps) or no callback",
-              (long long)delay_ps);
     for (unsigned i = 0; i < s->q.nlanes; i++)
         if (s->lane_delay_ps[i] == delay_ps && s->lane_cb[i] == cb && s->lane_ctx[i] == ctx)
             return (int)i;
@@ -148,8 +147,33 @@ int sim_lane(sim *s, int64_t delay_ps, sim_cb cb, void *ctx)
     return i;
 }
 
+int sim_lane(sim *s, int64_t delay_ps, sim_cb cb, void *ctx)
+{
+    TN_ASSERT(!s->running, "sim_lane during sim_run");
+    TN_ASSERT(delay_ps >= 0 && cb != NULL, "lane with a negative delay (%lld ps) or no callback",
+              (long long)delay_ps);
+    return lane_of(s, delay_ps, cb, ctx);
+}
+
+int sim_lane_abs(sim *s, sim_cb cb, void *ctx)
+{
+    TN_ASSERT(!s->running, "sim_lane_abs during sim_run");
+    TN_ASSERT(cb != NULL, "lane without a callback");
+    return lane_of(s, -1, cb, ctx);
+}
+
+void sim_schedule_lane_at(sim *s, int lane, int64_t t_ps, uint32_t arg)
+{
+    TN_ASSERT((unsigned)lane < s->q.nlanes && s->lane_delay_ps[lane] < 0, "no lane %d at absolute times", lane);
+    TN_ASSERT(t_ps >= s->clock.now_ps, "event scheduled in the past: t = %lld ps < now = %lld ps", (long long)t_ps,
+              (long long)s->clock.now_ps);
+    evq_lane_push(&s->q, (unsigned)lane, t_ps, arg); /* (asserts the lane's order) */
+    s->pending++;
+}
+
 void sim_schedule_lane(sim *s, int lane, uint32_t arg)
 {
+    /* (not for a lane at absolute times, sim_lane_abs's: not checked here, on the output-queued hot path) */
     TN_ASSERT((unsigned)lane < s->q.nlanes, "no lane %d", lane);
     int64_t d = s->lane_delay_ps[lane];
     TN_ASSERT(d <= SIM_TIME_MAX - s->clock.now_ps, "event time overflows: now = %lld ps + delay = %lld ps",

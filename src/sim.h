@@ -44,6 +44,18 @@ int sim_lane(sim *s, int64_t delay_ps, sim_cb cb, void *ctx);
 /* Schedule the lane's cb(s, ctx, arg) at now + the lane's delay, like
  * sim_schedule. */
 void sim_schedule_lane(sim *s, int lane, uint32_t arg);
+/* Lanes at absolute times: a model that schedules events of one callback
+ * at times that never go back (each at or after the one scheduled before
+ * it, in the order scheduled) may give (cb, ctx) a lane of its own; its
+ * events fire exactly when and in the order they would through
+ * sim_schedule_at, ties with every other event included (the same key:
+ * time, then the order of scheduling), for an append and no slot (32-bit
+ * argument, no cancelling). sim_lane_abs returns the lane (the same one
+ * for the same cb and ctx), or -1 if there are no lanes left; not during
+ * sim_run. sim_schedule_lane_at schedules at t_ps >= now, not before the
+ * lane's previous event. */
+int sim_lane_abs(sim *s, sim_cb cb, void *ctx);
+void sim_schedule_lane_at(sim *s, int lane, int64_t t_ps, uint32_t arg);
 /* Lookahead: a lane's events are known in firing order before they fire,
  * so the engine can tell its model which ones come soon. With a prefetcher
  * of `stages` stages set, each time the lane's head event fires the engine

@@ -671,6 +671,72 @@ START_TEST(test_sim_lanes_same_order)
 }
 END_TEST
 
+/* A lane at absolute times (sim_lane_abs) fires the events of a random
+ * model in the order and at the times of the same model scheduling them
+ * through sim_schedule_at: times on a 10-ps grid so that ties with the
+ * heap's events are frequent, each lane time at or after the lane's last
+ * one (the model keeps it so), two runs, hashes compared. */
+typedef struct abs_model {
+    gsl_rng *r;
+    int use_lane, lane;
+    int64_t last;
+    uint64_t fired, log_hash;
+} abs_model;
+
+static void abs_model_ev(sim *s, void *ctx, uint64_t arg)
+{
+    abs_model *m = ctx;
+    m->log_hash = m->log_hash * 1000003u ^ ((uint64_t)sim_now(s) * 31u + arg);
+    if (++m->fired > 200000)
+        return;
+    unsigned n = (unsigned)gsl_rng_uniform_int(m->r, 3);
+    for (unsigned j = 0; j < n; j++) {
+        uint64_t a = (m->fired * 4 + j) & 0xffffffffu;
+        if (gsl_rng_uniform(m->r) < 0.6) {
+            int64_t t = sim_now(s) + 10 * (int64_t)gsl_rng_uniform_int(m->r, 8);
+            if (t < m->last)
+                t = m->last;
+            m->last = t;
+            if (m->use_lane)
+                sim_schedule_lane_at(s, m->lane, t, (uint32_t)a);
+            else
+                sim_schedule_at(s, t, abs_model_ev, m, a);
+        } else {
+            sim_schedule(s, 10 * (int64_t)gsl_rng_uniform_int(m->r, 12), abs_model_ev, m, a);
+        }
+    }
+}
+
+START_TEST(test_sim_lane_abs_same_order)
+{
+    uint64_t hash[2], fired[2], events[2];
+    for (int use = 0; use < 2; use++) {
+        sim *s = sim_create();
+        abs_model m = {.r = gsl_rng_alloc(gsl_rng_mt19937), .use_lane = use};
+        gsl_rng_set(m.r, 11);
+        if (use) {
+            m.lane = sim_lane_abs(s, abs_model_ev, &m);
+            ck_assert_int_ge(m.lane, 0);
+            ck_assert_int_eq(sim_lane_abs(s, abs_model_ev, &m), m.lane); /* the same cb and ctx: the same lane */
+            ck_assert_int_ne(sim_lane(s, 0, abs_model_ev, &m), m.lane); /* a lane of delay 0 is another */
+        }
+        for (uint64_t i = 0; i < 40; i++)
+            sim_schedule(s, 10 * ((int64_t)i % 7), abs_model_ev, &m, 1000000000 + i);
+        events[use] = sim_run(s, 500000); /* in two calls: the loop restarts with keys in the lane */
+        events[use] += sim_run(s, SIM_TIME_MAX);
+        hash[use] = m.log_hash;
+        fired[use] = m.fired;
+        ck_assert_uint_eq(sim_pending(s), 0);
+        gsl_rng_free(m.r);
+        sim_destroy(s);
+    }
+    ck_assert_uint_gt(fired[0], 200000);
+    ck_assert_uint_eq(fired[0], fired[1]);
+    ck_assert_uint_eq(events[0], events[1]);
+    ck_assert_uint_eq(hash[0], hash[1]);
+}
+END_TEST
+
 /* A lane's lookahead prefetcher sees, before each head fires, the events
  * (stages - k) x ahead behind it, farthest stage first, and only those the
  * lane holds: 20 events of one lane, ahead 3, 2 stages. */
@@ -994,6 +1060,7 @@ static Suite *sim_suite(void)
     tcase_add_test(tc, test_evq_reference);
     tcase_add_test(tc, test_evq_lanes);
     tcase_add_test(tc, test_sim_lanes_same_order);
+    tcase_add_test(tc, test_sim_lane_abs_same_order);
     tcase_add_test(tc, test_sim_lane_prefetch);
     tcase_add_test(tc, test_alloc_big);
     tcase_add_test(tc, test_evq_seq_wrap);

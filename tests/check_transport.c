@@ -2362,6 +2362,55 @@ START_TEST(test_persistent)
 }
 END_TEST
 
+/* Quick ACKs on a persistent connection count the stream's segments, not a
+ * message's: ns-3 sets m_delAckCount = DelAckCount once, when the
+ * connection is established (TcpSocketBase::ProcessSynSent and
+ * ProcessSynRcvd, "Always respond to first data packet"), so only the first
+ * data segment of a long-lived socket is acked at once (the thesis'
+ * Horovod sockets, configs/paper/thesis-coexistence-basicsim.xml).
+ * init-cwnd 1, delayed-ack 2 (timeout 200 ms); A = 1 segment at 0 (stream
+ * segment 0), B = 3 segments at 1 ms (stream segments 1, 2, 3).
+ *   quick-ack 1: A's segment is acked at once, at RTT (cwnd 2). B's
+ *     segments 1, 2 leave at 1 ms and 1 ms + SER; segment 1 is the
+ *     stream's second, so its ACK waits; segment 2 makes two pending and is
+ *     acked at once, back at 1 ms + SER + RTT (cwnd 3, nothing out):
+ *     segment 3 leaves then and B is whole at 1 ms + SER + RTT + ONE_WAY.
+ *     (Counted per message, B's first segment would be acked at once and B
+ *     whole SER earlier: the quick-ack 2 case.)
+ *   quick-ack 2: segment 1 is acked at once too, back at 1 ms + RTT (una 2,
+ *     cwnd 3, segment 2 out): segment 3 leaves then, B whole at 1 ms + RTT
+ *     + ONE_WAY.
+ *   quick-ack 0: A's lone segment waits for the 200-ms delayed-ACK timer
+ *     and B, behind it in the window of 1, cannot leave before. */
+START_TEST(test_quick_ack_persistent)
+{
+    const int64_t t0 = 1000000000; /* 1 ms */
+    for (int q = 0; q < 3; q++) {
+        net_params core = star(2);
+        const char *sets[] = {"network.mtu=1500B", "network.buffer=10MB", NULL};
+        th_net *h = th_net_new("electrical-switch", &core, sets, NULL, 1, 4);
+        tp_params tp = tparams("tcp");
+        tp.persistent = 1;
+        tp.init_cwnd = 1;
+        tp.delayed_ack = 2;
+        tp.quick_ack = (uint32_t)q;
+        attach(h, &tp);
+        net_msg *a = th_at_low(h, 0, 0, 1, MSS);
+        net_msg *b = th_at_low(h, t0, 0, 1, 3 * MSS);
+        th_net_go(h);
+        ck_assert_uint_eq(a->a, 1);
+        ck_assert_uint_eq(b->a, 1);
+        if (q == 1)
+            ck_delivered_at(b, t0 + (int64_t)SER + (int64_t)RTT + ONE_WAY);
+        else if (q == 2)
+            ck_delivered_at(b, t0 + (int64_t)RTT + ONE_WAY);
+        else
+            ck_assert_int_ge((int64_t)b->b, 200000000000); /* the delayed-ACK timer */
+        th_net_free(h);
+    }
+}
+END_TEST
+
 /* Invariants on random mixes with persistent connections (tcp and dctcp,
  * SACK and handshake off and on, 6-kB drop-tail ports: many drops): every
  * message delivered exactly once, bytes conserved, the messages of one
@@ -2838,6 +2887,7 @@ static Suite *transport_suite(void)
     tcase_add_test(t, test_sack_random_mixes);
     tcase_add_test(t, test_handshake);
     tcase_add_test(t, test_persistent);
+    tcase_add_test(t, test_quick_ack_persistent);
     tcase_add_test(t, test_persistent_random_mixes);
     tcase_add_test(t, test_buffer_packets);
     tcase_add_test(t, test_dctcp_ns3_loss_ssthresh);
