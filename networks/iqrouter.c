@@ -463,6 +463,8 @@ typedef struct iqr {
     int oblivious;       /* 1: one candidate per hop (routed as a head becomes whole) */
     int duescan;         /* 1: every tick visits all its active VCs (after a failure; links of their own rate
                             always do: router_tick_k's `rates` copy) */
+    int sa_grid;         /* 1: a flit a switch sends at a step is whole at the next switch at a step (sa + st +
+                            T + link a multiple of Tr, every switch-to-switch link at link: !varies) */
     int lean;            /* the tick compiled for the common case (above router_tick, "The tick's copies"): LEAN_IF,
                             LEAN_ISLIP, or 0: the general tick */
     uint32_t *rtab;      /* [switches hosts] the route table (head comment "Route table"), NULL: none */
@@ -625,6 +627,8 @@ static void step_ensure(iqr *q, int64_t t)
 static void router_tick_at(iqr *q, uint32_t sw, int64_t t)
 {
     iq_router *r = &q->r[sw];
+    if (r->tick_at < t) /* a pending tick before t (on the grid: before t's step too) stays; no division */
+        return;
     uint64_t n = (uint64_t)((t + q->Tr - 1) / q->Tr);
     t = (int64_t)n * q->Tr;
     if (r->tick_at <= t)
@@ -643,6 +647,8 @@ static void router_tick_at(iqr *q, uint32_t sw, int64_t t)
 static void host_tick_at(iqr *q, uint32_t h, int64_t t)
 {
     iq_host *hs = &q->h[h];
+    if (hs->tick_at < t) /* (as router_tick_at) */
+        return;
     t = grid(q, t); /* on the grid of T, hence of Tr */
     if (hs->tick_at <= t)
         return;
@@ -746,7 +752,8 @@ static inline __attribute__((always_inline)) void flit_in_k(iqr *q, uint32_t x, 
         /* a head that will be at the front of an idle VC: its oblivious
          * route is known routing-delay after it is whole (no tick at t) */
         c->state = VC_VA;
-        c->ready = grid_r(q, t) + q->rd;
+        /* (the lean copies' switch-to-switch flits are whole on the grid when sa_grid says so: no division) */
+        c->ready = (lean && from && q->sa_grid ? t : grid_r(q, t)) + q->rd;
         c->sent = 0;
         if (from) { /* its facts from the VC it left, not from the packet */
             c->dst = from->dst;
@@ -1466,18 +1473,30 @@ static inline __attribute__((always_inline)) void va_granted(iqr *q, uint32_t sw
  * te (express_init; on this router no link leads back to itself, lean_of).
  * So: no other VC due by te that is active on c's input or output port, or
  * that holds flits without an output VC (a head) unless it asks for another
- * output than c's. */
+ * output than c's, or that is active and holds a flit behind its packet's
+ * tail: that tail may leave by te, and the head behind it asks for its
+ * output VC then, c's perhaps, which c's grant decided now would already
+ * have freed (check_iqrouter test_express_tail_behind). Nor when the
+ * sender upstream of c's input VC waits for a credit of it (iq_ovc.waiting,
+ * perhaps stale): the credit c's grant sends would wake it at once, not at
+ * te, and a host with a tick pending does not try a message handed to it
+ * before that tick (iqr_send); check_iqrouter test_lean_matches_general. */
 static inline __attribute__((always_inline)) int express_clear(iqr *q, const iq_router *r, const iq_ivc *c,
                                                                uint32_t li, int64_t te)
 {
     const uint32_t V = q->V, x0 = r->x0;
     const uint32_t *act = &q->act[(size_t)x0 * V];
     const int64_t *adue = &q->adue[(size_t)x0 * V];
+    /* c's grant sends a credit upstream; one whose sender waits for it
+     * (iq_ovc.waiting) would wake that host or router now rather than at te */
+    uint32_t up = q->peer[x0 + c->pin];
+    if (ovc_at(q, (up & HOSTBIT) ? q->X + (up & ~HOSTBIT) : up, c->vin)->waiting)
+        return 0;
     for (uint32_t a = 0; a < r->nact; a++) {
         if (adue[a] > te || act[a] == li)
             continue;
         const iq_ivc *o = &q->ivc[(size_t)x0 * V + act[a]];
-        if (o->state == VC_ACTIVE ? o->pin == c->pin || o->out == c->out
+        if (o->state == VC_ACTIVE ? o->pin == c->pin || o->out == c->out || o->n > o->nflits - o->sent
                                   : o->n && (o->state != VC_VA || o->out == c->out))
             return 0;
     }
@@ -2030,6 +2049,8 @@ static void iq_kill(iqr *q, iq_pkt *p, uint32_t x, uint32_t v, int64_t now, int 
     if ((uint32_t)m->aux == MSG_DROPPED)
         net_dropped(st->n, m);
 }
+
+void iqr_no_lean(swnet *st) { st->iq->lean = 0; }
 
 void iqr_fail(swnet *st, int64_t now)
 {
@@ -2628,5 +2649,6 @@ int iqr_init(swnet *st, const swnet_params *p, char *err, size_t errlen)
     calendar_init(q, S, N);
     express_init(q, N);
     q->lean = lean_of(q);
+    q->sa_grid = !q->varies && !q->lT && (q->sa + q->stx + q->T + q->link) % q->Tr == 0;
     return 0;
 }

@@ -76,5 +76,8 @@ void iqr_get_stats(const swnet *st, iqr_stats *out);
  * input VCs holding flits or not idle, packets alive. 0 when every credit,
  * VC and packet came back. */
 uint64_t iqr_leaks(const swnet *st);
+/* Tests: run the general router tick from now on, not its lean copy
+ * (iqrouter.c "The tick's copies"), which must decide the same. */
+void iqr_no_lean(swnet *st);
 
 #endif

@@ -543,8 +543,9 @@ END_TEST
  * own: tests/fixtures/bad/routing_other_fabric.xml gives its torus the
  * dragonfly's routing="ugal" (refused at 3:55); --set network.routing=dor
  * makes it valid for both commands. A --set that does not touch the
- * problem leaves it the file's own (at its attribute, no "(with ...)"),
- * and a problem the option causes elsewhere names the option. */
+ * problem leaves it the file's own (at its attribute, no "(with ...)", also
+ * when the option renumbers the sweep's points), and a problem the option
+ * causes elsewhere names the option. */
 START_TEST(test_set_before_checks)
 {
     static const struct {
@@ -562,6 +563,11 @@ START_TEST(test_set_before_checks)
         {"run tests/fixtures/bad/routing_other_fabric.xml --set network.bandwidth=20Gb/s --list-runs", 1,
          "tests/fixtures/bad/routing_other_fabric.xml:3:55: error: <network routing=\"ugal\">: the torus does not "
          "take 'ugal'"},
+        /* an option that drops an axis renumbers the points: a refusal the file alone has at another point is
+         * still the file's (sweep_value_refused.xml: destination at point 1 of 4, then of 2) */
+        {"validate tests/fixtures/bad/sweep_value_refused.xml --set network.routing=dor", 1,
+         "tests/fixtures/bad/sweep_value_refused.xml:7:11: error: <axis param=\"network.congestion-isolation\">: value "
+         "'destination' at sweep point 1 (network.congestion-isolation=destination): the 4x4 torus"},
         /* the same value from the command line: the option, not the file */
         {"validate tests/fixtures/bad/routing_other_fabric.xml --set network.routing=romm --set network.routing=ugal",
          1, "error: --set network.routing=ugal: the torus does not take 'ugal'"},

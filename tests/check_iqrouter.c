@@ -178,6 +178,112 @@ END_TEST
  * switch: 208 ns). */
 static const char *iq_dot(const char *st);
 
+/* The lean tick's wider express switch allocation (iqrouter.c
+ * express_clear) must not free an output VC before the tail that holds it
+ * leaves. One switch of 3 hosts (a 1-level 3-ary fat tree), T = 1 ns (1-B
+ * flits at 8 Gb/s), host links 10 ns, rd 1, va 4, sa 1, st 1 ns (D = 7),
+ * one VC, wormhole, 8-flit buffers; express = va = 4 ns (< T + host link).
+ * Alone, a flit leaving a host at s is whole at the switch at s + 11, routed
+ * (rd) at + 1, granted its output VC (va) 4 later and crosses at that
+ * switch allocation step g, whole at its host at g + sa + st + T + 10 =
+ * g + 13 (zero load 2 (T + 10) + D = 29 ns).
+ *   Host 2 sends B (3 B, 3 flits, to host 0) at 0, then C (1 B, to host
+ *   1): flits out at 0, 1, 2 and 3, whole at the switch at 11..14. B's
+ *   head: VA at 12, switch allocation at 16, its body and tail at 17 and 18
+ *   (a flit per T). C is then the front of the same input VC: routed at 18
+ *   + T + rd = 20.
+ *   Host 0 sends A (1 B, to host 1) at 5: whole at 16, VA at 17, switch
+ *   allocation at 21 (delivered 21 + 13 = 34), holding host 1's output VC
+ *   until then.
+ *   C asks for that VC at 20 < 21: lost; it asks again va later, at 24, and
+ *   wins (A's tail left at 21): switch allocation at 28, delivered at 28 +
+ *   13 = 41. (The lean tick once decided A's switch allocation at 17 with
+ *   its effects at once, although B's VC, active on other ports, held C
+ *   behind its tail: host 1's output VC was free for C at 20, and C came at
+ *   24 + 13 = 37.) B: head 16 + 13 = 29, tail 2 later: 31. */
+START_TEST(test_express_tail_behind)
+{
+    const char *sets[] = {"network.router=input-queued", "network.arity=3", "network.levels=1",
+                          "network.flit-size=1B", "network.mtu=4B", "network.vc-buffer=8B",
+                          "network.host-link-latency=10ns", "network.vc-alloc-delay=4ns",
+                          "network.switching=wormhole", NULL};
+    net_params core = core_bs(3);
+    th_net *h = th_net_new("fat-tree", &core, sets, NULL, 1, 4);
+    net_msg *b = th_at_low(h, 0, 2, 0, 3);
+    net_msg *c = th_at_low(h, 0, 2, 1, 1);
+    net_msg *a = th_at_low(h, 5 * NS, 0, 1, 1);
+    th_net_go(h);
+    ck_delivered_at(b, 31 * NS);
+    ck_delivered_at(a, 34 * NS);
+    ck_delivered_at(c, 41 * NS);
+    th_net_free(h);
+}
+END_TEST
+
+/* The lean tick (iqrouter.c "The tick's copies") against the general one
+ * (iqr_no_lean) on random traffic: every message at the same time to the
+ * picosecond. The first configuration is random input-queued
+ * configuration 14 of review8's seed 8 (a 4x2x6 torus, dor, cut-through, 4
+ * VCs, 8-B flits of 32-B packets at 100 Gb/s: its lean copy once moved
+ * (express_clear's express woke a host waiting for the credit early); the
+ * second a 1-level 3-ary fat tree, wormhole, va 2 ns (the tail-behind case
+ * of test_express_tail_behind). */
+START_TEST(test_lean_matches_general)
+{
+    const struct {
+        const char *name;
+        uint32_t N;
+        double bps;
+        int64_t link;
+        const char *sets[12];
+        uint64_t maxb;
+    } f[] = {
+        {"torus", 48, 100e9, 10 * NS,
+         {"network.router=input-queued", "network.dims=4 2 6", "network.flit-size=8B", "network.mtu=32B",
+          "network.vc-buffer=32B", "network.vcs=4", "network.switching=cut-through", NULL},
+         300},
+        {"fat-tree", 3, 100e9, 100 * NS,
+         {"network.router=input-queued", "network.arity=3", "network.levels=1", "network.flit-size=8B",
+          "network.mtu=32B", "network.vc-buffer=128B", "network.switching=wormhole", "network.routing-delay=0ns",
+          "network.vc-alloc-delay=2ns", "network.host-link-latency=5ns", "network.switch-latency=3ns", NULL},
+         16},
+    };
+    enum { M = 1500 };
+    for (unsigned i = 0; i < sizeof f / sizeof f[0]; i++) {
+        int64_t t[2][M];
+        for (int general = 0; general < 2; general++) {
+            net_params core = th_star(f[i].N, f[i].bps);
+            core.link_latency_ps = f[i].link;
+            core.switch_latency_ps = 0;
+            th_net *h = th_net_new(f[i].name, &core, f[i].sets, NULL, 1, M);
+            if (general)
+                iqr_no_lean(h->n->state);
+            gsl_rng *g = gsl_rng_alloc(gsl_rng_mt19937);
+            gsl_rng_set(g, 1 + i);
+            net_msg *m[M];
+            for (unsigned k = 0; k < M; k++) {
+                uint32_t src = (uint32_t)gsl_rng_uniform_int(g, f[i].N);
+                uint32_t dst = (uint32_t)gsl_rng_uniform_int(g, f[i].N - 1);
+                dst += dst >= src;
+                m[k] = th_at_low(h, (int64_t)gsl_rng_uniform_int(g, 3000000), src, dst,
+                                 1 + gsl_rng_uniform_int(g, f[i].maxb));
+            }
+            gsl_rng_free(g);
+            th_net_go(h);
+            for (unsigned k = 0; k < M; k++) {
+                ck_assert_uint_eq(m[k]->a, 1);
+                t[general][k] = (int64_t)m[k]->b;
+            }
+            th_net_free(h);
+        }
+        for (unsigned k = 0; k < M; k++)
+            if (t[0][k] != t[1][k])
+                ck_abort_msg("%s: message %u delivered at %lld ps by the lean tick, %lld by the general one",
+                             f[i].name, k, (long long)t[0][k], (long long)t[1][k]);
+    }
+}
+END_TEST
+
 START_TEST(test_fixed_latency)
 {
     net_params core = core_bs(16);
@@ -1019,6 +1125,8 @@ static Suite *iqr_suite(void)
     tcase_add_test(t, test_link_rate_lone);
     tcase_add_test(t, test_link_rate_shared);
     tcase_add_test(t, test_link_rate_oq_agrees);
+    tcase_add_test(t, test_express_tail_behind);
+    tcase_add_test(t, test_lean_matches_general);
     suite_add_tcase(s, t);
     return s;
 }

@@ -532,6 +532,21 @@ static void set_paths(cfg *c, const char *path)
         snprintf(c->basedir, sizeof c->basedir, "%.*s", (int)(slash - path), path);
 }
 
+/* Two reports of one problem: the same text, or an axis's refusal of the
+ * same value for the same reason at another point (an option that drops an
+ * axis renumbers the points: "value 'v' at sweep point N (...): why"). */
+static int same_problem(const char *a, const char *b)
+{
+    if (strcmp(a, b) == 0)
+        return 1;
+    static const char at[] = " at sweep point ";
+    const char *pa = strstr(a, at), *pb = strstr(b, at);
+    if (!pa || !pb || pa - a != pb - b || strncmp(a, b, (size_t)(pa - a)) != 0)
+        return 0;
+    const char *ta = strstr(pa, "): "), *tb = strstr(pb, "): ");
+    return ta && tb && strcmp(ta, tb) == 0;
+}
+
 /* The checks of every sweep point (config_check.c), placing each problem. */
 static void ld_checks(loader *ld)
 {
@@ -686,7 +701,7 @@ int cfg_load_with(cfg *c, const char *file, const cfg_cli_value *cli, size_t ncl
                     ld.e[i].cli = 1;
                     for (size_t j = 0; j < nalone && ld.e[i].cli; j++)
                         if (alone[j].line == ld.e[i].line && alone[j].col == ld.e[i].col &&
-                            strcmp(alone[j].msg, ld.e[i].msg) == 0)
+                            same_problem(alone[j].msg, ld.e[i].msg))
                             ld.e[i].cli = 0;
                 }
             }
