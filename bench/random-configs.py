@@ -28,7 +28,8 @@ plugins accept, small enough to run in a fraction of a second each:
              from a stream of their own (recovery_options) and take nothing
              from the configuration's; so do hpcc (over PFC, in place of
              some dcqcn) and congestion isolation on fat trees and
-             leaf-spines under credits (session6_options);
+             leaf-spines under credits (session6_options), and dctcp's
+             variant="ns-3" (variant_options);
   workloads  task-tree, uniform-random, kernel (the five micro-kernels),
              pattern (every ORCS pattern, ptrnvsptrn, timed or static),
              dc-flows (named published sizes, any distribution or classes;
@@ -478,7 +479,22 @@ def fabric(r, kind=None, maxn=64):
     info["n"] = n
     recovery_options(net, info, kind, n)
     session6_options(net, info, kind, n)
+    variant_options(info, kind, n)
     return net, phy, n, info
+
+
+def variant_options(info, kind, n):
+    """dctcp's transport.variant="ns-3" (ns-3 3.37's TcpDctcp: flows may
+    wait for the RTO with a window below one segment), drawn from a stream
+    of its own after every other choice (so every other configuration is
+    as before): on three in ten dctcp transports without SACK, which the
+    variant refuses."""
+    tr = info["tr"]
+    if tr.get("type") != "dctcp" or tr.get("sack") == "on":
+        return
+    key = repr(("variant", sorted(tr.items()), kind, n)).encode()
+    if random.Random(zlib.crc32(key)).random() < 0.3:
+        tr["variant"] = "ns-3"
 
 
 def recovery_options(net, info, kind, n):
@@ -1840,6 +1856,7 @@ def one(binary, r, work, idx, stats):
     if len(c.wls) > 1:
         stats["mixes"] += 1
     extra = [k for k in ("sack", "limited-transmit") if c.tr and c.tr.get(k) == "on"]
+    extra += ["variant ns-3"] if c.tr and c.tr.get("variant") == "ns-3" else []
     extra += [k for k in ("failed-links", "fail-at", "degraded-links", "congestion-isolation") if k in c.net]
     for k in ([f"transport {c.tr['type']}"] if c.tr else []) + (["input-queued"] if c.net.get("router") else []) + extra:
         stats["models"][k] = stats["models"].get(k, 0) + 1

@@ -421,17 +421,19 @@ END_TEST
  * buffers of 30 kB (drops) and with ECN marking. */
 START_TEST(test_random_mixes)
 {
-    const char *types[] = {"tcp", "dctcp"};
+    /* the third: dctcp variant="ns-3", whose flows may wait for the RTO with a window below one segment */
+    const char *types[] = {"tcp", "dctcp", "dctcp"};
     const char *bufs[][5] = {{"network.mtu=1500B", "network.buffer=30kB", NULL, NULL},
                              {"network.mtu=1500B", "network.buffer=100kB", "network.ecn-threshold=20kB", NULL},
                              {"network.mtu=1500B", "network.buffer=200kB", "network.buffer-policy=dynamic",
                               "network.ecn-threshold=30kB"}};
-    for (int ti = 0; ti < 2; ti++)
+    for (int ti = 0; ti < 3; ti++)
         for (int bi = 0; bi < 3; bi++) {
             net_params core = star(8);
             core.link_latency_ps = 1000000;
             th_net *h = th_net_new("electrical-switch", &core, bufs[bi], NULL, 7, 512);
             tp_params tp = tparams(types[ti]);
+            tp.variant = ti == 2 ? TP_VARIANT_NS3 : TP_VARIANT_RFC;
             tp.delayed_ack = 2;
             tp.min_rto_ps = 1000000000; /* 1 ms */
             tp_inst *t = attach(h, &tp);
@@ -2843,6 +2845,56 @@ START_TEST(test_dctcp_ns3_ce_change_ack)
 }
 END_TEST
 
+/* (a) on a timeout repeated in ns-3's CA_LOSS (ReTxTimeout: ssthresh is
+ * recomputed only if the state is not CA_LOSS or the head was not sent again
+ * since), driving variant ns-3's ops as transport.c's ev_rto does: ssthresh,
+ * then cwnd = 1 mss, recover = max, nxt = una, on_timeout. cwnd 10 mss =
+ * 14 600 B, alpha 1/2, una 5, max 10:
+ *   the first timeout: (1 - 1/4) x 14 600 = 10 950 B;
+ *   again with segment 5 sent since (nxt 6 > una): kept, 10 950 B;
+ *   again with nothing sent since (nxt = una: the head not retransmitted):
+ *   (1 - 1/4) x 1460 = 1 095 B;
+ *   an ACK of 10 (= recover) ends the loss recovery: the next timeout, with
+ *   cwnd 4 mss = 5 840 B and 12 sent since, recomputes: 4 380 B. */
+START_TEST(test_dctcp_ns3_repeated_timeout)
+{
+    net_params core = star(2);
+    th_net *h = th_net_new("electrical-switch", &core, NULL, NULL, 1, 4);
+    tp_params tp = tparams("dctcp");
+    tp.variant = TP_VARIANT_NS3;
+    tp_flow f;
+    memset(&f, 0, sizeof f);
+    f.t = attach(h, &tp);
+    f.mss = MSS;
+    f.nseg = 100;
+    tp_dctcp_ns3_ops.init(&f);
+    f.win_end = 5000; /* no observation window ends here: alpha stays */
+    f.alpha = 0.5;
+    f.cwnd = 10 * MSS;
+    f.una = 5;
+    f.nxt = f.max = 10;
+    uint64_t want[3] = {10950, 10950, 1095};
+    uint32_t nxt_at[3] = {10, 6, 5};
+    for (int k = 0; k < 3; k++) {
+        f.nxt = nxt_at[k];
+        f.ssthresh = tp_dctcp_ns3_ops.ssthresh(&f);
+        ck_assert_uint_eq(f.ssthresh, want[k]);
+        f.cwnd = MSS;
+        f.recover = f.max;
+        f.nxt = f.una;
+        tp_dctcp_ns3_ops.on_timeout(&f);
+        ck_assert_int_eq(f.in_loss, 1);
+    }
+    f.una = 10;
+    f.nxt = f.max = 12;
+    tp_dctcp_ns3_ops.on_ack(&f, 5 * MSS, 0);
+    ck_assert_int_eq(f.in_loss, 0);
+    f.cwnd = 4 * MSS;
+    ck_assert_uint_eq(tp_dctcp_ns3_ops.ssthresh(&f), 4380);
+    th_net_free(h);
+}
+END_TEST
+
 static Suite *transport_suite(void)
 {
     Suite *s = suite_create("transport");
@@ -2894,6 +2946,7 @@ static Suite *transport_suite(void)
     tcase_add_test(t, test_dctcp_ns3_no_fast_retransmit_in_cwr);
     tcase_add_test(t, test_dctcp_ns3_no_floor);
     tcase_add_test(t, test_dctcp_ns3_ce_change_ack);
+    tcase_add_test(t, test_dctcp_ns3_repeated_timeout);
     tcase_add_test(t, test_dctcp_ns3_rto_in_recovery);
     suite_add_tcase(s, t);
     return s;

@@ -99,7 +99,7 @@ static const param_row core_rows[] = {
      .kind = PARAM_REAL, .dim = UNIT_NONE, .off = offsetof(cfg, tp.g), .flags = PARAM_POS, .example = "0.0625"},
     {ROW("transport.variant", "choice", "", "rfc",
          "dctcp: rfc (default: RFC 8257, losses by RFC 5681 / 6582) | ns-3 (ns-3 3.37's TcpDctcp, for "
-         "cross-validation against ns-3 studies: ssthresh (1 - alpha/2) cwnd on a loss, no fast retransmit in CWR, "
+         "cross-validation against ns-3 studies: ssthresh (1 - alpha/2) cwnd on a loss, no fast or limited transmit in CWR, "
          "no 2-segment floor under the ECN cut, the CE-change ACK one segment short; networks/tp_dctcp.c's head; "
          "sack off)"),
      .kind = PARAM_CHOICE, .off = offsetof(cfg, tp.variant), .choices = tp_variant_names, .example = "ns-3"},
