@@ -691,7 +691,8 @@ int cfg_load_with(cfg *c, const char *file, const cfg_cli_value *cli, size_t ncl
                 ld_checks(&ld);
                 nalone = ld.ne - ne0;
                 alone = tn_xmalloc((nalone ? nalone : 1) * sizeof *alone);
-                memcpy(alone, ld.e + ne0, nalone * sizeof *alone);
+                if (nalone) /* ld.e is NULL while nothing was reported */
+                    memcpy(alone, ld.e + ne0, nalone * sizeof *alone);
                 ld.ne = ne0, ld.nflag = nflag0, ld.suppressed = sup0;
             }
             int cli_ok = ld_apply_cli(&ld);
