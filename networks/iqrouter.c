@@ -501,6 +501,8 @@ typedef struct iqr {
     iq_req *sq;          /* [maxr V] a tick's switch allocation requests */
     int64_t express;     /* > 0: sa_express may decide a lone head's switch allocation at its VC grant,
                             for the step this many ps later (vc-alloc-delay on the grid of Tr) */
+    int x_idle, x_behind; /* express_clear: an idle VC's head (express < Tr + rd), a head behind a tail
+                            (express < 2 Tr + rd) cannot ask for an output VC by the express step */
     uint32_t *m_in, *m_out, *choice;
     uint8_t *granted;
     /* The step calendar (see "Events" at the head): a wheel of W slots, slot
@@ -1555,7 +1557,26 @@ static inline __attribute__((always_inline)) void va_granted(iqr *q, uint32_t sw
  * sender upstream of c's input VC waits for a credit of it (iq_ovc.waiting,
  * perhaps stale): the credit c's grant sends would wake it at once, not at
  * te, and a host with a tick pending does not try a message handed to it
- * before that tick (iqr_send); check_iqrouter test_lean_matches_general. */
+ * before that tick (iqr_send); check_iqrouter test_lean_matches_general.
+ *   Two of those VCs cannot ask for an output VC by te when the delays
+ * say so (iqr_init: x_idle, x_behind; the bench's torus, rd = va = T, has
+ * both). A VC idle with flits, whose head is not yet routed: that head is
+ * whole only after now (one whole by now is routed at the tick that finds
+ * it: a VC idle with a whole front is due then, and a tail granted at now
+ * with a whole head behind it routes that head at once), so it is routed
+ * at a tick x >= now + Tr and asks for its output VC at x + rd or later:
+ * after te when e < Tr + rd (x_idle). A head behind an active VC's tail:
+ * that tail is granted at a step y > now (this tick's grants are done, and
+ * it is not c), and the head behind it is routed at y + Tr (BookSim2's
+ * _SWAllocUpdate; whole later: at its own tick after y) and asks for its
+ * output VC at y + Tr + rd >= now + 2 Tr + rd or later: after te when e <
+ * 2 Tr + rd (x_behind); neither asks for switch allocation before its VC
+ * grant. And a routed head (VC_VA) toward c's output port asks only for the
+ * output VCs of its range (vc_base, nvc): one whose range does not hold
+ * c's output VC is refused or granted the same whether c's tail has freed
+ * it or not. check_iqrouter test_lean_matches_general's third and fourth
+ * configurations (the bench's delays, multi-flit wormhole packets; and
+ * delays where neither holds). */
 static inline __attribute__((always_inline)) int express_clear(iqr *q, const iq_router *r, const iq_ivc *c,
                                                                uint32_t li, int64_t te, const int lean)
 {
@@ -1571,8 +1592,11 @@ static inline __attribute__((always_inline)) int express_clear(iqr *q, const iq_
         if (adue[a] > te || act[a] == li)
             continue;
         const iq_ivc *o = &q->ivc[(size_t)x0 * V + act[a]];
-        if (o->state == VC_ACTIVE ? o->pin == c->pin || o->out == c->out || o->n > o->nflits - o->sent
-                                  : o->n && (o->state != VC_VA || o->out == c->out))
+        if (o->state == VC_ACTIVE
+                ? o->pin == c->pin || o->out == c->out || (o->n > o->nflits - o->sent && !q->x_behind)
+                : o->n && (o->state == VC_IDLE  ? !q->x_idle
+                           : o->state == VC_VA ? o->out == c->out && (uint32_t)c->out_vc - o->vc_base < o->nvc
+                                               : 1))
             return 0;
     }
     return 1;
@@ -2495,6 +2519,8 @@ static void express_init(iqr *q, uint32_t N)
      * t + e loses the packet where it is): the tick at t + e as ever */
     if (q->lT || q->st->fail_at_ps >= 0)
         q->express = 0;
+    q->x_idle = q->express > 0 && q->express < q->Tr + q->rd;
+    q->x_behind = q->express > 0 && q->express < 2 * q->Tr + q->rd;
 }
 
 /* The tick's lean copy (above router_tick, "The tick's copies") when the
