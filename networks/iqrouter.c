@@ -799,10 +799,8 @@ static __attribute__((noinline)) void flit_in(iqr *q, uint32_t x, uint32_t v, iq
 
 /* ---- delivery (as swnet.c's) ---- */
 
-static void ev_deliver(sim *s, void *ctx, uint64_t arg)
+static inline __attribute__((always_inline)) void deliver(iqr *q, sim *s, net_msg *m)
 {
-    iqr *q = ctx;
-    net_msg *m = (net_msg *)(uintptr_t)arg;
     /* the message's mean hops over its packets (their sum rides in aux's
      * high half), added in delivery order: a floating-point sum that does
      * not depend on the order in which its packets' tails crossed */
@@ -814,12 +812,14 @@ static void ev_deliver(sim *s, void *ctx, uint64_t arg)
     net_delivered(q->st->n, m);
 }
 
+static void ev_deliver(sim *s, void *ctx, uint64_t arg) { deliver(ctx, s, (net_msg *)(uintptr_t)arg); }
+
 /* the lane's delivery: its message is the ring's first (the same order) */
 static void ev_deliver_lane(sim *s, void *ctx, uint64_t arg)
 {
     (void)arg;
     iqr *q = ctx;
-    ev_deliver(s, q, (uint64_t)(uintptr_t)q->dr[q->dr_head++ & (q->dr_cap - 1)]);
+    deliver(q, s, q->dr[q->dr_head++ & (q->dr_cap - 1)]);
 }
 
 /* m into the ring among this step's deliveries (from `first` on), after
