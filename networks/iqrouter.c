@@ -504,6 +504,8 @@ typedef struct iqr {
     iq_req *sq;          /* [maxr V] a tick's switch allocation requests */
     int64_t express;     /* > 0: sa_express may decide a lone head's switch allocation at its VC grant,
                             for the step this many ps later (vc-alloc-delay on the grid of Tr) */
+    int x_idle, x_behind; /* express_clear: an idle VC's head (express < Tr + rd), a head behind a tail
+                            (express < 2 Tr + rd) cannot ask for an output VC by the express step */
     uint32_t *m_in, *m_out, *choice;
     uint8_t *granted;
     /* The step calendar (see "Events" at the head): a wheel of W slots, slot
@@ -823,10 +825,8 @@ static __attribute__((noinline)) void flit_in(iqr *q, uint32_t x, uint32_t v, iq
 
 /* ---- delivery (as swnet.c's) ---- */
 
-static void ev_deliver(sim *s, void *ctx, uint64_t arg)
+static inline __attribute__((always_inline)) void deliver(iqr *q, sim *s, net_msg *m)
 {
-    iqr *q = ctx;
-    net_msg *m = (net_msg *)(uintptr_t)arg;
     /* the message's mean hops over its packets (their sum rides in aux's
      * high half), added in delivery order: a floating-point sum that does
      * not depend on the order in which its packets' tails crossed */
@@ -838,12 +838,14 @@ static void ev_deliver(sim *s, void *ctx, uint64_t arg)
     net_delivered(q->st->n, m);
 }
 
+static void ev_deliver(sim *s, void *ctx, uint64_t arg) { deliver(ctx, s, (net_msg *)(uintptr_t)arg); }
+
 /* the lane's delivery: its message is the ring's first (the same order) */
 static void ev_deliver_lane(sim *s, void *ctx, uint64_t arg)
 {
     (void)arg;
     iqr *q = ctx;
-    ev_deliver(s, q, (uint64_t)(uintptr_t)q->dr[q->dr_head++ & (q->dr_cap - 1)]);
+    deliver(q, s, q->dr[q->dr_head++ & (q->dr_cap - 1)]);
 }
 
 /* m into the ring among this step's deliveries (from `first` on), after
@@ -1580,7 +1582,26 @@ static inline __attribute__((always_inline)) void va_granted(iqr *q, uint32_t sw
  * have freed (check_iqrouter test_express_tail_behind). The credit c's
  * grant sends upstream is sent at now, which decides nothing earlier
  * (credit_back; until 2026-11-28 a waiting sender was excluded here:
- * check_iqrouter test_lean_matches_general, test_host_tick_pending). */
+ * check_iqrouter test_lean_matches_general, test_host_tick_pending).
+ *   Two of those VCs cannot ask for an output VC by te when the delays
+ * say so (iqr_init: x_idle, x_behind; the bench's torus, rd = va = T, has
+ * both). A VC idle with flits, whose head is not yet routed: that head is
+ * whole only after now (one whole by now is routed at the tick that finds
+ * it: a VC idle with a whole front is due then, and a tail granted at now
+ * with a whole head behind it routes that head at once), so it is routed
+ * at a tick x >= now + Tr and asks for its output VC at x + rd or later:
+ * after te when e < Tr + rd (x_idle). A head behind an active VC's tail:
+ * that tail is granted at a step y > now (this tick's grants are done, and
+ * it is not c), and the head behind it is routed at y + Tr (BookSim2's
+ * _SWAllocUpdate; whole later: at its own tick after y) and asks for its
+ * output VC at y + Tr + rd >= now + 2 Tr + rd or later: after te when e <
+ * 2 Tr + rd (x_behind); neither asks for switch allocation before its VC
+ * grant. And a routed head (VC_VA) toward c's output port asks only for the
+ * output VCs of its range (vc_base, nvc): one whose range does not hold
+ * c's output VC is refused or granted the same whether c's tail has freed
+ * it or not. check_iqrouter test_lean_matches_general's third and fourth
+ * configurations (the bench's delays, multi-flit wormhole packets; and
+ * delays where neither holds). */
 static inline __attribute__((always_inline)) int express_clear(iqr *q, const iq_router *r, const iq_ivc *c,
                                                                uint32_t li, int64_t te, const int lean)
 {
@@ -1591,8 +1612,11 @@ static inline __attribute__((always_inline)) int express_clear(iqr *q, const iq_
         if (adue[a] > te || act[a] == li)
             continue;
         const iq_ivc *o = &q->ivc[(size_t)x0 * V + act[a]];
-        if (o->state == VC_ACTIVE ? o->pin == c->pin || o->out == c->out || o->n > o->nflits - o->sent
-                                  : o->n && (o->state != VC_VA || o->out == c->out))
+        if (o->state == VC_ACTIVE
+                ? o->pin == c->pin || o->out == c->out || (o->n > o->nflits - o->sent && !q->x_behind)
+                : o->n && (o->state == VC_IDLE  ? !q->x_idle
+                           : o->state == VC_VA ? o->out == c->out && (uint32_t)c->out_vc - o->vc_base < o->nvc
+                                               : 1))
             return 0;
     }
     return 1;
@@ -2527,6 +2551,8 @@ static void express_init(iqr *q, uint32_t N)
      * t + e loses the packet where it is): the tick at t + e as ever */
     if (q->lT || q->st->fail_at_ps >= 0)
         q->express = 0;
+    q->x_idle = q->express > 0 && q->express < q->Tr + q->rd;
+    q->x_behind = q->express > 0 && q->express < 2 * q->Tr + q->rd;
 }
 
 /* The tick's lean copy (above router_tick, "The tick's copies") when the

@@ -228,7 +228,16 @@ END_TEST
  * VCs, 8-B flits of 32-B packets at 100 Gb/s: its lean copy once moved
  * (express_clear's express woke a host waiting for the credit early); the
  * second a 1-level 3-ary fat tree, wormhole, va 2 ns (the tail-behind case
- * of test_express_tail_behind). */
+ * of test_express_tail_behind). The third to fifth are BookSim2's torus as
+ * the bench runs it (1-B flits at 8 Gb/s, T = 1 ns, 2 VCs: the lean V = 2
+ * copies, 8-flit buffers, link 1 ns, host links 0) with wormhole packets of
+ * up to 4 flits near saturation: rd = va = 1 ns (iSLIP), where
+ * express_clear lets an idle VC's head, a head behind a tail and a routed
+ * head asking for other output VCs of c's port by (x_idle, x_behind); va 2
+ * ns (input-first), where only a head behind a tail is let by; va 3 ns,
+ * neither. (Letting a routed head for c's output VC by moves the third;
+ * letting an idle VC's head or a head behind a tail by always moves the
+ * second, the latter test_express_tail_behind too.) */
 START_TEST(test_lean_matches_general)
 {
     const struct {
@@ -238,16 +247,33 @@ START_TEST(test_lean_matches_general)
         int64_t link;
         const char *sets[12];
         uint64_t maxb;
+        int64_t span; /* messages handed over in [0, span) */
     } f[] = {
         {"torus", 48, 100e9, 10 * NS,
          {"network.router=input-queued", "network.dims=4 2 6", "network.flit-size=8B", "network.mtu=32B",
           "network.vc-buffer=32B", "network.vcs=4", "network.switching=cut-through", NULL},
-         300},
+         300, 3000000},
         {"fat-tree", 3, 100e9, 100 * NS,
          {"network.router=input-queued", "network.arity=3", "network.levels=1", "network.flit-size=8B",
           "network.mtu=32B", "network.vc-buffer=128B", "network.switching=wormhole", "network.routing-delay=0ns",
           "network.vc-alloc-delay=2ns", "network.host-link-latency=5ns", "network.switch-latency=3ns", NULL},
-         16},
+         16, 3000000},
+        {"torus", 16, 8e9, 1 * NS,
+         {"network.router=input-queued", "network.dims=4 4", "network.routing=dor", "network.flit-size=1B",
+          "network.mtu=4B", "network.vc-buffer=8B", "network.vcs=1", "network.switching=wormhole",
+          "network.host-link-latency=0ns", NULL},
+         6, 600000},
+        {"torus", 16, 8e9, 1 * NS,
+         {"network.router=input-queued", "network.dims=4 4", "network.routing=dor", "network.flit-size=1B",
+          "network.mtu=4B", "network.vc-buffer=8B", "network.vcs=1", "network.switching=wormhole",
+          "network.host-link-latency=0ns", "network.vc-alloc-delay=2ns",
+          "network.allocator=separable-input-first", NULL},
+         6, 600000},
+        {"torus", 16, 8e9, 1 * NS,
+         {"network.router=input-queued", "network.dims=4 4", "network.routing=dor", "network.flit-size=1B",
+          "network.mtu=4B", "network.vc-buffer=8B", "network.vcs=1", "network.switching=wormhole",
+          "network.host-link-latency=0ns", "network.vc-alloc-delay=3ns", NULL},
+         6, 600000},
     };
     enum { M = 1500 };
     for (unsigned i = 0; i < sizeof f / sizeof f[0]; i++) {
@@ -266,7 +292,7 @@ START_TEST(test_lean_matches_general)
                 uint32_t src = (uint32_t)gsl_rng_uniform_int(g, f[i].N);
                 uint32_t dst = (uint32_t)gsl_rng_uniform_int(g, f[i].N - 1);
                 dst += dst >= src;
-                m[k] = th_at_low(h, (int64_t)gsl_rng_uniform_int(g, 3000000), src, dst,
+                m[k] = th_at_low(h, (int64_t)gsl_rng_uniform_int(g, (unsigned long)f[i].span), src, dst,
                                  1 + gsl_rng_uniform_int(g, f[i].maxb));
             }
             gsl_rng_free(g);
