@@ -71,6 +71,9 @@
  *     robin from the one after its last among those with credit
  *     (cut-through: room for the packet), as BookSim2's sources do
  *     (trafficmanager.cpp: the first available VC after the last used).
+ *     A host decides at every flit time at which it can send: a message
+ *     handed to it with no packet on its uplink is named at the first
+ *     flit time from then (if a VC has room for it, it goes then).
  *   Routing: the topology's `next` at route computation; with several
  *     candidates: torus minimal adaptive takes the adaptive candidate with a
  *     free output VC that has room for the packet (credits for its flits,
@@ -404,7 +407,7 @@ typedef struct iq_ivc {
 } iq_ivc;
 #define OUT_NONE UINT16_MAX
 /* the tick's lean copies (above router_tick, "The tick's copies"): iqr.lean */
-enum { LEAN_IF = 1, LEAN_ISLIP = 2 };
+enum { LEAN_IF = 1, LEAN_ISLIP = 2, LEAN_ALLOC = 3, LEAN_V2 = 4 }; /* LEAN_ALLOC: the allocator's bits */
 _Static_assert(sizeof(iq_ivc) == 64, "an input VC is one cache line");
 
 /* an output VC at a sender: owner and credits */
@@ -501,6 +504,8 @@ typedef struct iqr {
     iq_req *sq;          /* [maxr V] a tick's switch allocation requests */
     int64_t express;     /* > 0: sa_express may decide a lone head's switch allocation at its VC grant,
                             for the step this many ps later (vc-alloc-delay on the grid of Tr) */
+    int x_idle, x_behind; /* express_clear: an idle VC's head (express < Tr + rd), a head behind a tail
+                            (express < 2 Tr + rd) cannot ask for an output VC by the express step */
     uint32_t *m_in, *m_out, *choice;
     uint8_t *granted;
     /* The step calendar (see "Events" at the head): a wheel of W slots, slot
@@ -531,6 +536,10 @@ typedef struct iqr {
 
 /* ---- small helpers ---- */
 
+/* VCs per port in a tick's copy: the constant 2 in the lean copies compiled
+ * for it (LEAN_V2: iqr.lean, "The tick's copies"), else q->V */
+#define VOF(q, lean) (((lean) & LEAN_V2) ? 2u : (q)->V)
+
 static inline int64_t grid(const iqr *q, int64_t t) { return (t + q->T - 1) / q->T * q->T; }
 /* a router's steps: every Tr (T with speedup 1) */
 static inline int64_t grid_r(const iqr *q, int64_t t) { return (t + q->Tr - 1) / q->Tr * q->Tr; }
@@ -544,7 +553,8 @@ static inline iq_flit *ring_at(const iqr *q, size_t ivc_idx, uint32_t i)
     return &q->ivc[ivc_idx].buf[i >= q->depth ? i - q->depth : i];
 }
 /* output VC index: switch port x, or host h as X + h */
-static inline iq_ovc *ovc_at(const iqr *q, uint32_t xo, uint32_t v) { return &q->ovc[(size_t)xo * q->V + v]; }
+static inline iq_ovc *ovc_v(const iqr *q, uint32_t xo, uint32_t v, uint32_t V) { return &q->ovc[(size_t)xo * V + v]; }
+static inline iq_ovc *ovc_at(const iqr *q, uint32_t xo, uint32_t v) { return ovc_v(q, xo, v, q->V); }
 
 static iq_pkt *pkt_alloc(iqr *q)
 {
@@ -581,13 +591,18 @@ static inline int link_can_start(const iqr *q, uint32_t xo, int64_t now)
 
 /* credits of output VC (xo, v) now: those arrived are added first */
 static void credits_pop(iqr *q, uint32_t xo, uint32_t v, int64_t now);
-static inline int32_t credits_now(iqr *q, uint32_t xo, uint32_t v, int64_t now)
+static inline __attribute__((always_inline)) int32_t credits_now_v(iqr *q, uint32_t xo, uint32_t v, int64_t now,
+                                                                   uint32_t V)
 {
-    iq_ovc *o = ovc_at(q, xo, v);
+    iq_ovc *o = ovc_v(q, xo, v, V);
     /* nothing on its way, or the first not yet arrived: no update (the common case) */
     if (o->cn && o->front <= now)
         credits_pop(q, xo, v, now);
     return o->credits;
+}
+static inline int32_t credits_now(iqr *q, uint32_t xo, uint32_t v, int64_t now)
+{
+    return credits_now_v(q, xo, v, now, q->V);
 }
 
 static void credits_pop(iqr *q, uint32_t xo, uint32_t v, int64_t now)
@@ -679,17 +694,41 @@ static inline __attribute__((always_inline)) int64_t credit_send(iqr *q, uint32_
 }
 
 /* a credit for output VC (xo, v) reaches its sender at t */
-static inline __attribute__((always_inline)) void credit_back(iqr *q, uint32_t xo, uint32_t v, int64_t t)
+static inline __attribute__((always_inline)) void credit_back(iqr *q, uint32_t xo, uint32_t v, int64_t t,
+                                                                 const uint32_t V)
 {
-    iq_ovc *o = ovc_at(q, xo, v);
+    iq_ovc *o = ovc_v(q, xo, v, V);
     TN_ASSERT(o->cn < q->depth, "credit FIFO of port %u VC %u overflows", xo, v);
     uint32_t i = o->ch + o->cn;
     if (i >= q->depth)
         i -= q->depth;
-    q->cring[((size_t)xo * q->V + v) * q->depth + i] = t;
+    q->cring[((size_t)xo * V + v) * q->depth + i] = t;
     if (!o->cn)
         o->front = t;
     o->cn++;
+    /* A sender that waits for a credit not yet on its way (iq_ovc.waiting)
+     * is woken for this one's arrival. The flag may be stale: a host sets
+     * it on each injection VC whose missing credit is not on its way when
+     * none can take its packet (host_try) and keeps it on those it does not
+     * use when it later sends on another; a router's stays on an output VC
+     * whose next owner does not wait. A stale wake is a tick and decides
+     * nothing: a router's tick visits only its due VCs, and one visited
+     * early does nothing (head comment "Due VCs"); a host's tick runs
+     * host_try, which decides from the credits arrived, its NIC and its last
+     * flit what the host decides at that flit time in any case, and a
+     * host's pending tick holds back no message handed to it before
+     * (iqr_send; until 2026-11-28 it did: a message handed to an idle host
+     * between the grant and the arrival of a stale flag's credit left at
+     * that arrival, check_iqrouter test_host_tick_pending). For the same
+     * reasons a credit sent at now by a switch allocation decided for a
+     * later step te (sa_express, express_clear) decides what it does at te:
+     * it arrives at te + sw-alloc + credit-delay + link > te (later than
+     * any step the express decides, express_init), so no sender counts it
+     * earlier; a sender looking before te finds it on its way and asks a
+     * tick for its arrival instead of setting its flag, the one te would
+     * have cleared with that tick; and a tick asked at now rather than te
+     * holds nothing back (the same test: the express once delayed a
+     * message handed over between now and te). */
     if (o->waiting) {
         o->waiting = 0;
         if (xo >= q->X)
@@ -697,7 +736,7 @@ static inline __attribute__((always_inline)) void credit_back(iqr *q, uint32_t x
         else {
             uint32_t sw = q->rid[xo];
             if (o->owner != NONE) { /* the input VC that waits for it is due then */
-                size_t x0V = (size_t)q->r[sw].x0 * q->V;
+                size_t x0V = (size_t)q->r[sw].x0 * V;
                 uint32_t a = q->ivc[x0V + o->owner].act;
                 if (a != NONE && t < q->adue[x0V + a])
                     q->adue[x0V + a] = t;
@@ -708,6 +747,8 @@ static inline __attribute__((always_inline)) void credit_back(iqr *q, uint32_t x
 }
 
 static void route(iqr *q, uint32_t sw, iq_ivc *c, iq_pkt *p, int64_t now);
+static inline __attribute__((always_inline)) void route_k(iqr *q, uint32_t sw, iq_ivc *c, iq_pkt *p, int64_t now,
+                                                          const int lean);
 
 /* olink[x] for port x whose output enters peer: when no link has a latency
  * of its own (!q->varies, iqr_init) it is hlink toward a host, else link;
@@ -738,7 +779,7 @@ static inline void vc_take(iq_ivc *c, const iq_pkt *p)
 static inline __attribute__((always_inline)) void flit_in_k(iqr *q, uint32_t x, uint32_t v, iq_pkt *p, int64_t t,
                                                             int head, const iq_ivc *from, const int lean)
 {
-    size_t idx = (size_t)x * q->V + v;
+    size_t idx = (size_t)x * VOF(q, lean) + v;
     iq_ivc *c = &q->ivc[idx];
     TN_ASSERT(c->n < q->depth, "input buffer of port %u VC %u overflows", x, v);
     uint32_t i = c->head + c->n; /* < 2 depth: no division */
@@ -763,17 +804,17 @@ static inline __attribute__((always_inline)) void flit_in_k(iqr *q, uint32_t x, 
             c->cls = from->cls;
         } else
             vc_take(c, p);
-        route(q, sw, c, p, t);
+        route_k(q, sw, c, p, t, lean);
         t = c->ready;
     } else if (head && from)
         p->hops = from->hops + 1; /* routed later here (vc_take) */
     if (c->act == NONE) {
         uint32_t li = x - r->x0;
         c->act = r->nact;
-        q->act[(size_t)r->x0 * q->V + r->nact++] = li * q->V + v;
+        q->act[(size_t)r->x0 * VOF(q, lean) + r->nact++] = li * VOF(q, lean) + v;
     }
     if (c->n == 1) /* it was empty: nothing to do before this flit is whole (routed, above) */
-        q->adue[(size_t)r->x0 * q->V + c->act] = t;
+        q->adue[(size_t)r->x0 * VOF(q, lean) + c->act] = t;
     router_tick_at(q, sw, t);
 }
 static __attribute__((noinline)) void flit_in(iqr *q, uint32_t x, uint32_t v, iq_pkt *p, int64_t t, int head,
@@ -784,10 +825,8 @@ static __attribute__((noinline)) void flit_in(iqr *q, uint32_t x, uint32_t v, iq
 
 /* ---- delivery (as swnet.c's) ---- */
 
-static void ev_deliver(sim *s, void *ctx, uint64_t arg)
+static inline __attribute__((always_inline)) void deliver(iqr *q, sim *s, net_msg *m)
 {
-    iqr *q = ctx;
-    net_msg *m = (net_msg *)(uintptr_t)arg;
     /* the message's mean hops over its packets (their sum rides in aux's
      * high half), added in delivery order: a floating-point sum that does
      * not depend on the order in which its packets' tails crossed */
@@ -799,12 +838,14 @@ static void ev_deliver(sim *s, void *ctx, uint64_t arg)
     net_delivered(q->st->n, m);
 }
 
+static void ev_deliver(sim *s, void *ctx, uint64_t arg) { deliver(ctx, s, (net_msg *)(uintptr_t)arg); }
+
 /* the lane's delivery: its message is the ring's first (the same order) */
 static void ev_deliver_lane(sim *s, void *ctx, uint64_t arg)
 {
     (void)arg;
     iqr *q = ctx;
-    ev_deliver(s, q, (uint64_t)(uintptr_t)q->dr[q->dr_head++ & (q->dr_cap - 1)]);
+    deliver(q, s, q->dr[q->dr_head++ & (q->dr_cap - 1)]);
 }
 
 /* m into the ring among this step's deliveries (from `first` on), after
@@ -1045,10 +1086,11 @@ static inline int32_t adaptive_need(const iqr *q, uint32_t nflits)
 
 /* Torus adaptive: output VC v of port xo can be granted to p's head now
  * (free; an adaptive one with adaptive_need's credits) */
-static inline int va_open(iqr *q, uint32_t xo, uint32_t v, const iq_ivc *c, int64_t now)
+static inline __attribute__((always_inline)) int va_open(iqr *q, uint32_t xo, uint32_t v, const iq_ivc *c, int64_t now,
+                                                        const uint32_t V)
 {
-    return ovc_at(q, xo, v)->owner == NONE &&
-           (c->kind != TOPO_HOP_ADAPTIVE || credits_now(q, xo, v, now) >= adaptive_need(q, c->nflits));
+    return ovc_v(q, xo, v, V)->owner == NONE &&
+           (c->kind != TOPO_HOP_ADAPTIVE || credits_now_v(q, xo, v, now, V) >= adaptive_need(q, c->nflits));
 }
 
 /* What the input-queued router measures of a candidate's output for the
@@ -1183,6 +1225,59 @@ static void route(iqr *q, uint32_t sw, iq_ivc *c, iq_pkt *p, int64_t now)
     }
 }
 
+/* route for the lean copies ("The tick's copies": an oblivious routing,
+ * one priority class's VCs, no failure): the same hop as route's, its one
+ * candidate read inline from the route table or asked of next_word; route
+ * itself where neither gives it (a routing with neither, whose `next` may
+ * also offer several candidates) */
+static inline __attribute__((always_inline)) void route_k(iqr *q, uint32_t sw, iq_ivc *c, iq_pkt *p, int64_t now,
+                                                          const int lean)
+{
+    if (!lean) {
+        route(q, sw, c, p, now);
+        return;
+    }
+    const topo *t = &q->st->t;
+    uint32_t port, vc;
+    uint8_t kind = TOPO_HOP_ONLY;
+    uint32_t e = RT_RECORD;
+    if (q->rtab) {
+        uint32_t *ep = &q->rtab[(size_t)sw * t->hosts + c->dst];
+        if (__builtin_expect(*ep == RT_UNKNOWN, 0))
+            *ep = rt_fill(t, sw, c->dst);
+        e = *ep;
+    }
+    if (e != RT_RECORD) {
+        port = (e & 0xFFu) - 2;
+        vc = (uint8_t)(e >> 8);
+        if (!q->words) /* the record moves on (take) when the head wins an output VC */
+            p->hop = (topo_hop){.port = port, .vc = (uint8_t)vc, .kind = TOPO_HOP_ONLY, .hops_left = (uint16_t)(e >> 16)};
+#ifdef IQ_RTAB_CHECK
+        topo_hop cand[1] = {{.port = port, .vc = (uint8_t)vc, .kind = TOPO_HOP_ONLY, .hops_left = (uint16_t)(e >> 16)}};
+        RT_CHECK("route table");
+#endif
+    } else if (q->words) {
+        topo_hop cand[1];
+        t->ops->next_word(t, sw, c->dst, c->word, cand);
+        RT_CHECK("route word");
+        port = cand[0].port;
+        vc = cand[0].vc;
+        kind = cand[0].kind;
+    } else {
+        route(q, sw, c, p, now);
+        return;
+    }
+    c->kind = kind;
+    c->out = (uint16_t)port;
+    if (q->peer[q->r[sw].x0 + port] & HOSTBIT) { /* (route: a host takes every VC) */
+        c->vc_base = 0;
+        c->nvc = (uint16_t)q->vgrp;
+    } else {
+        c->vc_base = (uint16_t)(vc * q->vpc);
+        c->nvc = (uint16_t)q->vpc;
+    }
+}
+
 /* ---- a router's tick ---- */
 
 /* The switch allocation of input VC c (index idx, local li) is granted at
@@ -1233,7 +1328,7 @@ static inline __attribute__((always_inline)) void sa_grant_k(iqr *q, uint32_t sw
     /* its credit back upstream */
     uint32_t xin = x0 + c->pin, up = q->peer[xin];
     credit_back(q, (up & HOSTBIT) ? q->X + (up & ~HOSTBIT) : up, c->vin,
-                credit_send(q, xin, leave, lean) + q->cd + olink_of(q, xin, up, lean)); /* back on the reverse link:
+                credit_send(q, xin, leave, lean) + q->cd + olink_of(q, xin, up, lean), VOF(q, lean)); /* back on the reverse link:
                                                                                           port xin's output */
     if (dn & HOSTBIT) {
         if (k_flit == 0) {
@@ -1244,12 +1339,12 @@ static inline __attribute__((always_inline)) void sa_grant_k(iqr *q, uint32_t sw
         if (tail)
             packet_arrived(q, p, whole, c->hops + 1);
     } else {
-        ovc_at(q, xo, c->out_vc)->credits--;
+        ovc_v(q, xo, c->out_vc, VOF(q, lean))->credits--;
         flit_in_k(q, dn, c->out_vc, p, whole, k_flit == 0, c, lean);
     }
     c->ready = now + q->Tr;
     if (tail) {
-        ovc_at(q, xo, c->out_vc)->owner = NONE;
+        ovc_v(q, xo, c->out_vc, VOF(q, lean))->owner = NONE;
         c->state = VC_IDLE;
         /* the next head, if whole here, starts route computation at
          * the next tick (BookSim2's _SWAllocUpdate queues it for
@@ -1260,7 +1355,7 @@ static inline __attribute__((always_inline)) void sa_grant_k(iqr *q, uint32_t sw
             c->sent = 0;
             if (lean || q->oblivious) {
                 vc_take(c, vc_front(c)->p);
-                route(q, sw, c, vc_front(c)->p, now);
+                route_k(q, sw, c, vc_front(c)->p, now, lean);
                 c->state = VC_VA;
             }
         }
@@ -1273,7 +1368,11 @@ static __attribute__((noinline)) void sa_grant(iqr *q, uint32_t sw, uint32_t x0,
 }
 static __attribute__((noinline)) void sa_grant_lean(iqr *q, uint32_t sw, uint32_t x0, iq_ivc *c, int64_t now)
 {
-    sa_grant_k(q, sw, x0, c, now, 1);
+    sa_grant_k(q, sw, x0, c, now, LEAN_IF);
+}
+static __attribute__((noinline)) void sa_grant_lean_v2(iqr *q, uint32_t sw, uint32_t x0, iq_ivc *c, int64_t now)
+{
+    sa_grant_k(q, sw, x0, c, now, LEAN_IF | LEAN_V2);
 }
 
 /* the credits the front flit of active input VC c needs on its output VC
@@ -1291,7 +1390,8 @@ static inline int32_t sa_need(const iqr *q, uint32_t x0, const iq_ivc *c, const 
  * counts why it cannot (a credit, a link of its own rate still busy). The
  * one test of both request passes (router_tick_k). */
 static inline __attribute__((always_inline)) void sa_request(iqr *q, uint32_t x0, uint32_t li, const iq_ivc *c,
-                                                             int64_t now, const int rates, iq_req *sq, uint32_t *ns)
+                                                             int64_t now, const int rates, iq_req *sq, uint32_t *ns,
+                                                             const uint32_t V)
 {
     if (c->ready > now || !c->n)
         return;
@@ -1299,7 +1399,7 @@ static inline __attribute__((always_inline)) void sa_request(iqr *q, uint32_t x0
     if (f->t > now)
         return;
     int32_t need = sa_need(q, x0, c, f);
-    if (need && credits_now(q, x0 + c->out, c->out_vc, now) < need)
+    if (need && credits_now_v(q, x0 + c->out, c->out_vc, now, V) < need)
         return; /* (counted by vc_due, which sets when it asks again) */
     if (rates && q->lgate && !link_can_start(q, x0 + c->out, now)) {
         q->s.link_waits++; /* a link of its own rate still sends the flit before */
@@ -1315,7 +1415,7 @@ static inline __attribute__((always_inline)) void sa_request(iqr *q, uint32_t x0
 static inline __attribute__((always_inline)) int64_t vc_due(iqr *q, iq_router *r, uint32_t a, int64_t now,
                                                             const int lean)
 {
-    const uint32_t V = q->V, x0 = r->x0;
+    const uint32_t V = VOF(q, lean), x0 = r->x0;
     uint32_t *act = &q->act[(size_t)x0 * V];
     uint32_t li = act[a];
     size_t idx = (size_t)x0 * V + li;
@@ -1339,8 +1439,8 @@ static inline __attribute__((always_inline)) int64_t vc_due(iqr *q, iq_router *r
     else if (c->state == VC_ACTIVE && !(q->peer[x0 + c->out] & HOSTBIT)) {
         int32_t need = (!q->wormhole && c->sent == 0) ? (int32_t)c->nflits : 1;
         uint32_t xo = x0 + c->out;
-        iq_ovc *o = ovc_at(q, xo, c->out_vc);
-        if (credits_now(q, xo, c->out_vc, now) >= need)
+        iq_ovc *o = ovc_v(q, xo, c->out_vc, V);
+        if (credits_now_v(q, xo, c->out_vc, now, V) >= need)
             t = c->ready > now ? c->ready : now + q->Tr;
         else {
             q->s.credit_waits++; /* short of credit: it waits for one */
@@ -1374,8 +1474,8 @@ static inline __attribute__((always_inline)) int64_t vc_due(iqr *q, iq_router *r
 static inline __attribute__((always_inline)) int64_t router_next(iqr *q, iq_router *r, int64_t now, uint32_t skip,
                                                                  const int scan, const int lean)
 {
-    const uint32_t *act = &q->act[(size_t)r->x0 * q->V];
-    int64_t *adue = &q->adue[(size_t)r->x0 * q->V];
+    const uint32_t *act = &q->act[(size_t)r->x0 * VOF(q, lean)];
+    int64_t *adue = &q->adue[(size_t)r->x0 * VOF(q, lean)];
     int64_t next = INT64_MAX;
     for (uint32_t a = r->nact; a-- > 0;) {
         int64_t t = adue[a];
@@ -1406,13 +1506,13 @@ static inline __attribute__((always_inline)) int64_t router_next(iqr *q, iq_rout
 static inline __attribute__((always_inline)) int64_t sa_express(iqr *q, uint32_t sw, iq_router *r, uint32_t li,
                                                                 int64_t now, const int islip, const int lean)
 {
-    const uint32_t V = q->V, x0 = r->x0;
+    const uint32_t V = VOF(q, lean), x0 = r->x0;
     size_t idx = (size_t)x0 * V + li;
     iq_ivc *c = &q->ivc[idx];
     int64_t t = now + q->express;
     iq_flit *f = vc_front(c);
     int32_t need = sa_need(q, x0, c, f);
-    if (need && credits_now(q, x0 + c->out, c->out_vc, t) < need)
+    if (need && credits_now_v(q, x0 + c->out, c->out_vc, t, V) < need)
         return -1;
     q->s.ticks++;
     if (islip) {
@@ -1421,7 +1521,9 @@ static inline __attribute__((always_inline)) int64_t sa_express(iqr *q, uint32_t
     } else
         q->sa_in[x0 + c->pin] = (uint16_t)rr_next(c->vin, V);
     q->sa_out[x0 + c->out] = (uint16_t)rr_next(c->pin, r->radix);
-    if (lean)
+    if (lean & LEAN_V2)
+        sa_grant_lean_v2(q, sw, x0, c, t);
+    else if (lean)
         sa_grant_lean(q, sw, x0, c, t);
     else
         sa_grant(q, sw, x0, c, t);
@@ -1430,11 +1532,12 @@ static inline __attribute__((always_inline)) int64_t sa_express(iqr *q, uint32_t
 
 /* VC allocation request k (q->rq) is granted at now: its input VC holds
  * that output VC from now */
-static inline __attribute__((always_inline)) void va_granted(iqr *q, uint32_t sw, uint32_t x0, uint32_t k, int64_t now)
+static inline __attribute__((always_inline)) void va_granted(iqr *q, uint32_t sw, uint32_t x0, uint32_t k, int64_t now,
+                                                             const uint32_t V)
 {
-    iq_ivc *c = &q->ivc[(size_t)x0 * q->V + q->rq[k].who];
+    iq_ivc *c = &q->ivc[(size_t)x0 * V + q->rq[k].who];
     c->out_vc = (uint16_t)q->rq[k].key;
-    ovc_at(q, x0 + c->out, c->out_vc)->owner = q->rq[k].who;
+    ovc_v(q, x0 + c->out, c->out_vc, V)->owner = q->rq[k].who;
     c->state = VC_ACTIVE;
     c->ready = now + q->va;
 #ifndef IQ_RTAB_CHECK
@@ -1476,28 +1579,44 @@ static inline __attribute__((always_inline)) void va_granted(iqr *q, uint32_t sw
  * output than c's, or that is active and holds a flit behind its packet's
  * tail: that tail may leave by te, and the head behind it asks for its
  * output VC then, c's perhaps, which c's grant decided now would already
- * have freed (check_iqrouter test_express_tail_behind). Nor when the
- * sender upstream of c's input VC waits for a credit of it (iq_ovc.waiting,
- * perhaps stale): the credit c's grant sends would wake it at once, not at
- * te, and a host with a tick pending does not try a message handed to it
- * before that tick (iqr_send); check_iqrouter test_lean_matches_general. */
+ * have freed (check_iqrouter test_express_tail_behind). The credit c's
+ * grant sends upstream is sent at now, which decides nothing earlier
+ * (credit_back; until 2026-11-28 a waiting sender was excluded here:
+ * check_iqrouter test_lean_matches_general, test_host_tick_pending).
+ *   Two of those VCs cannot ask for an output VC by te when the delays
+ * say so (iqr_init: x_idle, x_behind; the bench's torus, rd = va = T, has
+ * both). A VC idle with flits, whose head is not yet routed: that head is
+ * whole only after now (one whole by now is routed at the tick that finds
+ * it: a VC idle with a whole front is due then, and a tail granted at now
+ * with a whole head behind it routes that head at once), so it is routed
+ * at a tick x >= now + Tr and asks for its output VC at x + rd or later:
+ * after te when e < Tr + rd (x_idle). A head behind an active VC's tail:
+ * that tail is granted at a step y > now (this tick's grants are done, and
+ * it is not c), and the head behind it is routed at y + Tr (BookSim2's
+ * _SWAllocUpdate; whole later: at its own tick after y) and asks for its
+ * output VC at y + Tr + rd >= now + 2 Tr + rd or later: after te when e <
+ * 2 Tr + rd (x_behind); neither asks for switch allocation before its VC
+ * grant. And a routed head (VC_VA) toward c's output port asks only for the
+ * output VCs of its range (vc_base, nvc): one whose range does not hold
+ * c's output VC is refused or granted the same whether c's tail has freed
+ * it or not. check_iqrouter test_lean_matches_general's third and fourth
+ * configurations (the bench's delays, multi-flit wormhole packets; and
+ * delays where neither holds). */
 static inline __attribute__((always_inline)) int express_clear(iqr *q, const iq_router *r, const iq_ivc *c,
-                                                               uint32_t li, int64_t te)
+                                                               uint32_t li, int64_t te, const int lean)
 {
-    const uint32_t V = q->V, x0 = r->x0;
+    const uint32_t V = VOF(q, lean), x0 = r->x0;
     const uint32_t *act = &q->act[(size_t)x0 * V];
     const int64_t *adue = &q->adue[(size_t)x0 * V];
-    /* c's grant sends a credit upstream; one whose sender waits for it
-     * (iq_ovc.waiting) would wake that host or router now rather than at te */
-    uint32_t up = q->peer[x0 + c->pin];
-    if (ovc_at(q, (up & HOSTBIT) ? q->X + (up & ~HOSTBIT) : up, c->vin)->waiting)
-        return 0;
     for (uint32_t a = 0; a < r->nact; a++) {
         if (adue[a] > te || act[a] == li)
             continue;
         const iq_ivc *o = &q->ivc[(size_t)x0 * V + act[a]];
-        if (o->state == VC_ACTIVE ? o->pin == c->pin || o->out == c->out || o->n > o->nflits - o->sent
-                                  : o->n && (o->state != VC_VA || o->out == c->out))
+        if (o->state == VC_ACTIVE
+                ? o->pin == c->pin || o->out == c->out || (o->n > o->nflits - o->sent && !q->x_behind)
+                : o->n && (o->state == VC_IDLE  ? !q->x_idle
+                           : o->state == VC_VA ? o->out == c->out && (uint32_t)c->out_vc - o->vc_base < o->nvc
+                                               : 1))
             return 0;
     }
     return 1;
@@ -1511,8 +1630,10 @@ static inline __attribute__((always_inline)) int express_clear(iqr *q, const iq_
  * rate, one priority class's VCs and no strict allocation, a positive
  * vc-alloc-delay and the express switch allocation (so no failure during
  * the run), with the allocator (LEAN_IF input-first, LEAN_ISLIP iSLIP) a
- * constant too. The same statements as the general copy with those facts
- * true, so the same decisions. */
+ * constant too, and with LEAN_V2 the VCs per port, V = 2 (the dateline
+ * torus with network.vcs 1, BookSim2's 2 VCs: an index x V + v is then a
+ * shift, round robin over V a compare; VOF). The same statements as the
+ * general copy with those facts true, so the same decisions. */
 static inline __attribute__((always_inline)) void router_tick_k(iqr *q, uint32_t sw, int64_t now, const int rates,
                                                                 const int lean);
 static __attribute__((noinline)) void router_tick_rates(iqr *q, uint32_t sw, int64_t now)
@@ -1527,9 +1648,21 @@ static __attribute__((noinline)) void router_tick_lean_islip(iqr *q, uint32_t sw
 {
     router_tick_k(q, sw, now, 0, LEAN_ISLIP);
 }
+static __attribute__((noinline)) void router_tick_lean_if_v2(iqr *q, uint32_t sw, int64_t now)
+{
+    router_tick_k(q, sw, now, 0, LEAN_IF | LEAN_V2);
+}
+static __attribute__((noinline)) void router_tick_lean_islip_v2(iqr *q, uint32_t sw, int64_t now)
+{
+    router_tick_k(q, sw, now, 0, LEAN_ISLIP | LEAN_V2);
+}
 static void router_tick(iqr *q, uint32_t sw, int64_t now)
 {
-    if (q->lean == LEAN_ISLIP)
+    if (q->lean == (LEAN_ISLIP | LEAN_V2))
+        router_tick_lean_islip_v2(q, sw, now);
+    else if (q->lean == (LEAN_IF | LEAN_V2))
+        router_tick_lean_if_v2(q, sw, now);
+    else if (q->lean == LEAN_ISLIP)
         router_tick_lean_islip(q, sw, now);
     else if (q->lean == LEAN_IF)
         router_tick_lean_if(q, sw, now);
@@ -1545,7 +1678,7 @@ static inline __attribute__((always_inline)) void router_tick_k(iqr *q, uint32_t
     iq_router *r = &q->r[sw];
     r->tick_at = INT64_MAX;
     q->s.ticks++;
-    const uint32_t V = q->V, x0 = r->x0;
+    const uint32_t V = VOF(q, lean), x0 = r->x0;
     uint32_t *act = &q->act[(size_t)x0 * V];
     /* route computation (and idle heads entering it), then the VC
      * allocation requests of the heads routed by now (one pass: a request
@@ -1554,7 +1687,7 @@ static inline __attribute__((always_inline)) void router_tick_k(iqr *q, uint32_t
      * pass (a head granted its output VC now cannot ask before now + va,
      * and a request depends on its own VC and its output VC's credits) */
     const int merged = lean || q->va > 0;
-    const int islip = lean ? lean == LEAN_ISLIP : q->islip;
+    const int islip = lean ? (lean & LEAN_ALLOC) == LEAN_ISLIP : q->islip;
     uint32_t nr = 0, ns = 0, nrvc = 0; /* nrvc: VCs that made VC allocation requests */
     iq_req *sq = q->sq;
     const int scan = !lean && (rates || q->duescan);
@@ -1567,7 +1700,7 @@ static inline __attribute__((always_inline)) void router_tick_k(iqr *q, uint32_t
         iq_ivc *c = &q->ivc[idx];
         if (c->state == VC_ACTIVE) {
             if (merged)
-                sa_request(q, x0, li, c, now, rates, sq, &ns);
+                sa_request(q, x0, li, c, now, rates, sq, &ns, V);
             continue;
         }
         if (c->state <= VC_ROUTING) {
@@ -1585,7 +1718,7 @@ static inline __attribute__((always_inline)) void router_tick_k(iqr *q, uint32_t
              * made now and known routing-delay later (no tick of its own) */
             if (c->ready <= now || lean || q->oblivious) {
                 vc_take(c, f->p);
-                route(q, sw, c, f->p, now);
+                route_k(q, sw, c, f->p, now, lean);
                 c->state = VC_VA;
             }
         }
@@ -1598,7 +1731,7 @@ static inline __attribute__((always_inline)) void router_tick_k(iqr *q, uint32_t
              * a head that an adaptive VC held by others blocks asks for the
              * escape (Duato's protocol needs the escape always reachable) */
             uint32_t v = c->vc_base, xo = x0 + c->out;
-            while (v < (uint32_t)c->vc_base + c->nvc && !va_open(q, xo, v, c, now))
+            while (v < (uint32_t)c->vc_base + c->nvc && !va_open(q, xo, v, c, now, V))
                 v++;
             if (v == (uint32_t)c->vc_base + c->nvc) {
                 route(q, sw, c, vc_front(c)->p, now);
@@ -1606,12 +1739,12 @@ static inline __attribute__((always_inline)) void router_tick_k(iqr *q, uint32_t
             }
         }
         if (__builtin_expect(c->out == OUT_NONE, 0)) { /* routed after a failure, no way on: lost */
-            iq_kill(q, vc_front(c)->p, x0 + li / V, li % V, now, 1);
+            iq_kill(q, vc_front(c)->p, x0 + li / q->V, li % q->V, now, 1);
             continue;
         }
         uint32_t xo = x0 + c->out, any = 0;
         for (uint32_t v = c->vc_base; v < (uint32_t)c->vc_base + c->nvc; v++) {
-            if (!va_open(q, xo, v, c, now))
+            if (!va_open(q, xo, v, c, now, V))
                 continue;
             q->rq[nr++] = (iq_req){.in = li, .out = c->out * V + v, .key = v, .who = li, .prio = c->cls};
             any = 1;
@@ -1629,7 +1762,7 @@ static inline __attribute__((always_inline)) void router_tick_k(iqr *q, uint32_t
         if (nrvc == 1) { /* one input VC's requests (a head toward a host asks for every VC there): one granted,
                             and no other VC lost */
             uint32_t k = grant_one_input(q, nr, nin, nin, V, pin, pout, islip); /* nkey is read only by input-first */
-            va_granted(q, sw, x0, k, now);
+            va_granted(q, sw, x0, k, now, V);
             express = q->rq[k].who;
         } else {
             allocate(q, nr, nin, nin, islip ? nin : V, pin, pout);
@@ -1638,7 +1771,7 @@ static inline __attribute__((always_inline)) void router_tick_k(iqr *q, uint32_t
                 if (c->state != VC_VA)
                     continue; /* granted by an earlier request of its own */
                 if (q->granted[k]) {
-                    va_granted(q, sw, x0, k, now);
+                    va_granted(q, sw, x0, k, now, V);
                     express = q->rq[k].who;
                 }
             }
@@ -1659,7 +1792,7 @@ static inline __attribute__((always_inline)) void router_tick_k(iqr *q, uint32_t
             size_t idx = (size_t)x0 * V + li;
             iq_ivc *c = &q->ivc[idx];
             if (c->state == VC_ACTIVE && (scan || adue[a] <= now))
-                sa_request(q, x0, li, c, now, rates, sq, &ns);
+                sa_request(q, x0, li, c, now, rates, sq, &ns, V);
         }
     if (ns) {
         if (islip && ns > 1) { /* narrow each (input, output) to one VC, round robin */
@@ -1701,7 +1834,9 @@ static inline __attribute__((always_inline)) void router_tick_k(iqr *q, uint32_t
             }
             if (islip)
                 q->sa_vc[x0 + sq[k].in] = (uint16_t)rr_next(sq[k].key, V);
-            if (lean)
+            if (lean & LEAN_V2)
+                sa_grant_lean_v2(q, sw, x0, c, now);
+            else if (lean)
                 sa_grant_lean(q, sw, x0, c, now);
             else
                 sa_grant(q, sw, x0, c, now);
@@ -1716,7 +1851,7 @@ static inline __attribute__((always_inline)) void router_tick_k(iqr *q, uint32_t
     if (express != NONE) {
         int64_t t = -1;
         iq_ivc *c = &q->ivc[(size_t)x0 * V + express];
-        if (next > now + q->express || (lean && express_clear(q, r, c, express, now + q->express)))
+        if (next > now + q->express || (lean && express_clear(q, r, c, express, now + q->express, lean)))
             t = sa_express(q, sw, r, express, now, islip, lean);
         if (t < 0)
             t = vc_due(q, r, c->act, now, lean);
@@ -1951,7 +2086,7 @@ static uint32_t purge(iqr *q, uint32_t x, uint32_t v, const iq_pkt *p, int64_t n
     c->n = kept;
     uint32_t s = sender_of(q, x);
     for (uint32_t i = 0; i < gone; i++)
-        credit_back(q, s, v, credit_send(q, x, now + q->sa, 0) + q->cd + q->olink[x]);
+        credit_back(q, s, v, credit_send(q, x, now + q->sa, 0) + q->cd + q->olink[x], q->V);
     return gone;
 }
 
@@ -2051,6 +2186,11 @@ static void iq_kill(iqr *q, iq_pkt *p, uint32_t x, uint32_t v, int64_t now, int 
 }
 
 void iqr_no_lean(swnet *st) { st->iq->lean = 0; }
+void iqr_no_express(swnet *st)
+{
+    st->iq->express = 0;
+    st->iq->lean = 0;
+}
 
 void iqr_fail(swnet *st, int64_t now)
 {
@@ -2125,7 +2265,14 @@ void iqr_send(swnet *st, net_msg *m)
         return;
     }
     nic_push(&st->nic, m);
-    if (!hs->p && hs->tick_at == INT64_MAX) {
+    /* a host with no packet on its uplink tries m at its first flit time
+     * from now (head comment "Sources"), whatever tick it has pending later:
+     * a tick for a credit (of a VC of another class, or one the NIC's
+     * previous choice needed, or a stale wake: iq_ovc.waiting) says nothing
+     * of m (check_iqrouter test_host_tick_pending). host_try decides from
+     * the credits, the NIC and its last flit, and asks its next tick again
+     * (a host keeps its earliest only). */
+    if (!hs->p && hs->tick_at > now) {
         if (grid(q, now) == now)
             host_try(q, m->src, now);
         else
@@ -2404,6 +2551,8 @@ static void express_init(iqr *q, uint32_t N)
      * t + e loses the packet where it is): the tick at t + e as ever */
     if (q->lT || q->st->fail_at_ps >= 0)
         q->express = 0;
+    q->x_idle = q->express > 0 && q->express < q->Tr + q->rd;
+    q->x_behind = q->express > 0 && q->express < 2 * q->Tr + q->rd;
 }
 
 /* The tick's lean copy (above router_tick, "The tick's copies") when the
@@ -2416,7 +2565,7 @@ static int lean_of(const iqr *q)
     for (uint32_t x = 0; x < q->X; x++) /* no link from a switch to itself (express_clear) */
         if (!(q->peer[x] & HOSTBIT) && q->rid[q->peer[x]] == q->rid[x])
             return 0;
-    return q->islip ? LEAN_ISLIP : LEAN_IF;
+    return (q->islip ? LEAN_ISLIP : LEAN_IF) | (q->V == 2 ? LEAN_V2 : 0);
 }
 
 static uint32_t depth_of(const swnet_params *p) { return (uint32_t)(p->vc_buffer_bytes / p->flit_bytes); }

@@ -21,10 +21,23 @@ void evq_init(evq *q)
     q->lmin_key = EVQ_KEY_MAX;
 }
 
+static void cal_free(evq_cal *c)
+{
+    if (!c)
+        return;
+    for (uint32_t b = 0; b <= c->mask; b++)
+        free(c->b[b].k);
+    free(c->b);
+    free(c->bits);
+    free(c);
+}
+
 void evq_free(evq *q)
 {
-    for (unsigned i = 0; i < q->nlanes; i++)
+    for (unsigned i = 0; i < q->nlanes; i++) {
         free(q->lane[i].buf);
+        cal_free(q->lane[i].cal);
+    }
     free(q->heap);
     free(q->chunk);
     free(q->chunk_next);
@@ -298,6 +311,33 @@ int evq_lane_add(evq *q)
     return i;
 }
 
+int evq_cal_add(evq *q, unsigned shift, uint64_t span)
+{
+    TN_ASSERT(shift < 62, "calendar buckets of 2^%u time units", shift);
+    int i = evq_lane_add(q);
+    if (i < 0)
+        return -1;
+    evq_cal *c = tn_xcalloc(1, sizeof *c);
+    uint64_t want = (span >> shift) + 2; /* mask << shift >= span */
+    uint32_t nb = 64;
+    while (nb < want && nb < (UINT32_C(1) << 16))
+        nb *= 2;
+    c->shift = shift;
+    c->mask = nb - 1;
+    c->span = (uint64_t)c->mask << shift;
+    c->bits = tn_xcalloc(nb / 64, sizeof *c->bits);
+    c->b = tn_xcalloc(nb, sizeof *c->b);
+    q->lane[i].cal = c;
+    return i;
+}
+
+void evq_cal_grow(evq_cbucket *b)
+{
+    TN_ASSERT(b->cap < UINT32_MAX / 2, "a calendar bucket holds %u keys", b->cap);
+    b->cap = b->cap ? 2 * b->cap : 8;
+    b->k = tn_xrealloc(b->k, b->cap * sizeof *b->k);
+}
+
 void evq_lane_grow(evq *q, unsigned i)
 {
     evq_lane *l = &q->lane[i];
@@ -313,10 +353,10 @@ void evq_lane_grow(evq *q, unsigned i)
     l->tail = n;
 }
 
-/* A key and where it came from (EVQ_MAX_LANES: the heap or the ladder). */
+/* A key and where it is held. */
 typedef struct tagged_key {
     evq_key k;
-    unsigned from;
+    evq_key *at;
 } tagged_key;
 
 static int tagged_cmp(const void *a, const void *b)
@@ -339,30 +379,41 @@ void evq_renumber(evq *q)
         }
         q->seq = (uint32_t)q->len;
     } else {
-        /* Heap and lanes numbered together in the keys' order; each lane's
-         * keys come back in their order, so it stays sorted. */
+        /* Heap and lanes numbered together in the keys' order, each key
+         * where it is: the order among any of them is kept, so the heap
+         * stays a heap and each lane and bucket sorted (the heap sorted
+         * first: the ladder's keys were appended to it unordered). */
+        qsort(q->heap, q->len, sizeof *q->heap, key_cmp);
         size_t n = q->len + q->lanes_len, m = 0;
         tagged_key *all = tn_xrealloc(NULL, n * sizeof *all);
         for (size_t i = 0; i < q->len; i++)
-            all[m++] = (tagged_key){q->heap[i], EVQ_MAX_LANES};
+            all[m++] = (tagged_key){q->heap[i], &q->heap[i]};
         for (unsigned i = 0; i < q->nlanes; i++) {
             evq_lane *l = &q->lane[i];
+            if (l->cal) {
+                for (uint32_t b = 0; b <= l->cal->mask; b++) {
+                    evq_cbucket *bk = &l->cal->b[b];
+                    for (uint32_t j = bk->head; j < bk->n; j++)
+                        all[m++] = (tagged_key){bk->k[j], &bk->k[j]};
+                }
+                continue;
+            }
             for (uint32_t j = l->head; j != l->tail; j++)
-                all[m++] = (tagged_key){l->buf[j & (l->cap - 1)], i};
-            l->head = l->tail = 0;
+                all[m++] = (tagged_key){l->buf[j & (l->cap - 1)], &l->buf[j & (l->cap - 1)]};
         }
+        TN_ASSERT(m == n, "renumbering %zu keys of %zu", m, n);
         qsort(all, n, sizeof *all, tagged_cmp);
-        size_t h = 0;
-        for (size_t i = 0; i < n; i++) {
-            evq_key k = evq_make_key(evq_key_time(all[i].k), (uint32_t)i, evq_key_slot(all[i].k));
-            if (all[i].from == EVQ_MAX_LANES)
-                q->heap[h++] = k;
-            else
-                q->lane[all[i].from].buf[q->lane[all[i].from].tail++] = k;
-        }
+        for (size_t i = 0; i < n; i++)
+            *all[i].at = evq_make_key(evq_key_time(all[i].k), (uint32_t)i, evq_key_slot(all[i].k));
         free(all);
-        for (unsigned i = 0; i < q->nlanes; i++)
-            q->lhead[i] = q->lane[i].tail ? q->lane[i].buf[0] : EVQ_KEY_MAX;
+        for (unsigned i = 0; i < q->nlanes; i++) {
+            const evq_lane *l = &q->lane[i];
+            if (l->cal) {
+                const evq_cbucket *bk = &l->cal->b[(uint32_t)l->cal->cur & l->cal->mask];
+                q->lhead[i] = l->cal->n ? bk->k[bk->head] : EVQ_KEY_MAX;
+            } else
+                q->lhead[i] = l->head != l->tail ? l->buf[l->head & (l->cap - 1)] : EVQ_KEY_MAX;
+        }
         evq_lane_rescan(q);
         q->seq = (uint32_t)n;
     }
@@ -480,6 +531,35 @@ int evq_check(const evq *q)
         if (i >= q->nlanes) {
             if (q->lhead[i] != EVQ_KEY_MAX)
                 return 10; /* a head for a lane not made */
+            continue;
+        }
+        if (l->cal) {
+            const evq_cal *c = l->cal;
+            size_t held = 0;
+            evq_key least = EVQ_KEY_MAX;
+            for (uint32_t b = 0; b <= c->mask; b++) {
+                const evq_cbucket *bk = &c->b[b];
+                if (bk->head > bk->n || bk->n > bk->cap || ((c->bits[b >> 6] >> (b & 63)) & 1) != (bk->n > bk->head))
+                    return 18; /* a bucket's bounds or its bit */
+                for (uint32_t j = bk->head; j < bk->n; j++) {
+                    uint64_t a = (uint64_t)(bk->k[j] >> 64) >> c->shift;
+                    if (j > bk->head && !(bk->k[j - 1] < bk->k[j]))
+                        return 19; /* a bucket out of order */
+                    if ((a & c->mask) != b || a - c->cur > c->mask)
+                        return 20; /* a key in the wrong bucket, or out of the ring's reach of the least */
+                    least = bk->k[j] < least ? bk->k[j] : least;
+                }
+                held += bk->n - bk->head;
+            }
+            if (held != c->n)
+                return 21; /* calendar count */
+            if (q->lhead[i] != least)
+                return 14; /* stale head */
+            if (q->lhead[i] < q->lhead[q->lmin] || q->lmin_key != q->lhead[q->lmin])
+                return 15;
+            if (q->lhead[i] != EVQ_KEY_MAX && q->lwin[q->lleaves + i] != i)
+                return 17;
+            nl += held;
             continue;
         }
         if (l->tail - l->head > l->cap)

@@ -16,6 +16,9 @@ typedef struct sim_slot {
     uint32_t next_free; /* free-list link (SLOT_NONE = end) */
 } sim_slot;
 
+enum { LANE_FIFO, LANE_PF, LANE_CAL };
+#define LANE_DELAY_CAL (-2) /* lane_delay_ps of a calendar lane (-1: a FIFO lane at absolute times) */
+
 #define SLOT_NONE UINT32_MAX
 #define SLOT_INITIAL_CAP 64u
 
@@ -35,6 +38,7 @@ struct sim {
     sim_cb lane_cb[EVQ_MAX_LANES];
     void *lane_ctx[EVQ_MAX_LANES];
     sim_lane_pf lane_pf[EVQ_MAX_LANES]; /* lookahead prefetcher, NULL if none (sim_lane_prefetch) */
+    uint8_t lane_kind[EVQ_MAX_LANES];   /* LANE_FIFO, LANE_PF (a FIFO lane with a prefetcher) or LANE_CAL */
     uint32_t lane_ahead[EVQ_MAX_LANES]; /* its distance behind the head, per stage */
     uint32_t lane_stages[EVQ_MAX_LANES]; /* its stages */
 };
@@ -162,9 +166,44 @@ int sim_lane_abs(sim *s, sim_cb cb, void *ctx)
     return lane_of(s, -1, cb, ctx);
 }
 
+int sim_lane_cal(sim *s, sim_cb cb, void *ctx, int64_t width_ps, int64_t span_ps)
+{
+    TN_ASSERT(cb != NULL && width_ps > 0 && span_ps >= 0, "calendar lane without a callback, or of buckets %lld ps "
+              "wide reaching %lld ps", (long long)width_ps, (long long)span_ps);
+    if (s->running)
+        return -1;
+    for (unsigned i = 0; i < s->q.nlanes; i++)
+        if (s->lane_delay_ps[i] == LANE_DELAY_CAL && s->lane_cb[i] == cb && s->lane_ctx[i] == ctx)
+            return (int)i;
+    unsigned shift = 0;
+    while (shift < 40 && (INT64_C(2) << shift) <= width_ps)
+        shift++;
+    int i = evq_cal_add(&s->q, shift, (uint64_t)span_ps);
+    if (i >= 0) {
+        s->lane_delay_ps[i] = LANE_DELAY_CAL;
+        s->lane_cb[i] = cb;
+        s->lane_ctx[i] = ctx;
+        s->lane_kind[i] = LANE_CAL;
+    }
+    return i;
+}
+
+void sim_schedule_cal_at(sim *s, int lane, int64_t t_ps, uint32_t arg)
+{
+    TN_ASSERT((unsigned)lane < s->q.nlanes && s->lane_kind[lane] == LANE_CAL, "no calendar lane %d", lane);
+    TN_ASSERT(t_ps >= s->clock.now_ps, "event scheduled in the past: t = %lld ps < now = %lld ps", (long long)t_ps,
+              (long long)s->clock.now_ps);
+    if (__builtin_expect(!evq_cal_fits(&s->q, (unsigned)lane, t_ps, s->clock.now_ps), 0)) {
+        schedule_abs(s, t_ps, s->lane_cb[lane], s->lane_ctx[lane], arg); /* beyond the ring: the heap */
+        return;
+    }
+    evq_cal_push(&s->q, (unsigned)lane, t_ps, arg);
+    s->pending++;
+}
+
 void sim_schedule_lane_at(sim *s, int lane, int64_t t_ps, uint32_t arg)
 {
-    TN_ASSERT((unsigned)lane < s->q.nlanes && s->lane_delay_ps[lane] < 0, "no lane %d at absolute times", lane);
+    TN_ASSERT((unsigned)lane < s->q.nlanes && s->lane_delay_ps[lane] == -1, "no lane %d at absolute times", lane);
     TN_ASSERT(t_ps >= s->clock.now_ps, "event scheduled in the past: t = %lld ps < now = %lld ps", (long long)t_ps,
               (long long)s->clock.now_ps);
     evq_lane_push(&s->q, (unsigned)lane, t_ps, arg); /* (asserts the lane's order) */
@@ -185,8 +224,9 @@ void sim_schedule_lane(sim *s, int lane, uint32_t arg)
 void sim_lane_prefetch(sim *s, int lane, sim_lane_pf pf, unsigned ahead, unsigned stages)
 {
     TN_ASSERT(!s->running, "sim_lane_prefetch during sim_run");
-    TN_ASSERT((unsigned)lane < s->q.nlanes && ahead >= 1 && stages >= 1 && stages <= 4,
-              "no lane %d, or lookahead %u in %u stages", lane, ahead, stages);
+    TN_ASSERT((unsigned)lane < s->q.nlanes && s->lane_kind[lane] != LANE_CAL && ahead >= 1 && stages >= 1 &&
+              stages <= 4, "no FIFO lane %d, or lookahead %u in %u stages", lane, ahead, stages);
+    s->lane_kind[lane] = LANE_PF;
     s->lane_pf[lane] = pf;
     s->lane_ahead[lane] = ahead;
     s->lane_stages[lane] = stages;
@@ -245,9 +285,15 @@ static inline __attribute__((always_inline)) uint64_t run_loop(sim *s, int64_t u
             if (lane) {
                 /* from a lane: no slot, the argument is in the key */
                 unsigned i = s->q.lmin;
-                if (s->lane_pf[i])
-                    lane_lookahead(s, i);
-                evq_lane_pop(&s->q);
+                if (__builtin_expect(s->lane_kind[i] != LANE_FIFO, 0)) {
+                    if (s->lane_kind[i] == LANE_CAL)
+                        evq_cal_pop(&s->q);
+                    else {
+                        lane_lookahead(s, i);
+                        evq_lane_pop(&s->q);
+                    }
+                } else
+                    evq_lane_pop(&s->q);
                 s->clock.now_ps = evq_key_time(k);
                 s->pending--;
                 s->executed++;

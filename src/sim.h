@@ -56,6 +56,20 @@ void sim_schedule_lane(sim *s, int lane, uint32_t arg);
  * lane's previous event. */
 int sim_lane_abs(sim *s, sim_cb cb, void *ctx);
 void sim_schedule_lane_at(sim *s, int lane, int64_t t_ps, uint32_t arg);
+/* Calendar lanes: a model with many events of one callback pending at
+ * scattered times a short way ahead (a workload's next arrival, one per
+ * node) may give (cb, ctx) a calendar lane; its events fire exactly when
+ * and in the order they would through sim_schedule_at, ties with every
+ * other event included, for an insertion into a ring of time buckets
+ * instead of a sift through a heap that holds them all (event_queue.h,
+ * evq_cal). Buckets are width_ps rounded down to a power of two wide; an
+ * event more than about span_ps after now goes to the heap (the same
+ * order). sim_lane_cal returns the lane (the same one for the same cb and
+ * ctx), or -1 if there are no lanes left or the run has started (then use
+ * sim_schedule_at). sim_schedule_cal_at schedules at t_ps >= now, in any
+ * order (32-bit argument, no cancelling). */
+int sim_lane_cal(sim *s, sim_cb cb, void *ctx, int64_t width_ps, int64_t span_ps);
+void sim_schedule_cal_at(sim *s, int lane, int64_t t_ps, uint32_t arg);
 /* Lookahead: a lane's events are known in firing order before they fire,
  * so the engine can tell its model which ones come soon. With a prefetcher
  * of `stages` stages set, each time the lane's head event fires the engine

@@ -737,6 +737,183 @@ START_TEST(test_sim_lane_abs_same_order)
 }
 END_TEST
 
+/* Calendar lanes (evq_cal) beside FIFO lanes and the heap: pops in the
+ * engine's way must be the reference queue's, time and slot. Keys at any
+ * times up to twice a calendar's reach (those beyond it pushed to the heap,
+ * as sim_schedule_cal_at does), on a grid that ties them with the heap's
+ * and the FIFO lane's keys and off it (sorted insertion in a bucket), the
+ * queue's size across the ladder border, and seq wrapping with keys in the
+ * buckets; the structure's invariants checked (evq_check 18-21). */
+START_TEST(test_evq_calendar)
+{
+    evq q;
+    evq_init(&q);
+    refpq p = {0};
+    gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+    gsl_rng_set(r, 77);
+    ck_assert_int_eq(evq_lane_add(&q), 0);          /* a FIFO lane, delay 40 */
+    ck_assert_int_eq(evq_cal_add(&q, 3, 600), 1);   /* 8-unit buckets, at least 600 ahead: 128 buckets */
+    ck_assert_int_eq(evq_cal_add(&q, 0, 10), 2);    /* 1-unit buckets: the least ring, 64 */
+    ck_assert_uint_eq(q.lane[1].cal->mask, 127);
+    ck_assert_uint_eq(q.lane[2].cal->mask, 63);
+    ck_assert_uint_eq(q.lane[1].cal->span, 127 * 8);
+    uint32_t pushed = 0;
+    int64_t now = 0;
+    int wraps = 0, far = 0, laddered = 0;
+    uint64_t from_cal = 0, from_other = 0;
+    for (uint64_t step = 0; step < 300000; step++) {
+        size_t want = (step / 40000) % 2 ? EVQ_LADDER_ON * 2 : 60;
+        unsigned npush = evq_len(&q) < want ? 1 + (unsigned)gsl_rng_uniform_int(r, 3)
+                                            : (unsigned)gsl_rng_uniform_int(r, 2);
+        if (evq_len(&q) > 0) {
+            evq_key k = evq_min_key(&q);
+            ti x = refpq_pop(&p);
+            if (k != q.heap[0]) {
+                if (q.lane[q.lmin].cal) {
+                    ck_assert(evq_cal_pop(&q) == k);
+                    from_cal++;
+                } else {
+                    ck_assert(evq_lane_pop(&q) == k);
+                    from_other++;
+                }
+            } else {
+                ck_assert(evq_take_top(&q) == k);
+                from_other++;
+            }
+            if (evq_key_time(k) != x.t || evq_key_slot(k) != x.i)
+                ck_abort_msg("step %" PRIu64 ": (%" PRId64 ", slot %u), expected (%" PRId64 ", slot %u)", step,
+                             evq_key_time(k), evq_key_slot(k), x.t, x.i);
+            ck_assert_int_ge(evq_key_time(k), now);
+            now = evq_key_time(k);
+        }
+        for (unsigned j = 0; j < npush; j++) {
+            if (gsl_rng_uniform(r) < 0.00005) {
+                q.seq = UINT32_MAX - (uint32_t)gsl_rng_uniform_int(r, 3);
+                wraps++;
+            }
+            double v = gsl_rng_uniform(r);
+            int64_t t;
+            if (v < 0.7) {
+                unsigned i = v < 0.5 ? 1 : 2;
+                uint64_t reach = q.lane[i].cal->span;
+                /* half on a 10-unit grid, half anywhere */
+                t = now + (int64_t)gsl_rng_uniform_int(r, 2 * reach);
+                if (gsl_rng_uniform(r) < 0.5)
+                    t -= t % 10;
+                if (t < now)
+                    t += 10;
+                if (evq_cal_fits(&q, i, t, now))
+                    evq_cal_push(&q, i, t, pushed);
+                else {
+                    evq_push(&q, t, pushed);
+                    far++;
+                }
+            } else if (v < 0.8) {
+                t = now + 40;
+                evq_lane_push(&q, 0, t, pushed);
+            } else {
+                t = now + 10 * (int64_t)gsl_rng_uniform_int(r, 30);
+                evq_push(&q, t, pushed);
+            }
+            refpq_push(&p, (ti){.t = t, .i = pushed});
+            pushed++;
+        }
+        evq_settle(&q);
+        laddered |= evq_laddered(&q) && q.far > 0;
+        if (evq_len(&q) != p.n)
+            ck_assert_uint_eq(evq_len(&q), p.n);
+        if (step % 997 == 0) {
+            int broken = evq_check(&q);
+            if (broken)
+                ck_abort_msg("step %" PRIu64 ": invariant %d broken", step, broken);
+        }
+    }
+    while (evq_len(&q) > 0) {
+        evq_key k = evq_pop_any(&q);
+        ti x = refpq_pop(&p);
+        ck_assert_int_eq(evq_key_time(k), x.t);
+        ck_assert_uint_eq(evq_key_slot(k), x.i);
+    }
+    ck_assert(evq_min_key(&q) == EVQ_KEY_MAX);
+    ck_assert_int_eq(evq_check(&q), 0);
+    ck_assert_int_gt(wraps, 3);
+    ck_assert_int_gt(far, 1000);
+    ck_assert_uint_gt(from_cal, 100000);
+    ck_assert_uint_gt(from_other, 100000);
+    ck_assert(laddered);
+    free(p.h);
+    gsl_rng_free(r);
+    evq_free(&q);
+}
+END_TEST
+
+/* A calendar lane (sim_lane_cal) fires the events of a random model in the
+ * order and at the times of the same model scheduling them through
+ * sim_schedule_at: a workload's arrivals, one pending per "node", each
+ * next one a random gap ahead (on a 10-ps grid, so that ties among them and
+ * with the heap's events are frequent; a few beyond the ring's reach), and
+ * other events through the heap; two runs, hashes and event counts
+ * compared. */
+typedef struct cal_model {
+    gsl_rng *r;
+    int lane; /* -1: sim_schedule_at */
+    uint64_t fired, log_hash;
+} cal_model;
+
+static void cal_model_other(sim *s, void *ctx, uint64_t arg)
+{
+    cal_model *m = ctx;
+    m->log_hash = m->log_hash * 1000003u ^ ((uint64_t)sim_now(s) * 37u + arg);
+}
+
+static void cal_model_ev(sim *s, void *ctx, uint64_t arg)
+{
+    cal_model *m = ctx;
+    m->log_hash = m->log_hash * 1000003u ^ ((uint64_t)sim_now(s) * 31u + arg);
+    if (++m->fired > 200000)
+        return;
+    if (gsl_rng_uniform(m->r) < 0.3)
+        sim_schedule(s, 10 * (int64_t)gsl_rng_uniform_int(m->r, 6), cal_model_other, m, m->fired);
+    int64_t gap = gsl_rng_uniform(m->r) < 0.01 ? 100000 : 10 * (1 + (int64_t)gsl_rng_uniform_int(m->r, 40));
+    if (m->lane >= 0)
+        sim_schedule_cal_at(s, m->lane, sim_now(s) + gap, (uint32_t)arg);
+    else
+        sim_schedule_at(s, sim_now(s) + gap, cal_model_ev, m, arg);
+}
+
+START_TEST(test_sim_cal_same_order)
+{
+    uint64_t hash[2], fired[2], events[2];
+    for (int use = 0; use < 2; use++) {
+        sim *s = sim_create();
+        cal_model m = {.r = gsl_rng_alloc(gsl_rng_mt19937), .lane = -1};
+        gsl_rng_set(m.r, 13);
+        if (use) {
+            m.lane = sim_lane_cal(s, cal_model_ev, &m, 10, 1000);
+            ck_assert_int_ge(m.lane, 0);
+            ck_assert_int_eq(sim_lane_cal(s, cal_model_ev, &m, 10, 1000), m.lane); /* the same cb and ctx */
+            ck_assert_int_ne(sim_lane_abs(s, cal_model_ev, &m), m.lane);          /* a FIFO lane is another */
+        }
+        for (uint32_t i = 0; i < 100; i++)
+            if (m.lane >= 0)
+                sim_schedule_cal_at(s, m.lane, 10 * (int64_t)(i % 13), i);
+            else
+                sim_schedule_at(s, 10 * (int64_t)(i % 13), cal_model_ev, &m, i);
+        events[use] = sim_run(s, 500000); /* in two calls: the loop restarts with keys in the lane */
+        events[use] += sim_run(s, SIM_TIME_MAX);
+        hash[use] = m.log_hash;
+        fired[use] = m.fired;
+        ck_assert_uint_eq(sim_pending(s), 0);
+        gsl_rng_free(m.r);
+        sim_destroy(s);
+    }
+    ck_assert_uint_gt(fired[0], 200000);
+    ck_assert_uint_eq(fired[0], fired[1]);
+    ck_assert_uint_eq(events[0], events[1]);
+    ck_assert_uint_eq(hash[0], hash[1]);
+}
+END_TEST
+
 /* A lane's lookahead prefetcher sees, before each head fires, the events
  * (stages - k) x ahead behind it, farthest stage first, and only those the
  * lane holds: 20 events of one lane, ahead 3, 2 stages. */
@@ -1061,6 +1238,8 @@ static Suite *sim_suite(void)
     tcase_add_test(tc, test_evq_lanes);
     tcase_add_test(tc, test_sim_lanes_same_order);
     tcase_add_test(tc, test_sim_lane_abs_same_order);
+    tcase_add_test(tc, test_evq_calendar);
+    tcase_add_test(tc, test_sim_cal_same_order);
     tcase_add_test(tc, test_sim_lane_prefetch);
     tcase_add_test(tc, test_alloc_big);
     tcase_add_test(tc, test_evq_seq_wrap);

@@ -414,6 +414,7 @@ typedef struct ur {
     uint64_t hot_total;       /* hotspot: sum of the shares */
     uint32_t hot_share[UR_HOT_MAX]; /* hotspot: each node's share (the last repeated) */
     struct trace *trace; /* the timeline (--trace; NULL: none): every message */
+    int lane;            /* the arrivals' calendar lane (sim_lane_cal; -1: sim_schedule_at) */
     /* sample-period (BookSim2's latency mode, the file head) */
     int smode;                /* UR_WARMING .. UR_DONE; 0 without sample-period */
     int gen_stop;             /* the sources stop at their next arrival */
@@ -820,7 +821,10 @@ static void ur_schedule_next(ur *w, uint32_t i)
         w->sources_ended++;
         return;
     }
-    sim_schedule_at(w->s, t, ur_arrival, w, i);
+    if (w->lane >= 0)
+        sim_schedule_cal_at(w->s, w->lane, t, i);
+    else
+        sim_schedule_at(w->s, t, ur_arrival, w, i);
 }
 
 static void ur_arrival(sim *s, void *ctx, uint64_t arg)
@@ -1051,6 +1055,17 @@ static int ur_init(void *state, const wl_env *env, char *err, size_t errlen)
         w->on = tn_xcalloc(env->nodes, 1);
         for (uint32_t i = 0; i < w->nodes; i++)
             w->on[i] = (uint8_t)gsl_rng_uniform_int(w->rng_arrivals, 2); /* BookSim2's RandomInt(1) */
+    }
+    /* The arrivals through a calendar lane (sim_lane_cal: the same order,
+     * without a heap of one arrival per node): buckets of a slot (of twice
+     * the mean gap between two nodes' arrivals under poisson), reaching 16
+     * mean gaps of a node, beyond which an arrival goes to the heap. */
+    {
+        double node_gap = w->slot_ps > 0 ? (w->q > 0 ? w->slot_ps / w->q : INFINITY) : gap_ps;
+        double width = w->slot_ps > 0 ? w->slot_ps : 2.0 * gap_ps / env->nodes;
+        double span = 16.0 * node_gap;
+        w->lane = sim_lane_cal(env->sim, ur_arrival, w, width >= 1 && width < 0x1p40 ? (int64_t)width : 1,
+                               span >= 0 && span < 0x1p40 ? (int64_t)span : INT64_C(1) << 40);
     }
     w->up = 1;
     /* Node order: the engine fires equal times in scheduling order. */
