@@ -71,6 +71,9 @@
  *     robin from the one after its last among those with credit
  *     (cut-through: room for the packet), as BookSim2's sources do
  *     (trafficmanager.cpp: the first available VC after the last used).
+ *     A host decides at every flit time at which it can send: a message
+ *     handed to it with no packet on its uplink is named at the first
+ *     flit time from then (if a VC has room for it, it goes then).
  *   Routing: the topology's `next` at route computation; with several
  *     candidates: torus minimal adaptive takes the adaptive candidate with a
  *     free output VC that has room for the packet (credits for its flits,
@@ -709,6 +712,29 @@ static inline __attribute__((always_inline)) void credit_back(iqr *q, uint32_t x
     if (!o->cn)
         o->front = t;
     o->cn++;
+    /* A sender that waits for a credit not yet on its way (iq_ovc.waiting)
+     * is woken for this one's arrival. The flag may be stale: a host sets
+     * it on each injection VC whose missing credit is not on its way when
+     * none can take its packet (host_try) and keeps it on those it does not
+     * use when it later sends on another; a router's stays on an output VC
+     * whose next owner does not wait. A stale wake is a tick and decides
+     * nothing: a router's tick visits only its due VCs, and one visited
+     * early does nothing (head comment "Due VCs"); a host's tick runs
+     * host_try, which decides from the credits arrived, its NIC and its last
+     * flit what the host decides at that flit time in any case, and a
+     * host's pending tick holds back no message handed to it before
+     * (iqr_send; until 2026-11-28 it did: a message handed to an idle host
+     * between the grant and the arrival of a stale flag's credit left at
+     * that arrival, check_iqrouter test_host_tick_pending). For the same
+     * reasons a credit sent at now by a switch allocation decided for a
+     * later step te (sa_express, express_clear) decides what it does at te:
+     * it arrives at te + sw-alloc + credit-delay + link > te (later than
+     * any step the express decides, express_init), so no sender counts it
+     * earlier; a sender looking before te finds it on its way and asks a
+     * tick for its arrival instead of setting its flag, the one te would
+     * have cleared with that tick; and a tick asked at now rather than te
+     * holds nothing back (the same test: the express once delayed a
+     * message handed over between now and te). */
     if (o->waiting) {
         o->waiting = 0;
         if (xo >= q->X)
@@ -1555,11 +1581,10 @@ static inline __attribute__((always_inline)) void va_granted(iqr *q, uint32_t sw
  * output than c's, or that is active and holds a flit behind its packet's
  * tail: that tail may leave by te, and the head behind it asks for its
  * output VC then, c's perhaps, which c's grant decided now would already
- * have freed (check_iqrouter test_express_tail_behind). Nor when the
- * sender upstream of c's input VC waits for a credit of it (iq_ovc.waiting,
- * perhaps stale): the credit c's grant sends would wake it at once, not at
- * te, and a host with a tick pending does not try a message handed to it
- * before that tick (iqr_send); check_iqrouter test_lean_matches_general.
+ * have freed (check_iqrouter test_express_tail_behind). The credit c's
+ * grant sends upstream is sent at now, which decides nothing earlier
+ * (credit_back; until 2026-11-28 a waiting sender was excluded here:
+ * check_iqrouter test_lean_matches_general, test_host_tick_pending).
  *   Two of those VCs cannot ask for an output VC by te when the delays
  * say so (iqr_init: x_idle, x_behind; the bench's torus, rd = va = T, has
  * both). A VC idle with flits, whose head is not yet routed: that head is
@@ -1585,11 +1610,6 @@ static inline __attribute__((always_inline)) int express_clear(iqr *q, const iq_
     const uint32_t V = VOF(q, lean), x0 = r->x0;
     const uint32_t *act = &q->act[(size_t)x0 * V];
     const int64_t *adue = &q->adue[(size_t)x0 * V];
-    /* c's grant sends a credit upstream; one whose sender waits for it
-     * (iq_ovc.waiting) would wake that host or router now rather than at te */
-    uint32_t up = q->peer[x0 + c->pin];
-    if (ovc_v(q, (up & HOSTBIT) ? q->X + (up & ~HOSTBIT) : up, c->vin, V)->waiting)
-        return 0;
     for (uint32_t a = 0; a < r->nact; a++) {
         if (adue[a] > te || act[a] == li)
             continue;
@@ -2166,6 +2186,11 @@ static void iq_kill(iqr *q, iq_pkt *p, uint32_t x, uint32_t v, int64_t now, int 
 }
 
 void iqr_no_lean(swnet *st) { st->iq->lean = 0; }
+void iqr_no_express(swnet *st)
+{
+    st->iq->express = 0;
+    st->iq->lean = 0;
+}
 
 void iqr_fail(swnet *st, int64_t now)
 {
@@ -2240,7 +2265,14 @@ void iqr_send(swnet *st, net_msg *m)
         return;
     }
     nic_push(&st->nic, m);
-    if (!hs->p && hs->tick_at == INT64_MAX) {
+    /* a host with no packet on its uplink tries m at its first flit time
+     * from now (head comment "Sources"), whatever tick it has pending later:
+     * a tick for a credit (of a VC of another class, or one the NIC's
+     * previous choice needed, or a stale wake: iq_ovc.waiting) says nothing
+     * of m (check_iqrouter test_host_tick_pending). host_try decides from
+     * the credits, the NIC and its last flit, and asks its next tick again
+     * (a host keeps its earliest only). */
+    if (!hs->p && hs->tick_at > now) {
         if (grid(q, now) == now)
             host_try(q, m->src, now);
         else
