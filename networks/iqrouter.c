@@ -340,6 +340,33 @@
  *   The same values, so the same results. A packet's hops (net.packet_hops,
  *   the energy's switch crossings) are the switches its head crossed, its
  *   tail's before 2026-11-28: the same count for every delivered packet.
+ * Watchdog (no progress): a fabric that deadlocks (a routing whose channel
+ * dependencies close a cycle in its classes, a model bug, an imported
+ * fabric past the static checks: topo_graph.c's cycles, swnet.c's PFC
+ * refusals) would step for ever (a head losing VC allocation asks again
+ * every vc-alloc-delay), the clock's 2^62 ps never reached in wall time.
+ * So ev_step looks every bound / 4 (one compare per step otherwise): when
+ * packets are in the fabric and no flit has crossed a switch, no packet
+ * has left a host and none was lost (s.flits + packets + lost_packets
+ * unchanged) for the bound, the run stops with a run error (net_fault)
+ * naming a few stuck input VCs: switch, input port, VC, the packet's
+ * source and destination, the output VC it holds and waits for a credit
+ * of, or the output whose VCs it waits for and their holder. The bound:
+ * in a deadlock-free state some packet waits for nothing held (or holds
+ * what it waits for only until a flit in flight arrives), so some flit
+ * crosses a crossbar within one per-hop loop: a flit's trip on the link
+ * (T_l <= Tmax, the slowest link's flit time, + Lmax, the longest link or
+ * host link latency), its pipeline at the next switch (rd + va + sa +
+ * st-delay + switch-latency), the credit's way back (cd + Lmax), grid
+ * rounding (at most T per tick, 4 T in all), and with speedup an output
+ * buffer draining or an input's credits queued at one per flit time, at
+ * most V x depth flits each (2 V depth Tmax); packet lengths do not enter
+ * (a packet streaming crosses a flit per flit time). The bound is 64 such
+ * loops, capped at 2^60 ps: 64 x (2 V depth Tmax + 2 Lmax + rd + va + sa
+ * + st + switch-latency + cd + 4 T). The run stops between bound and 5/4
+ * bound after the last move. No result of a run that ends moves: the look
+ * reads counters only (check_iqrouter test_deadlock_watchdog; /work/eq
+ * and bench/iqr-diff.sh unchanged).
  * No malloc in the event loop once warm: packets come from a free list
  * grown by chunks; buffers, credit FIFOs, allocator scratch and the wheel
  * are sized at init. Memory: per switch port V (98 + 24 depth) bytes plus
@@ -531,6 +558,11 @@ typedef struct iqr {
     net_msg **dr;        /* the lane's messages, in its order: [dr_head, dr_tail) mod dr_cap (a power of two) */
     uint32_t dr_cap, dr_head, dr_tail;
     uint64_t link_bits, core_bits; /* bits delivered x links crossed (hops + 1), x switch cores crossed */
+    /* the no-progress watchdog (head comment "Watchdog"): ev_step looks every wd_bound / 4 */
+    int64_t wd_at;       /* the step at or after which it looks next */
+    int64_t wd_bound;    /* no flit moved for this long with packets in the fabric: a deadlock */
+    int64_t wd_seen;     /* the look at which it last saw a move (or an empty fabric) */
+    uint64_t wd_moves;   /* flits crossed + packets started + packets lost, at that look */
     iqr_stats s;
 } iqr;
 
@@ -1983,6 +2015,94 @@ static void host_try(iqr *q, uint32_t h, int64_t now)
         host_tick_at(q, h, now + q->T);
 }
 
+/* ---- the watchdog (head comment "Watchdog") ---- */
+
+/* one stuck input VC, described into buf: where it is, its packet, and
+ * what it waits for */
+static int wd_describe(iqr *q, uint32_t x, uint32_t v, char *buf, size_t len)
+{
+    const topo *t = &q->st->t;
+    const iq_ivc *c = ivc_at(q, x, v);
+    uint32_t sw = q->rid[x];
+    const iq_router *r = &q->r[sw];
+    char swn[64], src[64], dst[64], outn[160];
+    topo_node_name(t, 0, sw, swn, sizeof swn);
+    const iq_pkt *p = c->n ? vc_front(c)->p : NULL;
+    if (p) {
+        topo_node_name(t, 1, p->msg->src, src, sizeof src);
+        topo_node_name(t, 1, p->msg->dst, dst, sizeof dst);
+    } else
+        snprintf(src, sizeof src, "?"), snprintf(dst, sizeof dst, "?");
+    if (c->state == VC_ACTIVE) {
+        uint32_t xo = r->x0 + c->out;
+        const iq_ovc *o = ovc_at(q, xo, c->out_vc);
+        snprintf(outn, sizeof outn, "holds output %u VC %u and waits for %s", c->out, c->out_vc,
+                 o->credits <= 0 && !o->cn ? "a credit that is not on its way" : "its turn");
+    } else if (c->state == VC_VA && c->out != OUT_NONE) {
+        uint32_t xo = r->x0 + c->out, held = NONE;
+        for (uint32_t k = c->vc_base; k < c->vc_base + c->nvc && held == NONE; k++)
+            held = ovc_at(q, xo, k)->owner;
+        if (held != NONE)
+            snprintf(outn, sizeof outn, "waits for an output VC (%u..%u) of output %u, held by input port %u VC %u",
+                     c->vc_base, c->vc_base + c->nvc - 1, c->out, held / q->V, held % q->V);
+        else
+            snprintf(outn, sizeof outn, "waits for an output VC (%u..%u) of output %u", c->vc_base,
+                     c->vc_base + c->nvc - 1, c->out);
+    } else
+        snprintf(outn, sizeof outn, "is being routed");
+    return snprintf(buf, len, "switch %s input port %u VC %u: a packet %s -> %s (%u of %u flits here, %u sent on) %s",
+                    swn, c->pin, v, src, dst, c->n, c->nflits, c->sent, outn);
+}
+
+/* no flit moved for wd_bound with packets in the fabric: stop the run with
+ * the error (net_fault) naming a few stuck packets */
+static __attribute__((noinline, cold)) void wd_fire(iqr *q, int64_t t)
+{
+    char where[2048] = "";
+    size_t used = 0;
+    uint32_t shown = 0, stuck = 0;
+    for (uint32_t x = 0; x < q->X; x++)
+        for (uint32_t v = 0; v < q->V; v++) {
+            const iq_ivc *c = ivc_at(q, x, v);
+            if (!c->n)
+                continue;
+            stuck++;
+            if (shown < 4 && used + 400 < sizeof where) {
+                used += (size_t)snprintf(where + used, sizeof where - used, "; ");
+                int k = wd_describe(q, x, v, where + used, sizeof where - used);
+                used += k > 0 && (size_t)k < sizeof where - used ? (size_t)k : 0;
+                shown++;
+            }
+        }
+    net_fault(q->st->n,
+              "the input-queued fabric is deadlocked: no flit has crossed a switch and no host has started a packet "
+              "for %.6g ns "
+              "(since t <= %.6g ns) with %llu packets in the fabric (%u input VCs holding flits%s)%s. "
+              "A deadlock-free run moves a flit within %.6g ns (iqrouter.c \"Watchdog\"): check the routing's "
+              "deadlock classes and network.vcs (a channel dependency cycle), and the pipeline and credit delays",
+              (double)(t - q->wd_seen) / 1e3, (double)q->wd_seen / 1e3,
+              (unsigned long long)q->st->st.live_packets, stuck, shown < stuck ? ", the first 4 of them" : "", where,
+              (double)q->wd_bound / 1e3);
+}
+
+/* ev_step's look, every wd_bound / 4: 1 when it stopped the run */
+static __attribute__((noinline)) int wd_look(iqr *q, int64_t t)
+{
+    swnet *st = q->st;
+    uint64_t moves = q->s.flits + st->st.packets + st->lost_packets;
+    q->wd_at = t + q->wd_bound / 4;
+    if (moves != q->wd_moves || st->st.live_packets == 0) {
+        q->wd_moves = moves;
+        q->wd_seen = t;
+        return 0;
+    }
+    if (t - q->wd_seen < q->wd_bound)
+        return 0;
+    wd_fire(q, t);
+    q->wd_at = INT64_MAX;
+    return 1;
+}
+
 /* ---- the fabric's step ---- */
 
 /* The step at t: the hosts due (host order), the routers due (router
@@ -1995,6 +2115,8 @@ static void ev_step(sim *s, void *ctx, uint64_t arg)
     (void)arg;
     iqr *q = ctx;
     int64_t t = sim_now(s);
+    if (__builtin_expect(t >= q->wd_at, 0) && wd_look(q, t))
+        return;
     q->step_at = t;
     size_t slot = slot_of(q, (uint64_t)(t / q->Tr));
     uint64_t *hc = &q->hcal[slot * q->hwords];
@@ -2800,5 +2922,20 @@ int iqr_init(swnet *st, const swnet_params *p, char *err, size_t errlen)
     express_init(q, N);
     q->lean = lean_of(q);
     q->sa_grid = !q->varies && !q->lT && (q->sa + q->stx + q->T + q->link) % q->Tr == 0;
+    /* the watchdog's bound (head comment "Watchdog") */
+    int64_t Tmax = q->T, Lmax = q->hlink;
+    for (uint32_t x = 0; x < X + (q->lT ? N : 0); x++)
+        if (q->lT && q->lT[x] > Tmax)
+            Tmax = q->lT[x];
+    for (uint32_t x = 0; x < X; x++)
+        if (q->olink[x] > Lmax)
+            Lmax = q->olink[x];
+    for (uint32_t h = 0; q->hup && h < N; h++)
+        if (q->hup[h] > Lmax)
+            Lmax = q->hup[h];
+    double loop = 2.0 * V * q->depth * (double)Tmax + 2.0 * (double)Lmax +
+                  (double)(q->rd + q->va + q->sa + q->stx + q->cd + 4 * q->T);
+    q->wd_bound = 64 * loop < 0x1p60 ? (int64_t)(64 * loop) : INT64_C(1) << 60;
+    q->wd_at = q->wd_bound / 4;
     return 0;
 }

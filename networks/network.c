@@ -5,6 +5,8 @@
 #include "transport.h"
 
 #include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -237,7 +239,24 @@ void net_destroy(net *n)
     net_params_free(n->ops, n->own);
     stats_sample_free(&n->c.latency_s[NET_CONTROL]);
     stats_sample_free(&n->c.latency_s[NET_DATA]);
+    free(n->fault);
     free(n);
+}
+
+void net_fault(net *n, const char *fmt, ...)
+{
+    net *r = n->root;
+    if (r->fault)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    int len = vsnprintf(NULL, 0, fmt, ap);
+    va_end(ap);
+    r->fault = tn_xmalloc((size_t)(len > 0 ? len : 0) + 1);
+    va_start(ap, fmt);
+    vsnprintf(r->fault, (size_t)(len > 0 ? len : 0) + 1, fmt, ap);
+    va_end(ap);
+    sim_stop(r->sim);
 }
 
 net *net_attach(net *root, uint32_t ranks, const uint32_t *rank_node, int prio, net_deliver_fn deliver, void *owner,

@@ -353,6 +353,7 @@ struct net {
                                 NET_LOSSY_HOST when only the hosts' queues (network.host-buffer) drop,
                                 NET_LOSSY_PFC when only PFC's exhausted headroom can (a pfc-headroom given) */
     int64_t t_first_ps, t_last_ps; /* the fabric's: first hand-over to a transport, its last delivery (goodput) */
+    char *fault;             /* the fabric's: why the run cannot go on (net_fault), NULL: nothing wrong */
 };
 
 #define NET_LOSSY_FAILURES 2
@@ -403,6 +404,12 @@ void net_destroy(net *n);
  * + err when NET_MAX_CLIENTS are attached or the mapping is invalid. */
 net *net_attach(net *root, uint32_t ranks, const uint32_t *rank_node, int prio, net_deliver_fn deliver, void *owner,
                 char *err, size_t errlen);
+/* The fabric found during the run that it cannot go on (a deadlock: the
+ * input-queued router's watchdog, iqrouter.c): keep the message (the first
+ * one; printf format) in root->fault and stop the engine (sim_stop). The
+ * run then ends with that message as its run error (app/run/run.c run_one),
+ * as any run error: the other runs of a sweep go on. */
+void net_fault(net *n, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Hand m over (at sim_now) through handle n: its src and dst are n's ranks. */
 void net_send(net *n, net_msg *m);
 /* The fabric's zero-load time and static route for n's ranks (the fabric's

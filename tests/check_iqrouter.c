@@ -1551,6 +1551,78 @@ START_TEST(test_express_matches_general)
 }
 END_TEST
 
+/* The no-progress watchdog (iqrouter.c "Watchdog") on a genuine routing
+ * deadlock. A ring of five switches A..E with a host each (check_graph.c's
+ * RING5): shortest routing sends every host's messages to the host two
+ * switches on clockwise (Ha -> Hc over A -> B -> C, ...), so its channel
+ * dependencies AB -> BC -> CD -> DE -> EA -> AB close a cycle; the graph
+ * refuses that routing under credit flow control (net_graph.c), so the
+ * fabric is built with up-down on the same file and its topology then
+ * swapped for the shortest one (the same nodes, ports and links; the route
+ * table fills on first use). One VC, wormhole, 2-flit buffers, 16-flit
+ * packets: every host's first packet takes its first output VC and fills
+ * the 2-flit buffer ahead, whose owner waits for the next one: no flit
+ * moves again and nothing is delivered. The bound by hand (1-byte flits at
+ * 8 Gb/s: T = 1 ns; V = 1, depth 2; links and host links 1 ns; rd = va =
+ * sa = st = 1 ns, credit-delay 0, switch-latency 0): the loop is
+ *   2 V depth Tmax + 2 Lmax + rd + va + sa + st + cd + 4 T
+ *   = 4 + 2 + 4 + 0 + 4 = 14 ns, the bound 64 x 14 = 896 ns;
+ * the fabric looks every 896 / 4 = 224 ns, so the run stops at most 896 +
+ * 224 ns after the last move, which comes before 5 + 2 x 16 + 2 x 16 ns
+ * (every packet left its host and crossed its first switch by then). */
+START_TEST(test_deadlock_watchdog)
+{
+    char path[128];
+    snprintf(path, sizeof path, "/tmp/tasknet-check-iq-ring-%ld.dot", (long)getpid());
+    FILE *f = fopen(path, "w");
+    ck_assert_ptr_nonnull(f);
+    fprintf(f, "graph ring {\n  Ha -- A; Hb -- B; Hc -- C; Hd -- D; He -- E;\n"
+               "  A -- B; B -- C; C -- D; D -- E; E -- A;\n}\n");
+    fclose(f);
+    char file[200];
+    snprintf(file, sizeof file, "network.file=%s", path);
+    net_params core = core_bs(5);
+    const char *sets[] = {file, "network.routing=up-down", "network.router=input-queued", "network.flit-size=1B",
+                          "network.mtu=16B", "network.vc-buffer=2B", "network.vcs=1", "network.switching=wormhole",
+                          "network.credit-delay=0ns", NULL};
+    th_net *h = th_net_new("graph", &core, sets, NULL, 1, 64);
+    swnet *st = h->n->state;
+    topo t2;
+    char err[1024];
+    topo_graph_params gp = {.path = path, .routing = TOPO_GRAPH_SHORTEST};
+    ck_assert_msg(topo_graph_init(&t2, &gp, err, sizeof err) == 0, "%s", err);
+    ck_assert_ptr_nonnull(topo_graph_cycle(&t2)); /* the routing can deadlock */
+    ck_assert_uint_eq(t2.links, st->t.links);
+    topo_free(&st->t);
+    st->t = t2;
+    net_msg *m[5][4];
+    for (int k = 0; k < 4; k++)
+        for (int i = 0; i < 5; i++)
+            m[i][k] = th_at_low(h, T0, (uint32_t)i, (uint32_t)(i + 2) % 5, 64);
+    uint64_t ev = th_net_go(h);
+    for (int k = 0; k < 4; k++)
+        for (int i = 0; i < 5; i++)
+            ck_assert_uint_eq(m[i][k]->a, 0);
+    ck_assert_uint_eq(st->st.live_packets, 5);
+    /* stopped, and soon: by the bound after the last move */
+    ck_assert_int_le(sim_now(h->s), T0 + 64 * NS + 896 * NS + 224 * NS);
+    ck_assert_uint_lt(ev, 2000);
+    const char *fault = h->n->fault;
+    ck_assert_ptr_nonnull(fault);
+    ck_assert_msg(strstr(fault, "deadlocked") && strstr(fault, "with 5 packets in the fabric") &&
+                      strstr(fault, "within 896 ns"),
+                  "%s", fault);
+    /* the stuck packets: A's first packet Ha -> Hc holds A's output to B and waits for a credit; He's packet
+     * (through E) waits at A for that output VC */
+    ck_assert_msg(strstr(fault, "switch A input port 0 VC 0: a packet Ha -> Hc") &&
+                      strstr(fault, "waits for a credit that is not on its way") &&
+                      strstr(fault, "a packet He -> Hb") && strstr(fault, "held by input port 0 VC 0"),
+                  "%s", fault);
+    th_net_free(h);
+    unlink(path);
+}
+END_TEST
+
 static Suite *iqr_suite(void)
 {
     Suite *s = suite_create("iqrouter");
@@ -1575,6 +1647,7 @@ static Suite *iqr_suite(void)
     tcase_add_test(t, test_express_tail_behind);
     tcase_add_test(t, test_lean_matches_general);
     tcase_add_test(t, test_host_tick_pending);
+    tcase_add_test(t, test_deadlock_watchdog);
     suite_add_tcase(s, t);
     /* a case of its own: bench/iqr-diff.sh runs it alone (CK_RUN_CASE=diff) on more configurations */
     TCase *d = tcase_create("diff");

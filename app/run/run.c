@@ -545,7 +545,7 @@ int run_one(const cfg *c, const run_layout *l, uint64_t replica, run_cache *rcac
     run_live = s;
     while (!run_abort_requested) {
         events += (double)sim_run(s, RUN_TIME_LIMIT_PS);
-        if (!run_progress_due)
+        if (!run_progress_due || n->fault)
             break;
         run_progress_due = 0;
         if (run_abort_requested)
@@ -575,6 +575,10 @@ int run_one(const cfg *c, const run_layout *l, uint64_t replica, run_cache *rcac
     core[M_events] = events;
     if (run_abort_requested) {
         tn_error(err, errlen, "interrupted");
+        goto out;
+    }
+    if (n->fault) { /* the fabric cannot go on (net_fault: a deadlock) */
+        tn_error(err, errlen, "%s", n->fault);
         goto out;
     }
     if (sim_pending(s) > 0) {
