@@ -71,6 +71,9 @@
  *     robin from the one after its last among those with credit
  *     (cut-through: room for the packet), as BookSim2's sources do
  *     (trafficmanager.cpp: the first available VC after the last used).
+ *     A host decides at every flit time at which it can send: a message
+ *     handed to it with no packet on its uplink is named at the first
+ *     flit time from then (if a VC has room for it, it goes then).
  *   Routing: the topology's `next` at route computation; with several
  *     candidates: torus minimal adaptive takes the adaptive candidate with a
  *     free output VC that has room for the packet (credits for its flits,
@@ -501,6 +504,8 @@ typedef struct iqr {
     iq_req *sq;          /* [maxr V] a tick's switch allocation requests */
     int64_t express;     /* > 0: sa_express may decide a lone head's switch allocation at its VC grant,
                             for the step this many ps later (vc-alloc-delay on the grid of Tr) */
+    int x_idle, x_behind; /* express_clear: an idle VC's head (express < Tr + rd), a head behind a tail
+                            (express < 2 Tr + rd) cannot ask for an output VC by the express step */
     uint32_t *m_in, *m_out, *choice;
     uint8_t *granted;
     /* The step calendar (see "Events" at the head): a wheel of W slots, slot
@@ -591,8 +596,14 @@ static inline __attribute__((always_inline)) int32_t credits_now_v(iqr *q, uint3
 {
     iq_ovc *o = ovc_v(q, xo, v, V);
     /* nothing on its way, or the first not yet arrived: no update (the common case) */
-    if (o->cn && o->front <= now)
-        credits_pop(q, xo, v, now);
+    if (o->cn && o->front <= now) {
+        if (o->cn == 1) { /* the one on its way arrived: credits_pop's loop once, inline */
+            o->credits++;
+            o->cn = 0;
+            o->ch = 0;
+        } else
+            credits_pop(q, xo, v, now);
+    }
     return o->credits;
 }
 static inline int32_t credits_now(iqr *q, uint32_t xo, uint32_t v, int64_t now)
@@ -634,7 +645,7 @@ static void step_ensure(iqr *q, int64_t t)
 
 /* ask router sw to tick at the first step at or after t (an earlier pending
  * tick stays; a later one is moved) */
-static void router_tick_at(iqr *q, uint32_t sw, int64_t t)
+static inline __attribute__((always_inline)) void router_tick_at(iqr *q, uint32_t sw, int64_t t)
 {
     iq_router *r = &q->r[sw];
     if (r->tick_at < t) /* a pending tick before t (on the grid: before t's step too) stays; no division */
@@ -701,6 +712,29 @@ static inline __attribute__((always_inline)) void credit_back(iqr *q, uint32_t x
     if (!o->cn)
         o->front = t;
     o->cn++;
+    /* A sender that waits for a credit not yet on its way (iq_ovc.waiting)
+     * is woken for this one's arrival. The flag may be stale: a host sets
+     * it on each injection VC whose missing credit is not on its way when
+     * none can take its packet (host_try) and keeps it on those it does not
+     * use when it later sends on another; a router's stays on an output VC
+     * whose next owner does not wait. A stale wake is a tick and decides
+     * nothing: a router's tick visits only its due VCs, and one visited
+     * early does nothing (head comment "Due VCs"); a host's tick runs
+     * host_try, which decides from the credits arrived, its NIC and its last
+     * flit what the host decides at that flit time in any case, and a
+     * host's pending tick holds back no message handed to it before
+     * (iqr_send; until 2026-11-28 it did: a message handed to an idle host
+     * between the grant and the arrival of a stale flag's credit left at
+     * that arrival, check_iqrouter test_host_tick_pending). For the same
+     * reasons a credit sent at now by a switch allocation decided for a
+     * later step te (sa_express, express_clear) decides what it does at te:
+     * it arrives at te + sw-alloc + credit-delay + link > te (later than
+     * any step the express decides, express_init), so no sender counts it
+     * earlier; a sender looking before te finds it on its way and asks a
+     * tick for its arrival instead of setting its flag, the one te would
+     * have cleared with that tick; and a tick asked at now rather than te
+     * holds nothing back (the same test: the express once delayed a
+     * message handed over between now and te). */
     if (o->waiting) {
         o->waiting = 0;
         if (xo >= q->X)
@@ -789,10 +823,16 @@ static inline __attribute__((always_inline)) void flit_in_k(iqr *q, uint32_t x, 
         q->adue[(size_t)r->x0 * VOF(q, lean) + c->act] = t;
     router_tick_at(q, sw, t);
 }
+/* (a host's flit: the lean copies' flit_in_k when the tick has them, iqr.lean; the same statements) */
 static __attribute__((noinline)) void flit_in(iqr *q, uint32_t x, uint32_t v, iq_pkt *p, int64_t t, int head,
                                               const iq_ivc *from)
 {
-    flit_in_k(q, x, v, p, t, head, from, 0);
+    if (q->lean & LEAN_V2)
+        flit_in_k(q, x, v, p, t, head, from, LEAN_IF | LEAN_V2);
+    else if (q->lean)
+        flit_in_k(q, x, v, p, t, head, from, LEAN_IF);
+    else
+        flit_in_k(q, x, v, p, t, head, from, 0);
 }
 
 /* ---- delivery (as swnet.c's) ---- */
@@ -1338,14 +1378,6 @@ static __attribute__((noinline)) void sa_grant(iqr *q, uint32_t sw, uint32_t x0,
 {
     sa_grant_k(q, sw, x0, c, now, 0);
 }
-static __attribute__((noinline)) void sa_grant_lean(iqr *q, uint32_t sw, uint32_t x0, iq_ivc *c, int64_t now)
-{
-    sa_grant_k(q, sw, x0, c, now, LEAN_IF);
-}
-static __attribute__((noinline)) void sa_grant_lean_v2(iqr *q, uint32_t sw, uint32_t x0, iq_ivc *c, int64_t now)
-{
-    sa_grant_k(q, sw, x0, c, now, LEAN_IF | LEAN_V2);
-}
 
 /* the credits the front flit of active input VC c needs on its output VC
  * (none toward a host: 0) */
@@ -1493,10 +1525,8 @@ static inline __attribute__((always_inline)) int64_t sa_express(iqr *q, uint32_t
     } else
         q->sa_in[x0 + c->pin] = (uint16_t)rr_next(c->vin, V);
     q->sa_out[x0 + c->out] = (uint16_t)rr_next(c->pin, r->radix);
-    if (lean & LEAN_V2)
-        sa_grant_lean_v2(q, sw, x0, c, t);
-    else if (lean)
-        sa_grant_lean(q, sw, x0, c, t);
+    if (lean)
+        sa_grant_k(q, sw, x0, c, t, lean);
     else
         sa_grant(q, sw, x0, c, t);
     return vc_due(q, r, c->act, t, lean);
@@ -1551,28 +1581,44 @@ static inline __attribute__((always_inline)) void va_granted(iqr *q, uint32_t sw
  * output than c's, or that is active and holds a flit behind its packet's
  * tail: that tail may leave by te, and the head behind it asks for its
  * output VC then, c's perhaps, which c's grant decided now would already
- * have freed (check_iqrouter test_express_tail_behind). Nor when the
- * sender upstream of c's input VC waits for a credit of it (iq_ovc.waiting,
- * perhaps stale): the credit c's grant sends would wake it at once, not at
- * te, and a host with a tick pending does not try a message handed to it
- * before that tick (iqr_send); check_iqrouter test_lean_matches_general. */
+ * have freed (check_iqrouter test_express_tail_behind). The credit c's
+ * grant sends upstream is sent at now, which decides nothing earlier
+ * (credit_back; until 2026-11-28 a waiting sender was excluded here:
+ * check_iqrouter test_lean_matches_general, test_host_tick_pending).
+ *   Two of those VCs cannot ask for an output VC by te when the delays
+ * say so (iqr_init: x_idle, x_behind; the bench's torus, rd = va = T, has
+ * both). A VC idle with flits, whose head is not yet routed: that head is
+ * whole only after now (one whole by now is routed at the tick that finds
+ * it: a VC idle with a whole front is due then, and a tail granted at now
+ * with a whole head behind it routes that head at once), so it is routed
+ * at a tick x >= now + Tr and asks for its output VC at x + rd or later:
+ * after te when e < Tr + rd (x_idle). A head behind an active VC's tail:
+ * that tail is granted at a step y > now (this tick's grants are done, and
+ * it is not c), and the head behind it is routed at y + Tr (BookSim2's
+ * _SWAllocUpdate; whole later: at its own tick after y) and asks for its
+ * output VC at y + Tr + rd >= now + 2 Tr + rd or later: after te when e <
+ * 2 Tr + rd (x_behind); neither asks for switch allocation before its VC
+ * grant. And a routed head (VC_VA) toward c's output port asks only for the
+ * output VCs of its range (vc_base, nvc): one whose range does not hold
+ * c's output VC is refused or granted the same whether c's tail has freed
+ * it or not. check_iqrouter test_lean_matches_general's third and fourth
+ * configurations (the bench's delays, multi-flit wormhole packets; and
+ * delays where neither holds). */
 static inline __attribute__((always_inline)) int express_clear(iqr *q, const iq_router *r, const iq_ivc *c,
                                                                uint32_t li, int64_t te, const int lean)
 {
     const uint32_t V = VOF(q, lean), x0 = r->x0;
     const uint32_t *act = &q->act[(size_t)x0 * V];
     const int64_t *adue = &q->adue[(size_t)x0 * V];
-    /* c's grant sends a credit upstream; one whose sender waits for it
-     * (iq_ovc.waiting) would wake that host or router now rather than at te */
-    uint32_t up = q->peer[x0 + c->pin];
-    if (ovc_v(q, (up & HOSTBIT) ? q->X + (up & ~HOSTBIT) : up, c->vin, V)->waiting)
-        return 0;
     for (uint32_t a = 0; a < r->nact; a++) {
         if (adue[a] > te || act[a] == li)
             continue;
         const iq_ivc *o = &q->ivc[(size_t)x0 * V + act[a]];
-        if (o->state == VC_ACTIVE ? o->pin == c->pin || o->out == c->out || o->n > o->nflits - o->sent
-                                  : o->n && (o->state != VC_VA || o->out == c->out))
+        if (o->state == VC_ACTIVE
+                ? o->pin == c->pin || o->out == c->out || (o->n > o->nflits - o->sent && !q->x_behind)
+                : o->n && (o->state == VC_IDLE  ? !q->x_idle
+                           : o->state == VC_VA ? o->out == c->out && (uint32_t)c->out_vc - o->vc_base < o->nvc
+                                               : 1))
             return 0;
     }
     return 1;
@@ -1790,10 +1836,8 @@ static inline __attribute__((always_inline)) void router_tick_k(iqr *q, uint32_t
             }
             if (islip)
                 q->sa_vc[x0 + sq[k].in] = (uint16_t)rr_next(sq[k].key, V);
-            if (lean & LEAN_V2)
-                sa_grant_lean_v2(q, sw, x0, c, now);
-            else if (lean)
-                sa_grant_lean(q, sw, x0, c, now);
+            if (lean)
+                sa_grant_k(q, sw, x0, c, now, lean);
             else
                 sa_grant(q, sw, x0, c, now);
         }
@@ -2142,6 +2186,11 @@ static void iq_kill(iqr *q, iq_pkt *p, uint32_t x, uint32_t v, int64_t now, int 
 }
 
 void iqr_no_lean(swnet *st) { st->iq->lean = 0; }
+void iqr_no_express(swnet *st)
+{
+    st->iq->express = 0;
+    st->iq->lean = 0;
+}
 
 void iqr_fail(swnet *st, int64_t now)
 {
@@ -2216,7 +2265,14 @@ void iqr_send(swnet *st, net_msg *m)
         return;
     }
     nic_push(&st->nic, m);
-    if (!hs->p && hs->tick_at == INT64_MAX) {
+    /* a host with no packet on its uplink tries m at its first flit time
+     * from now (head comment "Sources"), whatever tick it has pending later:
+     * a tick for a credit (of a VC of another class, or one the NIC's
+     * previous choice needed, or a stale wake: iq_ovc.waiting) says nothing
+     * of m (check_iqrouter test_host_tick_pending). host_try decides from
+     * the credits, the NIC and its last flit, and asks its next tick again
+     * (a host keeps its earliest only). */
+    if (!hs->p && hs->tick_at > now) {
         if (grid(q, now) == now)
             host_try(q, m->src, now);
         else
@@ -2495,6 +2551,8 @@ static void express_init(iqr *q, uint32_t N)
      * t + e loses the packet where it is): the tick at t + e as ever */
     if (q->lT || q->st->fail_at_ps >= 0)
         q->express = 0;
+    q->x_idle = q->express > 0 && q->express < q->Tr + q->rd;
+    q->x_behind = q->express > 0 && q->express < 2 * q->Tr + q->rd;
 }
 
 /* The tick's lean copy (above router_tick, "The tick's copies") when the
@@ -2571,7 +2629,8 @@ void iqr_check(const net_params *core, const swnet_params *p, param_report *rep)
     /* A credit reaches its sender sw-alloc-delay + credit-delay + link after the flit left the buffer. At 0
      * it would be usable in the tick that freed it: the sender, having ticked already at that time, would
      * tick again and an output could send two flits in one flit time (found by an independent review on a
-     * 4x4 torus with every delay 0: 31,597 such pairs). BookSim2's credits take at least a cycle. */
+     * 4x4 torus with every delay 0: 31,597 such pairs). BookSim2's credits take at least a cycle. (The
+     * dragonfly's links between groups: its own check, net_dragonfly.c.) */
     int64_t hl = p->host_link_ps >= 0 ? p->host_link_ps : core->link_latency_ps;
     int64_t shortest = core->link_latency_ps < hl ? core->link_latency_ps : hl;
     if (p->sw_alloc_delay_ps + p->credit_delay_ps + shortest <= 0)

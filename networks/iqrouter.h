@@ -79,5 +79,9 @@ uint64_t iqr_leaks(const swnet *st);
 /* Tests: run the general router tick from now on, not its lean copy
  * (iqrouter.c "The tick's copies"), which must decide the same. */
 void iqr_no_lean(swnet *st);
+/* Tests: no express switch allocation (sa_express, express_clear) from now
+ * on, so the general tick at every step (the lean copy needs the express:
+ * off too), which must decide the same. */
+void iqr_no_express(swnet *st);
 
 #endif

@@ -585,6 +585,72 @@ START_TEST(test_set_before_checks)
 }
 END_TEST
 
+/* A value an axis sends that the checks accept and resolving the point
+ * refuses (a run's horizon, 1e6 s) is reported at that axis, as the checks
+ * report theirs, by validate and by run alike. sweep_resolve_refused.xml:
+ * 200 task trees on 64 nodes, axes network.bandwidth = 10Gb/s 1b/s (line
+ * 11) and workload.arrival-rate = 5000/s 1e-4/s (line 12), "param" at
+ * column 5 + 6 = 11 ("    <axis "). Points (bandwidth slowest): 0 = (10Gb/s,
+ * 5000/s) runs; 1 = (10Gb/s, 1e-4/s): 200 jobs at 1e-4/s arrive over 2e6 s,
+ * the message names no swept path, and moving the arrival rate alone to
+ * 5000/s gives point 0, accepted: the arrival-rate axis; 2 = (1b/s,
+ * 5000/s): a 128 kB message takes 131072 x 8 / 1 = 1.05e6 s, and the
+ * message names network.bandwidth: that axis; 3 = (1b/s, 1e-4/s): the size
+ * is checked first, the same value for the same reason as point 2, so not
+ * repeated. Without the sweep, the same refusal names the file. */
+START_TEST(test_resolve_refusals_at_axis)
+{
+    const char *f = "tests/fixtures/sweep_resolve_refused.xml";
+    const char *at_rate = "tests/fixtures/sweep_resolve_refused.xml:12:11: error: <axis param=\"workload.arrival-rate\">: "
+                          "value '1e-4/s' at sweep point 1 (network.bandwidth=10Gb/s workload.arrival-rate=1e-4/s): 200 "
+                          "jobs arriving at 0.0001/s span 2e+06 s: more than the 1e+06 s a run can span";
+    const char *at_bw = "tests/fixtures/sweep_resolve_refused.xml:11:11: error: <axis param=\"network.bandwidth\">: value "
+                        "'1b/s' at sweep point 2 (network.bandwidth=1b/s workload.arrival-rate=5000/s): "
+                        "workload.task.send-size can draw 128kB, which takes 1.02e+06 s at B = 1b/s";
+    char args[512];
+    int st;
+    snprintf(args, sizeof args, "validate %s", f);
+    char *out = run_tasknet(args, &st);
+    ck_assert_msg(st == 1 && strstr(out, at_rate) && strstr(out, at_bw), "status %d\n%s", st, out);
+    size_t n = 0;
+    for (const char *q = out; (q = strstr(q, "error:")); q++)
+        n++;
+    ck_assert_msg(n == 2, "%zu errors, expected 2 (point 3 repeats point 2's):\n%s", n, out);
+    ck_assert_msg(strstr(out, "sweep point 3") == NULL, "%s", out);
+    free(out);
+    /* run stops at the first point refused, at the same place */
+    snprintf(args, sizeof args, "run %s --list-runs", f);
+    out = run_tasknet(args, &st);
+    ck_assert_msg(st == 0, "--list-runs resolves nothing: status %d\n%s", st, out);
+    free(out);
+    snprintf(args, sizeof args, "d=$(mktemp -d) && \"$TASKNET\" run %s -q -o \"$d/o\" 2>&1; st=$?; rm -rf \"$d\"; exit $st", f);
+    out = run_sh(args, &st);
+    ck_assert_msg(st == 1 && strstr(out, "tasknet run: error: tests/fixtures/sweep_resolve_refused.xml:12:11: <axis "
+                                         "param=\"workload.arrival-rate\">: value '1e-4/s' at sweep point 1 ("),
+                  "status %d\n%s", st, out);
+    free(out);
+    /* the memory estimate too: 10^9 task trees need more than 8 GB (their
+     * records alone), 200 fit; the jobs axis sent the value, not
+     * system.nodes="64" (line 2), which the estimate used to name */
+    out = run_sh("sed -e 's#values=\"10Gb/s 1b/s\"#values=\"10Gb/s\"#' -e 's#\"workload.arrival-rate\" "
+                 "values=\"5000/s 1e-4/s\"#\"workload.jobs\" values=\"200 1e9\"#' "
+                 "tests/fixtures/sweep_resolve_refused.xml | TASKNET_MEMORY=8GB \"$TASKNET\" validate - 2>&1",
+                 &st);
+    ck_assert_msg(st == 1 && strstr(out, "<stdin>:12:11: error: <axis param=\"workload.jobs\">: value '1e9' at sweep "
+                                         "point 1 (network.bandwidth=10Gb/s workload.jobs=1e9): a run needs about ") &&
+                      !strstr(out, "system.nodes=\"64\""),
+                  "status %d\n%s", st, out);
+    free(out);
+    /* the axis dropped by --set: the point's refusal is the configuration's */
+    snprintf(args, sizeof args, "validate %s --set workload.arrival-rate=1e-4/s --set network.bandwidth=10Gb/s", f);
+    out = run_tasknet(args, &st);
+    ck_assert_msg(st == 1 && strstr(out, "sweep_resolve_refused.xml (with --set workload.arrival-rate=1e-4/s, --set "
+                                         "network.bandwidth=10Gb/s): error: sweep point 0: 200 jobs arriving"),
+                  "status %d\n%s", st, out);
+    free(out);
+}
+END_TEST
+
 /* `validate -` (and run, analyze) read the configuration from standard
  * input: named <stdin> in messages, relative files from the working folder. */
 START_TEST(test_config_from_stdin)
@@ -1954,6 +2020,7 @@ static Suite *cli_suite(void)
     tcase_add_test(sw, test_slurm_variables);
     tcase_add_test(sw, test_set_errors_blame_the_option);
     tcase_add_test(sw, test_set_before_checks);
+    tcase_add_test(sw, test_resolve_refusals_at_axis);
     tcase_add_test(sw, test_config_from_stdin);
     tcase_add_test(sw, test_job_sums_do_not_overflow);
     tcase_add_test(sw, test_horizon_refused_before_the_run);

@@ -189,7 +189,8 @@ static const char usage_validate[] =
     "Checks the file against the schema and every value (units, ranges, distributions,\n"
     "sweep axes); prints every error as file:line:col: error: ..., exit status 1 if any.\n"
     "A value a sweep axis sends that a point refuses is reported at that axis, with\n"
-    "the value and the point. --set values apply before the checks (as run's do), so\n"
+    "the value and the point (also when only resolving the point or its memory estimate\n"
+    "refuses it). --set values apply before the checks (as run's do), so\n"
     "they may complete or correct the file; an error they cause names them.\n"
     "CONFIG.xml may be - for standard input (so may that of run and analyze).\n";
 
@@ -577,17 +578,54 @@ static int parse_opts(const char *cmd, int argc, char **argv, struct opts *o, in
     return 0;
 }
 
+/* validate's refusals of a point found past the checks (resolving it, its
+ * memory estimate), reported as the checks report theirs: at the sweep axis
+ * that sent the refused value (run_refusal_axis), once per axis, value and
+ * reason; else at the file (blame). */
+typedef struct point_refusals {
+    const cfg *c;
+    const char *blame, *tag; /* the file, with the options; the options alone: " (with --set ...)" or "" */
+    signed char *memo;       /* which points are accepted (run_point_accepted) */
+    run_cache *rc;
+    char **seen;             /* "axis\nvalue\nreason" reported at an axis */
+    size_t nseen;
+} point_refusals;
+
+static void point_refused(point_refusals *pr, size_t p, const char *where, const char *err)
+{
+    const cfg *c = pr->c;
+    char at[CFG_PATH_MAX + 64], what[1024];
+    long a = run_refusal_axis(c, p, err, pr->memo, pr->rc);
+    if (!run_refusal_where(c, p, a, at, sizeof at, what, sizeof what)) {
+        fprintf(stderr, "%s: error: sweep point %zu%s: %s\n", pr->blame, p, where, err);
+        return;
+    }
+    char *key = tn_xmalloc(strlen(err) + 1100);
+    snprintf(key, strlen(err) + 1100, "%ld\n%.1000s\n%s", a, cfg_point_value(c, p, (size_t)a), err);
+    for (size_t i = 0; i < pr->nseen; i++)
+        if (strcmp(pr->seen[i], key) == 0) {
+            free(key);
+            return;
+        }
+    pr->seen = tn_xrealloc(pr->seen, (pr->nseen + 1) * sizeof *pr->seen);
+    pr->seen[pr->nseen++] = key;
+    fprintf(stderr, "%s%s: error: %s: %s\n", at, pr->tag, what, err);
+}
+
 /* validate: whether one run of point p (resolved or not) fits in memory;
- * if not, says so at the attribute that sizes it when the file has it. */
-static int validate_memory(const cfg *pc, const char *blame, size_t p, const char *where)
+ * if not, says so at the axis sweeping system.nodes, else at the axis that
+ * sent the value refused, else at the attribute that sizes it (N) when the
+ * file has it. */
+static int validate_memory(point_refusals *pr, const cfg *pc, size_t p, const char *where)
 {
     char err[1024], at[CFG_PATH_MAX + 64], what[64];
     if (run_check_memory(pc, 1, 0, err, sizeof err) == 0)
         return 1;
-    if (run_memory_where(pc, at, sizeof at, what, sizeof what))
+    int w = run_memory_where(pc, at, sizeof at, what, sizeof what);
+    if (w == 2 || (w == 1 && run_refusal_axis(pr->c, p, err, pr->memo, pr->rc) < 0))
         fprintf(stderr, "%s: error: %s, sweep point %zu%s: %s\n", at, what, p, where, err);
     else
-        fprintf(stderr, "%s: error: sweep point %zu%s: %s\n", blame, p, where, err);
+        point_refused(pr, p, where, err);
     return 0;
 }
 
@@ -619,6 +657,8 @@ static int cmd_validate(int argc, char **argv)
             np = 0;
         }
         size_t nwarn = 0;
+        point_refusals pr = {.c = &c, .blame = blame, .tag = blame + strlen(c.file[0] ? c.file : o.config),
+                             .memo = tn_xcalloc(np ? np : 1, 1), .rc = &fpc};
         for (size_t p = 0; p < np; p++) {
             cfg pc;
             char err[1024], where[512] = "";
@@ -631,21 +671,30 @@ static int cmd_validate(int argc, char **argv)
             /* the estimate first (resolving may build what it sizes), and
              * again once resolved, as `run` checks it: a workload's estimate
              * may need what resolving reads (a task tree's shape) */
+            int prc = rc;
             if (cfg_point(&c, p, &pc, err, sizeof err) != 0) {
                 fprintf(stderr, "%s: error: sweep point %zu%s: %s\n", blame, p, where, err);
+                pr.memo[p] = -1;
                 rc = -1;
-            } else if (!validate_memory(&pc, blame, p, where)) {
+                continue;
+            }
+            if (!validate_memory(&pr, &pc, p, where)) {
                 rc = -1;
             } else if (run_resolve(&pc, &fpc, NULL, err, sizeof err) != 0) {
-                fprintf(stderr, "%s: error: sweep point %zu%s: %s\n", blame, p, where, err);
+                point_refused(&pr, p, where, err);
                 rc = -1;
-            } else if (!validate_memory(&pc, blame, p, where)) {
+            } else if (!validate_memory(&pr, &pc, p, where)) {
                 rc = -1;
             } else if (cfg_point_warning(&pc, err, sizeof err) && nwarn++ == 0) {
                 fprintf(stderr, "%s: warning: sweep point %zu%s: %s\n", blame, p, where, err);
             }
+            pr.memo[p] = rc == prc ? 1 : -1;
             cfg_free(&pc);
         }
+        for (size_t i = 0; i < pr.nseen; i++)
+            free(pr.seen[i]);
+        free(pr.seen);
+        free(pr.memo);
         if (nwarn > 1)
             fprintf(stderr, "%s: warning: the same at %zu more sweep point%s\n", blame, nwarn - 1,
                     nwarn == 2 ? "" : "s");

@@ -186,6 +186,10 @@ int cfg_point(const cfg *base, size_t i, cfg *out, char *err, size_t errlen);
  * parameter unset at that point, as written in the configuration: "-". */
 #define CFG_AXIS_UNSET "-"
 const char *cfg_point_value(const cfg *base, size_t i, size_t axis);
+/* Point i with axis `axis` at its value v (v < its nvalues; the axes varying
+ * with it move along): v over its values gives the points that differ from
+ * i in that axis alone. */
+size_t cfg_point_moved(const cfg *base, size_t i, size_t axis, size_t v);
 /* A warning for point config c (not a refusal: the run is valid), into buf:
  * a transport segment (transport.mss + transport.header) longer than the
  * fabric's network.mtu, which the host NIC then sends as several packets

@@ -91,6 +91,15 @@ const char *cfg_point_value(const cfg *base, size_t i, size_t axis)
     return base->axes[axis].values[axis_index(base, i, axis)];
 }
 
+size_t cfg_point_moved(const cfg *base, size_t i, size_t axis, size_t v)
+{
+    size_t lead = cfg_axis_lead(base, axis), stride = 1;
+    for (size_t a = base->naxes; a-- > lead + 1;)
+        if (cfg_axis_lead(base, a) == a)
+            stride *= base->axes[a].nvalues;
+    return i - axis_index(base, i, lead) * stride + v * stride;
+}
+
 int cfg_build_point(const cfg *base, size_t i, cfg *out, char *err, size_t errlen)
 {
     cfg_copy(out, base);

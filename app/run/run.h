@@ -126,9 +126,27 @@ int run_check_memory(const cfg *c, unsigned copies, double extra_bytes, char *er
 /* Where a memory refusal of point c points: *at = "FILE:LINE:COL" of
  * system.nodes' attribute, *what = "system.nodes=\"N\"", or of the axis
  * sweeping it, *what = "axis system.nodes" (every part of the estimate grows
- * with N); 1. Or 0 and "" when N was not written in the file (the default,
- * or --set, which the caller names instead). */
+ * with N); 1 for the attribute, 2 for the axis. Or 0 and "" when N was not
+ * written in the file (the default, or --set, which the caller names
+ * instead). */
 int run_memory_where(const cfg *c, char *at, size_t atlen, char *what, size_t whatlen);
+/* Whether point q of sweep c is accepted as validate accepts it: it
+ * builds and passes the checks, resolves, and one run fits in memory.
+ * memo (NULL, or cfg_points(c) entries: 0 not known yet, 1 accepted, -1
+ * refused) keeps the answers; rc caches across points as run_resolve's. */
+int run_point_accepted(const cfg *c, size_t q, signed char *memo, run_cache *rc);
+/* The sweep axis that sent point p the value refused at run time (a point
+ * refused by resolving it or by its memory estimate, which the checks do
+ * not see), or -1: the first axis set at p whose parameter the refusal
+ * `why` names; else the first whose other values alone make the point
+ * accepted (run_point_accepted; memo and rc as there). -1 when no axis
+ * does: the refusal is the configuration's own. */
+long run_refusal_axis(const cfg *c, size_t p, const char *why, signed char *memo, run_cache *rc);
+/* Where to report a refusal of point p that axis a sent: *at = "FILE:LINE:COL"
+ * of the axis' param attribute, *what = "<axis param=\"P\">: value 'V' at
+ * sweep point p (P=V Q=W)" (as the checks report a value an axis sent); 1.
+ * 0 when a < 0 or the axis is not in a file. */
+int run_refusal_where(const cfg *c, size_t p, long a, char *at, size_t atlen, char *what, size_t whatlen);
 /* "1.23 GB": bytes with 3 digits, for messages. */
 void run_format_bytes(double bytes, char *buf, size_t len);
 

@@ -5,6 +5,7 @@
  * machine or the kernel stops it. */
 #include "run.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -181,5 +182,79 @@ int run_memory_where(const cfg *c, char *at, size_t atlen, char *what, size_t wh
         snprintf(what, whatlen, "axis system.nodes");
     else if (whatlen)
         what[0] = '\0';
-    return w != 0;
+    return w;
+}
+
+int run_point_accepted(const cfg *c, size_t q, signed char *memo, run_cache *rc)
+{
+    if (memo && memo[q])
+        return memo[q] > 0;
+    cfg pc;
+    char err[1024];
+    int ok = 0;
+    /* validate's order: the estimate, resolving, the estimate again */
+    if (cfg_point(c, q, &pc, err, sizeof err) == 0) {
+        ok = run_check_memory(&pc, 1, 0, err, sizeof err) == 0 && run_resolve(&pc, rc, NULL, err, sizeof err) == 0 &&
+             run_check_memory(&pc, 1, 0, err, sizeof err) == 0;
+        cfg_free(&pc);
+    }
+    if (memo)
+        memo[q] = ok ? 1 : -1;
+    return ok;
+}
+
+/* Whether text names parameter path as a whole word ("raise
+ * network.bandwidth or ..."; not network.bandwidth-share). */
+static int names_path(const char *text, const char *path)
+{
+    size_t n = strlen(path);
+    for (const char *s = text; n && (s = strstr(s, path)); s++) {
+        char before = s == text ? ' ' : s[-1], after = s[n];
+        int word_before = isalnum((unsigned char)before) || strchr("._-", before);
+        int word_after = isalnum((unsigned char)after) || after == '_' || after == '-' ||
+                         (after == '.' && isalnum((unsigned char)s[n + 1]));
+        if (!word_before && !word_after)
+            return 1;
+    }
+    return 0;
+}
+
+long run_refusal_axis(const cfg *c, size_t p, const char *why, signed char *memo, run_cache *rc)
+{
+    if (c->point || !c->naxes)
+        return -1;
+    for (size_t a = 0; a < c->naxes; a++)
+        if (!(c->axes[a].with[0] && strcmp(cfg_point_value(c, p, a), CFG_AXIS_UNSET) == 0) &&
+            names_path(why, c->axes[a].param))
+            return (long)a;
+    /* the lead axes (an axis varying with another moves with it) */
+    for (size_t a = 0; a < c->naxes; a++) {
+        if (c->axes[a].with[0])
+            continue;
+        for (size_t v = 0; v < c->axes[a].nvalues; v++) {
+            size_t q = cfg_point_moved(c, p, a, v);
+            if (q != p && run_point_accepted(c, q, memo, rc))
+                return (long)a;
+        }
+    }
+    return -1;
+}
+
+int run_refusal_where(const cfg *c, size_t p, long a, char *at, size_t atlen, char *what, size_t whatlen)
+{
+    if (atlen)
+        at[0] = '\0';
+    if (whatlen)
+        what[0] = '\0';
+    if (a < 0 || (size_t)a >= c->naxes || !c->axes[a].line || !c->file[0])
+        return 0;
+    snprintf(at, atlen, "%s:%u:%u", c->file, c->axes[a].line, c->axes[a].col);
+    size_t l = (size_t)snprintf(what, whatlen, "<axis param=\"%s\">: value '%s' at sweep point %zu (", c->axes[a].param,
+                                cfg_point_value(c, p, (size_t)a), p);
+    for (size_t b = 0; b < c->naxes && l < whatlen; b++)
+        l += (size_t)snprintf(what + l, whatlen - l, "%s%s=%s", b ? " " : "", c->axes[b].param,
+                              cfg_point_value(c, p, b));
+    if (l < whatlen)
+        snprintf(what + l, whatlen - l, ")");
+    return 1;
 }

@@ -92,6 +92,21 @@ const sweep_driver sweep_serial_driver = {.name = "serial", .run = run_serial};
 
 /* ------------------------------------------------------------- execute */
 
+/* A point refused past the checks (resolving it, its memory estimate),
+ * reported as validate does: at the sweep axis that sent the refused value
+ * (run_refusal_axis), else by the point. */
+static void refused_at_axis(sweep *sw, size_t p, const char *where, const char *err)
+{
+    char at[CFG_PATH_MAX + 64], what[1024];
+    run_cache rc = {0};
+    long a = run_refusal_axis(sw->c, p, err, NULL, &rc);
+    run_cache_free(&rc);
+    if (run_refusal_where(sw->c, p, a, at, sizeof at, what, sizeof what))
+        sweep_note(sw, SWEEP_ERROR, "%s: %s: %s", at, what, err);
+    else
+        sweep_note(sw, SWEEP_ERROR, "sweep point %zu%s: %s", p, where, err);
+}
+
 static long peak_rss_mib(void)
 {
     struct rusage self, kids;
@@ -270,16 +285,21 @@ void sweep_execute(const cfg *c, const sweep_opts *o, const sweep_ui *ui, sweep_
                                       cfg_point_value(c, p, a));
             if (c->naxes && strlen(where) + 1 < sizeof where)
                 strcat(where, ")");
-            char at[CFG_PATH_MAX + 64], what[64];
+            char at[CFG_PATH_MAX + 64], what[1024];
+            int w = 0;
             if (sweep_cache_point(&sw, p, err, sizeof err) != 0) {
-                sweep_note(&sw, SWEEP_ERROR, "sweep point %zu%s: %s", p, where, err);
+                refused_at_axis(&sw, p, where, err);
                 rc = 1;
             } else if (run_check_memory(&sw.pcache.pc, copies, table_bytes, err, sizeof err) != 0) {
-                /* at the attribute that sizes it, when the file has it */
-                if (run_memory_where(&sw.pcache.pc, at, sizeof at, what, sizeof what))
+                /* at the axis sweeping N, else at the axis that sent the value refused, else at the
+                 * attribute that sizes it (N) when the file has it: as validate */
+                run_cache rc1 = {0};
+                if ((w = run_memory_where(&sw.pcache.pc, at, sizeof at, what, sizeof what)) == 2 ||
+                    (w == 1 && run_refusal_axis(c, p, err, NULL, &rc1) < 0))
                     sweep_note(&sw, SWEEP_ERROR, "%s: %s, sweep point %zu%s: %s", at, what, p, where, err);
                 else
-                    sweep_note(&sw, SWEEP_ERROR, "sweep point %zu%s: %s", p, where, err);
+                    refused_at_axis(&sw, p, where, err);
+                run_cache_free(&rc1);
                 rc = 1;
             } else if (copies > 1 || mpi_size > 1) {
                 run_estimate e;
