@@ -596,8 +596,14 @@ static inline __attribute__((always_inline)) int32_t credits_now_v(iqr *q, uint3
 {
     iq_ovc *o = ovc_v(q, xo, v, V);
     /* nothing on its way, or the first not yet arrived: no update (the common case) */
-    if (o->cn && o->front <= now)
-        credits_pop(q, xo, v, now);
+    if (o->cn && o->front <= now) {
+        if (o->cn == 1) { /* the one on its way arrived: credits_pop's loop once, inline */
+            o->credits++;
+            o->cn = 0;
+            o->ch = 0;
+        } else
+            credits_pop(q, xo, v, now);
+    }
     return o->credits;
 }
 static inline int32_t credits_now(iqr *q, uint32_t xo, uint32_t v, int64_t now)
@@ -639,7 +645,7 @@ static void step_ensure(iqr *q, int64_t t)
 
 /* ask router sw to tick at the first step at or after t (an earlier pending
  * tick stays; a later one is moved) */
-static void router_tick_at(iqr *q, uint32_t sw, int64_t t)
+static inline __attribute__((always_inline)) void router_tick_at(iqr *q, uint32_t sw, int64_t t)
 {
     iq_router *r = &q->r[sw];
     if (r->tick_at < t) /* a pending tick before t (on the grid: before t's step too) stays; no division */
@@ -817,10 +823,16 @@ static inline __attribute__((always_inline)) void flit_in_k(iqr *q, uint32_t x, 
         q->adue[(size_t)r->x0 * VOF(q, lean) + c->act] = t;
     router_tick_at(q, sw, t);
 }
+/* (a host's flit: the lean copies' flit_in_k when the tick has them, iqr.lean; the same statements) */
 static __attribute__((noinline)) void flit_in(iqr *q, uint32_t x, uint32_t v, iq_pkt *p, int64_t t, int head,
                                               const iq_ivc *from)
 {
-    flit_in_k(q, x, v, p, t, head, from, 0);
+    if (q->lean & LEAN_V2)
+        flit_in_k(q, x, v, p, t, head, from, LEAN_IF | LEAN_V2);
+    else if (q->lean)
+        flit_in_k(q, x, v, p, t, head, from, LEAN_IF);
+    else
+        flit_in_k(q, x, v, p, t, head, from, 0);
 }
 
 /* ---- delivery (as swnet.c's) ---- */
@@ -1366,14 +1378,6 @@ static __attribute__((noinline)) void sa_grant(iqr *q, uint32_t sw, uint32_t x0,
 {
     sa_grant_k(q, sw, x0, c, now, 0);
 }
-static __attribute__((noinline)) void sa_grant_lean(iqr *q, uint32_t sw, uint32_t x0, iq_ivc *c, int64_t now)
-{
-    sa_grant_k(q, sw, x0, c, now, LEAN_IF);
-}
-static __attribute__((noinline)) void sa_grant_lean_v2(iqr *q, uint32_t sw, uint32_t x0, iq_ivc *c, int64_t now)
-{
-    sa_grant_k(q, sw, x0, c, now, LEAN_IF | LEAN_V2);
-}
 
 /* the credits the front flit of active input VC c needs on its output VC
  * (none toward a host: 0) */
@@ -1521,10 +1525,8 @@ static inline __attribute__((always_inline)) int64_t sa_express(iqr *q, uint32_t
     } else
         q->sa_in[x0 + c->pin] = (uint16_t)rr_next(c->vin, V);
     q->sa_out[x0 + c->out] = (uint16_t)rr_next(c->pin, r->radix);
-    if (lean & LEAN_V2)
-        sa_grant_lean_v2(q, sw, x0, c, t);
-    else if (lean)
-        sa_grant_lean(q, sw, x0, c, t);
+    if (lean)
+        sa_grant_k(q, sw, x0, c, t, lean);
     else
         sa_grant(q, sw, x0, c, t);
     return vc_due(q, r, c->act, t, lean);
@@ -1834,10 +1836,8 @@ static inline __attribute__((always_inline)) void router_tick_k(iqr *q, uint32_t
             }
             if (islip)
                 q->sa_vc[x0 + sq[k].in] = (uint16_t)rr_next(sq[k].key, V);
-            if (lean & LEAN_V2)
-                sa_grant_lean_v2(q, sw, x0, c, now);
-            else if (lean)
-                sa_grant_lean(q, sw, x0, c, now);
+            if (lean)
+                sa_grant_k(q, sw, x0, c, now, lean);
             else
                 sa_grant(q, sw, x0, c, now);
         }
@@ -2629,7 +2629,8 @@ void iqr_check(const net_params *core, const swnet_params *p, param_report *rep)
     /* A credit reaches its sender sw-alloc-delay + credit-delay + link after the flit left the buffer. At 0
      * it would be usable in the tick that freed it: the sender, having ticked already at that time, would
      * tick again and an output could send two flits in one flit time (found by an independent review on a
-     * 4x4 torus with every delay 0: 31,597 such pairs). BookSim2's credits take at least a cycle. */
+     * 4x4 torus with every delay 0: 31,597 such pairs). BookSim2's credits take at least a cycle. (The
+     * dragonfly's links between groups: its own check, net_dragonfly.c.) */
     int64_t hl = p->host_link_ps >= 0 ? p->host_link_ps : core->link_latency_ps;
     int64_t shortest = core->link_latency_ps < hl ? core->link_latency_ps : hl;
     if (p->sw_alloc_delay_ps + p->credit_delay_ps + shortest <= 0)

@@ -100,6 +100,16 @@ static void df_check(const net_params *core, const void *params, param_report *r
     if (p->sw.global_link_ps >= 0 && p->sw.router != SWNET_IQ)
         param_invalid(rep, "network.global-link-latency", "the output-queued router's links all take "
                                                           "network.link-latency; set network.router=\"input-queued\"");
+    /* a credit over a link between groups, as iqr_check's over the others (which it says itself when they
+     * are at 0 too): at 0 it would be used in the flit time that freed it (with sw-alloc-delay,
+     * credit-delay and global-link-latency 0 a run once went on for ever: check_iqrouter test_refusals) */
+    int64_t ds = p->sw.sw_alloc_delay_ps + p->sw.credit_delay_ps;
+    int64_t hl = p->sw.host_link_ps >= 0 ? p->sw.host_link_ps : core->link_latency_ps;
+    if (p->sw.router == SWNET_IQ && p->sw.global_link_ps >= 0 && ds + p->sw.global_link_ps <= 0 &&
+        ds + core->link_latency_ps > 0 && ds + hl > 0)
+        param_invalid(rep, "network.global-link-latency",
+                      "sw-alloc-delay + credit-delay + global-link-latency is 0: a credit over a link between "
+                      "groups would be used in the flit time that freed it; give one of them a positive time");
     SWNET_CHECK_FAILURES(df, core, p, rep);
 }
 

@@ -1128,6 +1128,21 @@ START_TEST(test_refusals)
     th_net *ok = th_net_try("torus", &z, one, NULL, 1, 4, err, sizeof err);
     ck_assert_msg(ok != NULL, "%s", err);
     th_net_free(ok);
+    /* the dragonfly's links between groups are links too: global-link-latency 0 with both delays 0 (links
+     * inside groups 1 ns) is refused (it once ran for ever: bench/iqr-diff.sh seed 2 configuration 286);
+     * at 1 ns it runs */
+    net_params d = core_bs(8);
+    const char *gl0[] = {"network.router=input-queued", "network.sw-alloc-delay=0ns", "network.credit-delay=0ns",
+                         "network.global-link-latency=0ns", "network.groups=2", "network.routers-per-group=2",
+                         "network.hosts-per-router=2", "network.global-links=1", NULL};
+    ck_assert_ptr_null(th_net_try("dragonfly", &d, gl0, NULL, 1, 4, err, sizeof err));
+    ck_assert_ptr_nonnull(strstr(err, "in the flit time that freed it"));
+    const char *gl1[] = {"network.router=input-queued", "network.sw-alloc-delay=0ns", "network.credit-delay=0ns",
+                         "network.global-link-latency=1ns", "network.groups=2", "network.routers-per-group=2",
+                         "network.hosts-per-router=2", "network.global-links=1", NULL};
+    ok = th_net_try("dragonfly", &d, gl1, NULL, 1, 4, err, sizeof err);
+    ck_assert_msg(ok != NULL, "%s", err);
+    th_net_free(ok);
 }
 END_TEST
 
@@ -1437,9 +1452,16 @@ static int iqr_diff_one(uint64_t seed, unsigned k, unsigned M, unsigned *stuck)
         fflush(stdout);
     }
     int64_t *t[3], end = 0;
-    for (unsigned i = 0; i < M; i++)
+    double bytes = 0;
+    for (unsigned i = 0; i < M; i++) {
         end = msg[i].t > end ? msg[i].t : end;
-    end = 2 * end + 200000 * NS; /* (past the last delivery of every run that is not stuck) */
+        bytes += (double)msg[i].bytes;
+    }
+    /* past the last delivery of every run that is not stuck: the traffic
+     * through one host link 200 times over after the last hand-over
+     * (all-to-one at a 1-flit buffer's pace over 100-ns links; a stuck run
+     * steps to it: about 200 steps a flit) */
+    end += (int64_t)(200 * bytes * 8 / c.bps * 1e12) + 200000 * NS;
     int ok = 1;
     for (int mode = 0; mode < 3 && ok; mode++) {
         net_params core = th_star(c.N, c.bps);
@@ -1472,8 +1494,11 @@ static int iqr_diff_one(uint64_t seed, unsigned k, unsigned M, unsigned *stuck)
         }
         if (!lost)
             ck_assert_uint_eq(iqr_leaks(h->n->state), 0);
-        else if (mode == 0)
+        else if (mode == 0) {
             (*stuck)++;
+            if (getenv("IQR_DIFF_VERBOSE"))
+                printf("  stuck: %u of %u messages not delivered\n", lost, M);
+        }
         free(m);
         th_net_free(h);
     }
