@@ -641,6 +641,20 @@ START_TEST(test_resolve_refusals_at_axis)
                       !strstr(out, "system.nodes=\"64\""),
                   "status %d\n%s", st, out);
     free(out);
+    /* refused at every point by the file's own value (10^10 jobs: more than
+     * 8 GB at any rate and bandwidth): no axis sent it, so each point is
+     * reported at system.nodes="64", point 3 too (validate once took every
+     * point after the first refused for accepted when looking for the axis
+     * to blame, and blamed network.bandwidth there) */
+    out = run_sh("sed -e 's#jobs=\"200\"#jobs=\"10000000000\"#' tests/fixtures/sweep_resolve_refused.xml | "
+                 "TASKNET_MEMORY=8GB \"$TASKNET\" validate - 2>&1",
+                 &st);
+    n = 0;
+    for (const char *q = out; (q = strstr(q, "<stdin>:2:11: error: system.nodes=\"64\", sweep point ")); q++)
+        n++;
+    ck_assert_msg(st == 1 && n == 4 && !strstr(out, "<axis"), "status %d, %zu at system.nodes, expected 4:\n%s", st, n,
+                  out);
+    free(out);
     /* the axis dropped by --set: the point's refusal is the configuration's */
     snprintf(args, sizeof args, "validate %s --set workload.arrival-rate=1e-4/s --set network.bandwidth=10Gb/s", f);
     out = run_tasknet(args, &st);
