@@ -39,6 +39,35 @@ START_TEST(test_help_and_version)
     ck_assert_int_eq(st, 2);
     ck_assert_ptr_nonnull(strstr(out, "missing CONFIG.xml"));
     free(out);
+    /* every command the main help lists ("  NAME ..." under "Commands:")
+     * answers --help with its usage, as `help NAME` does (metrics printed
+     * its whole listing, `help help` was "no help for 'help'"), and refuses
+     * an argument it does not take */
+    char *main_help = run_tasknet("--help", &st);
+    char *cmds = strstr(main_help, "\nCommands:\n");
+    ck_assert_ptr_nonnull(cmds);
+    int ncmd = 0;
+    for (char *line = strtok(cmds + 11, "\n"); line && strncmp(line, "  ", 2) == 0; line = strtok(NULL, "\n")) {
+        char name[64];
+        if (line[2] == ' ' || sscanf(line + 2, "%63s", name) != 1)
+            continue; /* a description's second line */
+        char args[128], want[128];
+        snprintf(args, sizeof args, "%s --help", name);
+        char *a = run_tasknet(args, &st);
+        ck_assert_msg(st == 0, "tasknet %s: status %d\n%s", args, st, a);
+        snprintf(want, sizeof want, "Usage: tasknet %s", name);
+        ck_assert_msg(strncmp(a, want, strlen(want)) == 0, "tasknet %s:\n%s", args, a);
+        snprintf(args, sizeof args, "help %s", name);
+        char *b = run_tasknet(args, &st);
+        ck_assert_msg(st == 0 && strcmp(a, b) == 0, "tasknet %s --help and help %s differ:\n%s\n%s", name, name, a, b);
+        free(a), free(b);
+        ncmd++;
+    }
+    free(main_help);
+    ck_assert_int_eq(ncmd, 10); /* run analyze validate merge export-topology import-ib plot params metrics help */
+    out = run_tasknet("metrics extra", &st);
+    ck_assert_msg(st == 2 && strstr(out, "tasknet metrics: unknown argument 'extra'"), "status %d\n%s", st, out);
+    free(out);
 }
 END_TEST
 
