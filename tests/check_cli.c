@@ -670,6 +670,41 @@ START_TEST(test_resolve_refusals_at_axis)
                       !strstr(out, "system.nodes=\"64\""),
                   "status %d\n%s", st, out);
     free(out);
+    /* refused at every point by the file's own value (10^10 jobs: more than
+     * 8 GB at any rate and bandwidth): no axis sent it, so each point is
+     * reported at system.nodes="64", point 3 too (validate once took every
+     * point after the first refused for accepted when looking for the axis
+     * to blame, and blamed network.bandwidth there) */
+    out = run_sh("sed -e 's#jobs=\"200\"#jobs=\"10000000000\"#' tests/fixtures/sweep_resolve_refused.xml | "
+                 "TASKNET_MEMORY=8GB \"$TASKNET\" validate - 2>&1",
+                 &st);
+    n = 0;
+    for (const char *q = out; (q = strstr(q, "<stdin>:2:11: error: system.nodes=\"64\", sweep point ")); q++)
+        n++;
+    ck_assert_msg(st == 1 && n == 4 && !strstr(out, "<axis"), "status %d, %zu at system.nodes, expected 4:\n%s", st, n,
+                  out);
+    free(out);
+    /* one run of each point fits (validate accepts), two at once (-j 2) do
+     * not: no axis sent that, so run names system.nodes="64" as before
+     * 5e1192c (it blamed <axis param="network.bandwidth"> value '10Gb/s',
+     * whose other value "fits" as much as this one) */
+    const char *j2 = "sed -e 's#jobs=\"200\"#jobs=\"1000000\"#' -e 's#\"10Gb/s 1b/s\"#\"10Gb/s 20Gb/s\"#' -e "
+                     "'s#\"5000/s 1e-4/s\"#\"5000/s 6000/s\"#' tests/fixtures/sweep_resolve_refused.xml > \"$d/c.xml\" && "
+                     "TASKNET_MEMORY=3GB \"$TASKNET\" %s \"$d/c.xml\" %s 2>&1";
+    char cmd[1024], sub[512];
+    snprintf(sub, sizeof sub, j2, "validate", "");
+    snprintf(cmd, sizeof cmd, "d=$(mktemp -d) && %s; st=$?; rm -rf \"$d\"; exit $st", sub);
+    out = run_sh(cmd, &st);
+    ck_assert_msg(st == 0 && strstr(out, "c.xml: valid (4 points x 1 replica)"), "status %d\n%s", st, out);
+    free(out);
+    snprintf(sub, sizeof sub, j2, "run", "-q -j 2 -o \"$d/o\"");
+    snprintf(cmd, sizeof cmd, "d=$(mktemp -d) && %s; st=$?; rm -rf \"$d\"; exit $st", sub);
+    out = run_sh(cmd, &st);
+    ck_assert_msg(st == 1 && strstr(out, "c.xml:2:11: system.nodes=\"64\", sweep point 0 (network.bandwidth=10Gb/s "
+                                         "workload.arrival-rate=5000/s): a run needs about 3.98 GB of memory (2 runs at "
+                                         "once") && !strstr(out, "<axis"),
+                  "status %d\n%s", st, out);
+    free(out);
     /* the axis dropped by --set: the point's refusal is the configuration's */
     snprintf(args, sizeof args, "validate %s --set workload.arrival-rate=1e-4/s --set network.bandwidth=10Gb/s", f);
     out = run_tasknet(args, &st);

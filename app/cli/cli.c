@@ -681,24 +681,26 @@ static int cmd_validate(int argc, char **argv)
             /* the estimate first (resolving may build what it sizes), and
              * again once resolved, as `run` checks it: a workload's estimate
              * may need what resolving reads (a task tree's shape) */
-            int prc = rc;
             if (cfg_point(&c, p, &pc, err, sizeof err) != 0) {
                 fprintf(stderr, "%s: error: sweep point %zu%s: %s\n", blame, p, where, err);
                 pr.memo[p] = -1;
                 rc = -1;
                 continue;
             }
+            /* this point's own verdict (rc holds the earlier points' too) */
+            int accepted = 0;
             if (!validate_memory(&pr, &pc, p, where)) {
-                rc = -1;
             } else if (run_resolve(&pc, &fpc, NULL, err, sizeof err) != 0) {
                 point_refused(&pr, p, where, err);
-                rc = -1;
             } else if (!validate_memory(&pr, &pc, p, where)) {
-                rc = -1;
-            } else if (cfg_point_warning(&pc, err, sizeof err) && nwarn++ == 0) {
-                fprintf(stderr, "%s: warning: sweep point %zu%s: %s\n", blame, p, where, err);
+            } else {
+                accepted = 1;
+                if (cfg_point_warning(&pc, err, sizeof err) && nwarn++ == 0)
+                    fprintf(stderr, "%s: warning: sweep point %zu%s: %s\n", blame, p, where, err);
             }
-            pr.memo[p] = rc == prc ? 1 : -1;
+            if (!accepted)
+                rc = -1;
+            pr.memo[p] = accepted ? 1 : -1;
             cfg_free(&pc);
         }
         for (size_t i = 0; i < pr.nseen; i++)
