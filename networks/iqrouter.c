@@ -2752,7 +2752,7 @@ void iqr_check(const net_params *core, const swnet_params *p, param_report *rep)
      * it would be usable in the tick that freed it: the sender, having ticked already at that time, would
      * tick again and an output could send two flits in one flit time (found by an independent review on a
      * 4x4 torus with every delay 0: 31,597 such pairs). BookSim2's credits take at least a cycle. (The
-     * dragonfly's links between groups: its own check, net_dragonfly.c.) */
+     * dragonfly's links between groups: its own check, net_dragonfly.c; a graph's edges of latency 0: net_graph.c.) */
     int64_t hl = p->host_link_ps >= 0 ? p->host_link_ps : core->link_latency_ps;
     int64_t shortest = core->link_latency_ps < hl ? core->link_latency_ps : hl;
     if (p->sw_alloc_delay_ps + p->credit_delay_ps + shortest <= 0)

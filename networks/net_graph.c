@@ -121,6 +121,49 @@ static int gr_build(const net_params *core, const gr_params *p, topo *t, char *e
     return gr_build_fail(core, p, 0, 0, t, err, errlen);
 }
 
+/* A credit reaches its sender sw-alloc-delay + credit-delay + the link's
+ * latency after the flit left (iqrouter.c head, "Credits"); at 0 it would be
+ * usable in the flit time that freed it, and such runs go on for ever.
+ * iqr_check refuses the fabric's link-latency and host-link-latency at 0
+ * with both delays 0, the dragonfly its global-link-latency (net_dragonfly.c);
+ * a DOT edge's own latency="0" (topo_graph.c's edge attributes) is checked
+ * here, when iqr_check has not refused the run already. */
+static void gr_check_zero_links(const net_params *core, const gr_params *p, const topo *t, param_report *rep)
+{
+    int64_t ds = p->sw.sw_alloc_delay_ps + p->sw.credit_delay_ps;
+    int64_t hl = p->sw.host_link_ps >= 0 ? p->sw.host_link_ps : core->link_latency_ps;
+    if (p->sw.router != SWNET_IQ || !t->ops->link_attr || ds > 0 || core->link_latency_ps <= 0 || hl <= 0)
+        return;
+    uint64_t n = 0, first = 0;
+    for (uint64_t l = 0; l < t->links; l++) {
+        double bps;
+        int64_t ps;
+        if (t->ops->link_attr(t, l, &bps, &ps) && ps == 0 && !n++)
+            first = l;
+    }
+    if (!n)
+        return;
+    const char *a, *b;
+    if (first < t->hosts) {
+        uint32_t sw, port;
+        t->ops->attach(t, (uint32_t)first, &sw, &port);
+        a = topo_graph_host_name(t, (uint32_t)first);
+        b = topo_graph_switch_name(t, sw);
+    } else {
+        uint64_t x = first - t->hosts;
+        uint32_t sw = t->ops->locate(t, x);
+        topo_end e = t->ops->peer(t, sw, (uint32_t)(x - t->ops->port_base(t, sw)));
+        a = topo_graph_switch_name(t, sw);
+        b = e.kind == TOPO_HOST ? topo_graph_host_name(t, e.id) : topo_graph_switch_name(t, e.id);
+    }
+    param_invalid(rep, "network.file",
+                  "%s: %llu directed link%s of latency 0 (the first %s -> %s); with sw-alloc-delay and "
+                  "credit-delay 0 the input-queued router would use a credit over such a link in the flit time "
+                  "that freed it: give sw-alloc-delay or credit-delay a positive time, or those edges a positive "
+                  "latency",
+                  p->file.text, (unsigned long long)n, n == 1 ? "" : "s", a, b);
+}
+
 static void gr_check(const net_params *core, const void *params, param_report *rep)
 {
     const gr_params *p = params;
@@ -172,6 +215,7 @@ static void gr_check(const net_params *core, const void *params, param_report *r
                 }
             }
             swnet_check_degraded(&p->sw, &t, rep);
+            gr_check_zero_links(core, p, &t, rep);
             topo_free(&t);
         }
     }

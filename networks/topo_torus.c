@@ -676,11 +676,31 @@ static uint32_t rec_word(const topo *t, uint32_t src, uint32_t dst, uint64_t sal
 static void next_word(const topo *t, uint32_t sw, uint32_t dst, uint32_t w, topo_hop *out)
 {
     const torus *q = T(t);
-    uint32_t left = 0;
+    uint32_t left = 0, alo = 0;
     int lo = -1;
     int32_t olo = 0;
+    if (q->n == 2 && q->cc) { /* the plane with the table: the loop below, unrolled */
+        const uint16_t *A = &q->cc[(size_t)sw * 2], *B = &q->cc[(size_t)dst * 2];
+        uint32_t a0 = A[0], b0 = B[0], a1 = A[1], b1 = B[1], k0 = q->k[0], k1 = q->k[1];
+        int32_t o0 = a0 == b0 ? 0 : w & 1u ? -(int32_t)(a0 > b0 ? a0 - b0 : a0 + k0 - b0)
+                                           : (int32_t)(b0 > a0 ? b0 - a0 : b0 + k0 - a0);
+        int32_t o1 = a1 == b1 ? 0 : (w >> 2) & 1u ? -(int32_t)(a1 > b1 ? a1 - b1 : a1 + k1 - b1)
+                                                  : (int32_t)(b1 > a1 ? b1 - a1 : b1 + k1 - a1);
+        left = (uint32_t)iabs32(o0) + (uint32_t)iabs32(o1);
+        if (o0) {
+            lo = 0;
+            olo = o0;
+            alo = a0;
+        } else if (o1) {
+            lo = 1;
+            olo = o1;
+            alo = a1;
+        }
+    } else {
+    /* the coordinates from the table (wcoord's) when there is one, tested once */
+    const uint16_t *A = q->cc ? &q->cc[(size_t)sw * q->n] : NULL, *B = q->cc ? &q->cc[(size_t)dst * q->n] : NULL;
     for (uint32_t d = 0; d < q->n; d++) {
-        uint32_t k = q->k[d], a = wcoord(q, sw, d), b = wcoord(q, dst, d);
+        uint32_t k = q->k[d], a = A ? A[d] : coord(q, sw, d), b = B ? B[d] : coord(q, dst, d);
         if (a == b)
             continue;
         int32_t o = (w >> (2 * d)) & 1u ? -(int32_t)(a > b ? a - b : a + k - b) : (int32_t)(b > a ? b - a : b + k - a);
@@ -688,15 +708,18 @@ static void next_word(const topo *t, uint32_t sw, uint32_t dst, uint32_t w, topo
         if (lo < 0) {
             lo = (int)d;
             olo = o;
+            alo = a;
         }
+    }
     }
     if (lo < 0) {
         out[0] = (topo_hop){.port = 0, .vc = 0, .kind = TOPO_HOP_ONLY, .hops_left = 0};
         return;
     }
+    int64_t end = (int64_t)alo + olo; /* dateline_vc(q, sw, lo, olo), sw's coordinate at hand */
     out[0] = (topo_hop){.port = (uint32_t)(1 + 2 * lo + (olo < 0)),
                         .vc = q->dateline_ring ? (uint8_t)((w >> (2 * lo + 1)) & 1u)
-                                               : dateline_vc(q, sw, (uint32_t)lo, olo),
+                                               : (uint8_t)(end >= (int64_t)q->k[lo] || end < 0),
                         .kind = TOPO_HOP_ONLY,
                         .hops_left = (uint16_t)(left > UINT16_MAX ? UINT16_MAX : left)};
 }

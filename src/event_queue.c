@@ -25,8 +25,8 @@ static void cal_free(evq_cal *c)
 {
     if (!c)
         return;
-    for (uint32_t b = 0; b <= c->mask; b++)
-        free(c->b[b].k);
+    free(c->ck);
+    free(c->cnext);
     free(c->b);
     free(c->bits);
     free(c);
@@ -327,15 +327,29 @@ int evq_cal_add(evq *q, unsigned shift, uint64_t span)
     c->span = (uint64_t)c->mask << shift;
     c->bits = tn_xcalloc(nb / 64, sizeof *c->bits);
     c->b = tn_xcalloc(nb, sizeof *c->b);
+    c->cfree = EVQ_NONE;
     q->lane[i].cal = c;
     return i;
 }
 
-void evq_cal_grow(evq_cbucket *b)
+uint32_t evq_cal_chunk_new(evq_cal *c)
 {
-    TN_ASSERT(b->cap < UINT32_MAX / 2, "a calendar bucket holds %u keys", b->cap);
-    b->cap = b->cap ? 2 * b->cap : 8;
-    b->k = tn_xrealloc(b->k, b->cap * sizeof *b->k);
+    if (c->nck == c->ccap) {
+        TN_ASSERT(c->ccap < UINT32_MAX / 4, "%u calendar chunks", c->ccap);
+        c->ccap = c->ccap ? 2 * c->ccap : 64;
+        c->ck = tn_xrealloc(c->ck, (size_t)c->ccap * EVQ_CHUNK * sizeof *c->ck);
+        c->cnext = tn_xrealloc(c->cnext, (size_t)c->ccap * sizeof *c->cnext);
+    }
+    return c->nck++;
+}
+
+/* The place of bucket b's j-th key (j < b->n). */
+static evq_key *cal_key_at(const evq_cal *c, const evq_cbucket *b, uint32_t j)
+{
+    uint32_t ch = b->head, p = b->hpos + j;
+    for (; p >= EVQ_CHUNK; p -= EVQ_CHUNK)
+        ch = c->cnext[ch];
+    return &c->ck[(size_t)ch * EVQ_CHUNK + p];
 }
 
 void evq_lane_grow(evq *q, unsigned i)
@@ -391,11 +405,11 @@ void evq_renumber(evq *q)
         for (unsigned i = 0; i < q->nlanes; i++) {
             evq_lane *l = &q->lane[i];
             if (l->cal) {
-                for (uint32_t b = 0; b <= l->cal->mask; b++) {
-                    evq_cbucket *bk = &l->cal->b[b];
-                    for (uint32_t j = bk->head; j < bk->n; j++)
-                        all[m++] = (tagged_key){bk->k[j], &bk->k[j]};
-                }
+                for (uint32_t b = 0; b <= l->cal->mask; b++)
+                    for (uint32_t j = 0; j < l->cal->b[b].n; j++) {
+                        evq_key *at = cal_key_at(l->cal, &l->cal->b[b], j);
+                        all[m++] = (tagged_key){*at, at};
+                    }
                 continue;
             }
             for (uint32_t j = l->head; j != l->tail; j++)
@@ -410,7 +424,7 @@ void evq_renumber(evq *q)
             const evq_lane *l = &q->lane[i];
             if (l->cal) {
                 const evq_cbucket *bk = &l->cal->b[(uint32_t)l->cal->cur & l->cal->mask];
-                q->lhead[i] = l->cal->n ? bk->k[bk->head] : EVQ_KEY_MAX;
+                q->lhead[i] = l->cal->n ? *cal_key_at(l->cal, bk, 0) : EVQ_KEY_MAX;
             } else
                 q->lhead[i] = l->head != l->tail ? l->buf[l->head & (l->cap - 1)] : EVQ_KEY_MAX;
         }
@@ -535,24 +549,36 @@ int evq_check(const evq *q)
         }
         if (l->cal) {
             const evq_cal *c = l->cal;
-            size_t held = 0;
+            size_t held = 0, chunks = 0;
             evq_key least = EVQ_KEY_MAX;
             for (uint32_t b = 0; b <= c->mask; b++) {
                 const evq_cbucket *bk = &c->b[b];
-                if (bk->head > bk->n || bk->n > bk->cap || ((c->bits[b >> 6] >> (b & 63)) & 1) != (bk->n > bk->head))
-                    return 18; /* a bucket's bounds or its bit */
-                for (uint32_t j = bk->head; j < bk->n; j++) {
-                    uint64_t a = (uint64_t)(bk->k[j] >> 64) >> c->shift;
-                    if (j > bk->head && !(bk->k[j - 1] < bk->k[j]))
+                if (((c->bits[b >> 6] >> (b & 63)) & 1) != (bk->n > 0))
+                    return 18; /* a bucket's bit */
+                if (!bk->n)
+                    continue;
+                if (bk->hpos >= EVQ_CHUNK || bk->tpos > EVQ_CHUNK || bk->hpos + bk->n + (EVQ_CHUNK - bk->tpos) < EVQ_CHUNK ||
+                    (bk->hpos + bk->n + (EVQ_CHUNK - bk->tpos)) % EVQ_CHUNK != 0)
+                    return 18; /* a chain's places and count disagree */
+                chunks += (bk->hpos + bk->n + (EVQ_CHUNK - bk->tpos)) / EVQ_CHUNK;
+                if (*cal_key_at(c, bk, bk->n - 1) != c->ck[(size_t)bk->tail * EVQ_CHUNK + bk->tpos - 1])
+                    return 18; /* the chain does not end at tail */
+                for (uint32_t j = 0; j < bk->n; j++) {
+                    evq_key k = *cal_key_at(c, bk, j);
+                    uint64_t a = (uint64_t)(k >> 64) >> c->shift;
+                    if (j > 0 && !(*cal_key_at(c, bk, j - 1) < k))
                         return 19; /* a bucket out of order */
-                    if ((a & c->mask) != b || a - c->cur > c->mask)
-                        return 20; /* a key in the wrong bucket, or out of the ring's reach of the least */
-                    least = bk->k[j] < least ? bk->k[j] : least;
+                    if ((uint64_t)(k >> 64) != bk->hi || (a & c->mask) != b || a - c->cur > c->mask)
+                        return 20; /* a key of another time, in the wrong bucket, or out of the ring's reach */
+                    least = k < least ? k : least;
                 }
-                held += bk->n - bk->head;
+                held += bk->n;
             }
-            if (held != c->n)
-                return 21; /* calendar count */
+            size_t nfree = 0;
+            for (uint32_t ch = c->cfree; ch != EVQ_NONE && nfree <= c->nck; ch = c->cnext[ch])
+                nfree++;
+            if (held != c->n || chunks + nfree != c->nck)
+                return 21; /* calendar counts: keys, or chunks in use and free */
             if (q->lhead[i] != least)
                 return 14; /* stale head */
             if (q->lhead[i] < q->lhead[q->lmin] || q->lmin_key != q->lhead[q->lmin])

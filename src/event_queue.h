@@ -117,28 +117,37 @@ typedef struct evq_rung {
  * a short way ahead (a workload's next arrival, one per node: 64 to 1,024
  * keys that made the heap 6 to 10 levels deep, 200-300 instructions a
  * push, callgrind). The keys sit in a ring of buckets of 2^shift time
- * units each, bucket (flipped time >> shift) & mask, each bucket sorted
- * (the new key has the largest seq, so it goes after every key of its
- * time: an append when the bucket holds one time, as on a slot grid); the
- * lane's head is the first key of bucket cur, the least. A key is held
- * only within the ring's reach of now (evq_cal_fits; the caller pushes a
- * farther one to the heap): every held key then lies in buckets cur .. cur
- * + mask, so the next bucket after an emptied one is the next non-empty
- * one round the ring (bits). The lane joins the winner tree as any lane
- * does, so the pop order is the single heap's: only the cost differs. */
+ * units each, bucket (flipped time >> shift) & mask, a bucket holding keys
+ * of one time only, in the order pushed, which is their seq's; the lane's
+ * head is the first key of bucket cur, the least. A key is held only
+ * within the ring's reach of now and when its bucket is empty or of its
+ * time (evq_cal_push; else the caller pushes it to the heap, the same
+ * order): every held key then lies in buckets cur .. cur + mask, so the
+ * next bucket after an emptied one is the next non-empty one round the
+ * ring (bits). A bucket's keys are a chain of 64-byte chunks of EVQ_CHUNK
+ * keys taken from and given back to a free list, most recently freed
+ * first, so the few chunks in use stay in the caches (a ring of arrays
+ * sized for the reach spread each push over a line of its own). The lane
+ * joins the winner tree as any lane does, so the pop order is the single
+ * heap's: only the cost differs. */
 typedef struct evq_cbucket {
-    evq_key *k;              /* keys k[head .. n), ascending */
-    uint32_t head, n, cap;
+    uint64_t hi;         /* the flipped time of its keys (while n > 0) */
+    uint32_t head, tail; /* first and last chunk (while n > 0) */
+    uint32_t n;          /* keys */
+    uint8_t hpos, tpos;  /* the first key's place in head; the next free place in tail (EVQ_CHUNK: full) */
 } evq_cbucket;
 
 typedef struct evq_cal {
-    unsigned shift;  /* bucket width, log2 of time units */
-    uint32_t mask;   /* buckets - 1 (buckets: a power of two >= 64) */
-    uint64_t span;   /* mask << shift: a key less than this after now is held (evq_cal_fits) */
-    uint64_t cur;    /* flipped time >> shift of the least key (while n > 0) */
-    size_t n;        /* keys held */
-    uint64_t *bits;  /* [buckets / 64]: bucket b holds keys */
-    evq_cbucket *b;  /* [buckets] */
+    unsigned shift;   /* bucket width, log2 of time units */
+    uint32_t mask;    /* buckets - 1 (buckets: a power of two >= 64) */
+    uint64_t span;    /* mask << shift: a key less than this after now may be held */
+    uint64_t cur;     /* flipped time >> shift of the least key (while n > 0) */
+    size_t n;         /* keys held */
+    uint64_t *bits;   /* [buckets / 64]: bucket b holds keys */
+    evq_cbucket *b;   /* [buckets] */
+    evq_key *ck;      /* chunks: chunk c is ck[EVQ_CHUNK * c ...] */
+    uint32_t *cnext;  /* chunk links, and the free list's */
+    uint32_t nck, ccap, cfree; /* chunks made, allocated; the free list (EVQ_NONE: empty) */
 } evq_cal;
 
 typedef struct evq_lane {
@@ -197,7 +206,7 @@ void evq_lane_wrap(evq *q);
  * least span units past now (at most 2^16 buckets); its index, or -1 if
  * EVQ_MAX_LANES are made. */
 int evq_cal_add(evq *q, unsigned shift, uint64_t span);
-void evq_cal_grow(evq_cbucket *b);
+uint32_t evq_cal_chunk_new(evq_cal *c); /* a chunk more (the free list is empty) */
 /* 0 if the structure's invariants hold, else the number of the first one
  * broken (see event_queue.c); for the tests. */
 int evq_check(const evq *q);
@@ -373,16 +382,38 @@ static inline evq_key evq_min_key(const evq *q)
  * times as many instructions with 8 lanes). */
 static inline void evq_lane_update(evq *q, unsigned i)
 {
-    unsigned cur = i;
+    unsigned cur = i, n = q->lleaves + i;
     evq_key ck = q->lhead[i];
-    for (unsigned n = q->lleaves + i; n > 1; n >>= 1) {
-        unsigned s = q->lwin[n ^ 1];
+    if (n > 1) { /* (one lane: no match) */
+        if (q->lleaves == 2) {
+            /* two lanes (a fabric's and a workload's calendar: the
+             * input-queued and output-queued tori's benches): the one
+             * match without the loop (8x8 input-queued bench: 2 updates a
+             * packet, -12 instructions each, callgrind) */
+            unsigned c = q->lhead[1] < q->lhead[0];
+            q->lwin[1] = (uint8_t)c;
+            q->lmin = c;
+            q->lmin_key = q->lhead[c];
+            return;
+        }
+        /* the leaves' match: lane i's sibling leaf is lane i ^ 1, not read
+         * from lwin (which pays for the test above with more lanes) */
+        unsigned s = i ^ 1;
         evq_key sk = q->lhead[s];
-        /* equal keys only when both are EVQ_KEY_MAX: either lane is right */
         int c = sk < ck;
         cur = c ? s : cur;
         ck = c ? sk : ck;
-        q->lwin[n >> 1] = (uint8_t)cur;
+        n >>= 1;
+        q->lwin[n] = (uint8_t)cur;
+        for (; n > 1; n >>= 1) {
+            s = q->lwin[n ^ 1];
+            sk = q->lhead[s];
+            /* equal keys only when both are EVQ_KEY_MAX: either lane is right */
+            c = sk < ck;
+            cur = c ? s : cur;
+            ck = c ? sk : ck;
+            q->lwin[n >> 1] = (uint8_t)cur;
+        }
     }
     q->lmin = cur;
     q->lmin_key = ck;
@@ -439,35 +470,48 @@ static inline evq_key evq_lane_pop(evq *q)
     return k;
 }
 
-/* Whether calendar lane i holds a key at time_ps, now being now_ps (else
- * push it to the heap). */
-static inline int evq_cal_fits(const evq *q, unsigned i, int64_t time_ps, int64_t now_ps)
+static inline uint32_t evq_cal_chunk(evq_cal *c)
 {
-    return (uint64_t)(time_ps - now_ps) < q->lane[i].cal->span;
+    uint32_t ch = c->cfree;
+    if (__builtin_expect(ch == EVQ_NONE, 0))
+        return evq_cal_chunk_new(c);
+    c->cfree = c->cnext[ch];
+    return ch;
 }
 
-/* Queue `slot` in calendar lane i at time_ps, which evq_cal_fits: after
- * every entry already queued at the same time. */
-static inline __attribute__((always_inline)) void evq_cal_push(evq *q, unsigned i, int64_t time_ps, uint32_t slot)
+/* Queue `slot` in calendar lane i at time_ps >= now_ps, after every entry
+ * already queued at the same time, and return 1; or return 0 and queue
+ * nothing when the ring does not hold it (beyond its reach, or its bucket
+ * holds another time): push it to the heap then. */
+static inline __attribute__((always_inline)) int evq_cal_push(evq *q, unsigned i, int64_t time_ps, int64_t now_ps,
+                                                              uint32_t slot)
 {
-    uint64_t hi = (uint64_t)time_ps ^ (UINT64_C(1) << 63);
     evq_cal *c = q->lane[i].cal;
-    if (__builtin_expect(q->seq == UINT32_MAX, 0))
-        evq_lane_wrap(q);
-    evq_key k = ((evq_key)hi << 64) | ((evq_key)q->seq++ << 32) | slot;
+    if ((uint64_t)(time_ps - now_ps) >= c->span)
+        return 0;
+    uint64_t hi = (uint64_t)time_ps ^ (UINT64_C(1) << 63);
     uint64_t a = hi >> c->shift;
     uint32_t bi = (uint32_t)a & c->mask;
     evq_cbucket *b = &c->b[bi];
-    if (__builtin_expect(b->n == b->cap, 0))
-        evq_cal_grow(b);
-    /* after the keys not later than it (its seq is the largest queued) */
-    uint32_t j = b->n++;
-    while (j > b->head && (uint64_t)(b->k[j - 1] >> 64) > hi) {
-        b->k[j] = b->k[j - 1];
-        j--;
+    if (b->n && b->hi != hi)
+        return 0;
+    if (__builtin_expect(q->seq == UINT32_MAX, 0))
+        evq_lane_wrap(q);
+    evq_key k = ((evq_key)hi << 64) | ((evq_key)q->seq++ << 32) | slot;
+    if (!b->n) {
+        uint32_t ch = evq_cal_chunk(c);
+        b->hi = hi;
+        b->head = b->tail = ch;
+        b->hpos = b->tpos = 0;
+        c->bits[bi >> 6] |= UINT64_C(1) << (bi & 63);
+    } else if (b->tpos == EVQ_CHUNK) {
+        uint32_t ch = evq_cal_chunk(c);
+        c->cnext[b->tail] = ch;
+        b->tail = ch;
+        b->tpos = 0;
     }
-    b->k[j] = k;
-    c->bits[bi >> 6] |= UINT64_C(1) << (bi & 63);
+    c->ck[(size_t)b->tail * EVQ_CHUNK + b->tpos++] = k;
+    b->n++;
     c->n++;
     q->lanes_len++;
     if (k < q->lhead[i]) { /* the least (EVQ_KEY_MAX: the lane was empty) */
@@ -475,6 +519,7 @@ static inline __attribute__((always_inline)) void evq_cal_push(evq *q, unsigned 
         q->lhead[i] = k;
         evq_lane_update(q, i);
     }
+    return 1;
 }
 
 /* Removes and returns calendar lane lmin's head; it must be the queue's
@@ -486,27 +531,38 @@ static inline evq_key evq_cal_pop(evq *q)
     evq_key k = q->lhead[i];
     uint32_t bi = (uint32_t)c->cur & c->mask;
     evq_cbucket *b = &c->b[bi];
-    b->head++;
+    b->hpos++;
+    b->n--;
     c->n--;
     q->lanes_len--;
-    if (b->head == b->n) {
-        b->head = b->n = 0;
+    if (!b->n) {
+        c->cnext[b->head] = c->cfree;
+        c->cfree = b->head;
         c->bits[bi >> 6] &= ~(UINT64_C(1) << (bi & 63));
-        if (c->n) {
-            /* the next non-empty bucket round the ring (one exists: n > 0) */
-            uint32_t nw = (c->mask >> 6) + 1, w = bi >> 6;
-            uint64_t x = c->bits[w] & (~UINT64_C(0) << (bi & 63)); /* (bit bi is clear; bits below it are
-                                                                      * read when the scan comes round) */
-            while (!x) {
-                w = w + 1 == nw ? 0 : w + 1;
-                x = c->bits[w];
-            }
-            uint32_t nb = (w << 6) + (uint32_t)__builtin_ctzll(x);
-            c->cur += (nb - bi) & c->mask;
-            b = &c->b[nb];
+        if (!c->n) {
+            q->lhead[i] = EVQ_KEY_MAX;
+            evq_lane_update(q, i);
+            return k;
         }
+        /* the next non-empty bucket round the ring (one exists: n > 0) */
+        uint32_t nw = (c->mask >> 6) + 1, w = bi >> 6;
+        uint64_t x = c->bits[w] & (~UINT64_C(0) << (bi & 63)); /* (bit bi is clear; the bits below it are
+                                                                  * read when the scan comes round) */
+        while (!x) {
+            w = w + 1 == nw ? 0 : w + 1;
+            x = c->bits[w];
+        }
+        uint32_t nb = (w << 6) + (uint32_t)__builtin_ctzll(x);
+        c->cur += (nb - bi) & c->mask;
+        b = &c->b[nb];
+    } else if (b->hpos == EVQ_CHUNK) {
+        uint32_t ch = b->head;
+        b->head = c->cnext[ch];
+        b->hpos = 0;
+        c->cnext[ch] = c->cfree;
+        c->cfree = ch;
     }
-    q->lhead[i] = c->n ? b->k[b->head] : EVQ_KEY_MAX;
+    q->lhead[i] = c->ck[(size_t)b->head * EVQ_CHUNK + b->hpos];
     evq_lane_update(q, i);
     return k;
 }

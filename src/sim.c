@@ -193,11 +193,10 @@ void sim_schedule_cal_at(sim *s, int lane, int64_t t_ps, uint32_t arg)
     TN_ASSERT((unsigned)lane < s->q.nlanes && s->lane_kind[lane] == LANE_CAL, "no calendar lane %d", lane);
     TN_ASSERT(t_ps >= s->clock.now_ps, "event scheduled in the past: t = %lld ps < now = %lld ps", (long long)t_ps,
               (long long)s->clock.now_ps);
-    if (__builtin_expect(!evq_cal_fits(&s->q, (unsigned)lane, t_ps, s->clock.now_ps), 0)) {
-        schedule_abs(s, t_ps, s->lane_cb[lane], s->lane_ctx[lane], arg); /* beyond the ring: the heap */
+    if (__builtin_expect(!evq_cal_push(&s->q, (unsigned)lane, t_ps, s->clock.now_ps, arg), 0)) {
+        schedule_abs(s, t_ps, s->lane_cb[lane], s->lane_ctx[lane], arg); /* not in the ring: the heap */
         return;
     }
-    evq_cal_push(&s->q, (unsigned)lane, t_ps, arg);
     s->pending++;
 }
 

@@ -62,9 +62,10 @@ void sim_schedule_lane_at(sim *s, int lane, int64_t t_ps, uint32_t arg);
  * and in the order they would through sim_schedule_at, ties with every
  * other event included, for an insertion into a ring of time buckets
  * instead of a sift through a heap that holds them all (event_queue.h,
- * evq_cal). Buckets are width_ps rounded down to a power of two wide; an
- * event more than about span_ps after now goes to the heap (the same
- * order). sim_lane_cal returns the lane (the same one for the same cb and
+ * evq_cal). Buckets are width_ps rounded down to a power of two wide and
+ * hold one time each: an event more than about span_ps after now, or in a
+ * bucket of another time, goes to the heap (the same order), so the lane
+ * pays when events come at times closer than width_ps apart. sim_lane_cal returns the lane (the same one for the same cb and
  * ctx), or -1 if there are no lanes left or the run has started (then use
  * sim_schedule_at). sim_schedule_cal_at schedules at t_ps >= now, in any
  * order (32-bit argument, no cancelling). */

@@ -39,6 +39,35 @@ START_TEST(test_help_and_version)
     ck_assert_int_eq(st, 2);
     ck_assert_ptr_nonnull(strstr(out, "missing CONFIG.xml"));
     free(out);
+    /* every command the main help lists ("  NAME ..." under "Commands:")
+     * answers --help with its usage, as `help NAME` does (metrics printed
+     * its whole listing, `help help` was "no help for 'help'"), and refuses
+     * an argument it does not take */
+    char *main_help = run_tasknet("--help", &st);
+    char *cmds = strstr(main_help, "\nCommands:\n");
+    ck_assert_ptr_nonnull(cmds);
+    int ncmd = 0;
+    for (char *line = strtok(cmds + 11, "\n"); line && strncmp(line, "  ", 2) == 0; line = strtok(NULL, "\n")) {
+        char name[64];
+        if (line[2] == ' ' || sscanf(line + 2, "%63s", name) != 1)
+            continue; /* a description's second line */
+        char args[128], want[128];
+        snprintf(args, sizeof args, "%s --help", name);
+        char *a = run_tasknet(args, &st);
+        ck_assert_msg(st == 0, "tasknet %s: status %d\n%s", args, st, a);
+        snprintf(want, sizeof want, "Usage: tasknet %s", name);
+        ck_assert_msg(strncmp(a, want, strlen(want)) == 0, "tasknet %s:\n%s", args, a);
+        snprintf(args, sizeof args, "help %s", name);
+        char *b = run_tasknet(args, &st);
+        ck_assert_msg(st == 0 && strcmp(a, b) == 0, "tasknet %s --help and help %s differ:\n%s\n%s", name, name, a, b);
+        free(a), free(b);
+        ncmd++;
+    }
+    free(main_help);
+    ck_assert_int_eq(ncmd, 10); /* run analyze validate merge export-topology import-ib plot params metrics help */
+    out = run_tasknet("metrics extra", &st);
+    ck_assert_msg(st == 2 && strstr(out, "tasknet metrics: unknown argument 'extra'"), "status %d\n%s", st, out);
+    free(out);
 }
 END_TEST
 
@@ -639,6 +668,41 @@ START_TEST(test_resolve_refusals_at_axis)
     ck_assert_msg(st == 1 && strstr(out, "<stdin>:12:11: error: <axis param=\"workload.jobs\">: value '1e9' at sweep "
                                          "point 1 (network.bandwidth=10Gb/s workload.jobs=1e9): a run needs about ") &&
                       !strstr(out, "system.nodes=\"64\""),
+                  "status %d\n%s", st, out);
+    free(out);
+    /* refused at every point by the file's own value (10^10 jobs: more than
+     * 8 GB at any rate and bandwidth): no axis sent it, so each point is
+     * reported at system.nodes="64", point 3 too (validate once took every
+     * point after the first refused for accepted when looking for the axis
+     * to blame, and blamed network.bandwidth there) */
+    out = run_sh("sed -e 's#jobs=\"200\"#jobs=\"10000000000\"#' tests/fixtures/sweep_resolve_refused.xml | "
+                 "TASKNET_MEMORY=8GB \"$TASKNET\" validate - 2>&1",
+                 &st);
+    n = 0;
+    for (const char *q = out; (q = strstr(q, "<stdin>:2:11: error: system.nodes=\"64\", sweep point ")); q++)
+        n++;
+    ck_assert_msg(st == 1 && n == 4 && !strstr(out, "<axis"), "status %d, %zu at system.nodes, expected 4:\n%s", st, n,
+                  out);
+    free(out);
+    /* one run of each point fits (validate accepts), two at once (-j 2) do
+     * not: no axis sent that, so run names system.nodes="64" as before
+     * 5e1192c (it blamed <axis param="network.bandwidth"> value '10Gb/s',
+     * whose other value "fits" as much as this one) */
+    const char *j2 = "sed -e 's#jobs=\"200\"#jobs=\"1000000\"#' -e 's#\"10Gb/s 1b/s\"#\"10Gb/s 20Gb/s\"#' -e "
+                     "'s#\"5000/s 1e-4/s\"#\"5000/s 6000/s\"#' tests/fixtures/sweep_resolve_refused.xml > \"$d/c.xml\" && "
+                     "TASKNET_MEMORY=3GB \"$TASKNET\" %s \"$d/c.xml\" %s 2>&1";
+    char cmd[1024], sub[512];
+    snprintf(sub, sizeof sub, j2, "validate", "");
+    snprintf(cmd, sizeof cmd, "d=$(mktemp -d) && %s; st=$?; rm -rf \"$d\"; exit $st", sub);
+    out = run_sh(cmd, &st);
+    ck_assert_msg(st == 0 && strstr(out, "c.xml: valid (4 points x 1 replica)"), "status %d\n%s", st, out);
+    free(out);
+    snprintf(sub, sizeof sub, j2, "run", "-q -j 2 -o \"$d/o\"");
+    snprintf(cmd, sizeof cmd, "d=$(mktemp -d) && %s; st=$?; rm -rf \"$d\"; exit $st", sub);
+    out = run_sh(cmd, &st);
+    ck_assert_msg(st == 1 && strstr(out, "c.xml:2:11: system.nodes=\"64\", sweep point 0 (network.bandwidth=10Gb/s "
+                                         "workload.arrival-rate=5000/s): a run needs about 3.98 GB of memory (2 runs at "
+                                         "once") && !strstr(out, "<axis"),
                   "status %d\n%s", st, out);
     free(out);
     /* the axis dropped by --set: the point's refusal is the configuration's */

@@ -511,6 +511,32 @@ START_TEST(test_link_rate_latency)
         th_net_free(h);
     }
     ck_assert_int_eq(iq_t[1] - iq_t[0], 980000);
+    /* an edge of latency 0 with sw-alloc-delay and credit-delay 0: a credit over it would be used in the flit
+     * time that freed it (iqrouter.c's "Credits"; such a run of a 4-ary 2-tree with its 32 links between
+     * switches at latency 0 never ended) -- refused, naming the file and the first such edge; with
+     * credit-delay 20 ns (every time on the flit grid) it runs and delivers at its zero load */
+    {
+        char e[1024];
+        const char *d0 = dot_file("digraph g {\n  H1 -> S; S -> H1;\n  S -> T [latency=\"0ns\"]; T -> S;\n"
+                                  "  H2 -> T; T -> H2;\n}\n");
+        char f0[200];
+        snprintf(f0, sizeof f0, "network.file=%s", d0);
+        const char *z[] = {f0, "network.routing=shortest", "network.router=input-queued", "network.flit-size=25B",
+                           "network.sw-alloc-delay=0ns", "network.credit-delay=0ns", NULL};
+        ck_assert_ptr_null(th_net_try("graph", &core, z, NULL, 1, 1, e, sizeof e));
+        ck_assert_msg(strstr(e, "1 directed link of latency 0 (the first S -> T)") &&
+                          strstr(e, "in the flit time that freed it"),
+                      "%s", e);
+        const char *c1[] = {f0, "network.routing=shortest", "network.router=input-queued", "network.flit-size=25B",
+                            "network.routing-delay=20ns", "network.vc-alloc-delay=20ns", "network.st-delay=20ns",
+                            "network.sw-alloc-delay=0ns", "network.credit-delay=20ns", NULL};
+        th_net *ok = th_net_try("graph", &core, c1, NULL, 1, 1, e, sizeof e);
+        ck_assert_msg(ok != NULL, "%s", e);
+        net_msg *m = th_at_low(ok, 0, 0, 1, 1000);
+        th_net_go(ok);
+        ck_delivered_at(m, ok->n->ops->zero_load_ps(ok->n->state, 0, 1, 1000));
+        th_net_free(ok);
+    }
     /* the same file with every edge at the fabric's values runs as before:
      * 1000 B over 2 switches: 800 ns + 3L + 2W */
     snprintf(text, sizeof text,

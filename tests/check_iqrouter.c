@@ -1458,9 +1458,10 @@ static int iqr_diff_one(uint64_t seed, unsigned k, unsigned M, unsigned *stuck)
         bytes += (double)msg[i].bytes;
     }
     /* past the last delivery of every run that is not stuck: the traffic
-     * through one host link 20 times over (all-to-one at a 1-flit buffer's
-     * pace) after the last hand-over */
-    end += (int64_t)(20 * bytes * 8 / c.bps * 1e12) + 200000 * NS;
+     * through one host link 200 times over after the last hand-over
+     * (all-to-one at a 1-flit buffer's pace over 100-ns links; a stuck run
+     * steps to it: about 200 steps a flit) */
+    end += (int64_t)(200 * bytes * 8 / c.bps * 1e12) + 200000 * NS;
     int ok = 1;
     for (int mode = 0; mode < 3 && ok; mode++) {
         net_params core = th_star(c.N, c.bps);

@@ -1056,16 +1056,16 @@ static int ur_init(void *state, const wl_env *env, char *err, size_t errlen)
         for (uint32_t i = 0; i < w->nodes; i++)
             w->on[i] = (uint8_t)gsl_rng_uniform_int(w->rng_arrivals, 2); /* BookSim2's RandomInt(1) */
     }
-    /* The arrivals through a calendar lane (sim_lane_cal: the same order,
-     * without a heap of one arrival per node): buckets of a slot (of twice
-     * the mean gap between two nodes' arrivals under poisson), reaching 16
-     * mean gaps of a node, beyond which an arrival goes to the heap. */
-    {
-        double node_gap = w->slot_ps > 0 ? (w->q > 0 ? w->slot_ps / w->q : INFINITY) : gap_ps;
-        double width = w->slot_ps > 0 ? w->slot_ps : 2.0 * gap_ps / env->nodes;
-        double span = 16.0 * node_gap;
-        w->lane = sim_lane_cal(env->sim, ur_arrival, w, width >= 1 && width < 0x1p40 ? (int64_t)width : 1,
-                               span >= 0 && span < 0x1p40 ? (int64_t)span : INT64_C(1) << 40);
+    /* Slotted arrivals through a calendar lane (sim_lane_cal: the same
+     * order, without a heap of one arrival per node): buckets narrower than
+     * the least gap between two arrival times (a slot, less a ps of
+     * rounding), reaching 16 mean gaps of a node (an arrival beyond goes to
+     * the heap). Poisson times fall anywhere: the heap. */
+    w->lane = -1;
+    if (w->slot_ps >= 2 && w->q > 0) {
+        double span = 16.0 * w->slot_ps / w->q;
+        w->lane = sim_lane_cal(env->sim, ur_arrival, w, (int64_t)(w->slot_ps - 1),
+                               span < 0x1p40 ? (int64_t)span : INT64_C(1) << 40);
     }
     w->up = 1;
     /* Node order: the engine fires equal times in scheduling order. */

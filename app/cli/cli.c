@@ -145,7 +145,14 @@ static const char usage_run[] =
 static const char usage_analyze[] =
     "Usage: tasknet analyze CONFIG.xml [--set PATH=VALUE]... [--json] [--samples K]\n"
     "\n"
-    "Prints, per sweep point, the job generator's footprints and the system's loads:\n"
+    "Prints, per sweep point, what is known before a run: each workload's own analysis\n"
+    "where it has one (task-tree: below; dag: work, critical path and parallelism; dc-flows\n"
+    "and vef: mean flow size, arrival rate and offered load; training: layers, model size,\n"
+    "compute and ring times), the system (N, B, workloads over fabric), the fabric's\n"
+    "uniform-random saturation bound where it has one, the physical layer (BER, energy per\n"
+    "bit) and a run's estimated memory, messages and simulated time (run refuses a run\n"
+    "that would not fit in memory).\n"
+    "Task trees: the job generator's footprints and the system's loads:\n"
     "n (vertices), L (leaves), d (delegating vertices), D (depth), F_x = n (t_i + t_a),\n"
     "F_c = (L-1)(s_s + s_r + eps) + eps (2 + 2d), F = F_c / F_x, beta, rho_x = beta F_x/(N-1),\n"
     "rho_c = beta F_c / (B N), zeta = rho_x / rho_c and the speedup bound n / D.\n"
@@ -158,7 +165,8 @@ static const char usage_export[] =
     "Usage: tasknet export-topology CONFIG.xml [--set PATH=VALUE]... > fabric.dot\n"
     "\n"
     "Writes the switched fabric of the configuration's first sweep point (torus, fat-tree,\n"
-    "leaf-spine, dragonfly, graph) as a DOT file in ORCS's format: hosts, switches, links\n"
+    "leaf-spine, dragonfly, graph, and electrical-switch with network.router=\"input-queued\")\n"
+    "as a DOT file in ORCS's format: hosts, switches, links\n"
     "with their ports (tport, hport), and on every edge the destination hosts routed over it\n"
     "(comment, and vc1..vc7 for higher virtual channel classes). <network type=\"graph\"\n"
     "file=\"fabric.dot\"/> reads it back with the same ids and, when the routing is\n"
@@ -198,11 +206,13 @@ static const char usage_merge[] =
     "Usage: tasknet merge OUT DIR...\n"
     "\n"
     "Combines the result folders of shards of one sweep (each written by\n"
-    "`tasknet run ... --out DIR`) into OUT/runs.csv, OUT/summary.csv and OUT/config.xml.\n"
+    "`tasknet run ... --out DIR`) into OUT/runs.csv, OUT/summary.csv, OUT/config.xml and\n"
+    "OUT/latency/ (each run's latency histogram).\n"
     "Refuses folders of different configurations and runs present twice with\n"
     "different results.\n"
-    "Example: tasknet run fig9.xml --shard 1/2 --out a; tasknet run fig9.xml --shard 2/2\n"
-    "         --out b; tasknet merge all a b\n";
+    "Example: tasknet run configs/paper/fig9.xml --shard 1/2 --out a\n"
+    "         tasknet run configs/paper/fig9.xml --shard 2/2 --out b\n"
+    "         tasknet merge all a b\n";
 
 static const char usage_plot[] =
     "Usage: tasknet plot DIR [--x PARAM] [--y METRIC] [--series PARAM] [options]\n"
@@ -671,24 +681,26 @@ static int cmd_validate(int argc, char **argv)
             /* the estimate first (resolving may build what it sizes), and
              * again once resolved, as `run` checks it: a workload's estimate
              * may need what resolving reads (a task tree's shape) */
-            int prc = rc;
             if (cfg_point(&c, p, &pc, err, sizeof err) != 0) {
                 fprintf(stderr, "%s: error: sweep point %zu%s: %s\n", blame, p, where, err);
                 pr.memo[p] = -1;
                 rc = -1;
                 continue;
             }
+            /* this point's own verdict (rc holds the earlier points' too) */
+            int accepted = 0;
             if (!validate_memory(&pr, &pc, p, where)) {
-                rc = -1;
             } else if (run_resolve(&pc, &fpc, NULL, err, sizeof err) != 0) {
                 point_refused(&pr, p, where, err);
-                rc = -1;
             } else if (!validate_memory(&pr, &pc, p, where)) {
-                rc = -1;
-            } else if (cfg_point_warning(&pc, err, sizeof err) && nwarn++ == 0) {
-                fprintf(stderr, "%s: warning: sweep point %zu%s: %s\n", blame, p, where, err);
+            } else {
+                accepted = 1;
+                if (cfg_point_warning(&pc, err, sizeof err) && nwarn++ == 0)
+                    fprintf(stderr, "%s: warning: sweep point %zu%s: %s\n", blame, p, where, err);
             }
-            pr.memo[p] = rc == prc ? 1 : -1;
+            if (!accepted)
+                rc = -1;
+            pr.memo[p] = accepted ? 1 : -1;
             cfg_free(&pc);
         }
         for (size_t i = 0; i < pr.nseen; i++)
@@ -1264,8 +1276,18 @@ static void print_metrics(const metric_def *m, size_t n)
     }
 }
 
-static int cmd_metrics(void)
+static const char usage_metrics[] = "Usage: tasknet metrics\n\nLists every metric of runs.csv and summary.csv.\n";
+static const char usage_help[] = "Usage: tasknet help [COMMAND]\n\nWithout COMMAND, what tasknet is and its commands; with "
+                                 "one, the same as\n`tasknet COMMAND --help`: details and examples for that command.\n";
+
+static int cmd_metrics(int argc, char **argv)
 {
+    if (argc >= 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
+        fputs(usage_metrics, stdout);
+        return 0;
+    }
+    if (argc >= 2)
+        return usage_error("metrics", "unknown argument '%s'", argv[1]);
     printf("Every run:\n");
     print_metrics(metric_core, METRIC_CORE_COUNT);
     for (size_t i = 0; net_registry[i]; i++)
@@ -1324,7 +1346,9 @@ static int cmd_help(const char *what)
     else if (strcmp(what, "plot") == 0)
         fputs(usage_plot, stdout);
     else if (strcmp(what, "metrics") == 0)
-        fputs("Usage: tasknet metrics\n\nLists every metric of runs.csv and summary.csv.\n", stdout);
+        fputs(usage_metrics, stdout);
+    else if (strcmp(what, "help") == 0 || strcmp(what, "--help") == 0 || strcmp(what, "-h") == 0)
+        fputs(usage_help, stdout);
     else
         return usage_error(NULL, "no help for '%s'", what);
     return 0;
@@ -1397,6 +1421,6 @@ static int dispatch(int argc, char **argv)
     if (strcmp(cmd, "plot") == 0)
         return cmd_plot(argc - 1, argv + 1);
     if (strcmp(cmd, "metrics") == 0)
-        return cmd_metrics();
+        return cmd_metrics(argc - 1, argv + 1);
     return usage_error(NULL, "unknown command '%s'", cmd);
 }

@@ -292,11 +292,17 @@ void sweep_execute(const cfg *c, const sweep_opts *o, const sweep_ui *ui, sweep_
                 rc = 1;
             } else if (run_check_memory(&sw.pcache.pc, copies, table_bytes, err, sizeof err) != 0) {
                 /* at the axis sweeping N, else at the axis that sent the value refused, else at the
-                 * attribute that sizes it (N) when the file has it: as validate */
+                 * attribute that sizes it (N) when the file has it: as validate. An axis is blamed only
+                 * when one run of the point alone does not fit (validate's refusal): when only the
+                 * worker processes (-j) or the run table make it too much, no value an axis sent does */
+                char err1[1024];
                 run_cache rc1 = {0};
+                int alone = run_check_memory(&sw.pcache.pc, 1, 0, err1, sizeof err1) != 0;
                 if ((w = run_memory_where(&sw.pcache.pc, at, sizeof at, what, sizeof what)) == 2 ||
-                    (w == 1 && run_refusal_axis(c, p, err, NULL, &rc1) < 0))
+                    (w == 1 && (!alone || run_refusal_axis(c, p, err, NULL, &rc1) < 0)))
                     sweep_note(&sw, SWEEP_ERROR, "%s: %s, sweep point %zu%s: %s", at, what, p, where, err);
+                else if (!alone)
+                    sweep_note(&sw, SWEEP_ERROR, "sweep point %zu%s: %s", p, where, err);
                 else
                     refused_at_axis(&sw, p, where, err);
                 run_cache_free(&rc1);

@@ -604,9 +604,14 @@ int store_load(sweep *sw)
         sweep_note(sw, SWEEP_WARNING, "%s: %zu run%s had a missing or damaged latency histogram (latency/run-ID.csv "
                    "of run%s %s does not match the checksum in runs.csv): redone", sw->o->out, bad,
                    bad == 1 ? "" : "s", bad == 1 ? "" : "s", ids);
+    /* "resuming" only when a selected run is left to do (rerunning a finished sweep runs nothing) */
+    uint64_t left = 0;
+    for (uint64_t id = 0; id < sw->nruns; id++)
+        left += sw->todo[id] && !sw->rec[id].done;
     if (reused && !sw->o->quiet)
-        sweep_note(sw, SWEEP_INFO, "%s: %zu run%s already done, resuming%s", sw->o->out, reused,
-                reused == 1 ? "" : "s", sw->remapped ? " (kept under the run ids of this sweep)" : "");
+        sweep_note(sw, SWEEP_INFO, "%s: %zu run%s already done, %s%s", sw->o->out, reused, reused == 1 ? "" : "s",
+                   left ? "resuming" : "nothing left to run",
+                   sw->remapped ? " (kept under the run ids of this sweep)" : "");
     if (t.truncated && !sw->o->quiet)
         sweep_note(sw, SWEEP_INFO, "%s: dropped an incomplete last line (that run is redone)",
                 path);
