@@ -519,6 +519,35 @@ START_TEST(test_evq_reference)
 END_TEST
 
 
+/* the end of a lane test's step: the queue settled, as long as the
+ * reference, its invariants held now and then; *laddered notes a ladder */
+static void lanes_step_end(evq *q, const refpq *p, uint64_t step, int *laddered)
+{
+    evq_settle(q);
+    *laddered |= evq_laddered(q) && q->far > 0;
+    if (evq_len(q) != p->n)
+        ck_assert_uint_eq(evq_len(q), p->n);
+    if (step % 997 == 0) {
+        int broken = evq_check(q);
+        if (broken)
+            ck_abort_msg("step %" PRIu64 ": invariant %d broken", step, broken);
+    }
+}
+
+/* a lane test's end: every key left pops as the reference's, time and
+ * slot, and the empty queue holds its invariants */
+static void lanes_drain_equal(evq *q, refpq *p)
+{
+    while (evq_len(q) > 0) {
+        evq_key k = evq_pop_any(q);
+        ti x = refpq_pop(p);
+        ck_assert_int_eq(evq_key_time(k), x.t);
+        ck_assert_uint_eq(evq_key_slot(k), x.i);
+    }
+    ck_assert(evq_min_key(q) == EVQ_KEY_MAX);
+    ck_assert_int_eq(evq_check(q), 0);
+}
+
 /* Lanes beside the heap (and the ladder): pops in the engine's way (the
  * least of the heap's root and the lane heads; from the heap a deferred
  * pop, settled after the pushes) must be the reference queue's, time and
@@ -581,24 +610,9 @@ START_TEST(test_evq_lanes)
             refpq_push(&p, (ti){.t = t, .i = pushed});
             pushed++;
         }
-        evq_settle(&q);
-        laddered |= evq_laddered(&q) && q.far > 0;
-        if (evq_len(&q) != p.n)
-            ck_assert_uint_eq(evq_len(&q), p.n);
-        if (step % 997 == 0) {
-            int broken = evq_check(&q);
-            if (broken)
-                ck_abort_msg("step %" PRIu64 ": invariant %d broken", step, broken);
-        }
+        lanes_step_end(&q, &p, step, &laddered);
     }
-    while (evq_len(&q) > 0) {
-        evq_key k = evq_pop_any(&q);
-        ti x = refpq_pop(&p);
-        ck_assert_int_eq(evq_key_time(k), x.t);
-        ck_assert_uint_eq(evq_key_slot(k), x.i);
-    }
-    ck_assert(evq_min_key(&q) == EVQ_KEY_MAX);
-    ck_assert_int_eq(evq_check(&q), 0);
+    lanes_drain_equal(&q, &p);
     ck_assert_int_gt(wraps, 3);
     ck_assert_int_gt(from_lane, 1000);
     ck_assert_int_gt(from_heap, 1000);
@@ -818,24 +832,9 @@ START_TEST(test_evq_calendar)
             refpq_push(&p, (ti){.t = t, .i = pushed});
             pushed++;
         }
-        evq_settle(&q);
-        laddered |= evq_laddered(&q) && q.far > 0;
-        if (evq_len(&q) != p.n)
-            ck_assert_uint_eq(evq_len(&q), p.n);
-        if (step % 997 == 0) {
-            int broken = evq_check(&q);
-            if (broken)
-                ck_abort_msg("step %" PRIu64 ": invariant %d broken", step, broken);
-        }
+        lanes_step_end(&q, &p, step, &laddered);
     }
-    while (evq_len(&q) > 0) {
-        evq_key k = evq_pop_any(&q);
-        ti x = refpq_pop(&p);
-        ck_assert_int_eq(evq_key_time(k), x.t);
-        ck_assert_uint_eq(evq_key_slot(k), x.i);
-    }
-    ck_assert(evq_min_key(&q) == EVQ_KEY_MAX);
-    ck_assert_int_eq(evq_check(&q), 0);
+    lanes_drain_equal(&q, &p);
     ck_assert_int_gt(wraps, 3);
     ck_assert_int_gt(far, 1000);
     ck_assert_uint_gt(from_cal, 80000);
