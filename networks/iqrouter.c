@@ -554,7 +554,11 @@ typedef struct iqr {
      * they were scheduled one by one) they go into the lane with
      * consecutive sequence numbers, so every delivery fires when and in
      * the order it did through sim_schedule_at (no other event's key falls
-     * between theirs), the same events, without the heap's sifting. */
+     * between theirs), the same events, without the heap's sifting. The
+     * deliveries of one time go in as one lane event, their count its
+     * argument (nothing can fire between consecutive keys of one time:
+     * their order and everything they schedule are the same), which counts
+     * them as as many events (sim_count_events: runs.csv's events). */
     int dlane;           /* the lane, -1: none left (sim_schedule_at, as before) */
     net_msg **dr;        /* the lane's messages, in its order: [dr_head, dr_tail) mod dr_cap (a power of two) */
     uint32_t dr_cap, dr_head, dr_tail;
@@ -885,12 +889,14 @@ static inline __attribute__((always_inline)) void deliver(iqr *q, sim *s, net_ms
 
 static void ev_deliver(sim *s, void *ctx, uint64_t arg) { deliver(ctx, s, (net_msg *)(uintptr_t)arg); }
 
-/* the lane's delivery: its message is the ring's first (the same order) */
+/* the lane's deliveries, arg of them at now: the ring's first (the same
+ * order), counted as arg events */
 static void ev_deliver_lane(sim *s, void *ctx, uint64_t arg)
 {
-    (void)arg;
     iqr *q = ctx;
-    deliver(q, s, q->dr[q->dr_head++ & (q->dr_cap - 1)]);
+    for (uint64_t k = 0; k < arg; k++) /* (q->dr read again: a delivery may do anything but a step) */
+        deliver(q, s, q->dr[q->dr_head++ & (q->dr_cap - 1)]);
+    sim_count_events(s, arg - 1);
 }
 
 /* m into the ring among this step's deliveries (from `first` on), after
@@ -2488,8 +2494,15 @@ static void ev_step(sim *s, void *ctx, uint64_t arg)
                 q->due--;
             }
         }
-    for (uint32_t k = first; k != q->dr_tail; k++) /* (in time order, after the previous steps') */
-        sim_schedule_lane_at(s, q->dlane, q->dr[k & (q->dr_cap - 1)]->t_aux_ps, 0);
+    for (uint32_t k = first, mask = q->dr_cap - 1; k != q->dr_tail;) { /* (in time order, after the previous
+                                                                             * steps'; one event a time) */
+        int64_t tk = q->dr[k & mask]->t_aux_ps;
+        uint32_t n = 1;
+        while (k + n != q->dr_tail && q->dr[(k + n) & mask]->t_aux_ps == tk)
+            n++;
+        sim_schedule_lane_at(s, q->dlane, tk, n);
+        k += n;
+    }
     q->step_at = INT64_MAX;
     if (q->due)
         step_ensure(q, end);
