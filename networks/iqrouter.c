@@ -499,8 +499,6 @@ typedef struct iqr {
                             LEAN_ISLIP, or 0: the general tick */
     uint32_t *rtab;      /* [switches hosts] the route table (head comment "Route table"), NULL: none */
     int words;           /* 1: route words (head comment "Route words"): next_word instead of next, no take */
-    net_msg *direct;     /* iqr_send: a message handed to an idle host that the NIC would cut alone
-                            (nic_alone): host_try takes it without the NIC's queues; NULL otherwise */
     int varies;          /* 1: some switch-to-switch link's latency is not q->link (dragonfly global links) */
     unsigned iters;
     iq_router *r;        /* [switches] */
@@ -593,18 +591,22 @@ static inline iq_flit *ring_at(const iqr *q, size_t ivc_idx, uint32_t i)
 static inline iq_ovc *ovc_v(const iqr *q, uint32_t xo, uint32_t v, uint32_t V) { return &q->ovc[(size_t)xo * V + v]; }
 static inline iq_ovc *ovc_at(const iqr *q, uint32_t xo, uint32_t v) { return ovc_v(q, xo, v, q->V); }
 
-static iq_pkt *pkt_alloc(iqr *q)
+static __attribute__((noinline, cold)) void pkt_pool_grow(iqr *q)
 {
-    if (!q->free) {
-        swnet *st = q->st;
-        iq_pkt *c = tn_xalloc_big_raw(POOL_CHUNK * sizeof *c); /* 64-aligned: a packet is two whole lines */
-        st->chunks = tn_xrealloc(st->chunks, (st->nchunks + 1) * sizeof *st->chunks);
-        st->chunks[st->nchunks++] = c;
-        for (size_t i = POOL_CHUNK; i-- > 0;) {
-            c[i].next = q->free;
-            q->free = &c[i];
-        }
+    swnet *st = q->st;
+    iq_pkt *c = tn_xalloc_big_raw(POOL_CHUNK * sizeof *c); /* 64-aligned: a packet is two whole lines */
+    st->chunks = tn_xrealloc(st->chunks, (st->nchunks + 1) * sizeof *st->chunks);
+    st->chunks[st->nchunks++] = c;
+    for (size_t i = POOL_CHUNK; i-- > 0;) {
+        c[i].next = q->free;
+        q->free = &c[i];
     }
+}
+
+static inline iq_pkt *pkt_alloc(iqr *q)
+{
+    if (__builtin_expect(!q->free, 0))
+        pkt_pool_grow(q);
     iq_pkt *p = q->free;
     q->free = p->next;
     q->st->st.live_packets++;
@@ -2227,35 +2229,40 @@ static inline __attribute__((always_inline)) void router_tick_k(iqr *q, uint32_t
 
 /* ---- hosts ---- */
 
-static void host_try(iqr *q, uint32_t h, int64_t now)
+/* The host's try at now. With direct, dm is a message iqr_send hands to
+ * an idle host with one class whose NIC would cut it alone (nic_alone),
+ * taken without the NIC's queues if it goes now (1 returned), as the NIC's
+ * choice would be; NULL (host_try): the NIC's messages. */
+static inline __attribute__((always_inline)) int host_try_k(iqr *q, uint32_t h, int64_t now, net_msg *dm,
+                                                            const int direct)
 {
     swnet *st = q->st;
     iq_host *hs = &q->h[h];
     uint32_t xo = q->X + h;
     if (hs->last_ps >= 0 && now < hs->last_ps + q->T) {
         host_tick_at(q, h, hs->last_ps + q->T);
-        return;
+        return 0;
     }
     if (__builtin_expect(q->lT != NULL, 0) && q->lnext[xo] >= now + q->T) {
         /* an uplink of its own rate: the host's tick at which it can start
          * (link_can_start: a host's flit is on its uplink at its tick) */
         host_tick_at(q, h, q->lnext[xo] - q->T + 1);
-        return;
+        return 0;
     }
-    if (!hs->p) {
-        net_msg *dm = q->direct; /* (iqr_send: not in the NIC yet, the only message of h) */
-        if (!dm && !nic_pending(&st->nic, h))
-            return;
+    int fresh = 0; /* a packet picked now: its VC has the credit (checked now) */
+    if (direct || !hs->p) { /* (direct: iqr_send saw no packet) */
+        if (!direct && !nic_pending(&st->nic, h))
+            return 0;
         /* the NIC's choice; with per-class VCs the first class, in class
          * order, that has an injection VC of its own with room (a class
          * out of credit blocks no other) */
-        uint32_t mask = q->pcls > 1 ? st->nic.node[h].mask : 0;
+        uint32_t mask = !direct && q->pcls > 1 ? st->nic.node[h].mask : 0;
         uint32_t pick = NONE, kpick = UINT32_MAX, base = 0, n = q->ninj;
         int64_t t = INT64_MAX;
         do {
             uint32_t k = mask ? (uint32_t)__builtin_ctz(mask) : UINT32_MAX;
             mask &= mask - 1;
-            int64_t pb = dm ? (int64_t)dm->size_bytes
+            int64_t pb = direct ? (int64_t)dm->size_bytes
                          : k == UINT32_MAX ? nic_peek_bytes(&st->nic, h) : nic_peek_class(&st->nic, h, k);
             uint64_t bytes = (uint64_t)pb;
             int32_t need = q->wormhole ? 1 : (int32_t)(bytes ? (bytes - 1) / q->flit + 1 : 1);
@@ -2286,14 +2293,13 @@ static void host_try(iqr *q, uint32_t h, int64_t now)
         if (pick == NONE) {
             if (t != INT64_MAX)
                 host_tick_at(q, h, t);
-            return;
+            return 0;
         }
         hs->rr = (uint16_t)(pick - base + 1 == n ? 0 : pick - base + 1);
         nic_piece pc;
-        if (dm) {
+        if (direct)
             nic_take_alone(&st->nic, dm, &pc);
-            q->direct = NULL;
-        } else if (kpick == UINT32_MAX)
+        else if (kpick == UINT32_MAX)
             nic_take(&st->nic, h, 0, &pc);
         else
             nic_take_class(&st->nic, h, kpick, 0, &pc);
@@ -2317,14 +2323,15 @@ static void host_try(iqr *q, uint32_t h, int64_t now)
         hs->p = p;
         hs->vc = (uint16_t)pick;
         hs->sent = 0;
+        fresh = 1;
     }
-    if (credits_now(q, xo, hs->vc, now) < 1) {
+    if (!fresh && credits_now(q, xo, hs->vc, now) < 1) {
         iq_ovc *o = ovc_at(q, xo, hs->vc);
         if (o->cn)
             host_tick_at(q, h, o->front);
         else
             o->waiting = 1;
-        return;
+        return 0;
     }
     ovc_at(q, xo, hs->vc)->credits--;
     iq_pkt *p = hs->p;
@@ -2342,7 +2349,10 @@ static void host_try(iqr *q, uint32_t h, int64_t now)
         hs->p = NULL;
     if (hs->p || nic_pending(&st->nic, h))
         host_tick_at(q, h, now + q->T);
+    return 1;
 }
+
+static void host_try(iqr *q, uint32_t h, int64_t now) { (void)host_try_k(q, h, now, NULL, 0); }
 
 /* ---- the watchdog (head comment "Watchdog") ---- */
 
@@ -2714,12 +2724,8 @@ void iqr_send(swnet *st, net_msg *m)
     if (!hs->p && hs->tick_at == INT64_MAX && q->pcls == 1 && grid(q, now) == now && nic_alone(&st->nic, m)) {
         /* host_try now, as below, with m taken alone (nic_alone) if it goes; else queued as below, after
          * host_try's decisions, which were those of m in the NIC */
-        q->direct = m;
-        host_try(q, m->src, now);
-        if (q->direct) {
-            q->direct = NULL;
+        if (!host_try_k(q, m->src, now, m, 1))
             nic_push(&st->nic, m);
-        }
         return;
     }
     nic_push(&st->nic, m);
