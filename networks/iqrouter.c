@@ -501,8 +501,6 @@ typedef struct iqr {
                             LEAN_ISLIP, or 0: the general tick */
     uint32_t *rtab;      /* [switches hosts] the route table (head comment "Route table"), NULL: none */
     int words;           /* 1: route words (head comment "Route words"): next_word instead of next, no take */
-    net_msg *direct;     /* iqr_send: a message handed to an idle host that the NIC would cut alone
-                            (nic_alone): host_try takes it without the NIC's queues; NULL otherwise */
     int varies;          /* 1: some switch-to-switch link's latency is not q->link (dragonfly global links) */
     unsigned iters;
     iq_router *r;        /* [switches] */
@@ -536,6 +534,7 @@ typedef struct iqr {
     int x_idle, x_behind; /* express_clear: an idle VC's head (express < Tr + rd), a head behind a tail
                             (express < 2 Tr + rd) cannot ask for an output VC by the express step */
     uint32_t *m_in, *m_out, *choice;
+    uint32_t *vis, *vreq; /* [maxr V] router_tick_lean_k's due VCs' places, its heads asking for VC allocation */
     uint8_t *granted;
     /* The step calendar (see "Events" at the head): a wheel of W slots, slot
      * n % W for the step at n Tr; per slot a bit per router due (rcal), per
@@ -557,7 +556,11 @@ typedef struct iqr {
      * they were scheduled one by one) they go into the lane with
      * consecutive sequence numbers, so every delivery fires when and in
      * the order it did through sim_schedule_at (no other event's key falls
-     * between theirs), the same events, without the heap's sifting. */
+     * between theirs), the same events, without the heap's sifting. The
+     * deliveries of one time go in as one lane event, their count its
+     * argument (nothing can fire between consecutive keys of one time:
+     * their order and everything they schedule are the same), which counts
+     * them as as many events (sim_count_events: runs.csv's events). */
     int dlane;           /* the lane, -1: none left (sim_schedule_at, as before) */
     net_msg **dr;        /* the lane's messages, in its order: [dr_head, dr_tail) mod dr_cap (a power of two) */
     uint32_t dr_cap, dr_head, dr_tail;
@@ -592,18 +595,22 @@ static inline iq_flit *ring_at(const iqr *q, size_t ivc_idx, uint32_t i)
 static inline iq_ovc *ovc_v(const iqr *q, uint32_t xo, uint32_t v, uint32_t V) { return &q->ovc[(size_t)xo * V + v]; }
 static inline iq_ovc *ovc_at(const iqr *q, uint32_t xo, uint32_t v) { return ovc_v(q, xo, v, q->V); }
 
-static iq_pkt *pkt_alloc(iqr *q)
+static __attribute__((noinline, cold)) void pkt_pool_grow(iqr *q)
 {
-    if (!q->free) {
-        swnet *st = q->st;
-        iq_pkt *c = tn_xalloc_big_raw(POOL_CHUNK * sizeof *c); /* 64-aligned: a packet is two whole lines */
-        st->chunks = tn_xrealloc(st->chunks, (st->nchunks + 1) * sizeof *st->chunks);
-        st->chunks[st->nchunks++] = c;
-        for (size_t i = POOL_CHUNK; i-- > 0;) {
-            c[i].next = q->free;
-            q->free = &c[i];
-        }
+    swnet *st = q->st;
+    iq_pkt *c = tn_xalloc_big_raw(POOL_CHUNK * sizeof *c); /* 64-aligned: a packet is two whole lines */
+    st->chunks = tn_xrealloc(st->chunks, (st->nchunks + 1) * sizeof *st->chunks);
+    st->chunks[st->nchunks++] = c;
+    for (size_t i = POOL_CHUNK; i-- > 0;) {
+        c[i].next = q->free;
+        q->free = &c[i];
     }
+}
+
+static inline iq_pkt *pkt_alloc(iqr *q)
+{
+    if (__builtin_expect(!q->free, 0))
+        pkt_pool_grow(q);
     iq_pkt *p = q->free;
     q->free = p->next;
     q->st->st.live_packets++;
@@ -888,12 +895,14 @@ static inline __attribute__((always_inline)) void deliver(iqr *q, sim *s, net_ms
 
 static void ev_deliver(sim *s, void *ctx, uint64_t arg) { deliver(ctx, s, (net_msg *)(uintptr_t)arg); }
 
-/* the lane's delivery: its message is the ring's first (the same order) */
+/* the lane's deliveries, arg of them at now: the ring's first (the same
+ * order), counted as arg events */
 static void ev_deliver_lane(sim *s, void *ctx, uint64_t arg)
 {
-    (void)arg;
     iqr *q = ctx;
-    deliver(q, s, q->dr[q->dr_head++ & (q->dr_cap - 1)]);
+    for (uint64_t k = 0; k < arg; k++) /* (q->dr read again: a delivery may do anything but a step) */
+        deliver(q, s, q->dr[q->dr_head++ & (q->dr_cap - 1)]);
+    sim_count_events(s, arg - 1);
 }
 
 /* m into the ring among this step's deliveries (from `first` on), after
@@ -1568,14 +1577,15 @@ static inline __attribute__((always_inline)) int64_t sa_express(iqr *q, uint32_t
     return vc_due(q, r, c->act, t, lean);
 }
 
-/* VC allocation request k (q->rq) is granted at now: its input VC holds
- * that output VC from now */
-static inline __attribute__((always_inline)) void va_granted(iqr *q, uint32_t sw, uint32_t x0, uint32_t k, int64_t now,
-                                                             const uint32_t V)
+/* Input VC li (local index) is granted output VC v of its output at now:
+ * it holds that output VC from now (va_granted: VC allocation request k of
+ * q->rq) */
+static inline __attribute__((always_inline)) void va_grant(iqr *q, uint32_t sw, uint32_t x0, uint32_t li, uint32_t v,
+                                                           int64_t now, const uint32_t V)
 {
-    iq_ivc *c = &q->ivc[(size_t)x0 * V + q->rq[k].who];
-    c->out_vc = (uint16_t)q->rq[k].key;
-    ovc_v(q, x0 + c->out, c->out_vc, V)->owner = q->rq[k].who;
+    iq_ivc *c = &q->ivc[(size_t)x0 * V + li];
+    c->out_vc = (uint16_t)v;
+    ovc_v(q, x0 + c->out, c->out_vc, V)->owner = li;
     c->state = VC_ACTIVE;
     c->ready = now + q->va;
 #ifndef IQ_RTAB_CHECK
@@ -1591,6 +1601,12 @@ static inline __attribute__((always_inline)) void va_granted(iqr *q, uint32_t sw
     }
     if (c->kind == TOPO_HOP_ESCAPE)
         q->st->st.adaptive_escape++;
+}
+static inline __attribute__((always_inline)) void va_granted(iqr *q, uint32_t sw, uint32_t x0, uint32_t k, int64_t now,
+                                                             const uint32_t V)
+{
+    /* (the request's VC is its key) */
+    va_grant(q, sw, x0, q->rq[k].who, q->rq[k].key, now, V);
 }
 
 /* The lean tick's wider express (sa_express): the head of input VC c
@@ -1671,28 +1687,31 @@ static inline __attribute__((always_inline)) int express_clear(iqr *q, const iq_
  * constant too, and with LEAN_V2 the VCs per port, V = 2 (the dateline
  * torus with network.vcs 1, BookSim2's 2 VCs: an index x V + v is then a
  * shift, round robin over V a compare; VOF). The same statements as the
- * general copy with those facts true, so the same decisions. */
+ * general copy with those facts true, so the same decisions; the lean
+ * copies' body is router_tick_lean_k (router_tick_k's passes merged where
+ * those facts allow, and router_tick_one for a tick with one VC due). */
 static inline __attribute__((always_inline)) void router_tick_k(iqr *q, uint32_t sw, int64_t now, const int rates,
                                                                 const int lean);
+static inline __attribute__((always_inline)) void router_tick_lean_k(iqr *q, uint32_t sw, int64_t now, const int lean);
 static __attribute__((noinline)) void router_tick_rates(iqr *q, uint32_t sw, int64_t now)
 {
     router_tick_k(q, sw, now, 1, 0);
 }
 static __attribute__((noinline)) void router_tick_lean_if(iqr *q, uint32_t sw, int64_t now)
 {
-    router_tick_k(q, sw, now, 0, LEAN_IF);
+    router_tick_lean_k(q, sw, now, LEAN_IF);
 }
 static __attribute__((noinline)) void router_tick_lean_islip(iqr *q, uint32_t sw, int64_t now)
 {
-    router_tick_k(q, sw, now, 0, LEAN_ISLIP);
+    router_tick_lean_k(q, sw, now, LEAN_ISLIP);
 }
 static __attribute__((noinline)) void router_tick_lean_if_v2(iqr *q, uint32_t sw, int64_t now)
 {
-    router_tick_k(q, sw, now, 0, LEAN_IF | LEAN_V2);
+    router_tick_lean_k(q, sw, now, LEAN_IF | LEAN_V2);
 }
 static __attribute__((noinline)) void router_tick_lean_islip_v2(iqr *q, uint32_t sw, int64_t now)
 {
-    router_tick_k(q, sw, now, 0, LEAN_ISLIP | LEAN_V2);
+    router_tick_lean_k(q, sw, now, LEAN_ISLIP | LEAN_V2);
 }
 static void router_tick(iqr *q, uint32_t sw, int64_t now)
 {
@@ -1708,6 +1727,318 @@ static void router_tick(iqr *q, uint32_t sw, int64_t now)
         router_tick_rates(q, sw, now);
     else
         router_tick_k(q, sw, now, 0, 0);
+}
+
+/* The lean tick when at most one of its router's active VCs is due (head
+ * comment "Due VCs"), most ticks at low load: router_tick_lean_k's
+ * decisions for that case, with its pass, its VC allocation of a head
+ * asking alone and its one switch allocation request, in a smaller body
+ * (the common tick's registers). The due VC's route computation if its
+ * head is whole in an idle VC; a routed head (VC_VA, ready) asks for the
+ * free output VCs of its range from its one input: grant_one_input's rule
+ * (the free VC nearest the input's pointer: its key under input-first, its
+ * output under iSLIP; both pointers move past it), or with none free it
+ * loses the round; an active VC's switch allocation request (sa_request)
+ * is the only one, granted with a one-request allocation's pointer moves
+ * (ns == 1). router_next then visits the due VC alone (vc_due) unless it
+ * won its output VC (skipped: the express), and takes the others' due
+ * times as they are, the least of which this pass finds (nothing in the
+ * tick changes them: router_tick_lean_k). Returns 0, having changed
+ * nothing, when two VCs or more are due. */
+static inline __attribute__((always_inline)) int router_tick_one(iqr *q, uint32_t sw, iq_router *r, int64_t now,
+                                                                 const int lean)
+{
+    const uint32_t V = VOF(q, lean), x0 = r->x0;
+    const uint32_t *act = &q->act[(size_t)x0 * V];
+    int64_t *adue = &q->adue[(size_t)x0 * V];
+    const int islip = (lean & LEAN_ALLOC) == LEAN_ISLIP;
+    uint32_t due = NONE;
+    int64_t next = INT64_MAX; /* the least due time of the VCs not due now */
+    for (uint32_t a = 0; a < r->nact; a++) {
+        int64_t t = adue[a];
+        if (t > now) {
+            if (t < next)
+                next = t;
+        } else if (due == NONE)
+            due = a;
+        else
+            return 0;
+    }
+    if (due != NONE) {
+        uint32_t li = act[due], express = NONE;
+        iq_ivc *c = &q->ivc[(size_t)x0 * V + li];
+        if (c->state <= VC_ROUTING && c->n && vc_front(c)->t <= now) { /* route computation */
+            if (c->state == VC_IDLE) {
+                c->state = VC_ROUTING;
+                c->ready = now + q->rd;
+                c->sent = 0;
+            }
+            vc_take(c, vc_front(c)->p);
+            route_k(q, sw, c, vc_front(c)->p, now, lean);
+            c->state = VC_VA;
+        }
+        if (c->state == VC_VA) {
+            if (c->ready <= now) {
+                TN_ASSERT(c->kind != TOPO_HOP_ADAPTIVE && c->kind != TOPO_HOP_ESCAPE && c->out != OUT_NONE,
+                          "lean tick: switch %u: an adaptive or unroutable head", sw);
+                uint32_t xo = x0 + c->out, nin = r->radix * V, ob = c->out * V, best = NONE;
+                uint16_t *pin = &q->va_in[(size_t)x0 * V], *pout = &q->va_out[(size_t)x0 * V];
+                for (uint32_t v = c->vc_base; v < (uint32_t)c->vc_base + c->nvc; v++) {
+                    if (ovc_v(q, xo, v, V)->owner != NONE)
+                        continue;
+                    if (best == NONE || (islip ? rr_dist(ob + v, pin[li], nin) < rr_dist(ob + best, pin[li], nin)
+                                               : rr_dist(v, pin[li], V) < rr_dist(best, pin[li], V)))
+                        best = v;
+                }
+                if (best == NONE) { /* no output VC free: it loses this round */
+                    c->ready = now + q->va;
+                    q->s.va_lost++;
+                } else {
+                    pin[li] = (uint16_t)(islip ? rr_next(ob + best, nin) : rr_next(best, V));
+                    pout[ob + best] = (uint16_t)rr_next(li, nin);
+                    va_grant(q, sw, x0, li, best, now, V);
+                    express = li;
+                }
+            }
+        } else if (c->state == VC_ACTIVE) {
+            uint32_t ns = 0;
+            sa_request(q, x0, li, c, now, 0, q->sq, &ns, V);
+            if (ns) {
+                if (islip) {
+                    q->sa_in[x0 + c->pin] = (uint16_t)rr_next(c->out, r->radix);
+                    q->sa_vc[x0 + c->pin] = (uint16_t)rr_next(c->vin, V);
+                } else
+                    q->sa_in[x0 + c->pin] = (uint16_t)rr_next(c->vin, V);
+                q->sa_out[x0 + c->out] = (uint16_t)rr_next(c->pin, r->radix);
+                sa_grant_k(q, sw, x0, c, now, lean);
+            }
+        }
+        if (express == NONE) { /* router_next's visit */
+            uint32_t n0 = r->nact;
+            int64_t t = vc_due(q, r, due, now, lean);
+            if (r->nact == n0)
+                adue[due] = t;
+            if (t < next)
+                next = t;
+        } else {
+            int64_t t = -1;
+            if (next > now + q->express || express_clear(q, r, c, li, now + q->express, lean))
+                t = sa_express(q, sw, r, li, now, islip, lean);
+            if (t < 0)
+                t = vc_due(q, r, c->act, now, lean);
+            if (c->act != NONE)
+                adue[c->act] = t;
+            if (t < next)
+                next = t;
+        }
+    }
+    if (next != INT64_MAX)
+        router_tick_at(q, sw, next);
+    return 1;
+}
+
+/* The lean copies' tick (lean != 0, "The tick's copies"): router_tick_k's
+ * decisions with fewer passes over the active list. Its one pass visits the
+ * due VCs as router_tick_k's does (route computation, switch allocation
+ * requests, the heads that ask for VC allocation), notes their places, and
+ * takes the least due time of the others, which router_next would read as
+ * they are: nothing in the tick changes them (its grants' flits and credits
+ * go to other routers: no link from a router to itself, lean_of; no
+ * failure, so no iq_kill). router_next's visits are then those places', in
+ * its (descending) order. VC allocation: a head asking alone (most ticks at
+ * low load) is granted as grant_one_input grants its requests, without
+ * writing them: the free output VC of its range nearest its input's
+ * pointer (its key under input-first, its output under iSLIP), both
+ * pointers moving past it; none free, it loses the round. Several heads
+ * write router_tick_k's requests, in its order. Switch allocation and the
+ * express as router_tick_k's. */
+static inline __attribute__((always_inline)) void router_tick_lean_k(iqr *q, uint32_t sw, int64_t now, const int lean)
+{
+    iq_router *r = &q->r[sw];
+    r->tick_at = INT64_MAX;
+    q->s.ticks++;
+    if (router_tick_one(q, sw, r, now, lean))
+        return;
+    const uint32_t V = VOF(q, lean), x0 = r->x0;
+    const int islip = (lean & LEAN_ALLOC) == LEAN_ISLIP;
+    uint32_t *act = &q->act[(size_t)x0 * V];
+    int64_t *adue = &q->adue[(size_t)x0 * V];
+    uint32_t *vis = q->vis, *vreq = q->vreq; /* the due VCs' places; the heads asking for VC allocation */
+    uint32_t nvis = 0, nva = 0, ns = 0;
+    iq_req *sq = q->sq;
+    int64_t next = INT64_MAX; /* the least due time of the VCs not due now */
+    for (uint32_t a = 0; a < r->nact; a++) {
+        int64_t t = adue[a];
+        if (t > now) {
+            if (t < next)
+                next = t;
+            continue;
+        }
+        vis[nvis++] = a;
+        uint32_t li = act[a];
+        iq_ivc *c = &q->ivc[(size_t)x0 * V + li];
+        if (c->state == VC_ACTIVE) {
+            sa_request(q, x0, li, c, now, 0, sq, &ns, V);
+            continue;
+        }
+        if (c->state <= VC_ROUTING) {
+            if (!c->n)
+                continue;
+            iq_flit *f = vc_front(c);
+            if (f->t > now)
+                continue;
+            if (c->state == VC_IDLE) {
+                c->state = VC_ROUTING;
+                c->ready = now + q->rd;
+                c->sent = 0;
+            }
+            vc_take(c, f->p);
+            route_k(q, sw, c, f->p, now, lean);
+            c->state = VC_VA;
+        }
+        if (c->state == VC_VA && c->ready <= now)
+            vreq[nva++] = li;
+    }
+    uint32_t express = NONE; /* the head granted now, if it can take the express switch allocation */
+    if (nva == 1) {
+        uint32_t li = vreq[0];
+        iq_ivc *c = &q->ivc[(size_t)x0 * V + li];
+        TN_ASSERT(c->kind != TOPO_HOP_ADAPTIVE && c->kind != TOPO_HOP_ESCAPE && c->out != OUT_NONE,
+                  "lean tick: switch %u: an adaptive or unroutable head", sw);
+        uint32_t xo = x0 + c->out, nin = r->radix * V, ob = c->out * V, best = NONE;
+        uint16_t *pin = &q->va_in[(size_t)x0 * V], *pout = &q->va_out[(size_t)x0 * V];
+        for (uint32_t v = c->vc_base; v < (uint32_t)c->vc_base + c->nvc; v++) {
+            if (ovc_v(q, xo, v, V)->owner != NONE)
+                continue;
+            if (best == NONE || (islip ? rr_dist(ob + v, pin[li], nin) < rr_dist(ob + best, pin[li], nin)
+                                       : rr_dist(v, pin[li], V) < rr_dist(best, pin[li], V)))
+                best = v;
+        }
+        if (best == NONE) { /* no output VC free: it loses this round */
+            c->ready = now + q->va;
+            q->s.va_lost++;
+        } else {
+            pin[li] = (uint16_t)(islip ? rr_next(ob + best, nin) : rr_next(best, V));
+            pout[ob + best] = (uint16_t)rr_next(li, nin);
+            va_grant(q, sw, x0, li, best, now, V);
+            express = li;
+        }
+    } else if (nva) {
+        uint32_t nr = 0, nrvc = 0; /* nrvc: VCs that made VC allocation requests */
+        for (uint32_t i = 0; i < nva; i++) {
+            uint32_t li = vreq[i];
+            iq_ivc *c = &q->ivc[(size_t)x0 * V + li];
+            TN_ASSERT(c->kind != TOPO_HOP_ADAPTIVE && c->kind != TOPO_HOP_ESCAPE && c->out != OUT_NONE,
+                      "lean tick: switch %u: an adaptive or unroutable head", sw);
+            uint32_t xo = x0 + c->out, any = 0;
+            for (uint32_t v = c->vc_base; v < (uint32_t)c->vc_base + c->nvc; v++) {
+                if (ovc_v(q, xo, v, V)->owner != NONE)
+                    continue;
+                q->rq[nr++] = (iq_req){.in = li, .out = c->out * V + v, .key = v, .who = li, .prio = c->cls};
+                any = 1;
+            }
+            nrvc += any;
+            if (!any) { /* no output VC free: it loses this round */
+                c->ready = now + q->va;
+                q->s.va_lost++;
+            }
+        }
+        if (nr) {
+            uint32_t nin = r->radix * V;
+            uint16_t *pin = &q->va_in[(size_t)x0 * V], *pout = &q->va_out[(size_t)x0 * V];
+            if (nrvc == 1) {
+                uint32_t k = grant_one_input(q, nr, nin, nin, V, pin, pout, islip);
+                va_granted(q, sw, x0, k, now, V);
+                express = q->rq[k].who;
+            } else {
+                allocate(q, nr, nin, nin, islip ? nin : V, pin, pout);
+                for (uint32_t k = 0; k < nr; k++) {
+                    iq_ivc *c = &q->ivc[(size_t)x0 * V + q->rq[k].who];
+                    if (c->state != VC_VA)
+                        continue; /* granted by an earlier request of its own */
+                    if (q->granted[k]) {
+                        va_granted(q, sw, x0, k, now, V);
+                        express = q->rq[k].who;
+                    }
+                }
+            }
+            if (nr > 1 && nrvc > 1)
+                for (uint32_t k = 0; k < nr; k++) {
+                    iq_ivc *c = &q->ivc[(size_t)x0 * V + q->rq[k].who];
+                    if (c->state == VC_VA && c->ready <= now) {
+                        c->ready = now + q->va;
+                        q->s.va_lost++;
+                    }
+                }
+        }
+    }
+    /* switch allocation (router_tick_k's) */
+    if (ns) {
+        if (islip && ns > 1) { /* narrow each (input, output) to one VC, round robin */
+            uint32_t k = 0;
+            for (uint32_t i = 0; i < ns; i++) {
+                iq_req a = sq[i];
+                uint32_t j;
+                for (j = 0; j < k; j++)
+                    if (sq[j].in == a.in && sq[j].out == a.out)
+                        break;
+                uint16_t ptr = q->sa_vc[x0 + a.in];
+                if (j == k)
+                    sq[k++] = a;
+                else if (rr_dist(a.key, ptr, V) < rr_dist(sq[j].key, ptr, V)) /* (lean: no strict) */
+                    sq[j] = a;
+            }
+            ns = k;
+        }
+        uint16_t *pin = &q->sa_in[x0], *pout = &q->sa_out[x0];
+        if (ns == 1) { /* one request: granted (allocate's one-input case) */
+            q->granted[0] = 1;
+            pin[sq[0].in] = (uint16_t)(islip ? rr_next(sq[0].out, r->radix) : rr_next(sq[0].key, V));
+            pout[sq[0].out] = (uint16_t)rr_next(sq[0].in, r->radix);
+        } else {
+            iq_req *save = q->rq; /* allocate works on q->rq */
+            q->rq = sq;
+            allocate(q, ns, r->radix, r->radix, islip ? r->radix : V, pin, pout);
+            q->rq = save;
+        }
+        for (uint32_t k = 0; k < ns; k++) {
+            iq_ivc *c = &q->ivc[(size_t)x0 * V + sq[k].who];
+            if (!q->granted[k]) {
+                c->ready = now + (q->sa ? q->sa : q->Tr);
+                q->s.sa_lost++;
+                continue;
+            }
+            if (islip)
+                q->sa_vc[x0 + sq[k].in] = (uint16_t)rr_next(sq[k].key, V);
+            sa_grant_k(q, sw, x0, c, now, lean);
+        }
+    }
+    /* router_next's visits (the others' due times are in `next`) */
+    for (uint32_t i = nvis; i-- > 0;) {
+        uint32_t a = vis[i];
+        if (act[a] == express)
+            continue;
+        uint32_t n0 = r->nact;
+        int64_t t = vc_due(q, r, a, now, lean); /* due again when vc_due says (it may leave the list) */
+        if (r->nact == n0)
+            adue[a] = t;
+        if (t < next)
+            next = t;
+    }
+    if (express != NONE) {
+        int64_t t = -1;
+        iq_ivc *c = &q->ivc[(size_t)x0 * V + express];
+        if (next > now + q->express || express_clear(q, r, c, express, now + q->express, lean))
+            t = sa_express(q, sw, r, express, now, islip, lean);
+        if (t < 0)
+            t = vc_due(q, r, c->act, now, lean);
+        if (c->act != NONE)
+            adue[c->act] = t;
+        if (t < next)
+            next = t;
+    }
+    if (next != INT64_MAX)
+        router_tick_at(q, sw, next);
 }
 
 static inline __attribute__((always_inline)) void router_tick_k(iqr *q, uint32_t sw, int64_t now, const int rates,
@@ -1902,35 +2233,40 @@ static inline __attribute__((always_inline)) void router_tick_k(iqr *q, uint32_t
 
 /* ---- hosts ---- */
 
-static void host_try(iqr *q, uint32_t h, int64_t now)
+/* The host's try at now. With direct, dm is a message iqr_send hands to
+ * an idle host with one class whose NIC would cut it alone (nic_alone),
+ * taken without the NIC's queues if it goes now (1 returned), as the NIC's
+ * choice would be; NULL (host_try): the NIC's messages. */
+static inline __attribute__((always_inline)) int host_try_k(iqr *q, uint32_t h, int64_t now, net_msg *dm,
+                                                            const int direct)
 {
     swnet *st = q->st;
     iq_host *hs = &q->h[h];
     uint32_t xo = q->X + h;
     if (hs->last_ps >= 0 && now < hs->last_ps + q->T) {
         host_tick_at(q, h, hs->last_ps + q->T);
-        return;
+        return 0;
     }
     if (__builtin_expect(q->lT != NULL, 0) && q->lnext[xo] >= now + q->T) {
         /* an uplink of its own rate: the host's tick at which it can start
          * (link_can_start: a host's flit is on its uplink at its tick) */
         host_tick_at(q, h, q->lnext[xo] - q->T + 1);
-        return;
+        return 0;
     }
-    if (!hs->p) {
-        net_msg *dm = q->direct; /* (iqr_send: not in the NIC yet, the only message of h) */
-        if (!dm && !nic_pending(&st->nic, h))
-            return;
+    int fresh = 0; /* a packet picked now: its VC has the credit (checked now) */
+    if (direct || !hs->p) { /* (direct: iqr_send saw no packet) */
+        if (!direct && !nic_pending(&st->nic, h))
+            return 0;
         /* the NIC's choice; with per-class VCs the first class, in class
          * order, that has an injection VC of its own with room (a class
          * out of credit blocks no other) */
-        uint32_t mask = q->pcls > 1 ? st->nic.node[h].mask : 0;
+        uint32_t mask = !direct && q->pcls > 1 ? st->nic.node[h].mask : 0;
         uint32_t pick = NONE, kpick = UINT32_MAX, base = 0, n = q->ninj;
         int64_t t = INT64_MAX;
         do {
             uint32_t k = mask ? (uint32_t)__builtin_ctz(mask) : UINT32_MAX;
             mask &= mask - 1;
-            int64_t pb = dm ? (int64_t)dm->size_bytes
+            int64_t pb = direct ? (int64_t)dm->size_bytes
                          : k == UINT32_MAX ? nic_peek_bytes(&st->nic, h) : nic_peek_class(&st->nic, h, k);
             uint64_t bytes = (uint64_t)pb;
             int32_t need = q->wormhole ? 1 : (int32_t)(bytes ? (bytes - 1) / q->flit + 1 : 1);
@@ -1961,14 +2297,13 @@ static void host_try(iqr *q, uint32_t h, int64_t now)
         if (pick == NONE) {
             if (t != INT64_MAX)
                 host_tick_at(q, h, t);
-            return;
+            return 0;
         }
         hs->rr = (uint16_t)(pick - base + 1 == n ? 0 : pick - base + 1);
         nic_piece pc;
-        if (dm) {
+        if (direct)
             nic_take_alone(&st->nic, dm, &pc);
-            q->direct = NULL;
-        } else if (kpick == UINT32_MAX)
+        else if (kpick == UINT32_MAX)
             nic_take(&st->nic, h, 0, &pc);
         else
             nic_take_class(&st->nic, h, kpick, 0, &pc);
@@ -1992,14 +2327,15 @@ static void host_try(iqr *q, uint32_t h, int64_t now)
         hs->p = p;
         hs->vc = (uint16_t)pick;
         hs->sent = 0;
+        fresh = 1;
     }
-    if (credits_now(q, xo, hs->vc, now) < 1) {
+    if (!fresh && credits_now(q, xo, hs->vc, now) < 1) {
         iq_ovc *o = ovc_at(q, xo, hs->vc);
         if (o->cn)
             host_tick_at(q, h, o->front);
         else
             o->waiting = 1;
-        return;
+        return 0;
     }
     ovc_at(q, xo, hs->vc)->credits--;
     iq_pkt *p = hs->p;
@@ -2017,7 +2353,10 @@ static void host_try(iqr *q, uint32_t h, int64_t now)
         hs->p = NULL;
     if (hs->p || nic_pending(&st->nic, h))
         host_tick_at(q, h, now + q->T);
+    return 1;
 }
+
+static void host_try(iqr *q, uint32_t h, int64_t now) { (void)host_try_k(q, h, now, NULL, 0); }
 
 /* ---- the watchdog (head comment "Watchdog") ---- */
 
@@ -2198,8 +2537,15 @@ static void ev_step(sim *s, void *ctx, uint64_t arg)
                 q->due--;
             }
         }
-    for (uint32_t k = first; k != q->dr_tail; k++) /* (in time order, after the previous steps') */
-        sim_schedule_lane_at(s, q->dlane, q->dr[k & (q->dr_cap - 1)]->t_aux_ps, 0);
+    for (uint32_t k = first, mask = q->dr_cap - 1; k != q->dr_tail;) { /* (in time order, after the previous
+                                                                             * steps'; one event a time) */
+        int64_t tk = q->dr[k & mask]->t_aux_ps;
+        uint32_t n = 1;
+        while (k + n != q->dr_tail && q->dr[(k + n) & mask]->t_aux_ps == tk)
+            n++;
+        sim_schedule_lane_at(s, q->dlane, tk, n);
+        k += n;
+    }
     q->step_at = INT64_MAX;
     if (q->due) {
         int64_t next = end;
@@ -2418,12 +2764,8 @@ void iqr_send(swnet *st, net_msg *m)
     if (!hs->p && hs->tick_at == INT64_MAX && q->pcls == 1 && grid(q, now) == now && nic_alone(&st->nic, m)) {
         /* host_try now, as below, with m taken alone (nic_alone) if it goes; else queued as below, after
          * host_try's decisions, which were those of m in the NIC */
-        q->direct = m;
-        host_try(q, m->src, now);
-        if (q->direct) {
-            q->direct = NULL;
+        if (!host_try_k(q, m->src, now, m, 1))
             nic_push(&st->nic, m);
-        }
         return;
     }
     nic_push(&st->nic, m);
@@ -2638,6 +2980,8 @@ void iqr_fini(swnet *st)
     free(q->m_in);
     free(q->m_out);
     free(q->choice);
+    free(q->vis);
+    free(q->vreq);
     free(q->granted);
     free(q->rcal);
     free(q->hcal);
@@ -2960,6 +3304,8 @@ int iqr_init(swnet *st, const swnet_params *p, char *err, size_t errlen)
     q->m_in = tn_xmalloc((size_t)q->maxr * V * sizeof *q->m_in);
     q->m_out = tn_xmalloc((size_t)q->maxr * V * sizeof *q->m_out);
     q->choice = tn_xmalloc((size_t)q->maxr * V * sizeof *q->choice);
+    q->vis = tn_xmalloc((size_t)q->maxr * V * sizeof *q->vis);
+    q->vreq = tn_xmalloc((size_t)q->maxr * V * sizeof *q->vreq);
     calendar_init(q, S, N);
     express_init(q, N);
     q->lean = lean_of(q);

@@ -514,26 +514,6 @@ static inline uint64_t packets_of(const swnet *st, uint64_t bytes)
     return bytes ? (bytes - 1) / st->mtu + 1 : 1;
 }
 
-/* splitmix64's finalizer (Steele, Lea and Flood, OOPSLA 2014) */
-static uint64_t mix64(uint64_t z)
-{
-    z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
-    z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
-    return z ^ (z >> 31);
-}
-
-/* The id a message's route is hashed on: its own, or for a transport's
- * segment or ACK its flow's (the workload message's): ECMP hashes a
- * connection's 5-tuple, so one flow's segments take one path and arrive in
- * order (per-segment hashing sprayed them over the spines: duplicate ACKs
- * and spurious fast retransmits without a single loss). */
-static inline uint64_t flow_key(const net_msg *m)
-{
-    return m->client == NET_TP_CLIENT ? ((const tp_flow *)m->p)->msg_id : m->id;
-}
-
-uint64_t swnet_salt(const swnet *st, const net_msg *m) { return mix64(st->salt_key ^ flow_key(m)); }
-
 static inline swnet_port *port_at(const swnet *st, uint32_t l)
 {
     return (swnet_port *)(st->lk + (size_t)l * st->stride);
@@ -1168,7 +1148,7 @@ static swnet_pkt *host_pick(swnet *st, uint32_t h, int64_t now)
     uint32_t sw, port;
     st->t.ops->attach(&st->t, m->src, &sw, &port);
     p->next_sw = sw;
-    st->t.ops->hdr_init(&st->t, m->src, m->dst, mix64(st->salt_key ^ flow_key(m)), &p->hdr);
+    st->t.ops->hdr_init(&st->t, m->src, m->dst, swnet_mix64(st->salt_key ^ swnet_flow_key(m)), &p->hdr);
     st->st.packets++;
     return p;
 }
@@ -1748,7 +1728,7 @@ uint64_t swnet_link_count(const void *state) { return ((const swnet *)state)->li
 size_t swnet_route(const void *state, uint32_t src, uint32_t dst, uint64_t *links, size_t max)
 {
     const swnet *st = state;
-    return topo_route(&st->t, src, dst, mix64(((uint64_t)src << 32) | dst), links, NULL, max);
+    return topo_route(&st->t, src, dst, swnet_mix64(((uint64_t)src << 32) | dst), links, NULL, max);
 }
 
 uint64_t swnet_routes_key(const void *state) { return ((const swnet *)state)->routes_key; }
@@ -1764,7 +1744,7 @@ size_t swnet_route_many(const void *state, size_t n, const uint64_t *ends, uint3
     for (size_t i = 0; i < n; i += 1024) {
         size_t m = n - i < 1024 ? n - i : 1024;
         for (size_t j = 0; j < m; j++)
-            salts[j] = mix64(ends[i + j]); /* swnet_route's salt of (src, dst) */
+            salts[j] = swnet_mix64(ends[i + j]); /* swnet_route's salt of (src, dst) */
         topo_route_many(&st->t, m, ends + i, salts, links + i * stride, len + i, stride);
     }
     return 0;

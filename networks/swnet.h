@@ -28,6 +28,7 @@
 #include "network.h"
 #include "port.h"
 #include "topo.h"
+#include "transport.h"
 
 /* network.flow-control */
 typedef enum swnet_flow { SWNET_CREDIT = 0, SWNET_INFINITE = 1, SWNET_PFC = 2 } swnet_flow;
@@ -530,9 +531,32 @@ int swnet_init(void *state, net *n, topo *t, const swnet_params *p, char *err, s
 void swnet_set_zero_load_topo(void *state, topo *zl);
 
 void swnet_send(void *state, net_msg *m);
+/* splitmix64's finalizer (Steele, Lea and Flood, OOPSLA 2014) */
+static inline uint64_t swnet_mix64(uint64_t z)
+{
+    z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
+    z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
+    return z ^ (z >> 31);
+}
+
+/* The id a message's route is hashed on: its own, or for a transport's
+ * segment or ACK its flow's (the workload message's): ECMP hashes a
+ * connection's 5-tuple, so one flow's segments take one path and arrive in
+ * order (per-segment hashing sprayed them over the spines: duplicate ACKs
+ * and spurious fast retransmits without a single loss). */
+static inline uint64_t swnet_flow_key(const net_msg *m)
+{
+    return m->client == NET_TP_CLIENT ? ((const tp_flow *)m->p)->msg_id : m->id;
+}
+
 /* The salt of message m's routing choices (a hash of its id with the
- * fabric's key): the same for both router models. */
-uint64_t swnet_salt(const swnet *st, const net_msg *m);
+ * fabric's key): the same for both router models. Inline: the input-queued
+ * host calls it for every packet. */
+static inline uint64_t swnet_salt(const swnet *st, const net_msg *m)
+{
+    return swnet_mix64(st->salt_key ^ swnet_flow_key(m));
+}
+
 int64_t swnet_zero_load_ps(const void *state, uint32_t src, uint32_t dst, uint64_t bytes);
 uint64_t swnet_link_count(const void *state);
 size_t swnet_route(const void *state, uint32_t src, uint32_t dst, uint64_t *links, size_t max);

@@ -30,7 +30,7 @@ struct sim {
     uint32_t cap;       /* allocated slots */
     uint32_t free_head; /* first free slot, SLOT_NONE if none */
     volatile sig_atomic_t stop; /* sim_stop called during the current sim_run (a signal handler may) */
-    uint64_t executed;  /* callbacks run since creation */
+    uint64_t executed;  /* events run since creation (a batch as its events: sim_count_events) */
     uint64_t pending;   /* scheduled, not fired, not cancelled */
     int running;        /* inside sim_run */
     int64_t lane_delay_ps[EVQ_MAX_LANES]; /* each lane's delay (-1: absolute times, sim_lane_abs), callback and
@@ -69,6 +69,7 @@ void sim_destroy(sim *s)
 
 uint64_t sim_events_executed(const sim *s) { return s->executed; }
 uint64_t sim_pending(const sim *s) { return s->pending; }
+void sim_count_events(sim *s, uint64_t k) { s->executed += k; }
 
 static void slot_pool_grow(sim *s)
 {
@@ -265,7 +266,7 @@ bool sim_cancel(sim *s, sim_event_id id)
  * to the minimum, so a run without lanes pays nothing for them. */
 static inline __attribute__((always_inline)) uint64_t run_loop(sim *s, int64_t until_ps, const int lanes)
 {
-    uint64_t ran = 0;
+    const uint64_t executed0 = s->executed; /* (sim_run's return: with sim_count_events' batches) */
     const uint64_t until_hi = (uint64_t)until_ps ^ (UINT64_C(1) << 63); /* flipped, as in the keys */
     (void)until_hi;
     /* a stop asked before the call (a signal handler racing with it) holds:
@@ -296,7 +297,6 @@ static inline __attribute__((always_inline)) uint64_t run_loop(sim *s, int64_t u
                 s->clock.now_ps = evq_key_time(k);
                 s->pending--;
                 s->executed++;
-                ran++;
                 s->lane_cb[i](s, s->lane_ctx[i], evq_key_slot(k));
                 continue;
             }
@@ -336,12 +336,11 @@ static inline __attribute__((always_inline)) uint64_t run_loop(sim *s, int64_t u
         s->clock.now_ps = evq_key_time(k);
         s->pending--;
         s->executed++;
-        ran++;
         cb(s, ctx, arg);
         evq_settle(&s->q);
     }
     s->stop = 0;
-    return ran;
+    return s->executed - executed0;
 }
 
 uint64_t sim_run(sim *s, int64_t until_ps)

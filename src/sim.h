@@ -87,6 +87,13 @@ typedef void (*sim_lane_pf)(void *ctx, uint32_t arg, unsigned stage);
  * ports: 4% of its cycles in pf_retry). */
 #define SIM_LOOKAHEAD_MIN_BYTES ((size_t)1 << 20)
 void sim_lane_prefetch(sim *s, int lane, sim_lane_pf pf, unsigned ahead, unsigned stages);
+/* Batches: a callback that does the work of 1 + k events of its own
+ * (same time, consecutive in the queue's order, so that nothing else could
+ * fire between them: a fabric's same-time deliveries scheduled back to
+ * back) counts the k more, so sim_events_executed and sim_run's return are
+ * those of the unbatched events (runs.csv's events). The batch is one
+ * event to sim_pending. */
+void sim_count_events(sim *s, uint64_t k);
 /* Cancel a pending event; returns false if it already fired, was cancelled or id is unknown. */
 bool sim_cancel(sim *s, sim_event_id id);
 

@@ -27,6 +27,7 @@
 
 #include <gsl/gsl_rng.h>
 
+#include "event_queue.h"
 #include "harness.h"
 #include "iqrouter.h"
 #include "network.h"
@@ -1268,6 +1269,51 @@ START_TEST(test_host_tick_pending)
 }
 END_TEST
 
+/* Same-time deliveries go into the engine as one event (ev_step,
+ * ev_deliver_lane) that counts as one event per delivery
+ * (sim_count_events, runs.csv's events): the same traffic with every
+ * delivery an event of its own through the heap (the fabric given no lane,
+ * th_lanes_taken) delivers every message at the same picosecond in the same
+ * order and counts the same events. Random 1-3 packet messages on a 4x4
+ * torus, handed over on the flit grid: many deliveries share a time. */
+START_TEST(test_delivery_batch_events)
+{
+    const char *sets[] = {"network.router=input-queued", "network.flit-size=1B", "network.mtu=1B",
+                          "network.vc-buffer=8B", "network.host-link-latency=0ns", "network.dims=4 4", NULL};
+    enum { M = 400 };
+    static uint64_t id[2][M];
+    static int64_t t[2][M];
+    uint64_t events[2];
+    for (int heap = 0; heap < 2; heap++) {
+        net_params core = core_bs(16);
+        th_lanes_taken = heap ? EVQ_MAX_LANES : 0;
+        th_net *h = th_net_new("torus", &core, sets, NULL, 1, M);
+        gsl_rng *g = gsl_rng_alloc(gsl_rng_mt19937);
+        gsl_rng_set(g, 7);
+        for (int i = 0; i < M; i++) {
+            uint32_t a = (uint32_t)gsl_rng_uniform_int(g, 16);
+            uint32_t b = (a + 1 + (uint32_t)gsl_rng_uniform_int(g, 15)) % 16;
+            int64_t at = (int64_t)gsl_rng_uniform_int(g, 100) * NS;
+            th_at_low(h, at, a, b, 1 + gsl_rng_uniform_int(g, 3));
+        }
+        gsl_rng_free(g);
+        events[heap] = th_net_go(h);
+        ck_assert_uint_eq(h->nrec, M);
+        memcpy(id[heap], h->id, sizeof id[heap]);
+        memcpy(t[heap], h->t_ps, sizeof t[heap]);
+        th_net_free(h);
+    }
+    unsigned shared = 0; /* deliveries at the time of the one before */
+    for (int i = 0; i < M; i++) {
+        ck_assert_uint_eq(id[0][i], id[1][i]);
+        ck_assert_int_eq(t[0][i], t[1][i]);
+        shared += i > 0 && t[0][i] == t[0][i - 1];
+    }
+    ck_assert_uint_ge(shared, M / 4); /* (the batches this test is about) */
+    ck_assert_uint_eq(events[0], events[1]);
+}
+END_TEST
+
 /* ---- the lean tick and the express switch allocation against the general tick ----
  * Random input-queued configurations (iqr_diff_cfg): every switched
  * topology and one switch (a 1-level fat tree of 2-8 hosts: the
@@ -1680,6 +1726,7 @@ static Suite *iqr_suite(void)
     tcase_add_test(t, test_express_tail_behind);
     tcase_add_test(t, test_lean_matches_general);
     tcase_add_test(t, test_host_tick_pending);
+    tcase_add_test(t, test_delivery_batch_events);
     tcase_add_test(t, test_deadlock_watchdog);
     suite_add_tcase(s, t);
     /* a case of its own: bench/iqr-diff.sh runs it alone (CK_RUN_CASE=diff) on more configurations */

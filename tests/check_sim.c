@@ -218,6 +218,36 @@ START_TEST(test_stop)
 }
 END_TEST
 
+/* A batch: a callback that did the work of 1 + arg events counts arg more
+ * (sim_count_events) in sim_run's return and sim_events_executed, also
+ * across a stop; it is one event to sim_pending. */
+static void batch_of(sim *s, void *ctx, uint64_t arg)
+{
+    record(s, ctx, arg);
+    sim_count_events(s, arg);
+}
+
+START_TEST(test_count_events)
+{
+    sim *s = sim_create();
+    trace tr;
+    trace_init(&tr, 8);
+    sim_schedule_at(s, 10, batch_of, &tr, 4); /* 5 events */
+    sim_schedule_at(s, 10, stopper, &tr, 1);  /* 1 */
+    sim_schedule_at(s, 20, batch_of, &tr, 2); /* 3 */
+    sim_schedule_at(s, 30, record, &tr, 3);   /* 1 */
+    ck_assert_uint_eq(sim_pending(s), 4);
+    ck_assert_uint_eq(sim_run(s, SIM_TIME_MAX), 5 + 1);
+    ck_assert_uint_eq(sim_pending(s), 2);
+    ck_assert_uint_eq(sim_run(s, SIM_TIME_MAX), 3 + 1);
+    ck_assert_uint_eq(sim_events_executed(s), 10);
+    ck_assert_uint_eq(sim_pending(s), 0);
+    ck_assert_uint_eq(tr.n, 4);
+    trace_free(&tr);
+    sim_destroy(s);
+}
+END_TEST
+
 /* A chain: each link checks now, schedules the next link 7 ps later and a
  * zero-delay follower, which must run after everything already queued at
  * the same time (FIFO), then cancels a decoy scheduled for the same time. */
@@ -1228,6 +1258,7 @@ static Suite *sim_suite(void)
     tcase_add_test(tc, test_cancelled_does_not_advance_time);
     tcase_add_test(tc, test_run_until);
     tcase_add_test(tc, test_stop);
+    tcase_add_test(tc, test_count_events);
     tcase_add_test(tc, test_schedule_from_callback);
     tcase_add_test(tc, test_now_and_schedule_relative);
     tcase_add_test(tc, test_evq_order);

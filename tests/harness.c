@@ -300,12 +300,23 @@ static void on_deliver(void *owner, net_msg *m)
         net_msg_release(&h->pool, m);
 }
 
+unsigned th_lanes_taken;
+
+static void no_event(sim *s, void *ctx, uint64_t arg)
+{
+    (void)s, (void)ctx, (void)arg;
+    ck_abort_msg("an event in a lane taken by th_lanes_taken");
+}
+
 th_net *th_net_try(const char *name, const net_params *core, const char *const *sets, const phy_params *phy,
                    uint64_t seed, size_t cap, char *err, size_t errlen)
 {
     const net_ops *ops = th_net_ops(name);
     th_net *h = calloc(1, sizeof *h);
     h->s = sim_create();
+    for (unsigned k = 0; k < th_lanes_taken; k++)
+        ck_assert_int_eq(sim_lane(h->s, (int64_t)k, no_event, NULL), (int)k);
+    th_lanes_taken = 0;
     h->rng = gsl_rng_alloc(gsl_rng_mt19937);
     gsl_rng_set(h->rng, seed);
     void *params = th_net_params(ops, sets);

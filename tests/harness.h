@@ -126,6 +126,10 @@ th_net *th_net_new(const char *name, const net_params *core, const char *const *
 /* The same, returning NULL and the error instead of aborting. */
 th_net *th_net_try(const char *name, const net_params *core, const char *const *sets, const phy_params *phy,
                    uint64_t seed, size_t cap, char *err, size_t errlen);
+/* Lanes of the engine taken before the next fabric th_net_try makes
+ * (then 0 again): EVQ_MAX_LANES leaves the fabric none, so it schedules
+ * every event through the heap (a model's path without lanes). */
+extern unsigned th_lanes_taken;
 /* A fabric whose deliveries go to deliver(owner, m), logged in h->log
  * first and otherwise untouched (for tests that drive a fabric with their
  * own machinery, e.g. the task-program executor). Aborts the test on
