@@ -991,6 +991,16 @@ static inline __attribute__((always_inline)) uint32_t grant_one_input(iqr *q, ui
     return best; /* the one granted */
 }
 
+/* two of requests rq[0..nr) share an input or an output (allocate's clash) */
+static inline int rq_clash(const iq_req *rq, uint32_t nr)
+{
+    for (uint32_t r = 1; r < nr; r++)
+        for (uint32_t k = 0; k < r; k++)
+            if (rq[k].in == rq[r].in || rq[k].out == rq[r].out)
+                return 1;
+    return 0;
+}
+
 static void allocate(iqr *q, uint32_t nr, uint32_t nin, uint32_t nout, uint32_t nkey, uint16_t *pin, uint16_t *pout)
 {
     iq_req *rq = q->rq;
@@ -1011,14 +1021,7 @@ static void allocate(iqr *q, uint32_t nr, uint32_t nin, uint32_t nout, uint32_t 
     }
     /* no two requests share an input or an output (the common case): both
      * allocators grant them all, and move the pointers as below */
-    int clash = 0;
-    for (uint32_t r = 1; r < nr && !clash; r++)
-        for (uint32_t k = 0; k < r; k++)
-            if (rq[k].in == rq[r].in || rq[k].out == rq[r].out) {
-                clash = 1;
-                break;
-            }
-    if (!clash) {
+    if (!rq_clash(rq, nr)) {
         for (uint32_t r = 0; r < nr; r++) {
             q->granted[r] = 1;
             pin[rq[r].in] = (uint16_t)(q->islip ? rr_next(rq[r].out, nout) : rr_next(rq[r].key, nkey));
@@ -1950,6 +1953,16 @@ static inline __attribute__((always_inline)) void router_tick_lean_k(iqr *q, uin
                 uint32_t k = grant_one_input(q, nr, nin, nin, V, pin, pout, islip);
                 va_granted(q, sw, x0, k, now, V);
                 express = q->rq[k].who;
+            } else if (nr == nrvc && !rq_clash(q->rq, nr)) {
+                /* one request per head, no two for one output VC (allocate's case without a clash, its pointer
+                   moves): all granted */
+                for (uint32_t k = 0; k < nr; k++) {
+                    const iq_req *a = &q->rq[k];
+                    pin[a->in] = (uint16_t)(islip ? rr_next(a->out, nin) : rr_next(a->key, V));
+                    pout[a->out] = (uint16_t)rr_next(a->in, nin);
+                    va_granted(q, sw, x0, k, now, V);
+                }
+                express = q->rq[nr - 1].who;
             } else {
                 allocate(q, nr, nin, nin, islip ? nin : V, pin, pout);
                 for (uint32_t k = 0; k < nr; k++) {
@@ -1991,10 +2004,13 @@ static inline __attribute__((always_inline)) void router_tick_lean_k(iqr *q, uin
             ns = k;
         }
         uint16_t *pin = &q->sa_in[x0], *pout = &q->sa_out[x0];
-        if (ns == 1) { /* one request: granted (allocate's one-input case) */
-            q->granted[0] = 1;
-            pin[sq[0].in] = (uint16_t)(islip ? rr_next(sq[0].out, r->radix) : rr_next(sq[0].key, V));
-            pout[sq[0].out] = (uint16_t)rr_next(sq[0].in, r->radix);
+        if (ns == 1 || !rq_clash(sq, ns)) { /* one request, or none sharing a port: all granted (allocate's
+                                                one-input case and its case without a clash) */
+            for (uint32_t k = 0; k < ns; k++) {
+                q->granted[k] = 1;
+                pin[sq[k].in] = (uint16_t)(islip ? rr_next(sq[k].out, r->radix) : rr_next(sq[k].key, V));
+                pout[sq[k].out] = (uint16_t)rr_next(sq[k].in, r->radix);
+            }
         } else {
             iq_req *save = q->rq; /* allocate works on q->rq */
             q->rq = sq;
