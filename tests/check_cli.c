@@ -549,8 +549,7 @@ START_TEST(test_set_errors_blame_the_option)
         {"validate configs/examples/quickstart.xml --set network.type=spinet --set system.nodes=100",
          "error: --set system.nodes=100: spinet: nodes=100 must be a power of two"},
         {"validate configs/examples/quickstart.xml --set network.bandwidth=1b/s",
-         "configs/examples/quickstart.xml (with --set network.bandwidth=1b/s): error: sweep point 0: "
-         "workload.task.send-size can draw 128kB"},
+         "error: --set network.bandwidth=1b/s: sweep point 0: workload.task.send-size can draw 128kB"},
         {"validate configs/examples/quickstart.xml --set workload.tree.generator=deterministic",
          "configs/examples/quickstart.xml:16:5 (with --set workload.tree.generator=deterministic): error: <tree>: "
          "missing attribute z"},
@@ -627,6 +626,52 @@ END_TEST
  * message names network.bandwidth: that axis; 3 = (1b/s, 1e-4/s): the size
  * is checked first, the same value for the same reason as point 2, so not
  * repeated. Without the sweep, the same refusal names the file. */
+/* A point refused past the checks (its memory estimate, resolving it) by
+ * a value the command line set names that option, in validate and run
+ * alike, not a line of the file it did not come from: the fixture's 200
+ * jobs fit in 8 GB at every point, --set workload.jobs=1e10 does not (its
+ * records alone: 680 GB); validate used to say <FILE>:2:11: system.nodes="64"
+ * (run the same), and run's resolve refusal named no option at all
+ * ("tasknet run: error: sweep point 0 (...)": 1e10 jobs at 5000/s span 2e6
+ * s, more than a run's 1e6 s). As the loader's errors an option causes:
+ * "error: --set ...: ..." (no place in the file). */
+START_TEST(test_refusals_name_set)
+{
+    const char *f = "tests/fixtures/sweep_resolve_refused.xml";
+    char cmd[1024];
+    int st;
+    snprintf(cmd, sizeof cmd, "TASKNET_MEMORY=8GB \"$TASKNET\" validate %s --set workload.jobs=1e10 2>&1", f);
+    char *out = run_sh(cmd, &st);
+    ck_assert_msg(st == 1 &&
+                      strstr(out, "error: --set workload.jobs=1e10: sweep point 0 "
+                                  "(network.bandwidth=10Gb/s workload.arrival-rate=5000/s): a run needs about ") &&
+                      !strstr(out, "system.nodes=\"64\""),
+                  "status %d\n%s", st, out);
+    free(out);
+    snprintf(cmd, sizeof cmd,
+             "d=$(mktemp -d) && TASKNET_MEMORY=8GB \"$TASKNET\" run %s --set workload.jobs=1e10 -q -o \"$d/o\" 2>&1; "
+             "st=$?; rm -rf \"$d\"; exit $st", f);
+    out = run_sh(cmd, &st);
+    ck_assert_msg(st == 1 && strstr(out, "tasknet run: error: --set "
+                                         "workload.jobs=1e10: sweep point 0 (network.bandwidth=10Gb/s "
+                                         "workload.arrival-rate=5000/s): 10000000000 jobs arriving at 5000/s span 2e+06 s"),
+                  "status %d\n%s", st, out);
+    free(out);
+    /* a refusal at an axis with values from the command line: run adds
+     * "(with --set ...)" after the place, as validate does (the 1 MB send
+     * size is the option's; the axis sent 1b/s) */
+    snprintf(cmd, sizeof cmd,
+             "d=$(mktemp -d) && \"$TASKNET\" run %s --set workload.arrival-rate=5000/s --set "
+             "workload.task.send-size=1MB -q -o \"$d/o\" 2>&1; st=$?; rm -rf \"$d\"; exit $st", f);
+    out = run_sh(cmd, &st);
+    ck_assert_msg(st == 1 && strstr(out, "tasknet run: error: tests/fixtures/sweep_resolve_refused.xml:11:11 (with --set "
+                                         "workload.arrival-rate=5000/s, --set workload.task.send-size=1MB): <axis "
+                                         "param=\"network.bandwidth\">: value '1b/s' at sweep point 1"),
+                  "status %d\n%s", st, out);
+    free(out);
+}
+END_TEST
+
 START_TEST(test_resolve_refusals_at_axis)
 {
     const char *f = "tests/fixtures/sweep_resolve_refused.xml";
@@ -776,7 +821,9 @@ START_TEST(test_horizon_refused_before_the_run)
         int st;
         char *out = run_tasknet(args, &st);
         ck_assert_msg(st == 1, "status %d: %s", st, out);
-        ck_assert_msg(strstr(out, "error: sweep point 0: a mean job computes for ") != NULL &&
+        /* the option that sent the value is named (test_refusals_name_set) */
+        ck_assert_msg(strstr(out, "tasknet run: error: --set network.switch-latency=1e5s: sweep point 0: a mean job "
+                                  "computes for ") != NULL &&
                           strstr(out, "more than the 1e+06 s a run can span") != NULL,
                       "%s", out);
         ck_assert_msg(strstr(out, "internal error") == NULL && strstr(out, "\"points\"") == NULL, "%s", out);
@@ -2085,6 +2132,7 @@ static Suite *cli_suite(void)
     tcase_add_test(sw, test_set_errors_blame_the_option);
     tcase_add_test(sw, test_set_before_checks);
     tcase_add_test(sw, test_resolve_refusals_at_axis);
+    tcase_add_test(sw, test_refusals_name_set);
     tcase_add_test(sw, test_config_from_stdin);
     tcase_add_test(sw, test_job_sums_do_not_overflow);
     tcase_add_test(sw, test_horizon_refused_before_the_run);
