@@ -672,6 +672,51 @@ START_TEST(test_refusals_name_set)
 }
 END_TEST
 
+/* A check's refusal that names a row keeping its default, caused by a
+ * value an axis or --set sent to another row the message names, is placed
+ * at that axis or option, not at the element of the row named: on a 4x4
+ * torus (B = 10 Gb/s, mtu 4096 B by default, vc-buffer 16384 B), sweeping
+ * network.bandwidth to 1 b/s makes a packet take 4096 x 8 s > 1 hour
+ * (reported for network.mtu), and network.mtu to 2 GB overflows the
+ * vc-buffer (reported for network.vc-buffer); both were reported at
+ * <network> (line 3), a place neither value came from. */
+START_TEST(test_check_refusals_at_axis)
+{
+    const char *mk = "d=$(mktemp -d) && printf '%%s\n' '<tasknet version=\"1\">' '  <system nodes=\"16\"/>' "
+                     "'  <network type=\"torus\" dims=\"4 4\" bandwidth=\"10Gb/s\"/>' "
+                     "'  <workload type=\"uniform-random\" message-size=\"4kB\" offered-load=\"0.1\" duration=\"1us\"/>' "
+                     "'  <run replicas=\"1\" seed=\"1\"/>' '  <sweep>' '    <axis param=\"%s\" values=\"%s\"/>' "
+                     "'  </sweep>' '</tasknet>' > \"$d/c.xml\" && \"$TASKNET\" %s \"$d/c.xml\" %s 2>&1; st=$?; "
+                     "rm -rf \"$d\"; exit $st";
+    char cmd[2048];
+    int st;
+    snprintf(cmd, sizeof cmd, mk, "network.bandwidth", "10Gb/s 1b/s", "validate", "");
+    char *out = run_sh(cmd, &st);
+    ck_assert_msg(st == 1 && strstr(out, "c.xml:7:11: error: <axis param=\"network.bandwidth\">: value '1b/s' at sweep "
+                                         "point 1 (network.bandwidth=1b/s): a packet of 4096 B takes more than 1 hour "
+                                         "at network.bandwidth = 1 b/s; raise network.bandwidth or lower network.mtu") &&
+                      !strstr(out, "<network>"),
+                  "status %d\n%s", st, out);
+    free(out);
+    snprintf(cmd, sizeof cmd, mk, "network.mtu", "4kB 2GB", "validate", "");
+    out = run_sh(cmd, &st);
+    ck_assert_msg(st == 1 && strstr(out, "c.xml:7:11: error: <axis param=\"network.mtu\">: value '2GB' at sweep point 1 "
+                                         "(network.mtu=2GB): 16384 B cannot hold one packet of network.mtu = "
+                                         "2000000000 B") &&
+                      !strstr(out, "<network>"),
+                  "status %d\n%s", st, out);
+    free(out);
+    /* the same value from the command line names the option (run as validate) */
+    snprintf(cmd, sizeof cmd, mk, "workload.offered-load", "0.1 0.2", "run", "--set network.bandwidth=1b/s -q");
+    out = run_sh(cmd, &st);
+    ck_assert_msg(st == 1 && strstr(out, "error: --set network.bandwidth=1b/s: a packet of 4096 B takes more than 1 "
+                                         "hour") &&
+                      !strstr(out, "<network>"),
+                  "status %d\n%s", st, out);
+    free(out);
+}
+END_TEST
+
 START_TEST(test_resolve_refusals_at_axis)
 {
     const char *f = "tests/fixtures/sweep_resolve_refused.xml";
@@ -2133,6 +2178,7 @@ static Suite *cli_suite(void)
     tcase_add_test(sw, test_set_before_checks);
     tcase_add_test(sw, test_resolve_refusals_at_axis);
     tcase_add_test(sw, test_refusals_name_set);
+    tcase_add_test(sw, test_check_refusals_at_axis);
     tcase_add_test(sw, test_config_from_stdin);
     tcase_add_test(sw, test_job_sums_do_not_overflow);
     tcase_add_test(sw, test_horizon_refused_before_the_run);
