@@ -717,6 +717,51 @@ START_TEST(test_check_refusals_at_axis)
 }
 END_TEST
 
+/* A transport's full segment must leave its host within the retransmission
+ * timeout's 60 s ceiling (RFC 6298; transport.h TP_MAX_RTO_PS), or every
+ * segment is sent again before its ACK can come back and the run never
+ * ends (random-configs seed 4 configuration 51, dctcp at 1 b/s, reached
+ * 2^62 ps of simulated time after 13 s and 975 MB). tcp's segment: mss
+ * 1460 B + header 40 B = 1500 B = 12000 bits, so 200 b/s takes exactly 60 s
+ * (accepted: 2 trees of 3 tasks, so that the run's span fits) and 199 b/s
+ * 60.3 s (refused), at the option, the attribute or the axis that sent the
+ * bandwidth. */
+START_TEST(test_transport_segment_within_rto)
+{
+    int st;
+    char *out = run_tasknet("validate configs/examples/quickstart.xml --set transport.type=tcp "
+                            "--set network.bandwidth=200b/s --set workload.jobs=2 --set workload.tree.vertices=3",
+                            &st);
+    ck_assert_msg(st == 0, "status %d\n%s", st, out);
+    free(out);
+    out = run_tasknet("validate configs/examples/quickstart.xml --set transport.type=tcp --set network.bandwidth=199b/s",
+                      &st);
+    ck_assert_msg(st == 1 && strstr(out, "error: --set network.bandwidth=199b/s: a tcp segment of 1500 B (transport.mss "
+                                         "1460 B + headers) takes 60.3 s to leave its host at network.bandwidth = 199 "
+                                         "b/s, more than the 60 s the retransmission timeout can reach (RFC 6298)") &&
+                      strstr(out, "raise network.bandwidth to at least 200 b/s or lower transport.mss"),
+                  "status %d\n%s", st, out);
+    free(out);
+    /* written in the file: at the attribute; swept: at the axis (validate and run) */
+    out = run_sh("sed 's#bandwidth=\"10Gb/s\"#bandwidth=\"100b/s\"#' configs/examples/quickstart.xml | \"$TASKNET\" "
+                 "validate - --set transport.type=tcp 2>&1",
+                 &st);
+    ck_assert_msg(st == 1 && strstr(out, "<stdin>:14:37 (with --set transport.type=tcp): error: <network bandwidth="
+                                         "\"100b/s\">: a tcp segment of 1500 B"),
+                  "status %d\n%s", st, out);
+    free(out);
+    out = run_sh("d=$(mktemp -d) && sed 's#<run replicas=\"2\" seed=\"1\"/>#<run replicas=\"1\" seed=\"1\"/><sweep><axis "
+                 "param=\"network.bandwidth\" values=\"10Gb/s 100b/s\"/></sweep>#' configs/examples/quickstart.xml > "
+                 "\"$d/c.xml\" && \"$TASKNET\" run \"$d/c.xml\" --set transport.type=tcp -q -o \"$d/o\" 2>&1; st=$?; "
+                 "rm -rf \"$d\"; exit $st",
+                 &st);
+    ck_assert_msg(st == 1 && strstr(out, "<axis param=\"network.bandwidth\">: value '100b/s' at sweep point 1 "
+                                         "(network.bandwidth=100b/s): a tcp segment of 1500 B"),
+                  "status %d\n%s", st, out);
+    free(out);
+}
+END_TEST
+
 START_TEST(test_resolve_refusals_at_axis)
 {
     const char *f = "tests/fixtures/sweep_resolve_refused.xml";
@@ -2179,6 +2224,7 @@ static Suite *cli_suite(void)
     tcase_add_test(sw, test_resolve_refusals_at_axis);
     tcase_add_test(sw, test_refusals_name_set);
     tcase_add_test(sw, test_check_refusals_at_axis);
+    tcase_add_test(sw, test_transport_segment_within_rto);
     tcase_add_test(sw, test_config_from_stdin);
     tcase_add_test(sw, test_job_sums_do_not_overflow);
     tcase_add_test(sw, test_horizon_refused_before_the_run);

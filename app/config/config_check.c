@@ -422,6 +422,31 @@ static void workload_rules(const cfg *c, ectx *ec, const net_params *core)
         x_invalid(c, ec, 0, attr, "%s", why);
         break;
     }
+    /* a transport's full segment must cross a link within the retransmission
+     * timeout's 60 s ceiling (transport.h TP_MAX_RTO_PS): its ACK cannot
+     * come back before the segment has left the sender at
+     * network.bandwidth, so otherwise every segment is sent again (go-back-N
+     * from the timeout) and again every 60 s while its first copy is on the
+     * wire, no sample (Karn) ever lowers the timeout, and the copies queue up
+     * faster than the link drains them: the run does not end (random-configs
+     * seed 4 configuration 51, dctcp at 1 b/s, reached 2^62 ps) */
+    for (size_t k = 0; core->bandwidth_bps > 0 && k <= c->nwl; k++) {
+        int type = k < c->nwl ? (c->wl[k].transport > 0 ? c->wl[k].transport - 1 : c->tp.type) : c->tp.type;
+        if (type <= 0 || (size_t)type >= tp_count())
+            continue;
+        uint64_t seg = c->tp.mss_bytes + c->tp.header_bytes + (tp_registry[type]->telemetry ? c->tp.int_bytes : 0);
+        double t_s = (double)seg * 8 / core->bandwidth_bps;
+        if (t_s * 1e12 > (double)TP_MAX_RTO_PS) {
+            x_invalid(c, ec, 0, "network.bandwidth",
+                      "a %s segment of %llu B (transport.mss %llu B + headers) takes %.3g s to leave its host at "
+                      "network.bandwidth = %g b/s, more than the %g s the retransmission timeout can reach (RFC "
+                      "6298): every segment would be sent again before its ACK could come back, and the run would "
+                      "not end; raise network.bandwidth to at least %.3g b/s or lower transport.mss",
+                      tp_registry[type]->name, (unsigned long long)seg, (unsigned long long)c->tp.mss_bytes, t_s,
+                      core->bandwidth_bps, (double)TP_MAX_RTO_PS / 1e12, (double)seg * 8 / ((double)TP_MAX_RTO_PS / 1e12));
+            break;
+        }
+    }
     /* workload.connection="persistent" needs a window-based transport (as transport.connection) */
     for (size_t k = 0; k < c->nwl; k++) {
         int type = c->wl[k].transport > 0 ? c->wl[k].transport - 1 : c->tp.type;
