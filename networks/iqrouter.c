@@ -431,6 +431,7 @@ typedef struct iq_ivc {
     uint8_t state;
     uint8_t kind;      /* its route's candidate kind (topo_hop.kind) */
     uint8_t cls;       /* its priority class (iq_pkt.cls) */
+    uint8_t host;      /* after routing: 1 if its output enters a host (peer's HOSTBIT, read once a hop) */
 } iq_ivc;
 #define OUT_NONE UINT16_MAX
 /* the tick's lean copies (above router_tick, "The tick's copies"): iqr.lean */
@@ -1255,6 +1256,7 @@ static void route(iqr *q, uint32_t sw, iq_ivc *c, iq_pkt *p, int64_t now)
         /* no way on from here since a link failed (network.fail-at): its VC
          * allocation request loses the packet (iq_lost_here) */
         c->out = OUT_NONE;
+        c->host = 0;
         c->kind = p->hop.kind = TOPO_HOP_MINIMAL;
         return;
     }
@@ -1272,7 +1274,8 @@ static void route(iqr *q, uint32_t sw, iq_ivc *c, iq_pkt *p, int64_t now)
     c->out = (uint16_t)cand[k].port;
     /* per-class VCs: the packet's class's group of VCs */
     uint32_t g = q->pcls > 1 ? c->cls * q->vgrp : 0;
-    if (q->peer[x0 + c->out] & HOSTBIT) { /* a host takes every VC (of its class): no deadlock class toward it */
+    c->host = (q->peer[x0 + c->out] & HOSTBIT) != 0;
+    if (c->host) { /* a host takes every VC (of its class): no deadlock class toward it */
         c->vc_base = (uint16_t)g;
         c->nvc = (uint16_t)q->vgrp;
     } else {
@@ -1325,7 +1328,8 @@ static inline __attribute__((always_inline)) void route_k(iqr *q, uint32_t sw, i
     }
     c->kind = kind;
     c->out = (uint16_t)port;
-    if (q->peer[q->r[sw].x0 + port] & HOSTBIT) { /* (route: a host takes every VC) */
+    c->host = (q->peer[q->r[sw].x0 + port] & HOSTBIT) != 0;
+    if (c->host) { /* (route: a host takes every VC) */
         c->vc_base = 0;
         c->nvc = (uint16_t)q->vgrp;
     } else {
@@ -1427,7 +1431,8 @@ static __attribute__((noinline)) void sa_grant(iqr *q, uint32_t sw, uint32_t x0,
  * (none toward a host: 0) */
 static inline int32_t sa_need(const iqr *q, uint32_t x0, const iq_ivc *c, const iq_flit *f)
 {
-    if (q->peer[x0 + c->out] & HOSTBIT)
+    (void)x0;
+    if (c->host)
         return 0;
     (void)f;
     return (!q->wormhole && c->sent == 0) ? (int32_t)c->nflits : 1;
@@ -1484,7 +1489,7 @@ static inline __attribute__((always_inline)) int64_t vc_due(iqr *q, iq_router *r
         t = f->t;
     else if (c->state == VC_IDLE)
         t = now + q->Tr;
-    else if (c->state == VC_ACTIVE && !(q->peer[x0 + c->out] & HOSTBIT)) {
+    else if (c->state == VC_ACTIVE && !c->host) {
         int32_t need = (!q->wormhole && c->sent == 0) ? (int32_t)c->nflits : 1;
         uint32_t xo = x0 + c->out;
         iq_ovc *o = ovc_v(q, xo, c->out_vc, V);
@@ -1661,7 +1666,7 @@ static inline __attribute__((always_inline)) int express_clear(iqr *q, const iq_
     const uint32_t V = VOF(q, lean), x0 = r->x0;
     const uint32_t *act = &q->act[(size_t)x0 * V];
     const int64_t *adue = &q->adue[(size_t)x0 * V];
-    for (uint32_t a = 0; a < r->nact; a++) {
+    for (uint32_t a = 0, n = r->nact; a < n; a++) {
         if (adue[a] > te || act[a] == li)
             continue;
         const iq_ivc *o = &q->ivc[(size_t)x0 * V + act[a]];
@@ -1753,7 +1758,7 @@ static inline __attribute__((always_inline)) int router_tick_one(iqr *q, uint32_
     const int islip = (lean & LEAN_ALLOC) == LEAN_ISLIP;
     uint32_t due = NONE;
     int64_t next = INT64_MAX; /* the least due time of the VCs not due now */
-    for (uint32_t a = 0; a < r->nact; a++) {
+    for (uint32_t a = 0, n = r->nact; a < n; a++) {
         int64_t t = adue[a];
         if (t > now) {
             if (t < next)
@@ -1866,7 +1871,7 @@ static inline __attribute__((always_inline)) void router_tick_lean_k(iqr *q, uin
     uint32_t nvis = 0, nva = 0, ns = 0;
     iq_req *sq = q->sq;
     int64_t next = INT64_MAX; /* the least due time of the VCs not due now */
-    for (uint32_t a = 0; a < r->nact; a++) {
+    for (uint32_t a = 0, n = r->nact; a < n; a++) {
         int64_t t = adue[a];
         if (t > now) {
             if (t < next)
