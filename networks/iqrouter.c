@@ -261,7 +261,9 @@
  *   Order of events at one time (canonical): the fabric moves in steps, one
  *   engine event per multiple of Tr while anything in it is due (the next
  *   scheduled by the step before; when nothing is due, by the first thing
- *   asked). A step at t runs the hosts due at t in host order, then the
+ *   asked; when W steps in a row found nothing due, by the last of them for
+ *   the first step something is due at: step_skip, so a wait of a long
+ *   switch-latency costs W steps, not one per flit time). A step at t runs the hosts due at t in host order, then the
  *   routers due at t in router order, then schedules the delivery events of
  *   the messages whose last tail is whole at its host in (t, t + Tr], in
  *   host order (so equal-time deliveries go in host order, and all of them
@@ -542,6 +544,8 @@ typedef struct iqr {
      * with nearer ones and waits there for its turn. */
     uint32_t W;          /* slots, a power of two */
     uint32_t rwords, hwords; /* 64-bit words per slot */
+    uint32_t nsw, nhost; /* switches, hosts */
+    uint32_t idle;       /* steps in a row that found nothing due (step_skip after W of them) */
     uint64_t *rcal, *hcal, *dcal;
     uint64_t due;        /* bits set in the wheel */
     int64_t step_at;     /* the step event's time, INT64_MAX: none scheduled */
@@ -2465,6 +2469,31 @@ static __attribute__((noinline)) int wd_look(iqr *q, int64_t t)
 
 /* ---- the fabric's step ---- */
 
+/* W steps in a row found nothing due, with ticks or deliveries pending: each
+ * is further ahead than the wheel holds (a switch-latency, a link latency or
+ * a slow link of thousands of steps; head comment "Events"). The first step
+ * at or after `end` at which something is due: the least tick asked of a
+ * router or host, and the step that schedules a host's next delivery (the
+ * one whose (t, t + Tr] holds it, as its dcal bit), not after the step at
+ * which the watchdog looks next. The steps skipped would have found nothing
+ * to do; a run that never waits that long steps as before (the same events). */
+static __attribute__((noinline)) int64_t step_skip(iqr *q, int64_t end)
+{
+    q->idle = 0;
+    int64_t t = q->wd_at == INT64_MAX ? INT64_MAX : grid_r(q, q->wd_at);
+    for (uint32_t sw = 0; sw < q->nsw; sw++)
+        if (q->r[sw].tick_at < t)
+            t = q->r[sw].tick_at;
+    for (uint32_t h = 0; h < q->nhost; h++) {
+        if (q->h[h].tick_at < t)
+            t = q->h[h].tick_at;
+        const net_msg *m = q->dq_head[h];
+        if (m && grid_r(q, m->t_aux_ps) - q->Tr < t)
+            t = grid_r(q, m->t_aux_ps) - q->Tr;
+    }
+    return t < end ? end : t;
+}
+
 /* The step at t: the hosts due (host order), the routers due (router
  * order), then the delivery events of the messages whose tails are whole at
  * their hosts in (t, t + Tr] (host order). A bit whose tick is not at t is
@@ -2478,6 +2507,8 @@ static void ev_step(sim *s, void *ctx, uint64_t arg)
     if (__builtin_expect(t >= q->wd_at, 0) && wd_look(q, t))
         return;
     q->step_at = t;
+    int acted = 0;                  /* a host or a delivery was due at t (a router: its tick counted) */
+    const uint64_t ticks0 = q->s.ticks;
     size_t slot = slot_of(q, (uint64_t)(t / q->Tr));
     uint64_t *hc = &q->hcal[slot * q->hwords];
     for (uint32_t w = 0; w < q->hwords; w++)
@@ -2485,6 +2516,7 @@ static void ev_step(sim *s, void *ctx, uint64_t arg)
             uint32_t h = w * 64 + (uint32_t)__builtin_ctzll(b);
             if (q->h[h].tick_at != t)
                 continue;
+            acted = 1;
             hc[w] &= ~(b & -b);
             q->due--;
             q->h[h].tick_at = INT64_MAX;
@@ -2509,6 +2541,7 @@ static void ev_step(sim *s, void *ctx, uint64_t arg)
             net_msg *m = q->dq_head[h];
             if (m->t_aux_ps > end)
                 continue;
+            acted = 1;
             do {
                 q->dq_head[h] = m->next;
                 if (q->dlane >= 0)
@@ -2535,8 +2568,15 @@ static void ev_step(sim *s, void *ctx, uint64_t arg)
         k += n;
     }
     q->step_at = INT64_MAX;
-    if (q->due)
-        step_ensure(q, end);
+    if (q->due) {
+        int64_t next = end;
+        if (acted || q->s.ticks != ticks0)
+            q->idle = 0;
+        else if (++q->idle >= q->W)
+            next = step_skip(q, end);
+        step_ensure(q, next);
+    } else
+        q->idle = 0;
 }
 
 /* ---- links failing during the run (network.fail-at) ----
@@ -2992,6 +3032,8 @@ static void calendar_init(iqr *q, uint32_t S, uint32_t N)
     q->W = 16;
     while (q->W < steps && q->W < 4096)
         q->W *= 2;
+    q->nsw = S;
+    q->nhost = N;
     q->rwords = (S + 63) / 64;
     q->hwords = (N + 63) / 64;
     q->rcal = tn_xcalloc((size_t)q->W * q->rwords, sizeof *q->rcal);
