@@ -1698,12 +1698,11 @@ static inline __attribute__((always_inline)) int express_clear(iqr *q, const iq_
  * general copy with those facts true, so the same decisions; the lean
  * copies' body is router_tick_lean_k (router_tick_k's passes merged where
  * those facts allow, and router_tick_one for a tick with one VC due). */
-static inline __attribute__((always_inline)) void router_tick_k(iqr *q, uint32_t sw, int64_t now, const int rates,
-                                                                const int lean);
+static inline __attribute__((always_inline)) void router_tick_k(iqr *q, uint32_t sw, int64_t now, const int rates);
 static inline __attribute__((always_inline)) void router_tick_lean_k(iqr *q, uint32_t sw, int64_t now, const int lean);
 static __attribute__((noinline)) void router_tick_rates(iqr *q, uint32_t sw, int64_t now)
 {
-    router_tick_k(q, sw, now, 1, 0);
+    router_tick_k(q, sw, now, 1);
 }
 static __attribute__((noinline)) void router_tick_lean_if(iqr *q, uint32_t sw, int64_t now)
 {
@@ -1734,7 +1733,7 @@ static void router_tick(iqr *q, uint32_t sw, int64_t now)
     else if (__builtin_expect(q->lT != NULL, 0))
         router_tick_rates(q, sw, now);
     else
-        router_tick_k(q, sw, now, 0, 0);
+        router_tick_k(q, sw, now, 0);
 }
 
 /* The lean tick when at most one of its router's active VCs is due (head
@@ -2062,13 +2061,12 @@ static inline __attribute__((always_inline)) void router_tick_lean_k(iqr *q, uin
         router_tick_at(q, sw, next);
 }
 
-static inline __attribute__((always_inline)) void router_tick_k(iqr *q, uint32_t sw, int64_t now, const int rates,
-                                                                const int lean)
+static inline __attribute__((always_inline)) void router_tick_k(iqr *q, uint32_t sw, int64_t now, const int rates)
 {
     iq_router *r = &q->r[sw];
     r->tick_at = INT64_MAX;
     q->s.ticks++;
-    const uint32_t V = VOF(q, lean), x0 = r->x0;
+    const uint32_t V = q->V, x0 = r->x0;
     uint32_t *act = &q->act[(size_t)x0 * V];
     /* route computation (and idle heads entering it), then the VC
      * allocation requests of the heads routed by now (one pass: a request
@@ -2076,11 +2074,11 @@ static inline __attribute__((always_inline)) void router_tick_k(iqr *q, uint32_t
      * positive vc-alloc-delay the switch allocation requests in the same
      * pass (a head granted its output VC now cannot ask before now + va,
      * and a request depends on its own VC and its output VC's credits) */
-    const int merged = lean || q->va > 0;
-    const int islip = lean ? (lean & LEAN_ALLOC) == LEAN_ISLIP : q->islip;
+    const int merged = q->va > 0;
+    const int islip = q->islip;
     uint32_t nr = 0, ns = 0, nrvc = 0; /* nrvc: VCs that made VC allocation requests */
     iq_req *sq = q->sq;
-    const int scan = !lean && (rates || q->duescan);
+    const int scan = rates || q->duescan;
     const int64_t *adue = &q->adue[(size_t)x0 * V];
     for (uint32_t a = 0; a < r->nact; a++) {
         if (!scan && adue[a] > now)
@@ -2106,9 +2104,9 @@ static inline __attribute__((always_inline)) void router_tick_k(iqr *q, uint32_t
             }
             /* an oblivious routing's choice depends on the packet alone: it is
              * made now and known routing-delay later (no tick of its own) */
-            if (c->ready <= now || lean || q->oblivious) {
+            if (c->ready <= now || q->oblivious) {
                 vc_take(c, f->p);
-                route_k(q, sw, c, f->p, now, lean);
+                route(q, sw, c, f->p, now);
                 c->state = VC_VA;
             }
         }
@@ -2224,25 +2222,22 @@ static inline __attribute__((always_inline)) void router_tick_k(iqr *q, uint32_t
             }
             if (islip)
                 q->sa_vc[x0 + sq[k].in] = (uint16_t)rr_next(sq[k].key, V);
-            if (lean)
-                sa_grant_k(q, sw, x0, c, now, lean);
-            else
-                sa_grant(q, sw, x0, c, now);
+            sa_grant(q, sw, x0, c, now);
         }
     }
     /* next tick; a head just granted its output VC whose router has nothing
      * else to do by its switch allocation's step: that allocation now
      * (sa_express) */
-    if (!lean && !q->express)
+    if (!q->express)
         express = NONE;
-    int64_t next = router_next(q, r, now, express, scan, lean);
+    int64_t next = router_next(q, r, now, express, scan, 0);
     if (express != NONE) {
         int64_t t = -1;
         iq_ivc *c = &q->ivc[(size_t)x0 * V + express];
-        if (next > now + q->express || (lean && express_clear(q, r, c, express, now + q->express, lean)))
-            t = sa_express(q, sw, r, express, now, islip, lean);
+        if (next > now + q->express)
+            t = sa_express(q, sw, r, express, now, islip, 0);
         if (t < 0)
-            t = vc_due(q, r, c->act, now, lean);
+            t = vc_due(q, r, c->act, now, 0);
         if (c->act != NONE)
             q->adue[(size_t)x0 * V + c->act] = t;
         if (t < next)
