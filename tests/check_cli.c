@@ -762,6 +762,32 @@ START_TEST(test_transport_segment_within_rto)
 }
 END_TEST
 
+/* export-topology writes one fabric, the sweep's first point's: it says so,
+ * with that point's values and how to choose another (it used to say
+ * nothing; configs/examples/hiperion-iq.xml with the router and flow control
+ * set sweeps 2 destinations x 3 loads = 6 points), and a configuration
+ * whose --set options leave one point says nothing. */
+START_TEST(test_export_first_point_said)
+{
+    int st;
+    char *out = run_sh("\"$TASKNET\" export-topology configs/examples/hiperion-iq.xml --set network.router=input-queued "
+                       "--set network.flow-control=credit 2>&1 >/dev/null",
+                       &st);
+    ck_assert_msg(st == 0 && strstr(out, "tasknet export-topology: warning: configs/examples/hiperion-iq.xml sweeps 6 "
+                                         "points; this is the first, sweep point 0 (workload.destinations=uniform "
+                                         "workload.load-rate=1Gb/s); for another, give "
+                                         "each swept parameter with --set PATH=VALUE"),
+                  "status %d\n%s", st, out);
+    free(out);
+    out = run_sh("\"$TASKNET\" export-topology configs/examples/hiperion-iq.xml --set network.router=input-queued --set "
+                 "network.flow-control=credit --set workload.destinations=gaussian --set workload.load-rate=4Gb/s "
+                 "2>&1 >/dev/null",
+                 &st);
+    ck_assert_msg(st == 0 && out[0] == '\0', "status %d\n%s", st, out);
+    free(out);
+}
+END_TEST
+
 START_TEST(test_resolve_refusals_at_axis)
 {
     const char *f = "tests/fixtures/sweep_resolve_refused.xml";
@@ -2225,6 +2251,7 @@ static Suite *cli_suite(void)
     tcase_add_test(sw, test_refusals_name_set);
     tcase_add_test(sw, test_check_refusals_at_axis);
     tcase_add_test(sw, test_transport_segment_within_rto);
+    tcase_add_test(sw, test_export_first_point_said);
     tcase_add_test(sw, test_config_from_stdin);
     tcase_add_test(sw, test_job_sums_do_not_overflow);
     tcase_add_test(sw, test_horizon_refused_before_the_run);

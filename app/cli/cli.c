@@ -859,6 +859,17 @@ static int cmd_export_topology(int argc, char **argv)
         return 1;
     }
     rc = 1;
+    size_t npts = cfg_points(&c);
+    if (npts > 1) {
+        /* one fabric is exported: the sweep's first point's; say which */
+        char where[600] = "";
+        for (size_t a = 0, l = 0; a < c.naxes && l < sizeof where; a++)
+            l += (size_t)snprintf(where + l, sizeof where - l, "%s%s=%s", a ? " " : "", c.axes[a].param,
+                                  cfg_point_value(&c, 0, a));
+        fprintf(stderr, "tasknet export-topology: warning: %s sweeps %zu points; this is the first, sweep point 0 "
+                        "(%s); for another, give each swept parameter with --set PATH=VALUE\n",
+                c.file[0] ? c.file : o.config, npts, where);
+    }
     if (cfg_point(&c, 0, &pc, err, sizeof err) != 0) {
         fprintf(stderr, "tasknet export-topology: error: %s\n", err);
     } else {
