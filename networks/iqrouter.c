@@ -261,7 +261,9 @@
  *   Order of events at one time (canonical): the fabric moves in steps, one
  *   engine event per multiple of Tr while anything in it is due (the next
  *   scheduled by the step before; when nothing is due, by the first thing
- *   asked). A step at t runs the hosts due at t in host order, then the
+ *   asked; when W steps in a row found nothing due, by the last of them for
+ *   the first step something is due at: step_skip, so a wait of a long
+ *   switch-latency costs W steps, not one per flit time). A step at t runs the hosts due at t in host order, then the
  *   routers due at t in router order, then schedules the delivery events of
  *   the messages whose last tail is whole at its host in (t, t + Tr], in
  *   host order (so equal-time deliveries go in host order, and all of them
@@ -532,6 +534,7 @@ typedef struct iqr {
     int x_idle, x_behind; /* express_clear: an idle VC's head (express < Tr + rd), a head behind a tail
                             (express < 2 Tr + rd) cannot ask for an output VC by the express step */
     uint32_t *m_in, *m_out, *choice;
+    uint32_t *vis, *vreq; /* [maxr V] router_tick_lean_k's due VCs' places, its heads asking for VC allocation */
     uint8_t *granted;
     /* The step calendar (see "Events" at the head): a wheel of W slots, slot
      * n % W for the step at n Tr; per slot a bit per router due (rcal), per
@@ -540,6 +543,8 @@ typedef struct iqr {
      * with nearer ones and waits there for its turn. */
     uint32_t W;          /* slots, a power of two */
     uint32_t rwords, hwords; /* 64-bit words per slot */
+    uint32_t nsw, nhost; /* switches, hosts */
+    uint32_t idle;       /* steps in a row that found nothing due (step_skip after W of them) */
     uint64_t *rcal, *hcal, *dcal;
     uint64_t due;        /* bits set in the wheel */
     int64_t step_at;     /* the step event's time, INT64_MAX: none scheduled */
@@ -987,6 +992,16 @@ static inline __attribute__((always_inline)) uint32_t grant_one_input(iqr *q, ui
     return best; /* the one granted */
 }
 
+/* two of requests rq[0..nr) share an input or an output (allocate's clash) */
+static inline int rq_clash(const iq_req *rq, uint32_t nr)
+{
+    for (uint32_t r = 1; r < nr; r++)
+        for (uint32_t k = 0; k < r; k++)
+            if (rq[k].in == rq[r].in || rq[k].out == rq[r].out)
+                return 1;
+    return 0;
+}
+
 static void allocate(iqr *q, uint32_t nr, uint32_t nin, uint32_t nout, uint32_t nkey, uint16_t *pin, uint16_t *pout)
 {
     iq_req *rq = q->rq;
@@ -1007,14 +1022,7 @@ static void allocate(iqr *q, uint32_t nr, uint32_t nin, uint32_t nout, uint32_t 
     }
     /* no two requests share an input or an output (the common case): both
      * allocators grant them all, and move the pointers as below */
-    int clash = 0;
-    for (uint32_t r = 1; r < nr && !clash; r++)
-        for (uint32_t k = 0; k < r; k++)
-            if (rq[k].in == rq[r].in || rq[k].out == rq[r].out) {
-                clash = 1;
-                break;
-            }
-    if (!clash) {
+    if (!rq_clash(rq, nr)) {
         for (uint32_t r = 0; r < nr; r++) {
             q->granted[r] = 1;
             pin[rq[r].in] = (uint16_t)(q->islip ? rr_next(rq[r].out, nout) : rr_next(rq[r].key, nkey));
@@ -1573,14 +1581,15 @@ static inline __attribute__((always_inline)) int64_t sa_express(iqr *q, uint32_t
     return vc_due(q, r, c->act, t, lean);
 }
 
-/* VC allocation request k (q->rq) is granted at now: its input VC holds
- * that output VC from now */
-static inline __attribute__((always_inline)) void va_granted(iqr *q, uint32_t sw, uint32_t x0, uint32_t k, int64_t now,
-                                                             const uint32_t V)
+/* Input VC li (local index) is granted output VC v of its output at now:
+ * it holds that output VC from now (va_granted: VC allocation request k of
+ * q->rq) */
+static inline __attribute__((always_inline)) void va_grant(iqr *q, uint32_t sw, uint32_t x0, uint32_t li, uint32_t v,
+                                                           int64_t now, const uint32_t V)
 {
-    iq_ivc *c = &q->ivc[(size_t)x0 * V + q->rq[k].who];
-    c->out_vc = (uint16_t)q->rq[k].key;
-    ovc_v(q, x0 + c->out, c->out_vc, V)->owner = q->rq[k].who;
+    iq_ivc *c = &q->ivc[(size_t)x0 * V + li];
+    c->out_vc = (uint16_t)v;
+    ovc_v(q, x0 + c->out, c->out_vc, V)->owner = li;
     c->state = VC_ACTIVE;
     c->ready = now + q->va;
 #ifndef IQ_RTAB_CHECK
@@ -1596,6 +1605,12 @@ static inline __attribute__((always_inline)) void va_granted(iqr *q, uint32_t sw
     }
     if (c->kind == TOPO_HOP_ESCAPE)
         q->st->st.adaptive_escape++;
+}
+static inline __attribute__((always_inline)) void va_granted(iqr *q, uint32_t sw, uint32_t x0, uint32_t k, int64_t now,
+                                                             const uint32_t V)
+{
+    /* (the request's VC is its key) */
+    va_grant(q, sw, x0, q->rq[k].who, q->rq[k].key, now, V);
 }
 
 /* The lean tick's wider express (sa_express): the head of input VC c
@@ -1676,28 +1691,31 @@ static inline __attribute__((always_inline)) int express_clear(iqr *q, const iq_
  * constant too, and with LEAN_V2 the VCs per port, V = 2 (the dateline
  * torus with network.vcs 1, BookSim2's 2 VCs: an index x V + v is then a
  * shift, round robin over V a compare; VOF). The same statements as the
- * general copy with those facts true, so the same decisions. */
+ * general copy with those facts true, so the same decisions; the lean
+ * copies' body is router_tick_lean_k (router_tick_k's passes merged where
+ * those facts allow, and router_tick_one for a tick with one VC due). */
 static inline __attribute__((always_inline)) void router_tick_k(iqr *q, uint32_t sw, int64_t now, const int rates,
                                                                 const int lean);
+static inline __attribute__((always_inline)) void router_tick_lean_k(iqr *q, uint32_t sw, int64_t now, const int lean);
 static __attribute__((noinline)) void router_tick_rates(iqr *q, uint32_t sw, int64_t now)
 {
     router_tick_k(q, sw, now, 1, 0);
 }
 static __attribute__((noinline)) void router_tick_lean_if(iqr *q, uint32_t sw, int64_t now)
 {
-    router_tick_k(q, sw, now, 0, LEAN_IF);
+    router_tick_lean_k(q, sw, now, LEAN_IF);
 }
 static __attribute__((noinline)) void router_tick_lean_islip(iqr *q, uint32_t sw, int64_t now)
 {
-    router_tick_k(q, sw, now, 0, LEAN_ISLIP);
+    router_tick_lean_k(q, sw, now, LEAN_ISLIP);
 }
 static __attribute__((noinline)) void router_tick_lean_if_v2(iqr *q, uint32_t sw, int64_t now)
 {
-    router_tick_k(q, sw, now, 0, LEAN_IF | LEAN_V2);
+    router_tick_lean_k(q, sw, now, LEAN_IF | LEAN_V2);
 }
 static __attribute__((noinline)) void router_tick_lean_islip_v2(iqr *q, uint32_t sw, int64_t now)
 {
-    router_tick_k(q, sw, now, 0, LEAN_ISLIP | LEAN_V2);
+    router_tick_lean_k(q, sw, now, LEAN_ISLIP | LEAN_V2);
 }
 static void router_tick(iqr *q, uint32_t sw, int64_t now)
 {
@@ -1713,6 +1731,331 @@ static void router_tick(iqr *q, uint32_t sw, int64_t now)
         router_tick_rates(q, sw, now);
     else
         router_tick_k(q, sw, now, 0, 0);
+}
+
+/* The lean tick when at most one of its router's active VCs is due (head
+ * comment "Due VCs"), most ticks at low load: router_tick_lean_k's
+ * decisions for that case, with its pass, its VC allocation of a head
+ * asking alone and its one switch allocation request, in a smaller body
+ * (the common tick's registers). The due VC's route computation if its
+ * head is whole in an idle VC; a routed head (VC_VA, ready) asks for the
+ * free output VCs of its range from its one input: grant_one_input's rule
+ * (the free VC nearest the input's pointer: its key under input-first, its
+ * output under iSLIP; both pointers move past it), or with none free it
+ * loses the round; an active VC's switch allocation request (sa_request)
+ * is the only one, granted with a one-request allocation's pointer moves
+ * (ns == 1). router_next then visits the due VC alone (vc_due) unless it
+ * won its output VC (skipped: the express), and takes the others' due
+ * times as they are, the least of which this pass finds (nothing in the
+ * tick changes them: router_tick_lean_k). Returns 0, having changed
+ * nothing, when two VCs or more are due. */
+static inline __attribute__((always_inline)) int router_tick_one(iqr *q, uint32_t sw, iq_router *r, int64_t now,
+                                                                 const int lean)
+{
+    const uint32_t V = VOF(q, lean), x0 = r->x0;
+    const uint32_t *act = &q->act[(size_t)x0 * V];
+    int64_t *adue = &q->adue[(size_t)x0 * V];
+    const int islip = (lean & LEAN_ALLOC) == LEAN_ISLIP;
+    uint32_t due = NONE;
+    int64_t next = INT64_MAX; /* the least due time of the VCs not due now */
+    for (uint32_t a = 0; a < r->nact; a++) {
+        int64_t t = adue[a];
+        if (t > now) {
+            if (t < next)
+                next = t;
+        } else if (due == NONE)
+            due = a;
+        else
+            return 0;
+    }
+    if (due != NONE) {
+        uint32_t li = act[due], express = NONE;
+        iq_ivc *c = &q->ivc[(size_t)x0 * V + li];
+        if (c->state <= VC_ROUTING && c->n && vc_front(c)->t <= now) { /* route computation */
+            if (c->state == VC_IDLE) {
+                c->state = VC_ROUTING;
+                c->ready = now + q->rd;
+                c->sent = 0;
+            }
+            vc_take(c, vc_front(c)->p);
+            route_k(q, sw, c, vc_front(c)->p, now, lean);
+            c->state = VC_VA;
+        }
+        if (c->state == VC_VA) {
+            if (c->ready <= now) {
+                TN_ASSERT(c->kind != TOPO_HOP_ADAPTIVE && c->kind != TOPO_HOP_ESCAPE && c->out != OUT_NONE,
+                          "lean tick: switch %u: an adaptive or unroutable head", sw);
+                uint32_t xo = x0 + c->out, nin = r->radix * V, ob = c->out * V, best = NONE;
+                uint16_t *pin = &q->va_in[(size_t)x0 * V], *pout = &q->va_out[(size_t)x0 * V];
+                for (uint32_t v = c->vc_base; v < (uint32_t)c->vc_base + c->nvc; v++) {
+                    if (ovc_v(q, xo, v, V)->owner != NONE)
+                        continue;
+                    if (best == NONE || (islip ? rr_dist(ob + v, pin[li], nin) < rr_dist(ob + best, pin[li], nin)
+                                               : rr_dist(v, pin[li], V) < rr_dist(best, pin[li], V)))
+                        best = v;
+                }
+                if (best == NONE) { /* no output VC free: it loses this round */
+                    c->ready = now + q->va;
+                    q->s.va_lost++;
+                } else {
+                    pin[li] = (uint16_t)(islip ? rr_next(ob + best, nin) : rr_next(best, V));
+                    pout[ob + best] = (uint16_t)rr_next(li, nin);
+                    va_grant(q, sw, x0, li, best, now, V);
+                    express = li;
+                }
+            }
+        } else if (c->state == VC_ACTIVE) {
+            uint32_t ns = 0;
+            sa_request(q, x0, li, c, now, 0, q->sq, &ns, V);
+            if (ns) {
+                if (islip) {
+                    q->sa_in[x0 + c->pin] = (uint16_t)rr_next(c->out, r->radix);
+                    q->sa_vc[x0 + c->pin] = (uint16_t)rr_next(c->vin, V);
+                } else
+                    q->sa_in[x0 + c->pin] = (uint16_t)rr_next(c->vin, V);
+                q->sa_out[x0 + c->out] = (uint16_t)rr_next(c->pin, r->radix);
+                sa_grant_k(q, sw, x0, c, now, lean);
+            }
+        }
+        if (express == NONE) { /* router_next's visit */
+            uint32_t n0 = r->nact;
+            int64_t t = vc_due(q, r, due, now, lean);
+            if (r->nact == n0)
+                adue[due] = t;
+            if (t < next)
+                next = t;
+        } else {
+            int64_t t = -1;
+            if (next > now + q->express || express_clear(q, r, c, li, now + q->express, lean))
+                t = sa_express(q, sw, r, li, now, islip, lean);
+            if (t < 0)
+                t = vc_due(q, r, c->act, now, lean);
+            if (c->act != NONE)
+                adue[c->act] = t;
+            if (t < next)
+                next = t;
+        }
+    }
+    if (next != INT64_MAX)
+        router_tick_at(q, sw, next);
+    return 1;
+}
+
+/* The lean copies' tick (lean != 0, "The tick's copies"): router_tick_k's
+ * decisions with fewer passes over the active list. Its one pass visits the
+ * due VCs as router_tick_k's does (route computation, switch allocation
+ * requests, the heads that ask for VC allocation), notes their places, and
+ * takes the least due time of the others, which router_next would read as
+ * they are: nothing in the tick changes them (its grants' flits and credits
+ * go to other routers: no link from a router to itself, lean_of; no
+ * failure, so no iq_kill). router_next's visits are then those places', in
+ * its (descending) order. VC allocation: a head asking alone (most ticks at
+ * low load) is granted as grant_one_input grants its requests, without
+ * writing them: the free output VC of its range nearest its input's
+ * pointer (its key under input-first, its output under iSLIP), both
+ * pointers moving past it; none free, it loses the round. Several heads
+ * write router_tick_k's requests, in its order. Switch allocation and the
+ * express as router_tick_k's. */
+static inline __attribute__((always_inline)) void router_tick_lean_k(iqr *q, uint32_t sw, int64_t now, const int lean)
+{
+    iq_router *r = &q->r[sw];
+    r->tick_at = INT64_MAX;
+    q->s.ticks++;
+    if (router_tick_one(q, sw, r, now, lean))
+        return;
+    const uint32_t V = VOF(q, lean), x0 = r->x0;
+    const int islip = (lean & LEAN_ALLOC) == LEAN_ISLIP;
+    uint32_t *act = &q->act[(size_t)x0 * V];
+    int64_t *adue = &q->adue[(size_t)x0 * V];
+    uint32_t *vis = q->vis, *vreq = q->vreq; /* the due VCs' places; the heads asking for VC allocation */
+    uint32_t nvis = 0, nva = 0, ns = 0;
+    iq_req *sq = q->sq;
+    int64_t next = INT64_MAX; /* the least due time of the VCs not due now */
+    for (uint32_t a = 0; a < r->nact; a++) {
+        int64_t t = adue[a];
+        if (t > now) {
+            if (t < next)
+                next = t;
+            continue;
+        }
+        vis[nvis++] = a;
+        uint32_t li = act[a];
+        iq_ivc *c = &q->ivc[(size_t)x0 * V + li];
+        if (c->state == VC_ACTIVE) {
+            sa_request(q, x0, li, c, now, 0, sq, &ns, V);
+            continue;
+        }
+        if (c->state <= VC_ROUTING) {
+            if (!c->n)
+                continue;
+            iq_flit *f = vc_front(c);
+            if (f->t > now)
+                continue;
+            if (c->state == VC_IDLE) {
+                c->state = VC_ROUTING;
+                c->ready = now + q->rd;
+                c->sent = 0;
+            }
+            vc_take(c, f->p);
+            route_k(q, sw, c, f->p, now, lean);
+            c->state = VC_VA;
+        }
+        if (c->state == VC_VA && c->ready <= now)
+            vreq[nva++] = li;
+    }
+    uint32_t express = NONE; /* the head granted now, if it can take the express switch allocation */
+    if (nva == 1) {
+        uint32_t li = vreq[0];
+        iq_ivc *c = &q->ivc[(size_t)x0 * V + li];
+        TN_ASSERT(c->kind != TOPO_HOP_ADAPTIVE && c->kind != TOPO_HOP_ESCAPE && c->out != OUT_NONE,
+                  "lean tick: switch %u: an adaptive or unroutable head", sw);
+        uint32_t xo = x0 + c->out, nin = r->radix * V, ob = c->out * V, best = NONE;
+        uint16_t *pin = &q->va_in[(size_t)x0 * V], *pout = &q->va_out[(size_t)x0 * V];
+        for (uint32_t v = c->vc_base; v < (uint32_t)c->vc_base + c->nvc; v++) {
+            if (ovc_v(q, xo, v, V)->owner != NONE)
+                continue;
+            if (best == NONE || (islip ? rr_dist(ob + v, pin[li], nin) < rr_dist(ob + best, pin[li], nin)
+                                       : rr_dist(v, pin[li], V) < rr_dist(best, pin[li], V)))
+                best = v;
+        }
+        if (best == NONE) { /* no output VC free: it loses this round */
+            c->ready = now + q->va;
+            q->s.va_lost++;
+        } else {
+            pin[li] = (uint16_t)(islip ? rr_next(ob + best, nin) : rr_next(best, V));
+            pout[ob + best] = (uint16_t)rr_next(li, nin);
+            va_grant(q, sw, x0, li, best, now, V);
+            express = li;
+        }
+    } else if (nva) {
+        uint32_t nr = 0, nrvc = 0; /* nrvc: VCs that made VC allocation requests */
+        for (uint32_t i = 0; i < nva; i++) {
+            uint32_t li = vreq[i];
+            iq_ivc *c = &q->ivc[(size_t)x0 * V + li];
+            TN_ASSERT(c->kind != TOPO_HOP_ADAPTIVE && c->kind != TOPO_HOP_ESCAPE && c->out != OUT_NONE,
+                      "lean tick: switch %u: an adaptive or unroutable head", sw);
+            uint32_t xo = x0 + c->out, any = 0;
+            for (uint32_t v = c->vc_base; v < (uint32_t)c->vc_base + c->nvc; v++) {
+                if (ovc_v(q, xo, v, V)->owner != NONE)
+                    continue;
+                q->rq[nr++] = (iq_req){.in = li, .out = c->out * V + v, .key = v, .who = li, .prio = c->cls};
+                any = 1;
+            }
+            nrvc += any;
+            if (!any) { /* no output VC free: it loses this round */
+                c->ready = now + q->va;
+                q->s.va_lost++;
+            }
+        }
+        if (nr) {
+            uint32_t nin = r->radix * V;
+            uint16_t *pin = &q->va_in[(size_t)x0 * V], *pout = &q->va_out[(size_t)x0 * V];
+            if (nrvc == 1) {
+                uint32_t k = grant_one_input(q, nr, nin, nin, V, pin, pout, islip);
+                va_granted(q, sw, x0, k, now, V);
+                express = q->rq[k].who;
+            } else if (nr == nrvc && !rq_clash(q->rq, nr)) {
+                /* one request per head, no two for one output VC (allocate's case without a clash, its pointer
+                   moves): all granted */
+                for (uint32_t k = 0; k < nr; k++) {
+                    const iq_req *a = &q->rq[k];
+                    pin[a->in] = (uint16_t)(islip ? rr_next(a->out, nin) : rr_next(a->key, V));
+                    pout[a->out] = (uint16_t)rr_next(a->in, nin);
+                    va_granted(q, sw, x0, k, now, V);
+                }
+                express = q->rq[nr - 1].who;
+            } else {
+                allocate(q, nr, nin, nin, islip ? nin : V, pin, pout);
+                for (uint32_t k = 0; k < nr; k++) {
+                    iq_ivc *c = &q->ivc[(size_t)x0 * V + q->rq[k].who];
+                    if (c->state != VC_VA)
+                        continue; /* granted by an earlier request of its own */
+                    if (q->granted[k]) {
+                        va_granted(q, sw, x0, k, now, V);
+                        express = q->rq[k].who;
+                    }
+                }
+            }
+            if (nr > 1 && nrvc > 1)
+                for (uint32_t k = 0; k < nr; k++) {
+                    iq_ivc *c = &q->ivc[(size_t)x0 * V + q->rq[k].who];
+                    if (c->state == VC_VA && c->ready <= now) {
+                        c->ready = now + q->va;
+                        q->s.va_lost++;
+                    }
+                }
+        }
+    }
+    /* switch allocation (router_tick_k's) */
+    if (ns) {
+        if (islip && ns > 1) { /* narrow each (input, output) to one VC, round robin */
+            uint32_t k = 0;
+            for (uint32_t i = 0; i < ns; i++) {
+                iq_req a = sq[i];
+                uint32_t j;
+                for (j = 0; j < k; j++)
+                    if (sq[j].in == a.in && sq[j].out == a.out)
+                        break;
+                uint16_t ptr = q->sa_vc[x0 + a.in];
+                if (j == k)
+                    sq[k++] = a;
+                else if (rr_dist(a.key, ptr, V) < rr_dist(sq[j].key, ptr, V)) /* (lean: no strict) */
+                    sq[j] = a;
+            }
+            ns = k;
+        }
+        uint16_t *pin = &q->sa_in[x0], *pout = &q->sa_out[x0];
+        if (ns == 1 || !rq_clash(sq, ns)) { /* one request, or none sharing a port: all granted (allocate's
+                                                one-input case and its case without a clash) */
+            for (uint32_t k = 0; k < ns; k++) {
+                q->granted[k] = 1;
+                pin[sq[k].in] = (uint16_t)(islip ? rr_next(sq[k].out, r->radix) : rr_next(sq[k].key, V));
+                pout[sq[k].out] = (uint16_t)rr_next(sq[k].in, r->radix);
+            }
+        } else {
+            iq_req *save = q->rq; /* allocate works on q->rq */
+            q->rq = sq;
+            allocate(q, ns, r->radix, r->radix, islip ? r->radix : V, pin, pout);
+            q->rq = save;
+        }
+        for (uint32_t k = 0; k < ns; k++) {
+            iq_ivc *c = &q->ivc[(size_t)x0 * V + sq[k].who];
+            if (!q->granted[k]) {
+                c->ready = now + (q->sa ? q->sa : q->Tr);
+                q->s.sa_lost++;
+                continue;
+            }
+            if (islip)
+                q->sa_vc[x0 + sq[k].in] = (uint16_t)rr_next(sq[k].key, V);
+            sa_grant_k(q, sw, x0, c, now, lean);
+        }
+    }
+    /* router_next's visits (the others' due times are in `next`) */
+    for (uint32_t i = nvis; i-- > 0;) {
+        uint32_t a = vis[i];
+        if (act[a] == express)
+            continue;
+        uint32_t n0 = r->nact;
+        int64_t t = vc_due(q, r, a, now, lean); /* due again when vc_due says (it may leave the list) */
+        if (r->nact == n0)
+            adue[a] = t;
+        if (t < next)
+            next = t;
+    }
+    if (express != NONE) {
+        int64_t t = -1;
+        iq_ivc *c = &q->ivc[(size_t)x0 * V + express];
+        if (next > now + q->express || express_clear(q, r, c, express, now + q->express, lean))
+            t = sa_express(q, sw, r, express, now, islip, lean);
+        if (t < 0)
+            t = vc_due(q, r, c->act, now, lean);
+        if (c->act != NONE)
+            adue[c->act] = t;
+        if (t < next)
+            next = t;
+    }
+    if (next != INT64_MAX)
+        router_tick_at(q, sw, next);
 }
 
 static inline __attribute__((always_inline)) void router_tick_k(iqr *q, uint32_t sw, int64_t now, const int rates,
@@ -2122,6 +2465,31 @@ static __attribute__((noinline)) int wd_look(iqr *q, int64_t t)
 
 /* ---- the fabric's step ---- */
 
+/* W steps in a row found nothing due, with ticks or deliveries pending: each
+ * is further ahead than the wheel holds (a switch-latency, a link latency or
+ * a slow link of thousands of steps; head comment "Events"). The first step
+ * at or after `end` at which something is due: the least tick asked of a
+ * router or host, and the step that schedules a host's next delivery (the
+ * one whose (t, t + Tr] holds it, as its dcal bit), not after the step at
+ * which the watchdog looks next. The steps skipped would have found nothing
+ * to do; a run that never waits that long steps as before (the same events). */
+static __attribute__((noinline)) int64_t step_skip(iqr *q, int64_t end)
+{
+    q->idle = 0;
+    int64_t t = q->wd_at == INT64_MAX ? INT64_MAX : grid_r(q, q->wd_at);
+    for (uint32_t sw = 0; sw < q->nsw; sw++)
+        if (q->r[sw].tick_at < t)
+            t = q->r[sw].tick_at;
+    for (uint32_t h = 0; h < q->nhost; h++) {
+        if (q->h[h].tick_at < t)
+            t = q->h[h].tick_at;
+        const net_msg *m = q->dq_head[h];
+        if (m && grid_r(q, m->t_aux_ps) - q->Tr < t)
+            t = grid_r(q, m->t_aux_ps) - q->Tr;
+    }
+    return t < end ? end : t;
+}
+
 /* The step at t: the hosts due (host order), the routers due (router
  * order), then the delivery events of the messages whose tails are whole at
  * their hosts in (t, t + Tr] (host order). A bit whose tick is not at t is
@@ -2135,6 +2503,8 @@ static void ev_step(sim *s, void *ctx, uint64_t arg)
     if (__builtin_expect(t >= q->wd_at, 0) && wd_look(q, t))
         return;
     q->step_at = t;
+    int acted = 0;                  /* a host or a delivery was due at t (a router: its tick counted) */
+    const uint64_t ticks0 = q->s.ticks;
     size_t slot = slot_of(q, (uint64_t)(t / q->Tr));
     uint64_t *hc = &q->hcal[slot * q->hwords];
     for (uint32_t w = 0; w < q->hwords; w++)
@@ -2142,6 +2512,7 @@ static void ev_step(sim *s, void *ctx, uint64_t arg)
             uint32_t h = w * 64 + (uint32_t)__builtin_ctzll(b);
             if (q->h[h].tick_at != t)
                 continue;
+            acted = 1;
             hc[w] &= ~(b & -b);
             q->due--;
             q->h[h].tick_at = INT64_MAX;
@@ -2166,6 +2537,7 @@ static void ev_step(sim *s, void *ctx, uint64_t arg)
             net_msg *m = q->dq_head[h];
             if (m->t_aux_ps > end)
                 continue;
+            acted = 1;
             do {
                 q->dq_head[h] = m->next;
                 if (q->dlane >= 0)
@@ -2192,8 +2564,15 @@ static void ev_step(sim *s, void *ctx, uint64_t arg)
         k += n;
     }
     q->step_at = INT64_MAX;
-    if (q->due)
-        step_ensure(q, end);
+    if (q->due) {
+        int64_t next = end;
+        if (acted || q->s.ticks != ticks0)
+            q->idle = 0;
+        else if (++q->idle >= q->W)
+            next = step_skip(q, end);
+        step_ensure(q, next);
+    } else
+        q->idle = 0;
 }
 
 /* ---- links failing during the run (network.fail-at) ----
@@ -2631,6 +3010,8 @@ void iqr_fini(swnet *st)
     free(q->m_in);
     free(q->m_out);
     free(q->choice);
+    free(q->vis);
+    free(q->vreq);
     free(q->granted);
     free(q->rcal);
     free(q->hcal);
@@ -2660,6 +3041,8 @@ static void calendar_init(iqr *q, uint32_t S, uint32_t N)
     q->W = 16;
     while (q->W < steps && q->W < 4096)
         q->W *= 2;
+    q->nsw = S;
+    q->nhost = N;
     q->rwords = (S + 63) / 64;
     q->hwords = (N + 63) / 64;
     q->rcal = tn_xcalloc((size_t)q->W * q->rwords, sizeof *q->rcal);
@@ -2952,6 +3335,8 @@ int iqr_init(swnet *st, const swnet_params *p, char *err, size_t errlen)
     q->m_in = tn_xmalloc((size_t)q->maxr * V * sizeof *q->m_in);
     q->m_out = tn_xmalloc((size_t)q->maxr * V * sizeof *q->m_out);
     q->choice = tn_xmalloc((size_t)q->maxr * V * sizeof *q->choice);
+    q->vis = tn_xmalloc((size_t)q->maxr * V * sizeof *q->vis);
+    q->vreq = tn_xmalloc((size_t)q->maxr * V * sizeof *q->vreq);
     calendar_init(q, S, N);
     express_init(q, N);
     q->lean = lean_of(q);

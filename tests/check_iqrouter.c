@@ -152,6 +152,37 @@ START_TEST(test_switch_latency)
 }
 END_TEST
 
+/* A switch-latency far above the flit time (iqrouter.c's step_skip): the
+ * 8x8 torus message above with switch-latency 1 ms and 1 s, 57 ns + 9 x
+ * switch-latency (the formula is exact for multiples of T). While its flits
+ * wait out a switch's latency nothing is due, and the fabric stepped every
+ * flit time through the wait all the same: 9 x 1 ms / 1 ns = 9e6 engine
+ * events for the 1 ms run, 9e9 for the 1 s run (hours). Now the steps jump
+ * to the next one due after W = 4096 steps (the wheel's largest) in a row
+ * found nothing due: about 9 x 4096 + the ~100 steps the flits act at, so
+ * at most 9 x (4096 + 100) events whatever the latency. */
+START_TEST(test_switch_latency_long)
+{
+    const char *s1ms[] = {"network.router=input-queued", "network.flit-size=1B", "network.mtu=4B",
+                          "network.vc-buffer=8B", "network.host-link-latency=0ns", "network.dims=8 8",
+                          "network.routing=dor", "network.switch-latency=1ms", NULL};
+    const char *s1s[] = {"network.router=input-queued", "network.flit-size=1B", "network.mtu=4B",
+                         "network.vc-buffer=8B", "network.host-link-latency=0ns", "network.dims=8 8",
+                         "network.routing=dor", "network.switch-latency=1s", NULL};
+    const char *const *sets[] = {s1ms, s1s};
+    const int64_t sl[] = {1000000 * NS, 1000000000 * NS};
+    for (int i = 0; i < 2; i++) {
+        net_params core = core_bs(64);
+        th_net *h = th_net_new("torus", &core, sets[i], NULL, 1, 4);
+        net_msg *m = th_at_low(h, T0, 0, 36, 4);
+        th_net_go(h);
+        ck_delivered_at(m, T0 + 57 * NS + 9 * sl[i]);
+        ck_assert_uint_le(sim_events_executed(h->s), 9 * (4096 + 100));
+        th_net_free(h);
+    }
+}
+END_TEST
+
 /* The fixed per-message latency (net_ops.fixed_latency_ps: what a lone
  * message spends besides its bytes at B, in the core's star convention of
  * two host links and one switch; the workloads' horizons and task-tree and
@@ -1677,6 +1708,7 @@ static Suite *iqr_suite(void)
     tcase_set_timeout(t, 120);
     tcase_add_test(t, test_zero_load_pipelines);
     tcase_add_test(t, test_switch_latency);
+    tcase_add_test(t, test_switch_latency_long);
     tcase_add_test(t, test_fixed_latency);
     tcase_add_test(t, test_contention_two_inputs);
     tcase_add_test(t, test_wormhole_blocking);
