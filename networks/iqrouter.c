@@ -433,6 +433,7 @@ typedef struct iq_ivc {
     uint8_t state;
     uint8_t kind;      /* its route's candidate kind (topo_hop.kind) */
     uint8_t cls;       /* its priority class (iq_pkt.cls) */
+    uint8_t host;      /* after routing: 1 if its output enters a host (peer's HOSTBIT, read once a hop) */
 } iq_ivc;
 #define OUT_NONE UINT16_MAX
 /* the tick's lean copies (above router_tick, "The tick's copies"): iqr.lean */
@@ -1260,6 +1261,7 @@ static void route(iqr *q, uint32_t sw, iq_ivc *c, iq_pkt *p, int64_t now)
         /* no way on from here since a link failed (network.fail-at): its VC
          * allocation request loses the packet (iq_lost_here) */
         c->out = OUT_NONE;
+        c->host = 0;
         c->kind = p->hop.kind = TOPO_HOP_MINIMAL;
         return;
     }
@@ -1277,7 +1279,8 @@ static void route(iqr *q, uint32_t sw, iq_ivc *c, iq_pkt *p, int64_t now)
     c->out = (uint16_t)cand[k].port;
     /* per-class VCs: the packet's class's group of VCs */
     uint32_t g = q->pcls > 1 ? c->cls * q->vgrp : 0;
-    if (q->peer[x0 + c->out] & HOSTBIT) { /* a host takes every VC (of its class): no deadlock class toward it */
+    c->host = (q->peer[x0 + c->out] & HOSTBIT) != 0;
+    if (c->host) { /* a host takes every VC (of its class): no deadlock class toward it */
         c->vc_base = (uint16_t)g;
         c->nvc = (uint16_t)q->vgrp;
     } else {
@@ -1330,7 +1333,8 @@ static inline __attribute__((always_inline)) void route_k(iqr *q, uint32_t sw, i
     }
     c->kind = kind;
     c->out = (uint16_t)port;
-    if (q->peer[q->r[sw].x0 + port] & HOSTBIT) { /* (route: a host takes every VC) */
+    c->host = (q->peer[q->r[sw].x0 + port] & HOSTBIT) != 0;
+    if (c->host) { /* (route: a host takes every VC) */
         c->vc_base = 0;
         c->nvc = (uint16_t)q->vgrp;
     } else {
@@ -1432,7 +1436,8 @@ static __attribute__((noinline)) void sa_grant(iqr *q, uint32_t sw, uint32_t x0,
  * (none toward a host: 0) */
 static inline int32_t sa_need(const iqr *q, uint32_t x0, const iq_ivc *c, const iq_flit *f)
 {
-    if (q->peer[x0 + c->out] & HOSTBIT)
+    (void)x0;
+    if (c->host)
         return 0;
     (void)f;
     return (!q->wormhole && c->sent == 0) ? (int32_t)c->nflits : 1;
@@ -1489,7 +1494,7 @@ static inline __attribute__((always_inline)) int64_t vc_due(iqr *q, iq_router *r
         t = f->t;
     else if (c->state == VC_IDLE)
         t = now + q->Tr;
-    else if (c->state == VC_ACTIVE && !(q->peer[x0 + c->out] & HOSTBIT)) {
+    else if (c->state == VC_ACTIVE && !c->host) {
         int32_t need = (!q->wormhole && c->sent == 0) ? (int32_t)c->nflits : 1;
         uint32_t xo = x0 + c->out;
         iq_ovc *o = ovc_v(q, xo, c->out_vc, V);
@@ -1666,7 +1671,7 @@ static inline __attribute__((always_inline)) int express_clear(iqr *q, const iq_
     const uint32_t V = VOF(q, lean), x0 = r->x0;
     const uint32_t *act = &q->act[(size_t)x0 * V];
     const int64_t *adue = &q->adue[(size_t)x0 * V];
-    for (uint32_t a = 0; a < r->nact; a++) {
+    for (uint32_t a = 0, n = r->nact; a < n; a++) {
         if (adue[a] > te || act[a] == li)
             continue;
         const iq_ivc *o = &q->ivc[(size_t)x0 * V + act[a]];
@@ -1694,12 +1699,11 @@ static inline __attribute__((always_inline)) int express_clear(iqr *q, const iq_
  * general copy with those facts true, so the same decisions; the lean
  * copies' body is router_tick_lean_k (router_tick_k's passes merged where
  * those facts allow, and router_tick_one for a tick with one VC due). */
-static inline __attribute__((always_inline)) void router_tick_k(iqr *q, uint32_t sw, int64_t now, const int rates,
-                                                                const int lean);
+static inline __attribute__((always_inline)) void router_tick_k(iqr *q, uint32_t sw, int64_t now, const int rates);
 static inline __attribute__((always_inline)) void router_tick_lean_k(iqr *q, uint32_t sw, int64_t now, const int lean);
 static __attribute__((noinline)) void router_tick_rates(iqr *q, uint32_t sw, int64_t now)
 {
-    router_tick_k(q, sw, now, 1, 0);
+    router_tick_k(q, sw, now, 1);
 }
 static __attribute__((noinline)) void router_tick_lean_if(iqr *q, uint32_t sw, int64_t now)
 {
@@ -1730,7 +1734,7 @@ static void router_tick(iqr *q, uint32_t sw, int64_t now)
     else if (__builtin_expect(q->lT != NULL, 0))
         router_tick_rates(q, sw, now);
     else
-        router_tick_k(q, sw, now, 0, 0);
+        router_tick_k(q, sw, now, 0);
 }
 
 /* The lean tick when at most one of its router's active VCs is due (head
@@ -1758,7 +1762,7 @@ static inline __attribute__((always_inline)) int router_tick_one(iqr *q, uint32_
     const int islip = (lean & LEAN_ALLOC) == LEAN_ISLIP;
     uint32_t due = NONE;
     int64_t next = INT64_MAX; /* the least due time of the VCs not due now */
-    for (uint32_t a = 0; a < r->nact; a++) {
+    for (uint32_t a = 0, n = r->nact; a < n; a++) {
         int64_t t = adue[a];
         if (t > now) {
             if (t < next)
@@ -1871,7 +1875,7 @@ static inline __attribute__((always_inline)) void router_tick_lean_k(iqr *q, uin
     uint32_t nvis = 0, nva = 0, ns = 0;
     iq_req *sq = q->sq;
     int64_t next = INT64_MAX; /* the least due time of the VCs not due now */
-    for (uint32_t a = 0; a < r->nact; a++) {
+    for (uint32_t a = 0, n = r->nact; a < n; a++) {
         int64_t t = adue[a];
         if (t > now) {
             if (t < next)
@@ -2058,13 +2062,12 @@ static inline __attribute__((always_inline)) void router_tick_lean_k(iqr *q, uin
         router_tick_at(q, sw, next);
 }
 
-static inline __attribute__((always_inline)) void router_tick_k(iqr *q, uint32_t sw, int64_t now, const int rates,
-                                                                const int lean)
+static inline __attribute__((always_inline)) void router_tick_k(iqr *q, uint32_t sw, int64_t now, const int rates)
 {
     iq_router *r = &q->r[sw];
     r->tick_at = INT64_MAX;
     q->s.ticks++;
-    const uint32_t V = VOF(q, lean), x0 = r->x0;
+    const uint32_t V = q->V, x0 = r->x0;
     uint32_t *act = &q->act[(size_t)x0 * V];
     /* route computation (and idle heads entering it), then the VC
      * allocation requests of the heads routed by now (one pass: a request
@@ -2072,11 +2075,11 @@ static inline __attribute__((always_inline)) void router_tick_k(iqr *q, uint32_t
      * positive vc-alloc-delay the switch allocation requests in the same
      * pass (a head granted its output VC now cannot ask before now + va,
      * and a request depends on its own VC and its output VC's credits) */
-    const int merged = lean || q->va > 0;
-    const int islip = lean ? (lean & LEAN_ALLOC) == LEAN_ISLIP : q->islip;
+    const int merged = q->va > 0;
+    const int islip = q->islip;
     uint32_t nr = 0, ns = 0, nrvc = 0; /* nrvc: VCs that made VC allocation requests */
     iq_req *sq = q->sq;
-    const int scan = !lean && (rates || q->duescan);
+    const int scan = rates || q->duescan;
     const int64_t *adue = &q->adue[(size_t)x0 * V];
     for (uint32_t a = 0; a < r->nact; a++) {
         if (!scan && adue[a] > now)
@@ -2102,9 +2105,9 @@ static inline __attribute__((always_inline)) void router_tick_k(iqr *q, uint32_t
             }
             /* an oblivious routing's choice depends on the packet alone: it is
              * made now and known routing-delay later (no tick of its own) */
-            if (c->ready <= now || lean || q->oblivious) {
+            if (c->ready <= now || q->oblivious) {
                 vc_take(c, f->p);
-                route_k(q, sw, c, f->p, now, lean);
+                route(q, sw, c, f->p, now);
                 c->state = VC_VA;
             }
         }
@@ -2220,25 +2223,22 @@ static inline __attribute__((always_inline)) void router_tick_k(iqr *q, uint32_t
             }
             if (islip)
                 q->sa_vc[x0 + sq[k].in] = (uint16_t)rr_next(sq[k].key, V);
-            if (lean)
-                sa_grant_k(q, sw, x0, c, now, lean);
-            else
-                sa_grant(q, sw, x0, c, now);
+            sa_grant(q, sw, x0, c, now);
         }
     }
     /* next tick; a head just granted its output VC whose router has nothing
      * else to do by its switch allocation's step: that allocation now
      * (sa_express) */
-    if (!lean && !q->express)
+    if (!q->express)
         express = NONE;
-    int64_t next = router_next(q, r, now, express, scan, lean);
+    int64_t next = router_next(q, r, now, express, scan, 0);
     if (express != NONE) {
         int64_t t = -1;
         iq_ivc *c = &q->ivc[(size_t)x0 * V + express];
-        if (next > now + q->express || (lean && express_clear(q, r, c, express, now + q->express, lean)))
-            t = sa_express(q, sw, r, express, now, islip, lean);
+        if (next > now + q->express)
+            t = sa_express(q, sw, r, express, now, islip, 0);
         if (t < 0)
-            t = vc_due(q, r, c->act, now, lean);
+            t = vc_due(q, r, c->act, now, 0);
         if (c->act != NONE)
             q->adue[(size_t)x0 * V + c->act] = t;
         if (t < next)

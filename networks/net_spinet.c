@@ -769,7 +769,7 @@ static void spinet_check(const net_params *core, const void *params, param_repor
     if (B_ok && (double)p->packet_bytes * 8e12 / core->bandwidth_bps > (double)SPN_TIME_MAX_PS) {
         param_invalid(rep, "network.packet-size",
                       "a packet of %llu bits takes %.3g s at %g b/s, more than 1 hour; smaller packets or a higher "
-                      "bandwidth are needed",
+                      "network.bandwidth are needed",
                       (unsigned long long)(8 * p->packet_bytes), (double)p->packet_bytes * 8 / core->bandwidth_bps,
                       core->bandwidth_bps);
         packet_ok = 0;

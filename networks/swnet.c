@@ -2194,7 +2194,9 @@ void swnet_check(const net_params *core, const swnet_params *p, const char *cons
     }
     /* a mtu's time must fit, as every other time (1 hour) */
     if (core->bandwidth_bps > 0 && (double)mtu * 8e12 / core->bandwidth_bps > 3.6e15)
-        param_invalid(rep, "network.mtu", "a packet of %llu B takes more than 1 hour at %g b/s",
+        param_invalid(rep, "network.mtu",
+                      "a packet of %llu B takes more than 1 hour at network.bandwidth = %g b/s; raise "
+                      "network.bandwidth or lower network.mtu",
                       (unsigned long long)mtu, core->bandwidth_bps);
     if (hosts && !swnet_nodes_fit(p, core->nodes, hosts))
         param_invalid(rep, "system.nodes", "N = %u, but %s has %llu hosts%s", core->nodes, shape,

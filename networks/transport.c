@@ -180,7 +180,6 @@ typedef struct tp_sackrec {
     uint32_t blk[2 * TP_SACK_BLOCKS]; /* [start, end) segments, most recent first */
 } tp_sackrec;
 #define TP_CHUNK 128
-#define TP_MAX_RTO_PS INT64_C(60000000000000) /* 60 s (RFC 6298 2.5) */
 
 struct tp_inst {
     net *root;

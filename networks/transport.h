@@ -276,6 +276,11 @@ extern const char *const tp_wl_names[];
 size_t tp_count(void);
 
 /* Checks of the rows' values. */
+/* The retransmission timeout's ceiling: 60 s (RFC 6298 2.5). A segment
+ * whose time on a link exceeds it is sent again before its ACK can come
+ * back, and no RTT sample (Karn) ever lifts the timeout: such a fabric is
+ * refused (app/config/config_check.c). */
+#define TP_MAX_RTO_PS INT64_C(60000000000000)
 void tp_check(const tp_params *p, param_report *rep);
 
 typedef struct tp_inst tp_inst;

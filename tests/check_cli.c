@@ -549,8 +549,7 @@ START_TEST(test_set_errors_blame_the_option)
         {"validate configs/examples/quickstart.xml --set network.type=spinet --set system.nodes=100",
          "error: --set system.nodes=100: spinet: nodes=100 must be a power of two"},
         {"validate configs/examples/quickstart.xml --set network.bandwidth=1b/s",
-         "configs/examples/quickstart.xml (with --set network.bandwidth=1b/s): error: sweep point 0: "
-         "workload.task.send-size can draw 128kB"},
+         "error: --set network.bandwidth=1b/s: sweep point 0: workload.task.send-size can draw 128kB"},
         {"validate configs/examples/quickstart.xml --set workload.tree.generator=deterministic",
          "configs/examples/quickstart.xml:16:5 (with --set workload.tree.generator=deterministic): error: <tree>: "
          "missing attribute z"},
@@ -627,6 +626,142 @@ END_TEST
  * message names network.bandwidth: that axis; 3 = (1b/s, 1e-4/s): the size
  * is checked first, the same value for the same reason as point 2, so not
  * repeated. Without the sweep, the same refusal names the file. */
+/* A point refused past the checks (its memory estimate, resolving it) by
+ * a value the command line set names that option, in validate and run
+ * alike, not a line of the file it did not come from: the fixture's 200
+ * jobs fit in 8 GB at every point, --set workload.jobs=1e10 does not (its
+ * records alone: 680 GB); validate used to say <FILE>:2:11: system.nodes="64"
+ * (run the same), and run's resolve refusal named no option at all
+ * ("tasknet run: error: sweep point 0 (...)": 1e10 jobs at 5000/s span 2e6
+ * s, more than a run's 1e6 s). As the loader's errors an option causes:
+ * "error: --set ...: ..." (no place in the file). */
+START_TEST(test_refusals_name_set)
+{
+    const char *f = "tests/fixtures/sweep_resolve_refused.xml";
+    char cmd[1024];
+    int st;
+    snprintf(cmd, sizeof cmd, "TASKNET_MEMORY=8GB \"$TASKNET\" validate %s --set workload.jobs=1e10 2>&1", f);
+    char *out = run_sh(cmd, &st);
+    ck_assert_msg(st == 1 &&
+                      strstr(out, "error: --set workload.jobs=1e10: sweep point 0 "
+                                  "(network.bandwidth=10Gb/s workload.arrival-rate=5000/s): a run needs about ") &&
+                      !strstr(out, "system.nodes=\"64\""),
+                  "status %d\n%s", st, out);
+    free(out);
+    snprintf(cmd, sizeof cmd,
+             "d=$(mktemp -d) && TASKNET_MEMORY=8GB \"$TASKNET\" run %s --set workload.jobs=1e10 -q -o \"$d/o\" 2>&1; "
+             "st=$?; rm -rf \"$d\"; exit $st", f);
+    out = run_sh(cmd, &st);
+    ck_assert_msg(st == 1 && strstr(out, "tasknet run: error: --set "
+                                         "workload.jobs=1e10: sweep point 0 (network.bandwidth=10Gb/s "
+                                         "workload.arrival-rate=5000/s): 10000000000 jobs arriving at 5000/s span 2e+06 s"),
+                  "status %d\n%s", st, out);
+    free(out);
+    /* a refusal at an axis with values from the command line: run adds
+     * "(with --set ...)" after the place, as validate does (the 1 MB send
+     * size is the option's; the axis sent 1b/s) */
+    snprintf(cmd, sizeof cmd,
+             "d=$(mktemp -d) && \"$TASKNET\" run %s --set workload.arrival-rate=5000/s --set "
+             "workload.task.send-size=1MB -q -o \"$d/o\" 2>&1; st=$?; rm -rf \"$d\"; exit $st", f);
+    out = run_sh(cmd, &st);
+    ck_assert_msg(st == 1 && strstr(out, "tasknet run: error: tests/fixtures/sweep_resolve_refused.xml:11:11 (with --set "
+                                         "workload.arrival-rate=5000/s, --set workload.task.send-size=1MB): <axis "
+                                         "param=\"network.bandwidth\">: value '1b/s' at sweep point 1"),
+                  "status %d\n%s", st, out);
+    free(out);
+}
+END_TEST
+
+/* A check's refusal that names a row keeping its default, caused by a
+ * value an axis or --set sent to another row the message names, is placed
+ * at that axis or option, not at the element of the row named: on a 4x4
+ * torus (B = 10 Gb/s, mtu 4096 B by default, vc-buffer 16384 B), sweeping
+ * network.bandwidth to 1 b/s makes a packet take 4096 x 8 s > 1 hour
+ * (reported for network.mtu), and network.mtu to 2 GB overflows the
+ * vc-buffer (reported for network.vc-buffer); both were reported at
+ * <network> (line 3), a place neither value came from. */
+START_TEST(test_check_refusals_at_axis)
+{
+    const char *mk = "d=$(mktemp -d) && printf '%%s\n' '<tasknet version=\"1\">' '  <system nodes=\"16\"/>' "
+                     "'  <network type=\"torus\" dims=\"4 4\" bandwidth=\"10Gb/s\"/>' "
+                     "'  <workload type=\"uniform-random\" message-size=\"4kB\" offered-load=\"0.1\" duration=\"1us\"/>' "
+                     "'  <run replicas=\"1\" seed=\"1\"/>' '  <sweep>' '    <axis param=\"%s\" values=\"%s\"/>' "
+                     "'  </sweep>' '</tasknet>' > \"$d/c.xml\" && \"$TASKNET\" %s \"$d/c.xml\" %s 2>&1; st=$?; "
+                     "rm -rf \"$d\"; exit $st";
+    char cmd[2048];
+    int st;
+    snprintf(cmd, sizeof cmd, mk, "network.bandwidth", "10Gb/s 1b/s", "validate", "");
+    char *out = run_sh(cmd, &st);
+    ck_assert_msg(st == 1 && strstr(out, "c.xml:7:11: error: <axis param=\"network.bandwidth\">: value '1b/s' at sweep "
+                                         "point 1 (network.bandwidth=1b/s): a packet of 4096 B takes more than 1 hour "
+                                         "at network.bandwidth = 1 b/s; raise network.bandwidth or lower network.mtu") &&
+                      !strstr(out, "<network>"),
+                  "status %d\n%s", st, out);
+    free(out);
+    snprintf(cmd, sizeof cmd, mk, "network.mtu", "4kB 2GB", "validate", "");
+    out = run_sh(cmd, &st);
+    ck_assert_msg(st == 1 && strstr(out, "c.xml:7:11: error: <axis param=\"network.mtu\">: value '2GB' at sweep point 1 "
+                                         "(network.mtu=2GB): 16384 B cannot hold one packet of network.mtu = "
+                                         "2000000000 B") &&
+                      !strstr(out, "<network>"),
+                  "status %d\n%s", st, out);
+    free(out);
+    /* the same value from the command line names the option (run as validate) */
+    snprintf(cmd, sizeof cmd, mk, "workload.offered-load", "0.1 0.2", "run", "--set network.bandwidth=1b/s -q");
+    out = run_sh(cmd, &st);
+    ck_assert_msg(st == 1 && strstr(out, "error: --set network.bandwidth=1b/s: a packet of 4096 B takes more than 1 "
+                                         "hour") &&
+                      !strstr(out, "<network>"),
+                  "status %d\n%s", st, out);
+    free(out);
+}
+END_TEST
+
+/* A transport's full segment must leave its host within the retransmission
+ * timeout's 60 s ceiling (RFC 6298; transport.h TP_MAX_RTO_PS), or every
+ * segment is sent again before its ACK can come back and the run never
+ * ends (random-configs seed 4 configuration 51, dctcp at 1 b/s, reached
+ * 2^62 ps of simulated time after 13 s and 975 MB). tcp's segment: mss
+ * 1460 B + header 40 B = 1500 B = 12000 bits, so 200 b/s takes exactly 60 s
+ * (accepted: 2 trees of 3 tasks, so that the run's span fits) and 199 b/s
+ * 60.3 s (refused), at the option, the attribute or the axis that sent the
+ * bandwidth. */
+START_TEST(test_transport_segment_within_rto)
+{
+    int st;
+    char *out = run_tasknet("validate configs/examples/quickstart.xml --set transport.type=tcp "
+                            "--set network.bandwidth=200b/s --set workload.jobs=2 --set workload.tree.vertices=3",
+                            &st);
+    ck_assert_msg(st == 0, "status %d\n%s", st, out);
+    free(out);
+    out = run_tasknet("validate configs/examples/quickstart.xml --set transport.type=tcp --set network.bandwidth=199b/s",
+                      &st);
+    ck_assert_msg(st == 1 && strstr(out, "error: --set network.bandwidth=199b/s: a tcp segment of 1500 B (transport.mss "
+                                         "1460 B + headers) takes 60.3 s to leave its host at network.bandwidth = 199 "
+                                         "b/s, more than the 60 s the retransmission timeout can reach (RFC 6298)") &&
+                      strstr(out, "raise network.bandwidth to at least 200 b/s or lower transport.mss"),
+                  "status %d\n%s", st, out);
+    free(out);
+    /* written in the file: at the attribute; swept: at the axis (validate and run) */
+    out = run_sh("sed 's#bandwidth=\"10Gb/s\"#bandwidth=\"100b/s\"#' configs/examples/quickstart.xml | \"$TASKNET\" "
+                 "validate - --set transport.type=tcp 2>&1",
+                 &st);
+    ck_assert_msg(st == 1 && strstr(out, "<stdin>:14:37 (with --set transport.type=tcp): error: <network bandwidth="
+                                         "\"100b/s\">: a tcp segment of 1500 B"),
+                  "status %d\n%s", st, out);
+    free(out);
+    out = run_sh("d=$(mktemp -d) && sed 's#<run replicas=\"2\" seed=\"1\"/>#<run replicas=\"1\" seed=\"1\"/><sweep><axis "
+                 "param=\"network.bandwidth\" values=\"10Gb/s 100b/s\"/></sweep>#' configs/examples/quickstart.xml > "
+                 "\"$d/c.xml\" && \"$TASKNET\" run \"$d/c.xml\" --set transport.type=tcp -q -o \"$d/o\" 2>&1; st=$?; "
+                 "rm -rf \"$d\"; exit $st",
+                 &st);
+    ck_assert_msg(st == 1 && strstr(out, "<axis param=\"network.bandwidth\">: value '100b/s' at sweep point 1 "
+                                         "(network.bandwidth=100b/s): a tcp segment of 1500 B"),
+                  "status %d\n%s", st, out);
+    free(out);
+}
+END_TEST
+
 START_TEST(test_resolve_refusals_at_axis)
 {
     const char *f = "tests/fixtures/sweep_resolve_refused.xml";
@@ -776,7 +911,9 @@ START_TEST(test_horizon_refused_before_the_run)
         int st;
         char *out = run_tasknet(args, &st);
         ck_assert_msg(st == 1, "status %d: %s", st, out);
-        ck_assert_msg(strstr(out, "error: sweep point 0: a mean job computes for ") != NULL &&
+        /* the option that sent the value is named (test_refusals_name_set) */
+        ck_assert_msg(strstr(out, "tasknet run: error: --set network.switch-latency=1e5s: sweep point 0: a mean job "
+                                  "computes for ") != NULL &&
                           strstr(out, "more than the 1e+06 s a run can span") != NULL,
                       "%s", out);
         ck_assert_msg(strstr(out, "internal error") == NULL && strstr(out, "\"points\"") == NULL, "%s", out);
@@ -2085,6 +2222,9 @@ static Suite *cli_suite(void)
     tcase_add_test(sw, test_set_errors_blame_the_option);
     tcase_add_test(sw, test_set_before_checks);
     tcase_add_test(sw, test_resolve_refusals_at_axis);
+    tcase_add_test(sw, test_refusals_name_set);
+    tcase_add_test(sw, test_check_refusals_at_axis);
+    tcase_add_test(sw, test_transport_segment_within_rto);
     tcase_add_test(sw, test_config_from_stdin);
     tcase_add_test(sw, test_job_sums_do_not_overflow);
     tcase_add_test(sw, test_horizon_refused_before_the_run);

@@ -368,32 +368,35 @@ static void blame_prefix(const struct opts *o, const cfg *c, char *buf, size_t l
         snprintf(buf + l, len - l, ")");
 }
 
-/* Load, apply --set and the shorthands, check: the command line's values
- * before the checks (cfg_load_with), so they can complete or correct the
- * file, and a problem one of them causes names the option. Prints every
- * error. 0 or -1. */
-static int load_config(const struct opts *o, cfg *c)
+/* The command line's values (--set and the shorthands) as the loader takes
+ * them: v[i] points into path[i] and label[i]. */
+typedef struct cli_values {
+    cfg_cli_value *v;
+    char (*path)[128];
+    char (*label)[320];
+    size_t n;
+} cli_values;
+
+static void cli_values_make(const struct opts *o, cli_values *cv)
 {
-    cfg_errors errs;
-    cfg_errors_init(&errs);
     size_t n = o->nsets + 3;
-    cfg_cli_value *v = tn_xcalloc(n, sizeof *v);
-    char (*path)[128] = tn_xcalloc(n, sizeof *path);
-    char (*label)[320] = tn_xcalloc(n, sizeof *label);
+    cv->v = tn_xcalloc(n, sizeof *cv->v);
+    cv->path = tn_xcalloc(n, sizeof *cv->path);
+    cv->label = tn_xcalloc(n, sizeof *cv->label);
     n = 0;
     for (size_t i = 0; i < o->nsets; i++, n++) {
         const char *eq = strchr(o->sets[i], '=');
-        snprintf(label[n], sizeof label[n], "--set %s", o->sets[i]);
-        v[n].label = label[n];
+        snprintf(cv->label[n], sizeof cv->label[n], "--set %s", o->sets[i]);
+        cv->v[n].label = cv->label[n];
         if (!eq)
             continue; /* path NULL: "expected PATH=VALUE" */
         size_t len = (size_t)(eq - o->sets[i]);
-        if (len >= sizeof path[n])
-            len = sizeof path[n] - 1;
-        memcpy(path[n], o->sets[i], len);
-        path[n][len] = '\0';
-        v[n].path = path[n];
-        v[n].value = eq + 1;
+        if (len >= sizeof cv->path[n])
+            len = sizeof cv->path[n] - 1;
+        memcpy(cv->path[n], o->sets[i], len);
+        cv->path[n][len] = '\0';
+        cv->v[n].path = cv->path[n];
+        cv->v[n].value = eq + 1;
     }
     /* the shorthands are parameters too: checked by the same rules */
     const struct {
@@ -403,17 +406,121 @@ static int load_config(const struct opts *o, cfg *c)
               {"--samples", "run.mc-samples", o->samples}};
     for (size_t i = 0; i < sizeof sh / sizeof sh[0]; i++)
         if (sh[i].value) {
-            snprintf(label[n], sizeof label[n], "%s %s", sh[i].opt, sh[i].value);
-            v[n] = (cfg_cli_value){.path = sh[i].path, .value = sh[i].value, .label = label[n]};
+            snprintf(cv->label[n], sizeof cv->label[n], "%s %s", sh[i].opt, sh[i].value);
+            cv->v[n] = (cfg_cli_value){.path = sh[i].path, .value = sh[i].value, .label = cv->label[n]};
             n++;
         }
-    int rc = cfg_load_with(c, o->config, v, n, &errs);
-    free(v);
-    free(path);
-    free(label);
+    cv->n = n;
+}
+
+static void cli_values_free(cli_values *cv)
+{
+    free(cv->v);
+    free(cv->path);
+    free(cv->label);
+}
+
+/* Load, apply --set and the shorthands, check: the command line's values
+ * before the checks (cfg_load_with), so they can complete or correct the
+ * file, and a problem one of them causes names the option. Prints every
+ * error. 0 or -1. */
+static int load_config(const struct opts *o, cfg *c)
+{
+    cfg_errors errs;
+    cfg_errors_init(&errs);
+    cli_values cv;
+    cli_values_make(o, &cv);
+    int rc = cfg_load_with(c, o->config, cv.v, cv.n, &errs);
+    cli_values_free(&cv);
     print_errors(&errs);
     cfg_errors_free(&errs);
     return rc;
+}
+
+/* Which command-line value a point's refusal found past the checks
+ * (resolving it, its memory estimate) comes from: the first value whose
+ * removal alone lifts that refusal (memory: the estimate fits, before and
+ * after resolving, as validate tests it; else: the point resolves), the
+ * file loaded with the other values. Only when the point is the same point without it (the same
+ * axes: a value over a swept path drops the axis) and the file so loaded
+ * passes the checks; never for standard input (it cannot be read again).
+ * Each such configuration is loaded once, at the first refusal that asks. */
+typedef struct cli_blame {
+    const struct opts *o;
+    const cfg *c;   /* as loaded with every value */
+    cli_values cv;
+    cfg *alt;       /* [cv.n] without value i */
+    signed char *state; /* [cv.n] 0 not loaded yet, 1 loaded, -1 not comparable */
+} cli_blame;
+
+static void cli_blame_init(cli_blame *b, const struct opts *o, const cfg *c)
+{
+    memset(b, 0, sizeof *b);
+    b->o = o;
+    b->c = c;
+    cli_values_make(o, &b->cv);
+    b->alt = tn_xcalloc(b->cv.n ? b->cv.n : 1, sizeof *b->alt);
+    b->state = tn_xcalloc(b->cv.n ? b->cv.n : 1, 1);
+}
+
+static void cli_blame_free(cli_blame *b)
+{
+    for (size_t i = 0; i < b->cv.n; i++)
+        if (b->state[i] == 1)
+            cfg_free(&b->alt[i]);
+    free(b->alt);
+    free(b->state);
+    cli_values_free(&b->cv);
+}
+
+/* the label of the value to blame for point p's refusal ("--set
+ * workload.jobs=1e10"), or NULL; memory: the refusal is the memory
+ * estimate's, else resolving's */
+static const char *cli_culprit(void *ctx, size_t p, int memory)
+{
+    cli_blame *b = ctx;
+    if (strcmp(b->o->config, "-") == 0 || b->cv.n == 0)
+        return NULL;
+    for (size_t i = 0; i < b->cv.n; i++) {
+        if (!b->cv.v[i].path)
+            continue;
+        if (b->state[i] == 0) {
+            cfg_cli_value *rest = tn_xcalloc(b->cv.n, sizeof *rest);
+            size_t m = 0;
+            for (size_t j = 0; j < b->cv.n; j++)
+                if (j != i)
+                    rest[m++] = b->cv.v[j];
+            cfg_errors errs;
+            cfg_errors_init(&errs);
+            int ok = cfg_load_with(&b->alt[i], b->o->config, rest, m, &errs) == 0;
+            cfg_errors_free(&errs);
+            free(rest);
+            if (ok && b->alt[i].naxes == b->c->naxes && cfg_points(&b->alt[i]) == cfg_points(b->c))
+                b->state[i] = 1;
+            else {
+                cfg_free(&b->alt[i]);
+                b->state[i] = -1;
+            }
+        }
+        if (b->state[i] != 1)
+            continue;
+        cfg pc;
+        char err[1024];
+        int ok = 0;
+        if (cfg_point(&b->alt[i], p, &pc, err, sizeof err) == 0) {
+            run_cache rc = {0};
+            if (memory) /* the estimate does not refuse it (before and after resolving, as validate) */
+                ok = run_check_memory(&pc, 1, 0, err, sizeof err) == 0 &&
+                     (run_resolve(&pc, &rc, NULL, err, sizeof err) != 0 || run_check_memory(&pc, 1, 0, err, sizeof err) == 0);
+            else
+                ok = run_resolve(&pc, &rc, NULL, err, sizeof err) == 0;
+            run_cache_free(&rc);
+            cfg_free(&pc);
+        }
+        if (ok)
+            return b->cv.label[i];
+    }
+    return NULL;
 }
 
 /* A Slurm environment variable as a non-negative integer: 1 when set and
@@ -597,17 +704,22 @@ typedef struct point_refusals {
     const char *blame, *tag; /* the file, with the options; the options alone: " (with --set ...)" or "" */
     signed char *memo;       /* which points are accepted (run_point_accepted) */
     run_cache *rc;
+    cli_blame *cb;           /* the command-line value a refusal comes from (cli_culprit) */
     char **seen;             /* "axis\nvalue\nreason" reported at an axis */
     size_t nseen;
 } point_refusals;
 
-static void point_refused(point_refusals *pr, size_t p, const char *where, const char *err)
+static void point_refused(point_refusals *pr, size_t p, const char *where, const char *err, int memory)
 {
     const cfg *c = pr->c;
     char at[CFG_PATH_MAX + 64], what[1024];
     long a = run_refusal_axis(c, p, err, pr->memo, pr->rc);
     if (!run_refusal_where(c, p, a, at, sizeof at, what, sizeof what)) {
-        fprintf(stderr, "%s: error: sweep point %zu%s: %s\n", pr->blame, p, where, err);
+        const char *opt = cli_culprit(pr->cb, p, memory);
+        if (opt)
+            fprintf(stderr, "error: %s: sweep point %zu%s: %s\n", opt, p, where, err); /* (as the loader's) */
+        else
+            fprintf(stderr, "%s: error: sweep point %zu%s: %s\n", pr->blame, p, where, err);
         return;
     }
     char *key = tn_xmalloc(strlen(err) + 1100);
@@ -624,18 +736,18 @@ static void point_refused(point_refusals *pr, size_t p, const char *where, const
 
 /* validate: whether one run of point p (resolved or not) fits in memory;
  * if not, says so at the axis sweeping system.nodes, else at the axis that
- * sent the value refused, else at the attribute that sizes it (N) when the
- * file has it. */
+ * sent the value refused, else at the command-line value it comes from,
+ * else at the attribute that sizes it (N) when the file has it. */
 static int validate_memory(point_refusals *pr, const cfg *pc, size_t p, const char *where)
 {
     char err[1024], at[CFG_PATH_MAX + 64], what[64];
     if (run_check_memory(pc, 1, 0, err, sizeof err) == 0)
         return 1;
     int w = run_memory_where(pc, at, sizeof at, what, sizeof what);
-    if (w == 2 || (w == 1 && run_refusal_axis(pr->c, p, err, pr->memo, pr->rc) < 0))
+    if (w == 2 || (w == 1 && run_refusal_axis(pr->c, p, err, pr->memo, pr->rc) < 0 && !cli_culprit(pr->cb, p, 1)))
         fprintf(stderr, "%s: error: %s, sweep point %zu%s: %s\n", at, what, p, where, err);
     else
-        point_refused(pr, p, where, err);
+        point_refused(pr, p, where, err, 1);
     return 0;
 }
 
@@ -667,8 +779,10 @@ static int cmd_validate(int argc, char **argv)
             np = 0;
         }
         size_t nwarn = 0;
+        cli_blame cb;
+        cli_blame_init(&cb, &o, &c);
         point_refusals pr = {.c = &c, .blame = blame, .tag = blame + strlen(c.file[0] ? c.file : o.config),
-                             .memo = tn_xcalloc(np ? np : 1, 1), .rc = &fpc};
+                             .memo = tn_xcalloc(np ? np : 1, 1), .rc = &fpc, .cb = &cb};
         for (size_t p = 0; p < np; p++) {
             cfg pc;
             char err[1024], where[512] = "";
@@ -691,7 +805,7 @@ static int cmd_validate(int argc, char **argv)
             int accepted = 0;
             if (!validate_memory(&pr, &pc, p, where)) {
             } else if (run_resolve(&pc, &fpc, NULL, err, sizeof err) != 0) {
-                point_refused(&pr, p, where, err);
+                point_refused(&pr, p, where, err, 0);
             } else if (!validate_memory(&pr, &pc, p, where)) {
             } else {
                 accepted = 1;
@@ -707,6 +821,7 @@ static int cmd_validate(int argc, char **argv)
             free(pr.seen[i]);
         free(pr.seen);
         free(pr.memo);
+        cli_blame_free(&cb);
         if (nwarn > 1)
             fprintf(stderr, "%s: warning: the same at %zu more sweep point%s\n", blame, nwarn - 1,
                     nwarn == 2 ? "" : "s");
@@ -1048,6 +1163,14 @@ static int cmd_run(int argc, char **argv)
         .trace_jobs = o.trace_jobs,
         .config = o.config,
     };
+    /* a point refused by a value of the command line names it (as validate) */
+    cli_blame cb;
+    cli_blame_init(&cb, &o, &c);
+    char with[CFG_PATH_MAX + 4096];
+    blame_prefix(&o, &c, with, sizeof with);
+    so.culprit = cli_culprit;
+    so.culprit_ctx = &cb;
+    so.with = cb.cv.n ? with : NULL;
     run_ui u = {
         .cmd = "run",
         .progress = !o.quiet && !o.list_only && (o.progress || isatty(STDERR_FILENO)),
@@ -1088,6 +1211,7 @@ static int cmd_run(int argc, char **argv)
         }
     }
     sweep_outcome_free(&r);
+    cli_blame_free(&cb);
     cfg_free(&c);
     free(o.sets);
     return rc;

@@ -190,6 +190,10 @@ const char *cfg_point_value(const cfg *base, size_t i, size_t axis);
  * with it move along): v over its values gives the points that differ from
  * i in that axis alone. */
 size_t cfg_point_moved(const cfg *base, size_t i, size_t axis, size_t v);
+/* Whether text names parameter path as a whole word ("raise
+ * network.bandwidth or ..."; not network.bandwidth-share): where a message
+ * names the parameter whose value it refuses. */
+int cfg_names_path(const char *text, const char *path);
 /* A warning for point config c (not a refusal: the run is valid), into buf:
  * a transport segment (transport.mss + transport.header) longer than the
  * fabric's network.mtu, which the host NIC then sends as several packets

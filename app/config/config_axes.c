@@ -6,6 +6,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <ctype.h>
 #include <string.h>
 
 #include "log.h"
@@ -158,5 +159,21 @@ int cfg_point_si(const cfg *c, size_t p, size_t a, double *v)
     char err[256];
     if (u < 0 || units_parse(cfg_point_value(c, p, a), (unit_kind)u, v, err, sizeof err) != 0)
         return -1;
+    return 0;
+}
+
+/* Whether text names parameter path as a whole word ("raise
+ * network.bandwidth or ..."; not network.bandwidth-share). */
+int cfg_names_path(const char *text, const char *path)
+{
+    size_t n = strlen(path);
+    for (const char *s = text; n && (s = strstr(s, path)); s++) {
+        char before = s == text ? ' ' : s[-1], after = s[n];
+        int word_before = isalnum((unsigned char)before) || strchr("._-", before);
+        int word_after = isalnum((unsigned char)after) || after == '_' || after == '-' ||
+                         (after == '.' && isalnum((unsigned char)s[n + 1]));
+        if (!word_before && !word_after)
+            return 1;
+    }
     return 0;
 }

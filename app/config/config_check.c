@@ -158,46 +158,61 @@ static long sweeping_axis(const cfg *c, size_t canon, size_t k)
  * point of each value and problem only), or the command line (cfg_load_with:
  * "error: LABEL: ...", no place in the file). 1 when reported so (or once
  * already), 0 for the file's own value. */
+/* The problem (body) at axis a, with the value and the point: the first
+ * point of each value and problem only. */
+static void at_axis(const cfg *c, ectx *ec, size_t a, const char *body)
+{
+    loader *ld = ec->ld;
+    char point[512] = "";
+    for (size_t b = 0, l = 0; b < c->naxes && l < sizeof point; b++)
+        l += (size_t)snprintf(point + l, sizeof point - l, "%s%s=%s", b ? " " : "", c->axes[b].param,
+                              cfg_point_value(c, 0, b));
+    char *tag = ld_tag_text("axis", "param", c->axes[a].param);
+    char *head = cfg_format("%s: value '%s' at sweep point ", tag, cfg_point_value(c, 0, a));
+    char *tail = cfg_format(": %s", body);
+    size_t hl = strlen(head), tl = strlen(tail);
+    /* the same value refused for the same reason at another point: once */
+    for (size_t i = 0; i < ld->ne; i++) {
+        const char *m = ld->e[i].msg;
+        size_t ml = strlen(m);
+        if (ld->e[i].line == (long)c->axes[a].line && ld->e[i].col == (long)c->axes[a].col && ml >= hl + tl &&
+            strncmp(m, head, hl) == 0 && strcmp(m + ml - tl, tail) == 0) {
+            free(tag), free(head), free(tail);
+            return;
+        }
+    }
+    ec->n++;
+    ld_add_err(ld, c->axes[a].line, c->axes[a].col, a < CFG_MAX_AXES ? ld->axis_node[a] : NULL,
+               cfg_format("%s%zu (%s)%s", head, c->point - 1, point, tail));
+    free(tag), free(head), free(tail);
+}
+
+/* The problem (body) at command-line value i: "error: LABEL: ..." (once). */
+static void at_cli(ectx *ec, size_t i, const char *body)
+{
+    loader *ld = ec->ld;
+    char *line = cfg_format("error: %s: %s", ld->cli[i].label, body);
+    for (size_t j = 0; j < ld->cli_errs.n; j++)
+        if (strcmp(ld->cli_errs.msg[j], line) == 0) {
+            free(line);
+            return;
+        }
+    ec->n++;
+    cfg_errors_push(&ld->cli_errs, line);
+}
+
 static int swept_or_cli(const cfg *c, ectx *ec, size_t ri, size_t kr, const char *body)
 {
     loader *ld = ec->ld;
     size_t canon = crow_canon(ri);
     long a = sweeping_axis(c, canon, kr);
     if (a >= 0 && c->axes[a].line) {
-        char point[512] = "";
-        for (size_t b = 0, l = 0; b < c->naxes && l < sizeof point; b++)
-            l += (size_t)snprintf(point + l, sizeof point - l, "%s%s=%s", b ? " " : "", c->axes[b].param,
-                                  cfg_point_value(c, 0, (size_t)b));
-        char *tag = ld_tag_text("axis", "param", c->axes[a].param);
-        char *head = cfg_format("%s: value '%s' at sweep point ", tag, cfg_point_value(c, 0, (size_t)a));
-        char *tail = cfg_format(": %s", body);
-        size_t hl = strlen(head), tl = strlen(tail);
-        /* the same value refused for the same reason at another point: once */
-        for (size_t i = 0; i < ld->ne; i++) {
-            const char *m = ld->e[i].msg;
-            size_t ml = strlen(m);
-            if (ld->e[i].line == (long)c->axes[a].line && ld->e[i].col == (long)c->axes[a].col && ml >= hl + tl &&
-                strncmp(m, head, hl) == 0 && strcmp(m + ml - tl, tail) == 0) {
-                free(tag), free(head), free(tail);
-                return 1;
-            }
-        }
-        ec->n++;
-        ld_add_err(ld, c->axes[a].line, c->axes[a].col, (size_t)a < CFG_MAX_AXES ? ld->axis_node[a] : NULL,
-                   cfg_format("%s%zu (%s)%s", head, c->point - 1, point, tail));
-        free(tag), free(head), free(tail);
+        at_axis(c, ec, (size_t)a, body);
         return 1;
     }
     uint16_t s = ld->cli_row[kr][canon];
     if (s && a < 0) {
-        char *line = cfg_format("error: %s: %s", ld->cli[s - 1].label, body);
-        for (size_t i = 0; i < ld->cli_errs.n; i++)
-            if (strcmp(ld->cli_errs.msg[i], line) == 0) {
-                free(line);
-                return 1;
-            }
-        ec->n++;
-        cfg_errors_push(&ld->cli_errs, line);
+        at_cli(ec, s - 1, body);
         return 1;
     }
     return 0;
@@ -235,11 +250,31 @@ static void x_invalid(const cfg *c, ectx *ec, size_t k, const char *path, const 
         free(body);
         return;
     }
-    ec->n++;
     int e = crow_elem((size_t)ri);
     xmlNodePtr n = ld_node(ld, e, kr);
     const char *attr = param_attr(crow_at((size_t)ri)->row);
     char *v = n ? ld_prop_of(n, attr) : NULL;
+    if (!v) {
+        /* the row keeps its default: the value refused is another's, one
+         * a sweep axis set at this point or the command line set when the
+         * message names its parameter ("16384 B cannot hold one packet of
+         * network.mtu = ...", reported for network.vc-buffer, with
+         * network.mtu swept): there */
+        for (size_t a = 0; c->point && a < c->naxes; a++)
+            if (c->axes[a].line && strcmp(cfg_point_value(c, 0, a), CFG_AXIS_UNSET) != 0 &&
+                cfg_names_path(body, c->axes[a].param)) {
+                at_axis(c, ec, a, body);
+                free(body);
+                return;
+            }
+        for (size_t i = 0; i < ld->ncli; i++)
+            if (ld->cli[i].path && cfg_names_path(body, ld->cli[i].path)) {
+                at_cli(ec, i, body);
+                free(body);
+                return;
+            }
+    }
+    ec->n++;
     if (v) {
         ld_err_at_attr(ld, n, attr, v, "%s", body);
         free(v);
@@ -386,6 +421,31 @@ static void workload_rules(const cfg *c, ectx *ec, const net_params *core)
         net_lossy_refusal(lossy, nops->name, who, &attr, why, sizeof why);
         x_invalid(c, ec, 0, attr, "%s", why);
         break;
+    }
+    /* a transport's full segment must cross a link within the retransmission
+     * timeout's 60 s ceiling (transport.h TP_MAX_RTO_PS): its ACK cannot
+     * come back before the segment has left the sender at
+     * network.bandwidth, so otherwise every segment is sent again (go-back-N
+     * from the timeout) and again every 60 s while its first copy is on the
+     * wire, no sample (Karn) ever lowers the timeout, and the copies queue up
+     * faster than the link drains them: the run does not end (random-configs
+     * seed 4 configuration 51, dctcp at 1 b/s, reached 2^62 ps) */
+    for (size_t k = 0; core->bandwidth_bps > 0 && k <= c->nwl; k++) {
+        int type = k < c->nwl ? (c->wl[k].transport > 0 ? c->wl[k].transport - 1 : c->tp.type) : c->tp.type;
+        if (type <= 0 || (size_t)type >= tp_count())
+            continue;
+        uint64_t seg = c->tp.mss_bytes + c->tp.header_bytes + (tp_registry[type]->telemetry ? c->tp.int_bytes : 0);
+        double t_s = (double)seg * 8 / core->bandwidth_bps;
+        if (t_s * 1e12 > (double)TP_MAX_RTO_PS) {
+            x_invalid(c, ec, 0, "network.bandwidth",
+                      "a %s segment of %llu B (transport.mss %llu B + headers) takes %.3g s to leave its host at "
+                      "network.bandwidth = %g b/s, more than the %g s the retransmission timeout can reach (RFC "
+                      "6298): every segment would be sent again before its ACK could come back, and the run would "
+                      "not end; raise network.bandwidth to at least %.3g b/s or lower transport.mss",
+                      tp_registry[type]->name, (unsigned long long)seg, (unsigned long long)c->tp.mss_bytes, t_s,
+                      core->bandwidth_bps, (double)TP_MAX_RTO_PS / 1e12, (double)seg * 8 / ((double)TP_MAX_RTO_PS / 1e12));
+            break;
+        }
     }
     /* workload.connection="persistent" needs a window-based transport (as transport.connection) */
     for (size_t k = 0; k < c->nwl; k++) {

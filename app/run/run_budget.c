@@ -203,29 +203,13 @@ int run_point_accepted(const cfg *c, size_t q, signed char *memo, run_cache *rc)
     return ok;
 }
 
-/* Whether text names parameter path as a whole word ("raise
- * network.bandwidth or ..."; not network.bandwidth-share). */
-static int names_path(const char *text, const char *path)
-{
-    size_t n = strlen(path);
-    for (const char *s = text; n && (s = strstr(s, path)); s++) {
-        char before = s == text ? ' ' : s[-1], after = s[n];
-        int word_before = isalnum((unsigned char)before) || strchr("._-", before);
-        int word_after = isalnum((unsigned char)after) || after == '_' || after == '-' ||
-                         (after == '.' && isalnum((unsigned char)s[n + 1]));
-        if (!word_before && !word_after)
-            return 1;
-    }
-    return 0;
-}
-
 long run_refusal_axis(const cfg *c, size_t p, const char *why, signed char *memo, run_cache *rc)
 {
     if (c->point || !c->naxes)
         return -1;
     for (size_t a = 0; a < c->naxes; a++)
         if (!(c->axes[a].with[0] && strcmp(cfg_point_value(c, p, a), CFG_AXIS_UNSET) == 0) &&
-            names_path(why, c->axes[a].param))
+            cfg_names_path(why, c->axes[a].param))
             return (long)a;
     /* the lead axes (an axis varying with another moves with it) */
     for (size_t a = 0; a < c->naxes; a++) {

@@ -95,14 +95,26 @@ const sweep_driver sweep_serial_driver = {.name = "serial", .run = run_serial};
 /* A point refused past the checks (resolving it, its memory estimate),
  * reported as validate does: at the sweep axis that sent the refused value
  * (run_refusal_axis), else by the point. */
-static void refused_at_axis(sweep *sw, size_t p, const char *where, const char *err)
+static const char *refused_by_option(sweep *sw, size_t p, int memory)
+{
+    return sw->o->culprit ? sw->o->culprit(sw->o->culprit_ctx, p, memory) : NULL;
+}
+
+static void refused_at_axis(sweep *sw, size_t p, const char *where, const char *err, int memory)
 {
     char at[CFG_PATH_MAX + 64], what[1024];
     run_cache rc = {0};
     long a = run_refusal_axis(sw->c, p, err, NULL, &rc);
     run_cache_free(&rc);
+    const char *opt, *file = sw->c->file[0] ? sw->c->file : sw->o->config;
+    /* the command line's values after the place, as validate: " (with --set ...)" */
+    const char *tag = sw->o->with && strncmp(sw->o->with, file, strlen(file)) == 0 ? sw->o->with + strlen(file) : "";
     if (run_refusal_where(sw->c, p, a, at, sizeof at, what, sizeof what))
-        sweep_note(sw, SWEEP_ERROR, "%s: %s: %s", at, what, err);
+        sweep_note(sw, SWEEP_ERROR, "%s%s: %s: %s", at, tag, what, err);
+    else if ((opt = refused_by_option(sw, p, memory)) != NULL) /* the option, as validate (cli.c point_refused) */
+        sweep_note(sw, SWEEP_ERROR, "%s: sweep point %zu%s: %s", opt, p, where, err);
+    else if (sw->o->with)
+        sweep_note(sw, SWEEP_ERROR, "%s: sweep point %zu%s: %s", sw->o->with, p, where, err);
     else
         sweep_note(sw, SWEEP_ERROR, "sweep point %zu%s: %s", p, where, err);
 }
@@ -288,7 +300,7 @@ void sweep_execute(const cfg *c, const sweep_opts *o, const sweep_ui *ui, sweep_
             char at[CFG_PATH_MAX + 64], what[1024];
             int w = 0;
             if (sweep_cache_point(&sw, p, err, sizeof err) != 0) {
-                refused_at_axis(&sw, p, where, err);
+                refused_at_axis(&sw, p, where, err, 0);
                 rc = 1;
             } else if (run_check_memory(&sw.pcache.pc, copies, table_bytes, err, sizeof err) != 0) {
                 /* at the axis sweeping N, else at the axis that sent the value refused, else at the
@@ -299,12 +311,12 @@ void sweep_execute(const cfg *c, const sweep_opts *o, const sweep_ui *ui, sweep_
                 run_cache rc1 = {0};
                 int alone = run_check_memory(&sw.pcache.pc, 1, 0, err1, sizeof err1) != 0;
                 if ((w = run_memory_where(&sw.pcache.pc, at, sizeof at, what, sizeof what)) == 2 ||
-                    (w == 1 && (!alone || run_refusal_axis(c, p, err, NULL, &rc1) < 0)))
+                    (w == 1 && (!alone || (run_refusal_axis(c, p, err, NULL, &rc1) < 0 && !refused_by_option(&sw, p, 1)))))
                     sweep_note(&sw, SWEEP_ERROR, "%s: %s, sweep point %zu%s: %s", at, what, p, where, err);
                 else if (!alone)
                     sweep_note(&sw, SWEEP_ERROR, "sweep point %zu%s: %s", p, where, err);
                 else
-                    refused_at_axis(&sw, p, where, err);
+                    refused_at_axis(&sw, p, where, err, 1);
                 run_cache_free(&rc1);
                 rc = 1;
             } else if (copies > 1 || mpi_size > 1) {

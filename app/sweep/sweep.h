@@ -32,6 +32,14 @@ typedef struct sweep_opts {
     const char *trace;   /* Chrome trace-event JSON of the (single) selected run */
     const char *trace_nodes, *trace_window, *trace_jobs; /* its filter (trace_filter_parse); NULL = all */
     const char *config;  /* the configuration file, for messages */
+    /* A point refused past the checks by a value the command line set (its
+     * removal alone would let the point through): that value's option, as
+     * written ("--set workload.jobs=1e10"), else NULL; culprit NULL: none.
+     * with: "FILE (with --set ...)" when the command line set values, else
+     * NULL (a refusal blamed on no option and no axis names them all). */
+    const char *(*culprit)(void *ctx, size_t point, int memory); /* memory: the estimate refused it */
+    void *culprit_ctx;
+    const char *with;
     double run_progress_every_s; /* progress inside each run this often (ui->run_progress; 0 = none;
                                     in this process and -j workers, not MPI ranks) */
 } sweep_opts;
