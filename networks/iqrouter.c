@@ -565,6 +565,7 @@ typedef struct iqr {
     int dlane;           /* the lane, -1: none left (sim_schedule_at, as before) */
     net_msg **dr;        /* the lane's messages, in its order: [dr_head, dr_tail) mod dr_cap (a power of two) */
     uint32_t dr_cap, dr_head, dr_tail;
+    int64_t grid_seen;   /* the last hand-over time iqr_send found on the grid of T (-1: none) */
     uint64_t link_bits, core_bits; /* bits delivered x links crossed (hops + 1), x switch cores crossed */
     /* the no-progress watchdog (head comment "Watchdog"): ev_step looks every wd_bound / 4 */
     int64_t wd_at;       /* the step at or after which it looks next */
@@ -2766,6 +2767,19 @@ void iqr_fail(swnet *st, int64_t now)
 
 /* ---- ops ---- */
 
+/* whether now is on the grid of T; the last time found so is kept: a
+ * step's hand-overs come at few times (one a slot with bernoulli injection),
+ * so most skip grid's division */
+static inline int on_grid(iqr *q, int64_t now)
+{
+    if (now == q->grid_seen)
+        return 1;
+    if (grid(q, now) != now)
+        return 0;
+    q->grid_seen = now;
+    return 1;
+}
+
 void iqr_send(swnet *st, net_msg *m)
 {
     iqr *q = st->iq;
@@ -2777,7 +2791,7 @@ void iqr_send(swnet *st, net_msg *m)
     m->t_aux_ps = 0;
     m->next = NULL;
     iq_host *hs = &q->h[m->src];
-    if (!hs->p && hs->tick_at == INT64_MAX && q->pcls == 1 && grid(q, now) == now && nic_alone(&st->nic, m)) {
+    if (!hs->p && hs->tick_at == INT64_MAX && q->pcls == 1 && on_grid(q, now) && nic_alone(&st->nic, m)) {
         /* host_try now, as below, with m taken alone (nic_alone) if it goes; else queued as below, after
          * host_try's decisions, which were those of m in the NIC */
         if (!host_try_k(q, m->src, now, m, 1))
@@ -2793,7 +2807,7 @@ void iqr_send(swnet *st, net_msg *m)
      * the credits, the NIC and its last flit, and asks its next tick again
      * (a host keeps its earliest only). */
     if (!hs->p && hs->tick_at > now) {
-        if (grid(q, now) == now)
+        if (on_grid(q, now))
             host_try(q, m->src, now);
         else
             host_tick_at(q, m->src, now);
@@ -3040,6 +3054,7 @@ static void calendar_init(iqr *q, uint32_t S, uint32_t N)
     q->dr_cap = 64;
     q->dr = tn_xmalloc(q->dr_cap * sizeof *q->dr);
     q->dr_head = q->dr_tail = 0;
+    q->grid_seen = -1;
     q->due = 0;
     q->step_at = INT64_MAX;
 }

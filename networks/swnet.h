@@ -552,7 +552,7 @@ static inline uint64_t swnet_flow_key(const net_msg *m)
 /* The salt of message m's routing choices (a hash of its id with the
  * fabric's key): the same for both router models. Inline: the input-queued
  * host calls it for every packet. */
-static inline uint64_t swnet_salt(const swnet *st, const net_msg *m)
+static inline __attribute__((always_inline)) uint64_t swnet_salt(const swnet *st, const net_msg *m)
 {
     return swnet_mix64(st->salt_key ^ swnet_flow_key(m));
 }

@@ -25,6 +25,7 @@
 typedef struct sbuf {
     char *s;
     size_t n, cap;
+    int bare; /* 1: no comments (the schema the loader compiles: the same grammar) */
 } sbuf;
 
 /* Room for n more bytes and the NUL. */
@@ -67,6 +68,8 @@ static void put_char(sbuf *b, char c)
 /* Text that is safe inside an XML comment: no "--", no trailing '-'. */
 static void put_comment(sbuf *b, int indent, const char *text)
 {
+    if (b->bare)
+        return;
     put(b, "%*s<!-- ", indent, "");
     for (const char *p = text; *p; p++) {
         if (*p == '-' && (p[1] == '-' || p[1] == '\0'))
@@ -101,7 +104,9 @@ static int same_choices(const char *const *a, const char *const *b)
     return !a[k] && !b[k];
 }
 
-static void put_attribute(sbuf *b, size_t i, int indent)
+/* put_attribute's comment: the path, who declares it, its help (and each
+ * owner's with choices of its own) */
+static void put_attribute_comment(sbuf *b, size_t i, int indent)
 {
     const param_row *r = crow_at(i)->row;
     /* who declares it: the core, the physical layer, or the plugins */
@@ -125,6 +130,13 @@ static void put_attribute(sbuf *b, size_t i, int indent)
         }
     put_comment(b, indent, c);
     free(c);
+}
+
+static void put_attribute(sbuf *b, size_t i, int indent)
+{
+    const param_row *r = crow_at(i)->row;
+    if (!b->bare)
+        put_attribute_comment(b, i, indent);
     put(b, "%*s<optional><attribute name=\"", indent, "");
     put_text(b, param_attr(r));
     if (r->kind == PARAM_CHOICE) {
@@ -192,9 +204,9 @@ static void put_element(sbuf *b, int e, int indent)
     put(b, "%*s</element>\n", indent, "");
 }
 
-char *cfg_schema_rng(void)
+static char *schema_text(int bare)
 {
-    sbuf b = {0};
+    sbuf b = {.bare = bare};
     put(&b, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
     put(&b, "<!--\n"
             "  tasknet configuration schema (RELAX NG, XML syntax), version 1.\n"
@@ -241,6 +253,8 @@ char *cfg_schema_rng(void)
             "</grammar>\n");
     return b.s;
 }
+
+char *cfg_schema_rng(void) { return schema_text(0); }
 
 /* ---------------------------------------------------------- validation */
 
@@ -325,7 +339,9 @@ static xmlRelaxNGPtr schema_compiled(loader *ld)
     static xmlRelaxNGPtr kept;
     if (kept)
         return kept;
-    char *rng = cfg_schema_rng();
+    /* without the comments (half its text, and their help's making): the
+     * same grammar as `tasknet params -rng`'s */
+    char *rng = schema_text(1);
     xmlRelaxNGParserCtxtPtr pc = xmlRelaxNGNewMemParserCtxt(rng, (int)strlen(rng));
     if (!pc) {
         free(rng);

@@ -445,7 +445,13 @@ int run_one(const cfg *c, const run_layout *l, uint64_t replica, run_cache *rcac
     /* a workload alone on all the nodes, with its own classes, sends
      * through the fabric's handle itself (no mapping at all) */
     int alone = c->nwl == 1 && strcmp(c->wl[0].nodes, "all") == 0 && cfg_wl_priority(c, 0) < 0;
-    net *n = net_create(nops, &np, cfg_net_params(c), NULL, s, net_rng, run_deliver, &rs.wl[0], err, errlen);
+    /* a foreground workload alone on the fabric's handle takes its
+     * deliveries itself (run_deliver's check of the foreground has nothing
+     * to do: no background); else through run_deliver */
+    int direct = alone && !rs.wl[0].background;
+    net *n = direct ? net_create(nops, &np, cfg_net_params(c), NULL, s, net_rng, rs.wl[0].w->deliver, rs.wl[0].ws,
+                                 err, errlen)
+                    : net_create(nops, &np, cfg_net_params(c), NULL, s, net_rng, run_deliver, &rs.wl[0], err, errlen);
     if (!n)
         goto out;
     /* the run's transport; a workload alone on the fabric's handle that
