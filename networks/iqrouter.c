@@ -1618,6 +1618,37 @@ static inline __attribute__((always_inline)) void va_granted(iqr *q, uint32_t sw
     va_grant(q, sw, x0, q->rq[k].who, q->rq[k].key, now, V);
 }
 
+/* The lean ticks' VC allocation of a lone head (input VC c, local index
+ * li, the only one asking at now): the free output VC its round-robin
+ * pointer reaches first is granted, with the pointer moves
+ * grant_one_input's rule makes (iSLIP: the input's pointer over the
+ * router's output VCs; input-first: over the V of its output); none free,
+ * it loses this round. Returns 1 if granted. */
+static inline __attribute__((always_inline)) int va_lone(iqr *q, uint32_t sw, uint32_t x0, uint32_t radix, iq_ivc *c,
+                                                         uint32_t li, int64_t now, const uint32_t V, const int islip)
+{
+    TN_ASSERT(c->kind != TOPO_HOP_ADAPTIVE && c->kind != TOPO_HOP_ESCAPE && c->out != OUT_NONE,
+              "lean tick: switch %u: an adaptive or unroutable head", sw);
+    uint32_t xo = x0 + c->out, nin = radix * V, ob = c->out * V, best = NONE;
+    uint16_t *pin = &q->va_in[(size_t)x0 * V], *pout = &q->va_out[(size_t)x0 * V];
+    for (uint32_t v = c->vc_base; v < (uint32_t)c->vc_base + c->nvc; v++) {
+        if (ovc_v(q, xo, v, V)->owner != NONE)
+            continue;
+        if (best == NONE || (islip ? rr_dist(ob + v, pin[li], nin) < rr_dist(ob + best, pin[li], nin)
+                                   : rr_dist(v, pin[li], V) < rr_dist(best, pin[li], V)))
+            best = v;
+    }
+    if (best == NONE) { /* no output VC free: it loses this round */
+        c->ready = now + q->va;
+        q->s.va_lost++;
+        return 0;
+    }
+    pin[li] = (uint16_t)(islip ? rr_next(ob + best, nin) : rr_next(best, V));
+    pout[ob + best] = (uint16_t)rr_next(li, nin);
+    va_grant(q, sw, x0, li, best, now, V);
+    return 1;
+}
+
 /* The lean tick's wider express (sa_express): the head of input VC c
  * (local index li) won its output VC at now; its switch allocation at te =
  * now + q->express may be decided now also when other VCs of its router act
@@ -1786,28 +1817,8 @@ static inline __attribute__((always_inline)) int router_tick_one(iqr *q, uint32_
             c->state = VC_VA;
         }
         if (c->state == VC_VA) {
-            if (c->ready <= now) {
-                TN_ASSERT(c->kind != TOPO_HOP_ADAPTIVE && c->kind != TOPO_HOP_ESCAPE && c->out != OUT_NONE,
-                          "lean tick: switch %u: an adaptive or unroutable head", sw);
-                uint32_t xo = x0 + c->out, nin = r->radix * V, ob = c->out * V, best = NONE;
-                uint16_t *pin = &q->va_in[(size_t)x0 * V], *pout = &q->va_out[(size_t)x0 * V];
-                for (uint32_t v = c->vc_base; v < (uint32_t)c->vc_base + c->nvc; v++) {
-                    if (ovc_v(q, xo, v, V)->owner != NONE)
-                        continue;
-                    if (best == NONE || (islip ? rr_dist(ob + v, pin[li], nin) < rr_dist(ob + best, pin[li], nin)
-                                               : rr_dist(v, pin[li], V) < rr_dist(best, pin[li], V)))
-                        best = v;
-                }
-                if (best == NONE) { /* no output VC free: it loses this round */
-                    c->ready = now + q->va;
-                    q->s.va_lost++;
-                } else {
-                    pin[li] = (uint16_t)(islip ? rr_next(ob + best, nin) : rr_next(best, V));
-                    pout[ob + best] = (uint16_t)rr_next(li, nin);
-                    va_grant(q, sw, x0, li, best, now, V);
-                    express = li;
-                }
-            }
+            if (c->ready <= now && va_lone(q, sw, x0, r->radix, c, li, now, V, islip))
+                express = li;
         } else if (c->state == VC_ACTIVE) {
             uint32_t ns = 0;
             sa_request(q, x0, li, c, now, 0, q->sq, &ns, V);
@@ -1910,27 +1921,8 @@ static inline __attribute__((always_inline)) void router_tick_lean_k(iqr *q, uin
     uint32_t express = NONE; /* the head granted now, if it can take the express switch allocation */
     if (nva == 1) {
         uint32_t li = vreq[0];
-        iq_ivc *c = &q->ivc[(size_t)x0 * V + li];
-        TN_ASSERT(c->kind != TOPO_HOP_ADAPTIVE && c->kind != TOPO_HOP_ESCAPE && c->out != OUT_NONE,
-                  "lean tick: switch %u: an adaptive or unroutable head", sw);
-        uint32_t xo = x0 + c->out, nin = r->radix * V, ob = c->out * V, best = NONE;
-        uint16_t *pin = &q->va_in[(size_t)x0 * V], *pout = &q->va_out[(size_t)x0 * V];
-        for (uint32_t v = c->vc_base; v < (uint32_t)c->vc_base + c->nvc; v++) {
-            if (ovc_v(q, xo, v, V)->owner != NONE)
-                continue;
-            if (best == NONE || (islip ? rr_dist(ob + v, pin[li], nin) < rr_dist(ob + best, pin[li], nin)
-                                       : rr_dist(v, pin[li], V) < rr_dist(best, pin[li], V)))
-                best = v;
-        }
-        if (best == NONE) { /* no output VC free: it loses this round */
-            c->ready = now + q->va;
-            q->s.va_lost++;
-        } else {
-            pin[li] = (uint16_t)(islip ? rr_next(ob + best, nin) : rr_next(best, V));
-            pout[ob + best] = (uint16_t)rr_next(li, nin);
-            va_grant(q, sw, x0, li, best, now, V);
+        if (va_lone(q, sw, x0, r->radix, &q->ivc[(size_t)x0 * V + li], li, now, V, islip))
             express = li;
-        }
     } else if (nva) {
         uint32_t nr = 0, nrvc = 0; /* nrvc: VCs that made VC allocation requests */
         for (uint32_t i = 0; i < nva; i++) {
