@@ -227,14 +227,13 @@ static int parse_file(const char *text, const char *basedir, param_file *f, char
             rc = tn_error(err, errlen, "path of '%s' too long", t);
         } else if (access(cand, R_OK) != 0 &&
                    (strchr(t, '/') || tn_data_path(t, cand, sizeof cand, e2, sizeof e2) != 0)) {
-            rc = tn_error(err, errlen, "cannot read '%s'%s%s", t, strchr(t, '/') ? "" : " (", strchr(t, '/') ? "" : e2);
-            if (rc && !strchr(t, '/')) {
-                size_t l = strlen(err);
-                if (l + 1 < errlen) {
-                    err[l] = ')';
-                    err[l + 1] = '\0';
-                }
-            }
+            if (t[0] == '/')
+                rc = tn_error(err, errlen, "cannot read '%s': %s", t, strerror(errno));
+            else if (strchr(t, '/')) /* say where it looked: --set values too are from the configuration's folder */
+                rc = tn_error(err, errlen, "cannot read '%s' (a relative path is from the configuration's folder: "
+                              "%s: %s)", t, cand, strerror(errno));
+            else
+                rc = tn_error(err, errlen, "cannot read '%s' (%s)", t, e2);
         } else {
             /* absolute, so a written configuration runs from any folder */
             char cwd[PARAM_PATH_MAX];

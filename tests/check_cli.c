@@ -573,7 +573,9 @@ END_TEST
  * makes it valid for both commands. A --set that does not touch the
  * problem leaves it the file's own (at its attribute, no "(with ...)", also
  * when the option renumbers the sweep's points), and a problem the option
- * causes elsewhere names the option. */
+ * causes elsewhere names the option. A value of the file that an option
+ * replaces is the option's to check, not the file's: a template naming a
+ * placeholder file runs with --set workload.file=... */
 START_TEST(test_set_before_checks)
 {
     static const struct {
@@ -596,6 +598,21 @@ START_TEST(test_set_before_checks)
         {"validate tests/fixtures/bad/sweep_value_refused.xml --set network.routing=dor", 1,
          "tests/fixtures/bad/sweep_value_refused.xml:7:11: error: <axis param=\"network.congestion-isolation\">: value "
          "'destination' at sweep point 1 (network.congestion-isolation=destination): the 4x4 torus"},
+        /* a value of the file that the option replaces is not checked: a template's placeholder file
+         * (placeholder_file.xml: file="GRAPH.dot" at 7:24, which does not exist), a malformed size */
+        {"validate tests/fixtures/bad/placeholder_file.xml --set workload.file=../dag/forkjoin.dot", 0,
+         "tests/fixtures/bad/placeholder_file.xml (with --set workload.file=../dag/forkjoin.dot): valid"},
+        {"run tests/fixtures/bad/placeholder_file.xml --set workload.file=../dag/forkjoin.dot --list-runs", 0,
+         "run,point,replica,seed,done\n0,0,0,1,no\n"},
+        {"validate tests/fixtures/bad/placeholder_file.xml --set workload.jobs=8", 1,
+         "tests/fixtures/bad/placeholder_file.xml:7:24: error: <workload file=\"GRAPH.dot\">: cannot read 'GRAPH.dot'"},
+        {"validate tests/fixtures/bad/empirical_missing_file.xml --set 'workload.task.send-size=uniform(2kB,128kB)'", 0,
+         "(with --set workload.task.send-size=uniform(2kB,128kB)): valid"},
+        /* --set paths are from the configuration's folder, as the file's, and the refusal says so */
+        {"validate tests/fixtures/bad/placeholder_file.xml --set workload.file=tests/fixtures/dag/forkjoin.dot", 1,
+         "error: --set workload.file=tests/fixtures/dag/forkjoin.dot: cannot read 'tests/fixtures/dag/forkjoin.dot' "
+         "(a relative path is from the configuration's folder: tests/fixtures/bad/tests/fixtures/dag/forkjoin.dot: "
+         "No such file or directory)"},
         /* the same value from the command line: the option, not the file */
         {"validate tests/fixtures/bad/routing_other_fabric.xml --set network.routing=romm --set network.routing=ugal",
          1, "error: --set network.routing=ugal: the torus does not take 'ugal'"},

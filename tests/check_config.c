@@ -95,6 +95,9 @@ static const bad_case bad_cases[] = {
     {"sweep_bad_value.xml", 10, 37, {"<axis param=\"network.bandwidth\">: value '10'", "missing unit", NULL}},
     /* send-size after init-time (17) and aggregation-time (24): 11 + 41 = 52;
      * the message names the file looked up next to the configuration */
+    /* a template's placeholder (check_cli test_set_before_checks: --set workload.file=... runs it);
+     * "  <workload type=\"dag\" " is 23 characters */
+    {"placeholder_file.xml", 7, 24, {"<workload file=\"GRAPH.dot\">", "cannot read 'GRAPH.dot'", "no data file"}},
     {"empirical_missing_file.xml", 6, 52, {"<task send-size=\"empirical(no-such-file.csv)\">", "fixtures/bad/no-such-file.csv", "No such file or directory"}},
     {"not_xml.xml", 1, 1, {"not an XML document", "Start tag expected", NULL}},
     {"empty_file.xml", 1, 1, {"not an XML document", "Document is empty", NULL}},

@@ -199,7 +199,9 @@ static const char usage_validate[] =
     "A value a sweep axis sends that a point refuses is reported at that axis, with\n"
     "the value and the point (also when only resolving the point or its memory estimate\n"
     "refuses it). --set values apply before the checks (as run's do), so\n"
-    "they may complete or correct the file; an error they cause names them.\n"
+    "they may complete or correct the file: a value they replace is not checked (a\n"
+    "template may name a placeholder file), a relative path in them is from the\n"
+    "configuration's folder as the file's are, and an error they cause names them.\n"
     "CONFIG.xml may be - for standard input (so may that of run and analyze).\n";
 
 static const char usage_merge[] =

@@ -132,6 +132,15 @@ typedef struct serr {
     char *msg;             /* libxml2's message, newline stripped */
 } serr;
 
+/* A value of the file that the walk rejected, kept until the command
+ * line's values are known (config_load.c ld_release). */
+struct ld_held {
+    struct _xmlNode *node;
+    const char *attr;
+    char *value, *err;
+    size_t k, ri; /* workload, canonical row */
+};
+
 typedef struct loader {
     const char *file;             /* as given */
     cfg *c;
@@ -166,6 +175,9 @@ typedef struct loader {
     uint16_t cli_row[CFG_MAX_WORKLOADS][CFG_MAX_ROWS]; /* 1 + index into cli of the value that set the row last
                                                           (workload, canonical index); 0: not set there */
     cfg_errors cli_errs;          /* problems of those values: "error: LABEL: ...", after the file's */
+    struct ld_held *held;         /* with command-line values: the file's rejected values, reported after
+                                     the walk unless a value of the command line replaces them */
+    size_t nheld, capheld;
 } loader;
 
 /* Errors kept for the report; past it they are counted only, so a file of

@@ -104,8 +104,17 @@ static void param_attrs(loader *ld, xmlNodePtr n, int e)
         }
         char err[1024];
         if (crow_set(ld->c, (size_t)ri, k, v, err, sizeof err) != 0) {
-            ld_err_at_attr(ld, n, param_attr(r), v, "%s", err);
             ld->failed[k][ri] = 1;
+            if (ld->ncli) { /* reported after the walk, unless the command line replaces it (ld_release) */
+                if (ld->nheld == ld->capheld) {
+                    ld->capheld = ld->capheld ? 2 * ld->capheld : 8;
+                    ld->held = tn_xrealloc(ld->held, ld->capheld * sizeof *ld->held);
+                }
+                ld->held[ld->nheld++] = (struct ld_held){n, param_attr(r), tn_xstrdup(v), tn_xstrdup(err), k,
+                                                         (size_t)ri};
+            } else {
+                ld_err_at_attr(ld, n, param_attr(r), v, "%s", err);
+            }
         } else {
             long line, col;
             ld_attr_loc(ld, n, param_attr(r), &line, &col);
@@ -113,6 +122,36 @@ static void param_attrs(loader *ld, xmlNodePtr n, int e)
         }
         free(v);
     }
+}
+
+/* The file's values that were rejected while the command line has values
+ * (param_attrs held them): one the command line gives again is not the
+ * file's problem (`--set workload.file=run7.vef` over a template's
+ * placeholder that does not exist, `--set network.bandwidth=10Gb/s` over a
+ * wrong one): it is dropped, and the command line's value is checked in
+ * its place. The others are reported where they are. */
+static void ld_release(loader *ld)
+{
+    for (size_t h = 0; h < ld->nheld; h++) {
+        struct ld_held *x = &ld->held[h];
+        int replaced = 0;
+        for (size_t i = 0; i < ld->ncli && !replaced; i++) {
+            long r;
+            size_t k;
+            char err[1024];
+            if (ld->cli[i].path && crow_resolve(ld->c, ld->cli[i].path, &r, &k, err, sizeof err) == 0 && r >= 0)
+                replaced = crow_canon((size_t)r) == x->ri && (!crow_is_wl(x->ri) || k == x->k);
+        }
+        if (replaced)
+            ld->failed[x->k][x->ri] = 0;
+        else
+            ld_err_at_attr(ld, x->node, x->attr, x->value, "%s", x->err);
+        free(x->value);
+        free(x->err);
+    }
+    free(ld->held);
+    ld->held = NULL;
+    ld->nheld = ld->capheld = 0;
 }
 
 static char *trimmed_content(xmlNodePtr n)
@@ -680,6 +719,7 @@ int cfg_load_with(cfg *c, const char *file, const cfg_cli_value *cli, size_t ncl
             ld_err_at_elem(&ld, root, "root element is <%s>, expected <tasknet version=\"1\">", (const char *)root->name);
         } else {
             walk_elem(&ld, root, CE_ROOT);
+            ld_release(&ld);
             /* The command line's values go in before the checks: they may
              * complete or correct what the file says. What the checks find
              * then that the file alone does not have, they caused: the
