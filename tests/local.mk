@@ -103,6 +103,11 @@ check-layers: $(libtasknet_a_OBJECTS) $(tasknet_OBJECTS)
 check_PROGRAMS += tests/fuzz_config
 tests_fuzz_config_SOURCES = %D%/fuzz_config.c
 tests_fuzz_config_LDADD = libtasknet.a $(DEP_LIBS)
+# The readers of the other input files (DOT, VEF, CSV, InfiniBand dumps)
+# for a fuzzer (scripts/fuzz-input; not in .ci/run), built with the tests.
+check_PROGRAMS += tests/fuzz_input
+tests_fuzz_input_SOURCES = %D%/fuzz_input.c
+tests_fuzz_input_LDADD = libtasknet.a $(DEP_LIBS)
 
 # The slow check, not part of `make check` (a few minutes): random
 # configurations over every plugin, every invariant (bench/random-configs.py).
