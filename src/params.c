@@ -544,6 +544,17 @@ static void normalize_path(char *p)
     p[o] = '\0';
 }
 
+int param_abs_path(const char *p, char *out, size_t outlen)
+{
+    char cwd[PARAM_PATH_MAX];
+    int n = p[0] == '/' ? snprintf(out, outlen, "%s", p)
+            : getcwd(cwd, sizeof cwd) ? snprintf(out, outlen, "%s/%s", cwd, p[0] ? p : ".") : -1;
+    if (n < 0 || (size_t)n >= outlen)
+        return -1;
+    normalize_path(out);
+    return 0;
+}
+
 /* empirical(FILE[,mode]) with FILE made absolute from absdir, so the
  * written configuration runs from any folder. */
 static char *absolute_empirical(const dist *d, const char *absdir)

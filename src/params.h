@@ -156,6 +156,11 @@ typedef struct param_report {
 void param_invalid(param_report *r, const char *path, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 void param_missing(param_report *r, const char *path, const char *why);
 
+/* Path p (a folder or a file) as an absolute path, "." and ".." segments
+ * resolved by name (no link followed): 0, or -1 (too long, no working
+ * folder). */
+int param_abs_path(const char *p, char *out, size_t outlen);
+
 /* A report that keeps the first problem as "path: message" in err. */
 typedef struct param_first {
     param_report rep;

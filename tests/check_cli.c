@@ -608,6 +608,9 @@ START_TEST(test_set_before_checks)
          "tests/fixtures/bad/placeholder_file.xml:7:24: error: <workload file=\"GRAPH.dot\">: cannot read 'GRAPH.dot'"},
         {"validate tests/fixtures/bad/empirical_missing_file.xml --set 'workload.task.send-size=uniform(2kB,128kB)'", 0,
          "(with --set workload.task.send-size=uniform(2kB,128kB)): valid"},
+        /* an axis that gives every point a value of its own replaces the file's too */
+        {"validate tests/fixtures/good/placeholder_axis.xml", 0,
+         "tests/fixtures/good/placeholder_axis.xml: valid (2 points x 1 replica)"},
         /* --set paths are from the configuration's folder, as the file's, and the refusal says so */
         {"validate tests/fixtures/bad/placeholder_file.xml --set workload.file=tests/fixtures/dag/forkjoin.dot", 1,
          "error: --set workload.file=tests/fixtures/dag/forkjoin.dot: cannot read 'tests/fixtures/dag/forkjoin.dot' "
@@ -1208,6 +1211,52 @@ START_TEST(test_sweep_jobs_and_shards)
     free(out);
     snprintf(dir, sizeof dir, "%s/merged", sweep_root);
     assert_sweep_as_ref(dir);
+}
+END_TEST
+
+/* A sweep over files named relatively (configs/examples/infiniband.xml:
+ * values="../data/ib-fattree.dot ...", from the configuration's folder):
+ * its results folder's config.xml says that folder (base="...") and keeps
+ * the values as written, so the shards merge, the merged summary equals
+ * the one run's byte for byte, and the folder's config.xml validates and
+ * resumes (it was refused: "cannot read '../data/ib-fattree.dot'", from the
+ * results folder). */
+START_TEST(test_relative_axis_files_merge)
+{
+    char args[2048];
+    static const char *const fast = "configs/examples/infiniband.xml -q --set workload.duration=5us";
+    snprintf(args, sizeof args, "run %s --out %s/ib", fast, sweep_root);
+    run_ok(args);
+    for (int k = 1; k <= 2; k++) {
+        snprintf(args, sizeof args, "run %s --shard %d/2 --out %s/ib%d", fast, k, sweep_root, k);
+        run_ok(args);
+    }
+    snprintf(args, sizeof args, "merge %s/ibm %s/ib1 %s/ib2", sweep_root, sweep_root, sweep_root);
+    int st;
+    char *out = run_tasknet(args, &st);
+    ck_assert_msg(st == 0 && strstr(out, "6 of 6 runs") != NULL, "%s", out);
+    free(out);
+    char p[700];
+    snprintf(p, sizeof p, "%s/ib/summary.csv", sweep_root);
+    char *one = slurp(p);
+    snprintf(p, sizeof p, "%s/ibm/summary.csv", sweep_root);
+    char *merged = slurp(p);
+    ck_assert_msg(one && merged && strcmp(one, merged) == 0, "merged summary differs:\n%s\n---\n%s", one, merged);
+    ck_assert_ptr_nonnull(strstr(one, ",../data/ib-fattree.dot,")); /* the values as written */
+    free(one);
+    free(merged);
+    snprintf(p, sizeof p, "%s/ib/config.xml", sweep_root);
+    char *cx = slurp(p);
+    ck_assert_msg(strstr(cx, " base=\"/") != NULL && strstr(cx, "/configs/examples\">") != NULL, "%s", cx);
+    free(cx);
+    snprintf(args, sizeof args, "validate %s/ibm/config.xml", sweep_root);
+    out = run_tasknet(args, &st);
+    ck_assert_msg(st == 0 && strstr(out, "valid (3 points x 2 replicas)") != NULL, "%s", out);
+    free(out);
+    snprintf(args, sizeof args, "run %s/ib/config.xml --out %s/ib", sweep_root, sweep_root);
+    out = run_tasknet(args, &st);
+    ck_assert_msg(st == 0 && strstr(out, "6 runs already done") != NULL, "%s", out);
+    free(out);
 }
 END_TEST
 
@@ -2278,6 +2327,7 @@ static Suite *cli_suite(void)
     tcase_add_test(sw, test_arrivals_past_the_clock);
     tcase_add_test(sw, test_progress_inside_a_run);
     tcase_add_test(sw, test_sweep_jobs_and_shards);
+    tcase_add_test(sw, test_relative_axis_files_merge);
     tcase_add_loop_test(sw, test_sweep_resume_after_kill, 0, (int)(sizeof kills / sizeof kills[0]));
     tcase_add_test(sw, test_sweep_refuses_changed_config);
     tcase_add_test(sw, test_interrupt_long_run);

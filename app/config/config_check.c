@@ -301,9 +301,28 @@ static void rep_invalid(void *ctx, const char *path, const char *msg)
     x_invalid(r->c, r->ec, r->k, path, "%s", msg);
 }
 
+/* A value of path's scope (workload k's rows for a workload's path, the
+ * rest's otherwise) was rejected by the loader. */
+static int scope_rejected(const loader *ld, const char *path, size_t k)
+{
+    int wl = strncmp(path, "workload.", 9) == 0;
+    for (size_t i = 0; i < crow_count(); i++)
+        if (crow_canon(i) == i && crow_is_wl(i) == wl && ld->failed[wl ? k : 0][i])
+            return 1;
+    return 0;
+}
+
+/* A plugin's own requirements depend on its other values ("duration,
+ * required without a flow-list"): with one of them rejected (a flow list
+ * that cannot be read), the plugin sees it as not given and would ask for
+ * what the rejected value makes unnecessary. The loader reports only the
+ * rejection then; the rows' own required values are still reported
+ * (cfg_row_rules). */
 static void rep_missing(void *ctx, const char *path, const char *why)
 {
     report_ctx *r = ctx;
+    if (r->ec->mode == EC_LOAD && scope_rejected(r->ec->ld, path, r->k))
+        return;
     x_missing(r->c, r->ec, r->k, path, why);
 }
 

@@ -175,8 +175,8 @@ typedef struct loader {
     uint16_t cli_row[CFG_MAX_WORKLOADS][CFG_MAX_ROWS]; /* 1 + index into cli of the value that set the row last
                                                           (workload, canonical index); 0: not set there */
     cfg_errors cli_errs;          /* problems of those values: "error: LABEL: ...", after the file's */
-    struct ld_held *held;         /* with command-line values: the file's rejected values, reported after
-                                     the walk unless a value of the command line replaces them */
+    struct ld_held *held;         /* the file's rejected values, reported after the walk unless the
+                                     command line or an axis replaces them (config_load.c ld_release) */
     size_t nheld, capheld;
 } loader;
 

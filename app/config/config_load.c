@@ -32,8 +32,10 @@ static size_t elem_attrs(int e, const char ***out)
 {
     size_t n = 0, cap = crow_count() + 4;
     const char **names = tn_xmalloc(cap * sizeof *names);
-    if (e == CE_ROOT)
+    if (e == CE_ROOT) {
         names[n++] = "version";
+        names[n++] = "base";
+    }
     if (e == celem_axis()) {
         names[n++] = "param";
         names[n++] = "values";
@@ -105,16 +107,12 @@ static void param_attrs(loader *ld, xmlNodePtr n, int e)
         char err[1024];
         if (crow_set(ld->c, (size_t)ri, k, v, err, sizeof err) != 0) {
             ld->failed[k][ri] = 1;
-            if (ld->ncli) { /* reported after the walk, unless the command line replaces it (ld_release) */
-                if (ld->nheld == ld->capheld) {
-                    ld->capheld = ld->capheld ? 2 * ld->capheld : 8;
-                    ld->held = tn_xrealloc(ld->held, ld->capheld * sizeof *ld->held);
-                }
-                ld->held[ld->nheld++] = (struct ld_held){n, param_attr(r), tn_xstrdup(v), tn_xstrdup(err), k,
-                                                         (size_t)ri};
-            } else {
-                ld_err_at_attr(ld, n, param_attr(r), v, "%s", err);
+            /* reported after the walk, unless the command line or an axis replaces it (ld_release) */
+            if (ld->nheld == ld->capheld) {
+                ld->capheld = ld->capheld ? 2 * ld->capheld : 8;
+                ld->held = tn_xrealloc(ld->held, ld->capheld * sizeof *ld->held);
             }
+            ld->held[ld->nheld++] = (struct ld_held){n, param_attr(r), tn_xstrdup(v), tn_xstrdup(err), k, (size_t)ri};
         } else {
             long line, col;
             ld_attr_loc(ld, n, param_attr(r), &line, &col);
@@ -124,23 +122,36 @@ static void param_attrs(loader *ld, xmlNodePtr n, int e)
     }
 }
 
-/* The file's values that were rejected while the command line has values
- * (param_attrs held them): one the command line gives again is not the
- * file's problem (`--set workload.file=run7.vef` over a template's
+/* Path names canonical row ri of workload k. */
+static int names_row(const cfg *c, const char *path, size_t ri, size_t k)
+{
+    long r;
+    size_t rk;
+    char err[1024];
+    return path && crow_resolve(c, path, &r, &rk, err, sizeof err) == 0 && r >= 0 && crow_canon((size_t)r) == ri &&
+           (!crow_is_wl(ri) || rk == k);
+}
+
+/* The file's values that the walk rejected (param_attrs held them): one
+ * that no run uses is not the file's problem, and is dropped: the command
+ * line gives it again (`--set workload.file=run7.vef` over a template's
  * placeholder that does not exist, `--set network.bandwidth=10Gb/s` over a
- * wrong one): it is dropped, and the command line's value is checked in
- * its place. The others are reported where they are. */
+ * wrong one; the option's value is checked in its place), or an axis sends
+ * every point a value of its own (an axis with a "-" value leaves some
+ * point the file's). The others are reported where they are. */
 static void ld_release(loader *ld)
 {
     for (size_t h = 0; h < ld->nheld; h++) {
         struct ld_held *x = &ld->held[h];
         int replaced = 0;
-        for (size_t i = 0; i < ld->ncli && !replaced; i++) {
-            long r;
-            size_t k;
-            char err[1024];
-            if (ld->cli[i].path && crow_resolve(ld->c, ld->cli[i].path, &r, &k, err, sizeof err) == 0 && r >= 0)
-                replaced = crow_canon((size_t)r) == x->ri && (!crow_is_wl(x->ri) || k == x->k);
+        for (size_t i = 0; i < ld->ncli && !replaced; i++)
+            replaced = names_row(ld->c, ld->cli[i].path, x->ri, x->k);
+        for (size_t a = 0; a < ld->c->naxes && !replaced; a++) {
+            const cfg_axis *ax = &ld->c->axes[a];
+            int unset = 0;
+            for (size_t v = 0; v < ax->nvalues; v++)
+                unset |= strcmp(ax->values[v], CFG_AXIS_UNSET) == 0;
+            replaced = !unset && ax->nvalues > 0 && names_row(ld->c, ax->param, x->ri, x->k);
         }
         if (replaced)
             ld->failed[x->k][x->ri] = 0;
@@ -396,6 +407,18 @@ static void walk_elem(loader *ld, xmlNodePtr n, int e)
                     ld_err_at_attr(ld, n, "version", v, "unsupported version (this tasknet reads version 1)");
                 version = 1;
                 free(t);
+                free(v);
+            } else if (!a->ns && strcmp((const char *)a->name, "base") == 0) {
+                /* the folder relative paths are from, in place of the file's
+                 * (cfg_write_xml writes it beside axis values written as given) */
+                char *v = ld_prop(a);
+                if (v[0] != '/')
+                    ld_err_at_attr(ld, n, "base", v, "expected an absolute folder (relative paths in the file are "
+                                   "from it instead of the file's folder)");
+                else if (strlen(v) >= sizeof ld->c->basedir)
+                    ld_err_at_attr(ld, n, "base", v, "longer than %zu characters", sizeof ld->c->basedir - 1);
+                else
+                    snprintf(ld->c->basedir, sizeof ld->c->basedir, "%s", v);
                 free(v);
             } else {
                 unknown_attr(ld, n, e, a);

@@ -226,6 +226,7 @@ static char *schema_text(int bare)
     put(&b, "  <start>\n");
     put(&b, "    <element name=\"tasknet\">\n");
     put(&b, "      <attribute name=\"version\"><value>1</value></attribute>\n");
+    put(&b, "      <optional><attribute name=\"base\"/></optional>\n");
     put_content(&b, CE_ROOT, 6);
     put(&b, "    </element>\n");
     put(&b, "  </start>\n\n");

@@ -133,6 +133,22 @@ static void put_elem(FILE *f, const cfg *c, int e, size_t k, int indent)
         fputs("/>\n", f);
 }
 
+/* Attribute values are written absolute (param_format), axis values as
+ * given: a relative file among them (values="../data/a.dot ../data/b.dot")
+ * is from the configuration's folder, not from the folder written to (a
+ * results folder's config.xml, read again by run, merge or a resume). The
+ * root's base="FOLDER" says where they are from when the two differ: 1 and
+ * the absolute folder in out. */
+static int write_base(const cfg *c, const char *path, char *out, size_t outlen)
+{
+    char dir[CFG_PATH_MAX], to[CFG_PATH_MAX];
+    const char *slash = strrchr(path, '/');
+    snprintf(dir, sizeof dir, "%.*s", !slash ? 0 : slash == path ? 1 : (int)(slash - path), path);
+    if (param_abs_path(c->basedir, out, outlen) != 0)
+        return 0;
+    return param_abs_path(dir, to, sizeof to) != 0 || strcmp(to, out) != 0;
+}
+
 int cfg_write_xml(const cfg *c, const char *path, char *err, size_t errlen)
 {
     FILE *f = fopen(path, "w");
@@ -140,7 +156,14 @@ int cfg_write_xml(const cfg *c, const char *path, char *err, size_t errlen)
         return tn_error(err, errlen, "cannot write %s: %s", path, strerror(errno));
     fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n", f);
     fputs("<!-- Written by tasknet: every parameter explicit, defaults included. -->\n", f);
-    fputs("<tasknet version=\"1\">\n", f);
+    char base[CFG_PATH_MAX];
+    if (!c->point && c->naxes && write_base(c, path, base, sizeof base)) {
+        fputs("<tasknet version=\"1\" base=\"", f);
+        put_escaped(f, base, 1);
+        fputs("\">\n", f);
+    } else {
+        fputs("<tasknet version=\"1\">\n", f);
+    }
     for (size_t e = 0; e < celem_count(); e++) {
         if (celem_at(e)->parent != CE_ROOT || !celem_at(e)->prefix[0])
             continue;
