@@ -518,8 +518,11 @@ static int check_links(ibfab *f)
             }
         }
     }
+    /* a node without links (a switch block with no port line) has no
+     * array at all: qsort's pointer must not be NULL, even for 0 items */
     for (size_t i = 0; i < f->nn; i++)
-        qsort(f->n[i].l, f->n[i].nl, sizeof *f->n[i].l, cmp_link);
+        if (f->n[i].nl > 1)
+            qsort(f->n[i].l, f->n[i].nl, sizeof *f->n[i].l, cmp_link);
     return 0;
 }
 

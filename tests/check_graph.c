@@ -1535,6 +1535,12 @@ START_TEST(test_import_ib_errors)
              FDB_OK, "n:4:", "disagree");
     ib_fails("Switch 4 \"S-01\" # \"a\" base port 0 lid 1 lmc 0\n[1] \"H-0a\"[1] # \"ha\" 4xQDR\n", FDB_OK, "n:2:",
              "H-0a port 1 has no LID");
+    /* a switch without a port line (AFL++, scripts/fuzz-input: its empty
+     * link array went to qsort as NULL, a UBSan report) is read, then
+     * refused for its missing table */
+    char lone[512];
+    snprintf(lone, sizeof lone, "%sSwitch 4 \"S-09\" # \"c\" base port 0 lid 9 lmc 0\n", IBN_OK);
+    ib_fails(lone, FDB_OK, "n:8:", "switch S-09 has no forwarding table in");
     /* tables */
     ib_fails(IBN_OK, "0x0003 : 001\n", "f:1:", "an entry before any switch's table header");
     ib_fails(IBN_OK, "osm_ucast_mgr_dump_ucast_routes: Switch 0x07\n", "f:1:", "switch 0x0000000000000007 is not in");
