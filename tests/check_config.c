@@ -1136,6 +1136,7 @@ static const char *const roundtrip_files[] = {
     "configs/paper/fig11.xml", "configs/examples/quickstart.xml", "configs/examples/spinet-load.xml", "tests/fixtures/good/z_axis.xml", "tests/fixtures/good/empirical.xml",
     "tests/fixtures/good/two_workloads.xml", "tests/fixtures/good/fabric_defaults.xml",
     "configs/examples/topologies.xml", "tests/fixtures/good/placeholder_axis.xml",
+    "tests/fixtures/good/types_swept_from_default.xml",
 };
 
 START_TEST(test_roundtrip)

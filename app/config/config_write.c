@@ -37,7 +37,10 @@ static long row_to_write(const cfg *c, size_t i, size_t k)
             continue;
         if (*crow_rejected(c, j, k))
             continue; /* holds its own value, not the one given */
-        if (crow_selected(c, j, k))
+        /* the base's owner, unless the sweep gives every point another (a sweep
+         * of network.type over the topologies only: the switch's own rows
+         * apply nowhere, and read back they would be refused as such) */
+        if (crow_selected(c, j, k) && (c->point || crow_used(c, j, k)))
             return (long)j;
         if (fallback < 0 && !c->point && crow_used(c, j, k))
             fallback = (long)j;
@@ -60,8 +63,8 @@ static int defaults_differ(const cfg *c, size_t i, size_t k, const char *v, cons
         return 0;
     int differ = 0;
     for (size_t j = i; j < crow_count() && !differ; j++) {
-        if (crow_canon(j) != i || !crow_used(c, j, k))
-            continue;
+        if (crow_canon(j) != i || !(crow_used(c, j, k) || crow_selected(c, j, k)))
+            continue; /* the base's owner too, used or not: read back, it takes what is written */
         char *w = param_format(crow_block(c, j, k), crow_at(j)->row, absdir);
         differ = strcmp(v, w) != 0;
         free(w);
