@@ -330,6 +330,11 @@ int param_parse(const param_row *r, const char *text, const char *basedir, param
         return 0;
     }
     case PARAM_FILE:
+        /* "" is "not given" where nothing is the default; where a file is
+         * (network.file), an empty name is a slip, and written out (empty
+         * values are left out) it would read back as the default */
+        if (r->def && r->def[0] && !text[strspn(text, " \t\r\n")])
+            return tn_error(err, errlen, "empty: expected a file name (default %s)", r->def);
         return parse_file(text, basedir, &v->file, err, errlen);
     case PARAM_CHOICE: {
         char *t = tn_xstrdup_trim(text);

@@ -1252,6 +1252,26 @@ START_TEST(test_two_workloads)
 }
 END_TEST
 
+/* An empty value where the default is not empty is refused, not taken as
+ * "not given": written out it would be left out and read back as the
+ * default (AFL++ and the empty-value scan found workload.nodes and
+ * network.file; test_workload_nodes has the first). */
+START_TEST(test_empty_file_with_default)
+{
+    cfg c;
+    cfg_defaults(&c);
+    char err[512];
+    ck_assert_int_eq(cfg_set(&c, "network.type", "graph", err, sizeof err), 0);
+    ck_assert_int_eq(cfg_set(&c, "network.file", "", err, sizeof err), -1);
+    ck_assert_msg(strstr(err, "empty: expected a file name (default fabric.dot)") != NULL, "%s", err);
+    ck_assert_int_eq(cfg_set(&c, "network.file", " ", err, sizeof err), -1);
+    /* where nothing is the default, "" is "not given" */
+    ck_assert_int_eq(cfg_set(&c, "workload.type", "dc-flows", err, sizeof err), 0);
+    ck_assert_msg(cfg_set(&c, "workload.flow-list", "", err, sizeof err) == 0, "%s", err);
+    cfg_free(&c);
+}
+END_TEST
+
 /* The forms of workload.nodes, and random(n) drawn from the free nodes. */
 START_TEST(test_workload_nodes)
 {
@@ -1349,6 +1369,7 @@ static Suite *config_suite(void)
     tcase_add_test(t, test_every_fixture_listed);
     tcase_add_test(t, test_multiple_errors);
     tcase_add_test(t, test_rejected_value_alone);
+    tcase_add_test(t, test_empty_file_with_default);
     tcase_add_test(t, test_follow_on_errors);
     tcase_add_test(t, test_error_cap);
     tcase_add_test(t, test_missing_file);
