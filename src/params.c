@@ -236,12 +236,8 @@ static int parse_file(const char *text, const char *basedir, param_file *f, char
                 rc = tn_error(err, errlen, "cannot read '%s' (%s)", t, e2);
         } else {
             /* absolute, so a written configuration runs from any folder */
-            char cwd[PARAM_PATH_MAX];
-            if (cand[0] == '/' || !getcwd(cwd, sizeof cwd) ||
-                snprintf(f->path, sizeof f->path, "%s/%s", cwd, cand) >= (int)sizeof f->path)
+            if (param_abs_path(cand, f->path, sizeof f->path) != 0)
                 snprintf(f->path, sizeof f->path, "%s", cand);
-            if (f->path[0] == '/')
-                normalize_path(f->path);
             /* its contents, not its name, make a run (a file named relatively
              * here and absolutely in a written config.xml is the same input) */
             char why[PARAM_PATH_MAX + 128];
@@ -273,6 +269,14 @@ int param_parse(const param_row *r, const char *text, const char *basedir, param
     memset(v, 0, sizeof *v);
     if (!text)
         text = "";
+    /* The kinds whose parsers take "" (text, names, files: "not given"):
+     * where the default is not empty, an empty value is a slip, and the
+     * writer, which leaves empty values out, would write it as the default
+     * (AFL++ found workload.nodes, the empty-value scan network.file). */
+    if ((r->kind == PARAM_TEXT || r->kind == PARAM_NAME || r->kind == PARAM_FILE) && r->def && r->def[0] &&
+        !text[strspn(text, " \t\r\n")])
+        return tn_error(err, errlen, "empty: expected %s (default %s)", r->kind == PARAM_FILE ? "a file name" : "a value",
+                        r->def);
     switch (r->kind) {
     case PARAM_U32:
     case PARAM_U64:
@@ -330,11 +334,6 @@ int param_parse(const param_row *r, const char *text, const char *basedir, param
         return 0;
     }
     case PARAM_FILE:
-        /* "" is "not given" where nothing is the default; where a file is
-         * (network.file), an empty name is a slip, and written out (empty
-         * values are left out) it would read back as the default */
-        if (r->def && r->def[0] && !text[strspn(text, " \t\r\n")])
-            return tn_error(err, errlen, "empty: expected a file name (default %s)", r->def);
         return parse_file(text, basedir, &v->file, err, errlen);
     case PARAM_CHOICE: {
         char *t = tn_xstrdup_trim(text);
@@ -551,7 +550,7 @@ static void normalize_path(char *p)
 
 int param_abs_path(const char *p, char *out, size_t outlen)
 {
-    char cwd[PARAM_PATH_MAX];
+    char cwd[4096];
     int n = p[0] == '/' ? snprintf(out, outlen, "%s", p)
             : getcwd(cwd, sizeof cwd) ? snprintf(out, outlen, "%s/%s", cwd, p[0] ? p : ".") : -1;
     if (n < 0 || (size_t)n >= outlen)
@@ -573,16 +572,13 @@ static char *absolute_empirical(const dist *d, const char *absdir)
     size_t flen = strcspn(fstart, ",)");
     while (flen > 0 && tn_is_space(fstart[flen - 1]))
         flen--;
-    char cwd[4096];
-    const char *base = absdir[0] ? absdir : ".";
-    int abs = base[0] == '/';
-    if (!abs && !getcwd(cwd, sizeof cwd))
+    char *rel = format("%s/%.*s", absdir[0] ? absdir : ".", (int)flen, fstart);
+    char joined[8192];
+    int bad = param_abs_path(rel, joined, sizeof joined);
+    free(rel);
+    if (bad)
         return tn_xstrdup(d->text);
-    char *joined = format("%s%s%s/%.*s", abs ? "" : cwd, abs ? "" : "/", base, (int)flen, fstart);
-    normalize_path(joined);
-    char *s = format("empirical(%s%s", joined, fstart + strcspn(fstart, ",)"));
-    free(joined);
-    return s;
+    return format("empirical(%s%s", joined, fstart + strcspn(fstart, ",)"));
 }
 
 char *param_format(const void *block, const param_row *r, const char *absdir)

@@ -87,20 +87,14 @@ static int one(const char *path)
     return ok ? 0 : 1;
 }
 
-/* As the program (app/cli/cli.c): the checks ask the memory estimate
+/* As the program (app/cli/cli.c), the checks ask the memory estimate
  * before they build per-node maps, so a file of 2^32 - 1 nodes is refused
  * in milliseconds, as `tasknet validate` refuses it, instead of spending
  * half a minute and 5 GB per input on maps the program never builds. */
-static int point_fits(const cfg *c)
-{
-    char err[1024];
-    return run_check_memory(c, 1, 0, err, sizeof err) == 0;
-}
-
 int main(int argc, char **argv)
 {
     const char *path = argc > 1 ? argv[1] : "-";
-    cfg_point_fits = point_fits;
+    cfg_point_fits = run_point_fits;
 #ifdef __AFL_LOOP
     /* AFL++ persistent mode: many inputs per process (it rewrites the file) */
     int rc = 0;

@@ -1513,16 +1513,9 @@ static int close_stdout(int rc)
 
 static int dispatch(int argc, char **argv);
 
-/* The configuration's checks ask this before building per-node maps. */
-static int point_fits(const cfg *c)
-{
-    char err[1024];
-    return run_check_memory(c, 1, 0, err, sizeof err) == 0;
-}
-
 int cli_main(int argc, char **argv)
 {
-    cfg_point_fits = point_fits;
+    cfg_point_fits = run_point_fits; /* the checks ask before building per-node maps */
     return close_stdout(dispatch(argc, argv));
 }
 

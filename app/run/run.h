@@ -123,6 +123,9 @@ double run_memory_available(char *how, size_t howlen);
 /* 0, or -1 with the estimate and the memory in err when `copies` runs of
  * the resolved point c at once, with `extra` bytes besides, would not fit. */
 int run_check_memory(const cfg *c, unsigned copies, double extra_bytes, char *err, size_t errlen);
+/* cfg_point_fits for the program and the harnesses: one copy of the point
+ * fits (run_check_memory). */
+int run_point_fits(const cfg *c);
 /* Where a memory refusal of point c points: *at = "FILE:LINE:COL" of
  * system.nodes' attribute, *what = "system.nodes=\"N\"", or of the axis
  * sweeping it, *what = "axis system.nodes" (every part of the estimate grows

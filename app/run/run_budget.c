@@ -242,3 +242,9 @@ int run_refusal_where(const cfg *c, size_t p, long a, char *at, size_t atlen, ch
         snprintf(what + l, whatlen - l, ")");
     return 1;
 }
+
+int run_point_fits(const cfg *c)
+{
+    char err[1024];
+    return run_check_memory(c, 1, 0, err, sizeof err) == 0;
+}
